@@ -1,0 +1,73 @@
+// Validation of client frames. A frame is parsed once; each command in it is validated on its own
+// so that one bad command gets its own error (with its index) and the rest still run.
+import { ClientMessageSchema, HarnessCommandSchema, type HarnessCommand } from "./wire.ts";
+import type { z } from "zod";
+
+/** Largest client frame accepted, in bytes of UTF-8 text. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
+export type FrameError = { message: string; code: string; command?: number };
+export type ParsedFrame = { commands: { index: number; command: HarnessCommand }[]; errors: FrameError[] };
+
+/** Error codes carried in `error` frames. */
+export const ErrorCodes = {
+  badJson: "bad_json",
+  badFrame: "bad_frame",
+  badCommand: "bad_command",
+  unknownCommand: "unknown_command",
+  tooLarge: "frame_too_large",
+  unsupported: "unsupported",
+  busy: "busy",
+  notFound: "not_found",
+  internal: "internal",
+} as const;
+
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join(".") : "frame";
+      return `${where}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function utf8Length(text: string): number {
+  // Every UTF-16 unit encodes to at most 3 bytes, so short frames need no encoding pass.
+  return text.length * 3 <= MAX_FRAME_BYTES ? text.length : new TextEncoder().encode(text).length;
+}
+
+export function parseClientFrame(raw: string): ParsedFrame {
+  if (utf8Length(raw) > MAX_FRAME_BYTES) {
+    return { commands: [], errors: [{ code: ErrorCodes.tooLarge, message: `frame is larger than ${MAX_FRAME_BYTES} bytes` }] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    return { commands: [], errors: [{ code: ErrorCodes.badJson, message: `frame is not valid JSON: ${(err as Error).message}` }] };
+  }
+  const envelope = ClientMessageSchema.safeParse(json);
+  if (!envelope.success) {
+    return {
+      commands: [],
+      errors: [{ code: ErrorCodes.badFrame, message: `expected {"type":"commands","commands":[...]}: ${describeZodError(envelope.error)}` }],
+    };
+  }
+  const out: ParsedFrame = { commands: [], errors: [] };
+  envelope.data.commands.forEach((candidate, index) => {
+    const type = (candidate as { type?: unknown } | null)?.type;
+    const parsed = HarnessCommandSchema.safeParse(candidate);
+    if (parsed.success) {
+      out.commands.push({ index, command: parsed.data });
+    } else if (typeof type !== "string" || !HarnessCommandSchema.options.some((o) => o.shape.type.value === type)) {
+      out.errors.push({
+        code: ErrorCodes.unknownCommand,
+        command: index,
+        message: `unknown command type ${JSON.stringify(type ?? null)}`,
+      });
+    } else {
+      out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `${type}: ${describeZodError(parsed.error)}` });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,5 @@
+export * from "./wire.ts";
+export { parseClientFrame, describeZodError, ErrorCodes, MAX_FRAME_BYTES } from "./frames.ts";
+export type { FrameError, ParsedFrame } from "./frames.ts";
+export { applyOperations, OperationError } from "./operations.ts";
+export * from "./runner.ts";

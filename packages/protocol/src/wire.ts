@@ -1,0 +1,109 @@
+// The client ⇄ session wire protocol. Every frame is JSON text. These schemas are the single
+// definition of the wire: the server validates what clients send with them, and the types
+// exported here are inferred from them so that no wire type is written twice.
+import { z } from "zod";
+
+export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JSONValueSchema), z.record(z.string(), JSONValueSchema)]),
+);
+
+export const PermissionModeSchema = z.enum(["default", "acceptEdits", "fullAuto"]);
+export const EffortSchema = z.enum(["low", "medium", "high", "max"]);
+
+export const HarnessConfigSchema = z.strictObject({
+  permissionMode: PermissionModeSchema.optional(),
+  maxTurns: z.number().int().positive().max(10_000).optional(),
+  model: z.string().min(1).max(200).optional(),
+  systemPrompt: z.string().max(200_000).optional(),
+  effort: EffortSchema.optional(),
+});
+export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
+
+/** Longest prompt or steer message a client may send, in characters. */
+export const MAX_PROMPT_CHARS = 500_000;
+const prompt = z.string().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
+
+export const HarnessCommandSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("submit"), prompt }),
+  z.object({ type: z.literal("cancel") }),
+  z.object({ type: z.literal("steer"), message: prompt }),
+  z.object({ type: z.literal("approve"), toolCallId: z.string().min(1) }),
+  z.object({ type: z.literal("deny"), toolCallId: z.string().min(1), reason: z.string().optional() }),
+  z.object({ type: z.literal("resume"), prompt, sessionId: z.string().min(1) }),
+  z.object({ type: z.literal("configure"), config: HarnessConfigSchema }),
+  z.object({ type: z.literal("rewind"), messageId: z.string().min(1), dryRun: z.boolean().optional() }),
+]);
+export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
+export type HarnessCommandType = HarnessCommand["type"];
+export const COMMAND_TYPES = HarnessCommandSchema.options.map((o) => o.shape.type.value);
+
+/** A client frame. Commands are validated one by one (see parseClientFrame), so the envelope only
+ * checks that `commands` is an array. */
+export const ClientMessageSchema = z.object({ type: z.literal("commands"), commands: z.array(z.unknown()) });
+export type ClientMessage = { type: "commands"; commands: HarnessCommand[] };
+
+export const DeltaOperationSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("set"), path: z.array(z.string()), value: JSONValueSchema }),
+  z.object({ type: z.literal("append-text"), path: z.array(z.string()), value: z.string() }),
+]);
+export type DeltaOperation =
+  | { type: "set"; path: string[]; value: JSONValue }
+  | { type: "append-text"; path: string[]; value: string };
+
+export const ToolCallStatusSchema = z.enum(["running", "awaiting-approval", "complete", "error", "denied"]);
+export const HarnessToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: ToolCallStatusSchema,
+  input: z.record(z.string(), z.unknown()).optional(),
+  output: z.string().optional(),
+});
+export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
+
+export const MessageStatusSchema = z.enum(["running", "complete", "error", "cancelled"]);
+export const HarnessMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  status: MessageStatusSchema,
+  toolCalls: z.array(HarnessToolCallSchema).optional(),
+});
+export type HarnessMessage = z.infer<typeof HarnessMessageSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+  costUsd: z.number().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
+export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string() });
+export const HarnessStateSchema = z.object({
+  status: SessionStatusSchema,
+  messages: z.array(HarnessMessageSchema),
+  pendingApprovals: z.array(PendingApprovalSchema).optional(),
+  sessionId: z.string().optional(),
+  error: z.string().optional(),
+  // Extensions beyond the core shape; clients that do not know them ignore them.
+  config: HarnessConfigSchema.optional(),
+  usage: UsageSchema.optional(),
+});
+export type HarnessState = z.infer<typeof HarnessStateSchema>;
+
+export const ServerMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("state"), state: HarnessStateSchema, seq: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("delta"), operations: z.array(DeltaOperationSchema), seq: z.number().int().positive() }),
+  z.object({ type: z.literal("error"), message: z.string(), code: z.string().optional(), command: z.number().int().optional() }),
+]);
+export type ServerMessage =
+  | { type: "state"; state: HarnessState; seq: number }
+  | { type: "delta"; operations: DeltaOperation[]; seq: number }
+  | { type: "error"; message: string; code?: string; command?: number };
+
+export function emptyState(): HarnessState {
+  return { status: "idle", messages: [] };
+}

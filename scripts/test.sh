@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The project's whole test suite: type check, then every unit and end-to-end test under Node 24.
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cd "$root"
+node="$root/scripts/node.sh"
+echo "== type check (tsc --noEmit)"
+"$node" node_modules/typescript/bin/tsc --noEmit -p .
+echo "== tests"
+if [ "$#" -gt 0 ]; then
+  exec "$node" --test --test-concurrency=2 "$@"
+fi
+exec "$node" --test --test-concurrency=2 --test-timeout=120000 \
+  'packages/*/src/**/*.test.ts' 'test/**/*.test.ts'

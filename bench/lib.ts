@@ -1,0 +1,85 @@
+// Shared pieces of the benchmarks: clocks, statistics, a lean WebSocket client that only counts
+// timestamped text, and process memory readings.
+import { readFileSync } from "node:fs";
+import WebSocket from "ws";
+
+/** Milliseconds on a clock shared by everything in this process. */
+export const now = () => performance.timeOrigin + performance.now();
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+export const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+/** A text chunk that carries the moment it was produced: the receiver subtracts it from its clock. */
+export const stamp = (t = now()) => `⟦${t.toFixed(3)}⟧`;
+const STAMP = /⟦(\d+\.\d+)⟧/g;
+
+export function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+/** Connects to a session and records, for every stamped chunk received, its latency. */
+export class StampCounter {
+  readonly latencies: number[] = [];
+  received = 0;
+  lastAt = 0;
+  status = "";
+  readonly socket: WebSocket;
+  #idleWaiters: (() => void)[] = [];
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on("message", (data) => {
+      const at = now();
+      const frame = JSON.parse(String(data));
+      if (frame.type === "state") this.status = frame.state.status;
+      if (frame.type !== "delta") return;
+      for (const op of frame.operations) {
+        if (op.type === "append-text") {
+          for (const m of (op.value as string).matchAll(STAMP)) {
+            this.latencies.push(at - Number(m[1]));
+            this.received++;
+            this.lastAt = at;
+          }
+        } else if (op.path.length === 1 && op.path[0] === "status") {
+          this.status = op.value;
+          if (op.value !== "running") for (const w of this.#idleWaiters.splice(0)) w();
+        }
+      }
+    });
+  }
+
+  static open(url: string, userId: string, sessionId: string): Promise<StampCounter> {
+    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws?userId=${userId}&sessionId=${sessionId}`, { perMessageDeflate: false });
+    return new Promise((resolve, reject) => {
+      ws.once("open", () => resolve(new StampCounter(ws)));
+      ws.once("error", reject);
+    });
+  }
+
+  /** Submits and resolves when the session is no longer running. */
+  run(prompt: string): Promise<void> {
+    const done = new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    this.socket.send(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
+    return done;
+  }
+
+  reset(): void {
+    this.latencies.length = 0;
+    this.received = 0;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export function fmt(n: number, digits = 2): string {
+  if (!Number.isFinite(n)) return "n/a";
+  return n >= 1000 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
+}

@@ -1,0 +1,50 @@
+// Server memory per idle connected session, against a bare `ws` server holding as many connections.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import type { HarnessProcess } from "@harness/test-utils";
+import { rssKiB, sleep } from "./lib.ts";
+
+async function openIdle(url: string, count: number, prefix: string): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  for (let batch = 0; batch < count; batch += 100) {
+    const opened = await Promise.all(
+      Array.from({ length: Math.min(100, count - batch) }, (_, i) => {
+        const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws?userId=idle&sessionId=${prefix}-${batch + i}`, { perMessageDeflate: false });
+        return new Promise<WebSocket>((resolve, reject) => {
+          ws.once("message", () => resolve(ws));
+          ws.once("error", reject);
+        });
+      }),
+    );
+    sockets.push(...opened);
+  }
+  return sockets;
+}
+
+/** RSS growth per connection after the process settles. */
+async function perConnection(url: string, pid: number, count: number, prefix: string): Promise<number> {
+  const warm = await openIdle(url, 20, `${prefix}-warm`);
+  await sleep(1_000);
+  const before = rssKiB(pid);
+  const sockets = await openIdle(url, count, prefix);
+  await sleep(2_000);
+  const afterKiB = rssKiB(pid);
+  for (const ws of [...warm, ...sockets]) ws.close();
+  return (afterKiB - before) / count;
+}
+
+export async function measureIdleMemory(server: HarnessProcess, _env: Record<string, string>, sessions: number) {
+  const harnessKiB = await perConnection(server.url, server.child.pid!, sessions, `mem-${Date.now()}`);
+  const script = fileURLToPath(new URL("./baseline-ws-server.ts", import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve) => {
+    child.stdout.setEncoding("utf8").on("data", (s: string) => {
+      const m = /listening on (http:\/\/\S+)/.exec(s);
+      if (m) resolve(m[1]);
+    });
+  });
+  const baselineKiB = await perConnection(url, child.pid!, sessions, "base");
+  child.kill();
+  return { sessions, harnessKiB, baselineKiB };
+}

@@ -1,0 +1,34 @@
+// `harness run` from process start to the first model request, against a bare node process that
+// makes one HTTP request to the same fake model.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FakeAnthropic } from "@harness/test-utils";
+import { median, now } from "./lib.ts";
+
+const cliMain = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
+
+async function timeToRequest(fake: FakeAnthropic, args: string[], env: Record<string, string>): Promise<number> {
+  const seen = fake.requests.length;
+  const started = now();
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: "ignore" });
+  const [request] = (await fake.waitForRequests(seen + 1, 30_000)).slice(seen);
+  await new Promise((r) => child.once("exit", r));
+  return request.at - started;
+}
+
+export async function measureRunStart(fake: FakeAnthropic, runs: number) {
+  const cwd = await mkdtemp(join(tmpdir(), "harness-runstart-"));
+  const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url };
+  const bare = `fetch(${JSON.stringify(fake.url + "/v1/messages")}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", max_tokens: 1, stream: true, messages: [{ role: "user", content: "hello" }] }) }).then((r) => r.text())`;
+  const harness: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    harness.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], env));
+    baseline.push(await timeToRequest(fake, ["-e", bare], env));
+  }
+  await rm(cwd, { recursive: true, force: true });
+  return { harnessMs: median(harness), baselineMs: median(baseline) };
+}

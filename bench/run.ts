@@ -1,0 +1,65 @@
+// `npm run bench`: end-to-end figures for the running system, each beside a baseline measured in
+// the same run on the same machine. Everything talks over loopback to real processes.
+//   BENCH_QUICK=1 runs smaller counts (for a smoke check).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, startHarnessServer } from "@harness/test-utils";
+import { benchReply } from "./scenarios.ts";
+import { measureLatency, measureThroughput, sdkBaseline } from "./streaming.ts";
+import { measureIdleMemory } from "./memory.ts";
+import { measureRunStart } from "./run-start.ts";
+import { fmt } from "./lib.ts";
+
+const quick = process.env.BENCH_QUICK === "1";
+const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-"));
+const fake = await startFakeAnthropic({ respond: (req) => benchReply(req) });
+const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_IDLE_MS: "600000" };
+const server = await startHarnessServer({ dataDir, env });
+const rows: string[][] = [];
+const row = (...cells: string[]) => {
+  rows.push(cells);
+  console.log(cells.join("  |  "));
+};
+
+try {
+  console.log(`# Harness benchmarks — node ${process.version}, ${new Date().toISOString()}${quick ? " (quick)" : ""}\n`);
+  const baseline = await sdkBaseline(fake.url, quick ? 2_000 : 20_000);
+  for (const sessions of [1, 100]) {
+    const lat = await measureLatency(server.url, sessions, quick ? 50 : 200, 20);
+    row(
+      `added latency, ${sessions} session(s)`,
+      `p50 ${fmt(lat.p50)} ms, p99 ${fmt(lat.p99)} ms (${lat.samples} deltas)`,
+      `baseline SDK direct p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
+      `p99 ratio ${fmt(lat.p99 / baseline.p99)}×`,
+    );
+  }
+  const thr = await measureThroughput(server.url, quick ? 5_000 : 50_000);
+  row(
+    "text deltas per second, 1 session",
+    `${fmt(thr.perSecond)} /s (${thr.count} deltas)`,
+    `baseline SDK direct ${fmt(baseline.perSecond)} /s`,
+    `ratio ${fmt(thr.perSecond / baseline.perSecond)}×`,
+  );
+  const mem = await measureIdleMemory(server, env, quick ? 100 : 1_000);
+  row(
+    `memory per idle connected session (${mem.sessions} sessions)`,
+    `${fmt(mem.harnessKiB)} KiB`,
+    `baseline bare ws connection ${fmt(mem.baselineKiB)} KiB`,
+    `ratio ${fmt(mem.harnessKiB / mem.baselineKiB)}×`,
+  );
+  const start = await measureRunStart(fake, quick ? 3 : 7);
+  row(
+    "`harness run`: start to first model request",
+    `median ${fmt(start.harnessMs, 0)} ms`,
+    `baseline bare node + one HTTP request ${fmt(start.baselineMs, 0)} ms`,
+    `ratio ${fmt(start.harnessMs / start.baselineMs)}×`,
+  );
+} finally {
+  await server.stop();
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+console.log("\n| figure | Harness | baseline | ratio |\n|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);

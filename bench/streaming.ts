@@ -1,0 +1,62 @@
+// Latency and throughput of text deltas: fake model → runner → session → WebSocket client.
+import Anthropic from "@anthropic-ai/sdk";
+import { now, percentile, StampCounter } from "./lib.ts";
+
+export type LatencyFigures = { p50: number; p99: number; samples: number };
+
+function summarize(latencies: number[]): LatencyFigures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
+}
+
+/** `sessions` sessions stream `count` stamped deltas each, one every `intervalMs`, at the same time. */
+export async function measureLatency(url: string, sessions: number, count: number, intervalMs: number): Promise<LatencyFigures> {
+  const run = `lat${sessions}-${Date.now()}`;
+  const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => StampCounter.open(url, "bench", `${run}-${i}`)));
+  // Warm-up: every session starts its runner and completes one short run.
+  await Promise.all(clients.map((c) => c.run("hello")));
+  for (const c of clients) c.reset();
+  await Promise.all(clients.map((c) => c.run(`paced ${count} ${intervalMs}`)));
+  const all = clients.flatMap((c) => c.latencies);
+  for (const c of clients) c.close();
+  return summarize(all);
+}
+
+/** One session receives `count` deltas that the fake model writes as fast as it can. */
+export async function measureThroughput(url: string, count: number): Promise<{ perSecond: number; count: number }> {
+  const client = await StampCounter.open(url, "bench", `thr-${Date.now()}`);
+  await client.run("hello");
+  client.reset();
+  const started = now();
+  await client.run(`burst ${count}`);
+  const elapsed = client.lastAt - started;
+  client.close();
+  if (client.received !== count) throw new Error(`throughput run received ${client.received} of ${count} deltas`);
+  return { perSecond: (count / elapsed) * 1000, count };
+}
+
+/** The same fake model read directly with the Anthropic SDK in this process: the floor any client pays. */
+export async function sdkBaseline(baseURL: string, burst: number): Promise<LatencyFigures & { perSecond: number }> {
+  const client = new Anthropic({ apiKey: "bench", baseURL, maxRetries: 0 });
+  const read = async (prompt: string, onText: (text: string, at: number) => void) => {
+    const stream = await client.messages.create({
+      model: "bench",
+      max_tokens: 1024,
+      stream: true,
+      messages: [{ role: "user", content: prompt }],
+    });
+    for await (const event of stream) {
+      if (event.type === "content_block_delta" && event.delta.type === "text_delta") onText(event.delta.text, now());
+    }
+  };
+  const latencies: number[] = [];
+  await read("paced 200 20", (text, at) => latencies.push(at - Number(/⟦(\d+\.\d+)⟧/.exec(text)?.[1])));
+  let received = 0;
+  let last = 0;
+  const started = now();
+  await read(`burst ${burst}`, (_text, at) => {
+    received++;
+    last = at;
+  });
+  return { ...summarize(latencies), perSecond: (received / (last - started)) * 1000 };
+}

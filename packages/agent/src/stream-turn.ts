@@ -1,0 +1,60 @@
+import type { ContentBlock, ModelMessage, ModelRequest, Provider, StopReason } from "@harness/llm";
+import type { AgentEvent, Usage } from "@harness/protocol";
+import { cleanAssistantMessage } from "./transcript.ts";
+import { emptyUsage } from "./usage.ts";
+
+export type TurnOutcome = {
+  stopReason: StopReason;
+  /** The assistant message for the transcript, without empty parts; undefined when the model
+   * produced nothing. */
+  message: ModelMessage | undefined;
+  usage: Usage;
+  errorMessage?: string;
+};
+
+/** One model call. Forwards text deltas as they arrive and announces each tool call once its input
+ * is complete (adding its id to `started`). Never throws: a provider that breaks its contract
+ * (throws, or ends without `done`) yields an "error" outcome built from what was streamed. */
+export async function streamTurn(
+  provider: Provider,
+  request: ModelRequest,
+  emit: (event: AgentEvent) => void,
+  started: Set<string>,
+): Promise<TurnOutcome> {
+  let text = "";
+  const toolUses: ContentBlock[] = [];
+  let failure: string | undefined;
+  try {
+    for await (const event of provider.stream(request)) {
+      switch (event.type) {
+        case "text-delta":
+          text += event.text;
+          emit({ type: "assistant.delta", text: event.text });
+          break;
+        case "tool-call-end":
+          toolUses.push({ type: "tool_use", id: event.id, name: event.name, input: event.input });
+          started.add(event.id);
+          emit({ type: "tool.started", toolName: event.name, toolUseId: event.id, input: event.input });
+          break;
+        case "done":
+          return {
+            stopReason: event.stopReason,
+            message: cleanAssistantMessage(event.message),
+            usage: event.usage,
+            ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
+          };
+      }
+    }
+    failure = `The ${provider.name} model stream ended without a final event.`;
+  } catch (error) {
+    failure = `The ${provider.name} model stream failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const aborted = request.signal?.aborted === true;
+  const content: ContentBlock[] = text ? [{ type: "text", text }, ...toolUses] : toolUses;
+  return {
+    stopReason: aborted ? "aborted" : "error",
+    message: content.length ? { role: "assistant", content } : undefined,
+    usage: emptyUsage(),
+    ...(!aborted && { errorMessage: failure }),
+  };
+}

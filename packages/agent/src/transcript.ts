@@ -1,0 +1,57 @@
+// Keeping the conversation valid for the model API: no empty messages or text blocks, and every
+// tool_use answered by a tool_result in the message right after it.
+import type { ContentBlock, ModelMessage, ToolResultBlock, ToolUseBlock } from "@harness/llm";
+
+/** `history` plus the new user text. A history that ends with a user message (tool results of an
+ * interrupted run, say) gets the text added to that message, so roles keep alternating. */
+export function withUserText(history: readonly ModelMessage[], text: string): ModelMessage[] {
+  const messages = history.slice();
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user") {
+    messages.push({ role: "user", content: text });
+    return messages;
+  }
+  const earlier: ContentBlock[] = typeof last.content === "string" ? textBlocks(last.content) : last.content;
+  messages[messages.length - 1] = { role: "user", content: [...earlier, { type: "text", text }] };
+  return messages;
+}
+
+function textBlocks(text: string): ContentBlock[] {
+  return text ? [{ type: "text", text }] : [];
+}
+
+/** The message without empty text blocks, or undefined when nothing is left. */
+export function cleanAssistantMessage(message: ModelMessage): ModelMessage | undefined {
+  if (typeof message.content === "string") return message.content ? message : undefined;
+  const content = message.content.filter((block) => block.type !== "text" || block.text !== "");
+  if (content.length === 0) return undefined;
+  return content.length === message.content.length ? message : { role: message.role, content };
+}
+
+export function toolUsesOf(message: ModelMessage): ToolUseBlock[] {
+  if (typeof message.content === "string") return [];
+  return message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+}
+
+export function textOf(message: ModelMessage | undefined): string {
+  if (!message) return "";
+  if (typeof message.content === "string") return message.content;
+  let text = "";
+  for (const block of message.content) if (block.type === "text") text += block.text;
+  return text;
+}
+
+export function toolResult(toolUseId: string, content: string, isError: boolean): ToolResultBlock {
+  return isError ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true } : { type: "tool_result", tool_use_id: toolUseId, content };
+}
+
+/** If the transcript ends with an assistant message whose tool calls never got results, answers
+ * each with an is_error result carrying `reason`. Returns the ids that were answered. */
+export function closeDanglingToolUses(messages: ModelMessage[], reason: string): string[] {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== "assistant") return [];
+  const uses = toolUsesOf(last);
+  if (uses.length === 0) return [];
+  messages.push({ role: "user", content: uses.map((use) => toolResult(use.id, reason, true)) });
+  return uses.map((use) => use.id);
+}

@@ -1,0 +1,14 @@
+import type { Usage } from "@harness/protocol";
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0 };
+}
+
+/** Adds `next` into `total` in place; optional counters appear once any call reports them. */
+export function addUsage(total: Usage, next: Usage): void {
+  total.inputTokens += next.inputTokens;
+  total.outputTokens += next.outputTokens;
+  if (next.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + next.cacheReadTokens;
+  if (next.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + next.cacheWriteTokens;
+  if (next.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + next.costUsd;
+}

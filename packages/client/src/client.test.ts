@@ -1,0 +1,90 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { HarnessClient, type WebSocketLike } from "./client.ts";
+import type { HarnessState, ServerMessage } from "@harness/protocol";
+
+/** A scripted server side: every socket the client opens is recorded with its URL and frames. */
+function fakeServer() {
+  const sockets: (WebSocketLike & { url: string; sent: string[]; serve(frame: ServerMessage): void; drop(): void })[] = [];
+  const factory = (url: string) => {
+    const socket = {
+      url,
+      sent: [] as string[],
+      readyState: 0,
+      onopen: null as WebSocketLike["onopen"],
+      onmessage: null as WebSocketLike["onmessage"],
+      onclose: null as WebSocketLike["onclose"],
+      onerror: null as WebSocketLike["onerror"],
+      send(data: string) { this.sent.push(data); },
+      close() { this.drop(); },
+      serve(frame: ServerMessage) { this.onmessage?.({ data: JSON.stringify(frame) }); },
+      drop() {
+        if (this.readyState === 3) return;
+        this.readyState = 3;
+        this.onclose?.({ code: 1006, reason: "" });
+      },
+    };
+    sockets.push(socket);
+    queueMicrotask(() => {
+      socket.readyState = 1;
+      socket.onopen?.({});
+    });
+    return socket;
+  };
+  return { sockets, factory };
+}
+
+const state: HarnessState = { status: "idle", messages: [] };
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+test("applies the snapshot and deltas, and reconnects with since after a drop", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://127.0.0.1:1", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connected = client.connect();
+  await tick();
+  assert.match(server.sockets[0].url, /^ws:\/\/127\.0\.0\.1:1\/ws\?userId=u&sessionId=s$/);
+  server.sockets[0].serve({ type: "state", state, seq: 3 });
+  await connected;
+  server.sockets[0].serve({ type: "delta", seq: 4, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  assert.equal(client.state?.status, "running");
+  assert.equal(client.seq, 4);
+
+  server.sockets[0].drop();
+  client.submit("queued while offline");
+  await tick();
+  assert.equal(server.sockets.length, 2);
+  assert.match(server.sockets[1].url, /since=4/);
+  assert.deepEqual(JSON.parse(server.sockets[1].sent[0]), { type: "commands", commands: [{ type: "submit", prompt: "queued while offline" }] });
+  client.close();
+});
+
+test("a delta that does not fit triggers a fresh snapshot instead of a wrong state", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connected = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connected;
+  server.sockets[0].serve({ type: "delta", seq: 2, operations: [{ type: "append-text", path: ["messages", "9", "content"], value: "x" }] });
+  await tick();
+  assert.equal(server.sockets.length, 2);
+  assert.doesNotMatch(server.sockets[1].url, /since=/);
+  assert.deepEqual(client.state, state);
+  client.close();
+});
+
+test("error frames reach error listeners; the token goes in the query", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "https://h:9", userId: "u", sessionId: "s", token: "t0k", webSocket: server.factory });
+  const errors: unknown[] = [];
+  client.on("error", (e) => errors.push(e));
+  const connected = client.connect();
+  await tick();
+  assert.match(server.sockets[0].url, /^wss:\/\/h:9\/ws\?.*token=t0k/);
+  server.sockets[0].serve({ type: "state", state, seq: 0 });
+  await connected;
+  server.sockets[0].serve({ type: "error", message: "unknown command", code: "unknown_command", command: 0 });
+  assert.deepEqual(errors, [{ message: "unknown command", code: "unknown_command", command: 0 }]);
+  client.close();
+  assert.equal(client.connection, "closed");
+});

@@ -1,0 +1,216 @@
+// The client SDK: one connection to one session. It applies the server's snapshot and deltas to a
+// local copy of the state with the same reducer the server uses, reconnects after a dropped
+// connection with `since=<seq>` so that it receives exactly the missed deltas, and sends typed
+// commands. Browser-safe: it uses only the standard WebSocket API.
+import {
+  applyOperations,
+  OperationError,
+  type HarnessCommand,
+  type HarnessConfig,
+  type HarnessState,
+  type ServerMessage,
+} from "@harness/protocol";
+
+export type WebSocketLike = {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+};
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export type ClientOptions = {
+  /** Base URL of the server, e.g. http://127.0.0.1:7700 (ws:// and wss:// work too). */
+  url: string;
+  userId: string;
+  sessionId: string;
+  /** Sent as ?token= (browsers cannot set headers on a WebSocket). */
+  token?: string;
+  /** Defaults to the global WebSocket. */
+  webSocket?: WebSocketFactory;
+  /** Reconnect after an unexpected close (default true), with exponential backoff. */
+  reconnect?: boolean | { minDelayMs?: number; maxDelayMs?: number };
+};
+
+export type ServerError = { message: string; code?: string; command?: number };
+export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
+export type ClientEvents = {
+  state: (state: HarnessState) => void;
+  error: (error: ServerError) => void;
+  connection: (status: ConnectionStatus) => void;
+};
+
+const OPEN = 1;
+
+export class HarnessClient {
+  state: HarnessState | undefined;
+  /** The seq of the last batch applied; sent as `since` on reconnect. */
+  seq: number | undefined;
+  connection: ConnectionStatus = "closed";
+
+  readonly #options: ClientOptions;
+  readonly #listeners: { [K in keyof ClientEvents]: Set<ClientEvents[K]> } = {
+    state: new Set(),
+    error: new Set(),
+    connection: new Set(),
+  };
+  #socket: WebSocketLike | undefined;
+  #outbox: HarnessCommand[] = [];
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closedByUser = false;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+  }
+
+  /** Opens the connection; resolves once the first state has arrived. */
+  connect(): Promise<HarnessState> {
+    this.#closedByUser = false;
+    this.#open();
+    return this.waitFor(() => true);
+  }
+
+  close(): void {
+    this.#closedByUser = true;
+    clearTimeout(this.#timer);
+    this.#socket?.close(1000, "client closed");
+    this.#socket = undefined;
+    this.#setConnection("closed");
+  }
+
+  on<K extends keyof ClientEvents>(event: K, listener: ClientEvents[K]): () => void {
+    this.#listeners[event].add(listener);
+    return () => this.#listeners[event].delete(listener);
+  }
+
+  /** Resolves with the state once `predicate` holds (checked now and after every change). */
+  waitFor(predicate: (state: HarnessState) => boolean, timeoutMs = 0): Promise<HarnessState> {
+    if (this.state && predicate(this.state)) return Promise.resolve(this.state);
+    return new Promise((resolve, reject) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => {
+        off();
+        reject(new Error(`waitFor timed out after ${timeoutMs} ms`));
+      }, timeoutMs) : undefined;
+      const off = this.on("state", (state) => {
+        if (!predicate(state)) return;
+        clearTimeout(timer);
+        off();
+        resolve(state);
+      });
+    });
+  }
+
+  /** Sends commands in one frame; while disconnected they wait and go out on reconnect. */
+  send(...commands: HarnessCommand[]): void {
+    if (this.#socket?.readyState === OPEN && this.#outbox.length === 0) {
+      this.#socket.send(JSON.stringify({ type: "commands", commands }));
+    } else {
+      this.#outbox.push(...commands);
+    }
+  }
+
+  submit(prompt: string): void { this.send({ type: "submit", prompt }); }
+  cancel(): void { this.send({ type: "cancel" }); }
+  steer(message: string): void { this.send({ type: "steer", message }); }
+  approve(toolCallId: string): void { this.send({ type: "approve", toolCallId }); }
+  deny(toolCallId: string, reason?: string): void { this.send({ type: "deny", toolCallId, ...(reason ? { reason } : {}) }); }
+  resume(prompt: string, sessionId: string): void { this.send({ type: "resume", prompt, sessionId }); }
+  configure(config: HarnessConfig): void { this.send({ type: "configure", config }); }
+  rewind(messageId: string, dryRun?: boolean): void { this.send({ type: "rewind", messageId, ...(dryRun ? { dryRun } : {}) }); }
+
+  #open(): void {
+    const { url, userId, sessionId, token } = this.#options;
+    const target = new URL("/ws", url.replace(/^http/, "ws"));
+    target.searchParams.set("userId", userId);
+    target.searchParams.set("sessionId", sessionId);
+    if (token) target.searchParams.set("token", token);
+    if (this.seq !== undefined) target.searchParams.set("since", String(this.seq));
+    const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
+    this.#setConnection(this.#attempt === 0 ? "connecting" : "reconnecting");
+    const socket = factory(target.toString());
+    this.#socket = socket;
+    socket.onopen = () => {
+      if (this.#socket !== socket) return;
+      this.#attempt = 0;
+      this.#setConnection("open");
+      if (this.#outbox.length) {
+        const commands = this.#outbox;
+        this.#outbox = [];
+        socket.send(JSON.stringify({ type: "commands", commands }));
+      }
+    };
+    socket.onmessage = (event) => {
+      if (this.#socket === socket) this.#receive(String(event.data));
+    };
+    socket.onclose = () => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      this.#scheduleReconnect();
+    };
+    socket.onerror = () => {
+      // A close event always follows; reconnecting is decided there.
+    };
+  }
+
+  #receive(raw: string): void {
+    let frame: ServerMessage;
+    try {
+      frame = JSON.parse(raw) as ServerMessage;
+    } catch {
+      this.#emit("error", { message: "server sent a frame that is not JSON", code: "bad_json" });
+      return;
+    }
+    if (frame.type === "state") {
+      this.state = frame.state;
+      this.seq = frame.seq;
+      this.#emit("state", frame.state);
+    } else if (frame.type === "delta") {
+      if (!this.state) return;
+      try {
+        this.state = applyOperations(this.state, frame.operations);
+      } catch (err) {
+        if (!(err instanceof OperationError)) throw err;
+        // Our copy no longer matches the server's: drop it and ask for a fresh snapshot.
+        this.seq = undefined;
+        this.#socket?.close(4000, "resync");
+        return;
+      }
+      this.seq = frame.seq;
+      this.#emit("state", this.state);
+    } else if (frame.type === "error") {
+      const { message, code, command } = frame;
+      this.#emit("error", { message, ...(code ? { code } : {}), ...(command !== undefined ? { command } : {}) });
+    }
+  }
+
+  #scheduleReconnect(): void {
+    const policy = this.#options.reconnect ?? true;
+    if (this.#closedByUser || policy === false) {
+      this.#setConnection("closed");
+      return;
+    }
+    const { minDelayMs = 100, maxDelayMs = 5_000 } = policy === true ? {} : policy;
+    const delay = Math.min(maxDelayMs, minDelayMs * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
+    this.#attempt++;
+    this.#setConnection("reconnecting");
+    this.#timer = setTimeout(() => this.#open(), delay);
+  }
+
+  #setConnection(status: ConnectionStatus): void {
+    if (this.connection === status) return;
+    this.connection = status;
+    this.#emit("connection", status);
+  }
+
+  #emit<K extends keyof ClientEvents>(event: K, ...args: Parameters<ClientEvents[K]>): void {
+    for (const listener of this.#listeners[event]) (listener as (...a: Parameters<ClientEvents[K]>) => void)(...args);
+  }
+}
+
+export function createHarnessClient(options: ClientOptions): HarnessClient {
+  return new HarnessClient(options);
+}

@@ -1,0 +1,10 @@
+export { HarnessClient, createHarnessClient } from "./client.ts";
+export type {
+  ClientEvents,
+  ClientOptions,
+  ConnectionStatus,
+  ServerError,
+  WebSocketFactory,
+  WebSocketLike,
+} from "./client.ts";
+export type { HarnessCommand, HarnessConfig, HarnessMessage, HarnessState, HarnessToolCall } from "@harness/protocol";

@@ -1,0 +1,67 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseClientFrame, MAX_FRAME_BYTES } from "./frames.ts";
+import { COMMAND_TYPES } from "./wire.ts";
+
+test("every command of the protocol parses", () => {
+  const commands = [
+    { type: "submit", prompt: "hi" },
+    { type: "cancel" },
+    { type: "steer", message: "also this" },
+    { type: "approve", toolCallId: "t1" },
+    { type: "deny", toolCallId: "t1", reason: "no" },
+    { type: "resume", prompt: "go on", sessionId: "s1" },
+    { type: "configure", config: { permissionMode: "acceptEdits", maxTurns: 3, model: "m", systemPrompt: "s", effort: "high" } },
+    { type: "rewind", messageId: "m1", dryRun: true },
+  ];
+  const parsed = parseClientFrame(JSON.stringify({ type: "commands", commands }));
+  assert.deepEqual(parsed.errors, []);
+  assert.deepEqual(parsed.commands.map((c) => c.command.type), COMMAND_TYPES);
+});
+
+test("a frame that is not JSON names the problem", () => {
+  const { commands, errors } = parseClientFrame("{not json");
+  assert.equal(commands.length, 0);
+  assert.equal(errors[0].code, "bad_json");
+  assert.match(errors[0].message, /not valid JSON/);
+});
+
+test("a frame without a commands array is rejected as a whole", () => {
+  for (const raw of ['{"type":"hello"}', '{"type":"commands"}', "[]", "42", "null"]) {
+    const { errors } = parseClientFrame(raw);
+    assert.equal(errors.length, 1, raw);
+    assert.equal(errors[0].code, "bad_frame", raw);
+  }
+});
+
+test("each bad command gets its own error with its index; the good ones still parse", () => {
+  const frame = {
+    type: "commands",
+    commands: [{ type: "submit" }, { type: "cancel" }, { type: "explode" }, "x", { type: "configure", config: { maxTurns: -1 } }],
+  };
+  const { commands, errors } = parseClientFrame(JSON.stringify(frame));
+  assert.deepEqual(commands.map((c) => [c.index, c.command.type]), [[1, "cancel"]]);
+  assert.deepEqual(errors.map((e) => [e.command, e.code]), [
+    [0, "bad_command"],
+    [2, "unknown_command"],
+    [3, "unknown_command"],
+    [4, "bad_command"],
+  ]);
+  assert.match(errors[0].message, /submit: prompt/);
+  assert.match(errors[1].message, /"explode"/);
+  assert.match(errors[3].message, /config\.maxTurns/);
+});
+
+test("an empty prompt and unknown config keys are rejected", () => {
+  const { errors } = parseClientFrame(
+    JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt: "" }, { type: "configure", config: { colour: "red" } }] }),
+  );
+  assert.equal(errors.length, 2);
+  assert.match(errors[1].message, /colour/);
+});
+
+test("an oversize frame is rejected before parsing", () => {
+  const prompt = "é".repeat(MAX_FRAME_BYTES / 2 + 10);
+  const { errors } = parseClientFrame(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
+  assert.equal(errors[0].code, "frame_too_large");
+});

@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyOperations, OperationError } from "./operations.ts";
+import { emptyState, type HarnessState } from "./wire.ts";
+
+const base = (): HarnessState => ({
+  status: "idle",
+  messages: [{ id: "m1", role: "user", content: "hi", status: "complete" }],
+});
+
+test("set and append-text build a conversation without touching the input", () => {
+  const before = base();
+  const frozen = structuredClone(before);
+  const after = applyOperations(before, [
+    { type: "set", path: ["status"], value: "running" },
+    { type: "set", path: ["messages", "1"], value: { id: "m2", role: "assistant", content: "", status: "running" } },
+    { type: "append-text", path: ["messages", "1", "content"], value: "Hel" },
+    { type: "append-text", path: ["messages", "1", "content"], value: "lo" },
+    { type: "set", path: ["messages", "1", "toolCalls"], value: [] },
+    { type: "set", path: ["messages", "1", "toolCalls", "0"], value: { id: "t1", name: "Bash", status: "running" } },
+    { type: "set", path: ["messages", "1", "toolCalls", "0", "status"], value: "complete" },
+  ]);
+  assert.deepEqual(before, frozen, "input state must not be mutated");
+  assert.equal(after.status, "running");
+  assert.equal(after.messages[1].content, "Hello");
+  assert.equal(after.messages[1].toolCalls?.[0].status, "complete");
+  assert.equal(after.messages[0], before.messages[0], "untouched branches are shared");
+});
+
+test("append-text creates a missing string", () => {
+  const after = applyOperations(emptyState(), [{ type: "append-text", path: ["error"], value: "boom" }]);
+  assert.equal(after.error, "boom");
+});
+
+test("set at the root replaces the whole state", () => {
+  const next = { status: "error", messages: [] };
+  assert.deepEqual(applyOperations(base(), [{ type: "set", path: [], value: next }]), next);
+});
+
+test("operations that do not fit the state throw OperationError", () => {
+  assert.throws(() => applyOperations(base(), [{ type: "set", path: ["messages", "5"], value: 1 }]), OperationError);
+  assert.throws(() => applyOperations(base(), [{ type: "set", path: ["messages", "x", "id"], value: 1 }]), OperationError);
+  assert.throws(
+    () => applyOperations(base(), [{ type: "append-text", path: ["messages", "0", "status", "x"], value: "a" }]),
+    OperationError,
+  );
+  assert.throws(() => applyOperations(base(), [{ type: "append-text", path: ["messages"], value: "a" }]), OperationError);
+});
+
+test("replaying the same operations on equal states gives equal states", () => {
+  const ops = [
+    { type: "set", path: ["messages", "1"], value: { id: "m2", role: "assistant", content: "", status: "running" } },
+    { type: "append-text", path: ["messages", "1", "content"], value: "x" },
+  ] as const;
+  assert.deepEqual(applyOperations(base(), [...ops]), applyOperations(base(), [...ops]));
+});

@@ -1,0 +1,56 @@
+// The storage port of a session. A host implements it on its own storage (SQLite on Node, Durable
+// Object storage on Cloudflare). The session writes an append-only log of batches and, from time to
+// time, a snapshot; loading takes the snapshot and replays the batches stored after it.
+import type { HarnessState, TranscriptMessage } from "@harness/protocol";
+
+export type SessionSnapshot = {
+  state: HarnessState;
+  /** Seq of the last batch the state includes. */
+  seq: number;
+  transcript: TranscriptMessage[];
+};
+
+/** One committed batch. `operations` is the JSON text of its DeltaOperation[] (serialized once, for
+ * the wire and for storage alike). */
+export type StoredBatch = { seq: number; operations: string };
+
+export type LoadedSession = {
+  snapshot: SessionSnapshot;
+  /** Batches with seq > snapshot.seq, oldest first, without gaps. */
+  batches: StoredBatch[];
+};
+
+export type SessionStore = {
+  /** The stored session, or undefined when it was never written. */
+  load(): LoadedSession | undefined | Promise<LoadedSession | undefined>;
+  /** Appends `batches` (consecutive, after every batch written before) and, when given, replaces
+   * the snapshot — atomically. Calls never overlap: the session waits for one before the next. */
+  write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot): void | Promise<void>;
+  /** Stored batches with seq > `after`, oldest first, for clients that reconnect after more than the
+   * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only. */
+  readBatches?(after: number): StoredBatch[];
+};
+
+/** A store in memory, for tests and for hosts that need no durability. */
+export function memoryStore(initial?: LoadedSession): SessionStore & { snapshot?: SessionSnapshot; batches: StoredBatch[]; writes: number } {
+  const store = {
+    snapshot: initial ? structuredClone(initial.snapshot) : undefined,
+    batches: initial ? initial.batches.slice() : [],
+    writes: 0,
+    load(): LoadedSession | undefined {
+      if (!store.snapshot) return undefined;
+      const at = store.snapshot.seq;
+      return { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at) };
+    },
+    write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot): void {
+      if (!snapshot && !store.snapshot) throw new Error("the first write of a session must carry a snapshot");
+      store.writes++;
+      store.batches.push(...batches);
+      if (snapshot) store.snapshot = structuredClone(snapshot);
+    },
+    readBatches(after: number): StoredBatch[] {
+      return store.batches.filter((b) => b.seq > after);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,62 @@
+// Starts the real `harness serve` as a child process, for end-to-end tests and benchmarks.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const cliMain = fileURLToPath(new URL("../../cli/src/main.ts", import.meta.url));
+
+export type HarnessProcess = {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Stops it with `signal` (default SIGTERM) and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+export async function startHarnessServer(options: {
+  dataDir: string;
+  env?: Record<string, string | undefined>;
+  port?: number;
+  timeoutMs?: number;
+}): Promise<HarnessProcess> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(options.port ?? 0),
+    HARNESS_DATA_DIR: options.dataDir,
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (s: string) => (output += s));
+  child.stderr.setEncoding("utf8").on("data", (s: string) => (output += s));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`harness serve did not print its URL in time:\n${output}`)), options.timeoutMs ?? 20_000);
+    const onData = () => {
+      const match = /listening on (http:\/\/[^\s]+)/i.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.off("data", onData);
+      resolve(match[1].replace(/\/$/, ""));
+    };
+    child.stdout.on("data", onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`harness serve exited with ${code} before listening:\n${output}`));
+    });
+  });
+
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    output: () => output,
+    async stop(signal: NodeJS.Signals = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// The server is a real process that can be stopped, killed and started again on the same data dir.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
+
+let fake: FakeAnthropic;
+const dirs: string[] = [];
+const newDataDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), "harness-restart-"));
+  dirs.push(dir);
+  return dir;
+};
+const modelEnv = () => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url });
+
+before(async () => {
+  fake = await startFakeAnthropic();
+});
+after(async () => {
+  await fake.close();
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+test("a restarted server still has the conversation", async () => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "persisted" };
+  fake.push({ text: "remember me" });
+  let server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const client = await MinimalClient.connect(server.url, ids);
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
+  const finished = structuredClone(client.state);
+  await client.close();
+  assert.equal(await server.stop("SIGTERM"), 0);
+
+  server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const again = await MinimalClient.connect(server.url, ids);
+  await again.waitForState(() => true);
+  assert.deepEqual(again.state!.messages, finished!.messages);
+  assert.equal(again.state!.status, "idle");
+  // And the conversation goes on with its history.
+  fake.push({ text: "still here" });
+  const before = fake.requests.length;
+  again.send({ type: "submit", prompt: "again" });
+  await again.waitForState((s) => s.messages[3]?.status === "complete");
+  assert.match(JSON.stringify(fake.requests[before].body.messages), /remember me/);
+  await again.close();
+  await server.stop();
+});
+
+test("a run in flight when the server is killed shows as interrupted after the restart, never running", async () => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "killed" };
+  fake.push({ text: ["half an ans"], hold: new Promise(() => {}) });
+  let server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const client = await MinimalClient.connect(server.url, ids);
+  client.send({ type: "submit", prompt: "long job" });
+  await client.waitForState((s) => s.messages[1]?.content === "half an ans", 30_000, "partial text");
+  // Give the batched store a moment to write the partial text, as a running server would have.
+  await new Promise((r) => setTimeout(r, 200));
+  await server.stop("SIGKILL");
+  await client.waitFor((c) => c.closed);
+
+  server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const again = await MinimalClient.connect(server.url, ids);
+  await again.waitForState(() => true);
+  const state = again.state!;
+  assert.notEqual(state.status, "running");
+  assert.equal(state.messages[0].content, "long job");
+  assert.notEqual(state.messages[1].status, "running");
+  assert.match(state.error ?? "", /interrupted/i);
+  // The session is usable again.
+  fake.push({ text: "fresh start" });
+  again.send({ type: "submit", prompt: "try again" });
+  await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete");
+  await again.close();
+  await server.stop();
+});
+
+test("with HARNESS_TOKEN set, connections need the token", async () => {
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: "s3cret" } });
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s" }), /401/);
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s", token: "wrong" }), /401/);
+  const viaQuery = await MinimalClient.connect(server.url, { userId: "u", sessionId: "s", token: "s3cret" });
+  await viaQuery.waitForState(() => true);
+  const viaHeader = await MinimalClient.connect(server.url, { userId: "u", sessionId: "s", headers: { authorization: "Bearer s3cret" } });
+  await viaHeader.waitForState(() => true);
+  const health = await fetch(`${server.url}/health`);
+  assert.equal(health.status, 401);
+  await Promise.all([viaQuery.close(), viaHeader.close()]);
+  await server.stop();
+});
+
+test("the server refuses a non-loopback address without a token", async () => {
+  await assert.rejects(
+    startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_HOST: "0.0.0.0", HARNESS_TOKEN: "" } }),
+    /HARNESS_TOKEN/,
+  );
+});
+
+test("bad connection parameters are refused with a reason", async () => {
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env: modelEnv() });
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "../etc", sessionId: "s" }), /400/);
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s", since: -3 }), /400/);
+  await server.stop();
+});

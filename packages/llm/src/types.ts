@@ -44,9 +44,12 @@ export type ModelEvent =
   | { type: "tool-call-delta"; id: string; partialJson: string }
   /** The block is complete; `input` is the parsed JSON (an empty object when the model sent none). */
   | { type: "tool-call-end"; id: string; name: string; input: Record<string, unknown> }
-  /** A failed attempt is retried after `delayMs`; nothing from the failed attempt was emitted. */
+  /** A failed attempt is retried after `delayMs`; nothing from the failed attempt was emitted.
+   * `attempt` is the number of the attempt that failed (1 for the first request). */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
-  /** Always the last event. `message` is the assistant message as it should enter the transcript. */
+  /** Always the last event. `message` is the assistant message as it should enter the transcript.
+   * After "error" or "aborted" it holds what was produced so far: its text and the tool calls whose
+   * input was complete (a tool_use without a tool_result yet); `errorMessage` says what failed. */
   | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; errorMessage?: string };
 
 export interface Provider {

@@ -54,4 +54,6 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://${shownHost}:${address.port}` })}\n`);
+  // Load the agent and the model SDK now rather than on the first query.
+  import("./backends/builtin.ts").catch(() => {});
 });

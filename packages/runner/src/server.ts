@@ -10,7 +10,6 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { RunnerQuerySchema, type AgentEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
 import type { Backend, RunOutcome } from "./backend.ts";
-import { builtinBackend } from "./backends/builtin.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { encodeEvent } from "./sse.ts";
 
@@ -20,7 +19,7 @@ export const BUSY_MESSAGE = "runner is busy with another run";
 export type RunnerServerOptions = {
   /** Default working directory of runs. */
   workspace: string;
-  /** Default: builtinBackend(). */
+  /** Default: builtinBackend(), loaded on first use (it brings in the agent and the model SDK). */
   backend?: Backend;
 };
 
@@ -43,7 +42,7 @@ export function createRunnerServer(opts: RunnerServerOptions): Server {
 }
 
 export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
-  const backend = opts.backend ?? builtinBackend();
+  const backend = opts.backend ?? lazyBuiltinBackend();
   let current: { controller: AbortController; settled: Promise<void> } | undefined;
 
   async function query(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -81,6 +80,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       controller.abort();
     });
     const uncork = () => {
+      if (!corked) return;
       corked = false;
       if (open) res.uncork();
     };
@@ -115,7 +115,12 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
           : { type: "run.error", message: outcome.message, transcript: outcome.transcript },
       ),
     );
-    if (open) res.end();
+    if (!open) return;
+    if (corked) {
+      corked = false;
+      res.uncork();
+    }
+    res.end();
   }
 
   function health(res: ServerResponse): void {
@@ -148,6 +153,17 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       if (!run) return;
       run.controller.abort();
       await run.settled;
+    },
+  };
+}
+
+export function lazyBuiltinBackend(): Backend {
+  let loaded: Promise<Backend> | undefined;
+  return {
+    name: "builtin",
+    async run(query, ctx) {
+      loaded ??= import("./backends/builtin.ts").then((m) => m.builtinBackend());
+      return (await loaded).run(query, ctx);
     },
   };
 }

@@ -1,13 +1,16 @@
 // Server side of the runner's event stream: one SSE frame per event, written in one piece.
-import type { RunnerEvent, RunnerEventPayload } from "@harness/protocol";
+import type { RunnerEventPayload } from "@harness/protocol";
 
 /** Encodes an event as an SSE frame whose `id:` is its seq and whose data is the event's JSON
  * (type first, then seq, then the payload). */
 export function encodeEvent(seq: number, event: RunnerEventPayload): string {
   // assistant.delta is the hot path: build its JSON without an intermediate object.
-  const json =
-    event.type === "assistant.delta"
-      ? `{"type":"assistant.delta","seq":${seq},"text":${JSON.stringify(event.text)}}`
-      : JSON.stringify({ type: event.type, seq, ...event } as RunnerEvent);
+  let json: string;
+  if (event.type === "assistant.delta") {
+    json = `{"type":"assistant.delta","seq":${seq},"text":${JSON.stringify(event.text)}}`;
+  } else {
+    const { type, ...payload } = event;
+    json = JSON.stringify({ type, seq, ...payload });
+  }
   return `id: ${seq}\nevent: ${event.type}\ndata: ${json}\n\n`;
 }

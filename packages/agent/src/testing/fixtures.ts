@@ -1,0 +1,70 @@
+// Helpers shared by this package's tests.
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { TestContext } from "node:test";
+import type { ModelMessage } from "@harness/llm";
+import { prepareToolCall } from "../tool-input.ts";
+import type { Tool, ToolOutput } from "../types.ts";
+
+/** A fresh directory, removed when the test ends. */
+export async function tempWorkspace(t: TestContext): Promise<string> {
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "harness-agent-")));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Calls a tool the way the loop does: arguments validated first. */
+export async function callTool(tool: Tool, input: Record<string, unknown>, cwd: string, signal = new AbortController().signal): Promise<ToolOutput> {
+  const prepared = prepareToolCall(new Map([[tool.name, tool]]), tool.name, input);
+  if (!prepared.ok) return { content: prepared.error, isError: true };
+  return tool.execute(prepared.args, { cwd, signal, toolUseId: "toolu_test" });
+}
+
+/** Polls until `check` returns a value other than undefined; fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether a process has ended (a zombie that nobody has reaped yet counts as ended). */
+export async function processGone(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  return stat === "" || /^\d+ \(.*\) Z/.test(stat);
+}
+
+/** Asserts what the model API requires of a conversation: roles alternate starting with the user,
+ * no message or text block is empty, and each assistant tool_use is answered by a tool_result in
+ * the next message (and only there). */
+export function assertValidTranscript(messages: readonly ModelMessage[]): void {
+  assert.ok(messages.length > 0, "transcript is empty");
+  messages.forEach((message, index) => {
+    assert.equal(message.role, index % 2 === 0 ? "user" : "assistant", `message ${index} has the wrong role`);
+    if (typeof message.content === "string") {
+      assert.ok(message.content.length > 0, `message ${index} is empty`);
+      return;
+    }
+    assert.ok(message.content.length > 0, `message ${index} has no content blocks`);
+    for (const block of message.content) {
+      if (block.type === "text") assert.ok(block.text.length > 0, `message ${index} has an empty text block`);
+    }
+    const uses = message.content.filter((b) => b.type === "tool_use").map((b) => (b.type === "tool_use" ? b.id : ""));
+    const next = messages[index + 1];
+    const answered =
+      next && typeof next.content !== "string"
+        ? next.content.filter((b) => b.type === "tool_result").map((b) => (b.type === "tool_result" ? b.tool_use_id : ""))
+        : [];
+    if (message.role === "assistant") assert.deepEqual(answered, uses, `tool calls of message ${index} are not answered in order`);
+  });
+}

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { callTool, processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
+import { bashTool } from "./bash.ts";
+
+test("Bash runs in cwd and returns stdout and stderr interleaved in order", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(bashTool, { command: "pwd; echo out1; echo err1 >&2; echo out2; echo err2 >&2", description: "Print things" }, cwd);
+  assert.deepEqual(out, { content: `${cwd}\nout1\nerr1\nout2\nerr2` });
+});
+
+test("Bash reports a non-zero exit code as an error, keeping the output", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(bashTool, { command: "echo partial; ls no-such-file; exit 3" }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /^partial\nls: cannot access 'no-such-file': No such file or directory\n\nExit code 3$/);
+
+  const syntax = await callTool(bashTool, { command: "echo never; if then" }, cwd);
+  assert.equal(syntax.isError, true);
+  assert.match(syntax.content, /syntax error/);
+  assert.match(syntax.content, /Exit code 2/);
+});
+
+test("Bash says when a command printed nothing", async (t) => {
+  const cwd = await tempWorkspace(t);
+  assert.deepEqual(await callTool(bashTool, { command: "true" }, cwd), { content: "(Command completed with no output)" });
+});
+
+test("Bash keeps the beginning and end of huge output", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(bashTool, { command: "seq 1 200000" }, cwd);
+  assert.equal(out.isError, undefined);
+  assert.ok(out.content.length < 30_000, `output is ${out.content.length} characters`);
+  assert.ok(out.content.startsWith("1\n2\n3\n"));
+  assert.ok(out.content.endsWith("199999\n200000"));
+  assert.match(out.content, /\[[\d,]+ bytes of output omitted\]/);
+});
+
+test("Bash kills the whole process group on timeout", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(bashTool, { command: "sleep 300 & echo $! > child.pid; echo waiting; wait", timeout: 500 }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /^waiting\n\nCommand timed out after 500 ms and was killed/);
+  const pid = Number(await fs.readFile(path.join(cwd, "child.pid"), "utf8"));
+  await waitFor(async () => ((await processGone(pid)) ? true : undefined), "the background sleep to be killed");
+});
+
+test("Bash stops and kills the command when the signal fires", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const controller = new AbortController();
+  const pending = callTool(bashTool, { command: "sleep 300 & echo $! > child.pid; wait" }, cwd, controller.signal);
+  const pidFile = path.join(cwd, "child.pid");
+  const pid = await waitFor(async () => {
+    const text = await fs.readFile(pidFile, "utf8").catch(() => "");
+    return text.endsWith("\n") ? Number(text) : undefined;
+  }, "the command to start");
+  controller.abort();
+  const out = await pending;
+  assert.equal(out.isError, true);
+  assert.match(out.content, /interrupted/);
+  await waitFor(async () => ((await processGone(pid)) ? true : undefined), "the background sleep to be killed");
+});
+
+test("Bash returns when the shell exits even if a background process keeps the output open", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const pidFile = path.join(cwd, "bg.pid");
+  t.after(async () => {
+    const pid = Number(await fs.readFile(pidFile, "utf8").catch(() => "0"));
+    if (pid) process.kill(pid, "SIGKILL");
+  });
+  const out = await callTool(bashTool, { command: "sleep 300 & echo $! > bg.pid; echo started" }, cwd);
+  assert.equal(out.isError, undefined);
+  assert.match(out.content, /^started\n\nProcesses started in the background still hold the output open/);
+});
+
+test("Bash rejects a timeout above the maximum", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(bashTool, { command: "true", timeout: 700_000 }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /parameter "timeout"/);
+  assert.match(out.content, /600000/);
+});

@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { z } from "zod";
+import { defineTool } from "../define-tool.ts";
+import { createOutputBuffer } from "./output-buffer.ts";
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Output kept from each end of a long stream, in bytes; the middle is dropped. */
+const OUTPUT_HEAD_BYTES = 14_000;
+const OUTPUT_TAIL_BYTES = 14_000;
+/** How long to keep reading after bash exits while something it left behind holds the output open. */
+const CLOSE_GRACE_MS = 250;
+
+const description = `Runs a bash command in the working directory and returns its output.
+
+Usage:
+- The command runs with \`bash -c\` in the working directory, with no input (stdin is closed): never run commands that wait for input or open an editor or pager. Pass flags such as --yes or --no-edit where a tool would otherwise ask.
+- stdout and stderr come back together, in the order they were written. A non-zero exit code is reported and marks the result as an error.
+- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS} (${BASH_DEFAULT_TIMEOUT_MS / 60_000} minutes), at most ${BASH_MAX_TIMEOUT_MS} (${BASH_MAX_TIMEOUT_MS / 60_000} minutes). When it passes, the command and every process it started are killed.
+- Very long output keeps its beginning and end; the middle is cut. Filter noisy output (grep, tail, head, --quiet) to keep what matters.
+- Each call starts a fresh shell: \`cd\` and exported variables do not carry over to the next call. Use absolute paths or chain commands with && instead.
+- Quote paths that contain spaces: cd "/path/with spaces".
+- Use the dedicated tools instead of shell equivalents: Glob rather than find or ls -R, Grep rather than grep or rg, Read rather than cat, head or tail, Edit rather than sed or awk, Write rather than echo or cat with redirection.
+- Independent commands can be sent as separate Bash calls in one reply; they run at the same time. Dependent commands belong in one call joined with &&.
+- Do not start servers or watchers that never exit; they hold the call until the timeout.
+- With git: never change git config, never force-push, skip hooks or rewrite published history unless the user asked for it, and only commit when asked.
+- description: a short note of what the command does, in active voice (for example "Run the unit tests").`;
+
+export const bashTool = defineTool({
+  name: "Bash",
+  description,
+  parameters: z.strictObject({
+    command: z.string().min(1).describe("The command to run"),
+    timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+    description: z.string().optional().describe("What the command does, in 5-10 words"),
+  }),
+  execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS }, { cwd, signal }) {
+    return runCommand(command, cwd, timeout, signal);
+  },
+});
+
+type Ending = "exited" | "timeout" | "aborted";
+
+/** Runs the command in its own process group so that a kill reaches everything it started. */
+function runCommand(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<{ content: string; isError?: boolean }> {
+  if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
+  return new Promise((resolve) => {
+    const output = createOutputBuffer(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
+    // Redirecting inside the shell makes stderr share stdout's pipe, which keeps the two in order.
+    // It sits on the command's own line so that bash's line numbers in messages stay right.
+    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let ending: Ending = "exited";
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const killGroup = (why: Ending) => {
+      if (ending === "exited") ending = why;
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const onAbort = () => killGroup("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(() => killGroup("timeout"), timeoutMs);
+
+    const settle = (result: { content: string; isError?: boolean }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      signal.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve(result);
+    };
+    const report = (leftRunning: boolean) =>
+      settle(describeEnding(output.text(), ending, exitCode, exitSignal, timeoutMs, leftRunning));
+
+    child.stdout?.on("data", output.push);
+    child.stderr?.on("data", output.push);
+    child.on("error", (error) => settle({ content: `Cannot run the command in ${cwd}: ${error.message}`, isError: true }));
+    child.on("exit", (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      graceTimer = setTimeout(() => report(true), CLOSE_GRACE_MS);
+    });
+    child.on("close", () => report(false));
+  });
+}
+
+function describeEnding(
+  text: string,
+  ending: Ending,
+  exitCode: number | null,
+  exitSignal: NodeJS.Signals | null,
+  timeoutMs: number,
+  leftRunning: boolean,
+): { content: string; isError?: boolean } {
+  const notes: string[] = [];
+  let isError = true;
+  if (ending === "timeout") notes.push(`Command timed out after ${timeoutMs} ms and was killed, with every process it started.`);
+  else if (ending === "aborted") notes.push("Command was interrupted by the user and killed.");
+  else if (exitSignal) notes.push(`Command was killed by signal ${exitSignal}.`);
+  else if (exitCode !== 0) notes.push(`Exit code ${exitCode}`);
+  else isError = false;
+  if (leftRunning) notes.push("Processes started in the background still hold the output open; their further output is not shown.");
+  const body = text.trimEnd();
+  if (!body && notes.length === 0) return { content: "(Command completed with no output)" };
+  const content = [body, ...notes].filter(Boolean).join("\n\n");
+  return isError ? { content, isError } : { content };
+}

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { callTool, tempWorkspace } from "../testing/fixtures.ts";
+import { editTool } from "./edit.ts";
+
+async function fileWith(t: import("node:test").TestContext, content: string) {
+  const cwd = await tempWorkspace(t);
+  const file = path.join(cwd, "code.ts");
+  await fs.writeFile(file, content);
+  return { cwd, file, read: () => fs.readFile(file, "utf8") };
+}
+
+test("Edit replaces a unique string and shows the changed region with line numbers", async (t) => {
+  const { cwd, read } = await fileWith(t, "a\nb\nc\nfunction old() {}\nd\ne\nf\ng\nh\n");
+  const out = await callTool(editTool, { file_path: "code.ts", old_string: "function old() {}", new_string: "function renamed() {\n  return 1;\n}" }, cwd);
+  assert.equal(out.isError, undefined);
+  assert.equal(
+    out.content,
+    "Edited code.ts: replaced 1 occurrence. The changed region now reads:\n" +
+      ["     1\ta", "     2\tb", "     3\tc", "     4\tfunction renamed() {", "     5\t  return 1;", "     6\t}", "     7\td", "     8\te", "     9\tf"].join("\n"),
+  );
+  assert.equal(await read(), "a\nb\nc\nfunction renamed() {\n  return 1;\n}\nd\ne\nf\ng\nh\n");
+});
+
+test("Edit refuses an ambiguous string unless replace_all is set", async (t) => {
+  const { cwd, read } = await fileWith(t, "let x = 1;\nlet y = x + x;\n");
+  const ambiguous = await callTool(editTool, { file_path: "code.ts", old_string: "x", new_string: "count" }, cwd);
+  assert.equal(ambiguous.isError, true);
+  assert.match(ambiguous.content, /occurs 3 times in code\.ts\. Include more surrounding lines to make it unique, or set replace_all/);
+  assert.equal(await read(), "let x = 1;\nlet y = x + x;\n");
+
+  const all = await callTool(editTool, { file_path: "code.ts", old_string: "x", new_string: "$&count", replace_all: true }, cwd);
+  assert.match(all.content, /replaced 3 occurrences/);
+  assert.equal(await read(), "let $&count = 1;\nlet y = $&count + $&count;\n");
+});
+
+test("Edit explains a missing string, identical strings and a missing file", async (t) => {
+  const { cwd, read } = await fileWith(t, "  indented();\n");
+  const notFound = await callTool(editTool, { file_path: "code.ts", old_string: "indented();\n  more", new_string: "x" }, cwd);
+  assert.equal(notFound.isError, true);
+  assert.match(notFound.content, /old_string was not found in code\.ts\. It must match the file exactly, including whitespace/);
+
+  const same = await callTool(editTool, { file_path: "code.ts", old_string: "indented", new_string: "indented" }, cwd);
+  assert.equal(same.isError, true);
+  assert.match(same.content, /identical/);
+  assert.equal(await read(), "  indented();\n");
+
+  const missing = await callTool(editTool, { file_path: "other.ts", old_string: "a", new_string: "b" }, cwd);
+  assert.equal(missing.isError, true);
+  assert.match(missing.content, /File does not exist: other\.ts\. Check the path, or use Write to create a new file/);
+});
+
+test("Edit with an empty old_string creates a new file but will not clobber one with content", async (t) => {
+  const { cwd, read } = await fileWith(t, "keep me\n");
+  const created = await callTool(editTool, { file_path: "fresh/new.ts", old_string: "", new_string: "export {};\n" }, cwd);
+  assert.deepEqual(created, { content: "Created fresh/new.ts." });
+  assert.equal(await fs.readFile(path.join(cwd, "fresh/new.ts"), "utf8"), "export {};\n");
+
+  const refused = await callTool(editTool, { file_path: "code.ts", old_string: "", new_string: "replaced" }, cwd);
+  assert.equal(refused.isError, true);
+  assert.match(refused.content, /already has content/);
+  assert.equal(await read(), "keep me\n");
+});
+
+test("Edit matches across Windows line endings and keeps them", async (t) => {
+  const { cwd, read } = await fileWith(t, "one\r\ntwo\r\nthree\r\n");
+  const out = await callTool(editTool, { file_path: "code.ts", old_string: "one\ntwo", new_string: "1\n2" }, cwd);
+  assert.equal(out.isError, undefined);
+  assert.equal(await read(), "1\r\n2\r\nthree\r\n");
+});

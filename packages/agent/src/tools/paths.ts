@@ -1,0 +1,26 @@
+import os from "node:os";
+import path from "node:path";
+
+/** An argument path made absolute: "~" is the home directory, relative paths start at `cwd`. */
+export function resolvePath(cwd: string, filePath: string): string {
+  if (filePath === "~") return os.homedir();
+  if (filePath.startsWith("~/")) return path.join(os.homedir(), filePath.slice(2));
+  return path.resolve(cwd, filePath);
+}
+
+/** A path as shown to the model: relative to `cwd` when inside it (shorter, and accepted back by
+ * every tool), absolute otherwise. */
+export function displayPath(cwd: string, absolutePath: string): string {
+  const relative = path.relative(cwd, absolutePath);
+  if (relative === "") return ".";
+  if (relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return absolutePath;
+  return relative;
+}
+
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,100 @@
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { defineTool } from "../define-tool.ts";
+import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
+import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
+
+export const READ_DEFAULT_LIMIT = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Room left below the loop's output cap for the closing note. */
+const OUTPUT_BUDGET = MAX_TOOL_OUTPUT_CHARS - 500;
+
+const description = `Reads a file from the local filesystem.
+
+Usage:
+- file_path may be absolute or relative to the working directory.
+- By default it returns up to ${READ_DEFAULT_LIMIT} lines from the start of the file. For long files, pass offset (the line number to start at, counting from 1) and limit (how many lines) to read a specific part; when the output stops early it says which offset to continue from.
+- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
+- The result is numbered like cat -n: the line number, a tab, then the line exactly as in the file. The number and tab are not part of the file; never include them in an Edit's old_string.
+- It reads files, not directories: use Glob, or ls through Bash, to list a directory.
+- Binary files are refused.
+- Read every file you are going to edit first, and when several files may be useful, read them in one reply so they load at the same time.`;
+
+export const readTool = defineTool({
+  name: "Read",
+  description,
+  parameters: z.strictObject({
+    file_path: z.string().min(1).describe("The path of the file to read, absolute or relative to the working directory"),
+    offset: z.number().int().min(1).optional().describe("The line number to start reading from (1 is the first line). Only needed for files too long to read at once"),
+    limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`),
+  }),
+  async execute({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, { cwd, signal }) {
+    const target = resolvePath(cwd, file_path);
+    const shown = displayPath(cwd, target);
+    let stat;
+    try {
+      stat = await fs.stat(target);
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") return { content: `File does not exist: ${shown} (working directory: ${cwd}).`, isError: true };
+      return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
+    }
+    if (stat.isDirectory()) return { content: `${shown} is a directory, not a file. Use Glob or Bash (ls) to list its contents.`, isError: true };
+    if (stat.size === 0) return { content: `(The file ${shown} exists but is empty.)` };
+    if (await looksBinary(target)) return { content: `${shown} is a binary file; Read only shows text files.`, isError: true };
+    return readLines(target, shown, offset, limit, signal);
+  },
+});
+
+async function looksBinary(file: string): Promise<boolean> {
+  const handle = await fs.open(file, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal) {
+  const stream = createReadStream(file, { encoding: "utf8", signal });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const out: string[] = [];
+  let size = 0;
+  let lineNumber = 0;
+  let stoppedAt = 0; // first line not shown because of the size budget
+  let more = false;
+  try {
+    for await (let line of lines) {
+      lineNumber++;
+      if (lineNumber < offset) continue;
+      if (lineNumber >= offset + limit) {
+        more = true;
+        break;
+      }
+      if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      if (line.length > READ_MAX_LINE_CHARS) line = `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`;
+      const numbered = `${String(lineNumber).padStart(6, " ")}\t${line}`;
+      if (size + numbered.length + 1 > OUTPUT_BUDGET && out.length > 0) {
+        stoppedAt = lineNumber;
+        break;
+      }
+      out.push(numbered);
+      size += numbered.length + 1;
+    }
+  } catch (error) {
+    if (signal.aborted) return { content: "Interrupted by user", isError: true };
+    return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  if (out.length === 0) {
+    return { content: `(${shown} has ${lineNumber} line${lineNumber === 1 ? "" : "s"}; offset ${offset} is past the end.)` };
+  }
+  let text = out.join("\n");
+  if (stoppedAt) text += `\n\n(Output stopped at line ${stoppedAt - 1} to stay within the size limit. Call Read with offset ${stoppedAt} to continue.)`;
+  else if (more) text += `\n\n(More lines follow. Call Read with offset ${offset + limit} to continue.)`;
+  return { content: text };
+}

@@ -1,0 +1,44 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseArgs } from "./args.ts";
+
+test("run takes a prompt and its options in any order, with --opt=value too", () => {
+  assert.deepEqual(parseArgs(["run", "--cwd", "/tmp", "fix", "the bug", "--max-turns=3", "-m", "claude-x"]), {
+    kind: "run",
+    prompt: "fix the bug",
+    cwd: "/tmp",
+    maxTurns: 3,
+    model: "claude-x",
+  });
+  assert.deepEqual(parseArgs(["run", "--", "--not-a-flag"]), { kind: "run", prompt: "--not-a-flag" });
+});
+
+test("bad run usage names the problem and points at run's help", () => {
+  const cases: [string[], string][] = [
+    [["run"], "harness run needs a prompt"],
+    [["run", "   "], "harness run needs a prompt"],
+    [["run", "--frob", "hi"], 'unknown option "--frob" for "harness run"'],
+    [["run", "hi", "--cwd"], "--cwd needs a value"],
+    [["run", "hi", "--max-turns", "0"], '--max-turns must be a positive whole number up to 10000, got "0"'],
+    [["run", "hi", "--max-turns", "2.5"], '--max-turns must be a positive whole number up to 10000, got "2.5"'],
+    [["run", "hi", "--help=yes"], "--help takes no value"],
+  ];
+  for (const [argv, message] of cases) assert.deepEqual(parseArgs(argv), { kind: "usage-error", message, topic: "run" }, argv.join(" "));
+});
+
+test("serve options, help and version", () => {
+  assert.deepEqual(parseArgs(["serve", "-p", "0", "--host", "::1", "--data-dir", "d"]), { kind: "serve", port: 0, host: "::1", dataDir: "d" });
+  assert.deepEqual(parseArgs(["serve", "--port", "70000"]), {
+    kind: "usage-error",
+    message: '--port must be a whole number up to 65535, got "70000"',
+    topic: "serve",
+  });
+  assert.deepEqual(parseArgs(["serve", "now"]), { kind: "usage-error", message: 'unexpected argument "now" for "harness serve"', topic: "serve" });
+  assert.deepEqual(parseArgs([]), { kind: "help" });
+  assert.deepEqual(parseArgs(["--help"]), { kind: "help" });
+  assert.deepEqual(parseArgs(["help", "run"]), { kind: "help", topic: "run" });
+  assert.deepEqual(parseArgs(["run", "-h"]), { kind: "help", topic: "run" });
+  assert.deepEqual(parseArgs(["--version"]), { kind: "version" });
+  assert.deepEqual(parseArgs(["deploy"]), { kind: "usage-error", message: 'unknown command "deploy"' });
+  assert.deepEqual(parseArgs(["--frob"]), { kind: "usage-error", message: 'unknown option "--frob"' });
+});

@@ -1,0 +1,139 @@
+// Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
+
+export type Topic = "run" | "serve";
+
+export type Command =
+  | { kind: "help"; topic?: Topic }
+  | { kind: "version" }
+  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number }
+  | { kind: "serve"; port?: number; host?: string; dataDir?: string }
+  /** Bad usage: `message` is one line; `topic` names the help to point at. */
+  | { kind: "usage-error"; message: string; topic?: Topic };
+
+type OptionSpec = { [flag: string]: { key: string; value: boolean } };
+
+const RUN_OPTIONS: OptionSpec = {
+  "--cwd": { key: "cwd", value: true },
+  "--model": { key: "model", value: true },
+  "-m": { key: "model", value: true },
+  "--max-turns": { key: "maxTurns", value: true },
+  "--help": { key: "help", value: false },
+  "-h": { key: "help", value: false },
+};
+
+const SERVE_OPTIONS: OptionSpec = {
+  "--port": { key: "port", value: true },
+  "-p": { key: "port", value: true },
+  "--host": { key: "host", value: true },
+  "--data-dir": { key: "dataDir", value: true },
+  "--help": { key: "help", value: false },
+  "-h": { key: "help", value: false },
+};
+
+type Scanned = { ok: true; options: Record<string, string | true>; positionals: string[] } | { ok: false; message: string };
+
+function scan(args: string[], spec: OptionSpec, command: string): Scanned {
+  const options: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.length < 2 || !arg.startsWith("-")) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const option = spec[flag];
+    if (!option) return { ok: false, message: `unknown option "${flag}" for "harness ${command}"` };
+    if (!option.value) {
+      if (eq !== -1) return { ok: false, message: `${flag} takes no value` };
+      options[option.key] = true;
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < args.length) value = args[++i];
+    if (value === undefined || value === "") return { ok: false, message: `${flag} needs a value` };
+    options[option.key] = value;
+  }
+  return { ok: true, options, positionals };
+}
+
+function parseInteger(flag: string, text: string, min: number, max: number): number | string {
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    return `${flag} must be ${min === 0 ? "a whole number" : "a positive whole number"}${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${text}"`;
+  }
+  return n;
+}
+
+function parseRun(args: string[]): Command {
+  const scanned = scan(args, RUN_OPTIONS, "run");
+  if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
+  const { options, positionals } = scanned;
+  if (options.help) return { kind: "help", topic: "run" };
+  const prompt = positionals.join(" ").trim();
+  if (!prompt) return { kind: "usage-error", message: "harness run needs a prompt", topic: "run" };
+  const command: Command = { kind: "run", prompt };
+  if (typeof options.cwd === "string") command.cwd = options.cwd;
+  if (typeof options.model === "string") command.model = options.model;
+  if (typeof options.maxTurns === "string") {
+    const n = parseInteger("--max-turns", options.maxTurns, 1, 10_000);
+    if (typeof n === "string") return { kind: "usage-error", message: n, topic: "run" };
+    command.maxTurns = n;
+  }
+  return command;
+}
+
+function parseServe(args: string[]): Command {
+  const scanned = scan(args, SERVE_OPTIONS, "serve");
+  if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "serve" };
+  const { options, positionals } = scanned;
+  if (options.help) return { kind: "help", topic: "serve" };
+  if (positionals.length) return { kind: "usage-error", message: `unexpected argument "${positionals[0]}" for "harness serve"`, topic: "serve" };
+  const command: Command = { kind: "serve" };
+  if (typeof options.port === "string") {
+    const port = parsePort("--port", options.port);
+    if (typeof port === "string") return { kind: "usage-error", message: port, topic: "serve" };
+    command.port = port;
+  }
+  if (typeof options.host === "string") command.host = options.host;
+  if (typeof options.dataDir === "string") command.dataDir = options.dataDir;
+  return command;
+}
+
+/** A TCP port (0 = any free port), or a one-line error naming `source`. */
+export function parsePort(source: string, text: string): number | string {
+  return parseInteger(source, text, 0, 65535);
+}
+
+export function parseArgs(argv: string[]): Command {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h": {
+      const topic = rest[0];
+      if (topic === undefined) return { kind: "help" };
+      if (topic === "run" || topic === "serve") return { kind: "help", topic };
+      return { kind: "usage-error", message: `no help for "${topic}"` };
+    }
+    case "--version":
+    case "-v":
+    case "version":
+      return { kind: "version" };
+    case "run":
+      return parseRun(rest);
+    case "serve":
+      return parseServe(rest);
+    default:
+      return first.startsWith("-")
+        ? { kind: "usage-error", message: `unknown option "${first}"` }
+        : { kind: "usage-error", message: `unknown command "${first}"` };
+  }
+}

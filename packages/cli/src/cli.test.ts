@@ -1,0 +1,130 @@
+// The real `harness` command, spawned as a user would run it, against the fake Anthropic server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeAnthropic, toolThenText, type FakeAnthropic } from "@harness/test-utils";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = join(root, "packages/cli/bin/harness");
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void } = {}) {
+  const child = spawn("bash", [bin, ...args], {
+    cwd: opts.cwd ?? root,
+    env: { ...process.env, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    opts.onStdout?.(stdout);
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const result = once(child, "close").then(([code]): Result => ({ code: code as number | null, stdout, stderr }));
+  return { child, result };
+}
+
+async function withFake(t: { after(fn: () => unknown): void }, fake: Promise<FakeAnthropic>) {
+  const f = await fake;
+  t.after(() => f.close());
+  return f;
+}
+
+function tempDir(t: { after(fn: () => unknown): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test("harness run streams the reply to stdout and shows a Bash tool call on stderr", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo made > note.txt && cat note.txt" }, "The note says made.") }),
+  );
+  const dir = tempDir(t);
+  const { result } = harness(["run", "--cwd", dir, "--model", "claude-test", "write a note"], {
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: fake.url,
+  });
+  const { code, stdout, stderr } = await result;
+
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "The note says made.\n");
+  assert.match(stderr, /^● Bash\(echo made > note\.txt && cat note\.txt\)\n {2}⎿ {2}made\n$/);
+  assert.equal(readFileSync(join(dir, "note.txt"), "utf8"), "made\n");
+
+  assert.equal(fake.requests.length, 2);
+  assert.equal(fake.requests[0].body.model, "claude-test");
+  assert.equal(fake.requests[0].headers["x-api-key"], "test-key");
+  const toolResult = JSON.stringify(fake.requests[1].body.messages.at(-1));
+  assert.match(toolResult, /tool_result/);
+  assert.match(toolResult, /made/);
+});
+
+test("a model failure exits 1 with one line on stderr and no stack trace", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: [{ kind: "http-error", status: 400, message: "max_tokens is too large" }] }),
+  );
+  const { code, stdout, stderr } = await harness(["run", "hello"], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 1);
+  assert.equal(stdout, "");
+  assert.equal(stderr.split("\n").filter(Boolean).length, 1, stderr);
+  assert.match(stderr, /^harness: .*400.*max_tokens is too large/);
+  assert.doesNotMatch(stderr, /\n\s+at /);
+});
+
+test("without ANTHROPIC_API_KEY, run says so in one line and calls no model", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "unused" }] }));
+  const { code, stdout, stderr } = await harness(["run", "hello"], { ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 1);
+  assert.equal(stdout, "");
+  assert.equal(stderr.split("\n").filter(Boolean).length, 1, stderr);
+  assert.match(stderr, /ANTHROPIC_API_KEY/);
+  assert.equal(fake.requests.length, 0);
+});
+
+test("bad flags and unknown commands exit 2 with a one-line error and a usage hint", async () => {
+  for (const args of [["run", "--frobnicate", "hi"], ["run"], ["run", "hi", "--max-turns", "many"], ["deploy"]]) {
+    const { code, stdout, stderr } = await harness(args, { ANTHROPIC_API_KEY: "test-key" }).result;
+    assert.equal(code, 2, args.join(" "));
+    assert.equal(stdout, "");
+    assert.match(stderr, /^harness: .+ \(try "harness (run )?--help"\)\n$/, args.join(" "));
+  }
+});
+
+test("--help and --version", async () => {
+  const help = await harness(["--help"], {}).result;
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /harness run \[options\] "<prompt>"/);
+  const runHelp = await harness(["run", "--help"], {}).result;
+  assert.match(runHelp.stdout, /--max-turns N/);
+  const version = await harness(["--version"], {}).result;
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^harness \d+\.\d+\.\d+\n$/);
+});
+
+test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  t.after(() => release());
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: ["Thinking", " hard"], hold }] }));
+  let sawText!: () => void;
+  const textArrived = new Promise<void>((resolve) => (sawText = resolve));
+  const { child, result } = harness(["run", "think"], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url }, {
+    onStdout: (text) => text.includes("Thinking hard") && sawText(),
+  });
+  await textArrived;
+  child.kill("SIGINT");
+  const { code, stdout, stderr } = await result;
+  assert.equal(code, 130);
+  assert.equal(stdout, "Thinking hard\n");
+  assert.equal(stderr, "harness: cancelled\n");
+});

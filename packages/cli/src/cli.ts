@@ -1,0 +1,33 @@
+// The `harness` command: dispatch to subcommands, each loaded only when used.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "./args.ts";
+import type { Sink } from "./render.ts";
+import { helpText, usageHint } from "./usage.ts";
+
+export type CliIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; cwd: string };
+
+/** Runs the command line `argv` (without node and script) and resolves to the exit status. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const command = parseArgs(argv);
+  switch (command.kind) {
+    case "help":
+      io.stdout.write(helpText(command.topic));
+      return 0;
+    case "version": {
+      const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+      io.stdout.write(`harness ${pkg.version}\n`);
+      return 0;
+    }
+    case "usage-error":
+      io.stderr.write(`harness: ${command.message} (${usageHint(command.topic)})\n`);
+      return 2;
+    case "run": {
+      const { runCommand } = await import("./run.ts");
+      return runCommand(command, io);
+    }
+    case "serve": {
+      const { serveCommand } = await import("./serve.ts");
+      return serveCommand(command, io);
+    }
+  }
+}

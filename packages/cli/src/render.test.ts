@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRenderer, describeToolCall, excerptOutput, type Sink } from "./render.ts";
+
+function sink(isTTY = false): Sink & { text: string } {
+  return {
+    text: "",
+    isTTY,
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+  };
+}
+
+test("a tool call is named by its most telling argument, shortened to one line", () => {
+  assert.equal(describeToolCall("Bash", { command: "echo hi", description: "say hi" }, "/w"), "Bash(echo hi)");
+  assert.equal(describeToolCall("Read", { file_path: "/w/src/a.ts" }, "/w"), "Read(src/a.ts)");
+  assert.equal(describeToolCall("Read", { file_path: "/elsewhere/a.ts" }, "/w"), "Read(/elsewhere/a.ts)");
+  assert.equal(describeToolCall("Bash", { command: "a\n  b" }, "/w"), "Bash(a b)");
+  assert.equal(describeToolCall("Bash", { command: "x".repeat(100) }, "/w", 10), `Bash(${"x".repeat(9)}…)`);
+  assert.equal(describeToolCall("Custom", { n: 1 }, "/w"), 'Custom({"n":1})');
+  assert.equal(describeToolCall("Custom", {}, "/w"), "Custom");
+});
+
+test("tool output is cut to a few lines with a count of the rest", () => {
+  assert.deepEqual(excerptOutput("a\nb\nc\nd\ne\n", 2, 80), ["a", "b", "… +3 lines"]);
+  assert.deepEqual(excerptOutput("  \n", 2, 80), ["(no output)"]);
+  assert.deepEqual(excerptOutput("abcdef", 2, 4), ["abc…"]);
+});
+
+test("reply text goes to stdout, tool activity to stderr, paragraphs kept apart", () => {
+  const out = sink();
+  const err = sink();
+  const r = createRenderer(out, err, { color: false, cwd: "/w" });
+  r.event({ type: "assistant.delta", text: "Let me " });
+  r.event({ type: "assistant.delta", text: "look." });
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "1", input: { command: "ls" } });
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "2", input: { command: "false" } });
+  r.event({ type: "tool.completed", toolUseId: "2", output: "exit code 1", isError: true });
+  r.event({ type: "tool.completed", toolUseId: "1", output: "a\nb\n", isError: false });
+  r.event({ type: "assistant.delta", text: "Done" });
+  r.finish();
+  assert.equal(out.text, "Let me look.\n\nDone\n");
+  assert.equal(err.text, "● Bash(ls)\n● Bash(false)\n  ✗  exit code 1\n● Bash(ls)\n  ⎿  a\n     b\n");
+});
+
+test("on one terminal, a tool line never starts in the middle of the reply's line", () => {
+  const out = sink(true);
+  const err = sink(true);
+  const r = createRenderer(out, err, { color: false, cwd: "/w" });
+  r.event({ type: "assistant.delta", text: "Checking" });
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "1", input: { command: "ls" } });
+  r.event({ type: "tool.completed", toolUseId: "1", output: "a", isError: false });
+  r.event({ type: "assistant.delta", text: "Done" });
+  r.finish();
+  assert.equal(err.text, "\n● Bash(ls)\n  ⎿  a\n");
+  assert.equal(out.text, "Checking\nDone\n");
+});

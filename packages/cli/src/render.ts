@@ -1,0 +1,131 @@
+// Terminal rendering of a headless run: the reply text goes to stdout as it streams; tool activity
+// goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output.
+import { relative, isAbsolute } from "node:path";
+import type { AgentEvent } from "@harness/protocol";
+
+export type Sink = { write(text: string): unknown; isTTY?: boolean };
+
+export type RendererOptions = {
+  /** ANSI colours on stderr. */
+  color: boolean;
+  /** Tool file paths are shown relative to this directory. */
+  cwd: string;
+  /** Widest line of tool output shown. */
+  width?: number;
+  /** Lines of tool output shown before "… +N lines". */
+  outputLines?: number;
+};
+
+export type Renderer = {
+  event(event: AgentEvent): void;
+  /** Ends the reply with a newline if it lacks one. */
+  finish(): void;
+};
+
+const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt"];
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** `Bash(echo hi)`, `Read(src/index.ts)`, … : the tool name and its most telling argument. */
+export function describeToolCall(name: string, input: Record<string, unknown> | undefined, cwd: string, max = 80): string {
+  if (!input) return name;
+  for (const key of SUMMARY_KEYS) {
+    const value = input[key];
+    if (typeof value !== "string" || !value) continue;
+    let shown = value;
+    if ((key === "file_path" || key === "path") && isAbsolute(value)) {
+      const rel = relative(cwd, value);
+      if (rel && !rel.startsWith("..") && !isAbsolute(rel)) shown = rel;
+    }
+    return `${name}(${oneLine(shown, max)})`;
+  }
+  const json = JSON.stringify(input);
+  return json === "{}" ? name : `${name}(${oneLine(json, max)})`;
+}
+
+/** The first `maxLines` lines of a tool's output, each cut to `width`, plus a count of the rest. */
+export function excerptOutput(output: string, maxLines: number, width: number): string[] {
+  const trimmed = output.replace(/\s+$/, "");
+  if (!trimmed) return ["(no output)"];
+  const lines = trimmed.split(/\r?\n/);
+  const shown = lines.slice(0, maxLines).map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
+  if (lines.length > maxLines) shown.push(`… +${lines.length - maxLines} lines`);
+  return shown;
+}
+
+export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
+  const paint = (code: string) => (text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const bold = paint("1");
+  const dim = paint("2");
+  const red = paint("31");
+  const width = opts.width ?? 160;
+  const maxLines = opts.outputLines ?? 4;
+  // When both streams are the same terminal they share one cursor, so line breaks must account for
+  // what either of them last wrote.
+  const shared = Boolean(stdout.isTTY && stderr.isTTY);
+  const calls = new Map<string, string>();
+  let wroteText = false;
+  let textEndsWithNewline = true;
+  let cursorAtLineStart = true;
+  let toolsSinceText = false;
+  let lastHeader: string | undefined;
+
+  function err(text: string): void {
+    if (shared && !cursorAtLineStart) stderr.write("\n");
+    stderr.write(text);
+    cursorAtLineStart = true;
+  }
+
+  function text(delta: string): void {
+    if (!delta) return;
+    if (toolsSinceText && wroteText) {
+      // A new paragraph of the reply after tool calls: keep it apart from the text before.
+      stdout.write(shared ? "\n" : textEndsWithNewline ? "\n" : "\n\n");
+    }
+    toolsSinceText = false;
+    stdout.write(delta);
+    wroteText = true;
+    textEndsWithNewline = delta.endsWith("\n");
+    cursorAtLineStart = textEndsWithNewline;
+  }
+
+  return {
+    event(event) {
+      switch (event.type) {
+        case "assistant.delta":
+          text(event.text);
+          break;
+        case "tool.started": {
+          const header = describeToolCall(event.toolName, event.input, opts.cwd);
+          calls.set(event.toolUseId, header);
+          toolsSinceText = true;
+          lastHeader = event.toolUseId;
+          err(`${bold("●")} ${header}\n`);
+          break;
+        }
+        case "tool.completed": {
+          const header = calls.get(event.toolUseId) ?? "tool";
+          calls.delete(event.toolUseId);
+          // Concurrent tools finish in any order: repeat the header when another came in between.
+          const lines: string[] = lastHeader === event.toolUseId ? [] : [`${bold("●")} ${header}`];
+          lastHeader = undefined;
+          const excerpt = excerptOutput(event.output, maxLines, width);
+          const mark = event.isError ? red("✗") : dim("⎿");
+          excerpt.forEach((line, i) => lines.push(`  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
+          err(`${lines.join("\n")}\n`);
+          break;
+        }
+      }
+    },
+    finish() {
+      if (wroteText && !textEndsWithNewline) {
+        stdout.write("\n");
+        textEndsWithNewline = true;
+        cursorAtLineStart = true;
+      }
+    },
+  };
+}

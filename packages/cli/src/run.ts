@@ -1,0 +1,72 @@
+// `harness run`: one headless run of the builtin agent in this process.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "./args.ts";
+import { createRenderer, type Sink } from "./render.ts";
+
+export type RunIO = {
+  stdout: Sink;
+  stderr: Sink;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+};
+
+export type RunCommand = Extract<Command, { kind: "run" }>;
+
+/** Exit status: 0 success, 1 failure, 2 bad usage, 130 cancelled (SIGINT), 143 terminated (SIGTERM). */
+export async function runCommand(command: RunCommand, io: RunIO): Promise<number> {
+  const fail = (message: string, status = 1) => {
+    io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
+    return status;
+  };
+  if (!io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
+
+  const cwd = resolve(io.cwd, command.cwd ?? ".");
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    // Reported below.
+  }
+  if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
+
+  // Imported here so that usage errors and the checks above answer without loading the agent.
+  const { builtinBackend } = await import("@harness/runner");
+
+  const controller = new AbortController();
+  let stopStatus = 0;
+  const stop = (status: number) => () => {
+    if (stopStatus) process.exit(status);
+    stopStatus = status;
+    controller.abort();
+  };
+  const onInt = stop(130);
+  const onTerm = stop(143);
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  // A closed pipe (`harness run … | head`) ends the run quietly.
+  const onPipeError = () => {
+    stopStatus ||= 1;
+    controller.abort();
+  };
+  process.stdout.on("error", onPipeError);
+
+  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
+  const renderer = createRenderer(io.stdout, io.stderr, { color, cwd });
+  try {
+    const outcome = await builtinBackend().run(
+      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, cwd },
+      { signal: controller.signal, emit: renderer.event, workspace: cwd },
+    );
+    renderer.finish();
+    if (stopStatus) return stopStatus === 1 ? 1 : fail("cancelled", stopStatus);
+    return outcome.ok ? 0 : fail(outcome.message);
+  } catch (err) {
+    renderer.finish();
+    return fail(err instanceof Error ? err.message : String(err));
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    process.stdout.off("error", onPipeError);
+  }
+}

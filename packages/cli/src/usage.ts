@@ -1,0 +1,53 @@
+import type { Topic } from "./args.ts";
+
+const MAIN = `harness — an open, self-hostable agent harness
+
+Usage:
+  harness run [options] "<prompt>"   run the agent once in this terminal
+  harness serve [options]            start the Harness server (WebSocket + REST)
+  harness help [run|serve]           show help
+  harness --version                  print the version
+
+Run "harness help run" or "harness help serve" for their options.
+`;
+
+const RUN = `Usage: harness run [options] "<prompt>"
+
+Runs the agent once, in this process. The reply streams to stdout; tool activity goes to stderr.
+Exit status: 0 on success, 1 when the run fails, 130 when cancelled with Ctrl-C, 2 for bad usage.
+
+Options:
+  --cwd DIR          directory the agent works in (default: the current directory)
+  -m, --model M      model to use (default: $HARNESS_MODEL, else the built-in default)
+  --max-turns N      stop after N model calls
+  -h, --help         show this help
+
+Environment:
+  ANTHROPIC_API_KEY    required
+  ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
+  HARNESS_MODEL        default model
+`;
+
+const SERVE = `Usage: harness serve [options]
+
+Starts the Harness server and prints its URL. Stops cleanly on Ctrl-C or SIGTERM.
+
+Options:
+  -p, --port N       port to listen on (default: $PORT, else 7700; 0 = any free port)
+  --host HOST        interface to bind (default: $HARNESS_HOST, else 127.0.0.1)
+  --data-dir DIR     where sessions and workspaces are kept (default: $HARNESS_DATA_DIR, else ./.harness)
+  -h, --help         show this help
+
+Environment:
+  ANTHROPIC_API_KEY    the key runs use (without it the server starts, but runs fail)
+  HARNESS_TOKEN        require this bearer token from every client (needed off loopback)
+  PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
+`;
+
+export function helpText(topic?: Topic): string {
+  return topic === "run" ? RUN : topic === "serve" ? SERVE : MAIN;
+}
+
+export function usageHint(topic?: Topic): string {
+  return topic ? `try "harness ${topic} --help"` : `try "harness --help"`;
+}

@@ -1,0 +1,184 @@
+// The provider against the fake Messages server, through the real SDK: what a caller sees of
+// streamed text, tool calls and usage, and what reaches the API.
+import assert from "node:assert/strict";
+import { test, type TestContext } from "node:test";
+import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
+import { createAnthropicProvider } from "./anthropic-provider.ts";
+import type { ModelEvent, ModelRequest } from "./types.ts";
+
+async function setup(t: TestContext, replies: FakeReply[]) {
+  const fake = await startFakeAnthropic({ replies });
+  t.after(() => fake.close());
+  const provider = createAnthropicProvider({ apiKey: "test-key", baseURL: fake.url, retryBaseMs: 1 }, {});
+  return { fake, provider };
+}
+
+async function collect(events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
+  const out: ModelEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+function lastDone(events: ModelEvent[]) {
+  const last = events.at(-1);
+  assert.equal(last?.type, "done", "the stream ends with a done event");
+  return last as Extract<ModelEvent, { type: "done" }>;
+}
+
+const ask = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: "claude-test",
+  messages: [{ role: "user", content: "hello" }],
+  ...extra,
+});
+
+test("text streams as one delta per chunk and the done message holds the whole text", async (t) => {
+  const { provider } = await setup(t, [{ text: ["Hel", "lo, ", "world"] }]);
+  const events = await collect(provider.stream(ask()));
+  assert.deepEqual(
+    events.filter((e) => e.type === "text-delta").map((e) => e.text),
+    ["Hel", "lo, ", "world"],
+  );
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "end_turn");
+  assert.equal(done.errorMessage, undefined);
+  assert.deepEqual(done.message, { role: "assistant", content: [{ type: "text", text: "Hello, world" }] });
+});
+
+test("a tool input streamed in several pieces arrives as deltas and then as one parsed input", async (t) => {
+  const input = { path: "src/main.ts", lines: [1, 2, 3], options: { follow: true } };
+  const { provider } = await setup(t, [{ text: "Reading.", toolUses: [{ id: "toolu_a", name: "read_file", input, chunks: 5 }] }]);
+  const events = await collect(provider.stream(ask()));
+  const toolEvents = events.filter((e) => e.type.startsWith("tool-call"));
+  assert.deepEqual(toolEvents[0], { type: "tool-call-start", id: "toolu_a", name: "read_file" });
+  const deltas = toolEvents.filter((e) => e.type === "tool-call-delta");
+  assert.ok(deltas.length >= 3, `several input deltas, got ${deltas.length}`);
+  assert.ok(deltas.every((d) => d.id === "toolu_a"));
+  assert.deepEqual(JSON.parse(deltas.map((d) => d.partialJson).join("")), input);
+  assert.deepEqual(toolEvents.at(-1), { type: "tool-call-end", id: "toolu_a", name: "read_file", input });
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "tool_use");
+  assert.deepEqual(done.message.content, [
+    { type: "text", text: "Reading." },
+    { type: "tool_use", id: "toolu_a", name: "read_file", input },
+  ]);
+});
+
+test("two tool calls in one reply keep their order, ids and inputs", async (t) => {
+  const { provider } = await setup(t, [
+    {
+      toolUses: [
+        { name: "glob", input: { pattern: "**/*.ts" } },
+        { name: "grep", input: { pattern: "TODO", path: "src" }, chunks: 2 },
+      ],
+    },
+  ]);
+  const events = await collect(provider.stream(ask()));
+  const starts = events.filter((e) => e.type === "tool-call-start");
+  const ends = events.filter((e) => e.type === "tool-call-end");
+  assert.deepEqual(starts.map((e) => e.name), ["glob", "grep"]);
+  assert.notEqual(starts[0].id, starts[1].id);
+  assert.match(starts[0].id, /^toolu_/);
+  assert.deepEqual(
+    ends.map((e) => [e.id, e.name, e.input]),
+    [
+      [starts[0].id, "glob", { pattern: "**/*.ts" }],
+      [starts[1].id, "grep", { pattern: "TODO", path: "src" }],
+    ],
+  );
+  // The second call's deltas come after the first call ended.
+  const firstEnd = events.indexOf(ends[0]);
+  const secondDeltas = events.filter((e) => e.type === "tool-call-delta" && e.id === starts[1].id);
+  assert.ok(secondDeltas.every((d) => events.indexOf(d) > firstEnd));
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "tool_use");
+  assert.deepEqual(
+    done.message.content,
+    ends.map((e) => ({ type: "tool_use", id: e.id, name: e.name, input: e.input })),
+  );
+});
+
+test("a tool called with no input gets an empty object", async (t) => {
+  const { provider } = await setup(t, [{ toolUses: [{ name: "list_todos", input: {}, chunks: 0 }] }]);
+  const events = await collect(provider.stream(ask()));
+  const end = events.find((e) => e.type === "tool-call-end");
+  assert.deepEqual(end, { type: "tool-call-end", id: end?.type === "tool-call-end" ? end.id : "", name: "list_todos", input: {} });
+  assert.equal(lastDone(events).stopReason, "tool_use");
+});
+
+test("malformed tool input JSON ends the stream with an error naming the tool", async (t) => {
+  const { provider } = await setup(t, [
+    { text: "Let me look.", toolUses: [{ name: "read_file", input: {}, inputJson: '{"path": "a.ts"' }] },
+  ]);
+  const events = await collect(provider.stream(ask()));
+  assert.equal(events.some((e) => e.type === "tool-call-end"), false);
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", /invalid JSON/);
+  assert.match(done.errorMessage ?? "", /"read_file"/);
+  assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }]);
+});
+
+test("usage maps input, output, cache-read and cache-write tokens", async (t) => {
+  const usage = { input_tokens: 1200, output_tokens: 345, cache_read_input_tokens: 9000, cache_creation_input_tokens: 250 };
+  const { provider } = await setup(t, [{ text: "hi", usage }]);
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.deepEqual(done.usage, { inputTokens: 1200, outputTokens: 345, cacheReadTokens: 9000, cacheWriteTokens: 250 });
+});
+
+test("the stop reason the model gives is passed on", async (t) => {
+  const { provider } = await setup(t, [{ text: "cut off mid", stopReason: "max_tokens" }]);
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.equal(done.stopReason, "max_tokens");
+  assert.deepEqual(done.message.content, [{ type: "text", text: "cut off mid" }]);
+});
+
+test("the request carries model, system, messages, tools, max_tokens, stream:true and the API key", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: "a" }, { text: "b" }]);
+  const tools = [
+    { name: "read_file", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  ];
+  const messages: ModelRequest["messages"] = [
+    { role: "user", content: "first" },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "x" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "file text" }] },
+  ];
+  const system = [{ type: "text" as const, text: "You are terse.", cache_control: { type: "ephemeral" as const } }];
+  await collect(provider.stream({ model: "claude-x", system, messages, tools, maxTokens: 777 }));
+  await collect(provider.stream(ask()));
+
+  const [first, second] = fake.requests;
+  assert.equal(first.path, "/v1/messages");
+  assert.equal(first.headers["x-api-key"], "test-key");
+  assert.equal(first.headers.authorization, undefined, "the key is not sent twice");
+  assert.deepEqual(first.body, { model: "claude-x", max_tokens: 777, messages, stream: true, system, tools });
+  assert.equal(second.body.max_tokens, 32_000, "the provider's default max_tokens");
+  assert.equal("system" in second.body, false, "no system prompt, no system field");
+  assert.equal("tools" in second.body, false, "no tools, no tools field");
+});
+
+test("ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment are used when no options say otherwise", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "from env" }] });
+  t.after(() => fake.close());
+  const provider = createAnthropicProvider({}, { ANTHROPIC_API_KEY: "env-key", ANTHROPIC_BASE_URL: fake.url });
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.deepEqual(done.message.content, [{ type: "text", text: "from env" }]);
+  assert.equal(fake.requests[0].headers["x-api-key"], "env-key");
+});
+
+test("a consumer that stops reading early closes the request", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: ["one", "two"], hold: new Promise(() => {}) }, { text: "next" }]);
+  for await (const event of provider.stream(ask())) {
+    if (event.type === "text-delta") break;
+  }
+  // The provider is still usable and the fake served the next request normally.
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.deepEqual(done.message.content, [{ type: "text", text: "next" }]);
+  assert.equal(fake.requests.length, 2);
+});
+
+test("malformed retry settings are rejected when the provider is created, naming the variable", () => {
+  assert.throws(() => createAnthropicProvider({ apiKey: "k" }, { HARNESS_MODEL_RETRIES: "lots" }), /HARNESS_MODEL_RETRIES.*"lots"/);
+  assert.throws(() => createAnthropicProvider({ apiKey: "k" }, { HARNESS_RETRY_BASE_MS: "-5" }), /HARNESS_RETRY_BASE_MS/);
+  assert.throws(() => createAnthropicProvider({ apiKey: "k", maxRetries: 1.5 }, {}), /maxRetries/);
+  assert.throws(() => createAnthropicProvider({ apiKey: "k", maxTokens: 0 }, {}), /maxTokens/);
+});

@@ -1,0 +1,214 @@
+// Failures and cancellation: which failures are retried (and how the caller hears of it), which end
+// the stream as error values, and how quickly an abort ends it.
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { test, type TestContext } from "node:test";
+import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
+import { type AnthropicProviderOptions, createAnthropicProvider } from "./anthropic-provider.ts";
+import type { ModelEvent, ModelRequest } from "./types.ts";
+
+async function setup(t: TestContext, replies: FakeReply[], options: AnthropicProviderOptions = {}) {
+  const fake = await startFakeAnthropic({ replies });
+  t.after(() => fake.close());
+  const provider = createAnthropicProvider({ apiKey: "test-key", baseURL: fake.url, retryBaseMs: 1, ...options }, {});
+  return { fake, provider };
+}
+
+async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (e: ModelEvent) => void): Promise<ModelEvent[]> {
+  const out: ModelEvent[] = [];
+  for await (const event of events) {
+    out.push(event);
+    onEvent?.(event);
+  }
+  return out;
+}
+
+type Done = Extract<ModelEvent, { type: "done" }>;
+type Retry = Extract<ModelEvent, { type: "retry" }>;
+
+function lastDone(events: ModelEvent[]): Done {
+  const last = events.at(-1);
+  assert.equal(last?.type, "done", "the stream ends with a done event");
+  return last as Done;
+}
+
+const retries = (events: ModelEvent[]) => events.filter((e): e is Retry => e.type === "retry");
+const text = (events: ModelEvent[]) => events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("");
+
+const ask = (signal?: AbortSignal): ModelRequest => ({
+  model: "claude-test",
+  messages: [{ role: "user", content: "hello" }],
+  ...(signal && { signal }),
+});
+
+test("a 429 is retried after the server's retry-after, announced by a retry event", async (t) => {
+  const { fake, provider } = await setup(t, [
+    { kind: "http-error", status: 429, retryAfter: 1, message: "Slow down" },
+    { text: "made it" },
+  ]);
+  const events = await collect(provider.stream(ask()));
+  const [retry] = retries(events);
+  assert.equal(retries(events).length, 1);
+  assert.equal(retry.attempt, 1);
+  assert.equal(retry.delayMs, 1000, "retry-after: 1 means one second");
+  assert.match(retry.reason, /429/);
+  assert.match(retry.reason, /rate_limit_error/);
+  assert.match(retry.reason, /Slow down/);
+  assert.ok(events.indexOf(retry) < events.findIndex((e) => e.type === "text-delta"), "the retry is announced before the output");
+  assert.equal(text(events), "made it");
+  assert.equal(lastDone(events).stopReason, "end_turn");
+  const [first, second] = fake.requests;
+  assert.ok(second.at - first.at >= 900, `the second request waited for retry-after (${second.at - first.at} ms)`);
+});
+
+test("two 500s then a success: two retry events with growing attempt numbers, then the reply", async (t) => {
+  const { fake, provider } = await setup(t, [
+    { kind: "http-error", status: 500 },
+    { kind: "http-error", status: 500 },
+    { text: "third time lucky" },
+  ]);
+  const events = await collect(provider.stream(ask()));
+  assert.deepEqual(retries(events).map((r) => r.attempt), [1, 2]);
+  assert.ok(retries(events).every((r) => /500 \(api_error\)/.test(r.reason)));
+  assert.equal(text(events), "third time lucky");
+  assert.equal(lastDone(events).stopReason, "end_turn");
+  assert.equal(fake.requests.length, 3);
+  assert.deepEqual(
+    fake.requests.map((r) => r.headers["x-stainless-retry-count"]),
+    ["0", "1", "2"],
+  );
+});
+
+test("when every attempt fails the stream ends with an error naming the status and the attempts", async (t) => {
+  const { fake, provider } = await setup(
+    t,
+    [1, 2, 3].map((): FakeReply => ({ kind: "http-error", status: 529 })),
+    { maxRetries: 2 },
+  );
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 2);
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "error");
+  assert.equal(done.errorMessage, "Anthropic API error 529 (overloaded_error): Overloaded — gave up after 3 attempts");
+  assert.deepEqual(done.message, { role: "assistant", content: [] });
+  assert.equal(fake.requests.length, 3);
+});
+
+test("HARNESS_MODEL_RETRIES sets how often a request is retried", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ kind: "http-error", status: 503 }, { kind: "http-error", status: 503 }] });
+  t.after(() => fake.close());
+  const provider = createAnthropicProvider({ apiKey: "k", baseURL: fake.url }, { HARNESS_MODEL_RETRIES: "1", HARNESS_RETRY_BASE_MS: "1" });
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.match(done.errorMessage ?? "", /503.*gave up after 2 attempts/);
+  assert.equal(fake.requests.length, 2);
+});
+
+for (const status of [400, 401, 403, 404]) {
+  test(`a ${status} is not retried and its error message comes through`, async (t) => {
+    const { fake, provider } = await setup(t, [{ kind: "http-error", status, message: `explained ${status}` }, { text: "never" }]);
+    const events = await collect(provider.stream(ask()));
+    assert.equal(retries(events).length, 0);
+    const done = lastDone(events);
+    assert.equal(done.stopReason, "error");
+    assert.match(done.errorMessage ?? "", new RegExp(`^Anthropic API error ${status} \\(\\w+\\): explained ${status}$`));
+    assert.equal(fake.requests.length, 1);
+  });
+}
+
+test("an error event before any output is retried", async (t) => {
+  const { fake, provider } = await setup(t, [{ kind: "stream-error", errorType: "overloaded_error" }, { text: "recovered" }]);
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 1);
+  assert.match(retries(events)[0].reason, /overloaded_error/);
+  assert.equal(text(events), "recovered");
+  assert.equal(lastDone(events).stopReason, "end_turn");
+  assert.equal(fake.requests.length, 2);
+});
+
+test("an error event after partial text ends the stream with an error and the partial message", async (t) => {
+  const { fake, provider } = await setup(t, [{ kind: "stream-error", afterText: "Half an ans", message: "Overloaded" }, { text: "unused" }]);
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 0, "output was already shown, so the attempt is not repeated");
+  assert.equal(text(events), "Half an ans");
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "error");
+  assert.equal(done.errorMessage, "model stream broke after partial output: Anthropic API stream error (overloaded_error): Overloaded");
+  assert.deepEqual(done.message, { role: "assistant", content: [{ type: "text", text: "Half an ans" }] });
+  assert.equal(fake.requests.length, 1);
+});
+
+test("a connection cut mid-stream after output ends with an error and the partial message", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: ["some ", "words"], hold: new Promise(() => {}) }]);
+  const events = await collect(provider.stream(ask()), (e) => {
+    if (e.type === "text-delta" && e.text === "words") void fake.close();
+  });
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", /^model stream broke after partial output: /);
+  assert.deepEqual(done.message.content, [{ type: "text", text: "some words" }]);
+});
+
+test("a server that cannot be reached is retried, then reported as a connection error", async (t) => {
+  const port = await closedPort();
+  const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${port}`, maxRetries: 1, retryBaseMs: 1 }, {});
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 1);
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", new RegExp(`could not connect to the Anthropic API at http://127.0.0.1:${port}.*gave up after 2 attempts`));
+  t.diagnostic(done.errorMessage ?? "");
+});
+
+test("abort mid-stream ends the stream promptly as aborted, keeping the partial text", async (t) => {
+  const { provider } = await setup(t, [{ text: ["partial ", "answer"], hold: new Promise(() => {}) }]);
+  const controller = new AbortController();
+  let abortedAt = 0;
+  const events = await collect(provider.stream(ask(controller.signal)), (e) => {
+    if (e.type === "text-delta" && e.text === "answer") {
+      abortedAt = performance.now();
+      controller.abort();
+    }
+  });
+  const elapsed = performance.now() - abortedAt;
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "aborted");
+  assert.equal(done.errorMessage, undefined);
+  assert.deepEqual(done.message.content, [{ type: "text", text: "partial answer" }]);
+  // The reply is held open forever, so ending at all shows the abort cut it short.
+  assert.ok(elapsed < 5000, `ended ${Math.round(elapsed)} ms after the abort`);
+});
+
+test("abort during a retry wait ends the stream at once without another request", async (t) => {
+  const { fake, provider } = await setup(t, [{ kind: "http-error", status: 429, retryAfter: 30 }, { text: "too late" }]);
+  const controller = new AbortController();
+  let abortedAt = 0;
+  const events = await collect(provider.stream(ask(controller.signal)), (e) => {
+    if (e.type === "retry") {
+      abortedAt = performance.now();
+      controller.abort();
+    }
+  });
+  const elapsed = performance.now() - abortedAt;
+  assert.equal(retries(events)[0].delayMs, 30_000);
+  assert.equal(lastDone(events).stopReason, "aborted");
+  assert.ok(elapsed < 5000, `ended ${Math.round(elapsed)} ms after the abort, not after the 30 s wait`);
+  assert.equal(fake.requests.length, 1);
+});
+
+test("a signal that is already aborted ends the stream without a request", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: "never" }]);
+  const events = await collect(provider.stream(ask(AbortSignal.abort())));
+  assert.deepEqual(events.map((e) => e.type), ["done"]);
+  assert.equal(lastDone(events).stopReason, "aborted");
+  assert.equal(fake.requests.length, 0);
+});
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  assert.ok(address && typeof address === "object");
+  return address.port;
+}

@@ -1,0 +1,148 @@
+// Folds the raw events of one Anthropic Messages stream into normalized ModelEvents and the final
+// assistant message. One state per attempt; `applyRawEvent` is called once per SSE event, so it
+// returns at most one event and allocates nothing beyond it.
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Usage } from "@harness/protocol";
+import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
+
+type RawEvent = Anthropic.RawMessageStreamEvent;
+
+type TextAcc = { kind: "text"; text: string };
+type ToolAcc = { kind: "tool"; id: string; name: string; json: string; input: Record<string, unknown> | undefined };
+
+export type StreamState = {
+  /** Blocks by their stream index; blocks of kinds we do not model (thinking, …) stay undefined. */
+  blocks: (TextAcc | ToolAcc | undefined)[];
+  usage: Usage;
+  stopReason: string | null;
+  /** message_stop arrived: the reply is complete. */
+  complete: boolean;
+  /** Set when the stream cannot go on (a tool's input is not valid JSON). */
+  fatal: string | undefined;
+};
+
+export function createStreamState(): StreamState {
+  return {
+    blocks: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    stopReason: null,
+    complete: false,
+    fatal: undefined,
+  };
+}
+
+export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent | undefined {
+  switch (event.type) {
+    case "content_block_delta": {
+      const block = state.blocks[event.index];
+      const delta = event.delta;
+      if (delta.type === "text_delta" && block?.kind === "text") {
+        block.text += delta.text;
+        return { type: "text-delta", text: delta.text };
+      }
+      if (delta.type === "input_json_delta" && block?.kind === "tool") {
+        if (delta.partial_json === "") return undefined;
+        block.json += delta.partial_json;
+        return { type: "tool-call-delta", id: block.id, partialJson: delta.partial_json };
+      }
+      return undefined;
+    }
+    case "content_block_start": {
+      const start = event.content_block;
+      if (start.type === "text") {
+        state.blocks[event.index] = { kind: "text", text: start.text };
+        return start.text ? { type: "text-delta", text: start.text } : undefined;
+      }
+      if (start.type === "tool_use") {
+        state.blocks[event.index] = { kind: "tool", id: start.id, name: start.name, json: "", input: undefined };
+        return { type: "tool-call-start", id: start.id, name: start.name };
+      }
+      return undefined;
+    }
+    case "content_block_stop": {
+      const block = state.blocks[event.index];
+      if (block?.kind !== "tool") return undefined;
+      const input = parseToolInput(block.json);
+      if (input === undefined) {
+        state.fatal = `the model sent invalid JSON as the input of tool "${block.name}" (${block.id}): ${preview(block.json)}`;
+        return undefined;
+      }
+      block.input = input;
+      return { type: "tool-call-end", id: block.id, name: block.name, input };
+    }
+    case "message_start": {
+      const u = event.message.usage;
+      state.usage.inputTokens = u.input_tokens ?? 0;
+      state.usage.outputTokens = u.output_tokens ?? 0;
+      state.usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
+      state.usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+      return undefined;
+    }
+    case "message_delta": {
+      if (event.delta.stop_reason) state.stopReason = event.delta.stop_reason;
+      // message_delta usage is cumulative; fields the API leaves null keep the message_start value.
+      const u = event.usage;
+      if (typeof u.output_tokens === "number") state.usage.outputTokens = u.output_tokens;
+      if (typeof u.input_tokens === "number") state.usage.inputTokens = u.input_tokens;
+      if (typeof u.cache_read_input_tokens === "number") state.usage.cacheReadTokens = u.cache_read_input_tokens;
+      if (typeof u.cache_creation_input_tokens === "number") state.usage.cacheWriteTokens = u.cache_creation_input_tokens;
+      return undefined;
+    }
+    case "message_stop":
+      state.complete = true;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The assistant message so far: non-empty text blocks and tool_use blocks whose input is complete,
+ * in stream order. A tool_use still streaming its input is left out. */
+export function assistantMessage(state: StreamState): ModelMessage {
+  const content: ContentBlock[] = [];
+  for (const block of state.blocks) {
+    if (block === undefined) continue;
+    if (block.kind === "text") {
+      if (block.text) content.push({ type: "text", text: block.text });
+    } else if (block.input !== undefined) {
+      content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+    }
+  }
+  return { role: "assistant", content };
+}
+
+export function hasToolUse(state: StreamState): boolean {
+  return state.blocks.some((b) => b?.kind === "tool" && b.input !== undefined);
+}
+
+const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set<StopReason>([
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "refusal",
+  "pause_turn",
+]);
+
+/** The API's stop_reason as a StopReason. Reasons newer than this code map to their nearest kin. */
+export function finalStopReason(state: StreamState): StopReason {
+  const reason = state.stopReason;
+  if (reason !== null && KNOWN_STOP_REASONS.has(reason)) return reason as StopReason;
+  if (reason === "model_context_window_exceeded") return "max_tokens";
+  return hasToolUse(state) ? "tool_use" : "end_turn";
+}
+
+function parseToolInput(json: string): Record<string, unknown> | undefined {
+  if (json.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}

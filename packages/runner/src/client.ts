@@ -1,0 +1,131 @@
+// Client of the RunnerProtocol over fetch + web streams only (no node: modules), so that any host —
+// Node, a Worker, a Durable Object — can drive a runner.
+import { RunnerEventSchema, RunnerHealthSchema, type RunnerEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
+import { createSseParser } from "./sse-parser.ts";
+
+/** The runner answered with a status other than 200; `message` is the runner's `error` text. */
+export class RunnerHttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "RunnerHttpError";
+    this.status = status;
+  }
+}
+
+export type RunnerClient = {
+  health(signal?: AbortSignal): Promise<RunnerHealth>;
+  /** Starts a run and yields its events, ending after run.completed or run.error. Throws
+   * RunnerHttpError for a refused query, an Error when the stream ends before the run finished, and
+   * the signal's reason when aborted. Aborting the signal, or leaving the loop early, closes the
+   * request, which cancels the run. */
+  query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+};
+
+const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
+
+export function createRunnerClient(baseUrl: string): RunnerClient {
+  const base = baseUrl.replace(/\/+$/, "");
+
+  async function request(path: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(base + path, { ...init, signal });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new Error(`cannot reach the runner at ${base}: ${cause}`, { cause: err });
+    }
+    if (res.status !== 200) throw await httpError(res);
+    return res;
+  }
+
+  async function health(signal?: AbortSignal): Promise<RunnerHealth> {
+    const res = await request("/health", { method: "GET" }, signal);
+    const parsed = RunnerHealthSchema.safeParse(await res.json());
+    if (!parsed.success) throw new Error(`runner sent an invalid health answer: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
+  async function* query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+    const local = new AbortController();
+    const signal = AbortSignal.any([opts.signal, local.signal]);
+    let finished = false;
+    try {
+      const res = await request(
+        "/query",
+        { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body) },
+        signal,
+      );
+      if (!res.body) throw new Error("runner sent no event stream");
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      const pending: RunnerEvent[] = [];
+      const parser = createSseParser((message) => {
+        const event = parseEvent(message.data);
+        if (event) pending.push(event);
+      });
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          if (opts.signal.aborted) throw opts.signal.reason;
+          throw new Error(`runner stream broke: ${(err as Error).message}`, { cause: err });
+        }
+        parser.push(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+        for (let i = 0; i < pending.length; i++) {
+          const event = pending[i];
+          yield event;
+          if (opts.signal.aborted) throw opts.signal.reason;
+          if (event.type === "run.completed" || event.type === "run.error") {
+            finished = true;
+            reader.cancel().catch(() => {});
+            return;
+          }
+        }
+        pending.length = 0;
+        if (chunk.done) break;
+      }
+      throw new Error("runner stream ended before the run finished");
+    } finally {
+      if (!finished) local.abort();
+    }
+  }
+
+  return { health, query };
+}
+
+function parseEvent(data: string): RunnerEvent | undefined {
+  let raw: { type?: unknown; seq?: unknown; text?: unknown };
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    throw new Error(`runner sent an event that is not JSON: ${data.slice(0, 200)}`);
+  }
+  if (raw === null || typeof raw !== "object") throw new Error(`runner sent an event that is not an object: ${data.slice(0, 200)}`);
+  // The hot path: text deltas are checked by hand; every other event goes through the schema.
+  if (raw.type === "assistant.delta" && typeof raw.text === "string" && typeof raw.seq === "number") return raw as RunnerEvent;
+  // Event types added to the protocol later are skipped, not fatal.
+  if (typeof raw.type !== "string" || !KNOWN_TYPES.has(raw.type)) return undefined;
+  const parsed = RunnerEventSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`runner sent an invalid ${raw.type} event: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
+async function httpError(res: Response): Promise<RunnerHttpError> {
+  let text = "";
+  try {
+    text = await res.text();
+  } catch {
+    // The body is only used for the message.
+  }
+  let message = text.slice(0, 500) || `runner answered HTTP ${res.status}`;
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body.error === "string") message = body.error;
+  } catch {
+    // Not JSON: keep the raw text.
+  }
+  return new RunnerHttpError(res.status, message);
+}

@@ -1,0 +1,72 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRunnerClient } from "./client.ts";
+
+const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
+
+type Runner = { child: ChildProcessWithoutNullStreams; url: string; stdout: () => string; exited: Promise<number | null> };
+
+async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<string, string>): Promise<Runner> {
+  const child = spawn(process.execPath, [mainPath, "--exit-with-stdin"], {
+    env: { ...process.env, HARNESS_RUNNER_PORT: "0", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  let out = "";
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  child.stdout.setEncoding("utf8");
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (d: string) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+    });
+    child.once("exit", (code) => reject(new Error(`runner exited with ${code} before listening: ${err}`)));
+  });
+  const line = await firstLine;
+  const parsed = JSON.parse(line) as { event: string; url: string };
+  assert.equal(parsed.event, "listening");
+  assert.match(parsed.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  return { child, url: parsed.url, stdout: () => out, exited };
+}
+
+test("the runner process prints one listening line, serves, and exits when its stdin closes", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const workspace = join(dir, "nested", "workspace");
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: workspace, ANTHROPIC_API_KEY: "" });
+
+  assert.ok(existsSync(workspace), "the workspace is created");
+  assert.deepEqual(await createRunnerClient(runner.url).health(), { ok: true, busy: false, hasAnthropicKey: false });
+
+  runner.child.stdin.end();
+  assert.equal(await runner.exited, 0);
+  assert.equal(runner.stdout().trim().split("\n").length, 1, "exactly one line on stdout");
+});
+
+test("the runner process exits 0 on SIGTERM", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, ANTHROPIC_API_KEY: "sk-test" });
+  assert.equal((await createRunnerClient(runner.url).health()).hasAnthropicKey, true);
+  runner.child.kill("SIGTERM");
+  assert.equal(await runner.exited, 0);
+});
+
+test("the runner process refuses a bad port with one line on stderr", async () => {
+  const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HARNESS_RUNNER_PORT: "nope" } });
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  const [code] = await once(child, "exit");
+  assert.equal(code, 1);
+  assert.equal(err, 'harness-runner: HARNESS_RUNNER_PORT must be a port number, got "nope"\n');
+});

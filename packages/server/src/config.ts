@@ -1,0 +1,88 @@
+// Server options: explicit options win over the environment, the environment over defaults.
+import { resolve } from "node:path";
+import { z } from "zod";
+import { describeZodError } from "@harness/protocol";
+import { isLoopbackHost } from "./auth.ts";
+import type { RunnerFactory } from "./registry.ts";
+
+export type ServerOptions = {
+  /** Interface to bind (env HARNESS_HOST, default 127.0.0.1). Any other than loopback needs a token. */
+  host?: string;
+  /** Port (env PORT, default 7700; 0 picks a free one). */
+  port?: number;
+  /** Where the database and the workspaces live (env HARNESS_DATA_DIR, default ./.harness). */
+  dataDir?: string;
+  /** When set, every request needs `Authorization: Bearer <token>` or `?token=` (env HARNESS_TOKEN). */
+  token?: string;
+  /** A runner idle this long is stopped (env HARNESS_RUNNER_IDLE_MS, default 10 minutes). */
+  runnerIdleMs?: number;
+  /** A session with no clients and no run is dropped from memory after this long (default 60 s). */
+  sessionIdleMs?: number;
+  /** Receives one line per notable event; default console.log. */
+  log?: (line: string) => void;
+  /** Environment to read defaults from and to give runner processes; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Makes the runner of a session; default: a supervised runner process per session. */
+  runnerFactory?: RunnerFactory;
+};
+
+export type ServerConfig = {
+  host: string;
+  port: number;
+  dataDir: string;
+  token: string | undefined;
+  runnerIdleMs: number;
+  sessionIdleMs: number;
+  log: (line: string) => void;
+  env: Record<string, string | undefined>;
+  runnerFactory: RunnerFactory | undefined;
+};
+
+const intFrom = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`);
+
+const ConfigSchema = z.object({
+  host: z.string().min(1, "host must not be empty"),
+  port: intFrom("port", 0, 65535),
+  dataDir: z.string().min(1, "dataDir must not be empty"),
+  token: z.string().min(1, "token must not be empty").optional(),
+  runnerIdleMs: intFrom("runnerIdleMs", 1, 2 ** 31 - 1),
+  sessionIdleMs: intFrom("sessionIdleMs", 0, 2 ** 31 - 1),
+});
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** Resolves and checks the options; throws an Error naming what is wrong. */
+export function resolveConfig(options: ServerOptions = {}): ServerConfig {
+  const env = options.env ?? process.env;
+  const parsed = ConfigSchema.safeParse({
+    host: options.host ?? nonEmpty(env.HARNESS_HOST) ?? "127.0.0.1",
+    port: options.port ?? nonEmpty(env.PORT) ?? 7700,
+    dataDir: options.dataDir ?? nonEmpty(env.HARNESS_DATA_DIR) ?? ".harness",
+    token: options.token ?? nonEmpty(env.HARNESS_TOKEN),
+    runnerIdleMs: options.runnerIdleMs ?? nonEmpty(env.HARNESS_RUNNER_IDLE_MS) ?? 10 * 60_000,
+    sessionIdleMs: options.sessionIdleMs ?? 60_000,
+  });
+  if (!parsed.success) throw new Error(`invalid server options: ${describeZodError(parsed.error)}`);
+  const config = parsed.data;
+  if (!config.token && !isLoopbackHost(config.host)) {
+    throw new Error(
+      `refusing to listen on ${config.host} without a token: anyone who can reach it could run commands. ` +
+        "Set HARNESS_TOKEN (or the token option), or bind 127.0.0.1.",
+    );
+  }
+  return {
+    ...config,
+    token: config.token,
+    dataDir: resolve(config.dataDir),
+    log: options.log ?? ((line) => console.log(line)),
+    env,
+    runnerFactory: options.runnerFactory,
+  };
+}

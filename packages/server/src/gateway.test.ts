@@ -1,0 +1,165 @@
+// The gateway through real sockets, with hand-driven runners: auth, query validation, shared
+// sessions, eviction and reload.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { MinimalClient } from "@harness/test-utils";
+import { startServer, type HarnessServer } from "./index.ts";
+import { fakeRunners, tempDir, upgradeAnswer, waitFor } from "./test-helpers.ts";
+
+async function withServer(
+  options: Parameters<typeof startServer>[0],
+  body: (server: HarnessServer, runners: ReturnType<typeof fakeRunners>) => Promise<void>,
+): Promise<void> {
+  const dir = await tempDir();
+  const runners = fakeRunners();
+  const server = await startServer({ port: 0, dataDir: dir.path, log: () => {}, runnerFactory: runners.factory, env: {}, ...options });
+  try {
+    await body(server, runners);
+  } finally {
+    await server.close();
+    await dir.remove();
+  }
+}
+
+test("startServer prints where it listens, and /health answers ok", async () => {
+  const lines: string[] = [];
+  await withServer({ log: (line) => lines.push(line) }, async (server) => {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(lines.includes(`Harness listening on ${server.url}`));
+    const res = await fetch(`${server.url}/health`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { ok: true });
+  });
+});
+
+test("binding a non-loopback interface without a token is refused", async () => {
+  const dir = await tempDir();
+  try {
+    await assert.rejects(startServer({ host: "0.0.0.0", port: 0, dataDir: dir.path, env: {}, log: () => {} }), /without a token/);
+    await assert.rejects(startServer({ port: 0, dataDir: dir.path, env: { HARNESS_HOST: "192.168.1.10" }, log: () => {} }), /HARNESS_TOKEN/);
+    await assert.rejects(startServer({ port: 70_000, dataDir: dir.path, env: {}, log: () => {} }), /port must be at most 65535/);
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("with a token, HTTP and WebSocket requests need it in the Authorization header or ?token=", async () => {
+  await withServer({ token: "s3cret" }, async (server) => {
+    assert.equal((await fetch(`${server.url}/health`)).status, 401);
+    assert.equal((await fetch(`${server.url}/health`, { headers: { authorization: "Bearer wrong" } })).status, 401);
+    assert.equal((await fetch(`${server.url}/health`, { headers: { authorization: "Bearer s3cret" } })).status, 200);
+    assert.equal((await fetch(`${server.url}/health?token=s3cret`)).status, 200);
+
+    const ws = `${server.url}/ws?userId=u&sessionId=s`;
+    const refused = await upgradeAnswer(ws);
+    assert.equal(refused.status, 401);
+    assert.match(refused.body, /token/);
+    assert.equal((await upgradeAnswer(ws, { Authorization: "Bearer nope" })).status, 401);
+    await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s" }), /401/);
+
+    const viaHeader = await MinimalClient.connect(server.url, { userId: "u", sessionId: "s", headers: { Authorization: "Bearer s3cret" } });
+    const viaQuery = await MinimalClient.connect(server.url, { userId: "u", sessionId: "s", token: "s3cret" });
+    await viaHeader.waitForState(() => true);
+    await viaQuery.waitForState(() => true);
+    await Promise.all([viaHeader.close(), viaQuery.close()]);
+  });
+});
+
+test("a /ws request with bad ids or since is refused with 400 and says what is wrong", async () => {
+  await withServer({}, async (server) => {
+    const cases: [string, RegExp][] = [
+      ["sessionId=s", /userId: is required/],
+      ["userId=a/b&sessionId=s", /userId: must be 1 to 128 letters/],
+      ["userId=..&sessionId=s", /userId: must not be '\.' or '\.\.'/],
+      [`userId=u&sessionId=${"x".repeat(129)}`, /sessionId/],
+      ["userId=u&sessionId=s&since=-1", /since: must be a non-negative integer/],
+      ["userId=u&sessionId=s&since=1.5", /since/],
+    ];
+    for (const [query, message] of cases) {
+      const answer = await upgradeAnswer(`${server.url}/ws?${query}`);
+      assert.equal(answer.status, 400, query);
+      assert.match(JSON.parse(answer.body).error, message, query);
+    }
+    assert.equal((await upgradeAnswer(`${server.url}/elsewhere?userId=u&sessionId=s`)).status, 404);
+    assert.equal((await fetch(`${server.url}/ws?userId=u&sessionId=s`)).status, 426);
+  });
+});
+
+test("clients of one session share one instance; other sessions are separate", async () => {
+  await withServer({}, async (server, { runners }) => {
+    const [a, b, other] = await Promise.all([
+      MinimalClient.connect(server.url, { userId: "u", sessionId: "shared" }),
+      MinimalClient.connect(server.url, { userId: "u", sessionId: "shared" }),
+      MinimalClient.connect(server.url, { userId: "v", sessionId: "shared" }),
+    ]);
+    await Promise.all([a, b, other].map((c) => c.waitForState(() => true)));
+    assert.deepEqual([...runners.keys()].sort(), ["u/shared", "v/shared"], "one runner per session, made once");
+
+    a.send({ type: "submit", prompt: "hello" });
+    const run = await runners.get("u/shared")!.nextRun();
+    run.emit({ type: "assistant.delta", text: "hi there" }, { type: "run.completed" });
+    const done = (s: { status: string; messages: { content: string }[] }) => s.status === "idle" && s.messages[1]?.content === "hi there";
+    await Promise.all([a.waitForState(done), b.waitForState(done)]);
+    assert.deepEqual(b.state, a.state);
+    assert.deepEqual(other.state!.messages, [], "a different user's session of the same name is untouched");
+    await Promise.all([a.close(), b.close(), other.close()]);
+  });
+});
+
+test("an idle session without clients is dropped from memory with its runner, and reloads from storage", async () => {
+  await withServer({ sessionIdleMs: 20 }, async (server, { runners }) => {
+    const ids = { userId: "u", sessionId: "evict" };
+    const client = await MinimalClient.connect(server.url, ids);
+    client.send({ type: "submit", prompt: "remember" });
+    const first = runners.get("u/evict")!;
+    const run = await first.nextRun();
+    run.emit({ type: "assistant.delta", text: "noted" }, { type: "run.completed", transcript: [{ role: "user", content: "remember" }, { role: "assistant", content: "noted" }] });
+    await client.waitForState((s) => s.status === "idle" && s.messages.length === 2);
+    const seen = structuredClone(client.state);
+    await client.close();
+    await waitFor(() => first.stops === 1, "the runner of the evicted session to stop");
+
+    const again = await MinimalClient.connect(server.url, ids);
+    await again.waitForState(() => true);
+    assert.deepEqual(again.state, seen);
+    const second = runners.get("u/evict")!;
+    assert.notEqual(second, first, "a reloaded session gets a new runner");
+    again.send({ type: "submit", prompt: "and now?" });
+    const next = await second.nextRun();
+    assert.deepEqual(next.body.history, [{ role: "user", content: "remember" }, { role: "assistant", content: "noted" }]);
+    next.emit({ type: "run.completed" });
+    await again.waitForState((s) => s.status === "idle" && s.messages.length === 4);
+    await again.close();
+  });
+});
+
+test("a session with a run in progress stays in memory when its clients leave", async () => {
+  await withServer({ sessionIdleMs: 10 }, async (server, { runners }) => {
+    const ids = { userId: "u", sessionId: "busy" };
+    const client = await MinimalClient.connect(server.url, ids);
+    client.send({ type: "submit", prompt: "work while I am away" });
+    const runner = runners.get("u/busy")!;
+    const run = await runner.nextRun();
+    await client.close();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(runner.stops, 0);
+    run.emit({ type: "assistant.delta", text: "done" }, { type: "run.completed" });
+    await waitFor(() => runner.stops === 1, "eviction after the run ended");
+    const back = await MinimalClient.connect(server.url, ids);
+    await back.waitForState(() => true);
+    assert.equal(back.state!.messages[1].content, "done");
+    await back.close();
+  });
+});
+
+test("an oversized frame gets an error frame and the connection stays open", async () => {
+  await withServer({}, async (server) => {
+    const client = await MinimalClient.connect(server.url, { userId: "u", sessionId: "big" });
+    await client.waitForState(() => true);
+    client.sendRaw(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt: "x".repeat(3_000_000) }] }));
+    await client.waitForErrors(1);
+    assert.equal(client.errors[0].code, "frame_too_large");
+    assert.equal(client.closed, false);
+    await client.close();
+  });
+});

@@ -1,0 +1,22 @@
+// The HTTP side: health, and the token check that guards every route.
+import { Hono } from "hono";
+import { requestToken, tokenMatches } from "./auth.ts";
+
+export function createHttpApp(options: { token: string | undefined }): Hono {
+  const app = new Hono();
+  if (options.token) {
+    const token = options.token;
+    app.use("*", async (c, next) => {
+      if (!tokenMatches(token, requestToken(c.req.header("authorization"), new URL(c.req.url)))) {
+        c.header("WWW-Authenticate", "Bearer");
+        return c.json({ error: "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>" }, 401);
+      }
+      await next();
+    });
+  }
+  app.get("/health", (c) => c.json({ ok: true }));
+  app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
+  app.notFound((c) => c.json({ error: `not found: ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  app.onError((err, c) => c.json({ error: err.message }, 500));
+  return app;
+}

@@ -1,0 +1,131 @@
+// The gateway's map from (userId, sessionId) to a live HarnessSession. A session is loaded once,
+// however many clients connect at the same moment, and dropped from memory (with its runner) a
+// while after its last client left and its run ended, so memory stays bounded by active sessions.
+import { openSession, type HarnessSession, type RunnerPort } from "@harness/session";
+import type { SqliteDatabase } from "./sqlite-store.ts";
+
+export type SessionRunner = RunnerPort & { stop?(): Promise<void> };
+export type RunnerFactory = (ids: { userId: string; sessionId: string }) => SessionRunner;
+
+/** A hold on a live session; release it exactly once when the client leaves. */
+export type Lease = { session: HarnessSession; release(): void };
+
+export type SessionRegistry = {
+  acquire(userId: string, sessionId: string): Promise<Lease>;
+  /** Sessions in memory. */
+  size(): number;
+  /** Writes down runs in progress as interrupted, stores every session and stops every runner. */
+  close(): Promise<void>;
+};
+
+type Entry = {
+  userId: string;
+  sessionId: string;
+  holders: number;
+  runner: SessionRunner;
+  opening: Promise<HarnessSession>;
+  session?: HarnessSession;
+  timer?: ReturnType<typeof setTimeout>;
+  closing?: Promise<void>;
+};
+
+export type RegistryOptions = {
+  db: SqliteDatabase;
+  runnerFactory: RunnerFactory;
+  idleMs: number;
+  log: (line: string) => void;
+};
+
+export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
+  const entries = new Map<string, Entry>();
+  let closed = false;
+
+  async function shutDown(entry: Entry): Promise<void> {
+    try {
+      const session = entry.session ?? (await entry.opening.catch(() => undefined));
+      await session?.close();
+    } catch (error) {
+      options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`);
+    }
+    await entry.runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
+  }
+
+  function evictable(entry: Entry): boolean {
+    return !closed && entry.holders === 0 && entry.session !== undefined && !entry.session.busy && !entry.closing;
+  }
+
+  function scheduleEviction(key: string, entry: Entry): void {
+    if (!evictable(entry)) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      if (!evictable(entry)) return;
+      entry.closing = shutDown(entry).finally(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
+    }, options.idleMs);
+    entry.timer.unref();
+  }
+
+  function create(key: string, userId: string, sessionId: string): Entry {
+    const runner = options.runnerFactory({ userId, sessionId });
+    const opening = openSession({
+      store: options.db.storeFor(userId, sessionId),
+      runner,
+      onSettled: () => scheduleEviction(key, entry),
+      onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
+    }).then(
+      (session) => (entry.session = session),
+      async (error: unknown) => {
+        if (entries.get(key) === entry) entries.delete(key);
+        await runner.stop?.().catch(() => undefined);
+        throw error;
+      },
+    );
+    const entry: Entry = { userId, sessionId, holders: 0, runner, opening };
+    entries.set(key, entry);
+    return entry;
+  }
+
+  return {
+    async acquire(userId, sessionId) {
+      const key = `${userId}\0${sessionId}`;
+      let entry = entries.get(key);
+      while (entry?.closing) {
+        await entry.closing;
+        entry = entries.get(key);
+      }
+      if (closed) throw new Error("the server is shutting down");
+      entry ??= create(key, userId, sessionId);
+      const held = entry;
+      held.holders++;
+      if (held.timer) clearTimeout(held.timer);
+      held.timer = undefined;
+      let session: HarnessSession;
+      try {
+        session = await held.opening;
+      } catch (error) {
+        held.holders--;
+        throw error;
+      }
+      let released = false;
+      return {
+        session,
+        release() {
+          if (released) return;
+          released = true;
+          held.holders--;
+          scheduleEviction(key, held);
+        },
+      };
+    },
+    size: () => entries.size,
+    async close() {
+      closed = true;
+      const all = [...entries.values()];
+      for (const entry of all) if (entry.timer) clearTimeout(entry.timer);
+      await Promise.all(all.map((entry) => entry.closing ?? shutDown(entry)));
+      entries.clear();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
+// store and a supervised runner process per session.
+import { mkdirSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
+import { resolveConfig, type ServerOptions } from "./config.ts";
+import { createHttpApp } from "./http-app.ts";
+import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
+import { openSqliteDatabase } from "./sqlite-store.ts";
+import { createSupervisedRunner } from "./supervisor.ts";
+import { createWebSocketEndpoint } from "./websocket.ts";
+
+export type HarnessServer = {
+  url: string;
+  port: number;
+  /** Stops accepting, writes down runs in progress as interrupted, stores every session, stops the
+   * runners, closes sockets and the database. Safe to call more than once. */
+  close(): Promise<void>;
+};
+
+/** Variables a runner must not see: credentials travel per query, the server token never. */
+const WITHHELD_FROM_RUNNERS = ["ANTHROPIC_API_KEY", "HARNESS_TOKEN"];
+
+function runnerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of WITHHELD_FROM_RUNNERS) delete out[name];
+  return out;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(new Error(`cannot listen on ${host}:${port}: ${err.message}`));
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
+  const config = resolveConfig(options);
+  const { log } = config;
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
+    onError: (error) => log(`database: ${(error as Error).message}`),
+  });
+
+  const env = runnerEnv(config.env);
+  const anthropicApiKey = config.env.ANTHROPIC_API_KEY || undefined;
+  const runnerFactory: RunnerFactory =
+    config.runnerFactory ??
+    (({ userId, sessionId }) =>
+      createSupervisedRunner({
+        workspace: join(config.dataDir, "workspaces", userId, sessionId),
+        env,
+        anthropicApiKey,
+        idleMs: config.runnerIdleMs,
+        log,
+      }));
+
+  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
+  const sockets = createWebSocketEndpoint({ registry, token: config.token, log });
+  const app = createHttpApp({ token: config.token });
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  server.on("upgrade", sockets.handleUpgrade);
+
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config.port, config.host);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log(`Harness listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    sockets.stopAccepting();
+    await registry.close();
+    await sockets.closeAll();
+    db.close();
+    server.closeAllConnections();
+    await stopped;
+  }
+
+  return {
+    url,
+    port: address.port,
+    close: () => (closing ??= close()),
+  };
+}

@@ -1,0 +1,146 @@
+// The WebSocket endpoint: GET /ws?userId=…&sessionId=…[&since=N]. The upgrade is checked (token,
+// query) before the handshake, so a bad request gets a plain HTTP status with a message.
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { STATUS_CODES } from "node:http";
+import { WebSocketServer, type WebSocket, type RawData } from "ws";
+import { z } from "zod";
+import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
+import { errorFrame, type Connection } from "@harness/session";
+import { requestToken, tokenMatches } from "./auth.ts";
+import type { SessionRegistry } from "./registry.ts";
+
+/** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
+export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
+/** A client this far behind on reading is disconnected; it reconnects with `since` and catches up. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+const Id = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 letters, digits, '.', '_' or '-'")
+  .refine((id) => id !== "." && id !== "..", "must not be '.' or '..'");
+
+const WsQuerySchema = z.object({
+  userId: Id,
+  sessionId: Id,
+  since: z
+    .string()
+    .regex(/^\d{1,15}$/, "must be a non-negative integer")
+    .transform(Number)
+    .optional(),
+});
+
+export type WsQuery = z.infer<typeof WsQuerySchema>;
+
+export function parseWsQuery(url: URL): { ok: true; value: WsQuery } | { ok: false; error: string } {
+  const params = url.searchParams;
+  const parsed = WsQuerySchema.safeParse({
+    userId: params.get("userId") ?? undefined,
+    sessionId: params.get("sessionId") ?? undefined,
+    since: params.get("since") ?? undefined,
+  });
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeZodError(parsed.error) };
+}
+
+function refuse(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: message });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
+}
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
+}
+
+export type WebSocketEndpoint = {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Refuses new sockets and ignores further commands (answering an error frame). */
+  stopAccepting(): void;
+  /** Closes every socket with 1001 (going away) and resolves when they are closed. */
+  closeAll(): Promise<void>;
+};
+
+export function createWebSocketEndpoint(options: {
+  registry: SessionRegistry;
+  token: string | undefined;
+  log: (line: string) => void;
+}): WebSocketEndpoint {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
+  let closing = false;
+
+  function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {
+    const { session } = lease;
+    const conn: Connection = {
+      send(frame) {
+        if (ws.readyState !== ws.OPEN) return;
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          ws.close(1013, "client is too slow; reconnect with since");
+          return;
+        }
+        ws.send(frame);
+      },
+    };
+    ws.on("message", (data) => {
+      if (closing) conn.send(errorFrame("the server is shutting down", ErrorCodes.internal));
+      else session.receive(conn, text(data));
+    });
+    ws.on("close", () => {
+      session.disconnect(conn);
+      lease.release();
+    });
+    ws.on("error", (err) => options.log(`websocket error: ${err.message}`));
+    session.connect(conn, since);
+  }
+
+  return {
+    handleUpgrade(req, socket, head) {
+      socket.on("error", () => {});
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (closing) return refuse(socket, 503, "the server is shutting down");
+      if (options.token && !tokenMatches(options.token, requestToken(req.headers.authorization, url))) {
+        return refuse(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
+          "WWW-Authenticate": "Bearer",
+        });
+      }
+      if (url.pathname !== "/ws") return refuse(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
+      const query = parseWsQuery(url);
+      if (!query.ok) return refuse(socket, 400, `bad /ws query: ${query.error}`);
+      const { userId, sessionId, since } = query.value;
+      options.registry.acquire(userId, sessionId).then(
+        (lease) => {
+          if (closing || socket.destroyed) {
+            lease.release();
+            if (!socket.destroyed) refuse(socket, 503, "the server is shutting down");
+            return;
+          }
+          wss.handleUpgrade(req, socket, head, (ws) => attach(ws, lease, since));
+        },
+        (error: Error) => {
+          options.log(`cannot open session ${userId}/${sessionId}: ${error.message}`);
+          refuse(socket, 500, `cannot open session ${userId}/${sessionId}: ${error.message}`);
+        },
+      );
+    },
+    stopAccepting() {
+      closing = true;
+    },
+    async closeAll() {
+      closing = true;
+      const sockets = [...wss.clients];
+      const closed = sockets.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once("close", () => resolve()))));
+      for (const ws of sockets) ws.close(1001, "server shutting down");
+      // A client that does not answer the close handshake is cut off.
+      const timer = setTimeout(() => sockets.forEach((ws) => ws.terminate()), 1000);
+      await Promise.all(closed);
+      clearTimeout(timer);
+      wss.close();
+    },
+  };
+}

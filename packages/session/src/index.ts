@@ -1,0 +1,12 @@
+export { HarnessSession, openSession, NOT_RUNNING } from "./session.ts";
+export type { Connection, RunnerPort, SessionOptions } from "./session.ts";
+export { memoryStore } from "./store.ts";
+export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession } from "./store.ts";
+export { translateEvent, endRunOps, settleToolCalls, addUsage, findMessage } from "./translate.ts";
+export type { RunCursor, Translation } from "./translate.ts";
+export { interruptionOps, withSynthesizedTurn, INTERRUPTED_MESSAGE, EMPTY_REPLY } from "./run-outcome.ts";
+export { createBatchLog } from "./batch-log.ts";
+export type { BatchLog } from "./batch-log.ts";
+export { deltaFrame, stateFrame, errorFrame } from "./wire-frames.ts";
+export { createFakeRunner } from "./fake-runner.ts";
+export type { FakeRun, FakeRunner } from "./fake-runner.ts";

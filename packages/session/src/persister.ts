@@ -1,0 +1,94 @@
+// Batched persistence of a session: committed batches queue up and are written many per store call,
+// a few milliseconds after the first of them; a snapshot goes with them when one is due. Writes never
+// overlap and never reorder.
+import type { SessionSnapshot, SessionStore, StoredBatch } from "./store.ts";
+
+export type PersisterOptions = {
+  store: SessionStore;
+  /** The session as of its last committed batch. */
+  snapshot(): SessionSnapshot;
+  /** Seq of the stored snapshot; -1 when the session was never written. */
+  snapshotSeq: number;
+  /** A snapshot is written once this many batches were stored since the last one. */
+  snapshotEvery: number;
+  flushDelayMs: number;
+  onError(error: unknown): void;
+};
+
+export type Persister = {
+  /** Queues a committed batch and schedules a write. */
+  add(batch: StoredBatch): void;
+  /** Asks for a snapshot with the next write (after a run ends, say) and schedules one. */
+  snapshotSoon(): void;
+  /** Writes everything queued, with a snapshot, and resolves when stored. */
+  flush(): Promise<void>;
+  /** Cancels the scheduled write; queued batches stay queued for flush(). */
+  stop(): void;
+};
+
+export function createPersister(options: PersisterOptions): Persister {
+  const { store } = options;
+  let queued: StoredBatch[] = [];
+  let snapshotSeq = options.snapshotSeq;
+  let sinceSnapshot = 0;
+  let snapshotDue = snapshotSeq < 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let chain: Promise<void> = Promise.resolve();
+
+  async function writeOnce(forceSnapshot: boolean): Promise<void> {
+    const wantSnapshot = forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery;
+    if (queued.length === 0 && !wantSnapshot) return;
+    // Taken before the batches: taking it may commit staged operations, which queues their batch.
+    const snapshot = wantSnapshot ? options.snapshot() : undefined;
+    const batches = queued;
+    if (snapshot && snapshot.seq === snapshotSeq && batches.length === 0) return;
+    queued = [];
+    try {
+      await store.write(batches, snapshot);
+    } catch (error) {
+      queued = batches.concat(queued);
+      options.onError(error);
+      return;
+    }
+    if (snapshot) {
+      snapshotSeq = snapshot.seq;
+      sinceSnapshot = 0;
+      snapshotDue = false;
+    } else {
+      sinceSnapshot += batches.length;
+    }
+  }
+
+  function enqueue(forceSnapshot: boolean): Promise<void> {
+    chain = chain.then(() => writeOnce(forceSnapshot));
+    return chain;
+  }
+
+  function schedule(): void {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void enqueue(false);
+    }, options.flushDelayMs);
+  }
+
+  return {
+    add(batch) {
+      queued.push(batch);
+      schedule();
+    },
+    snapshotSoon() {
+      snapshotDue = true;
+      schedule();
+    },
+    flush() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      return enqueue(true);
+    },
+    stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

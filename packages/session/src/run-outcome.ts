@@ -1,0 +1,44 @@
+// How a run that did not end by itself is written down: interrupted by a host that stopped, or cut
+// short by cancel or failure. Pure functions over state and transcript.
+import type { DeltaOperation, HarnessState, TranscriptMessage } from "@harness/protocol";
+import { settleToolCalls } from "./translate.ts";
+
+export const INTERRUPTED_MESSAGE = "Run interrupted: the server stopped before it finished";
+export const EMPTY_REPLY = "[interrupted]";
+
+/** True when the state says a run is in flight. */
+export function isRunActive(state: HarnessState): boolean {
+  return state.status === "running" || state.status === "awaiting-approval";
+}
+
+/** Operations that close a run the host lost (it died or shut down mid-run): running messages become
+ * "cancelled", their unfinished tool calls "error", and the session "error" with INTERRUPTED_MESSAGE. */
+export function interruptionOps(state: HarnessState): DeltaOperation[] {
+  const ops: DeltaOperation[] = [];
+  state.messages.forEach((message, i) => {
+    if (message.status !== "running") return;
+    ops.push(...settleToolCalls(message, i, "error", "interrupted"));
+    ops.push({ type: "set", path: ["messages", String(i), "status"], value: "cancelled" });
+  });
+  if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
+  ops.push({ type: "set", path: ["status"], value: "error" });
+  ops.push({ type: "set", path: ["error"], value: INTERRUPTED_MESSAGE });
+  return ops;
+}
+
+/** The transcript after a run that left no transcript of its own: the prompt and whatever the
+ * assistant said, so the conversation sent to the model next time still alternates user/assistant. */
+export function withSynthesizedTurn(transcript: readonly TranscriptMessage[], prompt: string, reply: string): TranscriptMessage[] {
+  return [...transcript, { role: "user", content: prompt }, { role: "assistant", content: reply === "" ? EMPTY_REPLY : reply }];
+}
+
+/** The prompt and partial reply of the last interrupted run in `state`, if any. */
+export function lastInterruptedTurn(state: HarnessState): { prompt: string; reply: string } | undefined {
+  for (let i = state.messages.length - 1; i > 0; i--) {
+    const message = state.messages[i];
+    if (message.role !== "assistant" || message.status !== "running") continue;
+    const user = state.messages[i - 1];
+    return user.role === "user" ? { prompt: user.content, reply: message.content } : undefined;
+  }
+  return undefined;
+}

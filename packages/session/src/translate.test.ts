@@ -1,0 +1,132 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyOperations, type HarnessState, type RunnerEvent, type RunnerEventPayload } from "@harness/protocol";
+import { translateEvent, type RunCursor } from "./translate.ts";
+
+function running(extra: Partial<HarnessState> = {}): HarnessState {
+  return {
+    status: "running",
+    messages: [
+      { id: "u0", role: "user", content: "earlier", status: "complete" },
+      { id: "a0", role: "assistant", content: "done", status: "complete" },
+      { id: "u1", role: "user", content: "hi", status: "complete" },
+      { id: "a1", role: "assistant", content: "", status: "running" },
+    ],
+    ...extra,
+  };
+}
+
+/** Feeds events through the translator and applies its operations, as a session does. */
+function play(state: HarnessState, ...events: RunnerEventPayload[]) {
+  let cursor: RunCursor = { assistantMessageId: "a1", afterTool: false };
+  const batches = [];
+  let seq = 0;
+  for (const payload of events) {
+    const t = translateEvent(state, cursor, { ...payload, seq: ++seq } as RunnerEvent);
+    cursor = t.cursor;
+    batches.push(t.operations);
+    state = applyOperations(state, t.operations);
+  }
+  return { state, batches };
+}
+
+test("run.started marks the session running, and says nothing when it already is", () => {
+  const idle = play(running({ status: "idle" }), { type: "run.started", requestId: "r" });
+  assert.equal(idle.state.status, "running");
+  const already = play(running(), { type: "run.started", requestId: "r" });
+  assert.deepEqual(already.batches, [[]]);
+});
+
+test("text deltas are appended to the running assistant message only, one small operation each", () => {
+  const { state, batches } = play(running(), { type: "assistant.delta", text: "Hel" }, { type: "assistant.delta", text: "lo" }, { type: "assistant.delta", text: "" });
+  assert.equal(state.messages[3].content, "Hello");
+  assert.equal(state.messages[1].content, "done");
+  assert.deepEqual(batches[0], [{ type: "append-text", path: ["messages", "3", "content"], value: "Hel" }]);
+  assert.deepEqual(batches[2], [], "an empty delta changes nothing");
+});
+
+test("tool calls are added to the message, completed with output and status", () => {
+  const { state, batches } = play(
+    running(),
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "ls" } },
+    { type: "tool.started", toolName: "Read", toolUseId: "t2" },
+    { type: "tool.completed", toolUseId: "t1", output: "a\nb", isError: false },
+    { type: "tool.completed", toolUseId: "t2", output: "no such file", isError: true },
+  );
+  assert.deepEqual(state.messages[3].toolCalls, [
+    { id: "t1", name: "Bash", status: "complete", input: { command: "ls" }, output: "a\nb" },
+    { id: "t2", name: "Read", status: "error", output: "no such file" },
+  ]);
+  assert.deepEqual(batches[0].map((op) => op.path), [["messages", "3", "toolCalls"]], "the first call creates the array");
+  assert.deepEqual(batches[1].map((op) => op.path), [["messages", "3", "toolCalls", "1"]], "later calls are set by index");
+});
+
+test("a completion for an unknown tool call changes nothing", () => {
+  const { batches } = play(running(), { type: "tool.completed", toolUseId: "nope", output: "x", isError: false });
+  assert.deepEqual(batches, [[]]);
+});
+
+test("text after a tool call starts a new paragraph, once, unless it already starts on a new line", () => {
+  const first = play(
+    running(),
+    { type: "assistant.delta", text: "Let me look." },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "tool.completed", toolUseId: "t1", output: "", isError: false },
+    { type: "assistant.delta", text: "Found" },
+    { type: "assistant.delta", text: " it." },
+  );
+  assert.equal(first.state.messages[3].content, "Let me look.\n\nFound it.");
+
+  const newline = play(
+    running(),
+    { type: "assistant.delta", text: "Look:\n" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "assistant.delta", text: "ok" },
+  );
+  assert.equal(newline.state.messages[3].content, "Look:\nok");
+
+  const toolFirst = play(running(), { type: "tool.started", toolName: "Bash", toolUseId: "t1" }, { type: "assistant.delta", text: "ok" });
+  assert.equal(toolFirst.state.messages[3].content, "ok", "no leading blank line when the message starts with a tool call");
+});
+
+test("run.completed completes the message, idles the session and sums usage over runs", () => {
+  const { state } = play(
+    running({ usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.5 } }),
+    { type: "assistant.delta", text: "hi" },
+    { type: "run.completed", usage: { inputTokens: 3, outputTokens: 2, cacheReadTokens: 7 }, sessionId: "cc-1" },
+  );
+  assert.equal(state.messages[3].status, "complete");
+  assert.equal(state.status, "idle");
+  assert.deepEqual(state.usage, { inputTokens: 13, outputTokens: 7, cacheReadTokens: 7, costUsd: 0.5 });
+  assert.equal(state.sessionId, "cc-1");
+});
+
+test("run.completed shows the result when no text was streamed and settles unfinished tool calls", () => {
+  const { state } = play(
+    running(),
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "run.completed", result: "All done." },
+  );
+  assert.equal(state.messages[3].content, "All done.");
+  assert.equal(state.messages[3].toolCalls?.[0].status, "error");
+});
+
+test("run.error marks the message and the session as errored with the message", () => {
+  const { state } = play(
+    running(),
+    { type: "assistant.delta", text: "part" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "run.error", message: "model overloaded" },
+  );
+  assert.equal(state.messages[3].status, "error");
+  assert.equal(state.messages[3].content, "part");
+  assert.equal(state.messages[3].toolCalls?.[0].status, "error");
+  assert.equal(state.status, "error");
+  assert.equal(state.error, "model overloaded");
+});
+
+test("events for a message that is gone change nothing", () => {
+  const state = running();
+  const t = translateEvent(state, { assistantMessageId: "missing", afterTool: false }, { type: "assistant.delta", text: "x", seq: 1 });
+  assert.deepEqual(t.operations, []);
+});

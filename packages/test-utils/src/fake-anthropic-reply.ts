@@ -1,0 +1,213 @@
+// Plays one scripted reply onto an HTTP response: SSE for stream:true requests, a JSON message for
+// stream:false ones, a JSON error body for http-error replies.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FakeMessageReply, FakeReply, FakeStreamErrorReply, FakeToolUse, FakeUsage } from "./fake-anthropic-types.ts";
+import {
+  blockStopEvent,
+  defaultErrorMessage,
+  defaultErrorType,
+  errorBody,
+  errorEvent,
+  estimateTokens,
+  inputJsonDeltaEvent,
+  MESSAGE_STOP_EVENT,
+  messageDeltaEvent,
+  messageStartEvent,
+  newId,
+  PING_EVENT,
+  splitIntoChunks,
+  textBlockStartEvent,
+  textDeltaEvent,
+  toolUseBlockStartEvent,
+  type WireBlock,
+  type WireUsage,
+} from "./fake-anthropic-wire.ts";
+
+export type RequestBody = Record<string, unknown>;
+
+export async function playReply(reply: FakeReply, body: RequestBody, res: ServerResponse): Promise<void> {
+  if (reply.kind === "http-error") {
+    const type = reply.errorType ?? defaultErrorType(reply.status);
+    const headers: Record<string, string> = reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) };
+    sendJson(res, reply.status, errorBody(type, reply.message ?? defaultErrorMessage(type)), headers);
+    return;
+  }
+  const streaming = body.stream === true;
+  if (reply.kind === "stream-error") {
+    if (streaming) streamError(reply, body, res);
+    else {
+      // Without a stream the real API reports the same failure as an HTTP error.
+      const type = reply.errorType ?? "overloaded_error";
+      sendJson(res, type === "overloaded_error" ? 529 : 500, errorBody(type, reply.message ?? defaultErrorMessage(type)));
+    }
+    return;
+  }
+  if (streaming) await streamMessage(reply, body, res);
+  else await sendMessageJson(reply, body, res);
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "request-id": newId("req"),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export function estimateInputTokens(body: RequestBody): number {
+  return estimateTokens({ system: body.system, messages: body.messages, tools: body.tools });
+}
+
+function startSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    "request-id": newId("req"),
+  });
+}
+
+/** Writes one SSE event with a single write. Returns a promise only when the caller must wait
+ * (backpressure, or delayMs between events), so the common path allocates nothing per event. */
+function emitter(res: ServerResponse, delayMs: number | undefined): (event: string) => Promise<void> | undefined {
+  return (event) => {
+    if (res.destroyed) return undefined;
+    const flowing = res.write(event);
+    if (flowing && !delayMs) return undefined;
+    const ready = flowing ? Promise.resolve() : drained(res);
+    return delayMs ? ready.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))) : ready;
+  };
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+function usageFor(body: RequestBody, usage: FakeUsage | undefined, outputChars: number): WireUsage {
+  return {
+    input_tokens: usage?.input_tokens ?? estimateInputTokens(body),
+    output_tokens: usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4)),
+    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+  };
+}
+
+type PreparedTool = { id: string; name: string; input: Record<string, unknown>; pieces: string[] };
+
+function prepareTools(tools: FakeToolUse[] | undefined): PreparedTool[] {
+  return (tools ?? []).map((t) => {
+    const json = t.inputJson ?? JSON.stringify(t.input);
+    return { id: t.id ?? newId("toolu"), name: t.name, input: t.input, pieces: splitIntoChunks(json, t.chunks ?? 3) };
+  });
+}
+
+function staticText(reply: FakeMessageReply): string[] {
+  if (reply.text === undefined || reply.text === "") return [];
+  return Array.isArray(reply.text) ? reply.text : [reply.text];
+}
+
+function stopReasonOf(reply: FakeMessageReply): string {
+  return reply.stopReason ?? (reply.toolUses && reply.toolUses.length > 0 ? "tool_use" : "end_turn");
+}
+
+async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
+  const send = emitter(res, reply.delayMs);
+  const texts = staticText(reply);
+  const hasText = texts.length > 0 || reply.textChunks !== undefined;
+  const tools = prepareTools(reply.toolUses);
+  let outputChars = 0;
+  startSse(res);
+  await send(messageStartEvent(newId("msg"), String(body.model), usageFor(body, reply.usage, 0)));
+  let index = 0;
+  if (hasText) {
+    await send(textBlockStartEvent(index));
+    await send(PING_EVENT);
+    for (const text of texts) {
+      if (res.destroyed) return;
+      outputChars += text.length;
+      const wait = send(textDeltaEvent(index, text));
+      if (wait) await wait;
+    }
+    if (reply.textChunks) {
+      for await (const text of reply.textChunks()) {
+        if (res.destroyed) return;
+        outputChars += text.length;
+        const wait = send(textDeltaEvent(index, text));
+        if (wait) await wait;
+      }
+    }
+  }
+  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  if (res.destroyed) return;
+  if (hasText) {
+    await send(blockStopEvent(index));
+    index++;
+  }
+  for (const tool of tools) {
+    await send(toolUseBlockStartEvent(index, tool.id, tool.name));
+    for (const piece of tool.pieces) {
+      outputChars += piece.length;
+      await send(inputJsonDeltaEvent(index, piece));
+    }
+    await send(blockStopEvent(index));
+    index++;
+  }
+  await send(messageDeltaEvent(stopReasonOf(reply), usageFor(body, reply.usage, outputChars)));
+  await send(MESSAGE_STOP_EVENT);
+  res.end();
+}
+
+function streamError(reply: FakeStreamErrorReply, body: RequestBody, res: ServerResponse): void {
+  startSse(res);
+  res.write(messageStartEvent(newId("msg"), String(body.model), usageFor(body, undefined, 0)));
+  if (reply.afterText) {
+    res.write(textBlockStartEvent(0));
+    res.write(textDeltaEvent(0, reply.afterText));
+  }
+  const type = reply.errorType ?? "overloaded_error";
+  res.end(errorEvent(type, reply.message ?? defaultErrorMessage(type)));
+}
+
+async function sendMessageJson(reply: FakeMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
+  let text = staticText(reply).join("");
+  if (reply.textChunks) for await (const chunk of reply.textChunks()) text += chunk;
+  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  if (res.destroyed) return;
+  const content: WireBlock[] = [];
+  if (text) content.push({ type: "text", text });
+  let outputChars = text.length;
+  for (const tool of prepareTools(reply.toolUses)) {
+    outputChars += tool.pieces.join("").length;
+    content.push({ type: "tool_use", id: tool.id, name: tool.name, input: tool.input });
+  }
+  sendJson(res, 200, {
+    id: newId("msg"),
+    type: "message",
+    role: "assistant",
+    model: String(body.model),
+    content,
+    stop_reason: stopReasonOf(reply),
+    stop_sequence: null,
+    usage: usageFor(body, reply.usage, outputChars),
+  });
+}

@@ -1,0 +1,90 @@
+// Scripted replies for the fake Anthropic Messages server. Each request to /v1/messages takes one
+// reply; the same reply answers a streaming request (SSE) and a stream:false request (JSON).
+
+export type FakeToolUse = {
+  /** Defaults to a unique "toolu_…" id. */
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** How many input_json_delta events carry the input (default 3; 0 sends none, as for an empty input). */
+  chunks?: number;
+  /** Raw partial_json text to stream instead of JSON.stringify(input), e.g. to send malformed JSON. */
+  inputJson?: string;
+};
+
+export type FakeUsage = {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+};
+
+export type FakeMessageReply = {
+  kind?: "message";
+  /** A string is sent as one text_delta; an array as one text_delta per element. */
+  text?: string | string[];
+  /** Lazily produced deltas, each written as soon as it is produced (benchmarks embed send times). */
+  textChunks?: () => Iterable<string> | AsyncIterable<string>;
+  toolUses?: FakeToolUse[];
+  /** Default "tool_use" when toolUses are given, else "end_turn". */
+  stopReason?: string;
+  /** Defaults are estimated from the request and reply sizes. */
+  usage?: FakeUsage;
+  /** Pause between SSE events. */
+  delayMs?: number;
+  /** After the text, wait for this before finishing the message (for cancel tests). */
+  hold?: Promise<unknown>;
+};
+
+export type FakeHttpErrorReply = {
+  kind: "http-error";
+  status: number;
+  /** Defaults by status: 429 rate_limit_error, 529 overloaded_error, 400 invalid_request_error, … */
+  errorType?: string;
+  message?: string;
+  /** Sent as the retry-after header, in seconds. */
+  retryAfter?: number;
+};
+
+export type FakeStreamErrorReply = {
+  kind: "stream-error";
+  /** Text deltas sent before the error event (none when absent). */
+  afterText?: string;
+  /** Default "overloaded_error". */
+  errorType?: string;
+  message?: string;
+};
+
+export type FakeReply = FakeMessageReply | FakeHttpErrorReply | FakeStreamErrorReply;
+
+export type RecordedRequest = {
+  method: string;
+  /** The path without its query string, e.g. "/v1/messages". */
+  path: string;
+  /** The path with its query string, as the client sent it. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body. Typed loosely on purpose: tests read deep into what the client sent. */
+  body: any;
+  /** When the request arrived: milliseconds since the epoch with sub-millisecond precision (performance.timeOrigin + performance.now()). */
+  at: number;
+};
+
+export type FakeAnthropic = {
+  /** Base URL for ANTHROPIC_BASE_URL, e.g. http://127.0.0.1:PORT */
+  url: string;
+  /** Every /v1/messages request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Queues more replies. */
+  push(...replies: FakeReply[]): void;
+  /** Resolves with the first n recorded requests once there are n; rejects after timeoutMs (default 10 s). */
+  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Stops the server, cutting any stream still open. */
+  close(): Promise<void>;
+};
+
+export type FakeAnthropicOptions = {
+  replies?: FakeReply[];
+  /** Consulted first for every request; returning undefined falls back to the queue. */
+  respond?: (request: RecordedRequest, index: number) => FakeReply | undefined;
+};

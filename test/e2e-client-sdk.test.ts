@@ -1,0 +1,51 @@
+// The client SDK against the real server process: typed commands, live state, and reconnecting with
+// `since` after the server goes away and comes back on the same port.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHarnessClient } from "@harness/client";
+import { startFakeAnthropic, startHarnessServer } from "@harness/test-utils";
+
+test("the SDK client follows a run and carries on across a server restart", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-sdk-"));
+  const fake = await startFakeAnthropic({ replies: [{ text: ["one ", "two"] }, { text: "three" }] });
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  let server = await startHarnessServer({ dataDir, env });
+  const client = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "main", reconnect: { minDelayMs: 50, maxDelayMs: 200 } });
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(e.message));
+  const connection = (ok: (status: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      if (ok(client.connection)) return resolve();
+      const off = client.on("connection", (status) => {
+        if (ok(status)) {
+          off();
+          resolve();
+        }
+      });
+    });
+  try {
+    await client.connect();
+    client.submit("count");
+    let state = await client.waitFor((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000);
+    assert.equal(state.messages[1].content, "one two");
+
+    const port = server.port;
+    await server.stop();
+    await connection((status) => status !== "open");
+    server = await startHarnessServer({ dataDir, env, port });
+    await connection((status) => status === "open");
+    client.submit("more");
+    state = await client.waitFor((s) => s.messages[3]?.status === "complete", 30_000);
+    assert.equal(state.messages[3].content, "three");
+    assert.deepEqual(state.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    client.close();
+    await server.stop();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

@@ -65,12 +65,8 @@ test("Bash stops and kills the command when the signal fires", async (t) => {
 
 test("Bash returns when the shell exits even if a background process keeps the output open", async (t) => {
   const cwd = await tempWorkspace(t);
-  const pidFile = path.join(cwd, "bg.pid");
-  t.after(async () => {
-    const pid = Number(await fs.readFile(pidFile, "utf8").catch(() => "0"));
-    if (pid) process.kill(pid, "SIGKILL");
-  });
   const out = await callTool(bashTool, { command: "sleep 300 & echo $! > bg.pid; echo started" }, cwd);
+  process.kill(Number(await fs.readFile(path.join(cwd, "bg.pid"), "utf8")), "SIGKILL");
   assert.equal(out.isError, undefined);
   assert.match(out.content, /^started\n\nProcesses started in the background still hold the output open/);
 });

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import type { HookEventName, HookRunResult, PermissionDecision } from "./types.ts";
+
+/** Claude Code's JSON hook output. Unknown fields are allowed: newer hooks may send more. */
+const hookOutputSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+  decision: z.enum(["approve", "block"]).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: z
+    .looseObject({
+      hookEventName: z.string().optional(),
+      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+    })
+    .optional(),
+});
+type HookOutput = z.infer<typeof hookOutputSchema>;
+
+/** What one hook asks for. */
+export type HookEffect = {
+  block?: string;
+  permission?: { decision: PermissionDecision; reason?: string; updatedInput?: Record<string, unknown> };
+  additionalContext?: string;
+  /** Set when the hook asked to stop the run (`continue: false`). */
+  stop?: { reason?: string };
+  userMessages: string[];
+  suppressOutput: boolean;
+};
+
+/** Events whose exit code 2 blocks something; on the others its stderr only reaches the user. */
+const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
+/** Events whose plain (non-JSON) stdout on exit 0 is added to the model's context. */
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
+/** Events that honour `decision: "block"` in JSON output. */
+const DECISION_EVENTS: ReadonlySet<HookEventName> = new Set(["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
+const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"]);
+
+/** Reads one finished hook the way Claude Code does: exit 0 → success, its stdout read as JSON
+ * output when it is a JSON object; exit 2 → blocking error with stderr as the reason; anything
+ * else (including a timeout) → a non-blocking error for the user. */
+export function interpretHookRun(event: HookEventName, run: HookRunResult): HookEffect {
+  const effect: HookEffect = { userMessages: [], suppressOutput: false };
+  const label = `${event} hook \`${run.command}\``;
+  const stderr = run.stderr.trim();
+  if (run.aborted) return effect;
+  if (run.timedOut) {
+    effect.userMessages.push(`${label} timed out after ${formatSeconds(run.durationMs)} and was killed`);
+    return effect;
+  }
+  if (run.error !== undefined) {
+    effect.userMessages.push(`${label} failed: ${run.error}${stderr ? `: ${stderr}` : ""}`);
+    return effect;
+  }
+  if (run.exitCode === 2) {
+    const reason = stderr || `${label} exited with code 2 and wrote nothing to stderr`;
+    if (event === "PreToolUse") effect.permission = { decision: "deny", reason };
+    else if (BLOCKING_EVENTS.has(event)) effect.block = reason;
+    else effect.userMessages.push(`${label} exited with code 2: ${reason}`);
+    return effect;
+  }
+  if (run.exitCode !== 0) {
+    effect.userMessages.push(`${label} failed with exit code ${run.exitCode}${stderr ? `: ${stderr}` : ""}`);
+    return effect;
+  }
+  const json = parseJsonObject(run.stdout);
+  if (json === undefined) {
+    const text = run.stdout.trim();
+    if (text && PLAIN_STDOUT_IS_CONTEXT.has(event)) effect.additionalContext = text;
+    return effect;
+  }
+  const parsed = hookOutputSchema.safeParse(json);
+  if (!parsed.success) {
+    effect.userMessages.push(`${label} printed invalid JSON output, ignored: ${describeIssues(parsed.error)}`);
+    return effect;
+  }
+  const specific = parsed.data.hookSpecificOutput;
+  if (specific?.hookEventName !== undefined && specific.hookEventName !== event) {
+    effect.userMessages.push(`${label} printed hookSpecificOutput for "${specific.hookEventName}", ignored`);
+    return applyCommon(effect, parsed.data);
+  }
+  applyCommon(effect, parsed.data);
+  applyDecision(effect, event, parsed.data);
+  if (specific?.additionalContext && CONTEXT_EVENTS.has(event)) effect.additionalContext = specific.additionalContext;
+  return effect;
+}
+
+function applyCommon(effect: HookEffect, output: HookOutput): HookEffect {
+  if (output.continue === false) effect.stop = output.stopReason === undefined ? {} : { reason: output.stopReason };
+  if (output.systemMessage) effect.userMessages.push(output.systemMessage);
+  effect.suppressOutput = output.suppressOutput === true;
+  return effect;
+}
+
+function applyDecision(effect: HookEffect, event: HookEventName, output: HookOutput): void {
+  if (event === "PreToolUse") {
+    const specific = output.hookSpecificOutput;
+    if (specific?.permissionDecision) {
+      effect.permission = { decision: specific.permissionDecision, reason: specific.permissionDecisionReason };
+      if (specific.updatedInput) effect.permission.updatedInput = specific.updatedInput;
+    } else if (output.decision) {
+      // The older form: "approve" / "block" with a top-level reason.
+      effect.permission = { decision: output.decision === "approve" ? "allow" : "deny", reason: output.reason };
+    }
+    if (effect.permission?.decision === "deny" && !effect.permission.reason) effect.permission.reason = "Blocked by a PreToolUse hook";
+    return;
+  }
+  if (output.decision === "block" && DECISION_EVENTS.has(event)) effect.block = output.reason || `Blocked by a ${event} hook`;
+}
+
+function parseJsonObject(stdout: string): Record<string, unknown> | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

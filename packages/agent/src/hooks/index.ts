@@ -1,0 +1,26 @@
+export { runHooks, selectHooks } from "./run-hooks.ts";
+export { parseHooksConfig, mergeHooksConfigs } from "./parse-config.ts";
+export { compileMatcher } from "./matcher.ts";
+export { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENT_NAMES } from "./types.ts";
+export type {
+  CommandHook,
+  HookDiagnostic,
+  HookEventName,
+  HookInput,
+  HookInputFor,
+  HookMatcherGroup,
+  HookResult,
+  HookRunResult,
+  HooksConfig,
+  NotificationInput,
+  PermissionDecision,
+  PostToolUseInput,
+  PreCompactInput,
+  PreToolUseInput,
+  RunHooksOptions,
+  SessionEndInput,
+  SessionStartInput,
+  StopInput,
+  SubagentStopInput,
+  UserPromptSubmitInput,
+} from "./types.ts";

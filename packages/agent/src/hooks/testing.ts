@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A temporary project directory for hook tests, with helpers to write hook scripts into it. */
+export type HookSandbox = {
+  dir: string;
+  /** Writes an executable bash script and returns the command that runs it. */
+  script(name: string, body: string): string;
+  path(name: string): string;
+  read(name: string): string;
+  remove(): void;
+};
+
+export function createHookSandbox(): HookSandbox {
+  const dir = mkdtempSync(join(tmpdir(), "harness-hooks-"));
+  return {
+    dir,
+    script(name, body) {
+      const file = join(dir, name);
+      writeFileSync(file, `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+      return `"$CLAUDE_PROJECT_DIR/${name}"`;
+    },
+    path: (name) => join(dir, name),
+    read: (name) => readFileSync(join(dir, name), "utf8"),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Whether a process still runs; a zombie waiting to be reaped counts as gone. */
+export function isRunning(pid: number): boolean {
+  if (!existsSync("/proc/self")) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `condition` until it holds; throws after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,151 @@
+/** Hook events, in Claude Code's names. */
+export const HOOK_EVENT_NAMES = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "SessionStart",
+  "SessionEnd",
+  "PreCompact",
+  "Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS). */
+export type CommandHook = { type: "command"; command: string; timeout?: number };
+
+/** A matcher and the hooks it selects. No matcher, `""` or `"*"` selects every occurrence. */
+export type HookMatcherGroup = { matcher?: string; hooks: CommandHook[] };
+
+/** The `hooks` value of a settings file, validated. */
+export type HooksConfig = { [E in HookEventName]?: HookMatcherGroup[] };
+
+export type HookDiagnostic = { file: string; key?: string; message: string };
+
+type HookInputBase = {
+  session_id: string;
+  transcript_path: string;
+  /** The agent's working directory when the event fired; runHooks fills it from its options when
+   * left out. */
+  cwd?: string;
+  permission_mode?: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+};
+
+export type PreToolUseInput = HookInputBase & {
+  hook_event_name: "PreToolUse";
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+};
+export type PostToolUseInput = HookInputBase & {
+  hook_event_name: "PostToolUse";
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_response: unknown;
+  tool_use_id: string;
+};
+export type UserPromptSubmitInput = HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string };
+/** `stop_hook_active` is true when the agent is already continuing because a Stop hook blocked
+ * stopping; hooks check it to avoid keeping the agent running forever. */
+export type StopInput = HookInputBase & { hook_event_name: "Stop"; stop_hook_active: boolean };
+export type SubagentStopInput = HookInputBase & { hook_event_name: "SubagentStop"; stop_hook_active: boolean };
+export type SessionStartInput = HookInputBase & {
+  hook_event_name: "SessionStart";
+  source: "startup" | "resume" | "clear" | "compact";
+};
+export type SessionEndInput = HookInputBase & {
+  hook_event_name: "SessionEnd";
+  reason: "clear" | "logout" | "prompt_input_exit" | "other";
+};
+export type PreCompactInput = HookInputBase & {
+  hook_event_name: "PreCompact";
+  trigger: "manual" | "auto";
+  /** What the user typed after /compact; empty for automatic compaction. */
+  custom_instructions: string;
+};
+export type NotificationInput = HookInputBase & {
+  hook_event_name: "Notification";
+  message: string;
+  /** For example "permission_prompt" or "idle_prompt"; matchers select on it when present. */
+  notification_type?: string;
+  title?: string;
+};
+
+/** What a hook receives as JSON on its stdin. */
+export type HookInput =
+  | PreToolUseInput
+  | PostToolUseInput
+  | UserPromptSubmitInput
+  | StopInput
+  | SubagentStopInput
+  | SessionStartInput
+  | SessionEndInput
+  | PreCompactInput
+  | NotificationInput;
+
+export type HookInputFor<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
+
+export type PermissionDecision = "allow" | "deny" | "ask";
+
+/** How one hook process went. */
+export type HookRunResult = {
+  command: string;
+  /** null when the process did not exit on its own (killed, or never started). */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  /** Killed because the run was cancelled. */
+  aborted: boolean;
+  /** The hook asked (JSON `suppressOutput`) that its stdout be kept out of the transcript view. */
+  suppressOutput: boolean;
+  /** Why the process could not be started or was killed by a signal it did not expect. */
+  error?: string;
+};
+
+/** Every matching hook of one event, combined. Results are in configuration order whatever order
+ * the hooks finished in.
+ *
+ * What the loop does with it, per event:
+ * - `continue: false` (any event): stop the run after this step; show `stopReason` to the user, not
+ *   the model. It takes precedence over every other field.
+ * - PreToolUse: `permissionDecision` "deny" → do not run the tool; `permissionDecisionReason` is the
+ *   tool_result text the model sees (`blocked` is true and `blockReason` is the same text). "ask" →
+ *   ask the user, showing the reason. "allow" → skip the permission prompt (deny rules still apply).
+ *   None → the normal permission check. Run the tool with `updatedInput` when present.
+ * - PostToolUse: `blocked` → show `blockReason` to the model with the tool result (the tool has run).
+ * - UserPromptSubmit: `blocked` → drop the prompt (it never reaches the model or the transcript)
+ *   and show `blockReason` to the user.
+ * - Stop / SubagentStop: `blocked` → do not stop; give `blockReason` to the model as what to do
+ *   next, and send the next Stop event with `stop_hook_active: true`.
+ * - `additionalContext` (UserPromptSubmit, SessionStart, PostToolUse, PreToolUse): text to add to
+ *   the model's context.
+ * - `userMessages`: hook failures, timeouts, `systemMessage`s, and the stderr of exit code 2 on
+ *   events that cannot block; show them to the user. The run goes on. */
+export type HookResult = {
+  blocked: boolean;
+  blockReason?: string;
+  permissionDecision?: PermissionDecision;
+  permissionDecisionReason?: string;
+  updatedInput?: Record<string, unknown>;
+  additionalContext: string[];
+  continue: boolean;
+  stopReason?: string;
+  userMessages: string[];
+  results: HookRunResult[];
+};
+
+export type RunHooksOptions = {
+  /** The hooks' working directory, and CLAUDE_PROJECT_DIR. */
+  projectDir: string;
+  /** The agent's working directory: the input's `cwd` when the input has none. */
+  cwd: string;
+  /** Cancelling kills every running hook with all the processes it started. */
+  signal: AbortSignal;
+  /** Added to the hooks' environment, on top of this process's. */
+  env?: Record<string, string>;
+};
+
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;

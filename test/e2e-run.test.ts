@@ -108,8 +108,8 @@ test("a connection killed mid-run and reopened with since ends equal to a fresh 
   const ids = session();
   let release!: () => void;
   const hold = new Promise<void>((r) => (release = r));
-  const words = Array.from({ length: 40 }, (_, i) => `w${i} `);
-  fake.push({ text: words.slice(0, 20), hold }, { text: "unused" });
+  const words = Array.from({ length: 20 }, (_, i) => `w${i} `);
+  fake.push({ text: words, hold });
   const client = await MinimalClient.connect(server.url, ids);
   client.send({ type: "submit", prompt: "stream" });
   await client.waitForState((s) => (s.messages[1]?.content ?? "").includes("w19"), 30_000, "the first half");
@@ -118,9 +118,7 @@ test("a connection killed mid-run and reopened with since ends equal to a fresh 
   // The run goes on while nobody is connected.
   release();
   await new Promise((r) => setTimeout(r, 300));
-  const back = await MinimalClient.connect(server.url, { ...ids, since: seenSeq });
-  back.state = structuredClone(client.state);
-  back.seq = seenSeq;
+  const back = await MinimalClient.connect(server.url, { ...ids, since: seenSeq, initial: { state: client.state!, seq: seenSeq } });
   await back.waitForState((s) => s.status === "idle" && s.messages[1].status === "complete", 30_000, "the run to end");
   const fresh = await MinimalClient.connect(server.url, ids);
   await fresh.waitForState(() => true);

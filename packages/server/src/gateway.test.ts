@@ -163,3 +163,11 @@ test("an oversized frame gets an error frame and the connection stays open", asy
     await client.close();
   });
 });
+
+test("a handshake the WebSocket layer rejects does not keep its session in memory", async () => {
+  await withServer({ sessionIdleMs: 10 }, async (server, { runners }) => {
+    const answer = await upgradeAnswer(`${server.url}/ws?userId=u&sessionId=half`, { "Sec-WebSocket-Version": "7" });
+    assert.equal(answer.status, 400);
+    await waitFor(() => runners.get("u/half")?.stops === 1, "the session to be dropped");
+  });
+});

@@ -30,9 +30,27 @@ test("a session written and read back: snapshot plus the batches after it, per s
 
     db = openSqliteDatabase(path);
     const loaded = db.storeFor("u", "a").load();
-    assert.deepEqual(loaded, { snapshot: snapshot(2, "t1t2"), batches: [batch(3), batch(4)] });
+    assert.deepEqual(loaded, { snapshot: snapshot(2, "t1t2"), batches: [batch(3), batch(4)], clean: false });
     assert.deepEqual(db.storeFor("u", "a").readBatches!(1), [batch(2), batch(3), batch(4)]);
     assert.deepEqual(db.storeFor("u", "b").readBatches!(0), [batch(1)]);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("a load is clean only after a final write, and marks the session open until the next one", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "c");
+    await store.write([batch(1)], snapshot(1));
+    assert.equal(store.load()!.clean, false, "never closed");
+    await store.write([batch(2)], snapshot(2), { final: true });
+    assert.equal(store.load()!.clean, true);
+    assert.equal(store.load()!.clean, false, "loaded again without closing: the first holder may have died");
+    await store.write([], undefined, { final: true });
+    assert.equal(store.load()!.clean, true);
     db.close();
   } finally {
     await dir.remove();

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   seq INTEGER NOT NULL,
   transcript TEXT NOT NULL,
   updated_at INTEGER NOT NULL,
+  clean INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
@@ -34,9 +35,15 @@ CREATE TABLE IF NOT EXISTS deltas (
 
 const TranscriptSchema = z.array(TranscriptMessageSchema);
 
+/** A SessionStore whose reads are synchronous. */
+export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches"> & {
+  load(): LoadedSession | undefined;
+  readBatches(after: number): StoredBatch[];
+};
+
 export type SqliteDatabase = {
   /** The store of one session. */
-  storeFor(userId: string, sessionId: string): SessionStore;
+  storeFor(userId: string, sessionId: string): SqliteSessionStore;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Commits every write still waiting and closes the file. */
@@ -48,11 +55,12 @@ type PendingWrite = {
   sessionId: string;
   batches: readonly StoredBatch[];
   snapshot?: SessionSnapshot;
+  final: boolean;
   resolve(): void;
   reject(error: unknown): void;
 };
 
-type SessionRow = { state: string; seq: number; transcript: string };
+type SessionRow = { state: string; seq: number; transcript: string; clean: number };
 type DeltaRow = { seq: number; ops: string };
 
 function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
@@ -73,16 +81,19 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
   db.exec(SCHEMA);
+  const columns = db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[];
+  if (!columns.some((c) => c.name === "clean")) db.exec("ALTER TABLE sessions ADD COLUMN clean INTEGER NOT NULL DEFAULT 0");
 
-  const selectSession = db.prepare("SELECT state, seq, transcript FROM sessions WHERE user_id = ? AND session_id = ?");
+  const selectSession = db.prepare("SELECT state, seq, transcript, clean FROM sessions WHERE user_id = ? AND session_id = ?");
+  const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
   const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
   const upsertSession = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
-       transcript = excluded.transcript, updated_at = excluded.updated_at`,
+       transcript = excluded.transcript, updated_at = excluded.updated_at, clean = excluded.clean`,
   );
-  const touchSession = db.prepare("UPDATE sessions SET updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const touchSession = db.prepare("UPDATE sessions SET updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
 
   let pending: PendingWrite[] = [];
@@ -102,11 +113,12 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       db.exec("BEGIN");
       for (const w of writes) {
         for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
+        const clean = w.final ? 1 : 0;
         if (w.snapshot) {
           const { state, seq, transcript } = w.snapshot;
-          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), now);
-        } else if (w.batches.length) {
-          touchSession.run(now, w.userId, w.sessionId);
+          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), now, clean);
+        } else if (w.batches.length || w.final) {
+          touchSession.run(now, clean, w.userId, w.sessionId);
         }
       }
       db.exec("COMMIT");
@@ -169,7 +181,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     return statement.all(...params) as unknown as T[];
   }
 
-  function storeFor(userId: string, sessionId: string): SessionStore {
+  function storeFor(userId: string, sessionId: string): SqliteSessionStore {
     return {
       load(): LoadedSession | undefined {
         const row = selectSession.get(userId, sessionId) as SessionRow | undefined;
@@ -181,10 +193,11 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
           transcript: parseJson(row.transcript, TranscriptSchema, `transcript of ${where}`),
         };
         const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
-        return { snapshot, batches };
+        if (row.clean) markOpen.run(userId, sessionId);
+        return { snapshot, batches, clean: row.clean === 1 };
       },
-      write(batches, snapshot) {
-        return enqueue({ userId, sessionId, batches, snapshot });
+      write(batches, snapshot, writeOptions) {
+        return enqueue({ userId, sessionId, batches, snapshot, final: writeOptions?.final === true });
       },
       readBatches(after) {
         return rows<DeltaRow>(selectDeltas, userId, sessionId, after).map((r) => ({ seq: r.seq, operations: r.ops }));

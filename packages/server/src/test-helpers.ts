@@ -3,6 +3,8 @@ import { request } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import WebSocket from "ws";
+import type { ServerMessage } from "@harness/protocol";
 import { createFakeRunner, type FakeRunner } from "@harness/session";
 import type { RunnerFactory } from "./registry.ts";
 
@@ -59,4 +61,23 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A raw WebSocket client that records every frame from the first one on. */
+export async function frameRecorder(url: string): Promise<{ frames: ServerMessage[]; close(): Promise<void> }> {
+  const socket = new WebSocket(url.replace(/^http/, "ws"), { perMessageDeflate: false });
+  const frames: ServerMessage[] = [];
+  socket.on("message", (data) => frames.push(JSON.parse(String(data)) as ServerMessage));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return {
+    frames,
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.once("close", () => resolve());
+        socket.close();
+      }),
+  };
 }

@@ -81,7 +81,8 @@ export function createWebSocketEndpoint(options: {
       send(frame) {
         if (ws.readyState !== ws.OPEN) return;
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-          ws.close(1013, "client is too slow; reconnect with since");
+          // A close frame would queue behind the backlog; cut the connection instead.
+          ws.terminate();
           return;
         }
         ws.send(frame);
@@ -96,7 +97,12 @@ export function createWebSocketEndpoint(options: {
       lease.release();
     });
     ws.on("error", (err) => options.log(`websocket error: ${err.message}`));
-    session.connect(conn, since);
+    // The first frames go out a turn after the handshake, so that a client that starts listening
+    // when the socket opens does not miss them. Nothing is lost meanwhile: connect sends what the
+    // client lacks as of the moment it runs.
+    setImmediate(() => {
+      if (ws.readyState === ws.OPEN) session.connect(conn, since);
+    });
   }
 
   return {
@@ -120,7 +126,13 @@ export function createWebSocketEndpoint(options: {
             if (!socket.destroyed) refuse(socket, 503, "the server is shutting down");
             return;
           }
-          wss.handleUpgrade(req, socket, head, (ws) => attach(ws, lease, since));
+          // ws answers a malformed handshake itself and never calls back; the lease must not leak.
+          let attached = false;
+          socket.once("close", () => attached || lease.release());
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            attached = true;
+            attach(ws, lease, since);
+          });
         },
         (error: Error) => {
           options.log(`cannot open session ${userId}/${sessionId}: ${error.message}`);

@@ -1,7 +1,7 @@
-export { HarnessSession, openSession, NOT_RUNNING } from "./session.ts";
+export { HarnessSession, openSession, NOT_RUNNING, SEQ_JUMP_AFTER_CRASH } from "./session.ts";
 export type { Connection, RunnerPort, SessionOptions } from "./session.ts";
 export { memoryStore } from "./store.ts";
-export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession } from "./store.ts";
+export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession, WriteOptions } from "./store.ts";
 export { translateEvent, endRunOps, settleToolCalls, addUsage, findMessage } from "./translate.ts";
 export type { RunCursor, Translation } from "./translate.ts";
 export { interruptionOps, withSynthesizedTurn, INTERRUPTED_MESSAGE, EMPTY_REPLY } from "./run-outcome.ts";

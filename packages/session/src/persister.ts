@@ -20,8 +20,9 @@ export type Persister = {
   add(batch: StoredBatch): void;
   /** Asks for a snapshot with the next write (after a run ends, say) and schedules one. */
   snapshotSoon(): void;
-  /** Writes everything queued, with a snapshot, and resolves when stored. */
-  flush(): Promise<void>;
+  /** Writes everything queued, with a snapshot, and resolves when stored. `final` marks the
+   * session closed (see WriteOptions). */
+  flush(final?: boolean): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
 };
@@ -35,16 +36,19 @@ export function createPersister(options: PersisterOptions): Persister {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
 
-  async function writeOnce(forceSnapshot: boolean): Promise<void> {
+  async function writeOnce(forceSnapshot: boolean, final: boolean): Promise<void> {
     const wantSnapshot = forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery;
     if (queued.length === 0 && !wantSnapshot) return;
     // Taken before the batches: taking it may commit staged operations, which queues their batch.
     const snapshot = wantSnapshot ? options.snapshot() : undefined;
     const batches = queued;
-    if (snapshot && snapshot.seq === snapshotSeq && batches.length === 0) return;
+    if (snapshot && batches.length === 0 && (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === 0)) {
+      // Nothing changed since the last write (or ever: a session nobody used leaves no trace).
+      return;
+    }
     queued = [];
     try {
-      await store.write(batches, snapshot);
+      await store.write(batches, snapshot, final ? { final } : undefined);
     } catch (error) {
       queued = batches.concat(queued);
       options.onError(error);
@@ -59,8 +63,8 @@ export function createPersister(options: PersisterOptions): Persister {
     }
   }
 
-  function enqueue(forceSnapshot: boolean): Promise<void> {
-    chain = chain.then(() => writeOnce(forceSnapshot));
+  function enqueue(forceSnapshot: boolean, final = false): Promise<void> {
+    chain = chain.then(() => writeOnce(forceSnapshot, final));
     return chain;
   }
 
@@ -81,10 +85,10 @@ export function createPersister(options: PersisterOptions): Persister {
       snapshotDue = true;
       schedule();
     },
-    flush() {
+    flush(final = false) {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      return enqueue(true);
+      return enqueue(true, final);
     },
     stop() {
       if (timer !== undefined) clearTimeout(timer);

@@ -185,6 +185,7 @@ test("the transcript a run returns is sent as history by the next run; config is
   const store = memoryStore({
     snapshot: { state: { status: "idle", messages: [], config: { model: "claude-x", maxTurns: 3, systemPrompt: "be brief" } }, seq: 0, transcript: [] },
     batches: [],
+    clean: true,
   });
   const { runner, session, client } = await setup({ store });
   const first = await submit(session, client, runner, "one");
@@ -276,12 +277,59 @@ test("storage is batched: batches committed while a write is in flight go out in
   await until(() => !session.busy);
 });
 
-test("a session restored with the same store holds the same state, seq and transcript", async () => {
+test("a session closed and restored holds the same state, seq and transcript, and replays across the restart", async () => {
   const { session, client, store } = await sessionWithHistory();
   await session.close();
-  const again = await openSession({ runner: createFakeRunner(), store });
+  const runner = createFakeRunner();
+  const again = await openSession({ runner, store });
   assert.deepEqual(again.snapshot(), { state: client.state, seq: client.seq });
   assert.deepEqual(again.transcript, session.transcript);
+
+  const back = recorder({ state: client.state!, seq: client.seq });
+  again.connect(back, client.seq);
+  again.receive(back, commandsFrame({ type: "submit", prompt: "more" }));
+  assert.equal(back.seq, client.seq + 1, "seq goes on where it was");
+  const late = recorder({ state: stateAt(client, 2), seq: 2 });
+  again.connect(late, 2);
+  assert.ok(late.frames.every((f) => f.type === "delta"), "batches from before the restart are still replayed");
+  assert.deepEqual(late.state, back.state);
+  (await runner.nextRun()).emit({ type: "run.completed" });
+  await until(() => !again.busy);
+});
+
+test("after a crash, seqs a client may have seen are never reused: reconnecting clients get a state frame", async () => {
+  const inner = memoryStore();
+  let crashed = false;
+  const store: SessionStore = {
+    load: () => inner.load(),
+    write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
+    readBatches: (after) => inner.readBatches!(after),
+  };
+  const { runner, session, client } = await setup({ store, flushDelayMs: 60_000 });
+  const run = await submit(session, client, runner);
+  run.emit({ type: "assistant.delta", text: "stored" });
+  await until(() => client.state!.messages[1].content === "stored");
+  await session.flush();
+  const storedSeq = client.seq;
+  run.emit({ type: "assistant.delta", text: " lost" });
+  await until(() => client.state!.messages[1].content === "stored lost");
+  crashed = true;
+
+  const restored = await openSession({ runner: createFakeRunner(), store: inner });
+  const { state, seq } = restored.snapshot();
+  assert.equal(state.messages[1].content, "stored", "the unstored batch is gone");
+  assert.ok(seq > client.seq, "seq moved past every seq sent before the crash");
+  for (const since of [storedSeq, client.seq]) {
+    const back = recorder({ state: client.state!, seq: client.seq });
+    restored.connect(back, since);
+    assert.deepEqual(back.frames.map((f) => f.type), ["state"]);
+    assert.deepEqual(back.state, state);
+  }
+  // The jump itself is stored: a clean restart after it continues from there.
+  await restored.close();
+  const again = await openSession({ runner: createFakeRunner(), store: inner });
+  assert.equal(again.snapshot().seq, seq);
+  await session.close();
 });
 
 test("a session restored mid-run is marked interrupted, never running forever", async () => {
@@ -304,12 +352,12 @@ test("a session restored mid-run is marked interrupted, never running forever", 
     { role: "assistant", content: "Starting" },
   ]);
 
-  // A client that saw the run gets the interruption as a delta.
+  // A client that saw the run is brought up to date (by a state frame: the host died, so it may
+  // have seen batches that were never stored).
   const back = recorder({ state: client.state!, seq: client.seq });
   restored.connect(back, client.seq);
   assert.deepEqual(back.state, state);
   assert.equal(back.seq, seq);
-  assert.equal(back.frames.length, 1);
 });
 
 test("closing a session with a run in progress stores it as interrupted", async () => {

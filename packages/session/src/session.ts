@@ -33,6 +33,11 @@ export type RunnerPort = { query(body: RunnerQuery, opts: { signal: AbortSignal 
 /** Error code for `cancel` when no run is in progress. */
 export const NOT_RUNNING = "not_running";
 
+/** How far seq jumps after a host died: further than any number of batches that can have been
+ * sent to clients but not stored, so no seq a client saw is ever reused for a different batch
+ * (a client that reconnects with such a seq gets a state frame). */
+export const SEQ_JUMP_AFTER_CRASH = 1_000_000;
+
 export type SessionOptions = {
   store: SessionStore;
   runner: RunnerPort;
@@ -110,6 +115,12 @@ export class HarnessSession {
       this.#seq = batch.seq;
       this.#log.push(batch.seq, deltaFrame(batch.operations, batch.seq));
     }
+    const crashed = loaded !== undefined && !loaded.clean;
+    if (crashed) {
+      // Batches from before the jump cannot be replayed across it.
+      this.#seq += SEQ_JUMP_AFTER_CRASH;
+      this.#log.clear();
+    }
     this.#persister = createPersister({
       store: options.store,
       snapshot: () => this.#snapshot(),
@@ -118,6 +129,7 @@ export class HarnessSession {
       flushDelayMs: options.flushDelayMs ?? 5,
       onError: (error) => this.#report(error, "storing the session"),
     });
+    if (crashed) this.#persister.snapshotSoon();
     if (isRunActive(this.#state)) this.#interrupt();
   }
 
@@ -198,7 +210,7 @@ export class HarnessSession {
    * is stored, and clients are forgotten (the host closes their sockets). */
   async close(): Promise<void> {
     if (this.#run) this.#interrupt();
-    await this.flush();
+    await this.#persister.flush(true);
     this.#persister.stop();
     this.#connections.clear();
   }
@@ -248,9 +260,9 @@ export class HarnessSession {
         run.cursor = cursor;
         if (operations.length) this.#stage(operations);
       }
-      if (this.#run === run) this.#fail(run, "Runner stream ended before the run finished");
+      if (this.#run === run) this.#fail(run, "The run failed: the runner's event stream ended before the run finished");
     } catch (error) {
-      if (this.#run === run) this.#fail(run, `Runner failed: ${describe(error)}`);
+      if (this.#run === run) this.#fail(run, `The run failed: ${describe(error)}`);
     }
   }
 

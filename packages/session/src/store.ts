@@ -18,35 +18,48 @@ export type LoadedSession = {
   snapshot: SessionSnapshot;
   /** Batches with seq > snapshot.seq, oldest first, without gaps. */
   batches: StoredBatch[];
+  /** False unless the session's last write was a final one (its host closed it). A session that
+   * was not closed cleanly may have sent clients batches that never reached the store. */
+  clean: boolean;
+};
+
+export type WriteOptions = {
+  /** The session is being closed: this write holds everything, and the next load is clean. */
+  final?: boolean;
 };
 
 export type SessionStore = {
-  /** The stored session, or undefined when it was never written. */
+  /** The stored session, or undefined when it was never written. Loading marks the session open
+   * (not clean) durably before it returns, so a host that dies afterwards is noticed next time. */
   load(): LoadedSession | undefined | Promise<LoadedSession | undefined>;
   /** Appends `batches` (consecutive, after every batch written before) and, when given, replaces
    * the snapshot — atomically. Calls never overlap: the session waits for one before the next. */
-  write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot): void | Promise<void>;
+  write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void | Promise<void>;
   /** Stored batches with seq > `after`, oldest first, for clients that reconnect after more than the
    * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only. */
   readBatches?(after: number): StoredBatch[];
 };
 
 /** A store in memory, for tests and for hosts that need no durability. */
-export function memoryStore(initial?: LoadedSession): SessionStore & { snapshot?: SessionSnapshot; batches: StoredBatch[]; writes: number } {
+export function memoryStore(initial?: LoadedSession): SessionStore & { snapshot?: SessionSnapshot; batches: StoredBatch[]; writes: number; clean: boolean } {
   const store = {
     snapshot: initial ? structuredClone(initial.snapshot) : undefined,
     batches: initial ? initial.batches.slice() : [],
     writes: 0,
+    clean: initial?.clean ?? false,
     load(): LoadedSession | undefined {
       if (!store.snapshot) return undefined;
       const at = store.snapshot.seq;
-      return { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at) };
+      const clean = store.clean;
+      store.clean = false;
+      return { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at), clean };
     },
-    write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot): void {
+    write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void {
       if (!snapshot && !store.snapshot) throw new Error("the first write of a session must carry a snapshot");
       store.writes++;
       store.batches.push(...batches);
       if (snapshot) store.snapshot = structuredClone(snapshot);
+      store.clean = options?.final === true;
     },
     readBatches(after: number): StoredBatch[] {
       return store.batches.filter((b) => b.seq > after);

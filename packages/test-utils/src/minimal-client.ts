@@ -32,7 +32,15 @@ function applyMinimal(state: Json, op: { type: string; path: string[]; value: Js
   return root;
 }
 
-export type ConnectOptions = { userId: string; sessionId: string; since?: number; token?: string; headers?: Record<string, string> };
+export type ConnectOptions = {
+  userId: string;
+  sessionId: string;
+  since?: number;
+  token?: string;
+  headers?: Record<string, string>;
+  /** The state this client already holds (with its seq) when it reconnects with `since`. */
+  initial?: { state: MinimalState; seq: number };
+};
 
 export class MinimalClient {
   state: MinimalState | undefined;
@@ -62,6 +70,10 @@ export class MinimalClient {
     const socket = new WebSocket(url, { headers: options.headers, perMessageDeflate: false });
     return new Promise((resolve, reject) => {
       const client = new MinimalClient(socket);
+      if (options.initial) {
+        client.state = structuredClone(options.initial.state);
+        client.seq = options.initial.seq;
+      }
       socket.once("open", () => resolve(client));
       socket.once("unexpected-response", (_req, res) => reject(new Error(`WebSocket refused: HTTP ${res.statusCode}`)));
       socket.once("error", reject);

@@ -1,0 +1,233 @@
+// The server end to end in process: real sockets, real runner processes, the model faked at the wire.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { applyOperations, type HarnessState, type ServerMessage } from "@harness/protocol";
+import { MinimalClient, startFakeAnthropic, type FakeAnthropic, type MinimalFrame } from "@harness/test-utils";
+import { createSupervisedRunner, startServer, type HarnessServer, type ServerOptions, type SupervisedRunner } from "./index.ts";
+import { frameRecorder, tempDir, waitFor } from "./test-helpers.ts";
+
+let fake: FakeAnthropic;
+const cleanups: (() => Promise<void>)[] = [];
+let counter = 0;
+const ids = () => ({ userId: "alice", sessionId: `s${++counter}` });
+
+before(async () => {
+  fake = await startFakeAnthropic();
+});
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await fake.close();
+});
+
+async function serve(options: ServerOptions = {}): Promise<{ server: HarnessServer; dataDir: string }> {
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    dataDir = dir.path;
+  }
+  const server = await startServer({
+    port: 0,
+    dataDir,
+    log: () => {},
+    env: { ...process.env, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url },
+    ...options,
+  });
+  cleanups.push(() => server.close());
+  return { server, dataDir };
+}
+
+test("a client gets a state frame, then a submit streams deltas until idle with the reply", async () => {
+  const { server } = await serve();
+  fake.push({ text: ["Hel", "lo"] });
+  const before = fake.requests.length;
+  const client = await MinimalClient.connect(server.url, ids());
+  await client.waitForState(() => true);
+  assert.deepEqual(client.frames[0], { type: "state", state: { status: "idle", messages: [] }, seq: 0 });
+
+  client.send({ type: "submit", prompt: "hi" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run to end");
+  assert.deepEqual(
+    client.state!.messages.map((m) => [m.role, m.content, m.status]),
+    [["user", "hi", "complete"], ["assistant", "Hello", "complete"]],
+  );
+  assert.ok(client.frames.slice(1).every((f) => f.type === "delta"));
+  assert.equal(fake.requests[before].headers["x-api-key"], "test-key", "the server's key reaches the model");
+  await client.close();
+});
+
+test("bad frames each get an error frame; the connection and the state survive", async () => {
+  const { server } = await serve();
+  const client = await MinimalClient.connect(server.url, ids());
+  await client.waitForState(() => true);
+  const initial = structuredClone(client.state);
+  client.sendRaw("not json at all");
+  client.send({ type: "fly" });
+  client.send({ type: "submit" });
+  client.sendRaw(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt: "x".repeat(1_100_000) }] }));
+  await client.waitForErrors(4);
+  assert.deepEqual(client.errors.map((e) => e.code), ["bad_json", "unknown_command", "bad_command", "frame_too_large"]);
+  assert.match(client.errors[1].message, /fly/);
+  assert.match(client.errors[2].message, /prompt/);
+  assert.equal(client.closed, false);
+  assert.deepEqual(client.state, initial);
+
+  fake.push({ text: "fine" });
+  client.send({ type: "submit", prompt: "still there?" });
+  await client.waitForState((s) => s.messages[1]?.status === "complete", 30_000);
+  assert.equal(client.state!.messages[1].content, "fine");
+  await client.close();
+});
+
+test("a client reconnecting with since gets exactly the deltas it missed", async () => {
+  const { server } = await serve();
+  const session = ids();
+  const words = Array.from({ length: 30 }, (_, i) => `w${i} `);
+  fake.push({ text: words, delayMs: 2 });
+  const client = await MinimalClient.connect(server.url, session);
+  client.send({ type: "submit", prompt: "stream" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000);
+  const deltas = client.frames.filter((f) => f.type === "delta") as { seq: number }[];
+  assert.ok(deltas.length >= 3, "the run took several batches");
+  const since = deltas[1].seq;
+
+  const wsUrl = (since: number) => `${server.url}/ws?userId=${session.userId}&sessionId=${session.sessionId}&since=${since}`;
+  const back = await frameRecorder(wsUrl(since));
+  await waitFor(() => back.frames.at(-1)?.type === "delta" && (back.frames.at(-1) as { seq: number }).seq === client.seq, "the replay");
+  assert.deepEqual(back.frames, client.frames.filter((f) => f.type === "delta" && f.seq > since));
+  let state = stateAt(client.frames, since);
+  for (const frame of back.frames) if (frame.type === "delta") state = applyOperations(state, frame.operations);
+  assert.deepEqual(state, client.state, "the missed deltas bring the client's copy up to date");
+
+  const current = await frameRecorder(wsUrl(client.seq));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(current.frames, [], "an up-to-date client is sent nothing");
+  await Promise.all([client.close(), back.close(), current.close()]);
+});
+
+test("cancel through a real runner ends the run cancelled, and the next submit runs", async () => {
+  const { server } = await serve();
+  let release!: () => void;
+  fake.push({ text: ["partial"], hold: new Promise<void>((r) => (release = r)) }, { text: "second" });
+  const client = await MinimalClient.connect(server.url, ids());
+  client.send({ type: "submit", prompt: "slow" });
+  await client.waitForState((s) => s.messages[1]?.content === "partial", 30_000);
+  client.send({ type: "cancel" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1].status === "cancelled");
+  release();
+  client.send({ type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
+  assert.equal(client.state!.messages[3].content, "second");
+  assert.deepEqual(client.errors, []);
+  await client.close();
+});
+
+test("a runner that dies mid-run ends the run in error; the next submit starts a new runner", async () => {
+  const made: SupervisedRunner[] = [];
+  const { server, dataDir } = await serve({
+    runnerFactory: ({ userId, sessionId }) => {
+      const runner = createSupervisedRunner({
+        workspace: join(dataDir!, "w", userId, sessionId),
+        env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
+        anthropicApiKey: "test-key",
+        idleMs: 60_000,
+        log: () => {},
+      });
+      made.push(runner);
+      return runner;
+    },
+    dataDir: await (async () => {
+      const dir = await tempDir();
+      cleanups.push(dir.remove);
+      return dir.path;
+    })(),
+  });
+  fake.push({ text: ["half"], hold: new Promise(() => {}) }, { text: "recovered" });
+  const client = await MinimalClient.connect(server.url, ids());
+  client.send({ type: "submit", prompt: "go" });
+  await client.waitForState((s) => s.messages[1]?.content === "half", 30_000);
+  process.kill(made[0].pid()!, "SIGKILL");
+  await client.waitForState((s) => s.status === "error", 15_000, "the run to fail");
+  assert.equal(client.state!.messages[1].status, "error");
+  assert.match(client.state!.error ?? "", /runner/i);
+
+  client.send({ type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
+  assert.equal(client.state!.messages[3].content, "recovered");
+  await client.close();
+});
+
+test("a runner that cannot start ends the run with an error that says so", async () => {
+  const dir = await tempDir();
+  cleanups.push(dir.remove);
+  const broken = join(dir.path, "broken-runner.ts");
+  await writeFile(broken, "process.exit(2);\n");
+  const { server } = await serve({
+    dataDir: dir.path,
+    runnerFactory: () => createSupervisedRunner({ workspace: join(dir.path, "w"), env: {}, idleMs: 60_000, log: () => {}, mainPath: broken }),
+  });
+  const client = await MinimalClient.connect(server.url, ids());
+  client.send({ type: "submit", prompt: "hi" });
+  await client.waitForState((s) => s.status === "error", 15_000);
+  assert.match(client.state!.error ?? "", /the runner failed to start: the runner exited \(code 2\) before it was ready/);
+  assert.equal(client.state!.messages[1].status, "error");
+  await client.close();
+});
+
+test("a conversation survives close() and a new server on the same data dir, and goes on with its history", async () => {
+  const first = await serve();
+  const session = ids();
+  fake.push({ text: "remember me" });
+  const client = await MinimalClient.connect(first.server.url, session);
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000);
+  const finished = structuredClone(client.state);
+  const seq = client.seq;
+  await first.server.close();
+  await client.waitFor((c) => c.closed, 5000, "the socket to close");
+
+  const second = await serve({ dataDir: first.dataDir });
+  const again = await MinimalClient.connect(second.server.url, session);
+  await again.waitForState(() => true);
+  assert.deepEqual(again.state, finished);
+  assert.equal(again.seq, seq);
+
+  fake.push({ text: "still here" });
+  const before = fake.requests.length;
+  again.send({ type: "submit", prompt: "again" });
+  await again.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
+  const sent = fake.requests[before].body.messages as { role: string }[];
+  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "user"]);
+  assert.match(JSON.stringify(sent), /remember me/);
+  await again.close();
+});
+
+test("close() during a run stores it as interrupted; after a restart it is never running", async () => {
+  const first = await serve();
+  const session = ids();
+  fake.push({ text: ["half an answer"], hold: new Promise(() => {}) });
+  const client = await MinimalClient.connect(first.server.url, session);
+  client.send({ type: "submit", prompt: "long job" });
+  await client.waitForState((s) => s.messages[1]?.content === "half an answer", 30_000);
+  await first.server.close();
+
+  const second = await serve({ dataDir: first.dataDir });
+  const again = await MinimalClient.connect(second.server.url, session);
+  await again.waitForState(() => true);
+  assert.equal(again.state!.status, "error");
+  assert.match(again.state!.error ?? "", /interrupted/i);
+  assert.equal(again.state!.messages[1].status, "cancelled");
+  assert.equal(again.state!.messages[1].content, "half an answer");
+  await again.close();
+});
+
+function stateAt(frames: MinimalFrame[], seq: number): HarnessState {
+  let state: HarnessState | undefined;
+  for (const frame of frames as ServerMessage[]) {
+    if (frame.type === "state") state = frame.state;
+    else if (frame.type === "delta" && frame.seq <= seq) state = applyOperations(state!, frame.operations);
+  }
+  return state!;
+}

@@ -1,0 +1,101 @@
+// The runner supervisor with real runner processes and the model faked at the wire.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RunnerEvent } from "@harness/protocol";
+import { createRunnerClient } from "@harness/runner";
+import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { createSupervisedRunner, type SupervisedRunner } from "./supervisor.ts";
+import { tempDir, waitFor } from "./test-helpers.ts";
+
+let fake: FakeAnthropic;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+const runners: SupervisedRunner[] = [];
+
+before(async () => {
+  fake = await startFakeAnthropic();
+  dir = await tempDir("harness-supervisor-");
+});
+after(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  await fake.close();
+  await dir.remove();
+});
+
+function supervised(name: string, extra: Partial<Parameters<typeof createSupervisedRunner>[0]> = {}): SupervisedRunner {
+  const runner = createSupervisedRunner({
+    workspace: join(dir.path, name),
+    env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url },
+    anthropicApiKey: "key-per-query",
+    idleMs: 60_000,
+    log: () => {},
+    ...extra,
+  });
+  runners.push(runner);
+  return runner;
+}
+
+async function collect(runner: SupervisedRunner, prompt: string): Promise<RunnerEvent[]> {
+  const events: RunnerEvent[] = [];
+  for await (const event of runner.query({ prompt }, { signal: AbortSignal.timeout(30_000) })) events.push(event);
+  return events;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("the first query starts a runner in the session's workspace; the API key travels with the query only", async () => {
+  const runner = supervised("first");
+  assert.equal(runner.pid(), undefined, "nothing runs before the first query");
+  fake.push({ text: ["Hel", "lo"] });
+  const before = fake.requests.length;
+  const events = await collect(runner, "hi");
+  assert.deepEqual(events.map((e) => e.type), ["run.started", "assistant.delta", "assistant.delta", "run.completed"]);
+  assert.ok(existsSync(join(dir.path, "first")), "the workspace is created");
+  assert.equal(fake.requests[before].headers["x-api-key"], "key-per-query");
+  const health = await createRunnerClient(runner.url()!).health();
+  assert.equal(health.hasAnthropicKey, false, "the runner's environment holds no key");
+});
+
+test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {
+  const runner = supervised("lifecycle", { idleMs: 300 });
+  fake.push({ text: "one" }, { text: "two" }, { text: "three" });
+  await collect(runner, "one");
+  const pid = runner.pid()!;
+  await collect(runner, "two");
+  assert.equal(runner.pid(), pid, "the same process serves the next query");
+
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => !alive(pid), "the runner to die");
+  const events = await collect(runner, "three");
+  assert.equal(events.at(-1)?.type, "run.completed");
+  const second = runner.pid()!;
+  assert.notEqual(second, pid);
+
+  await waitFor(() => runner.pid() === undefined && !alive(second), "the idle runner to stop");
+});
+
+test("a runner that cannot start ends the query with an error that says so", async () => {
+  const broken = join(dir.path, "broken-main.ts");
+  await writeFile(broken, "process.stderr.write('') ; process.exit(3);\n");
+  const runner = supervised("broken", { mainPath: broken });
+  await assert.rejects(collect(runner, "hi"), /the runner failed to start: the runner exited \(code 3\) before it was ready/);
+});
+
+test("stop() ends the runner process", async () => {
+  const runner = supervised("stopped");
+  fake.push({ text: "x" });
+  await collect(runner, "hi");
+  const pid = runner.pid()!;
+  await runner.stop();
+  assert.equal(alive(pid), false);
+  await assert.rejects(collect(runner, "again"), /shutting down/);
+});

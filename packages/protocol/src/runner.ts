@@ -14,6 +14,9 @@ import { UsageSchema } from "./wire.ts";
 export const TranscriptMessageSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
+  /** Harness bookkeeping, never sent to a model. A "compact-summary" message starts the part of the
+   * transcript the model still sees; the messages before it are kept for the record only. */
+  meta: z.object({ kind: z.literal("compact-summary"), dropped: z.number().int().nonnegative() }).optional(),
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
 
@@ -34,13 +37,17 @@ export const RunnerHealthSchema = z.object({ ok: z.boolean(), busy: z.boolean(),
 export type RunnerHealth = z.infer<typeof RunnerHealthSchema>;
 
 const envelope = { seq: z.number().int().positive() };
+/** Set on events that come from a sub-agent: its own id, and the Task tool call that started it, so
+ * a UI can nest them. Absent for the main agent. */
+const agentFields = { agentId: z.string().optional(), parentToolUseId: z.string().optional() };
 
 export const RunnerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run.started"), ...envelope, requestId: z.string() }),
-  z.object({ type: z.literal("assistant.delta"), ...envelope, text: z.string() }),
+  z.object({ type: z.literal("assistant.delta"), ...envelope, ...agentFields, text: z.string() }),
   z.object({
     type: z.literal("tool.started"),
     ...envelope,
+    ...agentFields,
     toolName: z.string(),
     toolUseId: z.string(),
     input: z.record(z.string(), z.unknown()).optional(),
@@ -48,6 +55,7 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("tool.completed"),
     ...envelope,
+    ...agentFields,
     toolUseId: z.string(),
     output: z.string(),
     isError: z.boolean(),

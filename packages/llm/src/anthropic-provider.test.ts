@@ -118,11 +118,17 @@ test("malformed tool input JSON ends the stream with an error naming the tool", 
   assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }]);
 });
 
-test("usage maps input, output, cache-read and cache-write tokens", async (t) => {
+test("usage maps input, output, cache-read and cache-write tokens, priced by the model's list price", async (t) => {
   const usage = { input_tokens: 1200, output_tokens: 345, cache_read_input_tokens: 9000, cache_creation_input_tokens: 250 };
-  const { provider } = await setup(t, [{ text: "hi", usage }]);
-  const done = lastDone(await collect(provider.stream(ask())));
-  assert.deepEqual(done.usage, { inputTokens: 1200, outputTokens: 345, cacheReadTokens: 9000, cacheWriteTokens: 250 });
+  const { provider } = await setup(t, [{ text: "hi", usage }, { text: "hi", usage }]);
+  const done = lastDone(await collect(provider.stream(ask({ model: "claude-sonnet-4-6" }))));
+  const { costUsd, ...tokens } = done.usage;
+  assert.deepEqual(tokens, { inputTokens: 1200, outputTokens: 345, cacheReadTokens: 9000, cacheWriteTokens: 250 });
+  // Sonnet: $3 input, $15 output, $3.75 cache write, $0.30 cache read per million tokens.
+  const expected = (1200 * 3 + 345 * 15 + 250 * 3.75 + 9000 * 0.3) / 1e6;
+  assert.ok(Math.abs((costUsd ?? -1) - expected) < 1e-12, `cost ${costUsd}, expected ${expected}`);
+  const unpriced = lastDone(await collect(provider.stream(ask({ model: "my-finetune" }))));
+  assert.equal(unpriced.usage.costUsd, 0, "a model without a known price costs 0");
 });
 
 test("the stop reason the model gives is passed on", async (t) => {

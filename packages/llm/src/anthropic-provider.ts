@@ -1,11 +1,12 @@
 // The Anthropic Messages provider: raw SSE events from the official SDK, mapped to ModelEvents, with
-// our own retry loop (the SDK's is off) so that every retry is visible to the caller as an event.
-import { setTimeout as sleep } from "node:timers/promises";
+// the shared retry loop (the SDK's is off) so that every retry is visible to the caller as an event.
 import Anthropic from "@anthropic-ai/sdk";
-import { type Failure, requestFailure, retryDelayMs, streamFailure } from "./anthropic-failure.ts";
+import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
-import type { ModelEvent, ModelRequest, Provider, StopReason } from "./types.ts";
+import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
+import { thinkingBudget } from "./thinking.ts";
+import type { ModelRequest, Provider } from "./types.ts";
 
 export type AnthropicProviderOptions = {
   /** Default: ANTHROPIC_API_KEY. Without a key the SDK's own credential lookup applies (ANTHROPIC_AUTH_TOKEN, …). */
@@ -38,13 +39,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
     maxTokens: resolveMaxTokens(options.maxTokens),
     baseURL: client.baseURL,
   };
-  return { name: "anthropic", stream: (request) => streamWithRetries(client, settings, request) };
+  return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request), settings, request) };
 }
 
 function requestBody(request: ModelRequest, maxTokens: number): Anthropic.MessageCreateParamsStreaming {
+  const max = request.maxTokens ?? maxTokens;
   const body: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
-    max_tokens: request.maxTokens ?? maxTokens,
+    max_tokens: max,
     // ModelMessage is the Messages API's own transcript shape (a subset of MessageParam).
     messages: request.messages as Anthropic.MessageParam[],
     stream: true,
@@ -52,76 +54,24 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
   if (request.system !== undefined && request.system !== "") body.system = request.system;
   // Our schemas are JSON Schema objects; the SDK's type only narrows `type` to "object".
   if (request.tools && request.tools.length > 0) body.tools = request.tools as Anthropic.Tool[];
+  const budget = thinkingBudget(request, max);
+  if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
   return body;
 }
 
-async function* streamWithRetries(client: Anthropic, settings: Settings, request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
-  const { signal } = request;
+function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequest): WireStream<Anthropic.RawMessageStreamEvent, StreamState> {
   const body = requestBody(request, settings.maxTokens);
-  for (let attempt = 1; ; attempt++) {
-    const state = createStreamState();
-    if (signal?.aborted) {
-      yield done(state, "aborted");
-      return;
-    }
-    let emitted = false;
-    let failure: Failure | undefined;
-    let stream: AsyncIterable<Anthropic.RawMessageStreamEvent> | undefined;
-    try {
+  return {
+    createState: createStreamState,
+    open: (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      stream = await client.messages.create(body, { signal, maxRetries: 0, headers });
-    } catch (error) {
-      failure = requestFailure(error, settings.baseURL);
-    }
-    if (stream) {
-      try {
-        // On abort the SDK ends this loop quietly; the signal is checked below.
-        for await (const raw of stream) {
-          const event = applyRawEvent(state, raw);
-          if (event !== undefined) {
-            emitted = true;
-            yield event;
-          }
-          if (state.fatal !== undefined) break;
-        }
-      } catch (error) {
-        failure = streamFailure(error);
-      }
-    }
-
-    if (state.complete && failure === undefined) {
-      yield done(state, finalStopReason(state));
-      return;
-    }
-    if (signal?.aborted) {
-      yield done(state, "aborted");
-      return;
-    }
-    if (state.fatal !== undefined) {
-      yield done(state, "error", state.fatal);
-      return;
-    }
-    failure ??= { description: "the model stream ended before message_stop", retryable: true };
-    if (emitted) {
-      yield done(state, "error", `model stream broke after partial output: ${failure.description}`);
-      return;
-    }
-    if (!failure.retryable) {
-      yield done(state, "error", failure.description);
-      return;
-    }
-    if (attempt > settings.maxRetries) {
-      yield done(state, "error", `${failure.description} — gave up after ${attempt} attempts`);
-      return;
-    }
-    const delayMs = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
-    yield { type: "retry", attempt, delayMs, reason: failure.description };
-    await sleep(delayMs, undefined, { signal }).catch(() => undefined);
-  }
-}
-
-function done(state: StreamState, stopReason: StopReason, errorMessage?: string): ModelEvent {
-  const event: ModelEvent = { type: "done", stopReason, message: assistantMessage(state), usage: state.usage };
-  if (errorMessage !== undefined) event.errorMessage = errorMessage;
-  return event;
+      return client.messages.create(body, { signal, maxRetries: 0, headers });
+    },
+    apply: applyRawEvent,
+    message: assistantMessage,
+    stopReason: finalStopReason,
+    requestFailure: (error) => requestFailure(error, settings.baseURL),
+    streamFailure: (error) => streamFailure(error),
+    incompleteDescription: "the model stream ended before message_stop",
+  };
 }

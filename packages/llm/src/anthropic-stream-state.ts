@@ -3,16 +3,21 @@
 // returns at most one event and allocates nothing beyond it.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@harness/protocol";
+import { parseToolInput, previewJson } from "./tool-input.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 
 type TextAcc = { kind: "text"; text: string };
 type ToolAcc = { kind: "tool"; id: string; name: string; json: string; input: Record<string, unknown> | undefined };
+/** `done` once content_block_stop arrived: only then is the signature whole. */
+type ThinkingAcc = { kind: "thinking"; thinking: string; signature: string; done: boolean };
+type RedactedAcc = { kind: "redacted"; data: string };
+type BlockAcc = TextAcc | ToolAcc | ThinkingAcc | RedactedAcc;
 
 export type StreamState = {
-  /** Blocks by their stream index; blocks of kinds we do not model (thinking, …) stay undefined. */
-  blocks: (TextAcc | ToolAcc | undefined)[];
+  /** Blocks by their stream index; blocks of kinds we do not model (server tools, …) stay undefined. */
+  blocks: (BlockAcc | undefined)[];
   usage: Usage;
   stopReason: string | null;
   /** message_stop arrived: the reply is complete. */
@@ -45,6 +50,11 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
         block.json += delta.partial_json;
         return { type: "tool-call-delta", id: block.id, partialJson: delta.partial_json };
       }
+      if (delta.type === "thinking_delta" && block?.kind === "thinking") {
+        block.thinking += delta.thinking;
+        return { type: "thinking-delta", text: delta.thinking };
+      }
+      if (delta.type === "signature_delta" && block?.kind === "thinking") block.signature += delta.signature;
       return undefined;
     }
     case "content_block_start": {
@@ -57,14 +67,20 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
         state.blocks[event.index] = { kind: "tool", id: start.id, name: start.name, json: "", input: undefined };
         return { type: "tool-call-start", id: start.id, name: start.name };
       }
+      if (start.type === "thinking") {
+        state.blocks[event.index] = { kind: "thinking", thinking: start.thinking, signature: start.signature, done: false };
+        return start.thinking ? { type: "thinking-delta", text: start.thinking } : undefined;
+      }
+      if (start.type === "redacted_thinking") state.blocks[event.index] = { kind: "redacted", data: start.data };
       return undefined;
     }
     case "content_block_stop": {
       const block = state.blocks[event.index];
+      if (block?.kind === "thinking") block.done = true;
       if (block?.kind !== "tool") return undefined;
       const input = parseToolInput(block.json);
       if (input === undefined) {
-        state.fatal = `the model sent invalid JSON as the input of tool "${block.name}" (${block.id}): ${preview(block.json)}`;
+        state.fatal = `the model sent invalid JSON as the input of tool "${block.name}" (${block.id}): ${previewJson(block.json)}`;
         return undefined;
       }
       block.input = input;
@@ -96,16 +112,26 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
   }
 }
 
-/** The assistant message so far: non-empty text blocks and tool_use blocks whose input is complete,
- * in stream order. A tool_use still streaming its input is left out. */
+/** The assistant message so far: non-empty text blocks, thinking blocks with their signatures, and
+ * tool_use blocks whose input is complete, in stream order. A thinking or tool_use block still
+ * streaming is left out: sent back incomplete, the API would reject it. */
 export function assistantMessage(state: StreamState): ModelMessage {
   const content: ContentBlock[] = [];
   for (const block of state.blocks) {
     if (block === undefined) continue;
-    if (block.kind === "text") {
-      if (block.text) content.push({ type: "text", text: block.text });
-    } else if (block.input !== undefined) {
-      content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+    switch (block.kind) {
+      case "text":
+        if (block.text) content.push({ type: "text", text: block.text });
+        break;
+      case "tool":
+        if (block.input !== undefined) content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+        break;
+      case "thinking":
+        if (block.done) content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+        break;
+      case "redacted":
+        content.push({ type: "redacted_thinking", data: block.data });
+        break;
     }
   }
   return { role: "assistant", content };
@@ -130,19 +156,4 @@ export function finalStopReason(state: StreamState): StopReason {
   if (reason !== null && KNOWN_STOP_REASONS.has(reason)) return reason as StopReason;
   if (reason === "model_context_window_exceeded") return "max_tokens";
   return hasToolUse(state) ? "tool_use" : "end_turn";
-}
-
-function parseToolInput(json: string): Record<string, unknown> | undefined {
-  if (json.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    return undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function preview(text: string): string {
-  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }

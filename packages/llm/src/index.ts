@@ -1,16 +1,28 @@
 export type {
+  CacheControl,
   ContentBlock,
+  Effort,
+  ImageBlock,
   ModelEvent,
   ModelMessage,
   ModelRequest,
   Provider,
+  RedactedThinkingBlock,
   StopReason,
   TextBlock,
+  ThinkingBlock,
   ToolResultBlock,
   ToolSchema,
   ToolUseBlock,
 } from "./types.ts";
 export { createAnthropicProvider } from "./anthropic-provider.ts";
 export type { AnthropicProviderOptions } from "./anthropic-provider.ts";
+export { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from "./openai-provider.ts";
+export type { OpenAIProviderOptions } from "./openai-provider.ts";
+export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeModel } from "./route-model.ts";
+export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
+export { costUsd, priceOf } from "./cost.ts";
+export type { ModelPrice } from "./cost.ts";
+export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";
 export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL } from "./settings.ts";
 export type { EnvLike } from "./settings.ts";

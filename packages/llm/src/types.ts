@@ -3,20 +3,39 @@
 // event whose stopReason says what happened — failures are values.
 import type { Usage } from "@harness/protocol";
 
-export type TextBlock = { type: "text"; text: string; cache_control?: { type: "ephemeral" } };
-export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+/** A prompt-cache breakpoint (Anthropic): everything up to and including the marked block is cached.
+ * Providers without prompt caching drop it. */
+export type CacheControl = { type: "ephemeral"; ttl?: "5m" | "1h" };
+
+export type TextBlock = { type: "text"; text: string; cache_control?: CacheControl };
+export type ImageBlock = {
+  type: "image";
+  source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } | { type: "url"; url: string };
+  cache_control?: CacheControl;
+};
+export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl };
 export type ToolResultBlock = {
   type: "tool_result";
   tool_use_id: string;
-  content: string | TextBlock[];
+  content: string | (TextBlock | ImageBlock)[];
   is_error?: boolean;
+  cache_control?: CacheControl;
 };
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/** The model's reasoning. `signature` authenticates it: the block must go back to the model
+ * unchanged, signature included, in the assistant message it came in. */
+export type ThinkingBlock = { type: "thinking"; thinking: string; signature: string };
+/** Reasoning the API returns encrypted; like ThinkingBlock it goes back unchanged. */
+export type RedactedThinkingBlock = { type: "redacted_thinking"; data: string };
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
 
 /** A conversation message in Anthropic Messages form (the transcript format of the whole system). */
 export type ModelMessage = { role: "user" | "assistant"; content: string | ContentBlock[] };
 
-export type ToolSchema = { name: string; description: string; input_schema: Record<string, unknown> };
+export type ToolSchema = { name: string; description: string; input_schema: Record<string, unknown>; cache_control?: CacheControl };
+
+/** How hard the model should think. Anthropic: a thinking budget (unless `thinking` is given);
+ * OpenAI-compatible: `reasoning_effort`. */
+export type Effort = "low" | "medium" | "high" | "max";
 
 export type ModelRequest = {
   model: string;
@@ -24,6 +43,10 @@ export type ModelRequest = {
   messages: ModelMessage[];
   tools?: ToolSchema[];
   maxTokens?: number;
+  /** Extended thinking with at most this many tokens of reasoning (Anthropic; at least 1024, and
+   * kept below max_tokens). */
+  thinking?: { budgetTokens: number };
+  effort?: Effort;
   signal?: AbortSignal;
 };
 
@@ -39,6 +62,10 @@ export type StopReason =
 
 export type ModelEvent =
   | { type: "text-delta"; text: string }
+  /** Reasoning text as it streams. The whole reasoning is in `done.message` as a thinking block
+   * when the provider can take it back (Anthropic); reasoning from OpenAI-compatible servers is
+   * shown only. */
+  | { type: "thinking-delta"; text: string }
   /** A tool_use block began; its input streams as partial JSON. */
   | { type: "tool-call-start"; id: string; name: string }
   | { type: "tool-call-delta"; id: string; partialJson: string }
@@ -48,8 +75,10 @@ export type ModelEvent =
    * `attempt` is the number of the attempt that failed (1 for the first request). */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   /** Always the last event. `message` is the assistant message as it should enter the transcript.
-   * After "error" or "aborted" it holds what was produced so far: its text and the tool calls whose
-   * input was complete (a tool_use without a tool_result yet); `errorMessage` says what failed. */
+   * After "error" or "aborted" it holds what was produced so far: its text, its complete thinking
+   * blocks and the tool calls whose input was complete (a tool_use without a tool_result yet);
+   * `errorMessage` says what failed. `usage.costUsd` is the price of this call (0 when the
+   * model's price is unknown). */
   | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; errorMessage?: string };
 
 export interface Provider {

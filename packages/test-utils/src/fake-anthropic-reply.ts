@@ -15,9 +15,13 @@ import {
   messageStartEvent,
   newId,
   PING_EVENT,
+  signatureDeltaEvent,
   splitIntoChunks,
   textBlockStartEvent,
   textDeltaEvent,
+  thinkingBlockStartEvent,
+  thinkingDeltaEvent,
+  thinkingSignature,
   toolUseBlockStartEvent,
   type WireBlock,
   type WireUsage,
@@ -126,6 +130,11 @@ function staticText(reply: FakeMessageReply): string[] {
   return Array.isArray(reply.text) ? reply.text : [reply.text];
 }
 
+function thinkingParts(reply: FakeMessageReply): string[] {
+  if (reply.thinking === undefined || reply.thinking === "") return [];
+  return Array.isArray(reply.thinking) ? reply.thinking : [reply.thinking];
+}
+
 function stopReasonOf(reply: FakeMessageReply): string {
   return reply.stopReason ?? (reply.toolUses && reply.toolUses.length > 0 ? "tool_use" : "end_turn");
 }
@@ -139,6 +148,17 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
   startSse(res);
   await send(messageStartEvent(newId("msg"), String(body.model), usageFor(body, reply.usage, 0)));
   let index = 0;
+  const thinking = thinkingParts(reply);
+  if (thinking.length > 0) {
+    await send(thinkingBlockStartEvent(index));
+    for (const part of thinking) {
+      outputChars += part.length;
+      await send(thinkingDeltaEvent(index, part));
+    }
+    await send(signatureDeltaEvent(index, thinkingSignature(thinking.join(""))));
+    await send(blockStopEvent(index));
+    index++;
+  }
   if (hasText) {
     await send(textBlockStartEvent(index));
     await send(PING_EVENT);
@@ -194,8 +214,10 @@ async function sendMessageJson(reply: FakeMessageReply, body: RequestBody, res: 
   if (reply.hold) await reply.hold.then(undefined, () => undefined);
   if (res.destroyed) return;
   const content: WireBlock[] = [];
+  const thinking = thinkingParts(reply).join("");
+  if (thinking) content.push({ type: "thinking", thinking, signature: thinkingSignature(thinking) });
   if (text) content.push({ type: "text", text });
-  let outputChars = text.length;
+  let outputChars = text.length + thinking.length;
   for (const tool of prepareTools(reply.toolUses)) {
     outputChars += tool.pieces.join("").length;
     content.push({ type: "tool_use", id: tool.id, name: tool.name, input: tool.input });

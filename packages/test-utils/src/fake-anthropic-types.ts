@@ -23,6 +23,9 @@ export type FakeMessageReply = {
   kind?: "message";
   /** A string is sent as one text_delta; an array as one text_delta per element. */
   text?: string | string[];
+  /** Extended thinking sent before the text, as a thinking block (one thinking_delta per element)
+   * closed by a signature_delta; the signature is derived from the thinking text. */
+  thinking?: string | string[];
   /** Lazily produced deltas, each written as soon as it is produced (benchmarks embed send times). */
   textChunks?: () => Iterable<string> | AsyncIterable<string>;
   toolUses?: FakeToolUse[];

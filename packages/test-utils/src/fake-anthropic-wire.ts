@@ -1,7 +1,7 @@
 // The Anthropic Messages wire format as the real API writes it: SSE events for streaming replies,
 // JSON bodies for stream:false replies and errors. Every function returns one complete SSE event
 // (ending in a blank line) so the server writes each event with a single write.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export type WireUsage = {
   input_tokens: number;
@@ -12,7 +12,8 @@ export type WireUsage = {
 
 export type WireBlock =
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "thinking"; thinking: string; signature: string };
 
 export function sseEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -44,6 +45,23 @@ export function toolUseBlockStartEvent(index: number, id: string, name: string):
     index,
     content_block: { type: "tool_use", id, name, input: {} },
   });
+}
+
+export function thinkingBlockStartEvent(index: number): string {
+  return sseEvent("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+}
+
+export function thinkingDeltaEvent(index: number, thinking: string): string {
+  return sseEvent("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking } });
+}
+
+export function signatureDeltaEvent(index: number, signature: string): string {
+  return sseEvent("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature } });
+}
+
+/** A stand-in for the API's opaque signature: the same thinking always gets the same one. */
+export function thinkingSignature(thinking: string): string {
+  return `fake-sig-${createHash("sha256").update(thinking).digest("base64")}`;
 }
 
 /** Hot path (benchmarks send tens of thousands): built by hand rather than through an object. */

@@ -280,3 +280,16 @@ test("50,000 text deltas arrive complete and in order", async (t) => {
   assert.ok(inOrder);
   t.diagnostic(`${count} deltas through the SDK in ${Math.round(performance.now() - started)} ms`);
 });
+
+test("a thinking reply streams a signed thinking block before the text, in both stream modes", async (t) => {
+  const { client } = await setup(t, { replies: [{ thinking: ["Plan: ", "greet."], text: "Hi!" }, { thinking: "Plan: greet.", text: "Hi!" }] });
+  const thinking: string[] = [];
+  const streamed = await client.messages.stream(base).on("thinking", (delta) => thinking.push(delta)).finalMessage();
+  assert.deepEqual(thinking, ["Plan: ", "greet."]);
+  const [block, text] = streamed.content;
+  assert.equal(block.type, "thinking");
+  assert.ok(block.type === "thinking" && block.thinking === "Plan: greet." && block.signature.length > 0);
+  assert.deepEqual(text, { type: "text", text: "Hi!" });
+  const whole = await client.messages.create(base);
+  assert.deepEqual(whole.content, streamed.content, "the same thinking gets the same signature");
+});

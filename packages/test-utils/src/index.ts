@@ -11,7 +11,24 @@ export type {
   RecordedRequest,
 } from "./fake-anthropic-types.ts";
 export { textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
+export { startFakeOpenAI } from "./fake-openai.ts";
+export type {
+  FakeOpenAI,
+  FakeOpenAIHttpErrorReply,
+  FakeOpenAIMessageReply,
+  FakeOpenAIOptions,
+  FakeOpenAIReply,
+  FakeOpenAIStreamBreakReply,
+  FakeOpenAIStreamErrorReply,
+  FakeOpenAIToolCall,
+  FakeOpenAIUsage,
+} from "./fake-openai-types.ts";
 export { startHarnessServer } from "./harness-process.ts";
 export type { HarnessProcess } from "./harness-process.ts";
 export { MinimalClient } from "./minimal-client.ts";
 export type { ConnectOptions, MinimalFrame, MinimalState } from "./minimal-client.ts";
+export { mcpTestServerCommand } from "./mcp-test-command.ts";
+export { startMcpTestHttpServer } from "./mcp-test-http.ts";
+export type { McpTestHttpServer } from "./mcp-test-http.ts";
+export { dummyToolTopic, TEST_PNG_BASE64 } from "./mcp-test-tools.ts";
+export type { McpTestServerOptions, McpTestServerState } from "./mcp-test-tools.ts";

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { discoverSkills } from "../skills/discover.ts";
+import { discoverCommands } from "./discover.ts";
+import { expandSlashCommand } from "./expand.ts";
+import { slashCommandHelp } from "./help.ts";
+
+let root: string;
+before(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "commands-"));
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+let n = 0;
+async function setup(files: Record<string, string>) {
+  const base = path.join(root, `c${++n}`);
+  const home = path.join(base, "home");
+  const projectRoot = path.join(base, "project");
+  await mkdir(home, { recursive: true });
+  await mkdir(projectRoot, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(base, name)), { recursive: true });
+    await writeFile(path.join(base, name), text);
+  }
+  const { commands, diagnostics } = await discoverCommands({ home, projectRoot });
+  const { skills } = await discoverSkills({ home, projectRoot });
+  return { commands, diagnostics, skills, projectRoot };
+}
+
+describe("discoverCommands", () => {
+  test("project and user commands, namespaced by subfolder; the project's wins on a clash", async () => {
+    const s = await setup({
+      "home/.claude/commands/review.md": "User review",
+      "home/.claude/commands/mine.md": "---\ndescription: Mine only\n---\nDo my thing",
+      "project/.claude/commands/review.md": "---\ndescription: Review code\nargument-hint: <file>\nallowed-tools: Read, Grep\nmodel: claude-haiku\n---\nReview $ARGUMENTS",
+      "project/.claude/commands/frontend/component.md": "# Create a component\nCreate component $0 in $1.",
+      "project/.claude/commands/frontend/forms/field.md": "Field",
+      "project/.claude/commands/notes.txt": "not a command",
+    });
+    assert.deepEqual(s.diagnostics, []);
+    assert.deepEqual(
+      s.commands.map((c) => [c.name, c.scope, c.description]),
+      [
+        ["frontend:component", "project", "Create a component"],
+        ["frontend:forms:field", "project", "Field"],
+        ["mine", "user", "Mine only"],
+        ["review", "project", "Review code"],
+      ],
+    );
+    const review = s.commands.find((c) => c.name === "review")!;
+    assert.deepEqual([review.argumentHint, review.allowedTools, review.model, review.body], ["<file>", ["Read", "Grep"], "claude-haiku", "Review $ARGUMENTS"]);
+  });
+
+  test("a command with broken frontmatter is skipped with a diagnostic", async () => {
+    const s = await setup({ "project/.claude/commands/bad.md": "---\ndescription: [oops\n---\nbody", "project/.claude/commands/good.md": "ok" });
+    assert.deepEqual(s.commands.map((c) => c.name), ["good"]);
+    assert.equal(s.diagnostics.length, 1);
+    assert.match(s.diagnostics[0]!.message, /Command \/bad skipped: invalid YAML/);
+  });
+});
+
+describe("expandSlashCommand", () => {
+  test("$ARGUMENTS and positional $0/$1 are substituted; model and allowed tools come along", async () => {
+    const s = await setup({
+      "project/.claude/commands/fix-issue.md": "---\nmodel: claude-opus\nallowed-tools: Bash(gh issue view:*)\n---\nFix issue #$0 with priority $1. Full request: $ARGUMENTS",
+    });
+    assert.deepEqual(expandSlashCommand("/fix-issue 123 high", s), {
+      kind: "command",
+      name: "fix-issue",
+      prompt: "Fix issue #123 with priority high. Full request: 123 high",
+      shellCommands: [],
+      model: "claude-opus",
+      allowedTools: ["Bash(gh issue view:*)"],
+    });
+  });
+
+  test("namespaced commands; arguments appended when the body has no placeholder; @file left alone", async () => {
+    const s = await setup({
+      "project/.claude/commands/frontend/component.md": "Create a React component named $0.",
+      "project/.claude/commands/explain.md": "Explain @src/app.ts simply.",
+    });
+    assert.equal(expandSlashCommand("/frontend:component Button", s).prompt, "Create a React component named Button.");
+    const explain = expandSlashCommand("/explain  focus on the loop ", s);
+    assert.equal(explain.kind, "command");
+    assert.equal(explain.prompt, "Explain @src/app.ts simply.\n\nARGUMENTS: focus on the loop");
+    assert.equal(expandSlashCommand("/explain", s).prompt, "Explain @src/app.ts simply.");
+  });
+
+  test("`!` shell commands are reported and left in the text, not run", async () => {
+    const s = await setup({ "project/.claude/commands/commit.md": "Status: !`git status`\n\n```!\ngit diff HEAD\n```\nWrite a commit message." });
+    const expansion = expandSlashCommand("/commit", s);
+    assert.equal(expansion.kind, "command");
+    if (expansion.kind !== "command") return;
+    assert.deepEqual(expansion.shellCommands, ["git diff HEAD", "git status"]);
+    assert.match(expansion.prompt, /Status: !`git status`/);
+  });
+
+  test("built-ins: /compact with instructions, /clear, /help — even when a custom command has the name", async () => {
+    const s = await setup({ "project/.claude/commands/compact.md": "custom compact" });
+    assert.deepEqual(expandSlashCommand("/compact keep the API decisions", s), { kind: "builtin", name: "compact", prompt: "keep the API decisions" });
+    assert.deepEqual(expandSlashCommand("  /clear", s), { kind: "builtin", name: "clear", prompt: "" });
+    assert.deepEqual(expandSlashCommand("/help", s), { kind: "builtin", name: "help", prompt: "" });
+  });
+
+  test("a user-invocable skill answers to /name with its base directory", async () => {
+    const s = await setup({
+      "project/.claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy\ndisable-model-invocation: true\nmodel: claude-haiku\n---\nDeploy to $0.",
+      "project/.claude/skills/background/SKILL.md": "---\nname: background\ndescription: Knowledge\nuser-invocable: false\n---\nFacts.",
+    });
+    const expansion = expandSlashCommand("/deploy staging", s);
+    assert.deepEqual(expansion, {
+      kind: "skill",
+      name: "deploy",
+      prompt: `Base directory for this skill: ${path.join(s.projectRoot, ".claude", "skills", "deploy")}\n\nDeploy to staging.`,
+      shellCommands: [],
+      model: "claude-haiku",
+    });
+    assert.deepEqual(expandSlashCommand("/background", s), { kind: "none", name: "background", prompt: "/background" });
+  });
+
+  test("unknown commands, paths and ordinary text are sent as typed", async () => {
+    const s = await setup({});
+    assert.deepEqual(expandSlashCommand("/frobnicate now", s), { kind: "none", name: "frobnicate", prompt: "/frobnicate now" });
+    assert.deepEqual(expandSlashCommand("/usr/bin/env is odd", s), { kind: "none", name: "", prompt: "/usr/bin/env is odd" });
+    assert.deepEqual(expandSlashCommand("fix /compact handling", s), { kind: "none", name: "", prompt: "fix /compact handling" });
+    assert.deepEqual(expandSlashCommand("/", s), { kind: "none", name: "", prompt: "/" });
+  });
+});
+
+test("slashCommandHelp lists built-ins, commands and user-invocable skills", async () => {
+  const s = await setup({
+    "project/.claude/commands/review.md": "---\ndescription: Review code\nargument-hint: <file>\n---\nReview",
+    "home/.claude/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: PDFs\n---\nx",
+  });
+  const help = slashCommandHelp(s);
+  assert.match(help, /^Built-in commands:\n {2}\/compact \[instructions\] — /);
+  assert.match(help, /Custom commands and skills:\n {2}\/pdf — PDFs \(user skill\)\n {2}\/review <file> — Review code \(project command\)$/);
+});

@@ -1,0 +1,101 @@
+// Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
+// `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { argumentNamesField } from "../skills/arguments.ts";
+import { parseFrontmatter, textField, toolListField } from "../skills/frontmatter.ts";
+import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
+
+export type DiscoverCommandsOptions = {
+  home: string;
+  /** Without it only the user's commands are found. */
+  projectRoot?: string;
+};
+
+/** Subfolders nested deeper than this are not searched (guards against symlink loops). */
+const MAX_DEPTH = 8;
+
+/** Never rejects: a file with broken frontmatter is skipped with a diagnostic. Commands come back
+ * sorted by name. */
+export async function discoverCommands(options: DiscoverCommandsOptions): Promise<CommandDiscovery> {
+  const diagnostics: CommandDiagnostic[] = [];
+  const roots: [string, CommandScope][] = [[options.home, "user"]];
+  if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
+  const found = await Promise.all(
+    roots.map(async ([root, scope]) => {
+      const dir = path.join(root, ".claude", "commands");
+      const files = await markdownFiles(dir, [], diagnostics);
+      return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
+    }),
+  );
+  const byName = new Map<string, SlashCommand>();
+  for (const command of found.flat()) if (command) byName.set(command.name, command);
+  const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { commands, diagnostics };
+}
+
+/** Paths (as segments below `base`) of the .md files under `base/...segments`, sorted. */
+async function markdownFiles(base: string, segments: string[], diagnostics: CommandDiagnostic[]): Promise<string[][]> {
+  const dir = path.join(base, ...segments);
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the commands directory: ${(error as Error).message}` });
+    return [];
+  }
+  const out: string[][] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name.startsWith(".")) continue;
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && !entry.name.endsWith(".md"));
+    if (isDir && segments.length < MAX_DEPTH) out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics)));
+    else if (entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) out.push([...segments, entry.name]);
+  }
+  return out;
+}
+
+async function readCommand(base: string, segments: string[], scope: CommandScope, diagnostics: CommandDiagnostic[]): Promise<SlashCommand | undefined> {
+  const file = path.join(base, ...segments);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    diagnostics.push({ file, message: `Cannot read the command file: ${(error as Error).message}` });
+    return undefined;
+  }
+  const name = [...segments.slice(0, -1), (segments.at(-1) as string).slice(0, -".md".length)].join(":");
+  const frontmatter = parseFrontmatter(text);
+  if (!frontmatter.ok) {
+    diagnostics.push({ file, message: `Command /${name} skipped: ${frontmatter.error}.` });
+    return undefined;
+  }
+  const { data } = frontmatter;
+  const body = frontmatter.body.trim();
+  const optional = <T>(field: { value?: T; error?: string }, key: string): T | undefined => {
+    if (field.error) diagnostics.push({ file, key, message: `Ignored: ${field.error}.` });
+    return field.value;
+  };
+  const command: SlashCommand = {
+    name,
+    scope,
+    path: file,
+    description: optional(textField(data, "description"), "description")?.trim() || firstLine(body) || "Custom command",
+    body,
+  };
+  const hint = optional(textField(data, "argument-hint"), "argument-hint");
+  if (hint) command.argumentHint = hint;
+  const names = argumentNamesField(data.arguments);
+  if (names?.length) command.argumentNames = names;
+  const allowedTools = optional(toolListField(data, "allowed-tools"), "allowed-tools");
+  if (allowedTools) command.allowedTools = allowedTools;
+  const model = optional(textField(data, "model"), "model");
+  if (model && model !== "inherit") command.model = model;
+  return command;
+}
+
+/** The first non-empty line, without heading marks, at most 100 characters. */
+function firstLine(body: string): string {
+  const line = body.split("\n").find((candidate) => candidate.trim())?.trim().replace(/^#+\s*/, "") ?? "";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}

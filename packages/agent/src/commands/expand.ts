@@ -1,0 +1,64 @@
+// What a prompt that starts with "/" means: a built-in the loop handles, a custom command or a
+// skill expanded into the prompt the model gets, or nothing special (sent as typed).
+import { substituteArguments } from "../skills/arguments.ts";
+import { skillPrompt } from "../skills/skill-tool.ts";
+import type { Skill } from "../skills/types.ts";
+import type { SlashCommand } from "./types.ts";
+
+/** Reserved names; custom commands and skills cannot take them. */
+export const BUILTIN_COMMANDS = ["compact", "clear", "help"] as const;
+export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
+
+export type SlashExpansion =
+  /** `prompt` is what followed the name: for /compact, the summary instructions. */
+  | { kind: "builtin"; name: BuiltinCommand; prompt: string }
+  | {
+      kind: "command" | "skill";
+      name: string;
+      /** The body with its arguments substituted; `@file` references are left for the model. */
+      prompt: string;
+      model?: string;
+      allowedTools?: string[];
+      /** The body's `!` shell commands (!`cmd` and ```! blocks). Claude Code runs them and inlines
+       * their output; here they are NOT run: the text reaches the model unchanged. */
+      shellCommands: string[];
+    }
+  /** Not a slash command (or an unknown one): `prompt` is the input unchanged; `name` is the word
+   * after "/" when there was one. */
+  | { kind: "none"; name: string; prompt: string };
+
+/** Pure. Precedence on a name: built-in, then skill, then custom command (Claude Code looks skills
+ * up before legacy commands). Only user-invocable skills answer to /name. */
+export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[] }): SlashExpansion {
+  const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  if (!match) return { kind: "none", name: "", prompt };
+  const name = match[1] as string;
+  const args = (match[2] ?? "").trim();
+  if ((BUILTIN_COMMANDS as readonly string[]).includes(name)) return { kind: "builtin", name: name as BuiltinCommand, prompt: args };
+
+  const skill = sources.skills.find((candidate) => candidate.name === name && candidate.userInvocable);
+  if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body) }, skill);
+
+  const command = sources.commands.find((candidate) => candidate.name === name);
+  if (command) {
+    const expanded = substituteArguments(command.body, args, { names: command.argumentNames ?? [] });
+    return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shellCommands(command.body) }, command);
+  }
+  return { kind: "none", name, prompt };
+}
+
+type Expanded = Extract<SlashExpansion, { kind: "command" | "skill" }>;
+
+function withOptions(expansion: Expanded, source: { model?: string; allowedTools?: string[] }): Expanded {
+  if (source.model) expansion.model = source.model;
+  if (source.allowedTools) expansion.allowedTools = source.allowedTools;
+  return expansion;
+}
+
+/** The shell commands Claude Code would run while expanding `body`: inline !`cmd` and ```! blocks. */
+export function shellCommands(body: string): string[] {
+  const found: string[] = [];
+  for (const match of body.matchAll(/^```!\s*\n([\s\S]*?)\n```/gm)) found.push((match[1] as string).trim());
+  for (const match of body.matchAll(/(?:^|\s)!`([^`\n]+)`/gm)) found.push((match[1] as string).trim());
+  return found;
+}

@@ -1,0 +1,27 @@
+import type { Skill } from "../skills/types.ts";
+import type { SlashCommand } from "./types.ts";
+
+const BUILTIN_HELP: [string, string][] = [
+  ["/compact [instructions]", "Summarize the conversation so far to free context, optionally focused by the instructions"],
+  ["/clear", "Start a new conversation"],
+  ["/help", "Show this list"],
+];
+
+/** The text /help shows: built-ins, then custom commands and user-invocable skills, by name. */
+export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; skills: readonly Skill[] }): string {
+  const custom = [
+    ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.scope} command)`]),
+    ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.scope} skill)`]),
+  ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const lines = ["Built-in commands:", ...BUILTIN_HELP.map(line)];
+  if (custom.length > 0) lines.push("", "Custom commands and skills:", ...custom.map(line));
+  return lines.join("\n");
+}
+
+function usage(name: string, hint: string | undefined): string {
+  return hint ? `/${name} ${hint}` : `/${name}`;
+}
+
+function line([left, right]: [string, string]): string {
+  return `  ${left} — ${right.replace(/\s+/g, " ")}`;
+}

@@ -1,0 +1,28 @@
+import type { SkillDiagnostic } from "../skills/types.ts";
+
+export type CommandScope = "user" | "project";
+
+/** A custom slash command: a markdown file under `.claude/commands/`. */
+export type SlashCommand = {
+  /** What the user types after "/": the file name without .md, prefixed by its subfolders joined
+   * with ":" (`frontend/component.md` → `frontend:component`), as in Claude Code. */
+  name: string;
+  scope: CommandScope;
+  /** Absolute path of the file. */
+  path: string;
+  /** The frontmatter description, else the body's first line. */
+  description: string;
+  /** The file without its frontmatter: the prompt template. */
+  body: string;
+  argumentHint?: string;
+  /** Names for positional arguments (`$name` in the body). */
+  argumentNames?: string[];
+  /** Tools the command may use without asking (permission rules). */
+  allowedTools?: string[];
+  /** The model to run the command with. */
+  model?: string;
+};
+
+export type CommandDiagnostic = SkillDiagnostic;
+
+export type CommandDiscovery = { commands: SlashCommand[]; diagnostics: CommandDiagnostic[] };

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { compactThreshold, contextTokensOf, contextWindowFor, shouldCompact } from "./context-window.ts";
+
+test("compaction is due once the last request read the threshold share of the context window", () => {
+  const env = {};
+  assert.equal(shouldCompact({ lastInputTokens: 159_999, contextWindow: 200_000, env }), false);
+  assert.equal(shouldCompact({ lastInputTokens: 160_000, contextWindow: 200_000, env }), true);
+  assert.equal(shouldCompact({ lastInputTokens: 100_000, contextWindow: 200_000, threshold: 0.5 }), true);
+  assert.equal(shouldCompact({ lastInputTokens: 99_999, contextWindow: 200_000, threshold: 0.5 }), false);
+  assert.equal(shouldCompact({ lastInputTokens: 0, contextWindow: 200_000, env }), false);
+  assert.equal(shouldCompact({ lastInputTokens: 10, contextWindow: 0, env }), false);
+});
+
+test("HARNESS_COMPACT_THRESHOLD sets the threshold as a fraction or a percentage; nonsense is ignored", () => {
+  assert.equal(compactThreshold({}), 0.8);
+  assert.equal(compactThreshold({ HARNESS_COMPACT_THRESHOLD: "0.6" }), 0.6);
+  assert.equal(compactThreshold({ HARNESS_COMPACT_THRESHOLD: "75" }), 0.75);
+  assert.equal(compactThreshold({ HARNESS_COMPACT_THRESHOLD: "lots" }), 0.8);
+  assert.equal(compactThreshold({ HARNESS_COMPACT_THRESHOLD: "-1" }), 0.8);
+  assert.equal(compactThreshold({ HARNESS_COMPACT_THRESHOLD: "250" }), 0.8);
+  assert.equal(shouldCompact({ lastInputTokens: 120_000, contextWindow: 200_000, env: { HARNESS_COMPACT_THRESHOLD: "0.6" } }), true);
+  assert.equal(shouldCompact({ lastInputTokens: 119_000, contextWindow: 200_000, env: { HARNESS_COMPACT_THRESHOLD: "60" } }), false);
+});
+
+test("context windows: Claude 200k, 1M variants, known and unknown families, and the override", () => {
+  const env = {};
+  assert.equal(contextWindowFor("claude-sonnet-4-6", env), 200_000);
+  assert.equal(contextWindowFor("anthropic/claude-opus-4-1", env), 200_000);
+  assert.equal(contextWindowFor("claude-sonnet-4-5[1m]", env), 1_000_000);
+  assert.equal(contextWindowFor("claude-sonnet-4-5-1m", env), 1_000_000);
+  assert.equal(contextWindowFor("openai/gpt-4o-mini", env), 128_000);
+  assert.equal(contextWindowFor("openai/gpt-4.1", env), 1_047_576);
+  assert.equal(contextWindowFor("ollama/qwen3:8b", env), 128_000);
+  assert.equal(contextWindowFor("claude-sonnet-4-6", { HARNESS_CONTEXT_WINDOW: "32000" }), 32_000);
+  assert.equal(contextWindowFor("claude-sonnet-4-6", { HARNESS_CONTEXT_WINDOW: "big" }), 200_000);
+});
+
+test("the context a request used counts cached input too", () => {
+  assert.equal(contextTokensOf({ inputTokens: 10, outputTokens: 500 }), 10);
+  assert.equal(contextTokensOf({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 90_000, cacheWriteTokens: 2_000 }), 92_010);
+});

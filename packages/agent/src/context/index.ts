@@ -1,0 +1,15 @@
+export { loadMemory } from "./load-memory.ts";
+export type { LoadMemoryOptions } from "./load-memory.ts";
+export { createNestedMemory } from "./nested-memory.ts";
+export type { NestedMemory, NestedMemoryOptions } from "./nested-memory.ts";
+export { findImports } from "./markdown-imports.ts";
+export { LARGE_MEMORY_FILE_CHARS, MAX_IMPORT_DEPTH } from "./read-memory.ts";
+export { memoryReminder, nestedMemoryReminder, systemReminder } from "./format-memory.ts";
+export { environmentBlock, localDate } from "./environment.ts";
+export type { EnvironmentOptions } from "./environment.ts";
+export { DEFAULT_GIT_TIMEOUT_MS, GIT_RECENT_COMMITS, GIT_STATUS_MAX_LINES, gitSnapshot } from "./git-snapshot.ts";
+export type { GitSnapshot } from "./git-snapshot.ts";
+export { assembleRequestContext, MAX_CACHE_BREAKPOINTS } from "./assemble.ts";
+export type { RequestContext, RequestContextInput } from "./assemble.ts";
+export { estimateTokens } from "./tokens.ts";
+export type { ContextDiagnostic, MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";

@@ -1,0 +1,67 @@
+// Memory files (CLAUDE.md and friends) loaded at the start of a run, in Claude Code's order: the
+// user's own file, then every directory from the top of the filesystem down to the working
+// directory. Later files are closer to the work and the model weighs them more.
+import path from "node:path";
+import { claim, type MemoryReader, withImports } from "./read-memory.ts";
+import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
+
+export type LoadMemoryOptions = {
+  /** The working directory. */
+  cwd: string;
+  /** The project's root (usually the git root); it and the directories below it are "project",
+   * those above it "parent". Default: cwd. */
+  projectRoot?: string;
+  /** The user's home directory: `<home>/.claude/CLAUDE.md` and `@~/…` imports. */
+  home: string;
+};
+
+/** The memory files of one directory, in the order they are sent. */
+export function memoryCandidates(dir: string, scope: MemoryScope): { file: string; scope: MemoryScope }[] {
+  return [
+    { file: path.join(dir, "CLAUDE.md"), scope },
+    { file: path.join(dir, ".claude", "CLAUDE.md"), scope },
+    { file: path.join(dir, "AGENTS.md"), scope },
+    { file: path.join(dir, "CLAUDE.local.md"), scope: "local" },
+  ];
+}
+
+/** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached
+ * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
+ * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. */
+export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad> {
+  const cwd = path.resolve(options.cwd);
+  const projectRoot = path.resolve(options.projectRoot ?? cwd);
+  const reader: MemoryReader = { home: options.home, seen: new Set(), diagnostics: [] };
+  const candidates = [
+    { file: path.join(options.home, ".claude", "CLAUDE.md"), scope: "user" as MemoryScope },
+    ...directoriesDownTo(cwd).flatMap((dir) => memoryCandidates(dir, isWithin(dir, projectRoot) ? "project" : "parent")),
+  ];
+  return { files: await readInOrder(reader, candidates), diagnostics: reader.diagnostics };
+}
+
+/** Reads every candidate at once, then expands imports in candidate order, so the result order and
+ * which copy of a twice-reached file wins never depend on timing. */
+export async function readInOrder(reader: MemoryReader, candidates: { file: string; scope: MemoryScope }[]): Promise<MemoryFile[]> {
+  const reads = candidates.map(({ file, scope }) => ({ file, scope, pending: claim(reader, path.resolve(file)) }));
+  const files: MemoryFile[] = [];
+  for (const { file, scope, pending } of reads) {
+    if (pending) files.push(...(await withImports(reader, path.resolve(file), scope, await pending)));
+  }
+  return files;
+}
+
+/** `/a/b/c` → [`/a`, `/a/b`, `/a/b/c`]; the root only when it is `dir` itself. */
+function directoriesDownTo(dir: string): string[] {
+  const dirs: string[] = [];
+  let current = dir;
+  while (path.dirname(current) !== current) {
+    dirs.unshift(current);
+    current = path.dirname(current);
+  }
+  return dirs.length > 0 ? dirs : [dir];
+}
+
+export function isWithin(dir: string, root: string): boolean {
+  const relative = path.relative(root, dir);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}

@@ -1,0 +1,61 @@
+// Memory files in subdirectories of the working directory are not loaded at the start; like Claude
+// Code, they join the conversation the first time the agent works on a file in their subtree.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { isWithin, memoryCandidates, readInOrder } from "./load-memory.ts";
+import type { MemoryReader } from "./read-memory.ts";
+import type { MemoryFile, MemoryLoad } from "./types.ts";
+
+export type NestedMemoryOptions = {
+  cwd: string;
+  /** For `@~/…` imports. */
+  home: string;
+  /** The files already in the conversation (loadMemory's, plus any restored from earlier runs);
+   * they are never returned again. */
+  loaded: readonly MemoryFile[];
+};
+
+export type NestedMemory = {
+  /** Call with each path a tool reads, writes or searches. Returns the memory files of the
+   * directories between cwd (exclusive) and that path's directory that were not in the
+   * conversation yet, top-down, imports expanded; usually nothing. Paths outside cwd return
+   * nothing. Safe to call concurrently: each file is returned once. Never rejects. */
+  touch(target: string): Promise<MemoryLoad>;
+};
+
+export function createNestedMemory(options: NestedMemoryOptions): NestedMemory {
+  const cwd = path.resolve(options.cwd);
+  const seen = new Set(options.loaded.map((file) => path.resolve(file.path)));
+  const scanned = new Set<string>([cwd]);
+
+  return {
+    async touch(target) {
+      const absolute = path.resolve(cwd, target);
+      if (!isWithin(absolute, cwd) || absolute === cwd) return { files: [], diagnostics: [] };
+      const dirs = directoriesBetween(cwd, (await isDirectory(absolute)) ? absolute : path.dirname(absolute)).filter((dir) => {
+        if (scanned.has(dir)) return false;
+        scanned.add(dir);
+        return true;
+      });
+      if (dirs.length === 0) return { files: [], diagnostics: [] };
+      const reader: MemoryReader = { home: options.home, seen, diagnostics: [] };
+      const files = await readInOrder(reader, dirs.flatMap((dir) => memoryCandidates(dir, "project")));
+      return { files, diagnostics: reader.diagnostics };
+    },
+  };
+}
+
+/** The directories below `top` down to `bottom` inclusive, top-down. */
+function directoriesBetween(top: string, bottom: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = bottom; dir !== top && isWithin(dir, top); dir = path.dirname(dir)) dirs.unshift(dir);
+  return dirs;
+}
+
+async function isDirectory(target: string): Promise<boolean> {
+  try {
+    return (await stat(target)).isDirectory();
+  } catch {
+    return false;
+  }
+}

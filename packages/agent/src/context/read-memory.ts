@@ -1,0 +1,98 @@
+// Reading memory files and expanding their `@path` imports. Each imported file becomes its own
+// entry right after the file that imports it (as Claude Code does), not text spliced into it: the
+// model sees the `@path` mention where it was written and the file's content under its own path.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { findImports } from "./markdown-imports.ts";
+import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
+
+/** Imports are followed this many hops deep (a file's own imports are hop 1). */
+export const MAX_IMPORT_DEPTH = 5;
+/** Larger files still load, with a diagnostic: they cost context on every request. */
+export const LARGE_MEMORY_FILE_CHARS = 40_000;
+
+export type MemoryReader = {
+  home: string;
+  /** Every path already taken (loaded, or being loaded), so a file appears once per conversation. */
+  seen: Set<string>;
+  diagnostics: ContextDiagnostic[];
+};
+
+type ReadResult = { kind: "ok"; text: string } | { kind: "missing" } | { kind: "unusable"; message: string };
+
+/** Starts reading a candidate memory file. Claims the path at once, so concurrent loads never take
+ * the same file twice; returns undefined when it was already taken. */
+export function claim(reader: MemoryReader, file: string): Promise<ReadResult> | undefined {
+  if (reader.seen.has(file)) return undefined;
+  reader.seen.add(file);
+  return readText(file);
+}
+
+/** A read candidate with its imports expanded: `[file, ...imports]`, or [] when the file is absent
+ * or empty. A missing candidate is normal and reported by nobody; a missing import is a diagnostic. */
+export async function withImports(reader: MemoryReader, file: string, scope: MemoryScope, read: ReadResult): Promise<MemoryFile[]> {
+  if (read.kind === "missing") return [];
+  if (read.kind === "unusable") {
+    reader.diagnostics.push({ file, message: read.message });
+    return [];
+  }
+  return expand(reader, { path: file, scope, content: read.text }, [file]);
+}
+
+async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): Promise<MemoryFile[]> {
+  if (file.content.length > LARGE_MEMORY_FILE_CHARS) {
+    reader.diagnostics.push({
+      file: file.path,
+      message: `This memory file is ${file.content.length} characters long (over ${LARGE_MEMORY_FILE_CHARS}); all of it is sent with every request.`,
+    });
+  }
+  const out: MemoryFile[] = file.content.trim() ? [file] : [];
+  for (const written of findImports(file.content)) {
+    const target = resolveImport(written, path.dirname(file.path), reader.home);
+    if (chain.includes(target)) {
+      reader.diagnostics.push({ file: file.path, message: `Import @${written} is circular (${[...chain, target].join(" → ")}); it was not followed.` });
+      continue;
+    }
+    if (chain.length > MAX_IMPORT_DEPTH) {
+      reader.diagnostics.push({
+        file: file.path,
+        message: `Import @${written} is more than ${MAX_IMPORT_DEPTH} imports deep (${[...chain, target].join(" → ")}); it was not followed.`,
+      });
+      continue;
+    }
+    const pending = claim(reader, target);
+    if (!pending) continue;
+    const read = await pending;
+    if (read.kind === "missing") {
+      reader.diagnostics.push({ file: file.path, message: `Import @${written} not found: ${target} does not exist.` });
+      continue;
+    }
+    if (read.kind === "unusable") {
+      reader.diagnostics.push({ file: file.path, message: `Import @${written} skipped: ${read.message}` });
+      continue;
+    }
+    out.push(...(await expand(reader, { path: target, scope: file.scope, content: read.text, importedFrom: file.path }, [...chain, target])));
+  }
+  return out;
+}
+
+function resolveImport(written: string, baseDir: string, home: string): string {
+  if (written.startsWith("~/")) return path.join(home, written.slice(2));
+  return path.resolve(baseDir, written);
+}
+
+async function readText(file: string): Promise<ReadResult> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    if (code === "EISDIR") return { kind: "unusable", message: `${file} is a directory, not a file.` };
+    return { kind: "unusable", message: `${file} cannot be read: ${(error as Error).message}` };
+  }
+  if (buffer.includes(0)) return { kind: "unusable", message: `${file} is a binary file, not text.` };
+  let text = buffer.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { kind: "ok", text };
+}

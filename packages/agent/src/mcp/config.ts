@@ -1,0 +1,103 @@
+// The MCP server entries of Claude Code's config files (`.mcp.json`, `~/.claude.json`, settings),
+// validated one by one: a bad entry becomes a diagnostic and the others still load.
+import { z } from "zod";
+import { expandEnv } from "./expand-env.ts";
+
+/** Where a server was configured. Precedence on equal names: settings > local > project > user. */
+export type McpServerScope = "settings" | "local" | "project" | "user";
+
+type ServerCommon = {
+  /** The key in `mcpServers`; tool names use it sanitised (`mcp__<name>__<tool>`). */
+  name: string;
+  scope: McpServerScope;
+  /** The file it came from, for messages. */
+  file: string;
+};
+export type McpStdioServerConfig = ServerCommon & { type: "stdio"; command: string; args: string[]; env: Record<string, string> };
+export type McpRemoteServerConfig = ServerCommon & { type: "http" | "sse"; url: string; headers: Record<string, string> };
+export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
+
+export type McpDiagnostic = { file: string; key?: string; message: string };
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A message for a required string field: says whether it is missing or of the wrong type. */
+const requiredString = (field: string, what: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `missing "${field}" (${what})` : `"${field}" must be a string`) }).min(1, { error: `"${field}" is empty` });
+const stringMap = (field: string) =>
+  z.record(z.string(), z.string({ error: `"${field}" values must be strings` }), { error: `"${field}" must be an object of strings` });
+const stdioEntry = z.object({
+  type: z.literal("stdio").optional(),
+  command: requiredString("command", "the program to start"),
+  args: z.array(z.string({ error: '"args" must hold only strings' }), { error: '"args" must be an array of strings' }).optional(),
+  env: stringMap("env").optional(),
+});
+const remoteEntry = z.object({
+  type: z.enum(["http", "sse"]),
+  url: requiredString("url", "the server's endpoint"),
+  headers: stringMap("headers").optional(),
+});
+
+export type ParsedEntry =
+  | { ok: true; server: McpServerConfig; warnings: McpDiagnostic[] }
+  | { ok: false; diagnostic: McpDiagnostic };
+
+/** Validates one `mcpServers` entry and expands `${VAR}` / `${VAR:-default}` in command, args,
+ * env, url and headers. `keyPrefix` locates the entry in its file (e.g. `mcpServers.github`). */
+export function parseServerEntry(name: string, raw: unknown, where: { scope: McpServerScope; file: string; keyPrefix: string }, env: Env): ParsedEntry {
+  const fail = (message: string, key = where.keyPrefix): ParsedEntry => ({ ok: false, diagnostic: { file: where.file, key, message } });
+  if (!name.trim()) return fail("server name is empty");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return fail("must be an object");
+  const type = (raw as { type?: unknown }).type;
+  if (type !== undefined && type !== "stdio" && type !== "http" && type !== "sse") {
+    return fail(`unsupported type ${JSON.stringify(type)}: expected "stdio", "http" or "sse"`, `${where.keyPrefix}.type`);
+  }
+  if (type === undefined && !("command" in raw) && "url" in raw) {
+    return fail('missing "command"; a server with a "url" needs "type": "http" or "sse"');
+  }
+
+  const warnings: McpDiagnostic[] = [];
+  const expand = (text: string, key: string): string => {
+    const { value, missing } = expandEnv(text, env);
+    for (const variable of missing) {
+      warnings.push({ file: where.file, key: `${where.keyPrefix}.${key}`, message: `environment variable ${variable} is not set and has no default; \${${variable}} is used as literal text` });
+    }
+    return value;
+  };
+  const expandMap = (map: Record<string, string> | undefined, key: string): Record<string, string> =>
+    Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expand(v, `${key}.${k}`)]));
+  const common = { name, scope: where.scope, file: where.file };
+
+  if (type === "http" || type === "sse") {
+    const parsed = remoteEntry.safeParse(raw);
+    if (!parsed.success) return fail(...describe(parsed.error, where.keyPrefix));
+    const url = expand(parsed.data.url, "url");
+    if (!isHttpUrl(url)) return fail(`"url" must be an http or https URL, got ${JSON.stringify(url)}`, `${where.keyPrefix}.url`);
+    return { ok: true, warnings, server: { ...common, type, url, headers: expandMap(parsed.data.headers, "headers") } };
+  }
+  const parsed = stdioEntry.safeParse(raw);
+  if (!parsed.success) return fail(...describe(parsed.error, where.keyPrefix));
+  const server: McpStdioServerConfig = {
+    ...common,
+    type: "stdio",
+    command: expand(parsed.data.command, "command"),
+    args: (parsed.data.args ?? []).map((arg, i) => expand(arg, `args[${i}]`)),
+    env: expandMap(parsed.data.env, "env"),
+  };
+  return { ok: true, warnings, server };
+}
+
+function describe(error: z.ZodError, keyPrefix: string): [string, string] {
+  const issue = error.issues[0];
+  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  return [issue.message, `${keyPrefix}${path}`];
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

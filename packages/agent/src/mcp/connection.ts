@@ -1,0 +1,175 @@
+// One MCP server: its transport, the client session on it, and whether it is still usable.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Env, McpServerConfig } from "./config.ts";
+
+export type McpServerState = "connecting" | "connected" | "failed" | "closed";
+
+/** A tool as the server lists it. */
+export type McpToolInfo = { name: string; description?: string; inputSchema: Record<string, unknown> };
+
+export type McpConnection = {
+  readonly config: McpServerConfig;
+  readonly client: Client;
+  state: McpServerState;
+  /** Why the server failed, for status and messages. */
+  error?: string;
+  tools: McpToolInfo[];
+  /** Resolves when the transport has closed: for stdio, when the server process is gone. */
+  readonly transportClosed: Promise<void>;
+  /** Set by the first closeConnection(); later calls wait for the same shutdown. */
+  closing?: Promise<void>;
+};
+
+export type ConnectOptions = {
+  cwd: string;
+  /** Base environment of stdio servers (their `env` entries are laid over it). */
+  env: Env;
+  timeoutMs: number;
+  /** Fires when the whole manager shuts down. */
+  signal: AbortSignal;
+  /** Called once when a connected server goes away by itself. */
+  onLost(connection: McpConnection): void;
+};
+
+const STDERR_TAIL_CHARS = 2_000;
+const MAX_TOOL_PAGES = 100;
+/** Longer than the SDK's stdio shutdown: 2 s for the process to exit on its own, 2 s after SIGTERM. */
+const RELEASE_WAIT_MS = 5_000;
+
+/** Starts the server, runs the MCP handshake and lists its tools, all within `timeoutMs`. Resolves
+ * with the connection in state "connected" or "failed" (with `error`); never rejects. A failed
+ * connection has already released its process or sockets. */
+export async function connectServer(config: McpServerConfig, options: ConnectOptions): Promise<McpConnection> {
+  const client = new Client({ name: "harness", version: "0.1.0" }, { capabilities: {} });
+  const stderr = { tail: "" };
+  const transport = createTransport(config, options, stderr);
+  // Set before connect(), which keeps it and calls it first when the transport closes.
+  const transportClosed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  const connection: McpConnection = { config, client, state: "connecting", tools: [], transportClosed };
+
+  client.onclose = () => {
+    if (connection.state !== "connected") return;
+    connection.state = "failed";
+    connection.error = describeLoss(config, stderr.tail);
+    options.onLost(connection);
+  };
+
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = AbortSignal.any([options.signal, timeout]);
+  const requestOptions = { signal, timeout: options.timeoutMs };
+  try {
+    await client.connect(transport, requestOptions);
+    connection.tools = await listAllTools(client, requestOptions);
+    if (options.signal.aborted) throw new Error("shutting down");
+    connection.state = "connected";
+  } catch (error) {
+    connection.state = "failed";
+    connection.error = timeout.aborted
+      ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
+      : describeStartError(config, error, stderr.tail);
+    await release(connection);
+  }
+  return connection;
+}
+
+/** Ends the session and releases the process or sockets. Safe to call in any state; a failed
+ * connection keeps its state and error. */
+export function closeConnection(connection: McpConnection): Promise<void> {
+  connection.closing ??= shutDown(connection);
+  return connection.closing;
+}
+
+async function shutDown(connection: McpConnection): Promise<void> {
+  if (connection.state !== "connected" && connection.state !== "connecting") return;
+  connection.state = "closed";
+  const transport = connection.client.transport;
+  if (transport instanceof StreamableHTTPClientTransport) {
+    // Tells the server the session is over; a server that does not answer soon is not waited for.
+    await Promise.race([transport.terminateSession().catch(() => undefined), delay(1_000)]);
+  }
+  await release(connection);
+}
+
+/** Closes the client and waits until the transport is really closed. The SDK's own close() may
+ * already be under way (it starts one when the handshake fails) and returns early when called
+ * again, so the wait is on the transport's close event; it ends at the latest after the SDK's
+ * SIGTERM/SIGKILL escalation. */
+async function release(connection: McpConnection): Promise<void> {
+  await connection.client.close().catch(() => undefined);
+  await Promise.race([connection.transportClosed, delay(RELEASE_WAIT_MS)]);
+}
+
+function createTransport(config: McpServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
+  if (config.type === "stdio") {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      cwd: options.cwd,
+      env: { ...definedOnly(options.env), CLAUDE_PROJECT_DIR: options.cwd, ...config.env },
+      stderr: "pipe",
+    });
+    // Kept for error messages; reading it also keeps a chatty server from blocking on a full pipe.
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr.tail = (stderr.tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+    });
+    return transport;
+  }
+  const requestInit = { headers: config.headers };
+  const url = new URL(config.url);
+  return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+}
+
+async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
+    for (const tool of result.tools) tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+function describeStartError(config: McpServerConfig, error: unknown, stderrTail: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (config.type === "stdio" && code === "ENOENT") return `command not found: ${config.command}`;
+  if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
+  const message = withCause(error);
+  if (config.type !== "stdio") return `cannot connect to ${config.url}: ${message}`;
+  return withStderr(message, stderrTail);
+}
+
+/** fetch() reports "fetch failed" and keeps the reason (refused, DNS, TLS…) in `cause`. */
+function withCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
+}
+
+function describeLoss(config: McpServerConfig, stderrTail: string): string {
+  const what = config.type === "stdio" ? "the server process exited" : "the connection closed";
+  return withStderr(what, stderrTail);
+}
+
+function withStderr(message: string, stderrTail: string): string {
+  const lastLines = stderrTail.trim().split("\n").slice(-5).join("\n");
+  return lastLines ? `${message}\nstderr: ${lastLines}` : message;
+}
+
+function definedOnly(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { expandEnv } from "./expand-env.ts";
+import { loadMcpConfig } from "./load-config.ts";
+
+let root: string;
+let project: string;
+let home: string;
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), "mcp-config-"));
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+let n = 0;
+async function dirs(files: { mcpJson?: unknown; claudeJson?: (project: string) => unknown; rawMcpJson?: string } = {}) {
+  n++;
+  project = join(root, `project-${n}`);
+  home = join(root, `home-${n}`);
+  await mkdir(project, { recursive: true });
+  await mkdir(home, { recursive: true });
+  if (files.rawMcpJson !== undefined) await writeFile(join(project, ".mcp.json"), files.rawMcpJson);
+  if (files.mcpJson !== undefined) await writeFile(join(project, ".mcp.json"), JSON.stringify(files.mcpJson));
+  if (files.claudeJson) await writeFile(join(home, ".claude.json"), JSON.stringify(files.claudeJson(project)));
+}
+
+describe("expandEnv", () => {
+  const env = { HOME_DIR: "/home/me", EMPTY: "", TOKEN: "s3cret" };
+  test("expands ${VAR} and ${VAR:-default}, leaves $VAR alone", () => {
+    assert.deepEqual(expandEnv("${HOME_DIR}/bin and $HOME_DIR", env), { value: "/home/me/bin and $HOME_DIR", missing: [] });
+    assert.deepEqual(expandEnv("${NOPE:-fallback}-${TOKEN:-x}", env), { value: "fallback-s3cret", missing: [] });
+    assert.deepEqual(expandEnv("${EMPTY:-used}|${EMPTY}|", env), { value: "used||", missing: [] });
+  });
+  test("an unset variable without default stays literal and is reported", () => {
+    assert.deepEqual(expandEnv("Bearer ${API_TOKEN}", env), { value: "Bearer ${API_TOKEN}", missing: ["API_TOKEN"] });
+  });
+});
+
+describe("loadMcpConfig", () => {
+  test("reads the three transports from .mcp.json with ${VAR} expansion in every field", async () => {
+    await dirs({
+      mcpJson: {
+        mcpServers: {
+          local: { command: "${BIN_DIR}/server", args: ["--root", "${ROOT:-/srv}"], env: { KEY: "${KEY}" } },
+          typed: { type: "stdio", command: "node" },
+          remote: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${KEY}" } },
+          legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
+        },
+      },
+    });
+    const config = await loadMcpConfig({ projectRoot: project, home, env: { BIN_DIR: "/opt", KEY: "k1", HOST: "example.com" } });
+    assert.deepEqual(config.diagnostics, []);
+    const file = join(project, ".mcp.json");
+    assert.deepEqual(config.servers, [
+      { name: "local", scope: "project", file, type: "stdio", command: "/opt/server", args: ["--root", "/srv"], env: { KEY: "k1" } },
+      { name: "typed", scope: "project", file, type: "stdio", command: "node", args: [], env: {} },
+      { name: "remote", scope: "project", file, type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer k1" } },
+      { name: "legacy", scope: "project", file, type: "sse", url: "http://127.0.0.1:9/sse", headers: {} },
+    ]);
+  });
+
+  test("invalid entries become diagnostics naming file, key and problem; the rest loads", async () => {
+    await dirs({
+      mcpJson: {
+        mcpServers: {
+          good: { command: "node" },
+          noCommand: { args: ["x"] },
+          urlWithoutType: { url: "https://example.com/mcp" },
+          websocket: { type: "ws", url: "ws://example.com" },
+          badArgs: { command: "node", args: "--flag" },
+          badEnv: { command: "node", env: { PORT: 8080 } },
+          badUrl: { type: "http", url: "not a url" },
+          notObject: "node server.js",
+        },
+      },
+    });
+    const config = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    assert.deepEqual(config.servers.map((s) => s.name), ["good"]);
+    const file = join(project, ".mcp.json");
+    assert.deepEqual(config.diagnostics, [
+      { file, key: "mcpServers.noCommand.command", message: 'missing "command" (the program to start)' },
+      { file, key: "mcpServers.urlWithoutType", message: 'missing "command"; a server with a "url" needs "type": "http" or "sse"' },
+      { file, key: "mcpServers.websocket.type", message: 'unsupported type "ws": expected "stdio", "http" or "sse"' },
+      { file, key: "mcpServers.badArgs.args", message: '"args" must be an array of strings' },
+      { file, key: "mcpServers.badEnv.env.PORT", message: '"env" values must be strings' },
+      { file, key: "mcpServers.badUrl.url", message: '"url" must be an http or https URL, got "not a url"' },
+      { file, key: "mcpServers.notObject", message: "must be an object" },
+    ]);
+  });
+
+  test("an unset variable is reported but the server still loads with the literal text", async () => {
+    await dirs({ mcpJson: { mcpServers: { api: { type: "http", url: "https://example.com/mcp", headers: { "X-Key": "${MISSING_KEY}" } } } } });
+    const config = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    assert.equal(config.servers.length, 1);
+    assert.deepEqual((config.servers[0] as { headers: unknown }).headers, { "X-Key": "${MISSING_KEY}" });
+    assert.equal(config.diagnostics.length, 1);
+    assert.equal(config.diagnostics[0].key, "mcpServers.api.headers.X-Key");
+    assert.match(config.diagnostics[0].message, /MISSING_KEY is not set/);
+  });
+
+  test("a broken .mcp.json is one diagnostic; settings servers still load", async () => {
+    await dirs({ rawMcpJson: '{ "mcpServers": { ' });
+    const config = await loadMcpConfig({ projectRoot: project, home, env: {}, settings: { mcpServers: { fromSettings: { command: "node" } } } });
+    assert.deepEqual(config.servers.map((s) => [s.name, s.scope, s.file]), [["fromSettings", "settings", "settings"]]);
+    assert.equal(config.diagnostics.length, 1);
+    assert.equal(config.diagnostics[0].file, join(project, ".mcp.json"));
+    assert.match(config.diagnostics[0].message, /is not valid JSON/);
+  });
+
+  test("no config anywhere gives no servers and no diagnostics", async () => {
+    await dirs();
+    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, env: {} }), { servers: [], disabled: [], diagnostics: [] });
+  });
+
+  test("~/.claude.json user and local servers; precedence settings > local > project > user", async () => {
+    await dirs({
+      mcpJson: { mcpServers: { shared: { command: "project-shared" }, proj: { command: "project-only" } } },
+      claudeJson: (p) => ({
+        mcpServers: { shared: { command: "user-shared" }, mine: { command: "user-only" }, both: { command: "user-both" } },
+        projects: { [p]: { mcpServers: { both: { command: "local-both" } } }, "/elsewhere": { mcpServers: { other: { command: "x" } } } },
+      }),
+    });
+    const config = await loadMcpConfig({
+      projectRoot: project,
+      home,
+      env: {},
+      settings: { mcpServers: { proj: { command: "settings-proj" } } },
+    });
+    const summary = Object.fromEntries(config.servers.map((s) => [s.name, [s.scope, s.type === "stdio" ? s.command : s.url]]));
+    assert.deepEqual(summary, {
+      proj: ["settings", "settings-proj"],
+      both: ["local", "local-both"],
+      shared: ["project", "project-shared"],
+      mine: ["user", "user-only"],
+    });
+    assert.deepEqual(config.diagnostics, []);
+  });
+
+  test(".mcp.json servers are used unless listed in disabledMcpjsonServers", async () => {
+    await dirs({ mcpJson: { mcpServers: { a: { command: "a" }, b: { command: "b" }, c: { command: "c" } } } });
+    const config = await loadMcpConfig({ projectRoot: project, home, env: {}, settings: { disabledMcpjsonServers: ["b"] } });
+    assert.deepEqual(config.servers.map((s) => s.name), ["a", "c"]);
+    assert.deepEqual(config.disabled, [{ name: "b", reason: "listed in disabledMcpjsonServers" }]);
+  });
+
+  test("with requireProjectApproval only approved .mcp.json servers are used", async () => {
+    await dirs({ mcpJson: { mcpServers: { a: { command: "a" }, b: { command: "b" } } } });
+    const approved = await loadMcpConfig({ projectRoot: project, home, env: {}, requireProjectApproval: true, settings: { enabledMcpjsonServers: ["a"] } });
+    assert.deepEqual(approved.servers.map((s) => s.name), ["a"]);
+    assert.deepEqual(approved.disabled.map((d) => d.name), ["b"]);
+    assert.match(approved.disabled[0].reason, /not approved/);
+    const all = await loadMcpConfig({ projectRoot: project, home, env: {}, requireProjectApproval: true, settings: { enableAllProjectMcpServers: true } });
+    assert.deepEqual(all.servers.map((s) => s.name), ["a", "b"]);
+  });
+
+  test("badly typed approval settings are diagnostics", async () => {
+    await dirs({ mcpJson: { mcpServers: { a: { command: "a" } } } });
+    const config = await loadMcpConfig({
+      projectRoot: project,
+      home,
+      env: {},
+      settingsFile: "/p/.claude/settings.json",
+      settings: { disabledMcpjsonServers: "a", enableAllProjectMcpServers: "yes", mcpServers: [] },
+    });
+    assert.deepEqual(config.servers.map((s) => s.name), ["a"]);
+    assert.deepEqual(config.diagnostics, [
+      { file: "/p/.claude/settings.json", key: "disabledMcpjsonServers", message: "must be an array of server names" },
+      { file: "/p/.claude/settings.json", key: "enableAllProjectMcpServers", message: "must be true or false" },
+      { file: "/p/.claude/settings.json", key: "mcpServers", message: "must be an object mapping server names to server configs" },
+    ]);
+  });
+});

@@ -1,0 +1,150 @@
+// Collects the MCP servers of a project from the places Claude Code reads them.
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
+
+/** The MCP keys of the merged settings object (any other keys are ignored). */
+export type McpSettings = {
+  mcpServers?: unknown;
+  enabledMcpjsonServers?: unknown;
+  disabledMcpjsonServers?: unknown;
+  enableAllProjectMcpServers?: unknown;
+};
+
+export type LoadMcpConfigOptions = {
+  projectRoot: string;
+  /** The user's home directory: `<home>/.claude.json` holds user- and local-scope servers. */
+  home: string;
+  settings?: McpSettings;
+  /** Named in diagnostics about `settings`; default "settings". */
+  settingsFile?: string;
+  /** Source of `${VAR}` values; default process.env. */
+  env?: Env;
+  /** Claude Code asks the user before starting a `.mcp.json` server. A headless harness cannot ask,
+   * so by default (false) every `.mcp.json` server is used unless listed in `disabledMcpjsonServers`.
+   * With true, only servers listed in `enabledMcpjsonServers` (or all, when
+   * `enableAllProjectMcpServers` is true) are used, as if the user had declined the others. */
+  requireProjectApproval?: boolean;
+};
+
+export type McpConfig = {
+  /** The servers to start, one per name. */
+  servers: McpServerConfig[];
+  /** `.mcp.json` servers that are configured but not used, and why. */
+  disabled: { name: string; reason: string }[];
+  diagnostics: McpDiagnostic[];
+};
+
+const nameList = z.array(z.string()).optional();
+
+/** Reads `<projectRoot>/.mcp.json`, `<home>/.claude.json` (top-level `mcpServers` = user scope,
+ * `projects[<projectRoot>].mcpServers` = local scope) and `settings.mcpServers`. When a name is
+ * configured in several places the first of settings, local, project, user wins, whole. Never
+ * throws: unreadable files and invalid entries become diagnostics and the rest loads. */
+export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpConfig> {
+  const env = options.env ?? process.env;
+  const diagnostics: McpDiagnostic[] = [];
+  const settingsFile = options.settingsFile ?? "settings";
+  const settings = options.settings ?? {};
+  const projectRoot = resolve(options.projectRoot);
+
+  const mcpJsonPath = join(projectRoot, ".mcp.json");
+  const mcpJson = await readJsonObject(mcpJsonPath, diagnostics);
+  const claudeJsonPath = join(options.home, ".claude.json");
+  const claudeJson = await readJsonObject(claudeJsonPath, diagnostics);
+  const projects = claudeJson?.projects;
+  const localEntry = isObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;
+
+  const sources: { scope: McpServerScope; file: string; keyPrefix: string; servers: unknown }[] = [
+    { scope: "settings", file: settingsFile, keyPrefix: "mcpServers", servers: settings.mcpServers },
+    { scope: "local", file: claudeJsonPath, keyPrefix: `projects.${projectRoot}.mcpServers`, servers: isObject(localEntry) ? localEntry.mcpServers : undefined },
+    { scope: "project", file: mcpJsonPath, keyPrefix: "mcpServers", servers: mcpJson?.mcpServers },
+    { scope: "user", file: claudeJsonPath, keyPrefix: "mcpServers", servers: claudeJson?.mcpServers },
+  ];
+  if (mcpJson && mcpJson.mcpServers === undefined) {
+    diagnostics.push({ file: mcpJsonPath, message: 'no "mcpServers" object: servers must be listed under "mcpServers"' });
+  }
+
+  const approval = readApproval(settings, settingsFile, diagnostics);
+  const servers = new Map<string, McpServerConfig>();
+  const disabled: McpConfig["disabled"] = [];
+  for (const source of sources) {
+    if (source.servers === undefined) continue;
+    if (!isObject(source.servers)) {
+      diagnostics.push({ file: source.file, key: source.keyPrefix, message: "must be an object mapping server names to server configs" });
+      continue;
+    }
+    for (const [name, raw] of Object.entries(source.servers)) {
+      if (servers.has(name)) continue;
+      const parsed = parseServerEntry(name, raw, { ...source, keyPrefix: `${source.keyPrefix}.${name}` }, env);
+      if (!parsed.ok) {
+        diagnostics.push(parsed.diagnostic);
+        continue;
+      }
+      diagnostics.push(...parsed.warnings);
+      if (source.scope === "project") {
+        const reason = projectServerDisabled(name, approval, options.requireProjectApproval === true);
+        if (reason) {
+          disabled.push({ name, reason });
+          continue;
+        }
+      }
+      servers.set(name, parsed.server);
+    }
+  }
+  return { servers: [...servers.values()], disabled, diagnostics };
+}
+
+type Approval = { enabled: string[]; disabled: string[]; enableAll: boolean };
+
+function readApproval(settings: McpSettings, file: string, diagnostics: McpDiagnostic[]): Approval {
+  const list = (key: "enabledMcpjsonServers" | "disabledMcpjsonServers"): string[] => {
+    const parsed = nameList.safeParse(settings[key]);
+    if (parsed.success) return parsed.data ?? [];
+    diagnostics.push({ file, key, message: "must be an array of server names" });
+    return [];
+  };
+  const enabled = list("enabledMcpjsonServers");
+  const disabled = list("disabledMcpjsonServers");
+  const enableAll = settings.enableAllProjectMcpServers;
+  if (enableAll !== undefined && typeof enableAll !== "boolean") {
+    diagnostics.push({ file, key: "enableAllProjectMcpServers", message: "must be true or false" });
+  }
+  return { enabled, disabled, enableAll: enableAll === true };
+}
+
+function projectServerDisabled(name: string, approval: Approval, requireApproval: boolean): string | undefined {
+  if (approval.disabled.includes(name)) return "listed in disabledMcpjsonServers";
+  if (!requireApproval || approval.enableAll || approval.enabled.includes(name)) return undefined;
+  return "not approved: not listed in enabledMcpjsonServers and enableAllProjectMcpServers is not true";
+}
+
+/** The parsed object, or undefined when the file does not exist or is not a JSON object (the
+ * latter with a diagnostic). */
+async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    diagnostics.push({ file, message: `is not valid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+  if (!isObject(value)) {
+    diagnostics.push({ file, message: "must contain a JSON object" });
+    return undefined;
+  }
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

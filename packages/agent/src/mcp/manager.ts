@@ -1,0 +1,126 @@
+// Starts every configured MCP server and exposes their tools as ours.
+import type { Tool } from "../types.ts";
+import type { Env, McpServerConfig } from "./config.ts";
+import { closeConnection, connectServer, type McpConnection } from "./connection.ts";
+import { mcpTool } from "./mcp-tool.ts";
+import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./names.ts";
+
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+/** Claude Code's default limit for one MCP tool call (MCP_TOOL_TIMEOUT), about 27.8 hours. */
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
+
+export type McpNoticeLevel = "info" | "warn" | "error";
+
+export type StartMcpOptions = {
+  /** Working directory of stdio servers (and their CLAUDE_PROJECT_DIR). */
+  cwd: string;
+  /** When it fires, pending connections are abandoned and the manager closes as by close(). */
+  signal?: AbortSignal;
+  /** Reports connections, servers that fail to start or die later, and skipped tools. */
+  onNotice?: (level: McpNoticeLevel, message: string) => void;
+  /** Base environment of stdio servers and source of MCP_TIMEOUT / MCP_TOOL_TIMEOUT; default process.env. */
+  env?: Env;
+};
+
+export type McpServerStatus = {
+  name: string;
+  state: "connected" | "failed" | "closed";
+  error?: string;
+  /** Tools of this server among `McpManager.tools`. */
+  toolCount: number;
+};
+
+export type McpManager = {
+  /** Every tool of every server that connected, named `mcp__<server>__<tool>`. Fixed at start: a
+   * server that dies later keeps its tools listed, and calling them returns an is_error result. */
+  readonly tools: Tool[];
+  status(): McpServerStatus[];
+  /** Ends every session and stops every stdio server process. Idempotent. */
+  close(): Promise<void>;
+};
+
+/** Connects to all servers concurrently, each within MCP_TIMEOUT ms (default 30000). Never
+ * rejects: a server that cannot be reached is reported through onNotice("error", …) and shows as
+ * "failed" in status(); the others are used. */
+export async function startMcp(config: { servers: readonly McpServerConfig[] }, options: StartMcpOptions): Promise<McpManager> {
+  const env = options.env ?? process.env;
+  const notice = options.onNotice ?? (() => {});
+  // Aborted by the caller's signal or by close(): abandons pending connections and requests.
+  const lifetime = new AbortController();
+  let close: () => Promise<void> = async () => {};
+  const onOuterAbort = () => {
+    lifetime.abort();
+    void close();
+  };
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  if (options.signal?.aborted) lifetime.abort();
+
+  const timeoutMs = positiveInt(env.MCP_TIMEOUT) ?? DEFAULT_MCP_TIMEOUT_MS;
+  const callTimeoutMs = positiveInt(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+  const connections = await Promise.all(
+    config.servers.map((server) =>
+      connectServer(server, {
+        cwd: options.cwd,
+        env,
+        timeoutMs,
+        signal: lifetime.signal,
+        onLost: (connection) => notice("error", `MCP server ${connection.config.name} failed: ${connection.error}`),
+      }),
+    ),
+  );
+
+  const tools: Tool[] = [];
+  const toolCounts = new Map<McpConnection, number>();
+  const taken = new Set<string>();
+  for (const connection of connections) {
+    const name = connection.config.name;
+    if (connection.state !== "connected") {
+      if (!lifetime.signal.aborted) notice("error", `MCP server ${name} failed: ${connection.error}`);
+      continue;
+    }
+    let count = 0;
+    for (const info of connection.tools) {
+      const toolName = mcpToolName(name, info.name);
+      if (toolName.length > MAX_TOOL_NAME_LENGTH) {
+        notice("warn", `MCP tool ${info.name} of server ${name} left out: its name ${toolName} is longer than ${MAX_TOOL_NAME_LENGTH} characters`);
+        continue;
+      }
+      if (taken.has(toolName)) {
+        notice("warn", `MCP tool ${info.name} of server ${name} left out: another tool is already named ${toolName}`);
+        continue;
+      }
+      taken.add(toolName);
+      tools.push(mcpTool(connection, info, toolName, callTimeoutMs));
+      count++;
+    }
+    toolCounts.set(connection, count);
+    notice("info", `MCP server ${name} connected: ${count} tool${count === 1 ? "" : "s"}`);
+  }
+
+  let closing: Promise<void> | undefined;
+  close = () => {
+    closing ??= Promise.all(connections.map(closeConnection)).then(() => {});
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    lifetime.abort();
+    return closing;
+  };
+  if (lifetime.signal.aborted) await close();
+
+  return {
+    tools,
+    status: () =>
+      connections.map((connection) => ({
+        name: connection.config.name,
+        state: connection.state === "connecting" ? "failed" : connection.state,
+        ...(connection.error === undefined ? {} : { error: connection.error }),
+        toolCount: toolCounts.get(connection) ?? 0,
+      })),
+    close: () => close(),
+  };
+}
+
+function positiveInt(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}

@@ -1,0 +1,48 @@
+// An MCP server's tool as one of our Tools.
+import { z } from "zod";
+import type { Tool, ToolOutput } from "../types.ts";
+import type { McpConnection, McpToolInfo } from "./connection.ts";
+import { convertToolResult } from "./tool-result.ts";
+
+/** Longest tool description passed on; some servers ship whole manuals. */
+export const MAX_MCP_DESCRIPTION_CHARS = 2_048;
+
+/** Arguments are not validated here: the server validates them against its own schema and answers
+ * with an error the model can act on. This only requires a JSON object. */
+const anyArguments = z.record(z.string(), z.unknown());
+
+/** `toolName` is the exposed name (`mcp__<server>__<tool>`); calls go to `info.name` on the server
+ * of `connection`, whatever state that connection is in by then. */
+export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: string, callTimeoutMs: number): Tool {
+  const { $schema: _ignored, ...inputSchema } = info.inputSchema;
+  const serverName = connection.config.name;
+  return {
+    name: toolName,
+    description: truncateDescription(info.description ?? ""),
+    parameters: anyArguments,
+    inputSchema: { ...inputSchema, type: "object" },
+    async execute(args, ctx): Promise<ToolOutput> {
+      if (connection.state !== "connected") return notConnected(serverName, connection.error);
+      try {
+        const result = await connection.client.callTool({ name: info.name, arguments: args as Record<string, unknown> }, undefined, {
+          signal: ctx.signal,
+          timeout: callTimeoutMs,
+          resetTimeoutOnProgress: true,
+        });
+        return convertToolResult(result);
+      } catch (error) {
+        if (connection.state !== "connected") return notConnected(serverName, connection.error);
+        const message = error instanceof Error ? error.message : String(error);
+        return { content: `MCP tool ${info.name} of server ${serverName} failed: ${message}`, isError: true };
+      }
+    },
+  };
+}
+
+function notConnected(serverName: string, reason: string | undefined): ToolOutput {
+  return { content: `MCP server ${serverName} is not connected${reason ? ` (${reason.split("\n")[0]})` : ""}`, isError: true };
+}
+
+function truncateDescription(text: string): string {
+  return text.length <= MAX_MCP_DESCRIPTION_CHARS ? text : `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS)}… [description truncated]`;
+}

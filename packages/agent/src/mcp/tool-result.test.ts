@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { convertToolResult, EMPTY_RESULT, MAX_IMAGE_BYTES } from "./tool-result.ts";
+
+test("text parts are joined by newlines; isError is kept; no blocks without images", () => {
+  const output = convertToolResult({ content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }], isError: true });
+  assert.deepEqual(output, { content: "line one\nline two", isError: true });
+});
+
+test("an empty result says the tool ran without output", () => {
+  assert.deepEqual(convertToolResult({ content: [] }), { content: EMPTY_RESULT, isError: false });
+});
+
+test("structured content alone is shown as JSON", () => {
+  assert.deepEqual(convertToolResult({ content: [], structuredContent: { temperature: 21 } }), {
+    content: '{\n  "temperature": 21\n}',
+    isError: false,
+  });
+});
+
+test("embedded text resources are shown; binary content is described, not dropped silently", () => {
+  const output = convertToolResult({
+    content: [
+      { type: "resource", resource: { uri: "file:///notes.md", text: "# Notes" } },
+      { type: "resource", resource: { uri: "file:///a.bin", blob: "AAAA", mimeType: "application/octet-stream" } },
+      { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///big.csv", name: "big.csv" },
+      { type: "image", data: "AAAA", mimeType: "image/bmp" },
+    ],
+  });
+  assert.equal(
+    output.content,
+    [
+      "# Notes",
+      "[binary resource file:///a.bin (application/octet-stream, 3 bytes) omitted]",
+      "[audio (audio/wav) omitted: audio cannot be shown to the model]",
+      "[resource link: big.csv (file:///big.csv)]",
+      "[image of unsupported type image/bmp omitted, 3 bytes]",
+    ].join("\n"),
+  );
+  assert.equal(output.blocks, undefined);
+});
+
+test("images become image blocks in order with the texts; too large images are left out with a note", () => {
+  const big = "A".repeat(Math.ceil(((MAX_IMAGE_BYTES + 10) * 4) / 3));
+  const output = convertToolResult({
+    content: [
+      { type: "text", text: "before" },
+      { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      { type: "image", data: big, mimeType: "image/jpeg" },
+    ],
+  });
+  assert.match(output.content, /^before\n\[image: image\/png, 8 bytes\]\n\[image\/jpeg image omitted: 5\.0 MB, over the 5 MB limit for images\]$/);
+  assert.deepEqual(output.blocks?.map((b) => b.type), ["text", "image", "text"]);
+  assert.deepEqual(output.blocks?.[1], { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
+});

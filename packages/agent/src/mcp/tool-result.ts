@@ -1,0 +1,90 @@
+// Turns an MCP tools/call result into what the model sees.
+import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
+
+/** What Claude Code answers for a call that produced no content. */
+export const EMPTY_RESULT = "Tool ran without output or errors";
+
+/** Largest image passed on to the model (the Anthropic API's limit). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Media types the Anthropic API accepts in an image block. */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+function isImageType(mimeType: string): mimeType is ToolImageBlock["source"]["media_type"] {
+  return IMAGE_TYPES.has(mimeType);
+}
+
+type ContentItem = { type: string; [key: string]: unknown };
+export type CallToolResultLike = { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
+
+/** `content` is the whole result as text, each image mentioned by type and size. When the result
+ * holds images, `blocks` carries the result for the model: its texts and images in their order. */
+export function convertToolResult(result: CallToolResultLike): ToolOutput {
+  const texts: string[] = [];
+  const blocks: ToolOutputBlock[] = [];
+  let images = 0;
+  const note = (text: string) => {
+    texts.push(text);
+    blocks.push({ type: "text", text });
+  };
+  const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  for (const item of items) {
+    switch (item.type) {
+      case "text":
+        note(String(item.text ?? ""));
+        break;
+      case "image": {
+        const mimeType = String(item.mimeType ?? "");
+        const data = String(item.data ?? "");
+        const bytes = base64Bytes(data);
+        if (!isImageType(mimeType)) note(`[image of unsupported type ${mimeType || "unknown"} omitted, ${formatBytes(bytes)}]`);
+        else if (bytes > MAX_IMAGE_BYTES) note(`[${mimeType} image omitted: ${formatBytes(bytes)}, over the ${MAX_IMAGE_BYTES / (1024 * 1024)} MB limit for images]`);
+        else {
+          blocks.push({ type: "image", source: { type: "base64", media_type: mimeType, data } });
+          texts.push(`[image: ${mimeType}, ${formatBytes(bytes)}]`);
+          images++;
+        }
+        break;
+      }
+      case "audio":
+        note(`[audio (${String(item.mimeType ?? "unknown type")}) omitted: audio cannot be shown to the model]`);
+        break;
+      case "resource":
+        note(describeResource(item.resource));
+        break;
+      case "resource_link":
+        note(`[resource link: ${String(item.name ?? "")} (${String(item.uri ?? "")})]`);
+        break;
+      default:
+        note(`[content of type ${JSON.stringify(item.type)} omitted]`);
+    }
+  }
+  if (!items.length && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent, null, 2));
+  // Servers of protocol version 2024-10-07 answer with `toolResult` instead of `content`.
+  if (!items.length && result.structuredContent === undefined && result.toolResult !== undefined) {
+    texts.push(typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult));
+  }
+  const content = texts.length ? texts.join("\n") : EMPTY_RESULT;
+  const output: ToolOutput = { content, isError: result.isError === true };
+  if (images) output.blocks = blocks;
+  return output;
+}
+
+function describeResource(resource: unknown): string {
+  if (typeof resource !== "object" || resource === null) return "[embedded resource omitted]";
+  const r = resource as { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+  if (typeof r.text === "string") return r.text;
+  const size = typeof r.blob === "string" ? `, ${formatBytes(base64Bytes(r.blob))}` : "";
+  return `[binary resource ${String(r.uri ?? "")} (${String(r.mimeType ?? "unknown type")}${size}) omitted]`;
+}
+
+function base64Bytes(data: string): number {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

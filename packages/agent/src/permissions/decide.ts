@@ -1,0 +1,132 @@
+import path from "node:path";
+import { decideBash } from "./decide-bash.ts";
+import { findRule } from "./match-rule.ts";
+import type { RuleTarget } from "./match-rule.ts";
+import { pathDecision } from "./path-access.ts";
+import type { PathAccess } from "./path-access.ts";
+import { resolveToolPath } from "./paths.ts";
+import { NO_APPROVAL_TOOLS, READ_TOOLS, WRITE_TOOLS, canonicalToolName } from "./tool-names.ts";
+import type { PermissionContext, PermissionDecision, ToolCall } from "./types.ts";
+import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleName, strongest } from "./verdicts.ts";
+
+/** Decides whether a tool call may run, needs the user's approval, or is refused. Pure: no I/O.
+ *
+ * Order: deny rules, then ask rules, then the mode, then allow rules, then the defaults below.
+ * Deny beats ask beats allow wherever several rules match. Defaults:
+ * - Read, Glob, Grep, NotebookRead, LS: allowed inside the working directories (cwd and
+ *   additionalDirectories); anywhere else they ask.
+ * - Edit, MultiEdit, Write, NotebookEdit: ask in default mode; allowed inside the working
+ *   directories in acceptEdits mode; denied in plan mode.
+ * - Bash: see decideBash — read-only commands run, everything else asks (plan mode: denied).
+ * - TodoWrite, ToolSearch, BashOutput, KillShell, WebSearch, Task, Skill, ExitPlanMode: allowed.
+ * - WebFetch, MCP tools and any other tool: ask unless an allow rule matches.
+ * bypassPermissions allows everything that no deny or ask rule covers; dontAsk turns every "ask"
+ * into "deny". */
+export function decide(call: ToolCall, ctx: PermissionContext): PermissionDecision {
+  return applyDontAsk(decideCall(call, ctx), ctx);
+}
+
+function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision {
+  const name = canonicalToolName(call.name);
+  if (name === "Bash") {
+    const command = call.input.command;
+    if (typeof command !== "string") return ruleOnly(call, ctx, "the call has no command");
+    return decideBash(command, ctx);
+  }
+  if (WRITE_TOOLS.has(name) || READ_TOOLS.has(name)) {
+    const accesses = fileAccesses(call, ctx);
+    if (accesses.length === 0) return ruleOnly(call, ctx, "the call names no file");
+    return strongest(accesses.map((access) => pathDecision(access, ctx))) as PermissionDecision;
+  }
+  return decideOther(call, name, ctx);
+}
+
+/** The files a file tool call touches, by Claude Code's input names. */
+function fileAccesses(call: ToolCall, ctx: PermissionContext): PathAccess[] {
+  const input = call.input;
+  const kind = WRITE_TOOLS.has(canonicalToolName(call.name)) ? "write" : "read";
+  const at = (value: unknown): PathAccess[] =>
+    typeof value === "string" && value !== "" ? [{ kind, tool: call.name, path: resolveToolPath(value, ctx.cwd, ctx.home) }] : [];
+  switch (call.name) {
+    case "Glob": {
+      const dir = typeof input.path === "string" && input.path !== "" ? input.path : ".";
+      return [...at(dir), ...globBase(input.pattern, resolveToolPath(dir, ctx.cwd, ctx.home), call.name)];
+    }
+    case "Grep":
+    case "LS":
+      return at(typeof input.path === "string" && input.path !== "" ? input.path : ".");
+    case "NotebookEdit":
+    case "NotebookRead":
+      return at(input.notebook_path);
+    default:
+      return at(input.file_path);
+  }
+}
+
+/** A Glob pattern that climbs out of (`../*`) or replaces (`/etc/*`) its search directory reads
+ * where its literal part points. */
+function globBase(pattern: unknown, dir: string, tool: string): PathAccess[] {
+  if (typeof pattern !== "string") return [];
+  const segments = pattern.split("/");
+  if (!pattern.startsWith("/") && !segments.includes("..")) return [];
+  const firstGlob = segments.findIndex((segment) => /[*?[{]/.test(segment));
+  const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
+  const base = path.resolve(dir, literal.join("/") || "/");
+  if (firstGlob !== -1 && segments.slice(firstGlob).includes("..")) {
+    return [{ kind: "read", tool, path: base, uncertain: `the pattern ${pattern} climbs out of the directory it names` }];
+  }
+  return [{ kind: "read", tool, path: base }];
+}
+
+function decideOther(call: ToolCall, name: string, ctx: PermissionContext): PermissionDecision {
+  const target = ruleTarget(call, name);
+  const subject = name === "WebFetch" && target.kind === "host" ? `Fetching ${quote(String(call.input.url))}` : `Using ${name}`;
+  const denyRule = findRule(ctx.rules.deny, call.name, target, ctx);
+  if (denyRule !== undefined) return deny(`${subject} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
+  const askRule = findRule(ctx.rules.ask, call.name, target, ctx);
+  if (askRule !== undefined) return ask(`${subject} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
+  if (ctx.mode === "bypassPermissions") return bypassAllow();
+  const allowRule = findRule(ctx.rules.allow, call.name, target, ctx);
+  if (allowRule !== undefined) return allow(`Allowed by ${ruleName("allow", allowRule)}.`, allowRule);
+  if (NO_APPROVAL_TOOLS.has(name)) return allow(`${name} changes no files and runs no commands, so it needs no approval.`);
+  if (name === "WebFetch") {
+    if (target.kind !== "host") return ask(`Fetching ${quote(String(call.input.url ?? ""))} needs approval: it is not a valid http(s) URL.`);
+    return ask(`${subject} needs approval: no allow rule such as WebFetch(domain:${target.host}) matches it.`);
+  }
+  return ask(`${subject} needs approval: no allow rule matches ${name}.`);
+}
+
+function ruleTarget(call: ToolCall, name: string): RuleTarget {
+  const input = call.input;
+  if (name === "WebFetch") {
+    const host = hostOf(input.url);
+    return host === undefined ? { kind: "none" } : { kind: "host", host };
+  }
+  if (name === "Task" && typeof input.subagent_type === "string") return { kind: "name", name: input.subagent_type };
+  if (name === "Skill") {
+    const skill = typeof input.skill === "string" ? input.skill : typeof input.command === "string" ? input.command : undefined;
+    if (skill !== undefined) return { kind: "name", name: skill };
+  }
+  return { kind: "none" };
+}
+
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+    return parsed.hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A call whose input cannot be checked: tool-wide rules and the mode decide; it never runs on
+ * the strength of rules it could dodge. */
+function ruleOnly(call: ToolCall, ctx: PermissionContext, problem: string): PermissionDecision {
+  const target = { kind: "none" } as const;
+  const denyRule = findRule(ctx.rules.deny, call.name, target, ctx);
+  if (denyRule !== undefined) return deny(`Using ${call.name} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
+  if (ctx.mode === "plan" && !READ_TOOLS.has(canonicalToolName(call.name))) return planDenial(`using ${call.name}`);
+  return ask(`Using ${call.name} needs approval: ${problem}.`);
+}

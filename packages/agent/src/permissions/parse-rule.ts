@@ -1,0 +1,64 @@
+import { PATH_RULE_TOOLS } from "./tool-names.ts";
+import type { PermissionRule, Rule } from "./types.ts";
+
+const TOOL_NAME = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_.*-]+)$/;
+
+/** Parses Claude Code's rule syntax: `Tool`, `Tool(specifier)`; `\(` and `\)` in the specifier are
+ * literal parentheses. `Tool()` and `Tool(*)` mean every use of the tool. Returns an error naming the
+ * problem for text that cannot be a rule, so settings can report it instead of ignoring it. */
+export function parseRule(text: string): Rule | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { error: "empty permission rule" };
+  const open = trimmed.indexOf("(");
+  const tool = open === -1 ? trimmed : trimmed.slice(0, open).trim();
+  if (!TOOL_NAME.test(tool)) {
+    return {
+      error: `"${tool}" is not a tool name: tool names start with an uppercase letter (Bash, Read, Edit, WebFetch …) or with mcp__`,
+    };
+  }
+  if (open === -1) return { tool };
+  if (!trimmed.endsWith(")")) return { error: `rule "${trimmed}" has no closing parenthesis` };
+  const specifier = trimmed.slice(open + 1, -1).replace(/\\([()])/g, "$1").trim();
+  if (specifier === "" || specifier === "*") return { tool };
+  const problem = specifierProblem(tool, specifier);
+  return problem === undefined ? { tool, specifier } : { error: problem };
+}
+
+function specifierProblem(tool: string, specifier: string): string | undefined {
+  if (tool.startsWith("mcp__")) {
+    return `MCP rules take no parentheses: write mcp__server or mcp__server__tool instead of "${tool}(${specifier})"`;
+  }
+  if (tool === "Bash" && /:\*./s.test(specifier)) {
+    return `":*" only works at the end of a Bash rule, as in Bash(npm run:*); use * for a wildcard elsewhere`;
+  }
+  if (tool === "WebFetch") {
+    const host = specifier.startsWith("domain:") ? specifier.slice("domain:".length) : undefined;
+    if (host === undefined || host === "" || /[/:\s]/.test(host)) {
+      return `WebFetch rules name a host as domain:<host>, e.g. WebFetch(domain:example.com), not "${specifier}"`;
+    }
+  }
+  if (PATH_RULE_TOOLS.has(tool) && specifier.endsWith(":*")) {
+    return `":*" is only for Bash rules; ${tool} rules take gitignore-style paths such as ${tool}(./.env*)`;
+  }
+  return undefined;
+}
+
+/** The canonical text of a rule. */
+export function ruleText(rule: Rule): string {
+  return rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier.replace(/[()]/g, "\\$&")})`;
+}
+
+/** Parses rule texts for one source. `root` is the base of `/path` patterns (see PermissionRule). */
+export function toPermissionRules(
+  texts: readonly string[],
+  origin: { root: string; source?: string },
+): { rules: PermissionRule[]; errors: { text: string; error: string }[] } {
+  const rules: PermissionRule[] = [];
+  const errors: { text: string; error: string }[] = [];
+  for (const text of texts) {
+    const parsed = parseRule(text);
+    if ("error" in parsed) errors.push({ text, error: parsed.error });
+    else rules.push({ ...parsed, text: text.trim(), root: origin.root, ...(origin.source === undefined ? {} : { source: origin.source }) });
+  }
+  return { rules, errors };
+}

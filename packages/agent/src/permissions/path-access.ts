@@ -1,0 +1,78 @@
+import { findRule } from "./match-rule.ts";
+import { isInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
+import { ruleCoversTool } from "./tool-names.ts";
+import type { PermissionContext, PermissionDecision } from "./types.ts";
+import { allow, ask, bypassAllow, deny, planDenial, ruleName } from "./verdicts.ts";
+
+/** One file a call reads or writes. */
+export type PathAccess = {
+  kind: "read" | "write";
+  /** The tool whose rules apply: the calling file tool, or Read / Write for a shell command's
+   * files (so `Read(...)` and `Edit(...)` rules cover them). */
+  tool: string;
+  /** Absolute path; for a glob, the directory its literal part names. */
+  path: string;
+  /** Why the path is only known at run time, if so. */
+  uncertain?: string;
+  /** A glob: `path` bounds where it can point, not which files it names. */
+  glob?: string;
+};
+
+export type PathAccessOptions = {
+  /** A Bash allow rule already allows the command whose argument this is: the location needs no
+   * further approval (deny and ask rules still apply). */
+  commandAllowed?: boolean;
+};
+
+/** Decides one file access: deny and ask rules, then mode, then allow rules and the working
+ * directories. Edit allow rules also allow reading. */
+export function pathDecision(access: PathAccess, ctx: PermissionContext, options: PathAccessOptions = {}): PermissionDecision {
+  const shown = shownPath(access.path, ctx.cwd);
+  const doing = access.kind === "read" ? `reading ${shown}` : `writing to ${shown}`;
+  const target = { kind: "path", path: access.path } as const;
+
+  const denyRule = findRule(ctx.rules.deny, access.tool, target, ctx);
+  if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
+  const askRule = findRule(ctx.rules.ask, access.tool, target, ctx);
+  if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
+  if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing);
+
+  const protectedBy = protectingRule(access.tool, ctx);
+  const uncertain = access.uncertain ?? (access.glob !== undefined && protectedBy !== undefined
+    ? `the pattern ${access.glob} could match a file that ${protectedBy} protects`
+    : undefined);
+  if (uncertain !== undefined) {
+    if (ctx.mode === "bypassPermissions" && protectedBy === undefined) return bypassAllow();
+    return ask(`${capitalize(doing)} needs approval: ${uncertain}.`);
+  }
+  if (ctx.mode === "bypassPermissions") return bypassAllow();
+
+  const allowRule = findRule(ctx.rules.allow, access.tool, target, ctx) ?? (access.kind === "read" ? findRule(ctx.rules.allow, "Edit", target, ctx) : undefined);
+  if (allowRule !== undefined) return allow(`Allowed by ${ruleName("allow", allowRule)}.`, allowRule);
+  if (options.commandAllowed) return allow(`The allow rule for the command covers ${shown}.`);
+
+  const inside = isInWorkingDirectories(access.path, ctx);
+  if (!inside) {
+    return ask(`${capitalize(doing)} needs approval: it is outside the working directories (${workingDirectoriesText(ctx)}).`);
+  }
+  if (access.kind === "read") return allow(`Reading inside the working directories is allowed.`);
+  if (ctx.mode === "acceptEdits") return allow("acceptEdits mode allows edits inside the working directories.");
+  return ask(`${capitalize(doing)} needs approval in default mode; acceptEdits mode or an allow rule such as Edit(${ruleSuggestion(shown)}) would allow it.`);
+}
+
+/** A deny or ask rule with a path pattern that covers `tool`, named for messages. */
+function protectingRule(tool: string, ctx: PermissionContext): string | undefined {
+  for (const kind of ["deny", "ask"] as const) {
+    const rule = ctx.rules[kind].find((r) => r.specifier !== undefined && ruleCoversTool(r.tool, tool));
+    if (rule !== undefined) return ruleName(kind, rule);
+  }
+  return undefined;
+}
+
+function ruleSuggestion(shown: string): string {
+  return shown.startsWith("/") ? `/${shown}` : `./${shown}`;
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,119 @@
+import path from "node:path";
+import { escapeRegExp } from "./tool-names.ts";
+
+/** A path rule's pattern, compiled against the directories it depends on. */
+export type PathMatcher = (absolutePath: string) => boolean;
+
+export type PatternDirs = {
+  /** Base of `/path` patterns (the rule's settings root). */
+  root: string;
+  cwd: string;
+  home: string;
+};
+
+/** Compiles a Read/Edit rule pattern with gitignore semantics:
+ * - `//abs/path` is absolute, `~/path` starts at home, `/path` at the rule's root, `path` and
+ *   `./path` at cwd;
+ * - a pattern with a slash before its last character is anchored at its base; one without
+ *   (`*.env`, `.env`) matches a name at any depth below the base;
+ * - `*` and `?` stay within one path segment, `**` spans segments, `[...]` is a character class,
+ *   `\` escapes;
+ * - a pattern matching a directory matches everything inside it, as in gitignore.
+ * Leading literal segments, `..` included, are resolved lexically into the base, so
+ * `../shared/**` means the sibling directory `shared`. */
+export function compilePathPattern(pattern: string, dirs: PatternDirs): PathMatcher {
+  let base = dirs.cwd;
+  let rest = pattern;
+  let anchored = false;
+  if (rest.startsWith("//")) {
+    base = "/";
+    rest = rest.slice(2);
+    anchored = true;
+  } else if (rest === "~" || rest.startsWith("~/")) {
+    base = dirs.home;
+    rest = rest.slice(2);
+    anchored = true;
+  } else if (rest.startsWith("/")) {
+    base = dirs.root;
+    rest = rest.slice(1);
+    anchored = true;
+  } else if (rest.startsWith("./")) {
+    rest = rest.slice(2);
+  }
+  rest = rest.replace(/\/+$/, "");
+  if (rest.includes("/")) anchored = true;
+
+  const segments = rest === "" ? [] : rest.split("/");
+  if (anchored) {
+    while (segments.length > 0 && !hasGlob(segments[0])) {
+      base = path.resolve(base, unescape(segments.shift() as string));
+    }
+  }
+  if (segments.length === 0 || (segments.length === 1 && segments[0] === "**")) return (target) => isSameOrInside(target, base);
+
+  const body = globToRegExp(segments.join("/"));
+  const regex = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`, "s");
+  return (target) => {
+    const relative = path.relative(base, target);
+    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return false;
+    // The path itself or any directory above it (below the base) may match.
+    let prefix = "";
+    for (const segment of relative.split(path.sep)) {
+      prefix = prefix === "" ? segment : `${prefix}/${segment}`;
+      if (regex.test(prefix)) return true;
+    }
+    return false;
+  };
+}
+
+function isSameOrInside(target: string, dir: string): boolean {
+  const relative = path.relative(dir, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function hasGlob(segment: string): boolean {
+  return /(^|[^\\])[*?[]/.test(segment);
+}
+
+function unescape(segment: string): string {
+  return segment.replace(/\\(.)/g, "$1");
+}
+
+function globToRegExp(glob: string): string {
+  if (glob === "**") return ".*";
+  let out = "";
+  let i = 0;
+  while (i < glob.length) {
+    const atSegmentStart = i === 0 || glob[i - 1] === "/";
+    if (atSegmentStart && glob.startsWith("**/", i)) {
+      out += "(?:.*/)?";
+      i += 3;
+    } else if (glob.startsWith("/**", i) && i + 3 === glob.length) {
+      out += "(?:/.*)?";
+      i += 3;
+    } else if (glob[i] === "*") {
+      while (glob[i] === "*") i++;
+      out += "[^/]*";
+    } else if (glob[i] === "?") {
+      out += "[^/]";
+      i++;
+    } else if (glob[i] === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end === -1) {
+        out += "\\[";
+        i++;
+      } else {
+        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        out += `[${inner}]`;
+        i = end + 1;
+      }
+    } else if (glob[i] === "\\" && i + 1 < glob.length) {
+      out += escapeRegExp(glob[i + 1]);
+      i += 2;
+    } else {
+      out += escapeRegExp(glob[i]);
+      i++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { compileCommandPattern } from "./command-pattern.ts";
+import { compilePathPattern } from "./path-pattern.ts";
+
+const dirs = { root: "/proj", cwd: "/proj/sub", home: "/home/u" };
+const matches = (pattern: string, target: string) => compilePathPattern(pattern, dirs)(target);
+
+test("path pattern prefixes pick the base directory", () => {
+  assert.ok(matches("//etc/hosts", "/etc/hosts"));
+  assert.ok(matches("~/.ssh/id_rsa", "/home/u/.ssh/id_rsa"));
+  assert.ok(matches("/src/a.ts", "/proj/src/a.ts"));
+  assert.ok(!matches("/src/a.ts", "/proj/sub/src/a.ts"));
+  assert.ok(matches("./src/a.ts", "/proj/sub/src/a.ts"));
+  assert.ok(matches("src/a.ts", "/proj/sub/src/a.ts"));
+  assert.ok(matches("../other/**", "/proj/other/x/y"));
+});
+
+test("gitignore anchoring: a slash anchors, a bare name matches at any depth", () => {
+  assert.ok(matches(".env", "/proj/sub/deep/.env"));
+  assert.ok(matches("*.pem", "/proj/sub/a/b/key.pem"));
+  assert.ok(!matches("src/*.ts", "/proj/sub/lib/src/a.ts"));
+  assert.ok(!matches("*.pem", "/proj/elsewhere/key.pem"));
+});
+
+test("*, ** and ? follow gitignore", () => {
+  assert.ok(matches("src/*.ts", "/proj/sub/src/a.ts"));
+  assert.ok(!matches("src/*.ts", "/proj/sub/src/deep/a.ts"));
+  assert.ok(matches("src/**/*.ts", "/proj/sub/src/deep/er/a.ts"));
+  assert.ok(matches("src/**/*.ts", "/proj/sub/src/a.ts"));
+  assert.ok(matches("**/secrets/**", "/proj/sub/a/secrets/b/c"));
+  assert.ok(matches("file?.txt", "/proj/sub/file1.txt"));
+  assert.ok(!matches("file?.txt", "/proj/sub/file10.txt"));
+  assert.ok(matches("[ab].txt", "/proj/sub/b.txt"));
+  assert.ok(!matches("[!ab].txt", "/proj/sub/b.txt"));
+});
+
+test("a matched directory covers everything inside", () => {
+  assert.ok(matches("build", "/proj/sub/build/out/a.js"));
+  assert.ok(matches("docs/", "/proj/sub/docs/a.md"));
+  assert.ok(matches("secrets/**", "/proj/sub/secrets"));
+  assert.ok(!matches("secrets/**", "/proj/sub/secretsmore/a"));
+});
+
+test("command patterns: exact, legacy prefix, wildcards", () => {
+  const m = (spec: string, command: string) => compileCommandPattern(spec)(command);
+  assert.ok(m("npm test", "npm test"));
+  assert.ok(!m("npm test", "npm test x"));
+  assert.ok(m("npm test:*", "npm test"));
+  assert.ok(m("npm test:*", "npm test --watch"));
+  assert.ok(!m("npm test:*", "npm tests"));
+  assert.ok(m("ls *", "ls"));
+  assert.ok(m("ls *", "ls -la"));
+  assert.ok(!m("ls *", "lsof"));
+  assert.ok(m("ls*", "lsof"));
+  assert.ok(m("git * main", "git push origin main"));
+  assert.ok(!m("git * main", "git push origin main2"));
+  assert.ok(m("* --version", "node --version"));
+  assert.ok(m("echo \\*", "echo *"));
+  assert.ok(!m("echo \\*", "echo hi"));
+  assert.ok(m("npm   run  build", "npm run build"));
+});

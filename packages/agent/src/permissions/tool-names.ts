@@ -1,0 +1,52 @@
+/** Tools that write files. `Edit(...)` rules apply to all of them. */
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
+
+/** Tools that read files. `Read(...)` rules apply to all of them. */
+export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "NotebookRead", "LS"]);
+
+/** Tools that neither write files nor run commands, allowed in every mode unless a rule says
+ * otherwise. Task is here because a sub-agent's own calls are checked one by one; KillShell only
+ * stops a background shell the agent itself started. */
+export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
+  "TodoWrite",
+  "ToolSearch",
+  "BashOutput",
+  "KillShell",
+  "WebSearch",
+  "Task",
+  "Skill",
+  "ExitPlanMode",
+]);
+
+/** Tools whose rules take a path pattern. */
+export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([...WRITE_TOOLS, ...READ_TOOLS]);
+
+/** Claude Code renamed Task to Agent; rules may use either name. */
+export function canonicalToolName(name: string): string {
+  return name === "Agent" ? "Task" : name;
+}
+
+/** Whether a rule naming `ruleTool` covers a call of `callTool`, ignoring any specifier. */
+export function ruleCoversTool(ruleTool: string, callTool: string): boolean {
+  const rule = canonicalToolName(ruleTool);
+  const call = canonicalToolName(callTool);
+  if (rule === call) return true;
+  if (rule === "Edit") return WRITE_TOOLS.has(call);
+  if (rule === "Read") return READ_TOOLS.has(call);
+  if (rule.startsWith("mcp__") && call.startsWith("mcp__")) return mcpRuleCovers(rule, call);
+  return false;
+}
+
+/** `mcp__server` covers every tool of the server; `mcp__server__*` (any `*` wildcard) matches names. */
+function mcpRuleCovers(rule: string, call: string): boolean {
+  if (rule.includes("*")) {
+    const pattern = rule.split("*").map(escapeRegExp).join(".*");
+    return new RegExp(`^${pattern}$`).test(call);
+  }
+  const isServerRule = !rule.slice("mcp__".length).includes("__");
+  return isServerRule && call.startsWith(`${rule}__`);
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,56 @@
+/** Claude Code's permission modes.
+ * - default: read-only tools run; edits, commands, web fetches and unknown tools ask.
+ * - acceptEdits: also file edits (and mkdir/touch/mv/cp/tee) inside the working directories.
+ * - plan: nothing that writes or runs commands (beyond the read-only set) until the plan is accepted.
+ * - bypassPermissions: everything runs, except what a deny or ask rule covers.
+ * - dontAsk: like default, but whatever would ask is denied instead. */
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const satisfies readonly PermissionMode[];
+
+/** A parsed rule: `Tool` (every use of the tool) or `Tool(specifier)`. */
+export type Rule = {
+  tool: string;
+  /** Absent for a tool-wide rule (`Bash`, `Bash()`, `Bash(*)`). */
+  specifier?: string;
+};
+
+/** A rule as the decision function uses it: the parsed rule, its text, and where it came from. */
+export type PermissionRule = Rule & {
+  /** The rule as written, e.g. `Bash(npm test:*)`. Decisions name it. */
+  text: string;
+  /** Base directory of `/path` patterns: the project root for project, local and managed settings;
+   * `<home>/.claude` for user settings. */
+  root: string;
+  /** Where the rule was written (a settings file path), for messages. */
+  source?: string;
+};
+
+export type PermissionRules = {
+  allow: readonly PermissionRule[];
+  ask: readonly PermissionRule[];
+  deny: readonly PermissionRule[];
+};
+
+export type PermissionContext = {
+  mode: PermissionMode;
+  rules: PermissionRules;
+  /** Absolute working directory: relative paths and `./` patterns start here. */
+  cwd: string;
+  /** Absolute home directory: `~/` in paths and patterns. */
+  home: string;
+  /** Absolute directories that count as working directories besides `cwd`. */
+  additionalDirectories: readonly string[];
+};
+
+export type ToolCall = { name: string; input: Record<string, unknown> };
+
+export type PermissionBehavior = "allow" | "ask" | "deny";
+
+export type PermissionDecision = {
+  behavior: PermissionBehavior;
+  /** One or two sentences a user or the model can act on; names the rule or mode that decided. */
+  reason: string;
+  /** The text of the rule that decided, when a rule did. */
+  rule?: string;
+};

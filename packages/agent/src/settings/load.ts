@@ -1,0 +1,91 @@
+import path from "node:path";
+import { toPermissionRules } from "../permissions/parse-rule.ts";
+import type { PermissionRule } from "../permissions/types.ts";
+import { mergeSettings } from "./merge.ts";
+import { readJsonFile } from "./read-json.ts";
+import { SCOPES_BY_PRECEDENCE } from "./types.ts";
+import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsScope, SettingsSource } from "./types.ts";
+import { validateSettings } from "./validate.ts";
+
+export type LoadSettingsOptions = {
+  cwd: string;
+  /** Where `.claude/settings.json` and `.claude/settings.local.json` live; default `cwd`. */
+  projectRoot?: string;
+  /** User scope reads `<home>/.claude/settings.json`. */
+  home: string;
+  /** Managed settings file (on Linux usually /etc/claude-code/managed-settings.json); none if absent. */
+  managedPath?: string;
+};
+
+/** Where each scope's file is. */
+export function settingsPaths(o: LoadSettingsOptions): Record<SettingsScope, string | undefined> {
+  const root = path.resolve(o.cwd, o.projectRoot ?? ".");
+  return {
+    user: path.join(o.home, ".claude", "settings.json"),
+    project: path.join(root, ".claude", "settings.json"),
+    local: path.join(root, ".claude", "settings.local.json"),
+    managed: o.managedPath,
+  };
+}
+
+/** Reads the managed, user, project and local settings files, validates each (problems become
+ * diagnostics, never errors) and merges them with precedence managed > local > project > user.
+ * Missing files are skipped silently; a file that is not valid JSON is skipped with a diagnostic. */
+export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettings> {
+  const paths = settingsPaths(o);
+  const root = path.resolve(o.cwd, o.projectRoot ?? ".");
+  const diagnostics: SettingsDiagnostic[] = [];
+  const files = await Promise.all(
+    SCOPES_BY_PRECEDENCE.map(async (scope) => {
+      const file = paths[scope];
+      return { scope, file, read: file === undefined ? ({ kind: "missing" } as const) : await readJsonFile(file) };
+    }),
+  );
+  const sources: SettingsSource[] = [];
+  for (const { scope, file, read } of files) {
+    if (file === undefined || read.kind === "missing") continue;
+    if (read.kind === "error") {
+      diagnostics.push({ file, message: read.message });
+      continue;
+    }
+    const validated = validateSettings(read.value, file);
+    diagnostics.push(...validated.diagnostics);
+    sources.push({ scope, path: file, settings: validated.settings });
+  }
+  return {
+    settings: mergeSettings(sources.map((source) => source.settings)),
+    sources,
+    diagnostics,
+    permissions: scopedPermissions(sources, { root, home: o.home }),
+  };
+}
+
+/** The rules of every source with their base directories: `/path` patterns start at the project
+ * root for project, local and managed settings and at `<home>/.claude` for user settings, as in
+ * Claude Code. Rules repeated with the same base are kept once. */
+export function scopedPermissions(sources: readonly SettingsSource[], dirs: { root: string; home: string }): ScopedPermissions {
+  const out: ScopedPermissions = { allow: [], ask: [], deny: [], additionalDirectories: [] };
+  const seen = new Set<string>();
+  for (const source of sources) {
+    const permissions = source.settings.permissions;
+    if (permissions === undefined) continue;
+    const ruleRoot = source.scope === "user" ? path.join(dirs.home, ".claude") : dirs.root;
+    for (const kind of ["allow", "ask", "deny"] as const) {
+      const { rules } = toPermissionRules(permissions[kind] ?? [], { root: ruleRoot, source: source.path });
+      out[kind].push(...rules.filter((rule) => firstTime(seen, kind, rule)));
+    }
+    for (const dir of permissions.additionalDirectories ?? []) {
+      const resolved = dir === "~" || dir.startsWith("~/") ? path.join(dirs.home, dir.slice(1)) : path.resolve(dirs.root, dir);
+      if (!out.additionalDirectories.includes(resolved)) out.additionalDirectories.push(resolved);
+    }
+    if (permissions.defaultMode !== undefined) out.defaultMode = permissions.defaultMode;
+  }
+  return out;
+}
+
+function firstTime(seen: Set<string>, kind: string, rule: PermissionRule): boolean {
+  const key = `${kind}\0${rule.root}\0${rule.text}`;
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}

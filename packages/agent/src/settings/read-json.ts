@@ -1,0 +1,92 @@
+import fs from "node:fs/promises";
+
+export type JsonFile =
+  | { kind: "missing" }
+  | { kind: "ok"; value: unknown }
+  | { kind: "error"; message: string };
+
+/** Reads and parses a JSON file. A missing file is not an error; an empty one is `{}`. Syntax errors
+ * say where (line and column) when the position can be found. */
+export async function readJsonFile(file: string): Promise<JsonFile> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };
+  }
+  return parseJsonText(text.replace(/^\uFEFF/, ""));
+}
+
+export function parseJsonText(text: string): JsonFile {
+  if (text.trim() === "") return { kind: "ok", value: {} };
+  try {
+    return { kind: "ok", value: JSON.parse(text) };
+  } catch (error) {
+    // V8 quotes the surrounding text ("…" is not valid JSON); the position says more on one line.
+    const message = (error as Error).message.replace(/^(Unexpected token '.+?'), .*is not valid JSON$/s, "$1").replace(/\s+/g, " ");
+    const where = /\(line \d+ column \d+\)/.test(message) ? "" : locate(text, message);
+    return { kind: "error", message: `invalid JSON: ${message}${where}` };
+  }
+}
+
+function locate(text: string, message: string): string {
+  const position = /position (\d+)/.exec(message);
+  const offset = position !== null ? Number(position[1]) : /end of JSON input/.test(message) ? text.length : firstErrorOffset(text);
+  if (offset === undefined) return "";
+  const before = text.slice(0, offset).split("\n");
+  return ` (line ${before.length} column ${before[before.length - 1].length + 1})`;
+}
+
+/** The offset of the first JSON syntax error, found by a minimal scanner. */
+function firstErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const blank = () => {
+    while (/\s/.test(text[i] ?? "")) i++;
+  };
+  const value = (): boolean => {
+    blank();
+    const c = text[i];
+    if (c === "{") return container("}", true);
+    if (c === "[") return container("]", false);
+    if (c === '"') return string();
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
+    if (literal === null) return false;
+    i += literal[0].length;
+    return true;
+  };
+  const string = (): boolean => {
+    const match = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/.exec(text.slice(i));
+    if (match === null) return false;
+    i += match[0].length;
+    return true;
+  };
+  const container = (close: string, object: boolean): boolean => {
+    i++;
+    blank();
+    if (text[i] === close) {
+      i++;
+      return true;
+    }
+    for (;;) {
+      if (object) {
+        blank();
+        if (!string()) return false;
+        blank();
+        if (text[i] !== ":") return false;
+        i++;
+      }
+      if (!value()) return false;
+      blank();
+      if (text[i] === ",") i++;
+      else if (text[i] === close) {
+        i++;
+        return true;
+      } else return false;
+    }
+  };
+  if (!value()) return i;
+  blank();
+  return i < text.length ? i : undefined;
+}

@@ -1,0 +1,62 @@
+import type { PermissionMode, PermissionRule } from "../permissions/types.ts";
+
+/** Settings scopes, lowest precedence first. */
+export type SettingsScope = "user" | "project" | "local" | "managed";
+
+export const SCOPES_BY_PRECEDENCE: readonly SettingsScope[] = ["user", "project", "local", "managed"];
+
+export type PermissionsSettings = {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  defaultMode?: PermissionMode;
+  additionalDirectories?: string[];
+  [key: string]: unknown;
+};
+
+/** One hook group as settings hold it; the hooks module validates it fully. */
+export type HookGroupSettings = { matcher?: string; hooks: unknown[]; [key: string]: unknown };
+
+/** A settings file's content (Claude Code's keys). Keys not listed are kept as they are and
+ * otherwise ignored. */
+export type Settings = {
+  permissions?: PermissionsSettings;
+  /** Event name → hook groups. */
+  hooks?: Record<string, HookGroupSettings[]>;
+  env?: Record<string, string>;
+  model?: string;
+  mcpServers?: Record<string, Record<string, unknown>>;
+  enabledMcpjsonServers?: string[];
+  disabledMcpjsonServers?: string[];
+  enableAllProjectMcpServers?: boolean;
+  [key: string]: unknown;
+};
+
+/** A problem in a user file. It never stops a run: the rest of the file still loads. */
+export type SettingsDiagnostic = {
+  file: string;
+  /** Key path inside the file, e.g. `permissions.allow[2]`; absent when the whole file is at fault. */
+  key?: string;
+  message: string;
+};
+
+export type SettingsSource = { scope: SettingsScope; path: string; settings: Settings };
+
+/** The permission rules of every scope, each with the base directory of its `/path` patterns. */
+export type ScopedPermissions = {
+  allow: PermissionRule[];
+  ask: PermissionRule[];
+  deny: PermissionRule[];
+  /** Absolute: `~/` is the home directory; relative entries start at the project root. */
+  additionalDirectories: string[];
+  defaultMode?: PermissionMode;
+};
+
+export type LoadedSettings = {
+  /** Every scope merged (see mergeSettings). */
+  settings: Settings;
+  /** The files that exist and parse, lowest precedence first. */
+  sources: SettingsSource[];
+  diagnostics: SettingsDiagnostic[];
+  permissions: ScopedPermissions;
+};

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseArguments, substituteArguments } from "./arguments.ts";
+import { parseFrontmatter, toolListField } from "./frontmatter.ts";
+
+test("parseArguments splits like a shell, keeps $VAR literal", () => {
+  assert.deepEqual(parseArguments(`SearchBar "search bar" 'it''s' a\\ b $HOME`), ["SearchBar", "search bar", "its", "a b", "$HOME"]);
+  assert.deepEqual(parseArguments("   "), []);
+  assert.deepEqual(parseArguments(`say "hi`), ["say", `"hi`], "unbalanced quotes: plain split");
+  assert.deepEqual(parseArguments(`x "" y`), ["x", "", "y"]);
+});
+
+test("$ARGUMENTS, $ARGUMENTS[N] and $N (from 0), named arguments; missing ones are empty", () => {
+  const body = "Migrate $0 from $1 to $2 ($ARGUMENTS[0]); all: $ARGUMENTS; missing: [$5]";
+  assert.equal(substituteArguments(body, 'SearchBar React "Vue 3"'), 'Migrate SearchBar from React to Vue 3 (SearchBar); all: SearchBar React "Vue 3"; missing: []');
+  assert.equal(substituteArguments("Fix $issue on $branch-x, not $issues", "42 hotfix", { names: ["issue", "branch"] }), "Fix 42 on hotfix-x, not $issues");
+});
+
+test("a body without placeholders gets the arguments appended; none when there are no arguments", () => {
+  assert.equal(substituteArguments("Review the code.\n", "src/app.ts"), "Review the code.\n\nARGUMENTS: src/app.ts");
+  assert.equal(substituteArguments("Review the code.", ""), "Review the code.");
+  assert.equal(substituteArguments("Review the code.", "x", { appendIfNoPlaceholder: false }), "Review the code.");
+  assert.equal(substituteArguments("Cost: $ARGUMENTS", "$1 $&"), "Cost: $1 $&", "replacement text is taken literally");
+});
+
+test("parseFrontmatter: none, empty, CRLF, not a mapping", () => {
+  assert.deepEqual(parseFrontmatter("plain"), { ok: true, data: {}, body: "plain", present: false });
+  assert.deepEqual(parseFrontmatter("---\n---\nbody"), { ok: true, data: {}, body: "body", present: true });
+  assert.deepEqual(parseFrontmatter("\uFEFF---\r\ndescription: d\r\n---\r\nbody"), { ok: true, data: { description: "d" }, body: "body", present: true });
+  const list = parseFrontmatter("---\n- a\n---\nbody");
+  assert.equal(list.ok, false);
+});
+
+test("named arguments: the longest name wins where one is a prefix of another", () => {
+  assert.equal(substituteArguments("$old-name → $new-name ($old)", "A B C", { names: ["old", "old-name", "new-name"] }), "B → C (A)");
+});
+
+test("allowed-tools: list, comma-separated or space-separated; rules keep their inner separators", () => {
+  assert.deepEqual(toolListField({ t: "Bash(git add:*), Bash(npm run build) , Read" }, "t"), { value: ["Bash(git add:*)", "Bash(npm run build)", "Read"] });
+  assert.deepEqual(toolListField({ t: "Read Grep Bash(git status:*)" }, "t"), { value: ["Read", "Grep", "Bash(git status:*)"] });
+  assert.deepEqual(toolListField({ t: ["Read", " Write "] }, "t"), { value: ["Read", "Write"] });
+  assert.deepEqual(toolListField({ t: 3 }, "t"), { error: "t must be a list of tool names" });
+});

@@ -1,0 +1,74 @@
+// Argument placeholders in skill and command bodies, as Claude Code substitutes them:
+//   $ARGUMENTS       the whole argument string, as typed
+//   $ARGUMENTS[N]    the Nth argument, counting from 0
+//   $N               the same as $ARGUMENTS[N] ($0 is the first argument)
+//   $name            the argument at the position of `name` in the frontmatter's `arguments`
+// Arguments are split like a shell would (quotes group words); a missing one becomes "".
+// When the body has no placeholder at all, the arguments are appended as "ARGUMENTS: …".
+
+/** Shell-like split: whitespace separates, '…' and "…" group, backslash escapes. `$VAR` stays
+ * literal (nothing is expanded). Unbalanced quotes fall back to a plain whitespace split. */
+export function parseArguments(args: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let started = false;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const char = args[i] as string;
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else current += char;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else if (char === "\\" && (args[i + 1] === '"' || args[i + 1] === "\\")) current += args[++i];
+      else current += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      started = true;
+    } else if (char === "\\" && i + 1 < args.length) {
+      current += args[++i];
+      started = true;
+    } else if (/\s/.test(char)) {
+      if (started) out.push(current);
+      current = "";
+      started = false;
+    } else {
+      current += char;
+      started = true;
+    }
+  }
+  if (quote) return args.split(/\s+/).filter(Boolean);
+  if (started) out.push(current);
+  return out;
+}
+
+export type SubstituteOptions = {
+  /** Frontmatter `arguments`: names for the positional arguments. */
+  names?: readonly string[];
+  /** Append "\n\nARGUMENTS: <args>" when the body has no placeholder (default true). */
+  appendIfNoPlaceholder?: boolean;
+};
+
+export function substituteArguments(body: string, args: string, options: SubstituteOptions = {}): string {
+  const parsed = parseArguments(args);
+  const at = (index: number) => parsed[index] ?? "";
+  let result = body;
+  // Longest names first, so `$old-name` is not taken for `$old` followed by "-name".
+  const named = [...(options.names ?? []).entries()].sort(([, a], [, b]) => b.length - a.length);
+  for (const [index, name] of named) {
+    if (!/^[A-Za-z_][\w-]*$/.test(name) || name === "ARGUMENTS") continue;
+    result = result.replace(new RegExp(`\\$${name.replace(/-/g, "\\-")}(?![\\w[])`, "g"), () => at(index));
+  }
+  result = result.replace(/\$ARGUMENTS\[(\d+)\]/g, (_match, index: string) => at(Number(index)));
+  result = result.replace(/\$(\d+)(?!\w)/g, (_match, index: string) => at(Number(index)));
+  result = result.replace(/\$ARGUMENTS(?![\w[])/g, () => args);
+  if (result === body && (options.appendIfNoPlaceholder ?? true) && args.trim()) return `${body.trimEnd()}\n\nARGUMENTS: ${args}`;
+  return result;
+}
+
+/** The frontmatter `arguments` field: a YAML list or a space-separated string of names. */
+export function argumentNamesField(value: unknown): string[] | undefined {
+  if (typeof value === "string") return value.split(/\s+/).filter(Boolean);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.filter(Boolean);
+  return undefined;
+}

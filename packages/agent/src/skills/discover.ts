@@ -1,0 +1,101 @@
+// Finding skills: `<home>/.claude/skills/<name>/SKILL.md` (the user's) and
+// `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's, which win on a name clash).
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { argumentNamesField } from "./arguments.ts";
+import { booleanField, parseFrontmatter, textField, toolListField } from "./frontmatter.ts";
+import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
+
+export type DiscoverSkillsOptions = {
+  home: string;
+  /** Without it only the user's skills are found. */
+  projectRoot?: string;
+};
+
+/** Never rejects: a skill with a bad or incomplete frontmatter is skipped with a diagnostic and the
+ * others still load. Skills come back sorted by name, so everything built from them is stable. */
+export async function discoverSkills(options: DiscoverSkillsOptions): Promise<SkillDiscovery> {
+  const diagnostics: SkillDiagnostic[] = [];
+  const roots: [string, SkillScope][] = [[options.home, "user"]];
+  if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
+  const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
+  const byName = new Map<string, Skill>();
+  for (const skill of found.flat()) byName.set(skill.name, skill);
+  const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills, diagnostics };
+}
+
+async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagnostic[]): Promise<Skill[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(dir)).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the skills directory: ${(error as Error).message}` });
+    return [];
+  }
+  const skills = await Promise.all(entries.filter((name) => !name.startsWith(".")).map((name) => readSkill(path.join(dir, name), scope, diagnostics)));
+  return skills.filter((skill): skill is Skill => skill !== undefined);
+}
+
+async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillDiagnostic[]): Promise<Skill | undefined> {
+  const dirName = path.basename(baseDir);
+  const file = path.join(baseDir, "SKILL.md");
+  try {
+    if (!(await stat(baseDir)).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    diagnostics.push({ file, message: code === "ENOENT" ? `The skill directory ${dirName} has no SKILL.md; it was skipped.` : `Cannot read SKILL.md: ${(error as Error).message}` });
+    return undefined;
+  }
+  const frontmatter = parseFrontmatter(text);
+  if (!frontmatter.ok) {
+    diagnostics.push({ file, message: `Skill ${dirName} skipped: ${frontmatter.error}.` });
+    return undefined;
+  }
+  const { data } = frontmatter;
+  const skip = (key: string, message: string): undefined => {
+    diagnostics.push({ file, key, message: `Skill ${dirName} skipped: ${message}` });
+    return undefined;
+  };
+  const name = textField(data, "name");
+  if (name.error || !name.value?.trim()) return skip("name", name.error ?? "the frontmatter has no name (a skill needs `name:` and `description:`).");
+  const description = textField(data, "description");
+  if (description.error || !description.value?.trim()) return skip("description", description.error ?? "the frontmatter has no description (a skill needs `name:` and `description:`).");
+  if (name.value.trim() !== dirName) {
+    diagnostics.push({ file, key: "name", message: `The skill's name "${name.value.trim()}" differs from its directory; it is invoked as ${dirName}, the directory name.` });
+  }
+
+  const skill: Skill = {
+    name: dirName,
+    displayName: name.value.trim(),
+    description: description.value.trim(),
+    scope,
+    path: file,
+    baseDir,
+    body: frontmatter.body.trim(),
+    disableModelInvocation: optional(booleanField(data, "disable-model-invocation"), "disable-model-invocation") ?? false,
+    userInvocable: optional(booleanField(data, "user-invocable"), "user-invocable") ?? true,
+  };
+  const allowedTools = optional(toolListField(data, "allowed-tools"), "allowed-tools");
+  if (allowedTools) skill.allowedTools = allowedTools;
+  const hint = optional(textField(data, "argument-hint"), "argument-hint");
+  if (hint) skill.argumentHint = hint;
+  const names = argumentNamesField(data.arguments);
+  if (names?.length) skill.argumentNames = names;
+  const model = optional(textField(data, "model"), "model");
+  if (model && model !== "inherit") skill.model = model;
+  return skill;
+
+  /** An optional field with a bad value is ignored, with a diagnostic; the skill still loads. */
+  function optional<T>(field: { value?: T; error?: string }, key: string): T | undefined {
+    if (field.error) diagnostics.push({ file, key, message: `Ignored: ${field.error}.` });
+    return field.value;
+  }
+}

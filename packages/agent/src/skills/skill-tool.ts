@@ -1,0 +1,51 @@
+// The Skill tool (Claude Code's name and input): loads a skill's instructions into the conversation.
+import { z } from "zod";
+import { defineTool } from "../define-tool.ts";
+import type { Tool } from "../types.ts";
+import { substituteArguments } from "./arguments.ts";
+import type { Skill } from "./types.ts";
+
+export const SKILL_TOOL_NAME = "Skill";
+
+const DESCRIPTION = `Runs a skill within the main conversation.
+
+Skills are packaged instructions (and sometimes scripts, templates or reference files) for specific kinds of work. The available skills are listed in the system prompt by name with a description of when to use them.
+
+How to use it:
+- When the user's request matches an available skill, invoke it with this tool before doing anything else for that request. Pass the skill's name, and any arguments as one string in args (e.g. skill: "review-pr", args: "123").
+- The result contains the skill's instructions and its base directory. Follow the instructions. Files they mention are relative to the base directory: read them with Read and run bundled scripts with Bash.
+- Only invoke skills that are listed as available; do not guess names.
+- If the user typed /<skill-name>, the skill's instructions are already in the conversation; do not invoke it again.`;
+
+/** The prompt a skill puts into the conversation: its base directory, then its body with `args`
+ * substituted and ${CLAUDE_SKILL_DIR} replaced by its directory. */
+export function skillPrompt(skill: Skill, args: string): string {
+  const body = substituteArguments(skill.body, args, { names: skill.argumentNames ?? [] }).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
+  return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
+}
+
+/** `skills` is read at each call, so a getter lets the set change during a run. */
+export function skillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool {
+  const current = typeof skills === "function" ? skills : () => skills;
+  return defineTool({
+    name: SKILL_TOOL_NAME,
+    description: DESCRIPTION,
+    parameters: z.strictObject({
+      skill: z.string().min(1).describe('The skill name, e.g. "pdf" or "review-pr"'),
+      args: z.string().optional().describe("Optional arguments for the skill, as one string"),
+    }),
+    async execute({ skill: requested, args }) {
+      const name = requested.trim().replace(/^\//, "");
+      const available = current().filter((skill) => !skill.disableModelInvocation);
+      const skill = available.find((candidate) => candidate.name === name);
+      if (skill) return { content: skillPrompt(skill, args ?? "") };
+      const userOnly = current().find((candidate) => candidate.name === name);
+      if (userOnly) return { content: `The skill ${name} can only be run by the user, who types /${name}.`, isError: true };
+      const names = available.map((candidate) => candidate.name);
+      return {
+        content: names.length > 0 ? `Unknown skill: ${name}. Available skills: ${names.join(", ")}.` : `Unknown skill: ${name}. No skills are available.`,
+        isError: true,
+      };
+    },
+  });
+}

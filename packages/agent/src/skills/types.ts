@@ -1,0 +1,34 @@
+export type SkillScope = "user" | "project";
+
+/** A skill: a directory holding SKILL.md (instructions with frontmatter) and any files it bundles. */
+export type Skill = {
+  /** What the Skill tool and `/name` take: the skill's directory name, as in Claude Code. */
+  name: string;
+  /** The frontmatter `name`. The Agent Skills format requires it to equal the directory name. */
+  displayName: string;
+  /** When to use the skill; the model decides from this alone. */
+  description: string;
+  scope: SkillScope;
+  /** Absolute path of SKILL.md. */
+  path: string;
+  /** The skill's directory: files the instructions mention are relative to it. */
+  baseDir: string;
+  /** SKILL.md without its frontmatter. */
+  body: string;
+  /** Tools the skill may use without asking while it is active (permission rules, e.g. "Bash(git add:*)"). */
+  allowedTools?: string[];
+  argumentHint?: string;
+  /** Names for positional arguments: `$name` in the body stands for the argument in that position. */
+  argumentNames?: string[];
+  /** The model to run the skill with. */
+  model?: string;
+  /** Only the user can invoke it (with /name); it is left out of the registry and the Skill tool. */
+  disableModelInvocation: boolean;
+  /** False hides it from /name; the model can still use it. */
+  userInvocable: boolean;
+};
+
+/** A problem with a user's file that did not stop the rest from loading. */
+export type SkillDiagnostic = { file: string; key?: string; message: string };
+
+export type SkillDiscovery = { skills: Skill[]; diagnostics: SkillDiagnostic[] };

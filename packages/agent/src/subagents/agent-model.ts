@@ -1,0 +1,39 @@
+// Which model a sub-agent runs on, from its definition's `model` setting, as in Claude Code.
+import type { Provider } from "@harness/llm";
+
+export type EnvLike = Readonly<Record<string, string | undefined>>;
+
+/** The model ids Claude Code's aliases stand for, unless ANTHROPIC_DEFAULT_<ALIAS>_MODEL says otherwise. */
+export const MODEL_ALIASES: Readonly<Record<"sonnet" | "opus" | "haiku", string>> = {
+  sonnet: "claude-sonnet-4-6",
+  opus: "claude-opus-4-6",
+  haiku: "claude-haiku-4-5",
+};
+
+export type ModelChoice = { model: string; provider: Provider } | { error: string };
+
+/** Turns an agent's model setting into the model and provider to run it with. */
+export type ModelResolver = (setting: string | undefined, parent: { model: string; provider: Provider }) => ModelChoice;
+
+/** The model id for an agent's `model` setting:
+ * - CLAUDE_CODE_SUBAGENT_MODEL, when set, wins for every sub-agent;
+ * - absent or "inherit": the parent's model;
+ * - "sonnet" | "opus" | "haiku": the Claude model it stands for when the parent runs a Claude model;
+ *   otherwise the parent's model, since the parent's provider may serve no Claude model;
+ * - anything else: taken as a model id. */
+export function resolveAgentModel(setting: string | undefined, parentModel: string, env: EnvLike = process.env): string {
+  const forced = env.CLAUDE_CODE_SUBAGENT_MODEL?.trim();
+  const wanted = forced || setting?.trim();
+  if (!wanted || wanted.toLowerCase() === "inherit") return parentModel;
+  const alias = wanted.toLowerCase();
+  if (alias === "sonnet" || alias === "opus" || alias === "haiku") {
+    if (!/claude/i.test(parentModel)) return parentModel;
+    return env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]?.trim() || MODEL_ALIASES[alias];
+  }
+  return wanted;
+}
+
+/** The default resolver: resolveAgentModel, on the parent's provider. */
+export function defaultModelResolver(env: EnvLike = process.env): ModelResolver {
+  return (setting, parent) => ({ model: resolveAgentModel(setting, parent.model, env), provider: parent.provider });
+}

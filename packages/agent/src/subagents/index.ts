@@ -1,0 +1,13 @@
+export { loadAgentDefinitions } from "./load-agents.ts";
+export type { AgentDefinitions, LoadAgentDefinitionsOptions } from "./load-agents.ts";
+export { parseAgentFile } from "./parse-agent-file.ts";
+export type { ParsedAgentFile } from "./parse-agent-file.ts";
+export { builtinAgents, READ_ONLY_TOOLS } from "./builtin-agents.ts";
+export { bindSpawner, findAgent, taskTool, TASK_TOOL_NAME } from "./task-tool.ts";
+export type { SubagentSpawner } from "./task-tool.ts";
+export { createSubagentSpawner, subagentTools, subagentUsage } from "./spawn-subagent.ts";
+export type { SubagentSpawnerDeps } from "./spawn-subagent.ts";
+export { defaultModelResolver, MODEL_ALIASES, resolveAgentModel } from "./agent-model.ts";
+export type { ModelChoice, ModelResolver } from "./agent-model.ts";
+export { subagentPermissionMode } from "./agent-permissions.ts";
+export type { AgentDefinition, AgentDiagnostic, AgentSource, SubagentOutput, SubagentRequest } from "./types.ts";

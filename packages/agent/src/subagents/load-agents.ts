@@ -1,0 +1,76 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { builtinAgents } from "./builtin-agents.ts";
+import { parseAgentFile } from "./parse-agent-file.ts";
+import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
+
+export type LoadAgentDefinitionsOptions = {
+  /** The user's home directory: user agents live in `<home>/.claude/agents`. */
+  home: string;
+  /** The project root: project agents live in `<projectRoot>/.claude/agents`. */
+  projectRoot: string;
+  /** Start from the built-in agents (general-purpose, Explore, Plan); default true. */
+  includeBuiltins?: boolean;
+};
+
+export type AgentDefinitions = { agents: AgentDefinition[]; diagnostics: AgentDiagnostic[] };
+
+/** The agents a run can start: built-ins, then `~/.claude/agents/*.md`, then
+ * `<root>/.claude/agents/*.md`, a later one replacing an earlier one of the same name. A bad file
+ * becomes a diagnostic and is skipped; a missing directory is no error. Never rejects. */
+export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions): Promise<AgentDefinitions> {
+  const diagnostics: AgentDiagnostic[] = [];
+  const byName = new Map<string, AgentDefinition>();
+  if (options.includeBuiltins !== false) for (const agent of builtinAgents()) byName.set(agent.name, agent);
+
+  const scopes: [AgentSource, string][] = [
+    ["user", path.join(options.home, ".claude", "agents")],
+    ["project", path.join(options.projectRoot, ".claude", "agents")],
+  ];
+  // The same directory as both (a project at the home directory) is one scope: project.
+  if (path.resolve(scopes[0][1]) === path.resolve(scopes[1][1])) scopes.shift();
+
+  for (const [source, dir] of scopes) {
+    const loaded = await loadDirectory(dir, source, diagnostics);
+    for (const agent of loaded) byName.set(agent.name, agent);
+  }
+  return { agents: [...byName.values()], diagnostics };
+}
+
+async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
+  let names: string[];
+  try {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md")).map((e) => e.name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `cannot read the agents directory: ${(error as Error).message}` });
+    return [];
+  }
+  names.sort();
+  const agents: AgentDefinition[] = [];
+  const fileOf = new Map<string, string>();
+  for (const name of names) {
+    const file = path.join(dir, name);
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch (error) {
+      diagnostics.push({ file, message: `cannot read the agent file: ${(error as Error).message}` });
+      continue;
+    }
+    const parsed = parseAgentFile(text, file, source);
+    if (!parsed.ok) {
+      diagnostics.push(...parsed.diagnostics);
+      continue;
+    }
+    const earlier = fileOf.get(parsed.agent.name);
+    if (earlier !== undefined) {
+      diagnostics.push({ file, key: "name", message: `name "${parsed.agent.name}" is already used by ${earlier}; this file is ignored` });
+      continue;
+    }
+    fileOf.set(parsed.agent.name, file);
+    agents.push(parsed.agent);
+  }
+  return agents;
+}

@@ -1,0 +1,115 @@
+// Running a sub-agent: the same loop as the main agent, with a fresh conversation, the agent
+// type's system prompt, tools and model, and its events stamped so a UI can nest them.
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import type { Usage } from "@harness/protocol";
+import { INTERRUPTED } from "../execute-tool-calls.ts";
+import type { runAgent as RunAgent } from "../run-agent.ts";
+import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "../types.ts";
+import { emptyUsage } from "../usage.ts";
+import { defaultModelResolver, type ModelResolver } from "./agent-model.ts";
+import { TASK_TOOL_NAME, type SubagentSpawner } from "./task-tool.ts";
+import type { AgentDefinition, SubagentOutput } from "./types.ts";
+
+export type SubagentSpawnerDeps = {
+  runAgent: typeof RunAgent;
+  /** The main agent's run options. Read at each spawn; every field not listed below is passed on
+   * unchanged (cwd, and whatever else the host has put there). */
+  parent: RunAgentOptions;
+  /** Every tool the main agent has; a sub-agent gets the subset its definition allows, never Task. */
+  allTools: readonly Tool[];
+  /** Default: defaultModelResolver() (aliases → Claude ids, inherit → the parent's model). */
+  resolveModel?: ModelResolver;
+  /** The environment section appended to each sub-agent's system prompt; default: working
+   * directory, platform, model and date. */
+  environment?: (env: { cwd: string; model: string }) => string;
+  /** Last say over a sub-agent run's options, for settings the spawner does not know of
+   * (its permission mode, see subagentPermissionMode; hooks). */
+  configure?: (options: RunAgentOptions, agent: AgentDefinition) => RunAgentOptions;
+};
+
+/** Builds the function that runs a Task call's sub-agent. The sub-agent:
+ * - starts a fresh conversation whose only user message is the request's prompt;
+ * - gets the definition's system prompt plus the environment section;
+ * - gets the tools its definition allows out of `allTools`, never the Task tool (no recursion);
+ * - runs on the model its definition names (see resolveAgentModel);
+ * - stops when `ctx.signal` (the Task call's, i.e. the parent run's) fires;
+ * - emits through the parent's emit, every event stamped with its `agentId` (agent_<uuid>) and
+ *   `parentToolUseId` (the Task call's toolUseId).
+ * The output is its final reply (is_error when it failed, was cut short or ran out of turns), with
+ * its usage, which the host adds to the parent's. Never rejects unless runAgent does. */
+export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawner {
+  const resolveModel = deps.resolveModel ?? defaultModelResolver();
+  const environment = deps.environment ?? defaultEnvironment;
+  return async (request, ctx: ToolContext) => {
+    const { agent } = request;
+    const parent = deps.parent;
+    const choice = resolveModel(agent.model, { model: parent.model, provider: parent.provider });
+    if ("error" in choice) return { content: `Cannot start the ${agent.name} agent: ${choice.error}`, isError: true, usage: emptyUsage() };
+
+    const agentId = `agent_${randomUUID()}`;
+    const parentToolUseId = ctx.toolUseId;
+    const emitToParent = parent.emit;
+    let options: RunAgentOptions = {
+      ...parent,
+      prompt: request.prompt,
+      history: [],
+      provider: choice.provider,
+      model: choice.model,
+      systemPrompt: `${agent.systemPrompt}\n\n${environment({ cwd: parent.cwd, model: choice.model })}`,
+      tools: subagentTools(agent, deps.allTools),
+      signal: ctx.signal,
+      emit: (event) => emitToParent({ ...event, agentId, parentToolUseId }),
+    };
+    const maxTurns = agent.maxTurns ?? parent.maxTurns;
+    if (maxTurns === undefined) delete options.maxTurns;
+    else options.maxTurns = maxTurns;
+    if (deps.configure) options = deps.configure(options, agent);
+
+    const result = await deps.runAgent(options);
+    return { ...outputOf(agent, result, options.maxTurns), usage: result.usage, agentId };
+  };
+}
+
+/** The tools of `allTools` that `agent` may use, in their order in `allTools`. */
+export function subagentTools(agent: AgentDefinition, allTools: readonly Tool[]): Tool[] {
+  const allowed = agent.tools === undefined ? undefined : new Set(agent.tools);
+  const denied = new Set(agent.disallowedTools ?? []);
+  return allTools.filter((tool) => tool.name !== TASK_TOOL_NAME && (allowed === undefined || allowed.has(tool.name)) && !denied.has(tool.name));
+}
+
+/** The usage a Task call's output carries, if it ran a sub-agent. */
+export function subagentUsage(output: ToolOutput): Usage | undefined {
+  const usage = (output as SubagentOutput).usage;
+  return usage && typeof usage.inputTokens === "number" && typeof usage.outputTokens === "number" ? usage : undefined;
+}
+
+function outputOf(agent: AgentDefinition, result: RunAgentResult, maxTurns: number | undefined): ToolOutput {
+  const text = result.result.trim();
+  switch (result.stopReason) {
+    case "end_turn":
+      return { content: text || `The ${agent.name} agent finished without a final message.` };
+    case "aborted":
+      return { content: INTERRUPTED, isError: true };
+    case "max_turns":
+      return {
+        content: withNote(text, `The ${agent.name} agent stopped before finishing the task: it used up its ${maxTurns === undefined ? "model turns" : `${maxTurns} model turn${maxTurns === 1 ? "" : "s"}`}.`),
+        isError: true,
+      };
+    case "error":
+      return { content: withNote(text, `The ${agent.name} agent failed: ${result.errorMessage ?? "unknown error"}`), isError: true };
+  }
+}
+
+function withNote(text: string, note: string): string {
+  return text ? `${text}\n\n[${note}]` : note;
+}
+
+function defaultEnvironment(env: { cwd: string; model: string }): string {
+  return `# Environment
+- Working directory: ${env.cwd} (relative paths in tool calls resolve against it)
+- Platform: ${os.platform()} ${os.release()}
+- Shell: bash
+- Model: ${env.model}
+- Today's date: ${new Date().toISOString().slice(0, 10)}`;
+}

@@ -1,0 +1,56 @@
+// Claude Code's Task tool: the model hands a task to a sub-agent of a named type and gets the
+// sub-agent's final reply back as the tool result.
+import { z } from "zod";
+import { defineTool } from "../define-tool.ts";
+import type { Tool, ToolContext } from "../types.ts";
+import { taskDescription } from "./task-description.ts";
+import type { AgentDefinition, SubagentOutput, SubagentRequest } from "./types.ts";
+
+export const TASK_TOOL_NAME = "Task";
+
+/** Runs a sub-agent for one Task call (see createSubagentSpawner). */
+export type SubagentSpawner = (request: SubagentRequest, ctx: ToolContext) => Promise<SubagentOutput>;
+
+/** The Task tool over these agent types. It runs the sub-agent through `ctx.spawnSubagent`, and
+ * answers with an error when that is missing or when `subagent_type` names no agent. */
+export function taskTool(agents: readonly AgentDefinition[]): Tool {
+  const known = agents.slice();
+  return defineTool({
+    name: TASK_TOOL_NAME,
+    description: taskDescription(known),
+    parameters: z.strictObject({
+      description: z.string().min(1).describe("A short (3-5 word) description of the task"),
+      prompt: z.string().min(1).describe("The task for the agent to perform"),
+      subagent_type: z.string().min(1).describe("The type of specialized agent to use for this task"),
+    }),
+    async execute({ description, prompt, subagent_type }, ctx): Promise<SubagentOutput> {
+      const agent = findAgent(known, subagent_type);
+      if (!agent) {
+        const names = known.map((a) => a.name).join(", ") || "none";
+        return { content: `Unknown subagent_type "${subagent_type}". Available agent types: ${names}. Call Task again with one of them.`, isError: true };
+      }
+      if (!ctx.spawnSubagent) {
+        return { content: "Sub-agents are not available in this run. Do the task yourself with your other tools.", isError: true };
+      }
+      return ctx.spawnSubagent({ description, prompt, agent });
+    },
+  });
+}
+
+/** The exact name, else the one name that matches ignoring case ("explore" → Explore). */
+export function findAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
+  const exact = agents.find((agent) => agent.name === name);
+  if (exact) return exact;
+  const lower = name.trim().toLowerCase();
+  const loose = agents.filter((agent) => agent.name.toLowerCase() === lower);
+  return loose.length === 1 ? loose[0] : undefined;
+}
+
+/** `tool` (the Task tool) with `spawn` bound into its context, for hosts whose loop does not set
+ * `ToolContext.spawnSubagent` itself. A context that already has one keeps it. */
+export function bindSpawner(tool: Tool, spawn: SubagentSpawner): Tool {
+  return {
+    ...tool,
+    execute: (args, ctx) => tool.execute(args, ctx.spawnSubagent ? ctx : { ...ctx, spawnSubagent: (request) => spawn(request, ctx) }),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Usage } from "@harness/protocol";
+import type { PermissionMode } from "../permissions/types.ts";
+import type { ToolOutput } from "../types.ts";
+
+/** Where a definition came from. Later sources override earlier ones by name:
+ * built-in < user (`~/.claude/agents`) < project (`<root>/.claude/agents`). */
+export type AgentSource = "built-in" | "user" | "project";
+
+/** A sub-agent type the Task tool can start, in Claude Code's terms. */
+export type AgentDefinition = {
+  /** What the model passes as `subagent_type`. */
+  name: string;
+  /** When to use this agent; shown to the parent model in the Task tool's description. */
+  description: string;
+  /** The sub-agent's system prompt (the body of its .md file). */
+  systemPrompt: string;
+  /** Allowed tool names; undefined inherits every tool of the parent (except Task). */
+  tools?: string[];
+  /** Tool names removed from the inherited or listed tools. */
+  disallowedTools?: string[];
+  /** "sonnet" | "opus" | "haiku" | "inherit" | a full model id; undefined inherits the parent's. */
+  model?: string;
+  /** The permission mode the sub-agent's tool calls are checked in; undefined inherits the parent's.
+   * See subagentPermissionMode. */
+  permissionMode?: PermissionMode;
+  /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
+  maxTurns?: number;
+  source: AgentSource;
+  /** The .md file it was loaded from (absent for built-ins). */
+  file?: string;
+};
+
+/** A problem with an agent file; the file is skipped, the others still load. */
+export type AgentDiagnostic = { file: string; key?: string; message: string };
+
+/** What the Task tool asks the host to run. */
+export type SubagentRequest = {
+  /** Short label of the task (3-5 words), for the UI. */
+  description: string;
+  /** The task for the sub-agent: its first and only user message. */
+  prompt: string;
+  agent: AgentDefinition;
+};
+
+/** The sub-agent's final reply as the Task call's tool_result, plus what it cost. `usage` is the sum
+ * over the sub-agent's model calls and is not part of the parent's own usage: the host adds it
+ * (read it with `subagentUsage(output)`). */
+export type SubagentOutput = ToolOutput & { usage?: Usage; agentId?: string };

@@ -1,0 +1,44 @@
+// Failures of an OpenAI-compatible server in words: SDK errors and in-stream error payloads,
+// classified by the shared retry policy.
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { causeChain, clip, type Failure, rootCause, statusFailure } from "./retry-policy.ts";
+
+/** Error types that describe the request rather than the service: sending it again fails again. */
+const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error", "authentication_error", "permission_error", "not_found_error"]);
+
+/** A failure before the response body. `label` names the service ("OpenAI", "Ollama", …). */
+export function openAIRequestFailure(error: unknown, label: string, baseURL: string): Failure {
+  if (error instanceof APIConnectionTimeoutError) {
+    return { description: `the request to the ${label} API at ${baseURL} timed out`, retryable: true };
+  }
+  if (error instanceof APIConnectionError) {
+    return { description: `could not connect to the ${label} API at ${baseURL}: ${rootCause(error)}`, retryable: true };
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    return statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers);
+  }
+  return openAIStreamFailure(error, label, false);
+}
+
+/** A failure while reading the body: an error payload in the stream, or the connection breaking. */
+export function openAIStreamFailure(error: unknown, label: string, retryable = true): Failure {
+  if (error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && error.error !== undefined) {
+    return {
+      description: `${label} API stream error (${errorKind(error)}): ${apiMessage(error)}`,
+      retryable: !FINAL_ERROR_TYPES.has(error.type ?? ""),
+    };
+  }
+  return { description: causeChain(error), retryable };
+}
+
+/** The error body's code ("rate_limit_exceeded"), else its type ("server_error"). */
+function errorKind(error: APIError): string {
+  return error.code || error.type || "unknown_error";
+}
+
+/** The server's own message, without the status the SDK puts in front of it. */
+function apiMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  const message = typeof body?.message === "string" && body.message ? body.message : error.message;
+  return clip(message);
+}

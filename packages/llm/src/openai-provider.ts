@@ -1,0 +1,97 @@
+// A provider for any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
+// gateways): streamed chunks from the official SDK, mapped to ModelEvents, with the shared retry loop.
+import OpenAI from "openai";
+import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
+import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
+import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
+import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
+import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
+import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export type OpenAIProviderOptions = {
+  /** Default: OPENAI_API_KEY. A server other than OpenAI's own may need none. */
+  apiKey?: string;
+  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** The provider's name, in events and error messages. Default "openai". */
+  name?: string;
+  /** Retries after the first attempt. Default: HARNESS_MODEL_RETRIES, else 4. */
+  maxRetries?: number;
+  /** First backoff delay; doubles with each retry. Default: HARNESS_RETRY_BASE_MS, else 500. */
+  retryBaseMs?: number;
+  /** Output limit when the request names none. Default: none sent (the server's own limit). */
+  maxTokens?: number;
+  /** The field that carries the output limit. Default: max_completion_tokens for OpenAI's own API
+   * (its reasoning models refuse max_tokens), max_tokens for every other server. */
+  maxTokensField?: ChatRequestOptions["maxTokensField"];
+};
+
+type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; label: string };
+
+/** Throws (RangeError) only for malformed options or HARNESS_* variables; stream() never throws.
+ * Without an API key for OpenAI's own API every stream ends at once with an error saying so. */
+export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: EnvLike = process.env): Provider {
+  const name = options.name || "openai";
+  const baseURL = options.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL;
+  const apiKey = options.apiKey || env.OPENAI_API_KEY || undefined;
+  const settings: Settings = {
+    ...resolveRetrySettings(options, env),
+    maxTokensField: options.maxTokensField ?? (isOpenAIApi(baseURL) ? "max_completion_tokens" : "max_tokens"),
+    baseURL,
+    label: labelOf(name),
+  };
+  if (options.maxTokens !== undefined) settings.maxTokens = resolveMaxTokens(options.maxTokens);
+  if (!apiKey && isOpenAIApi(baseURL)) {
+    const message = `no API key for ${settings.label} at ${baseURL}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key)`;
+    return { name, stream: (request) => failAtOnce(message, request) };
+  }
+  const client = new OpenAI({
+    // Servers without authentication ignore the Authorization header; the SDK insists on a key.
+    apiKey: apiKey ?? "no-key",
+    baseURL,
+    organization: env.OPENAI_ORG_ID ?? null,
+    project: env.OPENAI_PROJECT_ID ?? null,
+    maxRetries: 0,
+  });
+  return { name, stream: (request) => streamWithRetries(openAIWire(client, settings, request), settings, request) };
+}
+
+function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
+  const body = chatCompletionsRequest(request, settings);
+  return {
+    createState: createOpenAIStreamState,
+    open: (attempt, signal) => {
+      const headers = { "x-stainless-retry-count": String(attempt - 1) };
+      return client.chat.completions.create(body, { signal, maxRetries: 0, headers });
+    },
+    apply: applyChunk,
+    message: openAIAssistantMessage,
+    stopReason: openAIStopReason,
+    requestFailure: (error) => openAIRequestFailure(error, settings.label, settings.baseURL),
+    streamFailure: (error) => openAIStreamFailure(error, settings.label),
+    incompleteDescription: "the model stream ended before a finish_reason",
+  };
+}
+
+/** Whether `baseURL` is OpenAI's own API (which needs a key), not a compatible server. */
+export function isOpenAIApi(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+function labelOf(name: string): string {
+  if (name === "openai") return "OpenAI";
+  if (name === "ollama") return "Ollama";
+  return name;
+}
+
+async function* failAtOnce(message: string, request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
+  const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+  const stopReason = request.signal?.aborted ? "aborted" : "error";
+  yield { type: "done", stopReason, message: { role: "assistant", content: [] }, usage, ...(stopReason === "error" && { errorMessage: message }) };
+}

@@ -1,0 +1,101 @@
+// Our Anthropic-form request as a chat-completions request. What has no counterpart there is
+// dropped: thinking blocks (chat completions takes no reasoning back) and cache_control.
+import type OpenAI from "openai";
+import type { ContentBlock, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultBlock } from "./types.ts";
+
+type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+export type ChatRequestOptions = {
+  /** max_tokens for most servers; OpenAI's own reasoning models take only max_completion_tokens. */
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** Sent when the request names no maxTokens; nothing is sent when both are absent. */
+  maxTokens?: number;
+};
+
+export function chatCompletionsRequest(request: ModelRequest, options: ChatRequestOptions): Params {
+  const messages: Message[] = [];
+  const system = typeof request.system === "string" ? request.system : joinText(request.system ?? []);
+  if (system) messages.push({ role: "system", content: system });
+  for (const message of request.messages) {
+    if (message.role === "user") pushUser(messages, message);
+    else pushAssistant(messages, message);
+  }
+  const params: Params = { model: request.model, messages, stream: true, stream_options: { include_usage: true } };
+  if (request.tools && request.tools.length > 0) {
+    params.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+    }));
+  }
+  const maxTokens = request.maxTokens ?? options.maxTokens;
+  if (maxTokens !== undefined) params[options.maxTokensField] = maxTokens;
+  if (request.effort) params.reasoning_effort = request.effort;
+  return params;
+}
+
+/** Tool results become `tool` messages, which must come right after the assistant's tool calls;
+ * the rest of the user's blocks, and any images the tools returned (a tool message holds text
+ * only), follow as one user message. */
+function pushUser(out: Message[], message: ModelMessage): void {
+  if (typeof message.content === "string") {
+    out.push({ role: "user", content: message.content });
+    return;
+  }
+  const parts: UserPart[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result") {
+      out.push({ role: "tool", tool_call_id: block.tool_use_id, content: toolResultText(block) });
+      const images = typeof block.content === "string" ? [] : block.content.filter((b): b is ImageBlock => b.type === "image");
+      if (images.length > 0) {
+        parts.push({ type: "text", text: `Images returned by tool call ${block.tool_use_id}:` });
+        for (const image of images) parts.push(imagePart(image));
+      }
+    } else if (block.type === "text") {
+      parts.push({ type: "text", text: block.text });
+    } else if (block.type === "image") {
+      parts.push(imagePart(block));
+    }
+  }
+  if (parts.length === 0) return;
+  const textOnly = parts.every((p) => p.type === "text");
+  out.push({ role: "user", content: textOnly ? parts.map((p) => (p as { text: string }).text).join("\n\n") : parts });
+}
+
+function pushAssistant(out: Message[], message: ModelMessage): void {
+  if (typeof message.content === "string") {
+    out.push({ role: "assistant", content: message.content });
+    return;
+  }
+  const text = joinText(message.content);
+  const toolCalls: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type !== "tool_use") continue;
+    toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } });
+  }
+  if (toolCalls.length === 0) {
+    out.push({ role: "assistant", content: text });
+    return;
+  }
+  out.push({ role: "assistant", content: text || null, tool_calls: toolCalls });
+}
+
+function toolResultText(block: ToolResultBlock): string {
+  const text = typeof block.content === "string" ? block.content : joinText(block.content);
+  return block.is_error ? `Error: ${text}` : text;
+}
+
+function joinText(blocks: readonly (ContentBlock | TextBlock)[]): string {
+  let text = "";
+  for (const block of blocks) {
+    if (block.type !== "text" || block.text === "") continue;
+    text += text ? `\n\n${block.text}` : block.text;
+  }
+  return text;
+}
+
+function imagePart(image: ImageBlock): UserPart {
+  const url = image.source.type === "base64" ? `data:${image.source.media_type};base64,${image.source.data}` : image.source.url;
+  return { type: "image_url", image_url: { url } };
+}

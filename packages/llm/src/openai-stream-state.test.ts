@@ -1,0 +1,78 @@
+// Chunk folding for servers whose streams differ from OpenAI's own: no tool-call index, arguments
+// before the name, refusals, a call without a name.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type OpenAI from "openai";
+import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
+import type { ModelEvent } from "./types.ts";
+
+type Delta = Record<string, unknown>;
+
+function chunk(delta: Delta, finishReason: string | null = null): OpenAI.Chat.Completions.ChatCompletionChunk {
+  return { id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finishReason }] } as OpenAI.Chat.Completions.ChatCompletionChunk;
+}
+
+function feed(state: OpenAIStreamState, ...chunks: OpenAI.Chat.Completions.ChatCompletionChunk[]): ModelEvent[] {
+  return chunks.flatMap((c) => {
+    const out = applyChunk(state, c);
+    return out === undefined ? [] : Array.isArray(out) ? out : [out];
+  });
+}
+
+test("tool calls without an index: an id or name starts a call, bare arguments continue it", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(
+    state,
+    chunk({ tool_calls: [{ id: "a", function: { name: "glob", arguments: '{"p":' } }] }),
+    chunk({ tool_calls: [{ function: { arguments: "1}" } }] }),
+    chunk({ tool_calls: [{ id: "b", function: { name: "grep", arguments: "{}" } }, { id: "c", function: { name: "ls", arguments: "" } }] }),
+    chunk({}, "tool_calls"),
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === "tool-call-end"),
+    [
+      { type: "tool-call-end", id: "a", name: "glob", input: { p: 1 } },
+      { type: "tool-call-end", id: "b", name: "grep", input: {} },
+      { type: "tool-call-end", id: "c", name: "ls", input: {} },
+    ],
+  );
+  assert.equal(openAIStopReason(state), "tool_use");
+  assert.equal(state.complete, true);
+});
+
+test("arguments that arrive before the name are announced once the name comes", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(
+    state,
+    chunk({ tool_calls: [{ index: 0, id: "x", function: { arguments: '{"a"' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { name: "read", arguments: ":2}" } }] }),
+    chunk({}, "tool_calls"),
+  );
+  assert.deepEqual(events, [
+    { type: "tool-call-start", id: "x", name: "read" },
+    { type: "tool-call-delta", id: "x", partialJson: '{"a":2}' },
+    { type: "tool-call-end", id: "x", name: "read", input: { a: 2 } },
+  ]);
+});
+
+test("a call that never gets a name ends the stream as an error", () => {
+  const state = createOpenAIStreamState();
+  feed(state, chunk({ tool_calls: [{ index: 0, id: "x", function: { arguments: "{}" } }] }), chunk({}, "tool_calls"));
+  assert.match(state.fatal ?? "", /tool call without a function name \(x\)/);
+  assert.equal(state.complete, false);
+});
+
+test("a refusal is shown as text and ends with stop reason refusal", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(state, chunk({ refusal: "I can't help with that." }), chunk({}, "stop"));
+  assert.deepEqual(events, [{ type: "text-delta", text: "I can't help with that." }]);
+  assert.equal(openAIStopReason(state), "refusal");
+  assert.deepEqual(openAIAssistantMessage(state).content, [{ type: "text", text: "I can't help with that." }]);
+});
+
+test("a chunk with text and a finish_reason yields the text and completes", () => {
+  const state = createOpenAIStreamState();
+  assert.deepEqual(feed(state, chunk({ content: "bye" }, "stop")), [{ type: "text-delta", text: "bye" }]);
+  assert.equal(state.complete, true);
+  assert.equal(openAIStopReason(state), "end_turn");
+});

@@ -1,0 +1,171 @@
+// Folds the chunks of one chat-completions stream into ModelEvents and an Anthropic-form assistant
+// message. Tool calls stream by index: a call is complete when a call with another index begins
+// (calls stream one after another, as the OpenAI SDK also assumes) or when the finish_reason comes.
+import { randomUUID } from "node:crypto";
+import type OpenAI from "openai";
+import type { AttemptState } from "./stream-with-retries.ts";
+import { parseToolInput, previewJson } from "./tool-input.ts";
+import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+type ToolCallDelta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall;
+
+/** Reasoning text as OpenAI-compatible servers stream it (DeepSeek, vLLM: reasoning_content;
+ * Ollama, OpenRouter: reasoning). Not part of the OpenAI SDK's types. */
+type ReasoningDelta = { reasoning_content?: string | null; reasoning?: string | null };
+
+type ToolAcc = {
+  id: string;
+  name: string;
+  args: string;
+  /** tool-call-start was emitted (it waits for the name). */
+  started: boolean;
+  /** Parsed arguments, once the call is complete. */
+  input: Record<string, unknown> | undefined;
+};
+
+export type OpenAIStreamState = AttemptState & {
+  text: string;
+  /** In order of first appearance; `byIndex` finds them by their stream index. */
+  tools: ToolAcc[];
+  byIndex: Map<number, ToolAcc>;
+  current: ToolAcc | undefined;
+  finishReason: string | null;
+  refused: boolean;
+};
+
+export function createOpenAIStreamState(): OpenAIStreamState {
+  return {
+    complete: false,
+    fatal: undefined,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    text: "",
+    tools: [],
+    byIndex: new Map(),
+    current: undefined,
+    finishReason: null,
+    refused: false,
+  };
+}
+
+export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent | ModelEvent[] | undefined {
+  if (chunk.usage) applyUsage(state, chunk.usage);
+  const choice = chunk.choices?.[0];
+  if (!choice) return undefined;
+  const delta = choice.delta;
+  // The hot path: a chunk of text and nothing else.
+  if (delta?.content && !delta.tool_calls && !choice.finish_reason && !delta.refusal && !hasReasoning(delta as ReasoningDelta)) {
+    state.text += delta.content;
+    return { type: "text-delta", text: delta.content };
+  }
+  const out: ModelEvent[] = [];
+  if (delta) {
+    const reasoning = (delta as ReasoningDelta).reasoning_content || (delta as ReasoningDelta).reasoning;
+    if (reasoning) out.push({ type: "thinking-delta", text: reasoning });
+    if (delta.content) {
+      state.text += delta.content;
+      out.push({ type: "text-delta", text: delta.content });
+    }
+    if (delta.refusal) {
+      state.refused = true;
+      state.text += delta.refusal;
+      out.push({ type: "text-delta", text: delta.refusal });
+    }
+    if (delta.tool_calls) {
+      for (let i = 0; i < delta.tool_calls.length && state.fatal === undefined; i++) applyToolCall(state, delta.tool_calls[i], out);
+    }
+  }
+  if (choice.finish_reason && state.fatal === undefined) {
+    state.finishReason = choice.finish_reason;
+    for (const tool of state.tools) {
+      if (tool.input === undefined && state.fatal === undefined) endTool(state, tool, out);
+    }
+    state.complete = state.fatal === undefined;
+  }
+  return out.length === 0 ? undefined : out.length === 1 ? out[0] : out;
+}
+
+function hasReasoning(delta: ReasoningDelta): boolean {
+  return Boolean(delta.reasoning_content || delta.reasoning);
+}
+
+function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: ModelEvent[]): void {
+  const index = typeof call.index === "number" ? call.index : indexWithout(state, call);
+  let tool = state.byIndex.get(index);
+  if (!tool) {
+    if (state.current && state.current.input === undefined) endTool(state, state.current, out);
+    if (state.fatal !== undefined) return;
+    tool = { id: call.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`, name: "", args: "", started: false, input: undefined };
+    state.byIndex.set(index, tool);
+    state.tools.push(tool);
+    state.current = tool;
+  }
+  const name = call.function?.name;
+  if (name && !tool.started) tool.name += name;
+  const piece = call.function?.arguments;
+  if (piece) tool.args += piece;
+  if (!tool.started) {
+    if (!tool.name) return;
+    tool.started = true;
+    out.push({ type: "tool-call-start", id: tool.id, name: tool.name });
+    // Arguments that came with (or before) the name.
+    if (tool.args) out.push({ type: "tool-call-delta", id: tool.id, partialJson: tool.args });
+  } else if (piece) {
+    out.push({ type: "tool-call-delta", id: tool.id, partialJson: piece });
+  }
+}
+
+/** Some servers leave out `index`: a delta with an id or a name begins a new call, any other
+ * continues the current one. */
+function indexWithout(state: OpenAIStreamState, call: ToolCallDelta): number {
+  if (state.current && !call.id && !call.function?.name) {
+    for (const [index, tool] of state.byIndex) if (tool === state.current) return index;
+  }
+  return -1 - state.tools.length;
+}
+
+function endTool(state: OpenAIStreamState, tool: ToolAcc, out: ModelEvent[]): void {
+  if (!tool.started) {
+    state.fatal = `the model sent a tool call without a function name (${tool.id})`;
+    return;
+  }
+  const input = parseToolInput(tool.args);
+  if (input === undefined) {
+    state.fatal = `the model sent invalid JSON as the arguments of tool "${tool.name}" (${tool.id}): ${previewJson(tool.args)}`;
+    return;
+  }
+  tool.input = input;
+  out.push({ type: "tool-call-end", id: tool.id, name: tool.name, input });
+}
+
+/** prompt_tokens counts cached tokens too; inputTokens does not (as in Anthropic's usage). */
+function applyUsage(state: OpenAIStreamState, usage: OpenAI.CompletionUsage): void {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  state.usage.inputTokens = Math.max(0, (usage.prompt_tokens ?? 0) - cached);
+  state.usage.outputTokens = usage.completion_tokens ?? 0;
+  state.usage.cacheReadTokens = cached;
+}
+
+/** The text, then the complete tool calls, as an Anthropic-form assistant message. */
+export function openAIAssistantMessage(state: OpenAIStreamState): ModelMessage {
+  const content: ContentBlock[] = [];
+  if (state.text) content.push({ type: "text", text: state.text });
+  for (const tool of state.tools) {
+    if (tool.input !== undefined) content.push({ type: "tool_use", id: tool.id, name: tool.name, input: tool.input });
+  }
+  return { role: "assistant", content };
+}
+
+/** finish_reason as a StopReason. Some servers say "stop" after tool calls; the calls decide. */
+export function openAIStopReason(state: OpenAIStreamState): StopReason {
+  const hasTools = state.tools.some((t) => t.input !== undefined);
+  switch (state.finishReason) {
+    case "length":
+      return "max_tokens";
+    case "content_filter":
+      return "refusal";
+    default:
+      if (hasTools) return "tool_use";
+      return state.refused ? "refusal" : "end_turn";
+  }
+}

@@ -1,0 +1,67 @@
+// The retry policy every provider shares: which HTTP statuses are worth another attempt, how long
+// to wait before it, and how a failure is put into words.
+
+/** What went wrong with one attempt, in words a user can act on, and whether trying again may help. */
+export type Failure = { description: string; retryable: boolean; retryAfterMs?: number };
+
+/** Rate limits, server errors and overload (529 is Anthropic's); 400/401/403/404 fail the same way again. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+
+export const MAX_RETRY_DELAY_MS = 60_000;
+
+/** The wait before retry number `attempt` (1-based): the server's retry-after when it sent one,
+ * else exponential backoff from `baseMs` with up to 25% jitter; at most 60 s either way. */
+export function retryDelayMs(attempt: number, baseMs: number, retryAfterMs: number | undefined): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.ceil(retryAfterMs), MAX_RETRY_DELAY_MS);
+  const backoff = baseMs * 2 ** (attempt - 1);
+  return Math.min(Math.round(backoff * (1 + Math.random() * 0.25)), MAX_RETRY_DELAY_MS);
+}
+
+/** retry-after-ms, else retry-after (seconds or an HTTP date), in milliseconds. */
+export function parseRetryAfter(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers.get("retry-after");
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** An HTTP error status as a Failure, retryable by RETRYABLE_STATUSES, with the server's retry-after. */
+export function statusFailure(description: string, status: number, headers: Headers | undefined): Failure {
+  const failure: Failure = { description, retryable: RETRYABLE_STATUSES.has(status) };
+  const retryAfterMs = parseRetryAfter(headers);
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+  return failure;
+}
+
+/** "terminated: other side closed": each distinct message down the cause chain. */
+export function causeChain(error: unknown): string {
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined; depth++) {
+    const message = current instanceof Error ? current.message : String(current);
+    if (message && !messages.includes(message)) messages.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.join(": ") || "unknown error";
+}
+
+/** The innermost message of an error's cause chain ("connect ECONNREFUSED …" beneath "fetch failed"). */
+export function rootCause(error: unknown): string {
+  let current: unknown = error;
+  let message = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) {
+    current = current.cause;
+    if (current instanceof Error && current.message) message = current.message;
+  }
+  return message;
+}
+
+/** A server's message cut short when it is not the API's own (a proxy's HTML page, say). */
+export function clip(message: string): string {
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}

@@ -1,0 +1,179 @@
+// Plays one scripted reply onto an HTTP response: SSE chunks for stream:true requests, a JSON
+// completion for stream:false ones, a JSON error body for http-error replies.
+import type { ServerResponse } from "node:http";
+import { splitIntoChunks } from "./fake-anthropic-wire.ts";
+import type { FakeOpenAIMessageReply, FakeOpenAIReply, FakeOpenAIToolCall, FakeOpenAIUsage } from "./fake-openai-types.ts";
+import {
+  type ChunkWriter,
+  chunkWriter,
+  defaultErrorCode,
+  defaultErrorMessage,
+  defaultErrorType,
+  DONE_EVENT,
+  errorBody,
+  errorEvent,
+  newOpenAIId,
+  type WireToolCall,
+  type WireUsage,
+} from "./fake-openai-wire.ts";
+
+export type RequestBody = Record<string, unknown>;
+
+export async function playOpenAIReply(reply: FakeOpenAIReply, body: RequestBody, res: ServerResponse): Promise<void> {
+  if (reply.kind === "http-error") {
+    const headers: Record<string, string> = reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) };
+    const type = reply.errorType ?? defaultErrorType(reply.status);
+    const code = reply.code === undefined ? defaultErrorCode(reply.status) : reply.code;
+    sendOpenAIJson(res, reply.status, errorBody(type, reply.message ?? defaultErrorMessage(reply.status), code), headers);
+    return;
+  }
+  const streaming = body.stream === true;
+  const writer = chunkWriter(newOpenAIId("chatcmpl"), String(body.model), includesUsage(body));
+  if (reply.kind === "stream-error" || reply.kind === "stream-break") {
+    if (!streaming) {
+      sendOpenAIJson(res, 500, errorBody("server_error", "message" in reply && reply.message ? reply.message : defaultErrorMessage(500)));
+      return;
+    }
+    startSse(res);
+    const first = writer.delta({ role: "assistant", content: "" });
+    const events = reply.afterText ? [first, writer.text(reply.afterText)] : [first];
+    if (reply.kind === "stream-break") {
+      // Cut the connection once the chunks were handed to the socket, so the client sees them first.
+      res.write(events.join(""), () => res.destroy());
+      return;
+    }
+    res.end(events.join("") + errorEvent(reply.errorType ?? "server_error", reply.message ?? defaultErrorMessage(500)));
+    return;
+  }
+  if (streaming) await streamCompletion(reply, body, writer, res);
+  else await sendCompletion(reply, body, res);
+}
+
+export function sendOpenAIJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "x-request-id": newOpenAIId("req"),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function includesUsage(body: RequestBody): boolean {
+  const options = body.stream_options as { include_usage?: unknown } | undefined;
+  return options?.include_usage === true;
+}
+
+function startSse(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": newOpenAIId("req") });
+}
+
+/** Writes one event; returns a promise only when the caller must wait (backpressure or delayMs). */
+function emitter(res: ServerResponse, delayMs: number | undefined): (event: string) => Promise<void> | undefined {
+  return (event) => {
+    if (res.destroyed) return undefined;
+    const flowing = res.write(event);
+    if (flowing && !delayMs) return undefined;
+    const ready = flowing ? Promise.resolve() : new Promise<void>((resolve) => {
+      const done = () => {
+        res.off("drain", done);
+        res.off("close", done);
+        resolve();
+      };
+      res.on("drain", done);
+      res.on("close", done);
+    });
+    return delayMs ? ready.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))) : ready;
+  };
+}
+
+function parts(value: string | string[] | undefined): string[] {
+  if (value === undefined || value === "") return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function finishReasonOf(reply: FakeOpenAIMessageReply): string {
+  return reply.finishReason ?? (reply.toolCalls && reply.toolCalls.length > 0 ? "tool_calls" : "stop");
+}
+
+function usageFor(body: RequestBody, usage: FakeOpenAIUsage | undefined, outputChars: number): WireUsage {
+  const prompt = usage?.prompt_tokens ?? Math.max(1, Math.ceil(JSON.stringify(body.messages ?? []).length / 4));
+  const completion = usage?.completion_tokens ?? Math.max(1, Math.ceil(outputChars / 4));
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: usage?.cached_tokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+}
+
+type PreparedCall = { id: string; call: FakeOpenAIToolCall; json: string };
+
+function prepareCalls(calls: FakeOpenAIToolCall[] | undefined): PreparedCall[] {
+  return (calls ?? []).map((call) => ({ id: call.id ?? newOpenAIId("call"), call, json: call.argumentsJson ?? JSON.stringify(call.arguments) }));
+}
+
+async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody, writer: ChunkWriter, res: ServerResponse): Promise<void> {
+  const send = emitter(res, reply.delayMs);
+  let outputChars = 0;
+  startSse(res);
+  await send(writer.delta({ role: "assistant", content: "" }));
+  for (const piece of parts(reply.reasoning)) {
+    outputChars += piece.length;
+    await send(writer.delta({ reasoning_content: piece }));
+  }
+  for (const text of parts(reply.text)) {
+    if (res.destroyed) return;
+    outputChars += text.length;
+    const wait = send(writer.text(text));
+    if (wait) await wait;
+  }
+  if (reply.textChunks) {
+    for await (const text of reply.textChunks()) {
+      if (res.destroyed) return;
+      outputChars += text.length;
+      const wait = send(writer.text(text));
+      if (wait) await wait;
+    }
+  }
+  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  if (res.destroyed) return;
+  const calls = prepareCalls(reply.toolCalls);
+  for (let index = 0; index < calls.length; index++) {
+    const { id, call, json } = calls[index];
+    outputChars += json.length;
+    const head: WireToolCall = { index, id, type: "function", function: { name: call.name, arguments: call.inline ? json : "" } };
+    await send(writer.delta({ tool_calls: [head] }));
+    if (call.inline) continue;
+    for (const piece of splitIntoChunks(json, call.chunks ?? 3)) {
+      const next: WireToolCall = { index, function: { arguments: piece } };
+      await send(writer.delta({ tool_calls: [next] }));
+    }
+  }
+  await send(writer.delta({}, finishReasonOf(reply)));
+  if (includesUsage(body)) await send(writer.usage(usageFor(body, reply.usage, outputChars)));
+  if (!res.destroyed) res.end(DONE_EVENT);
+}
+
+async function sendCompletion(reply: FakeOpenAIMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
+  let text = parts(reply.text).join("");
+  if (reply.textChunks) for await (const chunk of reply.textChunks()) text += chunk;
+  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  if (res.destroyed) return;
+  const calls = prepareCalls(reply.toolCalls);
+  const message: Record<string, unknown> = { role: "assistant", content: text || null, refusal: null };
+  if (calls.length > 0) {
+    message.tool_calls = calls.map(({ id, call, json }) => ({ id, type: "function", function: { name: call.name, arguments: json } }));
+  }
+  const outputChars = text.length + calls.reduce((n, c) => n + c.json.length, 0);
+  sendOpenAIJson(res, 200, {
+    id: newOpenAIId("chatcmpl"),
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: String(body.model),
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
+    usage: usageFor(body, reply.usage, outputChars),
+  });
+}

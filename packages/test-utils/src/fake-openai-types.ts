@@ -1,0 +1,86 @@
+// Scripted replies for the fake OpenAI chat-completions server. Each request to
+// /v1/chat/completions takes one reply; the same reply answers a streaming request (SSE chunks)
+// and a stream:false request (one JSON completion).
+import type { RecordedRequest } from "./fake-anthropic-types.ts";
+
+export type FakeOpenAIToolCall = {
+  /** Defaults to a unique "call_…" id. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** How many chunks carry the arguments after the chunk that names the call (default 3). */
+  chunks?: number;
+  /** Name and whole arguments in a single chunk, as Ollama sends them. */
+  inline?: boolean;
+  /** Raw arguments text to stream instead of JSON.stringify(arguments), e.g. malformed JSON. */
+  argumentsJson?: string;
+};
+
+export type FakeOpenAIUsage = { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
+
+export type FakeOpenAIMessageReply = {
+  kind?: "message";
+  /** A string is sent as one content delta; an array as one delta per element. */
+  text?: string | string[];
+  /** Lazily produced deltas, each written as soon as it is produced. */
+  textChunks?: () => Iterable<string> | AsyncIterable<string>;
+  /** Streamed before the text as `reasoning_content` deltas (DeepSeek and vLLM style). */
+  reasoning?: string | string[];
+  /** Streamed one after another by index. */
+  toolCalls?: FakeOpenAIToolCall[];
+  /** Default "tool_calls" when toolCalls are given, else "stop". */
+  finishReason?: string;
+  /** Sent in a final chunk when the request asks for stream_options.include_usage; defaults are
+   * estimated from the request and reply sizes. */
+  usage?: FakeOpenAIUsage;
+  /** Pause between chunks. */
+  delayMs?: number;
+  /** After the text, wait for this before finishing (for cancel tests). */
+  hold?: Promise<unknown>;
+};
+
+export type FakeOpenAIHttpErrorReply = {
+  kind: "http-error";
+  status: number;
+  /** Defaults by status: 429 "requests", 5xx "server_error", 4xx "invalid_request_error". */
+  errorType?: string;
+  /** Defaults by status: 429 "rate_limit_exceeded", 401 "invalid_api_key", 404 "model_not_found". */
+  code?: string | null;
+  message?: string;
+  /** Sent as the retry-after header, in seconds. */
+  retryAfter?: number;
+};
+
+/** An `{"error": …}` payload inside the stream, after which the stream ends without [DONE]. */
+export type FakeOpenAIStreamErrorReply = {
+  kind: "stream-error";
+  /** Content deltas sent before the error (none when absent). */
+  afterText?: string;
+  /** Default "server_error". */
+  errorType?: string;
+  message?: string;
+};
+
+/** The connection is cut mid-stream, after `afterText` (if any) was sent. */
+export type FakeOpenAIStreamBreakReply = { kind: "stream-break"; afterText?: string };
+
+export type FakeOpenAIReply = FakeOpenAIMessageReply | FakeOpenAIHttpErrorReply | FakeOpenAIStreamErrorReply | FakeOpenAIStreamBreakReply;
+
+export type FakeOpenAI = {
+  /** Base URL for OPENAI_BASE_URL, ending in /v1, e.g. http://127.0.0.1:PORT/v1 */
+  url: string;
+  /** Every chat-completions request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Queues more replies. */
+  push(...replies: FakeOpenAIReply[]): void;
+  /** Resolves with the first n recorded requests once there are n; rejects after timeoutMs (default 10 s). */
+  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Stops the server, cutting any stream still open. */
+  close(): Promise<void>;
+};
+
+export type FakeOpenAIOptions = {
+  replies?: FakeOpenAIReply[];
+  /** Consulted first for every request; returning undefined falls back to the queue. */
+  respond?: (request: RecordedRequest, index: number) => FakeOpenAIReply | undefined;
+};

@@ -1,0 +1,101 @@
+// The tools of the MCP test server, on a real McpServer from the MCP SDK, so that clients are
+// tested against the protocol as real servers speak it.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+
+export type McpTestServerOptions = {
+  /** Extra tools `dummy_1` … `dummy_N`, each with its own description, for deferred-tool tests. */
+  extraTools?: number;
+};
+
+/** Shared by every connection of one test server process. */
+export type McpTestServerState = {
+  /** How many `slow` calls ended because the client cancelled them. */
+  cancelledSlowCalls: number;
+};
+
+/** A 1×1 red PNG. */
+export const TEST_PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+const DUMMY_TOPICS = ["weather", "invoices", "calendar", "database", "email", "kubernetes", "payments", "translation", "images", "search"];
+
+/** The topic word in the description of `dummy_<n>` (n from 1): lets tests search by keyword. */
+export function dummyToolTopic(n: number): string {
+  return DUMMY_TOPICS[(n - 1) % DUMMY_TOPICS.length];
+}
+
+export function createMcpTestServer(options: McpTestServerOptions, state: McpTestServerState): McpServer {
+  const server = new McpServer({ name: "harness-mcp-test-server", version: "1.0.0" });
+
+  server.registerTool(
+    "echo",
+    { description: "Echoes the given text back unchanged.", inputSchema: { text: z.string() } },
+    async ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+
+  server.registerTool(
+    "add",
+    { description: "Adds two numbers and returns the sum.", inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+
+  server.registerTool("fail", { description: "Always fails with an error result." }, async () => ({
+    content: [{ type: "text", text: "fail: this tool always fails" }],
+    isError: true,
+  }));
+
+  server.registerTool(
+    "slow",
+    { description: "Waits the given number of milliseconds, then answers. Stops early when cancelled.", inputSchema: { ms: z.number().int().min(0) } },
+    async ({ ms }, extra) => {
+      const cancelled = await sleep(ms, extra.signal);
+      if (cancelled) {
+        state.cancelledSlowCalls += 1;
+        return { content: [{ type: "text", text: "cancelled" }], isError: true };
+      }
+      return { content: [{ type: "text", text: `waited ${ms} ms` }] };
+    },
+  );
+
+  server.registerTool("image", { description: "Returns a small PNG image and a caption." }, async () => ({
+    content: [
+      { type: "text", text: "a red pixel" },
+      { type: "image", data: TEST_PNG_BASE64, mimeType: "image/png" },
+    ],
+  }));
+
+  server.registerTool("pid", { description: "Returns the process id of the server." }, async () => ({
+    content: [{ type: "text", text: String(process.pid) }],
+  }));
+
+  server.registerTool("stats", { description: "Returns the server's counters as JSON." }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(state) }],
+  }));
+
+  for (let n = 1; n <= (options.extraTools ?? 0); n++) {
+    const topic = dummyToolTopic(n);
+    server.registerTool(
+      `dummy_${n}`,
+      { description: `Dummy tool number ${n} about ${topic}. Returns its number.`, inputSchema: { note: z.string().optional() } },
+      async () => ({ content: [{ type: "text", text: `dummy ${n}` }] }),
+    );
+  }
+  return server;
+}
+
+/** Resolves true when the signal fired before `ms` passed. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(false);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -7,3 +7,17 @@ export { defaultSystemPrompt } from "./system-prompt.ts";
 export { MAX_TOOL_OUTPUT_CHARS } from "./truncate.ts";
 export { scriptedProvider } from "./testing/scripted-provider.ts";
 export type { ScriptedProvider, ScriptedStep, ScriptedToolCall, ScriptedTurn } from "./testing/scripted-provider.ts";
+export { loadMcpConfig, startMcp, convertToolResult, expandEnv, isMcpToolName, mcpToolName } from "./mcp/index.ts";
+export type {
+  LoadMcpConfigOptions,
+  McpConfig,
+  McpDiagnostic,
+  McpManager,
+  McpNoticeLevel,
+  McpServerConfig,
+  McpServerStatus,
+  McpSettings,
+  StartMcpOptions,
+} from "./mcp/index.ts";
+export { createToolRegistry, DEFAULT_DEFER_THRESHOLD, TOOL_SEARCH_NAME } from "./tool-registry/index.ts";
+export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry/index.ts";

@@ -1,6 +1,8 @@
 import type { ModelMessage, Provider } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { z } from "zod";
+import type { SubagentOutput, SubagentRequest } from "./subagents/types.ts";
+import type { ToolState } from "./tools/state.ts";
 
 export type ToolContext = {
   /** The workspace; relative paths in tool arguments resolve against it. */
@@ -8,10 +10,31 @@ export type ToolContext = {
   /** Fires when the run is cancelled; a tool stops its work and returns soon after. */
   signal: AbortSignal;
   toolUseId: string;
+  /** The conversation's tool state (files read, background shells, todos, web search provider),
+   * kept across runs. Without it, tools that need it say so, and the others skip read-before-write
+   * checks. */
+  state?: ToolState;
+  /** Runs a sub-agent to completion for the Task tool. The host binds it to this call (its
+   * toolUseId and signal); without it the Task tool answers with an error. */
+  spawnSubagent?: (request: SubagentRequest) => Promise<SubagentOutput>;
 };
 
+export type ToolImageBlock = {
+  type: "image";
+  source: { type: "base64"; media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; data: string };
+};
+export type ToolOutputBlock = { type: "text"; text: string } | ToolImageBlock;
+
 /** What the model sees as the tool_result. */
-export type ToolOutput = { content: string; isError?: boolean };
+export type ToolOutput = {
+  /** The result as text: the whole tool_result, or, when `blocks` is set, its summary for events and
+   * the UI. */
+  content: string;
+  isError?: boolean;
+  /** When set, the tool_result's content for the model (Anthropic content blocks), e.g. an image
+   * that Read loaded. */
+  blocks?: ToolOutputBlock[];
+};
 
 export type Tool = {
   readonly name: string;

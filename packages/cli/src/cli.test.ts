@@ -128,3 +128,23 @@ test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
   assert.equal(stdout, "Thinking hard\n");
   assert.equal(stderr, "harness: cancelled\n");
 });
+
+test("harness serve prints its URL, answers, warns about a missing key, and stops on SIGTERM", async (t) => {
+  const dir = tempDir(t);
+  let listening!: (url: string) => void;
+  const urlPrinted = new Promise<string>((resolve) => (listening = resolve));
+  const { child, result } = harness(["serve", "--port", "0"], { ANTHROPIC_API_KEY: "", HARNESS_DATA_DIR: join(dir, "data"), HARNESS_TOKEN: "" }, {
+    onStdout: (text) => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) listening(match[1]);
+    },
+  });
+  t.after(() => child.kill("SIGKILL"));
+  const url = await urlPrinted;
+  const health = await fetch(`${url}/health`);
+  assert.equal(health.status, 200);
+  child.kill("SIGTERM");
+  const { code, stderr } = await result;
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /^harness: warning: ANTHROPIC_API_KEY is not set.*\n/);
+});

@@ -57,3 +57,18 @@ test("on one terminal, a tool line never starts in the middle of the reply's lin
   assert.equal(err.text, "\n● Bash(ls)\n  ⎿  a\n");
   assert.equal(out.text, "Checking\nDone\n");
 });
+
+test("a sub-agent's tool calls are nested and its text stays out of the reply", () => {
+  const out = sink();
+  const err = sink();
+  const r = createRenderer(out, err, { color: false, cwd: "/w" });
+  r.event({ type: "tool.started", toolName: "Task", toolUseId: "task", input: { description: "explore" } });
+  r.event({ type: "assistant.delta", text: "sub-agent notes", agentId: "a1", parentToolUseId: "task" });
+  r.event({ type: "tool.started", toolName: "Grep", toolUseId: "g", input: { pattern: "foo" }, agentId: "a1", parentToolUseId: "task" });
+  r.event({ type: "tool.completed", toolUseId: "g", output: "a.ts", isError: false, agentId: "a1", parentToolUseId: "task" });
+  r.event({ type: "tool.completed", toolUseId: "task", output: "found it", isError: false });
+  r.event({ type: "assistant.delta", text: "Found." });
+  r.finish();
+  assert.equal(out.text, "Found.\n");
+  assert.equal(err.text, "● Task(explore)\n    ● Grep(foo)\n      ⎿  a.ts\n● Task(explore)\n  ⎿  found it\n");
+});

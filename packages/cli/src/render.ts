@@ -96,25 +96,29 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
     event(event) {
       switch (event.type) {
         case "assistant.delta":
-          text(event.text);
+          // A sub-agent's text is its report to the main agent, not part of the reply.
+          if (event.agentId === undefined) text(event.text);
           break;
         case "tool.started": {
-          const header = describeToolCall(event.toolName, event.input, opts.cwd);
+          // Sub-agents' tool calls are nested under the call that started them.
+          const indent = event.agentId === undefined ? "" : "    ";
+          const header = `${indent}${bold("●")} ${describeToolCall(event.toolName, event.input, opts.cwd)}`;
           calls.set(event.toolUseId, header);
           toolsSinceText = true;
           lastHeader = event.toolUseId;
-          err(`${bold("●")} ${header}\n`);
+          err(`${header}\n`);
           break;
         }
         case "tool.completed": {
-          const header = calls.get(event.toolUseId) ?? "tool";
+          const header = calls.get(event.toolUseId) ?? `${bold("●")} tool`;
           calls.delete(event.toolUseId);
+          const indent = event.agentId === undefined ? "" : "    ";
           // Concurrent tools finish in any order: repeat the header when another came in between.
-          const lines: string[] = lastHeader === event.toolUseId ? [] : [`${bold("●")} ${header}`];
+          const lines: string[] = lastHeader === event.toolUseId ? [] : [header];
           lastHeader = undefined;
           const excerpt = excerptOutput(event.output, maxLines, width);
           const mark = event.isError ? red("✗") : dim("⎿");
-          excerpt.forEach((line, i) => lines.push(`  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
+          excerpt.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
           err(`${lines.join("\n")}\n`);
           break;
         }

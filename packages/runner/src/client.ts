@@ -1,6 +1,6 @@
 // Client of the RunnerProtocol over fetch + web streams only (no node: modules), so that any host —
 // Node, a Worker, a Durable Object — can drive a runner.
-import { RunnerEventSchema, RunnerHealthSchema, type RunnerEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
+import { describeZodError, RunnerEventSchema, RunnerHealthSchema, type RunnerEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
 import { createSseParser } from "./sse-parser.ts";
 
 /** The runner answered with a status other than 200; `message` is the runner's `error` text. */
@@ -42,8 +42,14 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
 
   async function health(signal?: AbortSignal): Promise<RunnerHealth> {
     const res = await request("/health", { method: "GET" }, signal);
-    const parsed = RunnerHealthSchema.safeParse(await res.json());
-    if (!parsed.success) throw new Error(`runner sent an invalid health answer: ${parsed.error.message}`);
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch (err) {
+      throw new Error(`runner sent a health answer that is not JSON: ${(err as Error).message}`);
+    }
+    const parsed = RunnerHealthSchema.safeParse(body);
+    if (!parsed.success) throw new Error(`runner sent an invalid health answer: ${describeZodError(parsed.error)}`);
     return parsed.data;
   }
 
@@ -97,19 +103,27 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
 }
 
 function parseEvent(data: string): RunnerEvent | undefined {
-  let raw: { type?: unknown; seq?: unknown; text?: unknown };
+  let raw: { type?: unknown; seq?: unknown; text?: unknown; agentId?: unknown; parentToolUseId?: unknown };
   try {
     raw = JSON.parse(data);
   } catch {
     throw new Error(`runner sent an event that is not JSON: ${data.slice(0, 200)}`);
   }
   if (raw === null || typeof raw !== "object") throw new Error(`runner sent an event that is not an object: ${data.slice(0, 200)}`);
-  // The hot path: text deltas are checked by hand; every other event goes through the schema.
-  if (raw.type === "assistant.delta" && typeof raw.text === "string" && typeof raw.seq === "number") return raw as RunnerEvent;
+  // The hot path: main-agent text deltas are checked by hand; every other event goes through the schema.
+  if (
+    raw.type === "assistant.delta" &&
+    typeof raw.text === "string" &&
+    typeof raw.seq === "number" &&
+    raw.agentId === undefined &&
+    raw.parentToolUseId === undefined
+  ) {
+    return raw as RunnerEvent;
+  }
   // Event types added to the protocol later are skipped, not fatal.
   if (typeof raw.type !== "string" || !KNOWN_TYPES.has(raw.type)) return undefined;
   const parsed = RunnerEventSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`runner sent an invalid ${raw.type} event: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success) throw new Error(`runner sent an invalid ${raw.type} event: ${describeZodError(parsed.error)}`);
   return parsed.data;
 }
 

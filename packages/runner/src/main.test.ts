@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startFakeAnthropic } from "@harness/test-utils";
 import { createRunnerClient } from "./client.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
@@ -51,6 +52,32 @@ test("the runner process prints one listening line, serves, and exits when its s
   runner.child.stdin.end();
   assert.equal(await runner.exited, 0);
   assert.equal(runner.stdout().trim().split("\n").length, 1, "exactly one line on stdout");
+});
+
+test("a runner whose stdin closes mid-run ends the run as cancelled and exits", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const fake = await startFakeAnthropic({ replies: [{ text: ["Working", "..."], hold }] });
+  t.after(async () => {
+    release();
+    await fake.close();
+  });
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url });
+  const client = createRunnerClient(runner.url);
+
+  const seen: string[] = [];
+  const run = (async () => {
+    for await (const e of client.query({ prompt: "work", anthropicApiKey: "k" }, { signal: new AbortController().signal })) {
+      seen.push(e.type === "assistant.delta" ? e.text : e.type);
+      if (e.type === "run.error") assert.equal(e.message, "cancelled");
+      if (seen.includes("...")) runner.child.stdin.end();
+    }
+  })();
+  await run;
+  assert.deepEqual(seen, ["run.started", "Working", "...", "run.error"]);
+  assert.equal(await runner.exited, 0);
 });
 
 test("the runner process exits 0 on SIGTERM", async (t) => {

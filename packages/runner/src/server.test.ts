@@ -252,3 +252,27 @@ test("the client names an unreachable runner", async () => {
   await new Promise((r) => server.close(r));
   await assert.rejects(createRunnerClient(url).health(), new RegExp(`cannot reach the runner at ${url}`));
 });
+
+test("the client skips event types it does not know and rejects malformed events", async (t) => {
+  const bodies = [
+    'id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n' +
+      'id: 2\nevent: run.future\ndata: {"type":"run.future","seq":2}\n\n' +
+      'id: 3\r\nevent: run.completed\r\ndata: {"type":"run.completed","seq":3}\r\n\r\n',
+    'id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n' +
+      'id: 2\nevent: tool.started\ndata: {"type":"tool.started","seq":2,"toolName":"Bash"}\n\n',
+  ];
+  let next = 0;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(bodies[next++]);
+  });
+  const url = await listen(server);
+  t.after(() => server.close());
+  const client = createRunnerClient(url);
+  const events = await collect(client.query({ prompt: "p" }, { signal: never() }));
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["run.started", "run.completed"],
+  );
+  await assert.rejects(collect(client.query({ prompt: "p" }, { signal: never() })), /runner sent an invalid tool\.started event: toolUseId: /);
+});

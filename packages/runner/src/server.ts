@@ -6,8 +6,7 @@
 //
 // One run at a time. Closing the /query request aborts the run. The per-run API key lives only in
 // memory for the duration of the run: nothing here logs or stores request bodies.
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { RunnerQuerySchema, type AgentEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
 import type { Backend, RunOutcome } from "./backend.ts";
 import { parseJsonBody, readBody } from "./body.ts";
@@ -38,6 +37,9 @@ const SSE_HEADERS = {
 
 export function createRunnerServer(opts: RunnerServerOptions): Server {
   const handler = createRunnerHandler(opts);
+  // Loaded on use: node:http costs tens of milliseconds to load, and `harness run` imports this
+  // package without ever serving.
+  const { createServer } = process.getBuiltinModule("node:http");
   return createServer({ noDelay: true }, handler.handle);
 }
 
@@ -79,6 +81,11 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       open = false;
       controller.abort();
     });
+    if (!res.socket || res.socket.destroyed) {
+      // The client left between sending its body and now: 'close' may already have fired.
+      open = false;
+      controller.abort();
+    }
     const uncork = () => {
       if (!corked) return;
       corked = false;
@@ -95,7 +102,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       res.write(frame);
     };
 
-    write(encodeEvent(++seq, { type: "run.started", requestId: randomUUID() }));
+    write(encodeEvent(++seq, { type: "run.started", requestId: crypto.randomUUID() }));
     const emit = (event: AgentEvent) => {
       if (!finished) write(encodeEvent(++seq, event));
     };

@@ -2,7 +2,7 @@
 // answers, stopped after it has been idle for a while and started again when needed.
 import { mkdirSync } from "node:fs";
 import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
-import type { RunnerClient } from "@harness/runner";
+import { createRunnerClient, type RunnerClient } from "@harness/runner/client";
 import type { RunnerPort } from "@harness/session";
 import { spawnRunner, type RunnerProcess, type SpawnRunnerOptions } from "./runner-process.ts";
 
@@ -60,9 +60,6 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     mkdirSync(options.workspace, { recursive: true });
     const proc = await spawnIt({ workspace: options.workspace, env: options.env, log: options.log, mainPath: options.mainPath });
     options.log(`runner ${proc.pid} started for ${options.workspace}`);
-    // Loaded on first use: the runner package's entry also holds the agent backends, which a server
-    // that only talks to runners over HTTP should not pay for at startup.
-    const { createRunnerClient } = await import("@harness/runner");
     const started: Live = { process: proc, client: createRunnerClient(proc.url) };
     void proc.exited.then(() => {
       if (live === started) live = undefined;

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
+import type { ToolOutput } from "../types.ts";
+import { startShell } from "./background-shells.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
+import type { ToolState } from "./state.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -22,7 +25,8 @@ Usage:
 - Quote paths that contain spaces: cd "/path/with spaces".
 - Use the dedicated tools instead of shell equivalents: Glob rather than find or ls -R, Grep rather than grep or rg, Read rather than cat, head or tail, Edit rather than sed or awk, Write rather than echo or cat with redirection.
 - Independent commands can be sent as separate Bash calls in one reply; they run at the same time. Dependent commands belong in one call joined with &&.
-- Do not start servers or watchers that never exit; they hold the call until the timeout.
+- run_in_background: true starts the command and returns at once with a shell ID, for servers, watchers and other long-running commands. Read its new output with BashOutput and stop it with KillShell. Background commands have no timeout, keep running after this reply, and are stopped when the conversation ends. There is no need to add "&" to the command.
+- Without run_in_background, do not start servers or watchers that never exit; they hold the call until the timeout.
 - With git: never change git config, never force-push, skip hooks or rewrite published history unless the user asked for it, and only commit when asked.
 - description: a short note of what the command does, in active voice (for example "Run the unit tests").`;
 
@@ -33,11 +37,20 @@ export const bashTool = defineTool({
     command: z.string().min(1).describe("The command to run"),
     timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
     description: z.string().optional().describe("What the command does, in 5-10 words"),
+    run_in_background: z.boolean().optional().describe("Run the command in the background and return at once; read its output later with BashOutput"),
   }),
-  execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS }, { cwd, signal }) {
+  async execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background }, { cwd, signal, state }) {
+    if (run_in_background) return startInBackground(command, cwd, state);
     return runCommand(command, cwd, timeout, signal);
   },
 });
+
+function startInBackground(command: string, cwd: string, state: ToolState | undefined): ToolOutput {
+  if (!state) return { content: "Background commands are not available here (there is no tool state to keep them in). Run the command without run_in_background.", isError: true };
+  if (state.disposed) return { content: "Background commands can no longer be started: this conversation has ended.", isError: true };
+  const shell = startShell(state.shells, command, cwd, state.limits.backgroundOutputBytes);
+  return { content: `Command running in background with ID: ${shell.id}` };
+}
 
 type Ending = "exited" | "timeout" | "aborted";
 

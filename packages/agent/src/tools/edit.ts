@@ -1,16 +1,15 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
+import { applyEdit, IDENTICAL_STRINGS, snippet } from "./edit-apply.ts";
+import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import type { ToolState } from "./state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
-
-const SNIPPET_CONTEXT = 3;
-const SNIPPET_MAX_LINES = 40;
 
 const description = `Performs an exact string replacement in a file.
 
 Usage:
-- Read the file first, so that old_string is copied from its current content.
+- Read the file first: an edit of a file that was not read, or that changed on disk since it was read, is refused. Copy old_string from what Read showed.
 - old_string must match the file exactly, including whitespace and indentation. Read shows each line as a line number, a tab, then the line: copy only what follows the tab, never the number.
 - The edit fails when old_string is not in the file, or when it occurs more than once and replace_all is not set. Make old_string unique by including a few surrounding lines, or set replace_all to change every occurrence (useful for renaming a variable).
 - new_string must differ from old_string.
@@ -26,104 +25,42 @@ export const editTool = defineTool({
     new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
     replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
   }),
-  async execute({ file_path, old_string, new_string, replace_all = false }, { cwd }) {
-    const target = resolvePath(cwd, file_path);
+  async execute(edit, { cwd, state }) {
+    const target = resolvePath(cwd, edit.file_path);
     const shown = displayPath(cwd, target);
-    if (old_string === new_string) {
-      return { content: "old_string and new_string are identical, so the edit would change nothing. Put the replacement text in new_string.", isError: true };
-    }
-    let original: string;
-    try {
-      original = await fs.readFile(target, "utf8");
-    } catch (error) {
-      const code = errorCode(error);
-      if (code === "ENOENT" && old_string === "") return createFile(target, shown, new_string);
-      if (code === "ENOENT") return { content: `File does not exist: ${shown}. Check the path, or use Write to create a new file.`, isError: true };
-      if (code === "EISDIR") return { content: `${shown} is a directory; give the path of a file to edit.`, isError: true };
-      return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
-    }
-    if (old_string === "") {
-      if (original !== "") {
-        return {
-          content: `old_string is empty, but ${shown} already has content. Give the exact text to replace as old_string, or use Write to replace the whole file.`,
-          isError: true,
-        };
+    if (edit.old_string === edit.new_string) return { content: IDENTICAL_STRINGS, isError: true };
+    return withFileLock(state, target, async () => {
+      let current: Buffer;
+      try {
+        current = await fs.readFile(target);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === "ENOENT" && edit.old_string === "") return createFile(state, target, shown, edit.new_string);
+        if (code === "ENOENT") return { content: `File does not exist: ${shown}. Check the path, or use Write to create a new file.`, isError: true };
+        if (code === "EISDIR") return { content: `${shown} is a directory; give the path of a file to edit.`, isError: true };
+        return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
       }
-      return writeEdit(target, shown, new_string, `Wrote ${shown}.`);
-    }
-
-    let search = old_string;
-    let replacement = new_string;
-    let found = occurrences(original, search);
-    if (found.length === 0 && original.includes("\r\n") && search.includes("\n") && !search.includes("\r\n")) {
-      // The file has Windows line endings; the model writes "\n".
-      search = search.replaceAll("\n", "\r\n");
-      replacement = replacement.replaceAll("\n", "\r\n");
-      found = occurrences(original, search);
-    }
-    if (found.length === 0) {
-      return {
-        content: `old_string was not found in ${shown}. It must match the file exactly, including whitespace and indentation, without Read's line numbers. Read the file again and copy the exact text.`,
-        isError: true,
-      };
-    }
-    if (found.length > 1 && !replace_all) {
-      return {
-        content: `old_string occurs ${found.length} times in ${shown}. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
-        isError: true,
-      };
-    }
-    let updated = "";
-    let from = 0;
-    for (const index of found) {
-      updated += original.slice(from, index) + replacement;
-      from = index + search.length;
-    }
-    updated += original.slice(from);
-    const summary = `Edited ${shown}: replaced ${found.length} occurrence${found.length === 1 ? "" : "s"}.`;
-    return writeEdit(target, shown, updated, `${summary} The changed region now reads:\n${snippet(updated, found[0], replacement.length)}`);
+      const refusal = await refuseWrite(state, target, current);
+      if (refusal) return { content: refusal, isError: true };
+      const applied = applyEdit(current.toString("utf8"), edit, shown);
+      if (!applied.ok) return { content: applied.error, isError: true };
+      try {
+        await writeTracked(state, target, applied.content);
+      } catch (error) {
+        return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
+      }
+      if (edit.old_string === "") return { content: `Wrote ${shown}.` };
+      const summary = `Edited ${shown}: replaced ${applied.count} occurrence${applied.count === 1 ? "" : "s"}.`;
+      return { content: `${summary} The changed region now reads:\n${snippet(applied.content, applied.at, applied.replacementLength)}` };
+    });
   },
 });
 
-function occurrences(text: string, search: string): number[] {
-  const found: number[] = [];
-  for (let index = text.indexOf(search); index !== -1; index = text.indexOf(search, index + search.length)) found.push(index);
-  return found;
-}
-
-async function createFile(target: string, shown: string, content: string) {
+async function createFile(state: ToolState | undefined, target: string, shown: string, content: string) {
   try {
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, content, { encoding: "utf8", flag: "wx" });
+    await writeTracked(state, target, content, true);
   } catch (error) {
     return { content: `Cannot create ${shown}: ${errorText(error)}`, isError: true };
   }
   return { content: `Created ${shown}.` };
-}
-
-async function writeEdit(target: string, shown: string, updated: string, report: string) {
-  try {
-    await fs.writeFile(target, updated, "utf8");
-  } catch (error) {
-    return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
-  }
-  return { content: report };
-}
-
-/** Numbered lines around [at, at + length) of `text`, in Read's format. */
-function snippet(text: string, at: number, length: number): string {
-  const lines = text.split("\n");
-  const firstChanged = lineIndexAt(text, at);
-  const lastChanged = lineIndexAt(text, Math.max(at, at + length - 1));
-  const start = Math.max(0, firstChanged - SNIPPET_CONTEXT);
-  const end = Math.min(lines.length, lastChanged + SNIPPET_CONTEXT + 1, start + SNIPPET_MAX_LINES);
-  const out: string[] = [];
-  for (let i = start; i < end; i++) out.push(`${String(i + 1).padStart(6, " ")}\t${lines[i].replace(/\r$/, "")}`);
-  return out.join("\n");
-}
-
-function lineIndexAt(text: string, offset: number): number {
-  let count = 0;
-  for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1)) count++;
-  return count;
 }

@@ -1,14 +1,76 @@
 import type { Tool } from "../types.ts";
+import { bashOutputTool } from "./bash-output.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { createGrepTool, grepTool } from "./grep.ts";
+import { killShellTool } from "./kill-shell.ts";
+import { multiEditTool } from "./multi-edit.ts";
+import { notebookEditTool } from "./notebook-edit.ts";
 import { readTool } from "./read.ts";
+import type { ToolState } from "./state.ts";
+import { todoWriteTool } from "./todo-write.ts";
+import { webFetchTool } from "./web-fetch.ts";
+import { webSearchTool } from "./web-search.ts";
 import { writeTool } from "./write.ts";
 
-/** The six built-in tools, with Claude Code's names and argument shapes. */
-export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, bashTool, globTool, grepTool];
+export type BuiltinToolsOptions = {
+  /** Used by every tool whose call context has no `state` of its own. */
+  state?: ToolState;
+};
+
+/** The built-in tools, with Claude Code's names and argument shapes. */
+export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  const tools = [
+    readTool,
+    writeTool,
+    editTool,
+    multiEditTool,
+    notebookEditTool,
+    bashTool,
+    bashOutputTool,
+    killShellTool,
+    globTool,
+    grepTool,
+    todoWriteTool,
+    webFetchTool,
+    webSearchTool,
+  ];
+  const { state } = options;
+  if (!state) return tools;
+  return tools.map((tool) => ({ ...tool, execute: (args, ctx) => tool.execute(args, ctx.state ? ctx : { ...ctx, state }) }));
 }
 
-export { bashTool, editTool, globTool, grepTool, readTool, writeTool };
+export {
+  bashOutputTool,
+  bashTool,
+  createGrepTool,
+  editTool,
+  globTool,
+  grepTool,
+  killShellTool,
+  multiEditTool,
+  notebookEditTool,
+  readTool,
+  todoWriteTool,
+  webFetchTool,
+  webSearchTool,
+  writeTool,
+};
+export type { GrepToolOptions } from "./grep.ts";
+export { createToolState, disposeToolState, getTodos, DEFAULT_TOOL_LIMITS } from "./state.ts";
+export type {
+  FileSnapshot,
+  TodoItem,
+  TodoStatus,
+  ToolLimits,
+  ToolState,
+  ToolStateOptions,
+  WebSearchOptions,
+  WebSearchProvider,
+  WebSearchResult,
+} from "./state.ts";
+export type { ShellStatus } from "./background-shells.ts";
+export { TODOS_UPDATED } from "./todo-write.ts";
+export { WEB_SEARCH_NOT_CONFIGURED } from "./web-search.ts";
+export { MODIFIED_MESSAGE, NOT_READ_MESSAGE } from "./file-state.ts";

@@ -24,3 +24,9 @@ export function errorCode(error: unknown): string | undefined {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}

@@ -4,6 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { readTool } from "./read.ts";
+import { createToolState } from "./state.ts";
+import { callWithState } from "./test-helpers.ts";
 
 test("Read numbers lines like cat -n and resolves relative paths against cwd", async (t) => {
   const cwd = await tempWorkspace(t);
@@ -75,4 +77,100 @@ test("Read reports missing files, directories, empty and binary files", async (t
   const bad = await callTool(readTool, { file_path: "x", offset: 0 }, cwd);
   assert.equal(bad.isError, true);
   assert.match(bad.content, /parameter "offset"/);
+});
+
+const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+test("Read returns an image as an image block, with the type its content shows", async (t) => {
+  const cwd = await tempWorkspace(t);
+  await fs.writeFile(path.join(cwd, "shot.png"), PNG_1PX);
+  const out = await callTool(readTool, { file_path: "shot.png" }, cwd);
+  assert.equal(out.isError, undefined);
+  assert.equal(out.content, `Read image shot.png (image/png, ${PNG_1PX.length} bytes).`);
+  assert.deepEqual(out.blocks, [{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG_1PX.toString("base64") } }]);
+
+  // A JPEG saved with a .png name is declared as what it is.
+  await fs.writeFile(path.join(cwd, "photo.PNG"), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]));
+  const jpeg = await callTool(readTool, { file_path: "photo.PNG" }, cwd);
+  assert.equal(jpeg.blocks?.[0].type === "image" && jpeg.blocks[0].source.media_type, "image/jpeg");
+
+  await fs.writeFile(path.join(cwd, "fake.gif"), "not an image");
+  const fake = await callTool(readTool, { file_path: "fake.gif" }, cwd);
+  assert.equal(fake.isError, true);
+  assert.match(fake.content, /fake\.gif has an image file extension, but its content is not a PNG, JPEG, GIF or WebP image/);
+});
+
+test("Read refuses an image above the size limit and says how to shrink it", async (t) => {
+  const cwd = await tempWorkspace(t);
+  await fs.writeFile(path.join(cwd, "big.webp"), Buffer.concat([Buffer.from("RIFF\0\0\0\0WEBP"), Buffer.alloc(3000)]));
+  const state = createToolState({ limits: { maxImageBytes: 2048 } });
+  const out = await callWithState(readTool, { file_path: "big.webp" }, cwd, state);
+  assert.equal(out.isError, true);
+  assert.equal(out.blocks, undefined);
+  assert.match(out.content, /big\.webp is too large to show as an image \(2\.9 KB; the limit is 2\.0 KB\)\. Make a smaller copy/);
+  const fits = await callWithState(readTool, { file_path: "big.webp" }, cwd, createToolState());
+  assert.equal(fits.blocks?.[0].type === "image" && fits.blocks[0].source.media_type, "image/webp");
+});
+
+test("Read refuses PDF files with a way forward", async (t) => {
+  const cwd = await tempWorkspace(t);
+  await fs.writeFile(path.join(cwd, "paper.pdf"), "%PDF-1.7\n");
+  const out = await callTool(readTool, { file_path: "paper.pdf" }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /Reading PDF files is not supported here\. Extract the text through Bash instead, for example: pdftotext "paper\.pdf"/);
+});
+
+test("Read shows a notebook's cells with their ids, sources and outputs", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const notebook = {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { language_info: { name: "python" } },
+    cells: [
+      { cell_type: "markdown", id: "intro", metadata: {}, source: ["# Title\n", "Some text"] },
+      {
+        cell_type: "code",
+        id: "calc",
+        metadata: {},
+        execution_count: 3,
+        source: "print(1 + 1)\n1 / 0",
+        outputs: [
+          { output_type: "stream", name: "stdout", text: ["2\n"] },
+          { output_type: "error", ename: "ZeroDivisionError", evalue: "division by zero", traceback: ["\u001b[0;31mZeroDivisionError\u001b[0m: division by zero"] },
+        ],
+      },
+      {
+        cell_type: "code",
+        metadata: {},
+        execution_count: 4,
+        source: "plot()",
+        outputs: [
+          { output_type: "execute_result", data: { "text/plain": ["<Figure>"] }, metadata: {}, execution_count: 4 },
+          { output_type: "display_data", data: { "image/png": PNG_1PX.toString("base64") + "\n", "text/plain": ["<Figure size 1x1>"] }, metadata: {} },
+        ],
+      },
+    ],
+  };
+  await fs.writeFile(path.join(cwd, "analysis.ipynb"), JSON.stringify(notebook));
+  const out = await callTool(readTool, { file_path: "analysis.ipynb" }, cwd);
+  assert.equal(out.isError, undefined);
+  const expectedText = [
+    '<cell id="intro" cell_type="markdown">\n# Title\nSome text\n</cell>',
+    '<cell id="calc" cell_type="code" language="python" execution_count="3">\nprint(1 + 1)\n1 / 0\n</cell>',
+    '<output cell_id="calc">\n2\n</output>',
+    '<output cell_id="calc">\nZeroDivisionError: division by zero\n</output>',
+    '<cell id="cell-2" cell_type="code" language="python" execution_count="4">\nplot()\n</cell>',
+    '<output cell_id="cell-2">\n<Figure>\n</output>',
+    '<output cell_id="cell-2">[image/png image]</output>',
+  ].join("\n");
+  assert.deepEqual(out.blocks, [
+    { type: "text", text: expectedText },
+    { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_1PX.toString("base64") } },
+  ]);
+  assert.equal(out.content, expectedText);
+
+  await fs.writeFile(path.join(cwd, "broken.ipynb"), "{ not json");
+  const broken = await callTool(readTool, { file_path: "broken.ipynb" }, cwd);
+  assert.equal(broken.isError, undefined);
+  assert.match(broken.content, /^\(broken\.ipynb is not a valid notebook: it is not JSON .*It is shown as plain text\.\)\n\n {5}1\t\{ not json$/);
 });

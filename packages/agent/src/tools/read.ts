@@ -1,10 +1,17 @@
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
+import type { ToolOutput } from "../types.ts";
+import { remember, snapshotFile } from "./file-state.ts";
+import { parseNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
+import { isImagePath, readImage } from "./read-image.ts";
+import { renderNotebook } from "./read-notebook.ts";
+import { limitsOf, type ToolState } from "./state.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -18,8 +25,10 @@ Usage:
 - By default it returns up to ${READ_DEFAULT_LIMIT} lines from the start of the file. For long files, pass offset (the line number to start at, counting from 1) and limit (how many lines) to read a specific part; when the output stops early it says which offset to continue from.
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
 - The result is numbered like cat -n: the line number, a tab, then the line exactly as in the file. The number and tab are not part of the file; never include them in an Edit's old_string.
+- Images (PNG, JPEG, GIF, WebP) are shown to you as images, so you can look at screenshots and diagrams.
+- Jupyter notebooks (.ipynb) are shown as their cells, each with its id, type, source and outputs.
+- PDF and other binary files are refused.
 - It reads files, not directories: use Glob, or ls through Bash, to list a directory.
-- Binary files are refused.
 - Read every file you are going to edit first, and when several files may be useful, read them in one reply so they load at the same time.`;
 
 export const readTool = defineTool({
@@ -30,7 +39,7 @@ export const readTool = defineTool({
     offset: z.number().int().min(1).optional().describe("The line number to start reading from (1 is the first line). Only needed for files too long to read at once"),
     limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`),
   }),
-  async execute({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, { cwd, signal }) {
+  async execute({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, { cwd, signal, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);
     let stat;
@@ -41,11 +50,44 @@ export const readTool = defineTool({
       return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
     }
     if (stat.isDirectory()) return { content: `${shown} is a directory, not a file. Use Glob or Bash (ls) to list its contents.`, isError: true };
-    if (stat.size === 0) return { content: `(The file ${shown} exists but is empty.)` };
-    if (await looksBinary(target)) return { content: `${shown} is a binary file; Read only shows text files.`, isError: true };
-    return readLines(target, shown, offset, limit, signal);
+    // Taken before reading: if the file changes meanwhile, a later write is refused rather than
+    // allowed over content the model has not seen.
+    const snapshot = await snapshotFile(state, target);
+    const output = await readByType(target, shown, stat.size, { offset, limit, signal, state });
+    if (!output.isError) remember(state, target, snapshot);
+    return output;
   },
 });
+
+type ReadRequest = { offset: number; limit: number; signal: AbortSignal; state: ToolState | undefined };
+
+async function readByType(target: string, shown: string, size: number, request: ReadRequest): Promise<ToolOutput> {
+  const extension = path.extname(target).toLowerCase();
+  if (isImagePath(target)) return readImage(target, shown, size, limitsOf(request.state).maxImageBytes);
+  if (extension === ".pdf") {
+    return {
+      content: `Reading PDF files is not supported here. Extract the text through Bash instead, for example: pdftotext "${shown}" - | head -500`,
+      isError: true,
+    };
+  }
+  if (size === 0) return { content: `(The file ${shown} exists but is empty.)` };
+  if (extension === ".ipynb") return readNotebook(target, shown, request);
+  if (await looksBinary(target)) return { content: `${shown} is a binary file; Read only shows text files, images and notebooks.`, isError: true };
+  return readLines(target, shown, request.offset, request.limit, request.signal);
+}
+
+async function readNotebook(target: string, shown: string, request: ReadRequest): Promise<ToolOutput> {
+  let text: string;
+  try {
+    text = await fs.readFile(target, "utf8");
+  } catch (error) {
+    return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
+  }
+  const parsed = parseNotebook(text, shown);
+  if ("notebook" in parsed) return renderNotebook(parsed.notebook, shown, limitsOf(request.state).maxImageBytes);
+  const asText = await readLines(target, shown, request.offset, request.limit, request.signal);
+  return asText.isError ? asText : { content: `(${parsed.error} It is shown as plain text.)\n\n${asText.content}` };
+}
 
 async function looksBinary(file: string): Promise<boolean> {
   const handle = await fs.open(file, "r");
@@ -57,7 +99,7 @@ async function looksBinary(file: string): Promise<boolean> {
   }
 }
 
-async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal) {
+async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
   const stream = createReadStream(file, { encoding: "utf8", signal });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const out: string[] = [];

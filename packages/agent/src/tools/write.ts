@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
+import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
 const description = `Writes a file to the local filesystem, replacing it if it already exists.
@@ -9,7 +9,7 @@ const description = `Writes a file to the local filesystem, replacing it if it a
 Usage:
 - file_path may be absolute or relative to the working directory. Missing parent directories are created.
 - content is the complete new content of the file.
-- Overwriting replaces everything in the file: for a change to part of an existing file, use Edit instead, which is safer and cheaper. If you must rewrite an existing file, Read it first.
+- Overwriting replaces everything in the file: for a change to part of an existing file, use Edit instead, which is safer and cheaper. An existing file must be Read first; overwriting one that was not read, or that changed on disk since it was read, is refused.
 - Prefer editing existing files to creating new ones. Do not create documentation or README files unless the user asked for them.`;
 
 export const writeTool = defineTool({
@@ -19,25 +19,28 @@ export const writeTool = defineTool({
     file_path: z.string().min(1).describe("The path of the file to write, absolute or relative to the working directory"),
     content: z.string().describe("The full content to write to the file"),
   }),
-  async execute({ file_path, content }, { cwd }) {
+  async execute({ file_path, content }, { cwd, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);
-    let existed = false;
-    try {
-      const stat = await fs.stat(target);
-      if (stat.isDirectory()) return { content: `${shown} is a directory; give the path of a file to write.`, isError: true };
-      existed = true;
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT") return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
-    }
-    try {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, content, "utf8");
-    } catch (error) {
-      return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
-    }
-    const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-    const size = `${lines} line${lines === 1 ? "" : "s"}`;
-    return { content: existed ? `Overwrote ${shown} (${size}).` : `Created ${shown} (${size}).` };
+    return withFileLock(state, target, async () => {
+      let existed = false;
+      try {
+        const stat = await fs.stat(target);
+        if (stat.isDirectory()) return { content: `${shown} is a directory; give the path of a file to write.`, isError: true };
+        existed = true;
+      } catch (error) {
+        if (errorCode(error) !== "ENOENT") return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
+      }
+      const refusal = existed ? await refuseWrite(state, target) : undefined;
+      if (refusal) return { content: refusal, isError: true };
+      try {
+        await writeTracked(state, target, content);
+      } catch (error) {
+        return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
+      }
+      const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+      const size = `${lines} line${lines === 1 ? "" : "s"}`;
+      return { content: existed ? `Overwrote ${shown} (${size}).` : `Created ${shown} (${size}).` };
+    });
   },
 });

@@ -1,0 +1,142 @@
+// Commands started by Bash with run_in_background. Each runs in its own process group, so that a
+// kill reaches everything it started; its output waits in bounded buffers until BashOutput reads it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+
+export type ShellStatus = "running" | "completed" | "failed" | "killed";
+
+/** Output not yet read, at most `capacity` characters: the oldest is dropped first. */
+export type UnreadOutput = { push(chunk: Buffer): void; take(): { text: string; dropped: number } };
+
+export type BackgroundShell = {
+  readonly id: string;
+  readonly command: string;
+  readonly startedAt: Date;
+  status: ShellStatus;
+  exitCode: number | null;
+  /** Why the command could not run, when it could not. */
+  error?: string;
+  readonly stdout: UnreadOutput;
+  readonly stderr: UnreadOutput;
+  /** Settles when the shell's main process has ended. */
+  readonly exited: Promise<void>;
+  readonly child: ChildProcess;
+  /** Whether something (the shell, or a process it left behind) still holds its output open. */
+  outputOpen: boolean;
+};
+
+/** How long a killed shell has to end after SIGTERM before it gets SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+/** How long disposal waits for killed shells to be reaped. */
+const DISPOSE_WAIT_MS = 5_000;
+
+export function createUnreadOutput(capacity: number): UnreadOutput {
+  const decoder = new StringDecoder("utf8");
+  let parts: string[] = [];
+  let size = 0;
+  let dropped = 0;
+  return {
+    push(chunk) {
+      const text = decoder.write(chunk);
+      if (text === "") return;
+      parts.push(text);
+      size += text.length;
+      while (size > capacity && parts.length > 0) {
+        const excess = size - capacity;
+        if (parts[0].length <= excess) {
+          size -= parts[0].length;
+          dropped += parts.shift()!.length;
+        } else {
+          parts[0] = parts[0].slice(excess);
+          size -= excess;
+          dropped += excess;
+        }
+      }
+    },
+    take() {
+      const result = { text: parts.join(""), dropped };
+      parts = [];
+      size = 0;
+      dropped = 0;
+      return result;
+    },
+  };
+}
+
+/** Starts `command` with `bash -c` in `cwd` and registers it under a new id. */
+export function startShell(shells: Map<string, BackgroundShell>, command: string, cwd: string, outputCapacity: number): BackgroundShell {
+  let id = randomBytes(3).toString("hex");
+  while (shells.has(id)) id = randomBytes(3).toString("hex");
+  const child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let markExited!: () => void;
+  const shell: BackgroundShell = {
+    id,
+    command,
+    startedAt: new Date(),
+    status: "running",
+    exitCode: null,
+    stdout: createUnreadOutput(outputCapacity),
+    stderr: createUnreadOutput(outputCapacity),
+    exited: new Promise((resolve) => (markExited = resolve)),
+    child,
+    outputOpen: true,
+  };
+  child.stdout?.on("data", (chunk: Buffer) => shell.stdout.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => shell.stderr.push(chunk));
+  child.on("error", (error) => {
+    if (shell.status === "running") shell.status = "failed";
+    shell.error = `Cannot run the command in ${cwd}: ${error.message}`;
+    shell.outputOpen = false;
+    markExited();
+  });
+  child.on("exit", (code) => {
+    shell.exitCode = code;
+    if (shell.status === "running") shell.status = code === 0 ? "completed" : "failed";
+    markExited();
+  });
+  child.on("close", () => {
+    shell.outputOpen = false;
+  });
+  shells.set(id, shell);
+  return shell;
+}
+
+/** Ends a running shell and everything it started: SIGTERM to its process group, then SIGKILL to
+ * whatever is left after a grace period. Returns false when the shell was not running. */
+export function killShell(shell: BackgroundShell): boolean {
+  if (shell.status !== "running") return false;
+  shell.status = "killed";
+  signalGroup(shell, "SIGTERM");
+  const timer = setTimeout(() => {
+    const leaderAlive = shell.child.exitCode === null && shell.child.signalCode === null;
+    if (leaderAlive || shell.outputOpen) signalGroup(shell, "SIGKILL");
+  }, KILL_GRACE_MS);
+  timer.unref();
+  return true;
+}
+
+/** SIGKILLs every shell that is running or whose leftovers still hold its output, then waits a
+ * bounded time for the shells to end. */
+export async function killAllShells(shells: ReadonlyMap<string, BackgroundShell>): Promise<void> {
+  const waiting: Promise<void>[] = [];
+  for (const shell of shells.values()) {
+    if (shell.status !== "running" && !shell.outputOpen) continue;
+    if (shell.status === "running") shell.status = "killed";
+    signalGroup(shell, "SIGKILL");
+    waiting.push(shell.exited);
+  }
+  if (waiting.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(waiting), new Promise((resolve) => (timer = setTimeout(resolve, DISPOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+}
+
+function signalGroup(shell: BackgroundShell, signal: NodeJS.Signals): void {
+  if (shell.child.pid === undefined) return;
+  try {
+    process.kill(-shell.child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}

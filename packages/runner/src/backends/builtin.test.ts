@@ -1,0 +1,162 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scriptedProvider } from "@harness/agent";
+import type { AgentEvent, RunnerEvent } from "@harness/protocol";
+import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
+import { createRunnerClient } from "../client.ts";
+import { createRunnerServer } from "../server.ts";
+import type { Backend } from "../backend.ts";
+import { builtinBackend } from "./builtin.ts";
+
+type TestContext = { after(fn: () => unknown): void };
+
+function tempWorkspace(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), "harness-builtin-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function startRunner(t: TestContext, workspace: string, backend: Backend) {
+  const server = createRunnerServer({ workspace, backend });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return createRunnerClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+}
+
+async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {
+  const out: RunnerEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+/** Sets environment variables for one test and restores them after. */
+function withEnv(t: TestContext, vars: Record<string, string | undefined>): void {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  apply(vars);
+  t.after(() => apply(saved));
+}
+
+const signal = () => new AbortController().signal;
+
+test("a scripted agent run round-trips through the runner: deltas, tool events, transcript and usage", async (t) => {
+  const workspace = tempWorkspace(t);
+  const provider = scriptedProvider([
+    { text: ["Let me ", "check."], toolCalls: [{ id: "tu1", name: "Bash", input: { command: "echo round-trip" } }], usage: { inputTokens: 100, outputTokens: 10 } },
+    { text: ["It ", "said round-trip."], usage: { inputTokens: 120, outputTokens: 7 } },
+  ]);
+  const client = await startRunner(t, workspace, builtinBackend({ provider: () => provider }));
+  const events = await collect(client.query({ prompt: "run it", model: "scripted-model" }, { signal: signal() }));
+
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    events.map((_, i) => i + 1),
+  );
+  // Bash output may or may not keep its final newline; that is the tool's business, not the runner's.
+  const payloads = events
+    .slice(1, -1)
+    .map(({ seq: _seq, ...rest }) => (rest.type === "tool.completed" ? { ...rest, output: rest.output.trimEnd() } : rest));
+  assert.deepEqual(payloads, [
+    { type: "assistant.delta", text: "Let me " },
+    { type: "assistant.delta", text: "check." },
+    { type: "tool.started", toolName: "Bash", toolUseId: "tu1", input: { command: "echo round-trip" } },
+    { type: "tool.completed", toolUseId: "tu1", output: "round-trip", isError: false },
+    { type: "assistant.delta", text: "It " },
+    { type: "assistant.delta", text: "said round-trip." },
+  ]);
+  const last = events.at(-1);
+  assert.ok(last?.type === "run.completed", JSON.stringify(last));
+  assert.equal(last.result, "It said round-trip.");
+  assert.deepEqual(last.usage, { inputTokens: 220, outputTokens: 17 });
+  assert.equal(last.transcript?.length, 4);
+  assert.deepEqual(last.transcript?.[0], { role: "user", content: "run it" });
+  assert.equal(provider.requests[0].model, "scripted-model");
+
+  // The transcript goes back as history and the model sees the earlier conversation.
+  const again = scriptedProvider([{ text: "Still here." }]);
+  const client2 = await startRunner(t, workspace, builtinBackend({ provider: () => again }));
+  const second = await collect(client2.query({ prompt: "and now?", history: last.transcript }, { signal: signal() }));
+  assert.equal(second.at(-1)?.type, "run.completed");
+  assert.equal(again.requests[0].messages.length, 5);
+});
+
+test("the builtin backend drives the real Anthropic provider: a Bash tool round trip in the workspace", async (t) => {
+  const fake = await startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo from-bash > made.txt && cat made.txt" }, "Made it.") });
+  t.after(() => fake.close());
+  withEnv(t, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined });
+  const workspace = tempWorkspace(t);
+  const client = await startRunner(t, workspace, builtinBackend());
+
+  const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key" }, { signal: signal() }));
+  assert.deepEqual(
+    events.map((e) => e.type),
+    ["run.started", "tool.started", "tool.completed", "assistant.delta", "run.completed"],
+  );
+  const completed = events[2];
+  assert.ok(completed.type === "tool.completed");
+  assert.equal(completed.output.trimEnd(), "from-bash");
+  assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "from-bash\n");
+  assert.equal(fake.requests[0].headers["x-api-key"], "per-query-key");
+  assert.match(JSON.stringify(fake.requests[1].body.messages.at(-1)), /from-bash/);
+});
+
+test("without any API key the run fails before calling the model", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "unused" }] });
+  t.after(() => fake.close());
+  withEnv(t, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined });
+  const client = await startRunner(t, tempWorkspace(t), builtinBackend());
+  const events = await collect(client.query({ prompt: "hi" }, { signal: signal() }));
+  assert.deepEqual(events.at(-1), { type: "run.error", seq: 2, message: "ANTHROPIC_API_KEY is not set" });
+  assert.equal(fake.requests.length, 0);
+});
+
+test("cancelling reports 'cancelled', a model error and the turn limit report their messages", async (t) => {
+  const workspace = tempWorkspace(t);
+  const run = (steps: Parameters<typeof scriptedProvider>[0], opts: { maxTurns?: number; signal?: AbortSignal; onEvent?: (e: AgentEvent) => void } = {}) =>
+    builtinBackend({ provider: () => scriptedProvider(steps) }).run(
+      { prompt: "p", maxTurns: opts.maxTurns },
+      { signal: opts.signal ?? signal(), emit: opts.onEvent ?? (() => {}), workspace },
+    );
+
+  const controller = new AbortController();
+  const cancelled = await run([{ text: "partial", hang: true }], {
+    signal: controller.signal,
+    onEvent: (e) => e.type === "assistant.delta" && controller.abort(),
+  });
+  assert.equal(cancelled.ok, false);
+  assert.ok(!cancelled.ok && cancelled.message === "cancelled" && Array.isArray(cancelled.transcript));
+
+  const failed = await run([{ error: "Anthropic API error 400: bad request" }]);
+  assert.deepEqual(failed.ok ? undefined : failed.message, "Anthropic API error 400: bad request");
+
+  const limited = await run([{ toolCalls: [{ name: "Bash", input: { command: "true" } }] }, { text: "never" }], { maxTurns: 1 });
+  assert.equal(limited.ok, false);
+  assert.match(limited.ok ? "" : limited.message, /maximum of 1 model turn/);
+});
+
+test("a relative cwd in the query resolves inside the workspace", async (t) => {
+  const workspace = tempWorkspace(t);
+  const provider = scriptedProvider([{ toolCalls: [{ id: "t", name: "Bash", input: { command: "pwd" } }] }, { text: "ok" }]);
+  const outputs: string[] = [];
+  mkdirSync(join(workspace, "sub"));
+  const outcome = await builtinBackend({ provider: () => provider }).run(
+    { prompt: "where", cwd: "sub" },
+    { signal: signal(), emit: (e) => e.type === "tool.completed" && outputs.push(e.output), workspace },
+  );
+  assert.equal(outcome.ok, true);
+  assert.equal(outputs[0].trim(), join(workspace, "sub"));
+});

@@ -3,3 +3,4 @@ export { parseClientFrame, describeZodError, ErrorCodes, MAX_FRAME_BYTES } from 
 export type { FrameError, ParsedFrame } from "./frames.ts";
 export { applyOperations, OperationError } from "./operations.ts";
 export * from "./runner.ts";
+export * from "./runner-control.ts";

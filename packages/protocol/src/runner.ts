@@ -2,6 +2,8 @@
 //
 //   POST /query   body RunnerQuery → text/event-stream of RunnerEvent, each with `id:` (its seq)
 //   GET  /health  → RunnerHealth
+//   Control of the run in flight (see runner-control.ts): approve, deny, steer, cancel, re-attach
+//   with Last-Event-ID; rewind of the workspace to a checkpoint.
 //
 // Every event in one run shares one envelope ({type, seq, ...payload}); `seq` counts from 1 within
 // the run and is also the SSE `id:`. The first event is run.started and the last is run.completed or
@@ -30,6 +32,19 @@ export const RunnerQuerySchema = z.object({
   cwd: z.string().optional(),
   /** Credentials for this run only; never written to disk by the runner. */
   anthropicApiKey: z.string().optional(),
+  /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
+  permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
+  effort: z.enum(["low", "medium", "high", "max"]).optional(),
+  /** When true, a tool call that needs approval pauses the run with approval.requested until the
+   * session answers through the control endpoints; when false (headless), "ask" is denied. */
+  interactive: z.boolean().optional(),
+  /** The session's id of the user message this run answers: file checkpoints taken during the run
+   * are filed under it, so that a later rewind can restore the workspace to before it. */
+  userMessageId: z.string().optional(),
+  /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
+  backend: z.enum(["builtin", "claude-code"]).optional(),
+  /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
+  resumeSessionId: z.string().optional(),
 });
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 
@@ -68,7 +83,34 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     usage: UsageSchema.optional(),
     /** The whole conversation after this run, to send back as `history` next time. */
     transcript: z.array(TranscriptMessageSchema).optional(),
+    /** Usage of every model call of the run, in order (run.completed.usage is their sum). */
+    turns: z.array(UsageSchema).optional(),
+    model: z.string().optional(),
   }),
+  /** A tool call waits for the user's decision (interactive runs only). */
+  z.object({
+    type: z.literal("approval.requested"),
+    ...envelope,
+    ...agentFields,
+    toolUseId: z.string(),
+    toolName: z.string(),
+    /** What the call will do, in words a person reads before deciding (e.g. the command). */
+    description: z.string(),
+    input: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.object({
+    type: z.literal("approval.resolved"),
+    ...envelope,
+    ...agentFields,
+    toolUseId: z.string(),
+    behavior: z.enum(["allow", "deny"]),
+    reason: z.string().optional(),
+  }),
+  /** A steer message reached the model (at a turn boundary) as user content. */
+  z.object({ type: z.literal("user.message"), ...envelope, ...agentFields, text: z.string(), steer: z.boolean().optional() }),
+  /** Something the user should see that is not part of the conversation: a settings file with an
+   * error, an MCP server that failed, a hook's message. */
+  z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string() }),
   z.object({
     type: z.literal("run.error"),
     ...envelope,
@@ -82,4 +124,4 @@ export type RunnerEventType = RunnerEvent["type"];
 /** A RunnerEvent before the runner has stamped its seq on it. */
 export type RunnerEventPayload = RunnerEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;
 /** Events an agent backend emits while it runs; the runner adds run.started / run.completed / run.error. */
-export type AgentEvent = Extract<RunnerEventPayload, { type: "assistant.delta" | "tool.started" | "tool.completed" }>;
+export type AgentEvent = Exclude<RunnerEventPayload, { type: "run.started" | "run.completed" | "run.error" }>;

@@ -58,6 +58,8 @@ export const HarnessToolCallSchema = z.object({
   status: ToolCallStatusSchema,
   input: z.record(z.string(), z.unknown()).optional(),
   output: z.string().optional(),
+  /** Set on calls made by a sub-agent: the id of the Task call that started it. */
+  parentToolCallId: z.string().optional(),
 });
 export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
 

@@ -53,6 +53,7 @@ function messagePath(index: number, ...rest: string[]): string[] {
 function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>): HarnessToolCall {
   const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "running" };
   if (event.input !== undefined) call.input = event.input;
+  if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
   return call;
 }
 
@@ -66,7 +67,8 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations: state.status === "running" ? [] : [{ type: "set", path: ["status"], value: "running" }], cursor };
 
     case "assistant.delta": {
-      if (event.text === "") return { operations: [], cursor };
+      // A sub-agent's text reaches the conversation as its Task call's result, not as reply text.
+      if (event.text === "" || event.agentId) return { operations: [], cursor };
       const path = messagePath(i, "content");
       const text = cursor.afterTool && message.content !== "" && !message.content.endsWith("\n") ? `\n\n${event.text}` : event.text;
       return { operations: [{ type: "append-text", path, value: text }], cursor: cursor.afterTool ? { ...cursor, afterTool: false } : cursor };
@@ -105,6 +107,12 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "run.error":
       return { operations: endRunOps(state, i, "error", { status: "error", error: event.message }), cursor };
+
+    case "approval.requested":
+    case "approval.resolved":
+    case "user.message":
+    case "notice":
+      return { operations: [], cursor };
   }
 }
 

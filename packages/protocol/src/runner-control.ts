@@ -1,0 +1,34 @@
+// Control of a runner beyond POST /query. All bodies are JSON; answers are JSON.
+//
+//   POST /runs/:requestId/approve  {toolUseId}            → 200 {ok:true} | 404 (no such run or pending call)
+//   POST /runs/:requestId/deny     {toolUseId, reason?}   → 200 | 404
+//   POST /runs/:requestId/steer    {message}              → 200 (delivered at the next turn boundary) | 404
+//   POST /runs/:requestId/cancel                          → 200; the run ends with run.error "cancelled"
+//   GET  /runs/:requestId/events   (header Last-Event-ID) → SSE: the run's events after that id, then live;
+//                                                           404 when the run is unknown (finished runs
+//                                                           are kept for a while after they end)
+//   POST /rewind {userMessageId, dryRun?}                 → 200 RewindResult | 404 (no checkpoint) | 409 (busy)
+//
+// Closing the POST /query request cancels the run, unless the query was sent with the header
+// `x-harness-keep-running: 1`: then the run goes on without a listener (a session server that
+// restarts re-attaches with GET /runs/:requestId/events) and only POST …/cancel stops it.
+import { z } from "zod";
+
+export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
+export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(10_000).optional() });
+export const SteerBodySchema = z.object({ message: z.string().min(1).max(500_000) });
+export const RewindBodySchema = z.object({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
+
+export const FileChangeSchema = z.object({
+  path: z.string(),
+  /** restore: the file is put back as it was; delete: the file did not exist then and is removed. */
+  action: z.enum(["restore", "delete"]),
+  /** Lines added and removed going from the current file to the restored one, when both are text. */
+  linesAdded: z.number().int().nonnegative().optional(),
+  linesRemoved: z.number().int().nonnegative().optional(),
+});
+export const RewindResultSchema = z.object({ dryRun: z.boolean(), files: z.array(FileChangeSchema) });
+export type FileChange = z.infer<typeof FileChangeSchema>;
+export type RewindResult = z.infer<typeof RewindResultSchema>;
+
+export const KEEP_RUNNING_HEADER = "x-harness-keep-running";

@@ -4,6 +4,8 @@
 //   POST /runs/:requestId/deny     {toolUseId, reason?}   → 200 | 404
 //   POST /runs/:requestId/steer    {message}              → 200 (delivered at the next turn boundary) | 404
 //   POST /runs/:requestId/cancel                          → 200; the run ends with run.error "cancelled"
+//   POST /runs/:requestId/configure {permissionMode?, model?, maxTurns?, systemPrompt?, effort?}
+//                                                         → 200; applies from the next model call
 //   GET  /runs/:requestId/events   (header Last-Event-ID) → SSE: the run's events after that id, then live;
 //                                                           404 when the run is unknown (finished runs
 //                                                           are kept for a while after they end)
@@ -17,6 +19,14 @@ import { z } from "zod";
 export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
 export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(10_000).optional() });
 export const SteerBodySchema = z.object({ message: z.string().min(1).max(500_000) });
+export const RunConfigureBodySchema = z.strictObject({
+  permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
+  model: z.string().min(1).optional(),
+  maxTurns: z.number().int().positive().optional(),
+  systemPrompt: z.string().optional(),
+  effort: z.enum(["low", "medium", "high", "max"]).optional(),
+});
+export type RunConfigureBody = z.infer<typeof RunConfigureBodySchema>;
 export const RewindBodySchema = z.object({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
 
 export const FileChangeSchema = z.object({

@@ -31,7 +31,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
 
   // Imported here so that usage errors and the checks above answer without loading the agent.
-  const { builtinBackend } = await import("@harness/runner");
+  const { builtinBackend, headlessContext } = await import("@harness/runner");
 
   const controller = new AbortController();
   let stopStatus = 0;
@@ -56,7 +56,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   try {
     const outcome = await builtinBackend().run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, cwd },
-      { signal: controller.signal, emit: renderer.event, workspace: cwd },
+      headlessContext({ signal: controller.signal, emit: renderer.event, workspace: cwd }),
     );
     renderer.finish();
     if (stopStatus) return stopStatus === 1 ? 1 : fail("cancelled", stopStatus);

@@ -1,22 +1,57 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
-import type { AgentEvent, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+
+export type ApprovalRequest = { toolUseId: string; toolName: string; description: string; input?: Record<string, unknown> };
+export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; reason?: string };
 
 export type BackendContext = {
-  /** Fires when the run must stop: the client closed the request or the runner is shutting down. */
+  /** Fires when the run must stop: cancel, the client closed the request (unless it asked the run
+   * to keep running), or the runner is shutting down. */
   signal: AbortSignal;
   /** Streams an event to the client. Must not be called after run() settles. */
   emit: (event: AgentEvent) => void;
   /** The runner's workspace directory; the default working directory of a run. */
   workspace: string;
+  /** A directory outside the workspace for this workspace's runner-side state (checkpoints, a
+   * backend's own transcripts); it survives runner restarts. */
+  stateDir: string;
+  /** Present on interactive runs: asks the session to decide on a tool call. The runner emits
+   * approval.requested and approval.resolved around it. Absent: nobody can be asked (deny "ask"). */
+  requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Steer messages sent while the run is in flight, in order. The backend delivers them to the
+   * model at its next turn boundary and emits user.message {steer: true} when it does. */
+  steering: SteerInbox;
+  /** Subscribes to configuration changes sent while the run is in flight (from the next model call). */
+  onConfigure(listener: (config: RunConfigureBody) => void): () => void;
+};
+
+export type SteerInbox = {
+  /** Takes every message waiting now (possibly none). */
+  take(): string[];
+  /** Calls `listener` for each message as it arrives; returns the unsubscribe function. */
+  subscribe(listener: (message: string) => void): () => void;
 };
 
 /** How a run ended. A backend reports failures here instead of throwing; a throw is still caught
  * and reported as a failure with the thrown message. */
 export type RunOutcome =
-  | { ok: true; result: string; usage: Usage; transcript: TranscriptMessage[] }
-  | { ok: false; message: string; transcript?: TranscriptMessage[] };
+  | { ok: true; result: string; usage: Usage; transcript: TranscriptMessage[]; sessionId?: string; turns?: Usage[]; model?: string }
+  | { ok: false; message: string; transcript?: TranscriptMessage[]; sessionId?: string };
 
 export type Backend = {
   name: string;
   run(query: RunnerQuery, ctx: BackendContext): Promise<RunOutcome>;
+  /** Restores the workspace's files to how they were before the run that answered `userMessageId`
+   * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
+  rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;
 };
+
+/** A context for a run nobody can steer, configure or approve (headless runs and tests). */
+export function headlessContext(base: { signal: AbortSignal; emit: (event: AgentEvent) => void; workspace: string; stateDir?: string }): BackendContext {
+  return {
+    ...base,
+    stateDir: base.stateDir ?? `${base.workspace.replace(/\/+$/, "")}.harness-state`,
+    steering: { take: () => [], subscribe: () => () => {} },
+    onConfigure: () => () => {},
+  };
+}

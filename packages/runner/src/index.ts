@@ -1,4 +1,5 @@
-export type { Backend, BackendContext, RunOutcome } from "./backend.ts";
+export { headlessContext } from "./backend.ts";
+export type { ApprovalDecision, ApprovalRequest, Backend, BackendContext, RunOutcome, SteerInbox } from "./backend.ts";
 export { builtinBackend, MISSING_KEY_MESSAGE } from "./backends/builtin.ts";
 export type { BuiltinBackendOptions } from "./backends/builtin.ts";
 export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES } from "./server.ts";

@@ -8,7 +8,7 @@
 // memory for the duration of the run: nothing here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { RunnerQuerySchema, type AgentEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
-import type { Backend, RunOutcome } from "./backend.ts";
+import { headlessContext, type Backend, type RunOutcome } from "./backend.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { encodeEvent } from "./sse.ts";
 
@@ -109,7 +109,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
 
     let outcome: RunOutcome;
     try {
-      outcome = await backend.run(q, { signal: controller.signal, emit, workspace: opts.workspace });
+      outcome = await backend.run(q, headlessContext({ signal: controller.signal, emit, workspace: opts.workspace }));
     } catch (err) {
       outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };
     }

@@ -10,7 +10,7 @@ import type { AgentEvent, RunnerEvent } from "@harness/protocol";
 import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
 import { createRunnerClient } from "../client.ts";
 import { createRunnerServer } from "../server.ts";
-import type { Backend } from "../backend.ts";
+import { headlessContext, type Backend } from "../backend.ts";
 import { builtinBackend } from "./builtin.ts";
 
 type TestContext = { after(fn: () => unknown): void };
@@ -129,7 +129,7 @@ test("cancelling reports 'cancelled', a model error and the turn limit report th
   const run = (steps: Parameters<typeof scriptedProvider>[0], opts: { maxTurns?: number; signal?: AbortSignal; onEvent?: (e: AgentEvent) => void } = {}) =>
     builtinBackend({ provider: () => scriptedProvider(steps) }).run(
       { prompt: "p", maxTurns: opts.maxTurns },
-      { signal: opts.signal ?? signal(), emit: opts.onEvent ?? (() => {}), workspace },
+      headlessContext({ signal: opts.signal ?? signal(), emit: opts.onEvent ?? (() => {}), workspace }),
     );
 
   const controller = new AbortController();
@@ -155,7 +155,7 @@ test("a relative cwd in the query resolves inside the workspace", async (t) => {
   mkdirSync(join(workspace, "sub"));
   const outcome = await builtinBackend({ provider: () => provider }).run(
     { prompt: "where", cwd: "sub" },
-    { signal: signal(), emit: (e) => e.type === "tool.completed" && outputs.push(e.output), workspace },
+    headlessContext({ signal: signal(), emit: (e) => { if (e.type === "tool.completed") outputs.push(e.output); }, workspace }),
   );
   assert.equal(outcome.ok, true);
   assert.equal(outputs[0].trim(), join(workspace, "sub"));

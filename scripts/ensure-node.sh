@@ -4,7 +4,8 @@
 # default ~/.cache/harness/node24) once, and prints that binary instead.
 set -euo pipefail
 
-major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+# `node --version` prints before the runtime boots, so this costs a few milliseconds.
+major() { local v; v="$("$1" --version 2>/dev/null)" || { echo 0; return; }; v="${v#v}"; echo "${v%%.*}"; }
 
 if command -v node >/dev/null 2>&1 && [ "$(major node)" -ge 24 ]; then
   command -v node

@@ -2,6 +2,7 @@ export { headlessContext } from "./backend.ts";
 export type { ApprovalDecision, ApprovalRequest, Backend, BackendContext, RunOutcome, SteerInbox } from "./backend.ts";
 export { builtinBackend, MISSING_KEY_MESSAGE } from "./backends/builtin.ts";
 export type { BuiltinBackendOptions } from "./backends/builtin.ts";
+export { claudeCodeBackend, findClaudeCodeExecutable, type ClaudeCodeBackendOptions } from "./backends/claude-code.ts";
 export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES } from "./server.ts";
 export type { RunnerHandler, RunnerServerOptions } from "./server.ts";
 export { createRunnerClient, RunnerHttpError } from "./client.ts";

@@ -76,8 +76,10 @@ export type RecordedRequest = {
 export type FakeAnthropic = {
   /** Base URL for ANTHROPIC_BASE_URL, e.g. http://127.0.0.1:PORT */
   url: string;
-  /** Every /v1/messages request, in arrival order. */
+  /** Every /v1/messages request of the main conversation, in arrival order. */
   requests: RecordedRequest[];
+  /** The /v1/messages requests that `route` sent to the side (none without a `route`). */
+  sideRequests: RecordedRequest[];
   /** Queues more replies. */
   push(...replies: FakeReply[]): void;
   /** Resolves with the first n recorded requests once there are n; rejects after timeoutMs (default 10 s). */
@@ -88,6 +90,13 @@ export type FakeAnthropic = {
 
 export type FakeAnthropicOptions = {
   replies?: FakeReply[];
-  /** Consulted first for every request; returning undefined falls back to the queue. */
+  /** Consulted first for every main request; returning undefined falls back to the queue. */
   respond?: (request: RecordedRequest, index: number) => FakeReply | undefined;
+  /** Sorts each /v1/messages request before it is recorded. "side" requests (a client's own
+   * housekeeping calls, such as Claude Code's title generation with a small model) get `sideReply`,
+   * are recorded in `sideRequests` only, and never take a scripted reply, so the script stays the
+   * main conversation's. Default: every request is "main". See `claudeCodeRoute`. */
+  route?: (request: RecordedRequest) => "main" | "side";
+  /** The answer to side requests. Default: a short text reply, "OK". */
+  sideReply?: (request: RecordedRequest) => FakeReply;
 };

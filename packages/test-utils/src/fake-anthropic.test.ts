@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import Anthropic, { APIError, RateLimitError } from "@anthropic-ai/sdk";
 import { startFakeAnthropic } from "./fake-anthropic.ts";
-import { textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
+import { claudeCodeRoute, textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
 import type { FakeAnthropicOptions } from "./fake-anthropic-types.ts";
 
 async function setup(t: TestContext, options: FakeAnthropicOptions = {}) {
@@ -292,4 +292,39 @@ test("a thinking reply streams a signed thinking block before the text, in both 
   assert.deepEqual(text, { type: "text", text: "Hi!" });
   const whole = await client.messages.create(base);
   assert.deepEqual(whole.content, streamed.content, "the same thinking gets the same signature");
+});
+
+test("with a route, side requests get the side reply and leave the scripted replies to the main conversation", async (t) => {
+  const { fake, client } = await setup(t, {
+    replies: [{ text: "main one" }, { text: "main two" }],
+    route: claudeCodeRoute,
+    sideReply: (req) => ({ text: `side for ${req.body.model}` }),
+  });
+  const tools = [{ name: "Bash", description: "run", input_schema: { type: "object" as const, properties: {} } }];
+  const main1 = await client.messages.create({ ...base, tools });
+  const title = await client.messages.create({ ...base, model: "claude-haiku-test", system: "Generate a title" });
+  const main2 = await client.messages.create({ ...base, tools });
+  assert.deepEqual(main1.content, [{ type: "text", text: "main one" }]);
+  assert.deepEqual(title.content, [{ type: "text", text: "side for claude-haiku-test" }]);
+  assert.deepEqual(main2.content, [{ type: "text", text: "main two" }]);
+  assert.equal(fake.requests.length, 2);
+  assert.equal(fake.sideRequests.length, 1);
+  assert.equal(fake.sideRequests[0].body.system, "Generate a title");
+});
+
+test("without a sideReply, side requests are answered with a short text in either stream mode", async (t) => {
+  const { fake, client } = await setup(t, { route: () => "side" });
+  const plain = await client.messages.create(base);
+  assert.deepEqual(plain.content, [{ type: "text", text: "OK" }]);
+  const streamed = await client.messages.stream(base).finalText();
+  assert.equal(streamed, "OK");
+  assert.equal(fake.requests.length, 0);
+  assert.equal(fake.sideRequests.length, 2);
+});
+
+test("a GET or HEAD probe of the base URL answers 200", async (t) => {
+  const { fake } = await setup(t);
+  assert.equal((await fetch(`${fake.url}/`)).status, 200);
+  assert.equal((await fetch(`${fake.url}/`, { method: "HEAD" })).status, 200);
+  assert.equal(fake.requests.length, 0);
 });

@@ -11,6 +11,7 @@ type Waiter = { n: number; resolve: (r: RecordedRequest[]) => void; reject: (e: 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const queue: FakeReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
+  const sideRequests: RecordedRequest[] = [];
   const waiters = new Set<Waiter>();
   const sockets = new Set<Socket>();
 
@@ -29,6 +30,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
+    if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
+      // A client checking that the base URL answers at all.
+      req.resume();
+      sendJson(res, 200, { ok: true });
+      return;
+    }
     if (req.method !== "POST" || (path !== "/v1/messages" && path !== "/v1/messages/count_tokens")) {
       req.resume();
       sendJson(res, 404, errorBody("not_found_error", `fake-anthropic: no route for ${req.method} ${path}`));
@@ -51,6 +58,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return;
     }
     const recorded: RecordedRequest = { method: "POST", path, url, headers: { ...req.headers }, body, at: performance.timeOrigin + performance.now() };
+    if (options.route?.(recorded) === "side") {
+      sideRequests.push(recorded);
+      await playReply(options.sideReply?.(recorded) ?? { text: "OK" }, body, res);
+      return;
+    }
     const index = record(recorded);
     const reply = options.respond?.(recorded, index) ?? queue.shift();
     if (!reply) {
@@ -84,6 +96,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    sideRequests,
     push: (...replies) => {
       queue.push(...replies);
     },

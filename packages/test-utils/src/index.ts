@@ -10,7 +10,7 @@ export type {
   FakeUsage,
   RecordedRequest,
 } from "./fake-anthropic-types.ts";
-export { textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
+export { claudeCodeRoute, textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
 export { startFakeOpenAI } from "./fake-openai.ts";
 export type {
   FakeOpenAI,

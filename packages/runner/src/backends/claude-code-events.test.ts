@@ -1,0 +1,122 @@
+// The mapping of Claude Code's messages to runner events, on messages shaped as Claude Code sends them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { AgentEvent } from "@harness/protocol";
+import { createEventMapper, resultText } from "./claude-code-events.ts";
+
+const session = "5f1c2b8e-1111-4222-8333-944455556666";
+const sdk = (m: Record<string, unknown>) => ({ session_id: session, uuid: crypto.randomUUID(), parent_tool_use_id: null, ...m }) as unknown as SDKMessage;
+const stream = (event: Record<string, unknown>, parent: string | null = null) => sdk({ type: "stream_event", event, parent_tool_use_id: parent });
+const assistant = (id: string, content: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
+  sdk({ type: "assistant", message: { id, model: "claude-test", role: "assistant", content, usage: {} }, ...extra });
+const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 });
+
+function mapped(messages: SDKMessage[]) {
+  const events: AgentEvent[] = [];
+  const mapper = createEventMapper((e) => events.push(e));
+  for (const m of messages) mapper.handle(m);
+  return { events, run: mapper.run };
+}
+
+test("streamed text becomes deltas; the complete block that follows is not sent again; usage is taken per call", () => {
+  const { events, run } = mapped([
+    sdk({ type: "system", subtype: "init", model: "claude-test", cwd: "/w", tools: [] }),
+    sdk({ type: "user", message: { role: "user", content: "hi" }, isReplay: true, uuid: "prompt-uuid" }),
+    stream({ type: "message_start", message: { id: "msg_1", usage: usage(100, 1) } }),
+    stream({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "lo" } }),
+    assistant("msg_1", [{ type: "text", text: "Hello" }]),
+    stream({ type: "content_block_stop", index: 0 }),
+    stream({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: usage(100, 7) }),
+    stream({ type: "message_stop" }),
+  ]);
+  assert.deepEqual(events, [
+    { type: "assistant.delta", text: "Hel" },
+    { type: "assistant.delta", text: "lo" },
+  ]);
+  assert.deepEqual(run.turns, [{ inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 }]);
+  assert.equal(run.promptUuid, "prompt-uuid");
+  assert.equal(run.promptsTaken, 1);
+  assert.equal(run.sessionId, session);
+  assert.equal(run.model, "claude-test");
+  assert.deepEqual(run.transcript, [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: [{ type: "text", text: "Hello" }] },
+  ]);
+});
+
+test("a tool call starts when its block is complete and finishes with the result Claude Code sends back", () => {
+  const { events, run } = mapped([
+    assistant("msg_2", [{ type: "text", text: "Let me look." }]),
+    assistant("msg_2", [{ type: "tool_use", id: "toolu_a", name: "Write", input: { file_path: "/w/a.txt", content: "x" } }]),
+    sdk({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_a", content: "File created successfully at: /w/a.txt" }] },
+      tool_use_result: { type: "create", filePath: "/w/a.txt", content: "x" },
+    }),
+    assistant("msg_3", [{ type: "tool_use", id: "toolu_b", name: "Bash", input: { command: "false" } }]),
+    sdk({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_b", is_error: true, content: [{ type: "text", text: "Exit code 1" }] }] },
+    }),
+  ]);
+  assert.deepEqual(events, [
+    { type: "assistant.delta", text: "Let me look." },
+    { type: "tool.started", toolName: "Write", toolUseId: "toolu_a", input: { file_path: "/w/a.txt", content: "x" } },
+    { type: "tool.completed", toolUseId: "toolu_a", output: "File created successfully at: /w/a.txt", isError: false },
+    { type: "tool.started", toolName: "Bash", toolUseId: "toolu_b", input: { command: "false" } },
+    { type: "tool.completed", toolUseId: "toolu_b", output: "Exit code 1", isError: true },
+  ]);
+  assert.deepEqual(run.createdFiles, ["/w/a.txt"]);
+  // The two blocks of msg_2 form one assistant message.
+  assert.deepEqual(
+    run.transcript.map((m) => [m.role, Array.isArray(m.content) ? m.content.length : 1]),
+    [["assistant", 2], ["user", 1], ["assistant", 1], ["user", 1]],
+  );
+});
+
+test("sub-agent events carry the task's agent id and the Agent tool call that started it, and stay out of the transcript", () => {
+  const { events, run } = mapped([
+    assistant("msg_main", [{ type: "tool_use", id: "toolu_task", name: "Agent", input: { prompt: "look around", subagent_type: "Explore" } }]),
+    sdk({ type: "system", subtype: "task_started", task_id: "a-task-7", tool_use_id: "toolu_task", description: "look" }),
+    assistant("msg_sub", [{ type: "text", text: "sub-agent here" }], { parent_tool_use_id: "toolu_task" }),
+    assistant("msg_sub2", [{ type: "tool_use", id: "toolu_sub", name: "Bash", input: { command: "ls" } }], { parent_tool_use_id: "toolu_task", agent_id: "a-task-7" }),
+    sdk({ type: "user", parent_tool_use_id: "toolu_task", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_sub", content: "a.txt" }] } }),
+  ]);
+  const sub = { agentId: "a-task-7", parentToolUseId: "toolu_task" };
+  assert.deepEqual(events.slice(1), [
+    { type: "assistant.delta", ...sub, text: "sub-agent here" },
+    { type: "tool.started", ...sub, toolName: "Bash", toolUseId: "toolu_sub", input: { command: "ls" } },
+    { type: "tool.completed", ...sub, toolUseId: "toolu_sub", output: "a.txt", isError: false },
+  ]);
+  assert.equal(run.transcript.length, 1);
+});
+
+test("replayed steer messages count as taken; tool results and sub-agent prompts do not", () => {
+  const { run } = mapped([
+    sdk({ type: "user", message: { role: "user", content: "first" }, isReplay: true, uuid: "u-1" }),
+    sdk({ type: "user", message: { role: "user", content: [{ type: "text", text: "steer" }] }, isReplay: true, uuid: "u-2" }),
+    sdk({ type: "user", parent_tool_use_id: "toolu_x", message: { role: "user", content: "sub prompt" }, isReplay: true }),
+    sdk({ type: "user", message: { role: "user", content: "[Request interrupted by user]" } }),
+  ]);
+  assert.equal(run.promptsTaken, 2);
+  assert.equal(run.promptUuid, "u-1");
+  assert.deepEqual(run.transcript, [
+    { role: "user", content: "first" },
+    { role: "user", content: [{ type: "text", text: "steer" }] },
+  ]);
+});
+
+test("a rejected key, from a retry notice or an assistant error, marks the run", () => {
+  assert.equal(mapped([sdk({ type: "system", subtype: "api_retry", attempt: 1, error: "authentication_failed", error_status: 401 })]).run.authFailed, true);
+  assert.equal(mapped([assistant("m", [{ type: "text", text: "Invalid API key" }], { error: "authentication_failed" })]).run.authFailed, true);
+  assert.equal(mapped([sdk({ type: "system", subtype: "api_retry", attempt: 1, error: "overloaded", error_status: 529 })]).run.authFailed, false);
+});
+
+test("tool result content reads as text, images as a placeholder", () => {
+  assert.equal(resultText("plain"), "plain");
+  assert.equal(resultText([{ type: "text", text: "a" }, { type: "image", source: {} }, { type: "text", text: "b" }]), "a\n[image]\nb");
+  assert.equal(resultText(undefined), "");
+});

@@ -1,0 +1,183 @@
+// Claude Code's message stream → RunnerProtocol events, plus what the run's outcome is made of
+// (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
+import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { AgentEvent, TranscriptMessage, Usage } from "@harness/protocol";
+
+type Block = Record<string, unknown>;
+type AgentFields = { agentId?: string; parentToolUseId?: string };
+
+export type MappedRun = {
+  /** This run's conversation: the prompt and steer messages as Claude Code took them, the main
+   * agent's replies (one message per model response) and the tool results. */
+  transcript: TranscriptMessage[];
+  /** Usage of each main-agent model call, in order. */
+  turns: Usage[];
+  sessionId?: string;
+  model?: string;
+  /** Every result message; a steered run can have more than one. */
+  results: SDKResultMessage[];
+  /** Claude Code's uuid of the run's first user message: the file checkpoint taken before it. */
+  promptUuid?: string;
+  /** Claude Code's uuid of the last message of the main conversation (where a later resume can
+   * cut the conversation when the turns after this run are rewound). */
+  lastUuid?: string;
+  /** User messages Claude Code has taken (the prompt and each steer message). */
+  promptsTaken: number;
+  /** Files that did not exist before a Write of this run created them (absolute paths). */
+  createdFiles: string[];
+  /** The API rejected the credentials (Claude Code would otherwise retry for minutes). */
+  authFailed: boolean;
+};
+
+export type EventMapper = { handle(message: SDKMessage): void; run: MappedRun };
+
+export function createEventMapper(emit: (event: AgentEvent) => void): EventMapper {
+  const run: MappedRun = { transcript: [], turns: [], results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
+  /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
+  const streamedText = new Set<string>();
+  /** Per agent ("" = main): the message being streamed and the usage its message_start reported. */
+  const streaming = new Map<string, { id: string; usage: Usage }>();
+  /** Agent/Task tool call id → the sub-agent's task id. */
+  const taskIds = new Map<string, string>();
+  let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
+
+  const agentFields = (parent: string | null | undefined, agentId?: unknown): AgentFields => {
+    if (!parent) return {};
+    return { agentId: typeof agentId === "string" ? agentId : (taskIds.get(parent) ?? parent), parentToolUseId: parent };
+  };
+
+  function onStreamEvent(message: Extract<SDKMessage, { type: "stream_event" }>): void {
+    const key = message.parent_tool_use_id ?? "";
+    const event = message.event;
+    switch (event.type) {
+      case "message_start": {
+        const u = event.message.usage;
+        streaming.set(key, { id: event.message.id, usage: usageOf(u) });
+        return;
+      }
+      case "content_block_delta": {
+        if (event.delta.type !== "text_delta") return;
+        const current = streaming.get(key);
+        if (current) streamedText.add(current.id);
+        const parent = message.parent_tool_use_id;
+        emit(parent ? { type: "assistant.delta", ...agentFields(parent), text: event.delta.text } : { type: "assistant.delta", text: event.delta.text });
+        return;
+      }
+      case "message_delta": {
+        const current = streaming.get(key);
+        if (!current) return;
+        const u = event.usage;
+        const turn: Usage = { ...current.usage, outputTokens: u.output_tokens ?? current.usage.outputTokens };
+        if (typeof u.input_tokens === "number") turn.inputTokens = u.input_tokens;
+        if (typeof u.cache_read_input_tokens === "number") turn.cacheReadTokens = u.cache_read_input_tokens;
+        if (typeof u.cache_creation_input_tokens === "number") turn.cacheWriteTokens = u.cache_creation_input_tokens;
+        if (!message.parent_tool_use_id) run.turns.push(turn);
+        streaming.delete(key);
+        return;
+      }
+    }
+  }
+
+  function onAssistant(message: Extract<SDKMessage, { type: "assistant" }>): void {
+    const m = message.message;
+    run.sessionId = message.session_id;
+    if (!message.parent_tool_use_id) run.lastUuid = message.uuid;
+    if (m.model) run.model = m.model;
+    if (message.error === "authentication_failed") run.authFailed = true;
+    const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
+    const blocks = m.content as unknown as Block[];
+    for (const block of blocks) {
+      if (block.type === "text" && typeof block.text === "string" && block.text && !streamedText.has(m.id)) {
+        emit({ type: "assistant.delta", ...fields, text: block.text });
+      } else if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
+        emit({ type: "tool.started", ...fields, toolName: block.name, toolUseId: block.id, input: asRecord(block.input) });
+      }
+    }
+    if (message.parent_tool_use_id) return;
+    // Claude Code sends one assistant message per finished content block; they share the id.
+    if (lastAssistant?.id === m.id && run.transcript.at(-1) === lastAssistant.entry) {
+      lastAssistant.entry.content.push(...blocks);
+    } else {
+      lastAssistant = { id: m.id, entry: { role: "assistant", content: [...blocks] } };
+      run.transcript.push(lastAssistant.entry);
+    }
+  }
+
+  function onUser(message: Extract<SDKMessage, { type: "user" }>): void {
+    if (!message.parent_tool_use_id && message.uuid) run.lastUuid = message.uuid;
+    const content = message.message.content;
+    const blocks = typeof content === "string" ? [] : (content as unknown as Block[]);
+    const results = blocks.filter((b) => b.type === "tool_result");
+    if (results.length === 0) {
+      if (!("isReplay" in message && message.isReplay) || message.parent_tool_use_id) return;
+      run.promptsTaken++;
+      if (run.promptUuid === undefined) run.promptUuid = message.uuid;
+      run.transcript.push({ role: "user", content: typeof content === "string" ? content : blocks });
+      return;
+    }
+    const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
+    for (const r of results) {
+      if (typeof r.tool_use_id !== "string") continue;
+      emit({ type: "tool.completed", ...fields, toolUseId: r.tool_use_id, output: resultText(r.content), isError: r.is_error === true });
+    }
+    const created = createdFile(message.tool_use_result);
+    if (created) run.createdFiles.push(created);
+    if (!message.parent_tool_use_id) run.transcript.push({ role: "user", content: blocks });
+  }
+
+  function handle(message: SDKMessage): void {
+    switch (message.type) {
+      case "stream_event":
+        return onStreamEvent(message);
+      case "assistant":
+        return onAssistant(message);
+      case "user":
+        return onUser(message);
+      case "result":
+        run.sessionId = message.session_id;
+        run.results.push(message);
+        return;
+      case "system":
+        if (message.subtype === "init") {
+          run.sessionId = message.session_id;
+          run.model ??= message.model;
+        } else if (message.subtype === "task_started" && message.tool_use_id) {
+          taskIds.set(message.tool_use_id, message.task_id);
+        } else if (message.subtype === "api_retry" && message.error === "authentication_failed") {
+          run.authFailed = true;
+        }
+        return;
+    }
+  }
+
+  return { handle, run };
+}
+
+function usageOf(u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  return {
+    inputTokens: u.input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** A tool_result's content as the text a person reads (images as a placeholder). */
+export function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : b.type === "image" ? "[image]" : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** The path of a file that a Write created (its result says "create", not "update"). */
+function createdFile(toolUseResult: unknown): string | undefined {
+  const r = asRecord(toolUseResult);
+  return r.type === "create" && typeof r.filePath === "string" ? r.filePath : undefined;
+}

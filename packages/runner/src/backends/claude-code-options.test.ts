@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { claudeCodeEnv, claudePermissionMode, findClaudeCodeExecutable, launchOptions, type LaunchInput } from "./claude-code-options.ts";
+import { NO_CLAUDE_CODE } from "./claude-code-test-support.ts";
+
+test("the environment holds only what Claude Code needs, nothing else of the runner's", () => {
+  const runnerEnv = { PATH: "/bin:/usr/bin", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", ANTHROPIC_API_KEY: "runner-key", AWS_SECRET_ACCESS_KEY: "s", HOME: "/root" };
+  assert.deepEqual(claudeCodeEnv({ apiKey: "query-key", stateDir: "/state", runnerEnv }), {
+    PATH: "/bin:/usr/bin",
+    HOME: "/state/claude-home",
+    TMPDIR: "/state/claude-tmp",
+    CLAUDE_CONFIG_DIR: "/state/claude",
+    ANTHROPIC_API_KEY: "query-key",
+    ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  });
+  const bare = claudeCodeEnv({ stateDir: "/state", runnerEnv: {}, extra: { CLAUDE_CODE_MAX_RETRIES: "2" } });
+  assert.equal(bare.ANTHROPIC_API_KEY, undefined);
+  assert.equal(bare.ANTHROPIC_BASE_URL, undefined);
+  assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
+});
+
+test("bypassPermissions is carried out by the harness on top of acceptEdits; other modes pass through", () => {
+  assert.equal(claudePermissionMode("bypassPermissions"), "acceptEdits");
+  assert.equal(claudePermissionMode("plan"), "plan");
+  assert.equal(claudePermissionMode("default"), "default");
+  const input: LaunchInput = {
+    query: { prompt: "p", permissionMode: "bypassPermissions", resumeSessionId: "s-1", model: "m", maxTurns: 3 },
+    resume: { sessionId: "s-1" },
+    cwd: "/w",
+    executable: "/bin/claude",
+    env: {},
+    settingSources: ["project"],
+    canUseTool: async () => ({ behavior: "deny", message: "no" }),
+    abortController: new AbortController(),
+    stderr: () => {},
+  };
+  const options = launchOptions(input);
+  assert.equal(options.permissionMode, "acceptEdits");
+  assert.equal(options.allowDangerouslySkipPermissions, undefined);
+  assert.deepEqual([options.resume, options.model, options.maxTurns, options.cwd], ["s-1", "m", 3, "/w"]);
+  assert.deepEqual(options.systemPrompt, { type: "preset", preset: "claude_code" });
+  assert.equal(options.forkSession, undefined);
+  const fork = launchOptions({ ...input, resume: { sessionId: "s-0", at: "uuid-7" } });
+  assert.deepEqual([fork.resume, fork.resumeSessionAt, fork.forkSession], ["s-0", "uuid-7", true]);
+});
+
+test("the binary of the SDK's platform package is found", { skip: NO_CLAUDE_CODE }, () => {
+  const path = findClaudeCodeExecutable();
+  assert.ok(path && existsSync(path));
+  assert.match(path, /claude-agent-sdk-[a-z0-9]+-[a-z0-9]+(-musl)?\/claude(\.exe)?$/);
+});

@@ -1,0 +1,126 @@
+// How Claude Code is started for a run: which binary, with which environment, in which mode.
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import type { RunnerQuery } from "@harness/protocol";
+
+export type HarnessPermissionMode = NonNullable<RunnerQuery["permissionMode"]>;
+
+/** The Claude Code binary that ships with the Agent SDK as an optional per-platform package (the
+ * same lookup the SDK makes), or undefined when that package is not installed. */
+export function findClaudeCodeExecutable(): string | undefined {
+  let require: NodeJS.Require;
+  try {
+    require = createRequire(import.meta.resolve("@anthropic-ai/claude-agent-sdk"));
+  } catch {
+    return undefined;
+  }
+  const base = `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`;
+  const names = process.platform === "linux" ? [base, `${base}-musl`] : [base];
+  const file = process.platform === "win32" ? "claude.exe" : "claude";
+  for (const name of names) {
+    try {
+      const path = require.resolve(`${name}/${file}`);
+      if (existsSync(path)) return path;
+    } catch {
+      // not installed for this platform variant
+    }
+  }
+  return undefined;
+}
+
+/** Where a workspace's Claude Code keeps its own state, inside the runner's state directory:
+ * sessions never share ~/.claude or Claude Code's temporary files, and transcripts survive for
+ * `resume`. */
+export function claudeCodeDirs(stateDir: string): { configDir: string; home: string; tmp: string } {
+  return { configDir: join(stateDir, "claude"), home: join(stateDir, "claude-home"), tmp: join(stateDir, "claude-tmp") };
+}
+
+/** Whether Claude Code has the transcript of `sessionId` in this state directory (it files them
+ * under projects/<one directory per working directory>/<session id>.jsonl). */
+export async function sessionStored(configDir: string, sessionId: string): Promise<boolean> {
+  const projects = join(configDir, "projects");
+  let dirs: string[];
+  try {
+    dirs = await readdir(projects);
+  } catch {
+    return false;
+  }
+  return dirs.some((dir) => existsSync(join(projects, dir, `${sessionId}.jsonl`)));
+}
+
+/** The whole environment of the Claude Code process. Nothing else of the runner's environment is
+ * passed on: the runner may hold secrets that a command run by the model must not see. */
+export function claudeCodeEnv(input: {
+  /** Absent when Claude Code is started for something other than model calls. */
+  apiKey?: string;
+  stateDir: string;
+  /** From the runner's environment: ANTHROPIC_BASE_URL, PATH. */
+  runnerEnv: Record<string, string | undefined>;
+  /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
+  extra?: Record<string, string>;
+}): Record<string, string> {
+  const dirs = claudeCodeDirs(input.stateDir);
+  const env: Record<string, string> = {
+    PATH: input.runnerEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    CLAUDE_CONFIG_DIR: dirs.configDir,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  };
+  if (input.apiKey) env.ANTHROPIC_API_KEY = input.apiKey;
+  if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
+  return { ...env, ...input.extra };
+}
+
+/** The mode Claude Code itself runs in. "bypassPermissions" is carried out by the harness instead:
+ * Claude Code runs in acceptEdits and every call it would ask about is approved by canUseTool.
+ * Claude Code refuses --dangerously-skip-permissions as root (as in most sandboxes), and this way a
+ * run can also be switched into and out of it while in flight. */
+export function claudePermissionMode(mode: HarnessPermissionMode): ClaudePermissionMode {
+  return mode === "bypassPermissions" ? "acceptEdits" : mode;
+}
+
+/** How the run continues an earlier conversation: all of a session, or a fork of it cut at `at`. */
+export type ResumePlan = { sessionId: string; at?: string };
+
+export type LaunchInput = {
+  query: RunnerQuery;
+  resume?: ResumePlan;
+  cwd: string;
+  executable: string;
+  env: Record<string, string>;
+  settingSources: SettingSource[];
+  canUseTool: NonNullable<Options["canUseTool"]>;
+  abortController: AbortController;
+  stderr: (chunk: string) => void;
+};
+
+export function launchOptions(input: LaunchInput): Options {
+  const q = input.query;
+  return {
+    cwd: input.cwd,
+    env: input.env,
+    pathToClaudeCodeExecutable: input.executable,
+    abortController: input.abortController,
+    model: q.model,
+    effort: q.effort,
+    maxTurns: q.maxTurns,
+    resume: input.resume?.sessionId,
+    ...(input.resume?.at ? { resumeSessionAt: input.resume.at, forkSession: true } : {}),
+    // Claude Code's own system prompt (the SDK's default is a bare one); the query's is appended.
+    systemPrompt: { type: "preset", preset: "claude_code", ...(q.systemPrompt ? { append: q.systemPrompt } : {}) },
+    permissionMode: claudePermissionMode(q.permissionMode ?? "default"),
+    canUseTool: input.canUseTool,
+    settingSources: input.settingSources,
+    includePartialMessages: true,
+    forwardSubagentText: true,
+    enableFileCheckpointing: true,
+    // Echo each user message as Claude Code takes it: the uuid of the first names the file
+    // checkpoint taken before the run, and the echoes are the user turns of the transcript.
+    extraArgs: { "replay-user-messages": null },
+    stderr: input.stderr,
+  };
+}

@@ -1,0 +1,39 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ApprovalRequest } from "../backend.ts";
+import { createToolGate, describeToolCall, noApproverMessage } from "./claude-code-permissions.ts";
+import type { HarnessPermissionMode } from "./claude-code-options.ts";
+
+const options = { signal: new AbortController().signal, toolUseID: "toolu_1", requestId: "r1" };
+
+test("the gate asks the session and passes its decision back in Claude Code's terms", async () => {
+  const asked: ApprovalRequest[] = [];
+  let answer: { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; reason?: string } = { behavior: "allow" };
+  const gate = createToolGate({ mode: () => "default", requestApproval: async (r) => (asked.push(r), answer) });
+
+  assert.deepEqual(await gate("Bash", { command: "ls -la" }, options), { behavior: "allow", updatedInput: { command: "ls -la" }, decisionClassification: "user_temporary" });
+  assert.deepEqual(asked, [{ toolUseId: "toolu_1", toolName: "Bash", description: "ls -la", input: { command: "ls -la" } }]);
+  answer = { behavior: "allow", updatedInput: { command: "ls" } };
+  assert.deepEqual((await gate("Bash", { command: "ls -la" }, options)) as unknown, { behavior: "allow", updatedInput: { command: "ls" }, decisionClassification: "user_temporary" });
+  answer = { behavior: "deny", reason: "too broad" };
+  assert.deepEqual(await gate("Bash", { command: "rm -rf /" }, options), { behavior: "deny", message: "The user denied this tool call: too broad", decisionClassification: "user_reject" });
+  answer = { behavior: "deny" };
+  assert.equal(((await gate("Bash", { command: "x" }, options)) as { message: string }).message, "The user denied this tool call.");
+});
+
+test("without an approver every ask is denied with a clear message; bypassPermissions allows without asking", async () => {
+  let mode: HarnessPermissionMode = "default";
+  const gate = createToolGate({ mode: () => mode });
+  assert.deepEqual(await gate("Write", { file_path: "/w/a" }, options), { behavior: "deny", message: noApproverMessage("Write") });
+  mode = "bypassPermissions";
+  assert.deepEqual(await gate("Write", { file_path: "/w/a" }, options), { behavior: "allow", updatedInput: { file_path: "/w/a" } });
+});
+
+test("descriptions name what the call does, on one line", () => {
+  assert.equal(describeToolCall("Bash", { command: "echo a\necho b" }), "echo a ⏎ echo b");
+  assert.equal(describeToolCall("Edit", { file_path: "/w/x.ts", old_string: "a" }), "/w/x.ts");
+  assert.equal(describeToolCall("WebFetch", { url: "https://example.com" }), "https://example.com");
+  assert.equal(describeToolCall("mcp__srv__tool", { a: 1 }, "Claude wants to use tool from srv"), "Claude wants to use tool from srv");
+  assert.equal(describeToolCall("mcp__srv__tool", { a: 1 }), '{"a":1}');
+  assert.equal(describeToolCall("Bash", { command: "x".repeat(5000) }).length, 1000);
+});

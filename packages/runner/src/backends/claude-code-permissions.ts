@@ -1,0 +1,77 @@
+// Claude Code's canUseTool, bridged to the session. Claude Code decides first (its permission mode,
+// settings rules, read-only tools); this is consulted only for the calls it would ask a person about.
+import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { ApprovalDecision, ApprovalRequest } from "../backend.ts";
+import type { HarnessPermissionMode } from "./claude-code-options.ts";
+
+const MAX_DESCRIPTION = 1000;
+
+export type ToolGateInput = {
+  /** The run's permission mode now (it can change while the run is in flight). */
+  mode: () => HarnessPermissionMode;
+  /** Absent: nobody can be asked, so every ask is denied. */
+  requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+};
+
+export function noApproverMessage(toolName: string): string {
+  return `${toolName} needs the user's approval, and nobody can approve tool calls in this run, so it was not run.`;
+}
+
+export function createToolGate(input: ToolGateInput): CanUseTool {
+  return async (toolName, toolInput, options): Promise<PermissionResult> => {
+    if (input.mode() === "bypassPermissions") return { behavior: "allow", updatedInput: toolInput };
+    if (!input.requestApproval) return { behavior: "deny", message: noApproverMessage(toolName) };
+    const decision = await input.requestApproval({
+      toolUseId: options.toolUseID,
+      toolName,
+      description: describeToolCall(toolName, toolInput, options.title),
+      input: toolInput,
+    });
+    if (decision.behavior === "allow") {
+      return { behavior: "allow", updatedInput: decision.updatedInput ?? toolInput, decisionClassification: "user_temporary" };
+    }
+    const message = decision.reason ? `The user denied this tool call: ${decision.reason}` : "The user denied this tool call.";
+    return { behavior: "deny", message, decisionClassification: "user_reject" };
+  };
+}
+
+/** One line a person reads before deciding: the command for Bash, the path for file tools, the URL
+ * or query for web tools, else Claude Code's own prompt sentence, else the input as JSON. */
+export function describeToolCall(toolName: string, input: Record<string, unknown>, title?: string): string {
+  const text = (key: string): string | undefined => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+  let description: string | undefined;
+  switch (toolName) {
+    case "Bash":
+      description = text("command");
+      break;
+    case "Read":
+    case "Edit":
+    case "MultiEdit":
+    case "Write":
+      description = text("file_path");
+      break;
+    case "NotebookEdit":
+      description = text("notebook_path");
+      break;
+    case "WebFetch":
+      description = text("url");
+      break;
+    case "WebSearch":
+      description = text("query");
+      break;
+  }
+  return oneLine(description ?? title ?? safeJson(input));
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "{}";
+  } catch {
+    return "{…}";
+  }
+}
+
+function oneLine(text: string): string {
+  const flat = text.trim().replace(/\s*\r?\n\s*/g, " ⏎ ");
+  return flat.length > MAX_DESCRIPTION ? `${flat.slice(0, MAX_DESCRIPTION - 1)}…` : flat;
+}

@@ -1,0 +1,95 @@
+// Rewinding the workspace with Claude Code's own file checkpoints: Claude Code backs up each file
+// before its Write, Edit and NotebookEdit tools change it (changes made through Bash are not
+// tracked). Between runs no Claude Code is running, so one is started on the session to do it.
+// The conversation is cut too: the next run that resumes it forks it before the rewound turn.
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { isAbsolute, relative } from "node:path";
+import { query as startQuery, type RewindFilesResult } from "@anthropic-ai/claude-agent-sdk";
+import type { FileChange, RewindResult } from "@harness/protocol";
+import { createInputQueue } from "./claude-code-input.ts";
+import { claudeCodeDirs, claudeCodeEnv, findClaudeCodeExecutable } from "./claude-code-options.ts";
+import { NOT_INSTALLED_MESSAGE } from "./claude-code-run.ts";
+import { findCheckpoint, readStore, recordCut } from "./claude-code-store.ts";
+
+export type RewindRequest = { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string };
+export type RewindDeps = {
+  executable?: string;
+  runnerEnv: Record<string, string | undefined>;
+  extraEnv?: Record<string, string>;
+  timeoutMs: number;
+};
+
+/** The files the rewind changes (dry run: would change), or undefined when the message has no
+ * checkpoint. A dry run comes from Claude Code's own dry run; which files are deleted rather than
+ * restored comes from the files this backend saw Write create since the checkpoint, and the line
+ * counts are given when only one file changes (Claude Code reports totals). */
+export async function rewindClaudeCode(request: RewindRequest, deps: RewindDeps): Promise<RewindResult | undefined> {
+  const data = await readStore(request.stateDir);
+  const found = findCheckpoint(data, request.userMessageId);
+  if (!found) return undefined;
+  const executable = deps.executable ?? findClaudeCodeExecutable();
+  if (!executable) throw new Error(NOT_INSTALLED_MESSAGE);
+  const { checkpoint, createdSince, cutAt } = found;
+  for (const dir of Object.values(claudeCodeDirs(request.stateDir))) await mkdir(dir, { recursive: true });
+
+  const input = createInputQueue();
+  const abortController = new AbortController();
+  const timer = setTimeout(() => abortController.abort(), deps.timeoutMs);
+  const q = startQuery({
+    prompt: input.messages,
+    options: {
+      cwd: checkpoint.cwd,
+      resume: checkpoint.sessionId,
+      enableFileCheckpointing: true,
+      settingSources: [],
+      pathToClaudeCodeExecutable: executable,
+      abortController,
+      // No model call is made, so no key: without one Claude Code also skips its account checks.
+      env: claudeCodeEnv({ stateDir: request.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
+    },
+  });
+  try {
+    const preview = await q.rewindFiles(checkpoint.checkpointUuid, { dryRun: true });
+    if (!preview.canRewind) return unavailable(preview);
+    const paths = preview.filesChanged ?? [];
+    if (!request.dryRun && paths.length > 0) {
+      const done = await q.rewindFiles(checkpoint.checkpointUuid);
+      if (!done.canRewind) throw new Error(`Claude Code could not rewind the files: ${done.error ?? "no reason given"}`);
+    }
+    if (!request.dryRun) {
+      // Every Claude Code session this conversation went through since then is cut the same way.
+      const from = data.checkpoints.findIndex((c) => c === checkpoint);
+      await recordCut(request.stateDir, new Set(data.checkpoints.slice(from).map((c) => c.sessionId)), cutAt);
+    }
+    const files = paths.map((path): FileChange => {
+      const gone = request.dryRun ? createdSince.has(path) : !existsSync(path);
+      const change: FileChange = { path: shown(path, request.workspace), action: gone ? "delete" : "restore" };
+      if (paths.length === 1) {
+        change.linesAdded = preview.insertions ?? 0;
+        change.linesRemoved = preview.deletions ?? 0;
+      }
+      return change;
+    });
+    return { dryRun: request.dryRun, files };
+  } catch (err) {
+    if (abortController.signal.aborted) throw new Error(`Claude Code did not finish the rewind within ${deps.timeoutMs} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    input.end();
+    q.close();
+  }
+}
+
+function unavailable(result: RewindFilesResult): undefined {
+  // Claude Code keeps no checkpoint for it (its transcript is gone): as if none had been filed.
+  if (!result.error || /no (file )?checkpoint/i.test(result.error)) return undefined;
+  throw new Error(`Claude Code cannot rewind to that message: ${result.error}`);
+}
+
+/** Paths inside the workspace relative to it, others as they are. */
+function shown(path: string, workspace: string): string {
+  const rel = relative(workspace, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}

@@ -1,0 +1,41 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import { applyConfiguration, resultFailure } from "./claude-code-run.ts";
+
+const result = (fields: Record<string, unknown>) => ({ type: "result", num_turns: 3, errors: [], ...fields }) as unknown as SDKResultMessage;
+
+test("result messages that end a run badly say what happened", () => {
+  assert.equal(resultFailure(result({ subtype: "success", is_error: false, result: "fine" })), undefined);
+  assert.equal(resultFailure(result({ subtype: "success", is_error: true, result: "API Error: 500 boom" })), "API Error: 500 boom");
+  assert.equal(resultFailure(result({ subtype: "error_max_turns" })), "Claude Code reached the maximum number of turns for the run (3)");
+  assert.equal(resultFailure(result({ subtype: "error_max_budget_usd" })), "Claude Code reached the run's budget");
+  assert.equal(
+    resultFailure(result({ subtype: "error_during_execution", errors: ["[ede_diagnostic] result_type=user", "No conversation found with session ID: x"] })),
+    "Claude Code failed: No conversation found with session ID: x",
+  );
+  assert.equal(resultFailure(result({ subtype: "error_during_execution", errors: [] })), "Claude Code failed while running");
+});
+
+test("configuration goes to the running Claude Code; what it cannot take now, or refuses, is said", async () => {
+  const calls: string[] = [];
+  const notices: string[] = [];
+  const target = {
+    setPermissionMode: async (m: string) => void calls.push(`mode ${m}`),
+    setModel: async (m: string) => {
+      calls.push(`model ${m}`);
+      throw new Error("unknown model");
+    },
+    setEffort: async (e: string) => void calls.push(`effort ${e}`),
+    notice: (level: string, message: string) => void notices.push(`${level}: ${message}`),
+  };
+  await applyConfiguration({ permissionMode: "plan", model: "nope", effort: "high", maxTurns: 4, systemPrompt: "x" }, target);
+  assert.deepEqual(calls, ["mode plan", "model nope", "effort high"]);
+  assert.deepEqual(notices, [
+    "warning: Claude Code did not take the new model: unknown model",
+    "info: Claude Code takes maxTurns and systemPrompt when it starts: the change applies from the next run.",
+  ]);
+  notices.length = 0;
+  await applyConfiguration({ model: "ok" }, { ...target, setModel: async () => {} });
+  assert.deepEqual(notices, []);
+});

@@ -1,0 +1,271 @@
+// One run of Claude Code: a Claude Code process per run, in streaming input mode so that the run
+// can be steered, configured, approved and interrupted while in flight; continued across runs with
+// `resume`, its transcripts kept under the runner's state directory.
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { query as startQuery, type ModelUsage, type SDKResultMessage, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { BackendContext, RunOutcome } from "../backend.ts";
+import { createEventMapper, type MappedRun } from "./claude-code-events.ts";
+import { createInputQueue } from "./claude-code-input.ts";
+import {
+  claudeCodeDirs,
+  claudeCodeEnv,
+  claudePermissionMode,
+  findClaudeCodeExecutable,
+  launchOptions,
+  sessionStored,
+  type ResumePlan,
+} from "./claude-code-options.ts";
+import { createToolGate } from "./claude-code-permissions.ts";
+import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
+
+export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
+export const NOT_INSTALLED_MESSAGE =
+  "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";
+export const AUTH_FAILED_MESSAGE = "Claude Code could not authenticate: the model API rejected the API key (401). Check ANTHROPIC_API_KEY.";
+export const HISTORY_NOTICE =
+  "Claude Code continues a conversation from its own session (resumeSessionId); the earlier messages sent as history were not given to it.";
+export const unknownSessionNotice = (sessionId: string) =>
+  `Claude Code session ${sessionId} is not kept in this workspace's state, so this run starts a new Claude Code conversation; the earlier messages were not given to it.`;
+
+export type RunDeps = {
+  executable?: string;
+  runnerEnv: Record<string, string | undefined>;
+  extraEnv?: Record<string, string>;
+  settingSources: SettingSource[];
+  /** How long an interrupted Claude Code gets to stop before its process is killed. */
+  interruptGraceMs: number;
+};
+
+const STDERR_TAIL = 4000;
+
+export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
+  const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
+  if (!apiKey) return { ok: false, message: MISSING_KEY_MESSAGE };
+  const executable = deps.executable ?? findClaudeCodeExecutable();
+  if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
+  if (ctx.signal.aborted) return { ok: false, message: "cancelled" };
+
+  const dirs = claudeCodeDirs(ctx.stateDir);
+  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
+  const stored = await readStore(ctx.stateDir);
+
+  let settled = false;
+  const emit = (event: AgentEvent) => {
+    if (!settled) ctx.emit(event);
+  };
+  const resumed = query.resumeSessionId;
+  const cut = resumed === undefined ? undefined : stored.cuts[resumed];
+  let resume = resumePlan(resumed, cut);
+  if (resume && !(await sessionStored(dirs.configDir, resume.sessionId))) {
+    // e.g. a conversation copied from another session, whose Claude Code state is elsewhere.
+    emit({ type: "notice", level: "warning", message: unknownSessionNotice(resume.sessionId) });
+    resume = undefined;
+  } else if (query.history?.length && !resumed) {
+    emit({ type: "notice", level: "warning", message: HISTORY_NOTICE });
+  }
+
+  let mode = query.permissionMode ?? "default";
+  const input = createInputQueue();
+  input.push(query.prompt);
+  const mapper = createEventMapper(emit);
+  const abortController = new AbortController();
+  let stderr = "";
+  const q = startQuery({
+    prompt: input.messages,
+    options: launchOptions({
+      query,
+      resume,
+      cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
+      executable,
+      env: claudeCodeEnv({ apiKey, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
+      settingSources: deps.settingSources,
+      canUseTool: createToolGate({ mode: () => mode, requestApproval: ctx.requestApproval }),
+      abortController,
+      stderr: (chunk) => {
+        stderr = (stderr + chunk).slice(-STDERR_TAIL);
+      },
+    }),
+  });
+
+  const deliver = (text: string) => {
+    input.push(text);
+    emit({ type: "user.message", text, steer: true });
+  };
+  for (const text of ctx.steering.take()) deliver(text);
+  const stopSteering = ctx.steering.subscribe(deliver);
+  // After a result the run is over: later steer messages wait for the next run, and once the input
+  // ends, the SDK closes Claude Code's stdin when the last message sent has been answered.
+  const finishInput = () => {
+    stopSteering();
+    input.end();
+  };
+
+  const stopConfigure = ctx.onConfigure((config) => {
+    if (config.permissionMode) mode = config.permissionMode;
+    void applyConfiguration(config, {
+      setPermissionMode: (m) => q.setPermissionMode(claudePermissionMode(m)),
+      setModel: (model) => q.setModel(model),
+      setEffort: (effort) => q.applyFlagSettings({ effortLevel: effort }),
+      notice: (level, message) => emit({ type: "notice", level, message }),
+    });
+  });
+
+  let cancelled = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    cancelled = true;
+    finishInput();
+    q.interrupt().catch(() => {});
+    killTimer = setTimeout(() => abortController.abort(), deps.interruptGraceMs);
+  };
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  if (ctx.signal.aborted) onAbort();
+
+  let thrown: string | undefined;
+  try {
+    for await (const message of q) {
+      mapper.handle(message);
+      if (mapper.run.authFailed) break;
+      if (message.type === "result") finishInput();
+    }
+  } catch (err) {
+    thrown = err instanceof Error ? err.message : String(err);
+  } finally {
+    ctx.signal.removeEventListener("abort", onAbort);
+    clearTimeout(killTimer);
+    stopConfigure();
+    finishInput();
+    q.close();
+  }
+
+  const run = mapper.run;
+  const totals = run.results.length > 0 ? totalsOf(run.results.at(-1)!) : undefined;
+  const previous = previousTotals(stored, run.sessionId, resume);
+  if (run.sessionId && totals) {
+    const forked = cut !== undefined && run.sessionId !== resumed;
+    try {
+      await recordRun(ctx.stateDir, {
+        sessionId: run.sessionId,
+        // A result of a failed start may carry zeroed totals: the session's are not lost by it.
+        totals: totals.inputTokens + totals.outputTokens >= previous.inputTokens + previous.outputTokens ? totals : previous,
+        cutDone: forked ? resumed : undefined,
+        checkpoint:
+          query.userMessageId && run.promptUuid
+            ? {
+                userMessageId: query.userMessageId,
+                sessionId: run.sessionId,
+                checkpointUuid: run.promptUuid,
+                cwd: resolve(ctx.workspace, query.cwd ?? "."),
+                created: run.createdFiles,
+                lastUuid: run.lastUuid,
+                origin: forked && cut ? cut : undefined,
+              }
+            : undefined,
+      });
+    } catch (err) {
+      emit({ type: "notice", level: "warning", message: `cannot save the run's checkpoint: ${(err as Error).message}` });
+    }
+  }
+  settled = true;
+
+  const transcript: TranscriptMessage[] = [...(query.history ?? [])];
+  if (run.promptsTaken === 0) transcript.push({ role: "user", content: query.prompt });
+  transcript.push(...run.transcript);
+  const sessionId = run.sessionId;
+
+  if (cancelled) return { ok: false, message: "cancelled", transcript, sessionId };
+  if (run.authFailed) return { ok: false, message: AUTH_FAILED_MESSAGE, transcript, sessionId };
+  const last = run.results.at(-1);
+  if (!last) {
+    const detail = thrown ?? (stderr.trim() || "its process ended without a result");
+    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId };
+  }
+  const failure = resultFailure(last);
+  if (failure) return { ok: false, message: failure, transcript, sessionId };
+  const usage = usageOfRun(totals ? subtractTotals(totals, previous) : undefined, run);
+  return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model };
+}
+
+/** Resuming a session continues all of it, unless a rewind cut it: then the conversation is forked
+ * at the cut (or started afresh when nothing before the rewound turn is kept). */
+function resumePlan(sessionId: string | undefined, cut: ForkPoint | null | undefined): ResumePlan | undefined {
+  if (sessionId === undefined || cut === null) return undefined;
+  return cut === undefined ? { sessionId } : { sessionId: cut.sessionId, at: cut.at };
+}
+
+/** The totals the run's session had before it: a fork starts from those of the session it forks. */
+function previousTotals(stored: StoreData, sessionId: string | undefined, resume: ResumePlan | undefined): Totals {
+  const own = sessionId === undefined ? undefined : stored.sessions[sessionId];
+  return own ?? (resume?.at ? stored.sessions[resume.sessionId] : undefined) ?? ZERO_TOTALS;
+}
+
+/** Why a result message is a failure, in words, or undefined when it is a success. */
+export function resultFailure(result: SDKResultMessage): string | undefined {
+  if (result.subtype === "success") return result.is_error ? result.result || "Claude Code reported an error" : undefined;
+  const details = result.errors.filter((e) => !e.startsWith("[ede_diagnostic]")).join("; ");
+  switch (result.subtype) {
+    case "error_max_turns":
+      return `Claude Code reached the maximum number of turns for the run (${result.num_turns})`;
+    case "error_max_budget_usd":
+      return "Claude Code reached the run's budget";
+    case "error_max_structured_output_retries":
+      return "Claude Code could not produce the requested structured output";
+    default:
+      return details ? `Claude Code failed: ${details}` : "Claude Code failed while running";
+  }
+}
+
+/** Claude Code's running totals for its session, over every model it used (sub-agents included). */
+function totalsOf(result: SDKResultMessage): Totals {
+  const models: ModelUsage[] = Object.values(result.modelUsage ?? {});
+  const sum = (pick: (m: ModelUsage) => number) => models.reduce((n, m) => n + (pick(m) || 0), 0);
+  return {
+    inputTokens: sum((m) => m.inputTokens),
+    outputTokens: sum((m) => m.outputTokens),
+    cacheReadTokens: sum((m) => m.cacheReadInputTokens),
+    cacheWriteTokens: sum((m) => m.cacheCreationInputTokens),
+    costUsd: result.total_cost_usd ?? 0,
+  };
+}
+
+/** The run's own usage: the growth of the session's totals, or the sum of the calls seen when
+ * Claude Code reported no totals. */
+function usageOfRun(delta: Totals | undefined, run: MappedRun): Usage {
+  if (delta && delta.inputTokens + delta.outputTokens > 0) return delta;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  for (const t of run.turns) {
+    usage.inputTokens += t.inputTokens;
+    usage.outputTokens += t.outputTokens;
+    usage.cacheReadTokens! += t.cacheReadTokens ?? 0;
+    usage.cacheWriteTokens! += t.cacheWriteTokens ?? 0;
+  }
+  if (delta) usage.costUsd = delta.costUsd;
+  return usage;
+}
+
+type Configurable = {
+  setPermissionMode(mode: NonNullable<RunConfigureBody["permissionMode"]>): Promise<void>;
+  setModel(model: string): Promise<void>;
+  setEffort(effort: NonNullable<RunConfigureBody["effort"]>): Promise<void>;
+  notice(level: "info" | "warning", message: string): void;
+};
+
+/** Applies a configuration change to the running Claude Code; what it cannot change now is said. */
+export async function applyConfiguration(config: RunConfigureBody, target: Configurable): Promise<void> {
+  const attempt = async (what: string, change: () => Promise<void>) => {
+    try {
+      await change();
+    } catch (err) {
+      target.notice("warning", `Claude Code did not take the new ${what}: ${(err as Error).message}`);
+    }
+  };
+  if (config.permissionMode) await attempt("permission mode", () => target.setPermissionMode(config.permissionMode!));
+  if (config.model) await attempt("model", () => target.setModel(config.model!));
+  if (config.effort) await attempt("effort", () => target.setEffort(config.effort!));
+  const later = [config.maxTurns !== undefined && "maxTurns", config.systemPrompt !== undefined && "systemPrompt"].filter(Boolean);
+  if (later.length > 0) {
+    target.notice("info", `Claude Code takes ${later.join(" and ")} when it starts: the change applies from the next run.`);
+  }
+}

@@ -1,0 +1,220 @@
+// The claude-code backend running the real Claude Code binary against the fake model server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeCodeBackend } from "./claude-code.ts";
+import { AUTH_FAILED_MESSAGE, MISSING_KEY_MESSAGE, unknownSessionNotice } from "./claude-code-run.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./claude-code-test-support.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const skip = NO_CLAUDE_CODE;
+const timeout = 60_000;
+
+test("text streams as deltas; the outcome has the result, usage, cost, Claude Code's session id and the turns", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [{ text: ["Hello ", "from ", "the ", "fake ", "model."], usage: { input_tokens: 1200, output_tokens: 9, cache_read_input_tokens: 300 } }],
+  });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake, { ANTHROPIC_API_KEY: "runner-key" }) });
+  const outcome = await backend.run({ prompt: "say hello", anthropicApiKey: "query-key", systemPrompt: "Always be brief." }, run.ctx);
+
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  assert.equal(outcome.result, "Hello from the fake model.");
+  const deltas = run.events.filter((e) => e.type === "assistant.delta");
+  assert.equal(deltas.length, 5, "one delta per streamed word");
+  assert.equal(textOf(run.events), "Hello from the fake model.");
+  assert.equal(outcome.usage.inputTokens, 1200);
+  assert.equal(outcome.usage.outputTokens, 9);
+  assert.equal(outcome.usage.cacheReadTokens, 300);
+  assert.ok((outcome.usage.costUsd ?? 0) > 0, "Claude Code prices the call");
+  assert.match(outcome.sessionId ?? "", UUID);
+  assert.deepEqual(outcome.turns, [{ inputTokens: 1200, outputTokens: 9, cacheReadTokens: 300, cacheWriteTokens: 0 }]);
+  assert.deepEqual(outcome.transcript, [
+    { role: "user", content: "say hello" },
+    { role: "assistant", content: [{ type: "text", text: "Hello from the fake model." }] },
+  ]);
+
+  assert.equal(fake.requests.length, 1);
+  const request = fake.requests[0];
+  assert.equal(request.headers["x-api-key"], "query-key", "the query's key wins over the runner's");
+  const system = JSON.stringify(request.body.system);
+  assert.match(system, /Claude Code/, "Claude Code's own system prompt");
+  assert.match(system, /Always be brief\./, "with the query's appended");
+  assert.match(JSON.stringify(request.body.messages), /say hello/);
+  // Claude Code keeps its transcripts in the state directory, not in any ~/.claude.
+  assert.ok(existsSync(join(dirs.stateDir, "claude", "projects")));
+});
+
+test("a Bash call round trip: tool events with input and output, the file made in the workspace, the result sent back", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [
+      { text: "Making it.", toolUses: [{ id: "toolu_make", name: "Bash", input: { command: "echo from-bash > made.txt && cat made.txt", description: "make" } }] },
+      { text: "Made it." },
+    ],
+  });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "make a file", permissionMode: "bypassPermissions" }, run.ctx);
+
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  assert.equal(readFileSync(join(dirs.workspace, "made.txt"), "utf8"), "from-bash\n");
+  const tools = run.events.filter((e) => e.type === "tool.started" || e.type === "tool.completed");
+  assert.deepEqual(tools, [
+    { type: "tool.started", toolName: "Bash", toolUseId: "toolu_make", input: { command: "echo from-bash > made.txt && cat made.txt", description: "make" } },
+    { type: "tool.completed", toolUseId: "toolu_make", output: "from-bash", isError: false },
+  ]);
+  assert.equal(textOf(run.events), "Making it.Made it.");
+  assert.equal(outcome.result, "Made it.");
+  assert.equal(outcome.turns?.length, 2);
+  const sent = fake.requests[1].body.messages.at(-1);
+  const result = sent.content.find((b: { type: string }) => b.type === "tool_result");
+  assert.equal(result.tool_use_id, "toolu_make");
+  assert.match(JSON.stringify(result.content), /from-bash/);
+  assert.deepEqual(
+    outcome.transcript.map((m) => m.role),
+    ["user", "assistant", "user", "assistant"],
+  );
+});
+
+test("resume by session id continues the conversation; each run reports only its own usage", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 } },
+      { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
+    ],
+  });
+  const dirs = tempDirs(t);
+  const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) });
+  const first = await backend.run({ prompt: "remember heron" }, drivenContext(dirs).ctx);
+  assert.ok(first.ok, JSON.stringify(first));
+  const second = await backend.run({ prompt: "what was the word?", resumeSessionId: first.sessionId }, drivenContext(dirs).ctx);
+  assert.ok(second.ok, JSON.stringify(second));
+
+  assert.equal(second.sessionId, first.sessionId);
+  const messages = JSON.stringify(fake.requests[1].body.messages);
+  assert.match(messages, /remember heron/);
+  assert.match(messages, /The code word is heron\./);
+  assert.match(messages, /what was the word\?/);
+  assert.deepEqual([first.usage.inputTokens, first.usage.outputTokens], [100, 10]);
+  assert.deepEqual([second.usage.inputTokens, second.usage.outputTokens], [200, 20], "not the session's running total");
+  assert.ok((second.usage.costUsd ?? 0) > (first.usage.costUsd ?? 0), "the second call is the dearer one");
+});
+
+test("resuming a Claude Code session this workspace does not keep starts a new one and says so", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { replies: [{ text: "fresh start" }] });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const elsewhere = "0a1b2c3d-0000-4000-8000-000000000001";
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run(
+    { prompt: "go on", resumeSessionId: elsewhere, history: [{ role: "user", content: "from another session" }] },
+    run.ctx,
+  );
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  assert.notEqual(outcome.sessionId, elsewhere);
+  assert.deepEqual(run.events.filter((e) => e.type === "notice"), [{ type: "notice", level: "warning", message: unknownSessionNotice(elsewhere) }]);
+  assert.deepEqual(outcome.transcript[0], { role: "user", content: "from another session" }, "the session's history is kept in the transcript");
+});
+
+test("Claude Code gets only the environment it needs: a secret of the runner's environment stays out", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [{ toolUses: [{ id: "toolu_env", name: "Bash", input: { command: "env", description: "show env" } }] }, { text: "done" }],
+  });
+  const dirs = tempDirs(t);
+  const saved = { secret: process.env.HARNESS_RUNNER_SECRET, base: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
+  process.env.HARNESS_RUNNER_SECRET = "do-not-leak-4711";
+  process.env.ANTHROPIC_BASE_URL = fake.url;
+  process.env.ANTHROPIC_API_KEY = "runner-env-key";
+  t.after(() => {
+    for (const [name, value] of [["HARNESS_RUNNER_SECRET", saved.secret], ["ANTHROPIC_BASE_URL", saved.base], ["ANTHROPIC_API_KEY", saved.key]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+  const run = drivenContext(dirs);
+  // The default runnerEnv: the runner's process.env.
+  const outcome = await claudeCodeBackend().run({ prompt: "show me the environment", permissionMode: "bypassPermissions" }, run.ctx);
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+
+  const done = run.events.find((e) => e.type === "tool.completed");
+  assert.ok(done?.type === "tool.completed");
+  const env = new Map(done.output.split("\n").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+  assert.ok(!done.output.includes("do-not-leak-4711"));
+  assert.equal(env.has("HARNESS_RUNNER_SECRET"), false);
+  assert.equal(env.get("ANTHROPIC_API_KEY"), "runner-env-key");
+  assert.equal(env.get("ANTHROPIC_BASE_URL"), fake.url);
+  assert.equal(env.get("CLAUDE_CONFIG_DIR"), join(dirs.stateDir, "claude"));
+  assert.ok(env.get("HOME")?.startsWith(dirs.stateDir), `HOME inside the state directory, got ${env.get("HOME")}`);
+  assert.ok(env.get("TMPDIR")?.startsWith(dirs.stateDir), `TMPDIR inside the state directory, got ${env.get("TMPDIR")}`);
+  assert.equal(env.get("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), "1");
+  assert.equal(env.get("PWD"), dirs.workspace, "the workspace is the working directory");
+});
+
+test("a run without any API key fails before starting Claude Code", async (t) => {
+  const dirs = tempDirs(t);
+  const outcome = await claudeCodeBackend({ runnerEnv: { PATH: process.env.PATH } }).run({ prompt: "hi" }, drivenContext(dirs).ctx);
+  assert.deepEqual(outcome, { ok: false, message: MISSING_KEY_MESSAGE });
+  assert.equal(existsSync(dirs.stateDir), false);
+});
+
+test("a missing binary is a failed run that says so", async (t) => {
+  const dirs = tempDirs(t);
+  const backend = claudeCodeBackend({ executable: join(dirs.workspace, "no-such-claude"), runnerEnv: { ANTHROPIC_API_KEY: "k" } });
+  const outcome = await backend.run({ prompt: "hi" }, drivenContext(dirs).ctx);
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.ok ? "" : outcome.message, /^Claude Code failed: .*no-such-claude/);
+});
+
+test("a rejected API key ends the run at once with a message that says so", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { respond: () => ({ kind: "http-error", status: 401 }) });
+  const dirs = tempDirs(t);
+  const started = performance.now();
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "hi" }, drivenContext(dirs).ctx);
+  assert.deepEqual(outcome.ok ? undefined : outcome.message, AUTH_FAILED_MESSAGE);
+  // Claude Code retries a 401 for minutes; the backend stops at the first rejection.
+  assert.ok(performance.now() - started < 20_000);
+  assert.ok(fake.requests.length < 5, `${fake.requests.length} attempts`);
+});
+
+test("reaching maxTurns is a failure that names the limit", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [{ toolUses: [{ name: "Bash", input: { command: "true" } }] }, { text: "never asked for" }],
+  });
+  const dirs = tempDirs(t);
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run(
+    { prompt: "loop", maxTurns: 1, permissionMode: "bypassPermissions" },
+    drivenContext(dirs).ctx,
+  );
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.ok ? "" : outcome.message, /maximum number of turns/);
+  assert.equal(fake.requests.length, 1);
+});
+
+test("a sub-agent's text and tool calls carry its agent id and the Agent call that started it", { skip, timeout }, async (t) => {
+  const has = (req: { body: { messages: unknown[] } }, text: string) => JSON.stringify(req.body.messages).includes(text);
+  const fake = await fakeForClaudeCode(t, {
+    respond: (req) => {
+      if (has(req, "do the sub work")) {
+        return has(req, "tool_result") ? { text: "sub done" } : { text: "sub says", toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "echo from-sub" } }] };
+      }
+      if (has(req, "task-notification")) return { text: "The agent reported." };
+      if (has(req, "toolu_agent")) return { text: "Waiting for the agent." };
+      return { toolUses: [{ id: "toolu_agent", name: "Agent", input: { description: "sub", prompt: "do the sub work", subagent_type: "general-purpose" } }] };
+    },
+  });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "delegate", permissionMode: "bypassPermissions" }, run.ctx);
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+
+  const started = run.events.find((e) => e.type === "tool.started" && e.toolUseId === "toolu_agent");
+  assert.ok(started && !("agentId" in started), "the Agent call is the main agent's");
+  const sub = run.events.filter((e) => "parentToolUseId" in e && e.parentToolUseId === "toolu_agent");
+  assert.ok(sub.every((e) => "agentId" in e && typeof e.agentId === "string" && e.agentId.length > 0));
+  assert.deepEqual(
+    sub.map((e) => (e.type === "assistant.delta" ? `delta ${e.text}` : e.type === "tool.completed" ? `completed ${e.output.trim()}` : e.type)),
+    ["delta sub says", "tool.started", "completed from-sub", "delta sub done"],
+  );
+  assert.doesNotMatch(JSON.stringify(outcome.transcript), /sub says/, "the sub-agent's conversation is not the main transcript");
+});

@@ -1,0 +1,147 @@
+// End to end with Claude Code as the agent: `harness serve` with HARNESS_BACKEND=claude-code, its
+// real runner processes, the real Claude Code binary, the model faked at the wire, driven by a
+// minimal WebSocket client.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findClaudeCodeExecutable } from "@harness/runner";
+import { claudeCodeRoute, MinimalClient, startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess, type MinimalState } from "@harness/test-utils";
+
+const NO_BINARY = findClaudeCodeExecutable() ? false : "the Claude Code binary (@anthropic-ai/claude-agent-sdk-<platform>) is not installed";
+const NOT_LANDED = "needs the runner to choose its backend from HARNESS_BACKEND and to serve the control endpoints (approve, deny, cancel)";
+const skip = NO_BINARY || NOT_LANDED;
+const timeout = 120_000;
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let dataDir: string;
+
+before(async () => {
+  if (skip) return;
+  dataDir = await mkdtemp(join(tmpdir(), "harness-e2e-cc-"));
+  fake = await startFakeAnthropic({ route: claudeCodeRoute });
+  server = await startHarnessServer({
+    dataDir,
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code", HARNESS_RETRY_BASE_MS: "10" },
+  });
+});
+
+after(async () => {
+  await server?.stop();
+  await fake?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const workspace = (sessionId: string) => join(dataDir, "workspaces", "alice", sessionId);
+const idle = (s: MinimalState) => s.status === "idle" && s.messages.length > 0 && s.messages.at(-1)!.status !== "running";
+
+async function connect(sessionId: string): Promise<MinimalClient> {
+  const client = await MinimalClient.connect(server.url, { userId: "alice", sessionId });
+  await client.waitForState(() => true, 10_000, "the first snapshot");
+  return client;
+}
+
+/** Every request since `from` came from Claude Code (its beta flag), not the builtin loop. */
+function assertClaudeCode(from: number): void {
+  const requests = fake.requests.slice(from);
+  assert.ok(requests.length > 0);
+  for (const r of requests) assert.match(String(r.headers["anthropic-beta"]), /claude-code-/);
+}
+
+test("a scripted run with a Bash call: text, the tool call and its output, Claude Code's session id", { skip, timeout }, async () => {
+  const from = fake.requests.length;
+  fake.push(
+    { text: "Let me run that.", toolUses: [{ name: "Bash", input: { command: "echo hello-from-claude-code > out.txt && cat out.txt", description: "say hello" } }] },
+    { text: ["The command ", "printed hello-from-claude-code."] },
+  );
+  const client = await connect("cc-bash");
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "run echo" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+
+  assert.deepEqual(client.errors, []);
+  const assistant = client.state!.messages[1];
+  assert.equal(assistant.status, "complete");
+  assert.match(assistant.content, /^Let me run that\./);
+  assert.match(assistant.content, /The command printed hello-from-claude-code\.$/);
+  assert.equal(assistant.toolCalls?.length, 1);
+  const call = assistant.toolCalls![0];
+  assert.equal(call.name, "Bash");
+  assert.equal(call.status, "complete");
+  assert.match(call.output ?? "", /hello-from-claude-code/);
+  assert.equal(await readFile(join(workspace("cc-bash"), "out.txt"), "utf8"), "hello-from-claude-code\n");
+  assert.match(String(client.state!.sessionId ?? ""), /^[0-9a-f-]{36}$/);
+  assertClaudeCode(from);
+  await client.close();
+});
+
+test("an approval and a denial: the approved command runs, the denied one never does", { skip, timeout }, async () => {
+  fake.push(
+    { toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "approved" } }] },
+    { toolUses: [{ name: "Bash", input: { command: "echo no > denied.txt", description: "denied" } }] },
+    { text: "One ran, one was refused." },
+  );
+  const client = await connect("cc-approvals");
+  client.send({ type: "submit", prompt: "write two files" });
+  const pending = () => (client.state!.pendingApprovals ?? []) as { toolCallId: string }[];
+
+  await client.waitForState((s) => s.status === "awaiting-approval" && pending().length === 1, 60_000, "the first approval request");
+  const first = pending()[0].toolCallId;
+  client.send({ type: "approve", toolCallId: first });
+  await client.waitForState((s) => s.status === "awaiting-approval" && pending().some((p) => p.toolCallId !== first), 60_000, "the second request");
+  const second = pending().find((p) => p.toolCallId !== first)!.toolCallId;
+  client.send({ type: "deny", toolCallId: second, reason: "not that one" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+
+  assert.deepEqual(client.errors, []);
+  const calls = client.state!.messages[1].toolCalls!;
+  assert.equal(calls.find((c) => c.id === first)?.status, "complete");
+  const refused = calls.find((c) => c.id === second)!;
+  assert.equal(refused.status, "denied");
+  assert.match(refused.output ?? "", /not that one/);
+  assert.equal(await readFile(join(workspace("cc-approvals"), "approved.txt"), "utf8"), "yes\n");
+  assert.equal(existsSync(join(workspace("cc-approvals"), "denied.txt")), false);
+  assert.match(JSON.stringify(fake.requests.at(-1)!.body.messages.at(-1)), /not that one/);
+  await client.close();
+});
+
+test("cancel stops Claude Code mid-stream and the session is ready for the next prompt", { skip, timeout }, async () => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  fake.push({ text: ["partial ", "answer"], hold }, { text: "after the cancel" });
+  const client = await connect("cc-cancel");
+  try {
+    client.send({ type: "submit", prompt: "talk for a long time" });
+    await client.waitForState((s) => (s.messages[1]?.content ?? "").includes("answer"), 60_000, "the first deltas");
+    client.send({ type: "cancel" });
+    await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "cancelled", 30_000, "the cancel");
+  } finally {
+    release();
+  }
+  client.send({ type: "submit", prompt: "still there?" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the next run");
+  assert.equal(client.state!.messages[3].content, "after the cancel");
+  assert.deepEqual(client.errors, []);
+  await client.close();
+});
+
+test("the next prompt resumes the Claude Code session: the model sees the earlier turns", { skip, timeout }, async () => {
+  fake.push({ text: "The code word is heron." }, { text: "You said heron." });
+  const client = await connect("cc-resume");
+  client.send({ type: "submit", prompt: "remember heron" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the first run");
+  const sessionId = client.state!.sessionId;
+  const from = fake.requests.length;
+  client.send({ type: "submit", prompt: "what was the word?" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the second run");
+
+  assert.equal(client.state!.messages[3].content, "You said heron.");
+  assert.equal(client.state!.sessionId, sessionId, "the same Claude Code session");
+  const sent = JSON.stringify(fake.requests[from].body.messages);
+  assert.match(sent, /remember heron/);
+  assert.match(sent, /The code word is heron\./);
+  assertClaudeCode(from);
+  await client.close();
+});

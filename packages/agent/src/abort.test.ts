@@ -8,6 +8,10 @@ import { defineTool } from "./define-tool.ts";
 import { runAgent } from "./run-agent.ts";
 import { assertValidTranscript, processGone, tempWorkspace, waitFor } from "./testing/fixtures.ts";
 import { scriptedProvider } from "./testing/scripted-provider.ts";
+import type { RunAgentOptions } from "./types.ts";
+
+/** The loop alone: no configuration is read, and every tool call runs. */
+const LOOP_ONLY: Pick<RunAgentOptions, "loadUserConfig" | "permissionMode"> = { loadUserConfig: false, permissionMode: "bypassPermissions" };
 
 test("cancelling during the model stream keeps the partial text and a transcript the next run can use", async (t) => {
   const cwd = await tempWorkspace(t);
@@ -17,6 +21,7 @@ test("cancelling during the model stream keeps the partial text and a transcript
   const result = await runAgent({
     prompt: "do it",
     provider,
+    ...LOOP_ONLY,
     model: "m",
     cwd,
     signal: controller.signal,
@@ -33,7 +38,7 @@ test("cancelling during the model stream keeps the partial text and a transcript
     { role: "assistant", content: [{ type: "text", text: "I will start by" }] },
   ]);
 
-  const next = await runAgent({ prompt: "continue", history: result.transcript, provider, model: "m", cwd, signal: new AbortController().signal, emit: () => {} });
+  const next = await runAgent({ prompt: "continue", history: result.transcript, provider, ...LOOP_ONLY, model: "m", cwd, signal: new AbortController().signal, emit: () => {} });
   assert.equal(next.stopReason, "end_turn");
   assertValidTranscript(next.transcript);
   assert.deepEqual(next.transcript.at(-2), { role: "user", content: "continue" });
@@ -47,6 +52,7 @@ test("cancelling after a tool call was announced answers it with Interrupted by 
   const result = await runAgent({
     prompt: "write",
     provider,
+    ...LOOP_ONLY,
     model: "m",
     cwd,
     signal: controller.signal,
@@ -79,7 +85,7 @@ test("cancelling during Bash kills the command and everything it started", async
     { text: "never reached" },
   ]);
   const events: AgentEvent[] = [];
-  const run = runAgent({ prompt: "sleep", provider, model: "m", cwd, signal: controller.signal, emit: (e) => events.push(e) });
+  const run = runAgent({ prompt: "sleep", provider, ...LOOP_ONLY, model: "m", cwd, signal: controller.signal, emit: (e) => events.push(e) });
 
   const readPid = async (name: string) => {
     const text = await fs.readFile(path.join(cwd, name), "utf8").catch(() => "");
@@ -121,6 +127,7 @@ test("a tool that ignores the signal cannot hold a cancelled run open", async (t
   const run = runAgent({
     prompt: "go",
     provider,
+    ...LOOP_ONLY,
     model: "m",
     cwd,
     tools: [stubborn],
@@ -141,6 +148,7 @@ test("cancelling between turns stops before the next model call", async (t) => {
   const result = await runAgent({
     prompt: "go",
     provider,
+    ...LOOP_ONLY,
     model: "m",
     cwd,
     signal: controller.signal,
@@ -157,7 +165,7 @@ test("cancelling between turns stops before the next model call", async (t) => {
 test("a run started with an aborted signal returns at once without calling the model", async (t) => {
   const cwd = await tempWorkspace(t);
   const provider = scriptedProvider([{ text: "never" }]);
-  const result = await runAgent({ prompt: "go", provider, model: "m", cwd, signal: AbortSignal.abort(), emit: () => {} });
+  const result = await runAgent({ prompt: "go", provider, ...LOOP_ONLY, model: "m", cwd, signal: AbortSignal.abort(), emit: () => {} });
   assert.equal(result.stopReason, "aborted");
   assert.equal(provider.requests.length, 0);
   assert.deepEqual(result.transcript, [{ role: "user", content: "go" }]);

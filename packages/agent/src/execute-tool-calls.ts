@@ -1,6 +1,7 @@
-import type { ToolResultBlock, ToolUseBlock } from "@harness/llm";
+import type { TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
-import { prepareToolCall } from "./tool-input.ts";
+import { untilAborted } from "./harness/abortable.ts";
+import { prepareToolCall, type ToolLookup } from "./tool-input.ts";
 import { toolResult } from "./transcript.ts";
 import { truncateOutput } from "./truncate.ts";
 import type { Tool, ToolContext, ToolOutput } from "./types.ts";
@@ -8,12 +9,27 @@ import type { Tool, ToolContext, ToolOutput } from "./types.ts";
 /** The tool_result text of a call that the user's cancel cut short. */
 export const INTERRUPTED = "Interrupted by user";
 
+/** What happens around each valid call: hooks and the permission check before it, hooks and
+ * reminders after it. */
+export type ToolGate = {
+  /** The arguments to run the tool with, or the result to answer with instead of running it. */
+  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal): Promise<{ run: true; args: unknown } | { run: false; output: ToolOutput }>;
+  /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders). */
+  after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal): Promise<string[]>;
+};
+
 export type ToolRunContext = {
-  tools: ReadonlyMap<string, Tool>;
+  tools: ToolLookup;
   cwd: string;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** Without a gate every valid call runs. */
+  gate?: ToolGate;
+  /** Completes the context each tool runs with (tool state, environment, sub-agents). */
+  bindContext?: (ctx: ToolContext) => ToolContext;
 };
+
+type Finished = { output: ToolOutput; notes: string[] };
 
 /** Runs every call of one assistant reply concurrently. Each call's tool.completed is emitted as it
  * finishes; the results come back in the order of `calls`. Never rejects. */
@@ -22,44 +38,50 @@ export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunCon
 }
 
 async function runToolCall(call: ToolUseBlock, run: ToolRunContext): Promise<ToolResultBlock> {
+  let finished: Finished;
+  try {
+    // Resolves with INTERRUPTED as soon as the signal fires, so that a tool (or an approval) that
+    // ignores its signal cannot hold a cancelled run open.
+    finished = (await untilAborted(prepareAndRun(call, run), run.signal)) ?? { output: { content: INTERRUPTED, isError: true }, notes: [] };
+  } catch (error) {
+    finished = { output: { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }, notes: [] };
+  }
+  return finalizeToolCall(call.id, finished, run.emit);
+}
+
+async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext): Promise<Finished> {
   const prepared = prepareToolCall(run.tools, call.name, call.input);
-  const output = prepared.ok
-    ? await executeTool(prepared.tool, prepared.args, { cwd: run.cwd, signal: run.signal, toolUseId: call.id })
-    : { content: prepared.error, isError: true };
-  return finalizeToolCall(call.id, output, run.emit);
+  if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
+  let args = prepared.args;
+  if (run.gate) {
+    const verdict = await run.gate.before(call, prepared.tool, args, run.signal);
+    if (!verdict.run) return { output: verdict.output, notes: [] };
+    args = verdict.args;
+  }
+  const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id };
+  const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
+  const notes = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : [];
+  return { output, notes };
 }
 
 async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {
   if (ctx.signal.aborted) return { content: INTERRUPTED, isError: true };
   try {
-    return await settleOnAbort(tool.execute(args, ctx), ctx.signal);
+    return await tool.execute(args, ctx);
   } catch (error) {
     return { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true };
   }
 }
 
-/** The tool's result, or INTERRUPTED as soon as the signal fires, so that a tool which ignores its
- * signal cannot hold a cancelled run open. */
-function settleOnAbort(work: Promise<ToolOutput>, signal: AbortSignal): Promise<ToolOutput> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve({ content: INTERRUPTED, isError: true });
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (output) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(output);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function finalizeToolCall(toolUseId: string, output: ToolOutput, emit: (event: AgentEvent) => void): ToolResultBlock {
+/** The tool_result for the model: the output's blocks (images) or its text, cut to size, then the
+ * notes. The event carries the output's text only. */
+function finalizeToolCall(toolUseId: string, { output, notes }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
   const content = truncateOutput(typeof output.content === "string" ? output.content : String(output.content));
   const isError = output.isError === true;
   emit({ type: "tool.completed", toolUseId, output: content, isError });
-  return toolResult(toolUseId, content, isError);
+  if (output.blocks && output.blocks.length > 0) {
+    const blocks = output.blocks.map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text) } : block));
+    return toolResult(toolUseId, [...blocks, ...notes.map((text): TextBlock => ({ type: "text", text }))], isError);
+  }
+  return toolResult(toolUseId, notes.length === 0 ? content : [content, ...notes].join("\n\n"), isError);
 }

@@ -1,12 +1,53 @@
+// The loop
 export { runAgent, DEFAULT_MAX_TURNS } from "./run-agent.ts";
-export type { AgentStopReason, RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "./types.ts";
+export type {
+  AgentStopReason,
+  ApprovalDecision,
+  ApprovalRequest,
+  RunAgentOptions,
+  RunAgentResult,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  ToolOutputBlock,
+} from "./types.ts";
+export { createAgentResources } from "./harness/resources.ts";
+export type { AgentResources, AgentResourcesOptions, NoticeLevel } from "./harness/resources.ts";
+export { findProjectRoot } from "./harness/project-root.ts";
+export { DEFAULT_MANAGED_SETTINGS_PATH } from "./harness/setup.ts";
 export { defineTool } from "./define-tool.ts";
 export type { ToolDefinition } from "./define-tool.ts";
-export { builtinTools, bashTool, editTool, globTool, grepTool, readTool, writeTool } from "./tools/index.ts";
-export { defaultSystemPrompt } from "./system-prompt.ts";
+export { BASE_SYSTEM_PROMPT, defaultSystemPrompt } from "./system-prompt.ts";
 export { MAX_TOOL_OUTPUT_CHARS } from "./truncate.ts";
 export { scriptedProvider } from "./testing/scripted-provider.ts";
 export type { ScriptedProvider, ScriptedStep, ScriptedToolCall, ScriptedTurn } from "./testing/scripted-provider.ts";
+
+// Built-in tools and their state
+export {
+  builtinTools,
+  bashTool,
+  createToolState,
+  disposeToolState,
+  editTool,
+  getTodos,
+  globTool,
+  grepTool,
+  readTool,
+  writeTool,
+} from "./tools/index.ts";
+export type { TodoItem, ToolState, ToolStateOptions, WebSearchProvider, WebSearchResult } from "./tools/index.ts";
+
+// Settings and permissions
+export { loadSettings, permissionContext, SCOPES_BY_PRECEDENCE } from "./settings/index.ts";
+export type { LoadedSettings, Settings, SettingsDiagnostic, SettingsScope } from "./settings/index.ts";
+export { decide, describeCall, parseRule, PERMISSION_MODES } from "./permissions/index.ts";
+export type { PermissionContext, PermissionDecision, PermissionMode, PermissionRule, ToolCall } from "./permissions/index.ts";
+
+// Hooks
+export { HOOK_EVENT_NAMES, mergeHooksConfigs, parseHooksConfig, runHooks } from "./hooks/index.ts";
+export type { HookEventName, HookInput, HookResult, HooksConfig } from "./hooks/index.ts";
+
+// MCP and deferred tools
 export { loadMcpConfig, startMcp, convertToolResult, expandEnv, isMcpToolName, mcpToolName } from "./mcp/index.ts";
 export type {
   LoadMcpConfigOptions,
@@ -21,3 +62,17 @@ export type {
 } from "./mcp/index.ts";
 export { createToolRegistry, DEFAULT_DEFER_THRESHOLD, TOOL_SEARCH_NAME } from "./tool-registry/index.ts";
 export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry/index.ts";
+
+// Context: memory files, environment, request assembly
+export { assembleRequestContext, createNestedMemory, environmentBlock, gitSnapshot, loadMemory } from "./context/index.ts";
+export type { GitSnapshot, MemoryFile, NestedMemory, RequestContext, RequestContextInput } from "./context/index.ts";
+
+// Skills, slash commands, sub-agents, compaction
+export { discoverSkills, skillsRegistry, skillTool } from "./skills/index.ts";
+export type { Skill } from "./skills/index.ts";
+export { discoverCommands, expandSlashCommand, slashCommandHelp } from "./commands/index.ts";
+export type { SlashCommand, SlashExpansion } from "./commands/index.ts";
+export { builtinAgents, createSubagentSpawner, loadAgentDefinitions, taskTool } from "./subagents/index.ts";
+export type { AgentDefinition, SubagentOutput, SubagentRequest } from "./subagents/index.ts";
+export { compact, contextMessages, contextWindowFor, rejoinTranscript, shouldCompact } from "./compaction/index.ts";
+export type { CompactResult, TranscriptEntry } from "./compaction/index.ts";

@@ -8,13 +8,16 @@ import type { AgentEvent } from "@harness/protocol";
 import { defineTool } from "./define-tool.ts";
 import { runAgent } from "./run-agent.ts";
 import { scriptedProvider } from "./testing/scripted-provider.ts";
-import { assertValidTranscript, tempWorkspace } from "./testing/fixtures.ts";
+import { assertValidTranscript, systemText, tempWorkspace, withoutCacheMarks } from "./testing/fixtures.ts";
 import type { RunAgentOptions } from "./types.ts";
 
+/** The loop alone: no configuration is read, and every tool call runs. */
 function options(overrides: Partial<RunAgentOptions> & Pick<RunAgentOptions, "provider" | "cwd">, events: AgentEvent[] = []): RunAgentOptions {
   return {
     prompt: "hello",
     model: "test-model",
+    loadUserConfig: false,
+    permissionMode: "bypassPermissions",
     signal: new AbortController().signal,
     emit: (event) => events.push(event),
     ...overrides,
@@ -48,7 +51,7 @@ test("a text-only reply streams its deltas and ends the run", async (t) => {
 
   const [request] = provider.requests;
   assert.equal(request.model, "test-model");
-  assert.match(String(request.system), new RegExp(`Working directory: ${cwd}`));
+  assert.match(systemText(request), new RegExp(`Working directory: ${cwd}`));
   assert.deepEqual(request.tools?.map((tool) => tool.name), ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "BashOutput", "KillShell", "Glob", "Grep", "TodoWrite", "WebFetch", "WebSearch"]);
   const read = request.tools?.find((tool) => tool.name === "Read");
   assert.deepEqual(read?.input_schema.required, ["file_path"]);
@@ -76,7 +79,7 @@ test("a tool call runs and its result is sent back in the next request", async (
     ],
   );
   assert.equal(provider.requests.length, 2);
-  const sent = provider.requests[1].messages;
+  const sent = withoutCacheMarks(provider.requests[1].messages);
   assert.equal(sent.length, 3);
   assert.deepEqual(resultsIn(sent[2]), [{ type: "tool_result", tool_use_id: "toolu_1", content: "     1\talpha\n     2\tbeta" }]);
   assertValidTranscript(result.transcript);
@@ -140,7 +143,7 @@ test("an unknown tool gets an error listing the available tools", async (t) => {
   const events: AgentEvent[] = [];
   await runAgent(options({ provider, cwd }, events));
 
-  const [block] = resultsIn(provider.requests[1].messages.at(-1));
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
   assert.deepEqual(block, {
     type: "tool_result",
     tool_use_id: "toolu_1",
@@ -253,12 +256,62 @@ test("history is sent first, the prompt joins a trailing user message, and syste
   const result = await runAgent(options({ provider, cwd, history, prompt: "go on", systemPrompt: "Be brief." }));
 
   const sent = provider.requests[0];
-  assert.equal(sent.system, "Be brief.");
+  assert.ok(Array.isArray(sent.system));
+  assert.equal(sent.system[0]?.text, "Be brief.");
+  assert.doesNotMatch(systemText(sent), /interactive coding agent/);
   assert.equal(sent.messages.length, 3);
-  assert.deepEqual(sent.messages[2].content, [
+  assert.deepEqual(withoutCacheMarks(sent.messages)[2].content, [
     { type: "tool_result", tool_use_id: "toolu_0", content: "Interrupted by user", is_error: true },
     { type: "text", text: "go on" },
   ]);
   assert.equal(history.length, 3, "the caller's history is not modified");
   assertValidTranscript(result.transcript);
+});
+
+test("steer messages reach the model at the next turn boundary, with the tool results, and keep a finishing run going", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const inbox: string[] = [];
+  const provider = scriptedProvider([
+    { toolCalls: [{ id: "toolu_1", name: "Bash", input: { command: "echo one" } }] },
+    (request) => {
+      inbox.push("and add a changelog entry");
+      return { text: `Seen: ${JSON.stringify(request.messages.at(-1)?.content).includes("use tabs")}` };
+    },
+    { text: "Changelog done." },
+  ]);
+  const events: AgentEvent[] = [];
+  const result = await runAgent(
+    options(
+      {
+        provider,
+        cwd,
+        steering: { take: () => inbox.splice(0) },
+        emit: (event) => {
+          events.push(event);
+          if (event.type === "tool.started") inbox.push("use tabs");
+        },
+      },
+      events,
+    ),
+  );
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(provider.requests.length, 3);
+  assert.deepEqual(withoutCacheMarks(provider.requests[1].messages).at(-1)?.content, [
+    { type: "tool_result", tool_use_id: "toolu_1", content: "one" },
+    { type: "text", text: "use tabs" },
+  ]);
+  assert.deepEqual(withoutCacheMarks(provider.requests[2].messages).slice(-2), [
+    { role: "assistant", content: "Seen: true" },
+    { role: "user", content: "and add a changelog entry" },
+  ]);
+  assert.deepEqual(
+    events.filter((e) => e.type === "user.message"),
+    [
+      { type: "user.message", text: "use tabs", steer: true },
+      { type: "user.message", text: "and add a changelog entry", steer: true },
+    ],
+  );
+  assertValidTranscript(result.transcript);
+  assert.equal(result.result, "Changelog done.");
 });

@@ -1,106 +1,152 @@
 // The agent loop: call the model, run the tools it asks for, send the results back, repeat until
-// it answers without tool calls. Plain functions: runAgent → streamTurn → executeToolCalls.
-import type { ModelMessage, ToolSchema } from "@harness/llm";
-import type { AgentEvent, Usage } from "@harness/protocol";
-import { executeToolCalls, INTERRUPTED } from "./execute-tool-calls.ts";
+// it answers without tool calls. Plain functions: runAgent → streamTurn → executeToolCalls. What a
+// run reads from its configuration (settings, hooks, memory, skills, MCP…) is loaded first by
+// harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
+import type { ModelRequest } from "@harness/llm";
+import { contextTokensOf } from "./compaction/context-window.ts";
+import { executeToolCalls } from "./execute-tool-calls.ts";
+import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
+import { compactConversation, needsCompaction } from "./harness/compaction.ts";
+import { finish, reply, withPrompt } from "./harness/finish.ts";
+import { chooseModel, providerFor } from "./harness/model.ts";
+import { planPrompt } from "./harness/prompt.ts";
+import { buildRequest } from "./harness/request.ts";
+import { createAgentResources, resourceInternals, type AgentResources, type NoticeSink } from "./harness/resources.ts";
+import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
+import { createRunState, recordTurn, type RunState } from "./harness/run-state.ts";
+import { registerSessionEnd, stopHookContinues, submitPrompt } from "./harness/session-hooks.ts";
+import { loadRunSetup } from "./harness/setup.ts";
+import { subagentSpawner } from "./harness/subagents.ts";
 import { streamTurn } from "./stream-turn.ts";
-import { defaultSystemPrompt } from "./system-prompt.ts";
-import { builtinTools } from "./tools/index.ts";
-import { closeDanglingToolUses, textOf, toolUsesOf, withUserText } from "./transcript.ts";
-import type { AgentStopReason, RunAgentOptions, RunAgentResult, Tool } from "./types.ts";
-import { addUsage, emptyUsage } from "./usage.ts";
+import { toolUsesOf, withUserText } from "./transcript.ts";
+import type { RunAgentOptions, RunAgentResult } from "./types.ts";
 
-export const DEFAULT_MAX_TURNS = 100;
-
-const MODEL_FAILED = "Not run: the model request failed before this tool call could run.";
-
-type RunState = {
-  transcript: ModelMessage[];
-  usage: Usage;
-  /** Ids of tool calls announced with tool.started, so each gets a tool.completed. */
-  started: Set<string>;
-  lastReply: ModelMessage | undefined;
-  emit: (event: AgentEvent) => void;
-};
+export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
 
 /** Runs one user prompt to completion. Never rejects: failures come back as stopReason "error" and
  * cancellation as "aborted", always with a transcript that can be sent back as the next history. */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
-  const state: RunState = {
-    transcript: withUserText(options.history ?? [], options.prompt),
-    usage: emptyUsage(),
-    started: new Set(),
-    lastReply: undefined,
-    emit: options.emit,
-  };
+  const resources = options.resources ?? createAgentResources();
+  const state = createRunState(options.history ?? [], options.emit);
+  const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
+  // MCP servers report connections and failures to whichever runs are listening.
+  const listeners = resourceInternals(resources).listeners;
+  listeners.add(notice);
   try {
-    return await runLoop(options, state);
+    return await startRun(options, resources, state, notice);
   } catch (error) {
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    listeners.delete(notice);
+    await Promise.allSettled(state.background);
+    if (!options.resources) await resources.dispose();
   }
 }
 
-async function runLoop(options: RunAgentOptions, state: RunState): Promise<RunAgentResult> {
-  const { provider, model, signal, cwd, emit } = options;
-  const tools = options.tools ?? builtinTools();
-  const toolMap = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
-  const toolSchemas: ToolSchema[] = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-  const system = options.systemPrompt ?? defaultSystemPrompt({ cwd, model });
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+/** Loads the configuration, reads the prompt (slash commands, prompt hooks), then runs the loop. */
+async function startRun(options: RunAgentOptions, resources: AgentResources, state: RunState, notice: NoticeSink): Promise<RunAgentResult> {
+  const { signal } = options;
+  if (signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
+  const setup = await loadRunSetup(options, resources, notice);
+  const plan = planPrompt(options.prompt, setup);
+  state.model = chooseModel(options, setup.settings, plan.kind === "send" ? plan.model : undefined);
+  if (plan.kind === "help") return reply(state, plan.text);
+  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : () => state;
+  if (signal.aborted) return finish(failed(), "aborted");
+  const routed = providerFor(options, state.model);
+  if (!routed.ok) return finish(failed(), "error", routed.error);
+  state.model = routed.model;
 
-  for (let turn = 0; turn < maxTurns; turn++) {
+  const ctx = mainRunContext(
+    { options, resources, setup, model: routed.model, provider: routed.provider, notice, ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }) },
+    (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
+  );
+  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, ctx.permissions.mode, () => {}));
+  if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
+  if (plan.kind === "clear") return clearCommand(ctx, state);
+
+  const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
+  if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
+  state.messages = withUserText(state.messages, plan.text, submitted.context);
+  restoreLoadedTools(ctx.registry, state.messages);
+  return runLoop(ctx, state);
+}
+
+/** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration. */
+async function runSubagent(parent: RunContext, options: RunAgentOptions): Promise<RunAgentResult> {
+  const state = createRunState([], options.emit);
+  const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }));
+  state.model = ctx.model;
+  try {
+    withPrompt(state, options.prompt);
+    return options.signal.aborted ? finish(state, "aborted") : await runLoop(ctx, state);
+  } catch (error) {
+    return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await Promise.allSettled(state.background);
+  }
+}
+
+async function runLoop(ctx: RunContext, state: RunState): Promise<RunAgentResult> {
+  const { signal } = ctx.options;
+  const toolRun = toolRunFor(ctx, state);
+  for (let turn = 0; turn < ctx.maxTurns; turn++) {
     if (signal.aborted) return finish(state, "aborted");
-    const request = { model, system, messages: state.transcript, signal, ...(toolSchemas.length > 0 && { tools: toolSchemas }) };
-    const outcome = await streamTurn(provider, request, emit, state.started);
-    addUsage(state.usage, outcome.usage);
+    takeSteering(ctx, state);
+    const request = await nextRequest(ctx, state);
+    const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);
+    state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     if (outcome.message) {
-      state.transcript.push(outcome.message);
+      state.messages.push(outcome.message);
       state.lastReply = outcome.message;
     }
     if (outcome.stopReason === "aborted" || signal.aborted) return finish(state, "aborted");
-    if (outcome.stopReason === "error") return finish(state, "error", outcome.errorMessage ?? `The ${provider.name} model request failed.`);
+    if (outcome.stopReason === "error") return finish(state, "error", outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`);
 
     const calls = outcome.message ? toolUsesOf(outcome.message) : [];
-    if (calls.length === 0) return finish(state, "end_turn");
+    if (calls.length === 0) {
+      if (takeSteering(ctx, state) || (await stopHookContinues(ctx, state))) continue;
+      return finish(state, "end_turn");
+    }
     for (const call of calls) {
       if (state.started.has(call.id)) continue;
       state.started.add(call.id);
-      emit({ type: "tool.started", toolName: call.name, toolUseId: call.id, input: call.input });
+      state.emit({ type: "tool.started", toolName: call.name, toolUseId: call.id, input: call.input });
     }
-    const results = await executeToolCalls(calls, { tools: toolMap, cwd, signal, emit });
-    state.transcript.push({ role: "user", content: results });
+    const results = await executeToolCalls(calls, toolRun);
+    state.messages.push({ role: "user", content: results });
     if (signal.aborted) return finish(state, "aborted");
+    if (state.stopRequest !== undefined) return finish(state, "error", state.stopRequest);
   }
   return finish(
     state,
     "max_turns",
-    `Reached the maximum of ${maxTurns} model turn${maxTurns === 1 ? "" : "s"} for this run before the task was finished. Send another message to continue.`,
+    `Reached the maximum of ${ctx.maxTurns} model turn${ctx.maxTurns === 1 ? "" : "s"} for this run before the task was finished. Send another message to continue.`,
   );
 }
 
-function finish(state: RunState, stopReason: AgentStopReason, errorMessage?: string): RunAgentResult {
-  if (stopReason === "aborted" || stopReason === "error") {
-    const reason = stopReason === "aborted" ? INTERRUPTED : MODEL_FAILED;
-    for (const id of closeDanglingToolUses(state.transcript, reason)) {
-      if (state.started.has(id)) safeEmit(state, { type: "tool.completed", toolUseId: id, output: reason, isError: true });
-    }
+/** Adds the steer messages waiting now to the conversation; whether there were any. A sub-agent
+ * takes none: they are for the main agent. */
+function takeSteering(ctx: RunContext, state: RunState): boolean {
+  const texts = ctx.subagent ? [] : (ctx.options.steering?.take() ?? []);
+  for (const text of texts) {
+    state.messages = withUserText(state.messages, text);
+    state.emit({ type: "user.message", text, steer: true });
   }
-  const result: RunAgentResult = {
-    stopReason,
-    result: textOf(state.lastReply),
-    transcript: state.transcript,
-    usage: state.usage,
-  };
-  if (errorMessage !== undefined) result.errorMessage = errorMessage;
-  else if (stopReason === "aborted") result.errorMessage = INTERRUPTED;
-  return result;
+  return texts.length > 0;
 }
 
-/** finish() also runs after emit itself has thrown; the result must still come back. */
-function safeEmit(state: RunState, event: AgentEvent): void {
-  try {
-    state.emit(event);
-  } catch {
-    // The caller's listener is broken; the transcript already records the outcome.
+/** The next request; first the conversation is compacted when it has grown too large for the
+ * model's window (tried once per run: a failure is not retried every turn). */
+async function nextRequest(ctx: RunContext, state: RunState): Promise<ModelRequest> {
+  const built = buildRequest(ctx, state.messages);
+  if (state.autoCompactFailed || !needsCompaction(ctx, state, built.prefixTokens)) return built.request;
+  const compacted = await compactConversation(ctx, state, "auto", "");
+  if (!compacted.ok) {
+    state.autoCompactFailed = true;
+    ctx.notice("warning", `The conversation is close to the model's context limit and could not be compacted: ${compacted.error}`);
+    return built.request;
   }
+  ctx.notice("info", `The conversation was compacted: ${compacted.dropped} earlier messages were replaced by a summary.`);
+  return buildRequest(ctx, state.messages).request;
 }

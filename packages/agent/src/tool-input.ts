@@ -4,15 +4,24 @@ import type { Tool } from "./types.ts";
 
 export type PreparedCall = { ok: true; tool: Tool; args: unknown } | { ok: false; error: string };
 
-export function prepareToolCall(tools: ReadonlyMap<string, Tool>, name: string, input: unknown): PreparedCall {
+/** Where tools are looked up by name: a Map, or the tool registry's view of the run's tools. */
+export type ToolLookup = { get(name: string): Tool | undefined; keys(): Iterable<string> };
+
+export function prepareToolCall(tools: ToolLookup, name: string, input: unknown): PreparedCall {
   const tool = tools.get(name);
   if (!tool) {
     const available = [...tools.keys()].join(", ") || "none";
     return { ok: false, error: `Unknown tool: ${name}. Available tools: ${available}` };
   }
+  return validateToolInput(tool, input);
+}
+
+/** `input` checked against the tool's parameters: the parsed arguments, or an error naming each bad
+ * field. */
+export function validateToolInput(tool: Tool, input: unknown): PreparedCall {
   const parsed = tool.parameters.safeParse(input ?? {}, { reportInput: true });
   if (parsed.success) return { ok: true, tool, args: parsed.data };
-  return { ok: false, error: describeInputError(name, parsed.error) };
+  return { ok: false, error: describeInputError(tool.name, parsed.error) };
 }
 
 export function describeInputError(toolName: string, error: z.ZodError): string {

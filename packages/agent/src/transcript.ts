@@ -1,18 +1,20 @@
 // Keeping the conversation valid for the model API: no empty messages or text blocks, and every
 // tool_use answered by a tool_result in the message right after it.
-import type { ContentBlock, ModelMessage, ToolResultBlock, ToolUseBlock } from "@harness/llm";
+import type { ContentBlock, ModelMessage, TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
 
-/** `history` plus the new user text. A history that ends with a user message (tool results of an
- * interrupted run, say) gets the text added to that message, so roles keep alternating. */
-export function withUserText(history: readonly ModelMessage[], text: string): ModelMessage[] {
+/** `history` plus the new user text (and `extra` blocks after it, e.g. hook context). A history
+ * that ends with a user message (tool results of an interrupted run, say) gets them added to that
+ * message, so roles keep alternating. */
+export function withUserText(history: readonly ModelMessage[], text: string, extra: readonly TextBlock[] = []): ModelMessage[] {
   const messages = history.slice();
   const last = messages[messages.length - 1];
+  const added: ContentBlock[] = [...textBlocks(text), ...extra];
   if (last?.role !== "user") {
-    messages.push({ role: "user", content: text });
+    messages.push({ role: "user", content: extra.length === 0 ? text : added });
     return messages;
   }
   const earlier: ContentBlock[] = typeof last.content === "string" ? textBlocks(last.content) : last.content;
-  messages[messages.length - 1] = { role: "user", content: [...earlier, { type: "text", text }] };
+  messages[messages.length - 1] = { role: "user", content: [...earlier, ...added] };
   return messages;
 }
 
@@ -41,7 +43,7 @@ export function textOf(message: ModelMessage | undefined): string {
   return text;
 }
 
-export function toolResult(toolUseId: string, content: string, isError: boolean): ToolResultBlock {
+export function toolResult(toolUseId: string, content: ToolResultBlock["content"], isError: boolean): ToolResultBlock {
   return isError ? { type: "tool_result", tool_use_id: toolUseId, content, is_error: true } : { type: "tool_result", tool_use_id: toolUseId, content };
 }
 

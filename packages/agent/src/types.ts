@@ -1,6 +1,9 @@
-import type { ModelMessage, Provider } from "@harness/llm";
+import type { Effort, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { z } from "zod";
+import type { TranscriptEntry } from "./compaction/types.ts";
+import type { AgentResources } from "./harness/resources.ts";
+import type { PermissionMode } from "./permissions/types.ts";
 import type { SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState } from "./tools/state.ts";
 
@@ -17,6 +20,9 @@ export type ToolContext = {
   /** Runs a sub-agent to completion for the Task tool. The host binds it to this call (its
    * toolUseId and signal); without it the Task tool answers with an error. */
   spawnSubagent?: (request: SubagentRequest) => Promise<SubagentOutput>;
+  /** The environment of processes the tool starts (Bash, background shells): the settings' `env`
+   * laid over the run's environment. Absent: this process's environment. */
+  env?: Readonly<Record<string, string>>;
 };
 
 export type ToolImageBlock = {
@@ -48,35 +54,98 @@ export type Tool = {
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
 };
 
+/** A tool call that needs the user's decision (a permission decision of "ask"). */
+export type ApprovalRequest = {
+  toolUseId: string;
+  toolName: string;
+  /** The validated input the tool would run with. */
+  input: Record<string, unknown>;
+  /** One line for a person: the command, the file, the URL. */
+  description: string;
+  /** Why approval is needed: the rule or mode that asked. */
+  reason: string;
+};
+
+export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; reason?: string };
+
 export type RunAgentOptions = {
-  /** The new user message. */
+  /** The new user message. A leading `/name` runs a slash command (see harness/prompt.ts). */
   prompt: string;
-  /** Earlier conversation (Anthropic form), as returned in a previous run's `transcript`. */
-  history?: ModelMessage[];
-  provider: Provider;
-  model: string;
-  /** Replaces the default system prompt when given. */
+  /** Earlier conversation, as returned in a previous run's `transcript` (compaction summaries with
+   * their `meta` included; only the part from the last summary on is sent to the model). */
+  history?: readonly TranscriptEntry[];
+  /** Default: createProviderForModel(model, env, providerOptions). */
+  provider?: Provider;
+  /** Options of the provider made when `provider` is absent. */
+  providerOptions?: ProviderOverrides;
+  /** Default: the settings' `model`, else defaultModel(env). A slash command's `model` overrides it
+   * for the run. */
+  model?: string;
+  /** Replaces the default system prompt (BASE_SYSTEM_PROMPT); the environment, memory and skills
+   * still follow it. */
   systemPrompt?: string;
+  /** Added after the system prompt (Claude Code's --append-system-prompt). */
+  appendSystemPrompt?: string;
+  thinking?: { budgetTokens: number };
+  effort?: Effort;
   /** Model calls allowed in this run; default 100. */
   maxTurns?: number;
   /** The workspace: tools resolve relative paths against it. */
   cwd: string;
-  /** Default: builtinTools(). */
+  /** The complete tool set. Default: the built-in tools, Task (sub-agents), Skill (when there are
+   * skills) and the tools of the configured MCP servers. */
   tools?: Tool[];
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** The user's home directory (`~/.claude/...`); default os.homedir(). */
+  home?: string;
+  /** Managed settings file; default /etc/claude-code/managed-settings.json. */
+  managedSettingsPath?: string;
+  /** Environment of the run: model selection and keys, `${VAR}` in .mcp.json, and the base of the
+   * environment of Bash, hooks and MCP servers (the settings' `env` is laid over it). Default
+   * process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where `.claude/` project configuration lives; default the nearest directory above cwd (or cwd)
+   * that holds `.git`, else cwd. */
+  projectRoot?: string;
+  /** Wins over the settings' defaultMode; default "default". */
+  permissionMode?: PermissionMode;
+  /** Asked when a tool call's permission decision is "ask". Without it such calls are denied with
+   * an error that says how to allow them. */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** What outlives a run: tool state (background shells, files read) and MCP servers. Without it
+   * the run makes its own and disposes of it at the end. */
+  resources?: AgentResources;
+  /** False skips settings, memory, skills, commands, agents and MCP discovery entirely: the loop
+   * runs with the given or built-in tools, no hooks, no rules and the given permission mode.
+   * Default true. */
+  loadUserConfig?: boolean;
+  /** Messages the user sends while the run is in flight. Those waiting are taken before each model
+   * call and added to the conversation (with the tool results the model is about to read), each
+   * announced with a user.message event; a run about to end goes on when some are waiting. */
+  steering?: { take(): string[] };
+  /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
+  sessionId?: string;
 };
 
+/** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered
+ * `continue: false`): `errorMessage` is then the hook's reason. */
 export type AgentStopReason = "end_turn" | "max_turns" | "aborted" | "error";
 
 export type RunAgentResult = {
   stopReason: AgentStopReason;
-  /** The text of the final assistant reply. */
+  /** The text of the final assistant reply (for /help and /compact: their text). */
   result: string;
   /** `history` plus this run's messages. Always a valid conversation: every tool_use has its
    * tool_result, and no message is empty, so it can be sent back as the next run's history. */
-  transcript: ModelMessage[];
-  /** Summed over every model call of the run. */
+  transcript: TranscriptEntry[];
+  /** Everything the run paid for: its own model calls, compaction summaries and sub-agents. */
   usage: Usage;
+  /** Usage of each model call the run made itself (turns of the loop and compaction summaries), in
+   * order, each with its cost when the model's price is known. Sub-agents' calls are only in
+   * `usage`. */
+  turns: Usage[];
+  /** The model the run used (after settings and slash commands); "" when none could be chosen. */
+  model: string;
   errorMessage?: string;
 };

@@ -1,3 +1,4 @@
+import { costUsd, priceOf } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
 
 export function emptyUsage(): Usage {
@@ -11,4 +12,11 @@ export function addUsage(total: Usage, next: Usage): void {
   if (next.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + next.cacheReadTokens;
   if (next.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + next.cacheWriteTokens;
   if (next.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + next.costUsd;
+}
+
+/** One model call's usage with its price: the provider's own `costUsd`, else the list price of
+ * `model` when it is known (a model without a price gets no `costUsd`). */
+export function pricedUsage(model: string, usage: Usage): Usage {
+  if (usage.costUsd !== undefined || priceOf(model) === undefined) return { ...usage };
+  return { ...usage, costUsd: costUsd(model, usage) };
 }

@@ -209,7 +209,7 @@ test("after compaction a run sends only the summary and what follows, and its tr
   assert.equal(compacted.dropped, 14);
   assert.equal(contextMessages(compacted.transcript).length, 1);
 
-  const run = await runAgent({ prompt: "Now deploy", history: contextMessages(compacted.transcript), provider, model: "m", cwd: "/", tools: [], signal, emit: () => {} });
+  const run = await runAgent({ prompt: "Now deploy", history: contextMessages(compacted.transcript), provider, model: "m", cwd: "/", tools: [], loadUserConfig: false, signal, emit: () => {} });
   const sent = provider.requests[1].messages;
   assert.equal(sent.length, 1);
   assert.ok(!("meta" in sent[0]));

@@ -5,7 +5,7 @@ import { test, type TestContext } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 import { runAgent } from "../run-agent.ts";
-import { assertValidTranscript, tempWorkspace, waitFor } from "../testing/fixtures.ts";
+import { assertValidTranscript, systemText, tempWorkspace, waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
 import { scriptedProvider, type ScriptedStep } from "../testing/scripted-provider.ts";
 import { bashTool, editTool, globTool, grepTool, readTool, writeTool } from "../tools/index.ts";
 import type { RunAgentOptions } from "../types.ts";
@@ -35,6 +35,9 @@ async function setup(t: TestContext, steps: ScriptedStep[], options: Setup) {
     model: options.model ?? "test-model",
     provider,
     cwd: options.cwd,
+    // The host wires the Task tool itself: the loop reads no configuration and runs every call.
+    loadUserConfig: false,
+    permissionMode: "bypassPermissions",
     signal: controller.signal,
     emit: (event) => events.push(event),
   };
@@ -81,13 +84,13 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
 
   const [main, sub1, sub2, mainAgain] = provider.requests;
   assert.ok(main.tools?.some((tool) => tool.name === "Task"));
-  assert.deepEqual(sub1.messages, [{ role: "user", content: "What does notes.txt say?" }]);
-  assert.match(String(sub1.system), /carry out one task on its behalf/);
-  assert.match(String(sub1.system), new RegExp(`Working directory: ${cwd}`));
+  assert.deepEqual(withoutCacheMarks(sub1.messages), [{ role: "user", content: "What does notes.txt say?" }]);
+  assert.match(systemText(sub1), /carry out one task on its behalf/);
+  assert.match(systemText(sub1), new RegExp(`Working directory: ${cwd}`));
   assert.equal(sub1.model, "test-model");
   assert.deepEqual(sub1.tools?.map((tool) => tool.name), ["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
-  assert.deepEqual(resultsIn(sub2.messages.at(-1)), [{ type: "tool_result", tool_use_id: "toolu_sub_read", content: "     1\talpha" }]);
-  assert.deepEqual(resultsIn(mainAgain.messages.at(-1)), [{ type: "tool_result", tool_use_id: "toolu_task", content: "notes.txt says alpha." }]);
+  assert.deepEqual(resultsIn(withoutCacheMarks(sub2.messages).at(-1)), [{ type: "tool_result", tool_use_id: "toolu_sub_read", content: "     1\talpha" }]);
+  assert.deepEqual(resultsIn(withoutCacheMarks(mainAgain.messages).at(-1)), [{ type: "tool_result", tool_use_id: "toolu_task", content: "notes.txt says alpha." }]);
 
   const fromSub = events.filter((e) => e.agentId !== undefined);
   const fromMain = events.filter((e) => e.agentId === undefined);
@@ -136,12 +139,12 @@ test("a sub-agent without Bash cannot run Bash: the model gets an error and noth
   assert.equal(result.stopReason, "end_turn");
   const sub = provider.requests[1];
   assert.deepEqual(sub.tools?.map((tool) => tool.name), ["Read"]);
-  assert.equal(sub.system?.toString().startsWith("You only read."), true);
-  assert.deepEqual(resultsIn(provider.requests[2].messages.at(-1)), [
+  assert.equal(systemText(sub).startsWith("You only read."), true);
+  assert.deepEqual(resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1)), [
     { type: "tool_result", tool_use_id: "toolu_bash", content: "Unknown tool: Bash. Available tools: Read", is_error: true },
   ]);
   await assert.rejects(fs.access(path.join(cwd, "created-by-subagent")));
-  assert.equal(resultsIn(provider.requests[3].messages.at(-1))[0].content, "I cannot run commands.");
+  assert.equal(resultsIn(withoutCacheMarks(provider.requests[3].messages).at(-1))[0].content, "I cannot run commands.");
 });
 
 test("a custom agent from .claude/agents runs with its own system prompt, tools and model", async (t) => {
@@ -165,11 +168,11 @@ test("a custom agent from .claude/agents runs with its own system prompt, tools 
   const task = provider.requests[0].tools?.find((tool) => tool.name === "Task");
   assert.match(task?.description ?? "", /- reviewer: Reviews diffs for this project\. Use proactively after changes\. \(Tools: Read, Grep\)/);
   const sub = provider.requests[1];
-  assert.match(String(sub.system), /^You are the project's reviewer\. Answer LGTM or list the problems\.\n\n# Environment\n/);
+  assert.match(systemText(sub), /^You are the project's reviewer\. Answer LGTM or list the problems\.\n\n# Environment\n/);
   assert.equal(sub.model, "claude-haiku-4-5");
   assert.deepEqual(sub.tools?.map((tool) => tool.name), ["Read", "Grep"]);
   assert.equal(provider.requests[2].model, "claude-sonnet-4-6");
-  assert.equal(resultsIn(provider.requests[2].messages.at(-1))[0].content, "LGTM");
+  assert.equal(resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1))[0].content, "LGTM");
 });
 
 test("cancelling the main run stops the sub-agent", async (t) => {
@@ -195,7 +198,7 @@ test("cancelling the main run stops the sub-agent", async (t) => {
 
 test("two Task calls in one reply run side by side, each sub-agent with its own id", async (t) => {
   const cwd = await tempWorkspace(t);
-  const answer: ScriptedStep = (request) => ({ text: `answer to ${String(request.messages[0].content)}` });
+  const answer: ScriptedStep = (request) => ({ text: `answer to ${String(withoutCacheMarks(request.messages)[0].content)}` });
   const { events, parent, provider } = await setup(
     t,
     [{ toolCalls: [taskCall("toolu_a", "general-purpose", "question A"), taskCall("toolu_b", "Plan", "question B")] }, answer, answer, { text: "Both answered." }],
@@ -205,7 +208,7 @@ test("two Task calls in one reply run side by side, each sub-agent with its own 
 
   assert.equal(result.stopReason, "end_turn");
   assert.deepEqual(
-    resultsIn(provider.requests[3].messages.at(-1)).map((r) => [r.tool_use_id, r.content]),
+    resultsIn(withoutCacheMarks(provider.requests[3].messages).at(-1)).map((r) => [r.tool_use_id, r.content]),
     [
       ["toolu_a", "answer to question A"],
       ["toolu_b", "answer to question B"],
@@ -224,7 +227,7 @@ test("the model gets an error for an unknown agent type, listing the available o
   const { provider, parent, outputs } = await setup(t, [{ toolCalls: [taskCall("toolu_task", "wizard", "Do magic")] }, { text: "ok" }], { cwd });
   await runAgent(parent);
 
-  assert.deepEqual(resultsIn(provider.requests[1].messages.at(-1)), [
+  assert.deepEqual(resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1)), [
     {
       type: "tool_result",
       tool_use_id: "toolu_task",
@@ -239,14 +242,14 @@ test("an agent type given in the wrong case still finds its agent", async (t) =>
   const cwd = await tempWorkspace(t);
   const { provider, parent } = await setup(t, [{ toolCalls: [taskCall("toolu_task", "explore", "Look")] }, { text: "found" }, { text: "ok" }], { cwd });
   await runAgent(parent);
-  assert.match(String(provider.requests[1].system), /read-only agent that explores codebases/);
+  assert.match(systemText(provider.requests[1]), /read-only agent that explores codebases/);
 });
 
 test("without a spawner the Task tool says sub-agents are unavailable", async (t) => {
   const cwd = await tempWorkspace(t);
   const provider = scriptedProvider([{ toolCalls: [taskCall("toolu_task", "Plan", "Plan it")] }, { text: "ok" }]);
-  await runAgent({ prompt: "go", model: "m", provider, cwd, signal: new AbortController().signal, emit: () => {}, tools: [taskTool(builtinAgents())] });
-  const [block] = resultsIn(provider.requests[1].messages.at(-1));
+  await runAgent({ prompt: "go", model: "m", provider, cwd, loadUserConfig: false, signal: new AbortController().signal, emit: () => {}, tools: [taskTool(builtinAgents())] });
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
   assert.equal(block.is_error, true);
   assert.match(String(block.content), /Sub-agents are not available in this run/);
 });
@@ -259,7 +262,7 @@ test("a sub-agent whose model call fails reports the failure, with what it wrote
     { cwd },
   );
   await runAgent(parent);
-  const [block] = resultsIn(provider.requests[2].messages.at(-1));
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
   assert.equal(block.is_error, true);
   assert.equal(block.content, "Halfway there\n\n[The general-purpose agent failed: overloaded]");
   assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 10, outputTokens: 5 });
@@ -285,8 +288,11 @@ test("a sub-agent stops at its own turn limit, and the host can adjust its run o
   );
   await runAgent(parent);
   assert.deepEqual(configured, ["brief"]);
-  assert.match(String(provider.requests[1].system), /Configured\.$/);
-  const [block] = resultsIn(provider.requests[2].messages.at(-1));
+  // The first system block is the system prompt the spawner built; the loop's environment follows.
+  const system = provider.requests[1].system;
+  assert.ok(Array.isArray(system));
+  assert.match(system[0].text, /Configured\.$/);
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
   assert.equal(block.is_error, true);
   assert.equal(block.content, "Checking\n\n[The brief agent stopped before finishing the task: it used up its 1 model turn.]");
 });
@@ -298,5 +304,5 @@ test("the read-only built-in agents get only read-only tools and inherit a non-C
   const sub = provider.requests[1];
   assert.deepEqual(sub.tools?.map((tool) => tool.name), ["Read", "Bash", "Glob", "Grep"]);
   assert.equal(sub.model, "test-model");
-  assert.match(String(sub.system), /READ-ONLY mode/);
+  assert.match(systemText(sub), /READ-ONLY mode/);
 });

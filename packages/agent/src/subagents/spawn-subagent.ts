@@ -13,8 +13,9 @@ import type { AgentDefinition, SubagentOutput } from "./types.ts";
 
 export type SubagentSpawnerDeps = {
   runAgent: typeof RunAgent;
-  /** The main agent's run options. Read at each spawn; every field not listed below is passed on
-   * unchanged (cwd, and whatever else the host has put there). */
+  /** The main agent's run options, with its `model` and `provider` set (sub-agents inherit them).
+   * Read at each spawn; every field not listed below is passed on unchanged (cwd, and whatever else
+   * the host has put there). */
   parent: RunAgentOptions;
   /** Every tool the main agent has; a sub-agent gets the subset its definition allows, never Task. */
   allTools: readonly Tool[];
@@ -44,6 +45,9 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
   return async (request, ctx: ToolContext) => {
     const { agent } = request;
     const parent = deps.parent;
+    if (parent.model === undefined || parent.provider === undefined) {
+      return { content: `Cannot start the ${agent.name} agent: the main agent's model and provider are not known.`, isError: true, usage: emptyUsage() };
+    }
     const choice = resolveModel(agent.model, { model: parent.model, provider: parent.provider });
     if ("error" in choice) return { content: `Cannot start the ${agent.name} agent: ${choice.error}`, isError: true, usage: emptyUsage() };
 

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestContext } from "node:test";
-import type { ModelMessage } from "@harness/llm";
+import type { ContentBlock, ModelMessage, ModelRequest } from "@harness/llm";
 import { prepareToolCall } from "../tool-input.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 
@@ -66,5 +66,27 @@ export function assertValidTranscript(messages: readonly ModelMessage[]): void {
         ? next.content.filter((b) => b.type === "tool_result").map((b) => (b.type === "tool_result" ? b.tool_use_id : ""))
         : [];
     if (message.role === "assistant") assert.deepEqual(answered, uses, `tool calls of message ${index} are not answered in order`);
+  });
+}
+
+/** A request's system prompt as one string: the loop sends it as text blocks (with cache marks). */
+export function systemText(request: ModelRequest | undefined): string {
+  const system = request?.system;
+  if (system === undefined) return "";
+  return typeof system === "string" ? system : system.map((block) => block.text).join("\n\n");
+}
+
+/** Messages as a request carried them, without prompt-cache marks and with a lone text block read
+ * back as a plain string, so tests can compare them with the transcript. */
+export function withoutCacheMarks(messages: readonly ModelMessage[]): ModelMessage[] {
+  return messages.map((message) => {
+    if (typeof message.content === "string") return message;
+    const content = message.content.map((block) => {
+      if (!("cache_control" in block)) return block;
+      const { cache_control: _mark, ...rest } = block;
+      return rest as ContentBlock;
+    });
+    const [only] = content;
+    return { role: message.role, content: content.length === 1 && only?.type === "text" ? only.text : content };
   });
 }

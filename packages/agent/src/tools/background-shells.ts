@@ -64,11 +64,18 @@ export function createUnreadOutput(capacity: number): UnreadOutput {
   };
 }
 
-/** Starts `command` with `bash -c` in `cwd` and registers it under a new id. */
-export function startShell(shells: Map<string, BackgroundShell>, command: string, cwd: string, outputCapacity: number): BackgroundShell {
+/** Starts `command` with `bash -c` in `cwd` (with `env`, default this process's environment) and
+ * registers it under a new id. */
+export function startShell(
+  shells: Map<string, BackgroundShell>,
+  command: string,
+  cwd: string,
+  outputCapacity: number,
+  env?: Readonly<Record<string, string>>,
+): BackgroundShell {
   let id = randomBytes(3).toString("hex");
   while (shells.has(id)) id = randomBytes(3).toString("hex");
-  const child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("bash", ["-c", command], { cwd, ...(env && { env }), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let markExited!: () => void;
   const shell: BackgroundShell = {
     id,

@@ -39,23 +39,29 @@ export const bashTool = defineTool({
     description: z.string().optional().describe("What the command does, in 5-10 words"),
     run_in_background: z.boolean().optional().describe("Run the command in the background and return at once; read its output later with BashOutput"),
   }),
-  async execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background }, { cwd, signal, state }) {
-    if (run_in_background) return startInBackground(command, cwd, state);
-    return runCommand(command, cwd, timeout, signal);
+  async execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background }, { cwd, signal, state, env }) {
+    if (run_in_background) return startInBackground(command, cwd, state, env);
+    return runCommand(command, cwd, timeout, signal, env);
   },
 });
 
-function startInBackground(command: string, cwd: string, state: ToolState | undefined): ToolOutput {
+function startInBackground(command: string, cwd: string, state: ToolState | undefined, env: Readonly<Record<string, string>> | undefined): ToolOutput {
   if (!state) return { content: "Background commands are not available here (there is no tool state to keep them in). Run the command without run_in_background.", isError: true };
   if (state.disposed) return { content: "Background commands can no longer be started: this conversation has ended.", isError: true };
-  const shell = startShell(state.shells, command, cwd, state.limits.backgroundOutputBytes);
+  const shell = startShell(state.shells, command, cwd, state.limits.backgroundOutputBytes, env);
   return { content: `Command running in background with ID: ${shell.id}` };
 }
 
 type Ending = "exited" | "timeout" | "aborted";
 
 /** Runs the command in its own process group so that a kill reaches everything it started. */
-function runCommand(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<{ content: string; isError?: boolean }> {
+function runCommand(
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  env: Readonly<Record<string, string>> | undefined,
+): Promise<{ content: string; isError?: boolean }> {
   if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
   return new Promise((resolve) => {
     const output = createOutputBuffer(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
@@ -63,6 +69,7 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal: Abo
     // It sits on the command's own line so that bash's line numbers in messages stay right.
     const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
       cwd,
+      ...(env && { env }),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -34,6 +34,13 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         model: query.model ?? defaultModel(),
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
+        // A query that names no mode: Claude Code's default when someone can approve; otherwise
+        // (headless) every call runs, as before permission checks, except what a deny or ask rule
+        // or a hook refuses.
+        permissionMode: query.permissionMode ?? (ctx.requestApproval ? "default" : "bypassPermissions"),
+        ...(ctx.requestApproval && { approve: ctx.requestApproval }),
+        steering: ctx.steering,
+        ...(query.effort && { effort: query.effort }),
         cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
         signal: ctx.signal,
         emit: ctx.emit,
@@ -41,7 +48,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       const transcript: TranscriptMessage[] = outcome.transcript;
       switch (outcome.stopReason) {
         case "end_turn":
-          return { ok: true, result: outcome.result, usage: outcome.usage, transcript };
+          return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, model: outcome.model };
         case "aborted":
           return { ok: false, message: "cancelled", transcript };
         case "max_turns":

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import type { TranscriptEntry } from "../compaction/types.ts";
+import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+/** A conversation of `turns` finished exchanges. */
+function conversation(turns: number): TranscriptEntry[] {
+  return Array.from({ length: turns }, (_, i): TranscriptEntry[] => [
+    { role: "user", content: `Question ${i + 1}` },
+    { role: "assistant", content: [{ type: "text", text: `Answer ${i + 1}` }] },
+  ]).flat();
+}
+
+test("a custom command expands with its arguments, runs on its model, and may use its allowed tools", async (t) => {
+  const project = await tempProject(t);
+  await project.write(
+    ".claude/commands/release/notes.md",
+    "---\ndescription: Draft release notes\nmodel: haiku\nallowed-tools: Bash(touch:*)\n---\nDraft the notes for version $0 (all arguments: $ARGUMENTS).",
+  );
+  const { provider, result } = await runInProject(project, [{ toolCalls: [{ name: "Bash", input: { command: "touch NOTES.md" } }] }, { text: "Drafted." }], {
+    prompt: "/release:notes 2.1 final",
+  });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(provider.requests[0].model, "claude-haiku-4-5");
+  assert.equal(result.model, "claude-haiku-4-5");
+  assert.deepEqual(withoutCacheMarks(provider.requests[0].messages), [{ role: "user", content: "Draft the notes for version 2.1 (all arguments: 2.1 final)." }]);
+  assert.equal(await project.exists("NOTES.md"), true, "the command's allowed-tools let touch run without approval");
+});
+
+test("/help lists the built-in and the project's commands without calling the model", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/deploy.md", "---\ndescription: Deploy to staging\n---\nDeploy.");
+  const history = conversation(1);
+  const { provider, result, events } = await runInProject(project, [], { prompt: "/help", history });
+
+  assert.equal(provider.requests.length, 0);
+  assert.equal(result.stopReason, "end_turn");
+  assert.match(result.result, /\/compact \[instructions\]/);
+  assert.match(result.result, /\/deploy — Deploy to staging \(project command\)/);
+  assert.deepEqual(events, [{ type: "assistant.delta", text: result.result }]);
+  assert.deepEqual(result.transcript, history);
+});
+
+test("/compact summarizes now: PreCompact runs, the instructions reach the summary request, the summary is the reply", async (t) => {
+  const project = await tempProject(t);
+  const pre = await project.hook("pre-compact.sh", `cat > "$CLAUDE_PROJECT_DIR/pre-compact.json"`);
+  await project.settings({ hooks: { PreCompact: [{ hooks: [{ type: "command", command: pre }] }] } });
+  const history = conversation(4);
+  const { provider, result, events } = await runInProject(project, [{ text: "<summary>We answered four questions.</summary>", usage: { inputTokens: 300, outputTokens: 20 } }], {
+    prompt: "/compact keep the numbers",
+    history,
+  });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(result.result, "We answered four questions.");
+  assert.deepEqual(events.filter((e) => e.type === "assistant.delta"), [{ type: "assistant.delta", text: "We answered four questions." }]);
+  assert.equal(provider.requests.length, 1);
+  const summaryRequest = JSON.stringify(provider.requests[0].messages);
+  assert.match(summaryRequest, /keep the numbers/);
+  assert.match(summaryRequest, /Question 1/);
+  assert.equal(provider.requests[0].tools, undefined);
+
+  const hookInput = JSON.parse(await project.read("pre-compact.json")) as Record<string, unknown>;
+  assert.equal(hookInput.trigger, "manual");
+  assert.equal(hookInput.custom_instructions, "keep the numbers");
+
+  const summaryAt = result.transcript.findIndex((m) => m.meta?.kind === "compact-summary");
+  assert.ok(summaryAt > 0);
+  assert.deepEqual(result.transcript.slice(0, summaryAt), history.slice(0, summaryAt), "the record keeps the summarized messages");
+  assert.match(JSON.stringify(result.transcript[summaryAt].content), /We answered four questions/);
+  assert.deepEqual(result.turns, [{ inputTokens: 300, outputTokens: 20 }]);
+});
+
+test("/compact with nothing to summarize fails without changing the conversation", async (t) => {
+  const project = await tempProject(t);
+  const { provider, result } = await runInProject(project, [], { prompt: "/compact" });
+  assert.equal(result.stopReason, "error");
+  assert.match(result.errorMessage ?? "", /Nothing to compact/);
+  assert.equal(provider.requests.length, 0);
+  assert.deepEqual(result.transcript, []);
+});
+
+test("/clear starts a new conversation: an empty transcript and no model call", async (t) => {
+  const project = await tempProject(t);
+  const { provider, result, events } = await runInProject(project, [], { prompt: "/clear", history: conversation(2) });
+  assert.equal(provider.requests.length, 0);
+  assert.equal(result.stopReason, "end_turn");
+  assert.deepEqual(result.transcript, []);
+  assert.ok(events.some((e) => e.type === "notice" && /new conversation/.test(e.message)));
+});
+
+test("an unknown /word goes to the model as typed", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(project, [{ text: "ok" }], { prompt: "/usr/bin is on the PATH?" });
+  assert.deepEqual(withoutCacheMarks(provider.requests[0].messages), [{ role: "user", content: "/usr/bin is on the PATH?" }]);
+});
+
+test("skills are listed for the model, and the Skill tool loads one's instructions", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/changelog/SKILL.md", "---\nname: changelog\ndescription: Writes changelog entries in the project's format.\n---\nAdd an entry under ## Unreleased for $ARGUMENTS.");
+  const { provider, result } = await runInProject(project, [{ toolCalls: [{ id: "toolu_s", name: "Skill", input: { skill: "changelog", args: "the new flag" } }] }, { text: "Added." }]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.ok(provider.requests[0].tools?.some((tool) => tool.name === "Skill"));
+  assert.match(systemText(provider.requests[0]), /- changelog: Writes changelog entries in the project's format\./);
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.equal(block.is_error, undefined);
+  assert.match(String(block.content), /^Base directory for this skill: .*\.claude\/skills\/changelog\n\nAdd an entry under ## Unreleased for the new flag\.$/);
+});
+
+test("/skill-name runs a skill as a command", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/changelog/SKILL.md", "---\nname: changelog\ndescription: Writes changelog entries.\n---\nAdd an entry for $ARGUMENTS.");
+  const { provider } = await runInProject(project, [{ text: "ok" }], { prompt: "/changelog the fix" });
+  assert.match(String(withoutCacheMarks(provider.requests[0].messages)[0].content), /Add an entry for the fix\.$/);
+});

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage } from "@harness/llm";
+import type { TranscriptEntry } from "../compaction/types.ts";
+import { assertValidTranscript, withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+
+function conversation(turns: number, filler = ""): TranscriptEntry[] {
+  return Array.from({ length: turns }, (_, i): TranscriptEntry[] => [
+    { role: "user", content: `Question ${i + 1}${filler}` },
+    { role: "assistant", content: [{ type: "text", text: `Answer ${i + 1}` }] },
+  ]).flat();
+}
+
+const hasTools = (request: { tools?: unknown[] }) => (request.tools?.length ?? 0) > 0;
+
+test("when a request nears the context window the conversation is compacted before the next model call", async (t) => {
+  const project = await tempProject(t);
+  const pre = await project.hook("pre.sh", `cat >> "$CLAUDE_PROJECT_DIR/pre-compact.log"; echo >> "$CLAUDE_PROJECT_DIR/pre-compact.log"`);
+  await project.settings({ hooks: { PreCompact: [{ hooks: [{ type: "command", command: pre }] }] } });
+  const history = conversation(3);
+  const { provider, result, events } = await runInProject(
+    project,
+    [
+      // 170k of Sonnet's 200k window: past the 80% threshold.
+      { toolCalls: [{ id: "toolu_glob", name: "Glob", input: { pattern: "*" } }], usage: { inputTokens: 20_000, outputTokens: 50, cacheReadTokens: 150_000 } },
+      { text: "<summary>Three questions answered; now listing files.</summary>", usage: { inputTokens: 4000, outputTokens: 200 } },
+      { text: "Here are the files.", usage: { inputTokens: 3000, outputTokens: 20 } },
+    ],
+    { model: "claude-sonnet-4-6", history, prompt: "List the files" },
+  );
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(provider.requests.length, 3);
+  const [, summary, after] = provider.requests;
+  assert.ok(!hasTools(summary), "the summary request has no tools");
+  assert.match(JSON.stringify(summary.messages), /Question 1/);
+  const sent = withoutCacheMarks(after.messages);
+  assert.match(JSON.stringify(sent[0]), /This session is being continued from a previous conversation/);
+  assert.match(JSON.stringify(sent[0]), /Three questions answered/);
+  assert.doesNotMatch(JSON.stringify(sent), /Question 1"/);
+  assert.doesNotMatch(JSON.stringify(after.messages), /"meta"/);
+  assert.match(JSON.stringify(sent.at(-1)), /toolu_glob/, "the pending tool result is still the last message");
+  assertValidTranscript(sent);
+
+  const summaryAt = result.transcript.findIndex((m) => m.meta?.kind === "compact-summary");
+  assert.ok(summaryAt > 0);
+  assert.deepEqual(result.transcript.slice(0, 2), history.slice(0, 2), "the record keeps what was summarized");
+  assert.deepEqual(result.transcript.at(-1), { role: "assistant", content: [{ type: "text", text: "Here are the files." }] });
+  assert.equal(result.turns.length, 3);
+  assert.deepEqual(result.usage, { inputTokens: 27_000, outputTokens: 270, cacheReadTokens: 150_000, costUsd: result.usage.costUsd });
+  assert.ok(events.some((e) => e.type === "notice" && e.level === "info" && /compacted/.test(e.message)));
+  assert.match(await project.read("pre-compact.log"), /"trigger":"auto"/);
+});
+
+test("a long history is compacted before the run's first call, from an estimate of its size", async (t) => {
+  const project = await tempProject(t);
+  const history = conversation(4, ` ${"detail ".repeat(400)}`);
+  const { provider, result } = await runInProject(project, [{ text: "<summary>Four long questions.</summary>" }, { text: "Answer 5" }], {
+    history,
+    prompt: "Question 5",
+    env: { ...process.env, HARNESS_CONTEXT_WINDOW: "3000" },
+  });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.ok(!hasTools(provider.requests[0]), "the first request is the summary");
+  const sent: ModelMessage[] = withoutCacheMarks(provider.requests[1].messages);
+  assert.match(JSON.stringify(sent[0]), /Four long questions/);
+  assert.match(JSON.stringify(sent.at(-1)), /Question 5/);
+});
+
+test("a failed compaction is a warning, and the run goes on with the conversation as it was", async (t) => {
+  const project = await tempProject(t);
+  const history = conversation(3);
+  const { provider, result, events } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ name: "Glob", input: { pattern: "*" } }], usage: { inputTokens: 190_000, outputTokens: 5 } },
+      { error: "overloaded" },
+      { toolCalls: [{ name: "Glob", input: { pattern: "*" } }], usage: { inputTokens: 195_000, outputTokens: 5 } },
+      { text: "Done anyway." },
+    ],
+    { model: "claude-sonnet-4-6", history },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(provider.requests.length, 4, "compaction is not tried again in the same run");
+  assert.ok(events.some((e) => e.type === "notice" && e.level === "warning" && /could not be compacted: The summary request failed: overloaded/.test(e.message)));
+  assert.ok(result.transcript.every((m) => m.meta === undefined));
+  assert.deepEqual(result.transcript.slice(0, 6), history);
+});

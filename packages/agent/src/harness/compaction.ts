@@ -1,0 +1,42 @@
+// Compaction inside a run: automatically before a model call when the context has grown to the
+// threshold of the model's window, or at once for /compact.
+import type { ModelMessage } from "@harness/llm";
+import { compact } from "../compaction/compact.ts";
+import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts";
+import { estimateTokens } from "../compaction/split-point.ts";
+import type { RunContext } from "./run-context.ts";
+import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
+
+export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
+
+/** Whether the next request would fill the context window to the compaction threshold. Uses what
+ * the previous request of the run read, or, before the first one, an estimate of the request. */
+export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: number): boolean {
+  const env = ctx.options.env ?? process.env;
+  const tokens = state.lastRequestTokens ?? (state.messages.length > 1 ? prefixTokens + estimateAll(state.messages) : 0);
+  return shouldCompact({ lastInputTokens: tokens, contextWindow: contextWindowFor(ctx.model, env), env });
+}
+
+/** Runs the PreCompact hooks, then summarizes the older part of the conversation. On success the
+ * run goes on with the compacted transcript; on failure the conversation is left as it was. */
+export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
+  const { signal } = ctx.options;
+  await ctx.hooks.run("PreCompact", { trigger, custom_instructions: instructions }, signal);
+  const result = await compact({
+    transcript: transcriptOf(state),
+    provider: ctx.provider,
+    model: ctx.model,
+    ...(instructions && { instructions }),
+    signal,
+  });
+  if (result.usage) recordTurn(state, ctx.model, result.usage);
+  if ("error" in result) return { ok: false, error: result.error };
+  replaceTranscript(state, result.transcript);
+  return { ok: true, summary: result.summary, dropped: result.dropped };
+}
+
+function estimateAll(messages: readonly ModelMessage[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateTokens(message);
+  return total;
+}

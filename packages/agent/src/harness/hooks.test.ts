@@ -1,0 +1,175 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+import { createAgentResources } from "./resources.ts";
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+const hookGroup = (command: string, matcher?: string) => [{ ...(matcher && { matcher }), hooks: [{ type: "command", command }] }];
+
+test("a PreToolUse hook that exits 2 blocks the call, even with bypassPermissions, and the model reads its stderr", async (t) => {
+  const project = await tempProject(t);
+  await project.write("precious.txt", "keep me");
+  const guard = await project.hook("no-rm.sh", `input=$(cat)\nif printf '%s' "$input" | grep -q '"command":"rm '; then echo "rm is not allowed in this project" >&2; exit 2; fi\nexit 0`);
+  await project.settings({ hooks: { PreToolUse: hookGroup(guard, "Bash") } });
+  const { provider, result } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_rm", name: "Bash", input: { command: "rm precious.txt" } },
+          { id: "toolu_ls", name: "Bash", input: { command: "ls" } },
+        ],
+      },
+      { text: "The file stays." },
+    ],
+    { permissionMode: "bypassPermissions" },
+  );
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.read("precious.txt"), "keep me");
+  const [rm, ls] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.deepEqual(rm, { type: "tool_result", tool_use_id: "toolu_rm", content: "Blocked by a PreToolUse hook: rm is not allowed in this project", is_error: true });
+  assert.match(String(ls.content), /precious\.txt/);
+});
+
+test("a PreToolUse hook may rewrite the input and allow a call the rules would have asked about", async (t) => {
+  const project = await tempProject(t);
+  const rewrite = await project.hook(
+    "rewrite.sh",
+    `cat > /dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"house rule","updatedInput":{"command":"touch rewritten.txt"}}}'`,
+  );
+  await project.settings({ hooks: { PreToolUse: hookGroup(rewrite, "Bash") } });
+  const { result } = await runInProject(project, [{ toolCalls: [{ name: "Bash", input: { command: "touch original.txt" } }] }, { text: "ok" }]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.exists("rewritten.txt"), true);
+  assert.equal(await project.exists("original.txt"), false);
+});
+
+test("a PostToolUse hook's additional context and block reason reach the model with the tool result", async (t) => {
+  const project = await tempProject(t);
+  await project.write("a.txt", "alpha\n");
+  const post = await project.hook(
+    "post.sh",
+    `cat > /dev/null\necho '{"decision":"block","reason":"a.txt is generated; edit a.src instead","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Remember to run the linter"}}'`,
+  );
+  await project.settings({ hooks: { PostToolUse: hookGroup(post, "Read") } });
+  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "toolu_r", name: "Read", input: { file_path: "a.txt" } }] }, { text: "ok" }]);
+
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  const content = String(block.content);
+  assert.equal(block.is_error, undefined);
+  assert.equal(
+    content,
+    "     1\talpha\n\nPostToolUse hook feedback:\na.txt is generated; edit a.src instead\n\n<system-reminder>\nRemember to run the linter\n</system-reminder>",
+  );
+  const completed = events.find((e) => e.type === "tool.completed");
+  assert.ok(completed?.type === "tool.completed");
+  assert.equal(completed.output, "     1\talpha", "the event shows the tool's own output");
+});
+
+test("a UserPromptSubmit hook can block the prompt: nothing reaches the model or the transcript", async (t) => {
+  const project = await tempProject(t);
+  const screen = await project.hook("screen.sh", `if grep -q password; then echo '{"decision":"block","reason":"Prompts must not contain passwords"}'; fi`);
+  await project.settings({ hooks: { UserPromptSubmit: hookGroup(screen) } });
+  const history: ModelMessage[] = [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: [{ type: "text", text: "Hello." }] },
+  ];
+  const { provider, result } = await runInProject(project, [{ text: "never" }], { prompt: "my password is hunter2", history });
+
+  assert.equal(result.stopReason, "error");
+  assert.equal(result.errorMessage, "Prompts must not contain passwords");
+  assert.equal(provider.requests.length, 0);
+  assert.deepEqual(result.transcript, history);
+});
+
+test("UserPromptSubmit and SessionStart context is added to the user message as system reminders", async (t) => {
+  const project = await tempProject(t);
+  const submit = await project.hook("submit.sh", "cat > /dev/null\necho 'Today is release day.'");
+  const start = await project.hook("start.sh", `input=$(cat)\nprintf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/starts.log"\necho 'Branch main is frozen.'`);
+  await project.settings({ hooks: { UserPromptSubmit: hookGroup(submit), SessionStart: hookGroup(start) } });
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+
+  const first = await runInProject(project, [{ text: "Noted." }], { prompt: "Ship it", resources });
+  const sent = withoutCacheMarks(first.provider.requests[0].messages);
+  assert.deepEqual(sent[0].content, [
+    { type: "text", text: "Ship it" },
+    { type: "text", text: "<system-reminder>\nSessionStart hook additional context: Branch main is frozen.\n</system-reminder>" },
+    { type: "text", text: "<system-reminder>\nUserPromptSubmit hook additional context: Today is release day.\n</system-reminder>" },
+  ]);
+  assert.deepEqual(first.result.transcript[0], sent[0], "the transcript keeps what the model was sent");
+
+  await runInProject(project, [{ text: "Again." }], { prompt: "And now?", history: first.result.transcript, resources });
+  const starts = (await project.read("starts.log")).trim().split("\n").map((line) => JSON.parse(line) as { source: string; hook_event_name: string });
+  assert.deepEqual(
+    starts.map((s) => [s.hook_event_name, s.source]),
+    [["SessionStart", "startup"]],
+    "SessionStart runs once for the resources",
+  );
+});
+
+test("a Stop hook that blocks keeps the agent going once, then lets it stop", async (t) => {
+  const project = await tempProject(t);
+  const stop = await project.hook(
+    "stop.sh",
+    `input=$(cat)\nprintf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/stops.log"\nif printf '%s' "$input" | grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"Run the tests before you stop."}'; fi`,
+  );
+  await project.settings({ hooks: { Stop: hookGroup(stop) } });
+  const { provider, result } = await runInProject(project, [{ text: "Done." }, { text: "Tests pass. Done." }]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(result.result, "Tests pass. Done.");
+  assert.equal(provider.requests.length, 2);
+  assert.deepEqual(withoutCacheMarks(provider.requests[1].messages).at(-1), { role: "user", content: "Stop hook feedback:\nRun the tests before you stop." });
+  const stops = (await project.read("stops.log")).trim().split("\n").map((line) => JSON.parse(line) as { stop_hook_active: boolean });
+  assert.deepEqual(
+    stops.map((s) => s.stop_hook_active),
+    [false, true],
+  );
+});
+
+test("hooks see the settings' env; a failing hook and a hook's systemMessage become notices", async (t) => {
+  const project = await tempProject(t);
+  const env = await project.hook("env.sh", `cat > /dev/null\necho "$DEPLOY_TARGET" > "$CLAUDE_PROJECT_DIR/target.txt"\necho '{"systemMessage":"Deploys are paused"}'`);
+  const broken = await project.hook("broken.sh", "cat > /dev/null\necho 'config missing' >&2\nexit 1");
+  await project.settings({ env: { DEPLOY_TARGET: "staging" }, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: env }, { type: "command", command: broken }] }] } });
+  const { events } = await runInProject(project, [{ text: "ok" }]);
+
+  assert.equal((await project.read("target.txt")).trim(), "staging");
+  const notices = events.filter((e) => e.type === "notice");
+  assert.ok(notices.some((n) => n.level === "warning" && n.message === "Deploys are paused"));
+  assert.ok(notices.some((n) => n.level === "warning" && /broken\.sh.*failed with exit code 1: config missing/.test(n.message)));
+});
+
+test("asking for approval fires the Notification hook", async (t) => {
+  const project = await tempProject(t);
+  const notify = await project.hook("notify.sh", `cat > "$CLAUDE_PROJECT_DIR/notification.json"`);
+  await project.settings({ hooks: { Notification: hookGroup(notify) } });
+  await runInProject(project, [{ toolCalls: [{ name: "Write", input: { file_path: "n.txt", content: "x" } }] }, { text: "ok" }], {
+    approve: async () => ({ behavior: "allow" }),
+  });
+  const input = JSON.parse(await project.read("notification.json")) as Record<string, unknown>;
+  assert.equal(input.hook_event_name, "Notification");
+  assert.equal(input.message, "Claude needs your permission to use Write");
+  assert.equal(input.notification_type, "permission_prompt");
+});
+
+test("a hook that answers continue: false ends the run after the current step, with its reason", async (t) => {
+  const project = await tempProject(t);
+  const halt = await project.hook("halt.sh", `cat > /dev/null\necho '{"continue":false,"stopReason":"Build is broken; stopping."}'`);
+  await project.settings({ hooks: { PostToolUse: hookGroup(halt, "Glob") } });
+  const { provider, result } = await runInProject(project, [{ toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "never" }]);
+
+  assert.equal(result.stopReason, "error");
+  assert.equal(result.errorMessage, "Build is broken; stopping.");
+  assert.equal(provider.requests.length, 1);
+  assert.equal(result.transcript.at(-1)?.role, "user", "the tool result is kept, so the next prompt continues from it");
+});

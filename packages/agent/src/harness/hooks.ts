@@ -1,0 +1,47 @@
+// The run's view of the hooks: the common input fields filled in, and what hooks tell the user
+// turned into notices.
+import { runHooks } from "../hooks/run-hooks.ts";
+import type { HookEventName, HookInputFor, HookResult, HooksConfig } from "../hooks/types.ts";
+import type { PermissionMode } from "../permissions/types.ts";
+import type { NoticeSink } from "./resources.ts";
+
+type CommonField = "session_id" | "transcript_path" | "hook_event_name" | "cwd" | "permission_mode";
+/** What an event's input holds besides the fields every event has. */
+export type HookFields<E extends HookEventName> = Omit<HookInputFor<E>, CommonField>;
+
+export type HookHost = {
+  /** Whether any hook is configured for `event` (matchers aside). */
+  has(event: HookEventName): boolean;
+  /** Runs the hooks of `event`; their `userMessages` become warning notices. Never rejects. */
+  run<E extends HookEventName>(event: E, fields: HookFields<E>, signal: AbortSignal): Promise<HookResult>;
+};
+
+export type HookHostOptions = {
+  config: HooksConfig;
+  sessionId: string;
+  projectDir: string;
+  cwd: string;
+  /** The permission mode hooks are told about. */
+  mode: PermissionMode;
+  /** Added to the hooks' environment (the settings' `env`, over the run's). */
+  env?: Record<string, string>;
+  notice: NoticeSink;
+};
+
+const NO_HOOKS: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
+
+export function createHookHost(o: HookHostOptions): HookHost {
+  // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
+  const permissionMode = o.mode === "dontAsk" ? "default" : o.mode;
+  const has = (event: HookEventName) => (o.config[event]?.length ?? 0) > 0;
+  return {
+    has,
+    async run(event, fields, signal) {
+      if (!has(event)) return NO_HOOKS;
+      const input = { session_id: o.sessionId, transcript_path: "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
+      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
+      for (const message of result.userMessages) o.notice("warning", message);
+      return result;
+    },
+  };
+}

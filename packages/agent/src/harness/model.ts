@@ -1,0 +1,35 @@
+// Which model a run uses and the provider that serves it.
+import { createProviderForModel, defaultModel, type Provider } from "@harness/llm";
+import type { Settings } from "../settings/types.ts";
+import { MODEL_ALIASES, resolveAgentModel, type ModelResolver } from "../subagents/agent-model.ts";
+import type { RunAgentOptions } from "../types.ts";
+
+/** A slash command's `model` wins, then the run's `model`, the settings' `model`, and
+ * defaultModel(env). The aliases sonnet, opus and haiku stand for the current Claude models. */
+export function chooseModel(options: RunAgentOptions, settings: Settings, commandModel?: string): string {
+  const wanted = commandModel?.trim() || options.model || (typeof settings.model === "string" && settings.model.trim()) || defaultModel(options.env ?? process.env);
+  const alias = wanted.toLowerCase();
+  return alias === "sonnet" || alias === "opus" || alias === "haiku" ? MODEL_ALIASES[alias] : wanted;
+}
+
+export type ModelProvider = { ok: true; provider: Provider; model: string } | { ok: false; error: string };
+
+/** The run's provider, else one made for `model`; `model` comes back as requests name it (without a
+ * routing prefix such as "openai/"). */
+export function providerFor(options: RunAgentOptions, model: string): ModelProvider {
+  if (options.provider) return { ok: true, provider: options.provider, model };
+  const routed = createProviderForModel(model, options.env ?? process.env, options.providerOptions);
+  return routed.ok ? { ok: true, provider: routed.provider, model: routed.model } : { ok: false, error: routed.error };
+}
+
+/** Sub-agents' models: as resolveAgentModel says, on the parent's provider when the model is the
+ * parent's (or the run was given its provider), else on a provider made for it. */
+export function subagentModelResolver(options: RunAgentOptions): ModelResolver {
+  const env = options.env ?? process.env;
+  return (setting, parent) => {
+    const model = resolveAgentModel(setting, parent.model, env);
+    if (model === parent.model || options.provider) return { model, provider: parent.provider };
+    const routed = providerFor(options, model);
+    return routed.ok ? { model: routed.model, provider: routed.provider } : { error: routed.error };
+  };
+}

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+import type { ApprovalRequest } from "../types.ts";
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+/** The tool results the model got back after its first reply. */
+function firstResults(requests: { messages: ModelMessage[] }[]): ToolResultBlock[] {
+  return resultsIn(withoutCacheMarks(requests[1].messages).at(-1));
+}
+
+test("settings rules decide real calls: the allowed command runs, the denied one never does", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { allow: ["Bash(touch allowed.txt)"], deny: ["Bash(touch denied.txt)"] } });
+  const { provider, result } = await runInProject(project, [
+    {
+      toolCalls: [
+        { id: "toolu_ok", name: "Bash", input: { command: "touch allowed.txt" } },
+        { id: "toolu_no", name: "Bash", input: { command: "touch denied.txt" } },
+      ],
+    },
+    { text: "One of them ran." },
+  ]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.exists("allowed.txt"), true);
+  assert.equal(await project.exists("denied.txt"), false);
+  const [ok, no] = firstResults(provider.requests);
+  assert.equal(ok.is_error, undefined);
+  assert.equal(no.is_error, true);
+  assert.match(String(no.content), /denied by the deny rule "Bash\(touch denied\.txt\)"/);
+  assert.match(String(no.content), /\.claude\/settings\.json/);
+});
+
+test("a call that needs approval is refused with a way out when the run has no one to ask", async (t) => {
+  const project = await tempProject(t);
+  const { provider, events } = await runInProject(project, [
+    { toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "notes.md", content: "hello" } }] },
+    { text: "I could not write it." },
+  ]);
+
+  const [block] = firstResults(provider.requests);
+  assert.equal(block.is_error, true);
+  assert.match(String(block.content), /^Permission to use Write was not granted: this run has no one to approve it \(/);
+  assert.match(String(block.content), /Allow it in \.claude\/settings\.json or run with --permission-mode acceptEdits\/bypassPermissions/);
+  assert.equal(await project.exists("notes.md"), false);
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_w" && e.isError));
+});
+
+test("the approver sees what the call will do; allow runs it, deny answers the model with the reason", async (t) => {
+  const project = await tempProject(t);
+  const asked: ApprovalRequest[] = [];
+  const { provider, events } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_yes", name: "Write", input: { file_path: "yes.md", content: "approved" } },
+          { id: "toolu_no", name: "Bash", input: { command: "touch no.txt" } },
+        ],
+      },
+      { text: "Done what I was allowed to." },
+    ],
+    {
+      async approve(request) {
+        asked.push(request);
+        return request.toolName === "Write" ? { behavior: "allow" } : { behavior: "deny", reason: "not on a Friday" };
+      },
+    },
+  );
+
+  assert.deepEqual(
+    asked.map((r) => [r.toolUseId, r.toolName, r.description]),
+    [
+      ["toolu_yes", "Write", "yes.md"],
+      ["toolu_no", "Bash", "touch no.txt"],
+    ],
+  );
+  assert.deepEqual(asked[0].input, { file_path: "yes.md", content: "approved" });
+  assert.match(asked[1].reason, /needs approval/);
+  assert.equal(await project.read("yes.md"), "approved");
+  assert.equal(await project.exists("no.txt"), false);
+  const [, denied] = firstResults(provider.requests);
+  assert.deepEqual(denied, { type: "tool_result", tool_use_id: "toolu_no", content: "The user denied this tool call: not on a Friday", is_error: true });
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_no" && e.isError));
+});
+
+test("an approver may change the input; the changed input is validated and used", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "draft.md", content: "rough" } }] }, { text: "ok" }],
+    { approve: async () => ({ behavior: "allow", updatedInput: { file_path: "final.md", content: "polished" } }) },
+  );
+  assert.equal(await project.read("final.md"), "polished");
+  assert.equal(await project.exists("draft.md"), false);
+  assert.equal(firstResults(provider.requests)[0].is_error, undefined);
+});
+
+test("acceptEdits lets Write run without asking; default mode does not", async (t) => {
+  const project = await tempProject(t);
+  const write = { toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "a.txt", content: "A" } }] };
+  const asDefault = await runInProject(project, [write, { text: "no" }], { permissionMode: "default" });
+  assert.equal(firstResults(asDefault.provider.requests)[0].is_error, true);
+  assert.equal(await project.exists("a.txt"), false);
+
+  const asAcceptEdits = await runInProject(project, [write, { text: "yes" }], { permissionMode: "acceptEdits" });
+  assert.equal(firstResults(asAcceptEdits.provider.requests)[0].is_error, undefined);
+  assert.equal(await project.read("a.txt"), "A");
+});
+
+test("the settings' defaultMode applies unless the run names a mode", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { defaultMode: "acceptEdits" } });
+  const write = (name: string) => ({ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: name, content: "x" } }] });
+
+  await runInProject(project, [write("from-settings.txt"), { text: "ok" }]);
+  assert.equal(await project.exists("from-settings.txt"), true);
+  await runInProject(project, [write("overridden.txt"), { text: "ok" }], { permissionMode: "default" });
+  assert.equal(await project.exists("overridden.txt"), false);
+});
+
+test("plan mode refuses a command that writes, and says why", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_ls", name: "Bash", input: { command: "ls" } },
+          { id: "toolu_touch", name: "Bash", input: { command: "touch planned.txt" } },
+        ],
+      },
+      { text: "Here is the plan." },
+    ],
+    { permissionMode: "plan", approve: async () => ({ behavior: "allow" }) },
+  );
+  const [ls, touch] = firstResults(provider.requests);
+  assert.equal(ls.is_error, undefined);
+  assert.equal(touch.is_error, true);
+  assert.match(String(touch.content), /Plan mode is on/);
+  assert.equal(await project.exists("planned.txt"), false);
+});

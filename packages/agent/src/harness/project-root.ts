@@ -1,0 +1,28 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+
+export type ProjectRoot = {
+  /** The nearest directory from cwd upwards that holds `.git`, else cwd. */
+  root: string;
+  /** Whether a `.git` was found: without one, git is not asked about the working directory. */
+  inGitRepo: boolean;
+};
+
+/** Looks for `.git` (a directory, or the file of a worktree or submodule) from `cwd` up to the
+ * filesystem root. Plain stat calls: no git process is started. */
+export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
+  const start = path.resolve(cwd);
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (await exists(path.join(dir, ".git"))) return { root: dir, inGitRepo: true };
+    if (path.dirname(dir) === dir) return { root: start, inGitRepo: false };
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

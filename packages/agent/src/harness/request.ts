@@ -1,0 +1,38 @@
+// One model request from the run's fixed parts and the conversation so far (see
+// context/assemble.ts for the order and the cache breakpoints).
+import type { ModelMessage, ModelRequest, ToolSchema } from "@harness/llm";
+import { assembleRequestContext } from "../context/assemble.ts";
+import type { Tool } from "../types.ts";
+import type { RunContext } from "./run-context.ts";
+
+/** Tools are long-lived objects; their schemas are built once. */
+const schemas = new WeakMap<Tool, ToolSchema>();
+
+function schemaOf(tool: Tool): ToolSchema {
+  let schema = schemas.get(tool);
+  if (!schema) {
+    schema = { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+    schemas.set(tool, schema);
+  }
+  return schema;
+}
+
+/** The request, and the estimated tokens of everything before the conversation. */
+export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[]): { request: ModelRequest; prefixTokens: number } {
+  const { options } = ctx;
+  const assembled = assembleRequestContext({
+    systemPrompt: ctx.systemPrompt,
+    ...(options.appendSystemPrompt !== undefined && { appendSystemPrompt: options.appendSystemPrompt }),
+    environment: ctx.environment,
+    memory: ctx.setup.memory,
+    tools: ctx.registry.visibleTools().map(schemaOf),
+    deferredIndex: ctx.registry.deferredIndex(),
+    skills: ctx.skills,
+    history: messages,
+  });
+  const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
+  if (assembled.tools.length > 0) request.tools = assembled.tools;
+  if (options.thinking) request.thinking = options.thinking;
+  if (options.effort) request.effort = options.effort;
+  return { request, prefixTokens: assembled.prefixTokens };
+}

@@ -1,0 +1,95 @@
+// What outlives one run of a conversation: the tools' state (files read, background shells, todos)
+// and the MCP servers. A long-lived host creates it once per conversation and passes it to every
+// run, so that servers and shells are not restarted for each prompt.
+import { randomUUID } from "node:crypto";
+import type { GitSnapshot } from "../context/git-snapshot.ts";
+import type { McpManager } from "../mcp/manager.ts";
+import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
+
+export type AgentResources = {
+  readonly toolState: ToolState;
+  /** The `session_id` hooks see when the run names none. */
+  readonly sessionId: string;
+  /** Runs the SessionEnd hooks (when a run loaded any), closes the MCP servers and kills the
+   * background shells. Idempotent; later runs with these resources start nothing new in the
+   * background. */
+  dispose(): Promise<void>;
+};
+
+export type AgentResourcesOptions = ToolStateOptions & {
+  /** Use this tool state instead of a new one; it is disposed with the resources. */
+  toolState?: ToolState;
+  sessionId?: string;
+};
+
+export type NoticeLevel = "info" | "warning" | "error";
+export type NoticeSink = (level: NoticeLevel, message: string) => void;
+
+/** The parts of the resources only the harness uses. */
+export type ResourceInternals = {
+  /** MCP managers by the key of their configuration; at most one is kept. */
+  mcp: Map<string, Promise<McpManager>>;
+  /** The runs currently listening for MCP notices (a server dying between runs reaches none). */
+  listeners: Set<NoticeSink>;
+  /** SessionStart has run: it runs once per resources. */
+  sessionStarted: boolean;
+  /** Runs the SessionEnd hooks of the latest run's configuration. */
+  sessionEnd?: (reason: "clear" | "other") => Promise<void>;
+  /** The git snapshot of each working directory, taken once per conversation as in Claude Code, so
+   * the environment block (and the cached prompt prefix) stays the same from run to run. */
+  git: Map<string, Promise<GitSnapshot>>;
+  disposed: boolean;
+};
+
+const internals = new WeakMap<AgentResources, ResourceInternals>();
+
+export function createAgentResources(options: AgentResourcesOptions = {}): AgentResources {
+  const { toolState: given, sessionId, ...stateOptions } = options;
+  const toolState = given ?? createToolState(stateOptions);
+  const inner: ResourceInternals = { mcp: new Map(), listeners: new Set(), sessionStarted: false, git: new Map(), disposed: false };
+  let disposing: Promise<void> | undefined;
+  const resources: AgentResources = {
+    toolState,
+    sessionId: sessionId ?? randomUUID(),
+    dispose() {
+      disposing ??= disposeAll(inner, toolState);
+      return disposing;
+    },
+  };
+  internals.set(resources, inner);
+  return resources;
+}
+
+export function resourceInternals(resources: AgentResources): ResourceInternals {
+  const inner = internals.get(resources);
+  if (!inner) throw new Error("These agent resources were not made by createAgentResources().");
+  return inner;
+}
+
+/** The MCP manager for the configuration `key`, started with `start` unless one is running for the
+ * same key. A manager for another configuration is closed: the project's servers changed. */
+export function mcpManagerFor(resources: AgentResources, key: string, start: (onNotice: NoticeSink) => Promise<McpManager>): Promise<McpManager> {
+  const inner = resourceInternals(resources);
+  const running = inner.mcp.get(key);
+  if (running) return running;
+  for (const [other, manager] of inner.mcp) {
+    inner.mcp.delete(other);
+    void manager.then((m) => m.close());
+  }
+  const started = start((level, message) => {
+    for (const listener of inner.listeners) listener(level, message);
+  });
+  inner.mcp.set(key, started);
+  return started;
+}
+
+async function disposeAll(inner: ResourceInternals, toolState: ToolState): Promise<void> {
+  inner.disposed = true;
+  const sessionEnd = inner.sessionStarted ? inner.sessionEnd : undefined;
+  inner.sessionEnd = undefined;
+  if (sessionEnd) await sessionEnd("other").catch(() => {});
+  const managers = [...inner.mcp.values()];
+  inner.mcp.clear();
+  inner.listeners.clear();
+  await Promise.all([...managers.map((m) => m.then((manager) => manager.close()).catch(() => {})), disposeToolState(toolState)]);
+}

@@ -1,0 +1,183 @@
+// What one run works with once its configuration is loaded: model and provider, tools, the
+// permission context, hooks, and the fixed parts of every request (system prompt, environment).
+import type { ModelMessage, Provider } from "@harness/llm";
+import { environmentBlock } from "../context/environment.ts";
+import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
+import type { ToolRunContext } from "../execute-tool-calls.ts";
+import { toPermissionRules } from "../permissions/parse-rule.ts";
+import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
+import { skillsRegistry } from "../skills/registry.ts";
+import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
+import type { SubagentSpawner } from "../subagents/task-tool.ts";
+import { taskTool } from "../subagents/task-tool.ts";
+import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
+import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
+import { builtinTools } from "../tools/index.ts";
+import { toolUsesOf } from "../transcript.ts";
+import type { RunAgentOptions, Tool } from "../types.ts";
+import { addUsage } from "../usage.ts";
+import { createHookHost, type HookHost } from "./hooks.ts";
+import type { AgentResources, NoticeSink } from "./resources.ts";
+import type { RunState } from "./run-state.ts";
+import type { RunSetup } from "./setup.ts";
+import { createToolGate } from "./tool-gate.ts";
+
+export const DEFAULT_MAX_TURNS = 100;
+
+export type RunContext = {
+  options: RunAgentOptions;
+  resources: AgentResources;
+  setup: RunSetup;
+  model: string;
+  provider: Provider;
+  /** Every tool of the run, deferred ones included. */
+  tools: Tool[];
+  registry: ToolRegistry;
+  permissions: PermissionContext;
+  hooks: HookHost;
+  nested?: NestedMemory;
+  systemPrompt: string;
+  environment: string;
+  /** The skills registry for the system prompt ("" without the Skill tool). */
+  skills: string;
+  /** A sub-agent's run: SubagentStop instead of Stop, no prompt hooks, no sub-agents of its own. */
+  subagent: boolean;
+  maxTurns: number;
+  notice: NoticeSink;
+  /** Runs a Task call's sub-agent; absent where the run has none. */
+  spawner?: SubagentSpawner;
+};
+
+export type MainRunInput = {
+  options: RunAgentOptions;
+  resources: AgentResources;
+  setup: RunSetup;
+  model: string;
+  provider: Provider;
+  /** Tools a slash command may use without asking (its allowed-tools). */
+  allowedTools?: readonly string[];
+  notice: NoticeSink;
+};
+
+export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext) => SubagentSpawner): RunContext {
+  const { allowedTools, ...base } = input;
+  const { options, setup } = base;
+  const tools = options.tools ?? defaultTools(setup);
+  const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot);
+  const ctx: RunContext = {
+    ...base,
+    tools,
+    registry: createToolRegistry(tools, { env: options.env ?? process.env }),
+    permissions,
+    hooks: hooksFor(input.resources, setup, options, permissions.mode, input.notice),
+    ...(setup.loaded && { nested: createNestedMemory({ cwd: setup.cwd, home: setup.home, loaded: setup.memory }) }),
+    systemPrompt: options.systemPrompt ?? BASE_SYSTEM_PROMPT,
+    environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
+    skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
+    subagent: false,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+  };
+  if (setup.loaded) ctx.spawner = spawnerFor(ctx);
+  return ctx;
+}
+
+/** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
+ * model, system prompt (environment included) and permission mode in `options`. */
+export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink): RunContext {
+  const tools = options.tools ?? [];
+  const permissions = { ...parent.permissions, mode: options.permissionMode ?? parent.permissions.mode };
+  return {
+    options,
+    resources: parent.resources,
+    setup: parent.setup,
+    model: options.model ?? parent.model,
+    provider: options.provider ?? parent.provider,
+    tools,
+    registry: createToolRegistry(tools, { env: options.env ?? process.env }),
+    permissions,
+    hooks: hooksFor(parent.resources, parent.setup, options, permissions.mode, notice),
+    ...(parent.nested && { nested: createNestedMemory({ cwd: parent.setup.cwd, home: parent.setup.home, loaded: parent.setup.memory }) }),
+    systemPrompt: options.systemPrompt ?? parent.systemPrompt,
+    environment: "",
+    skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(parent.setup.skills) : "",
+    subagent: true,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    notice,
+  };
+}
+
+/** The built-in tools; with loaded configuration also Task, Skill (when a skill is there for the
+ * model) and the MCP servers' tools. */
+function defaultTools(setup: RunSetup): Tool[] {
+  const builtins = builtinTools();
+  if (!setup.loaded) return builtins;
+  const tools = [...builtins, taskTool(setup.agents)];
+  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills));
+  return [...tools, ...setup.mcpTools];
+}
+
+function withAllowedTools(permissions: PermissionContext, allowed: readonly string[], root: string): PermissionContext {
+  if (allowed.length === 0) return permissions;
+  const { rules } = toPermissionRules(allowed, { root, source: "the slash command's allowed-tools" });
+  return { ...permissions, rules: { ...permissions.rules, allow: [...permissions.rules.allow, ...rules] } };
+}
+
+export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: PermissionMode, notice: NoticeSink): HookHost {
+  return createHookHost({
+    config: setup.hooks,
+    sessionId: options.sessionId ?? resources.sessionId,
+    projectDir: setup.projectRoot,
+    cwd: setup.cwd,
+    mode,
+    ...(setup.childEnv && { env: setup.childEnv }),
+    notice,
+  });
+}
+
+/** Deferred tools the conversation has already called stay loaded, so a resumed conversation does
+ * not have to search for them again. */
+export function restoreLoadedTools(registry: ToolRegistry, messages: readonly ModelMessage[]): void {
+  const names: string[] = [];
+  for (const message of messages) if (message.role === "assistant") for (const use of toolUsesOf(message)) names.push(use.name);
+  if (names.length > 0) registry.markLoaded(names);
+}
+
+/** How this run's tool calls are executed: looked up in the registry, checked by the gate, and run
+ * with the conversation's tool state, the settings' environment and (for Task) the sub-agent
+ * spawner, whose usage joins the run's. */
+export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
+  const { registry, setup } = ctx;
+  const env = setup.childEnv;
+  const spawner = ctx.spawner;
+  return {
+    tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
+    cwd: setup.cwd,
+    signal: ctx.options.signal,
+    emit: state.emit,
+    gate: createToolGate({
+      hooks: ctx.hooks,
+      permissions: ctx.permissions,
+      ...(ctx.options.approve && { approve: ctx.options.approve }),
+      ...(ctx.nested && { nested: ctx.nested }),
+      notice: ctx.notice,
+      stop: (reason) => {
+        state.stopRequest ??= reason;
+      },
+      track: (work) => {
+        state.background.push(work);
+      },
+    }),
+    bindContext: (base) => ({
+      ...base,
+      state: ctx.resources.toolState,
+      ...(env && { env }),
+      ...(spawner && {
+        spawnSubagent: async (request) => {
+          const output = await spawner(request, base);
+          if (output.usage) addUsage(state.usage, output.usage);
+          return output;
+        },
+      }),
+    }),
+  };
+}

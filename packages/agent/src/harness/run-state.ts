@@ -1,0 +1,69 @@
+// The mutable state of one run: the conversation as it grows, what the run has paid for, and what
+// must be settled before it returns.
+import type { ModelMessage } from "@harness/llm";
+import type { AgentEvent, Usage } from "@harness/protocol";
+import { contextMessages, rejoinTranscript } from "../compaction/context-messages.ts";
+import type { TranscriptEntry } from "../compaction/types.ts";
+import { addUsage, emptyUsage, pricedUsage } from "../usage.ts";
+
+export type RunState = {
+  /** The stored transcript the run started from, or the one the last compaction made (with the
+   * summary's `meta`). */
+  base: readonly TranscriptEntry[];
+  /** What the model sees: the part of `base` from its last summary on, then this run's messages. */
+  messages: ModelMessage[];
+  usage: Usage;
+  turns: Usage[];
+  /** Ids of tool calls announced with tool.started, so each gets a tool.completed. */
+  started: Set<string>;
+  lastReply: ModelMessage | undefined;
+  /** Tokens the last model request read (input and cache), for automatic compaction. */
+  lastRequestTokens?: number;
+  /** Automatic compaction failed once; the run does not try again. */
+  autoCompactFailed: boolean;
+  /** A Stop hook has kept the run going. */
+  stopHookActive: boolean;
+  /** Why a hook stopped the run (`continue: false`); the run ends after the current step. */
+  stopRequest?: string;
+  /** Work the run waits for before it returns (Notification hooks). */
+  background: Promise<unknown>[];
+  emit: (event: AgentEvent) => void;
+  /** The model the run uses, once chosen. */
+  model: string;
+};
+
+export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void): RunState {
+  return {
+    base: history,
+    messages: contextMessages(history),
+    usage: emptyUsage(),
+    turns: [],
+    started: new Set(),
+    lastReply: undefined,
+    autoCompactFailed: false,
+    stopHookActive: false,
+    background: [],
+    emit,
+    model: "",
+  };
+}
+
+/** The whole transcript: the record before the last summary, then what the model sees. */
+export function transcriptOf(state: RunState): TranscriptEntry[] {
+  return rejoinTranscript(state.base, state.messages);
+}
+
+/** Counts one model call the run made itself: priced, added to the total and listed in `turns`. */
+export function recordTurn(state: RunState, model: string, usage: Usage): Usage {
+  const priced = pricedUsage(model, usage);
+  state.turns.push(priced);
+  addUsage(state.usage, priced);
+  return priced;
+}
+
+/** Replaces the conversation with a compacted transcript. */
+export function replaceTranscript(state: RunState, transcript: readonly TranscriptEntry[]): void {
+  state.base = transcript;
+  state.messages = contextMessages(transcript);
+  state.lastRequestTokens = undefined;
+}

@@ -1,0 +1,67 @@
+// The hooks around a user's prompt and the end of a reply: SessionStart (once per conversation's
+// resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when the model is done), and
+// SessionEnd (when the resources are disposed or /clear runs).
+import type { TextBlock } from "@harness/llm";
+import { systemReminder } from "../context/format-memory.ts";
+import { withUserText } from "../transcript.ts";
+import type { HookHost } from "./hooks.ts";
+import { resourceInternals, type AgentResources } from "./resources.ts";
+import type { RunContext } from "./run-context.ts";
+import type { RunState } from "./run-state.ts";
+
+export type Submission = { ok: true; context: TextBlock[] } | { ok: false; reason: string };
+
+/** Runs SessionStart (the first time for these resources: "startup" for a new conversation,
+ * "resume" for one with history) and UserPromptSubmit. Their additional context comes back as
+ * system-reminder blocks for the user message; a block or `continue: false` comes back as the
+ * reason the prompt is not sent. */
+export async function submitPrompt(hooks: HookHost, resources: AgentResources, prompt: string, resumed: boolean, signal: AbortSignal): Promise<Submission> {
+  const context: TextBlock[] = [];
+  const inner = resourceInternals(resources);
+  if (!inner.sessionStarted) {
+    inner.sessionStarted = true;
+    const started = await startSession(hooks, resumed ? "resume" : "startup", signal);
+    if (!started.ok) return started;
+    context.push(...started.context);
+  }
+  const submitted = await hooks.run("UserPromptSubmit", { prompt }, signal);
+  if (!submitted.continue) return { ok: false, reason: submitted.stopReason ?? "A UserPromptSubmit hook stopped the run." };
+  if (submitted.blocked) return { ok: false, reason: submitted.blockReason ?? "A UserPromptSubmit hook blocked the prompt." };
+  for (const text of submitted.additionalContext) context.push(reminderBlock("UserPromptSubmit", text));
+  return { ok: true, context };
+}
+
+export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<Submission> {
+  const started = await hooks.run("SessionStart", { source }, signal);
+  if (!started.continue) return { ok: false, reason: started.stopReason ?? "A SessionStart hook stopped the run." };
+  return { ok: true, context: started.additionalContext.map((text) => reminderBlock("SessionStart", text)) };
+}
+
+/** Lets the resources run SessionEnd with `hooks` when they are disposed. By then no run listens:
+ * give hooks whose notices go nowhere. */
+export function registerSessionEnd(resources: AgentResources, hooks: HookHost): void {
+  if (!hooks.has("SessionEnd")) {
+    resourceInternals(resources).sessionEnd = undefined;
+    return;
+  }
+  resourceInternals(resources).sessionEnd = async (reason) => {
+    await hooks.run("SessionEnd", { reason }, new AbortController().signal);
+  };
+}
+
+/** Runs the Stop hooks (SubagentStop for a sub-agent) when the model is done. A hook that blocks
+ * stopping keeps the run going: its reason goes to the model as the next user message, and the
+ * next Stop input says `stop_hook_active: true`. */
+export async function stopHookContinues(ctx: RunContext, state: RunState): Promise<boolean> {
+  const event = ctx.subagent ? "SubagentStop" : "Stop";
+  if (!ctx.hooks.has(event)) return false;
+  const result = await ctx.hooks.run(event, { stop_hook_active: state.stopHookActive }, ctx.options.signal);
+  if (!result.continue || !result.blocked || ctx.options.signal.aborted) return false;
+  state.stopHookActive = true;
+  state.messages = withUserText(state.messages, `${event} hook feedback:\n${result.blockReason}`);
+  return true;
+}
+
+function reminderBlock(event: string, text: string): TextBlock {
+  return { type: "text", text: systemReminder(`${event} hook additional context: ${text}`) };
+}

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test, type TestContext } from "node:test";
+import { systemText, tempWorkspace } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+import { createAgentResources } from "./resources.ts";
+
+/** Puts a `git` first on PATH that logs each call and runs the real one; returns the log reader. */
+async function countGitCalls(t: TestContext): Promise<() => Promise<string[]>> {
+  const bin = await tempWorkspace(t);
+  const log = path.join(bin, "calls.log");
+  const real = execFileSync("bash", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  await fs.writeFile(path.join(bin, "git"), `#!/usr/bin/env bash\necho "$*" >> "${log}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}:${saved}`;
+  t.after(() => {
+    process.env.PATH = saved;
+  });
+  return async () => (await fs.readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
+}
+
+test("outside a git repository the run starts no git process", async (t) => {
+  const calls = await countGitCalls(t);
+  const project = await tempProject(t);
+  const { provider } = await runInProject(project, [{ text: "ok" }]);
+  assert.deepEqual(await calls(), []);
+  assert.match(systemText(provider.requests[0]), new RegExp(`Working directory: ${project.root}`));
+});
+
+test("in a git repository the snapshot is taken once per conversation and shown in the environment", async (t) => {
+  const project = await tempProject(t);
+  execFileSync("git", ["init", "-q", "-b", "trunk", project.root]);
+  await project.write("src/a.ts", "export {};\n");
+  const calls = await countGitCalls(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+
+  const sub = path.join(project.root, "src");
+  const first = await runInProject(project, [{ text: "ok" }], { resources, cwd: sub });
+  const snapshotCalls = (await calls()).length;
+  assert.ok(snapshotCalls > 0);
+  const system = systemText(first.provider.requests[0]);
+  assert.match(system, /Is directory a git repo: Yes/);
+  assert.match(system, /Current branch: trunk/);
+
+  const second = await runInProject(project, [{ text: "ok" }], { resources, cwd: sub });
+  assert.equal((await calls()).length, snapshotCalls, "the second run reuses the snapshot");
+  assert.equal(systemText(second.provider.requests[0]), system, "so the system prompt stays the same bytes");
+});
+
+test("the project root is the nearest directory with .git: its .claude settings apply in a subdirectory", async (t) => {
+  const project = await tempProject(t);
+  await fs.mkdir(path.join(project.root, ".git"));
+  await project.settings({ permissions: { deny: ["Read"] } });
+  await project.write("pkg/inner/file.txt", "x\n");
+  const { provider } = await runInProject(project, [{ toolCalls: [{ name: "Read", input: { file_path: "file.txt" } }] }, { text: "ok" }], {
+    cwd: path.join(project.root, "pkg", "inner"),
+  });
+  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /denied by the deny rule \\"Read\\"/);
+});
+
+test("loadUserConfig: false reads nothing: no memory, no hooks, no rules, only the built-in tools", async (t) => {
+  const project = await tempProject(t);
+  await project.write("CLAUDE.md", "Secret project rule.");
+  await project.settings({ permissions: { deny: ["Bash"] }, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "exit 2" }] }] } });
+  const { provider, result } = await runInProject(project, [{ toolCalls: [{ name: "Bash", input: { command: "echo ran" } }] }, { text: "ok" }], { loadUserConfig: false });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.doesNotMatch(JSON.stringify(provider.requests[0]), /Secret project rule/);
+  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /"content":"ran"/);
+  assert.ok(!provider.requests[0].tools?.some((tool) => tool.name === "Task" || tool.name === "Skill"));
+});
+
+test("an unknown model provider ends the run with the routing error, before any model call", async (t) => {
+  const project = await tempProject(t);
+  const { result } = await runInProject(project, [], { provider: undefined, model: "mistral/large" });
+  assert.equal(result.stopReason, "error");
+  assert.match(result.errorMessage ?? "", /unknown model provider "mistral"/);
+  assert.equal(result.model, "mistral/large");
+  assert.deepEqual(result.transcript, [{ role: "user", content: "Please help." }]);
+});

@@ -1,0 +1,168 @@
+// Everything a run reads from the user's and the project's configuration, loaded once per run and
+// concurrently: settings, hooks, permissions, memory files, git state, skills, commands, agent
+// definitions and MCP servers. Problems in those files become notices; they never stop a run.
+import os from "node:os";
+import path from "node:path";
+import { discoverCommands } from "../commands/discover.ts";
+import type { SlashCommand } from "../commands/types.ts";
+import { gitSnapshot, type GitSnapshot } from "../context/git-snapshot.ts";
+import { loadMemory } from "../context/load-memory.ts";
+import type { MemoryFile } from "../context/types.ts";
+import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
+import type { HooksConfig } from "../hooks/types.ts";
+import { loadMcpConfig } from "../mcp/load-config.ts";
+import { startMcp } from "../mcp/manager.ts";
+import { permissionContext } from "../settings/context.ts";
+import { loadSettings } from "../settings/load.ts";
+import type { Settings } from "../settings/types.ts";
+import { discoverSkills } from "../skills/discover.ts";
+import type { Skill } from "../skills/types.ts";
+import { loadAgentDefinitions } from "../subagents/load-agents.ts";
+import type { AgentDefinition } from "../subagents/types.ts";
+import type { PermissionContext } from "../permissions/types.ts";
+import type { RunAgentOptions, Tool } from "../types.ts";
+import { untilAborted } from "./abortable.ts";
+import { findProjectRoot } from "./project-root.ts";
+import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
+
+export const DEFAULT_MANAGED_SETTINGS_PATH = "/etc/claude-code/managed-settings.json";
+
+export type RunSetup = {
+  /** False for a run with loadUserConfig: false (nothing below was discovered). */
+  loaded: boolean;
+  cwd: string;
+  home: string;
+  projectRoot: string;
+  /** The environment of Bash, hooks and MCP servers: the run's, with the settings' `env` over it.
+   * Undefined: this process's environment, unchanged. */
+  childEnv?: Record<string, string>;
+  settings: Settings;
+  hooks: HooksConfig;
+  /** From the settings and the run's permission mode. */
+  permissions: PermissionContext;
+  memory: MemoryFile[];
+  git?: GitSnapshot;
+  skills: Skill[];
+  commands: SlashCommand[];
+  agents: AgentDefinition[];
+  /** Tools of the connected MCP servers (none when the run brings its own `tools`). */
+  mcpTools: Tool[];
+};
+
+type Diagnostic = { file: string; key?: string; message: string };
+
+/** Never rejects on a user's file; `notice` gets every problem found. */
+export async function loadRunSetup(options: RunAgentOptions, resources: AgentResources, notice: NoticeSink): Promise<RunSetup> {
+  const cwd = path.resolve(options.cwd);
+  const home = options.home ?? os.homedir();
+  if (options.loadUserConfig === false) return bareSetup(options, cwd, home);
+
+  const found = await findProjectRoot(cwd);
+  const projectRoot = options.projectRoot === undefined ? found.root : path.resolve(cwd, options.projectRoot);
+  const report = (diagnostics: readonly Diagnostic[]) => {
+    for (const d of diagnostics) notice("warning", describeDiagnostic(d));
+  };
+  const where = { home, projectRoot };
+  const settingsLoad = loadSettings({ cwd, projectRoot, home, managedPath: options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH });
+  const memoryLoad = loadMemory({ cwd, projectRoot, home });
+  const skillsLoad = discoverSkills(where);
+  const commandsLoad = discoverCommands(where);
+  const agentsLoad = loadAgentDefinitions(where);
+  const gitLoad = found.inGitRepo ? untilAborted(gitFor(resources, cwd), options.signal) : undefined;
+
+  const loadedSettings = await settingsLoad;
+  report(loadedSettings.diagnostics);
+  const settings = loadedSettings.settings;
+  const childEnv = environmentOf(options.env ?? process.env, settings.env);
+  const hooks = settings.disableAllHooks === true ? {} : hooksOf(loadedSettings.sources, report);
+  const permissions = permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) });
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
+
+  const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
+  for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
+  return {
+    loaded: true,
+    cwd,
+    home,
+    projectRoot,
+    childEnv,
+    settings,
+    hooks,
+    permissions,
+    memory: memory.files,
+    ...(git && { git }),
+    skills: skills.skills,
+    commands: commands.commands,
+    agents: agents.agents,
+    mcpTools,
+  };
+}
+
+function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetup {
+  const setup: RunSetup = {
+    loaded: false,
+    cwd,
+    home,
+    projectRoot: options.projectRoot === undefined ? cwd : path.resolve(cwd, options.projectRoot),
+    settings: {},
+    hooks: {},
+    permissions: { mode: options.permissionMode ?? "default", rules: { allow: [], ask: [], deny: [] }, cwd, home, additionalDirectories: [] },
+    memory: [],
+    skills: [],
+    commands: [],
+    agents: [],
+    mcpTools: [],
+  };
+  if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
+  return setup;
+}
+
+/** `base` without unset variables, with `overrides` laid over it. */
+export function environmentOf(base: Readonly<Record<string, string | undefined>>, overrides: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
+  if (overrides) Object.assign(env, overrides);
+  return env;
+}
+
+/** Every scope's hooks run, lowest precedence first (as Claude Code merges them). */
+function hooksOf(sources: readonly { path: string; settings: Settings }[], report: (d: readonly Diagnostic[]) => void): HooksConfig {
+  const configs = sources.map((source) => {
+    const parsed = parseHooksConfig(source.settings.hooks, source.path);
+    report(parsed.diagnostics);
+    return parsed.config;
+  });
+  return mergeHooksConfigs(configs);
+}
+
+function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
+  const cache = resourceInternals(resources).git;
+  let snapshot = cache.get(cwd);
+  if (!snapshot) {
+    // Not tied to one run's signal: the snapshot serves the whole conversation. gitSnapshot has its
+    // own timeout.
+    snapshot = gitSnapshot(cwd, new AbortController().signal);
+    cache.set(cwd, snapshot);
+  }
+  return snapshot;
+}
+
+type McpWhere = { projectRoot: string; home: string; settings: Settings; env: Record<string, string>; signal: AbortSignal };
+
+async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Tool[]> {
+  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, env: o.env });
+  for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
+  if (config.servers.length === 0 || resourceInternals(resources).disposed) return [];
+  const key = JSON.stringify([o.projectRoot, config.servers, o.settings.env ?? {}]);
+  const manager = await untilAborted(
+    mcpManagerFor(resources, key, (onNotice) =>
+      startMcp(config, { cwd: o.projectRoot, env: o.env, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+    ),
+    o.signal,
+  );
+  return manager?.tools ?? [];
+}
+
+export function describeDiagnostic(d: Diagnostic): string {
+  return `${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`;
+}

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+const task = (id: string, subagentType: string, prompt: string) => ({ id, name: "Task", input: { description: "Look into it", prompt, subagent_type: subagentType } });
+
+test("a Task call runs a sub-agent: its events carry its agentId, its reply is the tool result, its usage joins the run's", async (t) => {
+  const project = await tempProject(t);
+  await project.write("CLAUDE.md", "Project rule: be precise.");
+  await project.write("notes.txt", "alpha\n");
+  const { provider, result, events } = await runInProject(project, [
+    { toolCalls: [task("toolu_task", "general-purpose", "What does notes.txt say?")], usage: { inputTokens: 100, outputTokens: 10 } },
+    { toolCalls: [{ id: "toolu_sub", name: "Read", input: { file_path: "notes.txt" } }], usage: { inputTokens: 40, outputTokens: 4 } },
+    { text: "It says alpha.", usage: { inputTokens: 60, outputTokens: 6 } },
+    { text: "notes.txt says alpha.", usage: { inputTokens: 120, outputTokens: 8 } },
+  ]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.deepEqual(result.usage, { inputTokens: 320, outputTokens: 28 });
+  assert.deepEqual(result.turns, [
+    { inputTokens: 100, outputTokens: 10 },
+    { inputTokens: 120, outputTokens: 8 },
+  ]);
+
+  const sub = provider.requests[1];
+  assert.match(systemText(sub), /carry out one task on its behalf/);
+  assert.match(systemText(sub), new RegExp(`Working directory: ${project.root}`));
+  assert.equal(systemText(sub).split("Working directory:").length, 2, "the environment is there once");
+  assert.ok(!sub.tools?.some((tool) => tool.name === "Task"), "no Task for a sub-agent");
+  assert.match(JSON.stringify(sub.messages[0]), /Project rule: be precise/);
+  assert.match(JSON.stringify(sub.messages[0]), /What does notes\.txt say\?/);
+  assert.deepEqual(resultsIn(withoutCacheMarks(provider.requests[3].messages).at(-1)), [{ type: "tool_result", tool_use_id: "toolu_task", content: "It says alpha." }]);
+
+  const fromSub = events.filter((e) => e.type !== "notice" && e.agentId !== undefined);
+  assert.deepEqual(
+    fromSub.map((e) => e.type),
+    ["tool.started", "tool.completed", "assistant.delta"],
+  );
+  const agentId = fromSub[0].agentId;
+  assert.match(agentId ?? "", /^agent_/);
+  assert.ok(fromSub.every((e) => e.agentId === agentId && e.parentToolUseId === "toolu_task"));
+});
+
+test("a sub-agent's calls go through the same permission check; Explore stays read-only even when the parent may write", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [task("toolu_task", "Explore", "Look around")] },
+      { toolCalls: [{ id: "toolu_touch", name: "Bash", input: { command: "touch explored.txt" } }] },
+      { text: "Could not write." },
+      { text: "ok" },
+    ],
+    { permissionMode: "acceptEdits", approve: async () => ({ behavior: "allow" }) },
+  );
+  const [block] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
+  assert.equal(block.is_error, true);
+  assert.match(String(block.content), /Plan mode is on/);
+  assert.equal(await project.exists("explored.txt"), false);
+});
+
+test("SubagentStop hooks run when a sub-agent finishes, Stop only for the main agent", async (t) => {
+  const project = await tempProject(t);
+  const log = await project.hook("log.sh", `input=$(cat)\nprintf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/stops.log"`);
+  await project.settings({ hooks: { Stop: [{ hooks: [{ type: "command", command: log }] }], SubagentStop: [{ hooks: [{ type: "command", command: log }] }] } });
+  await runInProject(project, [{ toolCalls: [task("toolu_task", "general-purpose", "Do it")] }, { text: "Sub done." }, { text: "Main done." }]);
+  const events = (await project.read("stops.log")).trim().split("\n").map((line) => (JSON.parse(line) as { hook_event_name: string }).hook_event_name);
+  assert.deepEqual(events, ["SubagentStop", "Stop"]);
+});

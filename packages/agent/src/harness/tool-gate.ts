@@ -1,0 +1,134 @@
+// What happens around each tool call, in Claude Code's order: PreToolUse hooks → permission check
+// → approval → (the tool runs) → PostToolUse hooks → nested memory files.
+import type { ToolUseBlock } from "@harness/llm";
+import { nestedMemoryReminder, systemReminder } from "../context/format-memory.ts";
+import type { NestedMemory } from "../context/nested-memory.ts";
+import type { ToolGate } from "../execute-tool-calls.ts";
+import type { HookResult } from "../hooks/types.ts";
+import { decide } from "../permissions/decide.ts";
+import { describeCall } from "../permissions/describe-call.ts";
+import type { PermissionContext, PermissionDecision } from "../permissions/types.ts";
+import { validateToolInput } from "../tool-input.ts";
+import type { ApprovalDecision, ApprovalRequest, Tool, ToolOutput } from "../types.ts";
+import type { HookHost } from "./hooks.ts";
+import { describeDiagnostic } from "./setup.ts";
+import type { NoticeSink } from "./resources.ts";
+
+export type ToolGateOptions = {
+  hooks: HookHost;
+  permissions: PermissionContext;
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Memory files of subdirectories, reported the first time a file tool works below them. */
+  nested?: NestedMemory;
+  notice: NoticeSink;
+  /** A hook answered `continue: false`: the run ends after this step. */
+  stop(reason: string): void;
+  /** Work that may finish after the call (the Notification hook); the run waits for it at its end. */
+  track(work: Promise<unknown>): void;
+};
+
+type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput };
+
+export function createToolGate(o: ToolGateOptions): ToolGate {
+  return {
+    async before(call, tool, args, signal) {
+      let input = args as Record<string, unknown>;
+      let hook: HookResult | undefined;
+      if (o.hooks.has("PreToolUse")) {
+        hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, signal);
+        if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
+        if (hook.permissionDecision === "deny") return refuse(hookDenial(hook.blockReason));
+        if (hook.updatedInput) {
+          const changed = validateToolInput(tool, hook.updatedInput);
+          if (!changed.ok) return refuse(`A PreToolUse hook changed the input to one that is not valid. ${changed.error}`);
+          input = changed.args as Record<string, unknown>;
+        }
+      }
+      const decision = permissionDecision(call.name, input, o.permissions, hook);
+      if (decision.behavior === "deny") return refuse(decision.reason);
+      if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, signal);
+      return { run: true, args: input };
+    },
+
+    async after(call, tool, args, output, signal) {
+      const notes: string[] = [];
+      if (!output.isError && o.hooks.has("PostToolUse")) {
+        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: output.content, tool_use_id: call.id }, signal);
+        if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUse hook stopped the run.");
+        if (hook.blocked) notes.push(`PostToolUse hook feedback:\n${hook.blockReason}`);
+        for (const context of hook.additionalContext) notes.push(systemReminder(context));
+      }
+      const target = o.nested ? touchedPath(tool.name, args) : undefined;
+      if (o.nested && target !== undefined) {
+        const found = await o.nested.touch(target);
+        for (const d of found.diagnostics) o.notice("warning", describeDiagnostic(d));
+        const reminder = nestedMemoryReminder(found.files);
+        if (reminder) notes.push(reminder);
+      }
+      return notes;
+    },
+  };
+}
+
+/** The permission decision with a PreToolUse hook's say. As in Claude Code, a hook's "allow" skips
+ * the prompt but not a deny or ask rule; its "ask" asks even where the rules would allow. */
+export function permissionDecision(name: string, input: Record<string, unknown>, permissions: PermissionContext, hook?: HookResult): PermissionDecision {
+  const decision = decide({ name, input }, permissions);
+  const reason = hook?.permissionDecisionReason;
+  if (hook?.permissionDecision === "allow") {
+    if (decision.behavior !== "allow" && decision.rule !== undefined) return decision;
+    return { behavior: "allow", reason: reason ?? "Allowed by a PreToolUse hook." };
+  }
+  if (hook?.permissionDecision === "ask" && decision.behavior !== "deny") {
+    const asked: PermissionDecision = { behavior: "ask", reason: reason ?? `A PreToolUse hook asks for approval of this ${name} call.` };
+    if (permissions.mode !== "dontAsk") return asked;
+    return { behavior: "deny", reason: `dontAsk mode is on, so what would need approval is denied. ${asked.reason}` };
+  }
+  return decision;
+}
+
+async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, signal: AbortSignal): Promise<Verdict> {
+  if (!o.approve) {
+    return refuse(
+      `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json or run with --permission-mode acceptEdits/bypassPermissions.`,
+    );
+  }
+  o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
+  let answer: ApprovalDecision;
+  try {
+    answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason });
+  } catch (error) {
+    return refuse(`Permission to use ${call.name} was not granted: asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
+  if (!answer.updatedInput) return { run: true, args: input };
+  const changed = validateToolInput(tool, answer.updatedInput);
+  return changed.ok ? { run: true, args: changed.args } : refuse(`The approved input is not valid. ${changed.error}`);
+}
+
+function refuse(content: string): Verdict {
+  return { run: false, output: { content, isError: true } };
+}
+
+function hookDenial(reason: string | undefined): string {
+  const text = reason?.trim() || "no reason given";
+  return text.startsWith("Blocked by a PreToolUse hook") ? text : `Blocked by a PreToolUse hook: ${text}`;
+}
+
+/** The path a file tool worked on, for nested memory; Glob and Grep only with an explicit path. */
+function touchedPath(toolName: string, args: unknown): string | undefined {
+  const input = args as Record<string, unknown>;
+  const key = FILE_TOOL_PATHS[toolName];
+  const value = key === undefined ? undefined : input[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+const FILE_TOOL_PATHS: Readonly<Record<string, string>> = {
+  Read: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  Write: "file_path",
+  NotebookEdit: "notebook_path",
+  Glob: "path",
+  Grep: "path",
+};

@@ -6,6 +6,7 @@ export type {
   ApprovalRequest,
   RunAgentOptions,
   RunAgentResult,
+  RunConfigureChange,
   Tool,
   ToolContext,
   ToolOutput,

@@ -7,6 +7,7 @@ import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
+import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, providerFor } from "./harness/model.ts";
 import { planPrompt } from "./harness/prompt.ts";
@@ -88,10 +89,20 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions): Promis
 }
 
 async function runLoop(ctx: RunContext, state: RunState): Promise<RunAgentResult> {
+  const configure = watchConfigure(ctx.subagent ? undefined : ctx.options.onConfigure);
+  try {
+    return await turns(ctx, state, () => configure.apply(ctx, state));
+  } finally {
+    configure.close();
+  }
+}
+
+async function turns(ctx: RunContext, state: RunState, applyConfigure: () => void): Promise<RunAgentResult> {
   const { signal } = ctx.options;
   const toolRun = toolRunFor(ctx, state);
   for (let turn = 0; turn < ctx.maxTurns; turn++) {
     if (signal.aborted) return finish(state, "aborted");
+    applyConfigure();
     takeSteering(ctx, state);
     const request = await nextRequest(ctx, state);
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);

@@ -124,6 +124,9 @@ export type RunAgentOptions = {
    * call and added to the conversation (with the tool results the model is about to read), each
    * announced with a user.message event; a run about to end goes on when some are waiting. */
   steering?: { take(): string[] };
+  /** Subscribes to configuration changes sent while the run is in flight; each applies from the
+   * next model call (the mode also to tool calls checked after it). Returns the unsubscribe. */
+  onConfigure?: (listener: (change: RunConfigureChange) => void) => () => void;
   /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
   sessionId?: string;
 };
@@ -148,4 +151,13 @@ export type RunAgentResult = {
   /** The model the run used (after settings and slash commands); "" when none could be chosen. */
   model: string;
   errorMessage?: string;
+};
+
+/** A change of configuration for the run in flight. */
+export type RunConfigureChange = {
+  permissionMode?: PermissionMode;
+  model?: string;
+  maxTurns?: number;
+  systemPrompt?: string;
+  effort?: "low" | "medium" | "high" | "max";
 };

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { RunConfigureChange } from "../types.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+
+/** A configure channel the test pushes changes into, as the runner does from POST …/configure. */
+function channel() {
+  const listeners = new Set<(change: RunConfigureChange) => void>();
+  return {
+    onConfigure: (listener: (change: RunConfigureChange) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    send: (change: RunConfigureChange) => listeners.forEach((l) => l(change)),
+    get listening() {
+      return listeners.size;
+    },
+  };
+}
+
+test("a model change sent mid-run applies from the next model call", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const { provider, result } = await runInProject(
+    project,
+    [
+      () => {
+        config.send({ model: "model-b", maxTurns: 5 });
+        return { toolCalls: [{ id: "toolu_1", name: "Glob", input: { pattern: "*" } }] };
+      },
+      { text: "done" },
+    ],
+    { onConfigure: config.onConfigure, permissionMode: "bypassPermissions" },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  assert.deepEqual(provider.requests.map((r) => r.model), ["test-model", "model-b"]);
+  assert.equal(result.model, "model-b");
+  assert.equal(config.listening, 0, "the run unsubscribes when it ends");
+});
+
+test("a permission mode change mid-run applies from the next model call on", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const { provider } = await runInProject(
+    project,
+    [
+      () => {
+        // Sent while the model answers: this reply's call is still checked in the old mode.
+        config.send({ permissionMode: "acceptEdits" });
+        return { toolCalls: [{ id: "toolu_1", name: "Write", input: { file_path: "first.txt", content: "1" } }] };
+      },
+      { toolCalls: [{ id: "toolu_2", name: "Write", input: { file_path: "second.txt", content: "2" } }] },
+      { text: "done" },
+    ],
+    { onConfigure: config.onConfigure, permissionMode: "default" },
+  );
+  // "default" with nobody to approve refuses the first write; from the next call on, acceptEdits
+  // lets the second one through.
+  assert.equal(await project.exists("first.txt"), false);
+  assert.equal(await project.exists("second.txt"), true);
+  assert.equal(provider.requests.length, 3);
+});

@@ -1,0 +1,41 @@
+// Configuration changes that arrive while a run is in flight. They queue up as they come and are
+// applied together just before the next model call, so a turn never sees half of a change.
+import type { RunConfigureChange } from "../types.ts";
+import { providerFor } from "./model.ts";
+import type { RunContext } from "./run-context.ts";
+import type { RunState } from "./run-state.ts";
+
+export type ConfigureInbox = { apply(ctx: RunContext, state: RunState): void; close(): void };
+
+export function watchConfigure(subscribe: ((listener: (change: RunConfigureChange) => void) => () => void) | undefined): ConfigureInbox {
+  const pending: RunConfigureChange[] = [];
+  const unsubscribe = subscribe?.((change) => pending.push(change)) ?? (() => {});
+  return {
+    apply(ctx, state) {
+      for (const change of pending.splice(0)) applyChange(ctx, state, change);
+    },
+    close: unsubscribe,
+  };
+}
+
+function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChange): void {
+  if (change.permissionMode !== undefined) {
+    // The tool gate holds this same object, so calls checked from now on see the new mode.
+    ctx.permissions.mode = change.permissionMode;
+  }
+  if (change.maxTurns !== undefined) ctx.maxTurns = change.maxTurns;
+  if (change.systemPrompt !== undefined) ctx.systemPrompt = change.systemPrompt;
+  if (change.effort !== undefined) ctx.options = { ...ctx.options, effort: change.effort };
+  if (change.model !== undefined && change.model !== ctx.model) {
+    // A run given its provider keeps it (only the model name changes); otherwise it is routed anew.
+    const routed = providerFor(ctx.options, change.model);
+    if (!routed.ok) {
+      ctx.notice("error", `The model was not changed to ${change.model}: ${routed.error}`);
+      return;
+    }
+    ctx.model = routed.model;
+    ctx.provider = routed.provider;
+    state.model = routed.model;
+    ctx.notice("info", `Model changed to ${routed.model} from the next model call.`);
+  }
+}

@@ -9,6 +9,8 @@ import { benchReply } from "./scenarios.ts";
 import { measureLatency, measureThroughput, sdkBaseline } from "./streaming.ts";
 import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
+import { measureToolRoundTrip } from "./agent.ts";
+import { measureGrep } from "./grep.ts";
 import { fmt } from "./lib.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
@@ -58,6 +60,21 @@ try {
     `median ${fmt(start.harnessMs, 0)} ms`,
     `baseline bare node + one HTTP request ${fmt(start.baselineMs, 0)} ms`,
     `ratio ${fmt(start.harnessMs / start.baselineMs)}×`,
+  );
+  const loop = await measureToolRoundTrip(quick ? 10 : 30);
+  row(
+    "agent loop: tool round trip (reply with a TodoWrite call received → next request sent), median",
+    `${fmt(loop.loopMs)} ms`,
+    `the same requests sent back to back with no loop ${fmt(loop.bareMs)} ms`,
+    `engine overhead ${fmt(loop.loopMs - loop.bareMs)} ms`,
+  );
+  row("first request's fixed prefix (system + tools), no project configuration", `${fmt(loop.prefix.bytes)} bytes, ~${fmt(loop.prefix.tokens)} tokens (chars/4)`, "", "");
+  const grep = await measureGrep(quick ? 3 : 7);
+  row(
+    `Grep tool over node_modules (files_with_matches, ${grep.files} files)`,
+    `median ${fmt(grep.toolMs)} ms`,
+    `ripgrep run directly ${fmt(grep.rgMs)} ms`,
+    `ratio ${fmt(grep.toolMs / grep.rgMs)}×`,
   );
 } finally {
   await server.stop();

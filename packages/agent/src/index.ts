@@ -65,7 +65,7 @@ export { createToolRegistry, DEFAULT_DEFER_THRESHOLD, TOOL_SEARCH_NAME } from ".
 export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry/index.ts";
 
 // Context: memory files, environment, request assembly
-export { assembleRequestContext, createNestedMemory, environmentBlock, gitSnapshot, loadMemory } from "./context/index.ts";
+export { assembleRequestContext, createNestedMemory, environmentBlock, estimateTokens, gitSnapshot, loadMemory } from "./context/index.ts";
 export type { GitSnapshot, MemoryFile, NestedMemory, RequestContext, RequestContextInput } from "./context/index.ts";
 
 // Skills, slash commands, sub-agents, compaction

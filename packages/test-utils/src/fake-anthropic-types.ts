@@ -69,7 +69,7 @@ export type RecordedRequest = {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body. Typed loosely on purpose: tests read deep into what the client sent. */
   body: any;
-  /** When the request arrived: milliseconds since the epoch with sub-millisecond precision (performance.timeOrigin + performance.now()). */
+  /** When the request's headers arrived (before its body was read): milliseconds since the epoch with sub-millisecond precision (performance.timeOrigin + performance.now()). */
   at: number;
 };
 

@@ -27,6 +27,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const arrived = performance.timeOrigin + performance.now();
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
@@ -48,7 +49,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
     const invalid = describeInvalidBody(parsed.value, path);
     if (invalid) {
-      if (path === "/v1/messages") record({ method: "POST", path, url, headers: { ...req.headers }, body: parsed.value, at: performance.timeOrigin + performance.now() });
+      if (path === "/v1/messages") record({ method: "POST", path, url, headers: { ...req.headers }, body: parsed.value, at: arrived });
       sendJson(res, 400, errorBody("invalid_request_error", invalid));
       return;
     }
@@ -57,7 +58,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 200, { input_tokens: estimateInputTokens(body) });
       return;
     }
-    const recorded: RecordedRequest = { method: "POST", path, url, headers: { ...req.headers }, body, at: performance.timeOrigin + performance.now() };
+    const recorded: RecordedRequest = { method: "POST", path, url, headers: { ...req.headers }, body, at: arrived };
     if (options.route?.(recorded) === "side") {
       sideRequests.push(recorded);
       await playReply(options.sideReply?.(recorded) ?? { text: "OK" }, body, res);

@@ -5,10 +5,14 @@ export type Topic = "run" | "serve";
 export type Command =
   | { kind: "help"; topic?: Topic }
   | { kind: "version" }
-  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number }
+  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number; permissionMode?: PermissionModeName }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
   | { kind: "usage-error"; message: string; topic?: Topic };
+
+/** Claude Code's permission modes, as `harness run --permission-mode` takes them. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+export type PermissionModeName = (typeof PERMISSION_MODES)[number];
 
 type OptionSpec = { [flag: string]: { key: string; value: boolean } };
 
@@ -17,6 +21,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--model": { key: "model", value: true },
   "-m": { key: "model", value: true },
   "--max-turns": { key: "maxTurns", value: true },
+  "--permission-mode": { key: "permissionMode", value: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -85,6 +90,11 @@ function parseRun(args: string[]): Command {
     const n = parseInteger("--max-turns", options.maxTurns, 1, 10_000);
     if (typeof n === "string") return { kind: "usage-error", message: n, topic: "run" };
     command.maxTurns = n;
+  }
+  if (typeof options.permissionMode === "string") {
+    const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
+    if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
+    command.permissionMode = mode;
   }
   return command;
 }

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,7 +49,7 @@ test("harness run streams the reply to stdout and shows a Bash tool call on stde
     startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo made > note.txt && cat note.txt" }, "The note says made.") }),
   );
   const dir = tempDir(t);
-  const { result } = harness(["run", "--cwd", dir, "--model", "claude-test", "write a note"], {
+  const { result } = harness(["run", "--cwd", dir, "--model", "claude-test", "--permission-mode", "acceptEdits", "write a note"], {
     ANTHROPIC_API_KEY: "test-key",
     ANTHROPIC_BASE_URL: fake.url,
   });
@@ -66,6 +66,26 @@ test("harness run streams the reply to stdout and shows a Bash tool call on stde
   const toolResult = JSON.stringify(fake.requests[1].body.messages.at(-1));
   assert.match(toolResult, /tool_result/);
   assert.match(toolResult, /made/);
+});
+
+test("without a permission mode that allows it, a headless run refuses a call that needs approval", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo made > note.txt" }, "I could not write the note.") }),
+  );
+  const dir = tempDir(t);
+  const { code, stderr } = await harness(["run", "--cwd", dir, "write a note"], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(existsSync(join(dir, "note.txt")), false);
+  const toolResult = JSON.stringify(fake.requests[1].body.messages.at(-1));
+  assert.match(toolResult, /is_error/);
+  assert.match(toolResult, /no one to approve|not granted/i);
+});
+
+test("an unknown --permission-mode is a usage error", async () => {
+  const { code, stderr } = await harness(["run", "--permission-mode", "yolo", "hi"], { ANTHROPIC_API_KEY: "k" }).result;
+  assert.equal(code, 2);
+  assert.match(stderr, /--permission-mode must be one of default, acceptEdits, plan, bypassPermissions/);
 });
 
 test("a model failure exits 1 with one line on stderr and no stack trace", async (t) => {

@@ -55,7 +55,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const renderer = createRenderer(io.stdout, io.stderr, { color, cwd });
   try {
     const outcome = await builtinBackend().run(
-      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, cwd },
+      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
       headlessContext({ signal: controller.signal, emit: renderer.event, workspace: cwd }),
     );
     renderer.finish();

@@ -20,6 +20,10 @@ Options:
   --cwd DIR          directory the agent works in (default: the current directory)
   -m, --model M      model to use (default: $HARNESS_MODEL, else the built-in default)
   --max-turns N      stop after N model calls
+  --permission-mode M
+                     default | acceptEdits | plan | bypassPermissions (default: the project's
+                     settings, else "default": with nobody to approve, calls that would need
+                     approval are refused; acceptEdits lets file edits in the project through)
   -h, --help         show this help
 
 Environment:

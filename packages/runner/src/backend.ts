@@ -44,6 +44,8 @@ export type Backend = {
   /** Restores the workspace's files to how they were before the run that answered `userMessageId`
    * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
   rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;
+  /** Releases what the backend keeps between runs (processes, servers); called when the runner stops. */
+  dispose?(): Promise<void>;
 };
 
 /** A context for a run nobody can steer, configure or approve (headless runs and tests). */

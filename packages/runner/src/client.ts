@@ -1,6 +1,17 @@
 // Client of the RunnerProtocol over fetch + web streams only (no node: modules), so that any host —
 // Node, a Worker, a Durable Object — can drive a runner.
-import { describeZodError, RunnerEventSchema, RunnerHealthSchema, type RunnerEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
+import {
+  describeZodError,
+  KEEP_RUNNING_HEADER,
+  RewindResultSchema,
+  RunnerEventSchema,
+  RunnerHealthSchema,
+  type RewindResult,
+  type RunConfigureBody,
+  type RunnerEvent,
+  type RunnerHealth,
+  type RunnerQuery,
+} from "@harness/protocol";
 import { createSseParser } from "./sse-parser.ts";
 
 /** The runner answered with a status other than 200; `message` is the runner's `error` text. */
@@ -18,9 +29,24 @@ export type RunnerClient = {
   /** Starts a run and yields its events, ending after run.completed or run.error. Throws
    * RunnerHttpError for a refused query, an Error when the stream ends before the run finished, and
    * the signal's reason when aborted. Aborting the signal, or leaving the loop early, closes the
-   * request, which cancels the run. */
-  query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+   * request, which cancels the run — unless `keepRunning`: then only control(cancel) stops it. */
+  query(body: RunnerQuery, opts: { signal: AbortSignal; keepRunning?: boolean }): AsyncIterable<RunnerEvent>;
+  /** Re-attaches to a run: its events after `afterSeq`, then live, ending like query(). Leaving
+   * early does not cancel the run. RunnerHttpError 404: the runner does not know the run; 410: the
+   * events after `afterSeq` are no longer all kept. */
+  events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  /** POST /runs/:requestId/<action>; throws RunnerHttpError when refused. */
+  control(requestId: string, control: RunControl, signal?: AbortSignal): Promise<void>;
+  /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 501 no git). */
+  rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
 };
+
+export type RunControl =
+  | { type: "approve"; toolUseId: string }
+  | { type: "deny"; toolUseId: string; reason?: string }
+  | { type: "steer"; message: string }
+  | { type: "cancel" }
+  | { type: "configure"; config: RunConfigureBody };
 
 const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
 
@@ -53,16 +79,46 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
     return parsed.data;
   }
 
-  async function* query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+  function query(body: RunnerQuery, opts: { signal: AbortSignal; keepRunning?: boolean }): AsyncGenerator<RunnerEvent> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (opts.keepRunning) headers[KEEP_RUNNING_HEADER] = "1";
+    return stream("/query", { method: "POST", headers, body: JSON.stringify(body) }, opts.signal);
+  }
+
+  function events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+    const headers = { accept: "text/event-stream", "last-event-id": String(opts.afterSeq) };
+    return stream(`/runs/${encodeURIComponent(requestId)}/events`, { method: "GET", headers }, opts.signal);
+  }
+
+  async function postJson(path: string, body: unknown, signal: AbortSignal | undefined): Promise<unknown> {
+    const res = await request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }, signal);
+    try {
+      return await res.json();
+    } catch (err) {
+      throw new Error(`runner sent an answer to ${path} that is not JSON: ${(err as Error).message}`);
+    }
+  }
+
+  async function control(requestId: string, c: RunControl, signal?: AbortSignal): Promise<void> {
+    const { type, ...rest } = c;
+    const body = c.type === "configure" ? c.config : rest;
+    await postJson(`/runs/${encodeURIComponent(requestId)}/${type}`, body, signal);
+  }
+
+  async function rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult> {
+    const answer = await postJson("/rewind", body, signal);
+    const parsed = RewindResultSchema.safeParse(answer);
+    if (!parsed.success) throw new Error(`runner sent an invalid rewind result: ${describeZodError(parsed.error)}`);
+    return parsed.data;
+  }
+
+  async function* stream(path: string, init: RequestInit, outer: AbortSignal): AsyncGenerator<RunnerEvent> {
+    // Aborted when the consumer stops early, so that the request does not stay open.
     const local = new AbortController();
-    const signal = AbortSignal.any([opts.signal, local.signal]);
+    const signal = AbortSignal.any([outer, local.signal]);
     let finished = false;
     try {
-      const res = await request(
-        "/query",
-        { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body) },
-        signal,
-      );
+      const res = await request(path, init, signal);
       if (!res.body) throw new Error("runner sent no event stream");
       const reader = res.body.getReader();
       const decoder = new TextDecoder();
@@ -76,14 +132,14 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
         try {
           chunk = await reader.read();
         } catch (err) {
-          if (opts.signal.aborted) throw opts.signal.reason;
+          if (outer.aborted) throw outer.reason;
           throw new Error(`runner stream broke: ${(err as Error).message}`, { cause: err });
         }
         parser.push(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
         for (let i = 0; i < pending.length; i++) {
           const event = pending[i];
           yield event;
-          if (opts.signal.aborted) throw opts.signal.reason;
+          if (outer.aborted) throw outer.reason;
           if (event.type === "run.completed" || event.type === "run.error") {
             finished = true;
             reader.cancel().catch(() => {});
@@ -99,7 +155,7 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
     }
   }
 
-  return { health, query };
+  return { health, query, events, control, rewind };
 }
 
 function parseEvent(data: string): RunnerEvent | undefined {

@@ -11,10 +11,10 @@ import { createRunnerClient } from "./client.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
 
-type Runner = { child: ChildProcessWithoutNullStreams; url: string; stdout: () => string; exited: Promise<number | null> };
+type Runner = { child: ChildProcessWithoutNullStreams; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
 
-async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<string, string>): Promise<Runner> {
-  const child = spawn(process.execPath, [mainPath, "--exit-with-stdin"], {
+async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<string, string>, args = ["--exit-with-stdin"]): Promise<Runner> {
+  const child = spawn(process.execPath, [mainPath, ...args], {
     env: { ...process.env, HARNESS_RUNNER_PORT: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -37,7 +37,7 @@ async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<st
   const parsed = JSON.parse(line) as { event: string; url: string };
   assert.equal(parsed.event, "listening");
   assert.match(parsed.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  return { child, url: parsed.url, stdout: () => out, exited };
+  return { child, url: parsed.url, stdout: () => out, stderr: () => err, exited };
 }
 
 test("the runner process prints one listening line, serves, and exits when its stdin closes", async (t) => {
@@ -96,4 +96,49 @@ test("the runner process refuses a bad port with one line on stderr", async () =
   const [code] = await once(child, "exit");
   assert.equal(code, 1);
   assert.equal(err, 'harness-runner: HARNESS_RUNNER_PORT must be a port number, got "nope"\n');
+});
+
+test("a runner left alone exits by itself after HARNESS_RUNNER_IDLE_EXIT_MS, but not while a run is in flight", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const fake = await startFakeAnthropic({ replies: [{ text: ["Working"], hold }] });
+  t.after(async () => {
+    release();
+    await fake.close();
+  });
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // No --exit-with-stdin: nothing but the idle timer ends this runner.
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HARNESS_RUNNER_IDLE_EXIT_MS: "400", ANTHROPIC_BASE_URL: fake.url, HOME: dir }, []);
+  const client = createRunnerClient(runner.url);
+  let exitedEarly = false;
+  void runner.exited.then(() => (exitedEarly = true));
+
+  const seen: string[] = [];
+  for await (const e of client.query({ prompt: "work", anthropicApiKey: "k" }, { signal: new AbortController().signal })) {
+    seen.push(e.type);
+    if (e.type === "assistant.delta") {
+      // Several idle periods pass while the model holds the run open.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(exitedEarly, false, "the runner must not exit while a run is in flight");
+      release();
+    }
+  }
+  assert.equal(seen.at(-1), "run.completed");
+  assert.equal(await runner.exited, 0);
+  assert.match(runner.stderr(), /no run and no request for 400 ms; exiting/);
+});
+
+test("the runner process refuses an unknown HARNESS_BACKEND or a bad idle time", async () => {
+  for (const [env, message] of [
+    [{ HARNESS_BACKEND: "gpt" }, 'harness-runner: HARNESS_BACKEND must be one of builtin, claude-code, got "gpt"\n'],
+    [{ HARNESS_RUNNER_IDLE_EXIT_MS: "soon" }, 'harness-runner: HARNESS_RUNNER_IDLE_EXIT_MS must be a whole number of milliseconds (0: never), got "soon"\n'],
+  ] as const) {
+    const child = spawn(process.execPath, [mainPath], { env: { ...process.env, ...env } });
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const [code] = await once(child, "exit");
+    assert.equal(code, 1);
+    assert.equal(err, message);
+  }
 });

@@ -1,6 +1,10 @@
 // The runner process (started through main.ts).
 //   env HARNESS_RUNNER_PORT (default 0 = any free port), HARNESS_RUNNER_HOST (default 127.0.0.1),
-//       HARNESS_WORKSPACE (default the current directory; created when missing)
+//       HARNESS_WORKSPACE (default the current directory; created when missing),
+//       HARNESS_STATE_DIR (default <workspace>.harness-state: checkpoints, backends' own state),
+//       HARNESS_BACKEND (builtin | claude-code: the backend of queries that name none; default builtin),
+//       HARNESS_RUNNER_IDLE_EXIT_MS (default 15 min; 0 = never): exit after this long without a run
+//       or a request, so that a runner whose server died does not live on forever
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}.
@@ -8,6 +12,8 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { defaultBackendName } from "./backends/registry.ts";
+import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHandler } from "./server.ts";
 
 function fail(message: string): never {
@@ -19,14 +25,19 @@ const portText = process.env.HARNESS_RUNNER_PORT || "0";
 const port = Number(portText);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`HARNESS_RUNNER_PORT must be a port number, got "${portText}"`);
 const host = process.env.HARNESS_RUNNER_HOST || "127.0.0.1";
+const idle = idleExitMs(process.env.HARNESS_RUNNER_IDLE_EXIT_MS);
+if (!idle.ok) fail(idle.error);
+const backend = defaultBackendName(process.env);
+if (!backend.ok) fail(backend.error);
 const workspace = resolve(process.env.HARNESS_WORKSPACE || process.cwd());
 try {
   mkdirSync(workspace, { recursive: true });
 } catch (err) {
   fail(`cannot create the workspace ${workspace}: ${(err as Error).message}`);
 }
+const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
 
-const handler = createRunnerHandler({ workspace });
+const handler = createRunnerHandler({ workspace, stateDir, defaultBackend: backend.name });
 const server = createServer({ noDelay: true }, handler.handle);
 
 let stopping = false;
@@ -35,7 +46,7 @@ async function stop(): Promise<void> {
   stopping = true;
   server.close();
   // A run's tools may have child processes: give the aborted run a moment to reap them.
-  await Promise.race([handler.abortRun(), new Promise((r) => setTimeout(r, 3000).unref())]);
+  await Promise.race([handler.close(), new Promise((r) => setTimeout(r, 3000).unref())]);
   server.closeAllConnections();
   process.exit(0);
 }
@@ -48,12 +59,20 @@ if (process.argv.includes("--exit-with-stdin")) {
   process.stdin.on("error", stop);
   process.stdin.resume();
 }
+if (idle.ms > 0) {
+  const timer = createIdleTimer(idle.ms, handler.isBusy, () => {
+    process.stderr.write(`harness-runner: no run and no request for ${idle.ms} ms; exiting\n`);
+    void stop();
+  });
+  handler.onActivity(timer.touch);
+  server.on("connection", timer.touch);
+}
 
 server.on("error", (err) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
 server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://${shownHost}:${address.port}` })}\n`);
-  // Load the agent and the model SDK now rather than on the first query.
-  import("./backends/builtin.ts").catch(() => {});
+  // Load the default backend (the agent and the model SDK, for builtin) now rather than on the first query.
+  if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
 });

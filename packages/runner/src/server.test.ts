@@ -1,69 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { once } from "node:events";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
-import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
+import { createServer } from "node:http";
 import { createRunnerClient, RunnerHttpError } from "./client.ts";
-import { createRunnerServer } from "./server.ts";
+import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
+import type { Backend } from "./backend.ts";
 
-type Started = { query: RunnerQuery; ctx: BackendContext };
-
-/** A backend driven by the test: each run calls `script`. */
-function fakeBackend(script: (query: RunnerQuery, ctx: BackendContext) => Promise<RunOutcome>): Backend & { runs: Started[] } {
-  const runs: Started[] = [];
-  return {
-    name: "fake",
-    runs,
-    run(query, ctx) {
-      runs.push({ query, ctx });
-      return script(query, ctx);
-    },
-  };
-}
-
-/** Runs until its signal aborts, then reports it; lets a test hold a run open. */
-function waitForAbort(ctx: BackendContext): Promise<RunOutcome> {
-  return new Promise((resolve) => {
-    ctx.signal.addEventListener("abort", () => resolve({ ok: false, message: "cancelled" }), { once: true });
-  });
-}
-
-async function listen(server: Server): Promise<string> {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function startRunner(t: { after(fn: () => unknown): void }, backend: Backend) {
-  const server = createRunnerServer({ workspace: "/tmp/unused-workspace", backend });
-  const url = await listen(server);
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url, client: createRunnerClient(url) };
-}
-
-async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {
-  const out: RunnerEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
-/** A signal that never fires. */
-const never = () => new AbortController().signal;
-
-const usage = { inputTokens: 10, outputTokens: 5 };
+const startRunner = (t: TestContext, backend: Backend) => start(t, { backend });
 
 test("a run streams run.started, the backend's events and run.completed with ids 1..n", async (t) => {
   const transcript = [

@@ -1,25 +1,52 @@
 // The SandboxRunner's HTTP surface (node:http, kept lean: it sits on the streaming hot path).
 //
-//   POST /query   RunnerQuery → 200 text/event-stream of RunnerEvent (ids 1..n), 400 bad body,
-//                 409 while another run is in flight, 413 body over 8 MiB
-//   GET  /health  → RunnerHealth
+//   POST /query                 RunnerQuery → 200 text/event-stream of RunnerEvent (ids 1..n), 400 bad
+//                               body or unknown backend, 409 while another run is in flight, 413 over 8 MiB
+//   GET  /health                → RunnerHealth
+//   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
+//                               410 when some of them are no longer kept)
+//   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts)
+//   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
+//                               501 without git)
 //
-// One run at a time. Closing the /query request aborts the run. The per-run API key lives only in
-// memory for the duration of the run: nothing here logs or stores request bodies.
+// One run at a time. The per-run API key lives only in memory for the duration of the run: nothing
+// here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { RunnerQuerySchema, type AgentEvent, type RunnerHealth, type RunnerQuery } from "@harness/protocol";
-import { headlessContext, type Backend, type RunOutcome } from "./backend.ts";
-import { parseJsonBody, readBody } from "./body.ts";
-import { encodeEvent } from "./sse.ts";
+import { RewindBodySchema, type RunnerHealth } from "@harness/protocol";
+import type { Backend } from "./backend.ts";
+import { createBackendRegistry, defaultBackendName, standardBackends, type BackendRegistry } from "./backends/registry.ts";
+import { createCheckpoints } from "./checkpoints/checkpoints.ts";
+import { createGit } from "./checkpoints/git.ts";
+import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
+import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
+import type { EventLogLimits } from "./event-log.ts";
+import { readJson, sendError, sendJson } from "./http.ts";
+import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
+import { rewindWorkspace } from "./rewind.ts";
+import { createRunRegistry, type RunRetention } from "./runs.ts";
 
-export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
-export const BUSY_MESSAGE = "runner is busy with another run";
+export { BUSY_MESSAGE } from "./deps.ts";
+export { MAX_QUERY_BYTES } from "./query.ts";
 
 export type RunnerServerOptions = {
   /** Default working directory of runs. */
   workspace: string;
-  /** Default: builtinBackend(), loaded on first use (it brings in the agent and the model SDK). */
+  /** The runner-side state of this workspace (checkpoints, a backend's transcripts); default
+   * `<workspace>.harness-state`. */
+  stateDir?: string;
+  /** The only backend: every query runs on it, whatever it names (tests). */
   backend?: Backend;
+  /** The backends a query can name. Default: builtin and claude-code, each loaded on first use. */
+  backends?: Backend[];
+  /** The backend of a query that names none. Default: `backend`'s name, else env HARNESS_BACKEND,
+   * else "builtin". */
+  defaultBackend?: string;
+  /** How long and how many finished runs stay available for re-attaching. */
+  retention?: RunRetention;
+  /** How many events of a run are kept for re-attaching. */
+  eventLimits?: EventLogLimits;
+  /** The git executable for file checkpoints (default "git" on PATH). */
+  git?: string;
 };
 
 export type RunnerHandler = {
@@ -27,12 +54,10 @@ export type RunnerHandler = {
   isBusy(): boolean;
   /** Aborts the run in flight, if any; resolves once it has settled. */
   abortRun(): Promise<void>;
-};
-
-const SSE_HEADERS = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
+  /** Called on every request and whenever a run ends. */
+  onActivity(listener: () => void): void;
+  /** Aborts the run in flight and releases what the backends hold. */
+  close(): Promise<void>;
 };
 
 export function createRunnerServer(opts: RunnerServerOptions): Server {
@@ -40,143 +65,117 @@ export function createRunnerServer(opts: RunnerServerOptions): Server {
   // Loaded on use: node:http costs tens of milliseconds to load, and `harness run` imports this
   // package without ever serving.
   const { createServer } = process.getBuiltinModule("node:http");
-  return createServer({ noDelay: true }, handler.handle);
+  const server = createServer({ noDelay: true }, handler.handle);
+  server.on("close", () => void handler.close());
+  return server;
+}
+
+function backendRegistry(opts: RunnerServerOptions): BackendRegistry {
+  if (opts.backend) return createBackendRegistry([opts.backend], opts.defaultBackend ?? opts.backend.name);
+  let name = opts.defaultBackend;
+  if (name === undefined) {
+    const fromEnv = defaultBackendName();
+    if (!fromEnv.ok) throw new Error(fromEnv.error);
+    name = fromEnv.name;
+  }
+  return createBackendRegistry(opts.backends ?? standardBackends(), name);
 }
 
 export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
-  const backend = opts.backend ?? lazyBuiltinBackend();
-  let current: { controller: AbortController; settled: Promise<void> } | undefined;
+  const stateDir = opts.stateDir ?? `${opts.workspace.replace(/\/+$/, "")}.harness-state`;
+  const runs = createRunRegistry({ retention: opts.retention, limits: opts.eventLimits });
+  const activityListeners: (() => void)[] = [];
+  let rewinding = false;
+  const deps: RunnerDeps = {
+    workspace: opts.workspace,
+    stateDir,
+    runs,
+    backends: backendRegistry(opts),
+    checkpoints: createCheckpoints({ workspace: opts.workspace, stateDir, git: createGit(opts.git) }),
+    busy: () => runs.current() !== undefined || rewinding,
+    activity: () => {
+      for (const listener of activityListeners) listener();
+    },
+  };
 
-  async function query(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, MAX_QUERY_BYTES);
-    if (!body.ok) {
-      if (body.status) sendJson(res, body.status, { error: body.error });
-      return;
-    }
-    const parsed = parseJsonBody(body.value, RunnerQuerySchema);
-    if (!parsed.ok) return sendJson(res, parsed.status, { error: parsed.error });
-    if (current) return sendJson(res, 409, { error: BUSY_MESSAGE });
-
-    const controller = new AbortController();
-    let settle!: () => void;
-    current = { controller, settled: new Promise((resolve) => (settle = resolve)) };
+  async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
+    if (!body) return;
+    if (deps.busy()) return sendError(res, 409, `cannot rewind while a run is in flight: ${BUSY_MESSAGE}`);
+    rewinding = true;
     try {
-      await stream(parsed.value, controller, res);
+      const answer = await rewindWorkspace({ userMessageId: body.userMessageId, dryRun: body.dryRun === true }, deps);
+      if (answer.ok) sendJson(res, 200, answer.result);
+      else sendError(res, answer.status, answer.error);
     } finally {
-      current = undefined;
-      settle();
+      rewinding = false;
+      deps.activity();
     }
-  }
-
-  async function stream(q: RunnerQuery, controller: AbortController, res: ServerResponse): Promise<void> {
-    res.writeHead(200, SSE_HEADERS);
-    res.flushHeaders();
-    res.socket?.setNoDelay(true);
-
-    let open = true;
-    let corked = false;
-    let finished = false;
-    let seq = 0;
-    res.on("close", () => {
-      open = false;
-      controller.abort();
-    });
-    if (!res.socket || res.socket.destroyed) {
-      // The client left between sending its body and now: 'close' may already have fired.
-      open = false;
-      controller.abort();
-    }
-    const uncork = () => {
-      if (!corked) return;
-      corked = false;
-      if (open) res.uncork();
-    };
-    // Events emitted in the same tick leave in one packet: cork on the first, uncork on nextTick.
-    const write = (frame: string) => {
-      if (!open) return;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      res.write(frame);
-    };
-
-    write(encodeEvent(++seq, { type: "run.started", requestId: crypto.randomUUID() }));
-    const emit = (event: AgentEvent) => {
-      if (!finished) write(encodeEvent(++seq, event));
-    };
-
-    let outcome: RunOutcome;
-    try {
-      outcome = await backend.run(q, headlessContext({ signal: controller.signal, emit, workspace: opts.workspace }));
-    } catch (err) {
-      outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };
-    }
-    finished = true;
-    write(
-      encodeEvent(
-        ++seq,
-        outcome.ok
-          ? { type: "run.completed", result: outcome.result, usage: outcome.usage, transcript: outcome.transcript }
-          : { type: "run.error", message: outcome.message, transcript: outcome.transcript },
-      ),
-    );
-    if (!open) return;
-    if (corked) {
-      corked = false;
-      res.uncork();
-    }
-    res.end();
   }
 
   function health(res: ServerResponse): void {
-    const body: RunnerHealth = { ok: true, busy: current !== undefined, hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY) };
+    const body: RunnerHealth = { ok: true, busy: deps.busy(), hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY) };
     sendJson(res, 200, body);
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse): void {
+  function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    if (path === "/query" && req.method === "POST") {
-      query(req, res).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: err instanceof Error ? err.message : String(err) });
-        else res.destroy();
-      });
-    } else if (path === "/health" && (req.method === "GET" || req.method === "HEAD")) {
-      health(res);
-    } else {
-      req.resume();
-      sendJson(res, 404, { error: `not found: ${req.method} ${path}` });
+    const method = req.method;
+    if (path === "/query" && method === "POST") return handleQuery(req, res, deps);
+    if (path === "/health" && (method === "GET" || method === "HEAD")) return health(res);
+    if (path === "/rewind" && method === "POST") return rewind(req, res);
+    const parts = path.split("/");
+    if (parts.length === 4 && parts[1] === "runs" && parts[2] !== "") {
+      let requestId: string;
+      try {
+        requestId = decodeURIComponent(parts[2]);
+      } catch {
+        req.resume();
+        return sendError(res, 400, `not a run id: ${parts[2]}`);
+      }
+      const action = parts[3];
+      if (action === "events" && method === "GET") return handleEvents(req, res, deps, requestId);
+      if (method === "POST" && (CONTROL_ACTIONS as readonly string[]).includes(action)) {
+        return handleControl(req, res, deps, requestId, action as ControlAction);
+      }
     }
+    req.resume();
+    sendError(res, 404, `not found: ${method} ${path}`);
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    deps.activity();
+    const done = route(req, res);
+    if (!done) return;
+    done.catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
+      else res.destroy();
+    });
+  }
+
+  let closing: Promise<void> | undefined;
+  async function abortRun(): Promise<void> {
+    const run = runs.current();
+    if (!run) return;
+    run.controller.abort();
+    await run.settled;
   }
 
   return {
     handle,
-    isBusy: () => current !== undefined,
-    async abortRun() {
-      const run = current;
-      if (!run) return;
-      run.controller.abort();
-      await run.settled;
+    isBusy: deps.busy,
+    abortRun,
+    onActivity(listener) {
+      activityListeners.push(listener);
+    },
+    close() {
+      closing ??= (async () => {
+        await abortRun();
+        await deps.backends.dispose();
+      })();
+      return closing;
     },
   };
-}
-
-export function lazyBuiltinBackend(): Backend {
-  let loaded: Promise<Backend> | undefined;
-  return {
-    name: "builtin",
-    async run(query, ctx) {
-      loaded ??= import("./backends/builtin.ts").then((m) => m.builtinBackend());
-      return (await loaded).run(query, ctx);
-    },
-  };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
-  res.end(text);
 }

@@ -1,16 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scriptedProvider } from "@harness/agent";
 import type { AgentEvent, RunnerEvent } from "@harness/protocol";
-import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { createRunnerClient } from "../client.ts";
 import { createRunnerServer } from "../server.ts";
 import { headlessContext, type Backend } from "../backend.ts";
+import { startRunner as startTestRunner } from "../test-support.ts";
 import { builtinBackend } from "./builtin.ts";
 
 type TestContext = { after(fn: () => unknown): void };
@@ -101,7 +102,7 @@ test("the builtin backend drives the real Anthropic provider: a Bash tool round 
   const workspace = tempWorkspace(t);
   const client = await startRunner(t, workspace, builtinBackend());
 
-  const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key" }, { signal: signal() }));
+  const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key", permissionMode: "acceptEdits" }, { signal: signal() }));
   assert.deepEqual(
     events.map((e) => e.type),
     ["run.started", "tool.started", "tool.completed", "assistant.delta", "run.completed"],
@@ -159,4 +160,135 @@ test("a relative cwd in the query resolves inside the workspace", async (t) => {
   );
   assert.equal(outcome.ok, true);
   assert.equal(outputs[0].trim(), join(workspace, "sub"));
+});
+
+/** Reads events until one matches; returns everything read. */
+async function readUntil(iter: AsyncIterator<RunnerEvent>, match: (e: RunnerEvent) => boolean): Promise<RunnerEvent[]> {
+  const seen: RunnerEvent[] = [];
+  for (;;) {
+    const next = await iter.next();
+    if (next.done) assert.fail(`the stream ended early; saw ${seen.map((e) => e.type).join(", ")}`);
+    seen.push(next.value);
+    if (match(next.value)) return seen;
+  }
+}
+
+async function postJson(url: string, body: unknown): Promise<number> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await res.body?.cancel();
+  return res.status;
+}
+
+test("an interactive run asks before each call; one approved runs, one denied does not; a steer reaches the model", async (t) => {
+  const workspace = tempWorkspace(t);
+  withEnv(t, { HOME: tempWorkspace(t) });
+  const provider = scriptedProvider([
+    {
+      toolCalls: [
+        { id: "yes", name: "Bash", input: { command: "touch approved.txt" } },
+        { id: "no", name: "Bash", input: { command: "touch denied.txt" } },
+      ],
+    },
+    { text: "Done.", usage: { inputTokens: 50, outputTokens: 3 } },
+  ]);
+  const { url, client } = await startTestRunner(t, { workspace, backend: builtinBackend({ provider: () => provider }) });
+  const iter = client.query({ prompt: "make files", interactive: true, model: "scripted-model" }, { signal: signal() })[Symbol.asyncIterator]();
+
+  let events = await readUntil(iter, (e) => e.type === "approval.requested" && e.toolUseId === "no");
+  const started = events[0];
+  assert.ok(started.type === "run.started");
+  const run = `${url}/runs/${started.requestId}`;
+  const asked = events.filter((e) => e.type === "approval.requested");
+  assert.deepEqual(
+    asked.map((e) => e.type === "approval.requested" && [e.toolUseId, e.toolName, e.description]),
+    [
+      ["yes", "Bash", "touch approved.txt"],
+      ["no", "Bash", "touch denied.txt"],
+    ],
+  );
+  assert.equal(await postJson(`${run}/steer`, { message: "Also say hello." }), 200);
+  assert.equal(await postJson(`${run}/deny`, { toolUseId: "no", reason: "not that one" }), 200);
+  assert.equal(await postJson(`${run}/approve`, { toolUseId: "yes" }), 200);
+  events = events.concat(await readUntil(iter, (e) => e.type === "run.completed" || e.type === "run.error"));
+
+  const last = events.at(-1);
+  assert.ok(last?.type === "run.completed", JSON.stringify(last));
+  assert.ok(existsSync(join(workspace, "approved.txt")), "the approved command ran");
+  assert.equal(existsSync(join(workspace, "denied.txt")), false, "the denied command did not run");
+  const denied = events.find((e) => e.type === "tool.completed" && e.toolUseId === "no");
+  assert.ok(denied?.type === "tool.completed" && denied.isError);
+  assert.match(denied.output, /not that one/);
+  assert.deepEqual(
+    events.filter((e) => e.type === "approval.resolved").map((e) => e.type === "approval.resolved" && [e.toolUseId, e.behavior]),
+    [
+      ["no", "deny"],
+      ["yes", "allow"],
+    ],
+  );
+  assert.ok(events.some((e) => e.type === "user.message" && e.steer === true && e.text === "Also say hello."));
+  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /Also say hello\./);
+  // run.completed reports the model and each model call; the builtin loop has no session id.
+  assert.equal(last.model, "scripted-model");
+  assert.equal(last.turns?.length, 2);
+  assert.equal(last.turns?.[1].inputTokens, 50);
+  assert.equal(last.sessionId, undefined);
+});
+
+test("with shared resources, the files read in one run count in the next (an Edit needs no new Read)", async (t) => {
+  const workspace = tempWorkspace(t);
+  withEnv(t, { HOME: tempWorkspace(t) });
+  const file = join(workspace, "notes.txt");
+  const readThenEdit = async (sharedResources: boolean) => {
+    writeFileSync(file, "one\n");
+    const providers = [
+      scriptedProvider([{ toolCalls: [{ name: "Read", input: { file_path: file } }] }, { text: "read" }]),
+      scriptedProvider([{ toolCalls: [{ name: "Edit", input: { file_path: file, old_string: "one", new_string: "two" } }] }, { text: "edited" }]),
+    ];
+    let next = 0;
+    const backend = builtinBackend({ provider: () => providers[next++], sharedResources });
+    const ctx = () => headlessContext({ signal: signal(), emit: () => {}, workspace });
+    try {
+      assert.equal((await backend.run({ prompt: "read it", permissionMode: "acceptEdits" }, ctx())).ok, true);
+      assert.equal((await backend.run({ prompt: "edit it", permissionMode: "acceptEdits" }, ctx())).ok, true);
+    } finally {
+      await backend.dispose?.();
+    }
+    return readFileSync(file, "utf8");
+  };
+  assert.equal(await readThenEdit(true), "two\n");
+  assert.equal(await readThenEdit(false), "one\n", "each run on its own must read the file first");
+});
+
+test("a model id with a provider prefix is routed by the loop, with no Anthropic key needed", async (t) => {
+  const fake = await startFakeOpenAI({ replies: [{ text: ["Hi from ", "OpenAI"] }] });
+  t.after(() => fake.close());
+  withEnv(t, { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-openai", ANTHROPIC_API_KEY: undefined, HOME: tempWorkspace(t) });
+  const client = await startRunner(t, tempWorkspace(t), builtinBackend());
+  const events = await collect(client.query({ prompt: "hi", model: "openai/gpt-test" }, { signal: signal() }));
+  const last = events.at(-1);
+  assert.ok(last?.type === "run.completed", JSON.stringify(last));
+  assert.equal(last.result, "Hi from OpenAI");
+  assert.equal(last.model, "gpt-test");
+  assert.equal(fake.requests[0].body.model, "gpt-test");
+});
+
+test("an interactive query that names no permission mode follows the project's defaultMode setting", async (t) => {
+  const workspace = tempWorkspace(t);
+  withEnv(t, { HOME: tempWorkspace(t) });
+  mkdirSync(join(workspace, ".claude"));
+  writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "acceptEdits" } }));
+  const provider = scriptedProvider([
+    { toolCalls: [{ id: "w", name: "Write", input: { file_path: join(workspace, "made.txt"), content: "made\n" } }] },
+    { text: "Written." },
+  ]);
+  const events: AgentEvent[] = [];
+  const outcome = await builtinBackend({ provider: () => provider }).run(
+    { prompt: "write it" },
+    {
+      ...headlessContext({ signal: signal(), emit: (e) => events.push(e), workspace }),
+      requestApproval: async () => assert.fail("acceptEdits lets a Write in the workspace run without asking"),
+    },
+  );
+  assert.equal(outcome.ok, true, JSON.stringify(outcome));
+  assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "made\n");
 });

@@ -1,54 +1,68 @@
-// The builtin backend: our own agent loop (@harness/agent) on an Anthropic provider.
+// The builtin backend: our own agent loop (@harness/agent). The loop picks the provider from the
+// model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { resolve } from "node:path";
-import { runAgent } from "@harness/agent";
-import { createAnthropicProvider, defaultModel, type ModelMessage, type Provider } from "@harness/llm";
+import { createAgentResources, runAgent, type AgentResources, type RunAgentOptions } from "@harness/agent";
+import { defaultModel, type Provider } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
-import type { Backend, RunOutcome } from "../backend.ts";
+import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 
 export type BuiltinBackendOptions = {
-  /** Chooses the model provider for a query. Default: the Anthropic API with the query's key, else
-   * ANTHROPIC_API_KEY from the environment. */
+  /** Chooses the model provider for a query. Default: the one the model id routes to, with the
+   * query's Anthropic key when it has one. */
   provider?: (query: RunnerQuery) => Provider;
+  /** True: one set of agent resources (background shells, files read, MCP servers) serves every
+   * run of this backend, from its first run until dispose(). False (default): each run has its own. */
+  sharedResources?: boolean;
 };
 
 export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
 
+/** Options the loop reads once it supports them: configuration changes sent while the run is in
+ * flight (applied from the next model call). */
+type PendingLoopOptions = { onConfigure?: BackendContext["onConfigure"] };
+
 export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
+  let resources: AgentResources | undefined;
   return {
     name: "builtin",
     async run(query, ctx): Promise<RunOutcome> {
-      let provider: Provider;
-      if (opts.provider) {
-        provider = opts.provider(query);
-      } else {
-        const apiKey = query.anthropicApiKey || process.env.ANTHROPIC_API_KEY;
-        if (!apiKey) return { ok: false, message: MISSING_KEY_MESSAGE };
-        provider = createAnthropicProvider({ apiKey });
-      }
-      const outcome = await runAgent({
+      const model = query.model ?? defaultModel();
+      const apiKey = query.anthropicApiKey || process.env.ANTHROPIC_API_KEY;
+      if (!opts.provider && !apiKey && routesToAnthropic(model)) return { ok: false, message: MISSING_KEY_MESSAGE };
+      if (opts.sharedResources) resources ??= createAgentResources();
+      const requestApproval = ctx.requestApproval;
+      // A query that names no mode follows the settings' defaultMode, else "default". Headless
+      // (nobody to approve), a call that would ask is refused with a message saying so, as Claude
+      // Code does in print mode.
+      const permissionMode = query.permissionMode;
+      const options: RunAgentOptions & PendingLoopOptions = {
         prompt: query.prompt,
         // The query schema checks the outline of each message; the blocks inside are the
         // transcript this runner produced earlier, handed back unchanged by the session.
-        history: query.history as ModelMessage[] | undefined,
-        provider,
-        model: query.model ?? defaultModel(),
+        history: query.history as RunAgentOptions["history"],
+        ...(opts.provider ? { provider: opts.provider(query) } : query.anthropicApiKey ? { providerOptions: { anthropic: { apiKey: query.anthropicApiKey } } } : {}),
+        ...(query.model !== undefined && { model: query.model }),
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
-        // A query that names no mode: Claude Code's default when someone can approve; otherwise
-        // (headless) every call runs, as before permission checks, except what a deny or ask rule
-        // or a hook refuses.
-        permissionMode: query.permissionMode ?? (ctx.requestApproval ? "default" : "bypassPermissions"),
-        ...(ctx.requestApproval && { approve: ctx.requestApproval }),
-        steering: ctx.steering,
+        ...(permissionMode && { permissionMode }),
         ...(query.effort && { effort: query.effort }),
+        ...(requestApproval && {
+          approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input }),
+        }),
+        steering: ctx.steering,
+        onConfigure: ctx.onConfigure,
+        ...(resources && { resources }),
+        ...(process.env.HOME !== undefined && { home: process.env.HOME }),
         cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
         signal: ctx.signal,
         emit: ctx.emit,
-      });
-      const transcript: TranscriptMessage[] = outcome.transcript;
+      };
+      const outcome = await runAgent(options);
+      const transcript = outcome.transcript as TranscriptMessage[];
       switch (outcome.stopReason) {
         case "end_turn":
-          return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, model: outcome.model };
+          // The builtin loop keeps no conversation of its own: there is no backend session id.
+          return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, ...(outcome.model && { model: outcome.model }) };
         case "aborted":
           return { ok: false, message: "cancelled", transcript };
         case "max_turns":
@@ -57,5 +71,16 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
           return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript };
       }
     },
+    async dispose() {
+      const held = resources;
+      resources = undefined;
+      await held?.dispose();
+    },
   };
+}
+
+/** Bare model ids and "anthropic/…" go to the Anthropic API. */
+function routesToAnthropic(model: string): boolean {
+  const slash = model.indexOf("/");
+  return slash === -1 || model.slice(0, slash) === "anthropic";
 }

@@ -1,0 +1,72 @@
+// The backends a runner can run a query with, by name. Each is loaded on first use: the builtin
+// backend brings in the agent and the model SDKs, the claude-code backend the Claude Agent SDK.
+import type { Backend } from "../backend.ts";
+
+export type BackendRegistry = {
+  /** The backend for a query's `backend` field (absent: the runner's default), or why there is none. */
+  select(name: string | undefined): { ok: true; backend: Backend } | { ok: false; error: string };
+  get(name: string): Backend | undefined;
+  readonly defaultName: string;
+  names(): string[];
+  /** Releases what the backends that were used hold (the builtin agent's shells and MCP servers). */
+  dispose(): Promise<void>;
+};
+
+export const BACKEND_NAMES = ["builtin", "claude-code"] as const;
+
+/** The default backend name from the environment (HARNESS_BACKEND, default "builtin"), or an error
+ * naming the bad value. */
+export function defaultBackendName(env: Readonly<Record<string, string | undefined>> = process.env): { ok: true; name: string } | { ok: false; error: string } {
+  const name = env.HARNESS_BACKEND?.trim() || "builtin";
+  if ((BACKEND_NAMES as readonly string[]).includes(name)) return { ok: true, name };
+  return { ok: false, error: `HARNESS_BACKEND must be one of ${BACKEND_NAMES.join(", ")}, got "${name}"` };
+}
+
+/** A backend whose module is imported on its first run or rewind. */
+export function lazyBackend(name: string, load: () => Promise<Backend>): Backend {
+  let loading: Promise<Backend> | undefined;
+  const loaded = () => (loading ??= load());
+  return {
+    name,
+    async run(query, ctx) {
+      return (await loaded()).run(query, ctx);
+    },
+    async rewind(request) {
+      const backend = await loaded();
+      return backend.rewind ? backend.rewind(request) : undefined;
+    },
+    async dispose() {
+      if (!loading) return;
+      const backend = await loading.catch(() => undefined);
+      await backend?.dispose?.();
+    },
+  };
+}
+
+/** The builtin and claude-code backends, loaded lazily. The builtin backend keeps one set of agent
+ * resources (background shells, files read, MCP servers) for all the runs of this runner. */
+export function standardBackends(): Backend[] {
+  return [
+    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true })),
+    lazyBackend("claude-code", async () => (await import("./claude-code.ts")).claudeCodeBackend()),
+  ];
+}
+
+export function createBackendRegistry(backends: readonly Backend[], defaultName: string): BackendRegistry {
+  const byName = new Map(backends.map((b) => [b.name, b]));
+  const names = () => [...byName.keys()];
+  return {
+    select(name) {
+      const wanted = name ?? defaultName;
+      const backend = byName.get(wanted);
+      if (backend) return { ok: true, backend };
+      return { ok: false, error: `backend: this runner has no backend "${wanted}" (it has ${names().join(", ")})` };
+    },
+    get: (name) => byName.get(name),
+    defaultName,
+    names,
+    async dispose() {
+      await Promise.allSettled(backends.map((b) => b.dispose?.()));
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { test } from "node:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../test-support.ts";
+import { createCheckpoints, parseChanges } from "./checkpoints.ts";
+import { createGit } from "./git.ts";
+
+const needsGit = { skip: spawnSync("git", ["--version"]).status === 0 ? false : "git is not installed" };
+
+/** Every file under `dir`: its bytes (base64) and whether it is executable. */
+function contents(dir: string, base = dir): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) Object.assign(out, contents(path, base));
+    else out[path.slice(base.length + 1)] = `${statSync(path).mode & 0o111 ? "x" : "-"}${readFileSync(path).toString("base64")}`;
+  }
+  return out;
+}
+
+function write(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+function setup(t: { after(fn: () => unknown): void }) {
+  const root = tempDir(t, "harness-checkpoints-");
+  const workspace = join(root, "ws");
+  const stateDir = join(root, "ws.harness-state");
+  mkdirSync(workspace);
+  return { workspace, stateDir };
+}
+
+test("a snapshot taken before a run restores every file byte for byte and removes the files created since", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, {
+    "a.txt": "one\ntwo\nthree\n",
+    "crlf.txt": "keep\r\nthese\r\n",
+    "bin/tool.sh": "#!/bin/sh\necho hi\n",
+    "data.bin": Buffer.from([0, 1, 2, 255, 254, 0]),
+    "doomed.txt": "I will be deleted\n",
+    ".gitignore": "build/\n",
+    ".gitattributes": "* text eol=crlf\n",
+    "build/out.js": "ignored output\n",
+    "node_modules/dep/index.js": "module.exports = 1;\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+  });
+  chmodSync(join(workspace, "bin/tool.sh"), 0o755);
+  const before = contents(workspace);
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  assert.equal(await checkpoints.available(), true);
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+
+  write(workspace, {
+    "a.txt": "one\nTWO\nthree\nfour\n",
+    "crlf.txt": "changed\n",
+    "data.bin": Buffer.from([9, 9]),
+    "new/deep/created.txt": "new\n",
+    "build/out.js": "rebuilt\n",
+    "node_modules/dep/index.js": "module.exports = 2;\n",
+  });
+  rmSync(join(workspace, "doomed.txt"));
+  chmodSync(join(workspace, "bin/tool.sh"), 0o644);
+  const changed = contents(workspace);
+
+  const plan = await checkpoints.plan(taken.value.tree);
+  assert.ok(plan.ok, JSON.stringify(plan));
+  assert.deepEqual(
+    plan.value.sort((x, y) => x.path.localeCompare(y.path)),
+    [
+      { path: "a.txt", action: "restore", linesAdded: 1, linesRemoved: 2 },
+      { path: "bin/tool.sh", action: "restore", linesAdded: 0, linesRemoved: 0 },
+      { path: "crlf.txt", action: "restore", linesAdded: 2, linesRemoved: 1 },
+      { path: "data.bin", action: "restore" },
+      { path: "doomed.txt", action: "restore", linesAdded: 1, linesRemoved: 0 },
+      { path: "new/deep/created.txt", action: "delete", linesAdded: 0, linesRemoved: 1 },
+    ],
+  );
+  assert.deepEqual(contents(workspace), changed, "planning touches no file");
+
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  assert.equal(restored.value.length, 6);
+  const after = contents(workspace);
+  // Ignored and excluded files are not the checkpoint's business: they keep their new content.
+  assert.deepEqual(after, { ...before, "build/out.js": changed["build/out.js"], "node_modules/dep/index.js": changed["node_modules/dep/index.js"] });
+  assert.equal(existsSync(join(workspace, "new")), false, "directories left empty are removed");
+  assert.deepEqual((await checkpoints.plan(taken.value.tree)).ok && (await checkpoints.plan(taken.value.tree)), { ok: true, value: [] });
+});
+
+test("the first snapshot for a message wins, and a restarted runner still finds it", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "f.txt": "v1\n" });
+  const first = createCheckpoints({ workspace, stateDir });
+  const a = await first.beforeRun("u1", "builtin");
+  write(workspace, { "f.txt": "v2\n" });
+  const again = await first.beforeRun("u1", "builtin");
+  assert.ok(a.ok && again.ok);
+  assert.equal(again.value.tree, a.value.tree);
+
+  const restarted = createCheckpoints({ workspace, stateDir });
+  const entry = await restarted.entry("u1");
+  assert.equal(entry?.tree, a.value.tree);
+  assert.equal(entry?.backend, "builtin");
+  assert.equal(await restarted.entry("unknown"), undefined);
+  const restored = await restarted.restore(entry!.tree!);
+  assert.ok(restored.ok);
+  assert.equal(readFileSync(join(workspace, "f.txt"), "utf8"), "v1\n");
+});
+
+test("without git, no snapshot is taken but the run's backend is still recorded", async (t) => {
+  const { workspace, stateDir } = setup(t);
+  const checkpoints = createCheckpoints({ workspace, stateDir, git: createGit(join(workspace, "no-such-git")) });
+  assert.equal(await checkpoints.available(), false);
+  const taken = await checkpoints.beforeRun("u1", "claude-code");
+  assert.deepEqual(taken.ok && taken.value.tree, undefined);
+  assert.equal((await checkpoints.entry("u1"))?.backend, "claude-code");
+});
+
+test("a repository nested in the workspace without a commit is left out rather than failing the snapshot", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  execFileSync("git", ["init", "--quiet", join(workspace, "sub")], { env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
+  write(workspace, { "sub/x.txt": "nested\n", "top.txt": "top\n" });
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  write(workspace, { "sub/x.txt": "nested, changed\n", "top.txt": "top, changed\n" });
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.deepEqual(restored.ok && restored.value.map((f) => f.path), ["top.txt"]);
+  assert.equal(readFileSync(join(workspace, "top.txt"), "utf8"), "top\n");
+  assert.equal(readFileSync(join(workspace, "sub/x.txt"), "utf8"), "nested, changed\n");
+});
+
+test("diff output is read as restore and delete actions with line counts", () => {
+  const status = ["M", "a.txt", "A", "gone.txt", "D", "new file.txt", "M", "img.png", ""].join("\0");
+  const numstat = ["3\t1\ta.txt", "2\t0\tgone.txt", "0\t4\tnew file.txt", "-\t-\timg.png", ""].join("\0");
+  assert.deepEqual(parseChanges(status, numstat), [
+    { path: "a.txt", action: "restore", linesAdded: 3, linesRemoved: 1 },
+    { path: "gone.txt", action: "restore", linesAdded: 2, linesRemoved: 0 },
+    { path: "new file.txt", action: "delete", linesAdded: 0, linesRemoved: 4 },
+    { path: "img.png", action: "restore" },
+  ]);
+});

@@ -1,0 +1,196 @@
+// File checkpoints of a workspace, whatever changed the files (an edit tool, a shell command, the
+// user): before a run, the whole workspace is snapshotted into a shadow git repository kept in the
+// state directory (its own index makes repeated snapshots cost only what changed). A rewind puts
+// every file back byte for byte and removes the files created since. The workspace's .gitignore is
+// honoured; .git and node_modules are never included.
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
+import type { FileChange } from "@harness/protocol";
+import { createGit, type Git, type GitRepo } from "./git.ts";
+import { readIndex, writeIndex, type CheckpointEntry, type CheckpointIndex } from "./index-file.ts";
+
+export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export const GIT_NEEDED_MESSAGE = "file checkpoints need git, which is not installed on the runner's machine";
+
+export type Checkpoints = {
+  /** False when git is missing: no snapshot is taken, and only a backend's own rewind works. */
+  available(): Promise<boolean>;
+  /** Records the state of the workspace before the run that answers `userMessageId` (the first run
+   * for an id wins: a rewind goes back to before the message was ever answered). */
+  beforeRun(userMessageId: string, backend: string): Promise<Result<{ tree?: string; ms: number }>>;
+  entry(userMessageId: string): Promise<CheckpointEntry | undefined>;
+  /** What restoring `tree` would change, from the workspace as it is now. Touches no file. */
+  plan(tree: string): Promise<Result<FileChange[]>>;
+  /** Restores `tree`: returns what it changed. */
+  restore(tree: string): Promise<Result<FileChange[]>>;
+};
+
+const REF = "refs/harness/checkpoints";
+// Highest precedence of all attribute files: store and restore bytes as they are, whatever the
+// workspace's .gitattributes say (no end-of-line conversion, no filters).
+const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+
+export function createCheckpoints(options: { workspace: string; stateDir: string; git?: Git }): Checkpoints {
+  const git = options.git ?? createGit();
+  const repo: GitRepo = { gitDir: join(options.stateDir, "checkpoints.git"), workTree: options.workspace };
+  let index: CheckpointIndex | undefined;
+  const excludes = new Set(["/.git", ".git", "node_modules/"]);
+  const writeExcludes = () => writeFile(join(repo.gitDir, "info", "exclude"), `${[...excludes].join("\n")}\n`);
+  let prepared: Promise<Result<void>> | undefined;
+  // One git operation at a time: they share the shadow index.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  async function loadIndex(): Promise<CheckpointIndex> {
+    index ??= (await readIndex(options.stateDir)).index;
+    return index;
+  }
+
+  function prepare(): Promise<Result<void>> {
+    prepared ??= (async (): Promise<Result<void>> => {
+      try {
+        return await createRepo();
+      } catch (error) {
+        return { ok: false, message: `cannot set up the checkpoint repository in ${options.stateDir}: ${(error as Error).message}` };
+      }
+    })();
+    return prepared;
+  }
+
+  async function createRepo(): Promise<Result<void>> {
+    if (!existsSync(join(repo.gitDir, "HEAD"))) {
+      await mkdir(options.stateDir, { recursive: true });
+      const init = await git.run(["init", "--quiet", "--bare", repo.gitDir], { cwd: options.stateDir });
+      if (!init.ok) return init;
+    }
+    for (const [key, value] of [["gc.auto", "0"], ["core.autocrlf", "false"], ["core.bare", "false"]]) {
+      const set = await git.run(["config", key, value], { repo });
+      if (!set.ok) return set;
+    }
+    const state = relative(options.workspace, options.stateDir);
+    if (state && !state.startsWith("..") && !isAbsolute(state)) excludes.add(`/${state.split("\\").join("/")}/`);
+    await mkdir(join(repo.gitDir, "info"), { recursive: true });
+    await writeExcludes();
+    await writeFile(join(repo.gitDir, "info", "attributes"), ATTRIBUTES);
+    return { ok: true, value: undefined };
+  }
+
+  /** Brings the shadow index up to date with the workspace and returns its tree. */
+  async function snapshotTree(): Promise<Result<string>> {
+    const ready = await prepare();
+    if (!ready.ok) {
+      prepared = undefined;
+      return ready;
+    }
+    let added = await git.run(["add", "--all", "--", "."], { repo });
+    // A repository nested in the workspace that has no commit yet cannot be added: leave it out.
+    for (let tries = 0; !added.ok && tries < 20; tries++) {
+      const nested = [...added.message.matchAll(/'([^']+)' does not have a commit checked out/g)].map((m) => `/${m[1].replace(/\/?$/, "/")}`);
+      if (nested.length === 0 || nested.every((p) => excludes.has(p))) break;
+      for (const path of nested) excludes.add(path);
+      await writeExcludes();
+      added = await git.run(["add", "--all", "--", "."], { repo });
+    }
+    if (!added.ok) return added;
+    const tree = await git.run(["write-tree"], { repo });
+    return tree.ok ? { ok: true, value: tree.stdout.trim() } : tree;
+  }
+
+  async function keep(tree: string, message: string): Promise<Result<void>> {
+    const head = await git.run(["rev-parse", "--quiet", "--verify", REF], { repo });
+    const parent = head.ok ? ["-p", head.stdout.trim()] : [];
+    const commit = await git.run(["commit-tree", tree, ...parent, "-m", message], { repo });
+    if (!commit.ok) return commit;
+    const updated = await git.run(["update-ref", REF, commit.stdout.trim()], { repo });
+    return updated.ok ? { ok: true, value: undefined } : updated;
+  }
+
+  async function diff(tree: string): Promise<Result<FileChange[]>> {
+    const now = await snapshotTree();
+    if (!now.ok) return now;
+    if (now.value === tree) return { ok: true, value: [] };
+    const base = ["diff-tree", "-r", "--no-renames", "--no-ext-diff", "-z"];
+    const [status, numstat] = await Promise.all([
+      git.run([...base, "--name-status", now.value, tree], { repo }),
+      git.run([...base, "--numstat", now.value, tree], { repo }),
+    ]);
+    if (!status.ok) return status;
+    if (!numstat.ok) return numstat;
+    return { ok: true, value: parseChanges(status.stdout, numstat.stdout) };
+  }
+
+  return {
+    available: () => git.available(),
+    beforeRun(userMessageId, backend) {
+      return serial(async () => {
+        const started = performance.now();
+        const idx = await loadIndex();
+        const known = idx.messages[userMessageId];
+        if (known) return { ok: true, value: { tree: known.tree, ms: 0 } };
+        let tree: string | undefined;
+        let failure: string | undefined;
+        if (await git.available()) {
+          const snap = await snapshotTree();
+          const kept = snap.ok ? await keep(snap.value, userMessageId) : snap;
+          if (snap.ok && kept.ok) tree = snap.value;
+          else failure = snap.ok ? (kept.ok ? undefined : kept.message) : snap.message;
+        }
+        idx.messages[userMessageId] = { ...(tree && { tree }), backend, createdAt: new Date().toISOString() };
+        await writeIndex(options.stateDir, idx);
+        if (failure !== undefined) return { ok: false, message: failure };
+        return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started } };
+      });
+    },
+    async entry(userMessageId) {
+      return serial(async () => (await loadIndex()).messages[userMessageId]);
+    },
+    plan(tree) {
+      return serial(() => diff(tree));
+    },
+    restore(tree) {
+      return serial(async () => {
+        const changes = await diff(tree);
+        if (!changes.ok || changes.value.length === 0) return changes;
+        // The index now matches the workspace, so a two-way reset writes exactly the files that
+        // differ and removes the ones the tree does not have (and directories left empty).
+        const reset = await git.run(["read-tree", "--reset", "-u", tree], { repo });
+        return reset.ok ? changes : reset;
+      });
+    },
+  };
+}
+
+/** Joins `--name-status -z` and `--numstat -z` output of a diff from now to the checkpoint. */
+export function parseChanges(nameStatus: string, numstat: string): FileChange[] {
+  const counts = new Map<string, { added?: number; removed?: number }>();
+  const stats = numstat.split("\0");
+  for (const record of stats) {
+    if (!record) continue;
+    const [added, removed, ...rest] = record.split("\t");
+    const path = rest.join("\t");
+    // Binary files have "-" for both counts.
+    counts.set(path, added === "-" ? {} : { added: Number(added), removed: Number(removed) });
+  }
+  const fields = nameStatus.split("\0");
+  const changes: FileChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const status = fields[i];
+    const path = fields[i + 1];
+    if (!status) break;
+    // Diffing now → then: "D" is a file that did not exist then.
+    const change: FileChange = { path, action: status === "D" ? "delete" : "restore" };
+    const count = counts.get(path);
+    if (count?.added !== undefined) {
+      change.linesAdded = count.added;
+      change.linesRemoved = count.removed;
+    }
+    changes.push(change);
+  }
+  return changes;
+}

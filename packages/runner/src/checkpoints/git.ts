@@ -1,0 +1,75 @@
+// Running git on the shadow repository of a workspace's checkpoints. The user's and the system's git
+// configuration are left out (no hooks, filters or excludes of theirs), so snapshots and restores
+// depend on the workspace alone.
+import { spawn } from "node:child_process";
+
+export type GitResult = { ok: true; stdout: string } | { ok: false; message: string };
+
+export type GitRepo = {
+  /** The shadow repository (GIT_DIR). */
+  gitDir: string;
+  /** The workspace (GIT_WORK_TREE). */
+  workTree: string;
+};
+
+function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_AUTHOR_NAME: "harness",
+    GIT_AUTHOR_EMAIL: "harness@localhost",
+    GIT_COMMITTER_NAME: "harness",
+    GIT_COMMITTER_EMAIL: "harness@localhost",
+  };
+  if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
+  if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
+  if (repo) {
+    env.GIT_DIR = repo.gitDir;
+    env.GIT_WORK_TREE = repo.workTree;
+  }
+  return env;
+}
+
+export type Git = {
+  /** Runs `git args…`; failures (git missing, a non-zero exit) come back as values. */
+  run(args: readonly string[], options?: { repo?: GitRepo; cwd?: string }): Promise<GitResult>;
+  /** Whether git can be run at all (checked once). */
+  available(): Promise<boolean>;
+};
+
+/** `command`: the git executable (default "git", looked up on PATH). */
+export function createGit(command = "git"): Git {
+  let available: Promise<boolean> | undefined;
+  const run: Git["run"] = (args, options = {}) => runGit(command, args, options);
+  return {
+    run,
+    available() {
+      available ??= run(["--version"], { cwd: "/" }).then((r) => r.ok);
+      return available;
+    },
+  };
+}
+
+function runGit(command: string, args: readonly string[], options: { repo?: GitRepo; cwd?: string }): Promise<GitResult> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn(command, args, { cwd: options.cwd ?? options.repo?.workTree, env: gitEnv(options.repo), stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      resolve({ ok: false, message: `cannot run git: ${(error as Error).message}` });
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", (error) => resolve({ ok: false, message: `cannot run git: ${error.message}` }));
+    child.on("close", (code, signal) => {
+      if (code === 0) return resolve({ ok: true, stdout: Buffer.concat(out).toString("utf8") });
+      const stderr = Buffer.concat(err).toString("utf8").trim();
+      resolve({ ok: false, message: `git ${args[0]} failed (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` });
+    });
+  });
+}

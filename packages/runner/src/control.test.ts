@@ -1,0 +1,278 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { RunnerEvent } from "@harness/protocol";
+import type { ApprovalDecision, BackendContext } from "./backend.ts";
+import { RunnerHttpError } from "./client.ts";
+import { collect, fakeBackend, never, post, startRunner, usage, waitFor, waitForAbort } from "./test-support.ts";
+
+type Iter = AsyncIterator<RunnerEvent>;
+
+/** Reads events until one matches; returns everything read. */
+async function readUntil(iter: Iter, match: (e: RunnerEvent) => boolean): Promise<RunnerEvent[]> {
+  const seen: RunnerEvent[] = [];
+  for (;;) {
+    const next = await iter.next();
+    if (next.done) assert.fail(`the stream ended before the expected event; saw ${seen.map((e) => e.type).join(", ")}`);
+    seen.push(next.value);
+    if (match(next.value)) return seen;
+  }
+}
+
+function requestIdOf(events: RunnerEvent[]): string {
+  const started = events[0];
+  assert.ok(started?.type === "run.started");
+  return started.requestId;
+}
+
+/** A promise and its resolver. */
+function gate<T = void>() {
+  let open!: (value: T) => void;
+  const opened = new Promise<T>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+const strip = (events: RunnerEvent[]) => events.map(({ seq: _seq, ...rest }) => rest);
+
+test("control endpoints validate their bodies naming the field, and unknown runs and calls get 404", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => waitForAbort(ctx));
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "hold", interactive: true }, { signal: never(), keepRunning: true })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "run.started"));
+  const run = `${url}/runs/${id}`;
+
+  for (const action of ["approve", "deny", "steer", "cancel", "configure"]) {
+    const answer = await post(`${url}/runs/no-such-run/${action}`, { toolUseId: "t", message: "m" });
+    assert.equal(answer.status, 404, action);
+    assert.match(answer.body.error ?? "", /no run "no-such-run"/);
+  }
+  const events404 = await fetch(`${url}/runs/no-such-run/events`);
+  assert.equal(events404.status, 404);
+  assert.match(((await events404.json()) as { error: string }).error, /no run "no-such-run"/);
+
+  const bad: [string, unknown, RegExp][] = [
+    ["approve", {}, /^toolUseId: /],
+    ["approve", "{not json", /^body is not valid JSON/],
+    ["approve", { toolUseId: "" }, /^toolUseId: /],
+    ["deny", { toolUseId: 5 }, /^toolUseId: /],
+    ["deny", { toolUseId: "t", reason: 3 }, /^reason: /],
+    ["steer", {}, /^message: /],
+    ["steer", { message: "" }, /^message: /],
+    ["configure", { model: 1 }, /^model: /],
+    ["configure", { effort: "extreme" }, /^effort: /],
+    ["configure", { bogus: true }, /bogus/],
+    ["configure", { maxTurns: -1 }, /^maxTurns: /],
+  ];
+  for (const [action, body, message] of bad) {
+    const answer = await post(`${run}/${action}`, body);
+    assert.equal(answer.status, 400, `${action} ${JSON.stringify(body)}`);
+    assert.match(answer.body.error ?? "", message);
+  }
+  for (const action of ["approve", "deny"]) {
+    const answer = await post(`${run}/${action}`, { toolUseId: "toolu_unknown" });
+    assert.equal(answer.status, 404);
+    assert.match(answer.body.error ?? "", /^toolUseId: no approval is pending for tool call "toolu_unknown"/);
+  }
+  const badId = await fetch(`${run}/events`, { headers: { "last-event-id": "abc" } });
+  assert.equal(badId.status, 400);
+  assert.match(((await badId.json()) as { error: string }).error, /^Last-Event-ID: /);
+  const future = await fetch(`${run}/events`, { headers: { "last-event-id": "99" } });
+  assert.equal(future.status, 400);
+  assert.match(((await future.json()) as { error: string }).error, /after the last event/);
+  assert.equal((await fetch(`${run}/approve`)).status, 404, "GET on a POST route");
+
+  assert.deepEqual((await post(`${run}/cancel`, "")).body, { ok: true });
+  const rest = await readUntil(iter, (e) => e.type === "run.error");
+  assert.deepEqual(rest.at(-1), { type: "run.error", seq: 2, message: "cancelled" });
+  await waitFor(async () => !(await client.health()).busy, "the run to end");
+
+  const late = await post(`${run}/steer`, { message: "too late" });
+  assert.equal(late.status, 409);
+  assert.match(late.body.error ?? "", /already finished/);
+  assert.equal((await post(`${run}/configure`, { model: "m" })).status, 409);
+  assert.equal((await post(`${run}/cancel`, {})).status, 200, "cancelling a finished run is harmless");
+});
+
+test("two approvals pending at once are answered independently; the decisions reach the backend", async (t) => {
+  const decisions: ApprovalDecision[] = [];
+  const backend = fakeBackend(async (_q, ctx) => {
+    assert.ok(ctx.requestApproval, "an interactive run can ask");
+    const [a, b] = await Promise.all([
+      ctx.requestApproval({ toolUseId: "a", toolName: "Bash", description: "make build", input: { command: "make build" } }),
+      ctx.requestApproval({ toolUseId: "b", toolName: "Write", description: "notes.txt" }),
+    ]);
+    decisions.push(a, b);
+    return { ok: true, result: "done", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p", interactive: true }, { signal: never() })[Symbol.asyncIterator]();
+  let seen = await readUntil(iter, (e) => e.type === "approval.requested" && e.toolUseId === "b");
+  const id = requestIdOf(seen);
+
+  assert.deepEqual((await post(`${url}/runs/${id}/deny`, { toolUseId: "b", reason: "not that file" })).body, { ok: true });
+  seen = seen.concat(await readUntil(iter, (e) => e.type === "approval.resolved"));
+  assert.equal((await post(`${url}/runs/${id}/deny`, { toolUseId: "b" })).status, 404, "already answered");
+  await post(`${url}/runs/${id}/approve`, { toolUseId: "a" });
+  seen = seen.concat(await readUntil(iter, (e) => e.type === "run.completed"));
+
+  assert.deepEqual(strip(seen).slice(1, -1), [
+    { type: "approval.requested", toolUseId: "a", toolName: "Bash", description: "make build", input: { command: "make build" } },
+    { type: "approval.requested", toolUseId: "b", toolName: "Write", description: "notes.txt" },
+    { type: "approval.resolved", toolUseId: "b", behavior: "deny", reason: "not that file" },
+    { type: "approval.resolved", toolUseId: "a", behavior: "allow" },
+  ]);
+  assert.deepEqual(decisions, [{ behavior: "allow" }, { behavior: "deny", reason: "not that file" }]);
+
+  // Headless: nobody can be asked.
+  await collect(client.query({ prompt: "p" }, { signal: never() })).catch(() => {});
+  assert.equal(backend.runs[1].ctx.requestApproval, undefined);
+});
+
+test("cancelling a run denies its pending approvals with 'cancelled'", async (t) => {
+  let decision: ApprovalDecision | undefined;
+  const backend = fakeBackend(async (_q, ctx) => {
+    decision = await ctx.requestApproval!({ toolUseId: "a", toolName: "Bash", description: "x" });
+    return { ok: false, message: "cancelled" };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p", interactive: true }, { signal: never(), keepRunning: true })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "approval.requested"));
+  await post(`${url}/runs/${id}/cancel`, {});
+  const rest = await readUntil(iter, (e) => e.type === "run.error");
+  assert.deepEqual(strip(rest), [
+    { type: "approval.resolved", toolUseId: "a", behavior: "deny", reason: "cancelled" },
+    { type: "run.error", message: "cancelled" },
+  ]);
+  assert.deepEqual(decision, { behavior: "deny", reason: "cancelled" });
+});
+
+test("steer messages reach the backend in order, and configure listeners get each body", async (t) => {
+  const steered: string[] = [];
+  const configs: unknown[] = [];
+  const allIn = gate();
+  const backend = fakeBackend(async (_q, ctx: BackendContext) => {
+    ctx.onConfigure((c) => configs.push(c));
+    const take = (m: string) => {
+      steered.push(m);
+      ctx.emit({ type: "user.message", text: m, steer: true });
+      if (steered.length === 3) allIn.open();
+    };
+    ctx.steering.take().forEach(take);
+    const stop = ctx.steering.subscribe(take);
+    await allIn.opened;
+    stop();
+    return { ok: true, result: "ok", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p" }, { signal: never() })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "run.started"));
+  await post(`${url}/runs/${id}/steer`, { message: "one" });
+  await post(`${url}/runs/${id}/configure`, { model: "m2", effort: "high" });
+  await post(`${url}/runs/${id}/steer`, { message: "two" });
+  await post(`${url}/runs/${id}/configure`, { permissionMode: "acceptEdits" });
+  await post(`${url}/runs/${id}/steer`, { message: "three" });
+  const rest = await readUntil(iter, (e) => e.type === "run.completed");
+  assert.deepEqual(steered, ["one", "two", "three"]);
+  assert.deepEqual(
+    rest.filter((e) => e.type === "user.message").map((e) => (e as { text: string }).text),
+    ["one", "two", "three"],
+  );
+  assert.deepEqual(configs, [{ model: "m2", effort: "high" }, { permissionMode: "acceptEdits" }]);
+});
+
+test("a steer message that arrives as the run ends is reported, not silently lost", async (t) => {
+  const release = gate();
+  const backend = fakeBackend(async () => {
+    await release.opened;
+    return { ok: true, result: "ok", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p" }, { signal: never() })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "run.started"));
+  await post(`${url}/runs/${id}/steer`, { message: "also do X" });
+  release.open();
+  const rest = await readUntil(iter, (e) => e.type === "run.completed");
+  const notice = rest.find((e) => e.type === "notice");
+  assert.ok(notice?.type === "notice" && notice.level === "warning");
+  assert.match(notice.message, /did not reach the model: also do X/);
+});
+
+test("keep-running: the run outlives its request, and re-attaching after event 3 gets exactly events 4..n", async (t) => {
+  const release = gate();
+  const backend = fakeBackend(async (_q, ctx) => {
+    ctx.emit({ type: "assistant.delta", text: "a" });
+    ctx.emit({ type: "assistant.delta", text: "b" });
+    await release.opened;
+    ctx.emit({ type: "assistant.delta", text: "c" });
+    ctx.emit({ type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "ls" } });
+    ctx.emit({ type: "tool.completed", toolUseId: "t1", output: "x", isError: false });
+    ctx.emit({ type: "assistant.delta", text: "d" });
+    return { ok: true, result: "abcd", usage, transcript: [], sessionId: "backend-session", turns: [usage], model: "m1" };
+  });
+  const { client } = await startRunner(t, { backend });
+  const controller = new AbortController();
+  const iter = client.query({ prompt: "p" }, { signal: controller.signal, keepRunning: true })[Symbol.asyncIterator]();
+  const first = await readUntil(iter, (e) => e.seq === 3);
+  const id = requestIdOf(first);
+  controller.abort();
+  await assert.rejects(iter.next(), { name: "AbortError" });
+
+  // Two listeners join while the run is still going; the run itself was not cancelled.
+  const live = [collect(client.events(id, { afterSeq: 0, signal: never() })), collect(client.events(id, { afterSeq: 2, signal: never() }))];
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(backend.runs[0].ctx.signal.aborted, false);
+  assert.equal((await client.health()).busy, true);
+  release.open();
+  const [fromStart, fromTwo] = await Promise.all(live);
+  await waitFor(async () => !(await client.health()).busy, "the run to end");
+
+  const tail = await collect(client.events(id, { afterSeq: 3, signal: never() }));
+  assert.deepEqual(
+    tail.map((e) => e.seq),
+    [4, 5, 6, 7, 8],
+  );
+  assert.deepEqual(strip(tail), [
+    { type: "assistant.delta", text: "c" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "ls" } },
+    { type: "tool.completed", toolUseId: "t1", output: "x", isError: false },
+    { type: "assistant.delta", text: "d" },
+    { type: "run.completed", result: "abcd", usage, transcript: [], sessionId: "backend-session", turns: [usage], model: "m1" },
+  ]);
+  assert.deepEqual(fromStart.slice(0, 3), first);
+  assert.deepEqual(fromStart.slice(3), tail);
+  assert.deepEqual(fromTwo, fromStart.slice(2));
+});
+
+test("a finished run stays available for a while; runs beyond the kept few are forgotten", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => {
+    ctx.emit({ type: "assistant.delta", text: "x" });
+    return { ok: true, result: "x", usage, transcript: [] };
+  });
+  const { client } = await startRunner(t, { backend, retention: { keepMs: 60_000, keepRuns: 2 } });
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(requestIdOf(await collect(client.query({ prompt: "p" }, { signal: never() }))));
+  await assert.rejects(collect(client.events(ids[0], { afterSeq: 0, signal: never() })), (err: unknown) => err instanceof RunnerHttpError && err.status === 404);
+  for (const id of ids.slice(1)) {
+    const events = await collect(client.events(id, { afterSeq: 1, signal: never() }));
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ["assistant.delta", "run.completed"],
+    );
+  }
+});
+
+test("re-attaching from before the oldest kept event gets 410 naming what is still kept", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => {
+    for (let i = 0; i < 10; i++) ctx.emit({ type: "assistant.delta", text: String(i) });
+    return { ok: true, result: "x", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend, eventLimits: { maxEvents: 5, maxChars: 1e9 } });
+  const id = requestIdOf(await collect(client.query({ prompt: "p" }, { signal: never() })));
+  const res = await fetch(`${url}/runs/${id}/events`, { headers: { "last-event-id": "2" } });
+  assert.equal(res.status, 410);
+  assert.match(((await res.json()) as { error: string }).error, /no longer all kept \(the oldest kept is 8\)/);
+  const tail = await collect(client.events(id, { afterSeq: 7, signal: never() }));
+  assert.deepEqual(
+    tail.map((e) => e.seq),
+    [8, 9, 10, 11, 12],
+  );
+});

@@ -1,0 +1,100 @@
+// Control of a run by its requestId (see @harness/protocol runner-control.ts), and re-attaching to
+// its events.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
+import type { RunnerDeps } from "./deps.ts";
+import { readJson, sendError, sendJson } from "./http.ts";
+import type { Run } from "./runs.ts";
+import { streamLog } from "./sse-response.ts";
+
+const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
+
+export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure"] as const;
+export type ControlAction = (typeof CONTROL_ACTIONS)[number];
+
+function unknownRun(res: ServerResponse, requestId: string): void {
+  sendError(res, 404, `no run "${requestId}" on this runner (a finished run is kept for a while, then forgotten)`);
+}
+
+function ended(res: ServerResponse, run: Run): void {
+  sendError(res, 409, `run "${run.requestId}" has already finished`);
+}
+
+export async function handleControl(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps, requestId: string, action: ControlAction): Promise<void> {
+  const run = deps.runs.get(requestId);
+  if (!run) {
+    req.resume();
+    return unknownRun(res, requestId);
+  }
+  switch (action) {
+    case "approve": {
+      const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (!run.approvals.answer(body.toolUseId, { behavior: "allow" })) return noApproval(res, run, body.toolUseId);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "deny": {
+      const body = await readJson(req, res, DenyBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      const decision = body.reason === undefined ? { behavior: "deny" as const } : { behavior: "deny" as const, reason: body.reason };
+      if (!run.approvals.answer(body.toolUseId, decision)) return noApproval(res, run, body.toolUseId);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "steer": {
+      const body = await readJson(req, res, SteerBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (run.endedAt !== undefined) return ended(res, run);
+      run.steering.push(body.message);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "configure": {
+      const body = await readJson(req, res, RunConfigureBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (run.endedAt !== undefined) return ended(res, run);
+      run.configure.push(body);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "cancel": {
+      // Any body (or none) will do.
+      const body = await readBodyQuietly(req);
+      if (!body) return;
+      run.controller.abort();
+      return sendJson(res, 200, { ok: true });
+    }
+  }
+}
+
+async function readBodyQuietly(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    req.on("end", () => resolve(true));
+    req.on("error", () => resolve(false));
+    req.resume();
+  });
+}
+
+function noApproval(res: ServerResponse, run: Run, toolUseId: string): void {
+  sendError(res, 404, `toolUseId: no approval is pending for tool call "${toolUseId}" in run "${run.requestId}"`);
+}
+
+/** GET /runs/:id/events with Last-Event-ID: the events after it, then live until the run ends.
+ * Closing this stream never cancels the run. */
+export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps, requestId: string): void {
+  const run = deps.runs.get(requestId);
+  if (!run) return unknownRun(res, requestId);
+  const header = req.headers["last-event-id"];
+  const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? "";
+  const after = text === "" ? 0 : Number(text);
+  if (!Number.isInteger(after) || after < 0) return sendError(res, 400, `Last-Event-ID: must be an event id (a whole number ≥ 0), got "${text}"`);
+  if (after > run.log.lastSeq) {
+    return sendError(res, 400, `Last-Event-ID: ${after} is after the last event of run "${run.requestId}" (${run.log.lastSeq})`);
+  }
+  const replay = run.log.replay(after);
+  if (!replay.ok) {
+    return sendError(
+      res,
+      410,
+      `the events of run "${run.requestId}" after ${after} are no longer all kept (the oldest kept is ${replay.oldestKept}); the run's full stream cannot be replayed`,
+    );
+  }
+  streamLog(res, run.log, replay.frames);
+}

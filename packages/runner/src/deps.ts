@@ -1,0 +1,18 @@
+// What the request handlers of a runner share.
+import type { BackendRegistry } from "./backends/registry.ts";
+import type { Checkpoints } from "./checkpoints/checkpoints.ts";
+import type { RunRegistry } from "./runs.ts";
+
+export type RunnerDeps = {
+  workspace: string;
+  stateDir: string;
+  runs: RunRegistry;
+  backends: BackendRegistry;
+  checkpoints: Checkpoints;
+  /** A run is in flight or the workspace is being rewound. */
+  busy(): boolean;
+  /** Something happened (a request, a run ending): the runner is not idle. */
+  activity(): void;
+};
+
+export const BUSY_MESSAGE = "runner is busy with another run";

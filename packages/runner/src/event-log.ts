@@ -1,0 +1,97 @@
+// The events of one run, encoded once as SSE frames and kept (up to a limit) so that a listener can
+// join at any time: replay what it missed after an event id, then follow live.
+import type { RunnerEventPayload } from "@harness/protocol";
+import { encodeEvent } from "./sse.ts";
+
+export type EventLogLimits = {
+  /** At most this many events are kept; the oldest go first. */
+  maxEvents: number;
+  /** At most about this many characters of frames are kept. */
+  maxChars: number;
+};
+
+export const DEFAULT_EVENT_LOG_LIMITS: EventLogLimits = { maxEvents: 500_000, maxChars: 64 * 1024 * 1024 };
+
+export type EventListener = {
+  /** One SSE frame. */
+  frame(frame: string): void;
+  /** The run ended: no frame follows. */
+  end(): void;
+};
+
+export type Replay = { ok: true; frames: string[] } | { ok: false; oldestKept: number };
+
+export type EventLog = {
+  /** Stamps the next seq on the event, keeps its frame and hands it to every listener. */
+  append(event: RunnerEventPayload): number;
+  /** No event follows; listeners are told and dropped. */
+  end(): void;
+  readonly ended: boolean;
+  readonly lastSeq: number;
+  /** The frames of the events after `afterSeq`; not ok when some of them are no longer kept. */
+  replay(afterSeq: number): Replay;
+  /** Follows the events appended from now on. Ended log: `end` is called at once. */
+  subscribe(listener: EventListener): () => void;
+};
+
+export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS): EventLog {
+  // frames[head..] hold the events firstSeq..lastSeq; the dropped prefix is compacted away lazily.
+  let frames: string[] = [];
+  let head = 0;
+  let firstSeq = 1;
+  let lastSeq = 0;
+  let chars = 0;
+  let ended = false;
+  const listeners = new Set<EventListener>();
+
+  function dropOldest(): void {
+    while (frames.length - head > limits.maxEvents || (chars > limits.maxChars && frames.length - head > 1)) {
+      chars -= frames[head].length;
+      frames[head] = "";
+      head++;
+      firstSeq++;
+    }
+    if (head > 1024 && head * 2 > frames.length) {
+      frames = frames.slice(head);
+      head = 0;
+    }
+  }
+
+  return {
+    append(event) {
+      if (ended) throw new Error("the run's event log has ended");
+      const frame = encodeEvent(++lastSeq, event);
+      frames.push(frame);
+      chars += frame.length;
+      if (chars > limits.maxChars || frames.length - head > limits.maxEvents) dropOldest();
+      for (const listener of listeners) listener.frame(frame);
+      return lastSeq;
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      for (const listener of listeners) listener.end();
+      listeners.clear();
+    },
+    get ended() {
+      return ended;
+    },
+    get lastSeq() {
+      return lastSeq;
+    },
+    replay(afterSeq) {
+      const from = Math.max(afterSeq + 1, 1);
+      if (from < firstSeq && from <= lastSeq) return { ok: false, oldestKept: firstSeq };
+      if (from > lastSeq) return { ok: true, frames: [] };
+      return { ok: true, frames: frames.slice(head + (from - firstSeq)) };
+    },
+    subscribe(listener) {
+      if (ended) {
+        listener.end();
+        return () => {};
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

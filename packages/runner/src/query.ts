@@ -1,0 +1,88 @@
+// POST /query: starts a run and streams its events. Closing the request cancels the run, unless the
+// query asked to keep running (then only POST /runs/:id/cancel does, and GET /runs/:id/events
+// re-attaches).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { KEEP_RUNNING_HEADER, RunnerQuerySchema, type AgentEvent, type RunnerEventPayload, type RunnerQuery } from "@harness/protocol";
+import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
+import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
+import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
+import { readJson, sendError } from "./http.ts";
+import type { Run } from "./runs.ts";
+import { streamLog } from "./sse-response.ts";
+
+export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
+
+export async function handleQuery(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps): Promise<void> {
+  const query = await readJson(req, res, RunnerQuerySchema, MAX_QUERY_BYTES);
+  if (!query) return;
+  const selected = deps.backends.select(query.backend);
+  if (!selected.ok) return sendError(res, 400, selected.error);
+  if (deps.busy()) return sendError(res, 409, BUSY_MESSAGE);
+
+  const run = deps.runs.create();
+  const keepRunning = req.headers[KEEP_RUNNING_HEADER] === "1";
+  streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort());
+  run.log.append({ type: "run.started", requestId: run.requestId });
+  try {
+    await execute(run, query, selected.backend, deps);
+  } finally {
+    deps.runs.finish(run);
+    deps.activity();
+  }
+}
+
+async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: RunnerDeps): Promise<void> {
+  let finished = false;
+  const emit = (event: AgentEvent) => {
+    if (!finished) run.log.append(event);
+  };
+
+  const ctx: BackendContext = {
+    signal: run.controller.signal,
+    emit,
+    workspace: deps.workspace,
+    stateDir: deps.stateDir,
+    ...(query.interactive === true && { requestApproval: (request) => run.approvals.request(request) }),
+    steering: run.steering,
+    onConfigure: (listener) => run.configure.subscribe(listener),
+  };
+  let outcome: RunOutcome;
+  try {
+    if (query.userMessageId !== undefined) await checkpoint(query.userMessageId, backend, deps, emit);
+    outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
+  } catch (err) {
+    outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  for (const message of run.steering.take()) {
+    emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
+  }
+  finished = true;
+  run.log.append(outcomeEvent(outcome));
+}
+
+/** Snapshots the workspace before the run; a failure is told to the user, and the run goes on. */
+async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<void> {
+  const taken = await deps.checkpoints.beforeRun(userMessageId, backend.name).catch((error: unknown) => ({
+    ok: false as const,
+    message: error instanceof Error ? error.message : String(error),
+  }));
+  if (!taken.ok) emit(notice(`No file checkpoint was taken before this run, so its changes cannot be rewound: ${taken.message}`));
+  else if (taken.value.tree === undefined) emit(notice(`File checkpoints are off: ${GIT_NEEDED_MESSAGE}.`));
+}
+
+function notice(message: string): AgentEvent {
+  return { type: "notice", level: "warning", message };
+}
+
+function outcomeEvent(outcome: RunOutcome): RunnerEventPayload {
+  if (!outcome.ok) return { type: "run.error", message: outcome.message, transcript: outcome.transcript };
+  return {
+    type: "run.completed",
+    result: outcome.result,
+    usage: outcome.usage,
+    transcript: outcome.transcript,
+    sessionId: outcome.sessionId,
+    turns: outcome.turns,
+    model: outcome.model,
+  };
+}

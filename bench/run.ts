@@ -11,6 +11,8 @@ import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
+import { measureBackend } from "./backends.ts";
+import { findClaudeCodeExecutable } from "@harness/runner";
 import { fmt } from "./lib.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
@@ -26,6 +28,20 @@ const row = (...cells: string[]) => {
 
 try {
   console.log(`# Harness benchmarks — node ${process.version}, ${new Date().toISOString()}${quick ? " (quick)" : ""}\n`);
+  // Headline: the same 10-turn Bash scenario through our loop and through Claude Code.
+  const builtin = await measureBackend("builtin");
+  if (findClaudeCodeExecutable()) {
+    const cc = await measureBackend("claude-code");
+    const pair = (label: string, a: number, b: number, unit: string, digits = 1) =>
+      row(`builtin vs claude-code: ${label}`, `builtin ${fmt(a, digits)} ${unit}`, `claude-code ${fmt(b, digits)} ${unit}`, `ratio ${fmt(a / b)}×`);
+    pair("query → first model request", builtin.firstRequestMs, cc.firstRequestMs, "ms", 0);
+    pair("per-turn overhead (reply → next request, Bash echo in between), median", builtin.perTurnMs, cc.perTurnMs, "ms");
+    pair("peak memory of the runner's process tree", builtin.peakMemoryMiB, cc.peakMemoryMiB, "MiB", 0);
+    pair("first request size", builtin.firstRequestBytes, cc.firstRequestBytes, "bytes", 0);
+    pair("first request tokens (chars/4)", builtin.firstRequestTokens, cc.firstRequestTokens, "tokens", 0);
+  } else {
+    console.log("(Claude Code binary not installed: the backend comparison is skipped)");
+  }
   const baseline = await sdkBaseline(fake.url, quick ? 2_000 : 20_000);
   // A model streams a few dozen text deltas a second; every session streams at that pace at once.
   const interval = Number(process.env.BENCH_DELTA_INTERVAL_MS ?? 50);

@@ -11,8 +11,7 @@ import { findClaudeCodeExecutable } from "@harness/runner";
 import { claudeCodeRoute, MinimalClient, startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess, type MinimalState } from "@harness/test-utils";
 
 const NO_BINARY = findClaudeCodeExecutable() ? false : "the Claude Code binary (@anthropic-ai/claude-agent-sdk-<platform>) is not installed";
-const NOT_LANDED = "needs the runner to choose its backend from HARNESS_BACKEND and to serve the control endpoints (approve, deny, cancel)";
-const skip = NO_BINARY || NOT_LANDED;
+const skip = NO_BINARY;
 const timeout = 120_000;
 
 let fake: FakeAnthropic;

@@ -24,7 +24,8 @@ test("sessions run concurrently, each in its own workspace", async () => {
     const clients = await Promise.all(
       Array.from({ length: count }, (_, i) => MinimalClient.connect(server.url, { userId: `user${i % 2}`, sessionId: `par${i}` })),
     );
-    for (const c of clients) c.send({ type: "submit", prompt: "where am I?" });
+    // The command writes a file, which asks for approval in the default mode; this test is about workspaces.
+    for (const c of clients) c.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "where am I?" });
     await Promise.all(clients.map((c) => c.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 60_000)));
     const outputs = clients.map((c) => c.state!.messages[1].toolCalls![0].output!);
     const dirs = outputs.map((o) => o.split("\n")[0].trim());

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
@@ -50,7 +51,7 @@ test("a restarted server still has the conversation", async () => {
   await server.stop();
 });
 
-test("a run in flight when the server is killed shows as interrupted after the restart, never running", async () => {
+test("a run whose runner died with the killed server shows as interrupted after the restart, never running", async () => {
   const dataDir = await newDataDir();
   const ids = { userId: "bob", sessionId: "killed" };
   fake.push({ text: ["half an ans"], hold: new Promise(() => {}) });
@@ -62,12 +63,16 @@ test("a run in flight when the server is killed shows as interrupted after the r
   await new Promise((r) => setTimeout(r, 200));
   await server.stop("SIGKILL");
   await client.waitFor((c) => c.closed);
+  // The runner outlives a killed server; here it dies too.
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
+  db.close();
+  process.kill(runner.pid, "SIGKILL");
 
   server = await startHarnessServer({ dataDir, env: modelEnv() });
   const again = await MinimalClient.connect(server.url, ids);
-  await again.waitForState(() => true);
+  await again.waitForState((s) => s.status !== "running", 15_000, "the run to be written down");
   const state = again.state!;
-  assert.notEqual(state.status, "running");
   assert.equal(state.messages[0].content, "long job");
   assert.notEqual(state.messages[1].status, "running");
   assert.match(state.error ?? "", /interrupted/i);

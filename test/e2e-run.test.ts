@@ -154,12 +154,15 @@ test("bad frames get error frames; the connection and the state survive", async 
   await client.close();
 });
 
-test("commands the server does not support yet answer an error frame naming them", async () => {
+test("a command naming something that does not exist answers an error frame naming it", async () => {
   const client = await MinimalClient.connect(server.url, session());
   await client.waitForState(() => true);
-  client.send({ type: "steer", message: "faster" }, { type: "cancel" });
+  const initial = structuredClone(client.state);
+  client.send({ type: "approve", toolCallId: "toolu_nothing" }, { type: "cancel" });
   await client.waitForErrors(2);
-  assert.match(client.errors[0].message, /steer/);
+  assert.match(client.errors[0].message, /toolu_nothing/);
   assert.equal(client.errors[0].command, 0);
+  assert.equal(client.errors[1].command, 1);
+  assert.deepEqual(client.state, initial);
   await client.close();
 });

@@ -5,7 +5,7 @@ import type { HarnessState, ServerMessage } from "@harness/protocol";
 
 /** A scripted server side: every socket the client opens is recorded with its URL and frames. */
 function fakeServer() {
-  const sockets: (WebSocketLike & { url: string; sent: string[]; serve(frame: ServerMessage): void; drop(): void })[] = [];
+  const sockets: (WebSocketLike & { url: string; sent: string[]; serve(frame: ServerMessage): void; drop(code?: number): void })[] = [];
   const factory = (url: string) => {
     const socket = {
       url,
@@ -18,10 +18,10 @@ function fakeServer() {
       send(data: string) { this.sent.push(data); },
       close() { this.drop(); },
       serve(frame: ServerMessage) { this.onmessage?.({ data: JSON.stringify(frame) }); },
-      drop() {
+      drop(code = 1006) {
         if (this.readyState === 3) return;
         this.readyState = 3;
-        this.onclose?.({ code: 1006, reason: "" });
+        this.onclose?.({ code, reason: "" });
       },
     };
     sockets.push(socket);
@@ -87,4 +87,22 @@ test("error frames reach error listeners; the token goes in the query", async ()
   assert.deepEqual(errors, [{ message: "unknown command", code: "unknown_command", command: 0 }]);
   client.close();
   assert.equal(client.connection, "closed");
+});
+
+test("a connection closed because its session was deleted is not reopened", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://127.0.0.1:1", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(e.code ?? ""));
+  const connected = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connected;
+  server.sockets[0].serve({ type: "error", message: "session \"s\" was deleted", code: "session_deleted" });
+  server.sockets[0].drop(4404);
+  await tick();
+  await tick();
+  assert.equal(server.sockets.length, 1);
+  assert.equal(client.connection, "closed");
+  assert.deepEqual(errors, ["session_deleted"]);
 });

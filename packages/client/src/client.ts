@@ -44,6 +44,8 @@ export type ClientEvents = {
 };
 
 const OPEN = 1;
+/** Close code of a connection whose session was deleted: reconnecting would only start a new one. */
+export const SESSION_DELETED_CLOSE_CODE = 4404;
 
 export class HarnessClient {
   state: HarnessState | undefined;
@@ -146,9 +148,13 @@ export class HarnessClient {
     socket.onmessage = (event) => {
       if (this.#socket === socket) this.#receive(String(event.data));
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      if (event.code === SESSION_DELETED_CLOSE_CODE) {
+        this.#setConnection("closed");
+        return;
+      }
       this.#scheduleReconnect();
     };
     socket.onerror = () => {

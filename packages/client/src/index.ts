@@ -1,4 +1,4 @@
-export { HarnessClient, createHarnessClient } from "./client.ts";
+export { HarnessClient, createHarnessClient, SESSION_DELETED_CLOSE_CODE } from "./client.ts";
 export type {
   ClientEvents,
   ClientOptions,

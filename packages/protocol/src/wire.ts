@@ -2,6 +2,7 @@
 // definition of the wire: the server validates what clients send with them, and the types
 // exported here are inferred from them so that no wire type is written twice.
 import { z } from "zod";
+import { FileChangeSchema } from "./runner-control.ts";
 
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
@@ -84,6 +85,15 @@ export type Usage = z.infer<typeof UsageSchema>;
 
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
 export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string() });
+/** Something the user should see that is not part of the conversation (a settings file with an
+ * error, an MCP server that failed, a hook's message). */
+export const NoticeSchema = z.object({ level: z.enum(["info", "warning", "error"]), message: z.string() });
+export type Notice = z.infer<typeof NoticeSchema>;
+
+/** What a rewind to `messageId` would restore (a dry run); null once it no longer applies. */
+export const RewindPreviewSchema = z.object({ messageId: z.string(), files: z.array(FileChangeSchema) });
+export type RewindPreview = z.infer<typeof RewindPreviewSchema>;
+
 export const HarnessStateSchema = z.object({
   status: SessionStatusSchema,
   messages: z.array(HarnessMessageSchema),
@@ -93,6 +103,9 @@ export const HarnessStateSchema = z.object({
   // Extensions beyond the core shape; clients that do not know them ignore them.
   config: HarnessConfigSchema.optional(),
   usage: UsageSchema.optional(),
+  rewindPreview: RewindPreviewSchema.nullable().optional(),
+  /** The most recent notices, oldest first. */
+  notices: z.array(NoticeSchema).optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

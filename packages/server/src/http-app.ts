@@ -1,8 +1,9 @@
-// The HTTP side: health, and the token check that guards every route.
+// The HTTP side: health, sessions, and the token check that guards every route.
 import { Hono } from "hono";
 import { requestToken, tokenMatches } from "./auth.ts";
+import { mountSessionsApi, type SessionsApiOptions } from "./sessions-api.ts";
 
-export function createHttpApp(options: { token: string | undefined }): Hono {
+export function createHttpApp(options: { token: string | undefined; sessions?: SessionsApiOptions }): Hono {
   const app = new Hono();
   if (options.token) {
     const token = options.token;
@@ -16,6 +17,7 @@ export function createHttpApp(options: { token: string | undefined }): Hono {
   }
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
+  if (options.sessions) mountSessionsApi(app, options.sessions);
   app.notFound((c) => c.json({ error: `not found: ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => c.json({ error: err.message }, 500));
   return app;

@@ -1,7 +1,7 @@
 // The gateway's map from (userId, sessionId) to a live HarnessSession. A session is loaded once,
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
-import { openSession, type HarnessSession, type RunnerPort } from "@harness/session";
+import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort } from "@harness/session";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
 export type SessionRunner = RunnerPort & { stop?(): Promise<void> };
@@ -12,6 +12,16 @@ export type Lease = { session: HarnessSession; release(): void };
 
 export type SessionRegistry = {
   acquire(userId: string, sessionId: string): Promise<Lease>;
+  /** The session if it is in memory now (it may be opening), without loading it. */
+  live(userId: string, sessionId: string): Promise<HarnessSession | undefined>;
+  /** A session's conversation: live if in memory, else as stored; undefined when there is none. */
+  conversation(userId: string, sessionId: string): Promise<Conversation | undefined>;
+  /** Deletes a session: its clients get an error frame saying `reason` and are disconnected, its
+   * run is cancelled, its runner stopped and its stored state deleted. */
+  remove(userId: string, sessionId: string, reason: string): Promise<void>;
+  /** Opens every session whose run was in flight when the last server stopped, so each re-attaches
+   * to its run (or writes it down as interrupted) without waiting for a client. */
+  resumeRuns(): Promise<void>;
   /** Sessions in memory. */
   size(): number;
   /** Writes down runs in progress as interrupted, stores every session and stops every runner. */
@@ -67,11 +77,21 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     entry.timer.unref();
   }
 
+  async function conversation(userId: string, sessionId: string): Promise<Conversation | undefined> {
+    const entry = entries.get(`${userId}\0${sessionId}`);
+    const session = entry && !entry.closing ? (entry.session ?? (await entry.opening.catch(() => undefined))) : undefined;
+    if (session) return session.conversation();
+    const stored = options.db.readSession(userId, sessionId);
+    return stored ? conversationOf(stored) : undefined;
+  }
+
   function create(key: string, userId: string, sessionId: string): Entry {
     const runner = options.runnerFactory({ userId, sessionId });
     const opening = openSession({
       store: options.db.storeFor(userId, sessionId),
       runner,
+      sessionId,
+      loadPeer: (other) => conversation(userId, other),
       onSettled: () => scheduleEviction(key, entry),
       onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
     }).then(
@@ -87,8 +107,47 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     return entry;
   }
 
+  async function acquire(userId: string, sessionId: string): Promise<Lease> {
+    const key = `${userId}\0${sessionId}`;
+    let entry = entries.get(key);
+    while (entry?.closing) {
+      await entry.closing;
+      entry = entries.get(key);
+    }
+    if (closed) throw new Error("the server is shutting down");
+    entry ??= create(key, userId, sessionId);
+    const held = entry;
+    held.holders++;
+    if (held.timer) clearTimeout(held.timer);
+    held.timer = undefined;
+    let session: HarnessSession;
+    try {
+      session = await held.opening;
+    } catch (error) {
+      held.holders--;
+      throw error;
+    }
+    let released = false;
+    return {
+      session,
+      release() {
+        if (released) return;
+        released = true;
+        held.holders--;
+        scheduleEviction(key, held);
+      },
+    };
+  }
+
   return {
-    async acquire(userId, sessionId) {
+    acquire,
+    async live(userId, sessionId) {
+      const entry = entries.get(`${userId}\0${sessionId}`);
+      if (!entry || entry.closing) return undefined;
+      return entry.session ?? entry.opening.catch(() => undefined);
+    },
+    conversation,
+    async remove(userId, sessionId, reason) {
       const key = `${userId}\0${sessionId}`;
       let entry = entries.get(key);
       while (entry?.closing) {
@@ -96,28 +155,30 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
         entry = entries.get(key);
       }
       if (closed) throw new Error("the server is shutting down");
-      entry ??= create(key, userId, sessionId);
-      const held = entry;
-      held.holders++;
+      // Opened if need be: the session's runner (perhaps left by an earlier server) must stop too.
+      const held = entry ?? create(key, userId, sessionId);
       if (held.timer) clearTimeout(held.timer);
       held.timer = undefined;
-      let session: HarnessSession;
-      try {
-        session = await held.opening;
-      } catch (error) {
-        held.holders--;
-        throw error;
-      }
-      let released = false;
-      return {
-        session,
-        release() {
-          if (released) return;
-          released = true;
-          held.holders--;
-          scheduleEviction(key, held);
-        },
-      };
+      held.closing = (async () => {
+        const session = await held.opening.catch(() => undefined);
+        session?.discard(reason);
+        await held.runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
+        await options.db.deleteSession(userId, sessionId);
+      })().finally(() => {
+        if (entries.get(key) === held) entries.delete(key);
+      });
+      await held.closing;
+    },
+    async resumeRuns() {
+      await Promise.all(
+        options.db.sessionsWithRun().map(async ({ userId, sessionId }) => {
+          try {
+            (await acquire(userId, sessionId)).release();
+          } catch (error) {
+            options.log(`cannot resume the run of session ${userId}/${sessionId}: ${(error as Error).message}`);
+          }
+        }),
+      );
     },
     size: () => entries.size,
     async close() {

@@ -1,8 +1,10 @@
-// Starting and stopping one runner process. It is started with --exit-with-stdin so it never
-// outlives the server, even when the server is killed; it reports its URL on one stdout line.
+// Starting, adopting and stopping runner processes. A runner is started detached (its own process
+// group, output to a log file) so that it outlives a server that dies mid-run: the next server
+// adopts it by pid and URL and re-attaches to its run. A runner nobody talks to exits by itself
+// after HARNESS_RUNNER_IDLE_EXIT_MS.
 import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -15,7 +17,7 @@ export type RunnerProcess = {
   alive(): boolean;
   /** Resolves when the process has exited. */
   exited: Promise<void>;
-  /** Closes its stdin (it exits on its own), and kills it if it has not exited after `graceMs`. */
+  /** Asks it to stop (SIGTERM to its process group), and kills the group if it has not exited after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 };
 
@@ -28,72 +30,158 @@ export type SpawnRunnerOptions = {
   env: Record<string, string | undefined>;
   mainPath?: string;
   startTimeoutMs?: number;
+  /** Where the runner's stdout and stderr go (appended); its first line there says where it listens. */
+  logFile: string;
+  /** The runner exits by itself after this long without a run or a client. */
+  idleExitMs?: number;
   log?: (line: string) => void;
 };
 
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Signals the process group of a runner (it leads its own), falling back to the process alone. */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Reads what was appended to `file` after `offset`. */
+function readFrom(file: string, offset: number): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const size = statSync(file).size;
+    if (size <= offset) return "";
+    const buffer = Buffer.alloc(size - offset);
+    const read = readSync(fd, buffer, 0, buffer.length, offset);
+    return buffer.subarray(0, read).toString("utf8");
+  } catch {
+    return "";
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function listeningUrl(output: string): string | undefined {
+  for (const line of output.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const parsed = ListeningSchema.safeParse(JSON.parse(line));
+      if (parsed.success) return parsed.data.url;
+    } catch {
+      // Not the line we look for.
+    }
+  }
+  return undefined;
+}
+
 /** Starts a runner and resolves once it listens; rejects with the reason when it cannot start. */
-export function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerProcess> {
+export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerProcess> {
   const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0" };
+  if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
+  const { logFile } = options;
+  mkdirSync(dirname(logFile), { recursive: true });
+  const fd = openSync(logFile, "a");
+  const offset = statSync(logFile).size;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [options.mainPath ?? runnerMainPath(), "--exit-with-stdin"], {
+    child = spawn(process.execPath, [options.mainPath ?? runnerMainPath()], {
       env,
       cwd: options.workspace,
-      stdio: ["pipe", "pipe", "inherit"],
+      detached: true,
+      stdio: ["ignore", fd, fd],
     });
   } catch (err) {
-    return Promise.reject(new Error(`cannot start the runner: ${(err as Error).message}`));
+    throw new Error(`cannot start the runner: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
   }
-  // A closed stdin pipe on a dying runner must not crash the server.
-  child.stdin?.on("error", () => {});
+  // The runner must not keep this process alive, nor die with it.
+  child.unref();
   let exitedFlag = false;
+  let exitReason = "";
   const exited = new Promise<void>((resolve) => {
-    child.once("exit", () => {
+    child.once("exit", (code, signal) => {
       exitedFlag = true;
+      exitReason = signal ?? `code ${code}`;
       resolve();
     });
   });
+  let spawnError: Error | undefined;
+  child.once("error", (err) => (spawnError = err));
 
+  const pid = child.pid;
   async function stop(graceMs = 5000): Promise<void> {
-    if (exitedFlag) return;
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    if (exitedFlag || pid === undefined) return;
+    signalGroup(pid, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
     await exited;
     clearTimeout(timer);
   }
 
-  return new Promise<RunnerProcess>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    let ready = false;
-    const fail = (reason: string) => {
-      if (ready) return;
-      ready = true;
-      clearTimeout(timer);
-      void stop(1000);
-      reject(new Error(reason));
-    };
-    const timeoutMs = options.startTimeoutMs ?? 30_000;
-    const timer = setTimeout(() => fail(`the runner did not report that it listens within ${timeoutMs} ms`), timeoutMs);
-    child.once("error", (err) => fail(`cannot start the runner: ${err.message}`));
-    child.once("exit", (code, signal) => fail(`the runner exited (${signal ?? `code ${code}`}) before it was ready`));
-    lines.on("line", (line) => {
-      if (ready) {
-        options.log?.(`runner ${child.pid}: ${line}`);
-        return;
-      }
-      let parsed: z.ZodSafeParseResult<z.infer<typeof ListeningSchema>> | undefined;
-      try {
-        parsed = ListeningSchema.safeParse(JSON.parse(line));
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed?.success) {
-        options.log?.(`runner ${child.pid}: ${line}`);
-        return;
-      }
-      ready = true;
-      clearTimeout(timer);
-      resolve({ url: parsed.data.url, pid: child.pid, alive: () => !exitedFlag, exited, stop });
-    });
-  });
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
+    const url = listeningUrl(readFrom(logFile, offset));
+    if (url) {
+      options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
+      return { url, pid, alive: () => !exitedFlag, exited, stop };
+    }
+    if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
+    if (exitedFlag) throw new Error(`the runner exited (${exitReason}) before it was ready`);
+    if (Date.now() > deadline) {
+      await stop(1000);
+      throw new Error(`the runner did not report that it listens within ${timeoutMs} ms`);
+    }
+    await Promise.race([sleep(wait), exited]);
+  }
+}
+
+/** A runner an earlier server started, known by pid and URL. Its exit is noticed by polling. */
+export function adoptRunner(info: { pid: number; url: string }): RunnerProcess {
+  let gone = false;
+  let markExited!: () => void;
+  const exited = new Promise<void>((resolve) => (markExited = resolve));
+  const check = (): boolean => {
+    if (!gone && !pidAlive(info.pid)) {
+      gone = true;
+      clearInterval(poll);
+      markExited();
+    }
+    return !gone;
+  };
+  const poll = setInterval(check, 1000);
+  poll.unref();
+  return {
+    url: info.url,
+    pid: info.pid,
+    alive: check,
+    exited,
+    async stop(graceMs = 5000) {
+      if (!check()) return;
+      signalGroup(info.pid, "SIGTERM");
+      const deadline = Date.now() + graceMs;
+      while (check() && Date.now() < deadline) await sleep(25);
+      if (check()) signalGroup(info.pid, "SIGKILL");
+      while (check()) await sleep(10);
+    },
+  };
 }

@@ -50,20 +50,41 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
 
   const env = runnerEnv(config.env);
   const anthropicApiKey = config.env.ANTHROPIC_API_KEY || undefined;
+  const workspaceOf = (userId: string, sessionId: string) => join(config.dataDir, "workspaces", userId, sessionId);
+  const runnerLogOf = (userId: string, sessionId: string) => join(config.dataDir, "runner-logs", userId, `${sessionId}.log`);
   const runnerFactory: RunnerFactory =
     config.runnerFactory ??
     (({ userId, sessionId }) =>
       createSupervisedRunner({
-        workspace: join(config.dataDir, "workspaces", userId, sessionId),
+        workspace: workspaceOf(userId, sessionId),
         env,
         anthropicApiKey,
         idleMs: config.runnerIdleMs,
+        logFile: runnerLogOf(userId, sessionId),
+        adopt: db.catalog.runnerOf(userId, sessionId),
+        onProcess: (info) => {
+          try {
+            db.catalog.setRunner(userId, sessionId, info);
+          } catch (error) {
+            log(`cannot record the runner of ${userId}/${sessionId}: ${(error as Error).message}`);
+          }
+        },
         log,
       }));
 
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
   const sockets = createWebSocketEndpoint({ registry, token: config.token, log });
-  const app = createHttpApp({ token: config.token });
+  const app = createHttpApp({
+    token: config.token,
+    sessions: {
+      db,
+      registry,
+      workspaceOf,
+      // The runner keeps its own state for a workspace beside it (checkpoints, a backend's transcripts).
+      filesOf: (userId, sessionId) => [runnerLogOf(userId, sessionId), `${workspaceOf(userId, sessionId)}.harness-state`],
+      log,
+    },
+  });
   const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   server.on("upgrade", sockets.handleUpgrade);
 
@@ -76,6 +97,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  // Runs in flight when the last server stopped go on (their runners outlived it) or are written
+  // down as interrupted; either way without waiting for a client to come back.
+  void registry.resumeRuns();
   log(`Harness listening on ${url}`);
 
   let closing: Promise<void> | undefined;

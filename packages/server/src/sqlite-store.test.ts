@@ -30,7 +30,7 @@ test("a session written and read back: snapshot plus the batches after it, per s
 
     db = openSqliteDatabase(path);
     const loaded = db.storeFor("u", "a").load();
-    assert.deepEqual(loaded, { snapshot: snapshot(2, "t1t2"), batches: [batch(3), batch(4)], clean: false });
+    assert.deepEqual(loaded, { snapshot: { ...snapshot(2, "t1t2"), marks: {} }, batches: [batch(3), batch(4)], clean: false });
     assert.deepEqual(db.storeFor("u", "a").readBatches!(1), [batch(2), batch(3), batch(4)]);
     assert.deepEqual(db.storeFor("u", "b").readBatches!(0), [batch(1)]);
     db.close();
@@ -122,6 +122,92 @@ test("fields a newer version stored are kept on load", async () => {
     (snap.state as Record<string, unknown>).todos = [{ text: "later" }];
     await db.storeFor("u", "x").write([], snap);
     assert.deepEqual((db.storeFor("u", "x").load()!.snapshot.state as Record<string, unknown>).todos, [{ text: "later" }]);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("the run record and the marks are stored with the batches, and cleared with null", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "r");
+    const run = { requestId: "req-1", lastEventSeq: 7, prompt: "p", userMessageId: "m1", assistantMessageId: "m2", afterTool: true };
+    await store.write([batch(1)], { ...snapshot(1), marks: { m1: 0 } }, { run });
+    assert.deepEqual(store.load()!.run, run);
+    assert.deepEqual(store.load()!.snapshot.marks, { m1: 0 });
+    assert.deepEqual(db.sessionsWithRun(), [{ userId: "u", sessionId: "r" }]);
+    await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9 } });
+    assert.equal(store.load()!.run?.lastEventSeq, 9);
+    await store.write([], undefined, { run: null });
+    assert.equal(store.load()!.run, undefined);
+    assert.deepEqual(db.sessionsWithRun(), []);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("reading a session for a copy does not mark it open", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "c");
+    await store.write([batch(1)], snapshot(1), { final: true });
+    assert.equal(db.readSession("u", "c")!.clean, true);
+    assert.equal(db.readSession("u", "c")!.clean, true);
+    assert.equal(store.load()!.clean, true);
+    assert.equal(db.readSession("u", "nope"), undefined);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("the catalog lists a user's sessions newest first, with titles from the first prompt unless named", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const long = "Please   refactor the parser\nso that it handles every edge case we talked about yesterday afternoon";
+    await db.storeFor("u", "old").write([], {
+      state: { status: "idle", messages: [{ id: "1", role: "user", content: long, status: "complete" }, { id: "2", role: "assistant", content: "ok", status: "complete" }] },
+      seq: 0,
+      transcript: [],
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(db.catalog.create("u", "named", { title: "My session" }), true);
+    assert.equal(db.catalog.create("u", "named", {}), false, "an id is created once");
+    db.catalog.create("v", "theirs", {});
+    const list = db.catalog.list("u");
+    assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.status, s.messageCount]), [
+      ["named", "My session", "idle", 0],
+      ["old", "Please refactor the parser so that it handles every edge cas", "idle", 2],
+    ]);
+    assert.equal(list[1].title!.length, 60);
+    assert.match(list[0].createdAt, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(db.catalog.rename("u", "old", "Parser"), true);
+    assert.equal(db.catalog.rename("v", "old", "x"), false, "another user's session is not found");
+    assert.equal(db.catalog.list("u").find((s) => s.sessionId === "old")?.title, "Parser");
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("deleting a session removes its rows after the writes queued before it", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "gone");
+    await store.write([batch(1)], snapshot(1));
+    db.catalog.setRunner("u", "gone", { pid: 123, url: "http://127.0.0.1:1" });
+    const late = store.write([batch(2)]);
+    const removed = db.deleteSession("u", "gone");
+    await Promise.all([late, removed]);
+    assert.equal(store.load(), undefined);
+    assert.deepEqual(store.readBatches(0), []);
+    assert.equal(db.catalog.runnerOf("u", "gone"), undefined);
     db.close();
   } finally {
     await dir.remove();

@@ -6,7 +6,8 @@ import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError } from "@harness/protocol";
-import type { LoadedSession, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
+import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
+import { createCatalog, type SessionCatalog } from "./sqlite-catalog.ts";
 
 /** Batches kept per session for replay to reconnecting clients; older ones are pruned. */
 export const KEPT_BATCHES = 5000;
@@ -24,6 +25,13 @@ CREATE TABLE IF NOT EXISTS sessions (
   clean INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS runners (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -33,7 +41,25 @@ CREATE TABLE IF NOT EXISTS deltas (
 ) WITHOUT ROWID;
 `;
 
+/** Columns added after the first version, with their definitions. */
+const ADDED_COLUMNS: [string, string][] = [
+  ["clean", "INTEGER NOT NULL DEFAULT 0"],
+  ["run", "TEXT"],
+  ["marks", "TEXT"],
+  ["title", "TEXT"],
+  ["created_at", "INTEGER"],
+];
+
 const TranscriptSchema = z.array(TranscriptMessageSchema);
+const MarksSchema = z.record(z.string(), z.number().int().nonnegative());
+const RunRecordSchema: z.ZodType<RunRecord> = z.object({
+  requestId: z.string().optional(),
+  lastEventSeq: z.number().int().nonnegative(),
+  prompt: z.string(),
+  userMessageId: z.string(),
+  assistantMessageId: z.string(),
+  afterTool: z.boolean(),
+});
 
 /** A SessionStore whose reads are synchronous. */
 export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches"> & {
@@ -44,6 +70,14 @@ export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches"> & {
 export type SqliteDatabase = {
   /** The store of one session. */
   storeFor(userId: string, sessionId: string): SqliteSessionStore;
+  /** A session as stored, without marking it open (for copies: resume and fork). */
+  readSession(userId: string, sessionId: string): LoadedSession | undefined;
+  /** Deletes a session's rows, after every write queued before. */
+  deleteSession(userId: string, sessionId: string): Promise<void>;
+  /** Sessions whose last stored batch left a run in flight. */
+  sessionsWithRun(): { userId: string; sessionId: string }[];
+  /** Listing, creating and renaming sessions; the runner process of each session. */
+  catalog: SessionCatalog;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Commits every write still waiting and closes the file. */
@@ -56,11 +90,14 @@ type PendingWrite = {
   batches: readonly StoredBatch[];
   snapshot?: SessionSnapshot;
   final: boolean;
+  run?: RunRecord | null;
+  /** Deletes the session instead. */
+  remove?: true;
   resolve(): void;
   reject(error: unknown): void;
 };
 
-type SessionRow = { state: string; seq: number; transcript: string; clean: number };
+type SessionRow = { state: string; seq: number; transcript: string; clean: number; run: string | null; marks: string | null };
 type DeltaRow = { seq: number; ops: string };
 
 function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
@@ -81,20 +118,25 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
   db.exec(SCHEMA);
-  const columns = db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[];
-  if (!columns.some((c) => c.name === "clean")) db.exec("ALTER TABLE sessions ADD COLUMN clean INTEGER NOT NULL DEFAULT 0");
+  const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[]).map((c) => c.name));
+  for (const [name, definition] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
 
-  const selectSession = db.prepare("SELECT state, seq, transcript, clean FROM sessions WHERE user_id = ? AND session_id = ?");
+  const selectSession = db.prepare("SELECT state, seq, transcript, clean, run, marks FROM sessions WHERE user_id = ? AND session_id = ?");
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
   const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
   const upsertSession = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
-       transcript = excluded.transcript, updated_at = excluded.updated_at, clean = excluded.clean`,
+       transcript = excluded.transcript, marks = excluded.marks, updated_at = excluded.updated_at, clean = excluded.clean`,
   );
   const touchSession = db.prepare("UPDATE sessions SET updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
+  const setRun = db.prepare("UPDATE sessions SET run = ? WHERE user_id = ? AND session_id = ?");
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
+  const removeSession = db.prepare("DELETE FROM sessions WHERE user_id = ? AND session_id = ?");
+  const removeDeltas = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ?");
+  const removeRunner = db.prepare("DELETE FROM runners WHERE user_id = ? AND session_id = ?");
+  const selectWithRun = db.prepare("SELECT user_id, session_id FROM sessions WHERE run IS NOT NULL");
 
   let pending: PendingWrite[] = [];
   let scheduled = false;
@@ -112,14 +154,21 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     try {
       db.exec("BEGIN");
       for (const w of writes) {
+        if (w.remove) {
+          removeSession.run(w.userId, w.sessionId);
+          removeDeltas.run(w.userId, w.sessionId);
+          removeRunner.run(w.userId, w.sessionId);
+          continue;
+        }
         for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
         const clean = w.final ? 1 : 0;
         if (w.snapshot) {
-          const { state, seq, transcript } = w.snapshot;
-          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), now, clean);
-        } else if (w.batches.length || w.final) {
+          const { state, seq, transcript, marks } = w.snapshot;
+          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), JSON.stringify(marks ?? {}), now, now, clean);
+        } else if (w.batches.length || w.final || w.run !== undefined) {
           touchSession.run(now, clean, w.userId, w.sessionId);
         }
+        if (w.run !== undefined) setRun.run(w.run === null ? null : JSON.stringify(w.run), w.userId, w.sessionId);
       }
       db.exec("COMMIT");
       transactions++;
@@ -137,6 +186,11 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
 
   function noteWritten(w: PendingWrite): void {
     const key = `${w.userId}\0${w.sessionId}`;
+    if (w.remove) {
+      written.delete(key);
+      toPrune.delete(key);
+      return;
+    }
     const entry = written.get(key) ?? { seq: 0, snapshotSeq: 0, prunedTo: 0 };
     entry.seq = w.batches.at(-1)?.seq ?? entry.seq;
     if (w.snapshot) entry.snapshotSeq = w.snapshot.seq;
@@ -181,23 +235,33 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     return statement.all(...params) as unknown as T[];
   }
 
+  function read(userId: string, sessionId: string): (LoadedSession & { row: SessionRow }) | undefined {
+    const row = selectSession.get(userId, sessionId) as SessionRow | undefined;
+    if (!row) return undefined;
+    const where = `session ${userId}/${sessionId}`;
+    const snapshot: SessionSnapshot = {
+      state: parseJson(row.state, HarnessStateSchema, `state of ${where}`),
+      seq: row.seq,
+      transcript: parseJson(row.transcript, TranscriptSchema, `transcript of ${where}`),
+      marks: row.marks ? parseJson(row.marks, MarksSchema, `marks of ${where}`) : {},
+    };
+    const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
+    const loaded: LoadedSession & { row: SessionRow } = { snapshot, batches, clean: row.clean === 1, row };
+    if (row.run) loaded.run = parseJson(row.run, RunRecordSchema, `run record of ${where}`);
+    return loaded;
+  }
+
   function storeFor(userId: string, sessionId: string): SqliteSessionStore {
     return {
       load(): LoadedSession | undefined {
-        const row = selectSession.get(userId, sessionId) as SessionRow | undefined;
-        if (!row) return undefined;
-        const where = `session ${userId}/${sessionId}`;
-        const snapshot: SessionSnapshot = {
-          state: parseJson(row.state, HarnessStateSchema, `state of ${where}`),
-          seq: row.seq,
-          transcript: parseJson(row.transcript, TranscriptSchema, `transcript of ${where}`),
-        };
-        const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
+        const found = read(userId, sessionId);
+        if (!found) return undefined;
+        const { row, ...loaded } = found;
         if (row.clean) markOpen.run(userId, sessionId);
-        return { snapshot, batches, clean: row.clean === 1 };
+        return loaded;
       },
       write(batches, snapshot, writeOptions) {
-        return enqueue({ userId, sessionId, batches, snapshot, final: writeOptions?.final === true });
+        return enqueue({ userId, sessionId, batches, snapshot, final: writeOptions?.final === true, run: writeOptions?.run });
       },
       readBatches(after) {
         return rows<DeltaRow>(selectDeltas, userId, sessionId, after).map((r) => ({ seq: r.seq, operations: r.ops }));
@@ -207,6 +271,16 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
 
   return {
     storeFor,
+    readSession(userId, sessionId) {
+      const found = read(userId, sessionId);
+      if (!found) return undefined;
+      const { row: _row, ...loaded } = found;
+      return loaded;
+    },
+    deleteSession: (userId, sessionId) => enqueue({ userId, sessionId, batches: [], final: false, remove: true }),
+    sessionsWithRun: () =>
+      rows<{ user_id: string; session_id: string }>(selectWithRun).map((r) => ({ userId: r.user_id, sessionId: r.session_id })),
+    catalog: createCatalog(db),
     transactions: () => transactions,
     close() {
       if (closed) return;

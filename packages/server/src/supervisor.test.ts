@@ -1,13 +1,13 @@
 // The runner supervisor with real runner processes and the model faked at the wire.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient } from "@harness/runner";
 import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { createSupervisedRunner, type SupervisedRunner } from "./supervisor.ts";
+import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner } from "./supervisor.ts";
 import { tempDir, waitFor } from "./test-helpers.ts";
 
 let fake: FakeAnthropic;
@@ -98,4 +98,45 @@ test("stop() ends the runner process", async () => {
   await runner.stop();
   assert.equal(alive(pid), false);
   await assert.rejects(collect(runner, "again"), /shutting down/);
+});
+
+/** The process group a process belongs to (Linux). */
+function processGroup(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]);
+}
+
+test("a runner is started in its own process group with its output in a log file, and another supervisor can adopt it", async () => {
+  const seen: (RunnerProcessInfo | undefined)[] = [];
+  const logFile = join(dir.path, "adopt.log");
+  const first = supervised("adopt", { logFile, onProcess: (info) => seen.push(info) });
+  fake.push({ text: "one" }, { text: "two" });
+  await collect(first, "one");
+  const pid = first.pid()!;
+  assert.deepEqual(seen, [{ pid, url: first.url() }]);
+  assert.equal(processGroup(pid), pid, "it leads its own process group, so it does not die with its parent's");
+  assert.match(readFileSync(logFile, "utf8"), /"event":"listening"/);
+
+  // A new supervisor (as after a server restart) takes the same process over.
+  const adopted: (RunnerProcessInfo | undefined)[] = [];
+  const second = supervised("adopt", { adopt: seen[0], onProcess: (info) => adopted.push(info) });
+  const events = await collect(second, "two");
+  assert.equal(events.at(-1)?.type, "run.completed");
+  assert.equal(second.pid(), pid, "the adopted runner served the query");
+  await second.stop();
+  assert.equal(alive(pid), false);
+  assert.deepEqual(adopted, [{ pid, url: seen[0]!.url }, undefined]);
+});
+
+test("a recorded runner that does not answer is not adopted: its record is cleared and a new one starts", async () => {
+  const seen: (RunnerProcessInfo | undefined)[] = [];
+  const runner = supervised("stale", { adopt: { pid: 2 ** 22 + 11, url: "http://127.0.0.1:9" }, onProcess: (info) => seen.push(info) });
+  fake.push({ text: "fresh" });
+  await collect(runner, "hi");
+  assert.equal(seen[0], undefined);
+  assert.equal(seen[1]?.pid, runner.pid());
+  await assert.rejects(async () => {
+    for await (const _ of runner.attach("no-such-run", 0, { signal: AbortSignal.timeout(10_000) })) {
+      // The runner does not know the run.
+    }
+  });
 });

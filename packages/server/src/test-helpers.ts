@@ -6,7 +6,9 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import type { ServerMessage } from "@harness/protocol";
 import { createFakeRunner, type FakeRunner } from "@harness/session";
+import type { ServerOptions } from "./config.ts";
 import type { RunnerFactory } from "./registry.ts";
+import { startServer, type HarnessServer } from "./server.ts";
 
 /** A temp directory and its removal. */
 export async function tempDir(prefix = "harness-server-"): Promise<{ path: string; remove(): Promise<void> }> {
@@ -80,4 +82,37 @@ export async function frameRecorder(url: string): Promise<{ frames: ServerMessag
         socket.close();
       }),
   };
+}
+
+/** A server on a temp data dir with fake runners; closed and removed after `body`. */
+export async function withFakeServer(
+  options: Omit<ServerOptions, "runnerFactory">,
+  body: (server: HarnessServer, runners: ReturnType<typeof fakeRunners>, dataDir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await tempDir();
+  const runners = fakeRunners();
+  const server = await startServer({ port: 0, dataDir: dir.path, log: () => {}, env: {}, ...options, runnerFactory: runners.factory });
+  try {
+    await body(server, runners, dir.path);
+  } finally {
+    await server.close();
+    await dir.remove();
+  }
+}
+
+/** A JSON request to the server: its status and parsed body (typed loosely: tests read into it). */
+export async function call(
+  server: HarnessServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }

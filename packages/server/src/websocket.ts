@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
 import { errorFrame, type Connection } from "@harness/session";
 import { requestToken, tokenMatches } from "./auth.ts";
+import { IdSchema } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
@@ -15,14 +16,9 @@ export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 /** A client this far behind on reading is disconnected; it reconnects with `since` and catches up. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-const Id = z
-  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 letters, digits, '.', '_' or '-'")
-  .refine((id) => id !== "." && id !== "..", "must not be '.' or '..'");
-
 const WsQuerySchema = z.object({
-  userId: Id,
-  sessionId: Id,
+  userId: IdSchema,
+  sessionId: IdSchema,
   since: z
     .string()
     .regex(/^\d{1,15}$/, "must be a non-negative integer")
@@ -86,6 +82,9 @@ export function createWebSocketEndpoint(options: {
           return;
         }
         ws.send(frame);
+      },
+      close(code, reason) {
+        ws.close(code, reason);
       },
     };
     ws.on("message", (data) => {

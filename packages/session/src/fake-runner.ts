@@ -1,87 +1,170 @@
 // A RunnerPort driven by hand, for tests of sessions and hosts: every query becomes a FakeRun whose
-// events the test pushes one by one, so it decides exactly what arrives and when.
-import type { RunnerEvent, RunnerEventPayload, RunnerQuery } from "@harness/protocol";
-import type { RunnerPort } from "./session.ts";
+// events the test pushes one by one, so it decides exactly what arrives and when. A run keeps its
+// events, so a session can re-attach to it (as after a host restart) and get those after a seq.
+import type { RewindResult, RunnerEvent, RunnerEventPayload, RunnerQuery } from "@harness/protocol";
+import type { RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
 
 export type FakeRun = {
   body: RunnerQuery;
+  /** The signal of the query that started the run. */
   signal: AbortSignal;
-  /** Delivers events (seq is stamped here). */
+  /** The id attach finds it by: "req-N", or the requestId of the run.started the test emits. */
+  requestId: string;
+  /** Every event emitted so far, seq stamped. */
+  events: RunnerEvent[];
+  /** Delivers events (seq is stamped here) to every stream of the run. */
   emit(...events: RunnerEventPayload[]): void;
-  /** Ends the stream without a terminal event. */
+  /** Ends the streams open now without a terminal event. */
   end(): void;
-  /** Makes the stream throw `error`. */
+  /** Makes the streams open now throw `error` once they have delivered what was emitted. */
   fail(error: Error): void;
-  /** Resolves once the consumer stopped reading (it finished, aborted or broke off). */
+  /** Resolves once the query's consumer stopped reading (it finished, aborted or broke off). */
   closed: Promise<void>;
+  /** True once a stream of the run was aborted before the run ended (the port's cancel). */
+  cancelled: boolean;
+  /** Streams of the run reading now. */
+  readers(): number;
 };
 
 export type FakeRunner = RunnerPort & {
   runs: FakeRun[];
   /** The next query made (or the latest, if one was made and not yet taken). */
   nextRun(): Promise<FakeRun>;
+  controls: { requestId: string; control: RunControl }[];
+  rewinds: { userMessageId: string; dryRun: boolean }[];
+  attaches: { requestId: string; afterSeq: number }[];
+  /** Answers a control request; default: ok while the run has not ended, else 404. */
+  onControl?: (requestId: string, control: RunControl) => RunnerAnswer<undefined> | Promise<RunnerAnswer<undefined>>;
+  /** Answers a rewind; default: ok with no files. */
+  onRewind?: (request: { userMessageId: string; dryRun: boolean }) => RunnerAnswer<RewindResult> | Promise<RunnerAnswer<RewindResult>>;
+  /** While true, attach fails as when the runner is gone. */
+  gone: boolean;
 };
 
+type Reader = { wake?: () => void; stop?: { error?: Error; at: number } };
+type RunInternals = FakeRun & { readersSet: Set<Reader>; ended: boolean };
+
+function isTerminal(event: RunnerEvent): boolean {
+  return event.type === "run.completed" || event.type === "run.error";
+}
+
 export function createFakeRunner(): FakeRunner {
-  const runs: FakeRun[] = [];
+  const runs: RunInternals[] = [];
   let taken = 0;
   let waiter: ((run: FakeRun) => void) | undefined;
 
-  function query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent> {
-    const queue: ({ event: RunnerEvent } | { end: true } | { error: Error })[] = [];
-    let wake: (() => void) | undefined;
-    let seq = 0;
+  function makeRun(body: RunnerQuery, signal: AbortSignal): { run: RunInternals; markClosed: () => void } {
     let markClosed!: () => void;
-    const push = (item: (typeof queue)[number]) => {
-      queue.push(item);
-      wake?.();
+    const readersSet = new Set<Reader>();
+    const wakeAll = () => {
+      for (const r of readersSet) r.wake?.();
     };
-    const run: FakeRun = {
+    const run: RunInternals = {
       body,
-      signal: opts.signal,
+      signal,
+      requestId: `req-${runs.length + 1}`,
+      events: [],
+      cancelled: false,
+      ended: false,
+      readersSet,
+      readers: () => readersSet.size,
       emit: (...events) => {
-        for (const event of events) push({ event: { ...event, seq: ++seq } as RunnerEvent });
+        for (const payload of events) {
+          const event = { ...payload, seq: run.events.length + 1 } as RunnerEvent;
+          if (event.type === "run.started") run.requestId = event.requestId;
+          if (isTerminal(event)) run.ended = true;
+          run.events.push(event);
+        }
+        wakeAll();
       },
-      end: () => push({ end: true }),
-      fail: (error) => push({ error }),
+      end: () => {
+        for (const r of readersSet) r.stop ??= { at: run.events.length };
+        wakeAll();
+      },
+      fail: (error) => {
+        for (const r of readersSet) r.stop ??= { error, at: run.events.length };
+        wakeAll();
+      },
       closed: new Promise<void>((resolve) => (markClosed = resolve)),
     };
-    opts.signal.addEventListener("abort", () => wake?.(), { once: true });
-    runs.push(run);
-    if (waiter) {
-      taken++;
-      const w = waiter;
-      waiter = undefined;
-      w(run);
-    }
-
-    async function* events(): AsyncGenerator<RunnerEvent> {
-      try {
-        for (;;) {
-          while (queue.length === 0) {
-            if (opts.signal.aborted) throw opts.signal.reason;
-            await new Promise<void>((resolve) => (wake = resolve));
-            wake = undefined;
-          }
-          if (opts.signal.aborted) throw opts.signal.reason;
-          const item = queue.shift()!;
-          if ("end" in item) return;
-          if ("error" in item) throw item.error;
-          yield item.event;
-        }
-      } finally {
-        markClosed();
-      }
-    }
-    return events();
+    return { run, markClosed };
   }
 
-  return {
+  async function* read(run: RunInternals, from: number, signal: AbortSignal, onDone?: () => void): AsyncGenerator<RunnerEvent> {
+    const reader: Reader = {};
+    run.readersSet.add(reader);
+    const onAbort = () => reader.wake?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    let position = from;
+    try {
+      for (;;) {
+        if (signal.aborted) {
+          if (!run.ended) run.cancelled = true;
+          throw signal.reason;
+        }
+        if (reader.stop && position >= reader.stop.at) {
+          if (reader.stop.error) throw reader.stop.error;
+          return;
+        }
+        if (position < run.events.length) {
+          const event = run.events[position++];
+          yield event;
+          if (isTerminal(event)) return;
+          continue;
+        }
+        await new Promise<void>((resolve) => (reader.wake = resolve));
+        reader.wake = undefined;
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      run.readersSet.delete(reader);
+      onDone?.();
+    }
+  }
+
+  const fake: FakeRunner = {
     runs,
-    query,
+    controls: [],
+    rewinds: [],
+    attaches: [],
+    gone: false,
+    query(body, opts) {
+      const { run, markClosed } = makeRun(body, opts.signal);
+      runs.push(run);
+      if (waiter) {
+        taken++;
+        const w = waiter;
+        waiter = undefined;
+        w(run);
+      }
+      return read(run, 0, opts.signal, markClosed);
+    },
+    attach(requestId, afterSeq, opts) {
+      fake.attaches.push({ requestId, afterSeq });
+      const run = runs.find((r) => r.requestId === requestId);
+      if (fake.gone || !run) {
+        return (async function* (): AsyncGenerator<RunnerEvent> {
+          throw new Error(fake.gone ? "cannot reach the runner" : `no run ${requestId}`);
+        })();
+      }
+      return read(run, afterSeq, opts.signal);
+    },
+    async control(requestId, control) {
+      fake.controls.push({ requestId, control });
+      if (fake.onControl) return fake.onControl(requestId, control);
+      const run = runs.find((r) => r.requestId === requestId);
+      if (!run || run.ended) return { ok: false, status: 404, message: `no run ${requestId} in progress` };
+      return { ok: true, value: undefined };
+    },
+    async rewind(request) {
+      fake.rewinds.push(request);
+      if (fake.onRewind) return fake.onRewind(request);
+      return { ok: true, value: { dryRun: request.dryRun, files: [] } };
+    },
     nextRun() {
       if (taken < runs.length) return Promise.resolve(runs[taken++]);
       return new Promise((resolve) => (waiter = resolve));
     },
   };
+  return fake;
 }

@@ -1,7 +1,7 @@
 // Batched persistence of a session: committed batches queue up and are written many per store call,
 // a few milliseconds after the first of them; a snapshot goes with them when one is due. Writes never
 // overlap and never reorder.
-import type { SessionSnapshot, SessionStore, StoredBatch } from "./store.ts";
+import type { RunRecord, SessionSnapshot, SessionStore, StoredBatch, WriteOptions } from "./store.ts";
 
 export type PersisterOptions = {
   store: SessionStore;
@@ -20,11 +20,15 @@ export type Persister = {
   add(batch: StoredBatch): void;
   /** Asks for a snapshot with the next write (after a run ends, say) and schedules one. */
   snapshotSoon(): void;
+  /** The run record as of the last batch added (null: none); it goes with the next write. */
+  setRun(run: RunRecord | null): void;
   /** Writes everything queued, with a snapshot, and resolves when stored. `final` marks the
    * session closed (see WriteOptions). */
   flush(final?: boolean): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
+  /** Drops everything queued and writes nothing more, ever (the session was deleted). */
+  discard(): void;
 };
 
 export function createPersister(options: PersisterOptions): Persister {
@@ -35,22 +39,39 @@ export function createPersister(options: PersisterOptions): Persister {
   let snapshotDue = snapshotSeq < 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
+  let run: { value: RunRecord | null; dirty: boolean } = { value: null, dirty: false };
+  let discarded = false;
 
   async function writeOnce(forceSnapshot: boolean, final: boolean): Promise<void> {
+    if (discarded) return;
     const wantSnapshot = forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery;
-    if (queued.length === 0 && !wantSnapshot) return;
-    // Taken before the batches: taking it may commit staged operations, which queues their batch.
+    if (queued.length === 0 && !wantSnapshot && !run.dirty) return;
+    // Taken before the batches and the run record: taking it may commit staged operations, which
+    // queues their batch and moves the record along.
     const snapshot = wantSnapshot ? options.snapshot() : undefined;
     const batches = queued;
-    if (snapshot && batches.length === 0 && (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === 0)) {
+    const runWritten = run;
+    if (
+      snapshot &&
+      batches.length === 0 &&
+      !runWritten.dirty &&
+      (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === 0)
+    ) {
       // Nothing changed since the last write (or ever: a session nobody used leaves no trace).
       return;
     }
     queued = [];
+    const writeOptions: WriteOptions = {};
+    if (final) writeOptions.final = true;
+    if (runWritten.dirty) {
+      writeOptions.run = runWritten.value;
+      run = { value: runWritten.value, dirty: false };
+    }
     try {
-      await store.write(batches, snapshot, final ? { final } : undefined);
+      await store.write(batches, snapshot, final || runWritten.dirty ? writeOptions : undefined);
     } catch (error) {
       queued = batches.concat(queued);
+      if (runWritten.dirty && !run.dirty) run = runWritten;
       options.onError(error);
       return;
     }
@@ -85,12 +106,22 @@ export function createPersister(options: PersisterOptions): Persister {
       snapshotDue = true;
       schedule();
     },
+    setRun(value) {
+      run = { value, dirty: true };
+      schedule();
+    },
     flush(final = false) {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       return enqueue(true, final);
     },
     stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+    discard() {
+      discarded = true;
+      queued = [];
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
     },

@@ -1,6 +1,6 @@
 // How a run that did not end by itself is written down: interrupted by a host that stopped, or cut
 // short by cancel or failure. Pure functions over state and transcript.
-import type { DeltaOperation, HarnessState, TranscriptMessage } from "@harness/protocol";
+import type { DeltaOperation, HarnessMessage, HarnessState, TranscriptMessage } from "@harness/protocol";
 import { settleToolCalls } from "./translate.ts";
 
 export const INTERRUPTED_MESSAGE = "Run interrupted: the server stopped before it finished";
@@ -30,6 +30,12 @@ export function interruptionOps(state: HarnessState): DeltaOperation[] {
  * assistant said, so the conversation sent to the model next time still alternates user/assistant. */
 export function withSynthesizedTurn(transcript: readonly TranscriptMessage[], prompt: string, reply: string): TranscriptMessage[] {
   return [...transcript, { role: "user", content: prompt }, { role: "assistant", content: reply === "" ? EMPTY_REPLY : reply }];
+}
+
+/** The messages of a run that left no transcript of its own, as turns for the model: its prompt,
+ * the replies (an empty one as EMPTY_REPLY) and any steer messages between them. */
+export function turnsOf(messages: readonly HarnessMessage[]): TranscriptMessage[] {
+  return messages.map((m) => ({ role: m.role, content: m.role === "assistant" && m.content === "" ? EMPTY_REPLY : m.content }));
 }
 
 /** The prompt and partial reply of the last interrupted run in `state`, if any. */

@@ -87,18 +87,6 @@ test("bad frames and bad commands get error frames naming the problem; the state
   assert.equal(client.state!.messages[0].content, "works");
 });
 
-test("commands not supported yet answer an unsupported error with their index", async () => {
-  const { session, client } = await setup();
-  session.receive(client, commandsFrame({ type: "steer", message: "faster" }, { type: "configure", config: {} }));
-  assert.deepEqual(
-    client.errors.map((e) => [e.code, e.command, e.message]),
-    [
-      ["unsupported", 0, `"steer" is not supported yet`],
-      ["unsupported", 1, `"configure" is not supported yet`],
-    ],
-  );
-});
-
 test("a submit while a run is in progress is refused as busy and changes nothing", async () => {
   const { runner, session, client } = await setup();
   const run = await submit(session, client, runner);
@@ -189,7 +177,15 @@ test("the transcript a run returns is sent as history by the next run; config is
   });
   const { runner, session, client } = await setup({ store });
   const first = await submit(session, client, runner, "one");
-  assert.deepEqual(first.body, { prompt: "one", history: [], model: "claude-x", maxTurns: 3, systemPrompt: "be brief" });
+  assert.deepEqual(first.body, {
+    prompt: "one",
+    history: [],
+    userMessageId: client.state!.messages[0].id,
+    interactive: true,
+    model: "claude-x",
+    maxTurns: 3,
+    systemPrompt: "be brief",
+  });
   first.emit({ type: "assistant.delta", text: "first answer" }, { type: "run.completed", transcript });
   await until(() => !session.busy);
   const second = await submit(session, client, runner, "two");
@@ -297,7 +293,7 @@ test("a session closed and restored holds the same state, seq and transcript, an
   await until(() => !again.busy);
 });
 
-test("after a crash, seqs a client may have seen are never reused: reconnecting clients get a state frame", async () => {
+test("after a crash, seqs a client may have seen are never reused: a client that saw unstored batches gets a state frame", async () => {
   const inner = memoryStore();
   let crashed = false;
   const store: SessionStore = {
@@ -319,12 +315,20 @@ test("after a crash, seqs a client may have seen are never reused: reconnecting 
   const { state, seq } = restored.snapshot();
   assert.equal(state.messages[1].content, "stored", "the unstored batch is gone");
   assert.ok(seq > client.seq, "seq moved past every seq sent before the crash");
-  for (const since of [storedSeq, client.seq]) {
-    const back = recorder({ state: client.state!, seq: client.seq });
-    restored.connect(back, since);
-    assert.deepEqual(back.frames.map((f) => f.type), ["state"]);
-    assert.deepEqual(back.state, state);
-  }
+  const lost = recorder({ state: client.state!, seq: client.seq });
+  restored.connect(lost, client.seq);
+  assert.deepEqual(lost.frames.map((f) => f.type), ["state"]);
+  assert.deepEqual(lost.state, state);
+  // One that saw only stored batches misses nothing it could not be sent: it gets deltas.
+  const stored = recorder({ state: stateAt(client, storedSeq), seq: storedSeq });
+  restored.connect(stored, storedSeq);
+  assert.ok(stored.frames.length > 0 && stored.frames.every((f) => f.type === "delta"));
+  assert.deepEqual(stored.state, state);
+  assert.equal(stored.seq, seq);
+  const older = recorder({ state: stateAt(client, 1), seq: 1 });
+  restored.connect(older, 1);
+  assert.ok(older.frames.every((f) => f.type === "delta"), "stored batches, then those after the jump");
+  assert.deepEqual(older.state, state);
   // The jump itself is stored: a clean restart after it continues from there.
   await restored.close();
   const again = await openSession({ runner: createFakeRunner(), store: inner });
@@ -352,8 +356,7 @@ test("a session restored mid-run is marked interrupted, never running forever", 
     { role: "assistant", content: "Starting" },
   ]);
 
-  // A client that saw the run is brought up to date (by a state frame: the host died, so it may
-  // have seen batches that were never stored).
+  // A client that saw the run is brought up to date; everything it saw was stored, so by deltas.
   const back = recorder({ state: client.state!, seq: client.seq });
   restored.connect(back, client.seq);
   assert.deepEqual(back.state, state);

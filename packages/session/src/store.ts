@@ -8,6 +8,24 @@ export type SessionSnapshot = {
   /** Seq of the last batch the state includes. */
   seq: number;
   transcript: TranscriptMessage[];
+  /** Per user message that started a run: the transcript's length before that run (what a rewind
+   * to that message cuts the transcript back to). */
+  marks?: Record<string, number>;
+};
+
+/** The run in flight, as far as the stored batches go: enough to re-attach to it after the host
+ * died and translate its remaining events. Written in the same store write as the batches that
+ * hold the effects of its events up to `lastEventSeq`. */
+export type RunRecord = {
+  /** The runner's id of the run (from run.started); absent until it is known. */
+  requestId?: string;
+  /** Seq of the last runner event whose effects are in the stored batches. */
+  lastEventSeq: number;
+  prompt: string;
+  userMessageId: string;
+  /** The assistant message the run writes into, and whether a tool call came last. */
+  assistantMessageId: string;
+  afterTool: boolean;
 };
 
 /** One committed batch. `operations` is the JSON text of its DeltaOperation[] (serialized once, for
@@ -21,11 +39,15 @@ export type LoadedSession = {
   /** False unless the session's last write was a final one (its host closed it). A session that
    * was not closed cleanly may have sent clients batches that never reached the store. */
   clean: boolean;
+  /** The run that was in flight as of the last stored batch, if any. */
+  run?: RunRecord;
 };
 
 export type WriteOptions = {
   /** The session is being closed: this write holds everything, and the next load is clean. */
   final?: boolean;
+  /** Replaces the stored run record (null: no run in flight); absent: unchanged. */
+  run?: RunRecord | null;
 };
 
 export type SessionStore = {
@@ -41,24 +63,34 @@ export type SessionStore = {
 };
 
 /** A store in memory, for tests and for hosts that need no durability. */
-export function memoryStore(initial?: LoadedSession): SessionStore & { snapshot?: SessionSnapshot; batches: StoredBatch[]; writes: number; clean: boolean } {
+export function memoryStore(initial?: LoadedSession): SessionStore & {
+  snapshot?: SessionSnapshot;
+  batches: StoredBatch[];
+  writes: number;
+  clean: boolean;
+  run: RunRecord | undefined;
+} {
   const store = {
     snapshot: initial ? structuredClone(initial.snapshot) : undefined,
     batches: initial ? initial.batches.slice() : [],
     writes: 0,
     clean: initial?.clean ?? false,
+    run: initial?.run ? { ...initial.run } : undefined,
     load(): LoadedSession | undefined {
       if (!store.snapshot) return undefined;
       const at = store.snapshot.seq;
       const clean = store.clean;
       store.clean = false;
-      return { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at), clean };
+      const loaded: LoadedSession = { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at), clean };
+      if (store.run) loaded.run = { ...store.run };
+      return loaded;
     },
     write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void {
       if (!snapshot && !store.snapshot) throw new Error("the first write of a session must carry a snapshot");
       store.writes++;
       store.batches.push(...batches);
       if (snapshot) store.snapshot = structuredClone(snapshot);
+      if (options?.run !== undefined) store.run = options.run === null ? undefined : { ...options.run };
       store.clean = options?.final === true;
     },
     readBatches(after: number): StoredBatch[] {

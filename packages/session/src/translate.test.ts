@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyOperations, type HarnessState, type RunnerEvent, type RunnerEventPayload } from "@harness/protocol";
-import { translateEvent, type RunCursor } from "./translate.ts";
+import { MAX_NOTICES, translateEvent, type RunCursor } from "./translate.ts";
 
 function running(extra: Partial<HarnessState> = {}): HarnessState {
   return {
@@ -129,4 +129,27 @@ test("events for a message that is gone change nothing", () => {
   const state = running();
   const t = translateEvent(state, { assistantMessageId: "missing", afterTool: false }, { type: "assistant.delta", text: "x", seq: 1 });
   assert.deepEqual(t.operations, []);
+});
+
+test("notices are kept in order, the most recent MAX_NOTICES of them", () => {
+  const events = Array.from({ length: MAX_NOTICES + 2 }, (_, i) => ({ type: "notice" as const, level: "warning" as const, message: `n${i}` }));
+  const { state, batches } = play(running(), ...events);
+  assert.equal(state.notices?.length, MAX_NOTICES);
+  assert.equal(state.notices?.[0].message, "n2");
+  assert.equal(state.notices?.at(-1)?.message, `n${MAX_NOTICES + 1}`);
+  assert.deepEqual(batches[1], [{ type: "set", path: ["notices", "1"], value: { level: "warning", message: "n1" } }]);
+});
+
+test("approval requests and answers move a call and the session between running and awaiting-approval", () => {
+  const { state } = play(
+    running(),
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "approval.requested", toolUseId: "t1", toolName: "Bash", description: "rm x" },
+  );
+  assert.equal(state.status, "awaiting-approval");
+  assert.equal(state.messages[3].toolCalls?.[0].status, "awaiting-approval");
+  const denied = play(state, { type: "approval.resolved", toolUseId: "t1", behavior: "deny" }, { type: "tool.completed", toolUseId: "t1", output: "denied: no", isError: true });
+  assert.equal(denied.state.status, "running");
+  assert.deepEqual(denied.state.pendingApprovals, []);
+  assert.deepEqual(denied.state.messages[3].toolCalls?.[0], { id: "t1", name: "Bash", status: "denied", output: "denied: no" });
 });

@@ -1,5 +1,6 @@
 // Runner events → state deltas. Pure: (state, run cursor, event) → operations plus the next cursor.
-// The caller applies the operations; nothing here mutates its inputs.
+// The caller applies the operations; nothing here mutates its inputs. New message ids come from the
+// `newId` the caller passes.
 import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, Usage } from "@harness/protocol";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
@@ -57,7 +58,11 @@ function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>): Harnes
   return call;
 }
 
-export function translateEvent(state: HarnessState, cursor: RunCursor, event: RunnerEvent): Translation {
+function findCall(message: HarnessMessage, id: string): number {
+  return message.toolCalls?.findIndex((c) => c.id === id) ?? -1;
+}
+
+export function translateEvent(state: HarnessState, cursor: RunCursor, event: RunnerEvent, newId: () => string = randomId): Translation {
   const i = findMessage(state, cursor.assistantMessageId);
   if (i < 0) return { operations: [], cursor };
   const message = state.messages[i];
@@ -82,16 +87,15 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     }
 
     case "tool.completed": {
-      const j = message.toolCalls?.findIndex((c) => c.id === event.toolUseId) ?? -1;
+      const j = findCall(message, event.toolUseId);
       if (j < 0) return { operations: [], cursor };
       const base = messagePath(i, "toolCalls", String(j));
-      return {
-        operations: [
-          { type: "set", path: [...base, "output"], value: event.output },
-          { type: "set", path: [...base, "status"], value: event.isError ? "error" : "complete" },
-        ],
-        cursor,
-      };
+      const operations: DeltaOperation[] = [{ type: "set", path: [...base, "output"], value: event.output }];
+      // A denied call stays "denied"; its output says why.
+      if (message.toolCalls![j].status !== "denied") {
+        operations.push({ type: "set", path: [...base, "status"], value: event.isError ? "error" : "complete" });
+      }
+      return { operations, cursor };
     }
 
     case "run.completed": {
@@ -102,6 +106,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       ops.push({ type: "set", path: ["status"], value: "idle" });
       if (event.usage) ops.push({ type: "set", path: ["usage"], value: addUsage(state.usage, event.usage) as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
+      if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
       return { operations: ops, cursor };
     }
 
@@ -109,11 +114,99 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations: endRunOps(state, i, "error", { status: "error", error: event.message }), cursor };
 
     case "approval.requested":
+      return { operations: approvalRequested(state, i, message, event), cursor };
+
     case "approval.resolved":
-    case "user.message":
+      return { operations: approvalResolved(state, i, message, event), cursor };
+
+    case "user.message": {
+      // Only a steer of the main agent becomes part of the conversation: the reply so far is done,
+      // the steer follows it, and the rest of the run streams into a new assistant message.
+      if (!event.steer || event.agentId) return { operations: [], cursor };
+      const at = state.messages.length;
+      const user: HarnessMessage = { id: newId(), role: "user", content: event.text, status: "complete" };
+      const assistant: HarnessMessage = { id: newId(), role: "assistant", content: "", status: "running" };
+      return {
+        operations: [
+          ...settleToolCalls(message, i, "error", "the run moved on before this tool call finished"),
+          { type: "set", path: messagePath(i, "status"), value: "complete" },
+          { type: "set", path: messagePath(at), value: user as JSONValue },
+          { type: "set", path: messagePath(at + 1), value: assistant as JSONValue },
+        ],
+        cursor: { assistantMessageId: assistant.id, afterTool: false },
+      };
+    }
+
     case "notice":
-      return { operations: [], cursor };
+      return { operations: noticeOps(state, { level: event.level, message: event.message }), cursor };
   }
+}
+
+/** Notices kept in the state; older ones give way. */
+export const MAX_NOTICES = 50;
+
+function noticeOps(state: HarnessState, notice: { level: "info" | "warning" | "error"; message: string }): DeltaOperation[] {
+  const notices = state.notices;
+  if (!notices) return [{ type: "set", path: ["notices"], value: [notice] }];
+  if (notices.length < MAX_NOTICES) return [{ type: "set", path: ["notices", String(notices.length)], value: notice }];
+  return [{ type: "set", path: ["notices"], value: [...notices.slice(notices.length - MAX_NOTICES + 1), notice] }];
+}
+
+function randomId(): string {
+  return crypto.randomUUID();
+}
+
+function approvalRequested(
+  state: HarnessState,
+  i: number,
+  message: HarnessMessage,
+  event: Extract<RunnerEvent, { type: "approval.requested" }>,
+): DeltaOperation[] {
+  const ops: DeltaOperation[] = [];
+  const j = findCall(message, event.toolUseId);
+  if (j >= 0) {
+    ops.push({ type: "set", path: messagePath(i, "toolCalls", String(j), "status"), value: "awaiting-approval" });
+  } else {
+    const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "awaiting-approval" };
+    if (event.input !== undefined) call.input = event.input;
+    if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
+    const value = call as unknown as JSONValue;
+    ops.push(
+      message.toolCalls
+        ? { type: "set", path: messagePath(i, "toolCalls", String(message.toolCalls.length)), value }
+        : { type: "set", path: messagePath(i, "toolCalls"), value: [value] },
+    );
+  }
+  const pending = state.pendingApprovals ?? [];
+  if (!pending.some((p) => p.toolCallId === event.toolUseId)) {
+    const entry = { toolCallId: event.toolUseId, toolName: event.toolName, description: event.description };
+    ops.push(
+      state.pendingApprovals
+        ? { type: "set", path: ["pendingApprovals", String(pending.length)], value: entry }
+        : { type: "set", path: ["pendingApprovals"], value: [entry] },
+    );
+  }
+  if (state.status !== "awaiting-approval") ops.push({ type: "set", path: ["status"], value: "awaiting-approval" });
+  return ops;
+}
+
+function approvalResolved(
+  state: HarnessState,
+  i: number,
+  message: HarnessMessage,
+  event: Extract<RunnerEvent, { type: "approval.resolved" }>,
+): DeltaOperation[] {
+  const ops: DeltaOperation[] = [];
+  const j = findCall(message, event.toolUseId);
+  if (j >= 0 && message.toolCalls![j].status === "awaiting-approval") {
+    const status = event.behavior === "allow" ? "running" : "denied";
+    ops.push({ type: "set", path: messagePath(i, "toolCalls", String(j), "status"), value: status });
+  }
+  const pending = state.pendingApprovals ?? [];
+  const rest = pending.filter((p) => p.toolCallId !== event.toolUseId);
+  if (rest.length !== pending.length) ops.push({ type: "set", path: ["pendingApprovals"], value: rest });
+  if (rest.length === 0 && state.status === "awaiting-approval") ops.push({ type: "set", path: ["status"], value: "running" });
+  return ops;
 }
 
 /** Operations that end the run in message `index`: the message gets `messageStatus`, unfinished tool

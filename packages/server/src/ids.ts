@@ -1,0 +1,8 @@
+// Identifiers from outside (user and session ids): they name directories and database rows, so
+// they are kept to a safe alphabet.
+import { z } from "zod";
+
+export const IdSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 letters, digits, '.', '_' or '-'")
+  .refine((id) => id !== "." && id !== "..", "must not be '.' or '..'");

@@ -1,0 +1,166 @@
+// The HTTP side of the RunnerProtocol against a scripted runner that speaks the control contract:
+// keep-running queries, cancel by POST, re-attach with Last-Event-ID, control and rewind answers.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { RunnerEvent, RunnerEventPayload } from "@harness/protocol";
+import { attachRun, postControl, postRewind, queryRun, RunnerRefusal } from "./runner-link.ts";
+import { waitFor } from "./test-helpers.ts";
+
+type Seen = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
+
+/** A runner whose one run sends `events` (SSE, ids = seqs) and then waits for `finish()`. */
+async function scriptedRunner(events: RunnerEventPayload[], options: { startedAfter?: Promise<void>; answerAfter?: Promise<void> } = {}) {
+  const seen: Seen[] = [];
+  const streams = new Set<ServerResponse>();
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const all = events.map((e, i) => ({ ...e, seq: i + 1 }) as RunnerEvent);
+  const frame = (e: RunnerEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (s: string) => (body += s));
+    req.on("end", async () => {
+      const path = req.url ?? "/";
+      seen.push({ method: req.method ?? "", path, headers: req.headers, body });
+      const sse = () => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.flushHeaders();
+        streams.add(res);
+        res.on("close", () => streams.delete(res));
+      };
+      if (path === "/query") {
+        await options.answerAfter;
+        sse();
+        await options.startedAfter;
+        for (const e of all) res.write(frame(e));
+        await finished;
+        res.end(frame({ type: "run.completed", seq: all.length + 1 } as RunnerEvent));
+      } else if (path === "/runs/req-1/events") {
+        const after = Number(req.headers["last-event-id"] ?? 0);
+        sse();
+        for (const e of all) if (e.seq > after) res.write(frame(e));
+        await finished;
+        res.end(frame({ type: "run.completed", seq: all.length + 1 } as RunnerEvent));
+      } else if (path.startsWith("/runs/req-1/")) {
+        res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      } else if (path === "/rewind") {
+        const { dryRun } = JSON.parse(body) as { dryRun?: boolean };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ dryRun: dryRun === true, files: [{ path: "a.txt", action: "restore" }] }));
+      } else {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: `not found: ${path}` }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    seen,
+    finish,
+    close: () => {
+      finish();
+      for (const s of streams) s.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      return closed;
+    },
+  };
+}
+
+const started = { type: "run.started", requestId: "req-1" } as const;
+
+test("a query asks the run to keep running, streams its events and ends with the run", async () => {
+  const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
+  try {
+    runner.finish();
+    const events: RunnerEvent[] = [];
+    for await (const e of queryRun(runner.url, { prompt: "x" }, { signal: new AbortController().signal })) events.push(e);
+    assert.deepEqual(events.map((e) => e.type), ["run.started", "assistant.delta", "run.completed"]);
+    assert.equal(runner.seen[0].headers["x-harness-keep-running"], "1");
+    assert.equal(runner.seen.filter((s) => s.path.endsWith("/cancel")).length, 0, "a run that ended is not cancelled");
+  } finally {
+    await runner.close();
+  }
+});
+
+test("aborting a query cancels its run with POST /runs/:id/cancel", async () => {
+  const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
+  try {
+    const controller = new AbortController();
+    const events: RunnerEvent[] = [];
+    await assert.rejects(async () => {
+      for await (const e of queryRun(runner.url, { prompt: "x" }, { signal: controller.signal })) {
+        events.push(e);
+        if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
+      }
+    }, /cancelled by the user/);
+    await waitFor(() => runner.seen.some((s) => s.method === "POST" && s.path === "/runs/req-1/cancel"), "the cancel request");
+  } finally {
+    await runner.close();
+  }
+});
+
+for (const when of ["answered", "named its run"] as const) {
+  test(`a query aborted before the runner ${when} is cancelled once the runner names its run`, async () => {
+    let start!: () => void;
+    const gate = new Promise<void>((r) => (start = r));
+    const runner = await scriptedRunner([started], when === "answered" ? { answerAfter: gate } : { startedAfter: gate });
+    try {
+      const controller = new AbortController();
+      const reading = (async () => {
+        for await (const _ of queryRun(runner.url, { prompt: "x" }, { signal: controller.signal })) {
+          // Nothing arrives before the abort.
+        }
+      })();
+      await waitFor(() => runner.seen.length === 1, "the query to arrive");
+      controller.abort(new Error("stop"));
+      await assert.rejects(reading, /stop/);
+      assert.equal(runner.seen.length, 1);
+      start();
+      await waitFor(() => runner.seen.some((s) => s.path === "/runs/req-1/cancel"), "the cancel request");
+    } finally {
+      await runner.close();
+    }
+  });
+}
+
+test("attach asks for the events after Last-Event-ID; an unknown run is a 404 refusal", async () => {
+  const runner = await scriptedRunner([started, { type: "assistant.delta", text: "a" }, { type: "assistant.delta", text: "b" }]);
+  try {
+    runner.finish();
+    const events: RunnerEvent[] = [];
+    for await (const e of attachRun(runner.url, "req-1", 2, { signal: new AbortController().signal })) events.push(e);
+    assert.deepEqual(events.map((e) => e.seq), [3, 4]);
+    assert.equal(runner.seen[0].headers["last-event-id"], "2");
+    await assert.rejects(async () => {
+      for await (const _ of attachRun(runner.url, "other", 0, { signal: new AbortController().signal })) {
+        // Refused before any event.
+      }
+    }, (error: unknown) => error instanceof RunnerRefusal && error.status === 404);
+  } finally {
+    await runner.close();
+  }
+});
+
+test("control requests carry their bodies; refusals and an unreachable runner are values", async () => {
+  const runner = await scriptedRunner([]);
+  try {
+    assert.deepEqual(await postControl(runner.url, "req-1", { type: "deny", toolUseId: "t1", reason: "no" }), { ok: true, value: undefined });
+    assert.deepEqual(await postControl(runner.url, "req-1", { type: "configure", config: { model: "m" } }), { ok: true, value: undefined });
+    assert.deepEqual(runner.seen.map((s) => [s.path, JSON.parse(s.body)]), [
+      ["/runs/req-1/deny", { toolUseId: "t1", reason: "no" }],
+      ["/runs/req-1/configure", { model: "m" }],
+    ]);
+    const refused = await postControl(runner.url, "gone", { type: "steer", message: "x" });
+    assert.deepEqual(refused, { ok: false, status: 404, message: "not found: /runs/gone/steer" });
+    assert.deepEqual(await postRewind(runner.url, { userMessageId: "m", dryRun: true }), { ok: true, value: { dryRun: true, files: [{ path: "a.txt", action: "restore" }] } });
+  } finally {
+    await runner.close();
+  }
+  const unreachable = await postControl(runner.url, "req-1", { type: "cancel" });
+  assert.equal(unreachable.ok, false);
+  assert.match((unreachable as { message: string }).message, /cannot reach the runner/);
+});

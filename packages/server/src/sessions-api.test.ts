@@ -1,0 +1,190 @@
+// Sessions over HTTP, with hand-driven runners: list, create, rename, delete, fork; another user's
+// session is never found; bad input is answered 400 naming the field.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { MinimalClient } from "@harness/test-utils";
+import type { HarnessServer } from "./server.ts";
+import { call, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
+
+type Runners = ReturnType<typeof fakeRunners>;
+
+/** A conversation of two finished runs in session `sessionId` of `userId`, through a real socket. */
+async function converse(server: HarnessServer, runners: Runners, userId: string, sessionId: string, prompts = ["first prompt", "second prompt"]) {
+  const client = await MinimalClient.connect(server.url, { userId, sessionId });
+  await client.waitForState(() => true);
+  for (const [i, prompt] of prompts.entries()) {
+    client.send({ type: "submit", prompt });
+    const run = await runners.runners.get(`${userId}/${sessionId}`)!.nextRun();
+    const transcript = [...(run.body.history ?? []), { role: "user" as const, content: prompt }, { role: "assistant" as const, content: `answer ${i}` }];
+    run.emit({ type: "run.started", requestId: `r${i}` }, { type: "assistant.delta", text: `answer ${i}` }, { type: "run.completed", transcript });
+    await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 * (i + 1) && s.messages.at(-1)!.status === "complete");
+  }
+  return client;
+}
+
+test("create, list, rename: titles default to the first prompt; newest first; ids and bodies are checked", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    assert.deepEqual(await call(server, "POST", "/sessions", { userId: "alice", sessionId: "named", title: "Refactor" }), { status: 201, body: { sessionId: "named" } });
+    const made = await call(server, "POST", "/sessions", {}, { "x-harness-user": "alice" });
+    assert.equal(made.status, 201);
+    assert.match(made.body.sessionId, /^[0-9a-f-]{36}$/);
+    assert.equal((await call(server, "POST", "/sessions", { userId: "alice", sessionId: "named" })).status, 409);
+
+    const client = await converse(server, runners, "alice", "talk", ["  Explain\nthe difference between a mutex and a semaphore, with examples in C please"]);
+    await client.close();
+    await waitFor(async () => (await call(server, "GET", "/sessions?userId=alice")).body.length === 3, "the conversation to be stored");
+    const list = await call(server, "GET", "/sessions?userId=alice");
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.map((s: { sessionId: string }) => s.sessionId), ["talk", made.body.sessionId, "named"]);
+    const talk = list.body[0];
+    assert.equal(talk.title, "Explain the difference between a mutex and a semaphore, with");
+    assert.equal(talk.title.length, 60);
+    assert.equal(talk.messageCount, 2);
+    assert.equal(talk.status, "idle");
+    assert.ok(Date.parse(talk.createdAt) <= Date.parse(talk.updatedAt));
+    assert.equal(list.body[2].title, "Refactor");
+
+    assert.deepEqual(await call(server, "PATCH", "/sessions/talk", { userId: "alice", title: "Locks" }), { status: 200, body: { sessionId: "talk", title: "Locks" } });
+    assert.equal((await call(server, "GET", "/sessions", undefined, { "x-harness-user": "alice" })).body[0].title, "Locks");
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=bob")).body, []);
+  });
+});
+
+test("bad input is answered 400 naming what is wrong", async () => {
+  await withFakeServer({}, async (server) => {
+    const cases: [string, string, unknown, Record<string, string>, RegExp][] = [
+      ["POST", "/sessions", { sessionId: "x" }, {}, /userId: is required/],
+      ["POST", "/sessions", { userId: "a/b" }, {}, /userId: must be 1 to 128 letters/],
+      ["POST", "/sessions", { userId: "a", sessionId: ".." }, {}, /sessionId: must not be/],
+      ["POST", "/sessions", { userId: "a", title: "" }, {}, /title: must not be empty/],
+      ["POST", "/sessions", { userId: "a", colour: "red" }, {}, /colour/],
+      ["POST", "/sessions", "{nope", {}, /not valid JSON/],
+      ["POST", "/sessions", { userId: "a" }, { "x-harness-user": "b" }, /userId: differs from the x-harness-user header/],
+      ["POST", "/sessions", {}, { "x-harness-user": "../etc" }, /x-harness-user: must be 1 to 128/],
+      ["GET", "/sessions", undefined, {}, /userId: is required/],
+      ["GET", "/sessions?userId=a%20b", undefined, {}, /userId: must be/],
+      ["PATCH", "/sessions/s", { userId: "a" }, {}, /title/],
+      ["PATCH", "/sessions/s", { userId: "a", title: 5 }, {}, /title/],
+      ["DELETE", "/sessions/s", undefined, {}, /userId: is required/],
+      ["POST", "/sessions/s/fork", { userId: "a", messageId: 3 }, {}, /messageId/],
+    ];
+    for (const [method, path, body, headers, message] of cases) {
+      const answer = await call(server, method, path, body, headers);
+      assert.equal(answer.status, 400, `${method} ${path} ${JSON.stringify(body)}`);
+      assert.match(answer.body.error, message, `${method} ${path}`);
+    }
+  });
+});
+
+test("another user's session is not found, whatever is asked of it", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    const client = await converse(server, runners, "alice", "private");
+    const asBob = { "x-harness-user": "bob" };
+    assert.equal((await call(server, "PATCH", "/sessions/private", { title: "mine now" }, asBob)).status, 404);
+    assert.equal((await call(server, "DELETE", "/sessions/private", undefined, asBob)).status, 404);
+    assert.equal((await call(server, "POST", "/sessions/private/fork", {}, asBob)).status, 404);
+    assert.equal((await call(server, "DELETE", "/sessions/private?userId=bob")).status, 404);
+    assert.equal((await call(server, "PATCH", "/sessions/nothing", { userId: "alice", title: "x" })).status, 404);
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=bob")).body, []);
+    // And resume cannot reach it either.
+    const bob = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "mine" });
+    bob.send({ type: "resume", sessionId: "private", prompt: "tell me" });
+    await bob.waitForErrors(1);
+    assert.equal(bob.errors[0].code, "not_found");
+    assert.equal(client.state!.messages.length, 4, "untouched");
+    await Promise.all([client.close(), bob.close()]);
+  });
+});
+
+test("the list shows a live session's status as it is now", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    const client = await MinimalClient.connect(server.url, { userId: "u", sessionId: "busy" });
+    client.send({ type: "submit", prompt: "work" });
+    const run = await runners.runners.get("u/busy")!.nextRun();
+    await waitFor(async () => (await call(server, "GET", "/sessions?userId=u")).body.length === 1, "the session to be stored");
+    const [summary] = (await call(server, "GET", "/sessions?userId=u")).body;
+    assert.deepEqual([summary.status, summary.messageCount, summary.title], ["running", 2, "work"]);
+    run.emit({ type: "run.completed" });
+    await client.waitForState((s) => s.status === "idle");
+    await client.close();
+  });
+});
+
+test("delete disconnects the session's clients with an error frame, stops its runner and removes its files", async () => {
+  await withFakeServer({}, async (server, runners, dataDir) => {
+    const client = await converse(server, runners, "u", "doomed");
+    const workspace = join(dataDir, "workspaces", "u", "doomed");
+    await mkdir(workspace, { recursive: true });
+    await writeFile(join(workspace, "notes.txt"), "x");
+    const runner = runners.runners.get("u/doomed")!;
+
+    assert.deepEqual(await call(server, "DELETE", "/sessions/doomed?userId=u"), { status: 200, body: { sessionId: "doomed", deleted: true } });
+    await client.waitFor((c) => c.closed, 5000, "the socket to close");
+    assert.equal(client.errors.at(-1)?.code, "session_deleted");
+    assert.match(client.errors.at(-1)!.message, /deleted/);
+    assert.equal(runner.stops, 1);
+    assert.equal(existsSync(workspace), false);
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=u")).body, []);
+    assert.equal((await call(server, "DELETE", "/sessions/doomed?userId=u")).status, 404);
+
+    const again = await MinimalClient.connect(server.url, { userId: "u", sessionId: "doomed" });
+    await again.waitForState(() => true);
+    assert.deepEqual(again.state!.messages, [], "the id starts over empty");
+    await again.close();
+  });
+});
+
+test("fork copies the conversation (all of it, or up to a message) and the files into a new session that goes on from there", async () => {
+  await withFakeServer({}, async (server, runners, dataDir) => {
+    const client = await converse(server, runners, "u", "source");
+    const [firstPrompt, firstAnswer] = client.state!.messages;
+    const workspace = join(dataDir, "workspaces", "u", "source");
+    await mkdir(workspace, { recursive: true });
+    await writeFile(join(workspace, "code.ts"), "let x = 1;\n");
+
+    const all = await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy", title: "A copy" });
+    assert.deepEqual(all, { status: 201, body: { sessionId: "copy" } });
+    assert.equal(await readFile(join(dataDir, "workspaces", "u", "copy", "code.ts"), "utf8"), "let x = 1;\n");
+    const copy = await MinimalClient.connect(server.url, { userId: "u", sessionId: "copy" });
+    await copy.waitForState(() => true);
+    assert.deepEqual(copy.state!.messages, client.state!.messages);
+    assert.equal(copy.state!.status, "idle");
+
+    const early = await call(server, "POST", "/sessions/source/fork", { userId: "u", messageId: firstAnswer.id, sessionId: "early" });
+    assert.equal(early.status, 201);
+    const branch = await MinimalClient.connect(server.url, { userId: "u", sessionId: "early" });
+    await branch.waitForState(() => true);
+    assert.deepEqual(branch.state!.messages.map((m) => m.content), [firstPrompt.content, firstAnswer.content]);
+    branch.send({ type: "submit", prompt: "another way" });
+    const run = await runners.runners.get("u/early")!.nextRun();
+    assert.deepEqual(run.body.history, [{ role: "user", content: "first prompt" }, { role: "assistant", content: "answer 0" }]);
+    run.emit({ type: "run.completed" });
+    await branch.waitForState((s) => s.status === "idle" && s.messages.length === 4);
+
+    const list = (await call(server, "GET", "/sessions?userId=u")).body as { sessionId: string; title: string }[];
+    assert.equal(list.find((s) => s.sessionId === "copy")?.title, "A copy");
+    assert.equal(list.find((s) => s.sessionId === "early")?.title, "first prompt");
+    assert.equal((await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy" })).status, 409);
+    await Promise.all([client.close(), copy.close(), branch.close()]);
+  });
+});
+
+test("fork refuses a point inside a run or an unknown message with 400", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    const client = await MinimalClient.connect(server.url, { userId: "u", sessionId: "steered" });
+    client.send({ type: "submit", prompt: "go" });
+    const run = await runners.runners.get("u/steered")!.nextRun();
+    run.emit({ type: "run.started", requestId: "r" }, { type: "assistant.delta", text: "part one" }, { type: "user.message", text: "also this", steer: true }, { type: "run.completed" });
+    await client.waitForState((s) => s.status === "idle" && s.messages.length === 4);
+    const [, partOne, steer] = client.state!.messages;
+    for (const messageId of [partOne.id, steer.id, "no-such-message"]) {
+      const answer = await call(server, "POST", "/sessions/steered/fork", { userId: "u", messageId });
+      assert.equal(answer.status, 400, messageId);
+      assert.match(answer.body.error, /^messageId: /);
+    }
+    await client.close();
+  });
+});

@@ -1,0 +1,167 @@
+// Sessions over HTTP:
+//   GET    /sessions?userId=U                → 200 [{sessionId, title, status, messageCount, createdAt, updatedAt}]
+//   POST   /sessions {userId, sessionId?, title?} → 201 {sessionId}            (409 when the id is taken)
+//   PATCH  /sessions/:id {userId, title}     → 200 {sessionId, title}
+//   DELETE /sessions/:id?userId=U            → 200 {sessionId, deleted: true}
+//   POST   /sessions/:id/fork {userId, messageId?, sessionId?, title?} → 201 {sessionId}
+// userId may come from the header x-harness-user instead. A session of another user is answered
+// 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
+import { cp, rm } from "node:fs/promises";
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { describeZodError } from "@harness/protocol";
+import { copyConversation } from "@harness/session";
+import { IdSchema } from "./ids.ts";
+import type { SessionRegistry } from "./registry.ts";
+import type { SqliteDatabase } from "./sqlite-store.ts";
+
+export type SessionsApiOptions = {
+  db: SqliteDatabase;
+  registry: SessionRegistry;
+  /** Where a session's files live, and the files beside them that belong to it. */
+  workspaceOf(userId: string, sessionId: string): string;
+  filesOf(userId: string, sessionId: string): string[];
+  log: (line: string) => void;
+};
+
+export const USER_HEADER = "x-harness-user";
+
+const Title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const CreateBody = z.strictObject({ userId: IdSchema.optional(), sessionId: IdSchema.optional(), title: Title.optional() });
+const RenameBody = z.strictObject({ userId: IdSchema.optional(), title: Title });
+const ForkBody = z.strictObject({
+  userId: IdSchema.optional(),
+  messageId: z.string().min(1, "must not be empty").optional(),
+  sessionId: IdSchema.optional(),
+  title: Title.optional(),
+});
+
+class BadRequest extends Error {}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, where?: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const message = describeZodError(parsed.error);
+  throw new BadRequest(where ? `${where}: ${message.replace(/^frame: /, "")}` : message);
+}
+
+async function bodyOf(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequest(`body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The user a request speaks for: the header, else the body or query. Both given must agree. */
+function userOf(c: Context, given: string | undefined): string {
+  const header = c.req.header(USER_HEADER);
+  const fromHeader = header === undefined ? undefined : check(IdSchema, header, USER_HEADER);
+  if (fromHeader !== undefined && given !== undefined && fromHeader !== given) {
+    throw new BadRequest(`userId: differs from the ${USER_HEADER} header`);
+  }
+  const userId = fromHeader ?? given;
+  if (userId === undefined) throw new BadRequest(`userId: is required (in the body or query, or the ${USER_HEADER} header)`);
+  return userId;
+}
+
+export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
+  const { db, registry } = options;
+  const catalog = db.catalog;
+  const notFound = (c: Context, sessionId: string) => c.json({ error: `no session "${sessionId}"` }, 404);
+  const exists = async (userId: string, sessionId: string) => catalog.exists(userId, sessionId) || (await registry.live(userId, sessionId)) !== undefined;
+
+  const handle =
+    (fn: (c: Context) => Promise<Response>) =>
+    async (c: Context): Promise<Response> => {
+      try {
+        return await fn(c);
+      } catch (error) {
+        if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+        throw error;
+      }
+    };
+
+  app.get(
+    "/sessions",
+    handle(async (c) => {
+      const given = c.req.query("userId");
+      const userId = userOf(c, given === undefined ? undefined : check(IdSchema, given, "userId"));
+      const sessions = catalog.list(userId);
+      for (const summary of sessions) {
+        // A session in memory is ahead of its stored snapshot.
+        const live = await registry.live(userId, summary.sessionId);
+        if (!live) continue;
+        const { state } = live.snapshot();
+        summary.status = state.status;
+        summary.messageCount = state.messages.length;
+      }
+      return c.json(sessions);
+    }),
+  );
+
+  app.post(
+    "/sessions",
+    handle(async (c) => {
+      const body = check(CreateBody, await bodyOf(c));
+      const userId = userOf(c, body.userId);
+      const sessionId = body.sessionId ?? crypto.randomUUID();
+      if ((await registry.live(userId, sessionId)) || !catalog.create(userId, sessionId, { title: body.title })) {
+        return c.json({ error: `session "${sessionId}" already exists` }, 409);
+      }
+      return c.json({ sessionId }, 201);
+    }),
+  );
+
+  app.patch(
+    "/sessions/:id",
+    handle(async (c) => {
+      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
+      const body = check(RenameBody, await bodyOf(c));
+      const userId = userOf(c, body.userId);
+      if (!catalog.rename(userId, sessionId, body.title)) return notFound(c, sessionId);
+      return c.json({ sessionId, title: body.title });
+    }),
+  );
+
+  app.delete(
+    "/sessions/:id",
+    handle(async (c) => {
+      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
+      const given = c.req.query("userId");
+      const userId = userOf(c, given === undefined ? undefined : check(IdSchema, given, "userId"));
+      if (!(await exists(userId, sessionId))) return notFound(c, sessionId);
+      await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
+      const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
+      await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
+      return c.json({ sessionId, deleted: true });
+    }),
+  );
+
+  app.post(
+    "/sessions/:id/fork",
+    handle(async (c) => {
+      const sourceId = check(IdSchema, c.req.param("id"), "sessionId");
+      const body = check(ForkBody, await bodyOf(c));
+      const userId = userOf(c, body.userId);
+      const source = await registry.conversation(userId, sourceId);
+      if (!source) return notFound(c, sourceId);
+      const copy = copyConversation(source, body.messageId);
+      if (!copy.ok) throw new BadRequest(`messageId: ${copy.message}`);
+      const sessionId = body.sessionId ?? crypto.randomUUID();
+      if (await exists(userId, sessionId)) return c.json({ error: `session "${sessionId}" already exists` }, 409);
+      // The copy's files are the source's files as they are now.
+      const workspace = options.workspaceOf(userId, sourceId);
+      await cp(workspace, options.workspaceOf(userId, sessionId), { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+      const { state, transcript, marks } = copy.value;
+      if (!catalog.create(userId, sessionId, { title: body.title, snapshot: { state, seq: 0, transcript, marks } })) {
+        return c.json({ error: `session "${sessionId}" already exists` }, 409);
+      }
+      return c.json({ sessionId }, 201);
+    }),
+  );
+}

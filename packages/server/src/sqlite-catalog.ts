@@ -1,0 +1,102 @@
+// The sessions of each user as a catalog (list, create, rename) and the runner process each
+// session last had, in the same SQLite file as the sessions themselves.
+import type { DatabaseSync } from "node:sqlite";
+import { emptyState } from "@harness/protocol";
+import type { SessionSnapshot } from "@harness/session";
+
+export type SessionSummary = {
+  sessionId: string;
+  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
+  title: string | null;
+  status: string;
+  messageCount: number;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type RunnerProcessRecord = { pid: number; url: string };
+
+export type SessionCatalog = {
+  /** The user's sessions, most recently active first. */
+  list(userId: string): SessionSummary[];
+  exists(userId: string, sessionId: string): boolean;
+  /** Creates a session (empty, or holding `snapshot`); false when the id is taken. */
+  create(userId: string, sessionId: string, init: { title?: string; snapshot?: SessionSnapshot }): boolean;
+  /** False when there is no such session. */
+  rename(userId: string, sessionId: string, title: string): boolean;
+  runnerOf(userId: string, sessionId: string): RunnerProcessRecord | undefined;
+  setRunner(userId: string, sessionId: string, runner: RunnerProcessRecord | undefined): void;
+};
+
+export const TITLE_FROM_PROMPT_CHARS = 60;
+
+/** The default title: the first prompt's first characters, on one line. */
+export function titleFromPrompt(prompt: string): string {
+  return prompt.replace(/\s+/g, " ").trim().slice(0, TITLE_FROM_PROMPT_CHARS);
+}
+
+type ListRow = {
+  session_id: string;
+  title: string | null;
+  status: string | null;
+  count: number | null;
+  first: string | null;
+  created_at: number | null;
+  updated_at: number;
+};
+
+export function createCatalog(db: DatabaseSync): SessionCatalog {
+  const list = db.prepare(
+    `SELECT session_id, title, json_extract(state, '$.status') AS status, json_array_length(state, '$.messages') AS count,
+       substr(json_extract(state, '$.messages[0].content'), 1, 400) AS first, created_at, updated_at
+     FROM sessions WHERE user_id = ? ORDER BY updated_at DESC, created_at DESC, session_id`,
+  );
+  const exists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
+  const insert = db.prepare(
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean, title)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
+  );
+  const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const runnerOf = db.prepare("SELECT pid, url FROM runners WHERE user_id = ? AND session_id = ?");
+  const setRunner = db.prepare(
+    "INSERT INTO runners (user_id, session_id, pid, url) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, session_id) DO UPDATE SET pid = excluded.pid, url = excluded.url",
+  );
+  const clearRunner = db.prepare("DELETE FROM runners WHERE user_id = ? AND session_id = ?");
+
+  return {
+    list(userId) {
+      return (list.all(userId) as unknown as ListRow[]).map((row) => ({
+        sessionId: row.session_id,
+        title: row.title ?? (row.first ? titleFromPrompt(row.first) : null),
+        status: row.status ?? "idle",
+        messageCount: row.count ?? 0,
+        createdAt: new Date(row.created_at ?? row.updated_at).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      }));
+    },
+    exists: (userId, sessionId) => exists.get(userId, sessionId) !== undefined,
+    create(userId, sessionId, init) {
+      const now = Date.now();
+      const snapshot = init.snapshot ?? { state: emptyState(), seq: 0, transcript: [], marks: {} };
+      const result = insert.run(
+        userId,
+        sessionId,
+        JSON.stringify(snapshot.state),
+        snapshot.seq,
+        JSON.stringify(snapshot.transcript),
+        JSON.stringify(snapshot.marks ?? {}),
+        now,
+        now,
+        init.title ?? null,
+      );
+      return Number(result.changes) === 1;
+    },
+    rename: (userId, sessionId, title) => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1,
+    runnerOf: (userId, sessionId) => runnerOf.get(userId, sessionId) as RunnerProcessRecord | undefined,
+    setRunner(userId, sessionId, runner) {
+      if (runner) setRunner.run(userId, sessionId, runner.pid, runner.url);
+      else clearRunner.run(userId, sessionId);
+    },
+  };
+}

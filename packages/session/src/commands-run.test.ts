@@ -1,0 +1,219 @@
+// Commands that act on the run in flight: steer, approve, deny, cancel; and several clients at once.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { commandsFrame, recorder, startSession, submitAndRun, settle, until } from "./test-helpers.ts";
+
+test("a steer goes to the runner; when the model sees it, it follows the reply so far and the rest streams into a new message", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner, "fix the bug");
+  run.emit(
+    { type: "run.started", requestId: "r1" },
+    { type: "assistant.delta", text: "Looking" },
+    { type: "tool.started", toolName: "Read", toolUseId: "t1" },
+    { type: "tool.completed", toolUseId: "t1", output: "code", isError: false },
+  );
+  await until(() => client.state!.messages[1].toolCalls?.[0].status === "complete");
+  session.receive(client, commandsFrame({ type: "steer", message: "also add a test" }));
+  await until(() => runner.controls.length === 1);
+  assert.deepEqual(runner.controls[0], { requestId: "r1", control: { type: "steer", message: "also add a test" } });
+  assert.equal(client.state!.messages.length, 2, "nothing shows until the model has it");
+
+  run.emit({ type: "user.message", text: "also add a test", steer: true }, { type: "assistant.delta", text: "Adding a test" });
+  await until(() => client.state!.messages.length === 4 && client.state!.messages[3].content === "Adding a test");
+  const [, first, steer, rest] = client.state!.messages;
+  assert.deepEqual([first.content, first.status], ["Looking", "complete"]);
+  assert.deepEqual([steer.role, steer.content, steer.status], ["user", "also add a test", "complete"]);
+  assert.deepEqual([rest.role, rest.status], ["assistant", "running"]);
+
+  run.emit({ type: "tool.started", toolName: "Write", toolUseId: "t2" }, { type: "run.completed" });
+  await until(() => client.state!.status === "idle");
+  assert.equal(client.state!.messages[3].status, "complete");
+  assert.equal(client.state!.messages[3].toolCalls?.[0].id, "t2");
+  assert.deepEqual(client.state, session.snapshot().state);
+  assert.deepEqual(
+    session.transcript.map((m) => [m.role, m.content]),
+    [["user", "fix the bug"], ["assistant", "Looking"], ["user", "also add a test"], ["assistant", "Adding a test"]],
+  );
+});
+
+test("a steer sent before the runner named the run is delivered once it has", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  session.receive(client, commandsFrame({ type: "steer", message: "first" }, { type: "steer", message: "second" }));
+  await settle();
+  assert.equal(runner.controls.length, 0);
+  run.emit({ type: "run.started", requestId: "r9" });
+  await until(() => runner.controls.length === 2);
+  assert.deepEqual(runner.controls.map((c) => [c.requestId, c.control]), [
+    ["r9", { type: "steer", message: "first" }],
+    ["r9", { type: "steer", message: "second" }],
+  ]);
+  run.emit({ type: "user.message", text: "first\n\nsecond", steer: true }, { type: "run.completed" });
+  await until(() => !session.busy);
+});
+
+test("a steer with nothing running starts a run, as a submit", async () => {
+  const { runner, session, client } = await startSession();
+  session.receive(client, commandsFrame({ type: "steer", message: "do this" }));
+  const run = await runner.nextRun();
+  assert.equal(run.body.prompt, "do this");
+  assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content]), [["user", "do this"], ["assistant", ""]]);
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});
+
+test("a steer the runner refuses answers an error frame; the state is untouched", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" });
+  runner.onControl = () => ({ ok: false, status: 404, message: "no run r1" });
+  await settle();
+  const before = structuredClone(client.state);
+  session.receive(client, commandsFrame({ type: "steer", message: "late" }));
+  await until(() => client.errors.length === 1);
+  assert.equal(client.errors[0].command, 0);
+  assert.match(client.errors[0].message, /steer failed: no run r1/);
+  assert.deepEqual(client.state, before);
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(runner.runs.length, 1, "a refused steer does not become a new run");
+});
+
+test("a steer the run ended without delivering becomes the next run", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  session.receive(client, commandsFrame({ type: "steer", message: "and then this" }));
+  await until(() => runner.controls.length === 1);
+  run.emit({ type: "assistant.delta", text: "done" }, { type: "run.completed" });
+  const next = await runner.nextRun();
+  assert.equal(next.body.prompt, "and then this");
+  assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content]), [["user", "one"], ["assistant", "done"], ["user", "and then this"], ["assistant", ""]]);
+  next.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});
+
+test("two calls awaiting approval are answered independently: one approved, one denied with a reason", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit(
+    { type: "run.started", requestId: "r1" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "rm a" } },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t2", input: { command: "rm b" } },
+    { type: "approval.requested", toolUseId: "t1", toolName: "Bash", description: "rm a" },
+    { type: "approval.requested", toolUseId: "t2", toolName: "Bash", description: "rm b" },
+  );
+  await until(() => client.state!.pendingApprovals?.length === 2);
+  assert.equal(client.state!.status, "awaiting-approval");
+  assert.deepEqual(client.state!.pendingApprovals, [
+    { toolCallId: "t1", toolName: "Bash", description: "rm a" },
+    { toolCallId: "t2", toolName: "Bash", description: "rm b" },
+  ]);
+  assert.deepEqual(client.state!.messages[1].toolCalls!.map((c) => c.status), ["awaiting-approval", "awaiting-approval"]);
+
+  // A client that connects now sees the same pending approvals.
+  const late = recorder();
+  session.connect(late);
+  assert.deepEqual(late.state!.pendingApprovals, client.state!.pendingApprovals);
+
+  session.receive(
+    client,
+    commandsFrame(
+      { type: "approve", toolCallId: "t1" },
+      { type: "deny", toolCallId: "t2", reason: "keep b" },
+      { type: "approve", toolCallId: "nope" },
+      { type: "approve", toolCallId: "t1" },
+    ),
+  );
+  assert.deepEqual(client.errors.map((e) => [e.command, e.code]), [[2, "not_found"], [3, "bad_command"]]);
+  assert.match(client.errors[0].message, /approve: no tool call "nope" is waiting for approval/);
+  assert.match(client.errors[1].message, /already answered/);
+  await until(() => runner.controls.length === 2);
+  assert.deepEqual(runner.controls.map((c) => c.control), [
+    { type: "approve", toolUseId: "t1" },
+    { type: "deny", toolUseId: "t2", reason: "keep b" },
+  ]);
+
+  run.emit({ type: "approval.resolved", toolUseId: "t1", behavior: "allow" });
+  await until(() => client.state!.pendingApprovals?.length === 1);
+  assert.equal(client.state!.status, "awaiting-approval", "still waiting for the other");
+  assert.equal(client.state!.messages[1].toolCalls![0].status, "running");
+  run.emit(
+    { type: "approval.resolved", toolUseId: "t2", behavior: "deny", reason: "keep b" },
+    { type: "tool.completed", toolUseId: "t2", output: "denied: keep b", isError: true },
+    { type: "tool.completed", toolUseId: "t1", output: "", isError: false },
+  );
+  await until(() => client.state!.messages[1].toolCalls![0].status === "complete");
+  assert.equal(client.state!.status, "running");
+  assert.deepEqual(client.state!.pendingApprovals, []);
+  const denied = client.state!.messages[1].toolCalls![1];
+  assert.deepEqual([denied.status, denied.output], ["denied", "denied: keep b"]);
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  assert.deepEqual(late.state, client.state);
+});
+
+test("an approval request for a call not seen yet adds it; the run ending clears what is pending", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "approval.requested", toolUseId: "t9", toolName: "Write", description: "write x", input: { file_path: "x" } });
+  await until(() => client.state!.status === "awaiting-approval");
+  assert.deepEqual(client.state!.messages[1].toolCalls, [{ id: "t9", name: "Write", status: "awaiting-approval", input: { file_path: "x" } }]);
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  assert.equal(client.state!.status, "idle");
+  assert.deepEqual(client.state!.pendingApprovals, []);
+  assert.equal(client.state!.messages[1].toolCalls![0].status, "error");
+  session.receive(client, commandsFrame({ type: "approve", toolCallId: "t9" }));
+  assert.equal(client.errors.at(-1)?.code, "not_found");
+});
+
+test("an approval the runner no longer knows answers an error frame, and can be tried again", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "approval.requested", toolUseId: "t1", toolName: "Bash", description: "ls" });
+  await until(() => client.state!.status === "awaiting-approval");
+  runner.onControl = () => ({ ok: false, message: "cannot reach the runner" });
+  session.receive(client, commandsFrame({ type: "approve", toolCallId: "t1" }));
+  await until(() => client.errors.length === 1);
+  assert.match(client.errors[0].message, /approve failed: cannot reach the runner/);
+  runner.onControl = undefined;
+  session.receive(client, commandsFrame({ type: "approve", toolCallId: "t1" }));
+  await until(() => runner.controls.length === 2);
+  assert.equal(client.errors.length, 1);
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});
+
+test("cancel stops the run in the runner too: its stream is aborted", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[1].content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await run.closed;
+  assert.equal(run.cancelled, true);
+});
+
+test("clients issuing commands during a run all end with the session's state", async () => {
+  const { runner, session, client } = await startSession();
+  const other = recorder();
+  session.connect(other);
+  session.receive(other, commandsFrame({ type: "configure", config: { model: "m1" } }));
+  const run = await submitAndRun(session, client, runner, "go");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
+  session.receive(other, commandsFrame({ type: "steer", message: "faster" }));
+  session.receive(client, commandsFrame({ type: "configure", config: { effort: "high" } }));
+  run.emit({ type: "tool.started", toolName: "Bash", toolUseId: "t1" }, { type: "approval.requested", toolUseId: "t1", toolName: "Bash", description: "d" });
+  await until(() => other.state!.status === "awaiting-approval");
+  session.receive(other, commandsFrame({ type: "approve", toolCallId: "t1" }));
+  run.emit({ type: "approval.resolved", toolUseId: "t1", behavior: "allow" }, { type: "user.message", text: "faster", steer: true }, { type: "assistant.delta", text: "b" });
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  const final = session.snapshot();
+  for (const c of [client, other]) {
+    assert.deepEqual(c.state, final.state);
+    assert.equal(c.seq, final.seq);
+  }
+  assert.deepEqual(final.state.config, { model: "m1", effort: "high" });
+  assert.equal(final.state.messages.length, 4);
+});

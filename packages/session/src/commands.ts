@@ -1,0 +1,161 @@
+// The client commands. Each checks its input against the state, answers an error frame to the
+// client that sent it when the command cannot apply (the state is left as it was), and otherwise
+// changes the state and talks to the runner. A command that must wait for something (the runner, a
+// stored session) returns a promise: the commands after it wait their turn.
+import { ErrorCodes, type DeltaOperation, type HarnessCommand, type HarnessConfig, type JSONValue, type RunConfigureBody } from "@harness/protocol";
+import { copyConversation, rewindPoint } from "./conversation.ts";
+import type { SessionCore } from "./core.ts";
+import type { Connection } from "./ports.ts";
+import { isRunActive } from "./run-outcome.ts";
+import { cancel, describe, forgetSteer, noteSteer, sendControl, submitPrompt } from "./run-driver.ts";
+
+/** Error codes of commands, beyond the protocol's. */
+export const CommandErrorCodes = {
+  /** `cancel` with no run in progress. */
+  notRunning: "not_running",
+  /** `resume` in a session that already has messages. */
+  notEmpty: "not_empty",
+  /** The runner refused or could not be reached. */
+  runner: "runner_error",
+} as const;
+
+type Reply = (message: string, code: string) => void;
+
+export function executeCommand(core: SessionCore, conn: Connection, index: number, command: HarnessCommand): void | Promise<void> {
+  const reply: Reply = (message, code) => core.sendError(conn, message, code, index);
+  switch (command.type) {
+    case "submit":
+      return submit(core, reply, command.prompt);
+    case "cancel":
+      if (!core.run) return reply("nothing to cancel: no run is in progress", CommandErrorCodes.notRunning);
+      return cancel(core, core.run);
+    case "steer":
+      return steer(core, reply, command.message);
+    case "approve":
+    case "deny":
+      return answer(core, reply, command);
+    case "configure":
+      return configure(core, reply, command.config);
+    case "resume":
+      return resume(core, reply, command.prompt, command.sessionId);
+    case "rewind":
+      return rewind(core, reply, command.messageId, command.dryRun === true);
+  }
+}
+
+function busy(core: SessionCore): boolean {
+  return core.run !== undefined || isRunActive(core.state);
+}
+
+function submit(core: SessionCore, reply: Reply, prompt: string): void {
+  if (busy(core)) return reply("a run is already in progress; cancel it or wait for it to finish", ErrorCodes.busy);
+  submitPrompt(core, prompt);
+}
+
+function steer(core: SessionCore, reply: Reply, message: string): void {
+  const run = core.run;
+  if (!run) return submit(core, reply, message);
+  noteSteer(run, message);
+  sendControl(core, run, { type: "steer", message }, (why) => {
+    forgetSteer(run, message);
+    reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+  });
+}
+
+function answer(core: SessionCore, reply: Reply, command: Extract<HarnessCommand, { type: "approve" | "deny" }>): void {
+  const { toolCallId } = command;
+  const run = core.run;
+  if (!run || !core.state.pendingApprovals?.some((p) => p.toolCallId === toolCallId)) {
+    return reply(`${command.type}: no tool call "${toolCallId}" is waiting for approval`, ErrorCodes.notFound);
+  }
+  if (run.answered.has(toolCallId)) return reply(`${command.type}: tool call "${toolCallId}" was already answered`, ErrorCodes.badCommand);
+  run.answered.add(toolCallId);
+  const control =
+    command.type === "approve"
+      ? { type: "approve" as const, toolUseId: toolCallId }
+      : { type: "deny" as const, toolUseId: toolCallId, ...(command.reason !== undefined ? { reason: command.reason } : {}) };
+  sendControl(core, run, control, (why) => {
+    run.answered.delete(toolCallId);
+    reply(`${command.type} failed: ${why}`, CommandErrorCodes.runner);
+  });
+}
+
+/** The wire's configuration as the runner takes it. */
+export function runConfig(config: HarnessConfig): RunConfigureBody {
+  const body: RunConfigureBody = {};
+  if (config.model !== undefined) body.model = config.model;
+  if (config.systemPrompt !== undefined) body.systemPrompt = config.systemPrompt;
+  if (config.maxTurns !== undefined) body.maxTurns = config.maxTurns;
+  if (config.effort !== undefined) body.effort = config.effort;
+  if (config.permissionMode !== undefined) body.permissionMode = config.permissionMode === "fullAuto" ? "bypassPermissions" : config.permissionMode;
+  return body;
+}
+
+function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void {
+  const entries = Object.entries(config).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return;
+  const current = core.state.config;
+  const ops: DeltaOperation[] = current
+    ? entries.map(([key, value]) => ({ type: "set", path: ["config", key], value: value as JSONValue }))
+    : [{ type: "set", path: ["config"], value: Object.fromEntries(entries) as JSONValue }];
+  core.commit(ops);
+  const run = core.run;
+  if (run) sendControl(core, run, { type: "configure", config: runConfig(config) }, (why) => reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner));
+}
+
+async function resume(core: SessionCore, reply: Reply, prompt: string, sessionId: string): Promise<void> {
+  if (sessionId === core.options.sessionId) return submit(core, reply, prompt);
+  if (busy(core) || core.state.messages.length > 0) {
+    return reply("resume needs an empty session; fork it instead", CommandErrorCodes.notEmpty);
+  }
+  let peer;
+  try {
+    peer = await core.options.loadPeer?.(sessionId);
+  } catch (error) {
+    core.report(error, `loading session ${sessionId} to resume it`);
+    return reply(`resume: cannot load session "${sessionId}": ${describe(error)}`, ErrorCodes.internal);
+  }
+  if (!peer) return reply(`resume: no session "${sessionId}"`, ErrorCodes.notFound);
+  if (busy(core) || core.state.messages.length > 0) {
+    return reply("resume needs an empty session; fork it instead", CommandErrorCodes.notEmpty);
+  }
+  const copy = copyConversation(peer);
+  if (!copy.ok) return reply(`resume: ${copy.message}`, copy.code);
+  core.commit([{ type: "set", path: ["messages"], value: copy.value.state.messages as JSONValue }]);
+  core.transcript = copy.value.transcript;
+  core.marks = copy.value.marks;
+  submitPrompt(core, prompt);
+}
+
+async function rewind(core: SessionCore, reply: Reply, messageId: string, dryRun: boolean): Promise<void> {
+  if (busy(core)) return reply("rewind: a run is in progress; cancel it or wait for it to finish", ErrorCodes.busy);
+  const point = rewindPoint(core.conversation(), messageId);
+  if (!point.ok) return reply(point.message, point.code);
+  let answer;
+  try {
+    answer = await core.options.runner.rewind({ userMessageId: messageId, dryRun });
+  } catch (error) {
+    answer = { ok: false as const, message: describe(error) };
+  }
+  if (!answer.ok) {
+    if (answer.status === 404) return reply(`rewind: no checkpoint of the files before message "${messageId}"`, ErrorCodes.notFound);
+    if (answer.status === 409) return reply(`rewind: the runner is busy: ${answer.message}`, ErrorCodes.busy);
+    return reply(`rewind failed: ${answer.message}`, CommandErrorCodes.runner);
+  }
+  if (dryRun) {
+    core.commit([{ type: "set", path: ["rewindPreview"], value: { messageId, files: answer.value.files } as JSONValue }]);
+    return;
+  }
+  // Nothing else ran meanwhile (commands wait their turn and no run was in flight), so the point
+  // found before still holds.
+  const { index, transcriptLength } = point.value;
+  const ops: DeltaOperation[] = [{ type: "set", path: ["messages"], value: core.state.messages.slice(0, index) as JSONValue }];
+  if (core.state.rewindPreview) ops.push({ type: "set", path: ["rewindPreview"], value: null });
+  if (core.state.status !== "idle") ops.push({ type: "set", path: ["status"], value: "idle" });
+  if (core.state.error) ops.push({ type: "set", path: ["error"], value: "" });
+  core.commit(ops);
+  core.transcript = core.transcript.slice(0, transcriptLength);
+  const kept = new Set(core.state.messages.map((m) => m.id));
+  for (const id of Object.keys(core.marks)) if (!kept.has(id)) delete core.marks[id];
+  core.snapshotSoon();
+}

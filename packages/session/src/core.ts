@@ -1,0 +1,304 @@
+// The state holder of a session: state and seq, the bounded log of recent batches, the transcript,
+// the connected clients, persistence, and the run in flight. Every change goes out as one numbered
+// delta batch to every client and to the store. Commands and runs (commands.ts, run-driver.ts) work
+// through it; nothing outside this package sees it.
+import { applyOperations, emptyState, type DeltaOperation, type HarnessState, type RunnerEvent, type TranscriptMessage } from "@harness/protocol";
+import { createBatchLog, type BatchLog } from "./batch-log.ts";
+import { createPersister, type Persister } from "./persister.ts";
+import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
+import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "./store.ts";
+import type { RunCursor } from "./translate.ts";
+import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
+
+/** How far seq jumps after a host died: further than any number of batches that can have been
+ * sent to clients but not stored, so no seq a client saw is ever reused for a different batch. */
+export const SEQ_JUMP_AFTER_CRASH = 1_000_000;
+
+export type SessionOptions = {
+  store: SessionStore;
+  runner: RunnerPort;
+  /** This session's id, so that `resume` naming it continues it. */
+  sessionId?: string;
+  /** Another session of the same user, for `resume`; undefined when there is none. */
+  loadPeer?: (sessionId: string) => Promise<Conversation | undefined>;
+  /** Batches kept in memory for replay to reconnecting clients (default 1000). */
+  logCapacity?: number;
+  /** A snapshot is stored after this many batches (default 500), and whenever a run ends. */
+  snapshotEvery?: number;
+  /** Delay between the first unsaved batch and its write (default 5 ms). */
+  flushDelayMs?: number;
+  /** Runs `fn` after the current macrotask; staged runner events are committed then as one batch. */
+  defer?: (fn: () => void) => void;
+  /** Failures no client caused, such as a store write that threw (default console.error). */
+  onError?: (error: unknown, context: string) => void;
+  /** Called each time a run ends (completed, failed, cancelled or interrupted). */
+  onSettled?: () => void;
+  newId?: () => string;
+};
+
+/** A control request made before the run's id was known; sent once it is. */
+export type WaitingControl = { control: RunControl; onFailure(message: string, status?: number): void };
+
+export type ActiveRun = {
+  controller: AbortController;
+  cursor: RunCursor;
+  prompt: string;
+  userMessageId: string;
+  requestId?: string;
+  /** Seq of the last runner event applied to the state. */
+  seenSeq: number;
+  /** The event seq and cursor as of the last committed batch: what the store may know. */
+  committed: { seq: number; cursor: RunCursor };
+  waiting: WaitingControl[];
+  /** Tool calls answered (approve/deny) whose answer the runner has not confirmed yet. */
+  answered: Set<string>;
+};
+
+function defaultDefer(): (fn: () => void) => void {
+  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
+  return immediate ? (fn) => void immediate(fn) : (fn) => void setTimeout(fn, 0);
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class SessionCore {
+  state: HarnessState;
+  seq: number;
+  transcript: TranscriptMessage[];
+  marks: Record<string, number>;
+  run: ActiveRun | undefined;
+  readonly options: SessionOptions;
+  readonly newId: () => string;
+  readonly connections = new Set<Connection>();
+  /** The run record the store held when the session was loaded. */
+  readonly restoredRun: RunRecord | undefined;
+  readonly crashed: boolean;
+  readonly #log: BatchLog;
+  readonly #persister: Persister;
+  readonly #defer: (fn: () => void) => void;
+  /** Seqs skipped after a crash: (from, to]. A client that holds `from` or less saw only stored batches. */
+  readonly #gap: { from: number; to: number } | undefined;
+  #staged: DeltaOperation[] = [];
+  #commitScheduled = false;
+  #stateFrameCache: { seq: number; frame: string } | undefined;
+
+  constructor(options: SessionOptions, loaded: LoadedSession | undefined) {
+    this.options = options;
+    this.#defer = options.defer ?? defaultDefer();
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.#log = createBatchLog(options.logCapacity ?? 1000);
+    this.state = loaded?.snapshot.state ?? emptyState();
+    this.seq = loaded?.snapshot.seq ?? 0;
+    this.transcript = loaded?.snapshot.transcript ?? [];
+    this.marks = { ...loaded?.snapshot.marks };
+    this.restoredRun = loaded?.run;
+    for (const batch of loaded?.batches ?? []) {
+      if (batch.seq !== this.seq + 1) break;
+      try {
+        this.state = applyOperations(this.state, JSON.parse(batch.operations) as DeltaOperation[]);
+      } catch (error) {
+        this.report(error, `restoring batch ${batch.seq}`);
+        break;
+      }
+      this.seq = batch.seq;
+      this.#log.push(batch.seq, deltaFrame(batch.operations, batch.seq));
+    }
+    this.crashed = loaded !== undefined && !loaded.clean;
+    if (this.crashed) {
+      this.#gap = { from: this.seq, to: this.seq + SEQ_JUMP_AFTER_CRASH };
+      this.seq += SEQ_JUMP_AFTER_CRASH;
+      this.#log.clear();
+    }
+    this.#persister = createPersister({
+      store: options.store,
+      snapshot: () => this.#snapshot(),
+      snapshotSeq: loaded ? loaded.snapshot.seq : -1,
+      snapshotEvery: options.snapshotEvery ?? 500,
+      flushDelayMs: options.flushDelayMs ?? 5,
+      onError: (error) => this.report(error, "storing the session"),
+    });
+    if (this.crashed) this.#persister.snapshotSoon();
+  }
+
+  conversation(): Conversation {
+    this.commitStaged();
+    return { state: this.state, transcript: this.transcript, marks: { ...this.marks } };
+  }
+
+  /** Adds a client and sends it what it lacks (see HarnessSession.connect). */
+  connect(conn: Connection, since?: number): void {
+    this.commitStaged();
+    this.connections.add(conn);
+    if (since === this.seq) return;
+    if (since !== undefined && Number.isInteger(since) && since >= 0 && since < this.seq) {
+      const frames = this.#framesAfter(since);
+      if (frames) {
+        for (const frame of frames) conn.send(frame);
+        return;
+      }
+    }
+    conn.send(this.#stateFrame());
+  }
+
+  sendError(conn: Connection, message: string, code: string, index?: number): void {
+    conn.send(errorFrame(message, code, index));
+  }
+
+  /** Applies `operations` as one batch: the next seq, the log, the store and every client. */
+  commit(operations: DeltaOperation[]): number {
+    this.commitStaged();
+    this.state = applyOperations(this.state, operations);
+    return this.#record(operations);
+  }
+
+  /** Applies runner operations now and commits them, merged with any staged in the same macrotask,
+   * once that macrotask is over. Consecutive text appends to one path become one append. */
+  stage(operations: DeltaOperation[]): void {
+    this.state = applyOperations(this.state, operations);
+    const staged = this.#staged;
+    for (const op of operations) {
+      const last = staged[staged.length - 1];
+      if (op.type === "append-text" && last?.type === "append-text" && samePath(last.path, op.path)) {
+        staged[staged.length - 1] = { type: "append-text", path: last.path, value: last.value + op.value };
+      } else {
+        staged.push(op);
+      }
+    }
+    if (!this.#commitScheduled) {
+      this.#commitScheduled = true;
+      this.#defer(() => {
+        this.#commitScheduled = false;
+        this.commitStaged();
+      });
+    }
+  }
+
+  commitStaged(): void {
+    if (this.#staged.length === 0) return;
+    const operations = this.#staged;
+    this.#staged = [];
+    this.#record(operations);
+  }
+
+  /** Records that `run` has applied `event`; when the event changed nothing still uncommitted, the
+   * store may learn of it at once. */
+  applied(run: ActiveRun, event: RunnerEvent): void {
+    run.seenSeq = event.seq;
+    if (this.#staged.length === 0 && this.run === run) {
+      run.committed = { seq: run.seenSeq, cursor: run.cursor };
+      this.#persister.setRun(recordOf(run));
+    }
+  }
+
+  /** Stores the run record now (a run started, learned its id, or ended). */
+  runChanged(): void {
+    this.#persister.setRun(this.run ? recordOf(this.run) : null);
+  }
+
+  snapshotSoon(): void {
+    this.#persister.snapshotSoon();
+  }
+
+  flush(final = false): Promise<void> {
+    return this.#persister.flush(final);
+  }
+
+  stopPersisting(): void {
+    this.#persister.stop();
+  }
+
+  discard(): void {
+    this.#staged = [];
+    this.#persister.discard();
+  }
+
+  report(error: unknown, context: string): void {
+    if (this.options.onError) this.options.onError(error, context);
+    else console.error(`session: ${context}:`, error);
+  }
+
+  #record(operations: DeltaOperation[]): number {
+    const seq = ++this.seq;
+    const json = JSON.stringify(operations);
+    const frame = deltaFrame(json, seq);
+    this.#log.push(seq, frame);
+    this.#persister.add({ seq, operations: json });
+    const run = this.run;
+    if (run && (run.committed.seq !== run.seenSeq || run.committed.cursor !== run.cursor)) {
+      run.committed = { seq: run.seenSeq, cursor: run.cursor };
+      this.#persister.setRun(recordOf(run));
+    }
+    for (const conn of this.connections) {
+      try {
+        conn.send(frame);
+      } catch (error) {
+        this.connections.delete(conn);
+        this.report(error, "sending to a client");
+      }
+    }
+    return seq;
+  }
+
+  #snapshot(): SessionSnapshot {
+    this.commitStaged();
+    return { state: this.state, seq: this.seq, transcript: this.transcript, marks: { ...this.marks } };
+  }
+
+  #stateFrame(): string {
+    if (this.#stateFrameCache?.seq !== this.seq) this.#stateFrameCache = { seq: this.seq, frame: stateFrame(this.state, this.seq) };
+    return this.#stateFrameCache.frame;
+  }
+
+  /** The frames of every batch after `since`, without a gap, or undefined when they are not all kept. */
+  #framesAfter(since: number): string[] | undefined {
+    const gap = this.#gap;
+    if (!gap || since >= gap.to) return this.#log.after(since) ?? this.#framesFromStore(since, this.seq);
+    // Across a crash: a client that saw only stored batches gets the stored ones it missed, then
+    // everything after the jump; one that may have seen lost batches gets a state frame.
+    if (since > gap.from) return undefined;
+    const before = since === gap.from ? [] : this.#framesFromStore(since, gap.from);
+    if (!before) return undefined;
+    if (this.seq === gap.to) return before;
+    const after = this.#log.after(gap.to);
+    return after ? before.concat(after) : undefined;
+  }
+
+  /** Frames of the batches in (since, until] from the store, joined to the in-memory log without a gap. */
+  #framesFromStore(since: number, until: number): string[] | undefined {
+    let stored: StoredBatch[];
+    try {
+      stored = this.options.store.readBatches?.(since) ?? [];
+    } catch (error) {
+      this.report(error, "reading stored batches");
+      return undefined;
+    }
+    if (stored.length === 0 || stored[0].seq !== since + 1) return undefined;
+    const frames: string[] = [];
+    let last = since;
+    for (const batch of stored) {
+      if (batch.seq > until) break;
+      if (batch.seq !== last + 1) return undefined;
+      frames.push(deltaFrame(batch.operations, batch.seq));
+      last = batch.seq;
+    }
+    if (last === until) return frames;
+    const rest = this.#log.after(last);
+    return rest && until === this.seq ? frames.concat(rest) : undefined;
+  }
+}
+
+export function recordOf(run: ActiveRun): RunRecord {
+  const record: RunRecord = {
+    lastEventSeq: run.committed.seq,
+    prompt: run.prompt,
+    userMessageId: run.userMessageId,
+    assistantMessageId: run.committed.cursor.assistantMessageId,
+    afterTool: run.committed.cursor.afterTool,
+  };
+  if (run.requestId) record.requestId = run.requestId;
+  return record;
+}

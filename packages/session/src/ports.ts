@@ -1,0 +1,41 @@
+// What a session needs from its host: a runner to talk to, clients to talk to, and (optionally) the
+// other sessions of the same user.
+import type { HarnessState, RewindResult, RunConfigureBody, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+
+/** A connected client. `send` must not block; a host drops or closes clients that fall behind.
+ * `close`, when given, ends the client's connection (used when its session is deleted). */
+export type Connection = { send(frame: string): void; close?(code: number, reason: string): void };
+
+/** A request to the run in flight (RunnerProtocol control endpoints). */
+export type RunControl =
+  | { type: "approve"; toolUseId: string }
+  | { type: "deny"; toolUseId: string; reason?: string }
+  | { type: "steer"; message: string }
+  | { type: "cancel" }
+  | { type: "configure"; config: RunConfigureBody };
+
+/** A runner's answer: failures are values. `status` is the runner's HTTP status when it answered
+ * (404: no such run or call, 409: busy); absent when it could not be reached. */
+export type RunnerAnswer<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
+
+/** How a session reaches a runner. */
+export type RunnerPort = {
+  /** Starts a run and yields its events, ending after run.completed or run.error. Aborting
+   * `signal` cancels the run. */
+  query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  /** Re-attaches to run `requestId`: its events after seq `afterSeq`, then live ones, to its end.
+   * Throws when the run or its runner is gone. Aborting `signal` cancels the run. */
+  attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  control(requestId: string, control: RunControl): Promise<RunnerAnswer<undefined>>;
+  /** Restores the workspace's files to before the run that answered `userMessageId` (dryRun: only
+   * reports what would change). */
+  rewind(request: { userMessageId: string; dryRun: boolean }): Promise<RunnerAnswer<RewindResult>>;
+};
+
+/** A session's conversation: what resume and fork copy. */
+export type Conversation = {
+  state: HarnessState;
+  transcript: TranscriptMessage[];
+  /** Transcript length before the run of each user message that started one. */
+  marks: Record<string, number>;
+};

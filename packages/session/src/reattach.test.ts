@@ -1,0 +1,170 @@
+// A host that dies mid-run: the run goes on in the runner, and the session restored from the store
+// re-attaches to it and applies every event it had not stored, exactly once.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createFakeRunner, type FakeRunner } from "./fake-runner.ts";
+import { INTERRUPTED_MESSAGE } from "./run-outcome.ts";
+import { openSession } from "./session.ts";
+import { memoryStore, type SessionStore } from "./store.ts";
+import { commandsFrame, recorder, startSession, submitAndRun, until } from "./test-helpers.ts";
+
+/** A store whose writes stop at `crash()`, as when its host is killed. */
+function crashableStore() {
+  const inner = memoryStore();
+  let crashed = false;
+  const store: SessionStore = {
+    load: () => inner.load(),
+    write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
+    readBatches: (after) => inner.readBatches!(after),
+  };
+  return { inner, store, crash: () => (crashed = true) };
+}
+
+function restore(runner: FakeRunner, store: SessionStore) {
+  return openSession({ runner, store, onError: (e) => assert.fail(String(e)) });
+}
+
+test("the run goes on across a host crash: events not stored are applied once, events emitted meanwhile arrive, the run finishes", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner, "count");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "one " }, { type: "assistant.delta", text: "two " });
+  await until(() => client.state!.messages[1].content === "one two ");
+  await session.flush();
+  assert.deepEqual(inner.run?.lastEventSeq, 3, "the stored run record goes as far as the stored batches");
+  assert.equal(inner.run?.requestId, "r1");
+  const storedSeq = client.seq;
+
+  crash();
+  run.emit({ type: "assistant.delta", text: "three " });
+  await until(() => client.state!.messages[1].content === "one two three ");
+  // While the host is down the runner goes on.
+  run.emit({ type: "tool.started", toolName: "Bash", toolUseId: "t1" }, { type: "assistant.delta", text: "four " });
+
+  const restored = await restore(runner, inner);
+  assert.deepEqual(runner.attaches, [{ requestId: "r1", afterSeq: 3 }]);
+  const back = recorder({ state: client.state!, seq: storedSeq });
+  // The client saw a batch that was never stored (" three "): it must not keep it.
+  restored.connect(back, client.seq);
+  await until(() => restored.snapshot().state.messages[1].content.includes("four"));
+  run.emit({ type: "assistant.delta", text: "five" }, { type: "run.completed" });
+  await until(() => !restored.busy);
+  const { state } = restored.snapshot();
+  assert.equal(state.status, "idle");
+  assert.equal(state.messages[1].content, "one two three \n\nfour five");
+  assert.equal(state.messages[1].status, "complete");
+  assert.deepEqual(back.state, state);
+  await restored.close();
+  assert.equal(inner.run, undefined, "no run is recorded once it ended");
+});
+
+test("a client that saw only stored batches gets the rest as deltas across the crash", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
+  await until(() => client.state!.messages[1].content === "a");
+  await session.flush();
+  crash();
+  run.emit({ type: "assistant.delta", text: "b" });
+
+  const restored = await restore(runner, inner);
+  const back = recorder({ state: client.state!, seq: client.seq });
+  restored.connect(back, client.seq);
+  run.emit({ type: "run.completed" });
+  await until(() => back.state!.status === "idle");
+  assert.ok(back.frames.every((f) => f.type === "delta"));
+  assert.equal(back.state!.messages[1].content, "ab");
+  assert.deepEqual(back.state, restored.snapshot().state);
+});
+
+test("a run that ended while the host was down is finished from its remaining events", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner, "q");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "partial" });
+  await until(() => client.state!.messages[1].content === "partial");
+  await session.flush();
+  crash();
+  const transcript = [{ role: "user" as const, content: "q" }, { role: "assistant" as const, content: "partial answer" }];
+  run.emit({ type: "assistant.delta", text: " answer" }, { type: "run.completed", transcript });
+
+  const restored = await restore(runner, inner);
+  await until(() => !restored.busy);
+  assert.equal(restored.snapshot().state.messages[1].content, "partial answer");
+  assert.equal(restored.snapshot().state.status, "idle");
+  assert.deepEqual(restored.transcript, transcript);
+});
+
+test("when the runner is gone the restored run is written down as interrupted", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner, "q");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "half" });
+  await until(() => client.state!.messages[1].content === "half");
+  await session.flush();
+  crash();
+  runner.gone = true;
+  const restored = await restore(runner, inner);
+  await until(() => !restored.busy);
+  const { state } = restored.snapshot();
+  assert.equal(state.status, "error");
+  assert.equal(state.error, INTERRUPTED_MESSAGE);
+  assert.equal(state.messages[1].status, "cancelled");
+  assert.deepEqual(restored.transcript, [{ role: "user", content: "q" }, { role: "assistant", content: "half" }]);
+  const next = await submitAndRun(restored, recorder(), runner, "again");
+  assert.equal(next.body.prompt, "again", "the session is usable again");
+  next.emit({ type: "run.completed" });
+  await until(() => !restored.busy);
+});
+
+test("pending approvals survive the crash and can be answered after it", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner);
+  run.emit(
+    { type: "run.started", requestId: "r1" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "approval.requested", toolUseId: "t1", toolName: "Bash", description: "rm -rf build" },
+  );
+  await until(() => client.state!.status === "awaiting-approval");
+  await session.flush();
+  crash();
+
+  const restored = await restore(runner, inner);
+  const back = recorder();
+  restored.connect(back);
+  assert.deepEqual(back.state!.pendingApprovals, [{ toolCallId: "t1", toolName: "Bash", description: "rm -rf build" }]);
+  assert.equal(back.state!.status, "awaiting-approval");
+  restored.receive(back, commandsFrame({ type: "approve", toolCallId: "t1" }));
+  await until(() => runner.controls.length === 1);
+  assert.deepEqual(runner.controls[0], { requestId: "r1", control: { type: "approve", toolUseId: "t1" } });
+  run.emit({ type: "approval.resolved", toolUseId: "t1", behavior: "allow" }, { type: "tool.completed", toolUseId: "t1", output: "ok", isError: false }, { type: "run.completed" });
+  await until(() => !restored.busy);
+  assert.equal(back.state!.messages[1].toolCalls![0].status, "complete");
+});
+
+test("a broken event stream re-attaches to the run, which goes on", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
+  await until(() => client.state!.messages[1].content === "a");
+  run.fail(new Error("socket hang up"));
+  await until(() => runner.attaches.length === 1);
+  assert.deepEqual(runner.attaches[0], { requestId: "r1", afterSeq: 2 });
+  run.emit({ type: "assistant.delta", text: "b" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.messages[1].content, "ab");
+  assert.equal(client.state!.status, "idle");
+});
+
+test("a run whose id never reached the store cannot be found again: it is interrupted", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  await submitAndRun(session, client, runner);
+  await session.flush();
+  crash();
+  const restored = await restore(createFakeRunner(), inner);
+  assert.equal(restored.snapshot().state.status, "error");
+  assert.equal(restored.busy, false);
+});

@@ -1,0 +1,232 @@
+// Driving a run: the query (or a re-attach after the host restarted), runner events translated into
+// batches, control requests to the run in flight, and how a run ends.
+import type { DeltaOperation, HarnessMessage, HarnessState, JSONValue, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
+import type { RunControl } from "./ports.ts";
+import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
+import type { RunRecord } from "./store.ts";
+import { endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
+
+type TerminalEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
+
+/** Runs that carry the user's steer messages need these to have reached the model. */
+type RunState = ActiveRun & { steers: string[]; chain: Promise<void> };
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function newRun(cursor: RunCursor, fields: { prompt: string; userMessageId: string; requestId?: string; seenSeq: number }): RunState {
+  return {
+    controller: new AbortController(),
+    cursor,
+    prompt: fields.prompt,
+    userMessageId: fields.userMessageId,
+    requestId: fields.requestId,
+    seenSeq: fields.seenSeq,
+    committed: { seq: fields.seenSeq, cursor },
+    waiting: [],
+    answered: new Set(),
+    steers: [],
+    chain: Promise.resolve(),
+  };
+}
+
+/** The query for a prompt, with the session's configuration as of now. */
+export function queryFor(state: HarnessState, transcript: TranscriptMessage[], prompt: string, userMessageId: string): RunnerQuery {
+  const body: RunnerQuery = { prompt, history: transcript, userMessageId, interactive: true };
+  const config = state.config;
+  if (config?.model) body.model = config.model;
+  if (config?.systemPrompt) body.systemPrompt = config.systemPrompt;
+  if (config?.maxTurns) body.maxTurns = config.maxTurns;
+  if (config?.effort) body.effort = config.effort;
+  if (config?.permissionMode) body.permissionMode = config.permissionMode === "fullAuto" ? "bypassPermissions" : config.permissionMode;
+  if (state.sessionId) body.resumeSessionId = state.sessionId;
+  return body;
+}
+
+/** Adds `prompt` as a user message with a running assistant message after it, and starts its run.
+ * The caller checks that no run is in flight. */
+export function submitPrompt(core: SessionCore, prompt: string): void {
+  const { state } = core;
+  const at = state.messages.length;
+  const user: HarnessMessage = { id: core.newId(), role: "user", content: prompt, status: "complete" };
+  const assistant: HarnessMessage = { id: core.newId(), role: "assistant", content: "", status: "running" };
+  const ops: DeltaOperation[] = [
+    { type: "set", path: ["messages", String(at)], value: user as JSONValue },
+    { type: "set", path: ["messages", String(at + 1)], value: assistant as JSONValue },
+    { type: "set", path: ["status"], value: "running" },
+  ];
+  if (state.error) ops.push({ type: "set", path: ["error"], value: "" });
+  if (state.rewindPreview) ops.push({ type: "set", path: ["rewindPreview"], value: null });
+  core.commit(ops);
+  core.marks[user.id] = core.transcript.length;
+  startRun(core, prompt, user.id, assistant.id);
+  core.snapshotSoon();
+}
+
+function startRun(core: SessionCore, prompt: string, userMessageId: string, assistantMessageId: string): void {
+  const run = newRun({ assistantMessageId, afterTool: false }, { prompt, userMessageId, seenSeq: 0 });
+  core.run = run;
+  core.runChanged();
+  const body = queryFor(core.state, core.transcript, prompt, userMessageId);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal }), false);
+}
+
+/** Picks up the run the store says was in flight when the host stopped: its events after the last
+ * one stored are translated as if nothing had happened. When it cannot be found, it is written
+ * down as interrupted. */
+export function reattach(core: SessionCore, record: RunRecord): void {
+  const cursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool };
+  const run = newRun(cursor, { prompt: record.prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
+  core.run = run;
+  const requestId = record.requestId;
+  if (!requestId) {
+    interrupt(core);
+    return;
+  }
+  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal }), true);
+}
+
+async function drive(core: SessionCore, run: RunState, open: () => AsyncIterable<RunnerEvent>, restored: boolean): Promise<void> {
+  let received = 0;
+  let reattached = false;
+  for (;;) {
+    try {
+      for await (const event of open()) {
+        if (core.run !== run) return;
+        // A re-attached stream starts after the last event applied; anything older is skipped.
+        if (event.seq <= run.seenSeq) continue;
+        received++;
+        if (event.type === "run.started") learnRequestId(core, run, event.requestId);
+        if (event.type === "run.completed" || event.type === "run.error") return finish(core, run, event);
+        const { operations, cursor } = translateEvent(core.state, run.cursor, event, core.newId);
+        run.cursor = cursor;
+        if (operations.length) core.stage(operations);
+        if (event.type === "user.message" && event.steer && !event.agentId) {
+          // A runner may deliver several waiting steers as one message.
+          run.steers = run.steers.filter((text) => !event.text.includes(text));
+        }
+        core.applied(run, event);
+      }
+      if (core.run === run) fail(core, run, "The run failed: the runner's event stream ended before the run finished");
+      return;
+    } catch (error) {
+      if (core.run !== run) return;
+      if (restored && received === 0) {
+        // Nothing came back from the runner: it, or the run, is gone.
+        interrupt(core);
+        return;
+      }
+      // The stream broke, but the run may go on in the runner: pick it up where it was, once.
+      const requestId = run.requestId;
+      if (!reattached && requestId) {
+        reattached = true;
+        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal });
+        continue;
+      }
+      fail(core, run, `The run failed: ${describe(error)}`);
+      return;
+    }
+  }
+}
+
+function learnRequestId(core: SessionCore, run: RunState, requestId: string): void {
+  if (run.requestId === requestId) return;
+  run.requestId = requestId;
+  core.runChanged();
+  const waiting = run.waiting;
+  run.waiting = [];
+  for (const w of waiting) send(core, run, requestId, w);
+}
+
+/** Sends `control` to the run in flight, in order with the controls sent before it; `onFailure`
+ * hears when the runner refused or could not be reached. */
+export function sendControl(core: SessionCore, run: ActiveRun, control: RunControl, onFailure: WaitingControl["onFailure"]): void {
+  const waiting = { control, onFailure };
+  if (run.requestId) send(core, run as RunState, run.requestId, waiting);
+  else run.waiting.push(waiting);
+}
+
+function send(core: SessionCore, run: RunState, requestId: string, { control, onFailure }: WaitingControl): void {
+  run.chain = run.chain.then(async () => {
+    try {
+      const answer = await core.options.runner.control(requestId, control);
+      if (!answer.ok) onFailure(answer.message, answer.status);
+    } catch (error) {
+      onFailure(describe(error));
+    }
+  });
+}
+
+/** Records a steer message sent to the run; one the run ends without delivering starts the next run. */
+export function noteSteer(run: ActiveRun, message: string): void {
+  (run as RunState).steers.push(message);
+}
+
+export function forgetSteer(run: ActiveRun, message: string): void {
+  const steers = (run as RunState).steers;
+  const k = steers.indexOf(message);
+  if (k >= 0) steers.splice(k, 1);
+}
+
+function finish(core: SessionCore, run: RunState, event: TerminalEvent): void {
+  const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
+  core.commit(operations);
+  settle(core, run, event.transcript);
+  // Steer messages the run ended without reaching the model with are not lost: they go next.
+  if (event.type === "run.completed" && run.steers.length && !core.run) submitPrompt(core, run.steers.join("\n\n"));
+}
+
+export function fail(core: SessionCore, run: ActiveRun, message: string): void {
+  const i = findMessage(core.state, run.cursor.assistantMessageId);
+  if (i >= 0) core.commit(endRunOps(core.state, i, "error", { status: "error", error: message }));
+  settle(core, run, undefined);
+}
+
+/** Cancels the run in flight: the state says so at once, and the runner is told to stop. */
+export function cancel(core: SessionCore, run: ActiveRun): void {
+  core.commitStaged();
+  const i = findMessage(core.state, run.cursor.assistantMessageId);
+  if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));
+  settle(core, run, undefined);
+}
+
+/** Writes down a run this process will not finish (restored with its runner gone, or closing). */
+export function interrupt(core: SessionCore): void {
+  const run = core.run;
+  core.commitStaged();
+  const turn = lastInterruptedTurn(core.state);
+  core.commit(interruptionOps(core.state));
+  if (run) {
+    settle(core, run, undefined);
+  } else {
+    if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
+    core.runChanged();
+    core.snapshotSoon();
+  }
+}
+
+/** Ends `run`: aborts its stream if still open (which cancels it in the runner), records the
+ * transcript and stores the session. */
+function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage[] | undefined): void {
+  core.run = undefined;
+  run.controller.abort();
+  if (transcript) {
+    core.transcript = transcript;
+  } else {
+    const from = findMessage(core.state, run.userMessageId);
+    core.transcript =
+      from >= 0
+        ? [...core.transcript, ...turnsOf(core.state.messages.slice(from))]
+        : withSynthesizedTurn(core.transcript, run.prompt, lastReply(core, run));
+  }
+  core.runChanged();
+  core.snapshotSoon();
+  core.options.onSettled?.();
+}
+
+function lastReply(core: SessionCore, run: ActiveRun): string {
+  const i = findMessage(core.state, run.cursor.assistantMessageId);
+  return i < 0 ? "" : core.state.messages[i].content;
+}

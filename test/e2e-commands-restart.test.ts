@@ -1,0 +1,90 @@
+// A server SIGKILLed mid-run: the runner goes on, the restarted server re-attaches to the run, and a
+// client reconnecting with `since` gets every delta it missed exactly once while the run finishes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { idle, startHarness } from "./e2e-commands-support.ts";
+
+/** The last batch the server has stored for a session. */
+function storedSeq(dataDir: string, ids: { userId: string; sessionId: string }): number {
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  try {
+    const row = db.prepare("SELECT MAX(seq) AS seq FROM deltas WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { seq: number | null };
+    return row.seq ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a run survives its server being SIGKILLed: after the restart it finishes and a reconnecting client misses nothing", async () => {
+  const h = await startHarness();
+  const ids = { userId: "alice", sessionId: "survivor" };
+  try {
+    const go = join(h.dataDir, "go");
+    h.fake.push(
+      { text: ["Before ", "the ", "tool."], toolUses: [{ name: "Bash", input: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo waited` } }] },
+      { text: ["After ", "the ", "restart ", "it ", "finished."] },
+    );
+    const client = await h.connect(ids.sessionId);
+    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "survive this" });
+    await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the tool to start");
+    // Let the batched store catch up with what the client saw, as a running server would have.
+    const seen = { state: structuredClone(client.state!), seq: client.seq };
+    await until(() => storedSeq(h.dataDir, ids) >= seen.seq, "the store to catch up");
+
+    const port = h.server.port;
+    await h.server.stop("SIGKILL");
+    await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
+    const db = new DatabaseSync(join(h.dataDir, "harness.db"));
+    const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
+    db.close();
+    assert.ok(alive(runner.pid), "the runner outlives the server");
+    // The run goes on without a server: the tool finishes and the model answers.
+    await writeFile(go, "");
+
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env, port });
+    const back = await MinimalClient.connect(h.server.url, { ...ids, since: seen.seq, initial: seen });
+    await back.waitForState(idle, 30_000, "the run to finish");
+    const assistant = back.state!.messages[1];
+    assert.equal(assistant.content, "Before the tool.\n\nAfter the restart it finished.");
+    assert.equal(assistant.status, "complete");
+    assert.match(assistant.toolCalls![0].output ?? "", /waited/);
+    assert.equal(back.state!.status, "idle");
+    assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
+
+    assert.ok(back.frames.length > 0 && back.frames.every((f) => f.type === "delta"), "only the missed deltas, no snapshot");
+    const seqs = back.frames.map((f) => (f as { seq: number }).seq);
+    assert.equal(new Set(seqs).size, seqs.length, "no delta twice");
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    const fresh = await MinimalClient.connect(h.server.url, ids);
+    await fresh.waitForState(() => true);
+    assert.deepEqual(back.state, fresh.state);
+    assert.deepEqual(back.errors, []);
+    await Promise.all([back.close(), fresh.close()]);
+
+    await h.server.stop();
+    assert.equal(alive(runner.pid), false, "a cleanly stopped server stops the runner it adopted");
+  } finally {
+    await h.close();
+  }
+});

@@ -1,0 +1,68 @@
+// Rewind end to end: the runner restores the files a run changed, byte for byte, and the
+// conversation is cut back to before that run; a dry run only reports.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { idle, startHarness } from "./e2e-commands-support.ts";
+
+test("rewind restores three edited files byte for byte and cuts the conversation; a dry run changes nothing", async () => {
+  const h = await startHarness();
+  try {
+    const dir = h.workspace("alice", "rewind");
+    const file = (name: string) => join(dir, name);
+    const original = { "a.txt": "alpha\n", "b.txt": "beta — β\r\nsecond line", "c.txt": "gamma" };
+    h.fake.push(
+      {
+        toolUses: Object.entries(original).map(([name, content]) => ({ name: "Write", input: { file_path: file(name), content } })),
+      },
+      { text: "Set up." },
+      { toolUses: Object.keys(original).map((name) => ({ name: "Read", input: { file_path: file(name) } })) },
+      {
+        toolUses: [
+          { name: "Write", input: { file_path: file("a.txt"), content: "ALPHA\n" } },
+          { name: "Edit", input: { file_path: file("b.txt"), old_string: "beta — β", new_string: "BETA" } },
+          { name: "Write", input: { file_path: file("c.txt"), content: "GAMMA\n\n" } },
+        ],
+      },
+      { text: "Changed." },
+      { text: "Fresh start." },
+    );
+    const client = await h.connect("rewind");
+    client.send({ type: "configure", config: { permissionMode: "acceptEdits" } }, { type: "submit", prompt: "set up the files" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 2, 30_000, "the first run");
+    client.send({ type: "submit", prompt: "change the files" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 4, 30_000, "the second run");
+    assert.deepEqual(client.errors, []);
+    const changed = { "a.txt": "ALPHA\n", "b.txt": "BETA\r\nsecond line", "c.txt": "GAMMA\n\n" };
+    for (const [name, content] of Object.entries(changed)) assert.equal(await readFile(file(name), "utf8"), content, name);
+    const target = client.state!.messages[2].id;
+    const messages = structuredClone(client.state!.messages);
+
+    client.send({ type: "rewind", messageId: target, dryRun: true });
+    await client.waitForState((s) => Boolean(s.rewindPreview), 30_000, "the preview");
+    const preview = client.state!.rewindPreview as { messageId: string; files: { path: string; action: string }[] };
+    assert.equal(preview.messageId, target);
+    assert.deepEqual(preview.files.map((f) => f.path.split("/").at(-1)).sort(), ["a.txt", "b.txt", "c.txt"]);
+    assert.ok(preview.files.every((f) => f.action === "restore"));
+    for (const [name, content] of Object.entries(changed)) assert.equal(await readFile(file(name), "utf8"), content, `${name} after the dry run`);
+    assert.deepEqual(client.state!.messages, messages);
+
+    client.send({ type: "rewind", messageId: target });
+    await client.waitForState((s) => s.messages.length === 2, 30_000, "the rewind");
+    for (const [name, content] of Object.entries(original)) assert.deepEqual(await readFile(file(name)), Buffer.from(content), `${name} restored`);
+    assert.equal(client.state!.rewindPreview ?? null, null);
+    assert.equal(client.state!.status, "idle");
+
+    const before = h.fake.requests.length;
+    client.send({ type: "submit", prompt: "try something else" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 4, 30_000);
+    const sent = JSON.stringify(h.fake.requests[before].body.messages);
+    assert.match(sent, /set up the files/);
+    assert.doesNotMatch(sent, /change the files/, "the model no longer sees the rewound run");
+    assert.deepEqual(client.errors, []);
+    await client.close();
+  } finally {
+    await h.close();
+  }
+});

@@ -24,6 +24,8 @@ export async function startHarnessServer(options: {
     ...process.env,
     PORT: String(options.port ?? 0),
     HARNESS_DATA_DIR: options.dataDir,
+    // Runners outlive a killed server by design; in tests, orphans must not linger for long.
+    HARNESS_RUNNER_IDLE_EXIT_MS: "60000",
     ...options.env,
   };
   const child = spawn(process.execPath, [cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });

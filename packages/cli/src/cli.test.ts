@@ -1,11 +1,11 @@
 // The real `harness` command, spawned as a user would run it, against the fake Anthropic server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic, toolThenText, type FakeAnthropic } from "@harness/test-utils";
 
@@ -120,6 +120,17 @@ test("bad flags and unknown commands exit 2 with a one-line error and a usage hi
   }
 });
 
+test("the harness command runs under Node 24 even when an older node comes first on PATH", async (t) => {
+  const older = ["/usr/bin/node", "/usr/local/bin/node"].find((p) => {
+    const r = spawnSync(p, ["--version"], { encoding: "utf8" });
+    return r.status === 0 && Number(/^v(\d+)/.exec(r.stdout)?.[1]) < 24;
+  });
+  if (!older) return t.skip("no node older than 24 on this machine to put first on PATH");
+  const { code, stdout, stderr } = await harness(["--version"], { PATH: `${dirname(older)}:${process.env.PATH}` }).result;
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /\(node v24\./);
+});
+
 test("--help and --version", async () => {
   const help = await harness(["--help"], {}).result;
   assert.equal(help.code, 0);
@@ -128,7 +139,7 @@ test("--help and --version", async () => {
   assert.match(runHelp.stdout, /--max-turns N/);
   const version = await harness(["--version"], {}).result;
   assert.equal(version.code, 0);
-  assert.match(version.stdout, /^harness \d+\.\d+\.\d+\n$/);
+  assert.match(version.stdout, /^harness \d+\.\d+\.\d+ \(node v\d+\.\d+\.\d+\)\n$/);
 });
 
 test("Ctrl-C cancels a run in flight and exits 130", async (t) => {

@@ -15,7 +15,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     case "version": {
       const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-      io.stdout.write(`harness ${pkg.version}\n`);
+      io.stdout.write(`harness ${pkg.version} (node ${process.version})\n`);
       return 0;
     }
     case "usage-error":

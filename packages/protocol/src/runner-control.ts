@@ -27,6 +27,13 @@ export const RunConfigureBodySchema = z.strictObject({
   effort: z.enum(["low", "medium", "high", "max"]).optional(),
 });
 export type RunConfigureBody = z.infer<typeof RunConfigureBodySchema>;
+/** A request to the run in flight: the body of POST /runs/:requestId/<type>. */
+export type RunControl =
+  | { type: "approve"; toolUseId: string }
+  | { type: "deny"; toolUseId: string; reason?: string }
+  | { type: "steer"; message: string }
+  | { type: "cancel" }
+  | { type: "configure"; config: RunConfigureBody };
 export const RewindBodySchema = z.object({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
 
 export const FileChangeSchema = z.object({

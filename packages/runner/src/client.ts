@@ -7,7 +7,7 @@ import {
   RunnerEventSchema,
   RunnerHealthSchema,
   type RewindResult,
-  type RunConfigureBody,
+  type RunControl,
   type RunnerEvent,
   type RunnerHealth,
   type RunnerQuery,
@@ -41,12 +41,7 @@ export type RunnerClient = {
   rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
 };
 
-export type RunControl =
-  | { type: "approve"; toolUseId: string }
-  | { type: "deny"; toolUseId: string; reason?: string }
-  | { type: "steer"; message: string }
-  | { type: "cancel" }
-  | { type: "configure"; config: RunConfigureBody };
+export type { RunControl };
 
 const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
 

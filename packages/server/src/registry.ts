@@ -46,6 +46,10 @@ export type RegistryOptions = {
   log: (line: string) => void;
 };
 
+function keyOf(userId: string, sessionId: string): string {
+  return `${userId}\0${sessionId}`;
+}
+
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
   const entries = new Map<string, Entry>();
   let closed = false;
@@ -57,7 +61,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     } catch (error) {
       options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`);
     }
-    await entry.runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
+    await stopRunner(entry.runner);
+  }
+
+  function stopRunner(runner: SessionRunner): Promise<void> | undefined {
+    return runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
   }
 
   function evictable(entry: Entry): boolean {
@@ -78,7 +86,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   }
 
   async function conversation(userId: string, sessionId: string): Promise<Conversation | undefined> {
-    const entry = entries.get(`${userId}\0${sessionId}`);
+    const entry = entries.get(keyOf(userId, sessionId));
     const session = entry && !entry.closing ? (entry.session ?? (await entry.opening.catch(() => undefined))) : undefined;
     if (session) return session.conversation();
     const stored = options.db.readSession(userId, sessionId);
@@ -107,8 +115,9 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     return entry;
   }
 
-  async function acquire(userId: string, sessionId: string): Promise<Lease> {
-    const key = `${userId}\0${sessionId}`;
+  /** Once no closing of the session is under way: its entry, opened if need be, with its eviction
+   * timer stopped, handed to `use` in the same tick (so no other change comes in between). */
+  async function claim<T>(key: string, userId: string, sessionId: string, use: (entry: Entry) => T): Promise<T> {
     let entry = entries.get(key);
     while (entry?.closing) {
       await entry.closing;
@@ -116,10 +125,17 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     }
     if (closed) throw new Error("the server is shutting down");
     entry ??= create(key, userId, sessionId);
-    const held = entry;
-    held.holders++;
-    if (held.timer) clearTimeout(held.timer);
-    held.timer = undefined;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    return use(entry);
+  }
+
+  async function acquire(userId: string, sessionId: string): Promise<Lease> {
+    const key = keyOf(userId, sessionId);
+    const held = await claim(key, userId, sessionId, (entry) => {
+      entry.holders++;
+      return entry;
+    });
     let session: HarnessSession;
     try {
       session = await held.opening;
@@ -142,32 +158,26 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   return {
     acquire,
     async live(userId, sessionId) {
-      const entry = entries.get(`${userId}\0${sessionId}`);
+      const entry = entries.get(keyOf(userId, sessionId));
       if (!entry || entry.closing) return undefined;
       return entry.session ?? entry.opening.catch(() => undefined);
     },
     conversation,
     async remove(userId, sessionId, reason) {
-      const key = `${userId}\0${sessionId}`;
-      let entry = entries.get(key);
-      while (entry?.closing) {
-        await entry.closing;
-        entry = entries.get(key);
-      }
-      if (closed) throw new Error("the server is shutting down");
       // Opened if need be: the session's runner (perhaps left by an earlier server) must stop too.
-      const held = entry ?? create(key, userId, sessionId);
-      if (held.timer) clearTimeout(held.timer);
-      held.timer = undefined;
-      held.closing = (async () => {
-        const session = await held.opening.catch(() => undefined);
-        session?.discard(reason);
-        await held.runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
-        await options.db.deleteSession(userId, sessionId);
-      })().finally(() => {
-        if (entries.get(key) === held) entries.delete(key);
+      const key = keyOf(userId, sessionId);
+      const closing = await claim(key, userId, sessionId, (held) => {
+        held.closing = (async () => {
+          const session = await held.opening.catch(() => undefined);
+          session?.discard(reason);
+          await stopRunner(held.runner);
+          await options.db.deleteSession(userId, sessionId);
+        })().finally(() => {
+          if (entries.get(key) === held) entries.delete(key);
+        });
+        return held.closing;
       });
-      await held.closing;
+      await closing;
     },
     async resumeRuns() {
       await Promise.all(

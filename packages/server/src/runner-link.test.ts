@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunnerEvent, RunnerEventPayload } from "@harness/protocol";
-import { attachRun, postControl, postRewind, queryRun, RunnerRefusal } from "./runner-link.ts";
+import { createRunnerClient, RunnerHttpError } from "@harness/runner/client";
+import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import { waitFor } from "./test-helpers.ts";
 
 type Seen = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
@@ -58,6 +59,7 @@ async function scriptedRunner(events: RunnerEventPayload[], options: { startedAf
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    client: createRunnerClient(url),
     seen,
     finish,
     close: () => {
@@ -77,7 +79,7 @@ test("a query asks the run to keep running, streams its events and ends with the
   try {
     runner.finish();
     const events: RunnerEvent[] = [];
-    for await (const e of queryRun(runner.url, { prompt: "x" }, { signal: new AbortController().signal })) events.push(e);
+    for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: new AbortController().signal })) events.push(e);
     assert.deepEqual(events.map((e) => e.type), ["run.started", "assistant.delta", "run.completed"]);
     assert.equal(runner.seen[0].headers["x-harness-keep-running"], "1");
     assert.equal(runner.seen.filter((s) => s.path.endsWith("/cancel")).length, 0, "a run that ended is not cancelled");
@@ -92,7 +94,7 @@ test("aborting a query cancels its run with POST /runs/:id/cancel", async () => 
     const controller = new AbortController();
     const events: RunnerEvent[] = [];
     await assert.rejects(async () => {
-      for await (const e of queryRun(runner.url, { prompt: "x" }, { signal: controller.signal })) {
+      for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal })) {
         events.push(e);
         if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
       }
@@ -103,6 +105,29 @@ test("aborting a query cancels its run with POST /runs/:id/cancel", async () => 
   }
 });
 
+for (const how of ["query", "attach"] as const) {
+  test(`${how === "query" ? "a query" : "an attach"} aborted while it waits for the run's next event ends at once and cancels the run`, async () => {
+    const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
+    try {
+      const controller = new AbortController();
+      const events: RunnerEvent[] = [];
+      const stream =
+        how === "query"
+          ? queryRun(runner.client, { prompt: "x" }, { signal: controller.signal })
+          : attachRun(runner.client, "req-1", 0, { signal: controller.signal });
+      const reading = (async () => {
+        for await (const e of stream) events.push(e);
+      })();
+      await waitFor(() => events.some((e) => e.type === "assistant.delta"), "the delta");
+      controller.abort(new Error("stop"));
+      await assert.rejects(reading, /stop/);
+      await waitFor(() => runner.seen.some((s) => s.method === "POST" && s.path === "/runs/req-1/cancel"), "the cancel request");
+    } finally {
+      await runner.close();
+    }
+  });
+}
+
 for (const when of ["answered", "named its run"] as const) {
   test(`a query aborted before the runner ${when} is cancelled once the runner names its run`, async () => {
     let start!: () => void;
@@ -111,7 +136,7 @@ for (const when of ["answered", "named its run"] as const) {
     try {
       const controller = new AbortController();
       const reading = (async () => {
-        for await (const _ of queryRun(runner.url, { prompt: "x" }, { signal: controller.signal })) {
+        for await (const _ of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal })) {
           // Nothing arrives before the abort.
         }
       })();
@@ -132,14 +157,14 @@ test("attach asks for the events after Last-Event-ID; an unknown run is a 404 re
   try {
     runner.finish();
     const events: RunnerEvent[] = [];
-    for await (const e of attachRun(runner.url, "req-1", 2, { signal: new AbortController().signal })) events.push(e);
+    for await (const e of attachRun(runner.client, "req-1", 2, { signal: new AbortController().signal })) events.push(e);
     assert.deepEqual(events.map((e) => e.seq), [3, 4]);
     assert.equal(runner.seen[0].headers["last-event-id"], "2");
     await assert.rejects(async () => {
-      for await (const _ of attachRun(runner.url, "other", 0, { signal: new AbortController().signal })) {
+      for await (const _ of attachRun(runner.client, "other", 0, { signal: new AbortController().signal })) {
         // Refused before any event.
       }
-    }, (error: unknown) => error instanceof RunnerRefusal && error.status === 404);
+    }, (error: unknown) => error instanceof RunnerHttpError && error.status === 404);
   } finally {
     await runner.close();
   }
@@ -148,19 +173,19 @@ test("attach asks for the events after Last-Event-ID; an unknown run is a 404 re
 test("control requests carry their bodies; refusals and an unreachable runner are values", async () => {
   const runner = await scriptedRunner([]);
   try {
-    assert.deepEqual(await postControl(runner.url, "req-1", { type: "deny", toolUseId: "t1", reason: "no" }), { ok: true, value: undefined });
-    assert.deepEqual(await postControl(runner.url, "req-1", { type: "configure", config: { model: "m" } }), { ok: true, value: undefined });
+    assert.deepEqual(await postControl(runner.client, "req-1", { type: "deny", toolUseId: "t1", reason: "no" }), { ok: true, value: undefined });
+    assert.deepEqual(await postControl(runner.client, "req-1", { type: "configure", config: { model: "m" } }), { ok: true, value: undefined });
     assert.deepEqual(runner.seen.map((s) => [s.path, JSON.parse(s.body)]), [
       ["/runs/req-1/deny", { toolUseId: "t1", reason: "no" }],
       ["/runs/req-1/configure", { model: "m" }],
     ]);
-    const refused = await postControl(runner.url, "gone", { type: "steer", message: "x" });
+    const refused = await postControl(runner.client, "gone", { type: "steer", message: "x" });
     assert.deepEqual(refused, { ok: false, status: 404, message: "not found: /runs/gone/steer" });
-    assert.deepEqual(await postRewind(runner.url, { userMessageId: "m", dryRun: true }), { ok: true, value: { dryRun: true, files: [{ path: "a.txt", action: "restore" }] } });
+    assert.deepEqual(await postRewind(runner.client, { userMessageId: "m", dryRun: true }), { ok: true, value: { dryRun: true, files: [{ path: "a.txt", action: "restore" }] } });
   } finally {
     await runner.close();
   }
-  const unreachable = await postControl(runner.url, "req-1", { type: "cancel" });
+  const unreachable = await postControl(runner.client, "req-1", { type: "cancel" });
   assert.equal(unreachable.ok, false);
   assert.match((unreachable as { message: string }).message, /cannot reach the runner/);
 });

@@ -209,7 +209,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
       const withKey = options.anthropicApiKey ? { ...body, anthropicApiKey: options.anthropicApiKey } : body;
-      return queryRun(runner.process.url, withKey, opts);
+      return queryRun(runner.client, withKey, opts);
     });
   }
 
@@ -217,14 +217,14 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return streaming(async () => {
       const runner = await current();
       if (!runner) throw new Error("the runner of this session is gone");
-      return attachRun(runner.process.url, requestId, afterSeq, opts);
+      return attachRun(runner.client, requestId, afterSeq, opts);
     });
   }
 
   async function control(requestId: string, request: RunControl): Promise<RunnerAnswer<undefined>> {
     const runner = await current();
     if (!runner) return { ok: false, status: 404, message: "the runner of this session is not running" };
-    return postControl(runner.process.url, requestId, request);
+    return postControl(runner.client, requestId, request);
   }
 
   function rewind(request: { userMessageId: string; dryRun: boolean }): Promise<RunnerAnswer<RewindResult>> {
@@ -235,7 +235,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       } catch (err) {
         return { ok: false, message: `the runner failed to start: ${(err as Error).message}` };
       }
-      return postRewind(runner.process.url, request);
+      return postRewind(runner.client, request);
     });
   }
 

@@ -1,18 +1,13 @@
 // What a session needs from its host: a runner to talk to, clients to talk to, and (optionally) the
 // other sessions of the same user.
-import type { HarnessState, RewindResult, RunConfigureBody, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import type { HarnessState, RewindResult, RunControl, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 
 /** A connected client. `send` must not block; a host drops or closes clients that fall behind.
  * `close`, when given, ends the client's connection (used when its session is deleted). */
 export type Connection = { send(frame: string): void; close?(code: number, reason: string): void };
 
 /** A request to the run in flight (RunnerProtocol control endpoints). */
-export type RunControl =
-  | { type: "approve"; toolUseId: string }
-  | { type: "deny"; toolUseId: string; reason?: string }
-  | { type: "steer"; message: string }
-  | { type: "cancel" }
-  | { type: "configure"; config: RunConfigureBody };
+export type { RunControl };
 
 /** A runner's answer: failures are values. `status` is the runner's HTTP status when it answered
  * (404: no such run or call, 409: busy); absent when it could not be reached. */

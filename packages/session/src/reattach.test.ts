@@ -5,20 +5,8 @@ import assert from "node:assert/strict";
 import { createFakeRunner, type FakeRunner } from "./fake-runner.ts";
 import { INTERRUPTED_MESSAGE } from "./run-outcome.ts";
 import { openSession } from "./session.ts";
-import { memoryStore, type SessionStore } from "./store.ts";
-import { commandsFrame, recorder, startSession, submitAndRun, until } from "./test-helpers.ts";
-
-/** A store whose writes stop at `crash()`, as when its host is killed. */
-function crashableStore() {
-  const inner = memoryStore();
-  let crashed = false;
-  const store: SessionStore = {
-    load: () => inner.load(),
-    write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
-    readBatches: (after) => inner.readBatches!(after),
-  };
-  return { inner, store, crash: () => (crashed = true) };
-}
+import type { SessionStore } from "./store.ts";
+import { commandsFrame, crashableStore, recorder, startSession, submitAndRun, until } from "./test-helpers.ts";
 
 function restore(runner: FakeRunner, store: SessionStore) {
   return openSession({ runner, store, onError: (e) => assert.fail(String(e)) });

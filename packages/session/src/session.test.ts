@@ -4,7 +4,7 @@ import { createFakeRunner, type FakeRun } from "./fake-runner.ts";
 import { INTERRUPTED_MESSAGE } from "./run-outcome.ts";
 import { openSession, NOT_RUNNING, type SessionOptions } from "./session.ts";
 import { memoryStore, type SessionStore, type StoredBatch } from "./store.ts";
-import { commandsFrame, recorder, until } from "./test-helpers.ts";
+import { commandsFrame, crashableStore, recorder, until } from "./test-helpers.ts";
 
 async function setup(options: Partial<SessionOptions> = {}) {
   const runner = createFakeRunner();
@@ -294,13 +294,7 @@ test("a session closed and restored holds the same state, seq and transcript, an
 });
 
 test("after a crash, seqs a client may have seen are never reused: a client that saw unstored batches gets a state frame", async () => {
-  const inner = memoryStore();
-  let crashed = false;
-  const store: SessionStore = {
-    load: () => inner.load(),
-    write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
-    readBatches: (after) => inner.readBatches!(after),
-  };
+  const { inner, store, crash } = crashableStore();
   const { runner, session, client } = await setup({ store, flushDelayMs: 60_000 });
   const run = await submit(session, client, runner);
   run.emit({ type: "assistant.delta", text: "stored" });
@@ -309,7 +303,7 @@ test("after a crash, seqs a client may have seen are never reused: a client that
   const storedSeq = client.seq;
   run.emit({ type: "assistant.delta", text: " lost" });
   await until(() => client.state!.messages[1].content === "stored lost");
-  crashed = true;
+  crash();
 
   const restored = await openSession({ runner: createFakeRunner(), store: inner });
   const { state, seq } = restored.snapshot();

@@ -6,7 +6,7 @@ import { SEQ_JUMP_AFTER_CRASH, type SessionOptions } from "./core.ts";
 import { createFakeRunner, type FakeRun, type FakeRunner } from "./fake-runner.ts";
 import type { Connection } from "./ports.ts";
 import { openSession, type HarnessSession } from "./session.ts";
-import { memoryStore } from "./store.ts";
+import { memoryStore, type SessionStore } from "./store.ts";
 
 export type Recorder = Connection & {
   frames: ServerMessage[];
@@ -73,4 +73,16 @@ export async function submitAndRun(session: HarnessSession, client: Connection, 
 /** Lets deferred commits and pending promises run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** A store whose writes stop at `crash()`, as when its host is killed; `inner` holds what was written. */
+export function crashableStore() {
+  const inner = memoryStore();
+  let crashed = false;
+  const store: SessionStore = {
+    load: () => inner.load(),
+    write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
+    readBatches: (after) => inner.readBatches!(after),
+  };
+  return { inner, store, crash: () => (crashed = true) };
 }

@@ -1,6 +1,7 @@
 // Plays one scripted reply onto an HTTP response: SSE for stream:true requests, a JSON message for
 // stream:false ones, a JSON error body for http-error replies.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
+import { emitter, parts, sendJson as writeJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
 import type { FakeMessageReply, FakeReply, FakeStreamErrorReply, FakeToolUse, FakeUsage } from "./fake-anthropic-types.ts";
 import {
   blockStopEvent,
@@ -16,7 +17,6 @@ import {
   newId,
   PING_EVENT,
   signatureDeltaEvent,
-  splitIntoChunks,
   textBlockStartEvent,
   textDeltaEvent,
   thinkingBlockStartEvent,
@@ -26,8 +26,6 @@ import {
   type WireBlock,
   type WireUsage,
 } from "./fake-anthropic-wire.ts";
-
-export type RequestBody = Record<string, unknown>;
 
 export async function playReply(reply: FakeReply, body: RequestBody, res: ServerResponse): Promise<void> {
   if (reply.kind === "http-error") {
@@ -51,24 +49,7 @@ export async function playReply(reply: FakeReply, body: RequestBody, res: Server
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "request-id": newId("req"),
-    ...headers,
-  });
-  res.end(text);
-}
-
-export async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
+  writeJson(res, status, value, { "request-id": newId("req"), ...headers });
 }
 
 export function estimateInputTokens(body: RequestBody): number {
@@ -76,35 +57,7 @@ export function estimateInputTokens(body: RequestBody): number {
 }
 
 function startSse(res: ServerResponse): void {
-  res.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    "request-id": newId("req"),
-  });
-}
-
-/** Writes one SSE event with a single write. Returns a promise only when the caller must wait
- * (backpressure, or delayMs between events), so the common path allocates nothing per event. */
-function emitter(res: ServerResponse, delayMs: number | undefined): (event: string) => Promise<void> | undefined {
-  return (event) => {
-    if (res.destroyed) return undefined;
-    const flowing = res.write(event);
-    if (flowing && !delayMs) return undefined;
-    const ready = flowing ? Promise.resolve() : drained(res);
-    return delayMs ? ready.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))) : ready;
-  };
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
+  writeSseHead(res, { "request-id": newId("req") });
 }
 
 function usageFor(body: RequestBody, usage: FakeUsage | undefined, outputChars: number): WireUsage {
@@ -125,30 +78,19 @@ function prepareTools(tools: FakeToolUse[] | undefined): PreparedTool[] {
   });
 }
 
-function staticText(reply: FakeMessageReply): string[] {
-  if (reply.text === undefined || reply.text === "") return [];
-  return Array.isArray(reply.text) ? reply.text : [reply.text];
-}
-
-function thinkingParts(reply: FakeMessageReply): string[] {
-  if (reply.thinking === undefined || reply.thinking === "") return [];
-  return Array.isArray(reply.thinking) ? reply.thinking : [reply.thinking];
-}
-
 function stopReasonOf(reply: FakeMessageReply): string {
   return reply.stopReason ?? (reply.toolUses && reply.toolUses.length > 0 ? "tool_use" : "end_turn");
 }
 
 async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
   const send = emitter(res, reply.delayMs);
-  const texts = staticText(reply);
-  const hasText = texts.length > 0 || reply.textChunks !== undefined;
+  const hasText = parts(reply.text).length > 0 || reply.textChunks !== undefined;
   const tools = prepareTools(reply.toolUses);
   let outputChars = 0;
   startSse(res);
   await send(messageStartEvent(newId("msg"), String(body.model), usageFor(body, reply.usage, 0)));
   let index = 0;
-  const thinking = thinkingParts(reply);
+  const thinking = parts(reply.thinking);
   if (thinking.length > 0) {
     await send(thinkingBlockStartEvent(index));
     for (const part of thinking) {
@@ -162,20 +104,10 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
   if (hasText) {
     await send(textBlockStartEvent(index));
     await send(PING_EVENT);
-    for (const text of texts) {
-      if (res.destroyed) return;
-      outputChars += text.length;
-      const wait = send(textDeltaEvent(index, text));
-      if (wait) await wait;
-    }
-    if (reply.textChunks) {
-      for await (const text of reply.textChunks()) {
-        if (res.destroyed) return;
-        outputChars += text.length;
-        const wait = send(textDeltaEvent(index, text));
-        if (wait) await wait;
-      }
-    }
+    const textIndex = index;
+    const chars = await streamText(reply, send, res, (text) => textDeltaEvent(textIndex, text));
+    if (chars === undefined) return;
+    outputChars += chars;
   }
   if (reply.hold) await reply.hold.then(undefined, () => undefined);
   if (res.destroyed) return;
@@ -209,12 +141,11 @@ function streamError(reply: FakeStreamErrorReply, body: RequestBody, res: Server
 }
 
 async function sendMessageJson(reply: FakeMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
-  let text = staticText(reply).join("");
-  if (reply.textChunks) for await (const chunk of reply.textChunks()) text += chunk;
+  const text = await wholeText(reply);
   if (reply.hold) await reply.hold.then(undefined, () => undefined);
   if (res.destroyed) return;
   const content: WireBlock[] = [];
-  const thinking = thinkingParts(reply).join("");
+  const thinking = parts(reply.thinking).join("");
   if (thinking) content.push({ type: "thinking", thinking, signature: thinkingSignature(thinking) });
   if (text) content.push({ type: "text", text });
   let outputChars = text.length + thinking.length;

@@ -1,5 +1,6 @@
 // Scripted replies for the fake Anthropic Messages server. Each request to /v1/messages takes one
 // reply; the same reply answers a streaming request (SSE) and a stream:false request (JSON).
+import type { FakeModelServer, RecordedRequest, ScriptedReplies, ScriptedText } from "./fake-server-core.ts";
 
 export type FakeToolUse = {
   /** Defaults to a unique "toolu_…" id. */
@@ -19,24 +20,17 @@ export type FakeUsage = {
   cache_creation_input_tokens?: number;
 };
 
-export type FakeMessageReply = {
+/** The text goes out as text_delta events. */
+export type FakeMessageReply = ScriptedText & {
   kind?: "message";
-  /** A string is sent as one text_delta; an array as one text_delta per element. */
-  text?: string | string[];
   /** Extended thinking sent before the text, as a thinking block (one thinking_delta per element)
    * closed by a signature_delta; the signature is derived from the thinking text. */
   thinking?: string | string[];
-  /** Lazily produced deltas, each written as soon as it is produced (benchmarks embed send times). */
-  textChunks?: () => Iterable<string> | AsyncIterable<string>;
   toolUses?: FakeToolUse[];
   /** Default "tool_use" when toolUses are given, else "end_turn". */
   stopReason?: string;
   /** Defaults are estimated from the request and reply sizes. */
   usage?: FakeUsage;
-  /** Pause between SSE events. */
-  delayMs?: number;
-  /** After the text, wait for this before finishing the message (for cancel tests). */
-  hold?: Promise<unknown>;
 };
 
 export type FakeHttpErrorReply = {
@@ -60,38 +54,19 @@ export type FakeStreamErrorReply = {
 
 export type FakeReply = FakeMessageReply | FakeHttpErrorReply | FakeStreamErrorReply;
 
-export type RecordedRequest = {
-  method: string;
-  /** The path without its query string, e.g. "/v1/messages". */
-  path: string;
-  /** The path with its query string, as the client sent it. */
-  url: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body. Typed loosely on purpose: tests read deep into what the client sent. */
-  body: any;
-  /** When the request's headers arrived (before its body was read): milliseconds since the epoch with sub-millisecond precision (performance.timeOrigin + performance.now()). */
-  at: number;
-};
+export type { RecordedRequest };
 
-export type FakeAnthropic = {
+export type FakeAnthropic = FakeModelServer<FakeReply> & {
   /** Base URL for ANTHROPIC_BASE_URL, e.g. http://127.0.0.1:PORT */
   url: string;
   /** Every /v1/messages request of the main conversation, in arrival order. */
   requests: RecordedRequest[];
   /** The /v1/messages requests that `route` sent to the side (none without a `route`). */
   sideRequests: RecordedRequest[];
-  /** Queues more replies. */
-  push(...replies: FakeReply[]): void;
-  /** Resolves with the first n recorded requests once there are n; rejects after timeoutMs (default 10 s). */
-  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
-  /** Stops the server, cutting any stream still open. */
-  close(): Promise<void>;
 };
 
-export type FakeAnthropicOptions = {
-  replies?: FakeReply[];
-  /** Consulted first for every main request; returning undefined falls back to the queue. */
-  respond?: (request: RecordedRequest, index: number) => FakeReply | undefined;
+/** `respond` and the queue answer main requests only. */
+export type FakeAnthropicOptions = ScriptedReplies<FakeReply> & {
   /** Sorts each /v1/messages request before it is recorded. "side" requests (a client's own
    * housekeeping calls, such as Claude Code's title generation with a small model) get `sideReply`,
    * are recorded in `sideRequests` only, and never take a scripted reply, so the script stays the

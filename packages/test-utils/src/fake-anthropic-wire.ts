@@ -139,16 +139,6 @@ export function defaultErrorMessage(type: string): string {
   }
 }
 
-/** Splits JSON text into `chunks` pieces of near-equal length (fewer when the text is shorter). */
-export function splitIntoChunks(text: string, chunks: number): string[] {
-  if (chunks <= 0) return [];
-  const n = Math.max(1, Math.min(chunks, text.length));
-  const size = Math.ceil(text.length / n);
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
-  return pieces.length > 0 ? pieces : [""];
-}
-
 /** A rough token count, about four characters per token, as plausible usage numbers. */
 export function estimateTokens(value: unknown): number {
   if (value === undefined) return 0;

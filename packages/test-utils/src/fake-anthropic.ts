@@ -1,36 +1,15 @@
 // A real HTTP server on 127.0.0.1 that plays scripted replies in the Anthropic Messages wire format,
 // so that the real SDK (and Claude Code itself) can be pointed at it through ANTHROPIC_BASE_URL.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { estimateInputTokens, playReply, readJson, sendJson, type RequestBody } from "./fake-anthropic-reply.ts";
+import { type FakeServer, type Incoming, readJson, recordOf, type RequestBody, startFakeServer } from "./fake-server-core.ts";
+import { estimateInputTokens, playReply, sendJson } from "./fake-anthropic-reply.ts";
 import type { FakeAnthropic, FakeAnthropicOptions, FakeReply, RecordedRequest } from "./fake-anthropic-types.ts";
 import { errorBody } from "./fake-anthropic-wire.ts";
 
-type Waiter = { n: number; resolve: (r: RecordedRequest[]) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
-
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
-  const queue: FakeReply[] = [...(options.replies ?? [])];
-  const requests: RecordedRequest[] = [];
   const sideRequests: RecordedRequest[] = [];
-  const waiters = new Set<Waiter>();
-  const sockets = new Set<Socket>();
 
-  const record = (request: RecordedRequest): number => {
-    requests.push(request);
-    for (const w of waiters) {
-      if (requests.length < w.n) continue;
-      waiters.delete(w);
-      clearTimeout(w.timer);
-      w.resolve(requests.slice(0, w.n));
-    }
-    return requests.length - 1;
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const arrived = performance.timeOrigin + performance.now();
-    const url = req.url ?? "/";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
+  const handle = async (incoming: Incoming, fake: FakeServer<FakeReply>): Promise<void> => {
+    const { req, res, path } = incoming;
     if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
       // A client checking that the base URL answers at all.
       req.resume();
@@ -47,9 +26,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 400, errorBody("invalid_request_error", `fake-anthropic: request body is not valid JSON: ${parsed.error}`));
       return;
     }
+    const recorded = recordOf(incoming, parsed.value);
     const invalid = describeInvalidBody(parsed.value, path);
     if (invalid) {
-      if (path === "/v1/messages") record({ method: "POST", path, url, headers: { ...req.headers }, body: parsed.value, at: arrived });
+      if (path === "/v1/messages") fake.record(recorded);
       sendJson(res, 400, errorBody("invalid_request_error", invalid));
       return;
     }
@@ -58,74 +38,31 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 200, { input_tokens: estimateInputTokens(body) });
       return;
     }
-    const recorded: RecordedRequest = { method: "POST", path, url, headers: { ...req.headers }, body, at: arrived };
     if (options.route?.(recorded) === "side") {
       sideRequests.push(recorded);
       await playReply(options.sideReply?.(recorded) ?? { text: "OK" }, body, res);
       return;
     }
-    const index = record(recorded);
-    const reply = options.respond?.(recorded, index) ?? queue.shift();
-    if (!reply) {
-      const message = `fake-anthropic: no scripted reply left for request ${index + 1} (each /v1/messages request takes one reply)`;
-      sendJson(res, 500, errorBody("api_error", message));
-      return;
-    }
-    await playReply(reply, body, res);
+    const index = fake.record(recorded);
+    const reply = fake.replyTo(recorded, index, res);
+    if (reply) await playReply(reply, body, res);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      const message = `fake-anthropic: ${err instanceof Error ? err.message : String(err)}`;
-      if (!res.headersSent) sendJson(res, 500, errorBody("api_error", message));
-      else res.destroy();
-    });
+  const fake = await startFakeServer<FakeReply>({
+    name: "fake-anthropic",
+    requestKind: "/v1/messages",
+    replies: options.replies,
+    respond: options.respond,
+    handle,
+    sendServerError: (res, message) => sendJson(res, 500, errorBody("api_error", message)),
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: fake.origin,
+    requests: fake.requests,
     sideRequests,
-    push: (...replies) => {
-      queue.push(...replies);
-    },
-    waitForRequests: (n, timeoutMs = 10_000) => {
-      if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
-      return new Promise((resolve, reject) => {
-        const waiter: Waiter = {
-          n,
-          resolve,
-          reject,
-          timer: setTimeout(() => {
-            waiters.delete(waiter);
-            reject(new Error(`fake-anthropic: waited ${timeoutMs} ms for ${n} requests, got ${requests.length}`));
-          }, timeoutMs),
-        };
-        waiters.add(waiter);
-      });
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const w of waiters) {
-          clearTimeout(w.timer);
-          w.reject(new Error(`fake-anthropic: closed while waiting for ${w.n} requests, got ${requests.length}`));
-        }
-        waiters.clear();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    push: fake.push,
+    waitForRequests: fake.waitForRequests,
+    close: fake.close,
   };
 }
 

@@ -1,7 +1,7 @@
 // Plays one scripted reply onto an HTTP response: SSE chunks for stream:true requests, a JSON
 // completion for stream:false ones, a JSON error body for http-error replies.
 import type { ServerResponse } from "node:http";
-import { splitIntoChunks } from "./fake-anthropic-wire.ts";
+import { emitter, parts, sendJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
 import type { FakeOpenAIMessageReply, FakeOpenAIReply, FakeOpenAIToolCall, FakeOpenAIUsage } from "./fake-openai-types.ts";
 import {
   type ChunkWriter,
@@ -16,8 +16,6 @@ import {
   type WireToolCall,
   type WireUsage,
 } from "./fake-openai-wire.ts";
-
-export type RequestBody = Record<string, unknown>;
 
 export async function playOpenAIReply(reply: FakeOpenAIReply, body: RequestBody, res: ServerResponse): Promise<void> {
   if (reply.kind === "http-error") {
@@ -50,14 +48,7 @@ export async function playOpenAIReply(reply: FakeOpenAIReply, body: RequestBody,
 }
 
 export function sendOpenAIJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "x-request-id": newOpenAIId("req"),
-    ...headers,
-  });
-  res.end(text);
+  sendJson(res, status, value, { "x-request-id": newOpenAIId("req"), ...headers });
 }
 
 function includesUsage(body: RequestBody): boolean {
@@ -66,31 +57,7 @@ function includesUsage(body: RequestBody): boolean {
 }
 
 function startSse(res: ServerResponse): void {
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": newOpenAIId("req") });
-}
-
-/** Writes one event; returns a promise only when the caller must wait (backpressure or delayMs). */
-function emitter(res: ServerResponse, delayMs: number | undefined): (event: string) => Promise<void> | undefined {
-  return (event) => {
-    if (res.destroyed) return undefined;
-    const flowing = res.write(event);
-    if (flowing && !delayMs) return undefined;
-    const ready = flowing ? Promise.resolve() : new Promise<void>((resolve) => {
-      const done = () => {
-        res.off("drain", done);
-        res.off("close", done);
-        resolve();
-      };
-      res.on("drain", done);
-      res.on("close", done);
-    });
-    return delayMs ? ready.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))) : ready;
-  };
-}
-
-function parts(value: string | string[] | undefined): string[] {
-  if (value === undefined || value === "") return [];
-  return Array.isArray(value) ? value : [value];
+  writeSseHead(res, { "x-request-id": newOpenAIId("req") });
 }
 
 function finishReasonOf(reply: FakeOpenAIMessageReply): string {
@@ -124,20 +91,9 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
     outputChars += piece.length;
     await send(writer.delta({ reasoning_content: piece }));
   }
-  for (const text of parts(reply.text)) {
-    if (res.destroyed) return;
-    outputChars += text.length;
-    const wait = send(writer.text(text));
-    if (wait) await wait;
-  }
-  if (reply.textChunks) {
-    for await (const text of reply.textChunks()) {
-      if (res.destroyed) return;
-      outputChars += text.length;
-      const wait = send(writer.text(text));
-      if (wait) await wait;
-    }
-  }
+  const chars = await streamText(reply, send, res, writer.text);
+  if (chars === undefined) return;
+  outputChars += chars;
   if (reply.hold) await reply.hold.then(undefined, () => undefined);
   if (res.destroyed) return;
   const calls = prepareCalls(reply.toolCalls);
@@ -158,8 +114,7 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
 }
 
 async function sendCompletion(reply: FakeOpenAIMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {
-  let text = parts(reply.text).join("");
-  if (reply.textChunks) for await (const chunk of reply.textChunks()) text += chunk;
+  const text = await wholeText(reply);
   if (reply.hold) await reply.hold.then(undefined, () => undefined);
   if (res.destroyed) return;
   const calls = prepareCalls(reply.toolCalls);

@@ -1,7 +1,7 @@
 // Scripted replies for the fake OpenAI chat-completions server. Each request to
 // /v1/chat/completions takes one reply; the same reply answers a streaming request (SSE chunks)
 // and a stream:false request (one JSON completion).
-import type { RecordedRequest } from "./fake-anthropic-types.ts";
+import type { FakeModelServer, RecordedRequest, ScriptedReplies, ScriptedText } from "./fake-server-core.ts";
 
 export type FakeOpenAIToolCall = {
   /** Defaults to a unique "call_…" id. */
@@ -18,12 +18,9 @@ export type FakeOpenAIToolCall = {
 
 export type FakeOpenAIUsage = { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
 
-export type FakeOpenAIMessageReply = {
+/** The text goes out as `content` deltas. */
+export type FakeOpenAIMessageReply = ScriptedText & {
   kind?: "message";
-  /** A string is sent as one content delta; an array as one delta per element. */
-  text?: string | string[];
-  /** Lazily produced deltas, each written as soon as it is produced. */
-  textChunks?: () => Iterable<string> | AsyncIterable<string>;
   /** Streamed before the text as `reasoning_content` deltas (DeepSeek and vLLM style). */
   reasoning?: string | string[];
   /** Streamed one after another by index. */
@@ -33,10 +30,6 @@ export type FakeOpenAIMessageReply = {
   /** Sent in a final chunk when the request asks for stream_options.include_usage; defaults are
    * estimated from the request and reply sizes. */
   usage?: FakeOpenAIUsage;
-  /** Pause between chunks. */
-  delayMs?: number;
-  /** After the text, wait for this before finishing (for cancel tests). */
-  hold?: Promise<unknown>;
 };
 
 export type FakeOpenAIHttpErrorReply = {
@@ -66,21 +59,11 @@ export type FakeOpenAIStreamBreakReply = { kind: "stream-break"; afterText?: str
 
 export type FakeOpenAIReply = FakeOpenAIMessageReply | FakeOpenAIHttpErrorReply | FakeOpenAIStreamErrorReply | FakeOpenAIStreamBreakReply;
 
-export type FakeOpenAI = {
+export type FakeOpenAI = FakeModelServer<FakeOpenAIReply> & {
   /** Base URL for OPENAI_BASE_URL, ending in /v1, e.g. http://127.0.0.1:PORT/v1 */
   url: string;
   /** Every chat-completions request, in arrival order. */
   requests: RecordedRequest[];
-  /** Queues more replies. */
-  push(...replies: FakeOpenAIReply[]): void;
-  /** Resolves with the first n recorded requests once there are n; rejects after timeoutMs (default 10 s). */
-  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
-  /** Stops the server, cutting any stream still open. */
-  close(): Promise<void>;
 };
 
-export type FakeOpenAIOptions = {
-  replies?: FakeOpenAIReply[];
-  /** Consulted first for every request; returning undefined falls back to the queue. */
-  respond?: (request: RecordedRequest, index: number) => FakeOpenAIReply | undefined;
-};
+export type FakeOpenAIOptions = ScriptedReplies<FakeOpenAIReply>;

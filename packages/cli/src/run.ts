@@ -31,7 +31,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
 
   // Imported here so that usage errors and the checks above answer without loading the agent.
-  const { builtinBackend, headlessContext } = await import("@harness/runner");
+  const { builtinBackend, headlessContext } = await import("@harness/runner/headless");
 
   const controller = new AbortController();
   let stopStatus = 0;

@@ -1,5 +1,5 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk";
+import { anthropicSdk } from "./anthropic-sdk.ts";
 import { causeChain, clip, type Failure, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -14,6 +14,7 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
 
 /** A failure before the response body: HTTP error statuses, connection errors, client setup errors. */
 export function requestFailure(error: unknown, baseURL: string): Failure {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = anthropicSdk();
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the Anthropic API at ${baseURL} timed out`, retryable: true };
   }
@@ -29,6 +30,7 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
 
 /** A failure while reading the response body: an `error` event, or the connection breaking. */
 export function streamFailure(error: unknown, retryable = true): Failure {
+  const { APIError } = anthropicSdk();
   if (error instanceof APIError && error.status === undefined && error.type !== null) {
     return {
       description: `Anthropic API stream error (${error.type}): ${clip(error.apiMessage ?? error.message)}`,

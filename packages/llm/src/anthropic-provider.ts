@@ -1,7 +1,8 @@
 // The Anthropic Messages provider: raw SSE events from the official SDK, mapped to ModelEvents, with
 // the shared retry loop (the SDK's is off) so that every retry is visible to the caller as an event.
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { requestFailure, streamFailure } from "./anthropic-failure.ts";
+import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
@@ -27,7 +28,7 @@ type Settings = RetrySettings & { maxTokens: number; baseURL: string };
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
   const baseURL = options.baseURL || env.ANTHROPIC_BASE_URL || undefined;
-  const client = new Anthropic({
+  const client = new (anthropicSdk().default)({
     apiKey,
     baseURL,
     maxRetries: 0,

@@ -1,6 +1,7 @@
 // Failures of an OpenAI-compatible server in words: SDK errors and in-stream error payloads,
 // classified by the shared retry policy.
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { APIError } from "openai";
+import { openAISdk } from "./openai-sdk.ts";
 import { causeChain, clip, type Failure, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
@@ -8,6 +9,7 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error",
 
 /** A failure before the response body. `label` names the service ("OpenAI", "Ollama", …). */
 export function openAIRequestFailure(error: unknown, label: string, baseURL: string): Failure {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = openAISdk();
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the ${label} API at ${baseURL} timed out`, retryable: true };
   }
@@ -22,6 +24,7 @@ export function openAIRequestFailure(error: unknown, label: string, baseURL: str
 
 /** A failure while reading the body: an error payload in the stream, or the connection breaking. */
 export function openAIStreamFailure(error: unknown, label: string, retryable = true): Failure {
+  const { APIConnectionError, APIError } = openAISdk();
   if (error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && error.error !== undefined) {
     return {
       description: `${label} API stream error (${errorKind(error)}): ${apiMessage(error)}`,

@@ -1,8 +1,9 @@
 // A provider for any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
 // gateways): streamed chunks from the official SDK, mapped to ModelEvents, with the shared retry loop.
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
+import { openAISdk } from "./openai-sdk.ts";
 import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
@@ -47,7 +48,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     const message = `no API key for ${settings.label} at ${baseURL}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key)`;
     return { name, stream: (request) => failAtOnce(message, request) };
   }
-  const client = new OpenAI({
+  const client = new (openAISdk().default)({
     // Servers without authentication ignore the Authorization header; the SDK insists on a key.
     apiKey: apiKey ?? "no-key",
     baseURL,

@@ -1,7 +1,7 @@
 // Starts every configured MCP server and exposes their tools as ours.
 import type { Tool } from "../types.ts";
 import type { Env, McpServerConfig } from "./config.ts";
-import { closeConnection, connectServer, type McpConnection } from "./connection.ts";
+import type { McpConnection } from "./connection.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./names.ts";
 
@@ -57,6 +57,8 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
 
   const timeoutMs = positiveInt(env.MCP_TIMEOUT) ?? DEFAULT_MCP_TIMEOUT_MS;
   const callTimeoutMs = positiveInt(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+  // The MCP SDK is loaded here, on first use: runs without MCP servers never need it.
+  const { closeConnection, connectServer } = await import("./connection.ts");
   const connections = await Promise.all(
     config.servers.map((server) =>
       connectServer(server, {

@@ -1,5 +1,5 @@
 // YAML frontmatter of SKILL.md and command files: a `---` fenced block at the very top.
-import { parse } from "yaml";
+import { parseYaml as parse } from "../yaml.ts";
 
 export type Frontmatter =
   | { ok: true; data: Record<string, unknown>; body: string; present: boolean }

@@ -1,7 +1,7 @@
 // YAML frontmatter of Markdown files (`---` fenced at the top), read the way Claude Code reads
 // agent files: a one-line value with ": " in it (a description with "Examples: Context: …", common in
 // shared agent files) is taken as plain text rather than rejected.
-import { parse } from "yaml";
+import { parseYaml as parse } from "../yaml.ts";
 
 export type Frontmatter =
   | { ok: true; data: Record<string, unknown>; body: string }

@@ -1,21 +1,23 @@
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
 
-let service: TurndownService | undefined;
+let service: Promise<TurndownService> | undefined;
 
 /** Markdown for an HTML page: headings, links, lists and code kept; scripts, styles and other
- * invisible content dropped. */
-export function htmlToMarkdown(html: string): string {
-  service ??= new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" }).remove([
-    "head",
-    "title",
-    "script",
-    "style",
-    "noscript",
-    "template",
-    "iframe",
-    "svg" as keyof HTMLElementTagNameMap,
-  ]);
-  return service.turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+ * invisible content dropped. Turndown and its DOM parser are loaded on first use. */
+export async function htmlToMarkdown(html: string): Promise<string> {
+  service ??= import("turndown").then(({ default: Turndown }) =>
+    new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" }).remove([
+      "head",
+      "title",
+      "script",
+      "style",
+      "noscript",
+      "template",
+      "iframe",
+      "svg" as keyof HTMLElementTagNameMap,
+    ]),
+  );
+  return (await service).turndown(html).replace(/\n{3,}/g, "\n\n").trim();
 }
 
 /** The page's <title>, if it has one. */

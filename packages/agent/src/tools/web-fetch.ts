@@ -54,7 +54,7 @@ export const webFetchTool = defineTool({
         ].join("\n"),
       };
     }
-    const converted = toText(page.body, page.contentType);
+    const converted = await toText(page.body, page.contentType);
     if ("error" in converted) return { content: `${page.url} returned ${converted.error}`, isError: true };
     if (page.status >= 400) {
       const excerpt = converted.text.slice(0, ERROR_BODY_CHARS);
@@ -82,13 +82,13 @@ export const webFetchTool = defineTool({
 
 type Converted = { text: string; markdown: boolean; title?: string } | { error: string };
 
-function toText(body: Buffer, contentType: string): Converted {
+async function toText(body: Buffer, contentType: string): Promise<Converted> {
   const [mime = "", ...params] = contentType.toLowerCase().split(";").map((part) => part.trim());
   const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/"/g, "");
   if (mime === "text/html" || mime === "application/xhtml+xml" || (mime === "" && /^\s*<(!doctype html|html)/i.test(body.subarray(0, 1024).toString("latin1")))) {
     const html = decode(body, charset);
     const title = htmlTitle(html);
-    return { text: htmlToMarkdown(html), markdown: true, ...(title && { title }) };
+    return { text: await htmlToMarkdown(html), markdown: true, ...(title && { title }) };
   }
   const textual =
     mime.startsWith("text/") ||

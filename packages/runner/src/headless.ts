@@ -1,0 +1,4 @@
+// What one headless run in this process needs (`harness run`): the builtin backend and a context
+// for it, without the runner server, client and other backends the package index brings along.
+export { headlessContext } from "./backend.ts";
+export { builtinBackend } from "./backends/builtin.ts";

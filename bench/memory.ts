@@ -2,7 +2,10 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import type { HarnessProcess } from "@harness/test-utils";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startHarnessServer } from "@harness/test-utils";
 import { rssKiB, sleep } from "./lib.ts";
 
 async function openIdle(url: string, count: number, prefix: string): Promise<WebSocket[]> {
@@ -34,8 +37,18 @@ async function perConnection(url: string, pid: number, count: number, prefix: st
   return (afterKiB - before) / count;
 }
 
-export async function measureIdleMemory(server: HarnessProcess, _env: Record<string, string>, sessions: number) {
-  const harnessKiB = await perConnection(server.url, server.child.pid!, sessions, `mem-${Date.now()}`);
+/** Measured on a server process of its own: one that has already streamed has a grown heap that
+ * new connections would reuse, and the growth per session would read too low. */
+export async function measureIdleMemory(env: Record<string, string>, sessions: number) {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-mem-"));
+  const server = await startHarnessServer({ dataDir, env });
+  let harnessKiB: number;
+  try {
+    harnessKiB = await perConnection(server.url, server.child.pid!, sessions, `mem-${Date.now()}`);
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
   const script = fileURLToPath(new URL("./baseline-ws-server.ts", import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve) => {

@@ -63,7 +63,7 @@ try {
     `baseline SDK direct ${fmt(baseline.perSecond)} /s`,
     `ratio ${fmt(thr.perSecond / baseline.perSecond)}×`,
   );
-  const mem = await measureIdleMemory(server, env, quick ? 100 : 1_000);
+  const mem = await measureIdleMemory(env, quick ? 100 : 1_000);
   row(
     `memory per idle connected session (${mem.sessions} sessions)`,
     `${fmt(mem.harnessKiB)} KiB`,

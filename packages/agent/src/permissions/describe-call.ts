@@ -3,14 +3,15 @@ import type { ToolCall } from "./types.ts";
 const MAX_LENGTH = 1000;
 
 /** One line for an approval prompt: the command for Bash, the path for file tools, the URL for
- * WebFetch, the query for WebSearch, the input as JSON otherwise. Line breaks show as ⏎; very long
- * text is cut with an ellipsis. */
-export function describeCall(call: ToolCall): string {
-  return oneLine(describe(call));
+ * WebFetch, the query for WebSearch; otherwise `fallback` when given (e.g. a backend's own prompt
+ * sentence), else the input as JSON. Line breaks show as ⏎; very long text is cut with an ellipsis. */
+export function describeCall(call: ToolCall, fallback?: string): string {
+  return oneLine(describe(call, fallback));
 }
 
-function describe(call: ToolCall): string {
+function describe(call: ToolCall, fallback: string | undefined): string {
   const input = call.input;
+  const json = (value: Record<string, unknown>) => fallback ?? asJson(value);
   const text = (key: string): string | undefined => (typeof input[key] === "string" ? (input[key] as string) : undefined);
   switch (call.name) {
     case "Bash":
@@ -41,7 +42,7 @@ function describe(call: ToolCall): string {
   }
 }
 
-function json(input: Record<string, unknown>): string {
+function asJson(input: Record<string, unknown>): string {
   try {
     return JSON.stringify(input) ?? "{}";
   } catch {

@@ -1,10 +1,9 @@
 // Claude Code's canUseTool, bridged to the session. Claude Code decides first (its permission mode,
 // settings rules, read-only tools); this is consulted only for the calls it would ask a person about.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import { describeCall } from "@harness/agent/describe-call";
 import type { ApprovalDecision, ApprovalRequest } from "../backend.ts";
 import type { HarnessPermissionMode } from "./claude-code-options.ts";
-
-const MAX_DESCRIPTION = 1000;
 
 export type ToolGateInput = {
   /** The run's permission mode now (it can change while the run is in flight). */
@@ -38,40 +37,5 @@ export function createToolGate(input: ToolGateInput): CanUseTool {
 /** One line a person reads before deciding: the command for Bash, the path for file tools, the URL
  * or query for web tools, else Claude Code's own prompt sentence, else the input as JSON. */
 export function describeToolCall(toolName: string, input: Record<string, unknown>, title?: string): string {
-  const text = (key: string): string | undefined => (typeof input[key] === "string" ? (input[key] as string) : undefined);
-  let description: string | undefined;
-  switch (toolName) {
-    case "Bash":
-      description = text("command");
-      break;
-    case "Read":
-    case "Edit":
-    case "MultiEdit":
-    case "Write":
-      description = text("file_path");
-      break;
-    case "NotebookEdit":
-      description = text("notebook_path");
-      break;
-    case "WebFetch":
-      description = text("url");
-      break;
-    case "WebSearch":
-      description = text("query");
-      break;
-  }
-  return oneLine(description ?? title ?? safeJson(input));
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "{}";
-  } catch {
-    return "{…}";
-  }
-}
-
-function oneLine(text: string): string {
-  const flat = text.trim().replace(/\s*\r?\n\s*/g, " ⏎ ");
-  return flat.length > MAX_DESCRIPTION ? `${flat.slice(0, MAX_DESCRIPTION - 1)}…` : flat;
+  return describeCall({ name: toolName, input }, title);
 }

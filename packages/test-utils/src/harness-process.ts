@@ -1,5 +1,6 @@
 // Starts the real `harness serve` as a child process, for end-to-end tests and benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const cliMain = fileURLToPath(new URL("../../cli/src/main.ts", import.meta.url));
@@ -26,6 +27,8 @@ export async function startHarnessServer(options: {
     HARNESS_DATA_DIR: options.dataDir,
     // Runners outlive a killed server by design; in tests, orphans must not linger for long.
     HARNESS_RUNNER_IDLE_EXIT_MS: "60000",
+    // The user scope (~/.claude) of whoever runs the tests must not leak into them.
+    HOME: join(options.dataDir, "home"),
     ...options.env,
   };
   const child = spawn(process.execPath, [cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { FakeAnthropic } from "@harness/test-utils";
 import { median, now } from "./lib.ts";
 
-const cliMain = fileURLToPath(new URL("../packages/cli/src/main.ts", import.meta.url));
+const cliMain = fileURLToPath(new URL("../packages/cli/bin/harness.mjs", import.meta.url));
 
 async function timeToRequest(fake: FakeAnthropic, args: string[], env: Record<string, string>): Promise<number> {
   const seen = fake.requests.length;

@@ -1,5 +1,6 @@
-// Process entry of the `harness` command (see bin/harness). Kept to the bare minimum before the
-// compile cache is on: everything else is imported after, so later starts load it precompiled.
+// The `harness` command (started through bin/harness.mjs, which turns the compile cache on before
+// any TypeScript loads). Run directly as `node main.ts`, it turns the cache on itself, as early as
+// it can: everything else is imported after, so later starts load it precompiled.
 import { enableCompileCache } from "node:module";
 
 enableCompileCache?.();

@@ -22,7 +22,7 @@ export type RunnerProcess = {
 };
 
 export function runnerMainPath(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@harness/runner"))), "main.ts");
+  return join(dirname(fileURLToPath(import.meta.resolve("@harness/runner"))), "..", "bin", "runner.mjs");
 }
 
 export type SpawnRunnerOptions = {

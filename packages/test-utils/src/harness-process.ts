@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const cliMain = fileURLToPath(new URL("../../cli/src/main.ts", import.meta.url));
+const cliMain = fileURLToPath(new URL("../../cli/bin/harness.mjs", import.meta.url));
 
 export type HarnessProcess = {
   url: string;

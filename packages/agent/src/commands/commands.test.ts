@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -7,6 +7,7 @@ import { discoverSkills } from "../skills/discover.ts";
 import { discoverCommands } from "./discover.ts";
 import { expandSlashCommand } from "./expand.ts";
 import { slashCommandHelp } from "./help.ts";
+import { writeHomeAndProject } from "../testing/home-and-project.ts";
 
 let root: string;
 before(async () => {
@@ -16,15 +17,7 @@ after(() => rm(root, { recursive: true, force: true }));
 
 let n = 0;
 async function setup(files: Record<string, string>) {
-  const base = path.join(root, `c${++n}`);
-  const home = path.join(base, "home");
-  const projectRoot = path.join(base, "project");
-  await mkdir(home, { recursive: true });
-  await mkdir(projectRoot, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(base, name)), { recursive: true });
-    await writeFile(path.join(base, name), text);
-  }
+  const { home, projectRoot } = await writeHomeAndProject(path.join(root, `c${++n}`), files);
   const { commands, diagnostics } = await discoverCommands({ home, projectRoot });
   const { skills } = await discoverSkills({ home, projectRoot });
   return { commands, diagnostics, skills, projectRoot };

@@ -41,13 +41,10 @@ export function readWord(st: State, operatorsAreText: boolean): Word {
       const part = readDoubleQuoted(st);
       value += part.value;
       dynamic ||= part.dynamic;
-    } else if (c === "$") {
-      const part = readDollar(st);
+    } else if (c === "$" || c === "`") {
+      const part = readExpansion(st, c);
       value += part.value;
       dynamic ||= part.dynamic;
-    } else if (c === "`") {
-      value += readBackticks(st);
-      dynamic = true;
     } else {
       if (c === "*" || c === "?" || c === "[") glob = true;
       if (c === "{" && isBraceExpansion(st.src, st.pos)) glob = true;
@@ -92,18 +89,21 @@ function readDoubleQuoted(st: State): { value: string; dynamic: boolean } {
         value += "\\";
         st.pos++;
       }
-    } else if (c === "$") {
-      const part = readDollar(st);
+    } else if (c === "$" || c === "`") {
+      const part = readExpansion(st, c);
       value += part.value;
       dynamic ||= part.dynamic;
-    } else if (c === "`") {
-      value += readBackticks(st);
-      dynamic = true;
     } else {
       value += c;
       st.pos++;
     }
   }
+}
+
+/** At a `$` or a backtick, outside or inside double quotes alike: the expansion's text, and whether
+ * its value is only known when the command runs. */
+function readExpansion(st: State, c: "$" | "`"): { value: string; dynamic: boolean } {
+  return c === "$" ? readDollar(st) : { value: readBackticks(st), dynamic: true };
 }
 
 /** At a `$`: an expansion, an ANSI-C or locale string, or a literal dollar sign. */

@@ -49,3 +49,21 @@ export type FileChange = z.infer<typeof FileChangeSchema>;
 export type RewindResult = z.infer<typeof RewindResultSchema>;
 
 export const KEEP_RUNNING_HEADER = "x-harness-keep-running";
+
+// A runner process can serve several workspaces, each a runner of its own under a path prefix:
+//
+//   PUT    /workspaces/:id  {workspace, stateDir?}  → 200 {id, workspace} (again with the same
+//                                                     workspace: 200; another workspace: 409)
+//   DELETE /workspaces/:id                          → 200; its run in flight is cancelled
+//   *      /workspaces/:id/<path>                   → the RunnerProtocol above, for that workspace
+//                                                     (404 when the id is not open)
+// Ids are 1–64 characters of [A-Za-z0-9_-].
+export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const WorkspaceOpenBodySchema = z.strictObject({
+  /** Absolute path of the workspace; created when missing. */
+  workspace: z.string().startsWith("/", "must be an absolute path"),
+  /** The runner-side state of the workspace (checkpoints, a backend's transcripts); default
+   * `<workspace>.harness-state`. */
+  stateDir: z.string().startsWith("/", "must be an absolute path").optional(),
+});
+export type WorkspaceOpenBody = z.infer<typeof WorkspaceOpenBodySchema>;

@@ -11,6 +11,7 @@ import {
   type RunnerEvent,
   type RunnerHealth,
   type RunnerQuery,
+  type WorkspaceOpenBody,
 } from "@harness/protocol";
 import { createSseParser } from "./sse-parser.ts";
 
@@ -48,18 +49,7 @@ const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape
 export function createRunnerClient(baseUrl: string): RunnerClient {
   const base = baseUrl.replace(/\/+$/, "");
 
-  async function request(path: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
-    let res: Response;
-    try {
-      res = await fetch(base + path, { ...init, signal });
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new Error(`cannot reach the runner at ${base}: ${cause}`, { cause: err });
-    }
-    if (res.status !== 200) throw await httpError(res);
-    return res;
-  }
+  const request = (path: string, init: RequestInit, signal: AbortSignal | undefined) => send(base, path, init, signal);
 
   async function health(signal?: AbortSignal): Promise<RunnerHealth> {
     const res = await request("/health", { method: "GET" }, signal);
@@ -151,6 +141,51 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
   }
 
   return { health, query, events, control, rewind };
+}
+
+/** The base URL of workspace `id` of the runner host at `hostUrl`: a RunnerClient made with it
+ * drives that workspace's runs. */
+export function workspaceUrl(hostUrl: string, id: string): string {
+  return `${hostUrl.replace(/\/+$/, "")}/workspaces/${encodeURIComponent(id)}`;
+}
+
+/** Opens workspace `id` on the runner host at `hostUrl` (PUT /workspaces/:id) and returns its base
+ * URL. Throws RunnerHttpError when refused (409: the id is open for another workspace). */
+export async function openWorkspace(hostUrl: string, id: string, body: WorkspaceOpenBody, signal?: AbortSignal): Promise<string> {
+  await hostRequest(hostUrl, id, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }, signal);
+  return workspaceUrl(hostUrl, id);
+}
+
+/** Closes workspace `id` (DELETE /workspaces/:id), cancelling its run in flight. False when the
+ * host did not have it open. */
+export async function closeWorkspace(hostUrl: string, id: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await hostRequest(hostUrl, id, { method: "DELETE" }, signal);
+    return true;
+  } catch (err) {
+    if (err instanceof RunnerHttpError && err.status === 404) return false;
+    throw err;
+  }
+}
+
+async function hostRequest(hostUrl: string, id: string, init: RequestInit, signal: AbortSignal | undefined): Promise<void> {
+  const res = await send(hostUrl.replace(/\/+$/, ""), `/workspaces/${encodeURIComponent(id)}`, init, signal);
+  await res.body?.cancel();
+}
+
+/** fetch(base + path), with "cannot reach" errors naming the runner and non-200 answers thrown as
+ * RunnerHttpError. */
+async function send(base: string, path: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(base + path, { ...init, signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+    throw new Error(`cannot reach the runner at ${base}: ${cause}`, { cause: err });
+  }
+  if (res.status !== 200) throw await httpError(res);
+  return res;
 }
 
 function parseEvent(data: string): RunnerEvent | undefined {

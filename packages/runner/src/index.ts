@@ -9,12 +9,14 @@ export { createCheckpoints, GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints
 export type { Checkpoints } from "./checkpoints/checkpoints.ts";
 export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES } from "./server.ts";
 export type { RunnerHandler, RunnerServerOptions } from "./server.ts";
+export { createRunnerHost } from "./host.ts";
+export type { RunnerHost } from "./host.ts";
 export { DEFAULT_EVENT_LOG_LIMITS } from "./event-log.ts";
 export type { EventLogLimits } from "./event-log.ts";
 export { DEFAULT_RUN_RETENTION } from "./runs.ts";
 export type { RunRetention } from "./runs.ts";
 export { DEFAULT_IDLE_EXIT_MS } from "./idle.ts";
-export { createRunnerClient, RunnerHttpError } from "./client.ts";
+export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client.ts";
 export type { RunControl, RunnerClient } from "./client.ts";
 export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage } from "./sse-parser.ts";

@@ -7,6 +7,7 @@
 //       or a request, so that a runner whose server died does not live on forever
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
+// Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}.
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
@@ -14,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
-import { createRunnerHandler } from "./server.ts";
+import { createRunnerHost } from "./host.ts";
 
 function fail(message: string): never {
   process.stderr.write(`harness-runner: ${message}\n`);
@@ -37,7 +38,7 @@ try {
 }
 const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
 
-const handler = createRunnerHandler({ workspace, stateDir, defaultBackend: backend.name });
+const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const server = createServer({ noDelay: true }, handler.handle);
 
 let stopping = false;

@@ -9,7 +9,7 @@
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               501 without git)
 //
-// One run at a time. The per-run API key lives only in memory for the duration of the run: nothing
+// One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key lives only in memory for the duration of the run: nothing
 // here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { RewindBodySchema, type RunnerHealth } from "@harness/protocol";
@@ -22,6 +22,7 @@ import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
 import type { EventLogLimits } from "./event-log.ts";
 import { readJson, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
+import { createRunnerHost } from "./host.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
 
@@ -50,7 +51,9 @@ export type RunnerServerOptions = {
 };
 
 export type RunnerHandler = {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a request; `path` stands in for the request's own path when given (a runner host
+   * serves this handler under a prefix). */
+  handle(req: IncomingMessage, res: ServerResponse, path?: string): void;
   isBusy(): boolean;
   /** Aborts the run in flight, if any; resolves once it has settled. */
   abortRun(): Promise<void>;
@@ -60,8 +63,15 @@ export type RunnerHandler = {
   close(): Promise<void>;
 };
 
+/** The request's path, without its query string. */
+export function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
 export function createRunnerServer(opts: RunnerServerOptions): Server {
-  const handler = createRunnerHandler(opts);
+  const handler = createRunnerHost(opts);
   // Loaded on use: node:http costs tens of milliseconds to load, and `harness run` imports this
   // package without ever serving.
   const { createServer } = process.getBuiltinModule("node:http");
@@ -118,10 +128,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     sendJson(res, 200, body);
   }
 
-  function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const path = q === -1 ? url : url.slice(0, q);
+  function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> | void {
     const method = req.method;
     if (path === "/query" && method === "POST") return handleQuery(req, res, deps);
     if (path === "/health" && (method === "GET" || method === "HEAD")) return health(res);
@@ -145,9 +152,9 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     sendError(res, 404, `not found: ${method} ${path}`);
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse): void {
+  function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
     deps.activity();
-    const done = route(req, res);
+    const done = route(req, res, path);
     if (!done) return;
     done.catch((err: unknown) => {
       if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));

@@ -16,13 +16,17 @@ export type ServerOptions = {
   token?: string;
   /** A runner idle this long is stopped (env HARNESS_RUNNER_IDLE_MS, default 10 minutes). */
   runnerIdleMs?: number;
+  /** How many sessions of one user share a runner process at most (env
+   * HARNESS_RUNNER_SESSIONS_PER_PROCESS, default 50; 1 = a process per session). Sessions of
+   * different users never share one. */
+  runnerSessionsPerProcess?: number;
   /** A session with no clients and no run is dropped from memory after this long (default 60 s). */
   sessionIdleMs?: number;
   /** Receives one line per notable event; default console.log. */
   log?: (line: string) => void;
   /** Environment to read defaults from and to give runner processes; default process.env. */
   env?: Record<string, string | undefined>;
-  /** Makes the runner of a session; default: a supervised runner process per session. */
+  /** Makes the runner of a session; default: a workspace on a pooled runner process. */
   runnerFactory?: RunnerFactory;
 };
 
@@ -32,6 +36,7 @@ export type ServerConfig = {
   dataDir: string;
   token: string | undefined;
   runnerIdleMs: number;
+  runnerSessionsPerProcess: number;
   sessionIdleMs: number;
   log: (line: string) => void;
   env: Record<string, string | undefined>;
@@ -51,8 +56,13 @@ const ConfigSchema = z.object({
   dataDir: z.string().min(1, "dataDir must not be empty"),
   token: z.string().min(1, "token must not be empty").optional(),
   runnerIdleMs: intFrom("runnerIdleMs", 1, 2 ** 31 - 1),
+  runnerSessionsPerProcess: intFrom("runnerSessionsPerProcess", 1, 10_000),
   sessionIdleMs: intFrom("sessionIdleMs", 0, 2 ** 31 - 1),
 });
+
+/** Enough to keep a busy user's sessions in a few warm processes, few enough that one crash or one
+ * heavy run touches a bounded number of them. */
+export const DEFAULT_SESSIONS_PER_RUNNER = 50;
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
@@ -67,6 +77,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     dataDir: options.dataDir ?? nonEmpty(env.HARNESS_DATA_DIR) ?? ".harness",
     token: options.token ?? nonEmpty(env.HARNESS_TOKEN),
     runnerIdleMs: options.runnerIdleMs ?? nonEmpty(env.HARNESS_RUNNER_IDLE_MS) ?? 10 * 60_000,
+    runnerSessionsPerProcess: options.runnerSessionsPerProcess ?? nonEmpty(env.HARNESS_RUNNER_SESSIONS_PER_PROCESS) ?? DEFAULT_SESSIONS_PER_RUNNER,
     sessionIdleMs: options.sessionIdleMs ?? 60_000,
   });
   if (!parsed.success) throw new Error(`invalid server options: ${describeZodError(parsed.error)}`);

@@ -7,3 +7,5 @@ export type { SqliteDatabase, SqliteSessionStore } from "./sqlite-store.ts";
 export { createSupervisedRunner } from "./supervisor.ts";
 export type { SupervisedRunner, SupervisorOptions } from "./supervisor.ts";
 export { WS_MAX_PAYLOAD } from "./websocket.ts";
+export { createRunnerPool } from "./runner-pool.ts";
+export type { RunnerPool, RunnerPoolOptions } from "./runner-pool.ts";

@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyOperations, type HarnessState, type ServerMessage } from "@harness/protocol";
 import { MinimalClient, startFakeAnthropic, type FakeAnthropic, type MinimalFrame } from "@harness/test-utils";
+import { createRunnerPool, type RunnerPool } from "./runner-pool.ts";
 import { createSupervisedRunner, startServer, type HarnessServer, type ServerOptions, type SupervisedRunner } from "./index.ts";
 import { frameRecorder, tempDir, waitFor } from "./test-helpers.ts";
 
@@ -126,11 +127,21 @@ test("cancel through a real runner ends the run cancelled, and the next submit r
 
 test("a runner that dies mid-run ends the run in error; the next submit starts a new runner", async () => {
   const made: SupervisedRunner[] = [];
+  let pool: RunnerPool | undefined;
   const { server, dataDir } = await serve({
     runnerFactory: ({ userId, sessionId }) => {
+      pool ??= createRunnerPool({
+        env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
+        capacity: 10,
+        dir: join(dataDir!, "runners"),
+        idleExitMs: 60_000,
+        log: () => {},
+      });
       const runner = createSupervisedRunner({
         workspace: join(dataDir!, "w", userId, sessionId),
-        env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
+        pool,
+        group: userId,
+        member: sessionId,
         anthropicApiKey: "test-key",
         idleMs: 60_000,
         log: () => {},
@@ -166,7 +177,10 @@ test("a runner that cannot start ends the run with an error that says so", async
   await writeFile(broken, "process.exit(2);\n");
   const { server } = await serve({
     dataDir: dir.path,
-    runnerFactory: () => createSupervisedRunner({ workspace: join(dir.path, "w"), env: {}, idleMs: 60_000, log: () => {}, mainPath: broken }),
+    runnerFactory: () => {
+      const pool = createRunnerPool({ env: {}, capacity: 1, dir: join(dir.path, "runners"), idleExitMs: 60_000, log: () => {}, mainPath: broken });
+      return createSupervisedRunner({ workspace: join(dir.path, "w"), pool, group: "u", member: "s", idleMs: 60_000, log: () => {} });
+    },
   });
   const client = await MinimalClient.connect(server.url, ids());
   client.send({ type: "submit", prompt: "hi" });

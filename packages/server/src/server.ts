@@ -1,5 +1,5 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
-// store and a supervised runner process per session.
+// store, and runner processes shared by the sessions of each user (runner-pool.ts).
 import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,6 +9,7 @@ import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
 import { openSqliteDatabase } from "./sqlite-store.ts";
+import { createRunnerPool } from "./runner-pool.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 
@@ -51,16 +52,23 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const env = runnerEnv(config.env);
   const anthropicApiKey = config.env.ANTHROPIC_API_KEY || undefined;
   const workspaceOf = (userId: string, sessionId: string) => join(config.dataDir, "workspaces", userId, sessionId);
-  const runnerLogOf = (userId: string, sessionId: string) => join(config.dataDir, "runner-logs", userId, `${sessionId}.log`);
+  const pool = createRunnerPool({
+    env,
+    capacity: config.runnerSessionsPerProcess,
+    dir: join(config.dataDir, "runners"),
+    idleExitMs: config.runnerIdleMs,
+    log,
+  });
   const runnerFactory: RunnerFactory =
     config.runnerFactory ??
     (({ userId, sessionId }) =>
       createSupervisedRunner({
         workspace: workspaceOf(userId, sessionId),
-        env,
+        pool,
+        group: userId,
+        member: `${userId}/${sessionId}`,
         anthropicApiKey,
         idleMs: config.runnerIdleMs,
-        logFile: runnerLogOf(userId, sessionId),
         adopt: db.catalog.runnerOf(userId, sessionId),
         onProcess: (info) => {
           try {
@@ -81,7 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       registry,
       workspaceOf,
       // The runner keeps its own state for a workspace beside it (checkpoints, a backend's transcripts).
-      filesOf: (userId, sessionId) => [runnerLogOf(userId, sessionId), `${workspaceOf(userId, sessionId)}.harness-state`],
+      filesOf: (userId, sessionId) => [`${workspaceOf(userId, sessionId)}.harness-state`],
       log,
     },
   });
@@ -107,6 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     sockets.stopAccepting();
     await registry.close();
+    await pool.close();
     await sockets.closeAll();
     db.close();
     server.closeAllConnections();

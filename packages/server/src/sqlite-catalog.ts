@@ -48,9 +48,11 @@ type ListRow = {
 
 export function createCatalog(db: DatabaseSync): SessionCatalog {
   const list = db.prepare(
-    `SELECT session_id, title, json_extract(state, '$.status') AS status, json_array_length(state, '$.messages') AS count,
-       substr(json_extract(state, '$.messages[0].content'), 1, 400) AS first, created_at, updated_at
-     FROM sessions WHERE user_id = ? ORDER BY updated_at DESC, created_at DESC, session_id`,
+    `SELECT s.session_id, s.title, json_extract(s.state, '$.status') AS status, json_array_length(s.state, '$.messages') AS count,
+       substr(json_extract(s.state, '$.messages[0].content'), 1, 400) AS first, s.created_at,
+       MAX(s.updated_at, COALESCE(a.updated_at, 0)) AS updated_at
+     FROM sessions s LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
+     WHERE s.user_id = ? ORDER BY updated_at DESC, s.created_at DESC, s.session_id`,
   );
   const exists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
   const insert = db.prepare(

@@ -32,6 +32,13 @@ CREATE TABLE IF NOT EXISTS runners (
   url TEXT NOT NULL,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS activity (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  run TEXT,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -40,6 +47,10 @@ CREATE TABLE IF NOT EXISTS deltas (
   PRIMARY KEY (user_id, session_id, seq)
 ) WITHOUT ROWID;
 `;
+
+// What changes with every write (the time of the last change, the run record) lives in the small
+// "activity" row, not in the session row: rewriting a session row rewrites its whole state and
+// transcript, which a hundred streaming sessions cannot afford a couple of thousand times a second.
 
 /** Columns added after the first version, with their definitions. */
 const ADDED_COLUMNS: [string, string][] = [
@@ -84,6 +95,11 @@ export type SqliteDatabase = {
   close(): void;
 };
 
+/** Writes wait this long to share a transaction with the writes of other sessions: a commit costs
+ * a few hundred microseconds of the event loop, and a hundred streaming sessions would otherwise
+ * commit a couple of thousand times a second. */
+const COMMIT_DELAY_MS = 10;
+
 type PendingWrite = {
   userId: string;
   sessionId: string;
@@ -120,8 +136,16 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   db.exec(SCHEMA);
   const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[]).map((c) => c.name));
   for (const [name, definition] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
+  // Run records written by versions that kept them in the session row move to the activity row.
+  db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)
+             SELECT user_id, session_id, updated_at, run FROM sessions WHERE run IS NOT NULL;
+           UPDATE sessions SET run = NULL WHERE run IS NOT NULL;`);
 
-  const selectSession = db.prepare("SELECT state, seq, transcript, clean, run, marks FROM sessions WHERE user_id = ? AND session_id = ?");
+  const selectSession = db.prepare(
+    `SELECT s.state, s.seq, s.transcript, s.clean, a.run, s.marks FROM sessions s
+       LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
+     WHERE s.user_id = ? AND s.session_id = ?`,
+  );
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
   const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
@@ -130,19 +154,33 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
        transcript = excluded.transcript, marks = excluded.marks, updated_at = excluded.updated_at, clean = excluded.clean`,
   );
-  const touchSession = db.prepare("UPDATE sessions SET updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
-  const setRun = db.prepare("UPDATE sessions SET run = ? WHERE user_id = ? AND session_id = ?");
+  const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const touch = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at`,
+  );
+  const setRun = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at, run = excluded.run`,
+  );
+  const removeActivity = db.prepare("DELETE FROM activity WHERE user_id = ? AND session_id = ?");
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
   const removeSession = db.prepare("DELETE FROM sessions WHERE user_id = ? AND session_id = ?");
   const removeDeltas = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ?");
   const removeRunner = db.prepare("DELETE FROM runners WHERE user_id = ? AND session_id = ?");
-  const selectWithRun = db.prepare("SELECT user_id, session_id FROM sessions WHERE run IS NOT NULL");
+  const selectWithRun = db.prepare(
+    `SELECT a.user_id, a.session_id FROM activity a
+       JOIN sessions s ON s.user_id = a.user_id AND s.session_id = a.session_id
+     WHERE a.run IS NOT NULL`,
+  );
 
   let pending: PendingWrite[] = [];
   let scheduled = false;
   let closed = false;
   const written = new Map<string, { seq: number; snapshotSeq: number; prunedTo: number }>();
   let transactions = 0;
+  /** Sessions whose row says "closed cleanly": the next write that is not final says otherwise. */
+  const closedClean = new Set<string>();
   const toPrune = new Set<string>();
 
   function commit(): void {
@@ -158,17 +196,22 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
           removeSession.run(w.userId, w.sessionId);
           removeDeltas.run(w.userId, w.sessionId);
           removeRunner.run(w.userId, w.sessionId);
+          removeActivity.run(w.userId, w.sessionId);
+          closedClean.delete(`${w.userId}\0${w.sessionId}`);
           continue;
         }
         for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
-        const clean = w.final ? 1 : 0;
+        const key = `${w.userId}\0${w.sessionId}`;
         if (w.snapshot) {
           const { state, seq, transcript, marks } = w.snapshot;
-          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), JSON.stringify(marks ?? {}), now, now, clean);
-        } else if (w.batches.length || w.final || w.run !== undefined) {
-          touchSession.run(now, clean, w.userId, w.sessionId);
+          upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), JSON.stringify(marks ?? {}), now, now, w.final ? 1 : 0);
+        } else if (w.final || closedClean.has(key)) {
+          setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
         }
-        if (w.run !== undefined) setRun.run(w.run === null ? null : JSON.stringify(w.run), w.userId, w.sessionId);
+        if (w.final) closedClean.add(key);
+        else closedClean.delete(key);
+        if (w.run !== undefined) setRun.run(w.userId, w.sessionId, now, w.run === null ? null : JSON.stringify(w.run));
+        else if (w.batches.length) touch.run(w.userId, w.sessionId, now);
       }
       db.exec("COMMIT");
       transactions++;
@@ -226,7 +269,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       pending.push({ ...write, resolve, reject });
       if (!scheduled) {
         scheduled = true;
-        setImmediate(commit);
+        setTimeout(commit, COMMIT_DELAY_MS);
       }
     });
   }
@@ -258,6 +301,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         if (!found) return undefined;
         const { row, ...loaded } = found;
         if (row.clean) markOpen.run(userId, sessionId);
+        closedClean.delete(`${userId}\0${sessionId}`);
         return loaded;
       },
       write(batches, snapshot, writeOptions) {

@@ -7,12 +7,14 @@ import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient } from "@harness/runner";
 import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner } from "./supervisor.ts";
+import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
+import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
 import { tempDir, waitFor } from "./test-helpers.ts";
 
 let fake: FakeAnthropic;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 const runners: SupervisedRunner[] = [];
+const pools: RunnerPool[] = [];
 
 before(async () => {
   fake = await startFakeAnthropic();
@@ -20,14 +22,30 @@ before(async () => {
 });
 after(async () => {
   await Promise.all(runners.map((r) => r.stop()));
+  await Promise.all(pools.map((p) => p.close()));
   await fake.close();
   await dir.remove();
 });
 
-function supervised(name: string, extra: Partial<Parameters<typeof createSupervisedRunner>[0]> = {}): SupervisedRunner {
+function pool(name: string, extra: Partial<RunnerPoolOptions> = {}): RunnerPool {
+  const made = createRunnerPool({
+    env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url },
+    capacity: 1,
+    dir: join(dir.path, `${name}.runners`),
+    idleExitMs: 60_000,
+    log: () => {},
+    ...extra,
+  });
+  pools.push(made);
+  return made;
+}
+
+function supervised(name: string, extra: Partial<SupervisorOptions> = {}): SupervisedRunner {
   const runner = createSupervisedRunner({
     workspace: join(dir.path, name),
-    env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url },
+    pool: extra.pool ?? pool(name),
+    group: "user",
+    member: name,
     anthropicApiKey: "key-per-query",
     idleMs: 60_000,
     log: () => {},
@@ -86,7 +104,7 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
 test("a runner that cannot start ends the query with an error that says so", async () => {
   const broken = join(dir.path, "broken-main.ts");
   await writeFile(broken, "process.stderr.write('') ; process.exit(3);\n");
-  const runner = supervised("broken", { mainPath: broken });
+  const runner = supervised("broken", { pool: pool("broken", { mainPath: broken }) });
   await assert.rejects(collect(runner, "hi"), /the runner failed to start: the runner exited \(code 3\) before it was ready/);
 });
 
@@ -107,12 +125,13 @@ function processGroup(pid: number): number {
 
 test("a runner is started in its own process group with its output in a log file, and another supervisor can adopt it", async () => {
   const seen: (RunnerProcessInfo | undefined)[] = [];
-  const logFile = join(dir.path, "adopt.log");
-  const first = supervised("adopt", { logFile, onProcess: (info) => seen.push(info) });
+  const logFile = join(dir.path, "adopt.runners", "user", "runner-0.log");
+  const first = supervised("adopt", { onProcess: (info) => seen.push(info) });
   fake.push({ text: "one" }, { text: "two" });
   await collect(first, "one");
   const pid = first.pid()!;
   assert.deepEqual(seen, [{ pid, url: first.url() }]);
+  assert.match(first.url()!, /\/workspaces\/[A-Za-z0-9_-]+$/, "the session's URL is its workspace on the runner");
   assert.equal(processGroup(pid), pid, "it leads its own process group, so it does not die with its parent's");
   assert.match(readFileSync(logFile, "utf8"), /"event":"listening"/);
 
@@ -139,4 +158,43 @@ test("a recorded runner that does not answer is not adopted: its record is clear
       // The runner does not know the run.
     }
   });
+});
+
+test("the sessions of one group share runner processes up to the capacity; other groups get their own", async () => {
+  const shared = pool("shared", { capacity: 2 });
+  const [a, b, c] = ["share-a", "share-b", "share-c"].map((name) => supervised(name, { pool: shared }));
+  const other = supervised("share-other", { pool: shared, group: "someone-else" });
+  fake.push({ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" });
+  for (const runner of [a, b, c, other]) assert.equal((await collect(runner, "hi")).at(-1)?.type, "run.completed");
+  assert.equal(a.pid(), b.pid(), "two sessions of a group share a process");
+  assert.notEqual(c.pid(), a.pid(), "the third does not fit: a second process serves it");
+  assert.notEqual(other.pid(), a.pid());
+  assert.notEqual(other.pid(), c.pid(), "another group never shares");
+  assert.notEqual(a.url(), b.url(), "each session has its own workspace on the shared process");
+  assert.ok(existsSync(join(dir.path, "share-a")) && existsSync(join(dir.path, "share-b")));
+
+  // Releasing one session keeps the process for the other; releasing the last stops it.
+  const pid = a.pid()!;
+  await a.stop();
+  assert.equal(alive(pid), true);
+  fake.push({ text: "still" });
+  assert.equal((await collect(b, "again")).at(-1)?.type, "run.completed");
+  await b.stop();
+  assert.equal(alive(pid), false);
+});
+
+test("when a shared process dies, each of its sessions gets a new one on its next query", async () => {
+  const shared = pool("crash", { capacity: 5 });
+  const [a, b] = ["crash-a", "crash-b"].map((name) => supervised(name, { pool: shared }));
+  fake.push({ text: "1" }, { text: "2" });
+  await collect(a, "hi");
+  await collect(b, "hi");
+  const pid = a.pid()!;
+  assert.equal(b.pid(), pid);
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => !alive(pid) && a.pid() === undefined && b.pid() === undefined, "both sessions to notice");
+  fake.push({ text: "3" }, { text: "4" });
+  await Promise.all([collect(a, "again"), collect(b, "again")]);
+  assert.notEqual(a.pid(), pid);
+  assert.equal(a.pid(), b.pid(), "started once, shared again");
 });

@@ -1,47 +1,49 @@
-// The runner of one session: a process started on the first query, reused while its /health
-// answers, stopped after it has been idle for a while and started again when needed. A runner left
-// running by an earlier server (it died mid-run) is adopted, so its run can be re-attached to.
+// The runner of one session: its workspace opened on a runner process from the pool on the first
+// query, reused while its /health answers, closed (and the process released) after it has been idle
+// for a while, and opened again when needed. A runner left running by an earlier server (it died
+// mid-run) is adopted, so its run can be re-attached to.
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
-import { createRunnerClient, type RunnerClient } from "@harness/runner/client";
+import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient } from "@harness/runner/client";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
-import { adoptRunner, spawnRunner, type RunnerProcess, type SpawnRunnerOptions } from "./runner-process.ts";
+import type { RunnerPool } from "./runner-pool.ts";
+import type { RunnerProcess } from "./runner-process.ts";
 
 export type RunnerProcessInfo = { pid: number; url: string };
 
 export type SupervisedRunner = RunnerPort & {
-  /** Stops the process, if one runs. */
+  /** Closes the session's workspace on its runner and releases the process. */
   stop(): Promise<void>;
-  /** The process id of the running runner, if any. */
+  /** The process id of the session's runner, if one serves it now. */
   pid(): number | undefined;
-  /** The base URL of the running runner, if any. */
+  /** The base URL of the session's workspace on its runner (a whole RunnerProtocol), if any. */
   url(): string | undefined;
 };
 
 export type SupervisorOptions = {
   workspace: string;
-  /** The runner's environment, without credentials (they travel per query). */
-  env: Record<string, string | undefined>;
+  /** Where the session's runner processes come from. */
+  pool: RunnerPool;
+  /** The sessions this one may share runner processes with (by default, those of its user). */
+  group: string;
+  /** This session, unique within the pool. */
+  member: string;
   /** Sent with every query as anthropicApiKey. */
   anthropicApiKey?: string;
+  /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;
-  /** The runner's output (default: beside the workspace, `<workspace>.runner.log`). */
-  logFile?: string;
-  /** A runner that finds itself without a server exits after this long (default: idleMs). */
-  idleExitMs?: number;
-  /** A runner an earlier server left running for this session, to take over. */
+  /** The runner an earlier server used for this session (url: the workspace's URL), to take over. */
   adopt?: RunnerProcessInfo;
-  /** Hears each change of the session's runner process (undefined: none runs), to record it. */
+  /** Hears each change of the session's runner (undefined: none serves it), to record it. */
   onProcess?: (info: RunnerProcessInfo | undefined) => void;
-  /** How long a runner may stay busy with a cancelled run before it is replaced (default 5 s). */
+  /** How long a workspace may stay busy with a cancelled run before that run is dropped (default 5 s). */
   busyGraceMs?: number;
-  spawn?: (options: SpawnRunnerOptions) => Promise<RunnerProcess>;
-  mainPath?: string;
 };
 
-type Live = { process: RunnerProcess; client: RunnerClient };
+type Live = { process: RunnerProcess; client: RunnerClient; url: string };
 
 const HEALTH_TIMEOUT_MS = 3000;
 const REWIND_TIMEOUT_MS = 60_000;
@@ -61,8 +63,20 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A workspace's id on a runner host: stable for a workspace path, so that a server that restarts
+ * finds the same one. */
+export function workspaceId(workspace: string): string {
+  return createHash("sha256").update(workspace).digest("base64url").slice(0, 24);
+}
+
+/** The base URL of the runner process that serves the workspace at `url`. */
+function hostOf(url: string): string {
+  return url.replace(/\/workspaces\/[^/]+\/?$/, "");
+}
+
 export function createSupervisedRunner(options: SupervisorOptions): SupervisedRunner {
-  const spawnIt = options.spawn ?? spawnRunner;
+  const { pool, group, member } = options;
+  const id = workspaceId(options.workspace);
   let live: Live | undefined;
   let starting: Promise<Live> | undefined;
   let active = 0;
@@ -70,7 +84,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let stopped = false;
 
   function track(started: Live): Live {
-    options.onProcess?.(started.process.pid === undefined ? undefined : { pid: started.process.pid, url: started.process.url });
+    options.onProcess?.(started.process.pid === undefined ? undefined : { pid: started.process.pid, url: started.url });
     void started.process.exited.then(() => {
       if (live !== started) return;
       live = undefined;
@@ -79,12 +93,12 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return started;
   }
 
-  /** Records that no runner runs, unless another has started meanwhile. */
+  /** Records that no runner serves the session, unless another has started meanwhile. */
   function forget(): void {
     if (!live && !starting) options.onProcess?.(undefined);
   }
 
-  // A runner left by an earlier server is taken over only once it answers at its URL as a runner:
+  // A runner left by an earlier server is taken over only once the workspace answers at its URL:
   // a pid alone may since belong to some other process.
   let adopting: Promise<void> | undefined;
   if (options.adopt) {
@@ -98,43 +112,58 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         return;
       }
       if (stopped) return;
-      live = track({ process: adoptRunner(info), client });
+      const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url) });
+      live = track({ process: proc, client, url: info.url });
       options.log(`runner ${info.pid} adopted for ${options.workspace}`);
     })();
   }
 
-  async function start(): Promise<Live> {
-    mkdirSync(options.workspace, { recursive: true });
-    const proc = await spawnIt({
-      workspace: options.workspace,
-      env: options.env,
-      log: options.log,
-      mainPath: options.mainPath,
-      logFile: options.logFile ?? `${options.workspace.replace(/\/+$/, "")}.runner.log`,
-      idleExitMs: options.idleExitMs ?? options.idleMs,
-    });
-    options.log(`runner ${proc.pid} started for ${options.workspace}`);
-    return track({ process: proc, client: createRunnerClient(proc.url) });
+  /** Opens the workspace on `proc`, which the pool gave this session. */
+  async function open(proc: RunnerProcess): Promise<Live> {
+    const url = await openWorkspace(proc.url, id, { workspace: options.workspace }, AbortSignal.timeout(HEALTH_TIMEOUT_MS));
+    return { process: proc, client: createRunnerClient(url), url };
   }
 
-  async function replace(old: Live | undefined): Promise<Live> {
+  async function start(): Promise<Live> {
+    mkdirSync(options.workspace, { recursive: true });
+    const proc = await pool.acquire(group, member);
+    try {
+      const opened = await open(proc);
+      options.log(`runner ${proc.pid} serves ${options.workspace}`);
+      return track(opened);
+    } catch (error) {
+      await pool.release(proc, member);
+      throw error;
+    }
+  }
+
+  /** Replaces a runner that died or does not answer (its process is stopped for all its sessions:
+   * it serves none of them), or drops a run that will not end (only this workspace is closed). */
+  async function replace(old: Live | undefined, how: "process" | "workspace" = "process"): Promise<Live> {
     if (old) {
       if (live === old) live = undefined;
-      await old.process.stop();
+      if (how === "workspace" && old.process.alive()) {
+        await closeWorkspace(old.process.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => false);
+        starting ??= open(old.process)
+          .then(track)
+          .finally(() => (starting = undefined));
+      } else {
+        await pool.discard(old.process);
+      }
     }
     starting ??= start().finally(() => (starting = undefined));
     live = await starting;
     return live;
   }
 
-  /** The runner that runs now, without starting one. */
+  /** The runner that serves the session now, without starting one. */
   async function current(): Promise<Live | undefined> {
     await adopting;
     if (starting) await starting.catch(() => undefined);
     return live?.process.alive() ? live : undefined;
   }
 
-  /** A runner that answers /health and is free, starting or replacing one as needed. */
+  /** A runner whose workspace answers /health and is free, starting or replacing one as needed. */
   async function ensure(signal: AbortSignal): Promise<Live> {
     await adopting;
     if (starting) await starting.catch(() => undefined);
@@ -147,17 +176,31 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         health = await running.client.health(AbortSignal.any([signal, AbortSignal.timeout(HEALTH_TIMEOUT_MS)]));
       } catch (err) {
         if (signal.aborted) throw err;
+        if (err instanceof RunnerHttpError && err.status === 404) {
+          // The process lives but no longer has the workspace open (it was closed meanwhile).
+          return replace(running, "workspace");
+        }
         options.log(`runner ${running.process.pid} does not answer /health (${(err as Error).message}); restarting it`);
         return replace(running);
       }
       if (health.ok && !health.busy) return running;
-      if (!health.ok || Date.now() > deadline) {
-        options.log(`runner ${running.process.pid} is ${health.ok ? "still busy" : "not ok"}; restarting it`);
+      if (!health.ok) {
+        options.log(`runner ${running.process.pid} is not ok; restarting it`);
         return replace(running);
+      }
+      if (Date.now() > deadline) {
+        options.log(`the run in ${options.workspace} does not end; closing the workspace on runner ${running.process.pid}`);
+        return replace(running, "workspace");
       }
       // Still winding down a cancelled run.
       await abortable(wait, signal);
     }
+  }
+
+  /** Closes the workspace and gives the process back to the pool. */
+  async function letGo(running: Live): Promise<void> {
+    if (running.process.alive()) await closeWorkspace(running.process.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => false);
+    await pool.release(running.process, member);
   }
 
   function scheduleIdleStop(): void {
@@ -167,8 +210,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const running = live;
       if (active > 0 || !running) return;
       live = undefined;
-      options.log(`runner ${running.process.pid} idle for ${options.idleMs} ms; stopping it`);
-      void running.process.stop().then(forget);
+      options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
+      void letGo(running).then(forget);
     }, options.idleMs);
     idleTimer.unref();
   }
@@ -245,7 +288,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     control,
     rewind,
     pid: () => live?.process.pid,
-    url: () => live?.process.url,
+    url: () => live?.url,
     async stop() {
       stopped = true;
       if (idleTimer) clearTimeout(idleTimer);
@@ -255,7 +298,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const running = live ?? (await pending);
       live = undefined;
       if (running) {
-        await running.process.stop();
+        await letGo(running);
         forget();
       }
     },

@@ -102,13 +102,24 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     return tree.ok ? { ok: true, value: tree.stdout.trim() } : tree;
   }
 
+  // The newest checkpoint commit, once known: looked up once, then followed in memory.
+  let head: string | undefined;
   async function keep(tree: string, message: string): Promise<Result<void>> {
-    const head = await git.run(["rev-parse", "--quiet", "--verify", REF], { repo });
-    const parent = head.ok ? ["-p", head.stdout.trim()] : [];
+    if (head === undefined) {
+      const found = await git.run(["rev-parse", "--quiet", "--verify", REF], { repo });
+      head = found.ok ? found.stdout.trim() : "";
+    }
+    const parent = head ? ["-p", head] : [];
     const commit = await git.run(["commit-tree", tree, ...parent, "-m", message], { repo });
     if (!commit.ok) return commit;
-    const updated = await git.run(["update-ref", REF, commit.stdout.trim()], { repo });
-    return updated.ok ? { ok: true, value: undefined } : updated;
+    const id = commit.stdout.trim();
+    const updated = await git.run(["update-ref", REF, id], { repo });
+    if (!updated.ok) {
+      head = undefined;
+      return updated;
+    }
+    head = id;
+    return { ok: true, value: undefined };
   }
 
   async function diff(tree: string): Promise<Result<FileChange[]>> {

@@ -1,7 +1,7 @@
 // Running git on the shadow repository of a workspace's checkpoints. The user's and the system's git
 // configuration are left out (no hooks, filters or excludes of theirs), so snapshots and restores
-// depend on the workspace alone.
-import { spawn } from "node:child_process";
+// depend on the workspace alone. git is started from a worker thread (spawn-off-thread.ts).
+import { spawnOffThread } from "./spawn-off-thread.ts";
 
 export type GitResult = { ok: true; stdout: string } | { ok: false; message: string };
 
@@ -52,24 +52,14 @@ export function createGit(command = "git"): Git {
   };
 }
 
-function runGit(command: string, args: readonly string[], options: { repo?: GitRepo; cwd?: string }): Promise<GitResult> {
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn(command, args, { cwd: options.cwd ?? options.repo?.workTree, env: gitEnv(options.repo), stdio: ["ignore", "pipe", "pipe"] });
-    } catch (error) {
-      resolve({ ok: false, message: `cannot run git: ${(error as Error).message}` });
-      return;
-    }
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (error) => resolve({ ok: false, message: `cannot run git: ${error.message}` }));
-    child.on("close", (code, signal) => {
-      if (code === 0) return resolve({ ok: true, stdout: Buffer.concat(out).toString("utf8") });
-      const stderr = Buffer.concat(err).toString("utf8").trim();
-      resolve({ ok: false, message: `git ${args[0]} failed (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` });
-    });
-  });
+async function runGit(command: string, args: readonly string[], options: { repo?: GitRepo; cwd?: string }): Promise<GitResult> {
+  let done;
+  try {
+    done = await spawnOffThread({ command, args, cwd: options.cwd ?? options.repo?.workTree, env: gitEnv(options.repo) });
+  } catch (error) {
+    return { ok: false, message: `cannot run git: ${(error as Error).message}` };
+  }
+  if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8") };
+  const stderr = done.stderr.toString("utf8").trim();
+  return { ok: false, message: `git ${args[0]} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` };
 }

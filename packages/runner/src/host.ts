@@ -1,0 +1,103 @@
+// A runner process that serves several workspaces: each is a whole runner (its own runs, one at a
+// time, its checkpoints, its backends' state) under /workspaces/:id, opened with PUT and closed with
+// DELETE (see @harness/protocol runner-control.ts). Paths outside /workspaces go to the process's
+// own workspace, so a host is also a plain runner.
+//
+// Why: one process per session costs a Node heap and cold code per session; sessions that share a
+// process share warm code, and a model's deltas cost a fraction of the CPU.
+import { mkdirSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
+import { readJson, sendError, sendJson } from "./http.ts";
+import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
+
+export type RunnerHost = RunnerHandler & {
+  /** The ids of the open workspaces. */
+  workspaces(): string[];
+};
+
+const PREFIX = "/workspaces/";
+
+export function createRunnerHost(opts: RunnerServerOptions): RunnerHost {
+  const own = createRunnerHandler(opts);
+  const open = new Map<string, { workspace: string; handler: RunnerHandler }>();
+  const listeners: (() => void)[] = [];
+  const activity = () => {
+    for (const listener of listeners) listener();
+  };
+  own.onActivity(activity);
+
+  async function put(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const body = await readJson(req, res, WorkspaceOpenBodySchema, 64 * 1024);
+    if (!body) return;
+    const existing = open.get(id);
+    if (existing) {
+      if (existing.workspace !== body.workspace) {
+        return sendError(res, 409, `workspace ${id} is open for ${existing.workspace}, not ${body.workspace}`);
+      }
+      return sendJson(res, 200, { id, workspace: existing.workspace });
+    }
+    try {
+      mkdirSync(body.workspace, { recursive: true });
+    } catch (err) {
+      return sendError(res, 500, `cannot create the workspace ${body.workspace}: ${(err as Error).message}`);
+    }
+    const handler = createRunnerHandler({ ...opts, workspace: body.workspace, stateDir: body.stateDir });
+    handler.onActivity(activity);
+    open.set(id, { workspace: body.workspace, handler });
+    sendJson(res, 200, { id, workspace: body.workspace });
+  }
+
+  async function remove(res: ServerResponse, id: string): Promise<void> {
+    const entry = open.get(id);
+    if (!entry) return sendError(res, 404, `no open workspace ${id}`);
+    open.delete(id);
+    await entry.handler.close();
+    sendJson(res, 200, { id, closed: true });
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
+    if (!path.startsWith(PREFIX)) return own.handle(req, res, path);
+    activity();
+    const slash = path.indexOf("/", PREFIX.length);
+    const id = path.slice(PREFIX.length, slash === -1 ? undefined : slash);
+    if (!WORKSPACE_ID_PATTERN.test(id)) {
+      req.resume();
+      return sendError(res, 400, `not a workspace id: "${id.slice(0, 80)}" (1–64 characters of A-Z a-z 0-9 _ -)`);
+    }
+    if (slash === -1) {
+      const done = req.method === "PUT" ? put(req, res, id) : req.method === "DELETE" ? remove(res, id) : undefined;
+      if (!done) {
+        req.resume();
+        return sendError(res, 405, `${req.method} ${path}: a workspace is opened with PUT and closed with DELETE`);
+      }
+      done.catch((err: unknown) => {
+        if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
+        else res.destroy();
+      });
+      return;
+    }
+    const entry = open.get(id);
+    if (!entry) {
+      req.resume();
+      return sendError(res, 404, `no open workspace ${id}: open it with PUT ${PREFIX}${id}`);
+    }
+    entry.handler.handle(req, res, path.slice(slash));
+  }
+
+  const all = () => [own, ...[...open.values()].map((e) => e.handler)];
+  return {
+    handle,
+    isBusy: () => all().some((h) => h.isBusy()),
+    async abortRun() {
+      await Promise.all(all().map((h) => h.abortRun()));
+    },
+    onActivity(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      await Promise.all(all().map((h) => h.close()));
+    },
+    workspaces: () => [...open.keys()],
+  };
+}

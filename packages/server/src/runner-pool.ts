@@ -1,0 +1,144 @@
+// Runner processes shared by sessions. A runner process is a host of workspaces (see
+// @harness/runner host.ts): the sessions of one group — one user, by default — share processes, up
+// to `capacity` sessions each, so that a hundred streaming sessions are a few warm processes rather
+// than a hundred cold ones. Sessions of different groups never share a process. A process is
+// started when a session of its group needs one and none has room, and stopped when its last
+// session has released it.
+import { join } from "node:path";
+import { adoptRunner, spawnRunner, type RunnerProcess, type SpawnRunnerOptions } from "./runner-process.ts";
+
+export type RunnerPoolOptions = {
+  /** The runners' environment, without credentials (they travel per query). */
+  env: Record<string, string | undefined>;
+  /** Sessions one process serves at most (1 = a process per session). */
+  capacity: number;
+  /** Each process's own workspace, under which it also keeps its output: `<dir>/<group>/runner-<n>.log`. */
+  dir: string;
+  /** A runner that finds itself without a server exits after this long. */
+  idleExitMs: number;
+  log: (line: string) => void;
+  spawn?: (options: SpawnRunnerOptions) => Promise<RunnerProcess>;
+  mainPath?: string;
+};
+
+export type RunnerPool = {
+  /** A live process of `group` that serves `member` (a session), starting one when none has room.
+   * The same member asking again gets the process it already holds, while that one lives. */
+  acquire(group: string, member: string): Promise<RunnerProcess>;
+  /** Takes over a process an earlier server started (`url`: the process's own base URL). */
+  adopt(group: string, member: string, info: { pid: number; url: string }): RunnerProcess;
+  /** `member` no longer uses `proc`; a process no member uses is stopped. */
+  release(proc: RunnerProcess, member: string): Promise<void>;
+  /** Stops `proc` for all its members (it no longer answers). */
+  discard(proc: RunnerProcess): Promise<void>;
+  /** How many sessions each live process serves, per group (for logs and tests). */
+  usage(): { group: string; pid: number | undefined; members: number }[];
+  /** Stops every process. */
+  close(): Promise<void>;
+};
+
+type Slot = {
+  group: string;
+  index: number;
+  members: Set<string>;
+  ready: Promise<RunnerProcess>;
+  process?: RunnerProcess;
+};
+
+export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
+  if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new Error(`runner capacity must be a positive integer, got ${options.capacity}`);
+  const spawnIt = options.spawn ?? spawnRunner;
+  const slots: Slot[] = [];
+
+  function drop(slot: Slot): void {
+    const at = slots.indexOf(slot);
+    if (at !== -1) slots.splice(at, 1);
+  }
+
+  /** The lowest process number not in use in `group`, so that log files are reused, not piled up. */
+  function freeIndex(group: string): number {
+    const used = new Set(slots.filter((s) => s.group === group).map((s) => s.index));
+    let index = 0;
+    while (used.has(index)) index++;
+    return index;
+  }
+
+  function watch(slot: Slot, proc: RunnerProcess): RunnerProcess {
+    slot.process = proc;
+    void proc.exited.then(() => drop(slot));
+    return proc;
+  }
+
+  function start(group: string): Slot {
+    const index = freeIndex(group);
+    const home = join(options.dir, group);
+    const slot: Slot = { group, index, members: new Set(), ready: undefined as unknown as Promise<RunnerProcess> };
+    slot.ready = spawnIt({
+      workspace: home,
+      env: options.env,
+      log: options.log,
+      mainPath: options.mainPath,
+      logFile: join(home, `runner-${index}.log`),
+      idleExitMs: options.idleExitMs,
+    }).then(
+      (proc) => {
+        options.log(`runner ${proc.pid} started for ${group} (process ${index})`);
+        return watch(slot, proc);
+      },
+      (error: unknown) => {
+        drop(slot);
+        throw error;
+      },
+    );
+    slots.push(slot);
+    return slot;
+  }
+
+  const live = (slot: Slot) => slot.process === undefined || slot.process.alive();
+
+  return {
+    async acquire(group, member) {
+      let slot =
+        slots.find((s) => s.group === group && s.members.has(member) && live(s)) ??
+        slots.find((s) => s.group === group && s.members.size < options.capacity && live(s)) ??
+        start(group);
+      slot.members.add(member);
+      try {
+        return await slot.ready;
+      } catch (error) {
+        slot.members.delete(member);
+        throw error;
+      }
+    },
+    adopt(group, member, info) {
+      let slot = slots.find((s) => s.process?.pid === info.pid && live(s));
+      if (!slot) {
+        const proc = adoptRunner(info);
+        slot = { group, index: freeIndex(group), members: new Set(), ready: Promise.resolve(proc) };
+        watch(slot, proc);
+        slots.push(slot);
+      }
+      slot.members.add(member);
+      return slot.process!;
+    },
+    async release(proc, member) {
+      const slot = slots.find((s) => s.process === proc);
+      if (!slot) return;
+      slot.members.delete(member);
+      if (slot.members.size > 0) return;
+      drop(slot);
+      options.log(`runner ${proc.pid} serves no session any more; stopping it`);
+      await proc.stop();
+    },
+    async discard(proc) {
+      const slot = slots.find((s) => s.process === proc);
+      if (slot) drop(slot);
+      await proc.stop();
+    },
+    usage: () => slots.map((s) => ({ group: s.group, pid: s.process?.pid, members: s.members.size })),
+    async close() {
+      const all = slots.splice(0);
+      await Promise.all(all.map((s) => s.ready.then((p) => p.stop(), () => {})));
+    },
+  };
+}

@@ -1,10 +1,15 @@
 // Shared pieces of the benchmarks: clocks, statistics, a lean WebSocket client that only counts
 // timestamped text, and process memory readings.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import WebSocket from "ws";
 
-/** Milliseconds on a clock shared by everything in this process. */
+/** Milliseconds on a clock shared by everything in this process (the fake model servers' request
+ * times use it too). */
 export const now = () => performance.timeOrigin + performance.now();
+/** Milliseconds on the machine's monotonic clock: the same in every process, so a stamp written in
+ * the fake model's process can be compared with the moment another process receives it. */
+export const machineNow = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function percentile(sorted: number[], p: number): number {
@@ -15,7 +20,7 @@ export function percentile(sorted: number[], p: number): number {
 export const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 /** A text chunk that carries the moment it was produced: the receiver subtracts it from its clock. */
-export const stamp = (t = now()) => `⟦${t.toFixed(3)}⟧`;
+export const stamp = (t = machineNow()) => `⟦${t.toFixed(3)}⟧`;
 const STAMP = /⟦(\d+\.\d+)⟧/g;
 
 export function rssKiB(pid: number): number {
@@ -35,7 +40,7 @@ export class StampCounter {
   private constructor(socket: WebSocket) {
     this.socket = socket;
     socket.on("message", (data) => {
-      const at = now();
+      const at = machineNow();
       const frame = JSON.parse(String(data));
       if (frame.type === "state") this.status = frame.state.status;
       if (frame.type !== "delta") return;
@@ -82,4 +87,19 @@ export class StampCounter {
 export function fmt(n: number, digits = 2): string {
   if (!Number.isFinite(n)) return "n/a";
   return n >= 1000 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
+}
+
+/** Starts bench/model-process.ts; resolves with its URL and a way to stop it. */
+export async function startModelProcess(): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, [new URL("./model-process.ts", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.setEncoding("utf8").on("data", (s: string) => {
+      out += s;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once("exit", (code) => reject(new Error(`the model process exited (${code}) before listening`)));
+  });
+  return { url, pid: child.pid!, stop: () => child.stdin!.end() };
 }

@@ -6,19 +6,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, startHarnessServer } from "@harness/test-utils";
 import { benchReply } from "./scenarios.ts";
-import { measureLatency, measureThroughput, sdkBaseline } from "./streaming.ts";
+import { measureLatency, measureThroughput, sdkBaseline, sdkThroughput } from "./streaming.ts";
 import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
 import { measureBackend } from "./backends.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { fmt } from "./lib.ts";
+import { fmt, startModelProcess } from "./lib.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
 const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-"));
+// The model the sessions stream from runs in a process of its own (see model-process.ts); the
+// in-process one serves the start-up measurement, which reads its request log.
 const fake = await startFakeAnthropic({ respond: (req) => benchReply(req) });
-const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_IDLE_MS: "600000" };
+const model = await startModelProcess();
+const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: model.url, HARNESS_RUNNER_IDLE_MS: "600000" };
 const server = await startHarnessServer({ dataDir, env });
 const rows: string[][] = [];
 const row = (...cells: string[]) => {
@@ -42,26 +45,28 @@ try {
   } else {
     console.log("(Claude Code binary not installed: the backend comparison is skipped)");
   }
-  const baseline = await sdkBaseline(fake.url, quick ? 2_000 : 20_000);
   // A model streams a few dozen text deltas a second; every session streams at that pace at once.
   const interval = Number(process.env.BENCH_DELTA_INTERVAL_MS ?? 50);
+  const count = quick ? 40 : 100;
   for (const sessions of [1, 100]) {
-    const lat = await measureLatency(server.url, sessions, quick ? 40 : 100, interval);
+    const baseline = await sdkBaseline(model.url, sessions, count, interval);
+    const lat = await measureLatency(server.url, sessions, count, interval);
     for (const [label, f] of [["first run", lat.first], ["warm", lat.warm]] as const) {
       row(
         `added latency, ${sessions} session(s), a delta every ${interval} ms each, ${label}`,
         `p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms (${f.samples} deltas)`,
-        `baseline SDK direct p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
+        `baseline SDK direct, ${sessions} stream(s): p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
         `p99 ratio ${fmt(f.p99 / baseline.p99)}×`,
       );
     }
   }
+  const sdkPerSecond = await sdkThroughput(model.url, quick ? 2_000 : 20_000);
   const thr = await measureThroughput(server.url, quick ? 5_000 : 50_000);
   row(
     "text deltas per second, 1 session",
     `${fmt(thr.perSecond)} /s (${thr.count} deltas)`,
-    `baseline SDK direct ${fmt(baseline.perSecond)} /s`,
-    `ratio ${fmt(thr.perSecond / baseline.perSecond)}×`,
+    `baseline SDK direct ${fmt(sdkPerSecond)} /s`,
+    `ratio ${fmt(thr.perSecond / sdkPerSecond)}×`,
   );
   const mem = await measureIdleMemory(env, quick ? 100 : 1_000);
   row(
@@ -95,6 +100,7 @@ try {
 } finally {
   await server.stop();
   await fake.close();
+  model.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 

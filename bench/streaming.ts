@@ -1,6 +1,6 @@
 // Latency and throughput of text deltas: fake model → runner → session → WebSocket client.
 import Anthropic from "@anthropic-ai/sdk";
-import { now, percentile, StampCounter } from "./lib.ts";
+import { machineNow, percentile, StampCounter } from "./lib.ts";
 
 export type LatencyFigures = { p50: number; p99: number; samples: number };
 
@@ -11,12 +11,16 @@ function summarize(latencies: number[]): LatencyFigures {
 
 /** `sessions` sessions stream `count` stamped deltas each, one every `intervalMs`, at the same time,
  * twice: the first streaming run of each session meets runner processes whose code is not yet
- * optimised ("first"); the second shows them warm ("warm"). */
+ * optimised ("first"); the second shows them warm ("warm"). All runs are submitted at once. With
+ * `inStep`, every stream ticks in the same millisecond (a burst of one delta per session every
+ * interval: the worst case); otherwise each starts at its own offset within the first interval,
+ * as independent model streams would. */
 export async function measureLatency(
   url: string,
   sessions: number,
   count: number,
   intervalMs: number,
+  inStep = false,
 ): Promise<{ first: LatencyFigures; warm: LatencyFigures }> {
   const run = `lat${sessions}-${Date.now()}`;
   const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => StampCounter.open(url, "bench", `${run}-${i}`)));
@@ -24,7 +28,7 @@ export async function measureLatency(
   await Promise.all(clients.map((c) => c.run("hello")));
   const pass = async () => {
     for (const c of clients) c.reset();
-    await Promise.all(clients.map((c) => c.run(`paced ${count} ${intervalMs}`)));
+    await Promise.all(clients.map((c) => c.run(`paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`)));
     return summarize(clients.flatMap((c) => c.latencies));
   };
   const first = await pass();
@@ -38,7 +42,7 @@ export async function measureThroughput(url: string, count: number): Promise<{ p
   const client = await StampCounter.open(url, "bench", `thr-${Date.now()}`);
   await client.run("hello");
   client.reset();
-  const started = now();
+  const started = machineNow();
   await client.run(`burst ${count}`);
   const elapsed = client.lastAt - started;
   client.close();
@@ -46,28 +50,40 @@ export async function measureThroughput(url: string, count: number): Promise<{ p
   return { perSecond: (count / elapsed) * 1000, count };
 }
 
-/** The same fake model read directly with the Anthropic SDK in this process: the floor any client pays. */
-export async function sdkBaseline(baseURL: string, burst: number): Promise<LatencyFigures & { perSecond: number }> {
+/** The same fake model read directly with the Anthropic SDK from this process, by `streams` readers
+ * at once at the same pace as the sessions: the floor any client pays, timing included. */
+export async function sdkBaseline(baseURL: string, streams: number, count: number, intervalMs: number, inStep = false): Promise<LatencyFigures> {
   const client = new Anthropic({ apiKey: "bench", baseURL, maxRetries: 0 });
-  const read = async (prompt: string, onText: (text: string, at: number) => void) => {
-    const stream = await client.messages.create({
-      model: "bench",
-      max_tokens: 1024,
-      stream: true,
-      messages: [{ role: "user", content: prompt }],
-    });
-    for await (const event of stream) {
-      if (event.type === "content_block_delta" && event.delta.type === "text_delta") onText(event.delta.text, now());
-    }
-  };
   const latencies: number[] = [];
-  await read("paced 200 20", (text, at) => latencies.push(at - Number(/⟦(\d+\.\d+)⟧/.exec(text)?.[1])));
+  await Promise.all(
+    Array.from({ length: streams }, () =>
+      read(client, `paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`, (text, at) => latencies.push(at - Number(/⟦(\d+\.\d+)⟧/.exec(text)?.[1]))),
+    ),
+  );
+  return summarize(latencies);
+}
+
+/** One reader of `burst` deltas written as fast as the fake model can: deltas per second. */
+export async function sdkThroughput(baseURL: string, burst: number): Promise<number> {
+  const client = new Anthropic({ apiKey: "bench", baseURL, maxRetries: 0 });
   let received = 0;
   let last = 0;
-  const started = now();
-  await read(`burst ${burst}`, (_text, at) => {
+  const started = machineNow();
+  await read(client, `burst ${burst}`, (_text, at) => {
     received++;
     last = at;
   });
-  return { ...summarize(latencies), perSecond: (received / (last - started)) * 1000 };
+  return (received / (last - started)) * 1000;
+}
+
+async function read(client: Anthropic, prompt: string, onText: (text: string, at: number) => void): Promise<void> {
+  const stream = await client.messages.create({
+    model: "bench",
+    max_tokens: 1024,
+    stream: true,
+    messages: [{ role: "user", content: prompt }],
+  });
+  for await (const event of stream) {
+    if (event.type === "content_block_delta" && event.delta.type === "text_delta") onText(event.delta.text, machineNow());
+  }
 }

@@ -1,12 +1,14 @@
-// Many sessions at once, each with its own runner and workspace.
+// Many sessions at once, each with its own workspace; a user's sessions share a runner process,
+// different users' sessions never do.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { startFakeAnthropic, startHarnessServer, MinimalClient } from "@harness/test-utils";
 
-test("sessions run concurrently, each in its own workspace", async () => {
+test("sessions run concurrently, each in its own workspace, on one runner process per user", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "harness-many-"));
   // Each session's first request gets a Bash call, the request with its result gets the answer.
   const fake = await startFakeAnthropic({
@@ -32,6 +34,14 @@ test("sessions run concurrently, each in its own workspace", async () => {
     assert.equal(new Set(dirs).size, count, `every session has its own workspace: ${dirs.join(", ")}`);
     for (const o of outputs) assert.match(o, /mine\.txt/);
     for (const dir of dirs) assert.ok(dir.startsWith(dataDir), `${dir} is under the data dir`);
+    const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+    const pidOf = (i: number) =>
+      (db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(`user${i % 2}`, `par${i}`) as { pid: number }).pid;
+    const pids = Array.from({ length: count }, (_, i) => pidOf(i));
+    db.close();
+    assert.equal(pids[0], pids[2], "user0's two sessions share a process");
+    assert.equal(pids[1], pids[3], "user1's two sessions share a process");
+    assert.notEqual(pids[0], pids[1], "two users never share one");
     await Promise.all(clients.map((c) => c.close()));
   } finally {
     await server.stop();

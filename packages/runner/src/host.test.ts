@@ -1,0 +1,73 @@
+// One runner process serving several workspaces under /workspaces/:id.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError } from "./client.ts";
+import { collect, fakeBackend, never, startRunner, tempDir, usage, waitFor, waitForAbort } from "./test-support.ts";
+
+test("two workspaces of one process run at the same time, each in its own directory, each one run at a time", async (t) => {
+  const dir = tempDir(t);
+  const held = fakeBackend(async (query, ctx) => {
+    ctx.emit({ type: "assistant.delta", text: `in ${ctx.workspace}` });
+    if (query.prompt === "hold") return waitForAbort(ctx);
+    return { ok: true, result: "done", usage, transcript: [] };
+  });
+  const { url } = await startRunner(t, { backend: held, workspace: join(dir, "own") });
+  const a = createRunnerClient(await openWorkspace(url, "ws-a", { workspace: join(dir, "a") }));
+  const b = createRunnerClient(await openWorkspace(url, "ws-b", { workspace: join(dir, "b") }));
+  assert.ok(existsSync(join(dir, "a")) && existsSync(join(dir, "b")), "opening creates the workspace");
+
+  // A run held open in a does not make b busy.
+  const holding = new AbortController();
+  const inA = collect(a.query({ prompt: "hold" }, { signal: holding.signal })).catch(() => []);
+  await waitFor(async () => (await a.health()).busy, "workspace a to be busy");
+  assert.equal((await b.health()).busy, false);
+  const events = await collect(b.query({ prompt: "go" }, { signal: never() }));
+  assert.deepEqual(events.find((e) => e.type === "assistant.delta"), { type: "assistant.delta", seq: 2, text: `in ${join(dir, "b")}` });
+  assert.equal(events.at(-1)?.type, "run.completed");
+  await assert.rejects(collect(a.query({ prompt: "again" }, { signal: never() })), (err: unknown) => err instanceof RunnerHttpError && err.status === 409);
+  holding.abort();
+  await inA;
+});
+
+test("opening is idempotent for the same workspace and refused for another; a closed workspace is gone", async (t) => {
+  const dir = tempDir(t);
+  const backend = fakeBackend(async (_q, ctx) => waitForAbort(ctx));
+  const { url } = await startRunner(t, { backend, workspace: join(dir, "own") });
+  const first = await openWorkspace(url, "same", { workspace: join(dir, "x") });
+  assert.equal(await openWorkspace(url, "same", { workspace: join(dir, "x") }), first);
+  await assert.rejects(openWorkspace(url, "same", { workspace: join(dir, "y") }), (err: unknown) => {
+    return err instanceof RunnerHttpError && err.status === 409 && /open for .*x, not .*y/.test(err.message);
+  });
+
+  // Closing cancels the run in flight.
+  const client = createRunnerClient(first);
+  const running = collect(client.query({ prompt: "p" }, { signal: never() }));
+  await waitFor(() => backend.runs.length === 1, "the run to start");
+  assert.equal(await closeWorkspace(url, "same"), true);
+  const events = await running;
+  assert.deepEqual(events.at(-1), { type: "run.error", seq: events.length, message: "cancelled" });
+  assert.equal(await closeWorkspace(url, "same"), false, "closing twice: it is not open any more");
+  await assert.rejects(client.health(), (err: unknown) => err instanceof RunnerHttpError && err.status === 404 && /no open workspace same/.test(err.message));
+});
+
+test("bad workspace requests get errors naming the problem; the process keeps serving", async (t) => {
+  const dir = tempDir(t);
+  const { url, client } = await startRunner(t, { backend: fakeBackend(async () => ({ ok: true, result: "", usage, transcript: [] })), workspace: join(dir, "own") });
+  const put = (id: string, body: unknown) =>
+    fetch(`${url}/workspaces/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const relative = await put("ok-id", { workspace: "not/absolute" });
+  assert.equal(relative.status, 400);
+  assert.match(((await relative.json()) as { error: string }).error, /workspace.*absolute/);
+  const extra = await put("ok-id", { workspace: join(dir, "w"), surprise: 1 });
+  assert.equal(extra.status, 400);
+  const badId = await put("no%20spaces", { workspace: join(dir, "w") });
+  assert.equal(badId.status, 400);
+  assert.match(((await badId.json()) as { error: string }).error, /not a workspace id/);
+  const post = await fetch(`${url}/workspaces/ok-id`, { method: "POST" });
+  assert.equal(post.status, 405);
+  const unknown = await fetch(`${url}/workspaces/never-opened/health`);
+  assert.equal(unknown.status, 404);
+  assert.equal((await client.health()).ok, true, "the process's own workspace still answers");
+});

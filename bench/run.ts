@@ -48,12 +48,13 @@ try {
   // A model streams a few dozen text deltas a second; every session streams at that pace at once.
   const interval = Number(process.env.BENCH_DELTA_INTERVAL_MS ?? 50);
   const count = quick ? 40 : 100;
-  for (const sessions of [1, 100]) {
-    const baseline = await sdkBaseline(model.url, sessions, count, interval);
-    const lat = await measureLatency(server.url, sessions, count, interval);
+  for (const [sessions, inStep] of [[1, false], [100, false], [100, true]] as const) {
+    const baseline = await sdkBaseline(model.url, sessions, count, interval, inStep);
+    const lat = await measureLatency(server.url, sessions, count, interval, inStep);
+    const how = inStep ? ", all ticking in the same millisecond" : "";
     for (const [label, f] of [["first run", lat.first], ["warm", lat.warm]] as const) {
       row(
-        `added latency, ${sessions} session(s), a delta every ${interval} ms each, ${label}`,
+        `added latency, ${sessions} session(s), a delta every ${interval} ms each${how}, ${label}`,
         `p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms (${f.samples} deltas)`,
         `baseline SDK direct, ${sessions} stream(s): p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
         `p99 ratio ${fmt(f.p99 / baseline.p99)}×`,

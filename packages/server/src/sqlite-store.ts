@@ -98,7 +98,7 @@ export type SqliteDatabase = {
 /** Writes wait this long to share a transaction with the writes of other sessions: a commit costs
  * a few hundred microseconds of the event loop, and a hundred streaming sessions would otherwise
  * commit a couple of thousand times a second. */
-const COMMIT_DELAY_MS = 50;
+const COMMIT_DELAY_MS = 20;
 
 type PendingWrite = {
   userId: string;

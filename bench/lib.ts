@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: clocks, statistics, a lean WebSocket client that only counts
 // timestamped text, and process memory readings.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import WebSocket from "ws";
 
 /** Milliseconds on a clock shared by everything in this process (the fake model servers' request
@@ -26,6 +26,24 @@ const STAMP = /⟦(\d+\.\d+)⟧/g;
 export function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+/** The processes whose parent is `pid`, and their resident memory in all. */
+export function childrenRss(pid: number): { count: number; kib: number } {
+  let count = 0;
+  let kib = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      if (Number(fields[1]) !== pid) continue;
+      kib += rssKiB(Number(entry));
+      count++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { count, kib };
 }
 
 /** Connects to a session and records, for every stamped chunk received, its latency. */

@@ -48,9 +48,11 @@ try {
   // A model streams a few dozen text deltas a second; every session streams at that pace at once.
   const interval = Number(process.env.BENCH_DELTA_INTERVAL_MS ?? 50);
   const count = quick ? 40 : 100;
+  let pooled: Awaited<ReturnType<typeof measureLatency>> | undefined;
   for (const [sessions, inStep] of [[1, false], [100, false], [100, true]] as const) {
     const baseline = await sdkBaseline(model.url, sessions, count, interval, inStep);
-    const lat = await measureLatency(server.url, sessions, count, interval, inStep);
+    const lat = await measureLatency(server.url, sessions, count, interval, inStep, server.child.pid);
+    if (sessions === 100 && !inStep) pooled = lat;
     const how = inStep ? ", all ticking in the same millisecond" : "";
     for (const [label, f] of [["first run", lat.first], ["warm", lat.warm]] as const) {
       row(
@@ -59,6 +61,24 @@ try {
         `baseline SDK direct, ${sessions} stream(s): p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
         `p99 ratio ${fmt(f.p99 / baseline.p99)}×`,
       );
+    }
+  }
+  // The same 100 sessions with a runner process each (the layout without sharing), in a second server.
+  if (!quick && pooled) {
+    const soloDir = await mkdtemp(join(tmpdir(), "harness-bench-solo-"));
+    const solo = await startHarnessServer({ dataDir: soloDir, env: { ...env, HARNESS_RUNNER_SESSIONS_PER_PROCESS: "1" } });
+    try {
+      const lat = await measureLatency(solo.url, 100, count, interval, false, solo.child.pid);
+      const mib = (kib: number) => fmt(kib / 1024, 0);
+      row(
+        "100 sessions streaming: runner processes, their memory, warm p99",
+        `${pooled.runners.count} processes, ${mib(pooled.runners.kib)} MiB, p99 ${fmt(pooled.warm.p99)} ms`,
+        `a process per session: ${lat.runners.count} processes, ${mib(lat.runners.kib)} MiB, p99 ${fmt(lat.warm.p99)} ms`,
+        `memory ratio ${fmt(pooled.runners.kib / lat.runners.kib)}×, p99 ratio ${fmt(pooled.warm.p99 / lat.warm.p99)}×`,
+      );
+    } finally {
+      await solo.stop();
+      await rm(soloDir, { recursive: true, force: true });
     }
   }
   const sdkPerSecond = await sdkThroughput(model.url, quick ? 2_000 : 20_000);

@@ -1,6 +1,6 @@
 // Latency and throughput of text deltas: fake model → runner → session → WebSocket client.
 import Anthropic from "@anthropic-ai/sdk";
-import { machineNow, percentile, StampCounter } from "./lib.ts";
+import { childrenRss, machineNow, percentile, StampCounter } from "./lib.ts";
 
 export type LatencyFigures = { p50: number; p99: number; samples: number };
 
@@ -21,7 +21,8 @@ export async function measureLatency(
   count: number,
   intervalMs: number,
   inStep = false,
-): Promise<{ first: LatencyFigures; warm: LatencyFigures }> {
+  serverPid?: number,
+): Promise<{ first: LatencyFigures; warm: LatencyFigures; runners: { count: number; kib: number } }> {
   const run = `lat${sessions}-${Date.now()}`;
   const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => StampCounter.open(url, "bench", `${run}-${i}`)));
   // Every session starts its runner and completes one short run before anything is measured.
@@ -33,8 +34,10 @@ export async function measureLatency(
   };
   const first = await pass();
   const warm = await pass();
+  // The runner processes are still up (they outlive a run): count them and their memory.
+  const runners = serverPid === undefined ? { count: 0, kib: 0 } : childrenRss(serverPid);
   for (const c of clients) c.close();
-  return { first, warm };
+  return { first, warm, runners };
 }
 
 /** One session receives `count` deltas that the fake model writes as fast as it can. */

@@ -28,6 +28,17 @@ export type Checkpoints = {
 };
 
 const REF = "refs/harness/checkpoints";
+// $1: the commit message, $2: the ref. Prints the snapshot's tree. Exits 97 when git add fails (its
+// message says which nested repositories to leave out).
+const SNAPSHOT_SCRIPT = `"$G" add --all -- . || exit 97
+tree=$("$G" write-tree) || exit 1
+if parent=$("$G" rev-parse --quiet --verify "$2"); then
+  commit=$("$G" commit-tree "$tree" -p "$parent" -m "$1") || exit 1
+else
+  commit=$("$G" commit-tree "$tree" -m "$1") || exit 1
+fi
+"$G" update-ref "$2" "$commit" || exit 1
+printf '%s\\n' "$tree"`;
 // Highest precedence of all attribute files: store and restore bytes as they are, whatever the
 // workspace's .gitattributes say (no end-of-line conversion, no filters).
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
@@ -89,12 +100,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       return ready;
     }
     let added = await git.run(["add", "--all", "--", "."], { repo });
-    // A repository nested in the workspace that has no commit yet cannot be added: leave it out.
-    for (let tries = 0; !added.ok && tries < 20; tries++) {
-      const nested = [...added.message.matchAll(/'([^']+)' does not have a commit checked out/g)].map((m) => `/${m[1].replace(/\/?$/, "/")}`);
-      if (nested.length === 0 || nested.every((p) => excludes.has(p))) break;
-      for (const path of nested) excludes.add(path);
-      await writeExcludes();
+    for (let tries = 0; !added.ok && tries < 20 && (await leaveOutNested(added.message)); tries++) {
       added = await git.run(["add", "--all", "--", "."], { repo });
     }
     if (!added.ok) return added;
@@ -102,24 +108,29 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     return tree.ok ? { ok: true, value: tree.stdout.trim() } : tree;
   }
 
-  // The newest checkpoint commit, once known: looked up once, then followed in memory.
-  let head: string | undefined;
-  async function keep(tree: string, message: string): Promise<Result<void>> {
-    if (head === undefined) {
-      const found = await git.run(["rev-parse", "--quiet", "--verify", REF], { repo });
-      head = found.ok ? found.stdout.trim() : "";
+  /** Snapshots the workspace and files the snapshot as a commit on REF, in one shell; returns the
+   * snapshot's tree. */
+  async function snapshotAndKeep(message: string): Promise<Result<string>> {
+    const ready = await prepare();
+    if (!ready.ok) {
+      prepared = undefined;
+      return ready;
     }
-    const parent = head ? ["-p", head] : [];
-    const commit = await git.run(["commit-tree", tree, ...parent, "-m", message], { repo });
-    if (!commit.ok) return commit;
-    const id = commit.stdout.trim();
-    const updated = await git.run(["update-ref", REF, id], { repo });
-    if (!updated.ok) {
-      head = undefined;
-      return updated;
+    for (let tries = 0; ; tries++) {
+      const kept = await git.script("snapshot", SNAPSHOT_SCRIPT, [message, REF], { repo });
+      if (kept.ok) return { ok: true, value: kept.stdout.trim() };
+      if (!(await leaveOutNested(kept.message)) || tries >= 20) return kept;
     }
-    head = id;
-    return { ok: true, value: undefined };
+  }
+
+  /** A repository nested in the workspace that has no commit yet cannot be added: `failure` (from
+   * git add) names such repositories; they are excluded from now on. False when it names none new. */
+  async function leaveOutNested(failure: string): Promise<boolean> {
+    const nested = [...failure.matchAll(/'([^']+)' does not have a commit checked out/g)].map((m) => `/${m[1].replace(/\/?$/, "/")}`);
+    if (nested.length === 0 || nested.every((p) => excludes.has(p))) return false;
+    for (const path of nested) excludes.add(path);
+    await writeExcludes();
+    return true;
   }
 
   async function diff(tree: string): Promise<Result<FileChange[]>> {
@@ -147,10 +158,9 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         let tree: string | undefined;
         let failure: string | undefined;
         if (await git.available()) {
-          const snap = await snapshotTree();
-          const kept = snap.ok ? await keep(snap.value, userMessageId) : snap;
-          if (snap.ok && kept.ok) tree = snap.value;
-          else failure = snap.ok ? (kept.ok ? undefined : kept.message) : snap.message;
+          const kept = await snapshotAndKeep(userMessageId);
+          if (kept.ok) tree = kept.value;
+          else failure = kept.message;
         }
         idx.messages[userMessageId] = { ...(tree && { tree }), backend, createdAt: new Date().toISOString() };
         await writeIndex(options.stateDir, idx);

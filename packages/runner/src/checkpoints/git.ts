@@ -1,7 +1,7 @@
 // Running git on the shadow repository of a workspace's checkpoints. The user's and the system's git
 // configuration are left out (no hooks, filters or excludes of theirs), so snapshots and restores
 // depend on the workspace alone. git is started from a worker thread (spawn-off-thread.ts).
-import { spawnOffThread } from "./spawn-off-thread.ts";
+import { spawnOffThread, type SpawnJob } from "./spawn-off-thread.ts";
 
 export type GitResult = { ok: true; stdout: string } | { ok: false; message: string };
 
@@ -35,6 +35,10 @@ function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
 export type Git = {
   /** Runs `git args…`; failures (git missing, a non-zero exit) come back as values. */
   run(args: readonly string[], options?: { repo?: GitRepo; cwd?: string }): Promise<GitResult>;
+  /** Runs a POSIX shell script in which `"$G"` is git and `args` are $1…: several git commands for
+   * the price of one process started by the runner (each start costs it milliseconds). `name`
+   * labels failures ("git <name> failed …"). */
+  script(name: string, body: string, args: readonly string[], options: { repo: GitRepo }): Promise<GitResult>;
   /** Whether git can be run at all (checked once). */
   available(): Promise<boolean>;
 };
@@ -45,21 +49,31 @@ export function createGit(command = "git"): Git {
   const run: Git["run"] = (args, options = {}) => runGit(command, args, options);
   return {
     run,
+    script: (name, body, args, options) =>
+      launch(name, { command: "/bin/sh", args: ["-c", `G="$0"\n${body}`, command, ...args], cwd: options.repo.workTree, env: gitEnv(options.repo) }),
     available() {
-      available ??= run(["--version"], { cwd: "/" }).then((r) => r.ok);
+      available ??= checked.get(command) ?? run(["--version"], { cwd: "/" }).then((r) => r.ok);
+      checked.set(command, available);
       return available;
     },
   };
 }
 
-async function runGit(command: string, args: readonly string[], options: { repo?: GitRepo; cwd?: string }): Promise<GitResult> {
+/** Whether each git executable runs, checked once per process (every workspace asks). */
+const checked = new Map<string, Promise<boolean>>();
+
+function runGit(command: string, args: readonly string[], options: { repo?: GitRepo; cwd?: string }): Promise<GitResult> {
+  return launch(args[0] ?? "", { command, args, cwd: options.cwd ?? options.repo?.workTree, env: gitEnv(options.repo) });
+}
+
+async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   let done;
   try {
-    done = await spawnOffThread({ command, args, cwd: options.cwd ?? options.repo?.workTree, env: gitEnv(options.repo) });
+    done = await spawnOffThread(job);
   } catch (error) {
     return { ok: false, message: `cannot run git: ${(error as Error).message}` };
   }
   if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8") };
   const stderr = done.stderr.toString("utf8").trim();
-  return { ok: false, message: `git ${args[0]} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` };
+  return { ok: false, message: `git ${name} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` };
 }

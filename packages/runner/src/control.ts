@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
 import type { RunnerDeps } from "./deps.ts";
-import { readJson, sendError, sendJson } from "./http.ts";
+import { readJson, refuse, sendError, sendJson } from "./http.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 
@@ -12,8 +12,8 @@ const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
 export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
-function unknownRun(res: ServerResponse, requestId: string): void {
-  sendError(res, 404, `no run "${requestId}" on this runner (a finished run is kept for a while, then forgotten)`);
+function unknownRun(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  refuse(req, res, 404, `no run "${requestId}" on this runner (a finished run is kept for a while, then forgotten)`);
 }
 
 function ended(res: ServerResponse, run: Run): void {
@@ -22,10 +22,7 @@ function ended(res: ServerResponse, run: Run): void {
 
 export async function handleControl(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps, requestId: string, action: ControlAction): Promise<void> {
   const run = deps.runs.get(requestId);
-  if (!run) {
-    req.resume();
-    return unknownRun(res, requestId);
-  }
+  if (!run) return unknownRun(req, res, requestId);
   switch (action) {
     case "approve": {
       const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
@@ -80,7 +77,7 @@ function noApproval(res: ServerResponse, run: Run, toolUseId: string): void {
  * Closing this stream never cancels the run. */
 export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps, requestId: string): void {
   const run = deps.runs.get(requestId);
-  if (!run) return unknownRun(res, requestId);
+  if (!run) return unknownRun(req, res, requestId);
   const header = req.headers["last-event-id"];
   const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? "";
   const after = text === "" ? 0 : Number(text);

@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
-import { readJson, sendError, sendJson } from "./http.ts";
+import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
 import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
 
 export type RunnerHost = RunnerHandler & {
@@ -56,33 +56,26 @@ export function createRunnerHost(opts: RunnerServerOptions): RunnerHost {
     sendJson(res, 200, { id, closed: true });
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
-    if (!path.startsWith(PREFIX)) return own.handle(req, res, path);
-    activity();
+  function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> | void {
     const slash = path.indexOf("/", PREFIX.length);
     const id = path.slice(PREFIX.length, slash === -1 ? undefined : slash);
     if (!WORKSPACE_ID_PATTERN.test(id)) {
-      req.resume();
-      return sendError(res, 400, `not a workspace id: "${id.slice(0, 80)}" (1–64 characters of A-Z a-z 0-9 _ -)`);
+      return refuse(req, res, 400, `not a workspace id: "${id.slice(0, 80)}" (1–64 characters of A-Z a-z 0-9 _ -)`);
     }
     if (slash === -1) {
-      const done = req.method === "PUT" ? put(req, res, id) : req.method === "DELETE" ? remove(res, id) : undefined;
-      if (!done) {
-        req.resume();
-        return sendError(res, 405, `${req.method} ${path}: a workspace is opened with PUT and closed with DELETE`);
-      }
-      done.catch((err: unknown) => {
-        if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
-        else res.destroy();
-      });
-      return;
+      if (req.method === "PUT") return put(req, res, id);
+      if (req.method === "DELETE") return remove(res, id);
+      return refuse(req, res, 405, `${req.method} ${path}: a workspace is opened with PUT and closed with DELETE`);
     }
     const entry = open.get(id);
-    if (!entry) {
-      req.resume();
-      return sendError(res, 404, `no open workspace ${id}: open it with PUT ${PREFIX}${id}`);
-    }
+    if (!entry) return refuse(req, res, 404, `no open workspace ${id}: open it with PUT ${PREFIX}${id}`);
     entry.handler.handle(req, res, path.slice(slash));
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
+    if (!path.startsWith(PREFIX)) return own.handle(req, res, path);
+    activity();
+    answerFailures(route(req, res, path), res);
   }
 
   const all = () => [own, ...[...open.values()].map((e) => e.handler)];

@@ -9,6 +9,21 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+/** Answers with an error without reading the request's body (it is drained, so that the
+ * connection can serve the next request). */
+export function refuse(req: IncomingMessage, res: ServerResponse, status: number, error: string): void {
+  req.resume();
+  sendError(res, status, error);
+}
+
+/** A handler that failed answers 500, or has its connection cut once its answer has started. */
+export function answerFailures(done: Promise<void> | void, res: ServerResponse): void {
+  done?.catch((err: unknown) => {
+    if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
+    else res.destroy();
+  });
+}
+
 export function sendError(res: ServerResponse, status: number, error: string): void {
   sendJson(res, status, { error });
 }

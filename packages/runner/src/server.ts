@@ -9,8 +9,8 @@
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               501 without git)
 //
-// One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key lives only in memory for the duration of the run: nothing
-// here logs or stores request bodies.
+// One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key
+// lives only in memory for the duration of the run: nothing here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { RewindBodySchema, type RunnerHealth } from "@harness/protocol";
 import type { Backend } from "./backend.ts";
@@ -20,7 +20,7 @@ import { createGit } from "./checkpoints/git.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
 import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
 import type { EventLogLimits } from "./event-log.ts";
-import { readJson, sendError, sendJson } from "./http.ts";
+import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
 import { rewindWorkspace } from "./rewind.ts";
@@ -139,8 +139,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       try {
         requestId = decodeURIComponent(parts[2]);
       } catch {
-        req.resume();
-        return sendError(res, 400, `not a run id: ${parts[2]}`);
+        return refuse(req, res, 400, `not a run id: ${parts[2]}`);
       }
       const action = parts[3];
       if (action === "events" && method === "GET") return handleEvents(req, res, deps, requestId);
@@ -148,18 +147,12 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
         return handleControl(req, res, deps, requestId, action as ControlAction);
       }
     }
-    req.resume();
-    sendError(res, 404, `not found: ${method} ${path}`);
+    refuse(req, res, 404, `not found: ${method} ${path}`);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
     deps.activity();
-    const done = route(req, res, path);
-    if (!done) return;
-    done.catch((err: unknown) => {
-      if (!res.headersSent) sendError(res, 500, err instanceof Error ? err.message : String(err));
-      else res.destroy();
-    });
+    answerFailures(route(req, res, path), res);
   }
 
   let closing: Promise<void> | undefined;

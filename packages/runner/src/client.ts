@@ -169,7 +169,7 @@ export async function closeWorkspace(hostUrl: string, id: string, signal?: Abort
 }
 
 async function hostRequest(hostUrl: string, id: string, init: RequestInit, signal: AbortSignal | undefined): Promise<void> {
-  const res = await send(hostUrl.replace(/\/+$/, ""), `/workspaces/${encodeURIComponent(id)}`, init, signal);
+  const res = await send(workspaceUrl(hostUrl, id), "", init, signal);
   await res.body?.cancel();
 }
 

@@ -6,3 +6,8 @@ export const IdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 letters, digits, '.', '_' or '-'")
   .refine((id) => id !== "." && id !== "..", "must not be '.' or '..'");
+
+/** One session as a single map key; ids never hold "\0", so split("\0") gives them back. */
+export function sessionKey(userId: string, sessionId: string): string {
+  return `${userId}\0${sessionId}`;
+}

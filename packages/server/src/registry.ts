@@ -2,6 +2,7 @@
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort } from "@harness/session";
+import { sessionKey } from "./ids.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
 export type SessionRunner = RunnerPort & { stop?(): Promise<void> };
@@ -46,10 +47,6 @@ export type RegistryOptions = {
   log: (line: string) => void;
 };
 
-function keyOf(userId: string, sessionId: string): string {
-  return `${userId}\0${sessionId}`;
-}
-
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
   const entries = new Map<string, Entry>();
   let closed = false;
@@ -86,7 +83,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   }
 
   async function conversation(userId: string, sessionId: string): Promise<Conversation | undefined> {
-    const entry = entries.get(keyOf(userId, sessionId));
+    const entry = entries.get(sessionKey(userId, sessionId));
     const session = entry && !entry.closing ? (entry.session ?? (await entry.opening.catch(() => undefined))) : undefined;
     if (session) return session.conversation();
     const stored = options.db.readSession(userId, sessionId);
@@ -131,7 +128,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   }
 
   async function acquire(userId: string, sessionId: string): Promise<Lease> {
-    const key = keyOf(userId, sessionId);
+    const key = sessionKey(userId, sessionId);
     const held = await claim(key, userId, sessionId, (entry) => {
       entry.holders++;
       return entry;
@@ -158,14 +155,14 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   return {
     acquire,
     async live(userId, sessionId) {
-      const entry = entries.get(keyOf(userId, sessionId));
+      const entry = entries.get(sessionKey(userId, sessionId));
       if (!entry || entry.closing) return undefined;
       return entry.session ?? entry.opening.catch(() => undefined);
     },
     conversation,
     async remove(userId, sessionId, reason) {
       // Opened if need be: the session's runner (perhaps left by an earlier server) must stop too.
-      const key = keyOf(userId, sessionId);
+      const key = sessionKey(userId, sessionId);
       const closing = await claim(key, userId, sessionId, (held) => {
         held.closing = (async () => {
           const session = await held.opening.catch(() => undefined);

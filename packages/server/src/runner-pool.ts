@@ -31,8 +31,6 @@ export type RunnerPool = {
   release(proc: RunnerProcess, member: string): Promise<void>;
   /** Stops `proc` for all its members (it no longer answers). */
   discard(proc: RunnerProcess): Promise<void>;
-  /** How many sessions each live process serves, per group (for logs and tests). */
-  usage(): { group: string; pid: number | undefined; members: number }[];
   /** Stops every process. */
   close(): Promise<void>;
 };
@@ -72,24 +70,29 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
   function start(group: string): Slot {
     const index = freeIndex(group);
     const home = join(options.dir, group);
-    const slot: Slot = { group, index, members: new Set(), ready: undefined as unknown as Promise<RunnerProcess> };
-    slot.ready = spawnIt({
+    const spawned = spawnIt({
       workspace: home,
       env: options.env,
       log: options.log,
       mainPath: options.mainPath,
       logFile: join(home, `runner-${index}.log`),
       idleExitMs: options.idleExitMs,
-    }).then(
-      (proc) => {
-        options.log(`runner ${proc.pid} started for ${group} (process ${index})`);
-        return watch(slot, proc);
-      },
-      (error: unknown) => {
-        drop(slot);
-        throw error;
-      },
-    );
+    });
+    const slot: Slot = {
+      group,
+      index,
+      members: new Set(),
+      ready: spawned.then(
+        (proc) => {
+          options.log(`runner ${proc.pid} started for ${group} (process ${index})`);
+          return watch(slot, proc);
+        },
+        (error: unknown) => {
+          drop(slot);
+          throw error;
+        },
+      ),
+    };
     slots.push(slot);
     return slot;
   }
@@ -98,7 +101,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
 
   return {
     async acquire(group, member) {
-      let slot =
+      const slot =
         slots.find((s) => s.group === group && s.members.has(member) && live(s)) ??
         slots.find((s) => s.group === group && s.members.size < options.capacity && live(s)) ??
         start(group);
@@ -135,7 +138,6 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       if (slot) drop(slot);
       await proc.stop();
     },
-    usage: () => slots.map((s) => ({ group: s.group, pid: s.process?.pid, members: s.members.size })),
     async close() {
       const all = slots.splice(0);
       await Promise.all(all.map((s) => s.ready.then((p) => p.stop(), () => {})));

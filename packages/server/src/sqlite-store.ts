@@ -7,6 +7,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError } from "@harness/protocol";
 import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
+import { sessionKey } from "./ids.ts";
 import { createCatalog, type SessionCatalog } from "./sqlite-catalog.ts";
 
 /** Batches kept per session for replay to reconnecting clients; older ones are pruned. */
@@ -197,11 +198,11 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
           removeDeltas.run(w.userId, w.sessionId);
           removeRunner.run(w.userId, w.sessionId);
           removeActivity.run(w.userId, w.sessionId);
-          closedClean.delete(`${w.userId}\0${w.sessionId}`);
+          closedClean.delete(sessionKey(w.userId, w.sessionId));
           continue;
         }
         for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
-        const key = `${w.userId}\0${w.sessionId}`;
+        const key = sessionKey(w.userId, w.sessionId);
         if (w.snapshot) {
           const { state, seq, transcript, marks } = w.snapshot;
           upsertSession.run(w.userId, w.sessionId, JSON.stringify(state), seq, JSON.stringify(transcript), JSON.stringify(marks ?? {}), now, now, w.final ? 1 : 0);
@@ -228,7 +229,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   }
 
   function noteWritten(w: PendingWrite): void {
-    const key = `${w.userId}\0${w.sessionId}`;
+    const key = sessionKey(w.userId, w.sessionId);
     if (w.remove) {
       written.delete(key);
       toPrune.delete(key);
@@ -301,7 +302,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         if (!found) return undefined;
         const { row, ...loaded } = found;
         if (row.clean) markOpen.run(userId, sessionId);
-        closedClean.delete(`${userId}\0${sessionId}`);
+        closedClean.delete(sessionKey(userId, sessionId));
         return loaded;
       },
       write(batches, snapshot, writeOptions) {

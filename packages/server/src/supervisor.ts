@@ -3,7 +3,6 @@
 // for a while, and opened again when needed. A runner left running by an earlier server (it died
 // mid-run) is adopted, so its run can be re-attached to.
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient } from "@harness/runner/client";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
@@ -125,7 +124,6 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   }
 
   async function start(): Promise<Live> {
-    mkdirSync(options.workspace, { recursive: true });
     const proc = await pool.acquire(group, member);
     try {
       const opened = await open(proc);
@@ -143,7 +141,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (old) {
       if (live === old) live = undefined;
       if (how === "workspace" && old.process.alive()) {
-        await closeWorkspace(old.process.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => false);
+        await closeOn(old.process);
         starting ??= open(old.process)
           .then(track)
           .finally(() => (starting = undefined));
@@ -197,9 +195,14 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
+  /** Closes the workspace on `proc` (cancelling its run), as far as the process still answers. */
+  async function closeOn(proc: RunnerProcess): Promise<void> {
+    await closeWorkspace(proc.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => false);
+  }
+
   /** Closes the workspace and gives the process back to the pool. */
   async function letGo(running: Live): Promise<void> {
-    if (running.process.alive()) await closeWorkspace(running.process.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS)).catch(() => false);
+    if (running.process.alive()) await closeOn(running.process);
     await pool.release(running.process, member);
   }
 

@@ -39,22 +39,24 @@ export type Git = {
    * the price of one process started by the runner (each start costs it milliseconds). `name`
    * labels failures ("git <name> failed …"). */
   script(name: string, body: string, args: readonly string[], options: { repo: GitRepo }): Promise<GitResult>;
-  /** Whether git can be run at all (checked once). */
+  /** Whether git can be run at all (checked once per process). */
   available(): Promise<boolean>;
 };
 
 /** `command`: the git executable (default "git", looked up on PATH). */
 export function createGit(command = "git"): Git {
-  let available: Promise<boolean> | undefined;
   const run: Git["run"] = (args, options = {}) => runGit(command, args, options);
   return {
     run,
     script: (name, body, args, options) =>
       launch(name, { command: "/bin/sh", args: ["-c", `G="$0"\n${body}`, command, ...args], cwd: options.repo.workTree, env: gitEnv(options.repo) }),
     available() {
-      available ??= checked.get(command) ?? run(["--version"], { cwd: "/" }).then((r) => r.ok);
-      checked.set(command, available);
-      return available;
+      let known = checked.get(command);
+      if (!known) {
+        known = run(["--version"], { cwd: "/" }).then((r) => r.ok);
+        checked.set(command, known);
+      }
+      return known;
     },
   };
 }

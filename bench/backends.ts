@@ -4,14 +4,14 @@
 // and the next request (per-turn overhead), the peak memory of the runner's process tree, and the
 // size of the first request.
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateTokens } from "@harness/agent";
 import { createRunnerClient } from "@harness/runner/client";
 import { claudeCodeRoute, startFakeAnthropic, type RecordedRequest } from "@harness/test-utils";
-import { median, now, sleep } from "./lib.ts";
+import { median, now, processParents, sleep, totalRssKiB } from "./lib.ts";
 
 const runnerMain = fileURLToPath(new URL("../packages/runner/src/main.ts", import.meta.url));
 const TURNS = 10;
@@ -36,27 +36,9 @@ function toolResults(req: RecordedRequest): number {
 
 /** Resident memory of a process and all its descendants, in KiB. */
 async function treeRssKiB(root: number): Promise<number> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
+  const parents = await processParents();
   const inTree = (pid: number): boolean => pid === root || (parents.has(pid) && pid !== 1 && inTree(parents.get(pid)!));
-  let total = 0;
-  for (const pid of parents.keys()) {
-    if (!inTree(pid)) continue;
-    try {
-      total += Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // Gone.
-    }
-  }
-  return total;
+  return totalRssKiB([...parents.keys()].filter(inTree));
 }
 
 export async function measureBackend(backend: "builtin" | "claude-code"): Promise<BackendFigures> {

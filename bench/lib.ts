@@ -1,7 +1,8 @@
 // Shared pieces of the benchmarks: clocks, statistics, a lean WebSocket client that only counts
 // timestamped text, and process memory readings.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import WebSocket from "ws";
 
 /** Milliseconds on a clock shared by everything in this process (the fake model servers' request
@@ -24,26 +25,48 @@ export const stamp = (t = machineNow()) => `⟦${t.toFixed(3)}⟧`;
 const STAMP = /⟦(\d+\.\d+)⟧/g;
 
 export function rssKiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return vmRssKiB(readFileSync(`/proc/${pid}/status`, "utf8"));
+}
+
+/** VmRSS of a /proc/<pid>/status text, in KiB (NaN when it has none). */
+function vmRssKiB(status: string): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
-/** The processes whose parent is `pid`, and their resident memory in all. */
-export function childrenRss(pid: number): { count: number; kib: number } {
-  let count = 0;
-  let kib = 0;
-  for (const entry of readdirSync("/proc")) {
+/** Every process's parent, read from /proc. */
+export async function processParents(): Promise<Map<number, number>> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
-      if (Number(fields[1]) !== pid) continue;
-      kib += rssKiB(Number(entry));
-      count++;
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
     } catch {
-      // Gone meanwhile.
+      // The process ended while we looked.
     }
   }
-  return { count, kib };
+  return parents;
+}
+
+/** Resident memory of `pids` in all, in KiB (a process that has ended counts nothing). */
+export async function totalRssKiB(pids: Iterable<number>): Promise<number> {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      // A zombie has no VmRSS: it holds no memory.
+      const kib = vmRssKiB(await readFile(`/proc/${pid}/status`, "utf8"));
+      if (Number.isFinite(kib)) total += kib;
+    } catch {
+      // Gone.
+    }
+  }
+  return total;
+}
+
+/** The processes whose parent is `pid`, and their resident memory in all. */
+export async function childrenRss(pid: number): Promise<{ count: number; kib: number }> {
+  const children = [...(await processParents())].filter(([, parent]) => parent === pid).map(([child]) => child);
+  return { count: children.length, kib: await totalRssKiB(children) };
 }
 
 /** Connects to a session and records, for every stamped chunk received, its latency. */

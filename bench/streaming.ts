@@ -35,7 +35,7 @@ export async function measureLatency(
   const first = await pass();
   const warm = await pass();
   // The runner processes are still up (they outlive a run): count them and their memory.
-  const runners = serverPid === undefined ? { count: 0, kib: 0 } : childrenRss(serverPid);
+  const runners = serverPid === undefined ? { count: 0, kib: 0 } : await childrenRss(serverPid);
   for (const c of clients) c.close();
   return { first, warm, runners };
 }

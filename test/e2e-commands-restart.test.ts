@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, waitFor } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
 
 /** The last batch the server has stored for a session. */
@@ -19,22 +19,10 @@ function storedSeq(dataDir: string, ids: { userId: string; sessionId: string }):
   }
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function until(condition: () => boolean, what: string): Promise<boolean> {
+  return waitFor(condition, what, { timeoutMs: 15_000 });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("a run survives its server being SIGKILLed: after the restart it finishes and a reconnecting client misses nothing", async () => {
   const h = await startHarness();
@@ -58,7 +46,7 @@ test("a run survives its server being SIGKILLed: after the restart it finishes a
     const db = new DatabaseSync(join(h.dataDir, "harness.db"));
     const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
     db.close();
-    assert.ok(alive(runner.pid), "the runner outlives the server");
+    assert.ok(processAlive(runner.pid), "the runner outlives the server");
     // The run goes on without a server: the tool finishes and the model answers.
     await writeFile(go, "");
 
@@ -83,7 +71,7 @@ test("a run survives its server being SIGKILLed: after the restart it finishes a
     await Promise.all([back.close(), fresh.close()]);
 
     await h.server.stop();
-    assert.equal(alive(runner.pid), false, "a cleanly stopped server stops the runner it adopted");
+    assert.equal(processAlive(runner.pid), false, "a cleanly stopped server stops the runner it adopted");
   } finally {
     await h.close();
   }

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
+import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
 import { createRunnerClient, type RunnerClient } from "./client.ts";
 import { createRunnerServer, type RunnerServerOptions } from "./server.ts";
@@ -72,13 +73,8 @@ export async function collect(events: AsyncIterable<RunnerEvent>): Promise<Runne
   return out;
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
+export function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  return sharedWaitFor(condition, what, { timeoutMs, intervalMs: 10 }).then(() => undefined);
 }
 
 /** POSTs JSON (or raw text) and returns the status and parsed answer. */

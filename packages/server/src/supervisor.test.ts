@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient } from "@harness/runner";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
 import { tempDir, waitFor } from "./test-helpers.ts";
@@ -61,14 +61,6 @@ async function collect(runner: SupervisedRunner, prompt: string): Promise<Runner
   return events;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("the first query starts a runner in the session's workspace; the API key travels with the query only", async () => {
   const runner = supervised("first");
@@ -92,13 +84,13 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
   assert.equal(runner.pid(), pid, "the same process serves the next query");
 
   process.kill(pid, "SIGKILL");
-  await waitFor(() => !alive(pid), "the runner to die");
+  await waitFor(() => !processAlive(pid), "the runner to die");
   const events = await collect(runner, "three");
   assert.equal(events.at(-1)?.type, "run.completed");
   const second = runner.pid()!;
   assert.notEqual(second, pid);
 
-  await waitFor(() => runner.pid() === undefined && !alive(second), "the idle runner to stop");
+  await waitFor(() => runner.pid() === undefined && !processAlive(second), "the idle runner to stop");
 });
 
 test("a runner that cannot start ends the query with an error that says so", async () => {
@@ -114,7 +106,7 @@ test("stop() ends the runner process", async () => {
   await collect(runner, "hi");
   const pid = runner.pid()!;
   await runner.stop();
-  assert.equal(alive(pid), false);
+  assert.equal(processAlive(pid), false);
   await assert.rejects(collect(runner, "again"), /shutting down/);
 });
 
@@ -142,7 +134,7 @@ test("a runner is started in its own process group with its output in a log file
   assert.equal(events.at(-1)?.type, "run.completed");
   assert.equal(second.pid(), pid, "the adopted runner served the query");
   await second.stop();
-  assert.equal(alive(pid), false);
+  assert.equal(processAlive(pid), false);
   assert.deepEqual(adopted, [{ pid, url: seen[0]!.url }, undefined]);
 });
 
@@ -176,11 +168,11 @@ test("the sessions of one group share runner processes up to the capacity; other
   // Releasing one session keeps the process for the other; releasing the last stops it.
   const pid = a.pid()!;
   await a.stop();
-  assert.equal(alive(pid), true);
+  assert.equal(processAlive(pid), true);
   fake.push({ text: "still" });
   assert.equal((await collect(b, "again")).at(-1)?.type, "run.completed");
   await b.stop();
-  assert.equal(alive(pid), false);
+  assert.equal(processAlive(pid), false);
 });
 
 test("when a shared process dies, each of its sessions gets a new one on its next query", async () => {
@@ -192,7 +184,7 @@ test("when a shared process dies, each of its sessions gets a new one on its nex
   const pid = a.pid()!;
   assert.equal(b.pid(), pid);
   process.kill(pid, "SIGKILL");
-  await waitFor(() => !alive(pid) && a.pid() === undefined && b.pid() === undefined, "both sessions to notice");
+  await waitFor(() => !processAlive(pid) && a.pid() === undefined && b.pid() === undefined, "both sessions to notice");
   fake.push({ text: "3" }, { text: "4" });
   await Promise.all([collect(a, "again"), collect(b, "again")]);
   assert.notEqual(a.pid(), pid);

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { ServerMessage } from "@harness/protocol";
 import { createFakeRunner, type FakeRunner } from "@harness/session";
 import type { ServerOptions } from "./config.ts";
@@ -57,12 +58,8 @@ export function upgradeAnswer(url: string, headers: Record<string, string> = {})
   });
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+export function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  return sharedWaitFor(condition, what, { timeoutMs, intervalMs: 10 }).then(() => undefined);
 }
 
 /** A raw WebSocket client that records every frame from the first one on. */

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitFor as sharedWaitFor } from "@harness/test-utils";
 
 /** A temporary project directory for hook tests, with helpers to write hook scripts into it. */
 export type HookSandbox = {
@@ -46,10 +47,6 @@ export function isRunning(pid: number): boolean {
 }
 
 /** Polls `condition` until it holds; throws after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  return sharedWaitFor(condition, "the condition", { timeoutMs }).then(() => undefined);
 }

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { after, before, describe, test } from "node:test";
-import { mcpTestServerCommand, startMcpTestHttpServer, TEST_PNG_BASE64, type McpTestHttpServer } from "@harness/test-utils";
+import { mcpTestServerCommand, processAlive, startMcpTestHttpServer, waitFor as sharedWaitFor, TEST_PNG_BASE64, type McpTestHttpServer } from "@harness/test-utils";
 import type { Tool, ToolContext, ToolOutput } from "../types.ts";
 import type { McpServerConfig } from "./config.ts";
 import { type McpManager, type McpNoticeLevel, startMcp } from "./manager.ts";
@@ -29,22 +29,10 @@ async function call(manager: McpManager, name: string, args: Record<string, unkn
   return tool(manager, name).execute(args, ctx(signal));
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<boolean> {
+  return sharedWaitFor(condition, what, { timeoutMs });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 type Notice = { level: McpNoticeLevel; message: string };
 function recorder(): { notices: Notice[]; onNotice: (level: McpNoticeLevel, message: string) => void } {
@@ -204,7 +192,7 @@ describe("failures", () => {
     assert.equal(status.state, "failed");
     const match = /^did not answer within 1000 ms \(MCP_TIMEOUT sets the limit\)\nstderr: (\d+)$/.exec(status.error ?? "");
     assert.ok(match, status.error);
-    assert.equal(isAlive(Number(match[1])), false);
+    assert.equal(processAlive(Number(match[1])), false);
     await manager.close();
   });
 
@@ -231,9 +219,9 @@ describe("lifecycle", () => {
   test("close() stops every stdio server process", async () => {
     const manager = await startMcp({ servers: [stdioServer("one"), stdioServer("two")] }, { cwd });
     const pids = [Number((await call(manager, "mcp__one__pid")).content), Number((await call(manager, "mcp__two__pid")).content)];
-    assert.ok(pids.every(isAlive));
+    assert.ok(pids.every((pid) => processAlive(pid)));
     await manager.close();
-    assert.deepEqual(pids.map(isAlive), [false, false]);
+    assert.deepEqual(pids.map((pid) => processAlive(pid)), [false, false]);
     assert.deepEqual(manager.status().map((s) => s.state), ["closed", "closed"]);
     const output = await call(manager, "mcp__one__echo", { text: "late" });
     assert.equal(output.isError, true);
@@ -246,7 +234,7 @@ describe("lifecycle", () => {
     const manager = await startMcp({ servers: [stdioServer("signalled")] }, { cwd, signal: controller.signal });
     const pid = Number((await call(manager, "mcp__signalled__pid")).content);
     controller.abort();
-    await waitFor(() => manager.status()[0].state === "closed" && !isAlive(pid), "the server to stop");
+    await waitFor(() => manager.status()[0].state === "closed" && !processAlive(pid), "the server to stop");
   });
 
   test("server names are sanitised in tool names; many tools are all listed", async () => {

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import type { ContentBlock, ModelMessage, ModelRequest } from "@harness/llm";
+import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import { prepareToolCall } from "../tool-input.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 
@@ -23,14 +24,8 @@ export async function callTool(tool: Tool, input: Record<string, unknown>, cwd: 
 }
 
 /** Polls until `check` returns a value other than undefined; fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  return sharedWaitFor(check, what, { timeoutMs });
 }
 
 /** Whether a process has ended (a zombie that nobody has reaped yet counts as ended). */

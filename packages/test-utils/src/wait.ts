@@ -1,0 +1,34 @@
+// Waiting in tests: polling for a condition, and asking whether a process still exists.
+
+export type WaitOptions = {
+  /** Give up after this long (default 15 s). */
+  timeoutMs?: number;
+  /** Poll this often (default 20 ms). */
+  intervalMs?: number;
+};
+
+/** Polls `check` until it returns something other than undefined or false, and resolves with that;
+ * throws "timed out waiting for <what>" once the timeout has passed. */
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  options: WaitOptions = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
+  }
+}
+
+/** Whether a process with this id exists (a zombie not yet reaped still does). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -213,3 +213,77 @@ test("deleting a session removes its rows after the writes queued before it", as
     await dir.remove();
   }
 });
+
+test("a read sees the writes queued before it, even before they are committed", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "quick");
+    const written = store.write([batch(1), batch(2)], snapshot(1));
+    const loaded = store.load();
+    assert.equal(loaded?.snapshot.seq, 1);
+    assert.deepEqual(loaded?.batches.map((b) => b.seq), [2]);
+    void store.write([batch(3)]);
+    assert.deepEqual(store.readBatches(2).map((b) => b.seq), [3]);
+    await written;
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("a write the database refuses fails alone, with the database's message; the others and later writes are stored", async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, "harness.db");
+  try {
+    const db = openSqliteDatabase(path);
+    const raw = new DatabaseSync(path);
+    raw.exec(`CREATE TRIGGER refuse BEFORE INSERT ON deltas WHEN NEW.session_id = 'bad' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+    raw.close();
+    const good = db.storeFor("u", "good").write([batch(1)], snapshot(1));
+    const bad = Promise.resolve(db.storeFor("u", "bad").write([batch(1)], snapshot(0)));
+    await assert.rejects(bad, /storing session u\/bad failed: disk says no/);
+    await good;
+    assert.equal(db.storeFor("u", "good").load()?.snapshot.seq, 1);
+    assert.equal(db.storeFor("u", "bad").load(), undefined, "nothing of the refused write is stored, not even its snapshot");
+    await db.storeFor("u", "good").write([batch(2)]);
+    assert.deepEqual(db.storeFor("u", "good").readBatches(0).map((b) => b.seq), [1, 2]);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("commits happen off the server's thread: a slow transaction does not hold up its timers", async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, "harness.db");
+  try {
+    const db = openSqliteDatabase(path);
+    // A trigger that makes every insert of this session cost a lot of work inside the transaction.
+    const raw = new DatabaseSync(path);
+    raw.exec(`CREATE TRIGGER slow AFTER INSERT ON deltas WHEN NEW.session_id = 'slow' BEGIN
+      SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT i FROM n); END;`);
+    raw.close();
+    const store = db.storeFor("u", "slow");
+    const started = performance.now();
+    const written = store.write([batch(1)], snapshot(1));
+    let ticks = 0;
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      ticks++;
+    }, 5);
+    await written;
+    clearInterval(timer);
+    const took = performance.now() - started;
+    assert.ok(took > 100, `the transaction took ${took.toFixed(0)} ms: too quick to show anything`);
+    assert.ok(longest < took / 2, `a timer waited ${longest.toFixed(0)} ms of a ${took.toFixed(0)} ms transaction`);
+    assert.ok(ticks >= 5);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});

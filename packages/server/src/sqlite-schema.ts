@@ -1,0 +1,72 @@
+// The session database's tables, and bringing a file written by an older version up to date. Both
+// connections (the server's reads, the writer thread's writes) open the file through here.
+import { DatabaseSync } from "node:sqlite";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  transcript TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  clean INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS runners (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS activity (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  run TEXT,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deltas (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  ops TEXT NOT NULL,
+  PRIMARY KEY (user_id, session_id, seq)
+) WITHOUT ROWID;
+`;
+
+// What changes with every write (the time of the last change, the run record) lives in the small
+// "activity" row, not in the session row: rewriting a session row rewrites its whole state and
+// transcript, which a hundred streaming sessions cannot afford a couple of thousand times a second.
+
+/** Columns added after the first version, with their definitions. */
+const ADDED_COLUMNS: [string, string][] = [
+  ["clean", "INTEGER NOT NULL DEFAULT 0"],
+  ["run", "TEXT"],
+  ["marks", "TEXT"],
+  ["title", "TEXT"],
+  ["created_at", "INTEGER"],
+];
+
+/** A connection to a file whose tables exist (see openDatabaseFile). */
+export function connect(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  // WAL: the reading connection never waits for the writing one. NORMAL: a commit does not wait for
+  // the disk; a power cut may lose the last commits, never the file.
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
+  return db;
+}
+
+/** Opens `path`, creating or migrating its tables. */
+export function openDatabaseFile(path: string): DatabaseSync {
+  const db = connect(path);
+  db.exec(SCHEMA);
+  const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[]).map((c) => c.name));
+  for (const [name, definition] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
+  // Run records written by versions that kept them in the session row move to the activity row.
+  db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)
+             SELECT user_id, session_id, updated_at, run FROM sessions WHERE run IS NOT NULL;
+           UPDATE sessions SET run = NULL WHERE run IS NOT NULL;`);
+  return db;
+}

@@ -1,0 +1,148 @@
+// The server's side of the writer thread (sqlite-writer.ts): writes wait a few milliseconds to share
+// a transaction, then go to the thread in order; each resolves once its transaction is committed.
+// `settle` blocks until the writes of one session are committed, for reads that must see them.
+import { Worker } from "node:worker_threads";
+import type { WriteOp, WriterData, WriterReply, WriterRequest } from "./sqlite-writer.ts";
+
+export type WriterLink = {
+  /** Queues a write of the session `key`; resolves when it is committed. */
+  enqueue(key: string, op: WriteOp): Promise<void>;
+  /** Returns once every write of `key` queued so far is committed (or failed). Blocks the thread. */
+  settle(key: string): void;
+  /** The same, for every session. */
+  settleAll(): void;
+  transactions(): number;
+  /** Commits what is queued, waits for it, and stops the thread. Writes after this are refused. */
+  close(): void;
+};
+
+type Pending = { key: string; op: WriteOp; resolve(): void; reject(error: unknown): void };
+
+export function createWriterLink(options: {
+  path: string;
+  keptBatches: number;
+  delayMs: number;
+  /** A blocking wait for the thread gives up after this long. */
+  waitMs: number;
+  onError?: (error: unknown) => void;
+}): WriterLink {
+  // [0]: the id of the last request the thread has handled. Ids start at 1.
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const data: WriterData = { path: options.path, keptBatches: options.keptBatches, done: done.buffer as SharedArrayBuffer };
+  let worker: Worker | undefined;
+  let nextId = 1;
+  let pending: Pending[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let transactions = 0;
+  let closed = false;
+  const inFlight = new Map<number, Pending[]>();
+  /** Sessions with writes not yet committed: the id of the last request holding one (0: not sent yet). */
+  const unsettled = new Map<string, number>();
+
+  function start(): Worker {
+    const made = new Worker(new URL("./sqlite-writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
+    made.unref();
+    made.on("message", onReply);
+    made.on("error", (error) => stopped(made, error));
+    made.on("exit", (code) => stopped(made, new Error(`it exited with code ${code}`)));
+    return made;
+  }
+
+  function stopped(which: Worker, error: Error): void {
+    if (worker !== which) return;
+    worker = undefined;
+    const failure = new Error(`the session database's writer thread stopped: ${error.message}`);
+    if (!closed) options.onError?.(failure);
+    for (const [id, writes] of inFlight) {
+      inFlight.delete(id);
+      settled(id, writes);
+      for (const w of writes) w.reject(failure);
+    }
+  }
+
+  function settled(id: number, writes: Pending[]): void {
+    for (const w of writes) if (unsettled.get(w.key) === id) unsettled.delete(w.key);
+    if (inFlight.size === 0) worker?.unref();
+  }
+
+  function onReply(reply: WriterReply): void {
+    transactions = reply.transactions;
+    const writes = inFlight.get(reply.id);
+    if (!writes) return;
+    inFlight.delete(reply.id);
+    settled(reply.id, writes);
+    if (reply.problem) options.onError?.(new Error(reply.problem));
+    const failures = new Map(reply.failed?.map((f) => [f.index, f.error]));
+    writes.forEach((w, index) => {
+      const error = reply.error ?? failures.get(index);
+      if (error === undefined) w.resolve();
+      else w.reject(new Error(`storing session ${w.key.replace("\0", "/")} failed: ${error}`));
+    });
+  }
+
+  function send(request: WriterRequest): void {
+    worker ??= start();
+    worker.ref();
+    worker.postMessage(request);
+  }
+
+  function post(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const id = nextId++;
+    const writes = pending;
+    pending = [];
+    inFlight.set(id, writes);
+    for (const w of writes) unsettled.set(w.key, id);
+    send({ id, writes: writes.map((w) => w.op) });
+  }
+
+  function waitFor(id: number): void {
+    const deadline = performance.now() + options.waitMs;
+    for (;;) {
+      const seen = Atomics.load(done, 0);
+      if (seen >= id) return;
+      const left = deadline - performance.now();
+      if (left <= 0 || !worker) throw new Error(`the session database's writer thread did not answer within ${options.waitMs} ms`);
+      Atomics.wait(done, 0, seen, Math.min(left, 100));
+    }
+  }
+
+  return {
+    enqueue(key, op) {
+      if (closed) return Promise.reject(new Error("the session database is closed"));
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ key, op, resolve, reject });
+        unsettled.set(key, 0);
+        timer ??= setTimeout(post, options.delayMs);
+      });
+    },
+    settle(key) {
+      const id = unsettled.get(key);
+      if (id === undefined) return;
+      if (id === 0) post();
+      waitFor(unsettled.get(key) ?? 0);
+    },
+    settleAll() {
+      if (unsettled.size === 0) return;
+      post();
+      waitFor(nextId - 1);
+    },
+    transactions: () => transactions,
+    close() {
+      if (closed) return;
+      post();
+      closed = true;
+      if (!worker) return;
+      const id = nextId++;
+      send({ id, close: true });
+      try {
+        waitFor(id);
+      } catch (error) {
+        options.onError?.(error);
+      }
+      worker.unref();
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The session database's writer: a worker thread with a connection of its own that commits the
+// writes the server gathers. A commit costs the thread that makes it from a few hundred microseconds
+// to tens of milliseconds (the WAL's writes and checkpoints); on the server's event loop that stalled
+// every stream it carries. Requests are handled in order; each is one transaction, answered once.
+import { parentPort, workerData } from "node:worker_threads";
+import { connect } from "./sqlite-schema.ts";
+
+/** One session's write, as the server sends it: JSON already encoded. */
+export type WriteOp = {
+  userId: string;
+  sessionId: string;
+  batches: { seq: number; operations: string }[];
+  snapshot?: { state: string; seq: number; transcript: string; marks: string };
+  /** The session was closed cleanly with this write. */
+  final: boolean;
+  /** The run record as JSON; null clears it; absent leaves it. */
+  run?: string | null;
+  /** Deletes the session instead. */
+  remove?: true;
+  /** The session was opened: its row no longer says "closed cleanly". */
+  markOpen?: true;
+};
+
+export type WriterRequest = { id: number; writes: WriteOp[] } | { id: number; close: true };
+/** `transactions`: committed so far. `error`: the request's transaction failed (nothing of it is
+ * stored). `failed`: writes rolled back alone (by their index), the others are stored. `problem`:
+ * something after the commit failed (pruning old batches). */
+export type WriterReply = { id: number; transactions: number; error?: string; failed?: { index: number; error: string }[]; problem?: string };
+
+export type WriterData = {
+  path: string;
+  /** Batches kept per session; older ones are pruned. */
+  keptBatches: number;
+  /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it. */
+  done: SharedArrayBuffer;
+};
+
+/** Pruning runs once a session has this many batches beyond those kept. */
+const PRUNE_SLACK = 500;
+
+function serve(data: WriterData): void {
+  const port = parentPort!;
+  const done = new Int32Array(data.done);
+  const db = connect(data.path);
+  const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
+  const upsertSession = db.prepare(
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
+       transcript = excluded.transcript, marks = excluded.marks, updated_at = excluded.updated_at, clean = excluded.clean`,
+  );
+  const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
+  const touch = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at`,
+  );
+  const setRun = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at, run = excluded.run`,
+  );
+  const removeRows = ["sessions", "deltas", "runners", "activity"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
+  const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
+
+  let transactions = 0;
+  /** Sessions whose row says "closed cleanly": the next write that is not final says otherwise. */
+  const closedClean = new Set<string>();
+  const written = new Map<string, { userId: string; sessionId: string; seq: number; snapshotSeq: number; prunedTo: number }>();
+
+  // Batches after the snapshot are needed to load the session, so they are never pruned.
+  const pruneLimit = (entry: { seq: number; snapshotSeq: number }) => Math.min(entry.seq - data.keptBatches, entry.snapshotSeq);
+
+  function apply(w: WriteOp, now: number): void {
+    const key = `${w.userId}\0${w.sessionId}`;
+    if (w.remove) {
+      for (const statement of removeRows) statement.run(w.userId, w.sessionId);
+      closedClean.delete(key);
+      return;
+    }
+    if (w.markOpen) {
+      markOpen.run(w.userId, w.sessionId);
+      closedClean.delete(key);
+      return;
+    }
+    for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
+    if (w.snapshot) {
+      const { state, seq, transcript, marks } = w.snapshot;
+      upsertSession.run(w.userId, w.sessionId, state, seq, transcript, marks, now, now, w.final ? 1 : 0);
+    } else if (w.final || closedClean.has(key)) {
+      setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
+    }
+    if (w.final) closedClean.add(key);
+    else closedClean.delete(key);
+    if (w.run !== undefined) setRun.run(w.userId, w.sessionId, now, w.run);
+    else if (w.batches.length) touch.run(w.userId, w.sessionId, now);
+  }
+
+  /** Which sessions now have enough old batches to prune. */
+  function noteWritten(w: WriteOp, toPrune: Set<string>): void {
+    const key = `${w.userId}\0${w.sessionId}`;
+    if (w.remove) return void written.delete(key);
+    if (w.markOpen) return;
+    const entry = written.get(key) ?? { userId: w.userId, sessionId: w.sessionId, seq: 0, snapshotSeq: 0, prunedTo: 0 };
+    entry.seq = w.batches.at(-1)?.seq ?? entry.seq;
+    if (w.snapshot) entry.snapshotSeq = w.snapshot.seq;
+    written.set(key, entry);
+    if (pruneLimit(entry) - entry.prunedTo >= PRUNE_SLACK) toPrune.add(key);
+  }
+
+  function pruneAll(keys: Set<string>): string | undefined {
+    let problem: string | undefined;
+    for (const key of keys) {
+      const entry = written.get(key);
+      if (!entry) continue;
+      const limit = pruneLimit(entry);
+      try {
+        prune.run(entry.userId, entry.sessionId, limit);
+        entry.prunedTo = limit;
+      } catch (error) {
+        problem = `pruning old batches: ${(error as Error).message}`;
+      }
+    }
+    return problem;
+  }
+
+  /** One transaction; a write that fails is rolled back alone (a savepoint each), the others stay. */
+  function commit(writes: WriteOp[]): Omit<WriterReply, "id" | "transactions"> {
+    const now = Date.now();
+    const failed: { index: number; error: string }[] = [];
+    try {
+      db.exec("BEGIN");
+      writes.forEach((w, index) => {
+        db.exec("SAVEPOINT one");
+        try {
+          apply(w, now);
+        } catch (error) {
+          db.exec("ROLLBACK TO one");
+          failed.push({ index, error: (error as Error).message });
+        }
+        db.exec("RELEASE one");
+      });
+      db.exec("COMMIT");
+      transactions++;
+    } catch (error) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      return { error: (error as Error).message };
+    }
+    const toPrune = new Set<string>();
+    writes.forEach((w, index) => {
+      if (!failed.some((f) => f.index === index)) noteWritten(w, toPrune);
+    });
+    const problem = pruneAll(toPrune);
+    return { ...(failed.length > 0 && { failed }), ...(problem && { problem }) };
+  }
+
+  const signal = (id: number) => {
+    Atomics.store(done, 0, id);
+    Atomics.notify(done, 0);
+  };
+  port.on("message", (request: WriterRequest) => {
+    if ("close" in request) {
+      db.close();
+      signal(request.id);
+      port.close();
+      return;
+    }
+    const outcome = commit(request.writes);
+    signal(request.id);
+    port.postMessage({ id: request.id, transactions, ...outcome } satisfies WriterReply);
+  });
+}
+
+if (parentPort && (workerData as { sqliteWriter?: WriterData } | undefined)?.sqliteWriter) serve((workerData as { sqliteWriter: WriterData }).sqliteWriter);

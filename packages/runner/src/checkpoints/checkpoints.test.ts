@@ -146,3 +146,21 @@ test("diff output is read as restore and delete actions with line counts", () =>
     { path: "img.png", action: "restore" },
   ]);
 });
+
+test("every snapshot stays in the shadow repository through a garbage collection", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const trees: string[] = [];
+  for (const [id, text] of [["m1", "first\n"], ["m2", "second\n"], ["m3", "second\n"]]) {
+    write(workspace, { "a.txt": text });
+    const taken = await checkpoints.beforeRun(id, "builtin");
+    assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+    trees.push(taken.value.tree);
+  }
+  assert.equal(trees[1], trees[2], "an unchanged workspace gives the same tree");
+  execFileSync("git", ["--git-dir", join(stateDir, "checkpoints.git"), "gc", "--quiet", "--prune=now"]);
+  write(workspace, { "a.txt": "third\n" });
+  const restored = await checkpoints.restore(trees[0]);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "first\n");
+});

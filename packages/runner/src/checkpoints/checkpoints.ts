@@ -27,18 +27,10 @@ export type Checkpoints = {
   restore(tree: string): Promise<Result<FileChange[]>>;
 };
 
-const REF = "refs/harness/checkpoints";
-// $1: the commit message, $2: the ref. Prints the snapshot's tree. Exits 97 when git add fails (its
-// message says which nested repositories to leave out).
-const SNAPSHOT_SCRIPT = `"$G" add --all -- . || exit 97
-tree=$("$G" write-tree) || exit 1
-if parent=$("$G" rev-parse --quiet --verify "$2"); then
-  commit=$("$G" commit-tree "$tree" -p "$parent" -m "$1") || exit 1
-else
-  commit=$("$G" commit-tree "$tree" -m "$1") || exit 1
-fi
-"$G" update-ref "$2" "$commit" || exit 1
-printf '%s\\n' "$tree"`;
+// Every snapshot's tree is kept reachable by a ref of its own, refs/harness/trees/<tree>, written as
+// a loose ref file: a commit per snapshot (and the processes to make it) would keep them no better.
+// Repositories from earlier versions also have refs/harness/checkpoints, a chain of commits.
+const TREE_REFS = join("refs", "harness", "trees");
 // Highest precedence of all attribute files: store and restore bytes as they are, whatever the
 // workspace's .gitattributes say (no end-of-line conversion, no filters).
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
@@ -50,6 +42,8 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   const excludes = new Set(["/.git", ".git", "node_modules/"]);
   const writeExcludes = () => writeFile(join(repo.gitDir, "info", "exclude"), `${[...excludes].join("\n")}\n`);
   let prepared: Promise<Result<void>> | undefined;
+  /** Trees known to have their ref. */
+  const kept = new Set<string>();
   // One git operation at a time: they share the shadow index.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -108,19 +102,17 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     return tree.ok ? { ok: true, value: tree.stdout.trim() } : tree;
   }
 
-  /** Snapshots the workspace and files the snapshot as a commit on REF, in one shell; returns the
-   * snapshot's tree. */
-  async function snapshotAndKeep(message: string): Promise<Result<string>> {
-    const ready = await prepare();
-    if (!ready.ok) {
-      prepared = undefined;
-      return ready;
+  /** Snapshots the workspace and keeps the snapshot's tree reachable; returns the tree. */
+  async function snapshotAndKeep(): Promise<Result<string>> {
+    const tree = await snapshotTree();
+    if (!tree.ok || kept.has(tree.value)) return tree;
+    const ref = join(repo.gitDir, TREE_REFS, tree.value);
+    if (!existsSync(ref)) {
+      await mkdir(join(repo.gitDir, TREE_REFS), { recursive: true });
+      await writeFile(ref, `${tree.value}\n`);
     }
-    for (let tries = 0; ; tries++) {
-      const kept = await git.script("snapshot", SNAPSHOT_SCRIPT, [message, REF], { repo });
-      if (kept.ok) return { ok: true, value: kept.stdout.trim() };
-      if (!(await leaveOutNested(kept.message)) || tries >= 20) return kept;
-    }
+    kept.add(tree.value);
+    return tree;
   }
 
   /** A repository nested in the workspace that has no commit yet cannot be added: `failure` (from
@@ -158,9 +150,9 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         let tree: string | undefined;
         let failure: string | undefined;
         if (await git.available()) {
-          const kept = await snapshotAndKeep(userMessageId);
-          if (kept.ok) tree = kept.value;
-          else failure = kept.message;
+          const snapshot = await snapshotAndKeep();
+          if (snapshot.ok) tree = snapshot.value;
+          else failure = snapshot.message;
         }
         idx.messages[userMessageId] = { ...(tree && { tree }), backend, createdAt: new Date().toISOString() };
         await writeIndex(options.stateDir, idx);

@@ -35,10 +35,6 @@ function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
 export type Git = {
   /** Runs `git args…`; failures (git missing, a non-zero exit) come back as values. */
   run(args: readonly string[], options?: { repo?: GitRepo; cwd?: string }): Promise<GitResult>;
-  /** Runs a POSIX shell script in which `"$G"` is git and `args` are $1…: several git commands for
-   * the price of one process started by the runner (each start costs it milliseconds). `name`
-   * labels failures ("git <name> failed …"). */
-  script(name: string, body: string, args: readonly string[], options: { repo: GitRepo }): Promise<GitResult>;
   /** Whether git can be run at all (checked once per process). */
   available(): Promise<boolean>;
 };
@@ -48,8 +44,6 @@ export function createGit(command = "git"): Git {
   const run: Git["run"] = (args, options = {}) => runGit(command, args, options);
   return {
     run,
-    script: (name, body, args, options) =>
-      launch(name, { command: "/bin/sh", args: ["-c", `G="$0"\n${body}`, command, ...args], cwd: options.repo.workTree, env: gitEnv(options.repo) }),
     available() {
       let known = checked.get(command);
       if (!known) {

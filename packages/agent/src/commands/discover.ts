@@ -1,6 +1,6 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
-import { readdir, readFile } from "node:fs/promises";
+import { readConfigDir, readConfigText } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter, textField, toolListField } from "../skills/frontmatter.ts";
@@ -39,7 +39,7 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
   const dir = path.join(base, ...segments);
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readConfigDir(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the commands directory: ${(error as Error).message}` });
@@ -59,7 +59,7 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
   const file = path.join(base, ...segments);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readConfigText(file);
   } catch (error) {
     diagnostics.push({ file, message: `Cannot read the command file: ${(error as Error).message}` });
     return undefined;

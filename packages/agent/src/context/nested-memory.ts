@@ -1,6 +1,6 @@
 // Memory files in subdirectories of the working directory are not loaded at the start; like Claude
 // Code, they join the conversation the first time the agent works on a file in their subtree.
-import { stat } from "node:fs/promises";
+import { statConfig } from "../config-files.ts";
 import path from "node:path";
 import { isWithin, memoryCandidates, readInOrder } from "./load-memory.ts";
 import type { MemoryReader } from "./read-memory.ts";
@@ -54,7 +54,7 @@ function directoriesBetween(top: string, bottom: string): string[] {
 
 async function isDirectory(target: string): Promise<boolean> {
   try {
-    return (await stat(target)).isDirectory();
+    return (await statConfig(target)).isDirectory();
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 // Reading memory files and expanding their `@path` imports. Each imported file becomes its own
 // entry right after the file that imports it (as Claude Code does), not text spliced into it: the
 // model sees the `@path` mention where it was written and the file's content under its own path.
-import { readFile } from "node:fs/promises";
+import { readConfigFile } from "../config-files.ts";
 import path from "node:path";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
@@ -84,7 +84,7 @@ function resolveImport(written: string, baseDir: string, home: string): string {
 async function readText(file: string): Promise<ReadResult> {
   let buffer: Buffer;
   try {
-    buffer = await readFile(file);
+    buffer = await readConfigFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };

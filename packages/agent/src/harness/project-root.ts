@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { statConfig } from "../config-files.ts";
 import path from "node:path";
 
 export type ProjectRoot = {
@@ -20,7 +20,7 @@ export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
 
 async function exists(file: string): Promise<boolean> {
   try {
-    await stat(file);
+    await statConfig(file);
     return true;
   } catch {
     return false;

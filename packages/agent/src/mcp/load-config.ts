@@ -1,5 +1,5 @@
 // Collects the MCP servers of a project from the places Claude Code reads them.
-import { readFile } from "node:fs/promises";
+import { readConfigText } from "../config-files.ts";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
@@ -125,7 +125,7 @@ function projectServerDisabled(name: string, approval: Approval, requireApproval
 async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readConfigText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });

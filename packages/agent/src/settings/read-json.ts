@@ -1,4 +1,4 @@
-import fs from "node:fs/promises";
+import { readConfigText } from "../config-files.ts";
 
 export type JsonFile =
   | { kind: "missing" }
@@ -10,7 +10,7 @@ export type JsonFile =
 export async function readJsonFile(file: string): Promise<JsonFile> {
   let text: string;
   try {
-    text = await fs.readFile(file, "utf8");
+    text = await readConfigText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };

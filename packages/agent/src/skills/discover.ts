@@ -1,6 +1,6 @@
 // Finding skills: `<home>/.claude/skills/<name>/SKILL.md` (the user's) and
 // `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's, which win on a name clash).
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { booleanField, parseFrontmatter, textField, toolListField } from "./frontmatter.ts";
@@ -28,7 +28,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
 async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagnostic[]): Promise<Skill[]> {
   let entries: string[];
   try {
-    entries = (await readdir(dir)).sort();
+    entries = (await readConfigDir(dir)).map((entry) => entry.name).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the skills directory: ${(error as Error).message}` });
@@ -42,13 +42,13 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   const dirName = path.basename(baseDir);
   const file = path.join(baseDir, "SKILL.md");
   try {
-    if (!(await stat(baseDir)).isDirectory()) return undefined;
+    if (!(await statConfig(baseDir)).isDirectory()) return undefined;
   } catch {
     return undefined;
   }
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readConfigText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     diagnostics.push({ file, message: code === "ENOENT" ? `The skill directory ${dirName} has no SKILL.md; it was skipped.` : `Cannot read SKILL.md: ${(error as Error).message}` });

@@ -1,4 +1,4 @@
-import fs from "node:fs/promises";
+import { readConfigDir, readConfigText } from "../config-files.ts";
 import path from "node:path";
 import { builtinAgents } from "./builtin-agents.ts";
 import { parseAgentFile } from "./parse-agent-file.ts";
@@ -40,7 +40,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
 async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
   let names: string[];
   try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
+    const entries = await readConfigDir(dir);
     names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md")).map((e) => e.name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -54,7 +54,7 @@ async function loadDirectory(dir: string, source: AgentSource, diagnostics: Agen
     const file = path.join(dir, name);
     let text: string;
     try {
-      text = await fs.readFile(file, "utf8");
+      text = await readConfigText(file);
     } catch (error) {
       diagnostics.push({ file, message: `cannot read the agent file: ${(error as Error).message}` });
       continue;

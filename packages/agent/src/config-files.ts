@@ -52,7 +52,17 @@ function statOf(file: string): Stats | null | undefined {
 }
 
 function missing(syscall: string, file: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOENT: no such file or directory, ${syscall} '${file}'`), { code: "ENOENT", errno: -2, syscall, path: file });
+  // Most candidate files do not exist: no stack trace (its capture is most of an error's cost).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new Error(`ENOENT: no such file or directory, ${syscall} '${file}'`);
+  Error.stackTraceLimit = limit;
+  return Object.assign(error, { code: "ENOENT", errno: -2, syscall, path: file });
+}
+
+/** Whether stat(2) of `file` succeeds. */
+export function configPathExists(file: string): boolean {
+  return statOf(file) != null;
 }
 
 /** The bytes of `file`; callers must not modify them (they may be shared). */

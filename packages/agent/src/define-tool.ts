@@ -8,10 +8,25 @@ export type ToolDefinition<S extends z.ZodType> = {
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
 
-/** Builds a Tool from a zod schema and a function. The JSON Schema for the model is derived once
- * here; arguments are validated by the loop before `execute` runs. */
+/** JSON Schemas derived so far, by zod schema: tools made again for every run (Task, Skill) reuse
+ * theirs, as deriving one costs a fraction of a millisecond. */
+const derived = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function jsonSchemaOf(parameters: z.ZodType): Record<string, unknown> {
+  let schema = derived.get(parameters);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { io: "input" }) as Record<string, unknown>;
+    schema = rest;
+    derived.set(parameters, schema);
+  }
+  return schema;
+}
+
+/** Builds a Tool from a zod schema and a function. The JSON Schema for the model is derived here
+ * (once per schema); arguments are validated by the loop before `execute` runs. The schema object
+ * is shared by the tools made from the same zod schema: nobody may modify it. */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
-  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(def.parameters, { io: "input" }) as Record<string, unknown>;
+  const inputSchema = jsonSchemaOf(def.parameters);
   return {
     name: def.name,
     description: def.description,

@@ -28,19 +28,35 @@ type Settings = RetrySettings & { maxTokens: number; baseURL: string };
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
   const baseURL = options.baseURL || env.ANTHROPIC_BASE_URL || undefined;
-  const client = new (anthropicSdk().default)({
-    apiKey,
-    baseURL,
-    maxRetries: 0,
-    // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts.
-    ...(apiKey && { defaultHeaders: { "x-api-key": apiKey, authorization: null } }),
-  });
+  const client = clientFor(apiKey, baseURL);
   const settings: Settings = {
     ...resolveRetrySettings(options, env),
     maxTokens: resolveMaxTokens(options.maxTokens),
     baseURL: client.baseURL,
   };
   return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request), settings, request) };
+}
+
+/** Clients made so far, by key and endpoint: a client holds only its configuration, and making one
+ * costs a run a fraction of a millisecond. */
+const clients = new Map<string, Anthropic>();
+const MAX_CLIENTS = 16;
+
+function clientFor(apiKey: string | undefined, baseURL: string | undefined): Anthropic {
+  const key = JSON.stringify([apiKey ?? null, baseURL ?? null]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new (anthropicSdk().default)({
+      apiKey,
+      baseURL,
+      maxRetries: 0,
+      // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts.
+      ...(apiKey && { defaultHeaders: { "x-api-key": apiKey, authorization: null } }),
+    });
+    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
+    clients.set(key, client);
+  }
+  return client;
 }
 
 function requestBody(request: ModelRequest, maxTokens: number): Anthropic.MessageCreateParamsStreaming {

@@ -1,4 +1,4 @@
-import { statConfig } from "../config-files.ts";
+import { configPathExists } from "../config-files.ts";
 import path from "node:path";
 
 export type ProjectRoot = {
@@ -13,16 +13,8 @@ export type ProjectRoot = {
 export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
   const start = path.resolve(cwd);
   for (let dir = start; ; dir = path.dirname(dir)) {
-    if (await exists(path.join(dir, ".git"))) return { root: dir, inGitRepo: true };
+    if (configPathExists(path.join(dir, ".git"))) return { root: dir, inGitRepo: true };
     if (path.dirname(dir) === dir) return { root: start, inGitRepo: false };
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await statConfig(file);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -24,16 +24,18 @@ export function skillPrompt(skill: Skill, args: string): string {
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
 
+const SkillParameters = z.strictObject({
+  skill: z.string().min(1).describe('The skill name, e.g. "pdf" or "review-pr"'),
+  args: z.string().optional().describe("Optional arguments for the skill, as one string"),
+});
+
 /** `skills` is read at each call, so a getter lets the set change during a run. */
 export function skillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool {
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
     description: DESCRIPTION,
-    parameters: z.strictObject({
-      skill: z.string().min(1).describe('The skill name, e.g. "pdf" or "review-pr"'),
-      args: z.string().optional().describe("Optional arguments for the skill, as one string"),
-    }),
+    parameters: SkillParameters,
     async execute({ skill: requested, args }) {
       const name = requested.trim().replace(/^\//, "");
       const available = current().filter((skill) => !skill.disableModelInvocation);

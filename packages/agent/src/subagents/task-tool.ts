@@ -8,6 +8,12 @@ import type { AgentDefinition, SubagentOutput, SubagentRequest } from "./types.t
 
 export const TASK_TOOL_NAME = "Task";
 
+const TaskParameters = z.strictObject({
+  description: z.string().min(1).describe("A short (3-5 word) description of the task"),
+  prompt: z.string().min(1).describe("The task for the agent to perform"),
+  subagent_type: z.string().min(1).describe("The type of specialized agent to use for this task"),
+});
+
 /** Runs a sub-agent for one Task call (see createSubagentSpawner). */
 export type SubagentSpawner = (request: SubagentRequest, ctx: ToolContext) => Promise<SubagentOutput>;
 
@@ -18,11 +24,7 @@ export function taskTool(agents: readonly AgentDefinition[]): Tool {
   return defineTool({
     name: TASK_TOOL_NAME,
     description: taskDescription(known),
-    parameters: z.strictObject({
-      description: z.string().min(1).describe("A short (3-5 word) description of the task"),
-      prompt: z.string().min(1).describe("The task for the agent to perform"),
-      subagent_type: z.string().min(1).describe("The type of specialized agent to use for this task"),
-    }),
+    parameters: TaskParameters,
     async execute({ description, prompt, subagent_type }, ctx): Promise<SubagentOutput> {
       const agent = findAgent(known, subagent_type);
       if (!agent) {

@@ -1,7 +1,7 @@
 // Running git on the shadow repository of a workspace's checkpoints. The user's and the system's git
 // configuration are left out (no hooks, filters or excludes of theirs), so snapshots and restores
-// depend on the workspace alone. git is started from a worker thread (spawn-off-thread.ts).
-import { spawnOffThread, type SpawnJob } from "./spawn-off-thread.ts";
+// depend on the workspace alone. git is started from a small helper process (spawn-helper.ts).
+import { spawnViaHelper, type SpawnJob } from "./spawn-helper.ts";
 
 export type GitResult = { ok: true; stdout: string } | { ok: false; message: string };
 
@@ -65,7 +65,7 @@ function runGit(command: string, args: readonly string[], options: { repo?: GitR
 async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   let done;
   try {
-    done = await spawnOffThread(job);
+    done = await spawnViaHelper(job);
   } catch (error) {
     return { ok: false, message: `cannot run git: ${(error as Error).message}` };
   }

@@ -72,7 +72,6 @@ function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
   return value as T;
 }
 
-
 export function openSqliteDatabase(path: string, options: { onError?: (error: unknown) => void } = {}): SqliteDatabase {
   mkdirSync(dirname(path), { recursive: true });
   const db = openDatabaseFile(path);
@@ -132,7 +131,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         return loaded;
       },
       write(batches, snapshot, writeOptions) {
-        const op: Omit<WriteOp, "userId" | "sessionId"> = { batches: batches.map((b) => ({ seq: b.seq, operations: b.operations })), final: writeOptions?.final === true };
+        const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };
         if (snapshot) op.snapshot = encodeSnapshot(snapshot);
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);

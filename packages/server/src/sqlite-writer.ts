@@ -9,7 +9,7 @@ import { connect } from "./sqlite-schema.ts";
 export type WriteOp = {
   userId: string;
   sessionId: string;
-  batches: { seq: number; operations: string }[];
+  batches: readonly { seq: number; operations: string }[];
   snapshot?: { state: string; seq: number; transcript: string; marks: string };
   /** The session was closed cleanly with this write. */
   final: boolean;
@@ -69,8 +69,11 @@ function serve(data: WriterData): void {
   // Batches after the snapshot are needed to load the session, so they are never pruned.
   const pruneLimit = (entry: { seq: number; snapshotSeq: number }) => Math.min(entry.seq - data.keptBatches, entry.snapshotSeq);
 
+  // Keys as sessionKey (ids.ts) makes them; not imported, to keep zod out of this thread.
+  const keyOf = (w: WriteOp) => `${w.userId}\0${w.sessionId}`;
+
   function apply(w: WriteOp, now: number): void {
-    const key = `${w.userId}\0${w.sessionId}`;
+    const key = keyOf(w);
     if (w.remove) {
       for (const statement of removeRows) statement.run(w.userId, w.sessionId);
       closedClean.delete(key);
@@ -96,7 +99,7 @@ function serve(data: WriterData): void {
 
   /** Which sessions now have enough old batches to prune. */
   function noteWritten(w: WriteOp, toPrune: Set<string>): void {
-    const key = `${w.userId}\0${w.sessionId}`;
+    const key = keyOf(w);
     if (w.remove) return void written.delete(key);
     if (w.markOpen) return;
     const entry = written.get(key) ?? { userId: w.userId, sessionId: w.sessionId, seq: 0, snapshotSeq: 0, prunedTo: 0 };

@@ -42,8 +42,6 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   const excludes = new Set(["/.git", ".git", "node_modules/"]);
   const writeExcludes = () => writeFile(join(repo.gitDir, "info", "exclude"), `${[...excludes].join("\n")}\n`);
   let prepared: Promise<Result<void>> | undefined;
-  /** Trees known to have their ref. */
-  const kept = new Set<string>();
   // One git operation at a time: they share the shadow index.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -105,13 +103,12 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   /** Snapshots the workspace and keeps the snapshot's tree reachable; returns the tree. */
   async function snapshotAndKeep(): Promise<Result<string>> {
     const tree = await snapshotTree();
-    if (!tree.ok || kept.has(tree.value)) return tree;
+    if (!tree.ok) return tree;
     const ref = join(repo.gitDir, TREE_REFS, tree.value);
     if (!existsSync(ref)) {
       await mkdir(join(repo.gitDir, TREE_REFS), { recursive: true });
       await writeFile(ref, `${tree.value}\n`);
     }
-    kept.add(tree.value);
     return tree;
   }
 

@@ -4,7 +4,7 @@
 // every file back byte for byte and removes the files created since. The workspace's .gitignore is
 // honoured; .git and node_modules are never included.
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo } from "./git.ts";
@@ -107,7 +107,11 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     const ref = join(repo.gitDir, TREE_REFS, tree.value);
     if (!existsSync(ref)) {
       await mkdir(join(repo.gitDir, TREE_REFS), { recursive: true });
-      await writeFile(ref, `${tree.value}\n`);
+      // Whole or not at all: a ref cut short by a crash would be taken as written next time. The
+      // temporary file lies outside refs/, where git would read a leftover one as a ref.
+      const temp = join(repo.gitDir, `tree-ref.${process.pid}.tmp`);
+      await writeFile(temp, `${tree.value}\n`);
+      await rename(temp, ref);
     }
     return tree;
   }

@@ -58,6 +58,11 @@ function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>): Harnes
   return call;
 }
 
+/** Adds `value` at the end of the array at `path` (`items`, as it is now), creating it when absent. */
+function appendTo(path: string[], items: readonly unknown[] | undefined, value: JSONValue): DeltaOperation {
+  return items ? { type: "set", path: [...path, String(items.length)], value } : { type: "set", path, value: [value] };
+}
+
 function findCall(message: HarnessMessage, id: string): number {
   return message.toolCalls?.findIndex((c) => c.id === id) ?? -1;
 }
@@ -82,8 +87,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "tool.started": {
       const call = toolCall(event) as unknown as JSONValue;
       const next = { ...cursor, afterTool: true };
-      if (!message.toolCalls) return { operations: [{ type: "set", path: messagePath(i, "toolCalls"), value: [call] }], cursor: next };
-      return { operations: [{ type: "set", path: messagePath(i, "toolCalls", String(message.toolCalls.length)), value: call }], cursor: next };
+      return { operations: [appendTo(messagePath(i, "toolCalls"), message.toolCalls, call)], cursor: next };
     }
 
     case "tool.completed": {
@@ -170,21 +174,12 @@ function approvalRequested(
     const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "awaiting-approval" };
     if (event.input !== undefined) call.input = event.input;
     if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
-    const value = call as unknown as JSONValue;
-    ops.push(
-      message.toolCalls
-        ? { type: "set", path: messagePath(i, "toolCalls", String(message.toolCalls.length)), value }
-        : { type: "set", path: messagePath(i, "toolCalls"), value: [value] },
-    );
+    ops.push(appendTo(messagePath(i, "toolCalls"), message.toolCalls, call as unknown as JSONValue));
   }
   const pending = state.pendingApprovals ?? [];
   if (!pending.some((p) => p.toolCallId === event.toolUseId)) {
     const entry = { toolCallId: event.toolUseId, toolName: event.toolName, description: event.description };
-    ops.push(
-      state.pendingApprovals
-        ? { type: "set", path: ["pendingApprovals", String(pending.length)], value: entry }
-        : { type: "set", path: ["pendingApprovals"], value: [entry] },
-    );
+    ops.push(appendTo(["pendingApprovals"], state.pendingApprovals, entry));
   }
   if (state.status !== "awaiting-approval") ops.push({ type: "set", path: ["status"], value: "awaiting-approval" });
   return ops;

@@ -1,5 +1,6 @@
-// Client of the RunnerProtocol over fetch + web streams only (no node: modules), so that any host —
-// Node, a Worker, a Durable Object — can drive a runner.
+// Client of the RunnerProtocol. It uses no node: modules, and by default speaks HTTP with fetch, so
+// that any host — Node, a Worker, a Durable Object — can drive a runner; a Node host passes
+// nodeTransport() for a cheaper event stream.
 import {
   describeZodError,
   KEEP_RUNNING_HEADER,
@@ -14,6 +15,9 @@ import {
   type WorkspaceOpenBody,
 } from "@harness/protocol";
 import { createSseParser } from "./sse-parser.ts";
+import { fetchTransport, type RunnerTransport, type TransportRequest, type TransportResponse } from "./transport.ts";
+
+export type { RunnerTransport };
 
 /** The runner answered with a status other than 200; `message` is the runner's `error` text. */
 export class RunnerHttpError extends Error {
@@ -46,16 +50,16 @@ export type { RunControl };
 
 const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
 
-export function createRunnerClient(baseUrl: string): RunnerClient {
+export function createRunnerClient(baseUrl: string, transport: RunnerTransport = fetchTransport): RunnerClient {
   const base = baseUrl.replace(/\/+$/, "");
 
-  const request = (path: string, init: RequestInit, signal: AbortSignal | undefined) => send(base, path, init, signal);
+  const request = (path: string, init: TransportRequest) => send(transport, base, path, init);
 
   async function health(signal?: AbortSignal): Promise<RunnerHealth> {
-    const res = await request("/health", { method: "GET" }, signal);
+    const res = await request("/health", { method: "GET", signal });
     let body: unknown;
     try {
-      body = await res.json();
+      body = JSON.parse(await res.text());
     } catch (err) {
       throw new Error(`runner sent a health answer that is not JSON: ${(err as Error).message}`);
     }
@@ -76,9 +80,9 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
   }
 
   async function postJson(path: string, body: unknown, signal: AbortSignal | undefined): Promise<unknown> {
-    const res = await request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }, signal);
+    const res = await request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
     try {
-      return await res.json();
+      return JSON.parse(await res.text());
     } catch (err) {
       throw new Error(`runner sent an answer to ${path} that is not JSON: ${(err as Error).message}`);
     }
@@ -97,42 +101,40 @@ export function createRunnerClient(baseUrl: string): RunnerClient {
     return parsed.data;
   }
 
-  async function* stream(path: string, init: RequestInit, outer: AbortSignal): AsyncGenerator<RunnerEvent> {
+  async function* stream(path: string, init: Omit<TransportRequest, "signal">, outer: AbortSignal): AsyncGenerator<RunnerEvent> {
     // Aborted when the consumer stops early, so that the request does not stay open.
     const local = new AbortController();
     const signal = AbortSignal.any([outer, local.signal]);
     let finished = false;
     try {
-      const res = await request(path, init, signal);
-      if (!res.body) throw new Error("runner sent no event stream");
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
+      const res = await request(path, { ...init, signal });
+      const chunks = res.chunks();
       const pending: RunnerEvent[] = [];
       const parser = createSseParser((message) => {
         const event = parseEvent(message.data);
         if (event) pending.push(event);
       });
       for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
+        let chunk: IteratorResult<string>;
         try {
-          chunk = await reader.read();
+          chunk = await chunks.next();
         } catch (err) {
           if (outer.aborted) throw outer.reason;
           throw new Error(`runner stream broke: ${(err as Error).message}`, { cause: err });
         }
-        parser.push(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+        if (chunk.done) break;
+        parser.push(chunk.value);
         for (let i = 0; i < pending.length; i++) {
           const event = pending[i];
           yield event;
           if (outer.aborted) throw outer.reason;
           if (event.type === "run.completed" || event.type === "run.error") {
             finished = true;
-            reader.cancel().catch(() => {});
+            res.cancel();
             return;
           }
         }
         pending.length = 0;
-        if (chunk.done) break;
       }
       throw new Error("runner stream ended before the run finished");
     } finally {
@@ -151,16 +153,16 @@ export function workspaceUrl(hostUrl: string, id: string): string {
 
 /** Opens workspace `id` on the runner host at `hostUrl` (PUT /workspaces/:id) and returns its base
  * URL. Throws RunnerHttpError when refused (409: the id is open for another workspace). */
-export async function openWorkspace(hostUrl: string, id: string, body: WorkspaceOpenBody, signal?: AbortSignal): Promise<string> {
-  await hostRequest(hostUrl, id, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }, signal);
+export async function openWorkspace(hostUrl: string, id: string, body: WorkspaceOpenBody, signal?: AbortSignal, transport = fetchTransport): Promise<string> {
+  await hostRequest(transport, hostUrl, id, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
   return workspaceUrl(hostUrl, id);
 }
 
 /** Closes workspace `id` (DELETE /workspaces/:id), cancelling its run in flight. False when the
  * host did not have it open. */
-export async function closeWorkspace(hostUrl: string, id: string, signal?: AbortSignal): Promise<boolean> {
+export async function closeWorkspace(hostUrl: string, id: string, signal?: AbortSignal, transport = fetchTransport): Promise<boolean> {
   try {
-    await hostRequest(hostUrl, id, { method: "DELETE" }, signal);
+    await hostRequest(transport, hostUrl, id, { method: "DELETE", signal });
     return true;
   } catch (err) {
     if (err instanceof RunnerHttpError && err.status === 404) return false;
@@ -168,17 +170,18 @@ export async function closeWorkspace(hostUrl: string, id: string, signal?: Abort
   }
 }
 
-async function hostRequest(hostUrl: string, id: string, init: RequestInit, signal: AbortSignal | undefined): Promise<void> {
-  const res = await send(workspaceUrl(hostUrl, id), "", init, signal);
-  await res.body?.cancel();
+async function hostRequest(transport: RunnerTransport, hostUrl: string, id: string, init: TransportRequest): Promise<void> {
+  const res = await send(transport, workspaceUrl(hostUrl, id), "", init);
+  res.cancel();
 }
 
-/** fetch(base + path), with "cannot reach" errors naming the runner and non-200 answers thrown as
+/** base + path, with "cannot reach" errors naming the runner and non-200 answers thrown as
  * RunnerHttpError. */
-async function send(base: string, path: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
-  let res: Response;
+async function send(transport: RunnerTransport, base: string, path: string, init: TransportRequest): Promise<TransportResponse> {
+  let res: TransportResponse;
+  const signal = init.signal;
   try {
-    res = await fetch(base + path, { ...init, signal });
+    res = await transport(base + path, init);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
@@ -213,7 +216,7 @@ function parseEvent(data: string): RunnerEvent | undefined {
   return parsed.data;
 }
 
-async function httpError(res: Response): Promise<RunnerHttpError> {
+async function httpError(res: TransportResponse): Promise<RunnerHttpError> {
   let text = "";
   try {
     text = await res.text();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
-import { createRunnerClient, type RunnerClient } from "./client.ts";
+import { createRunnerClient, type RunnerClient, type RunnerTransport } from "./client.ts";
 import { createRunnerServer, type RunnerServerOptions } from "./server.ts";
 
 export type TestContext = { after(fn: () => unknown): void };
@@ -53,10 +53,10 @@ export function tempDir(t: TestContext, prefix = "harness-runner-"): string {
   return dir;
 }
 
-/** A runner server on a free port, closed after the test. */
+/** A runner server on a free port, closed after the test; its client speaks through `transport`. */
 export async function startRunner(
   t: TestContext,
-  options: Partial<RunnerServerOptions> & { backend?: Backend } = {},
+  { transport, ...options }: Partial<RunnerServerOptions> & { backend?: Backend; transport?: RunnerTransport } = {},
 ): Promise<{ url: string; client: RunnerClient; server: Server }> {
   const server = createRunnerServer({ workspace: "/tmp/unused-workspace", ...options });
   const url = await listen(server);
@@ -64,7 +64,7 @@ export async function startRunner(
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  return { url, client: createRunnerClient(url), server };
+  return { url, client: createRunnerClient(url, transport), server };
 }
 
 export async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { RunnerEvent, RunnerEventPayload } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError } from "@harness/runner/client";
+import { nodeTransport } from "@harness/runner/node-transport";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import { waitFor } from "./test-helpers.ts";
 
@@ -59,7 +60,7 @@ async function scriptedRunner(events: RunnerEventPayload[], options: { startedAf
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    client: createRunnerClient(url),
+    client: createRunnerClient(url, nodeTransport()),
     seen,
     finish,
     close: () => {

@@ -1,0 +1,191 @@
+// The runner client against a real runner server (and stand-ins for misbehaving ones), once per
+// transport: fetch (any host) and node:http (the server's).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { createRunnerClient, RunnerHttpError } from "./client.ts";
+import { nodeTransport } from "./node-transport.ts";
+import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
+import { fetchTransport, type RunnerTransport } from "./transport.ts";
+import type { Backend } from "./backend.ts";
+
+const TRANSPORTS: Array<[string, RunnerTransport]> = [
+  ["fetch", fetchTransport],
+  ["node:http", nodeTransport()],
+];
+
+for (const [name, transport] of TRANSPORTS) {
+  const startRunner = (t: TestContext, backend: Backend) => start(t, { backend, transport });
+
+  test(`${name}: a run streams run.started, the backend's events and run.completed with ids 1..n`, async (t) => {
+    const transcript = [
+      { role: "user" as const, content: "hi" },
+      { role: "assistant" as const, content: [{ type: "text", text: "Hello" }] },
+    ];
+    const backend = fakeBackend(async (_q, ctx) => {
+      ctx.emit({ type: "assistant.delta", text: "Hel" });
+      ctx.emit({ type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "echo hi" } });
+      ctx.emit({ type: "tool.completed", toolUseId: "t1", output: "hi\n", isError: false });
+      await new Promise((r) => setTimeout(r, 5));
+      ctx.emit({ type: "assistant.delta", text: 'lo "quoted"\n' });
+      return { ok: true, result: 'Hello "quoted"', usage, transcript };
+    });
+    const { client } = await startRunner(t, backend);
+    const events = await collect(client.query({ prompt: "hi", model: "m1" }, { signal: never() }));
+
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.equal(events[0].type, "run.started");
+    assert.match((events[0] as { requestId: string }).requestId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(events.slice(1), [
+      { type: "assistant.delta", seq: 2, text: "Hel" },
+      { type: "tool.started", seq: 3, toolName: "Bash", toolUseId: "t1", input: { command: "echo hi" } },
+      { type: "tool.completed", seq: 4, toolUseId: "t1", output: "hi\n", isError: false },
+      { type: "assistant.delta", seq: 5, text: 'lo "quoted"\n' },
+      { type: "run.completed", seq: 6, result: 'Hello "quoted"', usage, transcript },
+    ]);
+    assert.equal(backend.runs[0].query.model, "m1");
+    assert.equal(backend.runs[0].ctx.workspace, "/tmp/unused-workspace");
+  });
+
+  test(`${name}: a second query while a run is in flight gets 409; health reports busy`, async (t) => {
+    const backend = fakeBackend((_q, ctx) => waitForAbort(ctx));
+    const { client } = await startRunner(t, backend);
+    assert.deepEqual(await client.health(), { ok: true, busy: false, hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY) });
+
+    const controller = new AbortController();
+    const first = client.query({ prompt: "one" }, { signal: controller.signal })[Symbol.asyncIterator]();
+    assert.equal((await first.next()).value?.type, "run.started");
+    assert.equal((await client.health()).busy, true);
+
+    await assert.rejects(collect(client.query({ prompt: "two" }, { signal: never() })), (err: unknown) => {
+      assert.ok(err instanceof RunnerHttpError);
+      assert.equal(err.status, 409);
+      assert.equal(err.message, "runner is busy with another run");
+      return true;
+    });
+    assert.equal(backend.runs.length, 1);
+
+    controller.abort();
+    await assert.rejects(first.next(), { name: "AbortError" });
+    await waitFor(async () => !(await client.health()).busy, "the runner to become idle");
+  });
+
+  test(`${name}: aborting the client's signal closes the request and aborts the backend's run`, async (t) => {
+    const backend = fakeBackend(async (_q, ctx) => {
+      ctx.emit({ type: "assistant.delta", text: "working" });
+      return waitForAbort(ctx);
+    });
+    const { client } = await startRunner(t, backend);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const e of client.query({ prompt: "long" }, { signal: controller.signal })) {
+        seen.push(e.type);
+        if (e.type === "assistant.delta") controller.abort();
+      }
+    }, { name: "AbortError" });
+    assert.deepEqual(seen, ["run.started", "assistant.delta"]);
+    await waitFor(() => backend.runs[0].ctx.signal.aborted, "the backend to see the abort");
+    await waitFor(async () => !(await client.health()).busy, "the runner to become idle");
+  });
+
+  test(`${name}: leaving the event loop early also cancels the run`, async (t) => {
+    const backend = fakeBackend((_q, ctx) => waitForAbort(ctx));
+    const { client } = await startRunner(t, backend);
+    for await (const e of client.query({ prompt: "p" }, { signal: never() })) {
+      assert.equal(e.type, "run.started");
+      break;
+    }
+    await waitFor(() => backend.runs[0]?.ctx.signal.aborted === true, "the backend to see the abort");
+  });
+
+  test(`${name}: the client reports a stream that ends before the run finished`, async (t) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end('id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n');
+    });
+    const url = await listen(server);
+    t.after(() => server.close());
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const e of createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
+    }, /runner stream ended before the run finished/);
+    assert.deepEqual(seen, ["run.started"]);
+  });
+
+  test(`${name}: the client names an unreachable runner`, async () => {
+    const server = createServer();
+    const url = await listen(server);
+    await new Promise((r) => server.close(r));
+    await assert.rejects(createRunnerClient(url, transport).health(), new RegExp(`cannot reach the runner at ${url}`));
+  });
+
+  test(`${name}: the client skips event types it does not know and rejects malformed events`, async (t) => {
+    const bodies = [
+      'id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n' +
+        'id: 2\nevent: run.future\ndata: {"type":"run.future","seq":2}\n\n' +
+        'id: 3\r\nevent: run.completed\r\ndata: {"type":"run.completed","seq":3}\r\n\r\n',
+      'id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n' +
+        'id: 2\nevent: tool.started\ndata: {"type":"tool.started","seq":2,"toolName":"Bash"}\n\n',
+    ];
+    let next = 0;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(bodies[next++]);
+    });
+    const url = await listen(server);
+    t.after(() => server.close());
+    const client = createRunnerClient(url, transport);
+    const events = await collect(client.query({ prompt: "p" }, { signal: never() }));
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ["run.started", "run.completed"],
+    );
+    await assert.rejects(collect(client.query({ prompt: "p" }, { signal: never() })), /runner sent an invalid tool\.started event: toolUseId: /);
+  });
+
+  test(`${name}: text split inside a character across packets, and thousands of events in one write, arrive whole and in order`, async (t) => {
+    const frame = (seq: number, data: object) => `id: ${seq}\nevent: x\ndata: ${JSON.stringify({ seq, ...data })}\n\n`;
+    const many = Array.from({ length: 3000 }, (_, i) => frame(i + 3, { type: "assistant.delta", text: `d${i}` })).join("");
+    const split = Buffer.from(frame(2, { type: "assistant.delta", text: "héllo → ✓" }));
+    const cut = split.indexOf(Buffer.from("→")) + 1;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(frame(1, { type: "run.started", requestId: "r" }));
+      res.write(split.subarray(0, cut));
+      setTimeout(() => {
+        res.write(split.subarray(cut));
+        res.end(many + frame(3003, { type: "run.completed", result: "", usage, transcript: [] }));
+      }, 30);
+    });
+    const url = await listen(server);
+    t.after(() => server.close());
+    const events = await collect(createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() }));
+    assert.equal(events.length, 3003);
+    assert.deepEqual(events[1], { type: "assistant.delta", seq: 2, text: "héllo → ✓" });
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      Array.from({ length: 3003 }, (_, i) => i + 1),
+    );
+    assert.equal((events[3002] as { text?: string }).text, undefined);
+    assert.equal((events[3001] as { text: string }).text, "d2999");
+  });
+
+  test(`${name}: a connection cut in the middle of a run is reported as a broken stream`, async (t) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const url = await listen(server);
+    t.after(() => server.close());
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const e of createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
+    }, /runner stream broke/);
+    assert.deepEqual(seen, ["run.started"]);
+  });
+}

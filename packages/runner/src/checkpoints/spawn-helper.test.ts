@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { availableParallelism, getPriority } from "node:os";
 import { processAlive, waitFor } from "@harness/test-utils";
 import { spawnViaHelper } from "./spawn-helper.ts";
 
@@ -28,4 +29,18 @@ test("the helper exits with the process that started it", async () => {
   assert.ok(processAlive(helper));
   child.kill("SIGKILL");
   await waitFor(() => !processAlive(helper), "the helper to exit", { timeoutMs: 10_000 });
+});
+
+test("commands run at a lower CPU priority than this process, at most one per core at a time", async () => {
+  const nice = await spawnViaHelper({ command: "/bin/sh", args: ["-c", "cut -d' ' -f19 /proc/self/stat"], env: {} });
+  assert.equal(Number(nice.stdout.toString()), Math.min(19, getPriority() + 10));
+
+  const jobs = availableParallelism() + 3;
+  const spans = await Promise.all(
+    Array.from({ length: jobs }, () => spawnViaHelper({ command: "/bin/sh", args: ["-c", "date +%s%N; sleep 0.2; date +%s%N"], env: { PATH: process.env.PATH } })),
+  );
+  const times = spans.map((done) => done.stdout.toString().trim().split("\n").map(BigInt));
+  const most = Math.max(...times.map(([start]) => times.filter(([from, to]) => from <= start && start < to).length));
+  assert.equal(times.length, jobs, "every job ran");
+  assert.ok(most <= availableParallelism(), `${most} commands ran at once`);
 });

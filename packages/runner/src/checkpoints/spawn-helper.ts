@@ -3,24 +3,48 @@
 // sessions holds hundreds of megabytes: 3–4 ms of CPU per start, against about 1 ms from a small
 // process), and meanwhile the parent's other threads stall on memory they touch, which would stall
 // every stream the runner carries. The helper is a bare Node process, started on first use, that
-// exits with the runner (when its IPC channel closes).
+// exits with the runner (when its IPC channel closes). Its commands are housekeeping: they run at a
+// lower CPU priority than the runner (niceness 10, inherited by each command), a few at a time (as
+// many as there are cores), so that a burst of checkpoints does not take the CPU from streaming runs.
 import { spawn, type ChildProcess } from "node:child_process";
 
 export type Finished = { code: number | null; signal: string | null; stdout: Buffer; stderr: Buffer };
 export type SpawnJob = { command: string; args: readonly string[]; cwd?: string; env: Record<string, string | undefined> };
+
+/** How much lower than the runner's the helper's (and its commands') CPU priority is. */
+const NICENESS = 10;
 
 type Reply = { id: number; error?: string; code?: number | null; signal?: string | null; stdout?: Uint8Array; stderr?: Uint8Array };
 
 // CommonJS, run by the helper: one job per message, answered once.
 const HELPER_SOURCE = `
 const { spawn } = require("node:child_process");
+const os = require("node:os");
+try {
+  os.setPriority(Math.min(19, os.getPriority() + ${NICENESS}));
+} catch {}
+const slots = os.availableParallelism();
+let running = 0;
+const queued = [];
 process.on("disconnect", () => process.exit(0));
-process.on("message", ({ id, command, args, cwd, env }) => {
+process.on("message", (job) => {
+  queued.push(job);
+  startNext();
+});
+function startNext() {
+  while (running < slots && queued.length > 0) {
+    running++;
+    run(queued.shift());
+  }
+}
+function run({ id, command, args, cwd, env }) {
   let answered = false;
   const answer = (reply) => {
     if (answered) return;
     answered = true;
+    running--;
     process.send(reply);
+    startNext();
   };
   let child;
   try {
@@ -34,7 +58,7 @@ process.on("message", ({ id, command, args, cwd, env }) => {
   child.stderr.on("data", (chunk) => err.push(chunk));
   child.on("error", (error) => answer({ id, error: error.message }));
   child.on("close", (code, signal) => answer({ id, code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
-});
+}
 `;
 
 let helper: ChildProcess | undefined;

@@ -28,7 +28,9 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
   return {
     name: "claude-code",
     async run(query, ctx) {
-      const { runClaudeCode } = await import("./claude-code-run.ts");
+      // Claude Code runs its tools in its own process, out of our sight: it starts once the
+      // workspace's checkpoint is taken.
+      const [{ runClaudeCode }] = await Promise.all([import("./claude-code-run.ts"), ctx.workspaceReady]);
       return runClaudeCode(query, ctx, {
         executable: options.executable,
         runnerEnv: runnerEnv(),

@@ -9,8 +9,12 @@ import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
 import { readJson, sendError } from "./http.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
+import { createTurnGate } from "./turn-gate.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
+
+/** Runs start (set up, call the model) one per event-loop turn. */
+const startTurn = createTurnGate();
 
 export async function handleQuery(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps): Promise<void> {
   const query = await readJson(req, res, RunnerQuerySchema, MAX_QUERY_BYTES);
@@ -52,6 +56,7 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
   if (checkpointed) ctx.workspaceReady = checkpointed;
   let outcome: RunOutcome;
   try {
+    await startTurn();
     outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
   } catch (err) {
     outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
+import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
@@ -49,6 +50,9 @@ const HEALTH_TIMEOUT_MS = 3000;
 const REWIND_TIMEOUT_MS = 60_000;
 /** How the server speaks HTTP to its runners: node:http, cheaper per event than fetch. */
 const transport = nodeTransport();
+/** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
+ * events of the runs already streaming while their requests are made. */
+const queryTurn = createTurnGate();
 
 function abortable(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -252,6 +256,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return streaming(async () => {
       let runner: Live;
       try {
+        await queryTurn();
         runner = await ensure(opts.signal);
       } catch (err) {
         if (opts.signal.aborted) throw err;

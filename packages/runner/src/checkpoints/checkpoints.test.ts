@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../test-support.ts";
 import { createCheckpoints, parseChanges } from "./checkpoints.ts";
@@ -163,4 +163,52 @@ test("every snapshot stays in the shadow repository through a garbage collection
   const restored = await checkpoints.restore(trees[0]);
   assert.ok(restored.ok, JSON.stringify(restored));
   assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "first\n");
+});
+
+test("a snapshot of an unchanged workspace costs one git process; a changed, added or removed file is seen", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  // Files last written a minute ago, as most of a workspace is (git re-reads files written in the
+  // same second as its index, which changes the index).
+  const past = new Date(Date.now() - 60_000);
+  const age = (at: Date, ...paths: string[]) => paths.forEach((path) => utimesSync(join(workspace, path), at, at));
+  write(workspace, { "a.txt": "one\n", "dir/b.txt": "two\n" });
+  age(past, "a.txt", "dir/b.txt");
+  const real = createGit();
+  const ran: string[] = [];
+  const git = { ...real, run: (args: readonly string[], options?: Parameters<typeof real.run>[1]) => (ran.push(args[0]), real.run(args, options)) };
+  const checkpoints = createCheckpoints({ workspace, stateDir, git });
+  const tree = async (id: string) => {
+    ran.length = 0;
+    const taken = await checkpoints.beforeRun(id, "builtin");
+    assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+    return { tree: taken.value.tree, ran: ran.filter((name) => name === "add" || name === "write-tree") };
+  };
+
+  const first = await tree("u1");
+  assert.deepEqual(first.ran, ["add", "write-tree"]);
+  const second = await tree("u2");
+  assert.deepEqual(second, { tree: first.tree, ran: ["add"] });
+
+  // The same size, edited later.
+  writeFileSync(join(workspace, "a.txt"), "ONE\n");
+  age(new Date(past.getTime() + 5_000), "a.txt");
+  const third = await tree("u3");
+  assert.deepEqual(third.ran, ["add", "write-tree"]);
+  assert.notEqual(third.tree, first.tree);
+  assert.deepEqual(await tree("u4"), { tree: third.tree, ran: ["add"] });
+
+  const restored = await checkpoints.restore(first.tree);
+  assert.ok(restored.ok);
+  assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "one\n");
+  const fifth = await tree("u5");
+  assert.equal(fifth.tree, first.tree, "after a rewind the snapshot is the restored tree");
+  rmSync(join(workspace, "dir"), { recursive: true });
+  const sixth = await tree("u6");
+  assert.deepEqual(sixth.ran, ["add", "write-tree"]);
+  assert.notEqual(sixth.tree, first.tree);
+  write(workspace, { "new.txt": "" });
+  age(past, "new.txt");
+  const seventh = await tree("u7");
+  assert.deepEqual(seventh.ran, ["add", "write-tree"]);
+  assert.notEqual(seventh.tree, sixth.tree);
 });

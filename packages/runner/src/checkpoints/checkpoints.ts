@@ -3,7 +3,7 @@
 // state directory (its own index makes repeated snapshots cost only what changed). A rewind puts
 // every file back byte for byte and removes the files created since. The workspace's .gitignore is
 // honoured; .git and node_modules are never included.
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
@@ -42,6 +42,10 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   const excludes = new Set(["/.git", ".git", "node_modules/"]);
   const writeExcludes = () => writeFile(join(repo.gitDir, "info", "exclude"), `${[...excludes].join("\n")}\n`);
   let prepared: Promise<Result<void>> | undefined;
+  // The tree of the shadow index as it last stood, and the marks (indexMark) of the index files it
+  // was the tree of: an index that `git add` left byte for byte as it was has that tree, and no
+  // write-tree (a process) is needed to know it. Most runs change nothing between two snapshots.
+  let lastTree: { tree: string; marks: string[] } | undefined;
   // One git operation at a time: they share the shadow index.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -96,8 +100,15 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       added = await git.run(["add", "--all", "--", "."], { repo });
     }
     if (!added.ok) return added;
+    const afterAdd = indexMark(join(repo.gitDir, "index"));
+    if (afterAdd !== undefined && lastTree?.marks.includes(afterAdd)) return { ok: true, value: lastTree.tree };
     const tree = await git.run(["write-tree"], { repo });
-    return tree.ok ? { ok: true, value: tree.stdout.trim() } : tree;
+    if (!tree.ok) return tree;
+    const value = tree.stdout.trim();
+    // write-tree stores the tree in the index too, which rewrites it.
+    const afterWrite = indexMark(join(repo.gitDir, "index"));
+    lastTree = { tree: value, marks: [afterAdd, afterWrite].filter((mark) => mark !== undefined) };
+    return { ok: true, value };
   }
 
   /** Snapshots the workspace and keeps the snapshot's tree reachable; returns the tree. */
@@ -173,11 +184,32 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         if (!changes.ok || changes.value.length === 0) return changes;
         // The index now matches the workspace, so a two-way reset writes exactly the files that
         // differ and removes the ones the tree does not have (and directories left empty).
+        lastTree = undefined;
         const reset = await git.run(["read-tree", "--reset", "-u", tree], { repo });
         return reset.ok ? changes : reset;
       });
     },
   };
+}
+
+/** The size and last 32 bytes of a git index file, which ends with a hash of all that precedes it:
+ * two equal marks are the same index, learnt without reading it. Undefined when the file cannot be
+ * read or carries no hash (index.skipHash). */
+export function indexMark(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const { size } = fstatSync(fd);
+    if (size < 64) return undefined;
+    const tail = Buffer.alloc(32);
+    if (readSync(fd, tail, 0, 32, size - 32) !== 32) return undefined;
+    if (tail.subarray(12).every((byte) => byte === 0)) return undefined;
+    return `${size}:${tail.toString("hex")}`;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Joins `--name-status -z` and `--numstat -z` output of a diff from now to the checkpoint. */

@@ -111,7 +111,7 @@ for (const [name, transport] of TRANSPORTS) {
     t.after(() => server.close());
     const seen: string[] = [];
     await assert.rejects(async () => {
-      for await (const e of createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
+      for await (const e of createRunnerClient(url, { transport }).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
     }, /runner stream ended before the run finished/);
     assert.deepEqual(seen, ["run.started"]);
   });
@@ -120,7 +120,7 @@ for (const [name, transport] of TRANSPORTS) {
     const server = createServer();
     const url = await listen(server);
     await new Promise((r) => server.close(r));
-    await assert.rejects(createRunnerClient(url, transport).health(), new RegExp(`cannot reach the runner at ${url}`));
+    await assert.rejects(createRunnerClient(url, { transport }).health(), new RegExp(`cannot reach the runner at ${url}`));
   });
 
   test(`${name}: the client skips event types it does not know and rejects malformed events`, async (t) => {
@@ -138,7 +138,7 @@ for (const [name, transport] of TRANSPORTS) {
     });
     const url = await listen(server);
     t.after(() => server.close());
-    const client = createRunnerClient(url, transport);
+    const client = createRunnerClient(url, { transport });
     const events = await collect(client.query({ prompt: "p" }, { signal: never() }));
     assert.deepEqual(
       events.map((e) => e.type),
@@ -163,7 +163,7 @@ for (const [name, transport] of TRANSPORTS) {
     });
     const url = await listen(server);
     t.after(() => server.close());
-    const events = await collect(createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() }));
+    const events = await collect(createRunnerClient(url, { transport }).query({ prompt: "p" }, { signal: never() }));
     assert.equal(events.length, 3003);
     assert.deepEqual(events[1], { type: "assistant.delta", seq: 2, text: "héllo → ✓" });
     assert.deepEqual(
@@ -184,7 +184,7 @@ for (const [name, transport] of TRANSPORTS) {
     t.after(() => server.close());
     const seen: string[] = [];
     await assert.rejects(async () => {
-      for await (const e of createRunnerClient(url, transport).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
+      for await (const e of createRunnerClient(url, { transport }).query({ prompt: "p" }, { signal: never() })) seen.push(e.type);
     }, /runner stream broke/);
     assert.deepEqual(seen, ["run.started"]);
   });

@@ -50,10 +50,18 @@ export type { RunControl };
 
 const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
 
-export function createRunnerClient(baseUrl: string, transport: RunnerTransport = fetchTransport): RunnerClient {
-  const base = baseUrl.replace(/\/+$/, "");
+export type RunnerClientOptions = {
+  /** How HTTP is spoken (default fetch). */
+  transport?: RunnerTransport;
+  /** The runner's token (token.ts), sent with every request. */
+  token?: string;
+};
 
-  const request = (path: string, init: TransportRequest) => send(transport, base, path, init);
+export function createRunnerClient(baseUrl: string, options: RunnerClientOptions = {}): RunnerClient {
+  const base = baseUrl.replace(/\/+$/, "");
+  const { transport = fetchTransport, token } = options;
+
+  const request = (path: string, init: TransportRequest) => send(transport, base, path, authorized(init, token));
 
   async function health(signal?: AbortSignal): Promise<RunnerHealth> {
     const res = await request("/health", { method: "GET", signal });
@@ -153,16 +161,16 @@ export function workspaceUrl(hostUrl: string, id: string): string {
 
 /** Opens workspace `id` on the runner host at `hostUrl` (PUT /workspaces/:id) and returns its base
  * URL. Throws RunnerHttpError when refused (409: the id is open for another workspace). */
-export async function openWorkspace(hostUrl: string, id: string, body: WorkspaceOpenBody, signal?: AbortSignal, transport = fetchTransport): Promise<string> {
-  await hostRequest(transport, hostUrl, id, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+export async function openWorkspace(hostUrl: string, id: string, body: WorkspaceOpenBody, options: HostRequestOptions = {}): Promise<string> {
+  await hostRequest(options, hostUrl, id, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return workspaceUrl(hostUrl, id);
 }
 
 /** Closes workspace `id` (DELETE /workspaces/:id), cancelling its run in flight. False when the
  * host did not have it open. */
-export async function closeWorkspace(hostUrl: string, id: string, signal?: AbortSignal, transport = fetchTransport): Promise<boolean> {
+export async function closeWorkspace(hostUrl: string, id: string, options: HostRequestOptions = {}): Promise<boolean> {
   try {
-    await hostRequest(transport, hostUrl, id, { method: "DELETE", signal });
+    await hostRequest(options, hostUrl, id, { method: "DELETE" });
     return true;
   } catch (err) {
     if (err instanceof RunnerHttpError && err.status === 404) return false;
@@ -170,9 +178,16 @@ export async function closeWorkspace(hostUrl: string, id: string, signal?: Abort
   }
 }
 
-async function hostRequest(transport: RunnerTransport, hostUrl: string, id: string, init: TransportRequest): Promise<void> {
-  const res = await send(transport, workspaceUrl(hostUrl, id), "", init);
+export type HostRequestOptions = RunnerClientOptions & { signal?: AbortSignal };
+
+async function hostRequest(options: HostRequestOptions, hostUrl: string, id: string, init: TransportRequest): Promise<void> {
+  const request = authorized(options.signal ? { ...init, signal: options.signal } : init, options.token);
+  const res = await send(options.transport ?? fetchTransport, workspaceUrl(hostUrl, id), "", request);
   res.cancel();
+}
+
+function authorized(init: TransportRequest, token: string | undefined): TransportRequest {
+  return token ? { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } } : init;
 }
 
 /** base + path, with "cannot reach" errors naming the runner and non-200 answers thrown as

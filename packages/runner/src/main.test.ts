@@ -142,3 +142,30 @@ test("the runner process refuses an unknown HARNESS_BACKEND or a bad idle time",
     assert.equal(err, message);
   }
 });
+
+test("a runner started with HARNESS_RUNNER_TOKEN answers only requests that carry it, and no tool sees it", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-token-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const fake = await startFakeAnthropic({
+    replies: [{ toolUses: [{ id: "toolu_env", name: "Bash", input: { command: 'echo "token=[$HARNESS_RUNNER_TOKEN]"' } }] }, { text: "done" }],
+  });
+  t.after(() => fake.close());
+  const token = "s3cret-token_value";
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HARNESS_RUNNER_TOKEN: token, ANTHROPIC_BASE_URL: fake.url, HOME: dir });
+
+  for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: token }] as Record<string, string>[]) {
+    const res = await fetch(`${runner.url}/health`, { headers });
+    assert.equal(res.status, 401, JSON.stringify(headers));
+    assert.match(((await res.json()) as { error: string }).error, /Authorization: Bearer/);
+  }
+  const put = await fetch(`${runner.url}/workspaces/w1`, { method: "PUT", body: JSON.stringify({ workspace: join(dir, "w1") }) });
+  assert.equal(put.status, 401, "opening a workspace needs the token too");
+
+  const client = createRunnerClient(runner.url, { token });
+  assert.equal((await client.health()).ok, true);
+  const events = [];
+  for await (const event of client.query({ prompt: "show the env", anthropicApiKey: "k", permissionMode: "bypassPermissions" }, { signal: AbortSignal.timeout(20_000) })) events.push(event);
+  const done = events.find((e) => e.type === "tool.completed") as { output: string } | undefined;
+  assert.equal(done?.output.trim(), "token=[]", "the token is not in the environment of the runner's tools");
+  assert.equal(events.at(-1)?.type, "run.completed");
+});

@@ -4,7 +4,9 @@
 //       HARNESS_STATE_DIR (default <workspace>.harness-state: checkpoints, backends' own state),
 //       HARNESS_BACKEND (builtin | claude-code: the backend of queries that name none; default builtin),
 //       HARNESS_RUNNER_IDLE_EXIT_MS (default 15 min; 0 = never): exit after this long without a run
-//       or a request, so that a runner whose server died does not live on forever
+//       or a request, so that a runner whose server died does not live on forever,
+//       HARNESS_RUNNER_TOKEN: when set, every request must carry `Authorization: Bearer <token>`
+//       (token.ts); it is taken out of the environment, so that no tool or hook sees it
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
 // Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
@@ -16,6 +18,7 @@ import { resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
+import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
 
 function fail(message: string): never {
   process.stderr.write(`harness-runner: ${message}\n`);
@@ -37,9 +40,11 @@ try {
   fail(`cannot create the workspace ${workspace}: ${(err as Error).message}`);
 }
 const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
+const token = process.env[RUNNER_TOKEN_ENV] || undefined;
+delete process.env[RUNNER_TOKEN_ENV];
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
-const server = createServer({ noDelay: true }, handler.handle);
+const server = createServer({ noDelay: true }, requireToken(token, (req, res) => handler.handle(req, res)));
 
 let stopping = false;
 async function stop(): Promise<void> {

@@ -64,7 +64,7 @@ export async function startRunner(
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  return { url, client: createRunnerClient(url, transport), server };
+  return { url, client: createRunnerClient(url, { transport }), server };
 }
 
 export async function collect(events: AsyncIterable<RunnerEvent>): Promise<RunnerEvent[]> {

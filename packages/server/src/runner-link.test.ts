@@ -60,7 +60,7 @@ async function scriptedRunner(events: RunnerEventPayload[], options: { startedAf
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    client: createRunnerClient(url, nodeTransport()),
+    client: createRunnerClient(url, { transport: nodeTransport() }),
     seen,
     finish,
     close: () => {

@@ -26,7 +26,7 @@ export type RunnerPool = {
    * The same member asking again gets the process it already holds, while that one lives. */
   acquire(group: string, member: string): Promise<RunnerProcess>;
   /** Takes over a process an earlier server started (`url`: the process's own base URL). */
-  adopt(group: string, member: string, info: { pid: number; url: string }): RunnerProcess;
+  adopt(group: string, member: string, info: { pid: number; url: string; token?: string }): RunnerProcess;
   /** `member` no longer uses `proc`; a process no member uses is stopped. */
   release(proc: RunnerProcess, member: string): Promise<void>;
   /** Stops `proc` for all its members (it no longer answers). */

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
 import { z } from "zod";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
@@ -13,6 +14,8 @@ const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string(
 export type RunnerProcess = {
   url: string;
   pid: number | undefined;
+  /** The secret the runner takes requests with (absent for one started without). */
+  token?: string;
   /** True until the process exited. */
   alive(): boolean;
   /** Resolves when the process has exited. */
@@ -95,7 +98,8 @@ function listeningUrl(output: string): string | undefined {
 
 /** Starts a runner and resolves once it listens; rejects with the reason when it cannot start. */
 export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerProcess> {
-  const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0" };
+  const token = newRunnerToken();
+  const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0", [RUNNER_TOKEN_ENV]: token };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile } = options;
   mkdirSync(dirname(logFile), { recursive: true });
@@ -143,7 +147,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     const url = listeningUrl(readFrom(logFile, offset));
     if (url) {
       options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
-      return { url, pid, alive: () => !exitedFlag, exited, stop };
+      return { url, pid, token, alive: () => !exitedFlag, exited, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
     if (exitedFlag) throw new Error(`the runner exited (${exitReason}) before it was ready`);
@@ -156,7 +160,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
 }
 
 /** A runner an earlier server started, known by pid and URL. Its exit is noticed by polling. */
-export function adoptRunner(info: { pid: number; url: string }): RunnerProcess {
+export function adoptRunner(info: { pid: number; url: string; token?: string }): RunnerProcess {
   let gone = false;
   let markExited!: () => void;
   const exited = new Promise<void>((resolve) => (markExited = resolve));
@@ -173,6 +177,7 @@ export function adoptRunner(info: { pid: number; url: string }): RunnerProcess {
   return {
     url: info.url,
     pid: info.pid,
+    ...(info.token && { token: info.token }),
     alive: check,
     exited,
     async stop(graceMs = 5000) {

@@ -44,7 +44,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   const { log } = config;
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
     onError: (error) => log(`database: ${(error as Error).message}`),
   });

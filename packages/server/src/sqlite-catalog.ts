@@ -15,7 +15,7 @@ export type SessionSummary = {
   updatedAt: string;
 };
 
-export type RunnerProcessRecord = { pid: number; url: string };
+export type RunnerProcessRecord = { pid: number; url: string; token?: string };
 
 export type SessionCatalog = {
   /** The user's sessions, most recently active first. */
@@ -60,9 +60,9 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
   );
   const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
-  const runnerOf = db.prepare("SELECT pid, url FROM runners WHERE user_id = ? AND session_id = ?");
+  const runnerOf = db.prepare("SELECT pid, url, token FROM runners WHERE user_id = ? AND session_id = ?");
   const setRunner = db.prepare(
-    "INSERT INTO runners (user_id, session_id, pid, url) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, session_id) DO UPDATE SET pid = excluded.pid, url = excluded.url",
+    "INSERT INTO runners (user_id, session_id, pid, url, token) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, session_id) DO UPDATE SET pid = excluded.pid, url = excluded.url, token = excluded.token",
   );
   const clearRunner = db.prepare("DELETE FROM runners WHERE user_id = ? AND session_id = ?");
 
@@ -95,9 +95,12 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
       return Number(result.changes) === 1;
     },
     rename: (userId, sessionId, title) => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1,
-    runnerOf: (userId, sessionId) => runnerOf.get(userId, sessionId) as RunnerProcessRecord | undefined,
+    runnerOf(userId, sessionId) {
+      const row = runnerOf.get(userId, sessionId) as { pid: number; url: string; token: string | null } | undefined;
+      return row && { pid: row.pid, url: row.url, ...(row.token !== null && { token: row.token }) };
+    },
     setRunner(userId, sessionId, runner) {
-      if (runner) setRunner.run(userId, sessionId, runner.pid, runner.url);
+      if (runner) setRunner.run(userId, sessionId, runner.pid, runner.url, runner.token ?? null);
       else clearRunner.run(userId, sessionId);
     },
   };

@@ -1,5 +1,6 @@
 // The session database's tables, and bringing a file written by an older version up to date. Both
 // connections (the server's reads, the writer thread's writes) open the file through here.
+import { chmodSync, closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 
 const SCHEMA = `
@@ -18,6 +19,7 @@ CREATE TABLE IF NOT EXISTS runners (
   session_id TEXT NOT NULL,
   pid INTEGER NOT NULL,
   url TEXT NOT NULL,
+  token TEXT,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS activity (
@@ -40,13 +42,14 @@ CREATE TABLE IF NOT EXISTS deltas (
 // "activity" row, not in the session row: rewriting a session row rewrites its whole state and
 // transcript, which a hundred streaming sessions cannot afford a couple of thousand times a second.
 
-/** Columns added after the first version, with their definitions. */
-const ADDED_COLUMNS: [string, string][] = [
-  ["clean", "INTEGER NOT NULL DEFAULT 0"],
-  ["run", "TEXT"],
-  ["marks", "TEXT"],
-  ["title", "TEXT"],
-  ["created_at", "INTEGER"],
+/** Columns added after the first version, with their tables and definitions. */
+const ADDED_COLUMNS: [string, string, string][] = [
+  ["sessions", "clean", "INTEGER NOT NULL DEFAULT 0"],
+  ["sessions", "run", "TEXT"],
+  ["sessions", "marks", "TEXT"],
+  ["sessions", "title", "TEXT"],
+  ["sessions", "created_at", "INTEGER"],
+  ["runners", "token", "TEXT"],
 ];
 
 /** A connection to a file whose tables exist (see openDatabaseFile). */
@@ -58,12 +61,24 @@ export function connect(path: string): DatabaseSync {
   return db;
 }
 
-/** Opens `path`, creating or migrating its tables. */
+/** Opens `path`, creating or migrating its tables. The file holds conversations and runners'
+ * tokens: it is readable by its owner only (SQLite gives its WAL files the same mode). */
 export function openDatabaseFile(path: string): DatabaseSync {
+  closeSync(openSync(path, "a", 0o600));
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // Not ours to change: it stays as its owner set it.
+  }
   const db = connect(path);
   db.exec(SCHEMA);
-  const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as { name: string }[]).map((c) => c.name));
-  for (const [name, definition] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
+  const columnsOf = (table: string) => new Set((db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name));
+  const existing = new Map<string, Set<string>>();
+  for (const [table, name, definition] of ADDED_COLUMNS) {
+    let columns = existing.get(table);
+    if (!columns) existing.set(table, (columns = columnsOf(table)));
+    if (!columns.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+  }
   // Run records written by versions that kept them in the session row move to the activity row.
   db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)
              SELECT user_id, session_id, updated_at, run FROM sessions WHERE run IS NOT NULL;

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SessionSnapshot, StoredBatch } from "@harness/session";
@@ -282,6 +283,28 @@ test("commits happen off the server's thread: a slow transaction does not hold u
     assert.ok(took > 100, `the transaction took ${took.toFixed(0)} ms: too quick to show anything`);
     assert.ok(longest < took / 2, `a timer waited ${longest.toFixed(0)} ms of a ${took.toFixed(0)} ms transaction`);
     assert.ok(ticks >= 5);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("a runner's record keeps its token; a file of a version without tokens gains the column; the file is its owner's only", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, "harness.db");
+    const old = new DatabaseSync(path);
+    old.exec("CREATE TABLE runners (user_id TEXT NOT NULL, session_id TEXT NOT NULL, pid INTEGER NOT NULL, url TEXT NOT NULL, PRIMARY KEY (user_id, session_id)) WITHOUT ROWID");
+    old.exec("INSERT INTO runners VALUES ('u', 'before', 41, 'http://127.0.0.1:1/workspaces/a')");
+    old.close();
+
+    const db = openSqliteDatabase(path);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.deepEqual(db.catalog.runnerOf("u", "before"), { pid: 41, url: "http://127.0.0.1:1/workspaces/a" }, "a record from before tokens reads without one");
+    db.catalog.setRunner("u", "s", { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
+    assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
+    db.catalog.setRunner("u", "s", { pid: 43, url: "http://127.0.0.1:3/workspaces/b" });
+    assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 43, url: "http://127.0.0.1:3/workspaces/b" }, "a new record replaces the token too");
     db.close();
   } finally {
     await dir.remove();

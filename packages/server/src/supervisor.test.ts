@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
-import { createRunnerClient } from "@harness/runner";
+import { createRunnerClient, RunnerHttpError } from "@harness/runner";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
@@ -62,8 +62,9 @@ async function collect(runner: SupervisedRunner, prompt: string): Promise<Runner
 }
 
 
-test("the first query starts a runner in the session's workspace; the API key travels with the query only", async () => {
-  const runner = supervised("first");
+test("the first query starts a runner in the session's workspace; the API key travels with the query only; the runner takes requests with its token only", async () => {
+  const seen: (RunnerProcessInfo | undefined)[] = [];
+  const runner = supervised("first", { onProcess: (info) => seen.push(info) });
   assert.equal(runner.pid(), undefined, "nothing runs before the first query");
   fake.push({ text: ["Hel", "lo"] });
   const before = fake.requests.length;
@@ -71,8 +72,18 @@ test("the first query starts a runner in the session's workspace; the API key tr
   assert.deepEqual(events.map((e) => e.type), ["run.started", "assistant.delta", "assistant.delta", "run.completed"]);
   assert.ok(existsSync(join(dir.path, "first")), "the workspace is created");
   assert.equal(fake.requests[before].headers["x-api-key"], "key-per-query");
-  const health = await createRunnerClient(runner.url()!).health();
+  const token = seen[0]?.token;
+  assert.match(token ?? "", /^[A-Za-z0-9_-]{43}$/, "the server made the runner a token");
+  const health = await createRunnerClient(runner.url()!, { token }).health();
   assert.equal(health.hasAnthropicKey, false, "the runner's environment holds no key");
+  for (const client of [createRunnerClient(runner.url()!), createRunnerClient(runner.url()!, { token: "guessed" })]) {
+    await assert.rejects(client.health(), (err: unknown) => err instanceof RunnerHttpError && err.status === 401 && /Authorization: Bearer/.test(err.message));
+    await assert.rejects(async () => {
+      for await (const event of client.query({ prompt: "run this" }, { signal: AbortSignal.timeout(5000) })) void event;
+    }, (err: unknown) => err instanceof RunnerHttpError && err.status === 401);
+  }
+  const log = readFileSync(join(dir.path, "first.runners", "user", "runner-0.log"), "utf8");
+  assert.ok(!log.includes(token!), "the token is not written to the runner's log");
 });
 
 test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {
@@ -122,7 +133,8 @@ test("a runner is started in its own process group with its output in a log file
   fake.push({ text: "one" }, { text: "two" });
   await collect(first, "one");
   const pid = first.pid()!;
-  assert.deepEqual(seen, [{ pid, url: first.url() }]);
+  assert.deepEqual(seen, [{ pid, url: first.url(), token: seen[0]?.token }]);
+  assert.ok(seen[0]?.token, "the record carries the runner's token, to reach it after a restart");
   assert.match(first.url()!, /\/workspaces\/[A-Za-z0-9_-]+$/, "the session's URL is its workspace on the runner");
   assert.equal(processGroup(pid), pid, "it leads its own process group, so it does not die with its parent's");
   assert.match(readFileSync(logFile, "utf8"), /"event":"listening"/);
@@ -135,7 +147,7 @@ test("a runner is started in its own process group with its output in a log file
   assert.equal(second.pid(), pid, "the adopted runner served the query");
   await second.stop();
   assert.equal(processAlive(pid), false);
-  assert.deepEqual(adopted, [{ pid, url: seen[0]!.url }, undefined]);
+  assert.deepEqual(adopted, [{ pid, url: seen[0]!.url, token: seen[0]!.token }, undefined]);
 });
 
 test("a recorded runner that does not answer is not adopted: its record is cleared and a new one starts", async () => {

@@ -12,7 +12,9 @@ import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import type { RunnerProcess } from "./runner-process.ts";
 
-export type RunnerProcessInfo = { pid: number; url: string };
+/** A session's runner as the catalog keeps it: `url` is the workspace's URL; `token` the runner's
+ * secret (absent for runners of versions that had none). */
+export type RunnerProcessInfo = { pid: number; url: string; token?: string };
 
 export type SupervisedRunner = RunnerPort & {
   /** Closes the session's workspace on its runner and releases the process. */
@@ -90,7 +92,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let stopped = false;
 
   function track(started: Live): Live {
-    options.onProcess?.(started.process.pid === undefined ? undefined : { pid: started.process.pid, url: started.url });
+    const { pid, token } = started.process;
+    options.onProcess?.(pid === undefined ? undefined : { pid, url: started.url, ...(token && { token }) });
     void started.process.exited.then(() => {
       if (live !== started) return;
       live = undefined;
@@ -110,7 +113,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   if (options.adopt) {
     const info = options.adopt;
     adopting = (async () => {
-      const client = createRunnerClient(info.url, transport);
+      const client = createRunnerClient(info.url, { transport, token: info.token });
       try {
         await client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS));
       } catch {
@@ -118,7 +121,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         return;
       }
       if (stopped) return;
-      const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url) });
+      const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url), ...(info.token && { token: info.token }) });
       live = track({ process: proc, client, url: info.url });
       options.log(`runner ${info.pid} adopted for ${options.workspace}`);
     })();
@@ -126,8 +129,9 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   /** Opens the workspace on `proc`, which the pool gave this session. */
   async function open(proc: RunnerProcess): Promise<Live> {
-    const url = await openWorkspace(proc.url, id, { workspace: options.workspace }, AbortSignal.timeout(HEALTH_TIMEOUT_MS), transport);
-    return { process: proc, client: createRunnerClient(url, transport), url };
+    const reach = { transport, token: proc.token };
+    const url = await openWorkspace(proc.url, id, { workspace: options.workspace }, { ...reach, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    return { process: proc, client: createRunnerClient(url, reach), url };
   }
 
   async function start(): Promise<Live> {
@@ -204,7 +208,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   /** Closes the workspace on `proc` (cancelling its run), as far as the process still answers. */
   async function closeOn(proc: RunnerProcess): Promise<void> {
-    await closeWorkspace(proc.url, id, AbortSignal.timeout(HEALTH_TIMEOUT_MS), transport).catch(() => false);
+    await closeWorkspace(proc.url, id, { transport, token: proc.token, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => false);
   }
 
   /** Closes the workspace and gives the process back to the pool. */

@@ -1,11 +1,13 @@
 // The runner client's HTTP over node:http, for hosts that run on Node (the server). A run's event
-// stream is read straight off the socket: no web streams, no promise per chunk while the reader is
-// busy, and what arrived while it was busy comes as one piece.
+// stream is read straight off the socket: no web streams, and no promise per chunk while the reader
+// is busy with the ones already there.
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { RunnerTransport, TransportResponse } from "./transport.ts";
 
-/** An answer that is not being read pauses its socket once this many chunks wait. */
-const HIGH_WATER_CHUNKS = 64;
+/** An answer that is not being read pauses its socket once this many characters wait. */
+const HIGH_WATER = 1024 * 1024;
+/** Chunks waiting are handed over together up to about this many characters. */
+const JOIN_LIMIT = 64 * 1024;
 
 /** A connection per request (no keep-alive pool): a request never meets a connection the runner
  * has just timed out, and runs' event streams hold their connection for the run anyway. */
@@ -28,6 +30,8 @@ export function nodeTransport(): RunnerTransport {
 
 function answer(req: ClientRequest, res: IncomingMessage): { response: TransportResponse; fail(error: Error): void } {
   const queue: string[] = [];
+  let head = 0;
+  let waiting = 0;
   let ended = false;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -42,7 +46,8 @@ function answer(req: ClientRequest, res: IncomingMessage): { response: Transport
   };
   res.on("data", (chunk: string) => {
     queue.push(chunk);
-    if (queue.length >= HIGH_WATER_CHUNKS) res.pause();
+    waiting += chunk.length;
+    if (waiting >= HIGH_WATER) res.pause();
     notify();
   });
   res.on("end", () => {
@@ -56,15 +61,24 @@ function answer(req: ClientRequest, res: IncomingMessage): { response: Transport
 
   const cancel = () => {
     queue.length = 0;
+    head = 0;
+    waiting = 0;
     if (!ended) req.destroy();
   };
   const chunks = (): AsyncIterator<string> => ({
     async next() {
       for (;;) {
-        if (queue.length > 0) {
-          const value = queue.length === 1 ? queue[0] : queue.join("");
-          queue.length = 0;
-          if (res.isPaused()) res.resume();
+        if (head < queue.length) {
+          // What is waiting, joined up to about 64 KiB: a chunk is often a single event (a chunk of
+          // the chunked encoding), and a reader that fell behind does not build one huge string.
+          let value = queue[head++];
+          while (head < queue.length && value.length < JOIN_LIMIT) value += queue[head++];
+          if (head === queue.length) {
+            queue.length = 0;
+            head = 0;
+          }
+          waiting -= value.length;
+          if (res.isPaused() && waiting < HIGH_WATER / 4) res.resume();
           return { done: false, value };
         }
         if (failure) throw failure;

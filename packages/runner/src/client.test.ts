@@ -189,3 +189,24 @@ for (const [name, transport] of TRANSPORTS) {
     assert.deepEqual(seen, ["run.started"]);
   });
 }
+
+test("node:http: health checks and runs one after the other share one connection; a run left early does not", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => {
+    ctx.emit({ type: "assistant.delta", text: "hi" });
+    if (_q.prompt === "hold") await waitForAbort(ctx);
+    return { ok: true, result: "hi", usage, transcript: [] };
+  });
+  const { server, client } = await start(t, { backend, transport: nodeTransport() });
+  let connections = 0;
+  server.on("connection", () => connections++);
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await client.health()).ok, true);
+    assert.equal((await collect(client.query({ prompt: "p" }, { signal: never() }))).at(-1)?.type, "run.completed");
+  }
+  assert.equal(connections, 1, "one connection served three health checks and three runs");
+
+  for await (const event of client.query({ prompt: "hold" }, { signal: never() })) if (event.type === "assistant.delta") break;
+  await waitFor(() => backend.runs.at(-1)!.ctx.signal.aborted, "the run left early to be cancelled");
+  await waitFor(async () => !(await client.health()).busy, "the runner to be free");
+  assert.equal(connections, 2, "the cancelled run's connection was closed, a new one serves the next request");
+});

@@ -1,7 +1,7 @@
 // The runner client's HTTP over node:http, for hosts that run on Node (the server). A run's event
 // stream is read straight off the socket: no web streams, and no promise per chunk while the reader
 // is busy with the ones already there.
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { RunnerTransport, TransportResponse } from "./transport.ts";
 
 /** An answer that is not being read pauses its socket once this many characters wait. */
@@ -9,14 +9,24 @@ const HIGH_WATER = 1024 * 1024;
 /** Chunks waiting are handed over together up to about this many characters. */
 const JOIN_LIMIT = 64 * 1024;
 
-/** A connection per request (no keep-alive pool): a request never meets a connection the runner
- * has just timed out, and runs' event streams hold their connection for the run anyway. */
+/** How long a runner keeps a connection its client left idle (runner-main.ts). */
+export const RUNNER_KEEP_ALIVE_MS = 30_000;
+/** A connection left idle in the pool is closed after this long: well before a runner closes an
+ * idle connection on its side (RUNNER_KEEP_ALIVE_MS), so a request never meets a connection the
+ * runner is closing. A connection in use never times out (a run may stay silent for minutes). */
+const IDLE_CONNECTION_MS = 2_000;
+/** How long an answer the reader let go of may take to end before its connection is cut (an ended
+ * answer leaves its connection for the next request). */
+const DRAIN_MS = 1_000;
+
+/** Connections are kept and reused: a run costs no new connection to its runner. */
 export function nodeTransport(): RunnerTransport {
+  const agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   return (url, request) =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { ...request.headers };
       if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
-      const req = httpRequest(url, { method: request.method, headers, agent: false, signal: request.signal });
+      const req = httpRequest(url, { method: request.method, headers, agent, signal: request.signal });
       let answered: ReturnType<typeof answer> | undefined;
       req.on("error", (error) => (answered ? answered.fail(error) : reject(error)));
       req.once("response", (res) => {
@@ -63,7 +73,13 @@ function answer(req: ClientRequest, res: IncomingMessage): { response: Transport
     queue.length = 0;
     head = 0;
     waiting = 0;
-    if (!ended) req.destroy();
+    if (ended) return;
+    // What still comes is dropped; an answer that ends soon gives its connection back to the pool.
+    res.removeAllListeners("data");
+    res.resume();
+    const cut = setTimeout(() => req.destroy(), DRAIN_MS);
+    cut.unref();
+    res.once("end", () => clearTimeout(cut));
   };
   const chunks = (): AsyncIterator<string> => ({
     async next() {

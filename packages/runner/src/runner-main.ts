@@ -18,6 +18,7 @@ import { resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
+import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
 import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
 
 function fail(message: string): never {
@@ -45,6 +46,9 @@ delete process.env[RUNNER_TOKEN_ENV];
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const server = createServer({ noDelay: true }, requireToken(token, (req, res) => handler.handle(req, res)));
+// A client closes connections it left idle well before this (node-transport.ts: 2 s), so that it
+// never sends a request on a connection this side is closing.
+server.keepAliveTimeout = RUNNER_KEEP_ALIVE_MS;
 
 let stopping = false;
 async function stop(): Promise<void> {

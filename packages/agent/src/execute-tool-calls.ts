@@ -27,8 +27,6 @@ export type ToolRunContext = {
   gate?: ToolGate;
   /** Completes the context each tool runs with (tool state, environment, sub-agents). */
   bindContext?: (ctx: ToolContext) => ToolContext;
-  /** Every call waits for it before anything else (see RunAgentOptions.workspaceReady). */
-  ready?: Promise<unknown>;
 };
 
 type Finished = { output: ToolOutput; notes: string[] };
@@ -52,7 +50,6 @@ async function runToolCall(call: ToolUseBlock, run: ToolRunContext): Promise<Too
 }
 
 async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext): Promise<Finished> {
-  if (run.ready) await run.ready;
   const prepared = prepareToolCall(run.tools, call.name, call.input);
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;

@@ -97,9 +97,6 @@ export type RunAgentOptions = {
   tools?: Tool[];
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
-  /** Settles when the run may change the workspace (a runner's checkpoint of it is taken): every
-   * hook and tool call waits for it, while setup and the first model request do not. */
-  workspaceReady?: Promise<unknown>;
   /** The user's home directory (`~/.claude/...`); default os.homedir(). */
   home?: string;
   /** Managed settings file; default /etc/claude-code/managed-settings.json. */

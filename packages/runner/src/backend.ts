@@ -23,10 +23,6 @@ export type BackendContext = {
   steering: SteerInbox;
   /** Subscribes to configuration changes sent while the run is in flight (from the next model call). */
   onConfigure(listener: (config: RunConfigureBody) => void): () => void;
-  /** Present while the runner is still taking the run's checkpoint of the workspace; it settles
-   * (never rejects) once taken. Nothing may change a file before: the backend waits for it before
-   * any hook, tool or process of its own runs; it need not wait to call the model. */
-  workspaceReady?: Promise<void>;
 };
 
 export type SteerInbox = {

@@ -50,19 +50,14 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
     steering: run.steering,
     onConfigure: (listener) => run.configure.subscribe(listener),
   };
-  // The checkpoint is taken while the backend sets up and calls the model; the backend holds back
-  // everything that could change a file until it is taken (ctx.workspaceReady).
-  const checkpointed = query.userMessageId !== undefined ? checkpoint(query.userMessageId, backend, deps, emit) : undefined;
-  if (checkpointed) ctx.workspaceReady = checkpointed;
   let outcome: RunOutcome;
   try {
+    if (query.userMessageId !== undefined) await checkpoint(query.userMessageId, backend, deps, emit);
     await startTurn();
     outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
   } catch (err) {
     outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
-  // A rewind right after the run finds its checkpoint filed.
-  await checkpointed;
   for (const message of run.steering.take()) {
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
   }
@@ -70,8 +65,7 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
   run.log.append(outcomeEvent(outcome));
 }
 
-/** Snapshots the workspace before the run changes it; a failure is told to the user, and the run
- * goes on. Never rejects. */
+/** Snapshots the workspace before the run; a failure is told to the user, and the run goes on. */
 async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<void> {
   const taken = await deps.checkpoints.beforeRun(userMessageId, backend.name).catch((error: unknown) => ({
     ok: false as const,

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedProvider, type ScriptedStep } from "@harness/agent";
 import type { RewindResult, RunnerEvent } from "@harness/protocol";
@@ -144,9 +144,7 @@ test("a backend's own rewind runs first; the runner's snapshot restores what it 
   const { workspace, original, read } = workspaceWithFiles(t);
   const calls: { userMessageId: string; dryRun: boolean; at: string }[] = [];
   const backend = fakeBackend(
-    async (_query, ctx) => {
-      // As every backend does, it changes files only once the checkpoint is taken.
-      await ctx.workspaceReady;
+    async () => {
       writeFileSync(join(workspace, "edited.txt"), "by the backend's edit tool\n");
       writeFileSync(join(workspace, "shell.txt"), "by a shell command\n");
       return { ok: true, result: "ok", usage, transcript: [] };
@@ -184,29 +182,4 @@ test("a checkpoint that cannot be taken is reported on the run, which still comp
   const notice = events.find((e) => e.type === "notice");
   assert.ok(notice?.type === "notice" && notice.level === "warning");
   assert.match(notice.message, /No file checkpoint was taken before this run/);
-});
-
-test("the first model request does not wait for the checkpoint, but no tool runs before it is taken", needsGit, async (t) => {
-  const { workspace } = workspaceWithFiles(t);
-  // A git whose `add` (the snapshot) takes 400 ms and leaves a mark when done.
-  const bin = tempDir(t, "harness-slow-git-");
-  const mark = join(bin, "snapshot-done");
-  const slowGit = join(bin, "git");
-  writeFileSync(slowGit, `#!/bin/sh\nif [ "$1" = add ]; then sleep 0.4; git "$@"; s=$?; touch ${JSON.stringify(mark)}; exit $s; fi\nexec git "$@"\n`);
-  chmodSync(slowGit, 0o755);
-  const script = scriptedProvider([{ toolCalls: [{ id: "b1", name: "Bash", input: { command: "echo new > made-by-the-run.txt" } }] }, { text: "done" }]);
-  const snapshotDoneAtCall: boolean[] = [];
-  const provider = {
-    ...script,
-    stream: (request: Parameters<typeof script.stream>[0]) => {
-      snapshotDoneAtCall.push(existsSync(mark));
-      return script.stream(request);
-    },
-  };
-  const { client } = await startRunner(t, { workspace, git: slowGit, backend: builtinBackend({ provider: () => provider }) });
-
-  completed(await collect(client.query({ prompt: "make a file", userMessageId: "u1", permissionMode: "bypassPermissions" }, { signal: never() })));
-  assert.deepEqual(snapshotDoneAtCall, [false, true], "the model was called first while the snapshot was still being taken");
-  const preview = await client.rewind({ userMessageId: "u1", dryRun: true });
-  assert.deepEqual(preview.files, [{ path: "made-by-the-run.txt", action: "delete", linesAdded: 0, linesRemoved: 1 }], "the snapshot was taken before the Bash call wrote its file");
 });

@@ -173,23 +173,3 @@ test("a hook that answers continue: false ends the run after the current step, w
   assert.equal(provider.requests.length, 1);
   assert.equal(result.transcript.at(-1)?.role, "user", "the tool result is kept, so the next prompt continues from it");
 });
-
-test("with workspaceReady pending, no hook or tool starts until it settles", async (t) => {
-  const project = await tempProject(t);
-  const submit = await project.hook("submit.sh", `cat > /dev/null\necho hook >> "$CLAUDE_PROJECT_DIR/order.log"`);
-  await project.settings({ hooks: { UserPromptSubmit: hookGroup(submit) } });
-  let settle = () => {};
-  const workspaceReady = new Promise<void>((resolve) => (settle = resolve));
-  const order = () => project.read("order.log").then((text) => text.trim().split("\n"), () => []);
-  const running = runInProject(project, [{ toolCalls: [{ id: "b1", name: "Bash", input: { command: "echo tool >> order.log" } }] }, { text: "Done." }], {
-    permissionMode: "bypassPermissions",
-    workspaceReady,
-  });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.deepEqual(await order(), [], "nothing ran before the workspace was ready");
-  settle();
-  const { result, provider } = await running;
-  assert.equal(result.stopReason, "end_turn");
-  assert.deepEqual(await order(), ["hook", "tool"]);
-  assert.equal(provider.requests.length, 2);
-});

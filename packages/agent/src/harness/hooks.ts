@@ -25,8 +25,6 @@ export type HookHostOptions = {
   mode: PermissionMode;
   /** Added to the hooks' environment (the settings' `env`, over the run's). */
   env?: Record<string, string>;
-  /** Hooks wait for it before they start (see RunAgentOptions.workspaceReady). */
-  ready?: Promise<unknown>;
   notice: NoticeSink;
 };
 
@@ -40,7 +38,6 @@ export function createHookHost(o: HookHostOptions): HookHost {
     has,
     async run(event, fields, signal) {
       if (!has(event)) return NO_HOOKS;
-      if (o.ready) await o.ready;
       const input = { session_id: o.sessionId, transcript_path: "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
       for (const message of result.userMessages) o.notice("warning", message);

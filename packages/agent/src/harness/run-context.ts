@@ -130,7 +130,6 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     cwd: setup.cwd,
     mode,
     ...(setup.childEnv && { env: setup.childEnv }),
-    ...(options.workspaceReady && { ready: options.workspaceReady }),
     notice,
   });
 }
@@ -155,7 +154,6 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     cwd: setup.cwd,
     signal: ctx.options.signal,
     emit: state.emit,
-    ...(ctx.options.workspaceReady && { ready: ctx.options.workspaceReady }),
     gate: createToolGate({
       hooks: ctx.hooks,
       permissions: ctx.permissions,

@@ -76,7 +76,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const hooks = settings.disableAllHooks === true ? {} : hooksOf(loadedSettings.sources, report);
   const permissions = permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) });
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal, ready: options.workspaceReady }, notice) : [];
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -147,14 +147,12 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-/** `ready`: MCP servers are started (they are processes in the workspace) once it settles. */
-type McpWhere = { projectRoot: string; home: string; settings: Settings; env: Record<string, string>; signal: AbortSignal; ready?: Promise<unknown> };
+type McpWhere = { projectRoot: string; home: string; settings: Settings; env: Record<string, string>; signal: AbortSignal };
 
 async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Tool[]> {
   const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   if (config.servers.length === 0 || resourceInternals(resources).disposed) return [];
-  if (o.ready) await untilAborted(o.ready, o.signal);
   const key = JSON.stringify([o.projectRoot, config.servers, o.settings.env ?? {}]);
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice) =>

@@ -56,7 +56,6 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
         signal: ctx.signal,
         emit: ctx.emit,
-        ...(ctx.workspaceReady && { workspaceReady: ctx.workspaceReady }),
       };
       const outcome = await runAgent(options);
       const transcript = outcome.transcript as TranscriptMessage[];

@@ -28,9 +28,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
   return {
     name: "claude-code",
     async run(query, ctx) {
-      // Claude Code runs its tools in its own process, out of our sight: it starts once the
-      // workspace's checkpoint is taken.
-      const [{ runClaudeCode }] = await Promise.all([import("./claude-code-run.ts"), ctx.workspaceReady]);
+      const { runClaudeCode } = await import("./claude-code-run.ts");
       return runClaudeCode(query, ctx, {
         executable: options.executable,
         runnerEnv: runnerEnv(),

@@ -25,6 +25,8 @@ export function createWriterLink(options: {
   /** A blocking wait for the thread gives up after this long. */
   waitMs: number;
   onError?: (error: unknown) => void;
+  /** The thread's script (default sqlite-writer.ts; tests put one that fails in its place). */
+  script?: URL;
 }): WriterLink {
   // [0]: the id of the last request the thread has handled. Ids start at 1.
   const done = new Int32Array(new SharedArrayBuffer(4));
@@ -40,7 +42,7 @@ export function createWriterLink(options: {
   const unsettled = new Map<string, number>();
 
   function start(): Worker {
-    const made = new Worker(new URL("./sqlite-writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
+    const made = new Worker(options.script ?? new URL("./sqlite-writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
     made.unref();
     made.on("message", onReply);
     made.on("error", (error) => stopped(made, error));

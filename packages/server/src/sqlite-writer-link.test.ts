@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { pathToFileURL } from "node:url";
+import { openDatabaseFile } from "./sqlite-schema.ts";
+import { createWriterLink } from "./sqlite-writer-link.ts";
+import type { WriteOp } from "./sqlite-writer.ts";
+import { tempDir } from "./test-helpers.ts";
+
+const op = (sessionId: string, seq: number): WriteOp => ({
+  userId: "u",
+  sessionId,
+  batches: [{ seq, operations: JSON.stringify([{ type: "set", path: ["status"], value: "idle" }]) }],
+  final: false,
+});
+
+test("a writer thread that dies fails the writes it held, with a message; the next write starts a new thread and is stored", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, "harness.db");
+    openDatabaseFile(path).close();
+    // The first thread dies as it starts (as a crashed one would, with writes in flight); the
+    // threads after it are the real writer.
+    const crashed = join(dir.path, "crashed");
+    const script = join(dir.path, "dying-writer.mjs");
+    writeFileSync(
+      script,
+      `import { existsSync, writeFileSync } from "node:fs";
+       if (!existsSync(${JSON.stringify(crashed)})) { writeFileSync(${JSON.stringify(crashed)}, ""); process.exit(3); }
+       await import(${JSON.stringify(new URL("./sqlite-writer.ts", import.meta.url).href)});`,
+    );
+    const errors: string[] = [];
+    const link = createWriterLink({ path, keptBatches: 100, delayMs: 5, waitMs: 10_000, script: pathToFileURL(script), onError: (e) => errors.push(String(e)) });
+
+    const lost = link.enqueue("u\0a", op("a", 1));
+    await assert.rejects(lost, /the session database's writer thread stopped: it exited with code 3/);
+    link.settle("u\0a");
+    assert.equal(errors.length, 1, errors.join("\n"));
+
+    await link.enqueue("u\0b", op("b", 1));
+    link.close();
+    const db = new DatabaseSync(path);
+    const rows = db.prepare("SELECT session_id, seq FROM deltas ORDER BY session_id").all();
+    db.close();
+    assert.deepEqual(rows.map((r) => ({ ...r })), [{ session_id: "b", seq: 1 }]);
+  } finally {
+    await dir.remove();
+  }
+});

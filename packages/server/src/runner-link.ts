@@ -29,6 +29,7 @@ async function* relay(
   run: Run,
   open: (signal: AbortSignal) => AsyncIterable<RunnerEvent>,
   signal: AbortSignal,
+  onEnded?: () => void,
 ): AsyncGenerator<RunnerEvent> {
   if (signal.aborted) throw signal.reason;
   const local = new AbortController();
@@ -56,7 +57,10 @@ async function* relay(
         signal.addEventListener("abort", stop, { once: true });
       }
       // Set before yielding: a consumer that stops reading after the last event must not cancel.
-      if (event.type === "run.completed" || event.type === "run.error") finished = true;
+      if (event.type === "run.completed" || event.type === "run.error") {
+        finished = true;
+        onEnded?.();
+      }
       yield event;
       if (finished) return;
       if (signal.aborted) throw signal.reason;
@@ -97,9 +101,10 @@ async function cancelInBackground(
   }
 }
 
-/** POST /query with keep-running. Aborting `signal` cancels the run, even before it answered. */
-export function queryRun(client: RunnerClient, body: RunnerQuery, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
-  return relay(client, {}, (signal) => client.query(body, { signal, keepRunning: true }), opts.signal);
+/** POST /query with keep-running. Aborting `signal` cancels the run, even before it answered.
+ * `onEnded` hears that the run's last event (run.completed or run.error) arrived. */
+export function queryRun(client: RunnerClient, body: RunnerQuery, opts: { signal: AbortSignal; onEnded?: () => void }): AsyncGenerator<RunnerEvent> {
+  return relay(client, {}, (signal) => client.query(body, { signal, keepRunning: true }), opts.signal, opts.onEnded);
 }
 
 /** GET /runs/:id/events after `afterSeq`. Throws RunnerHttpError 404 when the runner does not know

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
-import { createRunnerClient, RunnerHttpError } from "@harness/runner";
+import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harness/runner/client";
+import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
@@ -102,6 +103,33 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
   assert.notEqual(second, pid);
 
   await waitFor(() => runner.pid() === undefined && !processAlive(second), "the idle runner to stop");
+});
+
+test("a query right after a run ended skips the health check; after a cancelled run it checks again", async () => {
+  const asked: string[] = [];
+  const inner = nodeTransport();
+  const transport: RunnerTransport = (url, request) => {
+    asked.push(`${request.method} ${new URL(url).pathname.replace(/^\/workspaces\/[^/]+/, "")}`);
+    return inner(url, request);
+  };
+  const runner = supervised("fresh", { transport });
+  let release = () => {};
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  fake.push({ text: "one" }, { text: "two" }, { text: ["working"], hold }, { text: "four" });
+  await collect(runner, "one");
+  await collect(runner, "two");
+  // A new runner is not asked (it has just opened the workspace); the second query is not either.
+  assert.deepEqual(asked, ["PUT ", "POST /query", "POST /query"], "the second query went straight to the runner");
+
+  asked.length = 0;
+  const controller = new AbortController();
+  await assert.rejects(async () => {
+    for await (const event of runner.query({ prompt: "three" }, { signal: controller.signal })) if (event.type === "assistant.delta") controller.abort();
+  });
+  release();
+  assert.equal((await collect(runner, "four")).at(-1)?.type, "run.completed");
+  const next = asked.lastIndexOf("POST /query");
+  assert.ok(next > 0 && asked.slice(1, next).includes("GET /health"), `after the cancel, the next query asked first: ${asked.join(", ")}`);
 });
 
 test("a runner that cannot start ends the query with an error that says so", async () => {

@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to.
 import { createHash } from "node:crypto";
 import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
-import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient } from "@harness/runner/client";
+import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
@@ -44,14 +44,20 @@ export type SupervisorOptions = {
   onProcess?: (info: RunnerProcessInfo | undefined) => void;
   /** How long a workspace may stay busy with a cancelled run before that run is dropped (default 5 s). */
   busyGraceMs?: number;
+  /** How the server speaks HTTP to the runner (default: node:http, shared by all sessions). */
+  transport?: RunnerTransport;
 };
 
 type Live = { process: RunnerProcess; client: RunnerClient; url: string };
 
 const HEALTH_TIMEOUT_MS = 3000;
+/** A query this soon after a run of the same runner ended (its last event received) skips the
+ * health check: the runner was answering and is free (it marks a run ended before sending the
+ * run's last event), and its process is checked to be alive. */
+const FRESH_MS = 10_000;
 const REWIND_TIMEOUT_MS = 60_000;
 /** How the server speaks HTTP to its runners: node:http, cheaper per event than fetch. */
-const transport = nodeTransport();
+const sharedTransport = nodeTransport();
 /** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
  * events of the runs already streaming while their requests are made. */
 const queryTurn = createTurnGate();
@@ -84,8 +90,11 @@ function hostOf(url: string): string {
 
 export function createSupervisedRunner(options: SupervisorOptions): SupervisedRunner {
   const { pool, group, member } = options;
+  const transport = options.transport ?? sharedTransport;
   const id = workspaceId(options.workspace);
   let live: Live | undefined;
+  /** The runner whose last run ended cleanly, and until when that vouches for it. */
+  let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
   let active = 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -178,6 +187,9 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (starting) await starting.catch(() => undefined);
     const running = live;
     if (!running || !running.process.alive()) return replace(running);
+    const vouched = fresh;
+    fresh = undefined;
+    if (vouched?.live === running && performance.now() < vouched.until) return running;
     const deadline = Date.now() + (options.busyGraceMs ?? 5000);
     for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
       let health;
@@ -267,7 +279,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
       const withKey = options.anthropicApiKey ? { ...body, anthropicApiKey: options.anthropicApiKey } : body;
-      return queryRun(runner.client, withKey, opts);
+      const ended = () => (fresh = { live: runner, until: performance.now() + FRESH_MS });
+      return queryRun(runner.client, withKey, { ...opts, onEnded: ended });
     });
   }
 

@@ -20,4 +20,3 @@ export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, wor
 export type { RunControl, RunnerClient } from "./client.ts";
 export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage } from "./sse-parser.ts";
-export { newRunnerToken, requireToken, RUNNER_TOKEN_ENV, TOKEN_NEEDED_MESSAGE } from "./token.ts";

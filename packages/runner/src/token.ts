@@ -8,7 +8,7 @@ import { refuse } from "./http.ts";
 
 export const RUNNER_TOKEN_ENV = "HARNESS_RUNNER_TOKEN";
 
-export const TOKEN_NEEDED_MESSAGE = "this runner takes requests from the server that started it only: Authorization: Bearer <its token> is missing or wrong";
+const TOKEN_NEEDED_MESSAGE = "this runner takes requests from the server that started it only: Authorization: Bearer <its token> is missing or wrong";
 
 /** A new token: 32 random bytes, base64url. */
 export function newRunnerToken(): string {

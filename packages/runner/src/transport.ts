@@ -13,8 +13,8 @@ export type TransportResponse = {
   status: number;
   /** The whole body as text. */
   text(): Promise<string>;
-  /** The body as text as it arrives, each step everything received since the last one. Rejects when
-   * the connection breaks before the body ended. */
+  /** The body as text as it arrives, in pieces in order (a piece may hold several chunks that
+   * arrived together). Rejects when the connection breaks before the body ended. */
   chunks(): AsyncIterator<string>;
   /** Stops reading the body and lets the connection go. */
   cancel(): void;

@@ -5,7 +5,7 @@
 // started when a session of its group needs one and none has room, and stopped when its last
 // session has released it.
 import { join } from "node:path";
-import { adoptRunner, spawnRunner, type RunnerProcess, type SpawnRunnerOptions } from "./runner-process.ts";
+import { adoptRunner, spawnRunner, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
 
 export type RunnerPoolOptions = {
   /** The runners' environment, without credentials (they travel per query). */
@@ -26,7 +26,7 @@ export type RunnerPool = {
    * The same member asking again gets the process it already holds, while that one lives. */
   acquire(group: string, member: string): Promise<RunnerProcess>;
   /** Takes over a process an earlier server started (`url`: the process's own base URL). */
-  adopt(group: string, member: string, info: { pid: number; url: string; token?: string }): RunnerProcess;
+  adopt(group: string, member: string, info: RunnerProcessInfo): RunnerProcess;
   /** `member` no longer uses `proc`; a process no member uses is stopped. */
   release(proc: RunnerProcess, member: string): Promise<void>;
   /** Stops `proc` for all its members (it no longer answers). */

@@ -11,6 +11,10 @@ import { z } from "zod";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 
+/** A runner process as it can be found again (by a later server): its pid, a URL it answers at,
+ * and its token (absent for runners of versions that had none). */
+export type RunnerProcessInfo = { pid: number; url: string; token?: string };
+
 export type RunnerProcess = {
   url: string;
   pid: number | undefined;
@@ -160,7 +164,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
 }
 
 /** A runner an earlier server started, known by pid and URL. Its exit is noticed by polling. */
-export function adoptRunner(info: { pid: number; url: string; token?: string }): RunnerProcess {
+export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
   let gone = false;
   let markExited!: () => void;
   const exited = new Promise<void>((resolve) => (markExited = resolve));

@@ -3,6 +3,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { emptyState } from "@harness/protocol";
 import type { SessionSnapshot } from "@harness/session";
+import type { RunnerProcessInfo } from "./runner-process.ts";
 
 export type SessionSummary = {
   sessionId: string;
@@ -15,7 +16,6 @@ export type SessionSummary = {
   updatedAt: string;
 };
 
-export type RunnerProcessRecord = { pid: number; url: string; token?: string };
 
 export type SessionCatalog = {
   /** The user's sessions, most recently active first. */
@@ -25,8 +25,8 @@ export type SessionCatalog = {
   create(userId: string, sessionId: string, init: { title?: string; snapshot?: SessionSnapshot }): boolean;
   /** False when there is no such session. */
   rename(userId: string, sessionId: string, title: string): boolean;
-  runnerOf(userId: string, sessionId: string): RunnerProcessRecord | undefined;
-  setRunner(userId: string, sessionId: string, runner: RunnerProcessRecord | undefined): void;
+  runnerOf(userId: string, sessionId: string): RunnerProcessInfo | undefined;
+  setRunner(userId: string, sessionId: string, runner: RunnerProcessInfo | undefined): void;
 };
 
 export const TITLE_FROM_PROMPT_CHARS = 60;

@@ -72,12 +72,9 @@ export function openDatabaseFile(path: string): DatabaseSync {
   }
   const db = connect(path);
   db.exec(SCHEMA);
-  const columnsOf = (table: string) => new Set((db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name));
-  const existing = new Map<string, Set<string>>();
+  const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
   for (const [table, name, definition] of ADDED_COLUMNS) {
-    let columns = existing.get(table);
-    if (!columns) existing.set(table, (columns = columnsOf(table)));
-    if (!columns.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+    if (!hasColumn.get(table, name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
   }
   // Run records written by versions that kept them in the session row move to the activity row.
   db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)

@@ -10,11 +10,9 @@ import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
-import type { RunnerProcess } from "./runner-process.ts";
+import type { RunnerProcess, RunnerProcessInfo } from "./runner-process.ts";
 
-/** A session's runner as the catalog keeps it: `url` is the workspace's URL; `token` the runner's
- * secret (absent for runners of versions that had none). */
-export type RunnerProcessInfo = { pid: number; url: string; token?: string };
+export type { RunnerProcessInfo };
 
 export type SupervisedRunner = RunnerPort & {
   /** Closes the session's workspace on its runner and releases the process. */

@@ -6,6 +6,8 @@ export type ToolDefinition<S extends z.ZodType> = {
   description: string;
   parameters: S;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+  /** See Tool.readOnly. */
+  readOnly?: boolean;
 };
 
 /** JSON Schemas derived so far, by zod schema: tools made again for every run (Task, Skill) reuse
@@ -33,5 +35,6 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
     parameters: def.parameters,
     inputSchema,
     execute: (args, ctx) => def.execute(args as z.infer<S>, ctx),
+    ...(def.readOnly === true && { readOnly: true }),
   };
 }

@@ -52,6 +52,9 @@ export type Tool = {
   /** Runs the tool. `args` has already been validated against `parameters`. May throw: the loop
    * turns a thrown error into an is_error result. */
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+  /** True: the tool changes no file (it reads, searches, fetches or keeps notes), so the run's
+   * `beforeChanges` need not be called before it runs. */
+  readonly readOnly?: boolean;
 };
 
 /** A tool call that needs the user's decision (a permission decision of "ask"). */
@@ -129,6 +132,11 @@ export type RunAgentOptions = {
   onConfigure?: (listener: (change: RunConfigureChange) => void) => () => void;
   /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
   sessionId?: string;
+  /** Awaited before anything in the run (or its sub-agents) may change files: a tool that is not
+   * `readOnly`, a hook's command. It may be called more than once, and concurrently; a rejection
+   * does not stop the run. A runner takes its file checkpoint there, so that a run that only reads
+   * and answers costs none. */
+  beforeChanges?: () => Promise<void>;
 };
 
 /** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered

@@ -23,6 +23,10 @@ export type BackendContext = {
   steering: SteerInbox;
   /** Subscribes to configuration changes sent while the run is in flight (from the next model call). */
   onConfigure(listener: (config: RunConfigureBody) => void): () => void;
+  /** Present when the run has a file checkpoint still to take (a backend with `checkpointsOnChange`):
+   * the backend awaits it before anything in the run may change files. Later calls wait for the
+   * first; it never rejects (a failure is told to the user as a notice). */
+  beforeChanges?: () => Promise<void>;
 };
 
 export type SteerInbox = {
@@ -41,6 +45,10 @@ export type RunOutcome =
 export type Backend = {
   name: string;
   run(query: RunnerQuery, ctx: BackendContext): Promise<RunOutcome>;
+  /** True: the backend calls ctx.beforeChanges before anything in a run may change files, and the
+   * runner snapshots the workspace there, not before the run: a run that only reads and answers
+   * takes no snapshot (a rewind to it restores the next one taken). Absent: before every run. */
+  checkpointsOnChange?: boolean;
   /** Restores the workspace's files to how they were before the run that answered `userMessageId`
    * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
   rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;

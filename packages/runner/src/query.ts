@@ -52,7 +52,15 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
   };
   let outcome: RunOutcome;
   try {
-    if (query.userMessageId !== undefined) await checkpoint(query.userMessageId, backend, deps, emit);
+    const messageId = query.userMessageId;
+    if (messageId !== undefined && backend.checkpointsOnChange) {
+      if (await reserve(messageId, backend, deps, emit)) {
+        let taken: Promise<void> | undefined;
+        ctx.beforeChanges = () => (taken ??= checkpoint(messageId, backend, deps, emit));
+      }
+    } else if (messageId !== undefined) {
+      await checkpoint(messageId, backend, deps, emit);
+    }
     await startTurn();
     outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
   } catch (err) {
@@ -65,15 +73,34 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
   run.log.append(outcomeEvent(outcome));
 }
 
-/** Snapshots the workspace before the run; a failure is told to the user, and the run goes on. */
+/** Snapshots the workspace (before the run, or before its first change); a failure is told to the
+ * user, and the run goes on. */
 async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<void> {
   const taken = await deps.checkpoints.beforeRun(userMessageId, backend.name).catch((error: unknown) => ({
     ok: false as const,
-    message: error instanceof Error ? error.message : String(error),
+    message: errorText(error),
   }));
-  if (!taken.ok) emit(notice(`No file checkpoint was taken before this run, so its changes cannot be rewound: ${taken.message}`));
+  if (!taken.ok) emit(notice(`${NOT_TAKEN}: ${taken.message}`));
   else if (taken.value.tree === undefined) emit(notice(`File checkpoints are off: ${GIT_NEEDED_MESSAGE}.`));
 }
+
+/** Records the run's checkpoint as pending (the backend takes it before its first change). False,
+ * with a notice, when no snapshot can be taken for it. */
+async function reserve(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<boolean> {
+  try {
+    await deps.checkpoints.reserve(userMessageId, backend.name);
+  } catch (error) {
+    emit(notice(`${NOT_TAKEN}: ${errorText(error)}`));
+    return false;
+  }
+  if (await deps.checkpoints.available()) return true;
+  emit(notice(`File checkpoints are off: ${GIT_NEEDED_MESSAGE}.`));
+  return false;
+}
+
+const NOT_TAKEN = "No file checkpoint was taken for this run, so its changes cannot be rewound";
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function notice(message: string): AgentEvent {
   return { type: "notice", level: "warning", message };

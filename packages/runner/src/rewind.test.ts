@@ -181,5 +181,35 @@ test("a checkpoint that cannot be taken is reported on the run, which still comp
   completed(events);
   const notice = events.find((e) => e.type === "notice");
   assert.ok(notice?.type === "notice" && notice.level === "warning");
-  assert.match(notice.message, /No file checkpoint was taken before this run/);
+  assert.match(notice.message, /No file checkpoint was taken for this run/);
+});
+
+test("a run that only reads takes no snapshot; a rewind to it restores the one taken before the next change", needsGit, async (t) => {
+  const { workspace, original, read } = workspaceWithFiles(t);
+  const stateDir = join(workspace, "..", "state");
+  const provider = scriptedProvider([
+    { toolCalls: [{ name: "Read", input: { file_path: join(workspace, "edited.txt") } }] },
+    { text: "It has three lines." },
+    { toolCalls: [{ name: "Bash", input: { command: "echo changed > edited.txt && rm shell.txt" } }] },
+    { text: "Changed." },
+  ]);
+  const { client } = await startRunner(t, { workspace, stateDir, backend: builtinBackend({ provider: () => provider }) });
+  const index = () => JSON.parse(readFileSync(join(stateDir, "checkpoints.json"), "utf8")).messages;
+
+  completed(await collect(client.query({ prompt: "read it", userMessageId: "u1", permissionMode: "bypassPermissions" }, { signal: never() })));
+  assert.equal(index().u1.pending, true);
+  assert.equal(existsSync(join(stateDir, "checkpoints.git")), false, "no snapshot was taken");
+  assert.deepEqual((await client.rewind({ userMessageId: "u1", dryRun: true })).files, [], "nothing changed since u1");
+
+  // The user changes a file between the two runs: a change made outside a run is kept.
+  writeFileSync(join(workspace, "written.txt"), "the user's own edit\n");
+  completed(await collect(client.query({ prompt: "change it", userMessageId: "u2", permissionMode: "bypassPermissions" }, { signal: never() })));
+  assert.equal(index().u1.tree, index().u2.tree);
+  assert.equal(index().u1.pending, undefined);
+
+  const done = await client.rewind({ userMessageId: "u1" });
+  assert.deepEqual(byPath(done).map((f) => `${f.action} ${f.path}`), ["restore edited.txt", "restore shell.txt"]);
+  assert.equal(read("edited.txt"), original["edited.txt"]);
+  assert.equal(read("shell.txt"), original["shell.txt"]);
+  assert.equal(read("written.txt"), "the user's own edit\n");
 });

@@ -24,7 +24,9 @@ export async function rewindWorkspace(request: { userMessageId: string; dryRun: 
 
   // The runner's view first: a real rewind reports what differed before anything was restored.
   let planned: FileChange[] | undefined;
-  if (tree && gitReady) {
+  // Pending: no run has changed anything since this message's began, so there is nothing to restore.
+  if (entry?.pending && gitReady) planned = [];
+  else if (tree && gitReady) {
     const plan = await deps.checkpoints.plan(tree);
     if (!plan.ok) return { ok: false, status: 500, error: `cannot compare the workspace with its checkpoint: ${plan.message}` };
     planned = plan.value;

@@ -130,6 +130,7 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     cwd: setup.cwd,
     mode,
     ...(setup.childEnv && { env: setup.childEnv }),
+    ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
     notice,
   });
 }
@@ -154,6 +155,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     cwd: setup.cwd,
     signal: ctx.options.signal,
     emit: state.emit,
+    ...(ctx.options.beforeChanges && { beforeChanges: ctx.options.beforeChanges }),
     gate: createToolGate({
       hooks: ctx.hooks,
       permissions: ctx.permissions,

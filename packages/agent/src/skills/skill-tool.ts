@@ -34,6 +34,7 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[])): 
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
+    readOnly: true,
     description: DESCRIPTION,
     parameters: SkillParameters,
     async execute({ skill: requested, args }) {

@@ -27,6 +27,7 @@ export type ToolSearchHost = {
 export function toolSearchTool(host: ToolSearchHost): Tool {
   return defineTool({
     name: TOOL_SEARCH_NAME,
+    readOnly: true,
     description: DESCRIPTION,
     parameters: z.strictObject({
       query: z.string().describe('Query to find deferred tools: "select:<name>[,<name>…]" for exact names, or keywords to search'),

@@ -17,6 +17,7 @@ Usage:
 
 export const bashOutputTool = defineTool({
   name: "BashOutput",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     bash_id: z.string().min(1).describe("The ID of the background shell to get output from"),

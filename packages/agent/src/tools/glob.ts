@@ -19,6 +19,7 @@ Usage:
 
 export const globTool = defineTool({
   name: "Glob",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     pattern: z.string().min(1).describe("The glob pattern to match files against"),

@@ -64,6 +64,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
   };
   return defineTool({
     name: "Grep",
+    readOnly: true,
     description,
     parameters,
     async execute(args, { cwd, signal }) {

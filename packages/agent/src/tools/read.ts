@@ -33,6 +33,7 @@ Usage:
 
 export const readTool = defineTool({
   name: "Read",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     file_path: z.string().min(1).describe("The path of the file to read, absolute or relative to the working directory"),

@@ -27,6 +27,7 @@ const todoSchema = z.strictObject({
 
 export const todoWriteTool = defineTool({
   name: "TodoWrite",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     todos: z.array(todoSchema).describe("The updated todo list"),

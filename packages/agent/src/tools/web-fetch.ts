@@ -21,6 +21,7 @@ Usage:
 
 export const webFetchTool = defineTool({
   name: "WebFetch",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     url: z.string().min(1).describe("The URL to fetch content from"),

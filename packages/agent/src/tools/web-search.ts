@@ -17,6 +17,7 @@ Usage:
 
 export const webSearchTool = defineTool({
   name: "WebSearch",
+  readOnly: true,
   description,
   parameters: z.strictObject({
     query: z.string().min(2).describe("The search query to use"),

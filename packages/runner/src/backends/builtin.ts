@@ -25,6 +25,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
   let resources: AgentResources | undefined;
   return {
     name: "builtin",
+    checkpointsOnChange: true,
     async run(query, ctx): Promise<RunOutcome> {
       const model = query.model ?? defaultModel();
       const apiKey = query.anthropicApiKey || process.env.ANTHROPIC_API_KEY;
@@ -51,6 +52,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         }),
         steering: ctx.steering,
         onConfigure: ctx.onConfigure,
+        ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(resources && { resources }),
         ...(process.env.HOME !== undefined && { home: process.env.HOME }),
         cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,

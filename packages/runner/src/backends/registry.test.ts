@@ -66,3 +66,11 @@ test("a lazy backend loads its module on first use only, once, and disposes only
   await used.dispose?.();
   assert.equal(disposed, 1);
 });
+
+test("the standard backends say before loading when they take file checkpoints, as the loaded ones do", async () => {
+  const [lazyBuiltin, lazyClaude] = standardBackends();
+  assert.equal(lazyBuiltin.checkpointsOnChange, true);
+  assert.equal(lazyClaude.checkpointsOnChange, undefined);
+  const { builtinBackend } = await import("./builtin.ts");
+  assert.equal(builtinBackend().checkpointsOnChange, lazyBuiltin.checkpointsOnChange);
+});

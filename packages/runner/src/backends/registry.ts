@@ -22,12 +22,14 @@ export function defaultBackendName(env: Readonly<Record<string, string | undefin
   return { ok: false, error: `HARNESS_BACKEND must be one of ${BACKEND_NAMES.join(", ")}, got "${name}"` };
 }
 
-/** A backend whose module is imported on its first run or rewind. */
-export function lazyBackend(name: string, load: () => Promise<Backend>): Backend {
+/** A backend whose module is imported on its first run or rewind; `traits` are the loaded
+ * backend's, known before it is. */
+export function lazyBackend(name: string, load: () => Promise<Backend>, traits: Pick<Backend, "checkpointsOnChange"> = {}): Backend {
   let loading: Promise<Backend> | undefined;
   const loaded = () => (loading ??= load());
   return {
     name,
+    ...traits,
     async run(query, ctx) {
       return (await loaded()).run(query, ctx);
     },
@@ -47,7 +49,7 @@ export function lazyBackend(name: string, load: () => Promise<Backend>): Backend
  * resources (background shells, files read, MCP servers) for all the runs of this runner. */
 export function standardBackends(): Backend[] {
   return [
-    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true })),
+    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true }), { checkpointsOnChange: true }),
     lazyBackend("claude-code", async () => (await import("./claude-code.ts")).claudeCodeBackend()),
   ];
 }

@@ -212,3 +212,39 @@ test("a snapshot of an unchanged workspace costs one git process; a changed, add
   assert.deepEqual(seventh.ran, ["add", "write-tree"]);
   assert.notEqual(seventh.tree, sixth.tree);
 });
+
+test("messages reserved and pending take the next snapshot as theirs, across a restart; a failed one leaves them without", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "f.txt": "v1\n" });
+  const first = createCheckpoints({ workspace, stateDir });
+  await first.reserve("u1", "builtin");
+  const reserved = await first.entry("u1");
+  assert.equal(reserved?.pending, true);
+  await first.reserve("u1", "other");
+  assert.deepEqual(await first.entry("u1"), reserved, "a known message is left as it is");
+
+  const restarted = createCheckpoints({ workspace, stateDir });
+  await restarted.reserve("u2", "builtin");
+  const taken = await restarted.beforeRun("u3", "builtin");
+  assert.ok(taken.ok && taken.value.tree);
+  for (const id of ["u1", "u2", "u3"]) {
+    const entry = await restarted.entry(id);
+    assert.equal(entry?.tree, taken.value.tree, id);
+    assert.equal(entry?.pending, undefined, id);
+  }
+  assert.equal((await restarted.entry("u1"))?.createdAt, reserved?.createdAt);
+
+  // A reserved message whose own run then takes the snapshot keeps its first record.
+  await restarted.reserve("u4", "claude-code");
+  write(workspace, { "f.txt": "v2\n" });
+  const own = await restarted.beforeRun("u4", "builtin");
+  assert.ok(own.ok && own.value.tree && own.value.tree !== taken.value.tree);
+  assert.equal((await restarted.entry("u4"))?.backend, "claude-code");
+
+  // When the snapshot fails, the messages pending have none either (an older one would be wrong).
+  await restarted.reserve("u5", "builtin");
+  rmSync(workspace, { recursive: true });
+  const failed = await restarted.beforeRun("u6", "builtin");
+  assert.equal(failed.ok, false);
+  for (const id of ["u5", "u6"]) assert.deepEqual(await restarted.entry(id).then((e) => [e?.tree, e?.pending]), [undefined, undefined], id);
+});

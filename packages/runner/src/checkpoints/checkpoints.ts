@@ -18,8 +18,13 @@ export type Checkpoints = {
   /** False when git is missing: no snapshot is taken, and only a backend's own rewind works. */
   available(): Promise<boolean>;
   /** Records the state of the workspace before the run that answers `userMessageId` (the first run
-   * for an id wins: a rewind goes back to before the message was ever answered). */
+   * for an id wins: a rewind goes back to before the message was ever answered). The snapshot is
+   * also that of every message still pending (see reserve). */
   beforeRun(userMessageId: string, backend: string): Promise<Result<{ tree?: string; ms: number }>>;
+  /** Records that a run answering `userMessageId` has begun and changed nothing yet: its entry is
+   * pending until the next snapshot, whichever run takes it, which is then its own. A rewind to a
+   * message still pending has nothing to restore. Nothing happens for a message already known. */
+  reserve(userMessageId: string, backend: string): Promise<void>;
   entry(userMessageId: string): Promise<CheckpointEntry | undefined>;
   /** What restoring `tree` would change, from the workspace as it is now. Touches no file. */
   plan(tree: string): Promise<Result<FileChange[]>>;
@@ -158,7 +163,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         const started = performance.now();
         const idx = await loadIndex();
         const known = idx.messages[userMessageId];
-        if (known) return { ok: true, value: { tree: known.tree, ms: 0 } };
+        if (known && !known.pending) return { ok: true, value: { tree: known.tree, ms: 0 } };
         let tree: string | undefined;
         let failure: string | undefined;
         if (await git.available()) {
@@ -166,10 +171,23 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
           if (snapshot.ok) tree = snapshot.value;
           else failure = snapshot.message;
         }
-        idx.messages[userMessageId] = { ...(tree && { tree }), backend, createdAt: new Date().toISOString() };
+        idx.messages[userMessageId] = { ...(tree && { tree }), backend: known?.backend ?? backend, createdAt: known?.createdAt ?? new Date().toISOString() };
+        // Nothing was changed since the pending messages' runs began (a change would have taken a
+        // snapshot first): the workspace before them is this one. Without a snapshot, they have none.
+        for (const [id, entry] of Object.entries(idx.messages)) {
+          if (entry.pending) idx.messages[id] = { ...(tree && { tree }), backend: entry.backend, createdAt: entry.createdAt };
+        }
         await writeIndex(options.stateDir, idx);
         if (failure !== undefined) return { ok: false, message: failure };
         return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started } };
+      });
+    },
+    reserve(userMessageId, backend) {
+      return serial(async () => {
+        const idx = await loadIndex();
+        if (idx.messages[userMessageId]) return;
+        idx.messages[userMessageId] = { pending: true, backend, createdAt: new Date().toISOString() };
+        await writeIndex(options.stateDir, idx);
       });
     },
     async entry(userMessageId) {

@@ -7,6 +7,8 @@ import { z } from "zod";
 const EntrySchema = z.object({
   /** The workspace's tree before the run; absent when no snapshot could be taken. */
   tree: z.string().optional(),
+  /** The run has changed nothing yet: the next snapshot taken is this message's too. */
+  pending: z.literal(true).optional(),
   /** The backend that ran the query (its own rewind, if it has one, is used first). */
   backend: z.string(),
   createdAt: z.string(),
@@ -38,10 +40,17 @@ export async function readIndex(stateDir: string): Promise<{ index: CheckpointIn
 }
 
 export async function writeIndex(stateDir: string, index: CheckpointIndex): Promise<void> {
-  await mkdir(stateDir, { recursive: true });
   const file = join(stateDir, INDEX_FILE);
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(index));
+  const text = JSON.stringify(index);
+  try {
+    await writeFile(temp, text);
+  } catch (error) {
+    // The directory is made on the first write (or again, if it was removed meanwhile).
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(stateDir, { recursive: true });
+    await writeFile(temp, text);
+  }
   await rename(temp, file);
 }
 

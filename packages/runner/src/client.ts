@@ -48,6 +48,10 @@ export type RunnerClient = {
 
 export type { RunControl };
 
+/** Why a stream the caller stopped reading is closed: made once (a reasonless abort() makes a
+ * DOMException, stack and all, every time). */
+const STREAM_LEFT = new DOMException("the caller stopped reading the run's events", "AbortError");
+
 const KNOWN_TYPES = new Set<string>(RunnerEventSchema.options.map((o) => o.shape.type.value));
 
 export type RunnerClientOptions = {
@@ -146,7 +150,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
       }
       throw new Error("runner stream ended before the run finished");
     } finally {
-      if (!finished) local.abort();
+      if (!finished) local.abort(STREAM_LEFT);
     }
   }
 

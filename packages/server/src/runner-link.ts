@@ -13,6 +13,10 @@ const ANSWER_TIMEOUT_MS = 30_000;
 
 type Run = { requestId?: string };
 
+/** The reason a stream is closed once its run is over: one made up front, since an abort() without
+ * a reason makes a DOMException (and its stack) every time. */
+const STREAM_DONE = new DOMException("the run's stream is no longer read", "AbortError");
+
 function whenAborted(signal: AbortSignal): Promise<"aborted"> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve("aborted");
@@ -70,7 +74,7 @@ async function* relay(
     throw error;
   } finally {
     signal.removeEventListener("abort", stop);
-    if (finished || !signal.aborted) local.abort();
+    if (finished || !signal.aborted) local.abort(STREAM_DONE);
     else void cancelInBackground(client, run, stream, pending, stop);
   }
 }

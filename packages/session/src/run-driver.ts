@@ -207,11 +207,15 @@ export function interrupt(core: SessionCore): void {
   }
 }
 
+/** Why a settled run's controller is aborted: made once (a reasonless abort() makes a DOMException,
+ * stack and all, every time). */
+const RUN_SETTLED = new DOMException("the run is over", "AbortError");
+
 /** Ends `run`: aborts its stream if still open (which cancels it in the runner), records the
  * transcript and stores the session. */
 function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage[] | undefined): void {
   core.run = undefined;
-  run.controller.abort();
+  run.controller.abort(RUN_SETTLED);
   if (transcript) {
     core.transcript = transcript;
   } else {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { scriptedProvider, type ScriptedStep } from "@harness/agent";
 import type { RewindResult, RunnerEvent } from "@harness/protocol";
 import { builtinBackend } from "./backends/builtin.ts";
+import { readIndex } from "./checkpoints/index-file.ts";
 import { collect, fakeBackend, never, post, startRunner, tempDir, usage, waitFor, type TestContext } from "./test-support.ts";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
@@ -194,18 +195,19 @@ test("a run that only reads takes no snapshot; a rewind to it restores the one t
     { text: "Changed." },
   ]);
   const { client } = await startRunner(t, { workspace, stateDir, backend: builtinBackend({ provider: () => provider }) });
-  const index = () => JSON.parse(readFileSync(join(stateDir, "checkpoints.json"), "utf8")).messages;
+  const index = async () => (await readIndex(stateDir)).index.messages;
 
   completed(await collect(client.query({ prompt: "read it", userMessageId: "u1", permissionMode: "bypassPermissions" }, { signal: never() })));
-  assert.equal(index().u1.pending, true);
+  assert.equal((await index()).u1.pending, true);
   assert.equal(existsSync(join(stateDir, "checkpoints.git")), false, "no snapshot was taken");
   assert.deepEqual((await client.rewind({ userMessageId: "u1", dryRun: true })).files, [], "nothing changed since u1");
 
   // The user changes a file between the two runs: a change made outside a run is kept.
   writeFileSync(join(workspace, "written.txt"), "the user's own edit\n");
   completed(await collect(client.query({ prompt: "change it", userMessageId: "u2", permissionMode: "bypassPermissions" }, { signal: never() })));
-  assert.equal(index().u1.tree, index().u2.tree);
-  assert.equal(index().u1.pending, undefined);
+  const after = await index();
+  assert.equal(after.u1.tree, after.u2.tree);
+  assert.equal(after.u1.pending, undefined);
 
   const done = await client.rewind({ userMessageId: "u1" });
   assert.deepEqual(byPath(done).map((f) => `${f.action} ${f.path}`), ["restore edited.txt", "restore shell.txt"]);

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join } from "node:path";
 import { tempDir } from "../test-support.ts";
 import { createCheckpoints, parseChanges } from "./checkpoints.ts";
+import { readIndex } from "./index-file.ts";
 import { createGit } from "./git.ts";
 
 const needsGit = { skip: spawnSync("git", ["--version"]).status === 0 ? false : "git is not installed" };
@@ -247,4 +248,40 @@ test("messages reserved and pending take the next snapshot as theirs, across a r
   const failed = await restarted.beforeRun("u6", "builtin");
   assert.equal(failed.ok, false);
   for (const id of ["u5", "u6"]) assert.deepEqual(await restarted.entry(id).then((e) => [e?.tree, e?.pending]), [undefined, undefined], id);
+});
+
+test("the index is a journal: a run appends a line whatever the length of the conversation; an older whole-file index is its start; a cut last line is skipped", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "f.txt": "v1\n" });
+  mkdirSync(stateDir, { recursive: true });
+  const old = { version: 1, messages: { legacy: { tree: "0123abcd", backend: "builtin", createdAt: "2026-01-01T00:00:00.000Z" } } };
+  writeFileSync(join(stateDir, "checkpoints.json"), JSON.stringify(old));
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const journal = () => readFileSync(join(stateDir, "checkpoints.jsonl"), "utf8");
+  for (let i = 0; i < 50; i++) await checkpoints.reserve(`q${i}`, "builtin");
+  const sizeAfter50 = journal().length;
+  await checkpoints.reserve("q50", "builtin");
+  assert.ok(journal().length - sizeAfter50 < 200, "one short line per reserved message");
+  const taken = await checkpoints.beforeRun("edit", "builtin");
+  assert.ok(taken.ok && taken.value.tree);
+  assert.equal(journal().trim().split("\n").length, 53, "51 reservations, the snapshot's message and one line filling the pending ones");
+  assert.equal(readFileSync(join(stateDir, "checkpoints.json"), "utf8"), JSON.stringify(old), "the old index is left as it was");
+
+  // A crash in the middle of a line: that line is skipped, and no earlier change is lost.
+  writeFileSync(join(stateDir, "checkpoints.jsonl"), `${journal()}{"id":"cut","entry":{"tre`);
+  const { index, problems } = await readIndex(stateDir);
+  assert.deepEqual(problems, []);
+  assert.equal(index.messages.legacy.tree, "0123abcd");
+  assert.equal(index.messages.q0.tree, taken.value.tree);
+  assert.equal(index.messages.q50.tree, taken.value.tree);
+  assert.equal(index.messages.cut, undefined);
+  const restarted = createCheckpoints({ workspace, stateDir });
+  assert.equal((await restarted.entry("q25"))?.tree, taken.value.tree);
+
+  // A bad line elsewhere is named, and the lines after it still count.
+  writeFileSync(join(stateDir, "checkpoints.jsonl"), `not json\n${JSON.stringify({ id: "later", entry: { backend: "builtin", createdAt: "x" } })}\n`);
+  const damaged = await readIndex(stateDir);
+  assert.equal(damaged.problems.length, 1);
+  assert.match(damaged.problems[0], /checkpoints\.jsonl line 1 is not a checkpoint record: not JSON/);
+  assert.equal(damaged.index.messages.later?.backend, "builtin");
 });

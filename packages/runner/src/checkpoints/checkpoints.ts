@@ -8,7 +8,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo } from "./git.ts";
-import { readIndex, writeIndex, type CheckpointEntry, type CheckpointIndex } from "./index-file.ts";
+import { appendLine, applyLine, readIndex, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -58,6 +58,12 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     queue = next.catch(() => {});
     return next;
   };
+
+  /** Stores a change, then makes it in memory (a change that could not be stored is not made). */
+  function record(idx: CheckpointIndex, line: JournalLine): void {
+    appendLine(options.stateDir, line);
+    applyLine(idx, line);
+  }
 
   async function loadIndex(): Promise<CheckpointIndex> {
     index ??= (await readIndex(options.stateDir)).index;
@@ -171,13 +177,10 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
           if (snapshot.ok) tree = snapshot.value;
           else failure = snapshot.message;
         }
-        idx.messages[userMessageId] = { ...(tree && { tree }), backend: known?.backend ?? backend, createdAt: known?.createdAt ?? new Date().toISOString() };
+        record(idx, { id: userMessageId, entry: { ...(tree && { tree }), backend: known?.backend ?? backend, createdAt: known?.createdAt ?? new Date().toISOString() } });
         // Nothing was changed since the pending messages' runs began (a change would have taken a
         // snapshot first): the workspace before them is this one. Without a snapshot, they have none.
-        for (const [id, entry] of Object.entries(idx.messages)) {
-          if (entry.pending) idx.messages[id] = { ...(tree && { tree }), backend: entry.backend, createdAt: entry.createdAt };
-        }
-        await writeIndex(options.stateDir, idx);
+        if (Object.values(idx.messages).some((entry) => entry.pending)) record(idx, { fill: tree ?? null });
         if (failure !== undefined) return { ok: false, message: failure };
         return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started } };
       });
@@ -186,8 +189,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       return serial(async () => {
         const idx = await loadIndex();
         if (idx.messages[userMessageId]) return;
-        idx.messages[userMessageId] = { pending: true, backend, createdAt: new Date().toISOString() };
-        await writeIndex(options.stateDir, idx);
+        record(idx, { id: userMessageId, entry: { pending: true, backend, createdAt: new Date().toISOString() } });
       });
     },
     async entry(userMessageId) {

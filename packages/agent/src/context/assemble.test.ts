@@ -129,4 +129,14 @@ describe("assembleRequestContext", () => {
     assert.ok(without > 50);
     assert.ok(withMemory > without);
   });
+
+  test("prefixTokens counts the tools' JSON exactly, again when a tool is new", () => {
+    const base = input(turn1, { memory: [] });
+    const noTools = assembleRequestContext({ ...base, tools: [] }).prefixTokens;
+    for (const tools of [base.tools, base.tools.slice(0, 1), [...base.tools, { name: "Extra", description: "ü".repeat(33), input_schema: { type: "object" as const } }]]) {
+      const expected = noTools - 1 + Math.ceil(JSON.stringify(tools).length / 4);
+      assert.equal(assembleRequestContext({ ...base, tools }).prefixTokens, expected);
+      assert.equal(assembleRequestContext({ ...base, tools }).prefixTokens, expected, "the same again, from what was measured");
+    }
+  });
 });

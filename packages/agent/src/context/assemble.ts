@@ -60,8 +60,25 @@ export function assembleRequestContext(input: RequestContextInput): RequestConte
   const reminder = memoryReminder(input.memory);
   const messages = markLastMessage(withReminder(withoutCacheControl(input.history), reminder));
 
-  const prefixTokens = estimateTokens(texts.join("\n\n")) + estimateTokens(JSON.stringify(input.tools)) + estimateTokens(reminder);
+  const prefixTokens = estimateTokens(texts.join("\n\n")) + Math.ceil(jsonLength(input.tools) / 4) + estimateTokens(reminder);
   return { system, tools, messages, prefixTokens };
+}
+
+/** JSON length of each tool schema seen: the same schemas go into every request of a run. */
+const toolJsonLength = new WeakMap<ToolSchema, number>();
+
+/** JSON.stringify(tools).length, each tool's part measured once. */
+function jsonLength(tools: readonly ToolSchema[]): number {
+  let total = 2 + Math.max(0, tools.length - 1);
+  for (const tool of tools) {
+    let length = toolJsonLength.get(tool);
+    if (length === undefined) {
+      length = JSON.stringify(tool).length;
+      toolJsonLength.set(tool, length);
+    }
+    total += length;
+  }
+  return total;
 }
 
 function deferredSection(index: string | undefined): string {

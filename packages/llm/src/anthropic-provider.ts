@@ -4,6 +4,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
+import { httpFetch } from "./http-fetch.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { thinkingBudget } from "./thinking.ts";
@@ -50,6 +51,7 @@ function clientFor(apiKey: string | undefined, baseURL: string | undefined): Ant
       apiKey,
       baseURL,
       maxRetries: 0,
+      fetch: httpFetch,
       // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts.
       ...(apiKey && { defaultHeaders: { "x-api-key": apiKey, authorization: null } }),
     });

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { test, type TestContext } from "node:test";
+import { httpFetch } from "./http-fetch.ts";
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+async function serve(t: TestContext, handler: Handler): Promise<{ url: string; ports: number[] }> {
+  const ports: number[] = [];
+  const server = http.createServer((req, res) => {
+    ports.push(req.socket.remotePort ?? 0);
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => handler(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ports };
+}
+
+test("sends the method, headers and body, and streams the answer as it comes", async (t) => {
+  let release = () => {};
+  const { url } = await serve(t, (req, res, body) => {
+    res.writeHead(201, "Made", { "content-type": "text/event-stream", "x-seen": `${req.method} ${req.headers["x-api-key"]} ${body}` });
+    res.write("first\n");
+    release = () => res.end("second\n");
+  });
+  const response = await httpFetch(`${url}/v1/messages`, { method: "POST", headers: { "x-api-key": "k1" }, body: '{"a":1}' });
+  assert.equal(response.status, 201);
+  assert.equal(response.statusText, "Made");
+  assert.equal(response.headers.get("x-seen"), 'POST k1 {"a":1}');
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  assert.equal(decoder.decode((await reader.read()).value), "first\n", "the first chunk arrives before the answer ends");
+  release();
+  assert.equal(decoder.decode((await reader.read()).value), "second\n");
+  assert.equal((await reader.read()).done, true);
+});
+
+test("keeps the connection for the next request", async (t) => {
+  const { url, ports } = await serve(t, (_req, res) => res.end("ok"));
+  for (let i = 0; i < 3; i++) assert.equal(await (await httpFetch(url)).text(), "ok");
+  assert.equal(new Set(ports).size, 1, `one connection, got ports ${ports.join(", ")}`);
+});
+
+test("an abort rejects with the signal's reason, before the answer and while its body is read", async (t) => {
+  const answers: http.ServerResponse[] = [];
+  const { url } = await serve(t, (_req, res) => answers.push(res));
+  const nextAnswer = async () => {
+    while (answers.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    return answers.shift()!;
+  };
+  const early = new AbortController();
+  const pending = httpFetch(url, { signal: early.signal });
+  await nextAnswer();
+  early.abort(new Error("stop now"));
+  await assert.rejects(pending, /stop now/);
+
+  const before = new AbortController();
+  before.abort(new Error("never sent"));
+  await assert.rejects(httpFetch(url, { signal: before.signal }), /never sent/);
+
+  const late = new AbortController();
+  const streaming = httpFetch(url, { signal: late.signal });
+  const answer = await nextAnswer();
+  answer.writeHead(200);
+  answer.write("partial");
+  const response = await streaming;
+  const reader = response.body!.getReader();
+  await reader.read();
+  late.abort(new Error("user cancelled"));
+  await assert.rejects(reader.read(), /user cancelled/);
+});
+
+test("a refused connection is 'fetch failed' with the cause; a body cut short is 'terminated'", async (t) => {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const freePort = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  await assert.rejects(httpFetch(`http://127.0.0.1:${freePort}/`), (error: Error) => {
+    assert.equal(error.message, "fetch failed");
+    assert.match(String((error.cause as Error).message), /ECONNREFUSED/);
+    return true;
+  });
+
+  const { url } = await serve(t, (_req, res) => {
+    res.writeHead(200, { "content-length": "100" });
+    res.write("only part");
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+  const response = await httpFetch(url);
+  await assert.rejects(response.text(), /terminated/);
+});
+
+test("a status without a body has none; what it cannot send itself goes to the global fetch", async (t) => {
+  const { url } = await serve(t, (req, res, body) => {
+    if (req.url === "/empty") {
+      res.writeHead(204);
+      res.end();
+    } else res.end(`got ${body.includes("form-data") ? "a form" : body}`);
+  });
+  const empty = await httpFetch(`${url}/empty`);
+  assert.equal(empty.status, 204);
+  assert.equal(empty.body, null);
+  const form = new FormData();
+  form.set("field", "value");
+  assert.equal(await (await httpFetch(`${url}/form`, { method: "POST", body: form })).text(), "got a form");
+  assert.equal(await (await httpFetch(new Request(`${url}/request`, { method: "POST", body: "as a Request" }))).text(), "got as a Request");
+});

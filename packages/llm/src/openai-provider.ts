@@ -1,6 +1,7 @@
 // A provider for any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
 // gateways): streamed chunks from the official SDK, mapped to ModelEvents, with the shared retry loop.
 import type OpenAI from "openai";
+import { httpFetch } from "./http-fetch.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
 import { openAISdk } from "./openai-sdk.ts";
@@ -55,6 +56,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     organization: env.OPENAI_ORG_ID ?? null,
     project: env.OPENAI_PROJECT_ID ?? null,
     maxRetries: 0,
+    fetch: httpFetch,
   });
   return { name, stream: (request) => streamWithRetries(openAIWire(client, settings, request), settings, request) };
 }

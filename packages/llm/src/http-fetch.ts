@@ -8,9 +8,14 @@
 import http from "node:http";
 import https from "node:https";
 
+/** A kept connection left idle is closed after this long: before the keep-alive timeouts servers
+ * commonly use (5 s for Node's), so a request does not meet a connection the server is closing. A
+ * connection in use is never timed out (a model may think in silence for minutes). */
+const IDLE_CONNECTION_MS = 4_000;
+
 const agents = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
+  "http:": new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  "https:": new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
 };
 
 /** Statuses whose Response may not have a body. */

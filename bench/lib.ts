@@ -130,9 +130,9 @@ export function fmt(n: number, digits = 2): string {
   return n >= 1000 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
 }
 
-/** Starts bench/model-process.ts; resolves with its URL and a way to stop it. */
-export async function startModelProcess(): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [new URL("./model-process.ts", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] });
+/** Starts a script of bench/ that prints {"url": …} once listening; `stop` closes its stdin (it exits). */
+async function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.setEncoding("utf8").on("data", (s: string) => {
@@ -140,7 +140,26 @@ export async function startModelProcess(): Promise<{ url: string; pid: number; s
       const line = out.split("\n").find((l) => l.startsWith("{"));
       if (line) resolve((JSON.parse(line) as { url: string }).url);
     });
-    child.once("exit", (code) => reject(new Error(`the model process exited (${code}) before listening`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before listening`)));
   });
   return { url, pid: child.pid!, stop: () => child.stdin!.end() };
+}
+
+/** Starts bench/model-process.ts; resolves with its URL and a way to stop it. */
+export function startModelProcess(): Promise<{ url: string; pid: number; stop(): void }> {
+  return startListening("./model-process.ts");
+}
+
+/** Starts the bare relays of relay-hops.ts in front of the model: `runners` runner hops (sessions
+ * take them in turn, as the server's runner processes are shared) and a server hop. */
+export async function startRelay(modelUrl: string, runners: number): Promise<{ url: string; stop(): void }> {
+  const hops = await Promise.all(Array.from({ length: runners }, () => startListening("./relay-hops.ts", ["runner", modelUrl])));
+  const server = await startListening("./relay-hops.ts", ["server", hops.map((h) => h.url).join(",")]);
+  return {
+    url: server.url,
+    stop() {
+      server.stop();
+      for (const hop of hops) hop.stop();
+    },
+  };
 }

@@ -13,7 +13,8 @@ import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
 import { measureBackend } from "./backends.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { fmt, startModelProcess } from "./lib.ts";
+import { fmt, startModelProcess, startRelay } from "./lib.ts";
+import { DEFAULT_SESSIONS_PER_RUNNER } from "@harness/server";
 
 const quick = process.env.BENCH_QUICK === "1";
 const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-"));
@@ -61,6 +62,23 @@ try {
         `baseline SDK direct, ${sessions} stream(s): p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms`,
         `p99 ratio ${fmt(f.p99 / baseline.p99)}×`,
       );
+    }
+  }
+  // The floor the architecture sets: the same processes and hops, with bare relays in them.
+  if (pooled) {
+    const relay = await startRelay(model.url, Math.ceil(100 / DEFAULT_SESSIONS_PER_RUNNER));
+    try {
+      const bare = await measureLatency(relay.url, 100, count, interval);
+      for (const [label, ours, floor] of [["first run", pooled.first, bare.first], ["warm", pooled.warm, bare.warm]] as const) {
+        row(
+          `100 sessions streaming, ${label}: against the same three hops with nothing in them (model → relay process → relay process → WebSocket)`,
+          `p50 ${fmt(ours.p50)} ms, p99 ${fmt(ours.p99)} ms`,
+          `bare relays: p50 ${fmt(floor.p50)} ms, p99 ${fmt(floor.p99)} ms`,
+          `p99 ratio ${fmt(ours.p99 / floor.p99)}×`,
+        );
+      }
+    } finally {
+      relay.stop();
     }
   }
   // The same 100 sessions with a runner process each (the layout without sharing), in a second server.

@@ -1,6 +1,7 @@
 export { startServer } from "./server.ts";
 export type { HarnessServer } from "./server.ts";
 export type { ServerOptions } from "./config.ts";
+export { DEFAULT_SESSIONS_PER_RUNNER } from "./config.ts";
 export type { RunnerFactory, SessionRunner } from "./registry.ts";
 export { openSqliteDatabase, KEPT_BATCHES } from "./sqlite-store.ts";
 export type { SqliteDatabase, SqliteSessionStore } from "./sqlite-store.ts";

@@ -48,6 +48,27 @@ export async function processParents(): Promise<Map<number, number>> {
   return parents;
 }
 
+/** CPU time (user and system, all threads) `pids` have used so far, in ms; a process that has ended
+ * counts nothing. Linux counts it in ticks of 10 ms (CLK_TCK 100). */
+export async function cpuMs(pids: Iterable<number>): Promise<number> {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone.
+    }
+  }
+  return ticks * 10;
+}
+
+/** `pid` and its children. */
+export async function withChildren(pid: number): Promise<number[]> {
+  return [pid, ...[...(await processParents())].filter(([, parent]) => parent === pid).map(([child]) => child)];
+}
+
 /** Resident memory of `pids` in all, in KiB (a process that has ended counts nothing). */
 export async function totalRssKiB(pids: Iterable<number>): Promise<number> {
   let total = 0;
@@ -152,11 +173,13 @@ export function startModelProcess(): Promise<{ url: string; pid: number; stop():
 
 /** Starts the bare relays of relay-hops.ts in front of the model: `runners` runner hops (sessions
  * take them in turn, as the server's runner processes are shared) and a server hop. */
-export async function startRelay(modelUrl: string, runners: number): Promise<{ url: string; stop(): void }> {
+export async function startRelay(modelUrl: string, runners: number): Promise<{ url: string; pids: number[]; hopUrls: string[]; stop(): void }> {
   const hops = await Promise.all(Array.from({ length: runners }, () => startListening("./relay-hops.ts", ["runner", modelUrl])));
   const server = await startListening("./relay-hops.ts", ["server", hops.map((h) => h.url).join(",")]);
   return {
     url: server.url,
+    pids: [server.pid, ...hops.map((h) => h.pid)],
+    hopUrls: hops.map((h) => h.url),
     stop() {
       server.stop();
       for (const hop of hops) hop.stop();

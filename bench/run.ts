@@ -9,11 +9,12 @@ import { benchReply } from "./scenarios.ts";
 import { measureLatency, measureThroughput, sdkBaseline, sdkThroughput } from "./streaming.ts";
 import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
+import { measureRunCpu } from "./run-cpu.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
 import { measureBackend } from "./backends.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { fmt, startModelProcess, startRelay } from "./lib.ts";
+import { fmt, startModelProcess, startRelay, withChildren } from "./lib.ts";
 import { DEFAULT_SESSIONS_PER_RUNNER } from "@harness/server";
 
 const quick = process.env.BENCH_QUICK === "1";
@@ -52,7 +53,11 @@ try {
   let pooled: Awaited<ReturnType<typeof measureLatency>> | undefined;
   for (const [sessions, inStep] of [[1, false], [100, false], [100, true]] as const) {
     const baseline = await sdkBaseline(model.url, sessions, count, interval, inStep);
-    const lat = await measureLatency(server.url, sessions, count, interval, inStep, server.child.pid);
+    const lat = await measureLatency(server.url, sessions, count, interval, {
+      inStep,
+      serverPid: server.child.pid,
+      processes: () => withChildren(server.child.pid!),
+    });
     if (sessions === 100 && !inStep) pooled = lat;
     const how = inStep ? ", all ticking in the same millisecond" : "";
     for (const [label, f] of [["first run", lat.first], ["warm", lat.warm]] as const) {
@@ -68,13 +73,21 @@ try {
   if (pooled) {
     const relay = await startRelay(model.url, Math.ceil(100 / DEFAULT_SESSIONS_PER_RUNNER));
     try {
-      const bare = await measureLatency(relay.url, 100, count, interval);
+      const bare = await measureLatency(relay.url, 100, count, interval, { processes: async () => relay.pids });
       for (const [label, ours, floor] of [["first run", pooled.first, bare.first], ["warm", pooled.warm, bare.warm]] as const) {
         row(
           `100 sessions streaming, ${label}: against the same three hops with nothing in them (model → relay process → relay process → WebSocket)`,
           `p50 ${fmt(ours.p50)} ms, p99 ${fmt(ours.p99)} ms`,
           `bare relays: p50 ${fmt(floor.p50)} ms, p99 ${fmt(floor.p99)} ms`,
           `p99 ratio ${fmt(ours.p99 / floor.p99)}×`,
+        );
+      }
+      if (pooled.warmCpuUsPerDelta !== undefined && bare.warmCpuUsPerDelta !== undefined) {
+        row(
+          "100 sessions streaming, warm: CPU per delta of the server and runner processes (all threads), against the relay processes",
+          `${fmt(pooled.warmCpuUsPerDelta, 0)} µs`,
+          `bare relays ${fmt(bare.warmCpuUsPerDelta, 0)} µs`,
+          `ratio ${fmt(pooled.warmCpuUsPerDelta / bare.warmCpuUsPerDelta)}×`,
         );
       }
     } finally {
@@ -86,7 +99,7 @@ try {
     const soloDir = await mkdtemp(join(tmpdir(), "harness-bench-solo-"));
     const solo = await startHarnessServer({ dataDir: soloDir, env: { ...env, HARNESS_RUNNER_SESSIONS_PER_PROCESS: "1" } });
     try {
-      const lat = await measureLatency(solo.url, 100, count, interval, false, solo.child.pid);
+      const lat = await measureLatency(solo.url, 100, count, interval, { serverPid: solo.child.pid });
       const mib = (kib: number) => fmt(kib / 1024, 0);
       row(
         "100 sessions streaming: runner processes, their memory, warm p99",
@@ -120,6 +133,13 @@ try {
     `median ${fmt(start.harnessMs, 0)} ms`,
     `baseline bare node + one HTTP request ${fmt(start.baselineMs, 0)} ms`,
     `ratio ${fmt(start.harnessMs / start.baselineMs)}×`,
+  );
+  const runCpu = await measureRunCpu(model.url, quick ? 50 : 300);
+  row(
+    "runner CPU per short run (a one-word answer), runs one after the other",
+    `${fmt(runCpu.runnerMs)} ms`,
+    `a bare relay passing the same model call on ${fmt(runCpu.relayMs)} ms`,
+    `ratio ${fmt(runCpu.runnerMs / runCpu.relayMs)}×`,
   );
   const loop = await measureToolRoundTrip(quick ? 10 : 30);
   row(

@@ -1,6 +1,6 @@
 // Latency and throughput of text deltas: fake model → runner → session → WebSocket client.
 import Anthropic from "@anthropic-ai/sdk";
-import { childrenRss, machineNow, percentile, StampCounter } from "./lib.ts";
+import { childrenRss, cpuMs, machineNow, percentile, StampCounter } from "./lib.ts";
 
 export type LatencyFigures = { p50: number; p99: number; samples: number };
 
@@ -20,9 +20,15 @@ export async function measureLatency(
   sessions: number,
   count: number,
   intervalMs: number,
-  inStep = false,
-  serverPid?: number,
-): Promise<{ first: LatencyFigures; warm: LatencyFigures; runners: { count: number; kib: number } }> {
+  options: {
+    inStep?: boolean;
+    /** Whose runner processes to count (its children). */
+    serverPid?: number;
+    /** The processes whose CPU the warm pass is charged with (`warmCpuUsPerDelta`). */
+    processes?: () => Promise<number[]>;
+  } = {},
+): Promise<{ first: LatencyFigures; warm: LatencyFigures; runners: { count: number; kib: number }; warmCpuUsPerDelta?: number }> {
+  const { inStep = false, serverPid, processes } = options;
   const run = `lat${sessions}-${Date.now()}`;
   const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => StampCounter.open(url, "bench", `${run}-${i}`)));
   // Every session starts its runner and completes one short run before anything is measured.
@@ -33,11 +39,14 @@ export async function measureLatency(
     return summarize(clients.flatMap((c) => c.latencies));
   };
   const first = await pass();
+  const pids = processes ? await processes() : [];
+  const cpuBefore = await cpuMs(pids);
   const warm = await pass();
+  const cpuUsed = (await cpuMs(pids)) - cpuBefore;
   // The runner processes are still up (they outlive a run): count them and their memory.
   const runners = serverPid === undefined ? { count: 0, kib: 0 } : await childrenRss(serverPid);
   for (const c of clients) c.close();
-  return { first, warm, runners };
+  return { first, warm, runners, ...(processes && { warmCpuUsPerDelta: (cpuUsed * 1000) / warm.samples }) };
 }
 
 /** One session receives `count` deltas that the fake model writes as fast as it can. */

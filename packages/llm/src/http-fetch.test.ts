@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
 import { httpFetch } from "./http-fetch.ts";
 
@@ -127,4 +127,15 @@ process.stdout.write(await (await httpFetch(${JSON.stringify(url)})).text());`;
   };
   assert.equal(await run({}), "direct");
   assert.equal(await run({ HTTPS_PROXY: "http://proxy.invalid:3128" }), "via the global fetch");
+});
+
+test("a status a Response cannot hold fails the fetch instead of throwing in the process", async (t) => {
+  const raw = net.createServer((socket) => socket.once("data", () => socket.end("HTTP/1.1 999 Odd\r\ncontent-length: 0\r\n\r\n")));
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  t.after(() => raw.close());
+  await assert.rejects(httpFetch(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`), (error: Error) => {
+    assert.equal(error.message, "fetch failed");
+    assert.match(String((error.cause as Error).message), /status 999/);
+    return true;
+  });
 });

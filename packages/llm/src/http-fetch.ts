@@ -22,8 +22,8 @@ const agents = {
 /** Read once: the environment of a runner does not change. */
 const PROXY_SET = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((name) => process.env[name]);
 
-/** Statuses whose Response may not have a body. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** Statuses whose Response may not have a body (a 1xx never reaches "response"). */
+const NULL_BODY = new Set([204, 205, 304]);
 
 /** At most this many chunks wait in a body nobody reads before the socket is paused. */
 const QUEUED_CHUNKS = 64;
@@ -57,6 +57,13 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
     req.on("response", (res) => {
       answered = true;
       const status = res.statusCode ?? 0;
+      // A Response can only say 200–599; fetch fails on anything else a server sends.
+      if (status < 200 || status > 599) {
+        res.destroy();
+        done();
+        reject(new TypeError("fetch failed", { cause: new Error(`the server answered with status ${status}`) }));
+        return;
+      }
       const responseHeaders = new Headers();
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
         try {
@@ -82,6 +89,7 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
               controller.error(signal?.aborted ? signal.reason : new TypeError("terminated", cause && { cause }));
             };
             res.on("data", (chunk: Buffer) => {
+              if (ended) return;
               controller.enqueue(chunk);
               if ((controller.desiredSize ?? 1) <= 0) res.pause();
             });

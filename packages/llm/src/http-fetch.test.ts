@@ -99,9 +99,13 @@ test("a refused connection is 'fetch failed' with the cause; a body cut short is
   await assert.rejects(response.text(), /terminated/);
 });
 
-test("a status without a body has none; what it cannot send itself goes to the global fetch", async (t) => {
+test("a status without a body has none; what it cannot send itself, and redirects, go to the global fetch", async (t) => {
   const { url } = await serve(t, (req, res, body) => {
-    if (req.url === "/empty") {
+    if (req.url === "/moved") {
+      res.writeHead(307, { location: "/here" });
+      res.end();
+    } else if (req.url === "/here") res.end(`followed with ${req.method} ${body}`);
+    else if (req.url === "/empty") {
       res.writeHead(204);
       res.end();
     } else res.end(`got ${body.includes("form-data") ? "a form" : body}`);
@@ -113,6 +117,7 @@ test("a status without a body has none; what it cannot send itself goes to the g
   form.set("field", "value");
   assert.equal(await (await httpFetch(`${url}/form`, { method: "POST", body: form })).text(), "got a form");
   assert.equal(await (await httpFetch(new Request(`${url}/request`, { method: "POST", body: "as a Request" }))).text(), "got as a Request");
+  assert.equal(await (await httpFetch(`${url}/moved`, { method: "POST", body: "the body" })).text(), "followed with POST the body");
 });
 
 test("with a proxy in the environment, every request goes to the global fetch", async (t) => {

@@ -5,7 +5,7 @@
 // per event read through the Anthropic SDK, events 2 ms apart). Requests this one does not handle
 // (a Request object, a body that is not text or bytes, a scheme other than http and https) go to the
 // global fetch, and so does every request when a proxy is set in the environment (the global fetch
-// is the one that knows how to use it).
+// is the one that knows how to use it); a redirect is followed by sending the request again there.
 import http from "node:http";
 import https from "node:https";
 
@@ -24,6 +24,9 @@ const PROXY_SET = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "AL
 
 /** Statuses whose Response may not have a body (a 1xx never reaches "response"). */
 const NULL_BODY = new Set([204, 205, 304]);
+
+/** Redirects are left to the global fetch, which follows them as fetch does. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** At most this many chunks wait in a body nobody reads before the socket is paused. */
 const QUEUED_CHUNKS = 64;
@@ -62,6 +65,12 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
         res.destroy();
         done();
         reject(new TypeError("fetch failed", { cause: new Error(`the server answered with status ${status}`) }));
+        return;
+      }
+      if (REDIRECTS.has(status) && res.headers.location) {
+        res.destroy();
+        done();
+        resolve(fetch(input, init));
         return;
       }
       const responseHeaders = new Headers();

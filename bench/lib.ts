@@ -151,9 +151,12 @@ export function fmt(n: number, digits = 2): string {
   return n >= 1000 ? Math.round(n).toLocaleString("en-US") : n.toFixed(digits);
 }
 
-/** Starts a script of bench/ that prints {"url": …} once listening; `stop` closes its stdin (it exits). */
-async function startListening(script: string, args: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+export type Listening = { url: string; pid: number; stop(): void };
+
+/** Starts a script (its path relative to bench/) that prints a JSON line with its `url` once
+ * listening and exits when its stdin closes, which `stop` does. */
+export async function startListening(script: string, args: string[] = [], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Listening> {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["pipe", "pipe", "inherit"], ...options });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.setEncoding("utf8").on("data", (s: string) => {
@@ -167,19 +170,19 @@ async function startListening(script: string, args: string[] = []): Promise<{ ur
 }
 
 /** Starts bench/model-process.ts; resolves with its URL and a way to stop it. */
-export function startModelProcess(): Promise<{ url: string; pid: number; stop(): void }> {
+export function startModelProcess(): Promise<Listening> {
   return startListening("./model-process.ts");
 }
 
 /** Starts the bare relays of relay-hops.ts in front of the model: `runners` runner hops (sessions
  * take them in turn, as the server's runner processes are shared) and a server hop. */
-export async function startRelay(modelUrl: string, runners: number): Promise<{ url: string; pids: number[]; hopUrls: string[]; stop(): void }> {
+export async function startRelay(modelUrl: string, runners: number): Promise<{ url: string; pids: number[]; hops: Listening[]; stop(): void }> {
   const hops = await Promise.all(Array.from({ length: runners }, () => startListening("./relay-hops.ts", ["runner", modelUrl])));
   const server = await startListening("./relay-hops.ts", ["server", hops.map((h) => h.url).join(",")]);
   return {
     url: server.url,
     pids: [server.pid, ...hops.map((h) => h.pid)],
-    hopUrls: hops.map((h) => h.url),
+    hops,
     stop() {
       server.stop();
       for (const hop of hops) hop.stop();

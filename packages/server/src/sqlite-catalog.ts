@@ -16,7 +16,6 @@ export type SessionSummary = {
   updatedAt: string;
 };
 
-
 export type SessionCatalog = {
   /** The user's sessions, most recently active first. */
   list(userId: string): SessionSummary[];

@@ -1,6 +1,7 @@
 // File checkpoints of a workspace, whatever changed the files (an edit tool, a shell command, the
-// user): before a run, the whole workspace is snapshotted into a shadow git repository kept in the
-// state directory (its own index makes repeated snapshots cost only what changed). A rewind puts
+// user): before a run changes anything (or before the run, for a backend that cannot say when it
+// will), the whole workspace is snapshotted into a shadow git repository kept in the state
+// directory (its own index makes repeated snapshots cost only what changed). A rewind puts
 // every file back byte for byte and removes the files created since. The workspace's .gitignore is
 // honoured; .git and node_modules are never included.
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";

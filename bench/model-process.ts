@@ -3,7 +3,7 @@
 import { startFakeAnthropic } from "@harness/test-utils";
 import { benchReply } from "./scenarios.ts";
 
-const fake = await startFakeAnthropic({ respond: (req) => benchReply(req) });
+const fake = await startFakeAnthropic({ respond: (req) => benchReply(req), keepRequests: false });
 process.stdout.write(`${JSON.stringify({ url: fake.url })}\n`);
 process.stdin.on("close", () => void fake.close().finally(() => process.exit(0)));
 process.stdin.resume();

@@ -52,8 +52,16 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   writeJson(res, status, value, { "request-id": newId("req"), ...headers });
 }
 
+/** A stream states it twice (message_start, message_delta): measured once per body. */
+const inputTokens = new WeakMap<RequestBody, number>();
+
 export function estimateInputTokens(body: RequestBody): number {
-  return estimateTokens({ system: body.system, messages: body.messages, tools: body.tools });
+  let tokens = inputTokens.get(body);
+  if (tokens === undefined) {
+    tokens = estimateTokens({ system: body.system, messages: body.messages, tools: body.tools });
+    inputTokens.set(body, tokens);
+  }
+  return tokens;
 }
 
 function startSse(res: ServerResponse): void {

@@ -197,6 +197,27 @@ test("waitForRequests resolves once enough requests arrived and rejects on timeo
   await assert.rejects(fake.waitForRequests(3, 50), /waited 50 ms for 3 requests, got 2/);
 });
 
+test("with keepRequests false nothing is kept, yet requests are numbered, waited for and given the input token estimate", async (t) => {
+  const indexes: number[] = [];
+  const { fake, client } = await setup(t, {
+    keepRequests: false,
+    respond: (_request, index) => {
+      indexes.push(index);
+      return { text: `reply ${index}` };
+    },
+  });
+  const waiting = fake.waitForRequests(2);
+  const first = await client.messages.create(base);
+  await client.messages.create(base);
+  assert.deepEqual(await waiting, []);
+  assert.deepEqual(indexes, [0, 1]);
+  assert.equal(fake.requests.length, 0);
+  assert.deepEqual(first.content, [{ type: "text", text: "reply 0" }]);
+  // The estimate is the same whether or not the request was kept: about a token per 4 characters.
+  assert.ok(first.usage.input_tokens > 0);
+  await assert.rejects(fake.waitForRequests(3, 50), /waited 50 ms for 3 requests, got 2/);
+});
+
 test("unknown routes, malformed bodies and missing fields get JSON errors like the real API's", async (t) => {
   const { fake } = await setup(t, { replies: [{ text: "unused" }] });
   const post = (path: string, body: string) =>

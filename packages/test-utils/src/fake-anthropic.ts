@@ -53,6 +53,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     requestKind: "/v1/messages",
     replies: options.replies,
     respond: options.respond,
+    keepRequests: options.keepRequests,
     handle,
     sendServerError: (res, message) => sendJson(res, 500, errorBody("api_error", message)),
   });

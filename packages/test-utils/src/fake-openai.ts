@@ -38,6 +38,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requestKind: "chat-completions",
     replies: options.replies,
     respond: options.respond,
+    keepRequests: options.keepRequests,
     handle,
     sendServerError: (res, message) => sendOpenAIJson(res, 500, errorBody("server_error", message)),
   });

@@ -48,6 +48,10 @@ export type ScriptedReplies<R> = {
   replies?: R[];
   /** Consulted first for every request that takes a scripted reply; returning undefined falls back to the queue. */
   respond?: (request: RecordedRequest, index: number) => R | undefined;
+  /** Default true. False keeps no request in `requests`: they are still numbered and counted, and
+   * waitForRequests still waits for them (and resolves with an empty list). A long benchmark's
+   * fake then holds no request bodies in memory. */
+  keepRequests?: boolean;
 };
 
 /** What a test does with a running fake. */
@@ -88,6 +92,8 @@ export async function startFakeServer<R>(options: FakeServerOptions<R>): Promise
   const { name } = options;
   const queue: R[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
+  const keep = options.keepRequests !== false;
+  let count = 0;
   const waiters = new Set<Waiter>();
   const sockets = new Set<Socket>();
 
@@ -111,14 +117,15 @@ export async function startFakeServer<R>(options: FakeServerOptions<R>): Promise
     origin: "",
     requests,
     record(request) {
-      requests.push(request);
+      if (keep) requests.push(request);
+      count++;
       for (const w of waiters) {
-        if (requests.length < w.n) continue;
+        if (count < w.n) continue;
         waiters.delete(w);
         clearTimeout(w.timer);
         w.resolve(requests.slice(0, w.n));
       }
-      return requests.length - 1;
+      return count - 1;
     },
     replyTo(request, index, res) {
       const reply = options.respond?.(request, index) ?? queue.shift();
@@ -131,7 +138,7 @@ export async function startFakeServer<R>(options: FakeServerOptions<R>): Promise
       queue.push(...replies);
     },
     waitForRequests(n, timeoutMs = 10_000) {
-      if (requests.length >= n) return Promise.resolve(requests.slice(0, n));
+      if (count >= n) return Promise.resolve(requests.slice(0, n));
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
           n,
@@ -139,7 +146,7 @@ export async function startFakeServer<R>(options: FakeServerOptions<R>): Promise
           reject,
           timer: setTimeout(() => {
             waiters.delete(waiter);
-            reject(new Error(`${name}: waited ${timeoutMs} ms for ${n} requests, got ${requests.length}`));
+            reject(new Error(`${name}: waited ${timeoutMs} ms for ${n} requests, got ${count}`));
           }, timeoutMs),
         };
         waiters.add(waiter);
@@ -149,7 +156,7 @@ export async function startFakeServer<R>(options: FakeServerOptions<R>): Promise
       new Promise<void>((resolve) => {
         for (const w of waiters) {
           clearTimeout(w.timer);
-          w.reject(new Error(`${name}: closed while waiting for ${w.n} requests, got ${requests.length}`));
+          w.reject(new Error(`${name}: closed while waiting for ${w.n} requests, got ${count}`));
         }
         waiters.clear();
         server.close(() => resolve());

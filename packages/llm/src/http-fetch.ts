@@ -39,26 +39,40 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
   if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  const send = url.protocol === "https:" ? https.request : http.request;
+  const req = send(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
+  req.end(body ?? undefined);
+  // Only the closures below live as long as the reply: they reach the request (needed again for a
+  // redirect) through this variable, dropped once the answer came, so a long reply does not keep
+  // its request body (tens of KB per model call) alive and promoted into the old generation.
+  let request: { input: string | URL; init: RequestInit } | undefined = { input, init };
+  return answer(req, signal, () => {
+    const again = request;
+    request = undefined;
+    return again;
+  });
+}
 
+function answer(req: http.ClientRequest, signal: AbortSignal | undefined, takeRequest: () => { input: string | URL; init: RequestInit } | undefined): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
-    const send = url.protocol === "https:" ? https.request : http.request;
-    const req = send(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
     let answered = false;
     const onAbort = () => req.destroy(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     const done = () => signal?.removeEventListener("abort", onAbort);
 
     req.on("error", (error) => {
+      takeRequest();
       done();
       // As fetch: an abort rejects with the signal's reason, anything else is "fetch failed".
       if (!answered) reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
     });
     req.on("response", (res) => {
       answered = true;
+      const sent = takeRequest();
       const status = res.statusCode ?? 0;
       // A Response can only say 200–599; fetch fails on anything else a server sends.
       if (status < 200 || status > 599) {
@@ -67,10 +81,10 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
         reject(new TypeError("fetch failed", { cause: new Error(`the server answered with status ${status}`) }));
         return;
       }
-      if (REDIRECTS.has(status) && res.headers.location) {
+      if (REDIRECTS.has(status) && res.headers.location && sent) {
         res.destroy();
         done();
-        resolve(fetch(input, init));
+        resolve(fetch(sent.input, sent.init));
         return;
       }
       const responseHeaders = new Headers();
@@ -125,6 +139,5 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
       );
       resolve(new Response(stream, { status, statusText: res.statusMessage ?? "", headers: responseHeaders }));
     });
-    req.end(body ?? undefined);
   });
 }

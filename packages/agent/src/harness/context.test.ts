@@ -162,3 +162,21 @@ test("an image that Read loads reaches the model as an image block", async (t) =
   const completed = events.find((e) => e.type === "tool.completed");
   assert.ok(completed?.type === "tool.completed" && !completed.output.includes(TEST_PNG_BASE64), "the event carries a summary, not the image data");
 });
+
+test("the system prompt and the built-in tools' definitions are Latin-1 text, so a request's JSON stays a one-byte string", async (t) => {
+  // One character beyond U+00FF anywhere in a request makes V8 build its whole JSON (27 KB of tool
+  // definitions and more) as a two-byte string: every model request then costs about twice as
+  // long to serialize and encode.
+  const project = await tempProject(t);
+  const { provider } = await runInProject(project, [{ text: "ok" }], { prompt: "Go" });
+  const [request] = provider.requests;
+  for (const [part, value] of [
+    ["system prompt", request.system],
+    ["tool definitions", request.tools],
+  ] as const) {
+    const json = JSON.stringify(value);
+    const beyond = /[^\x00-\xff]/.exec(json);
+    assert.ok(beyond === null, `${part}: "${beyond?.[0]}" at …${json.slice(Math.max(0, (beyond?.index ?? 0) - 40), (beyond?.index ?? 0) + 10)}`);
+  }
+  assert.ok((request.tools?.length ?? 0) > 10, "the built-in tools are offered");
+});

@@ -11,7 +11,7 @@ const description = `Replaces, inserts or deletes one cell of a Jupyter notebook
 
 Usage:
 - Read the notebook first; it shows every cell's id. Editing a notebook that was not read, or that changed on disk since, is refused.
-- cell_id names the cell: its id as Read showed it (cells without their own id are "cell-0", "cell-1", … by position).
+- cell_id names the cell: its id as Read showed it (cells without their own id are "cell-0", "cell-1" and so on, by position).
 - edit_mode "replace" (default) sets the cell's source to new_source; replacing a code cell clears its outputs and execution count. cell_type changes the cell's type.
 - edit_mode "insert" adds a new cell after cell_id, or at the start without cell_id; cell_type ("code" or "markdown") is required.
 - edit_mode "delete" removes cell_id (new_source is ignored).`;

@@ -210,3 +210,31 @@ test("node:http: health checks and runs one after the other share one connection
   await waitFor(async () => !(await client.health()).busy, "the runner to be free");
   assert.equal(connections, 2, "the cancelled run's connection was closed, a new one serves the next request");
 });
+
+test("node:http: a signal aborted as soon as a run's last event arrives leaves its connection to the next run", async (t) => {
+  // A session aborts its run's signal the moment it reads run.completed; the end of the answer's
+  // body may come a moment later (here 30 ms), and the connection must still go back to the pool.
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write('id: 1\nevent: run.started\ndata: {"type":"run.started","seq":1,"requestId":"r"}\n\n');
+    res.write('id: 2\nevent: run.completed\ndata: {"type":"run.completed","seq":2}\n\n');
+    setTimeout(() => res.end(), 30);
+  });
+  let connections = 0;
+  server.on("connection", () => connections++);
+  const url = await listen(server);
+  t.after(() => server.close());
+  const client = createRunnerClient(url, { transport: nodeTransport() });
+  for (let i = 0; i < 3; i++) {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    for await (const event of client.query({ prompt: "p" }, { signal: controller.signal })) {
+      seen.push(event.type);
+      if (event.type === "run.completed") controller.abort(new Error("the run is over"));
+    }
+    assert.deepEqual(seen, ["run.started", "run.completed"]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  }
+  assert.equal(connections, 1, "one connection served the three runs");
+});

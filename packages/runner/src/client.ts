@@ -138,13 +138,17 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
         parser.push(chunk.value);
         for (let i = 0; i < pending.length; i++) {
           const event = pending[i];
-          yield event;
-          if (outer.aborted) throw outer.reason;
           if (event.type === "run.completed" || event.type === "run.error") {
+            // The answer is let go of before its last event is handed over: whoever reads it may
+            // abort the signal at once (the run is over), which must not cut a connection that
+            // goes back to the pool once the end of the body arrives.
             finished = true;
             res.cancel();
+            yield event;
             return;
           }
+          yield event;
+          if (outer.aborted) throw outer.reason;
         }
         pending.length = 0;
       }

@@ -24,21 +24,32 @@ export function nodeTransport(): RunnerTransport {
   const agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   return (url, request) =>
     new Promise((resolve, reject) => {
+      const { signal } = request;
+      if (signal?.aborted) return reject(signal.reason);
       const headers: Record<string, string | number> = { ...request.headers };
       if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
-      const req = httpRequest(url, { method: request.method, headers, agent, signal: request.signal });
+      const req = httpRequest(url, { method: request.method, headers, agent });
+      // The signal is followed here rather than given to http.request, which listens until the
+      // request closes: a run's stream is let go of as soon as its last event is read, often just
+      // before the end of its body arrives, and an abort then would destroy a connection that is
+      // about to go back to the pool (every other run then paid for a new one).
+      const onAbort = () => req.destroy(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const release = () => signal?.removeEventListener("abort", onAbort);
+      req.once("close", release);
       let answered: ReturnType<typeof answer> | undefined;
       req.on("error", (error) => (answered ? answered.fail(error) : reject(error)));
       req.once("response", (res) => {
         res.setEncoding("utf8");
-        answered = answer(req, res);
+        answered = answer(req, res, release);
         resolve(answered.response);
       });
       req.end(request.body);
     });
 }
 
-function answer(req: ClientRequest, res: IncomingMessage): { response: TransportResponse; fail(error: Error): void } {
+/** `release` stops following the request's signal: called once the answer is let go of. */
+function answer(req: ClientRequest, res: IncomingMessage, release: () => void): { response: TransportResponse; fail(error: Error): void } {
   const queue: string[] = [];
   let head = 0;
   let waiting = 0;
@@ -70,6 +81,7 @@ function answer(req: ClientRequest, res: IncomingMessage): { response: Transport
   });
 
   const cancel = () => {
+    release();
     queue.length = 0;
     head = 0;
     waiting = 0;

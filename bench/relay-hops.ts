@@ -11,6 +11,14 @@ import { WebSocketServer } from "ws";
 const [mode, target] = process.argv.slice(2);
 const agent = new http.Agent({ keepAlive: true });
 
+/** One SSE event in one syscall: res.write sends a chunk's size line, data and terminator as three
+ * socket writes, which only a corked socket joins (the runner's event stream does the same). */
+function writeWhole(res: http.ServerResponse, text: string): void {
+  res.socket?.cork();
+  res.write(text);
+  res.socket?.uncork();
+}
+
 /** Calls `onData` with each complete SSE event's data line. */
 function sseEvents(res: http.IncomingMessage, onData: (data: string) => void, onEnd: () => void): void {
   let buffer = "";
@@ -47,7 +55,7 @@ function runnerHop(modelUrl: string): http.Server {
           upstream,
           (data) => {
             const event = JSON.parse(data) as { type: string; delta?: { type: string; text?: string } };
-            if (event.type === "content_block_delta" && event.delta?.type === "text_delta") res.write(`data: ${JSON.stringify({ text: event.delta.text })}\n\n`);
+            if (event.type === "content_block_delta" && event.delta?.type === "text_delta") writeWhole(res, `data: ${JSON.stringify({ text: event.delta.text })}\n\n`);
           },
           () => res.end(),
         ),

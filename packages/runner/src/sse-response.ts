@@ -1,5 +1,6 @@
 // Streams a run's event log to one HTTP response as text/event-stream.
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { EventLog } from "./event-log.ts";
 
 export const SSE_HEADERS = {
@@ -9,24 +10,32 @@ export const SSE_HEADERS = {
 };
 
 /** Sends `frames` (a replay), then follows `log` until the run ends, then ends the response. Frames
- * written in the same tick leave in one packet. `onClose` runs when the client goes away first. */
+ * written in the same tick leave in one write (one packet, one wakeup of the reader). `onClose`
+ * runs when the client goes away first. */
 export function streamLog(res: ServerResponse, log: EventLog, frames: readonly string[], onClose?: () => void): void {
   res.writeHead(200, SSE_HEADERS);
   res.flushHeaders();
   res.socket?.setNoDelay(true);
 
   let open = true;
-  let corked = false;
+  // The response gathers a tick's frames into one chunk; its socket is corked too, because the
+  // response writes a chunk's size line, data and terminator as separate socket writes, which an
+  // uncorked socket sends as separate syscalls (four per event).
+  let corked: Socket | null | undefined;
   let unsubscribe = () => {};
   const uncork = () => {
-    if (!corked) return;
-    corked = false;
-    if (open) res.uncork();
+    const socket = corked;
+    if (socket === undefined) return;
+    corked = undefined;
+    if (!open) return;
+    res.uncork();
+    socket?.uncork();
   };
   const write = (frame: string) => {
     if (!open) return;
-    if (!corked) {
-      corked = true;
+    if (corked === undefined) {
+      corked = res.socket;
+      corked?.cork();
       res.cork();
       process.nextTick(uncork);
     }
@@ -34,13 +43,16 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
   };
   const finish = () => {
     if (!open) return;
+    // The tick's frames and the end of the body leave together.
+    const gathering = corked !== undefined;
+    const socket = gathering ? corked : res.socket;
+    if (!gathering) socket?.cork();
+    corked = undefined;
+    if (gathering) res.uncork();
     open = false;
     unsubscribe();
-    if (corked) {
-      corked = false;
-      res.uncork();
-    }
     res.end();
+    socket?.uncork();
   };
 
   for (const frame of frames) write(frame);

@@ -201,16 +201,26 @@ export function startSse(res: ServerResponse, headers: Record<string, string>): 
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...headers });
 }
 
-/** Writes one SSE event with a single write. Returns a promise only when the caller must wait
+/** Writes one SSE event in one syscall. Returns a promise only when the caller must wait
  * (backpressure, or delayMs between events), so the common path allocates nothing per event. */
 export function emitter(res: ServerResponse, delayMs: number | undefined): (event: string) => Promise<void> | undefined {
   return (event) => {
     if (res.destroyed) return undefined;
-    const flowing = res.write(event);
+    const flowing = writeWhole(res, event);
     if (flowing && !delayMs) return undefined;
     const ready = flowing ? Promise.resolve() : drained(res);
     return delayMs ? ready.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))) : ready;
   };
+}
+
+/** res.write sends a chunk's size line, data and terminator as three socket writes; with its
+ * socket corked they leave as one (a real server's event is one packet, one wakeup of the reader). */
+export function writeWhole(res: ServerResponse, text: string): boolean {
+  const socket = res.socket;
+  socket?.cork();
+  const flowing = res.write(text);
+  socket?.uncork();
+  return flowing;
 }
 
 function drained(res: ServerResponse): Promise<void> {

@@ -144,3 +144,14 @@ test("a status a Response cannot hold fails the fetch instead of throwing in the
     return true;
   });
 });
+
+test("a request that cannot be made rejects, as fetch does, rather than throwing", async (t) => {
+  const { url } = await serve(t, (_req, res) => res.end("ok"));
+  let answer: Promise<Response> | undefined;
+  assert.doesNotThrow(() => {
+    answer = httpFetch(url, { headers: { "x-broken": "one\ntwo" } });
+  });
+  await assert.rejects(answer!, TypeError);
+  // The fetch after it is served as usual.
+  assert.equal(await (await httpFetch(url)).text(), "ok");
+});

@@ -39,12 +39,18 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
   if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
-  const send = url.protocol === "https:" ? https.request : http.request;
-  const req = send(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
+  let req: http.ClientRequest;
+  try {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const send = url.protocol === "https:" ? https.request : http.request;
+    req = send(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
+  } catch (error) {
+    // As fetch: a request that cannot be made (a header value with a line break, say) rejects.
+    return Promise.reject(error);
+  }
   req.end(body ?? undefined);
   // Only the closures below live as long as the reply: they reach the request (needed again for a
   // redirect) through this variable, dropped once the answer came, so a long reply does not keep

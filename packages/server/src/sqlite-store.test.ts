@@ -129,18 +129,18 @@ test("fields a newer version stored are kept on load", async () => {
   }
 });
 
-test("the run record and the marks are stored with the batches, and cleared with null", async () => {
+test("the run record and the marks are stored with the batches, and cleared with null; a record from an earlier version, with the prompt in it, loads too", async () => {
   const dir = await tempDir();
   try {
     const db = openSqliteDatabase(join(dir.path, "harness.db"));
     const store = db.storeFor("u", "r");
-    const run = { requestId: "req-1", lastEventSeq: 7, prompt: "p", userMessageId: "m1", assistantMessageId: "m2", afterTool: true };
+    const run = { requestId: "req-1", lastEventSeq: 7, userMessageId: "m1", assistantMessageId: "m2", afterTool: true };
     await store.write([batch(1)], { ...snapshot(1), marks: { m1: 0 } }, { run });
     assert.deepEqual(store.load()!.run, run);
     assert.deepEqual(store.load()!.snapshot.marks, { m1: 0 });
     assert.deepEqual(db.sessionsWithRun(), [{ userId: "u", sessionId: "r" }]);
-    await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9 } });
-    assert.equal(store.load()!.run?.lastEventSeq, 9);
+    await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9, prompt: "p" } });
+    assert.deepEqual(store.load()!.run, { ...run, lastEventSeq: 9, prompt: "p" });
     await store.write([], undefined, { run: null });
     assert.equal(store.load()!.run, undefined);
     assert.deepEqual(db.sessionsWithRun(), []);

@@ -22,7 +22,7 @@ const MarksSchema = z.record(z.string(), z.number().int().nonnegative());
 const RunRecordSchema: z.ZodType<RunRecord> = z.object({
   requestId: z.string().optional(),
   lastEventSeq: z.number().int().nonnegative(),
-  prompt: z.string(),
+  prompt: z.string().optional(),
   userMessageId: z.string(),
   assistantMessageId: z.string(),
   afterTool: z.boolean(),

@@ -294,7 +294,6 @@ export class SessionCore {
 export function recordOf(run: ActiveRun): RunRecord {
   const record: RunRecord = {
     lastEventSeq: run.committed.seq,
-    prompt: run.prompt,
     userMessageId: run.userMessageId,
     assistantMessageId: run.committed.cursor.assistantMessageId,
     afterTool: run.committed.cursor.afterTool,

@@ -156,3 +156,30 @@ test("a run whose id never reached the store cannot be found again: it is interr
   assert.equal(restored.snapshot().state.status, "error");
   assert.equal(restored.busy, false);
 });
+
+test("a long prompt is not stored again with every batch, and a run restored after a crash still has it", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const prompt = `Please look at this log:\n${"line of a long pasted log\n".repeat(4000)}`;
+  const run = await submitAndRun(session, client, runner, prompt);
+  run.emit({ type: "run.started", requestId: "r1" });
+  const records: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    run.emit({ type: "assistant.delta", text: `part ${i} ` });
+    await until(() => client.state!.messages[1].content.endsWith(`part ${i} `));
+    await session.flush();
+    records.push(JSON.stringify(inner.run));
+  }
+  assert.ok(
+    records.every((record) => record.length < 300),
+    `the run record stored with each batch stays small (${records.map((r) => r.length).join(", ")} characters)`,
+  );
+  crash();
+  runner.gone = true;
+  const restored = await restore(runner, inner);
+  await until(() => !restored.busy);
+  assert.deepEqual(restored.transcript, [
+    { role: "user", content: prompt },
+    { role: "assistant", content: "part 0 part 1 part 2 part 3 part 4 " },
+  ]);
+});

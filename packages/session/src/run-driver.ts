@@ -78,7 +78,8 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
  * down as interrupted. */
 export function reattach(core: SessionCore, record: RunRecord): void {
   const cursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool };
-  const run = newRun(cursor, { prompt: record.prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
+  const prompt = record.prompt ?? core.state.messages[findMessage(core.state, record.userMessageId)]?.content ?? "";
+  const run = newRun(cursor, { prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
   core.run = run;
   const requestId = record.requestId;
   if (!requestId) {

@@ -21,7 +21,10 @@ export type RunRecord = {
   requestId?: string;
   /** Seq of the last runner event whose effects are in the stored batches. */
   lastEventSeq: number;
-  prompt: string;
+  /** Only in records stored by earlier versions. The prompt is the text of the user message
+   * `userMessageId`; the record is stored again with every batch, so it stays small whatever the
+   * prompt's size. */
+  prompt?: string;
   userMessageId: string;
   /** The assistant message the run writes into, and whether a tool call came last. */
   assistantMessageId: string;

@@ -310,3 +310,27 @@ test("a runner's record keeps its token; a file of a version without tokens gain
     await dir.remove();
   }
 });
+
+test("a snapshot whose transcript is unchanged keeps the stored transcript; without one stored, the write fails alone", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "s");
+    await store.write([batch(1)], snapshot(1));
+    const later = { ...snapshot(2, "later"), transcript: [{ role: "user" as const, content: "not stored" }] };
+    await store.write([batch(2)], later, { transcriptUnchanged: true });
+    const loaded = store.load()!;
+    assert.equal(loaded.snapshot.seq, 2);
+    assert.equal(loaded.snapshot.state.messages[0].content, "later");
+    assert.deepEqual(loaded.snapshot.transcript, [{ role: "user", content: "hi" }]);
+
+    const other = db.storeFor("u", "new");
+    await assert.rejects(Promise.resolve(other.write([batch(1)], snapshot(1), { transcriptUnchanged: true })), /storing session u\/new failed: the session has no stored transcript to keep/);
+    assert.equal(other.load(), undefined, "nothing of the refused write is stored");
+    await store.write([batch(3)]);
+    assert.deepEqual(store.readBatches(0).map((b) => b.seq), [1, 2, 3]);
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});

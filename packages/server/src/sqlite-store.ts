@@ -132,7 +132,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       },
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };
-        if (snapshot) op.snapshot = encodeSnapshot(snapshot);
+        if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptUnchanged === true);
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op);
@@ -169,6 +169,9 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   };
 }
 
-function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot): NonNullable<WriteOp["snapshot"]> {
-  return { state: JSON.stringify(state), seq, transcript: JSON.stringify(transcript), marks: JSON.stringify(marks ?? {}) };
+/** Without the transcript when the stored one is still current (the writer keeps it). */
+function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot, keepTranscript: boolean): NonNullable<WriteOp["snapshot"]> {
+  const encoded: NonNullable<WriteOp["snapshot"]> = { state: JSON.stringify(state), seq, marks: JSON.stringify(marks ?? {}) };
+  if (!keepTranscript) encoded.transcript = JSON.stringify(transcript);
+  return encoded;
 }

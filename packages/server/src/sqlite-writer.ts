@@ -10,7 +10,8 @@ export type WriteOp = {
   userId: string;
   sessionId: string;
   batches: readonly { seq: number; operations: string }[];
-  snapshot?: { state: string; seq: number; transcript: string; marks: string };
+  /** Without `transcript`, the stored one is kept (the session's row must exist). */
+  snapshot?: { state: string; seq: number; transcript?: string; marks: string };
   /** The session was closed cleanly with this write. */
   final: boolean;
   /** The run record as JSON; null clears it; absent leaves it. */
@@ -47,6 +48,9 @@ function serve(data: WriterData): void {
     `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
        transcript = excluded.transcript, marks = excluded.marks, updated_at = excluded.updated_at, clean = excluded.clean`,
+  );
+  const updateKeepingTranscript = db.prepare(
+    "UPDATE sessions SET state = ?, seq = ?, marks = ?, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?",
   );
   const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
@@ -87,7 +91,11 @@ function serve(data: WriterData): void {
     for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
     if (w.snapshot) {
       const { state, seq, transcript, marks } = w.snapshot;
-      upsertSession.run(w.userId, w.sessionId, state, seq, transcript, marks, now, now, w.final ? 1 : 0);
+      if (transcript !== undefined) {
+        upsertSession.run(w.userId, w.sessionId, state, seq, transcript, marks, now, now, w.final ? 1 : 0);
+      } else if (updateKeepingTranscript.run(state, seq, marks, now, w.final ? 1 : 0, w.userId, w.sessionId).changes === 0) {
+        throw new Error("the session has no stored transcript to keep");
+      }
     } else if (w.final || closedClean.has(key)) {
       setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
     }

@@ -41,6 +41,8 @@ export function createPersister(options: PersisterOptions): Persister {
   let chain: Promise<void> = Promise.resolve();
   let run: { value: RunRecord | null; dirty: boolean } = { value: null, dirty: false };
   let discarded = false;
+  /** The transcript of the snapshot last stored (the same object while it does not change). */
+  let storedTranscript: unknown;
 
   async function writeOnce(forceSnapshot: boolean, final: boolean): Promise<void> {
     if (discarded) return;
@@ -67,15 +69,19 @@ export function createPersister(options: PersisterOptions): Persister {
       writeOptions.run = runWritten.value;
       run = { value: runWritten.value, dirty: false };
     }
+    if (snapshot && snapshot.transcript === storedTranscript) writeOptions.transcriptUnchanged = true;
     try {
-      await store.write(batches, snapshot, final || runWritten.dirty ? writeOptions : undefined);
+      await store.write(batches, snapshot, final || runWritten.dirty || writeOptions.transcriptUnchanged ? writeOptions : undefined);
     } catch (error) {
       queued = batches.concat(queued);
       if (runWritten.dirty && !run.dirty) run = runWritten;
+      // The next snapshot carries its transcript whole, whatever this write left behind.
+      storedTranscript = undefined;
       options.onError(error);
       return;
     }
     if (snapshot) {
+      storedTranscript = snapshot.transcript;
       snapshotSeq = snapshot.seq;
       sinceSnapshot = 0;
       snapshotDue = false;

@@ -385,3 +385,54 @@ function stateAt(client: ReturnType<typeof recorder>, seq: number) {
   assert.equal(replay.seq, seq);
   return replay.state!;
 }
+
+test("a snapshot taken while the transcript is unchanged leaves the stored one in place; a failed write sends it whole next time", async () => {
+  const base = memoryStore();
+  const snapshots: { transcriptUnchanged: boolean }[] = [];
+  let failNext = false;
+  const store: SessionStore = {
+    load: () => base.load(),
+    write(batches, snapshot, options) {
+      if (failNext) {
+        failNext = false;
+        throw new Error("disk full");
+      }
+      if (snapshot) snapshots.push({ transcriptUnchanged: options?.transcriptUnchanged === true });
+      base.write(batches, snapshot, options);
+    },
+  };
+  const errors: string[] = [];
+  const { runner, session, client } = await setup({ store, onError: (e) => errors.push(String(e)) });
+  const turn = (prompt: string, answer: string) => [
+    { role: "user" as const, content: prompt },
+    { role: "assistant" as const, content: [{ type: "text", text: answer }] },
+  ];
+  const first = await submit(session, client, runner, "one");
+  first.emit({ type: "assistant.delta", text: "1" }, { type: "run.completed", transcript: turn("one", "1") });
+  await until(() => !session.busy);
+  await session.flush();
+  snapshots.length = 0;
+
+  // The next run starts: its snapshot has the transcript the last one stored.
+  const second = await submit(session, client, runner, "two");
+  await session.flush();
+  assert.deepEqual(snapshots, [{ transcriptUnchanged: true }]);
+  assert.deepEqual(base.snapshot?.transcript, turn("one", "1"));
+
+  // A write that fails: the next snapshot carries the transcript whole.
+  failNext = true;
+  second.emit({ type: "assistant.delta", text: "2" });
+  await until(() => client.state!.messages[3].content === "2");
+  await session.flush().catch(() => {});
+  assert.match(errors.join("\n"), /disk full/);
+  snapshots.length = 0;
+  await session.flush();
+  assert.deepEqual(snapshots, [{ transcriptUnchanged: false }]);
+
+  second.emit({ type: "run.completed", transcript: [...turn("one", "1"), ...turn("two", "2")] });
+  await until(() => !session.busy);
+  await session.close();
+  const restored = await openSession({ runner: createFakeRunner(), store: base });
+  assert.deepEqual(restored.transcript, [...turn("one", "1"), ...turn("two", "2")]);
+  assert.deepEqual(restored.snapshot().state.messages.map((m) => m.content), ["one", "1", "two", "2"]);
+});

@@ -51,6 +51,10 @@ export type WriteOptions = {
   final?: boolean;
   /** Replaces the stored run record (null: no run in flight); absent: unchanged. */
   run?: RunRecord | null;
+  /** The snapshot's transcript is the one of the snapshot last written to this store: the store
+   * keeps what it has instead of writing it again (a long conversation's transcript is megabytes,
+   * and a snapshot is taken as each run starts, before the transcript changes). */
+  transcriptUnchanged?: true;
 };
 
 export type SessionStore = {
@@ -92,7 +96,12 @@ export function memoryStore(initial?: LoadedSession): SessionStore & {
       if (!snapshot && !store.snapshot) throw new Error("the first write of a session must carry a snapshot");
       store.writes++;
       store.batches.push(...batches);
-      if (snapshot) store.snapshot = structuredClone(snapshot);
+      if (snapshot) {
+        const kept = options?.transcriptUnchanged ? store.snapshot?.transcript : undefined;
+        if (options?.transcriptUnchanged && !kept) throw new Error("the session has no stored transcript to keep");
+        store.snapshot = structuredClone(kept ? { ...snapshot, transcript: [] } : snapshot);
+        if (kept) store.snapshot.transcript = kept;
+      }
       if (options?.run !== undefined) store.run = options.run === null ? undefined : { ...options.run };
       store.clean = options?.final === true;
     },

@@ -117,6 +117,7 @@ export class SessionCore {
       store: options.store,
       snapshot: () => this.#snapshot(),
       snapshotSeq: loaded ? loaded.snapshot.seq : -1,
+      ...(loaded && { storedTranscript: this.transcript }),
       snapshotEvery: options.snapshotEvery ?? 500,
       flushDelayMs: options.flushDelayMs ?? 5,
       onError: (error) => this.report(error, "storing the session"),

@@ -9,6 +9,8 @@ export type PersisterOptions = {
   snapshot(): SessionSnapshot;
   /** Seq of the stored snapshot; -1 when the session was never written. */
   snapshotSeq: number;
+  /** The transcript the store holds, as loaded from it (the snapshot's transcript object). */
+  storedTranscript?: unknown;
   /** A snapshot is written once this many batches were stored since the last one. */
   snapshotEvery: number;
   flushDelayMs: number;
@@ -42,7 +44,7 @@ export function createPersister(options: PersisterOptions): Persister {
   let run: { value: RunRecord | null; dirty: boolean } = { value: null, dirty: false };
   let discarded = false;
   /** The transcript of the snapshot last stored (the same object while it does not change). */
-  let storedTranscript: unknown;
+  let storedTranscript: unknown = options.storedTranscript;
 
   async function writeOnce(forceSnapshot: boolean, final: boolean): Promise<void> {
     if (discarded) return;

@@ -436,3 +436,26 @@ test("a snapshot taken while the transcript is unchanged leaves the stored one i
   assert.deepEqual(restored.transcript, [...turn("one", "1"), ...turn("two", "2")]);
   assert.deepEqual(restored.snapshot().state.messages.map((m) => m.content), ["one", "1", "two", "2"]);
 });
+
+test("a session restored from the store does not write its transcript again before it changes", async () => {
+  const { session, store } = await sessionWithHistory();
+  await session.close();
+  const snapshots: boolean[] = [];
+  const watching: SessionStore = {
+    load: () => store.load(),
+    write(batches, snapshot, options) {
+      if (snapshot) snapshots.push(options?.transcriptUnchanged === true);
+      store.write(batches, snapshot, options);
+    },
+  };
+  const runner = createFakeRunner();
+  const again = await openSession({ runner, store: watching });
+  const client = recorder();
+  again.connect(client);
+  again.receive(client, commandsFrame({ type: "submit", prompt: "more" }));
+  const run = await runner.nextRun();
+  await again.flush();
+  assert.deepEqual(snapshots, [true], "the run's first snapshot keeps the stored transcript");
+  run.emit({ type: "run.completed" });
+  await until(() => !again.busy);
+});

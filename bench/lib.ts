@@ -33,14 +33,19 @@ function vmRssKiB(status: string): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
+/** The fields of /proc/<pid>/stat after the command name (field 4, the parent, is [1]). */
+async function statFields(pid: number | string): Promise<string[]> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** Every process's parent, read from /proc. */
 export async function processParents(): Promise<Map<number, number>> {
   const parents = new Map<number, number>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      parents.set(Number(entry), Number((await statFields(entry))[1]));
     } catch {
       // The process ended while we looked.
     }
@@ -54,8 +59,7 @@ export async function cpuMs(pids: Iterable<number>): Promise<number> {
   let ticks = 0;
   for (const pid of pids) {
     try {
-      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = await statFields(pid);
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // Gone.
@@ -64,9 +68,14 @@ export async function cpuMs(pids: Iterable<number>): Promise<number> {
   return ticks * 10;
 }
 
+/** The processes whose parent is `pid`. */
+async function childrenOf(pid: number): Promise<number[]> {
+  return [...(await processParents())].filter(([, parent]) => parent === pid).map(([child]) => child);
+}
+
 /** `pid` and its children. */
 export async function withChildren(pid: number): Promise<number[]> {
-  return [pid, ...[...(await processParents())].filter(([, parent]) => parent === pid).map(([child]) => child)];
+  return [pid, ...(await childrenOf(pid))];
 }
 
 /** Resident memory of `pids` in all, in KiB (a process that has ended counts nothing). */
@@ -86,7 +95,7 @@ export async function totalRssKiB(pids: Iterable<number>): Promise<number> {
 
 /** The processes whose parent is `pid`, and their resident memory in all. */
 export async function childrenRss(pid: number): Promise<{ count: number; kib: number }> {
-  const children = [...(await processParents())].filter(([, parent]) => parent === pid).map(([child]) => child);
+  const children = await childrenOf(pid);
   return { count: children.length, kib: await totalRssKiB(children) };
 }
 

@@ -27,7 +27,8 @@ export type ToolRunContext = {
   gate?: ToolGate;
   /** Completes the context each tool runs with (tool state, environment, sub-agents). */
   bindContext?: (ctx: ToolContext) => ToolContext;
-  /** Awaited before a tool that is not read-only runs (see RunAgentOptions.beforeChanges). */
+  /** Awaited before a tool that is not read-only runs (RunAgentOptions.beforeChanges, which runAgent
+   * makes never reject). */
   beforeChanges?: () => Promise<void>;
 };
 
@@ -60,7 +61,7 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext): Promise<F
     if (!verdict.run) return { output: verdict.output, notes: [] };
     args = verdict.args;
   }
-  if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges().catch(() => {});
+  if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
   const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id };
   const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
   const notes = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : [];

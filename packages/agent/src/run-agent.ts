@@ -26,7 +26,8 @@ export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
 
 /** Runs one user prompt to completion. Never rejects: failures come back as stopReason "error" and
  * cancellation as "aborted", always with a transcript that can be sent back as the next history. */
-export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
+export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> {
+  const options = withQuietBeforeChanges(given);
   const resources = options.resources ?? createAgentResources();
   const state = createRunState(options.history ?? [], options.emit);
   const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
@@ -42,6 +43,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     await Promise.allSettled(state.background);
     if (!options.resources) await resources.dispose();
   }
+}
+
+/** The options with a `beforeChanges` that never rejects (its failure does not stop the run), so
+ * that the places that await it (tool calls, hooks, and those of sub-agents, which inherit the
+ * options) need not each catch. */
+function withQuietBeforeChanges(options: RunAgentOptions): RunAgentOptions {
+  const { beforeChanges } = options;
+  return beforeChanges ? { ...options, beforeChanges: () => beforeChanges().catch(() => {}) } : options;
 }
 
 /** Loads the configuration, reads the prompt (slash commands, prompt hooks), then runs the loop. */

@@ -64,7 +64,7 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
     await startTurn();
     outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
   } catch (err) {
-    outcome = { ok: false, message: err instanceof Error ? err.message : String(err) };
+    outcome = { ok: false, message: errorText(err) };
   }
   for (const message of run.steering.take()) {
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));

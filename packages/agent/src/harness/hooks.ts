@@ -25,7 +25,8 @@ export type HookHostOptions = {
   mode: PermissionMode;
   /** Added to the hooks' environment (the settings' `env`, over the run's). */
   env?: Record<string, string>;
-  /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges). */
+  /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
+   * runAgent makes never reject). */
   beforeCommands?: () => Promise<void>;
   notice: NoticeSink;
 };
@@ -40,7 +41,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
     has,
     async run(event, fields, signal) {
       if (!has(event)) return NO_HOOKS;
-      if (o.beforeCommands) await o.beforeCommands().catch(() => {});
+      if (o.beforeCommands) await o.beforeCommands();
       const input = { session_id: o.sessionId, transcript_path: "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
       for (const message of result.userMessages) o.notice("warning", message);

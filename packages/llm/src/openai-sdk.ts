@@ -1,13 +1,13 @@
 // The OpenAI SDK, loaded when the first OpenAI-compatible provider is made: runs on Anthropic
-// models never load it. Through require(), like the Anthropic SDK (see anthropic-sdk.ts); every SDK
+// models never load it. From its bundle, like the Anthropic SDK (see anthropic-sdk.ts); every SDK
 // value this package uses comes from here.
-import { createRequire } from "node:module";
+import { requireBundled } from "./bundled-require.ts";
 
 type OpenAISdk = typeof import("openai");
 
 let sdk: OpenAISdk | undefined;
 
 export function openAISdk(): OpenAISdk {
-  sdk ??= createRequire(import.meta.url)("openai") as OpenAISdk;
+  sdk ??= requireBundled("openai", import.meta.url) as OpenAISdk;
   return sdk;
 }

@@ -1,5 +1,6 @@
 // `harness run` from process start to the first model request, against a bare node process that
-// makes one HTTP request to the same fake model.
+// makes one HTTP request to the same fake model, and against itself loading the model SDK file by
+// file (HARNESS_BUNDLE_DEPS=0) instead of from its bundle.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -25,10 +26,12 @@ export async function measureRunStart(fake: FakeAnthropic, runs: number) {
   const bare = `fetch(${JSON.stringify(fake.url + "/v1/messages")}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", max_tokens: 1, stream: true, messages: [{ role: "user", content: "hello" }] }) }).then((r) => r.text())`;
   const harness: number[] = [];
   const baseline: number[] = [];
+  const fileByFile: number[] = [];
   for (let i = 0; i < runs; i++) {
     harness.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], env));
     baseline.push(await timeToRequest(fake, ["-e", bare], env));
+    fileByFile.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], { ...env, HARNESS_BUNDLE_DEPS: "0" }));
   }
   await rm(cwd, { recursive: true, force: true });
-  return { harnessMs: median(harness), baselineMs: median(baseline) };
+  return { harnessMs: median(harness), baselineMs: median(baseline), fileByFileMs: median(fileByFile) };
 }

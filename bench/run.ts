@@ -134,6 +134,12 @@ try {
     `baseline bare node + one HTTP request ${fmt(start.baselineMs, 0)} ms`,
     `ratio ${fmt(start.harnessMs / start.baselineMs)}×`,
   );
+  row(
+    "`harness run`: start to first model request, the model SDK from its bundle against file by file",
+    `median ${fmt(start.harnessMs, 0)} ms`,
+    `file by file (HARNESS_BUNDLE_DEPS=0) ${fmt(start.fileByFileMs, 0)} ms`,
+    `ratio ${fmt(start.harnessMs / start.fileByFileMs)}×`,
+  );
   const runCpu = await measureRunCpu(model.url, quick ? 50 : 300);
   row(
     "runner CPU per short run (a one-word answer), runs one after the other",

@@ -8,7 +8,7 @@
 // reinstall or edit changes a file's ctime). Anything that cannot be bundled (a native addon, an
 // ES module, a require() of a computed name) is left to the real require() at run time.
 // HARNESS_BUNDLE_DEPS=0 turns this off.
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 
@@ -206,9 +206,12 @@ module.exports = __bundleLoad(0);
 /** Writes the bundle of the package whose entry is `entry`, atomically (other processes may be
  * loading or writing it). */
 export function writeBundle(entry: string, bundle: string): void {
+  // Checked first: where it cannot be written (a shared install), every start would read the
+  // whole package again for nothing.
+  mkdirSync(path.dirname(bundle), { recursive: true });
+  accessSync(path.dirname(bundle), constants.W_OK);
   const { modules, stamps } = collectModules(entry);
   if (modules.length === 0) return;
-  mkdirSync(path.dirname(bundle), { recursive: true });
   const temporary = `${bundle}.${process.pid}.tmp`;
   writeFileSync(temporary, bundleSource(modules, stamps));
   renameSync(temporary, bundle);

@@ -12,7 +12,7 @@ import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, re
 import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 
-const FORMAT = 1;
+const FORMAT = 2;
 const HEADER = "//harness-bundle ";
 
 type FileStamp = [file: string, size: number, ctimeMs: number];
@@ -185,6 +185,8 @@ export function bundleSource(modules: readonly Module[], stamps: readonly FileSt
 const withoutHashbang = (source: string) => (source.startsWith("#!") ? `//${source}` : source);
 
 const RUNTIME = `const __bundleLoaded = new Array(__bundleBodies.length);
+const { createRequire: __bundleCreateRequire } = require("node:module");
+const { dirname: __bundleDirname } = require("node:path");
 function __bundleLoad(id) {
   if (__bundleLoaded[id]) return __bundleLoaded[id].exports;
   const file = __bundleFiles[id];
@@ -192,11 +194,11 @@ function __bundleLoad(id) {
   __bundleLoaded[id] = module;
   let outside;
   const own = __bundleRequires[id];
-  const outsideRequire = () => (outside ??= require("node:module").createRequire(file));
+  const outsideRequire = () => (outside ??= __bundleCreateRequire(file));
   const req = (name) => (Object.hasOwn(own, name) ? __bundleLoad(own[name]) : outsideRequire()(name));
   req.resolve = (name, options) => outsideRequire().resolve(name, options);
   module.require = req;
-  __bundleBodies[id].call(module.exports, module.exports, req, module, file, require("node:path").dirname(file));
+  __bundleBodies[id].call(module.exports, module.exports, req, module, file, __bundleDirname(file));
   module.loaded = true;
   return module.exports;
 }

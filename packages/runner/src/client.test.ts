@@ -2,7 +2,7 @@
 // transport: fetch (any host) and node:http (the server's).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { Agent, createServer } from "node:http";
 import { createRunnerClient, RunnerHttpError } from "./client.ts";
 import { nodeTransport } from "./node-transport.ts";
 import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
@@ -225,7 +225,10 @@ test("node:http: a signal aborted as soon as a run's last event arrives leaves i
   server.on("connection", () => connections++);
   const url = await listen(server);
   t.after(() => server.close());
-  const client = createRunnerClient(url, { transport: nodeTransport() });
+  const agent = new Agent({ keepAlive: true });
+  t.after(() => agent.destroy());
+  const client = createRunnerClient(url, { transport: nodeTransport(agent) });
+  const pooled = () => Object.values(agent.freeSockets).flat().length;
   for (let i = 0; i < 3; i++) {
     const controller = new AbortController();
     const seen: string[] = [];
@@ -234,7 +237,7 @@ test("node:http: a signal aborted as soon as a run's last event arrives leaves i
       if (event.type === "run.completed") controller.abort(new Error("the run is over"));
     }
     assert.deepEqual(seen, ["run.started", "run.completed"]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await waitFor(() => pooled() === 1, "the connection to go back to the pool once the answer ends");
   }
   assert.equal(connections, 1, "one connection served the three runs");
 });

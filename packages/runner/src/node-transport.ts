@@ -19,9 +19,9 @@ const IDLE_CONNECTION_MS = 2_000;
  * answer leaves its connection for the next request). */
 const DRAIN_MS = 1_000;
 
-/** Connections are kept and reused: a run costs no new connection to its runner. */
-export function nodeTransport(): RunnerTransport {
-  const agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+/** Connections are kept and reused: a run costs no new connection to its runner. `agent`: the pool
+ * they are kept in; by default one of its own. */
+export function nodeTransport(agent: Agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS })): RunnerTransport {
   return (url, request) =>
     new Promise((resolve, reject) => {
       const { signal } = request;

@@ -4,3 +4,5 @@ export type { FrameError, ParsedFrame } from "./frames.ts";
 export { applyOperations, OperationError } from "./operations.ts";
 export * from "./runner.ts";
 export * from "./runner-control.ts";
+export { createTextQueue } from "./text-queue.ts";
+export type { TextQueue } from "./text-queue.ts";

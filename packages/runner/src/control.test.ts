@@ -265,7 +265,7 @@ test("re-attaching from before the oldest kept event gets 410 naming what is sti
     for (let i = 0; i < 10; i++) ctx.emit({ type: "assistant.delta", text: String(i) });
     return { ok: true, result: "x", usage, transcript: [] };
   });
-  const { url, client } = await startRunner(t, { backend, eventLimits: { maxEvents: 5, maxChars: 1e9 } });
+  const { url, client } = await startRunner(t, { backend, eventLimits: { maxEvents: 5, maxBytes: 1e9 } });
   const id = requestIdOf(await collect(client.query({ prompt: "p" }, { signal: never() })));
   const res = await fetch(`${url}/runs/${id}/events`, { headers: { "last-event-id": "2" } });
   assert.equal(res.status, 410);

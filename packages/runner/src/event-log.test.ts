@@ -40,23 +40,23 @@ test("listeners follow live and are told when the log ends; a late listener is t
 });
 
 test("past the limits the oldest events go, and a replay from before them says what is still kept", () => {
-  const byCount = createEventLog({ maxEvents: 3, maxChars: 1e9 });
+  const byCount = createEventLog({ maxEvents: 3, maxBytes: 1e9 });
   for (let i = 0; i < 5; i++) byCount.append(delta(String(i)));
   assert.deepEqual(byCount.replay(1), { ok: false, oldestKept: 3 });
   assert.deepEqual(ids((byCount.replay(2) as { frames: string[] }).frames), [3, 4, 5]);
 
-  const byChars = createEventLog({ maxEvents: 1e9, maxChars: 300 });
-  for (let i = 0; i < 10; i++) byChars.append(delta("x".repeat(50)));
-  const kept = byChars.replay(9);
+  const byBytes = createEventLog({ maxEvents: 1e9, maxBytes: 300 });
+  for (let i = 0; i < 10; i++) byBytes.append(delta("x".repeat(50)));
+  const kept = byBytes.replay(9);
   assert.ok(kept.ok);
   assert.deepEqual(ids(kept.frames), [10]);
-  const tooOld = byChars.replay(0);
+  const tooOld = byBytes.replay(0);
   assert.equal(tooOld.ok, false);
   assert.ok(!tooOld.ok && tooOld.oldestKept > 1 && tooOld.oldestKept <= 10);
 });
 
 test("a long run keeps a bounded window and still replays its tail in order", () => {
-  const log = createEventLog({ maxEvents: 1000, maxChars: 1e9 });
+  const log = createEventLog({ maxEvents: 1000, maxBytes: 1e9 });
   for (let i = 1; i <= 10_000; i++) log.append(delta(String(i)));
   const tail = log.replay(9_995);
   assert.ok(tail.ok);

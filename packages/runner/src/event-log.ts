@@ -1,16 +1,18 @@
 // The events of one run, encoded once as SSE frames and kept (up to a limit) so that a listener can
-// join at any time: replay what it missed after an event id, then follow live.
-import type { RunnerEventPayload } from "@harness/protocol";
+// join at any time: replay what it missed after an event id, then follow live. The frames are kept
+// as bytes (text-queue.ts): a run's thousands of them would otherwise be copied by every
+// young-generation collection they outlive.
+import { createTextQueue, type RunnerEventPayload } from "@harness/protocol";
 import { encodeEvent } from "./sse.ts";
 
 export type EventLogLimits = {
   /** At most this many events are kept; the oldest go first. */
   maxEvents: number;
-  /** At most about this many characters of frames are kept. */
-  maxChars: number;
+  /** At most this many bytes (UTF-8) of frames are kept, but always the last one. */
+  maxBytes: number;
 };
 
-export const DEFAULT_EVENT_LOG_LIMITS: EventLogLimits = { maxEvents: 500_000, maxChars: 64 * 1024 * 1024 };
+export const DEFAULT_EVENT_LOG_LIMITS: EventLogLimits = { maxEvents: 500_000, maxBytes: 64 * 1024 * 1024 };
 
 export type EventListener = {
   /** One SSE frame. */
@@ -35,25 +37,17 @@ export type EventLog = {
 };
 
 export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS): EventLog {
-  // frames[head..] hold the events firstSeq..lastSeq; the dropped prefix is compacted away lazily.
-  let frames: string[] = [];
-  let head = 0;
+  // frames hold the events firstSeq..lastSeq.
+  const frames = createTextQueue();
   let firstSeq = 1;
   let lastSeq = 0;
-  let chars = 0;
   let ended = false;
   const listeners = new Set<EventListener>();
 
   function dropOldest(): void {
-    while (frames.length - head > limits.maxEvents || (chars > limits.maxChars && frames.length - head > 1)) {
-      chars -= frames[head].length;
-      frames[head] = "";
-      head++;
+    while (frames.length > limits.maxEvents || (frames.bytes > limits.maxBytes && frames.length > 1)) {
+      frames.drop();
       firstSeq++;
-    }
-    if (head > 1024 && head * 2 > frames.length) {
-      frames = frames.slice(head);
-      head = 0;
     }
   }
 
@@ -62,8 +56,7 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
       if (ended) throw new Error("the run's event log has ended");
       const frame = encodeEvent(++lastSeq, event);
       frames.push(frame);
-      chars += frame.length;
-      if (chars > limits.maxChars || frames.length - head > limits.maxEvents) dropOldest();
+      if (frames.bytes > limits.maxBytes || frames.length > limits.maxEvents) dropOldest();
       for (const listener of listeners) listener.frame(frame);
       return lastSeq;
     },
@@ -83,7 +76,7 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
       const from = Math.max(afterSeq + 1, 1);
       if (from < firstSeq && from <= lastSeq) return { ok: false, oldestKept: firstSeq };
       if (from > lastSeq) return { ok: true, frames: [] };
-      return { ok: true, frames: frames.slice(head + (from - firstSeq)) };
+      return { ok: true, frames: frames.from(from - firstSeq) };
     },
     subscribe(listener) {
       if (ended) {

@@ -1,5 +1,6 @@
-// A bounded log of the most recent delta frames, kept as the exact strings that were broadcast so a
-// reconnecting client is replayed byte-identical frames at no serialization cost.
+// A bounded log of the most recent delta frames, kept as the exact text that was broadcast so a
+// reconnecting client is replayed identical frames without serializing anything again.
+import { createTextQueue } from "@harness/protocol";
 
 export type BatchLog = {
   /** Records the frame of batch `seq`; seqs must be consecutive. */
@@ -14,38 +15,28 @@ export type BatchLog = {
 
 export function createBatchLog(capacity: number): BatchLog {
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`batch log capacity must be a positive integer, got ${capacity}`);
-  const frames: string[] = new Array(capacity);
-  let count = 0;
+  // Held as bytes: a session's recent frames outlive young-generation collections (text-queue.ts).
+  const frames = createTextQueue();
   let lastSeq = 0;
-  let start = 0; // ring index of the oldest frame
 
   return {
     push(seq, frame) {
-      if (count > 0 && seq !== lastSeq + 1) throw new RangeError(`batch ${seq} does not follow batch ${lastSeq}`);
-      if (count < capacity) {
-        frames[(start + count) % capacity] = frame;
-        count++;
-      } else {
-        frames[start] = frame;
-        start = (start + 1) % capacity;
-      }
+      if (frames.length > 0 && seq !== lastSeq + 1) throw new RangeError(`batch ${seq} does not follow batch ${lastSeq}`);
+      frames.push(frame);
+      if (frames.length > capacity) frames.drop();
       lastSeq = seq;
     },
     after(since) {
-      if (count === 0) return undefined;
-      const first = lastSeq - count + 1;
+      if (frames.length === 0) return undefined;
+      const first = lastSeq - frames.length + 1;
       if (since + 1 < first || since >= lastSeq) return undefined;
-      const out: string[] = [];
-      for (let seq = since + 1; seq <= lastSeq; seq++) out.push(frames[(start + (seq - first)) % capacity]);
-      return out;
+      return frames.from(since + 1 - first);
     },
     oldest() {
-      return count === 0 ? undefined : lastSeq - count + 1;
+      return frames.length === 0 ? undefined : lastSeq - frames.length + 1;
     },
     clear() {
-      frames.fill("");
-      count = 0;
-      start = 0;
+      frames.clear();
     },
   };
 }

@@ -66,3 +66,18 @@ test("bytes of dropped texts are let go of: a bounded queue stays small whatever
   const grown = process.memoryUsage().arrayBuffers - before;
   assert.ok(grown < 5 * 1024 * 1024, `chunks of dropped texts are released (array buffers grew by ${grown} bytes)`);
 });
+
+test("a large text is held in exactly its own size, and texts after it still come back", async () => {
+  const queue = createTextQueue();
+  await collectGarbage();
+  const before = process.memoryUsage().arrayBuffers;
+  const large = `{"output":"${"z".repeat(4 * 1024 * 1024)}"}`;
+  queue.push("small before");
+  queue.push(large);
+  queue.push("small after");
+  const grown = process.memoryUsage().arrayBuffers - before;
+  assert.ok(grown < large.length + 256 * 1024, `about the text's size, not three times it (grew by ${grown} bytes)`);
+  assert.deepEqual(queue.from(0), ["small before", large, "small after"]);
+  queue.drop(2);
+  assert.deepEqual(queue.from(0), ["small after"]);
+});

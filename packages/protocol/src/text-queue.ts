@@ -71,7 +71,13 @@ export function createTextQueue(): TextQueue {
         const result = encoder.encodeInto(text, chunk.subarray(used));
         if (result.read === text.length) written = result.written;
       }
-      if (written < 0) {
+      if (written < 0 && text.length * 3 > MAX_CHUNK_BYTES) {
+        // A large text gets a chunk of its own, of its exact size.
+        const encoded = encoder.encode(text);
+        chunks.push(encoded);
+        used = 0;
+        written = encoded.length;
+      } else if (written < 0) {
         // Three bytes per UTF-16 unit is the most UTF-8 needs.
         chunk = newChunk(text.length * 3);
         written = encoder.encodeInto(text, chunk).written;

@@ -101,13 +101,12 @@ function isFresh(bundle: string): boolean {
 
 const REQUIRE_CALL = /\brequire\(\s*(["'])([^"'\n]+)\1\s*\)/g;
 
-type Module = { file: string; source: string; requires: Record<string, number> };
+type Module = { file: string; stamp: FileStamp; source: string; requires: Record<string, number> };
 
 /** The CommonJS files reachable from `entry` by require() of a literal name; `entry` is first. */
-export function collectModules(entry: string): { modules: Module[]; stamps: FileStamp[] } {
+function collectModules(entry: string): Module[] {
   const ids = new Map<string, number>();
   const modules: Module[] = [];
-  const stamps: FileStamp[] = [];
   const typeOfDir = new Map<string, string | undefined>();
   const visit = (file: string): number | undefined => {
     const known = ids.get(file);
@@ -117,14 +116,13 @@ export function collectModules(entry: string): { modules: Module[]; stamps: File
     if (!stamp) return undefined;
     const id = modules.length;
     ids.set(file, id);
-    const module: Module = { file, source: readFileSync(file, "utf8"), requires: {} };
+    const module: Module = { file, stamp, source: readFileSync(file, "utf8"), requires: {} };
     modules.push(module);
-    stamps.push(stamp);
     if (file.endsWith(".json")) return id;
     const resolveFrom = createRequire(file);
     for (const match of module.source.matchAll(REQUIRE_CALL)) {
       const specifier = match[2];
-      if (isBuiltin(specifier) || specifier in module.requires) continue;
+      if (isBuiltin(specifier) || Object.hasOwn(module.requires, specifier)) continue;
       let target: string;
       try {
         target = resolveFrom.resolve(specifier);
@@ -138,7 +136,7 @@ export function collectModules(entry: string): { modules: Module[]; stamps: File
     return id;
   };
   visit(entry);
-  return { modules, stamps };
+  return modules;
 }
 
 /** A .js file is CommonJS unless its package says "type": "module"; .cjs and .json always are. */
@@ -151,8 +149,12 @@ function isCommonJs(file: string, typeOfDir: Map<string, string | undefined>): b
 function packageType(dir: string, typeOfDir: Map<string, string | undefined>): string | undefined {
   if (typeOfDir.has(dir)) return typeOfDir.get(dir);
   let type: string | undefined;
-  const manifest = path.join(dir, "package.json");
-  const text = statSync(manifest, { throwIfNoEntry: false }) ? readFileSync(manifest, "utf8") : undefined;
+  let text: string | undefined;
+  try {
+    text = readFileSync(path.join(dir, "package.json"), "utf8");
+  } catch {
+    // No package.json here: the directory above decides.
+  }
   if (text !== undefined) {
     try {
       type = (JSON.parse(text) as { type?: string }).type;
@@ -170,8 +172,8 @@ function packageType(dir: string, typeOfDir: Map<string, string | undefined>): s
 /** The modules as one CommonJS file whose exports are the first module's. Each module runs in the
  * function Node would wrap it in, with a require() that serves the bundled modules it names and
  * hands everything else to the real require() from the module's own path. */
-export function bundleSource(modules: readonly Module[], stamps: readonly FileStamp[]): string {
-  const manifest: Manifest = { format: FORMAT, files: [...stamps] };
+function bundleSource(modules: readonly Module[]): string {
+  const manifest: Manifest = { format: FORMAT, files: modules.map((m) => m.stamp) };
   const parts = [`${HEADER}${JSON.stringify(manifest)}\n`, "const __bundleFiles = ", JSON.stringify(modules.map((m) => m.file)), ";\n"];
   parts.push("const __bundleRequires = ", JSON.stringify(modules.map((m) => m.requires)), ";\n", "const __bundleBodies = [\n");
   for (const { file, source } of modules) {
@@ -212,9 +214,9 @@ export function writeBundle(entry: string, bundle: string): void {
   // whole package again for nothing.
   mkdirSync(path.dirname(bundle), { recursive: true });
   accessSync(path.dirname(bundle), constants.W_OK);
-  const { modules, stamps } = collectModules(entry);
+  const modules = collectModules(entry);
   if (modules.length === 0) return;
   const temporary = `${bundle}.${process.pid}.tmp`;
-  writeFileSync(temporary, bundleSource(modules, stamps));
+  writeFileSync(temporary, bundleSource(modules));
   renameSync(temporary, bundle);
 }

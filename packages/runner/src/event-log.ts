@@ -37,17 +37,16 @@ export type EventLog = {
 };
 
 export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS): EventLog {
-  // frames hold the events firstSeq..lastSeq.
+  // frames hold the events firstSeq()..lastSeq.
   const frames = createTextQueue();
-  let firstSeq = 1;
   let lastSeq = 0;
+  const firstSeq = () => lastSeq - frames.length + 1;
   let ended = false;
   const listeners = new Set<EventListener>();
 
   function dropOldest(): void {
     while (frames.length > limits.maxEvents || (frames.bytes > limits.maxBytes && frames.length > 1)) {
       frames.drop();
-      firstSeq++;
     }
   }
 
@@ -74,9 +73,10 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
     },
     replay(afterSeq) {
       const from = Math.max(afterSeq + 1, 1);
-      if (from < firstSeq && from <= lastSeq) return { ok: false, oldestKept: firstSeq };
+      const first = firstSeq();
+      if (from < first && from <= lastSeq) return { ok: false, oldestKept: first };
       if (from > lastSeq) return { ok: true, frames: [] };
-      return { ok: true, frames: frames.from(from - firstSeq) };
+      return { ok: true, frames: frames.from(from - first) };
     },
     subscribe(listener) {
       if (ended) {

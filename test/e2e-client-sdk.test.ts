@@ -49,3 +49,25 @@ test("the SDK client follows a run and carries on across a server restart", asyn
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test("the SDK client's connect() fails with the reason when the server refuses it, and succeeds with the token", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-sdk-"));
+  const server = await startHarnessServer({ dataDir, env: { HARNESS_TOKEN: "right" } });
+  const wrong = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "main", token: "not-the-token" });
+  const right = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "main", token: "right" });
+  try {
+    await assert.rejects(wrong.connect(), (error: Error) => {
+      assert.match(error.message, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=sdk&sessionId=main&token=…: the WebSocket handshake failed \(code 1006\): .*a missing or wrong token/);
+      assert.doesNotMatch(error.message, /not-the-token/);
+      return true;
+    });
+    assert.equal(wrong.connection, "closed");
+    const state = await right.connect();
+    assert.equal(state.status, "idle");
+  } finally {
+    wrong.close();
+    right.close();
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

@@ -106,3 +106,71 @@ test("a connection closed because its session was deleted is not reopened", asyn
   assert.equal(client.connection, "closed");
   assert.deepEqual(errors, ["session_deleted"]);
 });
+
+test("connect() fails when the connection closes before the state came, and opens nothing more", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://127.0.0.1:1", userId: "u", sessionId: "s", token: "secret", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connected = client.connect();
+  assert.equal(client.connect(), connected, "a second call while connecting waits for the same connection");
+  await tick();
+  server.sockets[0].onerror?.({ message: "Unexpected server response: 401" });
+  server.sockets[0].drop(1006);
+  await assert.rejects(connected, (error: Error) => {
+    assert.match(error.message, /^could not connect to ws:\/\/127\.0\.0\.1:1\/ws\?userId=u&sessionId=s&token=…: the connection closed before the session's state arrived \(code 1006, Unexpected server response: 401\)$/);
+    assert.doesNotMatch(error.message, /secret/, "the token stays out of the message");
+    return true;
+  });
+  await tick();
+  assert.equal(server.sockets.length, 1);
+  assert.equal(client.connection, "closed");
+
+  // Asked again, it tries again.
+  const again = client.connect();
+  await tick();
+  assert.equal(server.sockets.length, 2);
+  server.sockets[1].serve({ type: "state", state, seq: 2 });
+  assert.deepEqual(await again, state);
+  assert.equal(await client.connect(), client.state, "connected: the state at once");
+  assert.equal(server.sockets.length, 2);
+  client.close();
+});
+
+test("a handshake that fails says what a refusal means, since the socket cannot tell", async () => {
+  const client = new HarnessClient({
+    url: "http://h",
+    userId: "u",
+    sessionId: "s",
+    webSocket: () => {
+      const socket: WebSocketLike = { readyState: 0, send() {}, close() {}, onopen: null, onmessage: null, onclose: null, onerror: null };
+      setTimeout(() => {
+        socket.onerror?.({});
+        socket.onclose?.({ code: 1006, reason: "" });
+      }, 1);
+      return socket;
+    },
+  });
+  await assert.rejects(client.connect(), /^Error: could not connect to ws:\/\/h\/ws\?userId=u&sessionId=s: the WebSocket handshake failed \(code 1006\): nothing answers there, or the server refused it \(a missing or wrong token, or a bad userId or sessionId\)$/);
+});
+
+test("close() while connecting fails the connect() call", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory });
+  const connected = client.connect();
+  client.close();
+  await assert.rejects(connected, /closed before it connected/);
+  await tick();
+  assert.equal(client.connection, "closed");
+});
+
+test("a URL the WebSocket refuses fails connect() with its reason", async () => {
+  const client = new HarnessClient({
+    url: "http://h",
+    userId: "u",
+    sessionId: "s",
+    webSocket: () => {
+      throw new SyntaxError("invalid URL");
+    },
+  });
+  await assert.rejects(client.connect(), /cannot open ws:\/\/h\/ws\?userId=u&sessionId=s: invalid URL/);
+  assert.equal(client.connection, "closed");
+});

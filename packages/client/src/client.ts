@@ -64,23 +64,42 @@ export class HarnessClient {
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closedByUser = false;
+  /** The connect() waiting for its first state: it fails if the socket closes before one came. */
+  #connecting: { promise: Promise<HarnessState>; resolve(state: HarnessState): void; reject(error: Error): void } | undefined;
+  /** What the current socket's error event said, for the message of a failed connect(). */
+  #socketError: string | undefined;
 
   constructor(options: ClientOptions) {
     this.#options = options;
   }
 
-  /** Opens the connection; resolves once the first state has arrived. */
+  /** Opens the connection; resolves with the session's state once it has arrived. Rejects when
+   * the connection closes before that (a wrong token, a bad URL, no server there, the session
+   * deleted): the client is then closed and tries no more until connect() is called again. Once
+   * connected, a dropped connection is reopened (see `reconnect`). Calling it while connecting or
+   * connected returns the same state. */
   connect(): Promise<HarnessState> {
+    if (this.#connecting) return this.#connecting.promise;
+    if (this.#socket && this.state && this.connection === "open") return Promise.resolve(this.state);
     this.#closedByUser = false;
-    this.#open();
-    return this.waitFor(() => true);
+    clearTimeout(this.#timer);
+    let resolve!: (state: HarnessState) => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<HarnessState>((res, rej) => ((resolve = res), (reject = rej)));
+    this.#connecting = { promise, resolve, reject };
+    // A socket already opening (a reconnect under way) settles this call with its first state.
+    if (!this.#socket) this.#open();
+    return promise;
   }
 
   close(): void {
     this.#closedByUser = true;
     clearTimeout(this.#timer);
-    this.#socket?.close(1000, "client closed");
+    this.#timer = undefined;
+    const socket = this.#socket;
     this.#socket = undefined;
+    socket?.close(1000, "client closed");
+    this.#failConnect("the client was closed before it connected");
     this.#setConnection("closed");
   }
 
@@ -133,10 +152,21 @@ export class HarnessClient {
     if (this.seq !== undefined) target.searchParams.set("since", String(this.seq));
     const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
     this.#setConnection(this.#attempt === 0 ? "connecting" : "reconnecting");
-    const socket = factory(target.toString());
+    this.#socketError = undefined;
+    let socket: WebSocketLike;
+    try {
+      socket = factory(target.toString());
+    } catch (error) {
+      // A URL the WebSocket constructor refuses.
+      this.#failConnect(`cannot open ${redacted(target)}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#setConnection("closed");
+      return;
+    }
     this.#socket = socket;
+    let opened = false;
     socket.onopen = () => {
       if (this.#socket !== socket) return;
+      opened = true;
       this.#attempt = 0;
       this.#setConnection("open");
       if (this.#outbox.length) {
@@ -151,14 +181,30 @@ export class HarnessClient {
     socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      if (this.#connecting) {
+        const why = [`code ${event.code}`, event.reason, this.#socketError].filter(Boolean).join(", ");
+        // Neither browsers nor Node tell a refused handshake's HTTP status; the server refuses one
+        // for a missing or wrong token and for bad ids, with 401 and 400.
+        const what = opened
+          ? `the connection closed before the session's state arrived (${why})`
+          : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, or a bad userId or sessionId)`;
+        this.#failConnect(`could not connect to ${redacted(target)}: ${what}`);
+        this.#setConnection("closed");
+        return;
+      }
       if (event.code === SESSION_DELETED_CLOSE_CODE) {
         this.#setConnection("closed");
         return;
       }
       this.#scheduleReconnect();
     };
-    socket.onerror = () => {
-      // A close event always follows; reconnecting is decided there.
+    socket.onerror = (event) => {
+      // A close event always follows; reconnecting is decided there. Node's WebSocket says why a
+      // handshake failed here (a browser's never does).
+      if (this.#socket !== socket) return;
+      const detail = event as { message?: unknown; error?: { message?: unknown } } | undefined;
+      const message = detail?.message ?? detail?.error?.message;
+      if (typeof message === "string" && message) this.#socketError = message;
     };
   }
 
@@ -173,7 +219,10 @@ export class HarnessClient {
     if (frame.type === "state") {
       this.state = frame.state;
       this.seq = frame.seq;
+      const connecting = this.#connecting;
+      this.#connecting = undefined;
       this.#emit("state", frame.state);
+      connecting?.resolve(frame.state);
     } else if (frame.type === "delta") {
       if (!this.state) return;
       try {
@@ -206,6 +255,12 @@ export class HarnessClient {
     this.#timer = setTimeout(() => this.#open(), delay);
   }
 
+  #failConnect(message: string): void {
+    const connecting = this.#connecting;
+    this.#connecting = undefined;
+    connecting?.reject(new Error(message));
+  }
+
   #setConnection(status: ConnectionStatus): void {
     if (this.connection === status) return;
     this.connection = status;
@@ -215,6 +270,11 @@ export class HarnessClient {
   #emit<K extends keyof ClientEvents>(event: K, ...args: Parameters<ClientEvents[K]>): void {
     for (const listener of this.#listeners[event]) (listener as (...a: Parameters<ClientEvents[K]>) => void)(...args);
   }
+}
+
+/** The URL without its token, fit for an error message. */
+function redacted(url: URL): string {
+  return url.toString().replace(/([?&]token=)[^&]*/, "$1…");
 }
 
 export function createHarnessClient(options: ClientOptions): HarnessClient {

@@ -2,7 +2,8 @@
 // conversation is cut back to before that run; a dry run only reports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { idle, startHarness } from "./e2e-commands-support.ts";
 
@@ -36,6 +37,10 @@ test("rewind restores three edited files byte for byte and cuts the conversation
     assert.deepEqual(client.errors, []);
     const changed = { "a.txt": "ALPHA\n", "b.txt": "BETA\r\nsecond line", "c.txt": "GAMMA\n\n" };
     for (const [name, content] of Object.entries(changed)) assert.equal(await readFile(file(name), "utf8"), content, name);
+    // The checkpoints live in the state tree, never beside the workspace (where another session's
+    // workspace may be).
+    assert.ok(existsSync(join(h.dataDir, "state", "alice", "rewind", "checkpoints.git")));
+    assert.deepEqual(await readdir(join(h.dataDir, "workspaces", "alice")), ["rewind"]);
     const target = client.state!.messages[2].id;
     const messages = structuredClone(client.state!.messages);
 

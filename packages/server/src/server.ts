@@ -10,6 +10,7 @@ import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
 import { openSqliteDatabase } from "./sqlite-store.ts";
 import { createRunnerPool } from "./runner-pool.ts";
+import { sessionDirs } from "./session-dirs.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 
@@ -51,7 +52,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
 
   const env = runnerEnv(config.env);
   const anthropicApiKey = config.env.ANTHROPIC_API_KEY || undefined;
-  const workspaceOf = (userId: string, sessionId: string) => join(config.dataDir, "workspaces", userId, sessionId);
+  const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
+  const { workspaceOf } = dirs;
   const pool = createRunnerPool({
     env,
     capacity: config.runnerSessionsPerProcess,
@@ -64,6 +66,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     (({ userId, sessionId }) =>
       createSupervisedRunner({
         workspace: workspaceOf(userId, sessionId),
+        stateDir: dirs.stateOf(userId, sessionId),
+        beforeOpen: () => dirs.adoptLegacyState(userId, sessionId),
         pool,
         group: userId,
         member: `${userId}/${sessionId}`,
@@ -88,8 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       db,
       registry,
       workspaceOf,
-      // The runner keeps its own state for a workspace beside it (checkpoints, a backend's transcripts).
-      filesOf: (userId, sessionId) => [`${workspaceOf(userId, sessionId)}.harness-state`],
+      filesOf: (userId, sessionId) => [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId)].filter((path) => path !== undefined),
       log,
     },
   });

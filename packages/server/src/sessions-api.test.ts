@@ -137,6 +137,26 @@ test("delete disconnects the session's clients with an error frame, stops its ru
   });
 });
 
+test("deleting a session never touches another's files, even one named after its state directory", async () => {
+  await withFakeServer({}, async (server, runners, dataDir) => {
+    const neighbour = await converse(server, runners, "u", "proj.harness-state", ["keep my files"]);
+    const theirs = join(dataDir, "workspaces", "u", "proj.harness-state");
+    await mkdir(theirs, { recursive: true });
+    await writeFile(join(theirs, "precious.txt"), "mine");
+    await writeFile(join(theirs, "checkpoints.jsonl"), "{}\n");
+    const client = await converse(server, runners, "u", "proj", ["go"]);
+    const state = join(dataDir, "state", "u", "proj");
+    await mkdir(join(state, "checkpoints.git"), { recursive: true });
+
+    assert.equal((await call(server, "DELETE", "/sessions/proj?userId=u")).status, 200);
+    await client.waitFor((c) => c.closed, 5000, "the socket to close");
+    assert.equal(existsSync(state), false, "its own state is gone");
+    assert.equal(await readFile(join(theirs, "precious.txt"), "utf8"), "mine");
+    assert.deepEqual(((await call(server, "GET", "/sessions?userId=u")).body as { sessionId: string }[]).map((s) => s.sessionId), ["proj.harness-state"]);
+    await neighbour.close();
+  });
+});
+
 test("fork copies the conversation (all of it, or up to a message) and the files into a new session that goes on from there", async () => {
   await withFakeServer({}, async (server, runners, dataDir) => {
     const client = await converse(server, runners, "u", "source");

@@ -25,6 +25,10 @@ export type SupervisedRunner = RunnerPort & {
 
 export type SupervisorOptions = {
   workspace: string;
+  /** The runner's own state for the workspace (checkpoints, a backend's transcripts). */
+  stateDir?: string;
+  /** Runs before the workspace is opened on a runner process (not when one is adopted). */
+  beforeOpen?: () => void;
   /** Where the session's runner processes come from. */
   pool: RunnerPool;
   /** The sessions this one may share runner processes with (by default, those of its user). */
@@ -137,7 +141,9 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   /** Opens the workspace on `proc`, which the pool gave this session. */
   async function open(proc: RunnerProcess): Promise<Live> {
     const reach = { transport, token: proc.token };
-    const url = await openWorkspace(proc.url, id, { workspace: options.workspace }, { ...reach, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    options.beforeOpen?.();
+    const body = { workspace: options.workspace, ...(options.stateDir && { stateDir: options.stateDir }) };
+    const url = await openWorkspace(proc.url, id, body, { ...reach, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
     return { process: proc, client: createRunnerClient(url, reach), url };
   }
 

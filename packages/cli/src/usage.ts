@@ -45,6 +45,8 @@ Options:
 Environment:
   ANTHROPIC_API_KEY    the key runs use (without it the server starts, but runs fail)
   HARNESS_TOKEN        require this bearer token from every client (needed off loopback)
+  HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
+                       token, besides pages on this machine
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;
 

@@ -24,3 +24,38 @@ export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
   return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || bare === "::ffff:127.0.0.1";
 }
+
+/** The host name of a Host header ("127.0.0.1:7700", "[::1]:7700", "localhost"), or undefined when
+ * it is not one. */
+function hostnameOf(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a request must be refused because a web page on another site may have made it, or undefined.
+ * For a server without a token only: a browser lets any page open a WebSocket to 127.0.0.1 or
+ * send it a form-like POST, and a page whose name an attacker points at 127.0.0.1 (DNS rebinding)
+ * may read the answers. So the Host must be a loopback name, and an Origin, when a browser sends
+ * one, a loopback page or one of `allowedOrigins`. Programs that send no Origin are unaffected.
+ */
+export function crossSiteRefusal(host: string | undefined, origin: string | undefined, allowedOrigins: ReadonlySet<string>): string | undefined {
+  if (host !== undefined) {
+    const name = hostnameOf(host);
+    if (name === undefined || !isLoopbackHost(name)) {
+      return `refused a request for host "${host}": without HARNESS_TOKEN this server answers only loopback names (localhost, 127.0.0.1, [::1])`;
+    }
+  }
+  if (origin === undefined || allowedOrigins.has(origin)) return undefined;
+  let page: URL | undefined;
+  try {
+    page = new URL(origin);
+  } catch {
+    // "null" (a sandboxed page, a file) and anything else that is not an origin.
+  }
+  if (page && (page.protocol === "http:" || page.protocol === "https:") && isLoopbackHost(page.hostname)) return undefined;
+  return `refused a request from the web page at ${origin}: without HARNESS_TOKEN only pages on this machine (localhost) may use this server; set HARNESS_ALLOWED_ORIGINS=${origin} to let that page in, or set HARNESS_TOKEN`;
+}

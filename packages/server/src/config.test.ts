@@ -1,4 +1,4 @@
-// Server options from the environment: how many sessions share a runner process.
+// Server options from the environment: sessions per runner process, the web pages let in without a token.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig } from "./config.ts";
@@ -15,4 +15,13 @@ test("a bad number of sessions per runner process is refused with a message nami
     assert.throws(() => resolveConfig({ env: { HARNESS_RUNNER_SESSIONS_PER_PROCESS: bad } }), /invalid server options: .*runnerSessionsPerProcess/, bad);
   }
   assert.throws(() => createRunnerPool({ env: {}, capacity: 0, dir: "/tmp", idleExitMs: 1, log: () => {} }), /runner capacity must be a positive integer, got 0/);
+});
+
+test("allowed origins come from the options or HARNESS_ALLOWED_ORIGINS, and must be origins", () => {
+  assert.deepEqual([...resolveConfig({ env: {} }).allowedOrigins], []);
+  assert.deepEqual([...resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: "https://a.example, http://b.example:8080" } }).allowedOrigins], ["https://a.example", "http://b.example:8080"]);
+  assert.deepEqual([...resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: "https://a.example" }, allowedOrigins: ["https://c.example"] }).allowedOrigins], ["https://c.example"]);
+  for (const bad of ["https://a.example/", "a.example", "ftp://a.example", "https://a.example/ui"]) {
+    assert.throws(() => resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: bad } }), /allowedOrigins\.0: allowed origins must each be an origin/, bad);
+  }
 });

@@ -14,6 +14,9 @@ export type ServerOptions = {
   dataDir?: string;
   /** When set, every request needs `Authorization: Bearer <token>` or `?token=` (env HARNESS_TOKEN). */
   token?: string;
+  /** Web pages (origins such as https://ui.example.com) that may use a server without a token,
+   * besides those on this machine (env HARNESS_ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins?: string[];
   /** A runner idle this long is stopped (env HARNESS_RUNNER_IDLE_MS, default 10 minutes). */
   runnerIdleMs?: number;
   /** How many sessions of one user share a runner process at most (env
@@ -35,6 +38,7 @@ export type ServerConfig = {
   port: number;
   dataDir: string;
   token: string | undefined;
+  allowedOrigins: ReadonlySet<string>;
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
   sessionIdleMs: number;
@@ -55,6 +59,16 @@ const ConfigSchema = z.object({
   port: intFrom("port", 0, 65535),
   dataDir: z.string().min(1, "dataDir must not be empty"),
   token: z.string().min(1, "token must not be empty").optional(),
+  allowedOrigins: z.array(
+    z.string().refine((origin) => {
+      try {
+        const url = new URL(origin);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin;
+      } catch {
+        return false;
+      }
+    }, "allowed origins must each be an origin such as https://ui.example.com (a scheme, a host and a port if any, no path or trailing slash)"),
+  ),
   runnerIdleMs: intFrom("runnerIdleMs", 1, 2 ** 31 - 1),
   runnerSessionsPerProcess: intFrom("runnerSessionsPerProcess", 1, 10_000),
   sessionIdleMs: intFrom("sessionIdleMs", 0, 2 ** 31 - 1),
@@ -76,6 +90,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     port: options.port ?? nonEmpty(env.PORT) ?? 7700,
     dataDir: options.dataDir ?? nonEmpty(env.HARNESS_DATA_DIR) ?? ".harness",
     token: options.token ?? nonEmpty(env.HARNESS_TOKEN),
+    allowedOrigins: options.allowedOrigins ?? (nonEmpty(env.HARNESS_ALLOWED_ORIGINS)?.split(",").map((origin) => origin.trim()).filter(Boolean) ?? []),
     runnerIdleMs: options.runnerIdleMs ?? nonEmpty(env.HARNESS_RUNNER_IDLE_MS) ?? 10 * 60_000,
     runnerSessionsPerProcess: options.runnerSessionsPerProcess ?? nonEmpty(env.HARNESS_RUNNER_SESSIONS_PER_PROCESS) ?? DEFAULT_SESSIONS_PER_RUNNER,
     sessionIdleMs: options.sessionIdleMs ?? 60_000,
@@ -91,6 +106,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   return {
     ...config,
     token: config.token,
+    allowedOrigins: new Set(config.allowedOrigins),
     dataDir: resolve(config.dataDir),
     log: options.log ?? ((line) => console.log(line)),
     env,

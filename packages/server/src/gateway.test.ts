@@ -65,6 +65,45 @@ test("with a token, HTTP and WebSocket requests need it in the Authorization hea
   });
 });
 
+test("without a token, requests a web page on another site could make are refused 403", async () => {
+  await withServer({ allowedOrigins: ["https://ui.example.com"] }, async (server) => {
+    const port = new URL(server.url).port;
+    const ws = `${server.url}/ws?userId=u&sessionId=s`;
+    const evil = await upgradeAnswer(ws, { Origin: "https://evil.example" });
+    assert.equal(evil.status, 403);
+    assert.match(JSON.parse(evil.body).error, /web page at https:\/\/evil\.example.*HARNESS_ALLOWED_ORIGINS=https:\/\/evil\.example/);
+    assert.equal((await upgradeAnswer(ws, { Origin: "null" })).status, 403);
+    const rebound = await upgradeAnswer(ws, { Host: `attacker.example:${port}` });
+    assert.equal(rebound.status, 403);
+    assert.match(JSON.parse(rebound.body).error, /host "attacker\.example:\d+".*loopback/);
+
+    // Pages on this machine, allowed pages, and programs that send no Origin get in.
+    for (const origin of [`http://localhost:${port}`, "http://127.0.0.1:5173", "http://[::1]:3000", "https://ui.example.com"]) {
+      assert.equal((await upgradeAnswer(ws, { Origin: origin })).status, 101, origin);
+    }
+    assert.equal((await upgradeAnswer(ws, { Host: `localhost:${port}` })).status, 101);
+    assert.equal((await upgradeAnswer(ws)).status, 101);
+
+    // REST the same way: a cross-site form post creates nothing.
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/sessions`, { method: "POST", headers: { "content-type": "text/plain", ...headers }, body: JSON.stringify({ userId: "u", sessionId: "planted" }) });
+    const planted = await post({ Origin: "https://evil.example" });
+    assert.equal(planted.status, 403);
+    assert.match(((await planted.json()) as { error: string }).error, /evil\.example/);
+    assert.equal((await fetch(`${server.url}/sessions?userId=u`, { headers: { Origin: "https://evil.example" } })).status, 403);
+    assert.deepEqual(await (await fetch(`${server.url}/sessions?userId=u`)).json(), []);
+    assert.equal((await post({ Origin: "http://localhost:5173" })).status, 201);
+  });
+});
+
+test("with a token, a page on another site gets in with the token and only with it", async () => {
+  await withServer({ token: "s3cret" }, async (server) => {
+    const ws = `${server.url}/ws?userId=u&sessionId=s`;
+    assert.equal((await upgradeAnswer(ws, { Origin: "https://ui.example.com" })).status, 401);
+    assert.equal((await upgradeAnswer(`${ws}&token=s3cret`, { Origin: "https://ui.example.com" })).status, 101);
+  });
+});
+
 test("a /ws request with bad ids or since is refused with 400 and says what is wrong", async () => {
   await withServer({}, async (server) => {
     const cases: [string, RegExp][] = [

@@ -1,11 +1,18 @@
 // The HTTP side: health, sessions, and the token check that guards every route.
 import { Hono } from "hono";
-import { requestToken, tokenMatches } from "./auth.ts";
+import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
 import { mountSessionsApi, type SessionsApiOptions } from "./sessions-api.ts";
 
-export function createHttpApp(options: { token: string | undefined; sessions?: SessionsApiOptions }): Hono {
+export function createHttpApp(options: { token: string | undefined; allowedOrigins?: ReadonlySet<string>; sessions?: SessionsApiOptions }): Hono {
   const app = new Hono();
-  if (options.token) {
+  if (!options.token) {
+    const allowed = options.allowedOrigins ?? new Set<string>();
+    app.use("*", async (c, next) => {
+      const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
+      if (refusal) return c.json({ error: refusal }, 403);
+      await next();
+    });
+  } else {
     const token = options.token;
     app.use("*", async (c, next) => {
       if (!tokenMatches(token, requestToken(c.req.header("authorization"), new URL(c.req.url)))) {

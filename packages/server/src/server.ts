@@ -85,9 +85,10 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       }));
 
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
-  const sockets = createWebSocketEndpoint({ registry, token: config.token, log });
+  const sockets = createWebSocketEndpoint({ registry, token: config.token, allowedOrigins: config.allowedOrigins, log });
   const app = createHttpApp({
     token: config.token,
+    allowedOrigins: config.allowedOrigins,
     sessions: {
       db,
       registry,

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
 import { errorFrame, type Connection } from "@harness/session";
-import { requestToken, tokenMatches } from "./auth.ts";
+import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
 import { IdSchema } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
 
@@ -66,6 +66,8 @@ export type WebSocketEndpoint = {
 export function createWebSocketEndpoint(options: {
   registry: SessionRegistry;
   token: string | undefined;
+  /** Pages besides loopback ones that may open a socket on a server without a token. */
+  allowedOrigins?: ReadonlySet<string>;
   log: (line: string) => void;
 }): WebSocketEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
@@ -109,6 +111,8 @@ export function createWebSocketEndpoint(options: {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
       if (closing) return refuse(socket, 503, "the server is shutting down");
+      const crossSite = options.token ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
+      if (crossSite) return refuse(socket, 403, crossSite);
       if (options.token && !tokenMatches(options.token, requestToken(req.headers.authorization, url))) {
         return refuse(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
           "WWW-Authenticate": "Bearer",

@@ -22,10 +22,11 @@ export const ErrorCodes = {
   internal: "internal",
 } as const;
 
-export function describeZodError(error: z.ZodError): string {
+/** Each issue as "<path>: <message>"; an issue of the value as a whole is named `whole`. */
+export function describeZodError(error: z.ZodError, whole = "frame"): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.length ? issue.path.join(".") : "frame";
+      const where = issue.path.length ? issue.path.join(".") : whole;
       return `${where}: ${issue.message}`;
     })
     .join("; ");

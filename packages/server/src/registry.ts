@@ -166,9 +166,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       const closing = await claim(key, userId, sessionId, (held) => {
         held.closing = (async () => {
           const session = await held.opening.catch(() => undefined);
+          // Its clients may hold batches the store never got: the next session of this id starts past them.
+          const lastSeq = session?.snapshot().seq;
           session?.discard(reason);
           await stopRunner(held.runner);
-          await options.db.deleteSession(userId, sessionId);
+          await options.db.deleteSession(userId, sessionId, lastSeq);
         })().finally(() => {
           if (entries.get(key) === held) entries.delete(key);
         });

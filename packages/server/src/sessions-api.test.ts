@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { join } from "node:path";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
@@ -70,12 +71,27 @@ test("bad input is answered 400 naming what is wrong", async () => {
       ["PATCH", "/sessions/s", { userId: "a", title: 5 }, {}, /title/],
       ["DELETE", "/sessions/s", undefined, {}, /userId: is required/],
       ["POST", "/sessions/s/fork", { userId: "a", messageId: 3 }, {}, /messageId/],
+      ["POST", "/sessions", null, {}, /^body: Invalid input: expected object, received null$/],
+      ["POST", "/sessions", [1], {}, /^body: /],
     ];
     for (const [method, path, body, headers, message] of cases) {
       const answer = await call(server, method, path, body, headers);
       assert.equal(answer.status, 400, `${method} ${path} ${JSON.stringify(body)}`);
       assert.match(answer.body.error, message, `${method} ${path}`);
     }
+    const big = { userId: "a", title: "t".repeat(70 * 1024) };
+    assert.deepEqual(await call(server, "POST", "/sessions", big), { status: 413, body: { error: "body is larger than 65536 bytes" } });
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/sessions`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 20; i++) req.write("x".repeat(8 * 1024));
+      req.end();
+    });
+    assert.equal(chunked, 413, "a body without a length is cut off at the limit too");
+    assert.equal((await call(server, "GET", "/sessions?userId=a")).status, 200, "and the server goes on");
   });
 });
 
@@ -154,6 +170,53 @@ test("deleting a session never touches another's files, even one named after its
     assert.equal(await readFile(join(theirs, "precious.txt"), "utf8"), "mine");
     assert.deepEqual(((await call(server, "GET", "/sessions?userId=u")).body as { sessionId: string }[]).map((s) => s.sessionId), ["proj.harness-state"]);
     await neighbour.close();
+  });
+});
+
+test("a client of a deleted session that reconnects with since gets the new session of that id whole, never its batches as if they followed", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    const old = await converse(server, runners, "u", "again");
+    const held = old.seq;
+    assert.ok(held > 0);
+    assert.equal((await call(server, "DELETE", "/sessions/again?userId=u")).status, 200);
+    await old.waitFor((c) => c.closed, 5000, "the socket to close");
+
+    // Recreated, not yet used: a state frame, the new (empty) session.
+    const early = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    await early.waitForState((s) => s.messages.length === 0);
+    assert.equal(early.frames[0].type, "state");
+    assert.ok(early.seq > held, "the new session numbers past the old one");
+    await early.close();
+
+    // Used past the old seq: still a state frame, with the new conversation only.
+    const fresh = await converse(server, runners, "u", "again", ["new first", "new second"]);
+    assert.ok(fresh.seq > held);
+    const late = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    await late.waitForState((s) => s.messages.length === 4 && s.messages[0].content === "new first");
+    assert.equal(late.frames[0].type, "state");
+    assert.deepEqual(late.state, fresh.state);
+    await Promise.all([fresh.close(), late.close()]);
+  });
+});
+
+test("a session created or forked under a deleted id numbers its batches past the deleted one's", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    for (const [id, make] of [
+      ["made", () => call(server, "POST", "/sessions", { userId: "u", sessionId: "made" })],
+      ["forked", () => call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "forked" })],
+    ] as const) {
+      if (id === "forked") await (await converse(server, runners, "u", "source", ["s"])).close();
+      const old = await converse(server, runners, "u", id);
+      const held = old.seq;
+      assert.equal((await call(server, "DELETE", `/sessions/${id}?userId=u`)).status, 200);
+      await old.waitFor((c) => c.closed, 5000, "the socket to close");
+      assert.equal((await make()).status, 201, id);
+      const back = await MinimalClient.connect(server.url, { userId: "u", sessionId: id, since: held, initial: { state: old.state!, seq: held } });
+      await back.waitForState(() => true);
+      assert.equal(back.frames[0].type, "state", id);
+      assert.ok(back.seq > held, id);
+      await back.close();
+    }
   });
 });
 

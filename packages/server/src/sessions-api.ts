@@ -25,6 +25,8 @@ export type SessionsApiOptions = {
 };
 
 export const USER_HEADER = "x-harness-user";
+/** Far above any body these routes take (ids and a title), far below what could hurt the server. */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 const Title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 const CreateBody = z.strictObject({ userId: IdSchema.optional(), sessionId: IdSchema.optional(), title: Title.optional() });
@@ -36,17 +38,41 @@ const ForkBody = z.strictObject({
   title: Title.optional(),
 });
 
-class BadRequest extends Error {}
-
-function check<T>(schema: z.ZodType<T>, value: unknown, where?: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const message = describeZodError(parsed.error);
-  throw new BadRequest(where ? `${where}: ${message.replace(/^frame: /, "")}` : message);
+class BadRequest extends Error {
+  readonly status: 400 | 413;
+  constructor(message: string, status: 400 | 413 = 400) {
+    super(message);
+    this.status = status;
+  }
 }
 
+/** `value` as `schema` has it; `where` names the value in messages (a request body by default). */
+function check<T>(schema: z.ZodType<T>, value: unknown, where = "body"): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new BadRequest(describeZodError(parsed.error, where));
+}
+
+/** The body as JSON ({} when empty), read no further than MAX_BODY_BYTES. */
 async function bodyOf(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  const tooLarge = () => new BadRequest(`body is larger than ${MAX_BODY_BYTES} bytes`, 413);
+  if (Number(c.req.header("content-length")) > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = c.req.raw.body;
+  if (body) {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new BadRequest("body is not valid UTF-8");
+  }
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
@@ -79,7 +105,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       try {
         return await fn(c);
       } catch (error) {
-        if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+        if (error instanceof BadRequest) return c.json({ error: error.message }, error.status);
         throw error;
       }
     };

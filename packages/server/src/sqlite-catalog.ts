@@ -45,6 +45,18 @@ type ListRow = {
   updated_at: number;
 };
 
+/** The last seq a deleted session of this id reached (0: none was deleted). A session made under
+ * the id again numbers its batches after it. */
+export function deletedSeqOf(db: DatabaseSync, userId: string, sessionId: string): number {
+  const row = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?").get(userId, sessionId) as { seq: number } | undefined;
+  return row?.seq ?? 0;
+}
+
+/** Where a session made under an id starts numbering: after a deleted one's last seq, if any. */
+export function firstSeqAfter(deletedSeq: number, seq = 0): number {
+  return deletedSeq > 0 ? Math.max(seq, deletedSeq + 1) : seq;
+}
+
 export function createCatalog(db: DatabaseSync): SessionCatalog {
   const list = db.prepare(
     `SELECT s.session_id, s.title, json_extract(s.state, '$.status') AS status, json_array_length(s.state, '$.messages') AS count,
@@ -84,7 +96,7 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
         userId,
         sessionId,
         JSON.stringify(snapshot.state),
-        snapshot.seq,
+        firstSeqAfter(deletedSeqOf(db, userId, sessionId), snapshot.seq),
         JSON.stringify(snapshot.transcript),
         JSON.stringify(snapshot.marks ?? {}),
         now,

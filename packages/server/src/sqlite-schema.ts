@@ -29,6 +29,12 @@ CREATE TABLE IF NOT EXISTS activity (
   run TEXT,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deleted_sessions (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError } from "@harness/protocol";
 import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
-import { createCatalog, type SessionCatalog } from "./sqlite-catalog.ts";
+import { createCatalog, deletedSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
 import { openDatabaseFile } from "./sqlite-schema.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
 import { createWriterLink } from "./sqlite-writer-link.ts";
@@ -29,8 +29,9 @@ const RunRecordSchema: z.ZodType<RunRecord> = z.object({
 });
 
 /** A SessionStore whose reads are synchronous. */
-export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches"> & {
+export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches" | "deletedSeq"> & {
   load(): LoadedSession | undefined;
+  deletedSeq(): number;
   readBatches(after: number): StoredBatch[];
 };
 
@@ -39,8 +40,9 @@ export type SqliteDatabase = {
   storeFor(userId: string, sessionId: string): SqliteSessionStore;
   /** A session as stored, without marking it open (for copies: resume and fork). */
   readSession(userId: string, sessionId: string): LoadedSession | undefined;
-  /** Deletes a session's rows, after every write queued before. */
-  deleteSession(userId: string, sessionId: string): Promise<void>;
+  /** Deletes a session's rows, after every write queued before; `lastSeq`: the seq its clients may
+   * hold (the live session's, which may be ahead of the store). */
+  deleteSession(userId: string, sessionId: string, lastSeq?: number): Promise<void>;
   /** Sessions whose last stored batch left a run in flight. */
   sessionsWithRun(): { userId: string; sessionId: string }[];
   /** Listing, creating and renaming sessions; the runner process of each session. */
@@ -137,6 +139,10 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op);
       },
+      deletedSeq() {
+        writer.settle(sessionKey(userId, sessionId));
+        return deletedSeqOf(db, userId, sessionId);
+      },
       readBatches(after) {
         writer.settle(sessionKey(userId, sessionId));
         return rows<DeltaRow>(selectDeltas, userId, sessionId, after).map((r) => ({ seq: r.seq, operations: r.ops }));
@@ -153,7 +159,8 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       const { row: _row, ...loaded } = found;
       return loaded;
     },
-    deleteSession: (userId, sessionId) => write(userId, sessionId, { batches: [], final: false, remove: true }),
+    deleteSession: (userId, sessionId, lastSeq) =>
+      write(userId, sessionId, { batches: [], final: false, remove: true, ...(lastSeq !== undefined && { lastSeq }) }),
     sessionsWithRun() {
       writer.settleAll();
       return rows<{ user_id: string; session_id: string }>(selectWithRun).map((r) => ({ userId: r.user_id, sessionId: r.session_id }));

@@ -16,8 +16,9 @@ export type WriteOp = {
   final: boolean;
   /** The run record as JSON; null clears it; absent leaves it. */
   run?: string | null;
-  /** Deletes the session instead. */
+  /** Deletes the session instead, remembering the last seq its clients may hold (at least this). */
   remove?: true;
+  lastSeq?: number;
   /** The session was opened: its row no longer says "closed cleanly". */
   markOpen?: true;
 };
@@ -62,6 +63,15 @@ function serve(data: WriterData): void {
     `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at, run = excluded.run`,
   );
+  // A session made later under the same id numbers its batches after every seq the deleted one
+  // reached, stored or not: a client of the deleted one that reconnects with `since` is sent a state.
+  const rememberDeleted = db.prepare(
+    `INSERT INTO deleted_sessions (user_id, session_id, seq)
+     SELECT ?1, ?2, MAX(?3, COALESCE((SELECT seq FROM sessions WHERE user_id = ?1 AND session_id = ?2), 0),
+       COALESCE((SELECT MAX(seq) FROM deltas WHERE user_id = ?1 AND session_id = ?2), 0),
+       COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last WHERE last > 0
+     ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq`,
+  );
   const removeRows = ["sessions", "deltas", "runners", "activity"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
 
@@ -79,6 +89,7 @@ function serve(data: WriterData): void {
   function apply(w: WriteOp, now: number): void {
     const key = keyOf(w);
     if (w.remove) {
+      rememberDeleted.run(w.userId, w.sessionId, w.lastSeq ?? 0);
       for (const statement of removeRows) statement.run(w.userId, w.sessionId);
       closedClean.delete(key);
       return;

@@ -92,7 +92,8 @@ export class SessionCore {
     this.newId = options.newId ?? (() => crypto.randomUUID());
     this.#log = createBatchLog(options.logCapacity ?? 1000);
     this.state = loaded?.snapshot.state ?? emptyState();
-    this.seq = loaded?.snapshot.seq ?? 0;
+    const deletedSeq = loaded ? 0 : (options.store.deletedSeq?.() ?? 0);
+    this.seq = loaded?.snapshot.seq ?? (deletedSeq > 0 ? deletedSeq + 1 : 0);
     this.transcript = loaded?.snapshot.transcript ?? [];
     this.marks = { ...loaded?.snapshot.marks };
     this.restoredRun = loaded?.run;
@@ -117,6 +118,7 @@ export class SessionCore {
       store: options.store,
       snapshot: () => this.#snapshot(),
       snapshotSeq: loaded ? loaded.snapshot.seq : -1,
+      startSeq: this.seq,
       ...(loaded && { storedTranscript: this.transcript }),
       snapshotEvery: options.snapshotEvery ?? 500,
       flushDelayMs: options.flushDelayMs ?? 5,

@@ -9,6 +9,9 @@ export type PersisterOptions = {
   snapshot(): SessionSnapshot;
   /** Seq of the stored snapshot; -1 when the session was never written. */
   snapshotSeq: number;
+  /** A session never written starts at this seq (0, or past a deleted session of the same id): a
+   * snapshot still at it holds nothing and is not written. */
+  startSeq?: number;
   /** The transcript the store holds, as loaded from it (the snapshot's transcript object). */
   storedTranscript?: unknown;
   /** A snapshot is written once this many batches were stored since the last one. */
@@ -59,7 +62,7 @@ export function createPersister(options: PersisterOptions): Persister {
       snapshot &&
       batches.length === 0 &&
       !runWritten.dirty &&
-      (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === 0)
+      (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === (options.startSeq ?? 0))
     ) {
       // Nothing changed since the last write (or ever: a session nobody used leaves no trace).
       return;

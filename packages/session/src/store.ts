@@ -67,6 +67,10 @@ export type SessionStore = {
   /** Stored batches with seq > `after`, oldest first, for clients that reconnect after more than the
    * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only. */
   readBatches?(after: number): StoredBatch[];
+  /** For a session never written: the last seq a deleted session of the same id reached (0 or
+   * omitted: none). The new session numbers its batches after it, so that a client of the deleted
+   * one that reconnects with `since` gets a state frame, not the new batches as if they followed. */
+  deletedSeq?(): number;
 };
 
 /** A store in memory, for tests and for hosts that need no durability. */

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
 import { MinimalClient } from "@harness/test-utils";
@@ -252,6 +252,27 @@ test("fork copies the conversation (all of it, or up to a message) and the files
     assert.equal(list.find((s) => s.sessionId === "early")?.title, "first prompt");
     assert.equal((await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy" })).status, 409);
     await Promise.all([client.close(), copy.close(), branch.close()]);
+  });
+});
+
+test("forks racing for one id: one wins, the others get 409 and copy nothing into it", async () => {
+  await withFakeServer({}, async (server, runners, dataDir) => {
+    for (const source of ["a", "b"]) {
+      await (await converse(server, runners, "u", source, ["p"])).close();
+      const workspace = join(dataDir, "workspaces", "u", source);
+      await mkdir(workspace, { recursive: true });
+      for (let i = 0; i < 200; i++) await writeFile(join(workspace, `${source}${i}.txt`), source);
+    }
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(server, "POST", `/sessions/${i % 2 ? "b" : "a"}/fork`, { userId: "u", sessionId: "y" })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
+    const winner = answers.findIndex((a) => a.status === 201) % 2 ? "b" : "a";
+    const files = await readdir(join(dataDir, "workspaces", "u", "y"));
+    assert.equal(files.length, 200);
+    assert.ok(files.every((name) => name.startsWith(winner)), "only the winner's files");
+    assert.ok(answers.every((a) => !JSON.stringify(a.body).includes(dataDir)), "no server path in an answer");
   });
 });
 

@@ -177,15 +177,25 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       const copy = copyConversation(source, body.messageId);
       if (!copy.ok) throw new BadRequest(`messageId: ${copy.message}`);
       const sessionId = body.sessionId ?? crypto.randomUUID();
-      if (await exists(userId, sessionId)) return c.json({ error: `session "${sessionId}" already exists` }, 409);
-      // The copy's files are the source's files as they are now.
-      const workspace = options.workspaceOf(userId, sourceId);
-      await cp(workspace, options.workspaceOf(userId, sessionId), { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-      });
+      const taken = () => c.json({ error: `session "${sessionId}" already exists` }, 409);
+      if (await exists(userId, sessionId)) return taken();
+      // The id is claimed (atomically) before any file is copied: a fork that loses a race for it
+      // copies nothing into the winner's workspace.
       const { state, transcript, marks } = copy.value;
-      if (!catalog.create(userId, sessionId, { title: body.title, snapshot: { state, seq: 0, transcript, marks } })) {
-        return c.json({ error: `session "${sessionId}" already exists` }, 409);
+      if (!catalog.create(userId, sessionId, { title: body.title, snapshot: { state, seq: 0, transcript, marks } })) return taken();
+      // The copy's files are the source's files as they are now; whatever a deleted session of the
+      // same id left behind goes first.
+      const target = options.workspaceOf(userId, sessionId);
+      try {
+        await rm(target, { recursive: true, force: true });
+        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "ENOENT") throw error;
+        });
+      } catch (error) {
+        options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);
+        await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
+        await rm(target, { recursive: true, force: true }).catch(() => {});
+        return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
       return c.json({ sessionId }, 201);
     }),

@@ -85,7 +85,7 @@ export type RunAgentOptions = {
    * for the run. */
   model?: string;
   /** Replaces the default system prompt (BASE_SYSTEM_PROMPT); the environment, memory and skills
-   * still follow it. */
+   * still follow it. Empty: the default. */
   systemPrompt?: string;
   /** Added after the system prompt (Claude Code's --append-system-prompt). */
   appendSystemPrompt?: string;
@@ -166,6 +166,7 @@ export type RunConfigureChange = {
   permissionMode?: PermissionMode;
   model?: string;
   maxTurns?: number;
+  /** Empty: back to the default. */
   systemPrompt?: string;
   effort?: "low" | "medium" | "high" | "max";
 };

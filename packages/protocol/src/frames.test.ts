@@ -44,12 +44,42 @@ test("each bad command gets its own error with its index; the good ones still pa
   assert.deepEqual(errors.map((e) => [e.command, e.code]), [
     [0, "bad_command"],
     [2, "unknown_command"],
-    [3, "unknown_command"],
+    [3, "bad_command"],
     [4, "bad_command"],
   ]);
   assert.match(errors[0].message, /submit: prompt/);
-  assert.match(errors[1].message, /"explode"/);
+  assert.match(errors[1].message, /^unknown command type "explode": expected one of submit, cancel, steer, approve, deny, resume, configure, rewind$/);
+  assert.equal(errors[2].message, 'a command must be an object with a "type", not a string');
   assert.match(errors[3].message, /config\.maxTurns/);
+});
+
+test("commands that are not objects, lack a type, or carry ids and reasons past their limits are named as such", () => {
+  const commands = [
+    null,
+    [],
+    42,
+    { prompt: "hi" },
+    { type: "x".repeat(5000) },
+    { type: "approve", toolCallId: "t".repeat(201) },
+    { type: "rewind", messageId: "" },
+    { type: "deny", toolCallId: "t1", reason: "r".repeat(10_001) },
+    { type: "deny", toolCallId: "t1", reason: "r".repeat(10_000) },
+  ];
+  const { commands: good, errors } = parseClientFrame(JSON.stringify({ type: "commands", commands }));
+  assert.deepEqual(good.map((c) => c.index), [8]);
+  assert.deepEqual(
+    errors.map((e) => [e.command, e.code, e.message]),
+    [
+      [0, "bad_command", 'a command must be an object with a "type", not null'],
+      [1, "bad_command", 'a command must be an object with a "type", not an array'],
+      [2, "bad_command", 'a command must be an object with a "type", not a number'],
+      [3, "bad_command", 'a command needs a "type": one of submit, cancel, steer, approve, deny, resume, configure, rewind'],
+      [4, "unknown_command", `unknown command type "${"x".repeat(100)}"…: expected one of submit, cancel, steer, approve, deny, resume, configure, rewind`],
+      [5, "bad_command", "approve: toolCallId: must be at most 200 characters"],
+      [6, "bad_command", "rewind: messageId: must not be empty"],
+      [7, "bad_command", "deny: reason: Too big: expected string to have <=10000 characters"],
+    ],
+  );
 });
 
 test("an empty prompt and unknown config keys are rejected", () => {

@@ -1,6 +1,6 @@
 // Validation of client frames. A frame is parsed once; each command in it is validated on its own
 // so that one bad command gets its own error (with its index) and the rest still run.
-import { ClientMessageSchema, HarnessCommandSchema, type HarnessCommand } from "./wire.ts";
+import { ClientMessageSchema, COMMAND_TYPES, HarnessCommandSchema, type HarnessCommand, type HarnessCommandType } from "./wire.ts";
 import type { z } from "zod";
 
 /** Largest client frame accepted, in bytes of UTF-8 text. */
@@ -56,15 +56,23 @@ export function parseClientFrame(raw: string): ParsedFrame {
   }
   const out: ParsedFrame = { commands: [], errors: [] };
   envelope.data.commands.forEach((candidate, index) => {
-    const type = (candidate as { type?: unknown } | null)?.type;
+    if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
+      const what = candidate === null ? "null" : Array.isArray(candidate) ? "an array" : `a ${typeof candidate}`;
+      out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `a command must be an object with a "type", not ${what}` });
+      return;
+    }
+    const type = (candidate as { type?: unknown }).type;
     const parsed = HarnessCommandSchema.safeParse(candidate);
     if (parsed.success) {
       out.commands.push({ index, command: parsed.data });
-    } else if (typeof type !== "string" || !HarnessCommandSchema.options.some((o) => o.shape.type.value === type)) {
+    } else if (type === undefined) {
+      out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `a command needs a "type": one of ${COMMAND_TYPES.join(", ")}` });
+    } else if (typeof type !== "string" || !COMMAND_TYPES.includes(type as HarnessCommandType)) {
+      const shown = typeof type === "string" && type.length > 100 ? `${JSON.stringify(type.slice(0, 100))}…` : JSON.stringify(type);
       out.errors.push({
         code: ErrorCodes.unknownCommand,
         command: index,
-        message: `unknown command type ${JSON.stringify(type ?? null)}`,
+        message: `unknown command type ${shown}: expected one of ${COMMAND_TYPES.join(", ")}`,
       });
     } else {
       out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `${type}: ${describeZodError(parsed.error)}` });

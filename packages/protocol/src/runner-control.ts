@@ -17,7 +17,9 @@
 import { z } from "zod";
 
 export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
-export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(10_000).optional() });
+/** Longest reason a denial may give the model, in characters. */
+export const MAX_DENY_REASON_CHARS = 10_000;
+export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(MAX_DENY_REASON_CHARS).optional() });
 export const SteerBodySchema = z.object({ message: z.string().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),

@@ -2,7 +2,7 @@
 // definition of the wire: the server validates what clients send with them, and the types
 // exported here are inferred from them so that no wire type is written twice.
 import { z } from "zod";
-import { FileChangeSchema } from "./runner-control.ts";
+import { FileChangeSchema, MAX_DENY_REASON_CHARS } from "./runner-control.ts";
 
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
@@ -16,6 +16,7 @@ export const HarnessConfigSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
   maxTurns: z.number().int().positive().max(10_000).optional(),
   model: z.string().min(1).max(200).optional(),
+  /** Replaces the agent's default system prompt; "" restores the default. */
   systemPrompt: z.string().max(200_000).optional(),
   effort: EffortSchema.optional(),
 });
@@ -24,16 +25,19 @@ export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
 /** Longest prompt or steer message a client may send, in characters. */
 export const MAX_PROMPT_CHARS = 500_000;
 const prompt = z.string().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
+/** Ids of tool calls, messages and sessions: ours are UUIDs, a model's tool ids a few dozen characters. */
+const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
+
 
 export const HarnessCommandSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("submit"), prompt }),
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("steer"), message: prompt }),
-  z.object({ type: z.literal("approve"), toolCallId: z.string().min(1) }),
-  z.object({ type: z.literal("deny"), toolCallId: z.string().min(1), reason: z.string().optional() }),
-  z.object({ type: z.literal("resume"), prompt, sessionId: z.string().min(1) }),
+  z.object({ type: z.literal("approve"), toolCallId: id }),
+  z.object({ type: z.literal("deny"), toolCallId: id, reason: z.string().max(MAX_DENY_REASON_CHARS).optional() }),
+  z.object({ type: z.literal("resume"), prompt, sessionId: id }),
   z.object({ type: z.literal("configure"), config: HarnessConfigSchema }),
-  z.object({ type: z.literal("rewind"), messageId: z.string().min(1), dryRun: z.boolean().optional() }),
+  z.object({ type: z.literal("rewind"), messageId: id, dryRun: z.boolean().optional() }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { RunConfigureChange } from "../types.ts";
+import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
+import { systemText } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 
 /** A configure channel the test pushes changes into, as the runner does from POST …/configure. */
@@ -59,4 +61,29 @@ test("a permission mode change mid-run applies from the next model call on", asy
   assert.equal(await project.exists("first.txt"), false);
   assert.equal(await project.exists("second.txt"), true);
   assert.equal(provider.requests.length, 3);
+});
+
+test("a system prompt set mid-run applies from the next call, and an empty one brings the default back", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const { provider } = await runInProject(
+    project,
+    [
+      () => {
+        config.send({ systemPrompt: "You are a pirate." });
+        return { toolCalls: [{ id: "toolu_1", name: "Glob", input: { pattern: "*" } }] };
+      },
+      () => {
+        config.send({ systemPrompt: "" });
+        return { toolCalls: [{ id: "toolu_2", name: "Glob", input: { pattern: "*" } }] };
+      },
+      { text: "done" },
+    ],
+    { onConfigure: config.onConfigure, permissionMode: "bypassPermissions" },
+  );
+  const [first, second, third] = provider.requests.map(systemText);
+  assert.ok(first.startsWith(BASE_SYSTEM_PROMPT));
+  assert.ok(second.startsWith("You are a pirate."));
+  assert.ok(!second.includes(BASE_SYSTEM_PROMPT));
+  assert.ok(third.startsWith(BASE_SYSTEM_PROMPT), "empty is the default, as it is when a run starts");
 });

@@ -1,6 +1,7 @@
 // Configuration changes that arrive while a run is in flight. They queue up as they come and are
 // applied together just before the next model call, so a turn never sees half of a change.
 import type { RunConfigureChange } from "../types.ts";
+import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { providerFor } from "./model.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
@@ -24,7 +25,8 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
     ctx.permissions.mode = change.permissionMode;
   }
   if (change.maxTurns !== undefined) ctx.maxTurns = change.maxTurns;
-  if (change.systemPrompt !== undefined) ctx.systemPrompt = change.systemPrompt;
+  // Empty means the default, as it does for a run's options (and for the session's next run).
+  if (change.systemPrompt !== undefined) ctx.systemPrompt = change.systemPrompt || BASE_SYSTEM_PROMPT;
   if (change.effort !== undefined) ctx.options = { ...ctx.options, effort: change.effort };
   if (change.model !== undefined && change.model !== ctx.model) {
     // A run given its provider keeps it (only the model name changes); otherwise it is routed anew.

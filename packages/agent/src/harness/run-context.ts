@@ -71,7 +71,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     permissions,
     hooks: hooksFor(input.resources, setup, options, permissions.mode, input.notice),
     ...(setup.loaded && { nested: createNestedMemory({ cwd: setup.cwd, home: setup.home, loaded: setup.memory }) }),
-    systemPrompt: options.systemPrompt ?? BASE_SYSTEM_PROMPT,
+    systemPrompt: options.systemPrompt || BASE_SYSTEM_PROMPT,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
     subagent: false,

@@ -72,9 +72,11 @@ test("control endpoints validate their bodies naming the field, and unknown runs
     assert.equal(answer.status, 404);
     assert.match(answer.body.error ?? "", /^toolUseId: no approval is pending for tool call "toolu_unknown"/);
   }
-  const badId = await fetch(`${run}/events`, { headers: { "last-event-id": "abc" } });
-  assert.equal(badId.status, 400);
-  assert.match(((await badId.json()) as { error: string }).error, /^Last-Event-ID: /);
+  for (const id of ["abc", "0x1", "1e0", "1.0", "-1"]) {
+    const badId = await fetch(`${run}/events`, { headers: { "last-event-id": id } });
+    assert.equal(badId.status, 400, id);
+    assert.match(((await badId.json()) as { error: string }).error, /^Last-Event-ID: must be an event id/, id);
+  }
   const future = await fetch(`${run}/events`, { headers: { "last-event-id": "99" } });
   assert.equal(future.status, 400);
   assert.match(((await future.json()) as { error: string }).error, /after the last event/);

@@ -80,7 +80,7 @@ export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: Ru
   if (!run) return unknownRun(req, res, requestId);
   const header = req.headers["last-event-id"];
   const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? "";
-  const after = text === "" ? 0 : Number(text);
+  const after = text === "" ? 0 : /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(after) || after < 0) return sendError(res, 400, `Last-Event-ID: must be an event id (a whole number ≥ 0), got "${text}"`);
   if (after > run.log.lastSeq) {
     return sendError(res, 400, `Last-Event-ID: ${after} is after the last event of run "${run.requestId}" (${run.log.lastSeq})`);

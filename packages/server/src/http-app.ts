@@ -3,6 +3,21 @@ import { Hono } from "hono";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
 import { mountSessionsApi, type SessionsApiOptions } from "./sessions-api.ts";
 
+/** The methods the app's routes answer at `path` (HEAD with GET), for a 405's Allow header. */
+function methodsAt(app: Hono, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const pattern = route.path
+      .split("/")
+      .map((part) => (part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/");
+    if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
+  }
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods];
+}
+
 export function createHttpApp(options: { token: string | undefined; allowedOrigins?: ReadonlySet<string>; sessions?: SessionsApiOptions }): Hono {
   const app = new Hono();
   if (!options.token) {
@@ -25,7 +40,13 @@ export function createHttpApp(options: { token: string | undefined; allowedOrigi
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
-  app.notFound((c) => c.json({ error: `not found: ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = methodsAt(app, path);
+    if (allowed.length === 0) return c.json({ error: `not found: ${c.req.method} ${path}` }, 404);
+    c.header("Allow", allowed.join(", "));
+    return c.json({ error: `${c.req.method} is not allowed on ${path}: use ${allowed.join(", ")}` }, 405);
+  });
   app.onError((err, c) => c.json({ error: err.message }, 500));
   return app;
 }

@@ -69,6 +69,7 @@ test("bad input is answered 400 naming what is wrong", async () => {
       ["GET", "/sessions?userId=a%20b", undefined, {}, /userId: must be/],
       ["PATCH", "/sessions/s", { userId: "a" }, {}, /title/],
       ["PATCH", "/sessions/s", { userId: "a", title: 5 }, {}, /title/],
+      ["PATCH", "/sessions/s", '{"userId":"a","title":"a\\ud800b"}', {}, /^title: must not contain unpaired surrogates$/],
       ["DELETE", "/sessions/s", undefined, {}, /userId: is required/],
       ["POST", "/sessions/s/fork", { userId: "a", messageId: 3 }, {}, /messageId/],
       ["POST", "/sessions", null, {}, /^body: Invalid input: expected object, received null$/],
@@ -92,6 +93,20 @@ test("bad input is answered 400 naming what is wrong", async () => {
     });
     assert.equal(chunked, 413, "a body without a length is cut off at the limit too");
     assert.equal((await call(server, "GET", "/sessions?userId=a")).status, 200, "and the server goes on");
+
+    // A known path asked with a method it does not take: 405 and what it takes.
+    for (const [method, path, allow] of [
+      ["PUT", "/sessions/s1", "PATCH, DELETE"],
+      ["POST", "/health", "GET, HEAD"],
+      ["DELETE", "/sessions", "GET, POST, HEAD"],
+      ["GET", "/sessions/s1/fork", "POST"],
+    ]) {
+      const res = await fetch(server.url + path, { method });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.equal(res.headers.get("allow"), allow, `${method} ${path}`);
+      assert.match(((await res.json()) as { error: string }).error, new RegExp(`^${method} is not allowed on ${path}: use ${allow}$`));
+    }
+    assert.equal((await fetch(`${server.url}/nowhere`)).status, 404);
   });
 });
 

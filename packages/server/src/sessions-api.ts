@@ -28,7 +28,13 @@ export const USER_HEADER = "x-harness-user";
 /** Far above any body these routes take (ids and a title), far below what could hurt the server. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const Title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const Title = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters")
+  // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
+  .refine((title) => title.isWellFormed(), "must not contain unpaired surrogates");
 const CreateBody = z.strictObject({ userId: IdSchema.optional(), sessionId: IdSchema.optional(), title: Title.optional() });
 const RenameBody = z.strictObject({ userId: IdSchema.optional(), title: Title });
 const ForkBody = z.strictObject({

@@ -51,6 +51,16 @@ test("create, list, rename: titles default to the first prompt; newest first; id
     assert.deepEqual(await call(server, "PATCH", "/sessions/talk", { userId: "alice", title: "Locks" }), { status: 200, body: { sessionId: "talk", title: "Locks" } });
     assert.equal((await call(server, "GET", "/sessions", undefined, { "x-harness-user": "alice" })).body[0].title, "Locks");
     assert.deepEqual((await call(server, "GET", "/sessions?userId=bob")).body, []);
+
+    // Open on a socket, never used: not listed, yet it can be named, and then it is.
+    const opened = await MinimalClient.connect(server.url, { userId: "alice", sessionId: "opened" });
+    await opened.waitForState(() => true);
+    assert.ok(!(await call(server, "GET", "/sessions?userId=alice")).body.some((s: { sessionId: string }) => s.sessionId === "opened"));
+    assert.equal((await call(server, "POST", "/sessions", { userId: "alice", sessionId: "opened" })).status, 409);
+    assert.deepEqual(await call(server, "PATCH", "/sessions/opened", { userId: "alice", title: "Later" }), { status: 200, body: { sessionId: "opened", title: "Later" } });
+    assert.equal((await call(server, "GET", "/sessions?userId=alice")).body.find((s: { sessionId: string }) => s.sessionId === "opened")?.title, "Later");
+    assert.equal((await call(server, "PATCH", "/sessions/never", { userId: "alice", title: "x" })).status, 404);
+    await opened.close();
   });
 });
 

@@ -153,7 +153,11 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
       const body = check(RenameBody, await bodyOf(c));
       const userId = userOf(c, body.userId);
-      if (!catalog.rename(userId, sessionId, body.title)) return notFound(c, sessionId);
+      if (!catalog.rename(userId, sessionId, body.title)) {
+        // Open on a socket but not used yet, so not stored: named, it is stored (and listed) now.
+        const live = await registry.live(userId, sessionId);
+        if (!live || !catalog.create(userId, sessionId, { title: body.title })) return notFound(c, sessionId);
+      }
       return c.json({ sessionId, title: body.title });
     }),
   );

@@ -1,8 +1,7 @@
-import fs from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { applyEdit, IDENTICAL_STRINGS, snippet } from "./edit-apply.ts";
-import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import type { ToolState } from "./state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
@@ -32,7 +31,7 @@ export const editTool = defineTool({
     return withFileLock(state, target, async () => {
       let current: Buffer;
       try {
-        current = await fs.readFile(target);
+        current = await readWholeFile(target, shown);
       } catch (error) {
         const code = errorCode(error);
         if (code === "ENOENT" && edit.old_string === "") return createFile(state, target, shown, edit.new_string);

@@ -4,7 +4,24 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { formatBytes, specialFileProblem } from "./paths.ts";
 import type { FileSnapshot, ToolState } from "./state.ts";
+
+/** The largest file Edit, MultiEdit and NotebookEdit take whole (its text must fit in one string). */
+export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A file's whole content, for a tool that changes it. A directory or a missing file fails as
+ * fs.readFile does (EISDIR, ENOENT); a named pipe, socket or device, or a file too large to hold
+ * as text, fails with a message that says so. */
+export async function readWholeFile(file: string, shown: string, maxBytes = MAX_WHOLE_FILE_BYTES): Promise<Buffer> {
+  const stat = await fs.stat(file);
+  const special = specialFileProblem(stat, shown);
+  if (special) throw new Error(special);
+  if (stat.isFile() && stat.size > maxBytes) {
+    throw new Error(`${shown} is ${formatBytes(stat.size)}, more than the ${formatBytes(maxBytes)} a file may have to be changed whole; change it through Bash (sed, for example)`);
+  }
+  return fs.readFile(file);
+}
 
 export const NOT_READ_MESSAGE = "File has not been read yet. Read it first before writing to it.";
 export const MODIFIED_MESSAGE =
@@ -22,7 +39,7 @@ export async function snapshotFile(state: ToolState | undefined, file: string, c
   try {
     const stat = await fs.stat(file);
     let hash: string | undefined;
-    if (stat.size <= state.limits.maxHashBytes) hash = hashOf(content ?? (await fs.readFile(file)));
+    if (stat.isFile() && stat.size <= state.limits.maxHashBytes) hash = hashOf(content ?? (await fs.readFile(file)));
     return { mtimeMs: stat.mtimeMs, size: stat.size, ...(hash !== undefined && { hash }) };
   } catch {
     return undefined;
@@ -47,6 +64,8 @@ export async function refuseWrite(state: ToolState | undefined, file: string, cu
   } catch {
     return undefined; // A new file needs no read; other failures are reported by the write itself.
   }
+  const special = specialFileProblem(stat, file);
+  if (special) return special;
   if (!stat.isFile()) return undefined;
   const seen = state.files.get(file);
   if (!seen) return NOT_READ_MESSAGE;

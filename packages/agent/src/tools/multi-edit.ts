@@ -1,8 +1,7 @@
-import fs from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { applyEdit, type EditSpec } from "./edit-apply.ts";
-import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
 const PREVIEW_CHARS = 60;
@@ -36,7 +35,7 @@ export const multiEditTool = defineTool({
       let original = "";
       let exists = true;
       try {
-        const current = await fs.readFile(target);
+        const current = await readWholeFile(target, shown);
         const refusal = await refuseWrite(state, target, current);
         if (refusal) return { content: refusal, isError: true };
         original = current.toString("utf8");

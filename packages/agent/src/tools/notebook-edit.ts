@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
-import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import { cellIdOf, findCell, type Notebook, type NotebookCell, notebookHasCellIds, parseNotebook, serializeNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
@@ -38,7 +37,7 @@ export const notebookEditTool = defineTool({
     return withFileLock(state, target, async () => {
       let current: Buffer;
       try {
-        current = await fs.readFile(target);
+        current = await readWholeFile(target, shown);
       } catch (error) {
         if (errorCode(error) === "ENOENT") return { content: `Notebook does not exist: ${shown}. Create it with Write first.`, isError: true };
         return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };

@@ -1,14 +1,13 @@
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import type { ToolOutput } from "../types.ts";
 import { remember, snapshotFile } from "./file-state.ts";
 import { parseNotebook } from "./notebook.ts";
-import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
+import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 import { isImagePath, readImage } from "./read-image.ts";
 import { renderNotebook } from "./read-notebook.ts";
 import { limitsOf, type ToolState } from "./state.ts";
@@ -51,6 +50,8 @@ export const readTool = defineTool({
       return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
     }
     if (stat.isDirectory()) return { content: `${shown} is a directory, not a file. Use Glob or Bash (ls) to list its contents.`, isError: true };
+    const special = specialFileProblem(stat, shown);
+    if (special) return { content: special, isError: true };
     // Taken before reading: if the file changes meanwhile, a later write is refused rather than
     // allowed over content the model has not seen.
     const snapshot = await snapshotFile(state, target);
@@ -71,7 +72,7 @@ async function readByType(target: string, shown: string, size: number, request: 
       isError: true,
     };
   }
-  if (size === 0) return { content: `(The file ${shown} exists but is empty.)` };
+  // Files of /proc say they are empty and are not: an empty file is known once read.
   if (extension === ".ipynb") return readNotebook(target, shown, request);
   if (await looksBinary(target)) return { content: `${shown} is a binary file; Read only shows text files, images and notebooks.`, isError: true };
   return readLines(target, shown, request.offset, request.limit, request.signal);
@@ -100,39 +101,81 @@ async function looksBinary(file: string): Promise<boolean> {
   }
 }
 
+/** Lines [offset, offset + limit) of `file`, numbered. Lines are split at "\n" (a "\r" before it
+ * goes too) as the file streams by; no more than READ_MAX_LINE_CHARS of a line is ever held, so a
+ * file that is one enormous line costs no more memory than a short one. */
 async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
-  const stream = createReadStream(file, { encoding: "utf8", signal });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const stream = createReadStream(file, { encoding: "utf8", signal, highWaterMark: 64 * 1024 });
   const out: string[] = [];
   let size = 0;
   let lineNumber = 0;
   let stoppedAt = 0; // first line not shown because of the size budget
   let more = false;
-  try {
-    for await (let line of lines) {
-      lineNumber++;
-      if (lineNumber < offset) continue;
-      if (lineNumber >= offset + limit) {
-        more = true;
-        break;
-      }
-      if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-      if (line.length > READ_MAX_LINE_CHARS) line = `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`;
-      const numbered = `${String(lineNumber).padStart(6, " ")}\t${line}`;
-      if (size + numbered.length + 1 > OUTPUT_BUDGET && out.length > 0) {
-        stoppedAt = lineNumber;
-        break;
-      }
-      out.push(numbered);
-      size += numbered.length + 1;
+  /** The current line's first characters (one more than are shown, to tell a cut line) and its
+   * full length. */
+  let line = "";
+  let length = 0;
+  const take = (piece: string) => {
+    if (line.length <= READ_MAX_LINE_CHARS) line += piece.slice(0, READ_MAX_LINE_CHARS + 1 - line.length);
+    length += piece.length;
+  };
+  /** Ends the current line; true when reading should stop. */
+  const endLine = (): boolean => {
+    let text = line;
+    let full = length;
+    line = "";
+    length = 0;
+    if (full === text.length && text.endsWith("\r")) {
+      text = text.slice(0, -1);
+      full--;
     }
+    lineNumber++;
+    if (lineNumber < offset) return false;
+    if (lineNumber >= offset + limit) {
+      more = true;
+      return true;
+    }
+    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) {
+      text = text.slice(1);
+      full--;
+    }
+    if (full > READ_MAX_LINE_CHARS) text = `${text.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`;
+    const numbered = `${String(lineNumber).padStart(6, " ")}\t${text}`;
+    if (size + numbered.length + 1 > OUTPUT_BUDGET && out.length > 0) {
+      stoppedAt = lineNumber;
+      return true;
+    }
+    out.push(numbered);
+    size += numbered.length + 1;
+    return false;
+  };
+  try {
+    let stopped = false;
+    reading: for await (const chunk of stream as AsyncIterable<string>) {
+      let from = 0;
+      for (;;) {
+        const newline = chunk.indexOf("\n", from);
+        if (newline === -1) {
+          take(from === 0 ? chunk : chunk.slice(from));
+          break;
+        }
+        take(chunk.slice(from, newline));
+        from = newline + 1;
+        if (endLine()) {
+          stopped = true;
+          break reading;
+        }
+      }
+    }
+    // The last line, when the file does not end with a newline.
+    if (!stopped && length > 0) endLine();
   } catch (error) {
     if (signal.aborted) return { content: "Interrupted by user", isError: true };
     return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
   } finally {
-    lines.close();
     stream.destroy();
   }
+  if (lineNumber === 0) return { content: `(The file ${shown} exists but is empty.)` };
   if (out.length === 0) {
     return { content: `(${shown} has ${lineNumber} line${lineNumber === 1 ? "" : "s"}; offset ${offset} is past the end.)` };
   }

@@ -27,6 +27,10 @@ test("Write refuses a directory and reports bad arguments", async (t) => {
   const dir = await callTool(writeTool, { file_path: "dir", content: "x" }, cwd);
   assert.equal(dir.isError, true);
   assert.match(dir.content, /dir is a directory/);
+  const slash = await callTool(writeTool, { file_path: "out/", content: "x" }, cwd);
+  assert.equal(slash.isError, true);
+  assert.match(slash.content, /^out\/ ends with a slash/);
+  await assert.rejects(fs.stat(path.join(cwd, "out")), "nothing was written");
 
   const missing = await callTool(writeTool, { file_path: "a.txt" }, cwd);
   assert.equal(missing.isError, true);

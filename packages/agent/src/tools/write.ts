@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
-import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
+import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 
 const description = `Writes a file to the local filesystem, replacing it if it already exists.
 
@@ -22,11 +22,14 @@ export const writeTool = defineTool({
   async execute({ file_path, content }, { cwd, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);
+    if (file_path.endsWith("/")) return { content: `${file_path} ends with a slash, so it names a directory; give the path of a file to write.`, isError: true };
     return withFileLock(state, target, async () => {
       let existed = false;
       try {
         const stat = await fs.stat(target);
         if (stat.isDirectory()) return { content: `${shown} is a directory; give the path of a file to write.`, isError: true };
+        const special = specialFileProblem(stat, shown);
+        if (special) return { content: special, isError: true };
         existed = true;
       } catch (error) {
         if (errorCode(error) !== "ENOENT") return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };

@@ -30,6 +30,8 @@ export type ToolRunContext = {
   /** Awaited before a tool that is not read-only runs (RunAgentOptions.beforeChanges, which runAgent
    * makes never reject). */
   beforeChanges?: () => Promise<void>;
+  /** Calls whose input the model garbled, by id: answered with the error, never run. */
+  inputErrors?: ReadonlyMap<string, string>;
 };
 
 type Finished = { output: ToolOutput; notes: string[] };
@@ -53,6 +55,8 @@ async function runToolCall(call: ToolUseBlock, run: ToolRunContext): Promise<Too
 }
 
 async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext): Promise<Finished> {
+  const inputError = run.inputErrors?.get(call.id);
+  if (inputError !== undefined) return { output: { content: inputError, isError: true }, notes: [] };
   const prepared = prepareToolCall(run.tools, call.name, call.input);
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;

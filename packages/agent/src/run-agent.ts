@@ -133,7 +133,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       state.started.add(call.id);
       state.emit({ type: "tool.started", toolName: call.name, toolUseId: call.id, input: call.input });
     }
-    const results = await executeToolCalls(calls, toolRun);
+    const results = await executeToolCalls(calls, outcome.inputErrors ? { ...toolRun, inputErrors: outcome.inputErrors } : toolRun);
     state.messages.push({ role: "user", content: results });
     if (signal.aborted) return finish(state, "aborted");
     if (state.stopRequest !== undefined) return finish(state, "error", state.stopRequest);

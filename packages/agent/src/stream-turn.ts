@@ -10,6 +10,8 @@ export type TurnOutcome = {
   message: ModelMessage | undefined;
   usage: Usage;
   errorMessage?: string;
+  /** Tool calls whose input was not a JSON object, by id: answered with this, never run. */
+  inputErrors?: Map<string, string>;
 };
 
 /** One model call. Forwards text deltas as they arrive and announces each tool call once its input
@@ -24,6 +26,7 @@ export async function streamTurn(
   let text = "";
   const toolUses: ContentBlock[] = [];
   let failure: string | undefined;
+  let inputErrors: Map<string, string> | undefined;
   try {
     for await (const event of provider.stream(request)) {
       switch (event.type) {
@@ -32,6 +35,7 @@ export async function streamTurn(
           emit({ type: "assistant.delta", text: event.text });
           break;
         case "tool-call-end":
+          if (event.inputError !== undefined) (inputErrors ??= new Map()).set(event.id, event.inputError);
           toolUses.push({ type: "tool_use", id: event.id, name: event.name, input: event.input });
           started.add(event.id);
           emit({ type: "tool.started", toolName: event.name, toolUseId: event.id, input: event.input });
@@ -42,6 +46,7 @@ export async function streamTurn(
             message: cleanAssistantMessage(event.message),
             usage: event.usage,
             ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
+            ...(inputErrors && { inputErrors }),
           };
       }
     }

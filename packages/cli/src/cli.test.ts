@@ -68,6 +68,29 @@ test("harness run streams the reply to stdout and shows a Bash tool call on stde
   assert.match(toolResult, /made/);
 });
 
+test("a tool call whose input the output limit cut off is answered with an error, and the run goes on", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ name: "Write", input: {}, inputJson: '{"file_path": "big.txt", "content": "line 1\\nline' }], stopReason: "max_tokens" },
+        { text: "I will write it in parts." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const { result } = harness(["run", "--cwd", dir, "--permission-mode", "acceptEdits", "write a big file"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url });
+  const { code, stdout, stderr } = await result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "I will write it in parts.\n");
+  assert.equal(existsSync(join(dir, "big.txt")), false, "the cut-off call did not run");
+  const [assistant, answer] = fake.requests[1].body.messages.slice(-2) as { content: { type: string; input?: unknown; is_error?: boolean; content?: string }[] }[];
+  assert.deepEqual(assistant.content.find((b) => b.type === "tool_use")?.input, {});
+  const toolResult = answer.content.find((b) => b.type === "tool_result");
+  assert.equal(toolResult?.is_error, true);
+  assert.match(String(toolResult?.content), /not a valid JSON object, so the tool did not run.*output token limit/);
+});
+
 test("without a permission mode that allows it, a headless run refuses a call that needs approval", async (t) => {
   const fake = await withFake(
     t,

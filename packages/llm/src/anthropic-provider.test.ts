@@ -105,17 +105,25 @@ test("a tool called with no input gets an empty object", async (t) => {
   assert.equal(lastDone(events).stopReason, "tool_use");
 });
 
-test("malformed tool input JSON ends the stream with an error naming the tool", async (t) => {
+test("malformed tool input JSON ends that call with an input error; the reply and the other calls go on", async (t) => {
   const { provider } = await setup(t, [
-    { text: "Let me look.", toolUses: [{ name: "read_file", input: {}, inputJson: '{"path": "a.ts"' }] },
+    { text: "Let me look.", toolUses: [{ name: "read_file", input: {}, inputJson: '{"path": "a.ts"' }, { name: "list_todos", input: { all: true } }] },
   ]);
   const events = await collect(provider.stream(ask()));
-  assert.equal(events.some((e) => e.type === "tool-call-end"), false);
+  const ends = events.filter((e) => e.type === "tool-call-end");
+  assert.equal(ends.length, 2);
+  const [bad, good] = ends;
+  assert.deepEqual(bad.input, {});
+  assert.match(bad.inputError ?? "", /^The input of this read_file call was not a valid JSON object, so the tool did not run: "\{\\"path\\": \\"a\.ts\\"".*output token limit/);
+  assert.deepEqual(good.input, { all: true });
+  assert.equal(good.inputError, undefined);
   const done = lastDone(events);
-  assert.equal(done.stopReason, "error");
-  assert.match(done.errorMessage ?? "", /invalid JSON/);
-  assert.match(done.errorMessage ?? "", /"read_file"/);
-  assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }]);
+  assert.equal(done.stopReason, "tool_use");
+  assert.deepEqual(done.message.content, [
+    { type: "text", text: "Let me look." },
+    { type: "tool_use", id: bad.id, name: "read_file", input: {} },
+    { type: "tool_use", id: good.id, name: "list_todos", input: { all: true } },
+  ]);
 });
 
 test("usage maps input, output, cache-read and cache-write tokens, priced by the model's list price", async (t) => {

@@ -3,7 +3,7 @@
 // returns at most one event and allocates nothing beyond it.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@harness/protocol";
-import { parseToolInput, previewJson } from "./tool-input.ts";
+import { badInputMessage, parseToolInput } from "./tool-input.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
@@ -22,7 +22,7 @@ export type StreamState = {
   stopReason: string | null;
   /** message_stop arrived: the reply is complete. */
   complete: boolean;
-  /** Set when the stream cannot go on (a tool's input is not valid JSON). */
+  /** Set when the stream cannot go on. */
   fatal: string | undefined;
 };
 
@@ -80,8 +80,10 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
       if (block?.kind !== "tool") return undefined;
       const input = parseToolInput(block.json);
       if (input === undefined) {
-        state.fatal = `the model sent invalid JSON as the input of tool "${block.name}" (${block.id}): ${previewJson(block.json)}`;
-        return undefined;
+        // Kept in the reply with an empty input (the API takes nothing else back), and answered
+        // with the error so the model can try again.
+        block.input = {};
+        return { type: "tool-call-end", id: block.id, name: block.name, input: block.input, inputError: badInputMessage(block.name, block.json) };
       }
       block.input = input;
       return { type: "tool-call-end", id: block.id, name: block.name, input };

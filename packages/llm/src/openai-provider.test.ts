@@ -100,14 +100,16 @@ test("a tool call sent whole in one chunk (as Ollama does), after a 'stop' finis
   assert.equal(lastDone(events).stopReason, "tool_use");
 });
 
-test("malformed tool arguments end the stream with an error naming the tool", async (t) => {
+test("malformed tool arguments end that call with an input error, not the stream", async (t) => {
   const { provider } = await setup(t, [{ text: "Let me look.", toolCalls: [{ name: "read_file", arguments: {}, argumentsJson: '{"path": "a.ts"' }] }]);
   const events = await collect(provider.stream(ask()));
-  assert.equal(events.some((e) => e.type === "tool-call-end"), false);
+  const end = events.find((e) => e.type === "tool-call-end");
+  assert.ok(end);
+  assert.deepEqual(end.input, {});
+  assert.match(end.inputError ?? "", /^The input of this read_file call was not a valid JSON object/);
   const done = lastDone(events);
-  assert.equal(done.stopReason, "error");
-  assert.match(done.errorMessage ?? "", /invalid JSON as the arguments of tool "read_file"/);
-  assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }]);
+  assert.equal(done.stopReason, "tool_use");
+  assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }, { type: "tool_use", id: end.id, name: "read_file", input: {} }]);
 });
 
 test("usage: cached prompt tokens count as cache reads, not input; a model without a price costs 0", async (t) => {

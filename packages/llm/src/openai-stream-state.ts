@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AttemptState } from "./stream-with-retries.ts";
-import { parseToolInput, previewJson } from "./tool-input.ts";
+import { badInputMessage, parseToolInput } from "./tool-input.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -131,7 +131,8 @@ function endTool(state: OpenAIStreamState, tool: ToolAcc, out: ModelEvent[]): vo
   }
   const input = parseToolInput(tool.args);
   if (input === undefined) {
-    state.fatal = `the model sent invalid JSON as the arguments of tool "${tool.name}" (${tool.id}): ${previewJson(tool.args)}`;
+    tool.input = {};
+    out.push({ type: "tool-call-end", id: tool.id, name: tool.name, input: tool.input, inputError: badInputMessage(tool.name, tool.args) });
     return;
   }
   tool.input = input;

@@ -12,6 +12,11 @@ export function parseToolInput(json: string): Record<string, unknown> | undefine
   }
 }
 
+/** What a tool call is answered with when its input was not a JSON object. */
+export function badInputMessage(name: string, json: string): string {
+  return `The input of this ${name} call was not a valid JSON object, so the tool did not run: ${previewJson(json)}. If the reply was cut off by the output token limit, send the call again with less in it (write a large file in parts, for example).`;
+}
+
 /** The text quoted for an error message, cut after 200 characters. */
 export function previewJson(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);

@@ -69,8 +69,10 @@ export type ModelEvent =
   /** A tool_use block began; its input streams as partial JSON. */
   | { type: "tool-call-start"; id: string; name: string }
   | { type: "tool-call-delta"; id: string; partialJson: string }
-  /** The block is complete; `input` is the parsed JSON (an empty object when the model sent none). */
-  | { type: "tool-call-end"; id: string; name: string; input: Record<string, unknown> }
+  /** The block is complete; `input` is the parsed JSON (an empty object when the model sent none).
+   * When what the model sent is not a JSON object (cut off by max_tokens, say), `input` is empty
+   * and `inputError` says what was wrong: the call must be answered with that error, not run. */
+  | { type: "tool-call-end"; id: string; name: string; input: Record<string, unknown>; inputError?: string }
   /** A failed attempt is retried after `delayMs`; nothing from the failed attempt was emitted.
    * `attempt` is the number of the attempt that failed (1 for the first request). */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,6 +89,21 @@ test("a tool call whose input the output limit cut off is answered with an error
   const toolResult = answer.content.find((b) => b.type === "tool_result");
   assert.equal(toolResult?.is_error, true);
   assert.match(String(toolResult?.content), /not a valid JSON object, so the tool did not run.*output token limit/);
+});
+
+test("problems in the project's configuration are shown on stderr, and the run goes on", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "fine" }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude"));
+  writeFileSync(join(dir, ".claude", "settings.json"), "{ this is not json");
+  writeFileSync(join(dir, "CLAUDE.md"), "See @missing-file.md\n");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: tempDir(t) }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "fine\n");
+  const lines = stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 2, stderr);
+  assert.match(lines[0], /^! .*\.claude\/settings\.json: invalid JSON/);
+  assert.match(lines[1], /^! .*CLAUDE\.md: Import @missing-file\.md not found/);
 });
 
 test("without a permission mode that allows it, a headless run refuses a call that needs approval", async (t) => {

@@ -72,3 +72,16 @@ test("a sub-agent's tool calls are nested and its text stays out of the reply", 
   assert.equal(out.text, "Found.\n");
   assert.equal(err.text, "● Task(explore)\n    ● Grep(foo)\n      ⎿  a.ts\n● Task(explore)\n  ⎿  found it\n");
 });
+
+test("notices go to stderr, marked by their level", () => {
+  const out = sink();
+  const err = sink();
+  const r = createRenderer(out, err, { color: false, cwd: "/w" });
+  r.event({ type: "notice", level: "warning", message: ".claude/settings.json is not valid JSON (line 1)" });
+  r.event({ type: "notice", level: "error", message: "MCP server db failed to start" });
+  r.event({ type: "notice", level: "info", message: "MCP server fs connected: 3 tools" });
+  r.event({ type: "notice", level: "warning", message: "from a sub-agent", agentId: "a1" });
+  r.finish();
+  assert.equal(out.text, "");
+  assert.equal(err.text, "! .claude/settings.json is not valid JSON (line 1)\n✗ MCP server db failed to start\n· MCP server fs connected: 3 tools\n    ! from a sub-agent\n");
+});

@@ -1,5 +1,6 @@
 // Terminal rendering of a headless run: the reply text goes to stdout as it streams; tool activity
-// goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output.
+// goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output, and so do
+// notices (a settings file that could not be read, an MCP server that did not start, …).
 import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 
@@ -61,6 +62,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   const bold = paint("1");
   const dim = paint("2");
   const red = paint("31");
+  const yellow = paint("33");
   const width = opts.width ?? 160;
   const maxLines = opts.outputLines ?? 4;
   // When both streams are the same terminal they share one cursor, so line breaks must account for
@@ -120,6 +122,12 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           const mark = event.isError ? red("✗") : dim("⎿");
           excerpt.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
           err(`${lines.join("\n")}\n`);
+          break;
+        }
+        case "notice": {
+          const indent = event.agentId === undefined ? "" : "    ";
+          const line = event.level === "error" ? red(`✗ ${event.message}`) : event.level === "warning" ? yellow(`! ${event.message}`) : dim(`· ${event.message}`);
+          err(`${indent}${line}\n`);
           break;
         }
       }

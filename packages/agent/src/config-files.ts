@@ -8,9 +8,13 @@
 // missing (ENOENT, not ENOTDIR), as the stat that finds it says.
 import { statSync, type Dirent, type Stats } from "node:fs";
 import { readdir as readdirAsync, readFile as readFileAsync, stat as statAsync } from "node:fs/promises";
+import { specialFileKind } from "./file-kind.ts";
 
 /** Larger files are read every time. */
 const MAX_CACHED_BYTES = 256 * 1024;
+/** Larger files are not read at all: no configuration is this large, and reading one whole could
+ * take the process's memory. */
+export const MAX_CONFIG_FILE_BYTES = 64 * 1024 * 1024;
 /** Entries kept, oldest dropped first. */
 const MAX_ENTRIES = 4096;
 /** A file changed this recently may change again within the resolution of its timestamps without
@@ -65,10 +69,17 @@ export function configPathExists(file: string): boolean {
   return statOf(file) != null;
 }
 
-/** The bytes of `file`; callers must not modify them (they may be shared). */
+/** The bytes of `file`; callers must not modify them (they may be shared). A named pipe, a device
+ * or a file over MAX_CONFIG_FILE_BYTES is refused with an error that says so. */
 export async function readConfigFile(file: string): Promise<Buffer> {
   const stats = statOf(file);
   if (stats === null) throw missing("open", file);
+  if (stats) {
+    const kind = specialFileKind(stats);
+    // Without the path: callers put the file's name before the message.
+    if (kind) throw new Error(`it is ${kind}, not a regular file, so it is not read`);
+    if (stats.size > MAX_CONFIG_FILE_BYTES) throw new Error(`it is ${Math.round(stats.size / 1024 / 1024)} MB; files over ${MAX_CONFIG_FILE_BYTES / 1024 / 1024} MB are not read`);
+  }
   if (stats === undefined || !stats.isFile() || stats.size > MAX_CACHED_BYTES) return readFileAsync(file);
   const signature = signatureOf(stats);
   const known = files.get(file);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -142,4 +143,18 @@ test("projectRoot defaults to cwd: directories above it are parent scope", async
   const t = await tree({ "mono/app/CLAUDE.md": "app", "mono/app/pkg/CLAUDE.md": "pkg" });
   const { files } = await load({ base: t.base, cwd: t.cwd, home: t.home });
   assert.deepEqual(files.map((f) => f.scope), ["parent", "project"]);
+});
+
+test("an import of a named pipe or a device is refused at once, and the rest loads", async () => {
+  const t = await tree({ "mono/app/CLAUDE.md": "Never read @/dev/zero directly, nor @build.pipe.\n", "mono/app/pkg/CLAUDE.md": "pkg" });
+  execFileSync("mkfifo", [path.join(t.base, "mono/app/build.pipe")]);
+  const loaded = await Promise.race([load(t), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the load blocked")), 5000))]);
+  assert.deepEqual(loaded.files.map((f) => rel(t.base, f.path)), ["mono/app/CLAUDE.md", "mono/app/pkg/CLAUDE.md"]);
+  assert.deepEqual(
+    loaded.diagnostics.map((d) => d.message.replace(t.base, "<base>")),
+    [
+      "Import @/dev/zero skipped: /dev/zero cannot be read: it is a character device, not a regular file, so it is not read",
+      "Import @build.pipe skipped: <base>/mono/app/build.pipe cannot be read: it is a named pipe (FIFO), not a regular file, so it is not read",
+    ],
+  );
 });

@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import os from "node:os";
+import { specialFileKind } from "../file-kind.ts";
 import path from "node:path";
 
 /** An argument path made absolute: "~" is the home directory, relative paths start at `cwd`. */
@@ -22,20 +23,10 @@ export function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
 }
 
-/** Why the tools do not read or write `stat`'s file whole, when it is neither a regular file nor a
- * directory: a named pipe blocks until someone writes to it (and holds one of the few threads all
- * file work shares), a device such as /dev/zero never ends. */
+/** Why the tools do not read or write `stat`'s file whole (see specialFileKind), if they do not. */
 export function specialFileProblem(stat: Stats, shown: string): string | undefined {
-  if (stat.isFile() || stat.isDirectory()) return undefined;
-  const kind = stat.isFIFO()
-    ? "a named pipe (FIFO)"
-    : stat.isSocket()
-      ? "a socket"
-      : stat.isCharacterDevice()
-        ? "a character device"
-        : stat.isBlockDevice()
-          ? "a block device"
-          : "not a regular file";
+  const kind = specialFileKind(stat);
+  if (kind === undefined) return undefined;
   return `${shown} is ${kind}, not a regular file, so it is not read or written whole. Use Bash with a limit (head -c 1000 "${shown}", for example) if you need to look at it.`;
 }
 

@@ -7,7 +7,11 @@ const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
 const HOOK_KEYS = new Set(["type", "command", "timeout"]);
 
-const commandSchema = z.string({ error: "must be a non-empty string" }).trim().min(1, "must be a non-empty string");
+const commandSchema = z
+  .string({ error: "must be a non-empty string" })
+  .trim()
+  .min(1, "must be a non-empty string")
+  .refine((command) => !command.includes("\0"), "must not hold a NUL character (no program can be given one)");
 const timeoutSchema = z.number({ error: "must be a positive number of seconds" }).positive("must be a positive number of seconds");
 
 type Report = (key: string, message: string) => void;

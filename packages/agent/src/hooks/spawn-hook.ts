@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { HookRunResult } from "./types.ts";
 
 /** Output kept from each of stdout and stderr; the rest is counted and dropped. */
@@ -34,12 +34,19 @@ export function spawnHook(command: string, stdin: string, opts: SpawnHookOptions
   if (opts.signal.aborted) return Promise.resolve(outcome({ aborted: true }));
 
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd: opts.cwd,
-      env: opts.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn("bash", ["-c", command], {
+        cwd: opts.cwd,
+        env: opts.env,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      // What spawn refuses outright (a NUL in the command or the environment) fails this hook only.
+      resolve(outcome({ error: `cannot run the hook: ${error instanceof Error ? error.message : String(error)}` }));
+      return;
+    }
     const stdout = collector();
     const stderr = collector();
     let timedOut = false;

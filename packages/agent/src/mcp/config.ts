@@ -84,6 +84,18 @@ export function parseServerEntry(name: string, raw: unknown, where: { scope: Mcp
     args: (parsed.data.args ?? []).map((arg, i) => expand(arg, `args[${i}]`)),
     env: expandMap(parsed.data.env, "env"),
   };
+  // What spawn would refuse: said here, with the key, rather than as the server failing to start.
+  const unspawnable: [string, string][] = [
+    ["command", server.command],
+    ...server.args.map((arg, i): [string, string] => [`args[${i}]`, arg]),
+    ...Object.entries(server.env).flatMap(([k, v]): [string, string][] => [[`env`, k], [`env.${k}`, v]]),
+  ];
+  for (const [key, text] of unspawnable) {
+    if (text.includes("\0")) return fail(`"${key}" holds a NUL character, which no program can be given`, `${where.keyPrefix}.${key}`);
+  }
+  for (const name of Object.keys(server.env)) {
+    if (name === "" || name.includes("=")) return fail(`environment variable name ${JSON.stringify(name)} must not be empty or hold "="`, `${where.keyPrefix}.env`);
+  }
   return { ok: true, warnings, server };
 }
 

@@ -52,6 +52,17 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
     transport.onclose = resolve;
   });
   const connection: McpConnection = { config, client, state: "connecting", tools: [], transportClosed };
+  if (transport instanceof StdioClientTransport) {
+    // Its close event comes from the process: when spawn throws there is none, and no event.
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      try {
+        await start();
+      } finally {
+        if (transport.pid === null) neverStarted.add(client);
+      }
+    };
+  }
 
   client.onclose = () => {
     if (connection.state !== "connected") return;
@@ -102,8 +113,13 @@ async function shutDown(connection: McpConnection): Promise<void> {
  * SIGTERM/SIGKILL escalation. */
 async function release(connection: McpConnection): Promise<void> {
   await connection.client.close().catch(() => undefined);
+  // A server process that never started (spawn refused its command) has nothing to wait for.
+  if (neverStarted.has(connection.client)) return;
   await Promise.race([connection.transportClosed, delay(RELEASE_WAIT_MS)]);
 }
+
+/** Clients whose stdio server process was never created. */
+const neverStarted = new WeakSet<Client>();
 
 function createTransport(config: McpServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
   if (config.type === "stdio") {

@@ -7,6 +7,7 @@ import { decide } from "../permissions/decide.ts";
 import { tempWorkspace } from "../testing/fixtures.ts";
 import { permissionContext } from "./context.ts";
 import { loadSettings } from "./load.ts";
+import { validateSettings } from "./validate.ts";
 
 type Layout = { user?: unknown; project?: unknown; local?: unknown; managed?: unknown };
 
@@ -121,7 +122,7 @@ test("an invalid key is dropped with a diagnostic naming it; the rest of the fil
   assert.match(byKey["permissions.defaultMode"], /expected one of "default", "acceptEdits".*got "yolo"/);
   assert.match(byKey["permissions.deny"], /expected array, got the string "Bash\(rm:\*\)"/);
   assert.equal(byKey["env.BAD"], "expected string, got number 2");
-  assert.match(byKey["hooks.PreToolUse[0].hooks"], /required array is missing/);
+  assert.equal(byKey["hooks.PreToolUse[0]"], '"hooks" must be a list of hooks, got nothing; the group is left out');
   assert.match(byKey.enableAllProjectMcpServers, /expected boolean/);
   assert.equal(loaded.diagnostics.length, 7);
 
@@ -186,4 +187,31 @@ test("the client's mode overrides defaultMode from settings", async (t) => {
   const loaded = await env.load();
   assert.equal(permissionContext(loaded, { cwd: env.project, home: env.home }).mode, "acceptEdits");
   assert.equal(permissionContext(loaded, { cwd: env.project, home: env.home, mode: "plan" }).mode, "plan");
+});
+
+test("a hook group with a matcher or hook list of the wrong kind is dropped whole, with one message; variables no program can take are dropped", () => {
+  const { settings, diagnostics } = validateSettings(
+    {
+      hooks: {
+        PreToolUse: [
+          { matcher: ["Bash"], hooks: [{ type: "command", command: "exit 2" }] },
+          { matcher: "Write", hooks: [{ type: "command", command: "echo ok" }] },
+        ],
+        Stop: [{ hooks: "echo done" }],
+      },
+      env: { GOOD: "1", BAD: "a\0b", "A=B": "x" },
+    },
+    "/p/.claude/settings.json",
+  );
+  assert.deepEqual(settings.hooks, { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "echo ok" }] }], Stop: [] });
+  assert.deepEqual(settings.env, { GOOD: "1" });
+  assert.deepEqual(
+    diagnostics.map((d) => `${d.key}: ${d.message}`),
+    [
+      'hooks.PreToolUse[0]: "matcher" must be a string, got an array; the group is left out',
+      'hooks.Stop[0]: "hooks" must be a list of hooks, got the string "echo done"; the group is left out',
+      "env.BAD: an environment variable's value must not hold a NUL character",
+      `env["A=B"]: an environment variable's name must not be empty or hold "=" or a NUL character`,
+    ],
+  );
 });

@@ -18,17 +18,39 @@ const permissionsSchema = z.looseObject({
   additionalDirectories: stringList.optional(),
 });
 
-/** Loose on purpose: the hooks module checks commands, timeouts and event names. */
-const hookGroupSchema = z.looseObject({
-  matcher: z.string().optional(),
-  hooks: z.array(z.unknown()),
+/** Loose on purpose: the hooks module checks commands, timeouts and event names. A group whose
+ * matcher or hook list is wrong is dropped whole, with one message: without its matcher it would
+ * run for every tool. */
+const hookGroupSchema = z.looseObject({ matcher: z.unknown().optional(), hooks: z.unknown().optional() }).superRefine((group, ctx) => {
+  if (group.matcher !== undefined && typeof group.matcher !== "string") {
+    ctx.addIssue({ code: "custom", message: `"matcher" must be a string, got ${kindOf(group.matcher)}; the group is left out` });
+  } else if (!Array.isArray(group.hooks)) {
+    ctx.addIssue({ code: "custom", message: `"hooks" must be a list of hooks, got ${kindOf(group.hooks)}; the group is left out` });
+  }
 });
+
+function kindOf(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+
+/** No program can be given a variable whose name holds "=" or a NUL, or whose value holds a NUL. */
+const envSchema = z
+  .record(z.string(), z.string().refine((value) => !value.includes("\0"), "an environment variable's value must not hold a NUL character"))
+  .superRefine((env, ctx) => {
+    for (const name of Object.keys(env)) {
+      if (!/^[^=\0]+$/.test(name)) ctx.addIssue({ code: "custom", path: [name], message: `an environment variable's name must not be empty or hold "=" or a NUL character` });
+    }
+  });
 
 /** Claude Code's settings keys this harness uses; other keys pass through untouched. */
 export const settingsSchema = z.looseObject({
   permissions: permissionsSchema.optional(),
   hooks: z.record(z.string(), z.array(hookGroupSchema)).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+  env: envSchema.optional(),
   model: z.string().optional(),
   mcpServers: z.record(z.string(), z.looseObject({})).optional(),
   enabledMcpjsonServers: stringList.optional(),

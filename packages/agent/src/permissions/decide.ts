@@ -67,6 +67,10 @@ function fileAccesses(call: ToolCall, ctx: PermissionContext): PathAccess[] {
  * where its literal part points. */
 function globBase(pattern: unknown, dir: string, tool: string): PathAccess[] {
   if (typeof pattern !== "string") return [];
+  // Braces can name other directories ({..,x}/*, {/etc,x}/*): where they lead is left to approval.
+  if (/\{[^}]*(\.\.|\/)/.test(pattern) || (pattern.includes("{") && pattern.includes(".."))) {
+    return [{ kind: "read", tool, path: dir, uncertain: `the braces in the pattern ${pattern} may lead out of the directory it searches` }];
+  }
   const segments = pattern.split("/");
   if (!pattern.startsWith("/") && !segments.includes("..")) return [];
   const firstGlob = segments.findIndex((segment) => /[*?[{]/.test(segment));

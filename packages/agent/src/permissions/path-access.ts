@@ -1,5 +1,5 @@
 import { findRule } from "./match-rule.ts";
-import { isInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
+import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, realPathOf, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision } from "./types.ts";
 import { allow, ask, bypassAllow, deny, planDenial, ruleName } from "./verdicts.ts";
@@ -31,10 +31,18 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   const doing = access.kind === "read" ? `reading ${shown}` : `writing to ${shown}`;
   const target = { kind: "path", path: access.path } as const;
 
-  const denyRule = findRule(ctx.rules.deny, access.tool, target, ctx);
-  if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
-  const askRule = findRule(ctx.rules.ask, access.tool, target, ctx);
-  if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
+  // Rules see the path as written and, when a link leads elsewhere, where it really goes: a link in
+  // the project must not open what a rule closes.
+  const real = realPathOf(access.path);
+  const targets = real === access.path ? [target] : [target, { kind: "path", path: real } as const];
+  for (const t of targets) {
+    const denyRule = findRule(ctx.rules.deny, access.tool, t, ctx);
+    if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
+  }
+  for (const t of targets) {
+    const askRule = findRule(ctx.rules.ask, access.tool, t, ctx);
+    if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
+  }
   if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing);
 
   const protectedBy = protectingRule(access.tool, ctx);
@@ -55,8 +63,16 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (!inside) {
     return ask(`${capitalize(doing)} needs approval: it is outside the working directories (${workingDirectoriesText(ctx)}).`);
   }
+  if (!isReallyInWorkingDirectories(access.path, ctx)) {
+    return ask(`${capitalize(doing)} needs approval: a symbolic link leads it to ${real}, outside the working directories (${workingDirectoriesText(ctx)}).`);
+  }
   if (access.kind === "read") return allow(`Reading inside the working directories is allowed.`);
-  if (ctx.mode === "acceptEdits") return allow("acceptEdits mode allows edits inside the working directories.");
+  if (ctx.mode === "acceptEdits") {
+    if (decidesCommands(real) || decidesCommands(access.path)) {
+      return ask(`${capitalize(doing)} needs approval even in acceptEdits mode: the file decides which commands run (git's config and hooks, settings, MCP servers).`);
+    }
+    return allow("acceptEdits mode allows edits inside the working directories.");
+  }
   return ask(`${capitalize(doing)} needs approval in default mode; acceptEdits mode or an allow rule such as Edit(${ruleSuggestion(shown)}) would allow it.`);
 }
 

@@ -68,8 +68,8 @@ test("A background command returns at once; BashOutput gives new output and the 
   assert.match(finished.content, /^<status>completed<\/status>\n\n<exit_code>0<\/exit_code>/);
 });
 
-test("BashOutput's filter keeps only matching lines and drops the rest", async (t) => {
-  const { start, poll, pollUntil } = await setup(t);
+test("BashOutput's filter keeps only matching lines and drops the rest, and one that would backtrack for ever is stopped", async (t) => {
+  const { start, poll, pollUntil, state } = await setup(t);
   const id = await start("printf 'info a\\nerror b\\ninfo c\\nerror d\\n'; echo done");
   await waitFor(async () => ((await poll(id, "^$")).content.includes("<status>completed") ? true : undefined), "the command to finish");
   // Everything was consumed by the filtering poll above.
@@ -88,6 +88,19 @@ test("BashOutput's filter keeps only matching lines and drops the rest", async (
   const bad = await poll(second, "(");
   assert.equal(bad.isError, true);
   assert.match(bad.content, /Invalid filter "\("/);
+
+  // A pattern that backtracks for ever is stopped; the process went on meanwhile.
+  const again = await start(`printf '${"a".repeat(40)}!\\nx\\n'`);
+  await waitFor(async () => (state.shells.get(again)?.status === "completed" ? true : undefined), "the command to finish");
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 50);
+  const started = performance.now();
+  const stuck = await poll(again, "^(a+)+$");
+  clearInterval(ticker);
+  assert.equal(stuck.isError, true);
+  assert.match(stuck.content, /took more than 2 s and was stopped/);
+  assert.ok(performance.now() - started < 5_000);
+  assert.ok(ticks >= 10, `the event loop went on (${ticks} ticks)`);
 });
 
 test("KillShell ends the command and every process it started", async (t) => {

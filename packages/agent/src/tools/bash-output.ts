@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filterLines } from "./filter-lines.ts";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import type { BackgroundShell } from "./background-shells.ts";
@@ -26,24 +27,38 @@ export const bashOutputTool = defineTool({
   async execute({ bash_id, filter }, { state }) {
     const shell = state?.shells.get(bash_id);
     if (!shell) return { content: unknownShell(bash_id, state), isError: true };
-    let regex: RegExp | undefined;
     if (filter !== undefined) {
       try {
-        regex = new RegExp(filter);
+        new RegExp(filter);
       } catch (error) {
         return { content: `Invalid filter ${JSON.stringify(filter)}: ${error instanceof Error ? error.message : String(error)}. It is a JavaScript regular expression.`, isError: true };
       }
     }
-    return { content: describeShell(shell, regex) };
+    const out = shell.stdout.take();
+    const err = shell.stderr.take();
+    if (filter !== undefined) {
+      const filtered = await filterLines(filter, [linesOf(out.text), linesOf(err.text)]);
+      if (!filtered.ok) return { content: `${filtered.error} The output read now is discarded, as a filter would have done.`, isError: true };
+      const [outKept, errKept] = filtered.groups;
+      return { content: describeShell(shell, { ...out, text: outKept.join("\n") }, { ...err, text: errKept.join("\n") }) };
+    }
+    return { content: describeShell(shell, out, err) };
   },
 });
 
-function describeShell(shell: BackgroundShell, filter: RegExp | undefined): string {
+type Taken = { text: string; dropped: number };
+
+function linesOf(text: string): string[] {
+  const body = text.replace(/\n$/, "");
+  return body === "" ? [] : body.split("\n");
+}
+
+function describeShell(shell: BackgroundShell, out: Taken, err: Taken): string {
   const parts = [`<status>${shell.status}</status>`];
   if (shell.exitCode !== null) parts.push(`<exit_code>${shell.exitCode}</exit_code>`);
-  const stdout = streamText(shell.stdout.take(), filter);
+  const stdout = streamText(out);
   if (stdout) parts.push(`<stdout>\n${stdout}\n</stdout>`);
-  const stderr = streamText(shell.stderr.take(), filter);
+  const stderr = streamText(err);
   const error = shell.error;
   if (stderr || error) parts.push(`<stderr>\n${[stderr, error].filter(Boolean).join("\n")}\n</stderr>`);
   if (error) shell.error = undefined;
@@ -51,9 +66,8 @@ function describeShell(shell: BackgroundShell, filter: RegExp | undefined): stri
   return parts.join("\n\n");
 }
 
-function streamText({ text, dropped }: { text: string; dropped: number }, filter: RegExp | undefined): string {
+function streamText({ text, dropped }: Taken): string {
   let body = text.replace(/\n$/, "");
-  if (filter) body = body.split("\n").filter((line) => filter.test(line)).join("\n");
   let cut = dropped;
   if (body.length > STREAM_BUDGET) {
     cut += body.length - STREAM_BUDGET;

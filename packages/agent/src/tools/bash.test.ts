@@ -4,6 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { callTool, processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
 import { bashTool } from "./bash.ts";
+import { createToolState, disposeToolState } from "./state.ts";
+import { callWithState } from "./test-helpers.ts";
 
 test("Bash runs in cwd and returns stdout and stderr interleaved in order", async (t) => {
   const cwd = await tempWorkspace(t);
@@ -63,12 +65,23 @@ test("Bash stops and kills the command when the signal fires", async (t) => {
   await waitFor(async () => ((await processGone(pid)) ? true : undefined), "the background sleep to be killed");
 });
 
-test("Bash returns when the shell exits even if a background process keeps the output open", async (t) => {
+test("Bash returns when the shell exits even if a background process keeps the output open; what it left running stops with the conversation", async (t) => {
   const cwd = await tempWorkspace(t);
-  const out = await callTool(bashTool, { command: "sleep 300 & echo $! > bg.pid; echo started" }, cwd);
-  process.kill(Number(await fs.readFile(path.join(cwd, "bg.pid"), "utf8")), "SIGKILL");
+  const state = createToolState();
+  const out = await callWithState(bashTool, { command: "sleep 300 & echo $! > bg.pid; echo started" }, cwd, state);
   assert.equal(out.isError, undefined);
-  assert.match(out.content, /^started\n\nProcesses started in the background still hold the output open/);
+  assert.match(out.content, /^started\n\nProcesses started in the background still hold the output open.*stopped when the conversation ends/s);
+  const quiet = await callWithState(bashTool, { command: "sleep 300 > /dev/null 2>&1 & echo $! > quiet.pid" }, cwd, state);
+  assert.equal(quiet.isError, undefined);
+  const pids = await Promise.all(["bg.pid", "quiet.pid"].map(async (name) => Number(await fs.readFile(path.join(cwd, name), "utf8"))));
+  for (const pid of pids) assert.equal(await processGone(pid), false, "still running after the call");
+  await disposeToolState(state);
+  for (const pid of pids) await waitFor(async () => ((await processGone(pid)) ? true : undefined), `process ${pid} to stop with the conversation`);
+
+  // Without a conversation to keep them in, they stop with the call.
+  await callTool(bashTool, { command: "sleep 300 > /dev/null 2>&1 & echo $! > lone.pid" }, cwd);
+  const lone = Number(await fs.readFile(path.join(cwd, "lone.pid"), "utf8"));
+  await waitFor(async () => ((await processGone(lone)) ? true : undefined), "the lone sleep to stop");
 });
 
 test("Bash rejects a timeout above the maximum", async (t) => {

@@ -41,7 +41,7 @@ export const bashTool = defineTool({
   }),
   async execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background }, { cwd, signal, state, env }) {
     if (run_in_background) return startInBackground(command, cwd, state, env);
-    return runCommand(command, cwd, timeout, signal, env);
+    return runCommand(command, cwd, timeout, signal, env, state);
   },
 });
 
@@ -61,6 +61,7 @@ function runCommand(
   timeoutMs: number,
   signal: AbortSignal,
   env: Readonly<Record<string, string>> | undefined,
+  state?: ToolState,
 ): Promise<{ content: string; isError?: boolean }> {
   if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
   return new Promise((resolve) => {
@@ -95,6 +96,12 @@ function runCommand(
     const settle = (result: { content: string; isError?: boolean }) => {
       if (settled) return;
       settled = true;
+      // What the command left running (`server &`) is stopped with the conversation; without a
+      // state to keep it in, now.
+      if (child.pid !== undefined && groupAlive(child.pid)) {
+        if (state && !state.disposed) state.strays.add(child.pid);
+        else killGroup("exited");
+      }
       clearTimeout(timer);
       clearTimeout(graceTimer);
       signal.removeEventListener("abort", onAbort);
@@ -117,6 +124,15 @@ function runCommand(
   });
 }
 
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function describeEnding(
   text: string,
   ending: Ending,
@@ -132,7 +148,9 @@ function describeEnding(
   else if (exitSignal) notes.push(`Command was killed by signal ${exitSignal}.`);
   else if (exitCode !== 0) notes.push(`Exit code ${exitCode}`);
   else isError = false;
-  if (leftRunning) notes.push("Processes started in the background still hold the output open; their further output is not shown.");
+  if (leftRunning) {
+    notes.push("Processes started in the background still hold the output open; their further output is not shown. They are stopped when the conversation ends; to read their output, start them with run_in_background.");
+  }
   const body = text.trimEnd();
   if (!body && notes.length === 0) return { content: "(Command completed with no output)" };
   const content = [body, ...notes].filter(Boolean).join("\n\n");

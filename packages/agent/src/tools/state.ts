@@ -51,6 +51,9 @@ export type ToolState = {
   readonly fileLocks: Map<string, Promise<unknown>>;
   /** Background shells by id, finished ones included. */
   readonly shells: Map<string, BackgroundShell>;
+  /** Process groups of foreground commands that left processes running (`server &`): stopped with
+   * the state, as background shells are. */
+  readonly strays: Set<number>;
   todos: TodoItem[];
   webSearch?: WebSearchProvider;
   readonly limits: Readonly<ToolLimits>;
@@ -70,6 +73,7 @@ export function createToolState(options: ToolStateOptions = {}): ToolState {
     files: new Map(),
     fileLocks: new Map(),
     shells: new Map(),
+    strays: new Set(),
     todos: [],
     ...(options.webSearch && { webSearch: options.webSearch }),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
@@ -82,6 +86,14 @@ export function createToolState(options: ToolStateOptions = {}): ToolState {
  * attempts to start a background shell on this state are refused. */
 export async function disposeToolState(state: ToolState): Promise<void> {
   state.disposed = true;
+  for (const group of state.strays) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
+  state.strays.clear();
   await killAllShells(state.shells);
 }
 

@@ -46,6 +46,8 @@ export function applyEdit(original: string, edit: EditSpec, shown: string): Appl
       error: `old_string occurs ${found.length} times in ${shown}. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
     };
   }
+  // In a file whose every line ends in "\r\n", new lines the model writes as "\n" get the same end.
+  if (replacement.includes("\n") && endsLinesWithCrlf(original)) replacement = replacement.replace(/(?<!\r)\n/g, "\r\n");
   let content = "";
   let from = 0;
   for (const index of found) {
@@ -54,6 +56,10 @@ export function applyEdit(original: string, edit: EditSpec, shown: string): Appl
   }
   content += original.slice(from);
   return { ok: true, content, count: found.length, at: found[0], replacementLength: replacement.length };
+}
+
+function endsLinesWithCrlf(text: string): boolean {
+  return text.includes("\r\n") && !/(?<!\r)\n/.test(text);
 }
 
 function occurrences(text: string, search: string): number[] {

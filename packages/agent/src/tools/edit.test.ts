@@ -4,6 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { editTool } from "./edit.ts";
+import { multiEditTool } from "./multi-edit.ts";
+import { notebookEditTool } from "./notebook-edit.ts";
 
 async function fileWith(t: import("node:test").TestContext, content: string) {
   const cwd = await tempWorkspace(t);
@@ -69,4 +71,31 @@ test("Edit matches across Windows line endings and keeps them", async (t) => {
   const out = await callTool(editTool, { file_path: "code.ts", old_string: "one\ntwo", new_string: "1\n2" }, cwd);
   assert.equal(out.isError, undefined);
   assert.equal(await read(), "1\r\n2\r\nthree\r\n");
+});
+
+test("Edit gives new lines in a Windows file Windows endings, even when old_string has none", async (t) => {
+  const { cwd, read } = await fileWith(t, "first\r\nsecond\r\n");
+  await callTool(editTool, { file_path: "code.ts", old_string: "first", new_string: "first\ninserted" }, cwd);
+  assert.equal(await read(), "first\r\ninserted\r\nsecond\r\n");
+  // A file that mixes both is left as the model wrote it.
+  const mixed = await fileWith(t, "a\r\nb\nc\n");
+  await callTool(editTool, { file_path: "code.ts", old_string: "b", new_string: "b\nb2" }, mixed.cwd);
+  assert.equal(await mixed.read(), "a\r\nb\nb2\nc\n");
+});
+
+test("Edit, MultiEdit and NotebookEdit refuse a file that is not UTF-8 rather than rewrite its other bytes", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const latin1 = Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from("\nversion = 1\n")]);
+  await fs.writeFile(path.join(cwd, "notes.txt"), latin1);
+  await fs.writeFile(path.join(cwd, "nb.ipynb"), latin1);
+  const calls = [
+    callTool(editTool, { file_path: "notes.txt", old_string: "version = 1", new_string: "version = 2" }, cwd),
+    callTool(multiEditTool, { file_path: "notes.txt", edits: [{ old_string: "version = 1", new_string: "version = 2" }] }, cwd),
+    callTool(notebookEditTool, { notebook_path: "nb.ipynb", cell_id: "c", new_source: "x" }, cwd),
+  ];
+  for (const out of await Promise.all(calls)) {
+    assert.equal(out.isError, true);
+    assert.match(out.content, /is not UTF-8 text .* Change it through Bash instead/);
+  }
+  assert.deepEqual(await fs.readFile(path.join(cwd, "notes.txt")), latin1, "byte for byte as it was");
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { applyEdit, IDENTICAL_STRINGS, snippet } from "./edit-apply.ts";
-import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { editableText, readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import type { ToolState } from "./state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
@@ -41,7 +41,9 @@ export const editTool = defineTool({
       }
       const refusal = await refuseWrite(state, target, current);
       if (refusal) return { content: refusal, isError: true };
-      const applied = applyEdit(current.toString("utf8"), edit, shown);
+      const text = editableText(current, shown);
+      if (!text.ok) return { content: text.error, isError: true };
+      const applied = applyEdit(text.text, edit, shown);
       if (!applied.ok) return { content: applied.error, isError: true };
       try {
         await writeTracked(state, target, applied.content);

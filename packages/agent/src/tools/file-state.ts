@@ -46,6 +46,21 @@ export async function snapshotFile(state: ToolState | undefined, file: string, c
   }
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A file's bytes as text, for a tool that writes the text back: refused when they are not UTF-8,
+ * since writing the decoded text back would change bytes nobody asked to change. */
+export function editableText(bytes: Buffer, shown: string): { ok: true; text: string } | { ok: false; error: string } {
+  try {
+    return { ok: true, text: strictUtf8.decode(bytes) };
+  } catch {
+    return {
+      ok: false,
+      error: `${shown} is not UTF-8 text (in another encoding, such as Latin-1, or with binary content), and editing it here would rewrite its other bytes too. Change it through Bash instead (sed, or iconv to convert it first).`,
+    };
+  }
+}
+
 /** Records that the agent has seen `file` as `snapshot` describes it. */
 export function remember(state: ToolState | undefined, file: string, snapshot: FileSnapshot | undefined): void {
   if (!state) return;

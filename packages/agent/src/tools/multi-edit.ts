@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { applyEdit, type EditSpec } from "./edit-apply.ts";
-import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { editableText, readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
 const PREVIEW_CHARS = 60;
@@ -38,7 +38,9 @@ export const multiEditTool = defineTool({
         const current = await readWholeFile(target, shown);
         const refusal = await refuseWrite(state, target, current);
         if (refusal) return { content: refusal, isError: true };
-        original = current.toString("utf8");
+        const text = editableText(current, shown);
+        if (!text.ok) return { content: text.error, isError: true };
+        original = text.text;
       } catch (error) {
         const code = errorCode(error);
         if (code === "ENOENT" && edits[0].old_string === "") exists = false;

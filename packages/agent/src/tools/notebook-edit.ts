@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
-import { readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
+import { editableText, readWholeFile, refuseWrite, withFileLock, writeTracked } from "./file-state.ts";
 import { cellIdOf, findCell, type Notebook, type NotebookCell, notebookHasCellIds, parseNotebook, serializeNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
 
@@ -44,7 +44,9 @@ export const notebookEditTool = defineTool({
       }
       const refusal = await refuseWrite(state, target, current);
       if (refusal) return { content: refusal, isError: true };
-      const parsed = parseNotebook(current.toString("utf8"), shown);
+      const text = editableText(current, shown);
+      if (!text.ok) return { content: text.error, isError: true };
+      const parsed = parseNotebook(text.text, shown);
       if ("error" in parsed) return { content: parsed.error, isError: true };
       const changed = applyCellEdit(parsed.notebook, { ...args, mode }, shown);
       if ("error" in changed) return { content: changed.error, isError: true };

@@ -32,14 +32,16 @@ test("NotebookEdit replaces a cell's source, clearing a code cell's outputs, and
   const out = await call({ cell_id: "load", new_source: "df = load(fast=True)" });
   assert.deepEqual(out, { content: "Updated cell load of nb.ipynb." });
   const nb = await load();
-  assert.deepEqual(nb.cells[1], { cell_type: "code", id: "load", metadata: {}, source: "df = load(fast=True)", execution_count: null, outputs: [] });
+  assert.deepEqual(nb.cells[1], { cell_type: "code", id: "load", metadata: {}, source: ["df = load(fast=True)"], execution_count: null, outputs: [] });
   assert.deepEqual(nb.cells[0], cells[0]);
   assert.deepEqual(nb.metadata, { kernelspec: { name: "python3" } });
   assert.ok((await fs.readFile(file, "utf8")).endsWith("}\n"));
 
+  await call({ cell_id: "load", new_source: "a = 1\nb = 2\n" });
+  assert.deepEqual((await load()).cells[1].source, ["a = 1\n", "b = 2\n"], "a list of lines, each with its newline");
   const retyped = await call({ cell_id: "load", new_source: "Now *markdown*", cell_type: "markdown" });
   assert.equal(retyped.isError, undefined);
-  assert.deepEqual((await load()).cells[1], { cell_type: "markdown", id: "load", metadata: {}, source: "Now *markdown*" });
+  assert.deepEqual((await load()).cells[1], { cell_type: "markdown", id: "load", metadata: {}, source: ["Now *markdown*"] });
 });
 
 test("NotebookEdit inserts after a cell or at the start, and deletes cells", async (t) => {
@@ -49,13 +51,13 @@ test("NotebookEdit inserts after a cell or at the start, and deletes cells", asy
   const first = await call({ new_source: "Intro", cell_type: "markdown", edit_mode: "insert" });
   assert.match(first.content, /^Inserted markdown cell [0-9a-f]{8} at the start of nb\.ipynb\.$/);
   let nb = await load();
-  assert.deepEqual(nb.cells.map((c) => c.source), ["Intro", "# Analysis", "x = 1", ["import pandas\n", "df = load()"]]);
-  assert.deepEqual({ ...nb.cells[2], id: "" }, { cell_type: "code", id: "", metadata: {}, source: "x = 1", execution_count: null, outputs: [] });
+  assert.deepEqual(nb.cells.map((c) => c.source), [["Intro"], "# Analysis", ["x = 1"], ["import pandas\n", "df = load()"]]);
+  assert.deepEqual({ ...nb.cells[2], id: "" }, { cell_type: "code", id: "", metadata: {}, source: ["x = 1"], execution_count: null, outputs: [] });
 
   const deleted = await call({ cell_id: "title", new_source: "", edit_mode: "delete" });
   assert.deepEqual(deleted, { content: "Deleted cell title from nb.ipynb." });
   nb = await load();
-  assert.deepEqual(nb.cells.map((c) => c.source), ["Intro", "x = 1", ["import pandas\n", "df = load()"]]);
+  assert.deepEqual(nb.cells.map((c) => c.source), [["Intro"], ["x = 1"], ["import pandas\n", "df = load()"]]);
 });
 
 test("NotebookEdit names cells without ids by position and gives old notebooks no ids", async (t) => {
@@ -64,7 +66,7 @@ test("NotebookEdit names cells without ids by position and gives old notebooks n
   const inserted = await call({ cell_id: "cell-0", new_source: "y", cell_type: "markdown", edit_mode: "insert" });
   assert.deepEqual(inserted, { content: "Inserted markdown cell cell-1 after cell cell-0 of nb.ipynb." });
   const nb = await load();
-  assert.deepEqual(nb.cells.map((c) => [c.id, c.source]), [[undefined, "# Analysis"], [undefined, "y"], [undefined, "print(2)"]]);
+  assert.deepEqual(nb.cells.map((c) => [c.id, c.source]), [[undefined, "# Analysis"], [undefined, ["y"]], [undefined, ["print(2)"]]]);
 });
 
 test("NotebookEdit explains what is wrong with a call", async (t) => {
@@ -85,4 +87,27 @@ test("NotebookEdit explains what is wrong with a call", async (t) => {
 
   const unread = await callWithState(notebookEditTool, { notebook_path: "nb.ipynb", cell_id: "title", new_source: "x" }, cwd, createToolState());
   assert.deepEqual(unread, { content: NOT_READ_MESSAGE, isError: true });
+});
+
+test("NotebookEdit changes only the edited cell's lines of a notebook saved by Jupyter (keys sorted, one-space indent)", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const file = path.join(cwd, "nb.ipynb");
+  const saved = {
+    cells: [
+      { cell_type: "markdown", id: "a", metadata: {}, source: ["# A"] },
+      { cell_type: "markdown", id: "b", metadata: { tags: [] }, source: ["old"] },
+    ],
+    metadata: { kernelspec: { display_name: "Python 3", name: "python3" } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  const before = `${JSON.stringify(saved, null, 1)}\n`;
+  await fs.writeFile(file, before);
+  const state = createToolState();
+  await callWithState(readTool, { file_path: "nb.ipynb" }, cwd, state);
+  const out = await callWithState(notebookEditTool, { notebook_path: "nb.ipynb", cell_id: "b", new_source: "new" }, cwd, state);
+  assert.equal(out.isError, undefined, out.content);
+  const after = await fs.readFile(file, "utf8");
+  const changed = after.split("\n").filter((line, i) => line !== before.split("\n")[i]);
+  assert.deepEqual(changed, ['    "new"'], "only the source line differs");
 });

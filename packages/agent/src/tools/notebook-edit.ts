@@ -85,7 +85,9 @@ function applyCellEdit(notebook: Notebook, edit: CellEdit, shown: string): { rep
   }
   const cell = notebook.cells[index];
   const type = edit.cell_type ?? cell.cell_type;
-  const replaced: NotebookCell = { ...cell, cell_type: type, source: edit.new_source };
+  // In the form the cell had: Jupyter writes a source as a list of lines.
+  const source = Array.isArray(cell.source) ? sourceLines(edit.new_source) : edit.new_source;
+  const replaced: NotebookCell = { ...cell, cell_type: type, source };
   if (type === "code") {
     replaced.outputs = [];
     replaced.execution_count = null;
@@ -97,9 +99,18 @@ function applyCellEdit(notebook: Notebook, edit: CellEdit, shown: string): { rep
   return { report: `Updated cell ${cellIdOf(replaced, index)} of ${shown}.` };
 }
 
-function newCell(type: "code" | "markdown", source: string, id: string | undefined): NotebookCell {
-  const base = { ...(id !== undefined && { id }), metadata: {}, source };
-  return type === "code" ? { cell_type: "code", ...base, execution_count: null, outputs: [] } : { cell_type: "markdown", ...base };
+/** A cell as Jupyter writes one: keys in order, the source as a list of lines. */
+function newCell(type: "code" | "markdown", text: string, id: string | undefined): NotebookCell {
+  const source = sourceLines(text);
+  const named = id !== undefined ? { id } : {};
+  return type === "code"
+    ? { cell_type: "code", execution_count: null, ...named, metadata: {}, outputs: [], source }
+    : { cell_type: "markdown", ...named, metadata: {}, source };
+}
+
+/** "a\nb" → ["a\n", "b"]: each line keeps its newline. */
+function sourceLines(text: string): string[] {
+  return text === "" ? [] : (text.match(/[^\n]*\n|[^\n]+$/g) ?? []);
 }
 
 function uniqueId(notebook: Notebook): string {

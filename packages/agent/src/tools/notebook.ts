@@ -33,7 +33,9 @@ export function parseNotebook(text: string, shown: string): { notebook: Notebook
     const where = issue.path.length ? ` at ${issue.path.map(String).join(".")}` : "";
     return { error: `${shown} is not a valid Jupyter notebook${where}: ${issue.message}.` };
   }
-  return { notebook: parsed.data };
+  // The object as parsed, not the schema's copy (which orders keys as the schema lists them): a
+  // notebook written back keeps every key where it was, so one edited cell is a one-cell diff.
+  return { notebook: json as Notebook };
 }
 
 /** A cell's id: its own (nbformat 4.5+), or "cell-N" from its position (counting from 0). */

@@ -109,6 +109,15 @@ describe("loadMcpConfig", () => {
     assert.match(config.diagnostics[0].message, /is not valid JSON/);
   });
 
+  test("a byte-order mark is read past, and an empty .mcp.json holds no servers", async () => {
+    await dirs({ rawMcpJson: `\ufeff${JSON.stringify({ mcpServers: { fs: { command: "node" } } })}` });
+    const withBom = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    assert.deepEqual(withBom.servers.map((s) => s.name), ["fs"]);
+    assert.deepEqual(withBom.diagnostics, []);
+    await dirs({ rawMcpJson: "\n" });
+    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, env: {} }), { servers: [], disabled: [], diagnostics: [] });
+  });
+
   test("no config anywhere gives no servers and no diagnostics", async () => {
     await dirs();
     assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, env: {} }), { servers: [], disabled: [], diagnostics: [] });

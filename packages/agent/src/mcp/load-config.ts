@@ -131,6 +131,9 @@ async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promi
     if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });
     return undefined;
   }
+  // As settings files are read: a byte-order mark is no content, and an empty file holds nothing.
+  text = text.replace(/^\ufeff/, "");
+  if (text.trim() === "") return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

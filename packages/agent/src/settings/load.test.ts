@@ -215,3 +215,12 @@ test("a hook group with a matcher or hook list of the wrong kind is dropped whol
     ],
   );
 });
+
+test("a settings file nested thousands of levels deep is skipped with a message naming it; the others load", async (t) => {
+  const env = await setup(t, { user: { model: "u" } });
+  await fs.mkdir(path.dirname(env.paths.project), { recursive: true });
+  await fs.writeFile(env.paths.project, `{"model":"deep","x":${"[".repeat(3000)}${"]".repeat(3000)}}`);
+  const loaded = await env.load();
+  assert.equal(loaded.settings.model, "u");
+  assert.deepEqual(loaded.diagnostics.map((d) => [d.file, d.message]), [[env.paths.project, "the JSON nests more than 100 levels deep"]]);
+});

@@ -19,10 +19,28 @@ export async function readJsonFile(file: string): Promise<JsonFile> {
   return parseJsonText(text.replace(/^\uFEFF/, ""));
 }
 
+/** Deeper JSON is refused: no settings nest like this, and copying and merging it would run out
+ * of stack. */
+export const MAX_JSON_DEPTH = 100;
+
+/** How deeply arrays and objects nest in `value` (0 for a scalar), counting no further than `limit`. */
+function depthOf(value: unknown, limit: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (limit === 0) return 1;
+  let deepest = 0;
+  for (const item of Object.values(value)) {
+    deepest = Math.max(deepest, depthOf(item, limit - 1));
+    if (deepest >= limit) break;
+  }
+  return 1 + deepest;
+}
+
 export function parseJsonText(text: string): JsonFile {
   if (text.trim() === "") return { kind: "ok", value: {} };
   try {
-    return { kind: "ok", value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    if (depthOf(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { kind: "error", message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep` };
+    return { kind: "ok", value };
   } catch (error) {
     // V8 quotes the surrounding text ("…" is not valid JSON); the position says more on one line.
     const message = (error as Error).message.replace(/^(Unexpected token '.+?'), .*is not valid JSON$/s, "$1").replace(/\s+/g, " ");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { symlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -45,6 +46,23 @@ describe("discoverCommands", () => {
     );
     const review = s.commands.find((c) => c.name === "review")!;
     assert.deepEqual([review.argumentHint, review.allowedTools, review.model, review.body], ["<file>", ["Read", "Grep"], "claude-haiku", "Review $ARGUMENTS"]);
+  });
+
+  test("a link to a folder above is not followed; a link to another folder is", async () => {
+    const { home, projectRoot } = await writeHomeAndProject(path.join(root, `c${++n}`), {
+      "project/.claude/commands/deploy.md": "Deploy",
+      "project/.claude/commands/team/lint.md": "Lint",
+      "project/shared/release.md": "Release",
+    });
+    const dir = path.join(projectRoot, ".claude", "commands");
+    symlinkSync(".", path.join(dir, "l0"));
+    symlinkSync("..", path.join(dir, "team", "up"));
+    symlinkSync(path.join(projectRoot, "shared"), path.join(dir, "shared"));
+    const started = performance.now();
+    const { commands, diagnostics } = await discoverCommands({ home, projectRoot });
+    assert.ok(performance.now() - started < 1_000);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(commands.filter((c) => c.scope === "project").map((c) => c.name), ["deploy", "shared:release", "team:lint"]);
   });
 
   test("a command with broken frontmatter is skipped with a diagnostic", async () => {

@@ -1,6 +1,7 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
 import { readConfigDir, readConfigText } from "../config-files.ts";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter, textField, toolListField } from "../skills/frontmatter.ts";
@@ -12,7 +13,7 @@ export type DiscoverCommandsOptions = {
   projectRoot?: string;
 };
 
-/** Subfolders nested deeper than this are not searched (guards against symlink loops). */
+/** Subfolders nested deeper than this are not searched. */
 const MAX_DEPTH = 8;
 
 /** Never rejects: a file with broken frontmatter is skipped with a diagnostic. Commands come back
@@ -24,7 +25,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   const found = await Promise.all(
     roots.map(async ([root, scope]) => {
       const dir = path.join(root, ".claude", "commands");
-      const files = await markdownFiles(dir, [], diagnostics);
+      const files = await markdownFiles(dir, [], diagnostics, new Set([realPath(dir)]));
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),
   );
@@ -34,8 +35,10 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   return { commands, diagnostics };
 }
 
-/** Paths (as segments below `base`) of the .md files under `base/...segments`, sorted. */
-async function markdownFiles(base: string, segments: string[], diagnostics: CommandDiagnostic[]): Promise<string[][]> {
+/** Paths (as segments below `base`) of the .md files under `base/...segments`, sorted. A link to a
+ * directory that holds it (`l0 -> .`) is not followed: it would list every command again under
+ * each of its names, more at every level. `ancestors`: the real paths of the directories above. */
+async function markdownFiles(base: string, segments: string[], diagnostics: CommandDiagnostic[], ancestors: ReadonlySet<string>): Promise<string[][]> {
   const dir = path.join(base, ...segments);
   let entries;
   try {
@@ -49,10 +52,24 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith(".")) continue;
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && !entry.name.endsWith(".md"));
-    if (isDir && segments.length < MAX_DEPTH) out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics)));
+    if (isDir && segments.length < MAX_DEPTH) {
+      const real = realPath(path.join(dir, entry.name));
+      if (ancestors.has(real)) continue;
+      out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics, new Set([...ancestors, real]))));
+    }
     else if (entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) out.push([...segments, entry.name]);
   }
   return out;
+}
+
+/** Synchronous on purpose, as the reads of config-files.ts: a run would otherwise wait on the thread
+ * pool for each folder. */
+function realPath(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
 }
 
 async function readCommand(base: string, segments: string[], scope: CommandScope, diagnostics: CommandDiagnostic[]): Promise<SlashCommand | undefined> {

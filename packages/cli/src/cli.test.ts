@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startFakeAnthropic, toolThenText, type FakeAnthropic } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeOpenAI, toolThenText, type FakeAnthropic } from "@harness/test-utils";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = join(root, "packages/cli/bin/harness");
@@ -147,6 +147,19 @@ test("without ANTHROPIC_API_KEY, run says so in one line and calls no model", as
   assert.equal(stderr.split("\n").filter(Boolean).length, 1, stderr);
   assert.match(stderr, /ANTHROPIC_API_KEY/);
   assert.equal(fake.requests.length, 0);
+});
+
+test("a model served elsewhere (openai/…) runs without ANTHROPIC_API_KEY", async (t) => {
+  const fake = await startFakeOpenAI({ replies: [{ text: "from the other model" }] });
+  t.after(() => fake.close());
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "openai/gpt-test", "hello"], {
+    ANTHROPIC_API_KEY: "",
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: "k",
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "from the other model\n");
 });
 
 test("bad flags and unknown commands exit 2 with a one-line error and a usage hint", async () => {

@@ -19,7 +19,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
     return status;
   };
-  if (!io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
+  // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…, as the builtin
+  // backend routes them); ollama/… and openai/… models run without it.
+  const model = command.model ?? (io.env.HARNESS_MODEL || undefined);
+  const needsAnthropicKey = model === undefined || !model.includes("/") || model.startsWith("anthropic/");
+  if (needsAnthropicKey && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
 
   const cwd = resolve(io.cwd, command.cwd ?? ".");
   let isDirectory = false;

@@ -211,6 +211,18 @@ test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
   assert.equal(stderr, "harness: cancelled\n");
 });
 
+test("Ctrl-C while an MCP server hangs at startup exits at once", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { stuck: { command: "sleep", args: ["1000"] } } }));
+  const { child, result } = harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: tempDir(t) });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const interrupted = performance.now();
+  child.kill("SIGINT");
+  const { code } = await result;
+  assert.equal(code, 130);
+  assert.ok(performance.now() - interrupted < 5_000, `took ${Math.round(performance.now() - interrupted)} ms after Ctrl-C`);
+});
+
 test("harness serve prints its URL, answers, warns about a missing key, and stops on SIGTERM", async (t) => {
   const dir = tempDir(t);
   let listening!: (url: string) => void;

@@ -39,6 +39,9 @@ export type ResourceInternals = {
    * the environment block (and the cached prompt prefix) stays the same from run to run. */
   git: Map<string, Promise<GitSnapshot>>;
   disposed: boolean;
+  /** Aborted on dispose: MCP servers still starting are given up on at once, not awaited (a server
+   * that never answers held a cancelled run for its whole MCP_TIMEOUT). */
+  lifetime: AbortController;
 };
 
 const internals = new WeakMap<AgentResources, ResourceInternals>();
@@ -46,7 +49,7 @@ const internals = new WeakMap<AgentResources, ResourceInternals>();
 export function createAgentResources(options: AgentResourcesOptions = {}): AgentResources {
   const { toolState: given, sessionId, ...stateOptions } = options;
   const toolState = given ?? createToolState(stateOptions);
-  const inner: ResourceInternals = { mcp: new Map(), listeners: new Set(), sessionStarted: false, git: new Map(), disposed: false };
+  const inner: ResourceInternals = { mcp: new Map(), listeners: new Set(), sessionStarted: false, git: new Map(), disposed: false, lifetime: new AbortController() };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {
     toolState,
@@ -68,7 +71,11 @@ export function resourceInternals(resources: AgentResources): ResourceInternals 
 
 /** The MCP manager for the configuration `key`, started with `start` unless one is running for the
  * same key. A manager for another configuration is closed: the project's servers changed. */
-export function mcpManagerFor(resources: AgentResources, key: string, start: (onNotice: NoticeSink) => Promise<McpManager>): Promise<McpManager> {
+export function mcpManagerFor(
+  resources: AgentResources,
+  key: string,
+  start: (onNotice: NoticeSink, signal: AbortSignal) => Promise<McpManager>,
+): Promise<McpManager> {
   const inner = resourceInternals(resources);
   const running = inner.mcp.get(key);
   if (running) return running;
@@ -78,13 +85,14 @@ export function mcpManagerFor(resources: AgentResources, key: string, start: (on
   }
   const started = start((level, message) => {
     for (const listener of inner.listeners) listener(level, message);
-  });
+  }, inner.lifetime.signal);
   inner.mcp.set(key, started);
   return started;
 }
 
 async function disposeAll(inner: ResourceInternals, toolState: ToolState): Promise<void> {
   inner.disposed = true;
+  inner.lifetime.abort();
   const sessionEnd = inner.sessionStarted ? inner.sessionEnd : undefined;
   inner.sessionEnd = undefined;
   if (sessionEnd) await sessionEnd("other").catch(() => {});

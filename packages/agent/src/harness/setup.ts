@@ -155,8 +155,8 @@ async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: Notic
   if (config.servers.length === 0 || resourceInternals(resources).disposed) return [];
   const key = JSON.stringify([o.projectRoot, config.servers, o.settings.env ?? {}]);
   const manager = await untilAborted(
-    mcpManagerFor(resources, key, (onNotice) =>
-      startMcp(config, { cwd: o.projectRoot, env: o.env, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+    mcpManagerFor(resources, key, (onNotice, signal) =>
+      startMcp(config, { cwd: o.projectRoot, env: o.env, signal, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
     ),
     o.signal,
   );

@@ -27,6 +27,11 @@ async function tree(files: Record<string, string>) {
 
 const rel = (base: string, file: string) => path.relative(base, file);
 
+/** Records, as Claude Code does, that the project's memory may import files from outside it. */
+async function approveExternalImports(t: { home: string; projectRoot: string }) {
+  await writeFile(path.join(t.home, ".claude.json"), JSON.stringify({ projects: { [t.projectRoot]: { hasClaudeMdExternalIncludesApproved: true } } }));
+}
+
 /** Only the files of this tree: a CLAUDE.md in a directory above the temp dir belongs to the machine. */
 async function load(t: { base: string; cwd: string; home: string; projectRoot?: string }) {
   const result = await loadMemory(t);
@@ -73,6 +78,7 @@ test("imports: relative to the importing file, ~/, absolute, nested; each placed
     "team.md": "team rules",
   });
   await writeFile(path.join(t.projectRoot, "CLAUDE.md"), `Overview in @docs/overview.md and personal notes @~/notes.md.\nTeam: @${path.join(t.base, "team.md")}`);
+  await approveExternalImports(t);
   const { files, diagnostics } = await load(t);
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(
@@ -147,6 +153,7 @@ test("projectRoot defaults to cwd: directories above it are parent scope", async
 
 test("an import of a named pipe or a device is refused at once, and the rest loads", async () => {
   const t = await tree({ "mono/app/CLAUDE.md": "Never read @/dev/zero directly, nor @build.pipe.\n", "mono/app/pkg/CLAUDE.md": "pkg" });
+  await approveExternalImports(t);
   execFileSync("mkfifo", [path.join(t.base, "mono/app/build.pipe")]);
   const loaded = await Promise.race([load(t), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the load blocked")), 5000))]);
   assert.deepEqual(loaded.files.map((f) => rel(t.base, f.path)), ["mono/app/CLAUDE.md", "mono/app/pkg/CLAUDE.md"]);
@@ -157,4 +164,28 @@ test("an import of a named pipe or a device is refused at once, and the rest loa
       "Import @build.pipe skipped: <base>/mono/app/build.pipe cannot be read: it is a named pipe (FIFO), not a regular file, so it is not read",
     ],
   );
+});
+
+test("a project's memory imports files from outside it only once that is approved; ~/.claude and files above the project may", async () => {
+  const t = await tree({
+    "mono/CLAUDE.md": "Above the project: @../team.md",
+    "mono/app/CLAUDE.md": `Mine: @~/.claude/prefs.md, keys: @~/.ssh/id_rsa, other: @../../elsewhere.md, inside: @docs/a.md`,
+    "mono/app/docs/a.md": "a",
+    "home/.claude/prefs.md": "prefs",
+    "home/.ssh/id_rsa": "PRIVATE KEY",
+    "elsewhere.md": "elsewhere",
+    "team.md": "team",
+  });
+  const held = await load(t);
+  assert.deepEqual(held.files.map((f) => rel(t.base, f.path)), ["mono/CLAUDE.md", "team.md", "mono/app/CLAUDE.md", "home/.claude/prefs.md", "mono/app/docs/a.md"]);
+  assert.deepEqual(
+    held.diagnostics.map((d) => d.message.replaceAll(t.base, "<base>").replace(/\. A project's memory.*$/, ".")),
+    ["Import @~/.ssh/id_rsa not loaded: <base>/home/.ssh/id_rsa is outside the project (<base>/mono/app).", "Import @../../elsewhere.md not loaded: <base>/elsewhere.md is outside the project (<base>/mono/app)."],
+  );
+  assert.match(held.diagnostics[0].message, /set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~\/\.claude\.json/);
+
+  await approveExternalImports(t);
+  const approved = await load(t);
+  assert.deepEqual(approved.diagnostics, []);
+  assert.ok(approved.files.some((f) => f.path.endsWith("id_rsa")));
 });

@@ -2,6 +2,7 @@
 // user's own file, then every directory from the top of the filesystem down to the working
 // directory. Later files are closer to the work and the model weighs them more.
 import path from "node:path";
+import { readConfigText } from "../config-files.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
@@ -28,15 +29,32 @@ export function memoryCandidates(dir: string, scope: MemoryScope): { file: strin
 /** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached
  * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
  * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. */
+/** Whether ~/.claude.json records that this project's memory may import files from outside it
+ * (Claude Code's answer to its "Allow external CLAUDE.md file imports?" question). A file that
+ * cannot be read says no; the MCP configuration, read from the same file, reports its problems. */
+export async function externalImportsApproved(home: string, projectRoot: string): Promise<boolean> {
+  try {
+    const config = JSON.parse((await readConfigText(path.join(home, ".claude.json"))).replace(/^\ufeff/, "")) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> };
+    return config?.projects?.[projectRoot]?.hasClaudeMdExternalIncludesApproved === true;
+  } catch {
+    return false;
+  }
+}
+
 export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad> {
   const cwd = path.resolve(options.cwd);
   const projectRoot = path.resolve(options.projectRoot ?? cwd);
-  const reader: MemoryReader = { home: options.home, seen: new Set(), diagnostics: [] };
+  const reader: MemoryReader = {
+    home: options.home,
+    seen: new Set(),
+    diagnostics: [],
+    project: { root: projectRoot, externalImportsApproved: await externalImportsApproved(options.home, projectRoot) },
+  };
   const candidates = [
     { file: path.join(options.home, ".claude", "CLAUDE.md"), scope: "user" as MemoryScope },
     ...directoriesDownTo(cwd).flatMap((dir) => memoryCandidates(dir, isWithin(dir, projectRoot) ? "project" : "parent")),
   ];
-  return { files: await readInOrder(reader, candidates), diagnostics: reader.diagnostics };
+  return { files: await readInOrder(reader, candidates), diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved };
 }
 
 /** Reads every candidate at once, then expands imports in candidate order, so the result order and

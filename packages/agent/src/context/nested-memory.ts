@@ -10,6 +10,8 @@ export type NestedMemoryOptions = {
   cwd: string;
   /** For `@~/…` imports. */
   home: string;
+  /** The project, for imports that leave it (MemoryReader.project); without it none are held back. */
+  project?: { root: string; externalImportsApproved: boolean };
   /** The files already in the conversation (loadMemory's, plus any restored from earlier runs);
    * they are never returned again. */
   loaded: readonly MemoryFile[];
@@ -38,7 +40,7 @@ export function createNestedMemory(options: NestedMemoryOptions): NestedMemory {
         return true;
       });
       if (dirs.length === 0) return { files: [], diagnostics: [] };
-      const reader: MemoryReader = { home: options.home, seen, diagnostics: [] };
+      const reader: MemoryReader = { home: options.home, seen, diagnostics: [], ...(options.project && { project: options.project }) };
       const files = await readInOrder(reader, dirs.flatMap((dir) => memoryCandidates(dir, "project")));
       return { files, diagnostics: reader.diagnostics };
     },

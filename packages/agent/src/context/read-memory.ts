@@ -13,6 +13,8 @@ export const LARGE_MEMORY_FILE_CHARS = 40_000;
 
 export type MemoryReader = {
   home: string;
+  /** The project, for imports that leave it (see importOutsideProject). Without it, none are held back. */
+  project?: { root: string; externalImportsApproved: boolean };
   /** Every path already taken (loaded, or being loaded), so a file appears once per conversation. */
   seen: Set<string>;
   diagnostics: ContextDiagnostic[];
@@ -60,6 +62,11 @@ async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): 
       });
       continue;
     }
+    const held = importOutsideProject(reader, file, target);
+    if (held) {
+      reader.diagnostics.push({ file: file.path, message: `Import @${written} not loaded: ${held}` });
+      continue;
+    }
     const pending = claim(reader, target);
     if (!pending) continue;
     const read = await pending;
@@ -74,6 +81,22 @@ async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): 
     out.push(...(await expand(reader, { path: target, scope: file.scope, content: read.text, importedFrom: file.path }, [...chain, target])));
   }
   return out;
+}
+
+/** Why `target`, imported by a project memory file, is held back: a repository's CLAUDE.md must not
+ * pull files from elsewhere on the machine (keys, other projects) into the model's context unless
+ * the user said so. As in Claude Code, approval is per project in ~/.claude.json. Imports into the
+ * user's own ~/.claude, and those of memory files outside the project, are not held back. */
+function importOutsideProject(reader: MemoryReader, file: MemoryFile, target: string): string | undefined {
+  const project = reader.project;
+  if (!project || project.externalImportsApproved || file.scope !== "project") return undefined;
+  if (isInsideDir(target, project.root) || isInsideDir(target, path.join(reader.home, ".claude"))) return undefined;
+  return `${target} is outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
+}
+
+function isInsideDir(target: string, dir: string): boolean {
+  const relative = path.relative(dir, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function resolveImport(written: string, baseDir: string, home: string): string {

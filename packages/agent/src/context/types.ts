@@ -16,4 +16,9 @@ export type MemoryFile = {
 /** A problem with a user's file that did not stop the rest from loading. */
 export type ContextDiagnostic = { file: string; key?: string; message: string };
 
-export type MemoryLoad = { files: MemoryFile[]; diagnostics: ContextDiagnostic[] };
+export type MemoryLoad = {
+  files: MemoryFile[];
+  diagnostics: ContextDiagnostic[];
+  /** loadMemory's answer to whether the project's memory may import files from outside it. */
+  externalImportsApproved?: boolean;
+};

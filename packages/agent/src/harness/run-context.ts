@@ -70,7 +70,12 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
     hooks: hooksFor(input.resources, setup, options, permissions.mode, input.notice),
-    ...(setup.loaded && { nested: createNestedMemory({ cwd: setup.cwd, home: setup.home, loaded: setup.memory }) }),
+    ...(setup.loaded && { nested: createNestedMemory({
+      cwd: setup.cwd,
+      home: setup.home,
+      loaded: setup.memory,
+      project: { root: setup.projectRoot, externalImportsApproved: setup.externalImportsApproved === true },
+    }) }),
     systemPrompt: options.systemPrompt || BASE_SYSTEM_PROMPT,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",

@@ -41,6 +41,8 @@ export type RunSetup = {
   /** From the settings and the run's permission mode. */
   permissions: PermissionContext;
   memory: MemoryFile[];
+  /** The project's memory may import files from outside it (~/.claude.json says so). */
+  externalImportsApproved?: boolean;
   git?: GitSnapshot;
   skills: Skill[];
   commands: SlashCommand[];
@@ -90,6 +92,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     hooks,
     permissions,
     memory: memory.files,
+    externalImportsApproved: memory.externalImportsApproved === true,
     ...(git && { git }),
     skills: skills.skills,
     commands: commands.commands,

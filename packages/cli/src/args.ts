@@ -11,8 +11,10 @@ export type Command =
   | { kind: "usage-error"; message: string; topic?: Topic };
 
 /** Claude Code's permission modes, as `harness run --permission-mode` takes them. */
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
-export type PermissionModeName = (typeof PERMISSION_MODES)[number];
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
+/** What a headless run does with each: dontAsk (refuse what would need approval) is what default
+ * does with nobody to approve. */
+export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "dontAsk">;
 
 type OptionSpec = { [flag: string]: { key: string; value: boolean } };
 
@@ -94,7 +96,7 @@ function parseRun(args: string[]): Command {
   if (typeof options.permissionMode === "string") {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
-    command.permissionMode = mode;
+    command.permissionMode = mode === "dontAsk" ? "default" : mode;
   }
   return command;
 }

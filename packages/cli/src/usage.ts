@@ -21,13 +21,14 @@ Options:
   -m, --model M      model to use (default: $HARNESS_MODEL, else the built-in default)
   --max-turns N      stop after N model calls
   --permission-mode M
-                     default | acceptEdits | plan | bypassPermissions (default: the project's
-                     settings, else "default": with nobody to approve, calls that would need
-                     approval are refused; acceptEdits lets file edits in the project through)
+                     default | acceptEdits | plan | bypassPermissions | dontAsk (default: the
+                     project's settings, else "default": with nobody to approve, calls that would
+                     need approval are refused, as dontAsk does; acceptEdits lets file edits in the
+                     project through)
   -h, --help         show this help
 
 Environment:
-  ANTHROPIC_API_KEY    required
+  ANTHROPIC_API_KEY    required for Anthropic models (not for openai/… or ollama/…)
   ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
   HARNESS_MODEL        default model
 `;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeValue } from "./describe-value.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 
@@ -23,19 +24,11 @@ const permissionsSchema = z.looseObject({
  * run for every tool. */
 const hookGroupSchema = z.looseObject({ matcher: z.unknown().optional(), hooks: z.unknown().optional() }).superRefine((group, ctx) => {
   if (group.matcher !== undefined && typeof group.matcher !== "string") {
-    ctx.addIssue({ code: "custom", message: `"matcher" must be a string, got ${kindOf(group.matcher)}; the group is left out` });
+    ctx.addIssue({ code: "custom", message: `"matcher" must be a string, got ${describeValue(group.matcher)}; the group is left out` });
   } else if (!Array.isArray(group.hooks)) {
-    ctx.addIssue({ code: "custom", message: `"hooks" must be a list of hooks, got ${kindOf(group.hooks)}; the group is left out` });
+    ctx.addIssue({ code: "custom", message: `"hooks" must be a list of hooks, got ${describeValue(group.hooks)}; the group is left out` });
   }
 });
-
-function kindOf(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
-}
 
 /** No program can be given a variable whose name holds "=" or a NUL, or whose value holds a NUL. */
 const envSchema = z

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { describeValue as describe } from "./describe-value.ts";
 import { settingsSchema } from "./schema.ts";
 import type { Settings, SettingsDiagnostic } from "./types.ts";
 
@@ -35,14 +36,6 @@ function issueMessage(issue: z.core.$ZodIssue, actual: unknown): string {
     return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(actual)}`;
   }
   return issue.message;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
 }
 
 /** `permissions.allow[2]`, `env.FOO`, `mcpServers["my.server"]` */

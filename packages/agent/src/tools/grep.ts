@@ -7,7 +7,7 @@ import { newestFirst } from "./glob.ts";
 import type { GrepEngine, GrepQuery } from "./grep-engine.ts";
 import { javascriptEngine } from "./grep-js.ts";
 import { ripgrepEngine } from "./grep-rg.ts";
-import { displayPath, errorCode, errorText, resolvePath } from "./paths.ts";
+import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 
 /** Files (or counts) listed when head_limit does not say otherwise. */
 export const GREP_MAX_ENTRIES = 500;
@@ -91,7 +91,10 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
   const shownRoot = displayPath(cwd, root);
   let rootIsFile: boolean;
   try {
-    rootIsFile = (await fs.stat(root)).isFile();
+    const stat = await fs.stat(root);
+    const special = specialFileProblem(stat, shownRoot);
+    if (special) return { content: special, isError: true };
+    rootIsFile = stat.isFile();
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { content: `Path does not exist: ${shownRoot}.`, isError: true };
     return { content: `Cannot search ${shownRoot}: ${errorText(error)}`, isError: true };

@@ -7,6 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { editTool } from "./edit.ts";
+import { grepTool } from "./grep.ts";
 import { multiEditTool } from "./multi-edit.ts";
 import { notebookEditTool } from "./notebook-edit.ts";
 import { readTool } from "./read.ts";
@@ -33,6 +34,7 @@ test("a named pipe is refused by every file tool, at once", async (t) => {
     ["Edit", callTool(editTool, { file_path: "build.pipe", old_string: "a", new_string: "b" }, cwd)],
     ["MultiEdit", callTool(multiEditTool, { file_path: "build.pipe", edits: [{ old_string: "a", new_string: "b" }] }, cwd)],
     ["NotebookEdit", callTool(notebookEditTool, { notebook_path: "pipe.ipynb", cell_id: "c1", new_source: "x" }, cwd)],
+    ["Grep", callTool(grepTool, { pattern: "x", path: "build.pipe" }, cwd)],
   ];
   for (const [name, call] of calls) {
     const result = await promptly(call, name);

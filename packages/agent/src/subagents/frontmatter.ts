@@ -12,7 +12,10 @@ const FENCE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 export function parseFrontmatter(text: string): Frontmatter {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const match = FENCE.exec(source);
-  if (!match) return { ok: false, message: 'no frontmatter: the file must start with a "---" line, then YAML keys (name, description, …), then a closing "---" line' };
+  if (!match) {
+    if (/^---[ \t]*\r?\n/.test(source)) return { ok: false, message: 'the frontmatter has no closing "---" line after its YAML keys' };
+    return { ok: false, message: 'no frontmatter: the file must start with a "---" line, then YAML keys (name, description, …), then a closing "---" line' };
+  }
   const yaml = match[1] ?? "";
   const body = source.slice(match[0].length).trim();
   const first = parseYaml(yaml);

@@ -79,6 +79,7 @@ test("bad agent files become diagnostics naming the file and key, and the good o
   const badMode = await writeAgent(project, "e-bad-mode.md", "---\nname: e\ndescription: Mode\npermissionMode: yolo\nmaxTurns: 0\n---\nPrompt.\n");
   const spaced = await writeAgent(project, "f-spaced.md", "---\nname: code reviewer\ndescription: Has a space\n---\nPrompt.\n");
   const empty = await writeAgent(project, "g-empty-body.md", "---\nname: empty\ndescription: No prompt\n---\n\n");
+  const unclosed = await writeAgent(project, "h-unclosed.md", "---\nname: open\ndescription: Never closed\nPrompt.\n");
   await writeAgent(project, "z-good.md", "---\nname: good\ndescription: Works\n---\nI work.\n");
 
   const { agents, diagnostics } = await loadAgentDefinitions({ home, projectRoot: project, includeBuiltins: false });
@@ -94,6 +95,7 @@ test("bad agent files become diagnostics naming the file and key, and the good o
   assert.match(find(badMode, "maxTurns")?.message ?? "", /maxTurns must be at least 1/);
   assert.match(find(spaced, "name")?.message ?? "", /single word/);
   assert.match(find(empty)?.message ?? "", /no body/);
+  assert.match(find(unclosed)?.message ?? "", /the frontmatter has no closing "---" line/);
 });
 
 test("two files of one directory with the same name: the first (by file name) wins, the second is reported", async (t) => {

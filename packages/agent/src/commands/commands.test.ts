@@ -114,6 +114,8 @@ describe("expandSlashCommand", () => {
     assert.deepEqual(expandSlashCommand("/compact keep the API decisions", s), { kind: "builtin", name: "compact", prompt: "keep the API decisions" });
     assert.deepEqual(expandSlashCommand("  /clear", s), { kind: "builtin", name: "clear", prompt: "" });
     assert.deepEqual(expandSlashCommand("/help", s), { kind: "builtin", name: "help", prompt: "" });
+    assert.deepEqual(s.diagnostics.map((d) => [path.basename(d.file), d.message]), [["compact.md", "Command /compact is a built-in command; this file is never used. Rename it to use it."]]);
+    assert.ok(!s.commands.some((c) => c.name === "compact"), "not listed either");
   });
 
   test("a user-invocable skill answers to /name with its base directory", async () => {

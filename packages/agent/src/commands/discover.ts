@@ -5,6 +5,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter, textField, toolListField } from "../skills/frontmatter.ts";
+import { BUILTIN_COMMANDS } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 
 export type DiscoverCommandsOptions = {
@@ -30,7 +31,14 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
     }),
   );
   const byName = new Map<string, SlashCommand>();
-  for (const command of found.flat()) if (command) byName.set(command.name, command);
+  for (const command of found.flat()) {
+    if (!command) continue;
+    if ((BUILTIN_COMMANDS as readonly string[]).includes(command.name)) {
+      diagnostics.push({ file: command.path, message: `Command /${command.name} is a built-in command; this file is never used. Rename it to use it.` });
+      continue;
+    }
+    byName.set(command.name, command);
+  }
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, diagnostics };
 }

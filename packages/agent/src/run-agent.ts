@@ -125,6 +125,12 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
 
     const calls = outcome.message ? toolUsesOf(outcome.message) : [];
     if (calls.length === 0) {
+      // The server paused a long turn: sending the conversation back lets the model go on.
+      if (outcome.stopReason === "pause_turn") continue;
+      if (outcome.stopReason === "refusal") return finish(state, "error", "The model declined to answer (stop reason: refusal).");
+      if (outcome.stopReason === "max_tokens") {
+        ctx.notice("warning", "The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
+      }
       if (takeSteering(ctx, state) || (await stopHookContinues(ctx, state))) continue;
       return finish(state, "end_turn");
     }

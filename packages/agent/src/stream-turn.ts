@@ -14,6 +14,10 @@ export type TurnOutcome = {
   inputErrors?: Map<string, string>;
 };
 
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 /** One model call. Forwards text deltas as they arrive and announces each tool call once its input
  * is complete (adding its id to `started`). Never throws: a provider that breaks its contract
  * (throws, or ends without `done`) yields an "error" outcome built from what was streamed. */
@@ -33,6 +37,10 @@ export async function streamTurn(
         case "text-delta":
           text += event.text;
           emit({ type: "assistant.delta", text: event.text });
+          break;
+        case "retry":
+          // Otherwise a rate limit's wait (up to a minute per attempt) is silence.
+          emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDelay(event.delayMs)} (attempt ${event.attempt + 1}).` });
           break;
         case "tool-call-end":
           if (event.inputError !== undefined) (inputErrors ??= new Map()).set(event.id, event.inputError);

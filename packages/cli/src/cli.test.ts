@@ -106,6 +106,32 @@ test("problems in the project's configuration are shown on stderr, and the run g
   assert.match(lines[1], /^! .*CLAUDE\.md: Import @missing-file\.md not found/);
 });
 
+test("a retried request, a reply cut off at max_tokens, a paused turn and a refusal are each said on stderr", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { kind: "http-error", status: 529, message: "Overloaded" },
+        { text: "Part one, ", stopReason: "pause_turn" },
+        { text: "part two", stopReason: "max_tokens" },
+        { text: "", stopReason: "refusal" },
+      ],
+    }),
+  );
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "2" };
+  const first = await harness(["run", "--cwd", tempDir(t), "write it"], env).result;
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, "Part one, part two\n", "the paused turn went on");
+  assert.equal(fake.requests.length, 3);
+  const notices = first.stderr.trimEnd().split("\n");
+  assert.match(notices[0], /^! The model request failed \(Anthropic API error 529 \(overloaded_error\): Overloaded\); trying again in \d+ ms \(attempt 2\)\.$/);
+  assert.equal(notices[1], "! The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
+
+  const refused = await harness(["run", "--cwd", tempDir(t), "something else"], env).result;
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, "harness: The model declined to answer (stop reason: refusal).\n");
+});
+
 test("without a permission mode that allows it, a headless run refuses a call that needs approval", async (t) => {
   const fake = await withFake(
     t,

@@ -1,6 +1,6 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
 import { anthropicSdk } from "./anthropic-sdk.ts";
-import { causeChain, clip, type Failure, rootCause, statusFailure } from "./retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
@@ -22,7 +22,8 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
     return { description: `could not connect to the Anthropic API at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }
   if (error instanceof APIError && error.status !== undefined) {
-    const description = `Anthropic API error ${error.status} (${error.type ?? "unknown_error"}): ${clip(error.apiMessage ?? error.message)}`;
+    const what = error.apiMessage ? clip(error.apiMessage) : foreignBody(error.message, error.status);
+    const description = `Anthropic API error ${error.status}${error.type ? ` (${error.type})` : ""}: ${what}`;
     return statusFailure(description, error.status, error.headers);
   }
   return streamFailure(error, false);

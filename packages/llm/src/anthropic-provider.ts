@@ -21,6 +21,9 @@ export type AnthropicProviderOptions = {
   retryBaseMs?: number;
   /** max_tokens when the request names none. Default 32000. */
   maxTokens?: number;
+  /** A reply stream silent this long is given up on (and retried when nothing was shown).
+   * Default: HARNESS_STREAM_IDLE_MS, else 120 s. */
+  streamIdleMs?: number;
 };
 
 type Settings = RetrySettings & { maxTokens: number; baseURL: string };
@@ -52,6 +55,8 @@ function clientFor(apiKey: string | undefined, baseURL: string | undefined): Ant
       baseURL,
       maxRetries: 0,
       fetch: httpFetch,
+      // Failures reach the user once, in words, through the run; the SDK would also print them.
+      logLevel: "off",
       // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts.
       ...(apiKey && { defaultHeaders: { "x-api-key": apiKey, authorization: null } }),
     });

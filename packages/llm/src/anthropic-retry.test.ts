@@ -212,3 +212,31 @@ async function closedPort(): Promise<number> {
   assert.ok(address && typeof address === "object");
   return address.port;
 }
+
+test("a stream that falls silent before showing anything is given up on after the idle limit, and tried again", async (t) => {
+  const never = new Promise<void>(() => {});
+  const { fake, provider } = await setup(t, [{ text: "", hold: never }, { text: "made it" }], { streamIdleMs: 300 });
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 1);
+  assert.equal(retries(events)[0].reason, "the model stream stalled: no event for 300 ms");
+  assert.equal(text(events), "made it");
+  assert.equal(fake.requests.length, 2);
+});
+
+test("thinking shows nothing, so a stream that breaks after only thinking is tried again", async (t) => {
+  const never = new Promise<void>(() => {});
+  const { fake, provider } = await setup(t, [{ thinking: ["Let me think"], text: "", hold: never }, { text: "answer" }], { streamIdleMs: 300 });
+  const events = await collect(provider.stream(ask()));
+  assert.equal(retries(events).length, 1);
+  assert.equal(text(events), "answer");
+  assert.equal(lastDone(events).stopReason, "end_turn");
+  assert.equal(fake.requests.length, 2);
+});
+
+test("a stream that falls silent after text it showed ends as an error naming the stall", async (t) => {
+  const never = new Promise<void>(() => {});
+  const { provider } = await setup(t, [{ text: ["half"], hold: never }, { text: "unused" }], { streamIdleMs: 300 });
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.equal(done.stopReason, "error");
+  assert.equal(done.errorMessage, "model stream broke after partial output: the model stream stalled: no event for 300 ms");
+});

@@ -2,7 +2,7 @@
 // classified by the shared retry policy.
 import type { APIError } from "openai";
 import { openAISdk } from "./openai-sdk.ts";
-import { causeChain, clip, type Failure, rootCause, statusFailure } from "./retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error", "authentication_error", "permission_error", "not_found_error"]);
@@ -17,7 +17,10 @@ export function openAIRequestFailure(error: unknown, label: string, baseURL: str
     return { description: `could not connect to the ${label} API at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }
   if (error instanceof APIError && error.status !== undefined) {
-    return statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers);
+    const failure = statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers);
+    // A 429 for an exhausted quota stays one until someone pays: trying again cannot help.
+    if (error.code === "insufficient_quota") failure.retryable = false;
+    return failure;
   }
   return openAIStreamFailure(error, label, false);
 }
@@ -39,9 +42,10 @@ function errorKind(error: APIError): string {
   return error.code || error.type || "unknown_error";
 }
 
-/** The server's own message, without the status the SDK puts in front of it. */
+/** The server's own message, without the status the SDK puts in front of it; a proxy's page by
+ * its title. */
 function apiMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;
-  const message = typeof body?.message === "string" && body.message ? body.message : error.message;
-  return clip(message);
+  if (typeof body?.message === "string" && body.message) return clip(body.message);
+  return error.status === undefined ? clip(error.message) : foreignBody(error.message, error.status);
 }

@@ -23,6 +23,9 @@ export type OpenAIProviderOptions = {
   maxRetries?: number;
   /** First backoff delay; doubles with each retry. Default: HARNESS_RETRY_BASE_MS, else 500. */
   retryBaseMs?: number;
+  /** A reply stream silent this long is given up on (and retried when nothing was shown).
+   * Default: HARNESS_STREAM_IDLE_MS, else 120 s. */
+  streamIdleMs?: number;
   /** Output limit when the request names none. Default: none sent (the server's own limit). */
   maxTokens?: number;
   /** The field that carries the output limit. Default: max_completion_tokens for OpenAI's own API
@@ -57,6 +60,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     project: env.OPENAI_PROJECT_ID ?? null,
     maxRetries: 0,
     fetch: httpFetch,
+    // Failures reach the user once, in words, through the run; the SDK would also print them.
+    logLevel: "off",
   });
   return { name, stream: (request) => streamWithRetries(openAIWire(client, settings, request), settings, request) };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs } from "./retry-policy.ts";
+import { foreignBody, MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs, statusFailure } from "./retry-policy.ts";
 
 test("backoff doubles with each retry, adds at most a quarter of jitter, and never exceeds 60 s", () => {
   for (let attempt = 1; attempt <= 4; attempt++) {
@@ -29,4 +29,19 @@ test("retry-after is read in seconds, as an HTTP date, or from retry-after-ms", 
   assert.equal(parseRetryAfter(new Headers({ "retry-after": "soon" })), undefined);
   assert.equal(parseRetryAfter(new Headers()), undefined);
   assert.equal(parseRetryAfter(undefined), undefined);
+});
+
+test("which statuses are tried again, and the server's x-should-retry over them", () => {
+  for (const status of [408, 409, 429, 500, 502, 503, 504, 520, 522, 524, 529]) assert.equal(statusFailure("x", status, undefined).retryable, true, String(status));
+  for (const status of [400, 401, 403, 404, 413, 422, 501]) assert.equal(statusFailure("x", status, undefined).retryable, false, String(status));
+  assert.equal(statusFailure("x", 500, new Headers({ "x-should-retry": "false" })).retryable, false);
+  assert.equal(statusFailure("x", 409, new Headers({ "x-should-retry": "true" })).retryable, true);
+  assert.equal(statusFailure("x", 400, new Headers({ "x-should-retry": "true" })).retryable, true);
+});
+
+test("a body that is not the API's error is named without the status again, an HTML page by its title", () => {
+  assert.equal(foreignBody("502 <html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>", 502), 'the server answered with an HTML page, "502 Bad Gateway" (a proxy or gateway in between?)');
+  assert.equal(foreignBody("503 <!DOCTYPE html><p>down</p>", 503), "the server answered with an HTML page (a proxy or gateway in between?)");
+  assert.equal(foreignBody("500 upstream connect error", 500), "upstream connect error");
+  assert.equal(foreignBody("500 ", 500), "no message");
 });

@@ -4,8 +4,14 @@
 /** What went wrong with one attempt, in words a user can act on, and whether trying again may help. */
 export type Failure = { description: string; retryable: boolean; retryAfterMs?: number };
 
-/** Rate limits, server errors and overload (529 is Anthropic's); 400/401/403/404 fail the same way again. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+/** A request timeout, conflicts, rate limits, and every server error but "not implemented" (the 5xx
+ * of proxies and CDNs too: 520–524); 400/401/403/404/413 fail the same way again. */
+function retryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status !== 501);
+}
+
+/** Kept for callers that list them: the statuses retried among the common ones. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504, 520, 522, 524, 529]);
 
 export const MAX_RETRY_DELAY_MS = 60_000;
 
@@ -30,9 +36,11 @@ export function parseRetryAfter(headers: Headers | undefined): number | undefine
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** An HTTP error status as a Failure, retryable by RETRYABLE_STATUSES, with the server's retry-after. */
+/** An HTTP error status as a Failure, with the server's retry-after. Retryable by its status, unless
+ * the server says otherwise with x-should-retry (as the Anthropic and OpenAI APIs do). */
 export function statusFailure(description: string, status: number, headers: Headers | undefined): Failure {
-  const failure: Failure = { description, retryable: RETRYABLE_STATUSES.has(status) };
+  const told = headers?.get("x-should-retry");
+  const failure: Failure = { description, retryable: told === "true" ? true : told === "false" ? false : retryableStatus(status) };
   const retryAfterMs = parseRetryAfter(headers);
   if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;
@@ -64,4 +72,15 @@ export function rootCause(error: unknown): string {
 /** A server's message cut short when it is not the API's own (a proxy's HTML page, say). */
 export function clip(message: string): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
+/** A body that is not the API's own error (a proxy's or gateway's page): the SDK's message is the
+ * status and the raw body; an HTML page is named by its title. */
+export function foreignBody(message: string, status: number): string {
+  const body = message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
+  if (/<(!doctype\s+)?html[\s>]/i.test(body)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, " ").trim();
+    return title ? `the server answered with an HTML page, "${clip(title)}" (a proxy or gateway in between?)` : "the server answered with an HTML page (a proxy or gateway in between?)";
+  }
+  return clip(body.trim() || "no message");
 }

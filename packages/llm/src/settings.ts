@@ -7,18 +7,24 @@ export const DEFAULT_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MAX_TOKENS = 32_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_RETRY_BASE_MS = 500;
+/** A reply stream silent this long is given up on (see stream-with-retries.ts). Anthropic sends a
+ * ping every few seconds while a reply is under way. */
+export const DEFAULT_STREAM_IDLE_MS = 120_000;
 
 /** The model to use when none is configured: HARNESS_MODEL, else claude-sonnet-4-6. */
 export function defaultModel(env: EnvLike = process.env): string {
   return env.HARNESS_MODEL?.trim() || DEFAULT_MODEL;
 }
 
-export type RetrySettings = { maxRetries: number; retryBaseMs: number };
+export type RetrySettings = { maxRetries: number; retryBaseMs: number; streamIdleMs?: number };
 
-export function resolveRetrySettings(options: { maxRetries?: number; retryBaseMs?: number }, env: EnvLike): RetrySettings {
+export function resolveRetrySettings(options: { maxRetries?: number; retryBaseMs?: number; streamIdleMs?: number }, env: EnvLike): RetrySettings {
+  const streamIdleMs = wholeNumber("streamIdleMs", options.streamIdleMs) ?? wholeNumberFromEnv(env, "HARNESS_STREAM_IDLE_MS") ?? DEFAULT_STREAM_IDLE_MS;
+  if (streamIdleMs < 1) throw new RangeError(`HARNESS_STREAM_IDLE_MS must be at least 1, got ${streamIdleMs}`);
   return {
     maxRetries: wholeNumber("maxRetries", options.maxRetries) ?? wholeNumberFromEnv(env, "HARNESS_MODEL_RETRIES") ?? DEFAULT_MAX_RETRIES,
     retryBaseMs: wholeNumber("retryBaseMs", options.retryBaseMs) ?? wholeNumberFromEnv(env, "HARNESS_RETRY_BASE_MS") ?? DEFAULT_RETRY_BASE_MS,
+    streamIdleMs,
   };
 }
 

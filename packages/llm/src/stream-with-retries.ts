@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
 import { type Failure, retryDelayMs } from "./retry-policy.ts";
-import type { RetrySettings } from "./settings.ts";
+import { DEFAULT_STREAM_IDLE_MS, type RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
 
 export type AttemptState = {
@@ -35,12 +35,25 @@ export type WireStream<Raw, State extends AttemptState> = {
   incompleteDescription: string;
 };
 
+/** What the caller shows of a reply: text and finished tool calls. Thinking and a tool call's input
+ * as it streams are not shown, so a stream that breaks after only those can be tried again. */
+function shown(event: ModelEvent): boolean {
+  return event.type === "text-delta" || event.type === "tool-call-end";
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
 export async function* streamWithRetries<Raw, State extends AttemptState>(
   wire: WireStream<Raw, State>,
   settings: RetrySettings,
   request: ModelRequest,
 ): AsyncGenerator<ModelEvent, void, undefined> {
   const { signal } = request;
+  // A stream that sends nothing for this long is given up on, and retried when nothing of it was
+  // shown: a connection can stay open with nobody writing to it.
+  const idleMs = settings.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   const done = (state: State, stopReason: StopReason, errorMessage?: string): ModelEvent => {
     const usage = state.usage;
     usage.costUsd = costUsd(request.model, usage);
@@ -57,22 +70,40 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     let emitted = false;
     let failure: Failure | undefined;
     let stream: AsyncIterable<Raw> | undefined;
+    // Aborts this attempt alone when its stream falls silent (see DEFAULT_STREAM_IDLE_MS).
+    const attemptAbort = new AbortController();
+    const attemptSignal = signal ? AbortSignal.any([signal, attemptAbort.signal]) : attemptAbort.signal;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    let stalled = false;
+    const watch = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        stalled = true;
+        attemptAbort.abort(new Error(`no event for ${duration(idleMs)}`));
+      }, idleMs);
+    };
+    // The answer's headers are waited for as long as any later silence.
+    watch();
     try {
-      stream = await wire.open(attempt, signal);
+      stream = await wire.open(attempt, attemptSignal);
     } catch (error) {
       failure = wire.requestFailure(error);
     }
     if (stream) {
+      watch();
       try {
         // On abort the SDKs end this loop quietly; the signal is checked below.
         for await (const raw of stream) {
+          watch();
           const out = wire.apply(state, raw);
           if (out !== undefined) {
             if (Array.isArray(out)) {
-              for (const event of out) yield event;
-              emitted ||= out.length > 0;
+              for (const event of out) {
+                emitted ||= shown(event);
+                yield event;
+              }
             } else {
-              emitted = true;
+              emitted ||= shown(out);
               yield out;
             }
           }
@@ -81,6 +112,10 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       } catch (error) {
         failure = wire.streamFailure(error);
       }
+    }
+    clearTimeout(idleTimer);
+    if (stalled && !signal?.aborted && !state.complete) {
+      failure = { description: `the model stream stalled: no event for ${duration(idleMs)}`, retryable: true };
     }
 
     if (state.fatal !== undefined) {
@@ -106,7 +141,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       return;
     }
     if (attempt > settings.maxRetries) {
-      yield done(state, "error", `${failure.description} — gave up after ${attempt} attempts`);
+      yield done(state, "error", attempt === 1 ? failure.description : `${failure.description} — gave up after ${attempt} attempts`);
       return;
     }
     const delayMs = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);

@@ -5,6 +5,7 @@ import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { httpFetch } from "./http-fetch.ts";
+import { expectEventStream } from "./retry-policy.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { thinkingBudget } from "./thinking.ts";
@@ -87,9 +88,11 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
   const body = requestBody(request, settings.maxTokens);
   return {
     createState: createStreamState,
-    open: (attempt, signal) => {
+    open: async (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      return client.messages.create(body, { signal, maxRetries: 0, headers });
+      const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers }).withResponse();
+      await expectEventStream(response, "Anthropic API");
+      return data;
     },
     apply: applyRawEvent,
     message: assistantMessage,

@@ -1,6 +1,7 @@
 // Failures and cancellation: which failures are retried (and how the caller hears of it), which end
 // the stream as error values, and how quickly an abort ends it.
 import assert from "node:assert/strict";
+import http from "node:http";
 import { createServer } from "node:net";
 import { test, type TestContext } from "node:test";
 import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
@@ -239,4 +240,28 @@ test("a stream that falls silent after text it showed ends as an error naming th
   const done = lastDone(await collect(provider.stream(ask())));
   assert.equal(done.stopReason, "error");
   assert.equal(done.errorMessage, "model stream broke after partial output: the model stream stalled: no event for 300 ms");
+});
+
+test("a 200 whose body is not an event stream is said for what it is, and not tried again", async (t) => {
+  const bodies: [string, string, RegExp][] = [
+    ["application/json", '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}', /answered 200 with an error: invalid_request_error: prompt is too long instead of an event stream \(application\/json\)$/],
+    ["text/html", "<html><head><title>Sign in to the proxy</title></head></html>", /answered 200 with an HTML page, "Sign in to the proxy" \(a proxy or gateway in between\?\) instead of an event stream/],
+    ["text/plain", "", /answered 200 with an empty body instead of an event stream \(text\/plain\)$/],
+  ];
+  for (const [type, body, message] of bodies) {
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      req.resume().on("end", () => res.writeHead(200, { "content-type": type }).end(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t.after(() => server.close());
+    const { port } = server.address() as { port: number };
+    const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${port}`, retryBaseMs: 1 }, {});
+    const done = lastDone(await collect(provider.stream(ask())));
+    assert.equal(done.stopReason, "error", type);
+    assert.match(done.errorMessage ?? "", message);
+    assert.match(done.errorMessage ?? "", /^the Anthropic API answered/);
+    assert.equal(requests, 1, `${type}: not retried`);
+  }
 });

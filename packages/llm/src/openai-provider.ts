@@ -4,6 +4,7 @@ import type OpenAI from "openai";
 import { httpFetch } from "./http-fetch.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
+import { expectEventStream } from "./retry-policy.ts";
 import { openAISdk } from "./openai-sdk.ts";
 import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
@@ -70,9 +71,11 @@ function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): 
   const body = chatCompletionsRequest(request, settings);
   return {
     createState: createOpenAIStreamState,
-    open: (attempt, signal) => {
+    open: async (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      return client.chat.completions.create(body, { signal, maxRetries: 0, headers });
+      const { data, response } = await client.chat.completions.create(body, { signal, maxRetries: 0, headers }).withResponse();
+      await expectEventStream(response, `${settings.label} API`);
+      return data;
     },
     apply: applyChunk,
     message: openAIAssistantMessage,

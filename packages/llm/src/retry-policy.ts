@@ -74,6 +74,33 @@ export function clip(message: string): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 
+/** A successful answer whose body is not an event stream (a JSON error, a proxy's login page, nothing
+ * at all): read whole and described, since the SDK would take it for an empty stream. Not worth
+ * trying again: the same server answers the same way. */
+export class NotAnEventStream extends Error {}
+
+/** Throws NotAnEventStream when `response` is not text/event-stream. */
+export async function expectEventStream(response: Response, api: string): Promise<void> {
+  const type = response.headers.get("content-type") ?? "";
+  if (/^text\/event-stream\b/i.test(type)) return;
+  const text = await response.clone().text().catch(() => "");
+  let what: string;
+  if (text.trim() === "") what = "an empty body";
+  else if (/<(!doctype\s+)?html[\s>]/i.test(text)) what = foreignBody(text, response.status);
+  else {
+    let message: string | undefined;
+    try {
+      const json = JSON.parse(text) as { error?: { message?: unknown; type?: unknown } | string; message?: unknown };
+      const error = json.error;
+      message = typeof error === "string" ? error : typeof error?.message === "string" ? `${typeof error.type === "string" ? `${error.type}: ` : ""}${error.message}` : undefined;
+    } catch {
+      // Not JSON: shown as it is.
+    }
+    what = message !== undefined ? `an error: ${clip(message)}` : clip(text.trim());
+  }
+  throw new NotAnEventStream(`the ${api} answered ${response.status} with ${what.replace(/^the server answered with /, "")} instead of an event stream (${type || "no content type"})`);
+}
+
 /** A body that is not the API's own error (a proxy's or gateway's page): the SDK's message is the
  * status and the raw body; an HTML page is named by its title. */
 export function foreignBody(message: string, status: number): string {

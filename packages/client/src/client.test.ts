@@ -174,3 +174,19 @@ test("a URL the WebSocket refuses fails connect() with its reason", async () => 
   await assert.rejects(client.connect(), /cannot open ws:\/\/h\/ws\?userId=u&sessionId=s: invalid URL/);
   assert.equal(client.connection, "closed");
 });
+
+test("connect() after close() asks for the whole state, so it resolves even when nothing changed", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory });
+  const first = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 7 });
+  await first;
+  client.close();
+  const again = client.connect();
+  await tick();
+  assert.doesNotMatch(server.sockets[1].url, /since=/);
+  server.sockets[1].serve({ type: "state", state, seq: 7 });
+  assert.deepEqual(await again, state);
+  client.close();
+});

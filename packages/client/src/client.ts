@@ -87,8 +87,10 @@ export class HarnessClient {
     let reject!: (error: Error) => void;
     const promise = new Promise<HarnessState>((res, rej) => ((resolve = res), (reject = rej)));
     this.#connecting = { promise, resolve, reject };
-    // A socket already opening (a reconnect under way) settles this call with its first state.
-    if (!this.#socket) this.#open();
+    // A socket already opening (a reconnect under way) settles this call with its first state. A
+    // new one asks for the whole state: with `since` the server sends nothing when nothing changed,
+    // and connect() waits for a state.
+    if (!this.#socket) this.#open(false);
     return promise;
   }
 
@@ -143,13 +145,14 @@ export class HarnessClient {
   configure(config: HarnessConfig): void { this.send({ type: "configure", config }); }
   rewind(messageId: string, dryRun?: boolean): void { this.send({ type: "rewind", messageId, ...(dryRun ? { dryRun } : {}) }); }
 
-  #open(): void {
+  /** `resume`: ask only for what was missed since the last seq applied (a reconnect). */
+  #open(resume = true): void {
     const { url, userId, sessionId, token } = this.#options;
     const target = new URL("/ws", url.replace(/^http/, "ws"));
     target.searchParams.set("userId", userId);
     target.searchParams.set("sessionId", sessionId);
     if (token) target.searchParams.set("token", token);
-    if (this.seq !== undefined) target.searchParams.set("since", String(this.seq));
+    if (resume && this.seq !== undefined) target.searchParams.set("since", String(this.seq));
     const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
     this.#setConnection(this.#attempt === 0 ? "connecting" : "reconnecting");
     this.#socketError = undefined;

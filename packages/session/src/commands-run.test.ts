@@ -30,9 +30,22 @@ test("a steer goes to the runner; when the model sees it, it follows the reply s
   assert.equal(client.state!.messages[3].status, "complete");
   assert.equal(client.state!.messages[3].toolCalls?.[0].id, "t2");
   assert.deepEqual(client.state, session.snapshot().state);
+  // The fake runner sent no transcript: the session's own is made from the messages, tool calls
+  // and all, each reply's calls answered in the turn after it.
+  const shape = (content: unknown) =>
+    typeof content === "string" ? content : (content as { type: string; text?: string; id?: string; tool_use_id?: string }[]).map((b) => b.text ?? b.id ?? `result:${b.tool_use_id}`).join("+");
   assert.deepEqual(
-    session.transcript.map((m) => [m.role, m.content]),
-    [["user", "fix the bug"], ["assistant", "Looking"], ["user", "also add a test"], ["assistant", "Adding a test"]],
+    session.transcript.map((m) => [m.role, shape(m.content)]),
+    [
+      ["user", "fix the bug"],
+      ["assistant", "Looking+t1"],
+      ["user", "result:t1"],
+      ["assistant", "[interrupted]"],
+      ["user", "also add a test"],
+      ["assistant", "Adding a test+t2"],
+      ["user", "result:t2"],
+      ["assistant", "[interrupted]"],
+    ],
   );
 });
 

@@ -32,10 +32,39 @@ export function withSynthesizedTurn(transcript: readonly TranscriptMessage[], pr
   return [...transcript, { role: "user", content: prompt }, { role: "assistant", content: reply === "" ? EMPTY_REPLY : reply }];
 }
 
-/** The messages of a run that left no transcript of its own, as turns for the model: its prompt,
- * the replies (an empty one as EMPTY_REPLY) and any steer messages between them. */
+/** The messages of a run that left no transcript of its own (it was cancelled, or failed), as turns
+ * for the model: its prompt, the replies (an empty one as EMPTY_REPLY), any steer messages between
+ * them, and the tool calls the run made with their results, so that the model knows next time what
+ * it already did (a file it wrote, a command it ran). A reply's calls follow its text, answered in
+ * the next user turn, and the run's last word is an assistant turn, as the model's turns alternate. */
 export function turnsOf(messages: readonly HarnessMessage[]): TranscriptMessage[] {
-  return messages.map((m) => ({ role: m.role, content: m.role === "assistant" && m.content === "" ? EMPTY_REPLY : m.content }));
+  const turns: TranscriptMessage[] = [];
+  for (const m of messages) {
+    // A sub-agent's calls were its own conversation's, not the main one's.
+    const calls = m.role === "assistant" ? (m.toolCalls ?? []).filter((call) => call.parentToolCallId === undefined) : [];
+    if (calls.length === 0) {
+      turns.push({ role: m.role, content: m.role === "assistant" && m.content === "" ? EMPTY_REPLY : m.content });
+      continue;
+    }
+    turns.push({
+      role: "assistant",
+      content: [
+        ...(m.content === "" ? [] : [{ type: "text", text: m.content }]),
+        ...calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.input ?? {} })),
+      ],
+    });
+    turns.push({
+      role: "user",
+      content: calls.map((call) => ({
+        type: "tool_result",
+        tool_use_id: call.id,
+        content: call.output || (call.status === "complete" ? "(no output)" : `(${call.status === "denied" ? "denied" : "stopped before it finished"})`),
+        ...(call.status !== "complete" && { is_error: true }),
+      })),
+    });
+    turns.push({ role: "assistant", content: EMPTY_REPLY });
+  }
+  return turns;
 }
 
 /** The prompt and partial reply of the last interrupted run in `state`, if any. */

@@ -126,10 +126,13 @@ test("cancel stops the run: the message is cancelled, running tool calls error w
   session.receive(client, commandsFrame({ type: "cancel" }));
   assert.equal(client.errors.at(-1)?.code, NOT_RUNNING);
 
+  // The next run's model hears what this one did, the cancelled call included.
   const next = await submit(session, client, runner, "next");
   assert.deepEqual(next.body.history, [
     { role: "user", content: "long job" },
-    { role: "assistant", content: "Working" },
+    { role: "assistant", content: [{ type: "text", text: "Working" }, { type: "tool_use", id: "t1", name: "Bash", input: { command: "sleep 100" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "cancelled", is_error: true }] },
+    { role: "assistant", content: "[interrupted]" },
   ]);
   next.emit({ type: "run.completed" });
   await until(() => !session.busy);
@@ -347,7 +350,9 @@ test("a session restored mid-run is marked interrupted, never running forever", 
   assert.equal(state.messages[1].toolCalls?.[0].status, "error");
   assert.deepEqual(restored.transcript, [
     { role: "user", content: "build it" },
-    { role: "assistant", content: "Starting" },
+    { role: "assistant", content: [{ type: "text", text: "Starting" }, { type: "tool_use", id: "t1", name: "Bash", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "interrupted", is_error: true }] },
+    { role: "assistant", content: "[interrupted]" },
   ]);
 
   // A client that saw the run is brought up to date; everything it saw was stored, so by deltas.

@@ -92,6 +92,35 @@ test("a steer the runner refuses answers an error frame; the state is untouched"
   assert.equal(runner.runs.length, 1, "a refused steer does not become a new run");
 });
 
+test("a steer the runner refuses because its run just finished goes on as the next prompt, with no error, whichever comes first", async () => {
+  for (const order of ["refusal first", "end first"] as const) {
+    const { runner, session, client } = await startSession();
+    const run = await submitAndRun(session, client, runner, "one");
+    run.emit({ type: "run.started", requestId: "r1" });
+    let answer!: (value: { ok: false; status: number; message: string }) => void;
+    runner.onControl = () => new Promise((resolve) => (answer = resolve));
+    session.receive(client, commandsFrame({ type: "steer", message: "and this" }));
+    await until(() => runner.controls.length === 1);
+    const refuse = () => answer({ ok: false, status: 409, message: 'run "r1" has already finished' });
+    if (order === "refusal first") {
+      refuse();
+      await settle();
+      run.emit({ type: "run.completed" });
+    } else {
+      run.emit({ type: "run.completed" });
+      await until(() => runner.runs.length === 2);
+      refuse();
+    }
+    await until(() => runner.runs.length === 2, `the steer to become the next run (${order})`);
+    const next = await runner.nextRun();
+    assert.equal(next.body.prompt, "and this", order);
+    await settle();
+    assert.deepEqual(client.errors, [], order);
+    next.emit({ type: "run.completed" });
+    await until(() => !session.busy);
+  }
+});
+
 test("a steer the run ended without delivering becomes the next run", async () => {
   const { runner, session, client } = await startSession();
   const run = await submitAndRun(session, client, runner, "one");

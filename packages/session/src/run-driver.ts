@@ -10,7 +10,8 @@ import { endRunOps, findMessage, translateEvent, type RunCursor } from "./transl
 type TerminalEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
 
 /** Runs that carry the user's steer messages need these to have reached the model. */
-type RunState = ActiveRun & { steers: string[]; chain: Promise<void> };
+/** `resubmitted`: the steers the run ended without delivering, sent on as the next prompt. */
+type RunState = ActiveRun & { steers: string[]; chain: Promise<void>; resubmitted?: string[] };
 
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -165,6 +166,15 @@ export function noteSteer(run: ActiveRun, message: string): void {
   (run as RunState).steers.push(message);
 }
 
+/** Whether a steer the runner refused because its run had finished is nonetheless delivered: the
+ * run is ending (its last event is on the way, and it resubmits what it did not deliver), or ended
+ * and resubmitted it. */
+export function steerGoesOn(core: SessionCore, run: ActiveRun, message: string): boolean {
+  const state = run as RunState;
+  if (core.run === run) return state.steers.includes(message);
+  return state.resubmitted?.includes(message) === true;
+}
+
 export function forgetSteer(run: ActiveRun, message: string): void {
   const steers = (run as RunState).steers;
   const k = steers.indexOf(message);
@@ -176,7 +186,10 @@ function finish(core: SessionCore, run: RunState, event: TerminalEvent): void {
   core.commit(operations);
   settle(core, run, event.transcript);
   // Steer messages the run ended without reaching the model with are not lost: they go next.
-  if (event.type === "run.completed" && run.steers.length && !core.run) submitPrompt(core, run.steers.join("\n\n"));
+  if (event.type === "run.completed" && run.steers.length && !core.run) {
+    run.resubmitted = run.steers.slice();
+    submitPrompt(core, run.steers.join("\n\n"));
+  }
 }
 
 export function fail(core: SessionCore, run: ActiveRun, message: string): void {

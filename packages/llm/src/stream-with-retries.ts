@@ -75,12 +75,21 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     const attemptSignal = signal ? AbortSignal.any([signal, attemptAbort.signal]) : attemptAbort.signal;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
     let stalled = false;
+    // One timer per attempt, not one per event (events come by the thousand): each event only
+    // notes its time, and the timer, when it fires early, waits out the rest.
+    let lastEvent = performance.now();
+    const check = () => {
+      const quiet = performance.now() - lastEvent;
+      if (quiet < idleMs) {
+        idleTimer = setTimeout(check, idleMs - quiet);
+        return;
+      }
+      stalled = true;
+      attemptAbort.abort(new Error(`no event for ${duration(idleMs)}`));
+    };
     const watch = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        stalled = true;
-        attemptAbort.abort(new Error(`no event for ${duration(idleMs)}`));
-      }, idleMs);
+      lastEvent = performance.now();
+      idleTimer ??= setTimeout(check, idleMs);
     };
     // The answer's headers are waited for as long as any later silence.
     watch();

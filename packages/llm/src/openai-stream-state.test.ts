@@ -76,3 +76,23 @@ test("a chunk with text and a finish_reason yields the text and completes", () =
   assert.equal(state.complete, true);
   assert.equal(openAIStopReason(state), "end_turn");
 });
+
+test("calls without an index that repeat their id on every delta are one call each", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(
+    state,
+    chunk({ tool_calls: [{ id: "call_1", function: { name: "bash", arguments: "" } }] }),
+    chunk({ tool_calls: [{ id: "call_1", function: { arguments: '{"command":' } }] }),
+    chunk({ tool_calls: [{ id: "call_1", function: { name: "bash", arguments: '"ls"}' } }] }),
+    chunk({ tool_calls: [{ id: "call_2", function: { name: "read", arguments: '{"path":"a"}' } }] }),
+    chunk({}, "tool_calls"),
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === "tool-call-end"),
+    [
+      { type: "tool-call-end", id: "call_1", name: "bash", input: { command: "ls" } },
+      { type: "tool-call-end", id: "call_2", name: "read", input: { path: "a" } },
+    ],
+  );
+  assert.equal(state.fatal, undefined);
+});

@@ -118,7 +118,9 @@ function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: Model
 /** Some servers leave out `index`: a delta with an id or a name begins a new call, any other
  * continues the current one. */
 function indexWithout(state: OpenAIStreamState, call: ToolCallDelta): number {
-  if (state.current && !call.id && !call.function?.name) {
+  // Some servers repeat the call's id (and even its name) on every delta of it.
+  const continues = state.current && (call.id ? call.id === state.current.id : !call.function?.name);
+  if (continues) {
     for (const [index, tool] of state.byIndex) if (tool === state.current) return index;
   }
   return -1 - state.tools.length;

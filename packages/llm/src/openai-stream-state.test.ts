@@ -96,3 +96,22 @@ test("calls without an index that repeat their id on every delta are one call ea
   );
   assert.equal(state.fatal, undefined);
 });
+
+test("indexed calls whose arguments come after both names keep their arguments", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(
+    state,
+    chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "bash", arguments: "" } }] }),
+    chunk({ tool_calls: [{ index: 1, id: "b", function: { name: "read", arguments: "" } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"command":"ls"}' } }] }),
+    chunk({ tool_calls: [{ index: 1, function: { arguments: '{"path":"x"}' } }] }),
+    chunk({}, "tool_calls"),
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === "tool-call-end"),
+    [
+      { type: "tool-call-end", id: "a", name: "bash", input: { command: "ls" } },
+      { type: "tool-call-end", id: "b", name: "read", input: { path: "x" } },
+    ],
+  );
+});

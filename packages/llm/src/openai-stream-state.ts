@@ -90,10 +90,17 @@ function hasReasoning(delta: ReasoningDelta): boolean {
 }
 
 function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: ModelEvent[]): void {
-  const index = typeof call.index === "number" ? call.index : indexWithout(state, call);
+  const indexed = typeof call.index === "number";
+  const index = indexed ? call.index : indexWithout(state, call);
   let tool = state.byIndex.get(index);
   if (!tool) {
-    if (state.current && state.current.input === undefined) endTool(state, state.current, out);
+    // A new call ends the one before, so that it is announced as soon as it is whole. With indexes,
+    // calls may interleave (two calls' names first, their arguments after): one whose arguments
+    // are not yet a whole JSON object is left to end with the reply.
+    const current = state.current;
+    if (current && current.input === undefined && (!indexed || (current.args.trim() !== "" && parseToolInput(current.args) !== undefined))) {
+      endTool(state, current, out);
+    }
     if (state.fatal !== undefined) return;
     tool = { id: call.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`, name: "", args: "", started: false, input: undefined };
     state.byIndex.set(index, tool);

@@ -166,3 +166,24 @@ test("a command naming something that does not exist answers an error frame nami
   assert.deepEqual(client.state, initial);
   await client.close();
 });
+
+test("a run the model fails partway still counts what its calls cost", async () => {
+  const failing = { kind: "http-error" as const, status: 529, message: "Overloaded" };
+  fake.push(
+    { toolUses: [{ name: "Bash", input: { command: "echo hi" } }], usage: { input_tokens: 20_000, output_tokens: 500 } },
+    failing,
+    failing,
+    failing,
+    failing,
+    failing,
+  );
+  const client = await MinimalClient.connect(server.url, session());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "go" });
+  await client.waitForState((s) => s.status === "error", 30_000, "the run to fail");
+  const usage = client.state!.usage as { inputTokens: number; outputTokens: number } | undefined;
+  assert.equal(usage?.inputTokens, 20_000);
+  assert.equal(usage?.outputTokens, 500);
+  assert.match(String(client.state!.error), /529/);
+  await client.close();
+});

@@ -116,6 +116,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     ...envelope,
     message: z.string(),
     transcript: z.array(TranscriptMessageSchema).optional(),
+    /** What the model calls made before the run failed or was stopped cost (they are paid for). */
+    usage: UsageSchema.optional(),
   }),
 ]);
 export type RunnerEvent = z.infer<typeof RunnerEventSchema>;

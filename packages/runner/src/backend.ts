@@ -40,7 +40,7 @@ export type SteerInbox = {
  * and reported as a failure with the thrown message. */
 export type RunOutcome =
   | { ok: true; result: string; usage: Usage; transcript: TranscriptMessage[]; sessionId?: string; turns?: Usage[]; model?: string }
-  | { ok: false; message: string; transcript?: TranscriptMessage[]; sessionId?: string };
+  | { ok: false; message: string; transcript?: TranscriptMessage[]; sessionId?: string; usage?: Usage };
 
 export type Backend = {
   name: string;

@@ -107,7 +107,7 @@ function notice(message: string): AgentEvent {
 }
 
 function outcomeEvent(outcome: RunOutcome): RunnerEventPayload {
-  if (!outcome.ok) return { type: "run.error", message: outcome.message, transcript: outcome.transcript };
+  if (!outcome.ok) return { type: "run.error", message: outcome.message, transcript: outcome.transcript, ...(outcome.usage && { usage: outcome.usage }) };
   return {
     type: "run.completed",
     result: outcome.result,

@@ -101,6 +101,15 @@ test("run.completed completes the message, idles the session and sums usage over
   assert.equal(state.sessionId, "cc-1");
 });
 
+test("run.error counts what the run's model calls cost before it failed", () => {
+  const { state } = play(
+    running({ usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.5 } }),
+    { type: "run.error", message: "overloaded — gave up after 5 attempts", usage: { inputTokens: 20_000, outputTokens: 500, costUsd: 0.0675 } },
+  );
+  assert.equal(state.status, "error");
+  assert.deepEqual(state.usage, { inputTokens: 20_010, outputTokens: 505, costUsd: 0.5675 });
+});
+
 test("run.completed shows the result when no text was streamed and settles unfinished tool calls", () => {
   const { state } = play(
     running(),

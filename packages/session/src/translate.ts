@@ -114,8 +114,11 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations: ops, cursor };
     }
 
-    case "run.error":
-      return { operations: endRunOps(state, i, "error", { status: "error", error: event.message }), cursor };
+    case "run.error": {
+      const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
+      if (event.usage) ops.push({ type: "set", path: ["usage"], value: addUsage(state.usage, event.usage) as JSONValue });
+      return { operations: ops, cursor };
+    }
 
     case "approval.requested":
       return { operations: approvalRequested(state, i, message, event), cursor };

@@ -65,12 +65,13 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         case "end_turn":
           // The builtin loop keeps no conversation of its own: there is no backend session id.
           return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, ...(outcome.model && { model: outcome.model }) };
+        // A run that ends otherwise still paid for its model calls.
         case "aborted":
-          return { ok: false, message: "cancelled", transcript };
+          return { ok: false, message: "cancelled", transcript, usage: outcome.usage };
         case "max_turns":
-          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", transcript };
+          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", transcript, usage: outcome.usage };
         default:
-          return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript };
+          return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript, usage: outcome.usage };
       }
     },
     async dispose() {

@@ -223,6 +223,14 @@ describe("runHooks: concurrency, timeouts and cancellation", () => {
     await waitFor(() => !isRunning(pid));
   });
 
+  test("what a hook leaves running when it exits is stopped with it", async () => {
+    const hook = cmd("sleep 60 > /dev/null 2>&1 & echo $! > left-child.pid; sleep 61 & echo done");
+    const result = await runHooks(on("PostToolUse", hook), "PostToolUse", { ...preToolUse(), hook_event_name: "PostToolUse", tool_response: {} } as never, opts());
+    assert.equal(result.results[0].exitCode, 0);
+    const pid = Number(box.read("left-child.pid"));
+    await waitFor(() => !isRunning(pid));
+  });
+
   test("cancelling kills running hooks and returns at once", async () => {
     const controller = new AbortController();
     const hook = cmd("sleep 60 & echo $! > abort-child.pid; wait");

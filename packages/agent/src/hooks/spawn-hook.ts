@@ -77,6 +77,9 @@ export function spawnHook(command: string, stdin: string, opts: SpawnHookOptions
     const settle = (error?: string) => {
       if (settled) return;
       settled = true;
+      // A hook is a short command: what it leaves running in its group (`sleep … &`) would outlive
+      // the run, the session and the server, one more process every time the hook fires.
+      killGroup();
       clearTimeout(timer);
       clearTimeout(graceTimer);
       opts.signal.removeEventListener("abort", onAbort);

@@ -25,6 +25,8 @@ export type ServerOptions = {
   runnerSessionsPerProcess?: number;
   /** A session with no clients and no run is dropped from memory after this long (default 60 s). */
   sessionIdleMs?: number;
+  /** WebSocket clients are pinged this often, and one that misses a ping is cut off (default 30 s). */
+  heartbeatMs?: number;
   /** Receives one line per notable event; default console.log. */
   log?: (line: string) => void;
   /** Environment to read defaults from and to give runner processes; default process.env. */
@@ -42,6 +44,7 @@ export type ServerConfig = {
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
   sessionIdleMs: number;
+  heartbeatMs: number;
   log: (line: string) => void;
   env: Record<string, string | undefined>;
   runnerFactory: RunnerFactory | undefined;
@@ -72,6 +75,7 @@ const ConfigSchema = z.object({
   runnerIdleMs: intFrom("runnerIdleMs", 1, 2 ** 31 - 1),
   runnerSessionsPerProcess: intFrom("runnerSessionsPerProcess", 1, 10_000),
   sessionIdleMs: intFrom("sessionIdleMs", 0, 2 ** 31 - 1),
+  heartbeatMs: intFrom("heartbeatMs", 10, 2 ** 31 - 1),
 });
 
 /** Enough to keep a busy user's sessions in a few warm processes, few enough that one crash or one
@@ -94,6 +98,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     runnerIdleMs: options.runnerIdleMs ?? nonEmpty(env.HARNESS_RUNNER_IDLE_MS) ?? 10 * 60_000,
     runnerSessionsPerProcess: options.runnerSessionsPerProcess ?? nonEmpty(env.HARNESS_RUNNER_SESSIONS_PER_PROCESS) ?? DEFAULT_SESSIONS_PER_RUNNER,
     sessionIdleMs: options.sessionIdleMs ?? 60_000,
+    heartbeatMs: options.heartbeatMs ?? 30_000,
   });
   if (!parsed.success) throw new Error(`invalid server options: ${describeZodError(parsed.error)}`);
   const config = parsed.data;

@@ -2,6 +2,7 @@
 // sessions, eviction and reload.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import WebSocket from "ws";
 import { MinimalClient } from "@harness/test-utils";
 import { startServer, type HarnessServer } from "./index.ts";
 import { fakeRunners, tempDir, upgradeAnswer, waitFor } from "./test-helpers.ts";
@@ -208,5 +209,19 @@ test("a handshake the WebSocket layer rejects does not keep its session in memor
     const answer = await upgradeAnswer(`${server.url}/ws?userId=u&sessionId=half`, { "Sec-WebSocket-Version": "7" });
     assert.equal(answer.status, 400);
     await waitFor(() => runners.get("u/half")?.stops === 1, "the session to be dropped");
+  });
+});
+
+test("a client that stops answering pings is cut off (and so no longer holds its session); one that answers stays", async () => {
+  await withServer({ heartbeatMs: 100 }, async (server) => {
+    const url = `${server.url.replace("http", "ws")}/ws?userId=u&sessionId=gone`;
+    const silent = new WebSocket(url, { autoPong: false });
+    const answering = new WebSocket(url.replace("gone", "here"));
+    await Promise.all([silent, answering].map((ws) => new Promise((resolve) => ws.once("message", resolve))));
+    const closed = new Promise<number>((resolve) => silent.once("close", (code) => resolve(code)));
+    assert.equal(await closed, 1006, "cut off, not closed politely");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(answering.readyState, WebSocket.OPEN, "a client that answers stays");
+    answering.close();
   });
 });

@@ -85,7 +85,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       }));
 
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
-  const sockets = createWebSocketEndpoint({ registry, token: config.token, allowedOrigins: config.allowedOrigins, log });
+  const sockets = createWebSocketEndpoint({ registry, token: config.token, allowedOrigins: config.allowedOrigins, heartbeatMs: config.heartbeatMs, log });
   const app = createHttpApp({
     token: config.token,
     allowedOrigins: config.allowedOrigins,

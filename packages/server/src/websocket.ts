@@ -63,15 +63,35 @@ export type WebSocketEndpoint = {
   closeAll(): Promise<void>;
 };
 
+/** Sockets are pinged this often; one that misses a ping is cut off at the next. */
+const HEARTBEAT_MS = 30_000;
+
 export function createWebSocketEndpoint(options: {
   registry: SessionRegistry;
   token: string | undefined;
   /** Pages besides loopback ones that may open a socket on a server without a token. */
   allowedOrigins?: ReadonlySet<string>;
+  /** How often sockets are pinged; one silent for two of these is cut off (default 30 s). */
+  heartbeatMs?: number;
   log: (line: string) => void;
 }): WebSocketEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
   let closing = false;
+  // A client that vanished without closing (a laptop asleep, a dropped NAT mapping) would hold its
+  // session in memory for good: each socket is pinged, and one that has not answered the last ping
+  // by the next is cut off.
+  const answered = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!answered.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      answered.delete(ws);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
 
   function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {
     const { session } = lease;
@@ -89,6 +109,8 @@ export function createWebSocketEndpoint(options: {
         ws.close(code, reason);
       },
     };
+    answered.add(ws);
+    ws.on("pong", () => answered.add(ws));
     ws.on("message", (data) => {
       if (closing) conn.send(errorFrame("the server is shutting down", ErrorCodes.internal));
       else session.receive(conn, text(data));
@@ -155,6 +177,7 @@ export function createWebSocketEndpoint(options: {
       const timer = setTimeout(() => sockets.forEach((ws) => ws.terminate()), 1000);
       await Promise.all(closed);
       clearTimeout(timer);
+      clearInterval(heartbeat);
       wss.close();
     },
   };

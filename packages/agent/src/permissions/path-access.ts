@@ -63,7 +63,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (!inside) {
     return ask(`${capitalize(doing)} needs approval: it is outside the working directories (${workingDirectoriesText(ctx)}).`);
   }
-  if (!isReallyInWorkingDirectories(access.path, ctx)) {
+  if (!isReallyInWorkingDirectories(real, ctx)) {
     return ask(`${capitalize(doing)} needs approval: a symbolic link leads it to ${real}, outside the working directories (${workingDirectoriesText(ctx)}).`);
   }
   if (access.kind === "read") return allow(`Reading inside the working directories is allowed.`);

@@ -35,9 +35,8 @@ export function realPathOf(target: string): string {
   }
 }
 
-/** Whether `target`, its links resolved, is in a working directory (their links resolved too). */
-export function isReallyInWorkingDirectories(target: string, ctx: PermissionContext): boolean {
-  const real = realPathOf(target);
+/** Whether `real` (a path as realPathOf gives it) is in a working directory, their links resolved too. */
+export function isReallyInWorkingDirectories(real: string, ctx: PermissionContext): boolean {
   return workingDirectories(ctx).some((dir) => isInside(real, realPathOf(dir)));
 }
 

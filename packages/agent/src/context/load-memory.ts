@@ -3,7 +3,7 @@
 // directory. Later files are closer to the work and the model weighs them more.
 import path from "node:path";
 import { readConfigText } from "../config-files.ts";
-import { claim, type MemoryReader, withImports } from "./read-memory.ts";
+import { claim, isWithin, type MemoryReader, withImports } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
 export type LoadMemoryOptions = {
@@ -79,7 +79,3 @@ function directoriesDownTo(dir: string): string[] {
   return dirs.length > 0 ? dirs : [dir];
 }
 
-export function isWithin(dir: string, root: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}

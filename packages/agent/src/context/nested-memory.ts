@@ -2,8 +2,8 @@
 // Code, they join the conversation the first time the agent works on a file in their subtree.
 import { statConfig } from "../config-files.ts";
 import path from "node:path";
-import { isWithin, memoryCandidates, readInOrder } from "./load-memory.ts";
-import type { MemoryReader } from "./read-memory.ts";
+import { memoryCandidates, readInOrder } from "./load-memory.ts";
+import { isWithin, type MemoryReader } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad } from "./types.ts";
 
 export type NestedMemoryOptions = {

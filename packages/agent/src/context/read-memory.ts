@@ -90,12 +90,13 @@ async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): 
 function importOutsideProject(reader: MemoryReader, file: MemoryFile, target: string): string | undefined {
   const project = reader.project;
   if (!project || project.externalImportsApproved || file.scope !== "project") return undefined;
-  if (isInsideDir(target, project.root) || isInsideDir(target, path.join(reader.home, ".claude"))) return undefined;
+  if (isWithin(target, project.root) || isWithin(target, path.join(reader.home, ".claude"))) return undefined;
   return `${target} is outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
 }
 
-function isInsideDir(target: string, dir: string): boolean {
-  const relative = path.relative(dir, target);
+/** Whether `dir` is `root` or below it. */
+export function isWithin(dir: string, root: string): boolean {
+  const relative = path.relative(root, dir);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configReadsSoFar, readConfigDir, readConfigFile, readConfigText, statConfig } from "./config-files.ts";
+import { configReadsSoFar, readConfigDir, readConfigFile, readConfigJson, readConfigText, statConfig } from "./config-files.ts";
 
 function temp(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-config-files-"));
@@ -56,4 +56,23 @@ test("files and directories that have not changed for a while are not read again
   writeFileSync(file, '{"a":2}');
   assert.equal(await readConfigText(file), '{"a":2}');
   assert.equal(configReadsSoFar(), before + 1);
+});
+
+test("JSON is parsed once while its file is unchanged, whatever its size, and again once it changes", async (t) => {
+  const dir = temp(t);
+  const file = join(dir, ".claude.json");
+  const big = { projects: { "/p": { hasClaudeMdExternalIncludesApproved: true } }, history: "x".repeat(400 * 1024) };
+  writeFileSync(file, `\ufeff${JSON.stringify(big)}`);
+  // Only what has been still for two seconds is trusted (see above).
+  await new Promise((r) => setTimeout(r, 2100));
+  const first = await readConfigJson(file);
+  assert.ok(JSON.stringify(first) === JSON.stringify(big), "past the byte-order mark");
+  assert.ok((await readConfigJson(file)) === first, "the same value, not parsed again");
+  writeFileSync(file, '{"projects":{}}');
+  assert.deepEqual(await readConfigJson(file), { projects: {} });
+  writeFileSync(file, " \n");
+  assert.equal(await readConfigJson(file), undefined, "an empty file holds nothing");
+  writeFileSync(file, "{ nope");
+  await assert.rejects(readConfigJson(file), SyntaxError);
+  await assert.rejects(readConfigJson(join(dir, "missing.json")), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
 });

@@ -96,6 +96,24 @@ export async function readConfigText(file: string): Promise<string> {
   return (await readConfigFile(file)).toString("utf8");
 }
 
+const parsed = new Map<string, { signature: Signature; value: unknown }>();
+
+/** The JSON in `file`, a byte-order mark skipped; undefined for an empty file. Parsed again only when
+ * the file changed, whatever its size: ~/.claude.json, read by both the memory loader and the MCP
+ * configuration on every run, runs to megabytes. Callers must not modify the value (it is shared).
+ * Rejects as readConfigFile does, or with the SyntaxError of a file that is not JSON. */
+export async function readConfigJson(file: string): Promise<unknown> {
+  const stats = statOf(file);
+  const signature = stats && stats.isFile() ? signatureOf(stats) : undefined;
+  const known = parsed.get(file);
+  if (signature && known && same(known.signature, signature)) return known.value;
+  const text = (await readConfigText(file)).replace(/^\ufeff/, "");
+  const value: unknown = text.trim() === "" ? undefined : JSON.parse(text);
+  if (signature && settled(signature)) remember(parsed, file, { signature, value });
+  else parsed.delete(file);
+  return value;
+}
+
 /** The entries of `dir` (as readdir with file types), in the order the system gave them. */
 export async function readConfigDir(dir: string): Promise<Dirent[]> {
   const stats = statOf(dir);

@@ -2,7 +2,7 @@
 // user's own file, then every directory from the top of the filesystem down to the working
 // directory. Later files are closer to the work and the model weighs them more.
 import path from "node:path";
-import { readConfigText } from "../config-files.ts";
+import { readConfigJson } from "../config-files.ts";
 import { claim, isWithin, type MemoryReader, withImports } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
@@ -34,7 +34,7 @@ export function memoryCandidates(dir: string, scope: MemoryScope): { file: strin
  * cannot be read says no; the MCP configuration, read from the same file, reports its problems. */
 export async function externalImportsApproved(home: string, projectRoot: string): Promise<boolean> {
   try {
-    const config = JSON.parse((await readConfigText(path.join(home, ".claude.json"))).replace(/^\ufeff/, "")) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> };
+    const config = (await readConfigJson(path.join(home, ".claude.json"))) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> } | undefined;
     return config?.projects?.[projectRoot]?.hasClaudeMdExternalIncludesApproved === true;
   } catch {
     return false;

@@ -1,5 +1,5 @@
 // Collects the MCP servers of a project from the places Claude Code reads them.
-import { readConfigText } from "../config-files.ts";
+import { readConfigJson } from "../config-files.ts";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
@@ -123,24 +123,17 @@ function projectServerDisabled(name: string, approval: Approval, requireApproval
 /** The parsed object, or undefined when the file does not exist or is not a JSON object (the
  * latter with a diagnostic). */
 async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promise<Record<string, unknown> | undefined> {
-  let text: string;
-  try {
-    text = await readConfigText(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });
-    return undefined;
-  }
   // As settings files are read: a byte-order mark is no content, and an empty file holds nothing.
-  text = text.replace(/^\ufeff/, "");
-  if (text.trim() === "") return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = await readConfigJson(file);
   } catch (error) {
-    diagnostics.push({ file, message: `is not valid JSON: ${(error as Error).message}` });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof SyntaxError) diagnostics.push({ file, message: `is not valid JSON: ${error.message}` });
+    else if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });
     return undefined;
   }
+  if (value === undefined) return undefined;
   if (!isObject(value)) {
     diagnostics.push({ file, message: "must contain a JSON object" });
     return undefined;

@@ -2,7 +2,7 @@
 // session last had, in the same SQLite file as the sessions themselves.
 import type { DatabaseSync } from "node:sqlite";
 import { emptyState } from "@harness/protocol";
-import type { SessionSnapshot } from "@harness/session";
+import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
 import type { RunnerProcessInfo } from "./runner-process.ts";
 
 export type SessionSummary = {
@@ -50,11 +50,6 @@ type ListRow = {
 export function deletedSeqOf(db: DatabaseSync, userId: string, sessionId: string): number {
   const row = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?").get(userId, sessionId) as { seq: number } | undefined;
   return row?.seq ?? 0;
-}
-
-/** Where a session made under an id starts numbering: after a deleted one's last seq, if any. */
-export function firstSeqAfter(deletedSeq: number, seq = 0): number {
-  return deletedSeq > 0 ? Math.max(seq, deletedSeq + 1) : seq;
 }
 
 export function createCatalog(db: DatabaseSync): SessionCatalog {

@@ -6,7 +6,7 @@ import { applyOperations, emptyState, type DeltaOperation, type HarnessState, ty
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
 import { createPersister, type Persister } from "./persister.ts";
 import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
-import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "./store.ts";
+import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
 import type { RunCursor } from "./translate.ts";
 import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
 
@@ -92,8 +92,7 @@ export class SessionCore {
     this.newId = options.newId ?? (() => crypto.randomUUID());
     this.#log = createBatchLog(options.logCapacity ?? 1000);
     this.state = loaded?.snapshot.state ?? emptyState();
-    const deletedSeq = loaded ? 0 : (options.store.deletedSeq?.() ?? 0);
-    this.seq = loaded?.snapshot.seq ?? (deletedSeq > 0 ? deletedSeq + 1 : 0);
+    this.seq = loaded?.snapshot.seq ?? firstSeqAfter(options.store.deletedSeq?.() ?? 0);
     this.transcript = loaded?.snapshot.transcript ?? [];
     this.marks = { ...loaded?.snapshot.marks };
     this.restoredRun = loaded?.run;

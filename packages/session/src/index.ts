@@ -5,7 +5,7 @@ export { CommandErrorCodes, runConfig } from "./commands.ts";
 export { queryFor } from "./run-driver.ts";
 export { copyConversation, conversationOf, rewindPoint } from "./conversation.ts";
 export type { Cut } from "./conversation.ts";
-export { memoryStore } from "./store.ts";
+export { firstSeqAfter, memoryStore } from "./store.ts";
 export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession, RunRecord, WriteOptions } from "./store.ts";
 export { translateEvent, endRunOps, settleToolCalls, addUsage, findMessage } from "./translate.ts";
 export type { RunCursor, Translation } from "./translate.ts";

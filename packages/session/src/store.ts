@@ -73,6 +73,12 @@ export type SessionStore = {
   deletedSeq?(): number;
 };
 
+/** The seq a session made under an id starts at: past a deleted session's last seq (`deletedSeq`, 0
+ * when none was deleted), else `seq` (0 for an empty session, or a copy's own). */
+export function firstSeqAfter(deletedSeq: number, seq = 0): number {
+  return deletedSeq > 0 ? Math.max(seq, deletedSeq + 1) : seq;
+}
+
 /** A store in memory, for tests and for hosts that need no durability. */
 export function memoryStore(initial?: LoadedSession): SessionStore & {
   snapshot?: SessionSnapshot;

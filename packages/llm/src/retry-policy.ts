@@ -10,9 +10,6 @@ function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status !== 501);
 }
 
-/** Kept for callers that list them: the statuses retried among the common ones. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504, 520, 522, 524, 529]);
-
 export const MAX_RETRY_DELAY_MS = 60_000;
 
 /** The wait before retry number `attempt` (1-based): the server's retry-after when it sent one,

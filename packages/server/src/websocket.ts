@@ -63,16 +63,13 @@ export type WebSocketEndpoint = {
   closeAll(): Promise<void>;
 };
 
-/** Sockets are pinged this often; one that misses a ping is cut off at the next. */
-const HEARTBEAT_MS = 30_000;
-
 export function createWebSocketEndpoint(options: {
   registry: SessionRegistry;
   token: string | undefined;
   /** Pages besides loopback ones that may open a socket on a server without a token. */
   allowedOrigins?: ReadonlySet<string>;
-  /** How often sockets are pinged; one silent for two of these is cut off (default 30 s). */
-  heartbeatMs?: number;
+  /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
+  heartbeatMs: number;
   log: (line: string) => void;
 }): WebSocketEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
@@ -90,7 +87,7 @@ export function createWebSocketEndpoint(options: {
       answered.delete(ws);
       ws.ping();
     }
-  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  }, options.heartbeatMs);
   heartbeat.unref();
 
   function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {

@@ -102,6 +102,13 @@ test("bad input is answered 400 naming what is wrong", async () => {
       req.end();
     });
     assert.equal(chunked, 413, "a body without a length is cut off at the limit too");
+    const notUtf8 = await fetch(`${server.url}/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Buffer.concat([Buffer.from('{"userId":"a","title":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    });
+    assert.equal(notUtf8.status, 400);
+    assert.deepEqual(await notUtf8.json(), { error: "body is not valid UTF-8" });
     assert.equal((await call(server, "GET", "/sessions?userId=a")).status, 200, "and the server goes on");
 
     // A known path asked with a method it does not take: 405 and what it takes.

@@ -60,6 +60,7 @@ describe("parseHooksConfig", () => {
               { type: "prompt", prompt: "Is this ok?" },
               { type: "command" },
               { type: "command", command: "   " },
+              { type: "command", command: "echo a\0b" },
               { type: "command", command: "kept.sh" },
             ],
           },
@@ -77,8 +78,9 @@ describe("parseHooksConfig", () => {
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[0].type")!, /"prompt" are not supported/);
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[1].command")!, /non-empty string/);
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[2].command")!, /non-empty string/);
+    assert.match(byKey.get("hooks.PostToolUse[4].hooks[3].command")!, /must not hold a NUL character/);
     assert.match(byKey.get("hooks.Stop")!, /must be a list/);
-    assert.equal(diagnostics.length, 8);
+    assert.equal(diagnostics.length, 9);
     assert.ok(diagnostics.every((d) => d.file === FILE));
   });
 

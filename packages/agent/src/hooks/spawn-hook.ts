@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { signalGroup, spawnGroup } from "../process-groups.ts";
 import type { HookRunResult } from "./types.ts";
 
 /** Output kept from each of stdout and stderr; the rest is counted and dropped. */
@@ -36,12 +37,7 @@ export function spawnHook(command: string, stdin: string, opts: SpawnHookOptions
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn("bash", ["-c", command], {
-        cwd: opts.cwd,
-        env: opts.env,
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      child = spawnGroup(command, { cwd: opts.cwd, env: opts.env, stdin: "pipe" }) as ChildProcessWithoutNullStreams;
     } catch (error) {
       // What spawn refuses outright (a NUL in the command or the environment) fails this hook only.
       resolve(outcome({ error: `cannot run the hook: ${error instanceof Error ? error.message : String(error)}` }));
@@ -57,12 +53,7 @@ export function spawnHook(command: string, stdin: string, opts: SpawnHookOptions
     let graceTimer: NodeJS.Timeout | undefined;
 
     const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // The group is already gone.
-      }
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
     };
     const onAbort = () => {
       if (!settled) aborted = true;

@@ -1,8 +1,9 @@
 // Commands started by Bash with run_in_background. Each runs in its own process group, so that a
 // kill reaches everything it started; its output waits in bounded buffers until BashOutput reads it.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
+import { forgetGroup, groupAlive, signalGroup as signalProcessGroup, spawnGroup } from "../process-groups.ts";
 
 export type ShellStatus = "running" | "completed" | "failed" | "killed";
 
@@ -75,7 +76,7 @@ export function startShell(
 ): BackgroundShell {
   let id = randomBytes(3).toString("hex");
   while (shells.has(id)) id = randomBytes(3).toString("hex");
-  const child = spawn("bash", ["-c", command], { cwd, ...(env && { env }), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(command, { cwd, ...(env && { env }) });
   let markExited!: () => void;
   const shell: BackgroundShell = {
     id,
@@ -104,6 +105,7 @@ export function startShell(
   });
   child.on("close", () => {
     shell.outputOpen = false;
+    if (child.pid !== undefined && !groupAlive(child.pid)) forgetGroup(child.pid);
   });
   shells.set(id, shell);
   return shell;
@@ -123,12 +125,13 @@ export function killShell(shell: BackgroundShell): boolean {
   return true;
 }
 
-/** SIGKILLs every shell that is running or whose leftovers still hold its output, then waits a
- * bounded time for the shells to end. */
+/** SIGKILLs every shell that is running or left processes behind, then waits a bounded time for the
+ * shells to end. */
 export async function killAllShells(shells: ReadonlyMap<string, BackgroundShell>): Promise<void> {
   const waiting: Promise<void>[] = [];
   for (const shell of shells.values()) {
-    if (shell.status !== "running" && !shell.outputOpen) continue;
+    const pid = shell.child.pid;
+    if (shell.status !== "running" && !shell.outputOpen && (pid === undefined || !groupAlive(pid))) continue;
     if (shell.status === "running") shell.status = "killed";
     signalGroup(shell, "SIGKILL");
     waiting.push(shell.exited);
@@ -140,10 +143,5 @@ export async function killAllShells(shells: ReadonlyMap<string, BackgroundShell>
 }
 
 function signalGroup(shell: BackgroundShell, signal: NodeJS.Signals): void {
-  if (shell.child.pid === undefined) return;
-  try {
-    process.kill(-shell.child.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
+  if (shell.child.pid !== undefined) signalProcessGroup(shell.child.pid, signal);
 }

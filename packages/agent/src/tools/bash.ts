@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
+import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
 import type { ToolOutput } from "../types.ts";
 import { startShell } from "./background-shells.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
@@ -68,12 +68,7 @@ function runCommand(
     const output = createOutputBuffer(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
     // Redirecting inside the shell makes stderr share stdout's pipe, which keeps the two in order.
     // It sits on the command's own line so that bash's line numbers in messages stay right.
-    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
-      cwd,
-      ...(env && { env }),
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnGroup(`exec 2>&1; ${command}`, { cwd, ...(env && { env }) });
     let ending: Ending = "exited";
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
@@ -82,12 +77,7 @@ function runCommand(
 
     const killGroup = (why: Ending) => {
       if (ending === "exited") ending = why;
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // The group is already gone.
-      }
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
     };
     const onAbort = () => killGroup("aborted");
     signal.addEventListener("abort", onAbort, { once: true });
@@ -101,7 +91,7 @@ function runCommand(
       if (child.pid !== undefined && groupAlive(child.pid)) {
         if (state && !state.disposed) state.strays.add(child.pid);
         else killGroup("exited");
-      }
+      } else if (child.pid !== undefined) forgetGroup(child.pid);
       clearTimeout(timer);
       clearTimeout(graceTimer);
       signal.removeEventListener("abort", onAbort);
@@ -124,14 +114,6 @@ function runCommand(
   });
 }
 
-function groupAlive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function describeEnding(
   text: string,

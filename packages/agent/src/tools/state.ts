@@ -3,6 +3,7 @@
 // conversation ends.
 import type { BackgroundShell } from "./background-shells.ts";
 import { killAllShells } from "./background-shells.ts";
+import { signalGroup } from "../process-groups.ts";
 
 /** A file as it was when the agent last read or wrote it. */
 export type FileSnapshot = {
@@ -86,13 +87,7 @@ export function createToolState(options: ToolStateOptions = {}): ToolState {
  * attempts to start a background shell on this state are refused. */
 export async function disposeToolState(state: ToolState): Promise<void> {
   state.disposed = true;
-  for (const group of state.strays) {
-    try {
-      process.kill(-group, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
+  for (const group of state.strays) signalGroup(group, "SIGKILL");
   state.strays.clear();
   await killAllShells(state.shells);
 }

@@ -45,6 +45,12 @@ export const RunnerQuerySchema = z.object({
   backend: z.enum(["builtin", "claude-code"]).optional(),
   /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
   resumeSessionId: z.string().optional(),
+  /** The caller's id for this run (the runner makes one when absent). A caller that stores it before
+   * it sends the query can re-attach to the run even if it never saw run.started. */
+  requestId: z
+    .string()
+    .regex(/^[\w.:-]{1,128}$/, "requestId must be 1 to 128 letters, digits or . _ : -")
+    .optional(),
 });
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 

@@ -22,8 +22,11 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   const selected = deps.backends.select(query.backend);
   if (!selected.ok) return sendError(res, 400, selected.error);
   if (deps.busy()) return sendError(res, 409, BUSY_MESSAGE);
+  if (query.requestId !== undefined && deps.runs.get(query.requestId)) {
+    return sendError(res, 409, `a run with requestId ${query.requestId} exists already`);
+  }
 
-  const run = deps.runs.create();
+  const run = deps.runs.create(query.requestId);
   const keepRunning = req.headers[KEEP_RUNNING_HEADER] === "1";
   streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort());
   run.log.append({ type: "run.started", requestId: run.requestId });

@@ -26,8 +26,9 @@ export type RunRetention = {
 export const DEFAULT_RUN_RETENTION: RunRetention = { keepMs: 10 * 60_000, keepRuns: 3 };
 
 export type RunRegistry = {
-  /** Starts a run record; its log is empty until the caller appends run.started. */
-  create(): Run;
+  /** Starts a run record, under `requestId` when given (the caller checks that no run has it); its
+   * log is empty until the caller appends run.started. */
+  create(requestId?: string): Run;
   /** Marks the run ended: ends its log and settles it. */
   finish(run: Run): void;
   get(requestId: string): Run | undefined;
@@ -51,14 +52,14 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
   }
 
   return {
-    create() {
+    create(requestId) {
       prune();
       const controller = new AbortController();
       const log = createEventLog(options.limits);
       let settle!: () => void;
       const settled = new Promise<void>((resolve) => (settle = resolve));
       const run: Run = {
-        requestId: crypto.randomUUID(),
+        requestId: requestId ?? crypto.randomUUID(),
         controller,
         log,
         approvals: createApprovals((event) => {

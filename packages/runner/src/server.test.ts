@@ -55,6 +55,22 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(events.at(-1)?.type, "run.completed");
 });
 
+test("a query may name its run: run.started carries that id, attach finds it, and a second query with it gets 409", async (t) => {
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url, client } = await startRunner(t, backend);
+  const events = await collect(client.query({ prompt: "p", requestId: "run-42" }, { signal: never() }));
+  assert.deepEqual(events[0], { type: "run.started", seq: 1, requestId: "run-42" });
+  const again = await collect(client.events("run-42", { afterSeq: 0, signal: never() }));
+  assert.deepEqual(again, events);
+  const reused = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "p", requestId: "run-42" }) });
+  assert.equal(reused.status, 409);
+  assert.match(((await reused.json()) as { error: string }).error, /requestId run-42 exists already/);
+  const bad = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "p", requestId: "../x y" }) });
+  assert.equal(bad.status, 400);
+  assert.match(((await bad.json()) as { error: string }).error, /^requestId: requestId must be 1 to 128/);
+  assert.equal(backend.runs.length, 1);
+});
+
 test("a body over 8 MiB gets 413", async (t) => {
   const { url, client } = await startRunner(t, fakeBackend(async () => ({ ok: false, message: "unused" })));
   const res = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "x".repeat(9 * 1024 * 1024) }) });

@@ -1,7 +1,8 @@
 // The SandboxRunner's HTTP surface (node:http, kept lean: it sits on the streaming hot path).
 //
 //   POST /query                 RunnerQuery → 200 text/event-stream of RunnerEvent (ids 1..n), 400 bad
-//                               body or unknown backend, 409 while another run is in flight, 413 over 8 MiB
+//                               body or unknown backend, 409 while another run is in flight or when
+//                               the query's requestId names a run already known, 413 over 8 MiB
 //   GET  /health                → RunnerHealth
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)

@@ -115,8 +115,8 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     return loaded;
   }
 
-  function write(userId: string, sessionId: string, op: Omit<WriteOp, "userId" | "sessionId">): Promise<void> {
-    return writer.enqueue(sessionKey(userId, sessionId), { userId, sessionId, ...op });
+  function write(userId: string, sessionId: string, op: Omit<WriteOp, "userId" | "sessionId">, urgent = false): Promise<void> {
+    return writer.enqueue(sessionKey(userId, sessionId), { userId, sessionId, ...op }, urgent);
   }
 
   function storeFor(userId: string, sessionId: string): SqliteSessionStore {
@@ -137,7 +137,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptUnchanged === true);
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
-        return write(userId, sessionId, op);
+        return write(userId, sessionId, op, writeOptions?.urgent === true);
       },
       deletedSeq() {
         writer.settle(sessionKey(userId, sessionId));

@@ -49,3 +49,20 @@ test("a writer thread that dies fails the writes it held, with a message; the ne
     await dir.remove();
   }
 });
+
+test("an urgent write is committed without waiting out the delay, with the writes queued before it in one transaction", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, "harness.db");
+    openDatabaseFile(path).close();
+    // A delay no test waits out: only an urgent write can be committed.
+    const link = createWriterLink({ path, keptBatches: 100, delayMs: 60_000, waitMs: 10_000 });
+    const before = link.enqueue("u\0a", op("a", 1));
+    await link.enqueue("u\0b", op("b", 1), true);
+    await before;
+    assert.equal(link.transactions(), 1);
+    link.close();
+  } finally {
+    await dir.remove();
+  }
+});

@@ -5,8 +5,9 @@ import { Worker } from "node:worker_threads";
 import type { WriteOp, WriterData, WriterReply, WriterRequest } from "./sqlite-writer.ts";
 
 export type WriterLink = {
-  /** Queues a write of the session `key`; resolves when it is committed. */
-  enqueue(key: string, op: WriteOp): Promise<void>;
+  /** Queues a write of the session `key`; resolves when it is committed. An `urgent` write goes
+   * to the thread at the end of this event-loop turn, with whatever else is queued by then. */
+  enqueue(key: string, op: WriteOp, urgent?: boolean): Promise<void>;
   /** Returns once every write of `key` queued so far is committed (or failed). Blocks the thread. */
   settle(key: string): void;
   /** The same, for every session. */
@@ -35,6 +36,7 @@ export function createWriterLink(options: {
   let nextId = 1;
   let pending: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let urgentPost: NodeJS.Immediate | undefined;
   let transactions = 0;
   let closed = false;
   const inFlight = new Map<number, Pending[]>();
@@ -91,6 +93,8 @@ export function createWriterLink(options: {
   function post(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    if (urgentPost) clearImmediate(urgentPost);
+    urgentPost = undefined;
     if (pending.length === 0) return;
     const id = nextId++;
     const writes = pending;
@@ -112,12 +116,13 @@ export function createWriterLink(options: {
   }
 
   return {
-    enqueue(key, op) {
+    enqueue(key, op, urgent = false) {
       if (closed) return Promise.reject(new Error("the session database is closed"));
       return new Promise<void>((resolve, reject) => {
         pending.push({ key, op, resolve, reject });
         unsettled.set(key, 0);
-        timer ??= setTimeout(post, options.delayMs);
+        if (urgent) urgentPost ??= setImmediate(post);
+        else timer ??= setTimeout(post, options.delayMs);
       });
     },
     settle(key) {

@@ -4,7 +4,7 @@
 // through it; nothing outside this package sees it.
 import { applyOperations, emptyState, type DeltaOperation, type HarnessState, type RunnerEvent, type TranscriptMessage } from "@harness/protocol";
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
-import { createPersister, type Persister } from "./persister.ts";
+import { createPersister, type FlushMode, type Persister } from "./persister.ts";
 import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
 import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
 import type { RunCursor } from "./translate.ts";
@@ -44,7 +44,11 @@ export type ActiveRun = {
   cursor: RunCursor;
   prompt: string;
   userMessageId: string;
+  /** The run's id as the runner confirmed it (run.started); controls wait for it. */
   requestId?: string;
+  /** The id the query asked the runner to give the run, stored before the query is sent: a host
+   * that dies before run.started reached it can still find the run by it. */
+  proposedId?: string;
   /** Seq of the last runner event applied to the state. */
   seenSeq: number;
   /** The event seq and cursor as of the last committed batch: what the store may know. */
@@ -205,8 +209,8 @@ export class SessionCore {
     this.#persister.snapshotSoon();
   }
 
-  flush(final = false): Promise<void> {
-    return this.#persister.flush(final);
+  flush(mode?: FlushMode): Promise<void> {
+    return this.#persister.flush(mode);
   }
 
   stopPersisting(): void {
@@ -300,6 +304,7 @@ export function recordOf(run: ActiveRun): RunRecord {
     assistantMessageId: run.committed.cursor.assistantMessageId,
     afterTool: run.committed.cursor.afterTool,
   };
-  if (run.requestId) record.requestId = run.requestId;
+  const requestId = run.requestId ?? run.proposedId;
+  if (requestId) record.requestId = requestId;
   return record;
 }

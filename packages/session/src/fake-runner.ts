@@ -62,7 +62,7 @@ export function createFakeRunner(): FakeRunner {
     const run: RunInternals = {
       body,
       signal,
-      requestId: `req-${runs.length + 1}`,
+      requestId: body.requestId ?? `req-${runs.length + 1}`,
       events: [],
       cancelled: false,
       ended: false,

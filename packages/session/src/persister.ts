@@ -20,6 +20,8 @@ export type PersisterOptions = {
   onError(error: unknown): void;
 };
 
+export type FlushMode = "final" | "urgent";
+
 export type Persister = {
   /** Queues a committed batch and schedules a write. */
   add(batch: StoredBatch): void;
@@ -27,9 +29,9 @@ export type Persister = {
   snapshotSoon(): void;
   /** The run record as of the last batch added (null: none); it goes with the next write. */
   setRun(run: RunRecord | null): void;
-  /** Writes everything queued, with a snapshot, and resolves when stored. `final` marks the
-   * session closed (see WriteOptions). */
-  flush(final?: boolean): Promise<void>;
+  /** Writes everything queued, with a snapshot, and resolves when stored. "final" marks the session
+   * closed, "urgent" asks the store not to delay the write (see WriteOptions). */
+  flush(mode?: FlushMode): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
   /** Drops everything queued and writes nothing more, ever (the session was deleted). */
@@ -49,7 +51,8 @@ export function createPersister(options: PersisterOptions): Persister {
   /** The transcript of the snapshot last stored (the same object while it does not change). */
   let storedTranscript: unknown = options.storedTranscript;
 
-  async function writeOnce(forceSnapshot: boolean, final: boolean): Promise<void> {
+  async function writeOnce(forceSnapshot: boolean, mode: FlushMode | undefined): Promise<void> {
+    const final = mode === "final";
     if (discarded) return;
     const wantSnapshot = forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery;
     if (queued.length === 0 && !wantSnapshot && !run.dirty) return;
@@ -70,13 +73,14 @@ export function createPersister(options: PersisterOptions): Persister {
     queued = [];
     const writeOptions: WriteOptions = {};
     if (final) writeOptions.final = true;
+    if (mode === "urgent") writeOptions.urgent = true;
     if (runWritten.dirty) {
       writeOptions.run = runWritten.value;
       run = { value: runWritten.value, dirty: false };
     }
     if (snapshot && snapshot.transcript === storedTranscript) writeOptions.transcriptUnchanged = true;
     try {
-      await store.write(batches, snapshot, final || runWritten.dirty || writeOptions.transcriptUnchanged ? writeOptions : undefined);
+      await store.write(batches, snapshot, Object.keys(writeOptions).length > 0 ? writeOptions : undefined);
     } catch (error) {
       queued = batches.concat(queued);
       if (runWritten.dirty && !run.dirty) run = runWritten;
@@ -95,8 +99,8 @@ export function createPersister(options: PersisterOptions): Persister {
     }
   }
 
-  function enqueue(forceSnapshot: boolean, final = false): Promise<void> {
-    chain = chain.then(() => writeOnce(forceSnapshot, final));
+  function enqueue(forceSnapshot: boolean, mode?: FlushMode): Promise<void> {
+    chain = chain.then(() => writeOnce(forceSnapshot, mode));
     return chain;
   }
 
@@ -121,10 +125,10 @@ export function createPersister(options: PersisterOptions): Persister {
       run = { value, dirty: true };
       schedule();
     },
-    flush(final = false) {
+    flush(mode) {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      return enqueue(true, final);
+      return enqueue(true, mode);
     },
     stop() {
       if (timer !== undefined) clearTimeout(timer);

@@ -6,6 +6,7 @@ import { createFakeRunner, type FakeRunner } from "./fake-runner.ts";
 import { INTERRUPTED_MESSAGE } from "./run-outcome.ts";
 import { openSession } from "./session.ts";
 import type { SessionStore } from "./store.ts";
+import { memoryStore } from "./store.ts";
 import { commandsFrame, crashableStore, recorder, startSession, submitAndRun, until } from "./test-helpers.ts";
 
 function restore(runner: FakeRunner, store: SessionStore) {
@@ -146,7 +147,7 @@ test("a broken event stream re-attaches to the run, which goes on", async () => 
   assert.equal(client.state!.status, "idle");
 });
 
-test("a run whose id never reached the store cannot be found again: it is interrupted", async () => {
+test("a run the runner does not know (the query never reached it, or the runner is gone) is interrupted", async () => {
   const { inner, store, crash } = crashableStore();
   const { runner, session, client } = await startSession({ store });
   await submitAndRun(session, client, runner);
@@ -182,4 +183,39 @@ test("a long prompt is not stored again with every batch, and a run restored aft
     { role: "user", content: prompt },
     { role: "assistant", content: "part 0 part 1 part 2 part 3 part 4 " },
   ]);
+});
+
+test("a host that dies as the run starts, before run.started reached it, re-attaches by the id its query proposed", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner, "q");
+  const proposed = run.body.requestId;
+  assert.ok(proposed, "the query proposes the run's id");
+  assert.equal(inner.run?.requestId, proposed, "the run record, id and all, was stored before the query went out");
+  assert.equal(inner.snapshot?.state.messages[0].content, "q", "so was the prompt");
+  crash();
+  run.emit({ type: "run.started", requestId: proposed! }, { type: "assistant.delta", text: "unseen" });
+
+  const restored = await restore(runner, inner);
+  assert.deepEqual(runner.attaches, [{ requestId: proposed, afterSeq: 0 }]);
+  run.emit({ type: "run.completed" });
+  await until(() => !restored.busy);
+  const { state } = restored.snapshot();
+  assert.equal(state.messages[1].content, "unseen");
+  assert.equal(state.messages[1].status, "complete");
+});
+
+test("a query cancelled before it went out never reaches the runner", async () => {
+  const base = memoryStore();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const store: SessionStore = { load: () => base.load(), write: async (batches, snapshot, options) => (await gate, base.write(batches, snapshot, options)) };
+  const { runner, session, client } = await startSession({ store });
+  session.receive(client, commandsFrame({ type: "submit", prompt: "q" }));
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  release();
+  await session.flush();
+  assert.equal(runner.runs.length, 0);
+  assert.equal(client.state!.status, "idle");
+  assert.equal(client.state!.messages[1].status, "cancelled");
 });

@@ -68,10 +68,16 @@ export function submitPrompt(core: SessionCore, prompt: string): void {
 
 function startRun(core: SessionCore, prompt: string, userMessageId: string, assistantMessageId: string): void {
   const run = newRun({ assistantMessageId, afterTool: false }, { prompt, userMessageId, seenSeq: 0 });
+  run.proposedId = core.newId();
   core.run = run;
   core.runChanged();
   const body = queryFor(core.state, core.transcript, prompt, userMessageId);
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal }), false);
+  body.requestId = run.proposedId;
+  // The prompt and the run record reach the store before the runner hears of the run: a host that
+  // dies in between leaves a run a later one re-attaches to, or finds never started; never one
+  // that goes on with nobody watching.
+  const stored = core.flush("urgent");
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal }), false, stored);
 }
 
 /** Picks up the run the store says was in flight when the host stopped: its events after the last
@@ -90,7 +96,18 @@ export function reattach(core: SessionCore, record: RunRecord): void {
   void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal }), true);
 }
 
-async function drive(core: SessionCore, run: RunState, open: () => AsyncIterable<RunnerEvent>, restored: boolean): Promise<void> {
+async function drive(
+  core: SessionCore,
+  run: RunState,
+  open: () => AsyncIterable<RunnerEvent>,
+  restored: boolean,
+  ready?: Promise<void>,
+): Promise<void> {
+  if (ready) {
+    await ready;
+    // Cancelled (or the session closed) before the query went out: the runner never hears of it.
+    if (core.run !== run) return;
+  }
   let received = 0;
   let reattached = false;
   for (;;) {

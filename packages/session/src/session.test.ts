@@ -188,6 +188,7 @@ test("the transcript a run returns is sent as history by the next run; config is
     model: "claude-x",
     maxTurns: 3,
     systemPrompt: "be brief",
+    requestId: first.requestId,
   });
   first.emit({ type: "assistant.delta", text: "first answer" }, { type: "run.completed", transcript });
   await until(() => !session.busy);
@@ -256,21 +257,23 @@ test("storage is batched: batches committed while a write is in flight go out in
     load: () => base.load(),
     async write(batches, snapshot) {
       writes++;
-      if (writes === 1) await gate;
+      // The first write (the prompt, before the query goes out) passes; the next is held open.
+      if (writes === 2) await gate;
       written.push(...batches);
       base.write(batches, snapshot);
     },
   };
   const { runner, session, client } = await setup({ store, flushDelayMs: 1 });
   const run = await submit(session, client, runner);
-  await until(() => writes === 1);
+  run.emit({ type: "assistant.delta", text: "held," });
+  await until(() => writes === 2);
   for (let i = 0; i < 20; i++) {
     run.emit({ type: "assistant.delta", text: `${i},` });
     await until(() => client.state!.messages[1].content.endsWith(`${i},`));
   }
   release();
   await session.flush();
-  assert.equal(writes, 3, "one write held open, one for the twenty batches behind it, one final snapshot");
+  assert.equal(writes, 4, "the prompt, one write held open, one for the twenty batches behind it, one final snapshot");
   assert.deepEqual(written.map((b) => b.seq), Array.from({ length: client.seq }, (_, i) => i + 1));
   run.emit({ type: "run.completed" });
   await until(() => !session.busy);

@@ -105,7 +105,7 @@ export class HarnessSession {
     this.#ended = true;
     this.#queue.length = 0;
     if (this.#core.run) interrupt(this.#core);
-    await this.#core.flush(true);
+    await this.#core.flush("final");
     this.#core.stopPersisting();
     this.#core.connections.clear();
   }

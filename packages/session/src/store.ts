@@ -55,6 +55,9 @@ export type WriteOptions = {
    * keeps what it has instead of writing it again (a long conversation's transcript is megabytes,
    * and a snapshot is taken as each run starts, before the transcript changes). */
   transcriptUnchanged?: true;
+  /** Something waits on this write (a query held until its prompt is stored): the store commits it
+   * without waiting to share a transaction with other sessions' writes. */
+  urgent?: true;
 };
 
 export type SessionStore = {

@@ -33,6 +33,9 @@ export type WireStream<Raw, State extends AttemptState> = {
   streamFailure(error: unknown): Failure;
   /** What to call a body that ended before the reply was complete. */
   incompleteDescription: string;
+  /** The body ended cleanly before the reply was complete: a wire whose servers may leave out the
+   * end marker completes the reply here (returning the events that makes), or leaves it. */
+  endedEarly?(state: State): ModelEvent[] | undefined;
 };
 
 /** What the caller shows of a reply: text and finished tool calls. Thinking and a tool call's input
@@ -118,8 +121,18 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
           }
           if (state.fatal !== undefined) break;
         }
+        if (!state.complete && state.fatal === undefined && !attemptSignal.aborted && wire.endedEarly) {
+          for (const event of wire.endedEarly(state) ?? []) {
+            emitted ||= shown(event);
+            yield event;
+          }
+        }
       } catch (error) {
         failure = wire.streamFailure(error);
+      } finally {
+        // Also when the caller stops reading at one of the yields above: the timer must not keep the
+        // process (and this attempt's state) alive for the rest of its time.
+        clearTimeout(idleTimer);
       }
     }
     clearTimeout(idleTimer);

@@ -6,7 +6,7 @@ import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { openAISdk } from "./openai-sdk.ts";
-import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
+import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
@@ -83,6 +83,7 @@ function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): 
     requestFailure: (error) => openAIRequestFailure(error, settings.label, settings.baseURL),
     streamFailure: (error) => openAIStreamFailure(error, settings.label),
     incompleteDescription: "the model stream ended before a finish_reason",
+    endedEarly: endWithoutFinishReason,
   };
 }
 

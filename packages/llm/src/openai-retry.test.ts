@@ -111,6 +111,28 @@ test("a connection cut after partial text ends with an error and the partial mes
   assert.deepEqual(done.message.content, [{ type: "text", text: "some words" }]);
 });
 
+test("a stream that ends with [DONE] but no finish_reason ends the reply there, its tool calls with it; an empty one is retried", async (t) => {
+  const call = { name: "Read", arguments: { file_path: "/a" } };
+  const { fake, provider } = await setup(t, [
+    { text: "reading", toolCalls: [call], finishReason: null },
+    { text: "", finishReason: null },
+    { text: "done", finishReason: null },
+  ]);
+  const first = await collect(provider.stream(ask()));
+  const done = lastDone(first);
+  assert.equal(done.stopReason, "tool_use");
+  assert.equal(retries(first).length, 0);
+  assert.deepEqual(done.message.content, [
+    { type: "text", text: "reading" },
+    { type: "tool_use", id: (done.message.content as { id?: string }[])[1]?.id, name: "Read", input: { file_path: "/a" } },
+  ]);
+  const second = await collect(provider.stream(ask()));
+  assert.equal(retries(second).length, 1, "a reply with nothing in it is not a reply");
+  assert.equal(textOf(second), "done");
+  assert.equal(lastDone(second).stopReason, "end_turn");
+  assert.equal(fake.requests.length, 3);
+});
+
 test("a server that cannot be reached is retried, then reported as a connection error", async () => {
   const port = await closedPort();
   const provider = createOpenAIProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 1, retryBaseMs: 1 }, {});

@@ -75,14 +75,26 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
       for (let i = 0; i < delta.tool_calls.length && state.fatal === undefined; i++) applyToolCall(state, delta.tool_calls[i], out);
     }
   }
-  if (choice.finish_reason && state.fatal === undefined) {
-    state.finishReason = choice.finish_reason;
-    for (const tool of state.tools) {
-      if (tool.input === undefined && state.fatal === undefined) endTool(state, tool, out);
-    }
-    state.complete = state.fatal === undefined;
-  }
+  if (choice.finish_reason && state.fatal === undefined) finish(state, choice.finish_reason, out);
   return out.length === 0 ? undefined : out.length === 1 ? out[0] : out;
+}
+
+function finish(state: OpenAIStreamState, reason: string | null, out: ModelEvent[]): void {
+  state.finishReason = reason;
+  for (const tool of state.tools) {
+    if (tool.input === undefined && state.fatal === undefined) endTool(state, tool, out);
+  }
+  state.complete = state.fatal === undefined;
+}
+
+/** The body ended cleanly (a connection that breaks fails the read instead) without a finish_reason,
+ * which some compatible servers leave out: a reply with something in it ends there, its tool calls
+ * with it. An empty one stays incomplete, to be tried again. */
+export function endWithoutFinishReason(state: OpenAIStreamState): ModelEvent[] | undefined {
+  if (state.fatal !== undefined || (state.text === "" && state.tools.length === 0)) return undefined;
+  const out: ModelEvent[] = [];
+  finish(state, null, out);
+  return out;
 }
 
 function hasReasoning(delta: ReasoningDelta): boolean {

@@ -108,7 +108,7 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
       await send(writer.delta({ tool_calls: [next] }));
     }
   }
-  await send(writer.delta({}, finishReasonOf(reply)));
+  if (reply.finishReason !== null) await send(writer.delta({}, finishReasonOf(reply)));
   if (includesUsage(body)) await send(writer.usage(usageFor(body, reply.usage, outputChars)));
   if (!res.destroyed) res.end(DONE_EVENT);
 }

@@ -25,8 +25,9 @@ export type FakeOpenAIMessageReply = ScriptedText & {
   reasoning?: string | string[];
   /** Streamed one after another by index. */
   toolCalls?: FakeOpenAIToolCall[];
-  /** Default "tool_calls" when toolCalls are given, else "stop". */
-  finishReason?: string;
+  /** Default "tool_calls" when toolCalls are given, else "stop". null: a stream sends no chunk with
+   * a finish_reason (it ends with [DONE] alone), as some compatible servers do. */
+  finishReason?: string | null;
   /** Sent in a final chunk when the request asks for stream_options.include_usage; defaults are
    * estimated from the request and reply sizes. */
   usage?: FakeOpenAIUsage;

@@ -3,7 +3,7 @@
 // adopts it by pid and URL and re-attaches to its run. A runner nobody talks to exits by itself
 // after HARNESS_RUNNER_IDLE_EXIT_MS.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
@@ -70,6 +70,19 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** A runner's log past this size is set aside (as `<log>.1`, replacing the one before) when the
+ * next runner starts with it: runners come and go for as long as the server runs. */
+export const MAX_LOG_BYTES = 8 * 1024 * 1024;
+
+/** Moves `file` to `file.1` when it has grown past `maxBytes`. */
+export function rotateLog(file: string, maxBytes: number): void {
+  try {
+    if (statSync(file).size > maxBytes) renameSync(file, `${file}.1`);
+  } catch {
+    // No log yet, or one that cannot be moved: the runner appends to it as before.
+  }
+}
+
 /** Reads what was appended to `file` after `offset`. */
 function readFrom(file: string, offset: number): string {
   let fd: number | undefined;
@@ -107,6 +120,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile } = options;
   mkdirSync(dirname(logFile), { recursive: true });
+  rotateLog(logFile, MAX_LOG_BYTES);
   const fd = openSync(logFile, "a");
   const offset = statSync(logFile).size;
   let child: ChildProcess;

@@ -1,13 +1,14 @@
 // The runner supervisor with real runner processes and the model faked at the wire.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { MAX_LOG_BYTES } from "./runner-process.ts";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
 import { tempDir, waitFor } from "./test-helpers.ts";
@@ -157,6 +158,9 @@ function processGroup(pid: number): number {
 test("a runner is started in its own process group with its output in a log file, and another supervisor can adopt it", async () => {
   const seen: (RunnerProcessInfo | undefined)[] = [];
   const logFile = join(dir.path, "adopt.runners", "user", "runner-0.log");
+  // What earlier runners left, past the size a log may grow to: set aside, not appended to.
+  mkdirSync(dirname(logFile), { recursive: true });
+  writeFileSync(logFile, "old line\n".repeat(MAX_LOG_BYTES / 8));
   const first = supervised("adopt", { onProcess: (info) => seen.push(info) });
   fake.push({ text: "one" }, { text: "two" });
   await collect(first, "one");
@@ -165,7 +169,8 @@ test("a runner is started in its own process group with its output in a log file
   assert.ok(seen[0]?.token, "the record carries the runner's token, to reach it after a restart");
   assert.match(first.url()!, /\/workspaces\/[A-Za-z0-9_-]+$/, "the session's URL is its workspace on the runner");
   assert.equal(processGroup(pid), pid, "it leads its own process group, so it does not die with its parent's");
-  assert.match(readFileSync(logFile, "utf8"), /"event":"listening"/);
+  assert.match(readFileSync(logFile, "utf8"), /^\{"event":"listening"/);
+  assert.equal(statSync(`${logFile}.1`).size, MAX_LOG_BYTES + MAX_LOG_BYTES / 8);
 
   // A new supervisor (as after a server restart) takes the same process over.
   const adopted: (RunnerProcessInfo | undefined)[] = [];

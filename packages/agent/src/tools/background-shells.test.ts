@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { test, type TestContext } from "node:test";
 import { processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
-import { createUnreadOutput } from "./background-shells.ts";
+import { createUnreadOutput, KEPT_FINISHED_SHELLS } from "./background-shells.ts";
 import { bashOutputTool } from "./bash-output.ts";
 import { bashTool } from "./bash.ts";
 import { killShellTool } from "./kill-shell.ts";
@@ -117,7 +117,7 @@ test("KillShell ends the command and every process it started", async (t) => {
   assert.match(again.content, /is not running \(status: killed/);
   const unknown = await call(killShellTool, { shell_id: "nope" });
   assert.equal(unknown.isError, true);
-  assert.match(unknown.content, new RegExp(`No background shell with ID "nope"\\. Background shells:\\n${id} \\(killed\\): sleep 300`));
+  assert.match(unknown.content, new RegExp(`No background shell with ID "nope" \\(of the finished ones, only the latest 32 are kept\\)\\. Background shells:\\n${id} \\(killed\\): sleep 300`));
 });
 
 test("Disposing of the tool state kills running background shells and refuses new ones", async (t) => {
@@ -139,7 +139,7 @@ test("Background commands need a tool state; BashOutput names unknown ids", asyn
   assert.equal(out.isError, true);
   assert.match(out.content, /Run the command without run_in_background/);
   const unknown = await callWithState(bashOutputTool, { bash_id: "abc123" }, cwd, createToolState());
-  assert.deepEqual(unknown, { content: 'No background shell with ID "abc123". No background shells have been started.', isError: true });
+  assert.deepEqual(unknown, { content: 'No background shell with ID "abc123" (of the finished ones, only the latest 32 are kept). No background shells have been started.', isError: true });
 });
 
 test("Unread background output is capped: the oldest is dropped and the drop is reported", async (t) => {
@@ -166,4 +166,20 @@ test("Unread background output is capped: the oldest is dropped and the drop is 
   assert.match(out.content, /<stdout>\n\[[\d,]+ earlier characters of output were dropped; only the latest are shown\]\n[\s\S]*\n4999\n5000\n<\/stdout>/);
   const kept = /<stdout>\n[^\n]*\n([\s\S]*)\n<\/stdout>/.exec(out.content)![1];
   assert.ok(kept.length <= 1000, `kept ${kept.length} characters`);
+});
+
+test("Only the latest finished shells are kept: a long conversation does not hold every command's output", async (t) => {
+  const { state, start, poll } = await setup(t);
+  const ids: string[] = [];
+  for (let i = 0; i <= KEPT_FINISHED_SHELLS; i++) {
+    const id = await start(`echo shell ${i}`);
+    await waitFor(() => (state.shells.get(id)?.status === "completed" && !state.shells.get(id)?.outputOpen ? true : undefined), `shell ${i} to finish`);
+    ids.push(id);
+  }
+  const running = await start("sleep 300");
+  assert.equal(state.shells.has(ids[0]), false, "the oldest finished shell is forgotten");
+  assert.equal(state.shells.size, KEPT_FINISHED_SHELLS + 1);
+  assert.match((await poll(ids[0])).content, /^No background shell with ID/);
+  assert.match((await poll(ids[1])).content, /shell 1/);
+  assert.equal(state.shells.get(running)?.status, "running");
 });

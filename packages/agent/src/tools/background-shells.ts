@@ -27,6 +27,10 @@ export type BackgroundShell = {
   outputOpen: boolean;
 };
 
+/** Finished shells kept, with their unread output (up to two buffers each), when a new one starts;
+ * older finished ones are forgotten, so that a long conversation's memory stays bounded. */
+export const KEPT_FINISHED_SHELLS = 32;
+
 /** How long a killed shell has to end after SIGTERM before it gets SIGKILL. */
 const KILL_GRACE_MS = 2_000;
 /** How long disposal waits for killed shells to be reaped. */
@@ -74,6 +78,7 @@ export function startShell(
   outputCapacity: number,
   env?: Readonly<Record<string, string>>,
 ): BackgroundShell {
+  forgetOldFinished(shells);
   let id = randomBytes(3).toString("hex");
   while (shells.has(id)) id = randomBytes(3).toString("hex");
   const child = spawnGroup(command, { cwd, ...(env && { env }) });
@@ -109,6 +114,11 @@ export function startShell(
   });
   shells.set(id, shell);
   return shell;
+}
+
+function forgetOldFinished(shells: Map<string, BackgroundShell>): void {
+  const finished = [...shells.values()].filter((shell) => shell.status !== "running" && !shell.outputOpen);
+  for (const shell of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_SHELLS))) shells.delete(shell.id);
 }
 
 /** Ends a running shell and everything it started: SIGTERM to its process group, then SIGKILL to

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { filterLines } from "./filter-lines.ts";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
-import type { BackgroundShell } from "./background-shells.ts";
+import { KEPT_FINISHED_SHELLS, type BackgroundShell } from "./background-shells.ts";
 import type { ToolState } from "./state.ts";
 
 /** Characters of each stream shown per call; the newest are kept. */
@@ -80,5 +80,5 @@ function streamText({ text, dropped }: Taken): string {
 export function unknownShell(id: string, state: ToolState | undefined): string {
   const known = state ? [...state.shells.values()].map((s) => `${s.id} (${s.status}): ${s.command}`) : [];
   const list = known.length > 0 ? ` Background shells:\n${known.join("\n")}` : " No background shells have been started.";
-  return `No background shell with ID ${JSON.stringify(id)}.${list}`;
+  return `No background shell with ID ${JSON.stringify(id)} (of the finished ones, only the latest ${KEPT_FINISHED_SHELLS} are kept).${list}`;
 }

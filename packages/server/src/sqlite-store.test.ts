@@ -334,3 +334,31 @@ test("a snapshot whose transcript is unchanged keeps the stored transcript; with
     await dir.remove();
   }
 });
+
+test("deleting a session gives its space back: the file shrinks", async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, "harness.db");
+  try {
+    let db = openSqliteDatabase(path);
+    const big = "x".repeat(4000);
+    await db.storeFor("u", "keep").write([batch(1)], snapshot(1));
+    const store = db.storeFor("u", "gone");
+    for (let seq = 1; seq <= 2000; seq += 100) {
+      await store.write(Array.from({ length: 100 }, (_, k) => batch(seq + k, big)), snapshot(seq + 99, big));
+    }
+    db.close();
+    const full = statSync(path).size;
+    assert.ok(full > 8_000_000, `the session takes room (${full} bytes)`);
+
+    db = openSqliteDatabase(path);
+    await db.deleteSession("u", "gone");
+    db.close();
+    const after = statSync(path).size;
+    assert.ok(after < full / 10, `the file shrank from ${full} to ${after} bytes`);
+    db = openSqliteDatabase(path);
+    assert.ok(db.storeFor("u", "keep").load(), "the other session is still there");
+    db.close();
+  } finally {
+    await dir.remove();
+  }
+});

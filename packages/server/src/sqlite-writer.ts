@@ -166,11 +166,20 @@ function serve(data: WriterData): void {
       if (db.isTransaction) db.exec("ROLLBACK");
       return { error: (error as Error).message };
     }
+    let problem: string | undefined;
+    if (writes.some((w) => w.remove)) {
+      try {
+        // Gives a deleted session's pages back to the file system (a no-op without auto_vacuum).
+        db.exec("PRAGMA incremental_vacuum");
+      } catch (error) {
+        problem = `freeing a deleted session's space: ${(error as Error).message}`;
+      }
+    }
     const toPrune = new Set<string>();
     writes.forEach((w, index) => {
       if (!failed.some((f) => f.index === index)) noteWritten(w, toPrune);
     });
-    const problem = pruneAll(toPrune);
+    problem = pruneAll(toPrune) ?? problem;
     return { ...(failed.length > 0 && { failed }), ...(problem && { problem }) };
   }
 

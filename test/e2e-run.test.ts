@@ -89,16 +89,18 @@ test("a second submit continues the same conversation", async () => {
   await client.close();
 });
 
-test("cancel mid-stream ends idle with the message cancelled", async () => {
+test("cancel mid-stream ends idle with the message cancelled; what the run used still counts", async () => {
   let release!: () => void;
   const hold = new Promise<void>((r) => (release = r));
-  fake.push({ text: ["partial ", "answer"], hold });
+  fake.push({ text: ["partial ", "answer"], hold, usage: { input_tokens: 1234, output_tokens: 7 } });
   const client = await MinimalClient.connect(server.url, session());
   client.send({ type: "submit", prompt: "take your time" });
   await client.waitForState((s) => s.messages[1]?.content === "partial answer", 30_000, "the partial text");
   client.send({ type: "cancel" });
   await client.waitForState((s) => s.status === "idle" && s.messages[1].status === "cancelled", 10_000, "cancelled");
   assert.equal(client.state!.messages[1].content, "partial answer");
+  // The run's input tokens were counted as its reply began (message_start).
+  await client.waitForState((s) => (s.usage as { inputTokens?: number } | undefined)?.inputTokens === 1234, 10_000, "the cancelled run's usage");
   assert.equal(client.errors.length, 0);
   release();
   await client.close();

@@ -106,6 +106,27 @@ test("aborting a query cancels its run with POST /runs/:id/cancel", async () => 
   }
 });
 
+test("a query aborted with onLateEnd cancels its run, then reads on for the run's last event and hands it over", async () => {
+  const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
+  try {
+    const controller = new AbortController();
+    const late: RunnerEvent[] = [];
+    await assert.rejects(async () => {
+      for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal, onLateEnd: (event) => late.push(event) })) {
+        if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
+      }
+    }, /cancelled by the user/);
+    await waitFor(() => runner.seen.some((s) => s.path === "/runs/req-1/cancel"), "the cancel request");
+    runner.finish();
+    await waitFor(() => late.length === 1, "the run's last event");
+    assert.deepEqual(late, [{ type: "run.completed", seq: 3 }]);
+    const reread = runner.seen.find((s) => s.path === "/runs/req-1/events");
+    assert.equal(reread?.headers["last-event-id"], "2", "only what came after the last event read");
+  } finally {
+    await runner.close();
+  }
+});
+
 for (const how of ["query", "attach"] as const) {
   test(`${how === "query" ? "a query" : "an attach"} aborted while it waits for the run's next event ends at once and cancels the run`, async () => {
     const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);

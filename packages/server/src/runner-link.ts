@@ -4,14 +4,16 @@
 // server restarted, is re-attached to with GET /runs/:id/events and Last-Event-ID.
 import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { RunnerHttpError, type RunControl, type RunnerClient } from "@harness/runner/client";
-import type { RunnerAnswer } from "@harness/session";
+import type { RunEndEvent, RunnerAnswer } from "@harness/session";
 
 /** How long a cancelled run's stream is read on, waiting for the run's id so it can be cancelled. */
 const CANCEL_WAIT_MS = 30_000;
 /** How long a control or rewind request may take. */
 const ANSWER_TIMEOUT_MS = 30_000;
 
-type Run = { requestId?: string };
+/** `lastSeq`: the seq of the last event read. `onLateEnd`: hears the run's last event when the
+ * caller aborted before it came. */
+type Run = { requestId?: string; lastSeq: number; onLateEnd?: (event: RunEndEvent) => void };
 
 /** The reason a stream is closed once its run is over: one made up front, since an abort() without
  * a reason makes a DOMException (and its stack) every time. */
@@ -56,6 +58,7 @@ async function* relay(
       }
       if (result.done) return;
       const event = result.value;
+      run.lastSeq = event.seq;
       if (event.type === "run.started" && !run.requestId) {
         run.requestId = event.requestId;
         signal.addEventListener("abort", stop, { once: true });
@@ -79,7 +82,8 @@ async function* relay(
   }
 }
 
-/** Cancels an aborted run: at once when its id is known, else once run.started arrives. */
+/** Cancels an aborted run: at once when its id is known, else once run.started arrives. Then, for
+ * a caller that wants it, reads the run's last event (what the run used until it stopped). */
 async function cancelInBackground(
   client: RunnerClient,
   run: Run,
@@ -94,9 +98,16 @@ async function cancelInBackground(
       const result = await (pending ?? stream.next());
       pending = undefined;
       if (result.done) break;
+      run.lastSeq = result.value.seq;
       if (result.value.type === "run.started") run.requestId = result.value.requestId;
     }
-    if (run.requestId) await client.control(run.requestId, { type: "cancel" }, AbortSignal.timeout(ANSWER_TIMEOUT_MS));
+    stop();
+    if (!run.requestId) return;
+    await client.control(run.requestId, { type: "cancel" }, AbortSignal.timeout(ANSWER_TIMEOUT_MS));
+    if (!run.onLateEnd) return;
+    for await (const event of client.events(run.requestId, { afterSeq: run.lastSeq, signal: AbortSignal.timeout(CANCEL_WAIT_MS) })) {
+      if (event.type === "run.completed" || event.type === "run.error") run.onLateEnd(event);
+    }
   } catch {
     // The stream or the runner went away: nothing is left to cancel.
   } finally {
@@ -106,15 +117,21 @@ async function cancelInBackground(
 }
 
 /** POST /query with keep-running. Aborting `signal` cancels the run, even before it answered.
- * `onEnded` hears that the run's last event (run.completed or run.error) arrived. */
-export function queryRun(client: RunnerClient, body: RunnerQuery, opts: { signal: AbortSignal; onEnded?: () => void }): AsyncGenerator<RunnerEvent> {
-  return relay(client, {}, (signal) => client.query(body, { signal, keepRunning: true }), opts.signal, opts.onEnded);
+ * `onEnded` hears that the run's last event (run.completed or run.error) arrived; `onLateEnd` gets
+ * that event when it arrives after the abort. */
+export function queryRun(
+  client: RunnerClient,
+  body: RunnerQuery,
+  opts: { signal: AbortSignal; onEnded?: () => void; onLateEnd?: (event: RunEndEvent) => void },
+): AsyncGenerator<RunnerEvent> {
+  const run: Run = { lastSeq: 0, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }) };
+  return relay(client, run, (signal) => client.query(body, { signal, keepRunning: true }), opts.signal, opts.onEnded);
 }
 
 /** GET /runs/:id/events after `afterSeq`. Throws RunnerHttpError 404 when the runner does not know
  * the run, and an Error when it cannot be reached. Aborting `signal` cancels the run. */
 export function attachRun(client: RunnerClient, requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
-  return relay(client, { requestId }, (signal) => client.events(requestId, { afterSeq, signal }), opts.signal);
+  return relay(client, { requestId, lastSeq: afterSeq }, (signal) => client.events(requestId, { afterSeq, signal }), opts.signal);
 }
 
 /** The runner's answer to `call` as a value: its refusal with the HTTP status, or why it gave none. */

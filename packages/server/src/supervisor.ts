@@ -7,7 +7,7 @@ import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
-import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
+import type { RunControl, RunEndEvent, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import type { RunnerProcess, RunnerProcessInfo } from "./runner-process.ts";
@@ -272,7 +272,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
-  function query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+  function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(async () => {
       let runner: Live;
       try {

@@ -236,6 +236,22 @@ test("cancel stops the run in the runner too: its stream is aborted", async () =
   assert.equal(run.cancelled, true);
 });
 
+test("what a cancelled run used until it stopped counts in the session's usage", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: { inputTokens: 10, outputTokens: 5 } });
+  await until(() => !session.busy);
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r2" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[3].content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await run.closed;
+  assert.equal(client.state!.status, "idle");
+  run.emit({ type: "run.error", message: "cancelled", usage: { inputTokens: 7, outputTokens: 3 } });
+  assert.deepEqual(client.state!.usage, { inputTokens: 17, outputTokens: 8 });
+  assert.equal(client.state!.messages[3].status, "cancelled", "the late event changes the usage only");
+});
+
 test("clients issuing commands during a run all end with the session's state", async () => {
   const { runner, session, client } = await startSession();
   const other = recorder();

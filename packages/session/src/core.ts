@@ -81,6 +81,8 @@ export class SessionCore {
   /** The run record the store held when the session was loaded. */
   readonly restoredRun: RunRecord | undefined;
   readonly crashed: boolean;
+  /** Set once the session ended here (closed or deleted): nothing more is committed. */
+  ended = false;
   readonly #log: BatchLog;
   readonly #persister: Persister;
   readonly #defer: (fn: () => void) => void;

@@ -2,7 +2,7 @@
 // events the test pushes one by one, so it decides exactly what arrives and when. A run keeps its
 // events, so a session can re-attach to it (as after a host restart) and get those after a seq.
 import type { RewindResult, RunnerEvent, RunnerEventPayload, RunnerQuery } from "@harness/protocol";
-import type { RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
+import type { RunControl, RunEndEvent, RunnerAnswer, RunnerPort } from "./ports.ts";
 
 export type FakeRun = {
   body: RunnerQuery;
@@ -42,7 +42,7 @@ export type FakeRunner = RunnerPort & {
 };
 
 type Reader = { wake?: () => void; stop?: { error?: Error; at: number } };
-type RunInternals = FakeRun & { readersSet: Set<Reader>; ended: boolean };
+type RunInternals = FakeRun & { readersSet: Set<Reader>; ended: boolean; onLateEnd?: (event: RunEndEvent) => void };
 
 function isTerminal(event: RunnerEvent): boolean {
   return event.type === "run.completed" || event.type === "run.error";
@@ -72,7 +72,11 @@ export function createFakeRunner(): FakeRunner {
         for (const payload of events) {
           const event = { ...payload, seq: run.events.length + 1 } as RunnerEvent;
           if (event.type === "run.started") run.requestId = event.requestId;
-          if (isTerminal(event)) run.ended = true;
+          if (isTerminal(event)) {
+            run.ended = true;
+            // As the real port does: a cancelled run's last event goes to the query's onLateEnd.
+            if (run.cancelled) run.onLateEnd?.(event as RunEndEvent);
+          }
           run.events.push(event);
         }
         wakeAll();
@@ -130,6 +134,7 @@ export function createFakeRunner(): FakeRunner {
     gone: false,
     query(body, opts) {
       const { run, markClosed } = makeRun(body, opts.signal);
+      if (opts.onLateEnd) run.onLateEnd = opts.onLateEnd;
       runs.push(run);
       if (waiter) {
         taken++;

@@ -13,11 +13,15 @@ export type { RunControl };
  * (404: no such run or call, 409: busy); absent when it could not be reached. */
 export type RunnerAnswer<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
 
+/** The last event of a run. */
+export type RunEndEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
+
 /** How a session reaches a runner. */
 export type RunnerPort = {
   /** Starts a run and yields its events, ending after run.completed or run.error. Aborting
-   * `signal` cancels the run. */
-  query(body: RunnerQuery, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+   * `signal` cancels the run; the run's last event, when it comes after that, goes to `onLateEnd`
+   * (a cancelled run's usage still counts). */
+  query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncIterable<RunnerEvent>;
   /** Re-attaches to run `requestId`: its events after seq `afterSeq`, then live ones, to its end.
    * Throws when the run or its runner is gone. Aborting `signal` cancels the run. */
   attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;

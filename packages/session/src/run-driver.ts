@@ -2,10 +2,10 @@
 // batches, control requests to the run in flight, and how a run ends.
 import type { DeltaOperation, HarnessMessage, HarnessState, JSONValue, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
-import type { RunControl } from "./ports.ts";
+import type { RunControl, RunEndEvent } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
+import { addUsage, endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
 
 type TerminalEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
 
@@ -77,7 +77,15 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   // dies in between leaves a run a later one re-attaches to, or finds never started; never one
   // that goes on with nobody watching.
   const stored = core.flush("urgent");
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal }), false, stored);
+  const onLateEnd = (event: RunEndEvent) => countLateUsage(core, event);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd }), false, stored);
+}
+
+/** A cancelled run's last event, which comes after the session moved on: the tokens the run used
+ * until it stopped still count. */
+function countLateUsage(core: SessionCore, event: RunEndEvent): void {
+  if (!event.usage || core.ended) return;
+  core.commit([{ type: "set", path: ["usage"], value: addUsage(core.state.usage, event.usage) as JSONValue }]);
 }
 
 /** Picks up the run the store says was in flight when the host stopped: its events after the last

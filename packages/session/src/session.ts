@@ -103,6 +103,7 @@ export class HarnessSession {
    * cancelled), everything is stored, and clients are forgotten (the host closes their sockets). */
   async close(): Promise<void> {
     this.#ended = true;
+    this.#core.ended = true;
     this.#queue.length = 0;
     if (this.#core.run) interrupt(this.#core);
     await this.#core.flush("final");
@@ -114,6 +115,7 @@ export class HarnessSession {
    * stored, and every client gets an error frame saying `reason` and is disconnected. */
   discard(reason: string): void {
     this.#ended = true;
+    this.#core.ended = true;
     this.#queue.length = 0;
     const core = this.#core;
     const run = core.run;

@@ -166,6 +166,36 @@ test("every snapshot stays in the shadow repository through a garbage collection
   assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "first\n");
 });
 
+test("past the retention the oldest checkpoints are dropped, with the objects only they held; the rest still restore", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  const checkpoints = createCheckpoints({ workspace, stateDir, retention: { entries: 2, slack: 1 } });
+  const gitDir = join(stateDir, "checkpoints.git");
+  const blobOf = (text: string) => execFileSync("git", ["hash-object", "--stdin"], { input: text }).toString().trim();
+  const has = (object: string) => spawnSync("git", ["--git-dir", gitDir, "cat-file", "-e", object]).status === 0;
+  const trees: string[] = [];
+  for (let n = 1; n <= 4; n++) {
+    write(workspace, { "a.txt": `version ${n}\n` });
+    const taken = await checkpoints.beforeRun(`m${n}`, "builtin");
+    assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+    trees.push(taken.value.tree);
+    if (n === 3) assert.ok(await checkpoints.entry("m1"), "within the slack nothing is dropped");
+  }
+  assert.equal(await checkpoints.entry("m1"), undefined);
+  assert.equal(await checkpoints.entry("m2"), undefined);
+  assert.equal((await checkpoints.entry("m3"))?.tree, trees[2]);
+  assert.deepEqual(readdirSync(join(gitDir, "refs", "harness", "trees")).sort(), [trees[2], trees[3]].sort());
+  assert.equal(has(blobOf("version 1\n")), false, "what only a dropped checkpoint held is gone");
+  assert.equal(has(blobOf("version 3\n")), true);
+  assert.equal(readFileSync(join(stateDir, "checkpoints.jsonl"), "utf8").trim().split("\n").length, 2, "the journal is rewritten short");
+  const again = await readIndex(stateDir);
+  assert.deepEqual(Object.keys(again.index.messages).sort(), ["m3", "m4"]);
+
+  write(workspace, { "a.txt": "later\n" });
+  const restored = await checkpoints.restore(trees[2]);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "version 3\n");
+});
+
 test("a snapshot of an unchanged workspace costs one git process; a changed, added or removed file is seen", needsGit, async (t) => {
   const { workspace, stateDir } = setup(t);
   // Files last written a minute ago, as most of a workspace is (git re-reads files written in the

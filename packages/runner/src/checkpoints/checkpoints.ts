@@ -5,11 +5,11 @@
 // every file back byte for byte and removes the files created since. The workspace's .gitignore is
 // honoured; .git and node_modules are never included.
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo } from "./git.ts";
-import { appendLine, applyLine, readIndex, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
+import { appendLine, applyLine, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -41,8 +41,14 @@ const TREE_REFS = join("refs", "harness", "trees");
 // workspace's .gitattributes say (no end-of-line conversion, no filters).
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
 
-export function createCheckpoints(options: { workspace: string; stateDir: string; git?: Git }): Checkpoints {
+/** How many messages keep their checkpoint: past `entries + slack`, the oldest are dropped (down to
+ * `entries`), with their snapshots' objects, and the shadow repository is packed. */
+export type CheckpointRetention = { entries: number; slack: number };
+export const DEFAULT_CHECKPOINT_RETENTION: CheckpointRetention = { entries: 100, slack: 20 };
+
+export function createCheckpoints(options: { workspace: string; stateDir: string; git?: Git; retention?: CheckpointRetention }): Checkpoints {
   const git = options.git ?? createGit();
+  const retention = options.retention ?? DEFAULT_CHECKPOINT_RETENTION;
   const repo: GitRepo = { gitDir: join(options.stateDir, "checkpoints.git"), workTree: options.workspace };
   let index: CheckpointIndex | undefined;
   const excludes = new Set(["/.git", ".git", "node_modules/"]);
@@ -149,6 +155,23 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     return true;
   }
 
+  /** Drops the oldest checkpoints past the retention, their tree refs and the objects only they
+   * held. A failure leaves things as they were, to be tried after a later run. */
+  async function prune(idx: CheckpointIndex): Promise<void> {
+    const settled = Object.entries(idx.messages).filter(([, entry]) => !entry.pending);
+    if (settled.length <= retention.entries + retention.slack) return;
+    settled.sort(([, a], [, b]) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    const drop = settled.slice(0, settled.length - retention.entries).map(([id]) => id);
+    record(idx, { drop });
+    rewriteJournal(options.stateDir, idx);
+    const kept = new Set(Object.values(idx.messages).map((entry) => entry.tree));
+    const refs = join(repo.gitDir, TREE_REFS);
+    for (const tree of await readdir(refs).catch(() => [])) if (!kept.has(tree)) await rm(join(refs, tree), { force: true });
+    // Packs what is left (every snapshot leaves loose objects) and deletes what nothing refers to.
+    // The refs stay loose files, as this function finds them.
+    await git.run(["-c", "gc.packRefs=false", "gc", "--quiet", "--prune=now"], { repo });
+  }
+
   async function diff(tree: string): Promise<Result<FileChange[]>> {
     const now = await snapshotTree();
     if (!now.ok) return now;
@@ -182,6 +205,8 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         // Nothing was changed since the pending messages' runs began (a change would have taken a
         // snapshot first): the workspace before them is this one. Without a snapshot, they have none.
         if (Object.values(idx.messages).some((entry) => entry.pending)) record(idx, { fill: tree ?? null });
+        // After this run's snapshot is kept, and before the next one: never while git adds objects.
+        if (tree) void serial(() => prune(idx).catch(() => undefined));
         if (failure !== undefined) return { ok: false, message: failure };
         return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started } };
       });

@@ -2,7 +2,7 @@
 // A journal in the state directory, one JSON line per change, appended: a run adds a line or two
 // whatever the length of the conversation. Indexes of earlier versions (checkpoints.json, the whole
 // index rewritten on every change) are read as the journal's starting point.
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -18,8 +18,13 @@ const EntrySchema = z.object({
 });
 const IndexSchema = z.object({ version: z.literal(1), messages: z.record(z.string(), EntrySchema) });
 
-/** A message's entry as it now stands, or: every pending entry takes this tree (null: none). */
-const LineSchema = z.union([z.strictObject({ id: z.string(), entry: EntrySchema }), z.strictObject({ fill: z.string().nullable() })]);
+/** A message's entry as it now stands; or: every pending entry takes this tree (null: none); or:
+ * these messages' entries are gone (the oldest, pruned). */
+const LineSchema = z.union([
+  z.strictObject({ id: z.string(), entry: EntrySchema }),
+  z.strictObject({ fill: z.string().nullable() }),
+  z.strictObject({ drop: z.array(z.string()) }),
+]);
 
 export type CheckpointEntry = z.infer<typeof EntrySchema>;
 export type CheckpointIndex = z.infer<typeof IndexSchema>;
@@ -61,6 +66,10 @@ export function applyLine(index: CheckpointIndex, line: JournalLine): void {
     index.messages[line.id] = line.entry;
     return;
   }
+  if ("drop" in line) {
+    for (const id of line.drop) delete index.messages[id];
+    return;
+  }
   for (const [id, entry] of Object.entries(index.messages)) {
     if (!entry.pending) continue;
     index.messages[id] = { ...(line.fill !== null && { tree: line.fill }), backend: entry.backend, createdAt: entry.createdAt };
@@ -80,6 +89,16 @@ export function appendLine(stateDir: string, line: JournalLine): void {
     mkdirSync(stateDir, { recursive: true });
     appendFileSync(file, text);
   }
+}
+
+/** Replaces the journal with one line per entry of `index` (whole or not at all). */
+export function rewriteJournal(stateDir: string, index: CheckpointIndex): void {
+  const file = join(stateDir, JOURNAL_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, Object.entries(index.messages).map(([id, entry]) => `${JSON.stringify({ id, entry })}\n`).join(""));
+  renameSync(temp, file);
+  // The journal now holds what the whole-file index of an earlier version said.
+  rmSync(join(stateDir, LEGACY_INDEX_FILE), { force: true });
 }
 
 export function emptyIndex(): CheckpointIndex {

@@ -30,7 +30,8 @@ export type Persister = {
   /** The run record as of the last batch added (null: none); it goes with the next write. */
   setRun(run: RunRecord | null): void;
   /** Writes everything queued, with a snapshot, and resolves when stored. "final" marks the session
-   * closed, "urgent" asks the store not to delay the write (see WriteOptions). */
+   * closed; "urgent" asks the store not to delay the write (see WriteOptions) and leaves the
+   * snapshot to the next write. */
   flush(mode?: FlushMode): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
@@ -54,7 +55,11 @@ export function createPersister(options: PersisterOptions): Persister {
   async function writeOnce(forceSnapshot: boolean, mode: FlushMode | undefined): Promise<void> {
     const final = mode === "final";
     if (discarded) return;
-    const wantSnapshot = forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery;
+    // An urgent write holds someone up: it carries the batches and the run record, not a snapshot
+    // (the whole state), which follows with the next write if one is due; unless the session was
+    // never stored, whose first write must have one.
+    const wantSnapshot =
+      (mode !== "urgent" || snapshotSeq < 0) && (forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery);
     if (queued.length === 0 && !wantSnapshot && !run.dirty) return;
     // Taken before the batches and the run record: taking it may commit staged operations, which
     // queues their batch and moves the record along.
@@ -126,6 +131,8 @@ export function createPersister(options: PersisterOptions): Persister {
       schedule();
     },
     flush(mode) {
+      // The scheduled write stays for an urgent one: it brings the snapshot.
+      if (mode === "urgent") return enqueue(false, mode);
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       return enqueue(true, mode);

@@ -467,3 +467,26 @@ test("a session restored from the store does not write its transcript again befo
   run.emit({ type: "run.completed" });
   await until(() => !again.busy);
 });
+
+test("the write that holds a query back carries the prompt and the run record, not the whole state; the snapshot follows", async () => {
+  const base = memoryStore();
+  const writes: { snapshot: boolean; run?: string; batches: number }[] = [];
+  const store: SessionStore = {
+    load: () => base.load(),
+    write(batches, snapshot, options) {
+      writes.push({ snapshot: snapshot !== undefined, batches: batches.length, ...(options?.run && { run: options.run.requestId }) });
+      return base.write(batches, snapshot, options);
+    },
+  };
+  const { runner, session, client } = await setup({ store });
+  const first = await submit(session, client, runner, "one");
+  first.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  await session.flush();
+  writes.length = 0;
+  const second = await submit(session, client, runner, "two");
+  assert.deepEqual(writes, [{ snapshot: false, batches: 1, run: second.requestId }], "stored before the query went out");
+  await until(() => writes.some((w) => w.snapshot));
+  second.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});

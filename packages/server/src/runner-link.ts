@@ -6,7 +6,8 @@ import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { RunnerHttpError, type RunControl, type RunnerClient } from "@harness/runner/client";
 import type { RunEndEvent, RunnerAnswer } from "@harness/session";
 
-/** How long a cancelled run's stream is read on, waiting for the run's id so it can be cancelled. */
+/** How long a cancelled run's stream is read on, waiting for the run's id so it can be cancelled; and,
+ * once cancelled, for its last event. */
 const CANCEL_WAIT_MS = 30_000;
 /** How long a control or rewind request may take. */
 const ANSWER_TIMEOUT_MS = 30_000;

@@ -4,7 +4,8 @@ import { readConfigDir, readConfigText } from "../config-files.ts";
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
-import { parseFrontmatter, textField, toolListField } from "../skills/frontmatter.ts";
+import { parseFrontmatter } from "../frontmatter.ts";
+import { textField, toolListField } from "../skills/frontmatter-fields.ts";
 import { BUILTIN_COMMANDS } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseArguments, substituteArguments } from "./arguments.ts";
-import { parseFrontmatter, toolListField } from "./frontmatter.ts";
+import { parseFrontmatter } from "../frontmatter.ts";
+import { toolListField } from "./frontmatter-fields.ts";
 
 test("parseArguments splits like a shell, keeps $VAR literal", () => {
   assert.deepEqual(parseArguments(`SearchBar "search bar" 'it''s' a\\ b $HOME`), ["SearchBar", "search bar", "its", "a b", "$HOME"]);

@@ -3,7 +3,8 @@
 import { readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
-import { booleanField, parseFrontmatter, textField, toolListField } from "./frontmatter.ts";
+import { parseFrontmatter } from "../frontmatter.ts";
+import { booleanField, textField, toolListField } from "./frontmatter-fields.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 
 export type DiscoverSkillsOptions = {

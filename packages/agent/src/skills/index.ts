@@ -4,6 +4,6 @@ export { skillsRegistry } from "./registry.ts";
 export { SKILL_TOOL_NAME, skillPrompt, skillTool } from "./skill-tool.ts";
 export { argumentNamesField, parseArguments, substituteArguments } from "./arguments.ts";
 export type { SubstituteOptions } from "./arguments.ts";
-export { parseFrontmatter } from "./frontmatter.ts";
-export type { Frontmatter } from "./frontmatter.ts";
+export { parseFrontmatter } from "../frontmatter.ts";
+export type { Frontmatter } from "../frontmatter.ts";
 export type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";

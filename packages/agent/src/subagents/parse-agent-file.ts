@@ -1,7 +1,7 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
 import { PERMISSION_MODES } from "../permissions/types.ts";
-import { parseFrontmatter } from "./frontmatter.ts";
+import { parseAgentFrontmatter } from "./frontmatter.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
 
 export type ParsedAgentFile = { ok: true; agent: AgentDefinition } | { ok: false; diagnostics: AgentDiagnostic[] };
@@ -46,7 +46,7 @@ const KEYS = {
 } as const;
 
 export function parseAgentFile(text: string, file: string, source: AgentSource): ParsedAgentFile {
-  const front = parseFrontmatter(text);
+  const front = parseAgentFrontmatter(text);
   if (!front.ok) return { ok: false, diagnostics: [{ file, message: front.message }] };
   const diagnostics: AgentDiagnostic[] = [];
   const values: Record<string, unknown> = {};

@@ -128,6 +128,13 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
 ]);
 export type RunnerEvent = z.infer<typeof RunnerEventSchema>;
 export type RunnerEventType = RunnerEvent["type"];
+/** The last event of a run. */
+export type RunEndEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
+
+/** Whether `event` ends its run. */
+export function isRunEnd(event: RunnerEvent): event is RunEndEvent {
+  return event.type === "run.completed" || event.type === "run.error";
+}
 
 /** A RunnerEvent before the runner has stamped its seq on it. */
 export type RunnerEventPayload = RunnerEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;

@@ -3,6 +3,7 @@
 // nodeTransport() for a cheaper event stream.
 import {
   describeZodError,
+  isRunEnd,
   KEEP_RUNNING_HEADER,
   RewindResultSchema,
   RunnerEventSchema,
@@ -138,7 +139,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
         parser.push(chunk.value);
         for (let i = 0; i < pending.length; i++) {
           const event = pending[i];
-          if (event.type === "run.completed" || event.type === "run.error") {
+          if (isRunEnd(event)) {
             // The answer is let go of before its last event is handed over: whoever reads it may
             // abort the signal at once (the run is over), which must not cut a connection that
             // goes back to the pool once the end of the body arrives.

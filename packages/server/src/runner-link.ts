@@ -2,9 +2,9 @@
 // `x-harness-keep-running: 1`, so closing the request no longer cancels the run — cancelling is an
 // explicit POST /runs/:id/cancel, made when the caller aborts. A run whose stream broke, or whose
 // server restarted, is re-attached to with GET /runs/:id/events and Last-Event-ID.
-import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
 import { RunnerHttpError, type RunControl, type RunnerClient } from "@harness/runner/client";
-import type { RunEndEvent, RunnerAnswer } from "@harness/session";
+import type { RunnerAnswer } from "@harness/session";
 
 /** How long a cancelled run's stream is read on, waiting for the run's id so it can be cancelled; and,
  * once cancelled, for its last event. */
@@ -65,7 +65,7 @@ async function* relay(
         signal.addEventListener("abort", stop, { once: true });
       }
       // Set before yielding: a consumer that stops reading after the last event must not cancel.
-      if (event.type === "run.completed" || event.type === "run.error") {
+      if (isRunEnd(event)) {
         finished = true;
         onEnded?.();
       }
@@ -107,7 +107,7 @@ async function cancelInBackground(
     await client.control(run.requestId, { type: "cancel" }, AbortSignal.timeout(ANSWER_TIMEOUT_MS));
     if (!run.onLateEnd) return;
     for await (const event of client.events(run.requestId, { afterSeq: run.lastSeq, signal: AbortSignal.timeout(CANCEL_WAIT_MS) })) {
-      if (event.type === "run.completed" || event.type === "run.error") run.onLateEnd(event);
+      if (isRunEnd(event)) run.onLateEnd(event);
     }
   } catch {
     // The stream or the runner went away: nothing is left to cancel.

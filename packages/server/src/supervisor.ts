@@ -3,11 +3,11 @@
 // for a while, and opened again when needed. A runner left running by an earlier server (it died
 // mid-run) is adopted, so its run can be re-attached to.
 import { createHash } from "node:crypto";
-import type { RewindResult, RunnerEvent, RunnerQuery } from "@harness/protocol";
+import type { RewindResult, RunEndEvent, RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
-import type { RunControl, RunEndEvent, RunnerAnswer, RunnerPort } from "@harness/session";
+import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import type { RunnerProcess, RunnerProcessInfo } from "./runner-process.ts";

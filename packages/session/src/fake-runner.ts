@@ -1,8 +1,8 @@
 // A RunnerPort driven by hand, for tests of sessions and hosts: every query becomes a FakeRun whose
 // events the test pushes one by one, so it decides exactly what arrives and when. A run keeps its
 // events, so a session can re-attach to it (as after a host restart) and get those after a seq.
-import type { RewindResult, RunnerEvent, RunnerEventPayload, RunnerQuery } from "@harness/protocol";
-import type { RunControl, RunEndEvent, RunnerAnswer, RunnerPort } from "./ports.ts";
+import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerEventPayload, type RunnerQuery } from "@harness/protocol";
+import type { RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
 
 export type FakeRun = {
   body: RunnerQuery;
@@ -44,10 +44,6 @@ export type FakeRunner = RunnerPort & {
 type Reader = { wake?: () => void; stop?: { error?: Error; at: number } };
 type RunInternals = FakeRun & { readersSet: Set<Reader>; ended: boolean; onLateEnd?: (event: RunEndEvent) => void };
 
-function isTerminal(event: RunnerEvent): boolean {
-  return event.type === "run.completed" || event.type === "run.error";
-}
-
 export function createFakeRunner(): FakeRunner {
   const runs: RunInternals[] = [];
   let taken = 0;
@@ -72,10 +68,10 @@ export function createFakeRunner(): FakeRunner {
         for (const payload of events) {
           const event = { ...payload, seq: run.events.length + 1 } as RunnerEvent;
           if (event.type === "run.started") run.requestId = event.requestId;
-          if (isTerminal(event)) {
+          if (isRunEnd(event)) {
             run.ended = true;
             // As the real port does: a cancelled run's last event goes to the query's onLateEnd.
-            if (run.cancelled) run.onLateEnd?.(event as RunEndEvent);
+            if (run.cancelled) run.onLateEnd?.(event);
           }
           run.events.push(event);
         }
@@ -113,7 +109,7 @@ export function createFakeRunner(): FakeRunner {
         if (position < run.events.length) {
           const event = run.events[position++];
           yield event;
-          if (isTerminal(event)) return;
+          if (isRunEnd(event)) return;
           continue;
         }
         await new Promise<void>((resolve) => (reader.wake = resolve));

@@ -1,6 +1,6 @@
 export { HarnessSession, openSession, NOT_RUNNING, SESSION_DELETED, SEQ_JUMP_AFTER_CRASH } from "./session.ts";
 export type { SessionOptions } from "./session.ts";
-export type { Connection, Conversation, RunControl, RunEndEvent, RunnerAnswer, RunnerPort } from "./ports.ts";
+export type { Connection, Conversation, RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
 export { CommandErrorCodes, runConfig } from "./commands.ts";
 export { queryFor } from "./run-driver.ts";
 export { copyConversation, conversationOf, rewindPoint } from "./conversation.ts";

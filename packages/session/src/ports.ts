@@ -1,6 +1,6 @@
 // What a session needs from its host: a runner to talk to, clients to talk to, and (optionally) the
 // other sessions of the same user.
-import type { HarnessState, RewindResult, RunControl, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import type { HarnessState, RewindResult, RunControl, RunEndEvent, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 
 /** A connected client. `send` must not block; a host drops or closes clients that fall behind.
  * `close`, when given, ends the client's connection (used when its session is deleted). */
@@ -12,9 +12,6 @@ export type { RunControl };
 /** A runner's answer: failures are values. `status` is the runner's HTTP status when it answered
  * (404: no such run or call, 409: busy); absent when it could not be reached. */
 export type RunnerAnswer<T> = { ok: true; value: T } | { ok: false; status?: number; message: string };
-
-/** The last event of a run. */
-export type RunEndEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
 
 /** How a session reaches a runner. */
 export type RunnerPort = {

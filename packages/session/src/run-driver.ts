@@ -1,16 +1,15 @@
 // Driving a run: the query (or a re-attach after the host restarted), runner events translated into
 // batches, control requests to the run in flight, and how a run ends.
-import type { DeltaOperation, HarnessMessage, HarnessState, JSONValue, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import { isRunEnd, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
-import type { RunControl, RunEndEvent } from "./ports.ts";
+import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
 import { addUsage, endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
 
-type TerminalEvent = Extract<RunnerEvent, { type: "run.completed" | "run.error" }>;
-
-/** Runs that carry the user's steer messages need these to have reached the model. */
-/** `resubmitted`: the steers the run ended without delivering, sent on as the next prompt. */
+/** A run as this module drives it. `steers`: the user's steer messages not yet delivered to the
+ * model; `chain`: the controls sent, in order; `resubmitted`: the steers the run ended without
+ * delivering, sent on as the next prompt. */
 type RunState = ActiveRun & { steers: string[]; chain: Promise<void>; resubmitted?: string[] };
 
 export function describe(error: unknown): string {
@@ -126,7 +125,7 @@ async function drive(
         if (event.seq <= run.seenSeq) continue;
         received++;
         if (event.type === "run.started") learnRequestId(core, run, event.requestId);
-        if (event.type === "run.completed" || event.type === "run.error") return finish(core, run, event);
+        if (isRunEnd(event)) return finish(core, run, event);
         const { operations, cursor } = translateEvent(core.state, run.cursor, event, core.newId);
         run.cursor = cursor;
         if (operations.length) core.stage(operations);
@@ -206,7 +205,7 @@ export function forgetSteer(run: ActiveRun, message: string): void {
   if (k >= 0) steers.splice(k, 1);
 }
 
-function finish(core: SessionCore, run: RunState, event: TerminalEvent): void {
+function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
   settle(core, run, event.transcript);

@@ -26,7 +26,7 @@ const PRUNE_EVERY = 64;
 
 const tracked = new Set<number>();
 let reaper: { input: Writable } | undefined;
-let sinceprune = 0;
+let sincePrune = 0;
 
 function startReaper(): { input: Writable } | undefined {
   let child: ChildProcess;
@@ -63,7 +63,7 @@ function tell(line: string): void {
 }
 
 function prune(): void {
-  sinceprune = 0;
+  sincePrune = 0;
   for (const group of tracked) if (!groupAlive(group)) forgetGroup(group);
 }
 
@@ -79,7 +79,7 @@ export function spawnGroup(
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
   });
   if (child.pid !== undefined) {
-    if (++sinceprune >= PRUNE_EVERY) prune();
+    if (++sincePrune >= PRUNE_EVERY) prune();
     tracked.add(child.pid);
     tell(`+${child.pid}`);
   }

@@ -28,7 +28,6 @@ const prompt = z.string().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
 /** Ids of tool calls, messages and sessions: ours are UUIDs, a model's tool ids a few dozen characters. */
 const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
-
 export const HarnessCommandSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("submit"), prompt }),
   z.object({ type: z.literal("cancel") }),

@@ -75,7 +75,7 @@ function sleep(ms: number): Promise<void> {
 export const MAX_LOG_BYTES = 8 * 1024 * 1024;
 
 /** Moves `file` to `file.1` when it has grown past `maxBytes`. */
-export function rotateLog(file: string, maxBytes: number): void {
+function rotateLog(file: string, maxBytes: number): void {
   try {
     if (statSync(file).size > maxBytes) renameSync(file, `${file}.1`);
   } catch {

@@ -26,9 +26,6 @@ export function memoryCandidates(dir: string, scope: MemoryScope): { file: strin
   ];
 }
 
-/** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached
- * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
- * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. */
 /** Whether ~/.claude.json records that this project's memory may import files from outside it
  * (Claude Code's answer to its "Allow external CLAUDE.md file imports?" question). A file that
  * cannot be read says no; the MCP configuration, read from the same file, reports its problems. */
@@ -41,6 +38,9 @@ export async function externalImportsApproved(home: string, projectRoot: string)
   }
 }
 
+/** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached
+ * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
+ * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. */
 export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad> {
   const cwd = path.resolve(options.cwd);
   const projectRoot = path.resolve(options.projectRoot ?? cwd);

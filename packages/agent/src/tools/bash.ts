@@ -114,7 +114,6 @@ function runCommand(
   });
 }
 
-
 function describeEnding(
   text: string,
   ending: Ending,

@@ -1,10 +1,10 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
 import { readConfigDir, readConfigText } from "../config-files.ts";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
+import { realPathOf } from "../real-paths.ts";
 import { textField, toolListField } from "../skills/frontmatter-fields.ts";
 import { BUILTIN_COMMANDS } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
@@ -27,7 +27,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   const found = await Promise.all(
     roots.map(async ([root, scope]) => {
       const dir = path.join(root, ".claude", "commands");
-      const files = await markdownFiles(dir, [], diagnostics, new Set([realPath(dir)]));
+      const files = await markdownFiles(dir, [], diagnostics, new Set([realPathOf(dir)]));
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),
   );
@@ -62,23 +62,13 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
     if (entry.name.startsWith(".")) continue;
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && !entry.name.endsWith(".md"));
     if (isDir && segments.length < MAX_DEPTH) {
-      const real = realPath(path.join(dir, entry.name));
+      const real = realPathOf(path.join(dir, entry.name));
       if (ancestors.has(real)) continue;
       out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics, new Set([...ancestors, real]))));
     }
     else if (entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) out.push([...segments, entry.name]);
   }
   return out;
-}
-
-/** Synchronous on purpose, as the reads of config-files.ts: a run would otherwise wait on the thread
- * pool for each folder. */
-function realPath(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return dir;
-  }
 }
 
 async function readCommand(base: string, segments: string[], scope: CommandScope, diagnostics: CommandDiagnostic[]): Promise<SlashCommand | undefined> {

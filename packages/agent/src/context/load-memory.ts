@@ -3,7 +3,8 @@
 // directory. Later files are closer to the work and the model weighs them more.
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
-import { claim, isWithin, type MemoryReader, withImports } from "./read-memory.ts";
+import { isWithin } from "../real-paths.ts";
+import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
 export type LoadMemoryOptions = {

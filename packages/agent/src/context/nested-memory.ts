@@ -3,7 +3,8 @@
 import { statConfig } from "../config-files.ts";
 import path from "node:path";
 import { memoryCandidates, readInOrder } from "./load-memory.ts";
-import { isWithin, type MemoryReader } from "./read-memory.ts";
+import { isWithin } from "../real-paths.ts";
+import type { MemoryReader } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad } from "./types.ts";
 
 export type NestedMemoryOptions = {

@@ -3,6 +3,7 @@
 // model sees the `@path` mention where it was written and the file's content under its own path.
 import { readConfigFile } from "../config-files.ts";
 import path from "node:path";
+import { isWithin } from "../real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
 
@@ -92,12 +93,6 @@ function importOutsideProject(reader: MemoryReader, file: MemoryFile, target: st
   if (!project || project.externalImportsApproved || file.scope !== "project") return undefined;
   if (isWithin(target, project.root) || isWithin(target, path.join(reader.home, ".claude"))) return undefined;
   return `${target} is outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
-}
-
-/** Whether `dir` is `root` or below it. */
-export function isWithin(dir: string, root: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function resolveImport(written: string, baseDir: string, home: string): string {

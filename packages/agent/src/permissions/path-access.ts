@@ -1,5 +1,6 @@
 import { findRule } from "./match-rule.ts";
-import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, realPathOf, shownPath, workingDirectoriesText } from "./paths.ts";
+import { realPathOf } from "../real-paths.ts";
+import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision } from "./types.ts";
 import { allow, ask, bypassAllow, deny, planDenial, ruleName } from "./verdicts.ts";

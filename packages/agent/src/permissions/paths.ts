@@ -1,5 +1,5 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
+import { isWithin, realPathOf } from "../real-paths.ts";
 import type { PermissionContext } from "./types.ts";
 
 /** A tool's path argument made absolute without touching the disk: `~` and `~/` are the home
@@ -10,34 +10,9 @@ export function resolveToolPath(filePath: string, cwd: string, home: string): st
   return path.resolve(cwd, filePath);
 }
 
-export function isInside(target: string, dir: string): boolean {
-  if (target === dir) return true;
-  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
-  return target.startsWith(prefix);
-}
-
-/** `target` with the symbolic links in it resolved, as far as it exists (the missing rest is kept
- * as written); `target` itself when it cannot be resolved (a loop: the access fails anyway). */
-export function realPathOf(target: string): string {
-  const rest: string[] = [];
-  let existing = target;
-  for (;;) {
-    try {
-      const real = realpathSync.native(existing);
-      return rest.length === 0 ? real : path.join(real, ...rest.reverse());
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const parent = path.dirname(existing);
-      if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === existing) return target;
-      rest.push(path.basename(existing));
-      existing = parent;
-    }
-  }
-}
-
 /** Whether `real` (a path as realPathOf gives it) is in a working directory, their links resolved too. */
 export function isReallyInWorkingDirectories(real: string, ctx: PermissionContext): boolean {
-  return workingDirectories(ctx).some((dir) => isInside(real, realPathOf(dir)));
+  return workingDirectories(ctx).some((dir) => isWithin(real, realPathOf(dir)));
 }
 
 /** Files inside a project that decide which commands run (git's config and hooks, the settings'
@@ -55,7 +30,7 @@ export function workingDirectories(ctx: PermissionContext): string[] {
 }
 
 export function isInWorkingDirectories(target: string, ctx: PermissionContext): boolean {
-  return workingDirectories(ctx).some((dir) => isInside(target, dir));
+  return workingDirectories(ctx).some((dir) => isWithin(target, dir));
 }
 
 /** The working directories for a message: "/work" or "/work, /extra". */
@@ -65,7 +40,7 @@ export function workingDirectoriesText(ctx: PermissionContext): string {
 
 /** `target` relative to cwd when inside it, for short messages. */
 export function shownPath(target: string, cwd: string): string {
-  if (!isInside(target, cwd)) return target;
+  if (!isWithin(target, cwd)) return target;
   const relative = path.relative(cwd, target);
   return relative === "" ? "." : relative;
 }

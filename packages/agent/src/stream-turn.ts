@@ -1,4 +1,4 @@
-import type { ContentBlock, ModelMessage, ModelRequest, Provider, StopReason } from "@harness/llm";
+import { formatDuration, type ContentBlock, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import { cleanAssistantMessage } from "./transcript.ts";
 import { emptyUsage } from "./usage.ts";
@@ -13,10 +13,6 @@ export type TurnOutcome = {
   /** Tool calls whose input was not a JSON object, by id: answered with this, never run. */
   inputErrors?: Map<string, string>;
 };
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
 
 /** One model call. Forwards text deltas as they arrive and announces each tool call once its input
  * is complete (adding its id to `started`). Never throws: a provider that breaks its contract
@@ -40,7 +36,7 @@ export async function streamTurn(
           break;
         case "retry":
           // Otherwise a rate limit's wait (up to a minute per attempt) is silence.
-          emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDelay(event.delayMs)} (attempt ${event.attempt + 1}).` });
+          emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}).` });
           break;
         case "tool-call-end":
           if (event.inputError !== undefined) (inputErrors ??= new Map()).set(event.id, event.inputError);

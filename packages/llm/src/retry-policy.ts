@@ -12,6 +12,11 @@ function retryableStatus(status: number): boolean {
 
 export const MAX_RETRY_DELAY_MS = 60_000;
 
+/** A wait or a silence in words: "300 ms", "2.5 s", "120 s". */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 /** The wait before retry number `attempt` (1-based): the server's retry-after when it sent one,
  * else exponential backoff from `baseMs` with up to 25% jitter; at most 60 s either way. */
 export function retryDelayMs(attempt: number, baseMs: number, retryAfterMs: number | undefined): number {

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
-import { type Failure, retryDelayMs } from "./retry-policy.ts";
+import { type Failure, formatDuration, retryDelayMs } from "./retry-policy.ts";
 import { DEFAULT_STREAM_IDLE_MS, type RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
 
@@ -42,10 +42,6 @@ export type WireStream<Raw, State extends AttemptState> = {
  * as it streams are not shown, so a stream that breaks after only those can be tried again. */
 function shown(event: ModelEvent): boolean {
   return event.type === "text-delta" || event.type === "tool-call-end";
-}
-
-function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 export async function* streamWithRetries<Raw, State extends AttemptState>(
@@ -88,7 +84,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
         return;
       }
       stalled = true;
-      attemptAbort.abort(new Error(`no event for ${duration(idleMs)}`));
+      attemptAbort.abort(new Error(`no event for ${formatDuration(idleMs)}`));
     };
     const watch = () => {
       lastEvent = performance.now();
@@ -137,7 +133,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     }
     clearTimeout(idleTimer);
     if (stalled && !signal?.aborted && !state.complete) {
-      failure = { description: `the model stream stalled: no event for ${duration(idleMs)}`, retryable: true };
+      failure = { description: `the model stream stalled: no event for ${formatDuration(idleMs)}`, retryable: true };
     }
 
     if (state.fatal !== undefined) {

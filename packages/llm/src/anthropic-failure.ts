@@ -1,6 +1,6 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
 import { anthropicSdk } from "./anthropic-sdk.ts";
-import { causeChain, clip, type Failure, foreignBody, NotAnEventStream, rootCause, statusFailure } from "./retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
@@ -14,7 +14,6 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
 
 /** A failure before the response body: HTTP error statuses, connection errors, client setup errors. */
 export function requestFailure(error: unknown, baseURL: string): Failure {
-  if (error instanceof NotAnEventStream) return { description: error.message, retryable: false };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = anthropicSdk();
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the Anthropic API at ${baseURL} timed out`, retryable: true };

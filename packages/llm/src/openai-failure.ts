@@ -2,14 +2,13 @@
 // classified by the shared retry policy.
 import type { APIError } from "openai";
 import { openAISdk } from "./openai-sdk.ts";
-import { causeChain, clip, type Failure, foreignBody, NotAnEventStream, rootCause, statusFailure } from "./retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error", "authentication_error", "permission_error", "not_found_error"]);
 
 /** A failure before the response body. `label` names the service ("OpenAI", "Ollama", …). */
 export function openAIRequestFailure(error: unknown, label: string, baseURL: string): Failure {
-  if (error instanceof NotAnEventStream) return { description: error.message, retryable: false };
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = openAISdk();
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the ${label} API at ${baseURL} timed out`, retryable: true };

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
-import { type Failure, formatDuration, retryDelayMs } from "./retry-policy.ts";
+import { type Failure, formatDuration, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
 import { DEFAULT_STREAM_IDLE_MS, type RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
 
@@ -27,7 +27,8 @@ export type WireStream<Raw, State extends AttemptState> = {
   message(state: State): ModelMessage;
   /** The stop reason of a complete reply. */
   stopReason(state: State): StopReason;
-  /** A failure before the response body arrived. */
+  /** A failure before the response body arrived (other than NotAnEventStream, which open throws
+   * through expectEventStream and the loop describes itself). */
   requestFailure(error: unknown): Failure;
   /** A failure while reading the body (retryable unless the error says otherwise). */
   streamFailure(error: unknown): Failure;
@@ -95,7 +96,9 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     try {
       stream = await wire.open(attempt, attemptSignal);
     } catch (error) {
-      failure = wire.requestFailure(error);
+      // A body that is not an event stream (expectEventStream, which every wire's open calls) is
+      // described already; the same server answers the same way again.
+      failure = error instanceof NotAnEventStream ? { description: error.message, retryable: false } : wire.requestFailure(error);
     }
     if (stream) {
       watch();

@@ -41,3 +41,24 @@ test("drops an event the stream did not finish", () => {
 test("a blank line without data dispatches nothing and resets the event name", () => {
   assert.deepEqual(parseAll(["event: x\n\n", "data: y\n\n"]), [{ id: undefined, event: "message", data: "y" }]);
 });
+
+test("gives the same events when a line comes in many pieces", () => {
+  for (let a = 1; a < stream.length; a += 3) {
+    for (let b = a + 1; b < stream.length; b += 5) {
+      assert.deepEqual(parseAll([stream.slice(0, a), stream.slice(a, b), stream.slice(b)]), expected, `split at ${a} and ${b}`);
+    }
+  }
+});
+
+test("reads an event of megabytes sent in small chunks whole", () => {
+  const big = "x".repeat(3 * 1024 * 1024);
+  const text = `id: 9\r\nevent: run.completed\r\ndata: ${big}\r\n\r\ndata: after\n\n`;
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += 4096) chunks.push(text.slice(at, at + 4096));
+  const events = parseAll(chunks);
+  assert.equal(events.length, 2);
+  assert.equal(events[0].event, "run.completed");
+  assert.equal(events[0].data.length, big.length);
+  assert.ok(events[0].data === big);
+  assert.deepEqual(events[1], { id: "9", event: "message", data: "after" });
+});

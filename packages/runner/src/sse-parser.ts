@@ -21,7 +21,10 @@ const CR = 13;
 const SPACE = 32;
 
 export function createSseParser(onMessage: (message: SseMessage) => void): SseParser {
-  let rest = "";
+  // The text of the line being read, in the chunks it came in (none holds a line ending). They are
+  // joined once, when a chunk ends the line: joining and searching all of it at every chunk made an
+  // event of megabytes (a run's transcript, in 64 KiB chunks) cost time quadratic in its size.
+  let pending: string[] = [];
   let skipLeadingLF = false;
   let id: string | undefined;
   let event = "";
@@ -63,7 +66,15 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
 
   return {
     push(chunk) {
-      const text = rest ? rest + chunk : chunk;
+      if (chunk.indexOf("\n") === -1 && chunk.indexOf("\r") === -1) {
+        if (chunk.length > 0) {
+          skipLeadingLF = false;
+          pending.push(chunk);
+        }
+        return;
+      }
+      const text = pending.length === 0 ? chunk : pending.length === 1 ? pending[0] + chunk : pending.join("") + chunk;
+      pending = [];
       const n = text.length;
       let start = 0;
       if (skipLeadingLF && n > 0) {
@@ -92,7 +103,7 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
           if (nl !== -1 && nl < start) nl = text.indexOf("\n", start);
         }
       }
-      rest = start < n ? text.slice(start) : "";
+      if (start < n) pending.push(text.slice(start));
     },
   };
 }

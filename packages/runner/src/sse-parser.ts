@@ -81,14 +81,16 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
         skipLeadingLF = false;
         if (text.charCodeAt(0) === LF) start = 1;
       }
-      let cr = text.indexOf("\r", start);
+      // The pending pieces hold no line ending: the first search starts in the new chunk.
+      const from = Math.max(start, n - chunk.length);
+      let cr = text.indexOf("\r", from);
       if (cr === -1) {
-        for (let nl = text.indexOf("\n", start); nl !== -1; nl = text.indexOf("\n", start)) {
+        for (let nl = text.indexOf("\n", from); nl !== -1; nl = text.indexOf("\n", start)) {
           line(text, start, nl);
           start = nl + 1;
         }
       } else {
-        let nl = text.indexOf("\n", start);
+        let nl = text.indexOf("\n", from);
         while (nl !== -1 || cr !== -1) {
           if (cr === -1 || (nl !== -1 && nl < cr)) {
             line(text, start, nl);

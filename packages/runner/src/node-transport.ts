@@ -27,7 +27,10 @@ export function nodeTransport(agent: Agent = new Agent({ keepAlive: true, timeou
       const { signal } = request;
       if (signal?.aborted) return reject(signal.reason);
       const headers: Record<string, string | number> = { ...request.headers };
-      if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
+      // Encoded once: a query carries the session's transcript (megabytes in a long session), and
+      // a string body is measured for its length here and again by end(), then encoded to write.
+      const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      if (body !== undefined) headers["content-length"] = body.length;
       const req = httpRequest(url, { method: request.method, headers, agent });
       // The signal is followed here rather than given to http.request, which listens until the
       // request closes: a run's stream is let go of as soon as its last event is read, often just
@@ -44,7 +47,7 @@ export function nodeTransport(agent: Agent = new Agent({ keepAlive: true, timeou
         answered = answer(req, res, release);
         resolve(answered.response);
       });
-      req.end(request.body);
+      req.end(body);
     });
 }
 

@@ -13,6 +13,7 @@ import { measureRunCpu } from "./run-cpu.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
 import { measureBackend } from "./backends.ts";
+import { measureLongSession } from "./long-session.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
 import { fmt, startModelProcess, startRelay, withChildren } from "./lib.ts";
 import { DEFAULT_SESSIONS_PER_RUNNER } from "@harness/server";
@@ -119,6 +120,13 @@ try {
     `${fmt(thr.perSecond)} /s (${thr.count} deltas)`,
     `baseline SDK direct ${fmt(sdkPerSecond)} /s`,
     `ratio ${fmt(thr.perSecond / sdkPerSecond)}×`,
+  );
+  const long = await measureLongSession(server.url, server.child.pid!, { growRuns: quick ? 20 : 100, pageBytes: 20_000, runs: 10 });
+  row(
+    `a long session: server CPU (all threads) and time from submit to idle per one-word run, at ${fmt(long.conversationMiB, 1)} MiB of conversation`,
+    `${fmt(long.long.cpuMs, 0)} ms CPU, ${fmt(long.long.wallMs, 0)} ms`,
+    `a fresh session: ${fmt(long.short.cpuMs, 0)} ms CPU, ${fmt(long.short.wallMs, 0)} ms`,
+    `CPU ratio ${fmt(long.long.cpuMs / long.short.cpuMs)}×`,
   );
   const mem = await measureIdleMemory(env, quick ? 100 : 1_000);
   row(

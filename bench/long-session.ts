@@ -1,0 +1,32 @@
+// What a run costs the server as a conversation grows: every run sends the runner the session's
+// transcript and gets it back whole, and the session stores it. One session is grown to a few
+// megabytes of conversation (each prompt a page of text); the CPU its runs then cost the server
+// (all threads) and the time from submit to idle stand beside the same runs in a fresh session.
+import { StampCounter, cpuMs } from "./lib.ts";
+
+/** A prompt of `bytes` bytes: prose-like ASCII with a few non-Latin-1 characters, as real text has. */
+function page(bytes: number, n: number): string {
+  const line = `Run ${n}: the build failed in step three — see the log below ✓ and fix the failing test.\n`;
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+async function perRun(client: StampCounter, pid: number, runs: number, bytes: number, from: number): Promise<{ cpuMs: number; wallMs: number }> {
+  const before = await cpuMs([pid]);
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await client.run(page(bytes, from + i));
+  return { cpuMs: ((await cpuMs([pid])) - before) / runs, wallMs: (performance.now() - started) / runs };
+}
+
+export async function measureLongSession(url: string, serverPid: number, options: { growRuns: number; pageBytes: number; runs: number }) {
+  const { growRuns, pageBytes, runs } = options;
+  const tag = Date.now();
+  const fresh = await StampCounter.open(url, "bench", `long-fresh-${tag}`);
+  await fresh.run("hello");
+  const short = await perRun(fresh, serverPid, runs, pageBytes, 0);
+  fresh.close();
+  const long = await StampCounter.open(url, "bench", `long-${tag}`);
+  for (let i = 0; i < growRuns; i++) await long.run(page(pageBytes, i));
+  const grown = await perRun(long, serverPid, runs, pageBytes, growRuns);
+  long.close();
+  return { conversationMiB: ((growRuns + runs) * pageBytes) / 1024 / 1024, short, long: grown };
+}

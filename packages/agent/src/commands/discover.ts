@@ -27,7 +27,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   const found = await Promise.all(
     roots.map(async ([root, scope]) => {
       const dir = path.join(root, ".claude", "commands");
-      const files = await markdownFiles(dir, [], diagnostics, new Set([realPathOf(dir)]));
+      const files = await markdownFiles(dir, [], diagnostics);
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),
   );
@@ -46,8 +46,9 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
 
 /** Paths (as segments below `base`) of the .md files under `base/...segments`, sorted. A link to a
  * directory that holds it (`l0 -> .`) is not followed: it would list every command again under
- * each of its names, more at every level. `ancestors`: the real paths of the directories above. */
-async function markdownFiles(base: string, segments: string[], diagnostics: CommandDiagnostic[], ancestors: ReadonlySet<string>): Promise<string[][]> {
+ * each of its names, more at every level. `ancestors`: the real paths of the directories above (for
+ * `base` itself, found once it is known to exist: most runs have no commands directory). */
+async function markdownFiles(base: string, segments: string[], diagnostics: CommandDiagnostic[], ancestors?: ReadonlySet<string>): Promise<string[][]> {
   const dir = path.join(base, ...segments);
   let entries;
   try {
@@ -57,14 +58,15 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
     if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the commands directory: ${(error as Error).message}` });
     return [];
   }
+  const above = ancestors ?? new Set([realPathOf(dir)]);
   const out: string[][] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith(".")) continue;
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && !entry.name.endsWith(".md"));
     if (isDir && segments.length < MAX_DEPTH) {
       const real = realPathOf(path.join(dir, entry.name));
-      if (ancestors.has(real)) continue;
-      out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics, new Set([...ancestors, real]))));
+      if (above.has(real)) continue;
+      out.push(...(await markdownFiles(base, [...segments, entry.name], diagnostics, new Set([...above, real]))));
     }
     else if (entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) out.push([...segments, entry.name]);
   }

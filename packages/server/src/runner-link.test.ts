@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RunnerEvent, RunnerEventPayload } from "@harness/protocol";
+import type { RunEndEvent, RunnerEvent, RunnerEventPayload } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
@@ -89,17 +89,20 @@ test("a query asks the run to keep running, streams its events and ends with the
   }
 });
 
+/** Reads a query until its first text delta and aborts it there; the read rejects with the reason. */
+async function abortAtFirstDelta(runner: Awaited<ReturnType<typeof scriptedRunner>>, onLateEnd?: (event: RunEndEvent) => void): Promise<void> {
+  const controller = new AbortController();
+  await assert.rejects(async () => {
+    for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal, ...(onLateEnd && { onLateEnd }) })) {
+      if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
+    }
+  }, /cancelled by the user/);
+}
+
 test("aborting a query cancels its run with POST /runs/:id/cancel", async () => {
   const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
   try {
-    const controller = new AbortController();
-    const events: RunnerEvent[] = [];
-    await assert.rejects(async () => {
-      for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal })) {
-        events.push(e);
-        if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
-      }
-    }, /cancelled by the user/);
+    await abortAtFirstDelta(runner);
     await waitFor(() => runner.seen.some((s) => s.method === "POST" && s.path === "/runs/req-1/cancel"), "the cancel request");
   } finally {
     await runner.close();
@@ -109,13 +112,8 @@ test("aborting a query cancels its run with POST /runs/:id/cancel", async () => 
 test("a query aborted with onLateEnd cancels its run, then reads on for the run's last event and hands it over", async () => {
   const runner = await scriptedRunner([started, { type: "assistant.delta", text: "hi" }]);
   try {
-    const controller = new AbortController();
     const late: RunnerEvent[] = [];
-    await assert.rejects(async () => {
-      for await (const e of queryRun(runner.client, { prompt: "x" }, { signal: controller.signal, onLateEnd: (event) => late.push(event) })) {
-        if (e.type === "assistant.delta") controller.abort(new Error("cancelled by the user"));
-      }
-    }, /cancelled by the user/);
+    await abortAtFirstDelta(runner, (event) => late.push(event));
     await waitFor(() => runner.seen.some((s) => s.path === "/runs/req-1/cancel"), "the cancel request");
     runner.finish();
     await waitFor(() => late.length === 1, "the run's last event");

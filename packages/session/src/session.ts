@@ -29,7 +29,6 @@ export class HarnessSession {
   readonly #core: SessionCore;
   readonly #queue: Step[] = [];
   #working = false;
-  #ended = false;
 
   constructor(options: SessionOptions, loaded: LoadedSession | undefined) {
     const core = new SessionCore(options, loaded);
@@ -102,7 +101,6 @@ export class HarnessSession {
   /** Ends the session in this process: a run in progress is written down as interrupted (and
    * cancelled), everything is stored, and clients are forgotten (the host closes their sockets). */
   async close(): Promise<void> {
-    this.#ended = true;
     this.#core.ended = true;
     this.#queue.length = 0;
     if (this.#core.run) interrupt(this.#core);
@@ -114,7 +112,6 @@ export class HarnessSession {
   /** Ends the session for good (it was deleted): a run in progress is cancelled, nothing more is
    * stored, and every client gets an error frame saying `reason` and is disconnected. */
   discard(reason: string): void {
-    this.#ended = true;
     this.#core.ended = true;
     this.#queue.length = 0;
     const core = this.#core;
@@ -134,7 +131,7 @@ export class HarnessSession {
   }
 
   #drain(): void {
-    while (!this.#working && !this.#ended && this.#queue.length) {
+    while (!this.#working && !this.#core.ended && this.#queue.length) {
       const step = this.#queue.shift()!;
       if ("error" in step) {
         this.#core.sendError(step.conn, step.error.message, step.error.code, step.error.command);

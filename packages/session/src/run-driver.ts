@@ -5,7 +5,7 @@ import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { addUsage, endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, translateEvent, usageOp, type RunCursor } from "./translate.ts";
 
 /** A run as this module drives it. `steers`: the user's steer messages not yet delivered to the
  * model; `chain`: the controls sent, in order; `resubmitted`: the steers the run ended without
@@ -84,7 +84,7 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
  * until it stopped still count. */
 function countLateUsage(core: SessionCore, event: RunEndEvent): void {
   if (!event.usage || core.ended) return;
-  core.commit([{ type: "set", path: ["usage"], value: addUsage(core.state.usage, event.usage) as JSONValue }]);
+  core.commit([usageOp(core.state, event.usage)]);
 }
 
 /** Picks up the run the store says was in flight when the host stopped: its events after the last

@@ -29,6 +29,11 @@ export function addUsage(total: Usage | undefined, run: Usage): Usage {
   return sum;
 }
 
+/** The operation that adds a run's usage to the session's total. */
+export function usageOp(state: HarnessState, usage: Usage): DeltaOperation {
+  return { type: "set", path: ["usage"], value: addUsage(state.usage, usage) as JSONValue };
+}
+
 /** Operations that end every unfinished tool call of message `index` with `status` (and `output`, if given). */
 export function settleToolCalls(
   message: HarnessMessage,
@@ -108,7 +113,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       if (message.content === "" && event.result) ops.push({ type: "set", path: messagePath(i, "content"), value: event.result });
       ops.push({ type: "set", path: messagePath(i, "status"), value: "complete" });
       ops.push({ type: "set", path: ["status"], value: "idle" });
-      if (event.usage) ops.push({ type: "set", path: ["usage"], value: addUsage(state.usage, event.usage) as JSONValue });
+      if (event.usage) ops.push(usageOp(state, event.usage));
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
       return { operations: ops, cursor };
@@ -116,7 +121,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
-      if (event.usage) ops.push({ type: "set", path: ["usage"], value: addUsage(state.usage, event.usage) as JSONValue });
+      if (event.usage) ops.push(usageOp(state, event.usage));
       return { operations: ops, cursor };
     }
 

@@ -121,6 +121,24 @@ test("a steer the runner refuses because its run just finished goes on as the ne
   }
 });
 
+test("a steer the runner refuses because its run just finished is reported lost when the run ends in an error", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  let answer!: (value: { ok: false; status: number; message: string }) => void;
+  runner.onControl = () => new Promise((resolve) => (answer = resolve));
+  session.receive(client, commandsFrame({ type: "steer", message: "and this" }));
+  await until(() => runner.controls.length === 1);
+  answer({ ok: false, status: 409, message: 'run "r1" has already finished' });
+  await settle();
+  assert.equal(client.errors.length, 0, "no verdict while the run is still ending");
+  run.emit({ type: "run.error", message: "the model failed" });
+  await until(() => client.errors.length === 1, "the steer reported lost");
+  assert.match(client.errors[0].message, /steer failed: run "r1" has already finished/);
+  await until(() => !session.busy);
+  assert.equal(runner.runs.length, 1, "the lost steer does not become a new run");
+});
+
 test("a steer the run ended without delivering becomes the next run", async () => {
   const { runner, session, client } = await startSession();
   const run = await submitAndRun(session, client, runner, "one");

@@ -7,7 +7,7 @@ import { copyConversation, rewindPoint } from "./conversation.ts";
 import type { SessionCore } from "./core.ts";
 import type { Connection } from "./ports.ts";
 import { isRunActive } from "./run-outcome.ts";
-import { cancel, describe, forgetSteer, noteSteer, sendControl, steerGoesOn, submitPrompt } from "./run-driver.ts";
+import { cancel, describe, forgetSteer, noteSteer, sendControl, submitPrompt, whenSteerLost } from "./run-driver.ts";
 
 /** Error codes of commands, beyond the protocol's. */
 export const CommandErrorCodes = {
@@ -57,10 +57,13 @@ function steer(core: SessionCore, reply: Reply, message: string): void {
   if (!run) return submit(core, reply, message);
   noteSteer(run, message);
   sendControl(core, run, { type: "steer", message }, (why, status) => {
-    // 409: the run finished before the runner took it; it goes on as the next prompt instead.
-    if (status === 409 && steerGoesOn(core, run, message)) return;
-    forgetSteer(run, message);
-    reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+    const lost = () => {
+      forgetSteer(run, message);
+      reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+    };
+    // 409: the run finished before the runner took it; a run that completes sends it on as the next prompt.
+    if (status === 409) whenSteerLost(core, run, message, lost);
+    else lost();
   });
 }
 

@@ -190,13 +190,16 @@ export function noteSteer(run: ActiveRun, message: string): void {
   (run as RunState).steers.push(message);
 }
 
-/** Whether a steer the runner refused because its run had finished is nonetheless delivered: the
- * run is ending (its last event is on the way, and it resubmits what it did not deliver), or ended
- * and resubmitted it. */
-export function steerGoesOn(core: SessionCore, run: ActiveRun, message: string): boolean {
-  const state = run as RunState;
-  if (core.run === run) return state.steers.includes(message);
-  return state.resubmitted?.includes(message) === true;
+/** For a steer the runner refused because its run had finished: calls `lost` unless the run
+ * resubmits it as the next prompt. A run still current here is ending (its last event is on the
+ * way); whether it resubmits is known once it settles (only a completed run does). */
+export function whenSteerLost(core: SessionCore, run: ActiveRun, message: string, lost: () => void): void {
+  const decide = () => {
+    if (!core.ended && (run as RunState).resubmitted?.includes(message) !== true) lost();
+  };
+  if (core.run !== run) return decide();
+  // Settling aborts the run's controller, then the ending run resubmits: decide after both.
+  run.controller.signal.addEventListener("abort", () => queueMicrotask(decide), { once: true });
 }
 
 export function forgetSteer(run: ActiveRun, message: string): void {

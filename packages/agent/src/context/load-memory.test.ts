@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -188,4 +188,15 @@ test("a project's memory imports files from outside it only once that is approve
   const approved = await load(t);
   assert.deepEqual(approved.diagnostics, []);
   assert.ok(approved.files.some((f) => f.path.endsWith("id_rsa")));
+});
+
+test("a link inside the project that leads out of it is held back like any import from outside", async () => {
+  const t = await tree({ "mono/app/CLAUDE.md": "Through a link: @docs/key.md", "mono/app/docs/a.md": "a", "home/.ssh/id_rsa": "PRIVATE KEY" });
+  await symlink(path.join(t.base, "home/.ssh/id_rsa"), path.join(t.base, "mono/app/docs/key.md"));
+  const held = await load(t);
+  assert.deepEqual(held.files.map((f) => rel(t.base, f.path)), ["mono/app/CLAUDE.md"]);
+  assert.deepEqual(
+    held.diagnostics.map((d) => d.message.replaceAll(t.base, "<base>").replace(/\. A project's memory.*$/, ".")),
+    ["Import @docs/key.md not loaded: <base>/mono/app/docs/key.md leads to <base>/home/.ssh/id_rsa, outside the project (<base>/mono/app)."],
+  );
 });

@@ -3,7 +3,7 @@
 // model sees the `@path` mention where it was written and the file's content under its own path.
 import { readConfigFile } from "../config-files.ts";
 import path from "node:path";
-import { isWithin } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
 
@@ -91,8 +91,11 @@ async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): 
 function importOutsideProject(reader: MemoryReader, file: MemoryFile, target: string): string | undefined {
   const project = reader.project;
   if (!project || project.externalImportsApproved || file.scope !== "project") return undefined;
-  if (isWithin(target, project.root) || isWithin(target, path.join(reader.home, ".claude"))) return undefined;
-  return `${target} is outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
+  // Where the file really is: a link inside the project can lead anywhere.
+  const real = realPathOf(target);
+  if (isWithin(real, realPathOf(project.root)) || isWithin(real, realPathOf(path.join(reader.home, ".claude")))) return undefined;
+  const where = real === target ? `${target} is` : `${target} leads to ${real},`;
+  return `${where} outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
 }
 
 function resolveImport(written: string, baseDir: string, home: string): string {

@@ -161,10 +161,12 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     const settled = Object.entries(idx.messages).filter(([, entry]) => !entry.pending);
     if (settled.length <= retention.entries + retention.slack) return;
     settled.sort(([, a], [, b]) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    const drop = settled.slice(0, settled.length - retention.entries).map(([id]) => id);
-    record(idx, { drop });
-    rewriteJournal(options.stateDir, idx);
-    const kept = new Set(Object.values(idx.messages).map((entry) => entry.tree));
+    const dropped = new Set(settled.slice(0, settled.length - retention.entries).map(([id]) => id));
+    // The journal is rewritten without them first: a rewrite that fails changes nothing.
+    const messages = Object.fromEntries(Object.entries(idx.messages).filter(([id]) => !dropped.has(id)));
+    rewriteJournal(options.stateDir, { ...idx, messages });
+    idx.messages = messages;
+    const kept = new Set(Object.values(messages).map((entry) => entry.tree));
     const refs = join(repo.gitDir, TREE_REFS);
     for (const tree of await readdir(refs).catch(() => [])) if (!kept.has(tree)) await rm(join(refs, tree), { force: true });
     // Packs what is left (every snapshot leaves loose objects) and deletes what nothing refers to.

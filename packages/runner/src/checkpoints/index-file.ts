@@ -18,13 +18,8 @@ const EntrySchema = z.object({
 });
 const IndexSchema = z.object({ version: z.literal(1), messages: z.record(z.string(), EntrySchema) });
 
-/** A message's entry as it now stands; or: every pending entry takes this tree (null: none); or:
- * these messages' entries are gone (the oldest, pruned). */
-const LineSchema = z.union([
-  z.strictObject({ id: z.string(), entry: EntrySchema }),
-  z.strictObject({ fill: z.string().nullable() }),
-  z.strictObject({ drop: z.array(z.string()) }),
-]);
+/** A message's entry as it now stands, or: every pending entry takes this tree (null: none). */
+const LineSchema = z.union([z.strictObject({ id: z.string(), entry: EntrySchema }), z.strictObject({ fill: z.string().nullable() })]);
 
 export type CheckpointEntry = z.infer<typeof EntrySchema>;
 export type CheckpointIndex = z.infer<typeof IndexSchema>;
@@ -64,10 +59,6 @@ export async function readIndex(stateDir: string): Promise<{ index: CheckpointIn
 export function applyLine(index: CheckpointIndex, line: JournalLine): void {
   if ("id" in line) {
     index.messages[line.id] = line.entry;
-    return;
-  }
-  if ("drop" in line) {
-    for (const id of line.drop) delete index.messages[id];
     return;
   }
   for (const [id, entry] of Object.entries(index.messages)) {

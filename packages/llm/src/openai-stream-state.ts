@@ -110,8 +110,9 @@ function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: Model
     // calls may interleave (two calls' names first, their arguments after): one whose arguments
     // are not yet a whole JSON object is left to end with the reply.
     const current = state.current;
-    if (current && current.input === undefined && (!indexed || (current.args.trim() !== "" && parseToolInput(current.args) !== undefined))) {
-      endTool(state, current, out);
+    if (current && current.input === undefined) {
+      const whole = indexed && current.args.trim() !== "" ? parseToolInput(current.args) : undefined;
+      if (!indexed || whole !== undefined) endTool(state, current, out, whole);
     }
     if (state.fatal !== undefined) return;
     tool = { id: call.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`, name: "", args: "", started: false, input: undefined };
@@ -145,12 +146,13 @@ function indexWithout(state: OpenAIStreamState, call: ToolCallDelta): number {
   return -1 - state.tools.length;
 }
 
-function endTool(state: OpenAIStreamState, tool: ToolAcc, out: ModelEvent[]): void {
+/** `parsed`: the arguments already parsed, when the caller had to. */
+function endTool(state: OpenAIStreamState, tool: ToolAcc, out: ModelEvent[], parsed?: Record<string, unknown>): void {
   if (!tool.started) {
     state.fatal = `the model sent a tool call without a function name (${tool.id})`;
     return;
   }
-  const input = parseToolInput(tool.args);
+  const input = parsed ?? parseToolInput(tool.args);
   if (input === undefined) {
     tool.input = {};
     out.push({ type: "tool-call-end", id: tool.id, name: tool.name, input: tool.input, inputError: badInputMessage(tool.name, tool.args) });

@@ -64,8 +64,11 @@ export function connect(path: string): DatabaseSync {
   // WAL: the reading connection never waits for the writing one. NORMAL: a commit does not wait for
   // the disk; a power cut may lose the last commits, never the file.
   // The WAL is cut back to this size after a checkpoint empties it (otherwise it stays as large as
-  // it ever grew).
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 16777216;");
+  // it ever grew). auto_vacuum first: it takes only in a file that has no tables yet and is not yet
+  // in WAL mode; a new file then frees the pages of deleted sessions back to the file system (the
+  // writer thread runs incremental_vacuum after deletions), a file made by an older version keeps
+  // reusing them instead.
+  db.exec("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 16777216;");
   return db;
 }
 
@@ -79,10 +82,6 @@ export function openDatabaseFile(path: string): DatabaseSync {
     // Not ours to change: it stays as its owner set it.
   }
   const db = connect(path);
-  // A new file frees the pages of deleted sessions back to the file system (the writer thread runs
-  // incremental_vacuum after deletions); a file made by an older version keeps reusing them instead.
-  // (VACUUM: WAL mode already wrote the header, which fixed the setting until the file is rebuilt.)
-  if (!db.prepare("SELECT 1 FROM sqlite_schema LIMIT 1").get()) db.exec("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;");
   db.exec(SCHEMA);
   const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
   for (const [table, name, definition] of ADDED_COLUMNS) {

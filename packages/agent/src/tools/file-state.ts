@@ -70,7 +70,7 @@ export function remember(state: ToolState | undefined, file: string, snapshot: F
 
 /** Why the agent may not write over `file` now, or undefined when it may: the file does not exist,
  * or it was read and has not changed since. `current` is the file's content when the caller has
- * already read it. */
+ * already read it. Callers have refused pipes and devices already (readWholeFile, Write's stat). */
 export async function refuseWrite(state: ToolState | undefined, file: string, current?: Buffer): Promise<string | undefined> {
   if (!state) return undefined;
   let stat;
@@ -79,8 +79,6 @@ export async function refuseWrite(state: ToolState | undefined, file: string, cu
   } catch {
     return undefined; // A new file needs no read; other failures are reported by the write itself.
   }
-  const special = specialFileProblem(stat, file);
-  if (special) return special;
   if (!stat.isFile()) return undefined;
   const seen = state.files.get(file);
   if (!seen) return NOT_READ_MESSAGE;

@@ -22,8 +22,6 @@ export type StreamState = {
   stopReason: string | null;
   /** message_stop arrived: the reply is complete. */
   complete: boolean;
-  /** Set when the stream cannot go on. */
-  fatal: string | undefined;
 };
 
 export function createStreamState(): StreamState {
@@ -32,7 +30,6 @@ export function createStreamState(): StreamState {
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
     stopReason: null,
     complete: false,
-    fatal: undefined,
   };
 }
 

@@ -11,8 +11,9 @@ import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types
 export type AttemptState = {
   /** The reply arrived whole (Anthropic: message_stop; chat completions: a finish_reason). */
   complete: boolean;
-  /** Set when the stream cannot go on (a tool's input is not valid JSON): ends it as an error. */
-  fatal: string | undefined;
+  /** Set when the stream cannot go on (chat completions: a tool call without a name): ends it as an
+   * error. */
+  fatal?: string;
   usage: Usage;
 };
 

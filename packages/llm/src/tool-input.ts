@@ -18,6 +18,6 @@ export function badInputMessage(name: string, json: string): string {
 }
 
 /** The text quoted for an error message, cut after 200 characters. */
-export function previewJson(text: string): string {
+function previewJson(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }

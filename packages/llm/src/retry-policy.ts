@@ -85,31 +85,35 @@ export class NotAnEventStream extends Error {}
 export async function expectEventStream(response: Response, api: string): Promise<void> {
   const type = response.headers.get("content-type") ?? "";
   if (/^text\/event-stream\b/i.test(type)) return;
-  const text = await response.clone().text().catch(() => "");
-  let what: string;
-  if (text.trim() === "") what = "an empty body";
-  else if (/<(!doctype\s+)?html[\s>]/i.test(text)) what = foreignBody(text, response.status);
-  else {
-    let message: string | undefined;
-    try {
-      const json = JSON.parse(text) as { error?: { message?: unknown; type?: unknown } | string; message?: unknown };
-      const error = json.error;
-      message = typeof error === "string" ? error : typeof error?.message === "string" ? `${typeof error.type === "string" ? `${error.type}: ` : ""}${error.message}` : undefined;
-    } catch {
-      // Not JSON: shown as it is.
-    }
-    what = message !== undefined ? `an error: ${clip(message)}` : clip(text.trim());
+  const text = await response.text().catch(() => "");
+  const what = text.trim() === "" ? "an empty body" : (htmlPage(text) ?? errorOrText(text));
+  throw new NotAnEventStream(`the ${api} answered ${response.status} with ${what} instead of an event stream (${type || "no content type"})`);
+}
+
+/** A JSON error's message (with its type), else the text itself, clipped. */
+function errorOrText(text: string): string {
+  let message: string | undefined;
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown; type?: unknown } | string; message?: unknown };
+    const error = json.error;
+    message = typeof error === "string" ? error : typeof error?.message === "string" ? `${typeof error.type === "string" ? `${error.type}: ` : ""}${error.message}` : undefined;
+  } catch {
+    // Not JSON: shown as it is.
   }
-  throw new NotAnEventStream(`the ${api} answered ${response.status} with ${what.replace(/^the server answered with /, "")} instead of an event stream (${type || "no content type"})`);
+  return message !== undefined ? `an error: ${clip(message)}` : clip(text.trim());
 }
 
 /** A body that is not the API's own error (a proxy's or gateway's page): the SDK's message is the
  * status and the raw body; an HTML page is named by its title. */
 export function foreignBody(message: string, status: number): string {
   const body = message.startsWith(`${status} `) ? message.slice(String(status).length + 1) : message;
-  if (/<(!doctype\s+)?html[\s>]/i.test(body)) {
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, " ").trim();
-    return title ? `the server answered with an HTML page, "${clip(title)}" (a proxy or gateway in between?)` : "the server answered with an HTML page (a proxy or gateway in between?)";
-  }
-  return clip(body.trim() || "no message");
+  const page = htmlPage(body);
+  return page ? `the server answered with ${page}` : clip(body.trim() || "no message");
+}
+
+/** An HTML page named by its title, or undefined when `body` is not one. */
+function htmlPage(body: string): string | undefined {
+  if (!/<(!doctype\s+)?html[\s>]/i.test(body)) return undefined;
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, " ").trim();
+  return title ? `an HTML page, "${clip(title)}" (a proxy or gateway in between?)` : "an HTML page (a proxy or gateway in between?)";
 }

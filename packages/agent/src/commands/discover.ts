@@ -6,7 +6,7 @@ import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../real-paths.ts";
 import { textField, toolListField } from "../skills/frontmatter-fields.ts";
-import { BUILTIN_COMMANDS } from "./expand.ts";
+import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 
 export type DiscoverCommandsOptions = {
@@ -34,7 +34,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   const byName = new Map<string, SlashCommand>();
   for (const command of found.flat()) {
     if (!command) continue;
-    if ((BUILTIN_COMMANDS as readonly string[]).includes(command.name)) {
+    if (isBuiltinCommand(command.name)) {
       diagnostics.push({ file: command.path, message: `Command /${command.name} is a built-in command; this file is never used. Rename it to use it.` });
       continue;
     }

@@ -9,6 +9,10 @@ import type { SlashCommand } from "./types.ts";
 export const BUILTIN_COMMANDS = ["compact", "clear", "help"] as const;
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
 
+export function isBuiltinCommand(name: string): name is BuiltinCommand {
+  return (BUILTIN_COMMANDS as readonly string[]).includes(name);
+}
+
 export type SlashExpansion =
   /** `prompt` is what followed the name: for /compact, the summary instructions. */
   | { kind: "builtin"; name: BuiltinCommand; prompt: string }
@@ -34,7 +38,7 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   if (!match) return { kind: "none", name: "", prompt };
   const name = match[1] as string;
   const args = (match[2] ?? "").trim();
-  if ((BUILTIN_COMMANDS as readonly string[]).includes(name)) return { kind: "builtin", name: name as BuiltinCommand, prompt: args };
+  if (isBuiltinCommand(name)) return { kind: "builtin", name, prompt: args };
 
   const skill = sources.skills.find((candidate) => candidate.name === name && candidate.userInvocable);
   if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body) }, skill);

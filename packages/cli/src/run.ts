@@ -1,6 +1,7 @@
 // `harness run`: one headless run of the builtin agent in this process.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { servedByAnthropic } from "@harness/llm/model-prefix";
 import type { Command } from "./args.ts";
 import { createRenderer, type Sink } from "./render.ts";
 
@@ -19,11 +20,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
     return status;
   };
-  // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…, as the builtin
-  // backend routes them); ollama/… and openai/… models run without it.
-  const model = command.model ?? (io.env.HARNESS_MODEL || undefined);
-  const needsAnthropicKey = model === undefined || !model.includes("/") || model.startsWith("anthropic/");
-  if (needsAnthropicKey && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
+  // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
+  // openai/… models run without it.
+  const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
+  if ((model === undefined || servedByAnthropic(model)) && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
 
   const cwd = resolve(io.cwd, command.cwd ?? ".");
   let isDirectory = false;

@@ -2,6 +2,7 @@
 // to the OpenAI-compatible endpoint of OPENAI_BASE_URL, "ollama/<id>" to a local Ollama server.
 import { type AnthropicProviderOptions, createAnthropicProvider } from "./anthropic-provider.ts";
 import { createOpenAIProvider, isOpenAIApi, OPENAI_DEFAULT_BASE_URL, type OpenAIProviderOptions } from "./openai-provider.ts";
+import { splitModelId } from "./model-prefix.ts";
 import type { EnvLike } from "./settings.ts";
 import type { Provider } from "./types.ts";
 
@@ -29,10 +30,7 @@ export type RoutedModel = { ok: true; provider: Provider; model: string; prefix:
 /** Pure: the provider family and options for a model id, or an error value (unknown prefix, empty
  * id, OpenAI's own API without a key). */
 export function routeModel(model: string, env: EnvLike = process.env, overrides: ProviderOverrides = {}): ModelRoute {
-  const id = model.trim();
-  const slash = id.indexOf("/");
-  const prefix = slash === -1 ? "anthropic" : id.slice(0, slash);
-  const rest = slash === -1 ? id : id.slice(slash + 1);
+  const { prefix, rest } = splitModelId(model);
   if (!isPrefix(prefix)) {
     return { ok: false, error: `unknown model provider "${prefix}" in "${model}": use ${MODEL_PREFIXES.map((p) => `${p}/<model>`).join(", ")}, or a bare Claude model id` };
   }

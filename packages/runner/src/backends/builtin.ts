@@ -2,7 +2,7 @@
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { resolve } from "node:path";
 import { createAgentResources, runAgent, type AgentResources, type RunAgentOptions } from "@harness/agent";
-import { defaultModel, type Provider } from "@harness/llm";
+import { defaultModel, servedByAnthropic, type Provider } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 
@@ -29,7 +29,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
     async run(query, ctx): Promise<RunOutcome> {
       const model = query.model ?? defaultModel();
       const apiKey = query.anthropicApiKey || process.env.ANTHROPIC_API_KEY;
-      if (!opts.provider && !apiKey && routesToAnthropic(model)) return { ok: false, message: MISSING_KEY_MESSAGE };
+      if (!opts.provider && !apiKey && servedByAnthropic(model)) return { ok: false, message: MISSING_KEY_MESSAGE };
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;
       // A query that names no mode follows the settings' defaultMode, else "default". Headless
@@ -80,10 +80,4 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       await held?.dispose();
     },
   };
-}
-
-/** Bare model ids and "anthropic/…" go to the Anthropic API. */
-function routesToAnthropic(model: string): boolean {
-  const slash = model.indexOf("/");
-  return slash === -1 || model.slice(0, slash) === "anthropic";
 }

@@ -1,0 +1,14 @@
+// The provider family a model id names, by its prefix: "anthropic/<id>" and bare ids are
+// Anthropic's. Imports nothing, so that a caller can ask before it loads any provider.
+
+/** The prefix of `model` ("anthropic" for a bare id) and the id after it; the prefix is not checked. */
+export function splitModelId(model: string): { prefix: string; rest: string } {
+  const id = model.trim();
+  const slash = id.indexOf("/");
+  return slash === -1 ? { prefix: "anthropic", rest: id } : { prefix: id.slice(0, slash), rest: id.slice(slash + 1) };
+}
+
+/** Whether the Anthropic API serves `model` (and so needs ANTHROPIC_API_KEY). */
+export function servedByAnthropic(model: string): boolean {
+  return splitModelId(model).prefix === "anthropic";
+}

@@ -78,6 +78,16 @@ export async function withChildren(pid: number): Promise<number[]> {
   return [pid, ...(await childrenOf(pid))];
 }
 
+/** CPU of `pids` (ms, all threads) and wall time (ms) per call of `once`, over `runs` calls made
+ * one after the other, after `warmUp` calls that are not counted. */
+export async function perCall(pids: number[], once: () => Promise<void>, runs: number, warmUp = 0): Promise<{ cpuMs: number; wallMs: number }> {
+  for (let i = 0; i < warmUp; i++) await once();
+  const before = await cpuMs(pids);
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await once();
+  return { cpuMs: ((await cpuMs(pids)) - before) / runs, wallMs: (performance.now() - started) / runs };
+}
+
 /** Resident memory of `pids` in all, in KiB (a process that has ended counts nothing). */
 export async function totalRssKiB(pids: Iterable<number>): Promise<number> {
   let total = 0;

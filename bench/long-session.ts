@@ -2,7 +2,7 @@
 // transcript and gets it back whole, and the session stores it. One session is grown to a few
 // megabytes of conversation (each prompt a page of text); the CPU its runs then cost the server
 // (all threads) and the time from submit to idle stand beside the same runs in a fresh session.
-import { StampCounter, cpuMs } from "./lib.ts";
+import { perCall, StampCounter } from "./lib.ts";
 
 /** A prompt of `bytes` bytes: prose-like ASCII with a few non-Latin-1 characters, as real text has. */
 function page(bytes: number, n: number): string {
@@ -10,11 +10,10 @@ function page(bytes: number, n: number): string {
   return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
 }
 
-async function perRun(client: StampCounter, pid: number, runs: number, bytes: number, from: number): Promise<{ cpuMs: number; wallMs: number }> {
-  const before = await cpuMs([pid]);
-  const started = performance.now();
-  for (let i = 0; i < runs; i++) await client.run(page(bytes, from + i));
-  return { cpuMs: ((await cpuMs([pid])) - before) / runs, wallMs: (performance.now() - started) / runs };
+/** Server CPU and wall time per run of `client`, each prompt a page numbered on from `from`. */
+function perRun(client: StampCounter, pid: number, runs: number, bytes: number, from: number): Promise<{ cpuMs: number; wallMs: number }> {
+  let n = from;
+  return perCall([pid], () => client.run(page(bytes, n++)), runs);
 }
 
 export async function measureLongSession(url: string, serverPid: number, options: { growRuns: number; pageBytes: number; runs: number }) {

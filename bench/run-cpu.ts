@@ -6,7 +6,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
-import { cpuMs, startListening, startRelay } from "./lib.ts";
+import { perCall, startListening, startRelay } from "./lib.ts";
 
 const WARM_UP = 20;
 
@@ -21,7 +21,7 @@ export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ r
     const oneRun = async () => {
       for await (const event of client.query({ prompt: "hello", permissionMode: "bypassPermissions", userMessageId: `m${n++}` }, { signal: new AbortController().signal })) void event;
     };
-    const runnerMs = await perCall(runner.pid, oneRun, runs);
+    const runnerMs = (await perCall([runner.pid], oneRun, runs, WARM_UP)).cpuMs;
     const [hop] = relay.hops;
     const agent = new http.Agent({ keepAlive: true });
     const oneRelay = () =>
@@ -30,7 +30,7 @@ export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ r
         req.on("error", reject);
         req.end(JSON.stringify({ prompt: "hello" }));
       });
-    const relayMs = await perCall(hop.pid, oneRelay, runs);
+    const relayMs = (await perCall([hop.pid], oneRelay, runs, WARM_UP)).cpuMs;
     agent.destroy();
     return { runnerMs, relayMs };
   } finally {
@@ -38,12 +38,4 @@ export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ r
     runner.stop();
     await rm(workspace, { recursive: true, force: true });
   }
-}
-
-/** CPU of `pid` per call of `once`, after a warm-up. */
-async function perCall(pid: number, once: () => Promise<void>, runs: number): Promise<number> {
-  for (let i = 0; i < WARM_UP; i++) await once();
-  const before = await cpuMs([pid]);
-  for (let i = 0; i < runs; i++) await once();
-  return ((await cpuMs([pid])) - before) / runs;
 }

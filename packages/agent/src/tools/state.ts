@@ -3,7 +3,7 @@
 // conversation ends.
 import type { BackgroundShell } from "./background-shells.ts";
 import { killAllShells } from "./background-shells.ts";
-import { signalGroup } from "../process-groups.ts";
+import { signalGroup, trackedGroups } from "../process-groups.ts";
 
 /** A file as it was when the agent last read or wrote it. */
 export type FileSnapshot = {
@@ -87,7 +87,10 @@ export function createToolState(options: ToolStateOptions = {}): ToolState {
  * attempts to start a background shell on this state are refused. */
 export async function disposeToolState(state: ToolState): Promise<void> {
   state.disposed = true;
-  for (const group of state.strays) signalGroup(group, "SIGKILL");
+  // Only groups still tracked: one that ended and was forgotten may have had its id given to
+  // someone else's group since.
+  const tracked = trackedGroups();
+  for (const group of state.strays) if (tracked.has(group)) signalGroup(group, "SIGKILL");
   state.strays.clear();
   await killAllShells(state.shells);
 }

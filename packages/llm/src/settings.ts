@@ -16,7 +16,7 @@ export function defaultModel(env: EnvLike = process.env): string {
   return env.HARNESS_MODEL?.trim() || DEFAULT_MODEL;
 }
 
-export type RetrySettings = { maxRetries: number; retryBaseMs: number; streamIdleMs?: number };
+export type RetrySettings = { maxRetries: number; retryBaseMs: number; streamIdleMs: number };
 
 export function resolveRetrySettings(options: { maxRetries?: number; retryBaseMs?: number; streamIdleMs?: number }, env: EnvLike): RetrySettings {
   const streamIdleMs = wholeNumber("streamIdleMs", options.streamIdleMs) ?? wholeNumberFromEnv(env, "HARNESS_STREAM_IDLE_MS") ?? DEFAULT_STREAM_IDLE_MS;

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
 import { type Failure, formatDuration, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
-import { DEFAULT_STREAM_IDLE_MS, type RetrySettings } from "./settings.ts";
+import type { RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
 
 export type AttemptState = {
@@ -54,7 +54,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
   const { signal } = request;
   // A stream that sends nothing for this long is given up on, and retried when nothing of it was
   // shown: a connection can stay open with nobody writing to it.
-  const idleMs = settings.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
+  const idleMs = settings.streamIdleMs;
   const done = (state: State, stopReason: StopReason, errorMessage?: string): ModelEvent => {
     const usage = state.usage;
     usage.costUsd = costUsd(request.model, usage);
@@ -71,7 +71,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     let emitted = false;
     let failure: Failure | undefined;
     let stream: AsyncIterable<Raw> | undefined;
-    // Aborts this attempt alone when its stream falls silent (see DEFAULT_STREAM_IDLE_MS).
+    // Aborts this attempt alone when its stream falls silent (streamIdleMs).
     const attemptAbort = new AbortController();
     const attemptSignal = signal ? AbortSignal.any([signal, attemptAbort.signal]) : attemptAbort.signal;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;

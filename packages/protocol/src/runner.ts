@@ -11,8 +11,9 @@
 import { z } from "zod";
 import { UsageSchema } from "./wire.ts";
 
-/** A message of the model conversation, in Anthropic Messages form. The runner is stateless between
- * runs, so the session keeps the transcript and sends it back as `history`. */
+/** A message of the model conversation, in Anthropic Messages form. The session keeps the
+ * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
+ * `historyId`), so that a long conversation does not travel whole with every run. */
 export const TranscriptMessageSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]),
@@ -22,40 +23,70 @@ export const TranscriptMessageSchema = z.object({
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
 
-export const RunnerQuerySchema = z.object({
-  prompt: z.string().min(1),
-  history: z.array(TranscriptMessageSchema).optional(),
-  model: z.string().min(1).optional(),
-  systemPrompt: z.string().optional(),
-  maxTurns: z.number().int().positive().optional(),
-  /** Working directory of the run; defaults to the runner's workspace. */
-  cwd: z.string().optional(),
-  /** Credentials for this run only; never written to disk by the runner. */
-  anthropicApiKey: z.string().optional(),
-  /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
-  permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
-  effort: z.enum(["low", "medium", "high", "max"]).optional(),
-  /** When true, a tool call that needs approval pauses the run with approval.requested until the
-   * session answers through the control endpoints; when false (headless), "ask" is denied. */
-  interactive: z.boolean().optional(),
-  /** The session's id of the user message this run answers: file checkpoints taken during the run
-   * are filed under it, so that a later rewind can restore the workspace to before it. */
-  userMessageId: z.string().optional(),
-  /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
-  backend: z.enum(["builtin", "claude-code"]).optional(),
-  /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
-  resumeSessionId: z.string().optional(),
-  /** The caller's id for this run (the runner makes one when absent). A caller that stores it before
-   * it sends the query can re-attach to the run even if it never saw run.started. */
-  requestId: z
-    .string()
-    .regex(/^[\w.:-]{1,128}$/, "requestId must be 1 to 128 letters, digits or . _ : -")
-    .optional(),
-});
+export const RunnerQuerySchema = z
+  .object({
+    prompt: z.string().min(1),
+    history: z.array(TranscriptMessageSchema).optional(),
+    /** Instead of `history`: the `transcriptId` of a run's last event, naming the transcript that run
+     * left, which the runner kept. A runner that no longer keeps it answers 412
+     * (HISTORY_GONE_STATUS), and the query is sent again with `history`. */
+    historyId: z.string().min(1).max(128).optional(),
+    /** True: run.completed and run.error carry in `transcript` only the messages after the history,
+     * with `transcriptFrom` (the history's length), when the run's transcript begins with the history
+     * unchanged; else the whole transcript. Events read again through GET /runs/:id/events always
+     * carry it whole. */
+    transcriptAdded: z.boolean().optional(),
+    model: z.string().min(1).optional(),
+    systemPrompt: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    /** Working directory of the run; defaults to the runner's workspace. */
+    cwd: z.string().optional(),
+    /** Credentials for this run only; never written to disk by the runner. */
+    anthropicApiKey: z.string().optional(),
+    /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
+    permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
+    effort: z.enum(["low", "medium", "high", "max"]).optional(),
+    /** When true, a tool call that needs approval pauses the run with approval.requested until the
+     * session answers through the control endpoints; when false (headless), "ask" is denied. */
+    interactive: z.boolean().optional(),
+    /** The session's id of the user message this run answers: file checkpoints taken during the run
+     * are filed under it, so that a later rewind can restore the workspace to before it. */
+    userMessageId: z.string().optional(),
+    /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
+    backend: z.enum(["builtin", "claude-code"]).optional(),
+    /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
+    resumeSessionId: z.string().optional(),
+    /** The caller's id for this run (the runner makes one when absent). A caller that stores it before
+     * it sends the query can re-attach to the run even if it never saw run.started. */
+    requestId: z
+      .string()
+      .regex(/^[\w.:-]{1,128}$/, "requestId must be 1 to 128 letters, digits or . _ : -")
+      .optional(),
+  })
+  .refine((query) => query.history === undefined || query.historyId === undefined, {
+    message: "send history or historyId, not both",
+    path: ["historyId"],
+  });
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 
 export const RunnerHealthSchema = z.object({ ok: z.boolean(), busy: z.boolean(), hasAnthropicKey: z.boolean() });
 export type RunnerHealth = z.infer<typeof RunnerHealthSchema>;
+
+/** POST /query's status when the query's `historyId` names a transcript the runner does not keep
+ * (it restarted, or let it go to stay within its memory budget). */
+export const HISTORY_GONE_STATUS = 412;
+
+/** How a run's last event hands back the conversation (see RunnerQuery `transcriptAdded`). */
+const transcriptFields = {
+  /** The conversation after this run (whole, or from `transcriptFrom` on), to send back as
+   * `history` next time. */
+  transcript: z.array(TranscriptMessageSchema).optional(),
+  /** Set when `transcript` holds only the messages from this index on: the ones before it are the
+   * query's history. */
+  transcriptFrom: z.number().int().nonnegative().optional(),
+  /** The id under which the runner keeps this transcript, for the next query's `historyId`. */
+  transcriptId: z.string().optional(),
+};
 
 const envelope = { seq: z.number().int().positive() };
 /** Set on events that come from a sub-agent: its own id, and the Task tool call that started it, so
@@ -87,8 +118,7 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     result: z.string().optional(),
     sessionId: z.string().optional(),
     usage: UsageSchema.optional(),
-    /** The whole conversation after this run, to send back as `history` next time. */
-    transcript: z.array(TranscriptMessageSchema).optional(),
+    ...transcriptFields,
     /** Usage of every model call of the run, in order (run.completed.usage is their sum). */
     turns: z.array(UsageSchema).optional(),
     model: z.string().optional(),
@@ -121,7 +151,7 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     type: z.literal("run.error"),
     ...envelope,
     message: z.string(),
-    transcript: z.array(TranscriptMessageSchema).optional(),
+    ...transcriptFields,
     /** What the model calls made before the run failed or was stopped cost (they are paid for). */
     usage: UsageSchema.optional(),
   }),

@@ -39,12 +39,15 @@ for (const [name, transport] of TRANSPORTS) {
     );
     assert.equal(events[0].type, "run.started");
     assert.match((events[0] as { requestId: string }).requestId, /^[0-9a-f-]{36}$/);
+    // The runner keeps the transcript the run left, under an id of its own.
+    const transcriptId = (events[5] as { transcriptId?: string }).transcriptId;
+    assert.match(transcriptId ?? "", /^[0-9a-f-]{36}$/);
     assert.deepEqual(events.slice(1), [
       { type: "assistant.delta", seq: 2, text: "Hel" },
       { type: "tool.started", seq: 3, toolName: "Bash", toolUseId: "t1", input: { command: "echo hi" } },
       { type: "tool.completed", seq: 4, toolUseId: "t1", output: "hi\n", isError: false },
       { type: "assistant.delta", seq: 5, text: 'lo "quoted"\n' },
-      { type: "run.completed", seq: 6, result: 'Hello "quoted"', usage, transcript },
+      { type: "run.completed", seq: 6, result: 'Hello "quoted"', usage, transcript, transcriptId },
     ]);
     assert.equal(backend.runs[0].query.model, "m1");
     assert.equal(backend.runs[0].ctx.workspace, "/tmp/unused-workspace");

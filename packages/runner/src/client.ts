@@ -3,6 +3,7 @@
 // nodeTransport() for a cheaper event stream.
 import {
   describeZodError,
+  HISTORY_GONE_STATUS,
   isRunEnd,
   KEEP_RUNNING_HEADER,
   RewindResultSchema,
@@ -10,9 +11,11 @@ import {
   RunnerHealthSchema,
   type RewindResult,
   type RunControl,
+  type RunEndEvent,
   type RunnerEvent,
   type RunnerHealth,
   type RunnerQuery,
+  type TranscriptMessage,
   type WorkspaceOpenBody,
 } from "@harness/protocol";
 import { createSseParser } from "./sse-parser.ts";
@@ -35,7 +38,12 @@ export type RunnerClient = {
   /** Starts a run and yields its events, ending after run.completed or run.error. Throws
    * RunnerHttpError for a refused query, an Error when the stream ends before the run finished, and
    * the signal's reason when aborted. Aborting the signal, or leaving the loop early, closes the
-   * request, which cancels the run — unless `keepRunning`: then only control(cancel) stops it. */
+   * request, which cancels the run — unless `keepRunning`: then only control(cancel) stops it.
+   *
+   * A body with both `history` and `historyId` (the id of the transcript a run on this runner left,
+   * which `history` equals) is sent with the id alone, and again with the history when the runner
+   * no longer keeps it. A body with `history` asks for only the added messages back; the run's last
+   * event is handed over with its transcript whole all the same. */
   query(body: RunnerQuery, opts: { signal: AbortSignal; keepRunning?: boolean }): AsyncIterable<RunnerEvent>;
   /** Re-attaches to a run: its events after `afterSeq`, then live, ending like query(). Leaving
    * early does not cancel the run. RunnerHttpError 404: the runner does not know the run; 410: the
@@ -81,10 +89,31 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     return parsed.data;
   }
 
-  function query(body: RunnerQuery, opts: { signal: AbortSignal; keepRunning?: boolean }): AsyncGenerator<RunnerEvent> {
+  async function* query(body: RunnerQuery, opts: { signal: AbortSignal; keepRunning?: boolean }): AsyncGenerator<RunnerEvent> {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
     if (opts.keepRunning) headers[KEEP_RUNNING_HEADER] = "1";
-    return stream("/query", { method: "POST", headers, body: JSON.stringify(body) }, opts.signal);
+    const history = body.history;
+    const post = (sent: RunnerQuery) => stream("/query", { method: "POST", headers, body: JSON.stringify(sent) }, opts.signal, history);
+    if (history === undefined) return yield* post(body);
+    const whole: RunnerQuery = { ...body, historyId: undefined, transcriptAdded: true };
+    if (body.historyId === undefined) return yield* post(whole);
+    // A refusal is thrown by the first step, before anything was yielded.
+    const byId = post({ ...whole, history: undefined, historyId: body.historyId });
+    let first: IteratorResult<RunnerEvent>;
+    try {
+      first = await byId.next();
+    } catch (err) {
+      if (err instanceof RunnerHttpError && err.status === HISTORY_GONE_STATUS) return yield* post(whole);
+      throw err;
+    }
+    try {
+      if (first.done) return;
+      yield first.value;
+      yield* byId;
+    } finally {
+      // A consumer that stops at the first event closes the request all the same.
+      await byId.return(undefined);
+    }
   }
 
   function events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
@@ -114,7 +143,8 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     return parsed.data;
   }
 
-  async function* stream(path: string, init: Omit<TransportRequest, "signal">, outer: AbortSignal): AsyncGenerator<RunnerEvent> {
+  /** `history`: what the query sent (or named), to restore a last event's whole transcript. */
+  async function* stream(path: string, init: Omit<TransportRequest, "signal">, outer: AbortSignal, history?: TranscriptMessage[]): AsyncGenerator<RunnerEvent> {
     // Aborted when the consumer stops early, so that the request does not stay open.
     const local = new AbortController();
     const signal = AbortSignal.any([outer, local.signal]);
@@ -145,7 +175,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
             // goes back to the pool once the end of the body arrives.
             finished = true;
             res.cancel();
-            yield event;
+            yield wholeTranscript(event, history);
             return;
           }
           yield event;
@@ -213,6 +243,18 @@ async function send(transport: RunnerTransport, base: string, path: string, init
   }
   if (res.status !== 200) throw await httpError(res);
   return res;
+}
+
+/** `event` with its transcript whole: one that holds only the messages after the query's history
+ * (`transcriptFrom`) gets the history put back in front. */
+function wholeTranscript(event: RunEndEvent, history: TranscriptMessage[] | undefined): RunEndEvent {
+  const from = event.transcriptFrom;
+  if (from === undefined) return event;
+  if (!history || from > history.length) {
+    throw new Error(`runner sent a ${event.type} whose transcript starts after message ${from}, but the query sent ${history ? `${history.length} messages of history` : "no history"}`);
+  }
+  const { transcriptFrom: _from, ...rest } = event;
+  return { ...rest, transcript: history.slice(0, from).concat(event.transcript ?? []) };
 }
 
 function parseEvent(data: string): RunnerEvent | undefined {

@@ -237,8 +237,9 @@ test("keep-running: the run outlives its request, and re-attaching after event 3
     { type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "ls" } },
     { type: "tool.completed", toolUseId: "t1", output: "x", isError: false },
     { type: "assistant.delta", text: "d" },
-    { type: "run.completed", result: "abcd", usage, transcript: [], sessionId: "backend-session", turns: [usage], model: "m1" },
+    { type: "run.completed", result: "abcd", usage, transcript: [], transcriptId: (tail[4] as { transcriptId?: string }).transcriptId, sessionId: "backend-session", turns: [usage], model: "m1" },
   ]);
+  assert.match((tail[4] as { transcriptId?: string }).transcriptId ?? "", /^[0-9a-f-]{36}$/);
   assert.deepEqual(fromStart.slice(0, 3), first);
   assert.deepEqual(fromStart.slice(3), tail);
   assert.deepEqual(fromTwo, fromStart.slice(2));

@@ -2,6 +2,7 @@
 import type { BackendRegistry } from "./backends/registry.ts";
 import type { Checkpoints } from "./checkpoints/checkpoints.ts";
 import type { RunRegistry } from "./runs.ts";
+import type { TranscriptSlot } from "./transcripts.ts";
 
 export type RunnerDeps = {
   workspace: string;
@@ -9,6 +10,8 @@ export type RunnerDeps = {
   runs: RunRegistry;
   backends: BackendRegistry;
   checkpoints: Checkpoints;
+  /** The transcript the last run left, for a query's historyId. */
+  transcripts: TranscriptSlot;
   /** A run is in flight or the workspace is being rewound. */
   busy(): boolean;
   /** Something happened (a request, a run ending): the runner is not idle. */

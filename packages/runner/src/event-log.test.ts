@@ -64,3 +64,23 @@ test("a long run keeps a bounded window and still replays its tail in order", ()
   assert.deepEqual(log.replay(8_999), { ok: false, oldestKept: 9001 });
   assert.equal((log.replay(9_000) as { frames: string[] }).frames.length, 1000);
 });
+
+test("a last event with a short form: listeners that take it get it, the others and every replay get it whole", () => {
+  const log = createEventLog();
+  const short: string[] = [];
+  const whole: string[] = [];
+  log.subscribe({ frame: (f) => short.push(f), end: () => {}, added: true });
+  log.subscribe({ frame: (f) => whole.push(f), end: () => {} });
+  log.append(delta("a"));
+  const all = [{ role: "user" as const, content: "old" }, { role: "user" as const, content: "new" }];
+  log.append({ type: "run.completed", transcript: all }, { type: "run.completed", transcript: all.slice(1), transcriptFrom: 1 });
+  assert.match(short[1], /^id: 2\n.*"transcript":\[\{"role":"user","content":"new"\}\],"transcriptFrom":1/s);
+  assert.match(whole[1], /"transcript":\[\{"role":"user","content":"old"\},\{"role":"user","content":"new"\}\]\}/);
+  const replay = log.replay(0);
+  assert.ok(replay.ok);
+  assert.deepEqual(ids(replay.frames), [1, 2]);
+  assert.equal(replay.frames[1], whole[1]);
+  assert.deepEqual((log.replay(1) as { frames: string[] }).frames, [whole[1]]);
+  assert.deepEqual(log.replay(2), { ok: true, frames: [] });
+  assert.throws(() => log.append(delta("late")), /last event is in its log already/);
+});

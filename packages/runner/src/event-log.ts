@@ -17,6 +17,8 @@ export const DEFAULT_EVENT_LOG_LIMITS: EventLogLimits = { maxEvents: 500_000, ma
 export type EventListener = {
   /** One SSE frame. */
   frame(frame: string): void;
+  /** Takes the shorter form of the last event when there is one (see EventLog.append). */
+  added?: boolean;
   /** The run ended: no frame follows. */
   end(): void;
 };
@@ -24,8 +26,10 @@ export type EventListener = {
 export type Replay = { ok: true; frames: string[] } | { ok: false; oldestKept: number };
 
 export type EventLog = {
-  /** Stamps the next seq on the event, keeps its frame and hands it to every listener. */
-  append(event: RunnerEventPayload): number;
+  /** Stamps the next seq on the event, keeps its frame and hands it to every listener. `added`:
+   * the same last event with only the transcript's added messages, for the listeners that take it
+   * (the query's own stream); the whole event is then encoded only when someone reads it. */
+  append(event: RunnerEventPayload, added?: RunnerEventPayload): number;
   /** No event follows; listeners are told and dropped. */
   end(): void;
   readonly ended: boolean;
@@ -37,10 +41,13 @@ export type EventLog = {
 };
 
 export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS): EventLog {
-  // frames hold the events firstSeq()..lastSeq.
+  // frames hold the events firstSeq()..lastSeq, but for a last event appended with an `added` form,
+  // which `last` holds, encoded whole when first needed: a long conversation's transcript is
+  // megabytes of JSON that its own stream does not carry.
   const frames = createTextQueue();
+  let last: { seq: number; whole: () => string } | undefined;
   let lastSeq = 0;
-  const firstSeq = () => lastSeq - frames.length + 1;
+  const firstSeq = () => lastSeq - (last ? 1 : 0) - frames.length + 1;
   let ended = false;
   const listeners = new Set<EventListener>();
 
@@ -51,9 +58,18 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
   }
 
   return {
-    append(event) {
+    append(event, added) {
       if (ended) throw new Error("the run's event log has ended");
-      const frame = encodeEvent(++lastSeq, event);
+      if (last) throw new Error("the run's last event is in its log already");
+      const seq = ++lastSeq;
+      if (added) {
+        let whole: string | undefined;
+        last = { seq, whole: () => (whole ??= encodeEvent(seq, event)) };
+        const short = encodeEvent(seq, added);
+        for (const listener of listeners) listener.frame(listener.added ? short : last.whole());
+        return seq;
+      }
+      const frame = encodeEvent(seq, event);
       frames.push(frame);
       if (frames.bytes > limits.maxBytes || frames.length > limits.maxEvents) dropOldest();
       for (const listener of listeners) listener.frame(frame);
@@ -76,7 +92,9 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
       const first = firstSeq();
       if (from < first && from <= lastSeq) return { ok: false, oldestKept: first };
       if (from > lastSeq) return { ok: true, frames: [] };
-      return { ok: true, frames: frames.from(from - first) };
+      const kept = frames.from(from - first);
+      if (last) kept.push(last.whole());
+      return { ok: true, frames: kept };
     },
     subscribe(listener) {
       if (ended) {

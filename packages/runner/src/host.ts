@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
 import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
 import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
+import { createTranscriptMemory } from "./transcripts.ts";
 
 export type RunnerHost = RunnerHandler & {
   /** The ids of the open workspaces. */
@@ -18,7 +19,9 @@ export type RunnerHost = RunnerHandler & {
 
 const PREFIX = "/workspaces/";
 
-export function createRunnerHost(opts: RunnerServerOptions): RunnerHost {
+export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
+  // The workspaces' kept transcripts share one memory budget.
+  const opts = { ...hostOptions, transcripts: hostOptions.transcripts ?? createTranscriptMemory() };
   const own = createRunnerHandler(opts);
   const open = new Map<string, { workspace: string; handler: RunnerHandler }>();
   const listeners: (() => void)[] = [];

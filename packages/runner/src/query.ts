@@ -2,11 +2,13 @@
 // query asked to keep running (then only POST /runs/:id/cancel does, and GET /runs/:id/events
 // re-attaches).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { KEEP_RUNNING_HEADER, RunnerQuerySchema, type AgentEvent, type RunnerEventPayload, type RunnerQuery } from "@harness/protocol";
+import { HISTORY_GONE_STATUS, KEEP_RUNNING_HEADER, RunnerQuerySchema, type AgentEvent, type RunnerQuery } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
 import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
 import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
-import { readJson, sendError } from "./http.ts";
+import { parseJsonBody, readBody } from "./body.ts";
+import { sendError } from "./http.ts";
+import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 import { createTurnGate } from "./turn-gate.ts";
@@ -17,28 +19,41 @@ export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 const startTurn = createTurnGate();
 
 export async function handleQuery(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps): Promise<void> {
-  const query = await readJson(req, res, RunnerQuerySchema, MAX_QUERY_BYTES);
-  if (!query) return;
+  const body = await readBody(req, MAX_QUERY_BYTES);
+  const parsed = body.ok ? parseJsonBody(body.value, RunnerQuerySchema) : body;
+  if (!parsed.ok) {
+    if (parsed.status) sendError(res, parsed.status, parsed.error);
+    return;
+  }
+  let query = parsed.value;
   const selected = deps.backends.select(query.backend);
   if (!selected.ok) return sendError(res, 400, selected.error);
   if (deps.busy()) return sendError(res, 409, BUSY_MESSAGE);
   if (query.requestId !== undefined && deps.runs.get(query.requestId)) {
     return sendError(res, 409, `a run with requestId ${query.requestId} exists already`);
   }
+  // The query's JSON stands for the size of the history it carries.
+  let history: RunHistory = { messages: query.history ?? [], bytes: body.ok ? body.value.length : 0 };
+  if (query.historyId !== undefined) {
+    const kept = deps.transcripts.get(query.historyId);
+    if (!kept) return sendError(res, HISTORY_GONE_STATUS, `this runner does not keep transcript ${query.historyId} (any more): send the history`);
+    history = { messages: kept.transcript, bytes: kept.bytes };
+    query = { ...query, history: kept.transcript, historyId: undefined };
+  }
 
   const run = deps.runs.create(query.requestId);
   const keepRunning = req.headers[KEEP_RUNNING_HEADER] === "1";
-  streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort());
+  streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort(), query.transcriptAdded === true);
   run.log.append({ type: "run.started", requestId: run.requestId });
   try {
-    await execute(run, query, selected.backend, deps);
+    await execute(run, query, history, selected.backend, deps);
   } finally {
     deps.runs.finish(run);
     deps.activity();
   }
 }
 
-async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: RunnerDeps): Promise<void> {
+async function execute(run: Run, query: RunnerQuery, history: RunHistory, backend: Backend, deps: RunnerDeps): Promise<void> {
   let finished = false;
   const emit = (event: AgentEvent) => {
     if (!finished) run.log.append(event);
@@ -73,7 +88,8 @@ async function execute(run: Run, query: RunnerQuery, backend: Backend, deps: Run
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
   }
   finished = true;
-  run.log.append(outcomeEvent(outcome));
+  const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true);
+  run.log.append(last.whole, last.added);
 }
 
 /** Snapshots the workspace (before the run, or before its first change); a failure is told to the
@@ -107,17 +123,4 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 function notice(message: string): AgentEvent {
   return { type: "notice", level: "warning", message };
-}
-
-function outcomeEvent(outcome: RunOutcome): RunnerEventPayload {
-  if (!outcome.ok) return { type: "run.error", message: outcome.message, transcript: outcome.transcript, ...(outcome.usage && { usage: outcome.usage }) };
-  return {
-    type: "run.completed",
-    result: outcome.result,
-    usage: outcome.usage,
-    transcript: outcome.transcript,
-    sessionId: outcome.sessionId,
-    turns: outcome.turns,
-    model: outcome.model,
-  };
 }

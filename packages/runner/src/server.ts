@@ -26,6 +26,7 @@ import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
+import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
 
 export { BUSY_MESSAGE } from "./deps.ts";
 export { MAX_QUERY_BYTES } from "./query.ts";
@@ -49,6 +50,9 @@ export type RunnerServerOptions = {
   eventLimits?: EventLogLimits;
   /** The git executable for file checkpoints (default "git" on PATH). */
   git?: string;
+  /** Where the transcripts runs leave are kept (a runner host shares one among its workspaces);
+   * default: a memory of this handler's own. */
+  transcripts?: TranscriptMemory;
 };
 
 export type RunnerHandler = {
@@ -103,6 +107,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     runs,
     backends: backendRegistry(opts),
     checkpoints: createCheckpoints({ workspace: opts.workspace, stateDir, git: createGit(opts.git) }),
+    transcripts: (opts.transcripts ?? createTranscriptMemory()).slot(),
     busy: () => runs.current() !== undefined || rewinding,
     activity: () => {
       for (const listener of activityListeners) listener();
@@ -174,6 +179,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     close() {
       closing ??= (async () => {
         await abortRun();
+        deps.transcripts.clear();
         await deps.backends.dispose();
       })();
       return closing;

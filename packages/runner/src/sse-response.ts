@@ -11,8 +11,9 @@ export const SSE_HEADERS = {
 
 /** Sends `frames` (a replay), then follows `log` until the run ends, then ends the response. Frames
  * written in the same tick leave in one write (one packet, one wakeup of the reader). `onClose`
- * runs when the client goes away first. */
-export function streamLog(res: ServerResponse, log: EventLog, frames: readonly string[], onClose?: () => void): void {
+ * runs when the client goes away first. `added`: the last event goes in its shorter form when it
+ * has one (see EventLog.append). */
+export function streamLog(res: ServerResponse, log: EventLog, frames: readonly string[], onClose?: () => void, added = false): void {
   res.writeHead(200, SSE_HEADERS);
   res.flushHeaders();
   res.socket?.setNoDelay(true);
@@ -56,7 +57,7 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
   };
 
   for (const frame of frames) write(frame);
-  unsubscribe = log.subscribe({ frame: write, end: finish });
+  unsubscribe = log.subscribe({ frame: write, end: finish, added });
   res.on("close", () => {
     if (!open) return;
     open = false;

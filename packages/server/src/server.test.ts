@@ -125,36 +125,43 @@ test("cancel through a real runner ends the run cancelled, and the next submit r
   await client.close();
 });
 
-test("a runner that dies mid-run ends the run in error; the next submit starts a new runner", async () => {
+/** A runner factory (runners of a pool, one per user) that lists the runners it made. */
+function listedRunners(dataDir: () => string): { made: SupervisedRunner[]; runnerFactory: ServerOptions["runnerFactory"] } {
   const made: SupervisedRunner[] = [];
   let pool: RunnerPool | undefined;
-  const { server, dataDir } = await serve({
-    runnerFactory: ({ userId, sessionId }) => {
-      pool ??= createRunnerPool({
-        env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
-        capacity: 10,
-        dir: join(dataDir!, "runners"),
-        idleExitMs: 60_000,
-        log: () => {},
-      });
-      const runner = createSupervisedRunner({
-        workspace: join(dataDir!, "w", userId, sessionId),
-        pool,
-        group: userId,
-        member: sessionId,
-        anthropicApiKey: "test-key",
-        idleMs: 60_000,
-        log: () => {},
-      });
-      made.push(runner);
-      return runner;
-    },
-    dataDir: await (async () => {
-      const dir = await tempDir();
-      cleanups.push(dir.remove);
-      return dir.path;
-    })(),
-  });
+  const runnerFactory: ServerOptions["runnerFactory"] = ({ userId, sessionId }) => {
+    pool ??= createRunnerPool({
+      env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
+      capacity: 10,
+      dir: join(dataDir(), "runners"),
+      idleExitMs: 60_000,
+      log: () => {},
+    });
+    const runner = createSupervisedRunner({
+      workspace: join(dataDir(), "w", userId, sessionId),
+      pool,
+      group: userId,
+      member: sessionId,
+      anthropicApiKey: "test-key",
+      idleMs: 60_000,
+      log: () => {},
+    });
+    made.push(runner);
+    return runner;
+  };
+  return { made, runnerFactory };
+}
+
+async function freshDir(): Promise<string> {
+  const dir = await tempDir();
+  cleanups.push(dir.remove);
+  return dir.path;
+}
+
+test("a runner that dies mid-run ends the run in error; the next submit starts a new runner", async () => {
+  const dataDir = await freshDir();
+  const { made, runnerFactory } = listedRunners(() => dataDir);
+  const { server } = await serve({ runnerFactory, dataDir });
   fake.push({ text: ["half"], hold: new Promise(() => {}) }, { text: "recovered" });
   const client = await MinimalClient.connect(server.url, ids());
   client.send({ type: "submit", prompt: "go" });
@@ -167,6 +174,46 @@ test("a runner that dies mid-run ends the run in error; the next submit starts a
   client.send({ type: "submit", prompt: "again" });
   await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
   assert.equal(client.state!.messages[3].content, "recovered");
+  await client.close();
+});
+
+test("each run's model call gets the whole conversation, also when the runner that kept it has died between runs", async () => {
+  const dataDir = await freshDir();
+  const { made, runnerFactory } = listedRunners(() => dataDir);
+  const { server } = await serve({ runnerFactory, dataDir });
+  const client = await MinimalClient.connect(server.url, ids());
+  const texts: string[] = [];
+  const turn = async (prompt: string, reply: string) => {
+    fake.push({ text: reply });
+    const before = fake.requests.length;
+    client.send({ type: "submit", prompt });
+    const n = client.state!.messages.length;
+    await client.waitForState((s) => s.status === "idle" && s.messages[n + 1]?.status === "complete", 30_000, `the run of ${prompt}`);
+    const sent = fake.requests[before].body.messages as { role: string; content: unknown }[];
+    texts.push(prompt, reply);
+    return sent.map((m) => JSON.stringify(m.content));
+  };
+  await client.waitForState(() => true);
+  await turn("one", "first reply");
+  // The second query names the transcript the runner kept; the model still gets all of it.
+  const second = await turn("two", "second reply");
+  assert.equal(second.length, 3);
+  assert.match(second[0], /one/);
+  assert.match(second[1], /first reply/);
+  // The runner dies while idle: the next query's id names nothing, and the history goes whole.
+  const pid = made[0].pid()!;
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }, "the runner to die");
+  const third = await turn("three", "third reply");
+  assert.equal(third.length, 5);
+  for (const [i, text] of texts.slice(0, 5).entries()) assert.match(third[i], new RegExp(text));
   await client.close();
 });
 

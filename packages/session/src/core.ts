@@ -73,6 +73,9 @@ export class SessionCore {
   state: HarnessState;
   seq: number;
   transcript: TranscriptMessage[];
+  /** The transcript the runner last handed back and the id it keeps it under: while `transcript` is
+   * still that very array, a query names it instead of sending it. */
+  runnerTranscript: { id: string; transcript: TranscriptMessage[] } | undefined;
   marks: Record<string, number>;
   run: ActiveRun | undefined;
   readonly options: SessionOptions;

@@ -32,9 +32,11 @@ function newRun(cursor: RunCursor, fields: { prompt: string; userMessageId: stri
   };
 }
 
-/** The query for a prompt, with the session's configuration as of now. */
-export function queryFor(state: HarnessState, transcript: TranscriptMessage[], prompt: string, userMessageId: string): RunnerQuery {
+/** The query for a prompt, with the session's configuration as of now. `historyId`: the runner's id
+ * for `transcript`, when it keeps it (the runner client then sends the id in its place). */
+export function queryFor(state: HarnessState, transcript: TranscriptMessage[], prompt: string, userMessageId: string, historyId?: string): RunnerQuery {
   const body: RunnerQuery = { prompt, history: transcript, userMessageId, interactive: true };
+  if (historyId !== undefined) body.historyId = historyId;
   const config = state.config;
   if (config?.model) body.model = config.model;
   if (config?.systemPrompt) body.systemPrompt = config.systemPrompt;
@@ -70,7 +72,8 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   run.proposedId = core.newId();
   core.run = run;
   core.runChanged();
-  const body = queryFor(core.state, core.transcript, prompt, userMessageId);
+  const kept = core.runnerTranscript;
+  const body = queryFor(core.state, core.transcript, prompt, userMessageId, kept?.transcript === core.transcript ? kept.id : undefined);
   body.requestId = run.proposedId;
   // The prompt and the run record reach the store before the runner hears of the run: a host that
   // dies in between leaves a run a later one re-attaches to, or finds never started; never one
@@ -211,7 +214,7 @@ export function forgetSteer(run: ActiveRun, message: string): void {
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
-  settle(core, run, event.transcript);
+  settle(core, run, event.transcript, event.transcriptId);
   // Steer messages the run ended without reaching the model with are not lost: they go next.
   if (event.type === "run.completed" && run.steers.length && !core.run) {
     run.resubmitted = run.steers.slice();
@@ -253,12 +256,13 @@ export function interrupt(core: SessionCore): void {
 const RUN_SETTLED = new DOMException("the run is over", "AbortError");
 
 /** Ends `run`: aborts its stream if still open (which cancels it in the runner), records the
- * transcript and stores the session. */
-function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage[] | undefined): void {
+ * transcript (with the runner's id for it, when it keeps it) and stores the session. */
+function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage[] | undefined, transcriptId?: string): void {
   core.run = undefined;
   run.controller.abort(RUN_SETTLED);
   if (transcript) {
     core.transcript = transcript;
+    core.runnerTranscript = transcriptId === undefined ? undefined : { id: transcriptId, transcript };
   } else {
     const from = findMessage(core.state, run.userMessageId);
     core.transcript =

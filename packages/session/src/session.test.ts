@@ -199,6 +199,32 @@ test("the transcript a run returns is sent as history by the next run; config is
   assert.deepEqual(session.transcript, [...transcript, { role: "user", content: "two" }, { role: "assistant", content: "second answer" }]);
 });
 
+test("a query names the transcript the runner kept while the session's is still that one", async () => {
+  const { runner, session, client } = await setup();
+  const transcript = [
+    { role: "user" as const, content: "one" },
+    { role: "assistant" as const, content: [{ type: "text", text: "first" }] },
+  ];
+  const first = await submit(session, client, runner, "one");
+  assert.equal(first.body.historyId, undefined);
+  first.emit({ type: "assistant.delta", text: "first" }, { type: "run.completed", transcript, transcriptId: "kept-1" });
+  await until(() => !session.busy);
+  const second = await submit(session, client, runner, "two");
+  // The runner client sends the id in place of the history, and the history when the id is stale.
+  assert.equal(second.body.historyId, "kept-1");
+  assert.deepEqual(second.body.history, transcript);
+  // A run that leaves no transcript: the session makes one up, which no runner keeps.
+  second.emit({ type: "assistant.delta", text: "second" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  const third = await submit(session, client, runner, "three");
+  assert.equal(third.body.historyId, undefined);
+  assert.equal(third.body.history?.length, 4);
+  third.emit({ type: "run.completed", transcript: [...transcript, { role: "user", content: "three" }] });
+  await until(() => !session.busy);
+  const fourth = await submit(session, client, runner, "four");
+  assert.equal(fourth.body.historyId, undefined, "a transcript without an id is sent whole");
+});
+
 async function sessionWithHistory(options: Partial<SessionOptions> = {}) {
   const s = await setup(options);
   const run = await submit(s.session, s.client, s.runner);

@@ -221,3 +221,15 @@ test("after compaction a run sends only the summary and what follows, and its tr
   assert.deepEqual(full[14].meta, { kind: "compact-summary", dropped: 14 });
   assert.deepEqual(contextMessages(full), run.transcript);
 });
+
+test("a run's transcript begins with the very messages of its history, the summary included, so that only the added ones need to travel", async () => {
+  const provider = scriptedProvider([{ text: "<summary>Health endpoint done.</summary>" }, { text: "Deployed." }, { text: "Checked." }]);
+  const compacted = await compact({ transcript: session(), provider, model: "m", keepRecent: 0, signal });
+  assert.ok(!("error" in compacted));
+  const options = { provider, model: "m", cwd: "/", tools: [], loadUserConfig: false, signal, emit: () => {} };
+  const first = await runAgent({ ...options, prompt: "Now deploy", history: compacted.transcript });
+  const second = await runAgent({ ...options, prompt: "Check it", history: first.transcript });
+  assert.equal(second.transcript.length, first.transcript.length + 2);
+  first.transcript.forEach((message, i) => assert.equal(second.transcript[i], message, `message ${i} is the history's own`));
+  assert.deepEqual(second.transcript[14].meta, { kind: "compact-summary", dropped: 14 });
+});

@@ -29,9 +29,14 @@ export function rejoinTranscript(full: readonly AnyTranscriptMessage[], run: rea
   const meta = full[start]?.meta;
   if (meta === undefined || run.length === 0) return run.slice();
   const record = full.slice(0, start) as TranscriptEntry[];
-  return [...record, { ...run[0], meta }, ...run.slice(1)];
+  // The summary the run left as it was is the stored message itself (see toModelMessage).
+  const summary = run[0].role === full[start].role && run[0].content === full[start].content ? (full[start] as TranscriptEntry) : { ...run[0], meta };
+  return [...record, summary, ...run.slice(1)];
 }
 
+/** The message itself when it has no `meta`: a run's transcript then begins with the very messages of
+ * its history, which lets the runner send back only the ones the run added. */
 function toModelMessage(message: AnyTranscriptMessage): ModelMessage {
+  if (message.meta === undefined) return message as ModelMessage;
   return { role: message.role, content: message.content as ModelMessage["content"] };
 }

@@ -35,6 +35,13 @@ CREATE TABLE IF NOT EXISTS deleted_sessions (
   seq INTEGER NOT NULL,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS transcript_tails (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  messages TEXT NOT NULL,
+  PRIMARY KEY (user_id, session_id, position)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -44,6 +51,10 @@ CREATE TABLE IF NOT EXISTS deltas (
 ) WITHOUT ROWID;
 `;
 
+// A session's transcript is sessions.transcript (written whole now and then) followed by the
+// messages runs added since, a transcript_tails row each (position: the index of its first message):
+// a run of a long conversation adds kilobytes, not the megabytes of all of it.
+//
 // What changes with every write (the time of the last change, the run record) lives in the small
 // "activity" row, not in the session row: rewriting a session row rewrites its whole state and
 // transcript, which a hundred streaming sessions cannot afford a couple of thousand times a second.

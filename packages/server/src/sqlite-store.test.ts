@@ -311,21 +311,56 @@ test("a runner's record keeps its token; a file of a version without tokens gain
   }
 });
 
-test("a snapshot whose transcript is unchanged keeps the stored transcript; without one stored, the write fails alone", async () => {
+test("a snapshot keeps the stored transcript and adds only the messages after it; a whole one replaces them all; without one stored, the write fails alone", async () => {
   const dir = await tempDir();
   try {
     const db = openSqliteDatabase(join(dir.path, "harness.db"));
     const store = db.storeFor("u", "s");
     await store.write([batch(1)], snapshot(1));
+    const hi = { role: "user" as const, content: "hi" };
     const later = { ...snapshot(2, "later"), transcript: [{ role: "user" as const, content: "not stored" }] };
-    await store.write([batch(2)], later, { transcriptUnchanged: true });
+    await store.write([batch(2)], later, { transcriptKept: 1 });
     const loaded = store.load()!;
     assert.equal(loaded.snapshot.seq, 2);
     assert.equal(loaded.snapshot.state.messages[0].content, "later");
-    assert.deepEqual(loaded.snapshot.transcript, [{ role: "user", content: "hi" }]);
+    assert.deepEqual(loaded.snapshot.transcript, [hi]);
 
+    // Two runs add to it; the second run's write follows a first that was rolled back in part
+    // (its messages from position 1 are replaced).
+    const reply = (text: string) => ({ role: "assistant" as const, content: [{ type: "text", text }] });
+    await store.write([batch(3)], { ...snapshot(3), transcript: [hi, reply("one")] }, { transcriptKept: 1 });
+    await store.write([batch(4)], { ...snapshot(4), transcript: [hi, reply("one"), hi, reply("two")] }, { transcriptKept: 2 });
+    await store.write([batch(5)], { ...snapshot(5), transcript: [hi, reply("uno")] }, { transcriptKept: 1 });
+    assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno")]);
+    await store.write([batch(6)], { ...snapshot(6), transcript: [hi, reply("uno"), hi, reply("dos")] }, { transcriptKept: 2 });
+    assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
+    assert.deepEqual(db.readSession("u", "s")?.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
+    await store.write([batch(7)], { ...snapshot(7), transcript: [reply("rewound")] });
+    assert.deepEqual(store.load()!.snapshot.transcript, [reply("rewound")]);
+    await store.write([batch(8)], { ...snapshot(8), transcript: [reply("rewound"), hi] }, { transcriptKept: 1 });
+    db.close();
+
+    // A tail that does not follow what is stored is reported, naming the session.
+    const raw = new DatabaseSync(join(dir.path, "harness.db"));
+    raw.prepare("UPDATE transcript_tails SET position = 5 WHERE user_id = 'u' AND session_id = 's'").run();
+    raw.close();
+    const reopened = openSqliteDatabase(join(dir.path, "harness.db"));
+    assert.throws(() => reopened.storeFor("u", "s").load(), /stored transcript of session u\/s is broken: messages stored from position 5 follow 1 messages/);
+    reopened.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("a snapshot that would keep a transcript never stored fails alone", async () => {
+  const dir = await tempDir();
+  try {
+    const db = openSqliteDatabase(join(dir.path, "harness.db"));
+    const store = db.storeFor("u", "s");
+    await store.write([batch(1)], snapshot(1));
+    await store.write([batch(2)]);
     const other = db.storeFor("u", "new");
-    await assert.rejects(Promise.resolve(other.write([batch(1)], snapshot(1), { transcriptUnchanged: true })), /storing session u\/new failed: the session has no stored transcript to keep/);
+    await assert.rejects(Promise.resolve(other.write([batch(1)], snapshot(1), { transcriptKept: 1 })), /storing session u\/new failed: the session has no stored transcript to keep/);
     assert.equal(other.load(), undefined, "nothing of the refused write is stored");
     await store.write([batch(3)]);
     assert.deepEqual(store.readBatches(0).map((b) => b.seq), [1, 2, 3]);

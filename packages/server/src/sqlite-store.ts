@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
-import { HarnessStateSchema, TranscriptMessageSchema, describeZodError } from "@harness/protocol";
+import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
 import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, deletedSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
@@ -60,6 +60,19 @@ const WRITER_WAIT_MS = 10_000;
 
 type SessionRow = { state: string; seq: number; transcript: string; clean: number; run: string | null; marks: string | null };
 type DeltaRow = { seq: number; ops: string };
+type TailRow = { position: number; messages: string };
+
+/** The stored transcript: the part written whole, then the messages added since, in order. */
+function readTranscript(whole: string, tails: TailRow[], where: string): TranscriptMessage[] {
+  let transcript = parseJson(whole, TranscriptSchema, `transcript of ${where}`);
+  for (const tail of tails) {
+    if (tail.position !== transcript.length) {
+      throw new Error(`stored transcript of ${where} is broken: messages stored from position ${tail.position} follow ${transcript.length} messages`);
+    }
+    transcript = transcript.concat(parseJson(tail.messages, TranscriptSchema, `transcript of ${where} from message ${tail.position}`));
+  }
+  return transcript;
+}
 
 function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
   let value: unknown;
@@ -88,6 +101,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
      WHERE s.user_id = ? AND s.session_id = ?`,
   );
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
+  const selectTails = db.prepare("SELECT position, messages FROM transcript_tails WHERE user_id = ? AND session_id = ? ORDER BY position");
   const selectWithRun = db.prepare(
     `SELECT a.user_id, a.session_id FROM activity a
        JOIN sessions s ON s.user_id = a.user_id AND s.session_id = a.session_id
@@ -106,7 +120,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     const snapshot: SessionSnapshot = {
       state: parseJson(row.state, HarnessStateSchema, `state of ${where}`),
       seq: row.seq,
-      transcript: parseJson(row.transcript, TranscriptSchema, `transcript of ${where}`),
+      transcript: readTranscript(row.transcript, rows<TailRow>(selectTails, userId, sessionId), where),
       marks: row.marks ? parseJson(row.marks, MarksSchema, `marks of ${where}`) : {},
     };
     const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
@@ -134,7 +148,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       },
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };
-        if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptUnchanged === true);
+        if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptKept);
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op, writeOptions?.urgent === true);
@@ -176,9 +190,11 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   };
 }
 
-/** Without the transcript when the stored one is still current (the writer keeps it). */
-function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot, keepTranscript: boolean): NonNullable<WriteOp["snapshot"]> {
+/** With the transcript whole, or only the messages after the `kept` ones the store holds (none
+ * when it holds them all). */
+function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot, kept: number | undefined): NonNullable<WriteOp["snapshot"]> {
   const encoded: NonNullable<WriteOp["snapshot"]> = { state: JSON.stringify(state), seq, marks: JSON.stringify(marks ?? {}) };
-  if (!keepTranscript) encoded.transcript = JSON.stringify(transcript);
+  if (kept === undefined) encoded.transcript = JSON.stringify(transcript);
+  else if (kept < transcript.length) encoded.transcriptTail = { from: kept, messages: JSON.stringify(transcript.slice(kept)) };
   return encoded;
 }

@@ -10,8 +10,9 @@ export type WriteOp = {
   userId: string;
   sessionId: string;
   batches: readonly { seq: number; operations: string }[];
-  /** Without `transcript`, the stored one is kept (the session's row must exist). */
-  snapshot?: { state: string; seq: number; transcript?: string; marks: string };
+  /** `transcript`: the whole transcript. Without it the stored one is kept (the session's row must
+   * exist), with `transcriptTail` added at its end, `from` being the stored transcript's length. */
+  snapshot?: { state: string; seq: number; transcript?: string; transcriptTail?: { from: number; messages: string }; marks: string };
   /** The session was closed cleanly with this write. */
   final: boolean;
   /** The run record as JSON; null clears it; absent leaves it. */
@@ -53,6 +54,8 @@ function serve(data: WriterData): void {
   const updateKeepingTranscript = db.prepare(
     "UPDATE sessions SET state = ?, seq = ?, marks = ?, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?",
   );
+  const clearTails = db.prepare("DELETE FROM transcript_tails WHERE user_id = ? AND session_id = ? AND position >= ?");
+  const addTail = db.prepare("INSERT INTO transcript_tails (user_id, session_id, position, messages) VALUES (?, ?, ?, ?)");
   const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
   const touch = db.prepare(
@@ -72,7 +75,7 @@ function serve(data: WriterData): void {
        COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last WHERE last > 0
      ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq`,
   );
-  const removeRows = ["sessions", "deltas", "runners", "activity"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
+  const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
 
   let transactions = 0;
@@ -101,11 +104,15 @@ function serve(data: WriterData): void {
     }
     for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
     if (w.snapshot) {
-      const { state, seq, transcript, marks } = w.snapshot;
+      const { state, seq, transcript, transcriptTail: tail, marks } = w.snapshot;
       if (transcript !== undefined) {
         upsertSession.run(w.userId, w.sessionId, state, seq, transcript, marks, now, now, w.final ? 1 : 0);
+        clearTails.run(w.userId, w.sessionId, 0);
       } else if (updateKeepingTranscript.run(state, seq, marks, now, w.final ? 1 : 0, w.userId, w.sessionId).changes === 0) {
         throw new Error("the session has no stored transcript to keep");
+      } else if (tail) {
+        clearTails.run(w.userId, w.sessionId, tail.from);
+        addTail.run(w.userId, w.sessionId, tail.from, tail.messages);
       }
     } else if (w.final || closedClean.has(key)) {
       setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);

@@ -13,7 +13,7 @@ export type PersisterOptions = {
    * snapshot still at it holds nothing and is not written. */
   startSeq?: number;
   /** The transcript the store holds, as loaded from it (the snapshot's transcript object). */
-  storedTranscript?: unknown;
+  storedTranscript?: readonly unknown[];
   /** A snapshot is written once this many batches were stored since the last one. */
   snapshotEvery: number;
   flushDelayMs: number;
@@ -50,7 +50,9 @@ export function createPersister(options: PersisterOptions): Persister {
   let run: { value: RunRecord | null; dirty: boolean } = { value: null, dirty: false };
   let discarded = false;
   /** The transcript of the snapshot last stored (the same object while it does not change). */
-  let storedTranscript: unknown = options.storedTranscript;
+  let storedTranscript: readonly unknown[] | undefined = options.storedTranscript;
+  /** How many writes added to the stored transcript since it was last written whole. */
+  let appended = 0;
 
   async function writeOnce(forceSnapshot: boolean, mode: FlushMode | undefined): Promise<void> {
     const final = mode === "final";
@@ -83,7 +85,8 @@ export function createPersister(options: PersisterOptions): Persister {
       writeOptions.run = runWritten.value;
       run = { value: runWritten.value, dirty: false };
     }
-    if (snapshot && snapshot.transcript === storedTranscript) writeOptions.transcriptUnchanged = true;
+    const kept = snapshot && keptPrefix(snapshot.transcript, storedTranscript, appended);
+    if (kept !== undefined) writeOptions.transcriptKept = kept;
     try {
       await store.write(batches, snapshot, Object.keys(writeOptions).length > 0 ? writeOptions : undefined);
     } catch (error) {
@@ -95,6 +98,7 @@ export function createPersister(options: PersisterOptions): Persister {
       return;
     }
     if (snapshot) {
+      appended = kept === undefined ? 0 : kept === snapshot.transcript.length ? appended : appended + 1;
       storedTranscript = snapshot.transcript;
       snapshotSeq = snapshot.seq;
       sinceSnapshot = 0;
@@ -148,4 +152,18 @@ export function createPersister(options: PersisterOptions): Persister {
       timer = undefined;
     },
   };
+}
+
+/** After this many additions the transcript is written whole again, so that a store that keeps the
+ * additions apart (SQLite: a row each) does not gather them without end. */
+const APPENDS_BEFORE_WHOLE = 100;
+
+/** How many messages of `transcript` the store keeps (it holds `stored`, and `transcript` begins with
+ * those very messages); undefined when it must be written whole. */
+function keptPrefix(transcript: readonly unknown[], stored: readonly unknown[] | undefined, appended: number): number | undefined {
+  if (!stored) return undefined;
+  if (transcript === stored) return stored.length;
+  if (appended >= APPENDS_BEFORE_WHOLE || transcript.length < stored.length) return undefined;
+  for (let i = 0; i < stored.length; i++) if (transcript[i] !== stored[i]) return undefined;
+  return stored.length;
 }

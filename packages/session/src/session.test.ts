@@ -420,9 +420,9 @@ function stateAt(client: ReturnType<typeof recorder>, seq: number) {
   return replay.state!;
 }
 
-test("a snapshot taken while the transcript is unchanged leaves the stored one in place; a failed write sends it whole next time", async () => {
+test("a snapshot keeps the stored transcript and adds only what runs added to it; a failed write sends it whole next time", async () => {
   const base = memoryStore();
-  const snapshots: { transcriptUnchanged: boolean }[] = [];
+  const snapshots: { kept?: number; length: number }[] = [];
   let failNext = false;
   const store: SessionStore = {
     load: () => base.load(),
@@ -431,7 +431,7 @@ test("a snapshot taken while the transcript is unchanged leaves the stored one i
         failNext = false;
         throw new Error("disk full");
       }
-      if (snapshot) snapshots.push({ transcriptUnchanged: options?.transcriptUnchanged === true });
+      if (snapshot) snapshots.push({ kept: options?.transcriptKept, length: snapshot.transcript.length });
       base.write(batches, snapshot, options);
     },
   };
@@ -450,7 +450,7 @@ test("a snapshot taken while the transcript is unchanged leaves the stored one i
   // The next run starts: its snapshot has the transcript the last one stored.
   const second = await submit(session, client, runner, "two");
   await session.flush();
-  assert.deepEqual(snapshots, [{ transcriptUnchanged: true }]);
+  assert.deepEqual(snapshots, [{ kept: 2, length: 2 }]);
   assert.deepEqual(base.snapshot?.transcript, turn("one", "1"));
 
   // A write that fails: the next snapshot carries the transcript whole.
@@ -461,10 +461,14 @@ test("a snapshot taken while the transcript is unchanged leaves the stored one i
   assert.match(errors.join("\n"), /disk full/);
   snapshots.length = 0;
   await session.flush();
-  assert.deepEqual(snapshots, [{ transcriptUnchanged: false }]);
+  assert.deepEqual(snapshots, [{ kept: undefined, length: 2 }]);
+  snapshots.length = 0;
 
-  second.emit({ type: "run.completed", transcript: [...turn("one", "1"), ...turn("two", "2")] });
+  // The run ends with the transcript it was given and two messages more: only those are added.
+  second.emit({ type: "run.completed", transcript: [...session.transcript, ...turn("two", "2")] });
   await until(() => !session.busy);
+  await session.flush();
+  assert.deepEqual(snapshots, [{ kept: 2, length: 4 }]);
   await session.close();
   const restored = await openSession({ runner: createFakeRunner(), store: base });
   assert.deepEqual(restored.transcript, [...turn("one", "1"), ...turn("two", "2")]);
@@ -474,11 +478,11 @@ test("a snapshot taken while the transcript is unchanged leaves the stored one i
 test("a session restored from the store does not write its transcript again before it changes", async () => {
   const { session, store } = await sessionWithHistory();
   await session.close();
-  const snapshots: boolean[] = [];
+  const snapshots: (number | undefined)[] = [];
   const watching: SessionStore = {
     load: () => store.load(),
     write(batches, snapshot, options) {
-      if (snapshot) snapshots.push(options?.transcriptUnchanged === true);
+      if (snapshot) snapshots.push(options?.transcriptKept);
       store.write(batches, snapshot, options);
     },
   };
@@ -489,7 +493,7 @@ test("a session restored from the store does not write its transcript again befo
   again.receive(client, commandsFrame({ type: "submit", prompt: "more" }));
   const run = await runner.nextRun();
   await again.flush();
-  assert.deepEqual(snapshots, [true], "the run's first snapshot keeps the stored transcript");
+  assert.deepEqual(snapshots, [2], "the run's first snapshot keeps the stored transcript");
   run.emit({ type: "run.completed" });
   await until(() => !again.busy);
 });

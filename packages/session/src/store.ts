@@ -51,10 +51,10 @@ export type WriteOptions = {
   final?: boolean;
   /** Replaces the stored run record (null: no run in flight); absent: unchanged. */
   run?: RunRecord | null;
-  /** The snapshot's transcript is the one of the snapshot last written to this store: the store
-   * keeps what it has instead of writing it again (a long conversation's transcript is megabytes,
-   * and a snapshot is taken as each run starts, before the transcript changes). */
-  transcriptUnchanged?: true;
+  /** The snapshot's transcript begins with the very transcript this store holds, which is this many
+   * messages long: the store keeps what it has and adds only the rest (a long conversation's
+   * transcript is megabytes, and a run adds a few messages to it). */
+  transcriptKept?: number;
   /** Something waits on this write (a query held until its prompt is stored): the store commits it
    * without waiting to share a transaction with other sessions' writes. */
   urgent?: true;
@@ -110,10 +110,11 @@ export function memoryStore(initial?: LoadedSession): SessionStore & {
       store.writes++;
       store.batches.push(...batches);
       if (snapshot) {
-        const kept = options?.transcriptUnchanged ? store.snapshot?.transcript : undefined;
-        if (options?.transcriptUnchanged && !kept) throw new Error("the session has no stored transcript to keep");
-        store.snapshot = structuredClone(kept ? { ...snapshot, transcript: [] } : snapshot);
-        if (kept) store.snapshot.transcript = kept;
+        const keep = options?.transcriptKept;
+        const kept = keep === undefined ? undefined : store.snapshot?.transcript;
+        if (keep !== undefined && kept?.length !== keep) throw new Error(`the session has no stored transcript of ${keep} messages to keep`);
+        store.snapshot = structuredClone(kept ? { ...snapshot, transcript: snapshot.transcript.slice(keep) } : snapshot);
+        if (kept) store.snapshot.transcript = kept.concat(store.snapshot.transcript);
       }
       if (options?.run !== undefined) store.run = options.run === null ? undefined : { ...options.run };
       store.clean = options?.final === true;

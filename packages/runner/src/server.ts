@@ -2,7 +2,9 @@
 //
 //   POST /query                 RunnerQuery → 200 text/event-stream of RunnerEvent (ids 1..n), 400 bad
 //                               body or unknown backend, 409 while another run is in flight or when
-//                               the query's requestId names a run already known, 413 over 8 MiB
+//                               the query's requestId names a run already known, 412 when its
+//                               historyId names a transcript this runner does not keep (transcripts.ts),
+//                               413 over 8 MiB
 //   GET  /health                → RunnerHealth
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)

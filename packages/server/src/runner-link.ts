@@ -130,9 +130,16 @@ export function queryRun(
 }
 
 /** GET /runs/:id/events after `afterSeq`. Throws RunnerHttpError 404 when the runner does not know
- * the run, and an Error when it cannot be reached. Aborting `signal` cancels the run. */
-export function attachRun(client: RunnerClient, requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
-  return relay(client, { requestId, lastSeq: afterSeq }, (signal) => client.events(requestId, { afterSeq, signal }), opts.signal);
+ * the run, and an Error when it cannot be reached. Aborting `signal` cancels the run; `onLateEnd`
+ * then gets its last event, as with queryRun. */
+export function attachRun(
+  client: RunnerClient,
+  requestId: string,
+  afterSeq: number,
+  opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void },
+): AsyncGenerator<RunnerEvent> {
+  const run: Run = { requestId, lastSeq: afterSeq, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }) };
+  return relay(client, run, (signal) => client.events(requestId, { afterSeq, signal }), opts.signal);
 }
 
 /** The runner's answer to `call` as a value: its refusal with the HTTP status, or why it gave none. */

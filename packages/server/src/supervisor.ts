@@ -288,7 +288,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     });
   }
 
-  function attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+  function attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(async () => {
       const runner = await current();
       if (!runner) throw new Error("the runner of this session is gone");

@@ -70,7 +70,8 @@ export function createFakeRunner(): FakeRunner {
           if (event.type === "run.started") run.requestId = event.requestId;
           if (isRunEnd(event)) {
             run.ended = true;
-            // As the real port does: a cancelled run's last event goes to the query's onLateEnd.
+            // As the real port does: a cancelled run's last event goes to the onLateEnd of its query or
+            // of the stream that re-attached to it.
             if (run.cancelled) run.onLateEnd?.(event);
           }
           run.events.push(event);
@@ -148,6 +149,7 @@ export function createFakeRunner(): FakeRunner {
           throw new Error(fake.gone ? "cannot reach the runner" : `no run ${requestId}`);
         })();
       }
+      if (opts.onLateEnd) run.onLateEnd = opts.onLateEnd;
       return read(run, afterSeq, opts.signal);
     },
     async control(requestId, control) {

@@ -20,8 +20,9 @@ export type RunnerPort = {
    * (a cancelled run's usage still counts). */
   query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncIterable<RunnerEvent>;
   /** Re-attaches to run `requestId`: its events after seq `afterSeq`, then live ones, to its end.
-   * Throws when the run or its runner is gone. Aborting `signal` cancels the run. */
-  attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+   * Throws when the run or its runner is gone. Aborting `signal` cancels the run; its last event,
+   * when it comes after that, goes to `onLateEnd` as with query. */
+  attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncIterable<RunnerEvent>;
   control(requestId: string, control: RunControl): Promise<RunnerAnswer<undefined>>;
   /** Restores the workspace's files to before the run that answered `userMessageId` (dryRun: only
    * reports what would change). */

@@ -219,3 +219,24 @@ test("a query cancelled before it went out never reaches the runner", async () =
   assert.equal(client.state!.status, "idle");
   assert.equal(client.state!.messages[1].status, "cancelled");
 });
+
+test("what a re-attached run used until it was cancelled counts in the restored session's usage", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
+  await until(() => client.state!.messages[1].content === "a");
+  await session.flush();
+  crash();
+  const restored = await restore(runner, inner);
+  const back = recorder();
+  restored.connect(back);
+  await until(() => run.readers() > 0 && runner.attaches.length === 1);
+  restored.receive(back, commandsFrame({ type: "cancel" }));
+  await until(() => back.state!.status === "idle" && run.cancelled);
+  run.emit({ type: "run.error", message: "cancelled", usage: { inputTokens: 7, outputTokens: 3 } });
+  await until(() => back.state!.usage?.inputTokens === 7);
+  assert.deepEqual(back.state!.usage, { inputTokens: 7, outputTokens: 3 });
+  assert.equal(back.state!.messages[1].status, "cancelled");
+  await restored.close();
+});

@@ -79,15 +79,16 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   // dies in between leaves a run a later one re-attaches to, or finds never started; never one
   // that goes on with nobody watching.
   const stored = core.flush("urgent");
-  const onLateEnd = (event: RunEndEvent) => countLateUsage(core, event);
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd }), false, stored);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateUsage(core) }), false, stored);
 }
 
-/** A cancelled run's last event, which comes after the session moved on: the tokens the run used
- * until it stopped still count. */
-function countLateUsage(core: SessionCore, event: RunEndEvent): void {
-  if (!event.usage || core.ended) return;
-  core.commit([usageOp(core.state, event.usage)]);
+/** For a cancelled run's last event, which comes after the session moved on: the tokens the run
+ * used until it stopped still count. */
+function lateUsage(core: SessionCore): (event: RunEndEvent) => void {
+  return (event) => {
+    if (!event.usage || core.ended) return;
+    core.commit([usageOp(core.state, event.usage)]);
+  };
 }
 
 /** Picks up the run the store says was in flight when the host stopped: its events after the last
@@ -103,7 +104,7 @@ export function reattach(core: SessionCore, record: RunRecord): void {
     interrupt(core);
     return;
   }
-  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal }), true);
+  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateUsage(core) }), true);
 }
 
 async function drive(
@@ -151,7 +152,7 @@ async function drive(
       const requestId = run.requestId;
       if (!reattached && requestId) {
         reattached = true;
-        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal });
+        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateUsage(core) });
         continue;
       }
       fail(core, run, `The run failed: ${describe(error)}`);

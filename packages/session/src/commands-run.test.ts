@@ -92,16 +92,24 @@ test("a steer the runner refuses answers an error frame; the state is untouched"
   assert.equal(runner.runs.length, 1, "a refused steer does not become a new run");
 });
 
+/** A run (r1) with a steer ("and this") sent to the runner, whose answer waits for `refuse`: the 409
+ * a runner gives when the run finished before it took the steer. */
+async function steerAwaitingAnswer() {
+  const started = await startSession();
+  const { runner, session, client } = started;
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  let answer!: (value: { ok: false; status: number; message: string }) => void;
+  runner.onControl = () => new Promise((resolve) => (answer = resolve));
+  session.receive(client, commandsFrame({ type: "steer", message: "and this" }));
+  await until(() => runner.controls.length === 1);
+  const refuse = () => answer({ ok: false, status: 409, message: 'run "r1" has already finished' });
+  return { ...started, run, refuse };
+}
+
 test("a steer the runner refuses because its run just finished goes on as the next prompt, with no error, whichever comes first", async () => {
   for (const order of ["refusal first", "end first"] as const) {
-    const { runner, session, client } = await startSession();
-    const run = await submitAndRun(session, client, runner, "one");
-    run.emit({ type: "run.started", requestId: "r1" });
-    let answer!: (value: { ok: false; status: number; message: string }) => void;
-    runner.onControl = () => new Promise((resolve) => (answer = resolve));
-    session.receive(client, commandsFrame({ type: "steer", message: "and this" }));
-    await until(() => runner.controls.length === 1);
-    const refuse = () => answer({ ok: false, status: 409, message: 'run "r1" has already finished' });
+    const { runner, session, client, run, refuse } = await steerAwaitingAnswer();
     if (order === "refusal first") {
       refuse();
       await settle();
@@ -122,14 +130,8 @@ test("a steer the runner refuses because its run just finished goes on as the ne
 });
 
 test("a steer the runner refuses because its run just finished is reported lost when the run ends in an error", async () => {
-  const { runner, session, client } = await startSession();
-  const run = await submitAndRun(session, client, runner, "one");
-  run.emit({ type: "run.started", requestId: "r1" });
-  let answer!: (value: { ok: false; status: number; message: string }) => void;
-  runner.onControl = () => new Promise((resolve) => (answer = resolve));
-  session.receive(client, commandsFrame({ type: "steer", message: "and this" }));
-  await until(() => runner.controls.length === 1);
-  answer({ ok: false, status: 409, message: 'run "r1" has already finished' });
+  const { runner, session, client, run, refuse } = await steerAwaitingAnswer();
+  refuse();
   await settle();
   assert.equal(client.errors.length, 0, "no verdict while the run is still ending");
   run.emit({ type: "run.error", message: "the model failed" });

@@ -13,6 +13,19 @@ function restore(runner: FakeRunner, store: SessionStore) {
   return openSession({ runner, store, onError: (e) => assert.fail(String(e)) });
 }
 
+/** A session whose run (r1) streamed `text`, all of it stored; then its host crashed. */
+async function crashedMidRun(text: string, prompt?: string) {
+  const { inner, store, crash } = crashableStore();
+  const started = await startSession({ store });
+  const { session, client, runner } = started;
+  const run = await submitAndRun(session, client, runner, prompt);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text });
+  await until(() => client.state!.messages[1].content === text);
+  await session.flush();
+  crash();
+  return { ...started, run, inner };
+}
+
 test("the run goes on across a host crash: events not stored are applied once, events emitted meanwhile arrive, the run finishes", async () => {
   const { inner, store, crash } = crashableStore();
   const { runner, session, client } = await startSession({ store });
@@ -48,13 +61,7 @@ test("the run goes on across a host crash: events not stored are applied once, e
 });
 
 test("a client that saw only stored batches gets the rest as deltas across the crash", async () => {
-  const { inner, store, crash } = crashableStore();
-  const { runner, session, client } = await startSession({ store });
-  const run = await submitAndRun(session, client, runner);
-  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
-  await until(() => client.state!.messages[1].content === "a");
-  await session.flush();
-  crash();
+  const { runner, client, run, inner } = await crashedMidRun("a");
   run.emit({ type: "assistant.delta", text: "b" });
 
   const restored = await restore(runner, inner);
@@ -68,13 +75,7 @@ test("a client that saw only stored batches gets the rest as deltas across the c
 });
 
 test("a run that ended while the host was down is finished from its remaining events", async () => {
-  const { inner, store, crash } = crashableStore();
-  const { runner, session, client } = await startSession({ store });
-  const run = await submitAndRun(session, client, runner, "q");
-  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "partial" });
-  await until(() => client.state!.messages[1].content === "partial");
-  await session.flush();
-  crash();
+  const { runner, run, inner } = await crashedMidRun("partial", "q");
   const transcript = [{ role: "user" as const, content: "q" }, { role: "assistant" as const, content: "partial answer" }];
   run.emit({ type: "assistant.delta", text: " answer" }, { type: "run.completed", transcript });
 
@@ -86,13 +87,7 @@ test("a run that ended while the host was down is finished from its remaining ev
 });
 
 test("when the runner is gone the restored run is written down as interrupted", async () => {
-  const { inner, store, crash } = crashableStore();
-  const { runner, session, client } = await startSession({ store });
-  const run = await submitAndRun(session, client, runner, "q");
-  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "half" });
-  await until(() => client.state!.messages[1].content === "half");
-  await session.flush();
-  crash();
+  const { runner, inner } = await crashedMidRun("half", "q");
   runner.gone = true;
   const restored = await restore(runner, inner);
   await until(() => !restored.busy);
@@ -221,13 +216,7 @@ test("a query cancelled before it went out never reaches the runner", async () =
 });
 
 test("what a re-attached run used until it was cancelled counts in the restored session's usage", async () => {
-  const { inner, store, crash } = crashableStore();
-  const { runner, session, client } = await startSession({ store });
-  const run = await submitAndRun(session, client, runner);
-  run.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
-  await until(() => client.state!.messages[1].content === "a");
-  await session.flush();
-  crash();
+  const { runner, run, inner } = await crashedMidRun("a");
   const restored = await restore(runner, inner);
   const back = recorder();
   restored.connect(back);

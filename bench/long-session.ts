@@ -1,7 +1,8 @@
-// What a run costs the server as a conversation grows: every run sends the runner the session's
-// transcript and gets it back whole, and the session stores it. One session is grown to a few
-// megabytes of conversation (each prompt a page of text); the CPU its runs then cost the server
-// (all threads) and the time from submit to idle stand beside the same runs in a fresh session.
+// What a run costs the server as a conversation grows: what of it still scales with the whole
+// conversation (the transcript's handling between session, runner and store; the session's state in
+// its snapshots). One session is grown to a few megabytes of conversation (each prompt a page of
+// text); the CPU its runs then cost the server (all threads) and the time from submit to idle stand
+// beside the same runs in a fresh session.
 import { perCall, StampCounter } from "./lib.ts";
 
 /** A prompt of `bytes` bytes: prose-like ASCII with a few non-Latin-1 characters, as real text has. */

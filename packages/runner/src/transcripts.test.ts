@@ -122,6 +122,9 @@ test("a query that names the kept transcript runs on it without carrying it; a s
   const both = await post(`${url}/query`, { prompt: "x", history: [], historyId: "abc" });
   assert.equal(both.status, 400);
   assert.match(String(both.body.error), /historyId: send history or historyId, not both/);
+  const long = await post(`${url}/query`, { prompt: "x", historyId: "x".repeat(129) });
+  assert.equal(long.status, 400);
+  assert.match(String(long.body.error), /^historyId: /);
 });
 
 test("a backend whose transcript does not begin with the history's own messages sends it whole", async (t) => {
@@ -158,4 +161,20 @@ test("a run that fails keeps its transcript too, and a workspace cannot use anot
   const other = await rawQuery(workspaceUrl(base, "w2"), { prompt: "two", historyId: failed.transcriptId });
   assert.equal(other.status, 412);
   assert.equal((await rawQuery(workspaceUrl(base, "w1"), { prompt: "two", historyId: failed.transcriptId })).status, 200);
+});
+
+test("a runner that says the transcript starts past the history the query sent, or sent none, is refused naming both", async (t) => {
+  const end = 'id: 1\nevent: run.completed\ndata: {"type":"run.completed","seq":1,"transcript":[{"role":"user","content":"x"}],"transcriptFrom":5}\n\n';
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(end);
+  });
+  const url = await listen(server);
+  t.after(() => server.close());
+  const client = createRunnerClient(url);
+  await assert.rejects(
+    collect(client.query({ prompt: "p", history: [user("one")] }, { signal: never() })),
+    /runner sent a run\.completed whose transcript starts after message 5, but the query sent 1 messages of history/,
+  );
+  await assert.rejects(collect(client.query({ prompt: "p" }, { signal: never() })), /starts after message 5, but the query sent no history/);
 });

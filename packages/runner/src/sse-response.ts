@@ -10,15 +10,21 @@ export const SSE_HEADERS = {
 };
 
 /** Sends `frames` (a replay), then follows `log` until the run ends, then ends the response. Frames
- * written in the same tick leave in one write (one packet, one wakeup of the reader). `onClose`
+ * written in the same tick leave in one write (one packet, one wakeup of the reader), with the
+ * response's head when they are the first: a query appends run.started in the tick it starts
+ * streaming, so its head and first event are one write. `onClose`
  * runs when the client goes away first. `added`: the last event goes in its shorter form when it
  * has one (see EventLog.append). */
 export function streamLog(res: ServerResponse, log: EventLog, frames: readonly string[], onClose?: () => void, added = false): void {
   res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
   res.socket?.setNoDelay(true);
-
   let open = true;
+  let wrote = false;
+  // A log with nothing to send yet still answers at once: the client is waiting for the head.
+  process.nextTick(() => {
+    if (open && !wrote) res.flushHeaders();
+  });
+
   // The response gathers a tick's frames into one chunk; its socket is corked too, because the
   // response writes a chunk's size line, data and terminator as separate socket writes, which an
   // uncorked socket sends as separate syscalls (four per event).
@@ -34,6 +40,7 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
   };
   const write = (frame: string) => {
     if (!open) return;
+    wrote = true;
     if (corked === undefined) {
       corked = res.socket;
       corked?.cork();

@@ -77,6 +77,10 @@ function serve(data: WriterData): void {
   );
   const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
+  // Prepared, not exec'd: every write has its own savepoint, and exec parses its SQL each time.
+  const savepoint = db.prepare("SAVEPOINT one");
+  const rollbackTo = db.prepare("ROLLBACK TO one");
+  const release = db.prepare("RELEASE one");
 
   let transactions = 0;
   /** Sessions whose row says "closed cleanly": the next write that is not final says otherwise. */
@@ -158,14 +162,14 @@ function serve(data: WriterData): void {
     try {
       db.exec("BEGIN");
       writes.forEach((w, index) => {
-        db.exec("SAVEPOINT one");
+        savepoint.run();
         try {
           apply(w, now);
         } catch (error) {
-          db.exec("ROLLBACK TO one");
+          rollbackTo.run();
           failed.push({ index, error: (error as Error).message });
         }
-        db.exec("RELEASE one");
+        release.run();
       });
       db.exec("COMMIT");
       transactions++;

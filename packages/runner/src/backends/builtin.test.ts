@@ -54,6 +54,19 @@ function withEnv(t: TestContext, vars: Record<string, string | undefined>): void
 
 const signal = () => new AbortController().signal;
 
+test("a backend given its environment runs in it, whatever process.env says later", async (t) => {
+  const fake = await startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo $HARNESS_TEST_MARK" }, "Done.") });
+  t.after(() => fake.close());
+  withEnv(t, { ANTHROPIC_BASE_URL: "http://127.0.0.1:9/nothing-here", ANTHROPIC_API_KEY: undefined, HARNESS_TEST_MARK: "from-process" });
+  const env = { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "env-key", HARNESS_TEST_MARK: "from-backend-env" };
+  const client = await startRunner(t, tempWorkspace(t), builtinBackend({ env }));
+  const events = await collect(client.query({ prompt: "which?", permissionMode: "bypassPermissions" }, { signal: signal() }));
+  assert.equal(events.at(-1)?.type, "run.completed");
+  const completed = events.find((e) => e.type === "tool.completed");
+  assert.equal(completed?.type === "tool.completed" && completed.output.trim(), "from-backend-env");
+  assert.equal(fake.requests[0].headers["x-api-key"], "env-key");
+});
+
 test("a scripted agent run round-trips through the runner: deltas, tool events, transcript and usage", async (t) => {
   const workspace = tempWorkspace(t);
   const provider = scriptedProvider([

@@ -13,6 +13,10 @@ export type BuiltinBackendOptions = {
   /** True: one set of agent resources (background shells, files read, MCP servers) serves every
    * run of this backend, from its first run until dispose(). False (default): each run has its own. */
   sharedResources?: boolean;
+  /** The environment runs start from (tools' processes, settings' env on top). Default: the
+   * process's, read at every run. A runner process takes its own once: reading process.env whole
+   * goes through the C++ environment variable by variable. */
+  env?: Readonly<Record<string, string | undefined>>;
 };
 
 export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
@@ -28,7 +32,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
     checkpointsOnChange: true,
     async run(query, ctx): Promise<RunOutcome> {
       const model = query.model ?? defaultModel();
-      const apiKey = query.anthropicApiKey || process.env.ANTHROPIC_API_KEY;
+      const env = opts.env ?? process.env;
+      const apiKey = query.anthropicApiKey || env.ANTHROPIC_API_KEY;
       if (!opts.provider && !apiKey && servedByAnthropic(model)) return { ok: false, message: MISSING_KEY_MESSAGE };
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;
@@ -54,7 +59,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         onConfigure: ctx.onConfigure,
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(resources && { resources }),
-        ...(process.env.HOME !== undefined && { home: process.env.HOME }),
+        ...(env.HOME !== undefined && { home: env.HOME }),
+        ...(opts.env && { env: opts.env }),
         cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
         signal: ctx.signal,
         emit: ctx.emit,

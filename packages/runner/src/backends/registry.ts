@@ -46,10 +46,13 @@ export function lazyBackend(name: string, load: () => Promise<Backend>, traits: 
 }
 
 /** The builtin and claude-code backends, loaded lazily. The builtin backend keeps one set of agent
- * resources (background shells, files read, MCP servers) for all the runs of this runner. */
+ * resources (background shells, files read, MCP servers) for all the runs of this runner, and the
+ * environment the runner had when the backend loaded. */
 export function standardBackends(): Backend[] {
   return [
-    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true }), { checkpointsOnChange: true }),
+    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true, env: Object.freeze({ ...process.env }) }), {
+      checkpointsOnChange: true,
+    }),
     lazyBackend("claude-code", async () => (await import("./claude-code.ts")).claudeCodeBackend()),
   ];
 }

@@ -66,13 +66,18 @@ test("JSON is parsed once while its file is unchanged, whatever its size, and ag
   // Only what has been still for two seconds is trusted (see above).
   await new Promise((r) => setTimeout(r, 2100));
   const first = await readConfigJson(file);
-  assert.ok(JSON.stringify(first) === JSON.stringify(big), "past the byte-order mark");
-  assert.ok((await readConfigJson(file)) === first, "the same value, not parsed again");
+  assert.ok(first.kind === "ok" && JSON.stringify(first.value) === JSON.stringify(big), "past the byte-order mark");
+  const again = await readConfigJson(file);
+  assert.ok(again.kind === "ok" && again.value === first.value, "the same value, not parsed again");
   writeFileSync(file, '{"projects":{}}');
-  assert.deepEqual(await readConfigJson(file), { projects: {} });
+  assert.deepEqual(await readConfigJson(file), { kind: "ok", value: { projects: {} } });
   writeFileSync(file, " \n");
-  assert.equal(await readConfigJson(file), undefined, "an empty file holds nothing");
-  writeFileSync(file, "{ nope");
-  await assert.rejects(readConfigJson(file), SyntaxError);
-  await assert.rejects(readConfigJson(join(dir, "missing.json")), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
+  assert.deepEqual(await readConfigJson(file), { kind: "ok", value: {}, empty: true }, "an empty file holds an empty object");
+  writeFileSync(file, '{\n  "a": nope\n}');
+  const broken = await readConfigJson(file);
+  assert.ok(broken.kind === "error" && /^invalid JSON: .*\(line 2 column 8\)$/.test(broken.message), JSON.stringify(broken));
+  assert.deepEqual(await readConfigJson(join(dir, "missing.json")), { kind: "missing" });
+  assert.deepEqual(await readConfigJson(join(dir, "missing.json", "below")), { kind: "missing" });
+  const unreadable = await readConfigJson(dir);
+  assert.ok(unreadable.kind === "error" && unreadable.message.startsWith("cannot read the file: "), JSON.stringify(unreadable));
 });

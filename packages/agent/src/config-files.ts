@@ -9,6 +9,7 @@
 import { statSync, type Dirent, type Stats } from "node:fs";
 import { readdir as readdirAsync, readFile as readFileAsync, stat as statAsync } from "node:fs/promises";
 import { specialFileKind } from "./file-kind.ts";
+import { parseJsonText, type JsonFile } from "./json-text.ts";
 
 /** Larger files are read every time. */
 const MAX_CACHED_BYTES = 256 * 1024;
@@ -96,22 +97,29 @@ export async function readConfigText(file: string): Promise<string> {
   return (await readConfigFile(file)).toString("utf8");
 }
 
-const parsed = new Map<string, { signature: Signature; value: unknown }>();
+const parsed = new Map<string, { signature: Signature; read: JsonFile }>();
 
-/** The JSON in `file`, a byte-order mark skipped; undefined for an empty file. Parsed again only when
- * the file changed, whatever its size: ~/.claude.json, read by both the memory loader and the MCP
- * configuration on every run, runs to megabytes. Callers must not modify the value (it is shared).
- * Rejects as readConfigFile does, or with the SyntaxError of a file that is not JSON. */
-export async function readConfigJson(file: string): Promise<unknown> {
+/** The JSON in `file` (see parseJsonText): missing when there is no such file, an error that says
+ * what is wrong when it cannot be read or parsed. Parsed again only when the file changed, whatever
+ * its size: ~/.claude.json, read by both the memory loader and the MCP configuration on every run,
+ * runs to megabytes. Callers must not modify the value (it is shared). */
+export async function readConfigJson(file: string): Promise<JsonFile> {
   const stats = statOf(file);
   const signature = stats && stats.isFile() ? signatureOf(stats) : undefined;
   const known = parsed.get(file);
-  if (signature && known && same(known.signature, signature)) return known.value;
-  const text = (await readConfigText(file)).replace(/^\ufeff/, "");
-  const value: unknown = text.trim() === "" ? undefined : JSON.parse(text);
-  if (signature && settled(signature)) remember(parsed, file, { signature, value });
+  if (signature && known && same(known.signature, signature)) return known.read;
+  let text: string;
+  try {
+    text = await readConfigText(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };
+  }
+  const read = parseJsonText(text);
+  if (signature && settled(signature)) remember(parsed, file, { signature, read });
   else parsed.delete(file);
-  return value;
+  return read;
 }
 
 /** The entries of `dir` (as readdir with file types), in the order the system gave them. */

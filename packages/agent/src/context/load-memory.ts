@@ -31,12 +31,10 @@ export function memoryCandidates(dir: string, scope: MemoryScope): { file: strin
  * (Claude Code's answer to its "Allow external CLAUDE.md file imports?" question). A file that
  * cannot be read says no; the MCP configuration, read from the same file, reports its problems. */
 export async function externalImportsApproved(home: string, projectRoot: string): Promise<boolean> {
-  try {
-    const config = (await readConfigJson(path.join(home, ".claude.json"))) as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> } | undefined;
-    return config?.projects?.[projectRoot]?.hasClaudeMdExternalIncludesApproved === true;
-  } catch {
-    return false;
-  }
+  const read = await readConfigJson(path.join(home, ".claude.json"));
+  if (read.kind !== "ok") return false;
+  const config = read.value as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> } | null;
+  return config?.projects?.[projectRoot]?.hasClaudeMdExternalIncludesApproved === true;
 }
 
 /** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached

@@ -106,7 +106,7 @@ describe("loadMcpConfig", () => {
     assert.deepEqual(config.servers.map((s) => [s.name, s.scope, s.file]), [["fromSettings", "settings", "settings"]]);
     assert.equal(config.diagnostics.length, 1);
     assert.equal(config.diagnostics[0].file, join(project, ".mcp.json"));
-    assert.match(config.diagnostics[0].message, /is not valid JSON/);
+    assert.match(config.diagnostics[0].message, /^invalid JSON: .*\(line 1 column \d+\)$/);
   });
 
   test("a byte-order mark is read past, and an empty .mcp.json holds no servers", async () => {

@@ -121,24 +121,19 @@ function projectServerDisabled(name: string, approval: Approval, requireApproval
 }
 
 /** The parsed object, or undefined when the file does not exist or is not a JSON object (the
- * latter with a diagnostic). */
+ * latter with a diagnostic). An empty file holds nothing. */
 async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promise<Record<string, unknown> | undefined> {
-  // As settings files are read: a byte-order mark is no content, and an empty file holds nothing.
-  let value: unknown;
-  try {
-    value = await readConfigJson(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof SyntaxError) diagnostics.push({ file, message: `is not valid JSON: ${error.message}` });
-    else if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file, message: `cannot be read: ${(error as Error).message}` });
+  const read = await readConfigJson(file);
+  if (read.kind === "missing" || (read.kind === "ok" && read.empty)) return undefined;
+  if (read.kind === "error") {
+    diagnostics.push({ file, message: read.message });
     return undefined;
   }
-  if (value === undefined) return undefined;
-  if (!isObject(value)) {
+  if (!isObject(read.value)) {
     diagnostics.push({ file, message: "must contain a JSON object" });
     return undefined;
   }
-  return value;
+  return read.value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

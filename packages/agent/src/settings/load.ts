@@ -2,7 +2,7 @@ import path from "node:path";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { mergeSettings } from "./merge.ts";
-import { readJsonFile } from "./read-json.ts";
+import { readConfigJson } from "../config-files.ts";
 import { SCOPES_BY_PRECEDENCE } from "./types.ts";
 import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsScope, SettingsSource } from "./types.ts";
 import { validateSettings } from "./validate.ts";
@@ -38,7 +38,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
   const files = await Promise.all(
     SCOPES_BY_PRECEDENCE.map(async (scope) => {
       const file = paths[scope];
-      return { scope, file, read: file === undefined ? ({ kind: "missing" } as const) : await readJsonFile(file) };
+      return { scope, file, read: file === undefined ? ({ kind: "missing" } as const) : await readConfigJson(file) };
     }),
   );
   const sources: SettingsSource[] = [];

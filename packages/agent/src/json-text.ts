@@ -1,23 +1,11 @@
-import { readConfigText } from "../config-files.ts";
+// JSON configuration text (settings, .mcp.json, ~/.claude.json) parsed with messages a user can act
+// on: where a syntax error is (line and column), and a limit on nesting.
 
 export type JsonFile =
   | { kind: "missing" }
-  | { kind: "ok"; value: unknown }
+  /** `empty`: the text was blank, and `value` is `{}`. */
+  | { kind: "ok"; value: unknown; empty?: true }
   | { kind: "error"; message: string };
-
-/** Reads and parses a JSON file. A missing file is not an error; an empty one is `{}`. Syntax errors
- * say where (line and column) when the position can be found. */
-export async function readJsonFile(file: string): Promise<JsonFile> {
-  let text: string;
-  try {
-    text = await readConfigText(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-    return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };
-  }
-  return parseJsonText(text.replace(/^\uFEFF/, ""));
-}
 
 /** Deeper JSON is refused: no settings nest like this, and copying and merging it would run out
  * of stack. */
@@ -35,8 +23,10 @@ function depthOf(value: unknown, limit: number): number {
   return 1 + deepest;
 }
 
+/** `text` parsed, a byte-order mark skipped; an empty text is `{}`. */
 export function parseJsonText(text: string): JsonFile {
-  if (text.trim() === "") return { kind: "ok", value: {} };
+  text = text.replace(/^\uFEFF/, "");
+  if (text.trim() === "") return { kind: "ok", value: {}, empty: true };
   try {
     const value: unknown = JSON.parse(text);
     if (depthOf(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { kind: "error", message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep` };

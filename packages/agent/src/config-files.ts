@@ -65,6 +65,13 @@ function missing(syscall: string, file: string): NodeJS.ErrnoException {
   return Object.assign(error, { code: "ENOENT", errno: -2, syscall, path: file });
 }
 
+/** Whether an error of these functions means there is no such file (none at the path, or a file
+ * where a directory of the path should be). */
+export function isMissingError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
 /** Whether stat(2) of `file` succeeds. */
 export function configPathExists(file: string): boolean {
   return statOf(file) != null;
@@ -112,8 +119,7 @@ export async function readConfigJson(file: string): Promise<JsonFile> {
   try {
     text = await readConfigText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    if (isMissingError(error)) return { kind: "missing" };
     return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };
   }
   const read = parseJsonText(text);

@@ -1,6 +1,6 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
-import { readConfigDir, readConfigText } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
@@ -54,8 +54,7 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
   try {
     entries = await readConfigDir(dir);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the commands directory: ${(error as Error).message}` });
+    if (!isMissingError(error)) diagnostics.push({ file: dir, message: `Cannot read the commands directory: ${(error as Error).message}` });
     return [];
   }
   const above = ancestors ?? new Set([realPathOf(dir)]);

@@ -1,7 +1,7 @@
 // Reading memory files and expanding their `@path` imports. Each imported file becomes its own
 // entry right after the file that imports it (as Claude Code does), not text spliced into it: the
 // model sees the `@path` mention where it was written and the file's content under its own path.
-import { readConfigFile } from "../config-files.ts";
+import { isMissingError, readConfigFile } from "../config-files.ts";
 import path from "node:path";
 import { isWithin, realPathOf } from "../real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
@@ -108,9 +108,8 @@ async function readText(file: string): Promise<ReadResult> {
   try {
     buffer = await readConfigFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
-    if (code === "EISDIR") return { kind: "unusable", message: `${file} is a directory, not a file.` };
+    if (isMissingError(error)) return { kind: "missing" };
+    if ((error as NodeJS.ErrnoException).code === "EISDIR") return { kind: "unusable", message: `${file} is a directory, not a file.` };
     return { kind: "unusable", message: `${file} cannot be read: ${(error as Error).message}` };
   }
   if (buffer.includes(0)) return { kind: "unusable", message: `${file} is a binary file, not text.` };

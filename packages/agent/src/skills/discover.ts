@@ -1,6 +1,6 @@
 // Finding skills: `<home>/.claude/skills/<name>/SKILL.md` (the user's) and
 // `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's, which win on a name clash).
-import { readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
@@ -31,8 +31,7 @@ async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagno
   try {
     entries = (await readConfigDir(dir)).map((entry) => entry.name).sort();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `Cannot read the skills directory: ${(error as Error).message}` });
+    if (!isMissingError(error)) diagnostics.push({ file: dir, message: `Cannot read the skills directory: ${(error as Error).message}` });
     return [];
   }
   const skills = await Promise.all(entries.filter((name) => !name.startsWith(".")).map((name) => readSkill(path.join(dir, name), scope, diagnostics)));

@@ -1,4 +1,4 @@
-import { readConfigDir, readConfigText } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
 import path from "node:path";
 import { builtinAgents } from "./builtin-agents.ts";
 import { parseAgentFile } from "./parse-agent-file.ts";
@@ -43,8 +43,7 @@ async function loadDirectory(dir: string, source: AgentSource, diagnostics: Agen
     const entries = await readConfigDir(dir);
     names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md")).map((e) => e.name);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: dir, message: `cannot read the agents directory: ${(error as Error).message}` });
+    if (!isMissingError(error)) diagnostics.push({ file: dir, message: `cannot read the agents directory: ${(error as Error).message}` });
     return [];
   }
   names.sort();

@@ -62,9 +62,10 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
   );
   const exists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
   const insert = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean, title)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, created_at, clean, title)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
   );
+  const insertMarks = db.prepare("INSERT OR REPLACE INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)");
   const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
   const runnerOf = db.prepare("SELECT pid, url, token FROM runners WHERE user_id = ? AND session_id = ?");
   const setRunner = db.prepare(
@@ -93,12 +94,13 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
         JSON.stringify(snapshot.state),
         firstSeqAfter(deletedSeqOf(db, userId, sessionId), snapshot.seq),
         JSON.stringify(snapshot.transcript),
-        JSON.stringify(snapshot.marks ?? {}),
         now,
         now,
         init.title ?? null,
       );
-      return Number(result.changes) === 1;
+      if (Number(result.changes) !== 1) return false;
+      insertMarks.run(userId, sessionId, JSON.stringify(snapshot.marks ?? {}));
+      return true;
     },
     rename: (userId, sessionId, title) => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1,
     runnerOf(userId, sessionId) {

@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS transcript_tails (
   messages TEXT NOT NULL,
   PRIMARY KEY (user_id, session_id, position)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_marks (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  marks TEXT NOT NULL,
+  PRIMARY KEY (user_id, session_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -58,6 +64,9 @@ CREATE TABLE IF NOT EXISTS deltas (
 // What changes with every write (the time of the last change, the run record) lives in the small
 // "activity" row, not in the session row: rewriting a session row rewrites its whole state and
 // transcript, which a hundred streaming sessions cannot afford a couple of thousand times a second.
+// For the same reason the marks, which change with every run, have a row of their own
+// (session_marks); sessions.marks holds only those of files written by earlier versions, read
+// until the session's marks are next written.
 
 /** Columns added after the first version, with their tables and definitions. */
 const ADDED_COLUMNS: [string, string, string][] = [

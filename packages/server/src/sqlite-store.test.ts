@@ -145,6 +145,18 @@ test("the run record and the marks are stored with the batches, and cleared with
     assert.equal(store.load()!.run, undefined);
     assert.deepEqual(db.sessionsWithRun(), []);
     db.close();
+
+    // Marks an earlier version kept in the session row load until the session's next ones are written.
+    const raw = new DatabaseSync(join(dir.path, "harness.db"));
+    raw.prepare(`UPDATE sessions SET marks = '{"old":3}' WHERE session_id = 'r'`).run();
+    raw.prepare("DELETE FROM session_marks").run();
+    raw.close();
+    const reopened = openSqliteDatabase(join(dir.path, "harness.db"));
+    const again = reopened.storeFor("u", "r");
+    assert.deepEqual(again.load()!.snapshot.marks, { old: 3 });
+    await again.write([batch(3)], { ...snapshot(3), marks: { old: 3, m3: 1 } }, { stateKept: true });
+    assert.deepEqual(again.load()!.snapshot.marks, { old: 3, m3: 1 });
+    reopened.close();
   } finally {
     await dir.remove();
   }
@@ -393,6 +405,41 @@ test("deleting a session gives its space back: the file shrinks", async () => {
     db = openSqliteDatabase(path);
     assert.ok(db.storeFor("u", "keep").load(), "the other session is still there");
     db.close();
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("a write that keeps the state stores the transcript and marks alone: a load replays the batches since the stored state, and pruning spares them", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, "harness.db");
+    const db = openSqliteDatabase(path);
+    const store = db.storeFor("u", "s");
+    await store.write([batch(1)], snapshot(1, "one"));
+    const hi = { role: "user" as const, content: "hi" };
+    const reply = { role: "assistant" as const, content: [{ type: "text", text: "hello" }] };
+    const later = Array.from({ length: KEPT_BATCHES + 600 }, (_, i) => batch(i + 2));
+    // A run ended: its batches, and a snapshot whose state is not to be written.
+    await store.write(later, { ...snapshot(later.length + 1, "never stored"), transcript: [hi, reply], marks: { m: 1 } }, { stateKept: true, transcriptKept: 1 });
+    // A rewind: the transcript whole and shorter, the state still kept.
+    await store.write([], { ...snapshot(later.length + 1, "never stored"), transcript: [reply], marks: {} }, { stateKept: true });
+    db.close();
+
+    const reopened = openSqliteDatabase(path);
+    const loaded = reopened.storeFor("u", "s").load()!;
+    assert.equal(loaded.snapshot.seq, 1, "the state stored is the first one");
+    assert.equal(loaded.snapshot.state.messages[0].content, "one");
+    assert.deepEqual(loaded.snapshot.transcript, [reply]);
+    assert.deepEqual(loaded.snapshot.marks, {});
+    assert.equal(loaded.batches.length, later.length, "every batch after the stored state is kept to replay");
+    assert.equal(loaded.batches.at(-1)?.seq, later.length + 1);
+    // Kept the state of a session never stored: refused, naming what is missing.
+    await assert.rejects(
+      Promise.resolve(reopened.storeFor("u", "new").write([batch(1)], snapshot(1), { stateKept: true })),
+      /storing session u\/new failed: the session has no stored state to keep/,
+    );
+    reopened.close();
   } finally {
     await dir.remove();
   }

@@ -96,8 +96,9 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
-    `SELECT s.state, s.seq, s.transcript, s.clean, a.run, s.marks FROM sessions s
+    `SELECT s.state, s.seq, s.transcript, s.clean, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
        LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
+       LEFT JOIN session_marks m ON m.user_id = s.user_id AND m.session_id = s.session_id
      WHERE s.user_id = ? AND s.session_id = ?`,
   );
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
@@ -148,7 +149,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       },
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };
-        if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptKept);
+        if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptKept, writeOptions?.stateKept === true);
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op, writeOptions?.urgent === true);
@@ -191,9 +192,10 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
 }
 
 /** With the transcript whole, or only the messages after the `kept` ones the store holds (none
- * when it holds them all). */
-function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot, kept: number | undefined): NonNullable<WriteOp["snapshot"]> {
-  const encoded: NonNullable<WriteOp["snapshot"]> = { state: JSON.stringify(state), seq, marks: JSON.stringify(marks ?? {}) };
+ * when it holds them all); without the state when the store keeps the one it has. */
+function encodeSnapshot({ state, seq, transcript, marks }: SessionSnapshot, kept: number | undefined, stateKept: boolean): NonNullable<WriteOp["snapshot"]> {
+  const encoded: NonNullable<WriteOp["snapshot"]> = { marks: JSON.stringify(marks ?? {}) };
+  if (!stateKept) encoded.state = { json: JSON.stringify(state), seq };
   if (kept === undefined) encoded.transcript = JSON.stringify(transcript);
   else if (kept < transcript.length) encoded.transcriptTail = { from: kept, messages: JSON.stringify(transcript.slice(kept)) };
   return encoded;

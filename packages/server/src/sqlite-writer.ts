@@ -10,9 +10,11 @@ export type WriteOp = {
   userId: string;
   sessionId: string;
   batches: readonly { seq: number; operations: string }[];
-  /** `transcript`: the whole transcript. Without it the stored one is kept (the session's row must
-   * exist), with `transcriptTail` added at its end, `from` being the stored transcript's length. */
-  snapshot?: { state: string; seq: number; transcript?: string; transcriptTail?: { from: number; messages: string }; marks: string };
+  /** `state`: the whole state and the seq of its last batch; without it the stored one is kept.
+   * `transcript`: the whole transcript; without it the stored one is kept, with `transcriptTail`
+   * added at its end, `from` being the stored transcript's length. Whatever is kept, the session's
+   * row must exist. */
+  snapshot?: { state?: { json: string; seq: number }; transcript?: string; transcriptTail?: { from: number; messages: string }; marks: string };
   /** The session was closed cleanly with this write. */
   final: boolean;
   /** The run record as JSON; null clears it; absent leaves it. */
@@ -46,13 +48,20 @@ function serve(data: WriterData): void {
   const done = new Int32Array(data.done);
   const db = connect(data.path);
   const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
+  // Rewriting the session row rewrites all of it (state and transcript: megabytes in a long
+  // conversation): only a new state or a whole transcript does. The marks of earlier versions'
+  // files (sessions.marks) go once the row is rewritten: session_marks holds them by then.
   const upsertSession = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
-       transcript = excluded.transcript, marks = excluded.marks, updated_at = excluded.updated_at, clean = excluded.clean`,
+       transcript = excluded.transcript, marks = NULL, updated_at = excluded.updated_at, clean = excluded.clean`,
   );
-  const updateKeepingTranscript = db.prepare(
-    "UPDATE sessions SET state = ?, seq = ?, marks = ?, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?",
+  const updateState = db.prepare("UPDATE sessions SET state = ?, seq = ?, marks = NULL, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
+  const updateTranscript = db.prepare("UPDATE sessions SET transcript = ?, marks = NULL, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
+  const sessionExists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
+  const setMarks = db.prepare(
+    `INSERT INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET marks = excluded.marks`,
   );
   const clearTails = db.prepare("DELETE FROM transcript_tails WHERE user_id = ? AND session_id = ? AND position >= ?");
   const addTail = db.prepare("INSERT INTO transcript_tails (user_id, session_id, position, messages) VALUES (?, ?, ?, ?)");
@@ -75,7 +84,7 @@ function serve(data: WriterData): void {
        COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last WHERE last > 0
      ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq`,
   );
-  const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
+  const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails", "session_marks"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
   // Prepared, not exec'd: every write has its own savepoint, and exec parses its SQL each time.
   const savepoint = db.prepare("SAVEPOINT one");
@@ -107,20 +116,29 @@ function serve(data: WriterData): void {
       return;
     }
     for (const b of w.batches) insertDelta.run(w.userId, w.sessionId, b.seq, b.operations);
+    let rowWritten = false;
     if (w.snapshot) {
-      const { state, seq, transcript, transcriptTail: tail, marks } = w.snapshot;
-      if (transcript !== undefined) {
-        upsertSession.run(w.userId, w.sessionId, state, seq, transcript, marks, now, now, w.final ? 1 : 0);
-        clearTails.run(w.userId, w.sessionId, 0);
-      } else if (updateKeepingTranscript.run(state, seq, marks, now, w.final ? 1 : 0, w.userId, w.sessionId).changes === 0) {
-        throw new Error("the session has no stored transcript to keep");
-      } else if (tail) {
+      const { state, transcript, transcriptTail: tail, marks } = w.snapshot;
+      const clean = w.final ? 1 : 0;
+      if (state && transcript !== undefined) {
+        upsertSession.run(w.userId, w.sessionId, state.json, state.seq, transcript, now, now, clean);
+      } else if (state || transcript !== undefined) {
+        const changes = state
+          ? updateState.run(state.json, state.seq, now, clean, w.userId, w.sessionId).changes
+          : updateTranscript.run(transcript!, now, clean, w.userId, w.sessionId).changes;
+        if (changes === 0) throw new Error(`the session has no stored ${state ? "transcript" : "state"} to keep`);
+      } else if (!sessionExists.get(w.userId, w.sessionId)) {
+        throw new Error("the session has no stored state to keep");
+      }
+      rowWritten = state !== undefined || transcript !== undefined;
+      setMarks.run(w.userId, w.sessionId, marks);
+      if (transcript !== undefined) clearTails.run(w.userId, w.sessionId, 0);
+      else if (tail) {
         clearTails.run(w.userId, w.sessionId, tail.from);
         addTail.run(w.userId, w.sessionId, tail.from, tail.messages);
       }
-    } else if (w.final || closedClean.has(key)) {
-      setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
     }
+    if (!rowWritten && (w.final || closedClean.has(key))) setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
     if (w.final) closedClean.add(key);
     else closedClean.delete(key);
     if (w.run !== undefined) setRun.run(w.userId, w.sessionId, now, w.run);
@@ -134,7 +152,7 @@ function serve(data: WriterData): void {
     if (w.markOpen) return;
     const entry = written.get(key) ?? { userId: w.userId, sessionId: w.sessionId, seq: 0, snapshotSeq: 0, prunedTo: 0 };
     entry.seq = w.batches.at(-1)?.seq ?? entry.seq;
-    if (w.snapshot) entry.snapshotSeq = w.snapshot.seq;
+    if (w.snapshot?.state) entry.snapshotSeq = w.snapshot.state.seq;
     written.set(key, entry);
     if (pruneLimit(entry) - entry.prunedTo >= PRUNE_SLACK) toPrune.add(key);
   }

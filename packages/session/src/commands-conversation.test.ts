@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import type { TranscriptMessage } from "@harness/protocol";
 import type { FakeRunner } from "./fake-runner.ts";
 import type { Conversation } from "./ports.ts";
-import type { HarnessSession } from "./session.ts";
-import { commandsFrame, recorder, startSession, submitAndRun, settle, until, type Recorder } from "./test-helpers.ts";
+import { openSession, type HarnessSession } from "./session.ts";
+import { createFakeRunner } from "./fake-runner.ts";
+import { commandsFrame, crashableStore, recorder, startSession, submitAndRun, settle, until, type Recorder } from "./test-helpers.ts";
 
 /** Runs `prompt` to completion with `reply`; the runner returns the transcript so far plus the turn. */
 async function turn(s: { session: HarnessSession; client: Recorder; runner: FakeRunner }, prompt: string, reply: string) {
@@ -101,6 +102,31 @@ test("rewind cuts the conversation and the transcript back to before the message
   next.emit({ type: "run.completed" });
   await until(() => !s.session.busy);
   assert.deepEqual(s.client.state, s.session.snapshot().state);
+});
+
+test("runs that end store their transcript and marks, not the whole state: a host that dies after them restores both, and rewinds", async () => {
+  const { inner, store, crash } = crashableStore();
+  const s = await startSession({ store });
+  await turn(s, "one", "first");
+  await turn(s, "two", "second");
+  await turn(s, "three", "third");
+  await until(() => inner.snapshot?.transcript.length === 6);
+  assert.ok(inner.snapshot!.seq < s.client.seq, "the state stored is older than the runs: the batches carry it");
+  const target = s.client.state!.messages[2].id;
+  assert.equal(inner.snapshot!.marks?.[target], 2, "the marks of every run are stored");
+  crash();
+
+  const runner = createFakeRunner();
+  const restored = await openSession({ runner, store: inner, onError: (e) => assert.fail(String(e)) });
+  assert.deepEqual(restored.snapshot().state, s.client.state);
+  const client = recorder();
+  restored.connect(client);
+  restored.receive(client, commandsFrame({ type: "rewind", messageId: target }, { type: "submit", prompt: "two, again" }));
+  const next = await runner.nextRun();
+  assert.deepEqual(next.body.history, [{ role: "user", content: "one" }, { role: "assistant", content: "first" }]);
+  next.emit({ type: "run.completed" });
+  await until(() => !restored.busy);
+  await s.session.close();
 });
 
 test("rewind refuses what it cannot do with an error frame naming it; the state is untouched", async () => {

@@ -162,5 +162,5 @@ async function rewind(core: SessionCore, reply: Reply, messageId: string, dryRun
   core.transcript = core.transcript.slice(0, transcriptLength);
   const kept = new Set(core.state.messages.map((m) => m.id));
   for (const id of Object.keys(core.marks)) if (!kept.has(id)) delete core.marks[id];
-  core.snapshotSoon();
+  core.conversationChanged();
 }

@@ -23,8 +23,11 @@ export type SessionOptions = {
   loadPeer?: (sessionId: string) => Promise<Conversation | undefined>;
   /** Batches kept in memory for replay to reconnecting clients (default 1000). */
   logCapacity?: number;
-  /** A snapshot is stored after this many batches (default 500), and whenever a run ends. */
+  /** The whole state is snapshotted after this many batches (default 500) or this many bytes of
+   * them (default 1 MiB), and when the session closes; the transcript and marks are stored
+   * whenever they change. */
   snapshotEvery?: number;
+  snapshotBytes?: number;
   /** Delay between the first unsaved batch and its write (default 5 ms). */
   flushDelayMs?: number;
   /** Runs `fn` after the current macrotask; staged runner events are committed then as one batch. */
@@ -129,6 +132,7 @@ export class SessionCore {
       startSeq: this.seq,
       ...(loaded && { storedTranscript: this.transcript }),
       snapshotEvery: options.snapshotEvery ?? 500,
+      snapshotBytes: options.snapshotBytes ?? 1024 * 1024,
       flushDelayMs: options.flushDelayMs ?? 5,
       onError: (error) => this.report(error, "storing the session"),
     });
@@ -210,8 +214,9 @@ export class SessionCore {
     this.#persister.setRun(this.run ? recordOf(this.run) : null);
   }
 
-  snapshotSoon(): void {
-    this.#persister.snapshotSoon();
+  /** The transcript or the marks changed: the store hears of it with the next write. */
+  conversationChanged(): void {
+    this.#persister.conversationChanged();
   }
 
   flush(mode?: FlushMode): Promise<void> {

@@ -1,6 +1,8 @@
 // Batched persistence of a session: committed batches queue up and are written many per store call,
-// a few milliseconds after the first of them; a snapshot goes with them when one is due. Writes never
-// overlap and never reorder.
+// a few milliseconds after the first of them. The transcript and marks go with them when they
+// changed; the state is snapshotted whole only when enough batches piled up since the last time
+// (the batches carry it forward, and encoding a long conversation's state costs milliseconds).
+// Writes never overlap and never reorder.
 import type { RunRecord, SessionSnapshot, SessionStore, StoredBatch, WriteOptions } from "./store.ts";
 
 export type PersisterOptions = {
@@ -14,8 +16,10 @@ export type PersisterOptions = {
   startSeq?: number;
   /** The transcript the store holds, as loaded from it (the snapshot's transcript object). */
   storedTranscript?: readonly unknown[];
-  /** A snapshot is written once this many batches were stored since the last one. */
+  /** The state is snapshotted once this many batches, or this many bytes of them, were stored
+   * since its last snapshot: what loading the session replays stays within these. */
   snapshotEvery: number;
+  snapshotBytes: number;
   flushDelayMs: number;
   onError(error: unknown): void;
 };
@@ -25,13 +29,16 @@ export type FlushMode = "final" | "urgent";
 export type Persister = {
   /** Queues a committed batch and schedules a write. */
   add(batch: StoredBatch): void;
-  /** Asks for a snapshot with the next write (after a run ends, say) and schedules one. */
+  /** The transcript or the marks changed (a run started or ended, a rewind): they go with the next
+   * write, which is scheduled. */
+  conversationChanged(): void;
+  /** Asks for a snapshot of the whole state with the next write, and schedules one. */
   snapshotSoon(): void;
   /** The run record as of the last batch added (null: none); it goes with the next write. */
   setRun(run: RunRecord | null): void;
-  /** Writes everything queued, with a snapshot, and resolves when stored. "final" marks the session
-   * closed; "urgent" asks the store not to delay the write (see WriteOptions) and leaves the
-   * snapshot to the next write. */
+  /** Writes everything queued, with a snapshot of the whole state, and resolves when stored.
+   * "final" marks the session closed; "urgent" asks the store not to delay the write (see
+   * WriteOptions) and leaves the snapshot to the next write. */
   flush(mode?: FlushMode): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
@@ -42,9 +49,14 @@ export type Persister = {
 export function createPersister(options: PersisterOptions): Persister {
   const { store } = options;
   let queued: StoredBatch[] = [];
+  /** The size of the queued batches' operations, in UTF-16 units. */
+  let queuedBytes = 0;
   let snapshotSeq = options.snapshotSeq;
+  /** Batches stored since the state's last snapshot, and their size. */
   let sinceSnapshot = 0;
+  let bytesSinceSnapshot = 0;
   let snapshotDue = snapshotSeq < 0;
+  let conversationDue = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
   let run: { value: RunRecord | null; dirty: boolean } = { value: null, dirty: false };
@@ -57,30 +69,41 @@ export function createPersister(options: PersisterOptions): Persister {
   async function writeOnce(forceSnapshot: boolean, mode: FlushMode | undefined): Promise<void> {
     const final = mode === "final";
     if (discarded) return;
-    // An urgent write holds someone up: it carries the batches and the run record, not a snapshot
-    // (the whole state), which follows with the next write if one is due; unless the session was
-    // never stored, whose first write must have one.
-    const wantSnapshot =
-      (mode !== "urgent" || snapshotSeq < 0) && (forceSnapshot || snapshotDue || sinceSnapshot + queued.length >= options.snapshotEvery);
-    if (queued.length === 0 && !wantSnapshot && !run.dirty) return;
+    // An urgent write holds someone up: it carries the batches and the run record, not the state,
+    // transcript or marks, which follow with the next write; unless the session was never stored,
+    // whose first write must have them.
+    const wantState =
+      (mode !== "urgent" || snapshotSeq < 0) &&
+      (forceSnapshot ||
+        snapshotDue ||
+        sinceSnapshot + queued.length >= options.snapshotEvery ||
+        bytesSinceSnapshot + queuedBytes >= options.snapshotBytes);
+    const wantConversation = wantState || (mode !== "urgent" && conversationDue);
+    if (queued.length === 0 && !wantConversation && !run.dirty) return;
     // Taken before the batches and the run record: taking it may commit staged operations, which
     // queues their batch and moves the record along.
-    const snapshot = wantSnapshot ? options.snapshot() : undefined;
+    const snapshot = wantConversation ? options.snapshot() : undefined;
     const batches = queued;
+    const bytes = queuedBytes;
     const runWritten = run;
     if (
       snapshot &&
       batches.length === 0 &&
       !runWritten.dirty &&
+      !conversationDue &&
       (snapshot.seq === snapshotSeq ? !final : snapshotSeq < 0 && snapshot.seq === (options.startSeq ?? 0))
     ) {
       // Nothing changed since the last write (or ever: a session nobody used leaves no trace).
       return;
     }
     queued = [];
+    queuedBytes = 0;
     const writeOptions: WriteOptions = {};
     if (final) writeOptions.final = true;
     if (mode === "urgent") writeOptions.urgent = true;
+    if (snapshot && !wantState) writeOptions.stateKept = true;
+    // Cleared now: a change made while this write is under way goes with the next one.
+    if (snapshot) conversationDue = false;
     if (runWritten.dirty) {
       writeOptions.run = runWritten.value;
       run = { value: runWritten.value, dirty: false };
@@ -91,6 +114,8 @@ export function createPersister(options: PersisterOptions): Persister {
       await store.write(batches, snapshot, Object.keys(writeOptions).length > 0 ? writeOptions : undefined);
     } catch (error) {
       queued = batches.concat(queued);
+      queuedBytes += bytes;
+      if (snapshot) conversationDue = true;
       if (runWritten.dirty && !run.dirty) run = runWritten;
       // The next snapshot carries its transcript whole, whatever this write left behind.
       storedTranscript = undefined;
@@ -100,11 +125,15 @@ export function createPersister(options: PersisterOptions): Persister {
     if (snapshot) {
       appended = kept === undefined ? 0 : kept === snapshot.transcript.length ? appended : appended + 1;
       storedTranscript = snapshot.transcript;
+    }
+    if (wantState && snapshot) {
       snapshotSeq = snapshot.seq;
       sinceSnapshot = 0;
+      bytesSinceSnapshot = 0;
       snapshotDue = false;
     } else {
       sinceSnapshot += batches.length;
+      bytesSinceSnapshot += bytes;
     }
   }
 
@@ -124,6 +153,11 @@ export function createPersister(options: PersisterOptions): Persister {
   return {
     add(batch) {
       queued.push(batch);
+      queuedBytes += batch.operations.length;
+      schedule();
+    },
+    conversationChanged() {
+      conversationDue = true;
       schedule();
     },
     snapshotSoon() {

@@ -64,7 +64,7 @@ export function submitPrompt(core: SessionCore, prompt: string): void {
   core.commit(ops);
   core.marks[user.id] = core.transcript.length;
   startRun(core, prompt, user.id, assistant.id);
-  core.snapshotSoon();
+  core.conversationChanged();
 }
 
 function startRun(core: SessionCore, prompt: string, userMessageId: string, assistantMessageId: string): void {
@@ -248,7 +248,7 @@ export function interrupt(core: SessionCore): void {
   } else {
     if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
     core.runChanged();
-    core.snapshotSoon();
+    core.conversationChanged();
   }
 }
 
@@ -272,7 +272,7 @@ function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage
         : withSynthesizedTurn(core.transcript, run.prompt, lastReply(core, run));
   }
   core.runChanged();
-  core.snapshotSoon();
+  core.conversationChanged();
   core.options.onSettled?.();
 }
 

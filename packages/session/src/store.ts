@@ -55,6 +55,11 @@ export type WriteOptions = {
    * messages long: the store keeps what it has and adds only the rest (a long conversation's
    * transcript is megabytes, and a run adds a few messages to it). */
   transcriptKept?: number;
+  /** The store keeps the state it holds and that state's seq: of the snapshot only the transcript
+   * and the marks are new (they changed: a run started or ended, a rewind). The batches carry the
+   * state forward, so it is written whole only now and then; a long conversation's state is
+   * megabytes. */
+  stateKept?: true;
   /** Something waits on this write (a query held until its prompt is stored): the store commits it
    * without waiting to share a transaction with other sessions' writes. */
   urgent?: true;
@@ -113,8 +118,15 @@ export function memoryStore(initial?: LoadedSession): SessionStore & {
         const keep = options?.transcriptKept;
         const kept = keep === undefined ? undefined : store.snapshot?.transcript;
         if (keep !== undefined && kept?.length !== keep) throw new Error(`the session has no stored transcript of ${keep} messages to keep`);
-        store.snapshot = structuredClone(kept ? { ...snapshot, transcript: snapshot.transcript.slice(keep) } : snapshot);
-        if (kept) store.snapshot.transcript = kept.concat(store.snapshot.transcript);
+        const stored = store.snapshot;
+        if (options?.stateKept && !stored) throw new Error("the session has no stored state to keep");
+        const next = structuredClone({
+          ...(stored && options?.stateKept ? { state: stored.state, seq: stored.seq } : { state: snapshot.state, seq: snapshot.seq }),
+          transcript: kept ? snapshot.transcript.slice(kept.length) : snapshot.transcript,
+          ...(snapshot.marks && { marks: snapshot.marks }),
+        });
+        if (kept) next.transcript = kept.concat(next.transcript);
+        store.snapshot = next;
       }
       if (options?.run !== undefined) store.run = options.run === null ? undefined : { ...options.run };
       store.clean = options?.final === true;

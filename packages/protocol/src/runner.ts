@@ -23,6 +23,15 @@ export const TranscriptMessageSchema = z.object({
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
 
+/** Whether `transcript` begins with the very messages of `history` (the same objects: messages
+ * rebuilt from them may differ). The runner asks it of a run's transcript, the session's store of
+ * the transcript it holds. */
+export function extendsHistory<T>(transcript: readonly T[], history: readonly T[]): boolean {
+  if (transcript.length < history.length) return false;
+  for (let i = 0; i < history.length; i++) if (transcript[i] !== history[i]) return false;
+  return true;
+}
+
 export const RunnerQuerySchema = z
   .object({
     prompt: z.string().min(1),

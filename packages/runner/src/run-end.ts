@@ -1,8 +1,8 @@
 // A run's last event (run.completed or run.error) from its outcome: the transcript it left is kept
 // for the next query's `historyId`, and the query's own stream may carry only its added messages.
-import type { RunnerEventPayload, TranscriptMessage } from "@harness/protocol";
+import { extendsHistory, type RunnerEventPayload, type TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "./backend.ts";
-import { extendsHistory, type TranscriptSlot } from "./transcripts.ts";
+import type { TranscriptSlot } from "./transcripts.ts";
 
 /** The history a run started from, as the runner received it. */
 export type RunHistory = { messages: readonly TranscriptMessage[]; bytes: number };

@@ -72,11 +72,3 @@ export function createTranscriptMemory(budgetBytes = DEFAULT_TRANSCRIPT_BUDGET_B
     },
   };
 }
-
-/** Whether `transcript` begins with the very messages of `history` (the same objects: a backend
- * that rebuilt them may have changed them). */
-export function extendsHistory(transcript: readonly TranscriptMessage[], history: readonly TranscriptMessage[]): boolean {
-  if (transcript.length < history.length) return false;
-  for (let i = 0; i < history.length; i++) if (transcript[i] !== history[i]) return false;
-  return true;
-}

@@ -3,6 +3,7 @@
 // changed; the state is snapshotted whole only when enough batches piled up since the last time
 // (the batches carry it forward, and encoding a long conversation's state costs milliseconds).
 // Writes never overlap and never reorder.
+import { extendsHistory } from "@harness/protocol";
 import type { RunRecord, SessionSnapshot, SessionStore, StoredBatch, WriteOptions } from "./store.ts";
 
 export type PersisterOptions = {
@@ -197,7 +198,6 @@ const APPENDS_BEFORE_WHOLE = 100;
 function keptPrefix(transcript: readonly unknown[], stored: readonly unknown[] | undefined, appended: number): number | undefined {
   if (!stored) return undefined;
   if (transcript === stored) return stored.length;
-  if (appended >= APPENDS_BEFORE_WHOLE || transcript.length < stored.length) return undefined;
-  for (let i = 0; i < stored.length; i++) if (transcript[i] !== stored[i]) return undefined;
+  if (appended >= APPENDS_BEFORE_WHOLE || !extendsHistory(transcript, stored)) return undefined;
   return stored.length;
 }

@@ -37,6 +37,19 @@ async function withFake(t: { after(fn: () => unknown): void }, fake: Promise<Fak
   return f;
 }
 
+/** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 function tempDir(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -237,16 +250,22 @@ test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
   assert.equal(stderr, "harness: cancelled\n");
 });
 
-test("Ctrl-C while an MCP server hangs at startup exits at once", async (t) => {
+test("Ctrl-C while an MCP server hangs at startup exits at once and stops the server", async (t) => {
   const dir = tempDir(t);
-  writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { stuck: { command: "sleep", args: ["1000"] } } }));
+  // The server says it started (with its process id) and never answers the handshake.
+  const started = join(dir, "started");
+  writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { stuck: { command: "bash", args: ["-c", `echo $$ > ${started}.tmp && mv ${started}.tmp ${started} && exec sleep 1000`] } } }));
   const { child, result } = harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: tempDir(t) });
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  t.after(() => child.kill("SIGKILL"));
+  while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const serverPid = Number(readFileSync(started, "utf8"));
   const interrupted = performance.now();
   child.kill("SIGINT");
   const { code } = await result;
   assert.equal(code, 130);
-  assert.ok(performance.now() - interrupted < 5_000, `took ${Math.round(performance.now() - interrupted)} ms after Ctrl-C`);
+  // Not the MCP SDK's 2 s wait for a server to exit by itself after its input closes.
+  assert.ok(performance.now() - interrupted < 1_500, `took ${Math.round(performance.now() - interrupted)} ms after Ctrl-C`);
+  assert.ok(await gone(serverPid), "the MCP server process is still running");
 });
 
 test("harness serve prints its URL, answers, warns about a missing key, and stops on SIGTERM", async (t) => {

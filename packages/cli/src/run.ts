@@ -34,9 +34,6 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   }
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
 
-  // Imported here so that usage errors and the checks above answer without loading the agent.
-  const { builtinBackend, headlessContext } = await import("@harness/runner/headless");
-
   const controller = new AbortController();
   let stopStatus = 0;
   const stop = (status: number) => () => {
@@ -58,6 +55,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
   const renderer = createRenderer(io.stdout, io.stderr, { color, cwd });
   try {
+    // Imported here so that usage errors and the checks above answer without loading the agent;
+    // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
+    const { builtinBackend, headlessContext } = await import("@harness/runner/headless");
     const outcome = await builtinBackend().run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
       headlessContext({ signal: controller.signal, emit: renderer.event, workspace: cwd }),

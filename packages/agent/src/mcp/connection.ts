@@ -48,10 +48,16 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
   const stderr = { tail: "" };
   const transport = createTransport(config, options, stderr);
   // Set before connect(), which keeps it and calls it first when the transport closes.
+  let closed = false;
   const transportClosed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
+    transport.onclose = () => {
+      closed = true;
+      resolve();
+    };
   });
   const connection: McpConnection = { config, client, state: "connecting", tools: [], transportClosed };
+  // The server process, kept here: the transport forgets it as soon as its close() begins.
+  let pid: number | null = null;
   if (transport instanceof StdioClientTransport) {
     // Its close event comes from the process: when spawn throws there is none, and no event.
     const start = transport.start.bind(transport);
@@ -59,7 +65,8 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
       try {
         await start();
       } finally {
-        if (transport.pid === null) neverStarted.add(client);
+        pid = transport.pid;
+        if (pid === null) neverStarted.add(client);
       }
     };
   }
@@ -84,6 +91,10 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
     connection.error = timeout.aborted
       ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
       : describeStartError(config, error, stderr.tail);
+    // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
+    // no session to end politely: it is stopped at once rather than after the SDK's 2 s wait for it
+    // to exit on its own, so that Ctrl-C during a slow server's start does not linger.
+    if (pid !== null && !closed) terminate(pid);
     await release(connection);
   }
   return connection;
@@ -116,6 +127,14 @@ async function release(connection: McpConnection): Promise<void> {
   // A server process that never started (spawn refused its command) has nothing to wait for.
   if (neverStarted.has(connection.client)) return;
   await Promise.race([connection.transportClosed, delay(RELEASE_WAIT_MS)]);
+}
+
+function terminate(pid: number): void {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Clients whose stdio server process was never created. */

@@ -1,6 +1,7 @@
 // The MCP server entries of Claude Code's config files (`.mcp.json`, `~/.claude.json`, settings),
 // validated one by one: a bad entry becomes a diagnostic and the others still load.
 import { z } from "zod";
+import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
 import { expandEnv } from "./expand-env.ts";
 
 /** Where a server was configured. Precedence on equal names: settings > local > project > user. */
@@ -94,7 +95,7 @@ export function parseServerEntry(name: string, raw: unknown, where: { scope: Mcp
     if (text.includes("\0")) return fail(`"${key}" holds a NUL character, which no program can be given`, `${where.keyPrefix}.${key}`);
   }
   for (const name of Object.keys(server.env)) {
-    if (name === "" || name.includes("=")) return fail(`environment variable name ${JSON.stringify(name)} must not be empty or hold "="`, `${where.keyPrefix}.env`);
+    if (!isEnvName(name)) return fail(`environment variable name ${JSON.stringify(name)} ${ENV_NAME_RULE}`, `${where.keyPrefix}.env`);
   }
   return { ok: true, warnings, server };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
 import { describeValue } from "./describe-value.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
@@ -35,7 +36,7 @@ const envSchema = z
   .record(z.string(), z.string().refine((value) => !value.includes("\0"), "an environment variable's value must not hold a NUL character"))
   .superRefine((env, ctx) => {
     for (const name of Object.keys(env)) {
-      if (!/^[^=\0]+$/.test(name)) ctx.addIssue({ code: "custom", path: [name], message: `an environment variable's name must not be empty or hold "=" or a NUL character` });
+      if (!isEnvName(name)) ctx.addIssue({ code: "custom", path: [name], message: `an environment variable's name ${ENV_NAME_RULE}` });
     }
   });
 

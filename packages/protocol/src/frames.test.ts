@@ -95,3 +95,52 @@ test("an oversize frame is rejected before parsing", () => {
   const { errors } = parseClientFrame(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
   assert.equal(errors[0].code, "frame_too_large");
 });
+
+test("a field a command does not know is refused by name, never dropped", () => {
+  const frame = (commands: unknown[], extra = {}) => parseClientFrame(JSON.stringify({ type: "commands", commands, ...extra }));
+  // A misspelt dryRun must not turn a preview into a real rewind.
+  const { commands, errors } = frame([{ type: "rewind", messageId: "m1", dry_run: true }, { type: "deny", toolCallId: "t", reasn: "no", why: 1 }, { type: "cancel" }]);
+  assert.deepEqual(commands.map((c) => c.index), [2]);
+  assert.deepEqual(errors, [
+    { code: "bad_command", command: 0, message: 'rewind: command: unknown field "dry_run"' },
+    { code: "bad_command", command: 1, message: 'deny: command: unknown fields "reasn", "why"' },
+  ]);
+  const envelope = frame([], { foo: 1 }).errors;
+  assert.equal(envelope.length, 1);
+  assert.match(envelope[0].message, /unknown field "foo"/);
+});
+
+test("a frame holds at most 100 commands", () => {
+  const { commands, errors } = parseClientFrame(JSON.stringify({ type: "commands", commands: Array.from({ length: 101 }, () => ({ type: "cancel" })) }));
+  assert.equal(commands.length, 0);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /commands: must hold at most 100 commands/);
+  assert.equal(parseClientFrame(JSON.stringify({ type: "commands", commands: Array.from({ length: 100 }, () => ({ type: "cancel" })) })).commands.length, 100);
+});
+
+test("text with a lone surrogate and a model id with spaces or controls are refused", () => {
+  const { commands, errors } = parseClientFrame(
+    JSON.stringify({
+      type: "commands",
+      commands: [
+        { type: "submit", prompt: "hi \ud83d there" },
+        { type: "steer", message: "fine 😀" },
+        { type: "configure", config: { model: "claude\u0000x" } },
+        { type: "configure", config: { model: "two words" } },
+        { type: "configure", config: { model: "ollama/llama3.1:8b", systemPrompt: "\udc00" } },
+        { type: "deny", toolCallId: "t", reason: "x\ud800" },
+      ],
+    }),
+  );
+  assert.deepEqual(commands.map((c) => c.index), [1]);
+  assert.deepEqual(
+    errors.map((e) => [e.command, e.message]),
+    [
+      [0, "submit: prompt: must be well-formed Unicode (it holds a lone surrogate)"],
+      [2, "configure: config.model: must be a model id: no spaces or control characters"],
+      [3, "configure: config.model: must be a model id: no spaces or control characters"],
+      [4, "configure: config.systemPrompt: must be well-formed Unicode (it holds a lone surrogate)"],
+      [5, "deny: reason: must be well-formed Unicode (it holds a lone surrogate)"],
+    ],
+  );
+});

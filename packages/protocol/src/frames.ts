@@ -27,6 +27,9 @@ export function describeZodError(error: z.ZodError, whole = "frame"): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.length ? issue.path.join(".") : whole;
+      if (issue.code === "unrecognized_keys") {
+        return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
+      }
       return `${where}: ${issue.message}`;
     })
     .join("; ");
@@ -75,7 +78,7 @@ export function parseClientFrame(raw: string): ParsedFrame {
         message: `unknown command type ${shown}: expected one of ${COMMAND_TYPES.join(", ")}`,
       });
     } else {
-      out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `${type}: ${describeZodError(parsed.error)}` });
+      out.errors.push({ code: ErrorCodes.badCommand, command: index, message: `${type}: ${describeZodError(parsed.error, "command")}` });
     }
   });
   return out;

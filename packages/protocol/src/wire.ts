@@ -12,39 +12,57 @@ export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
 export const PermissionModeSchema = z.enum(["default", "acceptEdits", "fullAuto"]);
 export const EffortSchema = z.enum(["low", "medium", "high", "max"]);
 
+/** Text a client sends: a lone surrogate cannot be encoded as UTF-8 (it would be stored, sent to the
+ * model and shown back as U+FFFD). */
+const text = () => z.string().refine((value) => value.isWellFormed(), "must be well-formed Unicode (it holds a lone surrogate)");
+
 export const HarnessConfigSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
   maxTurns: z.number().int().positive().max(10_000).optional(),
-  model: z.string().min(1).max(200).optional(),
+  // A model id (claude-sonnet-4-5, ollama/llama3.1:8b…) is one printable word.
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s\p{Cc}]+$/u, "must be a model id: no spaces or control characters")
+    .optional(),
   /** Replaces the agent's default system prompt; "" restores the default. */
-  systemPrompt: z.string().max(200_000).optional(),
+  systemPrompt: text().max(200_000).optional(),
   effort: EffortSchema.optional(),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
 
 /** Longest prompt or steer message a client may send, in characters. */
 export const MAX_PROMPT_CHARS = 500_000;
-const prompt = z.string().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
+const prompt = text().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
 /** Ids of tool calls, messages and sessions: ours are UUIDs, a model's tool ids a few dozen characters. */
 const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
+// Strict: a field a command does not know is refused, not dropped (a misspelt `dryRun` would
+// otherwise rewind for real).
 export const HarnessCommandSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("submit"), prompt }),
-  z.object({ type: z.literal("cancel") }),
-  z.object({ type: z.literal("steer"), message: prompt }),
-  z.object({ type: z.literal("approve"), toolCallId: id }),
-  z.object({ type: z.literal("deny"), toolCallId: id, reason: z.string().max(MAX_DENY_REASON_CHARS).optional() }),
-  z.object({ type: z.literal("resume"), prompt, sessionId: id }),
-  z.object({ type: z.literal("configure"), config: HarnessConfigSchema }),
-  z.object({ type: z.literal("rewind"), messageId: id, dryRun: z.boolean().optional() }),
+  z.strictObject({ type: z.literal("submit"), prompt }),
+  z.strictObject({ type: z.literal("cancel") }),
+  z.strictObject({ type: z.literal("steer"), message: prompt }),
+  z.strictObject({ type: z.literal("approve"), toolCallId: id }),
+  z.strictObject({ type: z.literal("deny"), toolCallId: id, reason: text().max(MAX_DENY_REASON_CHARS).optional() }),
+  z.strictObject({ type: z.literal("resume"), prompt, sessionId: id }),
+  z.strictObject({ type: z.literal("configure"), config: HarnessConfigSchema }),
+  z.strictObject({ type: z.literal("rewind"), messageId: id, dryRun: z.boolean().optional() }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];
 export const COMMAND_TYPES = HarnessCommandSchema.options.map((o) => o.shape.type.value);
 
+/** Most commands one frame may carry: every one of them can be answered by a frame of its own. */
+export const MAX_COMMANDS_PER_FRAME = 100;
+
 /** A client frame. Commands are validated one by one (see parseClientFrame), so the envelope only
  * checks that `commands` is an array. */
-export const ClientMessageSchema = z.object({ type: z.literal("commands"), commands: z.array(z.unknown()) });
+export const ClientMessageSchema = z.strictObject({
+  type: z.literal("commands"),
+  commands: z.array(z.unknown()).max(MAX_COMMANDS_PER_FRAME, `must hold at most ${MAX_COMMANDS_PER_FRAME} commands`),
+});
 export type ClientMessage = { type: "commands"; commands: HarnessCommand[] };
 
 export const DeltaOperationSchema = z.discriminatedUnion("type", [

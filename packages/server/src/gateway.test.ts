@@ -93,7 +93,19 @@ test("without a token, requests a web page on another site could make are refuse
     assert.match(((await planted.json()) as { error: string }).error, /evil\.example/);
     assert.equal((await fetch(`${server.url}/sessions?userId=u`, { headers: { Origin: "https://evil.example" } })).status, 403);
     assert.deepEqual(await (await fetch(`${server.url}/sessions?userId=u`)).json(), []);
-    assert.equal((await post({ Origin: "http://localhost:5173" })).status, 201);
+    // A page on this machine may, with a JSON body, and may read the answer (CORS).
+    const allowed = await post({ Origin: "http://localhost:5173", "content-type": "application/json" });
+    assert.equal(allowed.status, 201);
+    assert.equal(allowed.headers.get("access-control-allow-origin"), "http://localhost:5173");
+    assert.equal((await post({ Origin: "http://localhost:5173" })).status, 415, "a form's text/plain body is refused");
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/sessions`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" } });
+    const yes = await preflight("http://localhost:5173");
+    assert.equal(yes.status, 204);
+    assert.equal(yes.headers.get("access-control-allow-origin"), "http://localhost:5173");
+    assert.match(yes.headers.get("access-control-allow-methods") ?? "", /POST/);
+    assert.match(yes.headers.get("access-control-allow-headers") ?? "", /content-type/);
+    assert.equal((await preflight("https://evil.example")).headers.get("access-control-allow-origin"), null);
   });
 });
 

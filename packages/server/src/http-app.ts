@@ -1,7 +1,8 @@
 // The HTTP side: health, sessions, and the token check that guards every route.
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
-import { mountSessionsApi, type SessionsApiOptions } from "./sessions-api.ts";
+import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 
 /** The methods the app's routes answer at `path` (HEAD with GET), for a 405's Allow header. */
 function methodsAt(app: Hono, path: string): string[] {
@@ -12,7 +13,7 @@ function methodsAt(app: Hono, path: string): string[] {
       .split("/")
       .map((part) => (part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
       .join("/");
-    if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
+    if (new RegExp(`^${pattern}$`).test(path)) methods.add(route.method);
   }
   if (methods.has("GET")) methods.add("HEAD");
   return [...methods];
@@ -20,8 +21,19 @@ function methodsAt(app: Hono, path: string): string[] {
 
 export function createHttpApp(options: { token: string | undefined; allowedOrigins?: ReadonlySet<string>; sessions?: SessionsApiOptions }): Hono {
   const app = new Hono();
+  const allowed = options.allowedOrigins ?? new Set<string>();
+  // A web page the server lets in may read its answers: with a token, any page that holds it (the
+  // token travels in a header, never as a cookie); without, the pages the check below lets in.
+  // Preflights carry no credentials, so they are answered before the token is asked for.
+  const crossOrigin = cors({
+    origin: (origin, c) => (options.token || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
+    allowMethods: ["GET", "HEAD", "POST", "PATCH", "DELETE"],
+    allowHeaders: ["authorization", "content-type", USER_HEADER],
+    maxAge: 600,
+  });
+  // An OPTIONS that is not a preflight is an ordinary request (answered 405 with Allow below).
+  app.use("*", (c, next) => (c.req.method === "OPTIONS" && !c.req.header("access-control-request-method") ? next() : crossOrigin(c, next)));
   if (!options.token) {
-    const allowed = options.allowedOrigins ?? new Set<string>();
     app.use("*", async (c, next) => {
       const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
       if (refusal) return c.json({ error: refusal }, 403);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
 import { call, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
+import { titleFromPrompt } from "./sqlite-catalog.ts";
 
 type Runners = ReturnType<typeof fakeRunners>;
 
@@ -73,7 +74,13 @@ test("bad input is answered 400 naming what is wrong", async () => {
       ["POST", "/sessions", { userId: "a", title: "" }, {}, /title: must not be empty/],
       ["POST", "/sessions", { userId: "a", colour: "red" }, {}, /colour/],
       ["POST", "/sessions", "{nope", {}, /not valid JSON/],
-      ["POST", "/sessions", { userId: "a" }, { "x-harness-user": "b" }, /userId: differs from the x-harness-user header/],
+      ["POST", "/sessions", { userId: "a" }, { "x-harness-user": "b" }, /^userId: the x-harness-user header and the body name different users$/],
+      ["POST", "/sessions?userId=b", { userId: "a" }, {}, /^userId: the query and the body name different users$/],
+      ["DELETE", "/sessions/s?userId=b", { userId: "a" }, {}, /^userId: the query and the body name different users$/],
+      ["GET", "/sessions?userId=a&userId=b", undefined, {}, /^userId: is given 2 times in the query$/],
+      ["POST", "/sessions", { userId: "a", title: "red\u001b[31m" }, {}, /^title: must not contain control characters$/],
+      ["POST", "/sessions", { userId: "a", title: "a\u202eb" }, {}, /^title: must not contain control characters$/],
+      ["POST", "/sessions/s/fork", { userId: "a", messageId: "m".repeat(201) }, {}, /^messageId: must be at most 200 characters$/],
       ["POST", "/sessions", {}, { "x-harness-user": "../etc" }, /x-harness-user: must be 1 to 128/],
       ["GET", "/sessions", undefined, {}, /userId: is required/],
       ["GET", "/sessions?userId=a%20b", undefined, {}, /userId: must be/],
@@ -124,6 +131,28 @@ test("bad input is answered 400 naming what is wrong", async () => {
       assert.match(((await res.json()) as { error: string }).error, new RegExp(`^${method} is not allowed on ${path}: use ${allow}$`));
     }
     assert.equal((await fetch(`${server.url}/nowhere`)).status, 404);
+    // Routes have no trailing slash: such a path is unknown, not a known one refusing the method.
+    assert.equal((await fetch(`${server.url}/sessions/?userId=a`)).status, 404);
+
+    // A body that is not JSON by its type or encoding: 415, saying what to send.
+    for (const [headers, message] of [
+      [{ "content-type": "application/x-www-form-urlencoded" }, /^the body is application\/x-www-form-urlencoded: send JSON, with Content-Type: application\/json$/],
+      [{ "content-type": "application/json", "content-encoding": "gzip" }, /^Content-Encoding gzip is not supported/],
+    ] as const) {
+      const res = await fetch(`${server.url}/sessions`, { method: "POST", headers, body: JSON.stringify({ userId: "a" }) });
+      assert.equal(res.status, 415);
+      assert.match(((await res.json()) as { error: string }).error, message);
+    }
+    assert.equal((await call(server, "POST", "/sessions?userId=q", {})).status, 201, "the user may be named in the query");
+  });
+});
+
+test("deletes of one session at once: one deletes it, the others find it gone", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    await converse(server, runners, "u", "doomed");
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call(server, "DELETE", "/sessions/doomed?userId=u")));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404, 404, 404, 404, 404, 404, 404]);
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=u")).body, []);
   });
 });
 
@@ -323,4 +352,9 @@ test("fork refuses a point inside a run or an unknown message with 400", async (
     }
     await client.close();
   });
+});
+
+test("a title made from the first prompt is one line of whole characters without controls", () => {
+  assert.equal(titleFromPrompt(`${"a".repeat(59)}😀 and more`), `${"a".repeat(59)}😀`);
+  assert.equal(titleFromPrompt("  red\u001b[31m text\u202e\n\nnext\u0000line "), "red [31m text next line");
 });

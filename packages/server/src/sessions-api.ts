@@ -12,6 +12,7 @@ import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
 import { IdSchema } from "./ids.ts";
+import { TITLE_CONTROLS } from "./sqlite-catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
@@ -34,19 +35,21 @@ const Title = z
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters")
   // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
-  .refine((title) => title.isWellFormed(), "must not contain unpaired surrogates");
+  .refine((title) => title.isWellFormed(), "must not contain unpaired surrogates")
+  .refine((title) => !TITLE_CONTROLS.test(title), "must not contain control characters");
 const CreateBody = z.strictObject({ userId: IdSchema.optional(), sessionId: IdSchema.optional(), title: Title.optional() });
 const RenameBody = z.strictObject({ userId: IdSchema.optional(), title: Title });
+const DeleteBody = z.strictObject({ userId: IdSchema.optional() });
 const ForkBody = z.strictObject({
   userId: IdSchema.optional(),
-  messageId: z.string().min(1, "must not be empty").optional(),
+  messageId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
   sessionId: IdSchema.optional(),
   title: Title.optional(),
 });
 
 class BadRequest extends Error {
-  readonly status: 400 | 413;
-  constructor(message: string, status: 400 | 413 = 400) {
+  readonly status: 400 | 413 | 415;
+  constructor(message: string, status: 400 | 413 | 415 = 400) {
     super(message);
     this.status = status;
   }
@@ -65,6 +68,8 @@ async function bodyOf(c: Context): Promise<unknown> {
   if (Number(c.req.header("content-length")) > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const encoding = c.req.header("content-encoding");
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new BadRequest(`Content-Encoding ${encoding} is not supported: send the body as it is`, 415);
   const body = c.req.raw.body;
   if (body) {
     for await (const chunk of body) {
@@ -80,6 +85,10 @@ async function bodyOf(c: Context): Promise<unknown> {
     throw new BadRequest("body is not valid UTF-8");
   }
   if (text.trim() === "") return {};
+  const type = c.req.header("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== undefined && type !== "application/json" && !type.endsWith("+json")) {
+    throw new BadRequest(`the body is ${type}: send JSON, with Content-Type: application/json`, 415);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -87,22 +96,36 @@ async function bodyOf(c: Context): Promise<unknown> {
   }
 }
 
-/** The user a request speaks for: the header, else the body or query. Both given must agree. */
-function userOf(c: Context, given: string | undefined): string {
+/** The user a request speaks for, named by the header, the query or the body (`fromBody`): any of
+ * them, and those given must agree. */
+function userOf(c: Context, fromBody?: string): string {
   const header = c.req.header(USER_HEADER);
-  const fromHeader = header === undefined ? undefined : check(IdSchema, header, USER_HEADER);
-  if (fromHeader !== undefined && given !== undefined && fromHeader !== given) {
-    throw new BadRequest(`userId: differs from the ${USER_HEADER} header`);
-  }
-  const userId = fromHeader ?? given;
-  if (userId === undefined) throw new BadRequest(`userId: is required (in the body or query, or the ${USER_HEADER} header)`);
-  return userId;
+  const given = [
+    { where: `the ${USER_HEADER} header`, userId: header === undefined ? undefined : check(IdSchema, header, USER_HEADER) },
+    { where: "the query", userId: queryParam(c, "userId") },
+    { where: "the body", userId: fromBody },
+  ].filter((source) => source.userId !== undefined);
+  if (given.length === 0) throw new BadRequest(`userId: is required (in the body or query, or the ${USER_HEADER} header)`);
+  const [first, ...others] = given;
+  const other = others.find((source) => source.userId !== first.userId);
+  if (other) throw new BadRequest(`userId: ${first.where} and ${other.where} name different users`);
+  return first.userId!;
+}
+
+/** An id given in the query at most once. */
+function queryParam(c: Context, name: string): string | undefined {
+  const values = c.req.queries(name);
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length > 1) throw new BadRequest(`${name}: is given ${values.length} times in the query`);
+  return check(IdSchema, values[0], name);
 }
 
 export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
   const { db, registry } = options;
   const catalog = db.catalog;
   const notFound = (c: Context, sessionId: string) => c.json({ error: `no session "${sessionId}"` }, 404);
+  /** The delete under way of each session (user and session id), settled whatever its outcome. */
+  const deleting = new Map<string, Promise<boolean>>();
   const exists = async (userId: string, sessionId: string) => catalog.exists(userId, sessionId) || (await registry.live(userId, sessionId)) !== undefined;
 
   const handle =
@@ -119,8 +142,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
   app.get(
     "/sessions",
     handle(async (c) => {
-      const given = c.req.query("userId");
-      const userId = userOf(c, given === undefined ? undefined : check(IdSchema, given, "userId"));
+      const userId = userOf(c);
       const sessions = catalog.list(userId);
       for (const summary of sessions) {
         // A session in memory is ahead of its stored snapshot.
@@ -166,12 +188,27 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
     "/sessions/:id",
     handle(async (c) => {
       const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
-      const given = c.req.query("userId");
-      const userId = userOf(c, given === undefined ? undefined : check(IdSchema, given, "userId"));
-      if (!(await exists(userId, sessionId))) return notFound(c, sessionId);
-      await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
-      const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
-      await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
+      const body = check(DeleteBody, await bodyOf(c));
+      const userId = userOf(c, body.userId);
+      // Deletes of one session run one after the other: of several at once, one deletes it and the
+      // others find it gone.
+      const key = `${userId}\0${sessionId}`;
+      const earlier = deleting.get(key);
+      const deletion = (async () => {
+        await earlier;
+        if (!(await exists(userId, sessionId))) return false;
+        await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
+        const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
+        await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
+        return true;
+      })();
+      const settled = deletion.catch(() => false);
+      deleting.set(key, settled);
+      try {
+        if (!(await deletion)) return notFound(c, sessionId);
+      } finally {
+        if (deleting.get(key) === settled) deleting.delete(key);
+      }
       return c.json({ sessionId, deleted: true });
     }),
   );

@@ -30,9 +30,15 @@ export type SessionCatalog = {
 
 export const TITLE_FROM_PROMPT_CHARS = 60;
 
-/** The default title: the first prompt's first characters, on one line. */
+/** Characters a title never holds: controls (a terminal would act on them) and the bidirectional
+ * overrides and isolates (they would reorder what is shown after them). */
+export const TITLE_CONTROLS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
+/** The default title: the first prompt's first characters (whole ones, never half a surrogate
+ * pair), on one line, without control characters. */
 export function titleFromPrompt(prompt: string): string {
-  return prompt.replace(/\s+/g, " ").trim().slice(0, TITLE_FROM_PROMPT_CHARS);
+  const line = prompt.replace(new RegExp(`(?:\\s|${TITLE_CONTROLS.source})+`, "gu"), " ").trim();
+  return Array.from(line).slice(0, TITLE_FROM_PROMPT_CHARS).join("").toWellFormed();
 }
 
 type ListRow = {

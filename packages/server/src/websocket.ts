@@ -21,7 +21,8 @@ const WsQuerySchema = z.object({
   sessionId: IdSchema,
   since: z
     .string()
-    .regex(/^\d{1,15}$/, "must be a non-negative integer")
+    .regex(/^\d+$/, { error: "must be a non-negative integer", abort: true })
+    .regex(/^\d{1,15}$/, "is larger than any seq (at most 15 digits)")
     .transform(Number)
     .optional(),
 });
@@ -30,6 +31,8 @@ export type WsQuery = z.infer<typeof WsQuerySchema>;
 
 export function parseWsQuery(url: URL): { ok: true; value: WsQuery } | { ok: false; error: string } {
   const params = url.searchParams;
+  const repeated = ["userId", "sessionId", "since"].find((name) => params.getAll(name).length > 1);
+  if (repeated) return { ok: false, error: `${repeated}: is given ${params.getAll(repeated).length} times in the query` };
   const parsed = WsQuerySchema.safeParse({
     userId: params.get("userId") ?? undefined,
     sessionId: params.get("sessionId") ?? undefined,

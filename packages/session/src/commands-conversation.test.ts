@@ -87,6 +87,25 @@ test("rewind dryRun shows what would be restored and changes nothing else", asyn
   assert.deepEqual(s.session.transcript, transcript);
 });
 
+test("a client that sends faster than its commands are answered is told so, and no more is queued", async () => {
+  const s = await startSession();
+  await turn(s, "one", "first");
+  let answer!: () => void;
+  s.runner.onRewind = (request) => new Promise((resolve) => (answer = () => resolve({ ok: true, value: { dryRun: request.dryRun, files: [] } })));
+  s.session.receive(s.client, commandsFrame({ type: "rewind", messageId: s.client.state!.messages[0].id, dryRun: true }));
+  const cancels = commandsFrame(...Array.from({ length: 100 }, () => ({ type: "cancel" as const })));
+  for (let i = 0; i < 10; i++) s.session.receive(s.client, cancels);
+  assert.equal(s.client.errors.length, 0, "a thousand commands may wait");
+  s.session.receive(s.client, cancels);
+  assert.deepEqual(
+    s.client.errors.map((e) => [e.code, e.message]),
+    [["busy", "1000 commands are still waiting to run: this frame was not taken; send it again once they are answered"]],
+  );
+  answer();
+  await until(() => s.client.errors.length === 1001);
+  assert.ok(s.client.errors.slice(1).every((e) => e.code === "not_running"));
+});
+
 test("rewind cuts the conversation and the transcript back to before the message; the next run continues from there", async () => {
   const s = await startSession();
   const first = await turn(s, "one", "first");

@@ -18,6 +18,9 @@ export const NOT_RUNNING = CommandErrorCodes.notRunning;
 /** Error code of the frame clients get when their session is deleted. */
 export const SESSION_DELETED = "session_deleted";
 
+/** Most commands (and error answers) a session holds waiting to run, from all its clients. */
+export const MAX_WAITING_COMMANDS = 1_000;
+
 type Step = { conn: Connection; index: number } & ({ error: FrameError } | { command: HarnessCommand });
 
 /** Loads the session from its store (or starts an empty one) and returns it ready for clients. */
@@ -84,6 +87,12 @@ export class HarnessSession {
       ...parsed.commands.map(({ index, command }) => ({ conn, index, command })),
     ];
     if (parsed.errors.length && parsed.commands.length) steps.sort((a, b) => a.index - b.index);
+    // A client that sends faster than its commands are answered (one may wait on the runner) is
+    // told so, rather than queued without end.
+    if (this.#queue.length + steps.length > MAX_WAITING_COMMANDS) {
+      this.#core.sendError(conn, `${this.#queue.length} commands are still waiting to run: this frame was not taken; send it again once they are answered`, ErrorCodes.busy);
+      return;
+    }
     this.#queue.push(...steps);
     this.#drain();
   }

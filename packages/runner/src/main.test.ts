@@ -13,11 +13,12 @@ const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
 
 type Runner = { child: ChildProcessWithoutNullStreams; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
 
-async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<string, string>, args = ["--exit-with-stdin"]): Promise<Runner> {
+async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<string, string>, args = ["--exit-with-stdin"], stdin?: string): Promise<Runner> {
   const child = spawn(process.execPath, [mainPath, ...args], {
     env: { ...process.env, HARNESS_RUNNER_PORT: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
+  if (stdin !== undefined) child.stdin.write(stdin);
   const exited = once(child, "exit").then(([code]) => code as number | null);
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -168,4 +169,34 @@ test("a runner started with HARNESS_RUNNER_TOKEN answers only requests that carr
   const done = events.find((e) => e.type === "tool.completed") as { output: string } | undefined;
   assert.equal(done?.output.trim(), "token=[]", "the token is not in the environment of the runner's tools");
   assert.equal(events.at(-1)?.type, "run.completed");
+});
+
+test("a token handed over on stdin guards the runner and is in no process's environment its tools can read", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-token-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const token = `stdin-token-${process.pid}-${Date.now()}`;
+  const fake = await startFakeAnthropic({
+    replies: [{ toolUses: [{ id: "toolu_env", name: "Bash", input: { command: `grep -l -a -F '${token.slice(0, -1)}' /proc/[0-9]*/environ 2>/dev/null | wc -l` } }] }, { text: "done" }],
+  });
+  t.after(() => fake.close());
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, ANTHROPIC_BASE_URL: fake.url, HOME: dir }, ["--exit-with-stdin", "--token-from-stdin"], `${token}\n`);
+  assert.equal((await fetch(`${runner.url}/health`)).status, 401);
+  const client = createRunnerClient(runner.url, { token });
+  const events = [];
+  for await (const event of client.query({ prompt: "look for it", anthropicApiKey: "k", permissionMode: "bypassPermissions" }, { signal: AbortSignal.timeout(20_000) })) events.push(event);
+  const done = events.find((e) => e.type === "tool.completed") as { output: string } | undefined;
+  assert.equal(done?.output.trim(), "0");
+  // It still exits when stdin closes.
+  runner.child.stdin.end();
+  assert.equal(await runner.exited, 0);
+});
+
+test("--token-from-stdin without a line on stdin refuses to start, saying why", async () => {
+  const child = spawn(process.execPath, [mainPath, "--token-from-stdin"], { env: { ...process.env, HARNESS_RUNNER_PORT: "0" }, stdio: ["pipe", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  child.stdin.end("\n");
+  const [code] = await once(child, "exit");
+  assert.equal(code, 1);
+  assert.equal(err, "harness-runner: --token-from-stdin: the first line of stdin is empty\n");
 });

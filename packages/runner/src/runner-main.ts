@@ -6,7 +6,9 @@
 //       HARNESS_RUNNER_IDLE_EXIT_MS (default 15 min; 0 = never): exit after this long without a run
 //       or a request, so that a runner whose server died does not live on forever,
 //       HARNESS_RUNNER_TOKEN: when set, every request must carry `Authorization: Bearer <token>`
-//       (token.ts); it is taken out of the environment, so that no tool or hook sees it
+//       (token.ts); it is taken out of the environment its tools and hooks get, but the process's
+//       first environment stays readable in /proc/<pid>/environ: --token-from-stdin does not
+//   --token-from-stdin  the token is the first line of stdin (how the server hands it over)
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
 // Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
@@ -41,8 +43,11 @@ try {
   fail(`cannot create the workspace ${workspace}: ${(err as Error).message}`);
 }
 const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
-const token = process.env[RUNNER_TOKEN_ENV] || undefined;
+const fromEnvironment = process.env[RUNNER_TOKEN_ENV] || undefined;
 delete process.env[RUNNER_TOKEN_ENV];
+const token = process.argv.includes("--token-from-stdin")
+  ? await firstLineOfStdin().catch((error: Error) => fail(`--token-from-stdin: ${error.message}`))
+  : fromEnvironment;
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const server = createServer({ noDelay: true }, requireToken(token, (req, res) => handler.handle(req, res)));
@@ -86,3 +91,31 @@ server.listen(port, host, () => {
   // Load the default backend (the agent and the model SDK, for builtin) now rather than on the first query.
   if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
 });
+
+/** The first line of stdin, trimmed (and not empty); stdin is left paused after it. */
+function firstLineOfStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const done = (error?: Error, line?: string) => {
+      process.stdin.off("data", onData);
+      process.stdin.off("end", onEnd);
+      process.stdin.pause();
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(line!);
+    };
+    const onData = (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf("\n");
+      if (end >= 0) {
+        const line = text.slice(0, end).trim();
+        done(line ? undefined : new Error("the first line of stdin is empty"), line);
+      } else if (text.length > 4096) done(new Error("no line break in the first 4096 characters of stdin"));
+    };
+    const onEnd = () => done(new Error("stdin ended before a whole line"));
+    const timer = setTimeout(() => done(new Error("no line on stdin within 10 s")), 10_000);
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", onData);
+    process.stdin.on("end", onEnd);
+  });
+}

@@ -1,6 +1,7 @@
 // A runner started by a server serves that server only. It listens on loopback, where any local
-// user's process can connect; so the server hands it a secret (HARNESS_RUNNER_TOKEN, in its
-// environment at start) and sends it with every request as `Authorization: Bearer <token>`.
+// user's process can connect; so the server hands it a secret (the first line of its stdin, with
+// --token-from-stdin; HARNESS_RUNNER_TOKEN in its environment for one started by hand) and sends it
+// with every request as `Authorization: Bearer <token>`.
 // A runner started without one (by hand, inside its own sandbox) takes every request.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -116,7 +116,9 @@ function listeningUrl(output: string): string | undefined {
 /** Starts a runner and resolves once it listens; rejects with the reason when it cannot start. */
 export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerProcess> {
   const token = newRunnerToken();
-  const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0", [RUNNER_TOKEN_ENV]: token };
+  // The token goes on stdin, not in the environment: a process's first environment stays readable
+  // (/proc/<pid>/environ) by the tools it runs.
+  const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0", [RUNNER_TOKEN_ENV]: undefined };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile } = options;
   mkdirSync(dirname(logFile), { recursive: true });
@@ -125,12 +127,15 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const offset = statSync(logFile).size;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [options.mainPath ?? runnerMainPath()], {
+    child = spawn(process.execPath, [options.mainPath ?? runnerMainPath(), "--token-from-stdin"], {
       env,
       cwd: options.workspace,
       detached: true,
-      stdio: ["ignore", fd, fd],
+      stdio: ["pipe", fd, fd],
     });
+    // A runner that died at once closes the pipe: its exit says why, not this write.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(`${token}\n`);
   } catch (err) {
     throw new Error(`cannot start the runner: ${(err as Error).message}`);
   } finally {

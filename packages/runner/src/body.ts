@@ -52,7 +52,37 @@ export function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "body"}: ${issue.message}`).join("; ");
 }
 
+/** Deepest nesting of arrays and objects a body may have: far past any transcript, and short of
+ * what would overflow the stack of the JSON encoder that sends it on (a run would then end with
+ * no last event). */
+export const MAX_JSON_DEPTH = 1_000;
+
+/** Whether the JSON `text` nests arrays and objects deeper than `limit` (strings skipped). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: on to its closing quote, one not escaped (an even run of backslashes before it).
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        i = end;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 export function parseJsonBody<S extends z.ZodType>(text: string, schema: S): BodyResult<z.infer<S>> {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, status: 400, error: `body nests arrays and objects more than ${MAX_JSON_DEPTH} deep` };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -61,15 +61,20 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
     append(event, added) {
       if (ended) throw new Error("the run's event log has ended");
       if (last) throw new Error("the run's last event is in its log already");
-      const seq = ++lastSeq;
+      // Encoded before anything changes: an event that cannot be encoded leaves the log as it was.
+      const seq = lastSeq + 1;
       if (added) {
-        let whole: string | undefined;
-        last = { seq, whole: () => (whole ??= encodeEvent(seq, event)) };
         const short = encodeEvent(seq, added);
-        for (const listener of listeners) listener.frame(listener.added ? short : last.whole());
+        let whole: string | undefined;
+        const kept = { seq, whole: () => (whole ??= encodeEvent(seq, event)) };
+        if (![...listeners].every((listener) => listener.added)) kept.whole();
+        lastSeq = seq;
+        last = kept;
+        for (const listener of listeners) listener.frame(listener.added ? short : kept.whole());
         return seq;
       }
       const frame = encodeEvent(seq, event);
+      lastSeq = seq;
       frames.push(frame);
       if (frames.bytes > limits.maxBytes || frames.length > limits.maxEvents) dropOldest();
       for (const listener of listeners) listener.frame(frame);

@@ -7,6 +7,7 @@ import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
 import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
 import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
 import { parseJsonBody, readBody } from "./body.ts";
+import { cwdProblem } from "./query-cwd.ts";
 import { sendError } from "./http.ts";
 import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
@@ -28,6 +29,8 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   let query = parsed.value;
   const selected = deps.backends.select(query.backend);
   if (!selected.ok) return sendError(res, 400, selected.error);
+  const badCwd = query.cwd === undefined ? undefined : cwdProblem(query.cwd, deps.workspace);
+  if (badCwd) return sendError(res, 400, badCwd);
   if (deps.busy()) return sendError(res, 409, BUSY_MESSAGE);
   if (query.requestId !== undefined && deps.runs.get(query.requestId)) {
     return sendError(res, 409, `a run with requestId ${query.requestId} exists already`);
@@ -88,8 +91,14 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
   }
   finished = true;
-  const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true);
-  run.log.append(last.whole, last.added);
+  try {
+    const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true);
+    run.log.append(last.whole, last.added);
+  } catch (error) {
+    // The stream still ends with a last event, saying what went wrong (a transcript that cannot be
+    // encoded, say), rather than being cut.
+    if (!run.log.ended) run.log.append({ type: "run.error", message: `the run's last event could not be sent: ${errorText(error)}` });
+  }
 }
 
 /** Snapshots the workspace (before the run, or before its first change); a failure is told to the

@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRunnerClient, RunnerHttpError } from "./client.ts";
 import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
 import type { Backend } from "./backend.ts";
@@ -46,6 +49,11 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(wrongTypes.status, 400);
   assert.match(wrongTypes.body.error, /history: .*; maxTurns: |maxTurns: .*; history: /);
 
+  // Nesting that would overflow the encoder of the run's last event is refused up front.
+  const deep = await post(`{"prompt":"p","history":[{"role":"user","content":[{"type":"text","text":"[{","x":${"[".repeat(5000)}${"]".repeat(5000)}}]}]}`);
+  assert.equal(deep.status, 400);
+  assert.equal(deep.body.error, "body nests arrays and objects more than 1000 deep");
+
   const notObject = await post("[1,2]");
   assert.equal(notObject.status, 400);
   assert.match(notObject.body.error, /^body: /);
@@ -53,6 +61,33 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(backend.runs.length, 0);
   const events = await collect(client.query({ prompt: "after" }, { signal: never() }));
   assert.equal(events.at(-1)?.type, "run.completed");
+});
+
+test("a query's cwd must be a directory inside the workspace, links resolved", async (t) => {
+  const workspace = mkdtempSync(join(tmpdir(), "harness-runner-cwd-"));
+  t.after(() => rmSync(workspace, { recursive: true, force: true }));
+  mkdirSync(join(workspace, "sub"));
+  writeFileSync(join(workspace, "file.txt"), "x");
+  symlinkSync(tmpdir(), join(workspace, "out"));
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url, client } = await start(t, { backend, workspace });
+  for (const [cwd, message] of [
+    ["../..", "cwd: ../.. is outside the workspace"],
+    ["/etc", "cwd: /etc is outside the workspace"],
+    ["out", "cwd: out is outside the workspace"],
+    ["missing", "cwd: missing does not exist in the workspace"],
+    ["file.txt", "cwd: file.txt is not a directory"],
+    ["sub\u0000x", "cwd: must not hold a NUL character"],
+  ]) {
+    const res = await fetch(`${url}/query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: "p", cwd }) });
+    assert.equal(res.status, 400, cwd);
+    assert.deepEqual(await res.json(), { error: message });
+  }
+  assert.equal(backend.runs.length, 0);
+  for (const cwd of ["sub", join(workspace, "sub"), "."]) {
+    const events = await collect(client.query({ prompt: "in", cwd }, { signal: never() }));
+    assert.equal(events.at(-1)?.type, "run.completed", cwd);
+  }
 });
 
 test("a query may name its run: run.started carries that id, attach finds it, and a second query with it gets 409", async (t) => {

@@ -61,11 +61,13 @@ export const KEEP_RUNNING_HEADER = "x-harness-keep-running";
 //                                                     (404 when the id is not open)
 // Ids are 1–64 characters of [A-Za-z0-9_-].
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const absolutePath = () => z.string().startsWith("/", "must be an absolute path").refine((path) => !path.includes("\0"), "must not hold a NUL character");
+
 export const WorkspaceOpenBodySchema = z.strictObject({
   /** Absolute path of the workspace; created when missing. */
-  workspace: z.string().startsWith("/", "must be an absolute path"),
+  workspace: absolutePath().refine((path) => !/^\/+$/.test(path), "must not be the root directory"),
   /** The runner-side state of the workspace (checkpoints, a backend's transcripts); default
    * `<workspace>.harness-state`. */
-  stateDir: z.string().startsWith("/", "must be an absolute path").optional(),
+  stateDir: absolutePath().optional(),
 });
 export type WorkspaceOpenBody = z.infer<typeof WorkspaceOpenBodySchema>;

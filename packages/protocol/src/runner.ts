@@ -60,7 +60,7 @@ export const RunnerQuerySchema = z
     interactive: z.boolean().optional(),
     /** The session's id of the user message this run answers: file checkpoints taken during the run
      * are filed under it, so that a later rewind can restore the workspace to before it. */
-    userMessageId: z.string().optional(),
+    userMessageId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
     /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
     backend: z.enum(["builtin", "claude-code"]).optional(),
     /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */

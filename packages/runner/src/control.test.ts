@@ -80,7 +80,7 @@ test("control endpoints validate their bodies naming the field, and unknown runs
   const future = await fetch(`${run}/events`, { headers: { "last-event-id": "99" } });
   assert.equal(future.status, 400);
   assert.match(((await future.json()) as { error: string }).error, /after the last event/);
-  assert.equal((await fetch(`${run}/approve`)).status, 404, "GET on a POST route");
+  assert.equal((await fetch(`${run}/approve`)).status, 405, "GET on a POST route");
 
   assert.deepEqual((await post(`${run}/cancel`, "")).body, { ok: true });
   const rest = await readUntil(iter, (e) => e.type === "run.error");

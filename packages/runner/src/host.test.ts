@@ -1,7 +1,7 @@
 // One runner process serving several workspaces under /workspaces/:id.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError } from "./client.ts";
 import { collect, fakeBackend, never, startRunner, tempDir, usage, waitFor, waitForAbort } from "./test-support.ts";
@@ -37,6 +37,7 @@ test("opening is idempotent for the same workspace and refused for another; a cl
   const { url } = await startRunner(t, { backend, workspace: join(dir, "own") });
   const first = await openWorkspace(url, "same", { workspace: join(dir, "x") });
   assert.equal(await openWorkspace(url, "same", { workspace: join(dir, "x") }), first);
+  assert.equal(await openWorkspace(url, "same", { workspace: `${join(dir, "x")}/` }), first, "the same directory spelt another way");
   await assert.rejects(openWorkspace(url, "same", { workspace: join(dir, "y") }), (err: unknown) => {
     return err instanceof RunnerHttpError && err.status === 409 && /open for .*x, not .*y/.test(err.message);
   });
@@ -65,6 +66,17 @@ test("bad workspace requests get errors naming the problem; the process keeps se
   const badId = await put("no%20spaces", { workspace: join(dir, "w") });
   assert.equal(badId.status, 400);
   assert.match(((await badId.json()) as { error: string }).error, /not a workspace id/);
+  writeFileSync(join(dir, "a-file"), "x");
+  for (const [workspace, status, message] of [
+    [join(dir, "a-file"), 400, `workspace: ${join(dir, "a-file")} is not a directory`],
+    [join(dir, "a-file", "below"), 400, `workspace: ${join(dir, "a-file", "below")} is not a directory`],
+    [`${dir}/w\u0000x`, 400, "workspace: must not hold a NUL character"],
+    ["/", 400, "workspace: must not be the root directory"],
+  ] as const) {
+    const res = await put("ok-id", { workspace });
+    assert.equal(res.status, status, workspace);
+    assert.equal(((await res.json()) as { error: string }).error, message);
+  }
   const post = await fetch(`${url}/workspaces/ok-id`, { method: "POST" });
   assert.equal(post.status, 405);
   const unknown = await fetch(`${url}/workspaces/never-opened/health`);

@@ -6,6 +6,7 @@
 // Why: one process per session costs a Node heap and cold code per session; sessions that share a
 // process share warm code, and a model's deltas cost a fraction of the CPU.
 import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
 import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
@@ -33,22 +34,27 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
   async function put(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const body = await readJson(req, res, WorkspaceOpenBodySchema, 64 * 1024);
     if (!body) return;
+    // One spelling per directory: /a/, /a/./b/.. and /a are the same workspace.
+    const workspace = resolve(body.workspace);
+    const stateDir = body.stateDir === undefined ? undefined : resolve(body.stateDir);
     const existing = open.get(id);
     if (existing) {
-      if (existing.workspace !== body.workspace) {
-        return sendError(res, 409, `workspace ${id} is open for ${existing.workspace}, not ${body.workspace}`);
+      if (existing.workspace !== workspace) {
+        return sendError(res, 409, `workspace ${id} is open for ${existing.workspace}, not ${workspace}`);
       }
       return sendJson(res, 200, { id, workspace: existing.workspace });
     }
     try {
-      mkdirSync(body.workspace, { recursive: true });
+      mkdirSync(workspace, { recursive: true });
     } catch (err) {
-      return sendError(res, 500, `cannot create the workspace ${body.workspace}: ${(err as Error).message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST" || code === "ENOTDIR") return sendError(res, 400, `workspace: ${workspace} is not a directory`);
+      return sendError(res, 500, `cannot create the workspace ${workspace}: ${(err as Error).message}`);
     }
-    const handler = createRunnerHandler({ ...opts, workspace: body.workspace, stateDir: body.stateDir });
+    const handler = createRunnerHandler({ ...opts, workspace, stateDir });
     handler.onActivity(activity);
-    open.set(id, { workspace: body.workspace, handler });
-    sendJson(res, 200, { id, workspace: body.workspace });
+    open.set(id, { workspace, handler });
+    sendJson(res, 200, { id, workspace });
   }
 
   async function remove(res: ServerResponse, id: string): Promise<void> {

@@ -91,12 +91,14 @@ test("the runner process exits 0 on SIGTERM", async (t) => {
 });
 
 test("the runner process refuses a bad port with one line on stderr", async () => {
-  const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HARNESS_RUNNER_PORT: "nope" } });
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const [code] = await once(child, "exit");
-  assert.equal(code, 1);
-  assert.equal(err, 'harness-runner: HARNESS_RUNNER_PORT must be a port number, got "nope"\n');
+  for (const port of ["nope", "0x10", " 80", "65536", "1e3"]) {
+    const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HARNESS_RUNNER_PORT: port } });
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const [code] = await once(child, "exit");
+    assert.equal(code, 1, port);
+    assert.equal(err, `harness-runner: HARNESS_RUNNER_PORT must be a port number (0 to 65535), got "${port}"\n`);
+  }
 });
 
 test("a runner left alone exits by itself after HARNESS_RUNNER_IDLE_EXIT_MS, but not while a run is in flight", async (t) => {

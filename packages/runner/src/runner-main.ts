@@ -29,8 +29,8 @@ function fail(message: string): never {
 }
 
 const portText = process.env.HARNESS_RUNNER_PORT || "0";
-const port = Number(portText);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`HARNESS_RUNNER_PORT must be a port number, got "${portText}"`);
+const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+if (!(port <= 65535)) fail(`HARNESS_RUNNER_PORT must be a port number (0 to 65535), got "${portText}"`);
 const host = process.env.HARNESS_RUNNER_HOST || "127.0.0.1";
 const idle = idleExitMs(process.env.HARNESS_RUNNER_IDLE_EXIT_MS);
 if (!idle.ok) fail(idle.error);

@@ -114,12 +114,24 @@ test("a body over 8 MiB gets 413", async (t) => {
   assert.equal((await client.health()).ok, true);
 });
 
-test("unknown routes get a 404 JSON error", async (t) => {
+test("unknown routes get a 404 JSON error; known ones asked with another method a 405 saying which", async (t) => {
   const { url } = await startRunner(t, fakeBackend(async () => ({ ok: false, message: "unused" })));
-  for (const [method, path] of [["GET", "/nope"], ["GET", "/query"], ["POST", "/health"]]) {
+  for (const [method, path] of [["GET", "/nope"], ["POST", "/runs/r1/nope"], ["GET", "/runs//events"]]) {
     const res = await fetch(url + path, { method });
     assert.equal(res.status, 404, `${method} ${path}`);
     assert.match(((await res.json()) as { error: string }).error, /not found/);
+  }
+  for (const [method, path, allow] of [
+    ["GET", "/query", "POST"],
+    ["POST", "/health", "GET, HEAD"],
+    ["GET", "/rewind", "POST"],
+    ["GET", "/runs/r1/approve", "POST"],
+    ["POST", "/runs/r1/events", "GET"],
+  ]) {
+    const res = await fetch(url + path, { method });
+    assert.equal(res.status, 405, `${method} ${path}`);
+    assert.equal(res.headers.get("allow"), allow);
+    assert.equal(((await res.json()) as { error: string }).error, `${method} is not allowed on ${path}: use ${allow}`);
   }
 });
 

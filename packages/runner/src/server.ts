@@ -154,8 +154,17 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       if (method === "POST" && (CONTROL_ACTIONS as readonly string[]).includes(action)) {
         return handleControl(req, res, deps, requestId, action as ControlAction);
       }
+      if (action === "events") return notAllowed(req, res, path, "GET");
+      if ((CONTROL_ACTIONS as readonly string[]).includes(action)) return notAllowed(req, res, path, "POST");
     }
+    if (path === "/query" || path === "/rewind") return notAllowed(req, res, path, "POST");
+    if (path === "/health") return notAllowed(req, res, path, "GET, HEAD");
     refuse(req, res, 404, `not found: ${method} ${path}`);
+  }
+
+  function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, allow: string): void {
+    res.setHeader("Allow", allow);
+    refuse(req, res, 405, `${req.method} is not allowed on ${path}: use ${allow}`);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {

@@ -114,6 +114,20 @@ test("the first snapshot for a message wins, and a restarted runner still finds 
   assert.equal(readFileSync(join(workspace, "f.txt"), "utf8"), "v1\n");
 });
 
+test("message ids that name Object's own properties are checkpoints like any other, across a restart", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "f.txt": "v1\n" });
+  const first = createCheckpoints({ workspace, stateDir });
+  assert.equal(await first.entry("constructor"), undefined);
+  for (const id of ["constructor", "__proto__", "toString"]) {
+    const taken = await first.beforeRun(id, "builtin");
+    assert.ok(taken.ok && taken.value.tree !== undefined && taken.value.ms >= 0, id);
+  }
+  const restarted = createCheckpoints({ workspace, stateDir });
+  for (const id of ["constructor", "__proto__", "toString"]) assert.equal((await restarted.entry(id))?.backend, "builtin", id);
+  assert.equal(await restarted.entry("hasOwnProperty"), undefined);
+});
+
 test("without git, no snapshot is taken but the run's backend is still recorded", async (t) => {
   const { workspace, stateDir } = setup(t);
   const checkpoints = createCheckpoints({ workspace, stateDir, git: createGit(join(workspace, "no-such-git")) });

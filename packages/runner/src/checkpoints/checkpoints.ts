@@ -9,7 +9,7 @@ import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo } from "./git.ts";
-import { appendLine, applyLine, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
+import { appendLine, applyLine, messageMap, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -163,7 +163,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     settled.sort(([, a], [, b]) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
     const dropped = new Set(settled.slice(0, settled.length - retention.entries).map(([id]) => id));
     // The journal is rewritten without them first: a rewrite that fails changes nothing.
-    const messages = Object.fromEntries(Object.entries(idx.messages).filter(([id]) => !dropped.has(id)));
+    const messages = messageMap(Object.entries(idx.messages).filter(([id]) => !dropped.has(id)));
     rewriteJournal(options.stateDir, { ...idx, messages });
     idx.messages = messages;
     const kept = new Set(Object.values(messages).map((entry) => entry.tree));

@@ -37,7 +37,7 @@ export async function readIndex(stateDir: string): Promise<{ index: CheckpointIn
   const legacy = await readText(join(stateDir, LEGACY_INDEX_FILE), problems);
   if (legacy !== undefined) {
     const parsed = parseJson(legacy, IndexSchema);
-    if (parsed.ok) index.messages = parsed.value.messages;
+    if (parsed.ok) index.messages = messageMap(Object.entries(parsed.value.messages));
     else problems.push(`${LEGACY_INDEX_FILE} is not a checkpoint index: ${parsed.error}`);
   }
   const journal = await readText(join(stateDir, JOURNAL_FILE), problems);
@@ -93,7 +93,15 @@ export function rewriteJournal(stateDir: string, index: CheckpointIndex): void {
 }
 
 export function emptyIndex(): CheckpointIndex {
-  return { version: 1, messages: {} };
+  return { version: 1, messages: messageMap() };
+}
+
+/** The entries by message id, in an object without a prototype: ids are the client's, and one
+ * named "constructor" or "__proto__" must be an entry like any other. */
+export function messageMap(entries: Iterable<readonly [string, CheckpointEntry]> = []): CheckpointIndex["messages"] {
+  const map: CheckpointIndex["messages"] = Object.create(null);
+  for (const [id, entry] of entries) map[id] = entry;
+  return map;
 }
 
 async function readText(file: string, problems: string[]): Promise<string | undefined> {

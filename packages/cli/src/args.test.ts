@@ -28,6 +28,8 @@ test("bad run usage names the problem and points at run's help", () => {
     [["run", "hi", "--max-turns", "0"], '--max-turns must be a positive whole number up to 10000, got "0"'],
     [["run", "hi", "--max-turns", "2.5"], '--max-turns must be a positive whole number up to 10000, got "2.5"'],
     [["run", "hi", "--help=yes"], "--help takes no value"],
+    [["run", "--model", "--max-turns", "3", "hi"], "--model needs a value, not the option --max-turns"],
+    [["run", "-m", "  ", "hi"], "-m needs a value"],
   ];
   for (const [argv, message] of cases) assert.deepEqual(parseArgs(argv), { kind: "usage-error", message, topic: "run" }, argv.join(" "));
 });
@@ -43,6 +45,9 @@ test("serve options, help and version", () => {
   assert.deepEqual(parseArgs([]), { kind: "help" });
   assert.deepEqual(parseArgs(["--help"]), { kind: "help" });
   assert.deepEqual(parseArgs(["help", "run"]), { kind: "help", topic: "run" });
+  assert.deepEqual(parseArgs(["help", "run", "extra"]), { kind: "usage-error", message: 'unexpected argument "extra" for "harness help"' });
+  assert.deepEqual(parseArgs(["--version", "extra"]), { kind: "usage-error", message: 'unexpected argument "extra" for "harness --version"' });
+  assert.deepEqual(parseArgs(["run", "--cwd", "-odd-dir", "hi"]), { kind: "run", prompt: "hi", cwd: "-odd-dir" });
   assert.deepEqual(parseArgs(["run", "-h"]), { kind: "help", topic: "run" });
   assert.deepEqual(parseArgs(["--version"]), { kind: "version" });
   assert.deepEqual(parseArgs(["deploy"]), { kind: "usage-error", message: 'unknown command "deploy"' });

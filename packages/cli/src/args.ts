@@ -63,8 +63,12 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
     }
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length) value = args[++i];
-    if (value === undefined || value === "") return { ok: false, message: `${flag} needs a value` };
+    else if (i + 1 < args.length) {
+      // `--model --max-turns 3`: the value was forgotten, the next option is not it.
+      if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: `${flag} needs a value, not the option ${args[i + 1]}` };
+      value = args[++i];
+    }
+    if (value === undefined || value.trim() === "") return { ok: false, message: `${flag} needs a value` };
     options[option.key] = value;
   }
   return { ok: true, options, positionals };
@@ -130,7 +134,8 @@ export function parseArgs(argv: string[]): Command {
     case "help":
     case "--help":
     case "-h": {
-      const topic = rest[0];
+      const [topic, extra] = rest;
+      if (extra !== undefined) return { kind: "usage-error", message: `unexpected argument "${extra}" for "harness help"` };
       if (topic === undefined) return { kind: "help" };
       if (topic === "run" || topic === "serve") return { kind: "help", topic };
       return { kind: "usage-error", message: `no help for "${topic}"` };
@@ -138,6 +143,7 @@ export function parseArgs(argv: string[]): Command {
     case "--version":
     case "-v":
     case "version":
+      if (rest.length) return { kind: "usage-error", message: `unexpected argument "${rest[0]}" for "harness ${first}"` };
       return { kind: "version" };
     case "run":
       return parseRun(rest);

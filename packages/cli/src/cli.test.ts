@@ -186,6 +186,10 @@ test("without ANTHROPIC_API_KEY, run says so in one line and calls no model", as
   assert.equal(stderr.split("\n").filter(Boolean).length, 1, stderr);
   assert.match(stderr, /ANTHROPIC_API_KEY/);
   assert.equal(fake.requests.length, 0);
+  // Bad usage is still said first.
+  const usage = await harness(["run", "--cwd", join(tempDir(t), "missing"), "hello"], { ANTHROPIC_API_KEY: "" }).result;
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^harness: --cwd: .*missing is not a directory\n$/);
 });
 
 test("a model served elsewhere (openai/…) runs without ANTHROPIC_API_KEY", async (t) => {

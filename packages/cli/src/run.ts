@@ -20,11 +20,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
     return status;
   };
-  // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
-  // openai/… models run without it.
-  const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
-  if ((model === undefined || servedByAnthropic(model)) && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
-
+  // Bad usage is said first (exit 2), whatever else is missing.
   const cwd = resolve(io.cwd, command.cwd ?? ".");
   let isDirectory = false;
   try {
@@ -33,6 +29,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // Reported below.
   }
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
+
+  // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
+  // openai/… models run without it.
+  const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
+  if ((model === undefined || servedByAnthropic(model)) && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
 
   const controller = new AbortController();
   let stopStatus = 0;

@@ -9,7 +9,7 @@
 // the run and is also the SSE `id:`. The first event is run.started and the last is run.completed or
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
-import { UsageSchema } from "./wire.ts";
+import { MAX_TURNS_LIMIT, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
@@ -47,7 +47,7 @@ export const RunnerQuerySchema = z
     transcriptAdded: z.boolean().optional(),
     model: z.string().min(1).optional(),
     systemPrompt: z.string().optional(),
-    maxTurns: z.number().int().positive().optional(),
+    maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),
     /** Working directory of the run; defaults to the runner's workspace. */
     cwd: z.string().optional(),
     /** Credentials for this run only; never written to disk by the runner. */

@@ -16,9 +16,12 @@ export const EffortSchema = z.enum(["low", "medium", "high", "max"]);
  * model and shown back as U+FFFD). */
 const text = () => z.string().refine((value) => value.isWellFormed(), "must be well-formed Unicode (it holds a lone surrogate)");
 
+/** Most turns a run may be given. */
+export const MAX_TURNS_LIMIT = 10_000;
+
 export const HarnessConfigSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
-  maxTurns: z.number().int().positive().max(10_000).optional(),
+  maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),
   // A model id (claude-sonnet-4-5, ollama/llama3.1:8b…) is one printable word.
   model: z
     .string()

@@ -3,17 +3,18 @@
 // workspace, so a run elsewhere would be neither asked about nor rewindable.
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { isWithin } from "@harness/agent/real-paths";
 
 /** Why `cwd` (relative to `workspace`, or absolute) cannot be a run's directory; undefined when it can. */
 export function cwdProblem(cwd: string, workspace: string): string | undefined {
   if (cwd.includes("\0")) return "cwd: must not hold a NUL character";
   const target = path.resolve(workspace, cwd);
   const outside = `cwd: ${cwd} is outside the workspace`;
-  if (!within(target, workspace)) return outside;
+  if (!isWithin(target, workspace)) return outside;
   let real: string;
   try {
     real = realpathSync.native(target);
-    if (!within(real, realpathSync.native(workspace))) return outside;
+    if (!isWithin(real, realpathSync.native(workspace))) return outside;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return `cwd: ${cwd} does not exist in the workspace`;
@@ -22,9 +23,4 @@ export function cwdProblem(cwd: string, workspace: string): string | undefined {
   }
   if (!statSync(real).isDirectory()) return `cwd: ${cwd} is not a directory`;
   return undefined;
-}
-
-function within(target: string, dir: string): boolean {
-  const relative = path.relative(dir, target);
-  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }

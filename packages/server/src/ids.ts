@@ -11,3 +11,9 @@ export const IdSchema = z
 export function sessionKey(userId: string, sessionId: string): string {
   return `${userId}\0${sessionId}`;
 }
+
+/** Why a query parameter given as `values` is refused: one that names something is given once (of
+ * two, which would be meant?). */
+export function repeatedParameter(name: string, values: readonly string[]): string | undefined {
+  return values.length > 1 ? `${name}: is given ${values.length} times in the query` : undefined;
+}

@@ -11,7 +11,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
-import { IdSchema } from "./ids.ts";
+import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
 import { TITLE_CONTROLS } from "./sqlite-catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
@@ -116,7 +116,8 @@ function userOf(c: Context, fromBody?: string): string {
 function queryParam(c: Context, name: string): string | undefined {
   const values = c.req.queries(name);
   if (values === undefined || values.length === 0) return undefined;
-  if (values.length > 1) throw new BadRequest(`${name}: is given ${values.length} times in the query`);
+  const repeated = repeatedParameter(name, values);
+  if (repeated) throw new BadRequest(repeated);
   return check(IdSchema, values[0], name);
 }
 
@@ -192,7 +193,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       const userId = userOf(c, body.userId);
       // Deletes of one session run one after the other: of several at once, one deletes it and the
       // others find it gone.
-      const key = `${userId}\0${sessionId}`;
+      const key = sessionKey(userId, sessionId);
       const earlier = deleting.get(key);
       const deletion = (async () => {
         await earlier;

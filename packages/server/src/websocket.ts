@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
 import { errorFrame, type Connection } from "@harness/session";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
-import { IdSchema } from "./ids.ts";
+import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
@@ -31,8 +31,10 @@ export type WsQuery = z.infer<typeof WsQuerySchema>;
 
 export function parseWsQuery(url: URL): { ok: true; value: WsQuery } | { ok: false; error: string } {
   const params = url.searchParams;
-  const repeated = ["userId", "sessionId", "since"].find((name) => params.getAll(name).length > 1);
-  if (repeated) return { ok: false, error: `${repeated}: is given ${params.getAll(repeated).length} times in the query` };
+  for (const name of ["userId", "sessionId", "since"]) {
+    const repeated = repeatedParameter(name, params.getAll(name));
+    if (repeated) return { ok: false, error: repeated };
+  }
   const parsed = WsQuerySchema.safeParse({
     userId: params.get("userId") ?? undefined,
     sessionId: params.get("sessionId") ?? undefined,

@@ -54,6 +54,13 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(deep.status, 400);
   assert.equal(deep.body.error, "body nests arrays and objects more than 1000 deep");
 
+  const emptyId = await post(JSON.stringify({ prompt: "p", userMessageId: "" }));
+  assert.equal(emptyId.status, 400);
+  assert.equal(emptyId.body.error, "userMessageId: must not be empty");
+  const manyTurns = await post(JSON.stringify({ prompt: "p", maxTurns: 10_001 }));
+  assert.equal(manyTurns.status, 400);
+  assert.match(manyTurns.body.error, /^maxTurns: /);
+
   const notObject = await post("[1,2]");
   assert.equal(notObject.status, 400);
   assert.match(notObject.body.error, /^body: /);
@@ -88,6 +95,20 @@ test("a query's cwd must be a directory inside the workspace, links resolved", a
     const events = await collect(client.query({ prompt: "in", cwd }, { signal: never() }));
     assert.equal(events.at(-1)?.type, "run.completed", cwd);
   }
+});
+
+test("a last event that cannot be encoded ends the stream as run.error saying so, its seq next in line", async (t) => {
+  const transcript = [{ role: "user" as const, content: [{ type: "text", text: "x", weight: 1n }] }];
+  const { client } = await startRunner(t, fakeBackend(async () => ({ ok: true, result: "done", usage, transcript: transcript as never })));
+  const events = await collect(client.query({ prompt: "p" }, { signal: never() }));
+  assert.deepEqual(
+    events.map((e) => [e.seq, e.type]),
+    [
+      [1, "run.started"],
+      [2, "run.error"],
+    ],
+  );
+  assert.match((events[1] as { message: string }).message, /^the run's last event could not be sent: .*BigInt/);
 });
 
 test("a query may name its run: run.started carries that id, attach finds it, and a second query with it gets 409", async (t) => {

@@ -126,6 +126,8 @@ test("a /ws request with bad ids or since is refused with 400 and says what is w
       [`userId=u&sessionId=${"x".repeat(129)}`, /sessionId/],
       ["userId=u&sessionId=s&since=-1", /since: must be a non-negative integer/],
       ["userId=u&sessionId=s&since=1.5", /since/],
+      ["userId=u&sessionId=s&since=9999999999999999", /^bad \/ws query: since: is larger than any seq \(at most 15 digits\)$/],
+      ["userId=u&sessionId=s&sessionId=t", /^bad \/ws query: sessionId: is given 2 times in the query$/],
     ];
     for (const [query, message] of cases) {
       const answer = await upgradeAnswer(`${server.url}/ws?${query}`);

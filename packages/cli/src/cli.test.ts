@@ -291,3 +291,19 @@ test("harness serve prints its URL, answers, warns about a missing key, and stop
   assert.equal(code, 0, stderr);
   assert.match(stderr, /^harness: warning: ANTHROPIC_API_KEY is not set.*\n/);
 });
+
+test("harness serve with a data directory it cannot make says why in one line and exits 1", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "a-file"), "x");
+  // The second is under /proc, where Node's own recursive mkdir never returns.
+  for (const [dataDir, reason] of [
+    [join(dir, "a-file", "data"), /ENOTDIR/],
+    ["/proc/harness-nowhere/data", /ENOENT.*\/proc\/harness-nowhere/],
+  ] as const) {
+    const { result } = harness(["serve", "--port", "0"], { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: dataDir, HARNESS_TOKEN: "" });
+    const { code, stderr } = await result;
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /^harness: cannot start the server: .*\n$/);
+    assert.match(stderr, reason);
+  }
+});

@@ -72,6 +72,8 @@ test("bad workspace requests get errors naming the problem; the process keeps se
     [join(dir, "a-file", "below"), 400, `workspace: ${join(dir, "a-file", "below")} is not a directory`],
     [`${dir}/w\u0000x`, 400, "workspace: must not hold a NUL character"],
     ["/", 400, "workspace: must not be the root directory"],
+    // Node's recursive mkdir never returns for this one.
+    ["/proc/harness-nowhere/w", 400, "workspace: /proc/harness-nowhere/w cannot be made there"],
   ] as const) {
     const res = await put("ok-id", { workspace });
     assert.equal(res.status, status, workspace);

@@ -5,7 +5,7 @@
 //
 // Why: one process per session costs a Node heap and cold code per session; sessions that share a
 // process share warm code, and a model's deltas cost a fraction of the CPU.
-import { mkdirSync } from "node:fs";
+import { makeDirsSync } from "@harness/agent/make-dirs";
 import { resolve } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
@@ -45,10 +45,11 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
       return sendJson(res, 200, { id, workspace: existing.workspace });
     }
     try {
-      mkdirSync(workspace, { recursive: true });
+      makeDirsSync(workspace);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST" || code === "ENOTDIR") return sendError(res, 400, `workspace: ${workspace} is not a directory`);
+      if (code === "ENOENT") return sendError(res, 400, `workspace: ${workspace} cannot be made there`);
       return sendError(res, 500, `cannot create the workspace ${workspace}: ${(err as Error).message}`);
     }
     const handler = createRunnerHandler({ ...opts, workspace, stateDir });

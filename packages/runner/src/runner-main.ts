@@ -13,7 +13,7 @@
 //                       spawned it (even when that process is killed with SIGKILL)
 // Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}.
-import { mkdirSync } from "node:fs";
+import { makeDirsSync } from "@harness/agent/make-dirs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
@@ -38,7 +38,7 @@ const backend = defaultBackendName(process.env);
 if (!backend.ok) fail(backend.error);
 const workspace = resolve(process.env.HARNESS_WORKSPACE || process.cwd());
 try {
-  mkdirSync(workspace, { recursive: true });
+  makeDirsSync(workspace);
 } catch (err) {
   fail(`cannot create the workspace ${workspace}: ${(err as Error).message}`);
 }

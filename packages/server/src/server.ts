@@ -1,6 +1,6 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
-import { mkdirSync } from "node:fs";
+import { makeDirsSync } from "@harness/agent/make-dirs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -45,7 +45,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   const { log } = config;
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  makeDirsSync(config.dataDir, 0o700);
   const db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
     onError: (error) => log(`database: ${(error as Error).message}`),
   });

@@ -3,7 +3,7 @@
 // (sqlite-writer.ts), which commits them as one transaction: a busy server does a few dozen small
 // transactions a second, and none of them on its event loop. A read of a session first waits for that
 // session's writes still on their way, so it sees everything written before it.
-import { mkdirSync } from "node:fs";
+import { makeDirsSync } from "@harness/agent/make-dirs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
@@ -88,7 +88,7 @@ function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
 }
 
 export function openSqliteDatabase(path: string, options: { onError?: (error: unknown) => void } = {}): SqliteDatabase {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirsSync(dirname(path));
   const db = openDatabaseFile(path);
   // The writer thread checkpoints the WAL as it grows; this connection's rare writes (the catalog's)
   // should not make the server's thread do it.

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { makeDirs } from "../make-dirs.ts";
 import { formatBytes, specialFileProblem } from "./paths.ts";
 import type { FileSnapshot, ToolState } from "./state.ts";
 
@@ -112,7 +113,7 @@ export async function withFileLock<T>(state: ToolState | undefined, file: string
 /** Writes `content` to `file`, creating missing parent directories, and remembers the result as
  * seen by the agent. `exclusive` fails when the file already exists. */
 export async function writeTracked(state: ToolState | undefined, file: string, content: string, exclusive = false): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await makeDirs(path.dirname(file));
   const bytes = Buffer.from(content, "utf8");
   await fs.writeFile(file, bytes, exclusive ? { flag: "wx" } : undefined);
   remember(state, file, await snapshotFile(state, file, bytes));

@@ -12,6 +12,13 @@ test("Write creates missing parent directories and says the file was created", a
   assert.equal(await fs.readFile(path.join(cwd, "deep/er/new.txt"), "utf8"), "one\ntwo\n");
 });
 
+test("Write to a directory that cannot be made fails with the reason (under /proc it used to hang)", { skip: process.platform !== "linux" }, async (t) => {
+  const cwd = await tempWorkspace(t);
+  const out = await callTool(writeTool, { file_path: "/proc/harness-nowhere/below/a.txt", content: "x" }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /ENOENT.*\/proc\/harness-nowhere/);
+});
+
 test("Write replaces an existing file and says it was overwritten", async (t) => {
   const cwd = await tempWorkspace(t);
   const file = path.join(cwd, "a.txt");

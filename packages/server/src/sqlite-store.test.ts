@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SessionSnapshot, StoredBatch } from "@harness/session";
 import { KEPT_BATCHES, openSqliteDatabase } from "./sqlite-store.ts";
-import { tempDir, waitFor } from "./test-helpers.ts";
+import { testDir, waitFor } from "./test-helpers.ts";
 
 const batch = (seq: number, text = `t${seq}`): StoredBatch => ({
   seq,
@@ -17,430 +17,358 @@ const snapshot = (seq: number, content = ""): SessionSnapshot => ({
   transcript: [{ role: "user", content: "hi" }],
 });
 
-test("a session written and read back: snapshot plus the batches after it, per session", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, "sub", "harness.db");
-  try {
-    let db = openSqliteDatabase(path);
-    const a = db.storeFor("u", "a");
-    assert.equal(a.load(), undefined, "a session never written loads as undefined");
-    await a.write([batch(1), batch(2)], snapshot(2, "t1t2"));
-    await a.write([batch(3), batch(4)]);
-    await db.storeFor("u", "b").write([batch(1)], snapshot(1));
-    db.close();
+test("a session written and read back: snapshot plus the batches after it, per session", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "sub", "harness.db");
+  let db = openSqliteDatabase(path);
+  const a = db.storeFor("u", "a");
+  assert.equal(a.load(), undefined, "a session never written loads as undefined");
+  await a.write([batch(1), batch(2)], snapshot(2, "t1t2"));
+  await a.write([batch(3), batch(4)]);
+  await db.storeFor("u", "b").write([batch(1)], snapshot(1));
+  db.close();
 
-    db = openSqliteDatabase(path);
-    const loaded = db.storeFor("u", "a").load();
-    assert.deepEqual(loaded, { snapshot: { ...snapshot(2, "t1t2"), marks: {} }, batches: [batch(3), batch(4)], clean: false });
-    assert.deepEqual(db.storeFor("u", "a").readBatches!(1), [batch(2), batch(3), batch(4)]);
-    assert.deepEqual(db.storeFor("u", "b").readBatches!(0), [batch(1)]);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+  db = openSqliteDatabase(path);
+  const loaded = db.storeFor("u", "a").load();
+  assert.deepEqual(loaded, { snapshot: { ...snapshot(2, "t1t2"), marks: {} }, batches: [batch(3), batch(4)], clean: false });
+  assert.deepEqual(db.storeFor("u", "a").readBatches!(1), [batch(2), batch(3), batch(4)]);
+  assert.deepEqual(db.storeFor("u", "b").readBatches!(0), [batch(1)]);
+  db.close();
 });
 
-test("a load is clean only after a final write, and marks the session open until the next one", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "c");
-    await store.write([batch(1)], snapshot(1));
-    assert.equal(store.load()!.clean, false, "never closed");
-    await store.write([batch(2)], snapshot(2), { final: true });
-    assert.equal(store.load()!.clean, true);
-    assert.equal(store.load()!.clean, false, "loaded again without closing: the first holder may have died");
-    await store.write([], undefined, { final: true });
-    assert.equal(store.load()!.clean, true);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("a load is clean only after a final write, and marks the session open until the next one", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "c");
+  await store.write([batch(1)], snapshot(1));
+  assert.equal(store.load()!.clean, false, "never closed");
+  await store.write([batch(2)], snapshot(2), { final: true });
+  assert.equal(store.load()!.clean, true);
+  assert.equal(store.load()!.clean, false, "loaded again without closing: the first holder may have died");
+  await store.write([], undefined, { final: true });
+  assert.equal(store.load()!.clean, true);
+  db.close();
 });
 
-test("writes of many sessions in the same turn share one transaction", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const before = db.transactions();
-    const writes = [];
-    for (let i = 0; i < 50; i++) writes.push(db.storeFor("u", `s${i}`).write([batch(1), batch(2)], snapshot(2)));
-    await Promise.all(writes);
-    assert.equal(db.transactions() - before, 1);
-    for (let i = 0; i < 50; i++) assert.equal(db.storeFor("u", `s${i}`).load()?.snapshot.seq, 2);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("writes of many sessions in the same turn share one transaction", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const before = db.transactions();
+  const writes = [];
+  for (let i = 0; i < 50; i++) writes.push(db.storeFor("u", `s${i}`).write([batch(1), batch(2)], snapshot(2)));
+  await Promise.all(writes);
+  assert.equal(db.transactions() - before, 1);
+  for (let i = 0; i < 50; i++) assert.equal(db.storeFor("u", `s${i}`).load()?.snapshot.seq, 2);
+  db.close();
 });
 
-test("old batches are pruned beyond the kept window, never those after the snapshot", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "long");
-    const total = KEPT_BATCHES + 600;
-    const all = Array.from({ length: total }, (_, i) => batch(i + 1));
-    await store.write(all.slice(0, 100), snapshot(100));
-    await store.write(all.slice(100, total));
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(store.readBatches!(0)[0].seq, 1, "nothing after the snapshot is pruned, however old");
-    await store.write([], snapshot(total - 10));
-    await waitFor(() => store.readBatches!(0)[0].seq > 1, "pruning");
-    const kept = store.readBatches!(0);
-    assert.equal(kept.length, KEPT_BATCHES);
-    assert.equal(kept[0].seq, total - KEPT_BATCHES + 1);
-    assert.equal(store.load()!.batches.length, 10, "the batches after the snapshot are all there");
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("old batches are pruned beyond the kept window, never those after the snapshot", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "long");
+  const total = KEPT_BATCHES + 600;
+  const all = Array.from({ length: total }, (_, i) => batch(i + 1));
+  await store.write(all.slice(0, 100), snapshot(100));
+  await store.write(all.slice(100, total));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(store.readBatches!(0)[0].seq, 1, "nothing after the snapshot is pruned, however old");
+  await store.write([], snapshot(total - 10));
+  await waitFor(() => store.readBatches!(0)[0].seq > 1, "pruning");
+  const kept = store.readBatches!(0);
+  assert.equal(kept.length, KEPT_BATCHES);
+  assert.equal(kept[0].seq, total - KEPT_BATCHES + 1);
+  assert.equal(store.load()!.batches.length, 10, "the batches after the snapshot are all there");
+  db.close();
 });
 
-test("a stored state that is not a valid HarnessState fails to load with a message naming it", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, "harness.db");
-  try {
-    const db = openSqliteDatabase(path);
-    await db.storeFor("u", "bad").write([], snapshot(0));
-    db.close();
-    const raw = new DatabaseSync(path);
-    raw.prepare("UPDATE sessions SET state = ? WHERE session_id = 'bad'").run(JSON.stringify({ status: "sleeping", messages: [] }));
-    raw.close();
-    const again = openSqliteDatabase(path);
-    assert.throws(() => again.storeFor("u", "bad").load(), /stored state of session u\/bad is invalid: status/);
-    again.close();
-  } finally {
-    await dir.remove();
-  }
+test("a stored state that is not a valid HarnessState fails to load with a message naming it", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const db = openSqliteDatabase(path);
+  await db.storeFor("u", "bad").write([], snapshot(0));
+  db.close();
+  const raw = new DatabaseSync(path);
+  raw.prepare("UPDATE sessions SET state = ? WHERE session_id = 'bad'").run(JSON.stringify({ status: "sleeping", messages: [] }));
+  raw.close();
+  const again = openSqliteDatabase(path);
+  assert.throws(() => again.storeFor("u", "bad").load(), /stored state of session u\/bad is invalid: status/);
+  again.close();
 });
 
-test("fields a newer version stored are kept on load", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const snap = snapshot(0);
-    (snap.state as Record<string, unknown>).todos = [{ text: "later" }];
-    await db.storeFor("u", "x").write([], snap);
-    assert.deepEqual((db.storeFor("u", "x").load()!.snapshot.state as Record<string, unknown>).todos, [{ text: "later" }]);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("fields a newer version stored are kept on load", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const snap = snapshot(0);
+  (snap.state as Record<string, unknown>).todos = [{ text: "later" }];
+  await db.storeFor("u", "x").write([], snap);
+  assert.deepEqual((db.storeFor("u", "x").load()!.snapshot.state as Record<string, unknown>).todos, [{ text: "later" }]);
+  db.close();
 });
 
-test("the run record and the marks are stored with the batches, and cleared with null; a record from an earlier version, with the prompt in it, loads too", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "r");
-    const run = { requestId: "req-1", lastEventSeq: 7, userMessageId: "m1", assistantMessageId: "m2", afterTool: true };
-    await store.write([batch(1)], { ...snapshot(1), marks: { m1: 0 } }, { run });
-    assert.deepEqual(store.load()!.run, run);
-    assert.deepEqual(store.load()!.snapshot.marks, { m1: 0 });
-    assert.deepEqual(db.sessionsWithRun(), [{ userId: "u", sessionId: "r" }]);
-    await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9, prompt: "p" } });
-    assert.deepEqual(store.load()!.run, { ...run, lastEventSeq: 9, prompt: "p" });
-    await store.write([], undefined, { run: null });
-    assert.equal(store.load()!.run, undefined);
-    assert.deepEqual(db.sessionsWithRun(), []);
-    db.close();
+test("the run record and the marks are stored with the batches, and cleared with null; a record from an earlier version, with the prompt in it, loads too", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "r");
+  const run = { requestId: "req-1", lastEventSeq: 7, userMessageId: "m1", assistantMessageId: "m2", afterTool: true };
+  await store.write([batch(1)], { ...snapshot(1), marks: { m1: 0 } }, { run });
+  assert.deepEqual(store.load()!.run, run);
+  assert.deepEqual(store.load()!.snapshot.marks, { m1: 0 });
+  assert.deepEqual(db.sessionsWithRun(), [{ userId: "u", sessionId: "r" }]);
+  await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9, prompt: "p" } });
+  assert.deepEqual(store.load()!.run, { ...run, lastEventSeq: 9, prompt: "p" });
+  await store.write([], undefined, { run: null });
+  assert.equal(store.load()!.run, undefined);
+  assert.deepEqual(db.sessionsWithRun(), []);
+  db.close();
 
-    // Marks an earlier version kept in the session row load until the session's next ones are written.
-    const raw = new DatabaseSync(join(dir.path, "harness.db"));
-    raw.prepare(`UPDATE sessions SET marks = '{"old":3}' WHERE session_id = 'r'`).run();
-    raw.prepare("DELETE FROM session_marks").run();
-    raw.close();
-    const reopened = openSqliteDatabase(join(dir.path, "harness.db"));
-    const again = reopened.storeFor("u", "r");
-    assert.deepEqual(again.load()!.snapshot.marks, { old: 3 });
-    await again.write([batch(3)], { ...snapshot(3), marks: { old: 3, m3: 1 } }, { stateKept: true });
-    assert.deepEqual(again.load()!.snapshot.marks, { old: 3, m3: 1 });
-    reopened.close();
-  } finally {
-    await dir.remove();
-  }
+  // Marks an earlier version kept in the session row load until the session's next ones are written.
+  const raw = new DatabaseSync(join(dir, "harness.db"));
+  raw.prepare(`UPDATE sessions SET marks = '{"old":3}' WHERE session_id = 'r'`).run();
+  raw.prepare("DELETE FROM session_marks").run();
+  raw.close();
+  const reopened = openSqliteDatabase(join(dir, "harness.db"));
+  const again = reopened.storeFor("u", "r");
+  assert.deepEqual(again.load()!.snapshot.marks, { old: 3 });
+  await again.write([batch(3)], { ...snapshot(3), marks: { old: 3, m3: 1 } }, { stateKept: true });
+  assert.deepEqual(again.load()!.snapshot.marks, { old: 3, m3: 1 });
+  reopened.close();
 });
 
-test("reading a session for a copy does not mark it open", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "c");
-    await store.write([batch(1)], snapshot(1), { final: true });
-    assert.equal(db.readSession("u", "c")!.clean, true);
-    assert.equal(db.readSession("u", "c")!.clean, true);
-    assert.equal(store.load()!.clean, true);
-    assert.equal(db.readSession("u", "nope"), undefined);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("reading a session for a copy does not mark it open", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "c");
+  await store.write([batch(1)], snapshot(1), { final: true });
+  assert.equal(db.readSession("u", "c")!.clean, true);
+  assert.equal(db.readSession("u", "c")!.clean, true);
+  assert.equal(store.load()!.clean, true);
+  assert.equal(db.readSession("u", "nope"), undefined);
+  db.close();
 });
 
-test("the catalog lists a user's sessions newest first, with titles from the first prompt unless named", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const long = "Please   refactor the parser\nso that it handles every edge case we talked about yesterday afternoon";
-    await db.storeFor("u", "old").write([], {
-      state: { status: "idle", messages: [{ id: "1", role: "user", content: long, status: "complete" }, { id: "2", role: "assistant", content: "ok", status: "complete" }] },
-      seq: 0,
-      transcript: [],
-    });
-    await new Promise((r) => setTimeout(r, 5));
-    assert.equal(db.catalog.create("u", "named", { title: "My session" }), true);
-    assert.equal(db.catalog.create("u", "named", {}), false, "an id is created once");
-    db.catalog.create("v", "theirs", {});
-    const list = db.catalog.list("u");
-    assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.status, s.messageCount]), [
-      ["named", "My session", "idle", 0],
-      ["old", "Please refactor the parser so that it handles every edge cas", "idle", 2],
-    ]);
-    assert.equal(list[1].title!.length, 60);
-    assert.match(list[0].createdAt, /^\d{4}-\d\d-\d\dT/);
-    assert.equal(db.catalog.rename("u", "old", "Parser"), true);
-    assert.equal(db.catalog.rename("v", "old", "x"), false, "another user's session is not found");
-    assert.equal(db.catalog.list("u").find((s) => s.sessionId === "old")?.title, "Parser");
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("the catalog lists a user's sessions newest first, with titles from the first prompt unless named", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const long = "Please   refactor the parser\nso that it handles every edge case we talked about yesterday afternoon";
+  await db.storeFor("u", "old").write([], {
+    state: { status: "idle", messages: [{ id: "1", role: "user", content: long, status: "complete" }, { id: "2", role: "assistant", content: "ok", status: "complete" }] },
+    seq: 0,
+    transcript: [],
+  });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(db.catalog.create("u", "named", { title: "My session" }), true);
+  assert.equal(db.catalog.create("u", "named", {}), false, "an id is created once");
+  db.catalog.create("v", "theirs", {});
+  const list = db.catalog.list("u");
+  assert.deepEqual(list.map((s) => [s.sessionId, s.title, s.status, s.messageCount]), [
+    ["named", "My session", "idle", 0],
+    ["old", "Please refactor the parser so that it handles every edge cas", "idle", 2],
+  ]);
+  assert.equal(list[1].title!.length, 60);
+  assert.match(list[0].createdAt, /^\d{4}-\d\d-\d\dT/);
+  assert.equal(db.catalog.rename("u", "old", "Parser"), true);
+  assert.equal(db.catalog.rename("v", "old", "x"), false, "another user's session is not found");
+  assert.equal(db.catalog.list("u").find((s) => s.sessionId === "old")?.title, "Parser");
+  db.close();
 });
 
-test("deleting a session removes its rows after the writes queued before it", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "gone");
-    await store.write([batch(1)], snapshot(1));
-    db.catalog.setRunner("u", "gone", { pid: 123, url: "http://127.0.0.1:1" });
-    const late = store.write([batch(2)]);
-    const removed = db.deleteSession("u", "gone");
-    await Promise.all([late, removed]);
-    assert.equal(store.load(), undefined);
-    assert.deepEqual(store.readBatches(0), []);
-    assert.equal(db.catalog.runnerOf("u", "gone"), undefined);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("deleting a session removes its rows after the writes queued before it", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "gone");
+  await store.write([batch(1)], snapshot(1));
+  db.catalog.setRunner("u", "gone", { pid: 123, url: "http://127.0.0.1:1" });
+  const late = store.write([batch(2)]);
+  const removed = db.deleteSession("u", "gone");
+  await Promise.all([late, removed]);
+  assert.equal(store.load(), undefined);
+  assert.deepEqual(store.readBatches(0), []);
+  assert.equal(db.catalog.runnerOf("u", "gone"), undefined);
+  db.close();
 });
 
-test("a read sees the writes queued before it, even before they are committed", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "quick");
-    const written = store.write([batch(1), batch(2)], snapshot(1));
-    const loaded = store.load();
-    assert.equal(loaded?.snapshot.seq, 1);
-    assert.deepEqual(loaded?.batches.map((b) => b.seq), [2]);
-    void store.write([batch(3)]);
-    assert.deepEqual(store.readBatches(2).map((b) => b.seq), [3]);
-    await written;
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("a read sees the writes queued before it, even before they are committed", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "quick");
+  const written = store.write([batch(1), batch(2)], snapshot(1));
+  const loaded = store.load();
+  assert.equal(loaded?.snapshot.seq, 1);
+  assert.deepEqual(loaded?.batches.map((b) => b.seq), [2]);
+  void store.write([batch(3)]);
+  assert.deepEqual(store.readBatches(2).map((b) => b.seq), [3]);
+  await written;
+  db.close();
 });
 
-test("a write the database refuses fails alone, with the database's message; the others and later writes are stored", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, "harness.db");
-  try {
-    const db = openSqliteDatabase(path);
-    const raw = new DatabaseSync(path);
-    raw.exec(`CREATE TRIGGER refuse BEFORE INSERT ON deltas WHEN NEW.session_id = 'bad' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
-    raw.close();
-    const good = db.storeFor("u", "good").write([batch(1)], snapshot(1));
-    const bad = Promise.resolve(db.storeFor("u", "bad").write([batch(1)], snapshot(0)));
-    await assert.rejects(bad, /storing session u\/bad failed: disk says no/);
-    await good;
-    assert.equal(db.storeFor("u", "good").load()?.snapshot.seq, 1);
-    assert.equal(db.storeFor("u", "bad").load(), undefined, "nothing of the refused write is stored, not even its snapshot");
-    await db.storeFor("u", "good").write([batch(2)]);
-    assert.deepEqual(db.storeFor("u", "good").readBatches(0).map((b) => b.seq), [1, 2]);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("a write the database refuses fails alone, with the database's message; the others and later writes are stored", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const db = openSqliteDatabase(path);
+  const raw = new DatabaseSync(path);
+  raw.exec(`CREATE TRIGGER refuse BEFORE INSERT ON deltas WHEN NEW.session_id = 'bad' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+  raw.close();
+  const good = db.storeFor("u", "good").write([batch(1)], snapshot(1));
+  const bad = Promise.resolve(db.storeFor("u", "bad").write([batch(1)], snapshot(0)));
+  await assert.rejects(bad, /storing session u\/bad failed: disk says no/);
+  await good;
+  assert.equal(db.storeFor("u", "good").load()?.snapshot.seq, 1);
+  assert.equal(db.storeFor("u", "bad").load(), undefined, "nothing of the refused write is stored, not even its snapshot");
+  await db.storeFor("u", "good").write([batch(2)]);
+  assert.deepEqual(db.storeFor("u", "good").readBatches(0).map((b) => b.seq), [1, 2]);
+  db.close();
 });
 
-test("commits happen off the server's thread: a slow transaction does not hold up its timers", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, "harness.db");
-  try {
-    const db = openSqliteDatabase(path);
-    // A trigger that makes every insert of this session cost a lot of work inside the transaction.
-    const raw = new DatabaseSync(path);
-    raw.exec(`CREATE TRIGGER slow AFTER INSERT ON deltas WHEN NEW.session_id = 'slow' BEGIN
-      SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT i FROM n); END;`);
-    raw.close();
-    const store = db.storeFor("u", "slow");
-    const started = performance.now();
-    const written = store.write([batch(1)], snapshot(1));
-    let ticks = 0;
-    let longest = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-      ticks++;
-    }, 5);
-    await written;
-    clearInterval(timer);
-    const took = performance.now() - started;
-    assert.ok(took > 100, `the transaction took ${took.toFixed(0)} ms: too quick to show anything`);
-    assert.ok(longest < took / 2, `a timer waited ${longest.toFixed(0)} ms of a ${took.toFixed(0)} ms transaction`);
-    assert.ok(ticks >= 5);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("commits happen off the server's thread: a slow transaction does not hold up its timers", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const db = openSqliteDatabase(path);
+  // A trigger that makes every insert of this session cost a lot of work inside the transaction.
+  const raw = new DatabaseSync(path);
+  raw.exec(`CREATE TRIGGER slow AFTER INSERT ON deltas WHEN NEW.session_id = 'slow' BEGIN
+    SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT i FROM n); END;`);
+  raw.close();
+  const store = db.storeFor("u", "slow");
+  const started = performance.now();
+  const written = store.write([batch(1)], snapshot(1));
+  let ticks = 0;
+  let longest = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    ticks++;
+  }, 5);
+  await written;
+  clearInterval(timer);
+  const took = performance.now() - started;
+  assert.ok(took > 100, `the transaction took ${took.toFixed(0)} ms: too quick to show anything`);
+  assert.ok(longest < took / 2, `a timer waited ${longest.toFixed(0)} ms of a ${took.toFixed(0)} ms transaction`);
+  assert.ok(ticks >= 5);
+  db.close();
 });
 
-test("a runner's record keeps its token; a file of a version without tokens gains the column; the file is its owner's only", async () => {
-  const dir = await tempDir();
-  try {
-    const path = join(dir.path, "harness.db");
-    const old = new DatabaseSync(path);
-    old.exec("CREATE TABLE runners (user_id TEXT NOT NULL, session_id TEXT NOT NULL, pid INTEGER NOT NULL, url TEXT NOT NULL, PRIMARY KEY (user_id, session_id)) WITHOUT ROWID");
-    old.exec("INSERT INTO runners VALUES ('u', 'before', 41, 'http://127.0.0.1:1/workspaces/a')");
-    old.close();
+test("a runner's record keeps its token; a file of a version without tokens gains the column; the file is its owner's only", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const old = new DatabaseSync(path);
+  old.exec("CREATE TABLE runners (user_id TEXT NOT NULL, session_id TEXT NOT NULL, pid INTEGER NOT NULL, url TEXT NOT NULL, PRIMARY KEY (user_id, session_id)) WITHOUT ROWID");
+  old.exec("INSERT INTO runners VALUES ('u', 'before', 41, 'http://127.0.0.1:1/workspaces/a')");
+  old.close();
 
-    const db = openSqliteDatabase(path);
-    assert.equal(statSync(path).mode & 0o777, 0o600);
-    assert.deepEqual(db.catalog.runnerOf("u", "before"), { pid: 41, url: "http://127.0.0.1:1/workspaces/a" }, "a record from before tokens reads without one");
-    db.catalog.setRunner("u", "s", { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
-    assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
-    db.catalog.setRunner("u", "s", { pid: 43, url: "http://127.0.0.1:3/workspaces/b" });
-    assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 43, url: "http://127.0.0.1:3/workspaces/b" }, "a new record replaces the token too");
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+  const db = openSqliteDatabase(path);
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  assert.deepEqual(db.catalog.runnerOf("u", "before"), { pid: 41, url: "http://127.0.0.1:1/workspaces/a" }, "a record from before tokens reads without one");
+  db.catalog.setRunner("u", "s", { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
+  assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 42, url: "http://127.0.0.1:2/workspaces/b", token: "t0k" });
+  db.catalog.setRunner("u", "s", { pid: 43, url: "http://127.0.0.1:3/workspaces/b" });
+  assert.deepEqual(db.catalog.runnerOf("u", "s"), { pid: 43, url: "http://127.0.0.1:3/workspaces/b" }, "a new record replaces the token too");
+  db.close();
 });
 
-test("a snapshot keeps the stored transcript and adds only the messages after it; a whole one replaces them all; without one stored, the write fails alone", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "s");
-    await store.write([batch(1)], snapshot(1));
-    const hi = { role: "user" as const, content: "hi" };
-    const later = { ...snapshot(2, "later"), transcript: [{ role: "user" as const, content: "not stored" }] };
-    await store.write([batch(2)], later, { transcriptKept: 1 });
-    const loaded = store.load()!;
-    assert.equal(loaded.snapshot.seq, 2);
-    assert.equal(loaded.snapshot.state.messages[0].content, "later");
-    assert.deepEqual(loaded.snapshot.transcript, [hi]);
+test("a snapshot keeps the stored transcript and adds only the messages after it; a whole one replaces them all; without one stored, the write fails alone", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "s");
+  await store.write([batch(1)], snapshot(1));
+  const hi = { role: "user" as const, content: "hi" };
+  const later = { ...snapshot(2, "later"), transcript: [{ role: "user" as const, content: "not stored" }] };
+  await store.write([batch(2)], later, { transcriptKept: 1 });
+  const loaded = store.load()!;
+  assert.equal(loaded.snapshot.seq, 2);
+  assert.equal(loaded.snapshot.state.messages[0].content, "later");
+  assert.deepEqual(loaded.snapshot.transcript, [hi]);
 
-    // Two runs add to it; the second run's write follows a first that was rolled back in part
-    // (its messages from position 1 are replaced).
-    const reply = (text: string) => ({ role: "assistant" as const, content: [{ type: "text", text }] });
-    await store.write([batch(3)], { ...snapshot(3), transcript: [hi, reply("one")] }, { transcriptKept: 1 });
-    await store.write([batch(4)], { ...snapshot(4), transcript: [hi, reply("one"), hi, reply("two")] }, { transcriptKept: 2 });
-    await store.write([batch(5)], { ...snapshot(5), transcript: [hi, reply("uno")] }, { transcriptKept: 1 });
-    assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno")]);
-    await store.write([batch(6)], { ...snapshot(6), transcript: [hi, reply("uno"), hi, reply("dos")] }, { transcriptKept: 2 });
-    assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
-    assert.deepEqual(db.readSession("u", "s")?.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
-    await store.write([batch(7)], { ...snapshot(7), transcript: [reply("rewound")] });
-    assert.deepEqual(store.load()!.snapshot.transcript, [reply("rewound")]);
-    await store.write([batch(8)], { ...snapshot(8), transcript: [reply("rewound"), hi] }, { transcriptKept: 1 });
-    db.close();
+  // Two runs add to it; the second run's write follows a first that was rolled back in part
+  // (its messages from position 1 are replaced).
+  const reply = (text: string) => ({ role: "assistant" as const, content: [{ type: "text", text }] });
+  await store.write([batch(3)], { ...snapshot(3), transcript: [hi, reply("one")] }, { transcriptKept: 1 });
+  await store.write([batch(4)], { ...snapshot(4), transcript: [hi, reply("one"), hi, reply("two")] }, { transcriptKept: 2 });
+  await store.write([batch(5)], { ...snapshot(5), transcript: [hi, reply("uno")] }, { transcriptKept: 1 });
+  assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno")]);
+  await store.write([batch(6)], { ...snapshot(6), transcript: [hi, reply("uno"), hi, reply("dos")] }, { transcriptKept: 2 });
+  assert.deepEqual(store.load()!.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
+  assert.deepEqual(db.readSession("u", "s")?.snapshot.transcript, [hi, reply("uno"), hi, reply("dos")]);
+  await store.write([batch(7)], { ...snapshot(7), transcript: [reply("rewound")] });
+  assert.deepEqual(store.load()!.snapshot.transcript, [reply("rewound")]);
+  await store.write([batch(8)], { ...snapshot(8), transcript: [reply("rewound"), hi] }, { transcriptKept: 1 });
+  db.close();
 
-    // A tail that does not follow what is stored is reported, naming the session.
-    const raw = new DatabaseSync(join(dir.path, "harness.db"));
-    raw.prepare("UPDATE transcript_tails SET position = 5 WHERE user_id = 'u' AND session_id = 's'").run();
-    raw.close();
-    const reopened = openSqliteDatabase(join(dir.path, "harness.db"));
-    assert.throws(() => reopened.storeFor("u", "s").load(), /stored transcript of session u\/s is broken: messages stored from position 5 follow 1 messages/);
-    reopened.close();
-  } finally {
-    await dir.remove();
-  }
+  // A tail that does not follow what is stored is reported, naming the session.
+  const raw = new DatabaseSync(join(dir, "harness.db"));
+  raw.prepare("UPDATE transcript_tails SET position = 5 WHERE user_id = 'u' AND session_id = 's'").run();
+  raw.close();
+  const reopened = openSqliteDatabase(join(dir, "harness.db"));
+  assert.throws(() => reopened.storeFor("u", "s").load(), /stored transcript of session u\/s is broken: messages stored from position 5 follow 1 messages/);
+  reopened.close();
 });
 
-test("a snapshot that would keep a transcript never stored fails alone", async () => {
-  const dir = await tempDir();
-  try {
-    const db = openSqliteDatabase(join(dir.path, "harness.db"));
-    const store = db.storeFor("u", "s");
-    await store.write([batch(1)], snapshot(1));
-    await store.write([batch(2)]);
-    const other = db.storeFor("u", "new");
-    await assert.rejects(Promise.resolve(other.write([batch(1)], snapshot(1), { transcriptKept: 1 })), /storing session u\/new failed: the session has no stored transcript to keep/);
-    assert.equal(other.load(), undefined, "nothing of the refused write is stored");
-    await store.write([batch(3)]);
-    assert.deepEqual(store.readBatches(0).map((b) => b.seq), [1, 2, 3]);
-    db.close();
-  } finally {
-    await dir.remove();
-  }
+test("a snapshot that would keep a transcript never stored fails alone", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const store = db.storeFor("u", "s");
+  await store.write([batch(1)], snapshot(1));
+  await store.write([batch(2)]);
+  const other = db.storeFor("u", "new");
+  await assert.rejects(Promise.resolve(other.write([batch(1)], snapshot(1), { transcriptKept: 1 })), /storing session u\/new failed: the session has no stored transcript to keep/);
+  assert.equal(other.load(), undefined, "nothing of the refused write is stored");
+  await store.write([batch(3)]);
+  assert.deepEqual(store.readBatches(0).map((b) => b.seq), [1, 2, 3]);
+  db.close();
 });
 
-test("deleting a session gives its space back: the file shrinks", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, "harness.db");
-  try {
-    let db = openSqliteDatabase(path);
-    const big = "x".repeat(4000);
-    await db.storeFor("u", "keep").write([batch(1)], snapshot(1));
-    const store = db.storeFor("u", "gone");
-    for (let seq = 1; seq <= 2000; seq += 100) {
-      await store.write(Array.from({ length: 100 }, (_, k) => batch(seq + k, big)), snapshot(seq + 99, big));
-    }
-    db.close();
-    const full = statSync(path).size;
-    assert.ok(full > 8_000_000, `the session takes room (${full} bytes)`);
-
-    db = openSqliteDatabase(path);
-    await db.deleteSession("u", "gone");
-    db.close();
-    const after = statSync(path).size;
-    assert.ok(after < full / 10, `the file shrank from ${full} to ${after} bytes`);
-    db = openSqliteDatabase(path);
-    assert.ok(db.storeFor("u", "keep").load(), "the other session is still there");
-    db.close();
-  } finally {
-    await dir.remove();
+test("deleting a session gives its space back: the file shrinks", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  let db = openSqliteDatabase(path);
+  const big = "x".repeat(4000);
+  await db.storeFor("u", "keep").write([batch(1)], snapshot(1));
+  const store = db.storeFor("u", "gone");
+  for (let seq = 1; seq <= 2000; seq += 100) {
+    await store.write(Array.from({ length: 100 }, (_, k) => batch(seq + k, big)), snapshot(seq + 99, big));
   }
+  db.close();
+  const full = statSync(path).size;
+  assert.ok(full > 8_000_000, `the session takes room (${full} bytes)`);
+
+  db = openSqliteDatabase(path);
+  await db.deleteSession("u", "gone");
+  db.close();
+  const after = statSync(path).size;
+  assert.ok(after < full / 10, `the file shrank from ${full} to ${after} bytes`);
+  db = openSqliteDatabase(path);
+  assert.ok(db.storeFor("u", "keep").load(), "the other session is still there");
+  db.close();
 });
 
-test("a write that keeps the state stores the transcript and marks alone: a load replays the batches since the stored state, and pruning spares them", async () => {
-  const dir = await tempDir();
-  try {
-    const path = join(dir.path, "harness.db");
-    const db = openSqliteDatabase(path);
-    const store = db.storeFor("u", "s");
-    await store.write([batch(1)], snapshot(1, "one"));
-    const hi = { role: "user" as const, content: "hi" };
-    const reply = { role: "assistant" as const, content: [{ type: "text", text: "hello" }] };
-    const later = Array.from({ length: KEPT_BATCHES + 600 }, (_, i) => batch(i + 2));
-    // A run ended: its batches, and a snapshot whose state is not to be written.
-    await store.write(later, { ...snapshot(later.length + 1, "never stored"), transcript: [hi, reply], marks: { m: 1 } }, { stateKept: true, transcriptKept: 1 });
-    // A rewind: the transcript whole and shorter, the state still kept.
-    await store.write([], { ...snapshot(later.length + 1, "never stored"), transcript: [reply], marks: {} }, { stateKept: true });
-    db.close();
+test("a write that keeps the state stores the transcript and marks alone: a load replays the batches since the stored state, and pruning spares them", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const db = openSqliteDatabase(path);
+  const store = db.storeFor("u", "s");
+  await store.write([batch(1)], snapshot(1, "one"));
+  const hi = { role: "user" as const, content: "hi" };
+  const reply = { role: "assistant" as const, content: [{ type: "text", text: "hello" }] };
+  const later = Array.from({ length: KEPT_BATCHES + 600 }, (_, i) => batch(i + 2));
+  // A run ended: its batches, and a snapshot whose state is not to be written.
+  await store.write(later, { ...snapshot(later.length + 1, "never stored"), transcript: [hi, reply], marks: { m: 1 } }, { stateKept: true, transcriptKept: 1 });
+  // A rewind: the transcript whole and shorter, the state still kept.
+  await store.write([], { ...snapshot(later.length + 1, "never stored"), transcript: [reply], marks: {} }, { stateKept: true });
+  db.close();
 
-    const reopened = openSqliteDatabase(path);
-    const loaded = reopened.storeFor("u", "s").load()!;
-    assert.equal(loaded.snapshot.seq, 1, "the state stored is the first one");
-    assert.equal(loaded.snapshot.state.messages[0].content, "one");
-    assert.deepEqual(loaded.snapshot.transcript, [reply]);
-    assert.deepEqual(loaded.snapshot.marks, {});
-    assert.equal(loaded.batches.length, later.length, "every batch after the stored state is kept to replay");
-    assert.equal(loaded.batches.at(-1)?.seq, later.length + 1);
-    // Kept the state of a session never stored: refused, naming what is missing.
-    await assert.rejects(
-      Promise.resolve(reopened.storeFor("u", "new").write([batch(1)], snapshot(1), { stateKept: true })),
-      /storing session u\/new failed: the session has no stored state to keep/,
-    );
-    reopened.close();
-  } finally {
-    await dir.remove();
-  }
+  const reopened = openSqliteDatabase(path);
+  const loaded = reopened.storeFor("u", "s").load()!;
+  assert.equal(loaded.snapshot.seq, 1, "the state stored is the first one");
+  assert.equal(loaded.snapshot.state.messages[0].content, "one");
+  assert.deepEqual(loaded.snapshot.transcript, [reply]);
+  assert.deepEqual(loaded.snapshot.marks, {});
+  assert.equal(loaded.batches.length, later.length, "every batch after the stored state is kept to replay");
+  assert.equal(loaded.batches.at(-1)?.seq, later.length + 1);
+  // Kept the state of a session never stored: refused, naming what is missing.
+  await assert.rejects(
+    Promise.resolve(reopened.storeFor("u", "new").write([batch(1)], snapshot(1), { stateKept: true })),
+    /storing session u\/new failed: the session has no stored state to keep/,
+  );
+  reopened.close();
 });

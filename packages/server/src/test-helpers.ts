@@ -17,6 +17,13 @@ export async function tempDir(prefix = "harness-server-"): Promise<{ path: strin
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+/** A temp directory removed after the test `t`. */
+export async function testDir(t: { after(fn: () => unknown): void }, prefix?: string): Promise<string> {
+  const dir = await tempDir(prefix);
+  t.after(() => dir.remove());
+  return dir.path;
+}
+
 /** A runner factory handing out hand-driven fake runners, one per session, and counting stops. */
 export function fakeRunners(): { factory: RunnerFactory; runners: Map<string, FakeRunner & { stops: number }> } {
   const runners = new Map<string, FakeRunner & { stops: number }>();

@@ -15,7 +15,8 @@ test("the SDK client follows a run and carries on across a server restart", asyn
   let server = await startHarnessServer({ dataDir, env });
   const client = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "main", reconnect: { minDelayMs: 50, maxDelayMs: 200 } });
   const errors: string[] = [];
-  client.on("error", (e) => errors.push(e.message));
+  const retries: string[] = [];
+  client.on("error", (e) => (e.code === "reconnect_failed" ? retries : errors).push(e.message));
   const connection = (ok: (status: string) => boolean) =>
     new Promise<void>((resolve) => {
       if (ok(client.connection)) return resolve();
@@ -42,6 +43,8 @@ test("the SDK client follows a run and carries on across a server restart", asyn
     assert.equal(state.messages[3].content, "three");
     assert.deepEqual(state.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
     assert.deepEqual(errors, []);
+    // While the server was away, each failed attempt said why.
+    for (const retry of retries) assert.match(retry, /^could not reconnect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=sdk&sessionId=main&since=\d+: the WebSocket handshake failed .*; trying again$/);
   } finally {
     client.close();
     await server.stop();

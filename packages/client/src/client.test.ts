@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { HarnessClient, type WebSocketLike } from "./client.ts";
+import { HarnessClient, type ClientOptions, type WebSocketLike } from "./client.ts";
 import type { HarnessState, ServerMessage } from "@harness/protocol";
 
 /** A scripted server side: every socket the client opens is recorded with its URL and frames. */
-function fakeServer() {
-  const sockets: (WebSocketLike & { url: string; sent: string[]; serve(frame: ServerMessage): void; drop(code?: number): void })[] = [];
+function fakeServer(autoOpen = true) {
+  const sockets: (WebSocketLike & { url: string; sent: string[]; open(): void; serve(frame: ServerMessage): void; drop(code?: number): void })[] = [];
   const factory = (url: string) => {
     const socket = {
       url,
@@ -17,6 +17,10 @@ function fakeServer() {
       onerror: null as WebSocketLike["onerror"],
       send(data: string) { this.sent.push(data); },
       close() { this.drop(); },
+      open() {
+        this.readyState = 1;
+        this.onopen?.({});
+      },
       serve(frame: ServerMessage) { this.onmessage?.({ data: JSON.stringify(frame) }); },
       drop(code = 1006) {
         if (this.readyState === 3) return;
@@ -25,17 +29,38 @@ function fakeServer() {
       },
     };
     sockets.push(socket);
-    queueMicrotask(() => {
-      socket.readyState = 1;
-      socket.onopen?.({});
-    });
+    if (autoOpen) queueMicrotask(() => socket.open());
     return socket;
   };
   return { sockets, factory };
 }
 
 const state: HarnessState = { status: "idle", messages: [] };
-const tick = () => new Promise((r) => setTimeout(r, 5));
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+const settled = (p: Promise<unknown>) => Promise.race([p.then(() => "resolved", () => "rejected"), tick(100).then(() => "pending")]);
+const options = (factory: (url: string) => WebSocketLike, reconnect: ClientOptions["reconnect"] = { minDelayMs: 1, maxDelayMs: 2 }) =>
+  ({ url: "http://h", userId: "u", sessionId: "s", webSocket: factory, reconnect }) satisfies ClientOptions;
+
+/** A client connected to a fake server at `seq`, with the state `initial`. */
+async function connected(initial: HarnessState = state, seq = 1, reconnect?: ClientOptions["reconnect"]) {
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory, reconnect));
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state: initial, seq });
+  await connecting;
+  return { server, client };
+}
+
+/** Errors of listeners, caught where the client reports them (the browser's reportError). */
+function reportedErrors(t: { after(fn: () => void): void }): unknown[] {
+  const errors: unknown[] = [];
+  const global = globalThis as { reportError?: (error: unknown) => void };
+  const before = global.reportError;
+  global.reportError = (error) => errors.push(error);
+  t.after(() => (global.reportError = before));
+  return errors;
+}
 
 test("applies the snapshot and deltas, and reconnects with since after a drop", async () => {
   const server = fakeServer();
@@ -189,4 +214,156 @@ test("connect() after close() asks for the whole state, so it resolves even when
   server.sockets[1].serve({ type: "state", state, seq: 7 });
   assert.deepEqual(await again, state);
   client.close();
+});
+
+test("connect() while a reconnect is under way connects now, asking for the whole state; later drops still reconnect", async () => {
+  const server = fakeServer(false);
+  const client = new HarnessClient(options(server.factory));
+  const first = client.connect();
+  server.sockets[0].open();
+  server.sockets[0].serve({ type: "state", state, seq: 5 });
+  await first;
+  server.sockets[0].drop();
+  await tick();
+  assert.match(server.sockets[1].url, /since=5/, "the reconnect's handshake is under way");
+  const again = client.connect();
+  assert.equal(server.sockets.length, 3, "a socket asking for the whole state replaces it");
+  assert.doesNotMatch(server.sockets[2].url, /since=/);
+  server.sockets[2].open();
+  server.sockets[2].serve({ type: "state", state, seq: 5 });
+  assert.deepEqual(await again, state);
+  server.sockets[2].drop();
+  await tick(20);
+  assert.equal(server.sockets.length, 4, "a later drop is a drop, not a failed connect()");
+  assert.equal(client.connection, "reconnecting");
+  client.close();
+});
+
+test("a listener that throws is reported, and the client carries on: it reconnects, connect() resolves, commands go out", async (t) => {
+  const reported = reportedErrors(t);
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory));
+  client.on("state", () => {
+    throw new Error("render bug");
+  });
+  client.on("connection", (status) => {
+    throw new Error(`UI bug on ${status}`);
+  });
+  const connecting = client.connect();
+  client.submit("queued before open");
+  await tick();
+  assert.deepEqual(server.sockets[0].sent.map((f) => JSON.parse(f).commands[0].prompt), ["queued before open"]);
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  assert.equal(await settled(connecting), "resolved");
+  client.submit("sent while open");
+  assert.equal(server.sockets[0].sent.length, 2);
+  server.sockets[0].drop();
+  await tick(20);
+  assert.equal(server.sockets.length, 2, "reconnected");
+  assert.deepEqual(
+    reported.map((e) => (e as Error).message),
+    ["UI bug on connecting", "UI bug on open", "render bug", "UI bug on reconnecting", "UI bug on open"],
+  );
+  client.close();
+});
+
+test("a delta already applied is not applied again", async () => {
+  const running: HarnessState = { status: "running", messages: [{ id: "a", role: "assistant", content: "", status: "running" }] };
+  const { server, client } = await connected(running, 1);
+  const deltas: number[] = [];
+  client.on("delta", (_operations, seq) => deltas.push(seq));
+  const delta = { type: "delta" as const, seq: 2, operations: [{ type: "append-text" as const, path: ["messages", "0", "content"], value: "hi" }] };
+  server.sockets[0].serve(delta);
+  server.sockets[0].serve(delta);
+  server.sockets[0].serve({ ...delta, seq: 9 });
+  assert.equal(client.state?.messages[0].content, "hihi", "a seq skipped (after a crash) is fine; a repeated one is dropped");
+  assert.deepEqual(deltas, [2, 9]);
+  client.close();
+});
+
+test("waitFor() fails when the client closes or its session is deleted", async () => {
+  const { server, client } = await connected();
+  const deleted = client.waitFor((s) => s.status === "running");
+  server.sockets[0].drop(4404);
+  await assert.rejects(deleted, /^Error: waitFor: the client closed: the session was deleted$/);
+  const again = client.connect();
+  await tick();
+  server.sockets[1].serve({ type: "state", state, seq: 1 });
+  await again;
+  const closed = client.waitFor((s) => s.status === "running");
+  client.close();
+  await assert.rejects(closed, /^Error: waitFor: the client closed: close\(\) was called$/);
+});
+
+test("commands on a closed client throw; close() drops those still waiting", async () => {
+  const server = fakeServer(false);
+  const client = new HarnessClient(options(server.factory));
+  assert.throws(() => client.submit("before connect"), /^Error: the client is closed: call connect\(\) before sending commands$/);
+  client.connect().catch(() => {});
+  client.submit("waiting");
+  client.close();
+  assert.throws(() => client.submit("after close"), /the client is closed/);
+  const again = client.connect();
+  server.sockets[1].open();
+  server.sockets[1].serve({ type: "state", state, seq: 1 });
+  await again;
+  assert.deepEqual(server.sockets[1].sent, [], "nothing from before close() went out");
+  client.close();
+});
+
+test("commands queued while offline go out as the frames they were sent in; frames past the server's limits throw", async () => {
+  const { server, client } = await connected();
+  server.sockets[0].drop();
+  for (let i = 0; i < 60; i++) client.approve(`t${i}`);
+  client.send(...Array.from({ length: 100 }, (_, i) => ({ type: "deny" as const, toolCallId: `u${i}` })));
+  assert.throws(() => client.send(...Array.from({ length: 101 }, () => ({ type: "cancel" as const }))), /^RangeError: a frame holds at most 100 commands, not 101/);
+  assert.throws(() => client.submit("x".repeat(1024 * 1024)), /^RangeError: these commands take more than the 1048576 bytes a frame may hold$/);
+  for (let i = 0; i < 840; i++) client.cancel();
+  assert.throws(() => client.cancel(), /^RangeError: 1000 commands already wait for the connection \(at most 1000\)$/);
+  await tick(20);
+  const frames = server.sockets[1].sent.map((f) => JSON.parse(f).commands.length);
+  assert.equal(frames.length, 901);
+  assert.deepEqual(frames.slice(0, 62), [...Array(60).fill(1), 100, 1]);
+  client.close();
+});
+
+test("a base URL's path is kept: the WebSocket is under it", async () => {
+  for (const [url, expected] of [
+    ["https://example.com/harness/", "wss://example.com/harness/ws?"],
+    ["http://example.com/harness?x=1", "ws://example.com/harness/ws?"],
+    ["ws://127.0.0.1:7700", "ws://127.0.0.1:7700/ws?"],
+  ]) {
+    const server = fakeServer(false);
+    const client = new HarnessClient({ ...options(server.factory), url });
+    client.connect().catch(() => {});
+    assert.ok(server.sockets[0].url.startsWith(expected), server.sockets[0].url);
+    client.close();
+  }
+  const client = new HarnessClient({ ...options(fakeServer().factory), url: "not a url" });
+  await assert.rejects(client.connect(), /^Error: cannot open "not a url": Invalid URL$/);
+  assert.equal(client.connection, "closed");
+});
+
+test("failed reconnects say why each time, and stop after maxAttempts", async () => {
+  const server = fakeServer(false);
+  const client = new HarnessClient(options(server.factory, { minDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 }));
+  const connecting = client.connect();
+  server.sockets[0].open();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(`${e.code}: ${e.message}`));
+  const waiting = assert.rejects(client.waitFor((s) => s.status === "running"), /waitFor: the client closed: could not reconnect/);
+  server.sockets[0].drop();
+  for (let i = 1; i <= 3; i++) {
+    await tick(20);
+    server.sockets[i]?.drop(1006);
+  }
+  await tick(20);
+  assert.equal(server.sockets.length, 4, "the first connection and three attempts");
+  assert.equal(client.connection, "closed");
+  assert.equal(errors.length, 3);
+  assert.match(errors[0], /^reconnect_failed: could not reconnect to ws:\/\/h\/ws\?userId=u&sessionId=s&since=1: the WebSocket handshake failed \(code 1006\): .*; trying again$/);
+  assert.match(errors[2], /; gave up after 3 attempts$/);
+  await waiting;
 });

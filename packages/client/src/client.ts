@@ -2,14 +2,10 @@
 // local copy of the state with the same reducer the server uses, reconnects after a dropped
 // connection with `since=<seq>` so that it receives exactly the missed deltas, and sends typed
 // commands. Browser-safe: it uses only the standard WebSocket API.
-import {
-  applyOperations,
-  OperationError,
-  type HarnessCommand,
-  type HarnessConfig,
-  type HarnessState,
-  type ServerMessage,
-} from "@harness/protocol";
+import { applyOperations, OperationError } from "@harness/protocol/client-side";
+import type { DeltaOperation, HarnessCommand, HarnessConfig, HarnessState, ServerMessage } from "@harness/protocol";
+import { Listeners } from "./listeners.ts";
+import { commandsFrame, Outbox } from "./outbox.ts";
 
 export type WebSocketLike = {
   readonly readyState: number;
@@ -23,7 +19,8 @@ export type WebSocketLike = {
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
 export type ClientOptions = {
-  /** Base URL of the server, e.g. http://127.0.0.1:7700 (ws:// and wss:// work too). */
+  /** Base URL of the server, e.g. http://127.0.0.1:7700 or https://example.com/harness (ws:// and
+   * wss:// work too); the WebSocket is at its path plus /ws. */
   url: string;
   userId: string;
   sessionId: string;
@@ -31,14 +28,20 @@ export type ClientOptions = {
   token?: string;
   /** Defaults to the global WebSocket. */
   webSocket?: WebSocketFactory;
-  /** Reconnect after an unexpected close (default true), with exponential backoff. */
-  reconnect?: boolean | { minDelayMs?: number; maxDelayMs?: number };
+  /** Reconnect after an unexpected close (default true), with exponential backoff between
+   * `minDelayMs` (100) and `maxDelayMs` (5,000), at most `maxAttempts` times in a row (no limit). */
+  reconnect?: boolean | { minDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
 };
 
+/** An `error` frame of the server, or the client's own trouble: `bad_json` (a frame it could not
+ * read) and `reconnect_failed` (an attempt to reconnect failed; the message says whether it gives up). */
 export type ServerError = { message: string; code?: string; command?: number };
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 export type ClientEvents = {
+  /** The state after a snapshot or a delta was applied. */
   state: (state: HarnessState) => void;
+  /** A delta just applied (after `state` listeners ran), for views that update in place. */
+  delta: (operations: DeltaOperation[], seq: number) => void;
   error: (error: ServerError) => void;
   connection: (status: ConnectionStatus) => void;
 };
@@ -54,18 +57,17 @@ export class HarnessClient {
   connection: ConnectionStatus = "closed";
 
   readonly #options: ClientOptions;
-  readonly #listeners: { [K in keyof ClientEvents]: Set<ClientEvents[K]> } = {
-    state: new Set(),
-    error: new Set(),
-    connection: new Set(),
-  };
+  readonly #listeners = new Listeners<ClientEvents>();
   #socket: WebSocketLike | undefined;
-  #outbox: HarnessCommand[] = [];
+  readonly #outbox = new Outbox();
+  /** Reconnect attempts since the last open connection. */
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closedByUser = false;
   /** The connect() waiting for its first state: it fails if the socket closes before one came. */
   #connecting: { promise: Promise<HarnessState>; resolve(state: HarnessState): void; reject(error: Error): void } | undefined;
+  /** waitFor() calls under way: they fail when the client closes for good. */
+  readonly #waiters = new Set<(error: Error) => void>();
   /** What the current socket's error event said, for the message of a failed connect(). */
   #socketError: string | undefined;
 
@@ -76,64 +78,74 @@ export class HarnessClient {
   /** Opens the connection; resolves with the session's state once it has arrived. Rejects when
    * the connection closes before that (a wrong token, a bad URL, no server there, the session
    * deleted): the client is then closed and tries no more until connect() is called again. Once
-   * connected, a dropped connection is reopened (see `reconnect`). Calling it while connecting or
-   * connected returns the same state. */
+   * connected, a dropped connection is reopened (see `reconnect`). Called while connecting, it
+   * returns the same promise; while open, the state at once; while waiting to reconnect, it
+   * connects now and asks for the whole state. */
   connect(): Promise<HarnessState> {
     if (this.#connecting) return this.#connecting.promise;
-    if (this.#socket && this.state && this.connection === "open") return Promise.resolve(this.state);
+    if (this.#socket?.readyState === OPEN && this.state && this.connection === "open") return Promise.resolve(this.state);
     this.#closedByUser = false;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#attempt = 0;
     let resolve!: (state: HarnessState) => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<HarnessState>((res, rej) => ((resolve = res), (reject = rej)));
     this.#connecting = { promise, resolve, reject };
-    // A socket already opening (a reconnect under way) settles this call with its first state. A
-    // new one asks for the whole state: with `since` the server sends nothing when nothing changed,
-    // and connect() waits for a state.
-    if (!this.#socket) this.#open(false);
+    // A reconnect under way would ask with `since`, and the server sends nothing when nothing
+    // changed: it is replaced by a socket that asks for the whole state.
+    this.#dropSocket();
+    this.#open(false);
     return promise;
   }
 
+  /** Closes the connection for good (until connect()). Commands still waiting are dropped;
+   * connect() and waitFor() calls under way fail. */
   close(): void {
     this.#closedByUser = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const socket = this.#socket;
-    this.#socket = undefined;
-    socket?.close(1000, "client closed");
-    this.#failConnect("the client was closed before it connected");
-    this.#setConnection("closed");
+    this.#dropSocket(1000, "client closed");
+    this.#outbox.drain();
+    this.#closed("close() was called", "the client was closed before it connected");
   }
 
   on<K extends keyof ClientEvents>(event: K, listener: ClientEvents[K]): () => void {
-    this.#listeners[event].add(listener);
-    return () => this.#listeners[event].delete(listener);
+    return this.#listeners.on(event, listener);
   }
 
-  /** Resolves with the state once `predicate` holds (checked now and after every change). */
+  /** Resolves with the state once `predicate` holds (checked now and after every change). Fails
+   * after `timeoutMs` (when above 0), or when the client closes for good. */
   waitFor(predicate: (state: HarnessState) => boolean, timeoutMs = 0): Promise<HarnessState> {
     if (this.state && predicate(this.state)) return Promise.resolve(this.state);
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => {
-        off();
-        reject(new Error(`waitFor timed out after ${timeoutMs} ms`));
-      }, timeoutMs) : undefined;
-      const off = this.on("state", (state) => {
-        if (!predicate(state)) return;
+      const finish = (error?: Error) => {
         clearTimeout(timer);
         off();
+        this.#waiters.delete(fail);
+        if (error) reject(error);
+      };
+      const fail = (error: Error) => finish(error);
+      const timer = timeoutMs > 0 ? setTimeout(() => fail(new Error(`waitFor timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const off = this.on("state", (state) => {
+        if (!predicate(state)) return;
+        finish();
         resolve(state);
       });
+      this.#waiters.add(fail);
     });
   }
 
-  /** Sends commands in one frame; while disconnected they wait and go out on reconnect. */
+  /** Sends commands in one frame. While the connection is being made or remade they wait, and go
+   * out, in order, once it opens. Throws when the client is closed (call connect() first), when
+   * the frame would break the server's limits (100 commands, 1 MiB), or when 1,000 commands
+   * already wait. */
   send(...commands: HarnessCommand[]): void {
-    if (this.#socket?.readyState === OPEN && this.#outbox.length === 0) {
-      this.#socket.send(JSON.stringify({ type: "commands", commands }));
-    } else {
-      this.#outbox.push(...commands);
-    }
+    if (commands.length === 0) return;
+    if (this.connection === "closed") throw new Error("the client is closed: call connect() before sending commands");
+    const frame = commandsFrame(commands);
+    if (this.#socket?.readyState === OPEN && this.#outbox.size === 0) this.#socket.send(frame);
+    else this.#outbox.push(frame, commands.length);
   }
 
   submit(prompt: string): void { this.send({ type: "submit", prompt }); }
@@ -147,36 +159,36 @@ export class HarnessClient {
 
   /** `resume`: ask only for what was missed since the last seq applied (a reconnect). */
   #open(resume = true): void {
-    const { url, userId, sessionId, token } = this.#options;
-    const target = new URL("/ws", url.replace(/^http/, "ws"));
-    target.searchParams.set("userId", userId);
-    target.searchParams.set("sessionId", sessionId);
-    if (token) target.searchParams.set("token", token);
-    if (resume && this.seq !== undefined) target.searchParams.set("since", String(this.seq));
-    const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
-    this.#setConnection(this.#attempt === 0 ? "connecting" : "reconnecting");
+    const { userId, sessionId, token } = this.#options;
+    this.#setConnection(resume ? "reconnecting" : "connecting");
     this.#socketError = undefined;
+    let target: URL | undefined;
     let socket: WebSocketLike;
     try {
+      target = socketUrl(this.#options.url);
+      target.searchParams.set("userId", userId);
+      target.searchParams.set("sessionId", sessionId);
+      if (token) target.searchParams.set("token", token);
+      if (resume && this.seq !== undefined) target.searchParams.set("since", String(this.seq));
+      const factory = this.#options.webSocket ?? ((u: string) => new WebSocket(u) as unknown as WebSocketLike);
       socket = factory(target.toString());
     } catch (error) {
-      // A URL the WebSocket constructor refuses.
-      this.#failConnect(`cannot open ${redacted(target)}: ${error instanceof Error ? error.message : String(error)}`);
-      this.#setConnection("closed");
+      // A URL that does not parse, or one the WebSocket constructor refuses.
+      const where = target ? redacted(target) : JSON.stringify(this.#options.url);
+      const message = `cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`;
+      if (resume && !this.#connecting) this.#reconnectFailed(message);
+      else this.#closed(message);
       return;
     }
+    const url = target;
     this.#socket = socket;
     let opened = false;
     socket.onopen = () => {
       if (this.#socket !== socket) return;
       opened = true;
       this.#attempt = 0;
+      for (const frame of this.#outbox.drain()) socket.send(frame);
       this.#setConnection("open");
-      if (this.#outbox.length) {
-        const commands = this.#outbox;
-        this.#outbox = [];
-        socket.send(JSON.stringify({ type: "commands", commands }));
-      }
     };
     socket.onmessage = (event) => {
       if (this.#socket === socket) this.#receive(String(event.data));
@@ -184,22 +196,16 @@ export class HarnessClient {
     socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
-      if (this.#connecting) {
-        const why = [`code ${event.code}`, event.reason, this.#socketError].filter(Boolean).join(", ");
-        // Neither browsers nor Node tell a refused handshake's HTTP status; the server refuses one
-        // for a missing or wrong token and for bad ids, with 401 and 400.
-        const what = opened
-          ? `the connection closed before the session's state arrived (${why})`
-          : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, or a bad userId or sessionId)`;
-        this.#failConnect(`could not connect to ${redacted(target)}: ${what}`);
-        this.#setConnection("closed");
-        return;
-      }
-      if (event.code === SESSION_DELETED_CLOSE_CODE) {
-        this.#setConnection("closed");
-        return;
-      }
-      this.#scheduleReconnect();
+      const why = [`code ${event.code}`, event.reason, this.#socketError].filter(Boolean).join(", ");
+      // Neither browsers nor Node tell a refused handshake's HTTP status; the server refuses one
+      // for a missing or wrong token and for bad ids, with 401 and 400.
+      const failure = opened
+        ? `the connection closed before the session's state arrived (${why})`
+        : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, or a bad userId or sessionId)`;
+      if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);
+      if (event.code === SESSION_DELETED_CLOSE_CODE) return this.#closed("the session was deleted");
+      if (!opened) this.#reconnectFailed(`could not reconnect to ${redacted(url)}: ${failure}`);
+      else this.#scheduleReconnect();
     };
     socket.onerror = (event) => {
       // A close event always follows; reconnecting is decided there. Node's WebSocket says why a
@@ -216,7 +222,7 @@ export class HarnessClient {
     try {
       frame = JSON.parse(raw) as ServerMessage;
     } catch {
-      this.#emit("error", { message: "server sent a frame that is not JSON", code: "bad_json" });
+      this.#listeners.emit("error", { message: "server sent a frame that is not JSON", code: "bad_json" });
       return;
     }
     if (frame.type === "state") {
@@ -224,10 +230,11 @@ export class HarnessClient {
       this.seq = frame.seq;
       const connecting = this.#connecting;
       this.#connecting = undefined;
-      this.#emit("state", frame.state);
       connecting?.resolve(frame.state);
+      this.#listeners.emit("state", frame.state);
     } else if (frame.type === "delta") {
-      if (!this.state) return;
+      // Seqs only grow (a crash may skip some); one already applied is not applied twice.
+      if (!this.state || (this.seq !== undefined && frame.seq <= this.seq)) return;
       try {
         this.state = applyOperations(this.state, frame.operations);
       } catch (err) {
@@ -238,41 +245,76 @@ export class HarnessClient {
         return;
       }
       this.seq = frame.seq;
-      this.#emit("state", this.state);
+      this.#listeners.emit("state", this.state);
+      this.#listeners.emit("delta", frame.operations, frame.seq);
     } else if (frame.type === "error") {
       const { message, code, command } = frame;
-      this.#emit("error", { message, ...(code ? { code } : {}), ...(command !== undefined ? { command } : {}) });
+      this.#listeners.emit("error", { message, ...(code ? { code } : {}), ...(command !== undefined ? { command } : {}) });
     }
+  }
+
+  #reconnectPolicy(): { minDelayMs: number; maxDelayMs: number; maxAttempts: number } | undefined {
+    const policy = this.#options.reconnect ?? true;
+    if (this.#closedByUser || policy === false) return undefined;
+    const { minDelayMs = 100, maxDelayMs = 5_000, maxAttempts = Infinity } = policy === true ? {} : policy;
+    return { minDelayMs, maxDelayMs, maxAttempts };
+  }
+
+  /** A reconnect attempt's handshake failed: says so, then tries again or gives up. */
+  #reconnectFailed(message: string): void {
+    const policy = this.#reconnectPolicy();
+    if (policy && this.#attempt >= policy.maxAttempts) {
+      this.#listeners.emit("error", { message: `${message}; gave up after ${this.#attempt} attempts`, code: "reconnect_failed" });
+      return this.#closed(message);
+    }
+    this.#listeners.emit("error", { message: `${message}; trying again`, code: "reconnect_failed" });
+    this.#scheduleReconnect();
   }
 
   #scheduleReconnect(): void {
-    const policy = this.#options.reconnect ?? true;
-    if (this.#closedByUser || policy === false) {
-      this.#setConnection("closed");
-      return;
-    }
-    const { minDelayMs = 100, maxDelayMs = 5_000 } = policy === true ? {} : policy;
-    const delay = Math.min(maxDelayMs, minDelayMs * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
+    const policy = this.#reconnectPolicy();
+    if (!policy) return this.#closed("the connection closed");
+    const delay = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** this.#attempt) * (0.5 + Math.random() / 2);
     this.#attempt++;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#open();
+    }, delay);
     this.#setConnection("reconnecting");
-    this.#timer = setTimeout(() => this.#open(), delay);
   }
 
-  #failConnect(message: string): void {
+  /** The client is closed for good: a connect() under way fails with `connectError`, a waitFor()
+   * with `reason`. */
+  #closed(reason: string, connectError = reason): void {
     const connecting = this.#connecting;
     this.#connecting = undefined;
-    connecting?.reject(new Error(message));
+    connecting?.reject(new Error(connectError));
+    for (const fail of [...this.#waiters]) fail(new Error(`waitFor: the client closed: ${reason}`));
+    this.#setConnection("closed");
+  }
+
+  #dropSocket(code?: number, reason?: string): void {
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.close(code, reason);
   }
 
   #setConnection(status: ConnectionStatus): void {
     if (this.connection === status) return;
     this.connection = status;
-    this.#emit("connection", status);
+    this.#listeners.emit("connection", status);
   }
+}
 
-  #emit<K extends keyof ClientEvents>(event: K, ...args: Parameters<ClientEvents[K]>): void {
-    for (const listener of this.#listeners[event]) (listener as (...a: Parameters<ClientEvents[K]>) => void)(...args);
-  }
+/** The server's WebSocket URL under the base URL `base` (its path kept, without a query). */
+function socketUrl(base: string): URL {
+  const url = new URL(base);
+  if (url.protocol === "http:") url.protocol = "ws:";
+  else if (url.protocol === "https:") url.protocol = "wss:";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
+  url.search = "";
+  url.hash = "";
+  return url;
 }
 
 /** The URL without its token, fit for an error message. */

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseClientFrame, MAX_FRAME_BYTES } from "./frames.ts";
+import { parseClientFrame } from "./frames.ts";
+import { MAX_FRAME_BYTES } from "./limits.ts";
 import { COMMAND_TYPES } from "./wire.ts";
 
 test("every command of the protocol parses", () => {

@@ -3,8 +3,7 @@
 import { ClientMessageSchema, COMMAND_TYPES, HarnessCommandSchema, type HarnessCommand, type HarnessCommandType } from "./wire.ts";
 import type { z } from "zod";
 
-/** Largest client frame accepted, in bytes of UTF-8 text. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+import { frameTooLarge, MAX_FRAME_BYTES } from "./limits.ts";
 
 export type FrameError = { message: string; code: string; command?: number };
 export type ParsedFrame = { commands: { index: number; command: HarnessCommand }[]; errors: FrameError[] };
@@ -35,13 +34,8 @@ export function describeZodError(error: z.ZodError, whole = "frame"): string {
     .join("; ");
 }
 
-function utf8Length(text: string): number {
-  // Every UTF-16 unit encodes to at most 3 bytes, so short frames need no encoding pass.
-  return text.length * 3 <= MAX_FRAME_BYTES ? text.length : new TextEncoder().encode(text).length;
-}
-
 export function parseClientFrame(raw: string): ParsedFrame {
-  if (utf8Length(raw) > MAX_FRAME_BYTES) {
+  if (frameTooLarge(raw)) {
     return { commands: [], errors: [{ code: ErrorCodes.tooLarge, message: `frame is larger than ${MAX_FRAME_BYTES} bytes` }] };
   }
   let json: unknown;

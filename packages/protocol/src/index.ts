@@ -1,5 +1,6 @@
 export * from "./wire.ts";
-export { parseClientFrame, describeZodError, ErrorCodes, MAX_FRAME_BYTES } from "./frames.ts";
+export { parseClientFrame, describeZodError, ErrorCodes } from "./frames.ts";
+export { MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits.ts";
 export type { FrameError, ParsedFrame } from "./frames.ts";
 export { applyOperations, OperationError } from "./operations.ts";
 export * from "./runner.ts";

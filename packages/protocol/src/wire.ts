@@ -2,6 +2,7 @@
 // definition of the wire: the server validates what clients send with them, and the types
 // exported here are inferred from them so that no wire type is written twice.
 import { z } from "zod";
+import { MAX_COMMANDS_PER_FRAME } from "./limits.ts";
 import { FileChangeSchema, MAX_DENY_REASON_CHARS } from "./runner-control.ts";
 
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
@@ -57,8 +58,6 @@ export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];
 export const COMMAND_TYPES = HarnessCommandSchema.options.map((o) => o.shape.type.value);
 
-/** Most commands one frame may carry: every one of them can be answered by a frame of its own. */
-export const MAX_COMMANDS_PER_FRAME = 100;
 
 /** A client frame. Commands are validated one by one (see parseClientFrame), so the envelope only
  * checks that `commands` is an array. */

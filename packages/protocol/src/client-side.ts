@@ -1,0 +1,5 @@
+// What a client needs at run time, without zod: browser bundles that import this (rather than the
+// package's main entry, which holds every schema) stay a few kilobytes. Types come from the main
+// entry with `import type`, which costs nothing.
+export { applyOperations, OperationError } from "./operations.ts";
+export { frameTooLarge, MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits.ts";

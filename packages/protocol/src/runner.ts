@@ -52,6 +52,8 @@ export const RunnerQuerySchema = z
     cwd: z.string().optional(),
     /** Credentials for this run only; never written to disk by the runner. */
     anthropicApiKey: z.string().optional(),
+    /** For openai/… models (OPENAI_API_KEY), likewise. */
+    openaiApiKey: z.string().optional(),
     /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
     permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
     effort: z.enum(["low", "medium", "high", "max"]).optional(),

@@ -142,7 +142,7 @@ function listedRunners(dataDir: () => string): { made: SupervisedRunner[]; runne
       pool,
       group: userId,
       member: sessionId,
-      anthropicApiKey: "test-key",
+      keys: { anthropicApiKey: "test-key" },
       idleMs: 60_000,
       log: () => {},
     });

@@ -23,7 +23,7 @@ export type HarnessServer = {
 };
 
 /** Variables a runner must not see: credentials travel per query, the server token never. */
-const WITHHELD_FROM_RUNNERS = ["ANTHROPIC_API_KEY", "HARNESS_TOKEN"];
+const WITHHELD_FROM_RUNNERS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "HARNESS_TOKEN"];
 
 function runnerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
@@ -51,7 +51,10 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   });
 
   const env = runnerEnv(config.env);
-  const anthropicApiKey = config.env.ANTHROPIC_API_KEY || undefined;
+  const keys = {
+    ...(config.env.ANTHROPIC_API_KEY && { anthropicApiKey: config.env.ANTHROPIC_API_KEY }),
+    ...(config.env.OPENAI_API_KEY && { openaiApiKey: config.env.OPENAI_API_KEY }),
+  };
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const { workspaceOf } = dirs;
   const pool = createRunnerPool({
@@ -71,7 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         pool,
         group: userId,
         member: `${userId}/${sessionId}`,
-        anthropicApiKey,
+        keys,
         idleMs: config.runnerIdleMs,
         adopt: db.catalog.runnerOf(userId, sessionId),
         onProcess: (info) => {

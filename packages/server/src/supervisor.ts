@@ -35,8 +35,8 @@ export type SupervisorOptions = {
   group: string;
   /** This session, unique within the pool. */
   member: string;
-  /** Sent with every query as anthropicApiKey. */
-  anthropicApiKey?: string;
+  /** Credentials sent with every query (the runner's environment holds none). */
+  keys?: Pick<RunnerQuery, "anthropicApiKey" | "openaiApiKey">;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;
@@ -282,7 +282,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         if (opts.signal.aborted) throw err;
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
-      const withKey = options.anthropicApiKey ? { ...body, anthropicApiKey: options.anthropicApiKey } : body;
+      const withKey = options.keys ? { ...body, ...options.keys } : body;
       const ended = () => (fresh = { live: runner, until: performance.now() + FRESH_MS });
       return queryRun(runner.client, withKey, { ...opts, onEnded: ended });
     });

@@ -2,7 +2,7 @@
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { resolve } from "node:path";
 import { createAgentResources, runAgent, type AgentResources, type RunAgentOptions } from "@harness/agent";
-import { defaultModel, servedByAnthropic, type Provider } from "@harness/llm";
+import { defaultModel, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 
@@ -46,7 +46,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         // The query schema checks the outline of each message; the blocks inside are the
         // transcript this runner produced earlier, handed back unchanged by the session.
         history: query.history as RunAgentOptions["history"],
-        ...(opts.provider ? { provider: opts.provider(query) } : query.anthropicApiKey ? { providerOptions: { anthropic: { apiKey: query.anthropicApiKey } } } : {}),
+        ...(opts.provider ? { provider: opts.provider(query) } : { providerOptions: keysOf(query) }),
         ...(query.model !== undefined && { model: query.model }),
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
@@ -85,5 +85,13 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       resources = undefined;
       await held?.dispose();
     },
+  };
+}
+
+/** The query's credentials, over the runner's environment. */
+function keysOf(query: RunnerQuery): ProviderOverrides {
+  return {
+    ...(query.anthropicApiKey && { anthropic: { apiKey: query.anthropicApiKey } }),
+    ...(query.openaiApiKey && { openai: { apiKey: query.openaiApiKey } }),
   };
 }

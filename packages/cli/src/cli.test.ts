@@ -307,3 +307,31 @@ test("harness serve with a data directory it cannot make says why in one line an
     assert.match(stderr, reason);
   }
 });
+
+test("a second harness serve on the data directory of a running one is refused; after it stops, it starts", async (t) => {
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: join(dir, "data"), HARNESS_TOKEN: "" };
+  const serve = () => {
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((resolve) => (listening = resolve));
+    const started = harness(["serve", "--port", "0"], env, {
+      onStdout: (text) => {
+        const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+        if (match) listening(match[1]);
+      },
+    });
+    t.after(() => started.child.kill("SIGKILL"));
+    return { ...started, url };
+  };
+  const first = serve();
+  await first.url;
+  const second = await serve().result;
+  assert.equal(second.code, 1, second.stderr);
+  assert.match(second.stderr, new RegExp(`^harness: cannot start the server: another Harness server \\(pid \\d+\\) is using the data directory .*data: stop it, or give this one another HARNESS_DATA_DIR\\n$`));
+  first.child.kill("SIGTERM");
+  assert.equal((await first.result).code, 0);
+  const third = serve();
+  assert.equal((await fetch(`${await third.url}/health`)).status, 200);
+  third.child.kill("SIGTERM");
+  assert.equal((await third.result).code, 0);
+});

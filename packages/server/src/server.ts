@@ -8,7 +8,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
-import { openSqliteDatabase } from "./sqlite-store.ts";
+import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { createRunnerPool } from "./runner-pool.ts";
 import { sessionDirs } from "./session-dirs.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
@@ -46,9 +47,16 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const config = resolveConfig(options);
   const { log } = config;
   makeDirsSync(config.dataDir, 0o700);
-  const db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
-    onError: (error) => log(`database: ${(error as Error).message}`),
-  });
+  const lock = lockDataDir(config.dataDir);
+  let db: SqliteDatabase;
+  try {
+    db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
+      onError: (error) => log(`database: ${(error as Error).message}`),
+    });
+  } catch (error) {
+    lock.release();
+    throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
+  }
 
   const env = runnerEnv(config.env);
   const keys = {
@@ -108,6 +116,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     address = await listen(server, config.port, config.host);
   } catch (error) {
     db.close();
+    lock.release();
     throw error;
   }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -125,6 +134,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await pool.close();
     await sockets.closeAll();
     db.close();
+    lock.release();
     server.closeAllConnections();
     await stopped;
   }

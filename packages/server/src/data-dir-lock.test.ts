@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LOCK_FILE, lockDataDir } from "./data-dir-lock.ts";
+import { testDir } from "./test-helpers.ts";
+
+/** A live process other than this one, and its lock as it would have written it. */
+async function otherProcess(t: { after(fn: () => unknown): void }) {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+  t.after(() => child.kill("SIGKILL"));
+  await once(child, "spawn");
+  const stat = existsSync(`/proc/${child.pid}/stat`) ? readFileSync(`/proc/${child.pid}/stat`, "utf8") : undefined;
+  const started = stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  return { child, lock: JSON.stringify({ pid: child.pid, ...(started && { started }) }) };
+}
+
+test("a data directory a live server holds is refused, naming its pid; once it is gone, the lock is taken over", async (t) => {
+  const dir = await testDir(t);
+  const { child, lock } = await otherProcess(t);
+  writeFileSync(join(dir, LOCK_FILE), lock);
+  assert.throws(() => lockDataDir(dir), {
+    message: `another Harness server (pid ${child.pid}) is using the data directory ${dir}: stop it, or give this one another HARNESS_DATA_DIR`,
+  });
+  child.kill("SIGKILL");
+  await once(child, "exit");
+  const taken = lockDataDir(dir);
+  assert.equal(JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")).pid, process.pid);
+  taken.release();
+  assert.equal(existsSync(join(dir, LOCK_FILE)), false);
+});
+
+test("a stale lock is taken over: a pid now used by a later process, this process's own pid, or a file that does not parse", { skip: process.platform !== "linux" }, async (t) => {
+  const dir = await testDir(t);
+  const { child } = await otherProcess(t);
+  for (const stale of [JSON.stringify({ pid: child.pid, started: "1" }), JSON.stringify({ pid: process.pid }), "{not json", ""]) {
+    writeFileSync(join(dir, LOCK_FILE), stale);
+    lockDataDir(dir).release();
+  }
+});
+
+test("release leaves a lock that another server took meanwhile", async (t) => {
+  const dir = await testDir(t);
+  const lock = lockDataDir(dir);
+  const { lock: other } = await otherProcess(t);
+  writeFileSync(join(dir, LOCK_FILE), other);
+  lock.release();
+  assert.equal(readFileSync(join(dir, LOCK_FILE), "utf8"), other);
+});

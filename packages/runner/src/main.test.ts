@@ -55,31 +55,32 @@ test("the runner process prints one listening line, serves, and exits when its s
   assert.equal(runner.stdout().trim().split("\n").length, 1, "exactly one line on stdout");
 });
 
-test("a runner whose stdin closes mid-run ends the run as cancelled and exits", async (t) => {
-  let release!: () => void;
-  const hold = new Promise<void>((resolve) => (release = resolve));
-  const fake = await startFakeAnthropic({ replies: [{ text: ["Working", "..."], hold }] });
-  t.after(async () => {
-    release();
-    await fake.close();
-  });
-  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url });
-  const client = createRunnerClient(runner.url);
+for (const [how, stop] of [
+  ["its stdin closes (the server that started it died)", (child: ChildProcessWithoutNullStreams) => child.stdin.end()],
+  ["it gets SIGTERM from outside", (child: ChildProcessWithoutNullStreams) => child.kill("SIGTERM")],
+] as const) {
+  test(`a runner stopped mid-run because ${how} ends the run saying so (not "cancelled") and exits 0`, async (t) => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const fake = await startFakeAnthropic({ replies: [{ text: ["Working", "..."], hold }] });
+    t.after(async () => {
+      release();
+      await fake.close();
+    });
+    const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url });
+    const client = createRunnerClient(runner.url);
 
-  const seen: string[] = [];
-  const run = (async () => {
+    const seen: string[] = [];
     for await (const e of client.query({ prompt: "work", anthropicApiKey: "k" }, { signal: new AbortController().signal })) {
-      seen.push(e.type === "assistant.delta" ? e.text : e.type);
-      if (e.type === "run.error") assert.equal(e.message, "cancelled");
-      if (seen.includes("...")) runner.child.stdin.end();
+      seen.push(e.type === "assistant.delta" ? e.text : e.type === "run.error" ? `run.error: ${e.message}` : e.type);
+      if (seen.includes("...")) stop(runner.child);
     }
-  })();
-  await run;
-  assert.deepEqual(seen, ["run.started", "Working", "...", "run.error"]);
-  assert.equal(await runner.exited, 0);
-});
+    assert.deepEqual(seen, ["run.started", "Working", "...", "run.error: the runner process was stopped during the run"]);
+    assert.equal(await runner.exited, 0);
+  });
+}
 
 test("the runner process exits 0 on SIGTERM", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));

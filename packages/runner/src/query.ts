@@ -13,6 +13,7 @@ import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 import { createTurnGate } from "./turn-gate.ts";
+import { abortedMessage } from "./abort-reason.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 
@@ -83,7 +84,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
       await checkpoint(messageId, backend, deps, emit);
     }
     await startTurn();
-    outcome = run.controller.signal.aborted ? { ok: false, message: "cancelled" } : await backend.run(query, ctx);
+    outcome = run.controller.signal.aborted ? { ok: false, message: abortedMessage(run.controller.signal) } : await backend.run(query, ctx);
   } catch (err) {
     outcome = { ok: false, message: errorText(err) };
   }

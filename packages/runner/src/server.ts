@@ -29,6 +29,7 @@ import { createRunnerHost } from "./host.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
+import { RunnerStopping } from "./abort-reason.ts";
 
 export { BUSY_MESSAGE } from "./deps.ts";
 export { MAX_QUERY_BYTES } from "./query.ts";
@@ -173,10 +174,10 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   }
 
   let closing: Promise<void> | undefined;
-  async function abortRun(): Promise<void> {
+  async function abortRun(reason?: Error): Promise<void> {
     const run = runs.current();
     if (!run) return;
-    run.controller.abort();
+    run.controller.abort(reason);
     await run.settled;
   }
 
@@ -189,7 +190,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     },
     close() {
       closing ??= (async () => {
-        await abortRun();
+        await abortRun(new RunnerStopping());
         deps.transcripts.clear();
         await deps.backends.dispose();
       })();

@@ -84,6 +84,12 @@ function rotateLog(file: string, maxBytes: number): void {
 }
 
 /** Reads what was appended to `file` after `offset`. */
+/** The last line a runner wrote before it died, which says why (its errors are one line each). */
+function lastWords(output: string): string {
+  const line = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
 function readFrom(file: string, offset: number): string {
   let fd: number | undefined;
   try {
@@ -118,7 +124,14 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const token = newRunnerToken();
   // The token goes on stdin, not in the environment: a process's first environment stays readable
   // (/proc/<pid>/environ) by the tools it runs.
-  const env: Record<string, string | undefined> = { ...options.env, HARNESS_WORKSPACE: options.workspace, HARNESS_RUNNER_PORT: "0", [RUNNER_TOKEN_ENV]: undefined };
+  // Runners listen on loopback whatever the server's environment says: only the server talks to them.
+  const env: Record<string, string | undefined> = {
+    ...options.env,
+    HARNESS_WORKSPACE: options.workspace,
+    HARNESS_RUNNER_HOST: "127.0.0.1",
+    HARNESS_RUNNER_PORT: "0",
+    [RUNNER_TOKEN_ENV]: undefined,
+  };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile } = options;
   mkdirSync(dirname(logFile), { recursive: true });
@@ -145,10 +158,14 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   child.unref();
   let exitedFlag = false;
   let exitReason = "";
+  let ready = false;
+  let stopping = false;
   const exited = new Promise<void>((resolve) => {
     child.once("exit", (code, signal) => {
       exitedFlag = true;
       exitReason = signal ?? `code ${code}`;
+      // One that never got ready fails its start, which says why; one asked to stop is expected to.
+      if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} exited (${exitReason}) while serving; its last output: ${lastWords(readFrom(logFile, offset)) || "none"}`);
       resolve();
     });
   });
@@ -158,6 +175,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const pid = child.pid;
   async function stop(graceMs = 5000): Promise<void> {
     if (exitedFlag || pid === undefined) return;
+    stopping = true;
     signalGroup(pid, "SIGTERM");
     const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
     await exited;
@@ -169,11 +187,15 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
     const url = listeningUrl(readFrom(logFile, offset));
     if (url) {
+      ready = true;
       options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
       return { url, pid, token, alive: () => !exitedFlag, exited, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
-    if (exitedFlag) throw new Error(`the runner exited (${exitReason}) before it was ready`);
+    if (exitedFlag) {
+      const said = lastWords(readFrom(logFile, offset));
+      throw new Error(`the runner exited (${exitReason}) before it was ready${said ? `: ${said}` : ` (see ${logFile})`}`);
+    }
     if (Date.now() > deadline) {
       await stop(1000);
       throw new Error(`the runner did not report that it listens within ${timeoutMs} ms`);

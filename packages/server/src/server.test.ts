@@ -221,7 +221,7 @@ test("a runner that cannot start ends the run with an error that says so", async
   const dir = await tempDir();
   cleanups.push(dir.remove);
   const broken = join(dir.path, "broken-runner.ts");
-  await writeFile(broken, "process.exit(2);\n");
+  await writeFile(broken, "console.log('starting');\nconsole.error('harness-runner: HARNESS_BACKEND: unknown backend \"bogus\"');\nprocess.exit(2);\n");
   const { server } = await serve({
     dataDir: dir.path,
     runnerFactory: () => {
@@ -232,7 +232,7 @@ test("a runner that cannot start ends the run with an error that says so", async
   const client = await MinimalClient.connect(server.url, ids());
   client.send({ type: "submit", prompt: "hi" });
   await client.waitForState((s) => s.status === "error", 15_000);
-  assert.match(client.state!.error ?? "", /the runner failed to start: the runner exited \(code 2\) before it was ready/);
+  assert.equal(client.state!.error, 'The run failed: the runner failed to start: the runner exited (code 2) before it was ready: harness-runner: HARNESS_BACKEND: unknown backend "bogus"');
   assert.equal(client.state!.messages[1].status, "error");
   await client.close();
 });

@@ -89,7 +89,8 @@ test("the first query starts a runner in the session's workspace; the API key tr
 });
 
 test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {
-  const runner = supervised("lifecycle", { idleMs: 300 });
+  const logged: string[] = [];
+  const runner = supervised("lifecycle", { idleMs: 300, pool: pool("lifecycle", { log: (line) => logged.push(line) }) });
   fake.push({ text: "one" }, { text: "two" }, { text: "three" });
   await collect(runner, "one");
   const pid = runner.pid()!;
@@ -98,6 +99,7 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
 
   process.kill(pid, "SIGKILL");
   await waitFor(() => !processAlive(pid), "the runner to die");
+  await waitFor(() => logged.some((line) => line.startsWith(`runner ${pid} exited (SIGKILL) while serving; its last output: `)), "the server to log the death");
   const events = await collect(runner, "three");
   assert.equal(events.at(-1)?.type, "run.completed");
   const second = runner.pid()!;
@@ -137,7 +139,7 @@ test("a runner that cannot start ends the query with an error that says so", asy
   const broken = join(dir.path, "broken-main.ts");
   await writeFile(broken, "process.stderr.write('') ; process.exit(3);\n");
   const runner = supervised("broken", { pool: pool("broken", { mainPath: broken }) });
-  await assert.rejects(collect(runner, "hi"), /the runner failed to start: the runner exited \(code 3\) before it was ready/);
+  await assert.rejects(collect(runner, "hi"), /^Error: the runner failed to start: the runner exited \(code 3\) before it was ready \(see .*runner-0\.log\)$/);
 });
 
 test("stop() ends the runner process", async () => {

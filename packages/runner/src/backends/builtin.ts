@@ -5,6 +5,7 @@ import { createAgentResources, runAgent, type AgentResources, type RunAgentOptio
 import { defaultModel, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
+import { abortedMessage } from "../abort-reason.ts";
 
 export type BuiltinBackendOptions = {
   /** Chooses the model provider for a query. Default: the one the model id routes to, with the
@@ -73,7 +74,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
           return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, ...(outcome.model && { model: outcome.model }) };
         // A run that ends otherwise still paid for its model calls.
         case "aborted":
-          return { ok: false, message: "cancelled", transcript, usage: outcome.usage };
+          return { ok: false, message: abortedMessage(ctx.signal), transcript, usage: outcome.usage };
         case "max_turns":
           return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", transcript, usage: outcome.usage };
         default:

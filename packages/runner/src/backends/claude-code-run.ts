@@ -19,6 +19,7 @@ import {
 } from "./claude-code-options.ts";
 import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
+import { abortedMessage } from "../abort-reason.ts";
 
 export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
 export const NOT_INSTALLED_MESSAGE =
@@ -45,7 +46,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   if (!apiKey) return { ok: false, message: MISSING_KEY_MESSAGE };
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
-  if (ctx.signal.aborted) return { ok: false, message: "cancelled" };
+  if (ctx.signal.aborted) return { ok: false, message: abortedMessage(ctx.signal) };
 
   const dirs = claudeCodeDirs(ctx.stateDir);
   for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
@@ -175,7 +176,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   transcript.push(...run.transcript);
   const sessionId = run.sessionId;
 
-  if (cancelled) return { ok: false, message: "cancelled", transcript, sessionId };
+  if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), transcript, sessionId };
   if (run.authFailed) return { ok: false, message: AUTH_FAILED_MESSAGE, transcript, sessionId };
   const last = run.results.at(-1);
   if (!last) {

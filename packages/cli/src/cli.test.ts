@@ -335,3 +335,34 @@ test("a second harness serve on the data directory of a running one is refused; 
   third.child.kill("SIGTERM");
   assert.equal((await third.result).code, 0);
 });
+
+test("harness serve shuts down cleanly when its terminal closes (SIGHUP)", async (t) => {
+  const dir = tempDir(t);
+  let listening!: () => void;
+  const up = new Promise<void>((resolve) => (listening = resolve));
+  const { child, result } = harness(["serve", "--port", "0"], { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: join(dir, "data"), HARNESS_TOKEN: "" }, {
+    onStdout: (text) => text.includes("listening on") && listening(),
+  });
+  t.after(() => child.kill("SIGKILL"));
+  await up;
+  child.kill("SIGHUP");
+  const { code, stderr } = await result;
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /harness: hung up, shutting down\n$/);
+  assert.equal(existsSync(join(dir, "data", "server.lock")), false, "the data directory is free again");
+});
+
+test("harness run refuses run settings it cannot use, naming each, before calling the model", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "hello"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HARNESS_CONTEXT_WINDOW: "lots",
+    HARNESS_COMPACT_THRESHOLD: "150",
+  }).result;
+  assert.equal(code, 1);
+  assert.equal(stdout, "");
+  assert.equal(stderr, 'harness: HARNESS_CONTEXT_WINDOW must be a whole number of tokens, got "lots"; HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got "150"\n');
+  assert.equal(fake.requests.length, 0);
+});

@@ -14,7 +14,8 @@ export type RunIO = {
 
 export type RunCommand = Extract<Command, { kind: "run" }>;
 
-/** Exit status: 0 success, 1 failure, 2 bad usage, 130 cancelled (SIGINT), 143 terminated (SIGTERM). */
+/** Exit status: 0 success, 1 failure, 2 bad usage, 130 cancelled (SIGINT), 143 terminated (SIGTERM),
+ * 129 its terminal closed (SIGHUP). */
 export async function runCommand(command: RunCommand, io: RunIO): Promise<number> {
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
@@ -44,8 +45,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   };
   const onInt = stop(130);
   const onTerm = stop(143);
+  const onHup = stop(129);
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   // A closed pipe (`harness run … | head`) ends the run quietly.
   const onPipeError = () => {
     stopStatus ||= 1;
@@ -59,6 +62,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // Imported here so that usage errors and the checks above answer without loading the agent;
     // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
     const { builtinBackend, headlessContext } = await import("@harness/runner/headless");
+    const { envSettingProblems } = await import("@harness/agent/env-settings");
+    const problems = envSettingProblems(io.env);
+    if (problems.length > 0) return fail(problems.join("; "));
     const outcome = await builtinBackend().run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
       headlessContext({ signal: controller.signal, emit: renderer.event, workspace: cwd }),
@@ -72,6 +78,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
     process.stdout.off("error", onPipeError);
   }
 }

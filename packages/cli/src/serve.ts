@@ -1,4 +1,5 @@
 // `harness serve`: the Harness server in the foreground until SIGINT or SIGTERM.
+import os from "node:os";
 import { parsePort, type Command } from "./args.ts";
 import type { Sink } from "./render.ts";
 
@@ -31,15 +32,16 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
     return 1;
   }
 
+  // SIGHUP too: a closed terminal shuts the server down cleanly (runs written down, runners
+  // stopped) rather than killing it.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+    for (const name of signals) process.once(name, resolve);
   });
   // A second signal while closing stops at once.
-  const force = (again: NodeJS.Signals) => process.exit(again === "SIGINT" ? 130 : 143);
-  process.once("SIGINT", force);
-  process.once("SIGTERM", force);
-  io.stderr.write(`harness: ${signal === "SIGINT" ? "interrupted" : "terminated"}, shutting down\n`);
+  const force = (again: NodeJS.Signals) => process.exit(128 + os.constants.signals[again]);
+  for (const name of signals) process.once(name, force);
+  io.stderr.write(`harness: ${signal === "SIGINT" ? "interrupted" : signal === "SIGHUP" ? "hung up" : "terminated"}, shutting down\n`);
   await server.close();
   return 0;
 }

@@ -25,6 +25,6 @@ export { costUsd, priceOf } from "./cost.ts";
 export { formatDuration } from "./retry-policy.ts";
 export type { ModelPrice } from "./cost.ts";
 export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";
-export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL } from "./settings.ts";
+export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, resolveRetrySettings } from "./settings.ts";
 export type { EnvLike } from "./settings.ts";
 export { servedByAnthropic } from "./model-prefix.ts";

@@ -56,6 +56,9 @@ export function crossSiteRefusal(host: string | undefined, origin: string | unde
   } catch {
     // "null" (a sandboxed page, a file) and anything else that is not an origin.
   }
-  if (page && (page.protocol === "http:" || page.protocol === "https:") && isLoopbackHost(page.hostname)) return undefined;
+  const web = page !== undefined && (page.protocol === "http:" || page.protocol === "https:") && page.origin === origin;
+  if (web && isLoopbackHost(page!.hostname)) return undefined;
+  // A file or a sandboxed page sends "null", which any such page anywhere can send: never let in.
+  if (!web) return `refused a request from a page whose origin is ${JSON.stringify(origin)} (a file or a sandboxed page): without HARNESS_TOKEN only pages on this machine may use this server; set HARNESS_TOKEN`;
   return `refused a request from the web page at ${origin}: without HARNESS_TOKEN only pages on this machine (localhost) may use this server; set HARNESS_ALLOWED_ORIGINS=${origin} to let that page in, or set HARNESS_TOKEN`;
 }

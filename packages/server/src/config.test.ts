@@ -12,7 +12,7 @@ test("sessions per runner process: default, from the environment, from the optio
 
 test("a bad number of sessions per runner process is refused with a message naming it", () => {
   for (const bad of ["0", "-2", "1.5", "many", "10001"]) {
-    assert.throws(() => resolveConfig({ env: { HARNESS_RUNNER_SESSIONS_PER_PROCESS: bad } }), /invalid server options: .*runnerSessionsPerProcess/, bad);
+    assert.throws(() => resolveConfig({ env: { HARNESS_RUNNER_SESSIONS_PER_PROCESS: bad } }), { message: `HARNESS_RUNNER_SESSIONS_PER_PROCESS must be a whole number from 1 to 10000, got ${JSON.stringify(bad)}` });
   }
   assert.throws(() => createRunnerPool({ env: {}, capacity: 0, dir: "/tmp", idleExitMs: 1, log: () => {} }), /runner capacity must be a positive integer, got 0/);
 });
@@ -22,6 +22,47 @@ test("allowed origins come from the options or HARNESS_ALLOWED_ORIGINS, and must
   assert.deepEqual([...resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: "https://a.example, http://b.example:8080" } }).allowedOrigins], ["https://a.example", "http://b.example:8080"]);
   assert.deepEqual([...resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: "https://a.example" }, allowedOrigins: ["https://c.example"] }).allowedOrigins], ["https://c.example"]);
   for (const bad of ["https://a.example/", "a.example", "ftp://a.example", "https://a.example/ui"]) {
-    assert.throws(() => resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: bad } }), /allowedOrigins\.0: allowed origins must each be an origin/, bad);
+    assert.throws(() => resolveConfig({ env: { HARNESS_ALLOWED_ORIGINS: bad } }), { message: `HARNESS_ALLOWED_ORIGINS: ${JSON.stringify(bad)} is not an origin such as https://ui.example.com (a scheme, a host and a port if any, no path or trailing slash)` });
   }
+});
+
+test("numbers from the environment are digits in range, named by their variable; options by their name", () => {
+  for (const [name, bad, range] of [
+    ["HARNESS_RUNNER_IDLE_MS", "10", "1000 to 2147483647 (milliseconds)"],
+    ["HARNESS_RUNNER_IDLE_MS", "1e3", "1000 to 2147483647 (milliseconds)"],
+    ["HARNESS_RUNNER_IDLE_MS", "0x10000", "1000 to 2147483647 (milliseconds)"],
+    ["HARNESS_RUNNER_IDLE_MS", " 5000", "1000 to 2147483647 (milliseconds)"],
+    ["PORT", "70000", "0 to 65535"],
+    ["PORT", "-1", "0 to 65535"],
+  ] as const) {
+    assert.throws(() => resolveConfig({ env: { [name]: bad } }), { message: `${name} must be a whole number from ${range}, got ${JSON.stringify(bad)}` });
+  }
+  assert.equal(resolveConfig({ env: { HARNESS_RUNNER_IDLE_MS: "1000" } }).runnerIdleMs, 1000);
+  assert.throws(() => resolveConfig({ env: {}, runnerIdleMs: 5 }), { message: "runnerIdleMs must be a whole number from 1000 to 2147483647 (milliseconds), got 5" });
+  assert.throws(() => resolveConfig({ env: {}, heartbeatMs: 1.5 }), { message: "heartbeatMs must be a whole number from 10 to 2147483647 (milliseconds), got 1.5" });
+});
+
+test("the run settings in the environment are checked at start, each named", () => {
+  assert.throws(() => resolveConfig({ env: { HARNESS_MODEL_RETRIES: "abc", HARNESS_CONTEXT_WINDOW: "big", HARNESS_COMPACT_THRESHOLD: "0", HARNESS_DEFER_TOOLS_AFTER: "-1" } }), {
+    message: [
+      'HARNESS_MODEL_RETRIES must be a whole number of at least 0, got "abc"',
+      'HARNESS_CONTEXT_WINDOW must be a whole number of tokens, got "big"',
+      'HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got "0"',
+      'HARNESS_DEFER_TOOLS_AFTER must be a whole number of tools, got "-1"',
+    ].join("; "),
+  });
+  assert.throws(() => resolveConfig({ env: { HARNESS_STREAM_IDLE_MS: "0" } }), { message: "HARNESS_STREAM_IDLE_MS must be at least 1, got 0" });
+  const fine = { HARNESS_MODEL_RETRIES: "2", HARNESS_CONTEXT_WINDOW: "50000", HARNESS_COMPACT_THRESHOLD: "75", HARNESS_DEFER_TOOLS_AFTER: "0" };
+  assert.equal(resolveConfig({ env: fine }).env, fine);
+});
+
+test("a server others can reach needs a token of 16 printable characters or more; [::1] binds ::1", () => {
+  assert.throws(() => resolveConfig({ env: { HARNESS_HOST: "0.0.0.0" } }), /^Error: refusing to listen on 0\.0\.0\.0 without a token/);
+  assert.throws(() => resolveConfig({ env: { HARNESS_HOST: "0.0.0.0", HARNESS_TOKEN: "1" } }), {
+    message: "refusing to listen on 0.0.0.0 with a token of 1 characters: use at least 16 (e.g. openssl rand -hex 32)",
+  });
+  assert.throws(() => resolveConfig({ env: { HARNESS_TOKEN: "two words" } }), { message: "HARNESS_TOKEN must be printable ASCII without spaces (it travels in a header and a query string)" });
+  assert.equal(resolveConfig({ env: { HARNESS_HOST: "0.0.0.0", HARNESS_TOKEN: "a".repeat(16) } }).host, "0.0.0.0");
+  assert.equal(resolveConfig({ env: { HARNESS_TOKEN: "short" } }).token, "short", "on loopback, any token");
+  assert.equal(resolveConfig({ env: { HARNESS_HOST: "[::1]" } }).host, "::1");
 });

@@ -1,7 +1,6 @@
 // Server options: explicit options win over the environment, the environment over defaults.
 import { resolve } from "node:path";
-import { z } from "zod";
-import { describeZodError } from "@harness/protocol";
+import { envSettingProblems } from "@harness/agent/env-settings";
 import { isLoopbackHost } from "./auth.ts";
 import type { RunnerFactory } from "./registry.ts";
 
@@ -50,33 +49,36 @@ export type ServerConfig = {
   runnerFactory: RunnerFactory | undefined;
 };
 
-const intFrom = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .min(min, `${name} must be at least ${min}`)
-    .max(max, `${name} must be at most ${max}`);
+/** A whole number setting: the option when given, else the environment variable, else `fallback`.
+ * Throws naming the option or the variable, the range, and what was given. */
+function wholeSetting(
+  rule: { option: string; value: unknown; envName?: string; env: Record<string, string | undefined>; fallback: number; min: number; max: number; unit?: string },
+): number {
+  const range = `a whole number from ${rule.min} to ${rule.max}${rule.unit ? ` (${rule.unit})` : ""}`;
+  if (rule.value !== undefined) {
+    const n = rule.value;
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < rule.min || n > rule.max) throw new Error(`${rule.option} must be ${range}, got ${String(n)}`);
+    return n;
+  }
+  const text = rule.envName ? nonEmpty(rule.env[rule.envName]) : undefined;
+  if (text === undefined) return rule.fallback;
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= rule.min && n <= rule.max)) throw new Error(`${rule.envName} must be ${range}, got ${JSON.stringify(text)}`);
+  return n;
+}
 
-const ConfigSchema = z.object({
-  host: z.string().min(1, "host must not be empty"),
-  port: intFrom("port", 0, 65535),
-  dataDir: z.string().min(1, "dataDir must not be empty"),
-  token: z.string().min(1, "token must not be empty").optional(),
-  allowedOrigins: z.array(
-    z.string().refine((origin) => {
-      try {
-        const url = new URL(origin);
-        return (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin;
-      } catch {
-        return false;
-      }
-    }, "allowed origins must each be an origin such as https://ui.example.com (a scheme, a host and a port if any, no path or trailing slash)"),
-  ),
-  runnerIdleMs: intFrom("runnerIdleMs", 1, 2 ** 31 - 1),
-  runnerSessionsPerProcess: intFrom("runnerSessionsPerProcess", 1, 10_000),
-  sessionIdleMs: intFrom("sessionIdleMs", 0, 2 ** 31 - 1),
-  heartbeatMs: intFrom("heartbeatMs", 10, 2 ** 31 - 1),
-});
+/** An origin such as https://ui.example.com: a scheme, a host and a port if any, nothing else. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
+/** Shortest token accepted for a server others can reach: one that can be guessed protects nothing. */
+export const MIN_PUBLIC_TOKEN_LENGTH = 16;
 
 /** Enough to keep a busy user's sessions in a few warm processes, few enough that one crash or one
  * heavy run touches a bounded number of them. */
@@ -89,28 +91,49 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** Resolves and checks the options; throws an Error naming what is wrong. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const env = options.env ?? process.env;
-  const parsed = ConfigSchema.safeParse({
-    host: options.host ?? nonEmpty(env.HARNESS_HOST) ?? "127.0.0.1",
-    port: options.port ?? nonEmpty(env.PORT) ?? 7700,
+  const whole = (option: keyof ServerOptions, envName: string | undefined, fallback: number, min: number, max: number, unit?: string) =>
+    wholeSetting({ option, value: options[option], envName, env, fallback, min, max, unit });
+  const MAX_MS = 2 ** 31 - 1;
+  const config = {
+    // [::1] as written in a URL binds ::1.
+    host: (options.host ?? nonEmpty(env.HARNESS_HOST) ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1"),
+    port: whole("port", "PORT", 7700, 0, 65535),
     dataDir: options.dataDir ?? nonEmpty(env.HARNESS_DATA_DIR) ?? ".harness",
     token: options.token ?? nonEmpty(env.HARNESS_TOKEN),
     allowedOrigins: options.allowedOrigins ?? (nonEmpty(env.HARNESS_ALLOWED_ORIGINS)?.split(",").map((origin) => origin.trim()).filter(Boolean) ?? []),
-    runnerIdleMs: options.runnerIdleMs ?? nonEmpty(env.HARNESS_RUNNER_IDLE_MS) ?? 10 * 60_000,
-    runnerSessionsPerProcess: options.runnerSessionsPerProcess ?? nonEmpty(env.HARNESS_RUNNER_SESSIONS_PER_PROCESS) ?? DEFAULT_SESSIONS_PER_RUNNER,
-    sessionIdleMs: options.sessionIdleMs ?? 60_000,
-    heartbeatMs: options.heartbeatMs ?? 30_000,
-  });
-  if (!parsed.success) throw new Error(`invalid server options: ${describeZodError(parsed.error)}`);
-  const config = parsed.data;
-  if (!config.token && !isLoopbackHost(config.host)) {
-    throw new Error(
-      `refusing to listen on ${config.host} without a token: anyone who can reach it could run commands. ` +
-        "Set HARNESS_TOKEN (or the token option), or bind 127.0.0.1.",
-    );
+    // A runner process left alone also exits after this long: below a second, it would not wait
+    // for its first request.
+    runnerIdleMs: whole("runnerIdleMs", "HARNESS_RUNNER_IDLE_MS", 10 * 60_000, 1000, MAX_MS, "milliseconds"),
+    runnerSessionsPerProcess: whole("runnerSessionsPerProcess", "HARNESS_RUNNER_SESSIONS_PER_PROCESS", DEFAULT_SESSIONS_PER_RUNNER, 1, 10_000),
+    sessionIdleMs: whole("sessionIdleMs", undefined, 60_000, 0, MAX_MS, "milliseconds"),
+    heartbeatMs: whole("heartbeatMs", undefined, 30_000, 10, MAX_MS, "milliseconds"),
+  };
+  if (config.host.trim() === "") throw new Error("HARNESS_HOST must not be blank");
+  if (config.dataDir.trim() === "") throw new Error("HARNESS_DATA_DIR must not be blank");
+  for (const origin of config.allowedOrigins) {
+    if (!isOrigin(origin)) {
+      throw new Error(`HARNESS_ALLOWED_ORIGINS: ${JSON.stringify(origin)} is not an origin such as https://ui.example.com (a scheme, a host and a port if any, no path or trailing slash)`);
+    }
   }
+  const { token } = config;
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
+    throw new Error("HARNESS_TOKEN must be printable ASCII without spaces (it travels in a header and a query string)");
+  }
+  if (!isLoopbackHost(config.host)) {
+    if (!token) {
+      throw new Error(
+        `refusing to listen on ${config.host} without a token: anyone who can reach it could run commands. ` +
+          "Set HARNESS_TOKEN (or the token option), or bind 127.0.0.1.",
+      );
+    }
+    if (token.length < MIN_PUBLIC_TOKEN_LENGTH) {
+      throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+    }
+  }
+  const problems = envSettingProblems(env);
+  if (problems.length > 0) throw new Error(problems.join("; "));
   return {
     ...config,
-    token: config.token,
     allowedOrigins: new Set(config.allowedOrigins),
     dataDir: resolve(config.dataDir),
     log: options.log ?? ((line) => console.log(line)),

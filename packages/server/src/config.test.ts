@@ -52,6 +52,7 @@ test("the run settings in the environment are checked at start, each named", () 
     ].join("; "),
   });
   assert.throws(() => resolveConfig({ env: { HARNESS_STREAM_IDLE_MS: "0" } }), { message: "HARNESS_STREAM_IDLE_MS must be at least 1, got 0" });
+  assert.throws(() => resolveConfig({ env: { HARNESS_BACKEND: "bogus" } }), { message: 'HARNESS_BACKEND must be one of builtin, claude-code, got "bogus"' });
   const fine = { HARNESS_MODEL_RETRIES: "2", HARNESS_CONTEXT_WINDOW: "50000", HARNESS_COMPACT_THRESHOLD: "75", HARNESS_DEFER_TOOLS_AFTER: "0" };
   assert.equal(resolveConfig({ env: fine }).env, fine);
 });

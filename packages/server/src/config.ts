@@ -1,6 +1,7 @@
 // Server options: explicit options win over the environment, the environment over defaults.
 import { resolve } from "node:path";
 import { envSettingProblems } from "@harness/agent/env-settings";
+import { defaultBackendName } from "@harness/runner/backend-names";
 import { isLoopbackHost } from "./auth.ts";
 import type { RunnerFactory } from "./registry.ts";
 
@@ -130,7 +131,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
       throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
     }
   }
-  const problems = envSettingProblems(env);
+  const backend = defaultBackendName(env);
+  const problems = [...(backend.ok ? [] : [backend.error]), ...envSettingProblems(env)];
   if (problems.length > 0) throw new Error(problems.join("; "));
   return {
     ...config,

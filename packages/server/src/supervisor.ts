@@ -53,6 +53,9 @@ export type SupervisorOptions = {
 type Live = { process: RunnerProcess; client: RunnerClient; url: string };
 
 const HEALTH_TIMEOUT_MS = 3000;
+/** Opening a workspace is quick, but it is often a new process's first request, which waits for
+ * the modules it loads after it listens: on a loaded machine that took more than 3 s. */
+const OPEN_TIMEOUT_MS = 15_000;
 /** A query this soon after a run of the same runner ended (its last event received) skips the
  * health check: the runner was answering and is free (it marks a run ended before sending the
  * run's last event), and its process is checked to be alive. */
@@ -143,7 +146,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     const reach = { transport, token: proc.token };
     options.beforeOpen?.();
     const body = { workspace: options.workspace, ...(options.stateDir && { stateDir: options.stateDir }) };
-    const url = await openWorkspace(proc.url, id, body, { ...reach, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    const url = await openWorkspace(proc.url, id, body, { ...reach, signal: AbortSignal.timeout(OPEN_TIMEOUT_MS) });
     return { process: proc, client: createRunnerClient(url, reach), url };
   }
 

@@ -297,8 +297,9 @@ test("harness serve with a data directory it cannot make says why in one line an
   writeFileSync(join(dir, "a-file"), "x");
   // The second is under /proc, where Node's own recursive mkdir never returns.
   for (const [dataDir, reason] of [
-    [join(dir, "a-file", "data"), /ENOTDIR/],
-    ["/proc/harness-nowhere/data", /ENOENT.*\/proc\/harness-nowhere/],
+    [join(dir, "a-file"), /cannot make the data directory .*a-file: a file is in the way$/m],
+    [join(dir, "a-file", "data"), /cannot make the data directory .*data: a file is in the way$/m],
+    ["/proc/harness-nowhere/data", /cannot make the data directory \/proc\/harness-nowhere\/data: ENOENT.*\/proc\/harness-nowhere/],
   ] as const) {
     const { result } = harness(["serve", "--port", "0"], { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: dataDir, HARNESS_TOKEN: "" });
     const { code, stderr } = await result;

@@ -46,7 +46,13 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   const { log } = config;
-  makeDirsSync(config.dataDir, 0o700);
+  try {
+    makeDirsSync(config.dataDir, 0o700);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : (error as Error).message;
+    throw new Error(`cannot make the data directory ${config.dataDir}: ${why}`);
+  }
   const lock = lockDataDir(config.dataDir);
   let db: SqliteDatabase;
   try {

@@ -18,6 +18,20 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
   }
   if (!env.ANTHROPIC_API_KEY) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs will fail until it is\n");
 
+  // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
+  // once started, rather than killing it half way. SIGHUP too: a closed terminal shuts the server
+  // down cleanly (runs written down, runners stopped). A second signal stops at once.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let first: NodeJS.Signals | undefined;
+  let woken!: (signal: NodeJS.Signals) => void;
+  const signalled = new Promise<NodeJS.Signals>((resolve) => (woken = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first) process.exit(128 + os.constants.signals[signal]);
+    first = signal;
+    woken(signal);
+  };
+  for (const name of signals) process.on(name, onSignal);
+
   const { startServer } = await import("@harness/server");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -28,19 +42,12 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
       token: env.HARNESS_TOKEN || undefined,
     });
   } catch (err) {
+    for (const name of signals) process.off(name, onSignal);
     io.stderr.write(`harness: cannot start the server: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
 
-  // SIGHUP too: a closed terminal shuts the server down cleanly (runs written down, runners
-  // stopped) rather than killing it.
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    for (const name of signals) process.once(name, resolve);
-  });
-  // A second signal while closing stops at once.
-  const force = (again: NodeJS.Signals) => process.exit(128 + os.constants.signals[again]);
-  for (const name of signals) process.once(name, force);
+  const signal = await signalled;
   io.stderr.write(`harness: ${signal === "SIGINT" ? "interrupted" : signal === "SIGHUP" ? "hung up" : "terminated"}, shutting down\n`);
   await server.close();
   return 0;

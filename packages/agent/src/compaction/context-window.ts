@@ -1,5 +1,6 @@
 // When to compact: the size of the model's context window, and how full it may get.
 import type { Usage } from "@harness/protocol";
+import { wholeSetting, type EnvSetting } from "../env-number.ts";
 
 export type EnvLike = Readonly<Record<string, string | undefined>>;
 
@@ -22,7 +23,7 @@ const KNOWN_WINDOWS: readonly [RegExp, number][] = [
  * Claude models have 200k, or 1M when the id asks for it ("[1m]", "-1m"); a few other families are
  * known; anything else gets DEFAULT_CONTEXT_WINDOW. */
 export function contextWindowFor(model: string, env: EnvLike = process.env): number {
-  const forced = positiveInteger(env.HARNESS_CONTEXT_WINDOW);
+  const forced = contextWindowSetting(env).value;
   if (forced !== undefined) return forced;
   const id = model.trim().toLowerCase();
   const bare = id.slice(id.lastIndexOf("/") + 1);
@@ -32,14 +33,26 @@ export function contextWindowFor(model: string, env: EnvLike = process.env): num
   return DEFAULT_CONTEXT_WINDOW;
 }
 
-/** The fraction of the context window at which to compact: HARNESS_COMPACT_THRESHOLD as a fraction
- * (0.75) or a percentage (75), else DEFAULT_COMPACT_THRESHOLD. A value out of range is ignored. */
-export function compactThreshold(env: EnvLike = process.env): number {
+/** HARNESS_CONTEXT_WINDOW: a whole number of tokens. */
+export function contextWindowSetting(env: EnvLike): EnvSetting {
+  return wholeSetting(env, "HARNESS_CONTEXT_WINDOW", "tokens", 1);
+}
+
+/** HARNESS_COMPACT_THRESHOLD as a fraction of the window: given as one (0.75) or as a percentage (75). */
+export function compactThresholdSetting(env: EnvLike): EnvSetting {
   const raw = env.HARNESS_COMPACT_THRESHOLD?.trim();
-  if (!raw) return DEFAULT_COMPACT_THRESHOLD;
+  if (!raw) return {};
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 100) return DEFAULT_COMPACT_THRESHOLD;
-  return value > 1 ? value / 100 : value;
+  if (!Number.isFinite(value) || value <= 0 || value > 100) {
+    return { problem: `HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got ${JSON.stringify(env.HARNESS_COMPACT_THRESHOLD)}` };
+  }
+  return { value: value > 1 ? value / 100 : value };
+}
+
+/** The fraction of the context window at which to compact: HARNESS_COMPACT_THRESHOLD, else
+ * DEFAULT_COMPACT_THRESHOLD. A value that cannot be used is ignored (serve and run refuse it). */
+export function compactThreshold(env: EnvLike = process.env): number {
+  return compactThresholdSetting(env).value ?? DEFAULT_COMPACT_THRESHOLD;
 }
 
 export type ShouldCompactInput = {
@@ -64,8 +77,3 @@ export function contextTokensOf(usage: Usage): number {
   return usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
 }
 
-function positiveInteger(raw: string | undefined): number | undefined {
-  if (!raw?.trim()) return undefined;
-  const value = Number(raw.trim());
-  return Number.isInteger(value) && value > 0 ? value : undefined;
-}

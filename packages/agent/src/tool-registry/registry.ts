@@ -5,6 +5,7 @@ import { z } from "zod";
 import { isMcpToolName } from "../mcp/names.ts";
 import type { Tool } from "../types.ts";
 import { TOOL_SEARCH_NAME, toolSearchTool } from "./tool-search.ts";
+import { wholeSetting, type EnvSetting } from "../env-number.ts";
 
 export const DEFAULT_DEFER_THRESHOLD = 40;
 
@@ -37,7 +38,7 @@ export type ToolRegistry = {
 };
 
 export function createToolRegistry(tools: readonly Tool[], options: ToolRegistryOptions = {}): ToolRegistry {
-  const threshold = options.deferThreshold ?? envThreshold(options.env ?? process.env) ?? DEFAULT_DEFER_THRESHOLD;
+  const threshold = options.deferThreshold ?? deferThresholdSetting(options.env ?? process.env).value ?? DEFAULT_DEFER_THRESHOLD;
   const defer = tools.length > threshold && tools.some((tool) => isMcpToolName(tool.name));
   const eager = defer ? tools.filter((tool) => !isMcpToolName(tool.name)) : [...tools];
   const deferred = defer ? tools.filter((tool) => isMcpToolName(tool.name)) : [];
@@ -104,9 +105,7 @@ function firstSentence(description: string): string {
   return sentence.length <= MAX_SUMMARY_CHARS ? sentence : `${sentence.slice(0, MAX_SUMMARY_CHARS - 1)}…`;
 }
 
-function envThreshold(env: Readonly<Record<string, string | undefined>>): number | undefined {
-  const text = env.HARNESS_DEFER_TOOLS_AFTER;
-  if (text === undefined || text.trim() === "") return undefined;
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
+/** HARNESS_DEFER_TOOLS_AFTER: a whole number of tools. */
+export function deferThresholdSetting(env: Readonly<Record<string, string | undefined>>): EnvSetting {
+  return wholeSetting(env, "HARNESS_DEFER_TOOLS_AFTER", "tools", 0);
 }

@@ -1,0 +1,15 @@
+// A number in an environment variable, read so that the problem with a bad value can be told (see
+// env-settings.ts), while the code that reads it goes on with its default.
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A number read from the environment: `value` when set and usable, `problem` when set and not. */
+export type EnvSetting = { value?: number; problem?: string };
+
+/** The variable `name` as a whole number of `unit`, at least `min`; unset or blank: no value. */
+export function wholeSetting(env: Env, name: string, unit: string, min: number): EnvSetting {
+  const text = env[name]?.trim();
+  if (!text) return {};
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  return value >= min ? { value } : { problem: `${name} must be a whole number of ${unit}, got ${JSON.stringify(env[name])}` };
+}

@@ -23,8 +23,16 @@ export type HarnessServer = {
   close(): Promise<void>;
 };
 
+/** The model credentials the server holds, by variable, and the query field each travels in. */
+const CREDENTIALS = { ANTHROPIC_API_KEY: "anthropicApiKey", OPENAI_API_KEY: "openaiApiKey" } as const;
+
 /** Variables a runner must not see: credentials travel per query, the server token never. */
-const WITHHELD_FROM_RUNNERS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "HARNESS_TOKEN"];
+const WITHHELD_FROM_RUNNERS = [...Object.keys(CREDENTIALS), "HARNESS_TOKEN"];
+
+/** The credentials of `env`, as query fields. */
+function credentialsOf(env: Record<string, string | undefined>): Partial<Record<(typeof CREDENTIALS)[keyof typeof CREDENTIALS], string>> {
+  return Object.fromEntries(Object.entries(CREDENTIALS).flatMap(([name, field]) => (env[name] ? [[field, env[name]]] : [])));
+}
 
 function runnerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
@@ -65,10 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   }
 
   const env = runnerEnv(config.env);
-  const keys = {
-    ...(config.env.ANTHROPIC_API_KEY && { anthropicApiKey: config.env.ANTHROPIC_API_KEY }),
-    ...(config.env.OPENAI_API_KEY && { openaiApiKey: config.env.OPENAI_API_KEY }),
-  };
+  const keys = credentialsOf(config.env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const { workspaceOf } = dirs;
   const pool = createRunnerPool({

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOCK_FILE, lockDataDir } from "./data-dir-lock.ts";
+import { LOCK_FILE, lockDataDir, withStart } from "./data-dir-lock.ts";
 import { testDir } from "./test-helpers.ts";
 
 /** A live process other than this one, and its lock as it would have written it. */
@@ -12,9 +12,7 @@ async function otherProcess(t: { after(fn: () => unknown): void }) {
   const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
   t.after(() => child.kill("SIGKILL"));
   await once(child, "spawn");
-  const stat = existsSync(`/proc/${child.pid}/stat`) ? readFileSync(`/proc/${child.pid}/stat`, "utf8") : undefined;
-  const started = stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  return { child, lock: JSON.stringify({ pid: child.pid, ...(started && { started }) }) };
+  return { child, lock: JSON.stringify({ pid: child.pid, ...withStart(child.pid!) }) };
 }
 
 test("a data directory a live server holds is refused, naming its pid; once it is gone, the lock is taken over", async (t) => {

@@ -74,7 +74,7 @@ function holdsIt(holder: Holder): boolean {
 
 /** When process `pid` started, in clock ticks since boot (Linux), to tell it from a later one
  * with the same pid. */
-function withStart(pid: number): { started?: string } {
+export function withStart(pid: number): { started?: string } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name, which may hold spaces and parentheses: starttime is the 22nd.

@@ -88,6 +88,13 @@ test("the first query starts a runner in the session's workspace; the API key tr
   assert.ok(!log.includes(token!), "the token is not written to the runner's log");
 });
 
+test("a runner listens on loopback even when the server's environment names another host", async () => {
+  const runner = supervised("loopback", { pool: pool("loopback", { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_HOST: "0.0.0.0" } }) });
+  fake.push({ text: "hi" });
+  await collect(runner, "hi");
+  assert.match(runner.url()!, /^http:\/\/127\.0\.0\.1:\d+\//);
+});
+
 test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {
   const logged: string[] = [];
   const runner = supervised("lifecycle", { idleMs: 300, pool: pool("lifecycle", { log: (line) => logged.push(line) }) });

@@ -15,6 +15,13 @@ const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string(
  * and its token (absent for runners of versions that had none). */
 export type RunnerProcessInfo = { pid: number; url: string; token?: string };
 
+export type ProcessEnd = { how: string; said?: string };
+
+/** "was killed (SIGKILL) …; its last output: …", as messages say how a runner ended. */
+export function describeEnd(end: ProcessEnd, when = ""): string {
+  return `${end.how}${when}${end.said ? `; its last output: ${end.said}` : ""}`;
+}
+
 export type RunnerProcess = {
   url: string;
   pid: number | undefined;
@@ -24,6 +31,9 @@ export type RunnerProcess = {
   alive(): boolean;
   /** Resolves when the process has exited. */
   exited: Promise<void>;
+  /** How the process ended, for messages (`how`: "was killed (SIGKILL)", "exited (code 1)"; `said`:
+   * its last line of output, if any), or undefined while it runs. */
+  ended(): ProcessEnd | undefined;
   /** Asks it to stop (SIGTERM to its process group), and kills the group if it has not exited after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 };
@@ -158,14 +168,18 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   child.unref();
   let exitedFlag = false;
   let exitReason = "";
+  let end: ProcessEnd | undefined;
   let ready = false;
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
     child.once("exit", (code, signal) => {
       exitedFlag = true;
       exitReason = signal ?? `code ${code}`;
+      // Its first line only said where it listens.
+      const said = ready ? lastWords(readFrom(logFile, offset).split("\n").filter((line) => !listeningUrl(line)).join("\n")) : "";
+      end = { how: `${signal ? "was killed" : "exited"} (${exitReason})`, ...(said && { said }) };
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
-      if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} exited (${exitReason}) while serving; its last output: ${lastWords(readFrom(logFile, offset)) || "none"}`);
+      if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);
       resolve();
     });
   });
@@ -189,7 +203,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     if (url) {
       ready = true;
       options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
-      return { url, pid, token, alive: () => !exitedFlag, exited, stop };
+      return { url, pid, token, alive: () => !exitedFlag, exited, ended: () => end, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
     if (exitedFlag) {
@@ -225,6 +239,8 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
     ...(info.token && { token: info.token }),
     alive: check,
     exited,
+    // Not its parent: how it ended is not known here.
+    ended: () => (check() ? undefined : { how: "exited" }),
     async stop(graceMs = 5000) {
       if (!check()) return;
       signalGroup(info.pid, "SIGTERM");

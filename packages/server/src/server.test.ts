@@ -158,18 +158,26 @@ async function freshDir(): Promise<string> {
   return dir.path;
 }
 
-test("a runner that dies mid-run ends the run in error; the next submit starts a new runner", async () => {
+test("a runner that dies mid-run ends the runs it served in error, saying so the same way; the next submit starts a new runner", async () => {
   const dataDir = await freshDir();
   const { made, runnerFactory } = listedRunners(() => dataDir);
   const { server } = await serve({ runnerFactory, dataDir });
-  fake.push({ text: ["half"], hold: new Promise(() => {}) }, { text: "recovered" });
+  fake.push({ text: ["half"], hold: new Promise(() => {}) }, { text: ["half"], hold: new Promise(() => {}) }, { text: "recovered" });
+  // Two sessions of one user: one runner process serves both.
   const client = await MinimalClient.connect(server.url, ids());
+  const other = await MinimalClient.connect(server.url, ids());
   client.send({ type: "submit", prompt: "go" });
   await client.waitForState((s) => s.messages[1]?.content === "half", 30_000);
+  other.send({ type: "submit", prompt: "go too" });
+  await other.waitForState((s) => s.messages[1]?.content === "half", 30_000);
+  assert.equal(made[0].pid(), made[1].pid());
   process.kill(made[0].pid()!, "SIGKILL");
-  await client.waitForState((s) => s.status === "error", 15_000, "the run to fail");
-  assert.equal(client.state!.messages[1].status, "error");
-  assert.match(client.state!.error ?? "", /runner/i);
+  for (const c of [client, other]) {
+    await c.waitForState((s) => s.status === "error", 15_000, "the run to fail");
+    assert.equal(c.state!.messages[1].status, "error");
+    assert.equal(c.state!.error, "The run failed: the runner process was killed (SIGKILL) during the run");
+  }
+  await other.close();
 
   client.send({ type: "submit", prompt: "again" });
   await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);

@@ -106,13 +106,27 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
 
   process.kill(pid, "SIGKILL");
   await waitFor(() => !processAlive(pid), "the runner to die");
-  await waitFor(() => logged.some((line) => line.startsWith(`runner ${pid} exited (SIGKILL) while serving; its last output: `)), "the server to log the death");
+  await waitFor(() => logged.some((line) => line === `runner ${pid} was killed (SIGKILL) while serving`), "the server to log the death");
   const events = await collect(runner, "three");
   assert.equal(events.at(-1)?.type, "run.completed");
   const second = runner.pid()!;
   assert.notEqual(second, pid);
 
   await waitFor(() => runner.pid() === undefined && !processAlive(second), "the idle runner to stop");
+});
+
+test("a query whose runner process dies mid-run fails saying how it died and what it last printed", async () => {
+  const runner = supervised("dies");
+  fake.push({ text: ["half"], hold: new Promise(() => {}) });
+  const events: RunnerEvent[] = [];
+  const failed = (async () => {
+    for await (const event of runner.query({ prompt: "go" }, { signal: AbortSignal.timeout(30_000) })) events.push(event);
+  })();
+  await waitFor(() => events.some((e) => e.type === "assistant.delta"), "the run to stream");
+  // What a dying Node process prints last, as the runner's own output.
+  writeFileSync(join(dir.path, "dies.runners", "user", "runner-0.log"), "FATAL ERROR: Reached heap limit Allocation failed\n", { flag: "a" });
+  process.kill(runner.pid()!, "SIGKILL");
+  await assert.rejects(failed, { message: "the runner process was killed (SIGKILL) during the run; its last output: FATAL ERROR: Reached heap limit Allocation failed" });
 });
 
 test("a query right after a run ended skips the health check; after a cancelled run it checks again", async () => {

@@ -10,7 +10,7 @@ import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
-import type { RunnerProcess, RunnerProcessInfo } from "./runner-process.ts";
+import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./runner-process.ts";
 
 export type { RunnerProcessInfo };
 
@@ -61,6 +61,9 @@ const OPEN_TIMEOUT_MS = 15_000;
  * run's last event), and its process is checked to be alive. */
 const FRESH_MS = 10_000;
 const REWIND_TIMEOUT_MS = 60_000;
+/** How long a broken run stream waits for its runner's exit to be noticed, to say the runner died:
+ * the connection closes before the process's exit is reported. */
+const EXIT_WAIT_MS = 1000;
 /** How the server speaks HTTP to its runners: node:http, cheaper per event than fetch. */
 const sharedTransport = nodeTransport();
 /** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
@@ -82,6 +85,24 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether `proc` has exited, or does within `ms`. */
+async function exitsWithin(proc: RunnerProcess, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (proc.alive()) {
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([proc.exited, new Promise((resolve) => (timer = setTimeout(resolve, Math.min(left, 50))))]);
+    clearTimeout(timer);
+  }
+  return true;
+}
+
+/** Why a run failed whose runner process ended. */
+function diedMidRun(end: ProcessEnd): string {
+  return `the runner process ${describeEnd(end, " during the run")}`;
+}
+
 /** A workspace's id on a runner host: stable for a workspace path, so that a server that restarts
  * finds the same one. */
 export function workspaceId(workspace: string): string {
@@ -98,6 +119,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   const transport = options.transport ?? sharedTransport;
   const id = workspaceId(options.workspace);
   let live: Live | undefined;
+  /** The process that served the session last, also once it has exited: to say how it ended. */
+  let last: RunnerProcess | undefined;
   /** The runner whose last run ended cleanly, and until when that vouches for it. */
   let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
@@ -107,6 +130,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   function track(started: Live): Live {
     const { pid, token } = started.process;
+    last = started.process;
     options.onProcess?.(pid === undefined ? undefined : { pid, url: started.url, ...(token && { token }) });
     void started.process.exited.then(() => {
       if (live !== started) return;
@@ -262,13 +286,22 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
-  async function* streaming(open: () => Promise<AsyncGenerator<RunnerEvent>>): AsyncGenerator<RunnerEvent> {
+  /** The events `open` streams from `runner`. A stream that broke because the runner process died
+   * ends with an error that says so, the same for every session it served. */
+  async function* streaming(signal: AbortSignal, open: () => Promise<{ runner: Live; events: AsyncGenerator<RunnerEvent> }>): AsyncGenerator<RunnerEvent> {
     if (stopped) throw new Error("the server is shutting down");
     active++;
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
+    let runner: Live | undefined;
     try {
-      yield* await open();
+      const opened = await open();
+      runner = opened.runner;
+      yield* opened.events;
+    } catch (error) {
+      if (!runner || signal.aborted || stopped || error instanceof RunnerHttpError) throw error;
+      if (await exitsWithin(runner.process, EXIT_WAIT_MS)) throw new Error(diedMidRun(runner.process.ended() ?? { how: "exited" }), { cause: error });
+      throw error;
     } finally {
       active--;
       if (active === 0 && !stopped) scheduleIdleStop();
@@ -276,7 +309,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   }
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
-    return streaming(async () => {
+    return streaming(opts.signal, async () => {
       let runner: Live;
       try {
         await queryTurn();
@@ -287,15 +320,18 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       }
       const withKey = options.keys ? { ...body, ...options.keys } : body;
       const ended = () => (fresh = { live: runner, until: performance.now() + FRESH_MS });
-      return queryRun(runner.client, withKey, { ...opts, onEnded: ended });
+      return { runner, events: queryRun(runner.client, withKey, { ...opts, onEnded: ended }) };
     });
   }
 
   function attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
-    return streaming(async () => {
+    return streaming(opts.signal, async () => {
       const runner = await current();
-      if (!runner) throw new Error("the runner of this session is gone");
-      return attachRun(runner.client, requestId, afterSeq, opts);
+      if (!runner) {
+        const end = last?.ended();
+        throw new Error(end ? diedMidRun(end) : "the runner of this session is gone");
+      }
+      return { runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
     });
   }
 

@@ -53,3 +53,12 @@ test("serve options, help and version", () => {
   assert.deepEqual(parseArgs(["deploy"]), { kind: "usage-error", message: 'unknown command "deploy"' });
   assert.deepEqual(parseArgs(["--frob"]), { kind: "usage-error", message: 'unknown option "--frob"' });
 });
+
+test("chat options and usage errors", () => {
+  assert.deepEqual(parseArgs(["chat"]), { kind: "chat" });
+  assert.deepEqual(parseArgs(["chat", "--url", "http://h:1", "--user=ann", "--session", "s1", "fix", "it"]), { kind: "chat", url: "http://h:1", userId: "ann", sessionId: "s1", prompt: "fix it" });
+  assert.deepEqual(parseArgs(["chat", "-h"]), { kind: "help", topic: "chat" });
+  assert.deepEqual(parseArgs(["help", "chat"]), { kind: "help", topic: "chat" });
+  assert.deepEqual(parseArgs(["chat", "--port", "1"]), { kind: "usage-error", message: 'unknown option "--port" for "harness chat"', topic: "chat" });
+  assert.deepEqual(parseArgs(["chat", "--session"]), { kind: "usage-error", message: "--session needs a value", topic: "chat" });
+});

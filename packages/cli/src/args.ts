@@ -1,12 +1,13 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
 
-export type Topic = "run" | "serve";
+export type Topic = "run" | "serve" | "chat";
 
 export type Command =
   | { kind: "help"; topic?: Topic }
   | { kind: "version" }
   | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number; permissionMode?: PermissionModeName }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
+  | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
   | { kind: "usage-error"; message: string; topic?: Topic };
 
@@ -33,6 +34,14 @@ const SERVE_OPTIONS: OptionSpec = {
   "-p": { key: "port", value: true },
   "--host": { key: "host", value: true },
   "--data-dir": { key: "dataDir", value: true },
+  "--help": { key: "help", value: false },
+  "-h": { key: "help", value: false },
+};
+
+const CHAT_OPTIONS: OptionSpec = {
+  "--url": { key: "url", value: true },
+  "--user": { key: "user", value: true },
+  "--session": { key: "session", value: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -122,6 +131,20 @@ function parseServe(args: string[]): Command {
   return command;
 }
 
+function parseChat(args: string[]): Command {
+  const scanned = scan(args, CHAT_OPTIONS, "chat");
+  if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "chat" };
+  const { options, positionals } = scanned;
+  if (options.help) return { kind: "help", topic: "chat" };
+  const command: Command = { kind: "chat" };
+  if (typeof options.url === "string") command.url = options.url;
+  if (typeof options.user === "string") command.userId = options.user;
+  if (typeof options.session === "string") command.sessionId = options.session;
+  const prompt = positionals.join(" ").trim();
+  if (prompt) command.prompt = prompt;
+  return command;
+}
+
 /** A TCP port (0 = any free port), or a one-line error naming `source`. */
 export function parsePort(source: string, text: string): number | string {
   return parseInteger(source, text, 0, 65535);
@@ -137,7 +160,7 @@ export function parseArgs(argv: string[]): Command {
       const [topic, extra] = rest;
       if (extra !== undefined) return { kind: "usage-error", message: `unexpected argument "${extra}" for "harness help"` };
       if (topic === undefined) return { kind: "help" };
-      if (topic === "run" || topic === "serve") return { kind: "help", topic };
+      if (topic === "run" || topic === "serve" || topic === "chat") return { kind: "help", topic };
       return { kind: "usage-error", message: `no help for "${topic}"` };
     }
     case "--version":
@@ -149,6 +172,8 @@ export function parseArgs(argv: string[]): Command {
       return parseRun(rest);
     case "serve":
       return parseServe(rest);
+    case "chat":
+      return parseChat(rest);
     default:
       return first.startsWith("-")
         ? { kind: "usage-error", message: `unknown option "${first}"` }

@@ -1,10 +1,11 @@
 // The `harness` command: dispatch to subcommands, each loaded only when used.
 import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { parseArgs } from "./args.ts";
 import type { Sink } from "./render.ts";
 import { helpText, usageHint } from "./usage.ts";
 
-export type CliIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; cwd: string };
+export type CliIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; cwd: string; stdin?: Readable & { isTTY?: boolean } };
 
 /** Runs the command line `argv` (without node and script) and resolves to the exit status. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
@@ -28,6 +29,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     case "serve": {
       const { serveCommand } = await import("./serve.ts");
       return serveCommand(command, io);
+    }
+    case "chat": {
+      const { chatCommand } = await import("./chat.ts");
+      return chatCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
     }
   }
 }

@@ -7,7 +7,7 @@ enableCompileCache?.();
 const { runCli } = await import("./cli.ts");
 let status: number;
 try {
-  status = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  status = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: process.stdin });
 } catch (err) {
   process.stderr.write(`harness: ${err instanceof Error ? err.message : String(err)}\n`);
   status = 1;

@@ -30,14 +30,15 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** `Bash(echo hi)`, `Read(src/index.ts)`, … : the tool name and its most telling argument. */
-export function describeToolCall(name: string, input: Record<string, unknown> | undefined, cwd: string, max = 80): string {
+/** `Bash(echo hi)`, `Read(src/index.ts)`, … : the tool name and its most telling argument (paths
+ * under `cwd` shown relative to it). */
+export function describeToolCall(name: string, input: Record<string, unknown> | undefined, cwd?: string, max = 80): string {
   if (!input) return name;
   for (const key of SUMMARY_KEYS) {
     const value = input[key];
     if (typeof value !== "string" || !value) continue;
     let shown = value;
-    if ((key === "file_path" || key === "path") && isAbsolute(value)) {
+    if (cwd !== undefined && (key === "file_path" || key === "path") && isAbsolute(value)) {
       const rel = relative(cwd, value);
       if (rel && !rel.startsWith("..") && !isAbsolute(rel)) shown = rel;
     }

@@ -5,10 +5,12 @@ const MAIN = `harness — an open, self-hostable agent harness
 Usage:
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
-  harness help [run|serve]           show help
+  harness chat [options] ["<prompt>"]
+                                     talk to a session of a running server
+  harness help [run|serve|chat]      show help
   harness --version                  print the version
 
-Run "harness help run" or "harness help serve" for their options.
+Run "harness help <command>" for its options.
 `;
 
 const RUN = `Usage: harness run [options] "<prompt>"
@@ -51,8 +53,29 @@ Environment:
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;
 
+const CHAT = `Usage: harness chat [options] ["<prompt>"]
+
+Connects to a session of a running server (harness serve), shows its conversation and follows it
+live; what you type is sent to it (a prompt, or while a run is under way, a steer). The session
+is the server's: leaving the chat leaves a run going, and any client of the session sees the same.
+From a pipe (echo "…" | harness chat), each line waits for the run before it; the exit status
+is then 1 when the last run failed.
+
+Options:
+  --url URL          the server (default: $HARNESS_URL, else http://127.0.0.1:7700)
+  --user ID          your user id (default: $HARNESS_USER, else your login name)
+  --session ID       the session to join or start (default: a new one, named on screen)
+  -h, --help         show this help
+
+In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /quit, /help.
+Ctrl-C cancels a run under way, or leaves when none is; Ctrl-D leaves.
+
+Environment:
+  HARNESS_TOKEN        the server's token, when it has one
+`;
+
 export function helpText(topic?: Topic): string {
-  return topic === "run" ? RUN : topic === "serve" ? SERVE : MAIN;
+  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : MAIN;
 }
 
 export function usageHint(topic?: Topic): string {

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { HarnessState } from "@harness/protocol";
+import { parseChatLine } from "./chat-line.ts";
+
+const idle: HarnessState = { status: "idle", messages: [] };
+const running: HarnessState = { status: "running", messages: [] };
+const waiting = (...ids: string[]): HarnessState => ({
+  status: "awaiting-approval",
+  messages: [],
+  pendingApprovals: ids.map((toolCallId) => ({ toolCallId, toolName: "Bash", description: `run ${toolCallId}` })),
+});
+
+test("a line is a prompt when idle and steers a run under way; other slash commands go to the agent", () => {
+  assert.deepEqual(parseChatLine("  fix the tests ", idle), { kind: "send", command: { type: "submit", prompt: "fix the tests" } });
+  assert.deepEqual(parseChatLine("use pnpm", running), { kind: "send", command: { type: "steer", message: "use pnpm" } });
+  assert.deepEqual(parseChatLine("use pnpm", waiting("a")), { kind: "send", command: { type: "steer", message: "use pnpm" } });
+  assert.deepEqual(parseChatLine("/review src", idle), { kind: "send", command: { type: "submit", prompt: "/review src" } });
+  assert.deepEqual(parseChatLine("   ", idle), { kind: "none" });
+  assert.deepEqual(parseChatLine("/quit", running), { kind: "quit" });
+  assert.deepEqual(parseChatLine("/exit", idle), { kind: "quit" });
+  assert.deepEqual(parseChatLine("/help", idle), { kind: "help" });
+});
+
+test("/approve and /deny pick the only waiting call, or the one named by number or id", () => {
+  assert.deepEqual(parseChatLine("/approve", waiting("a")), { kind: "send", command: { type: "approve", toolCallId: "a" } });
+  assert.deepEqual(parseChatLine("/approve 2", waiting("a", "b")), { kind: "send", command: { type: "approve", toolCallId: "b" } });
+  assert.deepEqual(parseChatLine("/approve b", waiting("a", "b")), { kind: "send", command: { type: "approve", toolCallId: "b" } });
+  assert.deepEqual(parseChatLine("/deny", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a" } });
+  assert.deepEqual(parseChatLine("/deny not in prod", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "not in prod" } });
+  // With one call waiting, a number is part of the reason.
+  assert.deepEqual(parseChatLine("/deny 2 files at most", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "2 files at most" } });
+  assert.deepEqual(parseChatLine("/deny 1 too risky", waiting("a", "b")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "too risky" } });
+});
+
+test("lines that cannot be acted on say why", () => {
+  const cases: [string, HarnessState | undefined, string][] = [
+    ["/approve", idle, "no call is waiting for approval"],
+    ["/approve", undefined, "no call is waiting for approval"],
+    ["/approve", waiting("a", "b"), "2 calls are waiting for approval: say which, /approve 1 to /approve 2"],
+    ["/deny because", waiting("a", "b"), "2 calls are waiting for approval: say which, /deny 1 to /deny 2"],
+    ["/approve 3", waiting("a", "b"), 'no call waiting for approval is "3": use a number from 1 to 2'],
+    ["/approve 1 2", waiting("a", "b"), "/approve takes at most one argument: which call"],
+    ["/cancel", idle, "no run is under way"],
+    ["/mode", idle, "/mode takes one of default, acceptEdits, fullAuto"],
+    ["/mode yolo", idle, '/mode takes one of default, acceptEdits, fullAuto, not "yolo"'],
+    ["/model", idle, "/model takes one model id, e.g. /model claude-sonnet-4-5"],
+  ];
+  for (const [line, state, message] of cases) assert.deepEqual(parseChatLine(line, state), { kind: "error", message }, line);
+  assert.deepEqual(parseChatLine("/mode acceptEdits", idle), { kind: "send", command: { type: "configure", config: { permissionMode: "acceptEdits" } } });
+  assert.deepEqual(parseChatLine("/model claude-opus-4-1", running), { kind: "send", command: { type: "configure", config: { model: "claude-opus-4-1" } } });
+  assert.deepEqual(parseChatLine("/cancel", running), { kind: "send", command: { type: "cancel" } });
+});

@@ -1,0 +1,75 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { HarnessState } from "@harness/protocol";
+import { createChatView } from "./chat-view.ts";
+
+function capture() {
+  let stdout = "";
+  let stderr = "";
+  const view = createChatView({ write: (t: string) => (stdout += t) }, { write: (t: string) => (stderr += t) }, { color: false });
+  return { view, out: () => stdout, err: () => stderr };
+}
+
+const user = (id: string, content: string) => ({ id, role: "user" as const, content, status: "complete" as const });
+
+test("a conversation followed through its states prints each thing once, also when a whole snapshot comes again", () => {
+  const { view, out, err } = capture();
+  view.typed("list files");
+  const states: HarnessState[] = [
+    { status: "running", messages: [user("u1", "list files"), { id: "a1", role: "assistant", content: "Let me ", status: "running" }] },
+    {
+      status: "running",
+      messages: [
+        user("u1", "list files"),
+        { id: "a1", role: "assistant", content: "Let me look.", status: "running", toolCalls: [{ id: "t1", name: "Bash", status: "running" }] },
+      ],
+    },
+    {
+      status: "running",
+      messages: [
+        user("u1", "list files"),
+        { id: "a1", role: "assistant", content: "Let me look.", status: "running", toolCalls: [{ id: "t1", name: "Bash", status: "running", input: { command: "ls" } }] },
+      ],
+    },
+    {
+      status: "idle",
+      messages: [
+        user("u1", "list files"),
+        { id: "a1", role: "assistant", content: "Let me look. Two files.", status: "complete", toolCalls: [{ id: "t1", name: "Bash", status: "complete", input: { command: "ls" }, output: "a.ts\nb.ts\n" }] },
+      ],
+    },
+  ];
+  for (const state of states) view.show(state);
+  view.show(structuredClone(states.at(-1)!));
+  assert.equal(out(), "Let me look. Two files.\n");
+  assert.equal(err(), "● Bash(ls)\n  ⎿  a.ts\n     b.ts\n");
+});
+
+test("history from elsewhere, approvals, a cancelled reply and an error are each shown", () => {
+  const { view, err } = capture();
+  view.show({
+    status: "awaiting-approval",
+    messages: [user("u1", "deploy"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: [{ id: "t1", name: "Bash", status: "awaiting-approval", input: { command: "make deploy" } }, { id: "t2", name: "Write", status: "awaiting-approval", input: { file_path: "/w/x" } }] }],
+    pendingApprovals: [
+      { toolCallId: "t1", toolName: "Bash", description: "make deploy" },
+      { toolCallId: "t2", toolName: "Write", description: "write /w/x" },
+    ],
+  });
+  view.show({ status: "error", error: "The run failed: boom", messages: [user("u1", "deploy"), { id: "a1", role: "assistant", content: "", status: "cancelled", toolCalls: [{ id: "t1", name: "Bash", status: "denied", input: { command: "make deploy" } }] }] });
+  assert.equal(
+    err(),
+    [
+      "› deploy",
+      "● Bash(make deploy)",
+      "● Write(/w/x)",
+      "? Bash needs approval: make deploy",
+      "  /approve 1 to let it run, /deny 1 [reason] to refuse it",
+      "? Write needs approval: write /w/x",
+      "  /approve 2 to let it run, /deny 2 [reason] to refuse it",
+      "  ✗  denied",
+      "(cancelled)",
+      "✗ The run failed: boom",
+      "",
+    ].join("\n"),
+  );
+});

@@ -1,0 +1,123 @@
+// What `harness chat` prints of a session. It follows the state the server owns: each show() prints
+// what is new since the last one (text added to a reply, tool calls that started or ended,
+// approvals asked for, how the run ended), whether the state came as a delta or as a whole snapshot
+// after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
+// as `harness run` does.
+import type { HarnessMessage, HarnessState } from "@harness/protocol";
+import { describeToolCall, excerptOutput, type Sink } from "./render.ts";
+
+export type ChatView = {
+  show(state: HarnessState): void;
+  /** A line of the chat's own (a notice, an error), kept apart from a reply being streamed. */
+  note(line: string, tone?: "info" | "error"): void;
+  /** A prompt or steer typed here: its user message is not printed again. */
+  typed(text: string): void;
+};
+
+type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean };
+
+const ENDED_CALL = new Set(["complete", "error", "denied"]);
+
+export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolean; outputLines?: number; width?: number }): ChatView {
+  const paint = (code: string) => (text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const bold = paint("1");
+  const dim = paint("2");
+  const red = paint("31");
+  const yellow = paint("33");
+  const width = opts.width ?? 160;
+  const maxLines = opts.outputLines ?? 4;
+  const shared = Boolean(stdout.isTTY && stderr.isTTY);
+  const seen = new Map<string, Seen>();
+  const approvalsShown = new Set<string>();
+  const own: string[] = [];
+  let lastStatus: HarnessState["status"] | undefined;
+  let lastError: string | undefined;
+  let atLineStart = true;
+  let replying: string | undefined;
+
+  /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
+   * streamed is broken off first (a piped reply is left whole). */
+  function line(text: string): void {
+    if (shared && !atLineStart) stderr.write("\n");
+    stderr.write(`${text}\n`);
+    if (shared) atLineStart = true;
+  }
+
+  /** Text of reply `id` on stdout; another reply than the last starts on a line of its own. */
+  function reply(text: string, id?: string): void {
+    if (id !== undefined && id !== replying && !atLineStart) stdout.write("\n");
+    if (id !== undefined) replying = id;
+    stdout.write(text);
+    atLineStart = text.endsWith("\n");
+  }
+
+  function showMessage(message: HarnessMessage): void {
+    let mine = seen.get(message.id);
+    if (!mine) {
+      mine = { chars: 0, calls: new Map(), ended: false };
+      seen.set(message.id, mine);
+      if (message.role === "user") {
+        mine.chars = message.content.length;
+        const ownIndex = own.indexOf(message.content.trim());
+        if (ownIndex !== -1) own.splice(ownIndex, 1);
+        else line(bold(`› ${message.content}`));
+        return;
+      }
+    }
+    if (message.role !== "assistant") return;
+    // A message cut short (a rewind) is followed from its new end.
+    if (message.content.length < mine.chars) mine.chars = message.content.length;
+    if (message.content.length > mine.chars) {
+      reply(message.content.slice(mine.chars), message.id);
+      mine.chars = message.content.length;
+    }
+    for (const call of message.toolCalls ?? []) {
+      const state = mine.calls.get(call.id);
+      const ended = ENDED_CALL.has(call.status);
+      // The header waits for the input, which names what the call does.
+      if (!state && (call.input || call.status !== "running")) {
+        line(`${bold("●")} ${describeToolCall(call.name, call.input)}`);
+        mine.calls.set(call.id, "started");
+      }
+      if (mine.calls.get(call.id) === "started" && ended) {
+        mine.calls.set(call.id, "ended");
+        const failed = call.status !== "complete";
+        const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
+        const excerpt = excerptOutput(output, maxLines, width);
+        line(excerpt.map((text, i) => `  ${i === 0 ? (failed ? red("✗") : dim("⎿")) : " "}  ${failed && i === 0 ? red(text) : dim(text)}`).join("\n"));
+      }
+    }
+    if (!mine.ended && message.status === "cancelled") {
+      mine.ended = true;
+      line(yellow("(cancelled)"));
+    }
+  }
+
+  return {
+    show(state) {
+      for (const message of state.messages) showMessage(message);
+      const pending = state.pendingApprovals ?? [];
+      for (const [i, approval] of pending.entries()) {
+        if (approvalsShown.has(approval.toolCallId)) continue;
+        approvalsShown.add(approval.toolCallId);
+        const which = pending.length > 1 ? ` ${i + 1}` : "";
+        line(yellow(`? ${approval.toolName} needs approval: ${approval.description}`));
+        line(dim(`  /approve${which} to let it run, /deny${which} [reason] to refuse it`));
+      }
+      if (state.status !== lastStatus) {
+        if (state.status === "idle" || state.status === "error") {
+          if (!atLineStart) reply("\n");
+        }
+        if (state.status === "error" && state.error && state.error !== lastError) line(red(`✗ ${state.error}`));
+        lastStatus = state.status;
+        lastError = state.error;
+      }
+    },
+    note(text, tone = "info") {
+      line(tone === "error" ? red(text) : dim(text));
+    },
+    typed(text) {
+      own.push(text.trim());
+    },
+  };
+}

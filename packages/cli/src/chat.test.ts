@@ -1,0 +1,114 @@
+// `harness chat` spawned as a user runs it, against a real server process and the fake Anthropic
+// server: what it shows, what it sends, how it ends.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeAnthropic, startHarnessServer, toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = join(root, "packages/cli/bin/harness");
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let dataDir: string;
+
+before(async () => {
+  fake = await startFakeAnthropic();
+  dataDir = mkdtempSync(join(tmpdir(), "harness-chat-"));
+  server = await startHarnessServer({
+    dataDir,
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
+  });
+});
+after(async () => {
+  await server.stop();
+  await fake.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+/** `harness chat args…` with `input` as its piped standard input. */
+async function chat(args: string[], input: string, env: Record<string, string> = {}): Promise<Result> {
+  const child = spawn("bash", [bin, "chat", ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "tester", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  child.stdin.end(input);
+  const [code] = await once(child, "close");
+  return { code: code as number | null, stdout, stderr };
+}
+
+test("piped prompts run one after the other; a later chat on the session shows the conversation", async () => {
+  fake.push({ text: ["Hello ", "there"] }, { text: "Second answer" });
+  const first = await chat(["--session", "piped"], "hi\nand again\n");
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, "Hello there\nSecond answer\n");
+  assert.match(first.stderr, /^session piped of tester at http:\/\/127\.0\.0\.1:\d+\n/);
+  assert.doesNotMatch(first.stderr, /› hi/, "a prompt typed here is not echoed again");
+
+  const again = await chat(["--session", "piped"], "");
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /› hi\n/);
+  assert.match(again.stderr, /› and again\n/);
+  assert.equal(again.stdout, "Hello there\nSecond answer\n");
+});
+
+test("a call that needs approval is shown with how to answer it; /approve lets it run", async () => {
+  fake.push(...toolThenText("Bash", { command: "mkdir -p out && echo chat-approved" }, "Done."));
+  const result = await chat(["--session", "approve"], "run the echo\n/approve\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /● Bash\(mkdir -p out && echo chat-approved\)\n\? Bash needs approval: mkdir -p out && echo chat-approved\n {2}\/approve to let it run, \/deny \[reason\] to refuse it\n {2}⎿ {2}chat-approved\n/);
+  assert.match(result.stdout, /Done\.\n$/);
+});
+
+test("/deny sends its reason to the model; the call shows as refused", async () => {
+  fake.push(...toolThenText("Bash", { command: "rm -rf build" }, "Understood."));
+  const before = fake.requests.length;
+  const result = await chat(["--session", "deny"], "clean up\n/deny keep the build\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /● Bash\(rm -rf build\)\n\? Bash needs approval: rm -rf build\n.*\n {2}✗ {2}The user denied this tool call: keep the build\n/);
+  assert.match(JSON.stringify(fake.requests[before + 1].body), /keep the build/);
+  assert.match(result.stdout, /Understood\.\n$/);
+});
+
+test("lines that cannot be acted on say why and the chat goes on", async () => {
+  fake.push({ text: "still here" });
+  const result = await chat(["--session", "bad-lines"], "/approve\n/mode sideways\n/cancel\nhello\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /✗ no call is waiting for approval\n/);
+  assert.match(result.stderr, /✗ \/mode takes one of default, acceptEdits, fullAuto, not "sideways"\n/);
+  assert.match(result.stderr, /✗ no run is under way\n/);
+  assert.equal(result.stdout, "still here\n");
+});
+
+test("a run that fails shows the error and the chat exits 1", async () => {
+  fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
+  const result = await chat(["--session", "fails"], "try\n");
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /\n✗ Anthropic API error 500 \(api_error\): the model fell over\n$/);
+});
+
+test("no server there, or bad ids: a one-line message and the exit status", async () => {
+  const nothing = await chat(["--session", "x"], "", { HARNESS_URL: "http://127.0.0.1:9" });
+  assert.equal(nothing.code, 1);
+  assert.match(nothing.stderr, /^harness: could not connect to ws:\/\/127\.0\.0\.1:9\/ws\?userId=tester&sessionId=x: /);
+  assert.equal(nothing.stderr.trim().split("\n").length, 1);
+
+  const badUser = await chat(["--user", "a b"], "");
+  assert.equal(badUser.code, 2);
+  assert.equal(badUser.stderr, `harness: --user: "a b" must be 1 to 128 letters, digits, '.', '_' or '-'\n`);
+  const badUrl = await chat(["--url", "ftp://x"], "");
+  assert.equal(badUrl.code, 2);
+  assert.equal(badUrl.stderr, 'harness: --url: "ftp://x" is not an http(s) or ws(s) URL\n');
+});

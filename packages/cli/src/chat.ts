@@ -1,0 +1,180 @@
+// `harness chat`: a terminal client of a running server (`harness serve`), on the client SDK. It
+// shows a session's conversation and follows it live, and sends what is typed as commands. The
+// session is the server's: leaving the chat leaves a run under way going, and another chat (or
+// any client) on the same session sees the same conversation.
+//
+// At a terminal, a line is acted on at once (while a run is under way it steers it). From a pipe,
+// each line waits until what the one before started has settled, and the chat ends once the input
+// has and the session is idle: exit status 1 when the last run failed.
+import { randomBytes } from "node:crypto";
+import { userInfo } from "node:os";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { createHarnessClient, type HarnessClient } from "@harness/client";
+import type { HarnessCommand, HarnessState } from "@harness/protocol";
+import { IdSchema } from "@harness/server/ids";
+import type { Command } from "./args.ts";
+import { CHAT_HELP, parseChatLine, runUnderWay } from "./chat-line.ts";
+import { createChatView } from "./chat-view.ts";
+import type { Sink } from "./render.ts";
+
+export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
+export type ChatCommand = Extract<Command, { kind: "chat" }>;
+
+const DEFAULT_URL = "http://127.0.0.1:7700";
+
+/** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
+function defaultUser(env: NodeJS.ProcessEnv): string {
+  if (env.HARNESS_USER) return env.HARNESS_USER;
+  try {
+    const name = userInfo().username;
+    if (IdSchema.safeParse(name).success) return name;
+  } catch {
+    // No login name (a container without a passwd entry).
+  }
+  return "me";
+}
+
+/** Resolves once what `command` started is over (a run it started has stopped running, the call
+ * it answered is no longer waiting), or the server refused a command: then a piped chat goes on
+ * with its next line. Commands run in the order sent, so the others need no wait. */
+function settled(client: HarnessClient, command: HarnessCommand): Promise<void> {
+  // A submitted prompt's run is seen to start before it is seen to end.
+  let started = command.type !== "submit" && command.type !== "resume";
+  const over = (state: HarnessState): boolean => {
+    if (runUnderWay(state)) started = true;
+    switch (command.type) {
+      case "submit":
+      case "resume":
+        return started && state.status !== "running";
+      case "approve":
+      case "deny":
+        return !state.pendingApprovals?.some((p) => p.toolCallId === command.toolCallId) && state.status !== "running";
+      case "cancel":
+        return !runUnderWay(state);
+      default:
+        return true;
+    }
+  };
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const done = () => {
+      for (const off of offs) off();
+      resolve();
+    };
+    offs.push(
+      client.on("state", (state) => over(state) && done()),
+      client.on("error", (error) => error.code !== "reconnect_failed" && done()),
+      client.on("connection", (status) => status === "closed" && done()),
+    );
+  });
+}
+
+export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<number> {
+  const fail = (message: string, status = 1) => {
+    io.stderr.write(`harness: ${message}\n`);
+    return status;
+  };
+  const url = command.url ?? (io.env.HARNESS_URL?.trim() || DEFAULT_URL);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Said below.
+  }
+  if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) return fail(`--url: "${url}" is not an http(s) or ws(s) URL`, 2);
+  const userId = command.userId ?? defaultUser(io.env);
+  const sessionId = command.sessionId ?? `chat-${randomBytes(4).toString("hex")}`;
+  for (const [flag, id] of [["--user", userId], ["--session", sessionId]]) {
+    const checked = IdSchema.safeParse(id);
+    if (!checked.success) return fail(`${flag}: "${id}" ${checked.error.issues[0].message}`, 2);
+  }
+
+  const interactive = Boolean(io.stdin.isTTY);
+  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
+  const view = createChatView(io.stdout, io.stderr, { color });
+  const token = io.env.HARNESS_TOKEN?.trim() || undefined;
+  const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
+  client.on("state", (state) => view.show(state));
+  client.on("error", (error) => view.note(`✗ ${error.message}`, "error"));
+  client.on("connection", (status) => {
+    if (status === "reconnecting") view.note("(connection lost; reconnecting…)");
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  view.note(`session ${sessionId} of ${userId} at ${url}${command.sessionId ? "" : ` (to come back: harness chat --session ${sessionId})`}`);
+  if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
+
+  let finish!: (status: number) => void;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let cancelling = false;
+  const send = (cmd: HarnessCommand): boolean => {
+    try {
+      if (cmd.type === "submit") view.typed(cmd.prompt);
+      if (cmd.type === "steer") view.typed(cmd.message);
+      client.send(cmd);
+      return true;
+    } catch (error) {
+      view.note(`✗ ${(error as Error).message}`, "error");
+      return false;
+    }
+  };
+  /** Acts on one line; resolves once a piped chat may go on. */
+  const act = async (text: string): Promise<void> => {
+    const action = parseChatLine(text, client.state);
+    if (action.kind === "quit") return finish(0);
+    if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
+    if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
+    if (action.kind !== "send") return;
+    if (interactive) return void send(action.command);
+    const over = settled(client, action.command);
+    if (send(action.command)) await over;
+  };
+  const onInterrupt = () => {
+    if (runUnderWay(client.state) && !cancelling) {
+      cancelling = true;
+      view.note("cancelling the run (Ctrl-C again to leave)");
+      send({ type: "cancel" });
+      void client.waitFor((state) => !runUnderWay(state)).then(() => (cancelling = false), () => undefined);
+      return;
+    }
+    finish(130);
+  };
+  const leave = (status: number) => () => finish(status);
+  const onTerm = leave(143);
+  const onHup = leave(129);
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
+  client.on("connection", (status) => {
+    if (status === "closed") finish(1);
+  });
+
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  if (interactive) lines.on("SIGINT", onInterrupt);
+  const reading = (async () => {
+    if (command.prompt) await act(command.prompt);
+    for await (const text of lines) await act(text);
+    // Input over: a piped chat waits for the session to settle and says how its last run ended.
+    if (interactive) return finish(0);
+    const state = await client.waitFor((s) => s.status !== "running").catch(() => undefined);
+    if (state?.status === "awaiting-approval") view.note("a call still waits for approval; the session keeps it (approve it from another client)");
+    finish(state?.status === "error" ? 1 : 0);
+  })();
+  reading.catch((error: unknown) => {
+    view.note(`✗ ${(error as Error).message}`, "error");
+    finish(1);
+  });
+
+  const status = await finished;
+  process.off("SIGINT", onInterrupt);
+  process.off("SIGTERM", onTerm);
+  process.off("SIGHUP", onHup);
+  lines.close();
+  if (runUnderWay(client.state) && status !== 1) view.note(`the run goes on in session ${sessionId}`);
+  client.close();
+  return status;
+}

@@ -224,3 +224,24 @@ test("a settings file nested thousands of levels deep is skipped with a message 
   assert.equal(loaded.settings.model, "u");
   assert.deepEqual(loaded.diagnostics.map((d) => [d.file, d.message]), [[env.paths.project, "the JSON nests more than 100 levels deep"]]);
 });
+
+test("a project's settings cannot turn approvals off: bypassPermissions there is dropped and said; the user's still counts", async (t) => {
+  const env = await setup(t, {
+    project: { permissions: { defaultMode: "bypassPermissions", allow: ["Bash(npm test:*)"] } },
+    local: { permissions: { defaultMode: "bypassPermissions" } },
+  });
+  const loaded = await env.load();
+  assert.equal(loaded.permissions.defaultMode, undefined);
+  assert.equal(loaded.settings.permissions?.defaultMode, undefined);
+  assert.deepEqual(loaded.permissions.allow.map((r) => r.text), ["Bash(npm test:*)"], "the rest of the file still holds");
+  assert.deepEqual(loaded.diagnostics.map((d) => [d.file, d.key]), [[env.paths.project, "permissions.defaultMode"], [env.paths.local, "permissions.defaultMode"]]);
+  assert.match(loaded.diagnostics[0].message, /"bypassPermissions" is ignored in a project's settings/);
+  const ctx = permissionContext(loaded, { cwd: env.project, home: env.home });
+  assert.equal(ctx.mode, "default");
+  assert.equal(decide({ name: "Bash", input: { command: "rm -rf build" } }, ctx).behavior, "ask");
+
+  const project = await setup(t, { project: { permissions: { defaultMode: "acceptEdits" } }, user: { permissions: { defaultMode: "bypassPermissions" } } });
+  assert.equal((await project.load()).permissions.defaultMode, "acceptEdits", "other modes a project may choose");
+  const user = await setup(t, { user: { permissions: { defaultMode: "bypassPermissions" } } });
+  assert.equal((await user.load()).permissions.defaultMode, "bypassPermissions");
+});

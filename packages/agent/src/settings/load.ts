@@ -50,7 +50,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     }
     const validated = validateSettings(read.value, file);
     diagnostics.push(...validated.diagnostics);
-    sources.push({ scope, path: file, settings: validated.settings });
+    sources.push({ scope, path: file, settings: withoutBypassFromProject(scope, file, validated.settings, diagnostics) });
   }
   return {
     settings: mergeSettings(sources.map((source) => source.settings)),
@@ -58,6 +58,20 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     diagnostics,
     permissions: scopedPermissions(sources, { root, home: o.home }),
   };
+}
+
+/** A project's own files (`.claude/settings.json`, `.claude/settings.local.json`) come with the
+ * repository: they may not turn approvals off for whoever opens it. bypassPermissions there is
+ * dropped with a diagnostic; the user's and managed settings, and the run's own mode, still may. */
+function withoutBypassFromProject(scope: SettingsScope, file: string, settings: SettingsSource["settings"], diagnostics: SettingsDiagnostic[]): SettingsSource["settings"] {
+  if ((scope !== "project" && scope !== "local") || settings.permissions?.defaultMode !== "bypassPermissions") return settings;
+  diagnostics.push({
+    file,
+    key: "permissions.defaultMode",
+    message: `"bypassPermissions" is ignored in a project's settings, which come with the repository; set it in ~/.claude/settings.json, or choose the mode for the run`,
+  });
+  const { defaultMode: _dropped, ...permissions } = settings.permissions;
+  return { ...settings, permissions };
 }
 
 /** The rules of every source with their base directories: `/path` patterns start at the project

@@ -21,8 +21,8 @@ test("--permission-mode takes Claude Code's modes; dontAsk is what default does 
 
 test("bad run usage names the problem and points at run's help", () => {
   const cases: [string[], string][] = [
-    [["run"], "harness run needs a prompt"],
-    [["run", "   "], "harness run needs a prompt"],
+    [["run"], 'a prompt is needed: harness run "<prompt>"'],
+    [["run", "   "], 'a prompt is needed: harness run "<prompt>"'],
     [["run", "--frob", "hi"], 'unknown option "--frob" for "harness run"'],
     [["run", "hi", "--cwd"], "--cwd needs a value"],
     [["run", "hi", "--max-turns", "0"], '--max-turns must be a positive whole number up to 10000, got "0"'],

@@ -97,7 +97,7 @@ function parseRun(args: string[]): Command {
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
   const prompt = positionals.join(" ").trim();
-  if (!prompt) return { kind: "usage-error", message: "harness run needs a prompt", topic: "run" };
+  if (!prompt) return { kind: "usage-error", message: "a prompt is needed: harness run \"<prompt>\"", topic: "run" };
   const command: Command = { kind: "run", prompt };
   if (typeof options.cwd === "string") command.cwd = options.cwd;
   if (typeof options.model === "string") command.model = options.model;

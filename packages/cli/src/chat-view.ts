@@ -4,7 +4,7 @@
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { describeToolCall, excerptOutput, type Sink } from "./render.ts";
+import { describeToolCall, excerptOutput, printable, type Sink } from "./render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;
@@ -18,7 +18,7 @@ type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boo
 
 const ENDED_CALL = new Set(["complete", "error", "denied"]);
 
-export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolean; outputLines?: number; width?: number }): ChatView {
+export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolean; outputLines?: number; width?: number; shared?: boolean }): ChatView {
   const paint = (code: string) => (text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const bold = paint("1");
   const dim = paint("2");
@@ -26,7 +26,7 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolea
   const yellow = paint("33");
   const width = opts.width ?? 160;
   const maxLines = opts.outputLines ?? 4;
-  const shared = Boolean(stdout.isTTY && stderr.isTTY);
+  const shared = opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY);
   const seen = new Map<string, Seen>();
   const approvalsShown = new Set<string>();
   const own: string[] = [];
@@ -60,7 +60,7 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolea
         mine.chars = message.content.length;
         const ownIndex = own.indexOf(message.content.trim());
         if (ownIndex !== -1) own.splice(ownIndex, 1);
-        else line(bold(`› ${message.content}`));
+        else line(bold(`› ${printable(message.content)}`));
         return;
       }
     }
@@ -101,7 +101,7 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolea
         if (approvalsShown.has(approval.toolCallId)) continue;
         approvalsShown.add(approval.toolCallId);
         const which = pending.length > 1 ? ` ${i + 1}` : "";
-        line(yellow(`? ${approval.toolName} needs approval: ${approval.description}`));
+        line(yellow(`? ${approval.toolName} needs approval: ${printable(approval.description)}`));
         line(dim(`  /approve${which} to let it run, /deny${which} [reason] to refuse it`));
       }
       if (state.status !== lastStatus) {

@@ -16,7 +16,7 @@ import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { CHAT_HELP, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
-import type { Sink } from "./render.ts";
+import { sameTarget, type Sink } from "./render.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -92,7 +92,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
 
   const interactive = Boolean(io.stdin.isTTY);
   const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
-  const view = createChatView(io.stdout, io.stderr, { color });
+  const view = createChatView(io.stdout, io.stderr, { color, shared: io.stdout === process.stdout && io.stderr === process.stderr ? sameTarget() : undefined });
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));

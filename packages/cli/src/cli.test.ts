@@ -367,3 +367,25 @@ test("harness run refuses run settings it cannot use, naming each, before callin
   assert.equal(stderr, 'harness: HARNESS_CONTEXT_WINDOW must be a whole number of tokens, got "lots"; HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got "150"\n');
   assert.equal(fake.requests.length, 0);
 });
+
+test("harness run with stdout and stderr in one pipe keeps tool lines apart from the reply; with stderr closed the answer still arrives", async (t) => {
+  const replies = () => [{ text: "Let me look.", toolUses: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "Done." }];
+  const fake = await withFake(t, startFakeAnthropic({ replies: [...replies(), ...replies()] }));
+  const dir = tempDir(t);
+  const env = { ...process.env, NO_COLOR: "1", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0" };
+  const run = `bash ${JSON.stringify(bin)} run --cwd ${JSON.stringify(dir)} --permission-mode bypassPermissions look`;
+  // Not spawnSync: the fake model answers from this process.
+  const shell = async (line: string) => {
+    const child = spawn("bash", ["-c", line], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    const [status] = await once(child, "close");
+    return { status, stdout };
+  };
+  const shared = await shell(`${run} 2>&1`);
+  assert.equal(shared.status, 0, shared.stdout);
+  assert.equal(shared.stdout, "Let me look.\n● Bash(echo hi)\n  ⎿  hi\n\nDone.\n");
+  const closed = await shell(`${run} 2>&-`);
+  assert.equal(closed.status, 0);
+  assert.equal(closed.stdout, "Let me look.\n\nDone.\n");
+});

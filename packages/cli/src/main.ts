@@ -12,6 +12,12 @@ try {
   process.stderr.write(`harness: ${err instanceof Error ? err.message : String(err)}\n`);
   status = 1;
 }
-// Exit once the output is flushed rather than wait for idle keep-alive sockets or timers.
-await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write("", resolve))));
+// Exit once the output is flushed rather than wait for idle keep-alive sockets or timers. A stream
+// nobody reads any more (a closed pipe, `2>&-`) has nothing left to flush: its error is no crash.
+await Promise.all(
+  [process.stdout, process.stderr].map((s) => {
+    s.on("error", () => {});
+    return new Promise((resolve) => s.write("", resolve));
+  }),
+);
 process.exit(status);

@@ -17,7 +17,8 @@ test("a tool call is named by its most telling argument, shortened to one line",
   assert.equal(describeToolCall("Bash", { command: "echo hi", description: "say hi" }, "/w"), "Bash(echo hi)");
   assert.equal(describeToolCall("Read", { file_path: "/w/src/a.ts" }, "/w"), "Read(src/a.ts)");
   assert.equal(describeToolCall("Read", { file_path: "/elsewhere/a.ts" }, "/w"), "Read(/elsewhere/a.ts)");
-  assert.equal(describeToolCall("Bash", { command: "a\n  b" }, "/w"), "Bash(a b)");
+  assert.equal(describeToolCall("Bash", { command: "a\n  b" }, "/w"), "Bash(a …)", "a multi-line command shows its first line");
+  assert.equal(describeToolCall("Bash", { command: "for i in 1 2; do\n  echo $i\ndone" }, "/w"), "Bash(for i in 1 2; do …)");
   assert.equal(describeToolCall("Bash", { command: "x".repeat(100) }, "/w", 10), `Bash(${"x".repeat(9)}…)`);
   assert.equal(describeToolCall("Custom", { n: 1 }, "/w"), 'Custom({"n":1})');
   assert.equal(describeToolCall("Custom", {}, "/w"), "Custom");
@@ -27,6 +28,13 @@ test("tool output is cut to a few lines with a count of the rest", () => {
   assert.deepEqual(excerptOutput("a\nb\nc\nd\ne\n", 2, 80), ["a", "b", "… +3 lines"]);
   assert.deepEqual(excerptOutput("  \n", 2, 80), ["(no output)"]);
   assert.deepEqual(excerptOutput("abcdef", 2, 4), ["abc…"]);
+});
+
+test("what tools print cannot drive the terminal, and cutting never splits a character", () => {
+  assert.deepEqual(excerptOutput("normal\n\x1b]0;PWNED\x07\x1b[2J\x1b[Hhidden\rover\n", 4, 80), ["normal", "]0;PWNED[2J[Hhiddenover"]);
+  assert.equal(describeToolCall("Bash", { command: "echo \x1b[31mred" }, "/w"), "Bash(echo [31mred)");
+  assert.deepEqual(excerptOutput(`${"a".repeat(3)}😀😀😀`, 1, 5), ["aaa😀…"]);
+  assert.equal(describeToolCall("Bash", { command: `echo ${"a".repeat(72)} 😀😀😀😀` }, "/w"), `Bash(echo ${"a".repeat(72)} 😀…)`);
 });
 
 test("reply text goes to stdout, tool activity to stderr, paragraphs kept apart", () => {

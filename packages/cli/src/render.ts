@@ -1,6 +1,7 @@
 // Terminal rendering of a headless run: the reply text goes to stdout as it streams; tool activity
 // goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output, and so do
 // notices (a settings file that could not be read, an MCP server that did not start, …).
+import { fstatSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 
@@ -15,7 +16,19 @@ export type RendererOptions = {
   width?: number;
   /** Lines of tool output shown before "… +N lines". */
   outputLines?: number;
+  /** Whether stdout and stderr end up in one place (default: both are terminals); see sameTarget. */
+  shared?: boolean;
 };
+
+/** Whether file descriptors 1 and 2 are one terminal, pipe or file (`2>&1`, a CI log). */
+export function sameTarget(): boolean {
+  try {
+    const [out, err] = [fstatSync(1), fstatSync(2)];
+    return out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
+}
 
 export type Renderer = {
   event(event: AgentEvent): void;
@@ -25,9 +38,23 @@ export type Renderer = {
 
 const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt"];
 
+/** Control characters (escape sequences, carriage returns, bells) in text from tools or files
+ * would act on the terminal (clear it, retitle it, overwrite lines): they are dropped. */
+export function printable(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, "");
+}
+
+/** `text` cut to `max` characters (code points: an emoji is never split), with "…" when cut. */
+function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}
+
+/** The first line of `text`, spaces collapsed, cut to `max`; "…" says when more lines follow. */
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const lines = printable(text.replace(/\r\n?/g, "\n")).trim().split("\n");
+  const first = lines[0].replace(/\s+/g, " ").trim();
+  return cut(lines.length > 1 ? `${first} …` : first, max);
 }
 
 /** `Bash(echo hi)`, `Read(src/index.ts)`, … : the tool name and its most telling argument (paths
@@ -45,7 +72,7 @@ export function describeToolCall(name: string, input: Record<string, unknown> | 
     return `${name}(${oneLine(shown, max)})`;
   }
   const json = JSON.stringify(input);
-  return json === "{}" ? name : `${name}(${oneLine(json, max)})`;
+  return json === "{}" ? name : `${name}(${cut(printable(json), max)})`;
 }
 
 /** The first `maxLines` lines of a tool's output, each cut to `width`, plus a count of the rest. */
@@ -53,7 +80,7 @@ export function excerptOutput(output: string, maxLines: number, width: number): 
   const trimmed = output.replace(/\s+$/, "");
   if (!trimmed) return ["(no output)"];
   const lines = trimmed.split(/\r?\n/);
-  const shown = lines.slice(0, maxLines).map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line));
+  const shown = lines.slice(0, maxLines).map((line) => cut(printable(line), width));
   if (lines.length > maxLines) shown.push(`… +${lines.length - maxLines} lines`);
   return shown;
 }
@@ -66,9 +93,9 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   const yellow = paint("33");
   const width = opts.width ?? 160;
   const maxLines = opts.outputLines ?? 4;
-  // When both streams are the same terminal they share one cursor, so line breaks must account for
-  // what either of them last wrote.
-  const shared = Boolean(stdout.isTTY && stderr.isTTY);
+  // When both streams are one terminal, pipe or file they share one cursor, so line breaks must
+  // account for what either of them last wrote.
+  const shared = opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY);
   const calls = new Map<string, string>();
   let wroteText = false;
   let textEndsWithNewline = true;

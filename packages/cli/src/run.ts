@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { servedByAnthropic } from "@harness/llm/model-prefix";
 import type { Command } from "./args.ts";
-import { createRenderer, type Sink } from "./render.ts";
+import { createRenderer, sameTarget, type Sink } from "./render.ts";
 
 export type RunIO = {
   stdout: Sink;
@@ -55,9 +55,12 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     controller.abort();
   };
   process.stdout.on("error", onPipeError);
+  // A closed stderr (`2>&-`, `2> >(head -c 5)`) loses the tool activity, not the run or its answer.
+  const ignore = () => {};
+  process.stderr.on("error", ignore);
 
   const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
-  const renderer = createRenderer(io.stdout, io.stderr, { color, cwd });
+  const renderer = createRenderer(io.stdout, io.stderr, { color, cwd, shared: io.stdout === process.stdout && io.stderr === process.stderr ? sameTarget() : undefined });
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
     // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
@@ -80,5 +83,6 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     process.off("SIGTERM", onTerm);
     process.off("SIGHUP", onHup);
     process.stdout.off("error", onPipeError);
+    process.stderr.off("error", ignore);
   }
 }

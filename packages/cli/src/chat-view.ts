@@ -4,7 +4,7 @@
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { describeToolCall, excerptOutput, printable, type Sink } from "./render.ts";
+import { describeToolCall, excerptOutput, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;
@@ -18,15 +18,8 @@ type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boo
 
 const ENDED_CALL = new Set(["complete", "error", "denied"]);
 
-export function createChatView(stdout: Sink, stderr: Sink, opts: { color: boolean; outputLines?: number; width?: number; shared?: boolean }): ChatView {
-  const paint = (code: string) => (text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const bold = paint("1");
-  const dim = paint("2");
-  const red = paint("31");
-  const yellow = paint("33");
-  const width = opts.width ?? 160;
-  const maxLines = opts.outputLines ?? 4;
-  const shared = opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY);
+export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOptions, "cwd">): ChatView {
+  const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   const seen = new Map<string, Seen>();
   const approvalsShown = new Set<string>();
   const own: string[] = [];

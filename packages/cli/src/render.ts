@@ -85,17 +85,24 @@ export function excerptOutput(output: string, maxLines: number, width: number): 
   return shown;
 }
 
-export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
+/** The styles and sizes both terminal views (a run's, a chat's) print with. */
+export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOptions, "cwd">) {
   const paint = (code: string) => (text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const bold = paint("1");
-  const dim = paint("2");
-  const red = paint("31");
-  const yellow = paint("33");
-  const width = opts.width ?? 160;
-  const maxLines = opts.outputLines ?? 4;
-  // When both streams are one terminal, pipe or file they share one cursor, so line breaks must
-  // account for what either of them last wrote.
-  const shared = opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY);
+  return {
+    bold: paint("1"),
+    dim: paint("2"),
+    red: paint("31"),
+    yellow: paint("33"),
+    width: opts.width ?? 160,
+    maxLines: opts.outputLines ?? 4,
+    // When both streams are one terminal, pipe or file they share one cursor, so line breaks must
+    // account for what either of them last wrote.
+    shared: opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY),
+  };
+}
+
+export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
+  const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   const calls = new Map<string, string>();
   let wroteText = false;
   let textEndsWithNewline = true;

@@ -175,8 +175,9 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     child.once("exit", (code, signal) => {
       exitedFlag = true;
       exitReason = signal ?? `code ${code}`;
-      // Its first line only said where it listens.
-      const said = ready ? lastWords(readFrom(logFile, offset).split("\n").filter((line) => !listeningUrl(line)).join("\n")) : "";
+      // What it last printed, unless it was asked to stop; its first line only said where it listens.
+      const last = ready && !stopping ? lastWords(readFrom(logFile, offset)) : "";
+      const said = listeningUrl(last) ? "" : last;
       end = { how: `${signal ? "was killed" : "exited"} (${exitReason})`, ...(said && { said }) };
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
       if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);

@@ -92,6 +92,15 @@ test("lines that cannot be acted on say why and the chat goes on", async () => {
   assert.equal(result.stdout, "still here\n");
 });
 
+test("piped commands that start nothing do not hold up the lines after them", async () => {
+  fake.push({ text: "configured" });
+  const before = fake.requests.length;
+  const result = await chat(["--session", "configure"], "/mode acceptEdits\n/mode acceptEdits\n/model claude-test-model\ngo\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "configured\n");
+  assert.equal(fake.requests[before].body.model, "claude-test-model");
+});
+
 test("a run that fails shows the error and the chat exits 1", async () => {
   fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
   const result = await chat(["--session", "fails"], "try\n");

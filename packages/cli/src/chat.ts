@@ -16,7 +16,7 @@ import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { CHAT_HELP, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
-import { sameTarget, type Sink } from "./render.ts";
+import { terminalOptions, type Sink } from "./render.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -50,12 +50,12 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       case "approve":
       case "deny":
         return !state.pendingApprovals?.some((p) => p.toolCallId === command.toolCallId) && state.status !== "running";
-      case "cancel":
-        return !runUnderWay(state);
       default:
-        return true;
+        return !runUnderWay(state);
     }
   };
+  // A steer or a new setting starts nothing to wait for (and may change nothing one would see).
+  if (command.type === "steer" || command.type === "configure" || command.type === "rewind") return Promise.resolve();
   return new Promise((resolve) => {
     const offs: (() => void)[] = [];
     const done = () => {
@@ -91,8 +91,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   }
 
   const interactive = Boolean(io.stdin.isTTY);
-  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
-  const view = createChatView(io.stdout, io.stderr, { color, shared: io.stdout === process.stdout && io.stderr === process.stderr ? sameTarget() : undefined });
+  const view = createChatView(io.stdout, io.stderr, terminalOptions(io));
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
@@ -153,8 +152,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (status === "closed") finish(1);
   });
 
+  // Ctrl-C at a terminal reaches the process as SIGINT (the terminal stays in line mode).
   const lines = createInterface({ input: io.stdin, terminal: false });
-  if (interactive) lines.on("SIGINT", onInterrupt);
   const reading = (async () => {
     if (command.prompt) await act(command.prompt);
     for await (const text of lines) await act(text);

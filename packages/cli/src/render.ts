@@ -21,13 +21,20 @@ export type RendererOptions = {
 };
 
 /** Whether file descriptors 1 and 2 are one terminal, pipe or file (`2>&1`, a CI log). */
-export function sameTarget(): boolean {
+function sameTarget(): boolean {
   try {
     const [out, err] = [fstatSync(1), fstatSync(2)];
     return out.dev === err.dev && out.ino === err.ino;
   } catch {
     return false;
   }
+}
+
+/** Colour (stderr a terminal, NO_COLOR unset, TERM not dumb) and whether stdout and stderr share
+ * one place, for a command printing to `io`; sinks other than the process's own are never shared. */
+export function terminalOptions(io: { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv }): { color: boolean; shared?: boolean } {
+  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
+  return io.stdout === process.stdout && io.stderr === process.stderr ? { color, shared: sameTarget() } : { color };
 }
 
 export type Renderer = {

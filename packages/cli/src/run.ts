@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { servedByAnthropic } from "@harness/llm/model-prefix";
 import type { Command } from "./args.ts";
-import { createRenderer, sameTarget, type Sink } from "./render.ts";
+import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 
 export type RunIO = {
   stdout: Sink;
@@ -59,8 +59,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const ignore = () => {};
   process.stderr.on("error", ignore);
 
-  const color = Boolean(io.stderr.isTTY) && !io.env.NO_COLOR && io.env.TERM !== "dumb";
-  const renderer = createRenderer(io.stdout, io.stderr, { color, cwd, shared: io.stdout === process.stdout && io.stderr === process.stderr ? sameTarget() : undefined });
+  const renderer = createRenderer(io.stdout, io.stderr, { ...terminalOptions(io), cwd });
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
     // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.

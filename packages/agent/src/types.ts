@@ -23,6 +23,9 @@ export type ToolContext = {
   /** The environment of processes the tool starts (Bash, background shells): the settings' `env`
    * laid over the run's environment. Absent: this process's environment. */
   env?: Readonly<Record<string, string>>;
+  /** Whether a deny rule keeps `tool` from the file at this absolute path: searches (Grep, Glob)
+   * leave such files out of their results. Absent: nothing is left out. */
+  denied?: (tool: string, file: string) => boolean;
 };
 
 export type ToolImageBlock = {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
@@ -146,4 +148,32 @@ test("plan mode refuses a command that writes, and says why", async (t) => {
   assert.equal(touch.is_error, true);
   assert.match(String(touch.content), /Plan mode is on/);
   assert.equal(await project.exists("planned.txt"), false);
+});
+
+test("searches leave out files a Read deny rule protects: Grep's lines, files and counts, and Glob's list", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { deny: ["Read(./.env)", "Read(./secrets/**)"] } });
+  await project.write(".env", "API_KEY=hunter2\n");
+  await project.write("secrets/prod.txt", "API_KEY=prod-secret\n");
+  await project.write("app.ts", "export const API_KEY = load();\n");
+  await fs.symlink(path.join(project.root, ".env"), path.join(project.root, "env-link.txt"));
+  const { provider } = await runInProject(project, [
+    {
+      toolCalls: [
+        { id: "toolu_lines", name: "Grep", input: { pattern: "API_KEY", output_mode: "content" } },
+        { id: "toolu_files", name: "Grep", input: { pattern: "API_KEY" } },
+        { id: "toolu_counts", name: "Grep", input: { pattern: "API_KEY", output_mode: "count" } },
+        { id: "toolu_glob", name: "Glob", input: { pattern: "**/*.txt" } },
+        { id: "toolu_direct", name: "Grep", input: { pattern: "API_KEY", path: ".env", output_mode: "content" } },
+      ],
+    },
+    { text: "Searched." },
+  ]);
+  const [lines, files, counts, glob, direct] = firstResults(provider.requests).map((block) => String(block.content));
+  assert.equal(lines, "app.ts:1:export const API_KEY = load();");
+  assert.equal(files, "Found 1 file\napp.ts");
+  assert.match(counts, /^app\.ts:1\n\nFound 1 matching line in 1 file\.$/);
+  assert.equal(glob, "No files found matching **/*.txt in ..");
+  assert.match(direct, /denied by the deny rule "Read\(\.\/\.env\)"/);
+  for (const text of [lines, files, counts, glob]) assert.doesNotMatch(text, /hunter2|prod-secret|\.env\b|secrets\/|env-link/);
 });

@@ -5,6 +5,7 @@ import { environmentBlock } from "../context/environment.ts";
 import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
+import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
@@ -155,6 +156,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const { registry, setup } = ctx;
   const env = setup.childEnv;
   const spawner = ctx.spawner;
+  const denied = deniedFileFilter(ctx.permissions);
   return {
     tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
     cwd: setup.cwd,
@@ -178,6 +180,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       ...base,
       state: ctx.resources.toolState,
       ...(env && { env }),
+      ...(denied && { denied }),
       ...(spawner && {
         spawnSubagent: async (request) => {
           const output = await spawner(request, base);

@@ -1,7 +1,7 @@
 export { decide } from "./decide.ts";
 export { describeCall } from "./describe-call.ts";
 export { parseRule, ruleText, toPermissionRules } from "./parse-rule.ts";
-export { pathDecision } from "./path-access.ts";
+export { deniedFileFilter, pathDecision } from "./path-access.ts";
 export type { PathAccess, PathAccessOptions } from "./path-access.ts";
 export { parseShell } from "./shell-parse.ts";
 export type { Redirect, ShellParse, SimpleCommand, Word } from "./shell-types.ts";

@@ -77,6 +77,18 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   return ask(`${capitalize(doing)} needs approval in default mode; acceptEdits mode or an allow rule such as Edit(${ruleSuggestion(shown)}) would allow it.`);
 }
 
+/** What searches leave out: for a tool (Grep, Glob), whether a deny rule keeps it from `file` (an
+ * absolute path), as written or where its links lead. Read's rules cover searches, so a directory
+ * search does not show a file that Read may not open. Undefined when no deny rule names a path. */
+export function deniedFileFilter(ctx: PermissionContext): ((tool: string, file: string) => boolean) | undefined {
+  if (!ctx.rules.deny.some((rule) => rule.specifier !== undefined)) return undefined;
+  return (tool, file) => {
+    if (findRule(ctx.rules.deny, tool, { kind: "path", path: file }, ctx) !== undefined) return true;
+    const real = realPathOf(file);
+    return real !== file && findRule(ctx.rules.deny, tool, { kind: "path", path: real }, ctx) !== undefined;
+  };
+}
+
 /** A deny or ask rule with a path pattern that covers `tool`, named for messages. */
 function protectingRule(tool: string, ctx: PermissionContext): string | undefined {
   for (const kind of ["deny", "ask"] as const) {

@@ -25,7 +25,7 @@ export const globTool = defineTool({
     pattern: z.string().min(1).describe("The glob pattern to match files against"),
     path: z.string().optional().describe("The directory to search in (default: the working directory)"),
   }),
-  async execute({ pattern, path: searchPath }, { cwd, signal }) {
+  async execute({ pattern, path: searchPath }, { cwd, signal, denied }) {
     const root = resolvePath(cwd, searchPath ?? ".");
     const shownRoot = displayPath(cwd, root);
     try {
@@ -45,7 +45,9 @@ export const globTool = defineTool({
       });
       for await (const entry of matches) {
         if (signal.aborted) return { content: "Interrupted by user", isError: true };
-        if (entry.isFile()) files.push(path.join(entry.parentPath, entry.name));
+        if (!entry.isFile()) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        if (!denied?.("Glob", file)) files.push(file);
       }
     } catch (error) {
       return { content: `Cannot search ${shownRoot} for ${pattern}: ${errorText(error)}`, isError: true };

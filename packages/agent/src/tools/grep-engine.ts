@@ -12,6 +12,8 @@ export type GrepQuery = {
   /** --glob patterns; a leading "!" excludes. */
   globs: string[];
   type?: string;
+  /** Files to leave out of every result (those a deny rule keeps from the search). */
+  skipFile?: (file: string) => boolean;
   signal: AbortSignal;
 };
 

@@ -75,6 +75,7 @@ async function eachMatch(
   for await (const file of files) {
     if (stopped || query.signal.aborted) break;
     if (!query.rootIsFile && !accepts.test(file)) continue;
+    if (query.skipFile?.(file)) continue;
     pending.push(search(file, matcher, keepLines));
     if (pending.length >= CONCURRENT_FILES) take(await pending.shift()!);
   }

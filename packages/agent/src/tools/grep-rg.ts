@@ -150,7 +150,9 @@ async function searchContent(rgPath: string, query: ContentQuery): Promise<Conte
     const data = message.data ?? {};
     const file = data.path?.text;
     if (file === undefined) return true;
-    const shown = displayPath(query.cwd, path.join(root, file));
+    const absolute = path.join(root, file);
+    if (query.skipFile?.(absolute)) return true;
+    const shown = displayPath(query.cwd, absolute);
     const raw = data.lines?.text ?? (data.lines?.bytes !== undefined ? Buffer.from(data.lines.bytes, "base64").toString("utf8") : "");
     const lines = raw.replace(/\r?\n$/, "").split(/\r?\n/);
     const first = data.line_number ?? 0;

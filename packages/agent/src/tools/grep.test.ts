@@ -82,6 +82,18 @@ for (const [engine, grep] of engines) {
     assert.match(unknownType.content, /Unknown file type "cobol"\. .*\bts\b.*Or use glob instead/);
   });
 
+  test(`Grep (${engine}) leaves out the files the run's deny rules keep from it, with context lines and paging around them`, async (t) => {
+    const cwd = await project(t);
+    const denied = (tool: string, file: string) => tool === "Grep" && file === path.join(cwd, "src", "log.ts");
+    const run = (input: Record<string, unknown>) => grep.execute(input, { cwd, signal: new AbortController().signal, toolUseId: "toolu_test", denied });
+    const lines = await run({ pattern: "log", output_mode: "content", path: "src", "-A": 1 });
+    assert.equal(lines.content, ["src/app.ts:1:import { log } from './log';", "src/app.ts-2-export function start() {", "src/app.ts:3:  log('Starting');", "src/app.ts-4-  return 1;"].join("\n"));
+    const paged = await run({ pattern: "log", output_mode: "content", path: "src", offset: 1 });
+    assert.equal(paged.content, "src/app.ts:3:  log('Starting');");
+    assert.equal((await run({ pattern: "function" })).content, "Found 2 files\nsrc/app.ts\nsrc/util.js");
+    assert.equal((await run({ pattern: "log", output_mode: "count", path: "src" })).content, "src/app.ts:2\n\nFound 2 matching lines in 1 file.");
+  });
+
   test(`Grep (${engine}) multiline matches span lines; head_limit and offset page through results`, async (t) => {
     const cwd = await project(t);
     const span = await call(grep, { pattern: "function log\\(.*?console", multiline: true, output_mode: "content" }, cwd);

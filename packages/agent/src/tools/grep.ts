@@ -25,6 +25,7 @@ Usage:
 - In content mode, "-n" shows line numbers (default true) and "-A", "-B", "-C" show lines after, before, or around each match.
 - "-i" ignores case. multiline lets a pattern span lines, with "." matching newlines, for example "struct \\{[\\s\\S]*?field".
 - head_limit keeps only the first N results (lines, files or counts) and offset skips the first N, to page through long results. Results are capped (at most ${GREP_MAX_ENTRIES} files or counts, and about ${Math.round(OUTPUT_BUDGET / 1000)},000 characters of lines); the result says when and where to continue, but narrowing the search is usually better.
+- Files that deny rules keep from being read are left out of the results.
 - For open-ended searches that need several rounds, make several Grep and Glob calls in one reply.`;
 
 const parameters = z.strictObject({
@@ -67,8 +68,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
     readOnly: true,
     description,
     parameters,
-    async execute(args, { cwd, signal }) {
-      return grep(await engineOf(), args, cwd, signal);
+    async execute(args, { cwd, signal, denied }) {
+      return grep(await engineOf(), args, cwd, signal, denied && ((file) => denied("Grep", file)));
     },
   });
 }
@@ -86,7 +87,7 @@ export async function findRipgrep(): Promise<string | undefined> {
   }
 }
 
-async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: AbortSignal): Promise<ToolOutput> {
+async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: AbortSignal, skipFile: ((file: string) => boolean) | undefined): Promise<ToolOutput> {
   const root = resolvePath(cwd, args.path ?? ".");
   const shownRoot = displayPath(cwd, root);
   let rootIsFile: boolean;
@@ -108,6 +109,7 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
     multiline: args.multiline === true,
     globs: args.glob ? splitGlobs(args.glob) : [],
     ...(args.type !== undefined && { type: args.type }),
+    ...(skipFile && { skipFile }),
     signal,
   };
   const offset = args.offset ?? 0;
@@ -132,8 +134,9 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
   }
 
   if (mode === "count") {
-    const counts = await engine.counts(query);
-    if ("error" in counts) return { content: counts.error, isError: true };
+    const found = await engine.counts(query);
+    if ("error" in found) return { content: found.error, isError: true };
+    const counts = skipFile ? found.filter((c) => !skipFile(c.file)) : found;
     if (counts.length === 0) return noMatches;
     const total = counts.reduce((sum, c) => sum + c.count, 0);
     const unit = query.multiline ? (total === 1 ? "match" : "matches") : total === 1 ? "matching line" : "matching lines";
@@ -142,8 +145,9 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
     return { content: [page.shown.join("\n"), summary, pagingNote(page, counts.length, "counts")].filter(Boolean).join("\n\n") };
   }
 
-  const files = await engine.files(query);
-  if ("error" in files) return { content: files.error, isError: true };
+  const found = await engine.files(query);
+  if ("error" in found) return { content: found.error, isError: true };
+  const files = skipFile ? found.filter((file) => !skipFile(file)) : found;
   if (files.length === 0) return noMatches;
   const sorted = await newestFirst(files);
   const page = pageOf(sorted.map((file) => displayPath(cwd, file)), offset, limit);

@@ -136,7 +136,10 @@ test("a steer the runner refuses because its run just finished is reported lost 
   assert.equal(client.errors.length, 0, "no verdict while the run is still ending");
   run.emit({ type: "run.error", message: "the model failed" });
   await until(() => client.errors.length === 1, "the steer reported lost");
-  assert.match(client.errors[0].message, /steer failed: run "r1" has already finished/);
+  assert.equal(client.errors[0].message, 'steer "and this" was not delivered: the run failed first; the model never read it. Send it again to start a new run with it.');
+  assert.equal(client.errors[0].code, "not_delivered");
+  await settle();
+  assert.equal(client.errors.length, 1, "reported once, though the runner refused it too");
   await until(() => !session.busy);
   assert.equal(runner.runs.length, 1, "the lost steer does not become a new run");
 });
@@ -153,6 +156,29 @@ test("a steer the run ended without delivering becomes the next run", async () =
   assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content]), [["user", "one"], ["assistant", "done"], ["user", "and then this"], ["assistant", ""]]);
   next.emit({ type: "run.completed" });
   await until(() => !session.busy);
+});
+
+test("steers a cancelled run never delivered are reported to whoever sent them, and start no run", async () => {
+  const { runner, session, client } = await startSession();
+  const other = recorder();
+  session.connect(other);
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  session.receive(client, commandsFrame({ type: "steer", message: "use tabs" }, { type: "steer", message: `${"x".repeat(70)}\nmore` }));
+  await until(() => runner.controls.length === 2);
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await until(() => client.errors.length === 2);
+  assert.deepEqual(
+    client.errors.map((e) => [e.code, e.message]),
+    [
+      ["not_delivered", 'steer "use tabs" was not delivered: the run was cancelled first; the model never read it. Send it again to start a new run with it.'],
+      ["not_delivered", `steer "${"x".repeat(60)}…" was not delivered: the run was cancelled first; the model never read it. Send it again to start a new run with it.`],
+    ],
+  );
+  assert.deepEqual(other.errors, [], "only the client that sent them hears of it");
+  await settle();
+  assert.equal(runner.runs.length, 1, "an undelivered steer does not become a new run");
+  assert.equal(client.state!.status, "idle");
 });
 
 test("two calls awaiting approval are answered independently: one approved, one denied with a reason", async () => {

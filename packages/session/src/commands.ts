@@ -17,6 +17,8 @@ export const CommandErrorCodes = {
   notEmpty: "not_empty",
   /** The runner refused or could not be reached. */
   runner: "runner_error",
+  /** A steer message the run ended (cancelled, failed) without passing to the model. */
+  notDelivered: "not_delivered",
 } as const;
 
 type Reply = (message: string, code: string) => void;
@@ -55,16 +57,23 @@ function submit(core: SessionCore, reply: Reply, prompt: string): void {
 function steer(core: SessionCore, reply: Reply, message: string): void {
   const run = core.run;
   if (!run) return submit(core, reply, message);
-  noteSteer(run, message);
+  noteSteer(run, message, (why) => {
+    reply(`steer ${quoteStart(message)} was not delivered: ${why}; the model never read it. Send it again to start a new run with it.`, CommandErrorCodes.notDelivered);
+  });
   sendControl(core, run, { type: "steer", message }, (why, status) => {
     const lost = () => {
-      forgetSteer(run, message);
-      reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+      if (forgetSteer(run, message)) reply(`steer failed: ${why}`, CommandErrorCodes.runner);
     };
     // 409: the run finished before the runner took it; a run that completes sends it on as the next prompt.
     if (status === 409) whenSteerLost(core, run, message, lost);
     else lost();
   });
+}
+
+/** The start of a message, quoted, to name it in an error. */
+function quoteStart(message: string): string {
+  const line = message.split("\n", 1)[0];
+  return JSON.stringify(line.length > 60 || line !== message ? `${[...line].slice(0, 60).join("")}…` : message);
 }
 
 function answer(core: SessionCore, reply: Reply, command: Extract<HarnessCommand, { type: "approve" | "deny" }>): void {

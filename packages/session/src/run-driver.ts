@@ -7,10 +7,13 @@ import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } fr
 import type { RunRecord } from "./store.ts";
 import { endRunOps, findMessage, translateEvent, usageOp, type RunCursor } from "./translate.ts";
 
+/** A steer message sent to the run, and what to do when the run ends without delivering it. */
+type Steer = { text: string; undelivered(why: string): void };
+
 /** A run as this module drives it. `steers`: the user's steer messages not yet delivered to the
  * model; `chain`: the controls sent, in order; `resubmitted`: the steers the run ended without
  * delivering, sent on as the next prompt. */
-type RunState = ActiveRun & { steers: string[]; chain: Promise<void>; resubmitted?: string[] };
+type RunState = ActiveRun & { steers: Steer[]; chain: Promise<void>; resubmitted?: string[] };
 
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -135,7 +138,7 @@ async function drive(
         if (operations.length) core.stage(operations);
         if (event.type === "user.message" && event.steer && !event.agentId) {
           // A runner may deliver several waiting steers as one message.
-          run.steers = run.steers.filter((text) => !event.text.includes(text));
+          run.steers = run.steers.filter((steer) => !event.text.includes(steer.text));
         }
         core.applied(run, event);
       }
@@ -189,9 +192,10 @@ function send(core: SessionCore, run: RunState, requestId: string, { control, on
   });
 }
 
-/** Records a steer message sent to the run; one the run ends without delivering starts the next run. */
-export function noteSteer(run: ActiveRun, message: string): void {
-  (run as RunState).steers.push(message);
+/** Records a steer message sent to the run. One a completed run did not deliver starts the next
+ * run; when the run is cancelled or fails first, `undelivered` is told why. */
+export function noteSteer(run: ActiveRun, message: string, undelivered: (why: string) => void): void {
+  (run as RunState).steers.push({ text: message, undelivered });
 }
 
 /** For a steer the runner refused because its run had finished: calls `lost` unless the run
@@ -206,10 +210,19 @@ export function whenSteerLost(core: SessionCore, run: ActiveRun, message: string
   run.controller.signal.addEventListener("abort", () => queueMicrotask(decide), { once: true });
 }
 
-export function forgetSteer(run: ActiveRun, message: string): void {
+/** Drops a steer the runner refused; false when the run's end already dropped it. */
+export function forgetSteer(run: ActiveRun, message: string): boolean {
   const steers = (run as RunState).steers;
-  const k = steers.indexOf(message);
+  const k = steers.findIndex((steer) => steer.text === message);
   if (k >= 0) steers.splice(k, 1);
+  return k >= 0;
+}
+
+/** The run ended without reaching the model with its steers, and will not send them on. */
+function dropSteers(run: RunState, why: string): void {
+  const steers = run.steers;
+  run.steers = [];
+  for (const steer of steers) steer.undelivered(why);
 }
 
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
@@ -218,8 +231,10 @@ function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   settle(core, run, event.transcript, event.transcriptId);
   // Steer messages the run ended without reaching the model with are not lost: they go next.
   if (event.type === "run.completed" && run.steers.length && !core.run) {
-    run.resubmitted = run.steers.slice();
-    submitPrompt(core, run.steers.join("\n\n"));
+    run.resubmitted = run.steers.map((steer) => steer.text);
+    submitPrompt(core, run.resubmitted.join("\n\n"));
+  } else {
+    dropSteers(run, event.type === "run.error" ? "the run failed first" : "the run ended first");
   }
 }
 
@@ -227,6 +242,7 @@ export function fail(core: SessionCore, run: ActiveRun, message: string): void {
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "error", { status: "error", error: message }));
   settle(core, run, undefined);
+  dropSteers(run as RunState, "the run failed first");
 }
 
 /** Cancels the run in flight: the state says so at once, and the runner is told to stop. */
@@ -235,6 +251,7 @@ export function cancel(core: SessionCore, run: ActiveRun): void {
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));
   settle(core, run, undefined);
+  dropSteers(run as RunState, "the run was cancelled first");
 }
 
 /** Writes down a run this process will not finish (restored with its runner gone, or closing). */
@@ -245,6 +262,7 @@ export function interrupt(core: SessionCore): void {
   core.commit(interruptionOps(core.state));
   if (run) {
     settle(core, run, undefined);
+    dropSteers(run as RunState, "the run was interrupted first");
   } else {
     if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
     core.runChanged();

@@ -36,26 +36,6 @@ test("a session written and read back: snapshot plus the batches after it, per s
   db.close();
 });
 
-test("opening a session never written stores it at once, empty and not closed cleanly; an existing one keeps what it holds", async (t) => {
-  const dir = await testDir(t);
-  const path = join(dir, "harness.db");
-  const db = openSqliteDatabase(path);
-  db.storeFor("u", "new").opening!(7);
-  // A second connection sees it without waiting for anything: the write was committed before opening returned.
-  const other = new DatabaseSync(path, { readOnly: true });
-  assert.deepEqual({ ...other.prepare("SELECT seq, clean FROM sessions WHERE session_id = 'new'").get() }, { seq: 7, clean: 0 });
-  other.close();
-  const loaded = db.storeFor("u", "new").load();
-  assert.deepEqual(loaded, { snapshot: { state: { status: "idle", messages: [] }, seq: 7, transcript: [], marks: {} }, batches: [], clean: false });
-
-  const kept = db.storeFor("u", "kept");
-  await kept.write([batch(1)], snapshot(1, "t1"), { final: true });
-  kept.opening!(0);
-  const again = kept.load()!;
-  assert.deepEqual([again.snapshot.seq, again.snapshot.state.messages[0].content, again.clean], [1, "t1", false]);
-  db.close();
-});
-
 test("a load is clean only after a final write, and marks the session open until the next one", async (t) => {
   const dir = await testDir(t);
   const db = openSqliteDatabase(join(dir, "harness.db"));

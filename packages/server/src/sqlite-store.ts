@@ -7,7 +7,7 @@ import { makeDirsSync } from "@harness/agent/make-dirs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
-import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, emptyState, type TranscriptMessage } from "@harness/protocol";
+import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
 import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, deletedSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
@@ -146,10 +146,6 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
           writer.settle(sessionKey(userId, sessionId));
         }
         return loaded;
-      },
-      opening(seq) {
-        write(userId, sessionId, { batches: [], final: false, markOpen: true, empty: { json: JSON.stringify(emptyState()), seq } }, true).catch((error: unknown) => options.onError?.(error));
-        writer.settle(sessionKey(userId, sessionId));
       },
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };

@@ -22,11 +22,8 @@ export type WriteOp = {
   /** Deletes the session instead, remembering the last seq its clients may hold (at least this). */
   remove?: true;
   lastSeq?: number;
-  /** The session was opened: its row no longer says "closed cleanly". With `empty`, a session never
-   * stored is about to send its first batch: its row is made (that state, at that seq, not closed
-   * cleanly) unless one exists, so that a server dying before the batch is stored is noticed. */
+  /** The session was opened: its row no longer says "closed cleanly". */
   markOpen?: true;
-  empty?: { json: string; seq: number };
 };
 
 export type WriterRequest = { id: number; writes: WriteOp[] } | { id: number; close: true };
@@ -70,10 +67,6 @@ function serve(data: WriterData): void {
   const addTail = db.prepare("INSERT INTO transcript_tails (user_id, session_id, position, messages) VALUES (?, ?, ?, ?)");
   const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
-  const openNew = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, '[]', NULL, ?, ?, 0)
-     ON CONFLICT (user_id, session_id) DO UPDATE SET clean = 0`,
-  );
   const touch = db.prepare(
     `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at`,
@@ -118,8 +111,7 @@ function serve(data: WriterData): void {
       return;
     }
     if (w.markOpen) {
-      if (w.empty) openNew.run(w.userId, w.sessionId, w.empty.json, w.empty.seq, now, now);
-      else markOpen.run(w.userId, w.sessionId);
+      markOpen.run(w.userId, w.sessionId);
       closedClean.delete(key);
       return;
     }

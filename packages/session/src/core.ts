@@ -94,8 +94,6 @@ export class SessionCore {
   readonly #defer: (fn: () => void) => void;
   /** Seqs skipped after a crash: (from, to]. A client that holds `from` or less saw only stored batches. */
   readonly #gap: { from: number; to: number } | undefined;
-  /** Never stored, and no batch sent yet: the first one is preceded by store.opening. */
-  #unstored: boolean;
   #staged: DeltaOperation[] = [];
   #commitScheduled = false;
   #stateFrameCache: { seq: number; frame: string } | undefined;
@@ -121,7 +119,6 @@ export class SessionCore {
       this.seq = batch.seq;
       this.#log.push(batch.seq, deltaFrame(batch.operations, batch.seq));
     }
-    this.#unstored = loaded === undefined;
     this.crashed = loaded !== undefined && !loaded.clean;
     if (this.crashed) {
       this.#gap = { from: this.seq, to: this.seq + SEQ_JUMP_AFTER_CRASH };
@@ -245,14 +242,6 @@ export class SessionCore {
     const json = JSON.stringify(operations);
     const frame = deltaFrame(json, seq);
     this.#log.push(seq, frame);
-    if (this.#unstored) {
-      this.#unstored = false;
-      try {
-        this.options.store.opening?.(seq - 1);
-      } catch (error) {
-        this.report(error, "recording the new session");
-      }
-    }
     this.#persister.add({ seq, operations: json });
     const run = this.run;
     if (run && (run.committed.seq !== run.seenSeq || run.committed.cursor !== run.cursor)) {

@@ -362,28 +362,6 @@ test("after a crash, seqs a client may have seen are never reused: a client that
   await session.close();
 });
 
-test("a new session whose host dies before its first batch is stored still never reuses a seq its clients saw", async () => {
-  // The host dies with every write still on its way: only what the store must do at once lands.
-  const inner = memoryStore();
-  const store: SessionStore = { load: () => inner.load(), opening: (seq) => inner.opening(seq), write: () => new Promise(() => {}) };
-  const { session, client } = await setup({ store, flushDelayMs: 60_000 });
-  session.receive(client, commandsFrame({ type: "submit", prompt: "never stored" }));
-  await until(() => client.state!.messages[0]?.content === "never stored");
-
-  const restored = await openSession({ runner: createFakeRunner(), store: inner });
-  const { state, seq } = restored.snapshot();
-  assert.deepEqual(state.messages, [], "the unstored batches are gone");
-  assert.ok(seq > client.seq, `seq ${seq} moved past ${client.seq}, the last seq sent before the crash`);
-  const lost = recorder({ state: client.state!, seq: client.seq });
-  restored.connect(lost, client.seq);
-  assert.deepEqual(lost.frames.map((f) => f.type), ["state"]);
-  assert.deepEqual(lost.state, state);
-  const first = recorder({ state: stateAt(client, 1), seq: 1 });
-  restored.connect(first, 1);
-  assert.deepEqual(first.frames.map((f) => f.type), ["state"], "a client that holds the lost batch 1 is not sent later batches as if they followed it");
-  await restored.close();
-});
-
 test("a session restored mid-run is marked interrupted, never running forever", async () => {
   const { runner, session, client, store } = await setup();
   const run = await submit(session, client, runner, "build it");

@@ -1,7 +1,7 @@
 // The storage port of a session. A host implements it on its own storage (SQLite on Node, Durable
 // Object storage on Cloudflare). The session writes an append-only log of batches and, from time to
 // time, a snapshot; loading takes the snapshot and replays the batches stored after it.
-import { emptyState, type HarnessState, type TranscriptMessage } from "@harness/protocol";
+import type { HarnessState, TranscriptMessage } from "@harness/protocol";
 
 export type SessionSnapshot = {
   state: HarnessState;
@@ -69,11 +69,6 @@ export type SessionStore = {
   /** The stored session, or undefined when it was never written. Loading marks the session open
    * (not clean) durably before it returns, so a host that dies afterwards is noticed next time. */
   load(): LoadedSession | undefined | Promise<LoadedSession | undefined>;
-  /** Called once, before the first batch of a session never written goes to any client: durably
-   * records the session as open, empty at `seq`, before it returns (a store that cannot survive a
-   * crash omits it). A host that dies before that batch is stored is then noticed next time, and
-   * the session's seq jumps past every number its clients may have seen. */
-  opening?(seq: number): void;
   /** Appends `batches` (consecutive, after every batch written before) and, when given, replaces
    * the snapshot — atomically. Calls never overlap: the session waits for one before the next. */
   write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void | Promise<void>;
@@ -94,7 +89,6 @@ export function firstSeqAfter(deletedSeq: number, seq = 0): number {
 
 /** A store in memory, for tests and for hosts that need no durability. */
 export function memoryStore(initial?: LoadedSession): SessionStore & {
-  opening(seq: number): void;
   snapshot?: SessionSnapshot;
   batches: StoredBatch[];
   writes: number;
@@ -115,11 +109,6 @@ export function memoryStore(initial?: LoadedSession): SessionStore & {
       const loaded: LoadedSession = { snapshot: structuredClone(store.snapshot), batches: store.batches.filter((b) => b.seq > at), clean };
       if (store.run) loaded.run = { ...store.run };
       return loaded;
-    },
-    opening(seq: number): void {
-      if (store.snapshot) return;
-      store.snapshot = { state: emptyState(), seq, transcript: [], marks: {} };
-      store.clean = false;
     },
     write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void {
       if (!snapshot && !store.snapshot) throw new Error("the first write of a session must carry a snapshot");

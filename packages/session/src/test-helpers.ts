@@ -81,7 +81,6 @@ export function crashableStore() {
   let crashed = false;
   const store: SessionStore = {
     load: () => inner.load(),
-    opening: (seq) => (crashed ? undefined : inner.opening(seq)),
     write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
     readBatches: (after) => inner.readBatches!(after),
   };

@@ -84,6 +84,48 @@ test("a run whose runner died with the killed server shows as interrupted after 
   await server.stop();
 });
 
+test("a session the killed server never stored does not reuse seqs: a client that saw them gets a state frame, not another session's deltas", async (t) => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "unstored" };
+  fake.push({ text: "first life" });
+  let server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop("SIGKILL"));
+  const witness = await MinimalClient.connect(server.url, ids);
+  witness.send({ type: "submit", prompt: "hello" });
+  await witness.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
+  const seen = { state: structuredClone(witness.state!), seq: witness.seq };
+  await witness.close();
+  await server.stop("SIGKILL");
+  // As if the server had died before its writer stored any of this session.
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  for (const table of ["sessions", "deltas", "activity", "session_marks", "transcript_tails", "runners"]) {
+    db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`).run(ids.userId, ids.sessionId);
+  }
+  db.close();
+
+  server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const fresh = await MinimalClient.connect(server.url, ids);
+  await fresh.waitForState(() => true);
+  assert.deepEqual(fresh.state!.messages, []);
+  assert.ok(fresh.seq > seen.seq, `the new session starts past seq ${seen.seq}, at ${fresh.seq}`);
+  fake.push({ text: "second life, a longer reply" });
+  fresh.send({ type: "submit", prompt: "something else entirely" });
+  await fresh.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
+  const back = await MinimalClient.connect(server.url, { ...ids, since: seen.seq, initial: seen });
+  await back.waitFor((c) => c.frames.length > 0);
+  assert.deepEqual(back.frames.map((f) => f.type), ["state"]);
+  assert.deepEqual(back.state, fresh.state);
+  await Promise.all([fresh.close(), back.close()]);
+  // A clean stop does not move the start of new sessions again.
+  assert.equal(await server.stop("SIGTERM"), 0);
+  server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const other = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "another" });
+  await other.waitForState(() => true);
+  assert.equal(other.seq, fresh.frames[0].type === "state" ? fresh.frames[0].seq : -1);
+  await other.close();
+  await server.stop();
+});
+
 test("with HARNESS_TOKEN set, connections need the token", async () => {
   const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: "s3cret" } });
   await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s" }), /401/);

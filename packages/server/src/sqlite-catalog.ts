@@ -51,14 +51,14 @@ type ListRow = {
   updated_at: number;
 };
 
-/** The last seq a deleted session of this id reached (0: none was deleted). A session made under
- * the id again numbers its batches after it. */
-export function deletedSeqOf(db: DatabaseSync, userId: string, sessionId: string): number {
+/** For a session the file does not hold: the highest seq its clients may hold (SessionStore.unstoredSeq):
+ * the last seq a deleted session of this id reached, or `floor` (see sqlite-open-mark.ts). */
+export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: string, floor: number): number {
   const row = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?").get(userId, sessionId) as { seq: number } | undefined;
-  return row?.seq ?? 0;
+  return Math.max(row?.seq ?? 0, floor);
 }
 
-export function createCatalog(db: DatabaseSync): SessionCatalog {
+export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
   const list = db.prepare(
     `SELECT s.session_id, s.title, json_extract(s.state, '$.status') AS status, json_array_length(s.state, '$.messages') AS count,
        substr(json_extract(s.state, '$.messages[0].content'), 1, 400) AS first, s.created_at,
@@ -98,7 +98,7 @@ export function createCatalog(db: DatabaseSync): SessionCatalog {
         userId,
         sessionId,
         JSON.stringify(snapshot.state),
-        firstSeqAfter(deletedSeqOf(db, userId, sessionId), snapshot.seq),
+        firstSeqAfter(unstoredSeqOf(db, userId, sessionId, floor), snapshot.seq),
         JSON.stringify(snapshot.transcript),
         now,
         now,

@@ -48,6 +48,11 @@ CREATE TABLE IF NOT EXISTS session_marks (
   marks TEXT NOT NULL,
   PRIMARY KEY (user_id, session_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS open_mark (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  open INTEGER NOT NULL,
+  floor INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { SessionSnapshot, StoredBatch } from "@harness/session";
+import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot, type StoredBatch } from "@harness/session";
 import { KEPT_BATCHES, openSqliteDatabase } from "./sqlite-store.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
@@ -34,6 +34,24 @@ test("a session written and read back: snapshot plus the batches after it, per s
   assert.deepEqual(db.storeFor("u", "a").readBatches!(1), [batch(2), batch(3), batch(4)]);
   assert.deepEqual(db.storeFor("u", "b").readBatches!(0), [batch(1)]);
   db.close();
+});
+
+test("after a server died with the file open, sessions the file does not hold start past every seq an unstored one can have sent", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const died = openSqliteDatabase(path);
+  assert.equal(died.storeFor("u", "a").unstoredSeq(), 0, "a new file: sessions start at 0");
+  // A second server opens the file the first never closed: it died.
+  const next = openSqliteDatabase(path);
+  assert.equal(next.storeFor("u", "a").unstoredSeq(), SEQ_JUMP_AFTER_CRASH);
+  assert.ok(next.catalog.create("u", "made", {}));
+  assert.equal(next.readSession("u", "made")!.snapshot.seq, SEQ_JUMP_AFTER_CRASH + 1, "sessions made through the catalog too");
+  next.close();
+  // Closed cleanly: the next server keeps the raised start and raises it no further.
+  const after = openSqliteDatabase(path);
+  assert.equal(after.storeFor("u", "b").unstoredSeq(), SEQ_JUMP_AFTER_CRASH);
+  after.close();
+  died.close();
 });
 
 test("a load is clean only after a final write, and marks the session open until the next one", async (t) => {

@@ -10,7 +10,8 @@ import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
 import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
-import { createCatalog, deletedSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
+import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
+import { markClosed, markOpen } from "./sqlite-open-mark.ts";
 import { openDatabaseFile } from "./sqlite-schema.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
 import { createWriterLink } from "./sqlite-writer-link.ts";
@@ -29,9 +30,9 @@ const RunRecordSchema: z.ZodType<RunRecord> = z.object({
 });
 
 /** A SessionStore whose reads are synchronous. */
-export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches" | "deletedSeq"> & {
+export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches" | "unstoredSeq"> & {
   load(): LoadedSession | undefined;
-  deletedSeq(): number;
+  unstoredSeq(): number;
   readBatches(after: number): StoredBatch[];
 };
 
@@ -93,6 +94,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // The writer thread checkpoints the WAL as it grows; this connection's rare writes (the catalog's)
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
+  const floor = markOpen(db);
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
@@ -154,9 +156,9 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op, writeOptions?.urgent === true);
       },
-      deletedSeq() {
+      unstoredSeq() {
         writer.settle(sessionKey(userId, sessionId));
-        return deletedSeqOf(db, userId, sessionId);
+        return unstoredSeqOf(db, userId, sessionId, floor);
       },
       readBatches(after) {
         writer.settle(sessionKey(userId, sessionId));
@@ -180,12 +182,13 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       writer.settleAll();
       return rows<{ user_id: string; session_id: string }>(selectWithRun).map((r) => ({ userId: r.user_id, sessionId: r.session_id }));
     },
-    catalog: createCatalog(db),
+    catalog: createCatalog(db, floor),
     transactions: () => writer.transactions(),
     close() {
       if (closed) return;
       closed = true;
       writer.close();
+      markClosed(db);
       db.close();
     },
   };

@@ -104,7 +104,7 @@ export class SessionCore {
     this.newId = options.newId ?? (() => crypto.randomUUID());
     this.#log = createBatchLog(options.logCapacity ?? 1000);
     this.state = loaded?.snapshot.state ?? emptyState();
-    this.seq = loaded?.snapshot.seq ?? firstSeqAfter(options.store.deletedSeq?.() ?? 0);
+    this.seq = loaded?.snapshot.seq ?? firstSeqAfter(options.store.unstoredSeq?.() ?? 0);
     this.transcript = loaded?.snapshot.transcript ?? [];
     this.marks = { ...loaded?.snapshot.marks };
     this.restoredRun = loaded?.run;

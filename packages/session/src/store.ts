@@ -75,16 +75,18 @@ export type SessionStore = {
   /** Stored batches with seq > `after`, oldest first, for clients that reconnect after more than the
    * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only. */
   readBatches?(after: number): StoredBatch[];
-  /** For a session never written: the last seq a deleted session of the same id reached (0 or
-   * omitted: none). The new session numbers its batches after it, so that a client of the deleted
-   * one that reconnects with `since` gets a state frame, not the new batches as if they followed. */
-  deletedSeq?(): number;
+  /** For a session never written: the highest seq a client may hold for this id that the store does
+   * not (0 or omitted: none). That is the last seq a deleted session of the same id reached, or, once
+   * a host died with writes not yet stored, a number past any seq an unstored session can have sent.
+   * The new session numbers its batches after it, so that such a client that reconnects with
+   * `since` gets a state frame, not the new batches as if they followed what it holds. */
+  unstoredSeq?(): number;
 };
 
-/** The seq a session made under an id starts at: past a deleted session's last seq (`deletedSeq`, 0
- * when none was deleted), else `seq` (0 for an empty session, or a copy's own). */
-export function firstSeqAfter(deletedSeq: number, seq = 0): number {
-  return deletedSeq > 0 ? Math.max(seq, deletedSeq + 1) : seq;
+/** The seq a session made under an id starts at: past `unstoredSeq` (see SessionStore.unstoredSeq,
+ * 0 when there is none), else `seq` (0 for an empty session, or a copy's own). */
+export function firstSeqAfter(unstoredSeq: number, seq = 0): number {
+  return unstoredSeq > 0 ? Math.max(seq, unstoredSeq + 1) : seq;
 }
 
 /** A store in memory, for tests and for hosts that need no durability. */

@@ -1,0 +1,31 @@
+// Whether the last server to use the database closed it. A server that dies with writes still queued
+// may have sent a new session's first batches to clients without the file ever holding the session;
+// a session made later under that id must not number its batches from 0 again, or a client that
+// kept seq 3 would take the new session's batch 4 as following it. So while a server has the file
+// open, the file says so; opening a file that still says so raises, for good, the seq that sessions
+// the file does not hold start after.
+import type { DatabaseSync } from "node:sqlite";
+import { SEQ_JUMP_AFTER_CRASH } from "@harness/session";
+
+type Mark = { open: number; floor: number };
+
+/** Records that a server has the file open, and returns the seq that sessions never stored start
+ * after (0 until a server died with the file open). */
+export function markOpen(db: DatabaseSync): number {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const row = db.prepare("SELECT open, floor FROM open_mark WHERE id = 1").get() as Mark | undefined;
+    const floor = (row?.floor ?? 0) + (row?.open === 1 ? SEQ_JUMP_AFTER_CRASH : 0);
+    db.prepare("INSERT INTO open_mark (id, open, floor) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor").run(floor);
+    db.exec("COMMIT");
+    return floor;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** Records that the server closed the file, every write of it stored. */
+export function markClosed(db: DatabaseSync): void {
+  db.prepare("UPDATE open_mark SET open = 0 WHERE id = 1").run();
+}

@@ -1,7 +1,7 @@
 // `harness run`: one headless run of the builtin agent in this process.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { servedByAnthropic } from "@harness/llm/model-prefix";
+import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 
@@ -32,9 +32,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
 
   // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
-  // openai/… models run without it.
+  // openai/… models run without it. Without --model or HARNESS_MODEL the settings may name one: the
+  // run then finds out, and the model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
-  if ((model === undefined || servedByAnthropic(model)) && !io.env.ANTHROPIC_API_KEY) return fail("ANTHROPIC_API_KEY is not set; export your Anthropic API key to run the agent");
+  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env)) return fail(MISSING_ANTHROPIC_KEY);
 
   const controller = new AbortController();
   let stopStatus = 0;

@@ -16,7 +16,7 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
     }
     port = parsed;
   }
-  if (!env.ANTHROPIC_API_KEY) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs will fail until it is\n");
+  if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is\n");
 
   // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
   // once started, rather than killing it half way. SIGHUP too: a closed terminal shuts the server

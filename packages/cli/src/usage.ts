@@ -32,6 +32,7 @@ Options:
 
 Environment:
   ANTHROPIC_API_KEY    required for Anthropic models (not for openai/… or ollama/…)
+  ANTHROPIC_AUTH_TOKEN a bearer token in its place
   ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
   HARNESS_MODEL        default model
 `;
@@ -48,6 +49,7 @@ Options:
 
 Environment:
   ANTHROPIC_API_KEY    the key runs use (without it the server starts, but runs fail)
+  ANTHROPIC_AUTH_TOKEN a bearer token in its place
   HARNESS_TOKEN        require this bearer token from every client (needed off loopback)
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine

@@ -1,5 +1,6 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
 import { anthropicSdk } from "./anthropic-sdk.ts";
+import { MISSING_ANTHROPIC_KEY } from "./model-prefix.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -20,6 +21,10 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
   }
   if (error instanceof APIConnectionError) {
     return { description: `could not connect to the Anthropic API at ${baseURL}: ${rootCause(error)}`, retryable: true };
+  }
+  // The SDK found no credentials: say which variable to set, not the SDK's list of its options.
+  if (error instanceof Error && error.message.startsWith("Could not resolve authentication method")) {
+    return { description: MISSING_ANTHROPIC_KEY, retryable: false };
   }
   if (error instanceof APIError && error.status !== undefined) {
     const what = error.apiMessage ? clip(error.apiMessage) : foreignBody(error.message, error.status);

@@ -179,6 +179,26 @@ test("ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment are used whe
   assert.equal(fake.requests[0].headers["x-api-key"], "env-key");
 });
 
+test("ANTHROPIC_AUTH_TOKEN is sent as a bearer token when there is no key; a key wins over it", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "with a token" }, { text: "with a key" }] });
+  t.after(() => fake.close());
+  await collect(createAnthropicProvider({}, { ANTHROPIC_AUTH_TOKEN: "tok", ANTHROPIC_BASE_URL: fake.url }).stream(ask()));
+  assert.equal(fake.requests[0].headers.authorization, "Bearer tok");
+  assert.equal(fake.requests[0].headers["x-api-key"], undefined);
+  await collect(createAnthropicProvider({ authToken: "tok" }, { ANTHROPIC_API_KEY: "key", ANTHROPIC_BASE_URL: fake.url }).stream(ask()));
+  assert.equal(fake.requests[1].headers["x-api-key"], "key");
+  assert.equal(fake.requests[1].headers.authorization, undefined);
+});
+
+test("without any credentials the run's error names the variable to set, and nothing is sent", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "unused" }] });
+  t.after(() => fake.close());
+  const done = lastDone(await collect(createAnthropicProvider({ maxRetries: 3 }, { ANTHROPIC_BASE_URL: fake.url }).stream(ask())));
+  assert.equal(done.stopReason, "error");
+  assert.equal(done.errorMessage, "ANTHROPIC_API_KEY is not set; export your Anthropic API key (or ANTHROPIC_AUTH_TOKEN) to use Anthropic models");
+  assert.equal(fake.requests.length, 0);
+});
+
 test("a consumer that stops reading early closes the request", async (t) => {
   const { fake, provider } = await setup(t, [{ text: ["one", "two"], hold: new Promise(() => {}) }, { text: "next" }]);
   for await (const event of provider.stream(ask())) {

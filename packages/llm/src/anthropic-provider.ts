@@ -12,8 +12,10 @@ import { thinkingBudget } from "./thinking.ts";
 import type { ModelRequest, Provider } from "./types.ts";
 
 export type AnthropicProviderOptions = {
-  /** Default: ANTHROPIC_API_KEY. Without a key the SDK's own credential lookup applies (ANTHROPIC_AUTH_TOKEN, …). */
+  /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. */
   apiKey?: string;
+  /** Default: ANTHROPIC_AUTH_TOKEN. Sent as a bearer token when there is no key. */
+  authToken?: string;
   /** Default: ANTHROPIC_BASE_URL, else the SDK's default (https://api.anthropic.com). */
   baseURL?: string;
   /** Retries after the first attempt. Default: HARNESS_MODEL_RETRIES, else 4. */
@@ -32,8 +34,9 @@ type Settings = RetrySettings & { maxTokens: number; baseURL: string };
 /** Throws (RangeError) only for malformed options or HARNESS_* variables; stream() never throws. */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
+  const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
   const baseURL = options.baseURL || env.ANTHROPIC_BASE_URL || undefined;
-  const client = clientFor(apiKey, baseURL);
+  const client = clientFor(apiKey, authToken, baseURL);
   const settings: Settings = {
     ...resolveRetrySettings(options, env),
     maxTokens: resolveMaxTokens(options.maxTokens),
@@ -47,12 +50,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
 const clients = new Map<string, Anthropic>();
 const MAX_CLIENTS = 16;
 
-function clientFor(apiKey: string | undefined, baseURL: string | undefined): Anthropic {
-  const key = JSON.stringify([apiKey ?? null, baseURL ?? null]);
+function clientFor(apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined): Anthropic {
+  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
-      apiKey,
+      // At most one credential (the SDK takes them as exclusive); with none, the SDK's own lookup
+      // (its profiles) applies.
+      ...(apiKey ? { apiKey } : authToken ? { authToken } : {}),
       baseURL,
       maxRetries: 0,
       fetch: httpFetch,

@@ -27,4 +27,4 @@ export type { ModelPrice } from "./cost.ts";
 export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";
 export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, resolveRetrySettings } from "./settings.ts";
 export type { EnvLike } from "./settings.ts";
-export { servedByAnthropic } from "./model-prefix.ts";
+export { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "./model-prefix.ts";

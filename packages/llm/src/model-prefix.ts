@@ -8,6 +8,14 @@ export function splitModelId(model: string): { prefix: string; rest: string } {
   return slash === -1 ? { prefix: "anthropic", rest: id } : { prefix: id.slice(0, slash), rest: id.slice(slash + 1) };
 }
 
+/** What a run of an Anthropic model says when it has no credentials. */
+export const MISSING_ANTHROPIC_KEY = "ANTHROPIC_API_KEY is not set; export your Anthropic API key (or ANTHROPIC_AUTH_TOKEN) to use Anthropic models";
+
+/** Whether a run of an Anthropic model has credentials: a key, or a bearer token. */
+export function hasAnthropicCredentials(apiKey: string | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
+  return Boolean(apiKey || env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN);
+}
+
 /** Whether the Anthropic API serves `model` (and so needs ANTHROPIC_API_KEY). */
 export function servedByAnthropic(model: string): boolean {
   return splitModelId(model).prefix === "anthropic";

@@ -52,6 +52,8 @@ export const RunnerQuerySchema = z
     cwd: z.string().optional(),
     /** Credentials for this run only; never written to disk by the runner. */
     anthropicApiKey: z.string().optional(),
+    /** A bearer token in place of the key (ANTHROPIC_AUTH_TOKEN), likewise. */
+    anthropicAuthToken: z.string().optional(),
     /** For openai/… models (OPENAI_API_KEY), likewise. */
     openaiApiKey: z.string().optional(),
     /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */

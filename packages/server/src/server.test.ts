@@ -59,6 +59,21 @@ test("a client gets a state frame, then a submit streams deltas until idle with 
   await client.close();
 });
 
+test("with ANTHROPIC_AUTH_TOKEN in place of a key, runs send it as a bearer token, and the runner's tools never see it", async () => {
+  const env: Record<string, string | undefined> = { ...process.env, ANTHROPIC_AUTH_TOKEN: "bearer-secret", ANTHROPIC_BASE_URL: fake.url };
+  delete env.ANTHROPIC_API_KEY;
+  const { server } = await serve({ env });
+  fake.push({ toolUses: [{ id: "toolu_env", name: "Bash", input: { command: "echo token=${ANTHROPIC_AUTH_TOKEN:-none}" } }] }, { text: "done" });
+  const before = fake.requests.length;
+  const client = await MinimalClient.connect(server.url, ids());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", permissionMode: "fullAuto" }, { type: "submit", prompt: "show the token" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run to end");
+  assert.equal(fake.requests[before].headers.authorization, "Bearer bearer-secret");
+  assert.equal(client.state!.messages[1].toolCalls?.[0].output?.trim(), "token=none", JSON.stringify(client.state));
+  await client.close();
+});
+
 test("bad frames each get an error frame; the connection and the state survive", async () => {
   const { server } = await serve();
   const client = await MinimalClient.connect(server.url, ids());

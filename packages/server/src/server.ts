@@ -24,7 +24,7 @@ export type HarnessServer = {
 };
 
 /** The model credentials the server holds, by variable, and the query field each travels in. */
-const CREDENTIALS = { ANTHROPIC_API_KEY: "anthropicApiKey", OPENAI_API_KEY: "openaiApiKey" } as const;
+const CREDENTIALS = { ANTHROPIC_API_KEY: "anthropicApiKey", ANTHROPIC_AUTH_TOKEN: "anthropicAuthToken", OPENAI_API_KEY: "openaiApiKey" } as const;
 
 /** Variables a runner must not see: credentials travel per query, the server token never. */
 const WITHHELD_FROM_RUNNERS = [...Object.keys(CREDENTIALS), "HARNESS_TOKEN"];

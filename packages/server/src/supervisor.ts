@@ -36,7 +36,7 @@ export type SupervisorOptions = {
   /** This session, unique within the pool. */
   member: string;
   /** Credentials sent with every query (the runner's environment holds none). */
-  keys?: Pick<RunnerQuery, "anthropicApiKey" | "openaiApiKey">;
+  keys?: Pick<RunnerQuery, "anthropicApiKey" | "anthropicAuthToken" | "openaiApiKey">;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;

@@ -128,14 +128,33 @@ test("the builtin backend drives the real Anthropic provider: a Bash tool round 
   assert.match(JSON.stringify(fake.requests[1].body.messages.at(-1)), /from-bash/);
 });
 
-test("without any API key the run fails before calling the model", async (t) => {
+test("without any API key a run of an Anthropic model fails saying which variable to set, before calling the model", async (t) => {
   const fake = await startFakeAnthropic({ replies: [{ text: "unused" }] });
   t.after(() => fake.close());
-  withEnv(t, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined });
+  withEnv(t, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, HOME: tempWorkspace(t) });
   const client = await startRunner(t, tempWorkspace(t), builtinBackend());
-  const events = await collect(client.query({ prompt: "hi" }, { signal: signal() }));
-  assert.deepEqual(events.at(-1), { type: "run.error", seq: 2, message: "ANTHROPIC_API_KEY is not set" });
+  const expected = "ANTHROPIC_API_KEY is not set; export your Anthropic API key (or ANTHROPIC_AUTH_TOKEN) to use Anthropic models";
+  // Named by the query: refused at once. Left to the settings and the default: the model provider says the same.
+  for (const query of [{ prompt: "hi", model: "claude-test" }, { prompt: "hi" }]) {
+    const events = await collect(client.query(query, { signal: signal() }));
+    const last = events.at(-1)!;
+    assert.equal(last.type, "run.error");
+    assert.equal(last.type === "run.error" && last.message, expected);
+  }
   assert.equal(fake.requests.length, 0);
+});
+
+test("a model the project's settings name decides whether the run needs an Anthropic key", async (t) => {
+  const openai = await startFakeOpenAI({ replies: [{ text: "served by the settings' model" }] });
+  t.after(() => openai.close());
+  withEnv(t, { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: "k", HOME: tempWorkspace(t) });
+  const workspace = tempWorkspace(t);
+  mkdirSync(join(workspace, ".claude"));
+  writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ model: "openai/gpt-test" }));
+  const client = await startRunner(t, workspace, builtinBackend());
+  const events = await collect(client.query({ prompt: "hi" }, { signal: signal() }));
+  assert.equal(events.at(-1)!.type, "run.completed", JSON.stringify(events.at(-1)));
+  assert.equal(openai.requests[0].body.model, "gpt-test");
 });
 
 test("cancelling reports 'cancelled', a model error and the turn limit report their messages", async (t) => {

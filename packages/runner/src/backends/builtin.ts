@@ -2,7 +2,7 @@
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { resolve } from "node:path";
 import { createAgentResources, runAgent, type AgentResources, type RunAgentOptions } from "@harness/agent";
-import { defaultModel, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
+import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 import { abortedMessage } from "../abort-reason.ts";
@@ -20,7 +20,7 @@ export type BuiltinBackendOptions = {
   env?: Readonly<Record<string, string | undefined>>;
 };
 
-export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
+export { MISSING_ANTHROPIC_KEY as MISSING_KEY_MESSAGE } from "@harness/llm";
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in
  * flight (applied from the next model call). */
@@ -32,10 +32,12 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
     name: "builtin",
     checkpointsOnChange: true,
     async run(query, ctx): Promise<RunOutcome> {
-      const model = query.model ?? defaultModel();
       const env = opts.env ?? process.env;
-      const apiKey = query.anthropicApiKey || env.ANTHROPIC_API_KEY;
-      if (!opts.provider && !apiKey && servedByAnthropic(model)) return { ok: false, message: MISSING_KEY_MESSAGE };
+      // A model the query names is checked here; otherwise the settings may name one, and the model
+      // provider says the same if it has no credentials.
+      if (!opts.provider && query.model !== undefined && servedByAnthropic(query.model) && !hasAnthropicCredentials(query.anthropicApiKey || query.anthropicAuthToken, env)) {
+        return { ok: false, message: MISSING_ANTHROPIC_KEY };
+      }
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;
       // A query that names no mode follows the settings' defaultMode, else "default". Headless
@@ -92,7 +94,9 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
 /** The query's credentials, over the runner's environment. */
 function keysOf(query: RunnerQuery): ProviderOverrides {
   return {
-    ...(query.anthropicApiKey && { anthropic: { apiKey: query.anthropicApiKey } }),
+    ...((query.anthropicApiKey || query.anthropicAuthToken) && {
+      anthropic: { ...(query.anthropicApiKey && { apiKey: query.anthropicApiKey }), ...(query.anthropicAuthToken && { authToken: query.anthropicAuthToken }) },
+    }),
     ...(query.openaiApiKey && { openai: { apiKey: query.openaiApiKey } }),
   };
 }

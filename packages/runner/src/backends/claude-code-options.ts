@@ -56,6 +56,8 @@ export async function sessionStored(configDir: string, sessionId: string): Promi
 export function claudeCodeEnv(input: {
   /** Absent when Claude Code is started for something other than model calls. */
   apiKey?: string;
+  /** A bearer token, when there is no key. */
+  authToken?: string;
   stateDir: string;
   /** From the runner's environment: ANTHROPIC_BASE_URL, PATH. */
   runnerEnv: Record<string, string | undefined>;
@@ -71,6 +73,7 @@ export function claudeCodeEnv(input: {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
   };
   if (input.apiKey) env.ANTHROPIC_API_KEY = input.apiKey;
+  else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
   return { ...env, ...input.extra };
 }

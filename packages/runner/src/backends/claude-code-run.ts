@@ -3,6 +3,7 @@
 // `resume`, its transcripts kept under the runner's state directory.
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
+import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { query as startQuery, type ModelUsage, type SDKResultMessage, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 import type { BackendContext, RunOutcome } from "../backend.ts";
@@ -21,7 +22,7 @@ import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
 import { abortedMessage } from "../abort-reason.ts";
 
-export const MISSING_KEY_MESSAGE = "ANTHROPIC_API_KEY is not set";
+export const MISSING_KEY_MESSAGE = MISSING_ANTHROPIC_KEY;
 export const NOT_INSTALLED_MESSAGE =
   "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";
 export const AUTH_FAILED_MESSAGE = "Claude Code could not authenticate: the model API rejected the API key (401). Check ANTHROPIC_API_KEY.";
@@ -43,7 +44,8 @@ const STDERR_TAIL = 4000;
 
 export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
   const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
-  if (!apiKey) return { ok: false, message: MISSING_KEY_MESSAGE };
+  const authToken = apiKey ? undefined : query.anthropicAuthToken || deps.runnerEnv.ANTHROPIC_AUTH_TOKEN;
+  if (!apiKey && !authToken) return { ok: false, message: MISSING_KEY_MESSAGE };
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
   if (ctx.signal.aborted) return { ok: false, message: abortedMessage(ctx.signal) };
@@ -80,7 +82,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       resume,
       cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
       executable,
-      env: claudeCodeEnv({ apiKey, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
+      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
       settingSources: deps.settingSources,
       canUseTool: createToolGate({ mode: () => mode, requestApproval: ctx.requestApproval }),
       abortController,

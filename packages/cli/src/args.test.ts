@@ -19,10 +19,15 @@ test("--permission-mode takes Claude Code's modes; dontAsk is what default does 
   assert.match(JSON.stringify(parseArgs(["run", "--permission-mode", "yolo", "hi"])), /must be one of default, acceptEdits, plan, bypassPermissions, dontAsk/);
 });
 
+test("run without a prompt, or with -, leaves the prompt to standard input", () => {
+  for (const argv of [["run"], ["run", "   "], ["run", "-"], ["run", "--cwd", "x", "-"]]) {
+    const parsed = parseArgs(argv);
+    assert.equal(parsed.kind === "run" && parsed.prompt, "", argv.join(" "));
+  }
+});
+
 test("bad run usage names the problem and points at run's help", () => {
   const cases: [string[], string][] = [
-    [["run"], 'a prompt is needed: harness run "<prompt>"'],
-    [["run", "   "], 'a prompt is needed: harness run "<prompt>"'],
     [["run", "--frob", "hi"], 'unknown option "--frob" for "harness run"'],
     [["run", "hi", "--cwd"], "--cwd needs a value"],
     [["run", "hi", "--max-turns", "0"], '--max-turns must be a positive whole number up to 10000, got "0"'],

@@ -96,9 +96,9 @@ function parseRun(args: string[]): Command {
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
-  const prompt = positionals.join(" ").trim();
-  if (!prompt) return { kind: "usage-error", message: "a prompt is needed: harness run \"<prompt>\"", topic: "run" };
-  const command: Command = { kind: "run", prompt };
+  // No prompt, or "-": it is read from standard input (see cli.ts).
+  const given = positionals.join(" ").trim();
+  const command: Command = { kind: "run", prompt: given === "-" ? "" : given };
   if (typeof options.cwd === "string") command.cwd = options.cwd;
   if (typeof options.model === "string") command.model = options.model;
   if (typeof options.maxTurns === "string") {

@@ -14,19 +14,20 @@ const bin = join(root, "packages/cli/bin/harness");
 
 type Result = { code: number | null; stdout: string; stderr: string };
 
-function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void } = {}) {
+function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string } = {}) {
   const child = spawn("bash", [bin, ...args], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
     stdout += d;
     opts.onStdout?.(stdout);
   });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const result = once(child, "close").then(([code]): Result => ({ code: code as number | null, stdout, stderr }));
   return { child, result };
 }
@@ -190,6 +191,22 @@ test("without ANTHROPIC_API_KEY, run says so in one line and calls no model", as
   const usage = await harness(["run", "--cwd", join(tempDir(t), "missing"), "hello"], { ANTHROPIC_API_KEY: "" }).result;
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /^harness: --cwd: .*missing is not a directory\n$/);
+});
+
+test("a prompt piped in runs when none is given or with -; empty input is a usage error", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "read it" }, { text: "again" }] }));
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: tempDir(t) };
+  const piped = await harness(["run", "--cwd", tempDir(t)], env, { stdin: "explain this diff:\n+ added a line\n" }).result;
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stdout, "read it\n");
+  assert.match(JSON.stringify(fake.requests[0].body.messages.at(-1)), /explain this diff:\\n\+ added a line/);
+  const dash = await harness(["run", "--cwd", tempDir(t), "-"], env, { stdin: "second prompt" }).result;
+  assert.equal(dash.code, 0, dash.stderr);
+  assert.match(JSON.stringify(fake.requests[1].body.messages.at(-1)), /second prompt/);
+  const empty = await harness(["run"], env, { stdin: "  \n" }).result;
+  assert.equal(empty.code, 2);
+  assert.equal(empty.stderr, 'harness: a prompt is needed: standard input was empty; harness run "<prompt>", or pipe it in (try "harness run --help")\n');
+  assert.equal(fake.requests.length, 2);
 });
 
 test("a model served elsewhere (openai/…) runs without ANTHROPIC_API_KEY", async (t) => {

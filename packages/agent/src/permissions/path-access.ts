@@ -2,7 +2,7 @@ import { findRule } from "./match-rule.ts";
 import { realPathOf } from "../real-paths.ts";
 import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
-import type { PermissionContext, PermissionDecision } from "./types.ts";
+import type { PermissionContext, PermissionDecision, PermissionRule } from "./types.ts";
 import { allow, ask, bypassAllow, deny, planDenial, ruleName } from "./verdicts.ts";
 
 /** One file a call reads or writes. */
@@ -32,18 +32,11 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   const doing = access.kind === "read" ? `reading ${shown}` : `writing to ${shown}`;
   const target = { kind: "path", path: access.path } as const;
 
-  // Rules see the path as written and, when a link leads elsewhere, where it really goes: a link in
-  // the project must not open what a rule closes.
   const real = realPathOf(access.path);
-  const targets = real === access.path ? [target] : [target, { kind: "path", path: real } as const];
-  for (const t of targets) {
-    const denyRule = findRule(ctx.rules.deny, access.tool, t, ctx);
-    if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
-  }
-  for (const t of targets) {
-    const askRule = findRule(ctx.rules.ask, access.tool, t, ctx);
-    if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
-  }
+  const denyRule = pathRule(ctx.rules.deny, access.tool, access.path, real, ctx);
+  if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
+  const askRule = pathRule(ctx.rules.ask, access.tool, access.path, real, ctx);
+  if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
   if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing);
 
   const protectedBy = protectingRule(access.tool, ctx);
@@ -82,11 +75,13 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
  * search does not show a file that Read may not open. Undefined when no deny rule names a path. */
 export function deniedFileFilter(ctx: PermissionContext): ((tool: string, file: string) => boolean) | undefined {
   if (!ctx.rules.deny.some((rule) => rule.specifier !== undefined)) return undefined;
-  return (tool, file) => {
-    if (findRule(ctx.rules.deny, tool, { kind: "path", path: file }, ctx) !== undefined) return true;
-    const real = realPathOf(file);
-    return real !== file && findRule(ctx.rules.deny, tool, { kind: "path", path: real }, ctx) !== undefined;
-  };
+  return (tool, file) => pathRule(ctx.rules.deny, tool, file, realPathOf(file), ctx) !== undefined;
+}
+
+/** The first of `rules` that covers `tool` at `path` as written or at `real`, where its links lead:
+ * a link in the project must not open what a rule closes. */
+function pathRule(rules: readonly PermissionRule[], tool: string, path: string, real: string, ctx: PermissionContext): PermissionRule | undefined {
+  return findRule(rules, tool, { kind: "path", path }, ctx) ?? (real === path ? undefined : findRule(rules, tool, { kind: "path", path: real }, ctx));
 }
 
 /** A deny or ask rule with a path pattern that covers `tool`, named for messages. */

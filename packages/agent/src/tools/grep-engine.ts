@@ -12,7 +12,7 @@ export type GrepQuery = {
   /** --glob patterns; a leading "!" excludes. */
   globs: string[];
   type?: string;
-  /** Files to leave out of every result (those a deny rule keeps from the search). */
+  /** Files to leave out of every result, in every mode (those a deny rule keeps from the search). */
   skipFile?: (file: string) => boolean;
   signal: AbortSignal;
 };

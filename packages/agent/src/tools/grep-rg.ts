@@ -25,7 +25,8 @@ export function ripgrepEngine(rgPath: string): GrepEngine {
       const run = await runRg(rgPath, query, ["--files-with-matches", "--null"], undefined);
       if ("error" in run) return run;
       const root = searchDir(query);
-      return run.stdout.split("\0").filter(Boolean).map((p) => path.join(root, p));
+      const files = run.stdout.split("\0").filter(Boolean).map((p) => path.join(root, p));
+      return query.skipFile ? files.filter((file) => !query.skipFile!(file)) : files;
     },
     async counts(query) {
       const run = await runRg(rgPath, query, [query.multiline ? "--count-matches" : "--count", "--null", "--sort", "path"], undefined);
@@ -35,7 +36,8 @@ export function ripgrepEngine(rgPath: string): GrepEngine {
       for (const line of run.stdout.split("\n")) {
         const at = line.lastIndexOf("\0");
         if (at === -1) continue;
-        counts.push({ file: path.join(root, line.slice(0, at)), count: Number(line.slice(at + 1)) });
+        const file = path.join(root, line.slice(0, at));
+        if (!query.skipFile?.(file)) counts.push({ file, count: Number(line.slice(at + 1)) });
       }
       return counts;
     },

@@ -134,9 +134,8 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
   }
 
   if (mode === "count") {
-    const found = await engine.counts(query);
-    if ("error" in found) return { content: found.error, isError: true };
-    const counts = skipFile ? found.filter((c) => !skipFile(c.file)) : found;
+    const counts = await engine.counts(query);
+    if ("error" in counts) return { content: counts.error, isError: true };
     if (counts.length === 0) return noMatches;
     const total = counts.reduce((sum, c) => sum + c.count, 0);
     const unit = query.multiline ? (total === 1 ? "match" : "matches") : total === 1 ? "matching line" : "matching lines";
@@ -145,9 +144,8 @@ async function grep(engine: GrepEngine, args: GrepArgs, cwd: string, signal: Abo
     return { content: [page.shown.join("\n"), summary, pagingNote(page, counts.length, "counts")].filter(Boolean).join("\n\n") };
   }
 
-  const found = await engine.files(query);
-  if ("error" in found) return { content: found.error, isError: true };
-  const files = skipFile ? found.filter((file) => !skipFile(file)) : found;
+  const files = await engine.files(query);
+  if ("error" in files) return { content: files.error, isError: true };
   if (files.length === 0) return noMatches;
   const sorted = await newestFirst(files);
   const page = pageOf(sorted.map((file) => displayPath(cwd, file)), offset, limit);

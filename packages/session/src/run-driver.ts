@@ -228,21 +228,20 @@ function dropSteers(run: RunState, why: string): void {
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
-  settle(core, run, event.transcript, event.transcriptId);
-  // Steer messages the run ended without reaching the model with are not lost: they go next.
-  if (event.type === "run.completed" && run.steers.length && !core.run) {
-    run.resubmitted = run.steers.map((steer) => steer.text);
-    submitPrompt(core, run.resubmitted.join("\n\n"));
-  } else {
-    dropSteers(run, event.type === "run.error" ? "the run failed first" : "the run ended first");
+  // Steer messages a completed run did not reach the model with are not lost: they go next. Only a
+  // failed run leaves any behind.
+  const next = event.type === "run.completed" ? run.steers.splice(0).map((steer) => steer.text) : [];
+  settle(core, run, "the run failed first", event.transcript, event.transcriptId);
+  if (next.length) {
+    run.resubmitted = next;
+    submitPrompt(core, next.join("\n\n"));
   }
 }
 
 export function fail(core: SessionCore, run: ActiveRun, message: string): void {
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "error", { status: "error", error: message }));
-  settle(core, run, undefined);
-  dropSteers(run as RunState, "the run failed first");
+  settle(core, run, "the run failed first");
 }
 
 /** Cancels the run in flight: the state says so at once, and the runner is told to stop. */
@@ -250,8 +249,7 @@ export function cancel(core: SessionCore, run: ActiveRun): void {
   core.commitStaged();
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));
-  settle(core, run, undefined);
-  dropSteers(run as RunState, "the run was cancelled first");
+  settle(core, run, "the run was cancelled first");
 }
 
 /** Writes down a run this process will not finish (restored with its runner gone, or closing). */
@@ -261,8 +259,7 @@ export function interrupt(core: SessionCore): void {
   const turn = lastInterruptedTurn(core.state);
   core.commit(interruptionOps(core.state));
   if (run) {
-    settle(core, run, undefined);
-    dropSteers(run as RunState, "the run was interrupted first");
+    settle(core, run, "the run was interrupted first");
   } else {
     if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
     core.runChanged();
@@ -275,8 +272,9 @@ export function interrupt(core: SessionCore): void {
 const RUN_SETTLED = new DOMException("the run is over", "AbortError");
 
 /** Ends `run`: aborts its stream if still open (which cancels it in the runner), records the
- * transcript (with the runner's id for it, when it keeps it) and stores the session. */
-function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage[] | undefined, transcriptId?: string): void {
+ * transcript (with the runner's id for it, when it keeps it), stores the session, and tells the
+ * senders of steers still undelivered that the run ended without them (`undelivered`: why). */
+function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcript?: TranscriptMessage[], transcriptId?: string): void {
   core.run = undefined;
   run.controller.abort(RUN_SETTLED);
   if (transcript) {
@@ -292,6 +290,7 @@ function settle(core: SessionCore, run: ActiveRun, transcript: TranscriptMessage
   core.runChanged();
   core.conversationChanged();
   core.options.onSettled?.();
+  dropSteers(run as RunState, undelivered);
 }
 
 function lastReply(core: SessionCore, run: ActiveRun): string {

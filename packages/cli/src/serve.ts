@@ -1,5 +1,6 @@
 // `harness serve`: the Harness server in the foreground until SIGINT or SIGTERM.
 import os from "node:os";
+import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
 import { parsePort, type Command } from "./args.ts";
 import type { Sink } from "./render.ts";
 
@@ -16,7 +17,7 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
     }
     port = parsed;
   }
-  if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is\n");
+  if (!hasAnthropicCredentials(undefined, env)) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is\n");
 
   // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
   // once started, rather than killing it half way. SIGHUP too: a closed terminal shuts the server

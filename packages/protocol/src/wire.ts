@@ -58,7 +58,6 @@ export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];
 export const COMMAND_TYPES = HarnessCommandSchema.options.map((o) => o.shape.type.value);
 
-
 /** A client frame. Commands are validated one by one (see parseClientFrame), so the envelope only
  * checks that `commands` is an array. */
 export const ClientMessageSchema = z.strictObject({

@@ -1,6 +1,6 @@
 export { headlessContext } from "./backend.ts";
 export type { ApprovalDecision, ApprovalRequest, Backend, BackendContext, RunOutcome, SteerInbox } from "./backend.ts";
-export { builtinBackend, MISSING_KEY_MESSAGE } from "./backends/builtin.ts";
+export { builtinBackend } from "./backends/builtin.ts";
 export type { BuiltinBackendOptions } from "./backends/builtin.ts";
 export { claudeCodeBackend, findClaudeCodeExecutable, type ClaudeCodeBackendOptions } from "./backends/claude-code.ts";
 export { BACKEND_NAMES, createBackendRegistry, defaultBackendName, lazyBackend, standardBackends } from "./backends/registry.ts";

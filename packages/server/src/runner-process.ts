@@ -93,13 +93,13 @@ function rotateLog(file: string, maxBytes: number): void {
   }
 }
 
-/** Reads what was appended to `file` after `offset`. */
 /** The last line a runner wrote before it died, which says why (its errors are one line each). */
 function lastWords(output: string): string {
   const line = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
+/** Reads what was appended to `file` after `offset`. */
 function readFrom(file: string, offset: number): string {
   let fd: number | undefined;
   try {

@@ -20,8 +20,6 @@ export type BuiltinBackendOptions = {
   env?: Readonly<Record<string, string | undefined>>;
 };
 
-export { MISSING_ANTHROPIC_KEY as MISSING_KEY_MESSAGE } from "@harness/llm";
-
 /** Options the loop reads once it supports them: configuration changes sent while the run is in
  * flight (applied from the next model call). */
 type PendingLoopOptions = { onConfigure?: BackendContext["onConfigure"] };

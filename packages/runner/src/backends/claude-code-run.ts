@@ -22,7 +22,6 @@ import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
 import { abortedMessage } from "../abort-reason.ts";
 
-export const MISSING_KEY_MESSAGE = MISSING_ANTHROPIC_KEY;
 export const NOT_INSTALLED_MESSAGE =
   "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";
 export const AUTH_FAILED_MESSAGE = "Claude Code could not authenticate: the model API rejected the API key (401). Check ANTHROPIC_API_KEY.";
@@ -45,7 +44,7 @@ const STDERR_TAIL = 4000;
 export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
   const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
   const authToken = apiKey ? undefined : query.anthropicAuthToken || deps.runnerEnv.ANTHROPIC_AUTH_TOKEN;
-  if (!apiKey && !authToken) return { ok: false, message: MISSING_KEY_MESSAGE };
+  if (!apiKey && !authToken) return { ok: false, message: MISSING_ANTHROPIC_KEY };
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
   if (ctx.signal.aborted) return { ok: false, message: abortedMessage(ctx.signal) };

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
-import { AUTH_FAILED_MESSAGE, MISSING_KEY_MESSAGE, unknownSessionNotice } from "./claude-code-run.ts";
+import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
+import { AUTH_FAILED_MESSAGE, unknownSessionNotice } from "./claude-code-run.ts";
 import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./claude-code-test-support.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -154,7 +155,7 @@ test("Claude Code gets only the environment it needs: a secret of the runner's e
 test("a run without any API key fails before starting Claude Code", async (t) => {
   const dirs = tempDirs(t);
   const outcome = await claudeCodeBackend({ runnerEnv: { PATH: process.env.PATH } }).run({ prompt: "hi" }, drivenContext(dirs).ctx);
-  assert.deepEqual(outcome, { ok: false, message: MISSING_KEY_MESSAGE });
+  assert.deepEqual(outcome, { ok: false, message: MISSING_ANTHROPIC_KEY });
   assert.equal(existsSync(dirs.stateDir), false);
 });
 

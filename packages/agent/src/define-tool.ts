@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Tool, ToolContext, ToolOutput } from "./types.ts";
+import type { Tool, ToolContext, ToolOutput, ToolRefusals } from "./types.ts";
 
 export type ToolDefinition<S extends z.ZodType> = {
   name: string;
@@ -8,6 +8,8 @@ export type ToolDefinition<S extends z.ZodType> = {
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
   /** See Tool.readOnly. */
   readOnly?: boolean;
+  /** See Tool.refusals. */
+  refusals?: ToolRefusals;
 };
 
 /** JSON Schemas derived so far, by zod schema: tools made again for every run (Task, Skill) reuse
@@ -36,5 +38,6 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
     inputSchema,
     execute: (args, ctx) => def.execute(args as z.infer<S>, ctx),
     ...(def.readOnly === true && { readOnly: true }),
+    ...(def.refusals && { refusals: def.refusals }),
   };
 }

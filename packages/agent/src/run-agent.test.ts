@@ -52,7 +52,7 @@ test("a text-only reply streams its deltas and ends the run", async (t) => {
   const [request] = provider.requests;
   assert.equal(request.model, "test-model");
   assert.match(systemText(request), new RegExp(`Working directory: ${cwd}`));
-  assert.deepEqual(request.tools?.map((tool) => tool.name), ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "BashOutput", "KillShell", "Glob", "Grep", "TodoWrite", "WebFetch", "WebSearch"]);
+  assert.deepEqual(request.tools?.map((tool) => tool.name), ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "BashOutput", "KillShell", "Glob", "Grep", "TodoWrite", "WebFetch", "WebSearch", "ExitPlanMode"]);
   const read = request.tools?.find((tool) => tool.name === "Read");
   assert.deepEqual(read?.input_schema.required, ["file_path"]);
   assert.equal(read?.input_schema.$schema, undefined);
@@ -147,7 +147,7 @@ test("an unknown tool gets an error listing the available tools", async (t) => {
   assert.deepEqual(block, {
     type: "tool_result",
     tool_use_id: "toolu_1",
-    content: "Unknown tool: Teleport. Available tools: Read, Write, Edit, MultiEdit, NotebookEdit, Bash, BashOutput, KillShell, Glob, Grep, TodoWrite, WebFetch, WebSearch",
+    content: "Unknown tool: Teleport. Available tools: Read, Write, Edit, MultiEdit, NotebookEdit, Bash, BashOutput, KillShell, Glob, Grep, TodoWrite, WebFetch, WebSearch, ExitPlanMode",
     is_error: true,
   });
   assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_1" && e.isError));

@@ -18,6 +18,7 @@ import { createRunState, recordTurn, type RunState } from "./harness/run-state.t
 import { registerSessionEnd, stopHookContinues, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { PLAN_MODE_REMINDER } from "./plan-mode/exit-plan-mode.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "./types.ts";
@@ -71,13 +72,15 @@ async function startRun(options: RunAgentOptions, resources: AgentResources, sta
     { options, resources, setup, model: routed.model, provider: routed.provider, notice, ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }) },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
-  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, ctx.permissions.mode, () => {}));
+  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
-  state.messages = withUserText(state.messages, plan.text, submitted.context);
+  // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
+  const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;
+  state.messages = withUserText(state.messages, plan.text, context);
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);
 }

@@ -26,6 +26,10 @@ export type ToolContext = {
   /** Whether a deny rule keeps `tool` from the file at this absolute path: searches (Grep, Glob)
    * leave such files out of their results. Absent: nothing is left out. */
   denied?: (tool: string, file: string) => boolean;
+  /** The run's plan mode, for ExitPlanMode: whether it is on, and leaving it (once the user has
+   * approved the plan), which the run announces with a mode.changed event. Absent where there is no
+   * plan mode to leave (a sub-agent). */
+  planMode?: { active(): boolean; exit(): void };
 };
 
 export type ToolImageBlock = {
@@ -58,7 +62,13 @@ export type Tool = {
   /** True: the tool changes no file (it reads, searches, fetches or keeps notes), so the run's
    * `beforeChanges` need not be called before it runs. */
   readonly readOnly?: boolean;
+  /** What the model is told, in place of the general texts, when a call that needed the user's
+   * approval did not get it: `unattended` when the run has no one to ask, `denied` when the user
+   * said no (with their reason, if they gave one). */
+  readonly refusals?: ToolRefusals;
 };
+
+export type ToolRefusals = { unattended: string; denied(reason: string | undefined): string };
 
 /** A tool call that needs the user's decision (a permission decision of "ask"). */
 export type ApprovalRequest = {

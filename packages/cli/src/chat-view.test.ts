@@ -73,3 +73,25 @@ test("history from elsewhere, approvals, a cancelled reply and an error are each
     ].join("\n"),
   );
 });
+
+test("a plan put to the user is printed whole, with how to approve or reject it", () => {
+  const { view, err } = capture();
+  const plan = "1. Write notes.txt.\n2. Read it back.";
+  view.show({
+    status: "awaiting-approval",
+    messages: [user("u1", "add notes"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: [{ id: "t1", name: "ExitPlanMode", status: "awaiting-approval", input: { plan } }] }],
+    pendingApprovals: [{ toolCallId: "t1", toolName: "ExitPlanMode", description: "Present the plan: 1. Write notes.txt. ⏎ 2. Read it back." }],
+  });
+  assert.equal(
+    err(),
+    [
+      "› add notes",
+      "● ExitPlanMode(1. Write notes.txt. …)",
+      "? The plan needs your approval:",
+      "  1. Write notes.txt.",
+      "  2. Read it back.",
+      "  /approve to leave plan mode and carry it out, /deny [feedback] to keep planning",
+      "",
+    ].join("\n"),
+  );
+});

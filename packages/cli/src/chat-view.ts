@@ -94,6 +94,14 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
         if (approvalsShown.has(approval.toolCallId)) continue;
         approvalsShown.add(approval.toolCallId);
         const which = pending.length > 1 ? ` ${i + 1}` : "";
+        const plan = approval.toolName === "ExitPlanMode" ? planOf(state, approval.toolCallId) : undefined;
+        if (plan !== undefined) {
+          // A plan is read whole before it is approved.
+          line(yellow("? The plan needs your approval:"));
+          line(plan.split("\n").map((text) => `  ${printable(text)}`).join("\n"));
+          line(dim(`  /approve${which} to leave plan mode and carry it out, /deny${which} [feedback] to keep planning`));
+          continue;
+        }
         line(yellow(`? ${approval.toolName} needs approval: ${printable(approval.description)}`));
         line(dim(`  /approve${which} to let it run, /deny${which} [reason] to refuse it`));
       }
@@ -113,4 +121,13 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
       own.push(text.trim());
     },
   };
+}
+
+/** The plan an ExitPlanMode call presents, from its input. */
+function planOf(state: HarnessState, toolCallId: string): string | undefined {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const call = state.messages[i].toolCalls?.find((c) => c.id === toolCallId);
+    if (call) return typeof call.input?.plan === "string" ? call.input.plan.replace(/\r\n?/g, "\n").trim() : undefined;
+  }
+  return undefined;
 }

@@ -43,7 +43,7 @@ export type Renderer = {
   finish(): void;
 };
 
-const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt"];
+const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt", "plan"];
 
 /** Control characters (escape sequences, carriage returns, bells) in text from tools or files
  * would act on the terminal (clear it, retitle it, overwrite lines): they are dropped. */

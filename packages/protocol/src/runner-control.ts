@@ -16,13 +16,17 @@
 // restarts re-attaches with GET /runs/:requestId/events) and only POST …/cancel stops it.
 import { z } from "zod";
 
+/** The permission modes a run can be in (Claude Code's). */
+export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
+export type RunnerPermissionMode = z.infer<typeof RunnerPermissionModeSchema>;
+
 export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
 /** Longest reason a denial may give the model, in characters. */
 export const MAX_DENY_REASON_CHARS = 10_000;
 export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(MAX_DENY_REASON_CHARS).optional() });
 export const SteerBodySchema = z.object({ message: z.string().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
-  permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
+  permissionMode: RunnerPermissionModeSchema.optional(),
   model: z.string().min(1).optional(),
   maxTurns: z.number().int().positive().optional(),
   systemPrompt: z.string().optional(),

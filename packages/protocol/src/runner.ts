@@ -9,6 +9,7 @@
 // the run and is also the SSE `id:`. The first event is run.started and the last is run.completed or
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
+import { RunnerPermissionModeSchema } from "./runner-control.ts";
 import { MAX_TURNS_LIMIT, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
@@ -57,7 +58,7 @@ export const RunnerQuerySchema = z
     /** For openai/… models (OPENAI_API_KEY), likewise. */
     openaiApiKey: z.string().optional(),
     /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
-    permissionMode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]).optional(),
+    permissionMode: RunnerPermissionModeSchema.optional(),
     effort: z.enum(["low", "medium", "high", "max"]).optional(),
     /** When true, a tool call that needs approval pauses the run with approval.requested until the
      * session answers through the control endpoints; when false (headless), "ask" is denied. */
@@ -160,6 +161,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
   /** Something the user should see that is not part of the conversation: a settings file with an
    * error, an MCP server that failed, a hook's message. */
   z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string() }),
+  /** The run changed its own permission mode: the user approved its plan, so it left plan mode. The
+   * new mode holds for the rest of the run, and for the session's next runs. */
+  z.object({ type: z.literal("mode.changed"), ...envelope, ...agentFields, permissionMode: RunnerPermissionModeSchema }),
   z.object({
     type: z.literal("run.error"),
     ...envelope,

@@ -162,3 +162,16 @@ test("approval requests and answers move a call and the session between running 
   assert.deepEqual(denied.state.pendingApprovals, []);
   assert.deepEqual(denied.state.messages[3].toolCalls?.[0], { id: "t1", name: "Bash", status: "denied", output: "denied: no" });
 });
+
+test("mode.changed writes the run's new mode into the session's configuration, in the wire's words", () => {
+  const fresh = play(running(), { type: "mode.changed", permissionMode: "default" });
+  assert.deepEqual(fresh.state.config, { permissionMode: "default" });
+  const kept = play(running({ config: { model: "m", permissionMode: "acceptEdits" } }), { type: "mode.changed", permissionMode: "bypassPermissions" });
+  assert.deepEqual(kept.state.config, { model: "m", permissionMode: "fullAuto" });
+  // Plan mode has no name in the configuration; a sub-agent's mode is its own; the same mode again
+  // is no change.
+  const unnamed = play(running(), { type: "mode.changed", permissionMode: "plan" });
+  const subagent = play(running(), { type: "mode.changed", permissionMode: "default", agentId: "agent_1" });
+  const same = play(running({ config: { permissionMode: "default" } }), { type: "mode.changed", permissionMode: "default" });
+  assert.deepEqual([unnamed.batches, subagent.batches, same.batches], [[[]], [[]], [[]]]);
+});

@@ -1,7 +1,7 @@
 // Runner events → state deltas. Pure: (state, run cursor, event) → operations plus the next cursor.
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
-import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, Usage } from "@harness/protocol";
+import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
 export type RunCursor = {
@@ -151,7 +151,20 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "notice":
       return { operations: noticeOps(state, { level: event.level, message: event.message }), cursor };
+
+    case "mode.changed":
+      return { operations: event.agentId ? [] : modeOps(state, event.permissionMode), cursor };
   }
+}
+
+/** The run left plan mode (its plan was approved): the session's configuration says the new mode, so
+ * that its next runs start there too rather than in the mode the settings give. Plan mode itself has
+ * no name in the session's configuration. */
+function modeOps(state: HarnessState, mode: RunnerPermissionMode): DeltaOperation[] {
+  const wire = mode === "bypassPermissions" ? "fullAuto" : mode === "plan" ? undefined : mode;
+  if (wire === undefined || state.config?.permissionMode === wire) return [];
+  if (!state.config) return [{ type: "set", path: ["config"], value: { permissionMode: wire } }];
+  return [{ type: "set", path: ["config", "permissionMode"], value: wire }];
 }
 
 /** Notices kept in the state; older ones give way. */

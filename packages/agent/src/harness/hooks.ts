@@ -21,8 +21,9 @@ export type HookHostOptions = {
   sessionId: string;
   projectDir: string;
   cwd: string;
-  /** The permission mode hooks are told about. */
-  mode: PermissionMode;
+  /** The permission mode hooks are told about, read as each event's hooks run (a run's mode can
+   * change: a configure, an approved plan). */
+  mode: () => PermissionMode;
   /** Added to the hooks' environment (the settings' `env`, over the run's). */
   env?: Record<string, string>;
   /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
@@ -34,14 +35,15 @@ export type HookHostOptions = {
 const NO_HOOKS: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
 
 export function createHookHost(o: HookHostOptions): HookHost {
-  // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
-  const permissionMode = o.mode === "dontAsk" ? "default" : o.mode;
   const has = (event: HookEventName) => (o.config[event]?.length ?? 0) > 0;
   return {
     has,
     async run(event, fields, signal) {
       if (!has(event)) return NO_HOOKS;
       if (o.beforeCommands) await o.beforeCommands();
+      // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
+      const mode = o.mode();
+      const permissionMode = mode === "dontAsk" ? "default" : mode;
       const input = { session_id: o.sessionId, transcript_path: "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
       for (const message of result.userMessages) o.notice("warning", message);

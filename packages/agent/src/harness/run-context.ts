@@ -14,8 +14,9 @@ import { taskTool } from "../subagents/task-tool.ts";
 import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
+import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
 import { toolUsesOf } from "../transcript.ts";
-import type { RunAgentOptions, Tool } from "../types.ts";
+import type { RunAgentOptions, Tool, ToolContext } from "../types.ts";
 import { addUsage } from "../usage.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
 import type { AgentResources, NoticeSink } from "./resources.ts";
@@ -70,7 +71,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(input.resources, setup, options, permissions.mode, input.notice),
+    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice),
     ...(setup.loaded && { nested: createNestedMemory({
       cwd: setup.cwd,
       home: setup.home,
@@ -91,7 +92,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink): RunContext {
   const tools = options.tools ?? [];
-  const permissions = { ...parent.permissions, mode: options.permissionMode ?? parent.permissions.mode };
+  const permissions = { ...parent.permissions, mode: options.permissionMode ?? parent.permissions.mode, subagent: true };
   return {
     options,
     resources: parent.resources,
@@ -101,7 +102,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(parent.resources, parent.setup, options, permissions.mode, notice),
+    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice),
     ...(parent.nested && { nested: createNestedMemory({ cwd: parent.setup.cwd, home: parent.setup.home, loaded: parent.setup.memory }) }),
     systemPrompt: options.systemPrompt ?? parent.systemPrompt,
     environment: "",
@@ -112,10 +113,11 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   };
 }
 
-/** The built-in tools; with loaded configuration also Task, Skill (when a skill is there for the
- * model) and the MCP servers' tools. */
+/** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is
+ * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
+ * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
 function defaultTools(setup: RunSetup): Tool[] {
-  const builtins = builtinTools();
+  const builtins = [...builtinTools(), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills));
@@ -128,7 +130,7 @@ function withAllowedTools(permissions: PermissionContext, allowed: readonly stri
   return { ...permissions, rules: { ...permissions.rules, allow: [...permissions.rules.allow, ...rules] } };
 }
 
-export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: PermissionMode, notice: NoticeSink): HookHost {
+export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: () => PermissionMode, notice: NoticeSink): HookHost {
   return createHookHost({
     config: setup.hooks,
     sessionId: options.sessionId ?? resources.sessionId,
@@ -157,6 +159,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const env = setup.childEnv;
   const spawner = ctx.spawner;
   const denied = deniedFileFilter(ctx.permissions);
+  const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
   return {
     tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
     cwd: setup.cwd,
@@ -181,6 +184,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       state: ctx.resources.toolState,
       ...(env && { env }),
       ...(denied && { denied }),
+      ...(planMode && { planMode }),
       ...(spawner && {
         spawnSubagent: async (request) => {
           const output = await spawner(request, base);
@@ -189,5 +193,17 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         },
       }),
     }),
+  };
+}
+
+/** The main run's plan mode, for ExitPlanMode. Leaving it goes to the default mode: edits and
+ * commands ask again, as they did before plan mode. */
+function planModeOf(ctx: RunContext, state: RunState): NonNullable<ToolContext["planMode"]> {
+  return {
+    active: () => ctx.permissions.mode === "plan",
+    exit: () => {
+      ctx.permissions.mode = "default";
+      state.emit({ type: "mode.changed", permissionMode: "default" });
+    },
   };
 }

@@ -62,7 +62,8 @@ test("a sub-agent's calls go through the same permission check; Explore stays re
   );
   const [block] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
   assert.equal(block.is_error, true);
-  assert.match(String(block.content), /Plan mode is on/);
+  assert.match(String(block.content), /This agent only reads \(plan mode is on\).*final reply/);
+  assert.doesNotMatch(String(block.content), /ExitPlanMode/, "a sub-agent has no ExitPlanMode to present a plan with");
   assert.equal(await project.exists("explored.txt"), false);
 });
 

@@ -89,6 +89,7 @@ export function permissionDecision(name: string, input: Record<string, unknown>,
 
 async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, signal: AbortSignal): Promise<Verdict> {
   if (!o.approve) {
+    if (tool.refusals) return refuse(tool.refusals.unattended);
     return refuse(
       `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json or run with --permission-mode acceptEdits/bypassPermissions.`,
     );
@@ -100,6 +101,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   } catch (error) {
     return refuse(`Permission to use ${call.name} was not granted: asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
   if (!answer.updatedInput) return { run: true, args: input };
   const changed = validateToolInput(tool, answer.updatedInput);

@@ -65,7 +65,7 @@ function commandDecision(unit: CommandUnit, ctx: PermissionContext, allowRule: R
   }
   if (ctx.mode === "plan") {
     if (effect.transparent || (effect.readOnly && unit.problem === undefined)) return allow(`${shown} only reads, which plan mode allows.`);
-    return planDenial(`running ${shown}`);
+    return planDenial(`running ${shown}`, ctx);
   }
   if (allowRule !== undefined) return allow(`Allowed by ${ruleName("allow", allowRule)}.`, allowRule);
   if (effect.transparent) return allow(`${shown} only runs the commands it contains, which are checked one by one.`);
@@ -121,7 +121,7 @@ function unparsable(command: string, error: string, ctx: PermissionContext): Per
   if (denyRule !== undefined) return deny(`The command is denied by ${ruleName("deny", denyRule)}.`, denyRule);
   const askRule = findRule(ctx.rules.ask, "Bash", { kind: "command", forms: [whole] }, ctx);
   if (askRule !== undefined) return ask(`The command needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
-  if (ctx.mode === "plan") return planDenial("running a command that cannot be checked as read-only");
+  if (ctx.mode === "plan") return planDenial("running a command that cannot be checked as read-only", ctx);
   if (ctx.mode === "bypassPermissions" && !hasCommandRules(ctx)) return bypassAllow();
   return ask(`The command could not be checked safely (${error}), so it needs approval.`);
 }

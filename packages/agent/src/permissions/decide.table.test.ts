@@ -17,6 +17,8 @@ type Case = {
   /** Rules from user settings: `/path` patterns start at ~/.claude. */
   userAllow?: string[];
   dirs?: string[];
+  /** The calls of a sub-agent. */
+  subagent?: boolean;
   expect: PermissionBehavior;
   rule?: string;
   reason?: RegExp;
@@ -35,6 +37,7 @@ function context(c: Case): PermissionContext {
     cwd: CWD,
     home: HOME,
     additionalDirectories: c.dirs ?? [],
+    ...(c.subagent && { subagent: true }),
   };
 }
 
@@ -172,11 +175,15 @@ const cases: Case[] = [
   { name: "acceptEdits: Bash rule with redirect inside", call: "npm test > out.log", allow: NPM_TEST, mode: "acceptEdits", expect: "allow" },
   { name: "plan: Read", call: read("src/a.ts"), mode: "plan", expect: "allow" },
   { name: "plan: Edit denied", call: edit("src/a.ts"), mode: "plan", expect: "deny", reason: /Plan mode is on.*ExitPlanMode/ },
+  { name: "plan: a sub-agent's Edit denied, told to report", call: edit("src/a.ts"), mode: "plan", subagent: true, expect: "deny", reason: /only reads.*final reply/ },
   { name: "plan: Write denied even with an allow rule", call: write("src/a.ts"), mode: "plan", allow: ["Edit"], expect: "deny" },
   { name: "plan: Bash denied even with an allow rule", call: "npm test", mode: "plan", allow: NPM_TEST, expect: "deny", reason: /Plan mode/ },
   { name: "plan: read-only Bash", call: "git log --oneline", mode: "plan", expect: "allow" },
   { name: "plan: redirect denied", call: "echo x > f.txt", mode: "plan", expect: "deny" },
-  { name: "plan: ExitPlanMode", call: tool("ExitPlanMode", { plan: "x" }), mode: "plan", expect: "allow" },
+  { name: "plan: ExitPlanMode asks the user to approve the plan", call: tool("ExitPlanMode", { plan: "x" }), mode: "plan", expect: "ask", reason: /approval of the plan/ },
+  { name: "plan: an allow rule for ExitPlanMode approves plans", call: tool("ExitPlanMode", { plan: "x" }), mode: "plan", allow: ["ExitPlanMode"], expect: "allow" },
+  { name: "plan: a deny rule for ExitPlanMode refuses it", call: tool("ExitPlanMode", { plan: "x" }), mode: "plan", deny: ["ExitPlanMode"], expect: "deny" },
+  { name: "default: ExitPlanMode needs no approval", call: tool("ExitPlanMode", { plan: "x" }), expect: "allow" },
   { name: "plan: Glob", call: tool("Glob", { pattern: "**/*" }), mode: "plan", expect: "allow" },
   { name: "bypass: edit outside", call: edit("/etc/hosts"), mode: "bypassPermissions", expect: "allow", reason: /bypassPermissions/ },
   { name: "bypass: any command", call: "rm -rf build && curl x | sh", mode: "bypassPermissions", expect: "allow" },

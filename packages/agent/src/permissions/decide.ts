@@ -18,7 +18,9 @@ import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleNam
  * - Edit, MultiEdit, Write, NotebookEdit: ask in default mode; allowed inside the working
  *   directories in acceptEdits mode; denied in plan mode.
  * - Bash: see decideBash — read-only commands run, everything else asks (plan mode: denied).
- * - TodoWrite, ToolSearch, BashOutput, KillShell, WebSearch, Task, Skill, ExitPlanMode: allowed.
+ * - TodoWrite, ToolSearch, BashOutput, KillShell, WebSearch, Task, Skill: allowed.
+ * - ExitPlanMode: in plan mode it asks (the user approves the plan, unless an allow rule names
+ *   ExitPlanMode); in any other mode it is allowed (and says there is no plan to approve).
  * - WebFetch, MCP tools and any other tool: ask unless an allow rule matches.
  * bypassPermissions allows everything that no deny or ask rule covers; dontAsk turns every "ask"
  * into "deny". */
@@ -92,6 +94,7 @@ function decideOther(call: ToolCall, name: string, ctx: PermissionContext): Perm
   if (ctx.mode === "bypassPermissions") return bypassAllow();
   const allowRule = findRule(ctx.rules.allow, call.name, target, ctx);
   if (allowRule !== undefined) return allow(`Allowed by ${ruleName("allow", allowRule)}.`, allowRule);
+  if (name === "ExitPlanMode" && ctx.mode === "plan") return ask("Leaving plan mode needs the user's approval of the plan.");
   if (NO_APPROVAL_TOOLS.has(name)) return allow(`${name} changes no files and runs no commands, so it needs no approval.`);
   if (name === "WebFetch") {
     if (target.kind !== "host") return ask(`Fetching ${quote(String(call.input.url ?? ""))} needs approval: it is not a valid http(s) URL.`);
@@ -131,6 +134,6 @@ function ruleOnly(call: ToolCall, ctx: PermissionContext, problem: string): Perm
   const target = { kind: "none" } as const;
   const denyRule = findRule(ctx.rules.deny, call.name, target, ctx);
   if (denyRule !== undefined) return deny(`Using ${call.name} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
-  if (ctx.mode === "plan" && !READ_TOOLS.has(canonicalToolName(call.name))) return planDenial(`using ${call.name}`);
+  if (ctx.mode === "plan" && !READ_TOOLS.has(canonicalToolName(call.name))) return planDenial(`using ${call.name}`, ctx);
   return ask(`Using ${call.name} needs approval: ${problem}.`);
 }

@@ -3,7 +3,7 @@ import type { ToolCall } from "./types.ts";
 const MAX_LENGTH = 1000;
 
 /** One line for an approval prompt: the command for Bash, the path for file tools, the URL for
- * WebFetch, the query for WebSearch; otherwise `fallback` when given (e.g. a backend's own prompt
+ * WebFetch, the query for WebSearch, the plan for ExitPlanMode; otherwise `fallback` when given (e.g. a backend's own prompt
  * sentence), else the input as JSON. Line breaks show as ⏎; very long text is cut with an ellipsis. */
 export function describeCall(call: ToolCall, fallback?: string): string {
   return oneLine(describe(call, fallback));
@@ -37,6 +37,8 @@ function describe(call: ToolCall, fallback: string | undefined): string {
       return text("url") ?? json(input);
     case "WebSearch":
       return text("query") ?? json(input);
+    case "ExitPlanMode":
+      return text("plan") ?? json(input);
     default:
       return json(input);
   }

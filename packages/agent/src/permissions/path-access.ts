@@ -37,7 +37,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
   const askRule = pathRule(ctx.rules.ask, access.tool, access.path, real, ctx);
   if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
-  if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing);
+  if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing, ctx);
 
   const protectedBy = protectingRule(access.tool, ctx);
   const uncertain = access.uncertain ?? (access.glob !== undefined && protectedBy !== undefined

@@ -41,6 +41,8 @@ export type PermissionContext = {
   home: string;
   /** Absolute directories that count as working directories besides `cwd`. */
   additionalDirectories: readonly string[];
+  /** A sub-agent's calls: it has no ExitPlanMode, so in plan mode it reports instead of planning. */
+  subagent?: boolean;
 };
 
 export type ToolCall = { name: string; input: Record<string, unknown> };

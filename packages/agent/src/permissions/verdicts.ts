@@ -17,8 +17,11 @@ export function ruleName(kind: "allow" | "ask" | "deny", rule: PermissionRule): 
   return `the ${kind} rule "${rule.text}"${rule.source === undefined ? "" : ` from ${rule.source}`}`;
 }
 
-export function planDenial(what: string): PermissionDecision {
-  return deny(`Plan mode is on: ${what} is not allowed until the plan is accepted. Finish the plan and present it with ExitPlanMode first.`);
+/** Plan mode's refusal of `what` (a write, a command, a tool). The main agent leaves plan mode by
+ * presenting a plan the user approves; a sub-agent in plan mode only reads, and reports. */
+export function planDenial(what: string, ctx: PermissionContext): PermissionDecision {
+  if (ctx.subagent) return deny(`This agent only reads (plan mode is on): ${what} is not allowed. Give what you found, or your plan, in your final reply instead.`);
+  return deny(`Plan mode is on: ${what} is not allowed until the user approves a plan. Finish researching, then present your plan with ExitPlanMode.`);
 }
 
 export function bypassAllow(): PermissionDecision {

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Usage } from "@harness/protocol";
 import { INTERRUPTED } from "../execute-tool-calls.ts";
+import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/exit-plan-mode.ts";
 import type { runAgent as RunAgent } from "../run-agent.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "../types.ts";
 import { emptyUsage } from "../usage.ts";
@@ -32,7 +33,8 @@ export type SubagentSpawnerDeps = {
 /** Builds the function that runs a Task call's sub-agent. The sub-agent:
  * - starts a fresh conversation whose only user message is the request's prompt;
  * - gets the definition's system prompt plus the environment section;
- * - gets the tools its definition allows out of `allTools`, never the Task tool (no recursion);
+ * - gets the tools its definition allows out of `allTools`, never the Task tool (no recursion) nor
+ *   ExitPlanMode (plan mode is the main conversation's);
  * - runs on the model its definition names (see resolveAgentModel);
  * - stops when `ctx.signal` (the Task call's, i.e. the parent run's) fires;
  * - emits through the parent's emit, every event stamped with its `agentId` (agent_<uuid>) and
@@ -75,11 +77,14 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
   };
 }
 
+/** Tools only the main agent has. */
+const MAIN_AGENT_TOOLS: ReadonlySet<string> = new Set([TASK_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME]);
+
 /** The tools of `allTools` that `agent` may use, in their order in `allTools`. */
 export function subagentTools(agent: AgentDefinition, allTools: readonly Tool[]): Tool[] {
   const allowed = agent.tools === undefined ? undefined : new Set(agent.tools);
   const denied = new Set(agent.disallowedTools ?? []);
-  return allTools.filter((tool) => tool.name !== TASK_TOOL_NAME && (allowed === undefined || allowed.has(tool.name)) && !denied.has(tool.name));
+  return allTools.filter((tool) => !MAIN_AGENT_TOOLS.has(tool.name) && (allowed === undefined || allowed.has(tool.name)) && !denied.has(tool.name));
 }
 
 /** The usage a Task call's output carries, if it ran a sub-agent. */

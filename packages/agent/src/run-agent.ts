@@ -18,7 +18,7 @@ import { createRunState, recordTurn, type RunState } from "./harness/run-state.t
 import { registerSessionEnd, stopHookContinues, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
-import { PLAN_MODE_REMINDER } from "./plan-mode/exit-plan-mode.ts";
+import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "./types.ts";

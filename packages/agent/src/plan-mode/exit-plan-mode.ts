@@ -3,10 +3,8 @@
 // approved, it ends plan mode for the rest of the run and, through the mode.changed event, for the
 // session's next runs. Rejected, the model stays in plan mode with the user's feedback.
 import { z } from "zod";
-import { systemReminder } from "../context/format-memory.ts";
 import { defineTool } from "../define-tool.ts";
-
-export const EXIT_PLAN_MODE_TOOL_NAME = "ExitPlanMode";
+import { APPROVED_PLAN, EXIT_PLAN_MODE_TOOL_NAME, PLAN_REFUSALS } from "./texts.ts";
 
 /** Longest plan the tool takes, in characters. */
 export const MAX_PLAN_CHARS = 100_000;
@@ -21,26 +19,6 @@ When to use it:
 How to use it:
 - plan: the steps you will take, in Markdown and concise: the files you will change and how, and how you will check the result.
 - If the user approves, plan mode ends and you carry out the plan. If they reject it, plan mode stays on: revise the plan with their feedback and present it again.`;
-
-/** Told to the model with the prompt of a run that starts in plan mode. */
-export const PLAN_MODE_REMINDER = systemReminder(
-  "Plan mode is on: the user wants a plan before anything changes. Until they approve one, do not edit, write or delete files, and run only commands that read; research the task by reading and searching, and ask the user about anything unclear. When you know what to do, present your plan with the ExitPlanMode tool for the user's approval. If the request is only a question, answer it; no plan is needed.",
-);
-
-/** What the model is told when the plan was not approved. */
-export const PLAN_REFUSALS = {
-  unattended:
-    "No one can approve a plan in this run (it has no user to ask), so plan mode stays on and nothing may be changed. Give the complete plan as your final reply: the user reads it there.",
-  denied(reason: string | undefined): string {
-    const feedback = reason?.trim();
-    return feedback
-      ? `The user rejected the plan, so plan mode stays on. Their feedback: ${feedback}\nRevise the plan accordingly and present it again with ExitPlanMode, or ask them what they want.`
-      : "The user rejected the plan, so plan mode stays on. Ask them what they want changed, or revise the plan and present it again with ExitPlanMode.";
-  },
-};
-
-export const APPROVED_PLAN =
-  "The user approved your plan, and plan mode is off: you may now edit files and run commands. Carry out the plan, starting with its first step, and keep the todo list up to date if you use one.";
 
 export const exitPlanModeTool = defineTool({
   name: EXIT_PLAN_MODE_TOOL_NAME,

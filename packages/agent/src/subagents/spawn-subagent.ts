@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Usage } from "@harness/protocol";
 import { INTERRUPTED } from "../execute-tool-calls.ts";
-import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/exit-plan-mode.ts";
+import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { runAgent as RunAgent } from "../run-agent.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "../types.ts";
 import { emptyUsage } from "../usage.ts";

@@ -37,3 +37,24 @@ test("descriptions name what the call does, on one line", () => {
   assert.equal(describeToolCall("mcp__srv__tool", { a: 1 }), '{"a":1}');
   assert.equal(describeToolCall("Bash", { command: "x".repeat(5000) }).length, 1000);
 });
+
+test("a plan Claude Code presents: approved, it leaves plan mode for the session; rejected or unattended, the model reads why", async () => {
+  let answer: { behavior: "allow" } | { behavior: "deny"; reason?: string } = { behavior: "allow" };
+  let left = 0;
+  const gate = createToolGate({ mode: () => "plan", requestApproval: async () => answer, onPlanApproved: () => left++ });
+  const plan = { plan: "1. Do it." };
+  assert.deepEqual(await gate("ExitPlanMode", plan, options), {
+    behavior: "allow",
+    updatedInput: plan,
+    decisionClassification: "user_temporary",
+    updatedPermissions: [{ type: "setMode", mode: "default", destination: "session" }],
+  });
+  assert.equal(left, 1);
+  answer = { behavior: "deny", reason: "smaller steps" };
+  const rejected = (await gate("ExitPlanMode", plan, options)) as { behavior: string; message: string };
+  assert.equal(rejected.behavior, "deny");
+  assert.match(rejected.message, /rejected the plan, so plan mode stays on\. Their feedback: smaller steps/);
+  assert.equal(left, 1);
+  const unattended = (await createToolGate({ mode: () => "plan" })("ExitPlanMode", plan, options)) as { message: string };
+  assert.match(unattended.message, /No one can approve a plan in this run/);
+});

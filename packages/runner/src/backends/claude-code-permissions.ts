@@ -2,6 +2,7 @@
 // settings rules, read-only tools); this is consulted only for the calls it would ask a person about.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { describeCall } from "@harness/agent/describe-call";
+import { EXIT_PLAN_MODE_TOOL_NAME, PLAN_REFUSALS } from "@harness/agent/plan-mode";
 import type { ApprovalDecision, ApprovalRequest } from "../backend.ts";
 import type { HarnessPermissionMode } from "./claude-code-options.ts";
 
@@ -10,6 +11,8 @@ export type ToolGateInput = {
   mode: () => HarnessPermissionMode;
   /** Absent: nobody can be asked, so every ask is denied. */
   requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** The user approved the plan Claude Code presented (ExitPlanMode): it leaves plan mode. */
+  onPlanApproved?: () => void;
 };
 
 export function noApproverMessage(toolName: string): string {
@@ -19,7 +22,8 @@ export function noApproverMessage(toolName: string): string {
 export function createToolGate(input: ToolGateInput): CanUseTool {
   return async (toolName, toolInput, options): Promise<PermissionResult> => {
     if (input.mode() === "bypassPermissions") return { behavior: "allow", updatedInput: toolInput };
-    if (!input.requestApproval) return { behavior: "deny", message: noApproverMessage(toolName) };
+    const plan = toolName === EXIT_PLAN_MODE_TOOL_NAME;
+    if (!input.requestApproval) return { behavior: "deny", message: plan ? PLAN_REFUSALS.unattended : noApproverMessage(toolName) };
     const decision = await input.requestApproval({
       toolUseId: options.toolUseID,
       toolName,
@@ -27,8 +31,13 @@ export function createToolGate(input: ToolGateInput): CanUseTool {
       input: toolInput,
     });
     if (decision.behavior === "allow") {
-      return { behavior: "allow", updatedInput: decision.updatedInput ?? toolInput, decisionClassification: "user_temporary" };
+      const allowed: PermissionResult = { behavior: "allow", updatedInput: decision.updatedInput ?? toolInput, decisionClassification: "user_temporary" };
+      if (!plan) return allowed;
+      // Out of plan mode for the rest of the conversation, as Claude Code's own prompt does it.
+      input.onPlanApproved?.();
+      return { ...allowed, updatedPermissions: [{ type: "setMode", mode: "default", destination: "session" }] };
     }
+    if (plan) return { behavior: "deny", message: PLAN_REFUSALS.denied(decision.reason), decisionClassification: "user_reject" };
     const message = decision.reason ? `The user denied this tool call: ${decision.reason}` : "The user denied this tool call.";
     return { behavior: "deny", message, decisionClassification: "user_reject" };
   };

@@ -83,7 +83,14 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       executable,
       env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
       settingSources: deps.settingSources,
-      canUseTool: createToolGate({ mode: () => mode, requestApproval: ctx.requestApproval }),
+      canUseTool: createToolGate({
+        mode: () => mode,
+        requestApproval: ctx.requestApproval,
+        onPlanApproved: () => {
+          mode = "default";
+          emit({ type: "mode.changed", permissionMode: "default" });
+        },
+      }),
       abortController,
       stderr: (chunk) => {
         stderr = (stderr + chunk).slice(-STDERR_TAIL);

@@ -7,19 +7,25 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MinimalState } from "@harness/test-utils";
-import { idle, startHarness, userTexts } from "./e2e-commands-support.ts";
+import { idle, startHarness, userTexts, type Harness } from "./e2e-commands-support.ts";
 
 /** The permission mode in the session's configuration. */
 const modeOf = (state: MinimalState) => (state.config as { permissionMode?: string } | undefined)?.permissionMode;
+
+/** The workspace of session `sessionId`, whose project settings start every run in plan mode. */
+async function planProject(h: Harness, sessionId: string): Promise<string> {
+  const workspace = h.workspace("alice", sessionId);
+  await mkdir(join(workspace, ".claude"), { recursive: true });
+  await writeFile(join(workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "plan" } }));
+  return workspace;
+}
 
 const PLAN = "1. Write notes.txt.\n2. Read it back.";
 
 test("an approved plan ends plan mode for the session: the plan is put to the user, and the next run may write", async () => {
   const h = await startHarness();
   try {
-    const workspace = h.workspace("alice", "plan");
-    await mkdir(join(workspace, ".claude"), { recursive: true });
-    await writeFile(join(workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "plan" } }));
+    const workspace = await planProject(h, "plan");
     h.fake.push({ toolUses: [{ name: "ExitPlanMode", input: { plan: PLAN } }] }, { text: "Plan approved." });
     const client = await h.connect("plan");
     client.send({ type: "submit", prompt: "add notes" });
@@ -62,9 +68,7 @@ test("an approved plan ends plan mode for the session: the plan is put to the us
 test("a rejected plan keeps the session in plan mode, and the model hears why", async () => {
   const h = await startHarness();
   try {
-    const workspace = h.workspace("alice", "plan-no");
-    await mkdir(join(workspace, ".claude"), { recursive: true });
-    await writeFile(join(workspace, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "plan" } }));
+    await planProject(h, "plan-no");
     h.fake.push({ toolUses: [{ name: "ExitPlanMode", input: { plan: PLAN } }] }, { text: "I will revise it." });
     const client = await h.connect("plan-no");
     client.send({ type: "submit", prompt: "add notes" });

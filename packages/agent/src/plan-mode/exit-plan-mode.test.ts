@@ -115,7 +115,7 @@ test("ExitPlanMode refuses an empty plan before anyone is asked", async (t) => {
   });
   const answer = resultOf(provider.requests, 1, "toolu_plan");
   assert.equal(answer.is_error, true);
-  assert.match(String(answer.content), /plan/);
+  assert.match(String(answer.content), /Invalid arguments for ExitPlanMode:\n- parameter "plan": must not be empty/);
   assert.equal(asked, 0);
 });
 

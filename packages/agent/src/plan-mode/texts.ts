@@ -13,7 +13,7 @@ export const PLAN_MODE_REMINDER = systemReminder(
 /** What the model is told when the plan was not approved. */
 export const PLAN_REFUSALS = {
   unattended:
-    "No one can approve a plan in this run (it has no user to ask), so plan mode stays on and nothing may be changed. Give the complete plan as your final reply: the user reads it there.",
+    "No one can approve a plan in this run, so plan mode stays on. Give the complete plan as your final reply: the user reads it there.",
   denied(reason: string | undefined): string {
     const feedback = reason?.trim();
     return feedback

@@ -5,6 +5,7 @@
 // which the next server takes over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { pidAlive } from "./pid-alive.ts";
 
 export const LOCK_FILE = "server.lock";
 
@@ -62,12 +63,7 @@ function readHolder(path: string): Holder | undefined {
  * pid was left by an earlier life of a container, or by a server of this process that did not
  * close (tests of crashes). */
 function holdsIt(holder: Holder): boolean {
-  if (holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (holder.pid === process.pid || !pidAlive(holder.pid)) return false;
   const now = withStart(holder.pid).started;
   return holder.started === undefined || now === undefined || now === holder.started;
 }

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
 import { z } from "zod";
+import { pidAlive } from "./pid-alive.ts";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 
@@ -53,15 +54,6 @@ export type SpawnRunnerOptions = {
   idleExitMs?: number;
   log?: (line: string) => void;
 };
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Signals the process group of a runner (it leads its own), falling back to the process alone. */
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

@@ -5,6 +5,7 @@
 import { ErrorCodes, type DeltaOperation, type HarnessCommand, type HarnessConfig, type JSONValue, type RunConfigureBody } from "@harness/protocol";
 import { copyConversation, rewindPoint } from "./conversation.ts";
 import type { SessionCore } from "./core.ts";
+import { runnerMode } from "./permission-modes.ts";
 import type { Connection } from "./ports.ts";
 import { isRunActive } from "./run-outcome.ts";
 import { cancel, describe, forgetSteer, noteSteer, sendControl, submitPrompt, whenSteerLost } from "./run-driver.ts";
@@ -101,7 +102,7 @@ export function runConfig(config: HarnessConfig): RunConfigureBody {
   if (config.systemPrompt !== undefined) body.systemPrompt = config.systemPrompt;
   if (config.maxTurns !== undefined) body.maxTurns = config.maxTurns;
   if (config.effort !== undefined) body.effort = config.effort;
-  if (config.permissionMode !== undefined) body.permissionMode = config.permissionMode === "fullAuto" ? "bypassPermissions" : config.permissionMode;
+  if (config.permissionMode !== undefined) body.permissionMode = runnerMode(config.permissionMode);
   return body;
 }
 

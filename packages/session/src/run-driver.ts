@@ -2,6 +2,7 @@
 // batches, control requests to the run in flight, and how a run ends.
 import { isRunEnd, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
+import { runnerMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
@@ -45,7 +46,7 @@ export function queryFor(state: HarnessState, transcript: TranscriptMessage[], p
   if (config?.systemPrompt) body.systemPrompt = config.systemPrompt;
   if (config?.maxTurns) body.maxTurns = config.maxTurns;
   if (config?.effort) body.effort = config.effort;
-  if (config?.permissionMode) body.permissionMode = config.permissionMode === "fullAuto" ? "bypassPermissions" : config.permissionMode;
+  if (config?.permissionMode) body.permissionMode = runnerMode(config.permissionMode);
   if (state.sessionId) body.resumeSessionId = state.sessionId;
   return body;
 }

@@ -2,6 +2,7 @@
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
 import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
+import { wireMode } from "./permission-modes.ts";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
 export type RunCursor = {
@@ -161,7 +162,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
  * that its next runs start there too rather than in the mode the settings give. Plan mode itself has
  * no name in the session's configuration. */
 function modeOps(state: HarnessState, mode: RunnerPermissionMode): DeltaOperation[] {
-  const wire = mode === "bypassPermissions" ? "fullAuto" : mode === "plan" ? undefined : mode;
+  const wire = wireMode(mode);
   if (wire === undefined || state.config?.permissionMode === wire) return [];
   if (!state.config) return [{ type: "set", path: ["config"], value: { permissionMode: wire } }];
   return [{ type: "set", path: ["config", "permissionMode"], value: wire }];

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, startHarnessServer } from "@harness/test-utils";
 import { benchReply } from "./scenarios.ts";
-import { measureLatency, measureThroughput, sdkBaseline, sdkThroughput } from "./streaming.ts";
+import { measureLatency, measureThroughput, sdkBaseline, sdkThroughput, startClients } from "./streaming.ts";
 import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
 import { measureRunCpu } from "./run-cpu.ts";
@@ -24,6 +24,8 @@ const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-"));
 // in-process one serves the start-up measurement, which reads its request log.
 const fake = await startFakeAnthropic({ respond: (req) => benchReply(req) });
 const model = await startModelProcess();
+// The clients that time the deltas: a process of their own (client-process.ts).
+const clients = await startClients();
 const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: model.url, HARNESS_RUNNER_IDLE_MS: "600000" };
 const server = await startHarnessServer({ dataDir, env });
 const rows: string[][] = [];
@@ -56,8 +58,8 @@ try {
   const count = quick ? 40 : 100;
   let pooled: Awaited<ReturnType<typeof measureLatency>> | undefined;
   for (const [sessions, inStep] of [[1, false], [100, false], [100, true]] as const) {
-    const baseline = await sdkBaseline(model.url, sessions, count, interval, inStep);
-    const lat = await measureLatency(server.url, sessions, count, interval, {
+    const baseline = await sdkBaseline(clients, model.url, sessions, count, interval, inStep);
+    const lat = await measureLatency(clients, server.url, sessions, count, interval, {
       inStep,
       serverPid: server.child.pid,
       processes: () => withChildren(server.child.pid!),
@@ -77,7 +79,7 @@ try {
   if (pooled) {
     const relay = await startRelay(model.url, Math.ceil(100 / DEFAULT_SESSIONS_PER_RUNNER));
     try {
-      const bare = await measureLatency(relay.url, 100, count, interval, { processes: async () => relay.pids });
+      const bare = await measureLatency(clients, relay.url, 100, count, interval, { processes: async () => relay.pids });
       for (const [label, ours, floor] of [["first run", pooled.first, bare.first], ["warm", pooled.warm, bare.warm]] as const) {
         row(
           `100 sessions streaming, ${label}: against the same three hops with nothing in them (model → relay process → relay process → WebSocket)`,
@@ -103,7 +105,7 @@ try {
     const soloDir = await mkdtemp(join(tmpdir(), "harness-bench-solo-"));
     const solo = await startHarnessServer({ dataDir: soloDir, env: { ...env, HARNESS_RUNNER_SESSIONS_PER_PROCESS: "1" } });
     try {
-      const lat = await measureLatency(solo.url, 100, count, interval, { serverPid: solo.child.pid });
+      const lat = await measureLatency(clients, solo.url, 100, count, interval, { serverPid: solo.child.pid });
       const mib = (kib: number) => fmt(kib / 1024, 0);
       row(
         "100 sessions streaming: runner processes, their memory, warm p99",
@@ -116,8 +118,8 @@ try {
       await rm(soloDir, { recursive: true, force: true });
     }
   }
-  const sdkPerSecond = await sdkThroughput(model.url, quick ? 2_000 : 20_000);
-  const thr = await measureThroughput(server.url, quick ? 5_000 : 50_000);
+  const sdkPerSecond = await sdkThroughput(clients, model.url, quick ? 2_000 : 20_000);
+  const thr = await measureThroughput(clients, server.url, quick ? 5_000 : 50_000);
   row(
     "text deltas per second, 1 session",
     `${fmt(thr.perSecond)} /s (${thr.count} deltas)`,
@@ -177,6 +179,7 @@ try {
   await server.stop();
   await fake.close();
   model.stop();
+  clients.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 

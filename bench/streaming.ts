@@ -1,6 +1,9 @@
-// Latency and throughput of text deltas: fake model → runner → session → WebSocket client.
-import Anthropic from "@anthropic-ai/sdk";
-import { childrenRss, cpuMs, machineNow, percentile, StampCounter } from "./lib.ts";
+// Latency and throughput of text deltas: fake model → runner → session → WebSocket client. The
+// clients that time them run in a process of their own (client-process.ts).
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import type { ClientAnswer, ClientCommand } from "./client-process.ts";
+import { childrenRss, cpuMs, percentile } from "./lib.ts";
 
 export type LatencyFigures = { p50: number; p99: number; samples: number };
 
@@ -9,6 +12,40 @@ function summarize(latencies: number[]): LatencyFigures {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
 }
 
+export type Clients = { call(command: ClientCommand): Promise<ClientAnswer>; stop(): void };
+
+/** Starts client-process.ts; its answers come back in the order the commands went. */
+export async function startClients(): Promise<Clients> {
+  const child = spawn(process.execPath, [new URL("./client-process.ts", import.meta.url).pathname], { stdio: ["pipe", "pipe", "inherit"] });
+  const waiting: { resolve(a: ClientAnswer): void; reject(e: Error): void }[] = [];
+  let ready: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const answer = JSON.parse(line) as ClientAnswer & { ready?: boolean };
+    if (answer.ready) return ready();
+    const next = waiting.shift();
+    if (answer.error !== undefined) next?.reject(new Error(`bench clients: ${answer.error}`));
+    else next?.resolve(answer);
+  });
+  child.once("exit", (code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`bench clients exited (${code})`));
+  });
+  await started;
+  return {
+    call(command) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin!.write(`${JSON.stringify(command)}\n`);
+      });
+    },
+    stop: () => child.stdin!.end(),
+  };
+}
+
+/** The prompt of a paced stream: `count` deltas, one every `intervalMs`, the first after a random
+ * offset within the interval, or none when `inStep` (every stream ticks in the same millisecond). */
+const paced = (count: number, intervalMs: number, inStep: boolean) => `paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`;
+
 /** `sessions` sessions stream `count` stamped deltas each, one every `intervalMs`, at the same time,
  * twice: the first streaming run of each session meets runner processes whose code is not yet
  * optimised ("first"); the second shows them warm ("warm"). All runs are submitted at once. With
@@ -16,6 +53,7 @@ function summarize(latencies: number[]): LatencyFigures {
  * interval: the worst case); otherwise each starts at its own offset within the first interval,
  * as independent model streams would. */
 export async function measureLatency(
+  clients: Clients,
   url: string,
   sessions: number,
   count: number,
@@ -29,14 +67,12 @@ export async function measureLatency(
   } = {},
 ): Promise<{ first: LatencyFigures; warm: LatencyFigures; runners: { count: number; kib: number }; warmCpuUsPerDelta?: number }> {
   const { inStep = false, serverPid, processes } = options;
-  const run = `lat${sessions}-${Date.now()}`;
-  const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => StampCounter.open(url, "bench", `${run}-${i}`)));
+  await clients.call({ op: "open", url, sessions, prefix: `lat${sessions}-${Date.now()}` });
   // Every session starts its runner and completes one short run before anything is measured.
-  await Promise.all(clients.map((c) => c.run("hello")));
+  await clients.call({ op: "pass", prompts: Array(sessions).fill("hello") });
   const pass = async () => {
-    for (const c of clients) c.reset();
-    await Promise.all(clients.map((c) => c.run(`paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`)));
-    return summarize(clients.flatMap((c) => c.latencies));
+    const prompts = Array.from({ length: sessions }, () => paced(count, intervalMs, inStep));
+    return summarize((await clients.call({ op: "pass", prompts })).latencies!);
   };
   const first = await pass();
   const pids = processes ? await processes() : [];
@@ -45,57 +81,25 @@ export async function measureLatency(
   const cpuUsed = (await cpuMs(pids)) - cpuBefore;
   // The runner processes are still up (they outlive a run): count them and their memory.
   const runners = serverPid === undefined ? { count: 0, kib: 0 } : await childrenRss(serverPid);
-  for (const c of clients) c.close();
+  await clients.call({ op: "close" });
   return { first, warm, runners, ...(processes && { warmCpuUsPerDelta: (cpuUsed * 1000) / warm.samples }) };
 }
 
 /** One session receives `count` deltas that the fake model writes as fast as it can. */
-export async function measureThroughput(url: string, count: number): Promise<{ perSecond: number; count: number }> {
-  const client = await StampCounter.open(url, "bench", `thr-${Date.now()}`);
-  await client.run("hello");
-  client.reset();
-  const started = machineNow();
-  await client.run(`burst ${count}`);
-  const elapsed = client.lastAt - started;
-  client.close();
-  if (client.received !== count) throw new Error(`throughput run received ${client.received} of ${count} deltas`);
-  return { perSecond: (count / elapsed) * 1000, count };
+export async function measureThroughput(clients: Clients, url: string, count: number): Promise<{ perSecond: number; count: number }> {
+  const { perSecond, received } = await clients.call({ op: "throughput", url, count });
+  if (received !== count) throw new Error(`throughput run received ${received} of ${count} deltas`);
+  return { perSecond: perSecond!, count };
 }
 
-/** The same fake model read directly with the Anthropic SDK from this process, by `streams` readers
- * at once at the same pace as the sessions: the floor any client pays, timing included. */
-export async function sdkBaseline(baseURL: string, streams: number, count: number, intervalMs: number, inStep = false): Promise<LatencyFigures> {
-  const client = new Anthropic({ apiKey: "bench", baseURL, maxRetries: 0 });
-  const latencies: number[] = [];
-  await Promise.all(
-    Array.from({ length: streams }, () =>
-      read(client, `paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`, (text, at) => latencies.push(at - Number(/⟦(\d+\.\d+)⟧/.exec(text)?.[1]))),
-    ),
-  );
-  return summarize(latencies);
+/** The same fake model read directly with the Anthropic SDK, by `streams` readers at once at the
+ * same pace as the sessions: the floor any client pays, timing included. */
+export async function sdkBaseline(clients: Clients, baseURL: string, streams: number, count: number, intervalMs: number, inStep = false): Promise<LatencyFigures> {
+  const prompts = Array.from({ length: streams }, () => paced(count, intervalMs, inStep));
+  return summarize((await clients.call({ op: "sdk", baseURL, prompts })).latencies!);
 }
 
 /** One reader of `burst` deltas written as fast as the fake model can: deltas per second. */
-export async function sdkThroughput(baseURL: string, burst: number): Promise<number> {
-  const client = new Anthropic({ apiKey: "bench", baseURL, maxRetries: 0 });
-  let received = 0;
-  let last = 0;
-  const started = machineNow();
-  await read(client, `burst ${burst}`, (_text, at) => {
-    received++;
-    last = at;
-  });
-  return (received / (last - started)) * 1000;
-}
-
-async function read(client: Anthropic, prompt: string, onText: (text: string, at: number) => void): Promise<void> {
-  const stream = await client.messages.create({
-    model: "bench",
-    max_tokens: 1024,
-    stream: true,
-    messages: [{ role: "user", content: prompt }],
-  });
-  for await (const event of stream) {
-    if (event.type === "content_block_delta" && event.delta.type === "text_delta") onText(event.delta.text, machineNow());
-  }
+export async function sdkThroughput(clients: Clients, baseURL: string, burst: number): Promise<number> {
+  return (await clients.call({ op: "sdkThroughput", baseURL, burst })).perSecond!;
 }

@@ -1,10 +1,13 @@
-// The Anthropic Messages provider: raw SSE events from the official SDK, mapped to ModelEvents, with
-// the shared retry loop (the SDK's is off) so that every retry is visible to the caller as an event.
+// The Anthropic Messages provider: the official SDK makes the requests, their raw SSE events are
+// mapped to ModelEvents, with the shared retry loop (the SDK's is off) so that every retry is
+// visible to the caller as an event.
+import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
+import { anthropicEvents } from "./anthropic-events.ts";
 import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
-import { httpFetch } from "./http-fetch.ts";
+import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
@@ -95,9 +98,14 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     createState: createStreamState,
     open: async (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers }).withResponse();
+      // httpFetch hands over the event stream's socket (anthropicEvents reads it for less CPU per
+      // event); where it did not make the request, the SDK's own stream reads the body.
+      let socket: IncomingMessage | undefined;
+      const hook: EventStreamInit = { onEventStream: (res) => (socket = res) };
+      const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
+      const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }).withResponse();
       await expectEventStream(response, "Anthropic API");
-      return data;
+      return socket ? anthropicEvents(socket, response.headers, signal) : data;
     },
     apply: applyRawEvent,
     message: assistantMessage,

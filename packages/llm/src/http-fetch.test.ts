@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
-import { httpFetch } from "./http-fetch.ts";
+import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -154,4 +154,33 @@ test("a request that cannot be made rejects, as fetch does, rather than throwing
   await assert.rejects(answer!, TypeError);
   // The fetch after it is served as usual.
   assert.equal(await (await httpFetch(url)).text(), "ok");
+});
+
+test("onEventStream is handed a 2xx event stream's response, whose Response then has no body; anything else keeps its body", async (t) => {
+  const { url } = await serve(t, (req, res) => {
+    if (req.url === "/events") {
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+      res.end("data: 1\n\n");
+    } else if (req.url === "/refused") {
+      res.writeHead(429, { "content-type": "text/event-stream" });
+      res.end("data: busy\n\n");
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    }
+  });
+  let handed: http.IncomingMessage | undefined;
+  const init: EventStreamInit = { onEventStream: (res) => (handed = res) };
+  const response = await httpFetch(`${url}/events`, init);
+  assert.equal(response.status, 200);
+  assert.equal(response.body, null);
+  assert.ok(handed, "the hook got the response");
+  let text = "";
+  for await (const chunk of handed) text += String(chunk);
+  assert.equal(text, "data: 1\n\n");
+
+  handed = undefined;
+  assert.equal(await (await httpFetch(`${url}/refused`, init)).text(), "data: busy\n\n", "an error status is read as usual");
+  assert.equal(await (await httpFetch(`${url}/json`, init)).text(), '{"ok":true}');
+  assert.equal(handed, undefined);
 });

@@ -31,7 +31,14 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** At most this many chunks wait in a body nobody reads before the socket is paused. */
 const QUEUED_CHUNKS = 64;
 
-export function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+/** A fetch init this fetch also understands: when the answer is a 2xx event stream, `onEventStream`
+ * is handed the response as node:http gives it, and the Response comes with no body. Whoever set
+ * it reads the events from the socket without the web streams between (a provider on the hot path,
+ * anthropic-events.ts), and must read the response to its end or destroy it. The global fetch, used
+ * where this one does not handle a request, ignores it: the Response then has its body as usual. */
+export type EventStreamInit = RequestInit & { onEventStream?: (res: http.IncomingMessage) => void };
+
+export function httpFetch(input: string | URL | Request, init: EventStreamInit = {}): Promise<Response> {
   if (PROXY_SET || input instanceof Request) return fetch(input, init);
   const url = new URL(String(input));
   const body = init.body;
@@ -56,14 +63,19 @@ export function httpFetch(input: string | URL | Request, init: RequestInit = {})
   // redirect) through this variable, dropped once the answer came, so a long reply does not keep
   // its request body (tens of KB per model call) alive and promoted into the old generation.
   let request: { input: string | URL; init: RequestInit } | undefined = { input, init };
-  return answer(req, signal, () => {
+  return answer(req, signal, init.onEventStream, () => {
     const again = request;
     request = undefined;
     return again;
   });
 }
 
-function answer(req: http.ClientRequest, signal: AbortSignal | undefined, takeRequest: () => { input: string | URL; init: RequestInit } | undefined): Promise<Response> {
+function answer(
+  req: http.ClientRequest,
+  signal: AbortSignal | undefined,
+  onEventStream: EventStreamInit["onEventStream"],
+  takeRequest: () => { input: string | URL; init: RequestInit } | undefined,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let answered = false;
     const onAbort = () => req.destroy(signal?.reason);
@@ -105,6 +117,11 @@ function answer(req: http.ClientRequest, signal: AbortSignal | undefined, takeRe
       res.on("close", done);
       if (NULL_BODY.has(status)) {
         res.resume();
+        resolve(new Response(null, { status, statusText: res.statusMessage ?? "", headers: responseHeaders }));
+        return;
+      }
+      if (onEventStream && status < 300 && /^text\/event-stream\b/i.test(res.headers["content-type"] ?? "")) {
+        onEventStream(res);
         resolve(new Response(null, { status, statusText: res.statusMessage ?? "", headers: responseHeaders }));
         return;
       }

@@ -7,3 +7,5 @@ export * from "./runner.ts";
 export * from "./runner-control.ts";
 export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
+export { createSseParser } from "./sse-parser.ts";
+export type { SseMessage, SseParser } from "./sse-parser.ts";

@@ -2,6 +2,7 @@
 // that any host — Node, a Worker, a Durable Object — can drive a runner; a Node host passes
 // nodeTransport() for a cheaper event stream.
 import {
+  createSseParser,
   describeZodError,
   HISTORY_GONE_STATUS,
   isRunEnd,
@@ -18,7 +19,6 @@ import {
   type TranscriptMessage,
   type WorkspaceOpenBody,
 } from "@harness/protocol";
-import { createSseParser } from "./sse-parser.ts";
 import { fetchTransport, type RunnerTransport, type TransportRequest, type TransportResponse } from "./transport.ts";
 
 export type { RunnerTransport };

@@ -18,5 +18,3 @@ export type { RunRetention } from "./runs.ts";
 export { DEFAULT_IDLE_EXIT_MS } from "./idle.ts";
 export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client.ts";
 export type { RunControl, RunnerClient } from "./client.ts";
-export { createSseParser } from "./sse-parser.ts";
-export type { SseMessage } from "./sse-parser.ts";

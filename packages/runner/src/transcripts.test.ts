@@ -2,10 +2,9 @@
 // query's own stream brings back only the messages the run added.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import { createSseParser, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import { createRunnerClient, workspaceUrl } from "./client.ts";
 import { createRunnerHost } from "./host.ts";
-import { createSseParser } from "./sse-parser.ts";
 import { collect, fakeBackend, listen, never, post, startRunner, tempDir, usage } from "./test-support.ts";
 import { createTranscriptMemory } from "./transcripts.ts";
 import { createServer } from "node:http";

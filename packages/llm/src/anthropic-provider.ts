@@ -103,9 +103,15 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
       let socket: IncomingMessage | undefined;
       const hook: EventStreamInit = { onEventStream: (res) => (socket = res) };
       const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
-      const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }).withResponse();
-      await expectEventStream(response, "Anthropic API");
-      return socket ? anthropicEvents(socket, response.headers, signal) : data;
+      try {
+        const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }).withResponse();
+        await expectEventStream(response, "Anthropic API");
+        return socket ? anthropicEvents(socket, response.headers, signal) : data;
+      } catch (error) {
+        // Nobody will read a socket handed over before the failure: it must not hold its connection.
+        socket?.destroy();
+        throw error;
+      }
     },
     apply: applyRawEvent,
     message: assistantMessage,

@@ -7,7 +7,8 @@
 // other event's data is parsed as JSON. The SDK still makes the request and answers its failures.
 import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
-import { createSseParser } from "@harness/protocol";
+// The parser alone: the package index would load every wire schema into `harness run`.
+import { createSseParser } from "@harness/protocol/sse-parser";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { clip } from "./retry-policy.ts";
 

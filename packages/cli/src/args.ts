@@ -5,7 +5,7 @@ export type Topic = "run" | "serve" | "chat";
 export type Command =
   | { kind: "help"; topic?: Topic }
   | { kind: "version" }
-  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number; permissionMode?: PermissionModeName }
+  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number; permissionMode?: PermissionModeName; outputFormat?: OutputFormat }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
@@ -17,6 +17,11 @@ export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermis
  * does with nobody to approve. */
 export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "dontAsk">;
 
+/** What `harness run` prints on stdout: the reply as text, one JSON result at the end, or every
+ * event of the run as a line of JSON and then the result (Claude Code's names). */
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 type OptionSpec = { [flag: string]: { key: string; value: boolean } };
 
 const RUN_OPTIONS: OptionSpec = {
@@ -25,6 +30,7 @@ const RUN_OPTIONS: OptionSpec = {
   "-m": { key: "model", value: true },
   "--max-turns": { key: "maxTurns", value: true },
   "--permission-mode": { key: "permissionMode", value: true },
+  "--output-format": { key: "outputFormat", value: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -110,6 +116,11 @@ function parseRun(args: string[]): Command {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
     command.permissionMode = mode === "dontAsk" ? "default" : mode;
+  }
+  if (typeof options.outputFormat === "string") {
+    const format = OUTPUT_FORMATS.find((f) => f === options.outputFormat);
+    if (!format) return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, not "${options.outputFormat}"`, topic: "run" };
+    command.outputFormat = format;
   }
   return command;
 }

@@ -3,40 +3,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startFakeAnthropic, startFakeOpenAI, toolThenText, type FakeAnthropic } from "@harness/test-utils";
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const bin = join(root, "packages/cli/bin/harness");
-
-type Result = { code: number | null; stdout: string; stderr: string };
-
-function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string } = {}) {
-  const child = spawn("bash", [bin, ...args], {
-    cwd: opts.cwd ?? root,
-    env: { ...process.env, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
-    stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-  });
-  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-    opts.onStdout?.(stdout);
-  });
-  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const result = once(child, "close").then(([code]): Result => ({ code: code as number | null, stdout, stderr }));
-  return { child, result };
-}
-
-async function withFake(t: { after(fn: () => unknown): void }, fake: Promise<FakeAnthropic>) {
-  const f = await fake;
-  t.after(() => f.close());
-  return f;
-}
+import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
+import { bin, harness, root, tempDir, withFake } from "./test-support.ts";
 
 /** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
 async function gone(pid: number): Promise<boolean> {
@@ -49,12 +19,6 @@ async function gone(pid: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
-}
-
-function tempDir(t: { after(fn: () => unknown): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 test("harness run streams the reply to stdout and shows a Bash tool call on stderr", async (t) => {

@@ -2,8 +2,14 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
+import type { AgentEvent } from "@harness/protocol";
+import type { RunOutcome } from "@harness/runner/headless";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
+import { runResult } from "./run-result.ts";
+
+/** Where the reply's text goes when stdout carries JSON instead. */
+const DISCARD: Sink = { write: () => true };
 
 export type RunIO = {
   stdout: Sink;
@@ -60,7 +66,22 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const ignore = () => {};
   process.stderr.on("error", ignore);
 
-  const renderer = createRenderer(io.stdout, io.stderr, { ...terminalOptions(io), cwd });
+  const format = command.outputFormat ?? "text";
+  const startedAt = performance.now();
+  // As text, the reply streams to stdout and tool activity to stderr. As json, stdout has only the
+  // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
+  const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd });
+  const emit: (event: AgentEvent) => void =
+    format === "text"
+      ? renderer.event
+      : format === "json"
+        ? (event) => {
+            if (event.type === "notice" && event.level !== "info") renderer.event(event);
+          }
+        : (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+  const result = (outcome: RunOutcome) => {
+    if (format !== "text") io.stdout.write(`${JSON.stringify(runResult(outcome, performance.now() - startedAt))}\n`);
+  };
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
     // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
@@ -70,14 +91,19 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     if (problems.length > 0) return fail(problems.join("; "));
     const outcome = await builtinBackend().run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
-      headlessContext({ signal: controller.signal, emit: renderer.event, workspace: cwd }),
+      headlessContext({ signal: controller.signal, emit, workspace: cwd }),
     );
     renderer.finish();
-    if (stopStatus) return stopStatus === 1 ? 1 : fail("cancelled", stopStatus);
-    return outcome.ok ? 0 : fail(outcome.message);
+    result(outcome);
+    // The JSON formats say a failure in the result; the text format says it on stderr.
+    const said = (message: string, status = 1) => (format === "text" ? fail(message, status) : status);
+    if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
+    return outcome.ok ? 0 : said(outcome.message);
   } catch (err) {
     renderer.finish();
-    return fail(err instanceof Error ? err.message : String(err));
+    const message = err instanceof Error ? err.message : String(err);
+    result({ ok: false, message });
+    return format === "text" ? fail(message) : 1;
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);

@@ -29,6 +29,10 @@ Options:
                      project's settings, else "default": with nobody to approve, calls that would
                      need approval are refused, as dontAsk does; acceptEdits lets file edits in the
                      project through)
+  --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
+                     subtype, is_error, result or error, num_turns, duration_ms, usage,
+                     total_cost_usd), stderr only warnings | stream-json: stdout gets every event
+                     of the run as a line of JSON, then the result
   -h, --help         show this help
 
 Environment:

@@ -40,7 +40,17 @@ export type SteerInbox = {
  * and reported as a failure with the thrown message. */
 export type RunOutcome =
   | { ok: true; result: string; usage: Usage; transcript: TranscriptMessage[]; sessionId?: string; turns?: Usage[]; model?: string }
-  | { ok: false; message: string; transcript?: TranscriptMessage[]; sessionId?: string; usage?: Usage };
+  | {
+      ok: false;
+      message: string;
+      /** Why, when it is one of these: the run reached its maximum number of turns, or was cancelled. */
+      reason?: "max_turns" | "cancelled";
+      transcript?: TranscriptMessage[];
+      sessionId?: string;
+      usage?: Usage;
+      /** Usage of each model call made, as on success. */
+      turns?: Usage[];
+    };
 
 export type Backend = {
   name: string;

@@ -74,11 +74,11 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
           return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, ...(outcome.model && { model: outcome.model }) };
         // A run that ends otherwise still paid for its model calls.
         case "aborted":
-          return { ok: false, message: abortedMessage(ctx.signal), transcript, usage: outcome.usage };
+          return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, usage: outcome.usage, turns: outcome.turns };
         case "max_turns":
-          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", transcript, usage: outcome.usage };
+          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", reason: "max_turns", transcript, usage: outcome.usage, turns: outcome.turns };
         default:
-          return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript, usage: outcome.usage };
+          return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript, usage: outcome.usage, turns: outcome.turns };
       }
     },
     async dispose() {

@@ -1,0 +1,86 @@
+// `harness run --output-format json|stream-json`: what a script reads from stdout.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
+import { parseArgs } from "./args.ts";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const BASH_THEN_TEXT = () => toolThenText("Bash", { command: "echo hi" }, "It printed hi.");
+
+test("json: stdout is one result object when the run ends, stderr has no tool activity", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(
+    ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", "--output-format", "json", "say hi"],
+    { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+  ).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, "");
+  assert.equal(stdout.split("\n").length, 2, "one line, ended");
+  const result = JSON.parse(stdout);
+  assert.deepEqual(
+    { type: result.type, subtype: result.subtype, is_error: result.is_error, result: result.result, num_turns: result.num_turns, model: result.model },
+    { type: "result", subtype: "success", is_error: false, result: "It printed hi.", num_turns: 2, model: "claude-sonnet-4-6" },
+  );
+  assert.ok(result.usage.input_tokens > 0 && result.usage.output_tokens > 0, JSON.stringify(result.usage));
+  assert.ok(result.total_cost_usd > 0, "a known model's calls are priced");
+  assert.ok(Number.isInteger(result.duration_ms) && result.duration_ms >= 0);
+});
+
+test("stream-json: every event of the run as a line of JSON, then the result", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--permission-mode", "bypassPermissions", "--output-format=stream-json", "say hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, "");
+  const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+  const started = lines.find((e) => e.type === "tool.started");
+  assert.equal(started?.toolName, "Bash");
+  assert.deepEqual(started?.input, { command: "echo hi" });
+  const completed = lines.find((e) => e.type === "tool.completed");
+  assert.equal(completed?.output, "hi");
+  const text = lines.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
+  assert.equal(text, "It printed hi.");
+  const last = lines.at(-1)!;
+  assert.equal(last.type, "result");
+  assert.equal(last.result, "It printed hi.");
+  assert.ok(lines.indexOf(started!) < lines.indexOf(completed!));
+});
+
+test("json: a failed run is a result with is_error, its reason and exit status 1, and nothing on stderr", async (t) => {
+  // The model keeps calling tools: one turn allowed.
+  const turns = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
+  const dir = tempDir(t);
+  const capped = await harness(["run", "--cwd", dir, "--permission-mode", "bypassPermissions", "--max-turns", "1", "--output-format", "json", "say hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: turns.url,
+  }).result;
+  assert.equal(capped.code, 1);
+  assert.equal(capped.stderr, "");
+  const limited = JSON.parse(capped.stdout);
+  assert.equal(limited.subtype, "error_max_turns");
+  assert.equal(limited.is_error, true);
+  assert.match(limited.error, /turn/);
+  assert.equal(limited.num_turns, 1);
+  assert.equal(limited.result, undefined);
+
+  const broken = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 400, message: "prompt is too long" }] }));
+  const failed = await harness(["run", "--cwd", dir, "--output-format", "json", "say hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: broken.url }).result;
+  assert.equal(failed.code, 1);
+  const error = JSON.parse(failed.stdout);
+  assert.equal(error.subtype, "error_during_execution");
+  assert.match(error.error, /400.*prompt is too long/);
+});
+
+test("--output-format takes text, json or stream-json", () => {
+  assert.deepEqual(parseArgs(["run", "--output-format", "json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "json" });
+  assert.deepEqual(parseArgs(["run", "--output-format=stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json" });
+  assert.deepEqual(parseArgs(["run", "--output-format", "yaml", "hi"]), {
+    kind: "usage-error",
+    message: '--output-format must be one of text, json, stream-json, not "yaml"',
+    topic: "run",
+  });
+});

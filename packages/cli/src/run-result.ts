@@ -1,0 +1,50 @@
+// The last line `harness run --output-format json|stream-json` prints: the run's outcome as one JSON
+// object, shaped as Claude Code's result message so that scripts written for `claude -p
+// --output-format json` read it unchanged (type, subtype, is_error, result, num_turns, duration_ms,
+// usage in the API's names, total_cost_usd).
+import type { Usage } from "@harness/protocol";
+import type { RunOutcome } from "@harness/runner/headless";
+
+export type RunResult = {
+  type: "result";
+  subtype: "success" | "error_max_turns" | "error_cancelled" | "error_during_execution";
+  is_error: boolean;
+  /** The reply's final text (success only). */
+  result?: string;
+  /** What went wrong, in words (failures only). */
+  error?: string;
+  duration_ms: number;
+  /** Model calls the run made. */
+  num_turns?: number;
+  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  total_cost_usd?: number;
+  model?: string;
+};
+
+export function runResult(outcome: RunOutcome, durationMs: number): RunResult {
+  const out: RunResult = outcome.ok
+    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs) }
+    : {
+        type: "result",
+        subtype: outcome.reason === "max_turns" ? "error_max_turns" : outcome.reason === "cancelled" ? "error_cancelled" : "error_during_execution",
+        is_error: true,
+        error: outcome.message,
+        duration_ms: Math.round(durationMs),
+      };
+  if (outcome.turns) out.num_turns = outcome.turns.length;
+  if (outcome.usage) {
+    out.usage = apiUsage(outcome.usage);
+    if (outcome.usage.costUsd !== undefined) out.total_cost_usd = outcome.usage.costUsd;
+  }
+  if (outcome.ok && outcome.model) out.model = outcome.model;
+  return out;
+}
+
+function apiUsage(usage: Usage): NonNullable<RunResult["usage"]> {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_read_input_tokens: usage.cacheReadTokens ?? 0,
+    cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+  };
+}

@@ -1,0 +1,43 @@
+// Helpers of the tests that spawn the real `harness` command against the fake model servers.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FakeAnthropic } from "@harness/test-utils";
+
+export const root = fileURLToPath(new URL("../../../", import.meta.url));
+export const bin = join(root, "packages/cli/bin/harness");
+
+export type Result = { code: number | null; stdout: string; stderr: string };
+
+export function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string } = {}) {
+  const child = spawn("bash", [bin, ...args], {
+    cwd: opts.cwd ?? root,
+    env: { ...process.env, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
+    stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    opts.onStdout?.(stdout);
+  });
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const result = once(child, "close").then(([code]): Result => ({ code: code as number | null, stdout, stderr }));
+  return { child, result };
+}
+
+export async function withFake(t: { after(fn: () => unknown): void }, fake: Promise<FakeAnthropic>) {
+  const f = await fake;
+  t.after(() => f.close());
+  return f;
+}
+
+export function tempDir(t: { after(fn: () => unknown): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}

@@ -38,6 +38,9 @@ export async function streamTurn(
           // Otherwise a rate limit's wait (up to a minute per attempt) is silence.
           emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}).` });
           break;
+        case "warning":
+          emit({ type: "notice", level: "warning", message: event.message });
+          break;
         case "tool-call-end":
           if (event.inputError !== undefined) (inputErrors ??= new Map()).set(event.id, event.inputError);
           toolUses.push({ type: "tool_use", id: event.id, name: event.name, input: event.input });

@@ -75,6 +75,21 @@ test("json: a failed run is a result with is_error, its reason and exit status 1
   assert.match(error.error, /400.*prompt is too long/);
 });
 
+test("a deprecated model is said once on stderr, as a warning of the run, in text and json alike", async (t) => {
+  for (const format of ["text", "json"]) {
+    const fake = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
+    const dir = tempDir(t);
+    const { code, stderr } = await harness(
+      ["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "--permission-mode", "bypassPermissions", "--output-format", format, "say hi"],
+      { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+    ).result;
+    assert.equal(code, 0, stderr);
+    const warnings = stderr.split("\n").filter((line) => line.includes("deprecated"));
+    assert.equal(warnings.length, 1, stderr);
+    assert.match(warnings[0], /^! The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on .+ Please migrate to a newer model\./);
+  }
+});
+
 test("--output-format takes text, json or stream-json", () => {
   assert.deepEqual(parseArgs(["run", "--output-format", "json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "json" });
   assert.deepEqual(parseArgs(["run", "--output-format=stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json" });

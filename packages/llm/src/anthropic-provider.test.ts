@@ -216,3 +216,24 @@ test("malformed retry settings are rejected when the provider is created, naming
   assert.throws(() => createAnthropicProvider({ apiKey: "k", maxRetries: 1.5 }, {}), /maxRetries/);
   assert.throws(() => createAnthropicProvider({ apiKey: "k", maxTokens: 0 }, {}), /maxTokens/);
 });
+
+test("the SDK's warning about a deprecated model is a warning event, once per provider, and not printed", async (t) => {
+  const { provider } = await setup(t, [{ text: "one" }, { text: "two" }]);
+  const printed: unknown[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => printed.push(args);
+  t.after(() => (console.warn = warn));
+  const first = await collect(provider.stream(ask({ model: "claude-sonnet-4-5" })));
+  const second = await collect(provider.stream(ask({ model: "claude-sonnet-4-5" })));
+  const warnings = first.filter((e) => e.type === "warning");
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0].message, /^The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on .+ Please migrate to a newer model\./);
+  assert.equal(first[0].type, "warning", "said before the reply");
+  assert.equal(lastDone(first).stopReason, "end_turn");
+  assert.deepEqual(second.filter((e) => e.type === "warning"), [], "said once");
+  assert.deepEqual(printed, []);
+
+  // A model the API does not deprecate gets none.
+  const { provider: fresh } = await setup(t, [{ text: "ok" }]);
+  assert.deepEqual((await collect(fresh.stream(ask()))).filter((e) => e.type === "warning"), []);
+});

@@ -45,7 +45,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
     maxTokens: resolveMaxTokens(options.maxTokens),
     baseURL: client.baseURL,
   };
-  return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request), settings, request) };
+  // The SDK's warnings said so far by this provider (one is made for each run).
+  const warned = new Set<string>();
+  return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request, warned), settings, request) };
 }
 
 /** Clients made so far, by key and endpoint: a client holds only its configuration, and making one
@@ -92,8 +94,9 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
   return body;
 }
 
-function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequest): WireStream<Anthropic.RawMessageStreamEvent, StreamState> {
+function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequest, warned: Set<string>): WireStream<Anthropic.RawMessageStreamEvent, StreamState> {
   const body = requestBody(request, settings.maxTokens);
+  let warnings: string[] = [];
   return {
     createState: createStreamState,
     open: async (attempt, signal) => {
@@ -104,7 +107,12 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
       const hook: EventStreamInit = { onEventStream: (res) => (socket = res) };
       const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
       try {
-        const { data, response } = await client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }).withResponse();
+        const { data, response } = await sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }), (message) => {
+          if (!warned.has(message)) {
+            warned.add(message);
+            warnings.push(message);
+          }
+        }).withResponse();
         await expectEventStream(response, "Anthropic API");
         return socket ? anthropicEvents(socket, response.headers, signal) : data;
       } catch (error) {
@@ -113,6 +121,11 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
         throw error;
       }
     },
+    takeWarnings() {
+      const taken = warnings;
+      warnings = [];
+      return taken;
+    },
     apply: applyRawEvent,
     message: assistantMessage,
     stopReason: finalStopReason,
@@ -120,4 +133,17 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     streamFailure: (error) => streamFailure(error),
     incompleteDescription: "the model stream ended before message_stop",
   };
+}
+
+/** Calls `call`, handing what the SDK prints with console.warn while it runs (a deprecated model, as
+ * the request is made) to `onWarning` instead of the process's stderr, where a runner's log would
+ * swallow it and a terminal would show it raw before every request. The SDK warns synchronously. */
+function sdkWarningsOf<T>(call: () => T, onWarning: (message: string) => void): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => onWarning(args.map(String).join(" ").replace(/\s*\n\s*/g, " ").trim());
+  try {
+    return call();
+  } finally {
+    console.warn = warn;
+  }
 }

@@ -35,6 +35,8 @@ export type WireStream<Raw, State extends AttemptState> = {
   streamFailure(error: unknown): Failure;
   /** What to call a body that ended before the reply was complete. */
   incompleteDescription: string;
+  /** Warnings the last `open` gave rise to that were not said before (each is said once). */
+  takeWarnings?(): string[];
   /** The body ended cleanly before the reply was complete: a wire whose servers may leave out the
    * end marker completes the reply here (returning the events that makes), or leaves it. */
   endedEarly?(state: State): ModelEvent[] | undefined;
@@ -101,6 +103,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       // described already; the same server answers the same way again.
       failure = error instanceof NotAnEventStream ? { description: error.message, retryable: false } : wire.requestFailure(error);
     }
+    for (const message of wire.takeWarnings?.() ?? []) yield { type: "warning", message };
     if (stream) {
       watch();
       try {

@@ -76,6 +76,9 @@ export type ModelEvent =
   /** A failed attempt is retried after `delayMs`; nothing from the failed attempt was emitted.
    * `attempt` is the number of the attempt that failed (1 for the first request). */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Something the user should know about the request that does not stop it (the API deprecating
+   * the model). Said once per provider (one is made for each run). */
+  | { type: "warning"; message: string }
   /** Always the last event. `message` is the assistant message as it should enter the transcript.
    * After "error" or "aborted" it holds what was produced so far: its text, its complete thinking
    * blocks and the tool calls whose input was complete (a tool_use without a tool_result yet);

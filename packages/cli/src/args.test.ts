@@ -67,3 +67,22 @@ test("chat options and usage errors", () => {
   assert.deepEqual(parseArgs(["chat", "--port", "1"]), { kind: "usage-error", message: 'unknown option "--port" for "harness chat"', topic: "chat" });
   assert.deepEqual(parseArgs(["chat", "--session"]), { kind: "usage-error", message: "--session needs a value", topic: "chat" });
 });
+
+test("--allowedTools and --disallowedTools take rules separated by commas or spaces outside parentheses, and may repeat", () => {
+  assert.deepEqual(parseArgs(["run", "--allowedTools", "Read, Bash(git log:*),Bash(npm run test -- --grep a,b)", "--allowed-tools=Grep", "go"]), {
+    kind: "run",
+    prompt: "go",
+    allowedTools: ["Read", "Bash(git log:*)", "Bash(npm run test -- --grep a,b)", "Grep"],
+  });
+  assert.deepEqual(parseArgs(["run", "--disallowedTools", "Bash(git push:*) WebFetch", "go"]), { kind: "run", prompt: "go", disallowedTools: ["Bash(git push:*)", "WebFetch"] });
+});
+
+test("a rule that cannot be one is bad usage, naming the flag and the problem", () => {
+  assert.deepEqual(parseArgs(["run", "--allowedTools", "Read,bash", "go"]), {
+    kind: "usage-error",
+    message: '--allowedTools: "bash" is not a tool name: tool names start with an uppercase letter (Bash, Read, Edit, WebFetch …) or with mcp__',
+    topic: "run",
+  });
+  assert.deepEqual(parseArgs(["run", "--disallowedTools", "Bash(git push", "go"]), { kind: "usage-error", message: '--disallowedTools: rule "Bash(git push" has no closing parenthesis', topic: "run" });
+  assert.deepEqual(parseArgs(["run", "--allowedTools", " , ", "go"]), { kind: "usage-error", message: '--allowedTools needs at least one rule, such as Read or "Bash(npm test:*)"', topic: "run" });
+});

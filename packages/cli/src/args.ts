@@ -1,11 +1,23 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
+import { parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat";
 
 export type Command =
   | { kind: "help"; topic?: Topic }
   | { kind: "version" }
-  | { kind: "run"; prompt: string; cwd?: string; model?: string; maxTurns?: number; permissionMode?: PermissionModeName; outputFormat?: OutputFormat }
+  | {
+      kind: "run";
+      prompt: string;
+      cwd?: string;
+      model?: string;
+      maxTurns?: number;
+      permissionMode?: PermissionModeName;
+      outputFormat?: OutputFormat;
+      /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
+      allowedTools?: string[];
+      disallowedTools?: string[];
+    }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
@@ -22,7 +34,8 @@ export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "don
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-type OptionSpec = { [flag: string]: { key: string; value: boolean } };
+/** `repeat`: the option may be given more than once; its values are kept in order. */
+type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean } };
 
 const RUN_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
@@ -31,6 +44,10 @@ const RUN_OPTIONS: OptionSpec = {
   "--max-turns": { key: "maxTurns", value: true },
   "--permission-mode": { key: "permissionMode", value: true },
   "--output-format": { key: "outputFormat", value: true },
+  "--allowedTools": { key: "allowedTools", value: true, repeat: true },
+  "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
+  "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
+  "--disallowed-tools": { key: "disallowedTools", value: true, repeat: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -52,10 +69,10 @@ const CHAT_OPTIONS: OptionSpec = {
   "-h": { key: "help", value: false },
 };
 
-type Scanned = { ok: true; options: Record<string, string | true>; positionals: string[] } | { ok: false; message: string };
+type Scanned = { ok: true; options: Record<string, string | true | string[]>; positionals: string[] } | { ok: false; message: string };
 
 function scan(args: string[], spec: OptionSpec, command: string): Scanned {
-  const options: Record<string, string | true> = {};
+  const options: Record<string, string | true | string[]> = {};
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -84,7 +101,8 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
       value = args[++i];
     }
     if (value === undefined || value.trim() === "") return { ok: false, message: `${flag} needs a value` };
-    options[option.key] = value;
+    const earlier = options[option.key];
+    options[option.key] = option.repeat ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
   }
   return { ok: true, options, positionals };
 }
@@ -116,6 +134,13 @@ function parseRun(args: string[]): Command {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
     command.permissionMode = mode === "dontAsk" ? "default" : mode;
+  }
+  for (const [key, flag] of [["allowedTools", "--allowedTools"], ["disallowedTools", "--disallowedTools"]] as const) {
+    const values = options[key];
+    if (!Array.isArray(values)) continue;
+    const rules = parseToolRules(flag, values);
+    if (typeof rules === "string") return { kind: "usage-error", message: rules, topic: "run" };
+    command[key] = rules;
   }
   if (typeof options.outputFormat === "string") {
     const format = OUTPUT_FORMATS.find((f) => f === options.outputFormat);

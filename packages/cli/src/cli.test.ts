@@ -124,6 +124,28 @@ test("without a permission mode that allows it, a headless run refuses a call th
   assert.match(toolResult, /no one to approve|not granted/i);
 });
 
+test("--allowedTools lets the calls its rules match through a headless run; --disallowedTools refuses them even in bypassPermissions", async (t) => {
+  const allowed = await withFake(t, startFakeAnthropic({ replies: toolThenText("Bash", { command: "touch note.txt" }, "Made.") }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "test-key" };
+  const ran = await harness(["run", "--cwd", dir, "--allowedTools", "Read,Bash(touch:*)", "make a note"], { ...env, ANTHROPIC_BASE_URL: allowed.url }).result;
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(existsSync(join(dir, "note.txt")), true);
+
+  const refused = await withFake(t, startFakeAnthropic({ replies: toolThenText("Bash", { command: "touch other.txt" }, "Refused.") }));
+  const stopped = await harness(["run", "--cwd", dir, "--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(touch:*)", "make another"], {
+    ...env,
+    ANTHROPIC_BASE_URL: refused.url,
+  }).result;
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.equal(existsSync(join(dir, "other.txt")), false);
+  assert.match(JSON.stringify(refused.requests[1].body.messages.at(-1)), /denied by the deny rule/);
+
+  const bad = await harness(["run", "--allowedTools", "bash(ls)", "hi"], env).result;
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--allowedTools: "bash" is not a tool name/);
+});
+
 test("an unknown --permission-mode is a usage error", async () => {
   const { code, stderr } = await harness(["run", "--permission-mode", "yolo", "hi"], { ANTHROPIC_API_KEY: "k" }).result;
   assert.equal(code, 2);

@@ -89,7 +89,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const { envSettingProblems } = await import("@harness/agent/env-settings");
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
-    const outcome = await builtinBackend().run(
+    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
+    const outcome = await builtinBackend(Object.keys(rules).length > 0 ? { rules } : {}).run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
       headlessContext({ signal: controller.signal, emit, workspace: cwd }),
     );

@@ -29,6 +29,11 @@ Options:
                      project's settings, else "default": with nobody to approve, calls that would
                      need approval are refused, as dontAsk does; acceptEdits lets file edits in the
                      project through)
+  --allowedTools RULES
+                     permission rules that let calls through without asking, in the settings'
+                     syntax, separated by commas: --allowedTools "Read,Bash(npm test:*)"
+  --disallowedTools RULES
+                     rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
                      total_cost_usd), stderr only warnings | stream-json: stdout gets every event

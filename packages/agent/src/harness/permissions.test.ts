@@ -177,3 +177,38 @@ test("searches leave out files a Read deny rule protects: Grep's lines, files an
   assert.match(direct, /denied by the deny rule "Read\(\.\/\.env\)"/);
   for (const text of [lines, files, counts, glob]) assert.doesNotMatch(text, /hunter2|prod-secret|\.env\b|secrets\/|env-link/);
 });
+
+test("the run's own rules (--allowedTools, --disallowedTools) hold beside the settings'; one that does not parse is said", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { allow: ["Bash(touch from-settings.txt)"] } });
+  const { provider, result, events } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_run", name: "Bash", input: { command: "touch from-run.txt" } },
+          { id: "toolu_settings", name: "Bash", input: { command: "touch from-settings.txt" } },
+          { id: "toolu_denied", name: "Bash", input: { command: "git push origin main" } },
+        ],
+      },
+      { text: "Two ran." },
+    ],
+    // Deny rules hold in every mode, bypassPermissions included.
+    { permissionMode: "bypassPermissions", rules: { allow: ["Bash(touch from-run.txt)"], deny: ["Bash(git push:*)", "bash(oops)"] } },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.exists("from-run.txt"), true);
+  assert.equal(await project.exists("from-settings.txt"), true);
+  const denied = firstResults(provider.requests)[2];
+  assert.equal(denied.is_error, true);
+  assert.match(String(denied.content), /denied by the deny rule "Bash\(git push:\*\)".*the run's disallowed tools/s);
+  const notices = events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
+  assert.ok(notices.some((m) => /^The run's permission rule "bash\(oops\)" is left out: "bash" is not a tool name/.test(m)), notices.join("\n"));
+});
+
+test("without a permission mode, a run's allow rule lets a call through that would otherwise be refused", async (t) => {
+  const project = await tempProject(t);
+  const steps = [{ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "notes.md", content: "hello" } }] }, { text: "Written." }];
+  await runInProject(project, steps, { rules: { allow: ["Write"] } });
+  assert.equal(await project.read("notes.md"), "hello");
+});

@@ -19,6 +19,7 @@ import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
+import { toPermissionRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext } from "../permissions/types.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
@@ -57,7 +58,10 @@ type Diagnostic = { file: string; key?: string; message: string };
 export async function loadRunSetup(options: RunAgentOptions, resources: AgentResources, notice: NoticeSink): Promise<RunSetup> {
   const cwd = path.resolve(options.cwd);
   const home = options.home ?? os.homedir();
-  if (options.loadUserConfig === false) return bareSetup(options, cwd, home);
+  if (options.loadUserConfig === false) {
+    const bare = bareSetup(options, cwd, home);
+    return { ...bare, permissions: withRunRules(bare.permissions, options.rules, bare.projectRoot, notice) };
+  }
 
   const found = await findProjectRoot(cwd);
   const projectRoot = options.projectRoot === undefined ? found.root : path.resolve(cwd, options.projectRoot);
@@ -77,7 +81,12 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const hooks = settings.disableAllHooks === true ? {} : hooksOf(loadedSettings.sources, report);
-  const permissions = permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) });
+  const permissions = withRunRules(
+    permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
+    options.rules,
+    projectRoot,
+    notice,
+  );
   const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
@@ -118,6 +127,17 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
   };
   if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
   return setup;
+}
+
+/** The run's own rules (RunAgentOptions.rules) over the settings'; one that does not parse is said
+ * and left out. */
+function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["rules"], root: string, notice: NoticeSink): PermissionContext {
+  if (!rules) return permissions;
+  const allow = toPermissionRules(rules.allow ?? [], { root, source: "the run's allowed tools" });
+  const deny = toPermissionRules(rules.deny ?? [], { root, source: "the run's disallowed tools" });
+  for (const { text, error } of [...allow.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
+  const current = permissions.rules;
+  return { ...permissions, rules: { ...current, allow: [...current.allow, ...allow.rules], deny: [...current.deny, ...deny.rules] } };
 }
 
 /** `base` without unset variables, with `overrides` laid over it. */

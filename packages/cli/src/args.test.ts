@@ -86,3 +86,12 @@ test("a rule that cannot be one is bad usage, naming the flag and the problem", 
   assert.deepEqual(parseArgs(["run", "--disallowedTools", "Bash(git push", "go"]), { kind: "usage-error", message: '--disallowedTools: rule "Bash(git push" has no closing parenthesis', topic: "run" });
   assert.deepEqual(parseArgs(["run", "--allowedTools", " , ", "go"]), { kind: "usage-error", message: '--allowedTools needs at least one rule, such as Read or "Bash(npm test:*)"', topic: "run" });
 });
+
+test("--system-prompt and --append-system-prompt take the text as it is", () => {
+  assert.deepEqual(parseArgs(["run", "--system-prompt", "You review code.", "--append-system-prompt=Answer in French.", "go"]), {
+    kind: "run",
+    prompt: "go",
+    systemPrompt: "You review code.",
+    appendSystemPrompt: "Answer in French.",
+  });
+});

@@ -14,6 +14,9 @@ export type Command =
       maxTurns?: number;
       permissionMode?: PermissionModeName;
       outputFormat?: OutputFormat;
+      /** In place of the built-in system prompt / after it (Claude Code's flags of these names). */
+      systemPrompt?: string;
+      appendSystemPrompt?: string;
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
@@ -44,6 +47,8 @@ const RUN_OPTIONS: OptionSpec = {
   "--max-turns": { key: "maxTurns", value: true },
   "--permission-mode": { key: "permissionMode", value: true },
   "--output-format": { key: "outputFormat", value: true },
+  "--system-prompt": { key: "systemPrompt", value: true },
+  "--append-system-prompt": { key: "appendSystemPrompt", value: true },
   "--allowedTools": { key: "allowedTools", value: true, repeat: true },
   "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
@@ -135,6 +140,8 @@ function parseRun(args: string[]): Command {
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
     command.permissionMode = mode === "dontAsk" ? "default" : mode;
   }
+  if (typeof options.systemPrompt === "string") command.systemPrompt = options.systemPrompt;
+  if (typeof options.appendSystemPrompt === "string") command.appendSystemPrompt = options.appendSystemPrompt;
   for (const [key, flag] of [["allowedTools", "--allowedTools"], ["disallowedTools", "--disallowedTools"]] as const) {
     const values = options[key];
     if (!Array.isArray(values)) continue;

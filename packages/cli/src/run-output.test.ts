@@ -90,6 +90,21 @@ test("a deprecated model is said once on stderr, as a warning of the run, in tex
   }
 });
 
+test("--system-prompt replaces the built-in prompt and --append-system-prompt follows it, in the request the model gets", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Bonjour." }, { text: "Salut." }] }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const replaced = await harness(["run", "--cwd", dir, "--system-prompt", "You are a terse reviewer.", "--append-system-prompt", "Answer in French.", "hi"], env).result;
+  assert.equal(replaced.code, 0, replaced.stderr);
+  // The system prompt's first block: the prompt in place of the built-in one, then the addition;
+  // the environment and memory follow in blocks of their own.
+  const system = (request: number) => fake.requests[request].body.system as { type: string; text: string }[];
+  assert.equal(system(0)[0].text, "You are a terse reviewer.\n\nAnswer in French.");
+  const plain = await harness(["run", "--cwd", dir, "hi"], env).result;
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(JSON.stringify(system(1)), /terse reviewer|French/);
+});
+
 test("--output-format takes text, json or stream-json", () => {
   assert.deepEqual(parseArgs(["run", "--output-format", "json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "json" });
   assert.deepEqual(parseArgs(["run", "--output-format=stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json" });

@@ -90,8 +90,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
     const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
-    const outcome = await builtinBackend(Object.keys(rules).length > 0 ? { rules } : {}).run(
-      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, cwd },
+    const runOptions = { ...(Object.keys(rules).length > 0 && { rules }), ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }) };
+    const outcome = await builtinBackend({ runOptions }).run(
+      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd },
       headlessContext({ signal: controller.signal, emit, workspace: cwd }),
     );
     renderer.finish();

@@ -29,6 +29,11 @@ Options:
                      project's settings, else "default": with nobody to approve, calls that would
                      need approval are refused, as dontAsk does; acceptEdits lets file edits in the
                      project through)
+  --system-prompt TEXT
+                     in place of the built-in system prompt (the environment, memory files and
+                     skills still follow it)
+  --append-system-prompt TEXT
+                     added after the system prompt
   --allowedTools RULES
                      permission rules that let calls through without asking, in the settings'
                      syntax, separated by commas: --allowedTools "Read,Bash(npm test:*)"

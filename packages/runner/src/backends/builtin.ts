@@ -18,8 +18,9 @@ export type BuiltinBackendOptions = {
    * process's, read at every run. A runner process takes its own once: reading process.env whole
    * goes through the C++ environment variable by variable. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Permission rules of every run on top of the settings' (`harness run --allowedTools`). */
-  rules?: RunAgentOptions["rules"];
+  /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
+   * --disallowedTools and --append-system-prompt). */
+  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt">;
 };
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in
@@ -54,7 +55,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
         ...(permissionMode && { permissionMode }),
-        ...(opts.rules && { rules: opts.rules }),
+        ...opts.runOptions,
         ...(query.effort && { effort: query.effort }),
         ...(requestApproval && {
           approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input }),

@@ -22,7 +22,8 @@ async function timeToRequest(fake: FakeAnthropic, args: string[], env: Record<st
 
 export async function measureRunStart(fake: FakeAnthropic, runs: number) {
   const cwd = await mkdtemp(join(tmpdir(), "harness-runstart-"));
-  const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url };
+  // A home of its own: the runs keep their conversations there, and no ~/.claude of the user applies.
+  const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, HOME: cwd };
   const bare = `fetch(${JSON.stringify(fake.url + "/v1/messages")}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", max_tokens: 1, stream: true, messages: [{ role: "user", content: "hello" }] }) }).then((r) => r.text())`;
   const harness: number[] = [];
   const baseline: number[] = [];

@@ -95,3 +95,14 @@ test("--system-prompt and --append-system-prompt take the text as it is", () => 
     appendSystemPrompt: "Answer in French.",
   });
 });
+
+test("--continue (-c) and --resume (-r) ID: one or the other, and an id that cannot name a path", () => {
+  assert.deepEqual(parseArgs(["run", "-c", "go on"]), { kind: "run", prompt: "go on", continue: true });
+  assert.deepEqual(parseArgs(["run", "--resume", "0b6f-42_a", "go on"]), { kind: "run", prompt: "go on", resume: "0b6f-42_a" });
+  assert.deepEqual(parseArgs(["run", "-c", "-r", "abc", "go on"]), { kind: "usage-error", message: "--continue and --resume cannot go together", topic: "run" });
+  assert.deepEqual(parseArgs(["run", "--resume", "../../etc/passwd", "go on"]), {
+    kind: "usage-error",
+    message: '--resume takes the id of a run (its session_id in --output-format json), not "../../etc/passwd"',
+    topic: "run",
+  });
+});

@@ -1,4 +1,5 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
+import { RUN_ID } from "./run-history.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat";
@@ -17,6 +18,9 @@ export type Command =
       /** In place of the built-in system prompt / after it (Claude Code's flags of these names). */
       systemPrompt?: string;
       appendSystemPrompt?: string;
+      /** Go on with the conversation of the last run in this directory, or with run `resume`. */
+      continue?: true;
+      resume?: string;
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
@@ -47,6 +51,10 @@ const RUN_OPTIONS: OptionSpec = {
   "--max-turns": { key: "maxTurns", value: true },
   "--permission-mode": { key: "permissionMode", value: true },
   "--output-format": { key: "outputFormat", value: true },
+  "--continue": { key: "continue", value: false },
+  "-c": { key: "continue", value: false },
+  "--resume": { key: "resume", value: true },
+  "-r": { key: "resume", value: true },
   "--system-prompt": { key: "systemPrompt", value: true },
   "--append-system-prompt": { key: "appendSystemPrompt", value: true },
   "--allowedTools": { key: "allowedTools", value: true, repeat: true },
@@ -139,6 +147,12 @@ function parseRun(args: string[]): Command {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
     command.permissionMode = mode === "dontAsk" ? "default" : mode;
+  }
+  if (options.continue && options.resume !== undefined) return { kind: "usage-error", message: "--continue and --resume cannot go together", topic: "run" };
+  if (options.continue) command.continue = true;
+  if (typeof options.resume === "string") {
+    if (!RUN_ID.test(options.resume)) return { kind: "usage-error", message: `--resume takes the id of a run (its session_id in --output-format json), not "${options.resume}"`, topic: "run" };
+    command.resume = options.resume;
   }
   if (typeof options.systemPrompt === "string") command.systemPrompt = options.systemPrompt;
   if (typeof options.appendSystemPrompt === "string") command.appendSystemPrompt = options.appendSystemPrompt;

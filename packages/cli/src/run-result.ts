@@ -1,7 +1,7 @@
 // The last line `harness run --output-format json|stream-json` prints: the run's outcome as one JSON
 // object, shaped as Claude Code's result message so that scripts written for `claude -p
 // --output-format json` read it unchanged (type, subtype, is_error, result, num_turns, duration_ms,
-// usage in the API's names, total_cost_usd).
+// usage in the API's names, total_cost_usd, session_id).
 import type { Usage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 
@@ -19,17 +19,20 @@ export type RunResult = {
   usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
   total_cost_usd?: number;
   model?: string;
+  /** The conversation's id: `harness run --resume <id>` goes on with it. */
+  session_id: string;
 };
 
-export function runResult(outcome: RunOutcome, durationMs: number): RunResult {
+export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string): RunResult {
   const out: RunResult = outcome.ok
-    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs) }
+    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs), session_id: sessionId }
     : {
         type: "result",
         subtype: outcome.reason === "max_turns" ? "error_max_turns" : outcome.reason === "cancelled" ? "error_cancelled" : "error_during_execution",
         is_error: true,
         error: outcome.message,
         duration_ms: Math.round(durationMs),
+        session_id: sessionId,
       };
   if (outcome.turns) out.num_turns = outcome.turns.length;
   if (outcome.usage) {

@@ -1,11 +1,14 @@
 // `harness run`: one headless run of the builtin agent in this process.
+import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
-import type { AgentEvent } from "@harness/protocol";
+import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
+import { latestRun, loadRun, runsDir, saveRun } from "./run-history.ts";
 import { runResult } from "./run-result.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
@@ -42,6 +45,19 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // run then finds out, and the model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
   if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env)) return fail(MISSING_ANTHROPIC_KEY);
+
+  // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
+  const conversations = runsDir(io.env.HOME || homedir(), cwd);
+  let runId: string = randomUUID();
+  let history: TranscriptMessage[] | undefined;
+  if (command.continue || command.resume !== undefined) {
+    const id = command.resume ?? latestRun(conversations, cwd);
+    if (id === undefined) return fail(`there is no earlier run in ${cwd} to continue`);
+    const loaded = loadRun(conversations, id, cwd);
+    if (!loaded.ok) return fail(loaded.message);
+    runId = id;
+    history = loaded.run.transcript;
+  }
 
   const controller = new AbortController();
   let stopStatus = 0;
@@ -80,7 +96,14 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           }
         : (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
   const result = (outcome: RunOutcome) => {
-    if (format !== "text") io.stdout.write(`${JSON.stringify(runResult(outcome, performance.now() - startedAt))}\n`);
+    if (outcome.transcript && outcome.transcript.length > 0) {
+      try {
+        saveRun(conversations, { id: runId, cwd, transcript: outcome.transcript });
+      } catch (error) {
+        io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
+      }
+    }
+    if (format !== "text") io.stdout.write(`${JSON.stringify(runResult(outcome, performance.now() - startedAt, runId))}\n`);
   };
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
@@ -92,7 +115,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
     const runOptions = { ...(Object.keys(rules).length > 0 && { rules }), ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }) };
     const outcome = await builtinBackend({ runOptions }).run(
-      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd },
+      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
       headlessContext({ signal: controller.signal, emit, workspace: cwd }),
     );
     renderer.finish();

@@ -12,10 +12,16 @@ export const bin = join(root, "packages/cli/bin/harness");
 
 export type Result = { code: number | null; stdout: string; stderr: string };
 
+/** The home directory of the commands these tests start (unless a test gives its own): runs keep
+ * their conversations under ~/.harness, and the ~/.claude of whoever runs the tests must not leak
+ * into them. */
+const testHome = mkdtempSync(join(tmpdir(), "harness-cli-home-"));
+process.on("exit", () => rmSync(testHome, { recursive: true, force: true }));
+
 export function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string } = {}) {
   const child = spawn("bash", [bin, ...args], {
     cwd: opts.cwd ?? root,
-    env: { ...process.env, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
+    env: { ...process.env, HOME: testHome, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
     stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);

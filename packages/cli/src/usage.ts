@@ -29,6 +29,8 @@ Options:
                      project's settings, else "default": with nobody to approve, calls that would
                      need approval are refused, as dontAsk does; acceptEdits lets file edits in the
                      project through)
+  -c, --continue     go on with the conversation of the last run in this directory
+  -r, --resume ID    go on with the conversation of run ID (its session_id in --output-format json)
   --system-prompt TEXT
                      in place of the built-in system prompt (the environment, memory files and
                      skills still follow it)
@@ -41,7 +43,7 @@ Options:
                      rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
-                     total_cost_usd), stderr only warnings | stream-json: stdout gets every event
+                     total_cost_usd, session_id), stderr only warnings | stream-json: stdout gets every event
                      of the run as a line of JSON, then the result
   -h, --help         show this help
 

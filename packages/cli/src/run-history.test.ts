@@ -1,0 +1,68 @@
+// `harness run --continue` / `--resume ID`: a run goes on with the conversation of an earlier one.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { runsDir } from "./run-history.ts";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+/** The text of every message the model was sent in request `i`, in order. */
+function sent(fake: { requests: { body: { messages: { content: unknown }[] } }[] }, i: number): string[] {
+  return fake.requests[i].body.messages.map((m) =>
+    typeof m.content === "string" ? m.content : (m.content as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text).join(""),
+  );
+}
+
+test("--continue goes on with the last run in the directory, --resume with the one named; both keep its id", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "The answer is 4." }, { text: "Doubled: 8." }, { text: "Something else." }, { text: "Plus one: 9." }] }));
+  const dir = tempDir(t);
+  const home = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: home };
+  const run = async (...args: string[]) => {
+    const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--output-format", "json", ...args], env).result;
+    assert.equal(code, 0, stderr);
+    return JSON.parse(stdout) as { session_id: string; result: string };
+  };
+
+  const first = await run("what is 2+2?");
+  const second = await run("-c", "double it");
+  assert.equal(second.session_id, first.session_id);
+  assert.deepEqual(sent(fake, 1), ["what is 2+2?", "The answer is 4.", "double it"]);
+
+  // A run that does not continue starts a conversation of its own; --resume still finds the first.
+  const other = await run("something else");
+  assert.notEqual(other.session_id, first.session_id);
+  const third = await run("--resume", first.session_id, "add one");
+  assert.equal(third.session_id, first.session_id);
+  assert.deepEqual(sent(fake, 3), ["what is 2+2?", "The answer is 4.", "double it", "Doubled: 8.", "add one"]);
+  assert.equal(third.result, "Plus one: 9.");
+  assert.equal(readdirSync(runsDir(home, dir)).length, 2, "one file per conversation");
+});
+
+test("nothing to continue, an unknown id or a damaged file: exit 1 with a message, and the file is left as it was", async (t) => {
+  const dir = tempDir(t);
+  const home = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: home };
+  const nothing = await harness(["run", "--cwd", dir, "-c", "go on"], env).result;
+  assert.equal(nothing.code, 1);
+  assert.equal(nothing.stderr, `harness: there is no earlier run in ${dir} to continue\n`);
+
+  const unknown = await harness(["run", "--cwd", dir, "--resume", "no-such-run", "go on"], env).result;
+  assert.equal(unknown.code, 1);
+  assert.equal(unknown.stderr, `harness: no run "no-such-run" in ${dir}\n`);
+
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const made = await harness(["run", "--cwd", dir, "--output-format", "json", "hi"], { ...env, ANTHROPIC_BASE_URL: fake.url }).result;
+  const id = (JSON.parse(made.stdout) as { session_id: string }).session_id;
+  const file = join(runsDir(home, dir), `${id}.json`);
+  const damaged = readFileSync(file, "utf8").replace('"role":"user"', '"role":"system"');
+  writeFileSync(file, damaged);
+  const refused = await harness(["run", "--cwd", dir, "--resume", id, "go on"], env).result;
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, `harness: ${file}: message 0 has no role user or assistant\n`);
+  assert.equal(readFileSync(file, "utf8"), damaged);
+  // -c passes over a file it cannot read.
+  const none = await harness(["run", "--cwd", dir, "-c", "go on"], env).result;
+  assert.equal(none.stderr, `harness: there is no earlier run in ${dir} to continue\n`);
+});

@@ -1,0 +1,86 @@
+// The conversations of `harness run`, kept so that a later run can go on with one (--continue, or
+// --resume ID), as Claude Code keeps its own: one file per conversation, under
+// ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
+// temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TranscriptMessage } from "@harness/protocol";
+
+export type StoredRun = { id: string; cwd: string; transcript: TranscriptMessage[] };
+
+/** What --resume takes: the ids this store makes (UUIDs), and nothing that could name a path. */
+export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+/** Where the conversations of runs in `cwd` are kept. */
+export function runsDir(home: string, cwd: string): string {
+  return join(home, ".harness", "runs", cwd.replace(/[^A-Za-z0-9]/g, "-"));
+}
+
+/** The id of the conversation last written for `cwd`, if any. */
+export function latestRun(dir: string, cwd: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return undefined;
+  }
+  const dated = names.flatMap((name) => {
+    try {
+      return [{ id: name.slice(0, -".json".length), at: statSync(join(dir, name)).mtimeMs }];
+    } catch {
+      return [];
+    }
+  });
+  // Two directories may map to one name: the newest whose file says it is this directory's.
+  for (const { id } of dated.sort((a, b) => b.at - a.at)) {
+    const loaded = loadRun(dir, id, cwd);
+    if (loaded.ok) return id;
+  }
+  return undefined;
+}
+
+/** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */
+export function loadRun(dir: string, id: string, cwd: string): { ok: true; run: StoredRun } | { ok: false; message: string } {
+  if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
+  const file = join(dir, `${id}.json`);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, message: code === "ENOENT" ? `no run "${id}" in ${cwd}` : `cannot read ${file}: ${code ?? (error as Error).message}` };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `${file} is not JSON` };
+  }
+  const run = data as Partial<StoredRun> | null;
+  if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
+  const problem = transcriptProblem(run.transcript);
+  if (problem) return { ok: false, message: `${file}: ${problem}` };
+  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[] } };
+}
+
+export function saveRun(dir: string, run: StoredRun): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${run.id}.json`);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ version: 1, ...run }), { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */
+function transcriptProblem(transcript: unknown): string | undefined {
+  if (!Array.isArray(transcript)) return "it holds no transcript";
+  for (const [i, message] of transcript.entries()) {
+    const m = message as { role?: unknown; content?: unknown } | null;
+    if (typeof m !== "object" || m === null || (m.role !== "user" && m.role !== "assistant")) return `message ${i} has no role user or assistant`;
+    const content = m.content;
+    if (typeof content !== "string" && !(Array.isArray(content) && content.every((block) => typeof block === "object" && block !== null))) {
+      return `message ${i} has no text or content blocks`;
+    }
+  }
+  return undefined;
+}

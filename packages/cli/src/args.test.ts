@@ -106,3 +106,12 @@ test("--continue (-c) and --resume (-r) ID: one or the other, and an id that can
     topic: "run",
   });
 });
+
+test("--allowedTools Read Edit: the second rule would be taken for the prompt, so it is bad usage that says how to write it", () => {
+  assert.deepEqual(parseArgs(["run", "--allowedTools", "Read", "Edit", "fix the bug"]), {
+    kind: "usage-error",
+    message: '--allowedTools takes its rules as one argument, separated by commas: --allowedTools "Read,Edit"',
+    topic: "run",
+  });
+  assert.deepEqual(parseArgs(["run", "--allowedTools", "Read", "fix the bug"]), { kind: "run", prompt: "fix the bug", allowedTools: ["Read"] });
+});

@@ -116,8 +116,19 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
     if (value === undefined || value.trim() === "") return { ok: false, message: `${flag} needs a value` };
     const earlier = options[option.key];
     options[option.key] = option.repeat ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
+    // Claude Code's --allowedTools Read Edit takes several arguments; here the second would become
+    // the start of the prompt, silently.
+    const next = args[i + 1];
+    if (option.repeat && eq === -1 && next !== undefined && !next.startsWith("-") && looksLikeRule(next)) {
+      return { ok: false, message: `${flag} takes its rules as one argument, separated by commas: ${flag} "${value},${next}"` };
+    }
   }
   return { ok: true, options, positionals };
+}
+
+/** A lone tool name or Tool(…): what a rule looks like, and a prompt seldom does. */
+function looksLikeRule(text: string): boolean {
+  return /^(?:[A-Z][A-Za-z0-9_]*(?:\(.*\))?|mcp__\S+)$/s.test(text);
 }
 
 function parseInteger(flag: string, text: string, min: number, max: number): number | string {

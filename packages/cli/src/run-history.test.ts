@@ -62,7 +62,24 @@ test("nothing to continue, an unknown id or a damaged file: exit 1 with a messag
   assert.equal(refused.code, 1);
   assert.equal(refused.stderr, `harness: ${file}: message 0 has no role user or assistant\n`);
   assert.equal(readFileSync(file, "utf8"), damaged);
-  // -c passes over a file it cannot read.
-  const none = await harness(["run", "--cwd", dir, "-c", "go on"], env).result;
-  assert.equal(none.stderr, `harness: there is no earlier run in ${dir} to continue\n`);
+  // -c does not pass over the damaged one to go on with an older conversation: it says what is wrong.
+  const latest = await harness(["run", "--cwd", dir, "-c", "go on"], env).result;
+  assert.equal(latest.code, 1);
+  assert.equal(latest.stderr, `harness: ${file}: message 0 has no role user or assistant\n`);
+
+  // In the JSON formats the failure is the result, on stdout.
+  const json = await harness(["run", "--cwd", dir, "-c", "--output-format", "json", "go on"], env).result;
+  assert.equal(json.code, 1);
+  assert.equal(json.stderr, "");
+  const result = JSON.parse(json.stdout) as { subtype: string; is_error: boolean; error: string; session_id?: string };
+  assert.deepEqual([result.subtype, result.is_error, result.error, result.session_id], ["error_during_execution", true, `${file}: message 0 has no role user or assistant`, undefined]);
+});
+
+test("a directory whose path would make too long a name is kept under a shortened one, apart from its neighbours", () => {
+  const deep = `/${"very-long-directory-name/".repeat(20)}project`;
+  const a = runsDir("/home/u", deep);
+  const b = runsDir("/home/u", `${deep}2`);
+  assert.ok(a.split("/").at(-1)!.length <= 200, a);
+  assert.notEqual(a, b);
+  assert.equal(runsDir("/home/u", "/src/app"), "/home/u/.harness/runs/-src-app");
 });

@@ -3,6 +3,7 @@
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { TranscriptMessage } from "@harness/protocol";
 
@@ -11,16 +12,21 @@ export type StoredRun = { id: string; cwd: string; transcript: TranscriptMessage
 /** What --resume takes: the ids this store makes (UUIDs), and nothing that could name a path. */
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
-/** Where the conversations of runs in `cwd` are kept. */
+/** Where the conversations of runs in `cwd` are kept: the path as a name, shortened (with a hash
+ * of the whole) where it would pass the file system's limit on a name. */
 export function runsDir(home: string, cwd: string): string {
-  return join(home, ".harness", "runs", cwd.replace(/[^A-Za-z0-9]/g, "-"));
+  const name = cwd.replace(/[^A-Za-z0-9]/g, "-");
+  const short = name.length <= MAX_NAME ? name : `${name.slice(0, MAX_NAME - 17)}-${createHash("sha256").update(cwd).digest("hex").slice(0, 16)}`;
+  return join(home, ".harness", "runs", short);
 }
+
+const MAX_NAME = 200;
 
 /** The id of the conversation last written for `cwd`, if any. */
 export function latestRun(dir: string, cwd: string): string | undefined {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+    names = readdirSync(dir).filter((name) => name.endsWith(".json") && RUN_ID.test(name.slice(0, -".json".length)));
   } catch {
     return undefined;
   }
@@ -31,12 +37,23 @@ export function latestRun(dir: string, cwd: string): string | undefined {
       return [];
     }
   });
-  // Two directories may map to one name: the newest whose file says it is this directory's.
+  // Two directories may map to one name: the newest whose file says it is this directory's, or
+  // that cannot say (loadRun then reports what is wrong with it, rather than an older one going on).
   for (const { id } of dated.sort((a, b) => b.at - a.at)) {
-    const loaded = loadRun(dir, id, cwd);
-    if (loaded.ok) return id;
+    const owner = directoryOf(join(dir, `${id}.json`));
+    if (owner === undefined || owner === cwd) return id;
   }
   return undefined;
+}
+
+/** The directory a stored conversation says it belongs to; undefined when the file cannot say. */
+function directoryOf(file: string): string | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as { cwd?: unknown } | null;
+    return typeof data?.cwd === "string" ? data.cwd : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */

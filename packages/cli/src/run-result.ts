@@ -19,20 +19,19 @@ export type RunResult = {
   usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
   total_cost_usd?: number;
   model?: string;
-  /** The conversation's id: `harness run --resume <id>` goes on with it. */
-  session_id: string;
+  /** The conversation's id, when it was kept: `harness run --resume <id>` goes on with it. */
+  session_id?: string;
 };
 
-export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string): RunResult {
+export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined): RunResult {
   const out: RunResult = outcome.ok
-    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs), session_id: sessionId }
+    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs) }
     : {
         type: "result",
         subtype: outcome.reason === "max_turns" ? "error_max_turns" : outcome.reason === "cancelled" ? "error_cancelled" : "error_during_execution",
         is_error: true,
         error: outcome.message,
         duration_ms: Math.round(durationMs),
-        session_id: sessionId,
       };
   if (outcome.turns) out.num_turns = outcome.turns.length;
   if (outcome.usage) {
@@ -40,6 +39,7 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
     if (outcome.usage.costUsd !== undefined) out.total_cost_usd = outcome.usage.costUsd;
   }
   if (outcome.ok && outcome.model) out.model = outcome.model;
+  if (sessionId !== undefined) out.session_id = sessionId;
   return out;
 }
 

@@ -26,8 +26,16 @@ export type RunCommand = Extract<Command, { kind: "run" }>;
 /** Exit status: 0 success, 1 failure, 2 bad usage, 130 cancelled (SIGINT), 143 terminated (SIGTERM),
  * 129 its terminal closed (SIGHUP). */
 export async function runCommand(command: RunCommand, io: RunIO): Promise<number> {
+  const format = command.outputFormat ?? "text";
+  const startedAt = performance.now();
+  /** The id of the run's conversation once --resume can find it (resumed, or kept after the run). */
+  let keptId: string | undefined;
+  const resultLine = (outcome: RunOutcome) => `${JSON.stringify(runResult(outcome, performance.now() - startedAt, keptId))}\n`;
+  // Bad usage (status 2) is said in words on stderr in every format; in the JSON formats any other
+  // failure is the result on stdout.
   const fail = (message: string, status = 1) => {
-    io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
+    if (format !== "text" && status !== 2) io.stdout.write(resultLine({ ok: false, message }));
+    else io.stderr.write(`harness: ${message.replace(/\s*\n\s*/g, " ").trim()}\n`);
     return status;
   };
   // Bad usage is said first (exit 2), whatever else is missing.
@@ -55,7 +63,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     if (id === undefined) return fail(`there is no earlier run in ${cwd} to continue`);
     const loaded = loadRun(conversations, id, cwd);
     if (!loaded.ok) return fail(loaded.message);
-    runId = id;
+    runId = keptId = id;
     history = loaded.run.transcript;
   }
 
@@ -82,8 +90,6 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const ignore = () => {};
   process.stderr.on("error", ignore);
 
-  const format = command.outputFormat ?? "text";
-  const startedAt = performance.now();
   // As text, the reply streams to stdout and tool activity to stderr. As json, stdout has only the
   // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd });
@@ -99,11 +105,12 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {
         saveRun(conversations, { id: runId, cwd, transcript: outcome.transcript });
+        keptId = runId;
       } catch (error) {
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }
     }
-    if (format !== "text") io.stdout.write(`${JSON.stringify(runResult(outcome, performance.now() - startedAt, runId))}\n`);
+    if (format !== "text") io.stdout.write(resultLine(outcome));
   };
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
@@ -126,9 +133,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     return outcome.ok ? 0 : said(outcome.message);
   } catch (err) {
     renderer.finish();
-    const message = err instanceof Error ? err.message : String(err);
-    result({ ok: false, message });
-    return format === "text" ? fail(message) : 1;
+    return fail(err instanceof Error ? err.message : String(err));
   } finally {
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);

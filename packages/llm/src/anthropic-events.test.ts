@@ -126,3 +126,20 @@ test("leaving the iteration early closes the connection; a slow reader still get
   }
   assert.deepEqual(seen, Array.from({ length: 1000 }, (_, i) => String(i)));
 });
+
+test("the stream answers its signal itself: an abort while the model is silent ends it with the signal's reason", async (t) => {
+  let release = () => {};
+  const hold = new Promise<void>((r) => (release = r));
+  const { res, headers, closed } = await eventStream(t, [delta("one")], { hold });
+  const controller = new AbortController();
+  const reading = collect(anthropicEvents(res, headers, controller.signal));
+  await new Promise((r) => setTimeout(r, 20));
+  const reason = new Error("stalled");
+  controller.abort(reason);
+  const { events, error } = await reading;
+  assert.equal(events.length, 1);
+  assert.equal(error, reason);
+  for (let i = 0; i < 50 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(closed(), "the connection was closed");
+  release();
+});

@@ -58,6 +58,9 @@ export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?:
     else fail(new SyntaxError(`the Anthropic API sent a ${event} event whose data is not a JSON object: ${clip(data)}`));
   });
 
+  // The request's own abort reaches the socket only through the SDK's link to `signal`, which it
+  // may let go of once the response is collected: the stream listens for itself.
+  const onAbort = () => fail(signal?.reason);
   res.setEncoding("utf8");
   res.on("data", (chunk: string) => {
     parser.push(chunk);
@@ -73,8 +76,13 @@ export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?:
   const terminated = (cause: Error) => fail(signal?.aborted ? signal.reason : new TypeError("terminated", { cause }));
   res.on("error", terminated);
   res.on("close", () => {
+    signal?.removeEventListener("abort", onAbort);
     if (!res.complete) terminated(new Error("other side closed"));
   });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  // Closed before it was handed over (its close event is gone): nothing more will come.
+  if (res.destroyed && !res.complete) terminated(res.errored ?? new Error("other side closed"));
 
   const next = async (): Promise<IteratorResult<RawEvent>> => {
     for (;;) {

@@ -1,6 +1,8 @@
 // The provider against the fake Messages server, through the real SDK: what a caller sees of
 // streamed text, tool calls and usage, and what reaches the API.
 import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
 import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
 import { createAnthropicProvider } from "./anthropic-provider.ts";
@@ -236,4 +238,36 @@ test("the SDK's warning about a deprecated model is a warning event, once per pr
   // A model the API does not deprecate gets none.
   const { provider: fresh } = await setup(t, [{ text: "ok" }]);
   assert.deepEqual((await collect(fresh.stream(ask()))).filter((e) => e.type === "warning"), []);
+});
+
+test("a caller that stops reading at the warning closes the model's stream", async (t) => {
+  let closed = false;
+  const server = http.createServer((_req, res) => {
+    res.on("close", () => (closed = true));
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(`event: message_start\ndata: ${JSON.stringify({ type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [], model: "claude-sonnet-4-5", stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } })}\n\n`);
+    // Then nothing: the model thinks for a long time.
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, {});
+  const warn = console.warn;
+  t.after(() => (console.warn = warn));
+  console.warn = () => {};
+  for await (const event of provider.stream(ask({ model: "claude-sonnet-4-5" }))) {
+    assert.equal(event.type, "warning");
+    break;
+  }
+  for (let i = 0; i < 50 && !closed; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(closed, "the connection was closed");
+});
+
+test("the SDK's warning about the shape of our thinking request is not the user's to read", async (t) => {
+  const { provider } = await setup(t, [{ text: "ok" }]);
+  const events = await collect(provider.stream(ask({ model: "claude-opus-4-6", thinking: { budgetTokens: 2000 } })));
+  assert.deepEqual(events.filter((e) => e.type === "warning"), []);
+  assert.equal(lastDone(events).stopReason, "end_turn");
 });

@@ -108,6 +108,9 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
       const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
       try {
         const { data, response } = await sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }), (message) => {
+          // About the shape of our request (thinking with a budget where the API prefers its
+          // adaptive thinking), which the user cannot change: not theirs to read.
+          if (REQUEST_SHAPE_WARNING.test(message)) return;
           if (!warned.has(message)) {
             warned.add(message);
             warnings.push(message);
@@ -134,6 +137,8 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     incompleteDescription: "the model stream ended before message_stop",
   };
 }
+
+const REQUEST_SHAPE_WARNING = /thinking\.type=enabled/;
 
 /** Calls `call`, handing what the SDK prints with console.warn while it runs (a deprecated model, as
  * the request is made) to `onWarning` instead of the process's stderr, where a runner's log would

@@ -103,12 +103,15 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       // described already; the same server answers the same way again.
       failure = error instanceof NotAnEventStream ? { description: error.message, retryable: false } : wire.requestFailure(error);
     }
-    for (const message of wire.takeWarnings?.() ?? []) yield { type: "warning", message };
+    // Said with the reply's first event, from inside the loop: a caller that stops reading at a
+    // warning then closes the stream as at any other event.
+    const warnings = wire.takeWarnings?.() ?? [];
     if (stream) {
       watch();
       try {
         // On abort the SDKs end this loop quietly; the signal is checked below.
         for await (const raw of stream) {
+          if (warnings.length > 0) for (const message of warnings.splice(0)) yield { type: "warning", message };
           watch();
           const out = wire.apply(state, raw);
           if (out !== undefined) {
@@ -124,6 +127,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
           }
           if (state.fatal !== undefined) break;
         }
+        for (const message of warnings.splice(0)) yield { type: "warning", message };
         if (!state.complete && state.fatal === undefined && !attemptSignal.aborted && wire.endedEarly) {
           for (const event of wire.endedEarly(state) ?? []) {
             emitted ||= shown(event);
@@ -139,6 +143,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       }
     }
     clearTimeout(idleTimer);
+    for (const message of warnings) yield { type: "warning", message };
     if (stalled && !signal?.aborted && !state.complete) {
       failure = { description: `the model stream stalled: no event for ${formatDuration(idleMs)}`, retryable: true };
     }

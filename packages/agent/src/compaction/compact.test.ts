@@ -233,3 +233,19 @@ test("a run's transcript begins with the very messages of its history, the summa
   first.transcript.forEach((message, i) => assert.equal(second.transcript[i], message, `message ${i} is the history's own`));
   assert.deepEqual(second.transcript[14].meta, { kind: "compact-summary", dropped: 14 });
 });
+
+test("what the provider warns about while the summary is requested reaches onWarning", async () => {
+  const scripted = scriptedProvider([{ text: "<summary>S</summary>" }]);
+  // The provider says its warning (a deprecated model) before the reply, as the Anthropic one does.
+  const provider = {
+    name: scripted.name,
+    async *stream(request: Parameters<typeof scripted.stream>[0]) {
+      yield { type: "warning" as const, message: "The model 'm' is deprecated" };
+      yield* scripted.stream(request);
+    },
+  };
+  const warnings: string[] = [];
+  const result = await compact({ transcript: session(), provider, model: "m", keepRecent: 2, signal, onWarning: (m) => warnings.push(m) });
+  assert.equal("summary" in result && result.summary, "S");
+  assert.deepEqual(warnings, ["The model 'm' is deprecated"]);
+});

@@ -29,6 +29,8 @@ export type CompactOptions = {
   /** What the user wants the summary to focus on (`/compact <instructions>`). */
   instructions?: string;
   signal: AbortSignal;
+  /** Hears what the provider warns about while the summary is requested (a deprecated model). */
+  onWarning?: (message: string) => void;
 };
 
 export type CompactResult =
@@ -87,6 +89,7 @@ async function requestSummary(options: CompactOptions, conversation: string): Pr
   const messages: ModelMessage[] = [{ role: "user", content: summaryRequest(conversation, options.instructions) }];
   try {
     for await (const event of provider.stream({ model, system: SUMMARY_SYSTEM_PROMPT, messages, maxTokens: SUMMARY_MAX_TOKENS, signal })) {
+      if (event.type === "warning") options.onWarning?.(event.message);
       if (event.type !== "done") continue;
       if (event.stopReason === "aborted") return { error: "Compaction was cancelled.", usage: event.usage };
       if (event.stopReason === "error") return { error: `The summary request failed: ${event.errorMessage ?? "unknown error"}`, usage: event.usage };

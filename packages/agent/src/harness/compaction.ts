@@ -28,6 +28,7 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
     model: ctx.model,
     ...(instructions && { instructions }),
     signal,
+    onWarning: (message) => ctx.notice("warning", message),
   });
   if (result.usage) recordTurn(state, ctx.model, result.usage);
   if ("error" in result) return { ok: false, error: result.error };

@@ -265,7 +265,7 @@ test("a caller that stops reading at the warning closes the model's stream", asy
   assert.ok(closed, "the connection was closed");
 });
 
-test("the SDK's warning about the shape of our thinking request is not the user's to read", async (t) => {
+test("a model that thinks adaptively is asked for adaptive thinking, so the SDK has nothing to warn about", async (t) => {
   const { provider } = await setup(t, [{ text: "ok" }]);
   const events = await collect(provider.stream(ask({ model: "claude-opus-4-6", thinking: { budgetTokens: 2000 } })));
   assert.deepEqual(events.filter((e) => e.type === "warning"), []);

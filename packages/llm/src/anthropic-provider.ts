@@ -11,7 +11,7 @@ import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
-import { thinkingBudget } from "./thinking.ts";
+import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
 import type { ModelRequest, Provider } from "./types.ts";
 
 export type AnthropicProviderOptions = {
@@ -89,6 +89,14 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
   if (request.system !== undefined && request.system !== "") body.system = request.system;
   // Our schemas are JSON Schema objects; the SDK's type only narrows `type` to "object".
   if (request.tools && request.tools.length > 0) body.tools = request.tools as Anthropic.Tool[];
+  if (thinksAdaptively(request.model)) {
+    const effort = adaptiveEffort(request);
+    if (effort !== undefined) {
+      body.thinking = { type: "adaptive" };
+      body.output_config = { effort };
+    }
+    return body;
+  }
   const budget = thinkingBudget(request, max);
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
   return body;
@@ -108,9 +116,6 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
       const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
       try {
         const { data, response } = await sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }), (message) => {
-          // About the shape of our request (thinking with a budget where the API prefers its
-          // adaptive thinking), which the user cannot change: not theirs to read.
-          if (REQUEST_SHAPE_WARNING.test(message)) return;
           if (!warned.has(message)) {
             warned.add(message);
             warnings.push(message);
@@ -137,8 +142,6 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     incompleteDescription: "the model stream ended before message_stop",
   };
 }
-
-const REQUEST_SHAPE_WARNING = /thinking\.type=enabled/;
 
 /** Calls `call`, handing what the SDK prints with console.warn while it runs (a deprecated model, as
  * the request is made) to `onWarning` instead of the process's stderr, where a runner's log would

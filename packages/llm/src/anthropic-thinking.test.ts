@@ -137,3 +137,27 @@ test("a thinking block still streaming is left out of the message; redacted thin
     { type: "thinking", thinking: "Half a thou", signature: "SiG" },
   ]);
 });
+
+test("Claude 4.6 and later think adaptively: the effort goes in output_config, and no token budget is sent", async (t) => {
+  const cases: { request: Partial<ModelRequest>; thinking: unknown; effort?: string }[] = [
+    { request: { model: "claude-opus-4-7", effort: "high" }, thinking: { type: "adaptive" }, effort: "high" },
+    { request: { model: "claude-opus-4-6", effort: "max" }, thinking: { type: "adaptive" }, effort: "max" },
+    // Sonnet has no "max".
+    { request: { model: "claude-sonnet-4-6", effort: "max" }, thinking: { type: "adaptive" }, effort: "high" },
+    { request: { model: "claude-sonnet-4-6-20260101", effort: "low" }, thinking: { type: "adaptive" }, effort: "low" },
+    { request: { model: "claude-mythos-preview", thinking: { budgetTokens: 8000 } }, thinking: { type: "adaptive" }, effort: "medium" },
+    { request: { model: "claude-opus-5", thinking: { budgetTokens: 0 }, effort: "high" }, thinking: undefined },
+    { request: { model: "claude-opus-4-7" }, thinking: undefined },
+    // Older models keep the budget: Opus 4.0 (dated id), 4.1 and Haiku 4.5.
+    { request: { model: "claude-opus-4-20250514", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
+    { request: { model: "claude-opus-4-1-20250805", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
+    { request: { model: "claude-haiku-4-5", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
+  ];
+  const { fake, provider } = await setup(t, cases.map((): FakeReply => ({ text: "ok" })));
+  for (const { request } of cases) await collect(provider.stream(ask(request)));
+  cases.forEach(({ request, thinking, effort }, i) => {
+    const body = fake.requests[i].body as { thinking?: unknown; output_config?: { effort?: string } };
+    assert.deepEqual(body.thinking, thinking, `thinking for ${JSON.stringify(request)}`);
+    assert.equal(body.output_config?.effort, effort, `effort for ${JSON.stringify(request)}`);
+  });
+});

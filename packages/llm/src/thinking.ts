@@ -1,4 +1,5 @@
-// How much the model may think: an explicit thinking budget, or one derived from the effort level.
+// How much the model may think: an explicit thinking budget, or one derived from the effort level;
+// for the models that think adaptively, the effort level itself.
 import type { Effort, ModelMessage, ModelRequest } from "./types.ts";
 
 /** Thinking budgets per effort level, after Claude Code's think / think hard / think harder / ultrathink. */
@@ -34,4 +35,36 @@ function continuesToolUseWithoutThinking(messages: readonly ModelMessage[]): boo
   if (turn?.role !== "assistant" || typeof turn.content === "string") return false;
   const first = turn.content[0];
   return turn.content.some((b) => b.type === "tool_use") && first?.type !== "thinking" && first?.type !== "redacted_thinking";
+}
+
+/** Whether `model` thinks adaptively: Claude 4.6 and later, Mythos and Fable. The API takes
+ * `thinking: {type: "adaptive"}` with an effort for them; a token budget is deprecated on the 4.6
+ * models and refused (400) from Opus 4.7 on. Ids as the API names them: claude-opus-4-6,
+ * claude-sonnet-4-6-<date>, claude-opus-4-7; claude-opus-4-20250514 is Opus 4.0. */
+export function thinksAdaptively(model: string): boolean {
+  if (/^claude-(mythos|fable)(-|$)/.test(model)) return true;
+  const match = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?=-|$)/.exec(model);
+  if (!match) return false;
+  const [, major, minor] = match;
+  return Number(major) > 4 || (Number(major) === 4 && Number(minor ?? 0) >= 6);
+}
+
+/** The effort to send with adaptive thinking, or undefined for none: the effort asked for, else the
+ * level of an explicit budget (the budgets above, read the other way); a budget of 0 is off. "max"
+ * is for the models that have it (Opus, Mythos, Fable); the others get "high". */
+export function adaptiveEffort(request: ModelRequest): Effort | undefined {
+  if (request.thinking && !(request.thinking.budgetTokens > 0)) return undefined;
+  const budget = request.thinking?.budgetTokens;
+  const effort =
+    budget === undefined
+      ? request.effort
+      : budget <= EFFORT_THINKING_BUDGET.low
+        ? "low"
+        : budget <= EFFORT_THINKING_BUDGET.medium
+          ? "medium"
+          : budget <= EFFORT_THINKING_BUDGET.high
+            ? "high"
+            : "max";
+  if (effort === "max" && /^claude-(sonnet|haiku)-/.test(request.model)) return "high";
+  return effort;
 }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { runsDir } from "./run-history.ts";
+import { loadRun, runsDir, saveRun } from "./run-history.ts";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 /** The text of every message the model was sent in request `i`, in order. */
@@ -82,4 +82,23 @@ test("a directory whose path would make too long a name is kept under a shortene
   assert.ok(a.split("/").at(-1)!.length <= 200, a);
   assert.notEqual(a, b);
   assert.equal(runsDir("/home/u", "/src/app"), "/home/u/.harness/runs/-src-app");
+});
+
+test("two runs that go on with one conversation at once both keep theirs: the later is kept as a new one", (t) => {
+  const dir = tempDir(t);
+  const cwd = "/src/app";
+  const said = (text: string) => [{ role: "user" as const, content: text }];
+  const id = saveRun(dir, { id: "c1", cwd, transcript: said("start") }, undefined);
+  assert.equal(id, "c1");
+  const a = loadRun(dir, id, cwd);
+  const b = loadRun(dir, id, cwd);
+  assert.ok(a.ok && b.ok);
+  assert.equal(saveRun(dir, { id, cwd, transcript: said("from a") }, a.run.revision), "c1", "the first to finish writes the conversation");
+  const forked = saveRun(dir, { id, cwd, transcript: said("from b") }, b.run.revision);
+  assert.notEqual(forked, "c1");
+  const kept = [loadRun(dir, "c1", cwd), loadRun(dir, forked, cwd)].map((r) => (r.ok ? r.run.transcript[0].content : r.message));
+  assert.deepEqual(kept, ["from a", "from b"]);
+  const again = loadRun(dir, "c1", cwd);
+  assert.ok(again.ok);
+  assert.equal(again.run.revision, 2);
 });

@@ -3,11 +3,17 @@
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { TranscriptMessage } from "@harness/protocol";
 
-export type StoredRun = { id: string; cwd: string; transcript: TranscriptMessage[] };
+export type StoredRun = {
+  id: string;
+  cwd: string;
+  transcript: TranscriptMessage[];
+  /** How many runs have written it (absent in files of earlier versions: 1). */
+  revision: number;
+};
 
 /** What --resume takes: the ids this store makes (UUIDs), and nothing that could name a path. */
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
@@ -77,15 +83,34 @@ export function loadRun(dir: string, id: string, cwd: string): { ok: true; run: 
   if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
   const problem = transcriptProblem(run.transcript);
   if (problem) return { ok: false, message: `${file}: ${problem}` };
-  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[] } };
+  const revision = typeof run.revision === "number" && Number.isInteger(run.revision) && run.revision > 0 ? run.revision : 1;
+  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision } };
 }
 
-export function saveRun(dir: string, run: StoredRun): void {
+/** Writes the conversation `id` as it is after a run, the next revision after `loaded` (undefined:
+ * a new conversation). When another run wrote it meanwhile (two runs continued it at once), this
+ * one's is kept as a new conversation rather than over the other's. Returns the id written. */
+export function saveRun(dir: string, conversation: { id: string; cwd: string; transcript: TranscriptMessage[] }, loaded: number | undefined): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${run.id}.json`);
+  const now = revisionOf(join(dir, `${conversation.id}.json`));
+  const moved = now !== loaded;
+  const id = moved ? randomUUID() : conversation.id;
+  const file = join(dir, `${id}.json`);
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ version: 1, ...run }), { mode: 0o600 });
+  const stored: StoredRun & { version: number } = { version: 1, ...conversation, id, revision: moved ? 1 : (loaded ?? 0) + 1 };
+  writeFileSync(temporary, JSON.stringify(stored), { mode: 0o600 });
   renameSync(temporary, file);
+  return id;
+}
+
+/** The revision of the stored conversation in `file`, or undefined when there is none to read. */
+function revisionOf(file: string): number | undefined {
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as { revision?: unknown } | null;
+    return typeof data?.revision === "number" ? data.revision : 1;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */

@@ -58,6 +58,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const conversations = runsDir(io.env.HOME || homedir(), cwd);
   let runId: string = randomUUID();
   let history: TranscriptMessage[] | undefined;
+  let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
     const id = command.resume ?? latestRun(conversations, cwd);
     if (id === undefined) return fail(`there is no earlier run in ${cwd} to continue`);
@@ -65,6 +66,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     if (!loaded.ok) return fail(loaded.message);
     runId = keptId = id;
     history = loaded.run.transcript;
+    loadedRevision = loaded.run.revision;
   }
 
   const controller = new AbortController();
@@ -104,8 +106,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {
-        saveRun(conversations, { id: runId, cwd, transcript: outcome.transcript });
-        keptId = runId;
+        keptId = saveRun(conversations, { id: runId, cwd, transcript: outcome.transcript }, loadedRevision);
+        if (keptId !== runId) io.stderr.write(`harness: another run went on with conversation ${runId} meanwhile; this run's is kept as ${keptId}\n`);
       } catch (error) {
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }

@@ -1,49 +1,11 @@
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { test, type TestContext } from "node:test";
+import { test } from "node:test";
 import { anthropicEvents } from "./anthropic-events.ts";
 import { streamFailure } from "./anthropic-failure.ts";
-
-/** A server whose one answer is an event stream written as `chunks`, a pause between each; with
- * `cut`, the connection is destroyed after the last chunk instead of the body ending. */
-async function eventStream(t: TestContext, chunks: (string | Buffer)[], options: { cut?: boolean; hold?: Promise<void> } = {}) {
-  let closed = false;
-  const server = http.createServer(async (_req, res) => {
-    res.on("close", () => (closed = true));
-    res.writeHead(200, { "content-type": "text/event-stream", "request-id": "req_1" });
-    for (const chunk of chunks) {
-      res.write(chunk);
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await options.hold;
-    if (options.cut) res.socket?.destroy();
-    else res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-    http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, resolve).on("error", reject),
-  );
-  const headers = new Headers(res.headers as Record<string, string>);
-  return { res, headers, closed: () => closed };
-}
+import { collectOrError as collect, eventStream } from "./test-support.ts";
 
 const delta = (text: string) =>
   `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`;
-
-async function collect(events: AsyncIterable<unknown>): Promise<{ events: unknown[]; error?: unknown }> {
-  const out: unknown[] = [];
-  try {
-    for await (const event of events) out.push(event);
-    return { events: out };
-  } catch (error) {
-    return { events: out, error };
-  }
-}
 
 test("events come whole and in order however the stream is cut, a character's bytes included; pings are skipped", async (t) => {
   const text = `event: message_start\ndata: {"type":"message_start"}\n\n: a comment\nevent: ping\ndata: {"type": "ping"}\n\n${delta("né ✓ 日本")}${delta("two")}event: message_stop\r\ndata: {"type":"message_stop"}\r\n\r\n`;

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { openAIEvents } from "./openai-events.ts";
+import { openAIStreamFailure } from "./openai-failure.ts";
+import { collectOrError as collect, eventStream } from "./test-support.ts";
+
+const chunk = (content: string) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
+const contentOf = (events: unknown[]) => events.map((e) => (e as { choices: { delta: { content: string } }[] }).choices[0].delta.content);
+
+test("chunks come whole and in order however the stream is cut; [DONE] ends the reply and the connection is left to finish", async (t) => {
+  const bytes = Buffer.from(`${chunk("né ✓")}: keep-alive\n\n${chunk("two")}data: [DONE]\n\n${chunk("after the end")}`);
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += 5) pieces.push(bytes.subarray(i, i + 5));
+  const { res, headers } = await eventStream(t, pieces);
+  const { events, error } = await collect(openAIEvents(res, headers));
+  assert.equal(error, undefined);
+  assert.deepEqual(contentOf(events), ["né ✓", "two"]);
+  // The body is read to its end, so the kept connection can serve the next request.
+  for (let i = 0; i < 50 && !res.complete; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(res.complete, true);
+});
+
+test("a chunk with an error, or an error event, ends the stream with the SDK's error, after the chunks before it", async (t) => {
+  const error = { message: "model overloaded", type: "server_error", code: "overloaded" };
+  const inChunk = await eventStream(t, [chunk("partial"), `data: ${JSON.stringify({ error })}\n\n`, chunk("never")]);
+  const first = await collect(openAIEvents(inChunk.res, inChunk.headers));
+  assert.deepEqual(contentOf(first.events), ["partial"]);
+  assert.match(openAIStreamFailure(first.error, "Ollama").description, /model overloaded/);
+
+  const named = await eventStream(t, [`event: error\ndata: ${JSON.stringify({ error })}\n\n`]);
+  const second = await collect(openAIEvents(named.res, named.headers));
+  assert.match(openAIStreamFailure(second.error, "Ollama").description, /model overloaded/);
+});
+
+test("data that is not JSON, or not a JSON object, fails the stream", async (t) => {
+  for (const data of ["{not json", "42"]) {
+    const { res, headers } = await eventStream(t, [chunk("ok"), `data: ${data}\n\n`]);
+    const { events, error } = await collect(openAIEvents(res, headers));
+    assert.equal(events.length, 1);
+    assert.ok(error instanceof SyntaxError, String(error));
+    assert.match((error as Error).message, /^Error reading response: /);
+  }
+});

@@ -114,4 +114,7 @@ test("--allowedTools Read Edit: the second rule would be taken for the prompt, s
     topic: "run",
   });
   assert.deepEqual(parseArgs(["run", "--allowedTools", "Read", "fix the bug"]), { kind: "run", prompt: "fix the bug", allowedTools: ["Read"] });
+  // A one-word prompt that is not a tool's name is the prompt.
+  assert.deepEqual(parseArgs(["run", "-c", "--allowedTools", "Bash", "Continue"]), { kind: "run", prompt: "Continue", continue: true, allowedTools: ["Bash"] });
+  assert.equal(parseArgs(["run", "--allowedTools", "Read", "Bash(git log:*)", "go"]).kind, "usage-error");
 });

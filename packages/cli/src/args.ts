@@ -126,9 +126,12 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
   return { ok: true, options, positionals };
 }
 
-/** A lone tool name or Tool(…): what a rule looks like, and a prompt seldom does. */
+/** The tools a lone word after --allowedTools is taken for (a prompt may well be one other word). */
+const TOOL_NAMES = new Set(["Bash", "BashOutput", "Edit", "ExitPlanMode", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "Skill", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write"]);
+
+/** Tool(…), mcp__…, or the name of a built-in tool: what a rule looks like, and a prompt seldom does. */
 function looksLikeRule(text: string): boolean {
-  return /^(?:[A-Z][A-Za-z0-9_]*(?:\(.*\))?|mcp__\S+)$/s.test(text);
+  return TOOL_NAMES.has(text) || /^(?:[A-Z][A-Za-z0-9_]*\(.*\)|mcp__\S+)$/s.test(text);
 }
 
 function parseInteger(flag: string, text: string, min: number, max: number): number | string {

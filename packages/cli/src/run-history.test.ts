@@ -1,7 +1,7 @@
 // `harness run --continue` / `--resume ID`: a run goes on with the conversation of an earlier one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { loadRun, runsDir, saveRun } from "./run-history.ts";
@@ -79,7 +79,7 @@ test("a directory whose path would make too long a name is kept under a shortene
   const deep = `/${"very-long-directory-name/".repeat(20)}project`;
   const a = runsDir("/home/u", deep);
   const b = runsDir("/home/u", `${deep}2`);
-  assert.ok(a.split("/").at(-1)!.length <= 200, a);
+  assert.ok(a.split("/").at(-1)!.length <= 255, a);
   assert.notEqual(a, b);
   assert.equal(runsDir("/home/u", "/src/app"), "/home/u/.harness/runs/-src-app");
 });
@@ -101,4 +101,15 @@ test("two runs that go on with one conversation at once both keep theirs: the la
   const again = loadRun(dir, "c1", cwd);
   assert.ok(again.ok);
   assert.equal(again.run.revision, 2);
+});
+
+test("a conversation's lock left by a run that died is taken over, and a write lets go of its own", (t) => {
+  const dir = tempDir(t);
+  const cwd = "/src/app";
+  const lock = join(dir, "c1.lock");
+  writeFileSync(lock, "");
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(lock, old, old);
+  assert.equal(saveRun(dir, { id: "c1", cwd, transcript: [{ role: "user", content: "hi" }] }, undefined), "c1");
+  assert.equal(existsSync(lock), false, "the lock is let go of after the write");
 });

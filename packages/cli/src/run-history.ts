@@ -2,7 +2,7 @@
 // --resume ID), as Claude Code keeps its own: one file per conversation, under
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { TranscriptMessage } from "@harness/protocol";
@@ -26,7 +26,8 @@ export function runsDir(home: string, cwd: string): string {
   return join(home, ".harness", "runs", short);
 }
 
-const MAX_NAME = 200;
+/** Linux's limit on a file name, in bytes (the name is ASCII). */
+const MAX_NAME = 255;
 
 /** The id of the conversation last written for `cwd`, if any. */
 export function latestRun(dir: string, cwd: string): string | undefined {
@@ -83,8 +84,7 @@ export function loadRun(dir: string, id: string, cwd: string): { ok: true; run: 
   if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
   const problem = transcriptProblem(run.transcript);
   if (problem) return { ok: false, message: `${file}: ${problem}` };
-  const revision = typeof run.revision === "number" && Number.isInteger(run.revision) && run.revision > 0 ? run.revision : 1;
-  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision } };
+  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run) } };
 }
 
 /** Writes the conversation `id` as it is after a run, the next revision after `loaded` (undefined:
@@ -92,25 +92,68 @@ export function loadRun(dir: string, id: string, cwd: string): { ok: true; run: 
  * one's is kept as a new conversation rather than over the other's. Returns the id written. */
 export function saveRun(dir: string, conversation: { id: string; cwd: string; transcript: TranscriptMessage[] }, loaded: number | undefined): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const now = revisionOf(join(dir, `${conversation.id}.json`));
-  const moved = now !== loaded;
-  const id = moved ? randomUUID() : conversation.id;
-  const file = join(dir, `${id}.json`);
-  const temporary = `${file}.${process.pid}.tmp`;
-  const stored: StoredRun & { version: number } = { version: 1, ...conversation, id, revision: moved ? 1 : (loaded ?? 0) + 1 };
-  writeFileSync(temporary, JSON.stringify(stored), { mode: 0o600 });
-  renameSync(temporary, file);
-  return id;
+  // The revision is read and the next one written under the conversation's lock, so that two runs
+  // finishing together cannot both write the revision after the one they read.
+  return withLock(join(dir, `${conversation.id}.lock`), () => {
+    const moved = revisionOf(join(dir, `${conversation.id}.json`)) !== loaded;
+    const id = moved ? randomUUID() : conversation.id;
+    const file = join(dir, `${id}.json`);
+    const temporary = `${file}.${process.pid}.tmp`;
+    const stored: StoredRun & { version: number } = { version: 1, ...conversation, id, revision: moved ? 1 : (loaded ?? 0) + 1 };
+    writeFileSync(temporary, JSON.stringify(stored), { mode: 0o600 });
+    renameSync(temporary, file);
+    return id;
+  });
+}
+
+/** A lock left by a process that died holding it is taken over after this long. */
+const STALE_LOCK_MS = 10_000;
+
+/** Runs `body` holding the lock file `lock` (created exclusively; waited for while another holds
+ * it, up to STALE_LOCK_MS). */
+function withLock<T>(lock: string, body: () => T): T {
+  const deadline = Date.now() + STALE_LOCK_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (Date.now() > deadline || Date.now() - mtimeOf(lock) > STALE_LOCK_MS) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+  try {
+    return body();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** The revision of the stored conversation in `file`, or undefined when there is none to read. */
 function revisionOf(file: string): number | undefined {
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as { revision?: unknown } | null;
-    return typeof data?.revision === "number" ? data.revision : 1;
+    return revisionIn(JSON.parse(readFileSync(file, "utf8")) as { revision?: unknown } | null);
   } catch {
     return undefined;
   }
+}
+
+/** A file's revision; files of earlier versions have none, and count as the first. */
+function revisionIn(data: { revision?: unknown } | null): number {
+  const revision = data?.revision;
+  return typeof revision === "number" && Number.isInteger(revision) && revision > 0 ? revision : 1;
 }
 
 /** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */

@@ -148,6 +148,11 @@ test("Claude 4.6 and later think adaptively: the effort goes in output_config, a
     { request: { model: "claude-mythos-preview", thinking: { budgetTokens: 8000 } }, thinking: { type: "adaptive" }, effort: "medium" },
     { request: { model: "claude-opus-5", thinking: { budgetTokens: 0 }, effort: "high" }, thinking: undefined },
     { request: { model: "claude-opus-4-7" }, thinking: undefined },
+    // A gateway's or cloud's spelling.
+    { request: { model: "claude-opus-4-7@20260101", effort: "low" }, thinking: { type: "adaptive" }, effort: "low" },
+    { request: { model: "us.anthropic.claude-sonnet-4-6-v1", effort: "max" }, thinking: { type: "adaptive" }, effort: "high" },
+    { request: { model: "claude-3-7-sonnet-20250219", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
+    { request: { model: "claude-sonnet-4-5-20250929", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
     // Older models keep the budget: Opus 4.0 (dated id), 4.1 and Haiku 4.5.
     { request: { model: "claude-opus-4-20250514", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },
     { request: { model: "claude-opus-4-1-20250805", effort: "low" }, thinking: { type: "enabled", budget_tokens: 4_000 } },

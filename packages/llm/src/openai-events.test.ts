@@ -41,3 +41,33 @@ test("data that is not JSON, or not a JSON object, fails the stream", async (t) 
     assert.match((error as Error).message, /^Error reading response: /);
   }
 });
+
+test("a last chunk without its closing blank line is still read, as the SDK reads it", async (t) => {
+  const last = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "end" }, finish_reason: "stop" }] })}\n`;
+  const { res, headers } = await eventStream(t, [chunk("one"), last]);
+  const { events, error } = await collect(openAIEvents(res, headers));
+  assert.equal(error, undefined);
+  assert.deepEqual(contentOf(events), ["one", "end"]);
+});
+
+test("after [DONE], a body the server does not end is let go of, and an abort is no failure", async (t) => {
+  let release = () => {};
+  const hold = new Promise<void>((r) => (release = r));
+  t.after(() => release());
+  const held = await eventStream(t, [chunk("one"), "data: [DONE]\n\n"], { hold });
+  const { events, error } = await collect(openAIEvents(held.res, held.headers, undefined, { endGraceMs: 50 }));
+  assert.equal(error, undefined);
+  assert.deepEqual(contentOf(events), ["one"]);
+  for (let i = 0; i < 50 && !held.closed(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(held.closed(), "the connection was closed after the grace period");
+
+  const again = await eventStream(t, [chunk("two"), "data: [DONE]\n\n"], { hold });
+  // The abort comes after [DONE] arrived but before the reader took the chunk before it.
+  const controller = new AbortController();
+  const events2 = openAIEvents(again.res, again.headers, controller.signal);
+  await new Promise((r) => setTimeout(r, 30));
+  controller.abort(new Error("stop"));
+  const aborted = await collect(events2);
+  assert.equal(aborted.error, undefined);
+  assert.deepEqual(contentOf(aborted.events), ["two"]);
+});

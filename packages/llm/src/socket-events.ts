@@ -15,11 +15,28 @@ export type Decoded<T> = { event: T } | { end: true } | { error: unknown } | und
 /** Parsed events waiting for the reader beyond this many pause the socket until it catches up. */
 const QUEUED_EVENTS = 256;
 
+/** After the reply said it was whole, the rest of the body is read for this long so that the
+ * connection can be kept; a server that does not end it by then has its connection closed. */
+const END_GRACE_MS = 2_000;
+
+export type SocketEventsOptions = {
+  /** An event the body ends in without its closing blank line is still decoded (as the OpenAI SDK
+   * does; the Anthropic SDK drops it). */
+  takeUnfinishedLast?: boolean;
+  /** Default END_GRACE_MS. */
+  endGraceMs?: number;
+};
+
 /** The events `decode` makes of `res` (a 2xx text/event-stream answer), in order. The iteration
  * throws a decoded error, or, when the connection ends before the body did, what fetch would
  * (TypeError "terminated"; the signal's reason when `signal` aborted it). Leaving the iteration
  * early destroys the response. */
-export function socketEvents<T>(res: IncomingMessage, signal: AbortSignal | undefined, decode: (message: SseMessage) => Decoded<T>): AsyncIterable<T> {
+export function socketEvents<T>(
+  res: IncomingMessage,
+  signal: AbortSignal | undefined,
+  decode: (message: SseMessage) => Decoded<T>,
+  options: SocketEventsOptions = {},
+): AsyncIterable<T> {
   let queue: T[] = [];
   let head = 0;
   let failure: { error: unknown } | undefined;
@@ -30,8 +47,10 @@ export function socketEvents<T>(res: IncomingMessage, signal: AbortSignal | unde
 
   const fail = (error: unknown) => {
     if (failure || ended) return;
-    failure = { error };
     res.destroy();
+    // After the end of the reply nothing can fail it any more: what remained is let go of.
+    if (finished) return;
+    failure = { error };
     wakeReader();
   };
   const wakeReader = () => {
@@ -45,8 +64,12 @@ export function socketEvents<T>(res: IncomingMessage, signal: AbortSignal | unde
     const decoded = decode(message);
     if (decoded === undefined) return;
     if ("event" in decoded) queue.push(decoded.event);
-    else if ("end" in decoded) finished = true;
-    else fail(decoded.error);
+    else if ("end" in decoded) {
+      finished = true;
+      setTimeout(() => {
+        if (!res.complete) res.destroy();
+      }, options.endGraceMs ?? END_GRACE_MS).unref();
+    } else fail(decoded.error);
   });
 
   // The request's own abort reaches the socket only through the SDK's link to `signal`, which it
@@ -59,6 +82,7 @@ export function socketEvents<T>(res: IncomingMessage, signal: AbortSignal | unde
     wakeReader();
   });
   res.on("end", () => {
+    if (options.takeUnfinishedLast && !failure && !finished) parser.finish();
     ended = true;
     wakeReader();
   });
@@ -98,9 +122,9 @@ export function socketEvents<T>(res: IncomingMessage, signal: AbortSignal | unde
     [Symbol.asyncIterator]: () => ({
       next,
       async return() {
-        if (!ended && !finished) {
+        if (!ended) {
           ended = true;
-          res.destroy();
+          if (!res.complete) res.destroy();
         }
         return { value: undefined, done: true };
       },

@@ -39,11 +39,13 @@ function continuesToolUseWithoutThinking(messages: readonly ModelMessage[]): boo
 
 /** Whether `model` thinks adaptively: Claude 4.6 and later, Mythos and Fable. The API takes
  * `thinking: {type: "adaptive"}` with an effort for them; a token budget is deprecated on the 4.6
- * models and refused (400) from Opus 4.7 on. Ids as the API names them: claude-opus-4-6,
- * claude-sonnet-4-6-<date>, claude-opus-4-7; claude-opus-4-20250514 is Opus 4.0. */
+ * models and refused (400) from Opus 4.7 on. Ids as the API names them (claude-opus-4-6,
+ * claude-sonnet-4-6-<date>, claude-opus-4-7; claude-opus-4-20250514 is Opus 4.0), or with a
+ * gateway's prefix or an @version (claude-opus-4-7@20260101). */
 export function thinksAdaptively(model: string): boolean {
-  if (/^claude-(mythos|fable)(-|$)/.test(model)) return true;
-  const match = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?=-|$)/.exec(model);
+  // A gateway's or cloud's spelling may add a prefix (us.anthropic.claude-…) or an @version.
+  if (/(?:^|[./])claude-(mythos|fable)(?=[-@]|$)/.test(model)) return true;
+  const match = /(?:^|[./])claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?=[-@]|$)/.exec(model);
   if (!match) return false;
   const [, major, minor] = match;
   return Number(major) > 4 || (Number(major) === 4 && Number(minor ?? 0) >= 6);
@@ -65,6 +67,6 @@ export function adaptiveEffort(request: ModelRequest): Effort | undefined {
           : budget <= EFFORT_THINKING_BUDGET.high
             ? "high"
             : "max";
-  if (effort === "max" && /^claude-(sonnet|haiku)-/.test(request.model)) return "high";
+  if (effort === "max" && /(?:^|[./])claude-(sonnet|haiku)-/.test(request.model)) return "high";
   return effort;
 }

@@ -62,3 +62,19 @@ test("reads an event of megabytes sent in small chunks whole", () => {
   assert.ok(events[0].data === big);
   assert.deepEqual(events[1], { id: "9", event: "message", data: "after" });
 });
+
+test("finish() takes a last line without its line ending and an event without its blank line", () => {
+  const out: SseMessage[] = [];
+  const parser = createSseParser((m) => out.push(m));
+  parser.push('data: {"a":1}\n\nevent: last\ndata: {"b"');
+  parser.push(":2}");
+  assert.equal(out.length, 1);
+  parser.finish();
+  assert.deepEqual(out.at(-1), { id: undefined, event: "last", data: '{"b":2}' });
+  const ended: SseMessage[] = [];
+  const terminated = createSseParser((m) => ended.push(m));
+  terminated.push("data: x\n");
+  terminated.finish();
+  terminated.finish();
+  assert.deepEqual(ended, [{ id: undefined, event: "message", data: "x" }], "once, and a second finish adds nothing");
+});

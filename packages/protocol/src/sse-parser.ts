@@ -14,6 +14,9 @@ export type SseMessage = {
 export type SseParser = {
   /** Feeds decoded text; calls onMessage for each complete event, in order. */
   push(chunk: string): void;
+  /** The stream ended: a last line without its line ending is read, and an event without its
+   * closing blank line is dispatched (as some SDKs do, where the standard would drop it). */
+  finish(): void;
 };
 
 const LF = 10;
@@ -65,6 +68,14 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
   }
 
   return {
+    finish() {
+      if (pending.length > 0) {
+        const text = pending.join("");
+        pending = [];
+        line(text, 0, text.length);
+      }
+      line("", 0, 0);
+    },
     push(chunk) {
       if (chunk.indexOf("\n") === -1 && chunk.indexOf("\r") === -1) {
         if (chunk.length > 0) {

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
-import { bin, harness, root, tempDir, withFake } from "./test-support.ts";
+import { bin, harness, harnessShell, root, tempDir, withFake } from "./test-support.ts";
 
 /** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
 async function gone(pid: number): Promise<boolean> {
@@ -193,6 +193,37 @@ test("a prompt piped in runs when none is given or with -; empty input is a usag
   assert.equal(empty.code, 2);
   assert.equal(empty.stderr, 'harness: a prompt is needed: standard input was empty; harness run "<prompt>", or pipe it in (try "harness run --help")\n');
   assert.equal(fake.requests.length, 2);
+});
+
+test("input piped in beside a prompt follows the prompt, as with claude -p; a pipe a parent program leaves open is not waited for", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }] }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: dir };
+  const sent = (i: number) => (fake.requests[i].body.messages.at(-1) as { content: unknown }).content;
+  const textOf = (content: unknown) => (typeof content === "string" ? content : (content as { text?: string }[]).map((b) => b.text ?? "").join(""));
+  // A shell pipe, and a file redirected in.
+  writeFileSync(join(dir, "log.txt"), "ERROR disk full\n");
+  const piped = await harnessShell(`printf 'line 1\\nline 2\\n' | bash "$HARNESS" run --cwd "$DIR" "explain this log"`, env).result;
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(textOf(sent(0)), "explain this log\n\nline 1\nline 2");
+  const redirected = await harnessShell(`bash "$HARNESS" run --cwd "$DIR" "what failed?" < "$DIR/log.txt"`, env).result;
+  assert.equal(redirected.code, 0, redirected.stderr);
+  assert.equal(textOf(sent(1)), "what failed?\n\nERROR disk full");
+  // A program that starts harness with a pipe for its input and never closes it: the prompt alone.
+  const { child, result } = harness(["run", "--cwd", dir, "just this"], env, { stdin: { open: true } });
+  t.after(() => child.stdin?.destroy());
+  const alone = await result;
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.equal(textOf(sent(2)), "just this");
+});
+
+test("a shell pipe that stays open is waited for, with a line saying so and how to run without it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "done" }] }));
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: tempDir(t) };
+  const slow = await harnessShell(`(sleep 4; printf 'late input') | bash "$HARNESS" run --cwd "$DIR" "summarize"`, env).result;
+  assert.equal(slow.code, 0, slow.stderr);
+  assert.match(slow.stderr, /^harness: waiting for the input piped in to end \(to run without it: < \/dev\/null\)\n/);
+  assert.match(JSON.stringify(fake.requests[0].body.messages.at(-1)), /summarize\\n\\nlate input/);
 });
 
 test("a model served elsewhere (openai/…) runs without ANTHROPIC_API_KEY", async (t) => {

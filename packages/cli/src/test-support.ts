@@ -1,5 +1,5 @@
 // Helpers of the tests that spawn the real `harness` command against the fake model servers.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,13 +18,26 @@ export type Result = { code: number | null; stdout: string; stderr: string };
 const testHome = mkdtempSync(join(tmpdir(), "harness-cli-home-"));
 process.on("exit", () => rmSync(testHome, { recursive: true, force: true }));
 
-export function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string } = {}) {
-  const child = spawn("bash", [bin, ...args], {
+/** Runs `harness args…`; `stdin`: text piped in and ended, or "open": a pipe left open. */
+export function harness(args: string[], env: Record<string, string>, opts: { cwd?: string; onStdout?: (text: string) => void; stdin?: string | { open: true } } = {}) {
+  return started(spawn("bash", [bin, ...args], options(env, opts)), opts);
+}
+
+/** Runs the shell command `line`, in which `$HARNESS` is the harness command. */
+export function harnessShell(line: string, env: Record<string, string>, opts: { cwd?: string } = {}) {
+  return started(spawn("bash", ["-c", line], options({ HARNESS: bin, ...env }, opts)), {});
+}
+
+function options(env: Record<string, string>, opts: { cwd?: string; stdin?: unknown }) {
+  return {
     cwd: opts.cwd ?? root,
     env: { ...process.env, HOME: testHome, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
-    stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-  });
-  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+    stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] as ("ignore" | "pipe")[],
+  };
+}
+
+function started(child: ChildProcess, opts: { onStdout?: (text: string) => void; stdin?: string | { open: true } }) {
+  if (typeof opts.stdin === "string") child.stdin!.end(opts.stdin);
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => {

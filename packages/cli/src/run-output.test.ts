@@ -44,6 +44,7 @@ test("stream-json: every event of the run as a line of JSON, then the result", a
   assert.equal(completed?.output, "hi");
   const text = lines.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
   assert.equal(text, "It printed hi.");
+  assert.deepEqual(lines[0], { type: "system", subtype: "init", session_id: lines.at(-1)!.session_id, cwd: dir }, "it opens with the conversation's id");
   const last = lines.at(-1)!;
   assert.equal(last.type, "result");
   assert.equal(last.result, "It printed hi.");

@@ -103,6 +103,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
           }
         : (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+  // As Claude Code's stream-json does, the stream opens with the conversation's id, so that a script
+  // has it before the run ends (the result repeats it, or names the new one a clash gave it).
+  if (format === "stream-json") io.stdout.write(`${JSON.stringify({ type: "system", subtype: "init", session_id: runId, cwd })}\n`);
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {

@@ -217,6 +217,27 @@ test("input piped in beside a prompt follows the prompt, as with claude -p; a pi
   assert.equal(textOf(sent(2)), "just this");
 });
 
+test("piped input: empty beside a prompt leaves the prompt alone; a byte-order mark is dropped; over 8 MiB is refused with the way out", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }] }));
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: tempDir(t) };
+  const content = (i: number) => JSON.stringify((fake.requests[i].body.messages.at(-1) as { content: unknown }).content);
+  const empty = await harnessShell(`: | bash "$HARNESS" run --cwd "$DIR" "just the prompt"`, env).result;
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.match(content(0), /"just the prompt"/);
+  const marked = await harnessShell(`printf '\\xef\\xbb\\xbfnotes' | bash "$HARNESS" run --cwd "$DIR" "read"`, env).result;
+  assert.equal(marked.code, 0, marked.stderr);
+  assert.match(content(1), /read\\n\\nnotes"/);
+  assert.doesNotMatch(content(1), /\uFEFF/);
+
+  const big = await harnessShell(`head -c 9000000 /dev/zero | tr '\\0' a | bash "$HARNESS" run --cwd "$DIR" "summarize"`, env).result;
+  assert.equal(big.code, 2);
+  assert.equal(big.stderr, "harness: the input piped in after the prompt: standard input is over 8 MiB (to run without it: < /dev/null)\n");
+  const bigPrompt = await harnessShell(`head -c 9000000 /dev/zero | tr '\\0' a | bash "$HARNESS" run --cwd "$DIR" -`, env).result;
+  assert.equal(bigPrompt.code, 2);
+  assert.match(bigPrompt.stderr, /^harness: the prompt on standard input is over 8 MiB/);
+  assert.equal(fake.requests.length, 2);
+});
+
 test("a shell pipe that stays open is waited for, with a line saying so and how to run without it", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "done" }] }));
   const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: tempDir(t) };

@@ -14,7 +14,7 @@ export const MAX_STDIN_PROMPT_BYTES = 8 * 1024 * 1024;
 async function promptFromStdin(stdin: Readable & { isTTY?: boolean }): Promise<{ ok: true; prompt: string } | { ok: false; message: string }> {
   if (stdin.isTTY) return { ok: false, message: 'a prompt is needed: harness run "<prompt>", or pipe it in' };
   const read = await readAll(stdin);
-  if (!read.ok) return read;
+  if (!read.ok) return { ok: false, message: `the prompt on ${read.message}` };
   const prompt = read.text.trim();
   return prompt ? { ok: true, prompt } : { ok: false, message: 'a prompt is needed: standard input was empty; harness run "<prompt>", or pipe it in' };
 }
@@ -29,7 +29,8 @@ async function readAll(stdin: Readable): Promise<{ ok: true; text: string } | { 
     if (bytes > MAX_STDIN_PROMPT_BYTES) return { ok: false, message: `standard input is over ${MAX_STDIN_PROMPT_BYTES / 1024 / 1024} MiB` };
     chunks.push(buffer);
   }
-  return { ok: true, text: Buffer.concat(chunks).toString("utf8") };
+  // A byte-order mark some editors write is no part of the text.
+  return { ok: true, text: Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "") };
 }
 
 /** Whether the process's standard input is something piped or redirected in (`cat log | harness run
@@ -54,7 +55,7 @@ async function pipedBesidePrompt(stdin: Readable, stderr: Sink): Promise<{ ok: t
   hint.unref();
   try {
     const read = await readAll(stdin);
-    if (!read.ok) return read;
+    if (!read.ok) return { ok: false, message: `the input piped in after the prompt: ${read.message} (to run without it: < /dev/null)` };
     return read.text.trim() ? { ok: true, text: read.text.replace(/\s+$/, "") } : { ok: true };
   } finally {
     clearTimeout(hint);

@@ -51,6 +51,20 @@ test("stream-json: every event of the run as a line of JSON, then the result", a
   assert.ok(lines.indexOf(started!) < lines.indexOf(completed!));
 });
 
+test("stream-json: a run refused before it starts has no opening line, only the result, and no id to resume", async (t) => {
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--output-format", "stream-json", "hi"], {
+    ANTHROPIC_API_KEY: "k",
+    HARNESS_MODEL_RETRIES: "many",
+  }).result;
+  assert.equal(code, 1);
+  assert.equal(stderr, "");
+  const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; session_id?: string; error?: string });
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0].type, "result");
+  assert.match(lines[0].error!, /HARNESS_MODEL_RETRIES/);
+  assert.equal(lines[0].session_id, undefined);
+});
+
 test("json: a failed run is a result with is_error, its reason and exit status 1, and nothing on stderr", async (t) => {
   // The model keeps calling tools: one turn allowed.
   const turns = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));

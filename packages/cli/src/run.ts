@@ -103,9 +103,6 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
           }
         : (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
-  // As Claude Code's stream-json does, the stream opens with the conversation's id, so that a script
-  // has it before the run ends (the result repeats it, or names the new one a clash gave it).
-  if (format === "stream-json") io.stdout.write(`${JSON.stringify({ type: "system", subtype: "init", session_id: runId, cwd })}\n`);
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {
@@ -124,6 +121,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const { envSettingProblems } = await import("@harness/agent/env-settings");
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
+    // As Claude Code's stream-json does, the stream opens with the conversation's id, so that a
+    // script has it before the run ends. The result's is the one to resume: it differs only when
+    // another run went on with the same conversation meanwhile (this one is then kept apart).
+    if (format === "stream-json") io.stdout.write(`${JSON.stringify({ type: "system", subtype: "init", session_id: runId, cwd })}\n`);
     const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
     const runOptions = { ...(Object.keys(rules).length > 0 && { rules }), ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }) };
     const outcome = await builtinBackend({ runOptions }).run(

@@ -18,6 +18,7 @@ const RUN = `Usage: harness run [options] "<prompt>"
 Runs the agent once, in this process. The reply streams to stdout; tool activity goes to stderr.
 Without a prompt (or with -), the prompt is read from standard input: git diff | harness run -
 With a prompt, input piped or redirected in follows it: cat error.log | harness run "explain"
+(to leave it out, say in a "while read" loop or from a program that keeps its pipe open: < /dev/null)
 Exit status: 0 on success, 1 when the run fails, 2 for bad usage, 130 when cancelled with Ctrl-C,
 143 when terminated (SIGTERM), 129 when its terminal closed (SIGHUP).
 

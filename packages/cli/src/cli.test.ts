@@ -240,10 +240,16 @@ test("piped input: empty beside a prompt leaves the prompt alone; a byte-order m
 
 test("a shell pipe that stays open is waited for, with a line saying so and how to run without it", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "done" }] }));
-  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: tempDir(t) };
-  const slow = await harnessShell(`(sleep 4; printf 'late input') | bash "$HARNESS" run --cwd "$DIR" "summarize"`, env).result;
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, DIR: dir };
+  // The input comes only once the run has said it waits for it.
+  const { child, result } = harnessShell(`(while [ ! -e "$DIR/go" ]; do sleep 0.05; done; printf 'late input') | bash "$HARNESS" run --cwd "$DIR" "summarize"`, env);
+  child.stderr!.on("data", (text: string) => {
+    if (text.includes("waiting for the input piped in")) writeFileSync(join(dir, "go"), "");
+  });
+  const slow = await result;
   assert.equal(slow.code, 0, slow.stderr);
-  assert.match(slow.stderr, /^harness: waiting for the input piped in to end \(to run without it: < \/dev\/null\)\n/);
+  assert.equal(slow.stderr, "harness: waiting for the input piped in to end (to run without it: < /dev/null)\n");
   assert.match(JSON.stringify(fake.requests[0].body.messages.at(-1)), /summarize\\n\\nlate input/);
 });
 

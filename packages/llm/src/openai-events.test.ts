@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { test } from "node:test";
 import { openAIEvents } from "./openai-events.ts";
 import { openAIStreamFailure } from "./openai-failure.ts";
@@ -61,11 +62,11 @@ test("after [DONE], a body the server does not end is let go of, and an abort is
   for (let i = 0; i < 50 && !held.closed(); i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(held.closed(), "the connection was closed after the grace period");
 
-  const again = await eventStream(t, [chunk("two"), "data: [DONE]\n\n"], { hold });
+  const again = await eventStream(t, [`${chunk("two")}data: [DONE]\n\n`], { hold });
   // The abort comes after [DONE] arrived but before the reader took the chunk before it.
   const controller = new AbortController();
   const events2 = openAIEvents(again.res, again.headers, controller.signal);
-  await new Promise((r) => setTimeout(r, 30));
+  await once(again.res, "data");
   controller.abort(new Error("stop"));
   const aborted = await collect(events2);
   assert.equal(aborted.error, undefined);

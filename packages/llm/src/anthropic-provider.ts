@@ -1,9 +1,9 @@
 // The Anthropic Messages provider: the official SDK makes the requests, their raw SSE events are
 // mapped to ModelEvents, with the shared retry loop (the SDK's is off) so that every retry is
 // visible to the caller as an event.
-import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
 import { anthropicEvents } from "./anthropic-events.ts";
+import { openEventStream } from "./socket-events.ts";
 import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
@@ -109,25 +109,18 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     createState: createStreamState,
     open: async (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      // httpFetch hands over the event stream's socket (anthropicEvents reads it for less CPU per
-      // event); where it did not make the request, the SDK's own stream reads the body.
-      let socket: IncomingMessage | undefined;
-      const hook: EventStreamInit = { onEventStream: (res) => (socket = res) };
-      const fetchOptions = hook as Anthropic.RequestOptions["fetchOptions"];
-      try {
-        const { data, response } = await sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions }), (message) => {
+      const send = (fetchOptions: EventStreamInit) =>
+        sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as Anthropic.RequestOptions["fetchOptions"] }), (message) => {
           if (!warned.has(message)) {
             warned.add(message);
             warnings.push(message);
           }
         }).withResponse();
-        await expectEventStream(response, "Anthropic API");
-        return socket ? anthropicEvents(socket, response.headers, signal) : data;
-      } catch (error) {
-        // Nobody will read a socket handed over before the failure: it must not hold its connection.
-        socket?.destroy();
-        throw error;
-      }
+      return openEventStream(
+        send,
+        (response) => expectEventStream(response, "Anthropic API"),
+        (socket, responseHeaders) => anthropicEvents(socket, responseHeaders, signal),
+      );
     },
     takeWarnings() {
       const taken = warnings;

@@ -1,10 +1,10 @@
 // A provider for any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
 // gateways): the official SDK makes the requests, their streamed chunks are mapped to ModelEvents,
 // with the shared retry loop.
-import type { IncomingMessage } from "node:http";
 import type OpenAI from "openai";
 import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { openAIEvents } from "./openai-events.ts";
+import { openEventStream } from "./socket-events.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
 import { expectEventStream } from "./retry-policy.ts";
@@ -76,20 +76,13 @@ function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): 
     createState: createOpenAIStreamState,
     open: async (attempt, signal) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      // httpFetch hands over the event stream's socket (openAIEvents reads it for less CPU per
-      // chunk); where it did not make the request, the SDK's own stream reads the body.
-      let socket: IncomingMessage | undefined;
-      const hook: EventStreamInit = { onEventStream: (res) => (socket = res) };
-      const fetchOptions = hook as OpenAI.RequestOptions["fetchOptions"];
-      try {
-        const { data, response } = await client.chat.completions.create(body, { signal, maxRetries: 0, headers, fetchOptions }).withResponse();
-        await expectEventStream(response, `${settings.label} API`);
-        return socket ? openAIEvents(socket, response.headers, signal) : data;
-      } catch (error) {
-        // Nobody will read a socket handed over before the failure: it must not hold its connection.
-        socket?.destroy();
-        throw error;
-      }
+      const send = (fetchOptions: EventStreamInit) =>
+        client.chat.completions.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse();
+      return openEventStream(
+        send,
+        (response) => expectEventStream(response, `${settings.label} API`),
+        (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal),
+      );
     },
     apply: applyChunk,
     message: openAIAssistantMessage,

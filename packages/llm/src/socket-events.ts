@@ -5,6 +5,7 @@
 // of CPU per event). Each provider says what its events mean (anthropic-events.ts,
 // openai-events.ts); the SDK still makes the request and answers its failures.
 import type { IncomingMessage } from "node:http";
+import type { EventStreamInit } from "./http-fetch.ts";
 // The parser alone: the package index would load every wire schema into `harness run`.
 import { createSseParser, type SseMessage } from "@harness/protocol/sse-parser";
 
@@ -130,6 +131,26 @@ export function socketEvents<T>(
       },
     }),
   };
+}
+
+/** Sends a streaming request with `send`, whose fetch options ask httpFetch for the event stream's
+ * socket; `check` vets the answer. Resolves to the events `read` makes of that socket or, where
+ * httpFetch did not make the request, to the SDK's own stream. A socket handed over before a
+ * failure is destroyed: nobody will read it, and it must not hold its connection. */
+export async function openEventStream<T>(
+  send: (fetchOptions: EventStreamInit) => Promise<{ data: AsyncIterable<T>; response: Response }>,
+  check: (response: Response) => Promise<void>,
+  read: (socket: IncomingMessage, headers: Headers) => AsyncIterable<T>,
+): Promise<AsyncIterable<T>> {
+  let socket: IncomingMessage | undefined;
+  try {
+    const { data, response } = await send({ onEventStream: (res) => (socket = res) });
+    await check(response);
+    return socket ? read(socket, response.headers) : data;
+  } catch (error) {
+    socket?.destroy();
+    throw error;
+  }
 }
 
 export function parseJson(text: string): unknown {

@@ -1,6 +1,5 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
-import { RUN_ID } from "./run-history.ts";
-import { parseToolRules } from "./tool-rules.ts";
+import { looksLikeRule, parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat";
 
@@ -40,6 +39,11 @@ export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "don
  * event of the run as a line of JSON and then the result (Claude Code's names). */
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** What --resume takes: the ids run-history.ts makes for conversations (UUIDs), and nothing that
+ * could name a path. Here rather than there: every command parses its arguments, and the store
+ * loads modules only runs need. */
+export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 /** `repeat`: the option may be given more than once; its values are kept in order. */
 type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean } };
@@ -126,14 +130,6 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
   return { ok: true, options, positionals };
 }
 
-/** The tools a lone word after --allowedTools is taken for (a prompt may well be one other word). */
-const TOOL_NAMES = new Set(["Bash", "BashOutput", "Edit", "ExitPlanMode", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "Skill", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write"]);
-
-/** Tool(…), mcp__…, or the name of a built-in tool: what a rule looks like, and a prompt seldom does. */
-function looksLikeRule(text: string): boolean {
-  return TOOL_NAMES.has(text) || /^(?:[A-Z][A-Za-z0-9_]*\(.*\)|mcp__\S+)$/s.test(text);
-}
-
 function parseInteger(flag: string, text: string, min: number, max: number): number | string {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
@@ -147,7 +143,7 @@ function parseRun(args: string[]): Command {
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
-  // No prompt, or "-": it is read from standard input (see cli.ts).
+  // No prompt, or "-": it is read from standard input (see run-input.ts).
   const given = positionals.join(" ").trim();
   const command: Command = { kind: "run", prompt: given === "-" ? "" : given };
   if (typeof options.cwd === "string") command.cwd = options.cwd;

@@ -6,6 +6,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, 
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { TranscriptMessage } from "@harness/protocol";
+import { RUN_ID } from "./args.ts";
 
 export type StoredRun = {
   id: string;
@@ -15,8 +16,6 @@ export type StoredRun = {
   revision: number;
 };
 
-/** What --resume takes: the ids this store makes (UUIDs), and nothing that could name a path. */
-export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 /** Where the conversations of runs in `cwd` are kept: the path as a name, shortened (with a hash
  * of the whole) where it would pass the file system's limit on a name. */

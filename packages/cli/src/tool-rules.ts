@@ -3,6 +3,7 @@
 // Claude Code takes them: "Read,Bash(git log:*)"), checked here so that a mistyped rule is bad usage
 // rather than a rule that silently never matches.
 import { parseRule } from "@harness/agent/parse-rule";
+import { BUILTIN_TOOL_NAMES } from "@harness/agent/tool-names";
 
 /** The rules of `values`, or a one-line error naming the flag and the rule at fault. */
 export function parseToolRules(flag: string, values: readonly string[]): string[] | string {
@@ -41,4 +42,10 @@ function splitRules(value: string): string[] {
   }
   if (current) out.push(current);
   return out;
+}
+
+/** Tool(…), mcp__…, or the name of a built-in tool: what a rule looks like, and a prompt seldom does
+ * (a prompt may well be one other word). */
+export function looksLikeRule(text: string): boolean {
+  return BUILTIN_TOOL_NAMES.has(text) || /^(?:[A-Z][A-Za-z0-9_]*\(.*\)|mcp__\S+)$/s.test(text);
 }

@@ -18,6 +18,9 @@ export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "ExitPlanMode",
 ]);
 
+/** Every built-in tool a rule may name, Agent (Task's other name) included. */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set([...WRITE_TOOLS, ...READ_TOOLS, ...NO_APPROVAL_TOOLS, "Bash", "WebFetch", "Agent"]);
+
 /** Tools whose rules take a path pattern. */
 export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([...WRITE_TOOLS, ...READ_TOOLS]);
 

@@ -33,8 +33,8 @@ const QUEUED_CHUNKS = 64;
 
 /** A fetch init this fetch also understands: when the answer is a 2xx event stream, `onEventStream`
  * is handed the response as node:http gives it, and the Response comes with no body. Whoever set
- * it reads the events from the socket without the web streams between (a provider on the hot path,
- * anthropic-events.ts), and must read the response to its end or destroy it. The global fetch, used
+ * it reads the events from the socket without the web streams between (the providers, through
+ * socket-events.ts), and must read the response to its end or destroy it. The global fetch, used
  * where this one does not handle a request, ignores it: the Response then has its body as usual. */
 export type EventStreamInit = RequestInit & { onEventStream?: (res: http.IncomingMessage) => void };
 

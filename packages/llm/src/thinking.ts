@@ -51,22 +51,16 @@ export function thinksAdaptively(model: string): boolean {
   return Number(major) > 4 || (Number(major) === 4 && Number(minor ?? 0) >= 6);
 }
 
+/** The effort levels below "max", smallest first. */
+const BELOW_MAX = ["low", "medium", "high"] as const;
+
 /** The effort to send with adaptive thinking, or undefined for none: the effort asked for, else the
  * level of an explicit budget (the budgets above, read the other way); a budget of 0 is off. "max"
  * is for the models that have it (Opus, Mythos, Fable); the others get "high". */
 export function adaptiveEffort(request: ModelRequest): Effort | undefined {
   if (request.thinking && !(request.thinking.budgetTokens > 0)) return undefined;
   const budget = request.thinking?.budgetTokens;
-  const effort =
-    budget === undefined
-      ? request.effort
-      : budget <= EFFORT_THINKING_BUDGET.low
-        ? "low"
-        : budget <= EFFORT_THINKING_BUDGET.medium
-          ? "medium"
-          : budget <= EFFORT_THINKING_BUDGET.high
-            ? "high"
-            : "max";
+  const effort = budget === undefined ? request.effort : (BELOW_MAX.find((level) => budget <= EFFORT_THINKING_BUDGET[level]) ?? "max");
   if (effort === "max" && /(?:^|[./])claude-(sonnet|haiku)-/.test(request.model)) return "high";
   return effort;
 }

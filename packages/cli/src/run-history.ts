@@ -28,8 +28,12 @@ export function runsDir(home: string, cwd: string): string {
 /** Linux's limit on a file name, in bytes (the name is ASCII). */
 const MAX_NAME = 255;
 
-/** The id of the conversation last written for `cwd`, if any. */
-export function latestRun(dir: string, cwd: string): string | undefined {
+export type LoadedRun = { ok: true; run: StoredRun } | { ok: false; message: string };
+
+/** The conversation last written for `cwd`, or undefined when there is none. Two directories may
+ * map to one name: it is the newest file that says it is this directory's, or that cannot say (its
+ * problem is then the answer, rather than an older conversation going on). */
+export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json") && RUN_ID.test(name.slice(0, -".json".length)));
@@ -43,46 +47,46 @@ export function latestRun(dir: string, cwd: string): string | undefined {
       return [];
     }
   });
-  // Two directories may map to one name: the newest whose file says it is this directory's, or
-  // that cannot say (loadRun then reports what is wrong with it, rather than an older one going on).
   for (const { id } of dated.sort((a, b) => b.at - a.at)) {
-    const owner = directoryOf(join(dir, `${id}.json`));
-    if (owner === undefined || owner === cwd) return id;
+    const read = readRun(join(dir, `${id}.json`), id, cwd);
+    const owner = "data" in read ? read.data?.cwd : undefined;
+    if (typeof owner === "string" && owner !== cwd) continue;
+    return checked(read, id, cwd);
   }
   return undefined;
 }
 
-/** The directory a stored conversation says it belongs to; undefined when the file cannot say. */
-function directoryOf(file: string): string | undefined {
-  try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as { cwd?: unknown } | null;
-    return typeof data?.cwd === "string" ? data.cwd : undefined;
-  } catch {
-    return undefined;
-  }
+/** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */
+export function loadRun(dir: string, id: string, cwd: string): LoadedRun {
+  if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
+  return checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
 }
 
-/** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */
-export function loadRun(dir: string, id: string, cwd: string): { ok: true; run: StoredRun } | { ok: false; message: string } {
-  if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
-  const file = join(dir, `${id}.json`);
+type ReadRun = { data: Partial<StoredRun> | null; file: string } | { message: string };
+
+/** The file of conversation `id`, parsed. */
+function readRun(file: string, id: string, cwd: string): ReadRun {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === "ENOENT" ? `no run "${id}" in ${cwd}` : `cannot read ${file}: ${code ?? (error as Error).message}` };
+    return { message: code === "ENOENT" ? `no run "${id}" in ${cwd}` : `cannot read ${file}: ${code ?? (error as Error).message}` };
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return { data: JSON.parse(text) as Partial<StoredRun> | null, file };
   } catch {
-    return { ok: false, message: `${file} is not JSON` };
+    return { message: `${file} is not JSON` };
   }
-  const run = data as Partial<StoredRun> | null;
+}
+
+/** A conversation read, if it is one of `cwd` with a transcript that holds together. */
+function checked(read: ReadRun, id: string, cwd: string): LoadedRun {
+  if (!("data" in read)) return { ok: false, message: read.message };
+  const run = read.data;
   if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
   const problem = transcriptProblem(run.transcript);
-  if (problem) return { ok: false, message: `${file}: ${problem}` };
+  if (problem) return { ok: false, message: `${read.file}: ${problem}` };
   return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run) } };
 }
 

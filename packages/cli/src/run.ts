@@ -60,11 +60,12 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   let history: TranscriptMessage[] | undefined;
   let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
-    const id = command.resume ?? latestRun(conversations, cwd);
-    if (id === undefined) return fail(`there is no earlier run in ${cwd} to continue`);
-    const loaded = loadRun(conversations, id, cwd);
+    const loaded =
+      command.resume !== undefined
+        ? loadRun(conversations, command.resume, cwd)
+        : (latestRun(conversations, cwd) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
     if (!loaded.ok) return fail(loaded.message);
-    runId = keptId = id;
+    runId = keptId = loaded.run.id;
     history = loaded.run.transcript;
     loadedRevision = loaded.run.revision;
   }

@@ -4,7 +4,7 @@ import type { ModelMessage, Provider } from "@harness/llm";
 import { environmentBlock } from "../context/environment.ts";
 import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
 import type { ToolRunContext } from "../execute-tool-calls.ts";
-import { toPermissionRules } from "../permissions/parse-rule.ts";
+import { withRules } from "../permissions/parse-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
@@ -125,9 +125,7 @@ function defaultTools(setup: RunSetup): Tool[] {
 }
 
 function withAllowedTools(permissions: PermissionContext, allowed: readonly string[], root: string): PermissionContext {
-  if (allowed.length === 0) return permissions;
-  const { rules } = toPermissionRules(allowed, { root, source: "the slash command's allowed-tools" });
-  return { ...permissions, rules: { ...permissions.rules, allow: [...permissions.rules.allow, ...rules] } };
+  return withRules(permissions, "allow", allowed, { root, source: "the slash command's allowed-tools" }).permissions;
 }
 
 export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: () => PermissionMode, notice: NoticeSink): HookHost {

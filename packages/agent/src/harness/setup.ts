@@ -19,7 +19,7 @@ import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
-import { toPermissionRules } from "../permissions/parse-rule.ts";
+import { withRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext } from "../permissions/types.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
@@ -133,11 +133,10 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
  * and left out. */
 function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["rules"], root: string, notice: NoticeSink): PermissionContext {
   if (!rules) return permissions;
-  const allow = toPermissionRules(rules.allow ?? [], { root, source: "the run's allowed tools" });
-  const deny = toPermissionRules(rules.deny ?? [], { root, source: "the run's disallowed tools" });
+  const allow = withRules(permissions, "allow", rules.allow ?? [], { root, source: "the run's allowed tools" });
+  const deny = withRules(allow.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
   for (const { text, error } of [...allow.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
-  const current = permissions.rules;
-  return { ...permissions, rules: { ...current, allow: [...current.allow, ...allow.rules], deny: [...current.deny, ...deny.rules] } };
+  return deny.permissions;
 }
 
 /** `base` without unset variables, with `overrides` laid over it. */

@@ -1,5 +1,5 @@
 import { PATH_RULE_TOOLS } from "./tool-names.ts";
-import type { PermissionRule, Rule } from "./types.ts";
+import type { PermissionContext, PermissionRule, Rule } from "./types.ts";
 
 const TOOL_NAME = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_.*-]+)$/;
 
@@ -61,4 +61,17 @@ export function toPermissionRules(
     else rules.push({ ...parsed, text: text.trim(), root: origin.root, ...(origin.source === undefined ? {} : { source: origin.source }) });
   }
   return { rules, errors };
+}
+
+/** `permissions` with the rules `texts` added to its `kind` rules (a run's or a slash command's
+ * own, on top of the settings'); the texts that do not parse are left out and come back in `errors`. */
+export function withRules(
+  permissions: PermissionContext,
+  kind: "allow" | "deny",
+  texts: readonly string[],
+  origin: { root: string; source: string },
+): { permissions: PermissionContext; errors: { text: string; error: string }[] } {
+  if (texts.length === 0) return { permissions, errors: [] };
+  const { rules, errors } = toPermissionRules(texts, origin);
+  return { permissions: { ...permissions, rules: { ...permissions.rules, [kind]: [...permissions.rules[kind], ...rules] } }, errors };
 }

@@ -2,12 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { createRunnerClient } from "./client.ts";
+import { nodeTransport } from "./node-transport.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
 
@@ -37,7 +38,7 @@ async function spawnRunner(t: { after(fn: () => unknown): void }, env: Record<st
   const line = await firstLine;
   const parsed = JSON.parse(line) as { event: string; url: string };
   assert.equal(parsed.event, "listening");
-  assert.match(parsed.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(parsed.url, /^(http:\/\/127\.0\.0\.1:\d+|http\+unix:\/\/[^/]+)$/);
   return { child, url: parsed.url, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -89,6 +90,34 @@ test("the runner process exits 0 on SIGTERM", async (t) => {
   assert.equal((await createRunnerClient(runner.url).health()).hasAnthropicKey, true);
   runner.child.kill("SIGTERM");
   assert.equal(await runner.exited, 0);
+});
+
+test("with HARNESS_RUNNER_SOCKET_DIR the runner listens on a socket only its user may open, and removes it when it exits", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HARNESS_RUNNER_SOCKET_DIR: dir, ANTHROPIC_API_KEY: "sk-test" });
+  const socket = join(dir, `runner-${runner.child.pid}.sock`);
+  assert.equal(runner.url, `http+unix://${encodeURIComponent(socket)}`);
+  assert.ok(statSync(socket).isSocket());
+  assert.equal(statSync(socket).mode & 0o777, 0o600);
+
+  assert.equal((await createRunnerClient(runner.url, { transport: nodeTransport() }).health()).hasAnthropicKey, true);
+  // fetch has no Unix sockets: the client says so rather than failing on an unknown scheme.
+  await assert.rejects(createRunnerClient(runner.url).health(), /cannot reach the runner at http\+unix:.*fetch cannot reach a runner on a Unix socket/);
+
+  runner.child.kill("SIGTERM");
+  assert.equal(await runner.exited, 0);
+  assert.equal(existsSync(socket), false, "the socket is removed");
+});
+
+test("a socket directory too deep for a socket address: the runner listens on loopback instead", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const deep = join(dir, "d".repeat(60), "e".repeat(60));
+  mkdirSync(deep, { recursive: true });
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HARNESS_RUNNER_SOCKET_DIR: deep, ANTHROPIC_API_KEY: "" });
+  assert.match(runner.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal((await createRunnerClient(runner.url).health()).ok, true);
 });
 
 test("the runner process refuses a bad port with one line on stderr", async () => {

@@ -3,6 +3,7 @@
 // is busy with the ones already there.
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { RunnerTransport, TransportResponse } from "./transport.ts";
+import { socketPathOf } from "./unix-socket.ts";
 
 /** An answer that is not being read pauses its socket once this many characters wait. */
 const HIGH_WATER = 1024 * 1024;
@@ -20,7 +21,7 @@ const IDLE_CONNECTION_MS = 2_000;
 const DRAIN_MS = 1_000;
 
 /** Connections are kept and reused: a run costs no new connection to its runner. `agent`: the pool
- * they are kept in; by default one of its own. */
+ * they are kept in; by default one of its own. Reaches runners at http:// and http+unix:// URLs. */
 export function nodeTransport(agent: Agent = new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS })): RunnerTransport {
   return (url, request) =>
     new Promise((resolve, reject) => {
@@ -31,7 +32,11 @@ export function nodeTransport(agent: Agent = new Agent({ keepAlive: true, timeou
       // a string body is measured for its length here and again by end(), then encoded to write.
       const body = request.body === undefined ? undefined : Buffer.from(request.body);
       if (body !== undefined) headers["content-length"] = body.length;
-      const req = httpRequest(url, { method: request.method, headers, agent });
+      const target = new URL(url);
+      const socketPath = socketPathOf(target);
+      const req = socketPath
+        ? httpRequest({ socketPath, path: `${target.pathname}${target.search}`, method: request.method, headers, agent })
+        : httpRequest(target, { method: request.method, headers, agent });
       // The signal is followed here rather than given to http.request, which listens until the
       // request closes: a run's stream is let go of as soon as its last event is read, often just
       // before the end of its body arrives, and an abort then would destroy a connection that is

@@ -5,6 +5,9 @@
 //       HARNESS_BACKEND (builtin | claude-code: the backend of queries that name none; default builtin),
 //       HARNESS_RUNNER_IDLE_EXIT_MS (default 15 min; 0 = never): exit after this long without a run
 //       or a request, so that a runner whose server died does not live on forever,
+//       HARNESS_RUNNER_SOCKET_DIR: when set, listen on a Unix socket in that directory
+//       (runner-<pid>.sock, mode 0600) instead of HOST:PORT, unless its path is too long for a
+//       socket address (unix-socket.ts); how the server starts its runners,
 //       HARNESS_RUNNER_TOKEN: when set, every request must carry `Authorization: Bearer <token>`
 //       (token.ts); it is taken out of the environment its tools and hooks get, but the process's
 //       first environment stays readable in /proc/<pid>/environ: --token-from-stdin does not
@@ -12,8 +15,10 @@
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
 // Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
-// When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}.
+// When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}, or
+// on a socket {"event":"listening","url":"http+unix://<the socket's path, percent-encoded>"}.
 import { makeDirsSync } from "@harness/agent/make-dirs";
+import { chmodSync, lstatSync, unlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
@@ -22,6 +27,7 @@ import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
 import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
+import { runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
 
 function fail(message: string): never {
   process.stderr.write(`harness-runner: ${message}\n`);
@@ -42,6 +48,8 @@ try {
 } catch (err) {
   fail(`cannot create the workspace ${workspace}: ${(err as Error).message}`);
 }
+const socketDir = process.env.HARNESS_RUNNER_SOCKET_DIR;
+const socketPath = socketDir ? runnerSocketPath(resolve(socketDir), process.pid) : undefined;
 const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
 const fromEnvironment = process.env[RUNNER_TOKEN_ENV] || undefined;
 delete process.env[RUNNER_TOKEN_ENV];
@@ -83,14 +91,36 @@ if (idle.ms > 0) {
   server.on("connection", timer.touch);
 }
 
-server.on("error", (err) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
-server.listen(port, host, () => {
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://${shownHost}:${address.port}` })}\n`);
+server.on("error", (err) => fail(`cannot listen on ${socketPath ?? `${host}:${port}`}: ${err.message}`));
+const listening = (url: string) => {
+  process.stdout.write(`${JSON.stringify({ event: "listening", url })}\n`);
   // Load the default backend (the agent and the model SDK, for builtin) now rather than on the first query.
   if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
-});
+};
+if (socketPath) {
+  removeStaleSocket(socketPath);
+  process.on("exit", () => removeStaleSocket(socketPath));
+  server.listen(socketPath, () => {
+    chmodSync(socketPath, 0o600);
+    listening(unixSocketUrl(socketPath));
+  });
+} else {
+  server.listen(port, host, () => {
+    const address = server.address() as AddressInfo;
+    const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    listening(`http://${shownHost}:${address.port}`);
+  });
+}
+
+/** Removes the socket file at `path` if there is one: its name holds this process's pid, so whoever
+ * made it is gone. Anything else at that path is left alone (listening then fails, saying so). */
+function removeStaleSocket(path: string): void {
+  try {
+    if (lstatSync(path).isSocket()) unlinkSync(path);
+  } catch {
+    // Nothing there.
+  }
+}
 
 /** The first line of stdin, trimmed (and not empty); stdin is left paused after it. */
 function firstLineOfStdin(): Promise<string> {

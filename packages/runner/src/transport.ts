@@ -25,6 +25,7 @@ export type TransportResponse = {
 export type RunnerTransport = (url: string, request: TransportRequest) => Promise<TransportResponse>;
 
 export const fetchTransport: RunnerTransport = async (url, request) => {
+  if (url.startsWith("http+unix:")) throw new Error("fetch cannot reach a runner on a Unix socket (an http+unix:// URL); a Node host reaches it with nodeTransport()");
   const res = await fetch(url, request);
   return {
     status: res.status,

@@ -76,6 +76,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       log: options.log,
       mainPath: options.mainPath,
       logFile: join(home, `runner-${index}.log`),
+      socketDir: home,
       idleExitMs: options.idleExitMs,
     });
     const slot: Slot = {

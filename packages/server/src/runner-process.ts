@@ -3,10 +3,11 @@
 // adopts it by pid and URL and re-attaches to its run. A runner nobody talks to exits by itself
 // after HARNESS_RUNNER_IDLE_EXIT_MS.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, renameSync, statSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
+import { socketPid } from "@harness/runner/unix-socket";
 import { z } from "zod";
 import { pidAlive } from "./pid-alive.ts";
 
@@ -50,6 +51,9 @@ export type SpawnRunnerOptions = {
   startTimeoutMs?: number;
   /** Where the runner's stdout and stderr go (appended); its first line there says where it listens. */
   logFile: string;
+  /** The runner listens on a Unix socket in this directory (when its path is not too long for one);
+   * without it, on a loopback port. */
+  socketDir?: string;
   /** The runner exits by itself after this long without a run or a client. */
   idleExitMs?: number;
   log?: (line: string) => void;
@@ -91,6 +95,26 @@ function lastWords(output: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 
+/** Removes the sockets that runners killed before they could clean up left in `dir`. */
+function removeDeadSockets(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = socketPid(name);
+    if (pid === undefined || pidAlive(pid)) continue;
+    try {
+      const path = join(dir, name);
+      if (lstatSync(path).isSocket()) unlinkSync(path);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
 /** Reads what was appended to `file` after `offset`. */
 function readFrom(file: string, offset: number): string {
   let fd: number | undefined;
@@ -126,17 +150,24 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const token = newRunnerToken();
   // The token goes on stdin, not in the environment: a process's first environment stays readable
   // (/proc/<pid>/environ) by the tools it runs.
-  // Runners listen on loopback whatever the server's environment says: only the server talks to them.
+  // Runners listen on a socket in `socketDir`, or else on loopback, whatever the server's environment
+  // says: only the server talks to them.
   const env: Record<string, string | undefined> = {
     ...options.env,
     HARNESS_WORKSPACE: options.workspace,
     HARNESS_RUNNER_HOST: "127.0.0.1",
     HARNESS_RUNNER_PORT: "0",
+    HARNESS_RUNNER_SOCKET_DIR: undefined,
     [RUNNER_TOKEN_ENV]: undefined,
   };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
-  const { logFile } = options;
+  const { logFile, socketDir } = options;
   mkdirSync(dirname(logFile), { recursive: true });
+  if (socketDir !== undefined) {
+    mkdirSync(socketDir, { recursive: true });
+    removeDeadSockets(socketDir);
+    env.HARNESS_RUNNER_SOCKET_DIR = socketDir;
+  }
   rotateLog(logFile, MAX_LOG_BYTES);
   const fd = openSync(logFile, "a");
   const offset = statSync(logFile).size;

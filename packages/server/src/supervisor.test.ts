@@ -76,9 +76,10 @@ test("the first query starts a runner in the session's workspace; the API key tr
   assert.equal(fake.requests[before].headers["x-api-key"], "key-per-query");
   const token = seen[0]?.token;
   assert.match(token ?? "", /^[A-Za-z0-9_-]{43}$/, "the server made the runner a token");
-  const health = await createRunnerClient(runner.url()!, { token }).health();
+  const transport = nodeTransport();
+  const health = await createRunnerClient(runner.url()!, { token, transport }).health();
   assert.equal(health.hasAnthropicKey, false, "the runner's environment holds no key");
-  for (const client of [createRunnerClient(runner.url()!), createRunnerClient(runner.url()!, { token: "guessed" })]) {
+  for (const client of [createRunnerClient(runner.url()!, { transport }), createRunnerClient(runner.url()!, { token: "guessed", transport })]) {
     await assert.rejects(client.health(), (err: unknown) => err instanceof RunnerHttpError && err.status === 401 && /Authorization: Bearer/.test(err.message));
     await assert.rejects(async () => {
       for await (const event of client.query({ prompt: "run this" }, { signal: AbortSignal.timeout(5000) })) void event;
@@ -88,11 +89,18 @@ test("the first query starts a runner in the session's workspace; the API key tr
   assert.ok(!log.includes(token!), "the token is not written to the runner's log");
 });
 
-test("a runner listens on loopback even when the server's environment names another host", async () => {
-  const runner = supervised("loopback", { pool: pool("loopback", { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_HOST: "0.0.0.0" } }) });
-  fake.push({ text: "hi" });
-  await collect(runner, "hi");
-  assert.match(runner.url()!, /^http:\/\/127\.0\.0\.1:\d+\//);
+test("a runner listens on a socket in its user's directory, or on loopback, whatever host or socket directory the server's environment names", async () => {
+  const env = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_HOST: "0.0.0.0", HARNESS_RUNNER_SOCKET_DIR: dir.path };
+  const onSocket = supervised("socket", { pool: pool("socket", { env }) });
+  // A directory too deep for a socket's address.
+  const deep = `loopback${"-".repeat(100)}`;
+  const onLoopback = supervised(deep, { pool: pool(deep, { env }) });
+  fake.push({ text: "hi" }, { text: "hi" });
+  await collect(onSocket, "hi");
+  await collect(onLoopback, "hi");
+  const socketDir = join(dir.path, "socket.runners", "user");
+  assert.ok(onSocket.url()!.startsWith(`http+unix://${encodeURIComponent(join(socketDir, "runner-"))}`), onSocket.url());
+  assert.match(onLoopback.url()!, /^http:\/\/127\.0\.0\.1:\d+\//);
 });
 
 test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {

@@ -1,11 +1,15 @@
 // The path of a text delta with nothing on it: the same processes and sockets as the running system
 // (model → runner process → server process → WebSocket client), each hop only passing text on.
 // The floor for added latency that the architecture itself sets on this machine.
-//   node relay-hops.ts runner <modelUrl>           POST / {prompt} → the model's text deltas as SSE
+//   node relay-hops.ts runner <modelUrl>           POST / {prompt} → the model's text deltas as SSE,
+//                                                  on a Unix socket, as the server's runners listen
 //   node relay-hops.ts server <runnerUrl>[,<url>…]  WebSocket: submit → delta frames, runners in turn
 // Each prints {"url": …} once listening and exits when stdin closes.
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { WebSocketServer } from "ws";
 
 const [mode, target] = process.argv.slice(2);
@@ -37,8 +41,12 @@ function sseEvents(res: http.IncomingMessage, onData: (data: string) => void, on
   res.on("end", onEnd);
 }
 
+/** POSTs `body` to `url`: an http:// URL, or a Unix socket's path after "unix:". */
 function post(url: string, body: unknown, onResponse: (res: http.IncomingMessage) => void): void {
-  const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" } }, onResponse);
+  const headers = { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" };
+  const req = url.startsWith("unix:")
+    ? http.request({ socketPath: url.slice(5), path: "/", method: "POST", agent, headers }, onResponse)
+    : http.request(url, { method: "POST", agent, headers }, onResponse);
   req.end(JSON.stringify(body));
 }
 
@@ -89,7 +97,18 @@ function serverHop(runnerUrls: string[]): http.Server {
   return server;
 }
 
-const server = mode === "runner" ? runnerHop(target) : serverHop(target.split(","));
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`));
-process.stdin.on("close", () => process.exit(0));
+const say = (url: string) => process.stdout.write(`${JSON.stringify({ url })}\n`);
+let socketDir: string | undefined;
+if (mode === "runner") {
+  socketDir = mkdtempSync(join(tmpdir(), "harness-relay-"));
+  const path = join(socketDir, "relay.sock");
+  runnerHop(target).listen(path, () => say(`unix:${path}`));
+} else {
+  const server = serverHop(target.split(","));
+  server.listen(0, "127.0.0.1", () => say(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+}
+process.stdin.on("close", () => {
+  if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+  process.exit(0);
+});
 process.stdin.resume();

@@ -6,17 +6,19 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
+import { nodeTransport } from "@harness/runner/node-transport";
 import { perCall, startListening, startRelay } from "./lib.ts";
 
 const WARM_UP = 20;
 
 export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ runnerMs: number; relayMs: number }> {
   const workspace = await mkdtemp(join(tmpdir(), "harness-bench-runcpu-"));
-  const env = { ...process.env, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: modelUrl, HARNESS_WORKSPACE: workspace, HARNESS_RUNNER_PORT: "0", HOME: workspace };
+  const env = { ...process.env, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: modelUrl, HARNESS_WORKSPACE: workspace, HARNESS_RUNNER_SOCKET_DIR: workspace, HOME: workspace };
   const runner = await startListening("../packages/runner/bin/runner.mjs", ["--exit-with-stdin"], { env, cwd: workspace });
   const relay = await startRelay(modelUrl, 1);
   try {
-    const client = createRunnerClient(runner.url);
+    // Both on a Unix socket, reached over kept connections, as the server reaches its runners.
+    const client = createRunnerClient(runner.url, { transport: nodeTransport() });
     let n = 0;
     const oneRun = async () => {
       for await (const event of client.query({ prompt: "hello", permissionMode: "bypassPermissions", userMessageId: `m${n++}` }, { signal: new AbortController().signal })) void event;
@@ -26,7 +28,7 @@ export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ r
     const agent = new http.Agent({ keepAlive: true });
     const oneRelay = () =>
       new Promise<void>((resolve, reject) => {
-        const req = http.request(hop.url, { method: "POST", agent }, (res) => res.resume().on("end", resolve));
+        const req = http.request({ socketPath: hop.url.replace(/^unix:/, ""), path: "/", method: "POST", agent }, (res) => res.resume().on("end", resolve));
         req.on("error", reject);
         req.end(JSON.stringify({ prompt: "hello" }));
       });

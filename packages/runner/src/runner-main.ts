@@ -98,8 +98,9 @@ const listening = (url: string) => {
   if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
 };
 if (socketPath) {
-  removeStaleSocket(socketPath);
-  process.on("exit", () => removeStaleSocket(socketPath));
+  // A file there now was left by a process that had this pid and is gone.
+  removeSocket(socketPath);
+  process.on("exit", () => removeSocket(socketPath));
   server.listen(socketPath, () => {
     chmodSync(socketPath, 0o600);
     listening(unixSocketUrl(socketPath));
@@ -112,9 +113,9 @@ if (socketPath) {
   });
 }
 
-/** Removes the socket file at `path` if there is one: its name holds this process's pid, so whoever
- * made it is gone. Anything else at that path is left alone (listening then fails, saying so). */
-function removeStaleSocket(path: string): void {
+/** Removes the socket file at `path` if there is one. Anything else at that path is left alone
+ * (listening then fails, saying so). */
+function removeSocket(path: string): void {
   try {
     if (lstatSync(path).isSocket()) unlinkSync(path);
   } catch {

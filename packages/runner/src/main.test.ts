@@ -110,6 +110,18 @@ test("with HARNESS_RUNNER_SOCKET_DIR the runner listens on a socket only its use
   assert.equal(existsSync(socket), false, "the socket is removed");
 });
 
+test("a socket directory that does not exist: the runner refuses to start, naming the socket", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const missing = join(dir, "missing");
+  const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HARNESS_WORKSPACE: dir, HARNESS_RUNNER_SOCKET_DIR: missing } });
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  const [code] = await once(child, "close");
+  assert.equal(code, 1);
+  assert.equal(err, `harness-runner: cannot listen on ${join(missing, `runner-${child.pid}.sock`)}: HARNESS_RUNNER_SOCKET_DIR ${missing} does not exist\n`);
+});
+
 test("a socket directory too deep for a socket address: the runner listens on loopback instead", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

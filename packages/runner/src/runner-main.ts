@@ -18,10 +18,10 @@
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}, or
 // on a socket {"event":"listening","url":"http+unix://<the socket's path, percent-encoded>"}.
 import { makeDirsSync } from "@harness/agent/make-dirs";
-import { chmodSync, lstatSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, unlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
@@ -91,7 +91,11 @@ if (idle.ms > 0) {
   server.on("connection", timer.touch);
 }
 
-server.on("error", (err) => fail(`cannot listen on ${socketPath ?? `${host}:${port}`}: ${err.message}`));
+server.on("error", (err) => {
+  // Listening on a socket in a directory that is not there fails with EACCES, which misleads.
+  if (socketPath && !existsSync(dirname(socketPath))) fail(`cannot listen on ${socketPath}: HARNESS_RUNNER_SOCKET_DIR ${dirname(socketPath)} does not exist`);
+  fail(`cannot listen on ${socketPath ?? `${host}:${port}`}: ${err.message}`);
+});
 const listening = (url: string) => {
   process.stdout.write(`${JSON.stringify({ event: "listening", url })}\n`);
   // Load the default backend (the agent and the model SDK, for builtin) now rather than on the first query.

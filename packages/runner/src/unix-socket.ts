@@ -11,9 +11,11 @@ const SCHEME = "http+unix:";
 const MAX_PATH_BYTES = 103;
 
 /** The socket a runner with `pid` listens on in `dir`, or undefined when that path is too long for a
- * socket address (the runner listens on a loopback port instead). Named by pid: no live runner has
+ * socket address, or on Windows (the runner listens on a loopback port instead). Named by pid: no live runner has
  * the same, and a file left by a dead one may be removed. */
 export function runnerSocketPath(dir: string, pid: number): string | undefined {
+  // Windows names its pipes in a namespace of their own, not in a directory.
+  if (process.platform === "win32") return undefined;
   const path = join(dir, `runner-${pid}.sock`);
   return Buffer.byteLength(path) <= MAX_PATH_BYTES ? path : undefined;
 }

@@ -18,7 +18,7 @@
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}, or
 // on a socket {"event":"listening","url":"http+unix://<the socket's path, percent-encoded>"}.
 import { makeDirsSync } from "@harness/agent/make-dirs";
-import { chmodSync, existsSync, lstatSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
@@ -27,7 +27,7 @@ import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
 import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
-import { runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
+import { removeSocketFile, runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
 
 function fail(message: string): never {
   process.stderr.write(`harness-runner: ${message}\n`);
@@ -102,9 +102,10 @@ const listening = (url: string) => {
   if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
 };
 if (socketPath) {
-  // A file there now was left by a process that had this pid and is gone.
-  removeSocket(socketPath);
-  process.on("exit", () => removeSocket(socketPath));
+  // A socket there now was left by a process that had this pid and is gone; anything else at that
+  // path is left alone, and listening then fails, saying so.
+  removeSocketFile(socketPath);
+  process.on("exit", () => removeSocketFile(socketPath));
   server.listen(socketPath, () => {
     chmodSync(socketPath, 0o600);
     listening(unixSocketUrl(socketPath));
@@ -115,16 +116,6 @@ if (socketPath) {
     const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
     listening(`http://${shownHost}:${address.port}`);
   });
-}
-
-/** Removes the socket file at `path` if there is one. Anything else at that path is left alone
- * (listening then fails, saying so). */
-function removeSocket(path: string): void {
-  try {
-    if (lstatSync(path).isSocket()) unlinkSync(path);
-  } catch {
-    // Nothing there.
-  }
 }
 
 /** The first line of stdin, trimmed (and not empty); stdin is left paused after it. */

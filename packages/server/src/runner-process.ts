@@ -3,11 +3,11 @@
 // adopts it by pid and URL and re-attaches to its run. A runner nobody talks to exits by itself
 // after HARNESS_RUNNER_IDLE_EXIT_MS.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
-import { socketPid } from "@harness/runner/unix-socket";
+import { removeSocketFile, socketPid } from "@harness/runner/unix-socket";
 import { z } from "zod";
 import { pidAlive } from "./pid-alive.ts";
 
@@ -105,13 +105,7 @@ function removeDeadSockets(dir: string): void {
   }
   for (const name of names) {
     const pid = socketPid(name);
-    if (pid === undefined || pidAlive(pid)) continue;
-    try {
-      const path = join(dir, name);
-      if (lstatSync(path).isSocket()) unlinkSync(path);
-    } catch {
-      // Gone already, or not ours to remove.
-    }
+    if (pid !== undefined && !pidAlive(pid)) removeSocketFile(join(dir, name));
   }
 }
 

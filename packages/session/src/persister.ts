@@ -1,7 +1,8 @@
 // Batched persistence of a session: committed batches queue up and are written many per store call,
-// some milliseconds after the first of them (SessionOptions.flushDelayMs). The transcript and marks go with them when they
-// changed; the state is snapshotted whole only when enough batches piled up since the last time
-// (the batches carry it forward, and encoding a long conversation's state costs milliseconds).
+// some milliseconds after the first of them (SessionOptions.flushDelayMs). The transcript and marks
+// go with them when they changed; the state is snapshotted whole only when enough batches piled up
+// since the last time (the batches carry it forward, and encoding a long conversation's state costs
+// milliseconds).
 // Writes never overlap and never reorder.
 import { extendsHistory } from "@harness/protocol";
 import type { RunRecord, SessionSnapshot, SessionStore, StoredBatch, WriteOptions } from "./store.ts";

@@ -66,18 +66,13 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
   // A log with nothing to send yet still answers at once: the client is waiting for the head.
   schedule();
   unsubscribe = log.subscribe({ frame: write, end: () => send(true), added });
-  res.on("close", () => {
+  const gone = () => {
     if (!open) return;
     open = false;
     unsubscribe();
     onClose?.();
-  });
-  if (!res.socket || res.socket.destroyed) {
-    // The client left before the answer started: 'close' may already have fired.
-    if (open) {
-      open = false;
-      unsubscribe();
-      onClose?.();
-    }
-  }
+  };
+  res.on("close", gone);
+  // The client left before the answer started: 'close' may already have fired.
+  if (!socket || socket.destroyed) gone();
 }

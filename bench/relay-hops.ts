@@ -10,6 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { socketPathOf, unixSocketUrl } from "@harness/runner/unix-socket";
 import { WebSocketServer } from "ws";
 
 const [mode, target] = process.argv.slice(2);
@@ -41,11 +42,12 @@ function sseEvents(res: http.IncomingMessage, onData: (data: string) => void, on
   res.on("end", onEnd);
 }
 
-/** POSTs `body` to `url`: an http:// URL, or a Unix socket's path after "unix:". */
+/** POSTs `body` to `url`: an http:// URL, or an http+unix:// one (a runner's, unix-socket.ts). */
 function post(url: string, body: unknown, onResponse: (res: http.IncomingMessage) => void): void {
   const headers = { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" };
-  const req = url.startsWith("unix:")
-    ? http.request({ socketPath: url.slice(5), path: "/", method: "POST", agent, headers }, onResponse)
+  const socketPath = socketPathOf(new URL(url));
+  const req = socketPath
+    ? http.request({ socketPath, path: "/", method: "POST", agent, headers }, onResponse)
     : http.request(url, { method: "POST", agent, headers }, onResponse);
   req.end(JSON.stringify(body));
 }
@@ -102,7 +104,7 @@ let socketDir: string | undefined;
 if (mode === "runner") {
   socketDir = mkdtempSync(join(tmpdir(), "harness-relay-"));
   const path = join(socketDir, "relay.sock");
-  runnerHop(target).listen(path, () => say(`unix:${path}`));
+  runnerHop(target).listen(path, () => say(unixSocketUrl(path)));
 } else {
   const server = serverHop(target.split(","));
   server.listen(0, "127.0.0.1", () => say(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
+import { socketPathOf } from "@harness/runner/unix-socket";
 import { perCall, startListening, startRelay } from "./lib.ts";
 
 const WARM_UP = 20;
@@ -28,7 +29,7 @@ export async function measureRunCpu(modelUrl: string, runs: number): Promise<{ r
     const agent = new http.Agent({ keepAlive: true });
     const oneRelay = () =>
       new Promise<void>((resolve, reject) => {
-        const req = http.request({ socketPath: hop.url.replace(/^unix:/, ""), path: "/", method: "POST", agent }, (res) => res.resume().on("end", resolve));
+        const req = http.request({ socketPath: socketPathOf(new URL(hop.url)), path: "/", method: "POST", agent }, (res) => res.resume().on("end", resolve));
         req.on("error", reject);
         req.end(JSON.stringify({ prompt: "hello" }));
       });

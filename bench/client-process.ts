@@ -20,7 +20,8 @@ export type ClientCommand =
   | { op: "sdk"; baseURL: string; prompts: string[] }
   | { op: "sdkThroughput"; baseURL: string; burst: number };
 
-export type ClientAnswer = { latencies?: number[]; perSecond?: number; received?: number; error?: string };
+/** `streams`: each stream's latencies, in the order its deltas were written. */
+export type ClientAnswer = { streams?: number[][]; perSecond?: number; received?: number; error?: string };
 
 const STAMP = /⟦(\d+\.\d+)⟧/;
 let clients: StampCounter[] = [];
@@ -34,7 +35,7 @@ async function handle(command: ClientCommand): Promise<ClientAnswer> {
       if (command.prompts.length !== clients.length) throw new Error(`pass has ${command.prompts.length} prompts for ${clients.length} clients`);
       for (const c of clients) c.reset();
       await Promise.all(clients.map((c, i) => c.run(command.prompts[i])));
-      return { latencies: clients.flatMap((c) => c.latencies) };
+      return { streams: clients.map((c) => [...c.latencies]) };
     case "close":
       for (const c of clients) c.close();
       clients = [];
@@ -50,9 +51,9 @@ async function handle(command: ClientCommand): Promise<ClientAnswer> {
     }
     case "sdk": {
       const sdk = new Anthropic({ apiKey: "bench", baseURL: command.baseURL, maxRetries: 0 });
-      const latencies: number[] = [];
-      await Promise.all(command.prompts.map((prompt) => read(sdk, prompt, (text, at) => latencies.push(at - Number(STAMP.exec(text)?.[1])))));
-      return { latencies };
+      const streams = command.prompts.map((): number[] => []);
+      await Promise.all(command.prompts.map((prompt, i) => read(sdk, prompt, (text, at) => streams[i].push(at - Number(STAMP.exec(text)?.[1])))));
+      return { streams };
     }
     case "sdkThroughput": {
       const sdk = new Anthropic({ apiKey: "bench", baseURL: command.baseURL, maxRetries: 0 });

@@ -5,11 +5,23 @@ import { createInterface } from "node:readline";
 import type { ClientAnswer, ClientCommand } from "./client-process.ts";
 import { childrenRss, cpuMs, percentile } from "./lib.ts";
 
-export type LatencyFigures = { p50: number; p99: number; samples: number };
+export type Percentiles = { p50: number; p99: number; samples: number };
+/** All the deltas of a pass, and `steady`: those written while every run of the pass streams, that
+ * is, without each stream's first and last EDGE_DELTAS (the time in which all the runs start, or all
+ * end, together). */
+export type LatencyFigures = Percentiles & { steady: Percentiles };
 
-function summarize(latencies: number[]): LatencyFigures {
+/** At a delta every 50 ms, half a second: the 100 runs of a pass take 200–400 ms to start. */
+export const EDGE_DELTAS = 10;
+
+function percentiles(latencies: number[]): Percentiles {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
+}
+
+function summarize(streams: number[][]): LatencyFigures {
+  const middle = streams.flatMap((s) => s.slice(EDGE_DELTAS, Math.max(EDGE_DELTAS, s.length - EDGE_DELTAS)));
+  return { ...percentiles(streams.flat()), steady: percentiles(middle) };
 }
 
 export type Clients = { call(command: ClientCommand): Promise<ClientAnswer>; stop(): void };
@@ -72,7 +84,7 @@ export async function measureLatency(
   await clients.call({ op: "pass", prompts: Array(sessions).fill("hello") });
   const pass = async () => {
     const prompts = Array.from({ length: sessions }, () => paced(count, intervalMs, inStep));
-    return summarize((await clients.call({ op: "pass", prompts })).latencies!);
+    return summarize((await clients.call({ op: "pass", prompts })).streams!);
   };
   const first = await pass();
   const pids = processes ? await processes() : [];
@@ -96,7 +108,7 @@ export async function measureThroughput(clients: Clients, url: string, count: nu
  * same pace as the sessions: the floor any client pays, timing included. */
 export async function sdkBaseline(clients: Clients, baseURL: string, streams: number, count: number, intervalMs: number, inStep = false): Promise<LatencyFigures> {
   const prompts = Array.from({ length: streams }, () => paced(count, intervalMs, inStep));
-  return summarize((await clients.call({ op: "sdk", baseURL, prompts })).latencies!);
+  return summarize((await clients.call({ op: "sdk", baseURL, prompts })).streams!);
 }
 
 /** One reader of `burst` deltas written as fast as the fake model can: deltas per second. */

@@ -1,0 +1,56 @@
+// Where the slow deltas of 100 streaming sessions fall: `node bench/tail.ts [rounds]` (under Node 24:
+// `bash scripts/node.sh bench/tail.ts`). Each round opens 100 sessions on a fresh server, submits
+// them all at once twice (a first and a warm pass, as `npm run bench` does) and prints, per pass,
+// the p99 and how many deltas took over 5 ms: in each stream's first 10 deltas (the half second in
+// which all the runs start), in its middle, and in its last 10 (all the runs end), with the CPU
+// each process spent in the pass's first 400 ms. Not part of `npm run bench`: it explains a figure
+// of it rather than adding one.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startHarnessServer } from "@harness/test-utils";
+import { EDGE_DELTAS, startClients } from "./streaming.ts";
+import { cpuMs, percentile, sleep, startModelProcess, withChildren } from "./lib.ts";
+
+const LATE_MS = 5;
+const rounds = Number(process.argv[2] ?? 3);
+const model = await startModelProcess();
+const clients = await startClients();
+const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: model.url, HARNESS_RUNNER_IDLE_MS: "600000" };
+
+/** CPU (ms, all threads) each of `pids` uses in the next `ms` milliseconds. */
+async function cpuOver(pids: number[], ms: number): Promise<number[]> {
+  const before = await Promise.all(pids.map((pid) => cpuMs([pid])));
+  await sleep(ms);
+  const after = await Promise.all(pids.map((pid) => cpuMs([pid])));
+  return after.map((t, i) => t - before[i]);
+}
+
+for (let round = 1; round <= rounds; round++) {
+  const server = await startHarnessServer({ dataDir: await mkdtemp(join(tmpdir(), "harness-tail-")), env });
+  try {
+    await clients.call({ op: "open", url: server.url, sessions: 100, prefix: `tail${round}-${Date.now()}` });
+    await clients.call({ op: "pass", prompts: Array(100).fill("hello") });
+    const runners = (await withChildren(server.child.pid!)).filter((pid) => pid !== server.child.pid);
+    const pids = [server.child.pid!, ...runners, model.pid];
+    for (const label of ["first", "warm"]) {
+      const prompts = Array.from({ length: 100 }, () => `paced 100 50 ${(Math.random() * 50).toFixed(1)}`);
+      const [answer, cpu] = await Promise.all([clients.call({ op: "pass", prompts }), cpuOver(pids, 400)]);
+      const streams = answer.streams!;
+      const late = (part: (s: number[]) => number[]) => streams.flatMap(part).filter((ms) => ms > LATE_MS).length;
+      const all = streams.flat().sort((a, b) => a - b);
+      const names = ["server", ...runners.map(() => "runner"), "model"];
+      console.log(
+        `round ${round} ${label}: p99 ${percentile(all, 99).toFixed(2)} ms; over ${LATE_MS} ms: ` +
+          `${late((s) => s.slice(0, EDGE_DELTAS))} while starting, ${late((s) => s.slice(EDGE_DELTAS, -EDGE_DELTAS))} in the middle, ` +
+          `${late((s) => s.slice(-EDGE_DELTAS))} while ending (of ${all.length}); ` +
+          `CPU in the first 400 ms: ${cpu.map((ms, i) => `${names[i]} ${ms.toFixed(0)}`).join(", ")} ms`,
+      );
+    }
+    await clients.call({ op: "close" });
+  } finally {
+    await server.stop();
+  }
+}
+clients.stop();
+model.stop();

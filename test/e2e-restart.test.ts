@@ -15,6 +15,13 @@ const newDataDir = async () => {
   return dir;
 };
 const modelEnv = () => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url });
+const killQuietly = (pid: number) => {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
+};
 
 before(async () => {
   fake = await startFakeAnthropic();
@@ -98,6 +105,9 @@ test("a session the killed server never stored does not reuse seqs: a client tha
   await server.stop("SIGKILL");
   // As if the server had died before its writer stored any of this session.
   const db = new DatabaseSync(join(dataDir, "harness.db"));
+  // Its runner outlives the killed server, and the next one will not know of it: the test ends it.
+  const orphan = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
+  if (orphan) t.after(() => killQuietly(orphan.pid));
   for (const table of ["sessions", "deltas", "activity", "session_marks", "transcript_tails", "runners"]) {
     db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`).run(ids.userId, ids.sessionId);
   }

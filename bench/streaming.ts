@@ -19,9 +19,15 @@ function percentiles(latencies: number[]): Percentiles {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length };
 }
 
+/** A stream's latencies in three parts that do not overlap: its first EDGE_DELTAS (the runs
+ * starting), its middle (every run streaming) and its last EDGE_DELTAS (the runs ending). */
+export function streamParts(stream: number[]): { start: number[]; middle: number[]; end: number[] } {
+  const middleEnd = Math.max(EDGE_DELTAS, stream.length - EDGE_DELTAS);
+  return { start: stream.slice(0, EDGE_DELTAS), middle: stream.slice(EDGE_DELTAS, middleEnd), end: stream.slice(middleEnd) };
+}
+
 function summarize(streams: number[][]): LatencyFigures {
-  const middle = streams.flatMap((s) => s.slice(EDGE_DELTAS, Math.max(EDGE_DELTAS, s.length - EDGE_DELTAS)));
-  return { ...percentiles(streams.flat()), steady: percentiles(middle) };
+  return { ...percentiles(streams.flat()), steady: percentiles(streams.flatMap((s) => streamParts(s).middle)) };
 }
 
 export type Clients = { call(command: ClientCommand): Promise<ClientAnswer>; stop(): void };
@@ -56,7 +62,7 @@ export async function startClients(): Promise<Clients> {
 
 /** The prompt of a paced stream: `count` deltas, one every `intervalMs`, the first after a random
  * offset within the interval, or none when `inStep` (every stream ticks in the same millisecond). */
-const paced = (count: number, intervalMs: number, inStep: boolean) => `paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`;
+export const paced = (count: number, intervalMs: number, inStep: boolean) => `paced ${count} ${intervalMs} ${inStep ? 0 : (Math.random() * intervalMs).toFixed(1)}`;
 
 /** `sessions` sessions stream `count` stamped deltas each, one every `intervalMs`, at the same time,
  * twice: the first streaming run of each session meets runner processes whose code is not yet

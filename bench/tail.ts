@@ -9,7 +9,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarnessServer } from "@harness/test-utils";
-import { EDGE_DELTAS, startClients } from "./streaming.ts";
+import { paced, startClients, streamParts } from "./streaming.ts";
 import { cpuMs, percentile, sleep, startModelProcess, withChildren } from "./lib.ts";
 
 const LATE_MS = 5;
@@ -34,16 +34,16 @@ for (let round = 1; round <= rounds; round++) {
     const runners = (await withChildren(server.child.pid!)).filter((pid) => pid !== server.child.pid);
     const pids = [server.child.pid!, ...runners, model.pid];
     for (const label of ["first", "warm"]) {
-      const prompts = Array.from({ length: 100 }, () => `paced 100 50 ${(Math.random() * 50).toFixed(1)}`);
+      const prompts = Array.from({ length: 100 }, () => paced(100, 50, false));
       const [answer, cpu] = await Promise.all([clients.call({ op: "pass", prompts }), cpuOver(pids, 400)]);
       const streams = answer.streams!;
-      const late = (part: (s: number[]) => number[]) => streams.flatMap(part).filter((ms) => ms > LATE_MS).length;
+      const parts = streams.map(streamParts);
+      const late = (part: "start" | "middle" | "end") => parts.flatMap((p) => p[part]).filter((ms) => ms > LATE_MS).length;
       const all = streams.flat().sort((a, b) => a - b);
       const names = ["server", ...runners.map(() => "runner"), "model"];
       console.log(
         `round ${round} ${label}: p99 ${percentile(all, 99).toFixed(2)} ms; over ${LATE_MS} ms: ` +
-          `${late((s) => s.slice(0, EDGE_DELTAS))} while starting, ${late((s) => s.slice(EDGE_DELTAS, -EDGE_DELTAS))} in the middle, ` +
-          `${late((s) => s.slice(-EDGE_DELTAS))} while ending (of ${all.length}); ` +
+          `${late("start")} while starting, ${late("middle")} in the middle, ${late("end")} while ending (of ${all.length}); ` +
           `CPU in the first 400 ms: ${cpu.map((ms, i) => `${names[i]} ${ms.toFixed(0)}`).join(", ")} ms`,
       );
     }

@@ -4,6 +4,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
 node="$root/scripts/node.sh"
+"$root/scripts/ensure-sandbox.sh"
 echo "== type check (tsc --noEmit)"
 "$node" node_modules/typescript/bin/tsc --noEmit -p .
 echo "== tests"

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { PermissionMode } from "./permissions/types.ts";
+import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState } from "./tools/state.ts";
 
@@ -30,6 +31,8 @@ export type ToolContext = {
    * approved the plan), which the run announces with a mode.changed event. Absent where there is no
    * plan mode to leave (a sub-agent). */
   planMode?: { active(): boolean; exit(): void };
+  /** The run's sandbox, when the settings turn it on: Bash runs its commands inside it. */
+  sandbox?: SandboxPolicy;
 };
 
 export type ToolImageBlock = {

@@ -183,6 +183,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       ...(env && { env }),
       ...(denied && { denied }),
       ...(planMode && { planMode }),
+      ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
       ...(spawner && {
         spawnSubagent: async (request) => {
           const output = await spawner(request, base);

@@ -21,6 +21,8 @@ import { loadAgentDefinitions } from "../subagents/load-agents.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext } from "../permissions/types.ts";
+import { sandboxPolicy, type SandboxPolicy } from "../sandbox/policy.ts";
+import { sandboxUnavailable } from "../sandbox/runtime.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
 import { findProjectRoot } from "./project-root.ts";
@@ -87,6 +89,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     projectRoot,
     notice,
   );
+  const sandbox = await sandboxFor(settings, permissions, projectRoot, childEnv, notice);
+  if (sandbox) permissions.sandbox = sandbox;
   const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
@@ -108,6 +112,25 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     agents: agents.agents,
     mcpTools,
   };
+}
+
+/** The run's sandbox policy, when the settings turn the sandbox on, with why it cannot run here if
+ * it cannot (said once per run). */
+async function sandboxFor(settings: Settings, permissions: PermissionContext, projectRoot: string, env: Record<string, string>, notice: NoticeSink): Promise<SandboxPolicy | undefined> {
+  const policy = sandboxPolicy(settings.sandbox, {
+    cwd: permissions.cwd,
+    home: permissions.home,
+    projectRoot,
+    additionalDirectories: permissions.additionalDirectories,
+    allowRules: permissions.rules.allow,
+    denyRules: permissions.rules.deny,
+  });
+  if (!policy) return undefined;
+  const unavailable = await sandboxUnavailable(env);
+  if (unavailable === undefined) return policy;
+  const then = policy.failIfUnavailable ? "Bash commands are refused (sandbox.failIfUnavailable)" : "Bash commands run outside it, with the usual approvals";
+  notice("warning", `The sandbox is on in the settings but cannot run here: ${unavailable}. ${then}.`);
+  return { ...policy, unavailable };
 }
 
 function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetup {

@@ -107,7 +107,7 @@ function access(word: Word, kind: "read" | "write", ctx: PermissionContext, cwdU
 }
 
 /** Whether any rule could be dodged by a command whose effect is unknown. */
-function hasCommandRules(ctx: PermissionContext): boolean {
+export function hasCommandRules(ctx: PermissionContext): boolean {
   return [...ctx.rules.deny, ...ctx.rules.ask].some(
     (rule) => rule.specifier !== undefined && (rule.tool === "Bash" || ruleCoversTool(rule.tool, "Read") || ruleCoversTool(rule.tool, "Write")),
   );

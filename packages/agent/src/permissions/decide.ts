@@ -1,5 +1,7 @@
 import path from "node:path";
-import { decideBash } from "./decide-bash.ts";
+import { runsInSandbox } from "../sandbox/policy.ts";
+import { commandUnits } from "./bash-units.ts";
+import { decideBash, hasCommandRules } from "./decide-bash.ts";
 import { findRule } from "./match-rule.ts";
 import type { RuleTarget } from "./match-rule.ts";
 import { pathDecision } from "./path-access.ts";
@@ -23,7 +25,8 @@ import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleNam
  *   ExitPlanMode); in any other mode it is allowed (and says there is no plan to approve).
  * - WebFetch, MCP tools and any other tool: ask unless an allow rule matches.
  * bypassPermissions allows everything that no deny or ask rule covers; dontAsk turns every "ask"
- * into "deny". */
+ * into "deny". With the sandbox on, a Bash command it runs is allowed where only the defaults
+ * above would ask (see sandboxed). */
 export function decide(call: ToolCall, ctx: PermissionContext): PermissionDecision {
   return applyDontAsk(decideCall(call, ctx), ctx);
 }
@@ -33,7 +36,7 @@ function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision 
   if (name === "Bash") {
     const command = call.input.command;
     if (typeof command !== "string") return ruleOnly(call, ctx, "the call has no command");
-    return decideBash(command, ctx);
+    return sandboxed(decideBash(command, ctx), command, call.input.dangerouslyDisableSandbox, ctx);
   }
   if (WRITE_TOOLS.has(name) || READ_TOOLS.has(name)) {
     const accesses = fileAccesses(call, ctx);
@@ -41,6 +44,19 @@ function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision 
     return strongest(accesses.map((access) => pathDecision(access, ctx))) as PermissionDecision;
   }
   return decideOther(call, name, ctx);
+}
+
+/** A command the sandbox runs needs no approval where only the defaults asked: the sandbox keeps it
+ * to the working directories and the allowed domains. Rules still apply (a deny or ask rule
+ * decided with `rule` set), and so does plan mode, which denies. */
+function sandboxed(decision: PermissionDecision, command: string, disable: unknown, ctx: PermissionContext): PermissionDecision {
+  const policy = ctx.sandbox;
+  if (decision.behavior !== "ask" || decision.rule !== undefined || !policy?.autoAllow || policy.unavailable !== undefined) return decision;
+  if (!runsInSandbox(command, disable === true, policy)) return decision;
+  // A line that cannot be split could dodge a command rule: as in bypassPermissions, it is allowed
+  // only where there is none to dodge.
+  if (hasCommandRules(ctx) && !commandUnits(command).ok) return decision;
+  return allow("The command runs in the sandbox, which keeps it to the working directories and the allowed network domains.");
 }
 
 /** The files a file tool call touches, by Claude Code's input names. */

@@ -1,3 +1,5 @@
+import type { SandboxPolicy } from "../sandbox/policy.ts";
+
 /** Claude Code's permission modes.
  * - default: read-only tools run; edits, commands, web fetches and unknown tools ask.
  * - acceptEdits: also file edits (and mkdir/touch/mv/cp/tee) inside the working directories.
@@ -43,6 +45,9 @@ export type PermissionContext = {
   additionalDirectories: readonly string[];
   /** A sub-agent's calls: it has no ExitPlanMode, so in plan mode it reports instead of planning. */
   subagent?: boolean;
+  /** The run's sandbox, when the settings turn it on: a Bash command it runs needs no approval
+   * unless a rule says otherwise (SandboxPolicy.autoAllow). */
+  sandbox?: SandboxPolicy;
 };
 
 export type ToolCall = { name: string; input: Record<string, unknown> };

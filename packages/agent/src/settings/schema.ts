@@ -3,6 +3,7 @@ import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
 import { describeValue } from "./describe-value.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
+import { sandboxSettingsSchema } from "../sandbox/settings.ts";
 
 const ruleString = z.string().superRefine((text, ctx) => {
   const parsed = parseRule(text);
@@ -50,4 +51,5 @@ export const settingsSchema = z.looseObject({
   enabledMcpjsonServers: stringList.optional(),
   disabledMcpjsonServers: stringList.optional(),
   enableAllProjectMcpServers: z.boolean().optional(),
+  sandbox: sandboxSettingsSchema.optional(),
 });

@@ -1,4 +1,5 @@
 import type { PermissionMode, PermissionRule } from "../permissions/types.ts";
+import type { SandboxSettings } from "../sandbox/settings.ts";
 
 /** Settings scopes, lowest precedence first. */
 export type SettingsScope = "user" | "project" | "local" | "managed";
@@ -29,6 +30,7 @@ export type Settings = {
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];
   enableAllProjectMcpServers?: boolean;
+  sandbox?: SandboxSettings;
   [key: string]: unknown;
 };
 

@@ -70,19 +70,25 @@ export function createUnreadOutput(capacity: number): UnreadOutput {
 }
 
 /** Starts `command` with `bash -c` in `cwd` (with `env`, default this process's environment) and
- * registers it under a new id. */
+ * registers it under a new id. `launch`: the command line actually run, when it is not `command`
+ * itself (a command wrapped in the sandbox); `onExit` hears when the shell's main process ended. */
 export function startShell(
   shells: Map<string, BackgroundShell>,
   command: string,
   cwd: string,
   outputCapacity: number,
   env?: Readonly<Record<string, string>>,
+  options: { launch?: string; onExit?: () => void } = {},
 ): BackgroundShell {
   forgetOldFinished(shells);
   let id = randomBytes(3).toString("hex");
   while (shells.has(id)) id = randomBytes(3).toString("hex");
-  const child = spawnGroup(command, { cwd, ...(env && { env }) });
-  let markExited!: () => void;
+  const child = spawnGroup(options.launch ?? command, { cwd, ...(env && { env }) });
+  let resolveExited!: () => void;
+  const markExited = () => {
+    resolveExited();
+    options.onExit?.();
+  };
   const shell: BackgroundShell = {
     id,
     command,
@@ -91,7 +97,7 @@ export function startShell(
     exitCode: null,
     stdout: createUnreadOutput(outputCapacity),
     stderr: createUnreadOutput(outputCapacity),
-    exited: new Promise((resolve) => (markExited = resolve)),
+    exited: new Promise((resolve) => (resolveExited = resolve)),
     child,
     outputOpen: true,
   };

@@ -1,0 +1,123 @@
+// Runs Bash commands inside the OS sandbox, through @anthropic-ai/sandbox-runtime: bubblewrap on
+// Linux, with the network reachable only through the library's filtering proxies (bridged into the
+// sandbox by socat). The library keeps one configuration per process, so each command brings its
+// own policy (its writable directories, its allowed domains) with it; the process-wide one allows
+// nothing.
+import { accessSync, constants } from "node:fs";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { findRipgrep } from "../tools/grep.ts";
+import type { SandboxPolicy } from "./policy.ts";
+
+type Library = typeof import("@anthropic-ai/sandbox-runtime");
+type Manager = Library["SandboxManager"];
+
+/** The programs the sandbox needs besides ripgrep (which comes with this package). */
+const PROGRAMS = ["bwrap", "socat"] as const;
+const INSTALL_HINT = "install bubblewrap and socat (Debian and Ubuntu: apt-get install bubblewrap socat)";
+
+let ready: Promise<Manager> | undefined;
+let checked: Promise<string | undefined> | undefined;
+
+/** Why the sandbox cannot run here (a missing program, an unsupported system), or undefined when
+ * it can. Found once per process. */
+export function sandboxUnavailable(env: Readonly<Record<string, string | undefined>> = process.env): Promise<string | undefined> {
+  checked ??= findProblem(env);
+  return checked;
+}
+
+async function findProblem(env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  if (process.platform !== "linux") return `the sandbox runs on Linux only, and this is ${process.platform}`;
+  const missing = PROGRAMS.filter((program) => !onPath(program, env.PATH ?? ""));
+  if (missing.length > 0) return `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not installed: ${INSTALL_HINT}`;
+  if (!(await findRipgrep())) return "ripgrep is missing: reinstall the project's dependencies (npm install)";
+  try {
+    await manager();
+  } catch (error) {
+    return `the sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return undefined;
+}
+
+function onPath(program: string, searchPath: string): boolean {
+  return searchPath
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) => {
+      try {
+        accessSync(path.join(dir, program), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** The library, initialised once per process with a configuration that allows nothing: writes
+ * nowhere, no domain, and a request to a domain no command allows is refused, not asked about. */
+function manager(): Promise<Manager> {
+  ready ??= (async () => {
+    const [{ SandboxManager }, rg] = await Promise.all([import("@anthropic-ai/sandbox-runtime"), findRipgrep()]);
+    await SandboxManager.initialize(
+      {
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+        ...(rg && { ripgrep: { command: rg } }),
+      },
+      async () => false,
+    );
+    return SandboxManager;
+  })();
+  ready.catch(() => {
+    ready = undefined;
+  });
+  return ready;
+}
+
+export type SandboxedCommand = {
+  /** The command line to run with `bash -c` in place of the original. */
+  command: string;
+  /** Forgets the command's network allowances; call once it has ended. */
+  release(): void;
+};
+
+/** `command` wrapped to run in the sandbox under `policy`, started in `cwd`. Rejects when the
+ * sandbox cannot start. */
+export async function wrapInSandbox(command: string, policy: SandboxPolicy, signal: AbortSignal): Promise<SandboxedCommand> {
+  const sandbox = await manager();
+  // The id is what the proxies know the command's allowances by: it must not be guessable by
+  // another sandboxed command.
+  const id = randomUUID();
+  const { network, filesystem } = policy;
+  sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
+  try {
+    const wrapped = await sandbox.wrapWithSandbox(
+      command,
+      "bash",
+      {
+        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: filesystem.denyWrite, denyRead: filesystem.denyRead },
+        network: {
+          allowedDomains: network.allowedDomains,
+          deniedDomains: [],
+          ...(network.allowUnixSockets && { allowUnixSockets: network.allowUnixSockets }),
+          ...(network.allowAllUnixSockets !== undefined && { allowAllUnixSockets: network.allowAllUnixSockets }),
+          ...(network.allowLocalBinding !== undefined && { allowLocalBinding: network.allowLocalBinding }),
+        },
+      },
+      signal,
+      { commandId: id, commandText: command },
+    );
+    let released = false;
+    return {
+      command: wrapped,
+      release() {
+        if (released) return;
+        released = true;
+        sandbox.unregisterCommandNetworkLists(id);
+      },
+    };
+  } catch (error) {
+    sandbox.unregisterCommandNetworkLists(id);
+    throw error;
+  }
+}

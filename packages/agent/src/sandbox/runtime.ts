@@ -74,10 +74,20 @@ function manager(): Promise<Manager> {
   return ready;
 }
 
+/** Stops the sandbox's proxies, which otherwise keep this process's event loop alive (a host that
+ * ends with process.exit need not call it). The next sandboxed command starts them again. */
+export async function stopSandbox(): Promise<void> {
+  const current = ready;
+  ready = undefined;
+  if (current) await (await current.catch(() => undefined))?.reset();
+}
+
 export type SandboxedCommand = {
   /** The command line to run with `bash -c` in place of the original. */
   command: string;
-  /** Forgets the command's network allowances; call once it has ended. */
+  /** Call once the command has ended (or will not run): forgets its network allowances, and once
+   * no sandboxed command is left running, removes the empty files and directories bubblewrap
+   * made on the host to mount over protected paths that did not exist. */
   release(): void;
 };
 
@@ -114,9 +124,11 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
         if (released) return;
         released = true;
         sandbox.unregisterCommandNetworkLists(id);
+        sandbox.cleanupAfterCommand();
       },
     };
   } catch (error) {
+    // A wrap that failed opened nothing to clean up after.
     sandbox.unregisterCommandNetworkLists(id);
     throw error;
   }

@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decide } from "../permissions/decide.ts";
+import { toPermissionRules } from "../permissions/parse-rule.ts";
+import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
+import { validateSettings } from "../settings/validate.ts";
+import { PROTECTED_PATHS, runsInSandbox, sandboxPolicy, type PolicyPlaces, type SandboxPolicy } from "./policy.ts";
+import type { SandboxSettings } from "./settings.ts";
+
+const CWD = "/work/proj/app";
+const ROOT = "/work/proj";
+const HOME = "/home/u";
+
+function rules(texts: string[]) {
+  return toPermissionRules(texts, { root: ROOT }).rules;
+}
+
+function places(extra: Partial<PolicyPlaces> = {}): PolicyPlaces {
+  return { cwd: CWD, home: HOME, projectRoot: ROOT, additionalDirectories: [], allowRules: [], denyRules: [], ...extra };
+}
+
+function policy(settings: SandboxSettings, extra: Partial<PolicyPlaces> = {}): SandboxPolicy {
+  const made = sandboxPolicy(settings, places(extra));
+  assert.ok(made, "expected a policy");
+  return made;
+}
+
+test("the sandbox is off unless the settings turn it on", () => {
+  assert.equal(sandboxPolicy(undefined, places()), undefined);
+  assert.equal(sandboxPolicy({}, places()), undefined);
+  assert.equal(sandboxPolicy({ enabled: false, filesystem: { allowWrite: ["/x"] } }, places()), undefined);
+});
+
+test("commands may write the working directories and the settings' allowWrite, but not what configures what runs outside", () => {
+  const p = policy({ enabled: true, filesystem: { allowWrite: ["~/.cache/tool", "build", "/var/tmp/out"], denyWrite: ["app/secret"], denyRead: ["~/.ssh"] } }, { additionalDirectories: ["/data/shared"] });
+  assert.deepEqual(p.filesystem.allowWrite, [CWD, "/data/shared", `${HOME}/.cache/tool`, `${ROOT}/build`, "/var/tmp/out"]);
+  for (const root of [CWD, "/data/shared", ROOT]) {
+    for (const inside of PROTECTED_PATHS) assert.ok(p.filesystem.denyWrite.includes(`${root}/${inside}`), `${root}/${inside} is protected`);
+  }
+  assert.ok(p.filesystem.denyWrite.includes(`${ROOT}/app/secret`));
+  assert.deepEqual(p.filesystem.denyRead, [`${HOME}/.ssh`]);
+  assert.deepEqual({ autoAllow: p.autoAllow, allowUnsandboxed: p.allowUnsandboxed, failIfUnavailable: p.failIfUnavailable }, { autoAllow: true, allowUnsandboxed: true, failIfUnavailable: false });
+});
+
+test("allowed domains come from the settings and WebFetch(domain:…) allow rules, less those denied", () => {
+  const p = policy(
+    { enabled: true, network: { allowedDomains: ["registry.npmjs.org", "*.github.com", "api.github.com", "example.com"], deniedDomains: ["*.example.com"] } },
+    { allowRules: rules(["WebFetch(domain:docs.python.org)", "WebFetch", "Bash(npm test)"]), denyRules: rules(["WebFetch(domain:api.github.com)"]) },
+  );
+  // *.example.com denies subdomains only: example.com itself stays allowed.
+  assert.deepEqual(p.network.allowedDomains, ["registry.npmjs.org", "*.github.com", "example.com", "docs.python.org"]);
+});
+
+test("excluded commands, and calls that ask to leave the sandbox where that is allowed, run outside it", () => {
+  const p = policy({ enabled: true, excludedCommands: ["docker", "npm run deploy"] });
+  assert.equal(runsInSandbox("npm test", undefined, p), true);
+  assert.equal(runsInSandbox("docker ps", undefined, p), false);
+  assert.equal(runsInSandbox("  docker   build .", undefined, p), false);
+  assert.equal(runsInSandbox("dockerd", undefined, p), true);
+  assert.equal(runsInSandbox("npm run deploy --prod", undefined, p), false);
+  assert.equal(runsInSandbox("npm run build", undefined, p), true);
+  assert.equal(runsInSandbox("npm test", true, p), false);
+  assert.equal(runsInSandbox("npm test", true, policy({ enabled: true, allowUnsandboxedCommands: false })), true);
+  assert.equal(runsInSandbox("npm test", undefined, undefined), false);
+});
+
+function context(sandbox: SandboxPolicy | undefined, options: { mode?: PermissionMode; ask?: string[]; deny?: string[]; allow?: string[] } = {}): PermissionContext {
+  return {
+    mode: options.mode ?? "default",
+    rules: { allow: rules(options.allow ?? []), ask: rules(options.ask ?? []), deny: rules(options.deny ?? []) },
+    cwd: CWD,
+    home: HOME,
+    additionalDirectories: [],
+    ...(sandbox && { sandbox }),
+  };
+}
+
+const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: "Bash", input: { command, ...extra } });
+
+test("a command the sandbox runs needs no approval; rules, plan mode and leaving the sandbox still decide", () => {
+  const on = policy({ enabled: true, excludedCommands: ["docker"] });
+  assert.equal(decide(bash("npm install && npm test"), context(undefined)).behavior, "ask");
+  const allowed = decide(bash("npm install && npm test"), context(on));
+  assert.equal(allowed.behavior, "allow");
+  assert.match(allowed.reason, /runs in the sandbox/);
+  // Writes outside the working directories: the sandbox refuses them itself.
+  assert.equal(decide(bash("touch /etc/x"), context(on)).behavior, "allow");
+
+  assert.equal(decide(bash("npm publish"), context(on, { ask: ["Bash(npm publish)"] })).behavior, "ask");
+  assert.equal(decide(bash("rm -rf build"), context(on, { deny: ["Bash(rm:*)"] })).behavior, "deny");
+  assert.equal(decide(bash("npm test"), context(on, { mode: "plan" })).behavior, "deny");
+  assert.equal(decide(bash("npm test"), context(on, { mode: "dontAsk" })).behavior, "allow");
+  assert.equal(decide(bash("docker ps"), context(on)).behavior, "ask");
+  assert.equal(decide(bash("npm test", { dangerouslyDisableSandbox: true }), context(on)).behavior, "ask");
+  assert.equal(decide(bash("npm test"), context({ ...on, autoAllow: false })).behavior, "ask");
+  assert.equal(decide(bash("npm test"), context({ ...on, unavailable: "bwrap is not installed" })).behavior, "ask");
+});
+
+test("a line that cannot be checked is allowed in the sandbox only where no command rule could be dodged", () => {
+  const on = policy({ enabled: true });
+  const uncheckable = 'npm test "unclosed';
+  assert.equal(decide(bash(uncheckable), context(on)).behavior, "allow");
+  assert.equal(decide(bash(uncheckable), context(on, { deny: ["Bash(curl:*)"] })).behavior, "ask");
+});
+
+test("bad sandbox settings are named and left out; the rest of the file loads", () => {
+  const { settings, diagnostics } = validateSettings(
+    {
+      sandbox: {
+        enabled: "yes",
+        excludedCommands: ["docker", ""],
+        network: { allowedDomains: ["https://example.com/path", "ok.example.com"], allowLocalBinding: 1 },
+        filesystem: { allowWrite: ["build", 3] },
+      },
+      model: "m",
+    },
+    "/p/.claude/settings.json",
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => d.key),
+    ["sandbox.enabled", "sandbox.excludedCommands[1]", "sandbox.network.allowedDomains[0]", "sandbox.network.allowLocalBinding", "sandbox.filesystem.allowWrite[1]"],
+  );
+  assert.match(diagnostics[2].message, /host name such as example\.com/);
+  assert.deepEqual(settings.sandbox, { excludedCommands: ["docker"], network: { allowedDomains: ["ok.example.com"] }, filesystem: { allowWrite: ["build"] } });
+  assert.equal(settings.model, "m");
+});

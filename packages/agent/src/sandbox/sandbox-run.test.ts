@@ -1,0 +1,132 @@
+// Runs with the sandbox on, through bubblewrap for real: what their Bash commands can and cannot
+// touch. scripts/test.sh installs bubblewrap and socat where it can; without them these tests are
+// skipped with the reason, except in CI, where they fail.
+import assert from "node:assert/strict";
+import http from "node:http";
+import path from "node:path";
+import { after, test, type TestContext } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import type { ScriptedStep } from "../testing/scripted-provider.ts";
+import { sandboxUnavailable, stopSandbox } from "./runtime.ts";
+
+const unavailable = await sandboxUnavailable();
+if (unavailable && process.env.CI) throw new Error(`the sandbox's tests need it to run here: ${unavailable}`);
+const skip = unavailable ? `the sandbox cannot run here: ${unavailable}` : false;
+after(stopSandbox);
+
+/** What the model got back for each of its first reply's tool calls, by id. */
+function results(requests: { messages: ModelMessage[] }[]): Map<string, ToolResultBlock> {
+  const message = withoutCacheMarks(requests[1].messages).at(-1);
+  assert.ok(message && typeof message.content !== "string");
+  return new Map(message.content.filter((b): b is ToolResultBlock => b.type === "tool_result").map((b) => [b.tool_use_id, b]));
+}
+
+/** One reply calling Bash with each command (its id the key), then a closing text. */
+function calls(commands: Record<string, string | Record<string, unknown>>): ScriptedStep[] {
+  const toolCalls = Object.entries(commands).map(([id, input]) => ({ id, name: "Bash", input: typeof input === "string" ? { command: input } : input }));
+  return [{ toolCalls }, { text: "Done." }];
+}
+
+async function sandboxed(t: TestContext, sandbox: Record<string, unknown> = {}): Promise<TempProject> {
+  const project = await tempProject(t);
+  await project.write(".git/HEAD", "ref: refs/heads/main\n");
+  await project.settings({ sandbox: { enabled: true, ...sandbox } });
+  return project;
+}
+
+test("in the sandbox, commands run without approval and write the project, but nothing outside it", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  const outside = path.join(project.home, "escape.txt");
+  const { provider } = await runInProject(
+    project,
+    calls({
+      inside: "mkdir -p build && echo built > build/out.txt && cat build/out.txt",
+      outside: `echo escaped > ${outside}`,
+    }),
+  );
+  const got = results(provider.requests);
+  assert.equal(got.get("inside")?.is_error, undefined);
+  assert.equal(got.get("inside")?.content, "built");
+  assert.equal(await project.read("build/out.txt"), "built\n");
+  assert.equal(got.get("outside")?.is_error, true);
+  assert.match(String(got.get("outside")?.content), /Read-only file system/);
+  assert.equal(await project.exists(path.relative(project.root, outside)), false);
+});
+
+test("the sandbox keeps commands from the files that configure what runs outside it", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  await project.write(".mcp.json", '{"mcpServers":{}}');
+  const { provider } = await runInProject(
+    project,
+    calls({
+      hook: "mkdir -p .git/hooks && printf '#!/bin/sh\\necho owned\\n' > .git/hooks/pre-commit",
+      gitconfig: "printf '[core]\\n\\tfsmonitor = echo owned\\n' >> .git/config",
+      settings: `echo '{"hooks":{}}' > .claude/settings.json`,
+      local: `echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.local.json`,
+      mcp: `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`,
+      command: "mkdir -p .claude/commands && echo owned > .claude/commands/x.md",
+    }),
+  );
+  const got = results(provider.requests);
+  for (const id of ["hook", "gitconfig", "settings", "local", "mcp", "command"]) assert.equal(got.get(id)?.is_error, true, `${id} was refused`);
+  // Nor are the protected paths that did not exist left behind as empty files or directories.
+  assert.equal(await project.exists(".git/hooks"), false);
+  assert.equal(await project.exists(".git/config"), false);
+  assert.equal(await project.exists(".claude/settings.local.json"), false);
+  assert.equal(await project.exists(".claude/commands/x.md"), false);
+  assert.equal(await project.read(".mcp.json"), '{"mcpServers":{}}');
+  assert.doesNotMatch(await project.read(".claude/settings.json"), /hooks/);
+});
+
+test("the sandbox reaches only the domains the settings and WebFetch rules allow", { skip }, async (t) => {
+  // 127.0.0.2 is not in the sandbox's no-proxy list, so requests to it go through the filtering proxy.
+  const server = http.createServer((req, res) => res.end(`served ${req.url}`));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve));
+  t.after(() => server.close());
+  const { port } = server.address() as { port: number };
+  const fetchWith = (url: string) => `NODE_USE_ENV_PROXY=1 "${process.execPath}" -e 'fetch("${url}").then((r) => r.text()).then(console.log, (e) => console.log("failed:", e.message))'`;
+  const direct = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`;
+
+  const allowedProject = await sandboxed(t);
+  await allowedProject.settings({ permissions: { allow: ["WebFetch(domain:127.0.0.2)"] } }, "local");
+  const allowed = results((await runInProject(allowedProject, calls({ fetch: fetchWith(`http://127.0.0.2:${port}/a`), direct }))).provider.requests);
+  assert.equal(allowed.get("fetch")?.content, "served /a");
+  // Around the proxy there is no way out: the sandbox has a network of its own.
+  assert.equal(allowed.get("direct")?.is_error, true);
+
+  const closed = results((await runInProject(await sandboxed(t), calls({ fetch: fetchWith(`http://127.0.0.2:${port}/b`) }))).provider.requests);
+  assert.doesNotMatch(String(closed.get("fetch")?.content), /served/);
+});
+
+test("leaving the sandbox takes approval; excluded commands run outside it with the usual checks", { skip }, async (t) => {
+  const project = await sandboxed(t, { excludedCommands: ["touch"] });
+  const outside = path.join(project.home, "outside.txt");
+  const asked: string[] = [];
+  const { provider } = await runInProject(project, calls({ leave: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true }, excluded: "touch excluded.txt" }), {
+    approve: async (request) => {
+      asked.push(String(request.input.command));
+      return { behavior: "allow" };
+    },
+  });
+  const got = results(provider.requests);
+  assert.deepEqual(asked.sort(), [`echo out > ${outside}`, "touch excluded.txt"]);
+  assert.equal(got.get("leave")?.is_error, undefined);
+  assert.equal(await project.exists(path.relative(project.root, outside)), true);
+  assert.equal(await project.exists("excluded.txt"), true);
+});
+
+test("background commands run in the sandbox too", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  const outside = path.join(project.home, "bg.txt");
+  const steps: ScriptedStep[] = [
+    { toolCalls: [{ id: "bg", name: "Bash", input: { command: `echo in > bg-in.txt; echo out > ${outside}`, run_in_background: true } }] },
+    // The conversation's background commands end with it: wait for this one within the run.
+    { toolCalls: [{ id: "wait", name: "Bash", input: { command: "for i in $(seq 50); do [ -e bg-in.txt ] && break; sleep 0.1; done" } }] },
+    { text: "Done." },
+  ];
+  await runInProject(project, steps);
+  assert.equal(await project.read("bg-in.txt"), "in\n");
+  assert.equal(await project.exists(path.relative(project.root, outside)), false);
+});

@@ -12,6 +12,7 @@ import { measureRunStart } from "./run-start.ts";
 import { measureRunCpu } from "./run-cpu.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
+import { measureSandbox } from "./sandbox.ts";
 import { measureBackend } from "./backends.ts";
 import { measureLongSession } from "./long-session.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
@@ -192,6 +193,9 @@ try {
     `ripgrep run directly ${fmt(grep.rgMs)} ms`,
     `ratio ${fmt(grep.toolMs / grep.rgMs)}×`,
   );
+  const sandbox = await measureSandbox(quick ? 5 : 21);
+  if ("unavailable" in sandbox) console.log(`(the Bash sandbox cannot run here, ${sandbox.unavailable}: its figure is skipped)`);
+  else row("Bash tool running `true` in the sandbox (bubblewrap), median", `${fmt(sandbox.sandboxedMs)} ms`, `the same command outside it ${fmt(sandbox.directMs)} ms`, `added ${fmt(sandbox.sandboxedMs - sandbox.directMs)} ms`);
 } finally {
   await server.stop();
   await fake.close();

@@ -79,3 +79,4 @@ export { exitPlanModeTool } from "./plan-mode/exit-plan-mode.ts";
 export { EXIT_PLAN_MODE_TOOL_NAME } from "./plan-mode/texts.ts";
 export { compact, contextMessages, contextWindowFor, rejoinTranscript, shouldCompact } from "./compaction/index.ts";
 export type { CompactResult, TranscriptEntry } from "./compaction/index.ts";
+export { sandboxPolicy, sandboxUnavailable, stopSandbox, type SandboxPolicy, type SandboxSettings } from "./sandbox/index.ts";

@@ -34,3 +34,10 @@ export async function measureSandbox(runs: number): Promise<{ sandboxedMs: numbe
     await rm(workspace, { recursive: true, force: true });
   }
 }
+
+// Alone: `bash scripts/node.sh bench/sandbox.ts [runs]`.
+if (import.meta.main) {
+  const figures = await measureSandbox(Number(process.argv[2] ?? 21));
+  if ("unavailable" in figures) console.log(`the sandbox cannot run here: ${figures.unavailable}`);
+  else console.log(`Bash \`true\`: in the sandbox ${figures.sandboxedMs.toFixed(1)} ms, outside it ${figures.directMs.toFixed(1)} ms (median), added ${(figures.sandboxedMs - figures.directMs).toFixed(1)} ms`);
+}

@@ -51,8 +51,13 @@ function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision 
  * decided with `rule` set), and so does plan mode, which denies. */
 function sandboxed(decision: PermissionDecision, command: string, disable: unknown, ctx: PermissionContext): PermissionDecision {
   const policy = ctx.sandbox;
-  if (decision.behavior !== "ask" || decision.rule !== undefined || !policy?.autoAllow || policy.unavailable !== undefined) return decision;
-  if (!runsInSandbox(command, disable === true, policy)) return decision;
+  if (decision.behavior !== "ask" || !policy) return decision;
+  if (!runsInSandbox(command, disable === true, policy)) {
+    // Whoever approves should know the command would run with nothing around it.
+    const why = disable === true ? "The command asks to run outside the sandbox." : "The settings run this command outside the sandbox (sandbox.excludedCommands).";
+    return { ...decision, reason: `${why} ${decision.reason}` };
+  }
+  if (decision.rule !== undefined || !policy.autoAllow || policy.unavailable !== undefined) return decision;
   // A line that cannot be split could dodge a command rule: as in bypassPermissions, it is allowed
   // only where there is none to dodge.
   if (hasCommandRules(ctx) && !commandUnits(command).ok) return decision;

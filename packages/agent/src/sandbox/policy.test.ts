@@ -90,8 +90,12 @@ test("a command the sandbox runs needs no approval; rules, plan mode and leaving
   assert.equal(decide(bash("rm -rf build"), context(on, { deny: ["Bash(rm:*)"] })).behavior, "deny");
   assert.equal(decide(bash("npm test"), context(on, { mode: "plan" })).behavior, "deny");
   assert.equal(decide(bash("npm test"), context(on, { mode: "dontAsk" })).behavior, "allow");
-  assert.equal(decide(bash("docker ps"), context(on)).behavior, "ask");
-  assert.equal(decide(bash("npm test", { dangerouslyDisableSandbox: true }), context(on)).behavior, "ask");
+  const excluded = decide(bash("docker ps"), context(on));
+  assert.equal(excluded.behavior, "ask");
+  assert.match(excluded.reason, /^The settings run this command outside the sandbox \(sandbox\.excludedCommands\)\. /);
+  const leaving = decide(bash("npm test", { dangerouslyDisableSandbox: true }), context(on));
+  assert.equal(leaving.behavior, "ask");
+  assert.match(leaving.reason, /^The command asks to run outside the sandbox\. /);
   assert.equal(decide(bash("npm test"), context({ ...on, autoAllow: false })).behavior, "ask");
   assert.equal(decide(bash("npm test"), context({ ...on, unavailable: "bwrap is not installed" })).behavior, "ask");
 });

@@ -21,12 +21,19 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
     const settings = JSON.stringify({ sandbox: { enabled: true } });
     await writeFile(join(workspace, ".claude", "settings.json"), settings);
     const outside = join(tmpdir(), `harness-sandbox-escape-${process.pid}-${Date.now()}.txt`);
+    // The server's data directory holds the store and every other session's files.
+    const dataDir = join(workspace, "..", "..", "..");
+    const other = h.workspace("bob", "private");
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, "secret.txt"), "bob's");
     h.fake.push(
       {
         toolUses: [
           { name: "Bash", input: { command: "echo made > made.txt && cat made.txt" } },
           { name: "Bash", input: { command: `echo escaped > ${outside}` } },
           { name: "Bash", input: { command: `echo '{"hooks":{}}' > .claude/settings.json` } },
+          { name: "Bash", input: { command: `cat ${join(other, "secret.txt")}` } },
+          { name: "Bash", input: { command: `ls ${dataDir}` } },
         ],
       },
       { text: "Done." },
@@ -39,11 +46,14 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
     const calls = client.state!.messages[1].toolCalls!;
     assert.deepEqual(
       calls.map((c) => c.status),
-      ["complete", "error", "error"],
+      ["complete", "error", "error", "error", "complete"],
     );
     assert.equal(calls[0].output, "made");
     assert.match(calls[1].output ?? "", /Read-only file system/);
     assert.match(calls[2].output ?? "", /Read-only file system/);
+    assert.match(calls[3].output ?? "", /No such file or directory/);
+    // Of the data directory, only the way to its own workspace shows.
+    assert.equal(calls[4].output, "workspaces");
     assert.equal(await readFile(join(workspace, "made.txt"), "utf8"), "made\n");
     await assert.rejects(stat(outside), { code: "ENOENT" });
     assert.equal(await readFile(join(workspace, ".claude", "settings.json"), "utf8"), settings);

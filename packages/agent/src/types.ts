@@ -120,6 +120,10 @@ export type RunAgentOptions = {
   home?: string;
   /** Managed settings file; default /etc/claude-code/managed-settings.json. */
   managedSettingsPath?: string;
+  /** Paths the sandbox hides from commands (when the settings turn it on), besides the settings'
+   * denyRead, but for the working directories inside them: a host's other workspaces and its
+   * store. */
+  sandboxHidden?: readonly string[];
   /** Environment of the run: model selection and keys, `${VAR}` in .mcp.json, and the base of the
    * environment of Bash, hooks and MCP servers (the settings' `env` is laid over it). Default
    * process.env. */

@@ -11,6 +11,9 @@
 //       HARNESS_RUNNER_TOKEN: when set, every request must carry `Authorization: Bearer <token>`
 //       (token.ts); it is taken out of the environment its tools and hooks get, but the process's
 //       first environment stays readable in /proc/<pid>/environ: --token-from-stdin does not
+//       HARNESS_SANDBOX_HIDE: paths (separated as in PATH) that the Bash sandbox, when a workspace's
+//       settings turn it on, hides from commands but for the working directories inside them; the
+//       server names its data directory (the store, the other sessions' files),
 //   --token-from-stdin  the token is the first line of stdin (how the server hands it over)
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)

@@ -3,7 +3,8 @@
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
+import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
@@ -72,7 +73,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
   }
 
-  const env = runnerEnv(config.env);
+  // With the sandbox on, a session's commands see none of the data directory (the store, the other
+  // sessions' workspaces and runner state) but their own workspace.
+  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: resolvePath(config.dataDir) };
   const keys = credentialsOf(config.env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const { workspaceOf } = dirs;

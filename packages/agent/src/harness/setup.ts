@@ -89,7 +89,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     projectRoot,
     notice,
   );
-  const sandbox = await sandboxFor(settings, permissions, projectRoot, childEnv, notice);
+  const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
   const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
 
@@ -116,11 +116,18 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
 /** The run's sandbox policy, when the settings turn the sandbox on, with why it cannot run here if
  * it cannot (said once per run). */
-async function sandboxFor(settings: Settings, permissions: PermissionContext, projectRoot: string, env: Record<string, string>, notice: NoticeSink): Promise<SandboxPolicy | undefined> {
+async function sandboxFor(
+  settings: Settings,
+  permissions: PermissionContext,
+  { projectRoot, hidden }: { projectRoot: string; hidden: readonly string[] },
+  env: Record<string, string>,
+  notice: NoticeSink,
+): Promise<SandboxPolicy | undefined> {
   const policy = sandboxPolicy(settings.sandbox, {
     cwd: permissions.cwd,
     home: permissions.home,
     projectRoot,
+    hidden,
     additionalDirectories: permissions.additionalDirectories,
     allowRules: permissions.rules.allow,
     denyRules: permissions.rules.deny,

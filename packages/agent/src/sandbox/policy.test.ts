@@ -42,6 +42,13 @@ test("commands may write the working directories and the settings' allowWrite, b
   assert.deepEqual({ autoAllow: p.autoAllow, allowUnsandboxed: p.allowUnsandboxed, failIfUnavailable: p.failIfUnavailable }, { autoAllow: true, allowUnsandboxed: true, failIfUnavailable: false });
 });
 
+test("paths a host hides stay hidden from commands, but for the working directories inside them", () => {
+  const p = policy({ enabled: true, filesystem: { denyRead: ["~/.aws"] } }, { cwd: "/data/workspaces/u/s", projectRoot: "/data/workspaces/u/s", additionalDirectories: ["/srv/shared"], hidden: ["/data"] });
+  assert.deepEqual(p.filesystem.denyRead, ["/data", `${HOME}/.aws`]);
+  assert.deepEqual(p.filesystem.allowRead, ["/data/workspaces/u/s"]);
+  assert.deepEqual(policy({ enabled: true }).filesystem.allowRead, []);
+});
+
 test("allowed domains come from the settings and WebFetch(domain:…) allow rules, less those denied", () => {
   const p = policy(
     { enabled: true, network: { allowedDomains: ["registry.npmjs.org", "*.github.com", "api.github.com", "example.com"], deniedDomains: ["*.example.com"] } },

@@ -28,7 +28,9 @@ export type SandboxPolicy = {
   excludedCommands: readonly string[];
   /** When the sandbox cannot start here, refuse to run commands instead of running them outside it. */
   failIfUnavailable: boolean;
-  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[] };
+  /** denyRead hides; allowRead shows again what lies inside a hidden path (the working directories
+   * inside a host's hidden data). */
+  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[] };
   network: { allowedDomains: string[]; allowUnixSockets?: string[]; allowAllUnixSockets?: boolean; allowLocalBinding?: boolean };
   /** Why the sandbox cannot run on this machine; absent when it can. */
   unavailable?: string;
@@ -51,6 +53,8 @@ export type PolicyPlaces = {
   additionalDirectories: readonly string[];
   allowRules: readonly PermissionRule[];
   denyRules: readonly PermissionRule[];
+  /** Paths hidden from commands but for the working directories inside them (RunAgentOptions.sandboxHidden). */
+  hidden?: readonly string[];
 };
 
 /** The run's sandbox policy; undefined when the settings do not turn the sandbox on. */
@@ -63,6 +67,8 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   const denied = unique([...(settings.network?.deniedDomains ?? []), ...webFetchDomains(places.denyRules)]);
   const allowed = unique([...(settings.network?.allowedDomains ?? []), ...webFetchDomains(places.allowRules)]).filter((d) => !denied.some((x) => covers(x, d)));
   const network = settings.network;
+  const hidden = (places.hidden ?? []).map((p) => path.resolve(p));
+  const shownAgain = roots.filter((root) => hidden.some((h) => isInside(root, h)));
   return {
     autoAllow: settings.autoAllowBashIfSandboxed !== false,
     allowUnsandboxed: settings.allowUnsandboxedCommands !== false,
@@ -71,7 +77,8 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
     filesystem: {
       allowWrite: writable,
       denyWrite: unique([...protectedPaths, ...(settings.filesystem?.denyWrite ?? []).map(resolve)]),
-      denyRead: unique((settings.filesystem?.denyRead ?? []).map(resolve)),
+      denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve)]),
+      allowRead: shownAgain,
     },
     network: {
       allowedDomains: allowed,
@@ -112,6 +119,11 @@ function covers(denied: string, allowed: string): boolean {
   if (!d.startsWith("*.")) return false;
   // `*.example.com` is every subdomain, not example.com itself.
   return a.endsWith(d.slice(1));
+}
+
+function isInside(p: string, dir: string): boolean {
+  const relative = path.relative(dir, p);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function unique(items: string[]): string[] {

@@ -105,7 +105,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
       command,
       "bash",
       {
-        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: filesystem.denyWrite, denyRead: filesystem.denyRead },
+        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: filesystem.denyWrite, denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },
         network: {
           allowedDomains: network.allowedDomains,
           deniedDomains: [],

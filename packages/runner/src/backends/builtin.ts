@@ -20,7 +20,7 @@ export type BuiltinBackendOptions = {
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
    * --disallowedTools and --append-system-prompt). */
-  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt">;
+  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden">;
 };
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in

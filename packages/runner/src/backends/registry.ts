@@ -1,5 +1,6 @@
 // The backends a runner can run a query with, by name. Each is loaded on first use: the builtin
 // backend brings in the agent and the model SDKs, the claude-code backend the Claude Agent SDK.
+import { delimiter, isAbsolute } from "node:path";
 import type { Backend } from "../backend.ts";
 
 export type BackendRegistry = {
@@ -45,14 +46,32 @@ export function lazyBackend(name: string, load: () => Promise<Backend>, traits: 
   };
 }
 
+/** Paths (separated as in PATH) that the Bash sandbox hides from commands, but for the working
+ * directories inside them; a server names its data directory (RunAgentOptions.sandboxHidden). */
+export const SANDBOX_HIDE_ENV = "HARNESS_SANDBOX_HIDE";
+
+/** The paths of SANDBOX_HIDE_ENV: absolute ones only (a relative path would depend on where a
+ * command runs). */
+export function sandboxHiddenPaths(env: Readonly<Record<string, string | undefined>>): string[] {
+  return (env[SANDBOX_HIDE_ENV] ?? "").split(delimiter).filter((p) => isAbsolute(p));
+}
+
 /** The builtin and claude-code backends, loaded lazily. The builtin backend keeps one set of agent
  * resources (background shells, files read, MCP servers) for all the runs of this runner, and the
  * environment the runner had when the backend loaded. */
 export function standardBackends(): Backend[] {
+  const hidden = sandboxHiddenPaths(process.env);
   return [
-    lazyBackend("builtin", async () => (await import("./builtin.ts")).builtinBackend({ sharedResources: true, env: Object.freeze({ ...process.env }) }), {
-      checkpointsOnChange: true,
-    }),
+    lazyBackend(
+      "builtin",
+      async () =>
+        (await import("./builtin.ts")).builtinBackend({
+          sharedResources: true,
+          env: Object.freeze({ ...process.env }),
+          ...(hidden.length > 0 && { runOptions: { sandboxHidden: hidden } }),
+        }),
+      { checkpointsOnChange: true },
+    ),
     lazyBackend("claude-code", async () => (await import("./claude-code.ts")).claudeCodeBackend()),
   ];
 }

@@ -167,11 +167,14 @@ export class SessionCore {
     conn.send(errorFrame(message, code, index));
   }
 
-  /** Applies `operations` as one batch: the next seq, the log, the store and every client. */
+  /** Applies `operations` as one batch: the next seq, the log, the store and every client. Runner
+   * operations staged and not yet committed go first in the same batch (they are applied already):
+   * a run's last text and its end reach clients as one frame. */
   commit(operations: DeltaOperation[]): number {
-    this.commitStaged();
+    const staged = this.#staged;
+    this.#staged = [];
     this.state = applyOperations(this.state, operations);
-    return this.#record(operations);
+    return this.#record(staged.length > 0 ? [...staged, ...operations] : operations);
   }
 
   /** Applies runner operations now and commits them, merged with any staged in the same macrotask,

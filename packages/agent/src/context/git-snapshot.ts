@@ -34,7 +34,7 @@ export async function gitSnapshot(cwd: string, signal: AbortSignal, options: { t
   const [branch, head, status, log, originHead, main, master] = await Promise.all([
     git("branch", "--show-current"),
     git("rev-parse", "--short", "HEAD"),
-    git("-c", "color.status=false", "status", "--short"),
+    git("-c", "color.status=false", "status", "--short", "--ignore-submodules=all"),
     git("log", "--oneline", "--no-color", "-n", String(GIT_RECENT_COMMITS)),
     git("symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"),
     git("rev-parse", "--verify", "--quiet", "refs/heads/main"),
@@ -65,11 +65,17 @@ function capLines(stdout: string): string {
   return `${lines.slice(0, GIT_STATUS_MAX_LINES).join("\n")}\n... (${cut} more line${cut === 1 ? "" : "s"} not shown; run "git status" with Bash for the full list)`;
 }
 
+/** Settings of the repository's config that would have git run a program of the repository's
+ * choosing (a file-system monitor, hooks, a signature checker): turned off, since whatever wrote
+ * the workspace (a command the sandbox let run unasked, a cloned project) may have set them. For
+ * the same reason `status` does not look into nested repositories. */
+const NO_PROGRAMS = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "log.showSignature=false", "-c", "diff.external="];
+
 function runGit(cwd: string, args: string[], signal: AbortSignal, timeout: number): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       "git",
-      ["--no-optional-locks", ...args],
+      ["--no-optional-locks", ...NO_PROGRAMS, ...args],
       {
         cwd,
         signal,

@@ -133,6 +133,7 @@ async function sandboxFor(
     denyRules: permissions.rules.deny,
   });
   if (!policy) return undefined;
+  for (const note of policy.notes) notice("warning", note);
   const unavailable = await sandboxUnavailable(env);
   if (unavailable === undefined) return policy;
   const then = policy.failIfUnavailable ? "Bash commands are refused (sandbox.failIfUnavailable)" : "Bash commands run outside it, with the usual approvals";

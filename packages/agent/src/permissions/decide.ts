@@ -46,18 +46,26 @@ function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision 
   return decideOther(call, name, ctx);
 }
 
-/** A command the sandbox runs needs no approval where only the defaults asked: the sandbox keeps it
- * to the working directories and the allowed domains. Rules still apply (a deny or ask rule
- * decided with `rule` set), and so does plan mode, which denies. */
+/** With the sandbox on:
+ * - a command the sandbox runs needs no approval where only the defaults asked: the sandbox keeps
+ *   it to the working directories and the allowed domains. Rules still apply (a deny or ask rule
+ *   decided with `rule` set), and so does plan mode, which denies;
+ * - a command that runs outside it needs approval even where the defaults would let it run (a
+ *   "read-only" git status, say): the commands the sandbox let run unasked may have written what
+ *   it reads (a nested repository's config, a package's scripts). A call that asks to leave the
+ *   sandbox always asks; an excluded command runs unasked only on an allow rule. Deny decisions
+ *   and bypassPermissions stand. */
 function sandboxed(decision: PermissionDecision, command: string, disable: unknown, ctx: PermissionContext): PermissionDecision {
   const policy = ctx.sandbox;
-  if (decision.behavior !== "ask" || !policy) return decision;
+  if (!policy || decision.behavior === "deny") return decision;
   if (!runsInSandbox(command, disable === true, policy)) {
-    // Whoever approves should know the command would run with nothing around it.
-    const why = disable === true ? "The command asks to run outside the sandbox." : "The settings run this command outside the sandbox (sandbox.excludedCommands).";
-    return { ...decision, reason: `${why} ${decision.reason}` };
+    const leaving = disable === true;
+    const why = leaving ? "The command asks to run outside the sandbox." : "The settings run this command outside the sandbox (sandbox.excludedCommands).";
+    if (decision.behavior === "ask") return { ...decision, reason: `${why} ${decision.reason}` };
+    if (ctx.mode === "bypassPermissions" || (!leaving && decision.rule !== undefined)) return decision;
+    return ask(`${why} Outside it, what other commands wrote unasked could make it do more than it says, so it needs approval.`);
   }
-  if (decision.rule !== undefined || !policy.autoAllow || policy.unavailable !== undefined) return decision;
+  if (decision.behavior !== "ask" || decision.rule !== undefined || !policy.autoAllow || policy.unavailable !== undefined) return decision;
   // A line that cannot be split could dodge a command rule: as in bypassPermissions, it is allowed
   // only where there is none to dodge.
   if (hasCommandRules(ctx) && !commandUnits(command).ok) return decision;

@@ -4,7 +4,7 @@ import { decide } from "../permissions/decide.ts";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { validateSettings } from "../settings/validate.ts";
-import { PROTECTED_PATHS, runsInSandbox, sandboxPolicy, type PolicyPlaces, type SandboxPolicy } from "./policy.ts";
+import { PROTECTED_PATHS, protectedPaths, runsInSandbox, sandboxPolicy, type PolicyPlaces, type SandboxPolicy } from "./policy.ts";
 import type { SandboxSettings } from "./settings.ts";
 
 const CWD = "/work/proj/app";
@@ -33,13 +33,43 @@ test("the sandbox is off unless the settings turn it on", () => {
 
 test("commands may write the working directories and the settings' allowWrite, but not what configures what runs outside", () => {
   const p = policy({ enabled: true, filesystem: { allowWrite: ["~/.cache/tool", "build", "/var/tmp/out"], denyWrite: ["app/secret"], denyRead: ["~/.ssh"] } }, { additionalDirectories: ["/data/shared"] });
-  assert.deepEqual(p.filesystem.allowWrite, [CWD, "/data/shared", `${HOME}/.cache/tool`, `${ROOT}/build`, "/var/tmp/out"]);
-  for (const root of [CWD, "/data/shared", ROOT]) {
-    for (const inside of PROTECTED_PATHS) assert.ok(p.filesystem.denyWrite.includes(`${root}/${inside}`), `${root}/${inside} is protected`);
-  }
-  assert.ok(p.filesystem.denyWrite.includes(`${ROOT}/app/secret`));
+  assert.deepEqual(p.filesystem.allowWrite, [CWD, "/data/shared", `${HOME}/.cache/tool`, `${ROOT}/build`, "/var/tmp/out", p.tmpDir]);
+  assert.match(p.tmpDir, /harness-sandbox-\d+\/[0-9a-f]{16}$/);
+  assert.deepEqual(p.protectedRoots, [CWD, "/data/shared", `${HOME}/.cache/tool`, `${ROOT}/build`, "/var/tmp/out", ROOT]);
+  assert.deepEqual(p.filesystem.denyWrite, [`${ROOT}/app/secret`]);
   assert.deepEqual(p.filesystem.denyRead, [`${HOME}/.ssh`]);
   assert.deepEqual({ autoAllow: p.autoAllow, allowUnsandboxed: p.allowUnsandboxed, failIfUnavailable: p.failIfUnavailable }, { autoAllow: true, allowUnsandboxed: true, failIfUnavailable: false });
+});
+
+test("protected paths: inside .git and .claude where they exist, the whole directory where not; a symbolic link is refused", () => {
+  const existing = new Set(["/w/.git", "/w/.claude", "/v/.git"]);
+  const links = new Set<string>();
+  const lstat = (p: string) => (existing.has(p) || links.has(p) ? { isSymbolicLink: () => links.has(p) } : undefined);
+  existing.add("/w/.git/commondir");
+  const kept = protectedPaths(["/w", "/v"], lstat);
+  for (const inside of PROTECTED_PATHS.filter((p) => !["/.git/config.worktree", "/.git/modules", "/.git/worktrees"].some((x) => `/${p}` === x))) {
+    assert.ok(kept.includes(`/w/${inside}`), `/w/${inside}`);
+  }
+  // Missing, git's optional files are left alone: git would fail to read what stood in their place.
+  assert.ok(!kept.includes("/w/.git/modules") && !kept.includes("/v/.git/commondir"));
+  assert.ok(kept.includes("/v/.claude") && kept.includes("/v/.git/hooks") && kept.includes("/v/.mcp.json"));
+  assert.ok(!kept.some((p) => p.startsWith("/v/.claude/")));
+  links.add("/w/.mcp.json");
+  assert.throws(() => protectedPaths(["/w"], lstat), /\/w\/\.mcp\.json is a symbolic link/);
+  existing.delete("/w/.claude");
+  links.add("/w/.claude");
+  assert.throws(() => protectedPaths(["/w"], lstat), /\/w\/\.claude is a symbolic link/);
+});
+
+test("Read and Edit deny rules bound the sandbox too; a write pattern it cannot follow turns the approvals back on", () => {
+  const p = policy({ enabled: true }, { denyRules: rules(["Read(./.env)", "Read(*.pem)", "Edit(/src/locked/**)", "Write(//etc/hosts)", "Bash(rm:*)", "Read"]) });
+  assert.deepEqual(p.filesystem.denyRead, [`${CWD}/.env`, `${CWD}/**/*.pem`]);
+  assert.deepEqual(p.filesystem.denyWrite, [`${ROOT}/src/locked`, "/etc/hosts"]);
+  assert.equal(p.autoAllow, true);
+  assert.deepEqual(p.notes, []);
+  const loose = policy({ enabled: true }, { denyRules: rules(["Edit(src/**/*.lock)"]) });
+  assert.equal(loose.autoAllow, false);
+  assert.match(loose.notes[0], /cannot enforce "Edit\(src\/\*\*\/\*\.lock\)"/);
 });
 
 test("paths a host hides stay hidden from commands, but for the working directories inside them", () => {
@@ -54,8 +84,10 @@ test("allowed domains come from the settings and WebFetch(domain:…) allow rule
     { enabled: true, network: { allowedDomains: ["registry.npmjs.org", "*.github.com", "api.github.com", "example.com"], deniedDomains: ["*.example.com"] } },
     { allowRules: rules(["WebFetch(domain:docs.python.org)", "WebFetch", "Bash(npm test)"]), denyRules: rules(["WebFetch(domain:api.github.com)"]) },
   );
-  // *.example.com denies subdomains only: example.com itself stays allowed.
-  assert.deepEqual(p.network.allowedDomains, ["registry.npmjs.org", "*.github.com", "example.com", "docs.python.org"]);
+  // *.example.com denies subdomains only: example.com itself stays allowed. A wildcard that would
+  // cover a denied host cannot be given to the sandbox: it is left out, and the run is told.
+  assert.deepEqual(p.network.allowedDomains, ["registry.npmjs.org", "example.com", "docs.python.org"]);
+  assert.match(p.notes[0], /leaves \*\.github\.com out of the allowed domains: it cannot allow it while denying api\.github\.com/);
 });
 
 test("excluded commands, and calls that ask to leave the sandbox where that is allowed, run outside it", () => {
@@ -103,6 +135,21 @@ test("a command the sandbox runs needs no approval; rules, plan mode and leaving
   const leaving = decide(bash("npm test", { dangerouslyDisableSandbox: true }), context(on));
   assert.equal(leaving.behavior, "ask");
   assert.match(leaving.reason, /^The command asks to run outside the sandbox\. /);
+});
+
+test("outside the sandbox, even a read-only command asks: what ran unasked inside may have prepared it", () => {
+  const on = policy({ enabled: true, excludedCommands: ["git"] });
+  // Without the sandbox, git status runs unasked (it only reads).
+  assert.equal(decide(bash("git status"), context(undefined)).behavior, "allow");
+  assert.equal(decide(bash("git status"), context(on)).behavior, "ask");
+  assert.equal(decide(bash("ls", { dangerouslyDisableSandbox: true }), context(on)).behavior, "ask");
+  // An allow rule is the user's word for an excluded command; leaving the sandbox still asks.
+  assert.equal(decide(bash("git status"), context(on, { allow: ["Bash(git status)"] })).behavior, "allow");
+  assert.equal(decide(bash("npm test", { dangerouslyDisableSandbox: true }), context(on, { allow: ["Bash(npm test)"] })).behavior, "ask");
+  assert.equal(decide(bash("git push"), context(on, { deny: ["Bash(git push)"] })).behavior, "deny");
+  assert.equal(decide(bash("ls", { dangerouslyDisableSandbox: true }), context(on, { mode: "bypassPermissions" })).behavior, "allow");
+  // A sandbox that cannot run here: commands run outside it with the usual approvals.
+  assert.equal(decide(bash("git status"), context({ ...on, excludedCommands: [], unavailable: "no bwrap" })).behavior, "allow");
   assert.equal(decide(bash("npm test"), context({ ...on, autoAllow: false })).behavior, "ask");
   assert.equal(decide(bash("npm test"), context({ ...on, unavailable: "bwrap is not installed" })).behavior, "ask");
 });

@@ -1,12 +1,18 @@
 // What the sandbox lets a run's Bash commands do, from its settings and permission rules.
+import { createHash } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import type { PermissionRule } from "../permissions/types.ts";
 import type { SandboxSettings } from "./settings.ts";
 
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
  * something that later runs outside the sandbox (hooks and MCP servers from the settings, git's
- * hooks and its config, commands, agents and skills the model is handed), so writing one would
- * be a way out. */
+ * hooks, its config wherever git looks for it, commands, agents and skills the model is handed),
+ * so writing one would be a way out. Where `.git` or `.claude` does not exist, the whole directory
+ * is kept from being made (see protectedPaths). The paths of PROTECTED_IF_PRESENT only where they
+ * exist: git reads them when they are there, and what the sandbox mounts over a missing path
+ * cannot be read, which would stop git. The harness's own git commands ignore the programs a
+ * repository's config names, wherever it comes from (git-snapshot.ts). */
 export const PROTECTED_PATHS = [
   ".claude/settings.json",
   ".claude/settings.local.json",
@@ -14,24 +20,37 @@ export const PROTECTED_PATHS = [
   ".claude/agents",
   ".claude/skills",
   ".mcp.json",
+  ".gitmodules",
   ".git/hooks",
   ".git/config",
-  ".gitmodules",
+  ".git/config.worktree",
+  ".git/commondir",
+  ".git/modules",
+  ".git/worktrees",
 ] as const;
+
+const PROTECTED_IF_PRESENT = new Set<string>([".git/config.worktree", ".git/commondir", ".git/modules", ".git/worktrees"]);
 
 export type SandboxPolicy = {
   /** A command the sandbox would run needs no approval (deny and ask rules still apply). */
   autoAllow: boolean;
-  /** A call may ask to run outside the sandbox (then it needs approval like any command). */
+  /** A call may ask to run outside the sandbox (then it needs approval). */
   allowUnsandboxed: boolean;
   /** Commands (a name, or a prefix of words) that run outside the sandbox. */
   excludedCommands: readonly string[];
   /** When the sandbox cannot start here, refuse to run commands instead of running them outside it. */
   failIfUnavailable: boolean;
+  /** The directories whose PROTECTED_PATHS are kept from commands (checked as each command starts). */
+  protectedRoots: string[];
   /** denyRead hides; allowRead shows again what lies inside a hidden path (the working directories
-   * inside a host's hidden data). */
+   * inside a host's hidden data). denyWrite holds the settings' and the deny rules' paths; the
+   * protected paths are added as each command starts. */
   filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[] };
   network: { allowedDomains: string[]; allowUnixSockets?: string[]; allowAllUnixSockets?: boolean; allowLocalBinding?: boolean };
+  /** The commands' TMPDIR: a directory of this workspace's own (made as a command starts). */
+  tmpDir: string;
+  /** What the run is told about the policy (rules the sandbox cannot enforce, domains left out). */
+  notes: string[];
   /** Why the sandbox cannot run on this machine; absent when it can. */
   unavailable?: string;
 };
@@ -57,46 +76,110 @@ export type PolicyPlaces = {
   hidden?: readonly string[];
 };
 
+const READ_RULE_TOOLS = new Set(["Read"]);
+const WRITE_RULE_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
 /** The run's sandbox policy; undefined when the settings do not turn the sandbox on. */
 export function sandboxPolicy(settings: SandboxSettings | undefined, places: PolicyPlaces): SandboxPolicy | undefined {
   if (settings?.enabled !== true) return undefined;
+  const notes: string[] = [];
   const resolve = (p: string) => resolvePath(p, places);
+  const tmpDir = workspaceTmpDir(places.cwd);
   const writable = unique([places.cwd, ...places.additionalDirectories, ...(settings.filesystem?.allowWrite ?? []).map(resolve)]);
-  const roots = unique([...writable, places.projectRoot]);
-  const protectedPaths = roots.flatMap((root) => PROTECTED_PATHS.map((p) => path.join(root, p)));
-  const denied = unique([...(settings.network?.deniedDomains ?? []), ...webFetchDomains(places.denyRules)]);
-  const allowed = unique([...(settings.network?.allowedDomains ?? []), ...webFetchDomains(places.allowRules)]).filter((d) => !denied.some((x) => covers(x, d)));
-  const network = settings.network;
   const hidden = (places.hidden ?? []).map((p) => path.resolve(p));
-  const shownAgain = roots.filter((root) => hidden.some((h) => isInside(root, h)));
+  const fromRules = denyRuleBoundaries(places);
+  let autoAllow = settings.autoAllowBashIfSandboxed !== false;
+  if (autoAllow && fromRules.unenforceable.length > 0) {
+    autoAllow = false;
+    notes.push(`The sandbox cannot enforce ${fromRules.unenforceable.map((t) => `"${t}"`).join(", ")} (a pattern in a path that bubblewrap cannot follow), so Bash commands ask for approval as they do without it.`);
+  }
+  const network = settings.network;
   return {
-    autoAllow: settings.autoAllowBashIfSandboxed !== false,
+    autoAllow,
     allowUnsandboxed: settings.allowUnsandboxedCommands !== false,
     excludedCommands: settings.excludedCommands ?? [],
     failIfUnavailable: settings.failIfUnavailable === true,
+    protectedRoots: unique([...writable, places.projectRoot]),
     filesystem: {
-      allowWrite: writable,
-      denyWrite: unique([...protectedPaths, ...(settings.filesystem?.denyWrite ?? []).map(resolve)]),
-      denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve)]),
-      allowRead: shownAgain,
+      allowWrite: [...writable, tmpDir],
+      denyWrite: unique([...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
+      denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
+      allowRead: unique([...writable, places.projectRoot]).filter((root) => hidden.some((h) => isInside(root, h))),
     },
     network: {
-      allowedDomains: allowed,
+      allowedDomains: allowedDomains(settings, places, notes),
       ...(network?.allowUnixSockets && { allowUnixSockets: network.allowUnixSockets.map(resolve) }),
       ...(network?.allowAllUnixSockets !== undefined && { allowAllUnixSockets: network.allowAllUnixSockets }),
       ...(network?.allowLocalBinding !== undefined && { allowLocalBinding: network.allowLocalBinding }),
     },
+    tmpDir,
+    notes,
   };
 }
 
 /** Whether `command` runs outside the sandbox because the settings exclude it: its first word is an
  * excluded name, or its words start with an excluded prefix of words. */
-export function isExcluded(command: string, policy: SandboxPolicy): boolean {
+export function isExcluded(command: string, policy: Pick<SandboxPolicy, "excludedCommands">): boolean {
   const words = command.trim().split(/\s+/);
   return policy.excludedCommands.some((excluded) => {
     const prefix = excluded.trim().split(/\s+/);
     return prefix.every((word, i) => words[i] === word);
   });
+}
+
+/** The settings' allowed domains and those of WebFetch(domain:…) allow rules (what a command may
+ * reach is what WebFetch may), less the denied ones. The sandbox allows a domain list per command
+ * and cannot carve a host out of an allowed wildcard: such a wildcard is left out, and said. */
+function allowedDomains(settings: SandboxSettings, places: PolicyPlaces, notes: string[]): string[] {
+  const denied = unique([...(settings.network?.deniedDomains ?? []), ...webFetchDomains(places.denyRules)]);
+  const allowed = unique([...(settings.network?.allowedDomains ?? []), ...webFetchDomains(places.allowRules)]);
+  return allowed.filter((domain) => {
+    if (denied.some((d) => covers(d, domain))) return false;
+    const carved = denied.filter((d) => covers(domain, d));
+    if (carved.length > 0) notes.push(`The sandbox leaves ${domain} out of the allowed domains: it cannot allow it while denying ${carved.join(", ")}.`);
+    return carved.length === 0;
+  });
+}
+
+/** The paths of Read(…) and Edit(…) deny rules, which a sandboxed command must not get around:
+ * literal paths and directories (`src/locked/**`) become the sandbox's own denies; a read pattern
+ * goes to the sandbox as a pattern (it finds the matching files); a write pattern it cannot
+ * enforce. */
+function denyRuleBoundaries(places: PolicyPlaces): { read: string[]; write: string[]; unenforceable: string[] } {
+  const out = { read: [] as string[], write: [] as string[], unenforceable: [] as string[] };
+  for (const rule of places.denyRules) {
+    const reads = READ_RULE_TOOLS.has(rule.tool);
+    if (rule.specifier === undefined || (!reads && !WRITE_RULE_TOOLS.has(rule.tool))) continue;
+    const target = rulePath(rule.specifier, rule.root, places);
+    if (!hasGlob(target)) (reads ? out.read : out.write).push(target);
+    else if (reads) out.read.push(target);
+    else out.unenforceable.push(rule.text);
+  }
+  return out;
+}
+
+/** A Read/Edit rule's pattern as an absolute path (see compilePathPattern): `//abs`, `~/…`, `/…`
+ * from the rule's root, `./…` or `a/b` from cwd, a bare name (`.env`, `*.pem`) at any depth below
+ * cwd; a trailing `/**` is the directory itself. */
+function rulePath(pattern: string, root: string, places: PolicyPlaces): string {
+  let p = pattern.replace(/\/\*\*$/, "");
+  if (p.startsWith("//")) return path.resolve("/", p.slice(2));
+  if (p.startsWith("~/")) return path.resolve(places.home, p.slice(2));
+  if (p.startsWith("/")) return path.resolve(root, p.slice(1));
+  if (p.startsWith("./")) return path.resolve(places.cwd, p.slice(2));
+  if (!p.slice(0, -1).includes("/")) p = `**/${p}`;
+  return path.join(places.cwd, p);
+}
+
+function hasGlob(p: string): boolean {
+  return /[*?[{]/.test(p);
+}
+
+/** A directory of the workspace's own for its commands' temporary files, outside it (the sandbox
+ * runtime's default is one directory for every sandboxed command on the machine). */
+function workspaceTmpDir(cwd: string): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  return path.join(os.tmpdir(), `harness-sandbox-${uid}`, createHash("sha256").update(cwd).digest("hex").slice(0, 16));
 }
 
 /** `~/` is the home directory; a relative path starts at the project root. */
@@ -106,19 +189,19 @@ function resolvePath(p: string, places: PolicyPlaces): string {
   return path.resolve(places.projectRoot, p);
 }
 
-/** The domains of `WebFetch(domain:…)` rules: what a command may reach is what WebFetch may. */
+/** The domains of `WebFetch(domain:…)` rules. */
 function webFetchDomains(rules: readonly PermissionRule[]): string[] {
   return rules.flatMap((rule) => (rule.tool === "WebFetch" && rule.specifier?.startsWith("domain:") ? [rule.specifier.slice("domain:".length).trim().toLowerCase()] : []));
 }
 
-/** Whether the domain pattern `denied` covers every host of `allowed`. */
-function covers(denied: string, allowed: string): boolean {
-  const d = denied.toLowerCase();
-  const a = allowed.toLowerCase();
-  if (d === a) return true;
-  if (!d.startsWith("*.")) return false;
+/** Whether the domain pattern `outer` covers every host of `inner`. */
+function covers(outer: string, inner: string): boolean {
+  const o = outer.toLowerCase();
+  const i = inner.toLowerCase();
+  if (o === i) return true;
+  if (!o.startsWith("*.")) return false;
   // `*.example.com` is every subdomain, not example.com itself.
-  return a.endsWith(d.slice(1));
+  return i.endsWith(o.slice(1));
 }
 
 function isInside(p: string, dir: string): boolean {
@@ -128,4 +211,34 @@ function isInside(p: string, dir: string): boolean {
 
 function unique(items: string[]): string[] {
   return [...new Set(items)];
+}
+
+/** The paths to keep from a command starting now, under each of `roots`: PROTECTED_PATHS, or the
+ * whole `.git` or `.claude` where it does not exist (bubblewrap makes an empty directory on the
+ * host to mount over a missing path, and another command running meanwhile could fill it: a `.git`
+ * made that way would be a repository whose config the harness's own git commands read). Throws
+ * when one of them is a symbolic link, which a command could replace. */
+export function protectedPaths(roots: readonly string[], lstat: (p: string) => { isSymbolicLink(): boolean } | undefined): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    const missing = new Set<string>();
+    for (const top of [".git", ".claude"]) {
+      const stats = lstat(path.join(root, top));
+      if (!stats) missing.add(top);
+      else if (stats.isSymbolicLink()) throw symlinkError(path.join(root, top));
+    }
+    for (const top of missing) out.push(path.join(root, top));
+    for (const inside of PROTECTED_PATHS) {
+      if (missing.has(inside.split("/")[0])) continue;
+      const full = path.join(root, inside);
+      const stats = lstat(full);
+      if (stats?.isSymbolicLink()) throw symlinkError(full);
+      if (stats || !PROTECTED_IF_PRESENT.has(inside)) out.push(full);
+    }
+  }
+  return unique(out);
+}
+
+function symlinkError(file: string): Error {
+  return new Error(`${file} is a symbolic link, which a sandboxed command could replace; make it a real file or directory, or run such commands outside the sandbox (sandbox.excludedCommands)`);
 }

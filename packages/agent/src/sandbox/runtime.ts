@@ -3,11 +3,11 @@
 // sandbox by socat). The library keeps one configuration per process, so each command brings its
 // own policy (its writable directories, its allowed domains) with it; the process-wide one allows
 // nothing.
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
-import type { SandboxPolicy } from "./policy.ts";
+import { protectedPaths, type SandboxPolicy } from "./policy.ts";
 
 type Library = typeof import("@anthropic-ai/sandbox-runtime");
 type Manager = Library["SandboxManager"];
@@ -95,6 +95,8 @@ export type SandboxedCommand = {
  * sandbox cannot start. */
 export async function wrapInSandbox(command: string, policy: SandboxPolicy, signal: AbortSignal): Promise<SandboxedCommand> {
   const sandbox = await manager();
+  const kept = protectedPaths(policy.protectedRoots, (p) => lstatSync(p, { throwIfNoEntry: false }));
+  mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
   // The id is what the proxies know the command's allowances by: it must not be guessable by
   // another sandboxed command.
   const id = randomUUID();
@@ -102,10 +104,10 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
   try {
     const wrapped = await sandbox.wrapWithSandbox(
-      command,
+      `export TMPDIR=${shellQuote(policy.tmpDir)}\n${command}`,
       "bash",
       {
-        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: filesystem.denyWrite, denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },
+        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: [...kept, ...filesystem.denyWrite], denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },
         network: {
           allowedDomains: network.allowedDomains,
           deniedDomains: [],
@@ -132,4 +134,8 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
     sandbox.unregisterCommandNetworkLists(id);
     throw error;
   }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }

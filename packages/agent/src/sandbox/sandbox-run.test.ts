@@ -2,6 +2,8 @@
 // touch. scripts/test.sh installs bubblewrap and socat where it can; without them these tests are
 // skipped with the reason, except in CI, where they fail.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { after, test, type TestContext } from "node:test";
@@ -29,9 +31,9 @@ function calls(commands: Record<string, string | Record<string, unknown>>): Scri
   return [{ toolCalls }, { text: "Done." }];
 }
 
-async function sandboxed(t: TestContext, sandbox: Record<string, unknown> = {}): Promise<TempProject> {
+async function sandboxed(t: TestContext, sandbox: Record<string, unknown> = {}, options: { git?: boolean } = {}): Promise<TempProject> {
   const project = await tempProject(t);
-  await project.write(".git/HEAD", "ref: refs/heads/main\n");
+  if (options.git !== false) await project.write(".git/HEAD", "ref: refs/heads/main\n");
   await project.settings({ sandbox: { enabled: true, ...sandbox } });
   return project;
 }
@@ -129,4 +131,63 @@ test("background commands run in the sandbox too", { skip }, async (t) => {
   await runInProject(project, steps);
   assert.equal(await project.read("bg-in.txt"), "in\n");
   assert.equal(await project.exists(path.relative(project.root, outside)), false);
+});
+
+test("where there is no .git, no command can make one, not even while another runs", { skip }, async (t) => {
+  const project = await sandboxed(t, {}, { git: false });
+  const steps: ScriptedStep[] = [
+    { toolCalls: [{ id: "bg", name: "Bash", input: { command: "sleep 2", run_in_background: true } }] },
+    {
+      toolCalls: [
+        { id: "init", name: "Bash", input: { command: "git init -q ." } },
+        { id: "fill", name: "Bash", input: { command: "mkdir -p .git/refs && echo 'ref: refs/heads/main' > .git/HEAD" } },
+      ],
+    },
+    { text: "Done." },
+  ];
+  const { provider } = await runInProject(project, steps);
+  const message = withoutCacheMarks(provider.requests[2].messages).at(-1);
+  assert.ok(message && typeof message.content !== "string");
+  for (const block of message.content) if (block.type === "tool_result") assert.equal(block.is_error, true, JSON.stringify(block.content));
+  assert.equal(await project.exists(".git"), false);
+});
+
+test("commands get a temporary directory of their workspace's own; Read deny rules hide files from them too", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  await project.write(".env", "SECRET=1\n");
+  await project.settings({ permissions: { deny: ["Read(./.env)"] } }, "local");
+  const { provider } = await runInProject(project, calls({ tmp: 'f=$(mktemp) && echo ok > "$f" && cat "$f" && dirname "$f"', env: "cat .env" }));
+  const got = results(provider.requests);
+  const [ok, dir] = String(got.get("tmp")?.content).split("\n");
+  assert.equal(ok, "ok");
+  assert.match(dir, /harness-sandbox-\d+\/[0-9a-f]{16}$/);
+  assert.equal(got.get("env")?.is_error, true);
+  assert.doesNotMatch(String(got.get("env")?.content), /SECRET/);
+});
+
+test("a protected path that is a symbolic link stops sandboxed commands, saying why", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  await project.write("cfg/settings.json", "{}");
+  await fs.symlink("cfg", path.join(project.root, ".claude-real"));
+  await fs.rename(path.join(project.root, ".claude"), path.join(project.root, ".claude-old"));
+  await fs.symlink(".claude-old", path.join(project.root, ".claude"));
+  const { provider } = await runInProject(project, calls({ swap: "rm .claude && mkdir .claude && echo '{}' > .claude/settings.local.json" }));
+  const got = results(provider.requests);
+  assert.equal(got.get("swap")?.is_error, true);
+  assert.match(String(got.get("swap")?.content), /The command was not run: .*\.claude is a symbolic link/);
+  assert.equal((await fs.lstat(path.join(project.root, ".claude"))).isSymbolicLink(), true);
+});
+
+test("a repository a sandboxed command nests in the workspace cannot run programs through the harness's git", { skip }, async (t) => {
+  const project = await sandboxed(t, {}, { git: false });
+  const git = (...args: string[]) => execFileSync("git", ["-C", project.root, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { stdio: "ignore" });
+  git("init", "-q");
+  git("commit", "-q", "--allow-empty", "-m", "start");
+  const owned = path.join(project.home, "owned");
+  const plant = `git init -q sub && git -C sub -c user.name=t -c user.email=t@t commit -q --allow-empty -m x && git -C sub config core.fsmonitor 'touch ${owned}; false' && git add sub`;
+  const first = results((await runInProject(project, calls({ plant }))).provider.requests);
+  assert.equal(first.get("plant")?.is_error, undefined, String(first.get("plant")?.content));
+  // The next run takes its git snapshot (git status) on the host.
+  await runInProject(project, [{ text: "Hello." }]);
+  assert.equal(await fs.access(owned).then(() => true, () => false), false);
 });

@@ -41,6 +41,15 @@ test("commands may write the working directories and the settings' allowWrite, b
   assert.deepEqual({ autoAllow: p.autoAllow, allowUnsandboxed: p.allowUnsandboxed, failIfUnavailable: p.failIfUnavailable }, { autoAllow: true, allowUnsandboxed: true, failIfUnavailable: false });
 });
 
+test("where a writable directory reaches the user's configuration, it is protected as a project's is", () => {
+  assert.deepEqual(policy({ enabled: true, filesystem: { allowWrite: ["~/.cache"] } }).protectedRoots, [CWD, `${HOME}/.cache`, ROOT]);
+  for (const allowWrite of ["~/.claude", "~/.claude/debug", "~", "/home"]) {
+    const p = policy({ enabled: true, filesystem: { allowWrite: [allowWrite] } });
+    assert.ok(p.protectedRoots.includes(HOME), allowWrite);
+    assert.ok(p.filesystem.denyWrite.includes(`${HOME}/.claude.json`), allowWrite);
+  }
+});
+
 test("protected paths: inside .git and .claude where they exist, the whole directory where not; a symbolic link is refused", () => {
   const existing = new Set(["/w/.git", "/w/.claude", "/v/.git"]);
   const links = new Set<string>();

@@ -87,6 +87,10 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   const tmpDir = workspaceTmpDir(places.cwd);
   const writable = unique([places.cwd, ...places.additionalDirectories, ...(settings.filesystem?.allowWrite ?? []).map(resolve)]);
   const hidden = (places.hidden ?? []).map((p) => path.resolve(p));
+  // The user's own configuration (~/.claude, ~/.claude.json) is protected too when a writable
+  // directory reaches it.
+  const userConfig = path.join(places.home, ".claude");
+  const homeReached = writable.some((w) => isInside(w, userConfig) || isInside(places.home, w));
   const fromRules = denyRuleBoundaries(places);
   let autoAllow = settings.autoAllowBashIfSandboxed !== false;
   if (autoAllow && fromRules.unenforceable.length > 0) {
@@ -99,10 +103,10 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
     allowUnsandboxed: settings.allowUnsandboxedCommands !== false,
     excludedCommands: settings.excludedCommands ?? [],
     failIfUnavailable: settings.failIfUnavailable === true,
-    protectedRoots: unique([...writable, places.projectRoot]),
+    protectedRoots: unique([...writable, places.projectRoot, ...(homeReached ? [places.home] : [])]),
     filesystem: {
       allowWrite: [...writable, tmpDir],
-      denyWrite: unique([...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
+      denyWrite: unique([...(homeReached ? [path.join(places.home, ".claude.json")] : []), ...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
       denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
       allowRead: unique([...writable, places.projectRoot]).filter((root) => hidden.some((h) => isInside(root, h))),
     },

@@ -11,6 +11,7 @@ import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
+import { sandboxedBashTool } from "../tools/bash.ts";
 import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
@@ -117,7 +118,8 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
  * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
  * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
 function defaultTools(setup: RunSetup): Tool[] {
-  const builtins = [...builtinTools(), exitPlanModeTool];
+  const sandboxed = setup.permissions.sandbox !== undefined;
+  const builtins = [...builtinTools().map((tool) => (sandboxed && tool.name === "Bash" ? sandboxedBashTool : tool)), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills));

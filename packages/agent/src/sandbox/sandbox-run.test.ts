@@ -49,6 +49,13 @@ test("in the sandbox, commands run without approval and write the project, but n
     }),
   );
   const got = results(provider.requests);
+  // The model is told of the sandbox, and may ask to leave it; a run without it hears of neither.
+  const bash = provider.requests[0].tools?.find((tool) => tool.name === "Bash");
+  assert.match(bash?.description ?? "", /Commands run inside a sandbox/);
+  assert.ok(JSON.stringify(bash?.input_schema).includes("dangerouslyDisableSandbox"));
+  const plain = (await runInProject(await tempProject(t), [{ text: "Hi." }])).provider.requests[0].tools?.find((tool) => tool.name === "Bash");
+  assert.doesNotMatch(plain?.description ?? "", /sandbox/);
+  assert.ok(!JSON.stringify(plain?.input_schema).includes("dangerouslyDisableSandbox"));
   assert.equal(got.get("inside")?.is_error, undefined);
   assert.equal(got.get("inside")?.content, "built");
   assert.equal(await project.read("build/out.txt"), "built\n");

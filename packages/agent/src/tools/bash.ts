@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
-import type { ToolOutput } from "../types.ts";
+import type { ToolContext, ToolOutput } from "../types.ts";
 import { runsInSandbox } from "../sandbox/policy.ts";
 import { wrapInSandbox, type SandboxedCommand } from "../sandbox/runtime.ts";
 import { startShell } from "./background-shells.ts";
@@ -30,43 +30,64 @@ Usage:
 - run_in_background: true starts the command and returns at once with a shell ID, for servers, watchers and other long-running commands. Read its new output with BashOutput and stop it with KillShell. Background commands have no timeout, keep running after this reply, and are stopped when the conversation ends. There is no need to add "&" to the command.
 - Without run_in_background, do not start servers or watchers that never exit; they hold the call until the timeout.
 - With git: never change git config, never force-push, skip hooks or rewrite published history unless the user asked for it, and only commit when asked.
-- description: a short note of what the command does, in active voice (for example "Run the unit tests").
-- When the sandbox is on (the settings' sandbox.enabled), commands run inside it: they can write only in the working directories (not their settings, git hooks or git config), and reach only the network domains the settings allow. When a command fails only because of the sandbox (a write refused as "Read-only file system", a blocked connection), you may call it again with dangerouslyDisableSandbox: true; the user is then asked to approve it, unless the settings forbid leaving the sandbox.`;
+- description: a short note of what the command does, in active voice (for example "Run the unit tests").`;
+
+/** What a run with the sandbox on is told besides (sandboxedBashTool). */
+const sandboxNote = `
+- Commands run inside a sandbox: they can write only in the working directories (not their settings, git hooks or git config) and $TMPDIR, and reach only the network domains the settings allow. When a command fails only because of the sandbox (a write refused as "Read-only file system", a blocked connection), you may call it again with dangerouslyDisableSandbox: true; the user is then asked to approve it, unless the settings forbid leaving the sandbox.`;
+
+const parameters = {
+  command: z.string().min(1).describe("The command to run"),
+  timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  description: z.string().optional().describe("What the command does, in 5-10 words"),
+  run_in_background: z.boolean().optional().describe("Run the command in the background and return at once; read its output later with BashOutput"),
+};
+
+type BashInput = { command: string; timeout?: number; run_in_background?: boolean; dangerouslyDisableSandbox?: boolean };
 
 export const bashTool = defineTool({
   name: "Bash",
   description,
+  parameters: z.strictObject(parameters),
+  execute: (input, ctx) => runBash(input, ctx),
+});
+
+/** Bash as a run with the sandbox on has it: told about the sandbox, and able to ask to leave it.
+ * A run without the sandbox sends neither, so its requests stay as they were. */
+export const sandboxedBashTool = defineTool({
+  name: "Bash",
+  description: description + sandboxNote,
   parameters: z.strictObject({
-    command: z.string().min(1).describe("The command to run"),
-    timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
-    description: z.string().optional().describe("What the command does, in 5-10 words"),
-    run_in_background: z.boolean().optional().describe("Run the command in the background and return at once; read its output later with BashOutput"),
+    ...parameters,
     dangerouslyDisableSandbox: z.boolean().optional().describe("Run this command outside the sandbox (needs the user's approval); only after it failed because of the sandbox"),
   }),
-  async execute({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background, dangerouslyDisableSandbox }, { cwd, signal, state, env, sandbox }) {
-    let launch: SandboxedCommand | undefined;
-    if (runsInSandbox(command, dangerouslyDisableSandbox, sandbox)) {
-      if (sandbox.unavailable !== undefined && sandbox.failIfUnavailable) {
-        return { content: `The command was not run: the sandbox cannot run here (${sandbox.unavailable}), and the settings (sandbox.failIfUnavailable) forbid running commands outside it.`, isError: true };
-      }
-      if (sandbox.unavailable === undefined) {
-        if (signal.aborted) return { content: "Interrupted by user", isError: true };
-        try {
-          launch = await wrapInSandbox(command, sandbox, signal);
-        } catch (error) {
-          if (signal.aborted) return { content: "Interrupted by user", isError: true };
-          return { content: `The command was not run: the sandbox could not be set up for it: ${error instanceof Error ? error.message : String(error)}`, isError: true };
-        }
-      }
-    }
-    if (run_in_background) return startInBackground(command, cwd, state, env, launch);
-    try {
-      return await runCommand(launch?.command ?? command, cwd, timeout, signal, env, state);
-    } finally {
-      launch?.release();
-    }
-  },
+  execute: (input, ctx) => runBash(input, ctx),
 });
+
+/** A Bash call: in the sandbox when the run has it on and the call runs inside it (runsInSandbox). */
+async function runBash({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox }: ToolContext): Promise<ToolOutput> {
+  let launch: SandboxedCommand | undefined;
+  if (runsInSandbox(command, dangerouslyDisableSandbox, sandbox)) {
+    if (sandbox.unavailable !== undefined && sandbox.failIfUnavailable) {
+      return { content: `The command was not run: the sandbox cannot run here (${sandbox.unavailable}), and the settings (sandbox.failIfUnavailable) forbid running commands outside it.`, isError: true };
+    }
+    if (sandbox.unavailable === undefined) {
+      if (signal.aborted) return { content: "Interrupted by user", isError: true };
+      try {
+        launch = await wrapInSandbox(command, sandbox, signal);
+      } catch (error) {
+        if (signal.aborted) return { content: "Interrupted by user", isError: true };
+        return { content: `The command was not run: the sandbox could not be set up for it: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      }
+    }
+  }
+  if (run_in_background) return startInBackground(command, cwd, state, env, launch);
+  try {
+    return await runCommand(launch?.command ?? command, cwd, timeout, signal, env, state);
+  } finally {
+    launch?.release();
+  }
+}
 
 function startInBackground(command: string, cwd: string, state: ToolState | undefined, env: Readonly<Record<string, string>> | undefined, launch: SandboxedCommand | undefined): ToolOutput {
   const refuse = (content: string): ToolOutput => {

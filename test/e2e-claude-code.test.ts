@@ -4,7 +4,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findClaudeCodeExecutable } from "@harness/runner";
@@ -142,5 +142,27 @@ test("the next prompt resumes the Claude Code session: the model sees the earlie
   assert.match(sent, /remember heron/);
   assert.match(sent, /The code word is heron\./);
   assertClaudeCode(from);
+  await client.close();
+});
+
+test("with the sandbox on in its settings, Claude Code's commands do not see the server's data directory but for their workspace", { skip, timeout }, async () => {
+  const ws = workspace("cc-sandbox");
+  const other = workspace("cc-private");
+  await mkdir(join(ws, ".claude"), { recursive: true });
+  await mkdir(other, { recursive: true });
+  await writeFile(join(other, "secret.txt"), "the-secret-text");
+  await writeFile(join(ws, ".claude", "settings.json"), JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }));
+  fake.push(
+    { toolUses: [{ name: "Bash", input: { command: `cat ${join(other, "secret.txt")}; ls ${dataDir}; echo mine > mine.txt && cat mine.txt`, description: "look around" } }] },
+    { text: "Looked." },
+  );
+  const client = await connect("cc-sandbox");
+  client.send({ type: "submit", prompt: "look around" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+  const call = client.state!.messages[1].toolCalls![0];
+  assert.doesNotMatch(call.output ?? "", /the-secret-text/);
+  assert.match(call.output ?? "", /secret\.txt: No such file or directory/);
+  assert.match(call.output ?? "", /^workspaces$/m);
+  assert.match(call.output ?? "", /^mine$/m);
   await client.close();
 });

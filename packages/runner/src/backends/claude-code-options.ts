@@ -93,6 +93,9 @@ export type LaunchInput = {
   query: RunnerQuery;
   resume?: ResumePlan;
   cwd: string;
+  /** Paths Claude Code's sandbox hides from commands when the settings turn it on, but for the
+   * working directory (SANDBOX_HIDE_ENV). */
+  sandboxHidden?: readonly string[];
   executable: string;
   env: Record<string, string>;
   settingSources: SettingSource[];
@@ -125,5 +128,8 @@ export function launchOptions(input: LaunchInput): Options {
     // checkpoint taken before the run, and the echoes are the user turns of the transcript.
     extraArgs: { "replay-user-messages": null },
     stderr: input.stderr,
+    // Restrictions only: whether there is a sandbox stays the settings' choice (`enabled` unset),
+    // and these lists are added to theirs.
+    ...(input.sandboxHidden?.length && { sandbox: { filesystem: { denyRead: [...input.sandboxHidden], allowRead: [input.cwd] } } }),
   };
 }

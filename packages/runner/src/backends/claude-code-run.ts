@@ -21,6 +21,7 @@ import {
 import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
 import { abortedMessage } from "../abort-reason.ts";
+import { sandboxHiddenPaths } from "./registry.ts";
 
 export const NOT_INSTALLED_MESSAGE =
   "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";
@@ -80,6 +81,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       query,
       resume,
       cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
+      sandboxHidden: sandboxHiddenPaths(deps.runnerEnv),
       executable,
       env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
       settingSources: deps.settingSources,

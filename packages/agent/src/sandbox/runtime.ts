@@ -91,8 +91,8 @@ export type SandboxedCommand = {
   release(): void;
 };
 
-/** `command` wrapped to run in the sandbox under `policy`, started in `cwd`. Rejects when the
- * sandbox cannot start. */
+/** `command` wrapped to run in the sandbox under `policy` (from the directory the wrapped command
+ * is started in). Rejects when the sandbox cannot start, or a protected path is a symbolic link. */
 export async function wrapInSandbox(command: string, policy: SandboxPolicy, signal: AbortSignal): Promise<SandboxedCommand> {
   const sandbox = await manager();
   const kept = protectedPaths(policy.protectedRoots, (p) => lstatSync(p, { throwIfNoEntry: false }));
@@ -104,7 +104,8 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
   try {
     const wrapped = await sandbox.wrapWithSandbox(
-      `export TMPDIR=${shellQuote(policy.tmpDir)}\n${command}`,
+      // On the command's own line, so that bash's line numbers in messages stay right.
+      `export TMPDIR=${shellQuote(policy.tmpDir)}; ${command}`,
       "bash",
       {
         filesystem: { allowWrite: filesystem.allowWrite, denyWrite: [...kept, ...filesystem.denyWrite], denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },

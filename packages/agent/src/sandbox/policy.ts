@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import type { PermissionRule } from "../permissions/types.ts";
+import { isWithin } from "../real-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
 
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
@@ -90,7 +91,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   // The user's own configuration (~/.claude, ~/.claude.json) is protected too when a writable
   // directory reaches it.
   const userConfig = path.join(places.home, ".claude");
-  const homeReached = writable.some((w) => isInside(w, userConfig) || isInside(places.home, w));
+  const homeReached = writable.some((w) => isWithin(w, userConfig) || isWithin(places.home, w));
   const fromRules = denyRuleBoundaries(places);
   let autoAllow = settings.autoAllowBashIfSandboxed !== false;
   if (autoAllow && fromRules.unenforceable.length > 0) {
@@ -108,7 +109,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
       allowWrite: [...writable, tmpDir],
       denyWrite: unique([...(homeReached ? [path.join(places.home, ".claude.json")] : []), ...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
       denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
-      allowRead: unique([...writable, places.projectRoot]).filter((root) => hidden.some((h) => isInside(root, h))),
+      allowRead: unique([...writable, places.projectRoot]).filter((root) => hidden.some((h) => isWithin(root, h))),
     },
     network: {
       allowedDomains: allowedDomains(settings, places, notes),
@@ -206,11 +207,6 @@ function covers(outer: string, inner: string): boolean {
   if (!o.startsWith("*.")) return false;
   // `*.example.com` is every subdomain, not example.com itself.
   return i.endsWith(o.slice(1));
-}
-
-function isInside(p: string, dir: string): boolean {
-  const relative = path.relative(dir, p);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function unique(items: string[]): string[] {

@@ -113,7 +113,7 @@ test("leaving the sandbox takes approval; excluded commands run outside it with 
   const project = await sandboxed(t, { excludedCommands: ["touch"] });
   const outside = path.join(project.home, "outside.txt");
   const asked: string[] = [];
-  const { provider } = await runInProject(project, calls({ leave: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true }, excluded: "touch excluded.txt" }), {
+  const { provider } = await runInProject(project, calls({ leave: { command: `echo out > ${outside}`, dangerouslyDisableSandbox: true }, excluded: "touch excluded.txt", bad: { command: "touch bad.txt", dangerouslyDisableSandbox: "yes" } }), {
     approve: async (request) => {
       asked.push(String(request.input.command));
       return { behavior: "allow" };
@@ -124,6 +124,10 @@ test("leaving the sandbox takes approval; excluded commands run outside it with 
   assert.equal(got.get("leave")?.is_error, undefined);
   assert.equal(await project.exists(path.relative(project.root, outside)), true);
   assert.equal(await project.exists("excluded.txt"), true);
+  // A flag that is not a boolean is refused before anything runs or is asked.
+  assert.equal(got.get("bad")?.is_error, true);
+  assert.match(String(got.get("bad")?.content), /dangerouslyDisableSandbox/);
+  assert.equal(await project.exists("bad.txt"), false);
 });
 
 test("background commands run in the sandbox too", { skip }, async (t) => {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { headlessContext, type Backend } from "../backend.ts";
 import { collect, fakeBackend, never, post, startRunner, usage } from "../test-support.ts";
-import { defaultBackendName, lazyBackend, standardBackends } from "./registry.ts";
+import { defaultBackendName, lazyBackend, SANDBOX_HIDE_ENV, sandboxHiddenPaths, standardBackends } from "./registry.ts";
 
 function named(name: string): Backend & { runs: unknown[] } {
   return { ...fakeBackend(async () => ({ ok: true, result: `ran on ${name}`, usage, transcript: [] })), name };
@@ -73,4 +73,10 @@ test("the standard backends say before loading when they take file checkpoints, 
   assert.equal(lazyClaude.checkpointsOnChange, undefined);
   const { builtinBackend } = await import("./builtin.ts");
   assert.equal(builtinBackend().checkpointsOnChange, lazyBuiltin.checkpointsOnChange);
+});
+
+test("the paths the sandbox hides are the absolute ones of HARNESS_SANDBOX_HIDE; empty and relative entries are left out", () => {
+  assert.deepEqual(sandboxHiddenPaths({}), []);
+  assert.deepEqual(sandboxHiddenPaths({ [SANDBOX_HIDE_ENV]: "" }), []);
+  assert.deepEqual(sandboxHiddenPaths({ [SANDBOX_HIDE_ENV]: "/srv/harness::data/rel:./x:/tmp/y" }), ["/srv/harness", "/tmp/y"]);
 });

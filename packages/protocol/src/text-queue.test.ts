@@ -24,6 +24,9 @@ test("texts come back as they went in, in order, across chunks, with their UTF-8
   assert.equal(queue.bytes, expected.reduce((sum, t) => sum + Buffer.byteLength(t), 0));
   assert.deepEqual(queue.from(expected.length - 2), expected.slice(-2));
   assert.deepEqual(queue.from(expected.length), []);
+  assert.equal(queue.bytesFrom(0), queue.bytes);
+  assert.equal(queue.bytesFrom(expected.length - 3), expected.slice(-3).reduce((sum, t) => sum + Buffer.byteLength(t), 0));
+  assert.equal(queue.bytesFrom(expected.length), 0);
 });
 
 test("dropping the oldest keeps the rest readable and the size right; dropping all empties it", () => {
@@ -41,6 +44,7 @@ test("dropping the oldest keeps the rest readable and the size right; dropping a
   assert.equal(queue.bytes, kept.reduce((sum, t) => sum + t.length, 0));
   queue.drop(40);
   assert.deepEqual(queue.from(0), kept.slice(40));
+  assert.equal(queue.bytesFrom(10), kept.slice(50).reduce((sum, t) => sum + t.length, 0), "counted from the oldest text still held");
   queue.drop(1000);
   assert.equal(queue.length, 0);
   assert.equal(queue.bytes, 0);

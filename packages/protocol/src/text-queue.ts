@@ -16,6 +16,8 @@ export type TextQueue = {
   drop(count?: number): void;
   /** The texts from index `from` (0 is the oldest) to the newest, oldest first. */
   from(from: number): string[];
+  /** The UTF-8 bytes of the texts `from(from)` would return, without decoding them. */
+  bytesFrom(from: number): number;
   clear(): void;
 };
 
@@ -112,6 +114,11 @@ export function createTextQueue(): TextQueue {
         texts.push(decoder.decode(chunk.subarray(offsetOf[i], offsetOf[i] + lengthOf[i])));
       }
       return texts;
+    },
+    bytesFrom(from) {
+      let total = 0;
+      for (let i = head + Math.max(0, from); i < chunkOf.length; i++) total += lengthOf[i];
+      return total;
     },
     clear: reset,
   };

@@ -123,6 +123,26 @@ test("a client reconnecting with since gets exactly the deltas it missed", async
   await Promise.all([client.close(), back.close(), current.close()]);
 });
 
+test("a client that missed more than a state frame holds is sent one state frame, not the megabytes it missed", async () => {
+  const { server } = await serve();
+  const session = ids();
+  const client = await MinimalClient.connect(server.url, session);
+  const first = client.seq;
+  // Forty system prompts of 200,000 characters: 8 MB of deltas, where the state holds the last one.
+  for (let i = 0; i < 40; i++) client.send({ type: "configure", config: { systemPrompt: `${i}`.padEnd(200_000, "x") } });
+  await client.waitForState((s) => (s.config as { systemPrompt?: string } | undefined)?.systemPrompt?.startsWith("39") === true, 30_000);
+  const since = first + 1;
+
+  const back = await frameRecorder(`${server.url}/ws?userId=${session.userId}&sessionId=${session.sessionId}&since=${since}`);
+  await waitFor(() => back.frames.length > 0, "the catch-up");
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(back.frames.map((f) => f.type), ["state"]);
+  const [frame] = back.frames as { type: "state"; state: HarnessState; seq: number }[];
+  assert.equal(frame.seq, client.seq);
+  assert.deepEqual(frame.state, client.state);
+  await Promise.all([client.close(), back.close()]);
+});
+
 test("cancel through a real runner ends the run cancelled, and the next submit runs", async () => {
   const { server } = await serve();
   let release!: () => void;

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
-import type { LoadedSession, RunRecord, SessionSnapshot, SessionStore, StoredBatch } from "@harness/session";
+import { DEFAULT_REPLAY_BYTES, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
 import { markClosed, markOpen } from "./sqlite-open-mark.ts";
@@ -18,6 +18,8 @@ import { createWriterLink } from "./sqlite-writer-link.ts";
 
 /** Batches kept per session for replay to reconnecting clients; older ones are pruned. */
 export const KEPT_BATCHES = 5000;
+/** And at most this many bytes of them: a client that missed more is sent a state frame. */
+export const KEPT_BATCH_BYTES = DEFAULT_REPLAY_BYTES;
 const TranscriptSchema = z.array(TranscriptMessageSchema);
 const MarksSchema = z.record(z.string(), z.number().int().nonnegative());
 const RunRecordSchema: z.ZodType<RunRecord> = z.object({
@@ -33,7 +35,7 @@ const RunRecordSchema: z.ZodType<RunRecord> = z.object({
 export type SqliteSessionStore = Omit<SessionStore, "load" | "readBatches" | "unstoredSeq"> & {
   load(): LoadedSession | undefined;
   unstoredSeq(): number;
-  readBatches(after: number): StoredBatch[];
+  readBatches(after: number, maxBytes?: number): StoredBatch[] | undefined;
 };
 
 export type SqliteDatabase = {
@@ -88,14 +90,14 @@ function parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
   return value as T;
 }
 
-export function openSqliteDatabase(path: string, options: { onError?: (error: unknown) => void } = {}): SqliteDatabase {
+export function openSqliteDatabase(path: string, options: { onError?: (error: unknown) => void; keptBatchBytes?: number } = {}): SqliteDatabase {
   makeDirsSync(dirname(path));
   const db = openDatabaseFile(path);
   // The writer thread checkpoints the WAL as it grows; this connection's rare writes (the catalog's)
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
   const floor = markOpen(db);
-  const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
+  const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
     `SELECT s.state, s.seq, s.transcript, s.clean, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
@@ -160,9 +162,17 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         writer.settle(sessionKey(userId, sessionId));
         return unstoredSeqOf(db, userId, sessionId, floor);
       },
-      readBatches(after) {
+      readBatches(after, maxBytes = Infinity) {
         writer.settle(sessionKey(userId, sessionId));
-        return rows<DeltaRow>(selectDeltas, userId, sessionId, after).map((r) => ({ seq: r.seq, operations: r.ops }));
+        // Row by row, so that a catch-up too large to replay stops the read instead of loading it all.
+        const batches: StoredBatch[] = [];
+        let total = 0;
+        for (const row of selectDeltas.iterate(userId, sessionId, after) as Iterable<DeltaRow>) {
+          total += row.ops.length;
+          if (total > maxBytes) return undefined;
+          batches.push({ seq: row.seq, operations: row.ops });
+        }
+        return batches;
       },
     };
   }

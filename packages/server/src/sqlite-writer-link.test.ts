@@ -32,7 +32,7 @@ test("a writer thread that dies fails the writes it held, with a message; the ne
        await import(${JSON.stringify(new URL("./sqlite-writer.ts", import.meta.url).href)});`,
     );
     const errors: string[] = [];
-    const link = createWriterLink({ path, keptBatches: 100, delayMs: 5, waitMs: 10_000, script: pathToFileURL(script), onError: (e) => errors.push(String(e)) });
+    const link = createWriterLink({ path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 5, waitMs: 10_000, script: pathToFileURL(script), onError: (e) => errors.push(String(e)) });
 
     const lost = link.enqueue("u\0a", op("a", 1));
     await assert.rejects(lost, /the session database's writer thread stopped: it exited with code 3/);
@@ -56,7 +56,7 @@ test("an urgent write is committed without waiting out the delay, with the write
     const path = join(dir.path, "harness.db");
     openDatabaseFile(path).close();
     // A delay no test waits out: only an urgent write can be committed.
-    const link = createWriterLink({ path, keptBatches: 100, delayMs: 60_000, waitMs: 10_000 });
+    const link = createWriterLink({ path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 60_000, waitMs: 10_000 });
     const before = link.enqueue("u\0a", op("a", 1));
     await link.enqueue("u\0b", op("b", 1), true);
     await before;

@@ -22,6 +22,8 @@ type Pending = { key: string; op: WriteOp; resolve(): void; reject(error: unknow
 export function createWriterLink(options: {
   path: string;
   keptBatches: number;
+  /** Bytes of batches kept per session (see WriterData). */
+  keptBytes: number;
   delayMs: number;
   /** A blocking wait for the thread gives up after this long. */
   waitMs: number;
@@ -31,7 +33,7 @@ export function createWriterLink(options: {
 }): WriterLink {
   // [0]: the id of the last request the thread has handled. Ids start at 1.
   const done = new Int32Array(new SharedArrayBuffer(4));
-  const data: WriterData = { path: options.path, keptBatches: options.keptBatches, done: done.buffer as SharedArrayBuffer };
+  const data: WriterData = { path: options.path, keptBatches: options.keptBatches, keptBytes: options.keptBytes, done: done.buffer as SharedArrayBuffer };
   let worker: Worker | undefined;
   let nextId = 1;
   let pending: Pending[] = [];

@@ -36,6 +36,9 @@ export type WriterData = {
   path: string;
   /** Batches kept per session; older ones are pruned. */
   keptBatches: number;
+  /** And at most this many bytes (UTF-16 units) of their operations. The batches after the
+   * session's snapshot are kept whatever their number and size: loading the session needs them. */
+  keptBytes: number;
   /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it. */
   done: SharedArrayBuffer;
 };
@@ -86,6 +89,13 @@ function serve(data: WriterData): void {
   );
   const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails", "session_marks"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
+  // The newest seq whose batch, with all the newer ones, comes to more than the bytes kept (0: none).
+  const overBytes = db.prepare(
+    `SELECT COALESCE(MAX(seq), 0) AS seq FROM (
+       SELECT seq, SUM(length(ops)) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) AS newer
+       FROM deltas WHERE user_id = ? AND session_id = ?
+     ) WHERE newer > ?`,
+  );
   // Prepared, not exec'd: every write has its own savepoint, and exec parses its SQL each time.
   const savepoint = db.prepare("SAVEPOINT one");
   const rollbackTo = db.prepare("ROLLBACK TO one");
@@ -94,7 +104,8 @@ function serve(data: WriterData): void {
   let transactions = 0;
   /** Sessions whose row says "closed cleanly": the next write that is not final says otherwise. */
   const closedClean = new Set<string>();
-  const written = new Map<string, { userId: string; sessionId: string; seq: number; snapshotSeq: number; prunedTo: number }>();
+  /** `bytes`: of the batches written since the last pruning. */
+  const written = new Map<string, { userId: string; sessionId: string; seq: number; snapshotSeq: number; prunedTo: number; bytes: number }>();
 
   // Batches after the snapshot are needed to load the session, so they are never pruned.
   const pruneLimit = (entry: { seq: number; snapshotSeq: number }) => Math.min(entry.seq - data.keptBatches, entry.snapshotSeq);
@@ -150,11 +161,13 @@ function serve(data: WriterData): void {
     const key = keyOf(w);
     if (w.remove) return void written.delete(key);
     if (w.markOpen) return;
-    const entry = written.get(key) ?? { userId: w.userId, sessionId: w.sessionId, seq: 0, snapshotSeq: 0, prunedTo: 0 };
+    const entry = written.get(key) ?? { userId: w.userId, sessionId: w.sessionId, seq: 0, snapshotSeq: 0, prunedTo: 0, bytes: 0 };
     entry.seq = w.batches.at(-1)?.seq ?? entry.seq;
+    for (const b of w.batches) entry.bytes += b.operations.length;
     if (w.snapshot?.state) entry.snapshotSeq = w.snapshot.state.seq;
     written.set(key, entry);
-    if (pruneLimit(entry) - entry.prunedTo >= PRUNE_SLACK) toPrune.add(key);
+    const bytesToPrune = entry.bytes >= data.keptBytes / 2 && entry.snapshotSeq > entry.prunedTo;
+    if (bytesToPrune || pruneLimit(entry) - entry.prunedTo >= PRUNE_SLACK) toPrune.add(key);
   }
 
   function pruneAll(keys: Set<string>): string | undefined {
@@ -162,10 +175,12 @@ function serve(data: WriterData): void {
     for (const key of keys) {
       const entry = written.get(key);
       if (!entry) continue;
-      const limit = pruneLimit(entry);
       try {
+        const { seq: bytesLimit } = overBytes.get(entry.userId, entry.sessionId, data.keptBytes) as { seq: number };
+        const limit = Math.min(entry.snapshotSeq, Math.max(entry.seq - data.keptBatches, bytesLimit));
         prune.run(entry.userId, entry.sessionId, limit);
-        entry.prunedTo = limit;
+        entry.prunedTo = Math.max(entry.prunedTo, limit);
+        entry.bytes = 0;
       } catch (error) {
         problem = `pruning old batches: ${(error as Error).message}`;
       }

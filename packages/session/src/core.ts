@@ -13,6 +13,11 @@ import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
 /** How far seq jumps after a host died: further than any number of batches that can have been
  * sent to clients but not stored, so no seq a client saw is ever reused for a different batch. */
 export const SEQ_JUMP_AFTER_CRASH = 1_000_000;
+/** See SessionOptions.replayBytes. Below a server's limit on what a client may leave unread (8 MiB),
+ * so that a replay never cuts the connection it is meant to restore. */
+export const DEFAULT_REPLAY_BYTES = 4 * 1024 * 1024;
+/** A catch-up this small is replayed without asking how large the state frame would be. */
+const SMALL_REPLAY_BYTES = 64 * 1024;
 
 export type SessionOptions = {
   store: SessionStore;
@@ -23,6 +28,10 @@ export type SessionOptions = {
   loadPeer?: (sessionId: string) => Promise<Conversation | undefined>;
   /** Batches kept in memory for replay to reconnecting clients (default 1000). */
   logCapacity?: number;
+  /** A reconnecting client is replayed the frames it missed when they come to at most this many
+   * bytes (default DEFAULT_REPLAY_BYTES) and to less than a state frame; otherwise it is sent a
+   * state frame, one frame however much it missed. The in-memory log holds no more than this. */
+  replayBytes?: number;
   /** The whole state is snapshotted after this many batches (default 500) or this many bytes of
    * them (default 1 MiB), and when the session closes; the transcript and marks are stored
    * whenever they change. */
@@ -94,6 +103,7 @@ export class SessionCore {
   /** Set once the session ended here (closed or deleted): nothing more is committed. */
   ended = false;
   readonly #log: BatchLog;
+  readonly #replayBytes: number;
   readonly #persister: Persister;
   readonly #defer: (fn: () => void) => void;
   /** Seqs skipped after a crash: (from, to]. A client that holds `from` or less saw only stored batches. */
@@ -106,7 +116,8 @@ export class SessionCore {
     this.options = options;
     this.#defer = options.defer ?? defaultDefer();
     this.newId = options.newId ?? (() => crypto.randomUUID());
-    this.#log = createBatchLog(options.logCapacity ?? 1000);
+    this.#replayBytes = options.replayBytes ?? DEFAULT_REPLAY_BYTES;
+    this.#log = createBatchLog(options.logCapacity ?? 1000, this.#replayBytes);
     this.state = loaded?.snapshot.state ?? emptyState();
     this.seq = loaded?.snapshot.seq ?? firstSeqAfter(options.store.unstoredSeq?.() ?? 0);
     this.transcript = loaded?.snapshot.transcript ?? [];
@@ -154,8 +165,8 @@ export class SessionCore {
     this.connections.add(conn);
     if (since === this.seq) return;
     if (since !== undefined && Number.isInteger(since) && since >= 0 && since < this.seq) {
-      const frames = this.#framesAfter(since);
-      if (frames) {
+      const frames = this.#framesAfter(since, this.#replayBytes);
+      if (frames && this.#cheaperThanState(frames)) {
         for (const frame of frames) conn.send(frame);
         return;
       }
@@ -276,30 +287,50 @@ export class SessionCore {
     return this.#stateFrameCache.frame;
   }
 
-  /** The frames of every batch after `since`, without a gap, or undefined when they are not all kept. */
-  #framesAfter(since: number): string[] | undefined {
+  /** Whether replaying `frames` sends less than one state frame would. */
+  #cheaperThanState(frames: readonly string[]): boolean {
+    const length = lengthOf(frames);
+    return length <= SMALL_REPLAY_BYTES || length < this.#stateFrame().length;
+  }
+
+  /** The frames of every batch after `since`, without a gap, or undefined when they are not all kept
+   * or come to more than about `maxBytes`. */
+  #framesAfter(since: number, maxBytes: number): string[] | undefined {
     const gap = this.#gap;
-    if (!gap || since >= gap.to) return this.#log.after(since) ?? this.#framesFromStore(since, this.seq);
+    if (!gap || since >= gap.to) {
+      const held = this.#logAfter(since, maxBytes);
+      // Past the budget in the log alone: the store, which holds more, is not asked.
+      if (held === "too-large") return undefined;
+      return held === "not-held" ? this.#framesFromStore(since, this.seq, maxBytes) : held;
+    }
     // Across a crash: a client that saw only stored batches gets the stored ones it missed, then
     // everything after the jump; one that may have seen lost batches gets a state frame.
     if (since > gap.from) return undefined;
-    const before = since === gap.from ? [] : this.#framesFromStore(since, gap.from);
+    const before = since === gap.from ? [] : this.#framesFromStore(since, gap.from, maxBytes);
     if (!before) return undefined;
     if (this.seq === gap.to) return before;
-    const after = this.#log.after(gap.to);
-    return after ? before.concat(after) : undefined;
+    const after = this.#logAfter(gap.to, maxBytes - lengthOf(before));
+    return Array.isArray(after) ? before.concat(after) : undefined;
+  }
+
+  /** The in-memory log's frames after `since`, unless it does not hold them all or they come to
+   * more than `maxBytes` (then they are not decoded). */
+  #logAfter(since: number, maxBytes: number): string[] | "not-held" | "too-large" {
+    const bytes = this.#log.bytesAfter(since);
+    if (bytes === undefined) return "not-held";
+    return bytes > maxBytes ? "too-large" : this.#log.after(since)!;
   }
 
   /** Frames of the batches in (since, until] from the store, joined to the in-memory log without a gap. */
-  #framesFromStore(since: number, until: number): string[] | undefined {
-    let stored: StoredBatch[];
+  #framesFromStore(since: number, until: number, maxBytes: number): string[] | undefined {
+    let stored: StoredBatch[] | undefined;
     try {
-      stored = this.options.store.readBatches?.(since) ?? [];
+      stored = this.options.store.readBatches ? this.options.store.readBatches(since, maxBytes) : [];
     } catch (error) {
       this.report(error, "reading stored batches");
       return undefined;
     }
-    if (stored.length === 0 || stored[0].seq !== since + 1) return undefined;
+    if (!stored || stored.length === 0 || stored[0].seq !== since + 1) return undefined;
     const frames: string[] = [];
     let last = since;
     for (const batch of stored) {
@@ -309,9 +340,16 @@ export class SessionCore {
       last = batch.seq;
     }
     if (last === until) return frames;
-    const rest = this.#log.after(last);
-    return rest && until === this.seq ? frames.concat(rest) : undefined;
+    const rest = this.#logAfter(last, maxBytes - lengthOf(frames));
+    return Array.isArray(rest) && until === this.seq ? frames.concat(rest) : undefined;
   }
+}
+
+/** The UTF-16 length of `texts` together: their size, near enough for budgets. */
+function lengthOf(texts: readonly string[]): number {
+  let length = 0;
+  for (const text of texts) length += text.length;
+  return length;
 }
 
 export function recordOf(run: ActiveRun): RunRecord {

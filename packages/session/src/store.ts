@@ -73,8 +73,10 @@ export type SessionStore = {
    * the snapshot — atomically. Calls never overlap: the session waits for one before the next. */
   write(batches: readonly StoredBatch[], snapshot?: SessionSnapshot, options?: WriteOptions): void | Promise<void>;
   /** Stored batches with seq > `after`, oldest first, for clients that reconnect after more than the
-   * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only. */
-  readBatches?(after: number): StoredBatch[];
+   * in-memory log holds. Omitted by stores that keep no older batches; may return a suffix only.
+   * Undefined when their operations come to more than `maxBytes` (counted in UTF-16 units): the
+   * client is sent a state frame instead, and the store need not read further. */
+  readBatches?(after: number, maxBytes?: number): StoredBatch[] | undefined;
   /** For a session never written: the highest seq a client may hold for this id that the store does
    * not (0 or omitted: none). That is the last seq a deleted session of the same id reached, or, once
    * a host died with writes not yet stored, a number past any seq an unstored session can have sent.
@@ -133,8 +135,9 @@ export function memoryStore(initial?: LoadedSession): SessionStore & {
       if (options?.run !== undefined) store.run = options.run === null ? undefined : { ...options.run };
       store.clean = options?.final === true;
     },
-    readBatches(after: number): StoredBatch[] {
-      return store.batches.filter((b) => b.seq > after);
+    readBatches(after: number, maxBytes = Infinity): StoredBatch[] | undefined {
+      const batches = store.batches.filter((b) => b.seq > after);
+      return batches.reduce((total, b) => total + b.operations.length, 0) > maxBytes ? undefined : batches;
     },
   };
   return store;

@@ -82,7 +82,7 @@ export function crashableStore() {
   const store: SessionStore = {
     load: () => inner.load(),
     write: (batches, snapshot, options) => (crashed ? undefined : inner.write(batches, snapshot, options)),
-    readBatches: (after) => inner.readBatches!(after),
+    readBatches: (after, maxBytes) => inner.readBatches!(after, maxBytes),
   };
   return { inner, store, crash: () => (crashed = true) };
 }

@@ -1,9 +1,9 @@
-// The environment variables that tune runs (model retries, context window, compaction, deferred
-// tools). Each is read by one function of the code that uses it, which says what is wrong with a
+// The environment variables that tune runs (model endpoints and retries, context window,
+// compaction, deferred tools). Each is read by one function of the code that uses it, which says what is wrong with a
 // value it cannot use; runs then fall back to the default, so that a run never fails on them, and
 // `harness serve` and `harness run` ask the same functions first, so that a mistyped value is
 // refused at start, naming the variable, rather than silently ignored.
-import { resolveRetrySettings } from "@harness/llm";
+import { baseUrlProblems, resolveRetrySettings } from "@harness/llm";
 import { compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
 import { deferThresholdSetting } from "./tool-registry/registry.ts";
 
@@ -11,7 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** What is wrong with the run settings in `env`, one line each (none: all usable). */
 export function envSettingProblems(env: Env): string[] {
-  const problems: string[] = [];
+  const problems: string[] = baseUrlProblems(env);
   try {
     resolveRetrySettings({}, env);
   } catch (error) {

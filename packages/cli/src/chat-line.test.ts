@@ -30,6 +30,7 @@ test("/approve and /deny pick the only waiting call, or the one named by number 
   assert.deepEqual(parseChatLine("/deny not in prod", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "not in prod" } });
   // With one call waiting, a number is part of the reason.
   assert.deepEqual(parseChatLine("/deny 2 files at most", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "2 files at most" } });
+  assert.deepEqual(parseChatLine("/deny 1 not now", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "not now" } }, "1 is the only call's number");
   assert.deepEqual(parseChatLine("/deny 1 too risky", waiting("a", "b")), { kind: "send", command: { type: "deny", toolCallId: "a", reason: "too risky" } });
 });
 

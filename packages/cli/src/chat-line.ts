@@ -65,10 +65,13 @@ export function parseChatLine(line: string, state: HarnessState | undefined): Ch
       return { kind: "send", command: { type: "approve", toolCallId: picked.toolCallId } };
     }
     case "/deny": {
-      // "/deny 2 reason" names the call; "/deny reason" with one call waiting gives only a reason.
+      // "/deny 2 reason" names the call (by id, or by a number that one of them has); "/deny
+      // reason" the only one waiting. With several waiting, a number is always taken for a call.
       const pending = state?.pendingApprovals ?? [];
       const first = rest[0];
-      const names = first !== undefined && (pending.some((p) => p.toolCallId === first) || (/^\d+$/.test(first) && pending.length > 1));
+      const byId = first !== undefined && pending.some((p) => p.toolCallId === first);
+      const byNumber = first !== undefined && /^\d+$/.test(first) && (pending.length > 1 || first === "1");
+      const names = byId || byNumber;
       const picked = pickApproval(state, names ? first : undefined, "deny");
       if ("error" in picked) return { kind: "error", message: picked.error };
       const reason = (names ? rest.slice(1) : rest).join(" ");

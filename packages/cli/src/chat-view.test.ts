@@ -95,3 +95,19 @@ test("a plan put to the user is printed whole, with how to approve or reject it"
     ].join("\n"),
   );
 });
+
+test("a conversation joined late is shown in the order it happened: each call between the text before it and after it", () => {
+  // Both streams on one terminal, as at a shell.
+  let screen = "";
+  const sink = { write: (t: string) => (screen += t) };
+  const view = createChatView(sink, sink, { color: false, shared: true });
+  const content = "Let me look.\n\nTwo files.";
+  view.show({
+    status: "idle",
+    messages: [
+      user("u1", "list files"),
+      { id: "a1", role: "assistant", content, status: "complete", toolCalls: [{ id: "t1", name: "Bash", status: "complete", input: { command: "ls" }, output: "a.ts\nb.ts", textOffset: "Let me look.".length }] },
+    ],
+  });
+  assert.equal(screen, "› list files\nLet me look.\n● Bash(ls)\n  ⎿  a.ts\n     b.ts\n\nTwo files.\n");
+});

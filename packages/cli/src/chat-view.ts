@@ -4,7 +4,7 @@
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { describeToolCall, excerptOutput, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
+import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;
@@ -33,15 +33,27 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
   function line(text: string): void {
     if (shared && !atLineStart) stderr.write("\n");
     stderr.write(`${text}\n`);
-    if (shared) atLineStart = true;
+    if (shared) atLineStart = afterLine = true;
   }
+  /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
+   * starts a new paragraph) needs one blank line, not two. */
+  let afterLine = false;
 
   /** Text of reply `id` on stdout; another reply than the last starts on a line of its own. */
   function reply(text: string, id?: string): void {
     if (id !== undefined && id !== replying && !atLineStart) stdout.write("\n");
     if (id !== undefined) replying = id;
+    if (afterLine) text = text.replace(/^\n{2,}/, "\n");
+    afterLine = false;
     stdout.write(text);
     atLineStart = text.endsWith("\n");
+  }
+
+  /** The message's text up to `end` not shown yet. */
+  function showText(message: HarnessMessage, mine: Seen, end: number): void {
+    if (end <= mine.chars) return;
+    reply(message.content.slice(mine.chars, end), message.id);
+    mine.chars = end;
   }
 
   function showMessage(message: HarnessMessage): void {
@@ -60,12 +72,10 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
     if (message.role !== "assistant") return;
     // A message cut short (a rewind) is followed from its new end.
     if (message.content.length < mine.chars) mine.chars = message.content.length;
-    if (message.content.length > mine.chars) {
-      reply(message.content.slice(mine.chars), message.id);
-      mine.chars = message.content.length;
-    }
     for (const call of message.toolCalls ?? []) {
       const state = mine.calls.get(call.id);
+      // A message shown whole (joined late, or after a reconnect) puts each call where it was made.
+      if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
       if (!state && (call.input || call.status !== "running")) {
@@ -76,10 +86,11 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
         mine.calls.set(call.id, "ended");
         const failed = call.status !== "complete";
         const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
-        const excerpt = excerptOutput(output, maxLines, width);
+        const excerpt = excerptOutput(output, maxLines, failed ? Math.max(width, ERROR_LINE_CHARS) : width);
         line(excerpt.map((text, i) => `  ${i === 0 ? (failed ? red("✗") : dim("⎿")) : " "}  ${failed && i === 0 ? red(text) : dim(text)}`).join("\n"));
       }
     }
+    showText(message, mine, message.content.length);
     if (!mine.ended && message.status === "cancelled") {
       mine.ended = true;
       line(yellow("(cancelled)"));

@@ -2,7 +2,7 @@
 // server: what it shows, what it sends, how it ends.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,7 +34,7 @@ after(async () => {
 type Result = { code: number | null; stdout: string; stderr: string };
 
 /** `harness chat args…` with `input` as its piped standard input. */
-async function chat(args: string[], input: string, env: Record<string, string> = {}): Promise<Result> {
+async function chat(args: string[], input: string, env: Record<string, string> = {}, onStdout?: (text: string, child: ChildProcess) => void): Promise<Result> {
   const child = spawn("bash", [bin, "chat", ...args], {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "tester", ...env },
@@ -42,10 +42,16 @@ async function chat(args: string[], input: string, env: Record<string, string> =
   });
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    onStdout?.(stdout, child);
+  });
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   child.stdin.end(input);
+  // A chat that does not end by itself fails its test instead of holding up the suite.
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const [code] = await once(child, "close");
+  clearTimeout(stuck);
   return { code: code as number | null, stdout, stderr };
 }
 
@@ -62,6 +68,17 @@ test("piped prompts run one after the other; a later chat on the session shows t
   assert.match(again.stderr, /› hi\n/);
   assert.match(again.stderr, /› and again\n/);
   assert.equal(again.stdout, "Hello there\nSecond answer\n");
+});
+
+test("a prompt given as an argument runs first, then the piped lines, and the chat ends", async () => {
+  fake.push({ text: "First" }, { text: "Second" });
+  const result = await chat(["--session", "arg-then-pipe", "from the argument"], "from the pipe\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "First\nSecond\n");
+  fake.push({ text: "Only" });
+  const alone = await chat(["--session", "arg-alone", "only this"], "");
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.equal(alone.stdout, "Only\n");
 });
 
 test("a call that needs approval is shown with how to answer it; /approve lets it run", async () => {
@@ -98,7 +115,27 @@ test("piped commands that start nothing do not hold up the lines after them", as
   const result = await chat(["--session", "configure"], "/mode acceptEdits\n/mode acceptEdits\n/model claude-test-model\ngo\n");
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "configured\n");
+  assert.match(result.stderr, /\(permission mode acceptEdits from the next model call on\)\n/);
+  assert.match(result.stderr, /\(model claude-test-model from the next model call on\)\n/);
   assert.equal(fake.requests[before].body.model, "claude-test-model");
+});
+
+test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; the lines after it are not sent", async () => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  fake.push({ text: ["Thinking", " hard"], hold });
+  const before = fake.requests.length;
+  let interrupted = false;
+  const result = await chat(["--session", "interrupted"], "think\nnot this\n", {}, (text, child) => {
+    if (!interrupted && text.includes("Thinking hard")) {
+      interrupted = true;
+      child.kill("SIGINT");
+    }
+  });
+  release();
+  assert.equal(result.code, 130, result.stderr);
+  assert.match(result.stderr, /cancelling the run/);
+  assert.equal(fake.requests.length - before, 1, "the next line was not submitted");
 });
 
 test("a run that fails shows the error and the chat exits 1", async () => {
@@ -120,4 +157,9 @@ test("no server there, or bad ids: a one-line message and the exit status", asyn
   const badUrl = await chat(["--url", "ftp://x"], "");
   assert.equal(badUrl.code, 2);
   assert.equal(badUrl.stderr, 'harness: --url: "ftp://x" is not an http(s) or ws(s) URL\n');
+  const fromEnv = await chat([], "", { HARNESS_URL: "127.0.0.1:7700", HARNESS_USER: "john doe" });
+  assert.equal(fromEnv.code, 2);
+  assert.equal(fromEnv.stderr, 'harness: HARNESS_URL: "127.0.0.1:7700" is not an http(s) or ws(s) URL\n', "a bad value is named by where it came from");
+  const userFromEnv = await chat([], "", { HARNESS_USER: "john doe" });
+  assert.equal(userFromEnv.stderr, `harness: HARNESS_USER: "john doe" must be 1 to 128 letters, digits, '.', '_' or '-'\n`);
 });

@@ -75,19 +75,23 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     io.stderr.write(`harness: ${message}\n`);
     return status;
   };
-  const url = command.url ?? (io.env.HARNESS_URL?.trim() || DEFAULT_URL);
+  // Problems name where the value came from: the flag, or the environment variable.
+  const envUrl = io.env.HARNESS_URL?.trim();
+  const url = command.url ?? (envUrl || DEFAULT_URL);
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
     // Said below.
   }
-  if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) return fail(`--url: "${url}" is not an http(s) or ws(s) URL`, 2);
+  const urlSource = command.url !== undefined ? "--url" : "HARNESS_URL";
+  if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) return fail(`${urlSource}: "${url}" is not an http(s) or ws(s) URL`, 2);
   const userId = command.userId ?? defaultUser(io.env);
+  const userSource = command.userId !== undefined ? "--user" : io.env.HARNESS_USER ? "HARNESS_USER" : "the login name";
   const sessionId = command.sessionId ?? `chat-${randomBytes(4).toString("hex")}`;
-  for (const [flag, id] of [["--user", userId], ["--session", sessionId]]) {
+  for (const [source, id] of [[userSource, userId], ["--session", sessionId]]) {
     const checked = IdSchema.safeParse(id);
-    if (!checked.success) return fail(`${flag}: "${id}" ${checked.error.issues[0].message}`, 2);
+    if (!checked.success) return fail(`${source}: "${id}" ${checked.error.issues[0].message}`, 2);
   }
 
   const interactive = Boolean(io.stdin.isTTY);
@@ -95,9 +99,21 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
-  client.on("error", (error) => view.note(`✗ ${error.message}`, "error"));
+  // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
+  // only when it is the last (the message then says it gave up).
+  let lost = false;
+  client.on("error", (error) => {
+    if (error.code === "reconnect_failed" && !/gave up/.test(error.message)) return;
+    view.note(`✗ ${error.message}`, "error");
+  });
   client.on("connection", (status) => {
-    if (status === "reconnecting") view.note("(connection lost; reconnecting…)");
+    if (status === "reconnecting" && !lost) {
+      lost = true;
+      view.note("(connection lost; reconnecting…)");
+    } else if (status === "open" && lost) {
+      lost = false;
+      view.note("(reconnected)");
+    }
   });
   try {
     await client.connect();
@@ -128,6 +144,12 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
     if (action.kind !== "send") return;
+    if (action.command.type === "configure") {
+      // Nothing in the conversation shows a new setting: say it took.
+      const { permissionMode, model } = action.command.config;
+      if (send(action.command)) view.note(permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`);
+      return;
+    }
     if (interactive) return void send(action.command);
     const over = settled(client, action.command);
     if (send(action.command)) await over;
@@ -135,9 +157,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const onInterrupt = () => {
     if (runUnderWay(client.state) && !cancelling) {
       cancelling = true;
-      view.note("cancelling the run (Ctrl-C again to leave)");
+      view.note(`cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
       send({ type: "cancel" });
-      void client.waitFor((state) => !runUnderWay(state)).then(() => (cancelling = false), () => undefined);
+      // At a terminal the chat goes on; a piped chat stops there, as `harness run` does.
+      void client.waitFor((state) => !runUnderWay(state)).then(() => (interactive ? (cancelling = false) : finish(130)), () => undefined);
       return;
     }
     finish(130);
@@ -154,9 +177,12 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
 
   // Ctrl-C at a terminal reaches the process as SIGINT (the terminal stays in line mode).
   const lines = createInterface({ input: io.stdin, terminal: false });
+  // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
+  // in the iterator instead of being missed.
+  const input = lines[Symbol.asyncIterator]();
   const reading = (async () => {
     if (command.prompt) await act(command.prompt);
-    for await (const text of lines) await act(text);
+    for (let next = await input.next(); !next.done; next = await input.next()) await act(next.value);
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
     if (interactive) return finish(0);
     const state = await client.waitFor((s) => s.status !== "running").catch(() => undefined);

@@ -427,6 +427,9 @@ test("harness run refuses run settings it cannot use, naming each, before callin
   assert.equal(stdout, "");
   assert.equal(stderr, 'harness: HARNESS_CONTEXT_WINDOW must be a whole number of tokens, got "lots"; HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got "150"\n');
   assert.equal(fake.requests.length, 0);
+  const badUrl = await harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" }).result;
+  assert.equal(badUrl.code, 1);
+  assert.equal(badUrl.stderr, 'harness: ANTHROPIC_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080, got "notaurl"\n');
 });
 
 test("harness run with stdout and stderr in one pipe keeps tool lines apart from the reply; with stderr closed the answer still arrives", async (t) => {

@@ -30,6 +30,19 @@ test("tool output is cut to a few lines with a count of the rest", () => {
   assert.deepEqual(excerptOutput("abcdef", 2, 4), ["abc…"]);
 });
 
+test("a failed call's reason is shown whole however long its line; other output is cut to the width", () => {
+  const reason = `Permission to use Bash was not granted: this run has no one to approve it (${"x".repeat(200)}): allow it with --allowedTools "Bash(touch:*)"`;
+  const out = sink();
+  const err = sink();
+  const r = createRenderer(out, err, { color: false, cwd: "/w", width: 80 });
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "1", input: { command: "touch x" } });
+  r.event({ type: "tool.completed", toolUseId: "1", output: reason, isError: true });
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "2", input: { command: "cat log" } });
+  r.event({ type: "tool.completed", toolUseId: "2", output: "y".repeat(200), isError: false });
+  assert.ok(err.text.includes(reason), err.text);
+  assert.ok(err.text.includes(`${"y".repeat(79)}…`));
+});
+
 test("what tools print cannot drive the terminal, and cutting never splits a character", () => {
   assert.deepEqual(excerptOutput("normal\n\x1b]0;PWNED\x07\x1b[2J\x1b[Hhidden\rover\n", 4, 80), ["normal", "]0;PWNED[2J[Hhiddenover"]);
   assert.equal(describeToolCall("Bash", { command: "echo \x1b[31mred" }, "/w"), "Bash(echo [31mred)");

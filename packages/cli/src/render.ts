@@ -83,6 +83,10 @@ export function describeToolCall(name: string, input: Record<string, unknown> | 
 }
 
 /** The first `maxLines` lines of a tool's output, each cut to `width`, plus a count of the rest. */
+/** A failed call's lines are cut only this far out: the reason for a refusal or an error (and what
+ * to do about it) is often at the end of one long line, which the terminal wraps. */
+export const ERROR_LINE_CHARS = 2000;
+
 export function excerptOutput(output: string, maxLines: number, width: number): string[] {
   const trimmed = output.replace(/\s+$/, "");
   if (!trimmed) return ["(no output)"];
@@ -160,7 +164,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           // Concurrent tools finish in any order: repeat the header when another came in between.
           const lines: string[] = lastHeader === event.toolUseId ? [] : [header];
           lastHeader = undefined;
-          const excerpt = excerptOutput(event.output, maxLines, width);
+          const excerpt = excerptOutput(event.output, maxLines, event.isError ? Math.max(width, ERROR_LINE_CHARS) : width);
           const mark = event.isError ? red("✗") : dim("⎿");
           excerpt.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
           err(`${lines.join("\n")}\n`);

@@ -21,6 +21,7 @@ export { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from "./openai-provider
 export type { OpenAIProviderOptions } from "./openai-provider.ts";
 export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeModel } from "./route-model.ts";
 export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
+export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";
 export { costUsd, priceOf } from "./cost.ts";
 export { formatDuration } from "./retry-policy.ts";
 export type { ModelPrice } from "./cost.ts";

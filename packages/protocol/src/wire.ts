@@ -83,6 +83,9 @@ export const HarnessToolCallSchema = z.object({
   output: z.string().optional(),
   /** Set on calls made by a sub-agent: the id of the Task call that started it. */
   parentToolCallId: z.string().optional(),
+  /** How much of the message's content there was when the call was made: a client that shows a
+   * whole message (a snapshot) puts the call there, between the text before it and the text after. */
+  textOffset: z.number().int().nonnegative().optional(),
 });
 export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
 

@@ -53,7 +53,14 @@ test("the run settings in the environment are checked at start, each named", () 
   });
   assert.throws(() => resolveConfig({ env: { HARNESS_STREAM_IDLE_MS: "0" } }), { message: "HARNESS_STREAM_IDLE_MS must be at least 1, got 0" });
   assert.throws(() => resolveConfig({ env: { HARNESS_BACKEND: "bogus" } }), { message: 'HARNESS_BACKEND must be one of builtin, claude-code, got "bogus"' });
-  const fine = { HARNESS_MODEL_RETRIES: "2", HARNESS_CONTEXT_WINDOW: "50000", HARNESS_COMPACT_THRESHOLD: "75", HARNESS_DEFER_TOOLS_AFTER: "0" };
+  assert.throws(() => resolveConfig({ env: { ANTHROPIC_BASE_URL: "notaurl", OPENAI_BASE_URL: "localhost:8080", OLLAMA_BASE_URL: "ftp://x" } }), {
+    message: [
+      'ANTHROPIC_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080, got "notaurl"',
+      'OPENAI_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080, got "localhost:8080"',
+      'OLLAMA_BASE_URL must be an http(s) URL such as http://127.0.0.1:8080, got "ftp://x"',
+    ].join("; "),
+  });
+  const fine = { HARNESS_MODEL_RETRIES: "2", HARNESS_CONTEXT_WINDOW: "50000", HARNESS_COMPACT_THRESHOLD: "75", HARNESS_DEFER_TOOLS_AFTER: "0", ANTHROPIC_BASE_URL: "https://example.test/anthropic" };
   assert.equal(resolveConfig({ env: fine }).env, fine);
 });
 

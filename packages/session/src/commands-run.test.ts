@@ -246,7 +246,7 @@ test("an approval request for a call not seen yet adds it; the run ending clears
   const run = await submitAndRun(session, client, runner);
   run.emit({ type: "run.started", requestId: "r1" }, { type: "approval.requested", toolUseId: "t9", toolName: "Write", description: "write x", input: { file_path: "x" } });
   await until(() => client.state!.status === "awaiting-approval");
-  assert.deepEqual(client.state!.messages[1].toolCalls, [{ id: "t9", name: "Write", status: "awaiting-approval", input: { file_path: "x" } }]);
+  assert.deepEqual(client.state!.messages[1].toolCalls, [{ id: "t9", name: "Write", status: "awaiting-approval", input: { file_path: "x" }, textOffset: 0 }]);
   session.receive(client, commandsFrame({ type: "cancel" }));
   assert.equal(client.state!.status, "idle");
   assert.deepEqual(client.state!.pendingApprovals, []);

@@ -112,7 +112,7 @@ test("cancel stops the run: the message is cancelled, running tool calls error w
   const assistant = client.state!.messages[1];
   assert.equal(assistant.status, "cancelled");
   assert.equal(assistant.content, "Working");
-  assert.deepEqual(assistant.toolCalls?.[0], { id: "t1", name: "Bash", status: "error", input: { command: "sleep 100" }, output: "cancelled" });
+  assert.deepEqual(assistant.toolCalls?.[0], { id: "t1", name: "Bash", status: "error", input: { command: "sleep 100" }, output: "cancelled", textOffset: "Working".length });
   assert.equal(client.state!.status, "idle");
   assert.equal(run.signal.aborted, true, "the runner request is aborted");
   await run.closed;

@@ -54,8 +54,8 @@ test("tool calls are added to the message, completed with output and status", ()
     { type: "tool.completed", toolUseId: "t2", output: "no such file", isError: true },
   );
   assert.deepEqual(state.messages[3].toolCalls, [
-    { id: "t1", name: "Bash", status: "complete", input: { command: "ls" }, output: "a\nb" },
-    { id: "t2", name: "Read", status: "error", output: "no such file" },
+    { id: "t1", name: "Bash", status: "complete", input: { command: "ls" }, output: "a\nb", textOffset: 0 },
+    { id: "t2", name: "Read", status: "error", output: "no such file", textOffset: 0 },
   ]);
   assert.deepEqual(batches[0].map((op) => op.path), [["messages", "3", "toolCalls"]], "the first call creates the array");
   assert.deepEqual(batches[1].map((op) => op.path), [["messages", "3", "toolCalls", "1"]], "later calls are set by index");
@@ -76,6 +76,7 @@ test("text after a tool call starts a new paragraph, once, unless it already sta
     { type: "assistant.delta", text: " it." },
   );
   assert.equal(first.state.messages[3].content, "Let me look.\n\nFound it.");
+  assert.equal(first.state.messages[3].toolCalls![0].textOffset, "Let me look.".length, "the call sits where the text stood when it was made");
 
   const newline = play(
     running(),
@@ -160,7 +161,7 @@ test("approval requests and answers move a call and the session between running 
   const denied = play(state, { type: "approval.resolved", toolUseId: "t1", behavior: "deny" }, { type: "tool.completed", toolUseId: "t1", output: "denied: no", isError: true });
   assert.equal(denied.state.status, "running");
   assert.deepEqual(denied.state.pendingApprovals, []);
-  assert.deepEqual(denied.state.messages[3].toolCalls?.[0], { id: "t1", name: "Bash", status: "denied", output: "denied: no" });
+  assert.deepEqual(denied.state.messages[3].toolCalls?.[0], { id: "t1", name: "Bash", status: "denied", output: "denied: no", textOffset: 0 });
 });
 
 test("mode.changed writes the run's new mode into the session's configuration, in the wire's words", () => {

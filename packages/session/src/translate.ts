@@ -57,8 +57,8 @@ function messagePath(index: number, ...rest: string[]): string[] {
   return ["messages", String(index), ...rest];
 }
 
-function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>): HarnessToolCall {
-  const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "running" };
+function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>, textOffset: number): HarnessToolCall {
+  const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "running", textOffset };
   if (event.input !== undefined) call.input = event.input;
   if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
   return call;
@@ -91,7 +91,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     }
 
     case "tool.started": {
-      const call = toolCall(event) as unknown as JSONValue;
+      const call = toolCall(event, message.content.length) as unknown as JSONValue;
       const next = { ...cursor, afterTool: true };
       return { operations: [appendTo(messagePath(i, "toolCalls"), message.toolCalls, call)], cursor: next };
     }
@@ -193,7 +193,7 @@ function approvalRequested(
   if (j >= 0) {
     ops.push({ type: "set", path: messagePath(i, "toolCalls", String(j), "status"), value: "awaiting-approval" });
   } else {
-    const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "awaiting-approval" };
+    const call: HarnessToolCall = { id: event.toolUseId, name: event.toolName, status: "awaiting-approval", textOffset: message.content.length };
     if (event.input !== undefined) call.input = event.input;
     if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
     ops.push(appendTo(messagePath(i, "toolCalls"), message.toolCalls, call as unknown as JSONValue));

@@ -138,6 +138,22 @@ test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; th
   assert.equal(fake.requests.length - before, 1, "the next line was not submitted");
 });
 
+test("a server that wants a token says so, apart from one that is not there", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-chat-token-"));
+  const guarded = await startHarnessServer({ dataDir: dir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" } });
+  t.after(async () => {
+    await guarded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const none = await chat(["--session", "t"], "", { HARNESS_URL: guarded.url });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /: the server at http:\/\/127\.0\.0\.1:\d+ needs a token: set HARNESS_TOKEN to the token it was started with\n$/);
+  const wrong = await chat(["--session", "t"], "", { HARNESS_URL: guarded.url, HARNESS_TOKEN: "not-the-right-token" });
+  assert.match(wrong.stderr, /: the server at http:\/\/127\.0\.0\.1:\d+ refused the token: set HARNESS_TOKEN to the token it was started with\n$/);
+  const right = await chat(["--session", "t"], "", { HARNESS_URL: guarded.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" });
+  assert.equal(right.code, 0, right.stderr);
+});
+
 test("a run that fails shows the error and the chat exits 1", async () => {
   fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
   const result = await chat(["--session", "fails"], "try\n");
@@ -148,7 +164,7 @@ test("a run that fails shows the error and the chat exits 1", async () => {
 test("no server there, or bad ids: a one-line message and the exit status", async () => {
   const nothing = await chat(["--session", "x"], "", { HARNESS_URL: "http://127.0.0.1:9" });
   assert.equal(nothing.code, 1);
-  assert.match(nothing.stderr, /^harness: could not connect to ws:\/\/127\.0\.0\.1:9\/ws\?userId=tester&sessionId=x: /);
+  assert.match(nothing.stderr, /^harness: could not connect to ws:\/\/127\.0\.0\.1:9\/ws\?userId=tester&sessionId=x: nothing answers at http:\/\/127\.0\.0\.1:9: is the server running\? /);
   assert.equal(nothing.stderr.trim().split("\n").length, 1);
 
   const badUser = await chat(["--user", "a b"], "");

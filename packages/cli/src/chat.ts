@@ -14,6 +14,7 @@ import { createHarnessClient, type HarnessClient } from "@harness/client";
 import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
+import { diagnoseConnectFailure } from "./chat-diagnose.ts";
 import { CHAT_HELP, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -118,7 +119,9 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   try {
     await client.connect();
   } catch (error) {
-    return fail((error as Error).message);
+    const message = (error as Error).message;
+    const prefix = /^(could not connect to \S+): /.exec(message)?.[1];
+    return fail(prefix ? `${prefix}: ${await diagnoseConnectFailure(url, token, message.slice(prefix.length + 2))}` : message);
   }
   view.note(`session ${sessionId} of ${userId} at ${url}${command.sessionId ? "" : ` (to come back: harness chat --session ${sessionId})`}`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');

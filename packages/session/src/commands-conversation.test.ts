@@ -22,6 +22,9 @@ test("configure merges into the visible config; the next query carries it, fullA
   session.receive(client, commandsFrame({ type: "configure", config: { model: "claude-a", maxTurns: 5 } }));
   session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto", effort: "low", systemPrompt: "terse" } }));
   assert.deepEqual(client.state!.config, { model: "claude-a", maxTurns: 5, permissionMode: "fullAuto", effort: "low", systemPrompt: "terse" });
+  const seq = client.seq;
+  session.receive(client, commandsFrame({ type: "configure", config: { model: "claude-a", systemPrompt: "terse" } }));
+  assert.equal(client.seq, seq, "settings sent again as they are commit nothing");
   const run = await submitAndRun(session, client, runner);
   assert.equal(run.body.model, "claude-a");
   assert.equal(run.body.maxTurns, 5);

@@ -107,9 +107,10 @@ export function runConfig(config: HarnessConfig): RunConfigureBody {
 }
 
 function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void {
-  const entries = Object.entries(config).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return;
   const current = core.state.config;
+  // A setting sent again as it is changes nothing: no batch to store and replay, nothing to the run.
+  const entries = Object.entries(config).filter(([key, value]) => value !== undefined && current?.[key as keyof HarnessConfig] !== value);
+  if (entries.length === 0) return;
   const ops: DeltaOperation[] = current
     ? entries.map(([key, value]) => ({ type: "set", path: ["config", key], value: value as JSONValue }))
     : [{ type: "set", path: ["config"], value: Object.fromEntries(entries) as JSONValue }];

@@ -1,7 +1,8 @@
 import type { TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 import { untilAborted } from "./harness/abortable.ts";
-import { prepareToolCall, type ToolLookup } from "./tool-input.ts";
+import { callAccess, mustWaitFor } from "./tool-call-order.ts";
+import { prepareToolCall, type PreparedCall, type ToolLookup } from "./tool-input.ts";
 import { toolResult } from "./transcript.ts";
 import { truncateOutput } from "./truncate.ts";
 import type { Tool, ToolContext, ToolOutput } from "./types.ts";
@@ -36,28 +37,39 @@ export type ToolRunContext = {
 
 type Finished = { output: ToolOutput; notes: string[] };
 
-/** Runs every call of one assistant reply concurrently. Each call's tool.completed is emitted as it
+/** Runs the calls of one assistant reply concurrently, except that a call starts only after the
+ * earlier calls it depends on (tool-call-order.ts). Each call's tool.completed is emitted as it
  * finishes; the results come back in the order of `calls`. Never rejects. */
 export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunContext): Promise<ToolResultBlock[]> {
-  return Promise.all(calls.map((call) => runToolCall(call, run)));
+  const prepared = calls.map((call) => (run.inputErrors?.has(call.id) ? undefined : prepareToolCall(run.tools, call.name, call.input)));
+  const accesses = prepared.map((p) => (p?.ok ? callAccess(p.tool, p.args, run.cwd) : undefined));
+  const results: Promise<ToolResultBlock>[] = [];
+  calls.forEach((call, index) => {
+    const waits = mustWaitFor(accesses, index).map((i) => results[i]);
+    const start = () => runToolCall(call, run, prepared[index]);
+    results.push(waits.length === 0 ? start() : Promise.all(waits).then(start));
+  });
+  return Promise.all(results);
 }
 
-async function runToolCall(call: ToolUseBlock, run: ToolRunContext): Promise<ToolResultBlock> {
+async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall | undefined): Promise<ToolResultBlock> {
   let finished: Finished;
   try {
     // Resolves with INTERRUPTED as soon as the signal fires, so that a tool (or an approval) that
     // ignores its signal cannot hold a cancelled run open.
-    finished = (await untilAborted(prepareAndRun(call, run), run.signal)) ?? { output: { content: INTERRUPTED, isError: true }, notes: [] };
+    finished = (await untilAborted(prepareAndRun(call, run, prepared), run.signal)) ?? { output: { content: INTERRUPTED, isError: true }, notes: [] };
   } catch (error) {
     finished = { output: { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }, notes: [] };
   }
   return finalizeToolCall(call.id, finished, run.emit);
 }
 
-async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext): Promise<Finished> {
+/** `prepared`: the call's arguments checked, undefined when the model garbled its input. */
+async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall | undefined): Promise<Finished> {
+  // A call that waited for earlier ones may find the run cancelled: it asks and runs nothing.
+  if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   const inputError = run.inputErrors?.get(call.id);
-  if (inputError !== undefined) return { output: { content: inputError, isError: true }, notes: [] };
-  const prepared = prepareToolCall(run.tools, call.name, call.input);
+  if (inputError !== undefined || !prepared) return { output: { content: inputError ?? "Error: the call's input could not be read", isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;
   if (run.gate) {

@@ -99,3 +99,22 @@ test("Edit, MultiEdit and NotebookEdit refuse a file that is not UTF-8 rather th
   }
   assert.deepEqual(await fs.readFile(path.join(cwd, "notes.txt")), latin1, "byte for byte as it was");
 });
+
+test("Edit, MultiEdit and NotebookEdit keep a UTF-8 byte-order mark the file starts with", async (t) => {
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  const { cwd, file } = await fileWith(t, "");
+  await fs.writeFile(file, Buffer.concat([bom, Buffer.from("using System;\nclass A {}\n")]));
+  const edited = await callTool(editTool, { file_path: "code.ts", old_string: "class A", new_string: "class AA" }, cwd);
+  assert.equal(edited.isError, undefined, edited.content);
+  assert.deepEqual(await fs.readFile(file), Buffer.concat([bom, Buffer.from("using System;\nclass AA {}\n")]));
+  const first = await callTool(multiEditTool, { file_path: "code.ts", edits: [{ old_string: "using System;", new_string: "using System.IO;" }] }, cwd);
+  assert.equal(first.isError, undefined, first.content);
+  assert.deepEqual(await fs.readFile(file), Buffer.concat([bom, Buffer.from("using System.IO;\nclass AA {}\n")]), "an edit of the first line too");
+
+  const notebook = path.join(cwd, "n.ipynb");
+  const cells = { cells: [{ cell_type: "code", id: "c1", metadata: {}, source: ["1"], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+  await fs.writeFile(notebook, Buffer.concat([bom, Buffer.from(JSON.stringify(cells))]));
+  const nb = await callTool(notebookEditTool, { notebook_path: "n.ipynb", cell_id: "c1", new_source: "2" }, cwd);
+  assert.equal(nb.isError, undefined, nb.content);
+  assert.deepEqual((await fs.readFile(notebook)).subarray(0, 3), bom);
+});

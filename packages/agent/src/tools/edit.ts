@@ -46,7 +46,7 @@ export const editTool = defineTool({
       const applied = applyEdit(text.text, edit, shown);
       if (!applied.ok) return { content: applied.error, isError: true };
       try {
-        await writeTracked(state, target, applied.content);
+        await writeTracked(state, target, text.bom + applied.content);
       } catch (error) {
         return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
       }

@@ -51,9 +51,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A file's bytes as text, for a tool that writes the text back: refused when they are not UTF-8,
  * since writing the decoded text back would change bytes nobody asked to change. */
-export function editableText(bytes: Buffer, shown: string): { ok: true; text: string } | { ok: false; error: string } {
+export function editableText(bytes: Buffer, shown: string): { ok: true; text: string; bom: string } | { ok: false; error: string } {
   try {
-    return { ok: true, text: strictUtf8.decode(bytes) };
+    // `text` without a byte-order mark, which the edit never sees; `bom` puts it back on write.
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? "\uFEFF" : "";
+    return { ok: true, text: strictUtf8.decode(bytes), bom };
   } catch {
     return {
       ok: false,

@@ -33,6 +33,7 @@ export const multiEditTool = defineTool({
     const shown = displayPath(cwd, target);
     return withFileLock(state, target, async () => {
       let original = "";
+      let bom = "";
       let exists = true;
       try {
         const current = await readWholeFile(target, shown);
@@ -41,6 +42,7 @@ export const multiEditTool = defineTool({
         const text = editableText(current, shown);
         if (!text.ok) return { content: text.error, isError: true };
         original = text.text;
+        bom = text.bom;
       } catch (error) {
         const code = errorCode(error);
         if (code === "ENOENT" && edits[0].old_string === "") exists = false;
@@ -51,7 +53,7 @@ export const multiEditTool = defineTool({
       const applied = applyAll(original, edits, shown);
       if ("error" in applied) return { content: `${applied.error}\nNo edits were applied; ${shown} is unchanged.`, isError: true };
       try {
-        await writeTracked(state, target, applied.content, !exists);
+        await writeTracked(state, target, bom + applied.content, !exists);
       } catch (error) {
         return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
       }

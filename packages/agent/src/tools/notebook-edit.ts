@@ -51,7 +51,7 @@ export const notebookEditTool = defineTool({
       const changed = applyCellEdit(parsed.notebook, { ...args, mode }, shown);
       if ("error" in changed) return { content: changed.error, isError: true };
       try {
-        await writeTracked(state, target, serializeNotebook(parsed.notebook));
+        await writeTracked(state, target, text.bom + serializeNotebook(parsed.notebook));
       } catch (error) {
         return { content: `Cannot write ${shown}: ${errorText(error)}`, isError: true };
       }

@@ -5,6 +5,7 @@
 // started with the first group, that learns every group from a pipe and kills the ones still listed
 // when the pipe closes, which it does when this process is gone, however it went.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 
 /** Reads `+<group>` and `-<group>` lines; at end of input kills every group still listed. A sparse
@@ -86,14 +87,38 @@ export function spawnGroup(
   return child;
 }
 
-/** Whether any process of the group is still there. */
+/** Whether any process of the group is still there, not counting the dead that nothing has reaped
+ * yet (under an init that does not reap, as in many containers, they stay for good). */
 export function groupAlive(group: number): boolean {
   try {
     process.kill(-group, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  return process.platform !== "linux" || hasLiveMember(group);
+}
+
+/** Whether /proc shows a process of `group` that is not a zombie (true when /proc cannot tell). */
+function hasLiveMember(group: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // It ended while we looked.
+    }
+    // After the command name: state, parent, process group.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === group && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
 
 /** Signals every process of the group; SIGKILL also stops tracking it. */

@@ -103,6 +103,21 @@ test("BashOutput's filter keeps only matching lines and drops the rest, and one 
   assert.ok(ticks >= 10, `the event loop went on (${ticks} ticks)`);
 });
 
+test("KillShell stops what a finished command left running in the background", async (t) => {
+  const { start, call, poll, cwd } = await setup(t);
+  // The command ends at once; the sleep it started goes on, its output closed, as a server would.
+  const id = await start("sleep 300 >/dev/null 2>&1 & echo $! > child.pid; echo started");
+  const child = await pidIn(path.join(cwd, "child.pid"));
+  await waitFor(async () => (/^<status>completed<\/status>/.test((await poll(id)).content) ? true : undefined), "the command to end");
+  assert.equal(await processGone(child), false);
+  const killed = await call(killShellTool, { shell_id: id });
+  assert.equal(killed.isError, undefined, killed.content);
+  assert.match(killed.content, /had ended \(status: completed, exit code 0\), but processes it started were still running; they were stopped/);
+  await waitFor(async () => ((await processGone(child)) ? true : undefined), "the background sleep to be stopped");
+  const again = await call(killShellTool, { shell_id: id });
+  assert.match(again.content, /is not running \(status: completed, exit code 0\), so there is nothing to kill/);
+});
+
 test("KillShell ends the command and every process it started", async (t) => {
   const { start, call, poll, cwd } = await setup(t);
   const id = await start("sleep 300 & echo $! > child.pid; echo started; wait");

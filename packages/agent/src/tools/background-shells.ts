@@ -127,18 +127,30 @@ function forgetOldFinished(shells: Map<string, BackgroundShell>): void {
   for (const shell of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_SHELLS))) shells.delete(shell.id);
 }
 
-/** Ends a running shell and everything it started: SIGTERM to its process group, then SIGKILL to
- * whatever is left after a grace period. Returns false when the shell was not running. */
-export function killShell(shell: BackgroundShell): boolean {
-  if (shell.status !== "running") return false;
+/** Ends a shell and everything it started: SIGTERM to its process group, then SIGKILL to whatever
+ * is left after a grace period. "killed": the shell was running; "leftovers": it had ended, but
+ * processes it started in the background (a server started with `&`) had not; false: nothing of
+ * it was running. */
+export function killShell(shell: BackgroundShell): "killed" | "leftovers" | false {
+  const pid = shell.child.pid;
+  if (shell.status !== "running") {
+    if (!shell.outputOpen && (pid === undefined || !groupAlive(pid))) return false;
+    stopGroup(shell);
+    return "leftovers";
+  }
   shell.status = "killed";
+  stopGroup(shell);
+  return "killed";
+}
+
+function stopGroup(shell: BackgroundShell): void {
   signalGroup(shell, "SIGTERM");
   const timer = setTimeout(() => {
     const leaderAlive = shell.child.exitCode === null && shell.child.signalCode === null;
-    if (leaderAlive || shell.outputOpen) signalGroup(shell, "SIGKILL");
+    const pid = shell.child.pid;
+    if (leaderAlive || shell.outputOpen || (pid !== undefined && groupAlive(pid))) signalGroup(shell, "SIGKILL");
   }, KILL_GRACE_MS);
   timer.unref();
-  return true;
 }
 
 /** SIGKILLs every shell that is running or left processes behind, then waits a bounded time for the

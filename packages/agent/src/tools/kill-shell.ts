@@ -18,10 +18,10 @@ export const killShellTool = defineTool({
   async execute({ shell_id }, { state }) {
     const shell = state?.shells.get(shell_id);
     if (!shell) return { content: unknownShell(shell_id, state), isError: true };
-    if (!killShell(shell)) {
-      const exit = shell.exitCode !== null ? `, exit code ${shell.exitCode}` : "";
-      return { content: `Shell ${shell_id} is not running (status: ${shell.status}${exit}), so there is nothing to kill.`, isError: true };
-    }
+    const killed = killShell(shell);
+    const exit = shell.exitCode !== null ? `, exit code ${shell.exitCode}` : "";
+    if (!killed) return { content: `Shell ${shell_id} is not running (status: ${shell.status}${exit}), so there is nothing to kill.`, isError: true };
+    if (killed === "leftovers") return { content: `Shell ${shell_id} had ended (status: ${shell.status}${exit}), but processes it started were still running; they were stopped. (${shell.command})` };
     return { content: `Successfully killed shell: ${shell_id} (${shell.command})` };
   },
 });

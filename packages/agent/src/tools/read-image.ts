@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ToolImageBlock, ToolOutput } from "../types.ts";
+import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
 import { errorText, formatBytes } from "./paths.ts";
 
 type ImageType = ToolImageBlock["source"]["media_type"];
@@ -37,6 +38,13 @@ export async function readImage(file: string, shown: string, size: number, maxBy
   }
   const mediaType = sniffImageType(bytes);
   if (!mediaType) return { content: `${shown} has an image file extension, but its content is not a PNG, JPEG, GIF or WebP image.`, isError: true };
+  const dimensions = imageSize(bytes, mediaType);
+  if (dimensions && (dimensions.width > MAX_IMAGE_SIDE || dimensions.height > MAX_IMAGE_SIDE)) {
+    return {
+      content: `${shown} is ${dimensions.width}×${dimensions.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side. Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} smaller.png, and Read that.`,
+      isError: true,
+    };
+  }
   return {
     content: `Read image ${shown} (${mediaType}, ${formatBytes(bytes.length)}).`,
     blocks: [{ type: "image", source: { type: "base64", media_type: mediaType, data: bytes.toString("base64") } }],

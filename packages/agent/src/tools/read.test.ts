@@ -74,6 +74,16 @@ test("Read reports missing files, directories, empty and binary files", async (t
   assert.equal(binary.isError, true);
   assert.match(binary.content, /binary file/);
 
+  // UTF-16 with its byte-order mark, as Windows tools write text: little-endian is read, big-endian named.
+  await fs.writeFile(path.join(cwd, "le.txt"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\r\nwörld\r\n", "utf16le")]));
+  const le = await callTool(readTool, { file_path: "le.txt" }, cwd);
+  assert.equal(le.isError, undefined, le.content);
+  assert.equal(le.content, "     1\théllo\n     2\twörld");
+  await fs.writeFile(path.join(cwd, "be.txt"), Buffer.from([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69]));
+  const be = await callTool(readTool, { file_path: "be.txt" }, cwd);
+  assert.equal(be.isError, true);
+  assert.match(be.content, /UTF-16 \(big-endian\) text.*iconv -f UTF-16BE/);
+
   const bad = await callTool(readTool, { file_path: "x", offset: 0 }, cwd);
   assert.equal(bad.isError, true);
   assert.match(bad.content, /parameter "offset"/);

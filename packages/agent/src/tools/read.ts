@@ -74,8 +74,10 @@ async function readByType(target: string, shown: string, size: number, request: 
   }
   // Files of /proc say they are empty and are not: an empty file is known once read.
   if (extension === ".ipynb") return readNotebook(target, shown, request);
-  if (await looksBinary(target)) return { content: `${shown} is a binary file; Read only shows text files, images and notebooks.`, isError: true };
-  return readLines(target, shown, request.offset, request.limit, request.signal);
+  const encoding = await textEncodingOf(target);
+  if (encoding === "binary") return { content: `${shown} is a binary file; Read only shows text files, images and notebooks.`, isError: true };
+  if (encoding === "utf16be") return { content: `${shown} is UTF-16 (big-endian) text, which Read does not decode. Convert it through Bash instead: iconv -f UTF-16BE -t UTF-8 "${shown}"`, isError: true };
+  return readLines(target, shown, request.offset, request.limit, request.signal, encoding);
 }
 
 async function readNotebook(target: string, shown: string, request: ReadRequest): Promise<ToolOutput> {
@@ -91,11 +93,15 @@ async function readNotebook(target: string, shown: string, request: ReadRequest)
   return asText.isError ? asText : { content: `(${parsed.error} It is shown as plain text.)\n\n${asText.content}` };
 }
 
-async function looksBinary(file: string): Promise<boolean> {
+/** How the file's text is encoded, from its first bytes: UTF-16 when it starts with that byte-order
+ * mark (as Windows tools write it), binary when a zero byte comes early, else UTF-8. */
+async function textEncodingOf(file: string): Promise<"utf8" | "utf16le" | "utf16be" | "binary"> {
   const handle = await fs.open(file, "r");
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
+    if (bytesRead >= 2 && buffer[0] === 0xff && buffer[1] === 0xfe) return "utf16le";
+    if (bytesRead >= 2 && buffer[0] === 0xfe && buffer[1] === 0xff) return "utf16be";
+    return buffer.subarray(0, bytesRead).includes(0) ? "binary" : "utf8";
   } finally {
     await handle.close();
   }
@@ -104,8 +110,8 @@ async function looksBinary(file: string): Promise<boolean> {
 /** Lines [offset, offset + limit) of `file`, numbered. Lines are split at "\n" (a "\r" before it
  * goes too) as the file streams by; no more than READ_MAX_LINE_CHARS of a line is ever held, so a
  * file that is one enormous line costs no more memory than a short one. */
-async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal): Promise<ToolOutput> {
-  const stream = createReadStream(file, { encoding: "utf8", signal, highWaterMark: 64 * 1024 });
+async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal, encoding: "utf8" | "utf16le" = "utf8"): Promise<ToolOutput> {
+  const stream = createReadStream(file, { encoding, signal, highWaterMark: 64 * 1024 });
   const out: string[] = [];
   let size = 0;
   let lineNumber = 0;

@@ -1,0 +1,59 @@
+// Width and height of a PNG, JPEG, GIF or WebP image, read from its header: the model API refuses
+// an image larger than MAX_IMAGE_SIDE on a side, and such an image, once in a conversation, makes
+// every later request of it fail too.
+import type { ToolImageBlock } from "../types.ts";
+
+/** The model API's limit on an image's width and height, in pixels. */
+export const MAX_IMAGE_SIDE = 8000;
+
+export type ImageSize = { width: number; height: number };
+
+/** The image's size, or undefined when its header cannot be read. */
+export function imageSize(bytes: Buffer, type: ToolImageBlock["source"]["media_type"]): ImageSize | undefined {
+  try {
+    switch (type) {
+      case "image/png":
+        // The IHDR chunk comes first: width and height after its length and type.
+        return bytes.length >= 24 ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : undefined;
+      case "image/gif":
+        return bytes.length >= 10 ? { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) } : undefined;
+      case "image/jpeg":
+        return jpegSize(bytes);
+      case "image/webp":
+        return webpSize(bytes);
+    }
+  } catch {
+    return undefined; // A header cut short.
+  }
+  return undefined;
+}
+
+/** From the first start-of-frame marker (SOF0–SOF15 but for DHT, JPG and DAC). */
+function jpegSize(bytes: Buffer): ImageSize | undefined {
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at++; // Fill byte.
+      continue;
+    }
+    const length = bytes.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    }
+    at += 2 + length;
+  }
+  return undefined;
+}
+
+function webpSize(bytes: Buffer): ImageSize | undefined {
+  const chunk = bytes.toString("latin1", 12, 16);
+  if (chunk === "VP8X" && bytes.length >= 30) return { width: 1 + bytes.readUIntLE(24, 3), height: 1 + bytes.readUIntLE(27, 3) };
+  if (chunk === "VP8L" && bytes.length >= 25) {
+    const bits = bytes.readUInt32LE(21);
+    return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
+  }
+  if (chunk === "VP8 " && bytes.length >= 30) return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  return undefined;
+}

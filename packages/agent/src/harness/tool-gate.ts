@@ -90,8 +90,10 @@ export function permissionDecision(name: string, input: Record<string, unknown>,
 async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, signal: AbortSignal): Promise<Verdict> {
   if (!o.approve) {
     if (tool.refusals) return refuse(tool.refusals.unattended);
+    // The modes that would let more through than the run's own.
+    const wider = o.permissions.mode === "acceptEdits" ? "bypassPermissions" : "acceptEdits or bypassPermissions";
     return refuse(
-      `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json or run with --permission-mode acceptEdits/bypassPermissions.`,
+      `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json or run with --permission-mode ${wider}.`,
     );
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));

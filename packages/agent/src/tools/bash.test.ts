@@ -25,6 +25,15 @@ test("Bash reports a non-zero exit code as an error, keeping the output", async 
   assert.match(syntax.content, /Exit code 2/);
 });
 
+test("Bash in a working directory that is gone says so, for a command and a background one", async (t) => {
+  const cwd = path.join(await tempWorkspace(t), "gone");
+  for (const input of [{ command: "echo still" }, { command: "echo still", run_in_background: true }]) {
+    const out = await callTool(bashTool, input, cwd);
+    assert.equal(out.isError, true);
+    assert.match(out.content, /^The command was not run: its working directory .*gone no longer exists/);
+  }
+});
+
 test("Bash says when a command printed nothing", async (t) => {
   const cwd = await tempWorkspace(t);
   assert.deepEqual(await callTool(bashTool, { command: "true" }, cwd), { content: "(Command completed with no output)" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { statSync } from "node:fs";
 import { defineTool } from "../define-tool.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
@@ -66,6 +67,10 @@ export const sandboxedBashTool = defineTool({
 
 /** A Bash call: in the sandbox when the run has it on and the call runs inside it (runsInSandbox). */
 async function runBash({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox }: ToolContext): Promise<ToolOutput> {
+  // Spawning in a directory that is gone fails as if bash were missing (ENOENT): say what it is.
+  if (!isDirectory(cwd)) {
+    return { content: `The command was not run: its working directory ${cwd} no longer exists (it was removed or renamed), and commands run there. Recreate it, for example by writing a file into it with Write.`, isError: true };
+  }
   let launch: SandboxedCommand | undefined;
   if (runsInSandbox(command, dangerouslyDisableSandbox, sandbox)) {
     if (sandbox.unavailable !== undefined && sandbox.failIfUnavailable) {
@@ -184,4 +189,12 @@ function describeEnding(
   if (!body && notes.length === 0) return { content: "(Command completed with no output)" };
   const content = [body, ...notes].filter(Boolean).join("\n\n");
   return isError ? { content, isError } : { content };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

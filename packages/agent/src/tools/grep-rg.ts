@@ -126,6 +126,9 @@ function describeRgError(query: GrepQuery, stderr: string): string {
   if (/regex parse error/.test(message)) {
     return `Invalid regular expression ${JSON.stringify(query.pattern)}:\n${message}\nGrep uses ripgrep's regular expression syntax; escape special characters such as ( ) [ ] { } . * + ? | with a backslash to match them literally.`;
   }
+  if (/literal "\\n" is not allowed/.test(message)) {
+    return `The pattern ${JSON.stringify(query.pattern)} contains a line break, which matches only across lines: set multiline: true for that, or search for one line of it.`;
+  }
   return `ripgrep failed: ${message || "no error message"}`;
 }
 

@@ -33,6 +33,13 @@ test("ripgrep is installed, so Grep runs on it", async () => {
   assert.ok(await findRipgrep(), "@vscode/ripgrep's binary was not found");
 });
 
+test("Grep with a line break in its pattern says to set multiline, the parameter it has", async (t) => {
+  const cwd = await project(t);
+  const out = await call(grepTool, { pattern: "hello\nworld" }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /contains a line break, which matches only across lines: set multiline: true/);
+});
+
 const engines: [string, Tool][] = [
   ["ripgrep", grepTool],
   ["the JavaScript fallback", createGrepTool({ rgPath: null })],

@@ -134,7 +134,8 @@ function forgetOldFinished(shells: Map<string, BackgroundShell>): void {
 export function killShell(shell: BackgroundShell): "killed" | "leftovers" | false {
   const pid = shell.child.pid;
   if (shell.status !== "running") {
-    if (!shell.outputOpen && (pid === undefined || !groupAlive(pid))) return false;
+    // Its group, not its output: the pipes of a shell just ended may take a moment to close.
+    if (pid === undefined || !groupAlive(pid)) return false;
     stopGroup(shell);
     return "leftovers";
   }

@@ -179,8 +179,17 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       await closing;
     },
     async resumeRuns() {
+      let withRun: { userId: string; sessionId: string }[];
+      try {
+        withRun = options.db.sessionsWithRun();
+      } catch (error) {
+        // A damaged database page: the sessions it holds fail as they are opened, each saying so;
+        // the others are served.
+        options.log(`cannot look for runs to resume: ${(error as Error).message}; runs in flight when the server stopped are not resumed`);
+        return;
+      }
       await Promise.all(
-        options.db.sessionsWithRun().map(async ({ userId, sessionId }) => {
+        withRun.map(async ({ userId, sessionId }) => {
           try {
             (await acquire(userId, sessionId)).release();
           } catch (error) {

@@ -50,7 +50,7 @@ function addUnits(simple: SimpleCommand, openArgs: boolean, depth: number, units
     if (depth >= MAX_SCRIPT_DEPTH) return "shells nest too deeply";
     const nested = commandUnits(unit.effect.script, depth + 1);
     if (!nested.ok) return `in ${unit.text}: ${nested.error}`;
-    units.push(...nested.units);
+    for (const nestedUnit of nested.units) units.push(nestedUnit);
   }
   return undefined;
 }

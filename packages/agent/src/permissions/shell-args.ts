@@ -21,7 +21,7 @@ export function scanArgs(args: readonly Word[], spec: OptionSpec): ScannedArgs {
     const word = args[i];
     const text = word.value;
     if (text === "--" && !word.dynamic) {
-      operands.push(...args.slice(i + 1));
+      for (let j = i + 1; j < args.length; j++) operands.push(args[j]);
       break;
     }
     if (!text.startsWith("-") || text === "-" || word.dynamic) {

@@ -245,3 +245,11 @@ test("a project's settings cannot turn approvals off: bypassPermissions there is
   const user = await setup(t, { user: { permissions: { defaultMode: "bypassPermissions" } } });
   assert.equal((await user.load()).permissions.defaultMode, "bypassPermissions");
 });
+
+test("a settings file with rules by the hundred thousand loads, its bad entries each reported", async (t) => {
+  const allow = Array.from({ length: 200_000 }, (_, i) => `Bash(tool-${i}:*)`);
+  const env = await setup(t, { user: { permissions: { allow, deny: Array(150_000).fill(42) } } });
+  const loaded = await env.load();
+  assert.equal(loaded.permissions.allow.length, 200_000);
+  assert.ok(loaded.diagnostics.length >= 1, "the numbers among the deny rules are reported");
+});

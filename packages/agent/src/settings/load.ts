@@ -49,7 +49,9 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       continue;
     }
     const validated = validateSettings(read.value, file);
-    diagnostics.push(...validated.diagnostics);
+    // Loops, not push(...spread): a settings file may hold rules by the hundred thousand, more
+    // arguments than a call takes.
+    for (const diagnostic of validated.diagnostics) diagnostics.push(diagnostic);
     sources.push({ scope, path: file, settings: withoutBypassFromProject(scope, file, validated.settings, diagnostics) });
   }
   return {
@@ -86,7 +88,7 @@ export function scopedPermissions(sources: readonly SettingsSource[], dirs: { ro
     const ruleRoot = source.scope === "user" ? path.join(dirs.home, ".claude") : dirs.root;
     for (const kind of ["allow", "ask", "deny"] as const) {
       const { rules } = toPermissionRules(permissions[kind] ?? [], { root: ruleRoot, source: source.path });
-      out[kind].push(...rules.filter((rule) => firstTime(seen, kind, rule)));
+      for (const rule of rules) if (firstTime(seen, kind, rule)) out[kind].push(rule);
     }
     for (const dir of permissions.additionalDirectories ?? []) {
       const resolved = dir === "~" || dir.startsWith("~/") ? path.join(dirs.home, dir.slice(1)) : path.resolve(dirs.root, dir);

@@ -358,3 +358,18 @@ test("a title made from the first prompt is one line of whole characters without
   assert.equal(titleFromPrompt(`${"a".repeat(59)}😀 and more`), `${"a".repeat(59)}😀`);
   assert.equal(titleFromPrompt("  red\u001b[31m text\u202e\n\nnext\u0000line "), "red [31m text next line");
 });
+
+test("a session whose stored state is damaged is listed as damaged; the others are listed as ever", async () => {
+  await withFakeServer({}, async (server, _runners, dataDir) => {
+    for (const sessionId of ["good", "bad"]) assert.equal((await call(server, "POST", "/sessions", { userId: "carol", sessionId, title: sessionId })).status, 201);
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(join(dataDir, "harness.db"));
+    db.prepare("UPDATE sessions SET state = '{not json' WHERE user_id = 'carol' AND session_id = 'bad'").run();
+    db.close();
+    const list = await call(server, "GET", "/sessions?userId=carol");
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    const byId = Object.fromEntries(list.body.map((s: { sessionId: string; status: string }) => [s.sessionId, s.status]));
+    assert.deepEqual(byId, { good: "idle", bad: "damaged" });
+    assert.equal((await call(server, "DELETE", "/sessions/bad?userId=carol")).status, 200, "and it can be deleted");
+  });
+});

@@ -60,8 +60,12 @@ export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: strin
 
 export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
   const list = db.prepare(
-    `SELECT s.session_id, s.title, json_extract(s.state, '$.status') AS status, json_array_length(s.state, '$.messages') AS count,
-       substr(json_extract(s.state, '$.messages[0].content'), 1, 400) AS first, s.created_at,
+    // A session whose stored state is not JSON (a damaged file) is listed as "damaged", not allowed
+    // to fail the whole list: the json functions throw on it.
+    `SELECT s.session_id, s.title,
+       CASE WHEN json_valid(s.state) THEN json_extract(s.state, '$.status') ELSE 'damaged' END AS status,
+       CASE WHEN json_valid(s.state) THEN json_array_length(s.state, '$.messages') END AS count,
+       CASE WHEN json_valid(s.state) THEN substr(json_extract(s.state, '$.messages[0].content'), 1, 400) END AS first, s.created_at,
        MAX(s.updated_at, COALESCE(a.updated_at, 0)) AS updated_at
      FROM sessions s LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
      WHERE s.user_id = ? ORDER BY updated_at DESC, s.created_at DESC, s.session_id`,

@@ -47,3 +47,27 @@ test("release leaves a lock that another server took meanwhile", async (t) => {
   lock.release();
   assert.equal(readFileSync(join(dir, LOCK_FILE), "utf8"), other);
 });
+
+test("servers starting at once on a stale lock: exactly one takes the directory over", async (t) => {
+  const dir = await testDir(t);
+  const script = `
+    const { lockDataDir } = await import(${JSON.stringify(new URL("./data-dir-lock.ts", import.meta.url).href)});
+    const at = Number(process.argv[1]);
+    while (Date.now() < at) {}
+    try { lockDataDir(process.argv[2]); console.log("got"); } catch (error) { console.log(error.message.includes("another Harness server") ? "refused" : "error: " + error.message); }
+    setTimeout(() => {}, 400);`;
+  for (let round = 0; round < 4; round++) {
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 999_999_999 }));
+    const at = Date.now() + 600;
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script, String(at), dir], { stdio: ["ignore", "pipe", "inherit"] });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+        await once(child, "close");
+        return out.trim();
+      }),
+    );
+    assert.deepEqual(outcomes.sort(), ["got", "refused", "refused", "refused"], `round ${round}`);
+  }
+});

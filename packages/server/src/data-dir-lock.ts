@@ -3,7 +3,7 @@
 // file naming the holder's pid (and, on Linux, when that process started, so that a pid the
 // system gave to another process since does not count); a holder that is gone leaves a stale lock,
 // which the next server takes over.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "./pid-alive.ts";
 
@@ -13,31 +13,30 @@ type Holder = { pid: number; started?: string };
 
 export type DataDirLock = { release(): void };
 
+/** How long a server waits for another that is taking over a stale lock, and after how long a
+ * takeover guard is taken for the leftover of a server that died during one. */
+const TAKEOVER_WAIT_MS = 2000;
+const TAKEOVER_STALE_MS = 10_000;
+
 /** Takes the data directory `dir`, or throws an error naming the server that holds it. */
 export function lockDataDir(dir: string): DataDirLock {
   const path = join(dir, LOCK_FILE);
   const own: Holder = { pid: process.pid, ...withStart(process.pid) };
   const text = `${JSON.stringify(own)}\n`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      try {
-        writeSync(fd, text);
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
-    }
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  while (!tryCreate(path, text)) {
     const holder = readHolder(path);
     if (holder && holdsIt(holder)) {
       throw new Error(
         `another Harness server (pid ${holder.pid}) is using the data directory ${dir}: stop it, or give this one another HARNESS_DATA_DIR`,
       );
     }
-    // Stale: its server is gone (or unreadable, as a crash while writing it leaves it).
-    unlinkSync(path);
+    // Stale: its server is gone (or unreadable, as a crash while writing it leaves it). Servers
+    // starting together would each remove the stale lock, and one could remove the lock another
+    // had just made: one at a time, under a guard, the lock is looked at again and replaced.
+    if (takeOver(path, text)) break;
+    if (Date.now() > deadline) throw new Error(`the data directory ${dir} is being taken over by another Harness server; try again`);
+    sleepSync(20);
   }
   return {
     release() {
@@ -48,6 +47,53 @@ export function lockDataDir(dir: string): DataDirLock {
       }
     },
   };
+}
+
+/** Creates the lock; false when there is one already. */
+function tryCreate(path: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** Replaces a stale lock with this server's, under the takeover guard: false when another server
+ * holds the guard (the caller looks at the lock again) or the lock is no longer stale. */
+function takeOver(path: string, text: string): boolean {
+  const guard = `${path}.takeover`;
+  if (!tryCreate(guard, text)) {
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > TAKEOVER_STALE_MS) unlinkSync(guard);
+    } catch {
+      // Gone meanwhile.
+    }
+    return false;
+  }
+  try {
+    const holder = readHolder(path);
+    if (holder && holdsIt(holder)) return false;
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone meanwhile.
+    }
+    return tryCreate(path, text);
+  } finally {
+    unlinkSync(guard);
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function readHolder(path: string): Holder | undefined {

@@ -13,6 +13,9 @@ import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
 /** How far seq jumps after a host died: further than any number of batches that can have been
  * sent to clients but not stored, so no seq a client saw is ever reused for a different batch. */
 export const SEQ_JUMP_AFTER_CRASH = 1_000_000;
+/** The code of the error frame that tells clients the session is not being stored (a full disk):
+ * it goes on in memory meanwhile. */
+export const NOT_STORED = "not_stored";
 /** See SessionOptions.replayBytes. Below a server's limit on what a client may leave unread (8 MiB),
  * so that a replay never cuts the connection it is meant to restore. */
 export const DEFAULT_REPLAY_BYTES = 4 * 1024 * 1024;
@@ -149,7 +152,8 @@ export class SessionCore {
       snapshotEvery: options.snapshotEvery ?? 500,
       snapshotBytes: options.snapshotBytes ?? 1024 * 1024,
       flushDelayMs: options.flushDelayMs ?? 200,
-      onError: (error) => this.report(error, "storing the session"),
+      onError: (error) => this.#storeFailed(error),
+      onRecovered: () => this.#storeRecovered(),
     });
     if (this.crashed) this.#persister.snapshotSoon();
   }
@@ -163,6 +167,11 @@ export class SessionCore {
   connect(conn: Connection, since?: number): void {
     this.commitStaged();
     this.connections.add(conn);
+    this.#catchUp(conn, since);
+    if (this.#notStored !== undefined) this.sendError(conn, this.#notStored, NOT_STORED);
+  }
+
+  #catchUp(conn: Connection, since: number | undefined): void {
     if (since === this.seq) return;
     if (since !== undefined && Number.isInteger(since) && since >= 0 && since < this.seq) {
       const frames = this.#framesAfter(since, this.#replayBytes);
@@ -248,6 +257,23 @@ export class SessionCore {
   discard(): void {
     this.#staged = [];
     this.#persister.discard();
+  }
+
+  /** Why the session's latest changes are not stored, while a write keeps failing. */
+  #notStored: string | undefined;
+
+  /** Clients are told once that what they see is not being stored, and why; a client that connects
+   * meanwhile is told too. */
+  #storeFailed(error: unknown): void {
+    this.report(error, "storing the session");
+    if (this.#notStored !== undefined) return;
+    const why = error instanceof Error ? error.message : String(error);
+    this.#notStored = `this session could not be saved (${why}): its latest changes are kept in memory and saved once the store takes them again; a server stopped before then loses them`;
+    for (const conn of this.connections) this.sendError(conn, this.#notStored, NOT_STORED);
+  }
+
+  #storeRecovered(): void {
+    this.#notStored = undefined;
   }
 
   report(error: unknown, context: string): void {

@@ -24,6 +24,8 @@ export type PersisterOptions = {
   snapshotBytes: number;
   flushDelayMs: number;
   onError(error: unknown): void;
+  /** A write succeeded after one or more had failed. */
+  onRecovered?(): void;
 };
 
 export type FlushMode = "final" | "urgent";
@@ -51,6 +53,8 @@ export type Persister = {
 export function createPersister(options: PersisterOptions): Persister {
   const { store } = options;
   let queued: StoredBatch[] = [];
+  /** The last write failed; what it held is queued again. */
+  let failing = false;
   /** The size of the queued batches' operations, in UTF-16 units. */
   let queuedBytes = 0;
   let snapshotSeq = options.snapshotSeq;
@@ -115,6 +119,7 @@ export function createPersister(options: PersisterOptions): Persister {
     try {
       await store.write(batches, snapshot, Object.keys(writeOptions).length > 0 ? writeOptions : undefined);
     } catch (error) {
+      failing = true;
       queued = batches.concat(queued);
       queuedBytes += bytes;
       if (snapshot) conversationDue = true;
@@ -123,6 +128,10 @@ export function createPersister(options: PersisterOptions): Persister {
       storedTranscript = undefined;
       options.onError(error);
       return;
+    }
+    if (failing) {
+      failing = false;
+      options.onRecovered?.();
     }
     if (snapshot) {
       appended = kept === undefined ? 0 : kept === snapshot.transcript.length ? appended : appended + 1;

@@ -10,7 +10,7 @@ import { isRunActive } from "./run-outcome.ts";
 import { describe, interrupt, reattach } from "./run-driver.ts";
 import type { LoadedSession } from "./store.ts";
 
-export { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH } from "./core.ts";
+export { DEFAULT_REPLAY_BYTES, NOT_STORED, SEQ_JUMP_AFTER_CRASH } from "./core.ts";
 export type { SessionOptions } from "./core.ts";
 
 /** Error code for `cancel` when no run is in progress. */

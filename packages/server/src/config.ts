@@ -23,6 +23,9 @@ export type ServerOptions = {
    * HARNESS_RUNNER_SESSIONS_PER_PROCESS, default 50; 1 = a process per session). Sessions of
    * different users never share one. */
   runnerSessionsPerProcess?: number;
+  /** A run silent this long has its runner asked /health; one that does not answer (stopped, hung)
+   * is stopped and its runs end in error (env HARNESS_RUNNER_STALL_MS, default 30 s). */
+  runnerStallMs?: number;
   /** A session with no clients and no run is dropped from memory after this long (default 60 s). */
   sessionIdleMs?: number;
   /** WebSocket clients are pinged this often, and one that misses a ping is cut off (default 30 s). */
@@ -43,6 +46,7 @@ export type ServerConfig = {
   allowedOrigins: ReadonlySet<string>;
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
+  runnerStallMs: number;
   sessionIdleMs: number;
   heartbeatMs: number;
   log: (line: string) => void;
@@ -106,6 +110,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     // for its first request.
     runnerIdleMs: whole("runnerIdleMs", "HARNESS_RUNNER_IDLE_MS", 10 * 60_000, 1000, MAX_MS, "milliseconds"),
     runnerSessionsPerProcess: whole("runnerSessionsPerProcess", "HARNESS_RUNNER_SESSIONS_PER_PROCESS", DEFAULT_SESSIONS_PER_RUNNER, 1, 10_000),
+    runnerStallMs: whole("runnerStallMs", "HARNESS_RUNNER_STALL_MS", 30_000, 100, MAX_MS, "milliseconds"),
     sessionIdleMs: whole("sessionIdleMs", undefined, 60_000, 0, MAX_MS, "milliseconds"),
     heartbeatMs: whole("heartbeatMs", undefined, 30_000, 10, MAX_MS, "milliseconds"),
   };

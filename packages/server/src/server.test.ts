@@ -161,7 +161,7 @@ test("cancel through a real runner ends the run cancelled, and the next submit r
 });
 
 /** A runner factory (runners of a pool, one per user) that lists the runners it made. */
-function listedRunners(dataDir: () => string): { made: SupervisedRunner[]; runnerFactory: ServerOptions["runnerFactory"] } {
+function listedRunners(dataDir: () => string, extra: { stallMs?: number } = {}): { made: SupervisedRunner[]; runnerFactory: ServerOptions["runnerFactory"] } {
   const made: SupervisedRunner[] = [];
   let pool: RunnerPool | undefined;
   const runnerFactory: ServerOptions["runnerFactory"] = ({ userId, sessionId }) => {
@@ -180,6 +180,7 @@ function listedRunners(dataDir: () => string): { made: SupervisedRunner[]; runne
       keys: { anthropicApiKey: "test-key" },
       idleMs: 60_000,
       log: () => {},
+      ...extra,
     });
     made.push(runner);
     return runner;
@@ -217,6 +218,34 @@ test("a runner that dies mid-run ends the runs it served in error, saying so the
   client.send({ type: "submit", prompt: "again" });
   await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
   assert.equal(client.state!.messages[3].content, "recovered");
+  await client.close();
+});
+
+test("a runner that stops answering mid-run is stopped, and the run ends in error saying so; the next submit starts a new runner", async () => {
+  const dataDir = await freshDir();
+  const { made, runnerFactory } = listedRunners(() => dataDir, { stallMs: 500 });
+  const { server } = await serve({ runnerFactory, dataDir });
+  fake.push({ text: ["half"], hold: new Promise(() => {}) }, { text: "recovered" });
+  const client = await MinimalClient.connect(server.url, ids());
+  client.send({ type: "submit", prompt: "go" });
+  await client.waitForState((s) => s.messages[1]?.content === "half", 30_000);
+  const pid = made[0].pid()!;
+  process.kill(pid, "SIGSTOP");
+  try {
+    await client.waitForState((s) => s.status === "error", 15_000, "the run to fail");
+  } finally {
+    // Stopped: a SIGKILL ends it; were it not, this lets it go on to exit.
+    try {
+      process.kill(pid, "SIGCONT");
+    } catch {
+      // Gone.
+    }
+  }
+  assert.match(client.state!.error!, /^The run failed: the runner stopped answering \(nothing for 1 s, and \/health: .*\); it was stopped$/);
+  client.send({ type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.messages[3]?.status === "complete", 30_000);
+  assert.equal(client.state!.messages[3].content, "recovered");
+  assert.notEqual(made[0].pid(), pid, "a new runner process");
   await client.close();
 });
 

@@ -98,6 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         member: `${userId}/${sessionId}`,
         keys,
         idleMs: config.runnerIdleMs,
+        stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),
         onProcess: (info) => {
           try {

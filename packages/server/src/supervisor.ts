@@ -48,11 +48,15 @@ export type SupervisorOptions = {
   busyGraceMs?: number;
   /** How the server speaks HTTP to the runner (default: node:http, shared by all sessions). */
   transport?: RunnerTransport;
+  /** A run silent this long has its runner asked /health; one that does not answer (a process
+   * stopped or hung) is stopped, and its runs end saying so (default 30 s). */
+  stallMs?: number;
 };
 
 type Live = { process: RunnerProcess; client: RunnerClient; url: string };
 
 const HEALTH_TIMEOUT_MS = 3000;
+const STALL_MS = 30_000;
 /** Opening a workspace is quick, but it is often a new process's first request, which waits for
  * the modules it loads after it listens: on a loaded machine that took more than 3 s. */
 const OPEN_TIMEOUT_MS = 15_000;
@@ -121,6 +125,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let live: Live | undefined;
   /** The process that served the session last, also once it has exited: to say how it ended. */
   let last: RunnerProcess | undefined;
+  /** The process this session's runs found no longer answering, and what to say of it. */
+  let stall: { process: RunnerProcess; message: string } | undefined;
   /** The runner whose last run ended cleanly, and until when that vouches for it. */
   let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
@@ -294,15 +300,48 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     let runner: Live | undefined;
+    let stalled: string | undefined;
+    let lastEvent = performance.now();
+    let watch: ReturnType<typeof setInterval> | undefined;
     try {
       const opened = await open();
-      runner = opened.runner;
-      yield* opened.events;
+      const live = opened.runner;
+      runner = live;
+      // A silent run is normal (a long command, an approval awaited); a runner that no longer
+      // answers /health is not, and its streams would wait for good.
+      const stallMs = options.stallMs ?? STALL_MS;
+      let probing = false;
+      watch = setInterval(() => {
+        if (probing || performance.now() - lastEvent < stallMs) return;
+        probing = true;
+        void live.client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then(
+          () => {
+            probing = false;
+            lastEvent = performance.now();
+          },
+          (err: unknown) => {
+            stalled = `the runner stopped answering (nothing for ${Math.round(stallMs / 1000)} s, and /health: ${(err as Error).message}); it was stopped`;
+            stall = { process: live.process, message: stalled };
+            options.log(`runner ${live.process.pid} of ${options.workspace}: ${stalled}`);
+            void live.process.stop(1000);
+          },
+        );
+      }, Math.max(50, Math.floor(stallMs / 4)));
+      watch.unref();
+      for await (const event of opened.events) {
+        lastEvent = performance.now();
+        yield event;
+      }
+      if (stalled) throw new Error(stalled);
     } catch (error) {
+      // This stream's watcher, or another's of this session, found the runner hung and stopped it.
+      if (stalled) throw new Error(stalled, { cause: error });
+      if (stall && runner && stall.process === runner.process) throw new Error(stall.message, { cause: error });
       if (!runner || signal.aborted || stopped || error instanceof RunnerHttpError) throw error;
       if (await exitsWithin(runner.process, EXIT_WAIT_MS)) throw new Error(diedMidRun(runner.process.ended() ?? { how: "exited" }), { cause: error });
       throw error;
     } finally {
+      clearInterval(watch);
       active--;
       if (active === 0 && !stopped) scheduleIdleStop();
     }
@@ -328,9 +367,13 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return streaming(opts.signal, async () => {
       const runner = await current();
       if (!runner) {
+        // The stream broke because the runner was found hung and stopped: that is what to say.
+        if (stall && stall.process === last) throw new Error(stall.message);
         const end = last?.ended();
         throw new Error(end ? diedMidRun(end) : "the runner of this session is gone");
       }
+      // Found hung, and being stopped: not to be asked again.
+      if (stall && stall.process === runner.process) throw new Error(stall.message);
       return { runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
     });
   }

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
-import { call, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
+import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
 import { titleFromPrompt } from "./sqlite-catalog.ts";
 
 type Runners = ReturnType<typeof fakeRunners>;
@@ -370,6 +370,12 @@ test("a session whose stored state is damaged is listed as damaged; the others a
     assert.equal(list.status, 200, JSON.stringify(list.body));
     const byId = Object.fromEntries(list.body.map((s: { sessionId: string; status: string }) => [s.sessionId, s.status]));
     assert.deepEqual(byId, { good: "idle", bad: "damaged" });
+    // Opening it says why it cannot be opened, in a frame a client reads.
+    const opened = await frameRecorder(`${server.url}/ws?userId=carol&sessionId=bad`);
+    await waitFor(async () => opened.frames.length > 0, "the error frame");
+    assert.equal(opened.frames[0].type, "error");
+    assert.match((opened.frames[0] as { message: string }).message, /^cannot open session carol\/bad: .*JSON/);
+    await opened.close();
     assert.equal((await call(server, "DELETE", "/sessions/bad?userId=carol")).status, 200, "and it can be deleted");
   });
 });

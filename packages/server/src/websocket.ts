@@ -162,8 +162,15 @@ export function createWebSocketEndpoint(options: {
           });
         },
         (error: Error) => {
-          options.log(`cannot open session ${userId}/${sessionId}: ${error.message}`);
-          refuse(socket, 500, `cannot open session ${userId}/${sessionId}: ${error.message}`);
+          const message = `cannot open session ${userId}/${sessionId}: ${error.message}`;
+          options.log(message);
+          if (socket.destroyed) return;
+          // A refused handshake's status and body reach no client (browsers and the SDK see only
+          // that it failed): the socket is opened to say why, in an error frame, and closed.
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            ws.send(errorFrame(message, ErrorCodes.internal));
+            ws.close(1011, closeReason(message));
+          });
         },
       );
     },
@@ -183,4 +190,12 @@ export function createWebSocketEndpoint(options: {
       wss.close();
     },
   };
+}
+
+/** `text` cut to what a close frame's reason may hold (123 bytes of UTF-8). */
+function closeReason(text: string): string {
+  if (Buffer.byteLength(text) <= 123) return text;
+  let cut = text.slice(0, 120);
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }

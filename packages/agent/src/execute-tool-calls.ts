@@ -41,8 +41,11 @@ type Finished = { output: ToolOutput; notes: string[] };
  * earlier calls it depends on (tool-call-order.ts). Each call's tool.completed is emitted as it
  * finishes; the results come back in the order of `calls`. Never rejects. */
 export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunContext): Promise<ToolResultBlock[]> {
-  const prepared = calls.map((call) => (run.inputErrors?.has(call.id) ? undefined : prepareToolCall(run.tools, call.name, call.input)));
-  const accesses = prepared.map((p) => (p?.ok ? callAccess(p.tool, p.args, run.cwd) : undefined));
+  const prepared = calls.map((call): PreparedCall => {
+    const inputError = run.inputErrors?.get(call.id);
+    return inputError !== undefined ? { ok: false, error: inputError } : prepareToolCall(run.tools, call.name, call.input);
+  });
+  const accesses = prepared.map((p) => (p.ok ? callAccess(p.tool, p.args, run.cwd) : undefined));
   const results: Promise<ToolResultBlock>[] = [];
   calls.forEach((call, index) => {
     const waits = mustWaitFor(accesses, index).map((i) => results[i]);
@@ -52,7 +55,7 @@ export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunCon
   return Promise.all(results);
 }
 
-async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall | undefined): Promise<ToolResultBlock> {
+async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall): Promise<ToolResultBlock> {
   let finished: Finished;
   try {
     // Resolves with INTERRUPTED as soon as the signal fires, so that a tool (or an approval) that
@@ -64,12 +67,10 @@ async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: Pr
   return finalizeToolCall(call.id, finished, run.emit);
 }
 
-/** `prepared`: the call's arguments checked, undefined when the model garbled its input. */
-async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall | undefined): Promise<Finished> {
+/** `prepared`: the call's arguments checked, or why it cannot run (its input garbled or invalid). */
+async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall): Promise<Finished> {
   // A call that waited for earlier ones may find the run cancelled: it asks and runs nothing.
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
-  const inputError = run.inputErrors?.get(call.id);
-  if (inputError !== undefined || !prepared) return { output: { content: inputError ?? "Error: the call's input could not be read", isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;
   if (run.gate) {

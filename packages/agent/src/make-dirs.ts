@@ -41,7 +41,8 @@ export function makeDirsSync(dir: string, mode?: number): void {
   }
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a directory (false when it is not there or cannot be looked at). */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

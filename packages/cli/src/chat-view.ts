@@ -27,6 +27,9 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
   let lastError: string | undefined;
   let atLineStart = true;
   let replying: string | undefined;
+  /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
+   * starts a new paragraph) needs one blank line, not two. */
+  let afterLine = false;
 
   /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
    * streamed is broken off first (a piped reply is left whole). */
@@ -35,9 +38,6 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
     stderr.write(`${text}\n`);
     if (shared) atLineStart = afterLine = true;
   }
-  /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
-   * starts a new paragraph) needs one blank line, not two. */
-  let afterLine = false;
 
   /** Text of reply `id` on stdout; another reply than the last starts on a line of its own. */
   function reply(text: string, id?: string): void {

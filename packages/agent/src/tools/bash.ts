@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { statSync } from "node:fs";
 import { defineTool } from "../define-tool.ts";
+import { isDirectory } from "../make-dirs.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
 import { runsInSandbox } from "../sandbox/policy.ts";
@@ -189,12 +189,4 @@ function describeEnding(
   if (!body && notes.length === 0) return { content: "(Command completed with no output)" };
   const content = [body, ...notes].filter(Boolean).join("\n\n");
   return isError ? { content, isError } : { content };
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }

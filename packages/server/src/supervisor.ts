@@ -127,6 +127,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let last: RunnerProcess | undefined;
   /** The process this session's runs found no longer answering, and what to say of it. */
   let stall: { process: RunnerProcess; message: string } | undefined;
+  /** What to say of `process` if it is the one found no longer answering. */
+  const stallOf = (process: RunnerProcess | undefined) => (process && stall?.process === process ? stall.message : undefined);
   /** The runner whose last run ended cleanly, and until when that vouches for it. */
   let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
@@ -300,13 +302,12 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
     let runner: Live | undefined;
-    let stalled: string | undefined;
     let lastEvent = performance.now();
     let watch: ReturnType<typeof setInterval> | undefined;
     try {
       const opened = await open();
-      const live = opened.runner;
-      runner = live;
+      const watched = opened.runner;
+      runner = watched;
       // A silent run is normal (a long command, an approval awaited); a runner that no longer
       // answers /health is not, and its streams would wait for good.
       const stallMs = options.stallMs ?? STALL_MS;
@@ -314,16 +315,16 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       watch = setInterval(() => {
         if (probing || performance.now() - lastEvent < stallMs) return;
         probing = true;
-        void live.client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then(
+        void watched.client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then(
           () => {
             probing = false;
             lastEvent = performance.now();
           },
           (err: unknown) => {
-            stalled = `the runner stopped answering (nothing for ${Math.round(stallMs / 1000)} s, and /health: ${(err as Error).message}); it was stopped`;
-            stall = { process: live.process, message: stalled };
-            options.log(`runner ${live.process.pid} of ${options.workspace}: ${stalled}`);
-            void live.process.stop(1000);
+            const message = `the runner stopped answering (nothing for ${Math.round(stallMs / 1000)} s, and /health: ${(err as Error).message}); it was stopped`;
+            stall = { process: watched.process, message };
+            options.log(`runner ${watched.process.pid} of ${options.workspace}: ${message}`);
+            void watched.process.stop(1000);
           },
         );
       }, Math.max(50, Math.floor(stallMs / 4)));
@@ -332,11 +333,12 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         lastEvent = performance.now();
         yield event;
       }
+      const stalled = stallOf(watched.process);
       if (stalled) throw new Error(stalled);
     } catch (error) {
       // This stream's watcher, or another's of this session, found the runner hung and stopped it.
+      const stalled = stallOf(runner?.process);
       if (stalled) throw new Error(stalled, { cause: error });
-      if (stall && runner && stall.process === runner.process) throw new Error(stall.message, { cause: error });
       if (!runner || signal.aborted || stopped || error instanceof RunnerHttpError) throw error;
       if (await exitsWithin(runner.process, EXIT_WAIT_MS)) throw new Error(diedMidRun(runner.process.ended() ?? { how: "exited" }), { cause: error });
       throw error;
@@ -368,12 +370,14 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const runner = await current();
       if (!runner) {
         // The stream broke because the runner was found hung and stopped: that is what to say.
-        if (stall && stall.process === last) throw new Error(stall.message);
+        const stalled = stallOf(last);
+        if (stalled) throw new Error(stalled);
         const end = last?.ended();
         throw new Error(end ? diedMidRun(end) : "the runner of this session is gone");
       }
       // Found hung, and being stopped: not to be asked again.
-      if (stall && stall.process === runner.process) throw new Error(stall.message);
+      const stalled = stallOf(runner.process);
+      if (stalled) throw new Error(stalled);
       return { runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
     });
   }

@@ -107,6 +107,8 @@ export class SessionCore {
   ended = false;
   readonly #log: BatchLog;
   readonly #replayBytes: number;
+  /** Why the session's latest changes are not stored, while a write keeps failing. */
+  #notStored: string | undefined;
   readonly #persister: Persister;
   readonly #defer: (fn: () => void) => void;
   /** Seqs skipped after a crash: (from, to]. A client that holds `from` or less saw only stored batches. */
@@ -258,9 +260,6 @@ export class SessionCore {
     this.#staged = [];
     this.#persister.discard();
   }
-
-  /** Why the session's latest changes are not stored, while a write keeps failing. */
-  #notStored: string | undefined;
 
   /** Clients are told once that what they see is not being stored, and why; a client that connects
    * meanwhile is told too. */

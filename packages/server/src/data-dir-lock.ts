@@ -3,7 +3,7 @@
 // file naming the holder's pid (and, on Linux, when that process started, so that a pid the
 // system gave to another process since does not count); a holder that is gone leaves a stale lock,
 // which the next server takes over.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "./pid-alive.ts";
 
@@ -49,8 +49,25 @@ export function lockDataDir(dir: string): DataDirLock {
   };
 }
 
-/** Creates the lock; false when there is one already. */
+/** Creates the lock with `text` in it; false when there is one already. The text is written to a
+ * file of this process's own and linked into place, so that no other server ever reads the lock
+ * empty (before its text is written) and takes it for a stale one. */
 function tryCreate(path: string, text: string): boolean {
+  const own = `${path}.${process.pid}.tmp`;
+  writeFileSync(own, text, { mode: 0o600 });
+  try {
+    linkSync(own, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    // A file system without hard links: created, then written.
+    return createThenWrite(path, text);
+  } finally {
+    unlinkSync(own);
+  }
+}
+
+function createThenWrite(path: string, text: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, "wx", 0o600);

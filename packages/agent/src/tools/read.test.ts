@@ -74,15 +74,20 @@ test("Read reports missing files, directories, empty and binary files", async (t
   assert.equal(binary.isError, true);
   assert.match(binary.content, /binary file/);
 
-  // UTF-16 with its byte-order mark, as Windows tools write text: little-endian is read, big-endian named.
+  // UTF-16 with its byte-order mark, as Windows tools write text, in either byte order.
   await fs.writeFile(path.join(cwd, "le.txt"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\r\nwörld\r\n", "utf16le")]));
   const le = await callTool(readTool, { file_path: "le.txt" }, cwd);
   assert.equal(le.isError, undefined, le.content);
   assert.equal(le.content, "     1\théllo\n     2\twörld");
-  await fs.writeFile(path.join(cwd, "be.txt"), Buffer.from([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69]));
-  const be = await callTool(readTool, { file_path: "be.txt" }, cwd);
-  assert.equal(be.isError, true);
-  assert.match(be.content, /UTF-16 \(big-endian\) text.*iconv -f UTF-16BE/);
+  // Big-endian, with a character written as two UTF-16 units that the read's chunks split (the
+  // first chunk ends after its first unit).
+  const beText = `${"aaaaaaaaa\n".repeat(3276)}abcdef😀\nlast`;
+  await fs.writeFile(path.join(cwd, "be.txt"), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(beText, "utf16le").swap16()]));
+  const be = await callTool(readTool, { file_path: "be.txt", offset: 3277 }, cwd);
+  assert.equal(be.isError, undefined, be.content);
+  assert.equal(be.content, "  3277\tabcdef😀\n  3278\tlast");
+  const beStart = await callTool(readTool, { file_path: "be.txt", limit: 1 }, cwd);
+  assert.match(beStart.content, /^     1\taaaaaaaaa\n/);
 
   const bad = await callTool(readTool, { file_path: "x", offset: 0 }, cwd);
   assert.equal(bad.isError, true);

@@ -76,7 +76,6 @@ async function readByType(target: string, shown: string, size: number, request: 
   if (extension === ".ipynb") return readNotebook(target, shown, request);
   const encoding = await textEncodingOf(target);
   if (encoding === "binary") return { content: `${shown} is a binary file; Read only shows text files, images and notebooks.`, isError: true };
-  if (encoding === "utf16be") return { content: `${shown} is UTF-16 (big-endian) text, which Read does not decode. Convert it through Bash instead: iconv -f UTF-16BE -t UTF-8 "${shown}"`, isError: true };
   return readLines(target, shown, request.offset, request.limit, request.signal, encoding);
 }
 
@@ -93,9 +92,11 @@ async function readNotebook(target: string, shown: string, request: ReadRequest)
   return asText.isError ? asText : { content: `(${parsed.error} It is shown as plain text.)\n\n${asText.content}` };
 }
 
+type TextEncoding = "utf8" | "utf16le" | "utf16be";
+
 /** How the file's text is encoded, from its first bytes: UTF-16 when it starts with that byte-order
  * mark (as Windows tools write it), binary when a zero byte comes early, else UTF-8. */
-async function textEncodingOf(file: string): Promise<"utf8" | "utf16le" | "utf16be" | "binary"> {
+async function textEncodingOf(file: string): Promise<TextEncoding | "binary"> {
   const handle = await fs.open(file, "r");
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0);
@@ -107,11 +108,20 @@ async function textEncodingOf(file: string): Promise<"utf8" | "utf16le" | "utf16
   }
 }
 
+/** The stream's text, piece by piece; a character split between two chunks comes whole with the
+ * second. (Node's own stream decoding knows no big-endian UTF-16.) */
+async function* decoded(chunks: AsyncIterable<Buffer>, encoding: TextEncoding): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding === "utf8" ? "utf-8" : encoding === "utf16le" ? "utf-16le" : "utf-16be", { ignoreBOM: true });
+  for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
 /** Lines [offset, offset + limit) of `file`, numbered. Lines are split at "\n" (a "\r" before it
  * goes too) as the file streams by; no more than READ_MAX_LINE_CHARS of a line is ever held, so a
  * file that is one enormous line costs no more memory than a short one. */
-async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal, encoding: "utf8" | "utf16le" = "utf8"): Promise<ToolOutput> {
-  const stream = createReadStream(file, { encoding, signal, highWaterMark: 64 * 1024 });
+async function readLines(file: string, shown: string, offset: number, limit: number, signal: AbortSignal, encoding: TextEncoding = "utf8"): Promise<ToolOutput> {
+  const stream = createReadStream(file, { signal, highWaterMark: 64 * 1024 });
   const out: string[] = [];
   let size = 0;
   let lineNumber = 0;
@@ -157,7 +167,7 @@ async function readLines(file: string, shown: string, offset: number, limit: num
   };
   try {
     let stopped = false;
-    reading: for await (const chunk of stream as AsyncIterable<string>) {
+    reading: for await (const chunk of decoded(stream, encoding)) {
       let from = 0;
       for (;;) {
         const newline = chunk.indexOf("\n", from);

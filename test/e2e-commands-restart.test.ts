@@ -1,8 +1,10 @@
 // A server SIGKILLed mid-run: the runner goes on, the restarted server re-attaches to the run, and a
 // client reconnecting with `since` gets every delta it missed exactly once while the run finishes.
+// A run that ends while the server is away is also kept on disk by its runner, for a server that
+// comes back after the runner has gone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MinimalClient, processAlive, startHarnessServer, waitFor } from "@harness/test-utils";
@@ -72,6 +74,63 @@ test("a run survives its server being SIGKILLed: after the restart it finishes a
 
     await h.server.stop();
     assert.equal(processAlive(runner.pid), false, "a cleanly stopped server stops the runner it adopted");
+  } finally {
+    await h.close();
+  }
+});
+
+/** The runs a session's runner kept on disk because they ended while nobody listened. */
+async function keptRuns(dataDir: string, ids: { userId: string; sessionId: string }): Promise<string[]> {
+  return readdir(join(dataDir, "state", ids.userId, ids.sessionId, "finished-runs")).catch(() => []);
+}
+
+test("a run that ends while its server is down is not lost when its runner is gone before the server returns", async () => {
+  const h = await startHarness();
+  const ids = { userId: "alice", sessionId: "late-return" };
+  try {
+    const go = join(h.dataDir, "go");
+    h.fake.push(
+      { text: ["Started."], toolUses: [{ name: "Bash", input: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo waited` } }] },
+      { text: ["Finished ", "alone."] },
+    );
+    const client = await h.connect(ids.sessionId);
+    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "finish without me" });
+    await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the tool to start");
+    const port = h.server.port;
+    await h.server.stop("SIGKILL");
+    await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
+    const db = new DatabaseSync(join(h.dataDir, "harness.db"));
+    const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
+    db.close();
+
+    // The run finishes with nobody listening: its runner writes it down.
+    assert.deepEqual(await keptRuns(h.dataDir, ids), []);
+    await writeFile(go, "");
+    let kept: string[] = [];
+    await waitFor(async () => (kept = await keptRuns(h.dataDir, ids)).length > 0, "the runner to keep the run's end", { timeoutMs: 30_000 });
+    assert.equal(kept.length, 1);
+    assert.match(kept[0], /\.sse$/);
+    // Then the runner goes (as its idle exit would have it) before the server comes back.
+    process.kill(runner.pid, "SIGTERM");
+    await until(() => !processAlive(runner.pid), "the runner to exit");
+
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env, port });
+    const back = await h.connect(ids.sessionId);
+    await back.waitForState(idle, 30_000, "the run to be settled");
+    const assistant = back.state!.messages[1];
+    assert.equal(assistant.content, "Started.\n\nFinished alone.");
+    assert.equal(assistant.status, "complete");
+    assert.match(assistant.toolCalls![0].output ?? "", /waited/);
+    assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
+    await waitFor(async () => (await keptRuns(h.dataDir, ids)).length === 0, "the kept copy to be removed once read");
+
+    // The conversation goes on, with the finished run in its history.
+    h.fake.push({ text: "next" });
+    const before = h.fake.requests.length;
+    back.send({ type: "submit", prompt: "and now?" });
+    await back.waitForState((s) => s.messages[3]?.status === "complete", 30_000, "the next run");
+    assert.match(JSON.stringify(h.fake.requests[before].body.messages), /Finished alone\./);
+    await back.close();
   } finally {
     await h.close();
   }

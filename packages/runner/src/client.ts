@@ -257,6 +257,17 @@ function wholeTranscript(event: RunEndEvent, history: TranscriptMessage[] | unde
   return { ...rest, transcript: history.slice(0, from).concat(event.transcript ?? []) };
 }
 
+/** The events of a whole SSE text, as a runner streams them (unknown event types left out). */
+export function eventsOfSse(text: string): RunnerEvent[] {
+  const events: RunnerEvent[] = [];
+  const parser = createSseParser((message) => {
+    const event = parseEvent(message.data);
+    if (event) events.push(event);
+  });
+  parser.push(text);
+  return events;
+}
+
 function parseEvent(data: string): RunnerEvent | undefined {
   let raw: { type?: unknown; seq?: unknown; text?: unknown; agentId?: unknown; parentToolUseId?: unknown };
   try {

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
 import type { RunnerDeps } from "./deps.ts";
+import { forgetFinishedRun } from "./finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
@@ -94,4 +95,7 @@ export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: Ru
     );
   }
   streamLog(res, run.log, replay.frames);
+  // Its end is being delivered from memory: the copy kept for a server that came back too late
+  // (finished-runs.ts) is not needed.
+  if (run.log.ended) void forgetFinishedRun(deps.stateDir, run.requestId).catch(() => undefined);
 }

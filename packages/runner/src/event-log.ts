@@ -33,6 +33,8 @@ export type EventLog = {
   /** No event follows; listeners are told and dropped. */
   end(): void;
   readonly ended: boolean;
+  /** Someone follows the log (a stream is open on it). */
+  readonly followed: boolean;
   readonly lastSeq: number;
   /** The frames of the events after `afterSeq`; not ok when some of them are no longer kept. */
   replay(afterSeq: number): Replay;
@@ -88,6 +90,9 @@ export function createEventLog(limits: EventLogLimits = DEFAULT_EVENT_LOG_LIMITS
     },
     get ended() {
       return ended;
+    },
+    get followed() {
+      return listeners.size > 0;
     },
     get lastSeq() {
       return lastSeq;

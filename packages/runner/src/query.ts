@@ -12,6 +12,7 @@ import { sendError } from "./http.ts";
 import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
+import { keepFinishedRun } from "./finished-runs.ts";
 import { createTurnGate } from "./turn-gate.ts";
 import { abortedMessage } from "./abort-reason.ts";
 
@@ -52,8 +53,22 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   try {
     await execute(run, query, history, selected.backend, deps);
   } finally {
+    // Its last event reached nobody: its server is gone, and may come back after this runner.
+    const unheard = keepRunning && !run.log.followed;
     deps.runs.finish(run);
     deps.activity();
+    if (unheard) keepUnheard(run, deps);
+  }
+}
+
+function keepUnheard(run: Run, deps: RunnerDeps): void {
+  const replay = run.log.replay(0);
+  // Without its first events, the run could not be replayed from the file either.
+  if (!replay.ok) return;
+  try {
+    keepFinishedRun(deps.stateDir, run.requestId, replay.frames);
+  } catch (error) {
+    process.stderr.write(`harness-runner: cannot keep the end of run ${run.requestId} for its server: ${errorText(error)}\n`);
   }
 }
 

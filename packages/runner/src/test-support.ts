@@ -58,11 +58,14 @@ export async function startRunner(
   t: TestContext,
   { transport, ...options }: Partial<RunnerServerOptions> & { backend?: Backend; transport?: RunnerTransport } = {},
 ): Promise<{ url: string; client: RunnerClient; server: Server }> {
-  const server = createRunnerServer({ workspace: "/tmp/unused-workspace", ...options });
+  // A state directory of the test's own: runs that end unheard are written there.
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "harness-runner-state-"));
+  const server = createRunnerServer({ workspace: "/tmp/unused-workspace", stateDir, ...options });
   const url = await listen(server);
   t.after(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
   });
   return { url, client: createRunnerClient(url, { transport }), server };
 }

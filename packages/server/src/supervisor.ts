@@ -1,10 +1,12 @@
 // The runner of one session: its workspace opened on a runner process from the pool on the first
 // query, reused while its /health answers, closed (and the process released) after it has been idle
 // for a while, and opened again when needed. A runner left running by an earlier server (it died
-// mid-run) is adopted, so its run can be re-attached to.
+// mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
+// copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import type { RewindResult, RunEndEvent, RunnerEvent, RunnerQuery } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
+import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
@@ -366,6 +368,44 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   }
 
   function attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
+    const fromRunner = attachToRunner(requestId, afterSeq, opts);
+    return options.stateDir === undefined ? fromRunner : orKept(fromRunner, options.stateDir, requestId, afterSeq);
+  }
+
+  /** The run's events from its runner, or, when the runner gives none (it is gone, or has let go of
+   * the run), from the copy a runner keeps of a run that ended while its server was away
+   * (@harness/runner finished-runs.ts). */
+  async function* orKept(fromRunner: AsyncGenerator<RunnerEvent>, stateDir: string, requestId: string, afterSeq: number): AsyncGenerator<RunnerEvent> {
+    let delivered = false;
+    try {
+      for await (const event of fromRunner) {
+        delivered = true;
+        yield event;
+      }
+      return;
+    } catch (error) {
+      if (delivered) throw error;
+      let kept: RunnerEvent[] | undefined;
+      try {
+        kept = await readFinishedRun(stateDir, requestId, afterSeq);
+      } catch (readError) {
+        options.log(`${options.workspace}: ${(readError as Error).message}`);
+      }
+      if (!kept) throw error;
+      options.log(`${options.workspace}: run ${requestId} ended while the server was away; its end is read from the copy its runner kept (${(error as Error).message})`);
+      let ended = false;
+      try {
+        for (const event of kept) {
+          if (isRunEnd(event)) ended = true;
+          yield event;
+        }
+      } finally {
+        if (ended) await forgetFinishedRun(stateDir, requestId).catch(() => undefined);
+      }
+    }
+  }
+
+  function attachToRunner(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       const runner = await current();
       if (!runner) {

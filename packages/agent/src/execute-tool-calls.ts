@@ -1,6 +1,7 @@
 import type { TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 import { untilAborted } from "./harness/abortable.ts";
+import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "./mcp/tool-result.ts";
 import { callAccess, mustWaitFor } from "./tool-call-order.ts";
 import { prepareToolCall, type PreparedCall, type ToolLookup } from "./tool-input.ts";
 import { toolResult } from "./transcript.ts";
@@ -97,11 +98,15 @@ async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise
 /** The tool_result for the model: the output's blocks (images) or its text, cut to size, then the
  * notes. The event carries the output's text only. */
 function finalizeToolCall(toolUseId: string, { output, notes }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
-  const content = truncateOutput(typeof output.content === "string" ? output.content : String(output.content));
   const isError = output.isError === true;
+  const text = typeof output.content === "string" ? output.content : String(output.content);
+  // The model API refuses an error result without content, and any blank text block.
+  const content = text.trim() === "" ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
   emit({ type: "tool.completed", toolUseId, output: content, isError });
   if (output.blocks && output.blocks.length > 0) {
-    const blocks = output.blocks.map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text) } : block));
+    const blocks = output.blocks
+      .filter((block) => block.type !== "text" || block.text.trim() !== "")
+      .map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text) } : block));
     return toolResult(toolUseId, [...blocks, ...notes.map((text): TextBlock => ({ type: "text", text }))], isError);
   }
   return toolResult(toolUseId, notes.length === 0 ? content : [content, ...notes].join("\n\n"), isError);

@@ -86,6 +86,42 @@ test("a tool call runs and its result is sent back in the next request", async (
   assert.equal(result.transcript.length, 4);
 });
 
+test("blank text before a tool call, and a tool that fails or answers without a word, leave nothing the API refuses", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const silent = (isError: boolean) =>
+    defineTool({
+      name: isError ? "Fails" : "Quiet",
+      description: "says nothing",
+      parameters: z.object({}),
+      execute: async () => ({ content: " \n", isError }),
+    });
+  const provider = scriptedProvider([
+    {
+      text: "\n\n",
+      toolCalls: [
+        { id: "toolu_1", name: "Fails", input: {} },
+        { id: "toolu_2", name: "Quiet", input: {} },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  const result = await runAgent(options({ provider, cwd, tools: [silent(true), silent(false)] }));
+  assert.equal(result.result, "Done.");
+  const sent = withoutCacheMarks(provider.requests[1].messages);
+  assert.deepEqual(sent[1], {
+    role: "assistant",
+    content: [
+      { type: "tool_use", id: "toolu_1", name: "Fails", input: {} },
+      { type: "tool_use", id: "toolu_2", name: "Quiet", input: {} },
+    ],
+  });
+  assert.deepEqual(resultsIn(sent[2]), [
+    { type: "tool_result", tool_use_id: "toolu_1", content: "Tool failed without output", is_error: true },
+    { type: "tool_result", tool_use_id: "toolu_2", content: "Tool ran without output or errors" },
+  ]);
+  assertValidTranscript(result.transcript);
+});
+
 test("tool calls of one reply run at the same time and their results keep the calls' order", async (t) => {
   const cwd = await tempWorkspace(t);
   // Each command waits for the other to have started, so they can only both succeed if they overlap.

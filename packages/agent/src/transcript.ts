@@ -10,7 +10,7 @@ export function withUserText(history: readonly ModelMessage[], text: string, ext
   const last = messages[messages.length - 1];
   const added: ContentBlock[] = [...textBlocks(text), ...extra];
   if (last?.role !== "user") {
-    messages.push({ role: "user", content: extra.length === 0 ? text : added });
+    messages.push({ role: "user", content: extra.length === 0 && !isBlank(text) ? text : added });
     return messages;
   }
   const earlier: ContentBlock[] = typeof last.content === "string" ? textBlocks(last.content) : last.content;
@@ -19,13 +19,17 @@ export function withUserText(history: readonly ModelMessage[], text: string, ext
 }
 
 function textBlocks(text: string): ContentBlock[] {
-  return text ? [{ type: "text", text }] : [];
+  return isBlank(text) ? [] : [{ type: "text", text }];
 }
 
-/** The message without empty text blocks, or undefined when nothing is left. */
+/** Text the model API refuses as a text block: none, or whitespace only (a model often writes a
+ * block of just "\n\n" before a tool call). */
+export const isBlank = (text: string) => text.trim() === "";
+
+/** The message without blank text blocks, or undefined when nothing is left. */
 export function cleanAssistantMessage(message: ModelMessage): ModelMessage | undefined {
-  if (typeof message.content === "string") return message.content ? message : undefined;
-  const content = message.content.filter((block) => block.type !== "text" || block.text !== "");
+  if (typeof message.content === "string") return isBlank(message.content) ? undefined : message;
+  const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
   if (content.length === 0) return undefined;
   return content.length === message.content.length ? message : { role: message.role, content };
 }

@@ -99,6 +99,23 @@ test("two tool calls in one reply keep their order, ids and inputs", async (t) =
   );
 });
 
+test("blank text is neither kept in the reply nor sent in a request: the API would refuse it", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: ["\n", "\n"], toolUses: [{ name: "Bash", input: { command: "ls" } }] }]);
+  const history: ModelRequest["messages"] = [
+    { role: "user", content: "first" },
+    { role: "assistant", content: [{ type: "text", text: "\n\n" }, { type: "tool_use", id: "t0", name: "Bash", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t0", content: "", is_error: true }] },
+  ];
+  const done = lastDone(await collect(provider.stream(ask({ messages: history }))));
+  assert.deepEqual(
+    (done.message.content as { type: string }[]).map((block) => block.type),
+    ["tool_use"],
+  );
+  const sent = fake.requests[0].body.messages;
+  assert.deepEqual(sent[1].content, [{ type: "tool_use", id: "t0", name: "Bash", input: {} }]);
+  assert.deepEqual(sent[2].content, [{ type: "tool_result", tool_use_id: "t0", content: "(no content)", is_error: true }]);
+});
+
 test("a tool called with no input gets an empty object", async (t) => {
   const { provider } = await setup(t, [{ toolUses: [{ name: "list_todos", input: {}, chunks: 0 }] }]);
   const events = await collect(provider.stream(ask()));

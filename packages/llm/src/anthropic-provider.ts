@@ -7,6 +7,7 @@ import { openEventStream } from "./socket-events.ts";
 import { requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
+import { withoutBlankText } from "./blank-text.ts";
 import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
@@ -83,7 +84,7 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
     model: request.model,
     max_tokens: max,
     // ModelMessage is the Messages API's own transcript shape (a subset of MessageParam).
-    messages: request.messages as Anthropic.MessageParam[],
+    messages: withoutBlankText(request.messages) as Anthropic.MessageParam[],
     stream: true,
   };
   if (request.system !== undefined && request.system !== "") body.system = request.system;

@@ -120,7 +120,8 @@ export function assistantMessage(state: StreamState): ModelMessage {
     if (block === undefined) continue;
     switch (block.kind) {
       case "text":
-        if (block.text) content.push({ type: "text", text: block.text });
+        // Whitespace alone (a "\n\n" before a tool call) would be refused when sent back.
+        if (block.text.trim() !== "") content.push({ type: "text", text: block.text });
         break;
       case "tool":
         if (block.input !== undefined) content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });

@@ -83,12 +83,25 @@ test("commands that are not objects, lack a type, or carry ids and reasons past 
   );
 });
 
-test("an empty prompt and unknown config keys are rejected", () => {
+test("an empty or blank prompt or steer message and unknown config keys are rejected", () => {
   const { errors } = parseClientFrame(
-    JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt: "" }, { type: "configure", config: { colour: "red" } }] }),
+    JSON.stringify({
+      type: "commands",
+      commands: [
+        { type: "submit", prompt: "" },
+        { type: "configure", config: { colour: "red" } },
+        { type: "submit", prompt: " \n\t " },
+        { type: "steer", message: "\n\n" },
+      ],
+    }),
   );
-  assert.equal(errors.length, 2);
+  assert.equal(errors.length, 4);
   assert.match(errors[1].message, /colour/);
+  // The model API refuses a text block of whitespace alone: such a prompt could only fail.
+  assert.deepEqual(
+    [errors[0], errors[2], errors[3]].map((e) => e.message),
+    ["submit: prompt: must not be empty or only whitespace", "submit: prompt: must not be empty or only whitespace", "steer: message: must not be empty or only whitespace"],
+  );
 });
 
 test("an oversize frame is rejected before parsing", () => {

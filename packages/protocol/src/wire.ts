@@ -38,7 +38,10 @@ export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
 
 /** Longest prompt or steer message a client may send, in characters. */
 export const MAX_PROMPT_CHARS = 500_000;
-const prompt = text().min(1, "must not be empty").max(MAX_PROMPT_CHARS);
+// Whitespace alone is refused too: the model API refuses a text block without other characters.
+const prompt = text()
+  .max(MAX_PROMPT_CHARS)
+  .refine((value) => value.trim() !== "", "must not be empty or only whitespace");
 /** Ids of tool calls, messages and sessions: ours are UUIDs, a model's tool ids a few dozen characters. */
 const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
 

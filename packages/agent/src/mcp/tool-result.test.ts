@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { convertToolResult, EMPTY_RESULT, MAX_IMAGE_BYTES } from "./tool-result.ts";
+import { convertToolResult, EMPTY_RESULT, FAILED_WITHOUT_OUTPUT, MAX_IMAGE_BYTES } from "./tool-result.ts";
 
 test("text parts are joined by newlines; isError is kept; no blocks without images", () => {
   const output = convertToolResult({ content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }], isError: true });
@@ -9,6 +9,9 @@ test("text parts are joined by newlines; isError is kept; no blocks without imag
 
 test("an empty result says the tool ran without output", () => {
   assert.deepEqual(convertToolResult({ content: [] }), { content: EMPTY_RESULT, isError: false });
+  // Blank text is no text (the model API refuses it), and a failure without a word says it failed.
+  assert.deepEqual(convertToolResult({ content: [{ type: "text", text: "" }], isError: true }), { content: FAILED_WITHOUT_OUTPUT, isError: true });
+  assert.deepEqual(convertToolResult({ content: [{ type: "text", text: " \n" }, { type: "text", text: "kept" }] }), { content: "kept", isError: false });
 });
 
 test("structured content alone is shown as JSON", () => {

@@ -3,6 +3,8 @@ import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 
 /** What Claude Code answers for a call that produced no content. */
 export const EMPTY_RESULT = "Tool ran without output or errors";
+/** What the model is told of a tool that failed without a word (the API refuses an empty error). */
+export const FAILED_WITHOUT_OUTPUT = "Tool failed without output";
 
 /** Largest image passed on to the model (the Anthropic API's limit). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -30,9 +32,12 @@ export function convertToolResult(result: CallToolResultLike): ToolOutput {
   const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
   for (const item of items) {
     switch (item.type) {
-      case "text":
-        note(String(item.text ?? ""));
+      case "text": {
+        // Blank text is left out: the model API refuses a text block without other characters.
+        const text = String(item.text ?? "");
+        if (text.trim() !== "") note(text);
         break;
+      }
       case "image": {
         const mimeType = String(item.mimeType ?? "");
         const data = String(item.data ?? "");
@@ -64,7 +69,7 @@ export function convertToolResult(result: CallToolResultLike): ToolOutput {
   if (!items.length && result.structuredContent === undefined && result.toolResult !== undefined) {
     texts.push(typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult));
   }
-  const content = texts.length ? texts.join("\n") : EMPTY_RESULT;
+  const content = texts.length ? texts.join("\n") : result.isError === true ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT;
   const output: ToolOutput = { content, isError: result.isError === true };
   if (images) output.blocks = blocks;
   return output;

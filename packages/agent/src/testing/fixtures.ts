@@ -46,13 +46,18 @@ export function assertValidTranscript(messages: readonly ModelMessage[]): void {
   assert.ok(messages.length > 0, "transcript is empty");
   messages.forEach((message, index) => {
     assert.equal(message.role, index % 2 === 0 ? "user" : "assistant", `message ${index} has the wrong role`);
+    // The API refuses text of whitespace alone, and an error result with none.
     if (typeof message.content === "string") {
-      assert.ok(message.content.length > 0, `message ${index} is empty`);
+      assert.ok(message.content.trim().length > 0, `message ${index} is empty or blank`);
       return;
     }
     assert.ok(message.content.length > 0, `message ${index} has no content blocks`);
     for (const block of message.content) {
-      if (block.type === "text") assert.ok(block.text.length > 0, `message ${index} has an empty text block`);
+      if (block.type === "text") assert.ok(block.text.trim().length > 0, `message ${index} has an empty or blank text block`);
+      if (block.type === "tool_result") {
+        const parts = typeof block.content === "string" ? [block.content] : block.content.flatMap((part) => (part.type === "text" ? [part.text] : ["image"]));
+        assert.ok(parts.length > 0 && parts.every((part) => part.trim().length > 0), `message ${index} has an empty or blank tool result`);
+      }
     }
     const uses = message.content.filter((b) => b.type === "tool_use").map((b) => (b.type === "tool_use" ? b.id : ""));
     const next = messages[index + 1];

@@ -1,0 +1,46 @@
+// The Messages API refuses a text block that holds no characters but whitespace, in any message or
+// tool result, and an error result with no content. A conversation stored before such blocks were
+// dropped at the source (a model's "\n\n" before a tool call, an MCP tool failing without a word)
+// would be refused on every request from then on: requests leave without them.
+import type { ContentBlock, ModelMessage, ToolResultBlock } from "./types.ts";
+
+/** Said in place of a message or tool result that held nothing but blank text (a message must stay,
+ * so that the roles still alternate). */
+export const NO_CONTENT = "(no content)";
+
+const isBlank = (text: string) => text.trim() === "";
+const blankText = (block: { type: string; text?: string }) => block.type === "text" && isBlank(block.text!);
+
+/** `messages` without blank text, in messages and in tool results: the same array when none has
+ * any (the usual case). */
+export function withoutBlankText(messages: readonly ModelMessage[]): ModelMessage[] {
+  let out: ModelMessage[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    const cleaned = cleanMessage(message);
+    if (cleaned !== message) (out ??= messages.slice(0, i)).push(cleaned);
+    else out?.push(message);
+  }
+  return out ?? (messages as ModelMessage[]);
+}
+
+function cleanMessage(message: ModelMessage): ModelMessage {
+  if (typeof message.content === "string") return isBlank(message.content) ? { role: message.role, content: NO_CONTENT } : message;
+  if (!message.content.some((block) => blankText(block) || (block.type === "tool_result" && blankResult(block)))) return message;
+  const content: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (blankText(block)) continue;
+    content.push(block.type === "tool_result" && blankResult(block) ? cleanResult(block) : block);
+  }
+  return { role: message.role, content: content.length > 0 ? content : NO_CONTENT };
+}
+
+function blankResult(block: ToolResultBlock): boolean {
+  return typeof block.content === "string" ? isBlank(block.content) : block.content.length === 0 || block.content.some(blankText);
+}
+
+/** The API also refuses a tool result with no content when it is an error. */
+function cleanResult(block: ToolResultBlock): ToolResultBlock {
+  const content = typeof block.content === "string" ? [] : block.content.filter((part) => !blankText(part));
+  return { ...block, content: content.length > 0 ? content : NO_CONTENT };
+}

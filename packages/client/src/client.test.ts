@@ -174,7 +174,7 @@ test("a handshake that fails says what a refusal means, since the socket cannot 
       return socket;
     },
   });
-  await assert.rejects(client.connect(), /^Error: could not connect to ws:\/\/h\/ws\?userId=u&sessionId=s: the WebSocket handshake failed \(code 1006\): nothing answers there, or the server refused it \(a missing or wrong token, or a bad userId or sessionId\)$/);
+  await assert.rejects(client.connect(), /^Error: could not connect to ws:\/\/h\/ws\?userId=u&sessionId=s: the WebSocket handshake failed \(code 1006\): nothing answers there, or the server refused it \(a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS\)$/);
 });
 
 test("close() while connecting fails the connect() call", async () => {
@@ -366,4 +366,81 @@ test("failed reconnects say why each time, and stop after maxAttempts", async ()
   assert.match(errors[0], /^reconnect_failed: could not reconnect to ws:\/\/h\/ws\?userId=u&sessionId=s&since=1: the WebSocket handshake failed \(code 1006\): .*; trying again$/);
   assert.match(errors[2], /; gave up after 3 attempts$/);
   await waiting;
+});
+
+test("a host that accepts each reconnect and drops it before any state counts as failed attempts: backoff and maxAttempts hold", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory, { minDelayMs: 1, maxDelayMs: 2, maxAttempts: 3 }));
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(`${e.code}: ${e.message}`));
+  server.sockets[0].drop();
+  for (let i = 1; i <= 5; i++) {
+    await tick(20);
+    // Open, an error frame, then closed at once (a damaged session, a proxy that drops).
+    server.sockets[i]?.serve({ type: "error", message: "cannot open session u/s: damaged", code: "internal" });
+    server.sockets[i]?.drop(1011);
+  }
+  await tick(20);
+  assert.equal(server.sockets.length, 4, "the first connection and three attempts, no more");
+  assert.equal(client.connection, "closed");
+  const failures = errors.filter((e) => e.startsWith("reconnect_failed"));
+  assert.equal(failures.length, 3);
+  assert.match(failures[0], /the connection closed as soon as it opened \(code 1011\); trying again$/);
+  assert.match(failures[2], /gave up after 3 attempts$/);
+});
+
+test("a connection that worked for a while starts the attempts over when it drops", async () => {
+  const { server, client } = await connected(state, 1, { minDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 });
+  server.sockets[0].drop();
+  await tick(20);
+  // The reconnect works: a delta comes.
+  server.sockets[1].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  server.sockets[1].drop();
+  await tick(20);
+  server.sockets[2].serve({ type: "state", state, seq: 3 });
+  assert.equal(client.connection, "open");
+  assert.equal(server.sockets.length, 3);
+  client.close();
+});
+
+test("commands still waiting when the client gives up are dropped and reported, not sent at the next connect()", async () => {
+  const server = fakeServer(false);
+  const client = new HarnessClient(options(server.factory, { minDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 }));
+  const connecting = client.connect();
+  server.sockets[0].open();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  const errors: { code?: string; message: string }[] = [];
+  client.on("error", (e) => errors.push(e));
+  server.sockets[0].drop();
+  client.submit("written while offline");
+  await tick(20);
+  server.sockets[1].drop(1006);
+  await tick(20);
+  assert.equal(client.connection, "closed");
+  assert.deepEqual(errors.at(-1), { code: "commands_dropped", message: "1 command was not sent: the client closed (could not reconnect to ws://h/ws?userId=u&sessionId=s&since=1: the WebSocket handshake failed (code 1006): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS))" });
+  const again = client.connect();
+  server.sockets[2].open();
+  server.sockets[2].serve({ type: "state", state, seq: 1 });
+  await again;
+  assert.deepEqual(server.sockets[2].sent, [], "nothing stale goes out");
+  client.close();
+});
+
+test("a snapshot is announced as one, so that a view kept in place from deltas can start over", async () => {
+  const { server, client } = await connected(state, 1);
+  const seen: string[] = [];
+  client.on("snapshot", (s, seq) => seen.push(`snapshot ${seq} ${s.status}`));
+  client.on("delta", (_ops, seq) => seen.push(`delta ${seq}`));
+  server.sockets[0].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  server.sockets[0].drop();
+  await tick(20);
+  // Too much was missed: the server sends the whole state instead of the deltas.
+  server.sockets[1].serve({ type: "state", state: { status: "idle", messages: [] }, seq: 40 });
+  assert.deepEqual(seen, ["delta 2", "snapshot 40 idle"]);
+  client.close();
 });

@@ -34,12 +34,18 @@ export type ClientOptions = {
 };
 
 /** An `error` frame of the server, or the client's own trouble: `bad_json` (a frame it could not
- * read) and `reconnect_failed` (an attempt to reconnect failed; the message says whether it gives up). */
+ * read), `reconnect_failed` (an attempt to reconnect failed; the message says whether it gives up)
+ * and `commands_dropped` (the client closed for good with commands still waiting to go out: they
+ * were not sent, and will not be). */
 export type ServerError = { message: string; code?: string; command?: number };
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 export type ClientEvents = {
   /** The state after a snapshot or a delta was applied. */
   state: (state: HarnessState) => void;
+  /** A snapshot just replaced the state (after `state` listeners ran): the first one, and any a
+   * reconnect brings instead of the missed deltas. A view that updates in place from `delta`
+   * starts again from this state. */
+  snapshot: (state: HarnessState, seq: number) => void;
   /** A delta just applied (after `state` listeners ran), for views that update in place. */
   delta: (operations: DeltaOperation[], seq: number) => void;
   error: (error: ServerError) => void;
@@ -47,6 +53,11 @@ export type ClientEvents = {
 };
 
 const OPEN = 1;
+/** A connection that closes sooner than this after opening, before the session's state or a delta
+ * arrived, counts as a failed attempt (a host that accepts and then drops it at once): the backoff
+ * and `maxAttempts` apply. One that stayed open longer was a working connection: the next drop
+ * starts the count again. */
+const STABLE_MS = 2_000;
 /** Close code of a connection whose session was deleted: reconnecting would only start a new one. */
 export const SESSION_DELETED_CLOSE_CODE = 4404;
 
@@ -183,15 +194,16 @@ export class HarnessClient {
     const url = target;
     this.#socket = socket;
     let opened = false;
+    let openedAt = 0;
     socket.onopen = () => {
       if (this.#socket !== socket) return;
       opened = true;
-      this.#attempt = 0;
+      openedAt = Date.now();
       for (const frame of this.#outbox.drain()) socket.send(frame);
       this.#setConnection("open");
     };
     socket.onmessage = (event) => {
-      if (this.#socket === socket) this.#receive(String(event.data));
+      if (this.#socket === socket && this.#receive(String(event.data))) this.#attempt = 0;
     };
     socket.onclose = (event) => {
       if (this.#socket !== socket) return;
@@ -201,11 +213,15 @@ export class HarnessClient {
       // for a missing or wrong token and for bad ids, with 401 and 400.
       const failure = opened
         ? `the connection closed before the session's state arrived (${why})`
-        : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, or a bad userId or sessionId)`;
+        : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
       if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);
       if (event.code === SESSION_DELETED_CLOSE_CODE) return this.#closed("the session was deleted");
-      if (!opened) this.#reconnectFailed(`could not reconnect to ${redacted(url)}: ${failure}`);
-      else this.#scheduleReconnect();
+      if (!opened) return this.#reconnectFailed(`could not reconnect to ${redacted(url)}: ${failure}`);
+      if (this.#attempt > 0 && Date.now() - openedAt < STABLE_MS) {
+        return this.#reconnectFailed(`could not reconnect to ${redacted(url)}: the connection closed as soon as it opened (${why})`);
+      }
+      this.#attempt = 0;
+      this.#scheduleReconnect();
     };
     socket.onerror = (event) => {
       // A close event always follows; reconnecting is decided there. Node's WebSocket says why a
@@ -217,13 +233,14 @@ export class HarnessClient {
     };
   }
 
-  #receive(raw: string): void {
+  /** Applies a frame; true when it was the session's state or a delta (the connection works). */
+  #receive(raw: string): boolean {
     let frame: ServerMessage;
     try {
       frame = JSON.parse(raw) as ServerMessage;
     } catch {
       this.#listeners.emit("error", { message: "server sent a frame that is not JSON", code: "bad_json" });
-      return;
+      return false;
     }
     if (frame.type === "state") {
       this.state = frame.state;
@@ -232,9 +249,12 @@ export class HarnessClient {
       this.#connecting = undefined;
       connecting?.resolve(frame.state);
       this.#listeners.emit("state", frame.state);
-    } else if (frame.type === "delta") {
+      this.#listeners.emit("snapshot", frame.state, frame.seq);
+      return true;
+    }
+    if (frame.type === "delta") {
       // Seqs only grow (a crash may skip some); one already applied is not applied twice.
-      if (!this.state || (this.seq !== undefined && frame.seq <= this.seq)) return;
+      if (!this.state || (this.seq !== undefined && frame.seq <= this.seq)) return true;
       try {
         this.state = applyOperations(this.state, frame.operations);
       } catch (err) {
@@ -242,15 +262,18 @@ export class HarnessClient {
         // Our copy no longer matches the server's: drop it and ask for a fresh snapshot.
         this.seq = undefined;
         this.#socket?.close(4000, "resync");
-        return;
+        return false;
       }
       this.seq = frame.seq;
       this.#listeners.emit("state", this.state);
       this.#listeners.emit("delta", frame.operations, frame.seq);
-    } else if (frame.type === "error") {
+      return true;
+    }
+    if (frame.type === "error") {
       const { message, code, command } = frame;
       this.#listeners.emit("error", { message, ...(code ? { code } : {}), ...(command !== undefined ? { command } : {}) });
     }
+    return false;
   }
 
   #reconnectPolicy(): { minDelayMs: number; maxDelayMs: number; maxAttempts: number } | undefined {
@@ -289,6 +312,13 @@ export class HarnessClient {
     const connecting = this.#connecting;
     this.#connecting = undefined;
     connecting?.reject(new Error(connectError));
+    // Commands left waiting would otherwise go out whenever connect() is next called, perhaps much
+    // later and into another state of the session.
+    const dropped = this.#outbox.size;
+    this.#outbox.drain();
+    if (dropped > 0) {
+      this.#listeners.emit("error", { message: `${dropped} command${dropped === 1 ? " was" : "s were"} not sent: the client closed (${reason})`, code: "commands_dropped" });
+    }
     for (const fail of [...this.#waiters]) fail(new Error(`waitFor: the client closed: ${reason}`));
     this.#setConnection("closed");
   }

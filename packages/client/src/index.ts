@@ -7,4 +7,16 @@ export type {
   WebSocketFactory,
   WebSocketLike,
 } from "./client.ts";
-export type { HarnessCommand, HarnessConfig, HarnessMessage, HarnessState, HarnessToolCall } from "@harness/protocol";
+export type {
+  DeltaOperation,
+  HarnessCommand,
+  HarnessConfig,
+  HarnessMessage,
+  HarnessState,
+  HarnessToolCall,
+  JSONValue,
+  Notice,
+  RewindPreview,
+  ServerMessage,
+  Usage,
+} from "@harness/protocol";

@@ -15,6 +15,8 @@ export type SessionRegistry = {
   acquire(userId: string, sessionId: string): Promise<Lease>;
   /** The session if it is in memory now (it may be opening), without loading it. */
   live(userId: string, sessionId: string): Promise<HarnessSession | undefined>;
+  /** Whether the session is in memory (opened, or being opened), not being removed. */
+  holds(userId: string, sessionId: string): boolean;
   /** A session's conversation: live if in memory, else as stored; undefined when there is none. */
   conversation(userId: string, sessionId: string): Promise<Conversation | undefined>;
   /** Deletes a session: its clients get an error frame saying `reason` and are disconnected, its
@@ -154,6 +156,10 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
 
   return {
     acquire,
+    holds(userId, sessionId) {
+      const entry = entries.get(sessionKey(userId, sessionId));
+      return entry !== undefined && !entry.closing;
+    },
     async live(userId, sessionId) {
       const entry = entries.get(sessionKey(userId, sessionId));
       if (!entry || entry.closing) return undefined;

@@ -111,7 +111,23 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       }));
 
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
-  const sockets = createWebSocketEndpoint({ registry, token: config.token, allowedOrigins: config.allowedOrigins, heartbeatMs: config.heartbeatMs, log });
+  const sockets = createWebSocketEndpoint({
+    registry,
+    token: config.token,
+    allowedOrigins: config.allowedOrigins,
+    heartbeatMs: config.heartbeatMs,
+    deletedSince: (userId, sessionId, since) => {
+      if (registry.holds(userId, sessionId)) return false;
+      try {
+        const last = db.catalog.deletedSeq(userId, sessionId);
+        return last > 0 && since <= last && !db.catalog.exists(userId, sessionId);
+      } catch {
+        // A store that cannot say: the session is opened as usual, and fails there saying why.
+        return false;
+      }
+    },
+    log,
+  });
   const app = createHttpApp({
     token: config.token,
     allowedOrigins: config.allowedOrigins,

@@ -207,10 +207,22 @@ test("delete disconnects the session's clients with an error frame, stops its ru
     assert.deepEqual((await call(server, "GET", "/sessions?userId=u")).body, []);
     assert.equal((await call(server, "DELETE", "/sessions/doomed?userId=u")).status, 404);
 
+    // A client that was away at the time comes back to the same answer, not to a new empty session.
+    for (const since of [client.seq, 0]) {
+      const late = await MinimalClient.connect(server.url, { userId: "u", sessionId: "doomed", since });
+      await late.waitFor((c) => c.closed, 5000, "the late client to be turned away");
+      assert.deepEqual([late.errors.at(-1)?.code, late.closeCode, late.state], ["session_deleted", 4404, undefined]);
+    }
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=u")).body, [], "nothing was made of the late clients");
+
     const again = await MinimalClient.connect(server.url, { userId: "u", sessionId: "doomed" });
     await again.waitForState(() => true);
     assert.deepEqual(again.state!.messages, [], "the id starts over empty");
-    await again.close();
+    // Once a session of that id is made again, a client of the old one is sent its state.
+    const old = await MinimalClient.connect(server.url, { userId: "u", sessionId: "doomed", since: client.seq });
+    await old.waitForState(() => true);
+    assert.deepEqual(old.state!.messages, []);
+    await Promise.all([old.close(), again.close()]);
   });
 });
 
@@ -234,7 +246,7 @@ test("deleting a session never touches another's files, even one named after its
   });
 });
 
-test("a client of a deleted session that reconnects with since gets the new session of that id whole, never its batches as if they followed", async () => {
+test("a client of a deleted session that reconnects with since is told it was deleted, then gets a new session of that id whole, never its batches as if they followed", async () => {
   await withFakeServer({}, async (server, runners) => {
     const old = await converse(server, runners, "u", "again");
     const held = old.seq;
@@ -242,12 +254,19 @@ test("a client of a deleted session that reconnects with since gets the new sess
     assert.equal((await call(server, "DELETE", "/sessions/again?userId=u")).status, 200);
     await old.waitFor((c) => c.closed, 5000, "the socket to close");
 
-    // Recreated, not yet used: a state frame, the new (empty) session.
+    // Not made again: the session is gone, as its clients were told.
     const early = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
-    await early.waitForState((s) => s.messages.length === 0);
-    assert.equal(early.frames[0].type, "state");
-    assert.ok(early.seq > held, "the new session numbers past the old one");
-    await early.close();
+    await early.waitFor((c) => c.closed, 5000, "the client to be turned away");
+    assert.deepEqual([early.errors.at(-1)?.code, early.closeCode], ["session_deleted", 4404]);
+
+    // Made again, not yet used: a state frame, the new (empty) session.
+    const empty = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again" });
+    await empty.waitForState(() => true);
+    const recreated = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    await recreated.waitForState((s) => s.messages.length === 0);
+    assert.equal(recreated.frames[0].type, "state");
+    assert.ok(recreated.seq > held, "the new session numbers past the old one");
+    await Promise.all([empty.close(), recreated.close()]);
 
     // Used past the old seq: still a state frame, with the new conversation only.
     const fresh = await converse(server, runners, "u", "again", ["new first", "new second"]);

@@ -20,6 +20,8 @@ export type SessionCatalog = {
   /** The user's sessions, most recently active first. */
   list(userId: string): SessionSummary[];
   exists(userId: string, sessionId: string): boolean;
+  /** The last seq a deleted session of this id reached (0: none was deleted). */
+  deletedSeq(userId: string, sessionId: string): number;
   /** Creates a session (empty, or holding `snapshot`); false when the id is taken. */
   create(userId: string, sessionId: string, init: { title?: string; snapshot?: SessionSnapshot }): boolean;
   /** False when there is no such session. */
@@ -71,6 +73,7 @@ export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
      WHERE s.user_id = ? ORDER BY updated_at DESC, s.created_at DESC, s.session_id`,
   );
   const exists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
+  const deleted = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?");
   const insert = db.prepare(
     `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, created_at, clean, title)
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
@@ -95,6 +98,7 @@ export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
       }));
     },
     exists: (userId, sessionId) => exists.get(userId, sessionId) !== undefined,
+    deletedSeq: (userId, sessionId) => (deleted.get(userId, sessionId) as { seq: number } | undefined)?.seq ?? 0,
     create(userId, sessionId, init) {
       const now = Date.now();
       const snapshot = init.snapshot ?? { state: emptyState(), seq: 0, transcript: [], marks: {} };

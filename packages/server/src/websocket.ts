@@ -6,7 +6,7 @@ import { STATUS_CODES } from "node:http";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
-import { errorFrame, type Connection } from "@harness/session";
+import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
@@ -73,6 +73,9 @@ export function createWebSocketEndpoint(options: {
   token: string | undefined;
   /** Pages besides loopback ones that may open a socket on a server without a token. */
   allowedOrigins?: ReadonlySet<string>;
+  /** Whether a client that holds the session's seq `since` knew a session of that id that has been
+   * deleted since (and no new one has been made). */
+  deletedSince?: (userId: string, sessionId: string, since: number) => boolean;
   /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
   heartbeatMs: number;
   log: (line: string) => void;
@@ -136,8 +139,13 @@ export function createWebSocketEndpoint(options: {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (closing) return refuse(socket, 503, "the server is shutting down");
       const crossSite = options.token ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
-      if (crossSite) return refuse(socket, 403, crossSite);
+      // Said in the log too: a browser shows the page nothing of a refused handshake.
+      if (crossSite) {
+        options.log(`WebSocket: ${crossSite}`);
+        return refuse(socket, 403, crossSite);
+      }
       if (options.token && !tokenMatches(options.token, requestToken(req.headers.authorization, url))) {
+        options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
         return refuse(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
           "WWW-Authenticate": "Bearer",
         });
@@ -146,6 +154,14 @@ export function createWebSocketEndpoint(options: {
       const query = parseWsQuery(url);
       if (!query.ok) return refuse(socket, 400, `bad /ws query: ${query.error}`);
       const { userId, sessionId, since } = query.value;
+      // A client back from a connection that outlived its session (deleted meanwhile) is told so,
+      // as the clients connected at the time were, not handed a new, empty session of that id.
+      if (since !== undefined && options.deletedSince?.(userId, sessionId, since)) {
+        return wss.handleUpgrade(req, socket, head, (ws) => {
+          ws.send(errorFrame("the session was deleted", SESSION_DELETED));
+          ws.close(SESSION_DELETED_CLOSE, "the session was deleted");
+        });
+      }
       options.registry.acquire(userId, sessionId).then(
         (lease) => {
           if (closing || socket.destroyed) {

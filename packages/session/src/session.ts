@@ -17,6 +17,8 @@ export type { SessionOptions } from "./core.ts";
 export const NOT_RUNNING = CommandErrorCodes.notRunning;
 /** Error code of the frame clients get when their session is deleted. */
 export const SESSION_DELETED = "session_deleted";
+/** Close code of a client's connection to a deleted session (the client SDK stops reconnecting). */
+export const SESSION_DELETED_CLOSE = 4404;
 
 /** Most commands (and error answers) a session holds waiting to run, from all its clients. */
 export const MAX_WAITING_COMMANDS = 1_000;
@@ -131,7 +133,7 @@ export class HarnessSession {
     for (const conn of core.connections) {
       try {
         core.sendError(conn, reason, SESSION_DELETED);
-        conn.close?.(4404, reason.slice(0, 120));
+        conn.close?.(SESSION_DELETED_CLOSE, reason.slice(0, 120));
       } catch (error) {
         core.report(error, "closing a client of a deleted session");
       }

@@ -48,14 +48,17 @@ export class MinimalClient {
   readonly frames: MinimalFrame[] = [];
   readonly errors: Extract<MinimalFrame, { type: "error" }>[] = [];
   closed = false;
+  /** The close frame's code, once closed. */
+  closeCode: number | undefined;
   readonly #socket: WebSocket;
   readonly #waiters = new Set<() => void>();
 
   private constructor(socket: WebSocket) {
     this.#socket = socket;
     socket.on("message", (data) => this.#receive(String(data)));
-    socket.on("close", () => {
+    socket.on("close", (code) => {
       this.closed = true;
+      this.closeCode = code;
       this.#notify();
     });
   }

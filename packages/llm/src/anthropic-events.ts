@@ -11,7 +11,7 @@ type RawEvent = Anthropic.RawMessageStreamEvent;
 
 /** The events of `res`, a 2xx text/event-stream answer of the Messages API (see socketEvents). An
  * event whose data is not a JSON object fails the stream. */
-export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal): AsyncIterable<RawEvent> {
+export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal, onData?: () => void): AsyncIterable<RawEvent> {
   return socketEvents<RawEvent>(res, signal, ({ event, data }) => {
     // The parser names an unnamed event "message", which the API never sends: skipped, as the SDK does.
     if (event === "ping" || event === "message") return undefined;
@@ -26,5 +26,5 @@ export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?:
     const parsed = parseJson(data);
     if (typeof parsed === "object" && parsed !== null) return { event: parsed as RawEvent };
     return { error: new SyntaxError(`the Anthropic API sent a ${event} event whose data is not a JSON object: ${clip(data)}`) };
-  });
+  }, { onData });
 }

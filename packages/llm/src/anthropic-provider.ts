@@ -108,7 +108,7 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
   let warnings: string[] = [];
   return {
     createState: createStreamState,
-    open: async (attempt, signal) => {
+    open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
       const send = (fetchOptions: EventStreamInit) =>
         sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as Anthropic.RequestOptions["fetchOptions"] }), (message) => {
@@ -120,7 +120,7 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
       return openEventStream(
         send,
         (response) => expectEventStream(response, "Anthropic API"),
-        (socket, responseHeaders) => anthropicEvents(socket, responseHeaders, signal),
+        (socket, responseHeaders) => anthropicEvents(socket, responseHeaders, signal, onActivity),
       );
     },
     takeWarnings() {

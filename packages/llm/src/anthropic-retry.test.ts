@@ -224,6 +224,18 @@ test("a stream that falls silent before showing anything is given up on after th
   assert.equal(fake.requests.length, 2);
 });
 
+test("a stream that sends only pings is working, not silent: it is not given up on", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  setTimeout(() => release(), 900);
+  // Nothing but pings for three times the idle limit, as while the API prepares a long tool input.
+  const { fake, provider } = await setup(t, [{ text: "", hold, keepAliveMs: 100, toolUses: [{ name: "Write", input: { file_path: "big.txt", content: "x" } }] }], { streamIdleMs: 300 });
+  const events = await collect(provider.stream(ask()));
+  assert.deepEqual(retries(events), []);
+  assert.equal(lastDone(events).stopReason, "tool_use");
+  assert.equal(fake.requests.length, 1);
+});
+
 test("thinking shows nothing, so a stream that breaks after only thinking is tried again", async (t) => {
   const never = new Promise<void>(() => {});
   const { fake, provider } = await setup(t, [{ thinking: ["Let me think"], text: "", hold: never }, { text: "answer" }], { streamIdleMs: 300 });

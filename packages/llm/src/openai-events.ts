@@ -11,7 +11,7 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
 /** The chunks of `res`, a 2xx text/event-stream answer of a chat-completions endpoint (see
  * socketEvents). */
-export function openAIEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal, options: { endGraceMs?: number } = {}): AsyncIterable<Chunk> {
+export function openAIEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal, options: { endGraceMs?: number; onData?: () => void } = {}): AsyncIterable<Chunk> {
   return socketEvents<Chunk>(res, signal, ({ event, data }) => {
     if (data === "[DONE]") return { end: true };
     const parsed = parseJson(data);

@@ -74,14 +74,14 @@ function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): 
   const body = chatCompletionsRequest(request, settings);
   return {
     createState: createOpenAIStreamState,
-    open: async (attempt, signal) => {
+    open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
       const send = (fetchOptions: EventStreamInit) =>
         client.chat.completions.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse();
       return openEventStream(
         send,
         (response) => expectEventStream(response, `${settings.label} API`),
-        (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal),
+        (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
       );
     },
     apply: applyChunk,

@@ -190,3 +190,13 @@ async function closedPort(): Promise<number> {
   assert.ok(address && typeof address === "object");
   return address.port;
 }
+
+test("a stream that sends only keep-alive comments is working, not silent: it is not given up on", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  setTimeout(() => release(), 900);
+  const { fake, provider } = await setup(t, [{ text: "", hold, keepAliveMs: 100, toolCalls: [{ name: "Write", arguments: { file_path: "big.txt" } }] }], { streamIdleMs: 300 });
+  const events = await collect(provider.stream(ask()));
+  assert.deepEqual(events.filter((e) => e.type === "retry"), []);
+  assert.equal(fake.requests.length, 1);
+});

@@ -26,6 +26,8 @@ export type SocketEventsOptions = {
   takeUnfinishedLast?: boolean;
   /** Default END_GRACE_MS. */
   endGraceMs?: number;
+  /** Called for every chunk of the body, whatever it holds (keep-alives included). */
+  onData?: () => void;
 };
 
 /** The events `decode` makes of `res` (a 2xx text/event-stream answer), in order. The iteration
@@ -77,7 +79,9 @@ export function socketEvents<T>(
   // may let go of once the response is collected: the stream listens for itself.
   const onAbort = () => fail(signal?.reason);
   res.setEncoding("utf8");
+  const onData = options.onData;
   res.on("data", (chunk: string) => {
+    onData?.();
     parser.push(chunk);
     if (queue.length - head > QUEUED_EVENTS) res.pause();
     wakeReader();

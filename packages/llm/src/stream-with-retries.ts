@@ -20,8 +20,11 @@ export type AttemptState = {
 /** One provider's wire format, as the attempt loop needs it. */
 export type WireStream<Raw, State extends AttemptState> = {
   createState(): State;
-  /** Sends attempt number `attempt` (1-based). Throws what the SDK throws. */
-  open(attempt: number, signal: AbortSignal | undefined): Promise<AsyncIterable<Raw>>;
+  /** Sends attempt number `attempt` (1-based). Throws what the SDK throws. `onActivity` is called
+   * whenever bytes of the answer arrive, keep-alives included (Anthropic's pings, a gateway's SSE
+   * comments), which its events leave out: a model that sends only those while it prepares a long
+   * tool input is working, not silent. */
+  open(attempt: number, signal: AbortSignal | undefined, onActivity: () => void): Promise<AsyncIterable<Raw>>;
   /** Called once per raw event (the hot path): the events it produces, if any. */
   apply(state: State, raw: Raw): ModelEvent | ModelEvent[] | undefined;
   /** The assistant message so far (complete blocks only). */
@@ -97,7 +100,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     // The answer's headers are waited for as long as any later silence.
     watch();
     try {
-      stream = await wire.open(attempt, attemptSignal);
+      stream = await wire.open(attempt, attemptSignal, watch);
     } catch (error) {
       // A body that is not an event stream (expectEventStream, which every wire's open calls) is
       // described already; the same server answers the same way again.

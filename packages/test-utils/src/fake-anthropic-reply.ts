@@ -1,7 +1,7 @@
 // Plays one scripted reply onto an HTTP response: SSE for stream:true requests, a JSON message for
 // stream:false ones, a JSON error body for http-error replies.
 import type { ServerResponse } from "node:http";
-import { emitter, parts, sendJson as writeJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
+import { emitter, held, parts, sendJson as writeJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
 import type { FakeMessageReply, FakeReply, FakeStreamErrorReply, FakeToolUse, FakeUsage } from "./fake-anthropic-types.ts";
 import {
   blockStopEvent,
@@ -117,7 +117,7 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
     if (chars === undefined) return;
     outputChars += chars;
   }
-  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  await held(reply, res, PING_EVENT);
   if (res.destroyed) return;
   if (hasText) {
     await send(blockStopEvent(index));

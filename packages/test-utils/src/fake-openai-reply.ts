@@ -1,7 +1,7 @@
 // Plays one scripted reply onto an HTTP response: SSE chunks for stream:true requests, a JSON
 // completion for stream:false ones, a JSON error body for http-error replies.
 import type { ServerResponse } from "node:http";
-import { emitter, parts, sendJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
+import { emitter, held, parts, sendJson, splitIntoChunks, startSse as writeSseHead, streamText, wholeText, type RequestBody } from "./fake-server-core.ts";
 import type { FakeOpenAIMessageReply, FakeOpenAIReply, FakeOpenAIToolCall, FakeOpenAIUsage } from "./fake-openai-types.ts";
 import {
   type ChunkWriter,
@@ -94,7 +94,7 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
   const chars = await streamText(reply, send, res, writer.text);
   if (chars === undefined) return;
   outputChars += chars;
-  if (reply.hold) await reply.hold.then(undefined, () => undefined);
+  await held(reply, res, ": keep-alive\n\n");
   if (res.destroyed) return;
   const calls = prepareCalls(reply.toolCalls);
   for (let index = 0; index < calls.length; index++) {

@@ -29,7 +29,21 @@ export type ScriptedText = {
   delayMs?: number;
   /** After the text, wait for this before finishing the message (for cancel tests). */
   hold?: Promise<unknown>;
+  /** While held, a keep-alive every this many ms (Anthropic: a ping event; chat completions: an SSE
+   * comment), as servers send while a reply is prepared. */
+  keepAliveMs?: number;
 };
+
+/** Waits for `reply.hold`, writing `keepAlive` every `reply.keepAliveMs` meanwhile. */
+export async function held(reply: { hold?: Promise<unknown>; keepAliveMs?: number }, res: ServerResponse, keepAlive: string): Promise<void> {
+  if (!reply.hold) return;
+  const timer = reply.keepAliveMs ? setInterval(() => res.destroyed || res.write(keepAlive), reply.keepAliveMs) : undefined;
+  try {
+    await reply.hold.then(undefined, () => undefined);
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 /** One request as it arrived, before its body was read. */
 export type Incoming = {

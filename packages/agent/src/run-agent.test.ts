@@ -122,6 +122,28 @@ test("blank text before a tool call, and a tool that fails or answers without a 
   assertValidTranscript(result.transcript);
 });
 
+test("a refusal runs none of the reply's tool calls, says why, and leaves the refused prompt out of the conversation", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const provider = scriptedProvider([
+    { text: "I can't", toolCalls: [{ id: "toolu_1", name: "Bash", input: { command: "touch ran.txt" } }], stopReason: "refusal", refusal: "This request could enable harm. (general_harms)" },
+  ]);
+  const events: AgentEvent[] = [];
+  const history: ModelMessage[] = [
+    { role: "user", content: "earlier" },
+    { role: "assistant", content: [{ type: "text", text: "ok" }] },
+  ];
+  const result = await runAgent(options({ provider, cwd, prompt: "do the bad thing", history }, events));
+  assert.equal(result.stopReason, "error");
+  assert.equal(result.errorMessage, "The model declined to answer: This request could enable harm. (general_harms) (stop reason: refusal).");
+  await assert.rejects(fs.stat(path.join(cwd, "ran.txt")), "the refused call did not run");
+  assert.deepEqual(
+    events.filter((e) => e.type === "tool.completed"),
+    [{ type: "tool.completed", toolUseId: "toolu_1", output: "Not run: the model's reply was a refusal.", isError: true }],
+  );
+  assert.ok(events.some((e) => e.type === "notice" && /left out of the conversation/.test(e.message)));
+  assert.deepEqual(result.transcript, history);
+});
+
 test("tool calls of one reply run at the same time and their results keep the calls' order", async (t) => {
   const cwd = await tempWorkspace(t);
   // Each command waits for the other to have started, so they can only both succeed if they overlap.

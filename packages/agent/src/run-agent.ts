@@ -2,7 +2,7 @@
 // it answers without tool calls. Plain functions: runAgent → streamTurn → executeToolCalls. What a
 // run reads from its configuration (settings, hooks, memory, skills, MCP…) is loaded first by
 // harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
-import type { ModelRequest } from "@harness/llm";
+import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
@@ -80,7 +80,9 @@ async function startRun(options: RunAgentOptions, resources: AgentResources, sta
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
   const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;
+  const before = state.messages.length;
   state.messages = withUserText(state.messages, plan.text, context);
+  if (state.messages.length > before) state.promptAt = before;
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);
 }
@@ -125,12 +127,12 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     }
     if (outcome.stopReason === "aborted" || signal.aborted) return finish(state, "aborted");
     if (outcome.stopReason === "error") return finish(state, "error", outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`);
+    if (outcome.stopReason === "refusal") return refused(ctx, state, turn, outcome.message, outcome.refusal);
 
     const calls = outcome.message ? toolUsesOf(outcome.message) : [];
     if (calls.length === 0) {
       // The server paused a long turn: sending the conversation back lets the model go on.
       if (outcome.stopReason === "pause_turn") continue;
-      if (outcome.stopReason === "refusal") return finish(state, "error", "The model declined to answer (stop reason: refusal).");
       if (outcome.stopReason === "max_tokens") {
         ctx.notice("warning", "The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
       }
@@ -153,6 +155,23 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     `Reached the maximum of ${ctx.maxTurns} model turn${ctx.maxTurns === 1 ? "" : "s"} for this run before the task was finished. Send another message to continue.`,
   );
 }
+
+/** A refused reply is not carried out: its tool calls do not run. Neither it nor, when the model
+ * refused at once, the prompt that drew it stays in the conversation: kept, they draw refusal after
+ * refusal (the API asks that the turn be reset). */
+function refused(ctx: RunContext, state: RunState, turn: number, reply: ModelMessage | undefined, why: string | undefined): RunAgentResult {
+  if (reply && state.messages.at(-1) === reply) state.messages.pop();
+  for (const call of reply ? toolUsesOf(reply) : []) {
+    if (state.started.has(call.id)) state.emit({ type: "tool.completed", toolUseId: call.id, output: REFUSED_CALL, isError: true });
+  }
+  if (turn === 0 && state.promptAt !== undefined && state.promptAt === state.messages.length - 1) {
+    state.messages.pop();
+    ctx.notice("warning", "The prompt the model declined is left out of the conversation, so that it does not draw further refusals.");
+  }
+  return finish(state, "error", `The model declined to answer${why ? `: ${why}` : ""} (stop reason: refusal).`);
+}
+
+const REFUSED_CALL = "Not run: the model's reply was a refusal.";
 
 /** Adds the steer messages waiting now to the conversation; whether there were any. A sub-agent
  * takes none: they are for the main agent. */

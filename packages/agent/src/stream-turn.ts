@@ -10,6 +10,8 @@ export type TurnOutcome = {
   message: ModelMessage | undefined;
   usage: Usage;
   errorMessage?: string;
+  /** Why the model declined to answer, when the API said (stop reason refusal). */
+  refusal?: string;
   /** Tool calls whose input was not a JSON object, by id: answered with this, never run. */
   inputErrors?: Map<string, string>;
 };
@@ -53,6 +55,7 @@ export async function streamTurn(
             message: cleanAssistantMessage(event.message),
             usage: event.usage,
             ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
+            ...(event.refusal !== undefined && { refusal: event.refusal }),
             ...(inputErrors && { inputErrors }),
           };
       }

@@ -24,7 +24,9 @@ export function anthropicEvents(res: IncomingMessage, headers: Headers, signal?:
     }
     if (data === "") return undefined;
     const parsed = parseJson(data);
-    if (typeof parsed === "object" && parsed !== null) return { event: parsed as RawEvent };
+    // message_stop is the reply's last event: the read ends with it, as with a chat completion's
+    // [DONE], rather than waiting for a server that keeps the connection open to close the body.
+    if (typeof parsed === "object" && parsed !== null) return event === "message_stop" ? { event: parsed as RawEvent, end: true } : { event: parsed as RawEvent };
     return { error: new SyntaxError(`the Anthropic API sent a ${event} event whose data is not a JSON object: ${clip(data)}`) };
   }, { onData });
 }

@@ -116,6 +116,14 @@ test("blank text is neither kept in the reply nor sent in a request: the API wou
   assert.deepEqual(sent[2].content, [{ type: "tool_result", tool_use_id: "t0", content: "(no content)", is_error: true }]);
 });
 
+test("a refusal's explanation, with its category, comes with the done event", async (t) => {
+  const { provider } = await setup(t, [{ text: "I can't", stopReason: "refusal", stopDetails: { category: "cyber", explanation: "This could enable malware." } }, { text: "x", stopReason: "refusal", stopDetails: { category: null, explanation: null } }]);
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.deepEqual([done.stopReason, done.refusal], ["refusal", "This could enable malware. (cyber)"]);
+  const bare = lastDone(await collect(provider.stream(ask())));
+  assert.deepEqual([bare.stopReason, bare.refusal], ["refusal", undefined]);
+});
+
 test("a tool called with no input gets an empty object", async (t) => {
   const { provider } = await setup(t, [{ toolUses: [{ name: "list_todos", input: {}, chunks: 0 }] }]);
   const events = await collect(provider.stream(ask()));
@@ -287,4 +295,28 @@ test("a model that thinks adaptively is asked for adaptive thinking, so the SDK 
   const events = await collect(provider.stream(ask({ model: "claude-opus-4-6", thinking: { budgetTokens: 2000 } })));
   assert.deepEqual(events.filter((e) => e.type === "warning"), []);
   assert.equal(lastDone(events).stopReason, "end_turn");
+});
+
+test("a complete reply ends the stream at message_stop, even when the server keeps the connection open", async (t) => {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    event("message_start", { message: { id: "m", type: "message", role: "assistant", content: [], model: "claude-test", stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } });
+    event("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    event("content_block_delta", { index: 0, delta: { type: "text_delta", text: "done" } });
+    event("content_block_stop", { index: 0 });
+    event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 1 } });
+    event("message_stop", {});
+    // And the body is never ended.
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, streamIdleMs: 5_000 }, {});
+  const started = performance.now();
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.equal(done.stopReason, "end_turn");
+  assert.ok(performance.now() - started < 2_000, `it ended at message_stop, not at the idle limit (${Math.round(performance.now() - started)} ms)`);
 });

@@ -22,6 +22,7 @@ export type StreamState = {
   stopReason: string | null;
   /** message_stop arrived: the reply is complete. */
   complete: boolean;
+  refusal?: string;
 };
 
 export function createStreamState(): StreamState {
@@ -95,6 +96,10 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
     }
     case "message_delta": {
       if (event.delta.stop_reason) state.stopReason = event.delta.stop_reason;
+      const details = (event.delta as { stop_details?: { explanation?: unknown; category?: unknown } | null }).stop_details;
+      if (details && typeof details.explanation === "string" && details.explanation.trim() !== "") {
+        state.refusal = typeof details.category === "string" ? `${details.explanation} (${details.category})` : details.explanation;
+      }
       // message_delta usage is cumulative; fields the API leaves null keep the message_start value.
       const u = event.usage;
       if (typeof u.output_tokens === "number") state.usage.outputTokens = u.output_tokens;

@@ -10,8 +10,9 @@ import type { EventStreamInit } from "./http-fetch.ts";
 import { createSseParser, type SseMessage } from "@harness/protocol/sse-parser";
 
 /** What one SSE message is to a provider: an event, the end of the reply (nothing after it is
- * read), a failure that ends the stream, or nothing (undefined: skipped). */
-export type Decoded<T> = { event: T } | { end: true } | { error: unknown } | undefined;
+ * read; an event may come with it, the reply's last), a failure that ends the stream, or nothing
+ * (undefined: skipped). */
+export type Decoded<T> = { event: T; end?: true } | { end: true } | { error: unknown } | undefined;
 
 /** Parsed events waiting for the reader beyond this many pause the socket until it catches up. */
 const QUEUED_EVENTS = 256;
@@ -67,12 +68,12 @@ export function socketEvents<T>(
     const decoded = decode(message);
     if (decoded === undefined) return;
     if ("event" in decoded) queue.push(decoded.event);
-    else if ("end" in decoded) {
+    if ("end" in decoded) {
       finished = true;
       setTimeout(() => {
         if (!res.complete) res.destroy();
       }, options.endGraceMs ?? END_GRACE_MS).unref();
-    } else fail(decoded.error);
+    } else if ("error" in decoded) fail(decoded.error);
   });
 
   // The request's own abort reaches the socket only through the SDK's link to `signal`, which it

@@ -15,6 +15,8 @@ export type AttemptState = {
    * error. */
   fatal?: string;
   usage: Usage;
+  /** Why the model declined to answer, when the reply said (stop reason refusal). */
+  refusal?: string;
 };
 
 /** One provider's wire format, as the attempt loop needs it. */
@@ -65,6 +67,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     usage.costUsd = costUsd(request.model, usage);
     const event: ModelEvent = { type: "done", stopReason, message: wire.message(state), usage };
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
+    if (state.refusal !== undefined) event.refusal = state.refusal;
     return event;
   };
   for (let attempt = 1; ; attempt++) {

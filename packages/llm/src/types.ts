@@ -82,9 +82,10 @@ export type ModelEvent =
   /** Always the last event. `message` is the assistant message as it should enter the transcript.
    * After "error" or "aborted" it holds what was produced so far: its text, its complete thinking
    * blocks and the tool calls whose input was complete (a tool_use without a tool_result yet);
-   * `errorMessage` says what failed. `usage.costUsd` is the price of this call (0 when the
+   * `errorMessage` says what failed; `refusal`, why the model declined (stop reason refusal), when
+   * the API said. `usage.costUsd` is the price of this call (0 when the
    * model's price is unknown). */
-  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; errorMessage?: string };
+  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; errorMessage?: string; refusal?: string };
 
 export interface Provider {
   readonly name: string;

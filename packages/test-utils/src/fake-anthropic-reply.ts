@@ -132,7 +132,7 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
     await send(blockStopEvent(index));
     index++;
   }
-  await send(messageDeltaEvent(stopReasonOf(reply), usageFor(body, reply.usage, outputChars)));
+  await send(messageDeltaEvent(stopReasonOf(reply), usageFor(body, reply.usage, outputChars), reply.stopDetails));
   await send(MESSAGE_STOP_EVENT);
   res.end();
 }

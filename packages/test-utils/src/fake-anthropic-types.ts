@@ -29,6 +29,8 @@ export type FakeMessageReply = ScriptedText & {
   toolUses?: FakeToolUse[];
   /** Default "tool_use" when toolUses are given, else "end_turn". */
   stopReason?: string;
+  /** message_delta's stop_details (the API sends them with stop reason "refusal"). */
+  stopDetails?: { category: string | null; explanation: string | null };
   /** Defaults are estimated from the request and reply sizes. */
   usage?: FakeUsage;
 };

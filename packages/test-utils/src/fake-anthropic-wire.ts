@@ -77,10 +77,10 @@ export function blockStopEvent(index: number): string {
   return `event: content_block_stop\ndata: {"type":"content_block_stop","index":${index}}\n\n`;
 }
 
-export function messageDeltaEvent(stopReason: string, usage: WireUsage): string {
+export function messageDeltaEvent(stopReason: string, usage: WireUsage, stopDetails?: { category: string | null; explanation: string | null }): string {
   return sseEvent("message_delta", {
     type: "message_delta",
-    delta: { stop_reason: stopReason, stop_sequence: null },
+    delta: { stop_reason: stopReason, stop_sequence: null, ...(stopDetails && { stop_details: { type: "refusal", ...stopDetails } }) },
     usage,
   });
 }

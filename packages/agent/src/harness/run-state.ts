@@ -30,6 +30,9 @@ export type RunState = {
   emit: (event: AgentEvent) => void;
   /** The model the run uses, once chosen. */
   model: string;
+  /** Where in `messages` this run's prompt is, when it is a message of its own (not joined to a
+   * user message before it); undefined once the conversation was compacted. */
+  promptAt?: number;
 };
 
 export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void): RunState {
@@ -66,4 +69,5 @@ export function replaceTranscript(state: RunState, transcript: readonly Transcri
   state.base = transcript;
   state.messages = contextMessages(transcript);
   state.lastRequestTokens = undefined;
+  state.promptAt = undefined;
 }

@@ -16,6 +16,8 @@ export type ScriptedTurn = {
   hang?: boolean;
   usage?: Usage;
   stopReason?: StopReason;
+  /** The done event's `refusal` (with stopReason "refusal"). */
+  refusal?: string;
 };
 
 /** A turn, or a function that builds one from the request it answers. */
@@ -83,5 +85,7 @@ async function* play(turn: ScriptedTurn, signal: AbortSignal | undefined, newId:
     yield done("error", turn.error);
     return;
   }
-  yield done(turn.stopReason ?? (turn.toolCalls?.length ? "tool_use" : "end_turn"));
+  const last = done(turn.stopReason ?? (turn.toolCalls?.length ? "tool_use" : "end_turn"));
+  if (turn.refusal !== undefined && last.type === "done") last.refusal = turn.refusal;
+  yield last;
 }

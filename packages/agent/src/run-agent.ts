@@ -114,9 +114,11 @@ async function runLoop(ctx: RunContext, state: RunState): Promise<RunAgentResult
 async function turns(ctx: RunContext, state: RunState, applyConfigure: () => void): Promise<RunAgentResult> {
   const { signal } = ctx.options;
   const toolRun = toolRunFor(ctx, state);
-  for (let turn = 0; turn < ctx.maxTurns; turn++) {
+  for (let turn = 0; ; turn++) {
     if (signal.aborted) return finish(state, "aborted");
+    // Applied before the limit is checked: a maxTurns lowered during this turn holds at once.
     applyConfigure();
+    if (turn >= ctx.maxTurns) break;
     takeSteering(ctx, state);
     const request = await nextRequest(ctx, state);
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);

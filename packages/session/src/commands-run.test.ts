@@ -321,3 +321,21 @@ test("clients issuing commands during a run all end with the session's state", a
   assert.deepEqual(final.state.config, { model: "m1", effort: "high" });
   assert.equal(final.state.messages.length, 4);
 });
+
+test("a setting the runner can no longer take because its run just ended is kept for the next run, with no error; other failures are told", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  runner.onControl = async () => ({ ok: false, status: 409, message: 'run "r1" has already finished' });
+  session.receive(client, commandsFrame({ type: "configure", config: { model: "m2" } }));
+  await until(() => runner.controls.length === 1);
+  await settle();
+  assert.equal(client.errors.length, 0);
+  assert.equal(client.state!.config?.model, "m2");
+  runner.onControl = async () => ({ ok: false, status: 500, message: "the runner broke" });
+  session.receive(client, commandsFrame({ type: "configure", config: { effort: "high" } }));
+  await until(() => client.errors.length === 1);
+  assert.match(client.errors[0].message, /^configure failed for the run in progress: the runner broke/);
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});

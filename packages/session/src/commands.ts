@@ -116,7 +116,8 @@ function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void
     : [{ type: "set", path: ["config"], value: Object.fromEntries(entries) as JSONValue }];
   core.commit(ops);
   const run = core.run;
-  if (run) sendControl(core, run, { type: "configure", config: runConfig(config) }, (why) => reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner));
+  // 409: the run ended before the runner took it; the setting is stored for the next run all the same.
+  if (run) sendControl(core, run, { type: "configure", config: runConfig(config) }, (why, status) => status === 409 || reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner));
 }
 
 async function resume(core: SessionCore, reply: Reply, prompt: string, sessionId: string): Promise<void> {

@@ -87,3 +87,22 @@ test("a system prompt set mid-run applies from the next call, and an empty one b
   assert.ok(!second.includes(BASE_SYSTEM_PROMPT));
   assert.ok(third.startsWith(BASE_SYSTEM_PROMPT), "empty is the default, as it is when a run starts");
 });
+
+test("a maxTurns lowered mid-run holds from the next turn: no model call past it", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const { provider, result } = await runInProject(
+    project,
+    [
+      () => {
+        config.send({ maxTurns: 1 });
+        return { toolCalls: [{ id: "toolu_1", name: "Glob", input: { pattern: "*" } }] };
+      },
+      { text: "a turn too many" },
+    ],
+    { onConfigure: config.onConfigure, permissionMode: "bypassPermissions" },
+  );
+  assert.equal(provider.requests.length, 1);
+  assert.equal(result.stopReason, "max_turns");
+  assert.match(result.errorMessage ?? "", /maximum of 1 model turn /);
+});

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile, access } from "node:fs/promises";
+import { access, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,9 @@ before(async () => {
   await cp(fixture, project, { recursive: true });
   const mcp = mcpTestServerCommand();
   await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { tools: { command: mcp.command, args: mcp.args } } }));
+  // Approved as Claude Code records it: in the project's entry of ~/.claude.json.
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, ".claude.json"), JSON.stringify({ projects: { [project]: { enabledMcpjsonServers: ["tools"] } } }));
   runner = spawn(process.execPath, [runnerMain, "--exit-with-stdin"], {
     env: { ...process.env, HOME: home, HARNESS_WORKSPACE: project, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key" },
     stdio: ["pipe", "pipe", "inherit"],

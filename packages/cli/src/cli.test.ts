@@ -107,7 +107,7 @@ test("a retried request, a reply cut off at max_tokens, a paused turn and a refu
 
   const refused = await harness(["run", "--cwd", tempDir(t), "something else"], env).result;
   assert.equal(refused.code, 1);
-  assert.equal(refused.stderr, "harness: The model declined to answer (stop reason: refusal).\n");
+  assert.equal(refused.stderr, "! The prompt the model declined is left out of the conversation, so that it does not draw further refusals.\nharness: The model declined to answer (stop reason: refusal).\n");
 });
 
 test("without a permission mode that allows it, a headless run refuses a call that needs approval", async (t) => {
@@ -320,7 +320,11 @@ test("Ctrl-C while an MCP server hangs at startup exits at once and stops the se
   // The server says it started (with its process id) and never answers the handshake.
   const started = join(dir, "started");
   writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { stuck: { command: "bash", args: ["-c", `echo $$ > ${started}.tmp && mv ${started}.tmp ${started} && exec sleep 1000`] } } }));
-  const { child, result } = harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: tempDir(t) });
+  // Approved in the user's settings, as a project's servers must be.
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ enabledMcpjsonServers: ["stuck"] }));
+  const { child, result } = harness(["run", "--cwd", dir, "hello"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: home });
   t.after(() => child.kill("SIGKILL"));
   while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
   const serverPid = Number(readFileSync(started, "utf8"));

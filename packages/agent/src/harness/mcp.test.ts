@@ -11,9 +11,15 @@ function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
 }
 
+/** A `.mcp.json` server "x", approved as Claude Code records it (the project's entry of ~/.claude.json). */
 async function withMcpServer(project: TempProject, options: { extraTools?: number } = {}): Promise<void> {
   const { command, args } = mcpTestServerCommand(options);
   await project.write(".mcp.json", JSON.stringify({ mcpServers: { x: { command, args } } }));
+  await approve(project, ["x"]);
+}
+
+async function approve(project: TempProject, names: string[]): Promise<void> {
+  await project.writeHome(".claude.json", JSON.stringify({ projects: { [project.root]: { enabledMcpjsonServers: names } } }));
 }
 
 test("a stdio MCP server from .mcp.json: its tools are called as mcp__x__<tool>, with the settings' rules", async (t) => {
@@ -95,7 +101,29 @@ test("a run without resources stops its MCP servers when it ends", async (t) => 
 test("a server that cannot start is a notice, and the run goes on without it", async (t) => {
   const project = await tempProject(t);
   await project.write(".mcp.json", JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/mcp-server" } } }));
+  await approve(project, ["broken"]);
   const { result, events } = await runInProject(project, [{ text: "fine" }]);
   assert.equal(result.stopReason, "end_turn");
   assert.ok(events.some((e) => e.type === "notice" && e.level === "error" && /MCP server broken failed/.test(e.message)));
+});
+
+test("a .mcp.json server the repository approves for itself is not started: it says how to approve it", async (t) => {
+  const project = await tempProject(t);
+  const marker = `${project.root}/STARTED`;
+  await project.write(".mcp.json", JSON.stringify({ mcpServers: { planted: { command: "sh", args: ["-c", `touch ${marker}`] } } }));
+  // The project's own files approve nothing: they come with the repository.
+  await project.settings({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ["planted"] });
+  await project.settings({ enabledMcpjsonServers: ["planted"] }, "local");
+  const { events } = await runInProject(project, [{ text: "hi" }]);
+  assert.equal(await project.exists("STARTED"), false, "the server's command never ran");
+  const said = events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);
+  assert.ok(
+    said.some((m) => /MCP server "planted" of .*\.mcp\.json is not started: not approved: .*~\/\.claude\/settings\.json.*~\/\.claude\.json/.test(m)),
+    said.join("\n"),
+  );
+
+  // The user's settings approve it.
+  await project.settings({ enabledMcpjsonServers: ["planted"] }, "user");
+  await runInProject(project, [{ text: "hi" }]);
+  await waitFor(() => project.exists("STARTED"), "the approved server to start");
 });

@@ -14,7 +14,7 @@ import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp } from "../mcp/manager.ts";
 import { permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
-import type { Settings } from "../settings/types.ts";
+import type { Settings, SettingsSource } from "../settings/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
@@ -91,7 +91,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   );
   const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, env: childEnv, signal: options.signal }, notice) : [];
+  const approvals = approvalsOf(loadedSettings.sources);
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, approvals, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -200,11 +201,26 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-type McpWhere = { projectRoot: string; home: string; settings: Settings; env: Record<string, string>; signal: AbortSignal };
+type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; env: Record<string, string>; signal: AbortSignal };
+type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+
+/** The approvals of `.mcp.json` servers that count: those of the user's and managed settings. A
+ * project's own files (settings.json, settings.local.json) come with the repository, as its
+ * `.mcp.json` does, and cannot approve what it would run. */
+function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
+  const trusted = sources.filter((source) => source.scope === "user" || source.scope === "managed");
+  return {
+    enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
+    enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
+  };
+}
 
 async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Tool[]> {
-  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, env: o.env });
+  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
+  for (const { name, reason } of config.disabled) {
+    if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);
+  }
   if (config.servers.length === 0 || resourceInternals(resources).disposed) return [];
   const key = JSON.stringify([o.projectRoot, config.servers, o.settings.env ?? {}]);
   const manager = await untilAborted(

@@ -50,7 +50,7 @@ describe("loadMcpConfig", () => {
         },
       },
     });
-    const config = await loadMcpConfig({ projectRoot: project, home, env: { BIN_DIR: "/opt", KEY: "k1", HOST: "example.com" } });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: { BIN_DIR: "/opt", KEY: "k1", HOST: "example.com" } });
     assert.deepEqual(config.diagnostics, []);
     const file = join(project, ".mcp.json");
     assert.deepEqual(config.servers, [
@@ -76,7 +76,7 @@ describe("loadMcpConfig", () => {
         },
       },
     });
-    const config = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });
     assert.deepEqual(config.servers.map((s) => s.name), ["good"]);
     const file = join(project, ".mcp.json");
     assert.deepEqual(config.diagnostics, [
@@ -92,7 +92,7 @@ describe("loadMcpConfig", () => {
 
   test("an unset variable is reported but the server still loads with the literal text", async () => {
     await dirs({ mcpJson: { mcpServers: { api: { type: "http", url: "https://example.com/mcp", headers: { "X-Key": "${MISSING_KEY}" } } } } });
-    const config = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });
     assert.equal(config.servers.length, 1);
     assert.deepEqual((config.servers[0] as { headers: unknown }).headers, { "X-Key": "${MISSING_KEY}" });
     assert.equal(config.diagnostics.length, 1);
@@ -102,7 +102,7 @@ describe("loadMcpConfig", () => {
 
   test("a broken .mcp.json is one diagnostic; settings servers still load", async () => {
     await dirs({ rawMcpJson: '{ "mcpServers": { ' });
-    const config = await loadMcpConfig({ projectRoot: project, home, env: {}, settings: { mcpServers: { fromSettings: { command: "node" } } } });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {}, settings: { mcpServers: { fromSettings: { command: "node" } } } });
     assert.deepEqual(config.servers.map((s) => [s.name, s.scope, s.file]), [["fromSettings", "settings", "settings"]]);
     assert.equal(config.diagnostics.length, 1);
     assert.equal(config.diagnostics[0].file, join(project, ".mcp.json"));
@@ -111,16 +111,16 @@ describe("loadMcpConfig", () => {
 
   test("a byte-order mark is read past, and an empty .mcp.json holds no servers", async () => {
     await dirs({ rawMcpJson: `\ufeff${JSON.stringify({ mcpServers: { fs: { command: "node" } } })}` });
-    const withBom = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    const withBom = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });
     assert.deepEqual(withBom.servers.map((s) => s.name), ["fs"]);
     assert.deepEqual(withBom.diagnostics, []);
     await dirs({ rawMcpJson: "\n" });
-    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, env: {} }), { servers: [], disabled: [], diagnostics: [] });
+    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} }), { servers: [], disabled: [], diagnostics: [] });
   });
 
   test("no config anywhere gives no servers and no diagnostics", async () => {
     await dirs();
-    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, env: {} }), { servers: [], disabled: [], diagnostics: [] });
+    assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} }), { servers: [], disabled: [], diagnostics: [] });
   });
 
   test("~/.claude.json user and local servers; precedence settings > local > project > user", async () => {
@@ -132,6 +132,7 @@ describe("loadMcpConfig", () => {
       }),
     });
     const config = await loadMcpConfig({
+      requireProjectApproval: false,
       projectRoot: project,
       home,
       env: {},
@@ -147,26 +148,38 @@ describe("loadMcpConfig", () => {
     assert.deepEqual(config.diagnostics, []);
   });
 
-  test(".mcp.json servers are used unless listed in disabledMcpjsonServers", async () => {
+  test(".mcp.json servers start only once approved by the user's settings or ~/.claude.json, never by the project's own", async () => {
     await dirs({ mcpJson: { mcpServers: { a: { command: "a" }, b: { command: "b" }, c: { command: "c" } } } });
-    const config = await loadMcpConfig({ projectRoot: project, home, env: {}, settings: { disabledMcpjsonServers: ["b"] } });
-    assert.deepEqual(config.servers.map((s) => s.name), ["a", "c"]);
-    assert.deepEqual(config.disabled, [{ name: "b", reason: "listed in disabledMcpjsonServers" }]);
+    const none = await loadMcpConfig({ projectRoot: project, home, env: {}, settings: { enableAllProjectMcpServers: true, enabledMcpjsonServers: ["a"] } });
+    assert.deepEqual(none.servers, []);
+    assert.deepEqual(none.disabled.map((d) => d.name), ["a", "b", "c"]);
+    assert.match(none.disabled[0].reason, /^not approved: .*enabledMcpjsonServers.*~\/\.claude\/settings\.json.*~\/\.claude\.json/);
+
+    const approved = await loadMcpConfig({ projectRoot: project, home, env: {}, approvals: { enabledMcpjsonServers: ["a"] }, settings: { disabledMcpjsonServers: ["b"] } });
+    assert.deepEqual(approved.servers.map((s) => s.name), ["a"]);
+    assert.deepEqual(approved.disabled, [
+      { name: "b", reason: "listed in disabledMcpjsonServers" },
+      { name: "c", reason: approved.disabled[1].reason },
+    ]);
+    const all = await loadMcpConfig({ projectRoot: project, home, env: {}, approvals: { enableAllProjectMcpServers: true }, settings: { disabledMcpjsonServers: ["b"] } });
+    assert.deepEqual(all.servers.map((s) => s.name), ["a", "c"]);
+    const trusting = await loadMcpConfig({ projectRoot: project, home, env: {}, requireProjectApproval: false });
+    assert.deepEqual(trusting.servers.map((s) => s.name), ["a", "b", "c"]);
   });
 
-  test("with requireProjectApproval only approved .mcp.json servers are used", async () => {
+  test("approvals Claude Code recorded in the project's entry of ~/.claude.json count", async () => {
     await dirs({ mcpJson: { mcpServers: { a: { command: "a" }, b: { command: "b" } } } });
-    const approved = await loadMcpConfig({ projectRoot: project, home, env: {}, requireProjectApproval: true, settings: { enabledMcpjsonServers: ["a"] } });
-    assert.deepEqual(approved.servers.map((s) => s.name), ["a"]);
-    assert.deepEqual(approved.disabled.map((d) => d.name), ["b"]);
-    assert.match(approved.disabled[0].reason, /not approved/);
-    const all = await loadMcpConfig({ projectRoot: project, home, env: {}, requireProjectApproval: true, settings: { enableAllProjectMcpServers: true } });
-    assert.deepEqual(all.servers.map((s) => s.name), ["a", "b"]);
+    await writeFile(join(home, ".claude.json"), JSON.stringify({ projects: { [project]: { enabledMcpjsonServers: ["b"] } } }));
+    const config = await loadMcpConfig({ projectRoot: project, home, env: {} });
+    assert.deepEqual(config.servers.map((s) => s.name), ["b"]);
+    await writeFile(join(home, ".claude.json"), JSON.stringify({ projects: { [project]: { enableAllProjectMcpServers: true, disabledMcpjsonServers: ["a"] } } }));
+    assert.deepEqual((await loadMcpConfig({ projectRoot: project, home, env: {} })).servers.map((s) => s.name), ["b"]);
   });
 
   test("badly typed approval settings are diagnostics", async () => {
     await dirs({ mcpJson: { mcpServers: { a: { command: "a" } } } });
     const config = await loadMcpConfig({
+      requireProjectApproval: false,
       projectRoot: project,
       home,
       env: {},

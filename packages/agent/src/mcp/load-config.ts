@@ -21,11 +21,16 @@ export type LoadMcpConfigOptions = {
   settingsFile?: string;
   /** Source of `${VAR}` values; default process.env. */
   env?: Env;
-  /** Claude Code asks the user before starting a `.mcp.json` server. A headless harness cannot ask,
-   * so by default (false) every `.mcp.json` server is used unless listed in `disabledMcpjsonServers`.
-   * With true, only servers listed in `enabledMcpjsonServers` (or all, when
-   * `enableAllProjectMcpServers` is true) are used, as if the user had declined the others. */
+  /** A `.mcp.json` comes with the repository, and its servers are commands that run on this
+   * machine: Claude Code asks before starting one. A harness cannot ask, so a `.mcp.json` server
+   * starts only once approved: listed in `enabledMcpjsonServers` (or all of them, with
+   * `enableAllProjectMcpServers: true`) in `approvals`, or in the project's entry of
+   * `<home>/.claude.json`, where Claude Code records the answers its users give. `approvals` holds
+   * those keys from the settings the repository does not bring (the user's and managed ones);
+   * the same keys in `settings` (the project's files included) approve nothing. False: every
+   * `.mcp.json` server is used (for callers that trust the project). Default true. */
   requireProjectApproval?: boolean;
+  approvals?: Pick<McpSettings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 };
 
 export type McpConfig = {
@@ -67,6 +72,11 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   }
 
   const approval = readApproval(settings, settingsFile, diagnostics);
+  const trusted = readApproval(options.approvals ?? {}, "settings", diagnostics);
+  const recorded = isObject(localEntry) ? readApproval(localEntry as McpSettings, claudeJsonPath, diagnostics) : undefined;
+  approval.enabled = [...trusted.enabled, ...(recorded?.enabled ?? [])];
+  approval.enableAll = trusted.enableAll || recorded?.enableAll === true;
+  approval.disabled.push(...(recorded?.disabled ?? []));
   const servers = new Map<string, McpServerConfig>();
   const disabled: McpConfig["disabled"] = [];
   for (const source of sources) {
@@ -84,7 +94,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
       }
       diagnostics.push(...parsed.warnings);
       if (source.scope === "project") {
-        const reason = projectServerDisabled(name, approval, options.requireProjectApproval === true);
+        const reason = projectServerDisabled(name, approval, options.requireProjectApproval !== false);
         if (reason) {
           disabled.push({ name, reason });
           continue;
@@ -117,7 +127,7 @@ function readApproval(settings: McpSettings, file: string, diagnostics: McpDiagn
 function projectServerDisabled(name: string, approval: Approval, requireApproval: boolean): string | undefined {
   if (approval.disabled.includes(name)) return "listed in disabledMcpjsonServers";
   if (!requireApproval || approval.enableAll || approval.enabled.includes(name)) return undefined;
-  return "not approved: not listed in enabledMcpjsonServers and enableAllProjectMcpServers is not true";
+  return `not approved: a .mcp.json server starts once its name is in "enabledMcpjsonServers" (or "enableAllProjectMcpServers" is true) in ~/.claude/settings.json, or in this project's entry of ~/.claude.json, where Claude Code records approvals; the project's own settings files cannot approve it`;
 }
 
 /** The parsed object, or undefined when the file does not exist or is not a JSON object (the

@@ -13,7 +13,7 @@ export const DEFAULT_STREAM_IDLE_MS = 120_000;
 
 /** The model to use when none is configured: HARNESS_MODEL, else claude-sonnet-4-6. */
 export function defaultModel(env: EnvLike = process.env): string {
-  return env.HARNESS_MODEL?.trim() || DEFAULT_MODEL;
+  return env.HARNESS_MODEL?.trim() || env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL;
 }
 
 export type RetrySettings = { maxRetries: number; retryBaseMs: number; streamIdleMs: number };

@@ -104,9 +104,9 @@ test("imports inside code are not followed", async () => {
   assert.deepEqual(files.map((f) => f.content), ["Run `pnpm add @types/node`.\n```\ncat @secret.md\n```\nReal: @real.md", "real"]);
 });
 
-test("a cycle and a missing import become diagnostics; everything else still loads", async () => {
+test("a cycle and a missing import become diagnostics (not a mention of a name); everything else still loads", async () => {
   const t = await tree({
-    "mono/app/CLAUDE.md": "@a.md and @missing.md",
+    "mono/app/CLAUDE.md": "@a.md and @missing.md; thanks to @alice for @types/node",
     "mono/app/a.md": "a imports @b.md",
     "mono/app/b.md": "b imports @a.md",
     "mono/app/pkg/CLAUDE.md": "pkg",
@@ -135,6 +135,14 @@ test("a file reached twice is sent once (CLAUDE.md importing the AGENTS.md besid
   const { files, diagnostics } = await load(t);
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(files.map((f) => path.basename(f.path)), ["CLAUDE.md", "AGENTS.md"]);
+});
+
+test("one file under two names (CLAUDE.md a link to AGENTS.md) is sent once", async () => {
+  const t = await tree({ "mono/app/AGENTS.md": "shared agent rules" });
+  await symlink("AGENTS.md", path.join(t.projectRoot, "CLAUDE.md"));
+  const { files, diagnostics } = await load(t);
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(files.map((f) => [path.basename(f.path), f.content]), [["CLAUDE.md", "shared agent rules"]]);
 });
 
 test("binary imports and directories are diagnostics, not crashes", async () => {

@@ -3,7 +3,7 @@
 // directory. Later files are closer to the work and the model weighs them more.
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
-import { isWithin } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../real-paths.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
@@ -61,8 +61,18 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
 export async function readInOrder(reader: MemoryReader, candidates: { file: string; scope: MemoryScope }[]): Promise<MemoryFile[]> {
   const reads = candidates.map(({ file, scope }) => ({ file, scope, pending: claim(reader, path.resolve(file)) }));
   const files: MemoryFile[] = [];
+  // One file under two names (CLAUDE.md a link to the AGENTS.md beside it, as is common) is sent
+  // once. Only files that exist are resolved: most candidates do not.
+  const loaded = new Set<string>();
   for (const { file, scope, pending } of reads) {
-    if (pending) files.push(...(await withImports(reader, path.resolve(file), scope, await pending)));
+    if (!pending) continue;
+    const read = await pending;
+    if (read.kind === "ok") {
+      const real = realPathOf(path.resolve(file));
+      if (loaded.has(real)) continue;
+      loaded.add(real);
+    }
+    files.push(...(await withImports(reader, path.resolve(file), scope, read)));
   }
   return files;
 }

@@ -72,7 +72,10 @@ async function expand(reader: MemoryReader, file: MemoryFile, chain: string[]): 
     if (!pending) continue;
     const read = await pending;
     if (read.kind === "missing") {
-      reader.diagnostics.push({ file: file.path, message: `Import @${written} not found: ${target} does not exist.` });
+      // "@alice" or "@types/node" in prose is a mention, not an import: only a missing file name
+      // with an extension is worth a word (a typo in "@docs/setup.md"), as Claude Code says
+      // nothing of either.
+      if (/\.[^/.]+$/.test(written)) reader.diagnostics.push({ file: file.path, message: `Import @${written} not found: ${target} does not exist.` });
       continue;
     }
     if (read.kind === "unusable") {

@@ -5,11 +5,19 @@ import { MODEL_ALIASES, resolveAgentModel, type ModelResolver } from "../subagen
 import type { RunAgentOptions } from "../types.ts";
 
 /** A slash command's `model` wins, then the run's `model`, the settings' `model`, and
- * defaultModel(env). The aliases sonnet, opus and haiku stand for the current Claude models. */
+ * defaultModel(env) (HARNESS_MODEL, else ANTHROPIC_MODEL, as Claude Code reads it). Claude Code's
+ * aliases are understood: sonnet, opus and haiku stand for the current Claude models (or
+ * ANTHROPIC_DEFAULT_<ALIAS>_MODEL), "default" for the default model, "opusplan" for opus in plan
+ * mode and sonnet otherwise; a "[1m]" suffix (the one-million-token context) is dropped. */
 export function chooseModel(options: RunAgentOptions, settings: Settings, commandModel?: string): string {
-  const wanted = commandModel?.trim() || options.model || (typeof settings.model === "string" && settings.model.trim()) || defaultModel(options.env ?? process.env);
-  const alias = wanted.toLowerCase();
-  return alias === "sonnet" || alias === "opus" || alias === "haiku" ? MODEL_ALIASES[alias] : wanted;
+  const env = options.env ?? process.env;
+  let wanted = commandModel?.trim() || options.model || (typeof settings.model === "string" && settings.model.trim()) || "default";
+  if (wanted.toLowerCase() === "default") wanted = defaultModel(env);
+  wanted = wanted.replace(/\[1m\]$/i, "");
+  let alias = wanted.toLowerCase();
+  if (alias === "opusplan") alias = (options.permissionMode ?? settings.permissions?.defaultMode) === "plan" ? "opus" : "sonnet";
+  if (alias === "sonnet" || alias === "opus" || alias === "haiku") return env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]?.trim() || MODEL_ALIASES[alias];
+  return wanted;
 }
 
 export type ModelProvider = { ok: true; provider: Provider; model: string } | { ok: false; error: string };

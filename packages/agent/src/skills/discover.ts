@@ -64,17 +64,19 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
     diagnostics.push({ file, key, message: `Skill ${dirName} skipped: ${message}` });
     return undefined;
   };
+  // Without `name:`, the skill is named after its directory, as in Claude Code.
   const name = textField(data, "name");
-  if (name.error || !name.value?.trim()) return skip("name", name.error ?? "the frontmatter has no name (a skill needs `name:` and `description:`).");
+  if (name.error) return skip("name", name.error);
+  const displayName = name.value?.trim() || dirName;
   const description = textField(data, "description");
-  if (description.error || !description.value?.trim()) return skip("description", description.error ?? "the frontmatter has no description (a skill needs `name:` and `description:`).");
-  if (name.value.trim() !== dirName) {
-    diagnostics.push({ file, key: "name", message: `The skill's name "${name.value.trim()}" differs from its directory; it is invoked as ${dirName}, the directory name.` });
+  if (description.error || !description.value?.trim()) return skip("description", description.error ?? "the frontmatter has no description (a skill needs `description:`, which tells the model when to use it).");
+  if (displayName !== dirName) {
+    diagnostics.push({ file, key: "name", message: `The skill's name "${displayName}" differs from its directory; it is invoked as ${dirName}, the directory name.` });
   }
 
   const skill: Skill = {
     name: dirName,
-    displayName: name.value.trim(),
+    displayName,
     description: description.value.trim(),
     scope,
     path: file,

@@ -50,7 +50,7 @@ describe("discoverSkills", () => {
     assert.equal(commit.body, "Instructions for commit.");
   });
 
-  test("missing name or description, bad YAML and a directory without SKILL.md: skipped with diagnostics", async () => {
+  test("a missing description, bad YAML and a directory without SKILL.md: skipped with diagnostics; a missing name is the directory's", async () => {
     const s = await setup({
       "project/.claude/skills/good/SKILL.md": skillMd("good", "Fine"),
       "project/.claude/skills/no-desc/SKILL.md": "---\nname: no-desc\n---\nbody",
@@ -60,12 +60,11 @@ describe("discoverSkills", () => {
       "project/.claude/skills/empty/notes.md": "no SKILL.md here",
     });
     const { skills, diagnostics } = await discoverSkills(s);
-    assert.deepEqual(skills.map((skill) => skill.name), ["good"]);
+    assert.deepEqual(skills.map((skill) => [skill.name, skill.displayName]), [["good", "good"], ["no-name", "no-name"]]);
     const byDir = Object.fromEntries(diagnostics.map((d) => [path.basename(path.dirname(d.file)), [d.key, d.message]]));
-    assert.deepEqual(Object.keys(byDir).sort(), ["broken", "empty", "no-desc", "no-frontmatter", "no-name"]);
+    assert.deepEqual(Object.keys(byDir).sort(), ["broken", "empty", "no-desc", "no-frontmatter"]);
     assert.equal(byDir["no-desc"]![0], "description");
     assert.match(byDir["no-desc"]![1]!, /no description/);
-    assert.equal(byDir["no-name"]![0], "name");
     assert.match(byDir["broken"]![1]!, /invalid YAML/);
     assert.match(byDir["empty"]![1]!, /has no SKILL\.md/);
   });

@@ -10,6 +10,7 @@ async function writeAgent(root: string, file: string, text: string): Promise<str
   const dir = path.join(root, ".claude", "agents");
   await fs.mkdir(dir, { recursive: true });
   const full = path.join(dir, file);
+  await fs.mkdir(path.dirname(full), { recursive: true });
   await fs.writeFile(full, text);
   return full;
 }
@@ -143,4 +144,15 @@ test("the lenient reading of colons keeps numbers as numbers", () => {
   assert.ok(parsed.ok);
   assert.equal(parsed.agent.maxTurns, 5);
   assert.equal(parsed.agent.description, "Use it: always");
+});
+
+test("agents sorted into folders load too; hidden folders are not entered", async (t) => {
+  const home = await tempWorkspace(t);
+  const project = await tempWorkspace(t);
+  await writeAgent(project, "review/security.md", "---\nname: security\ndescription: Checks for holes\n---\nLook for holes.\n");
+  await writeAgent(project, "review/deep/perf.md", "---\nname: perf\ndescription: Finds slow code\n---\nMeasure.\n");
+  await writeAgent(project, ".drafts/draft.md", "---\nname: draft\ndescription: Not yet\n---\nx\n");
+  const { agents, diagnostics } = await loadAgentDefinitions({ home, projectRoot: project, includeBuiltins: false });
+  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(agents.map((a) => a.name).sort(), ["perf", "security"]);
 });

@@ -15,8 +15,8 @@ export type LoadAgentDefinitionsOptions = {
 
 export type AgentDefinitions = { agents: AgentDefinition[]; diagnostics: AgentDiagnostic[] };
 
-/** The agents a run can start: built-ins, then `~/.claude/agents/*.md`, then
- * `<root>/.claude/agents/*.md`, a later one replacing an earlier one of the same name. A bad file
+/** The agents a run can start: built-ins, then the `.md` files of `~/.claude/agents`, then those
+ * of `<root>/.claude/agents` (folders within included), a later one replacing an earlier one of the same name. A bad file
  * becomes a diagnostic and is skipped; a missing directory is no error. Never rejects. */
 export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions): Promise<AgentDefinitions> {
   const diagnostics: AgentDiagnostic[] = [];
@@ -37,16 +37,31 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   return { agents: [...byName.values()], diagnostics };
 }
 
-async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
-  let names: string[];
+/** Agent files may be sorted into folders (`agents/review/security.md`), as Claude Code allows. */
+const MAX_FOLDER_DEPTH = 4;
+
+/** The `.md` files under `dir` (relative paths, sorted), folders included down to MAX_FOLDER_DEPTH;
+ * hidden folders and links to folders are not entered. */
+async function agentFiles(dir: string, diagnostics: AgentDiagnostic[], depth = 0): Promise<string[]> {
+  let entries;
   try {
-    const entries = await readConfigDir(dir);
-    names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md")).map((e) => e.name);
+    entries = await readConfigDir(dir);
   } catch (error) {
     if (!isMissingError(error)) diagnostics.push({ file: dir, message: `cannot read the agents directory: ${(error as Error).message}` });
     return [];
   }
-  names.sort();
+  const names: string[] = [];
+  for (const entry of entries) {
+    if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".md")) names.push(entry.name);
+    else if (entry.isDirectory() && !entry.name.startsWith(".") && depth < MAX_FOLDER_DEPTH) {
+      for (const inner of await agentFiles(path.join(dir, entry.name), diagnostics, depth + 1)) names.push(path.join(entry.name, inner));
+    }
+  }
+  return names.sort();
+}
+
+async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
+  const names = await agentFiles(dir, diagnostics);
   const agents: AgentDefinition[] = [];
   const fileOf = new Map<string, string>();
   for (const name of names) {

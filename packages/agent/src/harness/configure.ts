@@ -3,6 +3,7 @@
 import type { RunConfigureChange } from "../types.ts";
 import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { providerFor } from "./model.ts";
+import { BYPASS_DISABLED } from "../settings/context.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
@@ -22,7 +23,8 @@ export function watchConfigure(subscribe: ((listener: (change: RunConfigureChang
 function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChange): void {
   if (change.permissionMode !== undefined) {
     // The tool gate holds this same object, so calls checked from now on see the new mode.
-    ctx.permissions.mode = change.permissionMode;
+    if (change.permissionMode === "bypassPermissions" && ctx.permissions.bypassDisabled) ctx.notice("warning", BYPASS_DISABLED);
+    else ctx.permissions.mode = change.permissionMode;
   }
   if (change.maxTurns !== undefined) ctx.maxTurns = change.maxTurns;
   // Empty means the default, as it does for a run's options (and for the session's next run).

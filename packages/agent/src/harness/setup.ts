@@ -12,7 +12,7 @@ import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp } from "../mcp/manager.ts";
-import { permissionContext } from "../settings/context.ts";
+import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import type { Settings, SettingsSource } from "../settings/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
@@ -82,13 +82,17 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(loadedSettings.diagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
-  const hooks = settings.disableAllHooks === true ? {} : hooksOf(loadedSettings.sources, report);
+  const hookSources = loadedSettings.locks.managedHooksOnly ? loadedSettings.sources.filter((source) => source.scope === "managed") : loadedSettings.sources;
+  const hooks = settings.disableAllHooks === true ? {} : hooksOf(hookSources, report);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,
     projectRoot,
     notice,
   );
+  if (permissions.bypassDisabled && (options.permissionMode ?? loadedSettings.permissions.defaultMode) === "bypassPermissions") {
+    notice("warning", BYPASS_DISABLED);
+  }
   const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
   const approvals = approvalsOf(loadedSettings.sources);

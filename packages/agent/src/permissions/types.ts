@@ -45,6 +45,8 @@ export type PermissionContext = {
   additionalDirectories: readonly string[];
   /** A sub-agent's calls: it has no ExitPlanMode, so in plan mode it reports instead of planning. */
   subagent?: boolean;
+  /** The settings forbid bypassPermissions (disableBypassPermissionsMode): it is never entered. */
+  bypassDisabled?: boolean;
   /** The run's sandbox, when the settings turn it on: a Bash command it runs needs no approval
    * unless a rule says otherwise (SandboxPolicy.autoAllow). */
   sandbox?: SandboxPolicy;

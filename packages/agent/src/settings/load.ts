@@ -54,11 +54,17 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     for (const diagnostic of validated.diagnostics) diagnostics.push(diagnostic);
     sources.push({ scope, path: file, settings: withoutBypassFromProject(scope, file, validated.settings, diagnostics) });
   }
+  const managed = sources.find((source) => source.scope === "managed")?.settings;
+  const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true;
   return {
     settings: mergeSettings(sources.map((source) => source.settings)),
     sources,
     diagnostics,
-    permissions: scopedPermissions(sources, { root, home: o.home }),
+    permissions: scopedPermissions(managedRulesOnly ? sources.filter((source) => source.scope === "managed") : sources, { root, home: o.home }),
+    locks: {
+      bypassDisabled: sources.some((source) => source.settings.permissions?.disableBypassPermissionsMode === "disable"),
+      managedHooksOnly: managed?.allowManagedHooksOnly === true,
+    },
   };
 }
 

@@ -61,4 +61,10 @@ export type LoadedSettings = {
   sources: SettingsSource[];
   diagnostics: SettingsDiagnostic[];
   permissions: ScopedPermissions;
+  /** What the settings lock (Claude Code's keys for managed settings): `bypassDisabled`,
+   * `permissions.disableBypassPermissionsMode: "disable"` in any scope (it only restricts);
+   * `managedHooksOnly`, `allowManagedHooksOnly: true` in the managed settings. The managed
+   * settings' `allowManagedPermissionRulesOnly: true` already left the other scopes' rules out of
+   * `permissions`. */
+  locks: { bypassDisabled: boolean; managedHooksOnly: boolean };
 };

@@ -71,3 +71,35 @@ test("rewind restores three edited files byte for byte and cuts the conversation
     await h.close();
   }
 });
+
+test("a fork can rewind to the messages it shares with its source: its checkpoints are copied with its files", async () => {
+  const h = await startHarness();
+  try {
+    h.fake.push(
+      { toolUses: [{ name: "Write", input: { file_path: "a.txt", content: "one" } }] },
+      { text: "Wrote one." },
+      { toolUses: [{ name: "Write", input: { file_path: "a.txt", content: "two" } }] },
+      { text: "Wrote two." },
+    );
+    const client = await h.connect("source");
+    client.send({ type: "configure", config: { permissionMode: "acceptEdits" } }, { type: "submit", prompt: "write one" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 2, 30_000, "the first run");
+    client.send({ type: "submit", prompt: "write two" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 4, 30_000, "the second run");
+    const second = client.state!.messages[2].id;
+    await client.close();
+
+    const forked = await fetch(`${h.server.url}/sessions/source/fork`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: "alice", sessionId: "copy" }) });
+    assert.equal(forked.status, 201);
+    const copy = await h.connect("copy");
+    assert.equal(copy.state!.messages[2].id, second);
+    copy.send({ type: "rewind", messageId: second });
+    await copy.waitForState((s) => s.messages.length === 2, 30_000, "the fork's rewind");
+    assert.deepEqual(copy.errors, []);
+    assert.equal(await readFile(join(h.workspace("alice", "copy"), "a.txt"), "utf8"), "one");
+    assert.equal(await readFile(join(h.workspace("alice", "source"), "a.txt"), "utf8"), "two", "the source's files are its own");
+    await copy.close();
+  } finally {
+    await h.close();
+  }
+});

@@ -136,6 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       registry,
       workspaceOf,
       filesOf: (userId, sessionId) => [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId)].filter((path) => path !== undefined),
+      stateOf: dirs.stateOf,
       log,
     },
   });

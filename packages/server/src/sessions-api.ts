@@ -7,6 +7,7 @@
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
 import { cp, rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
@@ -22,6 +23,8 @@ export type SessionsApiOptions = {
   /** Where a session's files live, and the files beside them that belong to it. */
   workspaceOf(userId: string, sessionId: string): string;
   filesOf(userId: string, sessionId: string): string[];
+  /** The runner's own state for the session's workspace (its checkpoints among it). */
+  stateOf(userId: string, sessionId: string): string;
   log: (line: string) => void;
 };
 
@@ -234,15 +237,23 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       // The copy's files are the source's files as they are now; whatever a deleted session of the
       // same id left behind goes first.
       const target = options.workspaceOf(userId, sessionId);
+      const targetState = options.stateOf(userId, sessionId);
+      const missingIsNothing = (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      };
       try {
         await rm(target, { recursive: true, force: true });
-        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== "ENOENT") throw error;
-        });
+        await rm(targetState, { recursive: true, force: true });
+        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true }).catch(missingIsNothing);
+        // The checkpoints too, so that the copy can rewind to the messages it shares with its
+        // source (their ids are kept); not the ends of the source's runs kept for its server.
+        const sourceState = options.stateOf(userId, sourceId);
+        await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: (path) => path !== join(sourceState, "finished-runs") }).catch(missingIsNothing);
       } catch (error) {
         options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
         await rm(target, { recursive: true, force: true }).catch(() => {});
+        await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
       return c.json({ sessionId }, 201);

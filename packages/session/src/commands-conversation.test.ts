@@ -195,6 +195,7 @@ function peerOf(conversation: Conversation): (id: string) => Promise<Conversatio
 
 test("resume copies another session's conversation into an empty one and goes on from it", async () => {
   const older = await startSession();
+  older.session.receive(older.client, commandsFrame({ type: "configure", config: { model: "m-old", permissionMode: "fullAuto" } }));
   await turn(older, "one", "first");
   const copied = older.session.conversation();
   const s = await startSession({ sessionId: "newer", loadPeer: peerOf(copied) });
@@ -205,6 +206,9 @@ test("resume copies another session's conversation into an empty one and goes on
   assert.deepEqual(s.client.state!.messages.map((m) => [m.role, m.content]), [["user", "one"], ["assistant", "first"], ["user", "and now?"], ["assistant", ""]]);
   run.emit({ type: "run.completed" });
   await until(() => !s.session.busy);
+  // It goes on with the settings the other session had.
+  assert.deepEqual(s.client.state!.config, { model: "m-old", permissionMode: "fullAuto" });
+  assert.equal(run.body.model, "m-old");
   // The copy is a conversation of its own: it can be rewound to the copied prompt.
   s.session.receive(s.client, commandsFrame({ type: "rewind", messageId: s.client.state!.messages[0].id, dryRun: true }));
   await until(() => s.runner.rewinds.length === 1);

@@ -138,7 +138,12 @@ async function resume(core: SessionCore, reply: Reply, prompt: string, sessionId
   }
   const copy = copyConversation(peer);
   if (!copy.ok) return reply(`resume: ${copy.message}`, copy.code);
-  core.commit([{ type: "set", path: ["messages"], value: copy.value.state.messages as JSONValue }]);
+  // The conversation goes on as it was set up (model, mode, …), but for what this session set
+  // already. Its files stay in the other session's workspace: fork copies those too.
+  const config = copy.value.state.config ? { ...copy.value.state.config, ...core.state.config } : undefined;
+  const ops: DeltaOperation[] = [{ type: "set", path: ["messages"], value: copy.value.state.messages as JSONValue }];
+  if (config && Object.keys(config).length > Object.keys(core.state.config ?? {}).length) ops.push({ type: "set", path: ["config"], value: config as JSONValue });
+  core.commit(ops);
   core.transcript = copy.value.transcript;
   core.marks = copy.value.marks;
   submitPrompt(core, prompt);

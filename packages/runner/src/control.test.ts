@@ -279,3 +279,21 @@ test("re-attaching from before the oldest kept event gets 410 naming what is sti
     [8, 9, 10, 11, 12],
   );
 });
+
+test("a permission mode sent while calls wait for approval says that those calls still need an answer", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => {
+    await ctx.requestApproval!({ toolUseId: "a", toolName: "Bash", description: "make" });
+    return { ok: true, result: "done", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p", interactive: true }, { signal: never() })[Symbol.asyncIterator]();
+  const seen = await readUntil(iter, (e) => e.type === "approval.requested");
+  const id = requestIdOf(seen);
+  assert.deepEqual((await post(`${url}/runs/${id}/configure`, { model: "m2" })).body, { ok: true });
+  assert.deepEqual((await post(`${url}/runs/${id}/configure`, { permissionMode: "bypassPermissions" })).body, { ok: true });
+  const notice = (await readUntil(iter, (e) => e.type === "notice")).at(-1) as { message: string };
+  assert.equal(notice.message, "The new permission mode holds for tool calls made from now on; the call already waiting for approval still needs an answer.");
+  await post(`${url}/runs/${id}/approve`, { toolUseId: "a" });
+  const rest = await readUntil(iter, (e) => e.type === "run.completed");
+  assert.equal(rest.filter((e) => e.type === "notice").length, 0, "one notice, for the mode change only");
+});

@@ -50,6 +50,16 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       run.configure.push(body);
+      // A mode holds for calls made from now on: those already waiting still need an answer, which
+      // a user who just chose a wider mode would not expect without being told.
+      const waiting = run.approvals.pending().length;
+      if (body.permissionMode !== undefined && waiting > 0 && !run.log.ended) {
+        run.log.append({
+          type: "notice",
+          level: "info",
+          message: `The new permission mode holds for tool calls made from now on; the ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval still ${waiting === 1 ? "needs" : "need"} an answer.`,
+        });
+      }
       return sendJson(res, 200, { ok: true });
     }
     case "cancel": {

@@ -61,6 +61,21 @@ test("the project root is the nearest directory with .git: its .claude settings 
   assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /denied by the deny rule \\"Read\\"/);
 });
 
+test("a subdirectory with a .claude of its own (a monorepo's package) is its own project: its settings, hooks and commands apply", async (t) => {
+  const project = await tempProject(t);
+  await fs.mkdir(path.join(project.root, ".git"));
+  await project.settings({ permissions: { allow: ["Bash(rm:*)"] } });
+  await project.write("packages/app/.claude/settings.json", JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+  await project.write("packages/app/.claude/commands/deploy.md", "Deploy the app now.");
+  await project.write("packages/app/junk.txt", "x");
+  const cwd = path.join(project.root, "packages", "app");
+  const { provider } = await runInProject(project, [{ toolCalls: [{ name: "Bash", input: { command: "rm junk.txt" } }] }, { text: "ok" }], { cwd, permissionMode: "bypassPermissions" });
+  assert.equal(await project.exists("packages/app/junk.txt"), true, "the package's deny rule held");
+  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /denied by the deny rule/);
+  const command = await runInProject(project, [{ text: "deploying" }], { cwd, prompt: "/deploy" });
+  assert.match(JSON.stringify(command.provider.requests[0].messages), /Deploy the app now\./);
+});
+
 test("loadUserConfig: false reads nothing: no memory, no hooks, no rules, only the built-in tools", async (t) => {
   const project = await tempProject(t);
   await project.write("CLAUDE.md", "Secret project rule.");

@@ -25,6 +25,7 @@ import { sandboxPolicy, type SandboxPolicy } from "../sandbox/policy.ts";
 import { sandboxUnavailable } from "../sandbox/runtime.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
+import { configPathExists } from "../config-files.ts";
 import { findProjectRoot } from "./project-root.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
@@ -66,7 +67,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   }
 
   const found = await findProjectRoot(cwd);
-  const projectRoot = options.projectRoot === undefined ? found.root : path.resolve(cwd, options.projectRoot);
+  const projectRoot = options.projectRoot === undefined ? ownProject(cwd, found.root) : path.resolve(cwd, options.projectRoot);
   const report = (diagnostics: readonly Diagnostic[]) => {
     for (const d of diagnostics) notice("warning", describeDiagnostic(d));
   };
@@ -207,6 +208,14 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
 
 type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; env: Record<string, string>; signal: AbortSignal };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+
+/** The project a run in `cwd` belongs to: the repository's root (`gitRoot`), unless `cwd` lies
+ * below it and has a `.claude` of its own (a package of a monorepo set up on its own). Claude Code
+ * takes the directory it starts in as the project; the repository's root serves the common case of
+ * a run in a subdirectory of a project configured at its top. */
+function ownProject(cwd: string, gitRoot: string): string {
+  return cwd !== gitRoot && configPathExists(path.join(cwd, ".claude")) ? cwd : gitRoot;
+}
 
 /** The approvals of `.mcp.json` servers that count: those of the user's and managed settings. A
  * project's own files (settings.json, settings.local.json) come with the repository, as its

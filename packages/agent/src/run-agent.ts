@@ -55,10 +55,12 @@ function withQuietBeforeChanges(options: RunAgentOptions): RunAgentOptions {
 }
 
 /** Loads the configuration, reads the prompt (slash commands, prompt hooks), then runs the loop. */
-async function startRun(options: RunAgentOptions, resources: AgentResources, state: RunState, notice: NoticeSink): Promise<RunAgentResult> {
-  const { signal } = options;
-  if (signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
-  const setup = await loadRunSetup(options, resources, notice);
+async function startRun(given: RunAgentOptions, resources: AgentResources, state: RunState, notice: NoticeSink): Promise<RunAgentResult> {
+  const { signal } = given;
+  if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
+  const setup = await loadRunSetup(given, resources, notice);
+  // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
+  const options = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
   const plan = planPrompt(options.prompt, setup);
   state.model = chooseModel(options, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);

@@ -6,6 +6,7 @@ import { test, type TestContext } from "node:test";
 import { systemText, tempWorkspace } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { createAgentResources } from "./resources.ts";
+import { loadRunSetup } from "./setup.ts";
 
 /** Puts a `git` first on PATH that logs each call and runs the real one; returns the log reader. */
 async function countGitCalls(t: TestContext): Promise<() => Promise<string[]>> {
@@ -95,4 +96,22 @@ test("an unknown model provider ends the run with the routing error, before any 
   assert.match(result.errorMessage ?? "", /unknown model provider "mistral"/);
   assert.equal(result.model, "mistral/large");
   assert.deepEqual(result.transcript, [{ role: "user", content: "Please help." }]);
+});
+
+test("the settings' env counts for the harness too (the model), but a project's settings cannot say where the model is reached", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ env: { ANTHROPIC_MODEL: "claude-haiku-4-5", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/elsewhere", ANTHROPIC_API_KEY: "planted" } });
+  await project.settings({ env: { OPENAI_BASE_URL: "http://gateway.local/v1" } }, "user");
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const setup = await loadRunSetup(
+    { prompt: "p", cwd: project.root, home: project.home, env: { PATH: "/bin" }, signal: new AbortController().signal, emit: () => {} },
+    resources,
+    () => {},
+  );
+  assert.deepEqual(setup.harnessEnv, { PATH: "/bin", ANTHROPIC_MODEL: "claude-haiku-4-5", OPENAI_BASE_URL: "http://gateway.local/v1" });
+  // Commands still get the whole env of the settings, as before.
+  assert.equal(setup.childEnv?.ANTHROPIC_BASE_URL, "http://127.0.0.1:9/elsewhere");
+  const { provider } = await runInProject(project, [{ text: "hi" }], { model: undefined });
+  assert.equal(provider.requests[0].model, "claude-haiku-4-5");
 });

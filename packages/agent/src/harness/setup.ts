@@ -40,6 +40,11 @@ export type RunSetup = {
   /** The environment of Bash, hooks and MCP servers: the run's, with the settings' `env` over it.
    * Undefined: this process's environment, unchanged. */
   childEnv?: Record<string, string>;
+  /** The environment the harness itself reads (the model and its endpoint, sub-agents' model):
+   * the run's, with the settings' `env` over it, as Claude Code applies it to itself; but where
+   * the model is reached, and with what credentials, only the user's and managed settings say
+   * (a repository's settings must not send the key elsewhere). Undefined: no settings `env`. */
+  harnessEnv?: Record<string, string>;
   settings: Settings;
   hooks: HooksConfig;
   /** From the settings and the run's permission mode. */
@@ -83,6 +88,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(loadedSettings.diagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
+  const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
   const hookSources = loadedSettings.locks.managedHooksOnly ? loadedSettings.sources.filter((source) => source.scope === "managed") : loadedSettings.sources;
   const hooks = settings.disableAllHooks === true ? {} : hooksOf(hookSources, report);
   const permissions = withRunRules(
@@ -107,6 +113,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     home,
     projectRoot,
     childEnv,
+    ...(harnessEnv && { harnessEnv }),
     settings,
     hooks,
     permissions,
@@ -208,6 +215,18 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
 
 type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; env: Record<string, string>; signal: AbortSignal };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+
+/** Where the model is reached, and with what: set by the user's or managed settings only. */
+const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY)$/i;
+
+function harnessOverrides(sources: readonly SettingsSource[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const source of sources) {
+    const trusted = source.scope === "user" || source.scope === "managed";
+    for (const [name, value] of Object.entries(source.settings.env ?? {})) if (trusted || !ENDPOINT_VARIABLE.test(name)) env[name] = value;
+  }
+  return env;
+}
 
 /** The project a run in `cwd` belongs to: the repository's root (`gitRoot`), unless `cwd` lies
  * below it and has a `.claude` of its own (a package of a monorepo set up on its own). Claude Code

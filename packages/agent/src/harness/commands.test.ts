@@ -116,6 +116,21 @@ test("skills are listed for the model, and the Skill tool loads one's instructio
   assert.match(String(block.content), /^Base directory for this skill: .*\.claude\/skills\/changelog\n\nAdd an entry under ## Unreleased for the new flag\.$/);
 });
 
+test("a skill's allowed-tools hold once the model invokes it, as when the user types its name", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/mark/SKILL.md", "---\nname: mark\ndescription: Marks the review as done.\nallowed-tools: Bash(touch:*)\n---\nRun touch REVIEWED.");
+  const { result } = await runInProject(project, [
+    // Before the skill: nobody to approve it, so refused.
+    { toolCalls: [{ id: "toolu_early", name: "Bash", input: { command: "touch EARLY" } }] },
+    { toolCalls: [{ id: "toolu_s", name: "Skill", input: { skill: "mark" } }] },
+    { toolCalls: [{ id: "toolu_t", name: "Bash", input: { command: "touch REVIEWED" } }] },
+    { text: "Marked." },
+  ]);
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.exists("EARLY"), false);
+  assert.equal(await project.exists("REVIEWED"), true);
+});
+
 test("/skill-name runs a skill as a command", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/skills/changelog/SKILL.md", "---\nname: changelog\ndescription: Writes changelog entries.\n---\nAdd an entry for $ARGUMENTS.");

@@ -9,6 +9,7 @@ import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
+import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
 import { sandboxedBashTool } from "../tools/bash.ts";
@@ -65,8 +66,15 @@ export type MainRunInput = {
 export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext) => SubagentSpawner): RunContext {
   const { allowedTools, ...base } = input;
   const { options, setup } = base;
-  const tools = options.tools ?? defaultTools(setup);
   const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot);
+  // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
+  // the model's Skill call), as in Claude Code: the tool gate holds this object, so the rules are
+  // added to it in place.
+  const activate = (skill: Skill) => {
+    const granted = withRules(permissions, "allow", skill.allowedTools ?? [], { root: setup.projectRoot, source: `the skill ${skill.name}'s allowed-tools` });
+    permissions.rules = granted.permissions.rules;
+  };
+  const tools = options.tools ?? defaultTools(setup, activate);
   const ctx: RunContext = {
     ...base,
     tools,
@@ -117,12 +125,12 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
 /** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is
  * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
  * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
-function defaultTools(setup: RunSetup): Tool[] {
+function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] {
   const sandboxed = setup.permissions.sandbox !== undefined;
   const builtins = [...builtinTools().map((tool) => (sandboxed && tool.name === "Bash" ? sandboxedBashTool : tool)), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
-  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills));
+  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill));
   return [...tools, ...setup.mcpTools];
 }
 

@@ -29,8 +29,9 @@ const SkillParameters = z.strictObject({
   args: z.string().optional().describe("Optional arguments for the skill, as one string"),
 });
 
-/** `skills` is read at each call, so a getter lets the set change during a run. */
-export function skillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool {
+/** `skills` is read at each call, so a getter lets the set change during a run. `onInvoke` hears
+ * each skill the model invokes (its allowed-tools then hold). */
+export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => void): Tool {
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
@@ -41,7 +42,10 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[])): 
       const name = requested.trim().replace(/^\//, "");
       const available = current().filter((skill) => !skill.disableModelInvocation);
       const skill = available.find((candidate) => candidate.name === name);
-      if (skill) return { content: skillPrompt(skill, args ?? "") };
+      if (skill) {
+        onInvoke?.(skill);
+        return { content: skillPrompt(skill, args ?? "") };
+      }
       const userOnly = current().find((candidate) => candidate.name === name);
       if (userOnly) return { content: `The skill ${name} can only be run by the user, who types /${name}.`, isError: true };
       const names = available.map((candidate) => candidate.name);

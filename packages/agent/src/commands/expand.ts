@@ -23,8 +23,8 @@ export type SlashExpansion =
       prompt: string;
       model?: string;
       allowedTools?: string[];
-      /** The body's `!` shell commands (!`cmd` and ```! blocks). Claude Code runs them and inlines
-       * their output; here they are NOT run: the text reaches the model unchanged. */
+      /** The body's `!` shell commands (!`cmd` and ```! blocks): the run executes them before the
+       * prompt reaches the model and puts their output in their place (harness/command-shells.ts). */
       shellCommands: string[];
     }
   /** Not a slash command (or an unknown one): `prompt` is the input unchanged; `name` is the word

@@ -137,3 +137,17 @@ test("/skill-name runs a skill as a command", async (t) => {
   const { provider } = await runInProject(project, [{ text: "ok" }], { prompt: "/changelog the fix" });
   assert.match(String(withoutCacheMarks(provider.requests[0].messages)[0].content), /Add an entry for the fix\.$/);
 });
+
+test("a command's ! shell commands run first, through the gate, and their output takes their place", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nState:\n!`echo hello-from-shell`\nand !`touch NOT_ALLOWED`\nfor $ARGUMENTS.");
+  const { provider, events } = await runInProject(project, [{ text: "ok" }], { prompt: "/status the release" });
+  const sent = String(withoutCacheMarks(provider.requests[0].messages)[0].content);
+  assert.match(sent, /^State:\nhello-from-shell\nand \[`touch NOT_ALLOWED` failed: .*\]\nfor the release\.$/s);
+  assert.equal(await project.exists("NOT_ALLOWED"), false, "nobody could approve it, so it did not run");
+  // The user sees them as tool calls.
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === "tool.started" ? [e.input?.command] : [])),
+    ["echo hello-from-shell", "touch NOT_ALLOWED"],
+  );
+});

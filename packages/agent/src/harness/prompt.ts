@@ -4,14 +4,15 @@
 // - /clear starts a new conversation: the run returns an empty transcript, so the earlier messages
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
-//   `model` frontmatter chooses the model of the run;
+//   `model` frontmatter chooses the model of the run; its `!` shell commands run first, their
+//   output in their place (command-shells.ts);
 // - anything else, unknown "/words" included, is sent as typed.
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import type { RunSetup } from "./setup.ts";
 
 export type PromptPlan =
-  | { kind: "send"; text: string; model?: string; allowedTools?: string[] }
+  | { kind: "send"; text: string; model?: string; allowedTools?: string[]; shellCommands?: boolean }
   | { kind: "help"; text: string }
   | { kind: "compact"; instructions: string }
   | { kind: "clear" };
@@ -30,6 +31,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
       const plan: PromptPlan = { kind: "send", text: expansion.prompt };
       if (expansion.model) plan.model = expansion.model;
       if (expansion.allowedTools) plan.allowedTools = expansion.allowedTools;
+      if (expansion.shellCommands.length > 0) plan.shellCommands = true;
       return plan;
     }
   }

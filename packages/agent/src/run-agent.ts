@@ -72,7 +72,16 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   state.model = routed.model;
 
   const ctx = mainRunContext(
-    { options, resources, setup, model: routed.model, provider: routed.provider, notice, ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }) },
+    {
+      options,
+      resources,
+      setup,
+      model: routed.model,
+      provider: routed.provider,
+      notice,
+      conversation: () => state.messages,
+      ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }),
+    },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
   if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}));

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
@@ -172,4 +173,44 @@ test("a hook that answers continue: false ends the run after the current step, w
   assert.equal(result.errorMessage, "Build is broken; stopping.");
   assert.equal(provider.requests.length, 1);
   assert.equal(result.transcript.at(-1)?.role, "user", "the tool result is kept, so the next prompt continues from it");
+});
+
+test("hooks get Claude Code's tool_response shapes and a transcript_path to the conversation so far", async (t) => {
+  const project = await tempProject(t);
+  const seen = `${project.root}/seen.jsonl`;
+  // Each hook call appends its input, and the transcript file's line count at that moment.
+  const log = await project.hook("log.sh", `input=$(cat)\npath=$(printf '%s' "$input" | sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p')\nprintf '%s\\t%s\\n' "$(wc -l < "$path")" "$input" >> "${seen}"`);
+  await project.settings({ hooks: { PostToolUse: hookGroup(log), Stop: hookGroup(log) } });
+  await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_w", name: "Write", input: { file_path: "a.txt", content: "hi\n" } },
+          { id: "toolu_b", name: "Bash", input: { command: "echo out" } },
+        ],
+      },
+      { text: "All done." },
+    ],
+    { permissionMode: "bypassPermissions" },
+  );
+  const calls = (await project.read("seen.jsonl"))
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [lines, input] = line.split("\t");
+      return { lines: Number(lines), input: JSON.parse(input!) };
+    });
+  const post = calls.filter((c) => c.input.hook_event_name === "PostToolUse");
+  const byTool = Object.fromEntries(post.map((c) => [c.input.tool_name, c.input.tool_response]));
+  assert.deepEqual(byTool.Write, { filePath: "a.txt", content: "hi\n", success: true });
+  assert.deepEqual(byTool.Bash, { stdout: "out", stderr: "", interrupted: false, isImage: false });
+  // The transcript: the prompt and the reply with the tool calls while they ran; at Stop, the
+  // tool results and the final answer too.
+  assert.ok(post.every((c) => c.lines === 2), JSON.stringify(post.map((c) => c.lines)));
+  const stop = calls.find((c) => c.input.hook_event_name === "Stop")!;
+  assert.equal(stop.lines, 4);
+  const lines = (await readFile(stop.input.transcript_path, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.type), ["user", "assistant", "user", "assistant"]);
+  assert.deepEqual(lines[3].message, { role: "assistant", content: [{ type: "text", text: "All done." }] });
 });

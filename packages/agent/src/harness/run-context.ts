@@ -37,6 +37,8 @@ export type RunContext = {
   /** Every tool of the run, deferred ones included. */
   tools: Tool[];
   registry: ToolRegistry;
+  /** The main run's conversation so far (for the hooks' transcript_path). */
+  conversation?: () => readonly ModelMessage[];
   permissions: PermissionContext;
   hooks: HookHost;
   nested?: NestedMemory;
@@ -60,6 +62,8 @@ export type MainRunInput = {
   provider: Provider;
   /** Tools a slash command may use without asking (its allowed-tools). */
   allowedTools?: readonly string[];
+  /** The run's conversation so far (for the hooks' transcript_path). */
+  conversation?: () => readonly ModelMessage[];
   notice: NoticeSink;
 };
 
@@ -80,7 +84,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice),
+    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation),
     ...(setup.loaded && { nested: createNestedMemory({
       cwd: setup.cwd,
       home: setup.home,
@@ -111,7 +115,8 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice),
+    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation),
+    ...(parent.conversation && { conversation: parent.conversation }),
     ...(parent.nested && { nested: createNestedMemory({ cwd: parent.setup.cwd, home: parent.setup.home, loaded: parent.setup.memory }) }),
     systemPrompt: options.systemPrompt ?? parent.systemPrompt,
     environment: "",
@@ -138,8 +143,16 @@ function withAllowedTools(permissions: PermissionContext, allowed: readonly stri
   return withRules(permissions, "allow", allowed, { root, source: "the slash command's allowed-tools" }).permissions;
 }
 
-export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: () => PermissionMode, notice: NoticeSink): HookHost {
+export function hooksFor(
+  resources: AgentResources,
+  setup: RunSetup,
+  options: RunAgentOptions,
+  mode: () => PermissionMode,
+  notice: NoticeSink,
+  conversation?: () => readonly ModelMessage[],
+): HookHost {
   return createHookHost({
+    ...(conversation && { conversation }),
     config: setup.hooks,
     sessionId: options.sessionId ?? resources.sessionId,
     projectDir: setup.projectRoot,

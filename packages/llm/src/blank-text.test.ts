@@ -48,3 +48,24 @@ test("blank text blocks are left out of messages and tool results; what would be
   ]);
   assert.deepEqual(messages, before, "the caller's messages are not changed");
 });
+
+test("another provider's reasoning is left out of a request to Anthropic (its signature is not one)", () => {
+  const messages: ModelMessage[] = [
+    { role: "user", content: "hi" },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "deepseek thought", signature: "openai-compatible:reasoning_content" },
+        { type: "thinking", thinking: "claude thought", signature: "sig" },
+        { type: "text", text: "hello" },
+      ],
+    },
+  ];
+  assert.deepEqual(withoutBlankText(messages)[1], {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "claude thought", signature: "sig" },
+      { type: "text", text: "hello" },
+    ],
+  });
+});

@@ -2,6 +2,7 @@
 // tool result, and an error result with no content. A conversation stored before such blocks were
 // dropped at the source (a model's "\n\n" before a tool call, an MCP tool failing without a word)
 // would be refused on every request from then on: requests leave without them.
+import { REASONING_SIGNATURE } from "./openai-stream-state.ts";
 import type { ContentBlock, ModelMessage, ToolResultBlock } from "./types.ts";
 
 /** Said in place of a message or tool result that held nothing but blank text (a message must stay,
@@ -11,8 +12,8 @@ export const NO_CONTENT = "(no content)";
 const isBlank = (text: string) => text.trim() === "";
 const blankText = (block: { type: string; text?: string }) => block.type === "text" && isBlank(block.text!);
 
-/** `messages` without blank text, in messages and in tool results: the same array when none has
- * any (the usual case). */
+/** `messages` without blank text, in messages and in tool results, and without other providers'
+ * reasoning: the same array when none has any (the usual case). */
 export function withoutBlankText(messages: readonly ModelMessage[]): ModelMessage[] {
   let out: ModelMessage[] | undefined;
   for (let i = 0; i < messages.length; i++) {
@@ -24,12 +25,16 @@ export function withoutBlankText(messages: readonly ModelMessage[]): ModelMessag
   return out ?? (messages as ModelMessage[]);
 }
 
+/** Reasoning an OpenAI-compatible server gave (openai-stream-state.ts) is not Anthropic's: its
+ * "signature" would be refused as forged, so a conversation that changed models leaves it out. */
+const foreignThinking = (block: ContentBlock) => block.type === "thinking" && block.signature.startsWith(REASONING_SIGNATURE);
+
 function cleanMessage(message: ModelMessage): ModelMessage {
   if (typeof message.content === "string") return isBlank(message.content) ? { role: message.role, content: NO_CONTENT } : message;
-  if (!message.content.some((block) => blankText(block) || (block.type === "tool_result" && blankResult(block)))) return message;
+  if (!message.content.some((block) => blankText(block) || foreignThinking(block) || (block.type === "tool_result" && blankResult(block)))) return message;
   const content: ContentBlock[] = [];
   for (const block of message.content) {
-    if (blankText(block)) continue;
+    if (blankText(block) || foreignThinking(block)) continue;
     content.push(block.type === "tool_result" && blankResult(block) ? cleanResult(block) : block);
   }
   return { role: message.role, content: content.length > 0 ? content : NO_CONTENT };

@@ -35,12 +35,37 @@ test("text streams as one delta per chunk and the done message holds the whole t
   assert.equal(provider.name, "openai");
 });
 
-test("reasoning a server streams arrives as thinking deltas, and stays out of the transcript", async (t) => {
+test("reasoning a server streams arrives as thinking deltas, and is kept with the reply, marked as the server's", async (t) => {
   const { provider } = await setup(t, [{ reasoning: ["Let me ", "think."], text: "42" }]);
   const events = await collect(provider.stream(ask()));
   assert.deepEqual(thinkingOf(events), ["Let me ", "think."]);
   assert.ok(events.findIndex((e) => e.type === "thinking-delta") < events.findIndex((e) => e.type === "text-delta"));
-  assert.deepEqual(lastDone(events).message.content, [{ type: "text", text: "42" }]);
+  assert.deepEqual(lastDone(events).message.content, [
+    { type: "thinking", thinking: "Let me think.", signature: "openai-compatible:reasoning_content" },
+    { type: "text", text: "42" },
+  ]);
+});
+
+test("the reasoning of the current turn goes back in the field it came in (DeepSeek requires it with tool calls); an earlier turn's does not", async (t) => {
+  const { fake, provider } = await setup(t, [
+    { reasoning: "I should list files.", toolCalls: [{ id: "call_1", name: "ls", arguments: {} }] },
+    { text: "Two files." },
+    { text: "Hello again." },
+  ]);
+  const first = lastDone(await collect(provider.stream(ask())));
+  const history: ModelRequest["messages"] = [
+    { role: "user", content: "what is here?" },
+    first.message,
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: "a b" }] },
+  ];
+  const second = lastDone(await collect(provider.stream(ask({ messages: history }))));
+  const sentSecond = fake.requests[1].body.messages as Record<string, unknown>[];
+  assert.equal(sentSecond[1].reasoning_content, "I should list files.");
+  assert.ok(Array.isArray(sentSecond[1].tool_calls));
+  // A new user turn: the earlier reasoning is no longer sent.
+  await collect(provider.stream(ask({ messages: [...history, second.message, { role: "user", content: "and now?" }] })));
+  const sentThird = fake.requests[2].body.messages as Record<string, unknown>[];
+  assert.equal(sentThird[1].reasoning_content, undefined);
 });
 
 test("a tool call's arguments stream as deltas and end as one parsed input", async (t) => {

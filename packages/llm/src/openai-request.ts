@@ -1,6 +1,9 @@
 // Our Anthropic-form request as a chat-completions request. What has no counterpart there is
-// dropped: thinking blocks (chat completions takes no reasoning back) and cache_control.
+// dropped: cache_control, and thinking blocks, but for the reasoning an OpenAI-compatible server
+// gave during the current turn, which goes back to it in the field it came in (DeepSeek's thinking
+// mode refuses a tool call's follow-up without it, and reasoning of earlier turns with it).
 import type OpenAI from "openai";
+import { REASONING_SIGNATURE } from "./openai-stream-state.ts";
 import type { ContentBlock, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultBlock } from "./types.ts";
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -18,10 +21,13 @@ export function chatCompletionsRequest(request: ModelRequest, options: ChatReque
   const messages: Message[] = [];
   const system = typeof request.system === "string" ? request.system : joinText(request.system ?? []);
   if (system) messages.push({ role: "system", content: system });
-  for (const message of request.messages) {
+  // The current turn: what follows the last message in which the user said something (not only
+  // tool results).
+  const turnStart = request.messages.findLastIndex((message) => message.role === "user" && saysSomething(message));
+  request.messages.forEach((message, i) => {
     if (message.role === "user") pushUser(messages, message);
-    else pushAssistant(messages, message);
-  }
+    else pushAssistant(messages, message, i > turnStart);
+  });
   const params: Params = { model: request.model, messages, stream: true, stream_options: { include_usage: true } };
   if (request.tools && request.tools.length > 0) {
     params.tools = request.tools.map((tool) => ({
@@ -63,22 +69,30 @@ function pushUser(out: Message[], message: ModelMessage): void {
   out.push({ role: "user", content: textOnly ? parts.map((p) => (p as { text: string }).text).join("\n\n") : parts });
 }
 
-function pushAssistant(out: Message[], message: ModelMessage): void {
+function saysSomething(message: ModelMessage): boolean {
+  return typeof message.content === "string" || message.content.some((block) => block.type === "text" || block.type === "image");
+}
+
+function pushAssistant(out: Message[], message: ModelMessage, currentTurn: boolean): void {
   if (typeof message.content === "string") {
     out.push({ role: "assistant", content: message.content });
     return;
   }
   const text = joinText(message.content);
   const toolCalls: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[] = [];
+  let reasoning: { field: string; text: string } | undefined;
   for (const block of message.content) {
+    if (block.type === "thinking" && currentTurn && block.signature.startsWith(REASONING_SIGNATURE)) {
+      const field = block.signature.slice(REASONING_SIGNATURE.length);
+      if (field === "reasoning_content" || field === "reasoning") reasoning = { field, text: block.thinking };
+    }
     if (block.type !== "tool_use") continue;
     toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } });
   }
-  if (toolCalls.length === 0) {
-    out.push({ role: "assistant", content: text });
-    return;
-  }
-  out.push({ role: "assistant", content: text || null, tool_calls: toolCalls });
+  const sent: Message = toolCalls.length === 0 ? { role: "assistant", content: text } : { role: "assistant", content: text || null, tool_calls: toolCalls };
+  // A field the SDK's types do not know, sent as the server streamed it.
+  if (reasoning) (sent as unknown as Record<string, string>)[reasoning.field] = reasoning.text;
+  out.push(sent);
 }
 
 function toolResultText(block: ToolResultBlock): string {

@@ -32,7 +32,17 @@ export type OpenAIStreamState = AttemptState & {
   current: ToolAcc | undefined;
   finishReason: string | null;
   refused: boolean;
+  /** The reasoning streamed, and the field it came in, to send back (see REASONING_SIGNATURE). */
+  reasoning: string;
+  reasoningField: ReasoningField;
 };
+
+export type ReasoningField = "reasoning_content" | "reasoning";
+
+/** The `signature` of a thinking block that holds an OpenAI-compatible server's reasoning, after
+ * the field it came in: it goes back to such a server in that field (DeepSeek refuses a tool call's
+ * follow-up without it), and never to Anthropic, which would refuse it as a forged signature. */
+export const REASONING_SIGNATURE = "openai-compatible:";
 
 export function createOpenAIStreamState(): OpenAIStreamState {
   return {
@@ -45,6 +55,8 @@ export function createOpenAIStreamState(): OpenAIStreamState {
     current: undefined,
     finishReason: null,
     refused: false,
+    reasoning: "",
+    reasoningField: "reasoning_content",
   };
 }
 
@@ -60,8 +72,12 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
   }
   const out: ModelEvent[] = [];
   if (delta) {
-    const reasoning = (delta as ReasoningDelta).reasoning_content || (delta as ReasoningDelta).reasoning;
-    if (reasoning) out.push({ type: "thinking-delta", text: reasoning });
+    const { reasoning_content: content, reasoning } = delta as ReasoningDelta;
+    if (content || reasoning) {
+      state.reasoning += content || reasoning;
+      state.reasoningField = content ? "reasoning_content" : "reasoning";
+      out.push({ type: "thinking-delta", text: (content || reasoning)! });
+    }
     if (delta.content) {
       state.text += delta.content;
       out.push({ type: "text-delta", text: delta.content });
@@ -173,6 +189,7 @@ function applyUsage(state: OpenAIStreamState, usage: OpenAI.CompletionUsage): vo
 /** The text, then the complete tool calls, as an Anthropic-form assistant message. */
 export function openAIAssistantMessage(state: OpenAIStreamState): ModelMessage {
   const content: ContentBlock[] = [];
+  if (state.reasoning) content.push({ type: "thinking", thinking: state.reasoning, signature: `${REASONING_SIGNATURE}${state.reasoningField}` });
   if (state.text) content.push({ type: "text", text: state.text });
   for (const tool of state.tools) {
     if (tool.input !== undefined) content.push({ type: "tool_use", id: tool.id, name: tool.name, input: tool.input });

@@ -236,6 +236,22 @@ test("a stream that sends only pings is working, not silent: it is not given up 
   assert.equal(fake.requests.length, 1);
 });
 
+test("what an attempt given up on used counts with the reply's usage: its tokens are billed too", async (t) => {
+  const never = new Promise<void>(() => {});
+  const { provider } = await setup(
+    t,
+    [
+      { text: "", hold: never, usage: { input_tokens: 1000, output_tokens: 7, cache_read_input_tokens: 200 } },
+      { text: "made it", usage: { input_tokens: 1000, output_tokens: 3, cache_read_input_tokens: 200 } },
+    ],
+    { streamIdleMs: 300 },
+  );
+  const done = lastDone(await collect(provider.stream(ask())));
+  assert.equal(done.stopReason, "end_turn");
+  assert.deepEqual([done.usage.inputTokens, done.usage.cacheReadTokens], [2000, 400]);
+  assert.ok(done.usage.outputTokens >= 3 + 1, `both attempts' output (${done.usage.outputTokens})`);
+});
+
 test("thinking shows nothing, so a stream that breaks after only thinking is tried again", async (t) => {
   const never = new Promise<void>(() => {});
   const { fake, provider } = await setup(t, [{ thinking: ["Let me think"], text: "", hold: never }, { text: "answer" }], { streamIdleMs: 300 });

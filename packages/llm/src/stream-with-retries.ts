@@ -62,8 +62,10 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
   // A stream that sends nothing for this long is given up on, and retried when nothing of it was
   // shown: a connection can stay open with nobody writing to it.
   const idleMs = settings.streamIdleMs;
+  // What the attempts given up on used (their output is billed too), counted with the last one.
+  let spent: Usage | undefined;
   const done = (state: State, stopReason: StopReason, errorMessage?: string): ModelEvent => {
-    const usage = state.usage;
+    const usage = spent ? sumUsage(spent, state.usage) : state.usage;
     usage.costUsd = costUsd(request.model, usage);
     const event: ModelEvent = { type: "done", stopReason, message: wire.message(state), usage };
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
@@ -180,8 +182,18 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
       yield done(state, "error", attempt === 1 ? failure.description : `${failure.description} — gave up after ${attempt} attempts`);
       return;
     }
+    spent = spent ? sumUsage(spent, state.usage) : { ...state.usage };
     const delayMs = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
     yield { type: "retry", attempt, delayMs, reason: failure.description };
     await sleep(delayMs, undefined, { signal }).catch(() => undefined);
   }
+}
+
+function sumUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0),
+    cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0),
+  };
 }

@@ -25,19 +25,35 @@ function until(condition: () => boolean, what: string): Promise<boolean> {
   return waitFor(condition, what, { timeoutMs: 15_000 });
 }
 
+/** A Bash call that waits until the file `go` exists, then prints "waited". */
+const waitsFor = (go: string) => ({ name: "Bash", input: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo waited` } });
+
+/** Submits `prompt` in fullAuto and resolves once the run's tool call is running. */
+async function startWaitingRun(h: Awaited<ReturnType<typeof startHarness>>, sessionId: string, prompt: string) {
+  const client = await h.connect(sessionId);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt });
+  await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the tool to start");
+  return client;
+}
+
+/** The process id of the session's runner, as the store recorded it. */
+function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number {
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  try {
+    return (db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number }).pid;
+  } finally {
+    db.close();
+  }
+}
+
 
 test("a run survives its server being SIGKILLed: after the restart it finishes and a reconnecting client misses nothing", async () => {
   const h = await startHarness();
   const ids = { userId: "alice", sessionId: "survivor" };
   try {
     const go = join(h.dataDir, "go");
-    h.fake.push(
-      { text: ["Before ", "the ", "tool."], toolUses: [{ name: "Bash", input: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo waited` } }] },
-      { text: ["After ", "the ", "restart ", "it ", "finished."] },
-    );
-    const client = await h.connect(ids.sessionId);
-    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "survive this" });
-    await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the tool to start");
+    h.fake.push({ text: ["Before ", "the ", "tool."], toolUses: [waitsFor(go)] }, { text: ["After ", "the ", "restart ", "it ", "finished."] });
+    const client = await startWaitingRun(h, ids.sessionId, "survive this");
     // Let the batched store catch up with what the client saw, as a running server would have.
     const seen = { state: structuredClone(client.state!), seq: client.seq };
     await until(() => storedSeq(h.dataDir, ids) >= seen.seq, "the store to catch up");
@@ -45,9 +61,7 @@ test("a run survives its server being SIGKILLed: after the restart it finishes a
     const port = h.server.port;
     await h.server.stop("SIGKILL");
     await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
-    const db = new DatabaseSync(join(h.dataDir, "harness.db"));
-    const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
-    db.close();
+    const runner = { pid: runnerPid(h.dataDir, ids) };
     assert.ok(processAlive(runner.pid), "the runner outlives the server");
     // The run goes on without a server: the tool finishes and the model answers.
     await writeFile(go, "");
@@ -89,19 +103,12 @@ test("a run that ends while its server is down is not lost when its runner is go
   const ids = { userId: "alice", sessionId: "late-return" };
   try {
     const go = join(h.dataDir, "go");
-    h.fake.push(
-      { text: ["Started."], toolUses: [{ name: "Bash", input: { command: `while [ ! -f ${go} ]; do sleep 0.05; done; echo waited` } }] },
-      { text: ["Finished ", "alone."] },
-    );
-    const client = await h.connect(ids.sessionId);
-    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "finish without me" });
-    await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the tool to start");
+    h.fake.push({ text: ["Started."], toolUses: [waitsFor(go)] }, { text: ["Finished ", "alone."] });
+    const client = await startWaitingRun(h, ids.sessionId, "finish without me");
     const port = h.server.port;
     await h.server.stop("SIGKILL");
     await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
-    const db = new DatabaseSync(join(h.dataDir, "harness.db"));
-    const runner = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number };
-    db.close();
+    const runner = { pid: runnerPid(h.dataDir, ids) };
 
     // The run finishes with nobody listening: its runner writes it down.
     assert.deepEqual(await keptRuns(h.dataDir, ids), []);

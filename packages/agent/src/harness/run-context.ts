@@ -12,7 +12,7 @@ import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
-import { sandboxedBashTool } from "../tools/bash.ts";
+import { bashToolFor } from "../tools/bash.ts";
 import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
@@ -132,7 +132,8 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
  * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
 function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] {
   const sandboxed = setup.permissions.sandbox !== undefined;
-  const builtins = [...builtinTools().map((tool) => (sandboxed && tool.name === "Bash" ? sandboxedBashTool : tool)), exitPlanModeTool];
+  const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
+  const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill));

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { callTool, processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
-import { bashTool } from "./bash.ts";
+import { bashTool, bashToolFor, sandboxedBashTool } from "./bash.ts";
 import { createToolState, disposeToolState } from "./state.ts";
 import { callWithState } from "./test-helpers.ts";
 
@@ -99,4 +99,20 @@ test("Bash rejects a timeout above the maximum", async (t) => {
   assert.equal(out.isError, true);
   assert.match(out.content, /parameter "timeout"/);
   assert.match(out.content, /600000/);
+});
+
+test("BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS set a run's Bash limits, as in Claude Code", async (t) => {
+  assert.equal(bashToolFor({}, false), bashTool, "the usual limits: the usual tool, so that requests stay alike");
+  assert.equal(bashToolFor({ BASH_MAX_TIMEOUT_MS: "soon" }, true), sandboxedBashTool, "a value that is not a number of milliseconds is ignored");
+  const long = bashToolFor({ BASH_MAX_TIMEOUT_MS: "1800000", BASH_DEFAULT_TIMEOUT_MS: "300000" }, false);
+  assert.equal(bashToolFor({ BASH_MAX_TIMEOUT_MS: "1800000", BASH_DEFAULT_TIMEOUT_MS: "300000" }, false), long);
+  assert.match(long.description, /timeout is in milliseconds: default 300000 \(5 minutes\), at most 1800000 \(30 minutes\)/);
+  const cwd = await tempWorkspace(t);
+  const allowed = await callTool(long, { command: "echo fine", timeout: 900_000 }, cwd);
+  assert.equal(allowed.content, "fine");
+  const usual = await callTool(bashTool, { command: "echo fine", timeout: 900_000 }, cwd);
+  assert.equal(usual.isError, true);
+  assert.match(usual.content, /timeout/);
+  const tooLong = await callTool(long, { command: "echo x", timeout: 2_000_000 }, cwd);
+  assert.equal(tooLong.isError, true);
 });

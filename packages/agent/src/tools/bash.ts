@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { isDirectory } from "../make-dirs.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
-import type { ToolContext, ToolOutput } from "../types.ts";
+import type { Tool, ToolContext, ToolOutput } from "../types.ts";
 import { runsInSandbox } from "../sandbox/policy.ts";
 import { wrapInSandbox, type SandboxedCommand } from "../sandbox/runtime.ts";
 import { startShell } from "./background-shells.ts";
@@ -17,12 +17,13 @@ const OUTPUT_TAIL_BYTES = 14_000;
 /** How long to keep reading after bash exits while something it left behind holds the output open. */
 const CLOSE_GRACE_MS = 250;
 
-const description = `Runs a bash command in the working directory and returns its output.
+/** The tool's description, with the run's timeout limits. */
+const describe = ({ defaultMs, maxMs }: BashLimits) => `Runs a bash command in the working directory and returns its output.
 
 Usage:
 - The command runs with \`bash -c\` in the working directory, with no input (stdin is closed): never run commands that wait for input or open an editor or pager. Pass flags such as --yes or --no-edit where a tool would otherwise ask.
 - stdout and stderr come back together, in the order they were written. A non-zero exit code is reported and marks the result as an error.
-- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS} (${BASH_DEFAULT_TIMEOUT_MS / 60_000} minutes), at most ${BASH_MAX_TIMEOUT_MS} (${BASH_MAX_TIMEOUT_MS / 60_000} minutes). When it passes, the command and every process it started are killed.
+- timeout is in milliseconds: default ${defaultMs} (${minutes(defaultMs)}), at most ${maxMs} (${minutes(maxMs)}). When it passes, the command and every process it started are killed.
 - Very long output keeps its beginning and end; the middle is cut. Filter noisy output (grep, tail, head, --quiet) to keep what matters.
 - Each call starts a fresh shell: \`cd\` and exported variables do not carry over to the next call. Use absolute paths or chain commands with && instead.
 - Quote paths that contain spaces: cd "/path/with spaces".
@@ -37,36 +38,65 @@ Usage:
 const sandboxNote = `
 - Commands run inside a sandbox: they can write only in the working directories (not their settings, git hooks or git config) and $TMPDIR, and reach only the network domains the settings allow. When a command fails only because of the sandbox (a write refused as "Read-only file system", a blocked connection), you may call it again with dangerouslyDisableSandbox: true; the user is then asked to approve it, unless the settings forbid leaving the sandbox.`;
 
-const parameters = {
+/** A command's time limits, in milliseconds: when it gives none, and the most it may ask for. */
+export type BashLimits = { defaultMs: number; maxMs: number };
+
+const DEFAULT_LIMITS: BashLimits = { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS };
+
+const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}` : `${ms / 1000} seconds`);
+
+const parametersFor = ({ defaultMs, maxMs }: BashLimits) => ({
   command: z.string().min(1).describe("The command to run"),
-  timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  timeout: z.number().int().positive().max(maxMs).optional().describe(`Timeout in milliseconds (default ${defaultMs}, max ${maxMs})`),
   description: z.string().optional().describe("What the command does, in 5-10 words"),
   run_in_background: z.boolean().optional().describe("Run the command in the background and return at once; read its output later with BashOutput"),
-};
+});
 
 type BashInput = { command: string; timeout?: number; run_in_background?: boolean; dangerouslyDisableSandbox?: boolean };
 
-export const bashTool = defineTool({
-  name: "Bash",
-  description,
-  parameters: z.strictObject(parameters),
-  execute: (input, ctx) => runBash(input, ctx),
-});
+function makeBashTool(limits: BashLimits, sandboxed: boolean) {
+  const parameters = parametersFor(limits);
+  return sandboxed
+    ? // Told about the sandbox, and able to ask to leave it; a run without the sandbox sends neither,
+      // so its requests stay as they were.
+      defineTool({
+        name: "Bash",
+        description: describe(limits) + sandboxNote,
+        parameters: z.strictObject({
+          ...parameters,
+          dangerouslyDisableSandbox: z.boolean().optional().describe("Run this command outside the sandbox (needs the user's approval); only after it failed because of the sandbox"),
+        }),
+        execute: (input, ctx) => runBash(input, ctx, limits),
+      })
+    : defineTool({ name: "Bash", description: describe(limits), parameters: z.strictObject(parameters), execute: (input, ctx) => runBash(input, ctx, limits) });
+}
 
-/** Bash as a run with the sandbox on has it: told about the sandbox, and able to ask to leave it.
- * A run without the sandbox sends neither, so its requests stay as they were. */
-export const sandboxedBashTool = defineTool({
-  name: "Bash",
-  description: description + sandboxNote,
-  parameters: z.strictObject({
-    ...parameters,
-    dangerouslyDisableSandbox: z.boolean().optional().describe("Run this command outside the sandbox (needs the user's approval); only after it failed because of the sandbox"),
-  }),
-  execute: (input, ctx) => runBash(input, ctx),
-});
+export const bashTool = makeBashTool(DEFAULT_LIMITS, false);
+/** Bash as a run with the sandbox on has it. */
+export const sandboxedBashTool = makeBashTool(DEFAULT_LIMITS, true);
+
+const made = new Map<string, Tool>();
+
+/** The Bash tool of a run: Claude Code's BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS (from the
+ * environment or the settings' env) set its limits, whole numbers of milliseconds; others are
+ * ignored. One tool per set of limits, so that runs alike send the same tool definitions. */
+export function bashToolFor(env: Readonly<Record<string, string | undefined>>, sandboxed: boolean): Tool {
+  const read = (name: string, fallback: number) => {
+    const text = env[name]?.trim();
+    const value = text && /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+    return value > 0 ? value : fallback;
+  };
+  const maxMs = read("BASH_MAX_TIMEOUT_MS", BASH_MAX_TIMEOUT_MS);
+  const limits = { defaultMs: Math.min(read("BASH_DEFAULT_TIMEOUT_MS", BASH_DEFAULT_TIMEOUT_MS), maxMs), maxMs };
+  if (limits.defaultMs === DEFAULT_LIMITS.defaultMs && limits.maxMs === DEFAULT_LIMITS.maxMs) return sandboxed ? sandboxedBashTool : bashTool;
+  const key = `${limits.defaultMs}/${limits.maxMs}/${sandboxed}`;
+  let tool = made.get(key);
+  if (!tool) made.set(key, (tool = makeBashTool(limits, sandboxed)));
+  return tool;
+}
 
 /** A Bash call: in the sandbox when the run has it on and the call runs inside it (runsInSandbox). */
-async function runBash({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox }: ToolContext): Promise<ToolOutput> {
+async function runBash({ command, timeout, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox }: ToolContext, limits: BashLimits): Promise<ToolOutput> {
   // Spawning in a directory that is gone fails as if bash were missing (ENOENT): say what it is.
   if (!isDirectory(cwd)) {
     return { content: `The command was not run: its working directory ${cwd} no longer exists (it was removed or renamed), and commands run there. Recreate it, for example by writing a file into it with Write.`, isError: true };
@@ -88,7 +118,7 @@ async function runBash({ command, timeout = BASH_DEFAULT_TIMEOUT_MS, run_in_back
   }
   if (run_in_background) return startInBackground(command, cwd, state, env, launch);
   try {
-    return await runCommand(launch?.command ?? command, cwd, timeout, signal, env, state);
+    return await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state);
   } finally {
     launch?.release();
   }

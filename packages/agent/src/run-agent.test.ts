@@ -144,6 +144,14 @@ test("a refusal runs none of the reply's tool calls, says why, and leaves the re
   assert.deepEqual(result.transcript, history);
 });
 
+test("what retried attempts used counts in the run's usage, not in a turn's (which measures the context)", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const provider = scriptedProvider([{ text: "ok", usage: { inputTokens: 100, outputTokens: 5 }, abandonedUsage: { inputTokens: 100, outputTokens: 2 } }]);
+  const result = await runAgent(options({ provider, cwd }));
+  assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 7 });
+  assert.deepEqual(result.turns, [{ inputTokens: 100, outputTokens: 5 }]);
+});
+
 test("tool calls of one reply run at the same time and their results keep the calls' order", async (t) => {
   const cwd = await tempWorkspace(t);
   // Each command waits for the other to have started, so they can only both succeed if they overlap.

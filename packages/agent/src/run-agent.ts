@@ -23,6 +23,7 @@ import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "./types.ts";
+import { addUsage } from "./usage.ts";
 
 export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
 
@@ -137,6 +138,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     const request = await nextRequest(ctx, state);
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
+    // Billed, and so counted in the run's usage and cost, but no measure of the context.
+    if (outcome.abandonedUsage) addUsage(state.usage, outcome.abandonedUsage);
     if (outcome.message) {
       state.messages.push(outcome.message);
       state.lastReply = outcome.message;

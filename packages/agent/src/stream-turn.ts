@@ -12,6 +12,8 @@ export type TurnOutcome = {
   errorMessage?: string;
   /** Why the model declined to answer, when the API said (stop reason refusal). */
   refusal?: string;
+  /** What attempts given up on before this reply used (see the provider's done event). */
+  abandonedUsage?: Usage;
   /** Tool calls whose input was not a JSON object, by id: answered with this, never run. */
   inputErrors?: Map<string, string>;
 };
@@ -56,6 +58,7 @@ export async function streamTurn(
             usage: event.usage,
             ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
             ...(event.refusal !== undefined && { refusal: event.refusal }),
+            ...(event.abandonedUsage !== undefined && { abandonedUsage: event.abandonedUsage }),
             ...(inputErrors && { inputErrors }),
           };
       }

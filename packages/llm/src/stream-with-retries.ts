@@ -62,12 +62,14 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
   // A stream that sends nothing for this long is given up on, and retried when nothing of it was
   // shown: a connection can stay open with nobody writing to it.
   const idleMs = settings.streamIdleMs;
-  // What the attempts given up on used (their output is billed too), counted with the last one.
+  // What the attempts given up on used (their tokens are billed too): told apart from the last
+  // attempt's usage, which measures the request (the context's size) as well.
   let spent: Usage | undefined;
   const done = (state: State, stopReason: StopReason, errorMessage?: string): ModelEvent => {
-    const usage = spent ? sumUsage(spent, state.usage) : state.usage;
+    const usage = state.usage;
     usage.costUsd = costUsd(request.model, usage);
     const event: ModelEvent = { type: "done", stopReason, message: wire.message(state), usage };
+    if (spent) event.abandonedUsage = { ...spent, costUsd: costUsd(request.model, spent) };
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
     if (state.refusal !== undefined) event.refusal = state.refusal;
     return event;

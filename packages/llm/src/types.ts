@@ -83,9 +83,10 @@ export type ModelEvent =
    * After "error" or "aborted" it holds what was produced so far: its text, its complete thinking
    * blocks and the tool calls whose input was complete (a tool_use without a tool_result yet);
    * `errorMessage` says what failed; `refusal`, why the model declined (stop reason refusal), when
-   * the API said. `usage.costUsd` is the price of this call (0 when the
+   * the API said; `abandonedUsage`, what the attempts given up on before this one used (billed too,
+   * but no measure of this request). `usage.costUsd` is the price of this call (0 when the
    * model's price is unknown). */
-  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; errorMessage?: string; refusal?: string };
+  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; abandonedUsage?: Usage; errorMessage?: string; refusal?: string };
 
 export interface Provider {
   readonly name: string;

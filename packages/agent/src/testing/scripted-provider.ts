@@ -18,6 +18,8 @@ export type ScriptedTurn = {
   stopReason?: StopReason;
   /** The done event's `refusal` (with stopReason "refusal"). */
   refusal?: string;
+  /** The done event's `abandonedUsage` (attempts given up on before this reply). */
+  abandonedUsage?: Usage;
 };
 
 /** A turn, or a function that builds one from the request it answers. */
@@ -87,5 +89,6 @@ async function* play(turn: ScriptedTurn, signal: AbortSignal | undefined, newId:
   }
   const last = done(turn.stopReason ?? (turn.toolCalls?.length ? "tool_use" : "end_turn"));
   if (turn.refusal !== undefined && last.type === "done") last.refusal = turn.refusal;
+  if (turn.abandonedUsage !== undefined && last.type === "done") last.abandonedUsage = turn.abandonedUsage;
   yield last;
 }

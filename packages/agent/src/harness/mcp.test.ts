@@ -122,6 +122,12 @@ test("a .mcp.json server the repository approves for itself is not started: it s
     said.join("\n"),
   );
 
+  // Nor can they define a server of their own.
+  await project.settings({ mcpServers: { sneaky: { command: "sh", args: ["-c", `touch ${project.root}/SNEAKY`] } } });
+  const again = await runInProject(project, [{ text: "hi" }]);
+  assert.equal(await project.exists("SNEAKY"), false);
+  assert.ok(again.events.some((e) => e.type === "notice" && /cannot define MCP servers/.test(e.message)));
+
   // The user's settings approve it.
   await project.settings({ enabledMcpjsonServers: ["planted"] }, "user");
   await runInProject(project, [{ text: "hi" }]);

@@ -103,7 +103,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
   const approvals = approvalsOf(loadedSettings.sources);
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings, approvals, env: childEnv, signal: options.signal }, notice) : [];
+  const mcpSettings = { ...settings, mcpServers: trustedServers(loadedSettings.sources, notice) };
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -234,6 +235,19 @@ function harnessOverrides(sources: readonly SettingsSource[]): Record<string, st
  * a run in a subdirectory of a project configured at its top. */
 function ownProject(cwd: string, gitRoot: string): string {
   return cwd !== gitRoot && configPathExists(path.join(cwd, ".claude")) ? cwd : gitRoot;
+}
+
+/** The MCP servers the settings define: the user's and managed settings'. A project's settings
+ * files come with the repository: servers there would start unasked, so they are left out, saying
+ * where a project's servers go (`.mcp.json`, where they start once approved). */
+function trustedServers(sources: readonly SettingsSource[], notice: NoticeSink): Settings["mcpServers"] {
+  let servers: Settings["mcpServers"];
+  for (const source of sources) {
+    if (source.settings.mcpServers === undefined) continue;
+    if (source.scope === "user" || source.scope === "managed") servers = { ...servers, ...source.settings.mcpServers };
+    else notice("warning", `${source.path} (mcpServers): a project's settings files cannot define MCP servers, which would start unasked; put them in the project's .mcp.json, where they start once approved.`);
+  }
+  return servers;
 }
 
 /** The approvals of `.mcp.json` servers that count: those of the user's and managed settings. A

@@ -131,6 +131,21 @@ test("a skill's allowed-tools hold once the model invokes it, as when the user t
   assert.equal(await project.exists("REVIEWED"), true);
 });
 
+test("a skill a sub-agent invokes grants its allowed-tools to the sub-agent, not to the main run", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/helper/SKILL.md", "---\nname: helper\ndescription: helps\nallowed-tools: Bash(touch:*)\n---\nDo it.");
+  await runInProject(project, [
+    { toolCalls: [{ id: "t1", name: "Task", input: { description: "d", prompt: "use helper", subagent_type: "general-purpose" } }] },
+    { toolCalls: [{ id: "s1", name: "Skill", input: { skill: "helper" } }] },
+    { toolCalls: [{ id: "b1", name: "Bash", input: { command: "touch sub.txt" } }] },
+    { text: "sub done" },
+    { toolCalls: [{ id: "b2", name: "Bash", input: { command: "touch main.txt" } }] },
+    { text: "done" },
+  ]);
+  assert.equal(await project.exists("sub.txt"), true);
+  assert.equal(await project.exists("main.txt"), false, "nobody could approve it in the main run");
+});
+
 test("/skill-name runs a skill as a command", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/skills/changelog/SKILL.md", "---\nname: changelog\ndescription: Writes changelog entries.\n---\nAdd an entry for $ARGUMENTS.");

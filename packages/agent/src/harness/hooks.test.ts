@@ -179,7 +179,10 @@ test("hooks get Claude Code's tool_response shapes and a transcript_path to the 
   const project = await tempProject(t);
   const seen = `${project.root}/seen.jsonl`;
   // Each hook call appends its input, and the transcript file's line count at that moment.
-  const log = await project.hook("log.sh", `input=$(cat)\npath=$(printf '%s' "$input" | sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p')\nprintf '%s\\t%s\\n' "$(wc -l < "$path")" "$input" >> "${seen}"`);
+  const log = await project.hook(
+    "log.sh",
+    `input=$(cat)\npath=$(printf '%s' "$input" | sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p')\nprintf '%s\\t%s\\n' "$(wc -l < "$path")" "$input" >> "${seen}"\ncp "$path" "${project.root}/last-transcript.jsonl"`,
+  );
   await project.settings({ hooks: { PostToolUse: hookGroup(log), Stop: hookGroup(log) } });
   await runInProject(
     project,
@@ -210,7 +213,10 @@ test("hooks get Claude Code's tool_response shapes and a transcript_path to the 
   assert.ok(post.every((c) => c.lines === 2), JSON.stringify(post.map((c) => c.lines)));
   const stop = calls.find((c) => c.input.hook_event_name === "Stop")!;
   assert.equal(stop.lines, 4);
-  const lines = (await readFile(stop.input.transcript_path, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = (await project.read("last-transcript.jsonl")).trim().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual(lines.map((l) => l.type), ["user", "assistant", "user", "assistant"]);
   assert.deepEqual(lines[3].message, { role: "assistant", content: [{ type: "text", text: "All done." }] });
+  // The file is the session's, private to this process, and gone with the session.
+  assert.match(stop.input.transcript_path, /harness-transcripts-[^/]+\/[^/]+\.jsonl$/);
+  await assert.rejects(readFile(stop.input.transcript_path), { code: "ENOENT" });
 });

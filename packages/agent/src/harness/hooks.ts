@@ -1,8 +1,6 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
-import type { ModelMessage } from "@harness/llm";
 import { runHooks } from "../hooks/run-hooks.ts";
-import { transcriptFile, type TranscriptFile } from "../hooks/transcript-file.ts";
 import type { HookEventName, HookInputFor, HookResult, HooksConfig } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
@@ -31,8 +29,8 @@ export type HookHostOptions = {
   /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
    * runAgent makes never reject). */
   beforeCommands?: () => Promise<void>;
-  /** The conversation so far, written for the hooks' `transcript_path`. */
-  conversation?: () => readonly ModelMessage[];
+  /** Writes the conversation so far for the hooks and returns the file's path (`transcript_path`). */
+  transcriptPath?: () => string;
   notice: NoticeSink;
 };
 
@@ -40,8 +38,6 @@ const NO_HOOKS: HookResult = { blocked: false, additionalContext: [], continue: 
 
 export function createHookHost(o: HookHostOptions): HookHost {
   const has = (event: HookEventName) => (o.config[event]?.length ?? 0) > 0;
-  let transcript: TranscriptFile | undefined;
-  const transcriptPath = () => (o.conversation ? (transcript ??= transcriptFile(o.sessionId)).sync(o.conversation()) : "");
   return {
     has,
     async run(event, fields, signal) {
@@ -50,7 +46,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
       // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
       const mode = o.mode();
       const permissionMode = mode === "dontAsk" ? "default" : mode;
-      const input = { session_id: o.sessionId, transcript_path: transcriptPath(), cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
+      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;

@@ -27,6 +27,29 @@ test("allowManagedHooksOnly: only the managed settings' hooks run", async (t) =>
   assert.equal(await project.exists("project-hook-ran"), false);
 });
 
+test("allowManagedHooksOnly: a project's disableAllHooks does not silence the managed hooks", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ disableAllHooks: true });
+  await managed(project, { allowManagedHooksOnly: true, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch "${project.root}/managed-hook-ran"` }] }] } });
+  await runInProject(project, [{ text: "hi" }]);
+  assert.equal(await project.exists("managed-hook-ran"), true);
+});
+
+test("allowManagedPermissionRulesOnly: a skill's or a command's allowed-tools add no rule either", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/helper/SKILL.md", "---\nname: helper\ndescription: helps\nallowed-tools: Bash\n---\nDo it.");
+  await project.write(".claude/commands/go.md", "---\nallowed-tools: Bash\n---\nGo.");
+  await managed(project, { allowManagedPermissionRulesOnly: true, permissions: { allow: ["Bash(echo:*)"] } });
+  await runInProject(project, [
+    { toolCalls: [{ id: "s1", name: "Skill", input: { skill: "helper" } }] },
+    { toolCalls: [{ id: "b1", name: "Bash", input: { command: "touch made.txt" } }] },
+    { text: "done" },
+  ]);
+  assert.equal(await project.exists("made.txt"), false);
+  await runInProject(project, [{ toolCalls: [{ id: "b2", name: "Bash", input: { command: "touch command.txt" } }] }, { text: "done" }], { prompt: "/go" });
+  assert.equal(await project.exists("command.txt"), false);
+});
+
 test("allowManagedPermissionRulesOnly: the other scopes' rules do not count", async (t) => {
   const project = await tempProject(t);
   await project.settings({ permissions: { allow: ["Bash(touch:*)"] } });

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
 export type AgentResources = {
@@ -42,6 +43,8 @@ export type ResourceInternals = {
   /** Aborted on dispose: MCP servers still starting are given up on at once, not awaited (a server
    * that never answers held a cancelled run for its whole MCP_TIMEOUT). */
   lifetime: AbortController;
+  /** The conversation written for hooks (transcript_path), once a hook has run; removed on dispose. */
+  transcript?: TranscriptFile;
 };
 
 const internals = new WeakMap<AgentResources, ResourceInternals>();
@@ -96,6 +99,7 @@ async function disposeAll(inner: ResourceInternals, toolState: ToolState): Promi
   const sessionEnd = inner.sessionStarted ? inner.sessionEnd : undefined;
   inner.sessionEnd = undefined;
   if (sessionEnd) await sessionEnd("other").catch(() => {});
+  inner.transcript?.remove();
   const managers = [...inner.mcp.values()];
   inner.mcp.clear();
   inner.listeners.clear();

@@ -17,11 +17,12 @@ import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
+import { transcriptFile } from "../hooks/transcript-file.ts";
 import { toolUsesOf } from "../transcript.ts";
 import type { RunAgentOptions, Tool, ToolContext } from "../types.ts";
 import { addUsage } from "../usage.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
-import type { AgentResources, NoticeSink } from "./resources.ts";
+import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import type { RunState } from "./run-state.ts";
 import type { RunSetup } from "./setup.ts";
 import { createToolGate } from "./tool-gate.ts";
@@ -74,10 +75,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
   // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
   // the model's Skill call), as in Claude Code: the tool gate holds this object, so the rules are
   // added to it in place.
-  const activate = (skill: Skill) => {
-    const granted = withRules(permissions, "allow", skill.allowedTools ?? [], { root: setup.projectRoot, source: `the skill ${skill.name}'s allowed-tools` });
-    permissions.rules = granted.permissions.rules;
-  };
+  const activate = (skill: Skill) => grantSkill(permissions, skill, setup.projectRoot);
   const tools = options.tools ?? defaultTools(setup, activate);
   const ctx: RunContext = {
     ...base,
@@ -104,8 +102,11 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink): RunContext {
-  const tools = options.tools ?? [];
   const permissions = { ...parent.permissions, mode: options.permissionMode ?? parent.permissions.mode, subagent: true };
+  // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
+  const tools = (options.tools ?? []).map((tool) =>
+    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot)) : tool,
+  );
   return {
     options,
     resources: parent.resources,
@@ -141,7 +142,14 @@ function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] 
 }
 
 function withAllowedTools(permissions: PermissionContext, allowed: readonly string[], root: string): PermissionContext {
+  if (permissions.managedRulesOnly) return permissions;
   return withRules(permissions, "allow", allowed, { root, source: "the slash command's allowed-tools" }).permissions;
+}
+
+/** Adds `skill`'s allowed-tools to `permissions` in place (a tool gate holds that object). */
+function grantSkill(permissions: PermissionContext, skill: Skill, root: string): void {
+  if (permissions.managedRulesOnly) return;
+  permissions.rules = withRules(permissions, "allow", skill.allowedTools ?? [], { root, source: `the skill ${skill.name}'s allowed-tools` }).permissions.rules;
 }
 
 export function hooksFor(
@@ -152,10 +160,12 @@ export function hooksFor(
   notice: NoticeSink,
   conversation?: () => readonly ModelMessage[],
 ): HookHost {
+  const inner = resourceInternals(resources);
+  const sessionId = options.sessionId ?? resources.sessionId;
   return createHookHost({
-    ...(conversation && { conversation }),
+    ...(conversation && { transcriptPath: () => (inner.transcript ??= transcriptFile(sessionId)).sync(conversation()) }),
     config: setup.hooks,
-    sessionId: options.sessionId ?? resources.sessionId,
+    sessionId,
     projectDir: setup.projectRoot,
     cwd: setup.cwd,
     mode,

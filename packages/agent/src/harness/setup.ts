@@ -89,8 +89,12 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
-  const hookSources = loadedSettings.locks.managedHooksOnly ? loadedSettings.sources.filter((source) => source.scope === "managed") : loadedSettings.sources;
-  const hooks = settings.disableAllHooks === true ? {} : hooksOf(hookSources, report);
+  // Under allowManagedHooksOnly, only the managed settings decide about hooks, turning them all off
+  // included: a project's disableAllHooks must not silence the managed ones.
+  const managedOnly = loadedSettings.locks.managedHooksOnly;
+  const hookSources = managedOnly ? loadedSettings.sources.filter((source) => source.scope === "managed") : loadedSettings.sources;
+  const hooksOff = (managedOnly ? hookSources.at(-1)?.settings : settings)?.disableAllHooks === true;
+  const hooks = hooksOff ? {} : hooksOf(hookSources, report);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,

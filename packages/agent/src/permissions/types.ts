@@ -47,6 +47,9 @@ export type PermissionContext = {
   subagent?: boolean;
   /** The settings forbid bypassPermissions (disableBypassPermissionsMode): it is never entered. */
   bypassDisabled?: boolean;
+  /** Only the managed settings' rules count (allowManagedPermissionRulesOnly): skills' and
+   * commands' allowed-tools add none. */
+  managedRulesOnly?: boolean;
   /** The run's sandbox, when the settings turn it on: a Bash command it runs needs no approval
    * unless a rule says otherwise (SandboxPolicy.autoAllow). */
   sandbox?: SandboxPolicy;

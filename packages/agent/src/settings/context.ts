@@ -16,6 +16,7 @@ export function permissionContext(
   return {
     mode: wanted === "bypassPermissions" && bypassDisabled ? "default" : wanted,
     ...(bypassDisabled && { bypassDisabled }),
+    ...(loaded.locks?.managedRulesOnly && { managedRulesOnly: true }),
     rules: { allow: loaded.permissions.allow, ask: loaded.permissions.ask, deny: loaded.permissions.deny },
     cwd: path.resolve(o.cwd),
     home: o.home,

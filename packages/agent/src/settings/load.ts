@@ -64,6 +64,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     locks: {
       bypassDisabled: sources.some((source) => source.settings.permissions?.disableBypassPermissionsMode === "disable"),
       managedHooksOnly: managed?.allowManagedHooksOnly === true,
+      managedRulesOnly,
     },
   };
 }

@@ -63,8 +63,8 @@ export type LoadedSettings = {
   permissions: ScopedPermissions;
   /** What the settings lock (Claude Code's keys for managed settings): `bypassDisabled`,
    * `permissions.disableBypassPermissionsMode: "disable"` in any scope (it only restricts);
-   * `managedHooksOnly`, `allowManagedHooksOnly: true` in the managed settings. The managed
-   * settings' `allowManagedPermissionRulesOnly: true` already left the other scopes' rules out of
-   * `permissions`. */
-  locks: { bypassDisabled: boolean; managedHooksOnly: boolean };
+   * `managedHooksOnly`, `allowManagedHooksOnly: true` in the managed settings;
+   * `managedRulesOnly`, `allowManagedPermissionRulesOnly: true` there, which already left the other
+   * scopes' rules out of `permissions` (and leaves out skills' and commands' allowed-tools). */
+  locks: { bypassDisabled: boolean; managedHooksOnly: boolean; managedRulesOnly: boolean };
 };

@@ -6,6 +6,7 @@ import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
+import { attachMentionedFiles } from "./harness/command-files.ts";
 import { runShellCommands } from "./harness/command-shells.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
@@ -89,7 +90,10 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 
-  if (plan.kind === "send" && plan.shellCommands) plan.text = await runShellCommands(ctx, state, plan.text);
+  if (plan.kind === "send" && plan.expanded) {
+    if (plan.shellCommands) plan.text = await runShellCommands(ctx, state, plan.text);
+    plan.text = await attachMentionedFiles(ctx, state, plan.text);
+  }
   if (signal.aborted) return finish(withPrompt(state, plan.kind === "send" ? plan.text : options.prompt), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);

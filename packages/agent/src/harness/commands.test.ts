@@ -166,3 +166,22 @@ test("a command's ! shell commands run first, through the gate, and their output
     ["echo hello-from-shell", "touch NOT_ALLOWED"],
   );
 });
+
+test("files a command names with @path are read as it expands (through the gate) and put after its prompt", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { deny: ["Read(./secret.txt)"] } });
+  await project.write("src/app.ts", "export const answer = 42;\n");
+  await project.write("secret.txt", "hunter2\n");
+  await project.write(".claude/commands/review.md", "Review @src/app.ts and @secret.txt, thanks to @alice, for $ARGUMENTS.");
+  const { provider, events } = await runInProject(project, [{ text: "ok" }], { prompt: "/review correctness" });
+  const sent = String(withoutCacheMarks(provider.requests[0].messages)[0].content);
+  assert.match(sent, /^Review @src\/app\.ts and @secret\.txt, thanks to @alice, for correctness\.\n\nContents of src\/app\.ts:\n {5}1\texport const answer = 42;\n\n\(@secret\.txt was not read: .*deny rule.*\)$/s);
+  assert.doesNotMatch(sent, /hunter2/);
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === "tool.started" ? [e.toolName] : [])),
+    ["Read", "Read"],
+  );
+  // A plain prompt's mentions are left as they are.
+  const plain = await runInProject(project, [{ text: "ok" }], { prompt: "what about @src/app.ts?" });
+  assert.equal(String(withoutCacheMarks(plain.provider.requests[0].messages)[0].content), "what about @src/app.ts?");
+});

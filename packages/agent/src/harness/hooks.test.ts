@@ -220,3 +220,17 @@ test("hooks get Claude Code's tool_response shapes and a transcript_path to the 
   assert.match(stop.input.transcript_path, /harness-transcripts-[^/]+\/[^/]+\.jsonl$/);
   await assert.rejects(readFile(stop.input.transcript_path), { code: "ENOENT" });
 });
+
+test("a PostToolUseFailure hook hears a failed call with its error, and what it adds reaches the model", async (t) => {
+  const project = await tempProject(t);
+  const seen = `${project.root}/failure.json`;
+  const hook = await project.hook("failure.sh", `cat > "${seen}"\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"Try make -k"}}'`);
+  await project.settings({ hooks: { PostToolUseFailure: hookGroup(hook, "Bash"), PostToolUse: hookGroup(`touch "${project.root}/post-ran"`) } });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_f", name: "Bash", input: { command: "echo broke >&2; exit 2" } }] }, { text: "ok" }], { permissionMode: "bypassPermissions" });
+  const input = JSON.parse(await project.read("failure.json"));
+  assert.deepEqual([input.hook_event_name, input.tool_name, input.tool_use_id, input.is_interrupt], ["PostToolUseFailure", "Bash", "toolu_f", false]);
+  assert.match(input.error, /broke/);
+  assert.equal(await project.exists("post-ran"), false, "PostToolUse is for calls that succeeded");
+  const [result] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.match(String(result.content), /<system-reminder>\nTry make -k\n<\/system-reminder>/);
+});

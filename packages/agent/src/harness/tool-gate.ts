@@ -58,6 +58,12 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUse hook stopped the run.");
         if (hook.blocked) notes.push(`PostToolUse hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
+      } else if (output.isError && o.hooks.has("PostToolUseFailure")) {
+        const error = typeof output.content === "string" ? output.content : String(output.content);
+        const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error, is_interrupt: signal.aborted };
+        const hook = await o.hooks.run("PostToolUseFailure", fields, signal);
+        if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUseFailure hook stopped the run.");
+        for (const context of hook.additionalContext) notes.push(systemReminder(context));
       }
       const target = o.nested ? touchedPath(tool.name, args) : undefined;
       if (o.nested && target !== undefined) {

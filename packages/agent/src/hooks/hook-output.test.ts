@@ -22,6 +22,7 @@ const base = { session_id: "s", transcript_path: "/t.jsonl", cwd: "/w" };
 const inputs: { [E in HookEventName]: HookInputFor<E> } = {
   PreToolUse: { ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_use_id: "t1" },
   PostToolUse: { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: {}, tool_response: { ok: true }, tool_use_id: "t2" },
+  PostToolUseFailure: { ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "make" }, tool_use_id: "t3", error: "Exit code 2", is_interrupt: false },
   UserPromptSubmit: { ...base, hook_event_name: "UserPromptSubmit", prompt: "deploy it" },
   Stop: { ...base, hook_event_name: "Stop", stop_hook_active: false },
   SubagentStop: { ...base, hook_event_name: "SubagentStop", stop_hook_active: false },

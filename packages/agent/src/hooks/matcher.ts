@@ -31,6 +31,7 @@ export function matchTarget(input: HookInput): string | undefined {
   switch (input.hook_event_name) {
     case "PreToolUse":
     case "PostToolUse":
+    case "PostToolUseFailure":
       return input.tool_name;
     case "SessionStart":
       return input.source;

@@ -2,6 +2,7 @@
 export const HOOK_EVENT_NAMES = [
   "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
   "SubagentStop",
@@ -45,6 +46,15 @@ export type PostToolUseInput = HookInputBase & {
   tool_response: unknown;
   tool_use_id: string;
 };
+/** After a tool call that failed (its result is an error): `error` is what the model is told. */
+export type PostToolUseFailureInput = HookInputBase & {
+  hook_event_name: "PostToolUseFailure";
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+  error: string;
+  is_interrupt: boolean;
+};
 export type UserPromptSubmitInput = HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string };
 /** `stop_hook_active` is true when the agent is already continuing because a Stop hook blocked
  * stopping; hooks check it to avoid keeping the agent running forever. */
@@ -76,6 +86,7 @@ export type NotificationInput = HookInputBase & {
 export type HookInput =
   | PreToolUseInput
   | PostToolUseInput
+  | PostToolUseFailureInput
   | UserPromptSubmitInput
   | StopInput
   | SubagentStopInput

@@ -102,7 +102,9 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink): RunContext {
-  const permissions = { ...parent.permissions, mode: options.permissionMode ?? parent.permissions.mode, subagent: true };
+  const wanted = options.permissionMode ?? parent.permissions.mode;
+  const mode = wanted === "bypassPermissions" && parent.permissions.bypassDisabled ? parent.permissions.mode : wanted;
+  const permissions = { ...parent.permissions, mode, subagent: true };
   // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
   const tools = (options.tools ?? []).map((tool) =>
     tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot)) : tool,
@@ -118,7 +120,15 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     permissions,
     hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation),
     ...(parent.conversation && { conversation: parent.conversation }),
-    ...(parent.nested && { nested: createNestedMemory({ cwd: parent.setup.cwd, home: parent.setup.home, loaded: parent.setup.memory }) }),
+    ...(parent.nested && {
+      nested: createNestedMemory({
+        cwd: parent.setup.cwd,
+        home: parent.setup.home,
+        loaded: parent.setup.memory,
+        // The same holds on imports from outside the project as in the main run.
+        project: { root: parent.setup.projectRoot, externalImportsApproved: parent.setup.externalImportsApproved === true },
+      }),
+    }),
     systemPrompt: options.systemPrompt ?? parent.systemPrompt,
     environment: "",
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(parent.setup.skills) : "",

@@ -12,10 +12,20 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
   const git = parent.setup.git;
   return createSubagentSpawner({
     runAgent: runChild,
-    parent: { ...parent.options, model: parent.model, provider: parent.provider, permissionMode: parent.permissions.mode },
+    // Read at each spawn: a model or mode changed mid-run holds for the sub-agents started after.
+    get parent() {
+      return { ...parent.options, model: parent.model, provider: parent.provider, permissionMode: parent.permissions.mode };
+    },
     allTools: parent.tools,
     resolveModel: subagentModelResolver(parent.options),
     environment: ({ cwd, model }) => environmentBlock({ cwd, model, ...(git && { git }) }),
-    configure: (options, agent) => ({ ...options, permissionMode: subagentPermissionMode(parent.permissions.mode, agent) }),
+    configure: (options, agent) => {
+      const { mode, dropped } = subagentPermissionMode(parent.permissions.mode, agent, { bypassDisabled: parent.permissions.bypassDisabled === true });
+      if (dropped) {
+        const why = parent.permissions.mode === "plan" ? "while the conversation is in plan mode" : agent.source === "project" ? "a project's agent file cannot choose it" : "the settings turned it off";
+        parent.notice("warning", `The agent ${agent.name} runs in ${mode} mode, not ${dropped}: ${why}.`);
+      }
+      return { ...options, permissionMode: mode };
+    },
   });
 }

@@ -31,9 +31,20 @@ test("a Claude alias under a non-Claude main model keeps the main model, which i
 test("permission modes: built-in read-only agents stay in plan, bypass passes on to custom agents", () => {
   const [general, explore] = builtinAgents();
   const custom: AgentDefinition = { name: "c", description: "d", systemPrompt: "p", permissionMode: "acceptEdits", source: "project" };
-  assert.equal(subagentPermissionMode("default", general), "default");
-  assert.equal(subagentPermissionMode("bypassPermissions", explore), "plan");
-  assert.equal(subagentPermissionMode("acceptEdits", explore), "plan");
-  assert.equal(subagentPermissionMode("default", custom), "acceptEdits");
-  assert.equal(subagentPermissionMode("bypassPermissions", custom), "bypassPermissions");
+  assert.deepEqual(subagentPermissionMode("default", general!), { mode: "default" });
+  assert.deepEqual(subagentPermissionMode("bypassPermissions", explore!), { mode: "plan" });
+  assert.deepEqual(subagentPermissionMode("acceptEdits", explore!), { mode: "plan" });
+  assert.deepEqual(subagentPermissionMode("default", custom), { mode: "acceptEdits" });
+  assert.deepEqual(subagentPermissionMode("bypassPermissions", custom), { mode: "bypassPermissions" });
+});
+
+test("permission modes are never looser than the harness allows: a planning parent, a project's bypass, bypass turned off", () => {
+  const project: AgentDefinition = { name: "p", description: "d", systemPrompt: "p", permissionMode: "bypassPermissions", source: "project" };
+  const user: AgentDefinition = { ...project, source: "user" };
+  const editor: AgentDefinition = { ...project, permissionMode: "acceptEdits" };
+  assert.deepEqual(subagentPermissionMode("default", project), { mode: "default", dropped: "bypassPermissions" });
+  assert.deepEqual(subagentPermissionMode("default", user), { mode: "bypassPermissions" });
+  assert.deepEqual(subagentPermissionMode("default", user, { bypassDisabled: true }), { mode: "default", dropped: "bypassPermissions" });
+  assert.deepEqual(subagentPermissionMode("plan", editor), { mode: "plan", dropped: "acceptEdits" });
+  assert.deepEqual(subagentPermissionMode("acceptEdits", { ...editor, permissionMode: undefined }), { mode: "acceptEdits" });
 });

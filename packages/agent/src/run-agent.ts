@@ -140,8 +140,10 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     if (turn >= ctx.maxTurns) break;
     takeSteering(ctx, state);
     const request = await nextRequest(ctx, state);
+    const sent = state.messages.length;
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
+    state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.
     if (outcome.abandonedUsage) addUsage(state.usage, outcome.abandonedUsage);
     if (outcome.message) {

@@ -28,6 +28,9 @@ export type CompactOptions = {
   keepTokens?: number;
   /** What the user wants the summary to focus on (`/compact <instructions>`). */
   instructions?: string;
+  /** The model's context window, in tokens: the summary may not ask for more output than the
+   * window leaves after its input (servers refuse such a request). */
+  contextWindow?: number;
   signal: AbortSignal;
   /** Hears what the provider warns about while the summary is requested (a deprecated model). */
   onWarning?: (message: string) => void;
@@ -88,7 +91,7 @@ async function requestSummary(options: CompactOptions, conversation: string): Pr
   const { provider, model, signal } = options;
   const messages: ModelMessage[] = [{ role: "user", content: summaryRequest(conversation, options.instructions) }];
   try {
-    for await (const event of provider.stream({ model, system: SUMMARY_SYSTEM_PROMPT, messages, maxTokens: SUMMARY_MAX_TOKENS, signal })) {
+    for await (const event of provider.stream({ model, system: SUMMARY_SYSTEM_PROMPT, messages, maxTokens: summaryMaxTokens(options.contextWindow, conversation), signal })) {
       if (event.type === "warning") options.onWarning?.(event.message);
       if (event.type !== "done") continue;
       if (event.stopReason === "aborted") return { error: "Compaction was cancelled.", usage: event.usage };
@@ -108,3 +111,14 @@ function blocksOf(message: ModelMessage): ContentBlock[] {
   if (typeof message.content !== "string") return message.content;
   return message.content ? [{ type: "text", text: message.content }] : [];
 }
+
+/** The summary's output limit: SUMMARY_MAX_TOKENS, or what the window leaves after the request's
+ * estimated input (four characters a token, with a margin), never under MIN_SUMMARY_TOKENS. */
+export function summaryMaxTokens(contextWindow: number | undefined, conversation: string): number {
+  if (contextWindow === undefined) return SUMMARY_MAX_TOKENS;
+  const input = Math.ceil((conversation.length + SUMMARY_SYSTEM_PROMPT.length) / 4);
+  return Math.max(MIN_SUMMARY_TOKENS, Math.min(SUMMARY_MAX_TOKENS, contextWindow - input - SUMMARY_MARGIN_TOKENS));
+}
+
+const MIN_SUMMARY_TOKENS = 1_024;
+const SUMMARY_MARGIN_TOKENS = 2_000;

@@ -88,3 +88,37 @@ test("a failed compaction is a warning, and the run goes on with the conversatio
   assert.ok(result.transcript.every((m) => m.meta === undefined));
   assert.deepEqual(result.transcript.slice(0, 6), history);
 });
+
+test("what was added since the last request counts too: large tool results bring the compaction on before the request that would overflow", async (t) => {
+  const project = await tempProject(t);
+  const reads = Array.from({ length: 10 }, (_, i) => ({ id: `toolu_read${i}`, name: "Read", input: { file_path: `big${i}.txt` } }));
+  for (let i = 0; i < 10; i++) await project.write(`big${i}.txt`, `${"x".repeat(99)}\n`.repeat(300));
+  const { provider } = await runInProject(
+    project,
+    [
+      // 120k of a 200k window: under the 80% threshold. The reads then add about 75k (by estimate).
+      { toolCalls: reads, usage: { inputTokens: 10_000, outputTokens: 50, cacheReadTokens: 110_000 } },
+      { text: "<summary>Read big.txt.</summary>", usage: { inputTokens: 4000, outputTokens: 20 } },
+      { text: "Done.", usage: { inputTokens: 3000, outputTokens: 5 } },
+    ],
+    { model: "claude-sonnet-4-6", history: conversation(3), prompt: "Read big.txt", permissionMode: "bypassPermissions" },
+  );
+  assert.equal(provider.requests.length, 3);
+  assert.ok(!hasTools(provider.requests[1]!), "the second request is the summary");
+});
+
+test("the summary asks for no more output than the model's window leaves after its input", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_glob", name: "Glob", input: { pattern: "*" } }], usage: { inputTokens: 30_000, outputTokens: 5 } },
+      { text: "<summary>short</summary>", usage: { inputTokens: 1000, outputTokens: 5 } },
+      { text: "after", usage: { inputTokens: 1000, outputTokens: 5 } },
+    ],
+    { model: "claude-sonnet-4-6", history: conversation(3, " ".padEnd(60_000, "y")), prompt: "go", env: { HARNESS_CONTEXT_WINDOW: "32768" } },
+  );
+  const summary = provider.requests.find((r) => !hasTools(r))!;
+  assert.ok(summary, "a summary was asked for");
+  assert.ok(summary.maxTokens! < 20_000 && summary.maxTokens! >= 1024, `maxTokens ${summary.maxTokens}`);
+});

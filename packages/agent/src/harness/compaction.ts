@@ -10,10 +10,16 @@ import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./ru
 export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
 
 /** Whether the next request would fill the context window to the compaction threshold. Uses what
- * the previous request of the run read, or, before the first one, an estimate of the request. */
+ * the previous request of the run read, with an estimate of what was added since (the reply, and
+ * tool results that may be large), or, before the first one, an estimate of the whole request. */
 export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: number): boolean {
   const env = ctx.options.env ?? process.env;
-  const tokens = state.lastRequestTokens ?? (state.messages.length > 1 ? prefixTokens + estimateAll(state.messages) : 0);
+  const tokens =
+    state.lastRequestTokens !== undefined
+      ? state.lastRequestTokens + estimateAll(state.messages.slice(state.lastRequestMessages ?? state.messages.length))
+      : state.messages.length > 1
+        ? prefixTokens + estimateAll(state.messages)
+        : 0;
   return shouldCompact({ lastInputTokens: tokens, contextWindow: contextWindowFor(ctx.model, env), env });
 }
 
@@ -26,6 +32,7 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
     transcript: transcriptOf(state),
     provider: ctx.provider,
     model: ctx.model,
+    contextWindow: contextWindowFor(ctx.model, ctx.options.env ?? process.env),
     ...(instructions && { instructions }),
     signal,
     onWarning: (message) => ctx.notice("warning", message),

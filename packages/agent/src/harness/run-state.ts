@@ -19,6 +19,9 @@ export type RunState = {
   lastReply: ModelMessage | undefined;
   /** Tokens the last model request read (input and cache), for automatic compaction. */
   lastRequestTokens?: number;
+  /** How many of `messages` that request carried: those after it (the reply, tool results, steer
+   * messages) come on top of its tokens in the next one. */
+  lastRequestMessages?: number;
   /** Automatic compaction failed once; the run does not try again. */
   autoCompactFailed: boolean;
   /** A Stop hook has kept the run going. */
@@ -69,5 +72,6 @@ export function replaceTranscript(state: RunState, transcript: readonly Transcri
   state.base = transcript;
   state.messages = contextMessages(transcript);
   state.lastRequestTokens = undefined;
+  state.lastRequestMessages = undefined;
   state.promptAt = undefined;
 }

@@ -28,6 +28,8 @@ export type CompactOptions = {
   keepTokens?: number;
   /** What the user wants the summary to focus on (`/compact <instructions>`). */
   instructions?: string;
+  /** The task list TodoWrite holds, given back with the summary. */
+  todos?: readonly { content: string; status: string }[];
   /** The model's context window, in tokens: the summary may not ask for more output than the
    * window leaves after its input (servers refuse such a request). */
   contextWindow?: number;
@@ -71,7 +73,7 @@ export async function compact(options: CompactOptions): Promise<CompactResult> {
   if ("error" in reply) return reply;
 
   const kept = options.transcript.slice(start + split) as TranscriptEntry[];
-  const intro = continuationText(reply.summary, kept.length > 0);
+  const intro = continuationText(reply.summary, kept.length > 0, options.todos);
   const first = kept[0];
   const meta = { kind: "compact-summary" as const, dropped: split };
   const summaryMessage: TranscriptEntry =

@@ -35,7 +35,10 @@ export function extractSummary(reply: string): string {
 }
 
 /** The text that stands in for the summarized messages in the model's context. */
-export function continuationText(summary: string, keptRecent: boolean): string {
+/** `todos`: the task list as TodoWrite left it, given back after the summary (as Claude Code does),
+ * so that a task in progress goes on from the same list. */
+export function continuationText(summary: string, keptRecent: boolean, todos: readonly { content: string; status: string }[] = []): string {
+  const list = todos.length === 0 ? "" : `\n\nThe task list (TodoWrite) as it stands:\n${todos.map((todo) => `- [${todo.status}] ${todo.content}`).join("\n")}`;
   const intro = keptRecent
     ? "This session is being continued from a previous conversation that ran out of context. The earlier part of the conversation is summarized below; the messages after this summary are the most recent part of it, kept word for word."
     : "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below.";
@@ -43,7 +46,7 @@ export function continuationText(summary: string, keptRecent: boolean): string {
 
 <summary>
 ${summary}
-</summary>
+</summary>${list}
 
 Continue from where the conversation left off without asking the user to repeat anything: if a task was in progress, carry on with it.`;
 }

@@ -122,3 +122,22 @@ test("the summary asks for no more output than the model's window leaves after i
   assert.ok(summary, "a summary was asked for");
   assert.ok(summary.maxTokens! < 20_000 && summary.maxTokens! >= 1024, `maxTokens ${summary.maxTokens}`);
 });
+
+test("the task list is given back with the summary, so a task in progress goes on from it", async (t) => {
+  const project = await tempProject(t);
+  const todos = [
+    { content: "Write the parser", status: "completed", activeForm: "Writing the parser" },
+    { content: "Test the parser", status: "in_progress", activeForm: "Testing the parser" },
+  ];
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_todo", name: "TodoWrite", input: { todos } }], usage: { inputTokens: 20_000, outputTokens: 50, cacheReadTokens: 150_000 } },
+      { text: "<summary>Parser written; testing it.</summary>", usage: { inputTokens: 4000, outputTokens: 20 } },
+      { text: "Testing.", usage: { inputTokens: 3000, outputTokens: 5 } },
+    ],
+    { model: "claude-sonnet-4-6", history: conversation(3), prompt: "Go on" },
+  );
+  const after = JSON.stringify(withoutCacheMarks(provider.requests[2]!.messages)[0]);
+  assert.match(after, /The task list \(TodoWrite\) as it stands:\\n- \[completed\] Write the parser\\n- \[in_progress\] Test the parser/);
+});

@@ -33,6 +33,7 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
     provider: ctx.provider,
     model: ctx.model,
     contextWindow: contextWindowFor(ctx.model, ctx.options.env ?? process.env),
+    todos: ctx.resources.toolState.todos,
     ...(instructions && { instructions }),
     signal,
     onWarning: (message) => ctx.notice("warning", message),

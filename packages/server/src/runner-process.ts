@@ -33,6 +33,10 @@ export type RunnerProcess = {
   alive(): boolean;
   /** Resolves when the process has exited. */
   exited: Promise<void>;
+  /** Calls `listener` once the process has exited (at once, in a microtask, if it has); the
+   * returned function takes it back. For listeners that come and go while the process lives on
+   * (the sessions it serves): a reaction on `exited` would hold each of them until it exits. */
+  onExit(listener: () => void): () => void;
   /** How the process ended, for messages (`how`: "was killed (SIGKILL)", "exited (code 1)"; `said`:
    * its last line of output, if any), or undefined while it runs. */
   ended(): ProcessEnd | undefined;
@@ -188,6 +192,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   let end: ProcessEnd | undefined;
   let ready = false;
   let stopping = false;
+  const exitListeners = exitListenerSet();
   const exited = new Promise<void>((resolve) => {
     child.once("exit", (code, signal) => {
       exitedFlag = true;
@@ -199,6 +204,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
       if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);
       resolve();
+      exitListeners.fire();
     });
   });
   let spawnError: Error | undefined;
@@ -221,7 +227,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     if (url) {
       ready = true;
       options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
-      return { url, pid, token, alive: () => !exitedFlag, exited, ended: () => end, stop };
+      return { url, pid, token, alive: () => !exitedFlag, exited, onExit: exitListeners.add, ended: () => end, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
     if (exitedFlag) {
@@ -241,11 +247,13 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
   let gone = false;
   let markExited!: () => void;
   const exited = new Promise<void>((resolve) => (markExited = resolve));
+  const exitListeners = exitListenerSet();
   const check = (): boolean => {
     if (!gone && !pidAlive(info.pid)) {
       gone = true;
       clearInterval(poll);
       markExited();
+      exitListeners.fire();
     }
     return !gone;
   };
@@ -257,6 +265,7 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
     ...(info.token && { token: info.token }),
     alive: check,
     exited,
+    onExit: exitListeners.add,
     // Not its parent: how it ended is not known here.
     ended: () => (check() ? undefined : { how: "exited" }),
     async stop(graceMs = 5000) {
@@ -266,6 +275,27 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
       while (check() && Date.now() < deadline) await sleep(25);
       if (check()) signalGroup(info.pid, "SIGKILL");
       while (check()) await sleep(10);
+    },
+  };
+}
+
+/** The listeners of RunnerProcess.onExit: `fire` once the process has exited. */
+function exitListenerSet(): { add(listener: () => void): () => void; fire(): void } {
+  const listeners = new Set<() => void>();
+  let fired = false;
+  return {
+    add(listener) {
+      if (fired) {
+        queueMicrotask(listener);
+        return () => {};
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    fire() {
+      fired = true;
+      for (const listener of [...listeners]) listener();
+      listeners.clear();
     },
   };
 }

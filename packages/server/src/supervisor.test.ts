@@ -8,7 +8,7 @@ import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { MAX_LOG_BYTES } from "./runner-process.ts";
+import { MAX_LOG_BYTES, spawnRunner } from "./runner-process.ts";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
 import { tempDir, waitFor } from "./test-helpers.ts";
@@ -265,4 +265,35 @@ test("when a shared process dies, each of its sessions gets a new one on its nex
   await Promise.all([collect(a, "again"), collect(b, "again")]);
   assert.notEqual(a.pid(), pid);
   assert.equal(a.pid(), b.pid(), "started once, shared again");
+});
+
+test("sessions that let go of a shared runner process leave no listener on it: a busy process outlives many sessions", async () => {
+  let listening = 0;
+  const shared = pool("shared-exit", {
+    capacity: 10,
+    spawn: async (options) => {
+      const proc = await spawnRunner(options);
+      const onExit = proc.onExit;
+      proc.onExit = (listener) => {
+        listening++;
+        const off = onExit(listener);
+        return () => {
+          listening--;
+          off();
+        };
+      };
+      return proc;
+    },
+  });
+  const keeper = supervised("keeper", { pool: shared });
+  fake.push({ text: "kept" });
+  await collect(keeper, "hi");
+  for (let i = 0; i < 5; i++) {
+    const passing = supervised(`passing-${i}`, { pool: shared });
+    fake.push({ text: "bye" });
+    await collect(passing, "hi");
+    await passing.stop();
+  }
+  assert.equal(listening, 1, "only the session that still holds the process listens for its exit");
+  assert.ok(processAlive(keeper.pid()!));
 });

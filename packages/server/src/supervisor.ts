@@ -138,11 +138,18 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
+  /** Takes back the exit listener of the process tracked last (see track). */
+  let untrack: (() => void) | undefined;
+
   function track(started: Live): Live {
     const { pid, token } = started.process;
     last = started.process;
     options.onProcess?.(pid === undefined ? undefined : { pid, url: started.url, ...(token && { token }) });
-    void started.process.exited.then(() => {
+    // Taken back when the session lets go of the process: one the user's other sessions keep busy
+    // may live on for days, and would otherwise hold every session it ever served.
+    untrack?.();
+    untrack = started.process.onExit(() => {
+      untrack = undefined;
       if (live !== started) return;
       live = undefined;
       options.onProcess?.(undefined);
@@ -266,6 +273,10 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   /** Closes the workspace and gives the process back to the pool. */
   async function letGo(running: Live): Promise<void> {
+    if (last === running.process) {
+      untrack?.();
+      untrack = undefined;
+    }
     if (running.process.alive()) await closeOn(running.process);
     await pool.release(running.process, member);
   }

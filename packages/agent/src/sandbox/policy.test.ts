@@ -50,10 +50,11 @@ test("where a writable directory reaches the user's configuration, it is protect
   }
 });
 
-test("protected paths: inside .git and .claude where they exist, the whole directory where not; a symbolic link is refused", () => {
+test("protected paths: inside .git and .claude where they are directories, the whole path where not; a symbolic link is refused", () => {
   const existing = new Set(["/w/.git", "/w/.claude", "/v/.git"]);
   const links = new Set<string>();
-  const lstat = (p: string) => (existing.has(p) || links.has(p) ? { isSymbolicLink: () => links.has(p) } : undefined);
+  const files = new Set<string>();
+  const lstat = (p: string) => (existing.has(p) || links.has(p) || files.has(p) ? { isSymbolicLink: () => links.has(p), isDirectory: () => existing.has(p) && !files.has(p) && !links.has(p) } : undefined);
   existing.add("/w/.git/commondir");
   const kept = protectedPaths(["/w", "/v"], lstat);
   const absentFromW = [".git/config.worktree", ".git/modules", ".git/worktrees"];
@@ -64,6 +65,13 @@ test("protected paths: inside .git and .claude where they exist, the whole direc
   assert.ok(!kept.includes("/w/.git/modules") && !kept.includes("/v/.git/commondir"));
   assert.ok(kept.includes("/v/.claude") && kept.includes("/v/.git/hooks") && kept.includes("/v/.mcp.json"));
   assert.ok(!kept.some((p) => p.startsWith("/v/.claude/")));
+  // A worktree's .git is a file naming its git directory (and so is what a killed sandbox leaves):
+  // protected whole, with nothing looked for inside it.
+  files.add("/u/.git");
+  existing.add("/u/.claude");
+  const worktree = protectedPaths(["/u"], lstat);
+  assert.ok(worktree.includes("/u/.git") && !worktree.some((p) => p.startsWith("/u/.git/")));
+  assert.ok(worktree.includes("/u/.claude/settings.json"));
   links.add("/w/.mcp.json");
   assert.throws(() => protectedPaths(["/w"], lstat), /\/w\/\.mcp\.json is a symbolic link/);
   existing.delete("/w/.claude");

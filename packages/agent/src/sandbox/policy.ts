@@ -218,18 +218,20 @@ function unique(items: string[]): string[] {
  * host to mount over a missing path, and another command running meanwhile could fill it: a `.git`
  * made that way would be a repository whose config the harness's own git commands read). Throws
  * when one of them is a symbolic link, which a command could replace. */
-export function protectedPaths(roots: readonly string[], lstat: (p: string) => { isSymbolicLink(): boolean } | undefined): string[] {
+export function protectedPaths(roots: readonly string[], lstat: (p: string) => { isSymbolicLink(): boolean; isDirectory(): boolean } | undefined): string[] {
   const out: string[] = [];
   for (const root of roots) {
-    const missing = new Set<string>();
+    // A top that is missing, or a file (a worktree's .git names its git directory), is protected
+    // whole: nothing lies inside it.
+    const whole = new Set<string>();
     for (const top of [".git", ".claude"]) {
       const stats = lstat(path.join(root, top));
-      if (!stats) missing.add(top);
-      else if (stats.isSymbolicLink()) throw symlinkError(path.join(root, top));
+      if (!stats || !stats.isDirectory()) whole.add(top);
+      if (stats?.isSymbolicLink()) throw symlinkError(path.join(root, top));
     }
-    for (const top of missing) out.push(path.join(root, top));
+    for (const top of whole) out.push(path.join(root, top));
     for (const inside of PROTECTED_PATHS) {
-      if (missing.has(inside.split("/")[0])) continue;
+      if (whole.has(inside.split("/")[0])) continue;
       const full = path.join(root, inside);
       const stats = lstat(full);
       if (stats?.isSymbolicLink()) throw symlinkError(full);

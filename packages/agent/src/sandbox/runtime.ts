@@ -3,7 +3,7 @@
 // sandbox by socat). The library keeps one configuration per process, so each command brings its
 // own policy (its writable directories, its allowed domains) with it; the process-wide one allows
 // nothing.
-import { accessSync, constants, lstatSync, mkdirSync } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, rmSync, type Stats } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
@@ -95,7 +95,8 @@ export type SandboxedCommand = {
  * is started in). Rejects when the sandbox cannot start, or a protected path is a symbolic link. */
 export async function wrapInSandbox(command: string, policy: SandboxPolicy, signal: AbortSignal): Promise<SandboxedCommand> {
   const sandbox = await manager();
-  const kept = protectedPaths(policy.protectedRoots, (p) => lstatSync(p, { throwIfNoEntry: false }));
+  if (running === 0) clearStalePlaceholders(policy.protectedRoots);
+  const kept = protectedPaths(policy.protectedRoots, lstatOrNothing);
   mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
   // The id is what the proxies know the command's allowances by: it must not be guessable by
   // another sandboxed command.
@@ -121,11 +122,13 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
       { commandId: id, commandText: command },
     );
     let released = false;
+    running++;
     return {
       command: wrapped,
       release() {
         if (released) return;
         released = true;
+        running--;
         sandbox.unregisterCommandNetworkLists(id);
         sandbox.cleanupAfterCommand();
       },
@@ -134,6 +137,35 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
     // A wrap that failed opened nothing to clean up after.
     sandbox.unregisterCommandNetworkLists(id);
     throw error;
+  }
+}
+
+/** Sandboxed commands of this process not yet released. */
+let running = 0;
+
+/** lstat, with no answer for a path that is not there, whether its last part is missing or a part
+ * before it is a file (ENOTDIR). */
+function lstatOrNothing(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/** The empty files bubblewrap mounts over a missing `.git` or `.claude` are removed after each
+ * command (SandboxedCommand.release), but not when the process was killed first (SIGKILL, the
+ * out-of-memory killer): left there, they would stand where the project's directories belong. An
+ * empty regular file by those names is nothing else (git refuses an empty .git file), so while no
+ * sandboxed command of this process runs, one is removed. */
+function clearStalePlaceholders(roots: readonly string[]): void {
+  for (const root of roots) {
+    for (const top of [".git", ".claude"]) {
+      const file = path.join(root, top);
+      const stats = lstatOrNothing(file);
+      if (stats?.isFile() && stats.size === 0) rmSync(file, { force: true });
+    }
   }
 }
 

@@ -202,3 +202,21 @@ test("a repository a sandboxed command nests in the workspace cannot run program
   await runInProject(project, [{ text: "Hello." }]);
   assert.equal(await fs.access(owned).then(() => true, () => false), false);
 });
+
+test("the empty .git and .claude a killed sandbox left behind are cleared away, and commands run again", { skip }, async (t) => {
+  // The sandbox turned on in the user's settings: the project has no .claude directory.
+  const project = await tempProject(t);
+  await project.settings({ sandbox: { enabled: true } }, "user");
+  // What bubblewrap's mount points are when the process that made them was killed before it could
+  // remove them.
+  await project.write(".claude", "");
+  await project.write(".git", "");
+  const { provider } = await runInProject(project, calls({ works: "echo still-works" }));
+  const got = results(provider.requests);
+  assert.equal(got.get("works")?.is_error, undefined, String(got.get("works")?.content));
+  assert.equal(got.get("works")?.content, "still-works");
+  assert.equal(await project.exists(".claude"), false);
+  assert.equal(await project.exists(".git"), false);
+  // The project can have its .claude directory again.
+  await project.write(".claude/settings.json", JSON.stringify({ sandbox: { enabled: true } }));
+});

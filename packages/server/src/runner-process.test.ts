@@ -2,13 +2,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
+import { processAlive } from "@harness/test-utils";
 import { spawnRunner } from "./runner-process.ts";
-import { testDir } from "./test-helpers.ts";
+import { testDir, waitFor } from "./test-helpers.ts";
 
 /** Makes `runner-<pid>.sock` in `dir` from a process that is then killed, as a runner killed with
  * SIGKILL leaves its socket; returns its path. */
@@ -37,4 +38,28 @@ test("a runner the server starts listens on a socket in its directory; sockets o
   assert.equal(existsSync(dead), false, "the dead runner's socket is removed");
   assert.ok(existsSync(join(dir, `runner-${process.pid}.sock`)));
   assert.ok(existsSync(join(dir, "runner-1.sock")));
+});
+
+test("a runner killed by a signal takes what it started in its process group with it (no orphan outlives it)", async (t) => {
+  const dir = await testDir(t);
+  const pidFile = join(dir, "child.pid");
+  // A stand-in runner: starts a child in its own process group (as the sandbox's network relays
+  // are), then says where it listens, and serves nothing.
+  const main = join(dir, "fake-runner.mjs");
+  writeFileSync(
+    main,
+    `import { spawn } from "node:child_process"; import { writeFileSync } from "node:fs";
+const child = spawn("sleep", ["300"], { stdio: "ignore" });
+writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
+console.log(JSON.stringify({ event: "listening", url: "http://127.0.0.1:9" }));
+setInterval(() => {}, 1000);`,
+  );
+  const runner = await spawnRunner({ workspace: dir, env: { ...process.env }, logFile: join(dir, "runner-0.log"), mainPath: main });
+  t.after(() => runner.stop(1000));
+  await waitFor(() => existsSync(pidFile), "the child to start");
+  const childPid = Number(readFileSync(pidFile, "utf8"));
+  assert.ok(processAlive(childPid));
+  process.kill(runner.pid!, "SIGKILL");
+  await runner.exited;
+  await waitFor(() => !processAlive(childPid), "the runner's leftover child to be killed");
 });

@@ -203,6 +203,16 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
       end = { how: `${signal ? "was killed" : "exited"} (${exitReason})`, ...(said && { said }) };
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
       if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);
+      // Killed before it could end what it started (a sandboxed command's network relays, a
+      // command): those are still in its process group, with nobody left to stop them.
+      if (signal && child.pid !== undefined) {
+        try {
+          // The group alone: the pid itself is free now, and may already be another process's.
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // Nothing was left in it.
+        }
+      }
       resolve();
       exitListeners.fire();
     });

@@ -25,3 +25,21 @@ test("the transcript file is private, grows by appending, starts over when the c
   file.remove();
   assert.equal(existsSync(path), false);
 });
+
+test("transcript directories of processes that are gone are swept away by the next one", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  // A pid that no process has now: one that just exited.
+  const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+  const left = join(tmpdir(), `harness-transcripts-${dead}-left`);
+  mkdirSync(left, { recursive: true });
+  writeFileSync(join(left, "s.jsonl"), "{}\n");
+  // A process of this test file writes its first transcript only now (a fresh import).
+  const { transcriptFile: fresh } = await import(`./transcript-file.ts?sweep=${Date.now()}`);
+  const path = fresh("s2").sync([{ role: "user", content: "x" }]);
+  assert.ok(path);
+  assert.equal(existsSync(left), false);
+  fresh("s2").remove();
+});

@@ -2,7 +2,7 @@
 // session's transcript (JSON lines, one message each, `.message.content` holding what was said),
 // and hooks that check what happened (a Stop hook looking for a test run, say) read it. Written
 // when a hook is about to run, and then only what was added since; removed with the session.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ModelMessage } from "@harness/llm";
@@ -15,15 +15,51 @@ export type TranscriptFile = {
 
 let privateDir: string | undefined;
 
+const PREFIX = "harness-transcripts-";
+
 /** A directory this process made for itself (mkdtemp: a new name, mode 0700), so that nobody else
- * can read the conversations or plant a file or a link where one is written; removed at exit. */
+ * can read the conversations or plant a file or a link where one is written; removed at exit. Its
+ * name holds the pid, so that the directories of processes killed before they could remove theirs
+ * are swept away by the next one. */
 function dir(): string {
   if (privateDir === undefined) {
-    privateDir = mkdtempSync(join(tmpdir(), "harness-transcripts-"));
+    sweepDead();
+    privateDir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
     const made = privateDir;
     process.once("exit", () => rmSync(made, { recursive: true, force: true }));
   }
   return privateDir;
+}
+
+/** Removes this user's transcript directories whose process is gone. */
+function sweepDead(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const pid = Number(/^harness-transcripts-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    const full = join(tmpdir(), name);
+    try {
+      const stats = lstatSync(full);
+      if (stats.isDirectory() && (uid === undefined || stats.uid === uid)) rmSync(full, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export function transcriptFile(sessionId: string): TranscriptFile {

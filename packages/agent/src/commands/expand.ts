@@ -59,10 +59,15 @@ function withOptions(expansion: Expanded, source: { model?: string; allowedTools
   return expansion;
 }
 
-/** The shell commands Claude Code would run while expanding `body`: inline !`cmd` and ```! blocks. */
+/** A `!` command written inline (!`cmd`, at the start of a line or after a space; the space is
+ * group 1, the command group 2), and one written as a ```! fenced block (group 1). */
+export const SHELL_INLINE = /(^|\s)!`([^`\n]+)`/gm;
+export const SHELL_BLOCK = /^```!\s*\n([\s\S]*?)\n```/gm;
+
+/** The shell commands of `body` that run while it expands: inline !`cmd` and ```! blocks. */
 export function shellCommands(body: string): string[] {
   const found: string[] = [];
-  for (const match of body.matchAll(/^```!\s*\n([\s\S]*?)\n```/gm)) found.push((match[1] as string).trim());
-  for (const match of body.matchAll(/(?:^|\s)!`([^`\n]+)`/gm)) found.push((match[1] as string).trim());
+  for (const match of body.matchAll(SHELL_BLOCK)) found.push((match[1] as string).trim());
+  for (const match of body.matchAll(SHELL_INLINE)) found.push((match[2] as string).trim());
   return found;
 }

@@ -4,12 +4,10 @@
 // someone can give it), and the user sees them as tool calls. A mention that names no file is text.
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { ToolUseBlock } from "@harness/llm";
 import { findImports } from "../context/markdown-imports.ts";
-import { executeToolCalls } from "../execute-tool-calls.ts";
 import { resolveToolPath } from "../permissions/paths.ts";
+import { runCommandCalls } from "./command-calls.ts";
 import type { RunContext } from "./run-context.ts";
-import { toolRunFor } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
 /** At most this many files are read for one command. */
@@ -25,18 +23,15 @@ export async function attachMentionedFiles(ctx: RunContext, state: RunState, tex
     if (files.length === MAX_FILES) break;
   }
   if (files.length === 0) return text;
-  const stamp = Date.now().toString(36);
-  const calls: ToolUseBlock[] = files.map(({ file }, i) => ({ type: "tool_use", id: `command_file_${stamp}_${i}`, name: "Read", input: { file_path: file } }));
-  for (const call of calls) {
-    state.started.add(call.id);
-    state.emit({ type: "tool.started", toolName: call.name, toolUseId: call.id, input: call.input });
-  }
-  const results = await executeToolCalls(calls, toolRunFor(ctx, state));
-  const parts = results.map((result, i) => {
+  const results = await runCommandCalls(
+    ctx,
+    state,
+    files.map(({ file }) => ({ name: "Read", input: { file_path: file } })),
+  );
+  const parts = results.map(({ text: content, isError }, i) => {
     const { written, file } = files[i]!;
-    const content = typeof result.content === "string" ? result.content : result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const shown = path.relative(cwd, file) || written;
-    return result.is_error ? `(@${written} was not read: ${content})` : `Contents of ${shown}:\n${content}`;
+    return isError ? `(@${written} was not read: ${content})` : `Contents of ${shown}:\n${content}`;
   });
   return `${text}\n\n${parts.join("\n\n")}`;
 }

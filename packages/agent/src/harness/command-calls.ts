@@ -1,0 +1,25 @@
+// Tool calls a slash command makes as it expands (its `!` commands, the files it names): run as the
+// model's calls are, through the same gate, and shown to the user as tool calls.
+import type { ToolResultBlock } from "@harness/llm";
+import { executeToolCalls } from "../execute-tool-calls.ts";
+import type { RunContext } from "./run-context.ts";
+import { toolRunFor } from "./run-context.ts";
+import type { RunState } from "./run-state.ts";
+
+export type CommandCallResult = { text: string; isError: boolean };
+
+/** Runs the calls (together, as one reply's would run) and returns each one's text, in order. */
+export async function runCommandCalls(ctx: RunContext, state: RunState, calls: readonly { name: string; input: Record<string, unknown> }[]): Promise<CommandCallResult[]> {
+  const stamp = Date.now().toString(36);
+  const uses = calls.map((call, i) => ({ type: "tool_use" as const, id: `command_${stamp}_${i}`, name: call.name, input: call.input }));
+  for (const use of uses) {
+    state.started.add(use.id);
+    state.emit({ type: "tool.started", toolName: use.name, toolUseId: use.id, input: use.input });
+  }
+  const results = await executeToolCalls(uses, toolRunFor(ctx, state));
+  return results.map((result) => ({ text: textOf(result), isError: result.is_error === true }));
+}
+
+function textOf(result: ToolResultBlock): string {
+  return typeof result.content === "string" ? result.content : result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+}

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
+import { workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
 import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
@@ -196,6 +197,10 @@ test("delete disconnects the session's clients with an error frame, stops its ru
     const workspace = join(dataDir, "workspaces", "u", "doomed");
     await mkdir(workspace, { recursive: true });
     await writeFile(join(workspace, "notes.txt"), "x");
+    // What its sandboxed commands left in their temporary directory, outside the workspace.
+    const tmp = workspaceTmpDir(workspace);
+    await mkdir(tmp, { recursive: true });
+    await writeFile(join(tmp, "scratch"), "y");
     const runner = runners.runners.get("u/doomed")!;
 
     assert.deepEqual(await call(server, "DELETE", "/sessions/doomed?userId=u"), { status: 200, body: { sessionId: "doomed", deleted: true } });
@@ -204,6 +209,7 @@ test("delete disconnects the session's clients with an error frame, stops its ru
     assert.match(client.errors.at(-1)!.message, /deleted/);
     assert.equal(runner.stops, 1);
     assert.equal(existsSync(workspace), false);
+    assert.equal(existsSync(tmp), false, "the sandbox's temporary directory goes too");
     assert.deepEqual((await call(server, "GET", "/sessions?userId=u")).body, []);
     assert.equal((await call(server, "DELETE", "/sessions/doomed?userId=u")).status, 404);
 

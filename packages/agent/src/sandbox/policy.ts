@@ -1,10 +1,9 @@
 // What the sandbox lets a run's Bash commands do, from its settings and permission rules.
-import { createHash } from "node:crypto";
-import os from "node:os";
 import path from "node:path";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../real-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
+import { workspaceTmpDir } from "./tmp-dir.ts";
 
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
  * something that later runs outside the sandbox (hooks and MCP servers from the settings, git's
@@ -178,13 +177,6 @@ function rulePath(pattern: string, root: string, places: PolicyPlaces): string {
 
 function hasGlob(p: string): boolean {
   return /[*?[{]/.test(p);
-}
-
-/** A directory of the workspace's own for its commands' temporary files, outside it (the sandbox
- * runtime's default is one directory for every sandboxed command on the machine). */
-function workspaceTmpDir(cwd: string): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  return path.join(os.tmpdir(), `harness-sandbox-${uid}`, createHash("sha256").update(cwd).digest("hex").slice(0, 16));
 }
 
 /** `~/` is the home directory; a relative path starts at the project root. */

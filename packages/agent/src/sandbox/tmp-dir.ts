@@ -1,0 +1,11 @@
+// Where the sandboxed commands run in a directory keep their temporary files ($TMPDIR): a
+// directory of its own, outside it (the sandbox runtime's default is one directory for every
+// sandboxed command on the machine). The server removes a session's with the session.
+import { createHash } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+
+export function workspaceTmpDir(cwd: string): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  return path.join(os.tmpdir(), `harness-sandbox-${uid}`, createHash("sha256").update(cwd).digest("hex").slice(0, 16));
+}

@@ -14,7 +14,7 @@ import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp } from "../mcp/manager.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
-import type { Settings, SettingsSource } from "../settings/types.ts";
+import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
@@ -227,7 +227,7 @@ const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|A
 function harnessOverrides(sources: readonly SettingsSource[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const source of sources) {
-    const trusted = source.scope === "user" || source.scope === "managed";
+    const trusted = !comesWithRepository(source.scope);
     for (const [name, value] of Object.entries(source.settings.env ?? {})) if (trusted || !ENDPOINT_VARIABLE.test(name)) env[name] = value;
   }
   return env;
@@ -248,7 +248,7 @@ function trustedServers(sources: readonly SettingsSource[], notice: NoticeSink):
   let servers: Settings["mcpServers"];
   for (const source of sources) {
     if (source.settings.mcpServers === undefined) continue;
-    if (source.scope === "user" || source.scope === "managed") servers = { ...servers, ...source.settings.mcpServers };
+    if (!comesWithRepository(source.scope)) servers = { ...servers, ...source.settings.mcpServers };
     else notice("warning", `${source.path} (mcpServers): a project's settings files cannot define MCP servers, which would start unasked; put them in the project's .mcp.json, where they start once approved.`);
   }
   return servers;
@@ -258,7 +258,7 @@ function trustedServers(sources: readonly SettingsSource[], notice: NoticeSink):
  * project's own files (settings.json, settings.local.json) come with the repository, as its
  * `.mcp.json` does, and cannot approve what it would run. */
 function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
-  const trusted = sources.filter((source) => source.scope === "user" || source.scope === "managed");
+  const trusted = sources.filter((source) => !comesWithRepository(source.scope));
   return {
     enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
     enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),

@@ -3,7 +3,7 @@ import { toPermissionRules } from "../permissions/parse-rule.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { mergeSettings } from "./merge.ts";
 import { readConfigJson } from "../config-files.ts";
-import { SCOPES_BY_PRECEDENCE } from "./types.ts";
+import { comesWithRepository, SCOPES_BY_PRECEDENCE } from "./types.ts";
 import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsScope, SettingsSource } from "./types.ts";
 import { validateSettings } from "./validate.ts";
 
@@ -73,7 +73,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
  * repository: they may not turn approvals off for whoever opens it. bypassPermissions there is
  * dropped with a diagnostic; the user's and managed settings, and the run's own mode, still may. */
 function withoutBypassFromProject(scope: SettingsScope, file: string, settings: SettingsSource["settings"], diagnostics: SettingsDiagnostic[]): SettingsSource["settings"] {
-  if ((scope !== "project" && scope !== "local") || settings.permissions?.defaultMode !== "bypassPermissions") return settings;
+  if (!comesWithRepository(scope) || settings.permissions?.defaultMode !== "bypassPermissions") return settings;
   diagnostics.push({
     file,
     key: "permissions.defaultMode",

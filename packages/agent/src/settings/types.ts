@@ -6,6 +6,14 @@ export type SettingsScope = "user" | "project" | "local" | "managed";
 
 export const SCOPES_BY_PRECEDENCE: readonly SettingsScope[] = ["user", "project", "local", "managed"];
 
+/** Whether a scope's file lies in the project, and so may come with the repository (settings.json,
+ * and settings.local.json, which a repository can hold too): such settings may not loosen what
+ * guards the user (bypassPermissions, MCP servers and their approval, where the model is reached).
+ * The user's and managed settings are the user's and their organisation's own. */
+export function comesWithRepository(scope: SettingsScope): boolean {
+  return scope === "project" || scope === "local";
+}
+
 export type PermissionsSettings = {
   allow?: string[];
   ask?: string[];

@@ -1,7 +1,7 @@
 // Which model a run uses and the provider that serves it.
 import { createProviderForModel, defaultModel, type Provider } from "@harness/llm";
 import type { Settings } from "../settings/types.ts";
-import { MODEL_ALIASES, resolveAgentModel, type ModelResolver } from "../subagents/agent-model.ts";
+import { claudeAlias, resolveAgentModel, type ModelResolver } from "../subagents/agent-model.ts";
 import type { RunAgentOptions } from "../types.ts";
 
 /** A slash command's `model` wins, then the run's `model`, the settings' `model`, and
@@ -14,10 +14,8 @@ export function chooseModel(options: RunAgentOptions, settings: Settings, comman
   let wanted = commandModel?.trim() || options.model || (typeof settings.model === "string" && settings.model.trim()) || "default";
   if (wanted.toLowerCase() === "default") wanted = defaultModel(env);
   wanted = wanted.replace(/\[1m\]$/i, "");
-  let alias = wanted.toLowerCase();
-  if (alias === "opusplan") alias = (options.permissionMode ?? settings.permissions?.defaultMode) === "plan" ? "opus" : "sonnet";
-  if (alias === "sonnet" || alias === "opus" || alias === "haiku") return env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]?.trim() || MODEL_ALIASES[alias];
-  return wanted;
+  if (wanted.toLowerCase() === "opusplan") wanted = (options.permissionMode ?? settings.permissions?.defaultMode) === "plan" ? "opus" : "sonnet";
+  return claudeAlias(wanted, env) ?? wanted;
 }
 
 export type ModelProvider = { ok: true; provider: Provider; model: string } | { ok: false; error: string };

@@ -25,12 +25,17 @@ export function resolveAgentModel(setting: string | undefined, parentModel: stri
   const forced = env.CLAUDE_CODE_SUBAGENT_MODEL?.trim();
   const wanted = forced || setting?.trim();
   if (!wanted || wanted.toLowerCase() === "inherit") return parentModel;
-  const alias = wanted.toLowerCase();
-  if (alias === "sonnet" || alias === "opus" || alias === "haiku") {
-    if (!/claude/i.test(parentModel)) return parentModel;
-    return env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]?.trim() || MODEL_ALIASES[alias];
-  }
-  return wanted;
+  const aliased = claudeAlias(wanted, env);
+  if (aliased === undefined) return wanted;
+  return /claude/i.test(parentModel) ? aliased : parentModel;
+}
+
+/** The model a Claude Code alias (sonnet, opus, haiku, in any case) stands for, or undefined for
+ * anything else. */
+export function claudeAlias(name: string, env: EnvLike): string | undefined {
+  const alias = name.toLowerCase();
+  if (alias !== "sonnet" && alias !== "opus" && alias !== "haiku") return undefined;
+  return env[`ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`]?.trim() || MODEL_ALIASES[alias];
 }
 
 /** The default resolver: resolveAgentModel, on the parent's provider. */

@@ -5,7 +5,7 @@
 // which the next server takes over.
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { pidAlive } from "./pid-alive.ts";
+import { pidAlive } from "@harness/agent/pid-alive";
 
 export const LOCK_FILE = "server.lock";
 

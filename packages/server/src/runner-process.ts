@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
 import { removeSocketFile, socketPid } from "@harness/runner/unix-socket";
 import { z } from "zod";
-import { pidAlive } from "./pid-alive.ts";
+import { pidAlive } from "@harness/agent/pid-alive";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 

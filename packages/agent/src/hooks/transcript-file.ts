@@ -6,6 +6,7 @@ import { appendFileSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ModelMessage } from "@harness/llm";
+import { pidAlive } from "../pid-alive.ts";
 
 export type TranscriptFile = {
   /** Brings the file up to `messages` and returns its path ("" when it cannot be written). */
@@ -42,7 +43,7 @@ function sweepDead(): void {
   const uid = process.getuid?.();
   for (const name of names) {
     const pid = Number(/^harness-transcripts-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || pidAlive(pid)) continue;
     const full = join(tmpdir(), name);
     try {
       const stats = lstatSync(full);
@@ -50,15 +51,6 @@ function sweepDead(): void {
     } catch {
       // Gone meanwhile, or not ours to remove.
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -1,4 +1,4 @@
-import type { TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
+import { isBlankText, type TextBlock, type ToolResultBlock, type ToolUseBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 import { untilAborted } from "./harness/abortable.ts";
 import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "./mcp/tool-result.ts";
@@ -101,11 +101,11 @@ function finalizeToolCall(toolUseId: string, { output, notes }: Finished, emit: 
   const isError = output.isError === true;
   const text = typeof output.content === "string" ? output.content : String(output.content);
   // The model API refuses an error result without content, and any blank text block.
-  const content = text.trim() === "" ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
+  const content = isBlankText(text) ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
   emit({ type: "tool.completed", toolUseId, output: content, isError });
   if (output.blocks && output.blocks.length > 0) {
     const blocks = output.blocks
-      .filter((block) => block.type !== "text" || block.text.trim() !== "")
+      .filter((block) => block.type !== "text" || !isBlankText(block.text))
       .map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text) } : block));
     return toolResult(toolUseId, [...blocks, ...notes.map((text): TextBlock => ({ type: "text", text }))], isError);
   }

@@ -1,6 +1,6 @@
 // Keeping the conversation valid for the model API: no empty messages or text blocks, and every
 // tool_use answered by a tool_result in the message right after it.
-import type { ContentBlock, ModelMessage, TextBlock, ToolResultBlock, ToolUseBlock } from "@harness/llm";
+import { isBlankText, type ContentBlock, type ModelMessage, type TextBlock, type ToolResultBlock, type ToolUseBlock } from "@harness/llm";
 
 /** `history` plus the new user text (and `extra` blocks after it, e.g. hook context). A history
  * that ends with a user message (tool results of an interrupted run, say) gets them added to that
@@ -10,7 +10,7 @@ export function withUserText(history: readonly ModelMessage[], text: string, ext
   const last = messages[messages.length - 1];
   const added: ContentBlock[] = [...textBlocks(text), ...extra];
   if (last?.role !== "user") {
-    messages.push({ role: "user", content: extra.length === 0 && !isBlank(text) ? text : added });
+    messages.push({ role: "user", content: extra.length === 0 && !isBlankText(text) ? text : added });
     return messages;
   }
   const earlier: ContentBlock[] = typeof last.content === "string" ? textBlocks(last.content) : last.content;
@@ -19,17 +19,14 @@ export function withUserText(history: readonly ModelMessage[], text: string, ext
 }
 
 function textBlocks(text: string): ContentBlock[] {
-  return isBlank(text) ? [] : [{ type: "text", text }];
+  return isBlankText(text) ? [] : [{ type: "text", text }];
 }
 
-/** Text the model API refuses as a text block: none, or whitespace only (a model often writes a
- * block of just "\n\n" before a tool call). */
-export const isBlank = (text: string) => text.trim() === "";
 
 /** The message without blank text blocks, or undefined when nothing is left. */
 export function cleanAssistantMessage(message: ModelMessage): ModelMessage | undefined {
-  if (typeof message.content === "string") return isBlank(message.content) ? undefined : message;
-  const content = message.content.filter((block) => block.type !== "text" || !isBlank(block.text));
+  if (typeof message.content === "string") return isBlankText(message.content) ? undefined : message;
+  const content = message.content.filter((block) => block.type !== "text" || !isBlankText(block.text));
   if (content.length === 0) return undefined;
   return content.length === message.content.length ? message : { role: message.role, content };
 }

@@ -3,6 +3,7 @@
 // returns at most one event and allocates nothing beyond it.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@harness/protocol";
+import { isBlankText } from "./blank-text.ts";
 import { badInputMessage, parseToolInput } from "./tool-input.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
 
@@ -126,7 +127,7 @@ export function assistantMessage(state: StreamState): ModelMessage {
     switch (block.kind) {
       case "text":
         // Whitespace alone (a "\n\n" before a tool call) would be refused when sent back.
-        if (block.text.trim() !== "") content.push({ type: "text", text: block.text });
+        if (!isBlankText(block.text)) content.push({ type: "text", text: block.text });
         break;
       case "tool":
         if (block.input !== undefined) content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });

@@ -9,8 +9,10 @@ import type { ContentBlock, ModelMessage, ToolResultBlock } from "./types.ts";
  * so that the roles still alternate). */
 export const NO_CONTENT = "(no content)";
 
-const isBlank = (text: string) => text.trim() === "";
-const blankText = (block: { type: string; text?: string }) => block.type === "text" && isBlank(block.text!);
+/** Text the API refuses as a text block: none, or whitespace only (a model often writes a block of
+ * just "\n\n" before a tool call). */
+export const isBlankText = (text: string) => text.trim() === "";
+const blankText = (block: { type: string; text?: string }) => block.type === "text" && isBlankText(block.text!);
 
 /** `messages` without blank text, in messages and in tool results, and without other providers'
  * reasoning: the same array when none has any (the usual case). */
@@ -30,7 +32,7 @@ export function withoutBlankText(messages: readonly ModelMessage[]): ModelMessag
 const foreignThinking = (block: ContentBlock) => block.type === "thinking" && block.signature.startsWith(REASONING_SIGNATURE);
 
 function cleanMessage(message: ModelMessage): ModelMessage {
-  if (typeof message.content === "string") return isBlank(message.content) ? { role: message.role, content: NO_CONTENT } : message;
+  if (typeof message.content === "string") return isBlankText(message.content) ? { role: message.role, content: NO_CONTENT } : message;
   if (!message.content.some((block) => blankText(block) || foreignThinking(block) || (block.type === "tool_result" && blankResult(block)))) return message;
   const content: ContentBlock[] = [];
   for (const block of message.content) {
@@ -41,7 +43,7 @@ function cleanMessage(message: ModelMessage): ModelMessage {
 }
 
 function blankResult(block: ToolResultBlock): boolean {
-  return typeof block.content === "string" ? isBlank(block.content) : block.content.length === 0 || block.content.some(blankText);
+  return typeof block.content === "string" ? isBlankText(block.content) : block.content.length === 0 || block.content.some(blankText);
 }
 
 /** The API also refuses a tool result with no content when it is an error. */

@@ -29,3 +29,4 @@ export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";
 export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, resolveRetrySettings } from "./settings.ts";
 export type { EnvLike } from "./settings.ts";
 export { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "./model-prefix.ts";
+export { isBlankText } from "./blank-text.ts";

@@ -1,4 +1,5 @@
 // Turns an MCP tools/call result into what the model sees.
+import { isBlankText } from "@harness/llm";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 
 /** What Claude Code answers for a call that produced no content. */
@@ -35,7 +36,7 @@ export function convertToolResult(result: CallToolResultLike): ToolOutput {
       case "text": {
         // Blank text is left out: the model API refuses a text block without other characters.
         const text = String(item.text ?? "");
-        if (text.trim() !== "") note(text);
+        if (!isBlankText(text)) note(text);
         break;
       }
       case "image": {

@@ -95,11 +95,17 @@ async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise
   }
 }
 
+/** A tool's output as text. Tools written in plain JavaScript may hand back something else than
+ * the string their type promises. */
+export function outputText(output: ToolOutput): string {
+  return typeof output.content === "string" ? output.content : String(output.content);
+}
+
 /** The tool_result for the model: the output's blocks (images) or its text, cut to size, then the
  * notes. The event carries the output's text only. */
 function finalizeToolCall(toolUseId: string, { output, notes }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
   const isError = output.isError === true;
-  const text = typeof output.content === "string" ? output.content : String(output.content);
+  const text = outputText(output);
   // The model API refuses an error result without content, and any blank text block.
   const content = isBlankText(text) ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
   emit({ type: "tool.completed", toolUseId, output: content, isError });

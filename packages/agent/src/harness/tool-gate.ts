@@ -3,7 +3,7 @@
 import type { ToolUseBlock } from "@harness/llm";
 import { nestedMemoryReminder, systemReminder } from "../context/format-memory.ts";
 import type { NestedMemory } from "../context/nested-memory.ts";
-import type { ToolGate } from "../execute-tool-calls.ts";
+import { outputText, type ToolGate } from "../execute-tool-calls.ts";
 import { toolResponseFor } from "../hooks/tool-response.ts";
 import type { HookResult } from "../hooks/types.ts";
 import { decide } from "../permissions/decide.ts";
@@ -54,13 +54,12 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
     async after(call, tool, args, output, signal) {
       const notes: string[] = [];
       if (!output.isError && o.hooks.has("PostToolUse")) {
-        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: toolResponseFor(call.name, args as Record<string, unknown>, output), tool_use_id: call.id }, signal);
+        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: toolResponseFor(call.name, args as Record<string, unknown>, outputText(output)), tool_use_id: call.id }, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUse hook stopped the run.");
         if (hook.blocked) notes.push(`PostToolUse hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
       } else if (output.isError && o.hooks.has("PostToolUseFailure")) {
-        const error = typeof output.content === "string" ? output.content : String(output.content);
-        const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error, is_interrupt: signal.aborted };
+        const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error: outputText(output), is_interrupt: signal.aborted };
         const hook = await o.hooks.run("PostToolUseFailure", fields, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUseFailure hook stopped the run.");
         for (const context of hook.additionalContext) notes.push(systemReminder(context));

@@ -2,10 +2,8 @@
 // gives its hooks for the tools whose results hooks most often read: an object for a file the
 // call wrote and for a command's output (`jq .tool_response.filePath`, `.tool_response.stdout`);
 // the result's text for the others.
-import type { ToolOutput } from "../types.ts";
 
-export function toolResponseFor(toolName: string, args: Record<string, unknown>, output: ToolOutput): unknown {
-  const text = typeof output.content === "string" ? output.content : String(output.content);
+export function toolResponseFor(toolName: string, args: Record<string, unknown>, text: string): unknown {
   switch (toolName) {
     case "Write":
       return { filePath: args.file_path, content: args.content, success: true };

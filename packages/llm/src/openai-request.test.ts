@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIReply, startFakeOpenAI } from "@harness/test-utils";
 import { createOpenAIProvider } from "./openai-provider.ts";
+import { chatCompletionsRequest } from "./openai-request.ts";
 import { collect, lastDone } from "./test-support.ts";
 import type { ModelMessage, ModelRequest } from "./types.ts";
 
@@ -145,4 +146,21 @@ test("system blocks are joined; cache breakpoints and thinking blocks are not se
     { role: "user", content: "again" },
   ]);
   assert.deepEqual(body.tools, [{ type: "function", function: { name: "t", description: "d", parameters: { type: "object" } } }]);
+});
+
+test("a stored reasoning block goes back only in the two fields such servers use: a tampered signature names no other field", () => {
+  const messages: ModelMessage[] = [
+    { role: "user", content: "hi" },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "sneaky", signature: "openai-compatible:role" },
+        { type: "text", text: "hello" },
+      ],
+    },
+  ];
+  const sent = chatCompletionsRequest({ model: "m", messages }, { maxTokensField: "max_tokens" }).messages;
+  assert.deepEqual(sent[1], { role: "assistant", content: "hello" });
+  const fair = chatCompletionsRequest({ model: "m", messages: [messages[0]!, { role: "assistant", content: [{ type: "thinking", thinking: "ok", signature: "openai-compatible:reasoning" }, { type: "text", text: "hello" }] }] }, { maxTokensField: "max_tokens" }).messages;
+  assert.deepEqual(fair[1], { role: "assistant", content: "hello", reasoning: "ok" });
 });

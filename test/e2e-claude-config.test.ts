@@ -74,11 +74,24 @@ test("memory with its @import, the skill registry, the MCP tools and the environ
   const everything = text(body.system) + text(body.messages);
   assert.match(everything, /Answer briefly/, "CLAUDE.md");
   assert.match(everything, /CONVENTION-MARKER-42/, "the file CLAUDE.md imports");
+  assert.match(everything, /RULE-MARKER-7/, "a rule of .claude/rules");
+  assert.doesNotMatch(everything, /DOCS-RULE-MARKER-9/, "a rule with paths waits for a file it matches");
   assert.match(everything, /release-notes/, "the skill's name and description");
   assert.match(text(body.system), new RegExp(project.replace(/[/.]/g, "\\$&")), "the working directory");
   const tools = body.tools.map((t: { name: string }) => t.name);
   for (const name of ["Bash", "Read", "Edit", "Write", "Task", "Skill", "mcp__tools__echo"]) assert.ok(tools.includes(name), `tool ${name}`);
   assert.ok(text(body.system).includes("cache_control") || text(body.tools).includes("cache_control"), "prompt-cache breakpoints");
+});
+
+test("a rule with paths reaches the model with the first tool call on a file it matches", async () => {
+  const { events, requests } = await run("read the docs", [
+    { toolUses: [{ id: "toolu_docs", name: "Read", input: { file_path: "docs/conventions.md" } }] },
+    { toolUses: [{ id: "toolu_again", name: "Read", input: { file_path: "docs/conventions.md" } }] },
+    { text: "read" },
+  ]);
+  assert.equal(resultOf(events, "toolu_docs").isError, false);
+  assert.match(text(requests[1].body.messages.at(-1)), /DOCS-RULE-MARKER-9/);
+  assert.doesNotMatch(text(requests[2].body.messages.at(-1)), /DOCS-RULE-MARKER-9/, "once per run");
 });
 
 test("allow and deny rules and the PreToolUse hook decide what runs", async () => {

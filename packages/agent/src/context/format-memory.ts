@@ -27,12 +27,13 @@ export function memoryReminder(files: readonly MemoryFile[]): string {
   );
 }
 
-/** Memory files found under a directory the agent just worked in, for the loop to append to the
- * next tool result (see createNestedMemory); "" when there are none. */
+/** Memory files found under a directory the agent just worked in, and rules whose `paths` match
+ * the file, for the loop to append to the next tool result (see createNestedMemory); "" when
+ * there are none. */
 export function nestedMemoryReminder(files: readonly MemoryFile[]): string {
   if (files.length === 0) return "";
   const sections = files.map((file) => `Contents of ${file.path} (${LABELS[file.scope]}):\n\n${file.content.trim()}`);
   return systemReminder(
-    `The files you are working on are under directories with their own instructions. ${PREAMBLE}\n\n${sections.join("\n\n")}`,
+    `The files you are working on have instructions of their own. ${PREAMBLE}\n\n${sections.join("\n\n")}`,
   );
 }

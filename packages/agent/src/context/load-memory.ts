@@ -1,10 +1,12 @@
 // Memory files (CLAUDE.md and friends) loaded at the start of a run, in Claude Code's order: the
-// user's own file, then every directory from the top of the filesystem down to the working
-// directory. Later files are closer to the work and the model weighs them more.
+// user's own file and rules, then every directory from the top of the filesystem down to the
+// working directory, the project's rules after its root's shared files. Later files are closer to
+// the work and the model weighs them more.
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
 import { isWithin, realPathOf } from "../real-paths.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
+import { readRules, ruleMemory, type RuleFile } from "./rules.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
 
 export type LoadMemoryOptions = {
@@ -39,8 +41,9 @@ export async function externalImportsApproved(home: string, projectRoot: string)
 
 /** Never rejects: unreadable files, bad imports and cycles come back as diagnostics. A file reached
  * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
- * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. */
-export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad> {
+ * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. Rules
+ * with `paths` are not in `files` but in `pathRules`, for createNestedMemory to bring in. */
+export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad & { pathRules: RuleFile[] }> {
   const cwd = path.resolve(options.cwd);
   const projectRoot = path.resolve(options.projectRoot ?? cwd);
   const reader: MemoryReader = {
@@ -49,11 +52,30 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
     diagnostics: [],
     project: { root: projectRoot, externalImportsApproved: await externalImportsApproved(options.home, projectRoot) },
   };
-  const candidates = [
-    { file: path.join(options.home, ".claude", "CLAUDE.md"), scope: "user" as MemoryScope },
-    ...directoriesDownTo(cwd).flatMap((dir) => memoryCandidates(dir, isWithin(dir, projectRoot) ? "project" : "parent")),
+  const candidates = directoriesDownTo(cwd).flatMap((dir) => memoryCandidates(dir, isWithin(dir, projectRoot) ? "project" : "parent"));
+  // The project's rules go where its .claude/CLAUDE.md is, before the personal CLAUDE.local.md.
+  const local = candidates.findIndex((c) => c.file === path.join(projectRoot, "CLAUDE.local.md"));
+  const split = local < 0 ? candidates.length : local;
+  const pathRules: RuleFile[] = [];
+  // In sequence, not at once: which copy of a file reached twice is sent must not depend on timing.
+  const files = [
+    ...(await readInOrder(reader, [{ file: path.join(options.home, ".claude", "CLAUDE.md"), scope: "user" }])),
+    ...(await rulesNow(reader, path.join(options.home, ".claude", "rules"), "user", pathRules)),
+    ...(await readInOrder(reader, candidates.slice(0, split))),
+    ...(await rulesNow(reader, path.join(projectRoot, ".claude", "rules"), "project", pathRules)),
+    ...(await readInOrder(reader, candidates.slice(split))),
   ];
-  return { files: await readInOrder(reader, candidates), diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved };
+  return { files, pathRules, diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved };
+}
+
+/** The rules under `dir` that always apply, as memory files; those with `paths` go to `later`. */
+async function rulesNow(reader: MemoryReader, dir: string, scope: MemoryScope, later: RuleFile[]): Promise<MemoryFile[]> {
+  const files: MemoryFile[] = [];
+  for (const rule of await readRules(reader, dir, scope)) {
+    if (rule.paths) later.push(rule);
+    else files.push(...(await ruleMemory(reader, rule)));
+  }
+  return files;
 }
 
 /** Reads every candidate at once, then expands imports in candidate order, so the result order and

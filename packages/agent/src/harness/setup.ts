@@ -7,6 +7,7 @@ import { discoverCommands } from "../commands/discover.ts";
 import type { SlashCommand } from "../commands/types.ts";
 import { gitSnapshot, type GitSnapshot } from "../context/git-snapshot.ts";
 import { loadMemory } from "../context/load-memory.ts";
+import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
@@ -50,6 +51,8 @@ export type RunSetup = {
   /** From the settings and the run's permission mode. */
   permissions: PermissionContext;
   memory: MemoryFile[];
+  /** Rule files with `paths`, brought in when a tool works on a file they match. */
+  pathRules?: RuleFile[];
   /** The project's memory may import files from outside it (~/.claude.json says so). */
   externalImportsApproved?: boolean;
   git?: GitSnapshot;
@@ -123,6 +126,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     hooks,
     permissions,
     memory: memory.files,
+    pathRules: memory.pathRules,
     externalImportsApproved: memory.externalImportsApproved === true,
     ...(git && { git }),
     skills: skills.skills,

@@ -17,7 +17,7 @@ import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { createRunState, recordTurn, type RunState } from "./harness/run-state.ts";
-import { registerSessionEnd, stopHookContinues, submitPrompt } from "./harness/session-hooks.ts";
+import { registerSessionEnd, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
@@ -112,7 +112,8 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions): Promis
   const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }));
   state.model = ctx.model;
   try {
-    withPrompt(state, options.prompt);
+    if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
+    state.messages = withUserText(state.messages, options.prompt, await subagentStartContext(ctx));
     return options.signal.aborted ? finish(state, "aborted") : await runLoop(ctx, state);
   } catch (error) {
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);

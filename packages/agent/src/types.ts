@@ -156,6 +156,8 @@ export type RunAgentOptions = {
   onConfigure?: (listener: (change: RunConfigureChange) => void) => () => void;
   /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
   sessionId?: string;
+  /** Set by the sub-agent spawner on a sub-agent's run: its id and type, for its hooks. */
+  agent?: { id: string; type: string };
   /** Awaited before anything in the run (or its sub-agents) may change files: a tool that is not
    * `readOnly`, a hook's command. It may be called more than once, and concurrently; a rejection
    * does not stop the run. A runner takes its file checkpoint there, so that a run that only reads

@@ -31,6 +31,8 @@ export type HookHostOptions = {
   beforeCommands?: () => Promise<void>;
   /** Writes the conversation so far for the hooks and returns the file's path (`transcript_path`). */
   transcriptPath?: () => string;
+  /** The sub-agent whose hooks these are: every input names it (agent_id, agent_type). */
+  agent?: { id: string; type: string };
   notice: NoticeSink;
 };
 
@@ -46,7 +48,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
       // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
       const mode = o.mode();
       const permissionMode = mode === "dontAsk" ? "default" : mode;
-      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, hook_event_name: event, ...fields } as HookInputFor<typeof event>;
+      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;

@@ -183,6 +183,7 @@ export function hooksFor(
     mode,
     ...(setup.childEnv && { env: setup.childEnv }),
     ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
+    ...(options.agent && { agent: options.agent }),
     notice,
   });
 }

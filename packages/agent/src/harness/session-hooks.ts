@@ -49,17 +49,39 @@ export function registerSessionEnd(resources: AgentResources, hooks: HookHost): 
   };
 }
 
+/** Runs the SubagentStart hooks of a sub-agent's run; their additional context comes back as
+ * system-reminder blocks for its prompt. A sub-agent's start is not theirs to stop. */
+export async function subagentStartContext(ctx: RunContext): Promise<TextBlock[]> {
+  const agent = ctx.options.agent;
+  if (!agent || !ctx.hooks.has("SubagentStart")) return [];
+  const started = await ctx.hooks.run("SubagentStart", { agent_id: agent.id, agent_type: agent.type }, ctx.options.signal);
+  return started.additionalContext.map((text) => reminderBlock("SubagentStart", text));
+}
+
 /** Runs the Stop hooks (SubagentStop for a sub-agent) when the model is done. A hook that blocks
  * stopping keeps the run going: its reason goes to the model as the next user message, and the
  * next Stop input says `stop_hook_active: true`. */
 export async function stopHookContinues(ctx: RunContext, state: RunState): Promise<boolean> {
   const event = ctx.subagent ? "SubagentStop" : "Stop";
   if (!ctx.hooks.has(event)) return false;
-  const result = await ctx.hooks.run(event, { stop_hook_active: state.stopHookActive }, ctx.options.signal);
+  const last = lastAssistantText(state);
+  const fields = { stop_hook_active: state.stopHookActive, ...(last !== undefined && { last_assistant_message: last }) };
+  const agent = ctx.options.agent;
+  const result = event === "SubagentStop"
+    ? await ctx.hooks.run(event, { ...fields, agent_id: agent?.id ?? "", agent_type: agent?.type ?? "" }, ctx.options.signal)
+    : await ctx.hooks.run(event, fields, ctx.options.signal);
   if (!result.continue || !result.blocked || ctx.options.signal.aborted) return false;
   state.stopHookActive = true;
   state.messages = withUserText(state.messages, `${event} hook feedback:\n${result.blockReason}`);
   return true;
+}
+
+/** The text of the last assistant message, when the model ended on one. */
+function lastAssistantText(state: RunState): string | undefined {
+  const last = state.messages.at(-1);
+  if (last?.role !== "assistant") return undefined;
+  if (typeof last.content === "string") return last.content;
+  return last.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
 }
 
 function reminderBlock(event: string, text: string): TextBlock {

@@ -76,6 +76,37 @@ test("SubagentStop hooks run when a sub-agent finishes, Stop only for the main a
   assert.deepEqual(events, ["SubagentStop", "Stop"]);
 });
 
+test("SubagentStart and SubagentStop hooks match the agent's type; the start's context reaches the sub-agent, every hook inside it names it", async (t) => {
+  const project = await tempProject(t);
+  const log = await project.hook("log.sh", `input=$(cat)\nprintf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/hooks.log"`);
+  const context = await project.hook("context.sh", `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Only look under src/."}}'`);
+  await project.settings({
+    hooks: {
+      SubagentStart: [{ matcher: "Explore", hooks: [{ type: "command", command: log }, { type: "command", command: context }] }, { matcher: "general-purpose", hooks: [{ type: "command", command: log }] }],
+      SubagentStop: [{ matcher: "Explore", hooks: [{ type: "command", command: log }] }],
+      PreToolUse: [{ hooks: [{ type: "command", command: log }] }],
+    },
+  });
+  const { provider } = await runInProject(project, [
+    { toolCalls: [task("toolu_task", "Explore", "Find it")] },
+    { toolCalls: [{ id: "g1", name: "Glob", input: { pattern: "*.md" } }] },
+    { text: "Found nothing." },
+    { text: "Main done." },
+  ]);
+  const inputs = (await project.read("hooks.log")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const events = inputs.map((input) => input.hook_event_name);
+  assert.deepEqual(events, ["PreToolUse", "SubagentStart", "PreToolUse", "SubagentStop"]);
+  const agentId = inputs[1]!.agent_id;
+  assert.match(String(agentId), /^agent_/);
+  assert.equal(inputs[0]!.agent_id, undefined, "the main agent's Task call is not the sub-agent's");
+  for (const input of inputs.slice(1)) assert.deepEqual([input.agent_id, input.agent_type], [agentId, "Explore"]);
+  assert.equal(inputs[3]!.last_assistant_message, "Found nothing.");
+  const subagentPrompt = JSON.stringify(provider.requests[1]!.messages[0]);
+  assert.match(subagentPrompt, /SubagentStart hook additional context: Only look under src\//);
+  assert.match(subagentPrompt, /Find it/);
+  assert.doesNotMatch(JSON.stringify(provider.requests[0]!.messages), /Only look under src/, "the main agent does not get it");
+});
+
 test("a project's agent file cannot run its sub-agent in bypassPermissions: it runs in the parent's mode, saying so", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/agents/helper.md", "---\nname: helper\ndescription: helps\npermissionMode: bypassPermissions\n---\nHelp.");

@@ -38,7 +38,7 @@ const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "Post
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
 /** Events that honour `decision: "block"` in JSON output. */
 const DECISION_EVENTS: ReadonlySet<HookEventName> = new Set(["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
-const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"]);
+const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SubagentStart"]);
 
 /** Reads one finished hook the way Claude Code does: exit 0 → success, its stdout read as JSON
  * output when it is a JSON object; exit 2 → blocking error with stderr as the reason; anything

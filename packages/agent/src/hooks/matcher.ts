@@ -41,6 +41,9 @@ export function matchTarget(input: HookInput): string | undefined {
       return input.trigger;
     case "Notification":
       return input.notification_type;
+    case "SubagentStart":
+    case "SubagentStop":
+      return input.agent_type;
     default:
       return undefined;
   }

@@ -84,7 +84,7 @@ describe("runHooks: the process", () => {
       await runHooks(config, "PostToolUse", { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: {}, tool_response: { ok: true }, tool_use_id: "t" }, opts()),
       await runHooks(config, "UserPromptSubmit", { ...base, hook_event_name: "UserPromptSubmit", prompt: "secret" }, opts()),
       await runHooks(config, "Stop", { ...base, hook_event_name: "Stop", stop_hook_active: false }, opts()),
-      await runHooks(config, "SubagentStop", { ...base, hook_event_name: "SubagentStop", stop_hook_active: true }, opts()),
+      await runHooks(config, "SubagentStop", { ...base, hook_event_name: "SubagentStop", stop_hook_active: true, agent_id: "agent_1", agent_type: "Explore" }, opts()),
     ];
     for (const result of results) {
       assert.equal(result.blocked, true);

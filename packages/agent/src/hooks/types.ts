@@ -5,6 +5,7 @@ export const HOOK_EVENT_NAMES = [
   "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "SessionStart",
   "SessionEnd",
@@ -31,6 +32,9 @@ type HookInputBase = {
    * left out. */
   cwd?: string;
   permission_mode?: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+  /** Within a sub-agent: its id (agent_<uuid>, as on its events) and type (its agent's name). */
+  agent_id?: string;
+  agent_type?: string;
 };
 
 export type PreToolUseInput = HookInputBase & {
@@ -58,8 +62,16 @@ export type PostToolUseFailureInput = HookInputBase & {
 export type UserPromptSubmitInput = HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string };
 /** `stop_hook_active` is true when the agent is already continuing because a Stop hook blocked
  * stopping; hooks check it to avoid keeping the agent running forever. */
-export type StopInput = HookInputBase & { hook_event_name: "Stop"; stop_hook_active: boolean };
-export type SubagentStopInput = HookInputBase & { hook_event_name: "SubagentStop"; stop_hook_active: boolean };
+export type StopInput = HookInputBase & { hook_event_name: "Stop"; stop_hook_active: boolean; last_assistant_message?: string };
+/** As a sub-agent starts, before its first request: `additionalContext` goes to it with its prompt. */
+export type SubagentStartInput = HookInputBase & { hook_event_name: "SubagentStart"; agent_id: string; agent_type: string };
+export type SubagentStopInput = HookInputBase & {
+  hook_event_name: "SubagentStop";
+  stop_hook_active: boolean;
+  agent_id: string;
+  agent_type: string;
+  last_assistant_message?: string;
+};
 export type SessionStartInput = HookInputBase & {
   hook_event_name: "SessionStart";
   source: "startup" | "resume" | "clear" | "compact";
@@ -89,6 +101,7 @@ export type HookInput =
   | PostToolUseFailureInput
   | UserPromptSubmitInput
   | StopInput
+  | SubagentStartInput
   | SubagentStopInput
   | SessionStartInput
   | SessionEndInput
@@ -131,8 +144,8 @@ export type HookRunResult = {
  *   and show `blockReason` to the user.
  * - Stop / SubagentStop: `blocked` → do not stop; give `blockReason` to the model as what to do
  *   next, and send the next Stop event with `stop_hook_active: true`.
- * - `additionalContext` (UserPromptSubmit, SessionStart, PostToolUse, PreToolUse): text to add to
- *   the model's context.
+ * - `additionalContext` (UserPromptSubmit, SessionStart, SubagentStart, PostToolUse, PreToolUse):
+ *   text to add to the model's context (SubagentStart's, the sub-agent's).
  * - `userMessages`: hook failures, timeouts, `systemMessage`s, and the stderr of exit code 2 on
  *   events that cannot block; show them to the user. The run goes on. */
 export type HookResult = {

@@ -66,6 +66,7 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       tools: subagentTools(agent, deps.allTools),
       signal: ctx.signal,
       emit: (event) => emitToParent({ ...event, agentId, parentToolUseId }),
+      agent: { id: agentId, type: agent.name },
     };
     const maxTurns = agent.maxTurns ?? parent.maxTurns;
     if (maxTurns === undefined) delete options.maxTurns;

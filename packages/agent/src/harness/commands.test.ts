@@ -79,6 +79,26 @@ test("/compact summarizes now: PreCompact runs, the instructions reach the summa
   assert.deepEqual(result.turns, [{ inputTokens: 300, outputTokens: 20 }]);
 });
 
+test("after a compaction PostCompact hooks hear the summary, and SessionStart hooks for \"compact\" put back what must survive it", async (t) => {
+  const project = await tempProject(t);
+  const post = await project.hook("post-compact.sh", `cat > "$CLAUDE_PROJECT_DIR/post-compact.json"`);
+  const start = await project.hook("start.sh", `cat >/dev/null\necho 'Never deploy on Fridays.'`);
+  await project.settings({
+    hooks: {
+      PostCompact: [{ matcher: "manual", hooks: [{ type: "command", command: post }] }],
+      SessionStart: [{ matcher: "compact", hooks: [{ type: "command", command: start }] }],
+    },
+  });
+  const { result } = await runInProject(project, [{ text: "<summary>We answered four questions.</summary>" }], { prompt: "/compact", history: conversation(4) });
+  assert.equal(result.stopReason, "end_turn");
+  const hookInput = JSON.parse(await project.read("post-compact.json")) as Record<string, unknown>;
+  assert.deepEqual([hookInput.hook_event_name, hookInput.trigger, hookInput.compact_summary], ["PostCompact", "manual", "We answered four questions."]);
+  const summaryAt = result.transcript.findIndex((m) => m.meta?.kind === "compact-summary");
+  const after = JSON.stringify(result.transcript.slice(summaryAt));
+  assert.match(after, /SessionStart hook additional context: Never deploy on Fridays\./);
+  assert.doesNotMatch(JSON.stringify(result.transcript.slice(0, summaryAt)), /Never deploy/, "only after the summary");
+});
+
 test("/compact with nothing to summarize fails without changing the conversation", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/compact" });

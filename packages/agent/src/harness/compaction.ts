@@ -6,6 +6,8 @@ import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
 import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
+import { startSession } from "./session-hooks.ts";
+import { withUserText } from "../transcript.ts";
 
 export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
 
@@ -24,7 +26,9 @@ export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: 
 }
 
 /** Runs the PreCompact hooks, then summarizes the older part of the conversation. On success the
- * run goes on with the compacted transcript; on failure the conversation is left as it was. */
+ * run goes on with the compacted transcript, after the PostCompact hooks and, as in Claude Code,
+ * the SessionStart hooks with source "compact" (their additional context joins the conversation:
+ * what must survive every compaction); on failure the conversation is left as it was. */
 export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
   const { signal } = ctx.options;
   await ctx.hooks.run("PreCompact", { trigger, custom_instructions: instructions }, signal);
@@ -41,6 +45,11 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
   if (result.usage) recordTurn(state, ctx.model, result.usage);
   if ("error" in result) return { ok: false, error: result.error };
   replaceTranscript(state, result.transcript);
+  await ctx.hooks.run("PostCompact", { trigger, compact_summary: result.summary }, signal);
+  if (!ctx.subagent) {
+    const started = await startSession(ctx.hooks, "compact", signal);
+    if (started.ok && started.context.length > 0) state.messages = withUserText(state.messages, "", started.context);
+  }
   return { ok: true, summary: result.summary, dropped: result.dropped };
 }
 

@@ -31,7 +31,7 @@ export async function submitPrompt(hooks: HookHost, resources: AgentResources, p
   return { ok: true, context };
 }
 
-export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<Submission> {
+export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal): Promise<Submission> {
   const started = await hooks.run("SessionStart", { source }, signal);
   if (!started.continue) return { ok: false, reason: started.stopReason ?? "A SessionStart hook stopped the run." };
   return { ok: true, context: started.additionalContext.map((text) => reminderBlock("SessionStart", text)) };

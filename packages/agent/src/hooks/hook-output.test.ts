@@ -30,6 +30,7 @@ const inputs: { [E in HookEventName]: HookInputFor<E> } = {
   SessionStart: { ...base, hook_event_name: "SessionStart", source: "startup" },
   SessionEnd: { ...base, hook_event_name: "SessionEnd", reason: "other" },
   PreCompact: { ...base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" },
+  PostCompact: { ...base, hook_event_name: "PostCompact", trigger: "auto", compact_summary: "The user asked for X." },
   Notification: { ...base, hook_event_name: "Notification", message: "Waiting for input" },
 };
 

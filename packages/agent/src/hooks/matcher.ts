@@ -38,6 +38,7 @@ export function matchTarget(input: HookInput): string | undefined {
     case "SessionEnd":
       return input.reason;
     case "PreCompact":
+    case "PostCompact":
       return input.trigger;
     case "Notification":
       return input.notification_type;

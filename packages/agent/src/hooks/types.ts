@@ -10,6 +10,7 @@ export const HOOK_EVENT_NAMES = [
   "SessionStart",
   "SessionEnd",
   "PreCompact",
+  "PostCompact",
   "Notification",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
@@ -86,6 +87,8 @@ export type PreCompactInput = HookInputBase & {
   /** What the user typed after /compact; empty for automatic compaction. */
   custom_instructions: string;
 };
+/** After a compaction that succeeded: `compact_summary` is the summary the conversation goes on from. */
+export type PostCompactInput = HookInputBase & { hook_event_name: "PostCompact"; trigger: "manual" | "auto"; compact_summary: string };
 export type NotificationInput = HookInputBase & {
   hook_event_name: "Notification";
   message: string;
@@ -106,6 +109,7 @@ export type HookInput =
   | SessionStartInput
   | SessionEndInput
   | PreCompactInput
+  | PostCompactInput
   | NotificationInput;
 
 export type HookInputFor<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;

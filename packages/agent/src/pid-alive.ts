@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /** Whether process `pid` runs (one of another user's, which may not be signalled, counts). */
 export function pidAlive(pid: number): boolean {
   try {
@@ -6,4 +8,17 @@ export function pidAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** The fields of `/proc/<pid>/stat` after the command name (which may hold spaces and
+ * parentheses), the process's state first: field 3 of proc(5) is index 0. Undefined when /proc
+ * cannot tell (no such process, or not Linux). */
+export function procStatFields(pid: number | string): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }

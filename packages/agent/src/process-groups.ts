@@ -5,7 +5,8 @@
 // started with the first group, that learns every group from a pipe and kills the ones still listed
 // when the pipe closes, which it does when this process is gone, however it went.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStatFields } from "./pid-alive.ts";
 import type { Writable } from "node:stream";
 
 /** Reads `+<group>` and `-<group>` lines; at end of input kills every group still listed. A sparse
@@ -108,14 +109,8 @@ function hasLiveMember(group: number): boolean {
   }
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // It ended while we looked.
-    }
-    // After the command name: state, parent, process group.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // State, parent, process group; none when it ended while we looked.
+    const [state, , pgrp] = procStatFields(entry) ?? [];
     if (Number(pgrp) === group && state !== "Z" && state !== "X") return true;
   }
   return false;

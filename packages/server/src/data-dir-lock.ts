@@ -5,7 +5,7 @@
 // which the next server takes over.
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { pidAlive } from "@harness/agent/pid-alive";
+import { pidAlive, procStatFields } from "@harness/agent/pid-alive";
 
 export const LOCK_FILE = "server.lock";
 
@@ -134,12 +134,7 @@ function holdsIt(holder: Holder): boolean {
 /** When process `pid` started, in clock ticks since boot (Linux), to tell it from a later one
  * with the same pid. */
 export function withStart(pid: number): { started?: string } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which may hold spaces and parentheses: starttime is the 22nd.
-    const started = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-    return started ? { started } : {};
-  } catch {
-    return {};
-  }
+  // starttime is field 22 of proc(5).
+  const started = procStatFields(pid)?.[19];
+  return started ? { started } : {};
 }

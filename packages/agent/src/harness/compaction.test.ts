@@ -141,3 +141,36 @@ test("the task list is given back with the summary, so a task in progress goes o
   const after = JSON.stringify(withoutCacheMarks(provider.requests[2]!.messages)[0]);
   assert.match(after, /The task list \(TodoWrite\) as it stands:\\n- \[completed\] Write the parser\\n- \[in_progress\] Test the parser/);
 });
+
+test("the files worked with last come back after a compaction, as they are now, newest first", async (t) => {
+  const project = await tempProject(t);
+  for (let i = 1; i <= 7; i++) await project.write(`f${i}.txt`, `file ${i} line one\nfile ${i} line two\n`);
+  await project.write("big.txt", `${"x".repeat(100)}\n`.repeat(400));
+  await project.write("blob.bin", Buffer.from([1, 0, 2]));
+  const reads = ["f1", "f2", "f3", "f4", "f5", "f6", "f7"].map((name, i) => ({ id: `toolu_r${i}`, name: "Read", input: { file_path: `${name}.txt` } }));
+  const { provider, result } = await runInProject(
+    project,
+    [
+      // Calls of one reply run at once: one reply each where the order matters.
+      { toolCalls: reads.slice(0, 3), usage: { inputTokens: 1000, outputTokens: 10 } },
+      { toolCalls: [reads[3]!], usage: { inputTokens: 1000, outputTokens: 10 } },
+      { toolCalls: [reads[4]!], usage: { inputTokens: 1000, outputTokens: 10 } },
+      { toolCalls: [reads[5]!], usage: { inputTokens: 1000, outputTokens: 10 } },
+      { toolCalls: [{ id: "toolu_big", name: "Read", input: { file_path: "big.txt" } }, { id: "toolu_bin", name: "Read", input: { file_path: "blob.bin" } }], usage: { inputTokens: 1000, outputTokens: 10 } },
+      // f2 is read again last, and f4 changes after it was read: f2 is the newest, f4 comes back as it is now.
+      { toolCalls: [{ id: "toolu_again", name: "Read", input: { file_path: "f2.txt" } }, { id: "toolu_sed", name: "Bash", input: { command: "echo changed > f4.txt" } }], usage: { inputTokens: 20_000, outputTokens: 50, cacheReadTokens: 150_000 } },
+      { text: "<summary>Reading files.</summary>", usage: { inputTokens: 4000, outputTokens: 200 } },
+      { text: "Done.", usage: { inputTokens: 3000, outputTokens: 20 } },
+    ],
+    { model: "claude-sonnet-4-6", prompt: "Read them", permissionMode: "bypassPermissions" },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  const texts = provider.requests.at(-1)!.messages.flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.flatMap((b) => (b.type === "text" ? [b.text] : []))));
+  const reminder = texts.find((text) => text.includes("These are the files worked with most recently")) ?? "";
+  const shown = [...reminder.matchAll(/Contents of (\S+), as it is now/g)].map((m) => m[1]);
+  assert.deepEqual(shown, ["f2.txt", "big.txt", "f6.txt", "f5.txt", "f4.txt"], "the five worked with last, newest first; the binary file left out");
+  assert.match(reminder, /     1\tfile 2 line one\n     2\tfile 2 line two/);
+  assert.match(reminder, /Contents of f4.txt, as it is now:\n     1\tchanged/);
+  assert.match(reminder, /The rest of big\.txt is not shown/);
+  assert.ok(reminder.length < 60_000);
+});

@@ -7,6 +7,10 @@ import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
 import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
 import { startSession } from "./session-hooks.ts";
+import { recentFiles, recentFilesText } from "../compaction/recent-files.ts";
+import { systemReminder } from "../context/format-memory.ts";
+import { deniedFileFilter } from "../permissions/path-access.ts";
+import type { TextBlock } from "@harness/llm";
 import { withUserText } from "../transcript.ts";
 
 export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
@@ -26,9 +30,10 @@ export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: 
 }
 
 /** Runs the PreCompact hooks, then summarizes the older part of the conversation. On success the
- * run goes on with the compacted transcript, after the PostCompact hooks and, as in Claude Code,
- * the SessionStart hooks with source "compact" (their additional context joins the conversation:
- * what must survive every compaction); on failure the conversation is left as it was. */
+ * run goes on with the compacted transcript, as in Claude Code with the files worked with last as
+ * they are now (see recentFiles), after the PostCompact hooks and the SessionStart hooks with
+ * source "compact" (their additional context joins the conversation: what must survive every
+ * compaction); on failure the conversation is left as it was. */
 export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
   const { signal } = ctx.options;
   await ctx.hooks.run("PreCompact", { trigger, custom_instructions: instructions }, signal);
@@ -45,11 +50,15 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
   if (result.usage) recordTurn(state, ctx.model, result.usage);
   if ("error" in result) return { ok: false, error: result.error };
   replaceTranscript(state, result.transcript);
+  const context: TextBlock[] = [];
+  const files = recentFilesText(await recentFiles(ctx.resources.toolState, deniedFileFilter(ctx.permissions)), ctx.setup.cwd);
+  if (files) context.push({ type: "text", text: systemReminder(files) });
   await ctx.hooks.run("PostCompact", { trigger, compact_summary: result.summary }, signal);
   if (!ctx.subagent) {
     const started = await startSession(ctx.hooks, "compact", signal);
-    if (started.ok && started.context.length > 0) state.messages = withUserText(state.messages, "", started.context);
+    if (started.ok) context.push(...started.context);
   }
+  if (context.length > 0) state.messages = withUserText(state.messages, "", context);
   return { ok: true, summary: result.summary, dropped: result.dropped };
 }
 

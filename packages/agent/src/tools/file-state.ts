@@ -64,11 +64,12 @@ export function editableText(bytes: Buffer, shown: string): { ok: true; text: st
   }
 }
 
-/** Records that the agent has seen `file` as `snapshot` describes it. */
+/** Records that the agent has seen `file` as `snapshot` describes it. The files stay in the order
+ * they were last seen in, the latest last (see compaction/recent-files.ts). */
 export function remember(state: ToolState | undefined, file: string, snapshot: FileSnapshot | undefined): void {
   if (!state) return;
+  state.files.delete(file);
   if (snapshot) state.files.set(file, snapshot);
-  else state.files.delete(file);
 }
 
 /** Why the agent may not write over `file` now, or undefined when it may: the file does not exist,

@@ -163,6 +163,61 @@ test("asking for approval fires the Notification hook", async (t) => {
   assert.equal(input.notification_type, "permission_prompt");
 });
 
+test("PermissionRequest hooks answer calls that would be put to the user: allow (with a new input), deny, or leave them to the user", async (t) => {
+  const project = await tempProject(t);
+  const decider = await project.hook(
+    "decide.sh",
+    [
+      "input=$(cat)",
+      `printf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/requests.log"`,
+      `case "$input" in`,
+      `  *'"command":"touch allowed.txt"'*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"touch rewritten.txt"}}}}' ;;`,
+      `  *'"command":"touch denied.txt"'*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}' ;;`,
+      "esac",
+    ].join("\n"),
+  );
+  await project.settings({ hooks: { PermissionRequest: hookGroup(decider, "Bash") } });
+  const asked: string[] = [];
+  const { provider } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_a", name: "Bash", input: { command: "touch allowed.txt" } },
+          { id: "toolu_d", name: "Bash", input: { command: "touch denied.txt" } },
+          { id: "toolu_u", name: "Bash", input: { command: "touch asked.txt" } },
+          { id: "toolu_r", name: "Read", input: { file_path: "requests.log" } },
+        ],
+      },
+      { text: "ok" },
+    ],
+    {
+      approve: async (request) => {
+        asked.push(String(request.input.command));
+        return { behavior: "allow" };
+      },
+    },
+  );
+  assert.deepEqual(asked, ["touch asked.txt"], "only the call the hooks left alone was put to the user");
+  assert.equal(await project.exists("rewritten.txt"), true);
+  assert.equal(await project.exists("allowed.txt"), false);
+  assert.equal(await project.exists("denied.txt"), false);
+  assert.equal(await project.exists("asked.txt"), true);
+  const results = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.equal(results.find((r) => r.tool_use_id === "toolu_d")?.content, "Denied by a PermissionRequest hook: not here");
+  const inputs = (await project.read("requests.log")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(inputs.map((i) => [i.hook_event_name, i.tool_name]), Array(3).fill(["PermissionRequest", "Bash"]), "the Read needed no approval");
+});
+
+test("in a run with no one to ask, a PermissionRequest hook's allow still runs the call", async (t) => {
+  const project = await tempProject(t);
+  const allow = await project.hook("allow.sh", `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'`);
+  await project.settings({ hooks: { PermissionRequest: hookGroup(allow, "Write") } });
+  const { result } = await runInProject(project, [{ toolCalls: [{ name: "Write", input: { file_path: "w.txt", content: "x" } }] }, { text: "ok" }]);
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.read("w.txt"), "x");
+});
+
 test("a hook that answers continue: false ends the run after the current step, with its reason", async (t) => {
   const project = await tempProject(t);
   const halt = await project.hook("halt.sh", `cat > /dev/null\necho '{"continue":false,"stopReason":"Build is broken; stopping."}'`);

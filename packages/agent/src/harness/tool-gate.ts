@@ -1,5 +1,6 @@
 // What happens around each tool call, in Claude Code's order: PreToolUse hooks → permission check
-// → approval → (the tool runs) → PostToolUse hooks → nested memory files.
+// → PermissionRequest hooks and approval → (the tool runs) → PostToolUse hooks → nested memory
+// files.
 import type { ToolUseBlock } from "@harness/llm";
 import { nestedMemoryReminder, systemReminder } from "../context/format-memory.ts";
 import type { NestedMemory } from "../context/nested-memory.ts";
@@ -94,6 +95,8 @@ export function permissionDecision(name: string, input: Record<string, unknown>,
 }
 
 async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, signal: AbortSignal): Promise<Verdict> {
+  const hooked = await permissionRequestHooks(o, call, tool, input, signal);
+  if (hooked) return hooked;
   if (!o.approve) {
     if (tool.refusals) return refuse(tool.refusals.unattended);
     // The modes that would let more through than the run's own.
@@ -114,6 +117,20 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   if (!answer.updatedInput) return { run: true, args: input };
   const changed = validateToolInput(tool, answer.updatedInput);
   return changed.ok ? { run: true, args: changed.args } : refuse(`The approved input is not valid. ${changed.error}`);
+}
+
+/** The PermissionRequest hooks' answer for a call about to be put to the user (or, in a run with
+ * no one to ask, refused): "allow" runs it, with the input they give when they give one; "deny"
+ * refuses it with their message (and `interrupt` stops the run); undefined asks as usual. */
+async function permissionRequestHooks(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, signal: AbortSignal): Promise<Verdict | undefined> {
+  if (!o.hooks.has("PermissionRequest")) return undefined;
+  const hook = await o.hooks.run("PermissionRequest", { tool_name: call.name, tool_input: input }, signal);
+  if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionRequest hook stopped the run.");
+  if (hook.permissionDecision === "deny") return refuse(hook.permissionDecisionReason ?? "Denied by a PermissionRequest hook.");
+  if (hook.permissionDecision !== "allow") return undefined;
+  if (!hook.updatedInput) return { run: true, args: input };
+  const changed = validateToolInput(tool, hook.updatedInput);
+  return changed.ok ? { run: true, args: changed.args } : refuse(`A PermissionRequest hook approved an input that is not valid. ${changed.error}`);
 }
 
 function refuse(content: string): Verdict {

@@ -21,6 +21,7 @@ function printing(output: unknown, code = 0): string {
 const base = { session_id: "s", transcript_path: "/t.jsonl", cwd: "/w" };
 const inputs: { [E in HookEventName]: HookInputFor<E> } = {
   PreToolUse: { ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_use_id: "t1" },
+  PermissionRequest: { ...base, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "npm publish" } },
   PostToolUse: { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: {}, tool_response: { ok: true }, tool_use_id: "t2" },
   PostToolUseFailure: { ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "make" }, tool_use_id: "t3", error: "Exit code 2", is_interrupt: false },
   UserPromptSubmit: { ...base, hook_event_name: "UserPromptSubmit", prompt: "deploy it" },
@@ -105,6 +106,38 @@ describe("JSON output: PreToolUse", () => {
     assert.equal(result.permissionDecision, undefined);
     assert.equal(result.userMessages.length, 1);
     assert.match(result.userMessages[0], /invalid JSON output.*permissionDecision/);
+  });
+});
+
+describe("JSON output: PermissionRequest", () => {
+  const decide = (decision: unknown) => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
+
+  test("allow approves the call, with the input the hook gives", async () => {
+    const result = await run("PermissionRequest", printing(decide({ behavior: "allow", updatedInput: { command: "npm publish --dry-run" } })));
+    assert.equal(result.permissionDecision, "allow");
+    assert.deepEqual(result.updatedInput, { command: "npm publish --dry-run" });
+    assert.equal(result.continue, true);
+  });
+
+  test("deny refuses it with the hook's message; interrupt stops the run too", async () => {
+    const denied = await run("PermissionRequest", printing(decide({ behavior: "deny", message: "Publishing is done by CI" })));
+    assert.equal(denied.permissionDecision, "deny");
+    assert.equal(denied.permissionDecisionReason, "Denied by a PermissionRequest hook: Publishing is done by CI");
+    assert.equal(denied.continue, true);
+    const stopped = await run("PermissionRequest", printing(decide({ behavior: "deny", interrupt: true })));
+    assert.equal(stopped.permissionDecision, "deny");
+    assert.equal(stopped.continue, false);
+  });
+
+  test("exit code 2 denies with its stderr; no decision, or one of the wrong shape, leaves the call to the user", async () => {
+    const exited = await run("PermissionRequest", box.script("deny.sh", "echo 'not on Fridays' >&2\nexit 2"));
+    assert.equal(exited.permissionDecision, "deny");
+    assert.equal(exited.permissionDecisionReason, "not on Fridays");
+    const silent = await run("PermissionRequest", printing({}));
+    assert.equal(silent.permissionDecision, undefined);
+    const wrong = await run("PermissionRequest", printing(decide({ behavior: "maybe" })));
+    assert.equal(wrong.permissionDecision, undefined);
+    assert.match(wrong.userMessages.join("\n"), /PermissionRequest hook printed a decision that is not/);
   });
 });
 

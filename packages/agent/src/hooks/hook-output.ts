@@ -32,6 +32,12 @@ export type HookEffect = {
   suppressOutput: boolean;
 };
 
+/** A PermissionRequest hook's answer (`hookSpecificOutput.decision`). */
+const permissionRequestDecision = z.union([
+  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+  z.looseObject({ behavior: z.literal("deny"), message: z.string().optional(), interrupt: z.boolean().optional() }),
+]);
+
 /** Events whose exit code 2 blocks something; on the others its stderr only reaches the user. */
 const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
 /** Events whose plain (non-JSON) stdout on exit 0 is added to the model's context. */
@@ -58,7 +64,7 @@ export function interpretHookRun(event: HookEventName, run: HookRunResult): Hook
   }
   if (run.exitCode === 2) {
     const reason = stderr || `${label} exited with code 2 and wrote nothing to stderr`;
-    if (event === "PreToolUse") effect.permission = { decision: "deny", reason };
+    if (event === "PreToolUse" || event === "PermissionRequest") effect.permission = { decision: "deny", reason };
     else if (BLOCKING_EVENTS.has(event)) effect.block = reason;
     else effect.userMessages.push(`${label} exited with code 2: ${reason}`);
     return effect;
@@ -97,6 +103,23 @@ function applyCommon(effect: HookEffect, output: HookOutput): HookEffect {
 }
 
 function applyDecision(effect: HookEffect, event: HookEventName, output: HookOutput): void {
+  if (event === "PermissionRequest") {
+    const given = output.hookSpecificOutput?.decision;
+    if (given === undefined) return;
+    const parsed = permissionRequestDecision.safeParse(given);
+    if (!parsed.success) {
+      effect.userMessages.push(`PermissionRequest hook printed a decision that is not {"behavior": "allow" | "deny", …}, ignored: ${describeIssues(parsed.error)}`);
+      return;
+    }
+    const decision = parsed.data;
+    if (decision.behavior === "allow") effect.permission = { decision: "allow", ...(decision.updatedInput && { updatedInput: decision.updatedInput }) };
+    else {
+      const reason = decision.message?.trim() ? `Denied by a PermissionRequest hook: ${decision.message.trim()}` : "Denied by a PermissionRequest hook.";
+      effect.permission = { decision: "deny", reason };
+      if (decision.interrupt) effect.stop = { reason };
+    }
+    return;
+  }
   if (event === "PreToolUse") {
     const specific = output.hookSpecificOutput;
     if (specific?.permissionDecision) {

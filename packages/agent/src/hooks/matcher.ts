@@ -30,6 +30,7 @@ export function compileMatcher(pattern: string | undefined): Matcher {
 export function matchTarget(input: HookInput): string | undefined {
   switch (input.hook_event_name) {
     case "PreToolUse":
+    case "PermissionRequest":
     case "PostToolUse":
     case "PostToolUseFailure":
       return input.tool_name;

@@ -1,6 +1,7 @@
 /** Hook events, in Claude Code's names. */
 export const HOOK_EVENT_NAMES = [
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
   "UserPromptSubmit",
@@ -43,6 +44,12 @@ export type PreToolUseInput = HookInputBase & {
   tool_name: string;
   tool_input: Record<string, unknown>;
   tool_use_id: string;
+};
+/** A call is about to be put to the user for approval (or refused, with no one to ask). */
+export type PermissionRequestInput = HookInputBase & {
+  hook_event_name: "PermissionRequest";
+  tool_name: string;
+  tool_input: Record<string, unknown>;
 };
 export type PostToolUseInput = HookInputBase & {
   hook_event_name: "PostToolUse";
@@ -100,6 +107,7 @@ export type NotificationInput = HookInputBase & {
 /** What a hook receives as JSON on its stdin. */
 export type HookInput =
   | PreToolUseInput
+  | PermissionRequestInput
   | PostToolUseInput
   | PostToolUseFailureInput
   | UserPromptSubmitInput
@@ -143,6 +151,9 @@ export type HookRunResult = {
  *   tool_result text the model sees (`blocked` is true and `blockReason` is the same text). "ask" →
  *   ask the user, showing the reason. "allow" → skip the permission prompt (deny rules still apply).
  *   None → the normal permission check. Run the tool with `updatedInput` when present.
+ * - PermissionRequest: `permissionDecision` "allow" → run the call without asking (with
+ *   `updatedInput` when present); "deny" → refuse it, `permissionDecisionReason` being what the
+ *   model sees; none → ask as usual.
  * - PostToolUse: `blocked` → show `blockReason` to the model with the tool result (the tool has run).
  * - UserPromptSubmit: `blocked` → drop the prompt (it never reaches the model or the transcript)
  *   and show `blockReason` to the user.

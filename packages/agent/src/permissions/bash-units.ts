@@ -66,7 +66,7 @@ function toUnit(simple: SimpleCommand, openArgs: boolean): CommandUnit {
   const text = join([...simple.assignments, ...simple.words], "raw");
   if (simple.words.length === 0) {
     const dangerous = simple.assignments.find(isDangerousAssignment);
-    const effect: CommandEffect = { readOnly: dangerous === undefined, fileOp: false, reads: [], writes: [], changesDir: false, runs: [], transparent: false };
+    const effect: CommandEffect = { readOnly: dangerous === undefined, fileOp: false, reads: [], searches: [], writes: [], changesDir: false, runs: [], transparent: false };
     return {
       text,
       allowForms: [text],

@@ -20,6 +20,8 @@ import { allow, ask, bypassAllow, deny, planDenial, quote, ruleName, strongest }
  *   basename, dirname, realpath, tr, test/[/[[ (not -v or arithmetic), cd/pushd/popd, grep/egrep/
  *   fgrep, rg (not --pre), find (not -exec/-ok/-delete/-fprint…), git status/diff/log/show (not
  *   --output, --ext-diff, --no-index). The files they read must be inside the working directories.
+ * - A directory read with everything below it (grep -r, rg, diff -r, cp -r) asks when a Read deny
+ *   or ask rule could match something inside it, in every mode: the rule's files would be read too.
  * - Files written by redirections (`>`, `>>`, `&>`), tee, mkdir, touch, mv, cp, rm, rmdir and find
  *   are checked like edits of those files (Edit rules, mode); acceptEdits lets mkdir, touch, mv,
  *   cp and tee run inside the working directories.
@@ -48,6 +50,7 @@ function unitDecisions(unit: CommandUnit, ctx: PermissionContext, cwdUncertain: 
   const commandAllowed = allowRule !== undefined;
   const { effect } = unit;
   for (const word of effect.reads) decisions.push(pathDecision(access(word, "read", ctx, cwdUncertain), ctx, { commandAllowed }));
+  for (const word of effect.searches) decisions.push(pathDecision({ ...access(word, "read", ctx, cwdUncertain), recursive: true }, ctx, { commandAllowed }));
   for (const word of effect.writes) decisions.push(pathDecision(access(word, "write", ctx, cwdUncertain), ctx, { commandAllowed }));
   for (const word of unit.redirectReads) decisions.push(pathDecision(access(word, "read", ctx, cwdUncertain), ctx));
   for (const word of unit.redirectWrites) decisions.push(pathDecision(access(word, "write", ctx, cwdUncertain), ctx));

@@ -1,4 +1,5 @@
 import { findRule } from "./match-rule.ts";
+import { patternMayMatchWithin } from "./path-pattern.ts";
 import { realPathOf } from "../real-paths.ts";
 import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
@@ -17,6 +18,8 @@ export type PathAccess = {
   uncertain?: string;
   /** A glob: `path` bounds where it can point, not which files it names. */
   glob?: string;
+  /** `path` is read with everything below it (`grep -r`, `rg`, `cp -r`). */
+  recursive?: boolean;
 };
 
 export type PathAccessOptions = {
@@ -37,6 +40,11 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (denyRule !== undefined) return deny(`${capitalize(doing)} is denied by ${ruleName("deny", denyRule)}.`, denyRule);
   const askRule = pathRule(ctx.rules.ask, access.tool, access.path, real, ctx);
   if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
+  if (access.recursive) {
+    // What the rules keep from the file tools must not come out of a search of the whole tree.
+    const inner = ruleWithin(access.tool, [access.path, real], ctx);
+    if (inner !== undefined) return ask(`${capitalize(doing)} and everything below it needs approval: ${inner} covers files inside it.`);
+  }
   if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing, ctx);
 
   const protectedBy = protectingRule(access.tool, ctx);
@@ -82,6 +90,21 @@ export function deniedFileFilter(ctx: PermissionContext): ((tool: string, file: 
  * a link in the project must not open what a rule closes. */
 function pathRule(rules: readonly PermissionRule[], tool: string, path: string, real: string, ctx: PermissionContext): PermissionRule | undefined {
   return findRule(rules, tool, { kind: "path", path }, ctx) ?? (real === path ? undefined : findRule(rules, tool, { kind: "path", path: real }, ctx));
+}
+
+/** A deny or ask rule for `tool` that could match something at or below one of `dirs`, named for
+ * messages. */
+function ruleWithin(tool: string, dirs: readonly string[], ctx: PermissionContext): string | undefined {
+  for (const kind of ["deny", "ask"] as const) {
+    const rule = ctx.rules[kind].find(
+      (r) =>
+        r.specifier !== undefined &&
+        ruleCoversTool(r.tool, tool) &&
+        dirs.some((dir) => patternMayMatchWithin(r.specifier as string, { root: r.root, cwd: ctx.cwd, home: ctx.home }, dir)),
+    );
+    if (rule !== undefined) return ruleName(kind, rule);
+  }
+  return undefined;
 }
 
 /** A deny or ask rule with a path pattern that covers `tool`, named for messages. */

@@ -22,6 +22,34 @@ export type PatternDirs = {
  * Leading literal segments, `..` included, are resolved lexically into the base, so
  * `../shared/**` means the sibling directory `shared`. */
 export function compilePathPattern(pattern: string, dirs: PatternDirs): PathMatcher {
+  const { base, segments, anchored } = splitPattern(pattern, dirs);
+  if (segments.length === 0 || (segments.length === 1 && segments[0] === "**")) return (target) => isSameOrInside(target, base);
+
+  const body = globToRegExp(segments.join("/"));
+  const regex = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`, "s");
+  return (target) => {
+    const relative = path.relative(base, target);
+    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return false;
+    // The path itself or any directory above it (below the base) may match.
+    let prefix = "";
+    for (const segment of relative.split(path.sep)) {
+      prefix = prefix === "" ? segment : `${prefix}/${segment}`;
+      if (regex.test(prefix)) return true;
+    }
+    return false;
+  };
+}
+
+/** Whether the pattern could match `dir` or anything below it: every path it matches lies at or
+ * below its base, so the two must nest one way or the other. */
+export function patternMayMatchWithin(pattern: string, dirs: PatternDirs, dir: string): boolean {
+  const { base } = splitPattern(pattern, dirs);
+  return isSameOrInside(dir, base) || isSameOrInside(base, dir);
+}
+
+/** The directory a pattern starts at (its leading literal segments resolved into it when anchored)
+ * and the glob segments that follow. */
+function splitPattern(pattern: string, dirs: PatternDirs): { base: string; segments: string[]; anchored: boolean } {
   let base = dirs.cwd;
   let rest = pattern;
   let anchored = false;
@@ -49,21 +77,7 @@ export function compilePathPattern(pattern: string, dirs: PatternDirs): PathMatc
       base = path.resolve(base, unescape(segments.shift() as string));
     }
   }
-  if (segments.length === 0 || (segments.length === 1 && segments[0] === "**")) return (target) => isSameOrInside(target, base);
-
-  const body = globToRegExp(segments.join("/"));
-  const regex = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`, "s");
-  return (target) => {
-    const relative = path.relative(base, target);
-    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return false;
-    // The path itself or any directory above it (below the base) may match.
-    let prefix = "";
-    for (const segment of relative.split(path.sep)) {
-      prefix = prefix === "" ? segment : `${prefix}/${segment}`;
-      if (regex.test(prefix)) return true;
-    }
-    return false;
-  };
+  return { base, segments, anchored };
 }
 
 function isSameOrInside(target: string, dir: string): boolean {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { hasOption, literalWord, optionValues, scanArgs } from "./shell-args.ts";
-import type { OptionSpec } from "./shell-args.ts";
+import type { OptionSpec, ScannedArgs } from "./shell-args.ts";
 import type { Word } from "./shell-types.ts";
 
 /** What one command (its name and arguments, wrappers already removed) does, as far as permissions
@@ -13,6 +13,9 @@ export type CommandEffect = {
    * working directories. */
   fileOp: boolean;
   reads: Word[];
+  /** Directories read with everything below them (`grep -r`, `rg`, `diff -r`, `cp -r`); a file
+   * named here is read as any other. */
+  searches: Word[];
   writes: Word[];
   /** cd, pushd, popd: relative paths in the rest of the command line are no longer certain. */
   changesDir: boolean;
@@ -84,7 +87,7 @@ const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
 const XARGS_VALUES = ["-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a", "--max-args", "--max-lines", "--max-procs", "--max-chars", "--delimiter", "--eof", "--replace", "--arg-file"];
 
 function effect(partial: Partial<CommandEffect>): CommandEffect {
-  return { readOnly: false, fileOp: false, reads: [], writes: [], changesDir: false, runs: [], transparent: false, ...partial };
+  return { readOnly: false, fileOp: false, reads: [], searches: [], writes: [], changesDir: false, runs: [], transparent: false, ...partial };
 }
 
 export function commandEffect(argv: readonly Word[]): CommandEffect {
@@ -94,8 +97,8 @@ export function commandEffect(argv: readonly Word[]): CommandEffect {
   const args = argv.slice(1);
   const readOnly = READ_ONLY[name];
   if (readOnly !== undefined) return readOnlyEffect(name, args, readOnly);
-  if (name === "grep" || name === "egrep" || name === "fgrep") return searchEffect(args, GREP_VALUES, []);
-  if (name === "rg") return searchEffect(args, RG_VALUES, RG_RUNS);
+  if (name === "grep" || name === "egrep" || name === "fgrep") return searchEffect(args, GREP_VALUES, [], grepRecurses);
+  if (name === "rg") return searchEffect(args, RG_VALUES, RG_RUNS, () => true);
   if (name === "find") return findEffect(args);
   if (name === "git") return gitEffect(args);
   const fileOp = FILE_OPS[name];
@@ -128,17 +131,25 @@ function readOnlyEffect(name: string, args: Word[], spec: OptionSpec & { operand
   const operands = scanned.operands.filter((word) => word.value !== "-" && !(changesDir && /^[+-]\d*$/.test(word.value)));
   const reads = [...operands, ...optionValues(scanned, "--files0-from", "-X", "--exclude-from", "--from-file", "--to-file")];
   if (operands.length === 0 && (name === "ls" || name === "du")) reads.push(literalWord("."));
+  if (name === "diff" && hasOption(scanned, "-r", "--recursive")) return effect({ readOnly: true, searches: reads });
   return effect({ readOnly: true, reads, changesDir });
 }
 
-function searchEffect(args: Word[], values: string[], runsOptions: string[]): CommandEffect {
+function searchEffect(args: Word[], values: string[], runsOptions: string[], recurses: (scanned: ScannedArgs) => boolean): CommandEffect {
   const scanned = scanArgs(args, { values });
   if (hasOption(scanned, ...runsOptions)) return effect({});
   const explicitPattern = hasOption(scanned, "-e", "-f", "--regexp", "--file");
   const files = explicitPattern ? scanned.operands : scanned.operands.slice(1);
-  const reads = [...files.filter((word) => word.value !== "-"), ...optionValues(scanned, "-f", "--file", "--exclude-from", "--ignore-file")];
-  if (files.length === 0) reads.push(literalWord("."));
-  return effect({ readOnly: true, reads });
+  const searched = files.filter((word) => word.value !== "-");
+  if (files.length === 0) searched.push(literalWord("."));
+  const patternFiles = optionValues(scanned, "-f", "--file", "--exclude-from", "--ignore-file");
+  if (recurses(scanned)) return effect({ readOnly: true, reads: patternFiles, searches: searched });
+  return effect({ readOnly: true, reads: [...searched, ...patternFiles] });
+}
+
+function grepRecurses(scanned: ScannedArgs): boolean {
+  return hasOption(scanned, "-r", "-R", "--recursive", "--dereference-recursive") ||
+    optionValues(scanned, "-d", "--directories").some((value) => value.value === "recurse");
 }
 
 function findEffect(args: Word[]): CommandEffect {
@@ -193,8 +204,10 @@ function fileOpEffect(name: string, args: Word[], spec: OptionSpec): CommandEffe
   const operands = scanned.operands.filter((word) => word.value !== "-");
   const target = optionValues(scanned, "-t", "--target-directory");
   if (name === "cp") {
-    if (target.length > 0) return effect({ fileOp: true, reads: operands, writes: target });
-    return effect({ fileOp: true, reads: operands.slice(0, -1), writes: operands.slice(-1) });
+    const sources = target.length > 0 ? operands : operands.slice(0, -1);
+    const writes = target.length > 0 ? target : operands.slice(-1);
+    const recursive = hasOption(scanned, "-r", "-R", "-a", "--recursive", "--archive");
+    return effect({ fileOp: true, ...(recursive ? { searches: sources } : { reads: sources }), writes });
   }
   const reads = name === "touch" ? optionValues(scanned, "-r", "--reference") : [];
   return effect({ fileOp: true, reads, writes: [...operands, ...target] });

@@ -58,12 +58,18 @@ test("Glob braces that may name other directories need approval", (t) => {
 
 test("in acceptEdits mode, files that decide which commands run still need approval", (t) => {
   const { project } = layout(t);
-  for (const file of [".git/config", ".git/hooks/pre-commit", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json"]) {
+  const files = [".git/config", ".git/hooks/pre-commit", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".git"];
+  // Scripts the settings' hooks run, git's hooks through husky, editors' tasks, shell profiles.
+  files.push(".claude/hooks/check.sh", ".husky/pre-commit", ".vscode/tasks.json", ".idea/workspace.xml", "sub/.bashrc", ".gitmodules");
+  for (const file of files) {
     const decision = decide(call("Write", { file_path: file, content: "x" }), ctx(project, "acceptEdits"));
     assert.equal(decision.behavior, "ask", file);
     assert.match(decision.reason, /needs approval even in acceptEdits mode: the file decides which commands run/, file);
   }
   assert.equal(decide(call("Write", { file_path: ".claude/agents/a.md", content: "x" }), ctx(project, "acceptEdits")).behavior, "allow");
+  for (const file of [".claude/commands/c.md", ".claude/skills/s/SKILL.md", "src/.claude.md", "src/hooks/x.sh"]) {
+    assert.equal(decide(call("Write", { file_path: file, content: "x" }), ctx(project, "acceptEdits")).behavior, "allow", file);
+  }
   assert.equal(decide(call("Write", { file_path: ".gitignore", content: "x" }), ctx(project, "acceptEdits")).behavior, "allow");
   assert.equal(decide(call("Write", { file_path: ".git/config", content: "x" }), ctx(project, "bypassPermissions")).behavior, "allow");
 });

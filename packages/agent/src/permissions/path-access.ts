@@ -71,7 +71,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (access.kind === "read") return allow(`Reading inside the working directories is allowed.`);
   if (ctx.mode === "acceptEdits") {
     if (decidesCommands(real) || decidesCommands(access.path)) {
-      return ask(`${capitalize(doing)} needs approval even in acceptEdits mode: the file decides which commands run (git's config and hooks, settings, MCP servers).`);
+      return ask(`${capitalize(doing)} needs approval even in acceptEdits mode: the file decides which commands run (git's config and hooks, Claude's settings and hook scripts, editors' tasks, shell profiles, MCP servers).`);
     }
     return allow("acceptEdits mode allows edits inside the working directories.");
   }

@@ -15,14 +15,24 @@ export function isReallyInWorkingDirectories(real: string, ctx: PermissionContex
   return workingDirectories(ctx).some((dir) => isWithin(real, realPathOf(dir)));
 }
 
-/** Files inside a project that decide which commands run (git's config and hooks, the settings'
- * hooks and rules, MCP servers): writing one is as much as running a command. */
+/** Directories whose files decide what runs (git's config and hooks, husky's hooks, editors' tasks
+ * and settings, Claude's settings and hook scripts). In `.claude`, the commands, agents, skills and
+ * worktrees the agent routinely writes are left out, as in Claude Code. */
+const COMMAND_DIRS = new Set([".git", ".husky", ".vscode", ".idea", ".claude"]);
+const CLAUDE_CONTENT_DIRS = new Set(["commands", "agents", "skills", "worktrees"]);
+/** Files that decide what runs: MCP servers, git's and the shells' configuration, and a `.git`
+ * file (it names the repository, config and hooks included, that git uses). */
+const COMMAND_FILES = new Set([".git", ".mcp.json", ".claude.json", ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", ".ripgreprc"]);
+
+/** Files inside a project that decide which commands run (Claude Code's protected paths): writing
+ * one is as much as running a command. */
 export function decidesCommands(target: string): boolean {
   const parts = target.split(path.sep);
-  if (parts.includes(".git")) return true;
-  const name = parts.at(-1);
-  if (name === ".mcp.json") return true;
-  return parts.at(-2) === ".claude" && (name === "settings.json" || name === "settings.local.json");
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (!COMMAND_DIRS.has(parts[i])) continue;
+    if (parts[i] !== ".claude" || !CLAUDE_CONTENT_DIRS.has(parts[i + 1])) return true;
+  }
+  return COMMAND_FILES.has(parts.at(-1) ?? "");
 }
 
 export function workingDirectories(ctx: PermissionContext): string[] {

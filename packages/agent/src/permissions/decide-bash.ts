@@ -22,6 +22,8 @@ import { allow, ask, bypassAllow, deny, planDenial, quote, ruleName, strongest }
  *   --output, --ext-diff, --no-index). The files they read must be inside the working directories.
  * - A directory read with everything below it (grep -r, rg, diff -r, cp -r) asks when a Read deny
  *   or ask rule could match something inside it, in every mode: the rule's files would be read too.
+ * - git after a cd in the same line is not read-only: the directory may hold a repository whose
+ *   config runs programs.
  * - Files written by redirections (`>`, `>>`, `&>`), tee, mkdir, touch, mv, cp, rm, rmdir and find
  *   are checked like edits of those files (Edit rules, mode); acceptEdits lets mkdir, touch, mv,
  *   cp and tee run inside the working directories.
@@ -40,7 +42,12 @@ export function decideBash(command: string, ctx: PermissionContext): PermissionD
   return allow(`Every part of the command is allowed: ${parsed.units.map((unit) => quote(unit.text, 60)).join(", ")}.`);
 }
 
-function unitDecisions(unit: CommandUnit, ctx: PermissionContext, cwdUncertain: boolean): PermissionDecision[] {
+function unitDecisions(given: CommandUnit, ctx: PermissionContext, cwdUncertain: boolean): PermissionDecision[] {
+  // After a cd, git may find a repository the agent wrote itself (a directory with HEAD, config,
+  // objects and refs is one), whose config runs programs even for git status.
+  const unit = cwdUncertain && given.effect.repository
+    ? { ...given, effect: { ...given.effect, readOnly: false }, problem: given.problem ?? "after the command line changes directory, git may use a repository whose configuration runs programs" }
+    : given;
   const shown = quote(unit.text);
   const denyRule = findRule(ctx.rules.deny, "Bash", { kind: "command", forms: unit.denyForms }, ctx);
   if (denyRule !== undefined) return [deny(`The command ${shown} is denied by ${ruleName("deny", denyRule)}.`, denyRule)];

@@ -1,7 +1,7 @@
 import { findRule } from "./match-rule.ts";
 import { patternMayMatchWithin } from "./path-pattern.ts";
 import { realPathOf } from "../real-paths.ts";
-import { decidesCommands, isInWorkingDirectories, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
+import { decidesCommands, isInWorkingDirectories, makesRepository, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision, PermissionRule } from "./types.ts";
 import { allow, ask, bypassAllow, deny, planDenial, ruleName } from "./verdicts.ts";
@@ -70,7 +70,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   }
   if (access.kind === "read") return allow(`Reading inside the working directories is allowed.`);
   if (ctx.mode === "acceptEdits") {
-    if (decidesCommands(real) || decidesCommands(access.path)) {
+    if (decidesCommands(real) || decidesCommands(access.path) || makesRepository(access.path, ctx)) {
       return ask(`${capitalize(doing)} needs approval even in acceptEdits mode: the file decides which commands run (git's config and hooks, Claude's settings and hook scripts, editors' tasks, shell profiles, MCP servers).`);
     }
     return allow("acceptEdits mode allows edits inside the working directories.");

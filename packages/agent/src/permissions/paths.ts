@@ -35,6 +35,12 @@ export function decidesCommands(target: string): boolean {
   return COMMAND_FILES.has(parts.at(-1) ?? "");
 }
 
+/** A HEAD file at the top of a working directory: with config, objects and refs beside it, git run
+ * there (no .git above it) takes the directory for a repository and obeys its config. */
+export function makesRepository(target: string, ctx: PermissionContext): boolean {
+  return path.basename(target) === "HEAD" && workingDirectories(ctx).includes(path.dirname(target));
+}
+
 export function workingDirectories(ctx: PermissionContext): string[] {
   return [ctx.cwd, ...ctx.additionalDirectories];
 }

@@ -19,6 +19,9 @@ export type CommandEffect = {
   writes: Word[];
   /** cd, pushd, popd: relative paths in the rest of the command line are no longer certain. */
   changesDir: boolean;
+  /** git: the repository it uses, and so the configuration that can name programs for it to run
+   * (core.fsmonitor, diff.external), is found from the directory it runs in. */
+  repository?: boolean;
   /** Commands this one runs with their own words (`find -exec`, `xargs`). `openArgs`: more
    * arguments are appended at run time, so the inner command is never taken as read-only. */
   runs: { words: Word[]; openArgs: boolean }[];
@@ -196,7 +199,7 @@ function gitEffect(args: Word[]): CommandEffect {
       const blobPath = /^(?:[^:]*):(.+)$/s.exec(word.value)?.[1];
       return blobPath === undefined ? word : { ...word, raw: blobPath, value: blobPath };
     });
-  return effect({ readOnly: true, reads });
+  return effect({ readOnly: true, reads, repository: true });
 }
 
 function fileOpEffect(name: string, args: Word[], spec: OptionSpec): CommandEffect {

@@ -27,7 +27,8 @@ import { allow, ask, bypassAllow, deny, planDenial, quote, ruleName, strongest }
  * - Files written by redirections (`>`, `>>`, `&>`), tee, mkdir, touch, mv, cp, rm, rmdir and find
  *   are checked like edits of those files (Edit rules, mode); acceptEdits lets mkdir, touch, mv,
  *   cp and tee run inside the working directories.
- * - bash/sh -c, eval, sudo, xargs and find -exec: the commands they run are checked too.
+ * - bash/sh -c, eval, sudo, xargs, find -exec, trap actions and alias values: the commands they
+ *   run are checked too. A command name that is a glob or brace expansion cannot be checked.
  * - A line that cannot be parsed with certainty asks (plan mode: denied); it is allowed only in
  *   bypassPermissions mode when no deny or ask rule could be dodged. */
 export function decideBash(command: string, ctx: PermissionContext): PermissionDecision {

@@ -96,6 +96,9 @@ function effect(partial: Partial<CommandEffect>): CommandEffect {
 export function commandEffect(argv: readonly Word[]): CommandEffect {
   const head = argv[0];
   if (head.dynamic) return effect({ unknown: `the command name ${head.raw} is only known at run time` });
+  // `{rm,-rf,x}` and `/bin/r?` become other commands once the shell expands them (`[` and `[[`
+  // are the test commands themselves).
+  if (head.glob && head.value !== "[" && head.value !== "[[") return effect({ unknown: `the command name ${head.raw} expands to other words at run time` });
   const name = head.value;
   const args = argv.slice(1);
   const readOnly = READ_ONLY[name];
@@ -112,6 +115,8 @@ export function commandEffect(argv: readonly Word[]): CommandEffect {
     if (args.some((word) => word.dynamic)) return effect({ unknown: "eval runs text that is only known at run time" });
     return effect({ script: args.map((word) => word.value).join(" "), transparent: true });
   }
+  if (name === "trap") return trapEffect(args);
+  if (name === "alias") return aliasEffect(args);
   if (name === "sudo" || name === "doas") {
     const words = elevatedCommand(args);
     return effect({ runs: words.length > 0 ? [{ words, openArgs: false }] : [] });
@@ -237,6 +242,22 @@ function shellEffect(args: Word[]): CommandEffect {
   return effect({});
 }
 
+/** `trap ACTION SIGNAL…`: the action is a script the shell runs later. */
+function trapEffect(args: Word[]): CommandEffect {
+  const action = args[0];
+  if (action === undefined || action.value.startsWith("-") || action.value === "") return effect({});
+  if (action.dynamic) return effect({ unknown: "the trap's action is only known at run time" });
+  return effect({ script: action.value });
+}
+
+/** `alias NAME=VALUE…`: with expand_aliases on, each value runs wherever its name is used later. */
+function aliasEffect(args: Word[]): CommandEffect {
+  const values = args.filter((word) => word.value.includes("="));
+  if (values.some((word) => word.dynamic)) return effect({ unknown: "the alias is only known at run time" });
+  const script = values.map((word) => word.value.slice(word.value.indexOf("=") + 1)).join("\n");
+  return script.trim() === "" ? effect({}) : effect({ script });
+}
+
 function xargsCommand(args: Word[]): Word[] {
   for (let i = 0; i < args.length; i++) {
     const text = args[i].value;
@@ -254,7 +275,18 @@ function elevatedCommand(args: Word[]): Word[] {
     const text = args[i].value;
     if (text === "--") return args.slice(i + 1);
     if (!text.startsWith("-")) return args.slice(i);
-    if (/^-[ugpCDhrtTUR]$/.test(text)) i++;
+    if (text.startsWith("--")) {
+      if (!text.includes("=") && SUDO_LONG_VALUES.has(text)) i++;
+      continue;
+    }
+    // A cluster such as -iu takes the next word as the value of its last letter; in -uroot the
+    // value is attached.
+    const valueAt = [...text.slice(1)].findIndex((letter) => SUDO_SHORT_VALUES.includes(letter));
+    if (valueAt !== -1 && valueAt === text.length - 2) i++;
   }
   return [];
 }
+
+/** sudo's and doas's options that take a value. */
+const SUDO_SHORT_VALUES = "ugpCDhrtTUR";
+const SUDO_LONG_VALUES = new Set(["--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot"]);

@@ -7,6 +7,23 @@ import type { Word } from "./shell-types.ts";
 const DANGEROUS_VARIABLE =
   /^(?:LD_\w*|DYLD_\w*|PATH|HOME|CDPATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GLOBIGNORE|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w*|PAGER|EDITOR|VISUAL|BROWSER)$/;
 
+/** Options of the wrappers that take their value as the next word. */
+const TIMEOUT_VALUES = ["-s", "-k", "--signal", "--kill-after"];
+const NICE_VALUES = ["-n", "--adjustment"];
+const STDBUF_VALUES = ["-i", "-o", "-e", "--input", "--output", "--error"];
+
+/** The index of the first word after a wrapper's options (from `i`), past an ending `--`. A value
+ * attached to its option (`-n5`, `--signal=KILL`) stays in the option's word. */
+function skipOptions(words: readonly Word[], i: number, values: readonly string[]): number {
+  while (i < words.length && words[i].value.startsWith("-") && words[i].value !== "-") {
+    const text = words[i].value;
+    i++;
+    if (text === "--") break;
+    if (values.includes(text)) i++;
+  }
+  return i;
+}
+
 export function isDangerousAssignment(word: Word): boolean {
   const name = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(word.value)?.[1] ?? "";
   return DANGEROUS_VARIABLE.test(name);
@@ -15,6 +32,8 @@ export function isDangerousAssignment(word: Word): boolean {
 /** Removes the wrappers that run their arguments as a command, so rules match the command itself:
  * `env [-i] [-u NAME] [NAME=value…]`, `timeout [options] DURATION`, `nice [-n N]`, `nohup`,
  * `time [-p]`, `stdbuf [-i|-o|-e MODE]`, `command [-p]`, `builtin`, `exec [-cl] [-a NAME]`.
+ * Options taking a value may have it in the next word (`--kill-after 5`, `--user root`), and a
+ * `--` may end them.
  * `env -S`/`-C` and unknown wrapper options are reported instead (the command cannot be known).
  * Also reports a dangerous `env NAME=value`. */
 export function stripWrappers(words: readonly Word[]): { argv: Word[]; problem?: string; dangerous: boolean } {
@@ -38,20 +57,16 @@ export function stripWrappers(words: readonly Word[]): { argv: Word[]; problem?:
         else break;
       }
     } else if (name === "timeout") {
-      i++;
-      while (next(0)?.startsWith("-")) i += next(0) === "-s" || next(0) === "-k" ? 2 : 1;
+      i = skipOptions(words, i + 1, TIMEOUT_VALUES);
       i++;
     } else if (name === "nice") {
-      i++;
-      if (next(0) === "-n") i += 2;
-      else if (next(0)?.startsWith("-")) i++;
+      i = skipOptions(words, i + 1, NICE_VALUES);
     } else if (name === "nohup" || name === "builtin") {
-      i++;
+      i = skipOptions(words, i + 1, []);
     } else if (name === "time") {
       i += next(1) === "-p" ? 2 : 1;
     } else if (name === "stdbuf") {
-      i++;
-      while (next(0)?.startsWith("-")) i += /^-[ioe]$/.test(next(0) as string) ? 2 : 1;
+      i = skipOptions(words, i + 1, STDBUF_VALUES);
     } else if (name === "command") {
       if (next(1) === "-v" || next(1) === "-V") break;
       i += next(1) === "-p" ? 2 : 1;

@@ -149,6 +149,13 @@ const cases: Case[] = [
   { name: "WebFetch tool-wide deny", call: fetch("https://example.com/"), deny: ["WebFetch"], expect: "deny" },
   { name: "WebFetch host is case-insensitive", call: fetch("https://EXAMPLE.com/"), allow: ["WebFetch(domain:example.com)"], expect: "allow" },
 
+  // Task and Skill names as their tools find them
+  { name: "Task deny rule holds for the name in another case", call: tool("Task", { subagent_type: "explore", prompt: "p", description: "d" }), deny: ["Task(Explore)"], expect: "deny" },
+  { name: "Task deny rule holds for the name with spaces", call: tool("Agent", { subagent_type: " Explore ", prompt: "p", description: "d" }), deny: ["Agent(Explore)"], expect: "deny" },
+  { name: "Skill deny rule holds for the name with a slash", call: tool("Skill", { skill: "/deploy" }), deny: ["Skill(deploy)"], expect: "deny" },
+  { name: "Skill ask rule holds for the name with spaces", call: tool("Skill", { skill: " deploy " }), ask: ["Skill(deploy)"], expect: "ask" },
+  { name: "Skill deny rule leaves other skills", call: tool("Skill", { skill: "/review" }), deny: ["Skill(deploy)"], expect: "allow" },
+
   // MCP
   { name: "mcp server rule covers its tools", call: tool("mcp__github__create_issue"), allow: ["mcp__github"], expect: "allow" },
   { name: "mcp server rule does not cover another server", call: tool("mcp__gitlab__create_issue"), allow: ["mcp__github"], expect: "ask" },

@@ -138,10 +138,12 @@ function ruleTarget(call: ToolCall, name: string): RuleTarget {
     const host = hostOf(input.url);
     return host === undefined ? { kind: "none" } : { kind: "host", host };
   }
-  if (name === "Task" && typeof input.subagent_type === "string") return { kind: "name", name: input.subagent_type };
+  // Named as the tools find them: Task takes the agent's name in any case (findAgent), Skill takes
+  // it with a leading slash; both trim it.
+  if (name === "Task" && typeof input.subagent_type === "string") return { kind: "name", name: input.subagent_type.trim(), ignoreCase: true };
   if (name === "Skill") {
     const skill = typeof input.skill === "string" ? input.skill : typeof input.command === "string" ? input.command : undefined;
-    if (skill !== undefined) return { kind: "name", name: skill };
+    if (skill !== undefined) return { kind: "name", name: skill.trim().replace(/^\//, "") };
   }
   return { kind: "none" };
 }

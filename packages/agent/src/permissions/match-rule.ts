@@ -10,7 +10,7 @@ export type RuleTarget =
   | { kind: "command"; forms: readonly string[] }
   | { kind: "path"; path: string }
   | { kind: "host"; host: string }
-  | { kind: "name"; name: string }
+  | { kind: "name"; name: string; ignoreCase?: boolean }
   | { kind: "none" };
 
 /** The first rule in `rules` that covers `tool` and, if it has a specifier, matches `target`. */
@@ -39,6 +39,7 @@ function specifierMatches(rule: PermissionRule, target: RuleTarget, ctx: Permiss
     case "host":
       return hostMatches(specifier, target.host);
     case "name":
+      if (target.ignoreCase) return compileCommandPattern(specifier.toLowerCase())(target.name.toLowerCase());
       return commandMatcher(rule, specifier)(target.name);
     case "none":
       return false;

@@ -138,6 +138,9 @@ const cases: Case[] = [
   { name: "Glob pattern that climbs out asks", call: tool("Glob", { pattern: "../../**/*.key" }), expect: "ask" },
   { name: "Glob in cwd", call: tool("Glob", { pattern: "**/*.ts" }), expect: "allow" },
   { name: "Grep outside cwd asks", call: tool("Grep", { pattern: "x", path: "/var/log" }), expect: "ask" },
+  { name: "Grep over files an ask rule covers asks", call: tool("Grep", { pattern: "x" }), ask: ["Read(./private/**)"], expect: "ask", reason: /Reading \. and everything below it needs approval: the ask rule "Read\(\.\/private\/\*\*\)"/ },
+  { name: "Grep over files a deny rule covers runs (they are left out of its results)", call: tool("Grep", { pattern: "x" }), deny: ["Read(./.env)"], expect: "allow" },
+  { name: "Grep beside files an ask rule covers", call: tool("Grep", { pattern: "x", path: "src" }), ask: ["Read(./private/**)"], expect: "allow" },
   { name: "Edit inside additional directory in acceptEdits", call: edit("/data/shared/a.txt"), dirs: ["/data/shared"], mode: "acceptEdits", expect: "allow" },
 
   // WebFetch

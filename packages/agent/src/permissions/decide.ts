@@ -84,6 +84,8 @@ function fileAccesses(call: ToolCall, ctx: PermissionContext): PathAccess[] {
       return [...at(dir), ...globBase(input.pattern, resolveToolPath(dir, ctx.cwd, ctx.home), call.name)];
     }
     case "Grep":
+      // It reads every file below its path; those a deny rule covers are left out of its results.
+      return at(typeof input.path === "string" && input.path !== "" ? input.path : ".").map((access) => ({ ...access, recursive: "ask" as const }));
     case "LS":
       return at(typeof input.path === "string" && input.path !== "" ? input.path : ".");
     case "NotebookEdit":

@@ -18,8 +18,10 @@ export type PathAccess = {
   uncertain?: string;
   /** A glob: `path` bounds where it can point, not which files it names. */
   glob?: string;
-  /** `path` is read with everything below it (`grep -r`, `rg`, `cp -r`). */
-  recursive?: boolean;
+  /** `path` is read with everything below it (`grep -r`, `rg`, `cp -r`, the Grep tool): the deny
+   * and ask rules that could match inside it make it ask; only the ask rules when the tool leaves
+   * denied files out of what it reads (`"ask"`, the Grep tool: see deniedFileFilter). */
+  recursive?: boolean | "ask";
 };
 
 export type PathAccessOptions = {
@@ -42,7 +44,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
   if (askRule !== undefined) return ask(`${capitalize(doing)} needs approval: ${ruleName("ask", askRule)} applies.`, askRule);
   if (access.recursive) {
     // What the rules keep from the file tools must not come out of a search of the whole tree.
-    const inner = ruleWithin(access.tool, [access.path, real], ctx);
+    const inner = ruleWithin(access.recursive === "ask" ? ["ask"] : ["deny", "ask"], access.tool, [access.path, real], ctx);
     if (inner !== undefined) return ask(`${capitalize(doing)} and everything below it needs approval: ${inner} covers files inside it.`);
   }
   if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing, ctx);
@@ -92,10 +94,10 @@ function pathRule(rules: readonly PermissionRule[], tool: string, path: string, 
   return findRule(rules, tool, { kind: "path", path }, ctx) ?? (real === path ? undefined : findRule(rules, tool, { kind: "path", path: real }, ctx));
 }
 
-/** A deny or ask rule for `tool` that could match something at or below one of `dirs`, named for
+/** A rule of `kinds` for `tool` that could match something at or below one of `dirs`, named for
  * messages. */
-function ruleWithin(tool: string, dirs: readonly string[], ctx: PermissionContext): string | undefined {
-  for (const kind of ["deny", "ask"] as const) {
+function ruleWithin(kinds: readonly ("deny" | "ask")[], tool: string, dirs: readonly string[], ctx: PermissionContext): string | undefined {
+  for (const kind of kinds) {
     const rule = ctx.rules[kind].find(
       (r) =>
         r.specifier !== undefined &&

@@ -73,3 +73,22 @@ test("in acceptEdits mode, files that decide which commands run still need appro
   assert.equal(decide(call("Write", { file_path: ".gitignore", content: "x" }), ctx(project, "acceptEdits")).behavior, "allow");
   assert.equal(decide(call("Write", { file_path: ".git/config", content: "x" }), ctx(project, "bypassPermissions")).behavior, "allow");
 });
+
+test("a dangling link leads where a write through it creates the file", (t) => {
+  const { project, outside } = layout(t);
+  symlinkSync(path.join(outside, "new", "authorized_keys"), path.join(project, "keys"));
+  symlinkSync("keys", path.join(project, "keys-again"));
+  for (const file of ["keys", "keys-again"]) {
+    const write = decide(call("Write", { file_path: file, content: "x" }), ctx(project, "acceptEdits"));
+    assert.equal(write.behavior, "ask", file);
+    assert.match(write.reason, /a symbolic link leads it to .*outside\/new\/authorized_keys, outside the working directories/, file);
+  }
+  const bash = decide(call("Bash", { command: "echo x > keys" }), ctx(project, "acceptEdits"));
+  assert.equal(bash.behavior, "ask");
+  const denied = decide(call("Write", { file_path: "keys", content: "x" }), ctx(project, "bypassPermissions", [`Edit(/${outside}/**)`]));
+  assert.equal(denied.behavior, "deny");
+  // Links that lead in a loop stay where they are.
+  symlinkSync("loop-b", path.join(project, "loop-a"));
+  symlinkSync("loop-a", path.join(project, "loop-b"));
+  assert.equal(decide(call("Write", { file_path: "loop-a", content: "x" }), ctx(project, "acceptEdits")).behavior, "allow");
+});

@@ -212,3 +212,38 @@ test("without a permission mode, a run's allow rule lets a call through that wou
   await runInProject(project, steps, { rules: { allow: ["Write"] } });
   assert.equal(await project.read("notes.md"), "hello");
 });
+
+test("acceptEdits does not let the model rewrite a hook script the settings run", async (t) => {
+  const project = await tempProject(t);
+  const hook = await project.hook("check.sh", "cat > /dev/null\nexit 0");
+  await project.settings({ hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: hook }] }] } });
+  const planted = `#!/usr/bin/env bash\ntouch "$CLAUDE_PROJECT_DIR/planted.txt"\n`;
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_r1", name: "Read", input: { file_path: ".claude/hooks/check.sh" } }] },
+      { toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: ".claude/hooks/check.sh", content: planted } }] },
+      { toolCalls: [{ id: "toolu_r2", name: "Read", input: { file_path: ".claude/settings.json" } }] },
+      { text: "done" },
+    ],
+    { permissionMode: "acceptEdits" },
+  );
+
+  const [write] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
+  assert.equal(write.is_error, true);
+  assert.match(String(write.content), /needs approval even in acceptEdits mode: the file decides which commands run/);
+  assert.equal(await project.exists("planted.txt"), false);
+});
+
+test("a recursive grep does not show the model a file a Read deny rule protects", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".env", "API_KEY=sk-live-123\n");
+  await project.write("src/a.ts", "const API_KEY = process.env.API_KEY;\n");
+  await project.settings({ permissions: { deny: ["Read(./.env)"] } });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_g", name: "Bash", input: { command: "grep -r API_KEY ." } }] }, { text: "done" }]);
+
+  const [grep] = firstResults(provider.requests);
+  assert.equal(grep.is_error, true);
+  assert.match(String(grep.content), /Reading \. and everything below it needs approval: the deny rule "Read\(\.\/\.env\)"/);
+  assert.doesNotMatch(JSON.stringify(provider.requests), /sk-live-123/);
+});

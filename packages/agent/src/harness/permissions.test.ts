@@ -55,6 +55,25 @@ test("a call that needs approval is refused with a way out when the run has no o
   assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_w" && e.isError));
 });
 
+test("the way out names only the modes that would let that very call through", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".env", "KEY=secret");
+  await project.settings({ permissions: { deny: ["Read(./.env)"] } });
+  const { provider } = await runInProject(project, [
+    {
+      toolCalls: [
+        { id: "toolu_rm", name: "Bash", input: { command: "rm -f old.log" } },
+        { id: "toolu_grep", name: "Bash", input: { command: "grep -r KEY ." } },
+      ],
+    },
+    { text: "stopped" },
+  ]);
+  const [rm, grep] = firstResults(provider.requests);
+  assert.match(String(rm.content), /Allow it in \.claude\/settings\.json or run with --permission-mode bypassPermissions\.$/, "acceptEdits does not run rm");
+  assert.match(String(grep.content), /Allow it in \.claude\/settings\.json\.$/, "a recursive read past a Read deny rule asks in every mode");
+  assert.doesNotMatch(String(grep.content), /KEY=secret/);
+});
+
 test("the approver sees what the call will do; allow runs it, deny answers the model with the reason", async (t) => {
   const project = await tempProject(t);
   const asked: ApprovalRequest[] = [];

@@ -99,11 +99,13 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   if (hooked) return hooked;
   if (!o.approve) {
     if (tool.refusals) return refuse(tool.refusals.unattended);
-    // The modes that would let more through than the run's own.
-    const wider = o.permissions.mode === "acceptEdits" ? "bypassPermissions" : "acceptEdits or bypassPermissions";
-    return refuse(
-      `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json or run with --permission-mode ${wider}.`,
-    );
+    // The modes wider than the run's own that would let this very call through (some calls ask in
+    // every mode: naming one of those would send the user round in circles).
+    const mode = o.permissions.mode;
+    const candidates = mode === "bypassPermissions" ? [] : mode === "acceptEdits" ? (["bypassPermissions"] as const) : (["acceptEdits", "bypassPermissions"] as const);
+    const wider = candidates.filter((candidate) => decide({ name: call.name, input }, { ...o.permissions, mode: candidate }).behavior === "allow");
+    const modes = wider.length > 0 ? ` or run with --permission-mode ${wider.join(" or ")}` : "";
+    return refuse(`Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json${modes}.`);
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
   let answer: ApprovalDecision;

@@ -27,6 +27,9 @@ export type ToolContext = {
   /** Whether a deny rule keeps `tool` from the file at this absolute path: searches (Grep, Glob)
    * leave such files out of their results. Absent: nothing is left out. */
   denied?: (tool: string, file: string) => boolean;
+  /** Why a deny rule keeps WebFetch from `url`, or undefined: a redirect WebFetch would follow on
+   * its own is refused there. Absent: no WebFetch deny rules. */
+  deniedUrl?: (url: string) => string | undefined;
   /** The run's plan mode, for ExitPlanMode: whether it is on, and leaving it (once the user has
    * approved the plan), which the run announces with a mode.changed event. Absent where there is no
    * plan mode to leave (a sub-agent). */

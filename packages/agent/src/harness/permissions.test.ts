@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -72,6 +74,28 @@ test("the way out names only the modes that would let that very call through", a
   assert.match(String(rm.content), /Allow it in \.claude\/settings\.json or run with --permission-mode bypassPermissions\.$/, "acceptEdits does not run rm");
   assert.match(String(grep.content), /Allow it in \.claude\/settings\.json\.$/, "a recursive read past a Read deny rule asks in every mode");
   assert.doesNotMatch(String(grep.content), /KEY=secret/);
+});
+
+test("WebFetch does not follow a redirect within the site to a host a deny rule names", async (t) => {
+  const project = await tempProject(t);
+  const server = http.createServer((req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    if (req.url === "/start") res.writeHead(302, { location: `http://www.localhost:${port}/secret` }).end();
+    else res.writeHead(200, { "content-type": "text/plain" }).end("the secret page");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => server.close());
+  const port = (server.address() as AddressInfo).port;
+  await project.settings({ permissions: { deny: ["WebFetch(domain:www.localhost)"] } });
+  const { provider } = await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_f", name: "WebFetch", input: { url: `http://localhost:${port}/start`, prompt: "read it" } }] }, { text: "ok" }],
+    { permissionMode: "bypassPermissions" },
+  );
+  const [block] = firstResults(provider.requests);
+  assert.equal(block.is_error, true);
+  assert.match(String(block.content), new RegExp(`redirected to http://www\\.localhost:${port}/secret, which is not fetched: .*WebFetch\\(domain:www\\.localhost\\)`));
+  assert.doesNotMatch(String(block.content), /the secret page/);
 });
 
 test("the approver sees what the call will do; allow runs it, deny answers the model with the reason", async (t) => {

@@ -5,6 +5,7 @@ import { environmentBlock } from "../context/environment.ts";
 import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
+import { decide } from "../permissions/decide.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
@@ -204,6 +205,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const env = setup.childEnv;
   const spawner = ctx.spawner;
   const denied = deniedFileFilter(ctx.permissions);
+  const deniedUrl = deniedUrlFilter(ctx.permissions);
   const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
   return {
     tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
@@ -229,6 +231,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       state: ctx.resources.toolState,
       ...(env && { env }),
       ...(denied && { denied }),
+      ...(deniedUrl && { deniedUrl }),
       ...(planMode && { planMode }),
       ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
       ...(spawner && {
@@ -239,6 +242,16 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         },
       }),
     }),
+  };
+}
+
+/** Why the deny rules keep WebFetch from a URL, when any WebFetch deny rule is set (a redirect is
+ * then checked as a call of its own would be). */
+function deniedUrlFilter(permissions: PermissionContext): ((url: string) => string | undefined) | undefined {
+  if (!permissions.rules.deny.some((rule) => rule.tool === "WebFetch")) return undefined;
+  return (url) => {
+    const decision = decide({ name: "WebFetch", input: { url, prompt: "" } }, permissions);
+    return decision.behavior === "deny" ? decision.reason : undefined;
   };
 }
 

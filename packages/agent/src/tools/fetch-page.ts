@@ -7,7 +7,9 @@ export type FetchedPage =
   | { kind: "redirect"; from: string; to: string; status: number; statusText: string }
   | { kind: "error"; message: string };
 
-export type FetchPageOptions = { signal: AbortSignal; timeoutMs: number; maxBytes: number };
+/** `refuse`: why a redirect within the site may not be followed to `to` (a deny rule); undefined
+ * when it may. */
+export type FetchPageOptions = { signal: AbortSignal; timeoutMs: number; maxBytes: number; refuse?: (to: URL) => string | undefined };
 
 const MAX_REDIRECTS = 10;
 const USER_AGENT = "Mozilla/5.0 (compatible; HarnessWebFetch/1.0)";
@@ -33,6 +35,8 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
           return { kind: "error", message: `${current.href} redirected to an invalid address: ${location}` };
         }
         if (!sameSite(current, next)) return { kind: "redirect", from: current.href, to: next.href, status: response.status, statusText: response.statusText };
+        const refused = options.refuse?.(next);
+        if (refused !== undefined) return { kind: "error", message: `${current.href} redirected to ${next.href}, which is not fetched: ${refused}` };
         if (hop + 1 >= MAX_REDIRECTS) return { kind: "error", message: `Too many redirects (more than ${MAX_REDIRECTS}) starting from ${url.href}.` };
         current = next;
         continue;

@@ -27,7 +27,7 @@ export const webFetchTool = defineTool({
     url: z.string().min(1).describe("The URL to fetch content from"),
     prompt: z.string().describe("What to find out from the fetched content"),
   }),
-  async execute({ url, prompt }, { signal, state }) {
+  async execute({ url, prompt }, { signal, state, deniedUrl }) {
     let target: URL;
     try {
       target = new URL(url);
@@ -38,7 +38,7 @@ export const webFetchTool = defineTool({
       return { content: `WebFetch only fetches http:// and https:// URLs, not ${target.protocol}. Use Read for local files.`, isError: true };
     }
     const limits = limitsOf(state);
-    const page = await fetchPage(target, { signal, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxFetchBytes });
+    const page = await fetchPage(target, { signal, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxFetchBytes, ...(deniedUrl && { refuse: (to: URL) => deniedUrl(to.href) }) });
     if (page.kind === "error") return { content: page.message, isError: true };
     if (page.kind === "redirect") {
       return {

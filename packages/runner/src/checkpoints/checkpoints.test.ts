@@ -137,22 +137,91 @@ test("without git, no snapshot is taken but the run's backend is still recorded"
   assert.equal((await checkpoints.entry("u1"))?.backend, "claude-code");
 });
 
-test("a repository nested in the workspace without a commit is left out rather than failing the snapshot", needsGit, async (t) => {
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "u", GIT_AUTHOR_EMAIL: "u@localhost", GIT_COMMITTER_NAME: "u", GIT_COMMITTER_EMAIL: "u@localhost" };
+const gitIn = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: gitEnv }).toString();
+
+test("the files of repositories nested in the workspace are restored like any others; their own git state is left alone", needsGit, async (t) => {
   const { workspace, stateDir } = setup(t);
-  execFileSync("git", ["init", "--quiet", join(workspace, "sub")], { env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
-  write(workspace, { "sub/x.txt": "nested\n", "top.txt": "top\n" });
+  write(workspace, { "project/main.c": "int main() {}\n", "project/.gitignore": "*.o\n", "project/lib.o": "object\n", "fresh/x.txt": "nested\n", "top.txt": "top\n" });
+  const project = join(workspace, "project");
+  gitIn(project, "init", "--quiet");
+  gitIn(project, "add", ".");
+  gitIn(project, "commit", "--quiet", "-m", "first");
+  // A repository without a commit yet.
+  gitIn(join(workspace, "fresh"), "init", "--quiet");
+  write(workspace, { "project/main.c": "int main() { return 0; }\n" });
+  const projectGit = () => [gitIn(project, "status", "--porcelain"), gitIn(project, "rev-parse", "HEAD"), gitIn(project, "ls-files", "--stage")];
+  const gitBefore = projectGit();
   const checkpoints = createCheckpoints({ workspace, stateDir });
   const taken = await checkpoints.beforeRun("u1", "builtin");
   assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
-  write(workspace, { "sub/x.txt": "nested, changed\n", "top.txt": "top, changed\n" });
+  const before = contents(workspace);
+
+  write(workspace, { "project/main.c": "broken\n", "project/new.c": "new\n", "project/lib.o": "rebuilt\n", "project/.gitignore": "*.o\n*.a\n", "fresh/x.txt": "changed\n", "top.txt": "changed\n" });
+  const plan = await checkpoints.plan(taken.value.tree);
+  assert.deepEqual(plan.ok && plan.value.map((f) => `${f.action} ${f.path}`).sort(), [
+    "delete project/new.c",
+    "restore fresh/x.txt",
+    "restore project/.gitignore",
+    "restore project/main.c",
+    "restore top.txt",
+  ]);
   const restored = await checkpoints.restore(taken.value.tree);
-  assert.deepEqual(restored.ok && restored.value.map((f) => f.path), ["top.txt"]);
+  assert.deepEqual(restored, plan);
+  assert.deepEqual(contents(workspace), { ...before, "project/lib.o": contents(workspace)["project/lib.o"] });
+  assert.equal(readFileSync(join(project, "lib.o"), "utf8"), "rebuilt\n", "what the nested repository ignores is left as it is");
+  assert.deepEqual(projectGit(), gitBefore);
+});
+
+test("a snapshot of an earlier version, which holds a nested repository as a gitlink, restores the rest and leaves that repository's files", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "project/main.c": "committed\n", "top.txt": "top\n" });
+  const project = join(workspace, "project");
+  gitIn(project, "init", "--quiet");
+  gitIn(project, "add", ".");
+  gitIn(project, "commit", "--quiet", "-m", "first");
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  assert.ok((await checkpoints.beforeRun("u0", "builtin")).ok);
+  // What an earlier version kept: the nested repository as the commit its HEAD names.
+  const gitDir = join(stateDir, "checkpoints.git");
+  const shadow = (input: string, ...args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { input, env: gitEnv }).toString().trim();
+  const blob = shadow("top\n", "hash-object", "-w", "--stdin");
+  const old = shadow(`160000 commit ${gitIn(project, "rev-parse", "HEAD").trim()}\tproject\n100644 blob ${blob}\ttop.txt\n`, "mktree");
+
+  write(workspace, { "project/main.c": "uncommitted work\n", "project/new.c": "new\n", "top.txt": "changed\n" });
+  const plan = await checkpoints.plan(old);
+  assert.deepEqual(plan.ok && plan.value.map((f) => `${f.action} ${f.path}`), ["restore top.txt"]);
+  assert.deepEqual(await checkpoints.restore(old), plan);
   assert.equal(readFileSync(join(workspace, "top.txt"), "utf8"), "top\n");
-  assert.equal(readFileSync(join(workspace, "sub/x.txt"), "utf8"), "nested, changed\n");
+  assert.equal(readFileSync(join(project, "main.c"), "utf8"), "uncommitted work\n");
+  assert.equal(readFileSync(join(project, "new.c"), "utf8"), "new\n");
+});
+
+test("a nested repository an earlier version left in the shadow index as a gitlink has its files snapshotted from then on", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "project/main.c": "v1\n" });
+  const project = join(workspace, "project");
+  gitIn(project, "init", "--quiet");
+  gitIn(project, "add", ".");
+  gitIn(project, "commit", "--quiet", "-m", "first");
+  const first = createCheckpoints({ workspace, stateDir });
+  assert.ok((await first.beforeRun("u0", "builtin")).ok);
+  const gitDir = join(stateDir, "checkpoints.git");
+  execFileSync("git", ["--git-dir", gitDir, "--work-tree", workspace, "rm", "-r", "--cached", "--quiet", "project"], { env: gitEnv });
+  execFileSync("git", ["--git-dir", gitDir, "--work-tree", workspace, "add", "--all"], { env: gitEnv, stdio: "ignore" });
+  assert.match(execFileSync("git", ["--git-dir", gitDir, "ls-files", "--stage"]).toString(), /^160000 /);
+
+  const restarted = createCheckpoints({ workspace, stateDir });
+  const taken = await restarted.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  write(workspace, { "project/main.c": "v2\n" });
+  assert.deepEqual(await restarted.restore(taken.value.tree), { ok: true, value: [{ path: "project/main.c", action: "restore", linesAdded: 1, linesRemoved: 1 }] });
+  assert.equal(readFileSync(join(project, "main.c"), "utf8"), "v1\n");
 });
 
 test("diff output is read as restore and delete actions with line counts", () => {
-  const status = ["M", "a.txt", "A", "gone.txt", "D", "new file.txt", "M", "img.png", ""].join("\0");
+  const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
+  const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");
   const numstat = ["3\t1\ta.txt", "2\t0\tgone.txt", "0\t4\tnew file.txt", "-\t-\timg.png", ""].join("\0");
   assert.deepEqual(parseChanges(status, numstat), [
     { path: "a.txt", action: "restore", linesAdded: 3, linesRemoved: 1 },

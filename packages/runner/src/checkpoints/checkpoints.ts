@@ -3,12 +3,14 @@
 // will), the whole workspace is snapshotted into a shadow git repository kept in the state
 // directory (its own index makes repeated snapshots cost only what changed). A rewind puts
 // every file back byte for byte and removes the files created since. The workspace's .gitignore is
-// honoured; .git and node_modules are never included.
+// honoured; .git and node_modules are never included. The files of repositories nested in the
+// workspace are snapshotted like any others (their own .git is left alone).
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
-import { createGit, type Git, type GitRepo } from "./git.ts";
+import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
+import { addedGitlink, gitlinks, refusedRepositories, unfoldArgs } from "./nested.ts";
 import { appendLine, applyLine, messageMap, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -58,6 +60,8 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   // was the tree of: an index that `git add` left byte for byte as it was has that tree, and no
   // write-tree (a process) is needed to know it. Most runs change nothing between two snapshots.
   let lastTree: { tree: string; marks: string[] } | undefined;
+  // Whether the shadow index was searched for gitlinks since this process began.
+  let gitlinksSought = false;
   // One git operation at a time: they share the shadow index.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -113,10 +117,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       prepared = undefined;
       return ready;
     }
-    let added = await git.run(["add", "--all", "--", "."], { repo });
-    for (let tries = 0; !added.ok && tries < 20 && (await leaveOutNested(added.message)); tries++) {
-      added = await git.run(["add", "--all", "--", "."], { repo });
-    }
+    const added = await addAll();
     if (!added.ok) return added;
     const afterAdd = indexMark(join(repo.gitDir, "index"));
     if (afterAdd !== undefined && lastTree?.marks.includes(afterAdd)) return { ok: true, value: lastTree.tree };
@@ -145,14 +146,24 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     return tree;
   }
 
-  /** A repository nested in the workspace that has no commit yet cannot be added: `failure` (from
-   * git add) names such repositories; they are excluded from now on. False when it names none new. */
-  async function leaveOutNested(failure: string): Promise<boolean> {
-    const nested = [...failure.matchAll(/'([^']+)' does not have a commit checked out/g)].map((m) => `/${m[1].replace(/\/?$/, "/")}`);
-    if (nested.length === 0 || nested.every((p) => excludes.has(p))) return false;
-    for (const path of nested) excludes.add(path);
-    await writeExcludes();
-    return true;
+  /** `git add --all`, nested repositories' files included (see nested.ts). */
+  async function addAll(): Promise<GitResult> {
+    for (let tries = 0; ; tries++) {
+      const added = await git.run(["add", "--all", "--", "."], { repo });
+      let nested: string[] = [];
+      if (!added.ok) nested = refusedRepositories(added.message);
+      else if (addedGitlink(added.stderr) || !gitlinksSought) {
+        // Which paths it added as gitlinks (the warning's text is not meant to be parsed), and,
+        // once per process, those that earlier versions left in the index.
+        const stage = await git.run(["ls-files", "--stage", "-z"], { repo });
+        if (!stage.ok) return stage;
+        gitlinksSought = true;
+        nested = gitlinks(stage.stdout);
+      }
+      if (nested.length === 0 || tries === 10) return added;
+      const unfolded = await git.run(unfoldArgs(nested), { repo });
+      if (!unfolded.ok) return unfolded;
+    }
   }
 
   /** Drops the oldest checkpoints past the retention, their tree refs and the objects only they
@@ -174,18 +185,50 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     await git.run(["-c", "gc.packRefs=false", "gc", "--quiet", "--prune=now"], { repo });
   }
 
-  async function diff(tree: string): Promise<Result<FileChange[]>> {
+  /** What restoring `tree` changes, and the tree to restore: `tree` itself, but for the nested
+   * repositories that a snapshot of an earlier version holds as gitlinks, whose files are left as
+   * they are now (that snapshot has none of them; restoring it would delete them all). */
+  async function diff(tree: string): Promise<Result<{ changes: FileChange[]; target: string }>> {
     const now = await snapshotTree();
     if (!now.ok) return now;
-    if (now.value === tree) return { ok: true, value: [] };
-    const base = ["diff-tree", "-r", "--no-renames", "--no-ext-diff", "-z"];
-    const [status, numstat] = await Promise.all([
-      git.run([...base, "--name-status", now.value, tree], { repo }),
-      git.run([...base, "--numstat", now.value, tree], { repo }),
-    ]);
-    if (!status.ok) return status;
-    if (!numstat.ok) return numstat;
-    return { ok: true, value: parseChanges(status.stdout, numstat.stdout) };
+    let target = tree;
+    for (let pass = 0; ; pass++) {
+      if (now.value === target) return { ok: true, value: { changes: [], target } };
+      const base = ["diff-tree", "-r", "--no-renames", "--no-ext-diff", "-z"];
+      const [raw, numstat] = await Promise.all([
+        git.run([...base, "--raw", now.value, target], { repo }),
+        git.run([...base, "--numstat", now.value, target], { repo }),
+      ]);
+      if (!raw.ok) return raw;
+      if (!numstat.ok) return numstat;
+      const links = pass === 0 ? gitlinksTo(raw.stdout) : [];
+      if (links.length === 0) return { ok: true, value: { changes: parseChanges(raw.stdout, numstat.stdout), target } };
+      const grafted = await graft(target, now.value, links);
+      if (!grafted.ok) return grafted;
+      target = grafted.value;
+    }
+  }
+
+  /** `tree` with the content of `paths` taken from `from` (each a tree there, or nothing). */
+  async function graft(tree: string, from: string, paths: string[]): Promise<Result<string>> {
+    const scratch: GitRepo = { ...repo, index: join(repo.gitDir, "graft-index") };
+    try {
+      const steps = [["read-tree", tree], ["update-index", "--force-remove", "--", ...paths]];
+      const listed = await git.run(["ls-tree", "-z", from, "--", ...paths], { repo });
+      if (!listed.ok) return listed;
+      for (const record of listed.stdout.split("\0")) {
+        const [info, path] = record.split("\t");
+        if (info?.split(" ")[1] === "tree") steps.push(["read-tree", `--prefix=${path}/`, `${from}:${path}`]);
+      }
+      for (const step of steps) {
+        const done = await git.run(step, { repo: scratch });
+        if (!done.ok) return done;
+      }
+      const written = await git.run(["write-tree"], { repo: scratch });
+      return written.ok ? { ok: true, value: written.stdout.trim() } : written;
+    } finally {
+      await rm(scratch.index!, { force: true });
+    }
   }
 
   return {
@@ -224,17 +267,22 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       return serial(async () => (await loadIndex()).messages[userMessageId]);
     },
     plan(tree) {
-      return serial(() => diff(tree));
+      return serial(async () => {
+        const planned = await diff(tree);
+        return planned.ok ? { ok: true, value: planned.value.changes } : planned;
+      });
     },
     restore(tree) {
       return serial(async () => {
-        const changes = await diff(tree);
-        if (!changes.ok || changes.value.length === 0) return changes;
+        const planned = await diff(tree);
+        if (!planned.ok) return planned;
+        const { changes, target } = planned.value;
+        if (changes.length === 0) return { ok: true, value: changes };
         // The index now matches the workspace, so a two-way reset writes exactly the files that
         // differ and removes the ones the tree does not have (and directories left empty).
         lastTree = undefined;
-        const reset = await git.run(["read-tree", "--reset", "-u", tree], { repo });
-        return reset.ok ? changes : reset;
+        const reset = await git.run(["read-tree", "--reset", "-u", target], { repo });
+        return reset.ok ? { ok: true, value: changes } : reset;
       });
     },
   };
@@ -260,8 +308,16 @@ export function indexMark(path: string): string | undefined {
   }
 }
 
-/** Joins `--name-status -z` and `--numstat -z` output of a diff from now to the checkpoint. */
-export function parseChanges(nameStatus: string, numstat: string): FileChange[] {
+/** The paths that are gitlinks in the checkpoint, from `--raw -z` output of a diff from now to it. */
+function gitlinksTo(raw: string): string[] {
+  const fields = raw.split("\0");
+  const paths: string[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i].split(" ")[1] === "160000") paths.push(fields[i + 1]);
+  return paths;
+}
+
+/** Joins `--raw -z` and `--numstat -z` output of a diff from now to the checkpoint. */
+export function parseChanges(raw: string, numstat: string): FileChange[] {
   const counts = new Map<string, { added?: number; removed?: number }>();
   const stats = numstat.split("\0");
   for (const record of stats) {
@@ -271,10 +327,11 @@ export function parseChanges(nameStatus: string, numstat: string): FileChange[] 
     // Binary files have "-" for both counts.
     counts.set(path, added === "-" ? {} : { added: Number(added), removed: Number(removed) });
   }
-  const fields = nameStatus.split("\0");
+  const fields = raw.split("\0");
   const changes: FileChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const status = fields[i];
+    // ":<mode now> <mode then> <object now> <object then> <status>"
+    const status = fields[i].split(" ")[4];
     const path = fields[i + 1];
     if (!status) break;
     // Diffing now → then: "D" is a file that did not exist then.

@@ -3,13 +3,16 @@
 // depend on the workspace alone. git is started from a small helper process (spawn-helper.ts).
 import { spawnViaHelper, type SpawnJob } from "./spawn-helper.ts";
 
-export type GitResult = { ok: true; stdout: string } | { ok: false; message: string };
+/** `stderr` of a command that succeeded holds its warnings. */
+export type GitResult = { ok: true; stdout: string; stderr: string } | { ok: false; message: string };
 
 export type GitRepo = {
   /** The shadow repository (GIT_DIR). */
   gitDir: string;
   /** The workspace (GIT_WORK_TREE). */
   workTree: string;
+  /** An index other than the shadow repository's own (GIT_INDEX_FILE). */
+  index?: string;
 };
 
 function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
@@ -28,6 +31,7 @@ function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
   if (repo) {
     env.GIT_DIR = repo.gitDir;
     env.GIT_WORK_TREE = repo.workTree;
+    if (repo.index !== undefined) env.GIT_INDEX_FILE = repo.index;
   }
   return env;
 }
@@ -69,7 +73,7 @@ async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   } catch (error) {
     return { ok: false, message: `cannot run git: ${(error as Error).message}` };
   }
-  if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8") };
+  if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8"), stderr: done.stderr.toString("utf8") };
   const stderr = done.stderr.toString("utf8").trim();
   return { ok: false, message: `git ${name} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` };
 }

@@ -219,6 +219,35 @@ test("a nested repository an earlier version left in the shadow index as a gitli
   assert.equal(readFileSync(join(project, "main.c"), "utf8"), "v1\n");
 });
 
+test("a file the checkpoint's .gitignore ignored stays, even after a run changed the .gitignore so that the snapshots hold it", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { ".gitignore": ".env\nbuild/\n*.log\n!keep.log\n", ".env": "SECRET=1\n", "build/out.js": "built\n", "sub/.gitignore": "*.tmp\n", "sub/cache.tmp": "cache\n", "app.js": "v1\n" });
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+
+  // The run rewrites the .gitignore files (dropping what they ignored) and adds files of its own.
+  write(workspace, { ".gitignore": "dist/\n", "sub/.gitignore": "", "app.js": "v2\n", "created.txt": "new\n", "run.log": "log\n", "keep.log": "kept?\n" });
+  const later = await checkpoints.beforeRun("u2", "builtin");
+  assert.ok(later.ok);
+  const plan = await checkpoints.plan(taken.value.tree);
+  assert.deepEqual(plan.ok && plan.value.map((f) => `${f.action} ${f.path}`).sort(), [
+    "delete created.txt",
+    "delete keep.log",
+    "restore .gitignore",
+    "restore app.js",
+    "restore sub/.gitignore",
+  ]);
+  assert.deepEqual(await checkpoints.restore(taken.value.tree), plan);
+  assert.equal(readFileSync(join(workspace, ".env"), "utf8"), "SECRET=1\n");
+  assert.equal(readFileSync(join(workspace, "build/out.js"), "utf8"), "built\n");
+  assert.equal(readFileSync(join(workspace, "sub/cache.tmp"), "utf8"), "cache\n");
+  assert.equal(readFileSync(join(workspace, "run.log"), "utf8"), "log\n", "ignored by the restored rules: left as it is");
+  assert.equal(existsSync(join(workspace, "created.txt")), false);
+  assert.equal(existsSync(join(workspace, "keep.log")), false);
+  assert.deepEqual(await checkpoints.plan(taken.value.tree), { ok: true, value: [] });
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

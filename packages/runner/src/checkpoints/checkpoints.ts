@@ -10,6 +10,7 @@ import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
+import { ignoredInTree } from "./ignored-then.ts";
 import { addedGitlink, gitlinks, refusedRepositories, unfoldArgs } from "./nested.ts";
 import { appendLine, applyLine, messageMap, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
@@ -42,6 +43,10 @@ const TREE_REFS = join("refs", "harness", "trees");
 // Highest precedence of all attribute files: store and restore bytes as they are, whatever the
 // workspace's .gitattributes say (no end-of-line conversion, no filters).
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+
+/** What restoring a checkpoint changes; `target`, the tree to restore; `keep`, the files in the
+ * workspace that the restore must leave although `target` lacks them. */
+type Plan = { changes: FileChange[]; target: string; keep: string[] };
 
 /** How many messages keep their checkpoint: past `entries + slack`, the oldest are dropped (down to
  * `entries`), with their snapshots' objects, and the shadow repository is packed. */
@@ -188,12 +193,12 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   /** What restoring `tree` changes, and the tree to restore: `tree` itself, but for the nested
    * repositories that a snapshot of an earlier version holds as gitlinks, whose files are left as
    * they are now (that snapshot has none of them; restoring it would delete them all). */
-  async function diff(tree: string): Promise<Result<{ changes: FileChange[]; target: string }>> {
+  async function diff(tree: string): Promise<Result<Plan>> {
     const now = await snapshotTree();
     if (!now.ok) return now;
     let target = tree;
     for (let pass = 0; ; pass++) {
-      if (now.value === target) return { ok: true, value: { changes: [], target } };
+      if (now.value === target) return { ok: true, value: { changes: [], target, keep: [] } };
       const base = ["diff-tree", "-r", "--no-renames", "--no-ext-diff", "-z"];
       const [raw, numstat] = await Promise.all([
         git.run([...base, "--raw", now.value, target], { repo }),
@@ -202,11 +207,22 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       if (!raw.ok) return raw;
       if (!numstat.ok) return numstat;
       const links = pass === 0 ? gitlinksTo(raw.stdout) : [];
-      if (links.length === 0) return { ok: true, value: { changes: parseChanges(raw.stdout, numstat.stdout), target } };
+      if (links.length === 0) return keepIgnored(parseChanges(raw.stdout, numstat.stdout), target);
       const grafted = await graft(target, now.value, links);
       if (!grafted.ok) return grafted;
       target = grafted.value;
     }
+  }
+
+  /** Leaves out of `changes` the removal of files that `target`'s .gitignore files ignore (see
+   * ignored-then.ts). Only a change to a .gitignore file can make such a file part of the snapshots. */
+  async function keepIgnored(changes: FileChange[], target: string): Promise<Result<Plan>> {
+    const rulesChanged = changes.some((change) => change.path === ".gitignore" || change.path.endsWith("/.gitignore"));
+    const removed = rulesChanged ? changes.filter((change) => change.action === "delete").map((change) => change.path) : [];
+    const ignored = await ignoredInTree(git, repo, target, removed);
+    if (!ignored.ok) return ignored;
+    const keep = removed.filter((path) => ignored.value.has(path));
+    return { ok: true, value: { changes: keep.length > 0 ? changes.filter((change) => !ignored.value.has(change.path)) : changes, target, keep } };
   }
 
   /** `tree` with the content of `paths` taken from `from` (each a tree there, or nothing). */
@@ -276,8 +292,13 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       return serial(async () => {
         const planned = await diff(tree);
         if (!planned.ok) return planned;
-        const { changes, target } = planned.value;
+        const { changes, target, keep } = planned.value;
         if (changes.length === 0) return { ok: true, value: changes };
+        // Out of the index, the files to keep are unknown to the reset, which leaves them.
+        for (let i = 0; i < keep.length; i += 500) {
+          const dropped = await git.run(["update-index", "--force-remove", "--", ...keep.slice(i, i + 500)], { repo });
+          if (!dropped.ok) return dropped;
+        }
         // The index now matches the workspace, so a two-way reset writes exactly the files that
         // differ and removes the ones the tree does not have (and directories left empty).
         lastTree = undefined;

@@ -4,7 +4,7 @@
 import { spawnViaHelper, type SpawnJob } from "./spawn-helper.ts";
 
 /** `stderr` of a command that succeeded holds its warnings. */
-export type GitResult = { ok: true; stdout: string; stderr: string } | { ok: false; message: string };
+export type GitResult = { ok: true; stdout: string; stderr: string } | { ok: false; message: string; code?: number; stdout?: string };
 
 export type GitRepo = {
   /** The shadow repository (GIT_DIR). */
@@ -75,5 +75,6 @@ async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   }
   if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8"), stderr: done.stderr.toString("utf8") };
   const stderr = done.stderr.toString("utf8").trim();
-  return { ok: false, message: `git ${name} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}` };
+  const message = `git ${name} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}`;
+  return { ok: false, message, ...(done.code !== null && { code: done.code, stdout: done.stdout.toString("utf8") }) };
 }

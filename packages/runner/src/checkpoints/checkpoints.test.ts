@@ -248,6 +248,45 @@ test("a file the checkpoint's .gitignore ignored stays, even after a run changed
   assert.deepEqual(await checkpoints.plan(taken.value.tree), { ok: true, value: [] });
 });
 
+test("a restore that does not complete puts every file back as it was, and names the files it could not restore", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "a.txt": "a\n", "dir/b.txt": "b\n" });
+  const real = createGit();
+  // What git does when it cannot write or remove a file: it fails after changing the others, or
+  // (for a file it cannot remove) only warns.
+  let failing: "fails" | "warns" | undefined;
+  const git = {
+    ...real,
+    async run(args: readonly string[], options?: Parameters<typeof real.run>[1]) {
+      const done = await real.run(args, options);
+      if (args[0] !== "read-tree" || !failing || !done.ok) return done;
+      const mode = failing;
+      failing = undefined;
+      writeFileSync(join(workspace, "created.txt"), "user work\n");
+      if (mode === "warns") return { ...done, stderr: "warning: unable to unlink 'created.txt': Operation not permitted\n" };
+      return { ok: false as const, message: "git read-tree failed (exit 128): error: unable to unlink old 'created.txt': Operation not permitted" };
+    },
+  };
+  const checkpoints = createCheckpoints({ workspace, stateDir, git });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  write(workspace, { "a.txt": "changed\n", "created.txt": "user work\n", "dir/new.txt": "new\n" });
+  rmSync(join(workspace, "dir/b.txt"));
+  const changed = contents(workspace);
+
+  for (const mode of ["fails", "warns"] as const) {
+    failing = mode;
+    const restored = await checkpoints.restore(taken.value.tree);
+    assert.equal(restored.ok, false, mode);
+    assert.match(!restored.ok ? restored.message : "", /the restore did not complete \(not restored: created\.txt\): .*unable to unlink.*; every file was put back as it was before the rewind/, mode);
+    assert.deepEqual(contents(workspace), changed, mode);
+  }
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  assert.deepEqual(Object.keys(contents(workspace)).sort(), ["a.txt", "dir/b.txt"]);
+  assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "a\n");
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

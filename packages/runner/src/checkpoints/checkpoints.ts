@@ -45,8 +45,8 @@ const TREE_REFS = join("refs", "harness", "trees");
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
 
 /** What restoring a checkpoint changes; `target`, the tree to restore; `keep`, the files in the
- * workspace that the restore must leave although `target` lacks them. */
-type Plan = { changes: FileChange[]; target: string; keep: string[] };
+ * workspace that the restore must leave although `target` lacks them; `now`, the workspace's tree. */
+type Plan = { changes: FileChange[]; target: string; keep: string[]; now: string };
 
 /** How many messages keep their checkpoint: past `entries + slack`, the oldest are dropped (down to
  * `entries`), with their snapshots' objects, and the shadow repository is packed. */
@@ -198,7 +198,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     if (!now.ok) return now;
     let target = tree;
     for (let pass = 0; ; pass++) {
-      if (now.value === target) return { ok: true, value: { changes: [], target, keep: [] } };
+      if (now.value === target) return { ok: true, value: { changes: [], target, keep: [], now: now.value } };
       const base = ["diff-tree", "-r", "--no-renames", "--no-ext-diff", "-z"];
       const [raw, numstat] = await Promise.all([
         git.run([...base, "--raw", now.value, target], { repo }),
@@ -207,7 +207,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       if (!raw.ok) return raw;
       if (!numstat.ok) return numstat;
       const links = pass === 0 ? gitlinksTo(raw.stdout) : [];
-      if (links.length === 0) return keepIgnored(parseChanges(raw.stdout, numstat.stdout), target);
+      if (links.length === 0) return keepIgnored({ changes: parseChanges(raw.stdout, numstat.stdout), target, keep: [], now: now.value });
       const grafted = await graft(target, now.value, links);
       if (!grafted.ok) return grafted;
       target = grafted.value;
@@ -216,13 +216,14 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
 
   /** Leaves out of `changes` the removal of files that `target`'s .gitignore files ignore (see
    * ignored-then.ts). Only a change to a .gitignore file can make such a file part of the snapshots. */
-  async function keepIgnored(changes: FileChange[], target: string): Promise<Result<Plan>> {
+  async function keepIgnored(plan: Plan): Promise<Result<Plan>> {
+    const { changes, target } = plan;
     const rulesChanged = changes.some((change) => change.path === ".gitignore" || change.path.endsWith("/.gitignore"));
     const removed = rulesChanged ? changes.filter((change) => change.action === "delete").map((change) => change.path) : [];
     const ignored = await ignoredInTree(git, repo, target, removed);
     if (!ignored.ok) return ignored;
     const keep = removed.filter((path) => ignored.value.has(path));
-    return { ok: true, value: { changes: keep.length > 0 ? changes.filter((change) => !ignored.value.has(change.path)) : changes, target, keep } };
+    return { ok: true, value: { ...plan, changes: keep.length > 0 ? changes.filter((change) => !ignored.value.has(change.path)) : changes, keep } };
   }
 
   /** `tree` with the content of `paths` taken from `from` (each a tree there, or nothing). */
@@ -292,7 +293,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       return serial(async () => {
         const planned = await diff(tree);
         if (!planned.ok) return planned;
-        const { changes, target, keep } = planned.value;
+        const { changes, target, keep, now } = planned.value;
         if (changes.length === 0) return { ok: true, value: changes };
         // Out of the index, the files to keep are unknown to the reset, which leaves them.
         for (let i = 0; i < keep.length; i += 500) {
@@ -303,10 +304,31 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         // differ and removes the ones the tree does not have (and directories left empty).
         lastTree = undefined;
         const reset = await git.run(["read-tree", "--reset", "-u", target], { repo });
-        return reset.ok ? { ok: true, value: changes } : reset;
+        // git only warns of a file it could not remove: the workspace is compared with the tree.
+        const after = await snapshotTree();
+        if (after.ok ? after.value === target : reset.ok) return { ok: true, value: changes };
+        const problem = reset.ok ? reset.stderr.trim() || "the workspace differs from the checkpoint" : reset.message;
+        return putBack(now, { target, after: after.ok ? after.value : undefined, problem });
       });
     },
   };
+
+  /** After a restore that did not complete, puts the workspace back as it was before (`now`): what
+   * the restore removed or overwrote is not lost. The message names the files it could not restore. */
+  async function putBack(now: string, failed: { target: string; after?: string; problem: string }): Promise<Result<never>> {
+    let unrestored = "";
+    if (failed.after) {
+      const names = await git.run(["diff-tree", "-r", "--no-renames", "--name-only", "-z", failed.after, failed.target], { repo });
+      const paths = names.ok ? names.stdout.split("\0").filter(Boolean) : [];
+      if (paths.length > 0) unrestored = ` (not restored: ${paths.slice(0, 10).join(", ")}${paths.length > 10 ? `, and ${paths.length - 10} more` : ""})`;
+    }
+    const failure = `the restore did not complete${unrestored}: ${failed.problem}`;
+    lastTree = undefined;
+    const back = await git.run(["read-tree", "--reset", "-u", now], { repo });
+    const check = back.ok ? await snapshotTree() : back;
+    if (check.ok && check.value === now) return { ok: false, message: `${failure}; every file was put back as it was before the rewind` };
+    return { ok: false, message: `${failure}; putting the files back as they were did not complete either: ${check.ok ? back.ok && back.stderr.trim() : check.message}` };
+  }
 }
 
 /** The size and last 32 bytes of a git index file, which ends with a hash of all that precedes it:

@@ -51,7 +51,7 @@ export type RunnerClient = {
   events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncIterable<RunnerEvent>;
   /** POST /runs/:requestId/<action>; throws RunnerHttpError when refused. */
   control(requestId: string, control: RunControl, signal?: AbortSignal): Promise<void>;
-  /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 501 no git). */
+  /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 422 ignored files in the way, 501 no git). */
   rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
 };
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scriptedProvider, type ScriptedStep } from "@harness/agent";
 import type { RewindResult, RunnerEvent } from "@harness/protocol";
@@ -121,6 +121,36 @@ test("rewind is refused while a run is in flight, and names a message without ch
   assert.equal(bad.status, 400);
   assert.match(bad.body.error ?? "", /userMessageId: .*; dryRun: /);
   assert.equal((await post(`${url}/rewind`, { userMessageId: "u1", dryRun: true })).status, 200);
+});
+
+test("a rewind that would remove ignored files is refused with 422 naming them, before a backend's own rewind runs", needsGit, async (t) => {
+  const { workspace, read } = workspaceWithFiles(t);
+  let ownRewinds = 0;
+  const backend = fakeBackend(
+    async () => {
+      // A file of the checkpoint becomes a directory, where the user then keeps an ignored file.
+      rmSync(join(workspace, "shell.txt"));
+      mkdirSync(join(workspace, "shell.txt"));
+      writeFileSync(join(workspace, ".gitignore"), "*.env\n");
+      writeFileSync(join(workspace, "shell.txt", "secrets.env"), "KEY=1\n");
+      return { ok: true, result: "ok", usage, transcript: [] };
+    },
+    {
+      async rewind(request) {
+        ownRewinds++;
+        return { dryRun: request.dryRun, files: [] };
+      },
+    },
+  );
+  const { url, client } = await startRunner(t, { workspace, backend });
+  completed(await collect(client.query({ prompt: "p", userMessageId: "u1" }, { signal: never() })));
+  for (const dryRun of [true, false]) {
+    const answer = await post(`${url}/rewind`, { userMessageId: "u1", dryRun });
+    assert.equal(answer.status, 422);
+    assert.match(answer.body.error ?? "", /would be lost: shell\.txt\/secrets\.env; move them away and rewind again/);
+  }
+  assert.equal(ownRewinds, 0);
+  assert.equal(read("shell.txt/secrets.env"), "KEY=1\n");
 });
 
 test("without git, runs say checkpoints are off and rewind answers 501 saying git is needed", async (t) => {

@@ -28,7 +28,7 @@ export async function rewindWorkspace(request: { userMessageId: string; dryRun: 
   if (entry?.pending && gitReady) planned = [];
   else if (tree && gitReady) {
     const plan = await deps.checkpoints.plan(tree);
-    if (!plan.ok) return { ok: false, status: 500, error: `cannot compare the workspace with its checkpoint: ${plan.message}` };
+    if (!plan.ok) return { ok: false, status: plan.blocked ? 422 : 500, error: plan.blocked ? plan.message : `cannot compare the workspace with its checkpoint: ${plan.message}` };
     planned = plan.value;
   }
 

@@ -10,7 +10,7 @@
 //                               410 when some of them are no longer kept)
 //   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts)
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
-//                               501 without git)
+//                               422 ignored files in the way, 501 without git)
 //
 // One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key
 // lives only in memory for the duration of the run: nothing here logs or stores request bodies.

@@ -287,6 +287,36 @@ test("a restore that does not complete puts every file back as it was, and names
   assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "a\n");
 });
 
+test("a restore that would remove ignored files standing where the checkpoint has others is refused, dry run included, and names them", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { ".gitignore": "*.log\n", out: "a file\n", "logs/app.txt": "app\n" });
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  // `out` became a directory holding an ignored file; `logs` an ignored file.
+  rmSync(join(workspace, "out"));
+  rmSync(join(workspace, "logs"), { recursive: true });
+  write(workspace, { "out/precious.log": "precious\n", "out/tracked.txt": "new\n", "logs.log": "x\n" });
+  writeFileSync(join(workspace, "logs"), "");
+  write(workspace, { ".gitignore": "*.log\nlogs\n" });
+  const changed = contents(workspace);
+  const plan = await checkpoints.plan(taken.value.tree);
+  assert.deepEqual(plan, {
+    ok: false,
+    blocked: true,
+    message: "files that checkpoints leave alone (ignored ones) stand where the checkpoint restores others, and would be lost: logs, out/precious.log; move them away and rewind again",
+  });
+  assert.deepEqual(await checkpoints.restore(taken.value.tree), plan);
+  assert.deepEqual(contents(workspace), changed);
+
+  rmSync(join(workspace, "out/precious.log"));
+  rmSync(join(workspace, "logs"));
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  assert.equal(readFileSync(join(workspace, "out"), "utf8"), "a file\n");
+  assert.equal(readFileSync(join(workspace, "logs/app.txt"), "utf8"), "app\n");
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

@@ -11,10 +11,12 @@ import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
 import { ignoredInTree } from "./ignored-then.ts";
+import { untrackedInTheWay } from "./in-the-way.ts";
 import { addedGitlink, gitlinks, refusedRepositories, unfoldArgs } from "./nested.ts";
 import { appendLine, applyLine, messageMap, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
-export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+/** `blocked`: the workspace holds what the restore would lose (the message says what), not a failure of git. */
+export type Result<T> = { ok: true; value: T } | { ok: false; message: string; blocked?: true };
 
 export const GIT_NEEDED_MESSAGE = "file checkpoints need git, which is not installed on the runner's machine";
 
@@ -214,6 +216,16 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     }
   }
 
+  /** diff(tree), refused when the restore would remove files that checkpoints leave alone. */
+  async function planRestore(tree: string): Promise<Result<Plan>> {
+    const planned = await diff(tree);
+    if (!planned.ok) return planned;
+    const inTheWay = await untrackedInTheWay(options.workspace, planned.value.changes);
+    if (inTheWay.length === 0) return planned;
+    const named = `${inTheWay.slice(0, 10).join(", ")}${inTheWay.length > 10 ? `, and ${inTheWay.length - 10} more` : ""}`;
+    return { ok: false, blocked: true, message: `files that checkpoints leave alone (ignored ones) stand where the checkpoint restores others, and would be lost: ${named}; move them away and rewind again` };
+  }
+
   /** Leaves out of `changes` the removal of files that `target`'s .gitignore files ignore (see
    * ignored-then.ts). Only a change to a .gitignore file can make such a file part of the snapshots. */
   async function keepIgnored(plan: Plan): Promise<Result<Plan>> {
@@ -285,13 +297,13 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     },
     plan(tree) {
       return serial(async () => {
-        const planned = await diff(tree);
+        const planned = await planRestore(tree);
         return planned.ok ? { ok: true, value: planned.value.changes } : planned;
       });
     },
     restore(tree) {
       return serial(async () => {
-        const planned = await diff(tree);
+        const planned = await planRestore(tree);
         if (!planned.ok) return planned;
         const { changes, target, keep, now } = planned.value;
         if (changes.length === 0) return { ok: true, value: changes };

@@ -126,6 +126,10 @@ async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerD
   }));
   if (!taken.ok) emit(notice(`${NOT_TAKEN}: ${taken.message}`));
   else if (taken.value.tree === undefined) emit(notice(`File checkpoints are off: ${GIT_NEEDED_MESSAGE}.`));
+  else if (taken.value.leftOut) {
+    const named = `${taken.value.leftOut.slice(0, 10).join(", ")}${taken.value.leftOut.length > 10 ? `, and ${taken.value.leftOut.length - 10} more` : ""}`;
+    emit(notice(`The file checkpoint of this run leaves out files whose names git cannot store, so a rewind leaves them as they are: ${named}`));
+  }
 }
 
 /** Records the run's checkpoint as pending (the backend takes it before its first change). False,

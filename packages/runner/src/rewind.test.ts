@@ -215,6 +215,24 @@ test("a checkpoint that cannot be taken is reported on the run, which still comp
   assert.match(notice.message, /No file checkpoint was taken for this run/);
 });
 
+test("a run whose checkpoint leaves out files git cannot store says which; the rest rewinds", needsGit, async (t) => {
+  const { workspace, original, read } = workspaceWithFiles(t);
+  mkdirSync(join(workspace, ".GIT"));
+  writeFileSync(join(workspace, ".GIT", "notes"), "mine\n");
+  const backend = fakeBackend(async () => {
+    writeFileSync(join(workspace, "shell.txt"), "changed\n");
+    return { ok: true, result: "ok", usage, transcript: [] };
+  });
+  const { client } = await startRunner(t, { workspace, backend });
+  const events = await collect(client.query({ prompt: "p", userMessageId: "u1" }, { signal: never() }));
+  completed(events);
+  const notices = events.filter((e) => e.type === "notice").map((e) => e.type === "notice" && e.message);
+  assert.deepEqual(notices, ["The file checkpoint of this run leaves out files whose names git cannot store, so a rewind leaves them as they are: .GIT/notes"]);
+  assert.deepEqual((await client.rewind({ userMessageId: "u1" })).files.map((f) => f.path), ["shell.txt"]);
+  assert.equal(read("shell.txt"), original["shell.txt"]);
+  assert.equal(read(".GIT/notes"), "mine\n");
+});
+
 test("a run that only reads takes no snapshot; a rewind to it restores the one taken before the next change", needsGit, async (t) => {
   const { workspace, original, read } = workspaceWithFiles(t);
   const stateDir = join(workspace, "..", "state");

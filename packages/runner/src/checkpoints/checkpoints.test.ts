@@ -317,6 +317,20 @@ test("a restore that would remove ignored files standing where the checkpoint ha
   assert.equal(readFileSync(join(workspace, "logs/app.txt"), "utf8"), "app\n");
 });
 
+test("files whose names git refuses to store are left out of the snapshot, which still holds the rest; names only Windows would refuse are kept", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { ".GIT/config": "not a repository\n", "sub/.Git/x": "x\n", "git~1/y.txt": "y\n", ".git. /z.txt": "z\n", "a.txt": "a\n" });
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  assert.deepEqual(taken.value.leftOut?.sort(), [".GIT/config", "sub/.Git/x"]);
+  write(workspace, { ".GIT/config": "changed\n", "git~1/y.txt": "Y\n", ".git. /z.txt": "Z\n", "a.txt": "A\n" });
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.deepEqual(restored.ok && restored.value.map((f) => f.path).sort(), [".git. /z.txt", "a.txt", "git~1/y.txt"]);
+  assert.deepEqual(contents(workspace), { ".GIT/config": contents(workspace)[".GIT/config"], "sub/.Git/x": contents(workspace)["sub/.Git/x"], "git~1/y.txt": "-eQo=", ".git. /z.txt": "-ego=", "a.txt": "-YQo=" });
+  assert.equal(readFileSync(join(workspace, ".GIT/config"), "utf8"), "changed\n");
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

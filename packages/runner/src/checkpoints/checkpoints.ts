@@ -25,8 +25,9 @@ export type Checkpoints = {
   available(): Promise<boolean>;
   /** Records the state of the workspace before the run that answers `userMessageId` (the first run
    * for an id wins: a rewind goes back to before the message was ever answered). The snapshot is
-   * also that of every message still pending (see reserve). */
-  beforeRun(userMessageId: string, backend: string): Promise<Result<{ tree?: string; ms: number }>>;
+   * also that of every message still pending (see reserve). `leftOut`: files whose names git
+   * refuses to store (.GIT/…), which the snapshot does not hold and a rewind leaves as they are. */
+  beforeRun(userMessageId: string, backend: string): Promise<Result<{ tree?: string; ms: number; leftOut?: string[] }>>;
   /** Records that a run answering `userMessageId` has begun and changed nothing yet: its entry is
    * pending until the next snapshot, whichever run takes it, which is then its own. A rewind to a
    * message still pending has nothing to restore. Nothing happens for a message already known. */
@@ -67,6 +68,8 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   // was the tree of: an index that `git add` left byte for byte as it was has that tree, and no
   // write-tree (a process) is needed to know it. Most runs change nothing between two snapshots.
   let lastTree: { tree: string; marks: string[] } | undefined;
+  // The files the last snapshot left out: their names are ones git refuses to store (.GIT/…).
+  let unstorable: string[] = [];
   // Whether the shadow index was searched for gitlinks since this process began.
   let gitlinksSought = false;
   // One git operation at a time: they share the shadow index.
@@ -156,7 +159,10 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
   /** `git add --all`, nested repositories' files included (see nested.ts). */
   async function addAll(): Promise<GitResult> {
     for (let tries = 0; ; tries++) {
-      const added = await git.run(["add", "--all", "--", "."], { repo });
+      let added = await git.run(["add", "--all", "--ignore-errors", "--", "."], { repo });
+      unstorable = added.ok ? [] : unstorablePaths(added.stderr ?? "");
+      // The rest of the workspace was added (--ignore-errors): the snapshot leaves those out.
+      if (!added.ok && unstorable.length > 0) added = { ok: true, stdout: "", stderr: added.stderr ?? "" };
       let nested: string[] = [];
       if (!added.ok) nested = refusedRepositories(added.message);
       else if (addedGitlink(added.stderr) || !gitlinksSought) {
@@ -282,7 +288,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         // After this run's snapshot is kept, and before the next one: never while git adds objects.
         if (tree) void serial(() => prune(idx).catch(() => undefined));
         if (failure !== undefined) return { ok: false, message: failure };
-        return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started } };
+        return { ok: true, value: { ...(tree && { tree }), ms: performance.now() - started, ...(tree && unstorable.length > 0 && { leftOut: unstorable }) } };
       });
     },
     reserve(userMessageId, backend) {
@@ -341,6 +347,19 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     if (check.ok && check.value === now) return { ok: false, message: `${failure}; every file was put back as it was before the rewind` };
     return { ok: false, message: `${failure}; putting the files back as they were did not complete either: ${check.ok ? back.ok && back.stderr.trim() : check.message}` };
   }
+}
+
+/** The paths of a failed `git add --ignore-errors` (its stderr) when its only errors were names git
+ * refuses to store; empty when there were others. */
+export function unstorablePaths(stderr: string): string[] {
+  const paths: string[] = [];
+  for (const line of stderr.split("\n")) {
+    if (!line.startsWith("error: ") && !line.startsWith("fatal: ")) continue;
+    const invalid = /^error: invalid path '(.*)'$/.exec(line);
+    if (invalid) paths.push(invalid[1]);
+    else if (!/^error: unable to add '.*' to index$/.test(line)) return [];
+  }
+  return paths;
 }
 
 /** The size and last 32 bytes of a git index file, which ends with a hash of all that precedes it:

@@ -4,7 +4,7 @@
 import { spawnViaHelper, type SpawnJob } from "./spawn-helper.ts";
 
 /** `stderr` of a command that succeeded holds its warnings. */
-export type GitResult = { ok: true; stdout: string; stderr: string } | { ok: false; message: string; code?: number; stdout?: string };
+export type GitResult = { ok: true; stdout: string; stderr: string } | { ok: false; message: string; code?: number; stdout?: string; stderr?: string };
 
 export type GitRepo = {
   /** The shadow repository (GIT_DIR). */
@@ -31,6 +31,9 @@ function gitEnv(repo: GitRepo | undefined): NodeJS.ProcessEnv {
   if (repo) {
     env.GIT_DIR = repo.gitDir;
     env.GIT_WORK_TREE = repo.workTree;
+    // The workspace is on this machine's file system: names that only Windows or macOS would take
+    // for .git (git~1, .git with trailing dots) are files like any other.
+    Object.assign(env, { GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "core.protectNTFS", GIT_CONFIG_VALUE_0: "false", GIT_CONFIG_KEY_1: "core.protectHFS", GIT_CONFIG_VALUE_1: "false" });
     if (repo.index !== undefined) env.GIT_INDEX_FILE = repo.index;
   }
   return env;
@@ -76,5 +79,5 @@ async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8"), stderr: done.stderr.toString("utf8") };
   const stderr = done.stderr.toString("utf8").trim();
   const message = `git ${name} failed (${done.signal ?? `exit ${done.code}`})${stderr ? `: ${stderr.slice(0, 2000)}` : ""}`;
-  return { ok: false, message, ...(done.code !== null && { code: done.code, stdout: done.stdout.toString("utf8") }) };
+  return { ok: false, message, ...(done.code !== null && { code: done.code, stdout: done.stdout.toString("utf8"), stderr }) };
 }

@@ -331,6 +331,24 @@ test("files whose names git refuses to store are left out of the snapshot, which
   assert.equal(readFileSync(join(workspace, ".GIT/config"), "utf8"), "changed\n");
 });
 
+test("a restored file keeps its permission bits (a file only its owner may read stays so); whether it is executable is the checkpoint's", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "id_key": "secret\n", "run.sh": "#!/bin/sh\n", "shared.txt": "shared\n" });
+  chmodSync(join(workspace, "id_key"), 0o600);
+  chmodSync(join(workspace, "run.sh"), 0o700);
+  chmodSync(join(workspace, "shared.txt"), 0o664);
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  write(workspace, { "id_key": "leaked?\n", "run.sh": "#!/bin/sh\nrm -rf /\n", "shared.txt": "changed\n" });
+  chmodSync(join(workspace, "run.sh"), 0o600);
+  const restored = await checkpoints.restore(taken.value.tree);
+  assert.ok(restored.ok, JSON.stringify(restored));
+  const mode = (name: string) => (statSync(join(workspace, name)).mode & 0o777).toString(8);
+  assert.deepEqual([mode("id_key"), mode("run.sh"), mode("shared.txt")], ["600", "700", "664"]);
+  assert.equal(readFileSync(join(workspace, "id_key"), "utf8"), "secret\n");
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

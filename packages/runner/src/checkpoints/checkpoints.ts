@@ -12,6 +12,7 @@ import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
 import { ignoredInTree } from "./ignored-then.ts";
 import { untrackedInTheWay } from "./in-the-way.ts";
+import { keepModes, modesOf } from "./modes.ts";
 import { addedGitlink, gitlinks, refusedRepositories, unfoldArgs } from "./nested.ts";
 import { appendLine, applyLine, messageMap, readIndex, rewriteJournal, type CheckpointEntry, type CheckpointIndex, type JournalLine } from "./index-file.ts";
 
@@ -320,13 +321,17 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         }
         // The index now matches the workspace, so a two-way reset writes exactly the files that
         // differ and removes the ones the tree does not have (and directories left empty).
+        const modes = await modesOf(options.workspace, changes.filter((change) => change.action === "restore").map((change) => change.path));
         lastTree = undefined;
         const reset = await git.run(["read-tree", "--reset", "-u", target], { repo });
+        await keepModes(options.workspace, modes);
         // git only warns of a file it could not remove: the workspace is compared with the tree.
         const after = await snapshotTree();
         if (after.ok ? after.value === target : reset.ok) return { ok: true, value: changes };
         const problem = reset.ok ? reset.stderr.trim() || "the workspace differs from the checkpoint" : reset.message;
-        return putBack(now, { target, after: after.ok ? after.value : undefined, problem });
+        const failure = await putBack(now, { target, after: after.ok ? after.value : undefined, problem });
+        await keepModes(options.workspace, modes);
+        return failure;
       });
     },
   };

@@ -313,10 +313,16 @@ test("fork copies the conversation (all of it, or up to a message) and the files
     const workspace = join(dataDir, "workspaces", "u", "source");
     await mkdir(workspace, { recursive: true });
     await writeFile(join(workspace, "code.ts"), "let x = 1;\n");
+    // The source's checkpoints, with a git at work on them as the fork copies them.
+    const shadow = join(dataDir, "state", "u", "source", "checkpoints.git");
+    await mkdir(shadow, { recursive: true });
+    await writeFile(join(shadow, "index"), "the shadow index");
+    await writeFile(join(shadow, "index.lock"), "");
 
     const all = await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy", title: "A copy" });
     assert.deepEqual(all, { status: 201, body: { sessionId: "copy" } });
     assert.equal(await readFile(join(dataDir, "workspaces", "u", "copy", "code.ts"), "utf8"), "let x = 1;\n");
+    assert.deepEqual(await readdir(join(dataDir, "state", "u", "copy", "checkpoints.git")), ["index"], "the copy's checkpoints are not left locked");
     const copy = await MinimalClient.connect(server.url, { userId: "u", sessionId: "copy" });
     await copy.waitForState(() => true);
     assert.deepEqual(copy.state!.messages, client.state!.messages);

@@ -246,9 +246,11 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await rm(targetState, { recursive: true, force: true });
         await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true }).catch(missingIsNothing);
         // The checkpoints too, so that the copy can rewind to the messages it shares with its
-        // source (their ids are kept); not the ends of the source's runs kept for its server.
+        // source (their ids are kept); not the ends of the source's runs kept for its server, nor
+        // the lock of a git at work on the source's checkpoints (the copy's would stay locked).
         const sourceState = options.stateOf(userId, sourceId);
-        await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: (path) => path !== join(sourceState, "finished-runs") }).catch(missingIsNothing);
+        const copied = (path: string) => path !== join(sourceState, "finished-runs") && !path.endsWith(".lock");
+        await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: copied }).catch(missingIsNothing);
       } catch (error) {
         options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);

@@ -349,6 +349,20 @@ test("a restored file keeps its permission bits (a file only its owner may read 
   assert.equal(readFileSync(join(workspace, "id_key"), "utf8"), "secret\n");
 });
 
+test("a lock that a killed git left in the shadow repository is removed by the next runner, which snapshots again", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "a.txt": "a\n" });
+  assert.ok((await createCheckpoints({ workspace, stateDir }).beforeRun("u1", "builtin")).ok);
+  const lock = join(stateDir, "checkpoints.git", "index.lock");
+  writeFileSync(lock, "");
+  const before = new Date(Date.now() - process.uptime() * 1000 - 60_000);
+  utimesSync(lock, before, before);
+  write(workspace, { "a.txt": "b\n" });
+  const taken = await createCheckpoints({ workspace, stateDir }).beforeRun("u2", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  assert.equal(existsSync(lock), false);
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

@@ -6,7 +6,7 @@
 // honoured; .git and node_modules are never included. The files of repositories nested in the
 // workspace are snapshotted like any others (their own .git is left alone).
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
 import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
@@ -109,6 +109,7 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
       const init = await git.run(["init", "--quiet", "--bare", repo.gitDir], { cwd: options.stateDir });
       if (!init.ok) return init;
     }
+    await removeStaleLocks(repo.gitDir);
     for (const [key, value] of [["gc.auto", "0"], ["core.autocrlf", "false"], ["core.bare", "false"]]) {
       const set = await git.run(["config", key, value], { repo });
       if (!set.ok) return set;
@@ -351,6 +352,19 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
     const check = back.ok ? await snapshotTree() : back;
     if (check.ok && check.value === now) return { ok: false, message: `${failure}; every file was put back as it was before the rewind` };
     return { ok: false, message: `${failure}; putting the files back as they were did not complete either: ${check.ok ? back.ok && back.stderr.trim() : check.message}` };
+  }
+}
+
+/** When this process began: a lock file older than that is left by a git that was killed (with an
+ * earlier runner), since this process runs one git operation at a time on its shadow repositories. */
+const processStart = Date.now() - process.uptime() * 1000;
+
+/** Removes the locks a killed git left in `gitDir`, which would fail every later snapshot. */
+async function removeStaleLocks(gitDir: string): Promise<void> {
+  for (const name of ["index.lock", "config.lock"]) {
+    const lock = join(gitDir, name);
+    const since = await stat(lock).then((s) => s.mtimeMs, () => undefined);
+    if (since !== undefined && since < processStart) await rm(lock, { force: true });
   }
 }
 

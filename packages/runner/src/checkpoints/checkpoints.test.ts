@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../test-support.ts";
-import { createCheckpoints, parseChanges } from "./checkpoints.ts";
+import { createCheckpoints } from "./checkpoints.ts";
+import { parseChanges } from "./git-output.ts";
 import { readIndex } from "./index-file.ts";
 import { createGit } from "./git.ts";
 

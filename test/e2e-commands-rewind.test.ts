@@ -2,8 +2,9 @@
 // conversation is cut back to before that run; a dry run only reports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { idle, startHarness } from "./e2e-commands-support.ts";
 
@@ -99,6 +100,54 @@ test("a fork can rewind to the messages it shares with its source: its checkpoin
     assert.equal(await readFile(join(h.workspace("alice", "copy"), "a.txt"), "utf8"), "one");
     assert.equal(await readFile(join(h.workspace("alice", "source"), "a.txt"), "utf8"), "two", "the source's files are its own");
     await copy.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("rewind restores a project cloned into the workspace, and leaves its git state (index, stash, branches) as it was", async () => {
+  const h = await startHarness();
+  try {
+    const dir = h.workspace("alice", "cloned");
+    const project = join(dir, "project");
+    await mkdir(project, { recursive: true });
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "u", GIT_AUTHOR_EMAIL: "u@localhost", GIT_COMMITTER_NAME: "u", GIT_COMMITTER_EMAIL: "u@localhost" };
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: project, env }).toString();
+    await writeFile(join(project, "main.c"), "int main() { return 0; }\n");
+    await writeFile(join(project, "util.c"), "int util;\n");
+    git("init", "--quiet", "--initial-branch", "main");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "first");
+    git("branch", "feature");
+    await writeFile(join(project, "util.c"), "int util = 1;\n");
+    git("stash", "--quiet");
+    await writeFile(join(project, "main.c"), "int main() { return 1; }\n");
+    git("add", "main.c");
+    await writeFile(join(project, "notes.txt"), "untracked\n");
+    const gitState = () => [git("status", "--porcelain=v2", "--branch"), git("stash", "list"), git("branch", "--list"), git("diff", "--cached")];
+    const before = gitState();
+
+    h.fake.push(
+      { toolUses: [{ name: "Bash", input: { command: "cd project && echo broken > main.c && rm notes.txt && echo new > added.c" } }] },
+      { text: "Broke it." },
+    );
+    const client = await h.connect("cloned");
+    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "refactor" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 2, 30_000, "the run");
+    assert.equal(await readFile(join(project, "main.c"), "utf8"), "broken\n");
+
+    client.send({ type: "rewind", messageId: client.state!.messages[0].id, dryRun: true });
+    await client.waitForState((s) => Boolean(s.rewindPreview), 30_000, "the preview");
+    const preview = client.state!.rewindPreview as { files: { path: string; action: string }[] };
+    assert.deepEqual(preview.files.map((f) => `${f.action} ${f.path}`).sort(), ["delete project/added.c", "restore project/main.c", "restore project/notes.txt"]);
+    client.send({ type: "rewind", messageId: client.state!.messages[0].id });
+    await client.waitForState((s) => s.messages.length === 0, 30_000, "the rewind");
+    assert.deepEqual(client.errors, []);
+    assert.equal(await readFile(join(project, "main.c"), "utf8"), "int main() { return 1; }\n");
+    assert.equal(await readFile(join(project, "notes.txt"), "utf8"), "untracked\n");
+    assert.equal(existsSync(join(project, "added.c")), false);
+    assert.deepEqual(gitState(), before);
+    await client.close();
   } finally {
     await h.close();
   }

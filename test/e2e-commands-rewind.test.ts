@@ -152,3 +152,30 @@ test("rewind restores a project cloned into the workspace, and leaves its git st
     await h.close();
   }
 });
+
+test("a run that removed the whole workspace is rewound: the workspace comes back with its files", async () => {
+  const h = await startHarness();
+  try {
+    const dir = h.workspace("alice", "wiped");
+    h.fake.push(
+      { toolUses: [{ name: "Write", input: { file_path: join(dir, "notes", "plan.md"), content: "# the plan\n" } }] },
+      { text: "Wrote the plan." },
+      { toolUses: [{ name: "Bash", input: { command: 'rm -rf "$PWD"' } }] },
+      { text: "Cleaned up." },
+    );
+    const client = await h.connect("wiped");
+    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "write the plan" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 2, 30_000, "the first run");
+    client.send({ type: "submit", prompt: "clean up" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 4, 30_000, "the second run");
+    assert.equal(existsSync(dir), false);
+
+    client.send({ type: "rewind", messageId: client.state!.messages[2].id });
+    await client.waitFor((c) => c.state!.messages.length === 2 || c.errors.length > 0, 30_000, "the rewind");
+    assert.deepEqual(client.errors, []);
+    assert.equal(await readFile(join(dir, "notes", "plan.md"), "utf8"), "# the plan\n");
+    await client.close();
+  } finally {
+    await h.close();
+  }
+});

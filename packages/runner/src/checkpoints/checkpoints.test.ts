@@ -364,6 +364,20 @@ test("a lock that a killed git left in the shadow repository is removed by the n
   assert.equal(existsSync(lock), false);
 });
 
+test("a workspace a run removed altogether is made again and filled by a restore", needsGit, async (t) => {
+  const { workspace, stateDir } = setup(t);
+  write(workspace, { "a.txt": "a\n", "src/b.txt": "b\n" });
+  const before = contents(workspace);
+  const checkpoints = createCheckpoints({ workspace, stateDir });
+  const taken = await checkpoints.beforeRun("u1", "builtin");
+  assert.ok(taken.ok && taken.value.tree, JSON.stringify(taken));
+  rmSync(workspace, { recursive: true });
+  const plan = await checkpoints.plan(taken.value.tree);
+  assert.deepEqual(plan.ok && plan.value.map((f) => `${f.action} ${f.path}`), ["restore a.txt", "restore src/b.txt"]);
+  assert.deepEqual(await checkpoints.restore(taken.value.tree), plan);
+  assert.deepEqual(contents(workspace), before);
+});
+
 test("diff output is read as restore and delete actions with line counts", () => {
   const raw = (mode: string, status: string) => `:${mode} ${"1".repeat(40)} ${"2".repeat(40)} ${status}`;
   const status = [raw("100644 100644", "M"), "a.txt", raw("000000 100644", "A"), "gone.txt", raw("100644 000000", "D"), "new file.txt", raw("100644 100644", "M"), "img.png", ""].join("\0");

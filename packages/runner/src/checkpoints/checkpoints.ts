@@ -205,6 +205,8 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
    * repositories that a snapshot of an earlier version holds as gitlinks, whose files are left as
    * they are now (that snapshot has none of them; restoring it would delete them all). */
   async function diff(tree: string): Promise<Result<Plan>> {
+    // A run may have removed the workspace itself: it is then empty, and a restore fills it again.
+    await mkdir(options.workspace, { recursive: true });
     const now = await snapshotTree();
     if (!now.ok) return now;
     let target = tree;

@@ -1,6 +1,7 @@
 // Running git on the shadow repository of a workspace's checkpoints. The user's and the system's git
 // configuration are left out (no hooks, filters or excludes of theirs), so snapshots and restores
 // depend on the workspace alone. git is started from a small helper process (spawn-helper.ts).
+import { existsSync } from "node:fs";
 import { spawnViaHelper, type SpawnJob } from "./spawn-helper.ts";
 
 /** `stderr` of a command that succeeded holds its warnings. */
@@ -74,6 +75,7 @@ async function launch(name: string, job: SpawnJob): Promise<GitResult> {
   try {
     done = await spawnViaHelper(job);
   } catch (error) {
+    if (job.cwd !== undefined && !existsSync(job.cwd)) return { ok: false, message: `cannot run git in ${job.cwd}: the directory does not exist` };
     return { ok: false, message: `cannot run git: ${(error as Error).message}` };
   }
   if (done.code === 0) return { ok: true, stdout: done.stdout.toString("utf8"), stderr: done.stderr.toString("utf8") };

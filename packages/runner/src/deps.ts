@@ -14,8 +14,11 @@ export type RunnerDeps = {
   transcripts: TranscriptSlot;
   /** A run is in flight or the workspace is being rewound. */
   busy(): boolean;
+  /** Why the runner is busy (BUSY_MESSAGE or REWINDING_MESSAGE), if it is. */
+  busyWith(): string | undefined;
   /** Something happened (a request, a run ending): the runner is not idle. */
   activity(): void;
 };
 
 export const BUSY_MESSAGE = "runner is busy with another run";
+export const REWINDING_MESSAGE = "runner is busy rewinding the workspace";

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HISTORY_GONE_STATUS, KEEP_RUNNING_HEADER, RunnerQuerySchema, type AgentEvent, type RunnerQuery } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
 import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
-import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
+import type { RunnerDeps } from "./deps.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { cwdProblem } from "./query-cwd.ts";
 import { sendError } from "./http.ts";
@@ -33,7 +33,8 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   if (!selected.ok) return sendError(res, 400, selected.error);
   const badCwd = query.cwd === undefined ? undefined : cwdProblem(query.cwd, deps.workspace);
   if (badCwd) return sendError(res, 400, badCwd);
-  if (deps.busy()) return sendError(res, 409, BUSY_MESSAGE);
+  const busy = deps.busyWith();
+  if (busy !== undefined) return sendError(res, 409, busy);
   if (query.requestId !== undefined && deps.runs.get(query.requestId)) {
     return sendError(res, 409, `a run with requestId ${query.requestId} exists already`);
   }

@@ -153,6 +153,29 @@ test("a rewind that would remove ignored files is refused with 422 naming them, 
   assert.equal(read("shell.txt/secrets.env"), "KEY=1\n");
 });
 
+test("while a rewind is in progress, a query or another rewind is refused with 409 saying so", needsGit, async (t) => {
+  const { workspace } = workspaceWithFiles(t);
+  let release = () => {};
+  let entered = false;
+  const backend = fakeBackend(async () => ({ ok: true, result: "ok", usage, transcript: [] }), {
+    async rewind(request) {
+      entered = true;
+      await new Promise<void>((resolve) => (release = resolve));
+      return { dryRun: request.dryRun, files: [] };
+    },
+  });
+  const { url, client } = await startRunner(t, { workspace, backend });
+  completed(await collect(client.query({ prompt: "p", userMessageId: "u1" }, { signal: never() })));
+  const first = post(`${url}/rewind`, { userMessageId: "u1" });
+  await waitFor(async () => entered, "the rewind to start");
+  const second = await post(`${url}/rewind`, { userMessageId: "u1" });
+  assert.deepEqual([second.status, second.body.error], [409, "cannot rewind while another rewind of this workspace is in progress"]);
+  const query = await post(`${url}/query`, { prompt: "p2", userMessageId: "u2" });
+  assert.deepEqual([query.status, query.body.error], [409, "runner is busy rewinding the workspace"]);
+  release();
+  assert.equal((await first).status, 200);
+});
+
 test("without git, runs say checkpoints are off and rewind answers 501 saying git is needed", async (t) => {
   const { workspace } = workspaceWithFiles(t);
   const provider = scriptedProvider([{ text: "ok" }]);

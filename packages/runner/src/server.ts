@@ -21,7 +21,7 @@ import { createBackendRegistry, defaultBackendName, standardBackends, type Backe
 import { createCheckpoints } from "./checkpoints/checkpoints.ts";
 import { createGit } from "./checkpoints/git.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
-import { BUSY_MESSAGE, type RunnerDeps } from "./deps.ts";
+import { BUSY_MESSAGE, REWINDING_MESSAGE, type RunnerDeps } from "./deps.ts";
 import type { EventLogLimits } from "./event-log.ts";
 import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
@@ -112,6 +112,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     checkpoints: createCheckpoints({ workspace: opts.workspace, stateDir, git: createGit(opts.git) }),
     transcripts: (opts.transcripts ?? createTranscriptMemory()).slot(),
     busy: () => runs.current() !== undefined || rewinding,
+    busyWith: () => (runs.current() !== undefined ? BUSY_MESSAGE : rewinding ? REWINDING_MESSAGE : undefined),
     activity: () => {
       for (const listener of activityListeners) listener();
     },
@@ -120,7 +121,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
     if (!body) return;
-    if (deps.busy()) return sendError(res, 409, `cannot rewind while a run is in flight: ${BUSY_MESSAGE}`);
+    if (runs.current() !== undefined) return sendError(res, 409, `cannot rewind while a run is in flight: ${BUSY_MESSAGE}`);
+    if (rewinding) return sendError(res, 409, "cannot rewind while another rewind of this workspace is in progress");
     rewinding = true;
     try {
       const answer = await rewindWorkspace({ userMessageId: body.userMessageId, dryRun: body.dryRun === true }, deps);

@@ -118,3 +118,25 @@ test("--allowedTools Read Edit: the second rule would be taken for the prompt, s
   assert.deepEqual(parseArgs(["run", "-c", "--allowedTools", "Bash", "Continue"]), { kind: "run", prompt: "Continue", continue: true, allowedTools: ["Bash"] });
   assert.equal(parseArgs(["run", "--allowedTools", "Read", "Bash(git log:*)", "go"]).kind, "usage-error");
 });
+
+test("a claude -p command line runs as it is: -p, --print and --verbose are taken, --dangerously-skip-permissions is bypassPermissions", () => {
+  assert.deepEqual(parseArgs(["run", "-p", "--verbose", "--output-format", "stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json" });
+  assert.deepEqual(parseArgs(["run", "--print", "hi"]), { kind: "run", prompt: "hi" });
+  assert.deepEqual(parseArgs(["run", "--dangerously-skip-permissions", "hi"]), { kind: "run", prompt: "hi", permissionMode: "bypassPermissions" });
+  assert.deepEqual(parseArgs(["run", "--dangerously-skip-permissions", "--permission-mode", "bypassPermissions", "hi"]), { kind: "run", prompt: "hi", permissionMode: "bypassPermissions" });
+  assert.deepEqual(parseArgs(["run", "--dangerously-skip-permissions", "--permission-mode", "plan", "hi"]), {
+    kind: "usage-error",
+    message: "--dangerously-skip-permissions and --permission-mode plan cannot go together",
+    topic: "run",
+  });
+  assert.deepEqual(parseArgs(["run", "--verbose=yes", "hi"]), { kind: "usage-error", message: "--verbose takes no value", topic: "run" });
+});
+
+test("a prompt that starts with - is bad usage that says to put it after --", () => {
+  assert.deepEqual(parseArgs(["run", "- fix the typo in README"]), {
+    kind: "usage-error",
+    message: 'unknown option "- fix the typo in README" for "harness run"; a prompt that starts with "-" goes after --: harness run -- "- fix the typo in README"',
+    topic: "run",
+  });
+  assert.deepEqual(parseArgs(["run", "--", "- fix the typo in README"]), { kind: "run", prompt: "- fix the typo in README" });
+});

@@ -65,6 +65,14 @@ const RUN_OPTIONS: OptionSpec = {
   "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
   "--disallowed-tools": { key: "disallowedTools", value: true, repeat: true },
+  // Claude Code's own spelling of bypassPermissions.
+  "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
+  // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
+  // only mode `harness run` has, and --verbose, which claude -p requires with stream-json, is what
+  // every format here already prints.
+  "--print": { key: "print", value: false },
+  "-p": { key: "print", value: false },
+  "--verbose": { key: "verbose", value: false },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -104,7 +112,11 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const flag = eq === -1 ? arg : arg.slice(0, eq);
     const option = spec[flag];
-    if (!option) return { ok: false, message: `unknown option "${flag}" for "harness ${command}"` };
+    if (!option) {
+      // `harness run "- fix the typo"`: a prompt, not an option, but only `--` can say so.
+      const hint = /\s/.test(arg) && eq === -1 ? `; a prompt that starts with "-" goes after --: harness ${command} -- "${arg}"` : "";
+      return { ok: false, message: `unknown option "${flag}" for "harness ${command}"${hint}` };
+    }
     if (!option.value) {
       if (eq !== -1) return { ok: false, message: `${flag} takes no value` };
       options[option.key] = true;
@@ -157,6 +169,12 @@ function parseRun(args: string[]): Command {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
     command.permissionMode = mode === "dontAsk" ? "default" : mode;
+  }
+  if (options.skipPermissions) {
+    if (command.permissionMode !== undefined && command.permissionMode !== "bypassPermissions") {
+      return { kind: "usage-error", message: `--dangerously-skip-permissions and --permission-mode ${options.permissionMode} cannot go together`, topic: "run" };
+    }
+    command.permissionMode = "bypassPermissions";
   }
   if (options.continue && options.resume !== undefined) return { kind: "usage-error", message: "--continue and --resume cannot go together", topic: "run" };
   if (options.continue) command.continue = true;

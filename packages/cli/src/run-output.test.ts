@@ -129,3 +129,16 @@ test("--output-format takes text, json or stream-json", () => {
     topic: "run",
   });
 });
+
+test("a claude -p command line for stream-json (-p, --verbose, --dangerously-skip-permissions) runs unchanged", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "-p", "--verbose", "--dangerously-skip-permissions", "--output-format", "stream-json", "say hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+  assert.equal(lines.find((e) => e.type === "tool.completed")?.output, "hi", "the call ran without asking");
+  assert.equal(lines.at(-1)?.result, "It printed hi.");
+});

@@ -31,6 +31,8 @@ Options:
                      project's settings, else "default": with nobody to approve, calls that would
                      need approval are refused, as dontAsk does; acceptEdits lets file edits in the
                      project through)
+  --dangerously-skip-permissions
+                     the same as --permission-mode bypassPermissions
   -c, --continue     go on with the conversation of the last run in this directory
   -r, --resume ID    go on with the conversation of run ID (its session_id in --output-format json)
   --system-prompt TEXT
@@ -48,6 +50,9 @@ Options:
                      total_cost_usd, session_id), stderr only warnings | stream-json: stdout gets
                      a first line with the session_id, every event of the run as a line of JSON,
                      then the result
+  -p, --print, --verbose
+                     taken and ignored, for scripts written for claude -p: every format here
+                     already prints what they ask for
   -h, --help         show this help
 
 Environment:

@@ -142,3 +142,20 @@ test("a claude -p command line for stream-json (-p, --verbose, --dangerously-ski
   assert.equal(lines.find((e) => e.type === "tool.completed")?.output, "hi", "the call ran without asking");
   assert.equal(lines.at(-1)?.result, "It printed hi.");
 });
+
+test("json: every result has Claude Code's counts, zero when the run failed before any model call, and a failure's reason in errors", async (t) => {
+  const { code, stdout } = await harness(["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "--output-format", "json", "hi"], { ANTHROPIC_API_KEY: "" }).result;
+  assert.equal(code, 1);
+  const result = JSON.parse(stdout);
+  assert.deepEqual(
+    { num_turns: result.num_turns, usage: result.usage, total_cost_usd: result.total_cost_usd, errors: result.errors, is_error: result.is_error },
+    {
+      num_turns: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      total_cost_usd: 0,
+      errors: [result.error],
+      is_error: true,
+    },
+  );
+  assert.match(result.error, /ANTHROPIC_API_KEY/);
+});

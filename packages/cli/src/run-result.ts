@@ -1,7 +1,9 @@
 // The last line `harness run --output-format json|stream-json` prints: the run's outcome as one JSON
 // object, shaped as Claude Code's result message so that scripts written for `claude -p
 // --output-format json` read it unchanged (type, subtype, is_error, result, num_turns, duration_ms,
-// usage in the API's names, total_cost_usd, session_id).
+// usage in the API's names, total_cost_usd, session_id). As in Claude Code, the counts are there
+// whatever happened (zero when the run failed before any model call), and a failure's reason is in
+// `errors` too.
 import type { Usage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 
@@ -13,31 +15,35 @@ export type RunResult = {
   result?: string;
   /** What went wrong, in words (failures only). */
   error?: string;
+  /** The same, as Claude Code's error results carry it (failures only). */
+  errors?: string[];
   duration_ms: number;
   /** Model calls the run made. */
-  num_turns?: number;
-  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
-  total_cost_usd?: number;
+  num_turns: number;
+  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  total_cost_usd: number;
   model?: string;
   /** The conversation's id, when it was kept: `harness run --resume <id>` goes on with it. */
   session_id?: string;
 };
 
 export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined): RunResult {
+  const counts = {
+    duration_ms: Math.round(durationMs),
+    num_turns: outcome.turns?.length ?? 0,
+    usage: apiUsage(outcome.usage ?? { inputTokens: 0, outputTokens: 0 }),
+    total_cost_usd: outcome.usage?.costUsd ?? 0,
+  };
   const out: RunResult = outcome.ok
-    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, duration_ms: Math.round(durationMs) }
+    ? { type: "result", subtype: "success", is_error: false, result: outcome.result, ...counts }
     : {
         type: "result",
         subtype: outcome.reason === "max_turns" ? "error_max_turns" : outcome.reason === "cancelled" ? "error_cancelled" : "error_during_execution",
         is_error: true,
         error: outcome.message,
-        duration_ms: Math.round(durationMs),
+        errors: [outcome.message],
+        ...counts,
       };
-  if (outcome.turns) out.num_turns = outcome.turns.length;
-  if (outcome.usage) {
-    out.usage = apiUsage(outcome.usage);
-    if (outcome.usage.costUsd !== undefined) out.total_cost_usd = outcome.usage.costUsd;
-  }
   if (outcome.ok && outcome.model) out.model = outcome.model;
   if (sessionId !== undefined) out.session_id = sessionId;
   return out;

@@ -18,6 +18,10 @@ export type RendererOptions = {
   outputLines?: number;
   /** Whether stdout and stderr end up in one place (default: both are terminals); see sameTarget. */
   shared?: boolean;
+  /** Stdout gets only the reply's last part, at the end, as `claude -p` prints it for a script
+   * (`msg=$(harness run …)`): the text the model wrote before calling tools goes to stderr with
+   * the calls. Otherwise all of it streams to stdout. */
+  finalOnly?: boolean;
 };
 
 /** Whether file descriptors 1 and 2 are one terminal, pipe or file (`2>&1`, a CI log). */
@@ -120,6 +124,8 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   let cursorAtLineStart = true;
   let toolsSinceText = false;
   let lastHeader: string | undefined;
+  /** finalOnly: the text of the turn under way, which is the answer unless a tool call follows. */
+  let pending = "";
 
   function err(text: string): void {
     if (shared && !cursorAtLineStart) stderr.write("\n");
@@ -128,6 +134,11 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   }
 
   function text(delta: string): void {
+    if (opts.finalOnly) pending += delta;
+    else write(delta);
+  }
+
+  function write(delta: string): void {
     if (!delta) return;
     if (toolsSinceText && wroteText) {
       // A new paragraph of the reply after tool calls: keep it apart from the text before.
@@ -150,6 +161,11 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
         case "tool.started": {
           // Sub-agents' tool calls are nested under the call that started them.
           const indent = event.agentId === undefined ? "" : "    ";
+          if (event.agentId === undefined) {
+            const said = pending.replace(/\s+$/, "");
+            if (said.trim()) err(`${said}\n`);
+            pending = "";
+          }
           const header = `${indent}${bold("●")} ${describeToolCall(event.toolName, event.input, opts.cwd)}`;
           calls.set(event.toolUseId, header);
           toolsSinceText = true;
@@ -179,6 +195,8 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
       }
     },
     finish() {
+      write(pending);
+      pending = "";
       if (wroteText && !textEndsWithNewline) {
         stdout.write("\n");
         textEndsWithNewline = true;

@@ -159,3 +159,17 @@ test("json: every result has Claude Code's counts, zero when the run failed befo
   );
   assert.match(result.error, /ANTHROPIC_API_KEY/);
 });
+
+test("text: a script reading stdout gets only the answer, as from claude -p; what the model said before its tool calls goes to stderr with them", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: [{ text: "Let me check.\n\n", toolUses: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "\n\n", toolUses: [{ name: "Bash", input: { command: "echo again" } }] }, { text: "It printed hi." }] }),
+  );
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--permission-mode", "bypassPermissions", "say hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "It printed hi.\n");
+  assert.equal(stderr, "Let me check.\n● Bash(echo hi)\n  ⎿  hi\n● Bash(echo again)\n  ⎿  again\n");
+});

@@ -93,9 +93,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const ignore = () => {};
   process.stderr.on("error", ignore);
 
-  // As text, the reply streams to stdout and tool activity to stderr. As json, stdout has only the
+  // As text, the reply streams to a terminal, and tool activity goes to stderr; a script reading
+  // stdout gets the reply's last part, at the end, as from `claude -p`. As json, stdout has only the
   // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
-  const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd });
+  const finalOnly = format === "text" && !io.stdout.isTTY;
+  const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
   const emit: (event: AgentEvent) => void =
     format === "text"
       ? renderer.event

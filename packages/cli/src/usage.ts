@@ -15,7 +15,9 @@ Run "harness help <command>" for its options.
 
 const RUN = `Usage: harness run [options] "<prompt>"
 
-Runs the agent once, in this process. The reply streams to stdout; tool activity goes to stderr.
+Runs the agent once, in this process. The reply streams to a terminal; tool activity goes to stderr.
+When stdout is a pipe or a file, it gets only the answer, at the end, as from claude -p (what the
+model says before its tool calls goes to stderr with them).
 Without a prompt (or with -), the prompt is read from standard input: git diff | harness run -
 With a prompt, input piped or redirected in follows it: cat error.log | harness run "explain"
 (to leave it out, say in a "while read" loop or from a program that keeps its pipe open: < /dev/null)

@@ -173,3 +173,23 @@ test("text: a script reading stdout gets only the answer, as from claude -p; wha
   assert.equal(stdout, "It printed hi.\n");
   assert.equal(stderr, "Let me check.\n● Bash(echo hi)\n  ⎿  hi\n● Bash(echo again)\n  ⎿  again\n");
 });
+
+test("stream-json: the conversation is also in Claude Code's messages, so that a script reading claude -p's stream reads it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Let me look.", toolUses: [{ id: "toolu_1", name: "Bash", input: { command: "echo hi" } }] }, { text: "It printed hi." }] }));
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--permission-mode", "bypassPermissions", "--output-format", "stream-json", "say hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; session_id?: string; [key: string]: unknown });
+  const sessionId = lines[0].session_id;
+  const messages = lines.filter((e) => e.type === "assistant" || e.type === "user");
+  assert.deepEqual(messages, [
+    { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Let me look." }] }, parent_tool_use_id: null, session_id: sessionId },
+    { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "echo hi" } }] }, parent_tool_use_id: null, session_id: sessionId },
+    { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "hi", is_error: false }] }, parent_tool_use_id: null, session_id: sessionId },
+    { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "It printed hi." }] }, parent_tool_use_id: null, session_id: sessionId },
+  ]);
+  assert.ok(lines.indexOf(messages.at(-1)!) < lines.length - 1, "before the result");
+  assert.equal(lines.at(-1)!.type, "result");
+});

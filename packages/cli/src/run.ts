@@ -10,6 +10,7 @@ import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runsDir, saveRun } from "./run-history.ts";
 import { runResult } from "./run-result.ts";
+import { streamMessages } from "./stream-messages.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
 const DISCARD: Sink = { write: () => true };
@@ -98,6 +99,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
   const finalOnly = format === "text" && !io.stdout.isTTY;
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
+  const messages = streamMessages(runId);
   const emit: (event: AgentEvent) => void =
     format === "text"
       ? renderer.event
@@ -105,7 +107,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         ? (event) => {
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
           }
-        : (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+        : (event) => {
+            io.stdout.write(`${JSON.stringify(event)}\n`);
+            for (const message of messages.event(event)) io.stdout.write(`${JSON.stringify(message)}\n`);
+          };
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {
@@ -115,6 +120,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }
     }
+    if (format === "stream-json") for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
     if (format !== "text") io.stdout.write(resultLine(outcome));
   };
   try {

@@ -50,8 +50,8 @@ Options:
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
                      total_cost_usd, session_id), stderr only warnings | stream-json: stdout gets
-                     a first line with the session_id, every event of the run as a line of JSON,
-                     then the result
+                     a first line with the session_id, every event of the run as a line of JSON
+                     (with Claude Code's assistant and user messages), then the result
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
                      already prints what they ask for

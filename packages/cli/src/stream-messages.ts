@@ -1,0 +1,62 @@
+// Claude Code's messages in `harness run --output-format stream-json`: beside the runner protocol's
+// events, each piece of the conversation is also a line in the shape `claude -p --output-format
+// stream-json` prints, so that a script reading those (`select(.type == "assistant")`) reads ours:
+// `assistant` with one content block (text or tool_use), `user` with a tool_result.
+import type { AgentEvent } from "@harness/protocol";
+
+type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean };
+
+export type StreamMessage = {
+  type: "assistant" | "user";
+  message: { role: "assistant" | "user"; content: ContentBlock[] };
+  /** The Task call whose sub-agent this comes from; null for the main agent. */
+  parent_tool_use_id: string | null;
+  session_id: string;
+};
+
+/** Turns the run's events into Claude Code's messages. A text block is whole only once the model
+ * moves on (a tool call) or the run ends, so text is held until then: `end` gives what is left. */
+export function streamMessages(sessionId: string) {
+  /** Text not yet said, by the agent that writes it ("" for the main agent). */
+  const pending = new Map<string, { text: string; parent: string | null }>();
+  const message = (role: "assistant" | "user", block: ContentBlock, parent: string | null): StreamMessage => ({
+    type: role,
+    message: { role, content: [block] },
+    parent_tool_use_id: parent,
+    session_id: sessionId,
+  });
+  const flush = (agent: string): StreamMessage[] => {
+    const held = pending.get(agent);
+    pending.delete(agent);
+    return held && held.text.trim() ? [message("assistant", { type: "text", text: held.text }, held.parent)] : [];
+  };
+  return {
+    event(event: AgentEvent): StreamMessage[] {
+      const agent = "agentId" in event ? (event.agentId ?? "") : "";
+      const parent = ("parentToolUseId" in event && event.parentToolUseId) || null;
+      switch (event.type) {
+        case "assistant.delta": {
+          const held = pending.get(agent) ?? { text: "", parent };
+          held.text += event.text;
+          pending.set(agent, held);
+          return [];
+        }
+        case "tool.started":
+          return [...flush(agent), message("assistant", { type: "tool_use", id: event.toolUseId, name: event.toolName, input: event.input ?? {} }, parent)];
+        case "tool.completed": {
+          // A Task call's result follows what its sub-agent said last.
+          const done = [...pending].filter(([, held]) => held.parent === event.toolUseId).flatMap(([key]) => flush(key));
+          return [...done, message("user", { type: "tool_result", tool_use_id: event.toolUseId, content: event.output, is_error: event.isError }, parent)];
+        }
+        default:
+          return [];
+      }
+    },
+    end(): StreamMessage[] {
+      return [...pending.keys()].flatMap(flush);
+    },
+  };
+}

@@ -36,7 +36,8 @@ export type ToolRunContext = {
   inputErrors?: ReadonlyMap<string, string>;
 };
 
-type Finished = { output: ToolOutput; notes: string[] };
+/** `denied`: the gate refused the call (it did not run). */
+type Finished = { output: ToolOutput; notes: string[]; denied?: true };
 
 /** Runs the calls of one assistant reply concurrently, except that a call starts only after the
  * earlier calls it depends on (tool-call-order.ts). Each call's tool.completed is emitted as it
@@ -76,7 +77,7 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   let args = prepared.args;
   if (run.gate) {
     const verdict = await run.gate.before(call, prepared.tool, args, run.signal);
-    if (!verdict.run) return { output: verdict.output, notes: [] };
+    if (!verdict.run) return { output: verdict.output, notes: [], denied: true };
     args = verdict.args;
   }
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
@@ -103,12 +104,12 @@ export function outputText(output: ToolOutput): string {
 
 /** The tool_result for the model: the output's blocks (images) or its text, cut to size, then the
  * notes. The event carries the output's text only. */
-function finalizeToolCall(toolUseId: string, { output, notes }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
+function finalizeToolCall(toolUseId: string, { output, notes, denied }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
   const isError = output.isError === true;
   const text = outputText(output);
   // The model API refuses an error result without content, and any blank text block.
   const content = isBlankText(text) ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
-  emit({ type: "tool.completed", toolUseId, output: content, isError });
+  emit({ type: "tool.completed", toolUseId, output: content, isError, ...(denied && { denied }) });
   if (output.blocks && output.blocks.length > 0) {
     const blocks = output.blocks
       .filter((block) => block.type !== "text" || !isBlankText(block.text))

@@ -193,3 +193,25 @@ test("stream-json: the conversation is also in Claude Code's messages, so that a
   assert.ok(lines.indexOf(messages.at(-1)!) < lines.length - 1, "before the result");
   assert.equal(lines.at(-1)!.type, "result");
 });
+
+test("json: the calls the permissions refused are in permission_denials, as in Claude Code's result", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_w", name: "Bash", input: { command: "touch made" } }, { id: "toolu_e", name: "Bash", input: { command: "echo ok" } }] },
+        { text: "Done." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--allowedTools", "Bash(echo:*)", "--output-format", "json", "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  const result = JSON.parse(stdout);
+  assert.deepEqual(result.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_w", tool_input: { command: "touch made" } }]);
+  const allowed = await harness(["run", "--cwd", dir, "--output-format", "json", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.deepEqual(JSON.parse(allowed.stdout).permission_denials, [], "none refused: an empty list");
+});

@@ -1,10 +1,10 @@
 // The last line `harness run --output-format json|stream-json` prints: the run's outcome as one JSON
 // object, shaped as Claude Code's result message so that scripts written for `claude -p
 // --output-format json` read it unchanged (type, subtype, is_error, result, num_turns, duration_ms,
-// usage in the API's names, total_cost_usd, session_id). As in Claude Code, the counts are there
+// usage in the API's names, total_cost_usd, permission_denials, session_id). As in Claude Code, the counts are there
 // whatever happened (zero when the run failed before any model call), and a failure's reason is in
 // `errors` too.
-import type { Usage } from "@harness/protocol";
+import type { AgentEvent, Usage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 
 export type RunResult = {
@@ -23,16 +23,38 @@ export type RunResult = {
   usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
   total_cost_usd: number;
   model?: string;
+  /** The tool calls the run's permissions refused (rules, mode, hooks; with nobody to approve,
+   * every call that would have needed approval), sub-agents' too. */
+  permission_denials: PermissionDenial[];
   /** The conversation's id, when it was kept: `harness run --resume <id>` goes on with it. */
   session_id?: string;
 };
 
-export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined): RunResult {
+export type PermissionDenial = { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> };
+
+/** Collects the refused calls from the run's events. */
+export function permissionDenials() {
+  const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
+  const denials: PermissionDenial[] = [];
+  return {
+    denials,
+    event(event: AgentEvent): void {
+      if (event.type === "tool.started") calls.set(event.toolUseId, { name: event.toolName, input: event.input ?? {} });
+      if (event.type !== "tool.completed") return;
+      const call = calls.get(event.toolUseId);
+      calls.delete(event.toolUseId);
+      if (event.denied && call) denials.push({ tool_name: call.name, tool_use_id: event.toolUseId, tool_input: call.input });
+    },
+  };
+}
+
+export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined, denials: PermissionDenial[] = []): RunResult {
   const counts = {
     duration_ms: Math.round(durationMs),
     num_turns: outcome.turns?.length ?? 0,
     usage: apiUsage(outcome.usage ?? { inputTokens: 0, outputTokens: 0 }),
     total_cost_usd: outcome.usage?.costUsd ?? 0,
+    permission_denials: denials,
   };
   const out: RunResult = outcome.ok
     ? { type: "result", subtype: "success", is_error: false, result: outcome.result, ...counts }

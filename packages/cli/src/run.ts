@@ -9,7 +9,7 @@ import type { RunOutcome } from "@harness/runner/headless";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runsDir, saveRun } from "./run-history.ts";
-import { runResult } from "./run-result.ts";
+import { permissionDenials, runResult } from "./run-result.ts";
 import { streamMessages } from "./stream-messages.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
@@ -31,7 +31,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const startedAt = performance.now();
   /** The id of the run's conversation once --resume can find it (resumed, or kept after the run). */
   let keptId: string | undefined;
-  const resultLine = (outcome: RunOutcome) => `${JSON.stringify(runResult(outcome, performance.now() - startedAt, keptId))}\n`;
+  const refused = permissionDenials();
+  const resultLine = (outcome: RunOutcome) => `${JSON.stringify(runResult(outcome, performance.now() - startedAt, keptId, refused.denials))}\n`;
   // Bad usage (status 2) is said in words on stderr in every format; in the JSON formats any other
   // failure is the result on stdout.
   const fail = (message: string, status = 1) => {
@@ -100,7 +101,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const finalOnly = format === "text" && !io.stdout.isTTY;
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
   const messages = streamMessages(runId);
-  const emit: (event: AgentEvent) => void =
+  const show: (event: AgentEvent) => void =
     format === "text"
       ? renderer.event
       : format === "json"
@@ -111,6 +112,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             io.stdout.write(`${JSON.stringify(event)}\n`);
             for (const message of messages.event(event)) io.stdout.write(`${JSON.stringify(message)}\n`);
           };
+  const emit = (event: AgentEvent) => {
+    refused.event(event);
+    show(event);
+  };
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {

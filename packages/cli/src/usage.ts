@@ -49,7 +49,7 @@ Options:
                      rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
-                     total_cost_usd, session_id), stderr only warnings | stream-json: stdout gets
+                     total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets
                      a first line with the session_id, every event of the run as a line of JSON
                      (with Claude Code's assistant and user messages), then the result
   -p, --print, --verbose

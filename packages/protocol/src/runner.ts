@@ -125,6 +125,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     toolUseId: z.string(),
     output: z.string(),
     isError: z.boolean(),
+    /** The call did not run: the permission rules, the mode, a hook or the user refused it. */
+    denied: z.boolean().optional(),
   }),
   z.object({
     type: z.literal("run.completed"),

@@ -1,7 +1,7 @@
 // `harness run --continue` / `--resume ID`: a run goes on with the conversation of an earlier one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { loadRun, runsDir, saveRun } from "./run-history.ts";
@@ -112,4 +112,21 @@ test("a conversation's lock left by a run that died is taken over, and a write l
   utimesSync(lock, old, old);
   assert.equal(saveRun(dir, { id: "c1", cwd, transcript: [{ role: "user", content: "hi" }] }, undefined), "c1");
   assert.equal(existsSync(lock), false, "the lock is let go of after the write");
+});
+
+test("a directory reached through a symbolic link has one history: --continue from inside it goes on with the run made with --cwd link", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "The answer is 4." }, { text: "Doubled: 8." }, { text: "Plus one: 9." }] }));
+  const dir = tempDir(t);
+  const link = join(tempDir(t), "link");
+  symlinkSync(dir, link);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: tempDir(t) };
+  const first = await harness(["run", "--cwd", link, "what is 2+2?"], env).result;
+  assert.equal(first.code, 0, first.stderr);
+  // The shell's working directory is where the link leads.
+  const inside = await harness(["run", "-c", "double it"], env, { cwd: link }).result;
+  assert.equal(inside.code, 0, inside.stderr);
+  assert.deepEqual(sent(fake, 1), ["what is 2+2?", "The answer is 4.", "double it"]);
+  const again = await harness(["run", "--cwd", link, "-c", "add one"], env).result;
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(sent(fake, 2), ["what is 2+2?", "The answer is 4.", "double it", "Doubled: 8.", "add one"]);
 });

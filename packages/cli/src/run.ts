@@ -1,6 +1,6 @@
 // `harness run`: one headless run of the builtin agent in this process.
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
@@ -57,15 +57,18 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env)) return fail(MISSING_ANTHROPIC_KEY);
 
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
-  const conversations = runsDir(io.env.HOME || homedir(), cwd);
+  // They are the directory's whatever path led to it: `cd link && harness run -c` goes on with the
+  // run of `harness run --cwd link` (the shell's working directory is the one links lead to).
+  const where = realDirectory(cwd);
+  const conversations = runsDir(io.env.HOME || homedir(), where);
   let runId: string = randomUUID();
   let history: TranscriptMessage[] | undefined;
   let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
     const loaded =
       command.resume !== undefined
-        ? loadRun(conversations, command.resume, cwd)
-        : (latestRun(conversations, cwd) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
+        ? loadRun(conversations, command.resume, where)
+        : (latestRun(conversations, where) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
     if (!loaded.ok) return fail(loaded.message);
     runId = keptId = loaded.run.id;
     history = loaded.run.transcript;
@@ -119,7 +122,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const result = (outcome: RunOutcome) => {
     if (outcome.transcript && outcome.transcript.length > 0) {
       try {
-        keptId = saveRun(conversations, { id: runId, cwd, transcript: outcome.transcript }, loadedRevision);
+        keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript }, loadedRevision);
         if (keptId !== runId) io.stderr.write(`harness: another run went on with conversation ${runId} meanwhile; this run's is kept as ${keptId}\n`);
       } catch (error) {
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
@@ -160,5 +163,14 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     process.off("SIGHUP", onHup);
     process.stdout.off("error", onPipeError);
     process.stderr.off("error", ignore);
+  }
+}
+
+/** `dir` with the symbolic links on its path resolved (as it is, should that fail). */
+function realDirectory(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
   }
 }

@@ -28,6 +28,8 @@ export type { HarnessProcess } from "./harness-process.ts";
 export { MinimalClient } from "./minimal-client.ts";
 export type { ConnectOptions, MinimalFrame, MinimalState } from "./minimal-client.ts";
 export { mcpTestServerCommand } from "./mcp-test-command.ts";
+export { mcpRawServerCommand } from "./mcp-raw-command.ts";
+export type { McpRawServerScript } from "./mcp-raw-command.ts";
 export { startMcpTestHttpServer } from "./mcp-test-http.ts";
 export type { McpTestHttpServer } from "./mcp-test-http.ts";
 export { dummyToolTopic, TEST_PNG_BASE64 } from "./mcp-test-tools.ts";

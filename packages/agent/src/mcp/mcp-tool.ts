@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
+import { modelInputSchema } from "./input-schema.ts";
 import { convertToolResult } from "./tool-result.ts";
 
 /** Longest tool description passed on; some servers ship whole manuals. */
@@ -14,13 +15,12 @@ const anyArguments = z.record(z.string(), z.unknown());
 /** `toolName` is the exposed name (`mcp__<server>__<tool>`); calls go to `info.name` on the server
  * of `connection`, whatever state that connection is in by then. */
 export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: string, callTimeoutMs: number): Tool {
-  const { $schema: _ignored, ...inputSchema } = info.inputSchema;
   const serverName = connection.config.name;
   return {
     name: toolName,
     description: truncateDescription(info.description ?? ""),
     parameters: anyArguments,
-    inputSchema: { ...inputSchema, type: "object" },
+    inputSchema: modelInputSchema(info.inputSchema),
     async execute(args, ctx): Promise<ToolOutput> {
       if (connection.state !== "connected") return notConnected(serverName, connection.error);
       try {

@@ -1,0 +1,43 @@
+// Runs against MCP servers that send what the SDK's own server never would.
+import assert from "node:assert/strict";
+import path from "node:path";
+import { test } from "node:test";
+import { mcpRawServerCommand, type McpRawServerScript } from "@harness/test-utils";
+import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+
+/** A `.mcp.json` server "raw" playing `script`, approved as Claude Code records it. */
+async function withRawServer(project: TempProject, script: McpRawServerScript): Promise<void> {
+  const { command, args } = await mcpRawServerCommand(path.join(project.home, "raw-script.json"), script);
+  await project.write(".mcp.json", JSON.stringify({ mcpServers: { raw: { command, args } } }));
+  await project.writeHome(".claude.json", JSON.stringify({ projects: { [project.root]: { enabledMcpjsonServers: ["raw"] } } }));
+}
+
+test("a tool whose schema has a top-level anyOf reaches the model without it, with every branch's fields", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, {
+    tools: [
+      {
+        name: "fetch",
+        description: "Fetches a url or reads a path.",
+        inputSchema: {
+          type: "object",
+          properties: { format: { type: "string" } },
+          anyOf: [
+            { properties: { url: { type: "string" } }, required: ["url"] },
+            { properties: { path: { type: "string" } }, required: ["path"] },
+          ],
+          allOf: [{ properties: { mode: { type: "string" } }, required: ["mode"] }],
+        },
+      },
+    ],
+  });
+  const { provider } = await runInProject(project, [{ text: "Done." }]);
+
+  const schema = provider.requests[0].tools?.find((tool) => tool.name === "mcp__raw__fetch")?.input_schema;
+  // The Anthropic API refuses a request whose tool has anyOf, oneOf or allOf at the top.
+  assert.deepEqual(schema, {
+    type: "object",
+    properties: { format: { type: "string" }, url: { type: "string" }, path: { type: "string" }, mode: { type: "string" } },
+    required: ["mode"],
+  });
+});

@@ -1,0 +1,20 @@
+import fs from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+
+/** What the raw MCP test server answers. */
+export type McpRawServerScript = {
+  /** Sent as they are in the answer to tools/list. */
+  tools: unknown[];
+  /** The result of a tools/call by tool name: sent as it is; "hang" sends none; `textBytes`
+   * sends one text item of that many characters. Default: a text naming the tool. */
+  results?: Record<string, Record<string, unknown> | "hang">;
+  /** Every message received is appended here, one line each. */
+  log?: string;
+};
+
+/** Writes the script to `file` and says how to start the raw MCP test server with it (the shape
+ * of a `.mcp.json` stdio entry). */
+export async function mcpRawServerCommand(file: string, script: McpRawServerScript): Promise<{ command: string; args: string[] }> {
+  await fs.writeFile(file, JSON.stringify(script));
+  return { command: process.execPath, args: [fileURLToPath(new URL("./mcp-raw-server.ts", import.meta.url)), file] };
+}

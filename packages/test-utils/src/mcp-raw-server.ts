@@ -1,0 +1,44 @@
+// Entry point of the raw MCP test server: `node mcp-raw-server.ts <script.json>`. It speaks MCP's
+// JSON-RPC over stdin/stdout by hand, without the SDK's checks, so that tests can meet what real
+// servers send and the SDK's own server never would: tool lists with malformed or unusual schemas,
+// answers of any size. It writes every message it receives, one JSON line each, to the script's
+// `log` file, and exits when stdin closes.
+import fs from "node:fs";
+import readline from "node:readline";
+import type { McpRawServerScript } from "./mcp-raw-command.ts";
+
+const file = process.argv[2];
+if (!file) {
+  process.stderr.write("mcp-raw-server: usage: mcp-raw-server.ts <script.json>\n");
+  process.exit(2);
+}
+const script = JSON.parse(fs.readFileSync(file, "utf8")) as McpRawServerScript;
+const send = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  if (script.log) fs.appendFileSync(script.log, `${line}\n`);
+  let message: { id?: number | string; method?: string; params?: { name?: string; protocolVersion?: string } };
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (message.id === undefined || message.method === undefined) return;
+  const answer = (result: unknown) => send({ jsonrpc: "2.0", id: message.id, result });
+  switch (message.method) {
+    case "initialize":
+      return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1.0.0" } });
+    case "tools/list":
+      return answer({ tools: script.tools });
+    case "tools/call": {
+      const name = message.params?.name ?? "";
+      const result = script.results?.[name];
+      if (result === "hang") return;
+      if (typeof result?.textBytes === "number") return answer({ content: [{ type: "text", text: "x".repeat(result.textBytes) }] });
+      return answer(result ?? { content: [{ type: "text", text: `called ${name}` }] });
+    }
+    default:
+      return answer({});
+  }
+});
+process.stdin.once("end", () => process.exit(0));

@@ -41,3 +41,34 @@ test("a tool whose schema has a top-level anyOf reaches the model without it, wi
     required: ["mode"],
   });
 });
+
+test("a tool with a malformed schema is left out, named, and the server's other tools are used", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, {
+    tools: [
+      { name: "good", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+      { name: "stringly", inputSchema: { type: "string" } },
+      { name: "listed", inputSchema: { type: "object", properties: [] } },
+      // An output schema ajv cannot compile: never read, so the tool is used.
+      { name: "typed", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: { type: "nonsense" } } } },
+    ],
+    results: { typed: { content: [{ type: "text", text: "typed answer" }] } },
+  });
+  const { provider, events } = await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_good", name: "mcp__raw__good", input: { q: "x" } }, { id: "toolu_typed", name: "mcp__raw__typed", input: {} }] }, { text: "Done." }],
+    { permissionMode: "bypassPermissions" },
+  );
+
+  const names = provider.requests[0].tools?.map((tool) => tool.name).filter((name) => name.startsWith("mcp__"));
+  assert.deepEqual(names, ["mcp__raw__good", "mcp__raw__typed"]);
+  const notices = events.flatMap((e) => (e.type === "notice" ? [`${e.level}: ${e.message}`] : []));
+  assert.deepEqual(notices, [
+    'warning: MCP tool stringly of server raw left out: "inputSchema" must have "type": "object", not "string"',
+    'warning: MCP tool listed of server raw left out: "inputSchema.properties" must be an object of schemas',
+    "info: MCP server raw connected: 2 tools",
+  ]);
+  const results = JSON.stringify(provider.requests[1].messages.at(-1));
+  assert.match(results, /called good/);
+  assert.match(results, /typed answer/);
+});

@@ -5,11 +5,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Env, McpServerConfig } from "./config.ts";
+import { checkTool, ToolListPage, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
 
-/** A tool as the server lists it. */
-export type McpToolInfo = { name: string; description?: string; inputSchema: Record<string, unknown> };
+export type { McpToolInfo } from "./tool-list.ts";
 
 export type McpConnection = {
   readonly config: McpServerConfig;
@@ -18,6 +18,8 @@ export type McpConnection = {
   /** Why the server failed, for status and messages. */
   error?: string;
   tools: McpToolInfo[];
+  /** Tools the server listed that cannot be used, with why. */
+  skippedTools: McpSkippedTool[];
   /** Resolves when the transport has closed: for stdio, when the server process is gone. */
   readonly transportClosed: Promise<void>;
   /** Set by the first closeConnection(); later calls wait for the same shutdown. */
@@ -55,7 +57,7 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
       resolve();
     };
   });
-  const connection: McpConnection = { config, client, state: "connecting", tools: [], transportClosed };
+  const connection: McpConnection = { config, client, state: "connecting", tools: [], skippedTools: [], transportClosed };
   // The server process, kept here: the transport forgets it as soon as its close() begins.
   let pid: number | null = null;
   if (transport instanceof StdioClientTransport) {
@@ -83,7 +85,9 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
   const requestOptions = { signal, timeout: options.timeoutMs };
   try {
     await client.connect(transport, requestOptions);
-    connection.tools = await listAllTools(client, requestOptions);
+    const listed = await listAllTools(client, requestOptions);
+    connection.tools = listed.tools;
+    connection.skippedTools = listed.skipped;
     if (options.signal.aborted) throw new Error("shutting down");
     connection.state = "connected";
   } catch (error) {
@@ -160,17 +164,25 @@ function createTransport(config: McpServerConfig, options: ConnectOptions, stder
   return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
 }
 
-async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolInfo[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
+/** Every page of the server's tools. The pages are read with a loose schema (the SDK's listTools
+ * refuses the whole list, and so the whole server, for one malformed tool) and each tool checked
+ * on its own. */
+async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<{ tools: McpToolInfo[]; skipped: McpSkippedTool[] }> {
   const tools: McpToolInfo[] = [];
+  const skipped: McpSkippedTool[] = [];
+  if (!client.getServerCapabilities()?.tools) return { tools, skipped };
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
-    for (const tool of result.tools) tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+    const result = await client.request({ method: "tools/list", ...(cursor !== undefined && { params: { cursor } }) }, ToolListPage, options);
+    for (const raw of result.tools) {
+      const checked = checkTool(raw, tools.length + skipped.length);
+      if (checked.ok) tools.push(checked.tool);
+      else skipped.push(checked.skipped);
+    }
     cursor = result.nextCursor;
     if (!cursor) break;
   }
-  return tools;
+  return { tools, skipped };
 }
 
 function describeStartError(config: McpServerConfig, error: unknown, stderrTail: string): string {

@@ -81,6 +81,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       continue;
     }
     let count = 0;
+    for (const { name: tool, reason } of connection.skippedTools) notice("warn", `MCP tool ${tool} of server ${name} left out: ${reason}`);
     for (const info of connection.tools) {
       const toolName = mcpToolName(name, info.name);
       if (toolName.length > MAX_TOOL_NAME_LENGTH) {

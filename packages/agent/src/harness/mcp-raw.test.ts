@@ -1,8 +1,11 @@
 // Runs against MCP servers that send what the SDK's own server never would.
 import assert from "node:assert/strict";
+import fs from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { test } from "node:test";
 import { mcpRawServerCommand, type McpRawServerScript } from "@harness/test-utils";
+import { waitFor } from "../testing/fixtures.ts";
 import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
 
 /** A `.mcp.json` server "raw" playing `script`, approved as Claude Code records it. */
@@ -71,4 +74,35 @@ test("a tool with a malformed schema is left out, named, and the server's other 
   const results = JSON.stringify(provider.requests[1].messages.at(-1));
   assert.match(results, /called good/);
   assert.match(results, /typed answer/);
+});
+
+test("cancelling a run cancels its MCP call in flight, and none of the requests that had already ended", async (t) => {
+  const project = await tempProject(t);
+  const log = path.join(project.home, "raw-log.jsonl");
+  await withRawServer(project, { tools: [{ name: "echo", inputSchema: { type: "object" } }, { name: "wait", inputSchema: { type: "object" } }], results: { wait: "hang" }, log });
+  const received = async () => (await fs.readFile(log, "utf8").catch(() => "")).trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const controller = new AbortController();
+  const echoes = Array.from({ length: 12 }, (_, i) => ({ id: `toolu_echo_${i}`, name: "mcp__raw__echo", input: {} }));
+  const run = runInProject(project, [{ toolCalls: echoes }, { toolCalls: [{ id: "toolu_wait", name: "mcp__raw__wait", input: {} }] }], {
+    permissionMode: "bypassPermissions",
+    signal: controller.signal,
+    // Past this, the start-up time limit of the server (long over by then) must cancel nothing.
+    env: { ...process.env, MCP_TIMEOUT: "300" },
+  });
+  const waitCall = await waitFor(async () => (await received()).find((m) => m.method === "tools/call" && m.params.name === "wait"), "the wait call");
+  await delay(400);
+  controller.abort();
+  const { result } = await run;
+  assert.equal(result.stopReason, "aborted");
+
+  const cancelled = await waitFor(async () => {
+    const found = (await received()).filter((m) => m.method === "notifications/cancelled");
+    return found.length > 0 ? found : undefined;
+  }, "a cancellation");
+  await delay(200);
+  assert.deepEqual(
+    (await received()).filter((m) => m.method === "notifications/cancelled").map((m) => m.params.requestId),
+    [waitCall.id],
+    `only the call in flight is cancelled (got ${JSON.stringify(cancelled)})`,
+  );
 });

@@ -5,6 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Env, McpServerConfig } from "./config.ts";
+import { withRequestSignal } from "./request-signal.ts";
 import { checkTool, ToolListPage, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
@@ -82,12 +83,14 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
 
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([options.signal, timeout]);
-  const requestOptions = { signal, timeout: options.timeoutMs };
   try {
-    await client.connect(transport, requestOptions);
-    const listed = await listAllTools(client, requestOptions);
-    connection.tools = listed.tools;
-    connection.skippedTools = listed.skipped;
+    await withRequestSignal(signal, async (requestSignal) => {
+      const requestOptions = { signal: requestSignal, timeout: options.timeoutMs };
+      await client.connect(transport, requestOptions);
+      const listed = await listAllTools(client, requestOptions);
+      connection.tools = listed.tools;
+      connection.skippedTools = listed.skipped;
+    });
     if (options.signal.aborted) throw new Error("shutting down");
     connection.state = "connected";
   } catch (error) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { modelInputSchema } from "./input-schema.ts";
+import { withRequestSignal } from "./request-signal.ts";
 import { convertToolResult } from "./tool-result.ts";
 
 /** Longest tool description passed on; some servers ship whole manuals. */
@@ -24,11 +25,13 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
     async execute(args, ctx): Promise<ToolOutput> {
       if (connection.state !== "connected") return notConnected(serverName, connection.error);
       try {
-        const result = await connection.client.callTool({ name: info.name, arguments: args as Record<string, unknown> }, undefined, {
-          signal: ctx.signal,
-          timeout: callTimeoutMs,
-          resetTimeoutOnProgress: true,
-        });
+        const result = await withRequestSignal(ctx.signal, (signal) =>
+          connection.client.callTool({ name: info.name, arguments: args as Record<string, unknown> }, undefined, {
+            signal,
+            timeout: callTimeoutMs,
+            resetTimeoutOnProgress: true,
+          }),
+        );
         return convertToolResult(result);
       } catch (error) {
         if (connection.state !== "connected") return notConnected(serverName, connection.error);

@@ -4,9 +4,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { mcpRawServerCommand, type McpRawServerScript } from "@harness/test-utils";
 import { waitFor } from "../testing/fixtures.ts";
 import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
 
 /** A `.mcp.json` server "raw" playing `script`, approved as Claude Code records it. */
 async function withRawServer(project: TempProject, script: McpRawServerScript): Promise<void> {
@@ -104,5 +110,22 @@ test("cancelling a run cancels its MCP call in flight, and none of the requests 
     (await received()).filter((m) => m.method === "notifications/cancelled").map((m) => m.params.requestId),
     [waitCall.id],
     `only the call in flight is cancelled (got ${JSON.stringify(cancelled)})`,
+  );
+});
+
+test("an answer over the stdio message limit is said as such, not as the server having exited", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, { tools: [{ name: "dump", inputSchema: { type: "object" } }], results: { dump: { textBytes: 11 * 1024 * 1024 } } });
+  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "toolu_dump", name: "mcp__raw__dump", input: {} }] }, { text: "Done." }], {
+    permissionMode: "bypassPermissions",
+  });
+
+  const reason = "it sent a message larger than 10 MB, the most one message may hold, so the connection was closed";
+  const [dump] = resultsIn(provider.requests[1].messages.at(-1));
+  assert.equal(dump.is_error, true);
+  assert.equal(dump.content, `MCP server raw is not connected (${reason})`);
+  assert.ok(
+    events.some((e) => e.type === "notice" && e.level === "error" && e.message === `MCP server raw failed: ${reason}`),
+    JSON.stringify(events.filter((e) => e.type === "notice")),
   );
 });

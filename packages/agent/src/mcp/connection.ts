@@ -39,6 +39,9 @@ export type ConnectOptions = {
 };
 
 const STDERR_TAIL_CHARS = 2_000;
+/** The longest message read from a stdio server (the SDK's default). A longer one ends the
+ * connection: the SDK cannot skip it and go on. */
+export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TOOL_PAGES = 100;
 /** Longer than the SDK's stdio shutdown: 2 s for the process to exit on its own, 2 s after SIGTERM. */
 const RELEASE_WAIT_MS = 5_000;
@@ -74,10 +77,19 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
     };
   }
 
+  // Why the transport gave up, when it says so before closing (set before connect(), which keeps
+  // it and calls it first).
+  let giveUp: string | undefined;
+  transport.onerror = (error) => {
+    if (/ReadBuffer exceeded/.test(error.message)) {
+      giveUp = `it sent a message larger than ${MAX_STDIO_MESSAGE_BYTES / (1024 * 1024)} MB, the most one message may hold, so the connection was closed`;
+    }
+  };
+
   client.onclose = () => {
     if (connection.state !== "connected") return;
     connection.state = "failed";
-    connection.error = describeLoss(config, stderr.tail);
+    connection.error = giveUp ?? describeLoss(config, stderr.tail);
     options.onLost(connection);
   };
 
@@ -155,6 +167,7 @@ function createTransport(config: McpServerConfig, options: ConnectOptions, stder
       cwd: options.cwd,
       env: { ...definedOnly(options.env), CLAUDE_PROJECT_DIR: options.cwd, ...config.env },
       stderr: "pipe",
+      maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
     });
     // Kept for error messages; reading it also keeps a chatty server from blocking on a full pipe.
     transport.stderr?.on("data", (chunk: Buffer) => {

@@ -129,3 +129,18 @@ test("an answer over the stdio message limit is said as such, not as the server 
     JSON.stringify(events.filter((e) => e.type === "notice")),
   );
 });
+
+test("a result with an item of a kind the SDK does not know keeps its other items", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, {
+    tools: [{ name: "page", inputSchema: { type: "object" } }],
+    results: { page: { content: [{ type: "text", text: "the page's text" }, { type: "video", uri: "https://example.com/v.mp4" }] } },
+  });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_page", name: "mcp__raw__page", input: {} }] }, { text: "Done." }], {
+    permissionMode: "bypassPermissions",
+  });
+
+  const [page] = resultsIn(provider.requests[1].messages.at(-1));
+  assert.equal(page.is_error, undefined);
+  assert.equal(page.content, `the page's text\n[content of type "video" omitted]`);
+});

@@ -13,6 +13,9 @@ export const MAX_MCP_DESCRIPTION_CHARS = 2_048;
  * with an error the model can act on. This only requires a JSON object. */
 const anyArguments = z.record(z.string(), z.unknown());
 
+/** A tools/call answer, any shape of its fields: convertToolResult reads them item by item. */
+const anyCallResult = z.object({ content: z.unknown(), structuredContent: z.unknown(), isError: z.unknown(), toolResult: z.unknown() }).partial();
+
 /** `toolName` is the exposed name (`mcp__<server>__<tool>`); calls go to `info.name` on the server
  * of `connection`, whatever state that connection is in by then. */
 export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: string, callTimeoutMs: number): Tool {
@@ -26,7 +29,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
       if (connection.state !== "connected") return notConnected(serverName, connection.error);
       try {
         const result = await withRequestSignal(ctx.signal, (signal) =>
-          connection.client.callTool({ name: info.name, arguments: args as Record<string, unknown> }, undefined, {
+          connection.client.request({ method: "tools/call", params: { name: info.name, arguments: args as Record<string, unknown> } }, anyCallResult, {
             signal,
             timeout: callTimeoutMs,
             resetTimeoutOnProgress: true,

@@ -57,3 +57,12 @@ test("images become image blocks in order with the texts; too large images are l
   assert.deepEqual(output.blocks?.map((b) => b.type), ["text", "image", "text"]);
   assert.deepEqual(output.blocks?.[1], { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
 });
+
+test("malformed items are described where they stand and the rest of the result is kept", () => {
+  const output = convertToolResult({ content: [{ type: "text", text: "kept" }, null, { type: "text" }, "loose text", { type: "video", url: "http://x" }] });
+  assert.deepEqual(output, {
+    content: 'kept\n[malformed content item omitted: null]\n[malformed text item omitted: its "text" is missing]\n[malformed content item omitted: the text "loose text"]\n[content of type "video" omitted]',
+    isError: false,
+  });
+  assert.deepEqual(convertToolResult({ content: "just a string" }), { content: '[malformed result: "content" must be a list, got the text "just a string"]', isError: false });
+});

@@ -20,7 +20,9 @@ function isImageType(mimeType: string): mimeType is ToolImageBlock["source"]["me
 type ContentItem = { type: string; [key: string]: unknown };
 export type CallToolResultLike = { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown };
 
-/** `content` is the whole result as text, each image mentioned by type and size. When the result
+/** Results are read as the server sends them, not as the SDK's schema would have them: one
+ * malformed or unknown item is described where it stands and the rest is kept (the SDK would
+ * refuse the whole answer with a page of validation errors). `content` is the whole result as text, each image mentioned by type and size. When the result
  * holds images, `blocks` carries the result for the model: its texts and images in their order. */
 export function convertToolResult(result: CallToolResultLike): ToolOutput {
   const texts: string[] = [];
@@ -30,13 +32,19 @@ export function convertToolResult(result: CallToolResultLike): ToolOutput {
     texts.push(text);
     blocks.push({ type: "text", text });
   };
-  const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  for (const item of items) {
+  const items: unknown[] = Array.isArray(result.content) ? result.content : [];
+  if (result.content !== undefined && !Array.isArray(result.content)) note(`[malformed result: "content" must be a list, got ${describeValue(result.content)}]`);
+  for (const entry of items) {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      note(`[malformed content item omitted: ${describeValue(entry)}]`);
+      continue;
+    }
+    const item = entry as ContentItem;
     switch (item.type) {
       case "text": {
         // Blank text is left out: the model API refuses a text block without other characters.
-        const text = String(item.text ?? "");
-        if (!isBlankText(text)) note(text);
+        if (typeof item.text !== "string") note(`[malformed text item omitted: its "text" is ${describeValue(item.text)}]`);
+        else if (!isBlankText(item.text)) note(item.text);
         break;
       }
       case "image": {
@@ -74,6 +82,11 @@ export function convertToolResult(result: CallToolResultLike): ToolOutput {
   const output: ToolOutput = { content, isError: result.isError === true };
   if (images) output.blocks = blocks;
   return output;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string") return `the text ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
+  return value === null ? "null" : value === undefined ? "missing" : Array.isArray(value) ? "a list" : typeof value;
 }
 
 function describeResource(resource: unknown): string {

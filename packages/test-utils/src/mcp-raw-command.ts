@@ -6,7 +6,9 @@ export type McpRawServerScript = {
   /** Sent as they are in the answer to tools/list. */
   tools: unknown[];
   /** The result of a tools/call by tool name: sent as it is; "hang" sends none; `textBytes`
-   * sends one text item of that many characters. Default: a text naming the tool. */
+   * sends one text item of that many characters; `progressCount` and `progressEveryMs` answer
+   * after that many steps, that far apart, each reported with notifications/progress when the
+   * call has a progressToken. Default: a text naming the tool. */
   results?: Record<string, Record<string, unknown> | "hang">;
   /** Every message received is appended here, one line each. */
   log?: string;

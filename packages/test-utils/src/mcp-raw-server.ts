@@ -17,7 +17,7 @@ const send = (message: unknown) => process.stdout.write(`${JSON.stringify(messag
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   if (script.log) fs.appendFileSync(script.log, `${line}\n`);
-  let message: { id?: number | string; method?: string; params?: { name?: string; protocolVersion?: string } };
+  let message: { id?: number | string; method?: string; params?: { name?: string; protocolVersion?: string; _meta?: { progressToken?: string | number } } };
   try {
     message = JSON.parse(line);
   } catch {
@@ -34,6 +34,19 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       const name = message.params?.name ?? "";
       const result = script.results?.[name];
       if (result === "hang") return;
+      const token = message.params?._meta?.progressToken;
+      if (typeof result?.progressEveryMs === "number" && typeof result.progressCount === "number") {
+        // Reports progress (when the call asked for it, with a progressToken) before answering.
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (token !== undefined) send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++sent } });
+          else sent++;
+          if (sent < (result.progressCount as number)) return;
+          clearInterval(timer);
+          answer({ content: [{ type: "text", text: `done after ${sent} steps` }] });
+        }, result.progressEveryMs);
+        return;
+      }
       if (typeof result?.textBytes === "number") return answer({ content: [{ type: "text", text: "x".repeat(result.textBytes) }] });
       return answer(result ?? { content: [{ type: "text", text: `called ${name}` }] });
     }

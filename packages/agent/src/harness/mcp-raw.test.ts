@@ -144,3 +144,16 @@ test("a result with an item of a kind the SDK does not know keeps its other item
   assert.equal(page.is_error, undefined);
   assert.equal(page.content, `the page's text\n[content of type "video" omitted]`);
 });
+
+test("a call that reports progress is not cut off by MCP_TOOL_TIMEOUT while it does", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, { tools: [{ name: "build", inputSchema: { type: "object" } }], results: { build: { progressCount: 8, progressEveryMs: 150 } } });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_build", name: "mcp__raw__build", input: {} }] }, { text: "Done." }], {
+    permissionMode: "bypassPermissions",
+    // 1.2 s in all, a step every 150 ms.
+    env: { ...process.env, MCP_TOOL_TIMEOUT: "600" },
+  });
+
+  const [build] = resultsIn(provider.requests[1].messages.at(-1));
+  assert.equal(build.content, "done after 8 steps");
+});

@@ -32,6 +32,9 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
           connection.client.request({ method: "tools/call", params: { name: info.name, arguments: args as Record<string, unknown> } }, anyCallResult, {
             signal,
             timeout: callTimeoutMs,
+            // The server reports progress only to a call that asks for it (the SDK asks when there
+            // is a handler); each report restarts MCP_TOOL_TIMEOUT.
+            onprogress: () => {},
             resetTimeoutOnProgress: true,
           }),
         );

@@ -13,6 +13,7 @@ if (!file) {
   process.exit(2);
 }
 const script = JSON.parse(fs.readFileSync(file, "utf8")) as McpRawServerScript;
+let afterNextListing: (() => void) | undefined;
 const send = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
@@ -28,12 +29,28 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   switch (message.method) {
     case "initialize":
       return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1.0.0" } });
-    case "tools/list":
-      return answer({ tools: script.tools });
+    case "tools/list": {
+      answer({ tools: script.tools });
+      return afterNextListing?.();
+    }
     case "tools/call": {
       const name = message.params?.name ?? "";
       const result = script.results?.[name];
       if (result === "hang") return;
+      if (Array.isArray(result?.changeTools)) {
+        script.tools = result.changeTools;
+        send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        // Answered once the client has listed the tools anew, so that it knows them by then (or
+        // after a second, for a client that does not).
+        const done = () => {
+          clearTimeout(timer);
+          afterNextListing = undefined;
+          answer({ content: [{ type: "text", text: "tools changed" }] });
+        };
+        const timer = setTimeout(done, 1_000);
+        afterNextListing = done;
+        return;
+      }
       const token = message.params?._meta?.progressToken;
       if (typeof result?.progressEveryMs === "number" && typeof result.progressCount === "number") {
         // Reports progress (when the call asked for it, with a progressToken) before answering.

@@ -4,10 +4,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { test } from "node:test";
-import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import type { ModelMessage, ModelRequest, ToolResultBlock } from "@harness/llm";
 import { mcpRawServerCommand, type McpRawServerScript } from "@harness/test-utils";
 import { waitFor } from "../testing/fixtures.ts";
 import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { createAgentResources } from "./resources.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
@@ -156,4 +157,32 @@ test("a call that reports progress is not cut off by MCP_TOOL_TIMEOUT while it d
 
   const [build] = resultsIn(provider.requests[1].messages.at(-1));
   assert.equal(build.content, "done after 8 steps");
+});
+
+test("a server that says its tools changed is listed anew, and the next prompt has its new tools", async (t) => {
+  const project = await tempProject(t);
+  const before = [{ name: "install", inputSchema: { type: "object" } }];
+  const after = [...before, { name: "late", description: "Added by install.", inputSchema: { type: "object" } }];
+  await withRawServer(project, { tools: before, results: { install: { changeTools: after } } });
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+
+  const first = await runInProject(project, [{ toolCalls: [{ id: "toolu_install", name: "mcp__raw__install", input: {} }] }, { text: "Installed." }], {
+    resources,
+    permissionMode: "bypassPermissions",
+  });
+  const mcpNames = (request: ModelRequest) => request.tools?.map((tool) => tool.name).filter((name) => name.startsWith("mcp__"));
+  assert.deepEqual(mcpNames(first.provider.requests[0]), ["mcp__raw__install"]);
+  assert.ok(
+    first.events.some((e) => e.type === "notice" && e.message === "MCP server raw changed its tools: 2 tools, used from the next prompt on"),
+    JSON.stringify(first.events.filter((e) => e.type === "notice")),
+  );
+
+  const second = await runInProject(project, [{ toolCalls: [{ id: "toolu_late", name: "mcp__raw__late", input: {} }] }, { text: "Done." }], {
+    resources,
+    permissionMode: "bypassPermissions",
+  });
+  assert.deepEqual(mcpNames(second.provider.requests[0]), ["mcp__raw__install", "mcp__raw__late"]);
+  const [late] = resultsIn(second.provider.requests[1].messages.at(-1));
+  assert.equal(late.content, "called late");
 });

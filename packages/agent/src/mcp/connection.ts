@@ -4,6 +4,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpServerConfig } from "./config.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { checkTool, ToolListPage, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
@@ -36,6 +37,9 @@ export type ConnectOptions = {
   signal: AbortSignal;
   /** Called once when a connected server goes away by itself. */
   onLost(connection: McpConnection): void;
+  /** Called when a connected server's tools have been listed anew after it said they changed
+   * (notifications/tools/list_changed), or with why they could not be (the old list is kept). */
+  onToolsChanged?(connection: McpConnection, error?: string): void;
 };
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -105,6 +109,7 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
     });
     if (options.signal.aborted) throw new Error("shutting down");
     connection.state = "connected";
+    followToolListChanges(connection, options);
   } catch (error) {
     connection.state = "failed";
     connection.error = timeout.aborted
@@ -117,6 +122,26 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
     await release(connection);
   }
   return connection;
+}
+
+/** Lists the tools again each time the server says they changed, one listing at a time. */
+function followToolListChanges(connection: McpConnection, options: ConnectOptions): void {
+  let listing = Promise.resolve();
+  const relist = async () => {
+    if (connection.state !== "connected") return;
+    try {
+      const listed = await withRequestSignal(options.signal, (signal) => listAllTools(connection.client, { signal, timeout: options.timeoutMs }));
+      if (connection.state !== "connected") return;
+      connection.tools = listed.tools;
+      connection.skippedTools = listed.skipped;
+      options.onToolsChanged?.(connection);
+    } catch (error) {
+      if (connection.state === "connected") options.onToolsChanged?.(connection, withCause(error));
+    }
+  };
+  connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listing = listing.then(relist);
+  });
 }
 
 /** Ends the session and releases the process or sockets. Safe to call in any state; a failed

@@ -31,8 +31,10 @@ export type McpServerStatus = {
 };
 
 export type McpManager = {
-  /** Every tool of every server that connected, named `mcp__<server>__<tool>`. Fixed at start: a
-   * server that dies later keeps its tools listed, and calling them returns an is_error result. */
+  /** Every tool of every server that connected, named `mcp__<server>__<tool>`. A server that
+   * says its tools changed (notifications/tools/list_changed) is listed anew, and the new list
+   * is what this holds from then on: a run takes the tools once, at its start. A server that
+   * dies keeps its tools listed, and calling them returns an is_error result. */
   readonly tools: Tool[];
   status(): McpServerStatus[];
   /** Ends every session and stops every stdio server process. Idempotent. */
@@ -59,7 +61,39 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
   const callTimeoutMs = positiveInt(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
   // The MCP SDK is loaded here, on first use: runs without MCP servers never need it.
   const { closeConnection, connectServer } = await import("./connection.ts");
-  const connections = await Promise.all(
+  let tools: Tool[] = [];
+  // Empty until every server has answered or failed; a change said before then is in the tools
+  // listed at that point.
+  let connections: McpConnection[] = [];
+  const toolCounts = new Map<McpConnection, number>();
+  /** Exposes the connected servers' tools, in server order; said for `reported` servers only. */
+  const expose = (reported: ReadonlySet<McpConnection>) => {
+    tools = [];
+    const taken = new Set<string>();
+    for (const connection of connections) {
+      if (connection.state !== "connected" && !toolCounts.has(connection)) continue;
+      const name = connection.config.name;
+      const say = (message: string) => reported.has(connection) && notice("warn", message);
+      let count = 0;
+      for (const { name: tool, reason } of connection.skippedTools) say(`MCP tool ${tool} of server ${name} left out: ${reason}`);
+      for (const info of connection.tools) {
+        const toolName = mcpToolName(name, info.name);
+        if (toolName.length > MAX_TOOL_NAME_LENGTH) {
+          say(`MCP tool ${info.name} of server ${name} left out: its name ${toolName} is longer than ${MAX_TOOL_NAME_LENGTH} characters`);
+          continue;
+        }
+        if (taken.has(toolName)) {
+          say(`MCP tool ${info.name} of server ${name} left out: another tool is already named ${toolName}`);
+          continue;
+        }
+        taken.add(toolName);
+        tools.push(mcpTool(connection, info, toolName, callTimeoutMs));
+        count++;
+      }
+      toolCounts.set(connection, count);
+    }
+  };
+  connections = await Promise.all(
     config.servers.map((server) =>
       connectServer(server, {
         cwd: options.cwd,
@@ -67,36 +101,26 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
         timeoutMs,
         signal: lifetime.signal,
         onLost: (connection) => notice("error", `MCP server ${connection.config.name} failed: ${connection.error}`),
+        onToolsChanged: (connection, error) => {
+          const name = connection.config.name;
+          if (!connections.includes(connection)) return;
+          if (error !== undefined) return notice("warn", `MCP server ${name} said its tools changed, but listing them failed: ${error}`);
+          expose(new Set([connection]));
+          const count = toolCounts.get(connection) ?? 0;
+          notice("info", `MCP server ${name} changed its tools: ${count} tool${count === 1 ? "" : "s"}, used from the next prompt on`);
+        },
       }),
     ),
   );
 
-  const tools: Tool[] = [];
-  const toolCounts = new Map<McpConnection, number>();
-  const taken = new Set<string>();
+  expose(new Set(connections));
   for (const connection of connections) {
     const name = connection.config.name;
     if (connection.state !== "connected") {
       if (!lifetime.signal.aborted) notice("error", `MCP server ${name} failed: ${connection.error}`);
       continue;
     }
-    let count = 0;
-    for (const { name: tool, reason } of connection.skippedTools) notice("warn", `MCP tool ${tool} of server ${name} left out: ${reason}`);
-    for (const info of connection.tools) {
-      const toolName = mcpToolName(name, info.name);
-      if (toolName.length > MAX_TOOL_NAME_LENGTH) {
-        notice("warn", `MCP tool ${info.name} of server ${name} left out: its name ${toolName} is longer than ${MAX_TOOL_NAME_LENGTH} characters`);
-        continue;
-      }
-      if (taken.has(toolName)) {
-        notice("warn", `MCP tool ${info.name} of server ${name} left out: another tool is already named ${toolName}`);
-        continue;
-      }
-      taken.add(toolName);
-      tools.push(mcpTool(connection, info, toolName, callTimeoutMs));
-      count++;
-    }
-    toolCounts.set(connection, count);
+    const count = toolCounts.get(connection) ?? 0;
     notice("info", `MCP server ${name} connected: ${count} tool${count === 1 ? "" : "s"}`);
   }
 
@@ -110,7 +134,9 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
   if (lifetime.signal.aborted) await close();
 
   return {
-    tools,
+    get tools() {
+      return tools;
+    },
     status: () =>
       connections.map((connection) => ({
         name: connection.config.name,

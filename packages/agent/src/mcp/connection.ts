@@ -231,8 +231,19 @@ function describeStartError(config: McpServerConfig, error: unknown, stderrTail:
   if (config.type === "stdio" && code === "ENOENT") return `command not found: ${config.command}`;
   if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
   const message = withCause(error);
-  if (config.type !== "stdio") return `cannot connect to ${config.url}: ${message}`;
+  if (config.type !== "stdio") return `cannot connect to ${config.url}: ${describeHttpFailure(error, message)}`;
   return withStderr(message, stderrTail);
+}
+
+/** The SDK's remote transports say the body of a refused request, not its status: the status
+ * comes first here, and for a server that wants credentials, how to give them. */
+function describeHttpFailure(error: unknown, message: string): string {
+  const status = (error as { code?: unknown } | undefined)?.code;
+  if (typeof status !== "number" || status < 400 || status > 599) return message;
+  if (status === 401 || status === 403) {
+    return `HTTP ${status}, the server wants credentials: OAuth sign-in is not supported here; give a token in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}") (${message})`;
+  }
+  return `HTTP ${status} (${message})`;
 }
 
 /** fetch() reports "fetch failed" and keeps the reason (refused, DNS, TLS…) in `cause`. */

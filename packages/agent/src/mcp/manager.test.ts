@@ -15,6 +15,10 @@ function stdioServer(name: string, options: { extraTools?: number } = {}): McpSe
   return { name, scope: "project", file: ".mcp.json", type: "stdio", command, args, env: {} };
 }
 
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function ctx(signal = new AbortController().signal): ToolContext {
   return { cwd, signal, toolUseId: "toolu_1" };
 }
@@ -155,6 +159,25 @@ describe("failures", () => {
     const [status] = manager.status();
     assert.equal(status.state, "failed");
     assert.match(status.error ?? "", new RegExp(`^cannot connect to ${url.replace(/[.]/g, "\\.")}: .*ECONNREFUSED`));
+  });
+
+  test("a remote server that refuses the request is reported with the HTTP status, and one that wants credentials with how to give them", async (t) => {
+    const refusing = createServer((req, res) => {
+      const status = Number(req.url?.split("/")[1]);
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end('{"error":"invalid_token"}');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    t.after(() => refusing.close());
+    const base = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    const remote = (name: string, type: "http" | "sse", status: number): McpServerConfig => ({ name, scope: "user", file: "~/.claude.json", type, url: `${base}/${status}/mcp`, headers: {} });
+    const manager = await startMcp({ servers: [remote("h401", "http", 401), remote("s403", "sse", 403), remote("h404", "http", 404)] }, { cwd });
+    await manager.close();
+    const errors = Object.fromEntries(manager.status().map((s) => [s.name, s.error]));
+    const credentials = 'the server wants credentials: OAuth sign-in is not supported here; give a token in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
+    assert.match(errors.h401 ?? "", new RegExp(`^cannot connect to ${base}/401/mcp: HTTP 401, ${escape(credentials)} \\(Streamable HTTP error: .*invalid_token`));
+    assert.match(errors.s403 ?? "", new RegExp(`^cannot connect to ${base}/403/mcp: HTTP 403, ${escape(credentials)} \\(SSE error: `));
+    assert.match(errors.h404 ?? "", new RegExp(`^cannot connect to ${base}/404/mcp: HTTP 404 \\(Streamable HTTP error: `));
   });
 
   test("a server that crashes at start is reported with its stderr", async () => {

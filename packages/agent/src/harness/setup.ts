@@ -13,6 +13,7 @@ import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp } from "../mcp/manager.ts";
+import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
@@ -111,7 +112,11 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   if (sandbox) permissions.sandbox = sandbox;
   const approvals = approvalsOf(loadedSettings.sources);
   const mcpSettings = { ...settings, mcpServers: trustedServers(loadedSettings.sources, notice) };
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, env: childEnv, signal: options.signal }, notice) : [];
+  const policy = mcpPolicyOf(
+    loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
+    (message) => notice("warning", message),
+  );
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -222,7 +227,7 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; env: Record<string, string>; signal: AbortSignal };
+type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; env: Record<string, string>; signal: AbortSignal };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
@@ -275,11 +280,16 @@ async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: Notic
   for (const { name, reason } of config.disabled) {
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);
   }
-  if (config.servers.length === 0 || resourceInternals(resources).disposed) return [];
-  const key = JSON.stringify([o.projectRoot, config.servers, o.settings.env ?? {}]);
+  const servers = config.servers.filter((server) => {
+    const blocked = mcpPolicyBlocks(server, o.policy);
+    if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
+    return !blocked;
+  });
+  if (servers.length === 0 || resourceInternals(resources).disposed) return [];
+  const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
-      startMcp(config, { cwd: o.projectRoot, env: o.env, signal, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
     ),
     o.signal,
   );

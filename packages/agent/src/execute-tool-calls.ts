@@ -66,7 +66,7 @@ async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: Pr
   } catch (error) {
     finished = { output: { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }, notes: [] };
   }
-  return finalizeToolCall(call.id, finished, run.emit);
+  return finalizeToolCall(call.id, finished, run.emit, prepared.ok ? prepared.tool.maxOutputChars : undefined);
 }
 
 /** `prepared`: the call's arguments checked, or why it cannot run (its input garbled or invalid). */
@@ -104,16 +104,16 @@ export function outputText(output: ToolOutput): string {
 
 /** The tool_result for the model: the output's blocks (images) or its text, cut to size, then the
  * notes. The event carries the output's text only. */
-function finalizeToolCall(toolUseId: string, { output, notes, denied }: Finished, emit: (event: AgentEvent) => void): ToolResultBlock {
+function finalizeToolCall(toolUseId: string, { output, notes, denied }: Finished, emit: (event: AgentEvent) => void, limit?: number): ToolResultBlock {
   const isError = output.isError === true;
   const text = outputText(output);
   // The model API refuses an error result without content, and any blank text block.
-  const content = isBlankText(text) ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text);
+  const content = isBlankText(text) ? (isError ? FAILED_WITHOUT_OUTPUT : EMPTY_RESULT) : truncateOutput(text, limit);
   emit({ type: "tool.completed", toolUseId, output: content, isError, ...(denied && { denied }) });
   if (output.blocks && output.blocks.length > 0) {
     const blocks = output.blocks
       .filter((block) => block.type !== "text" || !isBlankText(block.text))
-      .map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text) } : block));
+      .map((block) => (block.type === "text" ? { type: "text" as const, text: truncateOutput(block.text, limit) } : block));
     return toolResult(toolUseId, [...blocks, ...notes.map((text): TextBlock => ({ type: "text", text }))], isError);
   }
   return toolResult(toolUseId, notes.length === 0 ? content : [content, ...notes].join("\n\n"), isError);

@@ -72,6 +72,9 @@ export type Tool = {
    * approval did not get it: `unattended` when the run has no one to ask, `denied` when the user
    * said no (with their reason, if they gave one). */
   readonly refusals?: ToolRefusals;
+  /** The longest output of this tool that enters the conversation, in characters, when it is not
+   * MAX_TOOL_OUTPUT_CHARS (an MCP tool's: MAX_MCP_OUTPUT_TOKENS). */
+  readonly maxOutputChars?: number;
 };
 
 export type ToolRefusals = { unattended: string; denied(reason: string | undefined): string };

@@ -186,3 +186,20 @@ test("a server that says its tools changed is listed anew, and the next prompt h
   const [late] = resultsIn(second.provider.requests[1].messages.at(-1));
   assert.equal(late.content, "called late");
 });
+
+test("an MCP tool's result is cut at MAX_MCP_OUTPUT_TOKENS (25,000 tokens unless set), not at the built-in tools' limit", async (t) => {
+  const run = async (env: Record<string, string> | undefined) => {
+    const project = await tempProject(t);
+    await withRawServer(project, { tools: [{ name: "dump", inputSchema: { type: "object" } }], results: { dump: { textBytes: 200_000 } } });
+    if (env) await project.settings({ env });
+    const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_dump", name: "mcp__raw__dump", input: {} }] }, { text: "Done." }], {
+      permissionMode: "bypassPermissions",
+    });
+    const [dump] = resultsIn(provider.requests[1].messages.at(-1));
+    return String(dump.content);
+  };
+  const byDefault = await run(undefined);
+  assert.match(byDefault, /\[Output truncated: 100,000 of 200,000 characters were cut\./);
+  const set = await run({ MAX_MCP_OUTPUT_TOKENS: "1000" });
+  assert.match(set, /\[Output truncated: 196,000 of 200,000 characters were cut\./);
+});

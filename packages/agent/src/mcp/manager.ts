@@ -6,6 +6,9 @@ import { mcpTool } from "./mcp-tool.ts";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./names.ts";
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+/** Claude Code's default limit on what one MCP tool call puts in the conversation
+ * (MAX_MCP_OUTPUT_TOKENS); a token is taken as four characters. */
+export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
 /** Claude Code's default limit for one MCP tool call (MCP_TOOL_TIMEOUT), about 27.8 hours. */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
 
@@ -18,7 +21,8 @@ export type StartMcpOptions = {
   signal?: AbortSignal;
   /** Reports connections, servers that fail to start or die later, and skipped tools. */
   onNotice?: (level: McpNoticeLevel, message: string) => void;
-  /** Base environment of stdio servers and source of MCP_TIMEOUT / MCP_TOOL_TIMEOUT; default process.env. */
+  /** Base environment of stdio servers and source of MCP_TIMEOUT / MCP_TOOL_TIMEOUT /
+   * MAX_MCP_OUTPUT_TOKENS; default process.env. */
   env?: Env;
 };
 
@@ -59,6 +63,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
 
   const timeoutMs = positiveInt(env.MCP_TIMEOUT) ?? DEFAULT_MCP_TIMEOUT_MS;
   const callTimeoutMs = positiveInt(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+  const maxOutputChars = (positiveInt(env.MAX_MCP_OUTPUT_TOKENS) ?? DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4;
   // The MCP SDK is loaded here, on first use: runs without MCP servers never need it.
   const { closeConnection, connectServer } = await import("./connection.ts");
   let tools: Tool[] = [];
@@ -87,7 +92,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
           continue;
         }
         taken.add(toolName);
-        tools.push(mcpTool(connection, info, toolName, callTimeoutMs));
+        tools.push(mcpTool(connection, info, toolName, { callTimeoutMs, maxOutputChars }));
         count++;
       }
       toolCounts.set(connection, count);

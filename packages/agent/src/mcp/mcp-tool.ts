@@ -18,10 +18,12 @@ const anyCallResult = z.object({ content: z.unknown(), structuredContent: z.unkn
 
 /** `toolName` is the exposed name (`mcp__<server>__<tool>`); calls go to `info.name` on the server
  * of `connection`, whatever state that connection is in by then. */
-export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: string, callTimeoutMs: number): Tool {
+export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: string, limits: { callTimeoutMs: number; maxOutputChars: number }): Tool {
   const serverName = connection.config.name;
+  const { callTimeoutMs, maxOutputChars } = limits;
   return {
     name: toolName,
+    maxOutputChars,
     description: truncateDescription(info.description ?? ""),
     parameters: anyArguments,
     inputSchema: modelInputSchema(info.inputSchema),

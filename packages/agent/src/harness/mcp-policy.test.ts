@@ -50,3 +50,15 @@ test("a project's settings cannot widen the allowlist; an empty managed allowlis
   const { servers } = await serversUsed(project);
   assert.deepEqual(servers, []);
 });
+
+test("a managed-mcp.json beside the managed settings decides alone which servers run; one that cannot be read starts none", async (t) => {
+  const project = await tempProject(t);
+  await twoServers(project);
+  await project.writeHome("managed-mcp.json", JSON.stringify({ mcpServers: { company: mcpTestServerCommand() } }));
+  assert.deepEqual((await serversUsed(project)).servers, ["company"], "the project's approved servers are not started");
+
+  await project.writeHome("managed-mcp.json", "{ not json");
+  const { servers, notices } = await serversUsed(project);
+  assert.deepEqual(servers, []);
+  assert.ok(notices.some((n) => /managed-mcp\.json.*as the machine's managed MCP configuration, it still keeps every other MCP server from starting/.test(n)), notices.join("\n"));
+});

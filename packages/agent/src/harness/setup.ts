@@ -81,7 +81,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     for (const d of diagnostics) notice("warning", describeDiagnostic(d));
   };
   const where = { home, projectRoot };
-  const settingsLoad = loadSettings({ cwd, projectRoot, home, managedPath: options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH });
+  const managedPath = options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH;
+  const settingsLoad = loadSettings({ cwd, projectRoot, home, managedPath });
   const memoryLoad = loadMemory({ cwd, projectRoot, home });
   const skillsLoad = discoverSkills(where);
   const commandsLoad = discoverCommands(where);
@@ -116,7 +117,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, env: childEnv, signal: options.signal }, notice) : [];
+  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : [];
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -227,7 +228,8 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; env: Record<string, string>; signal: AbortSignal };
+/** `managedFile`: the machine's managed-mcp.json, beside its managed settings. */
+type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; managedFile: string; env: Record<string, string>; signal: AbortSignal };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
@@ -275,7 +277,7 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
 }
 
 async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Tool[]> {
-  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, env: o.env });
+  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, managedFile: o.managedFile, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);

@@ -5,7 +5,8 @@ import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
 import { expandEnv } from "./expand-env.ts";
 
 /** Where a server was configured. Precedence on equal names: settings > local > project > user. */
-export type McpServerScope = "settings" | "local" | "project" | "user";
+/** Where a server is configured; "managed" is the machine's managed-mcp.json. */
+export type McpServerScope = "managed" | "settings" | "local" | "project" | "user";
 
 type ServerCommon = {
   /** The key in `mcpServers`; tool names use it sanitised (`mcp__<name>__<tool>`). */

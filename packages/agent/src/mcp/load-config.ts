@@ -31,6 +31,9 @@ export type LoadMcpConfigOptions = {
    * `.mcp.json` server is used (for callers that trust the project). Default true. */
   requireProjectApproval?: boolean;
   approvals?: Pick<McpSettings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+  /** The machine's managed-mcp.json (beside its managed settings). When it exists, its servers are
+   * the only ones, as in Claude Code: no other file may add one. */
+  managedFile?: string;
 };
 
 export type McpConfig = {
@@ -53,6 +56,11 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   const settingsFile = options.settingsFile ?? "settings";
   const settings = options.settings ?? {};
   const projectRoot = resolve(options.projectRoot);
+
+  if (options.managedFile) {
+    const managed = await readConfigJson(options.managedFile);
+    if (managed.kind !== "missing") return managedServers(options.managedFile, managed, env, diagnostics);
+  }
 
   const mcpJsonPath = join(projectRoot, ".mcp.json");
   const mcpJson = await readJsonObject(mcpJsonPath, diagnostics);
@@ -104,6 +112,30 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
     }
   }
   return { servers: [...servers.values()], disabled, diagnostics };
+}
+
+/** The servers of a managed-mcp.json, which stands in for every other place servers are read from.
+ * A file that is there but unusable (not JSON, its servers not an object) still stands in: it then
+ * starts none, since what the machine's owner meant to allow cannot be told. */
+function managedServers(file: string, read: Awaited<ReturnType<typeof readConfigJson>>, env: Env, diagnostics: McpDiagnostic[]): McpConfig {
+  const servers: McpServerConfig[] = [];
+  const value = read.kind === "ok" ? read.value : undefined;
+  const entries = isObject(value) ? value.mcpServers : undefined;
+  if (!isObject(entries)) {
+    const why = read.kind === "error" ? read.message : isObject(value) ? '"mcpServers" must be an object mapping server names to server configs' : "must contain a JSON object";
+    diagnostics.push({ file, message: `${why}; as the machine's managed MCP configuration, it still keeps every other MCP server from starting` });
+    return { servers, disabled: [], diagnostics };
+  }
+  for (const [name, raw] of Object.entries(entries)) {
+    const parsed = parseServerEntry(name, raw, { scope: "managed", file, keyPrefix: `mcpServers.${name}` }, env);
+    if (!parsed.ok) {
+      diagnostics.push(parsed.diagnostic);
+      continue;
+    }
+    diagnostics.push(...parsed.warnings);
+    servers.push(parsed.server);
+  }
+  return { servers, disabled: [], diagnostics };
 }
 
 type Approval = { enabled: string[]; disabled: string[]; enableAll: boolean };

@@ -11,8 +11,10 @@ import { workspaceTmpDir } from "./tmp-dir.ts";
  * so writing one would be a way out. Where `.git` or `.claude` does not exist, the whole directory
  * is kept from being made (see protectedPaths). The paths of PROTECTED_IF_PRESENT only where they
  * exist: git reads them when they are there, and what the sandbox mounts over a missing path
- * cannot be read, which would stop git. The harness's own git commands ignore the programs a
- * repository's config names, wherever it comes from (git-snapshot.ts). */
+ * cannot be read, which would stop git (a missing `.git/commondir`, which would let a command hand
+ * git a config of its own, gets a stand-in that git reads as no change: runtime.ts). The harness's
+ * own git commands ignore the programs a repository's config names, wherever it comes from
+ * (git-snapshot.ts). */
 export const PROTECTED_PATHS = [
   ".claude/settings.json",
   ".claude/settings.local.json",

@@ -3,7 +3,7 @@
 // sandbox by socat). The library keeps one configuration per process, so each command brings its
 // own policy (its writable directories, its allowed domains) with it; the process-wide one allows
 // nothing.
-import { accessSync, constants, lstatSync, mkdirSync, rmSync, type Stats } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
@@ -96,15 +96,23 @@ export type SandboxedCommand = {
 export async function wrapInSandbox(command: string, policy: SandboxPolicy, signal: AbortSignal): Promise<SandboxedCommand> {
   const sandbox = await manager();
   if (running === 0) clearStalePlaceholders(policy.protectedRoots);
-  const kept = protectedPaths(policy.protectedRoots, lstatOrNothing);
-  mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
+  // Counted from here: what is made for this command stays until it is released.
+  running++;
+  const done = () => {
+    running--;
+    if (running === 0) removeCommonDirStandIns();
+  };
   // The id is what the proxies know the command's allowances by: it must not be guessable by
   // another sandboxed command.
   const id = randomUUID();
   const { network, filesystem } = policy;
-  sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
+  let wrapped: string;
   try {
-    const wrapped = await sandbox.wrapWithSandbox(
+    standInForCommonDir(policy.protectedRoots);
+    const kept = protectedPaths(policy.protectedRoots, lstatOrNothing);
+    mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
+    sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
+    wrapped = await sandbox.wrapWithSandbox(
       // On the command's own line, so that bash's line numbers in messages stay right.
       `export TMPDIR=${shellQuote(policy.tmpDir)}; ${command}`,
       "bash",
@@ -121,23 +129,23 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
       signal,
       { commandId: id, commandText: command },
     );
-    let released = false;
-    running++;
-    return {
-      command: wrapped,
-      release() {
-        if (released) return;
-        released = true;
-        running--;
-        sandbox.unregisterCommandNetworkLists(id);
-        sandbox.cleanupAfterCommand();
-      },
-    };
   } catch (error) {
     // A wrap that failed opened nothing to clean up after.
     sandbox.unregisterCommandNetworkLists(id);
+    done();
     throw error;
   }
+  let released = false;
+  return {
+    command: wrapped,
+    release() {
+      if (released) return;
+      released = true;
+      sandbox.unregisterCommandNetworkLists(id);
+      sandbox.cleanupAfterCommand();
+      done();
+    },
+  };
 }
 
 /** Sandboxed commands of this process not yet released. */
@@ -158,7 +166,8 @@ function lstatOrNothing(file: string): Stats | undefined {
  * command (SandboxedCommand.release), but not when the process was killed first (SIGKILL, the
  * out-of-memory killer): left there, they would stand where the project's directories belong. An
  * empty regular file by those names is nothing else (git refuses an empty .git file), so while no
- * sandboxed command of this process runs, one is removed. */
+ * sandboxed command of this process runs, one is removed; so is a `.git/commondir` stand-in (git
+ * writes none that names `.git` itself). */
 function clearStalePlaceholders(roots: readonly string[]): void {
   for (const root of roots) {
     for (const top of [".git", ".claude"]) {
@@ -166,6 +175,51 @@ function clearStalePlaceholders(roots: readonly string[]): void {
       const stats = lstatOrNothing(file);
       if (stats?.isFile() && stats.size === 0) rmSync(file, { force: true });
     }
+    const commonDir = path.join(root, ".git", "commondir");
+    if (isCommonDirStandIn(commonDir)) rmSync(commonDir, { force: true });
+  }
+}
+
+/** What `.git/commondir` holds while a sandboxed command runs where the repository has none: git
+ * finds its common directory where it already was, the `.git` directory itself. */
+const COMMON_DIR_STAND_IN = ".\n";
+
+/** The `.git/commondir` files this process made (standInForCommonDir), removed once no sandboxed
+ * command of it runs. */
+const commonDirStandIns = new Set<string>();
+
+/** A `.git/commondir` names the directory git takes the repository's config and hooks from: one a
+ * command wrote, naming a directory of its own, would hand git run outside the sandbox (the user's,
+ * the harness's) a config of the command's choosing. Mounted over while missing, it would be an
+ * empty file, which git refuses to read, so where a `.git` directory has none, one naming `.git`
+ * itself stands in (and is protected, being there) while sandboxed commands run. */
+function standInForCommonDir(roots: readonly string[]): void {
+  for (const root of roots) {
+    const dotGit = path.join(root, ".git");
+    const file = path.join(dotGit, "commondir");
+    if (!lstatOrNothing(dotGit)?.isDirectory() || lstatOrNothing(file)) continue;
+    try {
+      writeFileSync(file, COMMON_DIR_STAND_IN, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw new Error(`cannot protect ${file} (${(error as Error).message})`, { cause: error });
+    }
+    commonDirStandIns.add(file);
+  }
+}
+
+function removeCommonDirStandIns(): void {
+  for (const file of commonDirStandIns) {
+    if (isCommonDirStandIn(file)) rmSync(file, { force: true });
+  }
+  commonDirStandIns.clear();
+}
+
+function isCommonDirStandIn(file: string): boolean {
+  try {
+    return lstatSync(file).isFile() && readFileSync(file, "utf8") === COMMON_DIR_STAND_IN;
+  } catch {
+    return false;
   }
 }
 

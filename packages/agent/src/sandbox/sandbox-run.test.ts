@@ -220,3 +220,20 @@ test("the empty .git and .claude a killed sandbox left behind are cleared away, 
   // The project can have its .claude directory again.
   await project.write(".claude/settings.json", JSON.stringify({ sandbox: { enabled: true } }));
 });
+
+test("a command cannot point .git at a config of its own (commondir), and git still works inside", { skip }, async (t) => {
+  const project = await sandboxed(t, {}, { git: false });
+  execFileSync("git", ["-C", project.root, "init", "-q"]);
+  const owned = path.join(project.home, "owned");
+  const plant = `cp -r .git own && printf '[core]\\n\\tfsmonitor = "touch ${owned}; false"\\n' >> own/config && echo ../own > .git/commondir`;
+  const commit = "echo a > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -q -m a && git log --oneline | wc -l";
+  const got = results((await runInProject(project, calls({ plant, commit }))).provider.requests);
+  assert.equal(got.get("plant")?.is_error, true);
+  assert.match(String(got.get("plant")?.content), /\.git\/commondir: Read-only file system/);
+  assert.equal(got.get("commit")?.is_error, undefined, String(got.get("commit")?.content));
+  assert.equal(got.get("commit")?.content, "1");
+  // What stood in for the missing file is gone, and git outside runs nothing of the command's.
+  assert.equal(await project.exists(".git/commondir"), false);
+  execFileSync("git", ["-C", project.root, "status"], { stdio: "ignore" });
+  assert.equal(await fs.access(owned).then(() => true, () => false), false);
+});

@@ -7,6 +7,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxUnavailable, stopSandbox } from "../packages/agent/src/sandbox/runtime.ts";
+import { workspaceTmpDir } from "../packages/agent/src/sandbox/tmp-dir.ts";
 import { idle, startHarness } from "./e2e-commands-support.ts";
 
 const unavailable = await sandboxUnavailable();
@@ -26,6 +27,10 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
     const other = h.workspace("bob", "private");
     await mkdir(other, { recursive: true });
     await writeFile(join(other, "secret.txt"), "bob's");
+    // And the temporary files of bob's sandboxed commands, outside the data directory.
+    const otherTmp = workspaceTmpDir(other);
+    await mkdir(otherTmp, { recursive: true });
+    await writeFile(join(otherTmp, "token"), "bob's token");
     h.fake.push(
       {
         toolUses: [
@@ -34,6 +39,8 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
           { name: "Bash", input: { command: `echo '{"hooks":{}}' > .claude/settings.json` } },
           { name: "Bash", input: { command: `cat ${join(other, "secret.txt")}` } },
           { name: "Bash", input: { command: `ls ${dataDir}` } },
+          { name: "Bash", input: { command: `cat ${join(otherTmp, "token")}` } },
+          { name: "Bash", input: { command: 'f=$(mktemp) && echo mine > "$f" && cat "$f"' } },
         ],
       },
       { text: "Done." },
@@ -46,7 +53,7 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
     const calls = client.state!.messages[1].toolCalls!;
     assert.deepEqual(
       calls.map((c) => c.status),
-      ["complete", "error", "error", "error", "complete"],
+      ["complete", "error", "error", "error", "complete", "error", "complete"],
     );
     assert.equal(calls[0].output, "made");
     assert.match(calls[1].output ?? "", /Read-only file system/);
@@ -54,6 +61,8 @@ test("with the sandbox on, a session's commands run unasked, write the workspace
     assert.match(calls[3].output ?? "", /No such file or directory/);
     // Of the data directory, only the way to its own workspace shows.
     assert.equal(calls[4].output, "workspaces");
+    assert.match(calls[5].output ?? "", /No such file or directory/);
+    assert.equal(calls[6].output, "mine");
     assert.equal(await readFile(join(workspace, "made.txt"), "utf8"), "made\n");
     await assert.rejects(stat(outside), { code: "ENOENT" });
     assert.equal(await readFile(join(workspace, ".claude", "settings.json"), "utf8"), settings);

@@ -1,10 +1,10 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
-import { workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
+import { sandboxTmpRoot, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve as resolvePath } from "node:path";
+import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
@@ -75,8 +75,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   }
 
   // With the sandbox on, a session's commands see none of the data directory (the store, the other
-  // sessions' workspaces and runner state) but their own workspace.
-  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: resolvePath(config.dataDir) };
+  // sessions' workspaces and runner state) but their own workspace, nor the other sessions'
+  // temporary directories but their own.
+  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: [resolvePath(config.dataDir), sandboxTmpRoot()].join(delimiter) };
   const keys = credentialsOf(config.env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const { workspaceOf } = dirs;

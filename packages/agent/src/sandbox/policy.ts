@@ -110,7 +110,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
       allowWrite: [...writable, tmpDir],
       denyWrite: unique([...(homeReached ? [path.join(places.home, ".claude.json")] : []), ...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
       denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
-      allowRead: unique([...writable, places.projectRoot]).filter((root) => hidden.some((h) => isWithin(root, h))),
+      allowRead: unique([...writable, places.projectRoot, tmpDir]).filter((root) => hidden.some((h) => isWithin(root, h))),
     },
     network: {
       allowedDomains: allowedDomains(settings, places, notes),

@@ -6,6 +6,12 @@ import os from "node:os";
 import path from "node:path";
 
 export function workspaceTmpDir(cwd: string): string {
+  return path.join(sandboxTmpRoot(), createHash("sha256").update(cwd).digest("hex").slice(0, 16));
+}
+
+/** The directory that holds every workspace's temporary directory (a host that keeps workspaces
+ * apart hides it from their commands, but for each one's own). */
+export function sandboxTmpRoot(): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  return path.join(os.tmpdir(), `harness-sandbox-${uid}`, createHash("sha256").update(cwd).digest("hex").slice(0, 16));
+  return path.join(os.tmpdir(), `harness-sandbox-${uid}`);
 }

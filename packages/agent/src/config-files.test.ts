@@ -81,3 +81,13 @@ test("JSON is parsed once while its file is unchanged, whatever its size, and ag
   const unreadable = await readConfigJson(dir);
   assert.ok(unreadable.kind === "error" && unreadable.message.startsWith("cannot read the file: "), JSON.stringify(unreadable));
 });
+
+test("an empty directory where a JSON file belongs (the Bash sandbox's stand-in for a missing one) reads as no file", async (t) => {
+  const dir = temp(t);
+  mkdirSync(join(dir, "settings.json"));
+  assert.deepEqual(await readConfigJson(join(dir, "settings.json")), { kind: "missing" });
+  writeFileSync(join(dir, "settings.json", "x"), "");
+  const read = await readConfigJson(join(dir, "settings.json"));
+  assert.equal(read.kind, "error");
+  assert.match(read.kind === "error" ? read.message : "", /EISDIR/);
+});

@@ -6,7 +6,7 @@
 // size, times or inode changed. A missing file is known from the stat alone. The functions reject
 // with the errors of their node:fs/promises namesakes, except that a path below a file is reported
 // missing (ENOENT, not ENOTDIR), as the stat that finds it says.
-import { statSync, type Dirent, type Stats } from "node:fs";
+import { readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir as readdirAsync, readFile as readFileAsync, stat as statAsync } from "node:fs/promises";
 import { specialFileKind } from "./file-kind.ts";
 import { parseJsonText, type JsonFile } from "./json-text.ts";
@@ -72,6 +72,17 @@ export function isMissingError(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/** An empty directory where a configuration file belongs is what the Bash sandbox keeps there
+ * while its commands run, so that none of them makes the file: no file, for the reader. */
+function isEmptyDirectory(file: string, error: unknown): boolean {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== "EISDIR") return false;
+  try {
+    return readdirSync(file).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether stat(2) of `file` succeeds. */
 export function configPathExists(file: string): boolean {
   return statOf(file) != null;
@@ -119,7 +130,7 @@ export async function readConfigJson(file: string): Promise<JsonFile> {
   try {
     text = await readConfigText(file);
   } catch (error) {
-    if (isMissingError(error)) return { kind: "missing" };
+    if (isMissingError(error) || isEmptyDirectory(file, error)) return { kind: "missing" };
     return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };
   }
   const read = parseJsonText(text);

@@ -3,7 +3,7 @@
 // sandbox by socat). The library keeps one configuration per process, so each command brings its
 // own policy (its writable directories, its allowed domains) with it; the process-wide one allows
 // nothing.
-import { accessSync, constants, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
@@ -100,7 +100,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   running++;
   const done = () => {
     running--;
-    if (running === 0) removeCommonDirStandIns();
+    if (running === 0) removeStandIns();
   };
   // The id is what the proxies know the command's allowances by: it must not be guessable by
   // another sandboxed command.
@@ -110,6 +110,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   try {
     standInForCommonDir(policy.protectedRoots);
     const kept = protectedPaths(policy.protectedRoots, lstatOrNothing);
+    standInForMissing(kept);
     mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
     sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
     wrapped = await sandbox.wrapWithSandbox(
@@ -148,6 +149,9 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   };
 }
 
+/** The protected paths that are files (outside `.git`). */
+const PROTECTED_FILES = [".mcp.json", ".gitmodules", path.join(".claude", "settings.json"), path.join(".claude", "settings.local.json")];
+
 /** Sandboxed commands of this process not yet released. */
 let running = 0;
 
@@ -166,8 +170,8 @@ function lstatOrNothing(file: string): Stats | undefined {
  * command (SandboxedCommand.release), but not when the process was killed first (SIGKILL, the
  * out-of-memory killer): left there, they would stand where the project's directories belong. An
  * empty regular file by those names is nothing else (git refuses an empty .git file), so while no
- * sandboxed command of this process runs, one is removed; so is a `.git/commondir` stand-in (git
- * writes none that names `.git` itself). */
+ * sandboxed command of this process runs, one is removed; so are a `.git/commondir` stand-in (git
+ * writes none that names `.git` itself) and an empty directory where a protected file belongs. */
 function clearStalePlaceholders(roots: readonly string[]): void {
   for (const root of roots) {
     for (const top of [".git", ".claude"]) {
@@ -177,8 +181,36 @@ function clearStalePlaceholders(roots: readonly string[]): void {
     }
     const commonDir = path.join(root, ".git", "commondir");
     if (isCommonDirStandIn(commonDir)) rmSync(commonDir, { force: true });
+    // An empty directory where a file belongs stood in for a missing one (standInForMissing).
+    for (const file of PROTECTED_FILES) {
+      const stale = path.join(root, file);
+      if (lstatOrNothing(stale)?.isDirectory()) removeIfEmpty(stale);
+    }
   }
 }
+
+/** Where a protected path is missing, the sandbox would mount /dev/null over it to keep it from
+ * being made, which commands see as a device file: `git add -A`, refusing to add one, fails. An
+ * empty directory keeps it from being made as well (mounted read-only, being there), and git and
+ * other tools listing the workspace pass over it; so one is made, but for `.git` and what lies in
+ * it (git takes an empty `.git` for no repository and looks in the directories above, and reads
+ * `.git/config` as a file). Made before the sandbox looks and kept while any sandboxed command of
+ * this process runs, it is there for every command that starts meanwhile. */
+function standInForMissing(kept: readonly string[]): void {
+  for (const file of kept) {
+    if (file.split(path.sep).includes(".git") || lstatOrNothing(file)) continue;
+    try {
+      mkdirSync(file);
+    } catch {
+      // The sandbox mounts its own placeholder.
+      continue;
+    }
+    directoryStandIns.push(file);
+  }
+}
+
+/** The directories standInForMissing made, in the order it made them. */
+const directoryStandIns: string[] = [];
 
 /** What `.git/commondir` holds while a sandboxed command runs where the repository has none: git
  * finds its common directory where it already was, the `.git` directory itself. */
@@ -208,11 +240,22 @@ function standInForCommonDir(roots: readonly string[]): void {
   }
 }
 
-function removeCommonDirStandIns(): void {
+/** Removes what this process made to stand in for missing protected paths; a directory only while
+ * it is empty. */
+function removeStandIns(): void {
   for (const file of commonDirStandIns) {
     if (isCommonDirStandIn(file)) rmSync(file, { force: true });
   }
   commonDirStandIns.clear();
+  for (const dir of directoryStandIns.splice(0).reverse()) removeIfEmpty(dir);
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (or gone): not a stand-in now, and left alone.
+  }
 }
 
 function isCommonDirStandIn(file: string): boolean {

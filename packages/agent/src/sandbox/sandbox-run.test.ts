@@ -211,12 +211,14 @@ test("the empty .git and .claude a killed sandbox left behind are cleared away, 
   // remove them.
   await project.write(".claude", "");
   await project.write(".git", "");
+  await fs.mkdir(path.join(project.root, ".mcp.json"));
   const { provider } = await runInProject(project, calls({ works: "echo still-works" }));
   const got = results(provider.requests);
   assert.equal(got.get("works")?.is_error, undefined, String(got.get("works")?.content));
   assert.equal(got.get("works")?.content, "still-works");
   assert.equal(await project.exists(".claude"), false);
   assert.equal(await project.exists(".git"), false);
+  assert.equal(await project.exists(".mcp.json"), false);
   // The project can have its .claude directory again.
   await project.write(".claude/settings.json", JSON.stringify({ sandbox: { enabled: true } }));
 });
@@ -236,4 +238,18 @@ test("a command cannot point .git at a config of its own (commondir), and git st
   assert.equal(await project.exists(".git/commondir"), false);
   execFileSync("git", ["-C", project.root, "status"], { stdio: "ignore" });
   assert.equal(await fs.access(owned).then(() => true, () => false), false);
+});
+
+test("what stands in for missing protected paths is no file git tries to add: git add -A and commit work", { skip }, async (t) => {
+  // The sandbox on in the user's settings: the project has no .claude, .mcp.json or .gitmodules.
+  const project = await tempProject(t);
+  await project.settings({ sandbox: { enabled: true } }, "user");
+  execFileSync("git", ["-C", project.root, "init", "-q"]);
+  await project.write("a.txt", "a\n");
+  const commit = "git add -A && git -c user.name=t -c user.email=t@t commit -q -m a && git show --name-only --format= HEAD";
+  const got = results((await runInProject(project, calls({ commit }))).provider.requests);
+  assert.equal(got.get("commit")?.is_error, undefined, String(got.get("commit")?.content));
+  assert.equal(got.get("commit")?.content, "a.txt");
+  for (const missing of [".claude", ".mcp.json", ".gitmodules"]) assert.equal(await project.exists(missing), false, missing);
+  assert.equal(execFileSync("git", ["-C", project.root, "status", "--porcelain"], { encoding: "utf8" }), "");
 });

@@ -64,7 +64,8 @@ function manager(): Promise<Manager> {
         filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
         ...(rg && { ripgrep: { command: rg } }),
       },
-      async () => false,
+      // The reason is what a refused connection is reported with (SandboxedCommand.blocked).
+      async () => ({ allow: false, reason: "not an allowed domain" }),
     );
     return SandboxManager;
   })();
@@ -85,6 +86,9 @@ export async function stopSandbox(): Promise<void> {
 export type SandboxedCommand = {
   /** The command line to run with `bash -c` in place of the original. */
   command: string;
+  /** What the sandbox refused the command so far that the command's own messages may not name as
+   * the sandbox's doing (connections its proxies refused), one line each. */
+  blocked(): string[];
   /** Call once the command has ended (or will not run): forgets its network allowances, and once
    * no sandboxed command is left running, removes the empty files and directories bubblewrap
    * made on the host to mount over protected paths that did not exist. */
@@ -139,6 +143,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   let released = false;
   return {
     command: wrapped,
+    blocked: () => sandbox.getSandboxViolationStore().getViolationsForCommand(id).map((violation) => violation.line),
     release() {
       if (released) return;
       released = true;

@@ -107,6 +107,11 @@ test("the sandbox reaches only the domains the settings and WebFetch rules allow
 
   const closed = results((await runInProject(await sandboxed(t), calls({ fetch: fetchWith(`http://127.0.0.2:${port}/b`) }))).provider.requests);
   assert.doesNotMatch(String(closed.get("fetch")?.content), /served/);
+  // The refusal is named as the sandbox's, with the setting that would allow the domain.
+  const refused = String(closed.get("fetch")?.content);
+  assert.ok(refused.includes(`The sandbox blocked:\n- deny network-outbound 127.0.0.2:${port} (not an allowed domain)\n`), refused);
+  assert.match(refused, /sandbox\.network\.allowedDomains/);
+  assert.doesNotMatch(String(allowed.get("fetch")?.content), /The sandbox blocked/);
 });
 
 test("leaving the sandbox takes approval; excluded commands run outside it with the usual checks", { skip }, async (t) => {

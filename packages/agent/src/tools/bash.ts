@@ -118,10 +118,21 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   }
   if (run_in_background) return startInBackground(command, cwd, state, env, launch);
   try {
-    return await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state);
+    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state);
+    return launch ? withBlocked(output, launch.blocked()) : output;
   } finally {
     launch?.release();
   }
+}
+
+/** A sandboxed command's output with what the sandbox refused it, which the command itself may
+ * report only as a refused connection or an HTTP 403. */
+function withBlocked(output: ToolOutput, blocked: string[]): ToolOutput {
+  if (blocked.length === 0) return output;
+  const lines = [...new Set(blocked)];
+  const note = `The sandbox blocked:\n${lines.map((line) => `- ${line}`).join("\n")}\nThe sandbox reaches only the domains of sandbox.network.allowedDomains and WebFetch(domain:…) allow rules.`;
+  const text = typeof output.content === "string" ? output.content : "";
+  return { ...output, content: text === "(Command completed with no output)" ? note : `${text}\n\n${note}` };
 }
 
 function startInBackground(command: string, cwd: string, state: ToolState | undefined, env: Readonly<Record<string, string>> | undefined, launch: SandboxedCommand | undefined): ToolOutput {

@@ -66,10 +66,17 @@ function sandboxed(decision: PermissionDecision, command: string, disable: unkno
     return ask(`${why} Outside it, what other commands wrote unasked could make it do more than it says, so it needs approval.`);
   }
   if (decision.behavior !== "ask" || decision.rule !== undefined || !policy.autoAllow || policy.unavailable !== undefined) return decision;
-  // A line that cannot be split could dodge a command rule: as in bypassPermissions, it is allowed
-  // only where there is none to dodge.
-  if (hasCommandRules(ctx) && !commandUnits(command).ok) return decision;
+  // A line that cannot be split, or a command in it whose program is known only at run time
+  // (`c=curl; $c …`, `… | xargs`), could dodge a command rule: as in bypassPermissions, it is
+  // allowed only where there is none to dodge.
+  if (hasCommandRules(ctx) && !checkable(command)) return decision;
   return allow("The command runs in the sandbox, which keeps it to the working directories and the allowed network domains.");
+}
+
+/** Whether every command of the line is known before it runs (see CommandUnit.problem). */
+function checkable(command: string): boolean {
+  const split = commandUnits(command);
+  return split.ok && split.units.every((unit) => unit.problem === undefined);
 }
 
 /** The files a file tool call touches, by Claude Code's input names. */

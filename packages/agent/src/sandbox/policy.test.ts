@@ -177,6 +177,12 @@ test("a line that cannot be checked is allowed in the sandbox only where no comm
   const uncheckable = 'npm test "unclosed';
   assert.equal(decide(bash(uncheckable), context(on)).behavior, "allow");
   assert.equal(decide(bash(uncheckable), context(on, { deny: ["Bash(curl:*)"] })).behavior, "ask");
+  // So is a command whose program is known only when it runs.
+  for (const dodge of ["c=curl; $c http://x", "echo http://x | xargs $(echo curl)", "PATH=/tmp/bin npm test"]) {
+    assert.equal(decide(bash(dodge), context(on)).behavior, "allow", dodge);
+    assert.equal(decide(bash(dodge), context(on, { deny: ["Bash(curl:*)"] })).behavior, "ask", dodge);
+  }
+  assert.equal(decide(bash("npm test && c=x; echo $c"), context(on, { deny: ["Bash(curl:*)"] })).behavior, "allow");
 });
 
 test("bad sandbox settings are named and left out; the rest of the file loads", () => {

@@ -7,6 +7,7 @@ import { accessSync, constants, lstatSync, mkdirSync, readFileSync, rmdirSync, r
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
+import { gitConfigPaths } from "./git-config-paths.ts";
 import { protectedPaths, type SandboxPolicy } from "./policy.ts";
 
 type Library = typeof import("@anthropic-ai/sandbox-runtime");
@@ -113,8 +114,12 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   let wrapped: string;
   try {
     standInForCommonDir(policy.protectedRoots);
-    const kept = protectedPaths(policy.protectedRoots, lstatOrNothing);
+    const configured = gitConfigPaths(policy.protectedRoots, filesystem.allowWrite);
+    // A missing include keeps the sandbox's own placeholder: git reads an empty file as no config,
+    // but refuses a directory.
+    const kept = [...protectedPaths(policy.protectedRoots, lstatOrNothing), ...configured.hooks];
     standInForMissing(kept);
+    kept.push(...configured.includes);
     mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
     sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });
     wrapped = await sandbox.wrapWithSandbox(

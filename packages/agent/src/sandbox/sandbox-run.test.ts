@@ -258,3 +258,32 @@ test("what stands in for missing protected paths is no file git tries to add: gi
   for (const missing of [".claude", ".mcp.json", ".gitmodules"]) assert.equal(await project.exists(missing), false, missing);
   assert.equal(execFileSync("git", ["-C", project.root, "status", "--porcelain"], { encoding: "utf8" }), "");
 });
+
+test("the hooks directory and the included files a repository's config names are protected as .git/hooks and .git/config are", { skip }, async (t) => {
+  const project = await sandboxed(t, {}, { git: false });
+  const git = (...args: string[]) => execFileSync("git", ["-C", project.root, ...args], { stdio: "ignore" });
+  git("init", "-q");
+  // As husky sets it up, and a config shared in the repository.
+  git("config", "core.hooksPath", ".husky");
+  git("config", "include.path", "../shared.gitconfig");
+  await project.write(".husky/pre-commit", "#!/bin/sh\necho lint\n", 0o755);
+  await project.write("shared.gitconfig", "[alias]\n\tst = status\n");
+  const got = results(
+    (
+      await runInProject(
+        project,
+        calls({
+          hook: "echo 'touch owned' >> .husky/pre-commit",
+          newHook: "printf '#!/bin/sh\\ntouch owned\\n' > .husky/post-checkout",
+          include: "printf '[core]\\n\\tfsmonitor = touch owned\\n' >> shared.gitconfig",
+          other: "echo fine > notes.txt",
+        }),
+      )
+    ).provider.requests,
+  );
+  for (const id of ["hook", "newHook", "include"]) assert.match(String(got.get(id)?.content), /Read-only file system/, id);
+  assert.equal(got.get("other")?.is_error, undefined);
+  assert.equal(await project.read(".husky/pre-commit"), "#!/bin/sh\necho lint\n");
+  assert.equal(await project.exists(".husky/post-checkout"), false);
+  assert.equal(await project.read("shared.gitconfig"), "[alias]\n\tst = status\n");
+});

@@ -7,9 +7,9 @@ import { workspaceTmpDir } from "./tmp-dir.ts";
 
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
  * something that later runs outside the sandbox (hooks and MCP servers from the settings, git's
- * hooks, its config wherever git looks for it, commands, agents and skills the model is handed),
- * so writing one would be a way out. Where `.git` or `.claude` does not exist, the whole directory
- * is kept from being made (see protectedPaths). The paths of PROTECTED_IF_PRESENT only where they
+ * hooks, its config wherever git looks for it, commands, agents and skills the model is handed,
+ * the scripts of the settings' hooks), so writing one would be a way out. Where `.git` or `.claude`
+ * does not exist, the whole directory is kept from being made (see protectedPaths). The paths of PROTECTED_IF_PRESENT only where they
  * exist: git reads them when they are there, and what the sandbox mounts over a missing path
  * cannot be read, which would stop git (a missing `.git/commondir`, which would let a command hand
  * git a config of its own, gets a stand-in that git reads as no change: runtime.ts). The harness's
@@ -21,6 +21,8 @@ export const PROTECTED_PATHS = [
   ".claude/commands",
   ".claude/agents",
   ".claude/skills",
+  // Where Claude Code's documentation keeps the scripts hooks run ("$CLAUDE_PROJECT_DIR"/.claude/hooks/…).
+  ".claude/hooks",
   ".mcp.json",
   ".gitmodules",
   ".git/hooks",

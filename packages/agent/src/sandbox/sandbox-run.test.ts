@@ -287,3 +287,19 @@ test("the hooks directory and the included files a repository's config names are
   assert.equal(await project.exists(".husky/post-checkout"), false);
   assert.equal(await project.read("shared.gitconfig"), "[alias]\n\tst = status\n");
 });
+
+test("a command cannot rewrite the scripts of the project's hooks, which run outside the sandbox", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  const owned = path.join(project.home, "owned");
+  const hook = await project.hook("post.sh", "exit 0");
+  await project.settings({ sandbox: { enabled: true }, hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hook }] }] } });
+  const steps: ScriptedStep[] = [
+    { toolCalls: [{ id: "plant", name: "Bash", input: { command: `printf '#!/bin/sh\\ntouch ${owned}\\n' > .claude/hooks/post.sh` } }] },
+    { toolCalls: [{ id: "again", name: "Bash", input: { command: "echo again" } }] },
+    { text: "Done." },
+  ];
+  const { provider } = await runInProject(project, steps);
+  assert.match(JSON.stringify(withoutCacheMarks(provider.requests[1].messages).at(-1)), /Read-only file system/);
+  assert.equal(await project.read(".claude/hooks/post.sh"), "#!/usr/bin/env bash\nexit 0\n");
+  assert.equal(await fs.access(owned).then(() => true, () => false), false);
+});

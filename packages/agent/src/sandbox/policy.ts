@@ -8,7 +8,8 @@ import { workspaceTmpDir } from "./tmp-dir.ts";
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
  * something that later runs outside the sandbox (hooks and MCP servers from the settings, git's
  * hooks, its config wherever git looks for it, commands, agents and skills the model is handed,
- * the scripts of the settings' hooks), so writing one would be a way out. Where `.git` or `.claude`
+ * the scripts of the settings' hooks, an editor's tasks and settings), so writing one would be a
+ * way out. Where `.git` or `.claude`
  * does not exist, the whole directory is kept from being made (see protectedPaths). The paths of PROTECTED_IF_PRESENT only where they
  * exist: git reads them when they are there, and what the sandbox mounts over a missing path
  * cannot be read, which would stop git (a missing `.git/commondir`, which would let a command hand
@@ -24,6 +25,9 @@ export const PROTECTED_PATHS = [
   // Where Claude Code's documentation keeps the scripts hooks run ("$CLAUDE_PROJECT_DIR"/.claude/hooks/…).
   ".claude/hooks",
   ".mcp.json",
+  // Editors' workspace settings and tasks (as Claude Code's sandbox keeps them).
+  ".vscode",
+  ".idea",
   ".gitmodules",
   ".git/hooks",
   ".git/config",

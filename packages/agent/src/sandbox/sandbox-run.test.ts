@@ -76,10 +76,12 @@ test("the sandbox keeps commands from the files that configure what runs outside
       local: `echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.local.json`,
       mcp: `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`,
       command: "mkdir -p .claude/commands && echo owned > .claude/commands/x.md",
+      vscode: `mkdir -p .vscode && echo '{"tasks":[]}' > .vscode/tasks.json`,
     }),
   );
   const got = results(provider.requests);
-  for (const id of ["hook", "gitconfig", "settings", "local", "mcp", "command"]) assert.equal(got.get(id)?.is_error, true, `${id} was refused`);
+  for (const id of ["hook", "gitconfig", "settings", "local", "mcp", "command", "vscode"]) assert.equal(got.get(id)?.is_error, true, `${id} was refused`);
+  assert.equal(await project.exists(".vscode"), false);
   // Nor are the protected paths that did not exist left behind as empty files or directories.
   assert.equal(await project.exists(".git/hooks"), false);
   assert.equal(await project.exists(".git/config"), false);

@@ -117,7 +117,10 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
     const configured = gitConfigPaths(policy.protectedRoots, filesystem.allowWrite);
     // A missing include keeps the sandbox's own placeholder: git reads an empty file as no config,
     // but refuses a directory.
-    const kept = [...protectedPaths(policy.protectedRoots, lstatOrNothing), ...configured.hooks];
+    // What stands in for a missing path is still missing, for what is protected (a `.claude` made
+    // so is kept whole, as the next command would have found it).
+    const standingIn = (file: string) => (directoryStandIns.includes(file) ? undefined : lstatOrNothing(file));
+    const kept = [...protectedPaths(policy.protectedRoots, standingIn), ...configured.hooks];
     standInForMissing(kept);
     kept.push(...configured.includes);
     mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });

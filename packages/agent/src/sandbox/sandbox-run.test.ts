@@ -305,3 +305,16 @@ test("a command cannot rewrite the scripts of the project's hooks, which run out
   assert.equal(await project.read(".claude/hooks/post.sh"), "#!/usr/bin/env bash\nexit 0\n");
   assert.equal(await fs.access(owned).then(() => true, () => false), false);
 });
+
+test("where there is no .claude, no command can write into one, not even while another runs", { skip }, async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ sandbox: { enabled: true } }, "user");
+  const steps: ScriptedStep[] = [
+    { toolCalls: [{ id: "bg", name: "Bash", input: { command: "sleep 2", run_in_background: true } }] },
+    { toolCalls: [{ id: "fill", name: "Bash", input: { command: "echo '# from a command' > .claude/CLAUDE.md" } }] },
+    { text: "Done." },
+  ];
+  const { provider } = await runInProject(project, steps);
+  assert.match(JSON.stringify(withoutCacheMarks(provider.requests[2].messages).at(-1)), /Read-only file system/);
+  assert.equal(await project.exists(".claude"), false);
+});

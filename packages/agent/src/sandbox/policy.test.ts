@@ -206,3 +206,15 @@ test("bad sandbox settings are named and left out; the rest of the file loads", 
   assert.deepEqual(settings.sandbox, { excludedCommands: ["docker"], network: { allowedDomains: ["ok.example.com"] }, filesystem: { allowWrite: ["build"] } });
   assert.equal(settings.model, "m");
 });
+
+test("what the host hides, the settings do not make writable or visible again, but for the working directory", () => {
+  // The server hides its data directory; the workspace lies in it.
+  const p = policy(
+    { enabled: true, filesystem: { allowWrite: [`${CWD}/dist`, "/work/store", "../other", "/var/cache/tool"] } },
+    { hidden: ["/work"], additionalDirectories: ["/work/sessions/bob"] },
+  );
+  assert.deepEqual(p.filesystem.allowWrite, [CWD, `${CWD}/dist`, "/var/cache/tool", p.tmpDir]);
+  assert.deepEqual(p.filesystem.allowRead, [CWD, `${CWD}/dist`, ROOT]);
+  assert.ok(!p.protectedRoots.includes("/work/store"));
+  assert.deepEqual(p.notes, ["The sandbox leaves /work/sessions/bob, /work/store, /work/other out of the directories its commands may write: they lie in the server's data directory, which they do not see but for this workspace."]);
+});

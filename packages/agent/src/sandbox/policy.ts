@@ -93,8 +93,15 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   const notes: string[] = [];
   const resolve = (p: string) => resolvePath(p, places);
   const tmpDir = workspaceTmpDir(places.cwd);
-  const writable = unique([places.cwd, ...places.additionalDirectories, ...(settings.filesystem?.allowWrite ?? []).map(resolve)]);
   const hidden = (places.hidden ?? []).map((p) => path.resolve(p));
+  // What the host hides stays hidden but for the working directory: a directory inside it (another
+  // session's workspace, the store) is not made writable, nor visible again, by the settings.
+  const requested = unique([...places.additionalDirectories, ...(settings.filesystem?.allowWrite ?? []).map(resolve)]);
+  const hiddenOnes = requested.filter((dir) => !isWithin(dir, places.cwd) && hidden.some((h) => isWithin(dir, h)));
+  if (hiddenOnes.length > 0) {
+    notes.push(`The sandbox leaves ${hiddenOnes.join(", ")} out of the directories its commands may write: ${hiddenOnes.length > 1 ? "they lie" : "it lies"} in the server's data directory, which they do not see but for this workspace.`);
+  }
+  const writable = unique([places.cwd, ...requested.filter((dir) => !hiddenOnes.includes(dir))]);
   // The user's own configuration (~/.claude, ~/.claude.json) is protected too when a writable
   // directory reaches it.
   const userConfig = path.join(places.home, ".claude");

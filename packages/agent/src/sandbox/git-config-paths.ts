@@ -23,7 +23,9 @@ export function gitConfigPaths(roots: readonly string[], writable: readonly stri
       // A relative hooks path is from the working tree's top, a relative include from the file's directory.
       const target = resolve(value, hooks ? root : gitDir);
       if (!writable.some((dir) => isWithin(target, dir))) continue;
-      (hooks ? out.hooks : out.includes).push(target);
+      if (!hooks) out.includes.push(target);
+      // Husky's hooks (`.husky/_`, since version 9) run the scripts of the directory above them.
+      else out.hooks.push(path.basename(target) === "_" ? path.dirname(target) : target);
     }
   }
   return { hooks: [...new Set(out.hooks)], includes: [...new Set(out.includes)] };

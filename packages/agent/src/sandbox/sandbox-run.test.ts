@@ -265,8 +265,9 @@ test("the hooks directory and the included files a repository's config names are
   const project = await sandboxed(t, {}, { git: false });
   const git = (...args: string[]) => execFileSync("git", ["-C", project.root, ...args], { stdio: "ignore" });
   git("init", "-q");
-  // As husky sets it up, and a config shared in the repository.
-  git("config", "core.hooksPath", ".husky");
+  // As husky sets it up (its hooks in .husky/_ run the scripts in .husky), and a config shared in
+  // the repository.
+  git("config", "core.hooksPath", ".husky/_");
   git("config", "include.path", "../shared.gitconfig");
   await project.write(".husky/pre-commit", "#!/bin/sh\necho lint\n", 0o755);
   await project.write("shared.gitconfig", "[alias]\n\tst = status\n");

@@ -115,13 +115,13 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   try {
     standInForCommonDir(policy.protectedRoots);
     const configured = gitConfigPaths(policy.protectedRoots, filesystem.allowWrite);
-    // A missing include keeps the sandbox's own placeholder: git reads an empty file as no config,
-    // but refuses a directory.
     // What stands in for a missing path is still missing, for what is protected (a `.claude` made
     // so is kept whole, as the next command would have found it).
     const standingIn = (file: string) => (directoryStandIns.includes(file) ? undefined : lstatOrNothing(file));
     const kept = [...protectedPaths(policy.protectedRoots, standingIn), ...configured.hooks];
     standInForMissing(kept);
+    // A missing include keeps the sandbox's own placeholder: git reads an empty file as no config,
+    // but refuses a directory.
     kept.push(...configured.includes);
     mkdirSync(policy.tmpDir, { recursive: true, mode: 0o700 });
     sandbox.registerCommandNetworkLists(id, { allowedDomains: network.allowedDomains });

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { launched } from "./launchers.ts";
 import { hasOption, literalWord, optionValues, scanArgs } from "./shell-args.ts";
 import type { OptionSpec, ScannedArgs } from "./shell-args.ts";
 import type { Word } from "./shell-types.ts";
@@ -125,6 +126,10 @@ export function commandEffect(argv: readonly Word[]): CommandEffect {
     const words = xargsCommand(args);
     return effect({ runs: [{ words: words.length > 0 ? words : [literalWord("echo")], openArgs: true }], transparent: true });
   }
+  const started = launched(path.basename(name), args);
+  if (started?.unknown !== undefined) return effect({ unknown: started.unknown });
+  if (started?.script !== undefined) return effect({ script: started.script });
+  if (started?.words) return effect({ runs: [{ words: started.words, openArgs: false }] });
   return effect({});
 }
 

@@ -2,6 +2,7 @@
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, TranscriptMessage, Usage } from "@harness/protocol";
+import { formatDuration } from "@harness/llm/retry-policy";
 
 type Block = Record<string, unknown>;
 type AgentFields = { agentId?: string; parentToolUseId?: string };
@@ -143,14 +144,22 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
           run.model ??= message.model;
         } else if (message.subtype === "task_started" && message.tool_use_id) {
           taskIds.set(message.tool_use_id, message.task_id);
-        } else if (message.subtype === "api_retry" && message.error === "authentication_failed") {
-          run.authFailed = true;
+        } else if (message.subtype === "api_retry") {
+          if (message.error === "authentication_failed") run.authFailed = true;
+          // Otherwise Claude Code's waits (minutes, over all its attempts) are silence.
+          else emit({ type: "notice", level: "warning", message: retryNotice(message) });
         }
         return;
     }
   }
 
   return { handle, run };
+}
+
+/** A retry Claude Code announced, in the words the builtin backend uses for its own. */
+export function retryNotice(m: { attempt: number; max_retries: number; retry_delay_ms: number; error_status: number | null; error: string }): string {
+  const reason = m.error_status ? `HTTP ${m.error_status}, ${m.error}` : m.error;
+  return `The model request failed (${reason}); trying again in ${formatDuration(Math.round(m.retry_delay_ms))} (attempt ${m.attempt + 1} of ${m.max_retries + 1}).`;
 }
 
 function usageOf(u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {

@@ -178,6 +178,18 @@ test("a rejected API key ends the run at once with a message that says so", { sk
   assert.ok(fake.requests.length < 5, `${fake.requests.length} attempts`);
 });
 
+test("a rate limit Claude Code waits out is announced, as the builtin backend announces its retries", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { replies: [{ kind: "http-error", status: 429, retryAfter: 1 }, { text: "after the wait" }] });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "hi" }, run.ctx);
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  const notices = run.events.filter((e) => e.type === "notice").map((e) => (e.type === "notice" ? `${e.level} ${e.message}` : ""));
+  assert.equal(notices.length, 1, JSON.stringify(notices));
+  assert.match(notices[0], /^warning The model request failed \(HTTP 429, rate_limit\); trying again in 1(\.\d)? s \(attempt 2 of \d+\)\.$/);
+  assert.ok(run.events.indexOf(run.events.find((e) => e.type === "notice")!) < run.events.findIndex((e) => e.type === "assistant.delta"));
+});
+
 test("reaching maxTurns is a failure that names the limit", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [{ toolUses: [{ name: "Bash", input: { command: "true" } }] }, { text: "never asked for" }],

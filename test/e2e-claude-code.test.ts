@@ -119,10 +119,15 @@ test("cancel stops Claude Code mid-stream and the session is ready for the next 
   } finally {
     release();
   }
+  // The cancelled run's Claude Code session is known once its process has stopped.
+  await client.waitForState((s) => typeof s.sessionId === "string", 30_000, "the cancelled run's session id");
+  const from = fake.requests.length;
   client.send({ type: "submit", prompt: "still there?" });
   await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the next run");
   assert.equal(client.state!.messages[3].content, "after the cancel");
   assert.deepEqual(client.errors, []);
+  assert.match(JSON.stringify(fake.requests[from].body.messages), /talk for a long time/, "the next prompt continues the cancelled conversation");
+  assert.equal(client.state!.notices, undefined, "and says nothing of lost history");
   await client.close();
 });
 

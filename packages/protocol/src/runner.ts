@@ -170,6 +170,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     type: z.literal("run.error"),
     ...envelope,
     message: z.string(),
+    /** The backend's own session, when the run started one before it failed or was stopped (the
+     * claude-code backend's): the next query resumes it, so that what was said is not lost. */
+    sessionId: z.string().optional(),
     ...transcriptFields,
     /** What the model calls made before the run failed or was stopped cost (they are paid for). */
     usage: UsageSchema.optional(),

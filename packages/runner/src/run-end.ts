@@ -28,7 +28,15 @@ export function lastEvent(outcome: RunOutcome, history: RunHistory, slot: Transc
 }
 
 function outcomeEvent(outcome: RunOutcome): Extract<RunnerEventPayload, { type: "run.completed" | "run.error" }> {
-  if (!outcome.ok) return { type: "run.error", message: outcome.message, transcript: outcome.transcript, ...(outcome.usage && { usage: outcome.usage }) };
+  if (!outcome.ok) {
+    return {
+      type: "run.error",
+      message: outcome.message,
+      transcript: outcome.transcript,
+      ...(outcome.sessionId && { sessionId: outcome.sessionId }),
+      ...(outcome.usage && { usage: outcome.usage }),
+    };
+  }
   return {
     type: "run.completed",
     result: outcome.result,

@@ -298,6 +298,32 @@ test("what a cancelled run used until it stopped counts in the session's usage",
   assert.equal(client.state!.messages[3].status, "cancelled", "the late event changes the usage only");
 });
 
+test("a cancelled first run's backend session is the one the next prompt resumes, unless a later run has set another", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[1].content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await first.closed;
+  first.emit({ type: "run.error", message: "cancelled", sessionId: "cc-1" });
+  assert.equal(client.state!.sessionId, "cc-1");
+  const second = await submitAndRun(session, client, runner);
+  assert.equal(second.body.resumeSessionId, "cc-1", "the next prompt continues the cancelled run's conversation");
+
+  second.emit({ type: "run.started", requestId: "r2" }, { type: "run.completed", sessionId: "cc-2" });
+  await until(() => !session.busy);
+  first.emit({ type: "run.error", message: "cancelled", sessionId: "cc-stale" });
+  assert.equal(client.state!.sessionId, "cc-2", "an older run's late end does not undo a later run's session");
+});
+
+test("a failed run's backend session is kept for the next prompt", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "run.error", message: "the model failed", sessionId: "cc-1" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.sessionId, "cc-1");
+});
+
 test("clients issuing commands during a run all end with the session's state", async () => {
   const { runner, session, client } = await startSession();
   const other = recorder();

@@ -83,15 +83,21 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   // dies in between leaves a run a later one re-attaches to, or finds never started; never one
   // that goes on with nobody watching.
   const stored = core.flush("urgent");
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateUsage(core) }), false, stored);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateEnd(core, body.resumeSessionId) }), false, stored);
 }
 
 /** For a cancelled run's last event, which comes after the session moved on: the tokens the run
- * used until it stopped still count. */
-function lateUsage(core: SessionCore): (event: RunEndEvent) => void {
+ * used until it stopped still count, and the backend session it started (or forked) is the one
+ * the next prompt continues, unless another run has changed the session's since `resumed`. */
+function lateEnd(core: SessionCore, resumed: string | undefined): (event: RunEndEvent) => void {
   return (event) => {
-    if (!event.usage || core.ended) return;
-    core.commit([usageOp(core.state, event.usage)]);
+    if (core.ended) return;
+    const ops: DeltaOperation[] = [];
+    if (event.usage) ops.push(usageOp(core.state, event.usage));
+    if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed) {
+      ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
+    }
+    if (ops.length > 0) core.commit(ops);
   };
 }
 
@@ -108,7 +114,7 @@ export function reattach(core: SessionCore, record: RunRecord): void {
     interrupt(core);
     return;
   }
-  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateUsage(core) }), true);
+  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, core.state.sessionId) }), true);
 }
 
 async function drive(
@@ -156,7 +162,7 @@ async function drive(
       const requestId = run.requestId;
       if (!reattached && requestId) {
         reattached = true;
-        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateUsage(core) });
+        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, core.state.sessionId) });
         continue;
       }
       fail(core, run, `The run failed: ${describe(error)}`);

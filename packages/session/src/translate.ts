@@ -123,6 +123,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
       if (event.usage) ops.push(usageOp(state, event.usage));
+      if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       return { operations: ops, cursor };
     }
 

@@ -121,6 +121,7 @@ test("cancel stops Claude Code mid-stream and the session is ready for the next 
   }
   // The cancelled run's Claude Code session is known once its process has stopped.
   await client.waitForState((s) => typeof s.sessionId === "string", 30_000, "the cancelled run's session id");
+  assert.ok(((client.state!.usage as { inputTokens?: number } | undefined)?.inputTokens ?? 0) > 0, "what the cancelled run used counts");
   const from = fake.requests.length;
   client.send({ type: "submit", prompt: "still there?" });
   await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the next run");

@@ -29,6 +29,26 @@ test("cancel mid-stream interrupts Claude Code: the run ends 'cancelled' with wh
   assert.match(JSON.stringify(result.transcript), /partial answer/);
   assert.ok(performance.now() - cancelledAt < 10_000, "the run stops promptly");
   assert.equal(fake.requests.length, 1);
+  assert.ok(!result.ok && result.reason === "cancelled");
+  assert.ok((result.usage?.inputTokens ?? 0) > 0 && (result.usage?.costUsd ?? 0) > 0, "the interrupted call is paid for");
+});
+
+test("cancel while a tool runs: the run is 'cancelled' and says what its model calls used", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [{ text: "Waiting.", toolUses: [{ name: "Bash", input: { command: "python3 -c 'import time; time.sleep(30)'", description: "wait" } }], usage: { input_tokens: 900, output_tokens: 12 } }],
+  });
+  const dirs = tempDirs(t);
+  const run = drivenContext(dirs);
+  const outcome = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "wait", permissionMode: "bypassPermissions" }, run.ctx);
+  await run.waitForEvent((e) => e.type === "tool.started");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  run.cancel();
+  const result = await outcome;
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.equal(result.reason, "cancelled");
+  assert.equal(result.usage?.inputTokens, 900);
+  assert.equal(result.usage?.outputTokens, 12);
 });
 
 test("a steer message sent while a tool runs reaches the model in the same run", { skip, timeout }, async (t) => {

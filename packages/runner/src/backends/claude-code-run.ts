@@ -186,16 +186,18 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   transcript.push(...run.transcript);
   const sessionId = run.sessionId;
 
-  if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), transcript, sessionId };
+  const usage = usageOfRun(totals ? subtractTotals(totals, previous) : undefined, run);
+  // A run that fails or is stopped still paid for the model calls it made.
+  const spent = usage.inputTokens + usage.outputTokens > 0 ? { usage, turns: run.turns } : {};
+  if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, sessionId, ...spent };
   if (run.authFailed) return { ok: false, message: AUTH_FAILED_MESSAGE, transcript, sessionId };
   const last = run.results.at(-1);
   if (!last) {
     const detail = thrown ?? (stderr.trim() || "its process ended without a result");
-    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId };
+    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId, ...spent };
   }
   const failure = resultFailure(last);
-  if (failure) return { ok: false, message: failure, transcript, sessionId };
-  const usage = usageOfRun(totals ? subtractTotals(totals, previous) : undefined, run);
+  if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...spent };
   return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model };
 }
 

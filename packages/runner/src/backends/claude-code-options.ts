@@ -4,6 +4,7 @@ import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { splitModelId } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
 
 export type HarnessPermissionMode = NonNullable<RunnerQuery["permissionMode"]>;
@@ -29,6 +30,27 @@ export function findClaudeCodeExecutable(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A model id in Claude Code's terms: the harness's "anthropic/" prefix is dropped, as the builtin
+ * backend drops it, and a model of another provider is refused, since Claude Code speaks only
+ * Anthropic's API. Aliases (sonnet, opus, …) and ids with other slashes are Claude Code's to read. */
+export function claudeCodeModel(model: string): { ok: true; model: string } | { ok: false; error: string } {
+  const wanted = model.trim();
+  const { prefix, rest } = splitModelId(wanted);
+  if (prefix === "anthropic") return rest ? { ok: true, model: rest } : { ok: false, error: `no model id in "${wanted}": expected anthropic/<model>` };
+  if (prefix === "openai" || prefix === "ollama") {
+    return { ok: false, error: `Claude Code runs Anthropic's models only, not "${wanted}": name a Claude model (claude-…, anthropic/claude-…, or an alias such as sonnet), or use the builtin backend for it` };
+  }
+  return { ok: true, model: wanted };
+}
+
+/** The model of runs that name none: the runner's HARNESS_MODEL, else ANTHROPIC_MODEL, handed to
+ * Claude Code as its ANTHROPIC_MODEL (which its filtered environment would not carry), so that it
+ * ranks as Claude Code ranks that variable. Undefined: none is set, Claude Code chooses. */
+export function defaultClaudeCodeModel(runnerEnv: Record<string, string | undefined>): { ok: true; model?: string } | { ok: false; error: string } {
+  const wanted = runnerEnv.HARNESS_MODEL?.trim() || runnerEnv.ANTHROPIC_MODEL?.trim();
+  return wanted ? claudeCodeModel(wanted) : { ok: true };
 }
 
 /** Where a workspace's Claude Code keeps its own state, inside the runner's state directory:
@@ -63,6 +85,8 @@ export function claudeCodeEnv(input: {
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
+  /** The model of runs that name none (defaultClaudeCodeModel). */
+  defaultModel?: string;
 }): Record<string, string> {
   const dirs = claudeCodeDirs(input.stateDir);
   const env: Record<string, string> = {
@@ -75,6 +99,7 @@ export function claudeCodeEnv(input: {
   if (input.apiKey) env.ANTHROPIC_API_KEY = input.apiKey;
   else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
+  if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
   return { ...env, ...input.extra };
 }
 

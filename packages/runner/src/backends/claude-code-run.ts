@@ -12,7 +12,9 @@ import { createInputQueue } from "./claude-code-input.ts";
 import {
   claudeCodeDirs,
   claudeCodeEnv,
+  claudeCodeModel,
   claudePermissionMode,
+  defaultClaudeCodeModel,
   findClaudeCodeExecutable,
   launchOptions,
   sessionStored,
@@ -48,6 +50,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   if (!apiKey && !authToken) return { ok: false, message: MISSING_ANTHROPIC_KEY };
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
+  const model = query.model === undefined ? { ok: true as const, model: undefined } : claudeCodeModel(query.model);
+  if (!model.ok) return { ok: false, message: model.error };
+  const fallback = defaultClaudeCodeModel(deps.runnerEnv);
+  if (!fallback.ok) return { ok: false, message: `${fallback.error} (HARNESS_MODEL or ANTHROPIC_MODEL)` };
   if (ctx.signal.aborted) return { ok: false, message: abortedMessage(ctx.signal) };
 
   const dirs = claudeCodeDirs(ctx.stateDir);
@@ -78,12 +84,12 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   const q = startQuery({
     prompt: input.messages,
     options: launchOptions({
-      query,
+      query: { ...query, model: model.model },
       resume,
       cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
       sandboxHidden: sandboxHiddenPaths(deps.runnerEnv),
       executable,
-      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
+      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv, defaultModel: fallback.model }),
       settingSources: deps.settingSources,
       canUseTool: createToolGate({
         mode: () => mode,
@@ -117,7 +123,11 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
     if (config.permissionMode) mode = config.permissionMode;
     void applyConfiguration(config, {
       setPermissionMode: (m) => q.setPermissionMode(claudePermissionMode(m)),
-      setModel: (model) => q.setModel(model),
+      setModel: async (wanted) => {
+        const next = claudeCodeModel(wanted);
+        if (!next.ok) throw new Error(next.error);
+        await q.setModel(next.model);
+      },
       setEffort: (effort) => q.applyFlagSettings({ effortLevel: effort }),
       notice: (level, message) => emit({ type: "notice", level, message }),
     });

@@ -152,6 +152,23 @@ test("Claude Code gets only the environment it needs: a secret of the runner's e
   assert.equal(env.get("PWD"), dirs.workspace, "the workspace is the working directory");
 });
 
+test("models are named as for the builtin backend: anthropic/<id> and HARNESS_MODEL reach Claude Code; another provider's model is refused", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { respond: () => ({ text: "ok" }) });
+  const model = async (query: { model?: string }, env: Record<string, string> = {}) => {
+    const from = fake.requests.length;
+    const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake, env) }).run({ prompt: "hi", ...query }, drivenContext(tempDirs(t)).ctx);
+    return outcome.ok ? fake.requests.slice(from).map((r) => r.body.model).join(",") : `failed: ${outcome.message}`;
+  };
+  assert.equal(await model({ model: "anthropic/claude-haiku-4-5" }), "claude-haiku-4-5");
+  assert.equal(await model({}, { HARNESS_MODEL: "anthropic/claude-sonnet-4-5" }), "claude-sonnet-4-5", "the runner's default model");
+  assert.equal(await model({}, { ANTHROPIC_MODEL: "claude-haiku-4-5" }), "claude-haiku-4-5");
+  assert.equal(await model({ model: "claude-sonnet-4-5" }, { HARNESS_MODEL: "claude-haiku-4-5" }), "claude-sonnet-4-5", "the query's model wins");
+  const before = fake.requests.length;
+  assert.match(await model({ model: "openai/gpt-4o" }), /^failed: Claude Code runs Anthropic's models only, not "openai\/gpt-4o"/);
+  assert.match(await model({}, { HARNESS_MODEL: "ollama/llama3" }), /^failed: .*"ollama\/llama3".*\(HARNESS_MODEL or ANTHROPIC_MODEL\)$/);
+  assert.equal(fake.requests.length, before, "a refused model starts no Claude Code");
+});
+
 test("a run without any API key fails before starting Claude Code", async (t) => {
   const dirs = tempDirs(t);
   const outcome = await claudeCodeBackend({ runnerEnv: { PATH: process.env.PATH } }).run({ prompt: "hi" }, drivenContext(dirs).ctx);

@@ -132,6 +132,18 @@ test("cancel stops Claude Code mid-stream and the session is ready for the next 
   await client.close();
 });
 
+test("a reply whose stream breaks off is asked again: the session shows the answer once, without the broken-off text", { skip, timeout }, async () => {
+  fake.push({ text: "Let me look.", toolUses: [{ name: "Bash", input: { command: "echo looked", description: "look" } }] }, { kind: "stream-error", afterText: "The answer is " }, { text: "The answer is 42." });
+  const client = await connect("cc-stream-error");
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "what is the answer?" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+  assert.deepEqual(client.errors, []);
+  const reply = client.state!.messages[1];
+  assert.equal(reply.status, "complete");
+  assert.equal(reply.content, "Let me look.\n\nThe answer is 42.");
+  await client.close();
+});
+
 test("the next prompt resumes the Claude Code session: the model sees the earlier turns", { skip, timeout }, async () => {
   fake.push({ text: "The code word is heron." }, { text: "You said heron." });
   const client = await connect("cc-resume");

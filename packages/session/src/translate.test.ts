@@ -45,6 +45,23 @@ test("text deltas are appended to the running assistant message only, one small 
   assert.deepEqual(batches[2], [], "an empty delta changes nothing");
 });
 
+test("withdrawn text leaves the reply, with the paragraph break put before it; the text asked for again follows as before", () => {
+  const { state } = play(
+    running(),
+    { type: "assistant.delta", text: "Let me look." },
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1" },
+    { type: "tool.completed", toolUseId: "t1", output: "ok", isError: false },
+    { type: "assistant.delta", text: "The answer is " },
+    { type: "assistant.retracted", text: "The answer is " },
+    { type: "assistant.delta", text: "The answer is 42." },
+  );
+  assert.equal(state.messages[3].content, "Let me look.\n\nThe answer is 42.");
+  const partial = play(running(), { type: "assistant.delta", text: "Hello wor" }, { type: "assistant.retracted", text: "wor" }, { type: "assistant.delta", text: "world" });
+  assert.equal(partial.state.messages[3].content, "Hello world");
+  const unknown = play(running(), { type: "assistant.delta", text: "Hello" }, { type: "assistant.retracted", text: "other" }, { type: "assistant.retracted", agentId: "a", text: "lo" });
+  assert.equal(unknown.state.messages[3].content, "Hello", "text the reply does not end with, or a sub-agent's, changes nothing");
+});
+
 test("tool calls are added to the message, completed with output and status", () => {
   const { state, batches } = play(
     running(),

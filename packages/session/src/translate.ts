@@ -90,6 +90,19 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations: [{ type: "append-text", path, value: text }], cursor: cursor.afterTool ? { ...cursor, afterTool: false } : cursor };
     }
 
+    case "assistant.retracted": {
+      if (event.agentId || event.text === "" || !message.content.endsWith(event.text)) return { operations: [], cursor };
+      let content = message.content.slice(0, -event.text.length);
+      let next = cursor;
+      // The paragraph break put before the withdrawn text, after a tool call, goes with it.
+      const lastCall = message.toolCalls?.at(-1);
+      if (lastCall && content.endsWith("\n\n") && lastCall.textOffset === content.length - 2) {
+        content = content.slice(0, -2);
+        next = { ...cursor, afterTool: true };
+      }
+      return { operations: [{ type: "set", path: messagePath(i, "content"), value: content }], cursor: next };
+    }
+
     case "tool.started": {
       const call = toolCall(event, message.content.length) as unknown as JSONValue;
       const next = { ...cursor, afterTool: true };

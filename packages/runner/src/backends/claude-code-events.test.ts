@@ -47,6 +47,30 @@ test("streamed text becomes deltas; the complete block that follows is not sent 
   ]);
 });
 
+test("a stream Claude Code abandons (it broke off and is asked again) withdraws the text it sent; the answer that follows is sent whole", () => {
+  const { events, run } = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", usage: usage(100, 1) } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "The answer " } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "is " } }),
+    sdk({ type: "stream_event", event: { type: "message_stop" }, abandoned_blocks: { api_message_id: "msg_1", from_block_index: 0 } }),
+    assistant("msg_2", [{ type: "text", text: "The answer is 42." }]),
+  ]);
+  assert.deepEqual(events, [
+    { type: "assistant.delta", text: "The answer " },
+    { type: "assistant.delta", text: "is " },
+    { type: "assistant.retracted", text: "The answer is " },
+    { type: "assistant.delta", text: "The answer is 42." },
+  ]);
+  assert.deepEqual(run.transcript, [{ role: "assistant", content: [{ type: "text", text: "The answer is 42." }] }]);
+  const finished = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", usage: usage(100, 1) } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Done." } }),
+    stream({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: usage(100, 2) }),
+    stream({ type: "message_stop" }),
+  ]);
+  assert.equal(finished.events.filter((e) => e.type === "assistant.retracted").length, 0, "a stream that ends well withdraws nothing");
+});
+
 test("a tool call starts when its block is complete and finishes with the result Claude Code sends back", () => {
   const { events, run } = mapped([
     assistant("msg_2", [{ type: "text", text: "Let me look." }]),

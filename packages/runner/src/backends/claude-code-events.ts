@@ -36,8 +36,9 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   const run: MappedRun = { transcript: [], turns: [], results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
   /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
   const streamedText = new Set<string>();
-  /** Per agent ("" = main): the message being streamed and the usage its message_start reported. */
-  const streaming = new Map<string, { id: string; usage: Usage }>();
+  /** Per agent ("" = main): the message being streamed, the usage its message_start reported and
+   * the text sent of each of its blocks (by index). */
+  const streaming = new Map<string, { id: string; usage: Usage; texts: Map<number, string> }>();
   /** Agent/Task tool call id → the sub-agent's task id. */
   const taskIds = new Map<string, string>();
   let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
@@ -53,13 +54,16 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     switch (event.type) {
       case "message_start": {
         const u = event.message.usage;
-        streaming.set(key, { id: event.message.id, usage: usageOf(u) });
+        streaming.set(key, { id: event.message.id, usage: usageOf(u), texts: new Map() });
         return;
       }
       case "content_block_delta": {
         if (event.delta.type !== "text_delta") return;
         const current = streaming.get(key);
-        if (current) streamedText.add(current.id);
+        if (current) {
+          streamedText.add(current.id);
+          current.texts.set(event.index, (current.texts.get(event.index) ?? "") + event.delta.text);
+        }
         const parent = message.parent_tool_use_id;
         emit(parent ? { type: "assistant.delta", ...agentFields(parent), text: event.delta.text } : { type: "assistant.delta", text: event.delta.text });
         return;
@@ -74,6 +78,19 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
         if (typeof u.cache_creation_input_tokens === "number") turn.cacheWriteTokens = u.cache_creation_input_tokens;
         if (!message.parent_tool_use_id) run.turns.push(turn);
         streaming.delete(key);
+        return;
+      }
+      case "message_stop": {
+        // Claude Code's own message_stop for a stream that broke off: it asks again, and the blocks
+        // from `from_block_index` on are not part of the reply (the answer comes as a new message).
+        const abandoned = (message as { abandoned_blocks?: { from_block_index?: unknown } }).abandoned_blocks;
+        const current = streaming.get(key);
+        if (!abandoned || !current) return;
+        const from = typeof abandoned.from_block_index === "number" ? abandoned.from_block_index : 0;
+        const indexes = [...current.texts.keys()].filter((index) => index >= from).sort((a, b) => a - b);
+        const text = indexes.map((index) => current.texts.get(index)).join("");
+        streaming.delete(key);
+        if (text) emit({ type: "assistant.retracted", ...agentFields(message.parent_tool_use_id), text });
         return;
       }
     }

@@ -144,6 +144,25 @@ test("a reply whose stream breaks off is asked again: the session shows the answ
   await client.close();
 });
 
+test("a steer sent while a command runs: the command's result stays with it, and the steer follows it", { skip, timeout }, async () => {
+  fake.push(
+    { text: "Working.", toolUses: [{ name: "Bash", input: { command: "python3 -c 'import time; time.sleep(2)'; echo slow-done", description: "slow" } }] },
+    { text: "Noted the extra instruction." },
+  );
+  const client = await connect("cc-steer");
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "work" });
+  await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 60_000, "the command to start");
+  client.send({ type: "steer", message: "also say hi" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the run to end");
+  assert.deepEqual(client.errors, []);
+  const [, working, steer, answer] = client.state!.messages;
+  assert.equal(working.toolCalls![0].status, "complete");
+  assert.match(working.toolCalls![0].output ?? "", /slow-done/);
+  assert.deepEqual([steer.role, steer.content], ["user", "also say hi"]);
+  assert.equal(answer.content, "Noted the extra instruction.");
+  await client.close();
+});
+
 test("the next prompt resumes the Claude Code session: the model sees the earlier turns", { skip, timeout }, async () => {
   fake.push({ text: "The code word is heron." }, { text: "You said heron." });
   const client = await connect("cc-resume");

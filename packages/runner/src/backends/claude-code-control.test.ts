@@ -84,11 +84,14 @@ test("a steer message sent during the final answer gets its own turn before the 
   const outcome = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "answer" }, run.ctx);
   await run.waitForEvent((e) => e.type === "assistant.delta");
   run.steer("and a follow-up");
-  await run.waitForEvent((e) => e.type === "user.message");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(run.events.filter((e) => e.type === "user.message").length, 0, "not taken while the answer streams");
   release();
   const result = await outcome;
   assert.ok(result.ok, JSON.stringify(result));
   assert.equal(result.result, "About the follow-up.");
+  const order = run.events.map((e) => (e.type === "user.message" ? "steer" : e.type === "assistant.delta" ? e.text : "")).filter(Boolean);
+  assert.deepEqual(order, ["First answer.", "steer", "About the follow-up."]);
   assert.equal(fake.requests.length, 2);
   assert.match(JSON.stringify(fake.requests[1].body.messages), /and a follow-up/);
 });

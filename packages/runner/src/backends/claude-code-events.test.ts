@@ -118,14 +118,15 @@ test("sub-agent events carry the task's agent id and the Agent tool call that st
   assert.equal(run.transcript.length, 1);
 });
 
-test("replayed steer messages count as taken; tool results and sub-agent prompts do not", () => {
-  const { run } = mapped([
+test("replayed steer messages count as taken, and reach the session as Claude Code takes them; tool results and sub-agent prompts do not", () => {
+  const { run, events } = mapped([
     sdk({ type: "user", message: { role: "user", content: "first" }, isReplay: true, uuid: "u-1" }),
     sdk({ type: "user", message: { role: "user", content: [{ type: "text", text: "steer" }] }, isReplay: true, uuid: "u-2" }),
     sdk({ type: "user", parent_tool_use_id: "toolu_x", message: { role: "user", content: "sub prompt" }, isReplay: true }),
     sdk({ type: "user", message: { role: "user", content: "[Request interrupted by user]" } }),
   ]);
   assert.equal(run.promptsTaken, 2);
+  assert.deepEqual(events, [{ type: "user.message", text: "steer", steer: true }], "the prompt is not a steer");
   assert.equal(run.promptUuid, "u-1");
   assert.deepEqual(run.transcript, [
     { role: "user", content: "first" },

@@ -131,6 +131,9 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
       run.promptsTaken++;
       if (run.promptUuid === undefined) run.promptUuid = message.uuid;
       run.transcript.push({ role: "user", content: typeof content === "string" ? content : blocks });
+      // Every message taken after the prompt is a steer: it reaches the model now, after the results
+      // of the calls that were running when it was sent.
+      if (run.promptsTaken > 1) emit({ type: "user.message", text: typeof content === "string" ? content : textOf(blocks), steer: true });
       return;
     }
     const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
@@ -200,6 +203,10 @@ export function resultText(content: unknown): string {
     .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : b.type === "image" ? "[image]" : ""))
     .filter(Boolean)
     .join("\n");
+}
+
+function textOf(blocks: Block[]): string {
+  return blocks.map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
 }
 
 /** The path of a file that a Write created (its result says "create", not "update"). */

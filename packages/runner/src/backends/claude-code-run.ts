@@ -106,10 +106,8 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
     }),
   });
 
-  const deliver = (text: string) => {
-    input.push(text);
-    emit({ type: "user.message", text, steer: true });
-  };
+  // The steer's user.message comes when Claude Code takes it (its echo), at a turn boundary.
+  const deliver = (text: string) => input.push(text);
   for (const text of ctx.steering.take()) deliver(text);
   const stopSteering = ctx.steering.subscribe(deliver);
   // After a result the run is over: later steer messages wait for the next run, and once the input

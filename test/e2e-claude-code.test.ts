@@ -163,6 +163,27 @@ test("a steer sent while a command runs: the command's result stays with it, and
   await client.close();
 });
 
+test("cancel and a new prompt at once: the new prompt continues the cancelled conversation", { skip, timeout }, async () => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  fake.push({ text: ["partial ", "answer"], hold }, { text: "after the cancel" });
+  const client = await connect("cc-cancel-submit");
+  try {
+    client.send({ type: "submit", prompt: "remember kiwi" });
+    await client.waitForState((s) => (s.messages[1]?.content ?? "").includes("answer"), 60_000, "the first deltas");
+    const from = fake.requests.length;
+    client.send({ type: "cancel" }, { type: "submit", prompt: "still there?" });
+    await client.waitForState((s) => idle(s) && s.messages.length === 4, 60_000, "the next run");
+    assert.deepEqual(client.errors, []);
+    assert.equal(client.state!.messages[3].content, "after the cancel");
+    assert.match(JSON.stringify(fake.requests[from].body.messages), /remember kiwi/);
+    assert.equal(client.state!.notices, undefined, "no history was lost");
+  } finally {
+    release();
+  }
+  await client.close();
+});
+
 test("the next prompt resumes the Claude Code session: the model sees the earlier turns", { skip, timeout }, async () => {
   fake.push({ text: "The code word is heron." }, { text: "You said heron." });
   const client = await connect("cc-resume");

@@ -316,6 +316,19 @@ test("a cancelled first run's backend session is the one the next prompt resumes
   assert.equal(client.state!.sessionId, "cc-2", "an older run's late end does not undo a later run's session");
 });
 
+test("a prompt sent right after a cancel waits for the cancelled run's end, and continues the backend session it started", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[1].content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }, { type: "submit", prompt: "next" }));
+  const next = runner.nextRun();
+  const early = await Promise.race([next.then(() => "sent"), settle().then(() => "waiting")]);
+  assert.equal(early, "waiting", "the query waits for the cancelled run's last event");
+  first.emit({ type: "run.error", message: "cancelled", sessionId: "cc-1" });
+  assert.equal((await next).body.resumeSessionId, "cc-1");
+});
+
 test("a failed run's backend session is kept for the next prompt", async () => {
   const { runner, session, client } = await startSession();
   const run = await submitAndRun(session, client, runner);

@@ -83,22 +83,71 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   // dies in between leaves a run a later one re-attaches to, or finds never started; never one
   // that goes on with nobody watching.
   const stored = core.flush("urgent");
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateEnd(core, body.resumeSessionId) }), false, stored);
+  // A run cancelled just before may still name the backend session this prompt continues (its
+  // first one): the query waits for its last event, as the runner would for the run to end.
+  const previous = windingDown.get(core);
+  const ready = previous
+    ? Promise.all([stored, previous]).then(() => {
+        if (core.state.sessionId) body.resumeSessionId = core.state.sessionId;
+      })
+    : stored;
+  const ended = whenEnded(run);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateEnd(core, () => body.resumeSessionId, ended) }), false, ready);
+}
+
+/** How long a prompt waits for the last event of the run cancelled before it. */
+const WIND_DOWN_WAIT_MS = 5000;
+/** Per session: settles once the last cancelled run's last event has come, or it is given up on. */
+const windingDown = new WeakMap<SessionCore, Promise<void>>();
+const runEnded = new WeakMap<ActiveRun, () => void>();
+
+/** Called when `run`'s last event has come after a cancel. */
+function whenEnded(run: ActiveRun): () => void {
+  return () => {
+    runEnded.get(run)?.();
+    runEnded.delete(run);
+  };
+}
+
+/** From now until `run`'s last event comes (or WIND_DOWN_WAIT_MS), the next prompt waits. */
+function windDown(core: SessionCore, run: ActiveRun): void {
+  if (run.requestId === undefined) return; // the runner never started it
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, WIND_DOWN_WAIT_MS);
+    // Node: nothing to keep a process alive for (there is no such method in browsers).
+    (timer as { unref?: () => void }).unref?.();
+    runEnded.set(run, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  windingDown.set(core, done);
+  void done.then(() => {
+    if (windingDown.get(core) === done) windingDown.delete(core);
+  });
 }
 
 /** For a cancelled run's last event, which comes after the session moved on: the tokens the run
  * used until it stopped still count, and the backend session it started (or forked) is the one
  * the next prompt continues, unless another run has changed the session's since `resumed`. */
-function lateEnd(core: SessionCore, resumed: string | undefined): (event: RunEndEvent) => void {
+function lateEnd(core: SessionCore, resumed: () => string | undefined, ended?: () => void): (event: RunEndEvent) => void {
   return (event) => {
-    if (core.ended) return;
-    const ops: DeltaOperation[] = [];
-    if (event.usage) ops.push(usageOp(core.state, event.usage));
-    if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed) {
-      ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
+    if (!core.ended) {
+      const ops: DeltaOperation[] = [];
+      if (event.usage) ops.push(usageOp(core.state, event.usage));
+      if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed()) {
+        ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
+      }
+      if (ops.length > 0) core.commit(ops);
     }
-    if (ops.length > 0) core.commit(ops);
+    ended?.();
   };
+}
+
+/** The backend session as of now, for a run already under way. */
+function resumedNow(core: SessionCore): () => string | undefined {
+  const id = core.state.sessionId;
+  return () => id;
 }
 
 /** Picks up the run the store says was in flight when the host stopped: its events after the last
@@ -114,7 +163,7 @@ export function reattach(core: SessionCore, record: RunRecord): void {
     interrupt(core);
     return;
   }
-  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, core.state.sessionId) }), true);
+  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, resumedNow(core), whenEnded(run)) }), true);
 }
 
 async function drive(
@@ -162,7 +211,7 @@ async function drive(
       const requestId = run.requestId;
       if (!reattached && requestId) {
         reattached = true;
-        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, core.state.sessionId) });
+        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, resumedNow(core), whenEnded(run)) });
         continue;
       }
       fail(core, run, `The run failed: ${describe(error)}`);
@@ -253,6 +302,7 @@ export function fail(core: SessionCore, run: ActiveRun, message: string): void {
 
 /** Cancels the run in flight: the state says so at once, and the runner is told to stop. */
 export function cancel(core: SessionCore, run: ActiveRun): void {
+  windDown(core, run);
   core.commitStaged();
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));

@@ -158,3 +158,18 @@ test("tool result content reads as text, images as a placeholder", () => {
   assert.equal(resultText([{ type: "text", text: "a" }, { type: "image", source: {} }, { type: "text", text: "b" }]), "a\n[image]\nb");
   assert.equal(resultText(undefined), "");
 });
+
+test("what Claude Code tells its user between messages (a refusal it goes on from) becomes a notice; its transcript-only lines do not", () => {
+  const { events } = mapped([
+    sdk({ type: "system", subtype: "informational", level: "notice", content: "The model's safeguards stopped the response above · continuing once with that noted" }),
+    sdk({ type: "system", subtype: "informational", level: "warning", content: "A Stop hook stopped the run" }),
+    sdk({ type: "system", subtype: "informational", level: "info", content: "transcript only" }),
+    sdk({ type: "system", subtype: "informational", level: "notice", content: "progress", tool_use_id: "toolu_1" }),
+    sdk({ type: "system", subtype: "model_refusal_no_fallback", original_model: "m", request_id: null, content: "The model declined to answer." }),
+  ]);
+  assert.deepEqual(events, [
+    { type: "notice", level: "info", message: "The model's safeguards stopped the response above · continuing once with that noted" },
+    { type: "notice", level: "warning", message: "A Stop hook stopped the run" },
+    { type: "notice", level: "warning", message: "The model declined to answer." },
+  ]);
+});

@@ -168,6 +168,13 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
           if (message.error === "authentication_failed") run.authFailed = true;
           // Otherwise Claude Code's waits (minutes, over all its attempts) are silence.
           else emit({ type: "notice", level: "warning", message: retryNotice(message) });
+        } else if (message.subtype === "informational") {
+          // What Claude Code's own screen shows between messages (a refusal it goes on from, a hook
+          // that stopped the run); "info" lines it shows only in its transcript view, and lines of
+          // a tool call are its progress.
+          if (message.level !== "info" && !message.tool_use_id && message.content) emit({ type: "notice", level: message.level === "warning" ? "warning" : "info", message: message.content });
+        } else if (message.subtype === "model_refusal_fallback" || message.subtype === "model_refusal_no_fallback") {
+          if (message.content) emit({ type: "notice", level: "warning", message: message.content });
         }
         return;
     }

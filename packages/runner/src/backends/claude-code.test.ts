@@ -207,6 +207,17 @@ test("a rate limit Claude Code waits out is announced, as the builtin backend an
   assert.ok(run.events.indexOf(run.events.find((e) => e.type === "notice")!) < run.events.findIndex((e) => e.type === "assistant.delta"));
 });
 
+test("a refusal Claude Code goes on from is said, as Claude Code's own screen says it", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [{ text: "I can't", stopReason: "refusal", stopDetails: { category: "cyber", explanation: "Refused." } }, { text: "Here is what I can do." }],
+  });
+  const run = drivenContext(tempDirs(t));
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "hi" }, run.ctx);
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  const notices = run.events.filter((e) => e.type === "notice").map((e) => (e.type === "notice" ? e.message : ""));
+  assert.ok(notices.some((m) => /safeguards stopped the response/.test(m)), JSON.stringify(notices));
+});
+
 test("reaching maxTurns is a failure that names the limit", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [{ toolUses: [{ name: "Bash", input: { command: "true" } }] }, { text: "never asked for" }],

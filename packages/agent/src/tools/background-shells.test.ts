@@ -119,12 +119,16 @@ test("KillShell stops what a finished command left running in the background", a
 });
 
 test("KillShell ends the command and every process it started", async (t) => {
-  const { start, call, poll, cwd } = await setup(t);
+  const { start, call, poll, cwd, state } = await setup(t);
   const id = await start("sleep 300 & echo $! > child.pid; echo started; wait");
   const child = await pidIn(path.join(cwd, "child.pid"));
+  const leader = state.shells.get(id)!.child;
   const killed = await call(killShellTool, { shell_id: id });
   assert.match(killed.content, new RegExp(`^Successfully killed shell: ${id} \\(sleep 300 &`));
   await waitFor(async () => ((await processGone(child)) ? true : undefined), "the background sleep to be killed");
+  // The shell itself may take a moment longer to end; until it has, a second KillShell rightly
+  // finds a process of the group still running.
+  await waitFor(async () => (leader.exitCode !== null || leader.signalCode !== null ? true : undefined), "the shell to end");
   assert.match((await poll(id)).content, /^<status>killed<\/status>/);
 
   const again = await call(killShellTool, { shell_id: id });

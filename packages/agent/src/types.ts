@@ -128,7 +128,8 @@ export type RunAgentOptions = {
   managedSettingsPath?: string;
   /** Paths the sandbox hides from commands (when the settings turn it on), besides the settings'
    * denyRead, but for the working directories inside them: a host's other workspaces and its
-   * store. */
+   * store. The file tools never reach them either, but for `cwd` and its temporary directory,
+   * whether the sandbox is on or not (PermissionContext.hostHidden). */
   sandboxHidden?: readonly string[];
   /** Environment of the run: model selection and keys, `${VAR}` in .mcp.json, and the base of the
    * environment of Bash, hooks and MCP servers (the settings' `env` is laid over it). Default

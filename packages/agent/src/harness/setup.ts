@@ -111,6 +111,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   }
   const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
+  if (options.sandboxHidden?.length) permissions.hostHidden = options.sandboxHidden;
   const approvals = approvalsOf(loadedSettings.sources);
   const mcpSettings = { ...settings, mcpServers: trustedServers(loadedSettings.sources, notice) };
   const policy = mcpPolicyOf(
@@ -177,7 +178,14 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     projectRoot: options.projectRoot === undefined ? cwd : path.resolve(cwd, options.projectRoot),
     settings: {},
     hooks: {},
-    permissions: { mode: options.permissionMode ?? "default", rules: { allow: [], ask: [], deny: [] }, cwd, home, additionalDirectories: [] },
+    permissions: {
+      mode: options.permissionMode ?? "default",
+      rules: { allow: [], ask: [], deny: [] },
+      cwd,
+      home,
+      additionalDirectories: [],
+      ...(options.sandboxHidden?.length && { hostHidden: options.sandboxHidden }),
+    },
     memory: [],
     skills: [],
     commands: [],

@@ -4,6 +4,7 @@ import { commandUnits } from "./bash-units.ts";
 import { decideBash, hasCommandRules } from "./decide-bash.ts";
 import { findRule } from "./match-rule.ts";
 import type { RuleTarget } from "./match-rule.ts";
+import { hostHiddenDenial } from "./host-hidden.ts";
 import { pathDecision } from "./path-access.ts";
 import type { PathAccess } from "./path-access.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -41,6 +42,8 @@ function decideCall(call: ToolCall, ctx: PermissionContext): PermissionDecision 
   if (WRITE_TOOLS.has(name) || READ_TOOLS.has(name)) {
     const accesses = fileAccesses(call, ctx);
     if (accesses.length === 0) return ruleOnly(call, ctx, "the call names no file");
+    const hidden = hostHiddenDenial(accesses, ctx, name === "Glob" || name === "Grep");
+    if (hidden) return hidden;
     return strongest(accesses.map((access) => pathDecision(access, ctx))) as PermissionDecision;
   }
   return decideOther(call, name, ctx);

@@ -53,6 +53,10 @@ export type PermissionContext = {
   /** The run's sandbox, when the settings turn it on: a Bash command it runs needs no approval
    * unless a rule says otherwise (SandboxPolicy.autoAllow). */
   sandbox?: SandboxPolicy;
+  /** Absolute paths the host keeps from the file tools but for `cwd` and its temporary directory
+   * inside them, whatever the mode, rules or approvals (a server's data directory: see
+   * host-hidden.ts). */
+  hostHidden?: readonly string[];
 };
 
 export type ToolCall = { name: string; input: Record<string, unknown> };

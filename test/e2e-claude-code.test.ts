@@ -224,3 +224,38 @@ test("with the sandbox on in its settings, Claude Code's commands do not see the
   assert.match(call.output ?? "", /^mine$/m);
   await client.close();
 });
+
+test("Claude Code's file tools reach no other user's workspace, whatever the mode, rules or hooks setting", { skip, timeout }, async () => {
+  const other = join(dataDir, "workspaces", "bob", "private");
+  await mkdir(other, { recursive: true });
+  await writeFile(join(other, "secret.txt"), "bob's secret");
+  const mine = join(dataDir, "workspaces", "mallory", "cc-files");
+  await mkdir(join(mine, ".claude"), { recursive: true });
+  // The workspace's own settings are the session user's to write: they open nothing of the rest.
+  await writeFile(join(mine, ".claude", "settings.json"), JSON.stringify({ disableAllHooks: true, permissions: { allow: ["Read", "Write", "Read(//**)"] } }));
+  await writeFile(join(mine, "notes.md"), "mallory's notes");
+  fake.push(
+    {
+      toolUses: [
+        { name: "Read", input: { file_path: join(other, "secret.txt") } },
+        { name: "Write", input: { file_path: join(other, "planted.txt"), content: "x" } },
+        { name: "Read", input: { file_path: join(mine, "notes.md") } },
+      ],
+    },
+    { text: "Done." },
+  );
+  const client = await MinimalClient.connect(server.url, { userId: "mallory", sessionId: "cc-files" });
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "look around" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+  assert.deepEqual(client.errors, []);
+  const calls = client.state!.messages[1].toolCalls!;
+  assert.deepEqual(calls.map((c) => c.status), ["error", "error", "complete"]);
+  for (const call of calls.slice(0, 2)) {
+    assert.match(call.output ?? "", /denied: .*server's data directory/);
+    assert.doesNotMatch(call.output ?? "", /bob's secret/);
+  }
+  assert.match(calls[2].output ?? "", /mallory's notes/);
+  assert.equal(existsSync(join(other, "planted.txt")), false);
+  assert.equal(await readFile(join(other, "secret.txt"), "utf8"), "bob's secret");
+  await client.close();
+});

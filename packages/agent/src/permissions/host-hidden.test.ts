@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { workspaceTmpDir } from "../sandbox/tmp-dir.ts";
 import { decide } from "./decide.ts";
+import { hostHiddenCallDenial } from "./host-hidden-call.ts";
 import { toPermissionRules } from "./parse-rule.ts";
 import type { PermissionContext, PermissionMode } from "./types.ts";
 
@@ -66,4 +67,13 @@ test("the session's own workspace and temporary directory stay open, and a link 
   assert.match(through.reason, /symbolic link leads it to/);
   // Without a host that hides anything, nothing changes.
   assert.equal(decide({ name: "Read", input: { file_path: path.join(theirs, "secret.txt") } }, { ...ctx, hostHidden: undefined }).behavior, "allow");
+});
+
+test("another agent's file tool calls get the same denials, and its other calls none", (t) => {
+  const { data, mine, theirs } = place(t);
+  const places = { cwd: mine, home: "/home/u", hidden: [data] };
+  assert.match(hostHiddenCallDenial("Read", { file_path: path.join(theirs, "secret.txt") }, places) ?? "", /server's data directory/);
+  assert.equal(hostHiddenCallDenial("Read", { file_path: path.join(mine, "notes.md") }, places), undefined);
+  assert.equal(hostHiddenCallDenial("Bash", { command: `cat ${theirs}/secret.txt` }, places), undefined);
+  assert.equal(hostHiddenCallDenial("Read", "not an object", places), undefined);
 });

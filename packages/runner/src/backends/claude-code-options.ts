@@ -2,8 +2,10 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallback, Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { hostHiddenCallDenial } from "@harness/agent/host-hidden";
 import { splitModelId } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
 
@@ -156,5 +158,18 @@ export function launchOptions(input: LaunchInput): Options {
     // Restrictions only: whether there is a sandbox stays the settings' choice (`enabled` unset),
     // and these lists are added to theirs.
     ...(input.sandboxHidden?.length && { sandbox: { filesystem: { denyRead: [...input.sandboxHidden], allowRead: [input.cwd] } } }),
+    // Claude Code's file tools never reach them either, whatever its mode, rules or approvals: a
+    // PreToolUse hook runs before every call, those its rules allow included.
+    ...(input.sandboxHidden?.length && { hooks: { PreToolUse: [{ hooks: [hostHiddenHook(input.cwd, input.env.HOME ?? homedir(), input.sandboxHidden)] }] } }),
+  };
+}
+
+/** Denies the file tool calls that reach `hidden` but for `cwd` (see hostHiddenCallDenial). */
+function hostHiddenHook(cwd: string, home: string, hidden: readonly string[]): HookCallback {
+  return async (hook) => {
+    if (hook.hook_event_name !== "PreToolUse") return {};
+    const reason = hostHiddenCallDenial(hook.tool_name, hook.tool_input, { cwd, home, hidden });
+    if (reason === undefined) return {};
+    return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
   };
 }

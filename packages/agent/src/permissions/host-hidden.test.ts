@@ -77,3 +77,22 @@ test("another agent's file tool calls get the same denials, and its other calls 
   assert.equal(hostHiddenCallDenial("Bash", { command: `cat ${theirs}/secret.txt` }, places), undefined);
   assert.equal(hostHiddenCallDenial("Read", "not an object", places), undefined);
 });
+
+test("under the server with the sandbox on, a session's file tools may not change its own settings or hook scripts", (t) => {
+  const { mine, context } = place(t);
+  const sandbox = {} as NonNullable<PermissionContext["sandbox"]>;
+  const writes = [
+    { name: "Write", input: { file_path: path.join(mine, ".claude", "settings.json"), content: '{"hooks":{}}' } },
+    { name: "Write", input: { file_path: ".claude/settings.local.json", content: '{"sandbox":{"enabled":false}}' } },
+    { name: "Edit", input: { file_path: ".claude/hooks/format.sh", old_string: "a", new_string: "b" } },
+  ];
+  for (const call of writes) {
+    const decision = decide(call, { ...context("bypassPermissions", ["Edit"]), sandbox });
+    assert.equal(decision.behavior, "deny", JSON.stringify(call));
+    assert.match(decision.reason, /may not change its own settings or hook scripts/);
+  }
+  // Reading them, and writing them without the sandbox (Bash could anyway), stay as they were.
+  assert.equal(decide({ name: "Read", input: { file_path: ".claude/settings.json" } }, { ...context("bypassPermissions"), sandbox }).behavior, "allow");
+  assert.equal(decide(writes[0]!, context("bypassPermissions")).behavior, "allow");
+  assert.equal(decide({ name: "Write", input: { file_path: "src/settings.json", content: "{}" } }, { ...context("bypassPermissions"), sandbox }).behavior, "allow");
+});

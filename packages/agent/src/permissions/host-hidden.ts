@@ -30,9 +30,19 @@ export function hostHiddenDenial(accesses: readonly PathAccess[], ctx: Permissio
     }
     // A pattern whose reach is known only as it runs may lead anywhere, the hidden places included.
     if (access.uncertain !== undefined) return deny(`${doing} is denied: ${access.uncertain}, and this session may not reach the server's data directory but for its own workspace.`);
+    if (access.kind !== "read" && ctx.sandbox && (RUNS_OUTSIDE_SANDBOX.test(access.path) || RUNS_OUTSIDE_SANDBOX.test(real))) {
+      return deny(
+        `${doing} is denied: under this server, with the sandbox on, a session may not change its own settings or hook scripts, which decide what runs outside the sandbox (a hook runs as the server's user, and a setting could turn the sandbox off). The server's operator sets hooks in the server's own settings.`,
+      );
+    }
   }
   return undefined;
 }
+
+/** A workspace's settings files and hook scripts: what they say runs outside the sandbox. The
+ * sandbox keeps commands from them; under a server, the file tools are kept from them too, since
+ * whoever approves a session's calls is not the machine's owner. */
+const RUNS_OUTSIDE_SANDBOX = /(?:^|\/)\.claude\/(?:settings(?:\.local)?\.json$|hooks(?:\/|$))/;
 
 /** A directory as written and where its links lead. */
 function both(dir: string): string[] {

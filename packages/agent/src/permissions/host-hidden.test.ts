@@ -96,3 +96,12 @@ test("under the server with the sandbox on, a session's file tools may not chang
   assert.equal(decide(writes[0]!, context("bypassPermissions")).behavior, "allow");
   assert.equal(decide({ name: "Write", input: { file_path: "src/settings.json", content: "{}" } }, { ...context("bypassPermissions"), sandbox }).behavior, "allow");
 });
+
+test("Claude Code's file tools under the server may not change the workspace's settings or hook scripts either", (t) => {
+  const { mine, data } = place(t);
+  const places = { cwd: mine, home: "/home/u", hidden: [data] };
+  assert.match(hostHiddenCallDenial("Write", { file_path: path.join(mine, ".claude", "settings.json"), content: "{}" }, places) ?? "", /may not change its own settings or hook scripts/);
+  assert.match(hostHiddenCallDenial("Edit", { file_path: path.join(mine, ".claude", "hooks", "a.sh"), old_string: "a", new_string: "b" }, places) ?? "", /hook scripts/);
+  assert.equal(hostHiddenCallDenial("Read", { file_path: path.join(mine, ".claude", "settings.json") }, places), undefined);
+  assert.equal(hostHiddenCallDenial("Write", { file_path: path.join(mine, "notes.md"), content: "x" }, places), undefined);
+});

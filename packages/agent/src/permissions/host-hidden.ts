@@ -30,7 +30,7 @@ export function hostHiddenDenial(accesses: readonly PathAccess[], ctx: Permissio
     }
     // A pattern whose reach is known only as it runs may lead anywhere, the hidden places included.
     if (access.uncertain !== undefined) return deny(`${doing} is denied: ${access.uncertain}, and this session may not reach the server's data directory but for its own workspace.`);
-    if (access.kind !== "read" && ctx.sandbox && (RUNS_OUTSIDE_SANDBOX.test(access.path) || RUNS_OUTSIDE_SANDBOX.test(real))) {
+    if (access.kind !== "read" && (ctx.settingsLocked ?? ctx.sandbox !== undefined) && (RUNS_OUTSIDE_SANDBOX.test(access.path) || RUNS_OUTSIDE_SANDBOX.test(real))) {
       return deny(
         `${doing} is denied: under this server, with the sandbox on, a session may not change its own settings or hook scripts, which decide what runs outside the sandbox (a hook runs as the server's user, and a setting could turn the sandbox off). The server's operator sets hooks in the server's own settings.`,
       );

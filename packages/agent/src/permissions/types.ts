@@ -57,6 +57,9 @@ export type PermissionContext = {
    * inside them, whatever the mode, rules or approvals (a server's data directory: see
    * host-hidden.ts). */
   hostHidden?: readonly string[];
+  /** With `hostHidden`: the workspace's settings files and hook scripts are closed to the file
+   * tools too. Default: when `sandbox` is set (see host-hidden.ts). */
+  settingsLocked?: boolean;
 };
 
 export type ToolCall = { name: string; input: Record<string, unknown> };

@@ -2,8 +2,9 @@
 // last come back with the summary, as they are now, as Claude Code gives them back, so the work
 // in progress goes on without reading them all again.
 import fs from "node:fs/promises";
-import path from "node:path";
+import { shownPath } from "../permissions/paths.ts";
 import { remember, snapshotFile } from "../tools/file-state.ts";
+import { numberedLine } from "../tools/numbered-line.ts";
 import type { ToolState } from "../tools/state.ts";
 
 /** How many of the files worked with last come back. */
@@ -27,7 +28,7 @@ export async function recentFiles(state: ToolState, denied?: (tool: string, file
   for (const file of candidates) {
     if (files.length >= RECENT_FILES || budget <= 0) break;
     if (denied?.("Read", file)) continue;
-    const bytes = await textOf(file);
+    const bytes = await textBytesOf(file);
     if (bytes === undefined) continue;
     const numbered = withLineNumbers(bytes.toString("utf8"), Math.min(MAX_RECENT_FILE_CHARS, budget));
     if (numbered.text === "" && numbered.truncated) continue;
@@ -42,14 +43,14 @@ export async function recentFiles(state: ToolState, denied?: (tool: string, file
 export function recentFilesText(files: readonly RecentFile[], cwd: string): string {
   if (files.length === 0) return "";
   const sections = files.map((file) => {
-    const shown = path.relative(cwd, file.path).startsWith("..") ? file.path : path.relative(cwd, file.path);
+    const shown = shownPath(file.path, cwd);
     const note = file.truncated ? `\n(The rest of ${shown} is not shown; read it when you need it.)` : "";
     return `Contents of ${shown}, as it is now:\n${file.text}${note}`;
   });
   return `The conversation was compacted. These are the files worked with most recently, as they are now (what they held earlier may differ):\n\n${sections.join("\n\n")}`;
 }
 
-async function textOf(file: string): Promise<Buffer | undefined> {
+async function textBytesOf(file: string): Promise<Buffer | undefined> {
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile() || stat.size > MAX_RECENT_FILE_BYTES) return undefined;
@@ -66,7 +67,7 @@ function withLineNumbers(text: string, max: number): { text: string; truncated: 
   if (lines.at(-1) === "") lines.pop();
   let out = "";
   for (let i = 0; i < lines.length; i++) {
-    const line = `${String(i + 1).padStart(6, " ")}\t${lines[i]}\n`;
+    const line = `${numberedLine(i + 1, lines[i]!)}\n`;
     if (out.length + line.length > max) return { text: out.trimEnd(), truncated: true };
     out += line;
   }

@@ -1,4 +1,5 @@
 // The string replacement behind Edit and MultiEdit, as a pure function of the file's text.
+import { numberedLine } from "./numbered-line.ts";
 
 export type EditSpec = { old_string: string; new_string: string; replace_all?: boolean };
 
@@ -76,7 +77,7 @@ export function snippet(text: string, at: number, length: number): string {
   const start = Math.max(0, firstChanged - SNIPPET_CONTEXT);
   const end = Math.min(lines.length, lastChanged + SNIPPET_CONTEXT + 1, start + SNIPPET_MAX_LINES);
   const out: string[] = [];
-  for (let i = start; i < end; i++) out.push(`${String(i + 1).padStart(6, " ")}\t${lines[i].replace(/\r$/, "")}`);
+  for (let i = start; i < end; i++) out.push(numberedLine(i + 1, lines[i].replace(/\r$/, "")));
   return out.join("\n");
 }
 

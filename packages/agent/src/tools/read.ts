@@ -8,6 +8,7 @@ import type { ToolOutput } from "../types.ts";
 import { remember, snapshotFile } from "./file-state.ts";
 import { parseNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
+import { numberedLine } from "./numbered-line.ts";
 import { isImagePath, readImage } from "./read-image.ts";
 import { renderNotebook } from "./read-notebook.ts";
 import { limitsOf, type ToolState } from "./state.ts";
@@ -156,7 +157,7 @@ async function readLines(file: string, shown: string, offset: number, limit: num
       full--;
     }
     if (full > READ_MAX_LINE_CHARS) text = `${text.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`;
-    const numbered = `${String(lineNumber).padStart(6, " ")}\t${text}`;
+    const numbered = numberedLine(lineNumber, text);
     if (size + numbered.length + 1 > OUTPUT_BUDGET && out.length > 0) {
       stoppedAt = lineNumber;
       return true;

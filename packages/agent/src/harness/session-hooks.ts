@@ -3,7 +3,7 @@
 // SessionEnd (when the resources are disposed or /clear runs).
 import type { TextBlock } from "@harness/llm";
 import { systemReminder } from "../context/format-memory.ts";
-import { withUserText } from "../transcript.ts";
+import { textOf, withUserText } from "../transcript.ts";
 import type { HookHost } from "./hooks.ts";
 import { resourceInternals, type AgentResources } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
@@ -64,7 +64,9 @@ export async function subagentStartContext(ctx: RunContext): Promise<TextBlock[]
 export async function stopHookContinues(ctx: RunContext, state: RunState): Promise<boolean> {
   const event = ctx.subagent ? "SubagentStop" : "Stop";
   if (!ctx.hooks.has(event)) return false;
-  const last = lastAssistantText(state);
+  const reply = state.messages.at(-1);
+  // The text of the assistant message the model ended on, if it ended on one.
+  const last = reply?.role === "assistant" ? textOf(reply) : undefined;
   const fields = { stop_hook_active: state.stopHookActive, ...(last !== undefined && { last_assistant_message: last }) };
   const agent = ctx.options.agent;
   const result = event === "SubagentStop"
@@ -74,14 +76,6 @@ export async function stopHookContinues(ctx: RunContext, state: RunState): Promi
   state.stopHookActive = true;
   state.messages = withUserText(state.messages, `${event} hook feedback:\n${result.blockReason}`);
   return true;
-}
-
-/** The text of the last assistant message, when the model ended on one. */
-function lastAssistantText(state: RunState): string | undefined {
-  const last = state.messages.at(-1);
-  if (last?.role !== "assistant") return undefined;
-  if (typeof last.content === "string") return last.content;
-  return last.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
 }
 
 function reminderBlock(event: string, text: string): TextBlock {

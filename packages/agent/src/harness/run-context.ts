@@ -84,13 +84,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
     hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation),
-    ...(setup.loaded && { nested: createNestedMemory({
-      cwd: setup.cwd,
-      home: setup.home,
-      loaded: setup.memory,
-      ...(setup.pathRules && { pathRules: setup.pathRules }),
-      project: { root: setup.projectRoot, externalImportsApproved: setup.externalImportsApproved === true },
-    }) }),
+    ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || BASE_SYSTEM_PROMPT,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
@@ -122,16 +116,8 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     permissions,
     hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation),
     ...(parent.conversation && { conversation: parent.conversation }),
-    ...(parent.nested && {
-      nested: createNestedMemory({
-        cwd: parent.setup.cwd,
-        home: parent.setup.home,
-        loaded: parent.setup.memory,
-        ...(parent.setup.pathRules && { pathRules: parent.setup.pathRules }),
-        // The same holds on imports from outside the project as in the main run.
-        project: { root: parent.setup.projectRoot, externalImportsApproved: parent.setup.externalImportsApproved === true },
-      }),
-    }),
+    // A conversation of its own: the memory files below cwd come to it afresh.
+    ...(parent.nested && { nested: nestedMemoryOf(parent.setup) }),
     systemPrompt: options.systemPrompt ?? parent.systemPrompt,
     environment: "",
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(parent.setup.skills) : "",
@@ -139,6 +125,18 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     notice,
   };
+}
+
+/** The memory files and rules a run's tools bring in as they work (see createNestedMemory), with
+ * the same hold on imports from outside the project as the memory loaded at the start. */
+function nestedMemoryOf(setup: RunSetup): NestedMemory {
+  return createNestedMemory({
+    cwd: setup.cwd,
+    home: setup.home,
+    loaded: setup.memory,
+    ...(setup.pathRules && { pathRules: setup.pathRules }),
+    project: { root: setup.projectRoot, externalImportsApproved: setup.externalImportsApproved === true },
+  });
 }
 
 /** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is

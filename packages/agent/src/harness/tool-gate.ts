@@ -116,9 +116,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
-  if (!answer.updatedInput) return { run: true, args: input };
-  const changed = validateToolInput(tool, answer.updatedInput);
-  return changed.ok ? { run: true, args: changed.args } : refuse(`The approved input is not valid. ${changed.error}`);
+  return runWith(tool, input, answer.updatedInput, "The approved input is not valid.");
 }
 
 /** The PermissionRequest hooks' answer for a call about to be put to the user (or, in a run with
@@ -130,9 +128,15 @@ async function permissionRequestHooks(o: ToolGateOptions, call: ToolUseBlock, to
   if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionRequest hook stopped the run.");
   if (hook.permissionDecision === "deny") return refuse(hook.permissionDecisionReason ?? "Denied by a PermissionRequest hook.");
   if (hook.permissionDecision !== "allow") return undefined;
-  if (!hook.updatedInput) return { run: true, args: input };
-  const changed = validateToolInput(tool, hook.updatedInput);
-  return changed.ok ? { run: true, args: changed.args } : refuse(`A PermissionRequest hook approved an input that is not valid. ${changed.error}`);
+  return runWith(tool, input, hook.updatedInput, "A PermissionRequest hook approved an input that is not valid.");
+}
+
+/** An approved call: with `updated` in place of `input` when the approver gave one, checked as the
+ * model's input is (`invalid` opens the refusal when it fails). */
+function runWith(tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, invalid: string): Verdict {
+  if (!updated) return { run: true, args: input };
+  const changed = validateToolInput(tool, updated);
+  return changed.ok ? { run: true, args: changed.args } : refuse(`${invalid} ${changed.error}`);
 }
 
 function refuse(content: string): Verdict {

@@ -41,7 +41,9 @@ export function hostHiddenDenial(accesses: readonly PathAccess[], ctx: Permissio
 
 /** A workspace's settings files and hook scripts: what they say runs outside the sandbox. The
  * sandbox keeps commands from them; under a server, the file tools are kept from them too, since
- * whoever approves a session's calls is not the machine's owner. */
+ * whoever approves a session's calls is not the machine's owner. Narrower than decidesCommands
+ * (paths.ts), which asks in acceptEdits for what a person's git, editor or shell would run too: in
+ * a server's workspace only the harness runs things, and a session may still write its CLAUDE.md. */
 const RUNS_OUTSIDE_SANDBOX = /(?:^|\/)\.claude\/(?:settings(?:\.local)?\.json$|hooks(?:\/|$))/;
 
 /** A directory as written and where its links lead. */

@@ -57,8 +57,10 @@ test("a managed-mcp.json beside the managed settings decides alone which servers
   await project.writeHome("managed-mcp.json", JSON.stringify({ mcpServers: { company: mcpTestServerCommand() } }));
   assert.deepEqual((await serversUsed(project)).servers, ["company"], "the project's approved servers are not started");
 
-  await project.writeHome("managed-mcp.json", "{ not json");
-  const { servers, notices } = await serversUsed(project);
-  assert.deepEqual(servers, []);
-  assert.ok(notices.some((n) => /managed-mcp\.json.*as the machine's managed MCP configuration, it still keeps every other MCP server from starting/.test(n)), notices.join("\n"));
+  for (const [text, why] of [["{ not json", /managed-mcp\.json/], ['{"mcpServers": []}', /"mcpServers" must be an object/]] as const) {
+    await project.writeHome("managed-mcp.json", text);
+    const { servers, notices } = await serversUsed(project);
+    assert.deepEqual(servers, [], text);
+    assert.ok(notices.some((n) => why.test(n) && /as the machine's managed MCP configuration, it still keeps every other MCP server from starting/.test(n)), notices.join("\n"));
+  }
 });

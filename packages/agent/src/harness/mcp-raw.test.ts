@@ -202,4 +202,6 @@ test("an MCP tool's result is cut at MAX_MCP_OUTPUT_TOKENS (25,000 tokens unless
   assert.match(byDefault, /\[Output truncated: 100,000 of 200,000 characters were cut\./);
   const set = await run({ MAX_MCP_OUTPUT_TOKENS: "1000" });
   assert.match(set, /\[Output truncated: 196,000 of 200,000 characters were cut\./);
+  const unusable = await run({ MAX_MCP_OUTPUT_TOKENS: "lots" });
+  assert.match(unusable, /\[Output truncated: 100,000 of 200,000 characters were cut\./, "a value that is no number of tokens leaves the default");
 });

@@ -27,7 +27,7 @@ before(async () => {
   project = join(root, "project");
   const home = join(root, "home");
   await cp(fixture, project, { recursive: true });
-  const mcp = mcpTestServerCommand();
+  const mcp = mcpTestServerCommand({ resources: true, prompts: true });
   await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { tools: { command: mcp.command, args: mcp.args } } }));
   // Approved as Claude Code records it: in the project's entry of ~/.claude.json.
   await mkdir(home, { recursive: true });
@@ -154,6 +154,21 @@ test("the MCP server's tool and the Skill tool", async () => {
   assert.match(resultOf(events, "toolu_mcp").output, /ping-through-mcp/);
   assert.equal(resultOf(events, "toolu_skill").isError, false);
   assert.match(resultOf(events, "toolu_skill").output, /SKILL-BODY-MARKER|release-notes/);
+});
+
+test("the MCP server's prompt as a slash command, and its resources named in a prompt and read by the model", async () => {
+  const prompted = await run("/mcp__tools__review src/app.ts naming", [{ text: "Reviewed." }]);
+  assert.equal(prompted.last.type, "run.completed");
+  assert.match(text(prompted.requests[0].body.messages.at(-1)), /Please review src\/app\.ts, looking at naming\./);
+
+  const { events, requests } = await run("Summarize @tools:docs://readme", [
+    { toolUses: [{ id: "toolu_list", name: "ListMcpResourcesTool", input: { server: "tools" } }] },
+    { text: "A test server." },
+  ]);
+  assert.match(text(requests[0].body.messages.at(-1)), /Contents of tools:docs:\/\/readme:\\n# Test server/);
+  assert.ok(events.some((e) => e.type === "tool.started" && e.toolName === "ReadMcpResourceTool"), "the read shows as a tool call");
+  assert.equal(resultOf(events, "toolu_list").isError, false);
+  assert.match(resultOf(events, "toolu_list").output, /docs:\/\/logo/);
 });
 
 test("the custom sub-agent runs with its own prompt and its events carry its id", async () => {

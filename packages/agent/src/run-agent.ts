@@ -7,6 +7,7 @@ import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { attachMentionedFiles } from "./harness/command-files.ts";
+import { attachMentionedResources } from "./harness/resource-mentions.ts";
 import { runShellCommands } from "./harness/command-shells.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
@@ -67,7 +68,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const plan = planPrompt(options.prompt, setup);
   state.model = chooseModel(options, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
-  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : () => state;
+  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : plan.kind === "mcp-prompt" ? () => withPrompt(state, options.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
   const routed = providerFor(options, state.model);
   if (!routed.ok) return finish(failed(), "error", routed.error);
@@ -90,17 +91,28 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 
-  if (plan.kind === "send" && plan.expanded) {
-    if (plan.shellCommands) plan.text = await runShellCommands(ctx, state, plan.text);
-    plan.text = await attachMentionedFiles(ctx, state, plan.text);
+  let text: string;
+  if (plan.kind === "mcp-prompt") {
+    try {
+      text = await plan.command.get(plan.args, signal);
+    } catch (error) {
+      return finish(failed(), signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
+    }
+  } else {
+    text = plan.text;
+    if (plan.expanded) {
+      if (plan.shellCommands) text = await runShellCommands(ctx, state, text);
+      text = await attachMentionedFiles(ctx, state, text);
+    }
   }
-  if (signal.aborted) return finish(withPrompt(state, plan.kind === "send" ? plan.text : options.prompt), "aborted");
+  text = await attachMentionedResources(ctx, state, text);
+  if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
   const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;
   const before = state.messages.length;
-  state.messages = withUserText(state.messages, plan.text, context);
+  state.messages = withUserText(state.messages, text, context);
   if (state.messages.length > before) state.promptAt = before;
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);

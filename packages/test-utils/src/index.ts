@@ -32,7 +32,7 @@ export { mcpRawServerCommand } from "./mcp-raw-command.ts";
 export type { McpRawServerScript } from "./mcp-raw-command.ts";
 export { startMcpTestHttpServer } from "./mcp-test-http.ts";
 export type { McpTestHttpServer } from "./mcp-test-http.ts";
-export { dummyToolTopic, TEST_PNG_BASE64 } from "./mcp-test-tools.ts";
+export { dummyToolTopic, TEST_PNG_BASE64, TEST_README } from "./mcp-test-tools.ts";
 export type { McpTestServerOptions, McpTestServerState } from "./mcp-test-tools.ts";
 export { processAlive, waitFor } from "./wait.ts";
 export type { WaitOptions } from "./wait.ts";

@@ -32,7 +32,8 @@ test("--http serves Streamable HTTP, prints its URL, and stops on SIGTERM", asyn
 });
 
 test("bad arguments are refused with a message", () => {
-  assert.deepEqual(parseMcpTestServerArgs(["--tools", "3", "--http"]), { ok: true, value: { extraTools: 3, http: true } });
+  assert.deepEqual(parseMcpTestServerArgs(["--tools", "3", "--http"]), { ok: true, value: { extraTools: 3, http: true, resources: false, prompts: false } });
+  assert.deepEqual(parseMcpTestServerArgs(["--resources", "--prompts"]), { ok: true, value: { extraTools: 0, http: false, resources: true, prompts: true } });
   assert.deepEqual(parseMcpTestServerArgs(["--tools", "many"]), { ok: false, error: '--tools needs a whole number >= 0, got "many"' });
-  assert.deepEqual(parseMcpTestServerArgs(["--verbose"]), { ok: false, error: 'unknown argument "--verbose" (expected --tools N or --http)' });
+  assert.deepEqual(parseMcpTestServerArgs(["--verbose"]), { ok: false, error: 'unknown argument "--verbose" (expected --tools N, --http, --resources or --prompts)' });
 });

@@ -6,6 +6,10 @@ import { z } from "zod";
 export type McpTestServerOptions = {
   /** Extra tools `dummy_1` … `dummy_N`, each with its own description, for deferred-tool tests. */
   extraTools?: number;
+  /** Resources docs://readme (Markdown), docs://logo (a PNG) and docs://missing (whose read fails). */
+  resources?: boolean;
+  /** Prompts `review` (arguments file, required, and focus) and `hello` (none). */
+  prompts?: boolean;
 };
 
 /** Shared by every connection of one test server process. */
@@ -73,6 +77,8 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
     content: [{ type: "text", text: JSON.stringify(state) }],
   }));
 
+  if (options.resources) addResources(server);
+  if (options.prompts) addPrompts(server);
   for (let n = 1; n <= (options.extraTools ?? 0); n++) {
     const topic = dummyToolTopic(n);
     server.registerTool(
@@ -82,6 +88,37 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
     );
   }
   return server;
+}
+
+/** The text of docs://readme. */
+export const TEST_README = "# Test server\nThis server exists to be read by tests.";
+
+function addResources(server: McpServer): void {
+  server.registerResource("readme", "docs://readme", { description: "How the test server works.", mimeType: "text/markdown" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "text/markdown", text: TEST_README }],
+  }));
+  server.registerResource("logo", "docs://logo", { description: "The logo.", mimeType: "image/png" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "image/png", blob: TEST_PNG_BASE64 }],
+  }));
+  server.registerResource("missing", "docs://missing", { description: "Listed, but reading it fails." }, async () => {
+    throw new Error("docs://missing is gone");
+  });
+}
+
+function addPrompts(server: McpServer): void {
+  server.registerPrompt(
+    "review",
+    { description: "Review a file.", argsSchema: { file: z.string(), focus: z.string().optional() } },
+    ({ file, focus }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Please review ${file}${focus ? `, looking at ${focus}` : ""}.` } }],
+    }),
+  );
+  server.registerPrompt("hello", { description: "Say hello." }, () => ({
+    messages: [
+      { role: "user", content: { type: "text", text: "Say hello." } },
+      { role: "assistant", content: { type: "text", text: "Hello from the test server." } },
+    ],
+  }));
 }
 
 /** Resolves true when the signal fired before `ms` passed. */

@@ -1,3 +1,4 @@
+import { promptUsage, type McpPromptCommand } from "../mcp/prompts.ts";
 import type { Skill } from "../skills/types.ts";
 import type { SlashCommand } from "./types.ts";
 
@@ -7,14 +8,17 @@ const BUILTIN_HELP: [string, string][] = [
   ["/help", "Show this list"],
 ];
 
-/** The text /help shows: built-ins, then custom commands and user-invocable skills, by name. */
-export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; skills: readonly Skill[] }): string {
+/** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then
+ * the MCP servers' prompts. */
+export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; mcpPrompts?: readonly McpPromptCommand[] }): string {
   const custom = [
     ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.scope} command)`]),
     ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.scope} skill)`]),
   ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const lines = ["Built-in commands:", ...BUILTIN_HELP.map(line)];
   if (custom.length > 0) lines.push("", "Custom commands and skills:", ...custom.map(line));
+  const prompts = (sources.mcpPrompts ?? []).map((command): [string, string] => [promptUsage(command), `${command.description ?? "a prompt"} (MCP server ${command.server})`]);
+  if (prompts.length > 0) lines.push("", "Prompts of MCP servers:", ...prompts.map(line));
   return lines.join("\n");
 }
 

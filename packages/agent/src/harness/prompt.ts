@@ -7,9 +7,12 @@
 //   `model` frontmatter chooses the model of the run; its `!` shell commands run first, their
 //   output in their place (command-shells.ts), and the files it names with `@path` are read and put
 //   after it (command-files.ts);
+// - /mcp__<server>__<prompt> [args] asks that MCP server for the prompt (mcp/prompts.ts), and what it
+//   answers is sent; missing arguments are answered with its usage, without a model call;
 // - anything else, unknown "/words" included, is sent as typed.
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
+import { promptArguments, type McpPromptCommand } from "../mcp/prompts.ts";
 import type { RunSetup } from "./setup.ts";
 
 export type PromptPlan =
@@ -23,16 +26,21 @@ export type PromptPlan =
       expanded?: boolean;
       shellCommands?: boolean;
     }
+  | { kind: "mcp-prompt"; command: McpPromptCommand; args: Record<string, string> }
   | { kind: "help"; text: string }
   | { kind: "compact"; instructions: string }
   | { kind: "clear" };
 
-export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills">): PromptPlan {
+export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts">): PromptPlan {
   if (!prompt.trimStart().startsWith("/")) return { kind: "send", text: prompt };
   const expansion = expandSlashCommand(prompt, setup);
   switch (expansion.kind) {
-    case "none":
-      return { kind: "send", text: prompt };
+    case "none": {
+      const command = setup.mcpPrompts.find((candidate) => candidate.name === expansion.name);
+      if (!command) return { kind: "send", text: prompt };
+      const args = promptArguments(command, prompt.trim().slice(command.name.length + 1));
+      return args.ok ? { kind: "mcp-prompt", command, args: args.args } : { kind: "help", text: args.message };
+    }
     case "builtin":
       if (expansion.name === "help") return { kind: "help", text: slashCommandHelp(setup) };
       if (expansion.name === "compact") return { kind: "compact", instructions: expansion.prompt };

@@ -12,8 +12,9 @@ import type { MemoryFile } from "../context/types.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
-import { startMcp } from "../mcp/manager.ts";
+import { startMcp, type McpManager } from "../mcp/manager.ts";
 import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
+import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
@@ -62,6 +63,10 @@ export type RunSetup = {
   agents: AgentDefinition[];
   /** Tools of the connected MCP servers (none when the run brings its own `tools`). */
   mcpTools: Tool[];
+  /** Prompts of the connected MCP servers, as slash commands. */
+  mcpPrompts: McpPromptCommand[];
+  /** The connected MCP servers that have resources, which a prompt can name as `@server:uri`. */
+  mcpResourceServers: string[];
 };
 
 type Diagnostic = { file: string; key?: string; message: string };
@@ -118,7 +123,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
-  const mcpTools = options.tools === undefined ? await mcpToolsFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : [];
+  const mcp = options.tools === undefined ? await mcpFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : undefined;
 
   const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
   for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
@@ -139,7 +144,9 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     skills: skills.skills,
     commands: commands.commands,
     agents: agents.agents,
-    mcpTools,
+    mcpTools: mcp?.tools ?? [],
+    mcpPrompts: mcp?.prompts ?? [],
+    mcpResourceServers: mcp?.resourceServers ?? [],
   };
 }
 
@@ -191,6 +198,8 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     commands: [],
     agents: [],
     mcpTools: [],
+    mcpPrompts: [],
+    mcpResourceServers: [],
   };
   if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
   return setup;
@@ -284,7 +293,7 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
   };
 }
 
-async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Tool[]> {
+async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers"> | undefined> {
   const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, managedFile: o.managedFile, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {
@@ -295,7 +304,7 @@ async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: Notic
     if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
     return !blocked;
   });
-  if (servers.length === 0 || resourceInternals(resources).disposed) return [];
+  if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
   const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
@@ -303,7 +312,7 @@ async function mcpToolsFor(resources: AgentResources, o: McpWhere, notice: Notic
     ),
     o.signal,
   );
-  return manager?.tools ?? [];
+  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers };
 }
 
 export function describeDiagnostic(d: Diagnostic): string {

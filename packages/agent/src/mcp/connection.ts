@@ -4,8 +4,9 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpServerConfig } from "./config.ts";
+import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { checkTool, ToolListPage, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
@@ -22,6 +23,10 @@ export type McpConnection = {
   tools: McpToolInfo[];
   /** Tools the server listed that cannot be used, with why. */
   skippedTools: McpSkippedTool[];
+  /** The server's prompts (slash commands), listed again when it says they changed. */
+  prompts: McpPromptInfo[];
+  /** Prompts the server listed that cannot be used, or why listing them failed. */
+  skippedPrompts: string[];
   /** Resolves when the transport has closed: for stdio, when the server process is gone. */
   readonly transportClosed: Promise<void>;
   /** Set by the first closeConnection(); later calls wait for the same shutdown. */
@@ -65,7 +70,7 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
       resolve();
     };
   });
-  const connection: McpConnection = { config, client, state: "connecting", tools: [], skippedTools: [], transportClosed };
+  const connection: McpConnection = { config, client, state: "connecting", tools: [], skippedTools: [], prompts: [], skippedPrompts: [], transportClosed };
   // The server process, kept here: the transport forgets it as soon as its close() begins.
   let pid: number | null = null;
   if (transport instanceof StdioClientTransport) {
@@ -106,10 +111,12 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
       const listed = await listAllTools(client, requestOptions);
       connection.tools = listed.tools;
       connection.skippedTools = listed.skipped;
+      await listPrompts(connection, requestOptions);
     });
     if (options.signal.aborted) throw new Error("shutting down");
     connection.state = "connected";
     followToolListChanges(connection, options);
+    followPromptListChanges(connection, options);
   } catch (error) {
     connection.state = "failed";
     connection.error = timeout.aborted
@@ -140,6 +147,29 @@ function followToolListChanges(connection: McpConnection, options: ConnectOption
     }
   };
   connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listing = listing.then(relist);
+  });
+}
+
+/** Lists the server's prompts into the connection. A server whose prompts cannot be listed keeps
+ * its tools: the failure is kept in `skippedPrompts`, which the manager reports. */
+async function listPrompts(connection: McpConnection, options: { signal: AbortSignal; timeout: number }): Promise<void> {
+  try {
+    const listed = await listAllPrompts(connection, options);
+    connection.prompts = listed.prompts;
+    connection.skippedPrompts = listed.skipped;
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    connection.skippedPrompts = [`listing its prompts failed: ${withCause(error)}`];
+  }
+}
+
+/** Lists the prompts again each time the server says they changed, one listing at a time. */
+function followPromptListChanges(connection: McpConnection, options: ConnectOptions): void {
+  let listing = Promise.resolve();
+  const relist = () =>
+    connection.state === "connected" ? withRequestSignal(options.signal, (signal) => listPrompts(connection, { signal, timeout: options.timeoutMs })).catch(() => {}) : undefined;
+  connection.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
     listing = listing.then(relist);
   });
 }

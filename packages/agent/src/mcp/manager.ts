@@ -4,6 +4,8 @@ import type { Env, McpServerConfig } from "./config.ts";
 import type { McpConnection } from "./connection.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./names.ts";
+import { promptCommands, type McpPromptCommand } from "./prompts.ts";
+import { hasResources, resourceTools } from "./resources.ts";
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 /** Claude Code's default limit on what one MCP tool call puts in the conversation
@@ -38,8 +40,13 @@ export type McpManager = {
   /** Every tool of every server that connected, named `mcp__<server>__<tool>`. A server that
    * says its tools changed (notifications/tools/list_changed) is listed anew, and the new list
    * is what this holds from then on: a run takes the tools once, at its start. A server that
-   * dies keeps its tools listed, and calling them returns an is_error result. */
+   * dies keeps its tools listed, and calling them returns an is_error result. When a server has
+   * resources, ListMcpResourcesTool and ReadMcpResourceTool come last. */
   readonly tools: Tool[];
+  /** The connected servers' prompts, as slash commands named `mcp__<server>__<prompt>`. */
+  readonly prompts: McpPromptCommand[];
+  /** The names of the connected servers that have resources. */
+  readonly resourceServers: string[];
   status(): McpServerStatus[];
   /** Ends every session and stops every stdio server process. Idempotent. */
   close(): Promise<void>;
@@ -71,6 +78,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
   // listed at that point.
   let connections: McpConnection[] = [];
   const toolCounts = new Map<McpConnection, number>();
+  const resourceReaders = resourceTools(() => connections.filter(hasResources), { callTimeoutMs, maxOutputChars });
   /** Exposes the connected servers' tools, in server order; said for `reported` servers only. */
   const expose = (reported: ReadonlySet<McpConnection>) => {
     tools = [];
@@ -97,6 +105,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       }
       toolCounts.set(connection, count);
     }
+    if (connections.some(hasResources)) tools.push(...resourceReaders);
   };
   connections = await Promise.all(
     config.servers.map((server) =>
@@ -126,7 +135,8 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       continue;
     }
     const count = toolCounts.get(connection) ?? 0;
-    notice("info", `MCP server ${name} connected: ${count} tool${count === 1 ? "" : "s"}`);
+    notice("info", `MCP server ${name} connected: ${count} tool${count === 1 ? "" : "s"}${connectedExtras(connection)}`);
+    for (const problem of connection.skippedPrompts) notice("warn", `MCP server ${name}: ${problem}`);
   }
 
   let closing: Promise<void> | undefined;
@@ -142,6 +152,16 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
     get tools() {
       return tools;
     },
+    get resourceServers() {
+      return connections.filter(hasResources).map((connection) => connection.config.name);
+    },
+    get prompts() {
+      const taken = new Set<string>();
+      return connections
+        .filter((connection) => connection.state === "connected")
+        .flatMap((connection) => promptCommands(connection, connection.prompts, callTimeoutMs))
+        .filter((command) => !taken.has(command.name) && taken.add(command.name));
+    },
     status: () =>
       connections.map((connection) => ({
         name: connection.config.name,
@@ -151,6 +171,12 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       })),
     close: () => close(),
   };
+}
+
+/** ", 2 prompts, resources" for a server that has them. */
+function connectedExtras(connection: McpConnection): string {
+  const count = connection.prompts.length;
+  return `${count ? `, ${count} prompt${count === 1 ? "" : "s"}` : ""}${hasResources(connection) ? ", resources" : ""}`;
 }
 
 function positiveInt(text: string | undefined): number | undefined {

@@ -6,7 +6,8 @@ export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", 
 
 /** Tools that neither write files nor run commands, allowed in every mode unless a rule says
  * otherwise. Task is here because a sub-agent's own calls are checked one by one; KillShell only
- * stops a background shell the agent itself started. */
+ * stops a background shell the agent itself started; the MCP resource tools only read what servers
+ * the user started offer to be read, as in Claude Code. */
 export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "TodoWrite",
   "ToolSearch",
@@ -16,6 +17,8 @@ export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "Task",
   "Skill",
   "ExitPlanMode",
+  "ListMcpResourcesTool",
+  "ReadMcpResourceTool",
 ]);
 
 /** Every built-in tool a rule may name, Agent (Task's other name) included. */

@@ -1,0 +1,117 @@
+// MCP prompts (templates a server offers) as slash commands, as Claude Code has them:
+// `/mcp__<server>__<prompt> arg1 arg2` asks the server for the prompt with those arguments, in the
+// order the server lists them, and what it answers is sent as the user's prompt.
+import { z } from "zod";
+import type { McpConnection } from "./connection.ts";
+import { mcpToolName } from "./names.ts";
+import { withRequestSignal } from "./request-signal.ts";
+import { convertToolResult } from "./tool-result.ts";
+
+export type McpPromptArgument = { name: string; description?: string; required: boolean };
+/** A prompt as the server lists it. */
+export type McpPromptInfo = { name: string; description?: string; arguments: McpPromptArgument[] };
+
+export type McpPromptCommand = {
+  /** `mcp__<server>__<prompt>`, both parts sanitised as tool names are. */
+  name: string;
+  server: string;
+  description?: string;
+  arguments: readonly McpPromptArgument[];
+  /** The prompt's text with these arguments; rejects with a message fit for the user. */
+  get(args: Record<string, string>, signal: AbortSignal): Promise<string>;
+};
+
+const MAX_PROMPT_PAGES = 20;
+const PromptListPage = z.object({ prompts: z.array(z.unknown()), nextCursor: z.string().optional() });
+const GetPromptResult = z.object({ messages: z.unknown() });
+
+/** Every page of the server's prompts, each checked on its own: a malformed one is left out and
+ * named in `skipped`. A server without prompts has none. */
+export async function listAllPrompts(connection: McpConnection, options: { signal: AbortSignal; timeout: number }): Promise<{ prompts: McpPromptInfo[]; skipped: string[] }> {
+  const prompts: McpPromptInfo[] = [];
+  const skipped: string[] = [];
+  if (!connection.client.getServerCapabilities()?.prompts) return { prompts, skipped };
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PROMPT_PAGES; page++) {
+    const result = await connection.client.request({ method: "prompts/list", ...(cursor !== undefined && { params: { cursor } }) }, PromptListPage, options);
+    for (const raw of result.prompts) {
+      const checked = checkPrompt(raw);
+      if (typeof checked === "string") skipped.push(checked);
+      else prompts.push(checked);
+    }
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return { prompts, skipped };
+}
+
+function checkPrompt(raw: unknown): McpPromptInfo | string {
+  const entry = raw as Record<string, unknown> | null;
+  if (typeof entry !== "object" || entry === null || typeof entry.name !== "string" || entry.name === "") return 'a prompt without a "name"';
+  const args: McpPromptArgument[] = [];
+  if (entry.arguments !== undefined) {
+    if (!Array.isArray(entry.arguments)) return `prompt ${entry.name}: "arguments" must be a list`;
+    for (const arg of entry.arguments as unknown[]) {
+      const a = arg as Record<string, unknown> | null;
+      if (typeof a !== "object" || a === null || typeof a.name !== "string" || a.name === "") return `prompt ${entry.name}: an argument without a "name"`;
+      args.push({ name: a.name, required: a.required === true, ...(typeof a.description === "string" && { description: a.description }) });
+    }
+  }
+  return { name: entry.name, arguments: args, ...(typeof entry.description === "string" && { description: entry.description }) };
+}
+
+/** The connection's prompts as commands. */
+export function promptCommands(connection: McpConnection, prompts: readonly McpPromptInfo[], timeout: number): McpPromptCommand[] {
+  const server = connection.config.name;
+  return prompts.map((info) => ({
+    name: mcpToolName(server, info.name),
+    server,
+    ...(info.description !== undefined && { description: info.description }),
+    arguments: info.arguments,
+    get: (args, signal) => getPrompt(connection, info.name, args, signal, timeout),
+  }));
+}
+
+async function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal: AbortSignal, timeout: number): Promise<string> {
+  const server = connection.config.name;
+  if (connection.state !== "connected") throw new Error(`MCP server ${server} is not connected${connection.error ? ` (${connection.error.split("\n")[0]})` : ""}`);
+  let result: z.infer<typeof GetPromptResult>;
+  try {
+    result = await withRequestSignal(signal, (requestSignal) =>
+      connection.client.request({ method: "prompts/get", params: { name, arguments: args } }, GetPromptResult, { signal: requestSignal, timeout }),
+    );
+  } catch (error) {
+    throw new Error(`MCP server ${server} could not give prompt ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Array.isArray(result.messages)) throw new Error(`MCP server ${server} answered prompt ${name} without a list of "messages"`);
+  // Each message holds one content item, of the kinds a tool result has; images cannot go into a
+  // typed prompt and are named instead.
+  const parts = result.messages.map((message: unknown) => {
+    const content = (message as { content?: unknown } | null)?.content;
+    return convertToolResult({ content: [content] }).content;
+  });
+  const text = parts.filter((part) => part.trim() !== "").join("\n\n");
+  if (text === "") throw new Error(`MCP server ${server} answered prompt ${name} with no text`);
+  return text;
+}
+
+/** The words after the command, given to the prompt's arguments in the order it lists them; the
+ * last argument takes whatever words are left. Missing required arguments make an error that names
+ * them and shows the usage. */
+export function promptArguments(command: McpPromptCommand, given: string): { ok: true; args: Record<string, string> } | { ok: false; message: string } {
+  const words = given.trim() === "" ? [] : given.trim().split(/\s+/);
+  const args: Record<string, string> = {};
+  command.arguments.forEach((arg, i) => {
+    const last = i === command.arguments.length - 1;
+    const value = last ? words.slice(i).join(" ") : words[i];
+    if (value) args[arg.name] = value;
+  });
+  const missing = command.arguments.filter((arg) => arg.required && args[arg.name] === undefined).map((arg) => arg.name);
+  if (missing.length > 0) return { ok: false, message: `/${command.name} needs ${missing.join(", ")}. Usage: ${promptUsage(command)}` };
+  if (command.arguments.length === 0 && words.length > 0) return { ok: false, message: `/${command.name} takes no arguments.` };
+  return { ok: true, args };
+}
+
+export function promptUsage(command: McpPromptCommand): string {
+  return [`/${command.name}`, ...command.arguments.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`))].join(" ");
+}

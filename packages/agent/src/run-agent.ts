@@ -99,11 +99,8 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       return finish(failed(), signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
     }
   } else {
-    text = plan.text;
-    if (plan.expanded) {
-      if (plan.shellCommands) text = await runShellCommands(ctx, state, text);
-      text = await attachMentionedFiles(ctx, state, text);
-    }
+    text = plan.shellCommands ? await runShellCommands(ctx, state, plan.text) : plan.text;
+    text = await attachMentionedFiles(ctx, state, text);
   }
   text = await attachMentionedResources(ctx, state, text);
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");

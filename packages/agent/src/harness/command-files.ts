@@ -1,5 +1,6 @@
-// The files a slash command's or skill's text names with `@path`, read as it expands and put after
-// its prompt, as Claude Code includes them ("Review @src/app.ts"). They are read with the Read tool,
+// The files a prompt names with `@path` ("Review @src/app.ts"), the user's own or a slash command's
+// or skill's text, read as it is sent and put after it, as Claude Code attaches them. They are read
+// with the Read tool,
 // through the same gate as the model's calls (deny rules, the working directories, approval where
 // someone can give it), and the user sees them as tool calls. A mention that names no file is text.
 import { statSync } from "node:fs";

@@ -201,7 +201,14 @@ test("files a command names with @path are read as it expands (through the gate)
     events.flatMap((e) => (e.type === "tool.started" ? [e.toolName] : [])),
     ["Read", "Read"],
   );
-  // A plain prompt's mentions are left as they are.
-  const plain = await runInProject(project, [{ text: "ok" }], { prompt: "what about @src/app.ts?" });
-  assert.equal(String(withoutCacheMarks(plain.provider.requests[0].messages)[0].content), "what about @src/app.ts?");
+  // The user's own prompt names files the same way; an address or a handle stays text.
+  const plain = await runInProject(project, [{ text: "ok" }], { prompt: "what about @src/app.ts? ask me@example.com or @alice" });
+  assert.equal(
+    String(withoutCacheMarks(plain.provider.requests[0].messages)[0].content),
+    "what about @src/app.ts? ask me@example.com or @alice\n\nContents of src/app.ts:\n     1\texport const answer = 42;",
+  );
+  assert.deepEqual(
+    plain.events.flatMap((e) => (e.type === "tool.started" ? [e.toolName] : [])),
+    ["Read"],
+  );
 });

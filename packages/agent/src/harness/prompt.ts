@@ -5,11 +5,12 @@
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
 //   `model` frontmatter chooses the model of the run; its `!` shell commands run first, their
-//   output in their place (command-shells.ts), and the files it names with `@path` are read and put
-//   after it (command-files.ts);
+//   output in their place (command-shells.ts);
 // - /mcp__<server>__<prompt> [args] asks that MCP server for the prompt (mcp/prompts.ts), and what it
 //   answers is sent; missing arguments are answered with its usage, without a model call;
 // - anything else, unknown "/words" included, is sent as typed.
+// Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
+// and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments, type McpPromptCommand } from "../mcp/prompts.ts";
@@ -21,9 +22,7 @@ export type PromptPlan =
       text: string;
       model?: string;
       allowedTools?: string[];
-      /** A custom command's or skill's text: its `!` commands run (`shellCommands`) and the files it
-       * names with `@path` are read before it is sent. */
-      expanded?: boolean;
+      /** A custom command's or skill's text whose `!` commands run before it is sent. */
       shellCommands?: boolean;
     }
   | { kind: "mcp-prompt"; command: McpPromptCommand; args: Record<string, string> }
@@ -46,7 +45,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
       if (expansion.name === "compact") return { kind: "compact", instructions: expansion.prompt };
       return { kind: "clear" };
     default: {
-      const plan: PromptPlan = { kind: "send", text: expansion.prompt, expanded: true };
+      const plan: PromptPlan = { kind: "send", text: expansion.prompt };
       if (expansion.model) plan.model = expansion.model;
       if (expansion.allowedTools) plan.allowedTools = expansion.allowedTools;
       if (expansion.shellCommands.length > 0) plan.shellCommands = true;

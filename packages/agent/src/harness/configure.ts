@@ -1,7 +1,6 @@
 // Configuration changes that arrive while a run is in flight. They queue up as they come and are
 // applied together just before the next model call, so a turn never sees half of a change.
 import type { RunConfigureChange } from "../types.ts";
-import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { providerFor } from "./model.ts";
 import { BYPASS_DISABLED } from "../settings/context.ts";
 import type { RunContext } from "./run-context.ts";
@@ -28,7 +27,7 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
   }
   if (change.maxTurns !== undefined) ctx.maxTurns = change.maxTurns;
   // Empty means the default, as it does for a run's options (and for the session's next run).
-  if (change.systemPrompt !== undefined) ctx.systemPrompt = change.systemPrompt || BASE_SYSTEM_PROMPT;
+  if (change.systemPrompt !== undefined) ctx.systemPrompt = change.systemPrompt || ctx.setup.basePrompt;
   if (change.effort !== undefined) ctx.options = { ...ctx.options, effort: change.effort };
   if (change.model !== undefined && change.model !== ctx.model) {
     // A run given its provider keeps it (only the model name changes); otherwise it is routed anew.

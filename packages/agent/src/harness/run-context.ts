@@ -14,7 +14,6 @@ import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
 import { bashToolFor } from "../tools/bash.ts";
-import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
@@ -85,7 +84,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     permissions,
     hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation),
     ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
-    systemPrompt: options.systemPrompt || BASE_SYSTEM_PROMPT,
+    systemPrompt: options.systemPrompt || setup.basePrompt,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
     subagent: false,

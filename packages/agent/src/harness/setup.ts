@@ -7,6 +7,7 @@ import { discoverCommands } from "../commands/discover.ts";
 import type { SlashCommand } from "../commands/types.ts";
 import { gitSnapshot, type GitSnapshot } from "../context/git-snapshot.ts";
 import { loadMemory } from "../context/load-memory.ts";
+import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
@@ -26,6 +27,7 @@ import { withRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext } from "../permissions/types.ts";
 import { sandboxPolicy, type SandboxPolicy } from "../sandbox/policy.ts";
 import { sandboxUnavailable } from "../sandbox/runtime.ts";
+import { BASE_SYSTEM_PROMPT, styledSystemPrompt } from "../system-prompt.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
 import { configPathExists } from "../config-files.ts";
@@ -67,6 +69,9 @@ export type RunSetup = {
   mcpPrompts: McpPromptCommand[];
   /** The connected MCP servers that have resources, which a prompt can name as `@server:uri`. */
   mcpResourceServers: string[];
+  /** The main agent's system prompt when the run gives none: the default, or the one of the
+   * settings' `outputStyle`. */
+  basePrompt: string;
 };
 
 type Diagnostic = { file: string; key?: string; message: string };
@@ -125,8 +130,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   );
   const mcp = options.tools === undefined ? await mcpFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : undefined;
 
-  const [memory, skills, commands, agents, git] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]);
-  for (const load of [memory, skills, commands, agents]) report(load.diagnostics);
+  const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, where)]);
+  for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
   return {
     loaded: true,
     cwd,
@@ -147,6 +152,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpTools: mcp?.tools ?? [],
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
+    basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };
 }
 
@@ -200,6 +206,7 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     mcpTools: [],
     mcpPrompts: [],
     mcpResourceServers: [],
+    basePrompt: BASE_SYSTEM_PROMPT,
   };
   if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
   return setup;

@@ -47,6 +47,7 @@ export const settingsSchema = z.looseObject({
   hooks: z.record(z.string(), z.array(hookGroupSchema)).optional(),
   env: envSchema.optional(),
   model: z.string().optional(),
+  outputStyle: z.string().optional(),
   mcpServers: z.record(z.string(), z.looseObject({})).optional(),
   enabledMcpjsonServers: stringList.optional(),
   disabledMcpjsonServers: stringList.optional(),

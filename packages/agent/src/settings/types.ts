@@ -34,6 +34,8 @@ export type Settings = {
   hooks?: Record<string, HookGroupSettings[]>;
   env?: Record<string, string>;
   model?: string;
+  /** The output style of the main agent's replies (context/output-styles.ts). */
+  outputStyle?: string;
   mcpServers?: Record<string, Record<string, unknown>>;
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];

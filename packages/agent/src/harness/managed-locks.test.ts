@@ -35,6 +35,27 @@ test("allowManagedHooksOnly: a project's disableAllHooks does not silence the ma
   assert.equal(await project.exists("managed-hook-ran"), true);
 });
 
+test("a project's or user's disableAllHooks turns off their hooks but not the managed settings' hooks", async (t) => {
+  const project = await tempProject(t);
+  const projectHook = await project.hook("mark.sh", `touch "$CLAUDE_PROJECT_DIR/project-hook-ran"`);
+  await project.settings({ disableAllHooks: true, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: projectHook }] }] } });
+  await project.settings({ disableAllHooks: true }, "user");
+  await managed(project, { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch "${project.root}/managed-hook-ran"` }] }] } });
+  await runInProject(project, [{ text: "hi" }]);
+  assert.equal(await project.exists("managed-hook-ran"), true);
+  assert.equal(await project.exists("project-hook-ran"), false);
+});
+
+test("the managed settings' disableAllHooks turns off every hook, the managed ones included", async (t) => {
+  const project = await tempProject(t);
+  const projectHook = await project.hook("mark.sh", `touch "$CLAUDE_PROJECT_DIR/project-hook-ran"`);
+  await project.settings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: projectHook }] }] } });
+  await managed(project, { disableAllHooks: true, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch "${project.root}/managed-hook-ran"` }] }] } });
+  await runInProject(project, [{ text: "hi" }]);
+  assert.equal(await project.exists("managed-hook-ran"), false);
+  assert.equal(await project.exists("project-hook-ran"), false);
+});
+
 test("allowManagedPermissionRulesOnly: a skill's or a command's allowed-tools add no rule either", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/skills/helper/SKILL.md", "---\nname: helper\ndescription: helps\nallowed-tools: Bash\n---\nDo it.");

@@ -104,12 +104,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
-  // Under allowManagedHooksOnly, only the managed settings decide about hooks, turning them all off
-  // included: a project's disableAllHooks must not silence the managed ones.
-  const managedOnly = loadedSettings.locks.managedHooksOnly;
-  const hookSources = managedOnly ? loadedSettings.sources.filter((source) => source.scope === "managed") : loadedSettings.sources;
-  const hooksOff = (managedOnly ? hookSources.at(-1)?.settings : settings)?.disableAllHooks === true;
-  const hooks = hooksOff ? {} : hooksOf(hookSources, report);
+  const hooks = hooksOf(hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), report);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,
@@ -231,6 +226,15 @@ export function environmentOf(base: Readonly<Record<string, string | undefined>>
 }
 
 /** Every scope's hooks run, lowest precedence first (as Claude Code merges them). */
+/** The settings whose hooks run, as in Claude Code: none when the managed settings say
+ * disableAllHooks; the managed ones only under allowManagedHooksOnly, or when another scope says
+ * disableAllHooks (a user's or a repository's settings cannot silence the organisation's hooks). */
+function hookSourcesOf(sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): SettingsSource[] {
+  const managed = sources.filter((source) => source.scope === "managed");
+  if (managed.some((source) => source.settings.disableAllHooks === true)) return [];
+  return managedOnly || merged.disableAllHooks === true ? managed : [...sources];
+}
+
 function hooksOf(sources: readonly { path: string; settings: Settings }[], report: (d: readonly Diagnostic[]) => void): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);

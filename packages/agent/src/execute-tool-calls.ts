@@ -14,8 +14,9 @@ export const INTERRUPTED = "Interrupted by user";
 /** What happens around each valid call: hooks and the permission check before it, hooks and
  * reminders after it. */
 export type ToolGate = {
-  /** The arguments to run the tool with, or the result to answer with instead of running it. */
-  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal): Promise<{ run: true; args: unknown } | { run: false; output: ToolOutput }>;
+  /** The arguments to run the tool with, or the result to answer with instead of running it;
+   * `notes` (a PreToolUse hook's additional context) go with the tool_result either way. */
+  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput }) & { notes?: string[] }>;
   /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders). */
   after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal): Promise<string[]>;
 };
@@ -75,16 +76,18 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;
+  let early: string[] = [];
   if (run.gate) {
     const verdict = await run.gate.before(call, prepared.tool, args, run.signal);
-    if (!verdict.run) return { output: verdict.output, notes: [], denied: true };
+    early = verdict.notes ?? [];
+    if (!verdict.run) return { output: verdict.output, notes: early, denied: true };
     args = verdict.args;
   }
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
   const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id };
   const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
   const notes = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : [];
-  return { output, notes };
+  return { output, notes: [...early, ...notes] };
 }
 
 async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {

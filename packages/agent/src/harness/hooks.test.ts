@@ -53,6 +53,33 @@ test("a PreToolUse hook may rewrite the input and allow a call the rules would h
   assert.equal(await project.exists("original.txt"), false);
 });
 
+test("a PreToolUse hook's additional context reaches the model with the tool result, whether the call runs or is refused", async (t) => {
+  const project = await tempProject(t);
+  const context = await project.hook(
+    "context.sh",
+    `input=$(cat)\nextra=''\nif printf '%s' "$input" | grep -q '"command":"rm '; then extra=',"permissionDecision":"deny","permissionDecisionReason":"no rm"'; fi\nprintf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Use the Makefile targets"%s}}' "$extra"`,
+  );
+  await project.settings({ hooks: { PreToolUse: hookGroup(context, "Bash") } });
+  const { provider } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_echo", name: "Bash", input: { command: "echo ran" } },
+          { id: "toolu_rm", name: "Bash", input: { command: "rm -f nothing" } },
+        ],
+      },
+      { text: "ok" },
+    ],
+    { permissionMode: "bypassPermissions" },
+  );
+
+  const [echo, rm] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.equal(echo.content, "ran\n\n<system-reminder>\nUse the Makefile targets\n</system-reminder>");
+  assert.equal(rm.content, "Blocked by a PreToolUse hook: no rm\n\n<system-reminder>\nUse the Makefile targets\n</system-reminder>");
+  assert.equal(rm.is_error, true);
+});
+
 test("a PostToolUse hook's additional context and block reason reach the model with the tool result", async (t) => {
   const project = await tempProject(t);
   await project.write("a.txt", "alpha\n");

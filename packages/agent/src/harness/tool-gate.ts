@@ -34,22 +34,12 @@ type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput }
 export function createToolGate(o: ToolGateOptions): ToolGate {
   return {
     async before(call, tool, args, signal) {
-      let input = args as Record<string, unknown>;
-      let hook: HookResult | undefined;
-      if (o.hooks.has("PreToolUse")) {
-        hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, signal);
-        if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
-        if (hook.permissionDecision === "deny") return refuse(hookDenial(hook.blockReason));
-        if (hook.updatedInput) {
-          const changed = validateToolInput(tool, hook.updatedInput);
-          if (!changed.ok) return refuse(`A PreToolUse hook changed the input to one that is not valid. ${changed.error}`);
-          input = changed.args as Record<string, unknown>;
-        }
-      }
-      const decision = permissionDecision(call.name, input, o.permissions, hook);
-      if (decision.behavior === "deny") return refuse(decision.reason);
-      if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, signal);
-      return { run: true, args: input };
+      if (!o.hooks.has("PreToolUse")) return gate(o, call, tool, args as Record<string, unknown>, undefined, signal);
+      const hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, signal);
+      if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
+      const verdict = await gate(o, call, tool, args as Record<string, unknown>, hook, signal);
+      // The hooks' additional context reaches the model whether or not the call runs.
+      return hook.additionalContext.length > 0 ? { ...verdict, notes: hook.additionalContext.map((context) => systemReminder(context)) } : verdict;
     },
 
     async after(call, tool, args, output, signal) {
@@ -75,6 +65,22 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
       return notes;
     },
   };
+}
+
+/** The call after its PreToolUse hooks (`hook`, when there are any): refused, run, or put to the
+ * user. */
+async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Record<string, unknown>, hook: HookResult | undefined, signal: AbortSignal): Promise<Verdict> {
+  let input = args;
+  if (hook?.permissionDecision === "deny") return refuse(hookDenial(hook.blockReason));
+  if (hook?.updatedInput) {
+    const changed = validateToolInput(tool, hook.updatedInput);
+    if (!changed.ok) return refuse(`A PreToolUse hook changed the input to one that is not valid. ${changed.error}`);
+    input = changed.args as Record<string, unknown>;
+  }
+  const decision = permissionDecision(call.name, input, o.permissions, hook);
+  if (decision.behavior === "deny") return refuse(decision.reason);
+  if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, signal);
+  return { run: true, args: input };
 }
 
 /** The permission decision with a PreToolUse hook's say. As in Claude Code, a hook's "allow" skips

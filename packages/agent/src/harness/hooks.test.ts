@@ -316,3 +316,14 @@ test("a PostToolUseFailure hook hears a failed call with its error, and what it 
   const [result] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
   assert.match(String(result.content), /<system-reminder>\nTry make -k\n<\/system-reminder>/);
 });
+
+test("a PostToolUseFailure hook that exits 2 has its stderr shown to the model with the failed call's result", async (t) => {
+  const project = await tempProject(t);
+  const hook = await project.hook("failure.sh", `cat > /dev/null\necho "run make deps first" >&2\nexit 2`);
+  await project.settings({ hooks: { PostToolUseFailure: hookGroup(hook, "Bash") } });
+  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "toolu_f", name: "Bash", input: { command: "echo broke >&2; exit 1" } }] }, { text: "ok" }], { permissionMode: "bypassPermissions" });
+  const [result] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.equal(result.is_error, true);
+  assert.match(String(result.content), /broke[\s\S]*\n\nPostToolUseFailure hook feedback:\nrun make deps first$/);
+  assert.ok(!events.some((e) => e.type === "notice" && /run make deps first/.test(e.message)), "the feedback is the model's, not a warning");
+});

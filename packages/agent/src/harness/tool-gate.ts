@@ -53,6 +53,7 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
         const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error: outputText(output), is_interrupt: signal.aborted };
         const hook = await o.hooks.run("PostToolUseFailure", fields, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUseFailure hook stopped the run.");
+        if (hook.blocked) notes.push(`PostToolUseFailure hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
       }
       const target = o.nested ? touchedPath(tool.name, args) : undefined;

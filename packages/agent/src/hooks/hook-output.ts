@@ -38,8 +38,9 @@ const permissionRequestDecision = z.union([
   z.looseObject({ behavior: z.literal("deny"), message: z.string().optional(), interrupt: z.boolean().optional() }),
 ]);
 
-/** Events whose exit code 2 blocks something; on the others its stderr only reaches the user. */
-const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
+/** Events whose exit code 2 blocks something, or (after a tool call) gives its stderr to the
+ * model; on the others its stderr only reaches the user. */
+const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop"]);
 /** Events whose plain (non-JSON) stdout on exit 0 is added to the model's context. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
 /** Events that honour `decision: "block"` in JSON output. */

@@ -154,7 +154,8 @@ export type HookRunResult = {
  * - PermissionRequest: `permissionDecision` "allow" → run the call without asking (with
  *   `updatedInput` when present); "deny" → refuse it, `permissionDecisionReason` being what the
  *   model sees; none → ask as usual.
- * - PostToolUse: `blocked` → show `blockReason` to the model with the tool result (the tool has run).
+ * - PostToolUse, PostToolUseFailure: `blocked` → show `blockReason` to the model with the tool
+ *   result (the tool has run, or failed).
  * - UserPromptSubmit: `blocked` → drop the prompt (it never reaches the model or the transcript)
  *   and show `blockReason` to the user.
  * - Stop / SubagentStop: `blocked` → do not stop; give `blockReason` to the model as what to do

@@ -327,3 +327,17 @@ test("a PostToolUseFailure hook that exits 2 has its stderr shown to the model w
   assert.match(String(result.content), /broke[\s\S]*\n\nPostToolUseFailure hook feedback:\nrun make deps first$/);
   assert.ok(!events.some((e) => e.type === "notice" && /run make deps first/.test(e.message)), "the feedback is the model's, not a warning");
 });
+
+test("a hook that prints megabytes puts at most 10,000 characters of it into the conversation, saying how much was cut", async (t) => {
+  const project = await tempProject(t);
+  const flood = await project.hook("flood.sh", `cat > /dev/null\nhead -c 3000000 /dev/zero | tr '\\0' 'a'`);
+  const floodErr = await project.hook("flood-err.sh", `cat > /dev/null\nhead -c 3000000 /dev/zero | tr '\\0' 'b' >&2\nexit 2`);
+  await project.settings({ hooks: { UserPromptSubmit: hookGroup(flood), PostToolUse: hookGroup(floodErr, "Bash") } });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_b", name: "Bash", input: { command: "echo ran" } }] }, { text: "ok" }], { permissionMode: "bypassPermissions" });
+
+  const sent = JSON.stringify(provider.requests[1].messages);
+  assert.ok(sent.length < 40_000, `the conversation holds ${sent.length} characters`);
+  assert.match(sent, /a{10000}\\n\\n\[Hook output truncated: 1,038,\d{3} of 1,048,\d{3} characters were cut\.\]/);
+  const [result] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.match(String(result.content), /^ran\n\nPostToolUse hook feedback:\nb{10000}\n\n\[Hook output truncated: [\d,]+ of [\d,]+ characters were cut\.\]$/);
+});

@@ -47,10 +47,32 @@ const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPrompt
 const DECISION_EVENTS: ReadonlySet<HookEventName> = new Set(["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SubagentStart"]);
 
+/** Longest text, in characters, that one hook puts into the conversation or a notice (its context,
+ * a reason, a message), as in Claude Code: a hook that prints megabytes must not fill the model's
+ * context window, nor make every later request of the conversation too long. */
+export const MAX_HOOK_TEXT_CHARS = 10_000;
+
 /** Reads one finished hook the way Claude Code does: exit 0 → success, its stdout read as JSON
  * output when it is a JSON object; exit 2 → blocking error with stderr as the reason; anything
- * else (including a timeout) → a non-blocking error for the user. */
+ * else (including a timeout) → a non-blocking error for the user. Each text it gives is cut to
+ * MAX_HOOK_TEXT_CHARS. */
 export function interpretHookRun(event: HookEventName, run: HookRunResult): HookEffect {
+  const effect = readHookRun(event, run);
+  if (effect.block !== undefined) effect.block = capped(effect.block);
+  if (effect.additionalContext !== undefined) effect.additionalContext = capped(effect.additionalContext);
+  if (effect.permission?.reason !== undefined) effect.permission.reason = capped(effect.permission.reason);
+  if (effect.stop?.reason !== undefined) effect.stop.reason = capped(effect.stop.reason);
+  effect.userMessages = effect.userMessages.map(capped);
+  return effect;
+}
+
+function capped(text: string): string {
+  if (text.length <= MAX_HOOK_TEXT_CHARS) return text;
+  const cut = text.length - MAX_HOOK_TEXT_CHARS;
+  return `${text.slice(0, MAX_HOOK_TEXT_CHARS)}\n\n[Hook output truncated: ${cut.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters were cut.]`;
+}
+
+function readHookRun(event: HookEventName, run: HookRunResult): HookEffect {
   const effect: HookEffect = { userMessages: [], suppressOutput: false };
   const label = `${event} hook \`${run.command}\``;
   const stderr = run.stderr.trim();

@@ -87,7 +87,8 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
     },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
-  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}));
+  // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).
+  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, () => state.messages));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 

@@ -341,3 +341,18 @@ test("a hook that prints megabytes puts at most 10,000 characters of it into the
   const [result] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
   assert.match(String(result.content), /^ran\n\nPostToolUse hook feedback:\nb{10000}\n\n\[Hook output truncated: [\d,]+ of [\d,]+ characters were cut\.\]$/);
 });
+
+test("a SessionEnd hook can read the conversation at its transcript_path when the resources are disposed", async (t) => {
+  const project = await tempProject(t);
+  const end = await project.hook("end.sh", `input=$(cat)\nprintf '%s' "$input" > "$CLAUDE_PROJECT_DIR/end.json"\ncp "$(printf '%s' "$input" | sed -E 's/.*"transcript_path":"([^"]*)".*/\\1/')" "$CLAUDE_PROJECT_DIR/archived.jsonl"`);
+  await project.settings({ hooks: { SessionEnd: hookGroup(end) } });
+  const resources = createAgentResources();
+  await runInProject(project, [{ text: "All done." }], { prompt: "Ship it", resources });
+  await resources.dispose();
+
+  const input = JSON.parse(await project.read("end.json")) as { hook_event_name: string; reason: string; transcript_path: string };
+  assert.deepEqual([input.hook_event_name, input.reason], ["SessionEnd", "other"]);
+  assert.notEqual(input.transcript_path, "");
+  const lines = (await project.read("archived.jsonl")).trim().split("\n").map((line) => JSON.parse(line) as { message: { content: unknown } });
+  assert.deepEqual(lines.map((line) => line.message.content), ["Ship it", [{ type: "text", text: "All done." }]]);
+});

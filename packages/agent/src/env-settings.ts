@@ -5,6 +5,7 @@
 // refused at start, naming the variable, rather than silently ignored.
 import { baseUrlProblems, resolveRetrySettings } from "@harness/llm";
 import { compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
+import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
 import { deferThresholdSetting } from "./tool-registry/registry.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -17,7 +18,7 @@ export function envSettingProblems(env: Env): string[] {
   } catch (error) {
     problems.push((error as Error).message);
   }
-  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env)]) {
+  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env)]) {
     if (setting.problem) problems.push(setting.problem);
   }
   return problems;

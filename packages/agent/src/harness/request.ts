@@ -3,6 +3,7 @@
 import type { ModelMessage, ModelRequest, ToolSchema } from "@harness/llm";
 import { assembleRequestContext } from "../context/assemble.ts";
 import type { Tool } from "../types.ts";
+import { withOutputLimits } from "./output-tokens.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Tools are long-lived objects; their schemas are built once. */
@@ -32,7 +33,5 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
   });
   const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
   if (assembled.tools.length > 0) request.tools = assembled.tools;
-  if (options.thinking) request.thinking = options.thinking;
-  if (options.effort) request.effort = options.effort;
-  return { request, prefixTokens: assembled.prefixTokens };
+  return { request: withOutputLimits(request, options), prefixTokens: assembled.prefixTokens };
 }

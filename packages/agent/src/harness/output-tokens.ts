@@ -1,0 +1,32 @@
+// Claude Code's limits on what the model writes, from the environment or a settings file's `env`:
+// CLAUDE_CODE_MAX_OUTPUT_TOKENS, the most tokens a reply may have (max_tokens), and
+// MAX_THINKING_TOKENS, the thinking budget (0 turns thinking off).
+import type { ModelRequest } from "@harness/llm";
+import { wholeSetting, type EnvSetting } from "../env-number.ts";
+import type { RunAgentOptions } from "../types.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function outputTokensSetting(env: Env): EnvSetting {
+  return wholeSetting(env, "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "tokens", 1);
+}
+
+export function thinkingTokensSetting(env: Env): EnvSetting {
+  return wholeSetting(env, "MAX_THINKING_TOKENS", "tokens", 0);
+}
+
+/** The request's max_tokens and thinking: the run's own thinking or effort wins over
+ * MAX_THINKING_TOKENS (a session that chose an effort keeps it); a value that is not a whole
+ * number leaves the default (`harness run` and `harness serve` refuse it at start). */
+export function withOutputLimits(request: ModelRequest, options: Pick<RunAgentOptions, "env" | "thinking" | "effort">): ModelRequest {
+  const env = options.env ?? process.env;
+  const maxTokens = outputTokensSetting(env).value;
+  if (maxTokens !== undefined) request.maxTokens = maxTokens;
+  if (options.thinking) request.thinking = options.thinking;
+  else if (!options.effort) {
+    const budget = thinkingTokensSetting(env).value;
+    if (budget !== undefined) request.thinking = { budgetTokens: budget };
+  }
+  if (options.effort) request.effort = options.effort;
+  return request;
+}

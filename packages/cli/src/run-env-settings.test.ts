@@ -1,0 +1,46 @@
+// Claude Code's environment variables and settings, as `harness run` takes them from the
+// environment and from a settings file's `env`; checked on what the model is sent.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+/** A home directory whose ~/.claude/settings.json holds `settings`. */
+function homeWith(t: { after(fn: () => unknown): void }, settings: Record<string, unknown>): string {
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(settings));
+  return home;
+}
+
+test("CLAUDE_CODE_MAX_OUTPUT_TOKENS and MAX_THINKING_TOKENS set max_tokens and the thinking budget, from the environment or the settings' env", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }] }));
+  const dir = tempDir(t);
+  const model = ["--model", "claude-sonnet-4-5"];
+  const fromEnv = await harness(["run", "--cwd", dir, ...model, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, CLAUDE_CODE_MAX_OUTPUT_TOKENS: "4000", MAX_THINKING_TOKENS: "2048" }).result;
+  assert.equal(fromEnv.code, 0, fromEnv.stderr);
+  assert.equal(fake.requests[0].body.max_tokens, 4000);
+  assert.deepEqual(fake.requests[0].body.thinking, { type: "enabled", budget_tokens: 2048 });
+
+  const home = homeWith(t, { env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: "5000", MAX_THINKING_TOKENS: "3000" } });
+  const fromSettings = await harness(["run", "--cwd", dir, ...model, "hi"], { HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(fromSettings.code, 0, fromSettings.stderr);
+  assert.equal(fake.requests[1].body.max_tokens, 5000);
+  assert.deepEqual(fake.requests[1].body.thinking, { type: "enabled", budget_tokens: 3000 });
+
+  const off = await harness(["run", "--cwd", dir, ...model, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, MAX_THINKING_TOKENS: "0" }).result;
+  assert.equal(off.code, 0, off.stderr);
+  assert.equal(fake.requests[2].body.max_tokens, 32000);
+  assert.equal(fake.requests[2].body.thinking, undefined);
+});
+
+test("a CLAUDE_CODE_MAX_OUTPUT_TOKENS or MAX_THINKING_TOKENS that is no whole number is refused at start, naming it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const dir = tempDir(t);
+  const { code, stderr } = await harness(["run", "--cwd", dir, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, CLAUDE_CODE_MAX_OUTPUT_TOKENS: "lots", MAX_THINKING_TOKENS: "-1" }).result;
+  assert.equal(code, 1);
+  assert.equal(stderr, 'harness: CLAUDE_CODE_MAX_OUTPUT_TOKENS must be a whole number of tokens, got "lots"; MAX_THINKING_TOKENS must be a whole number of tokens, got "-1"\n');
+  assert.equal(fake.requests.length, 0);
+});

@@ -21,6 +21,15 @@ test("the environment holds only what Claude Code needs, nothing else of the run
   assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
 });
 
+test("where the model is reached is laid over every settings file as command-line settings: the given endpoint, else Anthropic's, and no proxy", () => {
+  const base = { query: { prompt: "p" }, cwd: "/w", executable: "/bin/claude", settingSources: ["project" as const], canUseTool: async () => ({ behavior: "deny" as const, message: "no" }), abortController: new AbortController(), stderr: () => {} };
+  const given = launchOptions({ ...base, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128" } }).settings;
+  assert.deepEqual(given, { env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "" } });
+  const none = launchOptions({ ...base, env: {} }).settings as { env: Record<string, string> };
+  assert.equal(none.env.ANTHROPIC_BASE_URL, "https://api.anthropic.com");
+  assert.equal(none.env.HTTP_PROXY, "");
+});
+
 test("bypassPermissions is carried out by the harness on top of acceptEdits; other modes pass through", () => {
   assert.equal(claudePermissionMode("bypassPermissions"), "acceptEdits");
   assert.equal(claudePermissionMode("plan"), "plan");

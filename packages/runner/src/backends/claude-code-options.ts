@@ -105,6 +105,23 @@ export function claudeCodeEnv(input: {
   return { ...env, ...input.extra };
 }
 
+/** The variables that say where Claude Code reaches the model: its endpoint and the proxies
+ * between. */
+const ENDPOINT_VARIABLES = ["ANTHROPIC_BASE_URL", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] as const;
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+/** Where Claude Code reaches the model, as its environment (claudeCodeEnv) says, laid over every
+ * settings file as command-line settings (`--settings`, which rank above the workspace's own).
+ * Claude Code applies a settings file's `env` over its environment, and a workspace's
+ * `.claude/settings*.json` must not send the key it is given elsewhere (an ANTHROPIC_BASE_URL or a
+ * proxy of its choosing), as the builtin backend keeps it from doing. An empty proxy is none. */
+export function pinnedEndpointEnv(env: Record<string, string>): Record<string, string> {
+  const pinned: Record<string, string> = {};
+  for (const name of ENDPOINT_VARIABLES) pinned[name] = env[name] ?? (name === "ANTHROPIC_BASE_URL" ? ANTHROPIC_DEFAULT_BASE_URL : "");
+  return pinned;
+}
+
 /** The mode Claude Code itself runs in. "bypassPermissions" is carried out by the harness instead:
  * Claude Code runs in acceptEdits and every call it would ask about is approved by canUseTool.
  * Claude Code refuses --dangerously-skip-permissions as root (as in most sandboxes), and this way a
@@ -148,6 +165,7 @@ export function launchOptions(input: LaunchInput): Options {
     permissionMode: claudePermissionMode(q.permissionMode ?? "default"),
     canUseTool: input.canUseTool,
     settingSources: input.settingSources,
+    settings: { env: pinnedEndpointEnv(input.env) },
     includePartialMessages: true,
     forwardSubagentText: true,
     enableFileCheckpointing: true,

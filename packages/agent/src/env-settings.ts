@@ -3,7 +3,7 @@
 // value it cannot use; runs then fall back to the default, so that a run never fails on them, and
 // `harness serve` and `harness run` ask the same functions first, so that a mistyped value is
 // refused at start, naming the variable, rather than silently ignored.
-import { baseUrlProblems, resolveRetrySettings } from "@harness/llm";
+import { baseUrlProblems, customHeadersProblems, resolveRetrySettings } from "@harness/llm";
 import { compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
 import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
 import { deferThresholdSetting } from "./tool-registry/registry.ts";
@@ -12,7 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** What is wrong with the run settings in `env`, one line each (none: all usable). */
 export function envSettingProblems(env: Env): string[] {
-  const problems: string[] = baseUrlProblems(env);
+  const problems: string[] = [...baseUrlProblems(env), ...customHeadersProblems(env)];
   try {
     resolveRetrySettings({}, env);
   } catch (error) {

@@ -44,3 +44,24 @@ test("a CLAUDE_CODE_MAX_OUTPUT_TOKENS or MAX_THINKING_TOKENS that is no whole nu
   assert.equal(stderr, 'harness: CLAUDE_CODE_MAX_OUTPUT_TOKENS must be a whole number of tokens, got "lots"; MAX_THINKING_TOKENS must be a whole number of tokens, got "-1"\n');
   assert.equal(fake.requests.length, 0);
 });
+
+test("ANTHROPIC_CUSTOM_HEADERS, from the environment or the settings' env, go with every request; one that is no header is refused at start", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "never" }] }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const fromEnv = await harness(["run", "--cwd", dir, "hi"], { ...env, ANTHROPIC_CUSTOM_HEADERS: "X-Gateway-Team: infra\nx-trace:  abc 123 \n" }).result;
+  assert.equal(fromEnv.code, 0, fromEnv.stderr);
+  assert.equal(fake.requests[0].headers["x-gateway-team"], "infra");
+  assert.equal(fake.requests[0].headers["x-trace"], "abc 123");
+  assert.equal(fake.requests[0].headers["x-api-key"], "k");
+
+  const home = homeWith(t, { env: { ANTHROPIC_CUSTOM_HEADERS: "X-From-Settings: yes" } });
+  const fromSettings = await harness(["run", "--cwd", dir, "hi"], { ...env, HOME: home }).result;
+  assert.equal(fromSettings.code, 0, fromSettings.stderr);
+  assert.equal(fake.requests[1].headers["x-from-settings"], "yes");
+
+  const bad = await harness(["run", "--cwd", dir, "hi"], { ...env, ANTHROPIC_CUSTOM_HEADERS: "X-Team infra" }).result;
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, 'harness: ANTHROPIC_CUSTOM_HEADERS must hold one "Name: Value" header to a line, got "X-Team infra"\n');
+  assert.equal(fake.requests.length, 2);
+});

@@ -10,6 +10,7 @@ import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, ty
 import { withoutBlankText } from "./blank-text.ts";
 import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
+import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
@@ -40,7 +41,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
   const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
   const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
   const baseURL = options.baseURL || env.ANTHROPIC_BASE_URL || undefined;
-  const client = clientFor(apiKey, authToken, baseURL);
+  const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
+  if ("problem" in custom) throw new RangeError(custom.problem);
+  const client = clientFor(apiKey, authToken, baseURL, custom.headers);
   const settings: Settings = {
     ...resolveRetrySettings(options, env),
     maxTokens: resolveMaxTokens(options.maxTokens),
@@ -56,8 +59,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
 const clients = new Map<string, Anthropic>();
 const MAX_CLIENTS = 16;
 
-function clientFor(apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined): Anthropic {
-  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null]);
+function clientFor(apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
+  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null, headers]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
@@ -69,8 +72,9 @@ function clientFor(apiKey: string | undefined, authToken: string | undefined, ba
       fetch: httpFetch,
       // Failures reach the user once, in words, through the run; the SDK would also print them.
       logLevel: "off",
-      // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts.
-      ...(apiKey && { defaultHeaders: { "x-api-key": apiKey, authorization: null } }),
+      // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts; the
+      // custom headers (ANTHROPIC_CUSTOM_HEADERS) go with every request.
+      defaultHeaders: { ...headers, ...(apiKey && { "x-api-key": apiKey, authorization: null }) },
     });
     if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
     clients.set(key, client);

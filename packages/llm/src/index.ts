@@ -22,6 +22,7 @@ export type { OpenAIProviderOptions } from "./openai-provider.ts";
 export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeModel } from "./route-model.ts";
 export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
 export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";
+export { customHeadersProblems } from "./custom-headers.ts";
 export { costUsd, priceOf } from "./cost.ts";
 export { formatDuration } from "./retry-policy.ts";
 export type { ModelPrice } from "./cost.ts";

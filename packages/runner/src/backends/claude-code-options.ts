@@ -83,7 +83,7 @@ export function claudeCodeEnv(input: {
   /** A bearer token, when there is no key. */
   authToken?: string;
   stateDir: string;
-  /** From the runner's environment: ANTHROPIC_BASE_URL, PATH. */
+  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH. */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
@@ -101,6 +101,7 @@ export function claudeCodeEnv(input: {
   if (input.apiKey) env.ANTHROPIC_API_KEY = input.apiKey;
   else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
+  if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
   if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
   return { ...env, ...input.extra };
 }

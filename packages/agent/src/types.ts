@@ -103,7 +103,7 @@ export type RunAgentOptions = {
   provider?: Provider;
   /** Options of the provider made when `provider` is absent. */
   providerOptions?: ProviderOverrides;
-  /** Default: the settings' `model`, else defaultModel(env). A slash command's `model` overrides it
+  /** Default: HARNESS_MODEL, else ANTHROPIC_MODEL, else the settings' `model` (see chooseModel). A slash command's `model` overrides it
    * for the run. */
   model?: string;
   /** Replaces the default system prompt (BASE_SYSTEM_PROMPT); the environment, memory and skills

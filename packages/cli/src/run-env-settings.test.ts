@@ -65,3 +65,21 @@ test("ANTHROPIC_CUSTOM_HEADERS, from the environment or the settings' env, go wi
   assert.equal(bad.stderr, 'harness: ANTHROPIC_CUSTOM_HEADERS must hold one "Name: Value" header to a line, got "X-Team infra"\n');
   assert.equal(fake.requests.length, 2);
 });
+
+test("the model: --model, then ANTHROPIC_MODEL (the environment's or a settings file's env), then the settings' model, as Claude Code ranks them", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }] }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const settingsOnly = homeWith(t, { model: "opus" });
+  const withEnv = homeWith(t, { model: "opus", env: { ANTHROPIC_MODEL: "claude-from-settings-env" } });
+  for (const [home, extra, args] of [
+    [settingsOnly, {}, []],
+    [settingsOnly, { ANTHROPIC_MODEL: "haiku" }, []],
+    [withEnv, {}, []],
+    [settingsOnly, { ANTHROPIC_MODEL: "haiku" }, ["--model", "claude-from-flag"]],
+  ] as const) {
+    const run = await harness(["run", "--cwd", dir, ...args, "hi"], { ...env, ...extra, HOME: home }).result;
+    assert.equal(run.code, 0, run.stderr);
+  }
+  assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-opus-4-6", "claude-haiku-4-5", "claude-from-settings-env", "claude-from-flag"]);
+});

@@ -19,6 +19,10 @@ test("Claude Code's model aliases and variables are understood", () => {
   assert.equal(chooseModel(run(env, { permissionMode: "plan" }), { model: "opusplan" }), "claude-opus-4-6");
   assert.equal(chooseModel(run(env), { model: "opusplan", permissions: { defaultMode: "plan" } }), "claude-opus-4-6");
   assert.equal(chooseModel(run(env), { model: "claude-3-7-sonnet-latest" }), "claude-3-7-sonnet-latest");
+  // As in Claude Code, ANTHROPIC_MODEL (or HARNESS_MODEL) outranks the settings' model.
+  assert.equal(chooseModel(run({ ANTHROPIC_MODEL: "haiku" }), { model: "opus" }), "claude-haiku-4-5");
+  assert.equal(chooseModel(run({ HARNESS_MODEL: "claude-x" }), { model: "opus" }), "claude-x");
+  assert.equal(chooseModel(run({ ANTHROPIC_MODEL: "haiku" }, { model: "sonnet" }), { model: "opus" }), "claude-sonnet-4-6");
   // A slash command's model, then the run's, then the settings'.
   assert.equal(chooseModel(run(env, { model: "haiku" }), { model: "opus" }), "claude-haiku-4-5");
   assert.equal(chooseModel(run(env, { model: "haiku" }), { model: "opus" }, "sonnet"), "claude-sonnet-4-6");

@@ -4,14 +4,17 @@ import type { Settings } from "../settings/types.ts";
 import { claudeAlias, resolveAgentModel, type ModelResolver } from "../subagents/agent-model.ts";
 import type { RunAgentOptions } from "../types.ts";
 
-/** A slash command's `model` wins, then the run's `model`, the settings' `model`, and
- * defaultModel(env) (HARNESS_MODEL, else ANTHROPIC_MODEL, as Claude Code reads it). Claude Code's
- * aliases are understood: sonnet, opus and haiku stand for the current Claude models (or
- * ANTHROPIC_DEFAULT_<ALIAS>_MODEL), "default" for the default model, "opusplan" for opus in plan
- * mode and sonnet otherwise; a "[1m]" suffix (the one-million-token context) is dropped. */
+/** A slash command's `model` wins, then the run's `model`, the environment's (HARNESS_MODEL, else
+ * ANTHROPIC_MODEL, a settings file's `env` included), the settings' `model`, and the default model:
+ * Claude Code ranks ANTHROPIC_MODEL above the settings' `model`, and the claude-code backend is
+ * handed HARNESS_MODEL as ANTHROPIC_MODEL. Claude Code's aliases are understood: sonnet, opus and
+ * haiku stand for the current Claude models (or ANTHROPIC_DEFAULT_<ALIAS>_MODEL), "default" for the
+ * default model, "opusplan" for opus in plan mode and sonnet otherwise; a "[1m]" suffix (the
+ * one-million-token context) is dropped. */
 export function chooseModel(options: RunAgentOptions, settings: Settings, commandModel?: string): string {
   const env = options.env ?? process.env;
-  let wanted = commandModel?.trim() || options.model || (typeof settings.model === "string" && settings.model.trim()) || "default";
+  const fromEnv = env.HARNESS_MODEL?.trim() || env.ANTHROPIC_MODEL?.trim();
+  let wanted = commandModel?.trim() || options.model || fromEnv || (typeof settings.model === "string" && settings.model.trim()) || "default";
   if (wanted.toLowerCase() === "default") wanted = defaultModel(env);
   wanted = wanted.replace(/\[1m\]$/i, "");
   if (wanted.toLowerCase() === "opusplan") wanted = (options.permissionMode ?? settings.permissions?.defaultMode) === "plan" ? "opus" : "sonnet";

@@ -6,9 +6,20 @@
 import { baseUrlProblems, customHeadersProblems, resolveRetrySettings } from "@harness/llm";
 import { compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
 import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
+import { wholeSetting } from "./env-number.ts";
 import { deferThresholdSetting } from "./tool-registry/registry.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** Claude Code's limits on commands and MCP servers, each read where it is used (tools/bash.ts,
+ * mcp/manager.ts), which goes on with its default on a value it cannot use. */
+const CLAUDE_CODE_LIMITS = [
+  ["BASH_DEFAULT_TIMEOUT_MS", "milliseconds"],
+  ["BASH_MAX_TIMEOUT_MS", "milliseconds"],
+  ["MCP_TIMEOUT", "milliseconds"],
+  ["MCP_TOOL_TIMEOUT", "milliseconds"],
+  ["MAX_MCP_OUTPUT_TOKENS", "tokens"],
+] as const;
 
 /** What is wrong with the run settings in `env`, one line each (none: all usable). */
 export function envSettingProblems(env: Env): string[] {
@@ -18,7 +29,7 @@ export function envSettingProblems(env: Env): string[] {
   } catch (error) {
     problems.push((error as Error).message);
   }
-  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env)]) {
+  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env), ...CLAUDE_CODE_LIMITS.map(([name, unit]) => wholeSetting(env, name, unit, 1))]) {
     if (setting.problem) problems.push(setting.problem);
   }
   return problems;

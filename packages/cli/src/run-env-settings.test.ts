@@ -83,3 +83,12 @@ test("the model: --model, then ANTHROPIC_MODEL (the environment's or a settings 
   }
   assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-opus-4-6", "claude-haiku-4-5", "claude-from-settings-env", "claude-from-flag"]);
 });
+
+test("a Bash or MCP time limit, or MAX_MCP_OUTPUT_TOKENS, that is no whole number is refused at start, naming it, rather than silently left at its default", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const dir = tempDir(t);
+  const { code, stderr } = await harness(["run", "--cwd", dir, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, BASH_DEFAULT_TIMEOUT_MS: "2min", MCP_TIMEOUT: "0", MAX_MCP_OUTPUT_TOKENS: "lots" }).result;
+  assert.equal(code, 1);
+  assert.equal(stderr, 'harness: BASH_DEFAULT_TIMEOUT_MS must be a whole number of milliseconds, got "2min"; MCP_TIMEOUT must be a whole number of milliseconds, got "0"; MAX_MCP_OUTPUT_TOKENS must be a whole number of tokens, got "lots"\n');
+  assert.equal(fake.requests.length, 0);
+});

@@ -1,7 +1,8 @@
 // YAML frontmatter of Markdown files (skills, commands, agent files): a `---` fenced block at the
 // very top. Read as Claude Code reads it: a block that is not valid YAML is tried once more with
-// plain one-line values quoted, since values like `description: Use when: the user asks` are common
-// in shared files.
+// its one-line values that are not valid YAML on their own quoted, since values like
+// `description: Use when: the user asks` or `argument-hint: [pr-number] [priority]` are common in
+// shared files.
 import { parseYaml } from "./yaml.ts";
 
 export type Frontmatter =
@@ -36,15 +37,23 @@ function tryYaml(yaml: string): { ok: true; value: unknown } | { ok: false; erro
   }
 }
 
-/** `key: some text: more` → `key: "some text: more"` for top-level keys whose value is a plain
- * one-line scalar; leaves quoted, block and flow values, numbers and booleans alone. */
+/** `key: some text: more` → `key: "some text: more"` for top-level keys whose one-line value is not
+ * valid YAML by itself; leaves quoted and block values alone, and valid ones (numbers, booleans,
+ * flow lists such as `[Read, Grep]`). */
 function quotePlainValues(yaml: string): string {
   return yaml
     .split(/\r?\n/)
     .map((line) => {
       const m = /^([A-Za-z_][\w-]*):[ \t]+(.*\S)[ \t]*$/.exec(line);
-      if (!m || /^["'|>[{&*!#]/.test(m[2]!) || /^(-?\d+(\.\d+)?|true|false|null|~)$/.test(m[2]!)) return line;
+      if (!m || /^["'|>]/.test(m[2]!) || opensFlow(m[2]!) || tryYaml(line).ok) return line;
       return `${m[1]}: ${JSON.stringify(m[2])}`;
     })
     .join("\n");
+}
+
+/** A flow list or mapping that goes on to the next lines (`tools: [Read,`). */
+function opensFlow(value: string): boolean {
+  const opened = value.match(/[[{]/g)?.length ?? 0;
+  const closed = value.match(/[\]}]/g)?.length ?? 0;
+  return /^[[{]/.test(value) && opened > closed;
 }

@@ -48,6 +48,24 @@ describe("discoverCommands", () => {
     assert.deepEqual([review.argumentHint, review.allowedTools, review.model, review.body], ["<file>", ["Read", "Grep"], "claude-haiku", "Review $ARGUMENTS"]);
   });
 
+  test("the argument hints of Claude Code's documented commands load as written, and so do their commands", async () => {
+    const s = await setup({
+      "project/.claude/commands/commit.md": "---\nallowed-tools: Bash(git add:*), Bash(git status:*)\nargument-hint: [message]\ndescription: Create a git commit\n---\nCommit: $ARGUMENTS",
+      "project/.claude/commands/review-pr.md": "---\nargument-hint: [pr-number] [priority] [assignee]\ndescription: Review pull request\nallowed-tools: [Read, Grep]\n---\nReview PR #$0",
+      "project/.claude/commands/old.md": "---\ndescription: [WIP] Not finished\n---\nOld",
+    });
+    assert.deepEqual(s.diagnostics, []);
+    assert.deepEqual(
+      s.commands.map((c) => [c.name, c.argumentHint, c.description, c.allowedTools]),
+      [
+        ["commit", "[message]", "Create a git commit", ["Bash(git add:*)", "Bash(git status:*)"]],
+        ["old", undefined, "[WIP] Not finished", undefined],
+        ["review-pr", "[pr-number] [priority] [assignee]", "Review pull request", ["Read", "Grep"]],
+      ],
+    );
+    assert.match(slashCommandHelp(s), /\/review-pr \[pr-number\] \[priority\] \[assignee\] — Review pull request/);
+  });
+
   test("a link to a folder above is not followed; a link to another folder is", async () => {
     const { home, projectRoot } = await writeHomeAndProject(path.join(root, `c${++n}`), {
       "project/.claude/commands/deploy.md": "Deploy",

@@ -5,7 +5,7 @@ import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../real-paths.ts";
-import { textField, toolListField } from "../skills/frontmatter-fields.ts";
+import { hintField, textField, toolListField } from "../skills/frontmatter-fields.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 
@@ -100,7 +100,7 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
     description: optional(textField(data, "description"), "description")?.trim() || firstLine(body) || "Custom command",
     body,
   };
-  const hint = optional(textField(data, "argument-hint"), "argument-hint");
+  const hint = optional(hintField(data, "argument-hint"), "argument-hint");
   if (hint) command.argumentHint = hint;
   const names = argumentNamesField(data.arguments);
   if (names?.length) command.argumentNames = names;

@@ -32,6 +32,11 @@ test("parseFrontmatter: none, empty, CRLF, not a mapping", () => {
   assert.equal(list.ok, false);
 });
 
+test("parseFrontmatter: values that are not YAML on their own are text; a flow list over several lines is kept", () => {
+  const front = parseFrontmatter("---\nname: x\ntools: [Read,\n  Grep]\nargument-hint: [a] [b]\ndescription: *bold* claim: yes\n---\nbody");
+  assert.deepEqual(front, { ok: true, data: { name: "x", tools: ["Read", "Grep"], "argument-hint": "[a] [b]", description: "*bold* claim: yes" }, body: "body", present: true });
+});
+
 test("named arguments: the longest name wins where one is a prefix of another", () => {
   assert.equal(substituteArguments("$old-name → $new-name ($old)", "A B C", { names: ["old", "old-name", "new-name"] }), "B → C (A)");
 });

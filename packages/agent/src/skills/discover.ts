@@ -4,7 +4,7 @@ import { isMissingError, readConfigDir, readConfigText, statConfig } from "../co
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
-import { booleanField, textField, toolListField } from "./frontmatter-fields.ts";
+import { booleanField, hintField, textField, toolListField } from "./frontmatter-fields.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 
 export type DiscoverSkillsOptions = {
@@ -87,7 +87,7 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   };
   const allowedTools = optional(toolListField(data, "allowed-tools"), "allowed-tools");
   if (allowedTools) skill.allowedTools = allowedTools;
-  const hint = optional(textField(data, "argument-hint"), "argument-hint");
+  const hint = optional(hintField(data, "argument-hint"), "argument-hint");
   if (hint) skill.argumentHint = hint;
   const names = argumentNamesField(data.arguments);
   if (names?.length) skill.argumentNames = names;

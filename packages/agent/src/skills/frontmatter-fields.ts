@@ -9,6 +9,14 @@ export function textField(data: Record<string, unknown>, key: string): { value?:
   return { error: `${key} must be text` };
 }
 
+/** `argument-hint`: text, or a flow list as YAML reads the common `argument-hint: [message]`, which
+ * stands for the text it was written as. */
+export function hintField(data: Record<string, unknown>, key: string): { value?: string; error?: string } {
+  const value = data[key];
+  if (Array.isArray(value) && value.every((item) => ["string", "number", "boolean"].includes(typeof item))) return { value: `[${value.join(", ")}]` };
+  return textField(data, key);
+}
+
 /** `allowed-tools`: a YAML list, or one string of names separated by commas (Claude Code) or spaces
  * (the Agent Skills format). Separators inside parentheses belong to the rule: `Bash(git add:*)`. */
 export function toolListField(data: Record<string, unknown>, key: string): { value?: string[]; error?: string } {

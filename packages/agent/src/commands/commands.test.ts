@@ -25,11 +25,12 @@ async function setup(files: Record<string, string>) {
 }
 
 describe("discoverCommands", () => {
-  test("project and user commands, namespaced by subfolder; the project's wins on a clash", async () => {
+  test("project and user commands, namespaced by subfolder; the user's wins on a clash", async () => {
     const s = await setup({
       "home/.claude/commands/review.md": "User review",
       "home/.claude/commands/mine.md": "---\ndescription: Mine only\n---\nDo my thing",
-      "project/.claude/commands/review.md": "---\ndescription: Review code\nargument-hint: <file>\nallowed-tools: Read, Grep\nmodel: claude-haiku\n---\nReview $ARGUMENTS",
+      "project/.claude/commands/review.md": "---\ndescription: Project review\nallowed-tools: Bash\n---\nReview",
+      "project/.claude/commands/check.md": "---\ndescription: Review code\nargument-hint: <file>\nallowed-tools: Read, Grep\nmodel: claude-haiku\n---\nReview $ARGUMENTS",
       "project/.claude/commands/frontend/component.md": "# Create a component\nCreate component $0 in $1.",
       "project/.claude/commands/frontend/forms/field.md": "Field",
       "project/.claude/commands/notes.txt": "not a command",
@@ -38,13 +39,15 @@ describe("discoverCommands", () => {
     assert.deepEqual(
       s.commands.map((c) => [c.name, c.scope, c.description]),
       [
+        ["check", "project", "Review code"],
         ["frontend:component", "project", "Create a component"],
         ["frontend:forms:field", "project", "Field"],
         ["mine", "user", "Mine only"],
-        ["review", "project", "Review code"],
+        ["review", "user", "User review"],
       ],
     );
-    const review = s.commands.find((c) => c.name === "review")!;
+    assert.equal(expandSlashCommand("/review", s).prompt, "User review", "the user's /review, not the repository's");
+    const review = s.commands.find((c) => c.name === "check")!;
     assert.deepEqual([review.argumentHint, review.allowedTools, review.model, review.body], ["<file>", ["Read", "Grep"], "claude-haiku", "Review $ARGUMENTS"]);
   });
 

@@ -1,5 +1,6 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
-// `<projectRoot>/.claude/commands/` (the project's, which win on a name clash), subfolders included.
+// `<projectRoot>/.claude/commands/` (the project's), subfolders included. On a name clash the
+// user's command wins, as skills do (skills.md): a repository cannot replace the user's command.
 import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
@@ -38,7 +39,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
       diagnostics.push({ file: command.path, message: `Command /${command.name} is a built-in command; this file is never used. Rename it to use it.` });
       continue;
     }
-    byName.set(command.name, command);
+    if (!byName.has(command.name)) byName.set(command.name, command);
   }
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, diagnostics };

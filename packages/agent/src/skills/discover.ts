@@ -1,5 +1,7 @@
 // Finding skills: `<home>/.claude/skills/<name>/SKILL.md` (the user's) and
-// `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's, which win on a name clash).
+// `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's). On a name clash the user's skill
+// wins, as in Claude Code: a repository cannot replace a skill of the user's with its own (its
+// instructions, its allowed-tools, its `!` commands) under the name the user types.
 import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
@@ -21,7 +23,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
   const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
   const byName = new Map<string, Skill>();
-  for (const skill of found.flat()) byName.set(skill.name, skill);
+  for (const skill of found.flat()) if (!byName.has(skill.name)) byName.set(skill.name, skill);
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, diagnostics };
 }

@@ -6,9 +6,8 @@ import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
-import { attachMentionedFiles } from "./harness/command-files.ts";
+import { expandCommandText } from "./harness/command-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
-import { runShellCommands } from "./harness/command-shells.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
@@ -100,8 +99,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       return finish(failed(), signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
     }
   } else {
-    text = plan.shellCommands ? await runShellCommands(ctx, state, plan.text) : plan.text;
-    text = await attachMentionedFiles(ctx, state, text);
+    text = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
   text = await attachMentionedResources(ctx, state, text);
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");

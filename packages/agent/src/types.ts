@@ -36,6 +36,10 @@ export type ToolContext = {
   planMode?: { active(): boolean; exit(): void };
   /** The run's sandbox, when the settings turn it on: Bash runs its commands inside it. */
   sandbox?: SandboxPolicy;
+  /** Makes a skill's prompt ready as a /name makes it: runs the `!` commands (when `shell`: the
+   * skill's own text has some) and reads the files it names with `@path`, each as a tool call
+   * through the run's gate. Absent: the Skill tool gives the prompt as it is. */
+  expandPrompt?: (prompt: string, shell: boolean) => Promise<string>;
 };
 
 export type ToolImageBlock = {

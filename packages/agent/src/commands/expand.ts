@@ -3,6 +3,7 @@
 import { substituteArguments } from "../skills/arguments.ts";
 import { skillPrompt } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
+import { shellCommands } from "./shell-syntax.ts";
 import type { SlashCommand } from "./types.ts";
 
 /** Reserved names; custom commands and skills cannot take them. */
@@ -57,17 +58,4 @@ function withOptions(expansion: Expanded, source: { model?: string; allowedTools
   if (source.model) expansion.model = source.model;
   if (source.allowedTools) expansion.allowedTools = source.allowedTools;
   return expansion;
-}
-
-/** A `!` command written inline (!`cmd`, at the start of a line or after a space; the space is
- * group 1, the command group 2), and one written as a ```! fenced block (group 1). */
-export const SHELL_INLINE = /(^|\s)!`([^`\n]+)`/gm;
-export const SHELL_BLOCK = /^```!\s*\n([\s\S]*?)\n```/gm;
-
-/** The shell commands of `body` that run while it expands: inline !`cmd` and ```! blocks. */
-export function shellCommands(body: string): string[] {
-  const found: string[] = [];
-  for (const match of body.matchAll(SHELL_BLOCK)) found.push((match[1] as string).trim());
-  for (const match of body.matchAll(SHELL_INLINE)) found.push((match[2] as string).trim());
-  return found;
 }

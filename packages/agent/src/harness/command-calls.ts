@@ -1,5 +1,6 @@
 // Tool calls a slash command makes as it expands (its `!` commands, the files it names): run as the
 // model's calls are, through the same gate, and shown to the user as tool calls.
+import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "@harness/llm";
 import { executeToolCalls } from "../execute-tool-calls.ts";
 import type { RunContext } from "./run-context.ts";
@@ -10,7 +11,8 @@ export type CommandCallResult = { text: string; isError: boolean };
 
 /** Runs the calls (together, as one reply's would run) and returns each one's text, in order. */
 export async function runCommandCalls(ctx: RunContext, state: RunState, calls: readonly { name: string; input: Record<string, unknown> }[]): Promise<CommandCallResult[]> {
-  const stamp = Date.now().toString(36);
+  // Unique among the run's calls: two skills may expand at once (two Skill calls of one reply).
+  const stamp = randomUUID().slice(0, 8);
   const uses = calls.map((call, i) => ({ type: "tool_use" as const, id: `command_${stamp}_${i}`, name: call.name, input: call.input }));
   for (const use of uses) {
     state.started.add(use.id);

@@ -2,7 +2,7 @@
 // reaches the model, their output put in their place, as Claude Code does. They go through the
 // same gate as the model's Bash calls (the command's allowed-tools, the rules, the mode, the
 // sandbox, hooks, approval where someone can give it), and the user sees them as tool calls.
-import { SHELL_BLOCK, SHELL_INLINE } from "../commands/expand.ts";
+import { SHELL_BLOCK, SHELL_INLINE } from "../commands/shell-syntax.ts";
 import { runCommandCalls } from "./command-calls.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";

@@ -212,3 +212,21 @@ test("files a command names with @path are read as it expands (through the gate)
     ["Read"],
   );
 });
+
+test("a skill the model invokes runs its ! commands under its allowed-tools and reads the files it names, as /name does", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/ctx/SKILL.md", "---\ndescription: Gathers context\nallowed-tools: Bash(echo:*)\n---\nBranch: !`echo on-main`\nNotes: @notes.txt\nNot run: !`touch NOT_ALLOWED`");
+  await project.write("notes.txt", "remember the flag\n");
+  const { provider, events } = await runInProject(project, [
+    // Two at once: each expansion's calls are told apart.
+    { toolCalls: [{ id: "s1", name: "Skill", input: { skill: "ctx" } }, { id: "s2", name: "Skill", input: { skill: "ctx", args: "again" } }] },
+    { text: "ok" },
+  ]);
+  const [first, second] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.match(String(first!.content), /\n\nBranch: on-main\nNotes: @notes\.txt\nNot run: \[`touch NOT_ALLOWED` failed: .*\]\n\nContents of notes\.txt:\n {5}1\tremember the flag$/s);
+  assert.match(String(second!.content), /Branch: on-main\n.*ARGUMENTS: again/s);
+  assert.equal(await project.exists("NOT_ALLOWED"), false);
+  const nested = events.flatMap((e) => (e.type === "tool.started" && e.toolName !== "Skill" ? [e.toolUseId] : []));
+  assert.equal(nested.length, 6);
+  assert.equal(new Set(nested).size, 6);
+});

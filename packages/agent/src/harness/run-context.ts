@@ -21,6 +21,7 @@ import { transcriptFile } from "../hooks/transcript-file.ts";
 import { toolUsesOf } from "../transcript.ts";
 import type { RunAgentOptions, Tool, ToolContext } from "../types.ts";
 import { addUsage } from "../usage.ts";
+import { expandCommandText } from "./command-text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
 import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import type { RunState } from "./run-state.ts";
@@ -231,6 +232,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       ...(deniedUrl && { deniedUrl }),
       ...(planMode && { planMode }),
       ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
+      expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
       ...(spawner && {
         spawnSubagent: async (request) => {
           const output = await spawner(request, base);

@@ -1,5 +1,6 @@
 // The Skill tool (Claude Code's name and input): loads a skill's instructions into the conversation.
 import { z } from "zod";
+import { shellCommands } from "../commands/shell-syntax.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Tool } from "../types.ts";
 import { substituteArguments } from "./arguments.ts";
@@ -38,13 +39,15 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
     readOnly: true,
     description: DESCRIPTION,
     parameters: SkillParameters,
-    async execute({ skill: requested, args }) {
+    async execute({ skill: requested, args }, ctx) {
       const name = requested.trim().replace(/^\//, "");
       const available = current().filter((skill) => !skill.disableModelInvocation);
       const skill = available.find((candidate) => candidate.name === name);
       if (skill) {
+        // Its allowed-tools hold from here on: its own `!` commands run under them.
         onInvoke?.(skill);
-        return { content: skillPrompt(skill, args ?? "") };
+        const prompt = skillPrompt(skill, args ?? "");
+        return { content: ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : prompt };
       }
       const userOnly = current().find((candidate) => candidate.name === name);
       if (userOnly) return { content: `The skill ${name} can only be run by the user, who types /${name}.`, isError: true };

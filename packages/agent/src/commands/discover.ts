@@ -6,7 +6,7 @@ import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../real-paths.ts";
-import { hintField, textField, toolListField } from "../skills/frontmatter-fields.ts";
+import { booleanField, hintField, textField, toolListField } from "../skills/frontmatter-fields.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 
@@ -94,13 +94,16 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
     if (field.error) diagnostics.push({ file, key, message: `Ignored: ${field.error}.` });
     return field.value;
   };
+  const described = optional(textField(data, "description"), "description")?.trim();
   const command: SlashCommand = {
     name,
     scope,
     path: file,
-    description: optional(textField(data, "description"), "description")?.trim() || firstLine(body) || "Custom command",
+    description: described || firstLine(body) || "Custom command",
     body,
   };
+  const userOnly = optional(booleanField(data, "disable-model-invocation"), "disable-model-invocation");
+  if (described && userOnly !== true) command.modelInvocable = true;
   const hint = optional(hintField(data, "argument-hint"), "argument-hint");
   if (hint) command.argumentHint = hint;
   const names = argumentNamesField(data.arguments);

@@ -21,6 +21,9 @@ export type SlashCommand = {
   allowedTools?: string[];
   /** The model to run the command with. */
   model?: string;
+  /** The model may run it too, with the Skill tool (Claude Code merged its commands into skills):
+   * its frontmatter has a description, and no `disable-model-invocation: true`. */
+  modelInvocable?: boolean;
 };
 
 export type CommandDiagnostic = SkillDiagnostic;

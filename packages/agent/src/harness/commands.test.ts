@@ -230,3 +230,25 @@ test("a skill the model invokes runs its ! commands under its allowed-tools and 
   assert.equal(nested.length, 6);
   assert.equal(new Set(nested).size, 6);
 });
+
+test("the model may run a custom command that describes itself with the Skill tool, as in Claude Code; not one marked disable-model-invocation", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/release/notes.md", "---\ndescription: Drafts release notes\nallowed-tools: Bash(touch:*)\n---\nDraft the notes for $0: !`touch NOTES.md`");
+  await project.write(".claude/commands/deploy.md", "---\ndescription: Deploys to production\ndisable-model-invocation: true\n---\nDeploy now.");
+  await project.write(".claude/commands/plain.md", "Just a prompt.");
+  const { provider, result } = await runInProject(project, [
+    { toolCalls: [{ id: "s1", name: "Skill", input: { skill: "release:notes", args: "2.1" } }, { id: "s2", name: "Skill", input: { skill: "deploy" } }] },
+    { text: "Drafted." },
+  ]);
+  assert.equal(result.stopReason, "end_turn");
+  const listed = /<available-skills>\n([\s\S]*?)\n<\/available-skills>/.exec(systemText(provider.requests[0]))?.[1];
+  assert.equal(listed, "- release:notes: Drafts release notes");
+  const [notes, deploy] = resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.equal(notes!.is_error, undefined);
+  assert.equal(notes!.content, "Draft the notes for 2.1: (Command completed with no output)");
+  assert.equal(await project.exists("NOTES.md"), true, "its allowed-tools hold");
+  assert.deepEqual([deploy!.is_error, deploy!.content], [true, "The skill deploy can only be run by the user, who types /deploy."]);
+  // Typed by the user, a command is still expanded from its own file.
+  const typed = await runInProject(project, [{ text: "ok" }], { prompt: "/deploy" });
+  assert.equal(String(withoutCacheMarks(typed.provider.requests[0].messages)[0].content), "Deploy now.");
+});

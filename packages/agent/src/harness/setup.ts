@@ -3,6 +3,7 @@
 // definitions and MCP servers. Problems in those files become notices; they never stop a run.
 import os from "node:os";
 import path from "node:path";
+import { commandSkills } from "../commands/as-skills.ts";
 import { discoverCommands } from "../commands/discover.ts";
 import type { SlashCommand } from "../commands/types.ts";
 import { gitSnapshot, type GitSnapshot } from "../context/git-snapshot.ts";
@@ -60,6 +61,7 @@ export type RunSetup = {
   /** The project's memory may import files from outside it (~/.claude.json says so). */
   externalImportsApproved?: boolean;
   git?: GitSnapshot;
+  /** The skills, and the custom commands the model may run as skills (commands/as-skills.ts). */
   skills: Skill[];
   commands: SlashCommand[];
   agents: AgentDefinition[];
@@ -141,7 +143,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     pathRules: memory.pathRules,
     externalImportsApproved: memory.externalImportsApproved === true,
     ...(git && { git }),
-    skills: skills.skills,
+    skills: [...skills.skills, ...commandSkills(commands.commands, skills.skills)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     commands: commands.commands,
     agents: agents.agents,
     mcpTools: mcp?.tools ?? [],

@@ -19,9 +19,11 @@ How to use it:
 - If the user typed /<skill-name>, the skill's instructions are already in the conversation; do not invoke it again.`;
 
 /** The prompt a skill puts into the conversation: its base directory, then its body with `args`
- * substituted and ${CLAUDE_SKILL_DIR} replaced by its directory. */
+ * substituted and ${CLAUDE_SKILL_DIR} replaced by its directory. A command's is its text alone. */
 export function skillPrompt(skill: Skill, args: string): string {
-  const body = substituteArguments(skill.body, args, { names: skill.argumentNames ?? [] }).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
+  const names = { names: skill.argumentNames ?? [] };
+  if (skill.command) return substituteArguments(skill.body, args, names);
+  const body = substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
 

@@ -26,6 +26,9 @@ export type Skill = {
   disableModelInvocation: boolean;
   /** False hides it from /name; the model can still use it. */
   userInvocable: boolean;
+  /** A custom command offered to the model as a skill (commands/as-skills.ts): its prompt is its
+   * text alone, as when the user types its name. */
+  command?: boolean;
 };
 
 /** A problem with a user's file that did not stop the rest from loading. */

@@ -133,3 +133,13 @@ test("a sub-agent holds back a nested CLAUDE.md's import from outside the projec
   ]);
   assert.doesNotMatch(JSON.stringify(provider.requests.map((r) => r.messages)), /TOP-SECRET-TOKEN-123/);
 });
+
+test("an agent file that lists tools the run does not have is said to run without them", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/agents/reader.md", "---\nname: reader\ndescription: Reads files\ntools: read, Grep, Bash(git log:*), Task\n---\nYou read.");
+  const { provider, events } = await runInProject(project, [{ toolCalls: [task("toolu_task", "reader", "Read notes.txt")] }, { text: "Cannot." }, { text: "ok" }]);
+  assert.deepEqual(provider.requests[1].tools?.map((tool) => tool.name), ["Grep"]);
+  const notices = events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+  assert.deepEqual(notices.filter((m) => /lists tools/.test(m)).length, 1);
+  assert.match(notices.find((m) => /lists tools/.test(m))!, /^The agent reader \(.*reader\.md\) lists tools this run does not have, and runs without them: read, Bash\(git log:\*\)\./);
+});

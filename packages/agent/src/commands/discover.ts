@@ -7,6 +7,7 @@ import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../real-paths.ts";
 import { booleanField, hintField, textField, toolListField } from "../skills/frontmatter-fields.ts";
+import { MAX_LISTED_DESCRIPTION } from "../skills/registry.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 
@@ -104,6 +105,9 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
   };
   const userOnly = optional(booleanField(data, "disable-model-invocation"), "disable-model-invocation");
   if (described && userOnly !== true) command.modelInvocable = true;
+  if (command.modelInvocable && described!.length > MAX_LISTED_DESCRIPTION) {
+    diagnostics.push({ file, key: "description", message: `The description is ${described!.length} characters long; the model is shown its first ${MAX_LISTED_DESCRIPTION}. Put the details in the command's body.` });
+  }
   const hint = optional(hintField(data, "argument-hint"), "argument-hint");
   if (hint) command.argumentHint = hint;
   const names = argumentNamesField(data.arguments);

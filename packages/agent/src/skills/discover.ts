@@ -7,6 +7,7 @@ import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { booleanField, hintField, textField, toolListField } from "./frontmatter-fields.ts";
+import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 
 export type DiscoverSkillsOptions = {
@@ -72,6 +73,9 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   const displayName = name.value?.trim() || dirName;
   const description = textField(data, "description");
   if (description.error || !description.value?.trim()) return skip("description", description.error ?? "the frontmatter has no description (a skill needs `description:`, which tells the model when to use it).");
+  if (description.value.trim().length > MAX_LISTED_DESCRIPTION) {
+    diagnostics.push({ file, key: "description", message: `The description is ${description.value.trim().length} characters long; the model is shown its first ${MAX_LISTED_DESCRIPTION}. Put the details in the skill's body.` });
+  }
   if (displayName !== dirName) {
     diagnostics.push({ file, key: "name", message: `The skill's name "${displayName}" differs from its directory; it is invoked as ${dirName}, the directory name.` });
   }

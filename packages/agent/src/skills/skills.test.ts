@@ -110,6 +110,21 @@ describe("skillsRegistry", () => {
   });
 });
 
+describe("skillsRegistry, oversized", () => {
+  test("a description over 1024 characters is cut in the listing, which goes with every request, and reported", async () => {
+    const s = await setup({
+      "project/.claude/skills/huge/SKILL.md": skillMd("huge", "Use it. ".repeat(100_000)),
+      "project/.claude/skills/small/SKILL.md": skillMd("small", "Small one"),
+    });
+    const { skills, diagnostics } = await discoverSkills(s);
+    const text = skillsRegistry(skills);
+    assert.ok(text.length < 2000, `the listing is ${text.length} characters`);
+    assert.match(text, /\n- huge: Use it\. Use it\.[^\n]*…\n- small: Small one\n/);
+    assert.deepEqual(diagnostics.map((d) => [path.basename(path.dirname(d.file)), d.key]), [["huge", "description"]]);
+    assert.match(diagnostics[0]!.message, /799999 characters long; the model is shown its first 1024/);
+  });
+});
+
 describe("Skill tool", () => {
   const skill = (over: Partial<Skill>): Skill => ({
     name: "x",

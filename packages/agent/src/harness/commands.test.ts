@@ -252,3 +252,17 @@ test("the model may run a custom command that describes itself with the Skill to
   const typed = await runInProject(project, [{ text: "ok" }], { prompt: "/deploy" });
   assert.equal(String(withoutCacheMarks(typed.provider.requests[0].messages)[0].content), "Deploy now.");
 });
+
+test("an allowed-tools rule of a command or skill that does not parse is said, not silently dropped", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/mark.md", "---\nallowed-tools: Bash(touch:*\n---\nMark: !`touch MARKED`");
+  await project.write(".claude/skills/tidy/SKILL.md", "---\ndescription: Tidies up\nallowed-tools: Read, Bash(rm:*\n---\nTidy.");
+  const typed = await runInProject(project, [{ text: "ok" }], { prompt: "/mark" });
+  const invoked = await runInProject(project, [{ toolCalls: [{ name: "Skill", input: { skill: "tidy" } }] }, { text: "ok" }]);
+  const notices = [...typed.events, ...invoked.events].flatMap((e) => (e.type === "notice" ? [e.message] : []));
+  assert.deepEqual(notices, [
+    'The rule "Bash(touch:*" of the slash command\'s allowed-tools is left out: rule "Bash(touch:*" has no closing parenthesis',
+    'The rule "Bash(rm:*" of the skill tidy\'s allowed-tools is left out: rule "Bash(rm:*" has no closing parenthesis',
+  ]);
+  assert.equal(await project.exists("MARKED"), false);
+});

@@ -72,11 +72,11 @@ export type MainRunInput = {
 export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext) => SubagentSpawner): RunContext {
   const { allowedTools, ...base } = input;
   const { options, setup } = base;
-  const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot);
+  const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot, input.notice);
   // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
   // the model's Skill call), as in Claude Code: the tool gate holds this object, so the rules are
   // added to it in place.
-  const activate = (skill: Skill) => grantSkill(permissions, skill, setup.projectRoot);
+  const activate = (skill: Skill) => grantSkill(permissions, skill, setup.projectRoot, input.notice);
   const tools = options.tools ?? defaultTools(setup, activate);
   const ctx: RunContext = {
     ...base,
@@ -103,7 +103,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   const permissions = { ...parent.permissions, mode, subagent: true };
   // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
   const tools = (options.tools ?? []).map((tool) =>
-    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot)) : tool,
+    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice)) : tool,
   );
   return {
     options,
@@ -152,15 +152,23 @@ function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] 
   return [...tools, ...setup.mcpTools];
 }
 
-function withAllowedTools(permissions: PermissionContext, allowed: readonly string[], root: string): PermissionContext {
+/** A rule of allowed-tools that does not parse is said and left out: the calls it was meant to
+ * allow ask, and the user should know why. */
+function withAllowedTools(permissions: PermissionContext, allowed: readonly string[], root: string, notice: NoticeSink): PermissionContext {
   if (permissions.managedRulesOnly) return permissions;
-  return withRules(permissions, "allow", allowed, { root, source: "the slash command's allowed-tools" }).permissions;
+  return granted(permissions, allowed, { root, source: "the slash command's allowed-tools" }, notice);
 }
 
 /** Adds `skill`'s allowed-tools to `permissions` in place (a tool gate holds that object). */
-function grantSkill(permissions: PermissionContext, skill: Skill, root: string): void {
+function grantSkill(permissions: PermissionContext, skill: Skill, root: string, notice: NoticeSink): void {
   if (permissions.managedRulesOnly) return;
-  permissions.rules = withRules(permissions, "allow", skill.allowedTools ?? [], { root, source: `the skill ${skill.name}'s allowed-tools` }).permissions.rules;
+  permissions.rules = granted(permissions, skill.allowedTools ?? [], { root, source: `the skill ${skill.name}'s allowed-tools` }, notice).rules;
+}
+
+function granted(permissions: PermissionContext, allowed: readonly string[], origin: { root: string; source: string }, notice: NoticeSink): PermissionContext {
+  const { permissions: next, errors } = withRules(permissions, "allow", allowed, origin);
+  for (const { text, error } of errors) notice("warning", `The rule "${text}" of ${origin.source} is left out: ${error}`);
+  return next;
 }
 
 export function hooksFor(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { createAgentResources } from "./resources.ts";
 
@@ -355,4 +355,44 @@ test("a SessionEnd hook can read the conversation at its transcript_path when th
   assert.notEqual(input.transcript_path, "");
   const lines = (await project.read("archived.jsonl")).trim().split("\n").map((line) => JSON.parse(line) as { message: { content: unknown } });
   assert.deepEqual(lines.map((line) => line.message.content), ["Ship it", [{ type: "text", text: "All done." }]]);
+});
+
+test("what a SessionStart hook writes to CLAUDE_ENV_FILE holds for every Bash command of the conversation, background ones included", async (t) => {
+  const project = await tempProject(t);
+  const start = await project.hook("env.sh", `cat > /dev/null\necho 'export GREETING="from the hook"' >> "$CLAUDE_ENV_FILE"\necho "$CLAUDE_ENV_FILE" > "$CLAUDE_PROJECT_DIR/env-file-path"`);
+  const other = await project.hook("other.sh", `cat > /dev/null\necho "\${CLAUDE_ENV_FILE:-none}" > "$CLAUDE_PROJECT_DIR/other-env"`);
+  await project.settings({ hooks: { SessionStart: hookGroup(start), UserPromptSubmit: hookGroup(other) } });
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+
+  const first = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_echo", name: "Bash", input: { command: 'echo "greeting: $GREETING"' } },
+          { id: "toolu_bg", name: "Bash", input: { command: 'echo "background: $GREETING" > bg.txt', run_in_background: true } },
+        ],
+      },
+      { text: "ok" },
+    ],
+    { permissionMode: "bypassPermissions", resources },
+  );
+  const [echo] = resultsIn(withoutCacheMarks(first.provider.requests[1].messages).at(-1));
+  assert.equal(echo.content, "greeting: from the hook");
+  assert.equal((await project.read("other-env")).trim(), "none", "only SessionStart hooks get the file");
+
+  // The next prompt of the conversation: SessionStart does not run again, the variable still holds.
+  const second = await runInProject(project, [{ toolCalls: [{ id: "toolu_again", name: "Bash", input: { command: 'echo "again: $GREETING"' } }] }, { text: "ok" }], {
+    permissionMode: "bypassPermissions",
+    resources,
+    history: first.result.transcript,
+  });
+  const [again] = resultsIn(withoutCacheMarks(second.provider.requests[1].messages).at(-1));
+  assert.equal(again.content, "again: from the hook");
+  await waitFor(() => project.exists("bg.txt"), "the background command to write");
+  assert.equal((await project.read("bg.txt")).trim(), "background: from the hook");
+  const file = (await project.read("env-file-path")).trim();
+  await resources.dispose();
+  await assert.rejects(readFile(file), { code: "ENOENT" }, "the env file goes with the conversation");
 });

@@ -29,6 +29,8 @@ export type HookHostOptions = {
   /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
    * runAgent makes never reject). */
   beforeCommands?: () => Promise<void>;
+  /** The file SessionStart hooks are given as CLAUDE_ENV_FILE (tools/session-env.ts). */
+  sessionEnvFile?: () => string | undefined;
   /** Writes the conversation so far for the hooks and returns the file's path (`transcript_path`). */
   transcriptPath?: () => string;
   /** The sub-agent whose hooks these are: every input names it (agent_id, agent_type). */
@@ -49,7 +51,9 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const mode = o.mode();
       const permissionMode = mode === "dontAsk" ? "default" : mode;
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields } as HookInputFor<typeof event>;
-      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(o.env && { env: o.env }) });
+      const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
+      const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
+      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;
     },

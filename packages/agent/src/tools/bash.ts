@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { isDirectory } from "../make-dirs.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
+import { withSessionEnv } from "./session-env.ts";
 import type { Tool, ToolContext, ToolOutput } from "../types.ts";
 import { runsInSandbox } from "../sandbox/policy.ts";
 import { wrapInSandbox, type SandboxedCommand } from "../sandbox/runtime.ts";
@@ -101,8 +102,11 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   if (!isDirectory(cwd)) {
     return { content: `The command was not run: its working directory ${cwd} no longer exists (it was removed or renamed), and commands run there. Recreate it, for example by writing a file into it with Write.`, isError: true };
   }
+  // Whether it runs in the sandbox is the command's own affair; what it runs includes the env file.
+  const inSandbox = runsInSandbox(command, dangerouslyDisableSandbox, sandbox);
+  command = withSessionEnv(command, state);
   let launch: SandboxedCommand | undefined;
-  if (runsInSandbox(command, dangerouslyDisableSandbox, sandbox)) {
+  if (inSandbox) {
     if (sandbox.unavailable !== undefined && sandbox.failIfUnavailable) {
       return { content: `The command was not run: the sandbox cannot run here (${sandbox.unavailable}), and the settings (sandbox.failIfUnavailable) forbid running commands outside it.`, isError: true };
     }

@@ -4,6 +4,7 @@
 import type { BackgroundShell } from "./background-shells.ts";
 import { killAllShells } from "./background-shells.ts";
 import { signalGroup, trackedGroups } from "../process-groups.ts";
+import { removeSessionEnv } from "./session-env.ts";
 
 /** A file as it was when the agent last read or wrote it. */
 export type FileSnapshot = {
@@ -59,6 +60,8 @@ export type ToolState = {
   webSearch?: WebSearchProvider;
   readonly limits: Readonly<ToolLimits>;
   readonly onTodosChange?: (todos: readonly TodoItem[]) => void;
+  /** CLAUDE_ENV_FILE of the conversation's SessionStart hooks, once one was given (session-env.ts). */
+  envFile?: string;
   disposed: boolean;
 };
 
@@ -93,6 +96,7 @@ export async function disposeToolState(state: ToolState): Promise<void> {
   for (const group of state.strays) if (tracked.has(group)) signalGroup(group, "SIGKILL");
   state.strays.clear();
   await killAllShells(state.shells);
+  removeSessionEnv(state);
 }
 
 /** The current todo list, as the last TodoWrite left it. */

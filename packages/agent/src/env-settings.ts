@@ -16,6 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const CLAUDE_CODE_LIMITS = [
   ["BASH_DEFAULT_TIMEOUT_MS", "milliseconds"],
   ["BASH_MAX_TIMEOUT_MS", "milliseconds"],
+  ["BASH_MAX_OUTPUT_LENGTH", "characters"],
   ["MCP_TIMEOUT", "milliseconds"],
   ["MCP_TOOL_TIMEOUT", "milliseconds"],
   ["MAX_MCP_OUTPUT_TOKENS", "tokens"],

@@ -116,3 +116,21 @@ test("BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS set a run's Bash limits, a
   const tooLong = await callTool(long, { command: "echo x", timeout: 2_000_000 }, cwd);
   assert.equal(tooLong.isError, true);
 });
+
+test("BASH_MAX_OUTPUT_LENGTH sets how much of a command's output enters the conversation, its middle cut, up to 150,000 characters", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const short = bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "1000" }, false);
+  assert.equal(short.maxOutputChars, 1000);
+  const out = await callTool(short, { command: "seq 1 20000" }, cwd);
+  assert.ok(out.content.length <= 1000, `${out.content.length} characters`);
+  assert.match(out.content, /^1\n2\n3\n/);
+  assert.match(out.content, /bytes of output omitted/);
+  assert.match(out.content, /19999\n20000$/);
+
+  const long = bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "100000" }, false);
+  const whole = await callTool(long, { command: "seq 1 15000" }, cwd);
+  assert.equal(whole.content.split("\n").length, 15000, "78,894 characters fit: nothing is cut");
+  assert.equal(bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "9000000" }, false).maxOutputChars, 150_000);
+  assert.equal(bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "lots" }, false), bashTool);
+  assert.equal(bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "30000" }, false), bashTool, "the default: the usual tool");
+});

@@ -8,13 +8,18 @@ import { runsInSandbox } from "../sandbox/policy.ts";
 import { wrapInSandbox, type SandboxedCommand } from "../sandbox/runtime.ts";
 import { startShell } from "./background-shells.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
+import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import type { ToolState } from "./state.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
-/** Output kept from each end of a long stream, in bytes; the middle is dropped. */
-const OUTPUT_HEAD_BYTES = 14_000;
-const OUTPUT_TAIL_BYTES = 14_000;
+/** Claude Code's default and largest BASH_MAX_OUTPUT_LENGTH: the characters of a command's output
+ * that enter the conversation, its middle cut beyond them. */
+export const BASH_MAX_OUTPUT_LENGTH = MAX_TOOL_OUTPUT_CHARS;
+const BASH_MAX_OUTPUT_LENGTH_CAP = 150_000;
+/** Output kept from each end of a long stream, in bytes, per character the conversation takes of
+ * it (14,000 bytes each for the default 30,000); the middle is dropped. */
+const KEPT_BYTES_PER_CHAR = 14_000 / 30_000;
 /** How long to keep reading after bash exits while something it left behind holds the output open. */
 const CLOSE_GRACE_MS = 250;
 
@@ -40,9 +45,9 @@ const sandboxNote = `
 - Commands run inside a sandbox: they can write only in the working directories (not their settings, git hooks or git config) and $TMPDIR, and reach only the network domains the settings allow. When a command fails only because of the sandbox (a write refused as "Read-only file system", a blocked connection), you may call it again with dangerouslyDisableSandbox: true; the user is then asked to approve it, unless the settings forbid leaving the sandbox.`;
 
 /** A command's time limits, in milliseconds: when it gives none, and the most it may ask for. */
-export type BashLimits = { defaultMs: number; maxMs: number };
+export type BashLimits = { defaultMs: number; maxMs: number; maxOutputChars: number };
 
-const DEFAULT_LIMITS: BashLimits = { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS };
+const DEFAULT_LIMITS: BashLimits = { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS, maxOutputChars: BASH_MAX_OUTPUT_LENGTH };
 
 const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}` : `${ms / 1000} seconds`);
 
@@ -55,9 +60,9 @@ const parametersFor = ({ defaultMs, maxMs }: BashLimits) => ({
 
 type BashInput = { command: string; timeout?: number; run_in_background?: boolean; dangerouslyDisableSandbox?: boolean };
 
-function makeBashTool(limits: BashLimits, sandboxed: boolean) {
+function makeBashTool(limits: BashLimits, sandboxed: boolean): Tool {
   const parameters = parametersFor(limits);
-  return sandboxed
+  const tool = sandboxed
     ? // Told about the sandbox, and able to ask to leave it; a run without the sandbox sends neither,
       // so its requests stay as they were.
       defineTool({
@@ -70,6 +75,7 @@ function makeBashTool(limits: BashLimits, sandboxed: boolean) {
         execute: (input, ctx) => runBash(input, ctx, limits),
       })
     : defineTool({ name: "Bash", description: describe(limits), parameters: z.strictObject(parameters), execute: (input, ctx) => runBash(input, ctx, limits) });
+  return limits.maxOutputChars === BASH_MAX_OUTPUT_LENGTH ? tool : { ...tool, maxOutputChars: limits.maxOutputChars };
 }
 
 export const bashTool = makeBashTool(DEFAULT_LIMITS, false);
@@ -78,9 +84,10 @@ export const sandboxedBashTool = makeBashTool(DEFAULT_LIMITS, true);
 
 const made = new Map<string, Tool>();
 
-/** The Bash tool of a run: Claude Code's BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS (from the
- * environment or the settings' env) set its limits, whole numbers of milliseconds; others are
- * ignored. One tool per set of limits, so that runs alike send the same tool definitions. */
+/** The Bash tool of a run: Claude Code's BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS, whole
+ * numbers of milliseconds, and BASH_MAX_OUTPUT_LENGTH, of characters (at most 150,000), from the
+ * environment or the settings' env, set its limits; other values are ignored. One tool per set of
+ * limits, so that runs alike send the same tool definitions. */
 export function bashToolFor(env: Readonly<Record<string, string | undefined>>, sandboxed: boolean): Tool {
   const read = (name: string, fallback: number) => {
     const text = env[name]?.trim();
@@ -88,9 +95,13 @@ export function bashToolFor(env: Readonly<Record<string, string | undefined>>, s
     return value > 0 ? value : fallback;
   };
   const maxMs = read("BASH_MAX_TIMEOUT_MS", BASH_MAX_TIMEOUT_MS);
-  const limits = { defaultMs: Math.min(read("BASH_DEFAULT_TIMEOUT_MS", BASH_DEFAULT_TIMEOUT_MS), maxMs), maxMs };
-  if (limits.defaultMs === DEFAULT_LIMITS.defaultMs && limits.maxMs === DEFAULT_LIMITS.maxMs) return sandboxed ? sandboxedBashTool : bashTool;
-  const key = `${limits.defaultMs}/${limits.maxMs}/${sandboxed}`;
+  const limits = {
+    defaultMs: Math.min(read("BASH_DEFAULT_TIMEOUT_MS", BASH_DEFAULT_TIMEOUT_MS), maxMs),
+    maxMs,
+    maxOutputChars: Math.min(read("BASH_MAX_OUTPUT_LENGTH", BASH_MAX_OUTPUT_LENGTH), BASH_MAX_OUTPUT_LENGTH_CAP),
+  };
+  if (limits.defaultMs === DEFAULT_LIMITS.defaultMs && limits.maxMs === DEFAULT_LIMITS.maxMs && limits.maxOutputChars === DEFAULT_LIMITS.maxOutputChars) return sandboxed ? sandboxedBashTool : bashTool;
+  const key = `${limits.defaultMs}/${limits.maxMs}/${limits.maxOutputChars}/${sandboxed}`;
   let tool = made.get(key);
   if (!tool) made.set(key, (tool = makeBashTool(limits, sandboxed)));
   return tool;
@@ -122,7 +133,7 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   }
   if (run_in_background) return startInBackground(command, cwd, state, env, launch);
   try {
-    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state);
+    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, Math.round(limits.maxOutputChars * KEPT_BYTES_PER_CHAR));
     return launch ? withBlocked(output, launch.blocked()) : output;
   } finally {
     launch?.release();
@@ -159,11 +170,12 @@ function runCommand(
   timeoutMs: number,
   signal: AbortSignal,
   env: Readonly<Record<string, string>> | undefined,
-  state?: ToolState,
+  state: ToolState | undefined,
+  keptBytes: number,
 ): Promise<{ content: string; isError?: boolean }> {
   if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
   return new Promise((resolve) => {
-    const output = createOutputBuffer(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
+    const output = createOutputBuffer(keptBytes, keptBytes);
     // Redirecting inside the shell makes stderr share stdout's pipe, which keeps the two in order.
     // It sits on the command's own line so that bash's line numbers in messages stay right.
     const child = spawnGroup(`exec 2>&1; ${command}`, { cwd, ...(env && { env }) });

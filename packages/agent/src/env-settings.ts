@@ -30,7 +30,8 @@ export function envSettingProblems(env: Env): string[] {
   } catch (error) {
     problems.push((error as Error).message);
   }
-  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env), ...CLAUDE_CODE_LIMITS.map(([name, unit]) => wholeSetting(env, name, unit, 1))]) {
+  const helperTtl = wholeSetting(env, "CLAUDE_CODE_API_KEY_HELPER_TTL_MS", "milliseconds", 0);
+  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env), helperTtl, ...CLAUDE_CODE_LIMITS.map(([name, unit]) => wholeSetting(env, name, unit, 1))]) {
     if (setting.problem) problems.push(setting.problem);
   }
   return problems;

@@ -8,6 +8,7 @@ import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { expandCommandText } from "./harness/command-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
+import { withHelperKey } from "./harness/api-key-helper.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
@@ -63,12 +64,15 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
   const setup = await loadRunSetup(given, resources, notice);
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
-  const options = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
-  const plan = planPrompt(options.prompt, setup);
-  state.model = chooseModel(options, setup.settings, plan.kind === "send" ? plan.model : undefined);
+  const configured = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
+  const plan = planPrompt(given.prompt, setup);
+  state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
-  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : plan.kind === "mcp-prompt" ? () => withPrompt(state, options.prompt) : () => state;
+  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
+  const keyed = await withHelperKey(configured, setup.apiKeyHelper, state.model, setup.cwd);
+  if (!keyed.ok) return finish(failed(), "error", keyed.error);
+  const options = keyed.options;
   const routed = providerFor(options, state.model);
   if (!routed.ok) return finish(failed(), "error", routed.error);
   state.model = routed.model;

@@ -92,3 +92,34 @@ test("a Bash or MCP time limit, or MAX_MCP_OUTPUT_TOKENS, that is no whole numbe
   assert.equal(stderr, 'harness: BASH_DEFAULT_TIMEOUT_MS must be a whole number of milliseconds, got "2min"; MCP_TIMEOUT must be a whole number of milliseconds, got "0"; MAX_MCP_OUTPUT_TOKENS must be a whole number of tokens, got "lots"\n');
   assert.equal(fake.requests.length, 0);
 });
+
+test("apiKeyHelper of the user's settings makes the key when none is set; a failing one says so; a project's is not used", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }] }));
+  const dir = tempDir(t);
+  const noKey = { ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: fake.url };
+  const helped = homeWith(t, { apiKeyHelper: "printf 'key-from-helper\\n'" });
+  const first = await harness(["run", "--cwd", dir, "hi"], { ...noKey, HOME: helped }).result;
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(fake.requests[0].headers["x-api-key"], "key-from-helper");
+  const named = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "hi"], { ...noKey, HOME: helped }).result;
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(fake.requests[1].headers["x-api-key"], "key-from-helper", "with a model named up front too");
+
+  const set = await harness(["run", "--cwd", dir, "hi"], { ...noKey, ANTHROPIC_API_KEY: "key-from-env", HOME: helped }).result;
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(fake.requests[2].headers["x-api-key"], "key-from-env", "a key that is set wins");
+
+  const failing = homeWith(t, { apiKeyHelper: "echo vault is sealed >&2; exit 3" });
+  const failed = await harness(["run", "--cwd", dir, "hi"], { ...noKey, HOME: failing }).result;
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, /apiKeyHelper \(echo vault is sealed >&2; exit 3\) failed with exit code 3: vault is sealed; set ANTHROPIC_API_KEY or mend the helper/);
+
+  const project = tempDir(t);
+  mkdirSync(join(project, ".claude"));
+  writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ apiKeyHelper: "echo planted-key" }));
+  const planted = await harness(["run", "--cwd", project, "hi"], { ...noKey, HOME: tempDir(t) }).result;
+  assert.equal(planted.code, 1);
+  assert.match(planted.stderr, /a project's settings cannot say how the API key is made/);
+  assert.match(planted.stderr, /ANTHROPIC_API_KEY is not set/);
+  assert.equal(fake.requests.length, 3, "no request went out with the planted key");
+});

@@ -51,10 +51,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
 
   // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
-  // openai/… models run without it. Without --model or HARNESS_MODEL the settings may name one: the
-  // run then finds out, and the model provider says the same in the same words.
+  // openai/… models run without it, and an apiKeyHelper of the user's settings may make one.
+  // Without --model or HARNESS_MODEL the settings may name one: the run then finds out, and the
+  // model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
-  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env)) return fail(MISSING_ANTHROPIC_KEY);
+  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await keyHelperOf(io.env))) return fail(MISSING_ANTHROPIC_KEY);
 
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
   // They are the directory's whatever path led to it: `cd link && harness run -c` goes on with the
@@ -173,4 +174,10 @@ function realDirectory(dir: string): string {
   } catch {
     return dir;
   }
+}
+
+/** The user's or managed settings' apiKeyHelper, looked for only when no key is set. */
+async function keyHelperOf(env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  const { trustedApiKeyHelper } = await import("@harness/agent/api-key-helper");
+  return trustedApiKeyHelper({ home: env.HOME ?? homedir() });
 }

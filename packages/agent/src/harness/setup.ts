@@ -19,6 +19,7 @@ import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
+import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
@@ -35,7 +36,7 @@ import { configPathExists } from "../config-files.ts";
 import { findProjectRoot } from "./project-root.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
-export const DEFAULT_MANAGED_SETTINGS_PATH = "/etc/claude-code/managed-settings.json";
+export { DEFAULT_MANAGED_SETTINGS_PATH };
 
 export type RunSetup = {
   /** False for a run with loadUserConfig: false (nothing below was discovered). */
@@ -74,6 +75,8 @@ export type RunSetup = {
   /** The main agent's system prompt when the run gives none: the default, or the one of the
    * settings' `outputStyle`. */
   basePrompt: string;
+  /** The apiKeyHelper of the user's or managed settings (a project's is not used). */
+  apiKeyHelper?: string;
 };
 
 type Diagnostic = { file: string; key?: string; message: string };
@@ -129,8 +132,10 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, where)]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
+  const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
   return {
     loaded: true,
+    ...(apiKeyHelper !== undefined && { apiKeyHelper }),
     cwd,
     home,
     projectRoot,
@@ -264,6 +269,18 @@ type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMc
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
 const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY)$/i;
+
+/** The last apiKeyHelper of the user's and managed settings; a project's is said not to count. */
+function apiKeyHelperOf(sources: readonly SettingsSource[], notice: NoticeSink): string | undefined {
+  let helper: string | undefined;
+  for (const source of sources) {
+    const value = source.settings.apiKeyHelper;
+    if (value === undefined || value.trim() === "") continue;
+    if (comesWithRepository(source.scope)) notice("warning", `${source.path} (apiKeyHelper): a project's settings cannot say how the API key is made; put apiKeyHelper in ~/.claude/settings.json.`);
+    else helper = value;
+  }
+  return helper;
+}
 
 function harnessOverrides(sources: readonly SettingsSource[]): Record<string, string> {
   const env: Record<string, string> = {};

@@ -36,6 +36,9 @@ export type Settings = {
   model?: string;
   /** The output style of the main agent's replies (context/output-styles.ts). */
   outputStyle?: string;
+  /** A command whose output is the Anthropic API key (harness/api-key-helper.ts); from the user's
+   * or the managed settings only. */
+  apiKeyHelper?: string;
   mcpServers?: Record<string, Record<string, unknown>>;
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];

@@ -1,7 +1,8 @@
 // The builtin backend: our own agent loop (@harness/agent). The loop picks the provider from the
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
+import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { createAgentResources, runAgent, type AgentResources, type RunAgentOptions } from "@harness/agent";
+import { createAgentResources, runAgent, trustedApiKeyHelper, type AgentResources, type RunAgentOptions } from "@harness/agent";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
@@ -34,10 +35,11 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
     checkpointsOnChange: true,
     async run(query, ctx): Promise<RunOutcome> {
       const env = opts.env ?? process.env;
-      // A model the query names is checked here; otherwise the settings may name one, and the model
-      // provider says the same if it has no credentials.
+      // A model the query names is checked here (an apiKeyHelper of the user's settings may still
+      // make a key); otherwise the settings may name one, and the model provider says the same if
+      // it has no credentials.
       if (!opts.provider && query.model !== undefined && servedByAnthropic(query.model) && !hasAnthropicCredentials(query.anthropicApiKey || query.anthropicAuthToken, env)) {
-        return { ok: false, message: MISSING_ANTHROPIC_KEY };
+        if (!(await trustedApiKeyHelper({ home: env.HOME ?? homedir() }))) return { ok: false, message: MISSING_ANTHROPIC_KEY };
       }
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;

@@ -156,11 +156,13 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       return connections.filter(hasResources).map((connection) => connection.config.name);
     },
     get prompts() {
-      const taken = new Set<string>();
-      return connections
-        .filter((connection) => connection.state === "connected")
-        .flatMap((connection) => promptCommands(connection, connection.prompts, callTimeoutMs))
-        .filter((command) => !taken.has(command.name) && taken.add(command.name));
+      // Two servers whose names sanitise alike would offer one command name twice: the first keeps it.
+      const byName = new Map<string, McpPromptCommand>();
+      for (const connection of connections) {
+        if (connection.state !== "connected") continue;
+        for (const command of promptCommands(connection, connection.prompts, callTimeoutMs)) if (!byName.has(command.name)) byName.set(command.name, command);
+      }
+      return [...byName.values()];
     },
     status: () =>
       connections.map((connection) => ({

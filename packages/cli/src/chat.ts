@@ -23,6 +23,8 @@ export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
 
 const DEFAULT_URL = "http://127.0.0.1:7700";
+/** Lines typed at a terminal this soon after one another were pasted together. */
+const PASTE_MS = 30;
 
 /** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
 function defaultUser(env: NodeJS.ProcessEnv): string {
@@ -183,9 +185,38 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
   // in the iterator instead of being missed.
   const input = lines[Symbol.asyncIterator]();
+  // A terminal in line mode hands a pasted block over line by line, faster than anyone types: the
+  // lines that follow one within PASTE_MS are taken with it.
+  let ahead: Promise<IteratorResult<string>> | undefined;
+  const nextLines = async (): Promise<string[] | undefined> => {
+    const first = await (ahead ?? input.next());
+    ahead = undefined;
+    if (first.done) return undefined;
+    const taken = [first.value];
+    while (interactive) {
+      const next = input.next();
+      let timer: NodeJS.Timeout | undefined;
+      const quiet = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PASTE_MS)));
+      const line = await Promise.race([next, quiet]);
+      clearTimeout(timer);
+      if (!line || line.done) {
+        ahead = next;
+        break;
+      }
+      taken.push(line.value);
+    }
+    return taken;
+  };
   const reading = (async () => {
     if (command.prompt) await act(command.prompt);
-    for (let next = await input.next(); !next.done; next = await input.next()) await act(next.value);
+    for (let taken = await nextLines(); taken; taken = await nextLines()) {
+      // A pasted prompt of several lines is one prompt; pasted lines of the chat's own commands
+      // are acted on one by one.
+      const first = parseChatLine(taken.find((text) => text.trim()) ?? "", client.state);
+      const prompt = first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer");
+      if (prompt && taken.length > 1) await act(taken.join("\n"));
+      else for (const text of taken) await act(text);
+    }
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
     if (interactive) return finish(0);
     const state = await client.waitFor((s) => s.status !== "running").catch(() => undefined);

@@ -86,8 +86,9 @@ Environment:
 const CHAT = `Usage: harness chat [options] ["<prompt>"]
 
 Connects to a session of a running server (harness serve), shows its conversation and follows it
-live; what you type is sent to it (a prompt, or while a run is under way, a steer). The session
-is the server's: leaving the chat leaves a run going, and any client of the session sees the same.
+live; what you type is sent to it (a prompt, or while a run is under way, a steer; lines pasted
+together are one). The session is the server's: leaving the chat leaves a run going, and any
+client of the session sees the same.
 From a pipe (echo "…" | harness chat), each line waits for the run before it; the exit status
 is then 1 when the last run failed.
 

@@ -66,9 +66,39 @@ test("history from elsewhere, approvals, a cancelled reply and an error are each
       "  /approve 1 to let it run, /deny 1 [reason] to refuse it",
       "? Write needs approval: write /w/x",
       "  /approve 2 to let it run, /deny 2 [reason] to refuse it",
+      "● Bash(make deploy)",
       "  ✗  denied",
       "(cancelled)",
       "✗ The run failed: boom",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("calls made together that end apart each have their output under their own header", () => {
+  const { view, err } = capture();
+  const call = (id: string, command: string, status: "awaiting-approval" | "complete" | "denied", output?: string) => ({ id, name: "Bash", status, input: { command }, ...(output && { output }) });
+  const asking = (...calls: ReturnType<typeof call>[]): HarnessState => ({
+    status: "awaiting-approval",
+    messages: [user("u1", "make two"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: calls }],
+    pendingApprovals: calls.filter((c) => c.status === "awaiting-approval").map((c) => ({ toolCallId: c.id, toolName: "Bash", description: c.input.command })),
+  });
+  view.show(asking(call("t1", "touch a", "awaiting-approval"), call("t2", "touch b", "awaiting-approval")));
+  view.show(asking(call("t1", "touch a", "awaiting-approval"), call("t2", "touch b", "complete", "made b")));
+  view.show(asking(call("t1", "touch a", "denied"), call("t2", "touch b", "complete", "made b")));
+  assert.equal(
+    err(),
+    [
+      "› make two",
+      "● Bash(touch a)",
+      "● Bash(touch b)",
+      "? Bash needs approval: touch a",
+      "  /approve 1 to let it run, /deny 1 [reason] to refuse it",
+      "? Bash needs approval: touch b",
+      "  /approve 2 to let it run, /deny 2 [reason] to refuse it",
+      "  ⎿  made b",
+      "● Bash(touch a)",
+      "  ✗  denied",
       "",
     ].join("\n"),
   );

@@ -30,6 +30,8 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
   /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
    * starts a new paragraph) needs one blank line, not two. */
   let afterLine = false;
+  /** The call whose header was the last one printed, until its output is. */
+  let lastHeader: string | undefined;
 
   /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
    * streamed is broken off first (a piped reply is left whole). */
@@ -78,12 +80,18 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
+      const header = `${bold("●")} ${describeToolCall(call.name, call.input)}`;
       if (!state && (call.input || call.status !== "running")) {
-        line(`${bold("●")} ${describeToolCall(call.name, call.input)}`);
+        line(header);
         mine.calls.set(call.id, "started");
+        lastHeader = call.id;
       }
       if (mine.calls.get(call.id) === "started" && ended) {
         mine.calls.set(call.id, "ended");
+        // Calls made together end in any order: an output says whose it is when another call's
+        // header came after its own.
+        if (lastHeader !== call.id) line(header);
+        lastHeader = undefined;
         const failed = call.status !== "complete";
         const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
         const excerpt = excerptOutput(output, maxLines, failed ? Math.max(width, ERROR_LINE_CHARS) : width);

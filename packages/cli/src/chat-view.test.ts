@@ -104,6 +104,16 @@ test("calls made together that end apart each have their output under their own 
   );
 });
 
+test("escape sequences in a reply, a run's error or a server's message never reach the terminal", () => {
+  const { view, out, err } = capture();
+  const content = "Here:\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 done\r\n\tend";
+  view.show({ status: "idle", messages: [user("u1", "show it"), { id: "a1", role: "assistant", content, status: "complete" }] });
+  assert.equal(out(), "Here:[2J]52;c;cm0gLXJmIH4= done\n\tend\n");
+  view.show({ status: "error", error: "model said \x1b[2Jno", messages: [] });
+  view.note("✗ steer \"\x1b[Ahi\" was not delivered", "error");
+  assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n");
+});
+
 test("a plan put to the user is printed whole, with how to approve or reject it", () => {
   const { view, err } = capture();
   const plan = "1. Write notes.txt.\n2. Read it back.";

@@ -54,7 +54,9 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
   /** The message's text up to `end` not shown yet. */
   function showText(message: HarnessMessage, mine: Seen, end: number): void {
     if (end <= mine.chars) return;
-    reply(message.content.slice(mine.chars, end), message.id);
+    // The model may repeat what a file or a web page holds: its escape sequences would act on the
+    // terminal (clear it, hide lines, set the clipboard), so they are dropped as in tool output.
+    reply(printable(message.content.slice(mine.chars, end)), message.id);
     mine.chars = end;
   }
 
@@ -128,13 +130,14 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
         if (state.status === "idle" || state.status === "error") {
           if (!atLineStart) reply("\n");
         }
-        if (state.status === "error" && state.error && state.error !== lastError) line(red(`✗ ${state.error}`));
+        if (state.status === "error" && state.error && state.error !== lastError) line(red(`✗ ${printable(state.error)}`));
         lastStatus = state.status;
         lastError = state.error;
       }
     },
     note(text, tone = "info") {
-      line(tone === "error" ? red(text) : dim(text));
+      // Notes carry the server's messages, which may quote what a client sent.
+      line(tone === "error" ? red(printable(text)) : dim(printable(text)));
     },
     typed(text) {
       own.push(text.trim());

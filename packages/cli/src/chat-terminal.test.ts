@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
@@ -28,12 +29,12 @@ after(async () => {
 });
 
 /** A chat on session `sessionId` whose standard input is a terminal the test types into. */
-function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) {
   const stdin = Object.assign(new PassThrough({ encoding: "utf8" }), { isTTY: true });
   const out = { stdout: "", stderr: "" };
   const sink = (key: keyof typeof out) => ({ write: (text: string) => ((out[key] += text), true) });
   const status = chatCommand(
-    { kind: "chat", url: server.url, userId: "tty", sessionId },
+    { kind: "chat", url, userId: "tty", sessionId },
     { stdout: sink("stdout"), stderr: sink("stderr"), env: { NO_COLOR: "1" }, stdin },
   );
   // A failed test does not leave the chat waiting for more input.
@@ -55,4 +56,44 @@ test("lines pasted at once are one prompt, not a prompt and lines refused while 
   assert.equal(await chat.status, 0);
   assert.doesNotMatch(chat.out.stderr, /already in progress/);
   assert.equal(chat.out.stdout, "Got all three\n");
+});
+
+/** A proxy to the server that hands on what the server sends `delayMs` late (a distant server). */
+async function slowLink(t: { after(fn: () => unknown): void }, delayMs: number): Promise<string> {
+  const target = new URL(server.url);
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    const upstream = new (client.constructor as typeof Socket)().connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (data) => upstream.write(data));
+    upstream.on("data", (data) => setTimeout(() => client.writable && client.write(data), delayMs));
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => setTimeout(() => client.destroy(), delayMs));
+    for (const socket of [client, upstream]) socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    proxy.close();
+  });
+  const { port } = proxy.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}
+
+test("Ctrl-C right after a prompt, before its run shows, cancels that run instead of leaving it going", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
+  t.after(() => release());
+  const chat = terminalChat(t, "quick-interrupt", await slowLink(t, 400));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  chat.stdin.write("think hard\n");
+  // The prompt is sent; what the server says of it is still on its way.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  process.emit("SIGINT");
+  const left = await Promise.race([chat.status, new Promise((resolve) => setTimeout(resolve, 3000, "still here"))]);
+  assert.equal(left, "still here", chat.out.stderr);
+  assert.match(chat.out.stderr, /cancelling the run/);
+  assert.match(chat.out.stderr, /\(cancelled\)\n/);
+  chat.stdin.end();
+  assert.equal(await chat.status, 0);
 });

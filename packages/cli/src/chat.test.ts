@@ -136,6 +136,7 @@ test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; th
   assert.equal(result.code, 130, result.stderr);
   assert.match(result.stderr, /cancelling the run/);
   assert.equal(fake.requests.length - before, 1, "the next line was not submitted");
+  assert.doesNotMatch(result.stderr, /✗/, "nor tried and refused");
 });
 
 test("a server that wants a token says so, apart from one that is not there", async (t) => {

@@ -128,14 +128,20 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   view.note(`session ${sessionId} of ${userId} at ${url}${command.sessionId ? "" : ` (to come back: harness chat --session ${sessionId})`}`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
 
+  let leaving = false;
   let finish!: (status: number) => void;
-  const finished = new Promise<number>((resolve) => (finish = resolve));
+  const finished = new Promise<number>((resolve) => (finish = (status) => ((leaving = true), resolve(status))));
   let cancelling = false;
+  /** A prompt was sent whose run the state does not show yet: Ctrl-C then cancels it too. */
+  let starting = false;
+  client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
+  client.on("error", () => (starting = false));
   const send = (cmd: HarnessCommand): boolean => {
     try {
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (cmd.type === "steer") view.typed(cmd.message);
       client.send(cmd);
+      if ((cmd.type === "submit" || cmd.type === "resume") && !runUnderWay(client.state)) starting = true;
       return true;
     } catch (error) {
       view.note(`✗ ${(error as Error).message}`, "error");
@@ -144,6 +150,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   };
   /** Acts on one line; resolves once a piped chat may go on. */
   const act = async (text: string): Promise<void> => {
+    // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
+    if (leaving) return;
     const action = parseChatLine(text, client.state);
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
@@ -160,7 +168,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (send(action.command)) await over;
   };
   const onInterrupt = () => {
-    if (runUnderWay(client.state) && !cancelling) {
+    if ((runUnderWay(client.state) || starting) && !cancelling) {
       cancelling = true;
       view.note(`cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
       send({ type: "cancel" });

@@ -52,3 +52,21 @@ test("lines that cannot be acted on say why", () => {
   assert.deepEqual(parseChatLine("/model claude-opus-4-1", running), { kind: "send", command: { type: "configure", config: { model: "claude-opus-4-1" } } });
   assert.deepEqual(parseChatLine("/cancel", running), { kind: "send", command: { type: "cancel" } });
 });
+
+test("/rewind lists the prompts; /rewind N goes back to before prompt N", () => {
+  const said = (id: string) => ({ id, role: "assistant" as const, content: "ok", status: "complete" as const });
+  const asked = (id: string, content: string) => ({ id, role: "user" as const, content, status: "complete" as const });
+  const state: HarnessState = { status: "idle", messages: [asked("u1", "write one"), said("a1"), asked("u2", "now \x1b[2Jwrite two\nand more"), said("a2")] };
+  assert.deepEqual(parseChatLine("/rewind", state), {
+    kind: "info",
+    text: "/rewind N puts the conversation and the files back to how they were before prompt N:\n  1  write one\n  2  now [2Jwrite two …",
+  });
+  assert.deepEqual(parseChatLine("/rewind 2", state), { kind: "send", command: { type: "rewind", messageId: "u2" } });
+  const refused: [string, HarnessState, string][] = [
+    ["/rewind", idle, "nothing to rewind: the session has no prompt yet"],
+    ["/rewind 3", state, "/rewind takes the number of a prompt, from 1 to 2 (/rewind alone lists them)"],
+    ["/rewind u1", state, "/rewind takes the number of a prompt, from 1 to 2 (/rewind alone lists them)"],
+    ["/rewind 1", { ...state, status: "running" }, "a run is under way: /cancel it, or wait for it to end, before rewinding"],
+  ];
+  for (const [line, at, message] of refused) assert.deepEqual(parseChatLine(line, at), { kind: "error", message }, line);
+});

@@ -2,12 +2,15 @@
 // action out. The chat's own commands start with "/"; any other line (other slash commands too,
 // which are the agent's: skills and .claude/commands) is a prompt, or steers the run under way.
 import type { HarnessCommand, HarnessState } from "@harness/protocol";
+import { oneLine } from "./render.ts";
 
 export type ChatAction =
   | { kind: "send"; command: HarnessCommand }
   | { kind: "quit" }
   | { kind: "help" }
   | { kind: "none" }
+  /** Lines for the user only (a list to choose from). */
+  | { kind: "info"; text: string }
   /** The line cannot be acted on: `message` says why, in one line. */
   | { kind: "error"; message: string };
 
@@ -20,6 +23,8 @@ export const CHAT_HELP = `Type a prompt and press Enter; while a run is under wa
   /mode default|acceptEdits|fullAuto
                           the permission mode from the next model call on
   /model ID               the model from the next model call on
+  /rewind [N]             list the prompts; with N, put the conversation and the files back
+                          to how they were before prompt N
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent (its skills and slash commands).
 `;
@@ -82,10 +87,26 @@ export function parseChatLine(line: string, state: HarnessState | undefined): Ch
       if (!mode) return { kind: "error", message: `/mode takes one of ${CHAT_MODES.join(", ")}${arg ? `, not "${arg}"` : ""}` };
       return { kind: "send", command: { type: "configure", config: { permissionMode: mode } } };
     }
+    case "/rewind":
+      return rewindTo(state, rest);
     case "/model":
       if (!arg || rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
       return { kind: "send", command: { type: "configure", config: { model: arg } } };
     default:
       return runUnderWay(state) ? { kind: "send", command: { type: "steer", message: text } } : { kind: "send", command: { type: "submit", prompt: text } };
   }
+}
+
+/** `/rewind`: the prompts to choose from; `/rewind N`: back to before prompt N (files too). */
+function rewindTo(state: HarnessState | undefined, args: string[]): ChatAction {
+  const prompts = (state?.messages ?? []).filter((m) => m.role === "user");
+  if (prompts.length === 0) return { kind: "error", message: "nothing to rewind: the session has no prompt yet" };
+  if (args.length === 0) {
+    const list = prompts.map((m, i) => `  ${String(i + 1).padStart(String(prompts.length).length)}  ${oneLine(m.content, 70)}`);
+    return { kind: "info", text: [`/rewind N puts the conversation and the files back to how they were before prompt N:`, ...list].join("\n") };
+  }
+  const n = args.length === 1 && /^\d+$/.test(args[0]) ? Number(args[0]) : NaN;
+  if (!(n >= 1 && n <= prompts.length)) return { kind: "error", message: `/rewind takes the number of a prompt, from 1 to ${prompts.length} (/rewind alone lists them)` };
+  if (runUnderWay(state)) return { kind: "error", message: "a run is under way: /cancel it, or wait for it to end, before rewinding" };
+  return { kind: "send", command: { type: "rewind", messageId: prompts[n - 1].id } };
 }

@@ -107,11 +107,23 @@ test("calls made together that end apart each have their output under their own 
 test("escape sequences in a reply, a run's error or a server's message never reach the terminal", () => {
   const { view, out, err } = capture();
   const content = "Here:\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 done\r\n\tend";
-  view.show({ status: "idle", messages: [user("u1", "show it"), { id: "a1", role: "assistant", content, status: "complete" }] });
+  const messages = [user("u1", "show it"), { id: "a1", role: "assistant" as const, content, status: "complete" as const }];
+  view.show({ status: "idle", messages });
   assert.equal(out(), "Here:[2J]52;c;cm0gLXJmIH4= done\n\tend\n");
-  view.show({ status: "error", error: "model said \x1b[2Jno", messages: [] });
+  view.show({ status: "error", error: "model said \x1b[2Jno", messages });
   view.note("✗ steer \"\x1b[Ahi\" was not delivered", "error");
   assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n");
+});
+
+test("a rewind says where the conversation goes on from; what follows is shown", () => {
+  const { view, err, out } = capture();
+  const reply = (id: string, content: string) => ({ id, role: "assistant" as const, content, status: "complete" as const });
+  const history = [user("u1", "write one"), reply("a1", "one"), user("u2", "write two"), reply("a2", "two")];
+  view.show({ status: "idle", messages: history });
+  view.show({ status: "idle", messages: history.slice(0, 2) });
+  view.show({ status: "idle", messages: [...history.slice(0, 2), user("u3", "write three"), reply("a3", "three")] });
+  assert.equal(err(), "› write one\n› write two\n(rewound: the conversation goes on from before › write two)\n› write three\n");
+  assert.equal(out(), "one\ntwo\nthree");
 });
 
 test("a plan put to the user is printed whole, with how to approve or reject it", () => {

@@ -4,7 +4,7 @@
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
+import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;
@@ -32,6 +32,8 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
   let afterLine = false;
   /** The call whose header was the last one printed, until its output is. */
   let lastHeader: string | undefined;
+  /** The messages as last shown (a copy, taken when their number changes): a rewind removes some. */
+  let shownMessages: readonly HarnessMessage[] = [];
 
   /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
    * streamed is broken off first (a piped reply is left whole). */
@@ -109,7 +111,17 @@ export function createChatView(stdout: Sink, stderr: Sink, opts: Omit<RendererOp
 
   return {
     show(state) {
-      for (const message of state.messages) showMessage(message);
+      const { messages } = state;
+      if (messages.length !== shownMessages.length) {
+        // What was printed stays on the screen: say where the conversation goes on from.
+        const removed = shownMessages[messages.length];
+        if (messages.length < shownMessages.length && removed && messages.every((m, i) => m.id === shownMessages[i].id)) {
+          const from = removed.role === "user" ? ` before › ${oneLine(removed.content, 70)}` : "";
+          line(yellow(`(rewound: the conversation goes on from${from || " an earlier point"})`));
+        }
+        shownMessages = messages.slice();
+      }
+      for (const message of messages) showMessage(message);
       const pending = state.pendingApprovals ?? [];
       for (const [i, approval] of pending.entries()) {
         if (approvalsShown.has(approval.toolCallId)) continue;

@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -137,6 +137,17 @@ test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; th
   assert.match(result.stderr, /cancelling the run/);
   assert.equal(fake.requests.length - before, 1, "the next line was not submitted");
   assert.doesNotMatch(result.stderr, /✗/, "nor tried and refused");
+});
+
+test("/rewind N puts the files and the conversation back to before prompt N", async () => {
+  fake.push(...toolThenText("Bash", { command: "echo one > notes.txt" }, "Wrote one."), ...toolThenText("Bash", { command: "echo two > notes.txt" }, "Wrote two."));
+  const result = await chat(["--session", "rewind"], "/mode fullAuto\nwrite one\nwrite two\n/rewind\n/rewind 2\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /\/rewind N puts the conversation and the files back to how they were before prompt N:\n {2}1 {2}write one\n {2}2 {2}write two\n/);
+  assert.match(result.stderr, /\(rewound: the conversation goes on from before › write two\)\n$/);
+  assert.equal(readFileSync(join(dataDir, "workspaces/tester/rewind/notes.txt"), "utf8"), "one\n");
+  const later = await chat(["--session", "rewind"], "");
+  assert.equal(later.stdout, "Wrote one.\n");
 });
 
 test("a server that wants a token says so, apart from one that is not there", async (t) => {

@@ -50,6 +50,8 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       case "submit":
       case "resume":
         return started && state.status !== "running";
+      case "rewind":
+        return !state.messages.some((m) => m.id === command.messageId);
       case "approve":
       case "deny":
         return !state.pendingApprovals?.some((p) => p.toolCallId === command.toolCallId) && state.status !== "running";
@@ -58,7 +60,7 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
     }
   };
   // A steer or a new setting starts nothing to wait for (and may change nothing one would see).
-  if (command.type === "steer" || command.type === "configure" || command.type === "rewind") return Promise.resolve();
+  if (command.type === "steer" || command.type === "configure") return Promise.resolve();
   return new Promise((resolve) => {
     const offs: (() => void)[] = [];
     const done = () => {
@@ -155,6 +157,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     const action = parseChatLine(text, client.state);
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
+    if (action.kind === "info") return view.note(action.text);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
     if (action.kind !== "send") return;
     if (action.command.type === "configure") {

@@ -62,7 +62,7 @@ function cut(text: string, max: number): string {
 }
 
 /** The first line of `text`, spaces collapsed, cut to `max`; "…" says when more lines follow. */
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   const lines = printable(text.replace(/\r\n?/g, "\n")).trim().split("\n");
   const first = lines[0].replace(/\s+/g, " ").trim();
   return cut(lines.length > 1 ? `${first} …` : first, max);

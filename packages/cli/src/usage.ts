@@ -98,7 +98,8 @@ Options:
   --session ID       the session to join or start (default: a new one, named on screen)
   -h, --help         show this help
 
-In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /quit, /help.
+In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N], /quit,
+/help.
 Ctrl-C cancels a run under way, or leaves when none is; Ctrl-D leaves.
 
 Environment:

@@ -126,6 +126,27 @@ test("a rewind says where the conversation goes on from; what follows is shown",
   assert.equal(out(), "one\ntwo\nthree");
 });
 
+test("at a narrow terminal, a tool's lines are cut to its width, as it is when they are printed", () => {
+  let stderr = "";
+  const terminal = { isTTY: true, columns: 28, write: (t: string) => (stderr += t) };
+  const view = createChatView({ write: () => true }, terminal, { color: false });
+  const call = (id: string, status: "running" | "complete") => ({ id, name: "Bash", status, input: { command: `seq -s ' ' 1 100 # ${id}` }, output: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20" });
+  view.show({ status: "running", messages: [user("u1", "count"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: [call("t1", "complete")] }] });
+  terminal.columns = 40;
+  view.show({ status: "running", messages: [user("u1", "count"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: [call("t1", "complete"), call("t2", "complete")] }] });
+  assert.equal(
+    stderr,
+    [
+      "› count",
+      "● Bash(seq -s ' ' 1 100 # …)",
+      "  ⎿  1 2 3 4 5 6 7 8 9 10 1…",
+      "● Bash(seq -s ' ' 1 100 # t2)",
+      "  ⎿  1 2 3 4 5 6 7 8 9 10 11 12 13 14 1…",
+      "",
+    ].join("\n"),
+  );
+});
+
 test("a plan put to the user is printed whole, with how to approve or reject it", () => {
   const { view, err } = capture();
   const plan = "1. Write notes.txt.\n2. Read it back.";

@@ -4,6 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createServer, type Socket } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -190,4 +191,18 @@ test("no server there, or bad ids: a one-line message and the exit status", asyn
   assert.equal(fromEnv.stderr, 'harness: HARNESS_URL: "127.0.0.1:7700" is not an http(s) or ws(s) URL\n', "a bad value is named by where it came from");
   const userFromEnv = await chat([], "", { HARNESS_USER: "john doe" });
   assert.equal(userFromEnv.stderr, `harness: HARNESS_USER: "john doe" must be 1 to 128 letters, digits, '.', '_' or '-'\n`);
+});
+
+test("something that takes the connection and never answers: the chat says so instead of waiting for ever", async (t) => {
+  const held = new Set<Socket>();
+  const mute = createServer((socket) => held.add(socket));
+  await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    for (const socket of held) socket.destroy();
+    mute.close();
+  });
+  const url = `http://127.0.0.1:${(mute.address() as { port: number }).port}`;
+  const result = await chat(["--session", "mute"], "hello\n", { HARNESS_URL: url });
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr, `harness: could not connect to ${url}: no answer in 10 s; something there takes connections but does not answer (a stopped server, or another program on that port?)\n`);
 });

@@ -23,6 +23,8 @@ export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
 
 const DEFAULT_URL = "http://127.0.0.1:7700";
+/** How long the server has to answer the chat's first connection. */
+const CONNECT_TIMEOUT_MS = 10_000;
 /** Lines typed at a terminal this soon after one another were pasted together. */
 const PASTE_MS = 30;
 
@@ -120,12 +122,22 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       view.note("(reconnected)");
     }
   });
+  // A server that is stopped (or another program on its port) takes the connection and never
+  // answers: the chat says so rather than wait for ever.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    client.close();
+  }, CONNECT_TIMEOUT_MS);
   try {
     await client.connect();
   } catch (error) {
+    if (timedOut) return fail(`could not connect to ${url}: no answer in ${CONNECT_TIMEOUT_MS / 1000} s; something there takes connections but does not answer (a stopped server, or another program on that port?)`);
     const message = (error as Error).message;
     const prefix = /^(could not connect to \S+): /.exec(message)?.[1];
     return fail(prefix ? `${prefix}: ${await diagnoseConnectFailure(url, token, message.slice(prefix.length + 2))}` : message);
+  } finally {
+    clearTimeout(timer);
   }
   view.note(`session ${sessionId} of ${userId} at ${url}${command.sessionId ? "" : ` (to come back: harness chat --session ${sessionId})`}`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');

@@ -46,8 +46,15 @@ test("a failed call's reason is shown whole however long its line; other output 
 test("what tools print cannot drive the terminal, and cutting never splits a character", () => {
   assert.deepEqual(excerptOutput("normal\n\x1b]0;PWNED\x07\x1b[2J\x1b[Hhidden\rover\n", 4, 80), ["normal", "]0;PWNED[2J[Hhiddenover"]);
   assert.equal(describeToolCall("Bash", { command: "echo \x1b[31mred" }, "/w"), "Bash(echo [31mred)");
-  assert.deepEqual(excerptOutput(`${"a".repeat(3)}😀😀😀`, 1, 5), ["aaa😀…"]);
-  assert.equal(describeToolCall("Bash", { command: `echo ${"a".repeat(72)} 😀😀😀😀` }, "/w"), `Bash(echo ${"a".repeat(72)} 😀…)`);
+  assert.deepEqual(excerptOutput(`${"a".repeat(3)}😀😀😀`, 1, 6), ["aaa😀…"]);
+  assert.equal(describeToolCall("Bash", { command: `echo ${"a".repeat(71)} 😀😀😀😀` }, "/w"), `Bash(echo ${"a".repeat(71)} 😀…)`);
+});
+
+test("lines are cut to the columns they take: wide characters take two, combining marks none", () => {
+  assert.deepEqual(excerptOutput("中文字符测试中文字符测试", 1, 10), ["中文字符…"]);
+  assert.deepEqual(excerptOutput("ｆｕｌｌ width", 1, 6), ["ｆｕ…"]);
+  assert.deepEqual(excerptOutput("cafe\u0301 cafe\u0301", 1, 9), ["cafe\u0301 cafe\u0301"]);
+  assert.deepEqual(excerptOutput("한국어 텍스트", 1, 13), ["한국어 텍스트"]);
 });
 
 test("reply text goes to stdout, tool activity to stderr, paragraphs kept apart", () => {

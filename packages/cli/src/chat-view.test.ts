@@ -112,7 +112,10 @@ test("escape sequences in a reply, a run's error or a server's message never rea
   assert.equal(out(), "Here:[2J]52;c;cm0gLXJmIH4= done\n\tend\n");
   view.show({ status: "error", error: "model said \x1b[2Jno", messages });
   view.note("✗ steer \"\x1b[Ahi\" was not delivered", "error");
-  assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n");
+  const evil = "Bash\x1b[2J";
+  const call = { id: "t1", name: evil, status: "awaiting-approval" as const, input: { command: "ls" } };
+  view.show({ status: "awaiting-approval", messages: [...messages, { id: "a2", role: "assistant", content: "", status: "running", toolCalls: [call] }], pendingApprovals: [{ toolCallId: "t1", toolName: evil, description: "ls" }] });
+  assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n● Bash[2J(ls)\n? Bash[2J needs approval: ls\n  /approve to let it run, /deny [reason] to refuse it\n");
 });
 
 test("a rewind says where the conversation goes on from; what follows is shown", () => {

@@ -138,7 +138,7 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
           line(dim(`  /approve${which} to leave plan mode and carry it out, /deny${which} [feedback] to keep planning`));
           continue;
         }
-        line(yellow(`? ${approval.toolName} needs approval: ${printable(approval.description)}`));
+        line(yellow(`? ${printable(approval.toolName)} needs approval: ${printable(approval.description)}`));
         line(dim(`  /approve${which} to let it run, /deny${which} [reason] to refuse it`));
       }
       if (state.status !== lastStatus) {

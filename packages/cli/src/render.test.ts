@@ -46,6 +46,8 @@ test("a failed call's reason is shown whole however long its line; other output 
 test("what tools print cannot drive the terminal, and cutting never splits a character", () => {
   assert.deepEqual(excerptOutput("normal\n\x1b]0;PWNED\x07\x1b[2J\x1b[Hhidden\rover\n", 4, 80), ["normal", "]0;PWNED[2J[Hhiddenover"]);
   assert.equal(describeToolCall("Bash", { command: "echo \x1b[31mred" }, "/w"), "Bash(echo [31mred)");
+  assert.equal(describeToolCall("Bash\x1b]0;PWN\x07\x1b[2J", { command: "ls" }), "Bash]0;PWN[2J(ls)", "a tool name the model made up");
+  assert.equal(describeToolCall("\x1b[2J", undefined), "[2J");
   assert.deepEqual(excerptOutput(`${"a".repeat(3)}😀😀😀`, 1, 6), ["aaa😀…"]);
   assert.equal(describeToolCall("Bash", { command: `echo ${"a".repeat(71)} 😀😀😀😀` }, "/w"), `Bash(echo ${"a".repeat(71)} 😀…)`);
 });

@@ -88,7 +88,9 @@ export function oneLine(text: string, max: number): string {
 
 /** `Bash(echo hi)`, `Read(src/index.ts)`, … : the tool name and its most telling argument (paths
  * under `cwd` shown relative to it). */
-export function describeToolCall(name: string, input: Record<string, unknown> | undefined, cwd?: string, max = 80): string {
+export function describeToolCall(toolName: string, input: Record<string, unknown> | undefined, cwd?: string, max = 80): string {
+  // The model names the tool it calls, and may name one that does not exist.
+  const name = printable(toolName);
   if (!input) return name;
   for (const key of SUMMARY_KEYS) {
     const value = input[key];

@@ -150,6 +150,16 @@ test("at a narrow terminal, a tool's lines are cut to its width, as it is when t
   );
 });
 
+test("notices of the runs (a settings file that could not be read, …) are shown as they come, not those from before the chat", () => {
+  const { view, err } = capture();
+  const warning = (message: string) => ({ level: "warning" as const, message });
+  const old = Array.from({ length: 50 }, (_, i) => warning(`old ${i}`));
+  view.show({ status: "idle", messages: [], notices: old });
+  view.show({ status: "running", messages: [], notices: [...old.slice(1), warning("settings.json: invalid \x1b[2JJSON")] });
+  view.show({ status: "running", messages: [], notices: [...old.slice(2), warning("settings.json: invalid \x1b[2JJSON"), { level: "error", message: "MCP server db failed" }, { level: "info", message: "compacted" }] });
+  assert.equal(err(), "! settings.json: invalid [2JJSON\n✗ MCP server db failed\n· compacted\n");
+});
+
 test("a plan put to the user is printed whole, with how to approve or reject it", () => {
   const { view, err } = capture();
   const plan = "1. Write notes.txt.\n2. Read it back.";

@@ -3,7 +3,7 @@
 // approvals asked for, how the run ended), whether the state came as a delta or as a whole snapshot
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
-import type { HarnessMessage, HarnessState } from "@harness/protocol";
+import type { HarnessMessage, HarnessState, Notice } from "@harness/protocol";
 import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -35,6 +35,9 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
   let afterLine = false;
   /** The call whose header was the last one printed, until its output is. */
   let lastHeader: string | undefined;
+  /** The notices as last seen (undefined before the first state: those are of runs before the
+   * chat, and may no longer hold). */
+  let seenNotices: readonly Notice[] | undefined;
   /** The messages as last shown (a copy, taken when their number changes): a rewind removes some. */
   let shownMessages: readonly HarnessMessage[] = [];
 
@@ -124,6 +127,12 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
         }
         shownMessages = messages.slice();
       }
+      const notices = state.notices ?? [];
+      for (const notice of seenNotices ? added(seenNotices, notices) : []) {
+        const text = printable(notice.message);
+        line(notice.level === "error" ? red(`✗ ${text}`) : notice.level === "warning" ? yellow(`! ${text}`) : dim(`· ${text}`));
+      }
+      seenNotices = notices.slice();
       for (const message of messages) showMessage(message);
       const pending = state.pendingApprovals ?? [];
       for (const [i, approval] of pending.entries()) {
@@ -167,4 +176,15 @@ function planOf(state: HarnessState, toolCallId: string): string | undefined {
     if (call) return typeof call.input?.plan === "string" ? call.input.plan.replace(/\r\n?/g, "\n").trim() : undefined;
   }
   return undefined;
+}
+
+/** The notices of `now` that `before` lacks. The session keeps the latest few, in order: the
+ * longest end of `before` that starts `now` is what both have. */
+function added(before: readonly Notice[], now: readonly Notice[]): readonly Notice[] {
+  const same = (a: Notice, b: Notice) => a.level === b.level && a.message === b.message;
+  for (let k = Math.min(before.length, now.length); k > 0; k--) {
+    const tail = before.length - k;
+    if (now.slice(0, k).every((notice, i) => same(notice, before[tail + i]))) return now.slice(k);
+  }
+  return now;
 }

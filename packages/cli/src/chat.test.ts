@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -149,6 +149,19 @@ test("/rewind N puts the files and the conversation back to before prompt N", as
   assert.equal(readFileSync(join(dataDir, "workspaces/tester/rewind/notes.txt"), "utf8"), "one\n");
   const later = await chat(["--session", "rewind"], "");
   assert.equal(later.stdout, "Wrote one.\n");
+});
+
+test("a run's notices are shown: a settings file of the session's that cannot be read is named", async () => {
+  fake.push({ text: "First" }, { text: "Second" });
+  const first = await chat(["--session", "notices"], "hi\n");
+  assert.equal(first.code, 0, first.stderr);
+  const settings = join(dataDir, "workspaces/tester/notices/.claude/settings.json");
+  mkdirSync(join(settings, ".."), { recursive: true });
+  writeFileSync(settings, "{ not json");
+  const result = await chat(["--session", "notices"], "again\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, new RegExp(`\\n! ${settings.replace(/[.]/g, "\\.")}: invalid JSON: `));
+  assert.equal(result.stdout, "First\nSecond\n");
 });
 
 test("a server that wants a token says so, apart from one that is not there", async (t) => {

@@ -1,6 +1,7 @@
 // Why `harness chat` could not connect, in words a user can act on. A refused WebSocket handshake
 // does not say its HTTP status (see the client SDK), so the chat asks the server's /health, which
-// answers under the same token check: nothing there, a token refused, or something else.
+// answers under the same token check: nothing there, a token refused, something that is no
+// Harness server (another program on the port, or a path too many in the URL), or something else.
 
 /** What to tell the user instead of `failure`, or `failure` itself when /health says nothing more. */
 export async function diagnoseConnectFailure(url: string, token: string | undefined, failure: string): Promise<string> {
@@ -12,20 +13,38 @@ export async function diagnoseConnectFailure(url: string, token: string | undefi
     return failure;
   }
   const base = `${health.protocol}//${health.host}`;
-  let status: number;
-  try {
-    const response = await fetch(health, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(3000) });
-    status = response.status;
-    await response.body?.cancel();
-  } catch {
+  const answer = await healthOf(health, token);
+  if (answer === undefined) {
     return `nothing answers at ${base}: is the server running? (start it with \`harness serve\` or \`npm start\`; --url or HARNESS_URL for another address)`;
   }
-  if (status === 401) {
+  if (answer.status === 401) {
     return token
       ? `the server at ${base} refused the token: set HARNESS_TOKEN to the token it was started with`
       : `the server at ${base} needs a token: set HARNESS_TOKEN to the token it was started with`;
   }
+  if (answer.status === 404 || (!answer.ok && answer.error === undefined)) {
+    const root = new URL("/health", health);
+    if (root.href !== health.href && (await healthOf(root, token))?.ok) {
+      return `no Harness server at ${url}, but there is one at ${base}: leave the path out of --url (or HARNESS_URL)`;
+    }
+    return `what answers at ${url} is not a Harness server (GET ${health.pathname}: ${answer.status}): give --url (or HARNESS_URL) the address \`harness serve\` printed`;
+  }
+  // The server's own words for why it refused (a host name it does not answer without a token, …).
+  if (!answer.ok && answer.error !== undefined) return `the server at ${base} refused: ${answer.error}`;
   return failure;
+}
+
+/** What GET /health answers: `ok` when a Harness server says it is, the `error` it gives when it
+ * refuses; undefined when nothing answers. */
+async function healthOf(health: URL, token: string | undefined): Promise<{ status: number; ok: boolean; error?: string } | undefined> {
+  try {
+    const response = await fetch(health, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(3000) });
+    const body: unknown = await response.json().catch(() => undefined);
+    const fields = typeof body === "object" && body !== null ? (body as { ok?: unknown; error?: unknown }) : {};
+    return { status: response.status, ok: response.ok && fields.ok === true, ...(typeof fields.error === "string" && { error: fields.error }) };
+  } catch {
+    return undefined;
+  }
 }
 
 function withSlash(url: string): string {

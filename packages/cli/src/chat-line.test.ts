@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { HarnessState } from "@harness/protocol";
-import { parseChatLine } from "./chat-line.ts";
+import { createApprovalNumbering, parseChatLine } from "./chat-line.ts";
 
 const idle: HarnessState = { status: "idle", messages: [] };
 const running: HarnessState = { status: "running", messages: [] };
@@ -38,9 +38,9 @@ test("lines that cannot be acted on say why", () => {
   const cases: [string, HarnessState | undefined, string][] = [
     ["/approve", idle, "no call is waiting for approval"],
     ["/approve", undefined, "no call is waiting for approval"],
-    ["/approve", waiting("a", "b"), "2 calls are waiting for approval: say which, /approve 1 to /approve 2"],
-    ["/deny because", waiting("a", "b"), "2 calls are waiting for approval: say which, /deny 1 to /deny 2"],
-    ["/approve 3", waiting("a", "b"), 'no call waiting for approval is "3": use a number from 1 to 2'],
+    ["/approve", waiting("a", "b"), "2 calls are waiting for approval: say which, /approve 1, /approve 2"],
+    ["/deny because", waiting("a", "b"), "2 calls are waiting for approval: say which, /deny 1, /deny 2"],
+    ["/approve 3", waiting("a", "b"), 'no call waiting for approval is "3": waiting: /approve 1, /approve 2'],
     ["/approve 1 2", waiting("a", "b"), "/approve takes at most one argument: which call"],
     ["/cancel", idle, "no run is under way"],
     ["/mode", idle, "/mode takes one of default, acceptEdits, fullAuto"],
@@ -69,4 +69,19 @@ test("/rewind lists the prompts; /rewind N goes back to before prompt N", () => 
     ["/rewind 1", { ...state, status: "running" }, "a run is under way: /cancel it, or wait for it to end, before rewinding"],
   ];
   for (const [line, at, message] of refused) assert.deepEqual(parseChatLine(line, at), { kind: "error", message }, line);
+});
+
+test("calls keep the numbers they were shown with while others are answered; an answered one is never another", () => {
+  const numbering = createApprovalNumbering();
+  const parse = (line: string, state: HarnessState) => parseChatLine(line, state, numbering.update(state));
+  assert.deepEqual(parse("/approve 1", waiting("a", "b", "c")), { kind: "send", command: { type: "approve", toolCallId: "a" } });
+  // a ran: b and c are still 2 and 3, as on the screen.
+  assert.deepEqual(parse("/approve 2", waiting("b", "c")), { kind: "send", command: { type: "approve", toolCallId: "b" } });
+  assert.deepEqual(parse("/approve 2", waiting("c")), { kind: "error", message: "call 2 no longer waits for approval (it was answered); waiting: /approve 3" });
+  assert.deepEqual(parse("/deny 2 too risky", waiting("c")), { kind: "error", message: "call 2 no longer waits for approval (it was answered); waiting: /deny 3" });
+  assert.deepEqual(parse("/deny 3 too risky", waiting("c")), { kind: "send", command: { type: "deny", toolCallId: "c", reason: "too risky" } });
+  assert.deepEqual(parse("/deny 5 files at most", waiting("c")), { kind: "send", command: { type: "deny", toolCallId: "c", reason: "5 files at most" } });
+  // None waits: the next calls are counted from 1 again.
+  numbering.update(idle);
+  assert.deepEqual(parse("/approve 2", waiting("d", "e")), { kind: "send", command: { type: "approve", toolCallId: "e" } });
 });

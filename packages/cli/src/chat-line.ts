@@ -34,22 +34,52 @@ export function runUnderWay(state: HarnessState | undefined): boolean {
   return state?.status === "running" || state?.status === "awaiting-approval";
 }
 
-/** The pending approval `which` names (its number from 1, or its tool call id), or the only one. */
-function pickApproval(state: HarnessState | undefined, which: string | undefined, verb: string): { toolCallId: string } | { error: string } {
+/** The numbers the calls waiting for approval are shown with, by tool call id. */
+export type ApprovalNumbers = ReadonlyMap<string, number>;
+
+/** Numbers for the calls waiting for approval that stay true on the screen: a call keeps the number
+ * it was shown with while the others are answered (so "/approve 2" never reaches the call shown as
+ * 3), and the numbers start again from 1 once no call waits. An answered call's number stays taken
+ * until then: naming it says it no longer waits instead of picking another call. */
+export function createApprovalNumbering(): { update(state: HarnessState): ApprovalNumbers } {
+  const numbers = new Map<string, number>();
+  return {
+    update(state) {
+      const pending = state.pendingApprovals ?? [];
+      if (pending.length === 0) numbers.clear();
+      let next = Math.max(0, ...numbers.values()) + 1;
+      for (const p of pending) if (!numbers.has(p.toolCallId)) numbers.set(p.toolCallId, next++);
+      return numbers;
+    },
+  };
+}
+
+/** The numbers of the calls waiting in `state` counted from 1, for a chat that showed no others. */
+function countedFromOne(state: HarnessState | undefined): ApprovalNumbers {
+  return new Map((state?.pendingApprovals ?? []).map((p, i) => [p.toolCallId, i + 1]));
+}
+
+/** The pending approval `which` names (its number, or its tool call id), or the only one. */
+function pickApproval(state: HarnessState | undefined, numbers: ApprovalNumbers, which: string | undefined, verb: string): { toolCallId: string } | { error: string } {
   const pending = state?.pendingApprovals ?? [];
   if (pending.length === 0) return { error: "no call is waiting for approval" };
+  const waiting = pending.map((p) => numbers.get(p.toolCallId)).filter((n) => n !== undefined);
+  const choices = waiting.map((n) => `/${verb} ${n}`).join(", ");
   if (which === undefined) {
     if (pending.length === 1) return pending[0];
-    return { error: `${pending.length} calls are waiting for approval: say which, /${verb} 1 to /${verb} ${pending.length}` };
+    return { error: `${pending.length} calls are waiting for approval: say which, ${choices}` };
   }
   const byId = pending.find((p) => p.toolCallId === which);
   if (byId) return byId;
   const n = /^\d+$/.test(which) ? Number(which) : NaN;
-  if (n >= 1 && n <= pending.length) return pending[n - 1];
-  return { error: `no call waiting for approval is "${which}": use a number from 1 to ${pending.length}` };
+  const byNumber = pending.find((p) => numbers.get(p.toolCallId) === n);
+  if (byNumber) return byNumber;
+  if ([...numbers.values()].includes(n)) return { error: `call ${n} no longer waits for approval (it was answered); waiting: ${choices}` };
+  return { error: `no call waiting for approval is "${which}": waiting: ${choices}` };
 }
 
-export function parseChatLine(line: string, state: HarnessState | undefined): ChatAction {
+/** `numbers`: how the calls waiting for approval were shown (default: counted from 1). */
+export function parseChatLine(line: string, state: HarnessState | undefined, numbers: ApprovalNumbers = countedFromOne(state)): ChatAction {
   const text = line.trim();
   if (!text) return { kind: "none" };
   const [word, ...rest] = text.split(/\s+/);
@@ -65,19 +95,21 @@ export function parseChatLine(line: string, state: HarnessState | undefined): Ch
       return { kind: "send", command: { type: "cancel" } };
     case "/approve": {
       if (rest.length > 1) return { kind: "error", message: "/approve takes at most one argument: which call" };
-      const picked = pickApproval(state, rest[0], "approve");
+      const picked = pickApproval(state, numbers, rest[0], "approve");
       if ("error" in picked) return { kind: "error", message: picked.error };
       return { kind: "send", command: { type: "approve", toolCallId: picked.toolCallId } };
     }
     case "/deny": {
-      // "/deny 2 reason" names the call (by id, or by a number that one of them has); "/deny
-      // reason" the only one waiting. With several waiting, a number is always taken for a call.
+      // "/deny 2 reason" names the call (by id, or by a number that one of them was shown with);
+      // "/deny reason" the only one waiting. With several waiting, a number is always taken for a
+      // call, and so is the number of one answered already.
       const pending = state?.pendingApprovals ?? [];
       const first = rest[0];
       const byId = first !== undefined && pending.some((p) => p.toolCallId === first);
-      const byNumber = first !== undefined && /^\d+$/.test(first) && (pending.length > 1 || first === "1");
+      const shown = first !== undefined && /^\d+$/.test(first) && [...numbers.values()].includes(Number(first));
+      const byNumber = first !== undefined && /^\d+$/.test(first) && (pending.length > 1 || shown || first === "1");
       const names = byId || byNumber;
-      const picked = pickApproval(state, names ? first : undefined, "deny");
+      const picked = pickApproval(state, numbers, names ? first : undefined, "deny");
       if ("error" in picked) return { kind: "error", message: picked.error };
       const reason = (names ? rest.slice(1) : rest).join(" ");
       return { kind: "send", command: { type: "deny", toolCallId: picked.toolCallId, ...(reason && { reason }) } };

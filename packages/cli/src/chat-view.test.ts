@@ -104,6 +104,19 @@ test("calls made together that end apart each have their output under their own 
   );
 });
 
+test("a call asked for while others wait is numbered after them, as /approve takes it", () => {
+  const { view, err } = capture();
+  const asking = (...ids: string[]): HarnessState => ({
+    status: "awaiting-approval",
+    messages: [user("u1", "go")],
+    pendingApprovals: ids.map((id) => ({ toolCallId: id, toolName: "Bash", description: `touch ${id}` })),
+  });
+  view.show(asking("a", "b"));
+  view.show(asking("b"));
+  view.show(asking("b", "c"));
+  assert.match(err(), /\? Bash needs approval: touch c\n {2}\/approve 3 to let it run, \/deny 3 \[reason\] to refuse it\n$/);
+});
+
 test("escape sequences in a reply, a run's error or a server's message never reach the terminal", () => {
   const { view, out, err } = capture();
   const content = "Here:\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07 done\r\n\tend";

@@ -4,6 +4,7 @@
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
 import type { HarnessMessage, HarnessState, Notice } from "@harness/protocol";
+import { createApprovalNumbering } from "./chat-line.ts";
 import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -18,7 +19,9 @@ type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boo
 
 const ENDED_CALL = new Set(["complete", "error", "denied"]);
 
-export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }, opts: Omit<RendererOptions, "cwd">): ChatView {
+/** `numbering`: the numbers the calls waiting for approval are shown with, which the chat's
+ * /approve and /deny then take. */
+export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }, opts: Omit<RendererOptions, "cwd">, numbering = createApprovalNumbering()): ChatView {
   const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
@@ -135,10 +138,11 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
       seenNotices = notices.slice();
       for (const message of messages) showMessage(message);
       const pending = state.pendingApprovals ?? [];
-      for (const [i, approval] of pending.entries()) {
+      const numbers = numbering.update(state);
+      for (const approval of pending) {
         if (approvalsShown.has(approval.toolCallId)) continue;
         approvalsShown.add(approval.toolCallId);
-        const which = pending.length > 1 ? ` ${i + 1}` : "";
+        const which = numbers.size > 1 ? ` ${numbers.get(approval.toolCallId)}` : "";
         const plan = approval.toolName === "ExitPlanMode" ? planOf(state, approval.toolCallId) : undefined;
         if (plan !== undefined) {
           // A plan is read whole before it is approved.

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,6 +88,16 @@ test("a call that needs approval is shown with how to answer it; /approve lets i
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /● Bash\(mkdir -p out && echo chat-approved\)\n\? Bash needs approval: mkdir -p out && echo chat-approved\n {2}\/approve to let it run, \/deny \[reason\] to refuse it\n {2}⎿ {2}chat-approved\n/);
   assert.match(result.stdout, /Done\.\n$/);
+});
+
+test("calls keep the numbers shown while others are answered: /approve 2 runs the call shown as 2", async () => {
+  fake.push({ toolUses: ["a", "b", "c"].map((name) => ({ name: "Bash", input: { command: `touch ${name}.txt` } })) }, { text: "Made them." });
+  const result = await chat(["--session", "numbers"], "make three\n/approve 1\n/approve 2\n/deny 2 no\n/approve 3\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /\? Bash needs approval: touch b\.txt\n {2}\/approve 2 to let it run/);
+  assert.match(result.stderr, /✗ call 2 no longer waits for approval \(it was answered\); waiting: \/deny 3\n/);
+  for (const name of ["a", "b", "c"]) assert.ok(existsSync(join(dataDir, `workspaces/tester/numbers/${name}.txt`)), `${name}.txt was made`);
+  assert.match(result.stdout, /Made them\.\n$/);
 });
 
 test("/deny sends its reason to the model; the call shows as refused", async () => {

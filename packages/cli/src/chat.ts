@@ -15,7 +15,7 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
-import { CHAT_HELP, parseChatLine, runUnderWay } from "./chat-line.ts";
+import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
 
@@ -102,7 +102,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   }
 
   const interactive = Boolean(io.stdin.isTTY);
-  const view = createChatView(io.stdout, io.stderr, terminalOptions(io));
+  const numbering = createApprovalNumbering();
+  const view = createChatView(io.stdout, io.stderr, terminalOptions(io), numbering);
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
@@ -166,7 +167,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const act = async (text: string): Promise<void> => {
     // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
     if (leaving) return;
-    const action = parseChatLine(text, client.state);
+    const action = parseChatLine(text, client.state, client.state && numbering.update(client.state));
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);
@@ -235,7 +236,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     for (let taken = await nextLines(); taken; taken = await nextLines()) {
       // A pasted prompt of several lines is one prompt; pasted lines of the chat's own commands
       // are acted on one by one.
-      const first = parseChatLine(taken.find((text) => text.trim()) ?? "", client.state);
+      const first = parseChatLine(taken.find((text) => text.trim()) ?? "", client.state, client.state && numbering.update(client.state));
       const prompt = first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer");
       if (prompt && taken.length > 1) await act(taken.join("\n"));
       else for (const text of taken) await act(text);

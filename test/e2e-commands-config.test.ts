@@ -27,6 +27,18 @@ test("configure model changes the model the next model call asks for", async () 
   await client.close();
 });
 
+test("configure refuses a model the server's runs cannot use, saying why, and keeps the one set", async () => {
+  const client = await h.connect("bad-model");
+  client.send({ type: "configure", config: { model: "claude-kept" } });
+  await client.waitForState((s) => (s.config as { model?: string } | undefined)?.model === "claude-kept", 30_000);
+  client.send({ type: "configure", config: { model: "gemini/pro-2", maxTurns: 3 } }, { type: "configure", config: { model: "anthropic/" } });
+  await client.waitForErrors(2, 30_000);
+  assert.match(client.errors[0].message, /^configure: model "gemini\/pro-2" cannot be used here: unknown model provider "gemini" in "gemini\/pro-2": use anthropic\/<model>, openai\/<model>, ollama\/<model>, or a bare Claude model id$/);
+  assert.match(client.errors[1].message, /no model id in "anthropic\/"/);
+  assert.deepEqual(client.state!.config, { model: "claude-kept" }, "nothing of the refused configure was applied");
+  await client.close();
+});
+
 test("two clients of one session follow a scripted run and end with identical state", async () => {
   const a = await h.connect("shared");
   const b = await h.connect("shared");

@@ -47,6 +47,8 @@ export type RegistryOptions = {
   runnerFactory: RunnerFactory;
   idleMs: number;
   log: (line: string) => void;
+  /** See SessionOptions.checkModel. */
+  checkModel?: (model: string) => string | undefined;
 };
 
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
@@ -100,6 +102,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       sessionId,
       loadPeer: (other) => conversation(userId, other),
       onSettled: () => scheduleEviction(key, entry),
+      ...(options.checkModel && { checkModel: options.checkModel }),
       onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
     }).then(
       (session) => (entry.session = session),

@@ -10,6 +10,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
+import { modelCheck } from "./model-check.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { createRunnerPool } from "./runner-pool.ts";
@@ -112,7 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         log,
       }));
 
-  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log });
+  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: modelCheck(config.env) });
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,

@@ -107,6 +107,8 @@ export function runConfig(config: HarnessConfig): RunConfigureBody {
 }
 
 function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void {
+  const modelProblem = config.model === undefined ? undefined : core.options.checkModel?.(config.model);
+  if (modelProblem !== undefined) return reply(`configure: model "${config.model}" cannot be used here: ${modelProblem}`, ErrorCodes.badCommand);
   const current = core.state.config;
   // A setting sent again as it is changes nothing: no batch to store and replay, nothing to the run.
   const entries = Object.entries(config).filter(([key, value]) => value !== undefined && current?.[key as keyof HarnessConfig] !== value);

@@ -8,12 +8,13 @@ import { spawn } from "node:child_process";
 import { hasAnthropicCredentials, servedByAnthropic } from "@harness/llm";
 import { readConfigJson } from "../config-files.ts";
 import { wholeSetting } from "../env-number.ts";
+import { signalGroup } from "../process-groups.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import type { RunAgentOptions } from "../types.ts";
 
 const DEFAULT_TTL_MS = 5 * 60_000;
-/** A helper that has not answered by then is given up on. */
-const HELPER_TIMEOUT_MS = 30_000;
+/** A helper that has not answered by then is given up on, with every process it started. */
+export const HELPER_TIMEOUT_MS = 30_000;
 const MAX_KEY_CHARS = 16 * 1024;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -40,6 +41,7 @@ export async function withHelperKey(
   helper: string | undefined,
   model: string,
   cwd: string,
+  timeoutMs = HELPER_TIMEOUT_MS,
 ): Promise<{ ok: true; options: RunAgentOptions } | { ok: false; error: string }> {
   const env = options.env ?? process.env;
   const given = options.providerOptions?.anthropic;
@@ -48,7 +50,7 @@ export async function withHelperKey(
   const now = Date.now();
   let entry = kept.get(helper);
   if (!entry || entry.until <= now) {
-    const ran = await runHelper(helper, env, cwd);
+    const ran = await runHelper(helper, env, cwd, timeoutMs);
     if (!ran.ok) return ran;
     entry = { key: ran.key, until: now + (ttl.value ?? DEFAULT_TTL_MS) };
     kept.set(helper, entry);
@@ -57,18 +59,29 @@ export async function withHelperKey(
   return { ok: true, options: { ...options, providerOptions: { ...options.providerOptions, anthropic } } };
 }
 
-function runHelper(command: string, env: Env, cwd: string): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
+function runHelper(command: string, env: Env, cwd: string, timeoutMs: number): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
   const fail = (why: string) => ({ ok: false as const, error: `apiKeyHelper (${command}) ${why}; set ANTHROPIC_API_KEY or mend the helper in your settings` });
   return new Promise((resolve) => {
     let out = "";
     let err = "";
-    const child = spawn("/bin/sh", ["-c", command], { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], timeout: HELPER_TIMEOUT_MS });
+    // A process group of its own: what the helper starts (a vault client waiting for a login) keeps
+    // its output open after the shell is gone, so the time limit stops the whole group.
+    const child = spawn("/bin/sh", ["-c", command], { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(fail(`gave no key within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out = (out + chunk).slice(0, MAX_KEY_CHARS + 1)));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err = (err + chunk).slice(-500)));
-    child.on("error", (error) => resolve(fail(`could not run: ${error.message}`)));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve(fail(`could not run: ${error.message}`));
+    });
     child.on("close", (code, signal) => {
+      clearTimeout(timer);
       const said = err.trim() ? `: ${err.trim().split("\n").at(-1)}` : "";
-      if (signal === "SIGTERM") return resolve(fail(`gave no key within ${HELPER_TIMEOUT_MS / 1000} s`));
       if (code !== 0) return resolve(fail(`failed with ${code === null ? `signal ${signal}` : `exit code ${code}`}${said}`));
       const key = out.trim();
       if (key === "") return resolve(fail("printed no key"));

@@ -1,6 +1,6 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
-import { sandboxTmpRoot, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
+import { sandboxTmpRoot, workspaceEnvDir, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -138,9 +138,12 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       db,
       registry,
       workspaceOf,
-      // The sandboxed commands' temporary directory too (it is outside the workspace).
+      // The sandboxed commands' temporary directory and the hooks' env files too (they are outside
+      // the workspace).
       filesOf: (userId, sessionId) =>
-        [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId), workspaceTmpDir(workspaceOf(userId, sessionId))].filter((path) => path !== undefined),
+        [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId), workspaceTmpDir(workspaceOf(userId, sessionId)), workspaceEnvDir(workspaceOf(userId, sessionId))].filter(
+          (path) => path !== undefined,
+        ),
       stateOf: dirs.stateOf,
       log,
     },

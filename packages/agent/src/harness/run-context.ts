@@ -1,6 +1,5 @@
 // What one run works with once its configuration is loaded: model and provider, tools, the
 // permission context, hooks, and the fixed parts of every request (system prompt, environment).
-import os from "node:os";
 import type { ModelMessage, Provider } from "@harness/llm";
 import { environmentBlock } from "../context/environment.ts";
 import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
@@ -15,6 +14,7 @@ import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
 import { bashToolFor } from "../tools/bash.ts";
+import { workspaceEnvDir } from "../sandbox/tmp-dir.ts";
 import { sessionEnvFile } from "../tools/session-env.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
 import { builtinTools } from "../tools/index.ts";
@@ -186,7 +186,7 @@ export function hooksFor(
   return createHookHost({
     ...(conversation && { transcriptPath: () => (inner.transcript ??= transcriptFile(sessionId)).sync(conversation()) }),
     config: setup.hooks,
-    sessionEnvFile: () => sessionEnvFile(resources.toolState, setup.childEnv?.TMPDIR ?? options.env?.TMPDIR ?? os.tmpdir()),
+    sessionEnvFile: () => sessionEnvFile(resources.toolState, workspaceEnvDir(setup.cwd)),
     sessionId,
     projectDir: setup.projectRoot,
     cwd: setup.cwd,

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../real-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
-import { workspaceTmpDir } from "./tmp-dir.ts";
+import { workspaceEnvDir, workspaceTmpDir } from "./tmp-dir.ts";
 
 /** Paths inside every writable directory that a sandboxed command may not write: each configures
  * something that later runs outside the sandbox (hooks and MCP servers from the settings, git's
@@ -123,7 +123,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
       allowWrite: [...writable, tmpDir],
       denyWrite: unique([...(homeReached ? [path.join(places.home, ".claude.json")] : []), ...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
       denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
-      allowRead: unique([...writable, places.projectRoot, tmpDir]).filter((root) => hidden.some((h) => isWithin(root, h))),
+      allowRead: unique([...writable, places.projectRoot, tmpDir, workspaceEnvDir(places.cwd)]).filter((root) => hidden.some((h) => isWithin(root, h))),
     },
     network: {
       allowedDomains: allowedDomains(settings, places, notes),

@@ -6,7 +6,18 @@ import os from "node:os";
 import path from "node:path";
 
 export function workspaceTmpDir(cwd: string): string {
-  return path.join(sandboxTmpRoot(), createHash("sha256").update(cwd).digest("hex").slice(0, 16));
+  return path.join(sandboxTmpRoot(), workspaceKey(cwd));
+}
+
+/** Where the conversations in a directory keep their CLAUDE_ENV_FILE (tools/session-env.ts): beside
+ * its temporary directory, under the same root, so that a host which hides that root from the other
+ * workspaces' commands hides it too; its own sandboxed commands may read it, not write it. */
+export function workspaceEnvDir(cwd: string): string {
+  return path.join(sandboxTmpRoot(), `${workspaceKey(cwd)}-env`);
+}
+
+function workspaceKey(cwd: string): string {
+  return createHash("sha256").update(cwd).digest("hex").slice(0, 16);
 }
 
 /** The directory that holds every workspace's temporary directory (a host that keeps workspaces

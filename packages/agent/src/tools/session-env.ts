@@ -1,17 +1,19 @@
 // CLAUDE_ENV_FILE, as Claude Code offers it: a file SessionStart hooks may append `export NAME=value`
 // lines to. Every Bash command of the conversation, background ones included, sources it first, so
 // what the hooks set there (a virtualenv, a toolchain's PATH) holds for all of them. It lives in a
-// directory of its own under the session's temporary directory, removed with the tool state.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+// directory of its own under the workspace's (sandbox/tmp-dir.ts workspaceEnvDir), removed with the
+// tool state: what a hook exports there (a token) is for this conversation's commands only.
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ToolState } from "./state.ts";
 
 /** The conversation's env file (made on first use; the file itself is the hooks' to create), or
- * undefined when no directory could be made under `tmp`. */
-export function sessionEnvFile(state: ToolState, tmp: string): string | undefined {
+ * undefined when no directory could be made under `dir`. */
+export function sessionEnvFile(state: ToolState, dir: string): string | undefined {
   if (state.envFile === undefined && !state.disposed) {
     try {
-      state.envFile = path.join(mkdtempSync(path.join(tmp, "harness-env-")), "env.sh");
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      state.envFile = path.join(mkdtempSync(path.join(dir, "session-")), "env.sh");
     } catch {
       return undefined;
     }
@@ -34,5 +36,12 @@ export function withSessionEnv(command: string, state: ToolState | undefined): s
 }
 
 export function removeSessionEnv(state: ToolState): void {
-  if (state.envFile !== undefined) rmSync(path.dirname(state.envFile), { recursive: true, force: true });
+  if (state.envFile === undefined) return;
+  const own = path.dirname(state.envFile);
+  rmSync(own, { recursive: true, force: true });
+  try {
+    rmdirSync(path.dirname(own));
+  } catch {
+    // Another conversation in the same directory still has its file there.
+  }
 }

@@ -115,3 +115,12 @@ test("/mcp__<server>__<prompt> sends the server's prompt, its arguments in order
     /MCP server x connected: \d+ tools, 2 prompts/,
   );
 });
+
+test("a server's prompt is cut at MAX_MCP_OUTPUT_TOKENS, as a tool call's output is, instead of entering every later request whole", async (t) => {
+  const project = await tempProject(t);
+  await withServers(project, { x: { prompts: true } });
+  const env = { ...process.env, MAX_MCP_OUTPUT_TOKENS: "5" };
+  const review = await runInProject(project, [{ text: "Reviewed." }], { prompt: "/mcp__x__review src/app.ts error handling", env });
+  const sent = lastUserText(review.provider.requests[0].messages);
+  assert.ok(sent.startsWith("Please review src/ap\n\n[Output truncated: 32 of 52 characters were cut."), sent);
+});

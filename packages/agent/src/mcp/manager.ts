@@ -160,7 +160,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
       const byName = new Map<string, McpPromptCommand>();
       for (const connection of connections) {
         if (connection.state !== "connected") continue;
-        for (const command of promptCommands(connection, connection.prompts, callTimeoutMs)) if (!byName.has(command.name)) byName.set(command.name, command);
+        for (const command of promptCommands(connection, connection.prompts, callTimeoutMs, maxOutputChars)) if (!byName.has(command.name)) byName.set(command.name, command);
       }
       return [...byName.values()];
     },

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { McpConnection } from "./connection.ts";
 import { mcpToolName } from "./names.ts";
 import { withRequestSignal } from "./request-signal.ts";
+import { truncateOutput } from "../truncate.ts";
 import { convertToolResult } from "./tool-result.ts";
 
 export type McpPromptArgument = { name: string; description?: string; required: boolean };
@@ -60,15 +61,16 @@ function checkPrompt(raw: unknown): McpPromptInfo | string {
   return { name: entry.name, arguments: args, ...(typeof entry.description === "string" && { description: entry.description }) };
 }
 
-/** The connection's prompts as commands. */
-export function promptCommands(connection: McpConnection, prompts: readonly McpPromptInfo[], timeout: number): McpPromptCommand[] {
+/** The connection's prompts as commands. A prompt's text is cut at `maxChars` (MAX_MCP_OUTPUT_TOKENS,
+ * as a tool call's output is): it stays in every later request of the conversation. */
+export function promptCommands(connection: McpConnection, prompts: readonly McpPromptInfo[], timeout: number, maxChars: number): McpPromptCommand[] {
   const server = connection.config.name;
   return prompts.map((info) => ({
     name: mcpToolName(server, info.name),
     server,
     ...(info.description !== undefined && { description: info.description }),
     arguments: info.arguments,
-    get: (args, signal) => getPrompt(connection, info.name, args, signal, timeout),
+    get: async (args, signal) => truncateOutput(await getPrompt(connection, info.name, args, signal, timeout), maxChars),
   }));
 }
 

@@ -7,6 +7,7 @@ import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { expandCommandText } from "./harness/command-text.ts";
+import type { ExpandedText } from "./harness/expanded-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
@@ -95,24 +96,26 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 
-  let text: string;
+  let expanded: ExpandedText;
   if (plan.kind === "mcp-prompt") {
     try {
-      text = await plan.command.get(plan.args, signal);
+      expanded = { text: await plan.command.get(plan.args, signal), images: [] };
     } catch (error) {
       return finish(failed(), signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
     }
   } else {
-    text = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
+    expanded = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
-  text = await attachMentionedResources(ctx, state, text);
+  const resourced = await attachMentionedResources(ctx, state, expanded.text);
+  const { text } = resourced;
+  const images = [...expanded.images, ...resourced.images];
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
   const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;
   const before = state.messages.length;
-  state.messages = withUserText(state.messages, text, context);
+  state.messages = withUserText(state.messages, text, [...images, ...context]);
   if (state.messages.length > before) state.promptAt = before;
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);

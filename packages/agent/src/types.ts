@@ -38,8 +38,9 @@ export type ToolContext = {
   sandbox?: SandboxPolicy;
   /** Makes a skill's prompt ready as a /name makes it: runs the `!` commands (when `shell`: the
    * skill's own text has some) and reads the files it names with `@path`, each as a tool call
-   * through the run's gate. Absent: the Skill tool gives the prompt as it is. */
-  expandPrompt?: (prompt: string, shell: boolean) => Promise<string>;
+   * through the run's gate; the images read come back apart from the text. Absent: the Skill tool
+   * gives the prompt as it is. */
+  expandPrompt?: (prompt: string, shell: boolean) => Promise<{ text: string; images: ToolImageBlock[] }>;
 };
 
 export type ToolImageBlock = {

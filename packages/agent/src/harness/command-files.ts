@@ -8,13 +8,14 @@ import path from "node:path";
 import { findImports } from "../context/markdown-imports.ts";
 import { resolveToolPath } from "../permissions/paths.ts";
 import { runCommandCalls } from "./command-calls.ts";
+import { attached, type ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
 /** At most this many files are read for one command. */
 const MAX_FILES = 20;
 
-export async function attachMentionedFiles(ctx: RunContext, state: RunState, text: string): Promise<string> {
+export async function attachMentionedFiles(ctx: RunContext, state: RunState, text: string): Promise<ExpandedText> {
   const { cwd, home } = ctx.setup;
   const files: { written: string; file: string }[] = [];
   for (const written of findImports(text)) {
@@ -23,18 +24,19 @@ export async function attachMentionedFiles(ctx: RunContext, state: RunState, tex
     files.push({ written, file });
     if (files.length === MAX_FILES) break;
   }
-  if (files.length === 0) return text;
+  if (files.length === 0) return { text, images: [] };
   const results = await runCommandCalls(
     ctx,
     state,
     files.map(({ file }) => ({ name: "Read", input: { file_path: file } })),
   );
-  const parts = results.map(({ text: content, isError }, i) => {
-    const { written, file } = files[i]!;
-    const shown = path.relative(cwd, file) || written;
-    return isError ? `(@${written} was not read: ${content})` : `Contents of ${shown}:\n${content}`;
-  });
-  return `${text}\n\n${parts.join("\n\n")}`;
+  return attached(
+    text,
+    results.map((result, i) => {
+      const { written, file } = files[i]!;
+      return { ...result, mention: `@${written}`, shown: path.relative(cwd, file) || written };
+    }),
+  );
 }
 
 function isFile(file: string): boolean {

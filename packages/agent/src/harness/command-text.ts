@@ -3,12 +3,13 @@
 // then the files any prompt names with `@path`, the user's own included, are read and put after it.
 import { attachMentionedFiles } from "./command-files.ts";
 import { runShellCommands } from "./command-shells.ts";
+import type { ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
 /** `shell`: the command's or skill's own text has `!` commands (its arguments alone never make any
  * run). */
-export async function expandCommandText(ctx: RunContext, state: RunState, text: string, shell: boolean): Promise<string> {
+export async function expandCommandText(ctx: RunContext, state: RunState, text: string, shell: boolean): Promise<ExpandedText> {
   const shelled = shell ? await runShellCommands(ctx, state, text) : text;
   return attachMentionedFiles(ctx, state, shelled);
 }

@@ -5,6 +5,7 @@
 // `@word:thing` is text.
 import { READ_RESOURCE_TOOL } from "../mcp/resources.ts";
 import { runCommandCalls } from "./command-calls.ts";
+import { attached, type ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
@@ -26,17 +27,19 @@ export function resourceMentions(text: string, servers: readonly string[]): { se
   return found;
 }
 
-export async function attachMentionedResources(ctx: RunContext, state: RunState, text: string): Promise<string> {
+export async function attachMentionedResources(ctx: RunContext, state: RunState, text: string): Promise<ExpandedText> {
   const mentions = resourceMentions(text, ctx.setup.mcpResourceServers);
-  if (mentions.length === 0) return text;
+  if (mentions.length === 0) return { text, images: [] };
   const results = await runCommandCalls(
     ctx,
     state,
     mentions.map(({ server, uri }) => ({ name: READ_RESOURCE_TOOL, input: { server, uri } })),
   );
-  const parts = results.map(({ text: content, isError }, i) => {
-    const { server, uri } = mentions[i]!;
-    return isError ? `(@${server}:${uri} was not read: ${content})` : `Contents of ${server}:${uri}:\n${content}`;
-  });
-  return `${text}\n\n${parts.join("\n\n")}`;
+  return attached(
+    text,
+    results.map((result, i) => {
+      const { server, uri } = mentions[i]!;
+      return { ...result, mention: `@${server}:${uri}`, shown: `${server}:${uri}` };
+    }),
+  );
 }

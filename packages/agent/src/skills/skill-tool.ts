@@ -49,7 +49,9 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
         // Its allowed-tools hold from here on: its own `!` commands run under them.
         onInvoke?.(skill);
         const prompt = skillPrompt(skill, args ?? "");
-        return { content: ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : prompt };
+        if (!ctx.expandPrompt) return { content: prompt };
+        const { text, images } = await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0);
+        return { content: text, ...(images.length > 0 && { blocks: [{ type: "text" as const, text }, ...images] }) };
       }
       const userOnly = current().find((candidate) => candidate.name === name);
       if (userOnly) return { content: `The skill ${name} can only be run by the user, who types /${name}.`, isError: true };

@@ -127,6 +127,12 @@ test("BASH_MAX_OUTPUT_LENGTH sets how much of a command's output enters the conv
   assert.match(out.content, /bytes of output omitted/);
   assert.match(out.content, /19999\n20000$/);
 
+  // A small limit still keeps both ends: the omission note and how the command ended fit besides.
+  const tiny = await callTool(bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "200" }, false), { command: "seq 1 20000; exit 3" }, cwd);
+  assert.ok(tiny.content.length <= 200, `${tiny.content.length} characters`);
+  assert.match(tiny.content, /^1\n2\n3\n/);
+  assert.match(tiny.content, /19999\n20000\n+Exit code 3$/);
+
   const long = bashToolFor({ BASH_MAX_OUTPUT_LENGTH: "100000" }, false);
   const whole = await callTool(long, { command: "seq 1 15000" }, cwd);
   assert.equal(whole.content.split("\n").length, 15000, "78,894 characters fit: nothing is cut");

@@ -20,6 +20,9 @@ const BASH_MAX_OUTPUT_LENGTH_CAP = 150_000;
 /** Output kept from each end of a long stream, in bytes, per character the conversation takes of
  * it (14,000 bytes each for the default 30,000); the middle is dropped. */
 const KEPT_BYTES_PER_CHAR = 14_000 / 30_000;
+/** Characters left, at a small limit, for what comes besides the kept ends: the note of what was
+ * omitted and how the command ended. Without it a short limit cut the output's end away. */
+const OUTPUT_NOTES_CHARS = 160;
 /** How long to keep reading after bash exits while something it left behind holds the output open. */
 const CLOSE_GRACE_MS = 250;
 
@@ -133,7 +136,7 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   }
   if (run_in_background) return startInBackground(command, cwd, state, env, launch);
   try {
-    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, Math.round(limits.maxOutputChars * KEPT_BYTES_PER_CHAR));
+    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, keptBytesFor(limits.maxOutputChars));
     return launch ? withBlocked(output, launch.blocked()) : output;
   } finally {
     launch?.release();
@@ -159,6 +162,11 @@ function startInBackground(command: string, cwd: string, state: ToolState | unde
   if (state.disposed) return refuse("Background commands can no longer be started: this conversation has ended.");
   const shell = startShell(state.shells, command, cwd, state.limits.backgroundOutputBytes, env, launch && { launch: launch.command, onExit: launch.release });
   return { content: `Command running in background with ID: ${shell.id}` };
+}
+
+/** Bytes kept from each end of a long output so that both ends, and the notes, fit in `maxChars`. */
+function keptBytesFor(maxChars: number): number {
+  return Math.max(0, Math.min(Math.round(maxChars * KEPT_BYTES_PER_CHAR), Math.floor((maxChars - OUTPUT_NOTES_CHARS) / 2)));
 }
 
 type Ending = "exited" | "timeout" | "aborted";

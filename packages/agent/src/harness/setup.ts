@@ -232,7 +232,6 @@ export function environmentOf(base: Readonly<Record<string, string | undefined>>
   return env;
 }
 
-/** Every scope's hooks run, lowest precedence first (as Claude Code merges them). */
 /** The settings whose hooks run, as in Claude Code: none when the managed settings say
  * disableAllHooks; the managed ones only under allowManagedHooksOnly, or when another scope says
  * disableAllHooks (a user's or a repository's settings cannot silence the organisation's hooks). */
@@ -242,6 +241,7 @@ function hookSourcesOf(sources: readonly SettingsSource[], merged: Settings, man
   return managedOnly || merged.disableAllHooks === true ? managed : [...sources];
 }
 
+/** Every scope's hooks run, lowest precedence first (as Claude Code merges them). */
 function hooksOf(sources: readonly { path: string; settings: Settings }[], report: (d: readonly Diagnostic[]) => void): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);

@@ -131,13 +131,28 @@ export async function connectServer(config: McpServerConfig, options: ConnectOpt
   return connection;
 }
 
-/** Lists the tools again each time the server says they changed, one listing at a time. */
-function followToolListChanges(connection: McpConnection, options: ConnectOptions): void {
+/** Runs `relist` each time the server sends `notification` (one of its lists changed), one
+ * listing at a time, while the connection is up. */
+function followListChanges(
+  connection: McpConnection,
+  options: ConnectOptions,
+  notification: typeof ToolListChangedNotificationSchema | typeof PromptListChangedNotificationSchema,
+  relist: (signal: AbortSignal) => Promise<void>,
+): void {
   let listing = Promise.resolve();
-  const relist = async () => {
-    if (connection.state !== "connected") return;
+  const once = async () => {
+    if (connection.state === "connected") await withRequestSignal(options.signal, relist);
+  };
+  connection.client.setNotificationHandler(notification, () => {
+    listing = listing.then(once).catch(() => {});
+  });
+}
+
+/** Lists the tools again each time the server says they changed, and says what came of it. */
+function followToolListChanges(connection: McpConnection, options: ConnectOptions): void {
+  followListChanges(connection, options, ToolListChangedNotificationSchema, async (signal) => {
     try {
-      const listed = await withRequestSignal(options.signal, (signal) => listAllTools(connection.client, { signal, timeout: options.timeoutMs }));
+      const listed = await listAllTools(connection.client, { signal, timeout: options.timeoutMs });
       if (connection.state !== "connected") return;
       connection.tools = listed.tools;
       connection.skippedTools = listed.skipped;
@@ -145,9 +160,6 @@ function followToolListChanges(connection: McpConnection, options: ConnectOption
     } catch (error) {
       if (connection.state === "connected") options.onToolsChanged?.(connection, withCause(error));
     }
-  };
-  connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    listing = listing.then(relist);
   });
 }
 
@@ -164,14 +176,9 @@ async function listPrompts(connection: McpConnection, options: { signal: AbortSi
   }
 }
 
-/** Lists the prompts again each time the server says they changed, one listing at a time. */
+/** Lists the prompts again each time the server says they changed. */
 function followPromptListChanges(connection: McpConnection, options: ConnectOptions): void {
-  let listing = Promise.resolve();
-  const relist = () =>
-    connection.state === "connected" ? withRequestSignal(options.signal, (signal) => listPrompts(connection, { signal, timeout: options.timeoutMs })).catch(() => {}) : undefined;
-  connection.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-    listing = listing.then(relist);
-  });
+  followListChanges(connection, options, PromptListChangedNotificationSchema, (signal) => listPrompts(connection, { signal, timeout: options.timeoutMs }));
 }
 
 /** Ends the session and releases the process or sockets. Safe to call in any state; a failed

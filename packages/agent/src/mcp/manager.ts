@@ -1,4 +1,5 @@
 // Starts every configured MCP server and exposes their tools as ours.
+import { wholeSetting } from "../env-number.ts";
 import type { Tool } from "../types.ts";
 import type { Env, McpServerConfig } from "./config.ts";
 import type { McpConnection } from "./connection.ts";
@@ -68,9 +69,10 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   if (options.signal?.aborted) lifetime.abort();
 
-  const timeoutMs = positiveInt(env.MCP_TIMEOUT) ?? DEFAULT_MCP_TIMEOUT_MS;
-  const callTimeoutMs = positiveInt(env.MCP_TOOL_TIMEOUT) ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
-  const maxOutputChars = (positiveInt(env.MAX_MCP_OUTPUT_TOKENS) ?? DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4;
+  // Read as env-settings.ts checks them at start: a value it would refuse leaves the default here.
+  const timeoutMs = wholeSetting(env, "MCP_TIMEOUT", "milliseconds", 1).value ?? DEFAULT_MCP_TIMEOUT_MS;
+  const callTimeoutMs = wholeSetting(env, "MCP_TOOL_TIMEOUT", "milliseconds", 1).value ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
+  const maxOutputChars = (wholeSetting(env, "MAX_MCP_OUTPUT_TOKENS", "tokens", 1).value ?? DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4;
   // The MCP SDK is loaded here, on first use: runs without MCP servers never need it.
   const { closeConnection, connectServer } = await import("./connection.ts");
   let tools: Tool[] = [];
@@ -179,10 +181,4 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
 function connectedExtras(connection: McpConnection): string {
   const count = connection.prompts.length;
   return `${count ? `, ${count} prompt${count === 1 ? "" : "s"}` : ""}${hasResources(connection) ? ", resources" : ""}`;
-}
-
-function positiveInt(text: string | undefined): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

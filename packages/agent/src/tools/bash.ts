@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
+import { wholeSetting } from "../env-number.ts";
 import { isDirectory } from "../make-dirs.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-groups.ts";
 import { withSessionEnv } from "./session-env.ts";
@@ -92,16 +93,13 @@ const made = new Map<string, Tool>();
  * environment or the settings' env, set its limits; other values are ignored. One tool per set of
  * limits, so that runs alike send the same tool definitions. */
 export function bashToolFor(env: Readonly<Record<string, string | undefined>>, sandboxed: boolean): Tool {
-  const read = (name: string, fallback: number) => {
-    const text = env[name]?.trim();
-    const value = text && /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-    return value > 0 ? value : fallback;
-  };
-  const maxMs = read("BASH_MAX_TIMEOUT_MS", BASH_MAX_TIMEOUT_MS);
+  // Read as env-settings.ts checks them at start: a value it would refuse leaves the default here.
+  const read = (name: string, unit: string, fallback: number) => wholeSetting(env, name, unit, 1).value ?? fallback;
+  const maxMs = read("BASH_MAX_TIMEOUT_MS", "milliseconds", BASH_MAX_TIMEOUT_MS);
   const limits = {
-    defaultMs: Math.min(read("BASH_DEFAULT_TIMEOUT_MS", BASH_DEFAULT_TIMEOUT_MS), maxMs),
+    defaultMs: Math.min(read("BASH_DEFAULT_TIMEOUT_MS", "milliseconds", BASH_DEFAULT_TIMEOUT_MS), maxMs),
     maxMs,
-    maxOutputChars: Math.min(read("BASH_MAX_OUTPUT_LENGTH", BASH_MAX_OUTPUT_LENGTH), BASH_MAX_OUTPUT_LENGTH_CAP),
+    maxOutputChars: Math.min(read("BASH_MAX_OUTPUT_LENGTH", "characters", BASH_MAX_OUTPUT_LENGTH), BASH_MAX_OUTPUT_LENGTH_CAP),
   };
   if (limits.defaultMs === DEFAULT_LIMITS.defaultMs && limits.maxMs === DEFAULT_LIMITS.maxMs && limits.maxOutputChars === DEFAULT_LIMITS.maxOutputChars) return sandboxed ? sandboxedBashTool : bashTool;
   const key = `${limits.defaultMs}/${limits.maxMs}/${limits.maxOutputChars}/${sandboxed}`;

@@ -3,8 +3,12 @@ import { fileURLToPath } from "node:url";
 
 /** What the raw MCP test server answers. */
 export type McpRawServerScript = {
-  /** Sent as they are in the answer to tools/list. */
+  /** Sent as they are in the answer to tools/list; with `toolsPaged`, one tool to a page. */
   tools: unknown[];
+  toolsPaged?: boolean;
+  /** When set, the server has resources: each resources/list page holds these, and says there is
+   * another page after it (a server that pages without end). */
+  resources?: unknown[];
   /** The result of a tools/call by tool name: sent as it is; "hang" sends none; `textBytes`
    * sends one text item of that many characters; `progressCount` and `progressEveryMs` answer
    * after that many steps, that far apart, each reported with notifications/progress when the

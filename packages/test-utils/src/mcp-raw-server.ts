@@ -18,7 +18,7 @@ const send = (message: unknown) => process.stdout.write(`${JSON.stringify(messag
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   if (script.log) fs.appendFileSync(script.log, `${line}\n`);
-  let message: { id?: number | string; method?: string; params?: { name?: string; protocolVersion?: string; _meta?: { progressToken?: string | number } } };
+  let message: { id?: number | string; method?: string; params?: { name?: string; cursor?: string; protocolVersion?: string; _meta?: { progressToken?: string | number } } };
   try {
     message = JSON.parse(line);
   } catch {
@@ -28,11 +28,16 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const answer = (result: unknown) => send({ jsonrpc: "2.0", id: message.id, result });
   switch (message.method) {
     case "initialize":
-      return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1.0.0" } });
+      return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {}, ...(script.resources && { resources: {} }) }, serverInfo: { name: "raw", version: "1.0.0" } });
     case "tools/list": {
-      answer({ tools: script.tools });
+      if (script.toolsPaged) {
+        const at = Number(message.params?.cursor ?? 0);
+        answer({ tools: script.tools.slice(at, at + 1), ...(at + 1 < script.tools.length && { nextCursor: String(at + 1) }) });
+      } else answer({ tools: script.tools });
       return afterNextListing?.();
     }
+    case "resources/list":
+      return answer({ resources: script.resources ?? [], nextCursor: `after-${message.params?.cursor ?? "start"}` });
     case "tools/call": {
       const name = message.params?.name ?? "";
       const result = script.results?.[name];

@@ -205,3 +205,16 @@ test("an MCP tool's result is cut at MAX_MCP_OUTPUT_TOKENS (25,000 tokens unless
   const unusable = await run({ MAX_MCP_OUTPUT_TOKENS: "lots" });
   assert.match(unusable, /\[Output truncated: 100,000 of 200,000 characters were cut\./, "a value that is no number of tokens leaves the default");
 });
+
+test("a server's paged lists are read page by page: every tool of three pages, and at most 20 pages of resources, saying the rest are not listed", async (t) => {
+  const project = await tempProject(t);
+  const tool = (name: string) => ({ name, inputSchema: { type: "object", properties: {} } });
+  await withRawServer(project, { tools: [tool("first"), tool("second"), tool("third")], toolsPaged: true, resources: [{ uri: "db://table", name: "table" }] });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_list", name: "ListMcpResourcesTool", input: {} }] }, { text: "Listed." }]);
+  const names = provider.requests[0].tools?.map((t) => t.name) ?? [];
+  for (const name of ["mcp__raw__first", "mcp__raw__second", "mcp__raw__third"]) assert.ok(names.includes(name), names.join(", "));
+  const [listed] = resultsIn(provider.requests[1].messages.at(-1));
+  const text = String(listed.content);
+  assert.equal(text.split('"uri": "db://table"').length - 1, 20, "one resource from each of 20 pages");
+  assert.match(text, /MCP server raw has more resources than 20 pages; the rest are not listed\./);
+});

@@ -6,9 +6,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpServerConfig } from "./config.ts";
+import { listPages } from "./list-pages.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
-import { checkTool, ToolListPage, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
+import { checkTool, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
 
@@ -242,23 +243,17 @@ function createTransport(config: McpServerConfig, options: ConnectOptions, stder
   return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
 }
 
-/** Every page of the server's tools. The pages are read with a loose schema (the SDK's listTools
- * refuses the whole list, and so the whole server, for one malformed tool) and each tool checked
- * on its own. */
+/** Every page of the server's tools (list-pages.ts), each tool checked on its own. */
 async function listAllTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<{ tools: McpToolInfo[]; skipped: McpSkippedTool[] }> {
   const tools: McpToolInfo[] = [];
   const skipped: McpSkippedTool[] = [];
   if (!client.getServerCapabilities()?.tools) return { tools, skipped };
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.request({ method: "tools/list", ...(cursor !== undefined && { params: { cursor } }) }, ToolListPage, options);
-    for (const raw of result.tools) {
+  for await (const page of listPages(client, "tools/list", MAX_TOOL_PAGES, options)) {
+    for (const raw of page) {
       const checked = checkTool(raw, tools.length + skipped.length);
       if (checked.ok) tools.push(checked.tool);
       else skipped.push(checked.skipped);
     }
-    cursor = result.nextCursor;
-    if (!cursor) break;
   }
   return { tools, skipped };
 }

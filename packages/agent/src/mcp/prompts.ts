@@ -3,6 +3,7 @@
 // order the server lists them, and what it answers is sent as the user's prompt.
 import { z } from "zod";
 import type { McpConnection } from "./connection.ts";
+import { listPages } from "./list-pages.ts";
 import { mcpToolName } from "./names.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { truncateOutput } from "../truncate.ts";
@@ -23,25 +24,20 @@ export type McpPromptCommand = {
 };
 
 const MAX_PROMPT_PAGES = 20;
-const PromptListPage = z.object({ prompts: z.array(z.unknown()), nextCursor: z.string().optional() });
 const GetPromptResult = z.object({ messages: z.unknown() });
 
-/** Every page of the server's prompts, each checked on its own: a malformed one is left out and
+/** Every page of the server's prompts (list-pages.ts), each checked on its own: a malformed one is left out and
  * named in `skipped`. A server without prompts has none. */
 export async function listAllPrompts(connection: McpConnection, options: { signal: AbortSignal; timeout: number }): Promise<{ prompts: McpPromptInfo[]; skipped: string[] }> {
   const prompts: McpPromptInfo[] = [];
   const skipped: string[] = [];
   if (!connection.client.getServerCapabilities()?.prompts) return { prompts, skipped };
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PROMPT_PAGES; page++) {
-    const result = await connection.client.request({ method: "prompts/list", ...(cursor !== undefined && { params: { cursor } }) }, PromptListPage, options);
-    for (const raw of result.prompts) {
+  for await (const page of listPages(connection.client, "prompts/list", MAX_PROMPT_PAGES, options)) {
+    for (const raw of page) {
       const checked = checkPrompt(raw);
       if (typeof checked === "string") skipped.push(checked);
       else prompts.push(checked);
     }
-    cursor = result.nextCursor;
-    if (!cursor) break;
   }
   return { prompts, skipped };
 }

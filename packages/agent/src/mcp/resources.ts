@@ -6,6 +6,7 @@ import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection } from "./connection.ts";
+import { listPages } from "./list-pages.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { convertToolResult } from "./tool-result.ts";
 
@@ -16,7 +17,6 @@ export const READ_RESOURCE_TOOL = "ReadMcpResourceTool";
  * listing says so. */
 const MAX_RESOURCE_PAGES = 20;
 
-const ResourceListPage = z.object({ resources: z.array(z.unknown()), nextCursor: z.string().optional() });
 const ReadResult = z.object({ contents: z.unknown() });
 
 export type ResourceLimits = { callTimeoutMs: number; maxOutputChars: number };
@@ -83,16 +83,9 @@ async function listResources(connection: McpConnection, signal: AbortSignal, tim
   const problems: string[] = [];
   if (!hasResources(connection)) return { resources, problems };
   try {
-    let cursor: string | undefined;
-    for (let page = 0; ; page++) {
-      if (page === MAX_RESOURCE_PAGES) {
-        problems.push(`MCP server ${server} has more resources than ${MAX_RESOURCE_PAGES} pages; the rest are not listed.`);
-        break;
-      }
-      const result = await withRequestSignal(signal, (requestSignal) =>
-        connection.client.request({ method: "resources/list", ...(cursor !== undefined && { params: { cursor } }) }, ResourceListPage, { signal: requestSignal, timeout }),
-      );
-      for (const raw of result.resources) {
+    const more = () => problems.push(`MCP server ${server} has more resources than ${MAX_RESOURCE_PAGES} pages; the rest are not listed.`);
+    for await (const page of listPages(connection.client, "resources/list", MAX_RESOURCE_PAGES, { signal, timeout }, more)) {
+      for (const raw of page) {
         const entry = raw as Record<string, unknown> | null;
         if (typeof entry !== "object" || entry === null || typeof entry.uri !== "string" || typeof entry.name !== "string") {
           problems.push(`MCP server ${server} listed a resource without a "uri" and a "name"; it is left out.`);
@@ -106,8 +99,6 @@ async function listResources(connection: McpConnection, signal: AbortSignal, tim
           ...(typeof entry.description === "string" && { description: entry.description }),
         });
       }
-      cursor = result.nextCursor;
-      if (!cursor) break;
     }
   } catch (error) {
     problems.push(`Listing the resources of MCP server ${server} failed: ${messageOf(error)}`);

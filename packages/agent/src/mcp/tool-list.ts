@@ -1,15 +1,11 @@
 // A server's tools/list answer, checked tool by tool: one malformed tool is left out (and said),
 // the server's other tools are still used.
-import { z } from "zod";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description?: string; inputSchema: Record<string, unknown> };
 
 /** A tool left out, with why. */
 export type McpSkippedTool = { name: string; reason: string };
-
-/** One page of tools/list; its tools are checked one by one by checkTool. */
-export const ToolListPage = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
 /** The tool, or why it cannot be used. Its output schema is not read: results are passed on as
  * they come, so a malformed one costs nothing. */

@@ -28,7 +28,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
     parameters: anyArguments,
     inputSchema: modelInputSchema(info.inputSchema),
     async execute(args, ctx): Promise<ToolOutput> {
-      if (connection.state !== "connected") return notConnected(serverName, connection.error);
+      if (connection.state !== "connected") return { content: notConnectedMessage(connection), isError: true };
       try {
         const result = await withRequestSignal(ctx.signal, (signal) =>
           connection.client.request({ method: "tools/call", params: { name: info.name, arguments: args as Record<string, unknown> } }, anyCallResult, {
@@ -42,7 +42,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
         );
         return convertToolResult(result);
       } catch (error) {
-        if (connection.state !== "connected") return notConnected(serverName, connection.error);
+        if (connection.state !== "connected") return { content: notConnectedMessage(connection), isError: true };
         const message = error instanceof Error ? error.message : String(error);
         return { content: `MCP tool ${info.name} of server ${serverName} failed: ${message}`, isError: true };
       }
@@ -50,10 +50,13 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
   };
 }
 
-function notConnected(serverName: string, reason: string | undefined): ToolOutput {
-  return { content: `MCP server ${serverName} is not connected${reason ? ` (${reason.split("\n")[0]})` : ""}`, isError: true };
-}
 
 function truncateDescription(text: string): string {
   return text.length <= MAX_MCP_DESCRIPTION_CHARS ? text : `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS)}… [description truncated]`;
+}
+
+/** What a call to a server that is gone is answered: that it is not connected, and why. (Here, not
+ * in connection.ts, which loads the MCP SDK: runs without MCP servers never load it.) */
+export function notConnectedMessage(connection: McpConnection): string {
+  return `MCP server ${connection.config.name} is not connected${connection.error ? ` (${connection.error.split("\n")[0]})` : ""}`;
 }

@@ -3,6 +3,7 @@
 // order the server lists them, and what it answers is sent as the user's prompt.
 import { z } from "zod";
 import type { McpConnection } from "./connection.ts";
+import { notConnectedMessage } from "./mcp-tool.ts";
 import { listPages } from "./list-pages.ts";
 import { mcpToolName } from "./names.ts";
 import { withRequestSignal } from "./request-signal.ts";
@@ -72,7 +73,7 @@ export function promptCommands(connection: McpConnection, prompts: readonly McpP
 
 async function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal: AbortSignal, timeout: number): Promise<string> {
   const server = connection.config.name;
-  if (connection.state !== "connected") throw new Error(`MCP server ${server} is not connected${connection.error ? ` (${connection.error.split("\n")[0]})` : ""}`);
+  if (connection.state !== "connected") throw new Error(notConnectedMessage(connection));
   let result: z.infer<typeof GetPromptResult>;
   try {
     result = await withRequestSignal(signal, (requestSignal) =>

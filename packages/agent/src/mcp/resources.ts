@@ -26,16 +26,13 @@ export function hasResources(connection: McpConnection): boolean {
   return connection.state === "connected" && connection.client.getServerCapabilities()?.resources !== undefined;
 }
 
-/** The two tools over the servers that have resources (`servers()` is asked at each call, so a
- * server that has died since is reported as such). */
+/** The two tools over the connected servers that have resources (`servers()` is asked at each
+ * call, so a server that has died since is no longer among them). */
 export function resourceTools(servers: () => readonly McpConnection[], limits: ResourceLimits): Tool[] {
   const find = (name: string): McpConnection | string => {
     const all = servers();
-    const found = all.find((connection) => connection.config.name === name);
-    if (found && found.state === "connected") return found;
-    const known = all.filter((connection) => connection.state === "connected").map((connection) => connection.config.name);
-    const why = found ? `MCP server "${name}" is not connected${found.error ? ` (${found.error.split("\n")[0]})` : ""}` : `no MCP server "${name}" has resources`;
-    return `${why}; the servers with resources are: ${known.length ? known.join(", ") : "none"}`;
+    const known = all.map((connection) => connection.config.name);
+    return all.find((connection) => connection.config.name === name) ?? `no MCP server "${name}" has resources; the servers with resources are: ${known.length ? known.join(", ") : "none"}`;
   };
   const list = defineTool({
     name: LIST_RESOURCES_TOOL,
@@ -44,7 +41,7 @@ export function resourceTools(servers: () => readonly McpConnection[], limits: R
     parameters: z.strictObject({ server: z.string().optional().describe("The name of one MCP server whose resources to list") }),
     readOnly: true,
     async execute({ server }, ctx): Promise<ToolOutput> {
-      let chosen: readonly McpConnection[] = servers().filter((connection) => connection.state === "connected");
+      let chosen = servers();
       if (server !== undefined) {
         const found = find(server);
         if (typeof found === "string") return { content: found, isError: true };

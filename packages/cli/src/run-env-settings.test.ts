@@ -123,3 +123,13 @@ test("apiKeyHelper of the user's settings makes the key when none is set; a fail
   assert.match(planted.stderr, /ANTHROPIC_API_KEY is not set/);
   assert.equal(fake.requests.length, 3, "no request went out with the planted key");
 });
+
+test("a BASH_MAX_OUTPUT_LENGTH or CLAUDE_CODE_API_KEY_HELPER_TTL_MS that is no whole number is refused at start, naming it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const dir = tempDir(t);
+  const { code, stderr } = await harness(["run", "--cwd", dir, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, BASH_MAX_OUTPUT_LENGTH: "lots", CLAUDE_CODE_API_KEY_HELPER_TTL_MS: "5min" }).result;
+  assert.equal(code, 1);
+  assert.match(stderr, /BASH_MAX_OUTPUT_LENGTH must be a whole number of characters, got "lots"/);
+  assert.match(stderr, /CLAUDE_CODE_API_KEY_HELPER_TTL_MS must be a whole number of milliseconds, got "5min"/);
+  assert.equal(fake.requests.length, 0);
+});

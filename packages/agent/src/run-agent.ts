@@ -14,6 +14,9 @@ import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, providerFor } from "./harness/model.ts";
+import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-evaluator.ts";
+import { NO_HOOK_HOST } from "./harness/hooks.ts";
+import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, type AgentResources, type NoticeSink } from "./harness/resources.ts";
@@ -87,6 +90,8 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       provider: routed.provider,
       notice,
       conversation: () => state.messages,
+      record: (model, usage) => recordTurn(state, model, usage),
+      hookAgent: runHookAgent,
       ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }),
     },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
@@ -124,7 +129,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration. */
 async function runSubagent(parent: RunContext, options: RunAgentOptions): Promise<RunAgentResult> {
   const state = createRunState([], options.emit);
-  const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }));
+  const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordTurn(state, model, usage));
   state.model = ctx.model;
   try {
     if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
@@ -134,6 +139,40 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions): Promis
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await Promise.allSettled(state.background);
+  }
+}
+
+/** The tools an agent hook's sub-agent may use: it looks, it changes nothing. */
+const HOOK_AGENT_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob"]);
+/** Claude Code gives an agent hook up to 50 turns. */
+const HOOK_AGENT_MAX_TURNS = 50;
+
+/** An agent hook's sub-agent: the hook's question, Read, Grep and Glob, and the parent's
+ * permission rules, with no hooks of its own (its calls would fire the hooks that started it), no
+ * one to ask (a call that would need approval is refused) and no events (the user sees the hook's
+ * verdict, not its search). */
+async function runHookAgent(parent: RunContext, request: HookAgentRequest): Promise<RunAgentResult> {
+  const { approve: _asking, ...inherited } = parent.options;
+  const options: RunAgentOptions = {
+    ...inherited,
+    prompt: request.prompt,
+    history: [],
+    model: request.model,
+    provider: request.provider,
+    systemPrompt: `${AGENT_HOOK_SYSTEM_PROMPT}\n\n${environmentBlock({ cwd: parent.setup.cwd, model: request.model })}`,
+    tools: parent.tools.filter((tool) => HOOK_AGENT_TOOLS.has(tool.name)),
+    maxTurns: HOOK_AGENT_MAX_TURNS,
+    signal: request.signal,
+    emit: () => {},
+  };
+  const state = createRunState([], options.emit);
+  const ctx: RunContext = { ...subagentRunContext(parent, options, () => {}, (model, usage) => recordTurn(state, model, usage)), hooks: NO_HOOK_HOST };
+  state.model = ctx.model;
+  try {
+    state.messages = withUserText(state.messages, options.prompt, []);
+    return await runLoop(ctx, state);
+  } catch (error) {
+    return finish(state, "error", `The hook's agent failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -1,7 +1,7 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
 import { runHooks } from "../hooks/run-hooks.ts";
-import type { HookEventName, HookInputFor, HookResult, HooksConfig } from "../hooks/types.ts";
+import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
 
@@ -35,10 +35,16 @@ export type HookHostOptions = {
   transcriptPath?: () => string;
   /** The sub-agent whose hooks these are: every input names it (agent_id, agent_type). */
   agent?: { id: string; type: string };
+  /** The model behind prompt and agent hooks. */
+  evaluate?: HookEvaluator;
   notice: NoticeSink;
 };
 
 const NO_HOOKS: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
+
+/** A host with no hooks at all: for an agent hook's own sub-agent, whose calls would otherwise fire
+ * the hooks that started it. */
+export const NO_HOOK_HOST: HookHost = { has: () => false, run: async () => NO_HOOKS };
 
 export function createHookHost(o: HookHostOptions): HookHost {
   const has = (event: HookEventName) => (o.config[event]?.length ?? 0) > 0;
@@ -53,7 +59,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
-      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }) });
+      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;
     },

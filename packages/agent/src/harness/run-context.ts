@@ -21,8 +21,11 @@ import { builtinTools } from "../tools/index.ts";
 import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
 import { transcriptFile } from "../hooks/transcript-file.ts";
 import { toolUsesOf } from "../transcript.ts";
-import type { RunAgentOptions, Tool, ToolContext } from "../types.ts";
-import { addUsage } from "../usage.ts";
+import type { RunAgentOptions, RunAgentResult, Tool, ToolContext } from "../types.ts";
+import { addUsage, emptyUsage } from "../usage.ts";
+import type { Usage } from "@harness/protocol";
+import type { HookEvaluator } from "../hooks/types.ts";
+import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
 import { expandCommandText } from "./command-text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
 import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
@@ -56,7 +59,12 @@ export type RunContext = {
   notice: NoticeSink;
   /** Runs a Task call's sub-agent; absent where the run has none. */
   spawner?: SubagentSpawner;
+  /** Runs an agent hook's read-only sub-agent (see runHookAgent in run-agent.ts). */
+  hookAgent?: HookAgentRunner;
 };
+
+/** Runs an agent hook's sub-agent on `parent`'s configuration. */
+export type HookAgentRunner = (parent: RunContext, request: HookAgentRequest) => Promise<RunAgentResult>;
 
 export type MainRunInput = {
   options: RunAgentOptions;
@@ -68,11 +76,14 @@ export type MainRunInput = {
   allowedTools?: readonly string[];
   /** The run's conversation so far (for the hooks' transcript_path). */
   conversation?: () => readonly ModelMessage[];
+  /** Counts a model call the run makes besides its turns (a prompt hook's) in its usage. */
+  record: (model: string, usage: Usage) => void;
+  hookAgent?: HookAgentRunner;
   notice: NoticeSink;
 };
 
 export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext) => SubagentSpawner): RunContext {
-  const { allowedTools, ...base } = input;
+  const { allowedTools, record, ...base } = input;
   const { options, setup } = base;
   const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot, input.notice);
   // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
@@ -85,7 +96,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation),
+    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation, evaluatorFor(() => ctx, record)),
     ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
@@ -99,7 +110,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
-export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink): RunContext {
+export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink, record: (model: string, usage: Usage) => void): RunContext {
   const wanted = options.permissionMode ?? parent.permissions.mode;
   const mode = wanted === "bypassPermissions" && parent.permissions.bypassDisabled ? parent.permissions.mode : wanted;
   const permissions = { ...parent.permissions, mode, subagent: true };
@@ -107,7 +118,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   const tools = (options.tools ?? []).map((tool) =>
     tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice)) : tool,
   );
-  return {
+  const ctx: RunContext = {
     options,
     resources: parent.resources,
     setup: parent.setup,
@@ -116,7 +127,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation),
+    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation, evaluatorFor(() => ctx, record)),
     ...(parent.conversation && { conversation: parent.conversation }),
     // A conversation of its own: the memory files below cwd come to it afresh.
     ...(parent.nested && { nested: nestedMemoryOf(parent.setup) }),
@@ -126,7 +137,30 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     subagent: true,
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     notice,
+    ...(parent.hookAgent && { hookAgent: parent.hookAgent }),
   };
+  return ctx;
+}
+
+/** The model behind the prompt and agent hooks of the run `ctx()` (read when a hook asks: the
+ * context is built by then, and a configure may have changed its model). */
+function evaluatorFor(ctx: () => RunContext, record: (model: string, usage: Usage) => void): HookEvaluator {
+  return hookEvaluator({
+    get options() {
+      return ctx().options;
+    },
+    current: () => ({ model: ctx().model, provider: ctx().provider }),
+    record,
+    runAgent: (request) => {
+      const run = ctx();
+      if (!run.hookAgent) return Promise.resolve(noHookAgent(run.model));
+      return run.hookAgent(run, request);
+    },
+  });
+}
+
+function noHookAgent(model: string): RunAgentResult {
+  return { stopReason: "error", result: "", transcript: [], usage: emptyUsage(), turns: [], model, errorMessage: "agent hooks cannot run here" };
 }
 
 /** The memory files and rules a run's tools bring in as they work (see createNestedMemory), with
@@ -180,6 +214,7 @@ export function hooksFor(
   mode: () => PermissionMode,
   notice: NoticeSink,
   conversation?: () => readonly ModelMessage[],
+  evaluate?: HookEvaluator,
 ): HookHost {
   const inner = resourceInternals(resources);
   const sessionId = options.sessionId ?? resources.sessionId;
@@ -194,6 +229,7 @@ export function hooksFor(
     ...(setup.childEnv && { env: setup.childEnv }),
     ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
     ...(options.agent && { agent: options.agent }),
+    ...(evaluate && { evaluate }),
     notice,
   });
 }

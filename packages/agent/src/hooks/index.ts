@@ -4,6 +4,11 @@ export { compileMatcher } from "./matcher.ts";
 export { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENT_NAMES } from "./types.ts";
 export type {
   CommandHook,
+  Hook,
+  HookEvaluation,
+  HookEvaluator,
+  HttpHook,
+  PromptHook,
   HookDiagnostic,
   HookEventName,
   HookInput,

@@ -57,7 +57,7 @@ describe("parseHooksConfig", () => {
           {
             matcher: "Write",
             hooks: [
-              { type: "prompt", prompt: "Is this ok?" },
+              { type: "webhook", url: "http://localhost/" },
               { type: "command" },
               { type: "command", command: "   " },
               { type: "command", command: "echo a\0b" },
@@ -75,7 +75,7 @@ describe("parseHooksConfig", () => {
     assert.match(byKey.get("hooks.PostToolUse[1].matcher")!, /not a valid regular expression/);
     assert.match(byKey.get("hooks.PostToolUse[2].hooks")!, /must be a list/);
     assert.match(byKey.get("hooks.PostToolUse[3]")!, /must be an object/);
-    assert.match(byKey.get("hooks.PostToolUse[4].hooks[0].type")!, /"prompt" are not supported/);
+    assert.match(byKey.get("hooks.PostToolUse[4].hooks[0].type")!, /"webhook" are not supported; the types are "command", "http", "prompt" and "agent"/);
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[1].command")!, /non-empty string/);
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[2].command")!, /non-empty string/);
     assert.match(byKey.get("hooks.PostToolUse[4].hooks[3].command")!, /must not hold a NUL character/);
@@ -109,6 +109,79 @@ describe("parseHooksConfig", () => {
     assert.match(diagnostics[0].message, /must be a positive number of seconds, got "30"/);
     assert.match(diagnostics[0].message, /default applies/);
     assert.match(diagnostics[1].message, /unknown key "async" is ignored/);
+  });
+});
+
+describe("parseHooksConfig: http, prompt and agent hooks", () => {
+  test("valid ones load as given", () => {
+    const raw = {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            { type: "http", url: "https://hooks.example.com/pre", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"], timeout: 5 },
+            { type: "prompt", prompt: "Is this command safe? $ARGUMENTS", model: "haiku", timeout: 10 },
+          ],
+        },
+      ],
+      Stop: [{ hooks: [{ type: "agent", prompt: "Do the tests pass?" }] }],
+    };
+    const { config, diagnostics } = parseHooksConfig(raw, FILE);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(config, raw);
+  });
+
+  test("a bad URL, header or variable list drops the hook, naming the key", () => {
+    const { config, diagnostics } = parseHooksConfig(
+      {
+        PostToolUse: [
+          {
+            hooks: [
+              { type: "http" },
+              { type: "http", url: "not a url" },
+              { type: "http", url: "file:///etc/passwd" },
+              { type: "http", url: "http://h/", headers: { "Bad Name": "x" } },
+              { type: "http", url: "http://h/", headers: { "X-A": "line\nbreak" } },
+              { type: "http", url: "http://h/", headers: { "X-A": 5 } },
+              { type: "http", url: "http://h/", allowedEnvVars: ["OK", "not-ok"] },
+              { type: "http", url: "http://h/kept", timeout: 0, statusMessage: "x" },
+            ],
+          },
+        ],
+      },
+      FILE,
+    );
+    assert.deepEqual(config, { PostToolUse: [{ hooks: [{ type: "http", url: "http://h/kept" }] }] });
+    const byKey = new Map(diagnostics.map((d) => [d.key, d.message]));
+    const key = (i: number, field: string) => byKey.get(`hooks.PostToolUse[0].hooks[${i}].${field}`) ?? "";
+    assert.match(key(0, "url"), /must be an http or https URL/);
+    assert.match(key(1, "url"), /is not a URL/);
+    assert.match(key(2, "url"), /must be an http or https URL, got "file:/);
+    assert.match(key(3, "headers"), /"Bad Name" is not a valid header name; the hook is not run/);
+    assert.match(key(4, "headers"), /must not hold a line break/);
+    assert.match(key(5, "headers"), /the value of "X-A" must be a string, got number 5/);
+    assert.match(key(6, "allowedEnvVars"), /must be a list of environment variable names/);
+    assert.match(key(7, "timeout"), /default applies/);
+    assert.match(key(7, "statusMessage"), /unknown key "statusMessage" is ignored/);
+    assert.equal(diagnostics.length, 9);
+  });
+
+  test("prompt and agent hooks need a prompt, and run only where a yes or no decides something", () => {
+    const { config, diagnostics } = parseHooksConfig(
+      {
+        SessionStart: [{ hooks: [{ type: "prompt", prompt: "Say hello" }] }],
+        Notification: [{ hooks: [{ type: "agent", prompt: "Check" }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "prompt" }, { type: "agent", prompt: "  " }, { type: "prompt", prompt: "Fine?", model: 7 }] }],
+      },
+      FILE,
+    );
+    assert.deepEqual(config, { UserPromptSubmit: [{ hooks: [{ type: "prompt", prompt: "Fine?" }] }] });
+    const byKey = new Map(diagnostics.map((d) => [d.key, d.message]));
+    assert.match(byKey.get("hooks.SessionStart[0].hooks[0].type")!, /prompt hooks .* run only on PreToolUse, .*Stop, SubagentStop; on SessionStart use a command or http hook/);
+    assert.match(byKey.get("hooks.Notification[0].hooks[0].type")!, /agent hooks .*on Notification use a command or http hook/);
+    assert.match(byKey.get("hooks.UserPromptSubmit[0].hooks[0].prompt")!, /must be a non-empty string, got nothing/);
+    assert.match(byKey.get("hooks.UserPromptSubmit[0].hooks[1].prompt")!, /must be a non-empty string/);
+    assert.match(byKey.get("hooks.UserPromptSubmit[0].hooks[2].model")!, /must be a model name .*got number 7; the default model is used/);
   });
 });
 

@@ -1,17 +1,23 @@
 import { z } from "zod";
 import { compileMatcher } from "./matcher.ts";
-import { HOOK_EVENT_NAMES } from "./types.ts";
-import type { CommandHook, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig } from "./types.ts";
+import { HOOK_EVENT_NAMES, VERDICT_EVENTS } from "./types.ts";
+import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
-const HOOK_KEYS = new Set(["type", "command", "timeout"]);
+const COMMAND_KEYS = new Set(["type", "command", "timeout"]);
+const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "timeout"]);
+const PROMPT_KEYS = new Set(["type", "prompt", "model", "timeout"]);
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** RFC 9110's token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const commandSchema = z
   .string({ error: "must be a non-empty string" })
   .trim()
   .min(1, "must be a non-empty string")
   .refine((command) => !command.includes("\0"), "must not hold a NUL character (no program can be given one)");
+const promptSchema = z.string({ error: "must be a non-empty string" }).trim().min(1, "must be a non-empty string");
 const timeoutSchema = z.number({ error: "must be a positive number of seconds" }).positive("must be a positive number of seconds");
 
 type Report = (key: string, message: string) => void;
@@ -39,7 +45,7 @@ export function parseHooksConfig(raw: unknown, file: string): { config: HooksCon
       report(key, `must be a list of { matcher, hooks } objects, got ${describe(groups)}`);
       continue;
     }
-    const parsed = groups.flatMap((group, i) => parseGroup(group, `${key}[${i}]`, report));
+    const parsed = groups.flatMap((group, i) => parseGroup(group, `${key}[${i}]`, event as HookEventName, report));
     if (parsed.length > 0) config[event as HookEventName] = parsed;
   }
   return { config, diagnostics };
@@ -57,7 +63,7 @@ export function mergeHooksConfigs(configs: readonly HooksConfig[]): HooksConfig 
   return merged;
 }
 
-function parseGroup(group: unknown, key: string, report: Report): HookMatcherGroup[] {
+function parseGroup(group: unknown, key: string, event: HookEventName, report: Report): HookMatcherGroup[] {
   if (!isRecord(group)) {
     report(key, `must be an object with "matcher" and "hooks", got ${describe(group)}`);
     return [];
@@ -80,37 +86,112 @@ function parseGroup(group: unknown, key: string, report: Report): HookMatcherGro
     report(`${key}.hooks`, `must be a list of { "type": "command", "command": "..." } objects, got ${describe(hooks)}`);
     return [];
   }
-  const parsed = hooks.flatMap((hook, i) => parseHook(hook, `${key}.hooks[${i}]`, report));
+  const parsed = hooks.flatMap((hook, i) => parseHook(hook, `${key}.hooks[${i}]`, event, report));
   if (parsed.length === 0) return [];
   return [matcher === undefined ? { hooks: parsed } : { matcher, hooks: parsed }];
 }
 
-function parseHook(hook: unknown, key: string, report: Report): CommandHook[] {
+function parseHook(hook: unknown, key: string, event: HookEventName, report: Report): Hook[] {
   if (!isRecord(hook)) {
     report(key, `must be an object such as { "type": "command", "command": "..." }, got ${describe(hook)}`);
     return [];
   }
-  if (hook.type !== "command") {
-    const message =
-      typeof hook.type === "string"
-        ? `hooks of type "${hook.type}" are not supported; only "command" hooks run`
-        : `must be "command", got ${describe(hook.type)}`;
-    report(`${key}.type`, message);
-    return [];
-  }
+  if (hook.type === "command") return parseCommandHook(hook, key, report);
+  if (hook.type === "http") return parseHttpHook(hook, key, report);
+  if (hook.type === "prompt" || hook.type === "agent") return parsePromptHook(hook, hook.type, key, event, report);
+  const message =
+    typeof hook.type === "string"
+      ? `hooks of type "${hook.type}" are not supported; the types are "command", "http", "prompt" and "agent"`
+      : `must be "command", "http", "prompt" or "agent", got ${describe(hook.type)}`;
+  report(`${key}.type`, message);
+  return [];
+}
+
+function parseCommandHook(hook: Record<string, unknown>, key: string, report: Report): CommandHook[] {
   const command = commandSchema.safeParse(hook.command);
   if (!command.success) {
     report(`${key}.command`, `${command.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.command)}`);
     return [];
   }
-  reportUnknownKeys(hook, HOOK_KEYS, key, report);
-  if (hook.timeout === undefined) return [{ type: "command", command: hook.command as string }];
-  const timeout = timeoutSchema.safeParse(hook.timeout);
-  if (!timeout.success) {
-    report(`${key}.timeout`, `${timeout.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.timeout)}; the default applies`);
-    return [{ type: "command", command: hook.command as string }];
+  reportUnknownKeys(hook, COMMAND_KEYS, key, report);
+  return [{ type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) }];
+}
+
+function parseHttpHook(hook: Record<string, unknown>, key: string, report: Report): HttpHook[] {
+  const url = urlProblem(hook.url);
+  if (url) {
+    report(`${key}.url`, url);
+    return [];
   }
-  return [{ type: "command", command: hook.command as string, timeout: timeout.data }];
+  reportUnknownKeys(hook, HTTP_KEYS, key, report);
+  const parsed: HttpHook = { type: "http", url: hook.url as string };
+  if (hook.headers !== undefined) {
+    const headers = headersProblem(hook.headers);
+    if (headers) {
+      report(`${key}.headers`, `${headers}; the hook is not run`);
+      return [];
+    }
+    parsed.headers = hook.headers as Record<string, string>;
+  }
+  if (hook.allowedEnvVars !== undefined) {
+    const names = hook.allowedEnvVars;
+    if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && ENV_NAME.test(name))) {
+      report(`${key}.allowedEnvVars`, `must be a list of environment variable names such as ["API_TOKEN"], got ${describe(names)}; the hook is not run`);
+      return [];
+    }
+    parsed.allowedEnvVars = names as string[];
+  }
+  return [{ ...parsed, ...timeoutOf(hook, key, report) }];
+}
+
+function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent", key: string, event: HookEventName, report: Report): PromptHook[] {
+  if (!VERDICT_EVENTS.has(event)) {
+    report(`${key}.type`, `${type} hooks decide whether something may go on, and run only on ${[...VERDICT_EVENTS].join(", ")}; on ${event} use a command or http hook`);
+    return [];
+  }
+  const prompt = promptSchema.safeParse(hook.prompt);
+  if (!prompt.success) {
+    report(`${key}.prompt`, `${prompt.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.prompt)}`);
+    return [];
+  }
+  reportUnknownKeys(hook, PROMPT_KEYS, key, report);
+  const parsed: PromptHook = { type, prompt: prompt.data };
+  if (hook.model !== undefined) {
+    if (typeof hook.model === "string" && hook.model.trim()) parsed.model = hook.model.trim();
+    else report(`${key}.model`, `must be a model name such as "haiku" or "claude-sonnet-4-6", got ${describe(hook.model)}; the default model is used`);
+  }
+  return [{ ...parsed, ...timeoutOf(hook, key, report) }];
+}
+
+/** `{ timeout }` when the hook gives a valid one; a bad one is reported and the default applies. */
+function timeoutOf(hook: Record<string, unknown>, key: string, report: Report): { timeout?: number } {
+  if (hook.timeout === undefined) return {};
+  const timeout = timeoutSchema.safeParse(hook.timeout);
+  if (timeout.success) return { timeout: timeout.data };
+  report(`${key}.timeout`, `${timeout.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.timeout)}; the default applies`);
+  return {};
+}
+
+function urlProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || !value.trim()) return `must be an http or https URL such as "http://localhost:8080/hooks", got ${describe(value)}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `is not a URL: ${describe(value)}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `must be an http or https URL, got ${describe(value)}`;
+  return undefined;
+}
+
+function headersProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return `must be an object of header names and values, got ${describe(value)}`;
+  for (const [name, text] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name`;
+    if (typeof text !== "string") return `the value of "${name}" must be a string, got ${describe(text)}`;
+    if (/[\r\n\0]/.test(text)) return `the value of "${name}" must not hold a line break or a NUL character`;
+  }
+  return undefined;
 }
 
 function reportUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, key: string, report: Report): void {

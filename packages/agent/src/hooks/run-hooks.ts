@@ -1,27 +1,40 @@
 import { combineEffects } from "./combine.ts";
 import { interpretHookRun } from "./hook-output.ts";
 import { compileMatcher, matchTarget } from "./matcher.ts";
+import { runHttpHook } from "./http-hook.ts";
+import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
-import { DEFAULT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
-import type { CommandHook, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "./types.ts";
+import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
+import type { Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, RunHooksOptions } from "./types.ts";
 
-/** The hooks of `event` whose matcher selects `input`, in configuration order, each command once. */
-export function selectHooks<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>): CommandHook[] {
+/** The hooks of `event` whose matcher selects `input`, in configuration order, each once: the same
+ * command, URL, or prompt of the same type, in two groups that both match runs once. */
+export function selectHooks<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>): Hook[] {
   const groups = config[event];
   if (!groups || groups.length === 0) return [];
   const target = matchTarget(input);
-  const selected = new Map<string, CommandHook>();
+  const selected = new Map<string, Hook>();
   for (const group of groups) {
     if (target !== undefined && !matches(group.matcher, target)) continue;
-    for (const hook of group.hooks) if (!selected.has(hook.command)) selected.set(hook.command, hook);
+    for (const hook of group.hooks) {
+      const key = identityOf(hook);
+      if (!selected.has(key)) selected.set(key, hook);
+    }
   }
   return [...selected.values()];
 }
 
+function identityOf(hook: Hook): string {
+  if (hook.type === "command") return `command\0${hook.command}`;
+  if (hook.type === "http") return `http\0${hook.url}`;
+  return `${hook.type}\0${hook.prompt}`;
+}
+
 /** Runs every hook of `event` that matches `input`, all at the same time, and combines what they
- * say (see HookResult). Each hook gets `input` as JSON on stdin and runs as `bash -c command` in
- * `opts.projectDir` with CLAUDE_PROJECT_DIR set; it is killed, with every process it started, when
- * its timeout passes or `opts.signal` fires. Never rejects; resolves at once when nothing matches. */
+ * say (see HookResult). Each gets `input` as JSON: a command hook on its stdin, running as `bash -c
+ * command` in `opts.projectDir` with CLAUDE_PROJECT_DIR set, killed with every process it started
+ * when its timeout passes or `opts.signal` fires; an http hook as its request's body; a prompt or
+ * agent hook in its model's question. Never rejects; resolves at once when nothing matches. */
 export async function runHooks<E extends HookEventName>(
   config: HooksConfig,
   event: E,
@@ -32,17 +45,18 @@ export async function runHooks<E extends HookEventName>(
   if (hooks.length === 0) return combineEffects([], []);
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
-  const runs = await Promise.all(
-    hooks.map((hook) =>
-      spawnHook(hook.command, stdin, {
-        cwd: opts.projectDir,
-        env,
-        timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000,
-        signal: opts.signal,
-      }),
-    ),
-  );
+  const runs = await Promise.all(hooks.map((hook) => runOne(hook, event, stdin, env, opts)));
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
+}
+
+function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): Promise<HookRunResult> {
+  const { signal } = opts;
+  if (hook.type === "command") {
+    return spawnHook(hook.command, input, { cwd: opts.projectDir, env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
+  }
+  if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
+  const fallback = hook.type === "agent" ? DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS : DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS;
+  return runPromptHook(hook, event, input, { ...(opts.evaluate && { evaluate: opts.evaluate }), timeoutMs: (hook.timeout ?? fallback) * 1000, signal });
 }
 
 function matches(pattern: string | undefined, target: string): boolean {

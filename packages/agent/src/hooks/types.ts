@@ -19,8 +19,20 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 /** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS). */
 export type CommandHook = { type: "command"; command: string; timeout?: number };
 
+/** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
+ * output. `headers` may name environment variables ($NAME, ${NAME}); only those in
+ * `allowedEnvVars` are filled in, the others read as empty. */
+export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number };
+
+/** A hook whose verdict a model gives: `prompt` (its `$ARGUMENTS` standing for the event's JSON)
+ * asks it whether the action may go on. An agent hook's model may first look at the project with
+ * Read, Grep and Glob. `model` defaults to the small fast model (haiku). */
+export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number };
+
+export type Hook = CommandHook | HttpHook | PromptHook;
+
 /** A matcher and the hooks it selects. No matcher, `""` or `"*"` selects every occurrence. */
-export type HookMatcherGroup = { matcher?: string; hooks: CommandHook[] };
+export type HookMatcherGroup = { matcher?: string; hooks: Hook[] };
 
 /** The `hooks` value of a settings file, validated. */
 export type HooksConfig = { [E in HookEventName]?: HookMatcherGroup[] };
@@ -124,8 +136,9 @@ export type HookInputFor<E extends HookEventName> = Extract<HookInput, { hook_ev
 
 export type PermissionDecision = "allow" | "deny" | "ask";
 
-/** How one hook process went. */
+/** How one hook went: its process, its request, or its model's verdict. */
 export type HookRunResult = {
+  /** What messages name the hook by: its command, its URL, or its prompt (cut short). */
   command: string;
   /** null when the process did not exit on its own (killed, or never started). */
   exitCode: number | null;
@@ -186,6 +199,21 @@ export type RunHooksOptions = {
   signal: AbortSignal;
   /** Added to the hooks' environment, on top of this process's. */
   env?: Record<string, string>;
+  /** Gives prompt and agent hooks their model's verdict; without it they fail (a user notice). */
+  evaluate?: HookEvaluator;
 };
 
+/** One question of a prompt or agent hook to its model. */
+export type HookEvaluation = { kind: "prompt" | "agent"; prompt: string; model?: string; signal: AbortSignal };
+
+/** Asks the model; resolves with the text of its final answer, or with why there is none. Never
+ * rejects. */
+export type HookEvaluator = (request: HookEvaluation) => Promise<{ text: string } | { error: string }>;
+
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+/** A prompt hook's default time limit, and an agent hook's (it may make several calls). */
+export const DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS = 30;
+export const DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS = 60;
+
+/** The events whose hooks may be prompt or agent hooks: those where a yes or no decides something. */
+export const VERDICT_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop"]);

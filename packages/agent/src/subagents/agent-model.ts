@@ -42,3 +42,15 @@ export function claudeAlias(name: string, env: EnvLike): string | undefined {
 export function defaultModelResolver(env: EnvLike = process.env): ModelResolver {
   return (setting, parent) => ({ model: resolveAgentModel(setting, parent.model, env), provider: parent.provider });
 }
+
+/** A prompt or agent hook's model: its `model` setting, else ANTHROPIC_SMALL_FAST_MODEL, else
+ * haiku (Claude Code's small fast model). An alias stands for a Claude model only when the run's
+ * own model is a Claude model; otherwise the hook asks the run's model, since its provider may
+ * serve no Claude model. CLAUDE_CODE_SUBAGENT_MODEL is for sub-agents and does not count here. */
+export function resolveHookModel(setting: string | undefined, runModel: string, env: EnvLike = process.env): string {
+  const wanted = setting?.trim() || env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || "haiku";
+  if (wanted.toLowerCase() === "inherit") return runModel;
+  const aliased = claudeAlias(wanted, env);
+  if (aliased === undefined) return wanted;
+  return /claude/i.test(runModel) ? aliased : runModel;
+}

@@ -1,0 +1,122 @@
+// An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
+import type { HookRunResult, HttpHook } from "./types.ts";
+
+/** What is read of an answer's body; the rest is dropped, as a command hook's output is cut. */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** What of a failed answer's body is shown, to tell why it failed. */
+const SHOWN_ERROR_CHARS = 500;
+
+export type HttpHookOptions = {
+  /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only). */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal: AbortSignal;
+};
+
+/** POSTs `body` to the hook's URL. A 2xx answer reads as a command that exited 0 and printed the
+ * body; any other status, a connection that fails and a timeout are errors that do not block, as
+ * in Claude Code: a hook server that is down must not stop the agent. Redirects are not followed
+ * (the event would go to a URL nobody configured). Never rejects. */
+export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOptions): Promise<HookRunResult> {
+  const started = performance.now();
+  const outcome = (fields: Partial<HookRunResult>): HookRunResult => ({
+    command: labelOf(hook.url),
+    exitCode: null,
+    stdout: "",
+    stderr: "",
+    durationMs: performance.now() - started,
+    timedOut: false,
+    aborted: false,
+    suppressOutput: false,
+    ...fields,
+  });
+  if (opts.signal.aborted) return outcome({ aborted: true });
+  const headers = headersOf(hook, opts.env);
+  if ("error" in headers) return outcome({ error: headers.error });
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs);
+  const onAbort = () => controller.abort();
+  opts.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const { url, authorization } = withoutCredentials(hook.url);
+    if (authorization && headers.value.authorization === undefined) headers.value.authorization = authorization;
+    const response = await fetch(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: controller.signal });
+    const text = await readCapped(response);
+    if (response.status >= 200 && response.status < 300) return outcome({ exitCode: 0, stdout: text });
+    const moved = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
+    const shown = text.trim().slice(0, SHOWN_ERROR_CHARS);
+    return outcome({ error: `answered HTTP ${response.status}${moved}`, stderr: shown });
+  } catch (error) {
+    if (opts.signal.aborted) return outcome({ aborted: true });
+    if (timedOut) return outcome({ timedOut: true });
+    return outcome({ error: `could not reach ${labelOf(hook.url)}: ${causeOf(error)}` });
+  } finally {
+    clearTimeout(timer);
+    opts.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** The request's headers: JSON's content type, then the hook's own with their variables filled in. */
+function headersOf(hook: HttpHook, env: NodeJS.ProcessEnv): { value: Record<string, string> } | { error: string } {
+  const allowed = new Set(hook.allowedEnvVars ?? []);
+  const value: Record<string, string> = { "content-type": "application/json" };
+  for (const [name, template] of Object.entries(hook.headers ?? {})) {
+    const filled = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => {
+      const variable = (braced ?? bare)!;
+      return allowed.has(variable) ? (env[variable] ?? "") : "";
+    });
+    if (/[\r\n\0]/.test(filled)) return { error: `the header ${name} would hold a line break or a NUL character (from an environment variable it names)` };
+    value[name.toLowerCase()] = filled;
+  }
+  return { value };
+}
+
+async function readCapped(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const room = MAX_BODY_BYTES - size;
+    chunks.push(value.length <= room ? value : value.subarray(0, room));
+    size += Math.min(value.length, room);
+    if (size >= MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/** A URL's user and password (which fetch refuses in a URL) as a Basic authorization header, as
+ * curl sends them. */
+function withoutCredentials(given: string): { url: string; authorization?: string } {
+  const url = new URL(given);
+  if (!url.username && !url.password) return { url: given };
+  const authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+  url.username = "";
+  url.password = "";
+  return { url: url.href, authorization };
+}
+
+/** The URL as messages show it: without credentials or query, which may hold secrets. */
+function labelOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+function causeOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}

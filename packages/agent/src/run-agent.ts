@@ -19,10 +19,10 @@ import { NO_HOOK_HOST } from "./harness/hooks.ts";
 import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
 import { buildRequest } from "./harness/request.ts";
-import { createAgentResources, resourceInternals, type AgentResources, type NoticeSink } from "./harness/resources.ts";
+import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { createRunState, recordTurn, type RunState } from "./harness/run-state.ts";
-import { registerSessionEnd, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
+import { registerSessionEnd, reminderBlock, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
@@ -43,6 +43,7 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
   // MCP servers report connections and failures to whichever runs are listening.
   const listeners = resourceInternals(resources).listeners;
   listeners.add(notice);
+  for (const message of takeHookMessages(resources)) notice("warning", message);
   try {
     return await startRun(options, resources, state, notice);
   } catch (error) {
@@ -194,6 +195,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     applyConfigure();
     if (turn >= ctx.maxTurns) break;
     takeSteering(ctx, state);
+    takeAsyncHookContext(ctx, state);
     const request = await nextRequest(ctx, state);
     const sent = state.messages.length;
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);
@@ -262,6 +264,14 @@ function takeSteering(ctx: RunContext, state: RunState): boolean {
     state.emit({ type: "user.message", text, steer: true });
   }
   return texts.length > 0;
+}
+
+/** What async hooks have said since the last request joins the conversation, as Claude Code
+ * gives it with the next turn. A sub-agent takes none: they are the main conversation's. */
+function takeAsyncHookContext(ctx: RunContext, state: RunState): void {
+  if (ctx.subagent) return;
+  const context = takeHookContext(ctx.resources);
+  if (context.length > 0) state.messages = withUserText(state.messages, "", context.map(({ event, text }) => reminderBlock(event, text)));
 }
 
 /** The next request; first the conversation is compacted when it has grown too large for the

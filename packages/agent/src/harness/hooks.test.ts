@@ -4,7 +4,7 @@ import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import { createAgentResources, resourceInternals } from "./resources.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
@@ -395,4 +395,32 @@ test("what a SessionStart hook writes to CLAUDE_ENV_FILE holds for every Bash co
   const file = (await project.read("env-file-path")).trim();
   await resources.dispose();
   await assert.rejects(readFile(file), { code: "ENOENT" }, "the env file goes with the conversation");
+});
+
+test("an async hook lets the run go on, and what it says reaches the model with the next request, its failures the user", async (t) => {
+  const project = await tempProject(t);
+  const tests = await project.hook(
+    "tests.sh",
+    `cat > /dev/null\nsleep 0.3\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The test suite failed: 2 of 40."}}'`,
+  );
+  const lint = await project.hook("lint.sh", `cat > /dev/null\nsleep 0.3\necho "eslint is not installed" >&2\nexit 1`);
+  await project.settings({ hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: tests, async: true }, { type: "command", command: lint, async: true }] }] } });
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+
+  const started = performance.now();
+  const first = await runInProject(project, [{ toolCalls: [{ name: "Write", input: { file_path: "a.ts", content: "x" } }] }, { text: "Written." }], { permissionMode: "acceptEdits", resources });
+  assert.ok(performance.now() - started < 1_000 && first.result.stopReason === "end_turn", "the run did not wait for its async hooks");
+  assert.doesNotMatch(JSON.stringify(first.provider.requests[1].messages), /test suite failed/, "not there yet when the next request left");
+  await waitFor(() => (resourceInternals(resources).hookReports.messages.length > 0 || undefined), "the async hooks to finish");
+
+  const second = await runInProject(project, [{ text: "I will fix the tests." }], { prompt: "What now?", history: first.result.transcript, resources });
+  const sent = withoutCacheMarks(second.provider.requests[0].messages).at(-1);
+  assert.deepEqual(sent?.content, [
+    { type: "text", text: "What now?" },
+    { type: "text", text: "<system-reminder>\nPostToolUse hook additional context: The test suite failed: 2 of 40.\n</system-reminder>" },
+  ]);
+  const warnings = second.events.filter((e) => e.type === "notice" && e.level === "warning").map((e) => (e as { message: string }).message);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, /PostToolUse hook `.*lint\.sh"` failed with exit code 1: eslint is not installed/);
 });

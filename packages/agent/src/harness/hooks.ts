@@ -1,7 +1,7 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
 import { runHooks } from "../hooks/run-hooks.ts";
-import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig } from "../hooks/types.ts";
+import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
 
@@ -37,6 +37,8 @@ export type HookHostOptions = {
   agent?: { id: string; type: string };
   /** The model behind prompt and agent hooks. */
   evaluate?: HookEvaluator;
+  /** Where async hooks report, and what ends them (RunHooksOptions.background). */
+  background?: RunHooksOptions["background"];
   notice: NoticeSink;
 };
 
@@ -59,7 +61,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
-      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }) });
+      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }), ...(o.background && { background: o.background }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;
     },

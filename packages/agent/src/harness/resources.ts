@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
+import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
 export type AgentResources = {
@@ -45,6 +46,9 @@ export type ResourceInternals = {
   lifetime: AbortController;
   /** The conversation written for hooks (transcript_path), once a hook has run; removed on dispose. */
   transcript?: TranscriptFile;
+  /** What async hooks said after they finished: context the next model request carries, and
+   * messages for the user that no run was there to show. */
+  hookReports: { context: { event: HookEventName; text: string }[]; messages: string[] };
 };
 
 const internals = new WeakMap<AgentResources, ResourceInternals>();
@@ -52,7 +56,15 @@ const internals = new WeakMap<AgentResources, ResourceInternals>();
 export function createAgentResources(options: AgentResourcesOptions = {}): AgentResources {
   const { toolState: given, sessionId, ...stateOptions } = options;
   const toolState = given ?? createToolState(stateOptions);
-  const inner: ResourceInternals = { mcp: new Map(), listeners: new Set(), sessionStarted: false, git: new Map(), disposed: false, lifetime: new AbortController() };
+  const inner: ResourceInternals = {
+    mcp: new Map(),
+    listeners: new Set(),
+    sessionStarted: false,
+    git: new Map(),
+    disposed: false,
+    lifetime: new AbortController(),
+    hookReports: { context: [], messages: [] },
+  };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {
     toolState,
@@ -91,6 +103,26 @@ export function mcpManagerFor(
   }, inner.lifetime.signal);
   inner.mcp.set(key, started);
   return started;
+}
+
+/** An async hook's report: its messages to the runs listening now (else kept for the next run's
+ * start), its context kept for the next model request (see takeHookContext). */
+export function deliverHookReport(resources: AgentResources, report: AsyncHookReport): void {
+  const inner = resourceInternals(resources);
+  if (inner.disposed) return;
+  if (report.context !== undefined) inner.hookReports.context.push({ event: report.event, text: report.context });
+  if (inner.listeners.size === 0) inner.hookReports.messages.push(...report.userMessages);
+  else for (const message of report.userMessages) for (const listener of inner.listeners) listener("warning", message);
+}
+
+/** The context async hooks have left since the last model request, taken. */
+export function takeHookContext(resources: AgentResources): { event: HookEventName; text: string }[] {
+  return resourceInternals(resources).hookReports.context.splice(0);
+}
+
+/** The async hooks' messages no run was there to show, taken. */
+export function takeHookMessages(resources: AgentResources): string[] {
+  return resourceInternals(resources).hookReports.messages.splice(0);
 }
 
 async function disposeAll(inner: ResourceInternals, toolState: ToolState): Promise<void> {

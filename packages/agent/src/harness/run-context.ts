@@ -28,7 +28,7 @@ import type { HookEvaluator } from "../hooks/types.ts";
 import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
 import { expandCommandText } from "./command-text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
-import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
+import { deliverHookReport, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import type { RunState } from "./run-state.ts";
 import type { RunSetup } from "./setup.ts";
 import { createToolGate } from "./tool-gate.ts";
@@ -230,6 +230,7 @@ export function hooksFor(
     ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
     ...(options.agent && { agent: options.agent }),
     ...(evaluate && { evaluate }),
+    background: { signal: inner.lifetime.signal, done: (report) => deliverHookReport(resources, report) },
     notice,
   });
 }

@@ -78,6 +78,7 @@ export async function stopHookContinues(ctx: RunContext, state: RunState): Promi
   return true;
 }
 
-function reminderBlock(event: string, text: string): TextBlock {
+/** A hook's additional context as the model reads it. */
+export function reminderBlock(event: string, text: string): TextBlock {
   return { type: "text", text: systemReminder(`${event} hook additional context: ${text}`) };
 }

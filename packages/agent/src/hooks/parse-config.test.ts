@@ -9,7 +9,7 @@ describe("parseHooksConfig", () => {
     const raw = {
       PreToolUse: [
         { matcher: "Edit|Write", hooks: [{ type: "command", command: "lint.sh", timeout: 30 }] },
-        { matcher: "mcp__.*", hooks: [{ type: "command", command: "audit.sh" }] },
+        { matcher: "mcp__.*", hooks: [{ type: "command", command: "audit.sh", async: true }] },
       ],
       Stop: [{ hooks: [{ type: "command", command: "check.sh" }] }],
     };
@@ -92,7 +92,7 @@ describe("parseHooksConfig", () => {
             matcher: "Bash",
             hooks: [
               { type: "command", command: "guard.sh", timeout: "30" },
-              { type: "command", command: "slow.sh", timeout: -1, async: true },
+              { type: "command", command: "slow.sh", timeout: -1, once: true, async: "yes" },
             ],
           },
         ],
@@ -104,11 +104,12 @@ describe("parseHooksConfig", () => {
     });
     assert.deepEqual(
       diagnostics.map((d) => d.key),
-      ["hooks.PreToolUse[0].hooks[0].timeout", "hooks.PreToolUse[0].hooks[1].async", "hooks.PreToolUse[0].hooks[1].timeout"],
+      ["hooks.PreToolUse[0].hooks[0].timeout", "hooks.PreToolUse[0].hooks[1].once", "hooks.PreToolUse[0].hooks[1].timeout", "hooks.PreToolUse[0].hooks[1].async"],
     );
     assert.match(diagnostics[0].message, /must be a positive number of seconds, got "30"/);
     assert.match(diagnostics[0].message, /default applies/);
-    assert.match(diagnostics[1].message, /unknown key "async" is ignored/);
+    assert.match(diagnostics[1].message, /unknown key "once" is ignored/);
+    assert.match(diagnostics[3].message, /must be true or false, got "yes"; the hook runs in the foreground/);
   });
 });
 

@@ -5,7 +5,7 @@ import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
-const COMMAND_KEYS = new Set(["type", "command", "timeout"]);
+const COMMAND_KEYS = new Set(["type", "command", "timeout", "async"]);
 const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "timeout"]);
 const PROMPT_KEYS = new Set(["type", "prompt", "model", "timeout"]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -114,7 +114,10 @@ function parseCommandHook(hook: Record<string, unknown>, key: string, report: Re
     return [];
   }
   reportUnknownKeys(hook, COMMAND_KEYS, key, report);
-  return [{ type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) }];
+  const parsed: CommandHook = { type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) };
+  if (hook.async === true) parsed.async = true;
+  else if (hook.async !== undefined && hook.async !== false) report(`${key}.async`, `must be true or false, got ${describe(hook.async)}; the hook runs in the foreground`);
+  return [parsed];
 }
 
 function parseHttpHook(hook: Record<string, unknown>, key: string, report: Report): HttpHook[] {

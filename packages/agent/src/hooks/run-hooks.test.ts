@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { runHooks } from "./run-hooks.ts";
 import { createHookSandbox, isRunning, waitFor } from "./testing.ts";
 import type { HookSandbox } from "./testing.ts";
-import type { CommandHook, HooksConfig, PreToolUseInput } from "./types.ts";
+import type { AsyncHookReport, CommandHook, HooksConfig, PreToolUseInput } from "./types.ts";
 
 let box: HookSandbox;
 before(() => {
@@ -263,5 +263,47 @@ describe("runHooks: concurrency, timeouts and cancellation", () => {
     assert.equal(result.blocked, false);
     assert.equal(result.userMessages.length, 1);
     assert.match(result.userMessages[0], /failed: cannot run bash/);
+  });
+});
+
+describe("runHooks: async command hooks", () => {
+  const background = () => {
+    const reports: AsyncHookReport[] = [];
+    const lifetime = new AbortController();
+    return { reports, lifetime, option: { signal: lifetime.signal, done: (report: AsyncHookReport) => reports.push(report) } };
+  };
+
+  test("they run in the background, decide nothing, and report their context and failures once done", async () => {
+    const { reports, option } = background();
+    const slowContext = box.script("async-context.sh", `cat > /dev/null; sleep 0.4; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}'`);
+    const config: HooksConfig = {
+      PostToolUse: [{ hooks: [{ type: "command", command: slowContext, async: true }, { type: "command", command: 'echo "lint crashed" >&2; exit 2', async: true }, cmd("true")] }],
+    };
+    const started = performance.now();
+    const result = await runHooks(config, "PostToolUse", { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: {}, tool_response: {}, tool_use_id: "t" }, { ...opts(), background: option });
+    assert.ok(performance.now() - started < 350, "runHooks did not wait for the slow hook");
+    assert.equal(result.blocked, false, "an async hook's exit 2 blocks nothing");
+    assert.equal(result.results.length, 1, "only the foreground hook's result");
+    await waitFor(() => reports.length === 2);
+    assert.ok(reports.every((r) => r.event === "PostToolUse"));
+    const [failed, context] = reports;
+    assert.deepEqual(failed!.userMessages.length, 1);
+    assert.match(failed!.userMessages[0]!, /`echo "lint crashed" >&2; exit 2` \(async\) said no, after the fact: lint crashed/);
+    assert.deepEqual(context, { event: "PostToolUse", context: "3 tests failed", userMessages: [] });
+  });
+
+  test("the run's cancellation leaves them running; the background's signal kills them", async () => {
+    const { reports, lifetime, option } = background();
+    const marker = box.path("async-survived");
+    const hook = box.script("async-slow.sh", `cat > /dev/null; echo $$ > "${marker}.pid"; sleep 0.3; touch "${marker}"; sleep 30`);
+    const run = new AbortController();
+    await runHooks(on("Stop", { type: "command", command: hook, async: true }), "Stop", { ...base, hook_event_name: "Stop", stop_hook_active: false }, { ...opts(run.signal), background: option });
+    run.abort();
+    await waitFor(() => existsSync(marker));
+    const pid = Number(box.read("async-survived.pid"));
+    assert.ok(isRunning(pid));
+    lifetime.abort();
+    await waitFor(() => !isRunning(pid));
+    assert.deepEqual(reports, [], "killed at the end of the session, it says nothing");
   });
 });

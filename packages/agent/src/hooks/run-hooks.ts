@@ -5,7 +5,7 @@ import { runHttpHook } from "./http-hook.ts";
 import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
 import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
-import type { Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, RunHooksOptions } from "./types.ts";
+import type { AsyncHookReport, CommandHook, Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, RunHooksOptions } from "./types.ts";
 
 /** The hooks of `event` whose matcher selects `input`, in configuration order, each once: the same
  * command, URL, or prompt of the same type, in two groups that both match runs once. */
@@ -45,8 +45,24 @@ export async function runHooks<E extends HookEventName>(
   if (hooks.length === 0) return combineEffects([], []);
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
-  const runs = await Promise.all(hooks.map((hook) => runOne(hook, event, stdin, env, opts)));
+  for (const hook of hooks) if (hook.type === "command" && hook.async) startInBackground(hook, event, stdin, env, opts);
+  const waited = hooks.filter((hook) => hook.type !== "command" || !hook.async);
+  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts)));
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
+}
+
+/** An async command hook: started, not waited for; what it says goes to `opts.background`. */
+function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): void {
+  const signal = opts.background?.signal ?? new AbortController().signal;
+  void spawnHook(hook.command, input, { cwd: opts.projectDir, env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then((run) => {
+    const effect = interpretHookRun(event, run);
+    const report: AsyncHookReport = { event, userMessages: effect.userMessages };
+    // It can no longer block: what would have blocked is a message for the user.
+    const refused = effect.block ?? (effect.permission?.decision === "deny" ? effect.permission.reason : undefined);
+    if (refused !== undefined) report.userMessages.push(`${event} hook \`${run.command}\` (async) said no, after the fact: ${refused}`);
+    if (effect.additionalContext !== undefined) report.context = effect.additionalContext;
+    if (report.context !== undefined || report.userMessages.length > 0) opts.background?.done(report);
+  });
 }
 
 function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): Promise<HookRunResult> {

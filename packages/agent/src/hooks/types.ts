@@ -16,8 +16,10 @@ export const HOOK_EVENT_NAMES = [
 ] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 
-/** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS). */
-export type CommandHook = { type: "command"; command: string; timeout?: number };
+/** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS).
+ * An `async` one runs in the background: it decides nothing, and what it says reaches the model
+ * with its next request (see RunHooksOptions.background). */
+export type CommandHook = { type: "command"; command: string; timeout?: number; async?: boolean };
 
 /** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
  * output. `headers` may name environment variables ($NAME, ${NAME}); only those in
@@ -201,7 +203,15 @@ export type RunHooksOptions = {
   env?: Record<string, string>;
   /** Gives prompt and agent hooks their model's verdict; without it they fail (a user notice). */
   evaluate?: HookEvaluator;
+  /** Where async command hooks report once they finish, long after runHooks resolved: their
+   * context for the model and their messages for the user. `signal` kills them (the session
+   * ends); the run's own signal does not. Without it they run all the same, unheard. */
+  background?: { signal: AbortSignal; done(report: AsyncHookReport): void };
 };
+
+/** What an async hook said: its `additionalContext`, plain output where that counts as context,
+ * its `systemMessage`, and its failures. Its decisions have no effect. */
+export type AsyncHookReport = { event: HookEventName; context?: string; userMessages: string[] };
 
 /** One question of a prompt or agent hook to its model. */
 export type HookEvaluation = { kind: "prompt" | "agent"; prompt: string; model?: string; signal: AbortSignal };

@@ -22,7 +22,7 @@ import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { createRunState, recordTurn, type RunState } from "./harness/run-state.ts";
-import { registerSessionEnd, reminderBlock, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
+import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
@@ -208,7 +208,11 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       state.lastReply = outcome.message;
     }
     if (outcome.stopReason === "aborted" || signal.aborted) return finish(state, "aborted");
-    if (outcome.stopReason === "error") return finish(state, "error", outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`);
+    if (outcome.stopReason === "error") {
+      const message = outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`;
+      await stopFailureHooks(ctx, state, message, outcome.error);
+      return finish(state, "error", message);
+    }
     if (outcome.stopReason === "refusal") return refused(ctx, state, turn, outcome.message, outcome.refusal);
 
     const calls = outcome.message ? toolUsesOf(outcome.message) : [];

@@ -1,4 +1,4 @@
-import { formatDuration, type ContentBlock, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
+import { formatDuration, type ContentBlock, type ModelErrorInfo, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import { cleanAssistantMessage } from "./transcript.ts";
 import { emptyUsage } from "./usage.ts";
@@ -10,6 +10,8 @@ export type TurnOutcome = {
   message: ModelMessage | undefined;
   usage: Usage;
   errorMessage?: string;
+  /** The kind of failure that ended it, when the provider said. */
+  error?: ModelErrorInfo;
   /** Why the model declined to answer, when the API said (stop reason refusal). */
   refusal?: string;
   /** What attempts given up on before this reply used (see the provider's done event). */
@@ -57,6 +59,7 @@ export async function streamTurn(
             message: cleanAssistantMessage(event.message),
             usage: event.usage,
             ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
+            ...(event.error !== undefined && { error: event.error }),
             ...(event.refusal !== undefined && { refusal: event.refusal }),
             ...(event.abandonedUsage !== undefined && { abandonedUsage: event.abandonedUsage }),
             ...(inputErrors && { inputErrors }),

@@ -27,7 +27,7 @@ test("an error event ends the stream with the SDK's error, after the events befo
   const { res, headers } = await eventStream(t, [delta("partial"), `event: error\ndata: ${JSON.stringify(error)}\n\n`, delta("never")]);
   const result = await collect(anthropicEvents(res, headers));
   assert.equal(result.events.length, 1, "the delta before the error is read");
-  assert.deepEqual(streamFailure(result.error), { description: "Anthropic API stream error (overloaded_error): Overloaded", retryable: true });
+  assert.deepEqual(streamFailure(result.error), { description: "Anthropic API stream error (overloaded_error): Overloaded", retryable: true, kind: "server_error", code: "overloaded_error" });
   assert.equal((result.error as { requestID?: string }).requestID, "req_1", "the error carries the answer's headers");
 
   const final = { type: "error", error: { type: "invalid_request_error", message: "prompt is too long" } };

@@ -1,6 +1,7 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { MISSING_ANTHROPIC_KEY } from "./model-prefix.ts";
+import { errorKindOf } from "./error-kind.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -29,7 +30,7 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
   if (error instanceof APIError && error.status !== undefined) {
     const what = error.apiMessage ? clip(error.apiMessage) : foreignBody(error.message, error.status);
     const description = `Anthropic API error ${error.status}${error.type ? ` (${error.type})` : ""}: ${what}`;
-    return statusFailure(description, error.status, error.headers);
+    return statusFailure(description, error.status, error.headers, error.type);
   }
   return streamFailure(error, false);
 }
@@ -41,6 +42,8 @@ export function streamFailure(error: unknown, retryable = true): Failure {
     return {
       description: `Anthropic API stream error (${error.type}): ${clip(error.apiMessage ?? error.message)}`,
       retryable: !FINAL_ERROR_TYPES.has(error.type),
+      kind: errorKindOf(undefined, error.type),
+      code: error.type,
     };
   }
   return { description: causeChain(error), retryable };

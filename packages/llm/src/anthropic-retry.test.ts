@@ -296,3 +296,24 @@ test("a 200 whose body is not an event stream is said for what it is, and not tr
     assert.equal(requests, 1, `${type}: not retried`);
   }
 });
+
+test("a failed request says what kind of failure ended it, from its status or its error event's type", async (t) => {
+  const { provider } = await setup(
+    t,
+    [
+      { kind: "http-error", status: 429, message: "Slow down" },
+      { kind: "http-error", status: 401, errorType: "authentication_error", message: "invalid x-api-key" },
+      { kind: "http-error", status: 404, errorType: "not_found_error", message: "model: claude-nope" },
+      { kind: "stream-error", afterText: "so far", errorType: "overloaded_error", message: "Overloaded" },
+    ],
+    { maxRetries: 0 },
+  );
+  const errors = [];
+  for (let i = 0; i < 4; i++) errors.push(lastDone(await collect(provider.stream(ask()))).error);
+  assert.deepEqual(errors, [
+    { kind: "rate_limit", code: "429" },
+    { kind: "authentication_failed", code: "401" },
+    { kind: "model_not_found", code: "404" },
+    { kind: "server_error", code: "overloaded_error" },
+  ]);
+});

@@ -3,6 +3,7 @@ export type {
   ContentBlock,
   Effort,
   ImageBlock,
+  ModelErrorInfo,
   ModelEvent,
   ModelMessage,
   ModelRequest,
@@ -31,3 +32,4 @@ export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, resolveRetrySettings }
 export type { EnvLike } from "./settings.ts";
 export { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "./model-prefix.ts";
 export { isBlankText } from "./blank-text.ts";
+export type { ModelErrorKind } from "./error-kind.ts";

@@ -2,6 +2,7 @@
 // classified by the shared retry policy.
 import type { APIError } from "openai";
 import { openAISdk } from "./openai-sdk.ts";
+import { errorKindOf } from "./error-kind.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
@@ -17,7 +18,7 @@ export function openAIRequestFailure(error: unknown, label: string, baseURL: str
     return { description: `could not connect to the ${label} API at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }
   if (error instanceof APIError && error.status !== undefined) {
-    const failure = statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers);
+    const failure = statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers, error.code || error.type);
     // A 429 for an exhausted quota stays one until someone pays: trying again cannot help.
     if (error.code === "insufficient_quota") failure.retryable = false;
     return failure;
@@ -32,6 +33,8 @@ export function openAIStreamFailure(error: unknown, label: string, retryable = t
     return {
       description: `${label} API stream error (${errorKind(error)}): ${apiMessage(error)}`,
       retryable: !FINAL_ERROR_TYPES.has(error.type ?? ""),
+      kind: errorKindOf(undefined, error.code || error.type),
+      code: errorKind(error),
     };
   }
   return { description: causeChain(error), retryable };

@@ -1,8 +1,11 @@
 // The retry policy every provider shares: which HTTP statuses are worth another attempt, how long
 // to wait before it, and how a failure is put into words.
+import { errorKindOf, type ModelErrorKind } from "./error-kind.ts";
 
-/** What went wrong with one attempt, in words a user can act on, and whether trying again may help. */
-export type Failure = { description: string; retryable: boolean; retryAfterMs?: number };
+/** What went wrong with one attempt, in words a user can act on, and whether trying again may help;
+ * when the service said, what kind of failure it was and its code (the HTTP status, or the stream
+ * error's type). */
+export type Failure = { description: string; retryable: boolean; retryAfterMs?: number; kind?: ModelErrorKind; code?: string };
 
 /** A request timeout, conflicts, rate limits, and every server error but "not implemented" (the 5xx
  * of proxies and CDNs too: 520–524); 400/401/403/404/413 fail the same way again. */
@@ -40,9 +43,9 @@ export function parseRetryAfter(headers: Headers | undefined): number | undefine
 
 /** An HTTP error status as a Failure, with the server's retry-after. Retryable by its status, unless
  * the server says otherwise with x-should-retry (as the Anthropic and OpenAI APIs do). */
-export function statusFailure(description: string, status: number, headers: Headers | undefined): Failure {
+export function statusFailure(description: string, status: number, headers: Headers | undefined, type?: string | null): Failure {
   const told = headers?.get("x-should-retry");
-  const failure: Failure = { description, retryable: told === "true" ? true : told === "false" ? false : retryableStatus(status) };
+  const failure: Failure = { description, retryable: told === "true" ? true : told === "false" ? false : retryableStatus(status), kind: errorKindOf(status, type), code: String(status) };
   const retryAfterMs = parseRetryAfter(headers);
   if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;

@@ -65,12 +65,13 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
   // What the attempts given up on used (their tokens are billed too): told apart from the last
   // attempt's usage, which measures the request (the context's size) as well.
   let spent: Usage | undefined;
-  const done = (state: State, stopReason: StopReason, errorMessage?: string): ModelEvent => {
+  const done = (state: State, stopReason: StopReason, errorMessage?: string, failure?: Failure): ModelEvent => {
     const usage = state.usage;
     usage.costUsd = costUsd(request.model, usage);
     const event: ModelEvent = { type: "done", stopReason, message: wire.message(state), usage };
     if (spent) event.abandonedUsage = { ...spent, costUsd: costUsd(request.model, spent) };
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
+    if (failure?.kind !== undefined) event.error = failure.code === undefined ? { kind: failure.kind } : { kind: failure.kind, code: failure.code };
     if (state.refusal !== undefined) event.refusal = state.refusal;
     return event;
   };
@@ -173,15 +174,15 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     }
     failure ??= { description: wire.incompleteDescription, retryable: true };
     if (emitted) {
-      yield done(state, "error", `model stream broke after partial output: ${failure.description}`);
+      yield done(state, "error", `model stream broke after partial output: ${failure.description}`, failure);
       return;
     }
     if (!failure.retryable) {
-      yield done(state, "error", failure.description);
+      yield done(state, "error", failure.description, failure);
       return;
     }
     if (attempt > settings.maxRetries) {
-      yield done(state, "error", attempt === 1 ? failure.description : `${failure.description} — gave up after ${attempt} attempts`);
+      yield done(state, "error", attempt === 1 ? failure.description : `${failure.description} — gave up after ${attempt} attempts`, failure);
       return;
     }
     spent = spent ? sumUsage(spent, state.usage) : { ...state.usage };

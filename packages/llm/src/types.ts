@@ -2,6 +2,7 @@
 // failures (HTTP errors after retries, a broken stream, an abort) end the stream with a `done`
 // event whose stopReason says what happened — failures are values.
 import type { Usage } from "@harness/protocol";
+import type { ModelErrorKind } from "./error-kind.ts";
 
 /** A prompt-cache breakpoint (Anthropic): everything up to and including the marked block is cached.
  * Providers without prompt caching drop it. */
@@ -86,7 +87,11 @@ export type ModelEvent =
    * the API said; `abandonedUsage`, what the attempts given up on before this one used (billed too,
    * but no measure of this request). `usage.costUsd` is the price of this call (0 when the
    * model's price is unknown). */
-  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; abandonedUsage?: Usage; errorMessage?: string; refusal?: string };
+  | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; abandonedUsage?: Usage; errorMessage?: string; error?: ModelErrorInfo; refusal?: string };
+
+/** What kind of failure ended a request (stop reason "error"), when the service said: its class,
+ * and its code (the HTTP status, or the stream error's type). */
+export type ModelErrorInfo = { kind: ModelErrorKind; code?: string };
 
 export interface Provider {
   readonly name: string;

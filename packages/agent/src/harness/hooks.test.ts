@@ -424,3 +424,25 @@ test("an async hook lets the run go on, and what it says reaches the model with 
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /PostToolUse hook `.*lint\.sh"` failed with exit code 1: eslint is not installed/);
 });
+
+test("StopFailure hooks hear of a turn that a failed model request ended, matched on the kind of failure", async (t) => {
+  const project = await tempProject(t);
+  const record = await project.hook("failure.sh", `cat >> "$CLAUDE_PROJECT_DIR/failures.log"; echo >> "$CLAUDE_PROJECT_DIR/failures.log"; echo '{"continue":false}'; exit 2`);
+  const never = await project.hook("never.sh", `touch "$CLAUDE_PROJECT_DIR/billing-hook-ran"`);
+  await project.settings({ hooks: { StopFailure: [{ matcher: "rate_limit|server_error", hooks: [{ type: "command", command: record }] }, { matcher: "billing_error", hooks: [{ type: "command", command: never }] }] } });
+  const { result, events } = await runInProject(project, [
+    { text: "Working on it", error: "Anthropic API error 429 (rate_limit_error): Slow down — gave up after 3 attempts", errorInfo: { kind: "rate_limit", code: "429" } },
+  ]);
+
+  assert.equal(result.stopReason, "error");
+  assert.match(result.errorMessage!, /429/);
+  const [line] = (await project.read("failures.log")).trim().split("\n");
+  const input = JSON.parse(line!);
+  assert.equal(input.hook_event_name, "StopFailure");
+  assert.equal(input.error_type, "rate_limit");
+  assert.equal(input.error, "429");
+  assert.match(input.error_message, /gave up after 3 attempts/);
+  assert.equal(input.last_assistant_message, "Working on it");
+  assert.equal(await project.exists("billing-hook-ran"), false);
+  assert.ok(!events.some((e) => e.type === "notice" && /StopFailure/.test(e.message)), "what the hook said is ignored");
+});

@@ -1,7 +1,7 @@
 // The hooks around a user's prompt and the end of a reply: SessionStart (once per conversation's
 // resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when the model is done), and
 // SessionEnd (when the resources are disposed or /clear runs).
-import type { TextBlock } from "@harness/llm";
+import type { ModelErrorInfo, TextBlock } from "@harness/llm";
 import { systemReminder } from "../context/format-memory.ts";
 import { textOf, withUserText } from "../transcript.ts";
 import type { HookHost } from "./hooks.ts";
@@ -56,6 +56,17 @@ export async function subagentStartContext(ctx: RunContext): Promise<TextBlock[]
   if (!agent || !ctx.hooks.has("SubagentStart")) return [];
   const started = await ctx.hooks.run("SubagentStart", { agent_id: agent.id, agent_type: agent.type }, ctx.options.signal);
   return started.additionalContext.map((text) => reminderBlock("SubagentStart", text));
+}
+
+/** Runs the StopFailure hooks when the main agent's turn ends on a failed model request (a
+ * sub-agent's failure is its Task call's result, not the end of the turn). Only to be told: what
+ * they say is ignored. */
+export async function stopFailureHooks(ctx: RunContext, state: RunState, message: string, error: ModelErrorInfo | undefined): Promise<void> {
+  if (ctx.subagent || !ctx.hooks.has("StopFailure")) return;
+  const reply = state.lastReply;
+  const last = reply ? textOf(reply) : "";
+  const fields = { error_type: error?.kind ?? "unknown", ...(error?.code !== undefined && { error: error.code }), error_message: message, ...(last && { last_assistant_message: last }) };
+  await ctx.hooks.run("StopFailure", fields, new AbortController().signal);
 }
 
 /** Runs the Stop hooks (SubagentStop for a sub-agent) when the model is done. A hook that blocks

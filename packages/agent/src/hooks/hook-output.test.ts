@@ -26,6 +26,7 @@ const inputs: { [E in HookEventName]: HookInputFor<E> } = {
   PostToolUseFailure: { ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "make" }, tool_use_id: "t3", error: "Exit code 2", is_interrupt: false },
   UserPromptSubmit: { ...base, hook_event_name: "UserPromptSubmit", prompt: "deploy it" },
   Stop: { ...base, hook_event_name: "Stop", stop_hook_active: false },
+  StopFailure: { ...base, hook_event_name: "StopFailure", error_type: "rate_limit", error: "429", error_message: "Anthropic API error 429" },
   SubagentStart: { ...base, hook_event_name: "SubagentStart", agent_id: "agent_1", agent_type: "Explore" },
   SubagentStop: { ...base, hook_event_name: "SubagentStop", stop_hook_active: false, agent_id: "agent_1", agent_type: "Explore" },
   SessionStart: { ...base, hook_event_name: "SessionStart", source: "startup" },
@@ -200,6 +201,15 @@ describe("JSON output: other events", () => {
   test("decision block means nothing on events that cannot block", async () => {
     const result = await run("SessionEnd", printing({ decision: "block", reason: "no" }));
     assert.equal(result.blocked, false);
+  });
+
+  test("StopFailure hooks are only told: their output and exit code change nothing and tell nobody", async () => {
+    const result = await run("StopFailure", printing({ decision: "block", reason: "no", continue: false, systemMessage: "hi" }), printing("failed", 2), printing("", 1));
+    assert.equal(result.blocked, false);
+    assert.equal(result.continue, true);
+    assert.deepEqual(result.userMessages, []);
+    assert.deepEqual(result.additionalContext, []);
+    assert.equal(result.results.length, 3);
   });
 
   test("plain stdout is not context for tool events", async () => {

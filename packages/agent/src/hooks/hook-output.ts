@@ -57,6 +57,8 @@ export const MAX_HOOK_TEXT_CHARS = 10_000;
  * else (including a timeout) → a non-blocking error for the user. Each text it gives is cut to
  * MAX_HOOK_TEXT_CHARS. */
 export function interpretHookRun(event: HookEventName, run: HookRunResult): HookEffect {
+  // Claude Code ignores what StopFailure hooks print and how they exit: the turn has failed already.
+  if (event === "StopFailure") return { userMessages: [], suppressOutput: false };
   const effect = readHookRun(event, run);
   if (effect.block !== undefined) effect.block = capped(effect.block);
   if (effect.additionalContext !== undefined) effect.additionalContext = capped(effect.additionalContext);

@@ -46,6 +46,8 @@ export function matchTarget(input: HookInput): string | undefined {
     case "SubagentStart":
     case "SubagentStop":
       return input.agent_type;
+    case "StopFailure":
+      return input.error_type;
     default:
       return undefined;
   }

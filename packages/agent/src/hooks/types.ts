@@ -6,6 +6,7 @@ export const HOOK_EVENT_NAMES = [
   "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
+  "StopFailure",
   "SubagentStart",
   "SubagentStop",
   "SessionStart",
@@ -85,6 +86,16 @@ export type UserPromptSubmitInput = HookInputBase & { hook_event_name: "UserProm
 /** `stop_hook_active` is true when the agent is already continuing because a Stop hook blocked
  * stopping; hooks check it to avoid keeping the agent running forever. */
 export type StopInput = HookInputBase & { hook_event_name: "Stop"; stop_hook_active: boolean; last_assistant_message?: string };
+/** A turn ended because a model request failed (after its retries). Only to be told: the output
+ * and exit code of its hooks are ignored. Matchers select on `error_type`. */
+export type StopFailureInput = HookInputBase & {
+  hook_event_name: "StopFailure";
+  error_type: "rate_limit" | "authentication_failed" | "billing_error" | "invalid_request" | "model_not_found" | "server_error" | "unknown";
+  /** The HTTP status ("429") or the stream error's type ("overloaded_error"), when known. */
+  error?: string;
+  error_message: string;
+  last_assistant_message?: string;
+};
 /** As a sub-agent starts, before its first request: `additionalContext` goes to it with its prompt. */
 export type SubagentStartInput = HookInputBase & { hook_event_name: "SubagentStart"; agent_id: string; agent_type: string };
 export type SubagentStopInput = HookInputBase & {
@@ -126,6 +137,7 @@ export type HookInput =
   | PostToolUseFailureInput
   | UserPromptSubmitInput
   | StopInput
+  | StopFailureInput
   | SubagentStartInput
   | SubagentStopInput
   | SessionStartInput

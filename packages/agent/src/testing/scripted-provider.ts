@@ -1,7 +1,7 @@
 // An in-process Provider that plays scripted replies, for tests of the loop and of anything built on
 // it. It honours the request's signal like a real provider: the stream ends with stopReason
 // "aborted" and the partial message.
-import type { ContentBlock, ModelEvent, ModelMessage, ModelRequest, Provider, StopReason } from "@harness/llm";
+import type { ContentBlock, ModelErrorInfo, ModelEvent, ModelMessage, ModelRequest, Provider, StopReason } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
 
 export type ScriptedToolCall = { id?: string; name: string; input?: Record<string, unknown> };
@@ -12,6 +12,8 @@ export type ScriptedTurn = {
   toolCalls?: ScriptedToolCall[];
   /** Ends the reply with stopReason "error" and this message, after streaming the rest. */
   error?: string;
+  /** With `error`: the done event's kind of failure. */
+  errorInfo?: ModelErrorInfo;
   /** After streaming the rest, waits for the request's signal instead of finishing. */
   hang?: boolean;
   usage?: Usage;
@@ -84,7 +86,9 @@ async function* play(turn: ScriptedTurn, signal: AbortSignal | undefined, newId:
     return;
   }
   if (turn.error !== undefined) {
-    yield done("error", turn.error);
+    const failed = done("error", turn.error);
+    if (turn.errorInfo !== undefined && failed.type === "done") failed.error = turn.errorInfo;
+    yield failed;
     return;
   }
   const last = done(turn.stopReason ?? (turn.toolCalls?.length ? "tool_use" : "end_turn"));

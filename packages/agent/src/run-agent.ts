@@ -9,6 +9,7 @@ import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { expandCommandText } from "./harness/command-text.ts";
 import type { ExpandedText } from "./harness/expanded-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
+import { forkedSkillAnswer } from "./harness/forked-skill.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
@@ -112,16 +113,19 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   } else {
     expanded = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
-  const resourced = await attachMentionedResources(ctx, state, expanded.text);
+  // A forked skill's text is its sub-agent's task: the model gets the typed prompt and the answer.
+  const fork = plan.kind === "send" ? plan.fork : undefined;
+  const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;
-  const images = [...expanded.images, ...resourced.images];
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
+  const attached = fork ? [await forkedSkillAnswer(ctx, state, fork, expanded.text), ...resourced.images] : [...expanded.images, ...resourced.images];
+  if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
   const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;
   const before = state.messages.length;
-  state.messages = withUserText(state.messages, text, [...images, ...context]);
+  state.messages = withUserText(state.messages, text, [...attached, ...context]);
   if (state.messages.length > before) state.promptAt = before;
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);

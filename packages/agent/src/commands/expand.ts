@@ -27,6 +27,9 @@ export type SlashExpansion =
       /** The body's `!` shell commands (!`cmd` and ```! blocks): the run executes them before the
        * prompt reaches the model and puts their output in their place (harness/command-shells.ts). */
       shellCommands: string[];
+      /** A skill with `context: fork`, and the arguments it was given: `prompt` is its sub-agent's
+       * task, not the model's prompt (see harness/forked-skill.ts). */
+      fork?: { skill: Skill; args: string };
     }
   /** Not a slash command (or an unknown one): `prompt` is the input unchanged; `name` is the word
    * after "/" when there was one. */
@@ -42,6 +45,8 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   if (isBuiltinCommand(name)) return { kind: "builtin", name, prompt: args };
 
   const skill = sources.skills.find((candidate) => candidate.name === name && candidate.userInvocable);
+  // A forked skill's model is its sub-agent's (skills/fork.ts), not the conversation's.
+  if (skill?.fork) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body), fork: { skill, args } }, { ...(skill.allowedTools && { allowedTools: skill.allowedTools }) });
   if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body) }, skill);
 
   const command = sources.commands.find((candidate) => candidate.name === name);

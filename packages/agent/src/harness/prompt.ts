@@ -5,7 +5,8 @@
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
 //   `model` frontmatter chooses the model of the run; its `!` shell commands run first, their
-//   output in their place (command-shells.ts);
+//   output in their place (command-shells.ts); a skill with `context: fork` runs in a sub-agent
+//   first, and the model gets the typed prompt with the sub-agent's answer (forked-skill.ts);
 // - /mcp__<server>__<prompt> [args] asks that MCP server for the prompt (mcp/prompts.ts), and what it
 //   answers is sent; missing arguments are answered with its usage, without a model call;
 // - anything else, unknown "/words" included, is sent as typed.
@@ -14,6 +15,7 @@
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments, type McpPromptCommand } from "../mcp/prompts.ts";
+import type { Skill } from "../skills/types.ts";
 import type { RunSetup } from "./setup.ts";
 
 export type PromptPlan =
@@ -24,6 +26,9 @@ export type PromptPlan =
       allowedTools?: string[];
       /** A custom command's or skill's text whose `!` commands run before it is sent. */
       shellCommands?: boolean;
+      /** A skill with `context: fork`: `text` is its sub-agent's task, and the model gets the
+       * typed prompt with that sub-agent's answer. */
+      fork?: { skill: Skill; args: string };
     }
   | { kind: "mcp-prompt"; command: McpPromptCommand; args: Record<string, string> }
   | { kind: "help"; text: string }
@@ -49,6 +54,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
       if (expansion.model) plan.model = expansion.model;
       if (expansion.allowedTools) plan.allowedTools = expansion.allowedTools;
       if (expansion.shellCommands.length > 0) plan.shellCommands = true;
+      if (expansion.kind === "skill" && expansion.fork) plan.fork = expansion.fork;
       return plan;
     }
   }

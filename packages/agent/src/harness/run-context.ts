@@ -184,7 +184,7 @@ function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] 
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
-  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill));
+  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents));
   return [...tools, ...setup.mcpTools];
 }
 

@@ -10,6 +10,9 @@ import { booleanField, hintField, textField, toolListField } from "./frontmatter
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 
+/** The sub-agent a skill with `context: fork` runs in when it names none, as in Claude Code. */
+export const DEFAULT_FORK_AGENT = "general-purpose";
+
 export type DiscoverSkillsOptions = {
   home: string;
   /** Without it only the user's skills are found. */
@@ -99,6 +102,14 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   if (names?.length) skill.argumentNames = names;
   const model = optional(textField(data, "model"), "model");
   if (model && model !== "inherit") skill.model = model;
+  const context = optional(textField(data, "context"), "context")?.trim();
+  const agent = optional(textField(data, "agent"), "agent")?.trim();
+  if (context === "fork") skill.fork = { agent: agent || DEFAULT_FORK_AGENT };
+  else if (context !== undefined && context !== "" && context !== "main") {
+    diagnostics.push({ file, key: "context", message: `Ignored: context must be fork (to run the skill in a sub-agent), got "${context}"; the skill runs in the conversation.` });
+  } else if (agent) {
+    diagnostics.push({ file, key: "agent", message: `Ignored: agent chooses the sub-agent of a skill with context: fork, and this skill runs in the conversation.` });
+  }
   return skill;
 
   /** An optional field with a bad value is ignored, with a diagnostic; the skill still loads. */

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { shellCommands } from "../commands/shell-syntax.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Tool } from "../types.ts";
+import type { AgentDefinition } from "../subagents/types.ts";
 import { substituteArguments } from "./arguments.ts";
+import { isForked, runForkedSkill } from "./fork.ts";
 import type { Skill } from "./types.ts";
 
 export const SKILL_TOOL_NAME = "Skill";
@@ -33,8 +35,10 @@ const SkillParameters = z.strictObject({
 });
 
 /** `skills` is read at each call, so a getter lets the set change during a run. `onInvoke` hears
- * each skill the model invokes (its allowed-tools then hold). */
-export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => void): Tool {
+ * each skill the model invokes (its allowed-tools then hold). A skill with `context: fork` runs in
+ * the sub-agent of `agents` it names, through the call's spawnSubagent; where there is none (within
+ * a sub-agent) its instructions come back as any skill's do. */
+export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => void, agents: readonly AgentDefinition[] = []): Tool {
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
@@ -49,8 +53,12 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
         // Its allowed-tools hold from here on: its own `!` commands run under them.
         onInvoke?.(skill);
         const prompt = skillPrompt(skill, args ?? "");
-        if (!ctx.expandPrompt) return { content: prompt };
-        const { text, images } = await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0);
+        const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };
+        if (isForked(skill) && ctx.spawnSubagent) {
+          const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent);
+          return output;
+        }
+        const { text, images } = ready;
         return { content: text, ...(images.length > 0 && { blocks: [{ type: "text" as const, text }, ...images] }) };
       }
       const userOnly = current().find((candidate) => candidate.name === name);

@@ -26,6 +26,9 @@ export type Skill = {
   disableModelInvocation: boolean;
   /** False hides it from /name; the model can still use it. */
   userInvocable: boolean;
+  /** `context: fork`: the skill runs in a sub-agent of this type (`agent:`, general-purpose by
+   * default), its prompt that sub-agent's task; only the sub-agent's final answer comes back. */
+  fork?: { agent: string };
   /** A custom command offered to the model as a skill (commands/as-skills.ts): its prompt is its
    * text alone, as when the user types its name. */
   command?: boolean;

@@ -1,0 +1,100 @@
+// Skills with `context: fork`: their prompt is a sub-agent's task, and only its answer returns.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+
+const researchSkill = (frontmatter: string) => `---
+name: research
+description: Research a question about the code base thoroughly
+${frontmatter}
+---
+Research $ARGUMENTS thoroughly: find the files involved with Glob and Grep, read them, and report what you found with file references.
+`;
+
+async function withSkill(project: TempProject, frontmatter: string): Promise<void> {
+  await project.write(".claude/skills/research/SKILL.md", researchSkill(frontmatter));
+}
+
+function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
+  assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
+  return message.content.filter((b): b is ToolResultBlock => b.type === "tool_result");
+}
+
+test("/name of a forked skill runs it in its sub-agent first; the model gets the typed prompt and only the answer", async (t) => {
+  const project = await tempProject(t);
+  await withSkill(project, "context: fork\nagent: Explore");
+  await project.write("src/parser.ts", "export const parse = () => 1;\n");
+  const { provider, result, events } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_glob", name: "Glob", input: { pattern: "src/*.ts" } }] },
+      { text: "The parser lives in src/parser.ts." },
+      { text: "The research found the parser in src/parser.ts." },
+    ],
+    { prompt: "/research where the parser is" },
+  );
+
+  assert.equal(result.stopReason, "end_turn");
+  const [task, , main] = provider.requests;
+  assert.match(systemText(task), /READ-ONLY/, "the Explore agent's prompt");
+  assert.equal(String(withoutCacheMarks(task!.messages)[0]!.content).includes("Research where the parser is thoroughly"), true);
+  assert.ok(!task!.tools?.some((tool) => tool.name === "Write"), "with the Explore agent's tools");
+
+  const sent = withoutCacheMarks(main!.messages);
+  assert.equal(sent.length, 1, "the sub-agent's work is not in the conversation");
+  const blocks = sent[0]!.content as { type: string; text: string }[];
+  assert.equal(blocks[0]!.text, "/research where the parser is");
+  assert.match(blocks[1]!.text, /^<skill-result name="research" agent="Explore">\nThe skill ran in a sub-agent, which finished\. Its answer:\n\nThe parser lives in src\/parser\.ts\.\n<\/skill-result>$/);
+  assert.doesNotMatch(JSON.stringify(sent), /Research where the parser is thoroughly/);
+
+  const started = events.find((e) => e.type === "tool.started" && e.toolName === "Skill");
+  assert.ok(started && started.type === "tool.started");
+  assert.deepEqual(started.input, { skill: "research", args: "where the parser is" });
+  const nested = events.filter((e) => e.type === "tool.started" && e.parentToolUseId === started.toolUseId);
+  assert.deepEqual(nested.map((e) => e.type === "tool.started" && e.toolName), ["Glob"], "the sub-agent's calls are shown under the Skill call");
+  const completed = events.find((e) => e.type === "tool.completed" && e.toolUseId === started.toolUseId);
+  assert.deepEqual(completed && completed.type === "tool.completed" && [completed.output, completed.isError], ["The parser lives in src/parser.ts.", false]);
+  assert.equal(result.usage.inputTokens, 30, "the sub-agent's calls are counted");
+});
+
+test("a forked skill the model invokes answers the Skill call with its sub-agent's answer", async (t) => {
+  const project = await tempProject(t);
+  await withSkill(project, "context: fork");
+  const { provider, result } = await runInProject(project, [
+    { toolCalls: [{ id: "toolu_skill", name: "Skill", input: { skill: "research", args: "the retry policy" } }] },
+    { text: "Retries live in retry-policy.ts." },
+    { text: "Done: see retry-policy.ts." },
+  ]);
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.match(String(withoutCacheMarks(provider.requests[1]!.messages)[0]!.content), /^Base directory for this skill: .*\n\nResearch the retry policy thoroughly/);
+  assert.ok(provider.requests[1]!.tools?.some((tool) => tool.name === "Write"), "general-purpose by default, with every tool");
+  const [answer] = resultsIn(withoutCacheMarks(provider.requests[2]!.messages).at(-1));
+  assert.equal(answer!.content, "Retries live in retry-policy.ts.");
+  assert.notEqual(answer!.is_error, true);
+});
+
+test("a forked skill naming an agent that does not exist says so, and the model is told", async (t) => {
+  const project = await tempProject(t);
+  await withSkill(project, "context: fork\nagent: Researcher");
+  const { provider, result } = await runInProject(project, [{ text: "I could not run the skill." }], { prompt: "/research anything" });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(provider.requests.length, 1, "no sub-agent ran");
+  const blocks = withoutCacheMarks(provider.requests[0]!.messages)[0]!.content as { text: string }[];
+  assert.match(blocks[1]!.text, /which did not finish\. Its answer:\n\nThe skill research runs in the agent Researcher, which is not defined \(agents: .*Explore.*\)/);
+});
+
+test("a skill's context other than fork, or an agent without it, is named and the skill runs in the conversation", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/one/SKILL.md", "---\ndescription: One\ncontext: isolated\n---\nDo one.\n");
+  await project.write(".claude/skills/two/SKILL.md", "---\ndescription: Two\nagent: Explore\n---\nDo two.\n");
+  const { provider, events } = await runInProject(project, [{ text: "Done." }], { prompt: "/one" });
+
+  const warnings = events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message).join("\n");
+  assert.match(warnings, /context must be fork .*got "isolated"; the skill runs in the conversation/);
+  assert.match(warnings, /agent chooses the sub-agent of a skill with context: fork/);
+  assert.match(String(withoutCacheMarks(provider.requests[0]!.messages)[0]!.content), /Do one\./);
+});

@@ -1,0 +1,26 @@
+// Skills with `context: fork`: the skill's prompt is the task of a sub-agent, and only that
+// sub-agent's final answer comes back to the conversation.
+import { findAgent } from "../subagents/task-tool.ts";
+import type { AgentDefinition, SubagentOutput, SubagentRequest } from "../subagents/types.ts";
+import type { Skill } from "./types.ts";
+
+/** Runs `prompt` (the skill's, made ready) in the sub-agent `skill` names, on the skill's model
+ * when it names one. Answers with an error when that agent is not defined. */
+export async function runForkedSkill(
+  skill: Skill & { fork: { agent: string } },
+  prompt: string,
+  agents: readonly AgentDefinition[],
+  spawn: (request: SubagentRequest) => Promise<SubagentOutput>,
+): Promise<SubagentOutput> {
+  const defined = findAgent(agents, skill.fork.agent);
+  if (!defined) {
+    const names = agents.map((agent) => agent.name).join(", ") || "none";
+    return { content: `The skill ${skill.name} runs in the agent ${skill.fork.agent}, which is not defined (agents: ${names}). Fix its agent: field, or run its instructions yourself.`, isError: true };
+  }
+  const agent = skill.model ? { ...defined, model: skill.model } : defined;
+  return spawn({ description: `Skill ${skill.name}`, prompt, agent });
+}
+
+export function isForked(skill: Skill): skill is Skill & { fork: { agent: string } } {
+  return skill.fork !== undefined;
+}

@@ -5,6 +5,7 @@ export type {
   ApprovalDecision,
   ApprovalRequest,
   RunAgentOptions,
+  RunReadyInfo,
   RunAgentResult,
   RunConfigureChange,
   Tool,

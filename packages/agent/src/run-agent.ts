@@ -10,6 +10,7 @@ import { expandCommandText } from "./harness/command-text.ts";
 import type { ExpandedText } from "./harness/expanded-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
 import { forkedSkillAnswer } from "./harness/forked-skill.ts";
+import { readyInfo } from "./harness/ready-info.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
 import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
@@ -98,6 +99,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
     },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
+  options.onReady?.(readyInfo(ctx));
   // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).
   if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, () => state.messages));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);

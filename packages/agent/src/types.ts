@@ -175,6 +175,25 @@ export type RunAgentOptions = {
    * does not stop the run. A runner takes its file checkpoint there, so that a run that only reads
    * and answers costs none. */
   beforeChanges?: () => Promise<void>;
+  /** Told once the run has loaded its configuration and chosen its model, before the prompt's
+   * hooks and the first model call (`harness run`'s stream-json opens with it). Not told when the
+   * run ends before (a bad model, a slash command answered without the model). */
+  onReady?: (info: RunReadyInfo) => void;
+};
+
+/** What a run works with, as Claude Code's stream-json `init` message lists it. */
+export type RunReadyInfo = {
+  model: string;
+  permissionMode: PermissionMode;
+  /** Every tool the model may call, deferred ones included. */
+  tools: string[];
+  mcpServers: { name: string; status: "connected" | "failed" | "closed" }[];
+  /** What the user may type after "/": built-ins, custom commands, skills, MCP prompts. */
+  slashCommands: string[];
+  agents: string[];
+  skills: string[];
+  /** The output style in use ("default" without one). */
+  outputStyle: string;
 };
 
 /** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered

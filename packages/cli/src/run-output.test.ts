@@ -1,4 +1,6 @@
 // `harness run --output-format json|stream-json`: what a script reads from stdout.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
@@ -30,7 +32,7 @@ test("json: stdout is one result object when the run ends, stderr has no tool ac
 test("stream-json: every event of the run as a line of JSON, then the result", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: BASH_THEN_TEXT() }));
   const dir = tempDir(t);
-  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--permission-mode", "bypassPermissions", "--output-format=stream-json", "say hi"], {
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", "--output-format=stream-json", "say hi"], {
     ANTHROPIC_API_KEY: "k",
     ANTHROPIC_BASE_URL: fake.url,
   }).result;
@@ -44,7 +46,16 @@ test("stream-json: every event of the run as a line of JSON, then the result", a
   assert.equal(completed?.output, "hi");
   const text = lines.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
   assert.equal(text, "It printed hi.");
-  assert.deepEqual(lines[0], { type: "system", subtype: "init", session_id: lines.at(-1)!.session_id, cwd: dir }, "it opens with the conversation's id");
+  const init = lines[0]!;
+  assert.deepEqual(
+    { type: init.type, subtype: init.subtype, session_id: init.session_id, cwd: init.cwd, model: init.model, permissionMode: init.permissionMode, mcp_servers: init.mcp_servers, output_style: init.output_style },
+    { type: "system", subtype: "init", session_id: lines.at(-1)!.session_id, cwd: dir, model: "claude-sonnet-4-6", permissionMode: "bypassPermissions", mcp_servers: [], output_style: "default" },
+    "it opens with the conversation's id and what the run works with",
+  );
+  assert.ok(["Bash", "Read", "Edit", "Task"].every((name) => (init.tools as string[]).includes(name)), String(init.tools));
+  assert.ok(["compact", "clear", "help"].every((name) => (init.slash_commands as string[]).includes(name)));
+  assert.ok((init.agents as string[]).includes("general-purpose"));
+  assert.deepEqual(init.skills, []);
   const last = lines.at(-1)!;
   assert.equal(last.type, "result");
   assert.equal(last.result, "It printed hi.");
@@ -214,4 +225,24 @@ test("json: the calls the permissions refused are in permission_denials, as in C
   assert.deepEqual(result.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_w", tool_input: { command: "touch made" } }]);
   const allowed = await harness(["run", "--cwd", dir, "--output-format", "json", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
   assert.deepEqual(JSON.parse(allowed.stdout).permission_denials, [], "none refused: an empty list");
+});
+
+test("stream-json: the opening line lists the project's MCP servers and skills, and comes before the warnings of loading them", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const dir = tempDir(t);
+  const home = tempDir(t);
+  mkdirSync(join(dir, ".claude", "skills", "deploy"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "skills", "deploy", "SKILL.md"), "---\ndescription: Deploy the app\n---\nDeploy it.\n");
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ outputStyle: "Explanatory" }));
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/mcp-server" } } }));
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--output-format", "stream-json", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: home }).result;
+  assert.equal(code, 0, stderr);
+  const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(lines[0]!.subtype, "init");
+  assert.deepEqual(lines[0]!.mcp_servers, [{ name: "broken", status: "failed" }]);
+  assert.deepEqual(lines[0]!.skills, ["deploy"]);
+  assert.ok((lines[0]!.slash_commands as string[]).includes("deploy"));
+  assert.equal(lines[0]!.output_style, "Explanatory");
+  assert.ok(lines.slice(1).some((line) => line.type === "notice" && /broken/.test(String(line.message))), "the server's failure is told after the opening line");
 });

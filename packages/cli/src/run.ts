@@ -10,6 +10,7 @@ import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runsDir, saveRun } from "./run-history.ts";
 import { permissionDenials, runResult } from "./run-result.ts";
+import { streamOpening } from "./stream-init.ts";
 import { streamMessages } from "./stream-messages.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
@@ -105,6 +106,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const finalOnly = format === "text" && !io.stdout.isTTY;
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
   const messages = streamMessages(runId);
+  const opening = streamOpening((line) => io.stdout.write(line), runId, cwd);
   const show: (event: AgentEvent) => void =
     format === "text"
       ? renderer.event
@@ -113,8 +115,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
           }
         : (event) => {
-            io.stdout.write(`${JSON.stringify(event)}\n`);
-            for (const message of messages.event(event)) io.stdout.write(`${JSON.stringify(message)}\n`);
+            opening.line(`${JSON.stringify(event)}\n`);
+            for (const message of messages.event(event)) opening.line(`${JSON.stringify(message)}\n`);
           };
   const emit = (event: AgentEvent) => {
     refused.event(event);
@@ -129,7 +131,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }
     }
-    if (format === "stream-json") for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
+    if (format === "stream-json") {
+      opening.end();
+      for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
+    }
     if (format !== "text") io.stdout.write(resultLine(outcome));
   };
   try {
@@ -140,11 +145,15 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
     // As Claude Code's stream-json does, the stream opens with the conversation's id, so that a
-    // script has it before the run ends. The result's is the one to resume: it differs only when
-    // another run went on with the same conversation meanwhile (this one is then kept apart).
-    if (format === "stream-json") io.stdout.write(`${JSON.stringify({ type: "system", subtype: "init", session_id: runId, cwd })}\n`);
+    // script has it before the run ends, and what the run works with. The result's id is the one
+    // to resume: it differs only when another run went on with the same conversation meanwhile
+    // (this one is then kept apart).
     const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
-    const runOptions = { ...(Object.keys(rules).length > 0 && { rules }), ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }) };
+    const runOptions = {
+      ...(Object.keys(rules).length > 0 && { rules }),
+      ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
+      ...(format === "stream-json" && { onReady: opening.ready }),
+    };
     const outcome = await builtinBackend({ runOptions }).run(
       { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
       headlessContext({ signal: controller.signal, emit, workspace: cwd }),
@@ -157,6 +166,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     return outcome.ok ? 0 : said(outcome.message);
   } catch (err) {
     renderer.finish();
+    if (format === "stream-json") opening.end();
     return fail(err instanceof Error ? err.message : String(err));
   } finally {
     process.off("SIGINT", onInt);

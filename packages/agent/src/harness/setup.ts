@@ -14,7 +14,7 @@ import type { MemoryFile } from "../context/types.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
-import { startMcp, type McpManager } from "../mcp/manager.ts";
+import { startMcp, type McpManager, type McpServerStatus } from "../mcp/manager.ts";
 import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
@@ -72,6 +72,10 @@ export type RunSetup = {
   mcpPrompts: McpPromptCommand[];
   /** The connected MCP servers that have resources, which a prompt can name as `@server:uri`. */
   mcpResourceServers: string[];
+  /** Each configured MCP server and how its start went. */
+  mcpServers: McpServerStatus[];
+  /** The output style's name, when the settings choose one that loaded. */
+  outputStyle?: string;
   /** The main agent's system prompt when the run gives none: the default, or the one of the
    * settings' `outputStyle`. */
   basePrompt: string;
@@ -154,6 +158,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpTools: mcp?.tools ?? [],
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
+    mcpServers: mcp?.status() ?? [],
+    ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };
 }
@@ -208,6 +214,7 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     mcpTools: [],
     mcpPrompts: [],
     mcpResourceServers: [],
+    mcpServers: [],
     basePrompt: BASE_SYSTEM_PROMPT,
   };
   if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
@@ -323,7 +330,7 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
   };
 }
 
-async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers"> | undefined> {
+async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "status"> | undefined> {
   const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, managedFile: o.managedFile, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {
@@ -342,7 +349,7 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
     ),
     o.signal,
   );
-  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers };
+  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, status: () => manager.status() };
 }
 
 export function describeDiagnostic(d: Diagnostic): string {

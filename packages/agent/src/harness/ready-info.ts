@@ -1,0 +1,19 @@
+// What a run works with once it is set up, for RunAgentOptions.onReady.
+import { BUILTIN_COMMANDS } from "../commands/expand.ts";
+import type { RunReadyInfo } from "../types.ts";
+import type { RunContext } from "./run-context.ts";
+
+export function readyInfo(ctx: RunContext): RunReadyInfo {
+  const { setup } = ctx;
+  const slash = new Set<string>([...BUILTIN_COMMANDS, ...setup.commands.map((c) => c.name), ...setup.skills.filter((s) => s.userInvocable && !s.command).map((s) => s.name), ...setup.mcpPrompts.map((p) => p.name)]);
+  return {
+    model: ctx.model,
+    permissionMode: ctx.permissions.mode,
+    tools: ctx.tools.map((tool) => tool.name),
+    mcpServers: setup.mcpServers.map((server) => ({ name: server.name, status: server.state })),
+    slashCommands: [...slash],
+    agents: setup.agents.map((agent) => agent.name),
+    skills: setup.skills.filter((skill) => !skill.command).map((skill) => skill.name),
+    outputStyle: setup.outputStyle ?? "default",
+  };
+}

@@ -94,9 +94,13 @@ export type ApprovalRequest = {
   description: string;
   /** Why approval is needed: the rule or mode that asked. */
   reason: string;
+  /** Settles when the request is answered without the user: the permission mode changed, and the
+   * new one lets the call run (or refuses it). The host then settles its request with this
+   * decision and stops showing it. */
+  answered?: Promise<ApprovalDecision>;
 };
 
-export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; reason?: string };
+export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string } | { behavior: "deny"; reason?: string };
 
 export type RunAgentOptions = {
   /** The new user message. A leading `/name` runs a slash command (see harness/prompt.ts). */

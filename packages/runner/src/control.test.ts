@@ -280,7 +280,7 @@ test("re-attaching from before the oldest kept event gets 410 naming what is sti
   );
 });
 
-test("a permission mode sent while calls wait for approval says that those calls still need an answer", async (t) => {
+test("a permission mode sent while calls wait for approval says that those it does not decide still need an answer", async (t) => {
   const backend = fakeBackend(async (_q, ctx) => {
     await ctx.requestApproval!({ toolUseId: "a", toolName: "Bash", description: "make" });
     return { ok: true, result: "done", usage, transcript: [] };
@@ -292,8 +292,27 @@ test("a permission mode sent while calls wait for approval says that those calls
   assert.deepEqual((await post(`${url}/runs/${id}/configure`, { model: "m2" })).body, { ok: true });
   assert.deepEqual((await post(`${url}/runs/${id}/configure`, { permissionMode: "bypassPermissions" })).body, { ok: true });
   const notice = (await readUntil(iter, (e) => e.type === "notice")).at(-1) as { message: string };
-  assert.equal(notice.message, "The new permission mode holds for tool calls made from now on; the call already waiting for approval still needs an answer.");
+  assert.equal(notice.message, "The call already waiting for approval needs an answer still: the new permission mode would ask too.");
   await post(`${url}/runs/${id}/approve`, { toolUseId: "a" });
   const rest = await readUntil(iter, (e) => e.type === "run.completed");
   assert.equal(rest.filter((e) => e.type === "notice").length, 0, "one notice, for the mode change only");
+});
+
+test("an approval request the run answers itself (a new permission mode decided it) is settled and no longer pending", async (t) => {
+  let settle: (decision: { behavior: "allow"; reason: string }) => void = () => {};
+  const answered = new Promise<{ behavior: "allow"; reason: string }>((resolve) => (settle = resolve));
+  const backend = fakeBackend(async (_q, ctx) => {
+    const decision = await ctx.requestApproval!({ toolUseId: "a", toolName: "Edit", description: "a.txt", answered });
+    return { ok: true, result: decision.behavior, usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p", interactive: true }, { signal: never() })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "approval.requested"));
+  settle({ behavior: "allow", reason: "allowed by the permission mode acceptEdits" });
+  const rest = await readUntil(iter, (e) => e.type === "run.completed");
+  const resolved = rest.find((e) => e.type === "approval.resolved") as { behavior: string; reason?: string } | undefined;
+  assert.deepEqual(resolved && [resolved.behavior, resolved.reason], ["allow", "allowed by the permission mode acceptEdits"]);
+  assert.equal(rest.filter((e) => e.type === "notice").length, 0);
+  assert.equal((rest.at(-1) as { result?: string }).result, "allow");
+  assert.equal((await post(`${url}/runs/${id}/approve`, { toolUseId: "a" })).status, 404, "nothing is left to answer");
 });

@@ -49,16 +49,20 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       const body = await readJson(req, res, RunConfigureBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
+      const before = run.approvals.pending().length;
       run.configure.push(body);
-      // A mode holds for calls made from now on: those already waiting still need an answer, which
-      // a user who just chose a wider mode would not expect without being told.
-      const waiting = run.approvals.pending().length;
-      if (body.permissionMode !== undefined && waiting > 0 && !run.log.ended) {
-        run.log.append({
-          type: "notice",
-          level: "info",
-          message: `The new permission mode holds for tool calls made from now on; the ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval still ${waiting === 1 ? "needs" : "need"} an answer.`,
-        });
+      // The run answers the waiting calls the new mode decides (once their answers have settled);
+      // the others still need the user, who just chose a wider mode and would not expect it unless told.
+      if (body.permissionMode !== undefined && before > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const waiting = run.approvals.pending().length;
+        if (waiting > 0 && !run.log.ended) {
+          run.log.append({
+            type: "notice",
+            level: "info",
+            message: `The ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval ${waiting === 1 ? "needs" : "need"} an answer still: the new permission mode would ask too.`,
+          });
+        }
       }
       return sendJson(res, 200, { ok: true });
     }

@@ -35,11 +35,15 @@ export function createApprovals(emit: (event: AgentEvent) => void, signal: Abort
             type: "approval.resolved",
             toolUseId,
             behavior: decision.behavior,
-            ...(decision.behavior === "deny" && decision.reason !== undefined && { reason: decision.reason }),
+            ...(decision.reason !== undefined && { reason: decision.reason }),
           });
           resolve(decision);
         };
         waiting.set(toolUseId, settle);
+        // Settled by a change of permission mode: only while it is still this request's turn.
+        void request.answered?.then((decision) => {
+          if (waiting.get(toolUseId) === settle) settle(decision);
+        });
         emit({
           type: "approval.requested",
           toolUseId,

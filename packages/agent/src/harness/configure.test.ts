@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RunConfigureChange } from "../types.ts";
+import type { ApprovalDecision, RunConfigureChange } from "../types.ts";
 import { BASE_SYSTEM_PROMPT } from "../system-prompt.ts";
 import { systemText } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
@@ -105,4 +105,68 @@ test("a maxTurns lowered mid-run holds from the next turn: no model call past it
   assert.equal(provider.requests.length, 1);
   assert.equal(result.stopReason, "max_turns");
   assert.match(result.errorMessage ?? "", /maximum of 1 model turn /);
+});
+
+test("a permission mode sent while a call waits for approval answers it when the new mode decides it", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const asked: string[] = [];
+  const answeredBy = new Map<string, string>();
+  const { provider, result } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_edit", name: "Write", input: { file_path: "notes.txt", content: "hi\n" } },
+          { id: "toolu_bash", name: "Bash", input: { command: "git push --force" } },
+        ],
+      },
+      { text: "done" },
+    ],
+    {
+      onConfigure: config.onConfigure,
+      permissionMode: "default",
+      approve: (request) => {
+        asked.push(request.toolName);
+        if (asked.length === 1) setTimeout(() => config.send({ permissionMode: "acceptEdits" }), 20);
+        // The user answers only after a while (a denial): what settles sooner is the mode's answer.
+        const user = new Promise<ApprovalDecision>((resolve) => setTimeout(() => resolve({ behavior: "deny", reason: "not now" }), 400));
+        const first = (by: string) => (decision: ApprovalDecision) => {
+          if (!answeredBy.has(request.toolName)) answeredBy.set(request.toolName, by);
+          return decision;
+        };
+        return Promise.race([user.then(first("user")), request.answered!.then(first("mode"))]);
+      },
+    },
+  );
+
+  assert.deepEqual(asked.sort(), ["Bash", "Write"]);
+  assert.deepEqual(Object.fromEntries(answeredBy), { Write: "mode", Bash: "user" }, "acceptEdits decides the Write, and would still ask for the Bash call");
+  assert.equal(await project.read("notes.txt"), "hi\n");
+  assert.equal(result.stopReason, "end_turn");
+  assert.match(JSON.stringify(provider.requests[1]!.messages.at(-1)), /The user denied this tool call: not now/);
+});
+
+test("a mode that would refuse a waiting call refuses it, and one the settings forbid answers nothing", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { disableBypassPermissionsMode: "disable" } });
+  const config = channel();
+  const answers: string[] = [];
+  const { provider } = await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "plan.txt", content: "x" } }] }, { text: "ok" }],
+    {
+      onConfigure: config.onConfigure,
+      permissionMode: "default",
+      approve: (request) => {
+        setTimeout(() => config.send({ permissionMode: "bypassPermissions" }), 10);
+        setTimeout(() => config.send({ permissionMode: "plan" }), 60);
+        return request.answered!.then((decision) => (answers.push(decision.behavior), decision));
+      },
+    },
+  );
+
+  assert.deepEqual(answers, ["deny"]);
+  assert.equal(await project.exists("plan.txt"), false);
+  assert.match(JSON.stringify(provider.requests[1]!.messages.at(-1)), /refused in the permission mode plan/);
 });

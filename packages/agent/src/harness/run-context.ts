@@ -263,6 +263,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       hooks: ctx.hooks,
       permissions: ctx.permissions,
       ...(ctx.options.approve && { approve: ctx.options.approve }),
+      ...(ctx.options.onConfigure && { onConfigure: ctx.options.onConfigure }),
       ...(ctx.nested && { nested: ctx.nested }),
       notice: ctx.notice,
       stop: (reason) => {

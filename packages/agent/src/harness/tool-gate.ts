@@ -11,7 +11,7 @@ import { decide } from "../permissions/decide.ts";
 import { describeCall } from "../permissions/describe-call.ts";
 import type { PermissionContext, PermissionDecision } from "../permissions/types.ts";
 import { validateToolInput } from "../tool-input.ts";
-import type { ApprovalDecision, ApprovalRequest, Tool, ToolOutput } from "../types.ts";
+import type { ApprovalDecision, ApprovalRequest, RunAgentOptions, Tool, ToolOutput } from "../types.ts";
 import type { HookHost } from "./hooks.ts";
 import { describeDiagnostic } from "./setup.ts";
 import type { NoticeSink } from "./resources.ts";
@@ -20,6 +20,9 @@ export type ToolGateOptions = {
   hooks: HookHost;
   permissions: PermissionContext;
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Configuration changes sent while the run is in flight: a new permission mode answers the
+   * calls waiting for approval that it decides (see modeAnswer). */
+  onConfigure?: RunAgentOptions["onConfigure"];
   /** Memory files of subdirectories, reported the first time a file tool works below them. */
   nested?: NestedMemory;
   notice: NoticeSink;
@@ -116,14 +119,34 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
   let answer: ApprovalDecision;
+  const byMode = modeAnswer(o, call.name, input);
   try {
-    answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason });
+    answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason, answered: byMode.answer });
   } catch (error) {
     return refuse(`Permission to use ${call.name} was not granted: asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    byMode.stop();
   }
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
   return runWith(tool, input, answer.updatedInput, "The approved input is not valid.");
+}
+
+/** The answer a change of permission mode gives a call waiting for approval, as switching mode
+ * does in Claude Code while it asks: a mode under which the call would run lets it run (the
+ * conversation's rules still count: a deny rule still denies), one under which it would be refused
+ * refuses it, and one under which it would still ask leaves it waiting. `stop` once answered. */
+function modeAnswer(o: ToolGateOptions, name: string, input: Record<string, unknown>): { answer: Promise<ApprovalDecision>; stop(): void } {
+  let settle: (decision: ApprovalDecision) => void = () => {};
+  const answer = new Promise<ApprovalDecision>((resolve) => (settle = resolve));
+  const unsubscribe = o.onConfigure?.((change) => {
+    const mode = change.permissionMode;
+    if (mode === undefined || mode === o.permissions.mode || (mode === "bypassPermissions" && o.permissions.bypassDisabled)) return;
+    const decision = decide({ name, input }, { ...o.permissions, mode });
+    if (decision.behavior === "allow") settle({ behavior: "allow", reason: `allowed by the permission mode ${mode}` });
+    else if (decision.behavior === "deny") settle({ behavior: "deny", reason: `refused in the permission mode ${mode}: ${decision.reason}` });
+  });
+  return { answer, stop: () => unsubscribe?.() };
 }
 
 /** The PermissionRequest hooks' answer for a call about to be put to the user (or, in a run with

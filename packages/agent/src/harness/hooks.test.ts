@@ -446,3 +446,17 @@ test("StopFailure hooks hear of a turn that a failed model request ended, matche
   assert.equal(await project.exists("billing-hook-ran"), false);
   assert.ok(!events.some((e) => e.type === "notice" && /StopFailure/.test(e.message)), "what the hook said is ignored");
 });
+
+test("an async SessionEnd hook runs when the conversation's resources are disposed", async (t) => {
+  const project = await tempProject(t);
+  const end = await project.hook("end.sh", `input=$(cat)\nsleep 0.2\nprintf '%s' "$input" > "$CLAUDE_PROJECT_DIR/ended.json"`);
+  await project.settings({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: end, async: true }] }] } });
+  const resources = createAgentResources();
+  await runInProject(project, [{ text: "Hello." }], { resources });
+
+  const started = performance.now();
+  await resources.dispose();
+  assert.ok(performance.now() - started < 200, "disposing did not wait for it");
+  await waitFor(async () => (await project.exists("ended.json")) || undefined, "the async SessionEnd hook to run");
+  assert.equal(JSON.parse(await project.read("ended.json")).hook_event_name, "SessionEnd");
+});

@@ -51,9 +51,12 @@ export async function runHooks<E extends HookEventName>(
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
 }
 
-/** An async command hook: started, not waited for; what it says goes to `opts.background`. */
+/** An async command hook: started, not waited for; what it says goes to `opts.background`. One
+ * started once the background's signal has fired (a SessionEnd hook, as the session ends) runs to
+ * its end or its timeout all the same, unheard: killed at once, it would never run at all. */
 function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): void {
-  const signal = opts.background?.signal ?? new AbortController().signal;
+  const lifetime = opts.background?.signal;
+  const signal = lifetime && !lifetime.aborted ? lifetime : new AbortController().signal;
   void spawnHook(hook.command, input, { cwd: opts.projectDir, env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then((run) => {
     const effect = interpretHookRun(event, run);
     const report: AsyncHookReport = { event, userMessages: effect.userMessages };

@@ -412,7 +412,8 @@ test("an async hook lets the run go on, and what it says reaches the model with 
   const first = await runInProject(project, [{ toolCalls: [{ name: "Write", input: { file_path: "a.ts", content: "x" } }] }, { text: "Written." }], { permissionMode: "acceptEdits", resources });
   assert.ok(performance.now() - started < 1_000 && first.result.stopReason === "end_turn", "the run did not wait for its async hooks");
   assert.doesNotMatch(JSON.stringify(first.provider.requests[1].messages), /test suite failed/, "not there yet when the next request left");
-  await waitFor(() => (resourceInternals(resources).hookReports.messages.length > 0 || undefined), "the async hooks to finish");
+  const reports = resourceInternals(resources).hookReports;
+  await waitFor(() => (reports.messages.length > 0 && reports.context.length > 0) || undefined, "both async hooks to finish");
 
   const second = await runInProject(project, [{ text: "I will fix the tests." }], { prompt: "What now?", history: first.result.transcript, resources });
   const sent = withoutCacheMarks(second.provider.requests[0].messages).at(-1);

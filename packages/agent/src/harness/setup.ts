@@ -11,6 +11,7 @@ import { loadMemory } from "../context/load-memory.ts";
 import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
+import { applyHttpHookPolicy, httpHookPolicyOf } from "../hooks/http-policy.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
@@ -113,7 +114,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
-  const hooks = hooksOf(hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), report);
+  const hooks = hooksOf(hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), loadedSettings.sources, report, notice);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,
@@ -248,14 +249,19 @@ function hookSourcesOf(sources: readonly SettingsSource[], merged: Settings, man
   return managedOnly || merged.disableAllHooks === true ? managed : [...sources];
 }
 
-/** Every scope's hooks run, lowest precedence first (as Claude Code merges them). */
-function hooksOf(sources: readonly { path: string; settings: Settings }[], report: (d: readonly Diagnostic[]) => void): HooksConfig {
+/** Every scope's hooks run, lowest precedence first (as Claude Code merges them), their http hooks
+ * held to allowedHttpHookUrls and httpHookAllowedEnvVars as every settings file says. */
+function hooksOf(sources: readonly SettingsSource[], all: readonly SettingsSource[], report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);
     report(parsed.diagnostics);
     return parsed.config;
   });
-  return mergeHooksConfigs(configs);
+  const { policy, diagnostics } = httpHookPolicyOf(all.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
+  report(diagnostics);
+  const { config, left } = applyHttpHookPolicy(mergeHooksConfigs(configs), policy);
+  for (const message of left) notice("warning", message);
+  return config;
 }
 
 function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {

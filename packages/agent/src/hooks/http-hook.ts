@@ -107,7 +107,7 @@ function withoutCredentials(given: string): { url: string; authorization?: strin
 }
 
 /** The URL as messages show it: without credentials or query, which may hold secrets. */
-function labelOf(url: string): string {
+export function labelOf(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}`;

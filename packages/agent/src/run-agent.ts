@@ -23,7 +23,7 @@ import { planPrompt } from "./harness/prompt.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
-import { createRunState, recordTurn, type RunState } from "./harness/run-state.ts";
+import { createRunState, recordSideCall, recordTurn, type RunState } from "./harness/run-state.ts";
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
@@ -93,7 +93,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       provider: routed.provider,
       notice,
       conversation: () => state.messages,
-      record: (model, usage) => recordTurn(state, model, usage),
+      record: (model, usage) => recordSideCall(state, model, usage),
       hookAgent: runHookAgent,
       ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }),
     },
@@ -136,7 +136,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration. */
 async function runSubagent(parent: RunContext, options: RunAgentOptions): Promise<RunAgentResult> {
   const state = createRunState([], options.emit);
-  const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordTurn(state, model, usage));
+  const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordSideCall(state, model, usage));
   state.model = ctx.model;
   try {
     if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
@@ -173,7 +173,7 @@ async function runHookAgent(parent: RunContext, request: HookAgentRequest): Prom
     emit: () => {},
   };
   const state = createRunState([], options.emit);
-  const ctx: RunContext = { ...subagentRunContext(parent, options, () => {}, (model, usage) => recordTurn(state, model, usage)), hooks: NO_HOOK_HOST };
+  const ctx: RunContext = { ...subagentRunContext(parent, options, () => {}, (model, usage) => recordSideCall(state, model, usage)), hooks: NO_HOOK_HOST };
   state.model = ctx.model;
   try {
     state.messages = withUserText(state.messages, options.prompt, []);

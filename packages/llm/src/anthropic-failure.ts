@@ -25,12 +25,15 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
   }
   // The SDK found no credentials: say which variable to set, not the SDK's list of its options.
   if (error instanceof Error && error.message.startsWith("Could not resolve authentication method")) {
-    return { description: MISSING_ANTHROPIC_KEY, retryable: false };
+    return { description: MISSING_ANTHROPIC_KEY, retryable: false, kind: "authentication_failed" };
   }
   if (error instanceof APIError && error.status !== undefined) {
     const what = error.apiMessage ? clip(error.apiMessage) : foreignBody(error.message, error.status);
     const description = `Anthropic API error ${error.status}${error.type ? ` (${error.type})` : ""}: ${what}`;
-    return statusFailure(description, error.status, error.headers, error.type);
+    const failure = statusFailure(description, error.status, error.headers, error.type);
+    // The API says an empty credit balance with a 400 invalid_request_error.
+    if (/credit balance/i.test(error.apiMessage ?? "")) failure.kind = "billing_error";
+    return failure;
   }
   return streamFailure(error, false);
 }

@@ -305,15 +305,17 @@ test("a failed request says what kind of failure ended it, from its status or it
       { kind: "http-error", status: 401, errorType: "authentication_error", message: "invalid x-api-key" },
       { kind: "http-error", status: 404, errorType: "not_found_error", message: "model: claude-nope" },
       { kind: "stream-error", afterText: "so far", errorType: "overloaded_error", message: "Overloaded" },
+      { kind: "http-error", status: 400, errorType: "invalid_request_error", message: "Your credit balance is too low to access the Anthropic API." },
     ],
     { maxRetries: 0 },
   );
   const errors = [];
-  for (let i = 0; i < 4; i++) errors.push(lastDone(await collect(provider.stream(ask()))).error);
+  for (let i = 0; i < 5; i++) errors.push(lastDone(await collect(provider.stream(ask()))).error);
   assert.deepEqual(errors, [
     { kind: "rate_limit", code: "429" },
     { kind: "authentication_failed", code: "401" },
     { kind: "model_not_found", code: "404" },
     { kind: "server_error", code: "overloaded_error" },
+    { kind: "billing_error", code: "400" },
   ]);
 });

@@ -34,7 +34,7 @@ test("allowedHttpHookUrls keeps http hooks from URLs it does not list, and a rep
 
   assert.equal(result.stopReason, "end_turn");
   assert.deepEqual(seen.map((s) => s.url), ["/allowed/prompt"]);
-  assert.ok(notices(events).some((m) => m.includes(`${base}/elsewhere is left out`) && /allowedHttpHookUrls/.test(m)), "the user is told which hook was left out and why");
+  assert.ok(notices(events).some((m) => m.includes(`${base}/elsewhere?… is left out`) && /allowedHttpHookUrls/.test(m)), "the user is told which hook was left out and why");
   assert.ok(!notices(events).some((m) => /pw@|key=k/.test(m)), "without the URL's credentials or query");
 });
 

@@ -35,6 +35,7 @@ test("a PreToolUse prompt hook that says no keeps the command from running and e
   const question = String(asked.messages[0]!.content);
   assert.match(question, /^Does this command delete files\? \{.*"tool_name":"Bash".*"command":"touch made\.txt && rm -rf src"/);
   assert.equal(result.usage.inputTokens, 10 + 300, "the hook's call is counted in the run's usage");
+  assert.equal(result.turns.length, 1, "but not as a turn of the conversation");
   const [refused] = resultsIn(result.transcript.at(-1) as ModelMessage);
   assert.equal(refused!.is_error, true);
   assert.match(String(refused!.content), /It deletes src\./);

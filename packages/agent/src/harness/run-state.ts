@@ -59,6 +59,12 @@ export function transcriptOf(state: RunState): TranscriptEntry[] {
   return rejoinTranscript(state.base, state.messages);
 }
 
+/** Counts a model call made for the run besides its conversation (a prompt or agent hook's): priced
+ * and added to the total, not listed in `turns` (which count the conversation's calls). */
+export function recordSideCall(state: RunState, model: string, usage: Usage): void {
+  addUsage(state.usage, pricedUsage(model, usage));
+}
+
 /** Counts one model call the run made itself: priced, added to the total and listed in `turns`. */
 export function recordTurn(state: RunState, model: string, usage: Usage): Usage {
   const priced = pricedUsage(model, usage);

@@ -66,7 +66,7 @@ export async function stopFailureHooks(ctx: RunContext, state: RunState, message
   const reply = state.lastReply;
   const last = reply ? textOf(reply) : "";
   const fields = { error_type: error?.kind ?? "unknown", ...(error?.code !== undefined && { error: error.code }), error_message: message, ...(last && { last_assistant_message: last }) };
-  await ctx.hooks.run("StopFailure", fields, new AbortController().signal);
+  await ctx.hooks.run("StopFailure", fields, ctx.options.signal);
 }
 
 /** Runs the Stop hooks (SubagentStop for a sub-agent) when the model is done. A hook that blocks

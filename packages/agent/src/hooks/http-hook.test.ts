@@ -88,17 +88,17 @@ describe("http hooks", () => {
     assert.match(broken!, new RegExp(`PreToolUse hook \`${base}/broken\` failed: answered HTTP 500: database down`));
     assert.match(moved!, /answered HTTP 302 \(redirects are not followed\)/);
     assert.match(gone!, /failed: could not reach http:\/\/127\.0\.0\.1:\d+\/gone: .*ECONNREFUSED/);
-    assert.match(slow!, /\/slow` timed out after 0\.3 s/);
+    assert.match(slow!, /\/slow` timed out after 0\.3 s and its request was given up on/);
   });
 
-  test("messages name the URL without its credentials or query", async () => {
-    answers.set("/secret?key=abc", { status: 403 });
-    const url = `${base.replace("http://", "http://user:pass@")}/secret?key=abc`;
+  test("messages name the URL without its credentials, query or path beyond its first part", async () => {
+    answers.set("/secret/T0123/XyZ-token?key=abc", { status: 403 });
+    const url = `${base.replace("http://", "http://user:pass@")}/secret/T0123/XyZ-token?key=abc`;
     const result = await runHooks(on({ type: "http", url }), "PreToolUse", input, opts());
     assert.equal(result.userMessages.length, 1);
-    assert.match(result.userMessages[0]!, new RegExp(`hook \`${base}/secret\` failed: answered HTTP 403`));
-    assert.doesNotMatch(result.userMessages[0]!, /pass|key=abc/);
-    assert.equal(lastTo("/secret?key=abc").headers.authorization, `Basic ${Buffer.from("user:pass").toString("base64")}`);
+    assert.ok(result.userMessages[0]!.includes(`hook \`${base}/secret/…?…\` failed: answered HTTP 403`), result.userMessages[0]);
+    assert.doesNotMatch(result.userMessages[0]!, /pass|key=abc|XyZ-token|T0123/);
+    assert.equal(lastTo("/secret/T0123/XyZ-token?key=abc").headers.authorization, `Basic ${Buffer.from("user:pass").toString("base64")}`);
   });
 
   test("cancelling the run cancels the request, without a message", async () => {

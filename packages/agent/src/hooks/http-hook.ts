@@ -28,6 +28,7 @@ export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOp
     timedOut: false,
     aborted: false,
     suppressOutput: false,
+    via: "http",
     ...fields,
   });
   if (opts.signal.aborted) return outcome({ aborted: true });
@@ -106,13 +107,16 @@ function withoutCredentials(given: string): { url: string; authorization?: strin
   return { url: url.href, authorization };
 }
 
-/** The URL as messages show it: without credentials or query, which may hold secrets. */
+/** The URL as messages show it: its origin, the path cut to its first part. Credentials, a query
+ * and a path may all hold secrets (a chat service's webhook URL is its own password). */
 export function labelOf(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    const parts = parsed.pathname.split("/").filter(Boolean);
+    const rest = (parts.length > 1 ? "/…" : "") + (parsed.search ? "?…" : "");
+    return `${parsed.origin}/${parts[0] ?? ""}${rest}`;
   } catch {
-    return url;
+    return "an http hook's URL";
   }
 }
 

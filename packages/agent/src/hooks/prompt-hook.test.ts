@@ -74,7 +74,7 @@ describe("prompt hooks", () => {
     assert.match(noVerdict, /PreToolUse hook `prompt: Safe\?` failed: its model answered without a verdict .*: Sure, looks fine to me\./);
     assert.match(failed, /failed: its model request failed: 529 overloaded/);
     assert.match(noModel, /failed: no model is available to this run's hooks/);
-    assert.match(slow, /timed out after 0\.2 s/);
+    assert.match(slow, /timed out after 0\.2 s and its model was not waited for any longer/);
     assert.equal(hanging.asked[0]!.signal.aborted, true, "the model request is cancelled at the timeout");
   });
 
@@ -98,6 +98,7 @@ describe("readVerdict and hookQuestion", () => {
   test("a verdict is found in plain JSON, a code fence or a sentence, and nothing else passes", () => {
     assert.deepEqual(readVerdict('{"ok": true}'), { ok: true });
     assert.deepEqual(readVerdict('Verdict: {"ok": false, "reason": "a {brace} in a string"} — done'), { ok: false, reason: "a {brace} in a string" });
+    assert.deepEqual(readVerdict('The format is {"ok": true}. Mine: {"ok": false, "reason": "tests fail"}'), { ok: false, reason: "tests fail" }, "the last verdict is the model's own");
     assert.equal(readVerdict('{"ok": "yes"}'), undefined);
     assert.equal(readVerdict("ok"), undefined);
     assert.equal(readVerdict("{not json}"), undefined);

@@ -37,6 +37,7 @@ export async function runPromptHook(hook: PromptHook, event: HookEventName, inpu
     timedOut: false,
     aborted: false,
     suppressOutput: false,
+    via: "model",
     ...fields,
   });
   if (opts.signal.aborted) return outcome({ aborted: true });
@@ -78,10 +79,11 @@ function refusal(event: HookEventName, reason: string): Record<string, unknown> 
   return stop;
 }
 
-/** The verdict in a model's answer: the answer itself as JSON, or the first JSON object in it (a
- * model may wrap it in a code fence or a sentence). */
+/** The verdict in a model's answer: the answer itself as JSON, or else the last JSON object in it
+ * that is one (a model may wrap it in a code fence or a sentence, and quote the format before it
+ * gives its own). */
 export function readVerdict(text: string): { ok: boolean; reason?: string } | undefined {
-  for (const candidate of [text.trim(), ...objectsIn(text)]) {
+  for (const candidate of [text.trim(), ...objectsIn(text).reverse()]) {
     try {
       const parsed = verdictSchema.safeParse(JSON.parse(candidate));
       if (parsed.success) return parsed.data;

@@ -166,6 +166,8 @@ export type HookRunResult = {
   suppressOutput: boolean;
   /** Why the process could not be started or was killed by a signal it did not expect. */
   error?: string;
+  /** What ran: a command (the default), a request, or a model's evaluation. */
+  via?: "http" | "model";
 };
 
 /** Every matching hook of one event, combined. Results are in configuration order whatever order

@@ -36,6 +36,29 @@ test("CLAUDE_CODE_MAX_OUTPUT_TOKENS and MAX_THINKING_TOKENS set max_tokens and t
   assert.equal(fake.requests[2].body.thinking, undefined);
 });
 
+test("\"ultrathink\" in the prompt, or the settings' alwaysThinkingEnabled, turn thinking on with Claude Code's budget; MAX_THINKING_TOKENS still wins", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }] }));
+  const dir = tempDir(t);
+  const model = ["--model", "claude-sonnet-4-5"];
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const plain = await harness(["run", "--cwd", dir, ...model, "think about the cache"], env).result;
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(fake.requests[0].body.thinking, undefined, "only ultrathink asks");
+
+  const asked = await harness(["run", "--cwd", dir, ...model, "UltraThink: why is the cache slow?"], env).result;
+  assert.equal(asked.code, 0, asked.stderr);
+  assert.deepEqual(fake.requests[1].body.thinking, { type: "enabled", budget_tokens: 31999 });
+
+  const always = homeWith(t, { alwaysThinkingEnabled: true });
+  const fromSettings = await harness(["run", "--cwd", dir, ...model, "hi"], { ...env, HOME: always }).result;
+  assert.equal(fromSettings.code, 0, fromSettings.stderr);
+  assert.deepEqual(fake.requests[2].body.thinking, { type: "enabled", budget_tokens: 31999 });
+
+  const capped = await harness(["run", "--cwd", dir, ...model, "ultrathink"], { ...env, MAX_THINKING_TOKENS: "2048" }).result;
+  assert.equal(capped.code, 0, capped.stderr);
+  assert.deepEqual(fake.requests[3].body.thinking, { type: "enabled", budget_tokens: 2048 });
+});
+
 test("a CLAUDE_CODE_MAX_OUTPUT_TOKENS or MAX_THINKING_TOKENS that is no whole number is refused at start, naming it", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
   const dir = tempDir(t);

@@ -1,4 +1,5 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
+import { hookOutcome, timeLimit } from "./hook-run.ts";
 import type { HookRunResult, HttpHook } from "./types.ts";
 
 /** What is read of an answer's body; the rest is dropped, as a command hook's output is cut. */
@@ -18,35 +19,16 @@ export type HttpHookOptions = {
  * in Claude Code: a hook server that is down must not stop the agent. Redirects are not followed
  * (the event would go to a URL nobody configured). Never rejects. */
 export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOptions): Promise<HookRunResult> {
-  const started = performance.now();
-  const outcome = (fields: Partial<HookRunResult>): HookRunResult => ({
-    command: labelOf(hook.url),
-    exitCode: null,
-    stdout: "",
-    stderr: "",
-    durationMs: performance.now() - started,
-    timedOut: false,
-    aborted: false,
-    suppressOutput: false,
-    via: "http",
-    ...fields,
-  });
+  const outcome = hookOutcome(labelOf(hook.url), "http");
   if (opts.signal.aborted) return outcome({ aborted: true });
   const headers = headersOf(hook, opts.env);
   if ("error" in headers) return outcome({ error: headers.error });
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, opts.timeoutMs);
-  const onAbort = () => controller.abort();
-  opts.signal.addEventListener("abort", onAbort, { once: true });
+  const limit = timeLimit(opts.signal, opts.timeoutMs);
   try {
     const { url, authorization } = withoutCredentials(hook.url);
     if (authorization && headers.value.authorization === undefined) headers.value.authorization = authorization;
-    const response = await fetch(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: controller.signal });
+    const response = await fetch(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
     const text = await readCapped(response);
     if (response.status >= 200 && response.status < 300) return outcome({ exitCode: 0, stdout: text });
     const moved = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
@@ -54,11 +36,10 @@ export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOp
     return outcome({ error: `answered HTTP ${response.status}${moved}`, stderr: shown });
   } catch (error) {
     if (opts.signal.aborted) return outcome({ aborted: true });
-    if (timedOut) return outcome({ timedOut: true });
+    if (limit.timedOut()) return outcome({ timedOut: true });
     return outcome({ error: `could not reach ${labelOf(hook.url)}: ${causeOf(error)}` });
   } finally {
-    clearTimeout(timer);
-    opts.signal.removeEventListener("abort", onAbort);
+    limit.done();
   }
 }
 

@@ -1,5 +1,6 @@
 // Prompt and agent hooks: a model reads the event and says whether the action may go on.
 import { z } from "zod";
+import { hookOutcome, timeLimit } from "./hook-run.ts";
 import type { HookEvaluator, HookEventName, HookRunResult, PromptHook } from "./types.ts";
 
 /** How much of a prompt names the hook in messages. */
@@ -27,34 +28,15 @@ export function hookQuestion(prompt: string, inputJson: string): string {
  * the reason shown to the user (the call about to run does not run). No verdict, a failure or a
  * timeout is an error that does not block. Never rejects. */
 export async function runPromptHook(hook: PromptHook, event: HookEventName, inputJson: string, opts: PromptHookOptions): Promise<HookRunResult> {
-  const started = performance.now();
-  const outcome = (fields: Partial<HookRunResult>): HookRunResult => ({
-    command: labelOf(hook),
-    exitCode: null,
-    stdout: "",
-    stderr: "",
-    durationMs: performance.now() - started,
-    timedOut: false,
-    aborted: false,
-    suppressOutput: false,
-    via: "model",
-    ...fields,
-  });
+  const outcome = hookOutcome(labelOf(hook), "model");
   if (opts.signal.aborted) return outcome({ aborted: true });
   if (!opts.evaluate) return outcome({ error: "no model is available to this run's hooks" });
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, opts.timeoutMs);
-  const onAbort = () => controller.abort();
-  opts.signal.addEventListener("abort", onAbort, { once: true });
+  const limit = timeLimit(opts.signal, opts.timeoutMs);
   try {
-    const answer = await opts.evaluate({ kind: hook.type, prompt: hookQuestion(hook.prompt, inputJson), ...(hook.model && { model: hook.model }), signal: controller.signal });
+    const answer = await opts.evaluate({ kind: hook.type, prompt: hookQuestion(hook.prompt, inputJson), ...(hook.model && { model: hook.model }), signal: limit.signal });
     if (opts.signal.aborted) return outcome({ aborted: true });
-    if (timedOut) return outcome({ timedOut: true });
+    if (limit.timedOut()) return outcome({ timedOut: true });
     if ("error" in answer) return outcome({ error: answer.error });
     const verdict = readVerdict(answer.text);
     if (!verdict) {
@@ -65,8 +47,7 @@ export async function runPromptHook(hook: PromptHook, event: HookEventName, inpu
     const reason = verdict.reason?.trim() || `The ${hook.type} hook said no, without a reason.`;
     return outcome({ exitCode: 0, stdout: JSON.stringify(refusal(event, reason)) });
   } finally {
-    clearTimeout(timer);
-    opts.signal.removeEventListener("abort", onAbort);
+    limit.done();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { signalGroup, spawnGroup } from "../process-groups.ts";
+import { hookOutcome } from "./hook-run.ts";
 import type { HookRunResult } from "./types.ts";
 
 /** Output kept from each of stdout and stderr; the rest is counted and dropped. */
@@ -20,18 +21,7 @@ export type SpawnHookOptions = {
 /** Runs `bash -c command` with `stdin` on its standard input, in its own process group so that a
  * timeout or an abort kills everything it started. Never rejects. */
 export function spawnHook(command: string, stdin: string, opts: SpawnHookOptions): Promise<HookRunResult> {
-  const started = performance.now();
-  const outcome = (fields: Partial<HookRunResult>): HookRunResult => ({
-    command,
-    exitCode: null,
-    stdout: "",
-    stderr: "",
-    durationMs: performance.now() - started,
-    timedOut: false,
-    aborted: false,
-    suppressOutput: false,
-    ...fields,
-  });
+  const outcome = hookOutcome(command);
   if (opts.signal.aborted) return Promise.resolve(outcome({ aborted: true }));
 
   return new Promise((resolve) => {

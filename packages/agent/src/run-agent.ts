@@ -22,7 +22,7 @@ import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
-import { hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
+import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { createRunState, recordSideCall, recordTurn, type RunState } from "./harness/run-state.ts";
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
@@ -105,6 +105,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 
+  // A forked skill's allowed-tools hold for its `!` commands and its sub-agent, not after them.
+  const fork = plan.kind === "send" ? plan.fork : undefined;
+  const release = fork ? grantSkill(ctx.permissions, fork.skill, setup.projectRoot, notice) : undefined;
   let expanded: ExpandedText;
   if (plan.kind === "mcp-prompt") {
     try {
@@ -116,13 +119,13 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
     expanded = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
   // A forked skill's text is its sub-agent's task: the model gets the typed prompt and the answer.
-  const fork = plan.kind === "send" ? plan.fork : undefined;
   const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   const attached = fork ? [await forkedSkillAnswer(ctx, state, fork, expanded.text), ...resourced.images] : [...expanded.images, ...resourced.images];
+  release?.();
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
   const context = ctx.permissions.mode === "plan" ? [...submitted.context, { type: "text" as const, text: PLAN_MODE_REMINDER }] : submitted.context;

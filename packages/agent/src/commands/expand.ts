@@ -45,8 +45,9 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   if (isBuiltinCommand(name)) return { kind: "builtin", name, prompt: args };
 
   const skill = sources.skills.find((candidate) => candidate.name === name && candidate.userInvocable);
-  // A forked skill's model is its sub-agent's (skills/fork.ts), not the conversation's.
-  if (skill?.fork) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body), fork: { skill, args } }, { ...(skill.allowedTools && { allowedTools: skill.allowedTools }) });
+  // A forked skill's model and allowed-tools are its sub-agent's (skills/fork.ts), not the
+  // conversation's: the run grants them for its `!` commands and its sub-agent alone.
+  if (skill?.fork) return { kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body), fork: { skill, args } };
   if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body) }, skill);
 
   const command = sources.commands.find((candidate) => candidate.name === name);

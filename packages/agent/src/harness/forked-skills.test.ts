@@ -98,3 +98,29 @@ test("a skill's context other than fork, or an agent without it, is named and th
   assert.match(warnings, /agent chooses the sub-agent of a skill with context: fork/);
   assert.match(String(withoutCacheMarks(provider.requests[0]!.messages)[0]!.content), /Do one\./);
 });
+
+test("a forked skill's allowed-tools hold for its `!` commands and its sub-agent, not for the conversation after it", async (t) => {
+  for (const invoked of ["typed", "by the model"] as const) {
+    const project = await tempProject(t);
+    await project.write(".claude/skills/research/SKILL.md", "---\ndescription: Research\ncontext: fork\nallowed-tools: Bash(touch:*)\n---\nResearch $ARGUMENTS; !`touch prepared.txt`\n");
+    const asked: string[] = [];
+    const steps = [
+      { toolCalls: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
+      { text: "The sub-agent echoed." },
+      { toolCalls: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
+      { text: "Done." },
+    ];
+    const { result } = await runInProject(project, invoked === "typed" ? steps : [{ toolCalls: [{ id: "toolu_skill", name: "Skill", input: { skill: "research", args: "x" } }] }, ...steps], {
+      ...(invoked === "typed" && { prompt: "/research x" }),
+      approve: async (request) => {
+        asked.push(request.toolUseId);
+        return { behavior: "deny", message: "Not now." };
+      },
+    });
+
+    assert.equal(result.stopReason, "end_turn", invoked);
+    assert.ok(await project.exists("sub.txt"), `${invoked}: the sub-agent's call runs without asking`);
+    assert.ok(await project.exists("prepared.txt"), `${invoked}: the skill's \`!\` command ran`);
+    assert.deepEqual(asked, ["toolu_main"], `${invoked}: the conversation's own call asks`);
+  }
+});

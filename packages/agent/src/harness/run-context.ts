@@ -195,10 +195,17 @@ function withAllowedTools(permissions: PermissionContext, allowed: readonly stri
   return granted(permissions, allowed, { root, source: "the slash command's allowed-tools" }, notice);
 }
 
-/** Adds `skill`'s allowed-tools to `permissions` in place (a tool gate holds that object). */
-function grantSkill(permissions: PermissionContext, skill: Skill, root: string, notice: NoticeSink): void {
-  if (permissions.managedRulesOnly) return;
+/** Adds `skill`'s allowed-tools to `permissions` in place (a tool gate holds that object). Returns
+ * what takes them back: a forked skill's hold only while its `!` commands and its sub-agent run,
+ * and the conversation does not keep them, as in Claude Code. */
+export function grantSkill(permissions: PermissionContext, skill: Skill, root: string, notice: NoticeSink): () => void {
+  if (permissions.managedRulesOnly) return () => {};
+  const before = new Set(permissions.rules.allow);
   permissions.rules = granted(permissions, skill.allowedTools ?? [], { root, source: `the skill ${skill.name}'s allowed-tools` }, notice).rules;
+  const added = permissions.rules.allow.filter((rule) => !before.has(rule));
+  return () => {
+    if (added.length > 0) permissions.rules = { ...permissions.rules, allow: permissions.rules.allow.filter((rule) => !added.includes(rule)) };
+  };
 }
 
 function granted(permissions: PermissionContext, allowed: readonly string[], origin: { root: string; source: string }, notice: NoticeSink): PermissionContext {

@@ -35,10 +35,11 @@ const SkillParameters = z.strictObject({
 });
 
 /** `skills` is read at each call, so a getter lets the set change during a run. `onInvoke` hears
- * each skill the model invokes (its allowed-tools then hold). A skill with `context: fork` runs in
- * the sub-agent of `agents` it names, through the call's spawnSubagent; where there is none (within
- * a sub-agent) its instructions come back as any skill's do. */
-export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => void, agents: readonly AgentDefinition[] = []): Tool {
+ * each skill the model invokes (its allowed-tools then hold) and may return what takes them back.
+ * A skill with `context: fork` runs in the sub-agent of `agents` it names, through the call's
+ * spawnSubagent, and its allowed-tools are taken back once that is done; where there is no
+ * spawnSubagent (within a sub-agent) its instructions come back as any skill's do. */
+export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => (() => void) | void, agents: readonly AgentDefinition[] = []): Tool {
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
@@ -50,16 +51,23 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
       const available = current().filter((skill) => !skill.disableModelInvocation);
       const skill = available.find((candidate) => candidate.name === name);
       if (skill) {
-        // Its allowed-tools hold from here on: its own `!` commands run under them.
-        onInvoke?.(skill);
+        // Its allowed-tools hold from here on: its own `!` commands run under them (a forked
+        // skill's, and its sub-agent, until that is done).
+        const release = onInvoke?.(skill);
         const prompt = skillPrompt(skill, args ?? "");
-        const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };
-        if (isForked(skill) && ctx.spawnSubagent) {
-          const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent);
-          return output;
+        const forked = isForked(skill) && ctx.spawnSubagent !== undefined;
+        try {
+          const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };
+          if (forked && ctx.spawnSubagent) {
+            const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent);
+            return output;
+          }
+          const { text, images } = ready;
+          return { content: text, ...(images.length > 0 && { blocks: [{ type: "text" as const, text }, ...images] }) };
+        } finally {
+          // A forked skill's allowed-tools were its `!` commands' and its sub-agent's.
+          if (forked) release?.();
         }
-        const { text, images } = ready;
-        return { content: text, ...(images.length > 0 && { blocks: [{ type: "text" as const, text }, ...images] }) };
       }
       const userOnly = current().find((candidate) => candidate.name === name);
       if (userOnly) return { content: `The skill ${name} can only be run by the user, who types /${name}.`, isError: true };

@@ -170,3 +170,27 @@ test("a mode that would refuse a waiting call refuses it, and one the settings f
   assert.equal(await project.exists("plan.txt"), false);
   assert.match(JSON.stringify(provider.requests[1]!.messages.at(-1)), /refused in the permission mode plan/);
 });
+
+test("a mode sent while a call waits leaves waiting one a PreToolUse hook asked about", async (t) => {
+  const project = await tempProject(t);
+  const hook = await project.hook("ask.sh", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"Writes are reviewed."}}'`);
+  await project.settings({ hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: hook }] }] } });
+  const config = channel();
+  const answeredBy: string[] = [];
+  await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "notes.txt", content: "x" } }] }, { text: "ok" }],
+    {
+      onConfigure: config.onConfigure,
+      permissionMode: "default",
+      approve: (request) => {
+        setTimeout(() => config.send({ permissionMode: "acceptEdits" }), 10);
+        const user = new Promise<ApprovalDecision>((resolve) => setTimeout(() => resolve({ behavior: "deny", reason: "not now" }), 200));
+        return Promise.race([user.then((d) => (answeredBy.push("user"), d)), request.answered!.then((d) => (answeredBy.push("mode"), d))]);
+      },
+    },
+  );
+
+  assert.deepEqual(answeredBy, ["user"], "the hook's ask still asks in acceptEdits mode");
+  assert.equal(await project.exists("notes.txt"), false);
+});

@@ -83,7 +83,7 @@ async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Re
   }
   const decision = permissionDecision(call.name, input, o.permissions, hook);
   if (decision.behavior === "deny") return refuse(decision.reason);
-  if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, signal);
+  if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, hook, signal);
   return { run: true, args: input };
 }
 
@@ -104,7 +104,7 @@ export function permissionDecision(name: string, input: Record<string, unknown>,
   return decision;
 }
 
-async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, signal: AbortSignal): Promise<Verdict> {
+async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, decision: PermissionDecision, hook: HookResult | undefined, signal: AbortSignal): Promise<Verdict> {
   const hooked = await permissionRequestHooks(o, call, tool, input, signal);
   if (hooked) return hooked;
   if (!o.approve) {
@@ -119,7 +119,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
   let answer: ApprovalDecision;
-  const byMode = modeAnswer(o, call.name, input);
+  const byMode = modeAnswer(o, call.name, input, hook);
   try {
     answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason, answered: byMode.answer });
   } catch (error) {
@@ -134,15 +134,16 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
 
 /** The answer a change of permission mode gives a call waiting for approval, as switching mode
  * does in Claude Code while it asks: a mode under which the call would run lets it run (the
- * conversation's rules still count: a deny rule still denies), one under which it would be refused
- * refuses it, and one under which it would still ask leaves it waiting. `stop` once answered. */
-function modeAnswer(o: ToolGateOptions, name: string, input: Record<string, unknown>): { answer: Promise<ApprovalDecision>; stop(): void } {
+ * conversation's rules still count: a deny rule still denies, and so does its PreToolUse hooks'
+ * say, `hook`: their "ask" still asks), one under which it would be refused refuses it, and one
+ * under which it would still ask leaves it waiting. `stop` once answered. */
+function modeAnswer(o: ToolGateOptions, name: string, input: Record<string, unknown>, hook: HookResult | undefined): { answer: Promise<ApprovalDecision>; stop(): void } {
   let settle: (decision: ApprovalDecision) => void = () => {};
   const answer = new Promise<ApprovalDecision>((resolve) => (settle = resolve));
   const unsubscribe = o.onConfigure?.((change) => {
     const mode = change.permissionMode;
     if (mode === undefined || mode === o.permissions.mode || (mode === "bypassPermissions" && o.permissions.bypassDisabled)) return;
-    const decision = decide({ name, input }, { ...o.permissions, mode });
+    const decision = permissionDecision(name, input, { ...o.permissions, mode }, hook);
     if (decision.behavior === "allow") settle({ behavior: "allow", reason: `allowed by the permission mode ${mode}` });
     else if (decision.behavior === "deny") settle({ behavior: "deny", reason: `refused in the permission mode ${mode}: ${decision.reason}` });
   });

@@ -292,7 +292,7 @@ test("a permission mode sent while calls wait for approval says that those it do
   assert.deepEqual((await post(`${url}/runs/${id}/configure`, { model: "m2" })).body, { ok: true });
   assert.deepEqual((await post(`${url}/runs/${id}/configure`, { permissionMode: "bypassPermissions" })).body, { ok: true });
   const notice = (await readUntil(iter, (e) => e.type === "notice")).at(-1) as { message: string };
-  assert.equal(notice.message, "The call already waiting for approval needs an answer still: the new permission mode would ask too.");
+  assert.equal(notice.message, "The call already waiting for approval needs an answer still: the new permission mode does not decide it.");
   await post(`${url}/runs/${id}/approve`, { toolUseId: "a" });
   const rest = await readUntil(iter, (e) => e.type === "run.completed");
   assert.equal(rest.filter((e) => e.type === "notice").length, 0, "one notice, for the mode change only");

@@ -60,7 +60,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
           run.log.append({
             type: "notice",
             level: "info",
-            message: `The ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval ${waiting === 1 ? "needs" : "need"} an answer still: the new permission mode would ask too.`,
+            message: `The ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval ${waiting === 1 ? "needs" : "need"} an answer still: the new permission mode does not decide ${waiting === 1 ? "it" : "them"}.`,
           });
         }
       }

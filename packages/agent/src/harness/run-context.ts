@@ -270,7 +270,9 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       hooks: ctx.hooks,
       permissions: ctx.permissions,
       ...(ctx.options.approve && { approve: ctx.options.approve }),
-      ...(ctx.options.onConfigure && { onConfigure: ctx.options.onConfigure }),
+      // A sub-agent keeps the mode it started with (its definition may fix one): the conversation's
+      // new mode answers only the main agent's waiting calls.
+      ...(ctx.options.onConfigure && !ctx.subagent && { onConfigure: ctx.options.onConfigure }),
       ...(ctx.nested && { nested: ctx.nested }),
       notice: ctx.notice,
       stop: (reason) => {

@@ -194,3 +194,30 @@ test("a mode sent while a call waits leaves waiting one a PreToolUse hook asked 
   assert.deepEqual(answeredBy, ["user"], "the hook's ask still asks in acceptEdits mode");
   assert.equal(await project.exists("notes.txt"), false);
 });
+
+test("a new permission mode leaves a sub-agent's waiting call to the user: the sub-agent keeps its own mode", async (t) => {
+  const project = await tempProject(t);
+  const config = channel();
+  const answeredBy: string[] = [];
+  await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_task", name: "Task", input: { description: "write", prompt: "Write notes.txt", subagent_type: "general-purpose" } }] },
+      { toolCalls: [{ id: "toolu_sub_write", name: "Write", input: { file_path: "notes.txt", content: "x" } }] },
+      { text: "The user said no." },
+      { text: "done" },
+    ],
+    {
+      onConfigure: config.onConfigure,
+      permissionMode: "default",
+      approve: (request) => {
+        setTimeout(() => config.send({ permissionMode: "acceptEdits" }), 10);
+        const user = new Promise<ApprovalDecision>((resolve) => setTimeout(() => resolve({ behavior: "deny", reason: "no" }), 200));
+        const answered = request.answered ?? new Promise<never>(() => {});
+        return Promise.race([user.then((d) => (answeredBy.push("user"), d)), answered.then((d) => (answeredBy.push("mode"), d))]);
+      },
+    },
+  );
+  assert.deepEqual(answeredBy, ["user"]);
+  assert.equal(await project.exists("notes.txt"), false);
+});

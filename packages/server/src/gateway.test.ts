@@ -122,6 +122,19 @@ test("with a token, a page on another site gets in with the token and only with 
   });
 });
 
+test("a request that offers to upgrade to another protocol (curl --http2's h2c) is answered as plain HTTP", async () => {
+  await withServer({ token: "s3cret" }, async (server) => {
+    const h2c = { Upgrade: "h2c", "HTTP2-Settings": "AAMAAABkAAQAoAAAAAIAAAAA", Connection: "Upgrade, HTTP2-Settings" };
+    const health = await upgradeAnswer(`${server.url}/health?token=s3cret`, h2c);
+    assert.deepEqual([health.status, JSON.parse(health.body)], [200, { ok: true }]);
+    const sessions = await upgradeAnswer(`${server.url}/sessions?userId=u&token=s3cret`, h2c);
+    assert.deepEqual([sessions.status, JSON.parse(sessions.body)], [200, []]);
+    assert.equal((await upgradeAnswer(`${server.url}/sessions?userId=u`, h2c)).status, 401);
+    // A WebSocket handshake is still one, whatever its case.
+    assert.equal((await upgradeAnswer(`${server.url}/ws?userId=u&sessionId=s&token=s3cret`, { Upgrade: "WebSocket" })).status, 101);
+  });
+});
+
 test("a /ws request with bad ids or since is refused with 400 and says what is wrong", async () => {
   await withServer({}, async (server) => {
     const cases: [string, RegExp][] = [

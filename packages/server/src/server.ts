@@ -2,7 +2,7 @@
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
 import { sandboxTmpRoot, workspaceEnvDir, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
@@ -41,6 +41,11 @@ function runnerEnv(env: Record<string, string | undefined>): Record<string, stri
   const out = { ...env };
   for (const name of WITHHELD_FROM_RUNNERS) delete out[name];
   return out;
+}
+
+/** Whether a request's Upgrade header names the WebSocket protocol (it may list several). */
+function offersWebSocket(req: IncomingMessage): boolean {
+  return (req.headers.upgrade ?? "").split(",").some((protocol) => protocol.trim().toLowerCase() === "websocket");
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -148,7 +153,13 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       log,
     },
   });
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    overrideGlobalObjects: false,
+    // Only a WebSocket handshake is taken over: a request offering another protocol (curl
+    // --http2 offers h2c on http://) is answered as the plain HTTP request it also is.
+    serverOptions: { shouldUpgradeCallback: offersWebSocket },
+  }) as Server;
   server.on("upgrade", sockets.handleUpgrade);
 
   let address: AddressInfo;

@@ -2,9 +2,11 @@
 // session is never found; bad input is answered 400 naming the field.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { MinimalClient } from "@harness/test-utils";
@@ -344,6 +346,28 @@ test("fork copies the conversation (all of it, or up to a message) and the files
     assert.equal(list.find((s) => s.sessionId === "early")?.title, "first prompt");
     assert.equal((await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy" })).status, 409);
     await Promise.all([client.close(), copy.close(), branch.close()]);
+  });
+});
+
+test("fork copies a workspace that holds a socket or a named pipe (a daemon's, git fsmonitor's), leaving those out", async () => {
+  await withFakeServer({}, async (server, _runners, dataDir) => {
+    assert.equal((await call(server, "POST", "/sessions", { userId: "u", sessionId: "source" })).status, 201);
+    const workspace = join(dataDir, "workspaces", "u", "source");
+    await mkdir(join(workspace, ".git"), { recursive: true });
+    await writeFile(join(workspace, "code.ts"), "let x = 1;\n");
+    const daemon = createNetServer();
+    await new Promise<void>((resolve) => daemon.listen(join(workspace, ".git", "fsmonitor--daemon.ipc"), resolve));
+    try {
+      execFileSync("mkfifo", [join(workspace, "pipe")]);
+      const fork = await call(server, "POST", "/sessions/source/fork", { userId: "u", sessionId: "copy" });
+      assert.deepEqual(fork, { status: 201, body: { sessionId: "copy" } });
+      const copy = join(dataDir, "workspaces", "u", "copy");
+      assert.equal(await readFile(join(copy, "code.ts"), "utf8"), "let x = 1;\n");
+      assert.deepEqual((await readdir(copy)).sort(), [".git", "code.ts"]);
+      assert.deepEqual(await readdir(join(copy, ".git")), []);
+    } finally {
+      await new Promise((resolve) => daemon.close(resolve));
+    }
   });
 });
 

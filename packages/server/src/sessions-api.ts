@@ -6,7 +6,7 @@
 //   POST   /sessions/:id/fork {userId, messageId?, sessionId?, title?} → 201 {sessionId}
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
-import { cp, rm } from "node:fs/promises";
+import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
@@ -122,6 +122,19 @@ function queryParam(c: Context, name: string): string | undefined {
   const repeated = repeatedParameter(name, values);
   if (repeated) throw new BadRequest(repeated);
   return check(IdSchema, values[0], name);
+}
+
+/** Whether a fork copies the file at `path`: not a socket, a named pipe or a device, which cannot be
+ * copied (a daemon's socket, git fsmonitor's among them) and mean nothing without their process. */
+async function copyable(path: string): Promise<boolean> {
+  try {
+    const stats = await lstat(path);
+    return !(stats.isSocket() || stats.isFIFO() || stats.isBlockDevice() || stats.isCharacterDevice());
+  } catch (error) {
+    // A file gone since its directory was read (the source may be at work) is not copied; for any
+    // other failure cp says what it is.
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
 }
 
 export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
@@ -244,12 +257,12 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       try {
         await rm(target, { recursive: true, force: true });
         await rm(targetState, { recursive: true, force: true });
-        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true }).catch(missingIsNothing);
+        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true, filter: copyable }).catch(missingIsNothing);
         // The checkpoints too, so that the copy can rewind to the messages it shares with its
         // source (their ids are kept); not the ends of the source's runs kept for its server, nor
         // the lock of a git at work on the source's checkpoints (the copy's would stay locked).
         const sourceState = options.stateOf(userId, sourceId);
-        const copied = (path: string) => path !== join(sourceState, "finished-runs") && !path.endsWith(".lock");
+        const copied = async (path: string) => path !== join(sourceState, "finished-runs") && !path.endsWith(".lock") && (await copyable(path));
         await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: copied }).catch(missingIsNothing);
       } catch (error) {
         options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);

@@ -136,11 +136,11 @@ test("UserPromptSubmit and SessionStart context is added to the user message as 
   assert.deepEqual(first.result.transcript[0], sent[0], "the transcript keeps what the model was sent");
 
   await runInProject(project, [{ text: "Again." }], { prompt: "And now?", history: first.result.transcript, resources });
-  const starts = (await project.read("starts.log")).trim().split("\n").map((line) => JSON.parse(line) as { source: string; hook_event_name: string });
+  const starts = (await project.read("starts.log")).trim().split("\n").map((line) => JSON.parse(line) as { source: string; hook_event_name: string; model?: string });
   assert.deepEqual(
-    starts.map((s) => [s.hook_event_name, s.source]),
-    [["SessionStart", "startup"]],
-    "SessionStart runs once for the resources",
+    starts.map((s) => [s.hook_event_name, s.source, s.model]),
+    [["SessionStart", "startup", "test-model"]],
+    "SessionStart runs once for the resources, and is told the model, as in Claude Code",
   );
 });
 

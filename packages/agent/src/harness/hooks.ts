@@ -37,6 +37,8 @@ export type HookHostOptions = {
   agent?: { id: string; type: string };
   /** The model behind prompt and agent hooks. */
   evaluate?: HookEvaluator;
+  /** The run's model, as SessionStart hooks are told it. */
+  model?: () => string;
   /** Where async hooks report, and what ends them (RunHooksOptions.background). */
   background?: RunHooksOptions["background"];
   notice: NoticeSink;
@@ -58,7 +60,8 @@ export function createHookHost(o: HookHostOptions): HookHost {
       // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
       const mode = o.mode();
       const permissionMode = mode === "dontAsk" ? "default" : mode;
-      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields } as HookInputFor<typeof event>;
+      const model = event === "SessionStart" ? o.model?.() : undefined;
+      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
       const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }), ...(o.background && { background: o.background }) });

@@ -96,7 +96,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation, evaluatorFor(() => ctx, record)),
+    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation, evaluatorFor(() => ctx, record), () => ctx.model),
     ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
@@ -222,6 +222,7 @@ export function hooksFor(
   notice: NoticeSink,
   conversation?: () => readonly ModelMessage[],
   evaluate?: HookEvaluator,
+  model?: () => string,
 ): HookHost {
   const inner = resourceInternals(resources);
   const sessionId = options.sessionId ?? resources.sessionId;
@@ -237,6 +238,7 @@ export function hooksFor(
     ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
     ...(options.agent && { agent: options.agent }),
     ...(evaluate && { evaluate }),
+    ...(model && { model }),
     background: { signal: inner.lifetime.signal, done: (report) => deliverHookReport(resources, report) },
     notice,
   });

@@ -108,6 +108,8 @@ export type SubagentStopInput = HookInputBase & {
 export type SessionStartInput = HookInputBase & {
   hook_event_name: "SessionStart";
   source: "startup" | "resume" | "clear" | "compact";
+  /** The model the conversation runs on. */
+  model?: string;
 };
 export type SessionEndInput = HookInputBase & {
   hook_event_name: "SessionEnd";

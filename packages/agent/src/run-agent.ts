@@ -101,7 +101,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   );
   options.onReady?.(readyInfo(ctx));
   // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).
-  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, () => state.messages));
+  if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, { conversation: () => state.messages }));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
 

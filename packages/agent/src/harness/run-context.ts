@@ -24,7 +24,8 @@ import { toolUsesOf } from "../transcript.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage.ts";
 import type { Usage } from "@harness/protocol";
-import type { HookEvaluator } from "../hooks/types.ts";
+import { mergeHooksConfigs } from "../hooks/parse-config.ts";
+import type { HookEvaluator, HooksConfig } from "../hooks/types.ts";
 import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
 import { expandCommandText } from "./command-text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
@@ -96,7 +97,11 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, input.conversation, evaluatorFor(() => ctx, record), () => ctx.model),
+    hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, {
+      ...(input.conversation && { conversation: input.conversation }),
+      evaluate: evaluatorFor(() => ctx, record),
+      model: () => ctx.model,
+    }),
     ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
@@ -111,6 +116,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink, record: (model: string, usage: Usage) => void): RunContext {
+  const own = options.agent ? parent.setup.agents.find((agent) => agent.name === options.agent!.type)?.hooks : undefined;
   const wanted = options.permissionMode ?? parent.permissions.mode;
   const mode = wanted === "bypassPermissions" && parent.permissions.bypassDisabled ? parent.permissions.mode : wanted;
   const permissions = { ...parent.permissions, mode, subagent: true };
@@ -127,7 +133,11 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     permissions,
-    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, parent.conversation, evaluatorFor(() => ctx, record)),
+    hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, {
+      ...(parent.conversation && { conversation: parent.conversation }),
+      evaluate: evaluatorFor(() => ctx, record),
+      ...(own && { own }),
+    }),
     ...(parent.conversation && { conversation: parent.conversation }),
     // A conversation of its own: the memory files below cwd come to it afresh.
     ...(parent.nested && { nested: nestedMemoryOf(parent.setup) }),
@@ -214,21 +224,23 @@ function granted(permissions: PermissionContext, allowed: readonly string[], ori
   return next;
 }
 
-export function hooksFor(
-  resources: AgentResources,
-  setup: RunSetup,
-  options: RunAgentOptions,
-  mode: () => PermissionMode,
-  notice: NoticeSink,
-  conversation?: () => readonly ModelMessage[],
-  evaluate?: HookEvaluator,
-  model?: () => string,
-): HookHost {
+/** What a run's hooks may know besides its configuration: its conversation (transcript_path), the
+ * model behind prompt and agent hooks, the run's model (SessionStart), and the hooks of the
+ * sub-agent they run in (its agent file's, after the settings'). */
+export type HookHostExtras = {
+  conversation?: () => readonly ModelMessage[];
+  evaluate?: HookEvaluator;
+  model?: () => string;
+  own?: HooksConfig;
+};
+
+export function hooksFor(resources: AgentResources, setup: RunSetup, options: RunAgentOptions, mode: () => PermissionMode, notice: NoticeSink, extras: HookHostExtras = {}): HookHost {
+  const { conversation, evaluate, model, own } = extras;
   const inner = resourceInternals(resources);
   const sessionId = options.sessionId ?? resources.sessionId;
   return createHookHost({
     ...(conversation && { transcriptPath: () => (inner.transcript ??= transcriptFile(sessionId)).sync(conversation()) }),
-    config: setup.hooks,
+    config: own ? mergeHooksConfigs([setup.hooks, own]) : setup.hooks,
     sessionEnvFile: () => sessionEnvFile(resources.toolState, workspaceEnvDir(setup.cwd)),
     sessionId,
     projectDir: setup.projectRoot,

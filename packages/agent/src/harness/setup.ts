@@ -11,7 +11,7 @@ import { loadMemory } from "../context/load-memory.ts";
 import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
-import { applyHttpHookPolicy, httpHookPolicyOf } from "../hooks/http-policy.ts";
+import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../hooks/http-policy.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
@@ -114,7 +114,10 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
-  const hooks = hooksOf(hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), loadedSettings.sources, report, notice);
+  const hookSources = hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
+  const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
+  report(hookPolicy.diagnostics);
+  const hooks = hooksOf(hookSources, hookPolicy.policy, report, notice);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,
@@ -137,6 +140,19 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, where)]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
+  // Agent files' hooks run only where every scope's hooks do (no disableAllHooks, no
+  // allowManagedHooksOnly: an agent file is no managed setting), held to the same http limits.
+  const agentHooks = !hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
+  for (const agent of agents.agents) {
+    if (!agent.hooks) continue;
+    if (!agentHooks) {
+      delete agent.hooks;
+      continue;
+    }
+    const held = applyHttpHookPolicy(agent.hooks, hookPolicy.policy);
+    for (const message of held.left) notice("warning", message);
+    agent.hooks = held.config;
+  }
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
   return {
     loaded: true,
@@ -246,19 +262,22 @@ export function environmentOf(base: Readonly<Record<string, string | undefined>>
 function hookSourcesOf(sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): SettingsSource[] {
   const managed = sources.filter((source) => source.scope === "managed");
   if (managed.some((source) => source.settings.disableAllHooks === true)) return [];
-  return managedOnly || merged.disableAllHooks === true ? managed : [...sources];
+  return hooksRestricted(sources, merged, managedOnly) ? managed : [...sources];
+}
+
+/** Whether only the managed settings' hooks may run, if any (see hookSourcesOf). */
+function hooksRestricted(sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): boolean {
+  return managedOnly || merged.disableAllHooks === true || sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true);
 }
 
 /** Every scope's hooks run, lowest precedence first (as Claude Code merges them), their http hooks
  * held to allowedHttpHookUrls and httpHookAllowedEnvVars as every settings file says. */
-function hooksOf(sources: readonly SettingsSource[], all: readonly SettingsSource[], report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
+function hooksOf(sources: readonly SettingsSource[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);
     report(parsed.diagnostics);
     return parsed.config;
   });
-  const { policy, diagnostics } = httpHookPolicyOf(all.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
-  report(diagnostics);
   const { config, left } = applyHttpHookPolicy(mergeHooksConfigs(configs), policy);
   for (const message of left) notice("warning", message);
   return config;

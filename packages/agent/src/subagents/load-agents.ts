@@ -78,6 +78,7 @@ async function loadDirectory(dir: string, source: AgentSource, diagnostics: Agen
       diagnostics.push(...parsed.diagnostics);
       continue;
     }
+    diagnostics.push(...parsed.warnings);
     const earlier = fileOf.get(parsed.agent.name);
     if (earlier !== undefined) {
       diagnostics.push({ file, key: "name", message: `name "${parsed.agent.name}" is already used by ${earlier}; this file is ignored` });

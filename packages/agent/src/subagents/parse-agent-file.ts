@@ -1,10 +1,12 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
+import { parseHooksConfig } from "../hooks/parse-config.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
 
-export type ParsedAgentFile = { ok: true; agent: AgentDefinition } | { ok: false; diagnostics: AgentDiagnostic[] };
+/** `warnings`: what was left out of a file that loads (a bad hook). */
+export type ParsedAgentFile = { ok: true; agent: AgentDefinition; warnings: AgentDiagnostic[] } | { ok: false; diagnostics: AgentDiagnostic[] };
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -25,8 +27,9 @@ const toolList = z
   })
   .nullish();
 
-// Unknown keys (color, skills, hooks, …) are Claude Code features this loader does not act on;
-// they are ignored rather than reported.
+// Unknown keys (color, skills, …) are Claude Code features this loader does not act on; they are
+// ignored rather than reported. `hooks` is read apart: a hook with a mistake is left out, named,
+// and the agent still loads.
 const KEYS = {
   name: z
     .string({ error: required('a "name" (the subagent_type the model passes)') })
@@ -72,7 +75,21 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   if (typeof values.model === "string") agent.model = values.model;
   if (typeof values.permissionMode === "string") agent.permissionMode = values.permissionMode as AgentDefinition["permissionMode"];
   if (typeof values.maxTurns === "number") agent.maxTurns = values.maxTurns;
-  return { ok: true, agent };
+  const warnings: AgentDiagnostic[] = [];
+  if (front.data.hooks !== undefined && front.data.hooks !== null) {
+    const parsed = parseHooksConfig(asSubagentHooks(front.data.hooks), file);
+    warnings.push(...parsed.diagnostics.map((d) => ({ file, ...(d.key !== undefined && { key: d.key }), message: `${d.message}; the agent loads without it` })));
+    if (Object.keys(parsed.config).length > 0) agent.hooks = parsed.config;
+  }
+  return { ok: true, agent, warnings };
+}
+
+/** An agent's own Stop hooks fire when it stops, which is SubagentStop to the settings' hooks. */
+function asSubagentHooks(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("Stop" in raw)) return raw;
+  const { Stop, ...rest } = raw as Record<string, unknown>;
+  const earlier = (rest as Record<string, unknown>).SubagentStop;
+  return { ...rest, SubagentStop: Array.isArray(earlier) && Array.isArray(Stop) ? [...earlier, ...Stop] : Stop };
 }
 
 /** undefined means "every tool" (key absent, or "*" listed). */

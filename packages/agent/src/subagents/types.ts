@@ -1,4 +1,5 @@
 import type { Usage } from "@harness/protocol";
+import type { HooksConfig } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { ToolOutput } from "../types.ts";
 
@@ -25,6 +26,9 @@ export type AgentDefinition = {
   permissionMode?: PermissionMode;
   /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
   maxTurns?: number;
+  /** Hooks of its frontmatter, which run while it does, after the settings' own (its Stop hooks as
+   * SubagentStop, as in Claude Code). */
+  hooks?: HooksConfig;
   source: AgentSource;
   /** The .md file it was loaded from (absent for built-ins). */
   file?: string;

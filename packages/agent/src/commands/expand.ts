@@ -37,7 +37,7 @@ export type SlashExpansion =
 
 /** Pure. Precedence on a name: built-in, then skill, then custom command (Claude Code looks skills
  * up before legacy commands). Only user-invocable skills answer to /name. */
-export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[] }): SlashExpansion {
+export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; sessionId?: string }): SlashExpansion {
   const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
   if (!match) return { kind: "none", name: "", prompt };
   const name = match[1] as string;
@@ -47,8 +47,8 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   const skill = sources.skills.find((candidate) => candidate.name === name && candidate.userInvocable);
   // A forked skill's model and allowed-tools are its sub-agent's (skills/fork.ts), not the
   // conversation's: the run grants them for its `!` commands and its sub-agent alone.
-  if (skill?.fork) return { kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body), fork: { skill, args } };
-  if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args), shellCommands: shellCommands(skill.body) }, skill);
+  if (skill?.fork) return { kind: "skill", name, prompt: skillPrompt(skill, args, sources.sessionId), shellCommands: shellCommands(skill.body), fork: { skill, args } };
+  if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args, sources.sessionId), shellCommands: shellCommands(skill.body) }, skill);
 
   const command = sources.commands.find((candidate) => candidate.name === name);
   if (command) {

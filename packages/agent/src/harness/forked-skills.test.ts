@@ -124,3 +124,13 @@ test("a forked skill's allowed-tools hold for its `!` commands and its sub-agent
     assert.deepEqual(asked, ["toolu_main"], `${invoked}: the conversation's own call asks`);
   }
 });
+
+test("${CLAUDE_SESSION_ID} in a skill is the conversation's id, typed or invoked by the model", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/log/SKILL.md", "---\ndescription: Log the session\n---\nAppend to logs/${CLAUDE_SESSION_ID}.md\n");
+  const typed = await runInProject(project, [{ text: "ok" }], { prompt: "/log", sessionId: "sess-42" });
+  assert.match(String(withoutCacheMarks(typed.provider.requests[0]!.messages)[0]!.content), /Append to logs\/sess-42\.md/);
+  const invoked = await runInProject(project, [{ toolCalls: [{ id: "toolu_s", name: "Skill", input: { skill: "log" } }] }, { text: "ok" }], { sessionId: "sess-43" });
+  const [result] = resultsIn(withoutCacheMarks(invoked.provider.requests[1]!.messages).at(-1));
+  assert.match(String(result!.content), /Append to logs\/sess-43\.md/);
+});

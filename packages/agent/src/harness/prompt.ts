@@ -35,7 +35,7 @@ export type PromptPlan =
   | { kind: "compact"; instructions: string }
   | { kind: "clear" };
 
-export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts">): PromptPlan {
+export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts" | "sessionId">): PromptPlan {
   if (!prompt.trimStart().startsWith("/")) return { kind: "send", text: prompt };
   const expansion = expandSlashCommand(prompt, setup);
   switch (expansion.kind) {

@@ -122,7 +122,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   const permissions = { ...parent.permissions, mode, subagent: true };
   // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
   const tools = (options.tools ?? []).map((tool) =>
-    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice)) : tool,
+    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice), [], parent.setup.sessionId) : tool,
   );
   const ctx: RunContext = {
     options,
@@ -194,7 +194,7 @@ function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] 
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return builtins;
   const tools = [...builtins, taskTool(setup.agents)];
-  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents));
+  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
   return [...tools, ...setup.mcpTools];
 }
 

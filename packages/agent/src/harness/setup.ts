@@ -42,6 +42,8 @@ export { DEFAULT_MANAGED_SETTINGS_PATH };
 export type RunSetup = {
   /** False for a run with loadUserConfig: false (nothing below was discovered). */
   loaded: boolean;
+  /** The conversation's id (`session_id` to hooks, ${CLAUDE_SESSION_ID} in skills). */
+  sessionId: string;
   cwd: string;
   home: string;
   projectRoot: string;
@@ -92,7 +94,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const home = options.home ?? os.homedir();
   if (options.loadUserConfig === false) {
     const bare = bareSetup(options, cwd, home);
-    return { ...bare, permissions: withRunRules(bare.permissions, options.rules, bare.projectRoot, notice) };
+    return { ...bare, sessionId: options.sessionId ?? resources.sessionId, permissions: withRunRules(bare.permissions, options.rules, bare.projectRoot, notice) };
   }
 
   const found = await findProjectRoot(cwd);
@@ -156,6 +158,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
   return {
     loaded: true,
+    sessionId: options.sessionId ?? resources.sessionId,
     ...(apiKeyHelper !== undefined && { apiKeyHelper }),
     cwd,
     home,
@@ -211,6 +214,7 @@ async function sandboxFor(
 function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetup {
   const setup: RunSetup = {
     loaded: false,
+    sessionId: options.sessionId ?? "",
     cwd,
     home,
     projectRoot: options.projectRoot === undefined ? cwd : path.resolve(cwd, options.projectRoot),

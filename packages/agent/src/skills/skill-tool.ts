@@ -21,11 +21,13 @@ How to use it:
 - If the user typed /<skill-name>, the skill's instructions are already in the conversation; do not invoke it again.`;
 
 /** The prompt a skill puts into the conversation: its base directory, then its body with `args`
- * substituted and ${CLAUDE_SKILL_DIR} replaced by its directory. A command's is its text alone. */
-export function skillPrompt(skill: Skill, args: string): string {
+ * substituted, ${CLAUDE_SKILL_DIR} replaced by its directory and ${CLAUDE_SESSION_ID} by the
+ * conversation's id (when given). A command's is its text alone. */
+export function skillPrompt(skill: Skill, args: string, sessionId?: string): string {
   const names = { names: skill.argumentNames ?? [] };
   if (skill.command) return substituteArguments(skill.body, args, names);
-  const body = substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
+  let body = substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
+  if (sessionId !== undefined) body = body.replaceAll("${CLAUDE_SESSION_ID}", () => sessionId);
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
 
@@ -39,7 +41,7 @@ const SkillParameters = z.strictObject({
  * A skill with `context: fork` runs in the sub-agent of `agents` it names, through the call's
  * spawnSubagent, and its allowed-tools are taken back once that is done; where there is no
  * spawnSubagent (within a sub-agent) its instructions come back as any skill's do. */
-export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => (() => void) | void, agents: readonly AgentDefinition[] = []): Tool {
+export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), onInvoke?: (skill: Skill) => (() => void) | void, agents: readonly AgentDefinition[] = [], sessionId?: string): Tool {
   const current = typeof skills === "function" ? skills : () => skills;
   return defineTool({
     name: SKILL_TOOL_NAME,
@@ -54,7 +56,7 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
         // Its allowed-tools hold from here on: its own `!` commands run under them (a forked
         // skill's, and its sub-agent, until that is done).
         const release = onInvoke?.(skill);
-        const prompt = skillPrompt(skill, args ?? "");
+        const prompt = skillPrompt(skill, args ?? "", sessionId);
         const forked = isForked(skill) && ctx.spawnSubagent !== undefined;
         try {
           const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };

@@ -63,3 +63,26 @@ test("two calls awaiting approval: one approved runs, the other denied does not,
     await h.close();
   }
 });
+
+test("a permission mode chosen while a call awaits approval answers it when the mode decides it: the call runs and the approval is gone", async () => {
+  const h = await startHarness();
+  try {
+    h.fake.push({ text: "Writing it.", toolUses: [{ name: "Write", input: { file_path: "notes.txt", content: "from the model\n" } }] }, { text: "Written." });
+    const client = await h.connect("mode-answers");
+    client.send({ type: "submit", prompt: "write notes.txt" });
+    const pending = () => (client.state!.pendingApprovals as { toolCallId: string }[] | undefined) ?? [];
+    await client.waitForState(() => pending().length > 0, 30_000, "the approval request");
+    client.send({ type: "configure", config: { permissionMode: "acceptEdits" } });
+    await client.waitForState(idle, 30_000, "the run to end");
+
+    assert.deepEqual(client.errors, []);
+    assert.deepEqual(client.state!.pendingApprovals, []);
+    assert.equal(await readFile(join(h.workspace("alice", "mode-answers"), "notes.txt"), "utf8"), "from the model\n");
+    const call = client.state!.messages[1]!.toolCalls!.find((c) => c.name === "Write")!;
+    assert.equal(call.status, "complete");
+    assert.match(client.state!.messages[1]!.content, /Written\.$/);
+    await client.close();
+  } finally {
+    await h.close();
+  }
+});

@@ -173,3 +173,18 @@ test("slashCommandHelp lists built-ins, commands and user-invocable skills", asy
   assert.match(help, /^Built-in commands:\n {2}\/compact \[instructions\] — /);
   assert.match(help, /Custom commands and skills:\n {2}\/pdf — PDFs \(user skill\)\n {2}\/review <file> — Review code \(project command\)$/);
 });
+
+test("/init is a built-in prompt for writing CLAUDE.md, listed by /help; a user's own /init replaces it", async () => {
+  const bare = await setup({});
+  const init = expandSlashCommand("/init the build scripts", bare);
+  assert.equal(init.kind, "command");
+  assert.match(init.kind === "command" ? init.prompt : "", /^Look through this repository and write a CLAUDE\.md at its root[\s\S]*\n\nFocus on: the build scripts$/);
+  assert.match(slashCommandHelp(bare), /^ {2}\/init \[what to focus on\] — Write \(or improve\) a CLAUDE\.md/m);
+
+  const own = await setup({ "project/.claude/commands/init.md": "---\ndescription: Our own init\n---\nSet up the dev database" });
+  const mine = expandSlashCommand("/init", own);
+  assert.equal(mine.kind === "command" ? mine.prompt : "", "Set up the dev database");
+  const help = slashCommandHelp(own);
+  assert.doesNotMatch(help, /Write \(or improve\) a CLAUDE\.md/);
+  assert.match(help, /\/init — Our own init \(project command\)/);
+});

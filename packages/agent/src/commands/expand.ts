@@ -3,6 +3,7 @@
 import { substituteArguments } from "../skills/arguments.ts";
 import { skillPrompt } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
+import { builtinPrompt } from "./builtin-prompts.ts";
 import { shellCommands } from "./shell-syntax.ts";
 import type { SlashCommand } from "./types.ts";
 
@@ -36,7 +37,8 @@ export type SlashExpansion =
   | { kind: "none"; name: string; prompt: string };
 
 /** Pure. Precedence on a name: built-in, then skill, then custom command (Claude Code looks skills
- * up before legacy commands). Only user-invocable skills answer to /name. */
+ * up before legacy commands), then a built-in prompt (/init), which a user's own may replace. Only
+ * user-invocable skills answer to /name. */
 export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; sessionId?: string }): SlashExpansion {
   const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
   if (!match) return { kind: "none", name: "", prompt };
@@ -55,6 +57,8 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
     const expanded = substituteArguments(command.body, args, { names: command.argumentNames ?? [] });
     return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shellCommands(command.body) }, command);
   }
+  const builtin = builtinPrompt(name);
+  if (builtin) return { kind: "command", name, prompt: builtin.prompt(args), shellCommands: [] };
   return { kind: "none", name, prompt };
 }
 

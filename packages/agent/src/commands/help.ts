@@ -1,5 +1,6 @@
 import { promptUsage, type McpPromptCommand } from "../mcp/prompts.ts";
 import type { Skill } from "../skills/types.ts";
+import { BUILTIN_PROMPTS } from "./builtin-prompts.ts";
 import type { SlashCommand } from "./types.ts";
 
 const BUILTIN_HELP: [string, string][] = [
@@ -15,10 +16,13 @@ export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; s
     ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.scope} command)`]),
     ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.scope} skill)`]),
   ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const lines = ["Built-in commands:", ...BUILTIN_HELP.map(line)];
+  const names = new Set([...sources.commands.map((command) => command.name), ...sources.skills.filter((skill) => skill.userInvocable).map((skill) => skill.name)]);
+  // A built-in prompt a user's own command replaces is listed as theirs.
+  const prompts = BUILTIN_PROMPTS.filter((builtin) => !names.has(builtin.name)).map((builtin): [string, string] => [builtin.usage, builtin.description]);
+  const lines = ["Built-in commands:", ...[...BUILTIN_HELP, ...prompts].map(line)];
   if (custom.length > 0) lines.push("", "Custom commands and skills:", ...custom.map(line));
-  const prompts = (sources.mcpPrompts ?? []).map((command): [string, string] => [promptUsage(command), `${command.description ?? "a prompt"} (MCP server ${command.server})`]);
-  if (prompts.length > 0) lines.push("", "Prompts of MCP servers:", ...prompts.map(line));
+  const mcp = (sources.mcpPrompts ?? []).map((command): [string, string] => [promptUsage(command), `${command.description ?? "a prompt"} (MCP server ${command.server})`]);
+  if (mcp.length > 0) lines.push("", "Prompts of MCP servers:", ...mcp.map(line));
   return lines.join("\n");
 }
 

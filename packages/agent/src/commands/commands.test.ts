@@ -188,3 +188,14 @@ test("/init is a built-in prompt for writing CLAUDE.md, listed by /help; a user'
   assert.doesNotMatch(help, /Write \(or improve\) a CLAUDE\.md/);
   assert.match(help, /\/init — Our own init \(project command\)/);
 });
+
+test("/review and /security-review are built-in prompts that change no file", async () => {
+  const bare = await setup({});
+  const pr = expandSlashCommand("/review 123", bare);
+  assert.match(pr.kind === "command" ? pr.prompt : "", /Which change: "123"\. For a pull request, read it with `gh pr view`/);
+  const branch = expandSlashCommand("/review", bare);
+  assert.match(branch.kind === "command" ? branch.prompt : "", /Which change: the current branch's changes\./);
+  const security = expandSlashCommand("/security-review", bare);
+  assert.match(security.kind === "command" ? security.prompt : "", /^Review the pending changes of this repository for security problems, and change no file\./);
+  assert.match(slashCommandHelp(bare), /\/review \[pull request number or branch\] — [\s\S]*\/security-review — /);
+});

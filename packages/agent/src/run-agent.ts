@@ -100,6 +100,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
   options.onReady?.(readyInfo(ctx));
+  if (plan.kind === "send" && plan.hooks) ctx.hooks.add(plan.hooks);
   // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).
   if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, { conversation: () => state.messages }));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);

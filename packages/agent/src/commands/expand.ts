@@ -2,6 +2,7 @@
 // skill expanded into the prompt the model gets, or nothing special (sent as typed).
 import { substituteArguments } from "../skills/arguments.ts";
 import { skillPrompt } from "../skills/skill-tool.ts";
+import type { HooksConfig } from "../hooks/types.ts";
 import type { Skill } from "../skills/types.ts";
 import { builtinPrompt } from "./builtin-prompts.ts";
 import { shellCommands } from "./shell-syntax.ts";
@@ -31,6 +32,8 @@ export type SlashExpansion =
       /** A skill with `context: fork`, and the arguments it was given: `prompt` is its sub-agent's
        * task, not the model's prompt (see harness/forked-skill.ts). */
       fork?: { skill: Skill; args: string };
+      /** The skill typed, when it has hooks of its own: they join the run's. */
+      hooks?: HooksConfig;
     }
   /** Not a slash command (or an unknown one): `prompt` is the input unchanged; `name` is the word
    * after "/" when there was one. */
@@ -50,7 +53,7 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   // A forked skill's model and allowed-tools are its sub-agent's (skills/fork.ts), not the
   // conversation's: the run grants them for its `!` commands and its sub-agent alone.
   if (skill?.fork) return { kind: "skill", name, prompt: skillPrompt(skill, args, sources.sessionId), shellCommands: shellCommands(skill.body), fork: { skill, args } };
-  if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args, sources.sessionId), shellCommands: shellCommands(skill.body) }, skill);
+  if (skill) return withOptions({ kind: "skill", name, prompt: skillPrompt(skill, args, sources.sessionId), shellCommands: shellCommands(skill.body), ...(skill.hooks && { hooks: skill.hooks }) }, skill);
 
   const command = sources.commands.find((candidate) => candidate.name === name);
   if (command) {

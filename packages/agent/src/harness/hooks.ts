@@ -1,7 +1,8 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
-import { runHooks } from "../hooks/run-hooks.ts";
-import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
+import { mergeHooksConfigs } from "../hooks/parse-config.ts";
+import { identityOf, runHooks, selectHooks } from "../hooks/run-hooks.ts";
+import type { HookEvaluator, HookEventName, HookInputFor, HookMatcherGroup, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
 
@@ -14,6 +15,8 @@ export type HookHost = {
   has(event: HookEventName): boolean;
   /** Runs the hooks of `event`; their `userMessages` become warning notices. Never rejects. */
   run<E extends HookEventName>(event: E, fields: HookFields<E>, signal: AbortSignal): Promise<HookResult>;
+  /** Adds hooks from now on (a skill's, once it is invoked), after those there are. */
+  add(config: HooksConfig): void;
 };
 
 export type HookHostOptions = {
@@ -39,6 +42,8 @@ export type HookHostOptions = {
   evaluate?: HookEvaluator;
   /** The run's model, as SessionStart hooks are told it. */
   model?: () => string;
+  /** The `once` hooks that have run in this conversation, by identity: they do not run again. */
+  onceFired?: Set<string>;
   /** Where async hooks report, and what ends them (RunHooksOptions.background). */
   background?: RunHooksOptions["background"];
   notice: NoticeSink;
@@ -48,12 +53,17 @@ const NO_HOOKS: HookResult = { blocked: false, additionalContext: [], continue: 
 
 /** A host with no hooks at all: for an agent hook's own sub-agent, whose calls would otherwise fire
  * the hooks that started it. */
-export const NO_HOOK_HOST: HookHost = { has: () => false, run: async () => NO_HOOKS };
+export const NO_HOOK_HOST: HookHost = { has: () => false, run: async () => NO_HOOKS, add: () => {} };
 
 export function createHookHost(o: HookHostOptions): HookHost {
-  const has = (event: HookEventName) => (o.config[event]?.length ?? 0) > 0;
+  let config = o.config;
+  const fired = o.onceFired ?? new Set<string>();
+  const has = (event: HookEventName) => (config[event]?.length ?? 0) > 0;
   return {
     has,
+    add(more) {
+      config = mergeHooksConfigs([config, more]);
+    },
     async run(event, fields, signal) {
       if (!has(event)) return NO_HOOKS;
       if (o.beforeCommands) await o.beforeCommands();
@@ -64,9 +74,21 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
-      const result = await runHooks(o.config, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }), ...(o.background && { background: o.background }) });
+      const current = fired.size > 0 ? withoutFired(config, fired) : config;
+      for (const hook of selectHooks(current, event, input)) if (hook.once) fired.add(identityOf(hook));
+      const result = await runHooks(current, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }), ...(o.background && { background: o.background }) });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;
     },
   };
+}
+
+/** `config` without the `once` hooks that have run. */
+function withoutFired(config: HooksConfig, fired: ReadonlySet<string>): HooksConfig {
+  const left: HooksConfig = {};
+  for (const [event, groups] of Object.entries(config) as [HookEventName, HookMatcherGroup[]][]) {
+    const kept = groups.map((group) => ({ ...group, hooks: group.hooks.filter((hook) => !(hook.once && fired.has(identityOf(hook)))) })).filter((group) => group.hooks.length > 0);
+    if (kept.length > 0) left[event] = kept;
+  }
+  return left;
 }

@@ -15,6 +15,7 @@
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments, type McpPromptCommand } from "../mcp/prompts.ts";
+import type { HooksConfig } from "../hooks/types.ts";
 import type { Skill } from "../skills/types.ts";
 import type { RunSetup } from "./setup.ts";
 
@@ -29,6 +30,8 @@ export type PromptPlan =
       /** A skill with `context: fork`: `text` is its sub-agent's task, and the model gets the
        * typed prompt with that sub-agent's answer. */
       fork?: { skill: Skill; args: string };
+      /** A typed skill's own hooks, which join the run's. */
+      hooks?: HooksConfig;
     }
   | { kind: "mcp-prompt"; command: McpPromptCommand; args: Record<string, string> }
   | { kind: "help"; text: string }
@@ -55,6 +58,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
       if (expansion.allowedTools) plan.allowedTools = expansion.allowedTools;
       if (expansion.shellCommands.length > 0) plan.shellCommands = true;
       if (expansion.kind === "skill" && expansion.fork) plan.fork = expansion.fork;
+      if (expansion.kind === "skill" && expansion.hooks) plan.hooks = expansion.hooks;
       return plan;
     }
   }

@@ -49,6 +49,8 @@ export type ResourceInternals = {
   /** What async hooks said after they finished: context the next model request carries, and
    * messages for the user that no run was there to show. */
   hookReports: { context: { event: HookEventName; text: string }[]; messages: string[] };
+  /** The `once` hooks that have run in this conversation, by identity. */
+  onceHooks: Set<string>;
 };
 
 const internals = new WeakMap<AgentResources, ResourceInternals>();
@@ -64,6 +66,7 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
     disposed: false,
     lifetime: new AbortController(),
     hookReports: { context: [], messages: [] },
+    onceHooks: new Set(),
   };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {

@@ -90,7 +90,12 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
   // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
   // the model's Skill call), as in Claude Code: the tool gate holds this object, so the rules are
   // added to it in place.
-  const activate = (skill: Skill) => grantSkill(permissions, skill, setup.projectRoot, input.notice);
+  // Its hooks join the conversation's then too, for the rest of the run (a forked skill's work is
+  // its sub-agent's, which they do not reach).
+  const activate = (skill: Skill) => {
+    if (skill.hooks && !skill.fork) ctx.hooks.add(skill.hooks);
+    return grantSkill(permissions, skill, setup.projectRoot, input.notice);
+  };
   const tools = options.tools ?? defaultTools(setup, activate);
   const ctx: RunContext = {
     ...base,
@@ -251,6 +256,7 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     ...(options.agent && { agent: options.agent }),
     ...(evaluate && { evaluate }),
     ...(model && { model }),
+    onceFired: inner.onceHooks,
     background: { signal: inner.lifetime.signal, done: (report) => deliverHookReport(resources, report) },
     notice,
   });

@@ -142,18 +142,18 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, where)]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
-  // Agent files' hooks run only where every scope's hooks do (no disableAllHooks, no
-  // allowManagedHooksOnly: an agent file is no managed setting), held to the same http limits.
+  // Agent files' and skills' hooks run only where every scope's hooks do (no disableAllHooks, no
+  // allowManagedHooksOnly: neither is a managed setting), held to the same http limits.
   const agentHooks = !hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
-  for (const agent of agents.agents) {
-    if (!agent.hooks) continue;
+  for (const holder of [...agents.agents, ...skills.skills]) {
+    if (!holder.hooks) continue;
     if (!agentHooks) {
-      delete agent.hooks;
+      delete holder.hooks;
       continue;
     }
-    const held = applyHttpHookPolicy(agent.hooks, hookPolicy.policy);
+    const held = applyHttpHookPolicy(holder.hooks, hookPolicy.policy);
     for (const message of held.left) notice("warning", message);
-    agent.hooks = held.config;
+    holder.hooks = held.config;
   }
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
   return {

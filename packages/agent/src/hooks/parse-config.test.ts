@@ -92,7 +92,7 @@ describe("parseHooksConfig", () => {
             matcher: "Bash",
             hooks: [
               { type: "command", command: "guard.sh", timeout: "30" },
-              { type: "command", command: "slow.sh", timeout: -1, once: true, async: "yes" },
+              { type: "command", command: "slow.sh", timeout: -1, statusMessage: "Checking…", async: "yes" },
             ],
           },
         ],
@@ -104,11 +104,11 @@ describe("parseHooksConfig", () => {
     });
     assert.deepEqual(
       diagnostics.map((d) => d.key),
-      ["hooks.PreToolUse[0].hooks[0].timeout", "hooks.PreToolUse[0].hooks[1].once", "hooks.PreToolUse[0].hooks[1].timeout", "hooks.PreToolUse[0].hooks[1].async"],
+      ["hooks.PreToolUse[0].hooks[0].timeout", "hooks.PreToolUse[0].hooks[1].statusMessage", "hooks.PreToolUse[0].hooks[1].timeout", "hooks.PreToolUse[0].hooks[1].async"],
     );
     assert.match(diagnostics[0].message, /must be a positive number of seconds, got "30"/);
     assert.match(diagnostics[0].message, /default applies/);
-    assert.match(diagnostics[1].message, /unknown key "once" is ignored/);
+    assert.match(diagnostics[1].message, /unknown key "statusMessage" is ignored/);
     assert.match(diagnostics[3].message, /must be true or false, got "yes"; the hook runs in the foreground/);
   });
 });
@@ -145,7 +145,7 @@ describe("parseHooksConfig: http, prompt and agent hooks", () => {
               { type: "http", url: "http://h/", headers: { "X-A": "line\nbreak" } },
               { type: "http", url: "http://h/", headers: { "X-A": 5 } },
               { type: "http", url: "http://h/", allowedEnvVars: ["OK", "not-ok"] },
-              { type: "http", url: "http://h/kept", timeout: 0, statusMessage: "x" },
+              { type: "http", url: "http://h/kept", timeout: 0, statusMessage: "x", once: "no" },
             ],
           },
         ],
@@ -164,7 +164,8 @@ describe("parseHooksConfig: http, prompt and agent hooks", () => {
     assert.match(key(6, "allowedEnvVars"), /must be a list of environment variable names/);
     assert.match(key(7, "timeout"), /default applies/);
     assert.match(key(7, "statusMessage"), /unknown key "statusMessage" is ignored/);
-    assert.equal(diagnostics.length, 9);
+    assert.match(key(7, "once"), /must be true or false, got "no"; the hook runs every time/);
+    assert.equal(diagnostics.length, 10);
   });
 
   test("prompt and agent hooks need a prompt, and run only where a yes or no decides something", () => {

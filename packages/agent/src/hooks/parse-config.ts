@@ -5,9 +5,9 @@ import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
-const COMMAND_KEYS = new Set(["type", "command", "timeout", "async"]);
-const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "timeout"]);
-const PROMPT_KEYS = new Set(["type", "prompt", "model", "timeout"]);
+const COMMAND_KEYS = new Set(["type", "command", "timeout", "async", "once"]);
+const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "timeout", "once"]);
+const PROMPT_KEYS = new Set(["type", "prompt", "model", "timeout", "once"]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** RFC 9110's token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -117,7 +117,7 @@ function parseCommandHook(hook: Record<string, unknown>, key: string, report: Re
   const parsed: CommandHook = { type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) };
   if (hook.async === true) parsed.async = true;
   else if (hook.async !== undefined && hook.async !== false) report(`${key}.async`, `must be true or false, got ${describe(hook.async)}; the hook runs in the foreground`);
-  return [parsed];
+  return [{ ...parsed, ...onceOf(hook, key, report) }];
 }
 
 function parseHttpHook(hook: Record<string, unknown>, key: string, report: Report): HttpHook[] {
@@ -144,7 +144,7 @@ function parseHttpHook(hook: Record<string, unknown>, key: string, report: Repor
     }
     parsed.allowedEnvVars = names as string[];
   }
-  return [{ ...parsed, ...timeoutOf(hook, key, report) }];
+  return [{ ...parsed, ...timeoutOf(hook, key, report), ...onceOf(hook, key, report) }];
 }
 
 function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent", key: string, event: HookEventName, report: Report): PromptHook[] {
@@ -163,7 +163,14 @@ function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent"
     if (typeof hook.model === "string" && hook.model.trim()) parsed.model = hook.model.trim();
     else report(`${key}.model`, `must be a model name such as "haiku" or "claude-sonnet-4-6", got ${describe(hook.model)}; the default model is used`);
   }
-  return [{ ...parsed, ...timeoutOf(hook, key, report) }];
+  return [{ ...parsed, ...timeoutOf(hook, key, report), ...onceOf(hook, key, report) }];
+}
+
+/** `{ once: true }` when the hook says so; anything but a boolean is reported and ignored. */
+function onceOf(hook: Record<string, unknown>, key: string, report: Report): { once?: true } {
+  if (hook.once === true) return { once: true };
+  if (hook.once !== undefined && hook.once !== false) report(`${key}.once`, `must be true or false, got ${describe(hook.once)}; the hook runs every time`);
+  return {};
 }
 
 /** `{ timeout }` when the hook gives a valid one; a bad one is reported and the default applies. */

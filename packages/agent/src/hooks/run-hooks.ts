@@ -24,7 +24,8 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
   return [...selected.values()];
 }
 
-function identityOf(hook: Hook): string {
+/** What makes two hooks the same: the same command, URL, or prompt of the same type. */
+export function identityOf(hook: Hook): string {
   if (hook.type === "command") return `command\0${hook.command}`;
   if (hook.type === "http") return `http\0${hook.url}`;
   return `${hook.type}\0${hook.prompt}`;

@@ -20,18 +20,19 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 /** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS).
  * An `async` one runs in the background: it decides nothing, and what it says reaches the model
  * with its next request (see RunHooksOptions.background). */
-export type CommandHook = { type: "command"; command: string; timeout?: number; async?: boolean };
+export type CommandHook = { type: "command"; command: string; timeout?: number; async?: boolean; once?: boolean };
 
 /** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
  * output. `headers` may name environment variables ($NAME, ${NAME}); only those in
  * `allowedEnvVars` are filled in, the others read as empty. */
-export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number };
+export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number; once?: boolean };
 
 /** A hook whose verdict a model gives: `prompt` (its `$ARGUMENTS` standing for the event's JSON)
  * asks it whether the action may go on. An agent hook's model may first look at the project with
  * Read, Grep and Glob. `model` defaults to the small fast model (haiku). */
-export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number };
+export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean };
 
+/** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks). */
 export type Hook = CommandHook | HttpHook | PromptHook;
 
 /** A matcher and the hooks it selects. No matcher, `""` or `"*"` selects every occurrence. */

@@ -6,6 +6,7 @@ import { isMissingError, readConfigDir, readConfigText, statConfig } from "../co
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
+import { parseHooksConfig } from "../hooks/parse-config.ts";
 import { booleanField, hintField, textField, toolListField } from "./frontmatter-fields.ts";
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
@@ -109,6 +110,11 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
     diagnostics.push({ file, key: "context", message: `Ignored: context must be fork (to run the skill in a sub-agent), got "${context}"; the skill runs in the conversation.` });
   } else if (agent) {
     diagnostics.push({ file, key: "agent", message: `Ignored: agent chooses the sub-agent of a skill with context: fork, and this skill runs in the conversation.` });
+  }
+  if (data.hooks !== undefined && data.hooks !== null) {
+    const hooks = parseHooksConfig(data.hooks, file);
+    for (const d of hooks.diagnostics) diagnostics.push({ file, ...(d.key !== undefined && { key: d.key }), message: `${d.message}; the skill loads without it` });
+    if (Object.keys(hooks.config).length > 0) skill.hooks = hooks.config;
   }
   return skill;
 

@@ -1,3 +1,5 @@
+import type { HooksConfig } from "../hooks/types.ts";
+
 export type SkillScope = "user" | "project";
 
 /** A skill: a directory holding SKILL.md (instructions with frontmatter) and any files it bundles. */
@@ -29,6 +31,9 @@ export type Skill = {
   /** `context: fork`: the skill runs in a sub-agent of this type (`agent:`, general-purpose by
    * default), its prompt that sub-agent's task; only the sub-agent's final answer comes back. */
   fork?: { agent: string };
+  /** Hooks of its frontmatter: they join the conversation's when the skill is invoked, for the rest
+   * of that run (a `once` hook runs once in the conversation). */
+  hooks?: HooksConfig;
   /** A custom command offered to the model as a skill (commands/as-skills.ts): its prompt is its
    * text alone, as when the user types its name. */
   command?: boolean;

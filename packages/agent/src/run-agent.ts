@@ -20,6 +20,7 @@ import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-
 import { NO_HOOK_HOST } from "./harness/hooks.ts";
 import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
+import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
@@ -119,6 +120,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   } else {
     expanded = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
+  // "ultrathink" in a command's or skill's text asks for thinking as if the user had typed it (a
+  // forked skill's text is its sub-agent's task, not this run's prompt).
+  if (plan.kind === "send" && !fork && asksToThink(expanded.text)) ctx.asksToThink = true;
   // A forked skill's text is its sub-agent's task: the model gets the typed prompt and the answer.
   const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;

@@ -173,6 +173,18 @@ test("/skill-name runs a skill as a command", async (t) => {
   assert.match(String(withoutCacheMarks(provider.requests[0].messages)[0].content), /Add an entry for the fix\.$/);
 });
 
+test("\"ultrathink\" in a skill's or command's text turns thinking on for the run it starts, as in Claude Code", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/deep/SKILL.md", "---\nname: deep\ndescription: Looks deeply.\n---\nultrathink about $ARGUMENTS.");
+  await project.write(".claude/commands/dig.md", "Dig into the failure. Ultrathink.");
+  for (const prompt of ["/deep the cache", "/dig"]) {
+    const { provider } = await runInProject(project, [{ text: "ok" }], { prompt });
+    assert.deepEqual(provider.requests[0].thinking, { budgetTokens: 31_999 }, prompt);
+  }
+  const { provider } = await runInProject(project, [{ text: "ok" }], { prompt: "/changelog" });
+  assert.equal(provider.requests[0].thinking, undefined, "a prompt that does not ask");
+});
+
 test("a command's ! shell commands run first, through the gate, and their output takes their place", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nState:\n!`echo hello-from-shell`\nand !`touch NOT_ALLOWED`\nfor $ARGUMENTS.");

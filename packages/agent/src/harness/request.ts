@@ -33,7 +33,8 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
   });
   const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
   if (assembled.tools.length > 0) request.tools = assembled.tools;
-  // Thinking turned on by the settings, or for the main agent by the prompt's "ultrathink".
-  const thinkingOn = ctx.setup.settings.alwaysThinkingEnabled === true || (!ctx.subagent && asksToThink(options.prompt));
+  // Thinking turned on by the settings, or for the main agent by the prompt's "ultrathink" (typed,
+  // or in the command's or skill's text).
+  const thinkingOn = ctx.setup.settings.alwaysThinkingEnabled === true || (!ctx.subagent && (ctx.asksToThink === true || asksToThink(options.prompt)));
   return { request: withOutputLimits(request, options, thinkingOn), prefixTokens: assembled.prefixTokens };
 }

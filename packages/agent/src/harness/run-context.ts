@@ -56,6 +56,9 @@ export type RunContext = {
   skills: string;
   /** A sub-agent's run: SubagentStop instead of Stop, no prompt hooks, no sub-agents of its own. */
   subagent: boolean;
+  /** The main run's prompt asks for thinking: "ultrathink" in what the user typed, or in the text
+   * of the command or skill it expands to (set once expanded). */
+  asksToThink?: boolean;
   maxTurns: number;
   notice: NoticeSink;
   /** Runs a Task call's sub-agent; absent where the run has none. */

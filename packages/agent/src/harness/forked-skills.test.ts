@@ -134,3 +134,13 @@ test("${CLAUDE_SESSION_ID} in a skill is the conversation's id, typed or invoked
   const [result] = resultsIn(withoutCacheMarks(invoked.provider.requests[1]!.messages).at(-1));
   assert.match(String(result!.content), /Append to logs\/sess-43\.md/);
 });
+
+test("${CLAUDE_SESSION_ID} in a custom command is the conversation's id too: commands work as skills do", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/log.md", "---\ndescription: Log the session\n---\nAppend to logs/${CLAUDE_SESSION_ID}.md about $ARGUMENTS\n");
+  const typed = await runInProject(project, [{ text: "ok" }], { prompt: "/log the fix", sessionId: "sess-44" });
+  assert.match(String(withoutCacheMarks(typed.provider.requests[0]!.messages)[0]!.content), /Append to logs\/sess-44\.md about the fix/);
+  const invoked = await runInProject(project, [{ toolCalls: [{ id: "toolu_s", name: "Skill", input: { skill: "log", args: "the fix" } }] }, { text: "ok" }], { sessionId: "sess-45" });
+  const [result] = resultsIn(withoutCacheMarks(invoked.provider.requests[1]!.messages).at(-1));
+  assert.match(String(result!.content), /Append to logs\/sess-45\.md about the fix/);
+});

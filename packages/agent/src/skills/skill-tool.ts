@@ -22,13 +22,18 @@ How to use it:
 
 /** The prompt a skill puts into the conversation: its base directory, then its body with `args`
  * substituted, ${CLAUDE_SKILL_DIR} replaced by its directory and ${CLAUDE_SESSION_ID} by the
- * conversation's id (when given). A command's is its text alone. */
+ * conversation's id (when given). A command's is its text alone, with its arguments and session
+ * id (a command works as a skill does). */
 export function skillPrompt(skill: Skill, args: string, sessionId?: string): string {
   const names = { names: skill.argumentNames ?? [] };
-  if (skill.command) return substituteArguments(skill.body, args, names);
-  let body = substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir);
-  if (sessionId !== undefined) body = body.replaceAll("${CLAUDE_SESSION_ID}", () => sessionId);
+  if (skill.command) return withSessionId(substituteArguments(skill.body, args, names), sessionId);
+  const body = withSessionId(substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir), sessionId);
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
+}
+
+/** `text` with ${CLAUDE_SESSION_ID} replaced by the conversation's id (when given). */
+export function withSessionId(text: string, sessionId: string | undefined): string {
+  return sessionId === undefined ? text : text.replaceAll("${CLAUDE_SESSION_ID}", () => sessionId);
 }
 
 const SkillParameters = z.strictObject({

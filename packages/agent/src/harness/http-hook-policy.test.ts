@@ -71,3 +71,19 @@ test("a repository's allowedHttpHookUrls holds when neither the user's nor the m
   await runInProject(project, [{ text: "Hello." }]);
   assert.deepEqual(seen.map((s) => s.url), ["/ours"]);
 });
+
+test("an agent file's http hooks are held to allowedHttpHookUrls too, and one left out is named with its file", async (t) => {
+  const { base, seen } = await hookServer(t);
+  const project = await tempProject(t);
+  await project.settings({ allowedHttpHookUrls: [`${base}/allowed/*`] }, "user");
+  const agentFile = await project.write(
+    ".claude/agents/reviewer.md",
+    `---\nname: reviewer\ndescription: Reviews changes\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: http\n          url: '${base}/allowed/pre'\n        - type: http\n          url: '${base}/elsewhere'\n---\nYou review changes.\n`,
+  );
+  const task = { id: "toolu_task", name: "Task", input: { description: "review", prompt: "Review the change", subagent_type: "reviewer" } };
+  const { result, events } = await runInProject(project, [{ toolCalls: [task] }, { toolCalls: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "ok" }, { text: "Done." }], { permissionMode: "bypassPermissions" });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.deepEqual(seen.map((s) => s.url), ["/allowed/pre"], "only the sub-agent's allowed hook, once");
+  assert.ok(notices(events).some((m) => m.includes(agentFile) && m.includes(`${base}/elsewhere is left out`)), notices(events).join("\n"));
+});

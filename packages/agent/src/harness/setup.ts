@@ -152,7 +152,9 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
       continue;
     }
     const held = applyHttpHookPolicy(holder.hooks, hookPolicy.policy);
-    for (const message of held.left) notice("warning", message);
+    // Named with its file: the message alone would send the user looking in the settings.
+    const file = "path" in holder ? holder.path : holder.file;
+    for (const message of held.left) notice("warning", file ? describeDiagnostic({ file, message }) : message);
     holder.hooks = held.config;
   }
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);

@@ -156,3 +156,15 @@ test("agents sorted into folders load too; hidden folders are not entered", asyn
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(agents.map((a) => a.name).sort(), ["perf", "security"]);
 });
+
+test("an agent file's bad Stop hook is named as the file says it (Stop), and a bad SubagentStop beside it is named too", () => {
+  const command = "          command: ./check.sh\n";
+  const parsed = parseAgentFile(
+    `---\nname: a\ndescription: d\nhooks:\n  SubagentStop: oops\n  Stop:\n    - hooks:\n        - type: command\n${command}    - hooks:\n        - type: command\n---\nBody.\n`,
+    "/a.md",
+    "project",
+  );
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.warnings.map((w) => w.key), ["hooks.SubagentStop", "hooks.Stop[1].hooks[0].command"]);
+  assert.deepEqual(parsed.agent.hooks, { SubagentStop: [{ hooks: [{ type: "command", command: "./check.sh" }] }] }, "its good Stop hook runs as SubagentStop");
+});

@@ -1,6 +1,7 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
 import { parseHooksConfig } from "../hooks/parse-config.ts";
+import type { HooksConfig } from "../hooks/types.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
@@ -77,19 +78,19 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   if (typeof values.maxTurns === "number") agent.maxTurns = values.maxTurns;
   const warnings: AgentDiagnostic[] = [];
   if (front.data.hooks !== undefined && front.data.hooks !== null) {
-    const parsed = parseHooksConfig(asSubagentHooks(front.data.hooks), file);
+    const parsed = parseHooksConfig(front.data.hooks, file);
     warnings.push(...parsed.diagnostics.map((d) => ({ file, ...(d.key !== undefined && { key: d.key }), message: `${d.message}; the agent loads without it` })));
-    if (Object.keys(parsed.config).length > 0) agent.hooks = parsed.config;
+    const hooks = asSubagentHooks(parsed.config);
+    if (Object.keys(hooks).length > 0) agent.hooks = hooks;
   }
   return { ok: true, agent, warnings };
 }
 
-/** An agent's own Stop hooks fire when it stops, which is SubagentStop to the settings' hooks. */
-function asSubagentHooks(raw: unknown): unknown {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !("Stop" in raw)) return raw;
-  const { Stop, ...rest } = raw as Record<string, unknown>;
-  const earlier = (rest as Record<string, unknown>).SubagentStop;
-  return { ...rest, SubagentStop: Array.isArray(earlier) && Array.isArray(Stop) ? [...earlier, ...Stop] : Stop };
+/** An agent's own Stop hooks fire when it stops, which is SubagentStop to the settings' hooks.
+ * Moved once parsed, so that a mistake in one is named as the file has it (hooks.Stop[0]…). */
+function asSubagentHooks(config: HooksConfig): HooksConfig {
+  const { Stop, ...rest } = config;
+  return Stop ? { ...rest, SubagentStop: [...(rest.SubagentStop ?? []), ...Stop] } : rest;
 }
 
 /** undefined means "every tool" (key absent, or "*" listed). */

@@ -6,7 +6,7 @@ import type { HookEvaluator } from "../hooks/types.ts";
 import { resolveHookModel } from "../subagents/agent-model.ts";
 import { textOf } from "../transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "../types.ts";
-import { providerFor } from "./model.ts";
+import { besideParent } from "./model.ts";
 
 /** What a prompt hook's model is told, besides the question. */
 export const PROMPT_HOOK_SYSTEM_PROMPT = `You decide, for a hook of a coding agent, whether what the agent is about to do (or has just done) may go on. The user's message holds the criteria and the event, as JSON.
@@ -42,8 +42,8 @@ export function hookEvaluator(deps: HookEvaluatorDeps): HookEvaluator {
   return async ({ kind, prompt, model: setting, signal }) => {
     const current = deps.current();
     const model = resolveHookModel(setting, current.model, deps.options.env ?? process.env);
-    const routed = model === current.model || deps.options.provider ? { ok: true as const, provider: current.provider, model } : providerFor(deps.options, model);
-    if (!routed.ok) return { error: `its model ${model} cannot be used: ${routed.error}` };
+    const routed = besideParent(deps.options, model, current);
+    if ("error" in routed) return { error: `its model ${model} cannot be used: ${routed.error}` };
     if (kind === "agent") {
       if (!deps.runAgent) return { error: "agent hooks cannot run here" };
       const result = await deps.runAgent({ prompt, model: routed.model, provider: routed.provider, signal });

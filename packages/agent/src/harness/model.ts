@@ -1,7 +1,7 @@
 // Which model a run uses and the provider that serves it.
 import { createProviderForModel, defaultModel, type Provider } from "@harness/llm";
 import type { Settings } from "../settings/types.ts";
-import { claudeAlias, resolveAgentModel, type ModelResolver } from "../subagents/agent-model.ts";
+import { claudeAlias, resolveAgentModel, type ModelChoice, type ModelResolver } from "../subagents/agent-model.ts";
 import type { RunAgentOptions } from "../types.ts";
 
 /** A slash command's `model` wins, then the run's `model`, the environment's (HARNESS_MODEL, else
@@ -35,10 +35,13 @@ export function providerFor(options: RunAgentOptions, model: string): ModelProvi
  * parent's (or the run was given its provider), else on a provider made for it. */
 export function subagentModelResolver(options: RunAgentOptions): ModelResolver {
   const env = options.env ?? process.env;
-  return (setting, parent) => {
-    const model = resolveAgentModel(setting, parent.model, env);
-    if (model === parent.model || options.provider) return { model, provider: parent.provider };
-    const routed = providerFor(options, model);
-    return routed.ok ? { model: routed.model, provider: routed.provider } : { error: routed.error };
-  };
+  return (setting, parent) => besideParent(options, resolveAgentModel(setting, parent.model, env), parent);
+}
+
+/** `model` on the parent's provider when it is the parent's model (or the run was given its
+ * provider), else on a provider made for it. */
+export function besideParent(options: RunAgentOptions, model: string, parent: { model: string; provider: Provider }): ModelChoice {
+  if (model === parent.model || options.provider) return { model, provider: parent.provider };
+  const routed = providerFor(options, model);
+  return routed.ok ? { model: routed.model, provider: routed.provider } : { error: routed.error };
 }

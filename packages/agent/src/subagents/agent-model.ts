@@ -22,8 +22,13 @@ export type ModelResolver = (setting: string | undefined, parent: { model: strin
  *   otherwise the parent's model, since the parent's provider may serve no Claude model;
  * - anything else: taken as a model id. */
 export function resolveAgentModel(setting: string | undefined, parentModel: string, env: EnvLike = process.env): string {
-  const forced = env.CLAUDE_CODE_SUBAGENT_MODEL?.trim();
-  const wanted = forced || setting?.trim();
+  return modelAsked(env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() || setting?.trim(), parentModel, env);
+}
+
+/** The model `wanted` names, run beside `parentModel`: the parent's when absent or "inherit"; an
+ * alias's Claude model when the parent runs a Claude model, else the parent's (its provider may
+ * serve no Claude model); anything else as it is. */
+function modelAsked(wanted: string | undefined, parentModel: string, env: EnvLike): string {
   if (!wanted || wanted.toLowerCase() === "inherit") return parentModel;
   const aliased = claudeAlias(wanted, env);
   if (aliased === undefined) return wanted;
@@ -48,9 +53,5 @@ export function defaultModelResolver(env: EnvLike = process.env): ModelResolver 
  * own model is a Claude model; otherwise the hook asks the run's model, since its provider may
  * serve no Claude model. CLAUDE_CODE_SUBAGENT_MODEL is for sub-agents and does not count here. */
 export function resolveHookModel(setting: string | undefined, runModel: string, env: EnvLike = process.env): string {
-  const wanted = setting?.trim() || env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || "haiku";
-  if (wanted.toLowerCase() === "inherit") return runModel;
-  const aliased = claudeAlias(wanted, env);
-  if (aliased === undefined) return wanted;
-  return /claude/i.test(runModel) ? aliased : runModel;
+  return modelAsked(setting?.trim() || env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || "haiku", runModel, env);
 }

@@ -51,6 +51,15 @@ export function parseHooksConfig(raw: unknown, file: string): { config: HooksCon
   return { config, diagnostics };
 }
 
+/** The `hooks` of a file's frontmatter (an agent file's, a SKILL.md's): the hooks that parse, none
+ * when there are none, and each problem said as one the `owner` ("agent", "skill") loads without. */
+export function frontmatterHooks(raw: unknown, file: string, owner: string): { config?: HooksConfig; diagnostics: HookDiagnostic[] } {
+  if (raw === undefined || raw === null) return { diagnostics: [] };
+  const parsed = parseHooksConfig(raw, file);
+  const diagnostics = parsed.diagnostics.map((d) => ({ ...d, message: `${d.message}; the ${owner} loads without it` }));
+  return Object.keys(parsed.config).length > 0 ? { config: parsed.config, diagnostics } : { diagnostics };
+}
+
 /** Hooks of several settings files together, in the order given: every scope's hooks run. */
 export function mergeHooksConfigs(configs: readonly HooksConfig[]): HooksConfig {
   const merged: HooksConfig = {};

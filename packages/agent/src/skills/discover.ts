@@ -6,7 +6,7 @@ import { isMissingError, readConfigDir, readConfigText, statConfig } from "../co
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
-import { parseHooksConfig } from "../hooks/parse-config.ts";
+import { frontmatterHooks } from "../hooks/parse-config.ts";
 import { booleanField, hintField, textField, toolListField } from "./frontmatter-fields.ts";
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
@@ -111,11 +111,9 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   } else if (agent) {
     diagnostics.push({ file, key: "agent", message: `Ignored: agent chooses the sub-agent of a skill with context: fork, and this skill runs in the conversation.` });
   }
-  if (data.hooks !== undefined && data.hooks !== null) {
-    const hooks = parseHooksConfig(data.hooks, file);
-    for (const d of hooks.diagnostics) diagnostics.push({ file, ...(d.key !== undefined && { key: d.key }), message: `${d.message}; the skill loads without it` });
-    if (Object.keys(hooks.config).length > 0) skill.hooks = hooks.config;
-  }
+  const hooks = frontmatterHooks(data.hooks, file, "skill");
+  diagnostics.push(...hooks.diagnostics);
+  if (hooks.config) skill.hooks = hooks.config;
   return skill;
 
   /** An optional field with a bad value is ignored, with a diagnostic; the skill still loads. */

@@ -1,6 +1,6 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
-import { parseHooksConfig } from "../hooks/parse-config.ts";
+import { frontmatterHooks } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
@@ -77,12 +77,9 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   if (typeof values.permissionMode === "string") agent.permissionMode = values.permissionMode as AgentDefinition["permissionMode"];
   if (typeof values.maxTurns === "number") agent.maxTurns = values.maxTurns;
   const warnings: AgentDiagnostic[] = [];
-  if (front.data.hooks !== undefined && front.data.hooks !== null) {
-    const parsed = parseHooksConfig(front.data.hooks, file);
-    warnings.push(...parsed.diagnostics.map((d) => ({ file, ...(d.key !== undefined && { key: d.key }), message: `${d.message}; the agent loads without it` })));
-    const hooks = asSubagentHooks(parsed.config);
-    if (Object.keys(hooks).length > 0) agent.hooks = hooks;
-  }
+  const hooks = frontmatterHooks(front.data.hooks, file, "agent");
+  warnings.push(...hooks.diagnostics);
+  if (hooks.config) agent.hooks = asSubagentHooks(hooks.config);
   return { ok: true, agent, warnings };
 }
 

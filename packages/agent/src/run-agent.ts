@@ -120,9 +120,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   } else {
     expanded = await expandCommandText(ctx, state, plan.text, plan.shellCommands === true);
   }
-  // "ultrathink" in a command's or skill's text asks for thinking as if the user had typed it (a
-  // forked skill's text is its sub-agent's task, not this run's prompt).
-  if (plan.kind === "send" && !fork && asksToThink(expanded.text)) ctx.asksToThink = true;
+  // "ultrathink" typed, or in a command's or skill's text as if the user had typed it (a forked
+  // skill's text is its sub-agent's task, not this run's prompt).
+  ctx.asksToThink = asksToThink(given.prompt) || (plan.kind === "send" && !fork && asksToThink(expanded.text));
   // A forked skill's text is its sub-agent's task: the model gets the typed prompt and the answer.
   const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;

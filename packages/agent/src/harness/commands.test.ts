@@ -185,6 +185,23 @@ test("\"ultrathink\" in a skill's or command's text turns thinking on for the ru
   assert.equal(provider.requests[0].thinking, undefined, "a prompt that does not ask");
 });
 
+test("\"ultrathink\" typed holds for every request of the main agent, not for its sub-agents'", async (t) => {
+  const project = await tempProject(t);
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_task", name: "Task", input: { description: "look", prompt: "Look around", subagent_type: "general-purpose" } }] },
+      { text: "Looked." },
+      { text: "Done." },
+    ],
+    { prompt: "ultrathink: what is slow here?" },
+  );
+  assert.deepEqual(
+    provider.requests.map((r) => r.thinking),
+    [{ budgetTokens: 31_999 }, undefined, { budgetTokens: 31_999 }],
+  );
+});
+
 test("a command's ! shell commands run first, through the gate, and their output takes their place", async (t) => {
   const project = await tempProject(t);
   await project.write(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nState:\n!`echo hello-from-shell`\nand !`touch NOT_ALLOWED`\nfor $ARGUMENTS.");

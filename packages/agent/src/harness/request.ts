@@ -3,7 +3,7 @@
 import type { ModelMessage, ModelRequest, ToolSchema } from "@harness/llm";
 import { assembleRequestContext } from "../context/assemble.ts";
 import type { Tool } from "../types.ts";
-import { asksToThink, withOutputLimits } from "./output-tokens.ts";
+import { withOutputLimits } from "./output-tokens.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Tools are long-lived objects; their schemas are built once. */
@@ -33,8 +33,7 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
   });
   const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
   if (assembled.tools.length > 0) request.tools = assembled.tools;
-  // Thinking turned on by the settings, or for the main agent by the prompt's "ultrathink" (typed,
-  // or in the command's or skill's text).
-  const thinkingOn = ctx.setup.settings.alwaysThinkingEnabled === true || (!ctx.subagent && (ctx.asksToThink === true || asksToThink(options.prompt)));
+  // Thinking turned on by the settings, or for the main agent by its prompt (RunContext.asksToThink).
+  const thinkingOn = ctx.setup.settings.alwaysThinkingEnabled === true || ctx.asksToThink === true;
   return { request: withOutputLimits(request, options, thinkingOn), prefixTokens: assembled.prefixTokens };
 }

@@ -57,7 +57,7 @@ export type RunContext = {
   /** A sub-agent's run: SubagentStop instead of Stop, no prompt hooks, no sub-agents of its own. */
   subagent: boolean;
   /** The main run's prompt asks for thinking: "ultrathink" in what the user typed, or in the text
-   * of the command or skill it expands to (set once expanded). */
+   * of the command or skill it expands to (set once expanded; a sub-agent's context has none). */
   asksToThink?: boolean;
   maxTurns: number;
   notice: NoticeSink;

@@ -1,8 +1,8 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
 import { mergeHooksConfigs } from "../hooks/parse-config.ts";
-import { identityOf, runHooks, selectHooks } from "../hooks/run-hooks.ts";
-import type { HookEvaluator, HookEventName, HookInputFor, HookMatcherGroup, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
+import { runHooks } from "../hooks/run-hooks.ts";
+import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
 
@@ -74,21 +74,18 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
-      const current = fired.size > 0 ? withoutFired(config, fired) : config;
-      for (const hook of selectHooks(current, event, input)) if (hook.once) fired.add(identityOf(hook));
-      const result = await runHooks(current, event, input, { projectDir: o.projectDir, cwd: o.cwd, signal, ...(env && { env }), ...(o.evaluate && { evaluate: o.evaluate }), ...(o.background && { background: o.background }) });
+      const result = await runHooks(config, event, input, {
+        projectDir: o.projectDir,
+        cwd: o.cwd,
+        signal,
+        onceRan: fired,
+        ...(env && { env }),
+        ...(o.evaluate && { evaluate: o.evaluate }),
+        ...(o.background && { background: o.background }),
+      });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;
     },
   };
 }
 
-/** `config` without the `once` hooks that have run. */
-function withoutFired(config: HooksConfig, fired: ReadonlySet<string>): HooksConfig {
-  const left: HooksConfig = {};
-  for (const [event, groups] of Object.entries(config) as [HookEventName, HookMatcherGroup[]][]) {
-    const kept = groups.map((group) => ({ ...group, hooks: group.hooks.filter((hook) => !(hook.once && fired.has(identityOf(hook)))) })).filter((group) => group.hooks.length > 0);
-    if (kept.length > 0) left[event] = kept;
-  }
-  return left;
-}

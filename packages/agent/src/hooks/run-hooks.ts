@@ -42,8 +42,10 @@ export async function runHooks<E extends HookEventName>(
   input: HookInputFor<E>,
   opts: RunHooksOptions,
 ): Promise<HookResult> {
-  const hooks = selectHooks(config, event, input);
+  const ran = opts.onceRan;
+  const hooks = ran ? selectHooks(config, event, input).filter((hook) => !(hook.once && ran.has(identityOf(hook)))) : selectHooks(config, event, input);
   if (hooks.length === 0) return combineEffects([], []);
+  if (ran) for (const hook of hooks) if (hook.once) ran.add(identityOf(hook));
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
   for (const hook of hooks) if (hook.type === "command" && hook.async) startInBackground(hook, event, stdin, env, opts);

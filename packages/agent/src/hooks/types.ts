@@ -220,6 +220,9 @@ export type RunHooksOptions = {
   env?: Record<string, string>;
   /** Gives prompt and agent hooks their model's verdict; without it they fail (a user notice). */
   evaluate?: HookEvaluator;
+  /** The `once` hooks that have run (by identity, see identityOf): they are skipped, and those that
+   * run now are added. Without it a `once` hook runs every time. */
+  onceRan?: Set<string>;
   /** Where async command hooks report once they finish, long after runHooks resolved: their
    * context for the model and their messages for the user. `signal` kills them (the session
    * ends); the run's own signal does not. Without it they run all the same, unheard. */

@@ -2,31 +2,20 @@
 // terminal, against a real server process and the fake Anthropic server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createServer, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
-import { startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
+import { startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
-let dataDir: string;
+let stop: () => Promise<void>;
 
 before(async () => {
-  fake = await startFakeAnthropic();
-  dataDir = mkdtempSync(join(tmpdir(), "harness-chat-tty-"));
-  server = await startHarnessServer({
-    dataDir,
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
-  });
+  ({ fake, server, stop } = await startChatServer("harness-chat-tty-"));
 });
-after(async () => {
-  await server.stop();
-  await fake.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => stop());
 
 /** A chat on session `sessionId` whose standard input is a terminal the test types into. */
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) {

@@ -8,29 +8,18 @@ import { createServer, type Socket } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startFakeAnthropic, startHarnessServer, toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const bin = join(root, "packages/cli/bin/harness");
+import { startHarnessServer, toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+import { bin, root, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
 let dataDir: string;
+let stop: () => Promise<void>;
 
 before(async () => {
-  fake = await startFakeAnthropic();
-  dataDir = mkdtempSync(join(tmpdir(), "harness-chat-"));
-  server = await startHarnessServer({
-    dataDir,
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
-  });
+  ({ fake, server, dataDir, stop } = await startChatServer("harness-chat-"));
 });
-after(async () => {
-  await server.stop();
-  await fake.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => stop());
 
 type Result = { code: number | null; stdout: string; stderr: string };
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FakeAnthropic } from "@harness/test-utils";
+import { startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
 export const bin = join(root, "packages/cli/bin/harness");
@@ -59,4 +59,25 @@ export function tempDir(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** A real server process on the fake Anthropic server (no retries), with a data directory of its
+ * own, for the chat's tests; `stop` ends both and removes the directory. */
+export async function startChatServer(prefix: string): Promise<{ fake: FakeAnthropic; server: HarnessProcess; dataDir: string; stop(): Promise<void> }> {
+  const fake = await startFakeAnthropic();
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const server = await startHarnessServer({
+    dataDir,
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
+  });
+  return {
+    fake,
+    server,
+    dataDir,
+    async stop() {
+      await server.stop();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -156,3 +156,13 @@ test("a BASH_MAX_OUTPUT_LENGTH or CLAUDE_CODE_API_KEY_HELPER_TTL_MS that is no w
   assert.match(stderr, /CLAUDE_CODE_API_KEY_HELPER_TTL_MS must be a whole number of milliseconds, got "5min"/);
   assert.equal(fake.requests.length, 0);
 });
+
+test("an alwaysThinkingEnabled that is no true or false is named, and thinking stays off", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }] }));
+  const dir = tempDir(t);
+  const home = homeWith(t, { alwaysThinkingEnabled: "yes" });
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: home }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /settings\.json.*alwaysThinkingEnabled/);
+  assert.equal(fake.requests[0].body.thinking, undefined);
+});

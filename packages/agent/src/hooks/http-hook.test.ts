@@ -71,6 +71,21 @@ describe("http hooks", () => {
     assert.deepEqual(result.additionalContext, ["Remember: the staging database is read-only."]);
   });
 
+  test("an answer that is no valid hook output, or far too long, is read as a command's would be", async () => {
+    answers.set("/odd", { body: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "maybe" } }) });
+    const odd = await runHooks(on(hook("/odd")), "PreToolUse", input, opts());
+    assert.equal(odd.permissionDecision, undefined);
+    assert.equal(odd.blocked, false);
+    assert.match(odd.userMessages[0]!, /printed invalid JSON output, ignored: hookSpecificOutput\.permissionDecision/);
+
+    answers.set("/huge", { body: "x".repeat(3 * 1024 * 1024) });
+    const config: HooksConfig = { UserPromptSubmit: [{ hooks: [hook("/huge")] }] };
+    const huge = await runHooks(config, "UserPromptSubmit", { session_id: "s1", transcript_path: "/t", hook_event_name: "UserPromptSubmit", prompt: "go" }, opts());
+    assert.equal(huge.additionalContext.length, 1);
+    assert.ok(huge.additionalContext[0]!.length < 11_000, "cut to the hook text limit");
+    assert.match(huge.additionalContext[0]!, /\[Hook output truncated: /);
+  });
+
   test("an error status, a redirect, a refused connection and a timeout tell the user and block nothing", async () => {
     answers.set("/broken", { status: 500, body: "database down" });
     answers.set("/moved", { status: 302, headers: { location: "http://elsewhere.example/" } });

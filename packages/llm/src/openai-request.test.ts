@@ -164,3 +164,21 @@ test("a stored reasoning block goes back only in the two fields such servers use
   const fair = chatCompletionsRequest({ model: "m", messages: [messages[0]!, { role: "assistant", content: [{ type: "thinking", thinking: "ok", signature: "openai-compatible:reasoning" }, { type: "text", text: "hello" }] }] }, { maxTokensField: "max_tokens" }).messages;
   assert.deepEqual(fair[1], { role: "assistant", content: "hello", reasoning: "ok" });
 });
+
+test("a thinking budget reaches a reasoning model as reasoning_effort; other models are not sent a field they may refuse", () => {
+  const effortOf = (model: string, extra: Partial<ModelRequest>) =>
+    chatCompletionsRequest({ model, messages: [{ role: "user", content: "ultrathink: why?" }], ...extra }, { maxTokensField: "max_tokens" }).reasoning_effort;
+  // "ultrathink" asks for 31,999 tokens: the highest level every reasoning model takes.
+  assert.equal(effortOf("gpt-5", { thinking: { budgetTokens: 31_999 } }), "high");
+  assert.equal(effortOf("openai/o4-mini", { thinking: { budgetTokens: 4_000 } }), "low");
+  assert.equal(effortOf("o3", { thinking: { budgetTokens: 10_000 } }), "medium");
+  assert.equal(effortOf("gpt-oss-120b", { thinking: { budgetTokens: 20_000 } }), "high");
+  for (const model of ["gpt-4o", "gpt-4.1-mini", "deepseek-chat", "gpt-5-chat-latest", "llama3"]) {
+    assert.equal(effortOf(model, { thinking: { budgetTokens: 31_999 } }), undefined, model);
+  }
+  // A budget of 0 turns thinking off; an effort asked for goes to any server as asked.
+  assert.equal(effortOf("gpt-5", { thinking: { budgetTokens: 0 }, effort: "high" }), undefined);
+  assert.equal(effortOf("llama3", { effort: "low" }), "low");
+  assert.equal(effortOf("gpt-5", { effort: "max" }), "max");
+  assert.equal(effortOf("gpt-5", {}), undefined);
+});

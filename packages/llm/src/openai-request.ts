@@ -4,6 +4,7 @@
 // mode refuses a tool call's follow-up without it, and reasoning of earlier turns with it).
 import type OpenAI from "openai";
 import { REASONING_SIGNATURE } from "./openai-stream-state.ts";
+import { adaptiveEffort } from "./thinking.ts";
 import type { ContentBlock, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultBlock } from "./types.ts";
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -37,9 +38,26 @@ export function chatCompletionsRequest(request: ModelRequest, options: ChatReque
   }
   const maxTokens = request.maxTokens ?? options.maxTokens;
   if (maxTokens !== undefined) params[options.maxTokensField] = maxTokens;
-  if (request.effort) params.reasoning_effort = request.effort;
+  const effort = reasoningEffort(request);
+  if (effort) params.reasoning_effort = effort;
   return params;
 }
+
+/** reasoning_effort: the effort the run asks for, sent to any server, as asked; or, for a model known
+ * to reason (OpenAI's o-series, GPT-5 but its chat models, gpt-oss), the level of a thinking budget ("ultrathink",
+ * `alwaysThinkingEnabled`, MAX_THINKING_TOKENS), read as the Claude models read it and at most
+ * "high", which every such model takes. Other servers may refuse the field, and a budget the user
+ * did not phrase as an effort must not break their runs. A budget of 0 is thinking off. */
+function reasoningEffort(request: ModelRequest): Params["reasoning_effort"] | undefined {
+  if (request.thinking && !(request.thinking.budgetTokens > 0)) return undefined;
+  if (request.effort && !request.thinking) return request.effort;
+  if (!request.thinking || !REASONS.test(request.model)) return request.effort;
+  const level = adaptiveEffort(request);
+  return level === "max" ? "high" : level;
+}
+
+/** Model ids that take reasoning_effort, with or without a gateway's prefix (openai/gpt-5). */
+const REASONS = /(?:^|[/.:])(?:o\d+(?:-mini|-pro)?(?=[-@:]|$)|gpt-5(?![.\d]*-chat)|gpt-oss)/;
 
 /** Tool results become `tool` messages, which must come right after the assistant's tool calls;
  * the rest of the user's blocks, and any images the tools returned (a tool message holds text

@@ -62,6 +62,22 @@ test("stream-json: every event of the run as a line of JSON, then the result", a
   assert.ok(lines.indexOf(started!) < lines.indexOf(completed!));
 });
 
+test("stream-json: the opening line lists the tools the model is offered, not those the settings or --disallowedTools deny outright", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude"));
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["WebFetch", "Bash(rm:*)"] } }));
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--disallowedTools", "WebSearch", "--output-format", "stream-json", "hi"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  const init = JSON.parse(stdout.split("\n")[0]!) as { tools: string[] };
+  const offered = (fake.requests[0]!.body.tools as { name: string }[]).map((tool) => tool.name);
+  assert.ok(!offered.includes("WebFetch") && !offered.includes("WebSearch") && offered.includes("Bash"), offered.join(", "));
+  assert.deepEqual(init.tools, offered);
+});
+
 test("stream-json: a run refused before it starts has no opening line, only the result, and no id to resume", async (t) => {
   const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--output-format", "stream-json", "hi"], {
     ANTHROPIC_API_KEY: "k",

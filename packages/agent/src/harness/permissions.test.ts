@@ -290,3 +290,19 @@ test("a recursive grep does not show the model a file a Read deny rule protects"
   assert.match(String(grep.content), /Reading \. and everything below it needs approval: the deny rule "Read\(\.\/\.env\)"/);
   assert.doesNotMatch(JSON.stringify(provider.requests), /sk-live-123/);
 });
+
+test("a tool-wide deny rule takes the tool away from the model: it is neither offered nor listed as ready, and a call of it by name runs nothing", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { deny: ["WebFetch", "Agent", "Bash(rm:*)", "Edit"] } });
+  let ready: string[] = [];
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_w", name: "WebFetch", input: { url: "http://127.0.0.1:9/", prompt: "p" } }] }, { text: "ok" }], {
+    onReady: (info) => (ready = info.tools),
+  });
+  const offered = (provider.requests[0].tools ?? []).map((tool) => tool.name);
+  assert.ok(!offered.includes("WebFetch") && !offered.includes("Task") && !offered.includes("Edit"), `offered ${offered.join(", ")}`);
+  assert.ok(offered.includes("Bash") && offered.includes("Write"), "a rule with a specifier, or one that only covers a tool through Edit's group, leaves it offered");
+  assert.deepEqual(ready, offered);
+  const [result] = firstResults(provider.requests);
+  assert.equal(result.is_error, true);
+  assert.match(JSON.stringify(result.content), /Unknown tool: WebFetch/);
+});

@@ -6,6 +6,7 @@ import { createNestedMemory, type NestedMemory } from "../context/nested-memory.
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
+import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
@@ -99,7 +100,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     if (skill.hooks && !skill.fork) ctx.hooks.add(skill.hooks);
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
-  const tools = options.tools ?? defaultTools(setup, activate);
+  const tools = offered(options.tools ?? defaultTools(setup, activate), permissions);
   const ctx: RunContext = {
     ...base,
     tools,
@@ -129,8 +130,11 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   const mode = wanted === "bypassPermissions" && parent.permissions.bypassDisabled ? parent.permissions.mode : wanted;
   const permissions = { ...parent.permissions, mode, subagent: true };
   // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
-  const tools = (options.tools ?? []).map((tool) =>
-    tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice), [], parent.setup.sessionId) : tool,
+  const tools = offered(
+    (options.tools ?? []).map((tool) =>
+      tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice), [], parent.setup.sessionId) : tool,
+    ),
+    permissions,
   );
   const ctx: RunContext = {
     options,
@@ -158,6 +162,12 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     ...(parent.hookAgent && { hookAgent: parent.hookAgent }),
   };
   return ctx;
+}
+
+/** `tools` but those a tool-wide deny rule names (`WebFetch`, `mcp__server`): as in Claude Code the
+ * model is not offered them at all, and a call of one by name finds no such tool. */
+function offered(tools: Tool[], permissions: PermissionContext): Tool[] {
+  return tools.filter((tool) => !wholeToolDenial(permissions, tool.name));
 }
 
 /** The model behind the prompt and agent hooks of the run `ctx()` (read when a hook asks: the

@@ -54,12 +54,13 @@ test("in a git repository the snapshot is taken once per conversation and shown 
 test("the project root is the nearest directory with .git: its .claude settings apply in a subdirectory", async (t) => {
   const project = await tempProject(t);
   await fs.mkdir(path.join(project.root, ".git"));
-  await project.settings({ permissions: { deny: ["Read"] } });
+  await project.settings({ permissions: { deny: ["Read(**/file.txt)", "WebFetch"] } });
   await project.write("pkg/inner/file.txt", "x\n");
   const { provider } = await runInProject(project, [{ toolCalls: [{ name: "Read", input: { file_path: "file.txt" } }] }, { text: "ok" }], {
     cwd: path.join(project.root, "pkg", "inner"),
   });
-  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /denied by the deny rule \\"Read\\"/);
+  assert.match(JSON.stringify(provider.requests[1].messages.at(-1)), /denied by the deny rule \\"Read\(\*\*\/file\.txt\)\\"/);
+  assert.ok(!provider.requests[0].tools?.some((tool) => tool.name === "WebFetch"), "the tool the project denies outright is not offered");
 });
 
 test("a subdirectory with a .claude of its own (a monorepo's package) is its own project: its settings, hooks and commands apply", async (t) => {

@@ -6,6 +6,7 @@ import { TASK_TOOL_NAME, type SubagentSpawner } from "../subagents/task-tool.ts"
 import type { AgentDefinition } from "../subagents/types.ts";
 import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { RunAgentOptions, RunAgentResult, Tool } from "../types.ts";
+import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { subagentModelResolver } from "./model.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -27,7 +28,7 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
         const why = parent.permissions.mode === "plan" ? "while the conversation is in plan mode" : agent.source === "project" ? "a project's agent file cannot choose it" : "the settings turned it off";
         parent.notice("warning", `The agent ${agent.name} runs in ${mode} mode, not ${dropped}: ${why}.`);
       }
-      const missing = unknownTools(agent, parent.tools);
+      const missing = unknownTools(agent, parent.tools).filter((name) => !wholeToolDenial(parent.permissions, name));
       if (missing.length > 0) {
         parent.notice("warning", `The agent ${agent.name} (${agent.file ?? "built-in"}) lists tools this run does not have, and runs without them: ${missing.join(", ")}. Tool names are case-sensitive, such as Read, Grep, Bash.`);
       }
@@ -38,7 +39,8 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
 
 /** The names in `agent`'s tools that name none of the run's tools (a typo, "read" for Read, a
  * permission rule such as Bash(git:*), a tool of an MCP server that is not connected). Task and
- * ExitPlanMode, which only the main agent has, are left out of the count. */
+ * ExitPlanMode, which only the main agent has, are left out of the count; the caller leaves out the
+ * tools a deny rule took away. */
 function unknownTools(agent: AgentDefinition, tools: readonly Tool[]): string[] {
   const names = new Set(tools.map((tool) => tool.name));
   return (agent.tools ?? []).filter((name) => !names.has(name) && name !== TASK_TOOL_NAME && name !== EXIT_PLAN_MODE_TOOL_NAME);

@@ -2,7 +2,7 @@ import { compileCommandPattern } from "./command-pattern.ts";
 import type { CommandMatcher } from "./command-pattern.ts";
 import { compilePathPattern } from "./path-pattern.ts";
 import type { PathMatcher } from "./path-pattern.ts";
-import { ruleCoversTool } from "./tool-names.ts";
+import { ruleCoversTool, ruleNamesTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionRule } from "./types.ts";
 
 /** What a rule's specifier is matched against, by tool kind. */
@@ -25,6 +25,12 @@ export function findRule(rules: readonly PermissionRule[], tool: string, target:
 /** Whether any rule in `rules` covers `tool` (with or without a specifier). */
 export function anyRuleFor(rules: readonly PermissionRule[], tool: string): boolean {
   return rules.some((rule) => ruleCoversTool(rule.tool, tool));
+}
+
+/** The tool-wide deny rule (`WebFetch`, `mcp__server`) that names `tool` itself, if any: the model
+ * is not offered such a tool at all (see ruleNamesTool). */
+export function wholeToolDenial(ctx: PermissionContext, tool: string): PermissionRule | undefined {
+  return ctx.rules.deny.find((rule) => rule.specifier === undefined && ruleNamesTool(rule.tool, tool));
 }
 
 function specifierMatches(rule: PermissionRule, target: RuleTarget, ctx: PermissionContext): boolean {

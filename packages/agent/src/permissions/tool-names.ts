@@ -43,6 +43,16 @@ export function ruleCoversTool(ruleTool: string, callTool: string): boolean {
   return false;
 }
 
+/** Whether a rule naming `ruleTool` names the tool `toolName` itself (Agent and Task alike, an MCP
+ * server's or wildcard rule its tools), not through the groups Edit and Read stand for. A tool-wide
+ * deny rule that names a tool so takes it out of what the model is offered, as in Claude Code. */
+export function ruleNamesTool(ruleTool: string, toolName: string): boolean {
+  const rule = canonicalToolName(ruleTool);
+  const tool = canonicalToolName(toolName);
+  if (rule === tool) return true;
+  return rule.startsWith("mcp__") && tool.startsWith("mcp__") && mcpRuleCovers(rule, tool);
+}
+
 /** `mcp__server` covers every tool of the server; `mcp__server__*` (any `*` wildcard) matches names. */
 function mcpRuleCovers(rule: string, call: string): boolean {
   if (rule.includes("*")) {

@@ -236,7 +236,10 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       if (outcome.stopReason === "max_tokens") {
         ctx.notice("warning", "The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
       }
-      if (takeSteering(ctx, state) || (await stopHookContinues(ctx, state))) continue;
+      const goesOn = takeSteering(ctx, state) || (await stopHookContinues(ctx, state));
+      // A cancel while the Stop hooks ran (they are killed) ends the run as cancelled, not done.
+      if (signal.aborted) return finish(state, "aborted");
+      if (goesOn) continue;
       return finish(state, "end_turn");
     }
     for (const call of calls) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
-import { waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
+import { processGone, waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { createAgentResources, resourceInternals } from "./resources.ts";
 
@@ -424,6 +424,21 @@ test("an async hook lets the run go on, and what it says reaches the model with 
   const warnings = second.events.filter((e) => e.type === "notice" && e.level === "warning").map((e) => (e as { message: string }).message);
   assert.equal(warnings.length, 1);
   assert.match(warnings[0]!, /PostToolUse hook `.*lint\.sh"` failed with exit code 1: eslint is not installed/);
+});
+
+test("a run cancelled while its Stop hook runs ends cancelled, and the hook's process is killed", async (t) => {
+  const project = await tempProject(t);
+  const stop = await project.hook("stop.sh", `echo $$ > "$CLAUDE_PROJECT_DIR/stop.pid"\nsleep 30\necho '{"decision":"block","reason":"Not yet."}'`);
+  await project.settings({ hooks: { Stop: hookGroup(stop) } });
+  const controller = new AbortController();
+  const running = runInProject(project, [{ text: "Done." }, { text: "never asked" }], { signal: controller.signal });
+  const pid = await waitFor(async () => Number((await project.read("stop.pid").catch(() => "")).trim()) || undefined, "the Stop hook to start");
+  controller.abort();
+  const { result, provider } = await running;
+
+  assert.equal(result.stopReason, "aborted");
+  assert.equal(provider.requests.length, 1);
+  assert.ok(await waitFor(() => processGone(pid).then((gone) => gone || undefined), "the hook's process to end", 5_000));
 });
 
 test("StopFailure hooks hear of a turn that a failed model request ended, matched on the kind of failure", async (t) => {

@@ -168,3 +168,13 @@ test("an agent file's bad Stop hook is named as the file says it (Stop), and a b
   assert.deepEqual(parsed.warnings.map((w) => w.key), ["hooks.SubagentStop", "hooks.Stop[1].hooks[0].command"]);
   assert.deepEqual(parsed.agent.hooks, { SubagentStop: [{ hooks: [{ type: "command", command: "./check.sh" }] }] }, "its good Stop hook runs as SubagentStop");
 });
+
+test("an agent file's hooks of events that never fire while a sub-agent runs (SessionStart, UserPromptSubmit, SessionEnd, StopFailure) are named and left out", () => {
+  const group = "    - hooks:\n        - type: command\n          command: ./x.sh\n";
+  const events = ["SessionStart", "UserPromptSubmit", "SessionEnd", "StopFailure", "PreToolUse"];
+  const parsed = parseAgentFile(`---\nname: a\ndescription: d\nhooks:\n${events.map((e) => `  ${e}:\n${group}`).join("")}---\nBody.\n`, "/a.md", "project");
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.warnings.map((w) => w.key), ["hooks.SessionStart", "hooks.UserPromptSubmit", "hooks.SessionEnd", "hooks.StopFailure"]);
+  assert.match(parsed.warnings[0]!.message, /SessionStart.*only while the agent runs as a sub-agent/);
+  assert.deepEqual(Object.keys(parsed.agent.hooks ?? {}), ["PreToolUse"]);
+});

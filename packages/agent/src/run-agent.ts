@@ -129,7 +129,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
-  const attached = fork ? [await forkedSkillAnswer(ctx, state, fork, expanded.text), ...resourced.images] : [...expanded.images, ...resourced.images];
+  const attached = fork ? [await forkedSkillAnswer(ctx, state, fork, expanded), ...resourced.images] : [...expanded.images, ...resourced.images];
   release?.();
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.
@@ -148,7 +148,7 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions): Promis
   state.model = ctx.model;
   try {
     if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
-    state.messages = withUserText(state.messages, options.prompt, await subagentStartContext(ctx));
+    state.messages = withUserText(state.messages, options.prompt, [...(options.forkedSkill?.images ?? []), ...(await subagentStartContext(ctx))]);
     return options.signal.aborted ? finish(state, "aborted") : await runLoop(ctx, state);
   } catch (error) {
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,7 +5,7 @@ import type { TranscriptEntry } from "./compaction/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { PermissionMode } from "./permissions/types.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
-import type { SubagentOutput, SubagentRequest } from "./subagents/types.ts";
+import type { ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState } from "./tools/state.ts";
 
 export type ToolContext = {
@@ -174,6 +174,9 @@ export type RunAgentOptions = {
   sessionId?: string;
   /** Set by the sub-agent spawner on a sub-agent's run: its id and type, for its hooks. */
   agent?: { id: string; type: string };
+  /** Set by the sub-agent spawner on a forked skill's sub-agent: the images that go with its task,
+   * the skill's hooks and whether it asks for thinking. */
+  forkedSkill?: ForkedSkillTask;
   /** Awaited before anything in the run (or its sub-agents) may change files: a tool that is not
    * `readOnly`, a hook's command. It may be called more than once, and concurrently; a rejection
    * does not stop the run. A runner takes its file checkpoint there, so that a run that only reads

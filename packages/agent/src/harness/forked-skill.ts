@@ -5,19 +5,25 @@ import type { TextBlock } from "@harness/llm";
 import { isForked, runForkedSkill } from "../skills/fork.ts";
 import type { Skill } from "../skills/types.ts";
 import { addUsage } from "../usage.ts";
+import type { ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
-/** Runs the skill's `task` (its prompt, made ready) in its sub-agent and returns what the model
- * is given with the typed prompt: the sub-agent's answer, or why there is none. */
-export async function forkedSkillAnswer(ctx: RunContext, state: RunState, fork: { skill: Skill; args: string }, task: string): Promise<TextBlock> {
+/** Runs the skill's `task` (its prompt, made ready, with the images its mentions read) in its
+ * sub-agent and returns what the model is given with the typed prompt: the sub-agent's answer, or
+ * why there is none. */
+export async function forkedSkillAnswer(ctx: RunContext, state: RunState, fork: { skill: Skill; args: string }, task: ExpandedText): Promise<TextBlock> {
   const { skill, args } = fork;
   const spawner = ctx.spawner;
-  if (!isForked(skill) || !spawner) return { type: "text", text: task };
+  if (!isForked(skill) || !spawner) return { type: "text", text: task.text };
   const toolUseId = `toolu_skill_${randomUUID().replaceAll("-", "")}`;
   state.emit({ type: "tool.started", toolName: "Skill", toolUseId, input: { skill: skill.name, ...(args && { args }) } });
-  const output = await runForkedSkill(skill, task, ctx.setup.agents, (request) =>
-    spawner(request, { cwd: ctx.setup.cwd, signal: ctx.options.signal, toolUseId }),
+  const output = await runForkedSkill(
+    skill,
+    task.text,
+    ctx.setup.agents,
+    (request) => spawner(request, { cwd: ctx.setup.cwd, signal: ctx.options.signal, toolUseId }),
+    task.images,
   );
   if (output.usage) addUsage(state.usage, output.usage);
   state.emit({ type: "tool.completed", toolUseId, output: output.content, isError: output.isError === true });

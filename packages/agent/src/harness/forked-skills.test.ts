@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
+import { TEST_PNG_BASE64 } from "@harness/test-utils";
 import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
 
@@ -143,4 +144,53 @@ test("${CLAUDE_SESSION_ID} in a custom command is the conversation's id too: com
   const invoked = await runInProject(project, [{ toolCalls: [{ id: "toolu_s", name: "Skill", input: { skill: "log", args: "the fix" } }] }, { text: "ok" }], { sessionId: "sess-45" });
   const [result] = resultsIn(withoutCacheMarks(invoked.provider.requests[1]!.messages).at(-1));
   assert.match(String(result!.content), /Append to logs\/sess-45\.md about the fix/);
+});
+
+test("a picture the typed prompt of a forked skill names reaches its sub-agent, typed or invoked by the model", async (t) => {
+  const project = await tempProject(t);
+  await withSkill(project, "context: fork");
+  await project.write("logo.png", Buffer.from(TEST_PNG_BASE64, "base64"));
+  const typed = await runInProject(project, [{ text: "A logo." }, { text: "Done." }], { prompt: "/research @logo.png" });
+  const invoked = await runInProject(project, [{ toolCalls: [{ id: "toolu_skill", name: "Skill", input: { skill: "research", args: "@logo.png" } }] }, { text: "A logo." }, { text: "Done." }]);
+  for (const task of [typed.provider.requests[0]!, invoked.provider.requests[1]!]) {
+    const blocks = withoutCacheMarks(task.messages)[0]!.content as { type: string; source?: { data: string } }[];
+    assert.ok(Array.isArray(blocks) && blocks.some((b) => b.type === "image" && b.source?.data === TEST_PNG_BASE64), JSON.stringify(blocks).slice(0, 300));
+  }
+});
+
+test("a forked skill's own hooks run while its sub-agent does (its Stop hooks as SubagentStop), not for the conversation", async (t) => {
+  const project = await tempProject(t);
+  const log = `${project.root}/hooks.log`;
+  const hook = await project.hook("log.sh", `input=$(cat)\nprintf '%s\\n' "$input" >> "${log}"`);
+  await withSkill(project, `context: fork\nhooks:\n  PreToolUse:\n    - matcher: Glob\n      hooks:\n        - type: command\n          command: '${hook}'\n  Stop:\n    - hooks:\n        - type: command\n          command: '${hook}'`);
+  const { result } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_sub_glob", name: "Glob", input: { pattern: "*.ts" } }] },
+      { text: "Nothing found." },
+      { toolCalls: [{ id: "toolu_main_glob", name: "Glob", input: { pattern: "*.md" } }] },
+      { text: "Done." },
+    ],
+    { prompt: "/research the parser" },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  const inputs = (await project.read("hooks.log")).trim().split("\n").map((line) => JSON.parse(line) as { hook_event_name: string; tool_use_id?: string });
+  assert.deepEqual(inputs.map((i) => [i.hook_event_name, i.tool_use_id]), [["PreToolUse", "toolu_sub_glob"], ["SubagentStop", undefined]]);
+});
+
+test("\"ultrathink\" in a forked skill turns thinking on for its sub-agent; in a skill the model loads, for the rest of the run", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/deep/SKILL.md", "---\nname: deep\ndescription: Looks deeply.\ncontext: fork\n---\nultrathink about $ARGUMENTS.");
+  await project.write(".claude/skills/calm/SKILL.md", "---\nname: calm\ndescription: Looks calmly.\n---\nUltrathink about $ARGUMENTS, then answer.");
+  const forked = await runInProject(project, [{ text: "Found it." }, { text: "Done." }], { prompt: "/deep the cache" });
+  assert.deepEqual(
+    forked.provider.requests.map((r) => r.thinking),
+    [{ budgetTokens: 31_999 }, undefined],
+    "the sub-agent thinks; the conversation, which did not ask, does not",
+  );
+  const loaded = await runInProject(project, [{ toolCalls: [{ id: "toolu_skill", name: "Skill", input: { skill: "calm", args: "the cache" } }] }, { text: "Done." }]);
+  assert.deepEqual(
+    loaded.provider.requests.map((r) => r.thinking),
+    [undefined, { budgetTokens: 31_999 }],
+  );
 });

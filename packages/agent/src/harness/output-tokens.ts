@@ -19,10 +19,7 @@ export function thinkingTokensSetting(env: Env): EnvSetting {
  * settings' `alwaysThinkingEnabled`, or `ultrathink` in the prompt. */
 export const DEFAULT_THINKING_BUDGET = 31_999;
 
-/** Whether a prompt asks for thinking as Claude Code reads it: the word "ultrathink". */
-export function asksToThink(prompt: string): boolean {
-  return /\bultrathink\b/i.test(prompt);
-}
+export { asksToThink } from "../ultrathink.ts";
 
 /** The request's max_tokens and thinking: the run's own thinking or effort wins over
  * MAX_THINKING_TOKENS (a session that chose an effort keeps it), which wins over thinking turned

@@ -33,7 +33,7 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
   });
   const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
   if (assembled.tools.length > 0) request.tools = assembled.tools;
-  // Thinking turned on by the settings, or for the main agent by its prompt (RunContext.asksToThink).
+  // Thinking turned on by the settings, or by what the run was asked (RunContext.asksToThink).
   const thinkingOn = ctx.setup.settings.alwaysThinkingEnabled === true || ctx.asksToThink === true;
   return { request: withOutputLimits(request, options, thinkingOn), prefixTokens: assembled.prefixTokens };
 }

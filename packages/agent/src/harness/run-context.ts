@@ -23,9 +23,10 @@ import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
 import { transcriptFile } from "../hooks/transcript-file.ts";
 import { toolUsesOf } from "../transcript.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext } from "../types.ts";
+import { asksToThink } from "../ultrathink.ts";
 import { addUsage, emptyUsage } from "../usage.ts";
 import type { Usage } from "@harness/protocol";
-import { mergeHooksConfigs } from "../hooks/parse-config.ts";
+import { asSubagentHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
 import type { HookEvaluator, HooksConfig } from "../hooks/types.ts";
 import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
 import { expandCommandText } from "./command-text.ts";
@@ -57,8 +58,9 @@ export type RunContext = {
   skills: string;
   /** A sub-agent's run: SubagentStop instead of Stop, no prompt hooks, no sub-agents of its own. */
   subagent: boolean;
-  /** The main run's prompt asks for thinking: "ultrathink" in what the user typed, or in the text
-   * of the command or skill it expands to (set once expanded; a sub-agent's context has none). */
+  /** The run asks for thinking: "ultrathink" in what the user typed, or in the text of the command
+   * or skill it expands to (set once expanded), or of a skill the model loads; for a sub-agent,
+   * only in its forked skill's text or a skill it loads (it does not inherit the main run's). */
   asksToThink?: boolean;
   maxTurns: number;
   notice: NoticeSink;
@@ -95,9 +97,12 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
   // the model's Skill call), as in Claude Code: the tool gate holds this object, so the rules are
   // added to it in place.
   // Its hooks join the conversation's then too, for the rest of the run (a forked skill's work is
-  // its sub-agent's, which they do not reach).
+  // its sub-agent's, whose hooks they join instead).
+  // "ultrathink" in a skill the model loads turns thinking on for the rest of the run, as typed
+  // (a forked one's asks for its sub-agent's: see ForkedSkillTask).
   const activate = (skill: Skill) => {
     if (skill.hooks && !skill.fork) ctx.hooks.add(skill.hooks);
+    if (!skill.fork && asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
   const tools = offered(options.tools ?? defaultTools(setup, activate), permissions);
@@ -125,15 +130,22 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink, record: (model: string, usage: Usage) => void): RunContext {
-  const own = options.agent ? parent.setup.agents.find((agent) => agent.name === options.agent!.type)?.hooks : undefined;
+  const fromFile = options.agent ? parent.setup.agents.find((agent) => agent.name === options.agent!.type)?.hooks : undefined;
+  const fromSkill = options.forkedSkill?.hooks;
+  const own = fromFile && fromSkill ? mergeHooksConfigs([fromFile, fromSkill]) : (fromFile ?? fromSkill);
   const wanted = options.permissionMode ?? parent.permissions.mode;
   const mode = wanted === "bypassPermissions" && parent.permissions.bypassDisabled ? parent.permissions.mode : wanted;
   const permissions = { ...parent.permissions, mode, subagent: true };
   // A skill the sub-agent invokes grants its allowed-tools to the sub-agent, not to its parent.
+  // It has no sub-agents of its own, so a skill it loads (forked or not) works in its
+  // conversation: the skill's hooks join its hooks, and "ultrathink" in it turns its thinking on.
+  const onSkill = (skill: Skill) => {
+    if (skill.hooks) ctx.hooks.add(asSubagentHooks(skill.hooks));
+    if (asksToThink(skill.body)) ctx.asksToThink = true;
+    return grantSkill(permissions, skill, parent.setup.projectRoot, notice);
+  };
   const tools = offered(
-    (options.tools ?? []).map((tool) =>
-      tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, (skill) => grantSkill(permissions, skill, parent.setup.projectRoot, notice), [], parent.setup.sessionId) : tool,
-    ),
+    (options.tools ?? []).map((tool) => (tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, onSkill, [], parent.setup.sessionId) : tool)),
     permissions,
   );
   const ctx: RunContext = {
@@ -157,6 +169,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     environment: "",
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(parent.setup.skills) : "",
     subagent: true,
+    ...(options.forkedSkill?.asksToThink && { asksToThink: true }),
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     notice,
     ...(parent.hookAgent && { hookAgent: parent.hookAgent }),

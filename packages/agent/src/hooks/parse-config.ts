@@ -60,6 +60,14 @@ export function frontmatterHooks(raw: unknown, file: string, owner: string): { c
   return Object.keys(parsed.config).length > 0 ? { config: parsed.config, diagnostics } : { diagnostics };
 }
 
+/** Hooks that run in a sub-agent (an agent file's, a forked skill's): their Stop hooks fire when it
+ * stops, which is SubagentStop to the settings' hooks, as in Claude Code. Moved once parsed, so
+ * that a mistake in one is named as the file has it (hooks.Stop[0]…). */
+export function asSubagentHooks(config: HooksConfig): HooksConfig {
+  const { Stop, ...rest } = config;
+  return Stop ? { ...rest, SubagentStop: [...(rest.SubagentStop ?? []), ...Stop] } : rest;
+}
+
 /** Hooks of several settings files together, in the order given: every scope's hooks run. */
 export function mergeHooksConfigs(configs: readonly HooksConfig[]): HooksConfig {
   const merged: HooksConfig = {};

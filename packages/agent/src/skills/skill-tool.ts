@@ -66,7 +66,7 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
         try {
           const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };
           if (forked && ctx.spawnSubagent) {
-            const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent);
+            const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent, ready.images);
             return output;
           }
           const { text, images } = ready;

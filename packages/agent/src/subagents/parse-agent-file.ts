@@ -1,6 +1,6 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
-import { frontmatterHooks } from "../hooks/parse-config.ts";
+import { asSubagentHooks, frontmatterHooks } from "../hooks/parse-config.ts";
 import type { HookEventName, HooksConfig } from "../hooks/types.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
@@ -102,13 +102,6 @@ function withoutIdleEvents(config: HooksConfig, file: string, warnings: AgentDia
     });
   }
   return Object.keys(kept).length > 0 ? kept : undefined;
-}
-
-/** An agent's own Stop hooks fire when it stops, which is SubagentStop to the settings' hooks.
- * Moved once parsed, so that a mistake in one is named as the file has it (hooks.Stop[0]…). */
-function asSubagentHooks(config: HooksConfig): HooksConfig {
-  const { Stop, ...rest } = config;
-  return Stop ? { ...rest, SubagentStop: [...(rest.SubagentStop ?? []), ...Stop] } : rest;
 }
 
 /** undefined means "every tool" (key absent, or "*" listed). */

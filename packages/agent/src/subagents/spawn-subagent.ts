@@ -68,6 +68,9 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       emit: (event) => emitToParent({ ...event, agentId, parentToolUseId }),
       agent: { id: agentId, type: agent.name },
     };
+    // The main run's options never carry a forked skill's part: only this request's counts.
+    delete options.forkedSkill;
+    if (request.forkedSkill) options.forkedSkill = request.forkedSkill;
     const maxTurns = agent.maxTurns ?? parent.maxTurns;
     if (maxTurns === undefined) delete options.maxTurns;
     else options.maxTurns = maxTurns;

@@ -1,7 +1,7 @@
 import type { Usage } from "@harness/protocol";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
-import type { ToolOutput } from "../types.ts";
+import type { ToolImageBlock, ToolOutput } from "../types.ts";
 
 /** Where a definition came from. Later sources override earlier ones by name:
  * built-in < user (`~/.claude/agents`) < project (`<root>/.claude/agents`). */
@@ -44,6 +44,17 @@ export type SubagentRequest = {
   /** The task for the sub-agent: its first and only user message. */
   prompt: string;
   agent: AgentDefinition;
+  /** What a forked skill gives its sub-agent besides the task (see ForkedSkillTask). */
+  forkedSkill?: ForkedSkillTask;
+};
+
+/** A forked skill's part in its sub-agent's run: the images its task's mentions read (they go with
+ * the task), its own hooks (which run while the sub-agent does, after the agent file's), and
+ * whether its text asks for thinking ("ultrathink"). */
+export type ForkedSkillTask = {
+  images?: ToolImageBlock[];
+  hooks?: HooksConfig;
+  asksToThink?: boolean;
 };
 
 /** The sub-agent's final reply as the Task call's tool_result, plus what it cost. `usage` is the sum

@@ -3,6 +3,7 @@
 // run reads from its configuration (settings, hooks, memory, skills, MCP…) is loaded first by
 // harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
 import type { ModelMessage, ModelRequest } from "@harness/llm";
+import { releaseArguments } from "./commands/shell-syntax.ts";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
 import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
@@ -76,7 +77,8 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
-  const failed = plan.kind === "send" ? () => withPrompt(state, plan.text) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
+  // A run that fails before its command's `!` commands run keeps its text with the arguments released.
+  const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
   const keyed = await withHelperKey(configured, setup.apiKeyHelper, state.model, setup.cwd);
   if (!keyed.ok) return finish(failed(), "error", keyed.error);

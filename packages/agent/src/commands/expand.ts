@@ -57,8 +57,9 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
 
   const command = sources.commands.find((candidate) => candidate.name === name);
   if (command) {
-    const expanded = withSessionId(substituteArguments(command.body, args, { names: command.argumentNames ?? [] }), sources.sessionId);
-    return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shellCommands(command.body) }, command);
+    const shells = shellCommands(command.body);
+    const expanded = withSessionId(substituteArguments(command.body, args, { names: command.argumentNames ?? [], hold: shells.length > 0 }), sources.sessionId);
+    return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shells }, command);
   }
   const builtin = builtinPrompt(name);
   if (builtin) return { kind: "command", name, prompt: builtin.prompt(args), shellCommands: [] };

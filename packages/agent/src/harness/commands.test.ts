@@ -295,3 +295,24 @@ test("an allowed-tools rule of a command or skill that does not parse is said, n
   ]);
   assert.equal(await project.exists("MARKED"), false);
 });
+
+test("a backtick or line break in a command's arguments stays in its ! command, whole, and arguments never make a ! command of their own", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/say.md", "---\nallowed-tools: Bash(echo:*), Bash(touch:*)\n---\nSaid: !`echo '$ARGUMENTS'`");
+  await project.write(".claude/commands/review.md", "---\nallowed-tools: Bash(echo:*), Bash(touch:*)\n---\nStatus: !`echo ok`\n!$ARGUMENTS");
+  const said = await runInProject(project, [{ text: "ok" }], { prompt: "/say the `x` flag\nand more" });
+  assert.equal(String(withoutCacheMarks(said.provider.requests[0].messages)[0].content), "Said: the `x` flag\nand more");
+
+  const review = await runInProject(project, [{ text: "ok" }], { prompt: "/review `touch planted`" });
+  assert.equal(await project.exists("planted"), false, "the argument did not run");
+  assert.equal(String(withoutCacheMarks(review.provider.requests[0].messages)[0].content), "Status: ok\n!`touch planted`");
+  assert.deepEqual(review.events.flatMap((e) => (e.type === "tool.started" ? [e.input?.command] : [])), ["echo ok"]);
+});
+
+test("a skill the model loads gets a backtick in its arguments whole in its ! command", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/skills/say/SKILL.md", "---\nname: say\ndescription: Says it.\nallowed-tools: Bash(echo:*)\n---\nSaid: !`echo '$ARGUMENTS'`");
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_skill", name: "Skill", input: { skill: "say", args: "a `b` c" } }] }, { text: "ok" }]);
+  const result = JSON.stringify(withoutCacheMarks(provider.requests[1].messages).at(-1));
+  assert.match(result, /Said: a `b` c/);
+});

@@ -6,6 +6,8 @@
 // Arguments are split like a shell would (quotes group words); a missing one becomes "".
 // When the body has no placeholder at all, the arguments are appended as "ARGUMENTS: …".
 
+import { holdArgument } from "../commands/shell-syntax.ts";
+
 /** Shell-like split: whitespace separates, '…' and "…" group, backslash escapes. `$VAR` stays
  * literal (nothing is expanded). Unbalanced quotes fall back to a plain whitespace split. */
 export function parseArguments(args: string): string[] {
@@ -47,10 +49,14 @@ export type SubstituteOptions = {
   names?: readonly string[];
   /** Append "\n\nARGUMENTS: <args>" when the body has no placeholder (default true). */
   appendIfNoPlaceholder?: boolean;
+  /** The body has `!` commands: every argument put in is held (holdArgument) until they are found,
+   * and the text must go through releaseArguments before anyone reads it. */
+  hold?: boolean;
 };
 
-export function substituteArguments(body: string, args: string, options: SubstituteOptions = {}): string {
-  const parsed = parseArguments(args);
+export function substituteArguments(body: string, given: string, options: SubstituteOptions = {}): string {
+  const args = options.hold ? holdArgument(given) : given;
+  const parsed = parseArguments(given).map((arg) => (options.hold ? holdArgument(arg) : arg));
   const at = (index: number) => parsed[index] ?? "";
   let result = body;
   // Longest names first, so `$old-name` is not taken for `$old` followed by "-name".

@@ -1,6 +1,6 @@
 // The Skill tool (Claude Code's name and input): loads a skill's instructions into the conversation.
 import { z } from "zod";
-import { shellCommands } from "../commands/shell-syntax.ts";
+import { releaseArguments, shellCommands } from "../commands/shell-syntax.ts";
 import { defineTool } from "../define-tool.ts";
 import type { Tool } from "../types.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
@@ -23,9 +23,10 @@ How to use it:
 /** The prompt a skill puts into the conversation: its base directory, then its body with `args`
  * substituted, ${CLAUDE_SKILL_DIR} replaced by its directory and ${CLAUDE_SESSION_ID} by the
  * conversation's id (when given). A command's is its text alone, with its arguments and session
- * id (a command works as a skill does). */
+ * id (a command works as a skill does). When the body has `!` commands, the arguments in it are
+ * held until they run (see holdArgument): expanding it releases them. */
 export function skillPrompt(skill: Skill, args: string, sessionId?: string): string {
-  const names = { names: skill.argumentNames ?? [] };
+  const names = { names: skill.argumentNames ?? [], hold: shellCommands(skill.body).length > 0 };
   if (skill.command) return withSessionId(substituteArguments(skill.body, args, names), sessionId);
   const body = withSessionId(substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir), sessionId);
   return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
@@ -64,7 +65,7 @@ export function skillTool(skills: readonly Skill[] | (() => readonly Skill[]), o
         const prompt = skillPrompt(skill, args ?? "", sessionId);
         const forked = isForked(skill) && ctx.spawnSubagent !== undefined;
         try {
-          const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: prompt, images: [] };
+          const ready = ctx.expandPrompt ? await ctx.expandPrompt(prompt, shellCommands(skill.body).length > 0) : { text: releaseArguments(prompt), images: [] };
           if (forked && ctx.spawnSubagent) {
             const { usage: _counted, agentId: _agent, ...output } = await runForkedSkill(skill, ready.text, agents, ctx.spawnSubagent, ready.images);
             return output;

@@ -30,5 +30,5 @@ function imagesOf(result: ToolResultBlock): ToolImageBlock[] {
 }
 
 function textOf(result: ToolResultBlock): string {
-  return typeof result.content === "string" ? result.content : result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  return typeof result.content === "string" ? result.content : result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }

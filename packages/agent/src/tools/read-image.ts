@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ToolImageBlock, ToolOutput } from "../types.ts";
-import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
+import { fitImage, resizeNote } from "./fit-image.ts";
 import { errorText, formatBytes } from "./paths.ts";
 
 type ImageType = ToolImageBlock["source"]["media_type"];
@@ -23,10 +23,16 @@ export function sniffImageType(bytes: Buffer): ImageType | undefined {
   return undefined;
 }
 
-export async function readImage(file: string, shown: string, size: number, maxBytes: number): Promise<ToolOutput> {
-  if (size > maxBytes) {
+/** Files larger than this are not read as images at all: even shrunk, such a file would take the
+ * decoder long and most of a gigabyte. */
+export const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The image for the model: as the file is when the API takes it so, shrunk (and the model told so)
+ * when it is a PNG or JPEG too large for it, refused otherwise. */
+export async function readImage(file: string, shown: string, size: number, maxBytes: number, signal?: AbortSignal): Promise<ToolOutput> {
+  if (size > MAX_IMAGE_FILE_BYTES) {
     return {
-      content: `${shown} is too large to show as an image (${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize 50% smaller.png, and Read that.`,
+      content: `${shown} is too large to show as an image (${formatBytes(size)}; files over ${formatBytes(MAX_IMAGE_FILE_BYTES)} are not read as images). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize 2000x2000 smaller.jpg, and Read that.`,
       isError: true,
     };
   }
@@ -38,15 +44,11 @@ export async function readImage(file: string, shown: string, size: number, maxBy
   }
   const mediaType = sniffImageType(bytes);
   if (!mediaType) return { content: `${shown} has an image file extension, but its content is not a PNG, JPEG, GIF or WebP image.`, isError: true };
-  const dimensions = imageSize(bytes, mediaType);
-  if (dimensions && (dimensions.width > MAX_IMAGE_SIDE || dimensions.height > MAX_IMAGE_SIDE)) {
-    return {
-      content: `${shown} is ${dimensions.width}×${dimensions.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side. Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} smaller.png, and Read that.`,
-      isError: true,
-    };
-  }
-  return {
-    content: `Read image ${shown} (${mediaType}, ${formatBytes(bytes.length)}).`,
-    blocks: [{ type: "image", source: { type: "base64", media_type: mediaType, data: bytes.toString("base64") } }],
-  };
+  const fitted = await fitImage(bytes, mediaType, shown, maxBytes, signal);
+  if (!fitted.ok) return { content: fitted.message, isError: true };
+  const sent = fitted.block.source;
+  const content = `Read image ${shown} (${sent.media_type}, ${formatBytes(Buffer.byteLength(sent.data, "base64"))}).`;
+  if (!fitted.resized) return { content, blocks: [fitted.block] };
+  const note = resizeNote(shown, fitted.resized.from, fitted.resized.to);
+  return { content: `${content} ${note}`, blocks: [fitted.block, { type: "text", text: note }] };
 }

@@ -66,7 +66,7 @@ type ReadRequest = { offset: number; limit: number; signal: AbortSignal; state: 
 
 async function readByType(target: string, shown: string, size: number, request: ReadRequest): Promise<ToolOutput> {
   const extension = path.extname(target).toLowerCase();
-  if (isImagePath(target)) return readImage(target, shown, size, limitsOf(request.state).maxImageBytes);
+  if (isImagePath(target)) return readImage(target, shown, size, limitsOf(request.state).maxImageBytes, request.signal);
   if (extension === ".pdf") {
     return {
       content: `Reading PDF files is not supported here. Extract the text through Bash instead, for example: pdftotext "${shown}" - | head -500`,

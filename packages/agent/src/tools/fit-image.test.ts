@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { type TestContext, test } from "node:test";
+import type { ContentBlock, ToolResultBlock } from "@harness/llm";
+import jpeg from "jpeg-js";
+import { PNG } from "pngjs";
+import type { AgentEvent } from "@harness/protocol";
+import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+import { downscale } from "./image-shrink.ts";
+
+/** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
+ * with a transparent left half. */
+function pixels(width: number, height: number, transparentHalf = false): Buffer {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      data[i] = Math.floor((x / width) * 255);
+      data[i + 1] = Math.floor((y / height) * 255);
+      data[i + 2] = 128;
+      data[i + 3] = transparentHalf && x < width / 2 ? 0 : 255;
+    }
+  }
+  return data;
+}
+
+function pngFile(width: number, height: number, transparentHalf = false): Buffer {
+  const png = new PNG({ width, height });
+  png.data = pixels(width, height, transparentHalf);
+  return PNG.sync.write(png);
+}
+
+function jpegFile(width: number, height: number): Buffer {
+  return jpeg.encode({ width, height, data: pixels(width, height) }, 90).data;
+}
+
+function blocksOf(content: string | ContentBlock[] | undefined): ContentBlock[] {
+  assert.ok(Array.isArray(content), `expected content blocks, got ${JSON.stringify(content)?.slice(0, 300)}`);
+  return content;
+}
+
+/** The Read call's tool_result as the model got it in the request after the call. */
+async function readThroughModel(t: TestContext, file: string, bytes: Buffer): Promise<{ result: ToolResultBlock; events: AgentEvent[] }> {
+  const project = await tempProject(t);
+  await project.write(file, bytes);
+  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "r1", name: "Read", input: { file_path: file } }] }, { text: "Seen." }]);
+  const last = blocksOf(withoutCacheMarks(provider.requests[1]!.messages).at(-1)?.content);
+  const result = last.find((b): b is ToolResultBlock => b.type === "tool_result");
+  assert.ok(result, JSON.stringify(last).slice(0, 300));
+  return { result, events };
+}
+
+function imageIn(result: ToolResultBlock): { mediaType: string; bytes: Buffer } {
+  const image = blocksOf(result.content as ContentBlock[]).find((b) => b.type === "image");
+  assert.ok(image && image.type === "image" && image.source.type === "base64", JSON.stringify(result).slice(0, 300));
+  return { mediaType: image.source.media_type, bytes: Buffer.from(image.source.data, "base64") };
+}
+
+function textIn(result: ToolResultBlock): string {
+  return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+test("a PNG larger than the model takes is shrunk to fit, kept PNG for its transparency, and the model is told", async (t) => {
+  const { result } = await readThroughModel(t, "wide.png", pngFile(3000, 1000, true));
+  assert.notEqual(result.is_error, true, textIn(result));
+  const { mediaType, bytes } = imageIn(result);
+  assert.equal(mediaType, "image/png");
+  const decoded = PNG.sync.read(bytes);
+  assert.deepEqual([decoded.width, decoded.height], [2000, 667]);
+  assert.equal(decoded.data[3], 0, "the transparent half stays transparent");
+  assert.equal(decoded.data[(2000 - 1) * 4 + 3], 255);
+  assert.match(textIn(result), /The image wide\.png was resized from 3000×1000 to 2000×667 pixels to fit the model's image limits/);
+});
+
+test("a JPEG photo larger than the model takes is shrunk to fit as a JPEG, and the model is told", async (t) => {
+  const { result } = await readThroughModel(t, "photo.jpg", jpegFile(4000, 3000));
+  const { mediaType, bytes } = imageIn(result);
+  assert.equal(mediaType, "image/jpeg");
+  const decoded = jpeg.decode(bytes, { useTArray: true });
+  assert.deepEqual([decoded.width, decoded.height], [2000, 1500]);
+  assert.match(textIn(result), /The image photo\.jpg was resized from 4000×3000 to 2000×1500 pixels/);
+  // The gradient survives: the right edge is red, the left is not.
+  const red = (x: number, y: number) => decoded.data[(y * 2000 + x) * 4]!;
+  assert.ok(red(1990, 750) > 240 && red(10, 750) < 15, `${red(1990, 750)} ${red(10, 750)}`);
+});
+
+test("an image that fits reaches the model byte for byte, with no note", async (t) => {
+  const small = jpegFile(640, 480);
+  const { result } = await readThroughModel(t, "small.jpg", small);
+  const { mediaType, bytes } = imageIn(result);
+  assert.equal(mediaType, "image/jpeg");
+  assert.ok(bytes.equals(small));
+  assert.doesNotMatch(textIn(result), /resized/);
+});
+
+test("a corrupt image too large to send as it is is an error naming the file", async (t) => {
+  // A PNG header claiming 5000×5000 pixels, followed by no image data.
+  const header = pngFile(2, 2).subarray(0, 33);
+  header.writeUInt32BE(5000, 16);
+  header.writeUInt32BE(5000, 20);
+  const { result, events } = await readThroughModel(t, "broken.png", Buffer.concat([header, Buffer.from("garbage, not a PNG stream")]));
+  assert.equal(result.is_error, true);
+  assert.match(textIn(result), /^broken\.png is 5000×5000 pixels .*could not be shrunk: it cannot be decoded as a PNG image/);
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.isError));
+});
+
+test("an image a prompt names with @path is shrunk too, and the prompt says so", async (t) => {
+  const project = await tempProject(t);
+  await project.write("big.png", pngFile(2500, 2500));
+  const { provider } = await runInProject(project, [{ text: "A picture." }], { prompt: "What is in @big.png?" });
+  const [prompt, ...rest] = blocksOf(withoutCacheMarks(provider.requests[0]!.messages).at(-1)?.content);
+  assert.match(prompt?.type === "text" ? prompt.text : "", /Contents of big\.png:\nThe image big\.png was resized from 2500×2500 to 2000×2000 pixels[^\n]*\n\[an image, attached below\]/);
+  const image = rest.find((b) => b.type === "image");
+  assert.ok(image?.type === "image" && image.source.type === "base64");
+  const decoded = PNG.sync.read(Buffer.from(image.source.data, "base64"));
+  assert.deepEqual([decoded.width, decoded.height], [2000, 2000]);
+});
+
+test("shrinking averages the area each pixel covers instead of picking one source pixel", () => {
+  const row = (...greys: number[]) => ({ width: greys.length, height: 1, data: new Uint8Array(greys.flatMap((g) => [g, g, g, 255])) });
+  const greys = (image: { data: Uint8Array }) => [...image.data].filter((_, i) => i % 4 === 0);
+  // Black and white columns halved: each target pixel is the mean of its pair.
+  assert.deepEqual(greys(downscale(row(0, 255, 0, 255), { width: 2, height: 1 })), [128, 128]);
+  // Black, white, black into two: each covers one pixel and half the white one.
+  assert.deepEqual(greys(downscale(row(0, 255, 0), { width: 2, height: 1 })), [85, 85]);
+  // A transparent pixel's colour does not bleed into an opaque neighbour's.
+  const mixed = downscale({ width: 2, height: 1, data: new Uint8Array([255, 0, 0, 0, 0, 0, 255, 255]) }, { width: 1, height: 1 });
+  assert.deepEqual([...mixed.data], [0, 0, 255, 128]);
+});

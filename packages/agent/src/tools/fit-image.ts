@@ -1,0 +1,76 @@
+// An image made fit for the model API before it is sent, as Claude Code does: a PNG or JPEG larger
+// than FIT_SIDE on a side or than the byte limit is scaled down (image-shrink.ts, on a worker
+// thread) and the model is told so; a GIF or WebP, which is not decoded here, is refused when the
+// API would refuse it. An image that fits is sent as it is, byte for byte.
+import { Worker } from "node:worker_threads";
+import type { ToolImageBlock } from "../types.ts";
+import { type Dimensions, MAX_DECODED_PIXELS, type Shrunk } from "./image-shrink.ts";
+import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
+import { formatBytes } from "./paths.ts";
+
+/** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
+ * request of more than 20 images (which a long session reaches), and scales anything above 1568
+ * down itself; Claude Code keeps images within 2000×2000 too. */
+export const FIT_SIDE = 2000;
+
+type ImageType = ToolImageBlock["source"]["media_type"];
+
+export type Fitted =
+  | { ok: true; block: ToolImageBlock; resized?: { from: Dimensions; to: Dimensions } }
+  | { ok: false; message: string };
+
+/** `bytes` (of the sniffed `type`, from the file shown as `shown`) as an image block the model API
+ * takes, or why it cannot be. An image whose header gives no size is sent as it is while its bytes
+ * fit: deciding whether it is whole would mean decoding every image. */
+export async function fitImage(bytes: Buffer, type: ImageType, shown: string, maxBytes: number, signal?: AbortSignal): Promise<Fitted> {
+  const size = imageSize(bytes, type);
+  const side = size ? Math.max(size.width, size.height) : 0;
+  const shrinkable = type === "image/png" || type === "image/jpeg";
+  if (bytes.length <= maxBytes && side <= (shrinkable ? FIT_SIDE : MAX_IMAGE_SIDE)) return { ok: true, block: imageBlock(type, bytes) };
+  if (!shrinkable) {
+    const why =
+      bytes.length > maxBytes
+        ? `is too large to show as an image (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)}). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize 50% smaller.png, and Read that.`
+        : `is ${size!.width}×${size!.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side. Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} smaller.png, and Read that.`;
+    return { ok: false, message: `${shown} ${why}` };
+  }
+  const described = size ? `${size.width}×${size.height} pixels (${formatBytes(bytes.length)})` : formatBytes(bytes.length);
+  if (size && size.width * size.height > MAX_DECODED_PIXELS) {
+    return { ok: false, message: `${shown} is ${described}, more than the model takes and too large to shrink here (at most ${Math.round(MAX_DECODED_PIXELS / 1e6)} megapixels). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${FIT_SIDE}x${FIT_SIDE} smaller.png, and Read that.` };
+  }
+  const shrunk = await shrinkOnWorker(bytes, type, { maxSide: FIT_SIDE, maxBytes }, signal);
+  if (!shrunk.ok) return { ok: false, message: `${shown} is ${described}, more than the model takes, and could not be shrunk: ${shrunk.reason}.` };
+  return { ok: true, block: imageBlock(shrunk.mediaType, Buffer.from(shrunk.bytes)), resized: { from: shrunk.from, to: shrunk.to } };
+}
+
+/** What the model is told of an image it got smaller than the file is. */
+export function resizeNote(shown: string, from: Dimensions, to: Dimensions): string {
+  const sized = from.width === to.width && from.height === to.height ? `was compressed at ${to.width}×${to.height} pixels` : `was resized from ${from.width}×${from.height} to ${to.width}×${to.height} pixels`;
+  return `The image ${shown} ${sized} to fit the model's image limits; the file itself is unchanged.`;
+}
+
+function imageBlock(type: ImageType, bytes: Buffer): ToolImageBlock {
+  return { type: "image", source: { type: "base64", media_type: type, data: bytes.toString("base64") } };
+}
+
+/** Decoding a photo of tens of megapixels takes seconds, which on the runner's own thread would
+ * stop every session it serves. */
+function shrinkOnWorker(bytes: Buffer, type: "image/png" | "image/jpeg", limits: { maxSide: number; maxBytes: number }, signal?: AbortSignal): Promise<Shrunk> {
+  if (signal?.aborted) return Promise.resolve({ ok: false, reason: "the read was cancelled" });
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./image-shrink-worker.ts", import.meta.url), { workerData: { bytes: new Uint8Array(bytes), type, limits } });
+    let settled = false;
+    const settle = (result: Shrunk) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener("abort", onAbort);
+      void worker.terminate();
+      resolve(result);
+    };
+    const onAbort = () => settle({ ok: false, reason: "the read was cancelled" });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    worker.once("message", (result: Shrunk) => settle(result));
+    worker.once("error", (error) => settle({ ok: false, reason: error.message }));
+    worker.once("exit", (code) => settle({ ok: false, reason: `the decoder stopped (exit code ${code})` }));
+  });
+}

@@ -1,5 +1,6 @@
 // The tools of the MCP test server, on a real McpServer from the MCP SDK, so that clients are
 // tested against the protocol as real servers speak it.
+import { readFile } from "node:fs/promises";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 
@@ -62,12 +63,22 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
     },
   );
 
-  server.registerTool("image", { description: "Returns a small PNG image and a caption." }, async () => ({
-    content: [
-      { type: "text", text: "a red pixel" },
-      { type: "image", data: TEST_PNG_BASE64, mimeType: "image/png" },
-    ],
-  }));
+  server.registerTool(
+    "image",
+    {
+      description: "Returns a small PNG image and a caption, or the image in `file` (of type `mimeType`) as it is.",
+      inputSchema: { file: z.string().optional(), mimeType: z.string().optional() },
+    },
+    async ({ file, mimeType }) =>
+      file
+        ? { content: [{ type: "image", data: (await readFile(file)).toString("base64"), mimeType: mimeType ?? "image/png" }] }
+        : {
+            content: [
+              { type: "text", text: "a red pixel" },
+              { type: "image", data: TEST_PNG_BASE64, mimeType: "image/png" },
+            ],
+          },
+  );
 
   server.registerTool("pid", { description: "Returns the process id of the server." }, async () => ({
     content: [{ type: "text", text: String(process.pid) }],

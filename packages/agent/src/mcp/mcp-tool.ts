@@ -4,6 +4,8 @@ import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { modelInputSchema } from "./input-schema.ts";
 import { withRequestSignal } from "./request-signal.ts";
+import { fitOutputImages } from "../tools/fit-image.ts";
+import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
 
 /** Longest tool description passed on; some servers ship whole manuals. */
@@ -40,7 +42,7 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
             resetTimeoutOnProgress: true,
           }),
         );
-        return convertToolResult(result);
+        return await fitOutputImages(convertToolResult(result), limitsOf(ctx.state).maxImageBytes, ctx.signal);
       } catch (error) {
         if (connection.state !== "connected") return { content: notConnectedMessage(connection), isError: true };
         const message = error instanceof Error ? error.message : String(error);

@@ -8,6 +8,8 @@ import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection } from "./connection.ts";
 import { listPages } from "./list-pages.ts";
 import { withRequestSignal } from "./request-signal.ts";
+import { fitOutputImages } from "../tools/fit-image.ts";
+import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
 
 export const LIST_RESOURCES_TOOL = "ListMcpResourcesTool";
@@ -66,7 +68,7 @@ export function resourceTools(servers: () => readonly McpConnection[], limits: R
     async execute({ server, uri }, ctx): Promise<ToolOutput> {
       const found = find(server);
       if (typeof found === "string") return { content: found, isError: true };
-      return readResource(found, uri, ctx.signal, limits.callTimeoutMs);
+      return fitOutputImages(await readResource(found, uri, ctx.signal, limits.callTimeoutMs), limitsOf(ctx.state).maxImageBytes, ctx.signal);
     },
   });
   return [{ ...list, maxOutputChars: limits.maxOutputChars }, { ...read, maxOutputChars: limits.maxOutputChars }];

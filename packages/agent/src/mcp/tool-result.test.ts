@@ -53,7 +53,8 @@ test("images become image blocks in order with the texts; too large images are l
       { type: "image", data: big, mimeType: "image/jpeg" },
     ],
   });
-  assert.match(output.content, /^before\n\[image: image\/png, 8 bytes\]\n\[image\/jpeg image omitted: 5\.0 MB, over the 5 MB limit for images\]$/);
+  const mb = MAX_IMAGE_BYTES / (1024 * 1024);
+  assert.equal(output.content, `before\n[image: image/png, 8 bytes]\n[image/jpeg image omitted: ${mb.toFixed(1)} MB, over the ${mb} MB limit for images]`);
   assert.deepEqual(output.blocks?.map((b) => b.type), ["text", "image", "text"]);
   assert.deepEqual(output.blocks?.[1], { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
 });

@@ -1,5 +1,6 @@
 // Turns an MCP tools/call result into what the model sees.
 import { isBlankText } from "@harness/llm";
+import { MAX_IMAGE_SOURCE_BYTES } from "../tools/fit-image.ts";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 
 /** What Claude Code answers for a call that produced no content. */
@@ -7,8 +8,9 @@ export const EMPTY_RESULT = "Tool ran without output or errors";
 /** What the model is told of a tool that failed without a word (the API refuses an empty error). */
 export const FAILED_WITHOUT_OUTPUT = "Tool failed without output";
 
-/** Largest image passed on to the model (the Anthropic API's limit). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Largest image kept from a result; one the model API would refuse as it is gets shrunk after
+ * (fitOutputImages). */
+export const MAX_IMAGE_BYTES = MAX_IMAGE_SOURCE_BYTES;
 
 /** Media types the Anthropic API accepts in an image block. */
 const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
 import { type TestContext, test } from "node:test";
 import type { ContentBlock, ToolResultBlock } from "@harness/llm";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import type { AgentEvent } from "@harness/protocol";
+import { mcpTestServerCommand } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { downscale } from "./image-shrink.ts";
@@ -114,6 +117,33 @@ test("an image a prompt names with @path is shrunk too, and the prompt says so",
   assert.ok(image?.type === "image" && image.source.type === "base64");
   const decoded = PNG.sync.read(Buffer.from(image.source.data, "base64"));
   assert.deepEqual([decoded.width, decoded.height], [2000, 2000]);
+});
+
+test("an MCP tool's image too large for the model is shrunk, with a note, and one that fits passes as it is", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".mcp.json", JSON.stringify({ mcpServers: { pics: mcpTestServerCommand() } }));
+  await project.writeHome(".claude.json", JSON.stringify({ projects: { [project.root]: { enabledMcpjsonServers: ["pics"] } } }));
+  await project.write(".claude/settings.json", JSON.stringify({ permissions: { allow: ["mcp__pics__image"] } }));
+  await project.write("big.jpg", jpegFile(3000, 2400));
+  await project.write("small.png", pngFile(300, 200));
+  const { provider } = await runInProject(project, [
+    {
+      toolCalls: [
+        { id: "m1", name: "mcp__pics__image", input: { file: path.join(project.root, "big.jpg"), mimeType: "image/jpeg" } },
+        { id: "m2", name: "mcp__pics__image", input: { file: path.join(project.root, "small.png") } },
+      ],
+    },
+    { text: "Seen." },
+  ]);
+  const results = blocksOf(withoutCacheMarks(provider.requests[1]!.messages).at(-1)?.content).filter((b): b is ToolResultBlock => b.type === "tool_result");
+  const big = imageIn(results[0]!);
+  assert.equal(big.mediaType, "image/jpeg");
+  const decoded = jpeg.decode(big.bytes, { useTArray: true });
+  assert.deepEqual([decoded.width, decoded.height], [2000, 1600]);
+  assert.match(textIn(results[0]!), /The image was resized from 3000×2400 to 2000×1600 pixels to fit the model's image limits/);
+  const small = imageIn(results[1]!);
+  assert.ok(small.bytes.equals(await fs.readFile(path.join(project.root, "small.png"))));
+  assert.doesNotMatch(textIn(results[1]!), /resized/);
 });
 
 test("shrinking averages the area each pixel covers instead of picking one source pixel", () => {

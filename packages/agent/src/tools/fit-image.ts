@@ -3,9 +3,10 @@
 // thread) and the model is told so; a GIF or WebP, which is not decoded here, is refused when the
 // API would refuse it. An image that fits is sent as it is, byte for byte.
 import { Worker } from "node:worker_threads";
-import type { ToolImageBlock } from "../types.ts";
-import { type Dimensions, MAX_DECODED_PIXELS, type Shrunk } from "./image-shrink.ts";
-import { imageSize, MAX_IMAGE_SIDE } from "./image-size.ts";
+import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
+// Types only: the codecs load on the worker thread, not in every process that might see an image.
+import type { Dimensions, Shrunk } from "./image-shrink.ts";
+import { imageSize, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, sniffImageType } from "./image-size.ts";
 import { formatBytes } from "./paths.ts";
 
 /** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
@@ -13,16 +14,23 @@ import { formatBytes } from "./paths.ts";
  * down itself; Claude Code keeps images within 2000×2000 too. */
 export const FIT_SIDE = 2000;
 
+/** Images larger than this are not taken at all, not even to be shrunk: decoding one would take
+ * long and most of a gigabyte. */
+export const MAX_IMAGE_SOURCE_BYTES = 64 * 1024 * 1024;
+
 type ImageType = ToolImageBlock["source"]["media_type"];
 
 export type Fitted =
   | { ok: true; block: ToolImageBlock; resized?: { from: Dimensions; to: Dimensions } }
   | { ok: false; message: string };
 
-/** `bytes` (of the sniffed `type`, from the file shown as `shown`) as an image block the model API
- * takes, or why it cannot be. An image whose header gives no size is sent as it is while its bytes
- * fit: deciding whether it is whole would mean decoding every image. */
-export async function fitImage(bytes: Buffer, type: ImageType, shown: string, maxBytes: number, signal?: AbortSignal): Promise<Fitted> {
+/** `bytes` (of the sniffed `type`) as an image block the model API takes, or why it cannot be.
+ * `file`: the file shown so, whose refusal says how to make a smaller copy of it; absent for an
+ * image that is no file (a tool's result). An image whose header gives no size is sent as it is
+ * while its bytes fit: deciding whether it is whole would mean decoding every image. */
+export async function fitImage(bytes: Buffer, type: ImageType, file: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<Fitted> {
+  const shown = file ?? "The image";
+  const copy = (resize: string, name: string) => (file ? ` Make a smaller copy, for example with ImageMagick through Bash: convert "${file}" -resize ${resize} ${name}, and Read that.` : "");
   const size = imageSize(bytes, type);
   const side = size ? Math.max(size.width, size.height) : 0;
   const shrinkable = type === "image/png" || type === "image/jpeg";
@@ -30,23 +38,50 @@ export async function fitImage(bytes: Buffer, type: ImageType, shown: string, ma
   if (!shrinkable) {
     const why =
       bytes.length > maxBytes
-        ? `is too large to show as an image (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)}). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize 50% smaller.png, and Read that.`
-        : `is ${size!.width}×${size!.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side. Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} smaller.png, and Read that.`;
+        ? `is too large to show as an image (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)}).${copy("50%", "smaller.png")}`
+        : `is ${size!.width}×${size!.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side.${copy(`${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`, "smaller.png")}`;
     return { ok: false, message: `${shown} ${why}` };
   }
   const described = size ? `${size.width}×${size.height} pixels (${formatBytes(bytes.length)})` : formatBytes(bytes.length);
   if (size && size.width * size.height > MAX_DECODED_PIXELS) {
-    return { ok: false, message: `${shown} is ${described}, more than the model takes and too large to shrink here (at most ${Math.round(MAX_DECODED_PIXELS / 1e6)} megapixels). Make a smaller copy, for example with ImageMagick through Bash: convert "${shown}" -resize ${FIT_SIDE}x${FIT_SIDE} smaller.png, and Read that.` };
+    return { ok: false, message: `${shown} is ${described}, more than the model takes and too large to shrink here (at most ${Math.round(MAX_DECODED_PIXELS / 1e6)} megapixels).${copy(`${FIT_SIDE}x${FIT_SIDE}`, "smaller.jpg")}` };
   }
   const shrunk = await shrinkOnWorker(bytes, type, { maxSide: FIT_SIDE, maxBytes }, signal);
   if (!shrunk.ok) return { ok: false, message: `${shown} is ${described}, more than the model takes, and could not be shrunk: ${shrunk.reason}.` };
   return { ok: true, block: imageBlock(shrunk.mediaType, Buffer.from(shrunk.bytes)), resized: { from: shrunk.from, to: shrunk.to } };
 }
 
-/** What the model is told of an image it got smaller than the file is. */
-export function resizeNote(shown: string, from: Dimensions, to: Dimensions): string {
+/** What the model is told of an image it got smaller than it was; `subject` names it ("The image
+ * shot.png"). */
+export function resizeNote(subject: string, from: Dimensions, to: Dimensions, file = true): string {
   const sized = from.width === to.width && from.height === to.height ? `was compressed at ${to.width}×${to.height} pixels` : `was resized from ${from.width}×${from.height} to ${to.width}×${to.height} pixels`;
-  return `The image ${shown} ${sized} to fit the model's image limits; the file itself is unchanged.`;
+  return `${subject} ${sized} to fit the model's image limits${file ? "; the file itself is unchanged" : ""}.`;
+}
+
+/** A tool result's images (an MCP server's) made fit for the model: each shrunk one followed by a
+ * note saying so, each that cannot be replaced by a note saying why. The type an image's bytes
+ * show wins over the type the server declared: the API refuses a mismatch. */
+export async function fitOutputImages(output: ToolOutput, maxBytes: number, signal?: AbortSignal): Promise<ToolOutput> {
+  if (!output.blocks?.some((block) => block.type === "image")) return output;
+  const blocks: ToolOutputBlock[] = [];
+  const notes: string[] = [];
+  for (const block of output.blocks) {
+    if (block.type !== "image") {
+      blocks.push(block);
+      continue;
+    }
+    const bytes = Buffer.from(block.source.data, "base64");
+    const fitted = await fitImage(bytes, sniffImageType(bytes) ?? block.source.media_type, undefined, maxBytes, signal);
+    const note = !fitted.ok ? `[image omitted: ${fitted.message}]` : fitted.resized ? resizeNote("The image", fitted.resized.from, fitted.resized.to, false) : undefined;
+    if (fitted.ok) blocks.push(fitted.block);
+    if (note) {
+      blocks.push({ type: "text", text: note });
+      notes.push(note);
+    }
+  }
+  const { blocks: _, ...rest } = output;
+  const content = [output.content, ...notes].join("\n");
+  return blocks.some((block) => block.type === "image") ? { ...rest, content, blocks } : { ...rest, content };
 }
 
 function imageBlock(type: ImageType, bytes: Buffer): ToolImageBlock {

@@ -4,6 +4,7 @@
 // runner calls it in a worker thread (image-shrink-worker.ts), never on its event loop.
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
+import { MAX_DECODED_PIXELS } from "./image-size.ts";
 
 export type ShrinkType = "image/png" | "image/jpeg";
 
@@ -19,9 +20,6 @@ export type Shrunk =
   | { ok: false; reason: string };
 
 export type Dimensions = { width: number; height: number };
-
-/** Decoding takes four bytes a pixel and more: larger images are refused rather than decoded. */
-export const MAX_DECODED_PIXELS = 64 * 1024 * 1024;
 
 /** A side is not shrunk below this to meet the byte limit: the model could make out little. */
 const MIN_SIDE = 200;

@@ -6,6 +6,21 @@ import type { ToolImageBlock } from "../types.ts";
 /** The model API's limit on an image's width and height, in pixels. */
 export const MAX_IMAGE_SIDE = 8000;
 
+type ImageType = ToolImageBlock["source"]["media_type"];
+
+/** The image type from the file's first bytes; the extension may lie, and the model API rejects
+ * an image whose declared type does not match its content. */
+export function sniffImageType(bytes: Buffer): ImageType | undefined {
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a) return "image/png";
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.toString("latin1", 0, 6))) return "image/gif";
+  if (bytes.length >= 12 && bytes.toString("latin1", 0, 4) === "RIFF" && bytes.toString("latin1", 8, 12) === "WEBP") return "image/webp";
+  return undefined;
+}
+
+/** Decoding takes four bytes a pixel and more: larger images are refused rather than decoded. */
+export const MAX_DECODED_PIXELS = 64 * 1024 * 1024;
+
 export type ImageSize = { width: number; height: number };
 
 /** The image's size, or undefined when its header cannot be read. */

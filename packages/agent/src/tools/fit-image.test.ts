@@ -9,7 +9,9 @@ import type { AgentEvent } from "@harness/protocol";
 import { mcpTestServerCommand } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
+import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { downscale } from "./image-shrink.ts";
+import { readTool } from "./read.ts";
 
 /** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
  * with a transparent left half. */
@@ -85,6 +87,27 @@ test("a JPEG photo larger than the model takes is shrunk to fit as a JPEG, and t
   // The gradient survives: the right edge is red, the left is not.
   const red = (x: number, y: number) => decoded.data[(y * 2000 + x) * 4]!;
   assert.ok(red(1990, 750) > 240 && red(10, 750) < 15, `${red(1990, 750)} ${red(10, 750)}`);
+});
+
+test("shrinking a large photo does not hold up the event loop", async (t) => {
+  const cwd = await tempWorkspace(t);
+  await fs.writeFile(path.join(cwd, "photo.jpg"), jpegFile(4000, 3000));
+  let longest = 0;
+  let last = performance.now();
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  };
+  const ticker = setInterval(tick, 5);
+  const started = performance.now();
+  const out = await callTool(readTool, { file_path: "photo.jpg" }, cwd);
+  const took = performance.now() - started;
+  tick();
+  clearInterval(ticker);
+  assert.match(out.content, /resized from 4000×3000 to 2000×1500/);
+  // Decoding alone takes hundreds of milliseconds or more; on this thread it would be one long gap.
+  assert.ok(longest < Math.max(250, took / 4), `the event loop stood still for ${Math.round(longest)} ms of ${Math.round(took)} ms`);
 });
 
 test("an image that fits reaches the model byte for byte, with no note", async (t) => {

@@ -10,6 +10,7 @@ import { mcpTestServerCommand } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
+import { fitImage } from "./fit-image.ts";
 import { downscale } from "./image-shrink.ts";
 import { readTool } from "./read.ts";
 
@@ -108,6 +109,16 @@ test("shrinking a large photo does not hold up the event loop", async (t) => {
   assert.match(out.content, /resized from 4000×3000 to 2000×1500/);
   // Decoding alone takes hundreds of milliseconds or more; on this thread it would be one long gap.
   assert.ok(longest < Math.max(250, took / 4), `the event loop stood still for ${Math.round(longest)} ms of ${Math.round(took)} ms`);
+});
+
+test("cancelling stops a shrink under way", async () => {
+  const photo = jpegFile(4000, 3000);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const started = performance.now();
+  const fitted = await fitImage(photo, "image/jpeg", "photo.jpg", 3_932_160, controller.signal);
+  assert.deepEqual(fitted.ok ? "shrunk" : fitted.message.replace(/^.*: /, ""), "the read was cancelled.");
+  assert.ok(performance.now() - started < 1000, `took ${Math.round(performance.now() - started)} ms`);
 });
 
 test("an image that fits reaches the model byte for byte, with no note", async (t) => {

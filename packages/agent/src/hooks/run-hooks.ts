@@ -60,7 +60,7 @@ export async function runHooks<E extends HookEventName>(
 function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): void {
   const lifetime = opts.background?.signal;
   const signal = lifetime && !lifetime.aborted ? lifetime : new AbortController().signal;
-  void spawnHook(hook.command, input, { cwd: opts.projectDir, env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then((run) => {
+  void spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then((run) => {
     const effect = interpretHookRun(event, run);
     const report: AsyncHookReport = { event, userMessages: effect.userMessages };
     // It can no longer block: what would have blocked is a message for the user.
@@ -74,7 +74,7 @@ function startInBackground(hook: CommandHook, event: HookEventName, input: strin
 function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): Promise<HookRunResult> {
   const { signal } = opts;
   if (hook.type === "command") {
-    return spawnHook(hook.command, input, { cwd: opts.projectDir, env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
+    return spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
   }
   if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
   const fallback = hook.type === "agent" ? DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS : DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS;

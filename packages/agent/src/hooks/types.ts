@@ -20,7 +20,15 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 /** One command hook from settings. `timeout` is in seconds (default DEFAULT_HOOK_TIMEOUT_SECONDS).
  * An `async` one runs in the background: it decides nothing, and what it says reaches the model
  * with its next request (see RunHooksOptions.background). */
-export type CommandHook = { type: "command"; command: string; timeout?: number; async?: boolean; once?: boolean };
+export type CommandHook = {
+  type: "command";
+  command: string;
+  timeout?: number;
+  async?: boolean;
+  once?: boolean;
+  /** Variables of its own, over the run's (a plugin's hook gets CLAUDE_PLUGIN_ROOT). */
+  env?: Record<string, string>;
+};
 
 /** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
  * output. `headers` may name environment variables ($NAME, ${NAME}); only those in

@@ -1,0 +1,119 @@
+// Which plugins a run loads: those Claude Code installed (listed, with where each is, in
+// `~/.claude/plugins/installed_plugins.json`) that the settings enable (`enabledPlugins`:
+// `{"name@marketplace": true}`, the higher scope winning per plugin, as settings merge), and those
+// given for the run (`--plugin-dir`), which win over an installed plugin of the same name.
+// Installing from a marketplace is Claude Code's business; this reads what it installed.
+import path from "node:path";
+import { readConfigJson } from "../config-files.ts";
+import type { SettingsSource } from "../settings/types.ts";
+import { loadPlugin } from "./load-plugin.ts";
+import type { Plugin, PluginDiagnostic, PluginDiscovery } from "./types.ts";
+
+export type DiscoverPluginsOptions = {
+  home: string;
+  projectRoot: string;
+  /** The merged settings' `enabledPlugins`. */
+  enabledPlugins?: unknown;
+  /** The settings files, for which plugins the managed ones enable. */
+  sources?: readonly SettingsSource[];
+  /** Plugin directories given for the run, relative to `cwd`. */
+  pluginDirs?: readonly string[];
+  cwd?: string;
+};
+
+type Installation = { installPath: string; projectPath?: string };
+
+/** Never rejects: a plugin that cannot load is named in a diagnostic and left out, and the others
+ * load. Plugins come back in a stable order: installed ones by id, then the run's in order. */
+export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<PluginDiscovery> {
+  const diagnostics: PluginDiagnostic[] = [];
+  const enabled = enabledIds(options.enabledPlugins, diagnostics);
+  const managed = new Set(
+    (options.sources ?? []).filter((source) => source.scope === "managed").flatMap((source) => {
+      const value = source.settings.enabledPlugins;
+      return isObject(value) ? Object.keys(value).filter((id) => value[id] === true) : [];
+    }),
+  );
+  const installedFile = path.join(options.home, ".claude", "plugins", "installed_plugins.json");
+  const installed = enabled.length > 0 ? await readInstalled(installedFile, diagnostics) : new Map<string, Installation[]>();
+
+  const loads = enabled.map(async (id) => {
+    const at = chooseInstallation(installed.get(id) ?? [], options.projectRoot);
+    if (!at) {
+      diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with Claude Code (/plugin install ${id}).` });
+      return undefined;
+    }
+    const name = id.includes("@") ? id.slice(0, id.lastIndexOf("@")) : id;
+    return loadPlugin(at.installPath, { fallbackName: name, id, source: "installed", home: options.home, managed: managed.has(id) });
+  });
+  const given = (options.pluginDirs ?? []).map((dir) => {
+    const root = path.resolve(options.cwd ?? process.cwd(), dir);
+    return loadPlugin(root, { fallbackName: path.basename(root), source: "plugin-dir", home: options.home });
+  });
+
+  const byName = new Map<string, Plugin>();
+  for (const load of await Promise.all([...loads, ...given])) {
+    if (!load) continue;
+    if (!load.ok) {
+      diagnostics.push(load.diagnostic);
+      continue;
+    }
+    diagnostics.push(...load.diagnostics);
+    const earlier = byName.get(load.plugin.name);
+    if (earlier && earlier.source === "plugin-dir" && load.plugin.source === "plugin-dir") {
+      diagnostics.push({ file: load.plugin.root, message: `Plugin ${load.plugin.name} is not loaded: ${earlier.root} is a plugin of the same name, given first.` });
+      continue;
+    }
+    if (earlier && earlier.source === "installed" && load.plugin.source === "installed") {
+      diagnostics.push({ file: load.plugin.root, message: `Plugin ${load.plugin.id} is not loaded: ${earlier.id} is enabled under the same name.` });
+      continue;
+    }
+    // A plugin given for the run replaces an installed one of its name, as --plugin-dir does in
+    // Claude Code (to try a new version of a plugin one has installed).
+    byName.set(load.plugin.name, load.plugin);
+  }
+  return { plugins: [...byName.values()], diagnostics };
+}
+
+/** The ids `enabledPlugins` turns on, sorted. Claude Code's legacy forms (a list) enable nothing. */
+function enabledIds(value: unknown, diagnostics: PluginDiagnostic[]): string[] {
+  if (value === undefined) return [];
+  if (!isObject(value)) {
+    diagnostics.push({ file: "settings", key: "enabledPlugins", message: 'must be an object such as {"name@marketplace": true}; no installed plugin is enabled' });
+    return [];
+  }
+  return Object.keys(value)
+    .filter((id) => value[id] === true)
+    .sort();
+}
+
+/** installed_plugins.json: `{ "version": 2, "plugins": { id: [{ scope, installPath, projectPath? }] } }`,
+ * or version 1's single entry per id. */
+async function readInstalled(file: string, diagnostics: PluginDiagnostic[]): Promise<Map<string, Installation[]>> {
+  const out = new Map<string, Installation[]>();
+  const read = await readConfigJson(file);
+  if (read.kind === "missing") return out;
+  if (read.kind === "error" || !isObject(read.value) || !isObject(read.value.plugins)) {
+    diagnostics.push({ file, message: `${read.kind === "error" ? read.message : 'must hold a "plugins" object'}; no installed plugin is loaded` });
+    return out;
+  }
+  for (const [id, entries] of Object.entries(read.value.plugins)) {
+    const list = (Array.isArray(entries) ? entries : [entries]).filter(isObject).flatMap((entry): Installation[] => {
+      if (typeof entry.installPath !== "string" || entry.installPath === "") return [];
+      return [{ installPath: entry.installPath, ...(typeof entry.projectPath === "string" && { projectPath: entry.projectPath }) }];
+    });
+    out.set(id, list);
+  }
+  return out;
+}
+
+/** The installation this project uses: one made for it (a project- or local-scope install), else
+ * one made for every project. */
+function chooseInstallation(entries: readonly Installation[], projectRoot: string): Installation | undefined {
+  const root = path.resolve(projectRoot);
+  return entries.find((entry) => entry.projectPath !== undefined && path.resolve(entry.projectPath) === root) ?? entries.find((entry) => entry.projectPath === undefined) ?? entries[0];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

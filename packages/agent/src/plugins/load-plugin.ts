@@ -1,0 +1,146 @@
+// One plugin directory → a Plugin, or the reason it cannot load. The manifest is optional (the
+// plugin is then named after what installed it, or its directory); the default folders are
+// `commands/`, `agents/`, `skills/`, `output-styles/`, `hooks/hooks.json` and `.mcp.json`. The
+// manifest's `commands`, `agents` and `outputStyles` replace their default folder, `skills` adds to
+// it, and its hooks and MCP servers join those of the default files, as Claude Code has it.
+import path from "node:path";
+import { readConfigJson, statConfig } from "../config-files.ts";
+import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
+import type { HooksConfig } from "../hooks/types.ts";
+import { parseManifest, type PluginManifest } from "./manifest.ts";
+import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";
+
+export const MANIFEST_PATH = path.join(".claude-plugin", "plugin.json");
+
+export type LoadPluginOptions = {
+  /** The name when there is no manifest: the installed plugin's, or the directory's. */
+  fallbackName: string;
+  /** `name@marketplace`; default `<name>@inline`. */
+  id?: string;
+  source: PluginSource;
+  home: string;
+  managed?: boolean;
+};
+
+export type LoadedPlugin = { ok: true; plugin: Plugin; diagnostics: PluginDiagnostic[] } | { ok: false; diagnostic: PluginDiagnostic };
+
+/** Never rejects. What keeps the whole plugin from loading (no directory, a manifest or a hooks or
+ * MCP file that is not valid) is one diagnostic naming the plugin; a single bad hook or server is
+ * left out with a diagnostic and the rest loads. */
+export async function loadPlugin(dir: string, options: LoadPluginOptions): Promise<LoadedPlugin> {
+  const root = path.resolve(dir);
+  const fail = (file: string, message: string): LoadedPlugin => ({ ok: false, diagnostic: { file, message: `Plugin ${options.fallbackName} is not loaded: ${message}` } });
+  try {
+    if (!(await statConfig(root)).isDirectory()) return fail(root, "it is not a directory");
+  } catch {
+    return fail(root, "its directory does not exist");
+  }
+  const manifestFile = path.join(root, MANIFEST_PATH);
+  const read = await readConfigJson(manifestFile);
+  let manifest: PluginManifest = { name: options.fallbackName };
+  if (read.kind === "error") return fail(manifestFile, read.message);
+  if (read.kind === "ok") {
+    const parsed = parseManifest(read.value, root);
+    if (!parsed.ok) return fail(manifestFile, parsed.message);
+    manifest = parsed.manifest;
+  }
+  const id = options.id ?? `${manifest.name}@inline`;
+  const plugin: Plugin = {
+    name: manifest.name,
+    id,
+    root,
+    dataDir: path.join(options.home, ".claude", "plugins", "data", id.replace(/[^A-Za-z0-9_-]/g, "-")),
+    source: options.source,
+    ...(manifest.version !== undefined && { version: manifest.version }),
+    ...(manifest.description !== undefined && { description: manifest.description }),
+    ...(options.managed && { managed: true }),
+    commandPaths: manifest.commands ?? [path.join(root, "commands")],
+    skillDirs: [path.join(root, "skills"), ...(manifest.skills ?? [])],
+    agentPaths: manifest.agents ?? [path.join(root, "agents")],
+    outputStylePaths: manifest.outputStyles ?? [path.join(root, "output-styles")],
+    hooks: {},
+    mcpServers: [],
+  };
+  const diagnostics: PluginDiagnostic[] = [];
+
+  const hookSources = await jsonSources(path.join(root, "hooks", "hooks.json"), manifest.hooks, manifestFile, "hooks");
+  if ("error" in hookSources) return fail(hookSources.file, hookSources.error);
+  const configs: HooksConfig[] = [];
+  for (const { value, file, key } of hookSources) {
+    // hooks.json holds `{ "hooks": { <event>: […] } }`; the bare event map is read too.
+    const events = isObject(value) && isObject(value.hooks) ? value.hooks : value;
+    const parsed = parseHooksConfig(events, file);
+    diagnostics.push(...parsed.diagnostics.map((d) => ({ ...d, key: key && d.key ? `${key}.${d.key}` : d.key })));
+    configs.push(parsed.config);
+  }
+  plugin.hooks = ownHooks(mergeHooksConfigs(configs), plugin);
+
+  const mcpSources = await jsonSources(path.join(root, ".mcp.json"), manifest.mcpServers, manifestFile, "mcpServers");
+  if ("error" in mcpSources) return fail(mcpSources.file, mcpSources.error);
+  const seen = new Set<string>();
+  for (const { value, file, key } of mcpSources) {
+    // `.mcp.json` holds `{ "mcpServers": { <name>: {…} } }`; the bare map is read too.
+    const wrapped = isObject(value) && isObject(value.mcpServers);
+    const servers = wrapped ? value.mcpServers : value;
+    const prefix = [key, wrapped ? "mcpServers" : undefined].filter(Boolean).join(".");
+    if (!isObject(servers)) {
+      diagnostics.push({ file, ...(key && { key }), message: "must be an object mapping MCP server names to server configs; no server of it is started" });
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      plugin.mcpServers.push({ name: pluginServerName(plugin.name, name), raw, file, key: prefix ? `${prefix}.${name}` : name });
+    }
+  }
+  return { ok: true, plugin, diagnostics };
+}
+
+/** The name Claude Code gives a plugin's MCP server, `plugin:<plugin>:<server>`: its tools are
+ * then `mcp__plugin_<plugin>_<server>__<tool>` (mcpToolName sanitises the ":"). */
+export function pluginServerName(plugin: string, server: string): string {
+  return `plugin:${plugin}:${server}`;
+}
+
+type JsonSource = { value: unknown; file: string; key?: string };
+
+/** The default file's JSON (when it exists) and the manifest's files and inline values, each file
+ * read once; a file that is missing or not JSON is the plugin's failure. */
+async function jsonSources(defaultFile: string, fromManifest: PluginManifest["hooks"], manifestFile: string, key: string): Promise<JsonSource[] | { error: string; file: string }> {
+  const sources: JsonSource[] = [];
+  const files = new Set<string>();
+  const first = await readConfigJson(defaultFile);
+  if (first.kind === "error") return { error: first.message, file: defaultFile };
+  if (first.kind === "ok") {
+    sources.push({ value: first.value, file: defaultFile });
+    files.add(defaultFile);
+  }
+  for (const file of fromManifest?.files ?? []) {
+    if (files.has(file)) continue;
+    files.add(file);
+    const read = await readConfigJson(file);
+    if (read.kind === "missing") return { error: `the manifest's ${key} names ${file}, which does not exist`, file: manifestFile };
+    if (read.kind === "error") return { error: read.message, file };
+    sources.push({ value: read.value, file });
+  }
+  (fromManifest?.inline ?? []).forEach((value, i) => sources.push({ value, file: manifestFile, key: fromManifest && fromManifest.inline.length > 1 ? `${key}[${i}]` : key }));
+  return sources;
+}
+
+/** The plugin's command hooks with ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} substituted and
+ * set in their environment, as Claude Code runs a plugin's hooks. */
+function ownHooks(config: HooksConfig, plugin: Plugin): HooksConfig {
+  const env = pluginVariables(plugin);
+  const out: HooksConfig = {};
+  for (const [event, groups] of Object.entries(config) as [keyof HooksConfig, NonNullable<HooksConfig[keyof HooksConfig]>][]) {
+    out[event] = groups.map((group) => ({
+      ...group,
+      hooks: group.hooks.map((hook) => (hook.type === "command" ? { ...hook, command: withPluginVariables(hook.command, plugin), env } : hook)),
+    }));
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

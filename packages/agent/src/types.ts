@@ -144,6 +144,9 @@ export type RunAgentOptions = {
    * environment of Bash, hooks and MCP servers (the settings' `env` is laid over it). Default
    * process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Plugin directories to load for this run, besides the installed plugins the settings enable
+   * (Claude Code's --plugin-dir); relative to `cwd`. */
+  pluginDirs?: readonly string[];
   /** Where `.claude/` project configuration lives; default the nearest directory above cwd (or cwd)
    * that holds `.git`, else cwd. */
   projectRoot?: string;
@@ -201,6 +204,8 @@ export type RunReadyInfo = {
   skills: string[];
   /** The output style in use ("default" without one). */
   outputStyle: string;
+  /** The plugins that loaded, and their directories. */
+  plugins: { name: string; path: string }[];
 };
 
 /** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered

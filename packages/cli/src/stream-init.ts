@@ -31,5 +31,6 @@ function initFields(info: RunReadyInfo) {
     agents: info.agents,
     skills: info.skills,
     output_style: info.outputStyle,
+    plugins: info.plugins,
   };
 }

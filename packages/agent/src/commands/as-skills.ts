@@ -17,6 +17,7 @@ export function commandSkills(commands: readonly SlashCommand[], skills: readonl
         displayName: command.name,
         description: command.description,
         scope: command.scope,
+        ...(command.plugin && { plugin: command.plugin }),
         path: command.path,
         baseDir: path.dirname(command.path),
         body: command.body,

@@ -1,7 +1,9 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's), subfolders included. On a name clash the
 // user's command wins, as skills do (skills.md): a repository cannot replace the user's command.
-import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
+// Plugins' commands follow, named `<plugin>:<name>`: those of its `commands/`, or of the paths its
+// manifest gives instead (directories, or .md files).
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
@@ -10,11 +12,14 @@ import { booleanField, hintField, textField, toolListField } from "../skills/fro
 import { MAX_LISTED_DESCRIPTION } from "../skills/registry.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
+import { withPluginVariables, type Plugin } from "../plugins/types.ts";
 
 export type DiscoverCommandsOptions = {
   home: string;
   /** Without it only the user's commands are found. */
   projectRoot?: string;
+  /** Plugins whose commands (their `commandPaths`) are added, namespaced. */
+  plugins?: readonly Plugin[];
 };
 
 /** Subfolders nested deeper than this are not searched. */
@@ -33,6 +38,9 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),
   );
+  for (const plugin of options.plugins ?? []) {
+    for (const where of plugin.commandPaths) found.push(await pluginCommands(where, plugin, diagnostics));
+  }
   const byName = new Map<string, SlashCommand>();
   for (const command of found.flat()) {
     if (!command) continue;
@@ -44,6 +52,21 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   }
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, diagnostics };
+}
+
+/** The commands of one of a plugin's command paths: a directory (none when it is the default
+ * `commands/` and missing) or one .md file. */
+async function pluginCommands(where: string, plugin: Plugin, diagnostics: CommandDiagnostic[]): Promise<(SlashCommand | undefined)[]> {
+  const isFile = await statConfig(where).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  if (isFile) return [await readCommand(path.dirname(where), [path.basename(where)], "plugin", diagnostics, plugin)];
+  const files = await markdownFiles(where, [], diagnostics);
+  if (files.length === 0 && where !== path.join(plugin.root, "commands")) {
+    diagnostics.push({ file: where, message: `Plugin ${plugin.name}: its manifest names this commands path, where no .md command file is found.` });
+  }
+  return Promise.all(files.map((segments) => readCommand(where, segments, "plugin", diagnostics, plugin)));
 }
 
 /** Paths (as segments below `base`) of the .md files under `base/...segments`, sorted. A link to a
@@ -74,7 +97,7 @@ async function markdownFiles(base: string, segments: string[], diagnostics: Comm
   return out;
 }
 
-async function readCommand(base: string, segments: string[], scope: CommandScope, diagnostics: CommandDiagnostic[]): Promise<SlashCommand | undefined> {
+async function readCommand(base: string, segments: string[], scope: CommandScope, diagnostics: CommandDiagnostic[], plugin?: Plugin): Promise<SlashCommand | undefined> {
   const file = path.join(base, ...segments);
   let text: string;
   try {
@@ -83,14 +106,14 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
     diagnostics.push({ file, message: `Cannot read the command file: ${(error as Error).message}` });
     return undefined;
   }
-  const name = [...segments.slice(0, -1), (segments.at(-1) as string).slice(0, -".md".length)].join(":");
+  const name = [...(plugin ? [plugin.name] : []), ...segments.slice(0, -1), (segments.at(-1) as string).slice(0, -".md".length)].join(":");
   const frontmatter = parseFrontmatter(text);
   if (!frontmatter.ok) {
     diagnostics.push({ file, message: `Command /${name} skipped: ${frontmatter.error}.` });
     return undefined;
   }
   const { data } = frontmatter;
-  const body = frontmatter.body.trim();
+  const body = plugin ? withPluginVariables(frontmatter.body.trim(), plugin) : frontmatter.body.trim();
   const optional = <T>(field: { value?: T; error?: string }, key: string): T | undefined => {
     if (field.error) diagnostics.push({ file, key, message: `Ignored: ${field.error}.` });
     return field.value;
@@ -99,6 +122,7 @@ async function readCommand(base: string, segments: string[], scope: CommandScope
   const command: SlashCommand = {
     name,
     scope,
+    ...(plugin && { plugin: plugin.name }),
     path: file,
     description: described || firstLine(body) || "Custom command",
     body,

@@ -13,8 +13,8 @@ const BUILTIN_HELP: [string, string][] = [
  * the MCP servers' prompts. */
 export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; mcpPrompts?: readonly McpPromptCommand[] }): string {
   const custom = [
-    ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.scope} command)`]),
-    ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.scope} skill)`]),
+    ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.plugin ? `plugin ${command.plugin}` : command.scope} command)`]),
+    ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.plugin ? `plugin ${skill.plugin}` : skill.scope} skill)`]),
   ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const names = new Set([...sources.commands.map((command) => command.name), ...sources.skills.filter((skill) => skill.userInvocable).map((skill) => skill.name)]);
   // A built-in prompt a user's own command replaces is listed as theirs.

@@ -1,6 +1,6 @@
 import type { SkillDiagnostic } from "../skills/types.ts";
 
-export type CommandScope = "user" | "project";
+export type CommandScope = "user" | "project" | "plugin";
 
 /** A custom slash command: a markdown file under `.claude/commands/`. */
 export type SlashCommand = {
@@ -8,6 +8,8 @@ export type SlashCommand = {
    * with ":" (`frontend/component.md` → `frontend:component`), as in Claude Code. */
   name: string;
   scope: CommandScope;
+  /** The plugin it comes from (scope "plugin"): its name is `<plugin>:<name>`. */
+  plugin?: string;
   /** Absolute path of the file. */
   path: string;
   /** The frontmatter description, else the body's first line. */

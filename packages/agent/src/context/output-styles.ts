@@ -4,9 +4,11 @@
 // `.claude/output-styles/*.md` add their own (the project's win on a name clash). A file's
 // frontmatter may give `name` (default: the file's name without .md), `description` and
 // `keep-coding-instructions` (default false: a custom style is for work other than coding). Names
-// match without regard to case.
+// match without regard to case. Plugins' styles (their `output-styles/`, or the files and folders
+// their manifest gives) are named `<plugin>:<name>`, as their other components are.
 import path from "node:path";
-import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import type { Plugin } from "../plugins/types.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { booleanField, textField } from "../skills/frontmatter-fields.ts";
 
@@ -41,7 +43,7 @@ Keep insights about this code and this task, not general programming advice. You
 
 /** The style the settings name, or none for the default (no name, or "default"). A name that
  * matches no style is a diagnostic, and the default is used. */
-export async function loadOutputStyle(name: string | undefined, where: { home: string; projectRoot: string }): Promise<OutputStyleLoad> {
+export async function loadOutputStyle(name: string | undefined, where: { home: string; projectRoot: string; plugins?: readonly Plugin[] }): Promise<OutputStyleLoad> {
   const diagnostics: OutputStyleLoad["diagnostics"] = [];
   if (name === undefined || name.trim() === "" || name.trim().toLowerCase() === "default") return { diagnostics };
   const wanted = name.trim().toLowerCase();
@@ -49,11 +51,19 @@ export async function loadOutputStyle(name: string | undefined, where: { home: s
   if (builtIn) return { style: builtIn, diagnostics };
   const dirs = [path.join(where.projectRoot, ".claude", "output-styles"), path.join(where.home, ".claude", "output-styles")];
   const available = [...BUILT_IN.map((style) => style.name)];
-  for (const dir of dirs) {
-    for (const style of await stylesIn(dir, diagnostics)) {
-      if (style.name.toLowerCase() === wanted) return { style, diagnostics };
-      available.push(style.name);
+  const found = async function* () {
+    for (const dir of dirs) yield* await stylesIn(dir, diagnostics);
+    for (const plugin of where.plugins ?? []) {
+      for (const at of plugin.outputStylePaths) {
+        const isFile = await statConfig(at).then((stats) => stats.isFile(), () => false);
+        const styles = isFile ? [await readStyle(at, diagnostics)].filter((style): style is OutputStyle => style !== undefined) : await stylesIn(at, diagnostics);
+        yield* styles.map((style) => ({ ...style, name: `${plugin.name}:${style.name}` }));
+      }
     }
+  };
+  for await (const style of found()) {
+    if (style.name.toLowerCase() === wanted) return { style, diagnostics };
+    available.push(style.name);
   }
   diagnostics.push({
     file: "settings",

@@ -16,5 +16,6 @@ export function readyInfo(ctx: RunContext): RunReadyInfo {
     agents: setup.agents.map((agent) => agent.name),
     skills: setup.skills.filter((skill) => !skill.command).map((skill) => skill.name),
     outputStyle: setup.outputStyle ?? "default",
+    plugins: setup.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root })),
   };
 }

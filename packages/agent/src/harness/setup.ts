@@ -1,6 +1,7 @@
 // Everything a run reads from the user's and the project's configuration, loaded once per run and
 // concurrently: settings, hooks, permissions, memory files, git state, skills, commands, agent
-// definitions and MCP servers. Problems in those files become notices; they never stop a run.
+// definitions, MCP servers and the plugins that add to them. Problems in those files become
+// notices; they never stop a run.
 import os from "node:os";
 import path from "node:path";
 import { commandSkills } from "../commands/as-skills.ts";
@@ -22,6 +23,8 @@ import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
+import { discoverPlugins } from "../plugins/discover.ts";
+import type { Plugin } from "../plugins/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
@@ -56,6 +59,8 @@ export type RunSetup = {
    * (a repository's settings must not send the key elsewhere). Undefined: no settings `env`. */
   harnessEnv?: Record<string, string>;
   settings: Settings;
+  /** The plugins that loaded (plugins/discover.ts). */
+  plugins: Plugin[];
   hooks: HooksConfig;
   /** From the settings and the run's permission mode. */
   permissions: PermissionContext;
@@ -106,20 +111,28 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const managedPath = options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH;
   const settingsLoad = loadSettings({ cwd, projectRoot, home, managedPath });
   const memoryLoad = loadMemory({ cwd, projectRoot, home });
-  const skillsLoad = discoverSkills(where);
-  const commandsLoad = discoverCommands(where);
-  const agentsLoad = loadAgentDefinitions(where);
+  // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
+  // the user's own skills, commands and agents.
+  const pluginsLoad = settingsLoad.then((loaded) =>
+    discoverPlugins({ home, projectRoot, cwd, enabledPlugins: loaded.settings.enabledPlugins, sources: loaded.sources, pluginDirs: options.pluginDirs ?? [] }),
+  );
+  const withPlugins = pluginsLoad.then(({ plugins }) => ({ ...where, plugins }));
+  const skillsLoad = withPlugins.then(discoverSkills);
+  const commandsLoad = withPlugins.then(discoverCommands);
+  const agentsLoad = withPlugins.then(loadAgentDefinitions);
   const gitLoad = found.inGitRepo ? untilAborted(gitFor(resources, cwd), options.signal) : undefined;
 
   const loadedSettings = await settingsLoad;
   report(loadedSettings.diagnostics);
+  const { plugins, diagnostics: pluginDiagnostics } = await pluginsLoad;
+  report(pluginDiagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
   const hookSources = hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
   report(hookPolicy.diagnostics);
-  const hooks = hooksOf(hookSources, hookPolicy.policy, report, notice);
+  const hooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
   const permissions = withRunRules(
     permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
     options.rules,
@@ -138,9 +151,9 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
-  const mcp = options.tools === undefined ? await mcpFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : undefined;
+  const mcp = options.tools === undefined ? await mcpFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, plugins, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : undefined;
 
-  const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, where)]);
+  const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
   // Agent files' and skills' hooks run only where every scope's hooks do (no disableAllHooks, no
   // allowManagedHooksOnly: neither is a managed setting), held to the same http limits.
@@ -168,6 +181,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     childEnv,
     ...(harnessEnv && { harnessEnv }),
     settings,
+    plugins,
     hooks,
     permissions,
     memory: memory.files,
@@ -221,6 +235,7 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     home,
     projectRoot: options.projectRoot === undefined ? cwd : path.resolve(cwd, options.projectRoot),
     settings: {},
+    plugins: [],
     hooks: {},
     permissions: {
       mode: options.permissionMode ?? "default",
@@ -276,15 +291,26 @@ function hooksRestricted(sources: readonly SettingsSource[], merged: Settings, m
   return managedOnly || merged.disableAllHooks === true || sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true);
 }
 
-/** Every scope's hooks run, lowest precedence first (as Claude Code merges them), their http hooks
- * held to allowedHttpHookUrls and httpHookAllowedEnvVars as every settings file says. */
-function hooksOf(sources: readonly SettingsSource[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
+/** The plugins' hooks that run: all of them where every scope's hooks do; where only the managed
+ * settings' hooks run (see hookSourcesOf), those of the plugins the managed settings enable, which
+ * are the organisation's as much as its own hooks are (as Claude Code has it since 2.1.101); none
+ * when the managed settings say disableAllHooks. */
+function pluginHooksOf(plugins: readonly Plugin[], sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): HooksConfig[] {
+  if (sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true)) return [];
+  const restricted = hooksRestricted(sources, merged, managedOnly);
+  return plugins.filter((plugin) => !restricted || plugin.managed).map((plugin) => plugin.hooks);
+}
+
+/** Every scope's hooks run, lowest precedence first (as Claude Code merges them), then the
+ * plugins', their http hooks held to allowedHttpHookUrls and httpHookAllowedEnvVars as every
+ * settings file says. */
+function hooksOf(sources: readonly SettingsSource[], pluginHooks: readonly HooksConfig[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);
     report(parsed.diagnostics);
     return parsed.config;
   });
-  const { config, left } = applyHttpHookPolicy(mergeHooksConfigs(configs), policy);
+  const { config, left } = applyHttpHookPolicy(mergeHooksConfigs([...configs, ...pluginHooks]), policy);
   for (const message of left) notice("warning", message);
   return config;
 }
@@ -302,7 +328,7 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
 }
 
 /** `managedFile`: the machine's managed-mcp.json, beside its managed settings. */
-type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; managedFile: string; env: Record<string, string>; signal: AbortSignal };
+type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; plugins: readonly Plugin[]; managedFile: string; env: Record<string, string>; signal: AbortSignal };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
@@ -362,7 +388,7 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
 }
 
 async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "status"> | undefined> {
-  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, managedFile: o.managedFile, env: o.env });
+  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, plugins: o.plugins, managedFile: o.managedFile, env: o.env });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);

@@ -2,6 +2,7 @@
 import { readConfigJson } from "../config-files.ts";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { pluginVariables, type Plugin } from "../plugins/types.ts";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
@@ -34,6 +35,9 @@ export type LoadMcpConfigOptions = {
   /** The machine's managed-mcp.json (beside its managed settings). When it exists, its servers are
    * the only ones, as in Claude Code: no other file may add one. */
   managedFile?: string;
+  /** Enabled plugins: their servers start without approval (enabling the plugin approved them),
+   * but not beside a managed-mcp.json, as in Claude Code. */
+  plugins?: readonly Plugin[];
 };
 
 export type McpConfig = {
@@ -59,7 +63,14 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
 
   if (options.managedFile) {
     const managed = await readConfigJson(options.managedFile);
-    if (managed.kind !== "missing") return managedServers(options.managedFile, managed, env, diagnostics);
+    if (managed.kind !== "missing") {
+      for (const plugin of options.plugins ?? []) {
+        for (const entry of plugin.mcpServers) {
+          diagnostics.push({ file: entry.file, key: entry.key, message: `MCP server "${entry.name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
+        }
+      }
+      return managedServers(options.managedFile, managed, env, diagnostics);
+    }
   }
 
   const mcpJsonPath = join(projectRoot, ".mcp.json");
@@ -111,7 +122,25 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
       servers.set(name, parsed.server);
     }
   }
+  for (const plugin of options.plugins ?? []) for (const server of pluginServers(plugin, projectRoot, env, diagnostics)) if (!servers.has(server.name)) servers.set(server.name, server);
   return { servers: [...servers.values()], disabled, diagnostics };
+}
+
+/** A plugin's servers, ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PROJECT_DIR}
+ * expanded in them, and the first two set in a stdio server's environment. */
+function pluginServers(plugin: Plugin, projectRoot: string, env: Env, diagnostics: McpDiagnostic[]): McpServerConfig[] {
+  const own = pluginVariables(plugin);
+  const expandFrom = { ...env, CLAUDE_PROJECT_DIR: projectRoot, ...own };
+  return plugin.mcpServers.flatMap((entry) => {
+    const parsed = parseServerEntry(entry.name, entry.raw, { scope: "plugin", file: entry.file, keyPrefix: entry.key }, expandFrom);
+    if (!parsed.ok) {
+      diagnostics.push(parsed.diagnostic);
+      return [];
+    }
+    diagnostics.push(...parsed.warnings);
+    const server = parsed.server;
+    return [server.type === "stdio" ? { ...server, env: { ...own, ...server.env } } : server];
+  });
 }
 
 /** The servers of a managed-mcp.json, which stands in for every other place servers are read from.

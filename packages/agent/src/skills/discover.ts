@@ -1,7 +1,9 @@
 // Finding skills: `<home>/.claude/skills/<name>/SKILL.md` (the user's) and
 // `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's). On a name clash the user's skill
 // wins, as in Claude Code: a repository cannot replace a skill of the user's with its own (its
-// instructions, its allowed-tools, its `!` commands) under the name the user types.
+// instructions, its allowed-tools, its `!` commands) under the name the user types. Plugins' skills
+// follow, named `<plugin>:<skill>`, ${CLAUDE_PLUGIN_ROOT} in their text standing for the plugin's
+// directory.
 import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
@@ -10,6 +12,7 @@ import { frontmatterHooks } from "../hooks/parse-config.ts";
 import { booleanField, hintField, textField, toolListField } from "./frontmatter-fields.ts";
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
+import { withPluginVariables, type Plugin } from "../plugins/types.ts";
 
 /** The sub-agent a skill with `context: fork` runs in when it names none, as in Claude Code. */
 export const DEFAULT_FORK_AGENT = "general-purpose";
@@ -18,6 +21,8 @@ export type DiscoverSkillsOptions = {
   home: string;
   /** Without it only the user's skills are found. */
   projectRoot?: string;
+  /** Plugins whose skills (their `skillDirs`) are added, namespaced. */
+  plugins?: readonly Plugin[];
 };
 
 /** Never rejects: a skill with a bad or incomplete frontmatter is skipped with a diagnostic and the
@@ -27,13 +32,26 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   const roots: [string, SkillScope][] = [[options.home, "user"]];
   if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
   const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
+  for (const plugin of options.plugins ?? []) found.push((await Promise.all(plugin.skillDirs.map((dir) => pluginSkillsIn(dir, plugin, diagnostics)))).flat());
   const byName = new Map<string, Skill>();
   for (const skill of found.flat()) if (!byName.has(skill.name)) byName.set(skill.name, skill);
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, diagnostics };
 }
 
-async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagnostic[]): Promise<Skill[]> {
+/** A plugin's skills directory: its `<name>/SKILL.md`, or, when it holds a SKILL.md itself (a
+ * manifest's `"skills": ["./"]`), that one skill, named by its frontmatter's `name`. */
+async function pluginSkillsIn(dir: string, plugin: Plugin, diagnostics: SkillDiagnostic[]): Promise<Skill[]> {
+  const single = await statConfig(path.join(dir, "SKILL.md")).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  if (!single) return skillsIn(dir, "plugin", diagnostics, plugin);
+  const skill = await readSkill(dir, "plugin", diagnostics, plugin, true);
+  return skill ? [skill] : [];
+}
+
+async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagnostic[], plugin?: Plugin): Promise<Skill[]> {
   let entries: string[];
   try {
     entries = (await readConfigDir(dir)).map((entry) => entry.name).sort();
@@ -41,11 +59,14 @@ async function skillsIn(dir: string, scope: SkillScope, diagnostics: SkillDiagno
     if (!isMissingError(error)) diagnostics.push({ file: dir, message: `Cannot read the skills directory: ${(error as Error).message}` });
     return [];
   }
-  const skills = await Promise.all(entries.filter((name) => !name.startsWith(".")).map((name) => readSkill(path.join(dir, name), scope, diagnostics)));
+  const skills = await Promise.all(entries.filter((name) => !name.startsWith(".")).map((name) => readSkill(path.join(dir, name), scope, diagnostics, plugin)));
   return skills.filter((skill): skill is Skill => skill !== undefined);
 }
 
-async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillDiagnostic[]): Promise<Skill | undefined> {
+/** `plugin`: the skill is the plugin's, named `<plugin>:<directory>`; `named`: by its frontmatter's
+ * name rather than its directory's (a plugin's single skill, whose directory is wherever the plugin
+ * was installed). */
+async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillDiagnostic[], plugin?: Plugin, named = false): Promise<Skill | undefined> {
   const dirName = path.basename(baseDir);
   const file = path.join(baseDir, "SKILL.md");
   try {
@@ -80,18 +101,22 @@ async function readSkill(baseDir: string, scope: SkillScope, diagnostics: SkillD
   if (description.value.trim().length > MAX_LISTED_DESCRIPTION) {
     diagnostics.push({ file, key: "description", message: `The description is ${description.value.trim().length} characters long; the model is shown its first ${MAX_LISTED_DESCRIPTION}. Put the details in the skill's body.` });
   }
-  if (displayName !== dirName) {
-    diagnostics.push({ file, key: "name", message: `The skill's name "${displayName}" differs from its directory; it is invoked as ${dirName}, the directory name.` });
+  const ownName = named ? displayName : dirName;
+  const invokedAs = plugin ? `${plugin.name}:${ownName}` : ownName;
+  if (displayName !== ownName) {
+    diagnostics.push({ file, key: "name", message: `The skill's name "${displayName}" differs from its directory; it is invoked as ${invokedAs}, after its directory.` });
   }
 
+  const body = frontmatter.body.trim();
   const skill: Skill = {
-    name: dirName,
+    name: invokedAs,
     displayName,
     description: description.value.trim(),
     scope,
+    ...(plugin && { plugin: plugin.name }),
     path: file,
     baseDir,
-    body: frontmatter.body.trim(),
+    body: plugin ? withPluginVariables(body, plugin) : body,
     disableModelInvocation: optional(booleanField(data, "disable-model-invocation"), "disable-model-invocation") ?? false,
     userInvocable: optional(booleanField(data, "user-invocable"), "user-invocable") ?? true,
   };

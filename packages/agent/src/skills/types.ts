@@ -1,6 +1,6 @@
 import type { HooksConfig } from "../hooks/types.ts";
 
-export type SkillScope = "user" | "project";
+export type SkillScope = "user" | "project" | "plugin";
 
 /** A skill: a directory holding SKILL.md (instructions with frontmatter) and any files it bundles. */
 export type Skill = {
@@ -11,6 +11,8 @@ export type Skill = {
   /** When to use the skill; the model decides from this alone. */
   description: string;
   scope: SkillScope;
+  /** The plugin it comes from (scope "plugin"): its name is `<plugin>:<skill>`. */
+  plugin?: string;
   /** Absolute path of SKILL.md. */
   path: string;
   /** The skill's directory: files the instructions mention are relative to it. */

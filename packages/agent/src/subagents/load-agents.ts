@@ -1,5 +1,6 @@
-import { isMissingError, readConfigDir, readConfigText } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
+import { withPluginVariables, type Plugin } from "../plugins/types.ts";
 import { builtinAgents } from "./builtin-agents.ts";
 import { parseAgentFile } from "./parse-agent-file.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
@@ -11,6 +12,8 @@ export type LoadAgentDefinitionsOptions = {
   projectRoot: string;
   /** Start from the built-in agents (general-purpose, Explore, Plan); default true. */
   includeBuiltins?: boolean;
+  /** Plugins whose agents (their `agentPaths`) are added, namespaced, before the user's. */
+  plugins?: readonly Plugin[];
 };
 
 export type AgentDefinitions = { agents: AgentDefinition[]; diagnostics: AgentDiagnostic[] };
@@ -22,6 +25,9 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   const diagnostics: AgentDiagnostic[] = [];
   const byName = new Map<string, AgentDefinition>();
   if (options.includeBuiltins !== false) for (const agent of builtinAgents()) byName.set(agent.name, agent);
+  for (const plugin of options.plugins ?? []) {
+    for (const where of plugin.agentPaths) for (const agent of await pluginAgents(where, plugin, diagnostics)) byName.set(agent.name, agent);
+  }
 
   const scopes: [AgentSource, string][] = [
     ["user", path.join(options.home, ".claude", "agents")],
@@ -60,8 +66,32 @@ async function agentFiles(dir: string, diagnostics: AgentDiagnostic[], depth = 0
   return names.sort();
 }
 
-async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
-  const names = await agentFiles(dir, diagnostics);
+/** Frontmatter keys Claude Code does not honour in a plugin's agent (nor `mcpServers`, which no
+ * agent file has here): a plugin could otherwise run hooks, or loosen permissions, under an
+ * agent's cover. */
+const NOT_FOR_PLUGINS = ["hooks", "permissionMode"] as const;
+
+/** The agents of one of a plugin's agent paths (a directory, or one .md file), named
+ * `<plugin>:<name>`, ${CLAUDE_PLUGIN_ROOT} in their prompt standing for the plugin's directory. */
+async function pluginAgents(where: string, plugin: Plugin, diagnostics: AgentDiagnostic[]): Promise<AgentDefinition[]> {
+  const isFile = await statConfig(where).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  const found = isFile ? await loadDirectory(path.dirname(where), "plugin", diagnostics, [path.basename(where)]) : await loadDirectory(where, "plugin", diagnostics);
+  return found.map((agent) => {
+    const own: AgentDefinition = { ...agent, name: `${plugin.name}:${agent.name}`, plugin: plugin.name, systemPrompt: withPluginVariables(agent.systemPrompt, plugin) };
+    for (const key of NOT_FOR_PLUGINS) {
+      if (own[key] === undefined) continue;
+      delete own[key];
+      diagnostics.push({ file: agent.file ?? where, key, message: `${key} is ignored in a plugin's agent, as in Claude Code; the agent loads without it` });
+    }
+    return own;
+  });
+}
+
+async function loadDirectory(dir: string, source: AgentSource, diagnostics: AgentDiagnostic[], only?: string[]): Promise<AgentDefinition[]> {
+  const names = only ?? (await agentFiles(dir, diagnostics));
   const agents: AgentDefinition[] = [];
   const fileOf = new Map<string, string>();
   for (const name of names) {

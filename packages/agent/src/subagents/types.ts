@@ -4,8 +4,8 @@ import type { PermissionMode } from "../permissions/types.ts";
 import type { ToolImageBlock, ToolOutput } from "../types.ts";
 
 /** Where a definition came from. Later sources override earlier ones by name:
- * built-in < user (`~/.claude/agents`) < project (`<root>/.claude/agents`). */
-export type AgentSource = "built-in" | "user" | "project";
+ * built-in < plugin < user (`~/.claude/agents`) < project (`<root>/.claude/agents`). */
+export type AgentSource = "built-in" | "plugin" | "user" | "project";
 
 /** A sub-agent type the Task tool can start, in Claude Code's terms. */
 export type AgentDefinition = {
@@ -30,6 +30,8 @@ export type AgentDefinition = {
    * SubagentStop, as in Claude Code). */
   hooks?: HooksConfig;
   source: AgentSource;
+  /** The plugin it comes from (source "plugin"): its name is `<plugin>:<agent>`. */
+  plugin?: string;
   /** The .md file it was loaded from (absent for built-ins). */
   file?: string;
 };

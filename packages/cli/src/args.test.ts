@@ -77,6 +77,11 @@ test("--allowedTools and --disallowedTools take rules separated by commas or spa
   assert.deepEqual(parseArgs(["run", "--disallowedTools", "Bash(git push:*) WebFetch", "go"]), { kind: "run", prompt: "go", disallowedTools: ["Bash(git push:*)", "WebFetch"] });
 });
 
+test("--plugin-dir may repeat; its directories are kept in order", () => {
+  assert.deepEqual(parseArgs(["run", "--plugin-dir", "./a", "--plugin-dir=/b", "go"]), { kind: "run", prompt: "go", pluginDirs: ["./a", "/b"] });
+  assert.deepEqual(parseArgs(["run", "--plugin-dir"]), { kind: "usage-error", message: "--plugin-dir needs a value", topic: "run" });
+});
+
 test("a rule that cannot be one is bad usage, naming the flag and the problem", () => {
   assert.deepEqual(parseArgs(["run", "--allowedTools", "Read,bash", "go"]), {
     kind: "usage-error",

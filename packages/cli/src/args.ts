@@ -23,6 +23,8 @@ export type Command =
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
+      /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
+      pluginDirs?: string[];
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -65,6 +67,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
   "--disallowed-tools": { key: "disallowedTools", value: true, repeat: true },
+  "--plugin-dir": { key: "pluginDirs", value: true, repeat: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -191,6 +194,7 @@ function parseRun(args: string[]): Command {
     if (typeof rules === "string") return { kind: "usage-error", message: rules, topic: "run" };
     command[key] = rules;
   }
+  if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
   if (typeof options.outputFormat === "string") {
     const format = OUTPUT_FORMATS.find((f) => f === options.outputFormat);
     if (!format) return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, not "${options.outputFormat}"`, topic: "run" };

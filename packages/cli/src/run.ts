@@ -152,6 +152,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const runOptions = {
       ...(Object.keys(rules).length > 0 && { rules }),
       ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
+      // Relative to where the command was typed, as a path on its command line is (not --cwd).
+      ...(command.pluginDirs && { pluginDirs: command.pluginDirs.map((dir) => resolve(io.cwd, dir)) }),
       ...(format === "stream-json" && { onReady: opening.ready }),
     };
     const outcome = await builtinBackend({ runOptions }).run(

@@ -47,6 +47,8 @@ Options:
                      syntax, separated by commas: --allowedTools "Read,Bash(npm test:*)"
   --disallowedTools RULES
                      rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
+  --plugin-dir DIR   load the Claude Code plugin in DIR for this run (may repeat), besides the
+                     installed plugins the settings enable
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
                      total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets

@@ -20,8 +20,8 @@ export type BuiltinBackendOptions = {
    * goes through the C++ environment variable by variable. */
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
-   * --disallowedTools and --append-system-prompt, and its stream-json's init line). */
-  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady">;
+   * --disallowedTools, --append-system-prompt and --plugin-dir, and its stream-json's init line). */
+  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs">;
 };
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in

@@ -1,4 +1,5 @@
 import { promptUsage, type McpPromptCommand } from "../mcp/prompts.ts";
+import type { Plugin } from "../plugins/types.ts";
 import type { Skill } from "../skills/types.ts";
 import { BUILTIN_PROMPTS } from "./builtin-prompts.ts";
 import type { SlashCommand } from "./types.ts";
@@ -10,8 +11,13 @@ const BUILTIN_HELP: [string, string][] = [
 ];
 
 /** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then
- * the MCP servers' prompts. */
-export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; mcpPrompts?: readonly McpPromptCommand[] }): string {
+ * the MCP servers' prompts, then the plugins that loaded. */
+export function slashCommandHelp(sources: {
+  commands: readonly SlashCommand[];
+  skills: readonly Skill[];
+  mcpPrompts?: readonly McpPromptCommand[];
+  plugins?: readonly Pick<Plugin, "name" | "version" | "description" | "root">[];
+}): string {
   const custom = [
     ...sources.commands.map((command): [string, string] => [usage(command.name, command.argumentHint), `${command.description} (${command.plugin ? `plugin ${command.plugin}` : command.scope} command)`]),
     ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.plugin ? `plugin ${skill.plugin}` : skill.scope} skill)`]),
@@ -23,6 +29,8 @@ export function slashCommandHelp(sources: { commands: readonly SlashCommand[]; s
   if (custom.length > 0) lines.push("", "Custom commands and skills:", ...custom.map(line));
   const mcp = (sources.mcpPrompts ?? []).map((command): [string, string] => [promptUsage(command), `${command.description ?? "a prompt"} (MCP server ${command.server})`]);
   if (mcp.length > 0) lines.push("", "Prompts of MCP servers:", ...mcp.map(line));
+  const plugins = (sources.plugins ?? []).map((plugin): [string, string] => [plugin.version ? `${plugin.name} ${plugin.version}` : plugin.name, `${plugin.description ? `${plugin.description} ` : ""}(${plugin.root})`]);
+  if (plugins.length > 0) lines.push("", "Plugins:", ...plugins.map(line));
   return lines.join("\n");
 }
 

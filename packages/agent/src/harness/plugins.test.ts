@@ -37,6 +37,7 @@ test("an installed, enabled plugin's command runs as /kit:<name>, ${CLAUDE_PLUGI
 
   const help = await runInProject(project, [], { prompt: "/help" });
   assert.match(help.result.result, /\/kit:greet <name> — Greet someone \(plugin kit command\)/);
+  assert.ok(help.result.result.endsWith(`\n\nPlugins:\n  kit 1.0.0 — Team kit (${root})`), help.result.result);
 });
 
 test("a plugin's agent is started by the Task tool as kit:<agent>; a plugin's skill answers to /kit:<skill>", async (t) => {

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { readConfigJson, statConfig } from "../config-files.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
+import { makeDirs } from "../make-dirs.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { parseManifest, type PluginManifest } from "./manifest.ts";
 import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";
@@ -92,6 +93,12 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
       seen.add(name);
       plugin.mcpServers.push({ name: pluginServerName(plugin.name, name), raw, file, key: prefix ? `${prefix}.${name}` : name });
     }
+  }
+  // Claude Code makes the data directory the first time the plugin names it; its hooks and servers
+  // may `cd` there or keep their node_modules there from the start.
+  const commands = Object.values(plugin.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => (hook.type === "command" ? hook.command : ""))));
+  if (commands.some((command) => command.includes(plugin.dataDir)) || JSON.stringify(plugin.mcpServers).includes("CLAUDE_PLUGIN_DATA")) {
+    await makeDirs(plugin.dataDir).catch((error: Error) => diagnostics.push({ file: plugin.dataDir, message: `Plugin ${plugin.name}: cannot make its data directory: ${error.message}` }));
   }
   return { ok: true, plugin, diagnostics };
 }

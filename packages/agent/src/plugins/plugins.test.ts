@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -105,6 +105,19 @@ describe("loadPlugin", () => {
         ["plugin:kit:api", "api"],
       ],
     );
+  });
+
+  test("${CLAUDE_PLUGIN_DATA} named by a hook or an MCP server is made, as Claude Code makes it the first time it is referenced", async () => {
+    const s = await setup({
+      "uses/hooks/hooks.json": JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: 'cd "${CLAUDE_PLUGIN_DATA}"' }] }] } }),
+      "plain/.mcp.json": JSON.stringify({ mcpServers: { db: { command: "db" } } }),
+      "plain/hooks/hooks.json": JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+    });
+    const uses = await loadPlugin(path.join(s.base, "uses"), { fallbackName: "uses", source: "plugin-dir", home: s.home });
+    const plain = await loadPlugin(path.join(s.base, "plain"), { fallbackName: "plain", source: "plugin-dir", home: s.home });
+    assert.ok(uses.ok && plain.ok);
+    assert.equal((await stat(uses.plugin.dataDir)).isDirectory(), true);
+    await assert.rejects(stat(plain.plugin.dataDir), { code: "ENOENT" });
   });
 
   test("a manifest that is not JSON, a hooks.json that is not JSON, a manifest file that is missing, or no directory: the plugin is not loaded, and the message names it", async () => {

@@ -30,7 +30,9 @@ export type LoadedPlugin = { ok: true; plugin: Plugin; diagnostics: PluginDiagno
  * left out with a diagnostic and the rest loads. */
 export async function loadPlugin(dir: string, options: LoadPluginOptions): Promise<LoadedPlugin> {
   const root = path.resolve(dir);
-  const fail = (file: string, message: string): LoadedPlugin => ({ ok: false, diagnostic: { file, message: `Plugin ${options.fallbackName} is not loaded: ${message}` } });
+  // Named as the user knows it: by its manifest once that is read.
+  let named = options.fallbackName;
+  const fail = (file: string, message: string): LoadedPlugin => ({ ok: false, diagnostic: { file, message: `Plugin ${named} is not loaded: ${message}` } });
   try {
     if (!(await statConfig(root)).isDirectory()) return fail(root, "it is not a directory");
   } catch {
@@ -44,6 +46,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
     const parsed = parseManifest(read.value, root);
     if (!parsed.ok) return fail(manifestFile, parsed.message);
     manifest = parsed.manifest;
+    named = manifest.name;
   }
   const id = options.id ?? `${manifest.name}@inline`;
   const plugin: Plugin = {

@@ -90,14 +90,16 @@ test("cancelling a run cancels its MCP call in flight, and none of the requests 
   const received = async () => (await fs.readFile(log, "utf8").catch(() => "")).trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const controller = new AbortController();
   const echoes = Array.from({ length: 12 }, (_, i) => ({ id: `toolu_echo_${i}`, name: "mcp__raw__echo", input: {} }));
+  const started = Date.now();
   const run = runInProject(project, [{ toolCalls: echoes }, { toolCalls: [{ id: "toolu_wait", name: "mcp__raw__wait", input: {} }] }], {
     permissionMode: "bypassPermissions",
     signal: controller.signal,
-    // Past this, the start-up time limit of the server (long over by then) must cancel nothing.
-    env: { ...process.env, MCP_TIMEOUT: "300" },
+    // Past this, the start-up time limit of the server (long over by then) must cancel nothing. Long
+    // enough for the server's process to start on a loaded machine.
+    env: { ...process.env, MCP_TIMEOUT: "2000" },
   });
   const waitCall = await waitFor(async () => (await received()).find((m) => m.method === "tools/call" && m.params.name === "wait"), "the wait call");
-  await delay(400);
+  await delay(Math.max(400, started + 2400 - Date.now()));
   controller.abort();
   const { result } = await run;
   assert.equal(result.stopReason, "aborted");

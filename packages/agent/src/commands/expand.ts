@@ -1,7 +1,7 @@
 // What a prompt that starts with "/" means: a built-in the loop handles, a custom command or a
 // skill expanded into the prompt the model gets, or nothing special (sent as typed).
 import { substituteArguments } from "../skills/arguments.ts";
-import { skillPrompt, withSessionId } from "../skills/skill-tool.ts";
+import { sessionValues, skillPrompt } from "../skills/skill-tool.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { Skill } from "../skills/types.ts";
 import { builtinPrompt } from "./builtin-prompts.ts";
@@ -58,7 +58,7 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
   const command = sources.commands.find((candidate) => candidate.name === name);
   if (command) {
     const shells = shellCommands(command.body);
-    const expanded = withSessionId(substituteArguments(command.body, args, { names: command.argumentNames ?? [], hold: shells.length > 0 }), sources.sessionId);
+    const expanded = substituteArguments(command.body, args, { names: command.argumentNames ?? [], hold: shells.length > 0, values: sessionValues(sources.sessionId) });
     return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shells }, command);
   }
   const builtin = builtinPrompt(name);

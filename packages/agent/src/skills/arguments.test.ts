@@ -24,6 +24,14 @@ test("a body without placeholders gets the arguments appended; none when there a
   assert.equal(substituteArguments("Cost: $ARGUMENTS", "$1 $&"), "Cost: $1 $&", "replacement text is taken literally");
 });
 
+test("an argument goes in as typed: a placeholder in it is not substituted again", () => {
+  assert.equal(substituteArguments("Fix $issue on $branch", "'$branch' main", { names: ["issue", "branch"] }), "Fix $branch on main");
+  assert.equal(substituteArguments("First: $0", "'$ARGUMENTS' x"), "First: $ARGUMENTS");
+  assert.equal(substituteArguments("First: $ARGUMENTS[0], then $1", "'$1' x"), "First: $1, then x");
+  assert.equal(substituteArguments("Log ${CLAUDE_SESSION_ID}: $ARGUMENTS", "${CLAUDE_SESSION_ID}", { values: { CLAUDE_SESSION_ID: "s-1" } }), "Log s-1: ${CLAUDE_SESSION_ID}");
+  assert.equal(substituteArguments("Log ${CLAUDE_SESSION_ID}.", "x", { values: { CLAUDE_SESSION_ID: "s-1" } }), "Log s-1.\n\nARGUMENTS: x", "a value is not an argument's placeholder");
+});
+
 test("parseFrontmatter: none, empty, CRLF, not a mapping", () => {
   assert.deepEqual(parseFrontmatter("plain"), { ok: true, data: {}, body: "plain", present: false });
   assert.deepEqual(parseFrontmatter("---\n---\nbody"), { ok: true, data: {}, body: "body", present: true });

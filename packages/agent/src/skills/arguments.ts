@@ -52,23 +52,38 @@ export type SubstituteOptions = {
   /** The body has `!` commands: every argument put in is held (holdArgument) until they are found,
    * and the text must go through releaseArguments before anyone reads it. */
   hold?: boolean;
+  /** What `${NAME}` in the body stands for (CLAUDE_SESSION_ID…), put in with the arguments. */
+  values?: Readonly<Record<string, string>>;
 };
 
+/** `body` with its placeholders replaced in one pass over the body alone: what an argument (or a
+ * value) puts in is never read for placeholders again, so it arrives as typed. */
 export function substituteArguments(body: string, given: string, options: SubstituteOptions = {}): string {
   const args = options.hold ? holdArgument(given) : given;
   const parsed = parseArguments(given).map((arg) => (options.hold ? holdArgument(arg) : arg));
   const at = (index: number) => parsed[index] ?? "";
-  let result = body;
   // Longest names first, so `$old-name` is not taken for `$old` followed by "-name".
-  const named = [...(options.names ?? []).entries()].sort(([, a], [, b]) => b.length - a.length);
-  for (const [index, name] of named) {
-    if (!/^[A-Za-z_][\w-]*$/.test(name) || name === "ARGUMENTS") continue;
-    result = result.replace(new RegExp(`\\$${name.replace(/-/g, "\\-")}(?![\\w[])`, "g"), () => at(index));
-  }
-  result = result.replace(/\$ARGUMENTS\[(\d+)\]/g, (_match, index: string) => at(Number(index)));
-  result = result.replace(/\$(\d+)(?!\w)/g, (_match, index: string) => at(Number(index)));
-  result = result.replace(/\$ARGUMENTS(?![\w[])/g, () => args);
-  if (result === body && (options.appendIfNoPlaceholder ?? true) && args.trim()) return `${body.trimEnd()}\n\nARGUMENTS: ${args}`;
+  const names = (options.names ?? []).flatMap((name, index) => (/^[A-Za-z_][\w-]*$/.test(name) && name !== "ARGUMENTS" ? [{ name, index }] : []));
+  names.sort((a, b) => b.name.length - a.name.length);
+  const values = Object.keys(options.values ?? {}).filter((name) => /^\w+$/.test(name));
+  // One group per form; a form with nothing to match is one that never does.
+  const forms = [
+    names.length > 0 ? `\\$(${names.map(({ name }) => name.replace(/-/g, "\\-")).join("|")})(?![\\w[])` : "(?!)()",
+    "\\$ARGUMENTS\\[(\\d+)\\]",
+    "\\$(\\d+)(?!\\w)",
+    "\\$ARGUMENTS(?![\\w[])",
+    values.length > 0 ? `\\$\\{(${values.join("|")})\\}` : "(?!)()",
+  ];
+  let placeholders = 0;
+  const result = body.replace(new RegExp(forms.join("|"), "g"), (match: string, name?: string, element?: string, position?: string, value?: string) => {
+    if (value !== undefined) return options.values?.[value] ?? match;
+    placeholders++;
+    if (name !== undefined) return at(names.find((entry) => entry.name === name)?.index ?? -1);
+    if (element !== undefined) return at(Number(element));
+    if (position !== undefined) return at(Number(position));
+    return args;
+  });
+  if (placeholders === 0 && (options.appendIfNoPlaceholder ?? true) && args.trim()) return `${result.trimEnd()}\n\nARGUMENTS: ${args}`;
   return result;
 }
 

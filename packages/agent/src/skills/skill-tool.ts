@@ -26,15 +26,16 @@ How to use it:
  * id (a command works as a skill does). When the body has `!` commands, the arguments in it are
  * held until they run (see holdArgument): expanding it releases them. */
 export function skillPrompt(skill: Skill, args: string, sessionId?: string): string {
-  const names = { names: skill.argumentNames ?? [], hold: shellCommands(skill.body).length > 0 };
-  if (skill.command) return withSessionId(substituteArguments(skill.body, args, names), sessionId);
-  const body = withSessionId(substituteArguments(skill.body, args, names).replaceAll("${CLAUDE_SKILL_DIR}", () => skill.baseDir), sessionId);
-  return `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
+  const hold = shellCommands(skill.body).length > 0;
+  const values = { ...sessionValues(sessionId), ...(!skill.command && { CLAUDE_SKILL_DIR: skill.baseDir }) };
+  const body = substituteArguments(skill.body, args, { names: skill.argumentNames ?? [], hold, values });
+  return skill.command ? body : `Base directory for this skill: ${skill.baseDir}\n\n${body}`;
 }
 
-/** `text` with ${CLAUDE_SESSION_ID} replaced by the conversation's id (when given). */
-export function withSessionId(text: string, sessionId: string | undefined): string {
-  return sessionId === undefined ? text : text.replaceAll("${CLAUDE_SESSION_ID}", () => sessionId);
+/** What ${CLAUDE_SESSION_ID} stands for in a skill's or command's text: the conversation's id,
+ * when given (substituteArguments' `values`). */
+export function sessionValues(sessionId: string | undefined): Record<string, string> {
+  return sessionId === undefined ? {} : { CLAUDE_SESSION_ID: sessionId };
 }
 
 const SkillParameters = z.strictObject({

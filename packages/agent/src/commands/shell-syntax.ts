@@ -6,26 +6,21 @@ export const SHELL_INLINE = /(^|\s)!`([^`\n]+)`/gm;
 export const SHELL_BLOCK = /^```!\s*\n([\s\S]*?)\n```/gm;
 
 /** What an argument's backticks and line breaks are held as, in a text whose `!` commands are yet
- * to be found: private-use characters no command syntax knows. */
-const HELD: readonly (readonly [string, string])[] = [
-  ["`", "\uE000"],
-  ["\n", "\uE001"],
-];
+ * to be found: a private-use character no command syntax knows, then one that says which. The
+ * first is held too, so that an argument that has it gets it back as typed. */
+const HOLD = "\uE000";
+const HELD = ["`", "\n", HOLD] as const;
 
 /** `value` (an argument put into a body that has `!` commands) with its backticks and line breaks
  * held, so that the commands are found as the body wrote them: an argument can neither end one
  * early nor start one of its own. releaseArguments gives them back, once the commands are found. */
 export function holdArgument(value: string): string {
-  let held = value;
-  for (const [char, mark] of HELD) held = held.replaceAll(char, mark);
-  return held;
+  return value.replace(/[`\n\uE000]/g, (char) => HOLD + String.fromCharCode(0xe001 + HELD.indexOf(char as (typeof HELD)[number])));
 }
 
 /** `text` with what holdArgument held given back. */
 export function releaseArguments(text: string): string {
-  let released = text;
-  for (const [char, mark] of HELD) released = released.replaceAll(mark, char);
-  return released;
+  return text.replace(/\uE000([\uE001-\uE003])/g, (_held, which: string) => HELD[which.charCodeAt(0) - 0xe001] as string);
 }
 
 /** The shell commands of `body` that run while it expands: inline !`cmd` and ```! blocks. */

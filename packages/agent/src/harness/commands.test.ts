@@ -316,3 +316,12 @@ test("a skill the model loads gets a backtick in its arguments whole in its ! co
   const result = JSON.stringify(withoutCacheMarks(provider.requests[1].messages).at(-1));
   assert.match(result, /Said: a `b` c/);
 });
+
+test("a command's arguments reach its ! command as typed: placeholders and private-use characters in them are left alone", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/say.md", "---\nallowed-tools: Bash(echo:*)\narguments: [first, second]\n---\nSaid: !`echo '$first|$second'` by $ARGUMENTS");
+  const typed = "$second|${CLAUDE_SESSION_ID}|\uE000\uE001 two";
+  const { provider, events } = await runInProject(project, [{ text: "ok" }], { prompt: `/say ${typed}` });
+  assert.deepEqual(events.flatMap((e) => (e.type === "tool.started" ? [e.input?.command] : [])), ["echo '$second|${CLAUDE_SESSION_ID}|\uE000\uE001|two'"]);
+  assert.equal(String(withoutCacheMarks(provider.requests[0].messages)[0].content), `Said: $second|\${CLAUDE_SESSION_ID}|\uE000\uE001|two by ${typed}`);
+});

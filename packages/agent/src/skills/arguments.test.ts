@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseArguments, substituteArguments } from "./arguments.ts";
+import { releaseArguments } from "../commands/shell-syntax.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { toolListField } from "./frontmatter-fields.ts";
 
@@ -30,6 +31,12 @@ test("an argument goes in as typed: a placeholder in it is not substituted again
   assert.equal(substituteArguments("First: $ARGUMENTS[0], then $1", "'$1' x"), "First: $1, then x");
   assert.equal(substituteArguments("Log ${CLAUDE_SESSION_ID}: $ARGUMENTS", "${CLAUDE_SESSION_ID}", { values: { CLAUDE_SESSION_ID: "s-1" } }), "Log s-1: ${CLAUDE_SESSION_ID}");
   assert.equal(substituteArguments("Log ${CLAUDE_SESSION_ID}.", "x", { values: { CLAUDE_SESSION_ID: "s-1" } }), "Log s-1.\n\nARGUMENTS: x", "a value is not an argument's placeholder");
+});
+
+test("an argument held for a body's ! commands comes back whole, private-use characters included", () => {
+  const args = "a \uE000b\uE001 \uE000\uE001 `c`\nd \uE002";
+  assert.equal(releaseArguments(substituteArguments("!`echo $ARGUMENTS` $0", args, { hold: true })), `!\`echo ${args}\` a`);
+  assert.doesNotMatch(substituteArguments("$ARGUMENTS", args, { hold: true }), /[`\n]/);
 });
 
 test("parseFrontmatter: none, empty, CRLF, not a mapping", () => {

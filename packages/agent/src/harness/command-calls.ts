@@ -20,7 +20,10 @@ export async function runCommandCalls(ctx: RunContext, state: RunState, calls: r
     state.started.add(use.id);
     state.emit({ type: "tool.started", toolName: use.name, toolUseId: use.id, input: use.input });
   }
-  const results = await executeToolCalls(uses, toolRunFor(ctx, state));
+  // A tool a deny rule keeps from the model is still found here: the gate refuses it by that rule.
+  const run = toolRunFor(ctx, state);
+  const tools = { ...run.tools, get: (name: string) => run.tools.get(name) ?? ctx.withheld.find((tool) => tool.name === name) };
+  const results = await executeToolCalls(uses, { ...run, tools });
   return results.map((result) => ({ text: textOf(result), isError: result.is_error === true, images: imagesOf(result) }));
 }
 

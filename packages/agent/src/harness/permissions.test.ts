@@ -306,3 +306,17 @@ test("a tool-wide deny rule takes the tool away from the model: it is neither of
   assert.equal(result.is_error, true);
   assert.match(JSON.stringify(result.content), /Unknown tool: WebFetch/);
 });
+
+test("a command's ! command and @file under a tool-wide deny rule are refused by that rule, though the model is not offered the tool", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { deny: ["Bash", "Read"], allow: ["Bash(echo:*)"] } });
+  await project.write("notes.txt", "secret");
+  await project.write(".claude/commands/st.md", "Status: !`echo ok` and @notes.txt");
+  const { provider, events } = await runInProject(project, [{ text: "ok" }], { prompt: "/st" });
+  const prompt = String(withoutCacheMarks(provider.requests[0].messages)[0].content);
+  assert.match(prompt, /`echo ok` failed: The command "echo ok" is denied by the deny rule "Bash"/);
+  assert.match(prompt, /@notes\.txt was not read: Reading notes\.txt is denied by the deny rule "Read"/);
+  assert.doesNotMatch(prompt, /Unknown tool|secret/);
+  assert.deepEqual(events.flatMap((e) => (e.type === "tool.completed" ? [e.denied] : [])), [true, true]);
+  assert.ok(!provider.requests[0].tools?.some((tool) => tool.name === "Bash" || tool.name === "Read"));
+});

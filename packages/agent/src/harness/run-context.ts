@@ -47,6 +47,10 @@ export type RunContext = {
   /** Every tool of the run, deferred ones included. */
   tools: Tool[];
   registry: ToolRegistry;
+  /** The tools a tool-wide deny rule keeps from the model (see offered). The calls the run makes
+   * itself (a command's `!` commands, the files it names) still find them, so that the gate
+   * refuses them with that rule, not as unknown tools. */
+  withheld: Tool[];
   /** The main run's conversation so far (for the hooks' transcript_path). */
   conversation?: () => readonly ModelMessage[];
   permissions: PermissionContext;
@@ -105,11 +109,12 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     if (!skill.fork && asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
-  const tools = offered(options.tools ?? defaultTools(setup, activate), permissions);
+  const { tools, withheld } = offered(options.tools ?? defaultTools(setup, activate), permissions);
   const ctx: RunContext = {
     ...base,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
+    withheld,
     permissions,
     hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, {
       ...(input.conversation && { conversation: input.conversation }),
@@ -144,7 +149,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     if (asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, parent.setup.projectRoot, notice);
   };
-  const tools = offered(
+  const { tools, withheld } = offered(
     (options.tools ?? []).map((tool) => (tool.name === SKILL_TOOL_NAME ? skillTool(parent.setup.skills, onSkill, [], parent.setup.sessionId) : tool)),
     permissions,
   );
@@ -156,6 +161,7 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     provider: options.provider ?? parent.provider,
     tools,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
+    withheld,
     permissions,
     hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, {
       ...(parent.conversation && { conversation: parent.conversation }),
@@ -177,10 +183,13 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
   return ctx;
 }
 
-/** `tools` but those a tool-wide deny rule names (`WebFetch`, `mcp__server`): as in Claude Code the
- * model is not offered them at all, and a call of one by name finds no such tool. */
-function offered(tools: Tool[], permissions: PermissionContext): Tool[] {
-  return tools.filter((tool) => !wholeToolDenial(permissions, tool.name));
+/** `tools` split: those a tool-wide deny rule names (`WebFetch`, `mcp__server`) are withheld, as in
+ * Claude Code the model is not offered them at all, and a call of one by name finds no such tool. */
+function offered(all: Tool[], permissions: PermissionContext): { tools: Tool[]; withheld: Tool[] } {
+  const tools: Tool[] = [];
+  const withheld: Tool[] = [];
+  for (const tool of all) (wholeToolDenial(permissions, tool.name) ? withheld : tools).push(tool);
+  return { tools, withheld };
 }
 
 /** The model behind the prompt and agent hooks of the run `ctx()` (read when a hook asks: the

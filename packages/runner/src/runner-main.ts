@@ -17,6 +17,7 @@
 //   --token-from-stdin  the token is the first line of stdin (how the server hands it over)
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
+// It sets HARNESS_RUNNER_PROCESS, its mark, in the environment of everything it starts (orphans.ts).
 // Besides its own workspace it serves the workspaces opened under /workspaces/:id (host.ts).
 // When ready it prints exactly one line to stdout: {"event":"listening","url":"http://HOST:PORT"}, or
 // on a socket {"event":"listening","url":"http+unix://<the socket's path, percent-encoded>"}.
@@ -28,6 +29,7 @@ import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { createRunnerHost } from "./host.ts";
+import { markRunnerProcess } from "./orphans.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
 import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
 import { removeSocketFile, runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
@@ -54,6 +56,8 @@ try {
 const socketDir = process.env.HARNESS_RUNNER_SOCKET_DIR;
 const socketPath = socketDir ? runnerSocketPath(resolve(socketDir), process.pid) : undefined;
 const stateDir = process.env.HARNESS_STATE_DIR ? resolve(process.env.HARNESS_STATE_DIR) : undefined;
+// Before anything is started: whatever this runner starts can be found by its mark once it is gone.
+markRunnerProcess();
 const fromEnvironment = process.env[RUNNER_TOKEN_ENV] || undefined;
 delete process.env[RUNNER_TOKEN_ENV];
 const token = process.argv.includes("--token-from-stdin")

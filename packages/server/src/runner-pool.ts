@@ -5,7 +5,7 @@
 // started when a session of its group needs one and none has room, and stopped when its last
 // session has released it.
 import { join } from "node:path";
-import { adoptRunner, spawnRunner, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
+import { adoptRunner, spawnRunner, sweepOrphansSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
 
 export type RunnerPoolOptions = {
   /** The runners' environment, without credentials (they travel per query). */
@@ -47,6 +47,8 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
   if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new Error(`runner capacity must be a positive integer, got ${options.capacity}`);
   const spawnIt = options.spawn ?? spawnRunner;
   const slots: Slot[] = [];
+  // Runners that died while no server was there to notice may have left commands running.
+  sweepOrphansSoon();
 
   function drop(slot: Slot): void {
     const at = slots.indexOf(slot);

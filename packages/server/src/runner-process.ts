@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, stat
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
+import { killOrphans, RUNNER_MARK_ENV } from "@harness/runner/orphans";
 import { removeSocketFile, socketPid } from "@harness/runner/unix-socket";
 import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
@@ -74,6 +75,18 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
       // Already gone.
     }
   }
+}
+
+let sweep: ReturnType<typeof setImmediate> | undefined;
+
+/** Ends, in a moment, what runners that are gone left running outside their process groups
+ * (@harness/runner orphans.ts); many runners ending at once take one look. */
+export function sweepOrphansSoon(): void {
+  sweep ??= setImmediate(() => {
+    sweep = undefined;
+    killOrphans();
+  });
+  sweep.unref();
 }
 
 function sleep(ms: number): Promise<void> {
@@ -157,6 +170,8 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     HARNESS_RUNNER_PORT: "0",
     HARNESS_RUNNER_SOCKET_DIR: undefined,
     [RUNNER_TOKEN_ENV]: undefined,
+    // The runner marks itself; one it inherited (this server runs under a runner) is not its own.
+    [RUNNER_MARK_ENV]: undefined,
   };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile, socketDir } = options;
@@ -213,6 +228,8 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
           // Nothing was left in it.
         }
       }
+      // And what it started that left its group (Claude Code's commands), however it ended.
+      sweepOrphansSoon();
       resolve();
       exitListeners.fire();
     });
@@ -262,6 +279,14 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
     if (!gone && !pidAlive(info.pid)) {
       gone = true;
       clearInterval(poll);
+      // Not its parent, so not told how it ended: what it started goes, as for a runner killed
+      // (see spawnRunner), the group alone.
+      try {
+        process.kill(-info.pid, "SIGKILL");
+      } catch {
+        // Nothing was left in it.
+      }
+      sweepOrphansSoon();
       markExited();
       exitListeners.fire();
     }

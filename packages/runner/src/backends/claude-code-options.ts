@@ -8,6 +8,7 @@ import type { HookCallback, Options, PermissionMode as ClaudePermissionMode, Set
 import { hostHiddenCallDenial } from "@harness/agent/host-hidden";
 import { splitModelId } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
+import { RUNNER_MARK_ENV } from "../orphans.ts";
 
 export type HarnessPermissionMode = NonNullable<RunnerQuery["permissionMode"]>;
 
@@ -83,7 +84,8 @@ export function claudeCodeEnv(input: {
   /** A bearer token, when there is no key. */
   authToken?: string;
   stateDir: string;
-  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH. */
+  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, and the
+   * runner's mark (HARNESS_RUNNER_PROCESS). */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
@@ -103,6 +105,9 @@ export function claudeCodeEnv(input: {
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
   if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
   if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
+  // Claude Code runs each command in a session of its own: the runner's mark is how they are found
+  // if the runner dies (orphans.ts).
+  if (input.runnerEnv[RUNNER_MARK_ENV]) env[RUNNER_MARK_ENV] = input.runnerEnv[RUNNER_MARK_ENV];
   return { ...env, ...input.extra };
 }
 

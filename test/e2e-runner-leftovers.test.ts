@@ -1,0 +1,113 @@
+// What a runner leaves behind when it is killed (SIGKILL, the out-of-memory killer): the commands
+// its agents started go with it, through the real server, its real runner processes, and the real
+// Claude Code binary.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { findClaudeCodeExecutable } from "@harness/runner";
+import { claudeCodeRoute, MinimalClient, startFakeAnthropic, startHarnessServer, type HarnessProcess } from "@harness/test-utils";
+
+const timeout = 120_000;
+const dirs: string[] = [];
+const servers: HarnessProcess[] = [];
+const marked: string[] = [];
+after(async () => {
+  for (const marker of marked) for (const pid of pidsRunning(marker)) killQuietly(pid);
+  await Promise.all(servers.map((s) => s.stop()));
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
+}
+
+/** The processes whose command line holds `marker`. */
+function pidsRunning(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) found.push(Number(entry));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function runnerPid(dataDir: string): number {
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  try {
+    return (db.prepare("SELECT pid FROM runners").get() as { pid: number }).pid;
+  } finally {
+    db.close();
+  }
+}
+
+async function serve(backend: string, fakeUrl: string): Promise<{ server: HarnessProcess; dataDir: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-leftovers-"));
+  dirs.push(dataDir);
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fakeUrl, HARNESS_BACKEND: backend } });
+  servers.push(server);
+  return { server, dataDir };
+}
+
+/** A command that sleeps for good, recognisable by `marker`. */
+const sleeper = (marker: string) => `python3 -c 'import time; time.sleep(300)' ${marker}; echo done`;
+
+const noClaudeCode = findClaudeCodeExecutable() ? false : "the Claude Code binary (@anthropic-ai/claude-agent-sdk-<platform>) is not installed";
+
+test("a runner killed with SIGKILL takes the commands Claude Code started with it", { skip: noClaudeCode, timeout }, async (t) => {
+  const fake = await startFakeAnthropic({ route: claudeCodeRoute });
+  t.after(() => fake.close());
+  const { server, dataDir } = await serve("claude-code", fake.url);
+  const marker = `cc-orphan-${process.pid}-${Date.now()}`;
+  marked.push(marker);
+  fake.push({ toolUses: [{ name: "Bash", input: { command: sleeper(marker), description: "sleep" } }] }, { text: "done" });
+  const client = await MinimalClient.connect(server.url, { userId: "alice", sessionId: "cc" });
+  t.after(() => client.close());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "sleep" });
+  await until(() => pidsRunning(marker).length > 0, "the command to start", 60_000);
+
+  process.kill(runnerPid(dataDir), "SIGKILL");
+  await until(() => pidsRunning(marker).length === 0, "the command to end with its runner");
+});
+
+test("a runner killed while the server was down leaves no command running once a server starts again", { skip: noClaudeCode, timeout }, async (t) => {
+  const fake = await startFakeAnthropic({ route: claudeCodeRoute });
+  t.after(() => fake.close());
+  const { server, dataDir } = await serve("claude-code", fake.url);
+  const marker = `cc-orphan-restart-${process.pid}-${Date.now()}`;
+  marked.push(marker);
+  fake.push({ toolUses: [{ name: "Bash", input: { command: sleeper(marker), description: "sleep" } }] }, { text: "done" });
+  const client = await MinimalClient.connect(server.url, { userId: "alice", sessionId: "cc" });
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "sleep" });
+  await until(() => pidsRunning(marker).length > 0, "the command to start", 60_000);
+  await server.stop("SIGKILL");
+  await client.close();
+  process.kill(runnerPid(dataDir), "SIGKILL");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.ok(pidsRunning(marker).length > 0, "nobody was left to end the command");
+
+  const again = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });
+  servers.push(again);
+  await until(() => pidsRunning(marker).length === 0, "the command to be ended by the new server");
+});

@@ -1,15 +1,16 @@
 // What a runner leaves behind when it is killed (SIGKILL, the out-of-memory killer): the commands
-// its agents started go with it, through the real server, its real runner processes, and the real
-// Claude Code binary.
+// its agents started and the socket files of its sandbox go with it, through the real server, its
+// real runner processes, and the real Claude Code binary.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { sandboxUnavailable, stopSandbox } from "../packages/agent/src/sandbox/runtime.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { claudeCodeRoute, MinimalClient, startFakeAnthropic, startHarnessServer, type HarnessProcess } from "@harness/test-utils";
+import { claudeCodeRoute, MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, type HarnessProcess } from "@harness/test-utils";
 
 const timeout = 120_000;
 const dirs: string[] = [];
@@ -19,6 +20,7 @@ after(async () => {
   for (const marker of marked) for (const pid of pidsRunning(marker)) killQuietly(pid);
   await Promise.all(servers.map((s) => s.stop()));
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  await stopSandbox();
 });
 
 function killQuietly(pid: number): void {
@@ -110,4 +112,45 @@ test("a runner killed while the server was down leaves no command running once a
   const again = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });
   servers.push(again);
   await until(() => pidsRunning(marker).length === 0, "the command to be ended by the new server");
+});
+
+const sandboxOff = await sandboxUnavailable();
+
+/** The sandbox's socket files in the system's temporary directory. */
+const sandboxSockets = () => new Set(readdirSync(tmpdir()).filter((n) => /^(claude-(http|socks)-.*|srt-mux-.*)\.sock$/.test(n)));
+
+test("a killed runner's socket files (its own and its sandbox's) are removed once the server notices, a live runner's are kept", { skip: sandboxOff ? `the sandbox cannot run here: ${sandboxOff}` : false, timeout }, async (t) => {
+  const fake = await startFakeAnthropic();
+  t.after(() => fake.close());
+  const { server, dataDir } = await serve("builtin", fake.url);
+  const workspace = join(dataDir, "workspaces", "bob", "sandboxed");
+  mkdirSync(join(workspace, ".claude"), { recursive: true });
+  writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ sandbox: { enabled: true } }));
+  const marker = `sandboxed-${process.pid}-${Date.now()}`;
+  marked.push(marker);
+  const before = sandboxSockets();
+  fake.push({ toolUses: [{ name: "Bash", input: { command: sleeper(marker) } }] }, { text: "done" });
+  const client = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "sandboxed" });
+  t.after(() => client.close());
+  await client.waitForState(() => true);
+  client.send({ type: "submit", prompt: "sleep" });
+  await until(() => pidsRunning(marker).length > 0, "the sandboxed command to start", 60_000);
+  const pid = runnerPid(dataDir);
+  const runnersDir = join(dataDir, "runners", "bob");
+  const own = [...sandboxSockets()].filter((n) => !before.has(n));
+  assert.ok(own.length > 0, "the sandbox made its sockets");
+  assert.ok(readdirSync(runnersDir).includes(`runner-${pid}.sock`));
+
+  process.kill(pid, "SIGKILL");
+  await until(() => pidsRunning(marker).length === 0, "the sandboxed command to end");
+  // The session's next prompt starts a runner again.
+  fake.push({ text: "back" });
+  client.send({ type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 60_000, "the next run");
+  const left = sandboxSockets();
+  assert.deepEqual(own.filter((n) => left.has(n)), [], "the dead runner's sandbox sockets are gone");
+  const next = runnerPid(dataDir);
+  assert.notEqual(next, pid);
+  assert.deepEqual(readdirSync(runnersDir).filter((n) => n.endsWith(".sock")), [`runner-${next}.sock`], "only the live runner's socket is left");
+  assert.ok(processAlive(next));
 });

@@ -4,8 +4,9 @@
 // than a hundred cold ones. Sessions of different groups never share a process. A process is
 // started when a session of its group needs one and none has room, and stopped when its last
 // session has released it.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { adoptRunner, spawnRunner, sweepOrphansSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
+import { adoptRunner, removeDeadSockets, runnersTmpDir, spawnRunner, sweepLeftoversSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
 
 export type RunnerPoolOptions = {
   /** The runners' environment, without credentials (they travel per query). */
@@ -47,8 +48,15 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
   if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new Error(`runner capacity must be a positive integer, got ${options.capacity}`);
   const spawnIt = options.spawn ?? spawnRunner;
   const slots: Slot[] = [];
-  // Runners that died while no server was there to notice may have left commands running.
-  sweepOrphansSoon();
+  const tmp = runnersTmpDir(options.env);
+  // Runners that died while no server was there to notice may have left commands running, and
+  // their sockets, in every group's directory.
+  sweepLeftoversSoon(tmp);
+  try {
+    for (const group of readdirSync(options.dir)) removeDeadSockets(join(options.dir, group));
+  } catch {
+    // No runner has run here yet.
+  }
 
   function drop(slot: Slot): void {
     const at = slots.indexOf(slot);
@@ -119,7 +127,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
     adopt(group, member, info) {
       let slot = slots.find((s) => s.process?.pid === info.pid && live(s));
       if (!slot) {
-        const proc = adoptRunner(info);
+        const proc = adoptRunner(info, tmp);
         slot = { group, index: freeIndex(group), members: new Set(), ready: Promise.resolve(proc) };
         watch(slot, proc);
         slots.push(slot);

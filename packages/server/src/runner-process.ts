@@ -4,11 +4,13 @@
 // after HARNESS_RUNNER_IDLE_EXIT_MS.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
 import { killOrphans, RUNNER_MARK_ENV } from "@harness/runner/orphans";
-import { removeSocketFile, socketPid } from "@harness/runner/unix-socket";
+import { removeSocketFile, runnerSocketPath, socketPathOf, socketPid } from "@harness/runner/unix-socket";
+import { removeDeadSandboxSockets } from "@harness/agent/sandbox-leftovers";
 import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
 
@@ -78,15 +80,27 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 let sweep: ReturnType<typeof setImmediate> | undefined;
+const sweepTmpDirs = new Set<string>();
 
-/** Ends, in a moment, what runners that are gone left running outside their process groups
- * (@harness/runner orphans.ts); many runners ending at once take one look. */
-export function sweepOrphansSoon(): void {
+/** Clears, in a moment, what runners that are gone left behind: kills what they left running
+ * outside their process groups (@harness/runner orphans.ts), then, once those have had a moment to
+ * go, removes the socket files their sandboxes left in `tmp` (their temporary directory). Many
+ * runners ending at once take one look. */
+export function sweepLeftoversSoon(tmp: string): void {
+  sweepTmpDirs.add(tmp);
   sweep ??= setImmediate(() => {
     sweep = undefined;
     killOrphans();
+    const dirs = [...sweepTmpDirs];
+    sweepTmpDirs.clear();
+    setTimeout(() => dirs.forEach((dir) => removeDeadSandboxSockets(dir)), 1000).unref();
   });
   sweep.unref();
+}
+
+/** The temporary directory of runners started with `env` (os.tmpdir() reads the same variable). */
+export function runnersTmpDir(env: Record<string, string | undefined>): string {
+  return env.TMPDIR ? resolve(env.TMPDIR) : tmpdir();
 }
 
 function sleep(ms: number): Promise<void> {
@@ -113,7 +127,7 @@ function lastWords(output: string): string {
 }
 
 /** Removes the sockets that runners killed before they could clean up left in `dir`. */
-function removeDeadSockets(dir: string): void {
+export function removeDeadSockets(dir: string): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -181,6 +195,8 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     removeDeadSockets(socketDir);
     env.HARNESS_RUNNER_SOCKET_DIR = socketDir;
   }
+  const tmp = runnersTmpDir(env);
+  removeDeadSandboxSockets(tmp);
   rotateLog(logFile, MAX_LOG_BYTES);
   const fd = openSync(logFile, "a");
   const offset = statSync(logFile).size;
@@ -228,8 +244,13 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
           // Nothing was left in it.
         }
       }
-      // And what it started that left its group (Claude Code's commands), however it ended.
-      sweepOrphansSoon();
+      // Its socket, when it could not remove it, and what it started that left its group (Claude
+      // Code's commands), however it ended.
+      if (socketDir !== undefined && child.pid !== undefined) {
+        const socket = runnerSocketPath(socketDir, child.pid);
+        if (socket) removeSocketFile(socket);
+      }
+      sweepLeftoversSoon(tmp);
       resolve();
       exitListeners.fire();
     });
@@ -270,7 +291,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
 }
 
 /** A runner an earlier server started, known by pid and URL. Its exit is noticed by polling. */
-export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
+export function adoptRunner(info: RunnerProcessInfo, tmp: string = tmpdir()): RunnerProcess {
   let gone = false;
   let markExited!: () => void;
   const exited = new Promise<void>((resolve) => (markExited = resolve));
@@ -286,7 +307,9 @@ export function adoptRunner(info: RunnerProcessInfo): RunnerProcess {
       } catch {
         // Nothing was left in it.
       }
-      sweepOrphansSoon();
+      const socket = socketPathOf(new URL(info.url));
+      if (socket) removeSocketFile(socket);
+      sweepLeftoversSoon(tmp);
       markExited();
       exitListeners.fire();
     }

@@ -9,13 +9,24 @@ import { SEQ_JUMP_AFTER_CRASH } from "@harness/session";
 
 type Mark = { open: number; floor: number };
 
+/** How long the ids of deleted sessions, with the last seq each reached, are kept: meanwhile a client
+ * of a deleted session that comes back is told it was deleted. One deleted longer ago is forgotten
+ * as the file is opened, and the floor raised past its seq instead: such a client then gets the
+ * state of a new session of that id, never batches it would take as following its own. Without
+ * that, the ids of every session ever deleted would pile up for good. */
+export const DELETED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** Records that a server has the file open, and returns the seq that sessions never stored start
- * after (0 until a server died with the file open). */
-export function markOpen(db: DatabaseSync): number {
+ * after (0 until a server died with the file open, or a deleted session was forgotten). */
+export function markOpen(db: DatabaseSync, now = Date.now()): number {
   db.exec("BEGIN IMMEDIATE");
   try {
     const row = db.prepare("SELECT open, floor FROM open_mark WHERE id = 1").get() as Mark | undefined;
-    const floor = (row?.floor ?? 0) + (row?.open === 1 ? SEQ_JUMP_AFTER_CRASH : 0);
+    // Those deleted by versions that did not say when count from now.
+    db.prepare("UPDATE deleted_sessions SET deleted_at = ? WHERE deleted_at IS NULL").run(now);
+    const expired = db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM deleted_sessions WHERE deleted_at < ?").get(now - DELETED_KEPT_MS) as { seq: number };
+    db.prepare("DELETE FROM deleted_sessions WHERE deleted_at < ?").run(now - DELETED_KEPT_MS);
+    const floor = Math.max((row?.floor ?? 0) + (row?.open === 1 ? SEQ_JUMP_AFTER_CRASH : 0), expired.seq);
     db.prepare("INSERT INTO open_mark (id, open, floor) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor").run(floor);
     db.exec("COMMIT");
     return floor;

@@ -81,6 +81,8 @@ const ADDED_COLUMNS: [string, string, string][] = [
   ["sessions", "title", "TEXT"],
   ["sessions", "created_at", "INTEGER"],
   ["runners", "token", "TEXT"],
+  // When the session was deleted (ms since the epoch); null for those deleted by older versions.
+  ["deleted_sessions", "deleted_at", "INTEGER"],
 ];
 
 /** A connection to a file whose tables exist (see openDatabaseFile). */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot, type StoredBatch } from "@harness/session";
 import { KEPT_BATCHES, openSqliteDatabase } from "./sqlite-store.ts";
+import { DELETED_KEPT_MS } from "./sqlite-open-mark.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
 const batch = (seq: number, text = `t${seq}`): StoredBatch => ({
@@ -390,4 +391,30 @@ test("a write that keeps the state stores the transcript and marks alone: a load
     /storing session u\/new failed: the session has no stored state to keep/,
   );
   reopened.close();
+});
+
+test("deleted sessions are remembered for a while, then forgotten without a later session of the id numbering its batches from below what they reached", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  let db = openSqliteDatabase(path);
+  await db.storeFor("u", "old").write([batch(1), batch(2)], snapshot(7));
+  await db.storeFor("u", "recent").write([batch(1)], snapshot(3));
+  await db.deleteSession("u", "old");
+  await db.deleteSession("u", "recent");
+  db.close();
+  // "old" was deleted long ago; "recent" within the time deleted ids are kept.
+  const raw = new DatabaseSync(path);
+  raw.prepare("UPDATE deleted_sessions SET deleted_at = ? WHERE session_id = 'old'").run(Date.now() - DELETED_KEPT_MS - 1000);
+  raw.close();
+
+  db = openSqliteDatabase(path);
+  t.after(() => db.close());
+  assert.equal(db.catalog.deletedSeq("u", "recent"), 3, "a recently deleted id is known (its clients are told it was deleted)");
+  assert.equal(db.catalog.deletedSeq("u", "old"), 0, "one deleted long ago is forgotten");
+  const raw2 = new DatabaseSync(path);
+  assert.deepEqual(raw2.prepare("SELECT session_id FROM deleted_sessions").all().map((r) => r.session_id), ["recent"]);
+  raw2.close();
+  // Yet no session starts at or below a seq the forgotten one reached: a client that kept it gets a state.
+  assert.ok(db.storeFor("u", "old").unstoredSeq() >= 7);
+  assert.ok(db.storeFor("u", "other").unstoredSeq() >= 7);
 });

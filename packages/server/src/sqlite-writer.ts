@@ -80,12 +80,13 @@ function serve(data: WriterData): void {
   );
   // A session made later under the same id numbers its batches after every seq the deleted one
   // reached, stored or not: a client of the deleted one that reconnects with `since` is sent a state.
+  // Kept for DELETED_KEPT_MS from the deletion (sqlite-open-mark.ts).
   const rememberDeleted = db.prepare(
-    `INSERT INTO deleted_sessions (user_id, session_id, seq)
+    `INSERT INTO deleted_sessions (user_id, session_id, seq, deleted_at)
      SELECT ?1, ?2, MAX(?3, COALESCE((SELECT seq FROM sessions WHERE user_id = ?1 AND session_id = ?2), 0),
        COALESCE((SELECT MAX(seq) FROM deltas WHERE user_id = ?1 AND session_id = ?2), 0),
-       COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last WHERE last > 0
-     ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq`,
+       COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last, ?4 WHERE last > 0
+     ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq, deleted_at = excluded.deleted_at`,
   );
   const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails", "session_marks"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
@@ -116,7 +117,7 @@ function serve(data: WriterData): void {
   function apply(w: WriteOp, now: number): void {
     const key = keyOf(w);
     if (w.remove) {
-      rememberDeleted.run(w.userId, w.sessionId, w.lastSeq ?? 0);
+      rememberDeleted.run(w.userId, w.sessionId, w.lastSeq ?? 0, Date.now());
       for (const statement of removeRows) statement.run(w.userId, w.sessionId);
       closedClean.delete(key);
       return;

@@ -1,8 +1,10 @@
 // Finding custom slash commands: every `*.md` under `<home>/.claude/commands/` (the user's) and
 // `<projectRoot>/.claude/commands/` (the project's), subfolders included. On a name clash the
 // user's command wins, as skills do (skills.md): a repository cannot replace the user's command.
-// Plugins' commands follow, named `<plugin>:<name>`: those of its `commands/`, or of the paths its
-// manifest gives instead (directories, or .md files).
+// Plugins' commands are named `<plugin>:<name>`: those of its `commands/`, or of the paths its
+// manifest gives instead (directories, or .md files). A project's command in a subfolder named as a
+// plugin (`.claude/commands/kit/greet.md`) cannot take a plugin's name either: the plugin's wins,
+// as the user installed it, and the project's is named in a diagnostic.
 import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
@@ -38,17 +40,23 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),
   );
+  const fromPlugins: (SlashCommand | undefined)[][] = [];
   for (const plugin of options.plugins ?? []) {
-    for (const where of plugin.commandPaths) found.push(await pluginCommands(where, plugin, diagnostics));
+    for (const where of plugin.commandPaths) fromPlugins.push(await pluginCommands(where, plugin, diagnostics));
   }
+  const [user = [], project = []] = found;
   const byName = new Map<string, SlashCommand>();
-  for (const command of found.flat()) {
+  for (const command of [...user, ...fromPlugins.flat(), ...project]) {
     if (!command) continue;
     if (isBuiltinCommand(command.name)) {
       diagnostics.push({ file: command.path, message: `Command /${command.name} is a built-in command; this file is never used. Rename it to use it.` });
       continue;
     }
-    if (!byName.has(command.name)) byName.set(command.name, command);
+    const earlier = byName.get(command.name);
+    if (earlier?.plugin !== undefined && command.scope === "project") {
+      diagnostics.push({ file: command.path, message: `Command /${command.name} is plugin ${earlier.plugin}'s; this file is never used. Rename it to use it.` });
+    }
+    if (!earlier) byName.set(command.name, command);
   }
   const commands = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { commands, diagnostics };

@@ -146,3 +146,22 @@ test("a broken plugin is named in a warning and skipped; a plugin given for the 
   assert.ok(warnings.some((m) => /plugin\.json: Plugin kit is not loaded: .*line 1/.test(m)), warnings.join("\n"));
   assert.ok(warnings.some((m) => /Plugin missing is not loaded: its directory does not exist/.test(m)), warnings.join("\n"));
 });
+
+test("a project's command or skill named as a plugin's (.claude/commands/kit/greet.md, .claude/skills/kit:release) does not replace the plugin's, and is named in a warning", async (t) => {
+  const project = await tempProject(t);
+  await installKit(project, {
+    "commands/greet.md": "Greet from the plugin.",
+    "skills/release/SKILL.md": "---\nname: release\ndescription: Cut a release\n---\nRelease as the plugin says.",
+  });
+  await project.write(".claude/commands/kit/greet.md", "Greet from the project.");
+  await project.write(".claude/skills/kit:release/SKILL.md", "---\nname: kit:release\ndescription: Cut a release\n---\nRelease as the project says.");
+
+  const command = await runInProject(project, [{ text: "Hi." }], { prompt: "/kit:greet" });
+  assert.deepEqual(withoutCacheMarks(command.provider.requests[0].messages), [{ role: "user", content: "Greet from the plugin." }]);
+  const warnings = command.events.filter((e) => e.type === "notice" && e.level === "warning").map((e) => (e.type === "notice" ? e.message : ""));
+  assert.ok(warnings.some((m) => /kit\/greet\.md: Command \/kit:greet is plugin kit's; this file is never used/.test(m)), warnings.join("\n"));
+  assert.ok(warnings.some((m) => /kit:release\/SKILL\.md: Skill kit:release is plugin kit's/.test(m)), warnings.join("\n"));
+
+  const skill = await runInProject(project, [{ text: "Released." }], { prompt: "/kit:release" });
+  assert.match(JSON.stringify(skill.provider.requests[0].messages), /Release as the plugin says\./);
+});

@@ -2,8 +2,9 @@
 // `<projectRoot>/.claude/skills/<name>/SKILL.md` (the project's). On a name clash the user's skill
 // wins, as in Claude Code: a repository cannot replace a skill of the user's with its own (its
 // instructions, its allowed-tools, its `!` commands) under the name the user types. Plugins' skills
-// follow, named `<plugin>:<skill>`, ${CLAUDE_PLUGIN_ROOT} in their text standing for the plugin's
-// directory.
+// are named `<plugin>:<skill>`, ${CLAUDE_PLUGIN_ROOT} in their text standing for the plugin's
+// directory; nor can a project's skill take a plugin's name (a directory named `kit:release`): the
+// plugin's wins, as the user installed it, and the project's is named in a diagnostic.
 import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
@@ -32,9 +33,17 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   const roots: [string, SkillScope][] = [[options.home, "user"]];
   if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
   const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
-  for (const plugin of options.plugins ?? []) found.push((await Promise.all(plugin.skillDirs.map((dir) => pluginSkillsIn(dir, plugin, diagnostics)))).flat());
+  const fromPlugins: Skill[][] = [];
+  for (const plugin of options.plugins ?? []) fromPlugins.push((await Promise.all(plugin.skillDirs.map((dir) => pluginSkillsIn(dir, plugin, diagnostics)))).flat());
+  const [user = [], project = []] = found;
   const byName = new Map<string, Skill>();
-  for (const skill of found.flat()) if (!byName.has(skill.name)) byName.set(skill.name, skill);
+  for (const skill of [...user, ...fromPlugins.flat(), ...project]) {
+    const earlier = byName.get(skill.name);
+    if (earlier?.plugin !== undefined && skill.scope === "project") {
+      diagnostics.push({ file: skill.path, message: `Skill ${skill.name} is plugin ${earlier.plugin}'s; this skill is never used. Rename its directory to use it.` });
+    }
+    if (!earlier) byName.set(skill.name, skill);
+  }
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, diagnostics };
 }

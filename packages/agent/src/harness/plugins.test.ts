@@ -165,3 +165,16 @@ test("a project's command or skill named as a plugin's (.claude/commands/kit/gre
   const skill = await runInProject(project, [{ text: "Released." }], { prompt: "/kit:release" });
   assert.match(JSON.stringify(skill.provider.requests[0].messages), /Release as the plugin says\./);
 });
+
+test('a plugin whose directory\'s name holds $(…) or a " runs its hooks\' "${CLAUDE_PLUGIN_ROOT}/…" as that path, not as shell code; two such plugins\' same command both run', async (t) => {
+  const project = await tempProject(t);
+  const command = 'cat > /dev/null; echo "${CLAUDE_PLUGIN_ROOT}" >> "$CLAUDE_PROJECT_DIR/roots.txt"';
+  const dirs = ["a$(touch pwned)", 'b"; touch pwned; "'];
+  for (const dir of dirs) await project.write(path.join("dev", dir, "hooks", "hooks.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command }] }] } }));
+  const { result } = await runInProject(project, [{ text: "Hi." }], { pluginDirs: dirs.map((dir) => path.join("dev", dir)) });
+
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(await project.exists("pwned"), false);
+  const roots = (await project.read("roots.txt")).trim().split("\n").sort();
+  assert.deepEqual(roots, dirs.map((dir) => path.join(project.root, "dev", dir)).sort());
+});

@@ -24,9 +24,10 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
   return [...selected.values()];
 }
 
-/** What makes two hooks the same: the same command, URL, or prompt of the same type. */
+/** What makes two hooks the same: the same command (and environment of its own, as two plugins'
+ * give theirs), URL, or prompt of the same type. */
 export function identityOf(hook: Hook): string {
-  if (hook.type === "command") return `command\0${hook.command}`;
+  if (hook.type === "command") return hook.env ? `command\0${hook.command}\0${JSON.stringify(hook.env)}` : `command\0${hook.command}`;
   if (hook.type === "http") return `http\0${hook.url}`;
   return `${hook.type}\0${hook.prompt}`;
 }

@@ -100,7 +100,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
   // Claude Code makes the data directory the first time the plugin names it; its hooks and servers
   // may `cd` there or keep their node_modules there from the start.
   const commands = Object.values(plugin.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => (hook.type === "command" ? hook.command : ""))));
-  if (commands.some((command) => command.includes(plugin.dataDir)) || JSON.stringify(plugin.mcpServers).includes("CLAUDE_PLUGIN_DATA")) {
+  if (commands.some((command) => command.includes(plugin.dataDir) || command.includes("${CLAUDE_PLUGIN_DATA}")) || JSON.stringify(plugin.mcpServers).includes("CLAUDE_PLUGIN_DATA")) {
     await makeDirs(plugin.dataDir).catch((error: Error) => diagnostics.push({ file: plugin.dataDir, message: `Plugin ${plugin.name}: cannot make its data directory: ${error.message}` }));
   }
   return { ok: true, plugin, diagnostics };
@@ -138,17 +138,27 @@ async function jsonSources(defaultFile: string, fromManifest: PluginManifest["ho
 }
 
 /** The plugin's command hooks with ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} substituted and
- * set in their environment, as Claude Code runs a plugin's hooks. */
+ * set in their environment, as Claude Code runs a plugin's hooks. A path holding a character the
+ * shell would act on (`"`, `$`, a backtick, `;`…) is not written into the command, where
+ * `"${CLAUDE_PLUGIN_ROOT}/run.sh"` would run what the directory's name says: the shell expands the
+ * variable from the environment instead, which reads the same for a quoted reference. */
 function ownHooks(config: HooksConfig, plugin: Plugin): HooksConfig {
   const env = pluginVariables(plugin);
+  const written = { root: plainForShell(plugin.root) ? plugin.root : "${CLAUDE_PLUGIN_ROOT}", dataDir: plainForShell(plugin.dataDir) ? plugin.dataDir : "${CLAUDE_PLUGIN_DATA}" };
   const out: HooksConfig = {};
   for (const [event, groups] of Object.entries(config) as [keyof HooksConfig, NonNullable<HooksConfig[keyof HooksConfig]>][]) {
     out[event] = groups.map((group) => ({
       ...group,
-      hooks: group.hooks.map((hook) => (hook.type === "command" ? { ...hook, command: withPluginVariables(hook.command, plugin), env } : hook)),
+      hooks: group.hooks.map((hook) => (hook.type === "command" ? { ...hook, command: withPluginVariables(hook.command, written), env } : hook)),
     }));
   }
   return out;
+}
+
+/** Whether `text` reads the same to the shell written out, quoted or not, as expanded from a
+ * variable: letters, digits, spaces (a space splits either way when unquoted) and `_.,:@%+=/-`. */
+function plainForShell(text: string): boolean {
+  return /^[\w .,:@%+=/-]*$/.test(text);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

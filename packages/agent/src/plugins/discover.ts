@@ -38,8 +38,10 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
   const installed = enabled.length > 0 ? await readInstalled(installedFile, diagnostics) : new Map<string, Installation[]>();
 
   const loads = enabled.map(async (id) => {
-    const at = chooseInstallation(installed.get(id) ?? [], options.projectRoot);
+    const at = chooseInstallation(installed?.get(id) ?? [], options.projectRoot);
     if (!at) {
+      // An installed_plugins.json that cannot be read is named once, not as if it left out each plugin.
+      if (!installed) return undefined;
       diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with Claude Code (/plugin install ${id}).` });
       return undefined;
     }
@@ -88,14 +90,14 @@ function enabledIds(value: unknown, diagnostics: PluginDiagnostic[]): string[] {
 }
 
 /** installed_plugins.json: `{ "version": 2, "plugins": { id: [{ scope, installPath, projectPath? }] } }`,
- * or version 1's single entry per id. */
-async function readInstalled(file: string, diagnostics: PluginDiagnostic[]): Promise<Map<string, Installation[]>> {
+ * or version 1's single entry per id. Undefined when the file is there but cannot be read. */
+async function readInstalled(file: string, diagnostics: PluginDiagnostic[]): Promise<Map<string, Installation[]> | undefined> {
   const out = new Map<string, Installation[]>();
   const read = await readConfigJson(file);
   if (read.kind === "missing") return out;
   if (read.kind === "error" || !isObject(read.value) || !isObject(read.value.plugins)) {
     diagnostics.push({ file, message: `${read.kind === "error" ? read.message : 'must hold a "plugins" object'}; no installed plugin is loaded` });
-    return out;
+    return undefined;
   }
   for (const [id, entries] of Object.entries(read.value.plugins)) {
     const list = (Array.isArray(entries) ? entries : [entries]).filter(isObject).flatMap((entry): Installation[] => {

@@ -194,6 +194,16 @@ describe("discoverPlugins", () => {
     assert.match(found.diagnostics[0]!.message, /Plugin broken is not loaded: name: required/);
   });
 
+  test("an installed_plugins.json that is not JSON, or holds no plugins object, is named once; the plugins it would list are not each said to be missing", async () => {
+    for (const text of ["{ not json", "[]"]) {
+      const s = await setup({ "home/.claude/plugins/installed_plugins.json": text });
+      const found = await discoverPlugins({ home: s.home, projectRoot: s.projectRoot, enabledPlugins: { "kit@m": true, "tools@m": true } });
+      assert.deepEqual(found.plugins, []);
+      assert.equal(found.diagnostics.length, 1, JSON.stringify(found.diagnostics));
+      assert.match(found.diagnostics[0]!.message, /no installed plugin is loaded$/);
+    }
+  });
+
   test("the managed settings' enabled plugins are marked as theirs; enabledPlugins that is no object is named", async () => {
     const s = await setup({ "cache/kit/commands/x.md": "x" });
     await writeHomeAndProject(s.base, { "home/.claude/plugins/installed_plugins.json": installed({ "kit@m": { installPath: path.join(s.base, "cache/kit") } }) });

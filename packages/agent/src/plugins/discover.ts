@@ -38,10 +38,16 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
   const installed = enabled.length > 0 ? await readInstalled(installedFile, diagnostics) : new Map<string, Installation[]>();
 
   const loads = enabled.map(async (id) => {
-    const at = chooseInstallation(installed?.get(id) ?? [], options.projectRoot);
+    const entries = installed?.get(id) ?? [];
+    const at = chooseInstallation(entries, options.projectRoot);
     if (!at) {
       // An installed_plugins.json that cannot be read is named once, not as if it left out each plugin.
       if (!installed) return undefined;
+      if (entries.length > 0) {
+        const where = entries.map((entry) => entry.projectPath).join(", ");
+        diagnostics.push({ file: installedFile, message: `Plugin ${id} is installed only for other projects (${where}), not for this one; install it here or for the user with Claude Code.` });
+        return undefined;
+      }
       diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with Claude Code (/plugin install ${id}).` });
       return undefined;
     }
@@ -110,10 +116,11 @@ async function readInstalled(file: string, diagnostics: PluginDiagnostic[]): Pro
 }
 
 /** The installation this project uses: one made for it (a project- or local-scope install), else
- * one made for every project. */
+ * one made for every project (user scope). None when it was installed for other projects only: a
+ * repository's settings must not turn on what another project's owner chose to install. */
 function chooseInstallation(entries: readonly Installation[], projectRoot: string): Installation | undefined {
   const root = path.resolve(projectRoot);
-  return entries.find((entry) => entry.projectPath !== undefined && path.resolve(entry.projectPath) === root) ?? entries.find((entry) => entry.projectPath === undefined) ?? entries[0];
+  return entries.find((entry) => entry.projectPath !== undefined && path.resolve(entry.projectPath) === root) ?? entries.find((entry) => entry.projectPath === undefined);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -194,6 +194,20 @@ describe("discoverPlugins", () => {
     assert.match(found.diagnostics[0]!.message, /Plugin broken is not loaded: name: required/);
   });
 
+  test("a plugin installed for another project only is not loaded here, and the message says where it is installed", async () => {
+    const s = await setup({ "cache/kit-a/.claude-plugin/plugin.json": JSON.stringify({ name: "kit" }) });
+    const other = path.join(s.base, "project-a");
+    await writeHomeAndProject(s.base, {
+      "home/.claude/plugins/installed_plugins.json": installed({
+        "kit@m": [{ scope: "project", projectPath: other, installPath: path.join(s.base, "cache/kit-a") }],
+      }),
+    });
+    const found = await discoverPlugins({ home: s.home, projectRoot: s.projectRoot, enabledPlugins: { "kit@m": true } });
+    assert.deepEqual(found.plugins, []);
+    assert.equal(found.diagnostics.length, 1);
+    assert.match(found.diagnostics[0]!.message, /Plugin kit@m is installed only for other projects \(.*project-a\), not for this one/);
+  });
+
   test("an installed_plugins.json that is not JSON, or holds no plugins object, is named once; the plugins it would list are not each said to be missing", async () => {
     for (const text of ["{ not json", "[]"]) {
       const s = await setup({ "home/.claude/plugins/installed_plugins.json": text });

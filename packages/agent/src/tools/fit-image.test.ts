@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import diagnostics from "node:diagnostics_channel";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { type TestContext, test } from "node:test";
@@ -119,6 +120,36 @@ test("cancelling stops a shrink under way", async () => {
   const fitted = await fitImage(photo, "image/jpeg", "photo.jpg", 3_932_160, controller.signal);
   assert.deepEqual(fitted.ok ? "shrunk" : fitted.message.replace(/^.*: /, ""), "the read was cancelled.");
   assert.ok(performance.now() - started < 1000, `took ${Math.round(performance.now() - started)} ms`);
+});
+
+test("images are shrunk two at a time however many are read at once, and one cancelled while it waits never starts", async () => {
+  // Each shrink holds its image decoded (hundreds of megabytes for a photo): a reply that reads
+  // many at once must not decode them all at once.
+  const picture = pngFile(2100, 2100);
+  let running = 0;
+  let most = 0;
+  let started = 0;
+  const onWorker = (message: unknown) => {
+    const { worker } = message as { worker: import("node:worker_threads").Worker };
+    started++;
+    most = Math.max(most, ++running);
+    worker.once("exit", () => running--);
+  };
+  diagnostics.subscribe("worker_threads", onWorker);
+  try {
+    const controller = new AbortController();
+    const shrinks = Array.from({ length: 5 }, () => fitImage(picture, "image/png", "big.png", 3_932_160));
+    const cancelled = fitImage(picture, "image/png", "last.png", 3_932_160, controller.signal);
+    controller.abort();
+    const last = await cancelled;
+    assert.deepEqual(last.ok ? "shrunk" : last.message.replace(/^.*: /, ""), "the read was cancelled.");
+    const fitted = await Promise.all(shrinks);
+    assert.deepEqual(fitted.map((f) => (f.ok ? f.resized?.to : f.message)), Array(5).fill({ width: 2000, height: 2000 }));
+    assert.equal(most, 2, `${most} shrinks ran at once`);
+    assert.equal(started, 5, "the cancelled one started no worker");
+  } finally {
+    diagnostics.unsubscribe("worker_threads", onWorker);
+  }
 });
 
 test("an image that fits reaches the model byte for byte, with no note", async (t) => {

@@ -88,10 +88,49 @@ function imageBlock(type: ImageType, bytes: Buffer): ToolImageBlock {
   return { type: "image", source: { type: "base64", media_type: type, data: bytes.toString("base64") } };
 }
 
+/** Shrinks that run at once, in this process: each holds its image decoded (hundreds of megabytes
+ * for a photo, two gigabytes for the largest image taken), and one reply may Read a dozen images,
+ * or many sessions of one runner read at the same time. The others wait their turn. */
+const SHRINK_SLOTS = 2;
+let shrinking = 0;
+const waiting: (() => void)[] = [];
+
+/** Resolves true once a shrink may start (the caller then owes releaseShrinkSlot), or false when
+ * `signal` fires first. */
+function shrinkSlot(signal?: AbortSignal): Promise<boolean> {
+  if (shrinking < SHRINK_SLOTS) {
+    shrinking++;
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve) => {
+    const start = () => {
+      signal?.removeEventListener("abort", onAbort);
+      shrinking++;
+      resolve(true);
+    };
+    const onAbort = () => {
+      waiting.splice(waiting.indexOf(start), 1);
+      resolve(false);
+    };
+    waiting.push(start);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function releaseShrinkSlot(): void {
+  shrinking--;
+  waiting.shift()?.();
+}
+
 /** Decoding a photo of tens of megapixels takes seconds, which on the runner's own thread would
  * stop every session it serves. */
-function shrinkOnWorker(bytes: Buffer, type: "image/png" | "image/jpeg", limits: { maxSide: number; maxBytes: number }, signal?: AbortSignal): Promise<Shrunk> {
-  if (signal?.aborted) return Promise.resolve({ ok: false, reason: "the read was cancelled" });
+async function shrinkOnWorker(bytes: Buffer, type: "image/png" | "image/jpeg", limits: { maxSide: number; maxBytes: number }, signal?: AbortSignal): Promise<Shrunk> {
+  const cancelled: Shrunk = { ok: false, reason: "the read was cancelled" };
+  if (signal?.aborted || !(await shrinkSlot(signal))) return cancelled;
+  if (signal?.aborted) {
+    releaseShrinkSlot();
+    return cancelled;
+  }
   return new Promise((resolve) => {
     const worker = new Worker(new URL("./image-shrink-worker.ts", import.meta.url), { workerData: { bytes: new Uint8Array(bytes), type, limits } });
     let settled = false;
@@ -99,10 +138,11 @@ function shrinkOnWorker(bytes: Buffer, type: "image/png" | "image/jpeg", limits:
       if (settled) return;
       settled = true;
       signal?.removeEventListener("abort", onAbort);
-      void worker.terminate();
+      // The slot is free once the thread is gone, with the memory it held.
+      void worker.terminate().finally(releaseShrinkSlot);
       resolve(result);
     };
-    const onAbort = () => settle({ ok: false, reason: "the read was cancelled" });
+    const onAbort = () => settle(cancelled);
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (result: Shrunk) => settle(result));
     worker.once("error", (error) => settle({ ok: false, reason: error.message }));

@@ -11,7 +11,7 @@ import { mcpTestServerCommand } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
-import { fitImage } from "./fit-image.ts";
+import { fitImage, fitOutputImages } from "./fit-image.ts";
 import { downscale } from "./image-shrink.ts";
 import { readTool } from "./read.ts";
 
@@ -209,6 +209,14 @@ test("an MCP tool's image too large for the model is shrunk, with a note, and on
   const small = imageIn(results[1]!);
   assert.ok(small.bytes.equals(await fs.readFile(path.join(project.root, "small.png"))));
   assert.doesNotMatch(textIn(results[1]!), /resized/);
+});
+
+test("a tool's image whose bytes are no image the model takes is left out with a note, not sent under the type it claims", async () => {
+  const image = (data: Buffer, media_type: "image/png" | "image/jpeg") => ({ type: "image" as const, source: { type: "base64" as const, media_type, data: data.toString("base64") } });
+  const page = Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>");
+  const fitted = await fitOutputImages({ content: "Two pictures.", blocks: [{ type: "text", text: "Two pictures." }, image(page, "image/png"), image(Buffer.alloc(0), "image/jpeg")] }, 3_932_160);
+  assert.equal(fitted.blocks, undefined, JSON.stringify(fitted.blocks)?.slice(0, 300));
+  assert.equal(fitted.content.match(/\[image omitted: The image is no PNG, JPEG, GIF or WebP image \(\d+ bytes\)\.\]/g)?.length, 2, fitted.content);
 });
 
 test("shrinking averages the area each pixel covers instead of picking one source pixel", () => {

@@ -60,7 +60,8 @@ export function resizeNote(subject: string, from: Dimensions, to: Dimensions, fi
 
 /** A tool result's images (an MCP server's) made fit for the model: each shrunk one followed by a
  * note saying so, each that cannot be replaced by a note saying why. The type an image's bytes
- * show wins over the type the server declared: the API refuses a mismatch. */
+ * show wins over the type the server declared: the API refuses a mismatch (and bytes that show
+ * none of its types are left out). */
 export async function fitOutputImages(output: ToolOutput, maxBytes: number, signal?: AbortSignal): Promise<ToolOutput> {
   if (!output.blocks?.some((block) => block.type === "image")) return output;
   const blocks: ToolOutputBlock[] = [];
@@ -71,7 +72,9 @@ export async function fitOutputImages(output: ToolOutput, maxBytes: number, sign
       continue;
     }
     const bytes = Buffer.from(block.source.data, "base64");
-    const fitted = await fitImage(bytes, sniffImageType(bytes) ?? block.source.media_type, undefined, maxBytes, signal);
+    const type = sniffImageType(bytes);
+    // The API refuses what is no image of its types, and then every later request of the conversation.
+    const fitted: Fitted = type ? await fitImage(bytes, type, undefined, maxBytes, signal) : { ok: false, message: `The image is no PNG, JPEG, GIF or WebP image (${formatBytes(bytes.length)}).` };
     const note = !fitted.ok ? `[image omitted: ${fitted.message}]` : fitted.resized ? resizeNote("The image", fitted.resized.from, fitted.resized.to, false) : undefined;
     if (fitted.ok) blocks.push(fitted.block);
     if (note) {

@@ -5,6 +5,7 @@
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { MAX_DECODED_PIXELS } from "./image-size.ts";
+import { jpegOrientation, orient, swapsSides } from "./jpeg-orientation.ts";
 
 export type ShrinkType = "image/png" | "image/jpeg";
 
@@ -34,16 +35,20 @@ export function shrinkImage(bytes: Uint8Array, type: ShrinkType, limits: ShrinkL
   } catch (error) {
     return { ok: false, reason: `it cannot be decoded as ${type === "image/png" ? "a PNG" : "a JPEG"} image (${error instanceof Error ? error.message : String(error)})` };
   }
+  // A JPEG stored sideways is turned as its EXIF says (after scaling, on fewer pixels): the result
+  // carries no EXIF. Sizes are told as the picture is shown.
+  const orientation = type === "image/jpeg" ? jpegOrientation(bytes) : 1;
+  const shown = (size: Dimensions): Dimensions => (swapsSides(orientation) ? { width: size.height, height: size.width } : size);
   const from = { width: source.width, height: source.height };
   const alpha = type === "image/png" && hasTransparency(source.data);
   let size = fitWithin(from, limits.maxSide);
   for (;;) {
-    const scaled = size.width === from.width && size.height === from.height ? source : downscale(source, size);
+    const scaled = orient(size.width === from.width && size.height === from.height ? source : downscale(source, size), orientation);
     for (const candidate of encodings(scaled, type, alpha)) {
       const encoded = candidate();
-      if (encoded.bytes.length <= limits.maxBytes) return { ok: true, bytes: encoded.bytes, mediaType: encoded.mediaType, from, to: size };
+      if (encoded.bytes.length <= limits.maxBytes) return { ok: true, bytes: encoded.bytes, mediaType: encoded.mediaType, from: shown(from), to: shown(size) };
     }
-    if (Math.max(size.width, size.height) <= MIN_SIDE) return { ok: false, reason: `even at ${size.width}×${size.height} pixels it takes more than ${limits.maxBytes} bytes` };
+    if (Math.max(size.width, size.height) <= MIN_SIDE) return { ok: false, reason: `even at ${shown(size).width}×${shown(size).height} pixels it takes more than ${limits.maxBytes} bytes` };
     size = fitWithin(size, Math.max(MIN_SIDE, Math.floor(Math.max(size.width, size.height) * 0.75)));
   }
 }

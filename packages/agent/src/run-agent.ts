@@ -17,6 +17,8 @@ import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, providerFor } from "./harness/model.ts";
+import { asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
+import { budgetReached, fellBack } from "./harness/run-limits.ts";
 import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-evaluator.ts";
 import { NO_HOOK_HOST } from "./harness/hooks.ts";
 import { environmentBlock } from "./context/environment.ts";
@@ -72,8 +74,11 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const { signal } = given;
   if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
   const setup = await loadRunSetup(given, resources, notice);
+  const main = mainAgentOf(given, setup);
+  if (!main.ok) return finish(withPrompt(state, given.prompt), "error", main.error);
+  const asAgent = main.agent ? asMainAgent(given, main.agent) : given;
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
-  const configured = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
+  const configured = setup.harnessEnv ? { ...asAgent, env: setup.harnessEnv } : asAgent;
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
@@ -99,6 +104,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       record: (model, usage) => recordSideCall(state, model, usage),
       hookAgent: runHookAgent,
       ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }),
+      ...(main.agent && { agent: main.agent }),
     },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
@@ -209,6 +215,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     if (signal.aborted) return finish(state, "aborted");
     // Applied before the limit is checked: a maxTurns lowered during this turn holds at once.
     applyConfigure();
+    const overBudget = budgetReached(ctx, state);
+    if (overBudget !== undefined) return finish(state, "max_budget", overBudget);
     if (turn >= ctx.maxTurns) break;
     takeSteering(ctx, state);
     takeAsyncHookContext(ctx, state);
@@ -225,6 +233,11 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     }
     if (outcome.stopReason === "aborted" || signal.aborted) return finish(state, "aborted");
     if (outcome.stopReason === "error") {
+      // The call sent again to the fallback model is not a turn of its own.
+      if (fellBack(ctx, state, outcome)) {
+        turn--;
+        continue;
+      }
       const message = outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`;
       await stopFailureHooks(ctx, state, message, outcome.error);
       return finish(state, "error", message);

@@ -5,7 +5,7 @@ import type { TranscriptEntry } from "./compaction/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { PermissionMode } from "./permissions/types.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
-import type { ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
+import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState } from "./tools/state.ts";
 
 export type ToolContext = {
@@ -189,6 +189,18 @@ export type RunAgentOptions = {
    * hooks and the first model call (`harness run`'s stream-json opens with it). Not told when the
    * run ends before (a bad model, a slash command answered without the model). */
   onReady?: (info: RunReadyInfo) => void;
+  /** Sub-agents given with the run (Claude Code's --agents): over every agent file of the same name. */
+  agents?: readonly AgentDefinition[];
+  /** The agent the main thread runs as (Claude Code's --agent; default the settings' `agent`): its
+   * prompt in place of the built-in one, its tools and its model (the run's `model` still wins). A
+   * name no agent has ends the run with an error before any model call. */
+  mainAgent?: string;
+  /** The run stops (stopReason "max_budget") once what it has cost reaches this many US dollars,
+   * checked before each model call of the main agent; sub-agents' costs count. */
+  maxBudgetUsd?: number;
+  /** The model a turn is sent to again when the run's model answers that it is overloaded (after
+   * the provider's own retries); the run goes on with it. */
+  fallbackModel?: string;
 };
 
 /** What a run works with, as Claude Code's stream-json `init` message lists it. */
@@ -210,7 +222,7 @@ export type RunReadyInfo = {
 
 /** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered
  * `continue: false`): `errorMessage` is then the hook's reason. */
-export type AgentStopReason = "end_turn" | "max_turns" | "aborted" | "error";
+export type AgentStopReason = "end_turn" | "max_turns" | "max_budget" | "aborted" | "error";
 
 export type RunAgentResult = {
   stopReason: AgentStopReason;

@@ -44,8 +44,9 @@ export type RunOutcome =
   | {
       ok: false;
       message: string;
-      /** Why, when it is one of these: the run reached its maximum number of turns, or was cancelled. */
-      reason?: "max_turns" | "cancelled";
+      /** Why, when it is one of these: the run reached its maximum number of turns or its budget,
+       * or was cancelled. */
+      reason?: "max_turns" | "max_budget" | "cancelled";
       transcript?: TranscriptMessage[];
       sessionId?: string;
       usage?: Usage;

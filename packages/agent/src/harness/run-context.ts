@@ -34,6 +34,8 @@ import { createHookHost, type HookHost } from "./hooks.ts";
 import { deliverHookReport, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import type { RunState } from "./run-state.ts";
 import type { RunSetup } from "./setup.ts";
+import { mainAgentTools } from "./main-agent.ts";
+import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
@@ -91,10 +93,12 @@ export type MainRunInput = {
   record: (model: string, usage: Usage) => void;
   hookAgent?: HookAgentRunner;
   notice: NoticeSink;
+  /** The agent the main thread runs as: its tools only (see mainAgentTools). */
+  agent?: AgentDefinition;
 };
 
 export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext) => SubagentSpawner): RunContext {
-  const { allowedTools, record, ...base } = input;
+  const { allowedTools, record, agent, ...base } = input;
   const { options, setup } = base;
   const permissions = withAllowedTools(setup.permissions, allowedTools ?? [], setup.projectRoot, input.notice);
   // A skill's allowed-tools hold once it is active, however it was invoked (the user's /name, or
@@ -109,7 +113,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     if (!skill.fork && asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
-  const { tools, withheld } = offered(options.tools ?? defaultTools(setup, activate), permissions);
+  const { tools, withheld } = offered(mainAgentTools(options.tools ?? defaultTools(setup, activate), agent), permissions);
   const ctx: RunContext = {
     ...base,
     tools,

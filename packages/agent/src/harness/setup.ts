@@ -190,7 +190,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(git && { git }),
     skills: [...skills.skills, ...commandSkills(commands.commands, skills.skills)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     commands: commands.commands,
-    agents: agents.agents,
+    agents: withRunAgents(agents.agents, options.agents),
     mcpTools: mcp?.tools ?? [],
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
@@ -198,6 +198,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };
+}
+
+/** The agents of the files, with those given with the run in place of any of the same name (Claude
+ * Code ranks --agents above every agent file). */
+function withRunAgents(loaded: AgentDefinition[], given: RunAgentOptions["agents"]): AgentDefinition[] {
+  if (!given || given.length === 0) return loaded;
+  const names = new Set(given.map((agent) => agent.name));
+  return [...loaded.filter((agent) => !names.has(agent.name)), ...given];
 }
 
 /** The run's sandbox policy, when the settings turn the sandbox on, with why it cannot run here if

@@ -48,6 +48,7 @@ export const settingsSchema = z.looseObject({
   env: envSchema.optional(),
   model: z.string().optional(),
   outputStyle: z.string().optional(),
+  agent: z.string().optional(),
   alwaysThinkingEnabled: z.boolean().optional(),
   apiKeyHelper: z.string().optional(),
   mcpServers: z.record(z.string(), z.looseObject({})).optional(),

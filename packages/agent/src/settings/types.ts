@@ -36,6 +36,8 @@ export type Settings = {
   model?: string;
   /** The output style of the main agent's replies (context/output-styles.ts). */
   outputStyle?: string;
+  /** The agent the main thread runs as (RunAgentOptions.mainAgent). */
+  agent?: string;
   /** Extended thinking on for every request (harness/output-tokens.ts). */
   alwaysThinkingEnabled?: boolean;
   /** A command whose output is the Anthropic API key (harness/api-key-helper.ts); from the user's

@@ -109,6 +109,7 @@ function outputOf(agent: AgentDefinition, result: RunAgentResult, maxTurns: numb
         content: withNote(text, `The ${agent.name} agent stopped before finishing the task: it used up its ${maxTurns === undefined ? "model turns" : `${maxTurns} model turn${maxTurns === 1 ? "" : "s"}`}.`),
         isError: true,
       };
+    case "max_budget":
     case "error":
       return { content: withNote(text, `The ${agent.name} agent failed: ${result.errorMessage ?? "unknown error"}`), isError: true };
   }

@@ -4,8 +4,9 @@ import type { PermissionMode } from "../permissions/types.ts";
 import type { ToolImageBlock, ToolOutput } from "../types.ts";
 
 /** Where a definition came from. Later sources override earlier ones by name:
- * built-in < plugin < user (`~/.claude/agents`) < project (`<root>/.claude/agents`). */
-export type AgentSource = "built-in" | "plugin" | "user" | "project";
+ * built-in < plugin < user (`~/.claude/agents`) < project (`<root>/.claude/agents`) < cli (given
+ * with the run, Claude Code's --agents). */
+export type AgentSource = "built-in" | "plugin" | "user" | "project" | "cli";
 
 /** A sub-agent type the Task tool can start, in Claude Code's terms. */
 export type AgentDefinition = {

@@ -20,8 +20,9 @@ export type BuiltinBackendOptions = {
    * goes through the C++ environment variable by variable. */
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
-   * --disallowedTools, --append-system-prompt and --plugin-dir, and its stream-json's init line). */
-  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs">;
+   * --disallowedTools, --append-system-prompt, --plugin-dir, --agents, --agent, --max-budget-usd,
+   * --fallback-model, the conversation's id, and its stream-json's init line). */
+  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "fallbackModel" | "sessionId">;
 };
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in
@@ -81,6 +82,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         // A run that ends otherwise still paid for its model calls.
         case "aborted":
           return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, usage: outcome.usage, turns: outcome.turns };
+        case "max_budget":
+          return { ok: false, message: outcome.errorMessage ?? "the run reached its budget", reason: "max_budget", transcript, usage: outcome.usage, turns: outcome.turns };
         case "max_turns":
           return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", reason: "max_turns", transcript, usage: outcome.usage, turns: outcome.turns };
         default:

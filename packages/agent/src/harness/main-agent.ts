@@ -1,0 +1,40 @@
+// The main thread run as an agent (Claude Code's --agent, or the settings' `agent`): the agent's
+// prompt in place of the built-in one, its tools, and its model.
+import type { AgentDefinition } from "../subagents/types.ts";
+import type { RunAgentOptions, Tool } from "../types.ts";
+import type { RunSetup } from "./setup.ts";
+
+export type MainAgent = { ok: true; agent?: AgentDefinition } | { ok: false; error: string };
+
+/** The agent the run's options name, else the settings' `agent`; none when neither names one. */
+export function mainAgentOf(options: RunAgentOptions, setup: RunSetup): MainAgent {
+  const fromSettings = typeof setup.settings.agent === "string" ? setup.settings.agent.trim() : "";
+  const name = options.mainAgent?.trim() || fromSettings;
+  if (!name) return { ok: true };
+  const agent = setup.agents.find((candidate) => candidate.name === name);
+  if (agent) return { ok: true, agent };
+  const known = setup.agents.map((candidate) => candidate.name).join(", ") || "none";
+  // Named as Claude Code's flag: the option is what `harness run --agent` passes.
+  if (options.mainAgent?.trim()) return { ok: false, error: `--agent: there is no agent named "${name}" (the agents: ${known})` };
+  return { ok: false, error: `there is no agent named "${name}", which the settings' "agent" names (the agents: ${known})` };
+}
+
+/** The options of a run as `agent`: its prompt, unless the run gives its own system prompt, and its
+ * model, unless the run names one ("inherit" keeps the run's). */
+export function asMainAgent(options: RunAgentOptions, agent: AgentDefinition): RunAgentOptions {
+  const model = agent.model && agent.model !== "inherit" ? agent.model : undefined;
+  return {
+    ...options,
+    ...(!options.systemPrompt && { systemPrompt: agent.systemPrompt }),
+    ...(options.model === undefined && model !== undefined && { model }),
+  };
+}
+
+/** The tools of the main thread as `agent`: those it lists (all when it lists none), without those
+ * it disallows. */
+export function mainAgentTools(tools: Tool[], agent: AgentDefinition | undefined): Tool[] {
+  if (!agent) return tools;
+  const listed = agent.tools === undefined ? undefined : new Set(agent.tools);
+  const removed = new Set(agent.disallowedTools ?? []);
+  return tools.filter((tool) => (listed === undefined || listed.has(tool.name)) && !removed.has(tool.name));
+}

@@ -1,0 +1,48 @@
+// What a run does about its cost (RunAgentOptions.maxBudgetUsd) and an overloaded model
+// (RunAgentOptions.fallbackModel).
+import { claudeAlias } from "../subagents/agent-model.ts";
+import type { TurnOutcome } from "../stream-turn.ts";
+import { providerFor } from "./model.ts";
+import type { RunContext } from "./run-context.ts";
+import type { RunState } from "./run-state.ts";
+
+/** Why the main agent stops before its next model call: what the run has cost so far reached its
+ * budget. Undefined while it has not, for a sub-agent (its cost counts when it returns), and when
+ * the model's price is unknown (said once, the first time). */
+export function budgetReached(ctx: RunContext, state: RunState): string | undefined {
+  const budget = ctx.options.maxBudgetUsd;
+  if (budget === undefined || ctx.subagent || state.turns.length === 0) return undefined;
+  const cost = state.usage.costUsd;
+  if (cost === undefined) {
+    if (state.turns.length === 1) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
+    return undefined;
+  }
+  if (cost < budget) return undefined;
+  return `The run stopped: what it has cost ($${cost.toFixed(6)}) reached its budget of $${budget}. Send another message to continue.`;
+}
+
+/** Whether the model said it is overloaded (HTTP 529, or an overloaded_error in its stream). */
+function overloaded(outcome: TurnOutcome): boolean {
+  const code = outcome.error?.code;
+  return code === "529" || code === "overloaded_error";
+}
+
+/** When the turn failed because the run's model is overloaded and the run has a fallback model it
+ * is not already using, the run switches to it for the rest of the run, saying so, and the turn is
+ * sent again: true. Only a turn that streamed nothing is sent again (nothing shown is taken back). */
+export function fellBack(ctx: RunContext, state: RunState, outcome: TurnOutcome): boolean {
+  const wanted = ctx.options.fallbackModel?.trim();
+  if (!wanted || outcome.message !== undefined || !overloaded(outcome)) return false;
+  const model = claudeAlias(wanted, ctx.options.env ?? process.env) ?? wanted;
+  if (model === ctx.model) return false;
+  const routed = providerFor(ctx.options, model);
+  if (!routed.ok) {
+    ctx.notice("warning", `The fallback model ${wanted} cannot be used: ${routed.error}`);
+    return false;
+  }
+  ctx.notice("warning", `${ctx.model} is overloaded; the run goes on with the fallback model ${routed.model}.`);
+  ctx.model = routed.model;
+  ctx.provider = routed.provider;
+  state.model = routed.model;
+  return true;
+}

@@ -1,4 +1,5 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
+import { takeRunFlags } from "./run-flags.ts";
 import { looksLikeRule, parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat";
@@ -25,6 +26,15 @@ export type Command =
       disallowedTools?: string[];
       /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
       pluginDirs?: string[];
+      /** --agents, --agent, --max-budget-usd, --fallback-model and --session-id as given (checked
+       * when the run starts); --fork-session, --no-session-persistence. See run-flags.ts. */
+      agents?: string;
+      agent?: string;
+      maxBudgetUsd?: string;
+      fallbackModel?: string;
+      sessionId?: string;
+      forkSession?: true;
+      noSessionPersistence?: true;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -68,6 +78,13 @@ const RUN_OPTIONS: OptionSpec = {
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
   "--disallowed-tools": { key: "disallowedTools", value: true, repeat: true },
   "--plugin-dir": { key: "pluginDirs", value: true, repeat: true },
+  "--agents": { key: "agents", value: true },
+  "--agent": { key: "agent", value: true },
+  "--max-budget-usd": { key: "maxBudgetUsd", value: true },
+  "--fallback-model": { key: "fallbackModel", value: true },
+  "--session-id": { key: "sessionId", value: true },
+  "--fork-session": { key: "forkSession", value: false },
+  "--no-session-persistence": { key: "noSessionPersistence", value: false },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -195,6 +212,8 @@ function parseRun(args: string[]): Command {
     command[key] = rules;
   }
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
+  const flagProblem = takeRunFlags(options, command);
+  if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
   if (typeof options.outputFormat === "string") {
     const format = OUTPUT_FORMATS.find((f) => f === options.outputFormat);
     if (!format) return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, not "${options.outputFormat}"`, topic: "run" };

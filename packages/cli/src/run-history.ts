@@ -2,7 +2,7 @@
 // --resume ID), as Claude Code keeps its own: one file per conversation, under
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { TranscriptMessage } from "@harness/protocol";
@@ -60,6 +60,11 @@ export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
 export function loadRun(dir: string, id: string, cwd: string): LoadedRun {
   if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
   return checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
+}
+
+/** Whether a conversation `id` is kept in `dir` (of this directory or another that maps to it). */
+export function runExists(dir: string, id: string): boolean {
+  return RUN_ID.test(id) && existsSync(join(dir, `${id}.json`));
 }
 
 type ReadRun = { data: Partial<StoredRun> | null; file: string } | { message: string };

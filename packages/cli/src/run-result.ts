@@ -9,7 +9,7 @@ import type { RunOutcome } from "@harness/runner/headless";
 
 export type RunResult = {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_cancelled" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_max_budget_usd" | "error_cancelled" | "error_during_execution";
   is_error: boolean;
   /** The reply's final text (success only). */
   result?: string;
@@ -48,6 +48,9 @@ export function permissionDenials() {
   };
 }
 
+/** Claude Code's subtype for each way a run fails. */
+const SUBTYPES = { max_turns: "error_max_turns", max_budget: "error_max_budget_usd", cancelled: "error_cancelled", error: "error_during_execution" } as const;
+
 export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined, denials: PermissionDenial[] = []): RunResult {
   const counts = {
     duration_ms: Math.round(durationMs),
@@ -60,7 +63,7 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
     ? { type: "result", subtype: "success", is_error: false, result: outcome.result, ...counts }
     : {
         type: "result",
-        subtype: outcome.reason === "max_turns" ? "error_max_turns" : outcome.reason === "cancelled" ? "error_cancelled" : "error_during_execution",
+        subtype: SUBTYPES[outcome.reason ?? "error"],
         is_error: true,
         error: outcome.message,
         errors: [outcome.message],

@@ -8,7 +8,8 @@ import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
-import { latestRun, loadRun, runsDir, saveRun } from "./run-history.ts";
+import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
+import { checkRunFlags } from "./run-options.ts";
 import { permissionDenials, runResult } from "./run-result.ts";
 import { streamOpening } from "./stream-init.ts";
 import { streamMessages } from "./stream-messages.ts";
@@ -56,6 +57,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // Without --model or HARNESS_MODEL the settings may name one: the run then finds out, and the
   // model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
+  const flags = checkRunFlags(command, model);
+  if (typeof flags === "string") return fail(flags);
   if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await keyHelperOf(io.env))) return fail(MISSING_ANTHROPIC_KEY);
 
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
@@ -63,7 +66,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // run of `harness run --cwd link` (the shell's working directory is the one links lead to).
   const where = realDirectory(cwd);
   const conversations = runsDir(io.env.HOME || homedir(), where);
-  let runId: string = randomUUID();
+  // --session-id names a new conversation (a fork's, with --fork-session), never one kept already.
+  let runId: string = flags.sessionId ?? randomUUID();
+  if (flags.sessionId !== undefined && runExists(conversations, flags.sessionId)) return fail(`--session-id: ${flags.sessionId} is already in use; --resume ${flags.sessionId} goes on with it`);
   let history: TranscriptMessage[] | undefined;
   let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
@@ -72,10 +77,15 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         ? loadRun(conversations, command.resume, where)
         : (latestRun(conversations, where) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
     if (!loaded.ok) return fail(loaded.message);
-    runId = keptId = loaded.run.id;
     history = loaded.run.transcript;
-    loadedRevision = loaded.run.revision;
+    // A fork starts a conversation of its own from it: the one loaded is left as it was.
+    if (!command.forkSession) {
+      runId = keptId = loaded.run.id;
+      loadedRevision = loaded.run.revision;
+    }
   }
+  // Not kept, the conversation still has its id, as in claude -p's result; nothing resumes it.
+  if (command.noSessionPersistence) keptId = runId;
 
   const controller = new AbortController();
   let stopStatus = 0;
@@ -123,7 +133,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     show(event);
   };
   const result = (outcome: RunOutcome) => {
-    if (outcome.transcript && outcome.transcript.length > 0) {
+    if (outcome.transcript && outcome.transcript.length > 0 && !command.noSessionPersistence) {
       try {
         keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript }, loadedRevision);
         if (keptId !== runId) io.stderr.write(`harness: another run went on with conversation ${runId} meanwhile; this run's is kept as ${keptId}\n`);
@@ -154,6 +164,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
       // Relative to where the command was typed, as a path on its command line is (not --cwd).
       ...(command.pluginDirs && { pluginDirs: command.pluginDirs.map((dir) => resolve(io.cwd, dir)) }),
+      ...flags,
+      sessionId: runId,
       ...(format === "stream-json" && { onReady: opening.ready }),
     };
     const outcome = await builtinBackend({ runOptions }).run(

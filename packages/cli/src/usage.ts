@@ -49,6 +49,16 @@ Options:
                      rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
   --plugin-dir DIR   load the Claude Code plugin in DIR for this run (may repeat), besides the
                      installed plugins the settings enable
+  --agents JSON      sub-agents for this run, over agent files of the same name:
+                     '{"reviewer": {"description": "…", "prompt": "…", "tools": ["Read"]}}'
+  --agent NAME       run the main thread as agent NAME (default: the settings' "agent"): its prompt
+                     in place of the built-in one, its tools and its model
+  --max-budget-usd N stop once the run has cost N US dollars (result subtype error_max_budget_usd)
+  --fallback-model M go on with model M when the model is overloaded
+  --session-id UUID  keep the run's conversation under this id (not one already used)
+  --fork-session     with -c or -r: go on under a new id, leaving the old conversation as it was
+  --no-session-persistence
+                     keep nothing of this run under ~/.harness/runs
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
                      total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets

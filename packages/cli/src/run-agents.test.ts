@@ -1,0 +1,111 @@
+// `harness run --agents JSON` and `--agent NAME` (and the settings' `agent`): sub-agents given on
+// the command line, and the main thread run as one of them, as `claude -p` takes them.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+type Tool = { name: string; description: string };
+const toolsOf = (body: Record<string, unknown>) => body.tools as Tool[];
+const systemText = (body: Record<string, unknown>) => (body.system as { text: string }[]).map((block) => block.text).join("\n");
+
+test("--agents: an agent given as JSON is offered to Task and wins over an agent file of the same name", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: The project's reviewer\n---\nReview.\n");
+  const agents = JSON.stringify({
+    reviewer: { description: "Reviews code from the command line", prompt: "You review code." },
+    tester: { description: "Runs the tests", prompt: "You run tests.", tools: ["Bash", "Read"], model: "haiku" },
+  });
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--agents", agents, "--output-format", "stream-json", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  const task = toolsOf(fake.requests[0]!.body).find((tool) => tool.name === "Task")!;
+  assert.match(task.description, /reviewer: Reviews code from the command line/);
+  assert.match(task.description, /tester: Runs the tests/);
+  assert.doesNotMatch(task.description, /The project's reviewer/);
+  const init = JSON.parse(stdout.split("\n")[0]!) as { agents: string[] };
+  assert.ok(init.agents.includes("tester") && init.agents.includes("reviewer"), init.agents.join(", "));
+});
+
+test("--agents: a Task call runs the agent given as JSON, with its prompt, tools and model", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [{ toolUses: [{ name: "Task", input: { description: "Run tests", prompt: "Run the tests.", subagent_type: "tester" } }] }, { text: "All pass." }, { text: "The tests pass." }],
+    }),
+  );
+  const agents = JSON.stringify({ tester: { description: "Runs the tests", prompt: "You run tests.", tools: ["Read"], model: "claude-haiku-4-5" } });
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--agents", agents, "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "The tests pass.\n");
+  const sub = fake.requests[1]!.body;
+  assert.equal(sub.model, "claude-haiku-4-5");
+  assert.match(systemText(sub), /You run tests\./);
+  assert.deepEqual(toolsOf(sub).map((tool) => tool.name), ["Read"]);
+});
+
+test("--agents: bad JSON, or a field of the wrong type, is one line naming the flag and what is wrong, exit 1", async (t) => {
+  const dir = tempDir(t);
+  const cases: [string, RegExp][] = [
+    ["{not json", /^harness: --agents: not valid JSON/],
+    ['["reviewer"]', /^harness: --agents: must be a JSON object of agents by name/],
+    ['{"reviewer": {"prompt": "Review."}}', /^harness: --agents: reviewer: "description" is missing/],
+    ['{"reviewer": {"description": "R", "prompt": 3}}', /^harness: --agents: reviewer: "prompt" must be text, not the number 3/],
+    ['{"reviewer": {"description": "R", "prompt": "P", "tools": "Read"}}', /^harness: --agents: reviewer: "tools" must be a list of tool names/],
+    ['{"reviewer": {"description": "R", "prompt": "P", "model": 4}}', /^harness: --agents: reviewer: "model" must be text/],
+    ['{"two words": {"description": "R", "prompt": "P"}}', /^harness: --agents: "two words" is not a valid agent name/],
+  ];
+  for (const [json, expected] of cases) {
+    const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--agents", json, "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" }).result;
+    assert.equal(code, 1, `${json}: ${stderr}`);
+    assert.equal(stdout, "");
+    assert.match(stderr, expected);
+    assert.equal(stderr.trimEnd().split("\n").length, 1, stderr);
+  }
+});
+
+test("--agent: the main thread runs as the agent: its prompt in place of the built-in one, its tools and its model", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Reviewed." }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: claude-haiku-4-5\n---\nYou are a strict reviewer.\n");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--agent", "reviewer", "review"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "Reviewed.\n");
+  const body = fake.requests[0]!.body;
+  assert.equal(body.model, "claude-haiku-4-5");
+  assert.deepEqual(toolsOf(body).map((tool) => tool.name), ["Read", "Grep"]);
+  const system = body.system as { text: string }[];
+  assert.equal(system[0]!.text, "You are a strict reviewer.");
+  assert.doesNotMatch(systemText(body), /interactive coding agent/);
+});
+
+test("--agent: an agent of --agents, --model over the agent's model, and the settings' agent when no flag names one", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }] }));
+  const dir = tempDir(t);
+  const agents = JSON.stringify({ terse: { description: "Answers tersely", prompt: "Be terse.", model: "claude-haiku-4-5" } });
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const given = await harness(["run", "--cwd", dir, "--agents", agents, "--agent", "terse", "--model", "claude-sonnet-4-6", "hi"], env).result;
+  assert.equal(given.code, 0, given.stderr);
+  assert.equal(fake.requests[0]!.body.model, "claude-sonnet-4-6");
+  assert.equal((fake.requests[0]!.body.system as { text: string }[])[0]!.text, "Be terse.");
+
+  mkdirSync(join(dir, ".claude"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ agent: "terse" }));
+  const fromSettings = await harness(["run", "--cwd", dir, "--agents", agents, "hi"], env).result;
+  assert.equal(fromSettings.code, 0, fromSettings.stderr);
+  assert.equal(fake.requests[1]!.body.model, "claude-haiku-4-5");
+  assert.equal((fake.requests[1]!.body.system as { text: string }[])[0]!.text, "Be terse.");
+});
+
+test("--agent: an agent that does not exist is a clear error, exit 1, before any model call", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--agent", "nobody", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 1);
+  assert.equal(stdout, "");
+  assert.match(stderr, /^harness: --agent: there is no agent named "nobody" \(the agents: .*general-purpose.*\)/);
+  assert.equal(fake.requests.length, 0);
+});

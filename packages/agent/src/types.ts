@@ -5,6 +5,7 @@ import type { TranscriptEntry } from "./compaction/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { PermissionMode } from "./permissions/types.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
+import type { SettingsFileScope } from "./settings/types.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState } from "./tools/state.ts";
 
@@ -147,6 +148,26 @@ export type RunAgentOptions = {
   /** Plugin directories to load for this run, besides the installed plugins the settings enable
    * (Claude Code's --plugin-dir); relative to `cwd`. */
   pluginDirs?: readonly string[];
+  /** MCP servers of this run (Claude Code's --mcp-config): each group the `mcpServers` object of
+   * one `.mcp.json`-shaped value, with where it came from for messages (a file, or the flag for
+   * JSON given inline). They are the user's own: they start without approval, and win over servers
+   * of the same name elsewhere; the managed MCP policy and managed-mcp.json still hold. */
+  mcpConfig?: readonly { file: string; servers: unknown }[];
+  /** Only the servers of `mcpConfig` (Claude Code's --strict-mcp-config): none of `.mcp.json`,
+   * `~/.claude.json`, the settings or plugins. */
+  strictMcpConfig?: boolean;
+  /** Settings of this run (Claude Code's --settings), above the local settings and below the
+   * managed ones, trusted as the user's own; `file` names them in messages. */
+  flagSettings?: { file: string; settings: unknown };
+  /** The settings files read (Claude Code's --setting-sources); default all three. The managed
+   * settings and `flagSettings` are read whatever it says. */
+  settingSources?: readonly SettingsFileScope[];
+  /** Directories besides `cwd` the file tools reach as they reach the project (Claude Code's
+   * --add-dir), on top of the settings' permissions.additionalDirectories; relative to `cwd`. */
+  additionalDirectories?: readonly string[];
+  /** The built-in tools offered to the model, by name (Claude Code's --tools; Agent is Task);
+   * default all. MCP servers' tools are not built-in and stay. */
+  builtinTools?: readonly string[];
   /** Where `.claude/` project configuration lives; default the nearest directory above cwd (or cwd)
    * that holds `.git`, else cwd. */
   projectRoot?: string;

@@ -8,6 +8,7 @@ import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
+import { canonicalToolName } from "../permissions/tool-names.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
@@ -113,7 +114,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     if (!skill.fork && asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
-  const { tools, withheld } = offered(mainAgentTools(options.tools ?? defaultTools(setup, activate), agent), permissions);
+  const { tools, withheld } = offered(mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent), permissions);
   const ctx: RunContext = {
     ...base,
     tools,
@@ -232,14 +233,21 @@ function nestedMemoryOf(setup: RunSetup): NestedMemory {
 /** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is
  * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
  * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
-function defaultTools(setup: RunSetup, onSkill: (skill: Skill) => void): Tool[] {
+function defaultTools(setup: RunSetup, options: RunAgentOptions, onSkill: (skill: Skill) => void): Tool[] {
   const sandboxed = setup.permissions.sandbox !== undefined;
   const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
-  if (!setup.loaded) return builtins;
+  if (!setup.loaded) return chosen(builtins, options.builtinTools);
   const tools = [...builtins, taskTool(setup.agents)];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
-  return [...tools, ...setup.mcpTools];
+  return [...chosen(tools, options.builtinTools), ...setup.mcpTools];
+}
+
+/** The tools `names` lists (RunAgentOptions.builtinTools: Agent is Task), or all without a list. */
+function chosen(tools: Tool[], names: readonly string[] | undefined): Tool[] {
+  if (names === undefined) return tools;
+  const wanted = new Set(names.map(canonicalToolName));
+  return tools.filter((tool) => wanted.has(tool.name));
 }
 
 /** A rule of allowed-tools that does not parse is said and left out: the calls it was meant to

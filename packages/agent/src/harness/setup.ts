@@ -109,7 +109,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   };
   const where = { home, projectRoot };
   const managedPath = options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH;
-  const settingsLoad = loadSettings({ cwd, projectRoot, home, managedPath });
+  const settingsLoad = loadSettings({
+    cwd,
+    projectRoot,
+    home,
+    managedPath,
+    ...(options.flagSettings && { flag: options.flagSettings }),
+    ...(options.settingSources && { fileScopes: options.settingSources }),
+  });
   const memoryLoad = loadMemory({ cwd, projectRoot, home });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
   // the user's own skills, commands and agents.
@@ -134,7 +141,12 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(hookPolicy.diagnostics);
   const hooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
   const permissions = withRunRules(
-    permissionContext(loadedSettings, { cwd, home, ...(options.permissionMode && { mode: options.permissionMode }) }),
+    permissionContext(loadedSettings, {
+      cwd,
+      home,
+      ...(options.permissionMode && { mode: options.permissionMode }),
+      ...(options.additionalDirectories && { additionalDirectories: options.additionalDirectories }),
+    }),
     options.rules,
     projectRoot,
     notice,
@@ -151,7 +163,26 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
-  const mcp = options.tools === undefined ? await mcpFor(resources, { projectRoot, home, settings: mcpSettings, approvals, policy, plugins, managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"), env: childEnv, signal: options.signal }, notice) : undefined;
+  const mcp =
+    options.tools === undefined
+      ? await mcpFor(
+          resources,
+          {
+            projectRoot,
+            home,
+            settings: mcpSettings,
+            approvals,
+            policy,
+            plugins,
+            managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"),
+            env: childEnv,
+            signal: options.signal,
+            ...(options.mcpConfig && { given: options.mcpConfig }),
+            ...(options.strictMcpConfig && { strict: true }),
+          },
+          notice,
+        )
+      : undefined;
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
@@ -336,7 +367,20 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
 }
 
 /** `managedFile`: the machine's managed-mcp.json, beside its managed settings. */
-type McpWhere = { projectRoot: string; home: string; settings: Settings; approvals: McpApprovals; policy: McpPolicy; plugins: readonly Plugin[]; managedFile: string; env: Record<string, string>; signal: AbortSignal };
+type McpWhere = {
+  projectRoot: string;
+  home: string;
+  settings: Settings;
+  approvals: McpApprovals;
+  policy: McpPolicy;
+  plugins: readonly Plugin[];
+  managedFile: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** The run's own servers and whether they are the only ones (RunAgentOptions.mcpConfig). */
+  given?: RunAgentOptions["mcpConfig"];
+  strict?: boolean;
+};
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
@@ -396,7 +440,17 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
 }
 
 async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "status"> | undefined> {
-  const config = await loadMcpConfig({ projectRoot: o.projectRoot, home: o.home, settings: o.settings, approvals: o.approvals, plugins: o.plugins, managedFile: o.managedFile, env: o.env });
+  const config = await loadMcpConfig({
+    projectRoot: o.projectRoot,
+    home: o.home,
+    settings: o.settings,
+    approvals: o.approvals,
+    plugins: o.plugins,
+    managedFile: o.managedFile,
+    env: o.env,
+    ...(o.given && { given: o.given }),
+    ...(o.strict && { strict: true }),
+  });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);

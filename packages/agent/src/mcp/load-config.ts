@@ -38,6 +38,12 @@ export type LoadMcpConfigOptions = {
   /** Enabled plugins: their servers start without approval (enabling the plugin approved them),
    * but not beside a managed-mcp.json, as in Claude Code. */
   plugins?: readonly Plugin[];
+  /** The run's own servers (Claude Code's --mcp-config), each group an `mcpServers` object with
+   * the file it came from: the user's own, started unasked; a later group wins on equal names. */
+  given?: readonly { file: string; servers: unknown }[];
+  /** Only `given`'s servers (Claude Code's --strict-mcp-config); managed-mcp.json still decides
+   * alone when it exists. */
+  strict?: boolean;
 };
 
 export type McpConfig = {
@@ -51,8 +57,9 @@ export type McpConfig = {
 const nameList = z.array(z.string()).optional();
 
 /** Reads `<projectRoot>/.mcp.json`, `<home>/.claude.json` (top-level `mcpServers` = user scope,
- * `projects[<projectRoot>].mcpServers` = local scope) and `settings.mcpServers`. When a name is
- * configured in several places the first of settings, local, project, user wins, whole. Never
+ * `projects[<projectRoot>].mcpServers` = local scope), `settings.mcpServers` and the run's own
+ * (`given`). When a name is configured in several places the first of the run's own, settings,
+ * local, project, user wins, whole. Never
  * throws: unreadable files and invalid entries become diagnostics and the rest loads. */
 export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpConfig> {
   const env = options.env ?? process.env;
@@ -61,10 +68,16 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   const settings = options.settings ?? {};
   const projectRoot = resolve(options.projectRoot);
 
+  const given = options.given ?? [];
   if (options.managedFile) {
     const managed = await readConfigJson(options.managedFile);
     if (managed.kind !== "missing") {
-      for (const plugin of options.plugins ?? []) {
+      for (const group of given) {
+        for (const name of isObject(group.servers) ? Object.keys(group.servers) : []) {
+          diagnostics.push({ file: group.file, key: `mcpServers.${name}`, message: `MCP server "${name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
+        }
+      }
+      for (const plugin of options.strict ? [] : (options.plugins ?? [])) {
         for (const entry of plugin.mcpServers) {
           diagnostics.push({ file: entry.file, key: entry.key, message: `MCP server "${entry.name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
         }
@@ -73,6 +86,9 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
     }
   }
 
+  const fromFlag = [...given].reverse().map((group) => ({ scope: "flag" as const, file: group.file, keyPrefix: "mcpServers", servers: group.servers }));
+  if (options.strict) return collect(fromFlag, [], env, projectRoot, diagnostics);
+
   const mcpJsonPath = join(projectRoot, ".mcp.json");
   const mcpJson = await readJsonObject(mcpJsonPath, diagnostics);
   const claudeJsonPath = join(options.home, ".claude.json");
@@ -80,7 +96,8 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   const projects = claudeJson?.projects;
   const localEntry = isObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;
 
-  const sources: { scope: McpServerScope; file: string; keyPrefix: string; servers: unknown }[] = [
+  const sources: McpSource[] = [
+    ...fromFlag,
     { scope: "settings", file: settingsFile, keyPrefix: "mcpServers", servers: settings.mcpServers },
     { scope: "local", file: claudeJsonPath, keyPrefix: `projects.${projectRoot}.mcpServers`, servers: isObject(localEntry) ? localEntry.mcpServers : undefined },
     { scope: "project", file: mcpJsonPath, keyPrefix: "mcpServers", servers: mcpJson?.mcpServers },
@@ -96,6 +113,22 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   approval.enabled = [...trusted.enabled, ...(recorded?.enabled ?? [])];
   approval.enableAll = trusted.enableAll || recorded?.enableAll === true;
   approval.disabled.push(...(recorded?.disabled ?? []));
+  const requireApproval = options.requireProjectApproval !== false;
+  return collect(sources, options.plugins ?? [], env, projectRoot, diagnostics, (name) => projectServerDisabled(name, approval, requireApproval));
+}
+
+type McpSource = { scope: McpServerScope; file: string; keyPrefix: string; servers: unknown };
+
+/** The servers of `sources`, the first of a name winning whole, then the plugins' (whose names are
+ * their own). `projectDisabled` says why a `.mcp.json` server is not used, if it is not. */
+function collect(
+  sources: readonly McpSource[],
+  plugins: readonly Plugin[],
+  env: Env,
+  projectRoot: string,
+  diagnostics: McpDiagnostic[],
+  projectDisabled: (name: string) => string | undefined = () => undefined,
+): McpConfig {
   const servers = new Map<string, McpServerConfig>();
   const disabled: McpConfig["disabled"] = [];
   for (const source of sources) {
@@ -113,7 +146,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
       }
       diagnostics.push(...parsed.warnings);
       if (source.scope === "project") {
-        const reason = projectServerDisabled(name, approval, options.requireProjectApproval !== false);
+        const reason = projectDisabled(name);
         if (reason) {
           disabled.push({ name, reason });
           continue;
@@ -122,7 +155,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
       servers.set(name, parsed.server);
     }
   }
-  for (const plugin of options.plugins ?? []) for (const server of pluginServers(plugin, projectRoot, env, diagnostics)) if (!servers.has(server.name)) servers.set(server.name, server);
+  for (const plugin of plugins) for (const server of pluginServers(plugin, projectRoot, env, diagnostics)) if (!servers.has(server.name)) servers.set(server.name, server);
   return { servers: [...servers.values()], disabled, diagnostics };
 }
 

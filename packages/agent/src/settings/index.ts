@@ -11,6 +11,7 @@ export type {
   ScopedPermissions,
   Settings,
   SettingsDiagnostic,
+  SettingsFileScope,
   SettingsScope,
   SettingsSource,
 } from "./types.ts";

@@ -4,7 +4,7 @@ import type { PermissionRule } from "../permissions/types.ts";
 import { mergeSettings } from "./merge.ts";
 import { readConfigJson } from "../config-files.ts";
 import { comesWithRepository, SCOPES_BY_PRECEDENCE } from "./types.ts";
-import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsScope, SettingsSource } from "./types.ts";
+import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsFileScope, SettingsScope, SettingsSource } from "./types.ts";
 import { validateSettings } from "./validate.ts";
 
 export type LoadSettingsOptions = {
@@ -15,6 +15,12 @@ export type LoadSettingsOptions = {
   home: string;
   /** Managed settings file (on Linux usually /etc/claude-code/managed-settings.json); none if absent. */
   managedPath?: string;
+  /** The run's own settings (Claude Code's --settings), already read: `file` names them in
+   * diagnostics (the file they came from, or the flag for JSON given inline). */
+  flag?: { file: string; settings: unknown };
+  /** The scopes whose files are read; default all three. The managed settings and `flag` are read
+   * whatever it says. */
+  fileScopes?: readonly SettingsFileScope[];
 };
 
 /** Where each scope's file is. */
@@ -24,12 +30,14 @@ export function settingsPaths(o: LoadSettingsOptions): Record<SettingsScope, str
     user: path.join(o.home, ".claude", "settings.json"),
     project: path.join(root, ".claude", "settings.json"),
     local: path.join(root, ".claude", "settings.local.json"),
+    flag: o.flag?.file,
     managed: o.managedPath,
   };
 }
 
-/** Reads the managed, user, project and local settings files, validates each (problems become
- * diagnostics, never errors) and merges them with precedence managed > local > project > user.
+/** Reads the managed, user, project and local settings files, validates each and the run's own
+ * (problems become diagnostics, never errors) and merges them with precedence managed > the run's
+ * own > local > project > user.
  * Missing files are skipped silently; a file that is not valid JSON is skipped with a diagnostic. */
 export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettings> {
   const paths = settingsPaths(o);
@@ -38,7 +46,9 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
   const files = await Promise.all(
     SCOPES_BY_PRECEDENCE.map(async (scope) => {
       const file = paths[scope];
-      return { scope, file, read: file === undefined ? ({ kind: "missing" } as const) : await readConfigJson(file) };
+      if (scope === "flag" && o.flag) return { scope, file, read: { kind: "ok", value: o.flag.settings } as const };
+      const skipped = file === undefined || (o.fileScopes !== undefined && isFileScope(scope) && !o.fileScopes.includes(scope));
+      return { scope, file, read: skipped ? ({ kind: "missing" } as const) : await readConfigJson(file) };
     }),
   );
   const sources: SettingsSource[] = [];
@@ -67,6 +77,10 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       managedRulesOnly,
     },
   };
+}
+
+function isFileScope(scope: SettingsScope): scope is SettingsFileScope {
+  return scope === "user" || scope === "project" || scope === "local";
 }
 
 /** A project's own files (`.claude/settings.json`, `.claude/settings.local.json`) come with the

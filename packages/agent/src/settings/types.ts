@@ -1,15 +1,19 @@
 import type { PermissionMode, PermissionRule } from "../permissions/types.ts";
 import type { SandboxSettings } from "../sandbox/settings.ts";
 
-/** Settings scopes, lowest precedence first. */
-export type SettingsScope = "user" | "project" | "local" | "managed";
+/** Settings scopes, lowest precedence first. "flag" is the run's own (Claude Code's --settings):
+ * above the files, below the managed settings. */
+export type SettingsScope = "user" | "project" | "local" | "flag" | "managed";
 
-export const SCOPES_BY_PRECEDENCE: readonly SettingsScope[] = ["user", "project", "local", "managed"];
+export const SCOPES_BY_PRECEDENCE: readonly SettingsScope[] = ["user", "project", "local", "flag", "managed"];
+
+/** The scopes whose files a run may leave unread (Claude Code's --setting-sources). */
+export type SettingsFileScope = "user" | "project" | "local";
 
 /** Whether a scope's file lies in the project, and so may come with the repository (settings.json,
  * and settings.local.json, which a repository can hold too): such settings may not loosen what
  * guards the user (bypassPermissions, MCP servers and their approval, where the model is reached).
- * The user's and managed settings are the user's and their organisation's own. */
+ * The user's, the run's own and the managed settings are the user's and their organisation's own. */
 export function comesWithRepository(scope: SettingsScope): boolean {
   return scope === "project" || scope === "local";
 }

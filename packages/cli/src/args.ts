@@ -35,6 +35,14 @@ export type Command =
       sessionId?: string;
       forkSession?: true;
       noSessionPersistence?: true;
+      /** --mcp-config, --strict-mcp-config, --settings, --setting-sources, --add-dir and --tools,
+       * as given (run-config-flags.ts reads and checks them). */
+      mcpConfig?: string[];
+      strictMcpConfig?: true;
+      settings?: string;
+      settingSources?: string;
+      addDirs?: string[];
+      tools?: string[];
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -57,8 +65,10 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  * loads modules only runs need. */
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
-/** `repeat`: the option may be given more than once; its values are kept in order. */
-type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean } };
+/** `repeat`: the option may be given more than once; its values are kept in order. `many`: the
+ * arguments after its value are more values, as Claude Code's variadic options take them, up to
+ * the next option or one with a space in it (a prompt); `empty`: "" is a value. */
+type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean } };
 
 const RUN_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
@@ -85,6 +95,12 @@ const RUN_OPTIONS: OptionSpec = {
   "--session-id": { key: "sessionId", value: true },
   "--fork-session": { key: "forkSession", value: false },
   "--no-session-persistence": { key: "noSessionPersistence", value: false },
+  "--mcp-config": { key: "mcpConfig", value: true, repeat: true, many: true },
+  "--strict-mcp-config": { key: "strictMcpConfig", value: false },
+  "--settings": { key: "settings", value: true },
+  "--setting-sources": { key: "settingSources", value: true, empty: true },
+  "--add-dir": { key: "addDirs", value: true, repeat: true, many: true },
+  "--tools": { key: "tools", value: true, repeat: true, empty: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -149,9 +165,13 @@ function scan(args: string[], spec: OptionSpec, command: string): Scanned {
       if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: `${flag} needs a value, not the option ${args[i + 1]}` };
       value = args[++i];
     }
-    if (value === undefined || value.trim() === "") return { ok: false, message: `${flag} needs a value` };
+    if (value === undefined || (value.trim() === "" && !option.empty)) return { ok: false, message: `${flag} needs a value` };
     const earlier = options[option.key];
     options[option.key] = option.repeat ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
+    // A JSON value may hold spaces; a prompt seldom starts with "{".
+    while (option.many && eq === -1 && i + 1 < args.length && !args[i + 1].startsWith("-") && (!/\s/.test(args[i + 1]) || args[i + 1].trimStart().startsWith("{"))) {
+      (options[option.key] as string[]).push(args[++i]);
+    }
     // Claude Code's --allowedTools Read Edit takes several arguments; here the second would become
     // the start of the prompt, silently.
     const next = args[i + 1];
@@ -214,6 +234,12 @@ function parseRun(args: string[]): Command {
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
   const flagProblem = takeRunFlags(options, command);
   if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
+  if (Array.isArray(options.mcpConfig)) command.mcpConfig = options.mcpConfig;
+  if (options.strictMcpConfig) command.strictMcpConfig = true;
+  if (typeof options.settings === "string") command.settings = options.settings;
+  if (typeof options.settingSources === "string") command.settingSources = options.settingSources;
+  if (Array.isArray(options.addDirs)) command.addDirs = options.addDirs;
+  if (Array.isArray(options.tools)) command.tools = options.tools;
   if (typeof options.outputFormat === "string") {
     const format = OUTPUT_FORMATS.find((f) => f === options.outputFormat);
     if (!format) return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, not "${options.outputFormat}"`, topic: "run" };

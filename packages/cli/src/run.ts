@@ -10,6 +10,7 @@ import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";
+import { runConfigOptions } from "./run-config-flags.ts";
 import { permissionDenials, runResult } from "./run-result.ts";
 import { streamOpening } from "./stream-init.ts";
 import { streamMessages } from "./stream-messages.ts";
@@ -51,6 +52,13 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // Reported below.
   }
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
+  // Said on stderr in every format, as claude -p says a bad --mcp-config or --settings.
+  const config = await runConfigOptions(command, io.cwd, io.env);
+  if (!config.ok) {
+    io.stderr.write(`harness: ${config.message}\n`);
+    return 1;
+  }
+  for (const warning of config.warnings) io.stderr.write(`harness: ${warning}\n`);
 
   // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
   // openai/… models run without it, and an apiKeyHelper of the user's settings may make one.
@@ -166,6 +174,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...(command.pluginDirs && { pluginDirs: command.pluginDirs.map((dir) => resolve(io.cwd, dir)) }),
       ...flags,
       sessionId: runId,
+      ...config.options,
       ...(format === "stream-json" && { onReady: opening.ready }),
     };
     const outcome = await builtinBackend({ runOptions }).run(

@@ -59,6 +59,21 @@ Options:
   --fork-session     with -c or -r: go on under a new id, leaving the old conversation as it was
   --no-session-persistence
                      keep nothing of this run under ~/.harness/runs
+  --mcp-config FILE|JSON...
+                     MCP servers for this run, in .mcp.json's shape ({"mcpServers": {...}}), from
+                     files or JSON strings (several, or repeated); they start without approval,
+                     under the managed MCP policy
+  --strict-mcp-config
+                     only the servers of --mcp-config: none of .mcp.json, ~/.claude.json, the
+                     settings or plugins
+  --settings FILE|JSON
+                     settings for this run, above the project's and below the managed ones
+  --setting-sources LIST
+                     the settings files read: user, project, local, separated by commas (default:
+                     all; "" for none); the managed settings are always read
+  --add-dir DIR...   more directories the file tools reach, as permissions.additionalDirectories
+  --tools LIST       the built-in tools offered to the model: "Bash,Edit,Read", "" for none,
+                     "default" for all (MCP tools stay)
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
                      total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets

@@ -21,8 +21,13 @@ export type BuiltinBackendOptions = {
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
    * --disallowedTools, --append-system-prompt, --plugin-dir, --agents, --agent, --max-budget-usd,
-   * --fallback-model, the conversation's id, and its stream-json's init line). */
-  runOptions?: Pick<RunAgentOptions, "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "fallbackModel" | "sessionId">;
+   * --fallback-model, the conversation's id, --mcp-config, --strict-mcp-config, --settings,
+   * --setting-sources, --add-dir and --tools, and its stream-json's init line). */
+  runOptions?: Pick<
+    RunAgentOptions,
+    | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "fallbackModel" | "sessionId"
+    | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
+  >;
 };
 
 /** Options the loop reads once it supports them: configuration changes sent while the run is in

@@ -69,8 +69,9 @@ Options:
   --settings FILE|JSON
                      settings for this run, above the project's and below the managed ones
   --setting-sources LIST
-                     the settings files read: user, project, local, separated by commas (default:
-                     all; "" for none); the managed settings are always read
+                     the settings files read, and whose CLAUDE.md, skills, commands and agents:
+                     user, project, local, separated by commas (default: all; "" for none); the
+                     managed settings are always read
   --add-dir DIR...   more directories the file tools reach, as permissions.additionalDirectories
   --tools LIST       the built-in tools offered to the model: "Bash,Edit,Read", "" for none,
                      "default" for all (MCP tools stay)

@@ -126,7 +126,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
       evaluate: evaluatorFor(() => ctx, record),
       model: () => ctx.model,
     }),
-    ...(setup.loaded && { nested: nestedMemoryOf(setup) }),
+    ...(setup.loaded && setup.nestedMemory !== false && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",

@@ -124,3 +124,29 @@ test("builtinTools offers only the built-in tools it names; MCP tools stay", asy
   assert.ok(none.every((name) => name.startsWith("mcp__") || name === "ToolSearch" || name.endsWith("McpResourcesTool") || name === "ReadMcpResourceTool"), none.join(", "));
   assert.ok(none.includes("mcp__mine__echo"));
 });
+
+test("settingSources also chooses whose memory files, skills and agents the run reads", async (t) => {
+  const project = await tempProject(t);
+  await project.writeHome(".claude/CLAUDE.md", "USER-MEMORY");
+  await project.writeHome(".claude/skills/user-skill/SKILL.md", "---\nname: user-skill\ndescription: USER-SKILL\n---\nDo it.");
+  await project.writeHome(".claude/agents/user-agent.md", "---\nname: user-agent\ndescription: USER-AGENT\n---\nHelp.");
+  await project.write("CLAUDE.md", "PROJECT-MEMORY");
+  await project.write("CLAUDE.local.md", "LOCAL-MEMORY");
+  await project.write(".claude/skills/project-skill/SKILL.md", "---\nname: project-skill\ndescription: PROJECT-SKILL\n---\nDo it.");
+  await project.write(".claude/agents/project-agent.md", "---\nname: project-agent\ndescription: PROJECT-AGENT\n---\nHelp.");
+  const sent = async (settingSources?: ("user" | "project" | "local")[]) => {
+    const run = await runInProject(project, [{ text: "Done." }], settingSources && { settingSources });
+    return JSON.stringify({ system: run.provider.requests[0].system, messages: run.provider.requests[0].messages, tools: run.provider.requests[0].tools });
+  };
+
+  const all = await sent();
+  for (const text of ["USER-MEMORY", "USER-SKILL", "USER-AGENT", "PROJECT-MEMORY", "LOCAL-MEMORY", "PROJECT-SKILL", "PROJECT-AGENT"]) assert.match(all, new RegExp(text));
+
+  const projectOnly = await sent(["project"]);
+  for (const text of ["PROJECT-MEMORY", "PROJECT-SKILL", "PROJECT-AGENT"]) assert.match(projectOnly, new RegExp(text));
+  for (const text of ["USER-MEMORY", "USER-SKILL", "USER-AGENT", "LOCAL-MEMORY"]) assert.doesNotMatch(projectOnly, new RegExp(text));
+
+  const userOnly = await sent(["user", "local"]);
+  for (const text of ["USER-MEMORY", "USER-SKILL", "USER-AGENT", "LOCAL-MEMORY"]) assert.match(userOnly, new RegExp(text));
+  for (const text of ["PROJECT-MEMORY", "PROJECT-SKILL", "PROJECT-AGENT"]) assert.doesNotMatch(userOnly, new RegExp(text));
+});

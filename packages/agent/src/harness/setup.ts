@@ -22,7 +22,7 @@ import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
-import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
+import { comesWithRepository, type Settings, type SettingsFileScope, type SettingsSource } from "../settings/types.ts";
 import { discoverPlugins } from "../plugins/discover.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
@@ -67,6 +67,9 @@ export type RunSetup = {
   memory: MemoryFile[];
   /** Rule files with `paths`, brought in when a tool works on a file they match. */
   pathRules?: RuleFile[];
+  /** False: the memory files of the directories the tools work in are not read (the project's
+   * files are not among the run's setting sources). */
+  nestedMemory?: false;
   /** The project's memory may import files from outside it (~/.claude.json says so). */
   externalImportsApproved?: boolean;
   git?: GitSnapshot;
@@ -186,6 +189,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
+  // The setting sources choose whose files the run reads, memory, skills, commands and agents
+  // included, as Claude Code's do; plugins' and built-in ones stay.
+  const readsFrom = (scope: string) => options.settingSources === undefined || !isFileScope(scope) || options.settingSources.includes(scope);
+  const memoryScope = (scope: string) => (scope === "parent" ? "project" : scope);
+  memory.files = memory.files.filter((file) => readsFrom(memoryScope(file.scope)));
+  memory.pathRules = memory.pathRules.filter((rule) => readsFrom(memoryScope(rule.scope)));
+  skills.skills = skills.skills.filter((skill) => readsFrom(skill.scope));
+  commands.commands = commands.commands.filter((command) => readsFrom(command.scope));
+  agents.agents = agents.agents.filter((agent) => readsFrom(agent.source));
   // Agent files' and skills' hooks run only where every scope's hooks do (no disableAllHooks, no
   // allowManagedHooksOnly: neither is a managed setting), held to the same http limits.
   const agentHooks = !hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
@@ -217,6 +229,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     permissions,
     memory: memory.files,
     pathRules: memory.pathRules,
+    ...(!readsFrom("project") && { nestedMemory: false }),
     externalImportsApproved: memory.externalImportsApproved === true,
     ...(git && { git }),
     skills: [...skills.skills, ...commandSkills(commands.commands, skills.skills)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
@@ -469,6 +482,10 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
     o.signal,
   );
   return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, status: () => manager.status() };
+}
+
+function isFileScope(scope: string): scope is SettingsFileScope {
+  return scope === "user" || scope === "project" || scope === "local";
 }
 
 export function describeDiagnostic(d: Diagnostic): string {

@@ -118,10 +118,10 @@ test("bad values of these flags are one line naming the flag, exit 1, and no mod
   const cases: [string[], RegExp][] = [
     [["--mcp-config", "missing.json"], /^harness: --mcp-config: .*missing\.json.*(not found|no such file)/],
     [["--mcp-config", "broken.json"], /^harness: --mcp-config: .*broken\.json.*JSON/],
-    [["--mcp-config", '{"mcpServers": {"x": {"command": 7}}}'], /^harness: --mcp-config: .*"command" must be a string/],
+    [["--mcp-config", '{"mcpServers": {"x": {"command": 7}}}'], /^harness: --mcp-config \(mcpServers\.x\.command\): "command" must be a string/],
     [["--mcp-config", '{"servers": {}}'], /^harness: --mcp-config: .*"mcpServers"/],
     [["--settings", "list.json"], /^harness: --settings: .*list\.json.*JSON object/],
-    [["--settings", '{"permissions": {"allow": "Bash"}}'], /^harness: --settings: .*permissions\.allow/],
+    [["--settings", '{"permissions": {"allow": "Bash"}}'], /^harness: --settings \(permissions\.allow\): /],
     [["--setting-sources", "user,team"], /^harness: --setting-sources: "team"/],
     [["--add-dir", "nowhere"], /^harness: --add-dir: .*nowhere.* not a directory/],
   ];

@@ -32,7 +32,7 @@ export async function runConfigOptions(
         if (!isObject(json) || !isObject(json.mcpServers)) throw new FlagError(`--mcp-config: ${file} needs an "mcpServers" object, as in .mcp.json: {"mcpServers": {"name": {"command": "…"}}}`);
         for (const [name, raw] of Object.entries(json.mcpServers)) {
           const parsed = checks.parseServerEntry(name, raw, { scope: "flag", file, keyPrefix: `mcpServers.${name}` }, env);
-          if (!parsed.ok) throw new FlagError(`--mcp-config: ${file} (${parsed.diagnostic.key}): ${parsed.diagnostic.message}`);
+          if (!parsed.ok) throw new FlagError(`--mcp-config${where(file, parsed.diagnostic.key, "--mcp-config")}: ${parsed.diagnostic.message}`);
         }
         return { file, servers: json.mcpServers };
       });
@@ -41,7 +41,7 @@ export async function runConfigOptions(
     if (command.settings !== undefined) {
       const { file, json } = readJson("--settings", command.settings, typedIn);
       const [problem] = checks.validateSettings(json, file).diagnostics;
-      if (problem) throw new FlagError(`--settings: ${problem.file}${problem.key === undefined ? "" : ` (${problem.key})`}: ${problem.message}`);
+      if (problem) throw new FlagError(`--settings${where(problem.file, problem.key, "--settings")}: ${problem.message}`);
       options.flagSettings = { file, settings: json };
     }
     if (command.settingSources !== undefined) options.settingSources = settingSources(command.settingSources);
@@ -85,6 +85,13 @@ function readJson(flag: string, value: string, typedIn: string): { file: string;
   } catch (error) {
     throw new FlagError(`${flag}: ${inline ? "the value" : file} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Where in a flag's value a problem is: the file and the key, or only the key for JSON given
+ * inline (whose `file` is the flag itself). */
+function where(file: string, key: string | undefined, flag: string): string {
+  const keyed = key === undefined ? "" : ` (${key})`;
+  return file === flag ? keyed : `: ${file}${keyed}`;
 }
 
 function settingSources(value: string): (typeof SETTING_SOURCES)[number][] {

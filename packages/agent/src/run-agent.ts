@@ -137,7 +137,8 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
-  const attached = fork ? [await forkedSkillAnswer(ctx, state, fork, expanded), ...resourced.images] : [...expanded.images, ...resourced.images];
+  const sent = given.images ?? [];
+  const attached = fork ? [...sent, await forkedSkillAnswer(ctx, state, fork, expanded), ...resourced.images] : [...sent, ...expanded.images, ...resourced.images];
   release?.();
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
   // A run in plan mode is told so with its prompt: otherwise the model learns it only from refusals.

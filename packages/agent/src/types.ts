@@ -1,4 +1,4 @@
-import type { Effort, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
+import type { Effort, ImageBlock, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
@@ -106,6 +106,8 @@ export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string
 export type RunAgentOptions = {
   /** The new user message. A leading `/name` runs a slash command (see harness/prompt.ts). */
   prompt: string;
+  /** Images the user sent with the prompt; they follow its text in the user message. */
+  images?: readonly ImageBlock[];
   /** Earlier conversation, as returned in a previous run's `transcript` (compaction summaries with
    * their `meta` included; only the part from the last summary on is sent to the model). */
   history?: readonly TranscriptEntry[];

@@ -43,6 +43,8 @@ export type Command =
       settingSources?: string;
       addDirs?: string[];
       tools?: string[];
+      /** stream-json: the user's messages come as JSON lines on standard input (see stream-input.ts). */
+      inputFormat?: InputFormat;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -59,6 +61,11 @@ export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "don
  * event of the run as a line of JSON and then the result (Claude Code's names). */
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** What `harness run` reads on standard input: a prompt as text, or Claude Code's user messages as
+ * lines of JSON, each a turn. */
+export const INPUT_FORMATS = ["text", "stream-json"] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** What --resume takes: the ids run-history.ts makes for conversations (UUIDs), and nothing that
  * could name a path. Here rather than there: every command parses its arguments, and the store
@@ -101,6 +108,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--setting-sources": { key: "settingSources", value: true, empty: true },
   "--add-dir": { key: "addDirs", value: true, repeat: true, many: true },
   "--tools": { key: "tools", value: true, repeat: true, empty: true },
+  "--input-format": { key: "inputFormat", value: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -245,8 +253,24 @@ function parseRun(args: string[]): Command {
     if (!format) return { kind: "usage-error", message: `--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, not "${options.outputFormat}"`, topic: "run" };
     command.outputFormat = format;
   }
-  return command;
+  const streamed = streamOptions(options, command);
+  return typeof streamed === "string" ? { kind: "usage-error", message: streamed, topic: "run" } : command;
 }
+
+/** Claude Code's flags for programs that drive a run through JSON (the Agent SDK): sets them on
+ * `command`, or says what is wrong. */
+function streamOptions(options: Record<string, string | true | string[]>, command: RunCommandOptions): string | undefined {
+  if (typeof options.inputFormat === "string") {
+    const format = INPUT_FORMATS.find((f) => f === options.inputFormat);
+    if (!format) return `--input-format must be one of ${INPUT_FORMATS.join(", ")}, not "${options.inputFormat}"`;
+    if (format === "stream-json" && command.outputFormat !== "stream-json") return "--input-format stream-json needs --output-format stream-json";
+    if (format === "stream-json" && command.prompt !== "") return "--input-format stream-json takes no prompt argument: the messages come on standard input";
+    command.inputFormat = format;
+  }
+  return undefined;
+}
+
+type RunCommandOptions = Extract<Command, { kind: "run" }>;
 
 function parseServe(args: string[]): Command {
   const scanned = scan(args, SERVE_OPTIONS, "serve");

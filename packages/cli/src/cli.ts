@@ -24,14 +24,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.stderr.write(`harness: ${command.message} (${usageHint(command.topic)})\n`);
       return 2;
     case "run": {
-      const prompt = await runPrompt(command.prompt, io.stdin ?? process.stdin, io.stderr);
-      if (!prompt.ok) {
-        io.stderr.write(`harness: ${prompt.message}\n`);
-        return 2;
+      // With --input-format stream-json, standard input is the run's messages, read as they come.
+      if (command.inputFormat !== "stream-json") {
+        const prompt = await runPrompt(command.prompt, io.stdin ?? process.stdin, io.stderr);
+        if (!prompt.ok) {
+          io.stderr.write(`harness: ${prompt.message}\n`);
+          return 2;
+        }
+        command.prompt = prompt.prompt;
       }
-      command.prompt = prompt.prompt;
       const { runCommand } = await import("./run.ts");
-      return runCommand(command, io);
+      return runCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
     }
     case "serve": {
       const { serveCommand } = await import("./serve.ts");

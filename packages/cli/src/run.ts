@@ -4,8 +4,10 @@ import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
+import type { AgentResources } from "@harness/agent";
 import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
+import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
 import { createRenderer, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
@@ -13,6 +15,7 @@ import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
 import { permissionDenials, runResult } from "./run-result.ts";
 import { streamOpening } from "./stream-init.ts";
+import { inputMessages, type InputMessage } from "./stream-input.ts";
 import { streamMessages } from "./stream-messages.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
@@ -23,6 +26,8 @@ export type RunIO = {
   stderr: Sink;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Where --input-format stream-json reads the messages; default the process's standard input. */
+  stdin?: Readable;
 };
 
 export type RunCommand = Extract<Command, { kind: "run" }>;
@@ -31,10 +36,11 @@ export type RunCommand = Extract<Command, { kind: "run" }>;
  * 129 its terminal closed (SIGHUP). */
 export async function runCommand(command: RunCommand, io: RunIO): Promise<number> {
   const format = command.outputFormat ?? "text";
-  const startedAt = performance.now();
+  // Each turn (each message of --input-format stream-json) has its own result: its own time and refusals.
+  let startedAt = performance.now();
   /** The id of the run's conversation once --resume can find it (resumed, or kept after the run). */
   let keptId: string | undefined;
-  const refused = permissionDenials();
+  let refused = permissionDenials();
   const resultLine = (outcome: RunOutcome) => `${JSON.stringify(runResult(outcome, performance.now() - startedAt, keptId, refused.denials))}\n`;
   // Bad usage (status 2) is said in words on stderr in every format; in the JSON formats any other
   // failure is the result on stdout.
@@ -145,6 +151,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       try {
         keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript }, loadedRevision);
         if (keptId !== runId) io.stderr.write(`harness: another run went on with conversation ${runId} meanwhile; this run's is kept as ${keptId}\n`);
+        // The next turn goes on with the conversation as kept.
+        loadedRevision = keptId === runId ? (loadedRevision ?? 0) + 1 : 1;
+        runId = keptId;
       } catch (error) {
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }
@@ -154,6 +163,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
     }
     if (format !== "text") io.stdout.write(resultLine(outcome));
+    if (outcome.transcript) history = outcome.transcript;
   };
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
@@ -177,14 +187,41 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...config.options,
       ...(format === "stream-json" && { onReady: opening.ready }),
     };
-    const outcome = await builtinBackend({ runOptions }).run(
-      { prompt: command.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
-      headlessContext({ signal: controller.signal, emit, workspace: cwd }),
-    );
-    renderer.finish();
-    result(outcome);
+    const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
+    const turn = (message: InputMessage, shared?: { resources: AgentResources }) =>
+      builtinBackend({ runOptions: { ...runOptions, ...shared, ...(message.images.length > 0 && { images: message.images }) } }).run(
+        { prompt: message.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
+        context,
+      );
     // The JSON formats say a failure in the result; the text format says it on stderr.
     const said = (message: string, status = 1) => (format === "text" ? fail(message, status) : status);
+    if (command.inputFormat === "stream-json") {
+      // One turn per message, as they come, on resources the turns share (MCP servers, background
+      // shells), as in one Claude Code session; a result after each.
+      const { createAgentResources } = await import("@harness/agent");
+      const resources = createAgentResources();
+      try {
+        let status = 0;
+        for await (const read of inputMessages(io.stdin ?? process.stdin)) {
+          if (!read.ok) {
+            io.stderr.write(`harness: --input-format stream-json: ${read.message}\n`);
+            return 1;
+          }
+          startedAt = performance.now();
+          refused = permissionDenials();
+          const outcome = await turn(read.message, { resources });
+          result(outcome);
+          if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
+          status = outcome.ok ? 0 : 1;
+        }
+        return status;
+      } finally {
+        await resources.dispose();
+      }
+    }
+    const outcome = await turn({ prompt: command.prompt, images: [] });
+    renderer.finish();
+    result(outcome);
     if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
     return outcome.ok ? 0 : said(outcome.message);
   } catch (err) {

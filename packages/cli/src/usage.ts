@@ -80,6 +80,10 @@ Options:
                      total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets
                      a first line with the session_id, every event of the run as a line of JSON
                      (with Claude Code's assistant and user messages), then the result
+  --input-format F   text (default) | stream-json: standard input carries user messages as lines
+                     of JSON ({"type":"user","message":{"role":"user","content":…}}), each a turn
+                     of the same conversation with a result line after it, until input ends (with
+                     --output-format stream-json; a line that is not a message stops the run)
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
                      already prints what they ask for

@@ -20,13 +20,14 @@ export type BuiltinBackendOptions = {
    * goes through the C++ environment variable by variable. */
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
-   * --disallowedTools, --append-system-prompt, --plugin-dir, --agents, --agent, --max-budget-usd,
-   * --fallback-model, the conversation's id, --mcp-config, --strict-mcp-config, --settings,
-   * --setting-sources, --add-dir and --tools, and its stream-json's init line). */
+   * --disallowedTools, --append-system-prompt, --plugin-dir and the other flags of `harness run`
+   * the builtin agent takes as run options (see packages/cli/src/run.ts), and its stream-json's
+   * init line). */
   runOptions?: Pick<
     RunAgentOptions,
-    | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "fallbackModel" | "sessionId"
-    | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
+    | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd"
+    | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
+    | "images" | "resources"
   >;
 };
 

@@ -1,0 +1,76 @@
+// `harness run --input-format stream-json`: standard input carries the user's messages as lines of
+// JSON in the shape `claude -p --input-format stream-json` reads (as the Agent SDK writes them):
+// `{"type":"user","message":{"role":"user","content":"…" or [text and image blocks]}}`. Each one
+// is a turn of the same conversation.
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import type { ImageBlock } from "@harness/llm";
+
+export type InputMessage = { prompt: string; images: ImageBlock[] };
+
+/** A message read, or why a line is not one: `message` is one line naming the line's number. */
+export type InputLine = { ok: true; message: InputMessage } | { ok: false; message: string };
+
+const MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** The messages on `input`, one per line, as they come; blank lines are skipped. A line that is not
+ * a message is given as a failure, and reading stops there (Claude Code stops at such a line too). */
+export async function* inputMessages(input: Readable): AsyncGenerator<InputLine> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const line of lines) {
+      number++;
+      if (line.trim() === "") continue;
+      const read = parseInputLine(line, number);
+      yield read;
+      if (!read.ok) return;
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+/** Line `number` of the input as a user message. */
+export function parseInputLine(line: string, number: number): InputLine {
+  const fail = (problem: string): InputLine => ({ ok: false, message: `line ${number}${problem}` });
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return fail(` is not JSON (${(error as Error).message})`);
+  }
+  if (!isObject(value)) return fail(": expected a JSON object, a message of type \"user\"");
+  if (value.type !== "user") return fail(`: expected a message of type "user", got ${JSON.stringify(value.type ?? null)}`);
+  const message = value.message;
+  if (!isObject(message) || message.role !== "user") return fail(': expected "message" to be an object with "role": "user"');
+  const { content } = message;
+  if (typeof content === "string") return content.trim() === "" ? fail(": the message is empty") : { ok: true, message: { prompt: content, images: [] } };
+  if (!Array.isArray(content)) return fail(": the message's content must be text or a list of content blocks");
+  const texts: string[] = [];
+  const images: ImageBlock[] = [];
+  for (const [index, block] of content.entries()) {
+    const which = `content block ${index + 1}`;
+    if (isObject(block) && block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    else if (isObject(block) && block.type === "image") {
+      const image = imageOf(block.source);
+      if (!image) return fail(`: ${which} is an image without a base64 source (media_type png, jpeg, gif or webp, and data) or a url source`);
+      images.push(image);
+    } else return fail(`: ${which} is not a text or image block`);
+  }
+  if (texts.every((text) => text.trim() === "") && images.length === 0) return fail(": the message is empty");
+  return { ok: true, message: { prompt: texts.join("\n\n"), images } };
+}
+
+function imageOf(source: unknown): ImageBlock | undefined {
+  if (!isObject(source)) return undefined;
+  if (source.type === "base64" && typeof source.media_type === "string" && MEDIA_TYPES.has(source.media_type) && typeof source.data === "string" && source.data !== "") {
+    return { type: "image", source: { type: "base64", media_type: source.media_type as "image/png", data: source.data } };
+  }
+  if (source.type === "url" && typeof source.url === "string" && source.url !== "") return { type: "image", source: { type: "url", url: source.url } };
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

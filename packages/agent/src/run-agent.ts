@@ -223,7 +223,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     takeAsyncHookContext(ctx, state);
     const request = await nextRequest(ctx, state);
     const sent = state.messages.length;
-    const outcome = await streamTurn(ctx.provider, request, state.emit, state.started);
+    const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.subagent ? undefined : ctx.options.onModelEvent);
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.

@@ -1,4 +1,4 @@
-import { formatDuration, type ContentBlock, type ModelErrorInfo, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
+import { formatDuration, type ContentBlock, type ModelErrorInfo, type ModelEvent, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import { cleanAssistantMessage } from "./transcript.ts";
 import { emptyUsage } from "./usage.ts";
@@ -21,13 +21,14 @@ export type TurnOutcome = {
 };
 
 /** One model call. Forwards text deltas as they arrive and announces each tool call once its input
- * is complete (adding its id to `started`). Never throws: a provider that breaks its contract
+ * is complete (adding its id to `started`); `observe` sees every event of the stream first. Never throws: a provider that breaks its contract
  * (throws, or ends without `done`) yields an "error" outcome built from what was streamed. */
 export async function streamTurn(
   provider: Provider,
   request: ModelRequest,
   emit: (event: AgentEvent) => void,
   started: Set<string>,
+  observe?: (event: ModelEvent) => void,
 ): Promise<TurnOutcome> {
   let text = "";
   const toolUses: ContentBlock[] = [];
@@ -35,6 +36,7 @@ export async function streamTurn(
   let inputErrors: Map<string, string> | undefined;
   try {
     for await (const event of provider.stream(request)) {
+      observe?.(event);
       switch (event.type) {
         case "text-delta":
           text += event.text;

@@ -1,4 +1,4 @@
-import type { Effort, ImageBlock, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
+import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
@@ -224,6 +224,9 @@ export type RunAgentOptions = {
   /** The model a turn is sent to again when the run's model answers that it is overloaded (after
    * the provider's own retries); the run goes on with it. */
   fallbackModel?: string;
+  /** Told each event of the main agent's model calls as it streams, before the run's own events
+   * for it (`harness run --include-partial-messages`). Not told of sub-agents' calls. */
+  onModelEvent?: (event: ModelEvent) => void;
 };
 
 /** What a run works with, as Claude Code's stream-json `init` message lists it. */

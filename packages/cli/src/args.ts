@@ -45,6 +45,8 @@ export type Command =
       tools?: string[];
       /** stream-json: the user's messages come as JSON lines on standard input (see stream-input.ts). */
       inputFormat?: InputFormat;
+      /** stream-json output also carries the model's streaming events (see stream-partial.ts). */
+      includePartialMessages?: true;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -109,6 +111,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--add-dir": { key: "addDirs", value: true, repeat: true, many: true },
   "--tools": { key: "tools", value: true, repeat: true, empty: true },
   "--input-format": { key: "inputFormat", value: true },
+  "--include-partial-messages": { key: "includePartialMessages", value: false },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -266,6 +269,10 @@ function streamOptions(options: Record<string, string | true | string[]>, comman
     if (format === "stream-json" && command.outputFormat !== "stream-json") return "--input-format stream-json needs --output-format stream-json";
     if (format === "stream-json" && command.prompt !== "") return "--input-format stream-json takes no prompt argument: the messages come on standard input";
     command.inputFormat = format;
+  }
+  if (options.includePartialMessages) {
+    if (command.outputFormat !== "stream-json") return "--include-partial-messages needs --output-format stream-json";
+    command.includePartialMessages = true;
   }
   return undefined;
 }

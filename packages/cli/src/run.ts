@@ -4,7 +4,8 @@ import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
-import type { AgentResources } from "@harness/agent";
+import type { AgentResources, RunReadyInfo } from "@harness/agent";
+import type { ModelEvent } from "@harness/llm";
 import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
@@ -17,6 +18,7 @@ import { permissionDenials, runResult } from "./run-result.ts";
 import { streamOpening } from "./stream-init.ts";
 import { inputMessages, type InputMessage } from "./stream-input.ts";
 import { streamMessages } from "./stream-messages.ts";
+import { partialMessages } from "./stream-partial.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
 const DISCARD: Sink = { write: () => true };
@@ -131,6 +133,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
   const messages = streamMessages(runId);
   const opening = streamOpening((line) => io.stdout.write(line), runId, cwd);
+  let readyModel: string | undefined;
+  const partial = command.includePartialMessages ? partialMessages(runId, () => readyModel ?? model) : undefined;
   const show: (event: AgentEvent) => void =
     format === "text"
       ? renderer.event
@@ -185,7 +189,17 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...flags,
       sessionId: runId,
       ...config.options,
-      ...(format === "stream-json" && { onReady: opening.ready }),
+      ...(format === "stream-json" && {
+        onReady: (info: RunReadyInfo) => {
+          readyModel = info.model;
+          opening.ready(info);
+        },
+      }),
+      ...(partial && {
+        onModelEvent: (event: ModelEvent) => {
+          for (const line of partial.event(event)) opening.line(`${JSON.stringify(line)}\n`);
+        },
+      }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
     const turn = (message: InputMessage, shared?: { resources: AgentResources }) =>

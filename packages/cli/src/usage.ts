@@ -84,6 +84,9 @@ Options:
                      of JSON ({"type":"user","message":{"role":"user","content":…}}), each a turn
                      of the same conversation with a result line after it, until input ends (with
                      --output-format stream-json; a line that is not a message stops the run)
+  --include-partial-messages
+                     with --output-format stream-json, also the model's streaming events as the
+                     API sends them, each in a {"type":"stream_event","event":…} line
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
                      already prints what they ask for

@@ -18,6 +18,7 @@ export type { AgentResources, AgentResourcesOptions, NoticeLevel } from "./harne
 export { findProjectRoot } from "./harness/project-root.ts";
 export { DEFAULT_MANAGED_SETTINGS_PATH } from "./harness/setup.ts";
 export { trustedApiKeyHelper } from "./harness/api-key-helper.ts";
+export { outputSchemaProblem } from "./harness/structured-output.ts";
 export { defineTool } from "./define-tool.ts";
 export type { ToolDefinition } from "./define-tool.ts";
 export { BASE_SYSTEM_PROMPT, defaultSystemPrompt } from "./system-prompt.ts";

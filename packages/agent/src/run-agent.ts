@@ -31,6 +31,7 @@ import { createRunState, recordSideCall, recordTurn, type RunState } from "./har
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { structuredOutputFailure } from "./harness/structured-output.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
@@ -256,7 +257,15 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       // A cancel while the Stop hooks ran (they are killed) ends the run as cancelled, not done.
       if (signal.aborted) return finish(state, "aborted");
       if (goesOn) continue;
-      return finish(state, "end_turn");
+      const { structured } = ctx;
+      if (structured && !structured.answer) {
+        const reminder = structured.remind();
+        if (reminder === undefined) return { ...finish(state, "error", structuredOutputFailure()), structuredOutputMissed: true };
+        state.messages = withUserText(state.messages, reminder);
+        continue;
+      }
+      const done = finish(state, "end_turn");
+      return structured?.answer ? { ...done, structuredOutput: structured.answer.value } : done;
     }
     for (const call of calls) {
       if (state.started.has(call.id)) continue;
@@ -267,6 +276,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     state.messages.push({ role: "user", content: results });
     if (signal.aborted) return finish(state, "aborted");
     if (state.stopRequest !== undefined) return finish(state, "error", state.stopRequest);
+    if (ctx.structured?.exhausted()) return { ...finish(state, "error", structuredOutputFailure()), structuredOutputMissed: true };
   }
   return finish(
     state,

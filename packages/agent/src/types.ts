@@ -227,6 +227,10 @@ export type RunAgentOptions = {
   /** Told each event of the main agent's model calls as it streams, before the run's own events
    * for it (`harness run --include-partial-messages`). Not told of sub-agents' calls. */
   onModelEvent?: (event: ModelEvent) => void;
+  /** The run's answer must be JSON matching this schema (Claude Code's --json-schema; check it
+   * first with outputSchemaProblem): the main agent gets a StructuredOutput tool to give it with,
+   * and is reminded when it ends without. */
+  outputSchema?: Record<string, unknown>;
 };
 
 /** What a run works with, as Claude Code's stream-json `init` message lists it. */
@@ -266,6 +270,10 @@ export type RunAgentResult = {
   /** The model the run used (after settings and slash commands); "" when none could be chosen. */
   model: string;
   errorMessage?: string;
+  /** With an output schema: the answer that matched it (end_turn), or, set to true in
+   * `structuredOutputMissed`, that the model missed it too often (error). */
+  structuredOutput?: Record<string, unknown>;
+  structuredOutputMissed?: true;
 };
 
 /** A change of configuration for the run in flight. */

@@ -47,6 +47,8 @@ export type Command =
       inputFormat?: InputFormat;
       /** stream-json output also carries the model's streaming events (see stream-partial.ts). */
       includePartialMessages?: true;
+      /** The JSON Schema the run's answer must match, as given (checked by the run). */
+      jsonSchema?: string;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -112,6 +114,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--tools": { key: "tools", value: true, repeat: true, empty: true },
   "--input-format": { key: "inputFormat", value: true },
   "--include-partial-messages": { key: "includePartialMessages", value: false },
+  "--json-schema": { key: "jsonSchema", value: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -274,6 +277,7 @@ function streamOptions(options: Record<string, string | true | string[]>, comman
     if (command.outputFormat !== "stream-json") return "--include-partial-messages needs --output-format stream-json";
     command.includePartialMessages = true;
   }
+  if (typeof options.jsonSchema === "string") command.jsonSchema = options.jsonSchema;
   return undefined;
 }
 

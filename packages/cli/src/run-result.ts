@@ -10,9 +10,12 @@ import type { RunOutcome } from "@harness/runner/headless";
 export type RunResult = {
   type: "result";
   subtype: "success" | "error_max_turns" | "error_max_budget_usd" | "error_cancelled" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_cancelled" | "error_during_execution" | "error_max_structured_output_retries";
   is_error: boolean;
   /** The reply's final text (success only). */
   result?: string;
+  /** With --json-schema, the answer that matches it (success only). */
+  structured_output?: Record<string, unknown>;
   /** What went wrong, in words (failures only). */
   error?: string;
   /** The same, as Claude Code's error results carry it (failures only). */
@@ -64,15 +67,24 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
     : {
         type: "result",
         subtype: SUBTYPES[outcome.reason ?? "error"],
+        subtype: FAILURES[outcome.reason ?? "other"],
         is_error: true,
         error: outcome.message,
         errors: [outcome.message],
         ...counts,
       };
   if (outcome.ok && outcome.model) out.model = outcome.model;
+  if (outcome.ok && outcome.structuredOutput) out.structured_output = outcome.structuredOutput;
   if (sessionId !== undefined) out.session_id = sessionId;
   return out;
 }
+
+const FAILURES = {
+  max_turns: "error_max_turns",
+  cancelled: "error_cancelled",
+  structured_output: "error_max_structured_output_retries",
+  other: "error_during_execution",
+} as const;
 
 function apiUsage(usage: Usage): NonNullable<RunResult["usage"]> {
   return {

@@ -176,6 +176,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const { envSettingProblems } = await import("@harness/agent/env-settings");
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
+    const outputSchema = command.jsonSchema === undefined ? undefined : await outputSchemaOf(command.jsonSchema);
+    if (typeof outputSchema === "string") {
+      io.stderr.write(`harness: ${outputSchema}\n`);
+      return 1;
+    }
     // As Claude Code's stream-json does, the stream opens with the conversation's id, so that a
     // script has it before the run ends, and what the run works with. The result's id is the one
     // to resume: it differs only when another run went on with the same conversation meanwhile
@@ -189,6 +194,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...flags,
       sessionId: runId,
       ...config.options,
+      ...(outputSchema && { outputSchema }),
       ...(format === "stream-json" && {
         onReady: (info: RunReadyInfo) => {
           readyModel = info.model;
@@ -249,6 +255,19 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     process.stdout.off("error", onPipeError);
     process.stderr.off("error", ignore);
   }
+}
+
+/** --json-schema's schema, or what is wrong with it in one line. */
+async function outputSchemaOf(text: string): Promise<Record<string, unknown> | string> {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    return `--json-schema is not JSON (${(error as Error).message})`;
+  }
+  const { outputSchemaProblem } = await import("@harness/agent");
+  const problem = outputSchemaProblem(schema);
+  return problem === undefined ? (schema as Record<string, unknown>) : `--json-schema ${problem}`;
 }
 
 /** `dir` with the symbolic links on its path resolved (as it is, should that fail). */

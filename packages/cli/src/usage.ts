@@ -87,6 +87,10 @@ Options:
   --include-partial-messages
                      with --output-format stream-json, also the model's streaming events as the
                      API sends them, each in a {"type":"stream_event","event":…} line
+  --json-schema SCHEMA
+                     the answer must be JSON matching this JSON Schema (an object's): the model
+                     gives it through a StructuredOutput tool, checked against the schema, and
+                     the result has it as structured_output
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
                      already prints what they ask for

@@ -40,13 +40,26 @@ export type SteerInbox = {
 /** How a run ended. A backend reports failures here instead of throwing; a throw is still caught
  * and reported as a failure with the thrown message. */
 export type RunOutcome =
-  | { ok: true; result: string; usage: Usage; transcript: TranscriptMessage[]; sessionId?: string; turns?: Usage[]; model?: string }
+  | {
+      ok: true;
+      result: string;
+      usage: Usage;
+      transcript: TranscriptMessage[];
+      sessionId?: string;
+      turns?: Usage[];
+      model?: string;
+      /** The answer that matched the run's output schema, when it had one. */
+      structuredOutput?: Record<string, unknown>;
+    }
   | {
       ok: false;
       message: string;
       /** Why, when it is one of these: the run reached its maximum number of turns or its budget,
        * or was cancelled. */
       reason?: "max_turns" | "max_budget" | "cancelled";
+      /** Why, when it is one of these: the run reached its maximum number of turns, was cancelled,
+       * or its model missed the output schema too often. */
+      reason?: "max_turns" | "cancelled" | "structured_output";
       transcript?: TranscriptMessage[];
       sessionId?: string;
       usage?: Usage;

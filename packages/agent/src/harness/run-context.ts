@@ -38,6 +38,7 @@ import type { RunSetup } from "./setup.ts";
 import { mainAgentTools } from "./main-agent.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
+import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
 
@@ -75,6 +76,8 @@ export type RunContext = {
   spawner?: SubagentSpawner;
   /** Runs an agent hook's read-only sub-agent (see runHookAgent in run-agent.ts). */
   hookAgent?: HookAgentRunner;
+  /** The main run's answer to an output schema (RunAgentOptions.outputSchema). */
+  structured?: StructuredOutput;
 };
 
 /** Runs an agent hook's sub-agent on `parent`'s configuration. */
@@ -115,6 +118,9 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
   const { tools, withheld } = offered(mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent), permissions);
+  const structured = options.outputSchema ? structuredOutput(options.outputSchema) : undefined;
+  const all = options.tools ?? defaultTools(setup, activate);
+  const { tools, withheld } = offered(structured ? [...all, structured.tool] : all, permissions);
   const ctx: RunContext = {
     ...base,
     tools,
@@ -132,6 +138,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
     subagent: false,
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    ...(structured && { structured }),
   };
   if (setup.loaded) ctx.spawner = spawnerFor(ctx);
   return ctx;

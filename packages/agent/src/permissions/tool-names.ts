@@ -19,6 +19,8 @@ export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "ExitPlanMode",
   "ListMcpResourcesTool",
   "ReadMcpResourceTool",
+  // The main agent's answer to an output schema (harness/structured-output.ts).
+  "StructuredOutput",
 ]);
 
 /** Every built-in tool a rule may name, Agent (Task's other name) included. */

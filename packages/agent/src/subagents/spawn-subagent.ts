@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Usage } from "@harness/protocol";
 import { INTERRUPTED } from "../execute-tool-calls.ts";
+import { STRUCTURED_OUTPUT_TOOL_NAME } from "../harness/structured-output.ts";
 import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { runAgent as RunAgent } from "../run-agent.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "../types.ts";
@@ -82,7 +83,7 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
 }
 
 /** Tools only the main agent has. */
-const MAIN_AGENT_TOOLS: ReadonlySet<string> = new Set([TASK_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME]);
+const MAIN_AGENT_TOOLS: ReadonlySet<string> = new Set([TASK_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME, STRUCTURED_OUTPUT_TOOL_NAME]);
 
 /** The tools of `allTools` that `agent` may use, in their order in `allTools`. */
 export function subagentTools(agent: AgentDefinition, allTools: readonly Tool[]): Tool[] {

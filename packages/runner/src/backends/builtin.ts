@@ -27,7 +27,7 @@ export type BuiltinBackendOptions = {
     RunAgentOptions,
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd"
     | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
-    | "images" | "resources" | "onModelEvent"
+    | "images" | "resources" | "onModelEvent" | "outputSchema"
   >;
 };
 
@@ -84,7 +84,15 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       switch (outcome.stopReason) {
         case "end_turn":
           // The builtin loop keeps no conversation of its own: there is no backend session id.
-          return { ok: true, result: outcome.result, usage: outcome.usage, transcript, turns: outcome.turns, ...(outcome.model && { model: outcome.model }) };
+          return {
+            ok: true,
+            result: outcome.result,
+            usage: outcome.usage,
+            transcript,
+            turns: outcome.turns,
+            ...(outcome.model && { model: outcome.model }),
+            ...(outcome.structuredOutput && { structuredOutput: outcome.structuredOutput }),
+          };
         // A run that ends otherwise still paid for its model calls.
         case "aborted":
           return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, usage: outcome.usage, turns: outcome.turns };
@@ -93,7 +101,14 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         case "max_turns":
           return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", reason: "max_turns", transcript, usage: outcome.usage, turns: outcome.turns };
         default:
-          return { ok: false, message: outcome.errorMessage ?? "the agent run failed", transcript, usage: outcome.usage, turns: outcome.turns };
+          return {
+            ok: false,
+            message: outcome.errorMessage ?? "the agent run failed",
+            ...(outcome.structuredOutputMissed && { reason: "structured_output" as const }),
+            transcript,
+            usage: outcome.usage,
+            turns: outcome.turns,
+          };
       }
     },
     async dispose() {

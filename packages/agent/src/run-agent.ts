@@ -32,6 +32,7 @@ import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues,
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
+import { promptToolApprover } from "./harness/permission-prompt-tool.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
@@ -109,6 +110,12 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
     },
     (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
   );
+  // Claude Code's --permission-prompt-tool: calls that need approval are asked of an MCP tool.
+  if (options.permissionPromptTool !== undefined) {
+    const approve = promptToolApprover(options.permissionPromptTool, [...ctx.tools, ...ctx.withheld], setup.cwd, signal);
+    if (typeof approve === "string") return finish(failed(), "error", approve);
+    ctx.options = { ...ctx.options, approve };
+  }
   options.onReady?.(readyInfo(ctx));
   if (plan.kind === "send" && plan.hooks) ctx.hooks.add(plan.hooks);
   // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).

@@ -231,6 +231,10 @@ export type RunAgentOptions = {
    * first with outputSchemaProblem): the main agent gets a StructuredOutput tool to give it with,
    * and is reminded when it ends without. */
   outputSchema?: Record<string, unknown>;
+  /** The MCP tool (`mcp__server__tool`) that calls needing approval are asked of, in place of
+   * `approve` (Claude Code's --permission-prompt-tool; see harness/permission-prompt-tool.ts). A run
+   * without that tool fails before its first model call. */
+  permissionPromptTool?: string;
 };
 
 /** What a run works with, as Claude Code's stream-json `init` message lists it. */

@@ -49,6 +49,8 @@ export type Command =
       includePartialMessages?: true;
       /** The JSON Schema the run's answer must match, as given (checked by the run). */
       jsonSchema?: string;
+      /** The MCP tool calls that need approval are asked of (mcp__server__tool). */
+      permissionPromptTool?: string;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -115,6 +117,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--input-format": { key: "inputFormat", value: true },
   "--include-partial-messages": { key: "includePartialMessages", value: false },
   "--json-schema": { key: "jsonSchema", value: true },
+  "--permission-prompt-tool": { key: "permissionPromptTool", value: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
   // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
@@ -278,6 +281,10 @@ function streamOptions(options: Record<string, string | true | string[]>, comman
     command.includePartialMessages = true;
   }
   if (typeof options.jsonSchema === "string") command.jsonSchema = options.jsonSchema;
+  if (typeof options.permissionPromptTool === "string") {
+    if (!/^mcp__[^_]/.test(options.permissionPromptTool)) return `--permission-prompt-tool takes an MCP tool's name (mcp__server__tool), not "${options.permissionPromptTool}"`;
+    command.permissionPromptTool = options.permissionPromptTool;
+  }
   return undefined;
 }
 

@@ -195,6 +195,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       sessionId: runId,
       ...config.options,
       ...(outputSchema && { outputSchema }),
+      ...(command.permissionPromptTool && { permissionPromptTool: command.permissionPromptTool }),
       ...(format === "stream-json" && {
         onReady: (info: RunReadyInfo) => {
           readyModel = info.model;

@@ -91,6 +91,10 @@ Options:
                      the answer must be JSON matching this JSON Schema (an object's): the model
                      gives it through a StructuredOutput tool, checked against the schema, and
                      the result has it as structured_output
+  --permission-prompt-tool mcp__SERVER__TOOL
+                     ask this MCP tool about calls that would need approval, instead of refusing
+                     them: it gets {tool_name, input, tool_use_id} and answers
+                     {"behavior":"allow","updatedInput":{…}} or {"behavior":"deny","message":"…"}
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
                      already prints what they ask for

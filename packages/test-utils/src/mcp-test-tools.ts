@@ -45,6 +45,24 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
     async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
   );
 
+  // As a tool for Claude Code's --permission-prompt-tool: Bash commands with "rm" in them are
+  // refused, others allowed with "private" in the command made "public" (its updatedInput).
+  server.registerTool(
+    "permission_prompt",
+    {
+      description: "Decides on a permission prompt: denies Bash commands containing rm, allows the rest.",
+      inputSchema: { tool_name: z.string(), input: z.record(z.string(), z.unknown()), tool_use_id: z.string().optional() },
+    },
+    async ({ tool_name, input }) => {
+      const command = typeof input.command === "string" ? input.command : undefined;
+      const answer =
+        tool_name === "Bash" && command?.includes("rm")
+          ? { behavior: "deny", message: "rm is not allowed here" }
+          : { behavior: "allow", updatedInput: command === undefined ? input : { ...input, command: command.replaceAll("private", "public") } };
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    },
+  );
+
   server.registerTool("fail", { description: "Always fails with an error result." }, async () => ({
     content: [{ type: "text", text: "fail: this tool always fails" }],
     isError: true,

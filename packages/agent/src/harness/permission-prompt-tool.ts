@@ -1,0 +1,45 @@
+// Claude Code's --permission-prompt-tool: with nobody at the terminal, a call that needs approval
+// is asked of an MCP tool. It gets `{tool_name, input, tool_use_id}` and answers with a JSON text:
+// `{"behavior":"allow","updatedInput":{…}}` (the input to run with) or
+// `{"behavior":"deny","message":"…"}` (what the model is told).
+import type { ApprovalDecision, ApprovalRequest, Tool } from "../types.ts";
+
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
+
+/** The approver that asks the MCP tool `name` among `tools`, or why there is none, in one line. */
+export function promptToolApprover(name: string, tools: readonly Tool[], cwd: string, signal: AbortSignal): Approver | string {
+  const mcpTools = tools.filter((tool) => tool.name.startsWith("mcp__"));
+  const tool = mcpTools.find((candidate) => candidate.name === name);
+  if (!tool) {
+    const there = mcpTools.length > 0 ? `the MCP tools there are: ${mcpTools.map((candidate) => candidate.name).join(", ")}` : "the run has no MCP tools";
+    return `--permission-prompt-tool: there is no MCP tool ${name} (${there})`;
+  }
+  return async (request) => {
+    const output = await tool.execute({ tool_name: request.toolName, input: request.input, tool_use_id: request.toolUseId }, { cwd, signal, toolUseId: request.toolUseId });
+    if (output.isError) throw new Error(`the permission prompt tool ${name} failed: ${output.content}`);
+    return promptAnswer(name, output.content, request.input);
+  };
+}
+
+/** The decision in the tool's answer `text`; an answer of another shape is an error (the call is
+ * then refused, saying so). */
+export function promptAnswer(name: string, text: string, input: Record<string, unknown>): ApprovalDecision {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    answer = undefined;
+  }
+  if (isObject(answer) && answer.behavior === "allow" && (answer.updatedInput === undefined || isObject(answer.updatedInput))) {
+    return { behavior: "allow", updatedInput: (answer.updatedInput as Record<string, unknown> | undefined) ?? input };
+  }
+  if (isObject(answer) && answer.behavior === "deny" && (answer.message === undefined || typeof answer.message === "string")) {
+    return { behavior: "deny", ...(typeof answer.message === "string" && { reason: answer.message }) };
+  }
+  const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  throw new Error(`the permission prompt tool ${name} answered neither {"behavior":"allow","updatedInput":{…}} nor {"behavior":"deny","message":"…"}: ${shown}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

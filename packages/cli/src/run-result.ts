@@ -9,8 +9,7 @@ import type { RunOutcome } from "@harness/runner/headless";
 
 export type RunResult = {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_max_budget_usd" | "error_cancelled" | "error_during_execution";
-  subtype: "success" | "error_max_turns" | "error_cancelled" | "error_during_execution" | "error_max_structured_output_retries";
+  subtype: "success" | "error_max_turns" | "error_max_budget_usd" | "error_cancelled" | "error_during_execution" | "error_max_structured_output_retries";
   is_error: boolean;
   /** The reply's final text (success only). */
   result?: string;
@@ -52,8 +51,6 @@ export function permissionDenials() {
 }
 
 /** Claude Code's subtype for each way a run fails. */
-const SUBTYPES = { max_turns: "error_max_turns", max_budget: "error_max_budget_usd", cancelled: "error_cancelled", error: "error_during_execution" } as const;
-
 export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined, denials: PermissionDenial[] = []): RunResult {
   const counts = {
     duration_ms: Math.round(durationMs),
@@ -66,7 +63,6 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
     ? { type: "result", subtype: "success", is_error: false, result: outcome.result, ...counts }
     : {
         type: "result",
-        subtype: SUBTYPES[outcome.reason ?? "error"],
         subtype: FAILURES[outcome.reason ?? "other"],
         is_error: true,
         error: outcome.message,
@@ -81,6 +77,7 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
 
 const FAILURES = {
   max_turns: "error_max_turns",
+  max_budget: "error_max_budget_usd",
   cancelled: "error_cancelled",
   structured_output: "error_max_structured_output_retries",
   other: "error_during_execution",

@@ -55,11 +55,8 @@ export type RunOutcome =
       ok: false;
       message: string;
       /** Why, when it is one of these: the run reached its maximum number of turns or its budget,
-       * or was cancelled. */
-      reason?: "max_turns" | "max_budget" | "cancelled";
-      /** Why, when it is one of these: the run reached its maximum number of turns, was cancelled,
-       * or its model missed the output schema too often. */
-      reason?: "max_turns" | "cancelled" | "structured_output";
+       * was cancelled, or its model missed the output schema too often. */
+      reason?: "max_turns" | "max_budget" | "cancelled" | "structured_output";
       transcript?: TranscriptMessage[];
       sessionId?: string;
       usage?: Usage;

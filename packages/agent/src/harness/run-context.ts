@@ -117,9 +117,8 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     if (!skill.fork && asksToThink(skill.body)) ctx.asksToThink = true;
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
-  const { tools, withheld } = offered(mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent), permissions);
   const structured = options.outputSchema ? structuredOutput(options.outputSchema) : undefined;
-  const all = options.tools ?? defaultTools(setup, activate);
+  const all = mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent);
   const { tools, withheld } = offered(structured ? [...all, structured.tool] : all, permissions);
   const ctx: RunContext = {
     ...base,

@@ -2,7 +2,7 @@
 // much, and when the model is overloaded.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeAnthropic, toolThenText } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 const BASH_THEN_TEXT = () => toolThenText("Bash", { command: "echo hi" }, "It printed hi.");
@@ -76,4 +76,19 @@ test("--fallback-model: other failures (a rate limit) are not overloads and fail
   const same = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--fallback-model", "claude-sonnet-4-6", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
   assert.equal(same.code, 1);
   assert.match(same.stderr, /^harness: --fallback-model must differ from the main model \(claude-sonnet-4-6\)/);
+});
+
+test("--fallback-model: a fallback named with its routing prefix that is overloaded too fails the run, once", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 529 }] }));
+  const openai = await startFakeOpenAI({ replies: Array.from({ length: 4 }, () => ({ kind: "http-error" as const, status: 529 })) });
+  t.after(() => openai.close());
+  const { code, stderr } = await harness(
+    ["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "--fallback-model", "openai/gpt-4o", "hi"],
+    { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, OPENAI_API_KEY: "k", OPENAI_BASE_URL: openai.url },
+  ).result;
+  assert.equal(code, 1, stderr);
+  assert.equal(fake.requests.length, 1);
+  assert.equal(openai.requests.length, 1, "the fallback is not fallen back on again");
+  assert.equal(stderr.match(/is overloaded; the run goes on with the fallback model/g)?.length, 1, stderr);
+  assert.match(stderr, /harness: .*529/);
 });

@@ -40,6 +40,8 @@ export function fellBack(ctx: RunContext, state: RunState, outcome: TurnOutcome)
     ctx.notice("warning", `The fallback model ${wanted} cannot be used: ${routed.error}`);
     return false;
   }
+  // Named with its routing prefix ("openai/…"), the fallback may be the model already in use.
+  if (routed.model === ctx.model) return false;
   ctx.notice("warning", `${ctx.model} is overloaded; the run goes on with the fallback model ${routed.model}.`);
   ctx.model = routed.model;
   ctx.provider = routed.provider;

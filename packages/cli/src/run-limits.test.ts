@@ -92,3 +92,15 @@ test("--fallback-model: a fallback named with its routing prefix that is overloa
   assert.equal(stderr.match(/is overloaded; the run goes on with the fallback model/g)?.length, 1, stderr);
   assert.match(stderr, /harness: .*529/);
 });
+
+test("--max-budget-usd with a model whose price is not known: the run says so on stderr, once, and goes on", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [...BASH_THEN_TEXT(), { text: "unused" }] }));
+  const { code, stdout, stderr } = await harness(
+    ["run", "--cwd", tempDir(t), "--model", "claude-mystery-9", "--permission-mode", "bypassPermissions", "--max-budget-usd", "0.000001", "say hi"],
+    { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+  ).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "It printed hi.\n");
+  assert.equal(stderr.match(/The price of claude-mystery-9 is not known/g)?.length, 1, stderr);
+  assert.equal(fake.requests.length, 2);
+});

@@ -1,5 +1,6 @@
 // What a run does about its cost (RunAgentOptions.maxBudgetUsd) and an overloaded model
 // (RunAgentOptions.fallbackModel).
+import { priceOf } from "@harness/llm";
 import { claudeAlias } from "../subagents/agent-model.ts";
 import type { TurnOutcome } from "../stream-turn.ts";
 import { providerFor } from "./model.ts";
@@ -7,16 +8,17 @@ import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
 /** Why the main agent stops before its next model call: what the run has cost so far reached its
- * budget. Undefined while it has not, for a sub-agent (its cost counts when it returns), and when
- * the model's price is unknown (said once, the first time). */
+ * budget. Undefined while it has not, and for a sub-agent (its cost counts when it returns). The
+ * calls of a model whose price is not known cost nothing as counted (see costUsd): that is said
+ * once, before the first call. */
 export function budgetReached(ctx: RunContext, state: RunState): string | undefined {
   const budget = ctx.options.maxBudgetUsd;
-  if (budget === undefined || ctx.subagent || state.turns.length === 0) return undefined;
-  const cost = state.usage.costUsd;
-  if (cost === undefined) {
-    if (state.turns.length === 1) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
+  if (budget === undefined || ctx.subagent) return undefined;
+  if (state.turns.length === 0) {
+    if (!ctx.options.provider && priceOf(ctx.model) === undefined) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
     return undefined;
   }
+  const cost = state.usage.costUsd ?? 0;
   if (cost < budget) return undefined;
   return `The run stopped: what it has cost ($${cost.toFixed(6)}) reached its budget of $${budget}. Send another message to continue.`;
 }

@@ -78,9 +78,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const setup = await loadRunSetup(given, resources, notice);
   const main = mainAgentOf(given, setup);
   if (!main.ok) return finish(withPrompt(state, given.prompt), "error", main.error);
-  const asAgent = main.agent ? asMainAgent(given, main.agent) : given;
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
-  const configured = setup.harnessEnv ? { ...asAgent, env: setup.harnessEnv } : asAgent;
+  const withEnv = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
+  const configured = main.agent ? asMainAgent(withEnv, main.agent, chooseModel(withEnv, setup.settings)) : withEnv;
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);

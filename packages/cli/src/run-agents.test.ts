@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeAnthropic } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 type Tool = { name: string; description: string };
@@ -108,4 +108,23 @@ test("--agent: an agent that does not exist is a clear error, exit 1, before any
   assert.equal(stdout, "");
   assert.match(stderr, /^harness: --agent: there is no agent named "nobody" \(the agents: .*general-purpose.*\)/);
   assert.equal(fake.requests.length, 0);
+});
+
+test("--agent: an agent whose model is an alias (haiku) keeps the run's model when that is no Claude model, as a sub-agent does", async (t) => {
+  const openai = await startFakeOpenAI({ replies: [{ text: "Reviewed." }] });
+  t.after(() => openai.close());
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code\nmodel: haiku\n---\nYou are a strict reviewer.\n");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--agent", "reviewer", "review"], {
+    HARNESS_MODEL: "openai/gpt-4o",
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: openai.url,
+    ANTHROPIC_API_KEY: "",
+    ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "Reviewed.\n");
+  assert.equal(openai.requests[0]!.body.model, "gpt-4o");
+  assert.match(JSON.stringify(openai.requests[0]!.body.messages), /You are a strict reviewer\./);
 });

@@ -1,5 +1,6 @@
 // The main thread run as an agent (Claude Code's --agent, or the settings' `agent`): the agent's
 // prompt in place of the built-in one, its tools, and its model.
+import { claudeAlias } from "../subagents/agent-model.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import type { RunSetup } from "./setup.ts";
@@ -20,9 +21,13 @@ export function mainAgentOf(options: RunAgentOptions, setup: RunSetup): MainAgen
 }
 
 /** The options of a run as `agent`: its prompt, unless the run gives its own system prompt, and its
- * model, unless the run names one ("inherit" keeps the run's). */
-export function asMainAgent(options: RunAgentOptions, agent: AgentDefinition): RunAgentOptions {
-  const model = agent.model && agent.model !== "inherit" ? agent.model : undefined;
+ * model, unless the run names one ("inherit" keeps the run's). `runModel` is the model the run uses
+ * otherwise: an alias (sonnet, opus, haiku) stands for a Claude model only when that is one, as for a
+ * sub-agent, since its provider may serve no Claude model. */
+export function asMainAgent(options: RunAgentOptions, agent: AgentDefinition, runModel: string): RunAgentOptions {
+  const wanted = agent.model?.trim();
+  const aliased = wanted !== undefined && claudeAlias(wanted, options.env ?? process.env) !== undefined;
+  const model = wanted && wanted.toLowerCase() !== "inherit" && (!aliased || /claude/i.test(runModel)) ? wanted : undefined;
   return {
     ...options,
     ...(!options.systemPrompt && { systemPrompt: agent.systemPrompt }),

@@ -128,3 +128,27 @@ test("--agent: an agent whose model is an alias (haiku) keeps the run's model wh
   assert.equal(openai.requests[0]!.body.model, "gpt-4o");
   assert.match(JSON.stringify(openai.requests[0]!.body.messages), /You are a strict reviewer\./);
 });
+
+test("--agent: an agent listing Agent, or Agent(types), among its tools keeps Task, limited to the types named", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", "lead.md"), "---\nname: lead\ndescription: Leads\ntools: Read, Agent(tester, reviewer)\n---\nYou lead.\n");
+  writeFileSync(join(dir, ".claude", "agents", "any.md"), "---\nname: any\ndescription: Leads any\ntools: Read, Agent\n---\nYou lead.\n");
+  writeFileSync(join(dir, ".claude", "agents", "tester.md"), "---\nname: tester\ndescription: Runs the tests\n---\nTest.\n");
+  writeFileSync(join(dir, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code\n---\nReview.\n");
+  writeFileSync(join(dir, ".claude", "agents", "other.md"), "---\nname: other\ndescription: Does other things\n---\nOther.\n");
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const limited = await harness(["run", "--cwd", dir, "--agent", "lead", "go"], env).result;
+  assert.equal(limited.code, 0, limited.stderr);
+  assert.deepEqual(toolsOf(fake.requests[0]!.body).map((tool) => tool.name), ["Read", "Task"]);
+  const task = toolsOf(fake.requests[0]!.body).find((tool) => tool.name === "Task")!;
+  assert.match(task.description, /tester: Runs the tests/);
+  assert.match(task.description, /reviewer: Reviews code/);
+  assert.doesNotMatch(task.description, /other: Does other things|general-purpose/);
+  const any = await harness(["run", "--cwd", dir, "--agent", "any", "go"], env).result;
+  assert.equal(any.code, 0, any.stderr);
+  const anyTask = toolsOf(fake.requests[1]!.body).find((tool) => tool.name === "Task");
+  assert.ok(anyTask, toolsOf(fake.requests[1]!.body).map((tool) => tool.name).join(", "));
+  assert.match(anyTask.description, /other: Does other things/);
+});

@@ -1,6 +1,7 @@
 // The main thread run as an agent (Claude Code's --agent, or the settings' `agent`): the agent's
 // prompt in place of the built-in one, its tools, and its model.
 import { claudeAlias } from "../subagents/agent-model.ts";
+import { TASK_TOOL_NAME, taskTool } from "../subagents/task-tool.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import type { RunSetup } from "./setup.ts";
@@ -36,10 +37,33 @@ export function asMainAgent(options: RunAgentOptions, agent: AgentDefinition, ru
 }
 
 /** The tools of the main thread as `agent`: those it lists (all when it lists none), without those
- * it disallows. */
-export function mainAgentTools(tools: Tool[], agent: AgentDefinition | undefined): Tool[] {
+ * it disallows. As in Claude Code, the main thread's agent lists Task as Agent (or Task), and
+ * Agent(worker, researcher) lets it start only the agents of those types. */
+export function mainAgentTools(tools: Tool[], agent: AgentDefinition | undefined, agents: readonly AgentDefinition[] = []): Tool[] {
   if (!agent) return tools;
-  const listed = agent.tools === undefined ? undefined : new Set(agent.tools);
-  const removed = new Set(agent.disallowedTools ?? []);
-  return tools.filter((tool) => (listed === undefined || listed.has(tool.name)) && !removed.has(tool.name));
+  const removed = new Set((agent.disallowedTools ?? []).map((entry) => (entry === "Agent" ? TASK_TOOL_NAME : entry)));
+  const listed = agent.tools === undefined ? undefined : new Set(agent.tools.map((entry) => (SPAWN_ENTRY.test(entry.trim()) ? TASK_TOOL_NAME : entry)));
+  const types = spawnableTypes(agent.tools);
+  return tools.flatMap((tool) => {
+    if ((listed !== undefined && !listed.has(tool.name)) || removed.has(tool.name)) return [];
+    if (tool.name === TASK_TOOL_NAME && types !== undefined) return [taskTool(agents.filter((candidate) => types.has(candidate.name)))];
+    return [tool];
+  });
+}
+
+/** Agent or Task, bare or with the agent types it may start in parentheses. */
+const SPAWN_ENTRY = /^(Agent|Task)\s*(?:\((.*)\))?$/s;
+
+/** The agent types Agent(…) (or Task(…)) entries of `tools` name; undefined when any type may be
+ * started (the tools are not listed, or Agent is listed bare). */
+function spawnableTypes(tools: readonly string[] | undefined): Set<string> | undefined {
+  if (tools === undefined) return undefined;
+  const types = new Set<string>();
+  for (const entry of tools) {
+    const match = SPAWN_ENTRY.exec(entry.trim());
+    if (!match) continue;
+    if (match[2] === undefined) return undefined;
+    for (const type of match[2].split(",")) if (type.trim() !== "") types.add(type.trim());
+  }
+  return types;
 }

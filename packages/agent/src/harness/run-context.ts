@@ -118,7 +118,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
   const structured = options.outputSchema ? structuredOutput(options.outputSchema) : undefined;
-  const all = mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent);
+  const all = mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent, setup.agents);
   const { tools, withheld } = offered(structured ? [...all, structured.tool] : all, permissions);
   const ctx: RunContext = {
     ...base,

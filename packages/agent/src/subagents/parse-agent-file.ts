@@ -107,7 +107,8 @@ function withoutIdleEvents(config: HooksConfig, file: string, warnings: AgentDia
 /** undefined means "every tool" (key absent, or "*" listed). */
 function toolNames(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  const entries = typeof value === "string" ? value.split(",") : (value as string[]);
+  // A comma within parentheses separates the agent types of Agent(worker, researcher).
+  const entries = typeof value === "string" ? value.split(/,(?![^(]*\))/) : (value as string[]);
   const names = entries.map((name) => name.trim()).filter((name) => name !== "");
   return names.includes("*") ? undefined : names;
 }

@@ -77,3 +77,25 @@ test("stream-json input goes only with stream-json output, and takes no prompt a
   const command = parseArgs(["run", ...STREAM]);
   assert.equal(command.kind === "run" && command.inputFormat, "stream-json");
 });
+
+test("stream-json input: SIGTERM or Ctrl-C while the run waits for the next message ends it at once, with that signal's status", async (t) => {
+  for (const [signal, status] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "First answer." }] }));
+    const dir = tempDir(t);
+    let seen = "";
+    const { child, result } = harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, {
+      stdin: { open: true },
+      onStdout: (text) => (seen = text),
+    });
+    t.after(() => child.kill("SIGKILL"));
+    child.stdin!.write(user("What is one?"));
+    while (!seen.includes('"type":"result"')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const stopped = performance.now();
+    child.kill(signal);
+    const stuck = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    const { code, stdout } = await result;
+    clearTimeout(stuck);
+    assert.equal(code, status, `${signal}: still waiting for input after ${Math.round(performance.now() - stopped)} ms`);
+    assert.deepEqual(linesOf(stdout).filter((line) => line.type === "result").map((line) => line.subtype), ["success"], "the turn that ran has its result; none is made up for the wait");
+  }
+});

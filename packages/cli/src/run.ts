@@ -223,7 +223,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       const resources = createAgentResources();
       try {
         let status = 0;
-        for await (const read of inputMessages(io.stdin ?? process.stdin)) {
+        // A stop while it waits for the next message ends the run there, as one during a turn does.
+        for await (const read of inputMessages(io.stdin ?? process.stdin, controller.signal)) {
           if (!read.ok) {
             io.stderr.write(`harness: --input-format stream-json: ${read.message}\n`);
             return 1;
@@ -235,6 +236,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
           status = outcome.ok ? 0 : 1;
         }
+        if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
         return status;
       } finally {
         await resources.dispose();

@@ -14,9 +14,13 @@ export type InputLine = { ok: true; message: InputMessage } | { ok: false; messa
 const MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 /** The messages on `input`, one per line, as they come; blank lines are skipped. A line that is not
- * a message is given as a failure, and reading stops there (Claude Code stops at such a line too). */
-export async function* inputMessages(input: Readable): AsyncGenerator<InputLine> {
+ * a message is given as a failure, and reading stops there (Claude Code stops at such a line too).
+ * Reading also stops once `signal` is aborted, even while it waits for a line that never comes. */
+export async function* inputMessages(input: Readable, signal?: AbortSignal): AsyncGenerator<InputLine> {
+  if (signal?.aborted) return;
   const lines = createInterface({ input, crlfDelay: Infinity });
+  const stop = () => lines.close();
+  signal?.addEventListener("abort", stop, { once: true });
   let number = 0;
   try {
     for await (const line of lines) {
@@ -27,6 +31,7 @@ export async function* inputMessages(input: Readable): AsyncGenerator<InputLine>
       if (!read.ok) return;
     }
   } finally {
+    signal?.removeEventListener("abort", stop);
     lines.close();
   }
 }

@@ -31,6 +31,18 @@ test("stream-json input: each user message is a turn of the same conversation, w
   assert.match(JSON.stringify(second[2]), /And two\?/);
 });
 
+test("stream-json input: a byte order mark before the first line and CRLF line ends are read as plain lines", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "First answer." }, { text: "Second answer." }] }));
+  const dir = tempDir(t);
+  const crlf = (line: string) => line.replace(/\n$/, "\r\n");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, {
+    stdin: `\uFEFF${crlf(user("What is one?"))}${crlf(user("And two?"))}`,
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(linesOf(stdout).filter((line) => line.type === "result").map((line) => line.result), ["First answer.", "Second answer."]);
+  assert.doesNotMatch(JSON.stringify(fake.requests[1]!.body.messages), /\\r|\\ufeff|\uFEFF/i);
+});
+
 test("stream-json input: an image block goes to the model with the text", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "A dot." }] }));
   const dir = tempDir(t);

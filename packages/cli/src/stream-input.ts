@@ -23,8 +23,10 @@ export async function* inputMessages(input: Readable, signal?: AbortSignal): Asy
   signal?.addEventListener("abort", stop, { once: true });
   let number = 0;
   try {
-    for await (const line of lines) {
+    for await (const text of lines) {
       number++;
+      // A byte order mark (as some Windows tools write before their text) is no part of the JSON.
+      const line = number === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text;
       if (line.trim() === "") continue;
       const read = parseInputLine(line, number);
       yield read;

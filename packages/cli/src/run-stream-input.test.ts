@@ -60,6 +60,8 @@ test("stream-json input: an image block goes to the model with the text", async 
 test("stream-json input: a line that is not a user message stops the run, naming its line, after the turns before it", async (t) => {
   for (const [bad, problem] of [
     ["not json", /line 2 is not JSON/],
+    // Bytes that would retitle or ring the terminal are not echoed to it.
+    ["\x1b]0;retitled\x07\x00\xff garbage", /line 2 is not JSON/],
     [JSON.stringify({ type: "assistant", message: { role: "assistant", content: "hi" } }), /line 2: expected a message of type "user", got "assistant"/],
     [JSON.stringify({ type: "user", message: { role: "user", content: 42 } }), /line 2: the message's content must be text or a list of content blocks/],
   ] as const) {
@@ -73,6 +75,7 @@ test("stream-json input: a line that is not a user message stops the run, naming
     assert.match(stderr, /^harness: --input-format stream-json: /);
     assert.match(stderr, problem);
     assert.doesNotMatch(stderr, /\n\s+at /);
+    assert.doesNotMatch(stderr.trimEnd(), /[\x00-\x08\x0b-\x1f\x7f]/, "no control characters");
     assert.equal(fake.requests.length, 1, "the turn before it ran, none after");
     assert.equal(linesOf(stdout).filter((line) => line.type === "result").length, 1);
   }

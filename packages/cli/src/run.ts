@@ -10,7 +10,7 @@ import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
-import { createRenderer, terminalOptions, type Sink } from "./render.ts";
+import { createRenderer, printable, terminalOptions, type Sink } from "./render.ts";
 import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
@@ -226,7 +226,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         // A stop while it waits for the next message ends the run there, as one during a turn does.
         for await (const read of inputMessages(io.stdin ?? process.stdin, controller.signal)) {
           if (!read.ok) {
-            io.stderr.write(`harness: --input-format stream-json: ${read.message}\n`);
+            // The line is quoted in the message: what in it would act on a terminal is left out.
+            io.stderr.write(`harness: --input-format stream-json: ${printable(read.message)}\n`);
             return 1;
           }
           startedAt = performance.now();

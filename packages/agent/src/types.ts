@@ -221,6 +221,9 @@ export type RunAgentOptions = {
   /** The run stops (stopReason "max_budget") once what it has cost reaches this many US dollars,
    * checked before each model call of the main agent; sub-agents' costs count. */
   maxBudgetUsd?: number;
+  /** What the session's earlier runs cost (the turns before this one of `harness run
+   * --input-format stream-json`): counted against maxBudgetUsd with this run's own cost. */
+  budgetSpentUsd?: number;
   /** The model a turn is sent to again when the run's model answers that it is overloaded (after
    * the provider's own retries); the run goes on with it. */
   fallbackModel?: string;

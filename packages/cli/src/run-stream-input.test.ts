@@ -114,3 +114,30 @@ test("stream-json input: SIGTERM or Ctrl-C while the run waits for the next mess
     assert.deepEqual(linesOf(stdout).filter((line) => line.type === "result").map((line) => line.subtype), ["success"], "the turn that ran has its result; none is made up for the wait");
   }
 });
+
+test("stream-json input: --max-budget-usd holds for the whole run, its turns together", async (t) => {
+  const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url });
+  // Each model call costs about $0.021 here. Three turns of one call each reach $0.05: the fourth
+  // message is answered with the budget's result, and no model call, and the run ends.
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }, { text: "B." }, { text: "C." }, { text: "D." }, { text: "E." }] }));
+  const dir = tempDir(t);
+  const spent = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--max-budget-usd", "0.05", ...STREAM], env(fake.url), {
+    stdin: user("one") + user("two") + user("three") + user("four") + user("five"),
+  }).result;
+  assert.equal(spent.code, 1, spent.stderr);
+  const results = linesOf(spent.stdout).filter((line) => line.type === "result");
+  assert.deepEqual(results.map((r) => r.subtype), ["success", "success", "success", "error_max_budget_usd"]);
+  assert.match(String(results[3]!.error), /\$0\.05\b/);
+  assert.equal(fake.requests.length, 3, "no model call once the budget is spent");
+
+  // A turn that reaches it with its own calls and the turns' before it stops there, as a run does.
+  const inTurn = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }, { toolUses: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "never" }, { text: "never" }] }));
+  const reached = await harness(["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", "--max-budget-usd", "0.04", ...STREAM], env(inTurn.url), {
+    stdin: user("one") + user("two") + user("three"),
+  }).result;
+  assert.equal(reached.code, 1, reached.stderr);
+  const ends = linesOf(reached.stdout).filter((line) => line.type === "result");
+  assert.deepEqual(ends.map((r) => r.subtype), ["success", "error_max_budget_usd"]);
+  assert.match(String(ends[1]!.error), /\$0\.04\b/);
+  assert.equal(inTurn.requests.length, 2);
+});

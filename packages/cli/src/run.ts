@@ -209,7 +209,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
-    const turn = (message: InputMessage, shared?: { resources: AgentResources }) =>
+    const turn = (message: InputMessage, shared?: { resources: AgentResources; budgetSpentUsd: number }) =>
       builtinBackend({ runOptions: { ...runOptions, ...shared, ...(message.images.length > 0 && { images: message.images }) } }).run(
         { prompt: message.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
         context,
@@ -223,6 +223,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       const resources = createAgentResources();
       try {
         let status = 0;
+        // --max-budget-usd holds for the whole run: each turn counts what the turns before it cost.
+        let spent = 0;
         // A stop while it waits for the next message ends the run there, as one during a turn does.
         for await (const read of inputMessages(io.stdin ?? process.stdin, controller.signal)) {
           if (!read.ok) {
@@ -232,9 +234,16 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           }
           startedAt = performance.now();
           refused = permissionDenials();
-          const outcome = await turn(read.message, { resources });
+          const budget = flags.maxBudgetUsd;
+          if (budget !== undefined && spent >= budget) {
+            result({ ok: false, message: `The run stopped: what it has cost ($${spent.toFixed(6)}) reached its budget of $${budget}.`, reason: "max_budget" });
+            return 1;
+          }
+          const outcome = await turn(read.message, { resources, budgetSpentUsd: spent });
+          spent += outcome.usage?.costUsd ?? 0;
           result(outcome);
           if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
+          if (!outcome.ok && outcome.reason === "max_budget") return 1;
           status = outcome.ok ? 0 : 1;
         }
         if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);

@@ -18,7 +18,8 @@ export function budgetReached(ctx: RunContext, state: RunState): string | undefi
     if (!ctx.options.provider && priceOf(ctx.model) === undefined) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
     return undefined;
   }
-  const cost = state.usage.costUsd ?? 0;
+  // What earlier turns of the same run (harness run --input-format stream-json) spent counts too.
+  const cost = (state.usage.costUsd ?? 0) + (ctx.options.budgetSpentUsd ?? 0);
   if (cost < budget) return undefined;
   return `The run stopped: what it has cost ($${cost.toFixed(6)}) reached its budget of $${budget}. Send another message to continue.`;
 }

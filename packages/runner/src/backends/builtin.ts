@@ -25,7 +25,7 @@ export type BuiltinBackendOptions = {
    * init line). */
   runOptions?: Pick<
     RunAgentOptions,
-    | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd"
+    | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
     | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
     | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool"
   >;

@@ -1,4 +1,5 @@
 // Waiting in tests: polling for a condition, and asking whether a process still exists.
+import { readFileSync } from "node:fs";
 
 export type WaitOptions = {
   /** Give up after this long (default 15 s). */
@@ -23,12 +24,18 @@ export async function waitFor<T>(
   }
 }
 
-/** Whether a process with this id exists (a zombie not yet reaped still does). */
+/** Whether a process with this id runs. A zombie (ended, not yet reaped by its parent) does not,
+ * as the server's own check has it: a process that ended has stopped, whoever reaps it. */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }

@@ -148,6 +148,21 @@ test("an approver may change the input; the changed input is validated and used"
   assert.equal(firstResults(provider.requests)[0].is_error, undefined);
 });
 
+test("an approver's changed input still answers to the deny rules: it cannot move a call onto what they refuse", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { deny: ["Write(secret.md)"] } });
+  const { provider } = await runInProject(
+    project,
+    [{ toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "draft.md", content: "rough" } }] }, { text: "ok" }],
+    { approve: async () => ({ behavior: "allow", updatedInput: { file_path: "secret.md", content: "planted" } }) },
+  );
+  assert.equal(await project.exists("secret.md"), false);
+  assert.equal(await project.exists("draft.md"), false);
+  const [result] = firstResults(provider.requests);
+  assert.equal(result.is_error, true);
+  assert.match(String(result.content), /The approved input is refused: .*Write\(secret\.md\)/);
+});
+
 test("acceptEdits lets Write run without asking; default mode does not", async (t) => {
   const project = await tempProject(t);
   const write = { toolCalls: [{ id: "toolu_w", name: "Write", input: { file_path: "a.txt", content: "A" } }] };

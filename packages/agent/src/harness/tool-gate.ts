@@ -129,7 +129,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
-  return runWith(tool, input, answer.updatedInput, "The approved input is not valid.");
+  return runWith(o, call.name, tool, input, answer.updatedInput, "The approved input is not valid.");
 }
 
 /** The answer a change of permission mode gives a call waiting for approval, as switching mode
@@ -159,15 +159,21 @@ async function permissionRequestHooks(o: ToolGateOptions, call: ToolUseBlock, to
   if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionRequest hook stopped the run.");
   if (hook.permissionDecision === "deny") return refuse(hook.permissionDecisionReason ?? "Denied by a PermissionRequest hook.");
   if (hook.permissionDecision !== "allow") return undefined;
-  return runWith(tool, input, hook.updatedInput, "A PermissionRequest hook approved an input that is not valid.");
+  return runWith(o, call.name, tool, input, hook.updatedInput, "A PermissionRequest hook approved an input that is not valid.");
 }
 
 /** An approved call: with `updated` in place of `input` when the approver gave one, checked as the
- * model's input is (`invalid` opens the refusal when it fails). */
-function runWith(tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, invalid: string): Verdict {
+ * model's input is (`invalid` opens the refusal when it fails), and against what the rules refuse
+ * in every mode: an approval answers the call that was asked about, and cannot carry it onto a
+ * path or command a deny rule names. */
+function runWith(o: ToolGateOptions, name: string, tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, invalid: string): Verdict {
   if (!updated) return { run: true, args: input };
   const changed = validateToolInput(tool, updated);
-  return changed.ok ? { run: true, args: changed.args } : refuse(`${invalid} ${changed.error}`);
+  if (!changed.ok) return refuse(`${invalid} ${changed.error}`);
+  const args = changed.args as Record<string, unknown>;
+  const decision = decide({ name, input: args }, o.permissions);
+  if (decision.behavior === "deny" && decision.rule !== undefined) return refuse(`The approved input is refused: ${decision.reason}`);
+  return { run: true, args };
 }
 
 function refuse(content: string): Verdict {

@@ -76,6 +76,25 @@ test("--settings adds settings above the local ones, from a file or a JSON strin
   assert.ok(offered.includes("WebSearch") && !offered.includes("WebFetch"), offered.join(", "));
 });
 
+test("an apiKeyHelper or an API key of --settings (or of the user's settings' env) is enough to start a named Anthropic model", async (t) => {
+  const m = machine(t);
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "one" }, { text: "two" }, { text: "three" }] }));
+  const noKey = { ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: fake.url, HOME: m.home };
+
+  const helped = await harness(["run", ...MODEL, "--settings", JSON.stringify({ apiKeyHelper: "printf 'key-from-flag-helper\\n'" }), "hi"], noKey, { cwd: m.project }).result;
+  assert.equal(helped.code, 0, helped.stderr);
+  assert.equal(fake.requests[0]!.headers["x-api-key"], "key-from-flag-helper");
+
+  const keyed = await harness(["run", ...MODEL, "--settings", JSON.stringify({ env: { ANTHROPIC_API_KEY: "key-from-flag-env" } }), "hi"], noKey, { cwd: m.project }).result;
+  assert.equal(keyed.code, 0, keyed.stderr);
+  assert.equal(fake.requests[1]!.headers["x-api-key"], "key-from-flag-env");
+
+  m.userSettings({ env: { ANTHROPIC_API_KEY: "key-from-user-env" } });
+  const user = await harness(["run", ...MODEL, "hi"], noKey, { cwd: m.project }).result;
+  assert.equal(user.code, 0, user.stderr);
+  assert.equal(fake.requests[2]!.headers["x-api-key"], "key-from-user-env");
+});
+
 test("--add-dir lets the file tools reach other directories, several to a flag", async (t) => {
   const m = machine(t);
   mkdirSync(join(m.root, "lib"));

@@ -69,13 +69,14 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   for (const warning of config.warnings) io.stderr.write(`harness: ${warning}\n`);
 
   // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
-  // openai/… models run without it, and an apiKeyHelper of the user's settings may make one.
+  // openai/… models run without it, and an apiKeyHelper or the env of the user's settings or of
+  // --settings may give one.
   // Without --model or HARNESS_MODEL the settings may name one: the run then finds out, and the
   // model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
   const flags = checkRunFlags(command, model);
   if (typeof flags === "string") return fail(flags);
-  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await keyHelperOf(io.env))) return fail(MISSING_ANTHROPIC_KEY);
+  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await settingsCredentials(io.env, config.options.flagSettings?.settings))) return fail(MISSING_ANTHROPIC_KEY);
 
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
   // They are the directory's whatever path led to it: `cd link && harness run -c` goes on with the
@@ -292,8 +293,9 @@ function realDirectory(dir: string): string {
   }
 }
 
-/** The user's or managed settings' apiKeyHelper, looked for only when no key is set. */
-async function keyHelperOf(env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
-  const { trustedApiKeyHelper } = await import("@harness/agent/api-key-helper");
-  return trustedApiKeyHelper({ home: env.HOME ?? homedir() });
+/** Whether the user's, managed or the run's own settings give a key (an apiKeyHelper, or one in
+ * their env), looked for only when no key is set. */
+async function settingsCredentials(env: Readonly<Record<string, string | undefined>>, flag: unknown): Promise<boolean> {
+  const { trustedAnthropicCredentials } = await import("@harness/agent/api-key-helper");
+  return trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag });
 }

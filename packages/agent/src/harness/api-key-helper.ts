@@ -33,6 +33,27 @@ export async function trustedApiKeyHelper(where: { home: string; managedPath?: s
   return found;
 }
 
+/** Whether the user's or managed settings files, or the run's own settings (`flag`, Claude Code's
+ * --settings), give credentials for Anthropic's API: an apiKeyHelper, or ANTHROPIC_API_KEY or
+ * ANTHROPIC_AUTH_TOKEN in their env (which the run takes as its own). A host that checks for
+ * credentials before a run starts asks this. */
+export async function trustedAnthropicCredentials(where: { home: string; managedPath?: string; flag?: unknown }): Promise<boolean> {
+  if (await trustedApiKeyHelper(where)) return true;
+  const settings: unknown[] = [where.flag];
+  for (const file of [`${where.home}/.claude/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
+    const read = await readConfigJson(file);
+    if (read.kind === "ok") settings.push(read.value);
+  }
+  return settings.some((value) => {
+    if (typeof value !== "object" || value === null) return false;
+    const { apiKeyHelper, env } = value as { apiKeyHelper?: unknown; env?: unknown };
+    if (typeof apiKeyHelper === "string" && apiKeyHelper.trim() !== "") return true;
+    if (typeof env !== "object" || env === null) return false;
+    const { ANTHROPIC_API_KEY: key, ANTHROPIC_AUTH_TOKEN: token } = env as Record<string, unknown>;
+    return hasAnthropicCredentials(undefined, { ANTHROPIC_API_KEY: typeof key === "string" ? key : undefined, ANTHROPIC_AUTH_TOKEN: typeof token === "string" ? token : undefined });
+  });
+}
+
 /** `options` with the helper's key for Anthropic's API, when the run's model is Anthropic's, the
  * settings name a helper and nothing else gives credentials; `options` itself otherwise. A helper
  * that fails makes an error that says what it did. */

@@ -2,7 +2,7 @@
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { createAgentResources, runAgent, trustedApiKeyHelper, type AgentResources, type RunAgentOptions } from "@harness/agent";
+import { createAgentResources, runAgent, trustedAnthropicCredentials, type AgentResources, type RunAgentOptions } from "@harness/agent";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
@@ -42,11 +42,11 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
     checkpointsOnChange: true,
     async run(query, ctx): Promise<RunOutcome> {
       const env = opts.env ?? process.env;
-      // A model the query names is checked here (an apiKeyHelper of the user's settings may still
-      // make a key); otherwise the settings may name one, and the model provider says the same if
+      // A model the query names is checked here (an apiKeyHelper or the env of the user's settings,
+      // or of the run's own, may still give a key); otherwise the settings may name one, and the model provider says the same if
       // it has no credentials.
       if (!opts.provider && query.model !== undefined && servedByAnthropic(query.model) && !hasAnthropicCredentials(query.anthropicApiKey || query.anthropicAuthToken, env)) {
-        if (!(await trustedApiKeyHelper({ home: env.HOME ?? homedir() }))) return { ok: false, message: MISSING_ANTHROPIC_KEY };
+        if (!(await trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag: opts.runOptions?.flagSettings?.settings }))) return { ok: false, message: MISSING_ANTHROPIC_KEY };
       }
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;

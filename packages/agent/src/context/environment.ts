@@ -14,6 +14,9 @@ export type EnvironmentOptions = {
   date?: Date;
   /** From gitSnapshot(); without it the block does not say whether cwd is a repository. */
   git?: GitSnapshot;
+  /** Directories besides cwd the file tools reach (--add-dir, permissions.additionalDirectories),
+   * named as Claude Code names them. */
+  additionalDirectories?: readonly string[];
 };
 
 /** Deterministic for equal options, so the cached prompt prefix survives from run to run as long as
@@ -24,6 +27,7 @@ export function environmentBlock(options: EnvironmentOptions): string {
     "<env>",
     `Working directory: ${options.cwd}`,
     ...(options.git ? [`Is directory a git repo: ${options.git.isRepo ? "Yes" : "No"}`] : []),
+    ...(options.additionalDirectories?.length ? [`Additional working directories: ${options.additionalDirectories.join(", ")}`] : []),
     `Platform: ${options.platform ?? os.platform()}`,
     `OS Version: ${options.osVersion ?? `${os.type()} ${os.release()}`}`,
     `Today's date: ${localDate(options.date ?? new Date())}`,

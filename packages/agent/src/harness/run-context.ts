@@ -133,7 +133,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     }),
     ...(setup.loaded && setup.nestedMemory !== false && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
-    environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }) }),
+    environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }), additionalDirectories: setup.permissions.additionalDirectories }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
     subagent: false,
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,

@@ -109,6 +109,19 @@ test("additionalDirectories lets the file tools reach another directory as they 
   assert.match(JSON.stringify(read.content), /shared notes/);
 });
 
+test("the environment block names the additional working directories, as Claude Code's does", async (t) => {
+  const project = await tempProject(t);
+  const other = await tempWorkspace(t);
+  const shared = await tempWorkspace(t);
+  await project.settings({ permissions: { additionalDirectories: [shared] } }, "user");
+  const system = (run: ProjectRun) => JSON.stringify(run.provider.requests[0].system);
+
+  const run = await runInProject(project, [{ text: "Done." }], { additionalDirectories: [other] });
+  assert.ok(system(run).includes(`Additional working directories: ${shared}, ${other}\\n`), system(run));
+  const none = await runInProject(project, [{ text: "Done." }], { settingSources: ["project"] });
+  assert.ok(!system(none).includes("Additional working directories"), system(none));
+});
+
 test("builtinTools offers only the built-in tools it names; MCP tools stay", async (t) => {
   const project = await tempProject(t);
   await project.settings({ mcpServers: { mine: mcpTestServerCommand() } }, "user");

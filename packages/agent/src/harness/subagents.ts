@@ -21,7 +21,7 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
     },
     allTools: parent.tools,
     resolveModel: subagentModelResolver(parent.options),
-    environment: ({ cwd, model }) => environmentBlock({ cwd, model, ...(git && { git }) }),
+    environment: ({ cwd, model }) => environmentBlock({ cwd, model, ...(git && { git }), additionalDirectories: parent.permissions.additionalDirectories }),
     configure: (options, agent) => {
       const { mode, dropped } = subagentPermissionMode(parent.permissions.mode, agent, { bypassDisabled: parent.permissions.bypassDisabled === true });
       if (dropped) {

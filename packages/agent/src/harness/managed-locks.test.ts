@@ -87,3 +87,24 @@ test("allowManagedPermissionRulesOnly: the other scopes' rules do not count", as
   assert.equal(await project.exists("made.txt"), false);
   assert.match(JSON.stringify(provider.requests[1].messages), /allowed/);
 });
+
+test("allowManagedPermissionRulesOnly: the run's allowed tools (--allowedTools) add no rule; its disallowed tools still refuse", async (t) => {
+  const project = await tempProject(t);
+  await managed(project, { allowManagedPermissionRulesOnly: true, permissions: { allow: ["Bash(echo:*)"] } });
+  const { provider, events } = await runInProject(
+    project,
+    [
+      {
+        toolCalls: [
+          { id: "toolu_touch", name: "Bash", input: { command: "touch made.txt" } },
+          { id: "toolu_echo", name: "Bash", input: { command: "echo refused-too" } },
+        ],
+      },
+      { text: "done" },
+    ],
+    { rules: { allow: ["Bash(touch:*)"], deny: ["Bash(echo refused-too)"] } },
+  );
+  assert.equal(await project.exists("made.txt"), false);
+  assert.doesNotMatch(JSON.stringify(provider.requests[1].messages), /"refused-too\\n"/);
+  assert.ok(notices(events).some((m) => /allowed tools .*allowManagedPermissionRulesOnly/.test(m)), notices(events).join("\n"));
+});

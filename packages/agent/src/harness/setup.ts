@@ -312,10 +312,13 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
 }
 
 /** The run's own rules (RunAgentOptions.rules) over the settings'; one that does not parse is said
- * and left out. */
+ * and left out. Under the managed settings' allowManagedPermissionRulesOnly the allow rules are left
+ * out too, as Claude Code ignores --allowedTools then; the deny rules only refuse, and stay. */
 function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["rules"], root: string, notice: NoticeSink): PermissionContext {
   if (!rules) return permissions;
-  const allow = withRules(permissions, "allow", rules.allow ?? [], { root, source: "the run's allowed tools" });
+  const ignored = permissions.managedRulesOnly === true && (rules.allow ?? []).length > 0;
+  if (ignored) notice("warning", "The run's allowed tools are ignored: the managed settings let only their own permission rules allow calls (allowManagedPermissionRulesOnly).");
+  const allow = withRules(permissions, "allow", ignored ? [] : (rules.allow ?? []), { root, source: "the run's allowed tools" });
   const deny = withRules(allow.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
   for (const { text, error } of [...allow.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
   return deny.permissions;

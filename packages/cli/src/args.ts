@@ -1,5 +1,7 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
+import type { Effort } from "@harness/llm";
 import { takeRunFlags } from "./run-flags.ts";
+import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { looksLikeRule, parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat";
@@ -49,8 +51,16 @@ export type Command =
       includePartialMessages?: true;
       /** The JSON Schema the run's answer must match, as given (checked by the run). */
       jsonSchema?: string;
-      /** The MCP tool calls that need approval are asked of (mcp__server__tool). */
+      /** The MCP tool calls that need approval are asked of (mcp__server__tool), or "stdio": the
+       * program on the other end of --input-format stream-json, over its control protocol. */
       permissionPromptTool?: string;
+      /** --allow-dangerously-skip-permissions: a control request may switch to bypassPermissions. */
+      allowBypass?: true;
+      /** The model's effort and thinking budget (--effort, --max-thinking-tokens). */
+      effort?: Effort;
+      maxThinkingTokens?: number;
+      /** Where the project's `.claude` configuration is read (--project-config-root), as given. */
+      projectConfigRoot?: string;
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
@@ -81,7 +91,7 @@ export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 /** `repeat`: the option may be given more than once; its values are kept in order. `many`: the
  * arguments after its value are more values, as Claude Code's variadic options take them, up to
  * the next option or one with a space in it (a prompt); `empty`: "" is a value. */
-type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean } };
+export type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean } };
 
 const RUN_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
@@ -126,6 +136,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--print": { key: "print", value: false },
   "-p": { key: "print", value: false },
   "--verbose": { key: "verbose", value: false },
+  ...SDK_OPTIONS,
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -249,7 +260,7 @@ function parseRun(args: string[]): Command {
     command[key] = rules;
   }
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
-  const flagProblem = takeRunFlags(options, command);
+  const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command);
   if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
   if (Array.isArray(options.mcpConfig)) command.mcpConfig = options.mcpConfig;
   if (options.strictMcpConfig) command.strictMcpConfig = true;
@@ -282,7 +293,8 @@ function streamOptions(options: Record<string, string | true | string[]>, comman
   }
   if (typeof options.jsonSchema === "string") command.jsonSchema = options.jsonSchema;
   if (typeof options.permissionPromptTool === "string") {
-    if (!/^mcp__[^_]/.test(options.permissionPromptTool)) return `--permission-prompt-tool takes an MCP tool's name (mcp__server__tool), not "${options.permissionPromptTool}"`;
+    if (options.permissionPromptTool === "stdio" && command.inputFormat !== "stream-json") return "--permission-prompt-tool stdio needs --input-format stream-json: the approvals are asked on its control protocol";
+    if (options.permissionPromptTool !== "stdio" && !/^mcp__[^_]/.test(options.permissionPromptTool)) return `--permission-prompt-tool takes an MCP tool's name (mcp__server__tool), not "${options.permissionPromptTool}"`;
     command.permissionPromptTool = options.permissionPromptTool;
   }
   return undefined;

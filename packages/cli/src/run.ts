@@ -196,7 +196,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       sessionId: runId,
       ...config.options,
       ...(outputSchema && { outputSchema }),
-      ...(command.permissionPromptTool && { permissionPromptTool: command.permissionPromptTool }),
+      ...(command.permissionPromptTool && command.permissionPromptTool !== "stdio" && { permissionPromptTool: command.permissionPromptTool }),
+      ...(command.maxThinkingTokens && { thinking: { budgetTokens: command.maxThinkingTokens } }),
+      ...(command.projectConfigRoot !== undefined && { projectRoot: resolve(io.cwd, command.projectConfigRoot) }),
       ...(format === "stream-json" && {
         onReady: (info: RunReadyInfo) => {
           readyModel = info.model;
@@ -212,7 +214,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
     const turn = (message: InputMessage, shared?: { resources: AgentResources; budgetSpentUsd: number }) =>
       builtinBackend({ runOptions: { ...runOptions, ...shared, ...(message.images.length > 0 && { images: message.images }) } }).run(
-        { prompt: message.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, cwd, history },
+        { prompt: message.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, effort: command.effort, cwd, history },
         context,
       );
     // The JSON formats say a failure in the result; the text format says it on stderr.

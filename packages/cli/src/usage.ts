@@ -94,10 +94,18 @@ Options:
   --permission-prompt-tool mcp__SERVER__TOOL
                      ask this MCP tool about calls that would need approval, instead of refusing
                      them: it gets {tool_name, input, tool_use_id} and answers
-                     {"behavior":"allow","updatedInput":{…}} or {"behavior":"deny","message":"…"}
+                     {"behavior":"allow","updatedInput":{…}} or {"behavior":"deny","message":"…"};
+                     stdio (with --input-format stream-json): ask the program on standard input,
+                     as the Claude Agent SDK answers Claude Code (a can_use_tool control request)
+  --effort LEVEL     low | medium | high | max: how hard the model works on its answer
+  --max-thinking-tokens N
+                     let the model think first, up to N tokens (0: no thinking)
+  --allow-dangerously-skip-permissions
+                     let a control request switch the run to bypassPermissions
   -p, --print, --verbose
                      taken and ignored, for scripts written for claude -p: every format here
-                     already prints what they ask for
+                     already prints what they ask for; so are the other flags the Agent SDK
+                     starts Claude Code with that have no meaning here (--debug, --betas…)
   -h, --help         show this help
 
 Environment:

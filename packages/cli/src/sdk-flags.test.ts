@@ -1,0 +1,64 @@
+// `harness run` takes the command line the Claude Agent SDK starts Claude Code's executable with.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseArgs } from "./args.ts";
+
+const STREAM = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"];
+
+test("the Agent SDK's command line parses: the flags with a meaning here are taken, Claude Code's own accepted", () => {
+  const command = parseArgs([
+    "run",
+    ...STREAM,
+    "--thinking=adaptive",
+    "--thinking-display=summarized",
+    "--effort=xhigh",
+    "--max-thinking-tokens=2048",
+    "--max-turns=3",
+    "--task-budget=1000",
+    "--model=claude-sonnet-4-6",
+    "--betas=context-1m",
+    "--debug-file=/tmp/debug.log",
+    "--debug",
+    "--permission-prompt-tool=stdio",
+    "--permission-prompts=rich",
+    "--channels=server",
+    "--allowedTools=Read,Bash(git status)",
+    "--tools=default",
+    "--setting-sources=",
+    "--permission-mode=default",
+    "--allow-dangerously-skip-permissions",
+    "--include-hook-events",
+    "--include-partial-messages",
+    "--session-mirror",
+    "--project-config-root=/work/project",
+    "--add-dir=/work/other",
+    "--await-initialize",
+    "--plugin-dir=/plugins/a",
+    "--plugin-dir-no-mcp=/plugins/b",
+    "--resume-session-at=abc",
+    "--resume-drops-turn=1",
+    "--initialize-fields=settings",
+    "--managed-settings-in-initialize",
+  ]);
+  assert.equal(command.kind, "run", JSON.stringify(command));
+  if (command.kind !== "run") return;
+  assert.equal(command.inputFormat, "stream-json");
+  assert.equal(command.permissionPromptTool, "stdio");
+  assert.equal(command.allowBypass, true);
+  assert.equal(command.effort, "high", "xhigh runs as high");
+  assert.equal(command.maxThinkingTokens, 2048);
+  assert.equal(command.maxTurns, 3);
+  assert.equal(command.projectConfigRoot, "/work/project");
+  assert.deepEqual(command.pluginDirs, ["/plugins/a", "/plugins/b"]);
+  assert.equal(command.model, "claude-sonnet-4-6");
+  assert.equal(command.includePartialMessages, true);
+});
+
+test("permission prompts over stdio go only with stream-json input; a bad --effort is said", () => {
+  assert.deepEqual(parseArgs(["run", "--permission-prompt-tool", "stdio", "go"]), {
+    kind: "usage-error",
+    message: "--permission-prompt-tool stdio needs --input-format stream-json: the approvals are asked on its control protocol",
+    topic: "run",
+  });
+  assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max, not "huge"', topic: "run" });
+});

@@ -1,0 +1,62 @@
+// The flags the Claude Agent SDK starts Claude Code's executable with, beyond those `claude -p`
+// scripts use, so that `harness run` can be that executable (pathToClaudeCodeExecutable). Those with
+// a meaning here are taken; those about Claude Code's own machinery (its debug log, API betas,
+// session mirroring, settings sent in the initialize request…) are accepted and have no effect.
+import type { Effort } from "@harness/llm";
+import type { Command, OptionSpec } from "./args.ts";
+
+type RunCommand = Extract<Command, { kind: "run" }>;
+type Options = Record<string, string | true | string[]>;
+
+export const SDK_OPTIONS: OptionSpec = {
+  "--allow-dangerously-skip-permissions": { key: "allowBypass", value: false },
+  "--effort": { key: "effort", value: true },
+  "--max-thinking-tokens": { key: "maxThinkingTokens", value: true },
+  "--project-config-root": { key: "projectConfigRoot", value: true },
+  // The plugin's MCP servers start as with --plugin-dir: they are what the plugin brings.
+  "--plugin-dir-no-mcp": { key: "pluginDirs", value: true, repeat: true },
+  "--managed-settings": { key: "managedSettings", value: true },
+  // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
+  // Claude Code's (its debug log, API betas and task budget, session mirroring and resumption
+  // points, its MCP channels and permission prompt styles, hook events in the stream, and the
+  // fields it waits for in the initialize request, which is read here whatever they say).
+  "--thinking": { key: "ignored", value: true, repeat: true, empty: true },
+  "--thinking-display": { key: "ignored", value: true, repeat: true, empty: true },
+  "--debug": { key: "ignoredSwitch", value: false },
+  "--debug-file": { key: "ignored", value: true, repeat: true, empty: true },
+  "--betas": { key: "ignored", value: true, repeat: true, empty: true },
+  "--task-budget": { key: "ignored", value: true, repeat: true, empty: true },
+  "--permission-prompts": { key: "ignored", value: true, repeat: true, empty: true },
+  "--channels": { key: "ignored", value: true, repeat: true, empty: true },
+  "--include-hook-events": { key: "ignoredSwitch", value: false },
+  "--session-mirror": { key: "ignoredSwitch", value: false },
+  "--await-initialize": { key: "ignoredSwitch", value: false },
+  "--managed-settings-in-initialize": { key: "ignoredSwitch", value: false },
+  "--initialize-fields": { key: "ignored", value: true, repeat: true, empty: true },
+  "--resume-session-at": { key: "ignored", value: true, repeat: true, empty: true },
+  "--resume-drops-turn": { key: "ignored", value: true, repeat: true, empty: true },
+};
+
+const EFFORTS: readonly Effort[] = ["low", "medium", "high", "max"];
+
+/** Copies the SDK's flags from the scanned `options` onto `command`; a one-line usage error for a
+ * value that cannot be taken. */
+export function takeSdkFlags(options: Options, command: RunCommand): string | undefined {
+  if (options.allowBypass) command.allowBypass = true;
+  if (typeof options.effort === "string") {
+    // Claude Code's xhigh lies between high and max; the models here take the API's four levels.
+    const effort = options.effort === "xhigh" ? "high" : EFFORTS.find((level) => level === options.effort);
+    if (!effort) return `--effort must be one of ${EFFORTS.join(", ")}, not "${options.effort}"`;
+    command.effort = effort;
+  }
+  if (typeof options.maxThinkingTokens === "string") {
+    const tokens = /^\d+$/.test(options.maxThinkingTokens) ? Number(options.maxThinkingTokens) : NaN;
+    if (!Number.isSafeInteger(tokens)) return `--max-thinking-tokens must be a whole number, not "${options.maxThinkingTokens}"`;
+    command.maxThinkingTokens = tokens;
+  }
+  if (typeof options.projectConfigRoot === "string") command.projectConfigRoot = options.projectConfigRoot;
+  if (typeof options.managedSettings === "string") {
+    return "--managed-settings: managed settings are read from /etc/claude-code/managed-settings.json here, not given on the command line";
+  }
+  return undefined;
+}

@@ -75,6 +75,12 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
   return out;
 }
 
+/** The result of a turn the program driving the run interrupted (a control request): no failure, as
+ * the Agent SDK takes it, and Claude Code's subtype for a turn that did not finish. */
+export function interruptedResult(result: RunResult): RunResult {
+  return { ...result, subtype: "error_during_execution", is_error: false, error: "interrupted", errors: ["interrupted"] };
+}
+
 const FAILURES = {
   max_turns: "error_max_turns",
   max_budget: "error_max_budget_usd",

@@ -14,9 +14,11 @@ import { createRenderer, printable, terminalOptions, type Sink } from "./render.
 import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
-import { permissionDenials, runResult } from "./run-result.ts";
+import { interruptedResult, permissionDenials, runResult } from "./run-result.ts";
 import { streamOpening } from "./stream-init.ts";
-import { inputMessages, type InputMessage } from "./stream-input.ts";
+import { controlChannel } from "./stream-control.ts";
+import type { InputMessage } from "./stream-input.ts";
+import { streamSession, type TurnControls, type TurnSettings } from "./stream-session.ts";
 import { streamMessages } from "./stream-messages.ts";
 import { partialMessages } from "./stream-partial.ts";
 
@@ -43,7 +45,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   /** The id of the run's conversation once --resume can find it (resumed, or kept after the run). */
   let keptId: string | undefined;
   let refused = permissionDenials();
-  const resultLine = (outcome: RunOutcome) => `${JSON.stringify(runResult(outcome, performance.now() - startedAt, keptId, refused.denials))}\n`;
+  const resultLine = (outcome: RunOutcome, interrupted = false) => {
+    const line = runResult(outcome, performance.now() - startedAt, keptId, refused.denials);
+    return `${JSON.stringify(interrupted ? interruptedResult(line) : line)}\n`;
+  };
   // Bad usage (status 2) is said in words on stderr in every format; in the JSON formats any other
   // failure is the result on stdout.
   const fail = (message: string, status = 1) => {
@@ -151,7 +156,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     refused.event(event);
     show(event);
   };
-  const result = (outcome: RunOutcome) => {
+  /** `interrupted`: the program driving the run stopped the turn (a control request). */
+  const result = (outcome: RunOutcome, interrupted = false) => {
     if (outcome.transcript && outcome.transcript.length > 0 && !command.noSessionPersistence) {
       try {
         keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript }, loadedRevision);
@@ -167,7 +173,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       opening.end();
       for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
     }
-    if (format !== "text") io.stdout.write(resultLine(outcome));
+    if (format !== "text") io.stdout.write(resultLine(outcome, interrupted));
     if (outcome.transcript) history = outcome.transcript;
   };
   try {
@@ -212,11 +218,36 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
-    const turn = (message: InputMessage, shared?: { resources: AgentResources; budgetSpentUsd: number }) =>
-      builtinBackend({ runOptions: { ...runOptions, ...shared, ...(message.images.length > 0 && { images: message.images }) } }).run(
-        { prompt: message.prompt, model: command.model, maxTurns: command.maxTurns, permissionMode: command.permissionMode, systemPrompt: command.systemPrompt, effort: command.effort, cwd, history },
-        context,
+    /** `session`: what the program driving stream-json input set over its control protocol, and the
+     * turn's own stop, changes and approvals (see stream-session.ts). */
+    const turn = (message: InputMessage, shared?: { resources: AgentResources; budgetSpentUsd: number }, session?: { settings: TurnSettings; controls: TurnControls }) => {
+      const set = session?.settings;
+      const appendSystemPrompt = [command.appendSystemPrompt, set?.appendSystemPrompt].filter((text) => text !== undefined).join("\n\n");
+      // The initialize request's agents win over --agents of the same name, as the later word.
+      const agents = set?.agents && [...(runOptions.agents ?? []).filter((agent) => !set.agents!.some((given) => given.name === agent.name)), ...set.agents];
+      const controls = session?.controls;
+      return builtinBackend({
+        runOptions: {
+          ...runOptions,
+          ...(appendSystemPrompt !== "" && { appendSystemPrompt }),
+          ...(agents && { agents }),
+          ...shared,
+          ...(message.images.length > 0 && { images: message.images }),
+        },
+      }).run(
+        {
+          prompt: message.prompt,
+          model: set ? set.model : command.model,
+          maxTurns: command.maxTurns,
+          permissionMode: set ? set.permissionMode : command.permissionMode,
+          systemPrompt: set?.systemPrompt ?? command.systemPrompt,
+          effort: command.effort,
+          cwd,
+          history,
+        },
+        controls ? { ...context, signal: controls.signal, onConfigure: controls.onConfigure, ...(controls.requestApproval && { requestApproval: controls.requestApproval }) } : context,
       );
+    };
     // The JSON formats say a failure in the result; the text format says it on stderr.
     const said = (message: string, status = 1) => (format === "text" ? fail(message, status) : status);
     if (command.inputFormat === "stream-json") {
@@ -224,12 +255,14 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       // shells), as in one Claude Code session; a result after each.
       const { createAgentResources } = await import("@harness/agent");
       const resources = createAgentResources();
+      const session = streamSession({ model: command.model, permissionMode: command.permissionMode, allowBypass: command.allowBypass, askOverStdio: command.permissionPromptTool === "stdio" });
+      // Control lines go out as they are written: an answer does not wait for the stream's opening.
+      const channel = controlChannel(io.stdin ?? process.stdin, (line) => io.stdout.write(line), session.handle, controller.signal);
       try {
         let status = 0;
         // --max-budget-usd holds for the whole run: each turn counts what the turns before it cost.
         let spent = 0;
-        // A stop while it waits for the next message ends the run there, as one during a turn does.
-        for await (const read of inputMessages(io.stdin ?? process.stdin, controller.signal)) {
+        for await (const read of channel.messages) {
           if (!read.ok) {
             // The line is quoted in the message: what in it would act on a terminal is left out.
             io.stderr.write(`harness: --input-format stream-json: ${printable(read.message)}\n`);
@@ -242,12 +275,15 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             result({ ok: false, message: `The run stopped: what it has cost ($${spent.toFixed(6)}) reached its budget of $${budget}.`, reason: "max_budget" });
             return 1;
           }
-          const outcome = await turn(read.message, { resources, budgetSpentUsd: spent });
+          const controls = session.startTurn(controller.signal, channel);
+          const outcome = await turn(read.message, { resources, budgetSpentUsd: spent }, { settings: session.settings, controls }).finally(controls.end);
           spent += outcome.usage?.costUsd ?? 0;
-          result(outcome);
+          // A turn stopped as asked ended as it should: the run goes on with the next message.
+          const interrupted = !outcome.ok && outcome.reason === "cancelled" && controls.interrupted();
+          result(outcome, interrupted);
           if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
           if (!outcome.ok && outcome.reason === "max_budget") return 1;
-          status = outcome.ok ? 0 : 1;
+          status = outcome.ok || interrupted ? 0 : 1;
         }
         if (stopStatus) return stopStatus === 1 ? 1 : said("cancelled", stopStatus);
         return status;

@@ -1,9 +1,8 @@
 // `harness run --input-format stream-json`: standard input carries the user's messages as lines of
 // JSON in the shape `claude -p --input-format stream-json` reads (as the Agent SDK writes them):
 // `{"type":"user","message":{"role":"user","content":"…" or [text and image blocks]}}`. Each one
-// is a turn of the same conversation.
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
+// is a turn of the same conversation. The lines are read by stream-control.ts, among the control
+// protocol's.
 import type { ImageBlock } from "@harness/llm";
 
 export type InputMessage = { prompt: string; images: ImageBlock[] };
@@ -12,31 +11,6 @@ export type InputMessage = { prompt: string; images: ImageBlock[] };
 export type InputLine = { ok: true; message: InputMessage } | { ok: false; message: string };
 
 const MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-
-/** The messages on `input`, one per line, as they come; blank lines are skipped. A line that is not
- * a message is given as a failure, and reading stops there (Claude Code stops at such a line too).
- * Reading also stops once `signal` is aborted, even while it waits for a line that never comes. */
-export async function* inputMessages(input: Readable, signal?: AbortSignal): AsyncGenerator<InputLine> {
-  if (signal?.aborted) return;
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  const stop = () => lines.close();
-  signal?.addEventListener("abort", stop, { once: true });
-  let number = 0;
-  try {
-    for await (const text of lines) {
-      number++;
-      // A byte order mark (as some Windows tools write before their text) is no part of the JSON.
-      const line = number === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text;
-      if (line.trim() === "") continue;
-      const read = parseInputLine(line, number);
-      yield read;
-      if (!read.ok) return;
-    }
-  } finally {
-    signal?.removeEventListener("abort", stop);
-    lines.close();
-  }
-}
 
 /** Line `number` of the input as a user message. */
 export function parseInputLine(line: string, number: number): InputLine {

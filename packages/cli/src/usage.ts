@@ -83,7 +83,9 @@ Options:
   --input-format F   text (default) | stream-json: standard input carries user messages as lines
                      of JSON ({"type":"user","message":{"role":"user","content":…}}), each a turn
                      of the same conversation with a result line after it, until input ends (with
-                     --output-format stream-json; a line that is not a message stops the run)
+                     --output-format stream-json; a line that is not a message stops the run),
+                     and Claude Code's control requests (initialize, interrupt, set_model,
+                     set_permission_mode), each answered by a control_response line
   --include-partial-messages
                      with --output-format stream-json, also the model's streaming events as the
                      API sends them, each in a {"type":"stream_event","event":…} line

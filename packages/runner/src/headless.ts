@@ -2,4 +2,4 @@
 // for it, without the runner server, client and other backends the package index brings along.
 export { headlessContext } from "./backend.ts";
 export { builtinBackend } from "./backends/builtin.ts";
-export type { RunOutcome } from "./backend.ts";
+export type { ApprovalDecision, ApprovalRequest, BackendContext, RunOutcome } from "./backend.ts";

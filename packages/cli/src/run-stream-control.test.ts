@@ -1,0 +1,57 @@
+// `harness run --input-format stream-json`'s control protocol on the wire, as Claude Code speaks it:
+// control_request lines on standard input answered by control_response lines on stdout.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const STREAM = ["--input-format", "stream-json", "--output-format", "stream-json"];
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const user = (content: unknown) => line({ type: "user", message: { role: "user", content } });
+const control = (id: string, request: Record<string, unknown>) => line({ type: "control_request", request_id: id, request });
+const linesOf = (stdout: string) => stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { type: string; [key: string]: any });
+
+test("control requests: initialize is answered, an unknown subtype gets an error response, and the turn runs", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello." }] }));
+  const dir = tempDir(t);
+  const stdin = control("init-1", { subtype: "initialize" }) + control("odd-1", { subtype: "frobnicate" }) + line({ type: "control_request", request_id: "bad-1" }) + line({ type: "keep_alive" }) + user("hi");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const lines = linesOf(stdout);
+  const responses = lines.filter((l) => l.type === "control_response").map((l) => l.response);
+  const init = responses.find((r) => r.request_id === "init-1");
+  assert.equal(init?.subtype, "success", JSON.stringify(responses));
+  assert.ok(Array.isArray(init.response.commands) && Array.isArray(init.response.models) && Array.isArray(init.response.agents), JSON.stringify(init));
+  const odd = responses.find((r) => r.request_id === "odd-1");
+  assert.equal(odd?.subtype, "error");
+  assert.match(odd.error, /frobnicate/);
+  const bad = responses.find((r) => r.request_id === "bad-1");
+  assert.equal(bad?.subtype, "error");
+  assert.deepEqual(lines.filter((l) => l.type === "result").map((l) => [l.subtype, l.result]), [["success", "Hello."]]);
+  assert.equal(fake.requests.length, 1);
+});
+
+test("control requests: interrupt with no turn under way succeeds; set_permission_mode refuses a mode it does not know and bypassPermissions unless allowed", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Fine." }] }));
+  const dir = tempDir(t);
+  const stdin =
+    control("i-1", { subtype: "interrupt" }) +
+    control("m-1", { subtype: "set_permission_mode", mode: "sideways" }) +
+    control("m-2", { subtype: "set_permission_mode", mode: "bypassPermissions" }) +
+    control("m-3", { subtype: "set_permission_mode", mode: "acceptEdits" }) +
+    control("s-1", { subtype: "set_model", model: "claude-opus-4-6" }) +
+    user("hi");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const responses = new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+  assert.equal(responses.get("i-1")?.subtype, "success");
+  assert.equal(responses.get("m-1")?.subtype, "error");
+  assert.match(responses.get("m-1")?.error, /sideways/);
+  assert.equal(responses.get("m-2")?.subtype, "error");
+  assert.match(responses.get("m-2")?.error, /--allow-dangerously-skip-permissions/);
+  assert.equal(responses.get("m-3")?.subtype, "success");
+  assert.equal(responses.get("s-1")?.subtype, "success");
+  assert.equal(fake.requests[0]!.body.model, "claude-opus-4-6", "the turn after set_model uses its model");
+  const init = linesOf(stdout).find((l) => l.type === "system" && l.subtype === "init");
+  assert.equal(init?.permissionMode, "acceptEdits");
+});

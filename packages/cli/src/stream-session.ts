@@ -1,0 +1,164 @@
+// What the program driving `harness run --input-format stream-json` (the Claude Agent SDK, as it
+// drives Claude Code) sets over the control protocol: the session's setup at `initialize` (system
+// prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
+// `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
+// --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
+import type { AgentDefinition } from "@harness/agent";
+import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
+import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
+import { parseInlineAgents } from "./inline-agents.ts";
+import type { ControlChannel, ControlRequest } from "./stream-control.ts";
+
+export type SessionLaunch = {
+  /** The model and permission mode of the command line. */
+  model?: string;
+  permissionMode?: PermissionModeName;
+  /** --allow-dangerously-skip-permissions: bypassPermissions may be switched to. */
+  allowBypass?: boolean;
+  /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
+  askOverStdio?: boolean;
+};
+
+/** What the next turn runs with, as the control requests left it. */
+export type TurnSettings = {
+  model?: string;
+  permissionMode?: PermissionModeName;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  agents?: AgentDefinition[];
+};
+
+/** What a turn under way is told, and how it is asked about its calls. */
+export type TurnControls = {
+  signal: AbortSignal;
+  /** The changes reach the agent as they are: dontAsk among the modes. */
+  onConfigure: BackendContext["onConfigure"];
+  requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Whether an interrupt (or a denial that interrupts) stopped the turn. */
+  interrupted(): boolean;
+  end(): void;
+};
+
+/** The fields of Claude Code's initialize request that are not acted on here. */
+const UNSUPPORTED_AT_INITIALIZE = ["hooks", "sdkMcpServers", "mcpServers", "settings", "managedSettings", "plugins"] as const;
+
+export function streamSession(launch: SessionLaunch) {
+  const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
+  /** dontAsk: calls that need approval are refused, not asked. */
+  let dontAsk = false;
+  let turn: { abort: AbortController; listeners: Set<(change: Record<string, unknown>) => void> } | undefined;
+  const tell = (change: Record<string, unknown>) => {
+    for (const listener of turn?.listeners ?? []) listener(change);
+  };
+
+  const handle = (request: ControlRequest): Record<string, unknown> => {
+    switch (request.subtype) {
+      case "initialize":
+        return initialize(request);
+      case "interrupt":
+        turn?.abort.abort(new Error("interrupted"));
+        return {};
+      case "set_permission_mode": {
+        const mode = PERMISSION_MODES.find((known) => known === request.mode);
+        if (!mode) throw new Error(`set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(request.mode ?? null)}`);
+        if (mode === "bypassPermissions" && !launch.allowBypass && launch.permissionMode !== "bypassPermissions") {
+          throw new Error("set_permission_mode: bypassPermissions needs the run started with --allow-dangerously-skip-permissions (the Agent SDK's allowDangerouslySkipPermissions)");
+        }
+        dontAsk = mode === "dontAsk";
+        settings.permissionMode = mode === "dontAsk" ? "default" : mode;
+        tell({ permissionMode: mode });
+        return {};
+      }
+      case "set_model": {
+        const model = typeof request.model === "string" && request.model.trim() !== "" && request.model !== "default" ? request.model.trim() : undefined;
+        if (request.model !== undefined && request.model !== null && typeof request.model !== "string") throw new Error("set_model: the model must be a name, or null for the default");
+        settings.model = model ?? launch.model;
+        if (settings.model !== undefined) tell({ model: settings.model });
+        return {};
+      }
+      default:
+        throw new Error(`unsupported control request subtype: ${request.subtype}`);
+    }
+  };
+
+  const initialize = (request: ControlRequest): Record<string, unknown> => {
+    const prompt = Array.isArray(request.systemPrompt) ? request.systemPrompt.filter((part) => typeof part === "string").join("\n\n") : request.systemPrompt;
+    // Empty (the Agent SDK's default) leaves the built-in prompt, as --system-prompt "" does here.
+    if (typeof prompt === "string" && prompt.trim() !== "") settings.systemPrompt = prompt;
+    if (typeof request.appendSystemPrompt === "string" && request.appendSystemPrompt !== "") settings.appendSystemPrompt = request.appendSystemPrompt;
+    if (request.agents !== undefined && request.agents !== null) {
+      const agents = parseInlineAgents(JSON.stringify(request.agents));
+      if (typeof agents === "string") throw new Error(`initialize: agents: ${agents}`);
+      settings.agents = agents;
+    }
+    const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
+      const value = request[field];
+      return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
+    });
+    if (unsupported.length > 0) throw new Error(`initialize: ${unsupported.join(", ")} sent in the initialize request are not acted on by harness run; the rest was taken`);
+    return {
+      commands: [],
+      agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),
+      output_style: "default",
+      available_output_styles: ["default"],
+      models: [],
+      account: {},
+      pid: process.pid,
+    };
+  };
+
+  return {
+    handle,
+    settings,
+    /** The controls of a turn starting now; `runSignal` stops the whole run. */
+    startTurn(runSignal: AbortSignal, channel: ControlChannel): TurnControls {
+      const current = { abort: new AbortController(), listeners: new Set<(change: Record<string, unknown>) => void>() };
+      turn = current;
+      const signal = AbortSignal.any([runSignal, current.abort.signal]);
+      return {
+        signal,
+        onConfigure(listener) {
+          const told = listener as (change: Record<string, unknown>) => void;
+          current.listeners.add(told);
+          return () => current.listeners.delete(told);
+        },
+        ...(launch.askOverStdio && {
+          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(channel, request, signal, current.abort)),
+        }),
+        interrupted: () => current.abort.signal.aborted,
+        end() {
+          if (turn === current) turn = undefined;
+        },
+      };
+    },
+  };
+}
+
+const refusedUnasked: ApprovalDecision = { behavior: "deny", reason: "The permission mode is dontAsk: calls that need approval are refused." };
+
+/** Asks the other end whether `request`'s call may run (Claude Code's can_use_tool). A request a
+ * change of mode answered meanwhile is withdrawn, and that answer stands. */
+async function askToUse(channel: ControlChannel, request: ApprovalRequest, signal: AbortSignal, turn: AbortController): Promise<ApprovalDecision> {
+  const withdraw = new AbortController();
+  request.answered?.then(() => withdraw.abort(), () => {});
+  let answer: Record<string, unknown>;
+  try {
+    answer = await channel.ask(
+      { subtype: "can_use_tool", tool_name: request.toolName, input: request.input ?? {}, tool_use_id: request.toolUseId, description: request.description },
+      AbortSignal.any([signal, withdraw.signal]),
+    );
+  } catch (error) {
+    if (withdraw.signal.aborted && request.answered) return request.answered;
+    return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: ${(error as Error).message}` };
+  }
+  if (answer.behavior === "allow") {
+    const updated = answer.updatedInput;
+    return { behavior: "allow", ...(typeof updated === "object" && updated !== null && !Array.isArray(updated) && { updatedInput: updated as Record<string, unknown> }) };
+  }
+  if (answer.behavior === "deny") {
+    // Claude Code's deny with interrupt: true also ends the turn.
+    if (answer.interrupt === true) turn.abort(new Error("interrupted"));
+    return { behavior: "deny", ...(typeof answer.message === "string" && answer.message !== "" && { reason: answer.message }) };
+  }
+  return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer was neither allow nor deny` };
+}

@@ -1,0 +1,138 @@
+// The Claude Agent SDK driving `harness run` as it drives Claude Code's executable
+// (pathToClaudeCodeExecutable): its arguments, its user messages and its control protocol
+// (initialize, can_use_tool, interrupt, set_permission_mode, set_model), end to end through the
+// real `harness` process against the fake Anthropic server.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { query, type CanUseTool, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { root, tempDir, withFake } from "./test-support.ts";
+
+const executable = join(root, "packages/cli/bin/harness-run");
+const MODEL = "claude-sonnet-4-6";
+
+function options(dir: string, fakeUrl: string, more: Record<string, unknown> = {}) {
+  return {
+    pathToClaudeCodeExecutable: executable,
+    cwd: dir,
+    model: MODEL,
+    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
+    stderr: () => {},
+    ...more,
+  };
+}
+
+async function all(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+  const seen: SDKMessage[] = [];
+  for await (const message of messages) seen.push(message);
+  return seen;
+}
+
+const toolResults = (messages: SDKMessage[]) =>
+  messages.flatMap((m) => (m.type === "user" && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === "tool_result") : []));
+
+test("Agent SDK: query() with a prompt runs harness run; canUseTool approves the Bash call with its updatedInput", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_1", name: "Bash", input: { command: "touch asked.txt && echo asked" } }] }, { text: "Made the file." }] }),
+  );
+  const dir = tempDir(t);
+  const asked: { tool: string; input: Record<string, unknown>; toolUseID: string }[] = [];
+  const canUseTool: CanUseTool = async (tool, input, { toolUseID }) => {
+    asked.push({ tool, input, toolUseID });
+    return { behavior: "allow", updatedInput: { command: "touch approved.txt && echo approved" } };
+  };
+  const messages = await all(query({ prompt: "make a file", options: options(dir, fake.url, { canUseTool }) }));
+
+  assert.deepEqual(asked, [{ tool: "Bash", input: { command: "touch asked.txt && echo asked" }, toolUseID: "toolu_1" }]);
+  const init = messages[0]!;
+  assert.equal(init.type === "system" && init.subtype, "init");
+  assert.equal(init.type === "system" && init.subtype === "init" && init.model, MODEL);
+  assert.ok(init.type === "system" && init.subtype === "init" && init.tools.includes("Bash"));
+  const assistant = messages.filter((m) => m.type === "assistant");
+  assert.deepEqual(
+    assistant.map((m) => m.type === "assistant" && m.message.content[0]!.type),
+    ["tool_use", "text"],
+  );
+  const [toolResult] = toolResults(messages);
+  assert.equal(toolResult?.type === "tool_result" && toolResult.tool_use_id, "toolu_1");
+  assert.match(JSON.stringify(toolResult), /approved/);
+  const result = messages.at(-1)!;
+  assert.equal(result.type, "result");
+  assert.equal(result.type === "result" && result.subtype, "success");
+  assert.equal(result.type === "result" && result.subtype === "success" && result.result, "Made the file.");
+
+  assert.ok(existsSync(join(dir, "approved.txt")), "the command ran as canUseTool changed it");
+  assert.ok(!existsSync(join(dir, "asked.txt")));
+  assert.equal(fake.requests.length, 2);
+  assert.equal(fake.requests[0]!.body.model, MODEL);
+  assert.match(JSON.stringify(fake.requests[0]!.body.messages), /make a file/);
+  const sent = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
+  assert.match(sent, /"tool_use_id":"toolu_1"/);
+  assert.match(sent, /approved/);
+});
+
+test("Agent SDK: canUseTool's denial reaches the model with its message", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_rm", name: "Bash", input: { command: "rm -rf build" } }] }, { text: "Left it." }] }),
+  );
+  const dir = tempDir(t);
+  const canUseTool: CanUseTool = async () => ({ behavior: "deny", message: "no removing here" });
+  const messages = await all(query({ prompt: "clean up", options: options(dir, fake.url, { canUseTool }) }));
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success");
+  assert.deepEqual(result.type === "result" && result.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_rm", tool_input: { command: "rm -rf build" } }]);
+  assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /no removing here/);
+});
+
+test("Agent SDK: messages from an async iterable are turns of one conversation; setModel and setPermissionMode apply to the next", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { toolUses: [{ id: "toolu_w", name: "Write", input: { file_path: "notes.md", content: "hi" } }] }, { text: "Two." }] }));
+  const dir = tempDir(t);
+  let firstResult!: () => void;
+  const firstDone = new Promise<void>((resolve) => (firstResult = resolve));
+  const said = (text: string): SDKUserMessage => ({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null });
+  async function* prompts() {
+    yield said("first question");
+    await firstDone;
+    await run.setModel("claude-opus-4-6");
+    await run.setPermissionMode("acceptEdits");
+    yield said("second question");
+  }
+  const run = query({ prompt: prompts(), options: options(dir, fake.url) });
+  const messages: SDKMessage[] = [];
+  for await (const message of run) {
+    messages.push(message);
+    if (message.type === "result" && messages.filter((m) => m.type === "result").length === 1) firstResult();
+    if (message.type === "result" && messages.filter((m) => m.type === "result").length === 2) break;
+  }
+  const results = messages.filter((m) => m.type === "result");
+  assert.deepEqual(results.map((r) => r.type === "result" && r.subtype), ["success", "success"]);
+  assert.deepEqual(fake.requests.map((r) => r.body.model), [MODEL, "claude-opus-4-6", "claude-opus-4-6"]);
+  const second = fake.requests[1]!.body.messages as { role: string }[];
+  assert.deepEqual(second.map((m) => m.role), ["user", "assistant", "user"], "the second turn goes on with the first");
+  assert.equal(readFileSync(join(dir, "notes.md"), "utf8"), "hi", "acceptEdits let the Write run without asking");
+});
+
+test("Agent SDK: interrupt() stops the turn under way, and the query ends with its result", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  t.after(() => release());
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Thinking", hold }] }));
+  const dir = tempDir(t);
+  const run = query({ prompt: "take your time", options: options(dir, fake.url) });
+  const messages: SDKMessage[] = [];
+  const reading = (async () => {
+    for await (const message of run) messages.push(message);
+  })();
+  await fake.waitForRequests(1);
+  await run.interrupt();
+  await reading;
+  const result = messages.at(-1)!;
+  assert.equal(result.type, "result");
+  assert.equal(result.type === "result" && result.subtype, "error_during_execution");
+  assert.equal(result.type === "result" && result.is_error, false, "an interrupt is no failure");
+  assert.equal(fake.requests.length, 1);
+});

@@ -136,3 +136,20 @@ test("Agent SDK: interrupt() stops the turn under way, and the query ends with i
   assert.equal(result.type === "result" && result.is_error, false, "an interrupt is no failure");
   assert.equal(fake.requests.length, 1);
 });
+
+test("Agent SDK: the system prompt, its append and the agents sent at initialize reach the model", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Arr." }, { text: "Aye." }] }));
+  const dir = tempDir(t);
+  const agents = { "sea-reviewer": { description: "Reviews code like a sailor", prompt: "You review code at sea." } };
+  await all(query({ prompt: "hello", options: options(dir, fake.url, { systemPrompt: "You are a pirate.", agents }) }));
+  const system = JSON.stringify(fake.requests[0]!.body.system);
+  assert.match(system, /You are a pirate\./);
+  assert.match(JSON.stringify(fake.requests[0]!.body.tools), /sea-reviewer/, "the agent is offered to the Task tool");
+
+  const stderr: string[] = [];
+  await all(query({ prompt: "hello again", options: options(dir, fake.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Always say aye." }, stderr: (text: string) => stderr.push(text), hooks: { PreToolUse: [{ hooks: [async () => ({})] }] } }) }));
+  const preset = JSON.stringify(fake.requests[1]!.body.system);
+  assert.doesNotMatch(preset, /You are a pirate\./);
+  assert.match(preset, /Always say aye\./);
+  assert.match(stderr.join(""), /hooks .*is not acted on/, "hooks it cannot run are said");
+});

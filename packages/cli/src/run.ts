@@ -255,7 +255,13 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       // shells), as in one Claude Code session; a result after each.
       const { createAgentResources } = await import("@harness/agent");
       const resources = createAgentResources();
-      const session = streamSession({ model: command.model, permissionMode: command.permissionMode, allowBypass: command.allowBypass, askOverStdio: command.permissionPromptTool === "stdio" });
+      const session = streamSession({
+        model: command.model,
+        permissionMode: command.permissionMode,
+        allowBypass: command.allowBypass,
+        askOverStdio: command.permissionPromptTool === "stdio",
+        warn: (message) => io.stderr.write(`harness: ${message}\n`),
+      });
       // Control lines go out as they are written: an answer does not wait for the stream's opening.
       const channel = controlChannel(io.stdin ?? process.stdin, (line) => io.stdout.write(line), session.handle, controller.signal);
       try {

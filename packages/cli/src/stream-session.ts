@@ -17,6 +17,9 @@ export type SessionLaunch = {
   allowBypass?: boolean;
   /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
   askOverStdio?: boolean;
+  /** Says what the run cannot do as asked, in one line (on stderr): the Agent SDK takes a failed
+   * initialize quietly, and goes on. */
+  warn(message: string): void;
 };
 
 /** What the next turn runs with, as the control requests left it. */
@@ -95,7 +98,11 @@ export function streamSession(launch: SessionLaunch) {
       const value = request[field];
       return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
     });
-    if (unsupported.length > 0) throw new Error(`initialize: ${unsupported.join(", ")} sent in the initialize request are not acted on by harness run; the rest was taken`);
+    if (unsupported.length > 0) {
+      const problem = `initialize: ${unsupported.join(", ")} sent in the initialize request ${unsupported.length === 1 ? "is" : "are"} not acted on by harness run; the rest was taken`;
+      launch.warn(problem);
+      throw new Error(problem);
+    }
     return {
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),

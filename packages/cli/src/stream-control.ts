@@ -121,6 +121,7 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
     },
     ask(request, signal) {
       if (ended) return Promise.reject(new Error("standard input has ended: nobody is there to answer"));
+      if (signal?.aborted) return Promise.reject(new Error("withdrawn"));
       const id = `harness-${process.pid}-${++nextId}`;
       return new Promise((resolve, reject) => {
         const onAbort = () => {

@@ -18,3 +18,10 @@ export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
   }
 }
 
+
+/** The project a run in `cwd` belongs to: `cwd` itself when it has a `.claude` directory of its
+ * own below the repository's root, else `gitRoot` (findProjectRoot's). Its `.mcp.json`, its
+ * `.claude` settings and its entry in ~/.claude.json are the ones read. */
+export function ownProjectRoot(cwd: string, gitRoot: string): string {
+  return cwd !== gitRoot && configPathExists(path.join(cwd, ".claude")) ? cwd : gitRoot;
+}

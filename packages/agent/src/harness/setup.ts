@@ -36,8 +36,7 @@ import { sandboxUnavailable } from "../sandbox/runtime.ts";
 import { BASE_SYSTEM_PROMPT, styledSystemPrompt } from "../system-prompt.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
-import { configPathExists } from "../config-files.ts";
-import { findProjectRoot } from "./project-root.ts";
+import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
@@ -106,7 +105,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   }
 
   const found = await findProjectRoot(cwd);
-  const projectRoot = options.projectRoot === undefined ? ownProject(cwd, found.root) : path.resolve(cwd, options.projectRoot);
+  const projectRoot = options.projectRoot === undefined ? ownProjectRoot(cwd, found.root) : path.resolve(cwd, options.projectRoot);
   const report = (diagnostics: readonly Diagnostic[]) => {
     for (const d of diagnostics) notice("warning", describeDiagnostic(d));
   };
@@ -427,10 +426,6 @@ function harnessOverrides(sources: readonly SettingsSource[]): Record<string, st
  * below it and has a `.claude` of its own (a package of a monorepo set up on its own). Claude Code
  * takes the directory it starts in as the project; the repository's root serves the common case of
  * a run in a subdirectory of a project configured at its top. */
-function ownProject(cwd: string, gitRoot: string): string {
-  return cwd !== gitRoot && configPathExists(path.join(cwd, ".claude")) ? cwd : gitRoot;
-}
-
 /** The MCP servers the settings define: the user's and managed settings'. A project's settings
  * files come with the repository: servers there would start unasked, so they are left out, saying
  * where a project's servers go (`.mcp.json`, where they start once approved). */

@@ -1,10 +1,11 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
 import type { Effort } from "@harness/llm";
+import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { takeRunFlags } from "./run-flags.ts";
 import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { looksLikeRule, parseToolRules } from "./tool-rules.ts";
 
-export type Topic = "run" | "serve" | "chat";
+export type Topic = "run" | "serve" | "chat" | "mcp";
 
 export type Command =
   | { kind: "help"; topic?: Topic }
@@ -64,6 +65,8 @@ export type Command =
     }
   | { kind: "serve"; port?: number; host?: string; dataDir?: string }
   | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
+  /** `harness mcp …`: see mcp-args.ts. */
+  | { kind: "mcp"; mcp: McpCommand }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
   | { kind: "usage-error"; message: string; topic?: Topic };
 
@@ -348,7 +351,7 @@ export function parseArgs(argv: string[]): Command {
       const [topic, extra] = rest;
       if (extra !== undefined) return { kind: "usage-error", message: `unexpected argument "${extra}" for "harness help"` };
       if (topic === undefined) return { kind: "help" };
-      if (topic === "run" || topic === "serve" || topic === "chat") return { kind: "help", topic };
+      if (topic === "run" || topic === "serve" || topic === "chat" || topic === "mcp") return { kind: "help", topic };
       return { kind: "usage-error", message: `no help for "${topic}"` };
     }
     case "--version":
@@ -362,6 +365,8 @@ export function parseArgs(argv: string[]): Command {
       return parseServe(rest);
     case "chat":
       return parseChat(rest);
+    case "mcp":
+      return parseMcp(rest);
     default:
       return first.startsWith("-")
         ? { kind: "usage-error", message: `unknown option "${first}"` }

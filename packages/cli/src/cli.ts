@@ -44,5 +44,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const { chatCommand } = await import("./chat.ts");
       return chatCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
     }
+    case "mcp": {
+      const { mcpCommand } = await import("./mcp-command.ts");
+      return mcpCommand(command.mcp, io);
+    }
   }
 }

@@ -7,7 +7,9 @@ Usage:
   harness serve [options]            start the Harness server (WebSocket + REST)
   harness chat [options] ["<prompt>"]
                                      talk to a session of a running server
-  harness help [run|serve|chat]      show help
+  harness mcp <command> [options]    manage MCP servers, in Claude Code's files: add, add-json,
+                                     list, get, remove
+  harness help [run|serve|chat|mcp]  show help
   harness --version                  print the version
 
 Run "harness help <command>" for its options.
@@ -159,8 +161,41 @@ Environment:
   HARNESS_TOKEN        the server's token, when it has one
 `;
 
+const MCP = `Usage: harness mcp <command> [options]
+
+Manages the MCP servers runs use, in the files Claude Code keeps them in (claude mcp writes the
+same), so both tools share one configuration. Options go before the server's name.
+
+Commands:
+  harness mcp add [options] NAME -- COMMAND [ARGS…]
+                     add a stdio server (its own options after --)
+  harness mcp add --transport http|sse [-H "Name: value"…] NAME URL
+                     add a remote server
+  harness mcp add-json [--scope S] NAME '{"command": …}'
+                     add a server from its JSON, as .mcp.json holds one
+  harness mcp list   each server with its scope, and whether it connects (✓/✗, its tools)
+  harness mcp get NAME
+                     a server's configuration and scope
+  harness mcp remove [--scope S] NAME
+                     remove a server (--scope when the name is in several)
+
+Options:
+  -s, --scope S      local (default): yours, in this project only (its entry of ~/.claude.json) |
+                     project: shared, in the project's .mcp.json (a server there starts once
+                     approved, as in Claude Code) | user: yours, in every project (~/.claude.json)
+  -t, --transport T  stdio (default) | http | sse
+  -e, --env KEY=value
+                     a stdio server's environment variable (may repeat)
+  -H, --header "Name: value"
+                     an http or sse server's header (may repeat)
+  -h, --help         show this help
+
+Environment:
+  MCP_TIMEOUT          how long list waits for a server to connect (default here: 5000 ms)
+`;
+
 export function helpText(topic?: Topic): string {
-  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : MAIN;
+  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : topic === "mcp" ? MCP : MAIN;
 }
 
 export function usageHint(topic?: Topic): string {

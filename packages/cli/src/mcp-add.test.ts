@@ -1,0 +1,124 @@
+// `harness mcp add` and `add-json`, spawned as a user would run them: the files they write are the
+// ones Claude Code reads (and writes) for each scope.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { harness, tempDir } from "./test-support.ts";
+
+/** A home directory and a project (a git repository) of the test's own. */
+function place(t: { after(fn: () => unknown): void }) {
+  const home = tempDir(t);
+  const project = tempDir(t);
+  mkdirSync(join(project, ".git"));
+  const run = (args: string[]) => harness(["mcp", ...args], { HOME: home }, { cwd: project }).result;
+  const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+  return { home, project, run, claudeJson: join(home, ".claude.json"), mcpJson: join(project, ".mcp.json"), readJson };
+}
+
+test("harness mcp add writes a stdio server to the project's entry of ~/.claude.json, keeping everything else", async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, JSON.stringify({ numStartups: 7, projects: { "/elsewhere": { allowedTools: ["Read"] } }, mcpServers: { old: { command: "old" } } }));
+  const { code, stdout, stderr } = await p.run(["add", "-e", "API_KEY=abc", "--env", "MODE=fast", "db", "--", "node", "server.js", "--port", "3"]);
+
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, "");
+  const written = p.readJson(p.claudeJson);
+  assert.deepEqual(written.projects[p.project].mcpServers, { db: { type: "stdio", command: "node", args: ["server.js", "--port", "3"], env: { API_KEY: "abc", MODE: "fast" } } });
+  assert.equal(written.numStartups, 7);
+  assert.deepEqual(written.projects["/elsewhere"], { allowedTools: ["Read"] });
+  assert.deepEqual(written.mcpServers, { old: { command: "old" } });
+  assert.match(stdout, /stdio MCP server "db".*local/);
+  assert.ok(stdout.includes(p.claudeJson), stdout);
+});
+
+test("harness mcp add --scope user creates ~/.claude.json, readable only by its owner", async (t) => {
+  const p = place(t);
+  const { code, stderr } = await p.run(["add", "--scope", "user", "--transport", "sse", "feed", "https://example.com/sse"]);
+
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(p.readJson(p.claudeJson), { mcpServers: { feed: { type: "sse", url: "https://example.com/sse" } } });
+  assert.equal(statSync(p.claudeJson).mode & 0o777, 0o600);
+});
+
+test("harness mcp add --scope project writes .mcp.json at the project root and says the server needs approval", async (t) => {
+  const p = place(t);
+  writeFileSync(p.mcpJson, JSON.stringify({ $schema: "x", mcpServers: { first: { command: "a" } } }));
+  const sub = join(p.project, "src");
+  mkdirSync(sub);
+  const { code, stdout, stderr } = await harness(
+    ["mcp", "add", "-s", "project", "-t", "http", "-H", "Authorization: Bearer tok", "--header=X-Team:  blue", "api", "https://api.example.com/mcp"],
+    { HOME: p.home },
+    { cwd: sub },
+  ).result;
+
+  assert.equal(code, 0, stderr);
+  const written = p.readJson(p.mcpJson);
+  assert.equal(written.$schema, "x");
+  assert.deepEqual(Object.keys(written.mcpServers), ["first", "api"]);
+  assert.deepEqual(written.mcpServers.api, { type: "http", url: "https://api.example.com/mcp", headers: { Authorization: "Bearer tok", "X-Team": "blue" } });
+  assert.match(stdout, /approv/);
+  assert.equal(existsSync(p.claudeJson), false, "approving is the user's: nothing is written to ~/.claude.json");
+});
+
+test("harness mcp add-json writes the entry as given, checked as the loader checks it", async (t) => {
+  const p = place(t);
+  const entry = { type: "stdio", command: "npx", args: ["-y", "pkg"], env: { TOKEN: "${TOKEN}" } };
+  const ok = await p.run(["add-json", "--scope", "user", "tool", JSON.stringify(entry)]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(p.readJson(p.claudeJson).mcpServers.tool, entry);
+
+  const before = readFileSync(p.claudeJson, "utf8");
+  for (const [args, pattern] of [
+    [["add-json", "bad", "{not json"], /not valid JSON/],
+    [["add-json", "bad", '{"args": []}'], /missing "command"/],
+    [["add-json", "bad", '{"type": "http", "url": "ftp://x"}'], /http or https URL/],
+    [["add-json", "bad name", '{"command": "x"}'], /letters, digits/],
+    [["add-json", "-s", "user", "tool", '{"command": "x"}'], /already/],
+  ] as const) {
+    const { code, stdout, stderr } = await p.run([...args]);
+    assert.equal(code, 1, `${args.join(" ")}: ${stderr}`);
+    assert.equal(stdout, "");
+    assert.match(stderr, pattern);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    assert.doesNotMatch(stderr, /\n\s+at /);
+  }
+  assert.equal(readFileSync(p.claudeJson, "utf8"), before);
+});
+
+test("harness mcp add never overwrites a ~/.claude.json or .mcp.json that is not valid JSON", async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, '{"numStartups": 3,');
+  writeFileSync(p.mcpJson, "[1, 2]");
+  const local = await p.run(["add", "db", "--", "node", "x.js"]);
+  assert.equal(local.code, 1);
+  assert.match(local.stderr, /\.claude\.json.*not valid JSON.*left as it is/);
+  assert.equal(readFileSync(p.claudeJson, "utf8"), '{"numStartups": 3,');
+
+  const project = await p.run(["add", "-s", "project", "db", "--", "node", "x.js"]);
+  assert.equal(project.code, 1);
+  assert.match(project.stderr, /\.mcp\.json.*JSON object/);
+  assert.equal(readFileSync(p.mcpJson, "utf8"), "[1, 2]");
+});
+
+test("harness mcp add: bad usage gets a one-line error and status 2", async (t) => {
+  const p = place(t);
+  for (const [args, pattern] of [
+    [["add", "srv", "npx", "-y", "pkg"], /unknown option "-y".*after --/],
+    [["add", "--scope", "global", "srv", "x"], /--scope must be one of local, project, user/],
+    [["add", "--transport", "ws", "srv", "x"], /--transport must be one of stdio, http, sse/],
+    [["add", "-e", "NOEQUALS", "srv", "x"], /KEY=value/],
+    [["add", "-t", "http", "-H", "no colon", "srv", "https://x"], /Name: value/],
+    [["add", "-t", "http", "-e", "A=1", "srv", "https://x"], /-e/],
+    [["add", "-t", "http", "srv", "https://x", "extra"], /unexpected argument "extra"/],
+    [["add", "srv"], /needs a name and a command/],
+    [["add-json", "srv"], /needs a name and/],
+    [["frob"], /unknown mcp command "frob"/],
+  ] as const) {
+    const { code, stderr } = await p.run([...args]);
+    assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+    assert.match(stderr, pattern);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+  }
+  assert.equal(existsSync(p.claudeJson), false);
+});

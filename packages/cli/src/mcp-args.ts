@@ -1,0 +1,153 @@
+// Command-line parsing for `harness mcp …`, Claude Code's `claude mcp` subcommands. Pure: the
+// arguments after "mcp" in, a command or a one-line usage error out.
+
+/** Where a server is kept, as Claude Code names its scopes: local, this project's entry of
+ * ~/.claude.json; project, the project's .mcp.json; user, ~/.claude.json's own. */
+export const MCP_SCOPES = ["local", "project", "user"] as const;
+export type McpScope = (typeof MCP_SCOPES)[number];
+export const MCP_TRANSPORTS = ["stdio", "http", "sse"] as const;
+
+export type McpCommand =
+  /** `entry` is what goes into `mcpServers[name]`, not yet checked. */
+  | { action: "add"; scope: McpScope; name: string; entry: Record<string, unknown> }
+  /** `json` as given, parsed and checked when the command runs. */
+  | { action: "add-json"; scope: McpScope; name: string; json: string }
+  | { action: "list" }
+  | { action: "get"; name: string }
+  /** Without `scope`: the one scope the name is in. */
+  | { action: "remove"; scope?: McpScope; name: string };
+
+export type McpParsed = { kind: "mcp"; mcp: McpCommand } | { kind: "help"; topic: "mcp" } | { kind: "usage-error"; message: string; topic: "mcp" };
+
+type Flag = { key: "scope" | "transport" | "env" | "header" | "help"; value: boolean };
+const FLAGS: Record<string, Flag> = {
+  "-s": { key: "scope", value: true },
+  "--scope": { key: "scope", value: true },
+  "-t": { key: "transport", value: true },
+  "--transport": { key: "transport", value: true },
+  "-e": { key: "env", value: true },
+  "--env": { key: "env", value: true },
+  "-H": { key: "header", value: true },
+  "--header": { key: "header", value: true },
+  "-h": { key: "help", value: false },
+  "--help": { key: "help", value: false },
+};
+/** The options each subcommand takes. */
+const TAKES: Record<McpCommand["action"], ReadonlySet<Flag["key"]>> = {
+  add: new Set(["scope", "transport", "env", "header", "help"]),
+  "add-json": new Set(["scope", "help"]),
+  list: new Set(["help"]),
+  get: new Set(["help"]),
+  remove: new Set(["scope", "help"]),
+};
+
+type Scanned = { values: Partial<Record<Flag["key"], string[]>>; positionals: string[] };
+
+/** Options anywhere before `--`; everything after it is positional (a server's own command line). */
+function scan(action: McpCommand["action"], args: readonly string[]): Scanned | string {
+  const values: Scanned["values"] = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.length < 2 || !arg.startsWith("-")) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const spec = FLAGS[flag];
+    if (!spec || !TAKES[action].has(spec.key)) {
+      const [name, ...command] = positionals;
+      const hint = action === "add" && name !== undefined ? `; a server's own options go after --: harness mcp add ${name} -- ${[...command, arg].join(" ")} …` : "";
+      return `unknown option "${flag}" for "harness mcp ${action}"${hint}`;
+    }
+    let value = "";
+    if (spec.value) {
+      if (eq !== -1) value = arg.slice(eq + 1);
+      else if (i + 1 < args.length && !FLAGS[args[i + 1]]) value = args[++i];
+      if (!value.trim()) return `${flag} needs a value`;
+    } else if (eq !== -1) return `${flag} takes no value`;
+    (values[spec.key] ??= []).push(value);
+  }
+  return { values, positionals };
+}
+
+function one<T extends string>(flag: string, given: string[] | undefined, allowed: readonly T[], fallback: T): T | string {
+  if (!given) return fallback;
+  if (given.length > 1) return `${flag} may be given once`;
+  return allowed.find((a) => a === given[0]) ?? `${flag} must be one of ${allowed.join(", ")}, not "${given[0]}"`;
+}
+
+export function parseMcp(args: readonly string[]): McpParsed {
+  const [sub, ...rest] = args;
+  const usage = (message: string): McpParsed => ({ kind: "usage-error", message, topic: "mcp" });
+  if (sub === undefined || sub === "help" || sub === "-h" || sub === "--help") return { kind: "help", topic: "mcp" };
+  if (!(sub in TAKES)) return usage(`unknown mcp command "${sub}"`);
+  const action = sub as McpCommand["action"];
+  const scanned = scan(action, rest);
+  if (typeof scanned === "string") return usage(scanned);
+  const { values, positionals } = scanned;
+  if (values.help) return { kind: "help", topic: "mcp" };
+  const scope = one("--scope", values.scope, MCP_SCOPES, "local");
+  if (!MCP_SCOPES.includes(scope as McpScope)) return usage(scope);
+  const exactly = (n: number, what: string): string | undefined =>
+    positionals.length < n ? `"harness mcp ${action}" needs ${what}` : positionals.length > n ? `unexpected argument "${positionals[n]}" for "harness mcp ${action}"` : undefined;
+
+  switch (action) {
+    case "list": {
+      const problem = exactly(0, "no arguments");
+      return problem ? usage(problem) : { kind: "mcp", mcp: { action } };
+    }
+    case "get": {
+      const problem = exactly(1, "a server name");
+      return problem ? usage(problem) : { kind: "mcp", mcp: { action, name: positionals[0] } };
+    }
+    case "remove": {
+      const problem = exactly(1, "a server name");
+      if (problem) return usage(problem);
+      return { kind: "mcp", mcp: { action, name: positionals[0], ...(values.scope && { scope: scope as McpScope }) } };
+    }
+    case "add-json": {
+      const problem = exactly(2, "a name and the server's JSON: harness mcp add-json NAME '{\"command\": …}'");
+      return problem ? usage(problem) : { kind: "mcp", mcp: { action, scope: scope as McpScope, name: positionals[0], json: positionals[1] } };
+    }
+    case "add": {
+      const built = addEntry(values, positionals);
+      return typeof built === "string" ? usage(built) : { kind: "mcp", mcp: { action, scope: scope as McpScope, ...built } };
+    }
+  }
+}
+
+/** The entry `harness mcp add` writes: Claude Code's shape, `type` always said and a stdio
+ * server's `args` always there. */
+function addEntry(values: Scanned["values"], positionals: string[]): { name: string; entry: Record<string, unknown> } | string {
+  const transport = one("--transport", values.transport, MCP_TRANSPORTS, "stdio");
+  if (!MCP_TRANSPORTS.includes(transport as (typeof MCP_TRANSPORTS)[number])) return transport;
+  const [name, target, ...args] = positionals;
+  if (target === undefined) {
+    return transport === "stdio" ? `"harness mcp add" needs a name and a command: harness mcp add NAME -- COMMAND [ARGS…]` : `"harness mcp add" needs a name and a URL`;
+  }
+  if (transport === "stdio") {
+    if (values.header) return "-H/--header sets an http or sse server's headers; a stdio server takes -e KEY=value";
+    const env: Record<string, string> = {};
+    for (const pair of values.env ?? []) {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) return `-e takes KEY=value, not "${pair}"`;
+      env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return { name, entry: { type: "stdio", command: target, args, env } };
+  }
+  if (args.length) return `unexpected argument "${args[0]}" for "harness mcp add": an ${transport} server takes a name and a URL`;
+  if (values.env) return `-e/--env sets a stdio server's environment; an ${transport} server takes -H "Name: value"`;
+  const headers: Record<string, string> = {};
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(":");
+    if (colon <= 0 || !header.slice(0, colon).trim()) return `-H takes "Name: value", not "${header}"`;
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  return { name, entry: { type: transport, url: target, ...(values.header && { headers }) } };
+}

@@ -1,0 +1,124 @@
+// `harness mcp add|add-json|get|remove`: Claude Code's `claude mcp` commands, on the same files, so
+// that a server added by either tool is seen by both.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseServerEntry } from "@harness/agent/mcp-entry";
+import { parseJsonText } from "@harness/agent/json-text";
+import type { CliIO } from "./cli.ts";
+import { MCP_SCOPES, type McpCommand, type McpScope } from "./mcp-args.ts";
+import { describeScope, isObject, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, withServers, writeConfig, type McpPlace } from "./mcp-files.ts";
+
+/** Where the machine's managed-mcp.json is, beside the managed settings (see the agent's setup). */
+export const MANAGED_MCP_FILE = "/etc/claude-code/managed-mcp.json";
+
+/** Claude Code's rule for the names `claude mcp add` takes. */
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number> {
+  try {
+    const place = await mcpPlace(io.cwd, io.env);
+    switch (command.action) {
+      case "add":
+        return add(command.name, command.entry, command.scope, place, io);
+      case "add-json": {
+        const read = parseJsonText(command.json);
+        if (read.kind !== "ok" || read.empty) throw new McpFileError(`the server's JSON is not valid JSON${read.kind === "error" ? ` (${read.message.replace(/^invalid JSON: /, "")})` : ""}`);
+        return add(command.name, read.value, command.scope, place, io);
+      }
+      case "get":
+        return get(command.name, place, io);
+      case "remove":
+        return remove(command.name, command.scope, place, io);
+      case "list": {
+        const { listServers } = await import("./mcp-list.ts");
+        return listServers(place, io);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof McpFileError)) throw error;
+    io.stderr.write(`harness: ${error.message}\n`);
+    return 1;
+  }
+}
+
+function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO): number {
+  if (!SERVER_NAME.test(name)) throw new McpFileError(`invalid server name "${name}": names may hold only letters, digits, hyphens and underscores (at most 64)`);
+  if (existsSync(MANAGED_MCP_FILE)) throw new McpFileError(`no server can be added: the machine's managed MCP configuration (${MANAGED_MCP_FILE}) allows its own servers only`);
+  const file = scopeFile(scope, place);
+  const parsed = parseServerEntry(name, entry, { scope, file, keyPrefix: name }, io.env);
+  if (!parsed.ok) throw new McpFileError(`invalid MCP server "${name}": ${parsed.diagnostic.message}${parsed.diagnostic.key && parsed.diagnostic.key !== name ? ` (at ${parsed.diagnostic.key})` : ""}`);
+  const config = readConfig(file);
+  const servers = serversIn(config, scope, place) ?? {};
+  if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
+  writeConfig(config, withServers(config, scope, place, { ...servers, [name]: entry }));
+  const server = parsed.server;
+  const what = server.type === "stdio" ? [server.command, ...server.args].map(shown).join(" ") : server.url;
+  io.stdout.write(`Added ${server.type} MCP server "${name}" (${what}) to ${describeScope(scope, place)}.\n`);
+  if (scope === "project") {
+    io.stdout.write(
+      `Like every server of .mcp.json, it starts once you approve it: name it in "enabledMcpjsonServers" of ${join(place.home, ".claude", "settings.json")}, or approve it when Claude Code asks.\n`,
+    );
+  }
+  return 0;
+}
+
+/** The servers of each scope, those that win on equal names (local, project, user) first. A file
+ * that cannot be read is said on stderr and passed over. */
+export function serversByScope(place: McpPlace, io: CliIO): { scope: McpScope; file: string; servers: Record<string, unknown> }[] {
+  return MCP_SCOPES.flatMap((scope) => {
+    try {
+      const config = readConfig(scopeFile(scope, place));
+      return [{ scope, file: config.file, servers: serversIn(config, scope, place) ?? {} }];
+    } catch (error) {
+      if (!(error instanceof McpFileError)) throw error;
+      io.stderr.write(`harness: warning: ${error.message}\n`);
+      return [];
+    }
+  });
+}
+
+function get(name: string, place: McpPlace, io: CliIO): number {
+  const found = serversByScope(place, io).filter((s) => Object.hasOwn(s.servers, name));
+  if (found.length === 0) throw new McpFileError(`no MCP server named "${name}" in local, project or user config`);
+  const [{ scope, file, servers }] = found;
+  const raw = servers[name];
+  const lines = [`${name}:`, `  Scope: ${describeScope(scope, place)}`];
+  const entry = isObject(raw) ? raw : {};
+  const type = typeof entry.type === "string" ? entry.type : "stdio";
+  lines.push(`  Type: ${type}`);
+  if (type === "stdio") {
+    lines.push(`  Command: ${String(entry.command ?? "")}`);
+    if (Array.isArray(entry.args) && entry.args.length) lines.push(`  Args: ${entry.args.map((a) => shown(String(a))).join(" ")}`);
+    if (isObject(entry.env) && Object.keys(entry.env).length) lines.push("  Environment:", ...Object.entries(entry.env).map(([k, v]) => `    ${k}=${String(v)}`));
+  } else {
+    lines.push(`  URL: ${String(entry.url ?? "")}`);
+    if (isObject(entry.headers) && Object.keys(entry.headers).length) lines.push("  Headers:", ...Object.entries(entry.headers).map(([k, v]) => `    ${k}: ${String(v)}`));
+  }
+  const parsed = parseServerEntry(name, raw, { scope, file, keyPrefix: name }, io.env);
+  if (!parsed.ok) lines.push(`  Problem: ${parsed.diagnostic.message} (it is not started)`);
+  if (found.length > 1) lines.push(`  Also in: ${found.slice(1).map((s) => s.scope).join(", ")} (this one is used)`);
+  lines.push("", `To remove it: harness mcp remove ${name} --scope ${scope}`);
+  io.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
+function remove(name: string, scope: McpScope | undefined, place: McpPlace, io: CliIO): number {
+  if (!scope) {
+    const found = serversByScope(place, io).filter((s) => Object.hasOwn(s.servers, name));
+    if (found.length === 0) throw new McpFileError(`no MCP server named "${name}" in local, project or user config`);
+    if (found.length > 1) throw new McpFileError(`MCP server "${name}" is in more than one scope (${found.map((s) => s.scope).join(", ")}): say which with --scope`);
+    scope = found[0].scope;
+  }
+  const config = readConfig(scopeFile(scope, place));
+  const servers = serversIn(config, scope, place);
+  if (!servers || !Object.hasOwn(servers, name)) throw new McpFileError(`no MCP server named "${name}" in ${describeScope(scope, place)}`);
+  const { [name]: _removed, ...rest } = servers;
+  writeConfig(config, withServers(config, scope, place, rest));
+  io.stdout.write(`Removed MCP server "${name}" from ${describeScope(scope, place)}.\n`);
+  return 0;
+}
+
+/** An argument as a shell would need it to be typed. */
+export function shown(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,97 @@
+// The files `harness mcp` reads and writes: where each scope's servers are kept, read fresh (the
+// loader's cache is for runs), and written back whole, atomically, with every other key kept.
+import { randomBytes } from "node:crypto";
+import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { parseJsonText } from "@harness/agent/json-text";
+import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
+import type { McpScope } from "./mcp-args.ts";
+
+/** A failure the user can act on: printed as one line, exit status 1. */
+export class McpFileError extends Error {}
+
+export type McpPlace = { home: string; projectRoot: string };
+
+/** The home directory and the project a run in `cwd` would use. */
+export async function mcpPlace(cwd: string, env: NodeJS.ProcessEnv): Promise<McpPlace> {
+  return { home: env.HOME || homedir(), projectRoot: ownProjectRoot(cwd, (await findProjectRoot(cwd)).root) };
+}
+
+export function scopeFile(scope: McpScope, place: McpPlace): string {
+  return scope === "project" ? join(place.projectRoot, ".mcp.json") : join(place.home, ".claude.json");
+}
+
+/** How a scope is named to the user, with the file it is kept in. */
+export function describeScope(scope: McpScope, place: McpPlace): string {
+  const file = scopeFile(scope, place);
+  if (scope === "local") return `local config (yours, in this project only: the entry of ${place.projectRoot} in ${file})`;
+  if (scope === "project") return `project config (shared with the project: ${file})`;
+  return `user config (yours, in every project: ${file})`;
+}
+
+export type ConfigFile = { file: string; value: Record<string, unknown>; exists: boolean };
+
+/** The JSON object in `file`, `{}` when there is none. Anything else is refused, saying the file is
+ * left as it is: a file that cannot be understood is never written over. */
+export function readConfig(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, value: {}, exists: false };
+    throw new McpFileError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const read = parseJsonText(text);
+  if (read.kind === "error") throw new McpFileError(`${file} is not valid JSON (${read.message.replace(/^invalid JSON: /, "")}); it was left as it is`);
+  if (read.kind !== "ok" || !isObject(read.value)) throw new McpFileError(`${file} does not hold a JSON object; it was left as it is`);
+  return { file, value: read.value, exists: true };
+}
+
+/** The `mcpServers` object of `scope` in `config` (undefined when there is none yet). */
+export function serversIn(config: ConfigFile, scope: McpScope, place: McpPlace): Record<string, unknown> | undefined {
+  const holder = scope === "local" ? projectEntry(config, place) : config.value;
+  const servers = holder?.mcpServers;
+  if (servers === undefined) return undefined;
+  if (!isObject(servers)) throw new McpFileError(`${config.file}: "mcpServers"${scope === "local" ? ` of ${place.projectRoot}` : ""} is not an object; it was left as it is`);
+  return servers;
+}
+
+function projectEntry(config: ConfigFile, place: McpPlace): Record<string, unknown> | undefined {
+  const projects = config.value.projects;
+  if (projects === undefined) return undefined;
+  if (!isObject(projects)) throw new McpFileError(`${config.file}: "projects" is not an object; it was left as it is`);
+  const entry = projects[place.projectRoot];
+  if (entry !== undefined && !isObject(entry)) throw new McpFileError(`${config.file}: the entry of ${place.projectRoot} is not an object; it was left as it is`);
+  return entry;
+}
+
+/** `config` with `servers` as the `mcpServers` of `scope`; every other key as it was, in order. */
+export function withServers(config: ConfigFile, scope: McpScope, place: McpPlace, servers: Record<string, unknown>): Record<string, unknown> {
+  if (scope !== "local") return { ...config.value, mcpServers: servers };
+  const projects = (config.value.projects ?? {}) as Record<string, unknown>;
+  const entry = projectEntry(config, place) ?? {};
+  return { ...config.value, projects: { ...projects, [place.projectRoot]: { ...entry, mcpServers: servers } } };
+}
+
+/** Writes `value` to `file` through a temporary file beside it, renamed over it: a reader sees the
+ * old file or the new one, never half of one. A symbolic link is written through (a dotfiles
+ * repository's link stays a link), and an existing file keeps its mode; a new ~/.claude.json, which
+ * may hold tokens, is its owner's only. Indented by two spaces, as Claude Code writes both files. */
+export function writeConfig(config: ConfigFile, value: Record<string, unknown>): void {
+  const target = config.exists ? realpathSync(config.file) : config.file;
+  const mode = config.exists ? statSync(target).mode & 0o7777 : basename(target) === ".claude.json" ? 0o600 : undefined;
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    writeFileSync(temp, JSON.stringify(value, null, 2), { flag: "wx", mode: mode ?? 0o644, flush: true });
+    if (mode !== undefined) chmodSync(temp, mode);
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new McpFileError(`cannot write ${config.file}: ${(error as Error).message}`);
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,76 @@
+// `harness mcp list`: the MCP servers a run in this directory would have, each with its scope and
+// whether it connects, checked through the agent's own MCP client with a short time limit.
+import { join } from "node:path";
+import { DEFAULT_MANAGED_SETTINGS_PATH, loadMcpConfig, loadSettings, startMcp, type McpServerConfig } from "@harness/agent";
+import { mcpPolicyBlocks, mcpPolicyOf } from "@harness/agent/mcp-policy";
+import type { CliIO } from "./cli.ts";
+import { serversByScope, shown } from "./mcp-command.ts";
+import { isObject, type McpPlace } from "./mcp-files.ts";
+
+/** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
+  const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
+  const cwd = io.cwd;
+  const settings = await loadSettings({ cwd, projectRoot: place.projectRoot, home: place.home, managedPath: DEFAULT_MANAGED_SETTINGS_PATH });
+  // As runs read them: servers and approvals from the user's and managed settings only (a
+  // repository's own files can neither add a server nor approve its .mcp.json), the policy from all.
+  const trusted = settings.sources.filter((source) => source.scope === "user" || source.scope === "managed");
+  const settingsServers = trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined);
+  const policy = mcpPolicyOf(
+    settings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: trusted.includes(source), settings: source.settings as Record<string, unknown> })),
+    warn,
+  );
+  const config = await loadMcpConfig({
+    projectRoot: place.projectRoot,
+    home: place.home,
+    settings: { mcpServers: settingsServers },
+    settingsFile: join(place.home, ".claude", "settings.json"),
+    approvals: {
+      enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
+      enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
+    },
+    managedFile: join(DEFAULT_MANAGED_SETTINGS_PATH, "..", "managed-mcp.json"),
+    env: io.env,
+  });
+  for (const d of config.diagnostics) warn(`${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`);
+
+  const blocked = new Map(config.servers.flatMap((server) => {
+    const why = mcpPolicyBlocks(server, policy);
+    return why ? [[server.name, why] as const] : [];
+  }));
+  const started = config.servers.filter((server) => !blocked.has(server.name));
+  const lines = new Map<string, string>();
+  if (started.length) {
+    const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
+    const manager = await startMcp({ servers: started }, { cwd, env });
+    try {
+      for (const status of manager.status()) {
+        lines.set(status.name, status.state === "connected" ? `✓ connected, ${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}` : `✗ failed: ${oneLine(status.error ?? status.state)}`);
+      }
+    } finally {
+      await manager.close();
+    }
+  }
+  const out: string[] = [];
+  for (const server of config.servers) out.push(`${server.name} (${server.scope}): ${target(server)} - ${lines.get(server.name) ?? `not started: ${blocked.get(server.name)}`}`);
+  const raw = new Map(serversByScope(place, { ...io, stderr: { write: () => true } }).filter((s) => s.scope === "project").flatMap((s) => Object.entries(s.servers)));
+  for (const { name, reason } of config.disabled) {
+    const entry = raw.get(name);
+    const what = isObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
+    out.push(`${name} (project): ${what} - not started: ${reason.startsWith("not approved") ? `not approved (name it in "enabledMcpjsonServers" of ${join(place.home, ".claude", "settings.json")})` : reason}`);
+  }
+  io.stdout.write(out.length ? `${out.join("\n")}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");
+  return 0;
+}
+
+function target(server: McpServerConfig): string {
+  return server.type === "stdio" ? [server.command, ...server.args].map(shown).join(" ") : `${server.url} (${server.type})`;
+}
+
+/** A server's error (which may end with its stderr) on one line, and not too long for one. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}

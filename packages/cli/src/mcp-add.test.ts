@@ -122,3 +122,17 @@ test("harness mcp add: bad usage gets a one-line error and status 2", async (t) 
   }
   assert.equal(existsSync(p.claudeJson), false);
 });
+
+test("harness mcp add refuses a server the settings' MCP policy keeps from running", async (t) => {
+  const p = place(t);
+  mkdirSync(join(p.home, ".claude"));
+  writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ deniedMcpServers: [{ serverName: "banned" }, { serverUrl: "https://evil.example.com/*" }] }));
+  for (const args of [["add", "banned", "--", "node", "x.js"], ["add", "-t", "http", "ok", "https://evil.example.com/mcp"]]) {
+    const { code, stderr } = await p.run(args);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /policy.*deniedMcpServers/);
+  }
+  assert.equal(existsSync(p.claudeJson), false);
+  const allowed = await p.run(["add", "fine", "--", "node", "x.js"]);
+  assert.equal(allowed.code, 0, allowed.stderr);
+});

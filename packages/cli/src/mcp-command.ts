@@ -4,12 +4,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseServerEntry } from "@harness/agent/mcp-entry";
 import { parseJsonText } from "@harness/agent/json-text";
+import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { MCP_SCOPES, type McpCommand, type McpScope } from "./mcp-args.ts";
 import { describeScope, isObject, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, withServers, writeConfig, type McpPlace } from "./mcp-files.ts";
-
-/** Where the machine's managed-mcp.json is, beside the managed settings (see the agent's setup). */
-export const MANAGED_MCP_FILE = "/etc/claude-code/managed-mcp.json";
 
 /** Claude Code's rule for the names `claude mcp add` takes. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -19,11 +17,11 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
     const place = await mcpPlace(io.cwd, io.env);
     switch (command.action) {
       case "add":
-        return add(command.name, command.entry, command.scope, place, io);
+        return await add(command.name, command.entry, command.scope, place, io);
       case "add-json": {
         const read = parseJsonText(command.json);
         if (read.kind !== "ok" || read.empty) throw new McpFileError(`the server's JSON is not valid JSON${read.kind === "error" ? ` (${read.message.replace(/^invalid JSON: /, "")})` : ""}`);
-        return add(command.name, read.value, command.scope, place, io);
+        return await add(command.name, read.value, command.scope, place, io);
       }
       case "get":
         return get(command.name, place, io);
@@ -41,12 +39,18 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
   }
 }
 
-function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO): number {
+/** Checked in Claude Code's order: the name, the managed file, the entry, the policy, then
+ * whether the scope already has a server of that name. Nothing is written unless all pass. */
+async function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO): Promise<number> {
   if (!SERVER_NAME.test(name)) throw new McpFileError(`invalid server name "${name}": names may hold only letters, digits, hyphens and underscores (at most 64)`);
-  if (existsSync(MANAGED_MCP_FILE)) throw new McpFileError(`no server can be added: the machine's managed MCP configuration (${MANAGED_MCP_FILE}) allows its own servers only`);
+  const { readMcpSettings } = await import("./mcp-settings.ts");
+  const settings = await readMcpSettings(place, io.cwd, (message) => io.stderr.write(`harness: warning: ${message}\n`));
+  if (existsSync(settings.managedFile)) throw new McpFileError(`no server can be added: the machine's managed MCP configuration (${settings.managedFile}) allows its own servers only`);
   const file = scopeFile(scope, place);
   const parsed = parseServerEntry(name, entry, { scope, file, keyPrefix: name }, io.env);
   if (!parsed.ok) throw new McpFileError(`invalid MCP server "${name}": ${parsed.diagnostic.message}${parsed.diagnostic.key && parsed.diagnostic.key !== name ? ` (at ${parsed.diagnostic.key})` : ""}`);
+  const blocked = mcpPolicyBlocks(parsed.server, settings.policy);
+  if (blocked) throw new McpFileError(`MCP server "${name}" cannot be added: the settings' MCP policy keeps it from running (${blocked})`);
   const config = readConfig(file);
   const servers = serversIn(config, scope, place) ?? {};
   if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);

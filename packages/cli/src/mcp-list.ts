@@ -1,11 +1,12 @@
 // `harness mcp list`: the MCP servers a run in this directory would have, each with its scope and
 // whether it connects, checked through the agent's own MCP client with a short time limit.
 import { join } from "node:path";
-import { DEFAULT_MANAGED_SETTINGS_PATH, loadMcpConfig, loadSettings, startMcp, type McpServerConfig } from "@harness/agent";
-import { mcpPolicyBlocks, mcpPolicyOf } from "@harness/agent/mcp-policy";
+import { loadMcpConfig, startMcp, type McpServerConfig } from "@harness/agent";
+import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { serversByScope, shown } from "./mcp-command.ts";
 import { isObject, type McpPlace } from "./mcp-files.ts";
+import { readMcpSettings } from "./mcp-settings.ts";
 
 /** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
 const CHECK_TIMEOUT_MS = 5_000;
@@ -13,31 +14,20 @@ const CHECK_TIMEOUT_MS = 5_000;
 export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
   const cwd = io.cwd;
-  const settings = await loadSettings({ cwd, projectRoot: place.projectRoot, home: place.home, managedPath: DEFAULT_MANAGED_SETTINGS_PATH });
-  // As runs read them: servers and approvals from the user's and managed settings only (a
-  // repository's own files can neither add a server nor approve its .mcp.json), the policy from all.
-  const trusted = settings.sources.filter((source) => source.scope === "user" || source.scope === "managed");
-  const settingsServers = trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined);
-  const policy = mcpPolicyOf(
-    settings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: trusted.includes(source), settings: source.settings as Record<string, unknown> })),
-    warn,
-  );
+  const settings = await readMcpSettings(place, cwd, warn);
   const config = await loadMcpConfig({
     projectRoot: place.projectRoot,
     home: place.home,
-    settings: { mcpServers: settingsServers },
+    settings: { mcpServers: settings.servers },
     settingsFile: join(place.home, ".claude", "settings.json"),
-    approvals: {
-      enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
-      enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
-    },
-    managedFile: join(DEFAULT_MANAGED_SETTINGS_PATH, "..", "managed-mcp.json"),
+    approvals: settings.approvals,
+    managedFile: settings.managedFile,
     env: io.env,
   });
   for (const d of config.diagnostics) warn(`${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`);
 
   const blocked = new Map(config.servers.flatMap((server) => {
-    const why = mcpPolicyBlocks(server, policy);
+    const why = mcpPolicyBlocks(server, settings.policy);
     return why ? [[server.name, why] as const] : [];
   }));
   const started = config.servers.filter((server) => !blocked.has(server.name));

@@ -1,0 +1,34 @@
+// What the settings say about MCP servers, read as a run reads them: servers and approvals from
+// the user's and managed settings only (a repository's own files can neither add a server nor
+// approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file.
+import { join } from "node:path";
+import { DEFAULT_MANAGED_SETTINGS_PATH, loadSettings, type McpSettings } from "@harness/agent";
+import { mcpPolicyOf, type McpPolicy } from "@harness/agent/mcp-policy";
+import { isObject, type McpPlace } from "./mcp-files.ts";
+
+export type McpSettingsRead = {
+  policy: McpPolicy;
+  servers: McpSettings["mcpServers"];
+  approvals: Pick<McpSettings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+  /** The machine's managed-mcp.json, beside its managed settings. */
+  managedFile: string;
+};
+
+export async function readMcpSettings(place: McpPlace, cwd: string, warn: (message: string) => void): Promise<McpSettingsRead> {
+  const loaded = await loadSettings({ cwd, projectRoot: place.projectRoot, home: place.home, managedPath: DEFAULT_MANAGED_SETTINGS_PATH });
+  for (const d of loaded.diagnostics) warn(`${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`);
+  const trusted = loaded.sources.filter((source) => source.scope === "user" || source.scope === "managed");
+  const policy = mcpPolicyOf(
+    loaded.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: trusted.includes(source), settings: source.settings as Record<string, unknown> })),
+    warn,
+  );
+  return {
+    policy,
+    servers: trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined),
+    approvals: {
+      enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
+      enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
+    },
+    managedFile: join(DEFAULT_MANAGED_SETTINGS_PATH, "..", "managed-mcp.json"),
+  };
+}

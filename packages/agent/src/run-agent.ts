@@ -27,7 +27,7 @@ import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
-import { createRunState, recordSideCall, recordTurn, type RunState } from "./harness/run-state.ts";
+import { createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
@@ -37,7 +37,6 @@ import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "./types.ts";
-import { addUsage } from "./usage.ts";
 
 export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
 
@@ -108,7 +107,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
       ...(plan.kind === "send" && plan.allowedTools && { allowedTools: plan.allowedTools }),
       ...(main.agent && { agent: main.agent }),
     },
-    (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child)),
+    (parent) => subagentSpawner(parent, (child) => runSubagent(parent, child, state.spend)),
   );
   // Claude Code's --permission-prompt-tool: calls that need approval are asked of an MCP tool.
   if (options.permissionPromptTool !== undefined) {
@@ -158,9 +157,11 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   return runLoop(ctx, state);
 }
 
-/** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration. */
-async function runSubagent(parent: RunContext, options: RunAgentOptions): Promise<RunAgentResult> {
-  const state = createRunState([], options.emit);
+/** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration.
+ * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the
+ * run's budget to what all of them have spent. */
+async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: RunSpend): Promise<RunAgentResult> {
+  const state = createRunState([], options.emit, spend);
   const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordSideCall(state, model, usage));
   state.model = ctx.model;
   try {
@@ -184,7 +185,8 @@ const HOOK_AGENT_MAX_TURNS = 50;
  * one to ask (a call that would need approval is refused) and no events (the user sees the hook's
  * verdict, not its search). */
 async function runHookAgent(parent: RunContext, request: HookAgentRequest): Promise<RunAgentResult> {
-  const { approve: _asking, ...inherited } = parent.options;
+  // Its cost joins the run's when it returns: the hook's verdict is not cut short by the budget.
+  const { approve: _asking, maxBudgetUsd: _budget, ...inherited } = parent.options;
   const options: RunAgentOptions = {
     ...inherited,
     prompt: request.prompt,
@@ -235,7 +237,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.
-    if (outcome.abandonedUsage) addUsage(state.usage, outcome.abandonedUsage);
+    if (outcome.abandonedUsage) recordBilled(state, outcome.abandonedUsage);
     if (outcome.message) {
       state.messages.push(outcome.message);
       state.lastReply = outcome.message;

@@ -219,7 +219,8 @@ export type RunAgentOptions = {
    * name no agent has ends the run with an error before any model call. */
   mainAgent?: string;
   /** The run stops (stopReason "max_budget") once what it has cost reaches this many US dollars,
-   * checked before each model call of the main agent; sub-agents' costs count. */
+   * checked before each model call of the main agent and of its sub-agents, against what all of
+   * them have spent so far (a sub-agent that stops for it says so in its Task result). */
   maxBudgetUsd?: number;
   /** What the session's earlier runs cost (the turns before this one of `harness run
    * --input-format stream-json`): counted against maxBudgetUsd with this run's own cost. */

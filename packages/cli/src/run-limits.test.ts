@@ -104,3 +104,40 @@ test("--max-budget-usd with a model whose price is not known: the run says so on
   assert.equal(stderr.match(/The price of claude-mystery-9 is not known/g)?.length, 1, stderr);
   assert.equal(fake.requests.length, 2);
 });
+
+test("--max-budget-usd: sub-agents running in parallel stop before their next model call once the run's cost reaches the budget", async (t) => {
+  // Each call costs $0.0045 on claude-sonnet-4-6 ($3 and $15 a million): the main agent's first call
+  // is within the budget of $0.008, and any call after it passes it.
+  const usage = { input_tokens: 1000, output_tokens: 100 };
+  const isSubagent = (body: Record<string, unknown>) => JSON.stringify(body.system).includes("You keep working.");
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      respond: (request) => (isSubagent(request.body) ? { toolUses: [{ name: "Bash", input: { command: "true" } }], usage } : undefined),
+      replies: [
+        {
+          toolUses: [
+            { name: "Task", input: { description: "One", prompt: "Work on one.", subagent_type: "worker" } },
+            { name: "Task", input: { description: "Two", prompt: "Work on two.", subagent_type: "worker" } },
+          ],
+          usage,
+        },
+        { text: "unused", usage },
+      ],
+    }),
+  );
+  const agents = JSON.stringify({ worker: { description: "Works", prompt: "You keep working.", tools: ["Bash"], maxTurns: 8 } });
+  const { code, stdout, stderr } = await harness(
+    ["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "--agents", agents, "--permission-mode", "bypassPermissions", "--max-budget-usd", "0.008", "--output-format", "stream-json", "--verbose", "go"],
+    { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+  ).result;
+  assert.equal(code, 1, stderr);
+  const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const result = lines.at(-1)!;
+  assert.equal(result.subtype, "error_max_budget_usd");
+  const subagentCalls = fake.requests.filter((request) => isSubagent(request.body)).length;
+  assert.ok(subagentCalls <= 2, `the sub-agents made ${subagentCalls} model calls (up to 16 before they checked the budget)`);
+  assert.equal(fake.requests.length - subagentCalls, 1, "the main agent makes no call after the sub-agents return");
+  const taskResults = JSON.stringify(lines.filter((line) => line.type === "user"));
+  assert.equal(taskResults.match(/reached its budget of \$0\.008/g)?.length, 2, taskResults);
+});

@@ -7,21 +7,23 @@ import { providerFor } from "./model.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
-/** Why the main agent stops before its next model call: what the run has cost so far reached its
- * budget. Undefined while it has not, and for a sub-agent (its cost counts when it returns). The
- * calls of a model whose price is not known cost nothing as counted (see costUsd): that is said
- * once, before the first call. */
+/** Why the agent stops before its next model call: what the run has cost so far reached its
+ * budget. That is the main agent's calls and those of every sub-agent, the ones still running too
+ * (RunSpend), so that parallel sub-agents stop as soon as the main agent would. Undefined while it
+ * has not. The calls of a model whose price is not known cost nothing as counted (see costUsd):
+ * the main agent says so once, before its first call. */
 export function budgetReached(ctx: RunContext, state: RunState): string | undefined {
   const budget = ctx.options.maxBudgetUsd;
-  if (budget === undefined || ctx.subagent) return undefined;
-  if (state.turns.length === 0) {
+  if (budget === undefined) return undefined;
+  if (!ctx.subagent && state.turns.length === 0) {
     if (!ctx.options.provider && priceOf(ctx.model) === undefined) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
     return undefined;
   }
   // What earlier turns of the same run (harness run --input-format stream-json) spent counts too.
-  const cost = (state.usage.costUsd ?? 0) + (ctx.options.budgetSpentUsd ?? 0);
+  const cost = state.spend.usd + (ctx.options.budgetSpentUsd ?? 0);
   if (cost < budget) return undefined;
-  return `The run stopped: what it has cost ($${cost.toFixed(6)}) reached its budget of $${budget}. Send another message to continue.`;
+  const spent = `($${cost.toFixed(6)}) reached its budget of $${budget}`;
+  return ctx.subagent ? `The agent stopped before its next model call: what the run has cost ${spent}.` : `The run stopped: what it has cost ${spent}. Send another message to continue.`;
 }
 
 /** Whether the model said it is overloaded (HTTP 529, or an overloaded_error in its stream). */

@@ -6,6 +6,11 @@ import { contextMessages, rejoinTranscript } from "../compaction/context-message
 import type { TranscriptEntry } from "../compaction/types.ts";
 import { addUsage, emptyUsage, pricedUsage } from "../usage.ts";
 
+/** What a run and its sub-agents have cost so far, in US dollars, counted as each model call ends
+ * (a sub-agent's calls too, while it is still running): what a budget is held to. Shared by the
+ * main run's state and its sub-agents'. */
+export type RunSpend = { usd: number };
+
 export type RunState = {
   /** The stored transcript the run started from, or the one the last compaction made (with the
    * summary's `meta`). */
@@ -14,6 +19,7 @@ export type RunState = {
   messages: ModelMessage[];
   usage: Usage;
   turns: Usage[];
+  spend: RunSpend;
   /** Ids of tool calls announced with tool.started, so each gets a tool.completed. */
   started: Set<string>;
   lastReply: ModelMessage | undefined;
@@ -38,12 +44,14 @@ export type RunState = {
   promptAt?: number;
 };
 
-export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void): RunState {
+/** A sub-agent's state shares its main run's `spend`; any other starts its own. */
+export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void, spend: RunSpend = { usd: 0 }): RunState {
   return {
     base: history,
     messages: contextMessages(history),
     usage: emptyUsage(),
     turns: [],
+    spend,
     started: new Set(),
     lastReply: undefined,
     autoCompactFailed: false,
@@ -62,14 +70,20 @@ export function transcriptOf(state: RunState): TranscriptEntry[] {
 /** Counts a model call made for the run besides its conversation (a prompt or agent hook's): priced
  * and added to the total, not listed in `turns` (which count the conversation's calls). */
 export function recordSideCall(state: RunState, model: string, usage: Usage): void {
-  addUsage(state.usage, pricedUsage(model, usage));
+  recordBilled(state, pricedUsage(model, usage));
+}
+
+/** Counts usage already priced (a call given up on mid-stream) in the total and the spend. */
+export function recordBilled(state: RunState, usage: Usage): void {
+  addUsage(state.usage, usage);
+  state.spend.usd += usage.costUsd ?? 0;
 }
 
 /** Counts one model call the run made itself: priced, added to the total and listed in `turns`. */
 export function recordTurn(state: RunState, model: string, usage: Usage): Usage {
   const priced = pricedUsage(model, usage);
   state.turns.push(priced);
-  addUsage(state.usage, priced);
+  recordBilled(state, priced);
   return priced;
 }
 

@@ -27,10 +27,11 @@ import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
-import { createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
+import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { contextReport, costReport } from "./harness/usage-reports.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
 import { promptToolApprover } from "./harness/permission-prompt-tool.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
@@ -57,6 +58,7 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     listeners.delete(notice);
+    countInConversation(resources, state);
     await Promise.allSettled(state.background);
     if (!options.resources) await resources.dispose();
   }
@@ -83,6 +85,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
+  if (plan.kind === "report" && plan.name === "cost") return reply(state, costReport(resourceInternals(resources).spent));
   // A run that fails before its command's `!` commands run keeps its text with the arguments released.
   const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
@@ -121,6 +124,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, { conversation: () => state.messages }));
   if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return clearCommand(ctx, state);
+  if (plan.kind === "report") return reply(state, contextReport(ctx, state.messages));
 
   // A forked skill's allowed-tools hold for its `!` commands and its sub-agent, not after them.
   const fork = plan.kind === "send" ? plan.fork : undefined;
@@ -233,7 +237,9 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     takeAsyncHookContext(ctx, state);
     const request = await nextRequest(ctx, state);
     const sent = state.messages.length;
+    const started = Date.now();
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.subagent ? undefined : ctx.options.onModelEvent);
+    state.spend.apiMs += Date.now() - started;
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.

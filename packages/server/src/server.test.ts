@@ -364,3 +364,27 @@ function stateAt(frames: MinimalFrame[], seq: number): HarnessState {
   }
   return state!;
 }
+
+test("/cost and /context in a session answer as the assistant's reply, without a model call", async () => {
+  const { server } = await serve();
+  fake.push({ text: "Hello" });
+  const client = await MinimalClient.connect(server.url, ids());
+  await client.waitForState(() => true);
+  client.send({ type: "submit", prompt: "hi" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run to end");
+  const before = fake.requests.length;
+
+  client.send({ type: "submit", prompt: "/cost" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "/cost to answer");
+  const cost = client.state!.messages[3]!;
+  assert.equal(cost.role, "assistant");
+  assert.match(String(cost.content), /Total cost:\s+\$\d+\.\d{4}/);
+  assert.match(String(cost.content), /Model calls:\s+1\b/);
+
+  client.send({ type: "submit", prompt: "/context" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[5]?.status === "complete", 30_000, "/context to answer");
+  assert.match(String(client.state!.messages[5]!.content), /^Context usage: .* of [\d.]+k tokens/);
+  assert.match(String(client.state!.messages[5]!.content), /^\s+Messages\s+\d+ tokens/m);
+  assert.equal(fake.requests.length, before, "neither called the model");
+  await client.close();
+});

@@ -16,9 +16,18 @@ export function isBuiltinCommand(name: string): name is BuiltinCommand {
   return (BUILTIN_COMMANDS as readonly string[]).includes(name);
 }
 
+/** Built-ins that report on the conversation without a model call; a user's own command or skill
+ * of the same name replaces them, as it replaces a built-in prompt. */
+export const REPORT_COMMANDS = ["context", "cost"] as const;
+export type ReportCommand = (typeof REPORT_COMMANDS)[number];
+
+function isReportCommand(name: string): name is ReportCommand {
+  return (REPORT_COMMANDS as readonly string[]).includes(name);
+}
+
 export type SlashExpansion =
   /** `prompt` is what followed the name: for /compact, the summary instructions. */
-  | { kind: "builtin"; name: BuiltinCommand; prompt: string }
+  | { kind: "builtin"; name: BuiltinCommand | ReportCommand; prompt: string }
   | {
       kind: "command" | "skill";
       name: string;
@@ -40,7 +49,8 @@ export type SlashExpansion =
   | { kind: "none"; name: string; prompt: string };
 
 /** Pure. Precedence on a name: built-in, then skill, then custom command (Claude Code looks skills
- * up before legacy commands), then a built-in prompt (/init), which a user's own may replace. Only
+ * up before legacy commands), then a report built-in (/context, /cost) or a built-in prompt
+ * (/init), which a user's own may replace. Only
  * user-invocable skills answer to /name. */
 export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; sessionId?: string }): SlashExpansion {
   const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
@@ -61,6 +71,7 @@ export function expandSlashCommand(prompt: string, sources: { commands: readonly
     const expanded = substituteArguments(command.body, args, { names: command.argumentNames ?? [], hold: shells.length > 0, values: sessionValues(sources.sessionId) });
     return withOptions({ kind: "command", name, prompt: expanded, shellCommands: shells }, command);
   }
+  if (isReportCommand(name)) return { kind: "builtin", name, prompt: args };
   const builtin = builtinPrompt(name);
   if (builtin) return { kind: "command", name, prompt: builtin.prompt(args), shellCommands: [] };
   return { kind: "none", name, prompt };

@@ -10,6 +10,12 @@ const BUILTIN_HELP: [string, string][] = [
   ["/help", "Show this list"],
 ];
 
+/** The report built-ins (see REPORT_COMMANDS), which a user's own command may replace. */
+const REPORT_HELP: [string, string, string][] = [
+  ["context", "/context", "Show how the model's context window is used: the system prompt, tools, memory files, skills and messages"],
+  ["cost", "/cost", "Show what the conversation has used and cost so far"],
+];
+
 /** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then
  * the MCP servers' prompts, then the plugins that loaded. */
 export function slashCommandHelp(sources: {
@@ -23,9 +29,10 @@ export function slashCommandHelp(sources: {
     ...sources.skills.filter((skill) => skill.userInvocable).map((skill): [string, string] => [usage(skill.name, skill.argumentHint), `${skill.description} (${skill.plugin ? `plugin ${skill.plugin}` : skill.scope} skill)`]),
   ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const names = new Set([...sources.commands.map((command) => command.name), ...sources.skills.filter((skill) => skill.userInvocable).map((skill) => skill.name)]);
-  // A built-in prompt a user's own command replaces is listed as theirs.
+  // A built-in a user's own command replaces is listed as theirs.
+  const reports = REPORT_HELP.filter(([name]) => !names.has(name)).map(([, usage, description]): [string, string] => [usage, description]);
   const prompts = BUILTIN_PROMPTS.filter((builtin) => !names.has(builtin.name)).map((builtin): [string, string] => [builtin.usage, builtin.description]);
-  const lines = ["Built-in commands:", ...[...BUILTIN_HELP, ...prompts].map(line)];
+  const lines = ["Built-in commands:", ...[...BUILTIN_HELP, ...reports, ...prompts].map(line)];
   if (custom.length > 0) lines.push("", "Custom commands and skills:", ...custom.map(line));
   const mcp = (sources.mcpPrompts ?? []).map((command): [string, string] => [promptUsage(command), `${command.description ?? "a prompt"} (MCP server ${command.server})`]);
   if (mcp.length > 0) lines.push("", "Prompts of MCP servers:", ...mcp.map(line));

@@ -60,8 +60,13 @@ export function assembleRequestContext(input: RequestContextInput): RequestConte
   const reminder = memoryReminder(input.memory);
   const messages = markLastMessage(withReminder(withoutCacheControl(input.history), reminder));
 
-  const prefixTokens = estimateTokens(texts.join("\n\n")) + Math.ceil(jsonLength(input.tools) / 4) + estimateTokens(reminder);
+  const prefixTokens = estimateTokens(texts.join("\n\n")) + toolTokens(input.tools) + estimateTokens(reminder);
   return { system, tools, messages, prefixTokens };
+}
+
+/** Estimated tokens of tool schemas as a request carries them: their JSON at four characters a token. */
+export function toolTokens(tools: readonly ToolSchema[]): number {
+  return Math.ceil(jsonLength(tools) / 4);
 }
 
 /** JSON length of each tool schema seen: the same schemas go into every request of a run. */
@@ -81,7 +86,8 @@ function jsonLength(tools: readonly ToolSchema[]): number {
   return total;
 }
 
-function deferredSection(index: string | undefined): string {
+/** The system prompt's part that names the deferred tools; "" when there are none. */
+export function deferredSection(index: string | undefined): string {
   if (!index?.trim()) return "";
   return `The following deferred tools are available. Only their names are known until you load them: call ToolSearch (with "select:<name>" or keywords) to get a tool's schema, then call the tool.\n<available-deferred-tools>\n${index.trim()}\n</available-deferred-tools>`;
 }

@@ -37,6 +37,7 @@ export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: 
 export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
   const { signal } = ctx.options;
   await ctx.hooks.run("PreCompact", { trigger, custom_instructions: instructions }, signal);
+  const started = Date.now();
   const result = await compact({
     transcript: transcriptOf(state),
     provider: ctx.provider,
@@ -47,6 +48,7 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
     signal,
     onWarning: (message) => ctx.notice("warning", message),
   });
+  state.spend.apiMs += Date.now() - started;
   if (result.usage) recordTurn(state, ctx.model, result.usage);
   if ("error" in result) return { ok: false, error: result.error };
   replaceTranscript(state, result.transcript);

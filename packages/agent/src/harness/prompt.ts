@@ -1,6 +1,8 @@
 // What the user's prompt asks for. A leading "/name" is a slash command:
 // - /help answers with the list of commands, without a model call;
 // - /compact [instructions] summarizes the conversation now (the summary is the reply);
+// - /context and /cost answer, without a model call, with how the context window is used and what
+//   the conversation has cost so far (usage-reports.ts); a user's own command of the name wins;
 // - /clear starts a new conversation: the run returns an empty transcript, so the earlier messages
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
@@ -36,7 +38,9 @@ export type PromptPlan =
   | { kind: "mcp-prompt"; command: McpPromptCommand; args: Record<string, string> }
   | { kind: "help"; text: string }
   | { kind: "compact"; instructions: string }
-  | { kind: "clear" };
+  | { kind: "clear" }
+  /** /context and /cost: reports on the conversation, answered without the model. */
+  | { kind: "report"; name: "context" | "cost" };
 
 export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts" | "sessionId">): PromptPlan {
   if (!prompt.trimStart().startsWith("/")) return { kind: "send", text: prompt };
@@ -51,6 +55,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
     case "builtin":
       if (expansion.name === "help") return { kind: "help", text: slashCommandHelp(setup) };
       if (expansion.name === "compact") return { kind: "compact", instructions: expansion.prompt };
+      if (expansion.name === "context" || expansion.name === "cost") return { kind: "report", name: expansion.name };
       return { kind: "clear" };
     default: {
       const plan: PromptPlan = { kind: "send", text: expansion.prompt };

@@ -1,12 +1,12 @@
 // What a run works with once it is set up, for RunAgentOptions.onReady.
 import { BUILTIN_PROMPTS } from "../commands/builtin-prompts.ts";
-import { BUILTIN_COMMANDS } from "../commands/expand.ts";
+import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "../commands/expand.ts";
 import type { RunReadyInfo } from "../types.ts";
 import type { RunContext } from "./run-context.ts";
 
 export function readyInfo(ctx: RunContext): RunReadyInfo {
   const { setup } = ctx;
-  const slash = new Set<string>([...BUILTIN_COMMANDS, ...BUILTIN_PROMPTS.map((p) => p.name), ...setup.commands.map((c) => c.name), ...setup.skills.filter((s) => s.userInvocable && !s.command).map((s) => s.name), ...setup.mcpPrompts.map((p) => p.name)]);
+  const slash = new Set<string>([...BUILTIN_COMMANDS, ...REPORT_COMMANDS, ...BUILTIN_PROMPTS.map((p) => p.name), ...setup.commands.map((c) => c.name), ...setup.skills.filter((s) => s.userInvocable && !s.command).map((s) => s.name), ...setup.mcpPrompts.map((p) => p.name)]);
   return {
     model: ctx.model,
     permissionMode: ctx.permissions.mode,

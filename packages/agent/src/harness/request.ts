@@ -9,7 +9,7 @@ import type { RunContext } from "./run-context.ts";
 /** Tools are long-lived objects; their schemas are built once. */
 const schemas = new WeakMap<Tool, ToolSchema>();
 
-function schemaOf(tool: Tool): ToolSchema {
+export function schemaOf(tool: Tool): ToolSchema {
   let schema = schemas.get(tool);
   if (!schema) {
     schema = { name: tool.name, description: tool.description, input_schema: tool.inputSchema };

@@ -1,11 +1,13 @@
-// What outlives one run of a conversation: the tools' state (files read, background shells, todos)
-// and the MCP servers. A long-lived host creates it once per conversation and passes it to every
+// What outlives one run of a conversation: the tools' state (files read, background shells, todos),
+// the MCP servers, and what the runs have spent. A long-lived host creates it once per conversation and passes it to every
 // run, so that servers and shells are not restarted for each prompt.
 import { randomUUID } from "node:crypto";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
+import type { Usage } from "@harness/protocol";
+import { emptyUsage } from "../usage.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
 export type AgentResources = {
@@ -51,7 +53,13 @@ export type ResourceInternals = {
   hookReports: { context: { event: HookEventName; text: string }[]; messages: string[] };
   /** The `once` hooks that have run in this conversation, by identity. */
   onceHooks: Set<string>;
+  /** What the conversation's runs have spent, added as each run ends (see /cost). */
+  spent: ConversationSpend;
 };
+
+/** The usage and cost of a conversation's runs (their sub-agents' included), their model calls and
+ * the time spent waiting for them, and when the conversation started in this process. */
+export type ConversationSpend = { usage: Usage; calls: number; apiMs: number; startedAt: number };
 
 const internals = new WeakMap<AgentResources, ResourceInternals>();
 
@@ -67,6 +75,7 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
     lifetime: new AbortController(),
     hookReports: { context: [], messages: [] },
     onceHooks: new Set(),
+    spent: { usage: emptyUsage(), calls: 0, apiMs: 0, startedAt: Date.now() },
   };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {

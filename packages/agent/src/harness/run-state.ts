@@ -5,11 +5,17 @@ import type { AgentEvent, Usage } from "@harness/protocol";
 import { contextMessages, rejoinTranscript } from "../compaction/context-messages.ts";
 import type { TranscriptEntry } from "../compaction/types.ts";
 import { addUsage, emptyUsage, pricedUsage } from "../usage.ts";
+import { resourceInternals, type AgentResources } from "./resources.ts";
 
-/** What a run and its sub-agents have cost so far, in US dollars, counted as each model call ends
- * (a sub-agent's calls too, while it is still running): what a budget is held to. Shared by the
- * main run's state and its sub-agents'. */
-export type RunSpend = { usd: number };
+/** What a run and its sub-agents have spent so far, counted as each model call ends (a sub-agent's
+ * calls too, while it is still running): the cost in US dollars that a budget is held to, the
+ * model calls, and the time spent waiting for them. Shared by the main run's state and its
+ * sub-agents'. */
+export type RunSpend = { usd: number; calls: number; apiMs: number };
+
+export function emptySpend(): RunSpend {
+  return { usd: 0, calls: 0, apiMs: 0 };
+}
 
 export type RunState = {
   /** The stored transcript the run started from, or the one the last compaction made (with the
@@ -45,7 +51,7 @@ export type RunState = {
 };
 
 /** A sub-agent's state shares its main run's `spend`; any other starts its own. */
-export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void, spend: RunSpend = { usd: 0 }): RunState {
+export function createRunState(history: readonly TranscriptEntry[], emit: (event: AgentEvent) => void, spend: RunSpend = emptySpend()): RunState {
   return {
     base: history,
     messages: contextMessages(history),
@@ -73,10 +79,11 @@ export function recordSideCall(state: RunState, model: string, usage: Usage): vo
   recordBilled(state, pricedUsage(model, usage));
 }
 
-/** Counts usage already priced (a call given up on mid-stream) in the total and the spend. */
+/** Counts a call's usage, already priced (a call given up on mid-stream), in the total and the spend. */
 export function recordBilled(state: RunState, usage: Usage): void {
   addUsage(state.usage, usage);
   state.spend.usd += usage.costUsd ?? 0;
+  state.spend.calls += 1;
 }
 
 /** Counts one model call the run made itself: priced, added to the total and listed in `turns`. */
@@ -94,4 +101,12 @@ export function replaceTranscript(state: RunState, transcript: readonly Transcri
   state.lastRequestTokens = undefined;
   state.lastRequestMessages = undefined;
   state.promptAt = undefined;
+}
+
+/** Adds what a main run spent, its sub-agents included, to its conversation's (see /cost). */
+export function countInConversation(resources: AgentResources, state: RunState): void {
+  const spent = resourceInternals(resources).spent;
+  addUsage(spent.usage, state.usage);
+  spent.calls += state.spend.calls;
+  spent.apiMs += state.spend.apiMs;
 }

@@ -2,7 +2,7 @@
 // ones Claude Code reads (and writes) for each scope.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness, tempDir } from "./test-support.ts";
 
@@ -135,4 +135,41 @@ test("harness mcp add refuses a server the settings' MCP policy keeps from runni
   assert.equal(existsSync(p.claudeJson), false);
   const allowed = await p.run(["add", "fine", "--", "node", "x.js"]);
   assert.equal(allowed.code, 0, allowed.stderr);
+});
+
+test("harness mcp add run ten times at once keeps every server and the rest of ~/.claude.json", async (t) => {
+  const p = place(t);
+  const projects = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`/work/p${i}`, { allowedTools: ["Read"], history: [{ display: `prompt ${i} ü 🎉` }] }]));
+  writeFileSync(p.claudeJson, JSON.stringify({ numStartups: 9, projects }, null, 2));
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => p.run(["add", "-s", "user", `s${i}`, "--", "node", `s${i}.js`])));
+
+  for (const { code, stderr } of results) assert.equal(code, 0, stderr);
+  const written = p.readJson(p.claudeJson);
+  assert.deepEqual(Object.keys(written.mcpServers).sort(), Array.from({ length: 10 }, (_, i) => `s${i}`).sort());
+  assert.deepEqual(written.projects, projects);
+  assert.equal(written.numStartups, 9);
+  assert.equal(existsSync(`${p.claudeJson}.lock`), false);
+});
+
+test("harness mcp add waits for Claude Code's lock on ~/.claude.json, and takes over one left by a process long gone", async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, "{}");
+  const lock = `${p.claudeJson}.lock`;
+  mkdirSync(lock);
+  const waiting = p.run(["add", "-s", "user", "a", "--", "x"]);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  assert.deepEqual(p.readJson(p.claudeJson), {}, "nothing is written while another process holds the lock");
+  writeFileSync(p.claudeJson, JSON.stringify({ byClaude: true }));
+  rmdirSync(lock);
+  const first = await waiting;
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(p.readJson(p.claudeJson), { byClaude: true, mcpServers: { a: { type: "stdio", command: "x", args: [], env: {} } } });
+
+  mkdirSync(lock);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(lock, old, old);
+  const stale = await p.run(["add", "-s", "user", "b", "--", "x"]);
+  assert.equal(stale.code, 0, stale.stderr);
+  assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["a", "b"]);
+  assert.equal(existsSync(lock), false);
 });

@@ -7,7 +7,7 @@ import { parseJsonText } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { MCP_SCOPES, type McpCommand, type McpScope } from "./mcp-args.ts";
-import { describeScope, isObject, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, withServers, writeConfig, type McpPlace } from "./mcp-files.ts";
+import { describeScope, isObject, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, updateConfig, withServers, type McpPlace } from "./mcp-files.ts";
 
 /** Claude Code's rule for the names `claude mcp add` takes. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -26,7 +26,7 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
       case "get":
         return get(command.name, place, io);
       case "remove":
-        return remove(command.name, command.scope, place, io);
+        return await remove(command.name, command.scope, place, io);
       case "list": {
         const { listServers } = await import("./mcp-list.ts");
         return listServers(place, io);
@@ -51,10 +51,11 @@ async function add(name: string, entry: unknown, scope: McpScope, place: McpPlac
   if (!parsed.ok) throw new McpFileError(`invalid MCP server "${name}": ${parsed.diagnostic.message}${parsed.diagnostic.key && parsed.diagnostic.key !== name ? ` (at ${parsed.diagnostic.key})` : ""}`);
   const blocked = mcpPolicyBlocks(parsed.server, settings.policy);
   if (blocked) throw new McpFileError(`MCP server "${name}" cannot be added: the settings' MCP policy keeps it from running (${blocked})`);
-  const config = readConfig(file);
-  const servers = serversIn(config, scope, place) ?? {};
-  if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
-  writeConfig(config, withServers(config, scope, place, { ...servers, [name]: entry }));
+  await updateConfig(file, (config) => {
+    const servers = serversIn(config, scope, place) ?? {};
+    if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
+    return withServers(config, scope, place, { ...servers, [name]: entry });
+  });
   const server = parsed.server;
   const what = server.type === "stdio" ? [server.command, ...server.args].map(shown).join(" ") : server.url;
   io.stdout.write(`Added ${server.type} MCP server "${name}" (${what}) to ${describeScope(scope, place)}.\n`);
@@ -106,18 +107,20 @@ function get(name: string, place: McpPlace, io: CliIO): number {
   return 0;
 }
 
-function remove(name: string, scope: McpScope | undefined, place: McpPlace, io: CliIO): number {
+async function remove(name: string, scope: McpScope | undefined, place: McpPlace, io: CliIO): Promise<number> {
   if (!scope) {
     const found = serversByScope(place, io).filter((s) => Object.hasOwn(s.servers, name));
     if (found.length === 0) throw new McpFileError(`no MCP server named "${name}" in local, project or user config`);
     if (found.length > 1) throw new McpFileError(`MCP server "${name}" is in more than one scope (${found.map((s) => s.scope).join(", ")}): say which with --scope`);
     scope = found[0].scope;
   }
-  const config = readConfig(scopeFile(scope, place));
-  const servers = serversIn(config, scope, place);
-  if (!servers || !Object.hasOwn(servers, name)) throw new McpFileError(`no MCP server named "${name}" in ${describeScope(scope, place)}`);
-  const { [name]: _removed, ...rest } = servers;
-  writeConfig(config, withServers(config, scope, place, rest));
+  const from = scope;
+  await updateConfig(scopeFile(from, place), (config) => {
+    const servers = serversIn(config, from, place);
+    if (!servers || !Object.hasOwn(servers, name)) throw new McpFileError(`no MCP server named "${name}" in ${describeScope(from, place)}`);
+    const { [name]: _removed, ...rest } = servers;
+    return withServers(config, from, place, rest);
+  });
   io.stdout.write(`Removed MCP server "${name}" from ${describeScope(scope, place)}.\n`);
   return 0;
 }

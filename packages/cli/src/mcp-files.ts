@@ -1,7 +1,7 @@
 // The files `harness mcp` reads and writes: where each scope's servers are kept, read fresh (the
 // loader's cache is for runs), and written back whole, atomically, with every other key kept.
 import { randomBytes } from "node:crypto";
-import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseJsonText } from "@harness/agent/json-text";
@@ -72,6 +72,50 @@ export function withServers(config: ConfigFile, scope: McpScope, place: McpPlace
   const projects = (config.value.projects ?? {}) as Record<string, unknown>;
   const entry = projectEntry(config, place) ?? {};
   return { ...config.value, projects: { ...projects, [place.projectRoot]: { ...entry, mcpServers: servers } } };
+}
+
+/** How long a lock may go untouched before it is taken to be left by a process that is gone:
+ * proper-lockfile's default, as Claude Code takes its lock, which refreshes it while held. */
+const LOCK_STALE_MS = 10_000;
+/** How long to wait for a lock that another process holds. */
+const LOCK_WAIT_MS = 15_000;
+
+/** Reads `file`, makes its new value with `change` (which may throw to leave the file as it is) and
+ * writes it back, holding the lock Claude Code takes to save ~/.claude.json (the directory
+ * `<file>.lock`): a change made meanwhile by Claude Code or another command is not lost. */
+export async function updateConfig(file: string, change: (config: ConfigFile) => Record<string, unknown>): Promise<void> {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new McpFileError(`cannot lock ${file} (${lock}): ${(error as Error).message}`);
+    }
+    let touched: number | undefined;
+    try {
+      touched = statSync(lock).mtimeMs;
+    } catch {
+      continue; // Released between the two calls.
+    }
+    if (Date.now() - touched > LOCK_STALE_MS) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new McpFileError(`${file} is locked by another process (${lock}); if none is running, remove ${lock}`);
+    await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+  }
+  try {
+    const config = readConfig(file);
+    writeConfig(config, change(config));
+  } finally {
+    try {
+      rmdirSync(lock);
+    } catch {
+      // Taken over as stale: not ours to remove any more.
+    }
+  }
 }
 
 /** Writes `value` to `file` through a temporary file beside it, renamed over it: a reader sees the

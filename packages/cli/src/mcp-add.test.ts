@@ -2,7 +2,7 @@
 // ones Claude Code reads (and writes) for each scope.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness, tempDir } from "./test-support.ts";
 
@@ -172,4 +172,16 @@ test("harness mcp add waits for Claude Code's lock on ~/.claude.json, and takes 
   assert.equal(stale.code, 0, stale.stderr);
   assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["a", "b"]);
   assert.equal(existsSync(lock), false);
+});
+
+test("harness mcp add keeps the owner of the ~/.claude.json it rewrites", { skip: process.getuid?.() !== 0 && "needs root, to give the file another owner" }, async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, JSON.stringify({ numStartups: 1 }), { mode: 0o600 });
+  chownSync(p.claudeJson, 4321, 4322);
+  const { code, stderr } = await p.run(["add", "-s", "user", "db", "--", "node", "x.js"]);
+
+  assert.equal(code, 0, stderr);
+  const after = statSync(p.claudeJson);
+  assert.deepEqual([after.uid, after.gid, after.mode & 0o777], [4321, 4322, 0o600]);
+  assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["db"]);
 });

@@ -1,7 +1,7 @@
 // The files `harness mcp` reads and writes: where each scope's servers are kept, read fresh (the
 // loader's cache is for runs), and written back whole, atomically, with every other key kept.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseJsonText } from "@harness/agent/json-text";
@@ -124,10 +124,20 @@ export async function updateConfig(file: string, change: (config: ConfigFile) =>
  * may hold tokens, is its owner's only. Indented by two spaces, as Claude Code writes both files. */
 export function writeConfig(config: ConfigFile, value: Record<string, unknown>): void {
   const target = config.exists ? realpathSync(config.file) : config.file;
-  const mode = config.exists ? statSync(target).mode & 0o7777 : basename(target) === ".claude.json" ? 0o600 : undefined;
+  const old = config.exists ? statSync(target) : undefined;
+  const mode = old ? old.mode & 0o7777 : basename(target) === ".claude.json" ? 0o600 : undefined;
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     writeFileSync(temp, JSON.stringify(value, null, 2), { flag: "wx", mode: mode ?? 0o644, flush: true });
+    // The new file is the old one's owner's, as a file written in place stays: root editing a
+    // user's file must not leave it unreadable to that user. Who cannot give it away is refused.
+    if (old && (old.uid !== process.getuid?.() || old.gid !== process.getgid?.())) {
+      try {
+        chownSync(temp, old.uid, old.gid);
+      } catch (error) {
+        throw new Error(`it belongs to another user or group, which the new file could not be given (${(error as Error).message}); it was left as it is`);
+      }
+    }
     if (mode !== undefined) chmodSync(temp, mode);
     renameSync(temp, target);
   } catch (error) {

@@ -185,3 +185,16 @@ test("harness mcp add keeps the owner of the ~/.claude.json it rewrites", { skip
   assert.deepEqual([after.uid, after.gid, after.mode & 0o777], [4321, 4322, 0o600]);
   assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["db"]);
 });
+
+test("harness mcp add keeps every number of ~/.claude.json as written, even those beyond a double's precision", async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, '{"id": 12345678901234567890123, "neg": -9007199254740993, "huge": 1e400, "cost": 0.12345678901234567890, "plain": 3, "nested": {"list": [18446744073709551615, 2.50]}}');
+  const { code, stderr } = await p.run(["add", "-s", "user", "db", "--", "node", "x.js"]);
+
+  assert.equal(code, 0, stderr);
+  const text = readFileSync(p.claudeJson, "utf8");
+  for (const number of ['"id": 12345678901234567890123', '"neg": -9007199254740993', '"huge": 1e400', '"cost": 0.12345678901234567890', '"plain": 3', "18446744073709551615"]) {
+    assert.ok(text.includes(number), `${number} in ${text}`);
+  }
+  assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["db"]);
+});

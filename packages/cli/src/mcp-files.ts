@@ -34,7 +34,7 @@ export type ConfigFile = { file: string; value: Record<string, unknown>; exists:
 
 /** The JSON object in `file`, `{}` when there is none. Anything else is refused, saying the file is
  * left as it is: a file that cannot be understood is never written over. */
-export function readConfig(file: string): ConfigFile {
+export function readConfig(file: string, options: { exactNumbers?: boolean } = {}): ConfigFile {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -45,7 +45,20 @@ export function readConfig(file: string): ConfigFile {
   const read = parseJsonText(text);
   if (read.kind === "error") throw new McpFileError(`${file} is not valid JSON (${read.message.replace(/^invalid JSON: /, "")}); it was left as it is`);
   if (read.kind !== "ok" || !isObject(read.value)) throw new McpFileError(`${file} does not hold a JSON object; it was left as it is`);
-  return { file, value: read.value, exists: true };
+  return { file, value: options.exactNumbers ? withExactNumbers(text, read.value) : read.value, exists: true };
+}
+
+type RawJson = (text: string) => unknown;
+const rawJSON = (JSON as unknown as { rawJSON?: RawJson }).rawJSON;
+
+/** `value` parsed again from `text`, each number that a double cannot hold as written (an id beyond
+ * 2^53, 1e400) kept as its own text, so that writing the file back does not change it. */
+function withExactNumbers(text: string, value: unknown): Record<string, unknown> {
+  if (!rawJSON) return value as Record<string, unknown>;
+  const keep = rawJSON;
+  return JSON.parse(text.replace(/^\uFEFF/, ""), (_key: string, parsed: unknown, context?: { source?: string }) =>
+    typeof parsed === "number" && context?.source !== undefined && String(parsed) !== context.source ? keep(context.source) : parsed,
+  ) as Record<string, unknown>;
 }
 
 /** The `mcpServers` object of `scope` in `config` (undefined when there is none yet). */
@@ -107,7 +120,7 @@ export async function updateConfig(file: string, change: (config: ConfigFile) =>
     await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
   }
   try {
-    const config = readConfig(file);
+    const config = readConfig(file, { exactNumbers: true });
     writeConfig(config, change(config));
   } finally {
     try {

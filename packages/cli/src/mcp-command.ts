@@ -24,7 +24,7 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
         return await add(command.name, read.value, command.scope, place, io);
       }
       case "get":
-        return get(command.name, place, io);
+        return await get(command.name, place, io);
       case "remove":
         return await remove(command.name, command.scope, place, io);
       case "list": {
@@ -82,9 +82,13 @@ export function serversByScope(place: McpPlace, io: CliIO): { scope: McpScope; f
   });
 }
 
-function get(name: string, place: McpPlace, io: CliIO): number {
+async function get(name: string, place: McpPlace, io: CliIO): Promise<number> {
   const found = serversByScope(place, io).filter((s) => Object.hasOwn(s.servers, name));
   if (found.length === 0) throw new McpFileError(`no MCP server named "${name}" in local, project or user config`);
+  const { runServers, notStarted } = await import("./mcp-list.ts");
+  const { config } = await runServers(place, io, () => {});
+  const used = config.servers.find((server) => server.name === name)?.scope;
+  const disabled = config.disabled.find((server) => server.name === name);
   const [{ scope, file, servers }] = found;
   const raw = servers[name];
   const lines = [`${name}:`, `  Scope: ${describeScope(scope, place)}`];
@@ -101,7 +105,8 @@ function get(name: string, place: McpPlace, io: CliIO): number {
   }
   const parsed = parseServerEntry(name, raw, { scope, file, keyPrefix: name }, io.env);
   if (!parsed.ok) lines.push(`  Problem: ${parsed.diagnostic.message} (it is not started)`);
-  if (found.length > 1) lines.push(`  Also in: ${found.slice(1).map((s) => s.scope).join(", ")} (this one is used)`);
+  else if (scope === "project" && disabled) lines.push(`  Not started: ${notStarted(disabled.reason, place)}`);
+  if (found.length > 1) lines.push(`  Also in: ${found.slice(1).map((s) => s.scope).join(", ")} (${used ? `the ${used} one is used` : "none is used"})`);
   lines.push("", `To remove it: harness mcp remove ${name} --scope ${scope}`);
   io.stdout.write(`${lines.join("\n")}\n`);
   return 0;

@@ -101,3 +101,19 @@ test("harness --help and harness mcp --help list the mcp commands", async () => 
     for (const sub of ["add", "add-json", "list", "get", "remove"]) assert.match(stdout, new RegExp(`harness mcp ${sub} `), `${args.join(" ")}: ${sub}`);
   }
 });
+
+test("harness mcp get says which entry a run uses when the name is in several scopes, and that an unapproved .mcp.json one is not started", async (t) => {
+  const p = place(t, () => ({ mcpServers: { both: { command: "user-server" } } }), { mcpServers: { both: { command: "project-server" } } });
+  const unapproved = await p.run(["get", "both"]);
+  assert.equal(unapproved.code, 0, unapproved.stderr);
+  assert.match(unapproved.stdout, /Scope: project/);
+  assert.match(unapproved.stdout, /not approved/);
+  assert.match(unapproved.stdout, /Also in: user \(the user one is used\)/);
+
+  mkdirSync(join(p.home, ".claude"));
+  writeFileSync(join(p.home, ".claude", "settings.json"), JSON.stringify({ enabledMcpjsonServers: ["both"] }));
+  const approved = await p.run(["get", "both"]);
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.doesNotMatch(approved.stdout, /not approved/);
+  assert.match(approved.stdout, /Also in: user \(the project one is used\)/);
+});

@@ -1,20 +1,19 @@
 // `harness mcp list`: the MCP servers a run in this directory would have, each with its scope and
 // whether it connects, checked through the agent's own MCP client with a short time limit.
 import { join } from "node:path";
-import { loadMcpConfig, startMcp, type McpServerConfig } from "@harness/agent";
+import { loadMcpConfig, startMcp, type McpConfig, type McpServerConfig } from "@harness/agent";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { serversByScope, shown } from "./mcp-command.ts";
 import { isObject, type McpPlace } from "./mcp-files.ts";
-import { readMcpSettings } from "./mcp-settings.ts";
+import { readMcpSettings, type McpSettingsRead } from "./mcp-settings.ts";
 
 /** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
 const CHECK_TIMEOUT_MS = 5_000;
 
-export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
-  const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
-  const cwd = io.cwd;
-  const settings = await readMcpSettings(place, cwd, warn);
+/** The servers a run in this directory would have, and the .mcp.json ones it would not start. */
+export async function runServers(place: McpPlace, io: CliIO, warn: (message: string) => void): Promise<{ settings: McpSettingsRead; config: McpConfig }> {
+  const settings = await readMcpSettings(place, io.cwd, warn);
   const config = await loadMcpConfig({
     projectRoot: place.projectRoot,
     home: place.home,
@@ -25,6 +24,13 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
     env: io.env,
   });
   for (const d of config.diagnostics) warn(`${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`);
+  return { settings, config };
+}
+
+export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
+  const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
+  const cwd = io.cwd;
+  const { settings, config } = await runServers(place, io, warn);
 
   const blocked = new Map(config.servers.flatMap((server) => {
     const why = mcpPolicyBlocks(server, settings.policy);
@@ -49,10 +55,15 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   for (const { name, reason } of config.disabled) {
     const entry = raw.get(name);
     const what = isObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
-    out.push(`${name} (project): ${what} - not started: ${reason.startsWith("not approved") ? `not approved (name it in "enabledMcpjsonServers" of ${join(place.home, ".claude", "settings.json")})` : reason}`);
+    out.push(`${name} (project): ${what} - not started: ${notStarted(reason, place)}`);
   }
   io.stdout.write(out.length ? `${out.join("\n")}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");
   return 0;
+}
+
+/** Why a .mcp.json server is not started, said shortly. */
+export function notStarted(reason: string, place: McpPlace): string {
+  return reason.startsWith("not approved") ? `not approved (name it in "enabledMcpjsonServers" of ${join(place.home, ".claude", "settings.json")})` : reason;
 }
 
 function target(server: McpServerConfig): string {

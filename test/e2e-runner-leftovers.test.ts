@@ -107,7 +107,12 @@ test("a runner killed while the server was down leaves no command running once a
   await client.close();
   process.kill(runnerPid(dataDir), "SIGKILL");
   await new Promise((r) => setTimeout(r, 500));
-  assert.ok(pidsRunning(marker).length > 0, "nobody was left to end the command");
+  // Any harness server that starts on this machine ends the marked commands of runners that are
+  // gone: one of another test file, running meanwhile, may have come first.
+  if (pidsRunning(marker).length === 0) {
+    t.diagnostic("another harness server on this machine ended the orphaned command first");
+    return;
+  }
 
   const again = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });
   servers.push(again);

@@ -1,5 +1,7 @@
 // `harness run --input-format stream-json`'s control protocol on the wire, as Claude Code speaks it:
 // control_request lines on standard input answered by control_response lines on stdout.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "@harness/test-utils";
@@ -54,4 +56,28 @@ test("control requests: interrupt with no turn under way succeeds; set_permissio
   assert.equal(fake.requests[0]!.body.model, "claude-opus-4-6", "the turn after set_model uses its model");
   const init = linesOf(stdout).find((l) => l.type === "system" && l.subtype === "init");
   assert.equal(init?.permissionMode, "acceptEdits");
+});
+
+test("can_use_tool: an allow whose updatedInput is not an object refuses the call instead of running the input asked about", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_1", name: "Bash", input: { command: "touch asked.txt" } }] }, { text: "Done." }] }));
+  const dir = tempDir(t);
+  const run = harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "stdio", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, {
+    stdin: { open: true },
+    onStdout: (text) => {
+      const ask = text.split("\n").find((l) => l.includes('"can_use_tool"'));
+      if (!ask || answered) return;
+      answered = true;
+      const { request_id } = JSON.parse(ask) as { request_id: string };
+      run.child.stdin!.end(line({ type: "control_response", response: { subtype: "success", request_id, response: { behavior: "allow", updatedInput: ["touch other.txt"] } } }));
+    },
+  });
+  let answered = false;
+  run.child.stdin!.write(user("make a file"));
+  const { code, stdout, stderr } = await run.result;
+  assert.equal(code, 0, stderr);
+  assert.ok(answered);
+  assert.ok(!existsSync(join(dir, "asked.txt")), "the call asked about did not run on an answer that changed it in a way that cannot be read");
+  const result = linesOf(stdout).find((l) => l.type === "result");
+  assert.deepEqual(result?.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_1", tool_input: { command: "touch asked.txt" } }]);
+  assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /updatedInput/);
 });

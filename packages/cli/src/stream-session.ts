@@ -160,7 +160,10 @@ async function askToUse(channel: ControlChannel, request: ApprovalRequest, signa
   }
   if (answer.behavior === "allow") {
     const updated = answer.updatedInput;
-    return { behavior: "allow", ...(typeof updated === "object" && updated !== null && !Array.isArray(updated) && { updatedInput: updated as Record<string, unknown> }) };
+    if (updated === undefined || updated === null) return { behavior: "allow" };
+    // An input changed into something that is not one cannot be run, nor the call asked about in its place.
+    if (typeof updated !== "object" || Array.isArray(updated)) return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's updatedInput is not an object` };
+    return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
   }
   if (answer.behavior === "deny") {
     // Claude Code's deny with interrupt: true also ends the turn.

@@ -81,3 +81,16 @@ test("can_use_tool: an allow whose updatedInput is not an object refuses the cal
   assert.deepEqual(result?.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_1", tool_input: { command: "touch asked.txt" } }]);
   assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /updatedInput/);
 });
+
+test("interrupt sent right after a user message stops that message's turn, though it had not begun yet", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Next." }] }));
+  const dir = tempDir(t);
+  const stdin = user("take your time") + control("i-1", { subtype: "interrupt" }) + user("then this");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const lines = linesOf(stdout);
+  assert.equal(lines.find((l) => l.type === "control_response")?.response.subtype, "success");
+  assert.deepEqual(lines.filter((l) => l.type === "result").map((l) => [l.subtype, l.is_error]), [["error_during_execution", false], ["success", false]]);
+  assert.equal(lines.filter((l) => l.type === "result")[1]?.result, "Next.");
+  assert.equal(fake.requests.length, 1, "the interrupted turn asked the model nothing");
+});

@@ -11,8 +11,9 @@ import { parseInputLine, type InputLine } from "./stream-input.ts";
 
 export type ControlRequest = { subtype: string; [field: string]: unknown };
 
-/** Answers a request: the success's `response`; a throw is the error response, with its message. */
-export type ControlHandler = (request: ControlRequest) => Promise<Record<string, unknown>> | Record<string, unknown>;
+/** Answers a request: the success's `response`; a throw is the error response, with its message.
+ * `messagesBefore`: how many user messages came before it on the input. */
+export type ControlHandler = (request: ControlRequest, messagesBefore: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 export type ControlChannel = {
   /** The user messages, in order, as they come. A line that is neither a message nor a control line
@@ -36,14 +37,17 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
   let ended = false;
   const pending = new Map<string, { resolve: (response: Record<string, unknown>) => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  /** The user messages read so far. */
+  let received = 0;
   const send = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const push = (line: InputLine) => {
     queue.push(line);
     wake?.();
   };
   const answer = (id: string, request: ControlRequest) => {
+    const messagesBefore = received;
     Promise.resolve()
-      .then(() => handle(request))
+      .then(() => handle(request, messagesBefore))
       .then(
         (response) => send({ type: "control_response", response: { subtype: "success", request_id: id, response } }),
         (error: unknown) => send({ type: "control_response", response: { subtype: "error", request_id: id, error: error instanceof Error ? error.message : String(error) } }),
@@ -76,6 +80,7 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
         }
         if (typeof type === "string" && IGNORED.has(type)) continue;
         const message = parseInputLine(text, number);
+        if (message.ok) received++;
         push(message);
         if (!message.ok) return;
       }

@@ -50,16 +50,21 @@ export function streamSession(launch: SessionLaunch) {
   /** dontAsk: calls that need approval are refused, not asked. */
   let dontAsk = false;
   let turn: { abort: AbortController; listeners: Set<(change: Record<string, unknown>) => void> } | undefined;
+  /** The turns started so far; an interrupt that came after a message whose turn has not begun yet
+   * (the input is read ahead) stops that turn as it begins. */
+  let started = 0;
+  let interruptNext = false;
   const tell = (change: Record<string, unknown>) => {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
 
-  const handle = (request: ControlRequest): Record<string, unknown> => {
+  const handle = (request: ControlRequest, messagesBefore = 0): Record<string, unknown> => {
     switch (request.subtype) {
       case "initialize":
         return initialize(request);
       case "interrupt":
-        turn?.abort.abort(new Error("interrupted"));
+        if (turn) turn.abort.abort(new Error("interrupted"));
+        else if (messagesBefore > started) interruptNext = true;
         return {};
       case "set_permission_mode": {
         const mode = PERMISSION_MODES.find((known) => known === request.mode);
@@ -121,6 +126,9 @@ export function streamSession(launch: SessionLaunch) {
     startTurn(runSignal: AbortSignal, channel: ControlChannel): TurnControls {
       const current = { abort: new AbortController(), listeners: new Set<(change: Record<string, unknown>) => void>() };
       turn = current;
+      started++;
+      if (interruptNext) current.abort.abort(new Error("interrupted"));
+      interruptNext = false;
       const signal = AbortSignal.any([runSignal, current.abort.signal]);
       return {
         signal,

@@ -3,7 +3,8 @@ import type { Effort } from "@harness/llm";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { takeRunFlags } from "./run-flags.ts";
 import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
-import { looksLikeRule, parseToolRules } from "./tool-rules.ts";
+import { type OptionSpec, scan } from "./scan-options.ts";
+import { parseToolRules } from "./tool-rules.ts";
 
 export type Topic = "run" | "serve" | "chat" | "mcp";
 
@@ -91,10 +92,6 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
  * loads modules only runs need. */
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
-/** `repeat`: the option may be given more than once; its values are kept in order. `many`: the
- * arguments after its value are more values, as Claude Code's variadic options take them, up to
- * the next option or one with a space in it (a prompt); `empty`: "" is a value. */
-export type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean } };
 
 const RUN_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
@@ -160,58 +157,6 @@ const CHAT_OPTIONS: OptionSpec = {
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
-
-type Scanned = { ok: true; options: Record<string, string | true | string[]>; positionals: string[] } | { ok: false; message: string };
-
-function scan(args: string[], spec: OptionSpec, command: string): Scanned {
-  const options: Record<string, string | true | string[]> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.length < 2 || !arg.startsWith("-")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const option = spec[flag];
-    if (!option) {
-      // `harness run "- fix the typo"`: a prompt, not an option, but only `--` can say so.
-      const hint = /\s/.test(arg) && eq === -1 ? `; a prompt that starts with "-" goes after --: harness ${command} -- "${arg}"` : "";
-      return { ok: false, message: `unknown option "${flag}" for "harness ${command}"${hint}` };
-    }
-    if (!option.value) {
-      if (eq !== -1) return { ok: false, message: `${flag} takes no value` };
-      options[option.key] = true;
-      continue;
-    }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length) {
-      // `--model --max-turns 3`: the value was forgotten, the next option is not it.
-      if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: `${flag} needs a value, not the option ${args[i + 1]}` };
-      value = args[++i];
-    }
-    if (value === undefined || (value.trim() === "" && !option.empty)) return { ok: false, message: `${flag} needs a value` };
-    const earlier = options[option.key];
-    options[option.key] = option.repeat ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
-    // A JSON value may hold spaces; a prompt seldom starts with "{".
-    while (option.many && eq === -1 && i + 1 < args.length && !args[i + 1].startsWith("-") && (!/\s/.test(args[i + 1]) || args[i + 1].trimStart().startsWith("{"))) {
-      (options[option.key] as string[]).push(args[++i]);
-    }
-    // Claude Code's --allowedTools Read Edit takes several arguments; here the second would become
-    // the start of the prompt, silently.
-    const next = args[i + 1];
-    if (option.repeat && eq === -1 && next !== undefined && !next.startsWith("-") && looksLikeRule(next)) {
-      return { ok: false, message: `${flag} takes its rules as one argument, separated by commas: ${flag} "${value},${next}"` };
-    }
-  }
-  return { ok: true, options, positionals };
-}
 
 function parseInteger(flag: string, text: string, min: number, max: number): number | string {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;

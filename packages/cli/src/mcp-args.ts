@@ -1,5 +1,6 @@
 // Command-line parsing for `harness mcp …`, Claude Code's `claude mcp` subcommands. Pure: the
 // arguments after "mcp" in, a command or a one-line usage error out.
+import { type OptionSpec, scan } from "./scan-options.ts";
 
 /** Where a server is kept, as Claude Code names its scopes: local, this project's entry of
  * ~/.claude.json; project, the project's .mcp.json; user, ~/.claude.json's own. */
@@ -43,37 +44,20 @@ const TAKES: Record<McpCommand["action"], ReadonlySet<Flag["key"]>> = {
 
 type Scanned = { values: Partial<Record<Flag["key"], string[]>>; positionals: string[] };
 
-/** Options anywhere before `--`; everything after it is positional (a server's own command line). */
-function scan(action: McpCommand["action"], args: readonly string[]): Scanned | string {
+/** Options anywhere before `--`, by the run's own scanner; everything after it is positional (a
+ * server's own command line). Every option may repeat: `-e` and `-H` do, and `--scope` given twice
+ * is named by the caller. */
+function scanMcp(action: McpCommand["action"], args: readonly string[]): Scanned | string {
+  const spec: OptionSpec = {};
+  for (const [flag, { key, value }] of Object.entries(FLAGS)) if (TAKES[action].has(key)) spec[flag] = { key, value, ...(value && { repeat: true }) };
+  const scanned = scan(args, spec, `mcp ${action}`, {
+    unknownHint: (_flag, arg, [name, ...command]) => (action === "add" && name !== undefined ? `; a server's own options go after --: harness mcp add ${name} -- ${[...command, arg].join(" ")} …` : ""),
+    rulesAsOneArgument: false,
+  });
+  if (!scanned.ok) return scanned.message;
   const values: Scanned["values"] = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg.length < 2 || !arg.startsWith("-")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const spec = FLAGS[flag];
-    if (!spec || !TAKES[action].has(spec.key)) {
-      const [name, ...command] = positionals;
-      const hint = action === "add" && name !== undefined ? `; a server's own options go after --: harness mcp add ${name} -- ${[...command, arg].join(" ")} …` : "";
-      return `unknown option "${flag}" for "harness mcp ${action}"${hint}`;
-    }
-    let value = "";
-    if (spec.value) {
-      if (eq !== -1) value = arg.slice(eq + 1);
-      else if (i + 1 < args.length && !FLAGS[args[i + 1]]) value = args[++i];
-      if (!value.trim()) return `${flag} needs a value`;
-    } else if (eq !== -1) return `${flag} takes no value`;
-    (values[spec.key] ??= []).push(value);
-  }
-  return { values, positionals };
+  for (const [key, value] of Object.entries(scanned.options)) values[key as Flag["key"]] = value === true ? [""] : (value as string[]);
+  return { values, positionals: scanned.positionals };
 }
 
 function one<T extends string>(flag: string, given: string[] | undefined, allowed: readonly T[], fallback: T): T | string {
@@ -88,7 +72,7 @@ export function parseMcp(args: readonly string[]): McpParsed {
   if (sub === undefined || sub === "help" || sub === "-h" || sub === "--help") return { kind: "help", topic: "mcp" };
   if (!(sub in TAKES)) return usage(`unknown mcp command "${sub}"`);
   const action = sub as McpCommand["action"];
-  const scanned = scan(action, rest);
+  const scanned = scanMcp(action, rest);
   if (typeof scanned === "string") return usage(scanned);
   const { values, positionals } = scanned;
   if (values.help) return { kind: "help", topic: "mcp" };

@@ -3,7 +3,8 @@
 // a meaning here are taken; those about Claude Code's own machinery (its debug log, API betas,
 // session mirroring, settings sent in the initialize request…) are accepted and have no effect.
 import type { Effort } from "@harness/llm";
-import type { Command, OptionSpec } from "./args.ts";
+import type { Command } from "./args.ts";
+import type { OptionSpec } from "./scan-options.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 type Options = Record<string, string | true | string[]>;

@@ -108,6 +108,8 @@ test("harness mcp add: bad usage gets a one-line error and status 2", async (t) 
     [["add", "--scope", "global", "srv", "x"], /--scope must be one of local, project, user/],
     [["add", "--transport", "ws", "srv", "x"], /--transport must be one of stdio, http, sse/],
     [["add", "-e", "NOEQUALS", "srv", "x"], /KEY=value/],
+    [["add", "-e", "--scope", "user", "srv", "x"], /-e needs a value, not the option --scope/],
+    [["add", "srv", "x", "-s"], /-s needs a value/],
     [["add", "-t", "http", "-H", "no colon", "srv", "https://x"], /Name: value/],
     [["add", "-t", "http", "-e", "A=1", "srv", "https://x"], /-e/],
     [["add", "-t", "http", "srv", "https://x", "extra"], /unexpected argument "extra"/],

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
+import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, type HarnessClient } from "@harness/client";
 import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
@@ -38,6 +38,11 @@ function defaultUser(env: NodeJS.ProcessEnv): string {
     // No login name (a container without a passwd entry).
   }
   return "me";
+}
+
+/** Whether `sink` is a stream the terminal's line editor can draw on. */
+function isWritable(sink: Sink): sink is Sink & Writable {
+  return sink instanceof Writable && (sink as Sink).isTTY === true;
 }
 
 /** Resolves once what `command` started is over (a run it started has stopped running, the call
@@ -204,8 +209,12 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (status === "closed") finish(1);
   });
 
-  // Ctrl-C at a terminal reaches the process as SIGINT (the terminal stays in line mode).
-  const lines = createInterface({ input: io.stdin, terminal: false });
+  // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
+  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
+  const screen = [io.stderr, io.stdout].find(isWritable);
+  const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
+  const lines = terminal ? createInterface({ input: io.stdin, output: screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
+  if (terminal) lines.on("SIGINT", onInterrupt);
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
   // in the iterator instead of being missed.
   const input = lines[Symbol.asyncIterator]();

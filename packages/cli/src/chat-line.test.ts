@@ -20,6 +20,7 @@ test("a line is a prompt when idle and steers a run under way; other slash comma
   assert.deepEqual(parseChatLine("/quit", running), { kind: "quit" });
   assert.deepEqual(parseChatLine("/exit", idle), { kind: "quit" });
   assert.deepEqual(parseChatLine("/help", idle), { kind: "help" });
+  assert.deepEqual(parseChatLine("/commands", idle), { kind: "send", command: { type: "submit", prompt: "/help" } });
 });
 
 test("/approve and /deny pick the only waiting call, or the one named by number or id", () => {
@@ -37,6 +38,7 @@ test("/approve and /deny pick the only waiting call, or the one named by number 
 test("lines that cannot be acted on say why", () => {
   const cases: [string, HarnessState | undefined, string][] = [
     ["/approve", idle, "no call is waiting for approval"],
+    ["/commands", running, "a run is under way: /commands lists the agent's commands once it ends"],
     ["/approve", undefined, "no call is waiting for approval"],
     ["/approve", waiting("a", "b"), "2 calls are waiting for approval: say which, /approve 1, /approve 2"],
     ["/deny because", waiting("a", "b"), "2 calls are waiting for approval: say which, /deny 1, /deny 2"],

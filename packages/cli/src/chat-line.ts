@@ -23,10 +23,11 @@ export const CHAT_HELP = `Type a prompt and press Enter; while a run is under wa
   /mode default|acceptEdits|fullAuto
                           the permission mode from the next model call on
   /model ID               the model from the next model call on
+  /commands               the agent's own commands: its skills, slash commands, MCP prompts, plugins
   /rewind [N]             list the prompts; with N, put the conversation and the files back
                           to how they were before prompt N
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
-Other lines starting with "/" go to the agent (its skills and slash commands).
+Other lines starting with "/" go to the agent (its skills and slash commands; /commands lists them).
 `;
 
 /** Whether a run is under way in `state` (a line then steers it). */
@@ -90,6 +91,11 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       return { kind: "quit" };
     case "/help":
       return { kind: "help" };
+    case "/commands":
+      // The agent knows its commands (they come from the session's workspace and settings): its
+      // own /help answers without a model call.
+      if (runUnderWay(state)) return { kind: "error", message: "a run is under way: /commands lists the agent's commands once it ends" };
+      return { kind: "send", command: { type: "submit", prompt: "/help" } };
     case "/cancel":
       if (!runUnderWay(state)) return { kind: "error", message: "no run is under way" };
       return { kind: "send", command: { type: "cancel" } };

@@ -150,6 +150,18 @@ test("/rewind N puts the files and the conversation back to before prompt N", as
   assert.equal(later.stdout, "Wrote one.\n");
 });
 
+test("/commands lists the agent's commands, the session's own among them, without a model call", async () => {
+  const commands = join(dataDir, "workspaces/tester/commands/.claude/commands");
+  mkdirSync(commands, { recursive: true });
+  writeFileSync(join(commands, "ship.md"), "---\ndescription: Tag and push a release\n---\nShip it.\n");
+  const before = fake.requests.length;
+  const result = await chat(["--session", "commands"], "/commands\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /Built-in commands:\n {2}\/compact/);
+  assert.match(result.stdout, /\/ship — Tag and push a release \(project command\)/);
+  assert.equal(fake.requests.length, before);
+});
+
 test("a run's notices are shown: a settings file of the session's that cannot be read is named", async () => {
   fake.push({ text: "First" }, { text: "Second" });
   const first = await chat(["--session", "notices"], "hi\n");

@@ -64,8 +64,20 @@ export type Command =
       /** Where the project's `.claude` configuration is read (--project-config-root), as given. */
       projectConfigRoot?: string;
     }
-  | { kind: "serve"; port?: number; host?: string; dataDir?: string }
-  | { kind: "chat"; url?: string; userId?: string; sessionId?: string; prompt?: string }
+  | { kind: "serve"; port?: number; host?: string; dataDir?: string; projectDir?: string }
+  | {
+      kind: "chat";
+      url?: string;
+      userId?: string;
+      sessionId?: string;
+      prompt?: string;
+      /** --continue: the user's most recent session. */
+      continue?: true;
+      /** --local: a server of the chat's own, on the project in `cwd` (--cwd, default the current
+       * directory), for as long as the chat lasts. */
+      local?: true;
+      cwd?: string;
+    }
   /** `harness mcp …`: see mcp-args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
@@ -146,6 +158,7 @@ const SERVE_OPTIONS: OptionSpec = {
   "-p": { key: "port", value: true },
   "--host": { key: "host", value: true },
   "--data-dir": { key: "dataDir", value: true },
+  "--project": { key: "project", value: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -154,6 +167,10 @@ const CHAT_OPTIONS: OptionSpec = {
   "--url": { key: "url", value: true },
   "--user": { key: "user", value: true },
   "--session": { key: "session", value: true },
+  "--continue": { key: "continue", value: false },
+  "-c": { key: "continue", value: false },
+  "--local": { key: "local", value: false },
+  "--cwd": { key: "cwd", value: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -264,6 +281,7 @@ function parseServe(args: string[]): Command {
   }
   if (typeof options.host === "string") command.host = options.host;
   if (typeof options.dataDir === "string") command.dataDir = options.dataDir;
+  if (typeof options.project === "string") command.projectDir = options.project;
   return command;
 }
 
@@ -276,6 +294,18 @@ function parseChat(args: string[]): Command {
   if (typeof options.url === "string") command.url = options.url;
   if (typeof options.user === "string") command.userId = options.user;
   if (typeof options.session === "string") command.sessionId = options.session;
+  if (options.continue) {
+    if (command.sessionId !== undefined) return { kind: "usage-error", message: "--continue and --session each name the session: give one of them", topic: "chat" };
+    command.continue = true;
+  }
+  if (options.local) {
+    if (command.url !== undefined) return { kind: "usage-error", message: "--local starts a server of the chat's own: it takes no --url", topic: "chat" };
+    command.local = true;
+  }
+  if (typeof options.cwd === "string") {
+    if (!command.local) return { kind: "usage-error", message: "--cwd names the project of --local: give --local too", topic: "chat" };
+    command.cwd = options.cwd;
+  }
   const prompt = positionals.join(" ").trim();
   if (prompt) command.prompt = prompt;
   return command;

@@ -15,6 +15,7 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
+import { latestSession } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -25,6 +26,8 @@ export type ChatCommand = Extract<Command, { kind: "chat" }>;
 const DEFAULT_URL = "http://127.0.0.1:7700";
 /** How long the server has to answer the chat's first connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a local chat that is left waits for the run under way to end cancelled. */
+const LOCAL_CANCEL_MS = 10_000;
 /** Lines typed at a terminal this soon after one another were pasted together. */
 const PASTE_MS = 30;
 
@@ -100,16 +103,25 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) return fail(`${urlSource}: "${url}" is not an http(s) or ws(s) URL`, 2);
   const userId = command.userId ?? defaultUser(io.env);
   const userSource = command.userId !== undefined ? "--user" : io.env.HARNESS_USER ? "HARNESS_USER" : "the login name";
-  const sessionId = command.sessionId ?? `chat-${randomBytes(4).toString("hex")}`;
-  for (const [source, id] of [[userSource, userId], ["--session", sessionId]]) {
-    const checked = IdSchema.safeParse(id);
-    if (!checked.success) return fail(`${source}: "${id}" ${checked.error.issues[0].message}`, 2);
+  const checkedUser = IdSchema.safeParse(userId);
+  if (!checkedUser.success) return fail(`${userSource}: "${userId}" ${checkedUser.error.issues[0].message}`, 2);
+  const token = io.env.HARNESS_TOKEN?.trim() || undefined;
+  let latest: string | undefined;
+  if (command.continue) {
+    try {
+      latest = await latestSession(url, userId, token, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+    } catch (error) {
+      const message = (error as Error).message;
+      return fail(`--continue: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
+    }
   }
+  const sessionId = command.sessionId ?? latest ?? `chat-${randomBytes(4).toString("hex")}`;
+  const checkedSession = IdSchema.safeParse(sessionId);
+  if (!checkedSession.success) return fail(`--session: "${sessionId}" ${checkedSession.error.issues[0].message}`, 2);
 
   const interactive = Boolean(io.stdin.isTTY);
   const numbering = createApprovalNumbering();
   const view = createChatView(io.stdout, io.stderr, terminalOptions(io), numbering);
-  const token = io.env.HARNESS_TOKEN?.trim() || undefined;
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
@@ -145,7 +157,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   } finally {
     clearTimeout(timer);
   }
-  view.note(`session ${sessionId} of ${userId} at ${url}${command.sessionId ? "" : ` (to come back: harness chat --session ${sessionId})`}`);
+  const again = command.local ? "harness chat --local" : "harness chat";
+  const where = command.local ? `in ${command.cwd}` : `at ${url}`;
+  if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
+  view.note(`session ${sessionId} of ${userId} ${where}${command.sessionId || latest ? "" : ` (to come back: ${again} --session ${sessionId}, or ${again} --continue)`}`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
 
   let leaving = false;
@@ -266,7 +281,18 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   lines.close();
-  if (runUnderWay(client.state) && status !== 1) view.note(`the run goes on in session ${sessionId}`);
+  if (runUnderWay(client.state) && status !== 1) {
+    if (command.local) {
+      // The chat's own server ends with it: the run is cancelled, so that the conversation says so.
+      view.note("cancelling the run under way: a local chat's runs end with it");
+      try {
+        client.send({ type: "cancel" });
+        await client.waitFor((state) => !runUnderWay(state), LOCAL_CANCEL_MS);
+      } catch {
+        // Whatever is still running stops with the server.
+      }
+    } else view.note(`the run goes on in session ${sessionId}`);
+  }
   client.close();
   return status;
 }

@@ -41,8 +41,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return serveCommand(command, io);
     }
     case "chat": {
+      const chatIo = { ...io, stdin: io.stdin ?? process.stdin };
+      if (command.local) return (await import("./chat-local.ts")).localChatCommand(command, chatIo);
       const { chatCommand } = await import("./chat.ts");
-      return chatCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
+      return chatCommand(command, chatIo);
     }
     case "mcp": {
       const { mcpCommand } = await import("./mcp-command.ts");

@@ -2,6 +2,7 @@
 import os from "node:os";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
 import { parsePort, type Command } from "./args.ts";
+import { projectDataDir, projectPath } from "./project-dir.ts";
 import type { Sink } from "./render.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
@@ -36,10 +37,13 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
   const { startServer } = await import("@harness/server");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
+    // A project's sessions are kept outside it (its checkpoints would otherwise hold the store).
+    const projectDir = command.projectDir === undefined ? undefined : projectPath(command.projectDir);
     server = await startServer({
       host: command.host ?? (env.HARNESS_HOST || "127.0.0.1"),
       port: port ?? 7700,
-      dataDir: command.dataDir ?? (env.HARNESS_DATA_DIR || "./.harness"),
+      dataDir: command.dataDir ?? (env.HARNESS_DATA_DIR || (projectDir === undefined ? "./.harness" : projectDataDir(projectDir))),
+      ...(projectDir !== undefined && { projectDir }),
       token: env.HARNESS_TOKEN || undefined,
     });
   } catch (err) {

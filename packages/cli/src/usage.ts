@@ -6,7 +6,8 @@ Usage:
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
   harness chat [options] ["<prompt>"]
-                                     talk to a session of a running server
+                                     talk to a session of a running server, or with --local
+                                     to the agent in this project, no server needed
   harness mcp <command> [options]    manage MCP servers, in Claude Code's files: add, add-json,
                                      list, get, remove
   harness help [run|serve|chat|mcp]  show help
@@ -126,7 +127,10 @@ Starts the Harness server and prints its URL. Stops cleanly on Ctrl-C or SIGTERM
 Options:
   -p, --port N       port to listen on (default: $PORT, else 7700; 0 = any free port)
   --host HOST        interface to bind (default: $HARNESS_HOST, else 127.0.0.1)
-  --data-dir DIR     where sessions and workspaces are kept (default: $HARNESS_DATA_DIR, else ./.harness)
+  --data-dir DIR     where sessions and workspaces are kept (default: $HARNESS_DATA_DIR, else ./.harness;
+                     with --project, ~/.harness/projects/<name>-<hash>)
+  --project DIR      every session works in DIR (your project) instead of a workspace of its own;
+                     deleting or forking a session leaves DIR's files alone. For one person's server.
   -h, --help         show this help
 
 Environment:
@@ -147,14 +151,21 @@ client of the session sees the same.
 From a pipe (echo "…" | harness chat), each line waits for the run before it; the exit status
 is then 1 when the last run failed.
 
+With --local, no server is needed: the chat starts one of its own for the project in the current
+directory (or --cwd), where the agent then works, and keeps its sessions under ~/.harness/projects
+for --continue and --session. A run still going when you leave is cancelled.
+
 Options:
   --url URL          the server (default: $HARNESS_URL, else http://127.0.0.1:7700)
   --user ID          your user id (default: $HARNESS_USER, else your login name)
   --session ID       the session to join or start (default: a new one, named on screen)
+  -c, --continue     your most recently used session
+  --local            a server of the chat's own, on this project
+  --cwd DIR          the project of --local (default: the current directory)
   -h, --help         show this help
 
-In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N], /quit,
-/help.
+In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
+/commands, /quit, /help.
 Ctrl-C cancels a run under way, or leaves when none is; Ctrl-D leaves.
 
 Environment:

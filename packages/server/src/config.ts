@@ -1,5 +1,6 @@
 // Server options: explicit options win over the environment, the environment over defaults.
-import { resolve } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import { envSettingProblems } from "@harness/agent/env-settings";
 import { defaultBackendName } from "@harness/runner/backend-names";
 import { isLoopbackHost } from "./auth.ts";
@@ -12,6 +13,10 @@ export type ServerOptions = {
   port?: number;
   /** Where the database and the workspaces live (env HARNESS_DATA_DIR, default ./.harness). */
   dataDir?: string;
+  /** When set, every session works in this directory (a project of one person's) instead of a
+   * workspace of its own under the data directory; deleting or forking a session then leaves the
+   * directory's files alone. */
+  projectDir?: string;
   /** When set, every request needs `Authorization: Bearer <token>` or `?token=` (env HARNESS_TOKEN). */
   token?: string;
   /** Web pages (origins such as https://ui.example.com) that may use a server without a token,
@@ -42,6 +47,7 @@ export type ServerConfig = {
   host: string;
   port: number;
   dataDir: string;
+  projectDir: string | undefined;
   token: string | undefined;
   allowedOrigins: ReadonlySet<string>;
   runnerIdleMs: number;
@@ -93,6 +99,24 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/** The project directory as a real path; throws when it is no directory, or when it and the data
+ * directory overlap (the project's checkpoints would hold the store, or the store the project). */
+function checkedProject(dir: string, dataDir: string): string {
+  if (dir.trim() === "") throw new Error("the project directory must not be blank");
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch (error) {
+    throw new Error(`the project directory ${dir} cannot be opened: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!statSync(real).isDirectory()) throw new Error(`the project directory ${dir} is not a directory`);
+  const data = existsSync(dataDir) ? realpathSync(dataDir) : dataDir;
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  if (within(data, real)) throw new Error(`the data directory ${dataDir} is inside the project ${real}: put it outside (the default for a project is under ~/.harness/projects)`);
+  if (within(real, data)) throw new Error(`the project ${real} is inside the data directory ${dataDir}`);
+  return real;
+}
+
 /** Resolves and checks the options; throws an Error naming what is wrong. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const env = options.env ?? process.env;
@@ -139,10 +163,12 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const backend = defaultBackendName(env);
   const problems = [...(backend.ok ? [] : [backend.error]), ...envSettingProblems(env)];
   if (problems.length > 0) throw new Error(problems.join("; "));
+  const dataDir = resolve(config.dataDir);
   return {
     ...config,
     allowedOrigins: new Set(config.allowedOrigins),
-    dataDir: resolve(config.dataDir),
+    dataDir,
+    projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
     log: options.log ?? ((line) => console.log(line)),
     env,
     runnerFactory: options.runnerFactory,

@@ -86,7 +86,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: [resolvePath(config.dataDir), sandboxTmpRoot()].join(delimiter) };
   const keys = credentialsOf(config.env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
-  const { workspaceOf } = dirs;
+  const projectDir = config.projectDir;
+  const workspaceOf = projectDir === undefined ? dirs.workspaceOf : () => projectDir;
   const pool = createRunnerPool({
     env,
     capacity: config.runnerSessionsPerProcess,
@@ -143,6 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       db,
       registry,
       workspaceOf,
+      sharedWorkspace: projectDir !== undefined,
       // The sandboxed commands' temporary directory and the hooks' env files too (they are outside
       // the workspace).
       filesOf: (userId, sessionId) =>

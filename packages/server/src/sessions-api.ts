@@ -23,6 +23,9 @@ export type SessionsApiOptions = {
   /** Where a session's files live, and the files beside them that belong to it. */
   workspaceOf(userId: string, sessionId: string): string;
   filesOf(userId: string, sessionId: string): string[];
+  /** Every session works in one directory (ServerOptions.projectDir): deleting a session leaves
+   * its files, and a fork works on the same files as its source. */
+  sharedWorkspace?: boolean;
   /** The runner's own state for the session's workspace (its checkpoints among it). */
   stateOf(userId: string, sessionId: string): string;
   log: (line: string) => void;
@@ -215,7 +218,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await earlier;
         if (!(await exists(userId, sessionId))) return false;
         await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
-        const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
+        const paths = options.sharedWorkspace ? [options.stateOf(userId, sessionId)] : [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
         await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
         return true;
       })();
@@ -255,9 +258,11 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (error.code !== "ENOENT") throw error;
       };
       try {
-        await rm(target, { recursive: true, force: true });
         await rm(targetState, { recursive: true, force: true });
-        await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true, filter: copyable }).catch(missingIsNothing);
+        if (!options.sharedWorkspace) {
+          await rm(target, { recursive: true, force: true });
+          await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true, filter: copyable }).catch(missingIsNothing);
+        }
         // The checkpoints too, so that the copy can rewind to the messages it shares with its
         // source (their ids are kept); not the ends of the source's runs kept for its server, nor
         // the lock of a git at work on the source's checkpoints (the copy's would stay locked).
@@ -267,7 +272,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       } catch (error) {
         options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
-        await rm(target, { recursive: true, force: true }).catch(() => {});
+        if (!options.sharedWorkspace) await rm(target, { recursive: true, force: true }).catch(() => {});
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }

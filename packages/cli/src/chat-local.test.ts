@@ -1,0 +1,107 @@
+// `harness chat --local` spawned as a user runs it in a project, against the fake Anthropic server:
+// no server to start first; the agent works on the project's own files; the conversation is found
+// again with --continue; the server ends with the chat.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, toolThenText, waitFor, type FakeAnthropic } from "@harness/test-utils";
+import { harness } from "./test-support.ts";
+
+let fake: FakeAnthropic;
+let home: string;
+let project: string;
+
+before(async () => {
+  fake = await startFakeAnthropic();
+  home = mkdtempSync(join(tmpdir(), "harness-local-home-"));
+  project = mkdtempSync(join(tmpdir(), "harness-local-project-"));
+  writeFileSync(join(project, "notes.txt"), "the build runs on Fridays\n");
+});
+after(async () => {
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+const env = () => ({ HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me" });
+
+/** `harness chat --local args…` in the project, `input` piped in. */
+function localChat(args: string[], input: string, cwd = project) {
+  return harness(["chat", "--local", ...args], env(), { cwd, stdin: input }).result;
+}
+
+test("a local chat works on the project's own files, keeps its conversation for --continue, and leaves no server behind", async () => {
+  fake.push(...toolThenText("Bash", { command: "cat notes.txt && echo made > made.txt" }, "It runs on Fridays."));
+  const before = fake.requests.length;
+  const first = await localChat(["when does the build run?"], "/approve\n");
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, "It runs on Fridays.\n");
+  assert.match(first.stderr, new RegExp(`^session (chat-[0-9a-f]+) of me in ${project.replace(/[.]/g, "\\.")} \\(to come back: harness chat --local --session chat-[0-9a-f]+, or harness chat --local --continue\\)\n`));
+  assert.doesNotMatch(first.stderr, /Harness listening/, "the server's own lines stay out of the chat");
+  assert.match(JSON.stringify(fake.requests[before + 1].body.messages.at(-1)), /the build runs on Fridays/);
+  assert.equal(readFileSync(join(project, "made.txt"), "utf8"), "made\n", "the command ran in the project");
+  const sessionId = /^session (\S+)/.exec(first.stderr)![1];
+  // Kept outside the project, under ~/.harness/projects.
+  assert.deepEqual(readdirSync(project).sort(), ["made.txt", "notes.txt"]);
+  assert.equal(readdirSync(join(home, ".harness", "projects")).length, 1);
+
+  fake.push({ text: "Still Fridays." });
+  const again = await localChat(["--continue", "and next week?"], "");
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, new RegExp(`^session ${sessionId} of me in \\S+\n`, "m"));
+  assert.match(again.stderr, /› when does the build run\?\n/);
+  assert.equal(again.stdout, "It runs on Fridays.\nStill Fridays.\n");
+  const history = fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
+  assert.match(history, /when does the build run\?[\s\S]*It runs on Fridays\.[\s\S]*and next week\?/);
+  // The chats' runner processes (they have the chats' home) ended with them.
+  await waitFor(() => processesWithHome(home).length === 0 || undefined, "the runners to end", { timeoutMs: 10_000 });
+});
+
+/** The processes whose environment has HOME=`dir`. */
+function processesWithHome(dir: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`HOME=${dir}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+test("a second local chat on the same project while the first is open says where the first is", async () => {
+  let release!: () => void;
+  fake.push({ text: "Working", hold: new Promise<void>((resolve) => (release = resolve)) });
+  const first = harness(["chat", "--local", "--session", "busy"], env(), { cwd: project, stdin: { open: true } });
+  first.child.stdin!.write("take your time\n");
+  await fake.waitForRequests(fake.requests.length + 1).catch(() => undefined);
+  assert.ok(processesWithHome(home).length >= 2, "the chat and its runner are seen by their home");
+  const second = await localChat(["--session", "other"], "");
+  assert.equal(second.code, 1);
+  assert.match(second.stderr, new RegExp(`^harness: a local chat \\(or harness serve --project\\) is already open on ${project.replace(/[.]/g, "\\.")} \\(pid \\d+\\)`));
+  release();
+  first.child.stdin!.end();
+  const done = await first.result;
+  assert.equal(done.code, 0, done.stderr);
+});
+
+test("--local takes no --url, --cwd needs --local, --continue and --session exclude each other; a missing project is named", async () => {
+  for (const [args, message] of [
+    [["--url", "http://127.0.0.1:1"], /--local starts a server of the chat's own: it takes no --url/],
+    [["--session", "a", "--continue"], /--continue and --session each name the session/],
+  ] as const) {
+    const result = await localChat([...args], "");
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, message);
+  }
+  const cwdAlone = await harness(["chat", "--cwd", project], env(), { cwd: project, stdin: "" }).result;
+  assert.match(cwdAlone.stderr, /--cwd names the project of --local: give --local too/);
+  const missing = await localChat(["--cwd", join(project, "nowhere")], "");
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot start a server for .*nowhere: the project directory .*nowhere cannot be opened: ENOENT/);
+  assert.equal(existsSync(join(project, ".harness")), false);
+});

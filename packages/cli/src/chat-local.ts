@@ -1,0 +1,46 @@
+// `harness chat --local`: a chat on the project in the current directory (or --cwd), with no
+// server to start first. The chat starts one of its own in this process: on loopback, on a free
+// port, behind a token of its own, with the project as every session's workspace and its sessions
+// kept under ~/.harness/projects (so `--continue` and `--session` find them again). The server, and
+// with it any run still going, ends with the chat.
+import { randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
+import { projectDataDir, projectPath } from "./project-dir.ts";
+
+export async function localChatCommand(command: ChatCommand, io: ChatIO): Promise<number> {
+  const project = projectPath(command.cwd ?? ".");
+  const dataDir = projectDataDir(project, io.env.HOME || undefined);
+  const token = randomBytes(24).toString("hex");
+  // The server's own lines (its URL, runner starts and stops) would break into the conversation:
+  // they go to a log beside the sessions.
+  const logFile = join(dataDir, "server.log");
+  const log = (line: string) => {
+    try {
+      appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+    } catch {
+      // A log that cannot be written is no reason to stop the chat.
+    }
+  };
+  const { startServer } = await import("@harness/server");
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env });
+  } catch (error) {
+    const message = (error as Error).message;
+    const taken = /^another Harness server \(pid (\d+)\)/.exec(message);
+    io.stderr.write(
+      taken
+        ? `harness: a local chat (or harness serve --project) is already open on ${project} (pid ${taken[1]}): use that one, or share the project between several chats with "harness serve --project ${project}" and "harness chat"\n`
+        : `harness: cannot start a server for ${project}: ${message}\n`,
+    );
+    return 1;
+  }
+  try {
+    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } });
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,22 @@
+// The sessions a chat can go back to, from the server's REST API (GET /sessions, newest first).
+import { z } from "zod";
+
+const SessionList = z.array(z.object({ sessionId: z.string(), updatedAt: z.unknown().optional() }).passthrough());
+
+/** The id of `userId`'s most recently used session on the server at `url` (http(s) or ws(s)), or
+ * undefined when the user has none; throws an Error saying why the server could not tell. */
+export async function latestSession(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
+  const base = new URL(url);
+  base.protocol = base.protocol === "wss:" ? "https:" : base.protocol === "ws:" ? "http:" : base.protocol;
+  const list = new URL("sessions", base.href.endsWith("/") ? base.href : `${base.href}/`);
+  list.searchParams.set("userId", userId);
+  const response = await fetch(list, { headers: token ? { authorization: `Bearer ${token}` } : {}, ...(signal && { signal }) });
+  if (!response.ok) {
+    const body = await response.text().catch(() => "");
+    const said = /"error"\s*:\s*"([^"]*)"/.exec(body)?.[1];
+    throw new Error(`the server answered ${response.status} to the list of sessions${said ? `: ${said}` : ""}`);
+  }
+  const parsed = SessionList.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new Error("the server's list of sessions is not one this chat can read");
+  return parsed.data[0]?.sessionId;
+}

@@ -41,6 +41,7 @@ test("bad run usage names the problem and points at run's help", () => {
 
 test("serve options, help and version", () => {
   assert.deepEqual(parseArgs(["serve", "-p", "0", "--host", "::1", "--data-dir", "d"]), { kind: "serve", port: 0, host: "::1", dataDir: "d" });
+  assert.deepEqual(parseArgs(["serve", "--project", "."]), { kind: "serve", projectDir: "." });
   assert.deepEqual(parseArgs(["serve", "--port", "70000"]), {
     kind: "usage-error",
     message: '--port must be a whole number up to 65535, got "70000"',
@@ -61,6 +62,7 @@ test("serve options, help and version", () => {
 
 test("chat options and usage errors", () => {
   assert.deepEqual(parseArgs(["chat"]), { kind: "chat" });
+  assert.deepEqual(parseArgs(["chat", "-c", "--local", "--cwd", "p"]), { kind: "chat", continue: true, local: true, cwd: "p" });
   assert.deepEqual(parseArgs(["chat", "--url", "http://h:1", "--user=ann", "--session", "s1", "fix", "it"]), { kind: "chat", url: "http://h:1", userId: "ann", sessionId: "s1", prompt: "fix it" });
   assert.deepEqual(parseArgs(["chat", "-h"]), { kind: "help", topic: "chat" });
   assert.deepEqual(parseArgs(["help", "chat"]), { kind: "help", topic: "chat" });

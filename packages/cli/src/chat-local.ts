@@ -4,7 +4,7 @@
 // kept under ~/.harness/projects (so `--continue` and `--session` find them again). The server, and
 // with it any run still going, ends with the chat.
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
@@ -27,6 +27,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO): Promis
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    keepSmall(logFile);
     server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env });
   } catch (error) {
     const message = (error as Error).message;
@@ -42,5 +43,15 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO): Promis
     return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } });
   } finally {
     await server.close();
+  }
+}
+
+/** The log's last megabyte or so is all anyone reads: a larger one becomes `<file>.1` (replacing
+ * the one before). */
+function keepSmall(file: string): void {
+  try {
+    if (statSync(file).size > 1024 * 1024) renameSync(file, `${file}.1`);
+  } catch {
+    // No log yet.
   }
 }

@@ -48,8 +48,8 @@ export { decide, describeCall, parseRule, PERMISSION_MODES } from "./permissions
 export type { PermissionContext, PermissionDecision, PermissionMode, PermissionRule, ToolCall } from "./permissions/index.ts";
 
 // Hooks
-export { HOOK_EVENT_NAMES, mergeHooksConfigs, parseHooksConfig, runHooks } from "./hooks/index.ts";
-export type { HookEventName, HookInput, HookResult, HooksConfig } from "./hooks/index.ts";
+export { compileMatcher, HOOK_EVENT_NAMES, mergeHooksConfigs, parseHooksConfig, runHooks } from "./hooks/index.ts";
+export type { CallbackHook, HookEventName, HookInput, HookMatcherGroup, HookResult, HooksConfig } from "./hooks/index.ts";
 
 // MCP and deferred tools
 export { loadMcpConfig, startMcp, convertToolResult, expandEnv, isMcpToolName, mcpToolName } from "./mcp/index.ts";

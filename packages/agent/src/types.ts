@@ -2,6 +2,7 @@ import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOv
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
+import type { HooksConfig } from "./hooks/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { PermissionMode } from "./permissions/types.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
@@ -155,6 +156,10 @@ export type RunAgentOptions = {
    * JSON given inline). They are the user's own: they start without approval, and win over servers
    * of the same name elsewhere; the managed MCP policy and managed-mcp.json still hold. */
   mcpConfig?: readonly { file: string; servers: unknown }[];
+  /** Hooks of the program driving the run (the Agent SDK's hook callbacks): they run after the
+   * settings' own hooks of the same event, with the same matcher rules, whatever the settings say of
+   * hooks (they are no file's). */
+  hooks?: HooksConfig;
   /** Only the servers of `mcpConfig` (Claude Code's --strict-mcp-config): none of `.mcp.json`,
    * `~/.claude.json`, the settings or plugins. */
   strictMcpConfig?: boolean;

@@ -2,11 +2,11 @@
 // (pathToClaudeCodeExecutable): its arguments, its user messages and its control protocol
 // (initialize, can_use_tool, interrupt, set_permission_mode, set_model), end to end through the
 // real `harness` process against the fake Anthropic server.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { query, type CanUseTool, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { root, tempDir, withFake } from "./test-support.ts";
 
@@ -146,10 +146,53 @@ test("Agent SDK: the system prompt, its append and the agents sent at initialize
   assert.match(system, /You are a pirate\./);
   assert.match(JSON.stringify(fake.requests[0]!.body.tools), /sea-reviewer/, "the agent is offered to the Task tool");
 
-  const stderr: string[] = [];
-  await all(query({ prompt: "hello again", options: options(dir, fake.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Always say aye." }, stderr: (text: string) => stderr.push(text), hooks: { PreToolUse: [{ hooks: [async () => ({})] }] } }) }));
+  await all(query({ prompt: "hello again", options: options(dir, fake.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Always say aye." } }) }));
   const preset = JSON.stringify(fake.requests[1]!.body.system);
   assert.doesNotMatch(preset, /You are a pirate\./);
   assert.match(preset, /Always say aye\./);
-  assert.match(stderr.join(""), /hooks .*is not acted on/, "hooks it cannot run are said");
+});
+
+test("Agent SDK: hooks of query() run as Claude Code runs them: a PreToolUse hook denies Bash, a PostToolUse hook adds context; matchers select", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }, { id: "toolu_rd", name: "Read", input: { file_path: "notes.md" } }] },
+        { text: "Done." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "notes.md"), "some notes\n");
+  const seen: { event: string; tool?: string; toolUseID?: string }[] = [];
+  const record = (input: HookInput, toolUseID: string | undefined) => seen.push({ event: input.hook_event_name, ...("tool_name" in input && { tool: input.tool_name }), ...(toolUseID && { toolUseID }) });
+  const denyShell: HookCallback = async (input, toolUseID) => {
+    record(input, toolUseID);
+    return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no shell in this project" } };
+  };
+  const addContext: HookCallback = async (input, toolUseID) => {
+    record(input, toolUseID);
+    return { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "The notes are three days old." } };
+  };
+  const stderr: string[] = [];
+  const messages = await all(
+    query({
+      prompt: "look around",
+      options: options(dir, fake.url, {
+        stderr: (text: string) => stderr.push(text),
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [denyShell] }], PostToolUse: [{ matcher: "Read|Grep", hooks: [addContext] }] },
+      }),
+    }),
+  );
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.doesNotMatch(stderr.join(""), /not acted on/);
+  assert.deepEqual(seen, [
+    { event: "PreToolUse", tool: "Bash", toolUseID: "toolu_sh" },
+    { event: "PostToolUse", tool: "Read", toolUseID: "toolu_rd" },
+  ]);
+  assert.ok(!existsSync(join(dir, "ran.txt")), "the denied command did not run");
+  const sent = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
+  assert.match(sent, /no shell in this project/);
+  assert.match(sent, /The notes are three days old\./);
 });

@@ -231,6 +231,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...runOptions,
           ...(appendSystemPrompt !== "" && { appendSystemPrompt }),
           ...(agents && { agents }),
+          ...(set?.hooks && { hooks: set.hooks }),
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },
@@ -264,6 +265,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       });
       // Control lines go out as they are written: an answer does not wait for the stream's opening.
       const channel = controlChannel(io.stdin ?? process.stdin, (line) => io.stdout.write(line), session.handle, controller.signal);
+      session.bind(channel);
       try {
         let status = 0;
         // --max-budget-usd holds for the whole run: each turn counts what the turns before it cost.

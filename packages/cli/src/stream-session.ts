@@ -3,11 +3,12 @@
 // prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
 // `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
 // --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
-import type { AgentDefinition } from "@harness/agent";
+import type { AgentDefinition, HooksConfig } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
+import { sdkHooks } from "./stream-hooks.ts";
 
 export type SessionLaunch = {
   /** The model and permission mode of the command line. */
@@ -29,6 +30,8 @@ export type TurnSettings = {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   agents?: AgentDefinition[];
+  /** The program's hook callbacks (stream-hooks.ts). */
+  hooks?: HooksConfig;
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -43,7 +46,7 @@ export type TurnControls = {
 };
 
 /** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["hooks", "sdkMcpServers", "mcpServers", "settings", "managedSettings", "plugins"] as const;
+const UNSUPPORTED_AT_INITIALIZE = ["sdkMcpServers", "mcpServers", "settings", "managedSettings", "plugins"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
@@ -54,6 +57,9 @@ export function streamSession(launch: SessionLaunch) {
    * (the input is read ahead) stops that turn as it begins. */
   let started = 0;
   let interruptNext = false;
+  /** The channel the session's own requests (hook callbacks) go over, once bound. */
+  let channel: ControlChannel | undefined;
+  const ask = (request: ControlRequest, signal: AbortSignal) => (channel ? channel.ask(request, signal) : Promise.reject(new Error("no control channel to ask over")));
   const tell = (change: Record<string, unknown>) => {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
@@ -99,6 +105,11 @@ export function streamSession(launch: SessionLaunch) {
       if (typeof agents === "string") throw new Error(`initialize: agents: ${agents}`);
       settings.agents = agents;
     }
+    if (request.hooks !== undefined && request.hooks !== null) {
+      const { hooks, unknownEvents } = sdkHooks(request.hooks, ask);
+      settings.hooks = hooks;
+      if (unknownEvents.length > 0) launch.warn(`initialize: hooks of ${unknownEvents.join(", ")} are not run: harness run has no such event`);
+    }
     const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
       const value = request[field];
       return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
@@ -122,6 +133,10 @@ export function streamSession(launch: SessionLaunch) {
   return {
     handle,
     settings,
+    /** The channel `handle` answers on: the session asks its own requests over it. */
+    bind(control: ControlChannel) {
+      channel = control;
+    },
     /** The controls of a turn starting now; `runSignal` stops the whole run. */
     startTurn(runSignal: AbortSignal, channel: ControlChannel): TurnControls {
       const current = { abort: new AbortController(), listeners: new Set<(change: Record<string, unknown>) => void>() };

@@ -141,7 +141,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const hookSources = hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
   report(hookPolicy.diagnostics);
-  const hooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
+  const fileHooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
+  const hooks = options.hooks ? mergeHooksConfigs([fileHooks, options.hooks]) : fileHooks;
   const permissions = withRunRules(
     permissionContext(loadedSettings, {
       cwd,

@@ -80,7 +80,7 @@ function readHookRun(event: HookEventName, run: HookRunResult): HookEffect {
   const stderr = run.stderr.trim();
   if (run.aborted) return effect;
   if (run.timedOut) {
-    const ended = run.via === "http" ? "its request was given up on" : run.via === "model" ? "its model was not waited for any longer" : "was killed";
+    const ended = run.via === "http" ? "its request was given up on" : run.via === "model" ? "its model was not waited for any longer" : run.via === "callback" ? "was not waited for any longer" : "was killed";
     effect.userMessages.push(`${label} timed out after ${formatSeconds(run.durationMs)} and ${ended}`);
     return effect;
   }

@@ -3,6 +3,7 @@ export { parseHooksConfig, mergeHooksConfigs } from "./parse-config.ts";
 export { compileMatcher } from "./matcher.ts";
 export { DEFAULT_HOOK_TIMEOUT_SECONDS, HOOK_EVENT_NAMES } from "./types.ts";
 export type {
+  CallbackHook,
   CommandHook,
   Hook,
   HookEvaluation,

@@ -1,6 +1,7 @@
 import { combineEffects } from "./combine.ts";
 import { interpretHookRun } from "./hook-output.ts";
 import { compileMatcher, matchTarget } from "./matcher.ts";
+import { runCallbackHook } from "./callback-hook.ts";
 import { runHttpHook } from "./http-hook.ts";
 import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
@@ -29,6 +30,7 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
 export function identityOf(hook: Hook): string {
   if (hook.type === "command") return hook.env ? `command\0${hook.command}\0${JSON.stringify(hook.env)}` : `command\0${hook.command}`;
   if (hook.type === "http") return `http\0${hook.url}`;
+  if (hook.type === "callback") return `callback\0${hook.id}`;
   return `${hook.type}\0${hook.prompt}`;
 }
 
@@ -77,6 +79,7 @@ function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.Pro
   if (hook.type === "command") {
     return spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
   }
+  if (hook.type === "callback") return runCallbackHook(hook, input, { timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
   if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
   const fallback = hook.type === "agent" ? DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS : DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS;
   return runPromptHook(hook, event, input, { ...(opts.evaluate && { evaluate: opts.evaluate }), timeoutMs: (hook.timeout ?? fallback) * 1000, signal });

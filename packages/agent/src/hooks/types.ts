@@ -40,8 +40,14 @@ export type HttpHook = { type: "http"; url: string; headers?: Record<string, str
  * Read, Grep and Glob. `model` defaults to the small fast model (haiku). */
 export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean };
 
+/** A hook the program driving the run answers in its own code (the Agent SDK's hook callbacks):
+ * `call` is given the event's input (as a command hook gets it on stdin) and resolves with what a
+ * command hook would print as JSON output, or rejects with why it failed; it settles once `signal`
+ * fires (a timeout, the run's cancellation). `id` tells two apart. */
+export type CallbackHook = { type: "callback"; id: string; call: (input: HookInput, signal: AbortSignal) => Promise<unknown>; timeout?: number; once?: boolean };
+
 /** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks). */
-export type Hook = CommandHook | HttpHook | PromptHook;
+export type Hook = CommandHook | HttpHook | PromptHook | CallbackHook;
 
 /** A matcher and the hooks it selects. No matcher, `""` or `"*"` selects every occurrence. */
 export type HookMatcherGroup = { matcher?: string; hooks: Hook[] };
@@ -177,8 +183,8 @@ export type HookRunResult = {
   suppressOutput: boolean;
   /** Why the process could not be started or was killed by a signal it did not expect. */
   error?: string;
-  /** What ran: a command (the default), a request, or a model's evaluation. */
-  via?: "http" | "model";
+  /** What ran: a command (the default), a request, a model's evaluation, or the program's callback. */
+  via?: "http" | "model" | "callback";
 };
 
 /** Every matching hook of one event, combined. Results are in configuration order whatever order

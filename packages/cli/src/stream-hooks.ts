@@ -1,0 +1,61 @@
+// The hooks the Claude Agent SDK registers in its initialize request: per event, matchers with the
+// ids of callbacks that live in the program. Each becomes a callback hook of the run, which asks
+// the program with a `hook_callback` control request and reads its answer as a command hook's JSON
+// output (packages/agent/src/hooks/callback-hook.ts).
+import { compileMatcher, HOOK_EVENT_NAMES, type HookEventName, type HookMatcherGroup, type HooksConfig } from "@harness/agent";
+import type { ControlRequest } from "./stream-control.ts";
+
+/** Asks the program a control request; settles once `signal` fires. */
+export type Ask = (request: ControlRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
+/** The hooks `given` (the initialize request's `hooks`) registers, and the events it names that
+ * harness does not fire (left out, to be said). Throws, naming the entry, on a malformed one. */
+export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknownEvents: string[] } {
+  if (!isObject(given)) throw new Error(`initialize: hooks must be an object of events, not ${describe(given)}`);
+  const hooks: HooksConfig = {};
+  const unknownEvents: string[] = [];
+  for (const [event, matchers] of Object.entries(given)) {
+    if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) {
+      unknownEvents.push(event);
+      continue;
+    }
+    if (!Array.isArray(matchers)) throw new Error(`initialize: hooks.${event} must be a list of matchers, not ${describe(matchers)}`);
+    hooks[event as HookEventName] = matchers.map((matcher, i) => group(matcher, `hooks.${event}[${i}]`, ask));
+  }
+  return { hooks, unknownEvents };
+}
+
+function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
+  if (!isObject(matcher)) throw new Error(`initialize: ${key} must be an object with "hookCallbackIds", not ${describe(matcher)}`);
+  const { matcher: pattern, hookCallbackIds: ids, timeout } = matcher;
+  if (pattern !== undefined && pattern !== null && typeof pattern !== "string") throw new Error(`initialize: ${key}.matcher must be a string, not ${describe(pattern)}`);
+  if (typeof pattern === "string") {
+    try {
+      compileMatcher(pattern);
+    } catch (error) {
+      throw new Error(`initialize: ${key}.matcher is not a valid regular expression: ${(error as Error).message}`);
+    }
+  }
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string" && id !== "")) throw new Error(`initialize: ${key}.hookCallbackIds must be a list of callback ids`);
+  if (timeout !== undefined && timeout !== null && !(typeof timeout === "number" && timeout > 0)) throw new Error(`initialize: ${key}.timeout must be a positive number of seconds, not ${describe(timeout)}`);
+  return {
+    ...(typeof pattern === "string" && { matcher: pattern }),
+    hooks: (ids as string[]).map((id) => ({
+      type: "callback" as const,
+      id,
+      ...(typeof timeout === "number" && { timeout }),
+      call: (input, signal) => {
+        const toolUseId = "tool_use_id" in input ? input.tool_use_id : undefined;
+        return ask({ subtype: "hook_callback", callback_id: id, input, ...(toolUseId !== undefined && { tool_use_id: toolUseId }) }, signal);
+      },
+    })),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value);
+}

@@ -59,6 +59,7 @@ export type {
   McpDiagnostic,
   McpManager,
   McpNoticeLevel,
+  McpRelay,
   McpServerConfig,
   McpServerStatus,
   McpSettings,

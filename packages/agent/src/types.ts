@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { HooksConfig } from "./hooks/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
+import type { McpRelay } from "./mcp/sdk-transport.ts";
 import type { PermissionMode } from "./permissions/types.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SettingsFileScope } from "./settings/types.ts";
@@ -160,6 +161,10 @@ export type RunAgentOptions = {
    * settings' own hooks of the same event, with the same matcher rules, whatever the settings say of
    * hooks (they are no file's). */
   hooks?: HooksConfig;
+  /** MCP servers that live in the program driving the run (the Agent SDK's createSdkMcpServer),
+   * by name, and the relay their messages go through. They start with the others, over any of the
+   * same name, and are held to no MCP policy: nothing is started, they are the program's own. */
+  sdkMcpServers?: { names: readonly string[]; relay: McpRelay };
   /** Only the servers of `mcpConfig` (Claude Code's --strict-mcp-config): none of `.mcp.json`,
    * `~/.claude.json`, the settings or plugins. */
   strictMcpConfig?: boolean;

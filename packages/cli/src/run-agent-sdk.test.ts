@@ -6,8 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { query, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { createSdkMcpServer, query, tool, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
+import { z } from "zod";
 import { root, tempDir, withFake } from "./test-support.ts";
 
 const executable = join(root, "packages/cli/bin/harness-run");
@@ -195,4 +196,32 @@ test("Agent SDK: hooks of query() run as Claude Code runs them: a PreToolUse hoo
   const sent = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
   assert.match(sent, /no shell in this project/);
   assert.match(sent, /The notes are three days old\./);
+});
+
+test("Agent SDK: a createSdkMcpServer server's tools are offered as mcp__<server>__<tool> and called in the program, over mcp_message", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_add", name: "mcp__calc__add", input: { a: 2, b: 3 } }] }, { text: "Five." }] }));
+  const dir = tempDir(t);
+  const calls: { a: number; b: number }[] = [];
+  const calc = createSdkMcpServer({
+    name: "calc",
+    tools: [
+      tool("add", "Adds two numbers", { a: z.number(), b: z.number() }, async (args) => {
+        calls.push(args);
+        return { content: [{ type: "text", text: `the sum is ${args.a + args.b}` }] };
+      }),
+    ],
+  });
+  const stderr: string[] = [];
+  const messages = await all(query({ prompt: "add 2 and 3", options: options(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"], stderr: (text: string) => stderr.push(text) }) }));
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.doesNotMatch(stderr.join(""), /not acted on/);
+  const init = messages[0]!;
+  assert.deepEqual(init.type === "system" && init.subtype === "init" && init.mcp_servers, [{ name: "calc", status: "connected" }]);
+  assert.ok(init.type === "system" && init.subtype === "init" && init.tools.includes("mcp__calc__add"));
+  const offered = (fake.requests[0]!.body.tools as { name: string; input_schema?: unknown }[]).find((t) => t.name === "mcp__calc__add");
+  assert.ok(offered, "the tool is offered to the model");
+  assert.match(JSON.stringify(offered.input_schema), /"a"/);
+  assert.deepEqual(calls, [{ a: 2, b: 3 }]);
+  assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /the sum is 5/);
 });

@@ -232,6 +232,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(appendSystemPrompt !== "" && { appendSystemPrompt }),
           ...(agents && { agents }),
           ...(set?.hooks && { hooks: set.hooks }),
+          ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },

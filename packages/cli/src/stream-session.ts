@@ -3,12 +3,13 @@
 // prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
 // `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
 // --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
-import type { AgentDefinition, HooksConfig } from "@harness/agent";
+import type { AgentDefinition, HooksConfig, RunAgentOptions } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkHooks } from "./stream-hooks.ts";
+import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
 
 export type SessionLaunch = {
   /** The model and permission mode of the command line. */
@@ -32,6 +33,8 @@ export type TurnSettings = {
   agents?: AgentDefinition[];
   /** The program's hook callbacks (stream-hooks.ts). */
   hooks?: HooksConfig;
+  /** The program's in-process MCP servers (stream-mcp.ts). */
+  sdkMcpServers?: RunAgentOptions["sdkMcpServers"];
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -46,7 +49,7 @@ export type TurnControls = {
 };
 
 /** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["sdkMcpServers", "mcpServers", "settings", "managedSettings", "plugins"] as const;
+const UNSUPPORTED_AT_INITIALIZE = ["mcpServers", "settings", "managedSettings", "plugins"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
@@ -60,6 +63,7 @@ export function streamSession(launch: SessionLaunch) {
   /** The channel the session's own requests (hook callbacks) go over, once bound. */
   let channel: ControlChannel | undefined;
   const ask = (request: ControlRequest, signal: AbortSignal) => (channel ? channel.ask(request, signal) : Promise.reject(new Error("no control channel to ask over")));
+  const mcp = sdkMcpRelay(ask);
   const tell = (change: Record<string, unknown>) => {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
@@ -90,6 +94,8 @@ export function streamSession(launch: SessionLaunch) {
         if (settings.model !== undefined) tell({ model: settings.model });
         return {};
       }
+      case "mcp_message":
+        return mcp.receive(request);
       default:
         throw new Error(`unsupported control request subtype: ${request.subtype}`);
     }
@@ -109,6 +115,10 @@ export function streamSession(launch: SessionLaunch) {
       const { hooks, unknownEvents } = sdkHooks(request.hooks, ask);
       settings.hooks = hooks;
       if (unknownEvents.length > 0) launch.warn(`initialize: hooks of ${unknownEvents.join(", ")} are not run: harness run has no such event`);
+    }
+    if (request.sdkMcpServers !== undefined && request.sdkMcpServers !== null) {
+      const names = sdkServerNames(request.sdkMcpServers);
+      if (names.length > 0) settings.sdkMcpServers = { names, relay: mcp.relay };
     }
     const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
       const value = request[field];

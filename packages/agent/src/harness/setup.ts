@@ -15,6 +15,7 @@ import type { MemoryFile } from "../context/types.ts";
 import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../hooks/http-policy.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
+import type { McpRunServerConfig } from "../mcp/config.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp, type McpManager, type McpServerStatus } from "../mcp/manager.ts";
 import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
@@ -182,6 +183,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             signal: options.signal,
             ...(options.mcpConfig && { given: options.mcpConfig }),
             ...(options.strictMcpConfig && { strict: true }),
+            ...(options.sdkMcpServers && { sdk: options.sdkMcpServers }),
           },
           notice,
         )
@@ -396,6 +398,7 @@ type McpWhere = {
   /** The run's own servers and whether they are the only ones (RunAgentOptions.mcpConfig). */
   given?: RunAgentOptions["mcpConfig"];
   strict?: boolean;
+  sdk?: RunAgentOptions["sdkMcpServers"];
 };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
@@ -467,16 +470,19 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
   for (const { name, reason } of config.disabled) {
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);
   }
-  const servers = config.servers.filter((server) => {
+  const sdkNames = new Set(o.sdk?.names ?? []);
+  const servers: McpRunServerConfig[] = config.servers.filter((server) => {
+    if (sdkNames.has(server.name)) return false;
     const blocked = mcpPolicyBlocks(server, o.policy);
     if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
     return !blocked;
   });
+  for (const name of sdkNames) servers.push({ type: "sdk", name, scope: "flag", file: "the program's own servers" });
   if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
   const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
-      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
     ),
     o.signal,
   );

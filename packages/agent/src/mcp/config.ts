@@ -20,6 +20,11 @@ type ServerCommon = {
 export type McpStdioServerConfig = ServerCommon & { type: "stdio"; command: string; args: string[]; env: Record<string, string> };
 export type McpRemoteServerConfig = ServerCommon & { type: "http" | "sse"; url: string; headers: Record<string, string> };
 export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
+/** A server that lives in the program driving the run (the Agent SDK's createSdkMcpServer): its
+ * messages go through the run's McpRelay. No file configures one. */
+export type McpSdkServerConfig = ServerCommon & { type: "sdk" };
+/** Any server a run may connect to. */
+export type McpRunServerConfig = McpServerConfig | McpSdkServerConfig;
 
 export type McpDiagnostic = { file: string; key?: string; message: string };
 

@@ -5,10 +5,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Env, McpServerConfig } from "./config.ts";
+import type { Env, McpRunServerConfig } from "./config.ts";
 import { listPages } from "./list-pages.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
+import { relayTransport, type McpRelay } from "./sdk-transport.ts";
 import { checkTool, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
@@ -16,7 +17,7 @@ export type McpServerState = "connecting" | "connected" | "failed" | "closed";
 export type { McpToolInfo } from "./tool-list.ts";
 
 export type McpConnection = {
-  readonly config: McpServerConfig;
+  readonly config: McpRunServerConfig;
   readonly client: Client;
   state: McpServerState;
   /** Why the server failed, for status and messages. */
@@ -46,6 +47,8 @@ export type ConnectOptions = {
   /** Called when a connected server's tools have been listed anew after it said they changed
    * (notifications/tools/list_changed), or with why they could not be (the old list is kept). */
   onToolsChanged?(connection: McpConnection, error?: string): void;
+  /** How the program's own servers (type "sdk") are reached; without it they fail to connect. */
+  relay?: McpRelay;
 };
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -59,7 +62,7 @@ const RELEASE_WAIT_MS = 5_000;
 /** Starts the server, runs the MCP handshake and lists its tools, all within `timeoutMs`. Resolves
  * with the connection in state "connected" or "failed" (with `error`); never rejects. A failed
  * connection has already released its process or sockets. */
-export async function connectServer(config: McpServerConfig, options: ConnectOptions): Promise<McpConnection> {
+export async function connectServer(config: McpRunServerConfig, options: ConnectOptions): Promise<McpConnection> {
   const client = new Client({ name: "harness", version: "0.1.0" }, { capabilities: {} });
   const stderr = { tail: "" };
   const transport = createTransport(config, options, stderr);
@@ -219,10 +222,19 @@ function terminate(pid: number): void {
   }
 }
 
+/** Where a program's server is reached when nothing relays to one: it fails to connect, saying so. */
+const NO_RELAY: McpRelay = {
+  send: () => Promise.reject(new Error("it is served by the program driving the run, and nothing here relays to one")),
+  listen: () => () => {},
+};
+
 /** Clients whose stdio server process was never created. */
 const neverStarted = new WeakSet<Client>();
 
-function createTransport(config: McpServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
+function createTransport(config: McpRunServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
+  if (config.type === "sdk") {
+    return relayTransport(options.relay ?? NO_RELAY, config.name);
+  }
   if (config.type === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -258,11 +270,12 @@ async function listAllTools(client: Client, options: { signal: AbortSignal; time
   return { tools, skipped };
 }
 
-function describeStartError(config: McpServerConfig, error: unknown, stderrTail: string): string {
+function describeStartError(config: McpRunServerConfig, error: unknown, stderrTail: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (config.type === "stdio" && code === "ENOENT") return `command not found: ${config.command}`;
   if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
   const message = withCause(error);
+  if (config.type === "sdk") return `the program's server did not connect: ${message}`;
   if (config.type !== "stdio") return `cannot connect to ${config.url}: ${describeHttpFailure(error, message)}`;
   return withStderr(message, stderrTail);
 }
@@ -285,8 +298,8 @@ function withCause(error: unknown): string {
   return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
 }
 
-function describeLoss(config: McpServerConfig, stderrTail: string): string {
-  const what = config.type === "stdio" ? "the server process exited" : "the connection closed";
+function describeLoss(config: McpRunServerConfig, stderrTail: string): string {
+  const what = config.type === "stdio" ? "the server process exited" : config.type === "sdk" ? "the program closed it" : "the connection closed";
   return withStderr(what, stderrTail);
 }
 

@@ -1,12 +1,13 @@
 // Starts every configured MCP server and exposes their tools as ours.
 import { wholeSetting } from "../env-number.ts";
 import type { Tool } from "../types.ts";
-import type { Env, McpServerConfig } from "./config.ts";
+import type { Env, McpRunServerConfig } from "./config.ts";
 import type { McpConnection } from "./connection.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./names.ts";
 import { promptCommands, type McpPromptCommand } from "./prompts.ts";
 import { hasResources, resourceTools } from "./resources.ts";
+import type { McpRelay } from "./sdk-transport.ts";
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 /** Claude Code's default limit on what one MCP tool call puts in the conversation
@@ -27,6 +28,8 @@ export type StartMcpOptions = {
   /** Base environment of stdio servers and source of MCP_TIMEOUT / MCP_TOOL_TIMEOUT /
    * MAX_MCP_OUTPUT_TOKENS; default process.env. */
   env?: Env;
+  /** How the servers of type "sdk" (the program's own) are reached. */
+  relay?: McpRelay;
 };
 
 export type McpServerStatus = {
@@ -56,7 +59,7 @@ export type McpManager = {
 /** Connects to all servers concurrently, each within MCP_TIMEOUT ms (default 30000). Never
  * rejects: a server that cannot be reached is reported through onNotice("error", …) and shows as
  * "failed" in status(); the others are used. */
-export async function startMcp(config: { servers: readonly McpServerConfig[] }, options: StartMcpOptions): Promise<McpManager> {
+export async function startMcp(config: { servers: readonly McpRunServerConfig[] }, options: StartMcpOptions): Promise<McpManager> {
   const env = options.env ?? process.env;
   const notice = options.onNotice ?? (() => {});
   // Aborted by the caller's signal or by close(): abandons pending connections and requests.
@@ -116,6 +119,7 @@ export async function startMcp(config: { servers: readonly McpServerConfig[] }, 
         env,
         timeoutMs,
         signal: lifetime.signal,
+        ...(options.relay && { relay: options.relay }),
         onLost: (connection) => notice("error", `MCP server ${connection.config.name} failed: ${connection.error}`),
         onToolsChanged: (connection, error) => {
           const name = connection.config.name;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSdkMcpServer, query, tool, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import { startFakeAnthropic } from "@harness/test-utils";
+import { mcpTestServerCommand, startFakeAnthropic } from "@harness/test-utils";
 import { z } from "zod";
 import { root, tempDir, withFake } from "./test-support.ts";
 
@@ -224,4 +224,22 @@ test("Agent SDK: a createSdkMcpServer server's tools are offered as mcp__<server
   assert.match(JSON.stringify(offered.input_schema), /"a"/);
   assert.deepEqual(calls, [{ a: 2, b: 3 }]);
   assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /the sum is 5/);
+});
+
+test("Agent SDK: MCP servers sent in the initialize request (mcpServersDelivery: initialize) start as --mcp-config's do", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_echo", name: "mcp__tools__echo", input: { text: "over stdin" } }] }, { text: "Echoed." }] }));
+  const dir = tempDir(t);
+  const stderr: string[] = [];
+  const messages = await all(
+    query({
+      prompt: "echo something",
+      options: options(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize", allowedTools: ["mcp__tools__echo"], stderr: (text: string) => stderr.push(text) }),
+    }),
+  );
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.doesNotMatch(stderr.join(""), /not acted on/);
+  const init = messages[0]!;
+  assert.deepEqual(init.type === "system" && init.subtype === "init" && init.mcp_servers, [{ name: "tools", status: "connected" }]);
+  assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /over stdin/);
 });

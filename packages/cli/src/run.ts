@@ -233,6 +233,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(agents && { agents }),
           ...(set?.hooks && { hooks: set.hooks }),
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
+          ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },

@@ -35,6 +35,8 @@ export type TurnSettings = {
   hooks?: HooksConfig;
   /** The program's in-process MCP servers (stream-mcp.ts). */
   sdkMcpServers?: RunAgentOptions["sdkMcpServers"];
+  /** The initialize request's `mcpServers`, started as --mcp-config's are, after them. */
+  mcpConfig?: { file: string; servers: unknown };
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -49,7 +51,7 @@ export type TurnControls = {
 };
 
 /** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["mcpServers", "settings", "managedSettings", "plugins"] as const;
+const UNSUPPORTED_AT_INITIALIZE = ["settings", "managedSettings", "plugins"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
@@ -120,6 +122,12 @@ export function streamSession(launch: SessionLaunch) {
       const names = sdkServerNames(request.sdkMcpServers);
       if (names.length > 0) settings.sdkMcpServers = { names, relay: mcp.relay };
     }
+    if (request.mcpServers !== undefined && request.mcpServers !== null) {
+      const servers = request.mcpServers;
+      if (typeof servers !== "object" || Array.isArray(servers)) throw new Error("initialize: mcpServers must be an object of MCP servers by name, as --mcp-config's mcpServers");
+      // Each entry is checked as it starts: a bad one is said, naming it, and the others start.
+      settings.mcpConfig = { file: "the initialize request", servers };
+    }
     const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
       const value = request[field];
       return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
@@ -129,7 +137,14 @@ export function streamSession(launch: SessionLaunch) {
       launch.warn(problem);
       throw new Error(problem);
     }
+    // Claude Code's answers on what it took: a program that sent MCP servers here treats their
+    // absence as not applied, and ends the session.
+    const given = (field: string) => request[field] !== undefined && request[field] !== null;
+    const manifests = given("sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
     return {
+      ...(given("hooks") && { hooks_applied: true }),
+      ...(given("mcpServers") && { mcp_servers_applied: true }),
+      ...(manifests && { sdk_mcp_manifests_parked: manifests }),
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),
       output_style: "default",

@@ -45,6 +45,8 @@ export type { TodoItem, ToolState, ToolStateOptions, WebSearchProvider, WebSearc
 export { loadSettings, permissionContext, SCOPES_BY_PRECEDENCE } from "./settings/index.ts";
 export type { LoadedSettings, Settings, SettingsDiagnostic, SettingsScope } from "./settings/index.ts";
 export { decide, describeCall, parseRule, PERMISSION_MODES } from "./permissions/index.ts";
+export { parsePermissionUpdates } from "./permissions/updates.ts";
+export type { PermissionUpdate } from "./permissions/updates.ts";
 export type { PermissionContext, PermissionDecision, PermissionMode, PermissionRule, ToolCall } from "./permissions/index.ts";
 
 // Hooks

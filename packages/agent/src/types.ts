@@ -6,6 +6,7 @@ import type { HooksConfig } from "./hooks/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { McpRelay } from "./mcp/sdk-transport.ts";
 import type { PermissionMode } from "./permissions/types.ts";
+import type { PermissionUpdate } from "./permissions/updates.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SettingsFileScope } from "./settings/types.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
@@ -103,7 +104,11 @@ export type ApprovalRequest = {
   answered?: Promise<ApprovalDecision>;
 };
 
-export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string } | { behavior: "deny"; reason?: string };
+/** `updatedPermissions`: what the approval changes for the calls that follow ("always allow"),
+ * applied to the run as it goes on, and written to the settings files they name. */
+export type ApprovalDecision =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string; updatedPermissions?: readonly PermissionUpdate[] }
+  | { behavior: "deny"; reason?: string };
 
 export type RunAgentOptions = {
   /** The new user message. A leading `/name` runs a slash command (see harness/prompt.ts). */
@@ -165,6 +170,9 @@ export type RunAgentOptions = {
    * by name, and the relay their messages go through. They start with the others, over any of the
    * same name, and are held to no MCP policy: nothing is started, they are the program's own. */
   sdkMcpServers?: { names: readonly string[]; relay: McpRelay };
+  /** Permission updates of earlier approvals of the session (their `updatedPermissions`), applied
+   * over the settings' and the run's own rules, in order. */
+  permissionUpdates?: readonly PermissionUpdate[];
   /** Only the servers of `mcpConfig` (Claude Code's --strict-mcp-config): none of `.mcp.json`,
    * `~/.claude.json`, the settings or plugins. */
   strictMcpConfig?: boolean;

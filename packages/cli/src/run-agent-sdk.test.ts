@@ -243,3 +243,48 @@ test("Agent SDK: MCP servers sent in the initialize request (mcpServersDelivery:
   assert.deepEqual(init.type === "system" && init.subtype === "init" && init.mcp_servers, [{ name: "tools", status: "connected" }]);
   assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /over stdin/);
 });
+
+test("Agent SDK: canUseTool's updatedPermissions apply to the calls that follow; those for a settings file are written there and hold in the next session", async (t) => {
+  const bash = (id: string, command: string) => ({ id, name: "Bash", input: { command } });
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [bash("toolu_a", "touch a.txt")] },
+        { toolUses: [bash("toolu_b", "touch b.txt"), bash("toolu_c", "touch c.txt"), { id: "toolu_w", name: "Write", input: { file_path: "notes.md", content: "hi" } }] },
+        { text: "Made them." },
+        { toolUses: [bash("toolu_c2", "touch c.txt"), bash("toolu_b2", "touch b.txt")] },
+        { text: "Again." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const asked: string[] = [];
+  const canUseTool: CanUseTool = async (tool, input) => {
+    asked.push(`${tool} ${JSON.stringify(input)}`);
+    return {
+      behavior: "allow",
+      updatedInput: input,
+      updatedPermissions: [
+        { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch b.txt" }], behavior: "allow", destination: "session" },
+        { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch c.txt" }], behavior: "allow", destination: "localSettings" },
+        { type: "setMode", mode: "acceptEdits", destination: "session" },
+      ],
+    };
+  };
+  const first = await all(query({ prompt: "make files", options: options(dir, fake.url, { canUseTool }) }));
+  assert.equal(first.at(-1)?.type === "result" && (first.at(-1) as { subtype: string }).subtype, "success");
+  assert.deepEqual(asked, ['Bash {"command":"touch a.txt"}'], "the rules and the mode given with the first answer let the other calls run unasked");
+  for (const file of ["a.txt", "b.txt", "c.txt", "notes.md"]) assert.ok(existsSync(join(dir, file)), file);
+  const local = JSON.parse(readFileSync(join(dir, ".claude/settings.local.json"), "utf8"));
+  assert.deepEqual(local.permissions.allow, ["Bash(touch c.txt)"]);
+  assert.equal(existsSync(join(dir, ".claude/settings.json")), false, "the session's rules are written nowhere");
+
+  asked.length = 0;
+  const deny: CanUseTool = async (tool, input) => {
+    asked.push(`${tool} ${JSON.stringify(input)}`);
+    return { behavior: "deny", message: "not now" };
+  };
+  await all(query({ prompt: "again", options: options(dir, fake.url, { canUseTool: deny }) }));
+  assert.deepEqual(asked, ['Bash {"command":"touch b.txt"}'], "the local settings' rule holds in a new session, the session's rule does not");
+});

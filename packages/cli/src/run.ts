@@ -234,6 +234,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.hooks && { hooks: set.hooks }),
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
+          ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },

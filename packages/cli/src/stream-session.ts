@@ -3,13 +3,16 @@
 // prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
 // `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
 // --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
-import type { AgentDefinition, HooksConfig, RunAgentOptions } from "@harness/agent";
+import { parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkHooks } from "./stream-hooks.ts";
 import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
+
+/** A mode as the control protocol names it: dontAsk among them. */
+type AnyMode = (typeof PERMISSION_MODES)[number];
 
 export type SessionLaunch = {
   /** The model and permission mode of the command line. */
@@ -37,6 +40,9 @@ export type TurnSettings = {
   sdkMcpServers?: RunAgentOptions["sdkMcpServers"];
   /** The initialize request's `mcpServers`, started as --mcp-config's are, after them. */
   mcpConfig?: { file: string; servers: unknown };
+  /** The permission updates of the approvals so far ("always allow"), but for the mode, which
+   * `permissionMode` holds: the turns that follow start with them. */
+  permissionUpdates?: PermissionUpdate[];
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -70,6 +76,23 @@ export function streamSession(launch: SessionLaunch) {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
 
+  const bypassRefused = (mode: AnyMode) =>
+    mode === "bypassPermissions" && !launch.allowBypass && launch.permissionMode !== "bypassPermissions"
+      ? "bypassPermissions needs the run started with --allow-dangerously-skip-permissions (the Agent SDK's allowDangerouslySkipPermissions)"
+      : undefined;
+  const setMode = (mode: AnyMode) => {
+    dontAsk = mode === "dontAsk";
+    settings.permissionMode = mode === "dontAsk" ? "default" : mode;
+  };
+  /** An approval's updates, kept for the turns that follow (the turn under way applies them itself). */
+  const keep = (updates: readonly PermissionUpdate[]) => {
+    for (const change of updates) {
+      if (change.type !== "setMode") settings.permissionUpdates = [...(settings.permissionUpdates ?? []), change];
+      else if (bypassRefused(change.mode)) launch.warn(`can_use_tool: the answer's setMode is not taken: ${bypassRefused(change.mode)}`);
+      else setMode(change.mode);
+    }
+  };
+
   const handle = (request: ControlRequest, messagesBefore = 0): Record<string, unknown> => {
     switch (request.subtype) {
       case "initialize":
@@ -81,11 +104,9 @@ export function streamSession(launch: SessionLaunch) {
       case "set_permission_mode": {
         const mode = PERMISSION_MODES.find((known) => known === request.mode);
         if (!mode) throw new Error(`set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(request.mode ?? null)}`);
-        if (mode === "bypassPermissions" && !launch.allowBypass && launch.permissionMode !== "bypassPermissions") {
-          throw new Error("set_permission_mode: bypassPermissions needs the run started with --allow-dangerously-skip-permissions (the Agent SDK's allowDangerouslySkipPermissions)");
-        }
-        dontAsk = mode === "dontAsk";
-        settings.permissionMode = mode === "dontAsk" ? "default" : mode;
+        const refused = bypassRefused(mode);
+        if (refused) throw new Error(`set_permission_mode: ${refused}`);
+        setMode(mode);
         tell({ permissionMode: mode });
         return {};
       }
@@ -178,7 +199,7 @@ export function streamSession(launch: SessionLaunch) {
           return () => current.listeners.delete(told);
         },
         ...(launch.askOverStdio && {
-          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(channel, request, signal, current.abort)),
+          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(channel, request, signal, current.abort, keep)),
         }),
         interrupted: () => current.abort.signal.aborted,
         end() {
@@ -193,7 +214,7 @@ const refusedUnasked: ApprovalDecision = { behavior: "deny", reason: "The permis
 
 /** Asks the other end whether `request`'s call may run (Claude Code's can_use_tool). A request a
  * change of mode answered meanwhile is withdrawn, and that answer stands. */
-async function askToUse(channel: ControlChannel, request: ApprovalRequest, signal: AbortSignal, turn: AbortController): Promise<ApprovalDecision> {
+async function askToUse(channel: ControlChannel, request: ApprovalRequest, signal: AbortSignal, turn: AbortController, keep: (updates: readonly PermissionUpdate[]) => void): Promise<ApprovalDecision> {
   const withdraw = new AbortController();
   request.answered?.then(() => withdraw.abort(), () => {});
   let answer: Record<string, unknown>;
@@ -208,10 +229,19 @@ async function askToUse(channel: ControlChannel, request: ApprovalRequest, signa
   }
   if (answer.behavior === "allow") {
     const updated = answer.updatedInput;
-    if (updated === undefined || updated === null) return { behavior: "allow" };
     // An input changed into something that is not one cannot be run, nor the call asked about in its place.
-    if (typeof updated !== "object" || Array.isArray(updated)) return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's updatedInput is not an object` };
-    return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
+    if (updated !== undefined && updated !== null && (typeof updated !== "object" || Array.isArray(updated))) {
+      return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's updatedInput is not an object` };
+    }
+    // Nor is a call run on an "always" that cannot be read: what it would have allowed is unknown.
+    const updates = answer.updatedPermissions === undefined || answer.updatedPermissions === null ? [] : parsePermissionUpdates(answer.updatedPermissions);
+    if ("error" in updates) return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's ${updates.error}` };
+    keep(updates);
+    return {
+      behavior: "allow",
+      ...(updated !== undefined && updated !== null && { updatedInput: updated as Record<string, unknown> }),
+      ...(updates.length > 0 && { updatedPermissions: updates }),
+    };
   }
   if (answer.behavior === "deny") {
     // Claude Code's deny with interrupt: true also ends the turn.

@@ -1,9 +1,13 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
+import type { PermissionUpdate } from "@harness/agent";
 import type { AgentEvent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 export type ApprovalRequest = { toolUseId: string; toolName: string; description: string; input?: Record<string, unknown>; answered?: Promise<ApprovalDecision> };
-export type ApprovalDecision = { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string } | { behavior: "deny"; reason?: string };
+/** `updatedPermissions`: what the approval changes for the calls after it (builtin backend only). */
+export type ApprovalDecision =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string; updatedPermissions?: readonly PermissionUpdate[] }
+  | { behavior: "deny"; reason?: string };
 
 export type BackendContext = {
   /** Fires when the run must stop: cancel, the client closed the request (unless it asked the run

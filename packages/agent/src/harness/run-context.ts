@@ -6,6 +6,8 @@ import { createNestedMemory, type NestedMemory } from "../context/nested-memory.
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
+import { applyPermissionUpdates } from "../permissions/updates.ts";
+import { persistPermissionUpdates } from "../settings/persist-updates.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import { canonicalToolName } from "../permissions/tool-names.ts";
@@ -350,6 +352,13 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       notice: ctx.notice,
       stop: (reason) => {
         state.stopRequest ??= reason;
+      },
+      updatePermissions: (updates) => {
+        const where = { cwd: ctx.setup.cwd, home: ctx.setup.home, projectRoot: ctx.setup.projectRoot };
+        const applied = applyPermissionUpdates(ctx.permissions, updates, where);
+        // In place: the gate, the hooks and the tools offered read this very object.
+        Object.assign(ctx.permissions, applied.permissions);
+        for (const message of [...applied.errors, ...persistPermissionUpdates(updates, where)]) ctx.notice("warning", message);
       },
       track: (work) => {
         state.background.push(work);

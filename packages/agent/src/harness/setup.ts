@@ -16,6 +16,7 @@ import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../h
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
+import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp, type McpManager, type McpServerStatus } from "../mcp/manager.ts";
 import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
@@ -144,7 +145,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(hookPolicy.diagnostics);
   const fileHooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
   const hooks = options.hooks ? mergeHooksConfigs([fileHooks, options.hooks]) : fileHooks;
-  const permissions = withRunRules(
+  const ruled = withRunRules(
     permissionContext(loadedSettings, {
       cwd,
       home,
@@ -155,6 +156,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     projectRoot,
     notice,
   );
+  const permissions = withUpdates(ruled, options.permissionUpdates, { cwd, home, projectRoot }, notice);
   if (permissions.bypassDisabled && (options.permissionMode ?? loadedSettings.permissions.defaultMode) === "bypassPermissions") {
     notice("warning", BYPASS_DISABLED);
   }
@@ -324,6 +326,14 @@ function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["ru
   const deny = withRules(allow.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
   for (const { text, error } of [...allow.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
   return deny.permissions;
+}
+
+/** `permissions` with the session's earlier permission updates applied (RunAgentOptions.permissionUpdates). */
+function withUpdates(permissions: PermissionContext, updates: RunAgentOptions["permissionUpdates"], where: UpdateWhere, notice: NoticeSink): PermissionContext {
+  if (!updates || updates.length === 0) return permissions;
+  const applied = applyPermissionUpdates(permissions, updates, where);
+  for (const message of applied.errors) notice("warning", message);
+  return applied.permissions;
 }
 
 /** `base` without unset variables, with `overrides` laid over it. */

@@ -10,6 +10,7 @@ import type { HookResult } from "../hooks/types.ts";
 import { decide } from "../permissions/decide.ts";
 import { describeCall } from "../permissions/describe-call.ts";
 import type { PermissionContext, PermissionDecision } from "../permissions/types.ts";
+import type { PermissionUpdate } from "../permissions/updates.ts";
 import { validateToolInput } from "../tool-input.ts";
 import type { ApprovalDecision, ApprovalRequest, RunAgentOptions, Tool, ToolOutput } from "../types.ts";
 import type { HookHost } from "./hooks.ts";
@@ -30,6 +31,9 @@ export type ToolGateOptions = {
   stop(reason: string): void;
   /** Work that may finish after the call (the Notification hook); the run waits for it at its end. */
   track(work: Promise<unknown>): void;
+  /** An approval's permission updates ("always allow"): applied to `permissions` in place, for the
+   * calls that follow, and kept in the settings files they name. */
+  updatePermissions?(updates: readonly PermissionUpdate[]): void;
 };
 
 type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput };
@@ -129,6 +133,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
+  if (answer.updatedPermissions && answer.updatedPermissions.length > 0) o.updatePermissions?.(answer.updatedPermissions);
   return runWith(o, call.name, tool, input, answer.updatedInput, "The approved input is not valid.");
 }
 

@@ -27,7 +27,7 @@ export type BuiltinBackendOptions = {
     RunAgentOptions,
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
     | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
-    | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool" | "thinking" | "projectRoot" | "hooks" | "sdkMcpServers"
+    | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool" | "thinking" | "projectRoot" | "hooks" | "sdkMcpServers" | "permissionUpdates"
   >;
 };
 

@@ -1,0 +1,86 @@
+// Claude Code's permission updates: what an approval may change besides letting its call run
+// ("always allow"), as the Agent SDK's canUseTool gives them in `updatedPermissions`. Each names
+// where it is kept: the session only, or a settings file (see settings/persist-updates.ts).
+import path from "node:path";
+import { z } from "zod";
+import { ruleText, toPermissionRules } from "./parse-rule.ts";
+import { PERMISSION_MODES, type PermissionContext, type PermissionRule } from "./types.ts";
+
+const destination = z.enum(["userSettings", "projectSettings", "localSettings", "session", "cliArg"]);
+const ruleValue = z.object({ toolName: z.string().min(1), ruleContent: z.string().optional() });
+const rules = { rules: z.array(ruleValue), behavior: z.enum(["allow", "deny", "ask"]), destination };
+const update = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("addRules"), ...rules }),
+  z.object({ type: z.literal("replaceRules"), ...rules }),
+  z.object({ type: z.literal("removeRules"), ...rules }),
+  z.object({ type: z.literal("setMode"), mode: z.enum(PERMISSION_MODES), destination }),
+  z.object({ type: z.literal("addDirectories"), directories: z.array(z.string().min(1)), destination }),
+  z.object({ type: z.literal("removeDirectories"), directories: z.array(z.string().min(1)), destination }),
+]);
+
+export type PermissionUpdate = z.infer<typeof update>;
+export type PermissionUpdateDestination = z.infer<typeof destination>;
+export type PermissionRuleValue = z.infer<typeof ruleValue>;
+
+/** The updates `value` holds, or what is wrong with it, naming the entry. */
+export function parsePermissionUpdates(value: unknown): PermissionUpdate[] | { error: string } {
+  const parsed = z.array(update).safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+  return { error: `updatedPermissions${where}: ${issue.message}` };
+}
+
+/** A rule value as a rule's text: `Tool` or `Tool(content)`. */
+export function ruleValueText(value: PermissionRuleValue): string {
+  return value.ruleContent === undefined || value.ruleContent === "" ? value.toolName : ruleText({ tool: value.toolName, specifier: value.ruleContent });
+}
+
+/** Where a destination's rules come from, as their `source` says (a settings file, or the session). */
+export type UpdateWhere = { cwd: string; home: string; projectRoot: string };
+
+export function destinationSource(to: PermissionUpdateDestination, where: UpdateWhere): string {
+  if (to === "userSettings") return path.join(where.home, ".claude", "settings.json");
+  if (to === "projectSettings") return path.join(where.projectRoot, ".claude", "settings.json");
+  if (to === "localSettings") return path.join(where.projectRoot, ".claude", "settings.local.json");
+  return "the session";
+}
+
+/** `permissions` with `updates` applied in order, as Claude Code applies them to its session: rules
+ * added to, replaced among or removed from those of their destination, the mode set, directories
+ * added or removed. Rules that do not parse are left out and said in `errors`. */
+export function applyPermissionUpdates(permissions: PermissionContext, updates: readonly PermissionUpdate[], where: UpdateWhere): { permissions: PermissionContext; errors: string[] } {
+  let next = { ...permissions, rules: { ...permissions.rules } };
+  const errors: string[] = [];
+  for (const change of updates) {
+    if (change.type === "setMode") {
+      if (change.mode === "bypassPermissions" && next.bypassDisabled) errors.push("The mode stays as it was: the settings forbid bypassPermissions (disableBypassPermissionsMode).");
+      else next.mode = change.mode;
+      continue;
+    }
+    if (change.type === "addDirectories" || change.type === "removeDirectories") {
+      const dirs = change.directories.map((dir) => path.resolve(where.cwd, dir));
+      const kept = next.additionalDirectories.filter((dir) => !dirs.includes(dir));
+      next = { ...next, additionalDirectories: change.type === "addDirectories" ? [...kept, ...dirs] : kept };
+      continue;
+    }
+    const source = destinationSource(change.destination, where);
+    const root = change.destination === "userSettings" ? path.join(where.home, ".claude") : where.projectRoot;
+    const texts = change.rules.map(ruleValueText);
+    const ofDestination = (rule: PermissionRule) => (rule.source ?? "the session") === source;
+    const current = next.rules[change.behavior];
+    let kept: readonly PermissionRule[];
+    if (change.type === "replaceRules") kept = current.filter((rule) => !ofDestination(rule));
+    else if (change.type === "removeRules") kept = current.filter((rule) => !(ofDestination(rule) && texts.includes(rule.text)));
+    else kept = current;
+    if (change.type === "removeRules") {
+      next.rules[change.behavior] = kept;
+      continue;
+    }
+    const parsed = toPermissionRules(texts, { root, source });
+    for (const { text, error } of parsed.errors) errors.push(`The rule "${text}" is left out: ${error}`);
+    const known = new Set(kept.filter(ofDestination).map((rule) => rule.text));
+    next.rules[change.behavior] = [...kept, ...parsed.rules.filter((rule) => !known.has(rule.text))];
+  }
+  return { permissions: next, errors };
+}

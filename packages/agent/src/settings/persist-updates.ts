@@ -1,0 +1,84 @@
+// Permission updates kept in a settings file, as Claude Code writes them when an approval says
+// "always" for the user (~/.claude/settings.json), the project (.claude/settings.json) or this
+// machine's copy of the project (.claude/settings.local.json).
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { destinationSource, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
+
+const FILE_DESTINATIONS = new Set(["userSettings", "projectSettings", "localSettings"]);
+
+/** Writes the updates whose destination is a settings file into that file, keeping everything
+ * else in it; a file that is not a JSON object is left alone. Returns what could not be written,
+ * one message per file. */
+export function persistPermissionUpdates(updates: readonly PermissionUpdate[], where: UpdateWhere): string[] {
+  const byFile = new Map<string, PermissionUpdate[]>();
+  for (const change of updates) {
+    if (!FILE_DESTINATIONS.has(change.destination)) continue;
+    const file = destinationSource(change.destination, where);
+    byFile.set(file, [...(byFile.get(file) ?? []), change]);
+  }
+  const problems: string[] = [];
+  for (const [file, changes] of byFile) {
+    try {
+      writeSettings(file, changes, where.cwd);
+    } catch (error) {
+      problems.push(`The permission changes for ${file} were not kept there: ${(error as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: string): void {
+  const settings = readObject(file);
+  const permissions: Record<string, unknown> = isObject(settings.permissions) ? { ...settings.permissions } : {};
+  const list = (key: string): string[] => (Array.isArray(permissions[key]) ? (permissions[key] as unknown[]).filter((item): item is string => typeof item === "string") : []);
+  for (const change of changes) {
+    if (change.type === "setMode") permissions.defaultMode = change.mode;
+    else if (change.type === "addDirectories" || change.type === "removeDirectories") {
+      const dirs = change.directories.map((dir) => path.resolve(cwd, dir));
+      const kept = list("additionalDirectories").filter((dir) => !dirs.includes(path.resolve(cwd, dir)));
+      permissions.additionalDirectories = change.type === "addDirectories" ? [...kept, ...dirs] : kept;
+    } else {
+      const texts = change.rules.map(ruleValueText);
+      const current = change.type === "replaceRules" ? [] : list(change.behavior);
+      permissions[change.behavior] = change.type === "removeRules" ? current.filter((text) => !texts.includes(text)) : [...current, ...texts.filter((text) => !current.includes(text))];
+    }
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const text = `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`;
+  // Written beside and moved in place: a reader never sees half a file.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: modeOf(file) });
+  renameSync(temporary, file);
+}
+
+function readObject(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`it is not valid JSON (${(error as Error).message}), and was left as it is`);
+  }
+  if (!isObject(value)) throw new Error("it does not hold a JSON object, and was left as it is");
+  return value;
+}
+
+function modeOf(file: string): number {
+  try {
+    return statSync(file).mode & 0o777;
+  } catch {
+    return 0o644;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -2,7 +2,7 @@
 // (pathToClaudeCodeExecutable): its arguments, its user messages and its control protocol
 // (initialize, can_use_tool, interrupt, set_permission_mode, set_model), end to end through the
 // real `harness` process against the fake Anthropic server.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -287,4 +287,17 @@ test("Agent SDK: canUseTool's updatedPermissions apply to the calls that follow;
   };
   await all(query({ prompt: "again", options: options(dir, fake.url, { canUseTool: deny }) }));
   assert.deepEqual(asked, ['Bash {"command":"touch b.txt"}'], "the local settings' rule holds in a new session, the session's rule does not");
+});
+
+test("Agent SDK: query() gets only messages of Claude Code's kinds; a notice of the run is a system informational message", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_ls", name: "Bash", input: { command: "ls" } }] }, { text: "Listed." }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude"));
+  writeFileSync(join(dir, ".claude/settings.json"), "{ not json");
+  const messages = await all(query({ prompt: "list", options: options(dir, fake.url) }));
+  const known = new Set(["system", "assistant", "user", "result", "stream_event"]);
+  assert.deepEqual(messages.filter((m) => !known.has(m.type)).map((m) => m.type), [], "no message of a kind the SDK does not know");
+  const notices = messages.filter((m) => m.type === "system" && m.subtype === "informational");
+  assert.ok(notices.some((m) => m.type === "system" && m.subtype === "informational" && m.level === "warning" && /settings\.json/.test(m.content) && typeof m.uuid === "string" && typeof m.session_id === "string"), JSON.stringify(notices));
+  assert.deepEqual(messages.filter((m) => m.type === "assistant" || m.type === "user").map((m) => m.type), ["assistant", "user", "assistant"]);
 });

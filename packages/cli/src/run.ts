@@ -19,7 +19,7 @@ import { streamOpening } from "./stream-init.ts";
 import { controlChannel } from "./stream-control.ts";
 import type { InputMessage } from "./stream-input.ts";
 import { streamSession, type TurnControls, type TurnSettings } from "./stream-session.ts";
-import { streamMessages } from "./stream-messages.ts";
+import { streamMessages, systemMessage } from "./stream-messages.ts";
 import { partialMessages } from "./stream-partial.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
@@ -149,7 +149,13 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
           }
         : (event) => {
-            opening.line(`${JSON.stringify(event)}\n`);
+            // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
+            // kinds of message only: the SDK hands any line to the program as a message.
+            if (command.inputFormat !== "stream-json") opening.line(`${JSON.stringify(event)}\n`);
+            else {
+              const system = systemMessage(event, runId);
+              if (system) opening.line(`${JSON.stringify(system)}\n`);
+            }
             for (const message of messages.event(event)) opening.line(`${JSON.stringify(message)}\n`);
           };
   const emit = (event: AgentEvent) => {

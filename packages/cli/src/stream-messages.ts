@@ -2,6 +2,7 @@
 // events, each piece of the conversation is also a line in the shape `claude -p --output-format
 // stream-json` prints, so that a script reading those (`select(.type == "assistant")`) reads ours:
 // `assistant` with one content block (text or tool_use), `user` with a tool_result.
+import { randomUUID } from "node:crypto";
 import type { AgentEvent } from "@harness/protocol";
 
 type ContentBlock =
@@ -59,4 +60,14 @@ export function streamMessages(sessionId: string) {
       return [...pending.keys()].flatMap(flush);
     },
   };
+}
+
+/** Claude Code's `system` messages for the run's events that have one: a notice is an
+ * `informational` line, the run's own change of permission mode a `status` line. The others are
+ * in the conversation's messages already, or have no counterpart: undefined. */
+export function systemMessage(event: AgentEvent, sessionId: string): Record<string, unknown> | undefined {
+  const common = { uuid: randomUUID(), session_id: sessionId, ...("parentToolUseId" in event && event.parentToolUseId && { parent_tool_use_id: event.parentToolUseId }) };
+  if (event.type === "notice") return { type: "system", subtype: "informational", content: event.message, level: event.level === "info" ? "info" : "warning", ...common };
+  if (event.type === "mode.changed") return { type: "system", subtype: "status", status: null, permissionMode: event.permissionMode, ...common };
+  return undefined;
 }

@@ -301,3 +301,34 @@ test("Agent SDK: query() gets only messages of Claude Code's kinds; a notice of 
   assert.ok(notices.some((m) => m.type === "system" && m.subtype === "informational" && m.level === "warning" && /settings\.json/.test(m.content) && typeof m.uuid === "string" && typeof m.session_id === "string"), JSON.stringify(notices));
   assert.deepEqual(messages.filter((m) => m.type === "assistant" || m.type === "user").map((m) => m.type), ["assistant", "user", "assistant"]);
 });
+
+test("Agent SDK: mcpServerStatus() lists the servers and their tools; setMaxThinkingTokens() sets the next turn's thinking budget", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { text: "Two." }] }));
+  const dir = tempDir(t);
+  let firstDone!: () => void;
+  const first = new Promise<void>((resolve) => (firstDone = resolve));
+  const said = (text: string): SDKUserMessage => ({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null });
+  const statuses: unknown[] = [];
+  async function* prompts() {
+    yield said("first");
+    await first;
+    statuses.push(await run.mcpServerStatus());
+    await run.setMaxThinkingTokens(2048);
+    yield said("second");
+  }
+  const run = query({ prompt: prompts(), options: options(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize" }) });
+  let results = 0;
+  for await (const message of run) {
+    if (message.type !== "result") continue;
+    if (++results === 1) firstDone();
+    else break;
+  }
+  const [status] = statuses as { name: string; status: string; tools?: { name: string }[] }[][];
+  assert.equal(status?.length, 1, JSON.stringify(status));
+  assert.equal(status[0]!.name, "tools");
+  assert.equal(status[0]!.status, "connected");
+  assert.ok(status[0]!.tools?.some((tool) => tool.name === "echo"), JSON.stringify(status));
+  assert.equal(fake.requests[0]!.body.thinking, undefined);
+  // This model thinks adaptively: a budget turns its thinking on, as --max-thinking-tokens does.
+  assert.deepEqual(fake.requests[1]!.body.thinking, { type: "adaptive" });
+});

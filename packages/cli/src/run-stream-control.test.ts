@@ -94,3 +94,24 @@ test("interrupt sent right after a user message stops that message's turn, thoug
   assert.equal(lines.filter((l) => l.type === "result")[1]?.result, "Next.");
   assert.equal(fake.requests.length, 1, "the interrupted turn asked the model nothing");
 });
+
+test("control requests: mcp_status before any turn lists the servers named at initialize as pending; set_max_thinking_tokens refuses what is not a number of tokens; what initialize cannot act on is said", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin =
+    control("init-1", { subtype: "initialize", sdkMcpServers: ["calc"], managedSettings: { model: "x" } }) +
+    control("st-1", { subtype: "mcp_status" }) +
+    control("th-1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: -5 }) +
+    control("th-2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: null }) +
+    user("hi");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const responses = new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+  assert.equal(responses.get("init-1")?.subtype, "error");
+  assert.match(responses.get("init-1")?.error, /managedSettings .*not acted on/);
+  assert.match(stderr, /managedSettings .*not acted on/);
+  assert.deepEqual(responses.get("st-1")?.response, { mcpServers: [{ name: "calc", status: "pending" }] });
+  assert.equal(responses.get("th-1")?.subtype, "error");
+  assert.match(responses.get("th-1")?.error, /max_thinking_tokens must be a whole number/);
+  assert.equal(responses.get("th-2")?.subtype, "success");
+});

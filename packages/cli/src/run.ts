@@ -241,6 +241,13 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
+          ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
+          ...(controls && {
+            onReady: (info: RunReadyInfo) => {
+              runOptions.onReady?.(info);
+              controls.ready(info);
+            },
+          }),
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },

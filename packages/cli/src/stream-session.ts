@@ -3,7 +3,7 @@
 // prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
 // `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
 // --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
-import { parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions } from "@harness/agent";
+import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import { parseInlineAgents } from "./inline-agents.ts";
@@ -43,6 +43,9 @@ export type TurnSettings = {
   /** The permission updates of the approvals so far ("always allow"), but for the mode, which
    * `permissionMode` holds: the turns that follow start with them. */
   permissionUpdates?: PermissionUpdate[];
+  /** set_max_thinking_tokens: the thinking budget of the turns that follow (0: none); unset, the
+   * command line's. */
+  thinkingTokens?: number;
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -51,6 +54,8 @@ export type TurnControls = {
   /** The changes reach the agent as they are: dontAsk among the modes. */
   onConfigure: BackendContext["onConfigure"];
   requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Told what the turn starts with (RunAgentOptions.onReady). */
+  ready(info: RunReadyInfo): void;
   /** Whether an interrupt (or a denial that interrupts) stopped the turn. */
   interrupted(): boolean;
   end(): void;
@@ -93,6 +98,20 @@ export function streamSession(launch: SessionLaunch) {
     }
   };
 
+  /** What the last turn started with; before any, the servers named at initialize are pending. */
+  let ready: RunReadyInfo | undefined;
+  const mcpStatus = () => {
+    if (ready) {
+      return ready.mcpServers.map(({ name, status }) => {
+        const prefix = mcpToolName(name, "");
+        const tools = ready!.tools.filter((tool) => tool.startsWith(prefix)).map((tool) => ({ name: tool.slice(prefix.length) }));
+        return { name, status: status === "closed" ? "failed" : status, ...(status === "connected" && { tools }) };
+      });
+    }
+    const names = [...Object.keys(isRecord(settings.mcpConfig?.servers) ? settings.mcpConfig.servers : {}), ...(settings.sdkMcpServers?.names ?? [])];
+    return [...new Set(names)].map((name) => ({ name, status: "pending" }));
+  };
+
   const handle = (request: ControlRequest, messagesBefore = 0): Record<string, unknown> => {
     switch (request.subtype) {
       case "initialize":
@@ -119,6 +138,15 @@ export function streamSession(launch: SessionLaunch) {
       }
       case "mcp_message":
         return mcp.receive(request);
+      case "mcp_status":
+        return { mcpServers: mcpStatus() };
+      case "set_max_thinking_tokens": {
+        const tokens = request.max_thinking_tokens;
+        if (tokens === null || tokens === undefined) delete settings.thinkingTokens;
+        else if (typeof tokens === "number" && Number.isSafeInteger(tokens) && tokens >= 0) settings.thinkingTokens = tokens;
+        else throw new Error(`set_max_thinking_tokens: max_thinking_tokens must be a whole number of tokens (0 for no thinking), or null for the default, not ${JSON.stringify(tokens)}`);
+        return {};
+      }
       default:
         throw new Error(`unsupported control request subtype: ${request.subtype}`);
     }
@@ -201,6 +229,9 @@ export function streamSession(launch: SessionLaunch) {
         ...(launch.askOverStdio && {
           requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(channel, request, signal, current.abort, keep)),
         }),
+        ready: (info) => {
+          ready = info;
+        },
         interrupted: () => current.abort.signal.aborted,
         end() {
           if (turn === current) turn = undefined;
@@ -249,4 +280,8 @@ async function askToUse(channel: ControlChannel, request: ApprovalRequest, signa
     return { behavior: "deny", ...(typeof answer.message === "string" && answer.message !== "" && { reason: answer.message }) };
   }
   return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer was neither allow nor deny` };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

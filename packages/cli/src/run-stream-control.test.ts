@@ -99,7 +99,7 @@ test("control requests: mcp_status before any turn lists the servers named at in
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin =
-    control("init-1", { subtype: "initialize", sdkMcpServers: ["calc"], managedSettings: { model: "x" } }) +
+    control("init-1", { subtype: "initialize", sdkMcpServers: ["calc"], managedSettings: { model: "x" }, disallowedTools: ["Bash"] }) +
     control("st-1", { subtype: "mcp_status" }) +
     control("th-1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: -5 }) +
     control("th-2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: null }) +
@@ -108,8 +108,8 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.equal(code, 0, stderr);
   const responses = new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
   assert.equal(responses.get("init-1")?.subtype, "error");
-  assert.match(responses.get("init-1")?.error, /managedSettings .*not acted on/);
-  assert.match(stderr, /managedSettings .*not acted on/);
+  assert.match(responses.get("init-1")?.error, /managedSettings, disallowedTools .*not acted on/);
+  assert.match(stderr, /managedSettings, disallowedTools .*not acted on/);
   assert.deepEqual(responses.get("st-1")?.response, { mcpServers: [{ name: "calc", status: "pending" }] });
   assert.equal(responses.get("th-1")?.subtype, "error");
   assert.match(responses.get("th-1")?.error, /max_thinking_tokens must be a whole number/);

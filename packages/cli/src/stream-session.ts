@@ -62,7 +62,7 @@ export type TurnControls = {
 };
 
 /** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["settings", "managedSettings", "plugins"] as const;
+const UNSUPPORTED_AT_INITIALIZE = ["settings", "managedSettings", "disallowedTools", "plugins"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };

@@ -17,7 +17,7 @@ import { compactConversation, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, providerFor } from "./harness/model.ts";
-import { asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
+import { applyMainAgentMode, asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
 import { budgetReached, fellBack } from "./harness/run-limits.ts";
 import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-evaluator.ts";
 import { NO_HOOK_HOST } from "./harness/hooks.ts";
@@ -79,6 +79,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const setup = await loadRunSetup(given, resources, notice);
   const main = mainAgentOf(given, setup);
   if (!main.ok) return finish(withPrompt(state, given.prompt), "error", main.error);
+  if (main.agent) applyMainAgentMode(setup.permissions, main.agent, given.permissionMode, (message) => notice("warning", message));
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
   const withEnv = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
   const configured = main.agent ? asMainAgent(withEnv, main.agent, chooseModel(withEnv, setup.settings)) : withEnv;

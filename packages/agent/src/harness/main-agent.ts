@@ -1,5 +1,6 @@
 // The main thread run as an agent (Claude Code's --agent, or the settings' `agent`): the agent's
-// prompt in place of the built-in one, its tools, and its model.
+// prompt in place of the built-in one, its tools, its model and its permission mode.
+import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { claudeAlias } from "../subagents/agent-model.ts";
 import { TASK_TOOL_NAME, taskTool } from "../subagents/task-tool.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
@@ -34,6 +35,22 @@ export function asMainAgent(options: RunAgentOptions, agent: AgentDefinition, ru
     ...(!options.systemPrompt && { systemPrompt: agent.systemPrompt }),
     ...(options.model === undefined && model !== undefined && { model }),
   };
+}
+
+/** Sets the run's permission mode as `agent`'s: the run's own (--permission-mode) when it names one,
+ * else the agent's, else the settings' default, as Claude Code ranks them. Never looser than the
+ * harness allows: a project's agent file (it comes with the repository, whose settings can name it
+ * as `agent`) cannot choose bypassPermissions, nor any agent where the settings turned it off; what
+ * is not given is said. */
+export function applyMainAgentMode(permissions: PermissionContext, agent: AgentDefinition, given: PermissionMode | undefined, warn: (message: string) => void): void {
+  const wanted = agent.permissionMode;
+  if (given !== undefined || wanted === undefined) return;
+  if (wanted === "bypassPermissions" && (agent.source === "project" || permissions.bypassDisabled)) {
+    const why = agent.source === "project" ? "a project's agent file cannot choose it" : "the settings turned it off";
+    warn(`The agent ${agent.name} runs in ${permissions.mode} mode, not ${wanted}: ${why}.`);
+    return;
+  }
+  permissions.mode = wanted;
 }
 
 /** The tools of the main thread as `agent`: those it lists (all when it lists none), without those

@@ -1,0 +1,62 @@
+// `harness run --agent NAME` (and the settings' `agent`): what of the agent's definition besides
+// its prompt, tools and model the main thread takes, as Claude Code's main-thread agent does: its
+// permission mode (under --permission-mode), its hooks (beside the settings'), and its MCP servers.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const initOf = (stdout: string) => JSON.parse(stdout.split("\n")[0]!) as { permissionMode: string; tools: string[]; mcp_servers: { name: string; status: string }[] };
+
+function agentFile(dir: string, name: string, front: string, body = "You work.") {
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", `${name}.md`), `---\nname: ${name}\ndescription: The ${name}\n${front}---\n${body}\n`);
+}
+
+test("--agent: the agent's permissionMode is the run's, unless --permission-mode names one; a built-in agent's too", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ name: "Write", input: { file_path: "notes.txt", content: "written" } }] }, { text: "done" }, { text: "a" }, { text: "b" }, { text: "c" }] }));
+  const dir = tempDir(t);
+  agentFile(dir, "editor", "permissionMode: acceptEdits\n");
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const run = (...args: string[]) => harness(["run", "--cwd", dir, "--output-format", "stream-json", "--verbose", ...args, "go"], env).result;
+
+  const asAgent = await run("--agent", "editor");
+  assert.equal(asAgent.code, 0, asAgent.stderr);
+  assert.equal(initOf(asAgent.stdout).permissionMode, "acceptEdits");
+  // acceptEdits lets the edit through without asking.
+  assert.equal(readFileSync(join(dir, "notes.txt"), "utf8"), "written");
+
+  const flagged = await run("--agent", "editor", "--permission-mode", "plan");
+  assert.equal(flagged.code, 0, flagged.stderr);
+  assert.equal(initOf(flagged.stdout).permissionMode, "plan");
+
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ agent: "editor", permissions: { defaultMode: "default" } }));
+  const fromSettings = await run();
+  assert.equal(fromSettings.code, 0, fromSettings.stderr);
+  assert.equal(initOf(fromSettings.stdout).permissionMode, "acceptEdits");
+
+  const builtin = await run("--agent", "Plan");
+  assert.equal(builtin.code, 0, builtin.stderr);
+  assert.equal(initOf(builtin.stdout).permissionMode, "plan");
+});
+
+test("--agent: a project's agent file cannot choose bypassPermissions for the run (it is said), a user's can", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "a" }, { text: "b" }] }));
+  const dir = tempDir(t);
+  const home = tempDir(t);
+  agentFile(dir, "bold", "permissionMode: bypassPermissions\n");
+  agentFile(home, "mine", "permissionMode: bypassPermissions\n");
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: home };
+  const project = await harness(["run", "--cwd", dir, "--output-format", "stream-json", "--verbose", "--agent", "bold", "go"], env).result;
+  assert.equal(project.code, 0, project.stderr);
+  assert.equal(initOf(project.stdout).permissionMode, "default");
+  // As stream-json, the warning is a notice event of stdout.
+  assert.match(project.stdout, /The agent bold runs in default mode, not bypassPermissions: a project's agent file cannot choose it/);
+
+  const user = await harness(["run", "--cwd", dir, "--output-format", "stream-json", "--verbose", "--agent", "mine", "go"], env).result;
+  assert.equal(user.code, 0, user.stderr);
+  assert.equal(initOf(user.stdout).permissionMode, "bypassPermissions");
+  assert.ok(!existsSync(join(dir, "notes.txt")));
+});

@@ -60,3 +60,23 @@ test("--agent: a project's agent file cannot choose bypassPermissions for the ru
   assert.equal(initOf(user.stdout).permissionMode, "bypassPermissions");
   assert.ok(!existsSync(join(dir, "notes.txt")));
 });
+
+test("--agent: the agent's hooks run beside the settings' hooks, its Stop hooks as the run's Stop", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ name: "Write", input: { file_path: "notes.txt", content: "x" } }] }, { text: "done" }, { text: "plain" }] }));
+  const dir = tempDir(t);
+  const log = join(dir, "hooks.log");
+  const logAs = (who: string) => `- hooks:\n        - type: command\n          command: "echo ${who} $(grep -o '\\"hook_event_name\\":\\"[A-Za-z]*\\"' | head -1) >> ${log}"\n`;
+  agentFile(dir, "careful", `permissionMode: acceptEdits\nhooks:\n  PreToolUse:\n    ${logAs("agent")}  Stop:\n    ${logAs("agent")}`);
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo settings PreToolUse >> ${log}` }] }] } }));
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const asAgent = await harness(["run", "--cwd", dir, "--agent", "careful", "go"], env).result;
+  assert.equal(asAgent.code, 0, asAgent.stderr);
+  assert.equal(readFileSync(join(dir, "notes.txt"), "utf8"), "x");
+  assert.deepEqual(readFileSync(log, "utf8").trim().split("\n"), ["settings PreToolUse", 'agent "hook_event_name":"PreToolUse"', 'agent "hook_event_name":"Stop"']);
+
+  // Without --agent the agent's hooks do not run.
+  writeFileSync(log, "");
+  const plain = await harness(["run", "--cwd", dir, "go"], env).result;
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(readFileSync(log, "utf8"), "");
+});

@@ -99,7 +99,7 @@ export type MainRunInput = {
   record: (model: string, usage: Usage) => void;
   hookAgent?: HookAgentRunner;
   notice: NoticeSink;
-  /** The agent the main thread runs as: its tools only (see mainAgentTools). */
+  /** The agent the main thread runs as: its tools (see mainAgentTools) and its hooks. */
   agent?: AgentDefinition;
 };
 
@@ -132,6 +132,8 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
       ...(input.conversation && { conversation: input.conversation }),
       evaluate: evaluatorFor(() => ctx, record),
       model: () => ctx.model,
+      // The main thread's agent's hooks run beside the settings', as in Claude Code.
+      ...(agent?.hooks && { own: agent.hooks }),
     }),
     ...(setup.loaded && setup.nestedMemory !== false && { nested: nestedMemoryOf(setup) }),
     systemPrompt: options.systemPrompt || setup.basePrompt,
@@ -148,7 +150,8 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
 /** A sub-agent's run shares its parent's configuration; the spawner has set its prompt, tools,
  * model, system prompt (environment included) and permission mode in `options`. */
 export function subagentRunContext(parent: RunContext, options: RunAgentOptions, notice: NoticeSink, record: (model: string, usage: Usage) => void): RunContext {
-  const fromFile = options.agent ? parent.setup.agents.find((agent) => agent.name === options.agent!.type)?.hooks : undefined;
+  const fileHooks = options.agent ? parent.setup.agents.find((agent) => agent.name === options.agent!.type)?.hooks : undefined;
+  const fromFile = fileHooks && asSubagentHooks(fileHooks);
   const fromSkill = options.forkedSkill?.hooks;
   const own = fromFile && fromSkill ? mergeHooksConfigs([fromFile, fromSkill]) : (fromFile ?? fromSkill);
   const wanted = options.permissionMode ?? parent.permissions.mode;

@@ -166,7 +166,7 @@ test("an agent file's bad Stop hook is named as the file says it (Stop), and a b
   );
   assert.ok(parsed.ok);
   assert.deepEqual(parsed.warnings.map((w) => w.key), ["hooks.SubagentStop", "hooks.Stop[1].hooks[0].command"]);
-  assert.deepEqual(parsed.agent.hooks, { SubagentStop: [{ hooks: [{ type: "command", command: "./check.sh" }] }] }, "its good Stop hook runs as SubagentStop");
+  assert.deepEqual(parsed.agent.hooks, { Stop: [{ hooks: [{ type: "command", command: "./check.sh" }] }] }, "its good Stop hook is kept (as a sub-agent it runs as SubagentStop)");
 });
 
 test("an agent file's hooks of events that never fire while a sub-agent runs (SessionStart, UserPromptSubmit, SessionEnd, StopFailure) are named and left out", () => {

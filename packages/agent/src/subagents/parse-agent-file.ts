@@ -1,6 +1,6 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
-import { asSubagentHooks, frontmatterHooks } from "../hooks/parse-config.ts";
+import { frontmatterHooks } from "../hooks/parse-config.ts";
 import type { HookEventName, HooksConfig } from "../hooks/types.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
@@ -80,7 +80,7 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   const hooks = frontmatterHooks(front.data.hooks, file, "agent");
   warnings.push(...hooks.diagnostics);
   const config = hooks.config && withoutIdleEvents(hooks.config, file, warnings);
-  if (config) agent.hooks = asSubagentHooks(config);
+  if (config) agent.hooks = config;
   return { ok: true, agent, warnings };
 }
 

@@ -27,8 +27,9 @@ export type AgentDefinition = {
   permissionMode?: PermissionMode;
   /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
   maxTurns?: number;
-  /** Hooks of its frontmatter, which run while it does, after the settings' own (its Stop hooks as
-   * SubagentStop, as in Claude Code). */
+  /** Hooks of its frontmatter, as the file has them, which run while it does, after the settings'
+   * own: as a sub-agent its Stop hooks run as SubagentStop (asSubagentHooks), as in Claude Code; as
+   * the main thread (--agent) they are the run's Stop hooks. */
   hooks?: HooksConfig;
   source: AgentSource;
   /** The plugin it comes from (source "plugin"): its name is `<plugin>:<agent>`. */

@@ -75,7 +75,9 @@ Options:
                      the settings files read, and whose CLAUDE.md, skills, commands and agents:
                      user, project, local, separated by commas (default: all; "" for none); the
                      managed settings are always read
-  --add-dir DIR...   more directories the file tools reach, as permissions.additionalDirectories
+  --add-dir DIR...   more directories the file tools reach, as permissions.additionalDirectories;
+                     their skills, commands and agents load too (their CLAUDE.md files with
+                     CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1)
   --tools LIST       the built-in tools offered to the model: "Bash,Edit,Read", "" for none,
                      "default" for all (MCP tools stay)
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,

@@ -22,6 +22,9 @@ export type DiscoverCommandsOptions = {
   projectRoot?: string;
   /** Plugins whose commands (their `commandPaths`) are added, namespaced. */
   plugins?: readonly Plugin[];
+  /** Directories added with the run (--add-dir), whose commands count as the project's, after its
+   * own (see harness/added-dirs.ts). */
+  additionalDirs?: readonly string[];
 };
 
 /** Subfolders nested deeper than this are not searched. */
@@ -33,6 +36,7 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   const diagnostics: CommandDiagnostic[] = [];
   const roots: [string, CommandScope][] = [[options.home, "user"]];
   if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
+  for (const dir of options.additionalDirs ?? []) roots.push([dir, "project"]);
   const found = await Promise.all(
     roots.map(async ([root, scope]) => {
       const dir = path.join(root, ".claude", "commands");
@@ -44,9 +48,9 @@ export async function discoverCommands(options: DiscoverCommandsOptions): Promis
   for (const plugin of options.plugins ?? []) {
     for (const where of plugin.commandPaths) fromPlugins.push(await pluginCommands(where, plugin, diagnostics));
   }
-  const [user = [], project = []] = found;
+  const [user = [], ...project] = found;
   const byName = new Map<string, SlashCommand>();
-  for (const command of [...user, ...fromPlugins.flat(), ...project]) {
+  for (const command of [...user, ...fromPlugins.flat(), ...project.flat()]) {
     if (!command) continue;
     if (isBuiltinCommand(command.name)) {
       diagnostics.push({ file: command.path, message: `Command /${command.name} is a built-in command; this file is never used. Rename it to use it.` });

@@ -17,6 +17,10 @@ export type LoadMemoryOptions = {
   projectRoot?: string;
   /** The user's home directory: `<home>/.claude/CLAUDE.md` and `@~/…` imports. */
   home: string;
+  /** Directories added with the run whose memory files are read too, after all the others, as the
+   * project's (CLAUDE.md, .claude/CLAUDE.md, .claude/rules) or local (CLAUDE.local.md); see
+   * harness/added-dirs.ts. */
+  additionalDirs?: readonly string[];
 };
 
 /** The memory files of one directory, in the order they are sent. */
@@ -65,6 +69,12 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
     ...(await rulesNow(reader, path.join(projectRoot, ".claude", "rules"), "project", pathRules)),
     ...(await readInOrder(reader, candidates.slice(split))),
   ];
+  for (const dir of options.additionalDirs ?? []) {
+    const [claude, dotClaude, , local] = memoryCandidates(path.resolve(dir), "project");
+    files.push(...(await readInOrder(reader, [claude!, dotClaude!])));
+    files.push(...(await rulesNow(reader, path.join(path.resolve(dir), ".claude", "rules"), "project", pathRules)));
+    files.push(...(await readInOrder(reader, [local!])));
+  }
   return { files, pathRules, diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved };
 }
 

@@ -38,6 +38,7 @@ import { sandboxUnavailable } from "../sandbox/runtime.ts";
 import { BASE_SYSTEM_PROMPT, styledSystemPrompt } from "../system-prompt.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
+import { addedConfigDirs, readsAddedDirsMemory } from "./added-dirs.ts";
 import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
@@ -121,13 +122,19 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(options.flagSettings && { flag: options.flagSettings }),
     ...(options.settingSources && { fileScopes: options.settingSources }),
   });
-  const memoryLoad = loadMemory({ cwd, projectRoot, home });
+  // The directories added with the run lend their skills, commands and agents, and their memory
+  // files when the environment (the settings' env included) says so.
+  const additionalDirs = addedConfigDirs(options.additionalDirectories, cwd, [projectRoot, home]);
+  const memoryLoad = settingsLoad.then((loaded) => {
+    const memoryDirs = readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
+    return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs });
+  });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
   // the user's own skills, commands and agents.
   const pluginsLoad = settingsLoad.then((loaded) =>
     discoverPlugins({ home, projectRoot, cwd, enabledPlugins: loaded.settings.enabledPlugins, sources: loaded.sources, pluginDirs: options.pluginDirs ?? [] }),
   );
-  const withPlugins = pluginsLoad.then(({ plugins }) => ({ ...where, plugins }));
+  const withPlugins = pluginsLoad.then(({ plugins }) => ({ ...where, plugins, additionalDirs }));
   const skillsLoad = withPlugins.then(discoverSkills);
   const commandsLoad = withPlugins.then(discoverCommands);
   const agentsLoad = withPlugins.then(loadAgentDefinitions);

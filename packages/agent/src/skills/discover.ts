@@ -24,6 +24,9 @@ export type DiscoverSkillsOptions = {
   projectRoot?: string;
   /** Plugins whose skills (their `skillDirs`) are added, namespaced. */
   plugins?: readonly Plugin[];
+  /** Directories added with the run (--add-dir), whose skills count as the project's, after its
+   * own (see harness/added-dirs.ts). */
+  additionalDirs?: readonly string[];
 };
 
 /** Never rejects: a skill with a bad or incomplete frontmatter is skipped with a diagnostic and the
@@ -32,12 +35,13 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   const diagnostics: SkillDiagnostic[] = [];
   const roots: [string, SkillScope][] = [[options.home, "user"]];
   if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
+  for (const dir of options.additionalDirs ?? []) roots.push([dir, "project"]);
   const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
   const fromPlugins: Skill[][] = [];
   for (const plugin of options.plugins ?? []) fromPlugins.push((await Promise.all(plugin.skillDirs.map((dir) => pluginSkillsIn(dir, plugin, diagnostics)))).flat());
-  const [user = [], project = []] = found;
+  const [user = [], ...project] = found;
   const byName = new Map<string, Skill>();
-  for (const skill of [...user, ...fromPlugins.flat(), ...project]) {
+  for (const skill of [...user, ...fromPlugins.flat(), ...project.flat()]) {
     const earlier = byName.get(skill.name);
     if (earlier?.plugin !== undefined && skill.scope === "project") {
       diagnostics.push({ file: skill.path, message: `Skill ${skill.name} is plugin ${earlier.plugin}'s; this skill is never used. Rename its directory to use it.` });

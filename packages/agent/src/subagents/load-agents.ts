@@ -14,12 +14,15 @@ export type LoadAgentDefinitionsOptions = {
   includeBuiltins?: boolean;
   /** Plugins whose agents (their `agentPaths`) are added, namespaced, before the user's. */
   plugins?: readonly Plugin[];
+  /** Directories added with the run (--add-dir), whose agents count as the project's, the
+   * project's own replacing them (see harness/added-dirs.ts). */
+  additionalDirs?: readonly string[];
 };
 
 export type AgentDefinitions = { agents: AgentDefinition[]; diagnostics: AgentDiagnostic[] };
 
 /** The agents a run can start: built-ins, then the `.md` files of `~/.claude/agents`, then those
- * of `<root>/.claude/agents` (folders within included), a later one replacing an earlier one of the same name. A bad file
+ * of the added directories' `.claude/agents`, then those of `<root>/.claude/agents` (folders within included), a later one replacing an earlier one of the same name. A bad file
  * becomes a diagnostic and is skipped; a missing directory is no error. Never rejects. */
 export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions): Promise<AgentDefinitions> {
   const diagnostics: AgentDiagnostic[] = [];
@@ -31,10 +34,11 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
 
   const scopes: [AgentSource, string][] = [
     ["user", path.join(options.home, ".claude", "agents")],
+    ...(options.additionalDirs ?? []).map((dir): [AgentSource, string] => ["project", path.join(dir, ".claude", "agents")]),
     ["project", path.join(options.projectRoot, ".claude", "agents")],
   ];
   // The same directory as both (a project at the home directory) is one scope: project.
-  if (path.resolve(scopes[0][1]) === path.resolve(scopes[1][1])) scopes.shift();
+  if (path.resolve(scopes[0][1]) === path.resolve(scopes.at(-1)![1])) scopes.shift();
 
   for (const [source, dir] of scopes) {
     const loaded = await loadDirectory(dir, source, diagnostics);

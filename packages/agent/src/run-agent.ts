@@ -31,6 +31,7 @@ import { countInConversation, createRunState, recordBilled, recordSideCall, reco
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { preloadedSkills } from "./harness/preloaded-skills.ts";
 import { contextReport, costReport } from "./harness/usage-reports.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
 import { promptToolApprover } from "./harness/permission-prompt-tool.ts";
@@ -171,6 +172,9 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: 
   state.model = ctx.model;
   try {
     if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
+    // The skills its definition names come first, then its task.
+    const skills = await preloadedSkills(ctx, state);
+    if (skills.length > 0) state.messages = withUserText(state.messages, "", skills);
     state.messages = withUserText(state.messages, options.prompt, [...(options.forkedSkill?.images ?? []), ...(await subagentStartContext(ctx))]);
     return options.signal.aborted ? finish(state, "aborted") : await runLoop(ctx, state);
   } catch (error) {

@@ -1,6 +1,6 @@
 // `harness run --agents '<JSON>'`: sub-agents given on the command line, as Claude Code's --agents
 // takes them: `{"name": {"description", "prompt", "tools"?, "disallowedTools"?, "model"?,
-// "permissionMode"?, "maxTurns"?}}`. Keys of Claude Code's this harness does not act on are ignored,
+// "permissionMode"?, "maxTurns"?, "skills"?}}`. Keys of Claude Code's this harness does not act on are ignored,
 // as in agent files. Pure and free of the agent package: it answers before anything loads.
 import type { AgentDefinition } from "@harness/agent";
 
@@ -54,6 +54,12 @@ function agentOf(name: string, value: unknown): AgentDefinition | string {
     const mode = PERMISSION_MODES.find((candidate) => candidate === fields.permissionMode);
     if (!mode) return `"permissionMode" must be one of ${PERMISSION_MODES.join(", ")}, not ${kindOf(fields.permissionMode)}`;
     agent.permissionMode = mode;
+  }
+  if (fields.skills !== undefined) {
+    const list = fields.skills;
+    if (!Array.isArray(list) || !list.every((entry) => typeof entry === "string")) return `"skills" must be a list of skill names, such as ["deploy"], not ${kindOf(list)}`;
+    const names = list.map((entry) => entry.trim()).filter((entry) => entry !== "");
+    if (names.length > 0) agent.skills = names;
   }
   if (fields.maxTurns !== undefined) {
     const turns = fields.maxTurns;

@@ -28,7 +28,7 @@ const toolList = z
   })
   .nullish();
 
-// Unknown keys (color, skills, …) are Claude Code features this loader does not act on; they are
+// Unknown keys (color, memory, …) are Claude Code features this loader does not act on; they are
 // ignored rather than reported. `hooks` is read apart: a hook with a mistake is left out, named,
 // and the agent still loads.
 const KEYS = {
@@ -40,6 +40,11 @@ const KEYS = {
   description: z.string({ error: required('a "description" saying when to use the agent') }).trim().min(1, "must not be empty"),
   tools: toolList,
   disallowedTools: toolList,
+  skills: z
+    .union([z.string(), z.array(z.string())], {
+      error: (issue) => `must be a comma-separated list ("deploy, review") or a YAML list of skill names, but got ${kindOf(issue.input)}`,
+    })
+    .nullish(),
   model: z
     .string({ error: (issue) => `must be sonnet, opus, haiku, inherit or a model id, but got ${kindOf(issue.input)}` })
     .trim()
@@ -73,6 +78,8 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   if (tools) agent.tools = tools;
   const disallowed = toolNames(values.disallowedTools);
   if (disallowed) agent.disallowedTools = disallowed;
+  const skills = skillNames(values.skills);
+  if (skills.length > 0) agent.skills = skills;
   if (typeof values.model === "string") agent.model = values.model;
   if (typeof values.permissionMode === "string") agent.permissionMode = values.permissionMode as AgentDefinition["permissionMode"];
   if (typeof values.maxTurns === "number") agent.maxTurns = values.maxTurns;
@@ -111,4 +118,11 @@ function toolNames(value: unknown): string[] | undefined {
   const entries = typeof value === "string" ? value.split(/,(?![^(]*\))/) : (value as string[]);
   const names = entries.map((name) => name.trim()).filter((name) => name !== "");
   return names.includes("*") ? undefined : names;
+}
+
+/** The names a `skills` key lists (a leading slash, as the user types them, left off). */
+function skillNames(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const entries = typeof value === "string" ? value.split(",") : (value as string[]);
+  return [...new Set(entries.map((name) => name.trim().replace(/^\//, "")).filter((name) => name !== ""))];
 }

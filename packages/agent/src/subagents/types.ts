@@ -25,6 +25,9 @@ export type AgentDefinition = {
   /** The permission mode the sub-agent's tool calls are checked in; undefined inherits the parent's.
    * See subagentPermissionMode. */
   permissionMode?: PermissionMode;
+  /** Skills whose full text the sub-agent starts with, before its task (Claude Code's preloaded
+   * skills); it does not inherit the main conversation's. Not for the main thread's agent. */
+  skills?: string[];
   /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
   maxTurns?: number;
   /** Hooks of its frontmatter, as the file has them, which run while it does, after the settings'

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeAnthropic } from "@harness/test-utils";
+import { mcpTestServerCommand, startFakeAnthropic } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 const initOf = (stdout: string) => JSON.parse(stdout.split("\n")[0]!) as { permissionMode: string; tools: string[]; mcp_servers: { name: string; status: string }[] };
@@ -79,4 +79,37 @@ test("--agent: the agent's hooks run beside the settings' hooks, its Stop hooks 
   const plain = await harness(["run", "--cwd", dir, "go"], env).result;
   assert.equal(plain.code, 0, plain.stderr);
   assert.equal(readFileSync(log, "utf8"), "");
+});
+
+test("--agent: the MCP servers the agent file defines start with the run, beside the configured ones; --strict-mcp-config leaves them out", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "a" }, { text: "b" }, { text: "c" }] }));
+  const dir = tempDir(t);
+  const server = JSON.stringify(mcpTestServerCommand());
+  agentFile(dir, "tooled", `mcpServers: [{"helper": ${server}}, "configured"]\n`);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const offered = (i: number) => (fake.requests[i]!.body.tools as { name: string }[]).map((tool) => tool.name);
+
+  const asAgent = await harness(["run", "--cwd", dir, "--output-format", "stream-json", "--verbose", "--agent", "tooled", "go"], env).result;
+  assert.equal(asAgent.code, 0, asAgent.stderr);
+  assert.deepEqual(initOf(asAgent.stdout).mcp_servers.map((s) => `${s.name}:${s.status}`), ["helper:connected"]);
+  assert.ok(offered(0).includes("mcp__helper__echo"), offered(0).join(", "));
+
+  const plain = await harness(["run", "--cwd", dir, "go"], env).result;
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.ok(!offered(1).some((name) => name.startsWith("mcp__helper__")), offered(1).join(", "));
+
+  const strict = await harness(["run", "--cwd", dir, "--agent", "tooled", "--strict-mcp-config", "go"], env).result;
+  assert.equal(strict.code, 0, strict.stderr);
+  assert.ok(!offered(2).some((name) => name.startsWith("mcp__helper__")), offered(2).join(", "));
+});
+
+test("an agent file's mcpServers that are not a list of names and single-server definitions are named, and the file does not load", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "a" }] }));
+  const dir = tempDir(t);
+  agentFile(dir, "wrong", "mcpServers: helper\n");
+  agentFile(dir, "double", 'mcpServers: [{"a": {"command": "x"}, "b": {"command": "y"}}]\n');
+  const { code, stderr } = await harness(["run", "--cwd", dir, "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /wrong\.md \(mcpServers\): mcpServers must be a list of server names and definitions \(\{"name": \{"command": …\}\}\), but got string "helper"/);
+  assert.match(stderr, /double\.md \(mcpServers\): mcpServers\[0\] must define one server, as \{"name": \{"command": …\}\}, but defines 2/);
 });

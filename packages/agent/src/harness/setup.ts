@@ -109,6 +109,9 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const found = await findProjectRoot(cwd);
   const projectRoot = options.projectRoot === undefined ? ownProjectRoot(cwd, found.root) : path.resolve(cwd, options.projectRoot);
+  // The setting sources choose whose files the run reads, memory, skills, commands and agents
+  // included, as Claude Code's do; plugins' and built-in ones stay.
+  const readsFrom = (scope: string) => options.settingSources === undefined || !isFileScope(scope) || options.settingSources.includes(scope);
   const report = (diagnostics: readonly Diagnostic[]) => {
     for (const d of diagnostics) notice("warning", describeDiagnostic(d));
   };
@@ -176,6 +179,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
+  // The main thread's agent (--agent, or the settings' `agent`) may define servers of its own.
+  const agentServers = mainAgentServers(withRunAgents((await agentsLoad).agents.filter((agent) => readsFrom(agent.source)), options.agents), options.mainAgent?.trim() || settings.agent);
   const mcp =
     options.tools === undefined
       ? await mcpFor(
@@ -193,6 +198,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             ...(options.mcpConfig && { given: options.mcpConfig }),
             ...(options.strictMcpConfig && { strict: true }),
             ...(options.sdkMcpServers && { sdk: options.sdkMcpServers }),
+            ...(agentServers && { agent: agentServers }),
           },
           notice,
         )
@@ -200,9 +206,6 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
-  // The setting sources choose whose files the run reads, memory, skills, commands and agents
-  // included, as Claude Code's do; plugins' and built-in ones stay.
-  const readsFrom = (scope: string) => options.settingSources === undefined || !isFileScope(scope) || options.settingSources.includes(scope);
   const memoryScope = (scope: string) => (scope === "parent" ? "project" : scope);
   memory.files = memory.files.filter((file) => readsFrom(memoryScope(file.scope)));
   memory.pathRules = memory.pathRules.filter((rule) => readsFrom(memoryScope(rule.scope)));
@@ -253,6 +256,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };
+}
+
+/** The servers the agent named `name` defines in its file, if it defines any (those it names are
+ * configured elsewhere, and start as configured). */
+function mainAgentServers(agents: readonly AgentDefinition[], name: unknown): { file: string; servers: Record<string, unknown> } | undefined {
+  const agent = typeof name === "string" && name.trim() !== "" ? agents.find((candidate) => candidate.name === name.trim()) : undefined;
+  const defined = (agent?.mcpServers ?? []).filter((server) => server.config !== undefined);
+  if (!agent || defined.length === 0) return undefined;
+  return { file: agent.file ?? `the agent ${agent.name}`, servers: Object.fromEntries(defined.map((server) => [server.name, server.config])) };
 }
 
 /** The agents of the files, with those given with the run in place of any of the same name (Claude
@@ -416,6 +428,7 @@ type McpWhere = {
   given?: RunAgentOptions["mcpConfig"];
   strict?: boolean;
   sdk?: RunAgentOptions["sdkMcpServers"];
+  agent?: { file: string; servers: Record<string, unknown> };
 };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
@@ -482,6 +495,7 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
     env: o.env,
     ...(o.given && { given: o.given }),
     ...(o.strict && { strict: true }),
+    ...(o.agent && { agent: o.agent }),
   });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   for (const { name, reason } of config.disabled) {

@@ -5,10 +5,10 @@ import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
 import { expandEnv } from "./expand-env.ts";
 
 /** Where a server is configured; "managed" is the machine's managed-mcp.json, "plugin" an enabled
- * plugin, "flag" the run's own (Claude Code's --mcp-config). Precedence on equal names: flag >
- * settings > local > project > user (a plugin's servers have names of their own,
- * `plugin:<plugin>:<server>`). */
-export type McpServerScope = "managed" | "flag" | "settings" | "local" | "project" | "user" | "plugin";
+ * plugin, "flag" the run's own (Claude Code's --mcp-config), "agent" the file of the agent the
+ * main thread runs as. Precedence on equal names: flag > settings > local > project > user > agent
+ * (a plugin's servers have names of their own, `plugin:<plugin>:<server>`). */
+export type McpServerScope = "managed" | "flag" | "settings" | "local" | "project" | "user" | "agent" | "plugin";
 
 type ServerCommon = {
   /** The key in `mcpServers`; tool names use it sanitised (`mcp__<name>__<tool>`). */

@@ -44,6 +44,9 @@ export type LoadMcpConfigOptions = {
   /** Only `given`'s servers (Claude Code's --strict-mcp-config); managed-mcp.json still decides
    * alone when it exists. */
   strict?: boolean;
+  /** The servers the file of the agent the main thread runs as defines (--agent): started unasked,
+   * as its hooks run, below every configured server of the same name; not under `strict`. */
+  agent?: { file: string; servers: Record<string, unknown> };
 };
 
 export type McpConfig = {
@@ -102,6 +105,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
     { scope: "local", file: claudeJsonPath, keyPrefix: `projects.${projectRoot}.mcpServers`, servers: isObject(localEntry) ? localEntry.mcpServers : undefined },
     { scope: "project", file: mcpJsonPath, keyPrefix: "mcpServers", servers: mcpJson?.mcpServers },
     { scope: "user", file: claudeJsonPath, keyPrefix: "mcpServers", servers: claudeJson?.mcpServers },
+    ...(options.agent ? [{ scope: "agent" as const, file: options.agent.file, keyPrefix: "mcpServers", servers: options.agent.servers }] : []),
   ];
   if (mcpJson && mcpJson.mcpServers === undefined) {
     diagnostics.push({ file: mcpJsonPath, message: 'no "mcpServers" object: servers must be listed under "mcpServers"' });

@@ -70,10 +70,9 @@ async function agentFiles(dir: string, diagnostics: AgentDiagnostic[], depth = 0
   return names.sort();
 }
 
-/** Frontmatter keys Claude Code does not honour in a plugin's agent (nor `mcpServers`, which no
- * agent file has here): a plugin could otherwise run hooks, or loosen permissions, under an
- * agent's cover. */
-const NOT_FOR_PLUGINS = ["hooks", "permissionMode"] as const;
+/** Frontmatter keys Claude Code does not honour in a plugin's agent: a plugin could otherwise run
+ * hooks, start servers, or loosen permissions, under an agent's cover. */
+const NOT_FOR_PLUGINS = ["hooks", "mcpServers", "permissionMode"] as const;
 
 /** The agents of one of a plugin's agent paths (a directory, or one .md file), named
  * `<plugin>:<name>`, ${CLAUDE_PLUGIN_ROOT} in their prompt standing for the plugin's directory. */

@@ -45,6 +45,11 @@ const KEYS = {
       error: (issue) => `must be a comma-separated list ("deploy, review") or a YAML list of skill names, but got ${kindOf(issue.input)}`,
     })
     .nullish(),
+  mcpServers: z
+    .array(z.union([z.string(), z.record(z.string(), z.unknown())]), {
+      error: (issue) => `must be a list of server names and definitions ({"name": {"command": …}}), but got ${kindOf(issue.input)}`,
+    })
+    .nullish(),
   model: z
     .string({ error: (issue) => `must be sonnet, opus, haiku, inherit or a model id, but got ${kindOf(issue.input)}` })
     .trim()
@@ -64,6 +69,10 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
     if (result.success) values[key] = result.data;
     else diagnostics.push({ file, key, message: `${key} ${result.error.issues[0]?.message ?? "is invalid"}` });
   }
+  for (const [i, entry] of ((values.mcpServers as unknown[] | undefined) ?? []).entries()) {
+    const count = typeof entry === "string" ? 1 : Object.keys(entry as object).length;
+    if (count !== 1) diagnostics.push({ file, key: "mcpServers", message: `mcpServers[${i}] must define one server, as {"name": {"command": …}}, but defines ${count}` });
+  }
   if (!front.body) diagnostics.push({ file, message: "the file has no body: the text after the frontmatter is the agent's system prompt" });
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
@@ -80,6 +89,10 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   if (disallowed) agent.disallowedTools = disallowed;
   const skills = skillNames(values.skills);
   if (skills.length > 0) agent.skills = skills;
+  const servers = ((values.mcpServers as (string | Record<string, unknown>)[] | undefined) ?? []).map((entry) =>
+    typeof entry === "string" ? { name: entry.trim() } : { name: Object.keys(entry)[0]!, config: Object.values(entry)[0] },
+  );
+  if (servers.length > 0) agent.mcpServers = servers;
   if (typeof values.model === "string") agent.model = values.model;
   if (typeof values.permissionMode === "string") agent.permissionMode = values.permissionMode as AgentDefinition["permissionMode"];
   if (typeof values.maxTurns === "number") agent.maxTurns = values.maxTurns;

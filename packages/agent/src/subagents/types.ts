@@ -28,6 +28,10 @@ export type AgentDefinition = {
   /** Skills whose full text the sub-agent starts with, before its task (Claude Code's preloaded
    * skills); it does not inherit the main conversation's. Not for the main thread's agent. */
   skills?: string[];
+  /** Its frontmatter's `mcpServers`: servers it names (configured elsewhere) and servers it
+   * defines (`config`, an `mcpServers` entry). As the main thread (--agent) those it defines start
+   * with the run, the configured ones winning a name clash. */
+  mcpServers?: AgentMcpServer[];
   /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
   maxTurns?: number;
   /** Hooks of its frontmatter, as the file has them, which run while it does, after the settings'
@@ -40,6 +44,9 @@ export type AgentDefinition = {
   /** The .md file it was loaded from (absent for built-ins). */
   file?: string;
 };
+
+/** One entry of an agent's `mcpServers`: a configured server's name, or a server it defines. */
+export type AgentMcpServer = { name: string; config?: unknown };
 
 /** A problem with an agent file; the file is skipped, the others still load. */
 export type AgentDiagnostic = { file: string; key?: string; message: string };

@@ -46,6 +46,10 @@ export type SessionOptions = {
    * had not yet written; a run in flight is picked up again from its last stored event (the runner
    * keeps the rest). */
   flushDelayMs?: number;
+  /** After a failed write, the next is tried this long after (default 1 s), changes or not: what a
+   * store refused for a while (another process held its lock) is stored once it takes writes
+   * again, even by a session nobody uses meanwhile. */
+  storeRetryMs?: number;
   /** Runs `fn` after the current macrotask; staged runner events are committed then as one batch. */
   defer?: (fn: () => void) => void;
   /** Failures no client caused, such as a store write that threw (default console.error). */
@@ -158,6 +162,7 @@ export class SessionCore {
       snapshotEvery: options.snapshotEvery ?? 500,
       snapshotBytes: options.snapshotBytes ?? 1024 * 1024,
       flushDelayMs: options.flushDelayMs ?? 200,
+      ...(options.storeRetryMs !== undefined && { retryMs: options.storeRetryMs }),
       onError: (error) => this.#storeFailed(error),
       onRecovered: () => this.#storeRecovered(),
     });

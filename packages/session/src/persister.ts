@@ -23,6 +23,8 @@ export type PersisterOptions = {
   snapshotEvery: number;
   snapshotBytes: number;
   flushDelayMs: number;
+  /** A failed write is tried again this long after (default 1 s). */
+  retryMs?: number;
   onError(error: unknown): void;
   /** A write succeeded after one or more had failed. */
   onRecovered?(): void;
@@ -127,6 +129,9 @@ export function createPersister(options: PersisterOptions): Persister {
       // The next snapshot carries its transcript whole, whatever this write left behind.
       storedTranscript = undefined;
       options.onError(error);
+      schedule(options.retryMs ?? 1000);
+      // The retry alone keeps no process alive: one that is ending has made its last write.
+      (timer as { unref?: () => void } | undefined)?.unref?.();
       return;
     }
     if (failing) {
@@ -153,12 +158,12 @@ export function createPersister(options: PersisterOptions): Persister {
     return chain;
   }
 
-  function schedule(): void {
-    if (timer !== undefined) return;
+  function schedule(delayMs = options.flushDelayMs): void {
+    if (timer !== undefined || discarded) return;
     timer = setTimeout(() => {
       timer = undefined;
       void enqueue(false);
-    }, options.flushDelayMs);
+    }, delayMs);
   }
 
   return {

@@ -44,3 +44,27 @@ test("clients are told once that the session is not being saved, and why; it is 
   session.connect(after);
   assert.deepEqual(after.errors, [], "nothing to tell once it is stored");
 });
+
+test("a write the store refused is tried again by itself, so an idle session is stored once the store takes writes again", async () => {
+  const inner = memoryStore();
+  let locked = true;
+  const store: SessionStore = {
+    load: () => inner.load(),
+    write: (batches, snapshot, options) => {
+      if (locked) throw new Error("the session database is locked by another process");
+      return inner.write(batches, snapshot, options);
+    },
+  };
+  const errors: string[] = [];
+  const session = await openSession({ runner: createFakeRunner(), store, flushDelayMs: 1, storeRetryMs: 20, onError: (e) => errors.push(String(e)) });
+  const client = recorder();
+  session.connect(client);
+  session.receive(client, commandsFrame({ type: "configure", config: { systemPrompt: "kept" } }));
+  await until(() => errors.length >= 1, "the refused write");
+  locked = false;
+  // Nothing more happens in the session: the write goes again of itself.
+  await until(() => inner.writes > 0, "the write tried again");
+  const stored = (await inner.load())!;
+  assert.equal(stored.batches.at(-1)?.seq ?? stored.snapshot.seq, client.seq, "everything the clients saw is stored");
+  assert.match(JSON.stringify(stored), /kept/);
+});

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
+import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 
 /** The methods the app's routes answer at `path` (HEAD with GET), for a 405's Allow header. */
@@ -59,6 +60,11 @@ export function createHttpApp(options: { token: string | undefined; allowedOrigi
     c.header("Allow", allowed.join(", "));
     return c.json({ error: `${c.req.method} is not allowed on ${path}: use ${allowed.join(", ")}` }, 405);
   });
-  app.onError((err, c) => c.json({ error: err.message }, 500));
+  app.onError((err, c) => {
+    if (!(err instanceof DatabaseLockedError)) return c.json({ error: err.message }, 500);
+    // Sent again once the lock is gone, the request goes through.
+    c.header("Retry-After", "1");
+    return c.json({ error: err.message, code: "database_locked" }, 503);
+  });
   return app;
 }

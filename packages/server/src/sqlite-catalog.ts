@@ -4,6 +4,16 @@ import type { DatabaseSync } from "node:sqlite";
 import { emptyState } from "@harness/protocol";
 import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
 import type { RunnerProcessInfo } from "./runner-process.ts";
+import { lockedOr } from "./sqlite-locked.ts";
+
+/** `write`, with a lock held by another process said as such. */
+function writing<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    throw lockedOr(error);
+  }
+}
 
 export type SessionSummary = {
   sessionId: string;
@@ -22,7 +32,8 @@ export type SessionCatalog = {
   exists(userId: string, sessionId: string): boolean;
   /** The last seq a deleted session of this id reached (0: none was deleted). */
   deletedSeq(userId: string, sessionId: string): number;
-  /** Creates a session (empty, or holding `snapshot`); false when the id is taken. */
+  /** Creates a session (empty, or holding `snapshot`); false when the id is taken. This and the
+   * other writes throw DatabaseLockedError while another process holds the file's lock. */
   create(userId: string, sessionId: string, init: { title?: string; snapshot?: SessionSnapshot }): boolean;
   /** False when there is no such session. */
   rename(userId: string, sessionId: string, title: string): boolean;
@@ -99,7 +110,7 @@ export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
     },
     exists: (userId, sessionId) => exists.get(userId, sessionId) !== undefined,
     deletedSeq: (userId, sessionId) => (deleted.get(userId, sessionId) as { seq: number } | undefined)?.seq ?? 0,
-    create(userId, sessionId, init) {
+    create: (userId, sessionId, init) => writing(() => {
       const now = Date.now();
       const snapshot = init.snapshot ?? { state: emptyState(), seq: 0, transcript: [], marks: {} };
       const result = insert.run(
@@ -115,15 +126,16 @@ export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
       if (Number(result.changes) !== 1) return false;
       insertMarks.run(userId, sessionId, JSON.stringify(snapshot.marks ?? {}));
       return true;
-    },
-    rename: (userId, sessionId, title) => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1,
+    }),
+    rename: (userId, sessionId, title) => writing(() => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1),
     runnerOf(userId, sessionId) {
       const row = runnerOf.get(userId, sessionId) as { pid: number; url: string; token: string | null } | undefined;
       return row && { pid: row.pid, url: row.url, ...(row.token !== null && { token: row.token }) };
     },
-    setRunner(userId, sessionId, runner) {
-      if (runner) setRunner.run(userId, sessionId, runner.pid, runner.url, runner.token ?? null);
-      else clearRunner.run(userId, sessionId);
-    },
+    setRunner: (userId, sessionId, runner) =>
+      writing(() => {
+        if (runner) setRunner.run(userId, sessionId, runner.pid, runner.url, runner.token ?? null);
+        else clearRunner.run(userId, sessionId);
+      }),
   };
 }

@@ -85,8 +85,9 @@ const ADDED_COLUMNS: [string, string, string][] = [
   ["deleted_sessions", "deleted_at", "INTEGER"],
 ];
 
-/** A connection to a file whose tables exist (see openDatabaseFile). */
-export function connect(path: string): DatabaseSync {
+/** A connection to a file whose tables exist (see openDatabaseFile); `busyMs`: how long a write
+ * waits for the file's lock before failing with SQLITE_BUSY. */
+export function connect(path: string, busyMs = 5000): DatabaseSync {
   const db = new DatabaseSync(path);
   // WAL: the reading connection never waits for the writing one. NORMAL: a commit does not wait for
   // the disk; a power cut may lose the last commits, never the file.
@@ -95,7 +96,7 @@ export function connect(path: string): DatabaseSync {
   // in WAL mode; a new file then frees the pages of deleted sessions back to the file system (the
   // writer thread runs incremental_vacuum after deletions), a file made by an older version keeps
   // reusing them instead.
-  db.exec("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 16777216;");
+  db.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyMs}; PRAGMA journal_size_limit = 16777216;`);
   return db;
 }
 

@@ -11,6 +11,7 @@ import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type Tra
 import { DEFAULT_REPLAY_BYTES, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
+import { MAIN_BUSY_MS } from "./sqlite-locked.ts";
 import { markClosed, markOpen } from "./sqlite-open-mark.ts";
 import { openDatabaseFile } from "./sqlite-schema.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
@@ -97,6 +98,8 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
   const floor = markOpen(db);
+  // From now on the server's thread does not wait for another process's lock (sqlite-locked.ts).
+  db.exec(`PRAGMA busy_timeout = ${MAIN_BUSY_MS}`);
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
@@ -198,7 +201,12 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       if (closed) return;
       closed = true;
       writer.close();
-      markClosed(db);
+      try {
+        markClosed(db);
+      } catch (error) {
+        // Next time the file is opened, its sessions are taken for those of a server that died.
+        options.onError?.(error);
+      }
       db.close();
     },
   };

@@ -45,11 +45,17 @@ export type WriterData = {
 
 /** Pruning runs once a session has this many batches beyond those kept. */
 const PRUNE_SLACK = 500;
+/** A transaction waits this long for the file's write lock (the server's own connection takes it
+ * for a moment now and then). Held longer, by another process, the lock fails the transaction:
+ * its writes go back to their sessions, which send them again later. Failing, not waiting, keeps
+ * the sessions going (a run starts once its record's write is answered) and the requests from
+ * piling up behind one that waits. */
+const LOCK_WAIT_MS = 200;
 
 function serve(data: WriterData): void {
   const port = parentPort!;
   const done = new Int32Array(data.done);
-  const db = connect(data.path);
+  const db = connect(data.path, LOCK_WAIT_MS);
   const insertDelta = db.prepare("INSERT OR REPLACE INTO deltas (user_id, session_id, seq, ops) VALUES (?, ?, ?, ?)");
   // Rewriting the session row rewrites all of it (state and transcript: megabytes in a long
   // conversation): only a new state or a whole transcript does. The marks of earlier versions'
@@ -189,12 +195,31 @@ function serve(data: WriterData): void {
     return problem;
   }
 
+  /** Another process held the lock at the last try: the next ones do not wait for it. */
+  let locked = false;
+  const setBusyWait = (ms: number) => db.exec(`PRAGMA busy_timeout = ${ms}`);
+
+  /** Begins a transaction holding the file's write lock. */
+  function begin(): void {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      const code = (error as { errcode?: unknown }).errcode;
+      if (typeof code !== "number" || (code & 0xff) !== 5) throw error;
+      if (!locked) setBusyWait(0);
+      locked = true;
+      throw new Error("the session database is locked by another process (a transaction is open on its file); the writes are kept and sent again");
+    }
+    if (locked) setBusyWait(LOCK_WAIT_MS);
+    locked = false;
+  }
+
   /** One transaction; a write that fails is rolled back alone (a savepoint each), the others stay. */
   function commit(writes: WriteOp[]): Omit<WriterReply, "id" | "transactions"> {
     const now = Date.now();
     const failed: { index: number; error: string }[] = [];
     try {
-      db.exec("BEGIN");
+      begin();
       writes.forEach((w, index) => {
         savepoint.run();
         try {

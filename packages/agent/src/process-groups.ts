@@ -80,12 +80,15 @@ export function spawnGroup(
     detached: true,
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
   });
-  if (child.pid !== undefined) {
-    if (++sincePrune >= PRUNE_EVERY) prune();
-    tracked.add(child.pid);
-    tell(`+${child.pid}`);
-  }
+  if (child.pid !== undefined) trackGroup(child.pid);
   return child;
+}
+
+/** Has the reaper know `group`, a process group this process started (spawned with `detached`). */
+export function trackGroup(group: number): void {
+  if (++sincePrune >= PRUNE_EVERY) prune();
+  tracked.add(group);
+  tell(`+${group}`);
 }
 
 /** Whether any process of the group is still there, not counting the dead that nothing has reaped

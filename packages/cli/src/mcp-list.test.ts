@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mcpTestServerCommand } from "@harness/test-utils";
+import { mcpTestServerCommand, processAlive, waitFor } from "@harness/test-utils";
 import { harness, tempDir } from "./test-support.ts";
 
 function place(t: { after(fn: () => unknown): void }, claudeJson?: (project: string) => unknown, mcpJson?: unknown) {
@@ -116,4 +116,27 @@ test("harness mcp get says which entry a run uses when the name is in several sc
   assert.equal(approved.code, 0, approved.stderr);
   assert.doesNotMatch(approved.stdout, /not approved/);
   assert.match(approved.stdout, /Also in: user \(the project one is used\)/);
+});
+
+test("harness mcp list ends stdio servers with everything they started, within its time limit", async (t) => {
+  const server = mcpTestServerCommand();
+  const quoted = (words: string[]) => words.map((w) => `'${w}'`).join(" ");
+  // Each leaves a child behind that holds its stdout: one answers, the other never does.
+  const withChild = (name: string, then: string) => ({ command: "bash", args: ["-c", `sleep 300 & echo $! > ${name}.pid; exec ${then}`] });
+  const p = place(t, () => ({
+    mcpServers: { answers: withChild("answers", quoted([server.command, ...server.args])), silent: withChild("silent", "sleep 300") },
+  }));
+  const timeoutMs = 1000;
+  const started = performance.now();
+  const { code, stdout, stderr } = await harness(["mcp", "list"], { HOME: p.home, MCP_TIMEOUT: String(timeoutMs) }, { cwd: p.project }).result;
+  const tookMs = performance.now() - started;
+
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /answers \(user\).*✓ connected/);
+  assert.match(stdout, /silent \(user\).*✗ failed: did not answer within 1000 ms/);
+  const children = ["answers", "silent"].map((name) => Number(readFileSync(join(p.project, `${name}.pid`), "utf8")));
+  t.after(() => children.forEach((pid) => processAlive(pid) && process.kill(pid, "SIGKILL")));
+  // The time limit, the command's own start (a second or two on a busy machine) and a little more.
+  assert.ok(tookMs < timeoutMs + 3000, `took ${Math.round(tookMs)} ms`);
+  await waitFor(() => children.every((pid) => !processAlive(pid)), "the servers' children to be gone", { timeoutMs: 1000 });
 });

@@ -1,15 +1,16 @@
 // One MCP server: its transport, the client session on it, and whether it is still usable.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpRunServerConfig } from "./config.ts";
+import { signalGroup } from "../process-groups.ts";
 import { listPages } from "./list-pages.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { relayTransport, type McpRelay } from "./sdk-transport.ts";
+import { StdioServerTransport } from "./stdio-transport.ts";
 import { checkTool, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
@@ -56,8 +57,9 @@ const STDERR_TAIL_CHARS = 2_000;
  * connection: the SDK cannot skip it and go on. */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
 const MAX_TOOL_PAGES = 100;
-/** Longer than the SDK's stdio shutdown: 2 s for the process to exit on its own, 2 s after SIGTERM. */
-const RELEASE_WAIT_MS = 5_000;
+/** Longer than a stdio server's shutdown (stdio-transport.ts): 0.5 s for the process to exit on its
+ * own, 0.5 s after SIGTERM, 0.5 s after SIGKILL. */
+const RELEASE_WAIT_MS = 2_000;
 
 /** Starts the server, runs the MCP handshake and lists its tools, all within `timeoutMs`. Resolves
  * with the connection in state "connected" or "failed" (with `error`); never rejects. A failed
@@ -77,7 +79,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
   const connection: McpConnection = { config, client, state: "connecting", tools: [], skippedTools: [], prompts: [], skippedPrompts: [], transportClosed };
   // The server process, kept here: the transport forgets it as soon as its close() begins.
   let pid: number | null = null;
-  if (transport instanceof StdioClientTransport) {
+  if (transport instanceof StdioServerTransport) {
     // Its close event comes from the process: when spawn throws there is none, and no event.
     const start = transport.start.bind(transport);
     transport.start = async () => {
@@ -127,8 +129,8 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
       ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
       : describeStartError(config, error, stderr.tail);
     // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
-    // no session to end politely: it is stopped at once rather than after the SDK's 2 s wait for it
-    // to exit on its own, so that Ctrl-C during a slow server's start does not linger.
+    // no session to end politely: it is stopped at once, with its group, rather than after the wait
+    // for it to exit on its own, so that Ctrl-C during a slow server's start does not linger.
     if (pid !== null && !closed) terminate(pid);
     await release(connection);
   }
@@ -203,10 +205,9 @@ async function shutDown(connection: McpConnection): Promise<void> {
   await release(connection);
 }
 
-/** Closes the client and waits until the transport is really closed. The SDK's own close() may
- * already be under way (it starts one when the handshake fails) and returns early when called
- * again, so the wait is on the transport's close event; it ends at the latest after the SDK's
- * SIGTERM/SIGKILL escalation. */
+/** Closes the client and waits until the transport is really closed. A close may already be under
+ * way (the SDK starts one when the handshake fails), so the wait is on the transport's close event;
+ * it ends at the latest after the transport's SIGTERM/SIGKILL escalation. */
 async function release(connection: McpConnection): Promise<void> {
   await connection.client.close().catch(() => undefined);
   // A server process that never started (spawn refused its command) has nothing to wait for.
@@ -215,11 +216,7 @@ async function release(connection: McpConnection): Promise<void> {
 }
 
 function terminate(pid: number): void {
-  try {
-    process.kill(pid, "SIGTERM");
-  } catch {
-    // Already gone.
-  }
+  signalGroup(pid, "SIGTERM");
 }
 
 /** Where a program's server is reached when nothing relays to one: it fails to connect, saying so. */
@@ -236,16 +233,15 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
     return relayTransport(options.relay ?? NO_RELAY, config.name);
   }
   if (config.type === "stdio") {
-    const transport = new StdioClientTransport({
+    const transport = new StdioServerTransport({
       command: config.command,
       args: config.args,
       cwd: options.cwd,
       env: { ...definedOnly(options.env), CLAUDE_PROJECT_DIR: options.cwd, ...config.env },
-      stderr: "pipe",
       maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
     });
     // Kept for error messages; reading it also keeps a chatty server from blocking on a full pipe.
-    transport.stderr?.on("data", (chunk: Buffer) => {
+    transport.stderr.on("data", (chunk: Buffer) => {
       stderr.tail = (stderr.tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
     });
     return transport;

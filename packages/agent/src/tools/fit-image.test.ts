@@ -2,70 +2,18 @@ import assert from "node:assert/strict";
 import diagnostics from "node:diagnostics_channel";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { type TestContext, test } from "node:test";
-import type { ContentBlock, ToolResultBlock } from "@harness/llm";
+import { test } from "node:test";
+import type { ToolResultBlock } from "@harness/llm";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
-import type { AgentEvent } from "@harness/protocol";
 import { mcpTestServerCommand } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { fitImage, fitOutputImages } from "./fit-image.ts";
 import { downscale } from "./image-shrink.ts";
+import { blocksOf, imageIn, jpegFile, pngFile, readThroughModel, textIn } from "./image-test-support.ts";
 import { readTool } from "./read.ts";
-
-/** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
- * with a transparent left half. */
-function pixels(width: number, height: number, transparentHalf = false): Buffer {
-  const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      data[i] = Math.floor((x / width) * 255);
-      data[i + 1] = Math.floor((y / height) * 255);
-      data[i + 2] = 128;
-      data[i + 3] = transparentHalf && x < width / 2 ? 0 : 255;
-    }
-  }
-  return data;
-}
-
-function pngFile(width: number, height: number, transparentHalf = false): Buffer {
-  const png = new PNG({ width, height });
-  png.data = pixels(width, height, transparentHalf);
-  return PNG.sync.write(png);
-}
-
-function jpegFile(width: number, height: number): Buffer {
-  return jpeg.encode({ width, height, data: pixels(width, height) }, 90).data;
-}
-
-function blocksOf(content: string | ContentBlock[] | undefined): ContentBlock[] {
-  assert.ok(Array.isArray(content), `expected content blocks, got ${JSON.stringify(content)?.slice(0, 300)}`);
-  return content;
-}
-
-/** The Read call's tool_result as the model got it in the request after the call. */
-async function readThroughModel(t: TestContext, file: string, bytes: Buffer): Promise<{ result: ToolResultBlock; events: AgentEvent[] }> {
-  const project = await tempProject(t);
-  await project.write(file, bytes);
-  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "r1", name: "Read", input: { file_path: file } }] }, { text: "Seen." }]);
-  const last = blocksOf(withoutCacheMarks(provider.requests[1]!.messages).at(-1)?.content);
-  const result = last.find((b): b is ToolResultBlock => b.type === "tool_result");
-  assert.ok(result, JSON.stringify(last).slice(0, 300));
-  return { result, events };
-}
-
-function imageIn(result: ToolResultBlock): { mediaType: string; bytes: Buffer } {
-  const image = blocksOf(result.content as ContentBlock[]).find((b) => b.type === "image");
-  assert.ok(image && image.type === "image" && image.source.type === "base64", JSON.stringify(result).slice(0, 300));
-  return { mediaType: image.source.media_type, bytes: Buffer.from(image.source.data, "base64") };
-}
-
-function textIn(result: ToolResultBlock): string {
-  return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-}
 
 test("a PNG larger than the model takes is shrunk to fit, kept PNG for its transparency, and the model is told", async (t) => {
   const { result } = await readThroughModel(t, "wide.png", pngFile(3000, 1000, true));

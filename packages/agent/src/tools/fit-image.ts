@@ -1,12 +1,11 @@
-// An image made fit for the model API before it is sent, as Claude Code does: a PNG or JPEG larger
-// than FIT_SIDE on a side or than the byte limit is scaled down (image-shrink.ts, on a worker
-// thread) and the model is told so; a GIF or WebP, which is not decoded here, is refused when the
-// API would refuse it. An image that fits is sent as it is, byte for byte.
+// An image made fit for the model API before it is sent, as Claude Code does: one larger than
+// FIT_SIDE on a side or than the byte limit is scaled down (image-shrink.ts, on a worker thread)
+// and the model is told so. An image that fits is sent as it is, byte for byte.
 import { Worker } from "node:worker_threads";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 // Types only: the codecs load on the worker thread, not in every process that might see an image.
 import type { Dimensions, Shrunk } from "./image-shrink.ts";
-import { imageSize, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, sniffImageType } from "./image-size.ts";
+import { imageSize, MAX_DECODED_PIXELS, sniffImageType } from "./image-size.ts";
 import { formatBytes } from "./paths.ts";
 
 /** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
@@ -33,15 +32,7 @@ export async function fitImage(bytes: Buffer, type: ImageType, file: string | un
   const copy = (resize: string, name: string) => (file ? ` Make a smaller copy, for example with ImageMagick through Bash: convert "${file}" -resize ${resize} ${name}, and Read that.` : "");
   const size = imageSize(bytes, type);
   const side = size ? Math.max(size.width, size.height) : 0;
-  const shrinkable = type === "image/png" || type === "image/jpeg";
-  if (bytes.length <= maxBytes && side <= (shrinkable ? FIT_SIDE : MAX_IMAGE_SIDE)) return { ok: true, block: imageBlock(type, bytes) };
-  if (!shrinkable) {
-    const why =
-      bytes.length > maxBytes
-        ? `is too large to show as an image (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)}).${copy("50%", "smaller.png")}`
-        : `is ${size!.width}×${size!.height} pixels; the model takes images of at most ${MAX_IMAGE_SIDE} pixels a side.${copy(`${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`, "smaller.png")}`;
-    return { ok: false, message: `${shown} ${why}` };
-  }
+  if (bytes.length <= maxBytes && side <= FIT_SIDE) return { ok: true, block: imageBlock(type, bytes) };
   const described = size ? `${size.width}×${size.height} pixels (${formatBytes(bytes.length)})` : formatBytes(bytes.length);
   if (size && size.width * size.height > MAX_DECODED_PIXELS) {
     return { ok: false, message: `${shown} is ${described}, more than the model takes and too large to shrink here (at most ${Math.round(MAX_DECODED_PIXELS / 1e6)} megapixels).${copy(`${FIT_SIDE}x${FIT_SIDE}`, "smaller.jpg")}` };
@@ -127,7 +118,7 @@ function releaseShrinkSlot(): void {
 
 /** Decoding a photo of tens of megapixels takes seconds, which on the runner's own thread would
  * stop every session it serves. */
-async function shrinkOnWorker(bytes: Buffer, type: "image/png" | "image/jpeg", limits: { maxSide: number; maxBytes: number }, signal?: AbortSignal): Promise<Shrunk> {
+async function shrinkOnWorker(bytes: Buffer, type: ImageType, limits: { maxSide: number; maxBytes: number }, signal?: AbortSignal): Promise<Shrunk> {
   const cancelled: Shrunk = { ok: false, reason: "the read was cancelled" };
   if (signal?.aborted || !(await shrinkSlot(signal))) return cancelled;
   if (signal?.aborted) {

@@ -3,4 +3,4 @@ import { parentPort, workerData } from "node:worker_threads";
 import { shrinkImage, type ShrinkLimits, type ShrinkType } from "./image-shrink.ts";
 
 const { bytes, type, limits } = workerData as { bytes: Uint8Array; type: ShrinkType; limits: ShrinkLimits };
-parentPort?.postMessage(shrinkImage(bytes, type, limits));
+parentPort?.postMessage(await shrinkImage(bytes, type, limits));

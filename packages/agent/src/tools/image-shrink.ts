@@ -1,13 +1,15 @@
-// Shrinking a PNG or JPEG image until the model API takes it: decoded, scaled down by area
-// averaging, and encoded again (PNG kept for images with transparency, JPEG otherwise once PNG is
-// too large). Pure and synchronous: it takes seconds for a photo of tens of megapixels, so the
-// runner calls it in a worker thread (image-shrink-worker.ts), never on its event loop.
+// Shrinking an image until the model API takes it: decoded, scaled down by area averaging, and
+// encoded again. A JPEG stays JPEG, a WebP WebP (each falling back to JPEG when still too large),
+// and a PNG or a GIF's first frame becomes PNG (JPEG once PNG is too large, unless transparent), as
+// Claude Code sends them. Pure: it takes seconds for a photo of tens of megapixels, so the runner
+// calls it in a worker thread (image-shrink-worker.ts), never on its event loop.
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
-import { MAX_DECODED_PIXELS } from "./image-size.ts";
+import { decodeImage, type ImageType, type Raster } from "./image-decode.ts";
 import { jpegOrientation, orient, swapsSides } from "./jpeg-orientation.ts";
+import { encodeWebpImage } from "./webp-codec.ts";
 
-export type ShrinkType = "image/png" | "image/jpeg";
+export type ShrinkType = ImageType;
 
 export type ShrinkLimits = {
   /** The longest side the result may have, in pixels. */
@@ -25,27 +27,29 @@ export type Dimensions = { width: number; height: number };
 /** A side is not shrunk below this to meet the byte limit: the model could make out little. */
 const MIN_SIDE = 200;
 const JPEG_QUALITIES = [85, 70, 55];
+/** libwebp's quality for a shrunk WebP, the one Claude Code's encoder uses by default. */
+const WEBP_QUALITY = 80;
 
-type Raster = Dimensions & { data: Uint8Array };
+const TYPE_NAMES: Record<ShrinkType, string> = { "image/png": "a PNG", "image/jpeg": "a JPEG", "image/gif": "a GIF", "image/webp": "a WebP" };
 
-export function shrinkImage(bytes: Uint8Array, type: ShrinkType, limits: ShrinkLimits): Shrunk {
+export async function shrinkImage(bytes: Uint8Array, type: ShrinkType, limits: ShrinkLimits): Promise<Shrunk> {
   let source: Raster;
   try {
-    source = decode(bytes, type);
+    source = await decodeImage(bytes, type);
   } catch (error) {
-    return { ok: false, reason: `it cannot be decoded as ${type === "image/png" ? "a PNG" : "a JPEG"} image (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `it cannot be decoded as ${TYPE_NAMES[type]} image (${error instanceof Error ? error.message : String(error)})` };
   }
   // A JPEG stored sideways is turned as its EXIF says (after scaling, on fewer pixels): the result
   // carries no EXIF. Sizes are told as the picture is shown.
   const orientation = type === "image/jpeg" ? jpegOrientation(bytes) : 1;
   const shown = (size: Dimensions): Dimensions => (swapsSides(orientation) ? { width: size.height, height: size.width } : size);
   const from = { width: source.width, height: source.height };
-  const alpha = type === "image/png" && hasTransparency(source.data);
+  const alpha = type !== "image/jpeg" && hasTransparency(source.data);
   let size = fitWithin(from, limits.maxSide);
   for (;;) {
     const scaled = orient(size.width === from.width && size.height === from.height ? source : downscale(source, size), orientation);
     for (const candidate of encodings(scaled, type, alpha)) {
-      const encoded = candidate();
+      const encoded = await candidate();
       if (encoded.bytes.length <= limits.maxBytes) return { ok: true, bytes: encoded.bytes, mediaType: encoded.mediaType, from: shown(from), to: shown(size) };
     }
     if (Math.max(size.width, size.height) <= MIN_SIDE) return { ok: false, reason: `even at ${shown(size).width}×${shown(size).height} pixels it takes more than ${limits.maxBytes} bytes` };
@@ -60,22 +64,21 @@ export function fitWithin({ width, height }: Dimensions, maxSide: number): Dimen
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-function decode(bytes: Uint8Array, type: ShrinkType): Raster {
-  if (type === "image/png") {
-    const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    return { width: png.width, height: png.height, data: png.data };
+/** The encodings to try, best first: a transparent image stays PNG (or WebP; JPEG would lose its
+ * transparency), other PNGs and GIFs (screenshots, diagrams) are PNG while that fits, and photos
+ * are JPEG. */
+function encodings(image: Raster, type: ShrinkType, alpha: boolean): (() => Promise<{ bytes: Uint8Array; mediaType: ShrinkType }>)[] {
+  const asPng = async () => ({ bytes: encodePng(image, alpha), mediaType: "image/png" as const });
+  const asJpeg = (quality: number) => async () => ({ bytes: jpeg.encode({ width: image.width, height: image.height, data: image.data }, quality).data, mediaType: "image/jpeg" as const });
+  const asWebp = async () => ({ bytes: await encodeWebpImage(image, WEBP_QUALITY), mediaType: "image/webp" as const });
+  switch (type) {
+    case "image/jpeg":
+      return JPEG_QUALITIES.map(asJpeg);
+    case "image/webp":
+      return alpha ? [asWebp, asPng] : [asWebp, ...JPEG_QUALITIES.map(asJpeg)];
+    default:
+      return alpha ? [asPng] : [asPng, ...JPEG_QUALITIES.map(asJpeg)];
   }
-  const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, tolerantDecoding: true, maxResolutionInMP: MAX_DECODED_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
-  return { width: image.width, height: image.height, data: image.data };
-}
-
-/** The encodings to try, best first: a transparent image stays PNG (JPEG would lose its
- * transparency), other PNGs (screenshots, diagrams) stay PNG while that fits, and photos are JPEG. */
-function encodings(image: Raster, type: ShrinkType, alpha: boolean): (() => { bytes: Uint8Array; mediaType: ShrinkType })[] {
-  const asPng = () => ({ bytes: encodePng(image, alpha), mediaType: "image/png" as const });
-  const asJpeg = (quality: number) => () => ({ bytes: jpeg.encode({ width: image.width, height: image.height, data: image.data }, quality).data, mediaType: "image/jpeg" as const });
-  if (alpha) return [asPng];
-  return type === "image/png" ? [asPng, ...JPEG_QUALITIES.map(asJpeg)] : JPEG_QUALITIES.map(asJpeg);
 }
 
 function encodePng(image: Raster, alpha: boolean): Uint8Array {

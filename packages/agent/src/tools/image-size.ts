@@ -1,10 +1,7 @@
 // Width and height of a PNG, JPEG, GIF or WebP image, read from its header: the model API refuses
-// an image larger than MAX_IMAGE_SIDE on a side, and such an image, once in a conversation, makes
-// every later request of it fail too.
+// an image larger than it takes, and such an image, once in a conversation, makes every later
+// request of it fail too; so one too large is shrunk first, or refused.
 import type { ToolImageBlock } from "../types.ts";
-
-/** The model API's limit on an image's width and height, in pixels. */
-export const MAX_IMAGE_SIDE = 8000;
 
 type ImageType = ToolImageBlock["source"]["media_type"];
 

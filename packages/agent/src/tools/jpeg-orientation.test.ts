@@ -71,10 +71,10 @@ test("each orientation shows the stored top-left pixel where EXIF says it belong
   assert.deepEqual(where(8), { size: "3x2", x: 0, y: 1 });
 });
 
-test("a large photo stored sideways is shrunk upright, and its sizes are told as it is shown", () => {
+test("a large photo stored sideways is shrunk upright, and its sizes are told as it is shown", async () => {
   const limits = { maxSide: 2000, maxBytes: 3_932_160 };
   // Orientation 6: the stored left half (red) is the top once turned a quarter clockwise.
-  const turned = shrinkImage(photo(3000, 1000, 6), "image/jpeg", limits);
+  const turned = await shrinkImage(photo(3000, 1000, 6), "image/jpeg", limits);
   assert.ok(turned.ok, turned.ok ? "" : turned.reason);
   assert.deepEqual([turned.from, turned.to], [{ width: 1000, height: 3000 }, { width: 667, height: 2000 }]);
   const shown = jpeg.decode(turned.bytes, { useTArray: true });
@@ -82,11 +82,11 @@ test("a large photo stored sideways is shrunk upright, and its sizes are told as
   assert.equal(colourAt(turned.bytes, 333, 100), "red");
   assert.equal(colourAt(turned.bytes, 333, 1900), "blue");
   // Orientation 8 turns the other way: blue on top.
-  const other = shrinkImage(photo(3000, 1000, 8, false), "image/jpeg", limits);
+  const other = await shrinkImage(photo(3000, 1000, 8, false), "image/jpeg", limits);
   assert.ok(other.ok);
   assert.equal(colourAt(other.bytes, 333, 100), "blue");
   // Without EXIF, as stored.
-  const plain = shrinkImage(photo(3000, 1000), "image/jpeg", limits);
+  const plain = await shrinkImage(photo(3000, 1000), "image/jpeg", limits);
   assert.ok(plain.ok);
   assert.deepEqual(plain.to, { width: 2000, height: 667 });
   assert.equal(colourAt(plain.bytes, 100, 333), "red");

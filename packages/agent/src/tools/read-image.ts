@@ -13,7 +13,7 @@ export function isImagePath(file: string): boolean {
 }
 
 /** The image for the model: as the file is when the API takes it so, shrunk (and the model told so)
- * when it is a PNG or JPEG too large for it, refused otherwise. */
+ * when it is too large for it, refused when it cannot be shrunk. */
 export async function readImage(file: string, shown: string, size: number, maxBytes: number, signal?: AbortSignal): Promise<ToolOutput> {
   if (size > MAX_IMAGE_SOURCE_BYTES) {
     return {

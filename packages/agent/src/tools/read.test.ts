@@ -115,14 +115,14 @@ test("Read returns an image as an image block, with the type its content shows",
   assert.match(fake.content, /fake\.gif has an image file extension, but its content is not a PNG, JPEG, GIF or WebP image/);
 });
 
-test("Read refuses an image above the size limit and says how to shrink it", async (t) => {
+test("Read refuses an image above the size limit that cannot be shrunk, saying why", async (t) => {
   const cwd = await tempWorkspace(t);
   await fs.writeFile(path.join(cwd, "big.webp"), Buffer.concat([Buffer.from("RIFF\0\0\0\0WEBP"), Buffer.alloc(3000)]));
   const state = createToolState({ limits: { maxImageBytes: 2048 } });
   const out = await callWithState(readTool, { file_path: "big.webp" }, cwd, state);
   assert.equal(out.isError, true);
   assert.equal(out.blocks, undefined);
-  assert.match(out.content, /big\.webp is too large to show as an image \(2\.9 KB; the limit is 2\.0 KB\)\. Make a smaller copy/);
+  assert.match(out.content, /^big\.webp is 2\.9 KB, more than the model takes, and could not be shrunk: it cannot be decoded as a WebP image/);
   const fits = await callWithState(readTool, { file_path: "big.webp" }, cwd, createToolState());
   assert.equal(fits.blocks?.[0].type === "image" && fits.blocks[0].source.media_type, "image/webp");
 });

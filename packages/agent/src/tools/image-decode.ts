@@ -1,0 +1,47 @@
+// Decoding an image the model API takes (PNG, JPEG, GIF, WebP) into RGBA pixels, to be shrunk.
+import jpeg from "jpeg-js";
+import { GifReader } from "omggif";
+import { PNG } from "pngjs";
+import { MAX_DECODED_PIXELS } from "./image-size.ts";
+import { decodeWebpImage } from "./webp-codec.ts";
+
+export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+export type Raster = { width: number; height: number; data: Uint8Array };
+
+/** The image's pixels; of a GIF, its first frame, as a browser shows it before it plays. Throws
+ * an Error saying what is wrong with the bytes. */
+export async function decodeImage(bytes: Uint8Array, type: ImageType): Promise<Raster> {
+  switch (type) {
+    case "image/png": {
+      const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return { width: png.width, height: png.height, data: png.data };
+    }
+    case "image/jpeg": {
+      const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, tolerantDecoding: true, maxResolutionInMP: MAX_DECODED_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+      return { width: image.width, height: image.height, data: image.data };
+    }
+    case "image/gif":
+      return firstGifFrame(bytes);
+    case "image/webp":
+      // libwebp's simple decoder takes still images only; its own error says just "Decoding error".
+      if (isAnimatedWebp(bytes)) throw new Error("it is an animated WebP image, whose frames are not decoded here");
+      return decodeWebpImage(bytes);
+  }
+}
+
+function firstGifFrame(bytes: Uint8Array): Raster {
+  const reader = new GifReader(bytes);
+  if (reader.numFrames() === 0) throw new Error("it has no frame");
+  if (reader.width * reader.height > MAX_DECODED_PIXELS) throw new Error(`it is ${reader.width}×${reader.height} pixels`);
+  // Where the frame does not cover the screen, or is transparent, the screen is transparent.
+  const data = new Uint8Array(reader.width * reader.height * 4);
+  reader.decodeAndBlitFrameRGBA(0, data);
+  return { width: reader.width, height: reader.height, data };
+}
+
+/** Whether the VP8X header's animation flag is set. */
+function isAnimatedWebp(bytes: Uint8Array): boolean {
+  const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+  return chunk === "VP8X" && bytes.length > 20 && (bytes[20]! & 0x02) !== 0;
+}

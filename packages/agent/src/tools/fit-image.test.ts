@@ -11,7 +11,7 @@ import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { fitImage, fitOutputImages } from "./fit-image.ts";
-import { downscale } from "./image-shrink.ts";
+import { downscale } from "./area-scaler.ts";
 import { blocksOf, imageIn, jpegFile, pngFile, readThroughModel, textIn } from "./image-test-support.ts";
 import { readTool } from "./read.ts";
 

@@ -2,6 +2,7 @@
 import jpeg from "jpeg-js";
 import { GifReader } from "omggif";
 import { PNG } from "pngjs";
+import { type Dimensions, downscale, fitWithin } from "./area-scaler.ts";
 import { MAX_DECODED_PIXELS } from "./image-size.ts";
 import { decodeWebpImage } from "./webp-codec.ts";
 
@@ -9,9 +10,17 @@ export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
 export type Raster = { width: number; height: number; data: Uint8Array };
 
-/** The image's pixels; of a GIF, its first frame, as a browser shows it before it plays. Throws
- * an Error saying what is wrong with the bytes. */
-export async function decodeImage(bytes: Uint8Array, type: ImageType): Promise<Raster> {
+/** The image's pixels, scaled down to fit within `maxSide` (`from`: its size as stored); of a GIF,
+ * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
+ * the bytes. */
+export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
+  const whole = await decodeWhole(bytes, type);
+  const from = { width: whole.width, height: whole.height };
+  const to = fitWithin(from, maxSide);
+  return { image: to.width === from.width && to.height === from.height ? whole : downscale(whole, to), from };
+}
+
+async function decodeWhole(bytes: Uint8Array, type: ImageType): Promise<Raster> {
   switch (type) {
     case "image/png": {
       const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -55,19 +55,25 @@ test("servers starting at once on a stale lock: exactly one takes the directory 
     const at = Number(process.argv[1]);
     while (Date.now() < at) {}
     try { lockDataDir(process.argv[2]); console.log("got"); } catch (error) { console.log(error.message.includes("another Harness server") ? "refused" : "error: " + error.message); }
-    setTimeout(() => {}, 400);`;
+    // Held until every process has tried: a late starter on a busy machine must meet a live holder.
+    process.stdin.resume();
+    process.stdin.on("end", () => process.exit(0));`;
   for (let round = 0; round < 4; round++) {
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 999_999_999 }));
     const at = Date.now() + 600;
-    const outcomes = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", script, String(at), dir], { stdio: ["ignore", "pipe", "inherit"] });
-        let out = "";
-        child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-        await once(child, "close");
-        return out.trim();
-      }),
-    );
+    const children = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script, String(at), dir], { stdio: ["pipe", "pipe", "inherit"] });
+      t.after(() => child.kill());
+      let out = "";
+      const said = new Promise<string>((resolve) => {
+        child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d).includes("\n") && resolve(out.trim()));
+        child.once("close", () => resolve(out.trim() || "ended saying nothing"));
+      });
+      return { child, said };
+    });
+    const outcomes = await Promise.all(children.map((c) => c.said));
+    for (const { child } of children) child.stdin.end();
+    await Promise.all(children.map(({ child }) => once(child, "close")));
     assert.deepEqual(outcomes.sort(), ["got", "refused", "refused", "refused"], `round ${round}`);
   }
 });

@@ -103,7 +103,8 @@ describe("http hooks", () => {
     assert.match(broken!, new RegExp(`PreToolUse hook \`${base}/broken\` failed: answered HTTP 500: database down`));
     assert.match(moved!, /answered HTTP 302 \(redirects are not followed\)/);
     assert.match(gone!, /failed: could not reach http:\/\/127\.0\.0\.1:\d+\/gone: .*ECONNREFUSED/);
-    assert.match(slow!, /\/slow` timed out after 0\.3 s and its request was given up on/);
+    // The time it took, a little past the 0.3 s limit on a busy machine.
+    assert.match(slow!, /\/slow` timed out after (0\.[3-9]|[1-2](\.\d)?) s and its request was given up on/);
   });
 
   test("messages name the URL without its credentials, query or path beyond its first part", async () => {

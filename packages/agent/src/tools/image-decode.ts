@@ -2,8 +2,9 @@
 import jpeg from "jpeg-js";
 import { GifReader } from "omggif";
 import { PNG } from "pngjs";
-import { type Dimensions, downscale, fitWithin } from "./area-scaler.ts";
+import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scaler.ts";
 import { MAX_DECODED_PIXELS } from "./image-size.ts";
+import { decodeJpegRows } from "./jpeg-decode.ts";
 import { decodeWebpImage } from "./webp-codec.ts";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -14,6 +15,15 @@ export type Raster = { width: number; height: number; data: Uint8Array };
  * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
  * the bytes. */
 export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
+  if (type === "image/jpeg") {
+    let from: Dimensions | undefined;
+    const streamed = decodeJpegRows(bytes, (size) => {
+      if (size.width * size.height > MAX_DECODED_PIXELS) throw new Error(`it is ${size.width}×${size.height} pixels`);
+      from = { width: size.width, height: size.height };
+      return fittingSink(from, maxSide);
+    });
+    if (streamed) return { image: streamed.result(), from: from! };
+  }
   const whole = await decodeWhole(bytes, type);
   const from = { width: whole.width, height: whole.height };
   const to = fitWithin(from, maxSide);

@@ -80,3 +80,67 @@ export function imageIn(result: ToolResultBlock): { mediaType: string; bytes: Bu
 export function textIn(result: ToolResultBlock): string {
   return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
 }
+
+/** A baseline JPEG whose every MCU is flat: `sampleAt(mx, my)` gives each component's sample
+ * there. Components are numbered from 1 with the sampling factors given; `adobeTransform` adds an
+ * Adobe marker saying so. Encoded here because no JavaScript encoder writes CMYK. */
+export function flatJpegFile(width: number, height: number, sampling: { h: number; v: number }[], sampleAt: (mx: number, my: number) => number[], adobeTransform?: number): Buffer {
+  const dcCounts = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+  const dcCodes = canonicalCodes(dcCounts); // Symbol k (a size category) has code dcCodes[k].
+  const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
+  const n = sampling.length;
+  const head = [
+    0xff, 0xd8,
+    ...(adobeTransform === undefined ? [] : segment(0xee, [..."Adobe"].map((c) => c.charCodeAt(0)).concat([0, 100, 0, 0, 0, 0, adobeTransform]))),
+    ...segment(0xdb, [0, ...Array(64).fill(1)]),
+    ...segment(0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, n, ...sampling.flatMap((s, i) => [i + 1, (s.h << 4) | s.v, 0])]),
+    // DC sizes 0–11 with the standard luminance code lengths; AC: only end-of-block, coded "0".
+    ...segment(0xc4, [0x00, ...dcCounts, ...Array.from({ length: 12 }, (_, k) => k), 0x10, 1, ...Array(15).fill(0), 0x00]),
+    ...segment(0xda, [n, ...sampling.flatMap((_, i) => [i + 1, 0x00]), 0, 63, 0]),
+  ];
+  const bytes: number[] = [];
+  let bits = 0;
+  let count = 0;
+  const put = (value: number, length: number) => {
+    for (let i = length - 1; i >= 0; i--) {
+      bits = (bits << 1) | ((value >> i) & 1);
+      if (++count === 8) {
+        bytes.push(bits);
+        if (bits === 0xff) bytes.push(0);
+        bits = 0;
+        count = 0;
+      }
+    }
+  };
+  const hMax = Math.max(...sampling.map((s) => s.h));
+  const vMax = Math.max(...sampling.map((s) => s.v));
+  const previous = Array(n).fill(0);
+  for (let my = 0; my < Math.ceil(height / (8 * vMax)); my++) {
+    for (let mx = 0; mx < Math.ceil(width / (8 * hMax)); mx++) {
+      const samples = sampleAt(mx, my);
+      sampling.forEach(({ h, v }, c) => {
+        for (let b = 0; b < h * v; b++) {
+          const dc = 8 * (samples[c]! - 128); // A flat block's DC coefficient.
+          const diff = dc - previous[c];
+          previous[c] = dc;
+          const size = diff === 0 ? 0 : Math.floor(Math.log2(Math.abs(diff))) + 1;
+          put(dcCodes[size]!.code, dcCodes[size]!.length);
+          put(diff < 0 ? diff + (1 << size) - 1 : diff, size);
+          put(0, 1); // End of block.
+        }
+      });
+    }
+  }
+  if (count > 0) put((1 << (8 - count)) - 1, 8 - count);
+  return Buffer.from([...head, ...bytes, 0xff, 0xd9]);
+}
+
+function canonicalCodes(counts: number[]): { code: number; length: number }[] {
+  const codes: { code: number; length: number }[] = [];
+  let code = 0;
+  counts.forEach((count, i) => {
+    for (let k = 0; k < count; k++) codes.push({ code: code++, length: i + 1 });
+    code <<= 1;
+  });
+  return codes;
+}

@@ -81,6 +81,18 @@ test("--agent: the agent's hooks run beside the settings' hooks, its Stop hooks 
   assert.equal(readFileSync(log, "utf8"), "");
 });
 
+test("--agent: the agent's SessionStart and UserPromptSubmit hooks fire, as they do for the main thread", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "done" }] }));
+  const dir = tempDir(t);
+  const log = join(dir, "hooks.log");
+  const logAs = `- hooks:\n        - type: command\n          command: "grep -o '\\"hook_event_name\\":\\"[A-Za-z]*\\"' | head -1 >> ${log}"\n`;
+  agentFile(dir, "greeter", `hooks:\n  SessionStart:\n    ${logAs}  UserPromptSubmit:\n    ${logAs}`);
+  const result = await harness(["run", "--cwd", dir, "--agent", "greeter", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /never reaches an agent's hooks/);
+  assert.deepEqual(readFileSync(log, "utf8").trim().split("\n"), ['"hook_event_name":"SessionStart"', '"hook_event_name":"UserPromptSubmit"']);
+});
+
 test("--agent: the MCP servers the agent file defines start with the run, beside the configured ones; --strict-mcp-config leaves them out", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "a" }, { text: "b" }, { text: "c" }] }));
   const dir = tempDir(t);

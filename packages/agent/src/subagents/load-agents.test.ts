@@ -169,12 +169,11 @@ test("an agent file's bad Stop hook is named as the file says it (Stop), and a b
   assert.deepEqual(parsed.agent.hooks, { Stop: [{ hooks: [{ type: "command", command: "./check.sh" }] }] }, "its good Stop hook is kept (as a sub-agent it runs as SubagentStop)");
 });
 
-test("an agent file's hooks of events that never fire while a sub-agent runs (SessionStart, UserPromptSubmit, SessionEnd, StopFailure) are named and left out", () => {
+test("an agent file's hooks of the main thread's events (SessionStart, UserPromptSubmit, SessionEnd, StopFailure) are kept, for when it runs as the main thread", () => {
   const group = "    - hooks:\n        - type: command\n          command: ./x.sh\n";
   const events = ["SessionStart", "UserPromptSubmit", "SessionEnd", "StopFailure", "PreToolUse"];
   const parsed = parseAgentFile(`---\nname: a\ndescription: d\nhooks:\n${events.map((e) => `  ${e}:\n${group}`).join("")}---\nBody.\n`, "/a.md", "project");
   assert.ok(parsed.ok);
-  assert.deepEqual(parsed.warnings.map((w) => w.key), ["hooks.SessionStart", "hooks.UserPromptSubmit", "hooks.SessionEnd", "hooks.StopFailure"]);
-  assert.match(parsed.warnings[0]!.message, /SessionStart.*only while the agent runs as a sub-agent/);
-  assert.deepEqual(Object.keys(parsed.agent.hooks ?? {}), ["PreToolUse"]);
+  assert.deepEqual(parsed.warnings, []);
+  assert.deepEqual(Object.keys(parsed.agent.hooks ?? {}), events);
 });

@@ -1,7 +1,6 @@
 // One `.claude/agents/<name>.md` file → an AgentDefinition, or diagnostics naming each bad key.
 import { z } from "zod";
 import { frontmatterHooks } from "../hooks/parse-config.ts";
-import type { HookEventName, HooksConfig } from "../hooks/types.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { parseAgentFrontmatter } from "./frontmatter.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
@@ -99,29 +98,10 @@ export function parseAgentFile(text: string, file: string, source: AgentSource):
   const warnings: AgentDiagnostic[] = [];
   const hooks = frontmatterHooks(front.data.hooks, file, "agent");
   warnings.push(...hooks.diagnostics);
-  const config = hooks.config && withoutIdleEvents(hooks.config, file, warnings);
-  if (config) agent.hooks = config;
+  // SessionStart, UserPromptSubmit, SessionEnd and StopFailure never fire while the agent runs as
+  // a sub-agent; they do when it is the main thread (--agent, the settings' agent).
+  if (hooks.config && Object.keys(hooks.config).length > 0) agent.hooks = hooks.config;
   return { ok: true, agent, warnings };
-}
-
-/** Events that never fire while a sub-agent runs: the session's start and end, the user's prompts,
- * and the main turn's failed model request (a sub-agent's is its Task call's result). */
-const NOT_IN_SUBAGENT: readonly HookEventName[] = ["SessionStart", "UserPromptSubmit", "SessionEnd", "StopFailure"];
-
-/** An agent's hooks run only while it runs as a sub-agent, as in Claude Code; hooks of the events
- * above would never run, so each is named (rather than silently kept) and left out. */
-function withoutIdleEvents(config: HooksConfig, file: string, warnings: AgentDiagnostic[]): HooksConfig | undefined {
-  const kept: HooksConfig = { ...config };
-  for (const event of NOT_IN_SUBAGENT) {
-    if (!kept[event]) continue;
-    delete kept[event];
-    warnings.push({
-      file,
-      key: `hooks.${event}`,
-      message: `${event} never reaches an agent's hooks: they run only while the agent runs as a sub-agent, and ${event} does not fire then (the settings' hooks can have it); the agent loads without it`,
-    });
-  }
-  return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
 /** undefined means "every tool" (key absent, or "*" listed). */

@@ -163,3 +163,30 @@ test("bad connection parameters are refused with a reason", async () => {
   await assert.rejects(MinimalClient.connect(server.url, { userId: "u", sessionId: "s", since: -3 }), /400/);
   await server.stop();
 });
+
+test("/cost after the server restarts counts the conversation's runs from before it", async (t) => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "costly" };
+  // $3 and $15 a million tokens: 1000 in and 100 out cost $0.0045.
+  fake.push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
+  let server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop("SIGKILL"));
+  const client = await MinimalClient.connect(server.url, ids);
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
+  await client.close();
+  assert.equal(await server.stop("SIGTERM"), 0);
+
+  server = await startHarnessServer({ dataDir, env: modelEnv() });
+  const again = await MinimalClient.connect(server.url, ids);
+  const calls = fake.requests.length;
+  again.send({ type: "submit", prompt: "/cost" });
+  await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "/cost to answer");
+  const report = String(again.state!.messages[3]!.content);
+  assert.match(report, /Total cost:\s+\$0\.0045/);
+  assert.match(report, /Model calls:\s+1\b/);
+  assert.match(report, /1\.0k input, 100 output/);
+  assert.equal(fake.requests.length, calls, "the report needs no model call");
+  await again.close();
+  await server.stop();
+});

@@ -25,7 +25,7 @@ import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
 import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
-import { createAgentResources, resourceInternals, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
+import { createAgentResources, resourceInternals, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
@@ -53,16 +53,23 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
   const listeners = resourceInternals(resources).listeners;
   listeners.add(notice);
   for (const message of takeHookMessages(resources)) notice("warning", message);
+  seedSpent(resources, options.spentBefore);
+  let result: RunAgentResult;
   try {
-    return await startRun(options, resources, state, notice);
+    result = await startRun(options, resources, state, notice);
   } catch (error) {
-    return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
+    result = finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     listeners.delete(notice);
     countInConversation(resources, state);
+  }
+  result.spent = spentSoFar(resources);
+  try {
     await Promise.allSettled(state.background);
+  } finally {
     if (!options.resources) await resources.dispose();
   }
+  return result;
 }
 
 /** The options with a `beforeChanges` that never rejects (its failure does not stop the run), so

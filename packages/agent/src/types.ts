@@ -1,5 +1,5 @@
 import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
-import type { AgentEvent, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { HooksConfig } from "./hooks/types.ts";
@@ -243,6 +243,10 @@ export type RunAgentOptions = {
   /** What the session's earlier runs cost (the turns before this one of `harness run
    * --input-format stream-json`): counted against maxBudgetUsd with this run's own cost. */
   budgetSpentUsd?: number;
+  /** What the conversation spent before, in runs of other processes (stored with it): /cost and the
+   * result's `spent` count on from it. Taken by the first run on its `resources` only (later ones
+   * share what those counted). */
+  spentBefore?: ConversationSpent;
   /** The model a turn is sent to again when the run's model answers that it is overloaded (after
    * the provider's own retries); the run goes on with it. */
   fallbackModel?: string;
@@ -295,6 +299,8 @@ export type RunAgentResult = {
   turns: Usage[];
   /** The model the run used (after settings and slash commands); "" when none could be chosen. */
   model: string;
+  /** What the conversation has spent, this run included: to store with it (see `spentBefore`). */
+  spent?: ConversationSpent;
   errorMessage?: string;
   /** With an output schema: the answer that matched it (end_turn), or, set to true in
    * `structuredOutputMissed`, that the model missed it too often (error). */

@@ -10,7 +10,7 @@
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
 import { RunnerPermissionModeSchema } from "./runner-control.ts";
-import { MAX_TURNS_LIMIT, UsageSchema } from "./wire.ts";
+import { ConversationSpentSchema, MAX_TURNS_LIMIT, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
@@ -46,6 +46,9 @@ export const RunnerQuerySchema = z
      * unchanged; else the whole transcript. Events read again through GET /runs/:id/events always
      * carry it whole. */
     transcriptAdded: z.boolean().optional(),
+    /** What the conversation spent before this run (the `spent` of its last run's end): a runner
+     * that has not counted the conversation's runs itself goes on from it. */
+    spentBefore: ConversationSpentSchema.optional(),
     model: z.string().min(1).optional(),
     systemPrompt: z.string().optional(),
     maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),
@@ -141,6 +144,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     /** Usage of every model call of the run, in order (run.completed.usage is their sum). */
     turns: z.array(UsageSchema).optional(),
     model: z.string().optional(),
+    /** What the conversation has spent, this run included (for the next query's `spentBefore`). */
+    spent: ConversationSpentSchema.optional(),
   }),
   /** A tool call waits for the user's decision (interactive runs only). */
   z.object({
@@ -179,6 +184,7 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     ...transcriptFields,
     /** What the model calls made before the run failed or was stopped cost (they are paid for). */
     usage: UsageSchema.optional(),
+    spent: ConversationSpentSchema.optional(),
   }),
 ]);
 export type RunnerEvent = z.infer<typeof RunnerEventSchema>;

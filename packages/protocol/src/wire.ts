@@ -111,6 +111,18 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** What a conversation has spent over all its runs (what /cost shows), kept with the conversation
+ * so that a conversation resumed elsewhere, or after a restart, goes on counting from it: `calls`
+ * model calls, `apiMs` waiting for them, `wallMs` from its start to its last run's end in the
+ * processes that ran it. */
+export const ConversationSpentSchema = z.object({
+  usage: UsageSchema,
+  calls: z.number().int().nonnegative(),
+  apiMs: z.number().nonnegative(),
+  wallMs: z.number().nonnegative(),
+});
+export type ConversationSpent = z.infer<typeof ConversationSpentSchema>;
+
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
 export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string() });
 /** Something the user should see that is not part of the conversation (a settings file with an
@@ -131,6 +143,8 @@ export const HarnessStateSchema = z.object({
   // Extensions beyond the core shape; clients that do not know them ignore them.
   config: HarnessConfigSchema.optional(),
   usage: UsageSchema.optional(),
+  /** The conversation's totals as its runner last counted them (/cost), sent with the next query. */
+  spent: ConversationSpentSchema.optional(),
   rewindPreview: RewindPreviewSchema.nullable().optional(),
   /** The most recent notices, oldest first. */
   notices: z.array(NoticeSchema).optional(),

@@ -1,6 +1,6 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
-import type { AgentEvent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 export type ApprovalRequest = { toolUseId: string; toolName: string; description: string; input?: Record<string, unknown>; answered?: Promise<ApprovalDecision> };
@@ -54,6 +54,8 @@ export type RunOutcome =
       model?: string;
       /** The answer that matched the run's output schema, when it had one. */
       structuredOutput?: Record<string, unknown>;
+      /** What the conversation has spent, this run included (RunnerQuery.spentBefore). */
+      spent?: ConversationSpent;
     }
   | {
       ok: false;
@@ -66,6 +68,7 @@ export type RunOutcome =
       usage?: Usage;
       /** Usage of each model call made, as on success. */
       turns?: Usage[];
+      spent?: ConversationSpent;
     };
 
 export type Backend = {

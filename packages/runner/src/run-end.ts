@@ -35,6 +35,7 @@ function outcomeEvent(outcome: RunOutcome): Extract<RunnerEventPayload, { type: 
       transcript: outcome.transcript,
       ...(outcome.sessionId && { sessionId: outcome.sessionId }),
       ...(outcome.usage && { usage: outcome.usage }),
+      ...(outcome.spent && { spent: outcome.spent }),
     };
   }
   return {
@@ -45,5 +46,6 @@ function outcomeEvent(outcome: RunOutcome): Extract<RunnerEventPayload, { type: 
     sessionId: outcome.sessionId,
     turns: outcome.turns,
     model: outcome.model,
+    ...(outcome.spent && { spent: outcome.spent }),
   };
 }

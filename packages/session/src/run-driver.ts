@@ -48,6 +48,9 @@ export function queryFor(state: HarnessState, transcript: TranscriptMessage[], p
   if (config?.effort) body.effort = config.effort;
   if (config?.permissionMode) body.permissionMode = runnerMode(config.permissionMode);
   if (state.sessionId) body.resumeSessionId = state.sessionId;
+  // The totals of /cost, for a runner that has not counted this conversation's runs itself (a new
+  // one, after the server's restart).
+  if (state.spent) body.spentBefore = state.spent;
   return body;
 }
 

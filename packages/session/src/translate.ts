@@ -128,6 +128,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       ops.push({ type: "set", path: messagePath(i, "status"), value: "complete" });
       ops.push({ type: "set", path: ["status"], value: "idle" });
       if (event.usage) ops.push(usageOp(state, event.usage));
+      if (event.spent) ops.push({ type: "set", path: ["spent"], value: event.spent as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
       return { operations: ops, cursor };
@@ -136,6 +137,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
       if (event.usage) ops.push(usageOp(state, event.usage));
+      if (event.spent) ops.push({ type: "set", path: ["spent"], value: event.spent as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       return { operations: ops, cursor };
     }

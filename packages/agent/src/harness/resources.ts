@@ -6,7 +6,7 @@ import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
-import type { Usage } from "@harness/protocol";
+import type { ConversationSpent, Usage } from "@harness/protocol";
 import { emptyUsage } from "../usage.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
@@ -55,6 +55,8 @@ export type ResourceInternals = {
   onceHooks: Set<string>;
   /** What the conversation's runs have spent, added as each run ends (see /cost). */
   spent: ConversationSpend;
+  /** A run has used these resources: what it was told the conversation spent before is counted. */
+  spentSeeded: boolean;
 };
 
 /** The usage and cost of a conversation's runs (their sub-agents' included), their model calls and
@@ -76,6 +78,7 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
     hookReports: { context: [], messages: [] },
     onceHooks: new Set(),
     spent: { usage: emptyUsage(), calls: 0, apiMs: 0, startedAt: Date.now() },
+    spentSeeded: false,
   };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {
@@ -88,6 +91,27 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
   };
   internals.set(resources, inner);
   return resources;
+}
+
+/** The first run on `resources` starts the conversation's totals from what it spent before (in an
+ * earlier process); later runs count on from what these resources counted. */
+export function seedSpent(resources: AgentResources, before: ConversationSpent | undefined): void {
+  const inner = resourceInternals(resources);
+  if (inner.spentSeeded) return;
+  inner.spentSeeded = true;
+  if (!before) return;
+  const { spent } = inner;
+  spent.usage = { ...before.usage };
+  spent.calls = before.calls;
+  spent.apiMs = before.apiMs;
+  // The wall time goes on from where it was, not from the conversation's first start.
+  spent.startedAt = Date.now() - before.wallMs;
+}
+
+/** The conversation's totals so far, as stored with it. */
+export function spentSoFar(resources: AgentResources, now = Date.now()): ConversationSpent {
+  const { usage, calls, apiMs, startedAt } = resourceInternals(resources).spent;
+  return { usage: { ...usage }, calls, apiMs, wallMs: Math.max(0, now - startedAt) };
 }
 
 export function resourceInternals(resources: AgentResources): ResourceInternals {

@@ -59,6 +59,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         // The query schema checks the outline of each message; the blocks inside are the
         // transcript this runner produced earlier, handed back unchanged by the session.
         history: query.history as RunAgentOptions["history"],
+        ...(query.spentBefore && { spentBefore: query.spentBefore }),
         ...(opts.provider ? { provider: opts.provider(query) } : { providerOptions: keysOf(query) }),
         ...(query.model !== undefined && { model: query.model }),
         systemPrompt: query.systemPrompt,
@@ -81,6 +82,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       };
       const outcome = await runAgent(options);
       const transcript = outcome.transcript as TranscriptMessage[];
+      const spent = outcome.spent && { spent: outcome.spent };
       switch (outcome.stopReason) {
         case "end_turn":
           // The builtin loop keeps no conversation of its own: there is no backend session id.
@@ -92,14 +94,15 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
             turns: outcome.turns,
             ...(outcome.model && { model: outcome.model }),
             ...(outcome.structuredOutput && { structuredOutput: outcome.structuredOutput }),
+            ...spent,
           };
         // A run that ends otherwise still paid for its model calls.
         case "aborted":
-          return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, usage: outcome.usage, turns: outcome.turns };
+          return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, usage: outcome.usage, turns: outcome.turns, ...spent };
         case "max_budget":
-          return { ok: false, message: outcome.errorMessage ?? "the run reached its budget", reason: "max_budget", transcript, usage: outcome.usage, turns: outcome.turns };
+          return { ok: false, message: outcome.errorMessage ?? "the run reached its budget", reason: "max_budget", transcript, usage: outcome.usage, turns: outcome.turns, ...spent };
         case "max_turns":
-          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", reason: "max_turns", transcript, usage: outcome.usage, turns: outcome.turns };
+          return { ok: false, message: outcome.errorMessage ?? "the run reached its maximum number of turns", reason: "max_turns", transcript, usage: outcome.usage, turns: outcome.turns, ...spent };
         default:
           return {
             ok: false,
@@ -108,6 +111,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
             transcript,
             usage: outcome.usage,
             turns: outcome.turns,
+            ...spent,
           };
       }
     },

@@ -5,7 +5,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { TranscriptMessage } from "@harness/protocol";
+import { ConversationSpentSchema, type ConversationSpent, type TranscriptMessage } from "@harness/protocol";
 import { RUN_ID } from "./args.ts";
 
 export type StoredRun = {
@@ -14,6 +14,8 @@ export type StoredRun = {
   transcript: TranscriptMessage[];
   /** How many runs have written it (absent in files of earlier versions: 1). */
   revision: number;
+  /** What its runs have spent, as /cost counts it (absent in files of earlier versions). */
+  spent?: ConversationSpent;
 };
 
 
@@ -92,13 +94,18 @@ function checked(read: ReadRun, id: string, cwd: string): LoadedRun {
   if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
   const problem = transcriptProblem(run.transcript);
   if (problem) return { ok: false, message: `${read.file}: ${problem}` };
-  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run) } };
+  const spent = run.spent === undefined ? undefined : ConversationSpentSchema.safeParse(run.spent);
+  if (spent && !spent.success) {
+    const issues = spent.error.issues.map((issue) => `${["spent", ...issue.path.map(String)].join(".")}: ${issue.message}`);
+    return { ok: false, message: `${read.file}: ${issues.join("; ")}` };
+  }
+  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run), ...(spent && { spent: spent.data }) } };
 }
 
 /** Writes the conversation `id` as it is after a run, the next revision after `loaded` (undefined:
  * a new conversation). When another run wrote it meanwhile (two runs continued it at once), this
  * one's is kept as a new conversation rather than over the other's. Returns the id written. */
-export function saveRun(dir: string, conversation: { id: string; cwd: string; transcript: TranscriptMessage[] }, loaded: number | undefined): string {
+export function saveRun(dir: string, conversation: { id: string; cwd: string; transcript: TranscriptMessage[]; spent?: ConversationSpent }, loaded: number | undefined): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The revision is read and the next one written under the conversation's lock, so that two runs
   // finishing together cannot both write the revision after the one they read.

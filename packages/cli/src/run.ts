@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
 import type { AgentResources, RunReadyInfo } from "@harness/agent";
 import type { ModelEvent } from "@harness/llm";
-import type { AgentEvent, TranscriptMessage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
@@ -92,6 +92,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   let runId: string = flags.sessionId ?? randomUUID();
   if (flags.sessionId !== undefined && runExists(conversations, flags.sessionId)) return fail(`--session-id: ${flags.sessionId} is already in use; --resume ${flags.sessionId} goes on with it`);
   let history: TranscriptMessage[] | undefined;
+  /** What the conversation spent in earlier runs (/cost counts on from it). */
+  let spentBefore: ConversationSpent | undefined;
   let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
     const loaded =
@@ -100,6 +102,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         : (latestRun(conversations, where) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
     if (!loaded.ok) return fail(loaded.message);
     history = loaded.run.transcript;
+    spentBefore = loaded.run.spent;
     // A fork starts a conversation of its own from it: the one loaded is left as it was.
     if (!command.forkSession) {
       runId = keptId = loaded.run.id;
@@ -166,7 +169,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const result = (outcome: RunOutcome, interrupted = false) => {
     if (outcome.transcript && outcome.transcript.length > 0 && !command.noSessionPersistence) {
       try {
-        keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript }, loadedRevision);
+        keptId = saveRun(conversations, { id: runId, cwd: where, transcript: outcome.transcript, ...(outcome.spent && { spent: outcome.spent }) }, loadedRevision);
         if (keptId !== runId) io.stderr.write(`harness: another run went on with conversation ${runId} meanwhile; this run's is kept as ${keptId}\n`);
         // The next turn goes on with the conversation as kept.
         loadedRevision = keptId === runId ? (loadedRevision ?? 0) + 1 : 1;
@@ -261,6 +264,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           effort: command.effort,
           cwd,
           history,
+          ...(spentBefore && { spentBefore }),
         },
         controls ? { ...context, signal: controls.signal, onConfigure: controls.onConfigure, ...(controls.requestApproval && { requestApproval: controls.requestApproval }) } : context,
       );

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
+import { DatabaseSync } from "node:sqlite";
+import { startFakeAnthropic, startHarnessServer, waitFor, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 let dataDir: string;
@@ -88,6 +89,11 @@ test("while another process holds the database's lock, other sessions are served
   await lock.release();
   const made = await rest(server.url, "/sessions", { method: "POST", body: JSON.stringify({ sessionId: "made" }) });
   assert.equal(made.status, 201);
+  // The runner started meanwhile is recorded once it can be, for a later server to adopt.
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  t.after(() => db.close());
+  const runnerOf = db.prepare("SELECT pid FROM runners WHERE user_id = 'bob' AND session_id = 'other'");
+  await waitFor(() => runnerOf.get() !== undefined, "the runner of the other session to be recorded", { timeoutMs: 5000 });
   const finished = { kept: structuredClone(client.state!.messages), other: structuredClone(other.state!.messages) };
   await Promise.all([client.close(), other.close()]);
   assert.equal(await server.stop("SIGTERM"), 0);

@@ -14,6 +14,7 @@ import { modelCheck } from "./model-check.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { createRunnerPool } from "./runner-pool.ts";
+import { runnerRecords } from "./runner-records.ts";
 import { sessionDirs } from "./session-dirs.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
@@ -88,6 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;
   const workspaceOf = projectDir === undefined ? dirs.workspaceOf : () => projectDir;
+  const runners = runnerRecords(db.catalog, log);
   const pool = createRunnerPool({
     env,
     capacity: config.runnerSessionsPerProcess,
@@ -109,13 +111,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),
-        onProcess: (info) => {
-          try {
-            db.catalog.setRunner(userId, sessionId, info);
-          } catch (error) {
-            log(`cannot record the runner of ${userId}/${sessionId}: ${(error as Error).message}`);
-          }
-        },
+        onProcess: (info) => runners.record(userId, sessionId, info),
         log,
       }));
 
@@ -186,6 +182,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await registry.close();
     await pool.close();
     await sockets.closeAll();
+    runners.stop();
     db.close();
     lock.release();
     server.closeAllConnections();

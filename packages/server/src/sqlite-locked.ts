@@ -1,8 +1,8 @@
 // The session database's file held by another process (a backup tool, the sqlite3 shell inside a
-// transaction). The server's thread never waits for such a lock: a write it would make, or a read
-// that must first see writes the writer thread cannot commit yet, fails at once with this error,
-// which the HTTP routes answer 503 and the WebSocket an error frame. The writer thread keeps the
-// writes queued and commits them once the lock is gone.
+// transaction). The server's thread does not wait for such a lock: a write it would make itself
+// (the catalog's) fails after MAIN_BUSY_MS with this error, which the HTTP routes answer 503. The
+// writer thread fails its transactions at once too (sqlite-writer.ts); the sessions keep those
+// writes and send them again until the lock is gone.
 
 /** How long the server's own connection waits for the file's write lock: long enough to get past
  * the writer thread's commits, short enough not to stall the event loop. */

@@ -5,6 +5,7 @@ import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scaler.ts";
 import { MAX_DECODED_PIXELS } from "./image-size.ts";
 import { decodeJpegRows } from "./jpeg-decode.ts";
+import { decodePngRows } from "./png-decode.ts";
 import { decodeWebpImage } from "./webp-codec.ts";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -15,13 +16,15 @@ export type Raster = { width: number; height: number; data: Uint8Array };
  * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
  * the bytes. */
 export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
-  if (type === "image/jpeg") {
+  // PNG and JPEG decoders that go row by row, where the image is of a kind they take.
+  if (type === "image/png" || type === "image/jpeg") {
     let from: Dimensions | undefined;
-    const streamed = decodeJpegRows(bytes, (size) => {
+    const sinkFor = (size: Dimensions) => {
       if (size.width * size.height > MAX_DECODED_PIXELS) throw new Error(`it is ${size.width}×${size.height} pixels`);
       from = { width: size.width, height: size.height };
       return fittingSink(from, maxSide);
-    });
+    };
+    const streamed = type === "image/png" ? await decodePngRows(bytes, sinkFor) : decodeJpegRows(bytes, sinkFor);
     if (streamed) return { image: streamed.result(), from: from! };
   }
   const whole = await decodeWhole(bytes, type);

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { PNG } from "pngjs";
+import { decodeImage } from "./image-decode.ts";
+import { pixels } from "./image-test-support.ts";
+
+const run = promisify(execFile);
+
+/** A PNG put together chunk by chunk: `rows` unfiltered (filter byte 0 each) and deflated. */
+function handMadePng(width: number, height: number, depth: number, colourType: number, rows: (y: number) => Uint8Array, extra: [string, Buffer][] = []): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length);
+    head.write(type, 4, "latin1");
+    return Buffer.concat([head, body, Buffer.alloc(4)]); // The CRC is not checked.
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = depth;
+  ihdr[9] = colourType;
+  const raw = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.concat([Buffer.from([0]), rows(y)])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), ...extra.map(([type, body]) => chunk(type, body)), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+test("a PNG of each colour type and depth pngjs writes is decoded to the pixels pngjs reads, filters and transparency included", async () => {
+  for (const colorType of [0, 2, 4, 6]) {
+    for (const bitDepth of [8, 16]) {
+      const png = new PNG({ width: 123, height: 77 });
+      png.data = pixels(123, 77, true);
+      const bytes = PNG.sync.write(png, { colorType, bitDepth, inputColorType: 6, inputHasAlpha: true } as Parameters<typeof PNG.sync.write>[1]);
+      const { image } = await decodeImage(bytes, "image/png", 2000);
+      assert.deepEqual(Buffer.from(image.data), PNG.sync.read(bytes).data, `colour type ${colorType}, ${bitDepth} bits`);
+    }
+  }
+});
+
+test("a palette PNG of 2 bits and a 1-bit grey PNG are decoded with their tRNS transparency", async () => {
+  // Palette: red, green, blue, white; blue half transparent. Each row: indices 0,1,2,3 repeated.
+  const palette = handMadePng(8, 2, 2, 3, () => Uint8Array.from([0b00011011, 0b00011011]), [["PLTE", Buffer.from([255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])], ["tRNS", Buffer.from([255, 255, 128])]]);
+  const { image } = await decodeImage(palette, "image/png", 2000);
+  assert.deepEqual([...image.data.subarray(0, 16)], [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128, 255, 255, 255, 255]);
+  // Grey: black, white alternating; black is transparent.
+  const grey = handMadePng(8, 1, 1, 0, () => Uint8Array.from([0b01010101]), [["tRNS", Buffer.from([0, 0])]]);
+  const decoded = await decodeImage(grey, "image/png", 2000);
+  assert.deepEqual([...decoded.image.data.subarray(0, 8)], [0, 0, 0, 0, 255, 255, 255, 255]);
+});
+
+test("a 64-megapixel PNG is shrunk holding a few rows of it at a time, not the whole picture", async (t) => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "big-png-"));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, "big.png");
+  const colours = Buffer.from(Array.from({ length: 256 * 3 }, (_, i) => (i * 37) % 256));
+  await fs.writeFile(file, handMadePng(8000, 8000, 8, 3, (y) => Uint8Array.from({ length: 8000 }, (_, x) => ((x >> 4) + (y >> 4)) % 256), [["PLTE", colours]]));
+  const script = `
+    import fs from "node:fs";
+    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
+    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), "image/png", { maxSide: 2000, maxBytes: 3932160 });
+    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  const { to, peakMb } = JSON.parse(stdout) as { to: unknown; peakMb: number };
+  assert.deepEqual(to, { width: 2000, height: 2000 });
+  // Its pixels alone, as RGBA, take 256 MB; decoded whole they took near a gigabyte.
+  assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);
+});

@@ -82,9 +82,10 @@ function imageBlock(type: ImageType, bytes: Buffer): ToolImageBlock {
   return { type: "image", source: { type: "base64", media_type: type, data: bytes.toString("base64") } };
 }
 
-/** Shrinks that run at once, in this process: each holds its image decoded (hundreds of megabytes
- * for a photo, two gigabytes for the largest image taken), and one reply may Read a dozen images,
- * or many sessions of one runner read at the same time. The others wait their turn. */
+/** Shrinks that run at once, in this process: a baseline JPEG or a PNG is decoded a few rows at a
+ * time, but a progressive JPEG, an interlaced PNG, a GIF or a WebP is held decoded whole (a
+ * gigabyte or more for the largest image taken), and one reply may Read a dozen images, or many
+ * sessions of one runner read at the same time. The others wait their turn. */
 const SHRINK_SLOTS = 2;
 let shrinking = 0;
 const waiting: (() => void)[] = [];

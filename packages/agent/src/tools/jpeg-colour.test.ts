@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import jpeg from "jpeg-js";
+import { fitImage } from "./fit-image.ts";
 import { flatJpegFile, imageIn, readThroughModel, textIn } from "./image-test-support.ts";
 
 const run = promisify(execFile);
@@ -69,4 +70,12 @@ test("a 64-megapixel JPEG is shrunk holding a few rows of it at a time, not the 
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Its pixels alone, as RGBA, take 256 MB; decoded whole it took over 2 GB.
   assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);
+});
+
+test("a JPEG whose frame header gives it no width is an error saying so", async () => {
+  const bytes = flatJpegFile(16, 2400, sampling.slice(0, 3), () => [128, 128, 128]);
+  const sof = bytes.indexOf(Buffer.from([0xff, 0xc0]));
+  bytes.writeUInt16BE(0, sof + 7);
+  const fitted = await fitImage(bytes, "image/jpeg", "thin.jpg", 3_932_160);
+  assert.match(fitted.ok ? "sent" : fitted.message, /^thin\.jpg is 0×2400 pixels .*could not be shrunk: it cannot be decoded as a JPEG image \(its frame header gives it no width\)/);
 });

@@ -61,7 +61,9 @@ function readFrame(segment: Uint8Array): Frame | undefined {
   });
   if (segment[0] !== 8) return { width: 0, height: 0, components: [] }; // 12-bit samples: not decoded here.
   if (components.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4)) throw new Error("a component has a sampling factor outside 1–4");
-  return { height: (segment[1]! << 8) | segment[2]!, width: (segment[3]! << 8) | segment[4]!, components };
+  const width = (segment[3]! << 8) | segment[4]!;
+  if (width === 0) throw new Error("its frame header gives it no width");
+  return { height: (segment[1]! << 8) | segment[2]!, width, components };
 }
 
 function readHuffmanTables(segment: Uint8Array, dc: HuffmanTable[], ac: HuffmanTable[]): void {

@@ -1,6 +1,7 @@
 // Images made in tests (PNG, JPEG, GIF, WebP bytes from pixels drawn here) and what the model got
 // of them.
 import assert from "node:assert/strict";
+import fs from "node:fs/promises";
 import type { TestContext } from "node:test";
 import type { ContentBlock, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
@@ -9,6 +10,7 @@ import { GifWriter } from "omggif";
 import { PNG } from "pngjs";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
+import encodeMozJpeg, { init as initMozJpeg } from "@jsquash/jpeg/encode.js";
 import { encodeWebpImage } from "./webp-codec.ts";
 
 /** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
@@ -35,6 +37,18 @@ export function pngFile(width: number, height: number, transparentHalf = false):
 
 export function jpegFile(width: number, height: number): Buffer {
   return jpeg.encode({ width, height, data: pixels(width, height) }, 90).data;
+}
+
+let mozJpegReady: Promise<unknown> | undefined;
+
+/** A JPEG as MozJPEG writes it: progressive, chroma subsampled 4:2:0, unless `options` say
+ * otherwise (`color_space`: 1 grey, 2 RGB, 3 YCbCr). */
+export async function mozJpegFile(image: { width: number; height: number; data: Uint8Array }, options: { quality?: number; progressive?: boolean; baseline?: boolean; color_space?: number } = {}): Promise<Buffer> {
+  const wasm = async () => WebAssembly.compile(await fs.readFile(new URL(import.meta.resolve("@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm"))));
+  mozJpegReady ??= wasm().then((module) => (initMozJpeg as (module: WebAssembly.Module) => Promise<unknown>)(module));
+  await mozJpegReady;
+  const data = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  return Buffer.from(await encodeMozJpeg({ width: image.width, height: image.height, data, colorSpace: "srgb" } as ImageData, options));
 }
 
 export async function webpFile(width: number, height: number, quality: number | "lossless" = 90): Promise<Buffer> {
@@ -81,24 +95,24 @@ export function textIn(result: ToolResultBlock): string {
   return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
 }
 
-/** A baseline JPEG whose every MCU is flat: `sampleAt(mx, my)` gives each component's sample
- * there. Components are numbered from 1 with the sampling factors given; `adobeTransform` adds an
- * Adobe marker saying so. Encoded here because no JavaScript encoder writes CMYK. */
-export function flatJpegFile(width: number, height: number, sampling: { h: number; v: number }[], sampleAt: (mx: number, my: number) => number[], adobeTransform?: number): Buffer {
+/** A JPEG whose every MCU is flat: `sampleAt(mx, my)` gives each component's sample there.
+ * Components are numbered from 1 with the sampling factors given; `adobeTransform` adds an Adobe
+ * marker saying so. Baseline in one scan, or `progressive`: the DC of all components in one scan,
+ * then each component's (zero) AC in a scan of its own. Encoded here because no JavaScript encoder
+ * writes CMYK. */
+export function flatJpegFile(width: number, height: number, sampling: { h: number; v: number }[], sampleAt: (mx: number, my: number) => number[], adobeTransform?: number, progressive = false): Buffer {
   const dcCounts = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
   const dcCodes = canonicalCodes(dcCounts); // Symbol k (a size category) has code dcCodes[k].
   const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
   const n = sampling.length;
-  const head = [
+  const bytes: number[] = [
     0xff, 0xd8,
     ...(adobeTransform === undefined ? [] : segment(0xee, [..."Adobe"].map((c) => c.charCodeAt(0)).concat([0, 100, 0, 0, 0, 0, adobeTransform]))),
     ...segment(0xdb, [0, ...Array(64).fill(1)]),
-    ...segment(0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, n, ...sampling.flatMap((s, i) => [i + 1, (s.h << 4) | s.v, 0])]),
+    ...segment(progressive ? 0xc2 : 0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, n, ...sampling.flatMap((s, i) => [i + 1, (s.h << 4) | s.v, 0])]),
     // DC sizes 0–11 with the standard luminance code lengths; AC: only end-of-block, coded "0".
     ...segment(0xc4, [0x00, ...dcCounts, ...Array.from({ length: 12 }, (_, k) => k), 0x10, 1, ...Array(15).fill(0), 0x00]),
-    ...segment(0xda, [n, ...sampling.flatMap((_, i) => [i + 1, 0x00]), 0, 63, 0]),
   ];
-  const bytes: number[] = [];
   let bits = 0;
   let count = 0;
   const put = (value: number, length: number) => {
@@ -112,9 +126,13 @@ export function flatJpegFile(width: number, height: number, sampling: { h: numbe
       }
     }
   };
+  const endScan = () => {
+    if (count > 0) put((1 << (8 - count)) - 1, 8 - count);
+  };
   const hMax = Math.max(...sampling.map((s) => s.h));
   const vMax = Math.max(...sampling.map((s) => s.v));
   const previous = Array(n).fill(0);
+  bytes.push(...segment(0xda, [n, ...sampling.flatMap((_, i) => [i + 1, 0x00]), 0, progressive ? 0 : 63, 0]));
   for (let my = 0; my < Math.ceil(height / (8 * vMax)); my++) {
     for (let mx = 0; mx < Math.ceil(width / (8 * hMax)); mx++) {
       const samples = sampleAt(mx, my);
@@ -126,13 +144,21 @@ export function flatJpegFile(width: number, height: number, sampling: { h: numbe
           const size = diff === 0 ? 0 : Math.floor(Math.log2(Math.abs(diff))) + 1;
           put(dcCodes[size]!.code, dcCodes[size]!.length);
           put(diff < 0 ? diff + (1 << size) - 1 : diff, size);
-          put(0, 1); // End of block.
+          if (!progressive) put(0, 1); // End of block.
         }
       });
     }
   }
-  if (count > 0) put((1 << (8 - count)) - 1, 8 - count);
-  return Buffer.from([...head, ...bytes, 0xff, 0xd9]);
+  endScan();
+  if (progressive) {
+    sampling.forEach(({ h, v }, c) => {
+      bytes.push(...segment(0xda, [1, c + 1, 0x00, 1, 63, 0]));
+      const blocks = Math.ceil(Math.ceil((width * h) / hMax) / 8) * Math.ceil(Math.ceil((height * v) / vMax) / 8);
+      for (let b = 0; b < blocks; b++) put(0, 1); // End of band.
+      endScan();
+    });
+  }
+  return Buffer.from([...bytes, 0xff, 0xd9]);
 }
 
 function canonicalCodes(counts: number[]): { code: number; length: number }[] {

@@ -2,7 +2,7 @@
 // 8×8 block's coefficients back into samples. Used by jpeg-decode.ts.
 
 /** Zig-zag position → row-major position in a block. */
-const ZIGZAG = Uint8Array.from([
+export const ZIGZAG = Uint8Array.from([
   0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30,
   37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
 ]);
@@ -69,6 +69,11 @@ export class BitReader {
     return entry & 0xff;
   }
 
+  /** Where the bytes not yet read start: after a scan, its end (the padding bits let go). */
+  get position(): number {
+    return this.#at;
+  }
+
   /** Past the restart marker that ends an interval: the bits left before it are padding. */
   restart(): void {
     this.#bits = 0;
@@ -80,7 +85,7 @@ export class BitReader {
 }
 
 /** A value of `size` bits as the JPEG standard extends it to a signed one. */
-function extend(value: number, size: number): number {
+export function extend(value: number, size: number): number {
   return value < 1 << (size - 1) ? value - (1 << size) + 1 : value;
 }
 
@@ -117,6 +122,14 @@ const AAN = Float64Array.from({ length: 8 }, (_, k) => (k === 0 ? 1 : Math.cos((
  * division by 8. */
 export function scaledQuant(quant: Int32Array): Float64Array {
   return Float64Array.from(quant, (q, k) => (q * AAN[ZIGZAG[k]! >> 3]! * AAN[ZIGZAG[k]! & 7]!) / 8);
+}
+
+/** scaledQuant's table in natural (row-major) order, for coefficients kept in that order. */
+export function naturalQuant(quant: Int32Array): Float64Array {
+  const scaled = scaledQuant(quant);
+  const natural = new Float64Array(64);
+  for (let k = 0; k < 64; k++) natural[ZIGZAG[k]!] = scaled[k]!;
+  return natural;
 }
 
 const work = new Float64Array(64);

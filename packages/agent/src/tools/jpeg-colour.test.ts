@@ -11,6 +11,18 @@ import { flatJpegFile, imageIn, readThroughModel, textIn } from "./image-test-su
 
 const run = promisify(execFile);
 
+/** Shrinks the JPEG `file` in a process of its own: what it was shrunk to (or why not), and the
+ * process's peak memory. */
+async function shrinkInChild(file: string): Promise<{ to: unknown; peakMb: number }> {
+  const script = `
+    import fs from "node:fs";
+    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
+    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), "image/jpeg", { maxSide: 2000, maxBytes: 3932160 });
+    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+  return JSON.parse(stdout) as { to: unknown; peakMb: number };
+}
+
 /** The RGB the model got at (x, y) of a JPEG it was sent. */
 function rgbAt(bytes: Buffer, x: number, y: number): number[] {
   const image = jpeg.decode(bytes, { useTArray: true });
@@ -27,15 +39,17 @@ function near(actual: number[], expected: number[], what: string): void {
 const sampling = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
 const halves = (left: number[], right: number[]) => (mx: number) => (mx < 75 ? left : right);
 
-test("a CMYK JPEG without an Adobe marker is read as plain CMYK (ink as stored) and sent as RGB", async (t) => {
-  // Cyan ink on the left; magenta with half black on the right.
-  const { result } = await readThroughModel(t, "print.jpg", flatJpegFile(2400, 800, sampling, halves([255, 0, 0, 0], [0, 255, 0, 128])));
-  assert.notEqual(result.is_error, true, textIn(result));
-  const { mediaType, bytes } = imageIn(result);
-  assert.equal(mediaType, "image/jpeg");
-  assert.match(textIn(result), /resized from 2400×800 to 2000×667 pixels/);
-  near(rgbAt(bytes, 400, 300), [0, 255, 255], "cyan");
-  near(rgbAt(bytes, 1600, 300), [127, 0, 127], "magenta, half black");
+test("a CMYK JPEG without an Adobe marker, baseline or progressive, is read as plain CMYK (ink as stored) and sent as RGB", async (t) => {
+  for (const progressive of [false, true]) {
+    // Cyan ink on the left; magenta with half black on the right.
+    const { result } = await readThroughModel(t, "print.jpg", flatJpegFile(2400, 800, sampling, halves([255, 0, 0, 0], [0, 255, 0, 128]), undefined, progressive));
+    assert.notEqual(result.is_error, true, textIn(result));
+    const { mediaType, bytes } = imageIn(result);
+    assert.equal(mediaType, "image/jpeg");
+    assert.match(textIn(result), /resized from 2400×800 to 2000×667 pixels/);
+    near(rgbAt(bytes, 400, 300), [0, 255, 255], `cyan (progressive: ${progressive})`);
+    near(rgbAt(bytes, 1600, 300), [127, 0, 127], `magenta, half black (progressive: ${progressive})`);
+  }
 });
 
 test("a CMYK JPEG with an Adobe marker is read as inverted, as Photoshop writes it, YCCK included", async (t) => {
@@ -60,13 +74,7 @@ test("a 64-megapixel JPEG is shrunk holding a few rows of it at a time, not the 
   const file = path.join(dir, "big.jpg");
   // Bands of colour changing every MCU column, so that each MCU differs from its neighbour.
   await fs.writeFile(file, flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)]));
-  const script = `
-    import fs from "node:fs";
-    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
-    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), "image/jpeg", { maxSide: 2000, maxBytes: 3932160 });
-    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-  const { to, peakMb } = JSON.parse(stdout) as { to: unknown; peakMb: number };
+  const { to, peakMb } = await shrinkInChild(file);
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Its pixels alone, as RGBA, take 256 MB; decoded whole it took over 2 GB.
   assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);
@@ -78,4 +86,15 @@ test("a JPEG whose frame header gives it no width is an error saying so", async 
   bytes.writeUInt16BE(0, sof + 7);
   const fitted = await fitImage(bytes, "image/jpeg", "thin.jpg", 3_932_160);
   assert.match(fitted.ok ? "sent" : fitted.message, /^thin\.jpg is 0×2400 pixels .*could not be shrunk: it cannot be decoded as a JPEG image \(its frame header gives it no width\)/);
+});
+
+test("a 64-megapixel progressive JPEG is shrunk keeping its coefficients, two bytes a sample, not its pixels decoded whole", async (t) => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "big-jpeg-"));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, "big.jpg");
+  await fs.writeFile(file, flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)], undefined, true));
+  const { to, peakMb } = await shrinkInChild(file);
+  assert.deepEqual(to, { width: 2000, height: 2000 });
+  // Decoded whole it took 1.5 GB and failed; its coefficients (4:2:0) take 192 MB.
+  assert.ok(peakMb < 450, `peak RSS ${peakMb} MB`);
 });

@@ -16,7 +16,8 @@ export type Raster = { width: number; height: number; data: Uint8Array };
  * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
  * the bytes. */
 export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
-  // PNG and JPEG decoders that go row by row, where the image is of a kind they take.
+  // Decoders that hand over rows as they go, where the image is of a kind they take; the others
+  // (an interlaced PNG; a lossless, arithmetic-coded or 12-bit JPEG) go to pngjs and jpeg-js.
   if (type === "image/png" || type === "image/jpeg") {
     let from: Dimensions | undefined;
     const sinkFor = (size: Dimensions) => {

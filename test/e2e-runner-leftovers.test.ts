@@ -147,7 +147,7 @@ test("a killed runner's socket files (its own and its sandbox's) are removed onc
   assert.ok(readdirSync(runnersDir).includes(`runner-${pid}.sock`));
 
   process.kill(pid, "SIGKILL");
-  await until(() => pidsRunning(marker).length === 0, "the sandboxed command to end");
+  await until(() => pidsRunning(marker).length === 0, "the sandboxed command to end", 60_000);
   // The session's next prompt starts a runner again.
   fake.push({ text: "back" });
   client.send({ type: "submit", prompt: "again" });

@@ -5,7 +5,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { ConversationSpentSchema, type ConversationSpent, type TranscriptMessage } from "@harness/protocol";
+import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import { RUN_ID } from "./args.ts";
 
 export type StoredRun = {
@@ -94,12 +94,9 @@ function checked(read: ReadRun, id: string, cwd: string): LoadedRun {
   if (typeof run !== "object" || run === null || run.cwd !== cwd) return { ok: false, message: `no run "${id}" in ${cwd}` };
   const problem = transcriptProblem(run.transcript);
   if (problem) return { ok: false, message: `${read.file}: ${problem}` };
-  const spent = run.spent === undefined ? undefined : ConversationSpentSchema.safeParse(run.spent);
-  if (spent && !spent.success) {
-    const issues = spent.error.issues.map((issue) => `${["spent", ...issue.path.map(String)].join(".")}: ${issue.message}`);
-    return { ok: false, message: `${read.file}: ${issues.join("; ")}` };
-  }
-  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run), ...(spent && { spent: spent.data }) } };
+  const spentProblem = run.spent === undefined ? undefined : spentProblemIn(run.spent);
+  if (spentProblem) return { ok: false, message: `${read.file}: ${spentProblem}` };
+  return { ok: true, run: { id, cwd, transcript: run.transcript as TranscriptMessage[], revision: revisionIn(run), ...(run.spent && { spent: run.spent }) } };
 }
 
 /** Writes the conversation `id` as it is after a run, the next revision after `loaded` (undefined:
@@ -172,6 +169,27 @@ function revisionIn(data: { revision?: unknown } | null): number {
 }
 
 /** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */
+/** What is wrong with a kept conversation's totals (ConversationSpent), if anything. Checked here,
+ * not with the protocol's schema: a run does not load the wire protocol's schemas. */
+function spentProblemIn(spent: unknown): string | undefined {
+  if (!isRecord(spent)) return "spent: must be an object";
+  const count = (value: unknown, whole: boolean) => typeof value === "number" && value >= 0 && (!whole || Number.isInteger(value));
+  for (const [key, whole] of [["calls", true], ["apiMs", false], ["wallMs", false]] as const) {
+    if (!count(spent[key], whole)) return `spent.${key}: must be a ${whole ? "whole " : ""}number >= 0`;
+  }
+  const usage = spent.usage;
+  if (!isRecord(usage)) return "spent.usage: must be an object";
+  for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"]) {
+    const optional = key !== "inputTokens" && key !== "outputTokens";
+    if (!(optional && usage[key] === undefined) && typeof usage[key] !== "number") return `spent.usage.${key}: must be a number`;
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function transcriptProblem(transcript: unknown): string | undefined {
   if (!Array.isArray(transcript)) return "it holds no transcript";
   for (const [i, message] of transcript.entries()) {

@@ -157,6 +157,14 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   } finally {
     clearTimeout(timer);
   }
+  // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
+  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
+  // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
+  const screen = [io.stderr, io.stdout].find(isWritable);
+  const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
+  const lines = terminal ? createInterface({ input: io.stdin, output: screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
+  // (onInterrupt is defined below, before any key can be read.)
+  if (terminal) lines.on("SIGINT", () => onInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
   const where = command.local ? `in ${command.cwd}` : `at ${url}`;
   if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
@@ -224,12 +232,6 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (status === "closed") finish(1);
   });
 
-  // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
-  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
-  const screen = [io.stderr, io.stdout].find(isWritable);
-  const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
-  const lines = terminal ? createInterface({ input: io.stdin, output: screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
-  if (terminal) lines.on("SIGINT", onInterrupt);
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
   // in the iterator instead of being missed.
   const input = lines[Symbol.asyncIterator]();

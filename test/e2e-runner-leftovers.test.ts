@@ -148,7 +148,9 @@ test("a killed runner's socket files (its own and its sandbox's) are removed onc
 
   process.kill(pid, "SIGKILL");
   await until(() => pidsRunning(marker).length === 0, "the sandboxed command to end", 60_000);
-  // The session's next prompt starts a runner again.
+  // Once the server has seen the run end with its runner, the session's next prompt starts a
+  // runner again (sent sooner, it would meet the run still under way).
+  await client.waitForState((s) => s.status !== "running", 60_000, "the killed run to end");
   fake.push({ text: "back" });
   client.send({ type: "submit", prompt: "again" });
   await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 60_000, "the next run");

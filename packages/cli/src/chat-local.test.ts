@@ -89,6 +89,25 @@ test("a second local chat on the same project while the first is open says where
   assert.equal(done.code, 0, done.stderr);
 });
 
+test("leaving a local chat while a run is going cancels the run, and the conversation says so", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Half an answer", hold: new Promise<void>((resolve) => (release = resolve)) });
+  t.after(() => release());
+  const before = fake.requests.length;
+  const chat = harness(["chat", "--local", "--session", "left"], env(), { cwd: project, stdin: { open: true } });
+  chat.child.stdin!.write("a long job\n");
+  await fake.waitForRequests(before + 1);
+  // Terminated (a closed terminal, a stopped service) with the run going.
+  chat.child.kill("SIGTERM");
+  const left = await chat.result;
+  assert.equal(left.code, 143, left.stderr);
+  assert.match(left.stderr, /cancelling the run under way: a local chat's runs end with it\n/);
+  const back = await localChat(["--session", "left"], "");
+  assert.equal(back.code, 0, back.stderr);
+  assert.match(back.stderr, /› a long job\n/);
+  assert.match(back.stderr, /\(cancelled\)/);
+});
+
 test("--local takes no --url, --cwd needs --local, --continue and --session exclude each other; a missing project is named", async () => {
   for (const [args, message] of [
     [["--url", "http://127.0.0.1:1"], /--local starts a server of the chat's own: it takes no --url/],

@@ -2,13 +2,13 @@
 // does not say its HTTP status (see the client SDK), so the chat asks the server's /health, which
 // answers under the same token check: nothing there, a token refused, something that is no
 // Harness server (another program on the port, or a path too many in the URL), or something else.
+import { serverEndpoint } from "./server-url.ts";
 
 /** What to tell the user instead of `failure`, or `failure` itself when /health says nothing more. */
 export async function diagnoseConnectFailure(url: string, token: string | undefined, failure: string): Promise<string> {
   let health: URL;
   try {
-    health = new URL("health", withSlash(url));
-    health.protocol = health.protocol === "wss:" || health.protocol === "https:" ? "https:" : "http:";
+    health = serverEndpoint(url, "health");
   } catch {
     return failure;
   }
@@ -47,6 +47,3 @@ async function healthOf(health: URL, token: string | undefined): Promise<{ statu
   }
 }
 
-function withSlash(url: string): string {
-  return url.endsWith("/") ? url : `${url}/`;
-}

@@ -1,14 +1,13 @@
 // The sessions a chat can go back to, from the server's REST API (GET /sessions, newest first).
 import { z } from "zod";
+import { serverEndpoint } from "./server-url.ts";
 
 const SessionList = z.array(z.object({ sessionId: z.string(), updatedAt: z.unknown().optional() }).passthrough());
 
 /** The id of `userId`'s most recently used session on the server at `url` (http(s) or ws(s)), or
  * undefined when the user has none; throws an Error saying why the server could not tell. */
 export async function latestSession(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
-  const base = new URL(url);
-  base.protocol = base.protocol === "wss:" ? "https:" : base.protocol === "ws:" ? "http:" : base.protocol;
-  const list = new URL("sessions", base.href.endsWith("/") ? base.href : `${base.href}/`);
+  const list = serverEndpoint(url, "sessions");
   list.searchParams.set("userId", userId);
   const response = await fetch(list, { headers: token ? { authorization: `Bearer ${token}` } : {}, ...(signal && { signal }) });
   if (!response.ok) {

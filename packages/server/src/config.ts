@@ -1,7 +1,8 @@
 // Server options: explicit options win over the environment, the environment over defaults.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { envSettingProblems } from "@harness/agent/env-settings";
+import { isWithin } from "@harness/agent/real-paths";
 import { defaultBackendName } from "@harness/runner/backend-names";
 import { isLoopbackHost } from "./auth.ts";
 import type { RunnerFactory } from "./registry.ts";
@@ -111,9 +112,8 @@ function checkedProject(dir: string, dataDir: string): string {
   }
   if (!statSync(real).isDirectory()) throw new Error(`the project directory ${dir} is not a directory`);
   const data = existsSync(dataDir) ? realpathSync(dataDir) : dataDir;
-  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
-  if (within(data, real)) throw new Error(`the data directory ${dataDir} is inside the project ${real}: put it outside (the default for a project is under ~/.harness/projects)`);
-  if (within(real, data)) throw new Error(`the project ${real} is inside the data directory ${dataDir}`);
+  if (isWithin(data, real)) throw new Error(`the data directory ${dataDir} is inside the project ${real}: put it outside (the default for a project is under ~/.harness/projects)`);
+  if (isWithin(real, data)) throw new Error(`the project ${real} is inside the data directory ${dataDir}`);
   return real;
 }
 

@@ -139,14 +139,16 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     sessions: {
       db,
       registry,
-      workspaceOf,
-      sharedWorkspace: projectDir !== undefined,
+      // A project's files, and its commands' temporary directory, are every session's.
+      workspaceOf: projectDir === undefined ? dirs.workspaceOf : () => undefined,
       // The sandboxed commands' temporary directory and the hooks' env files too (they are outside
       // the workspace).
       filesOf: (userId, sessionId) =>
-        [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId), workspaceTmpDir(workspaceOf(userId, sessionId)), workspaceEnvDir(workspaceOf(userId, sessionId))].filter(
-          (path) => path !== undefined,
-        ),
+        projectDir !== undefined
+          ? [dirs.stateOf(userId, sessionId)]
+          : [dirs.stateOf(userId, sessionId), dirs.legacyStateOf(userId, sessionId), workspaceTmpDir(workspaceOf(userId, sessionId)), workspaceEnvDir(workspaceOf(userId, sessionId))].filter(
+              (path) => path !== undefined,
+            ),
       stateOf: dirs.stateOf,
       log,
     },

@@ -20,12 +20,11 @@ import type { SqliteDatabase } from "./sqlite-store.ts";
 export type SessionsApiOptions = {
   db: SqliteDatabase;
   registry: SessionRegistry;
-  /** Where a session's files live, and the files beside them that belong to it. */
-  workspaceOf(userId: string, sessionId: string): string;
+  /** The session's own workspace, removed with it and copied into its forks; undefined when every
+   * session works in one directory (ServerOptions.projectDir), which is then left alone. */
+  workspaceOf(userId: string, sessionId: string): string | undefined;
+  /** The other files that belong to the session, removed with it. */
   filesOf(userId: string, sessionId: string): string[];
-  /** Every session works in one directory (ServerOptions.projectDir): deleting a session leaves
-   * its files, and a fork works on the same files as its source. */
-  sharedWorkspace?: boolean;
   /** The runner's own state for the session's workspace (its checkpoints among it). */
   stateOf(userId: string, sessionId: string): string;
   log: (line: string) => void;
@@ -218,7 +217,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await earlier;
         if (!(await exists(userId, sessionId))) return false;
         await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
-        const paths = options.sharedWorkspace ? [options.stateOf(userId, sessionId)] : [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)];
+        const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)].filter((path) => path !== undefined);
         await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
         return true;
       })();
@@ -253,15 +252,16 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       // The copy's files are the source's files as they are now; whatever a deleted session of the
       // same id left behind goes first.
       const target = options.workspaceOf(userId, sessionId);
+      const sourceWorkspace = options.workspaceOf(userId, sourceId);
       const targetState = options.stateOf(userId, sessionId);
       const missingIsNothing = (error: NodeJS.ErrnoException) => {
         if (error.code !== "ENOENT") throw error;
       };
       try {
         await rm(targetState, { recursive: true, force: true });
-        if (!options.sharedWorkspace) {
+        if (target !== undefined && sourceWorkspace !== undefined) {
           await rm(target, { recursive: true, force: true });
-          await cp(options.workspaceOf(userId, sourceId), target, { recursive: true, verbatimSymlinks: true, filter: copyable }).catch(missingIsNothing);
+          await cp(sourceWorkspace, target, { recursive: true, verbatimSymlinks: true, filter: copyable }).catch(missingIsNothing);
         }
         // The checkpoints too, so that the copy can rewind to the messages it shares with its
         // source (their ids are kept); not the ends of the source's runs kept for its server, nor
@@ -270,9 +270,9 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         const copied = async (path: string) => path !== join(sourceState, "finished-runs") && !path.endsWith(".lock") && (await copyable(path));
         await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: copied }).catch(missingIsNothing);
       } catch (error) {
-        options.log(`cannot copy the files of ${userId}/${sourceId} to ${target}: ${(error as Error).message}`);
+        options.log(`cannot copy the files of ${userId}/${sourceId} to ${target ?? targetState}: ${(error as Error).message}`);
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
-        if (!options.sharedWorkspace) await rm(target, { recursive: true, force: true }).catch(() => {});
+        if (target !== undefined) await rm(target, { recursive: true, force: true }).catch(() => {});
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }

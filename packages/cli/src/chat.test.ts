@@ -189,6 +189,16 @@ test("a server that wants a token says so, apart from one that is not there", as
   assert.match(wrong.stderr, /: the server at http:\/\/127\.0\.0\.1:\d+ refused the token: set HARNESS_TOKEN to the token it was started with\n$/);
   const right = await chat(["--session", "t"], "", { HARNESS_URL: guarded.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" });
   assert.equal(right.code, 0, right.stderr);
+  const listRefused = await chat(["--continue"], "", { HARNESS_URL: guarded.url });
+  assert.equal(listRefused.code, 1);
+  assert.equal(
+    listRefused.stderr,
+    `harness: --continue: cannot list the sessions of tester at ${guarded.url}: the server answered 401 to the list of sessions: missing or wrong token: send Authorization: Bearer <token> or ?token=<token>\n`,
+  );
+  const continued = await chat(["--continue"], "", { HARNESS_URL: guarded.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" });
+  assert.equal(continued.code, 0, continued.stderr);
+  // Session t was opened, never used, so not kept.
+  assert.match(continued.stderr, /^\(no session to continue: a new one\)\nsession chat-[0-9a-f]+ of tester at /);
 });
 
 test("a run that fails shows the error and the chat exits 1", async () => {
@@ -203,6 +213,9 @@ test("no server there, or bad ids: a one-line message and the exit status", asyn
   assert.equal(nothing.code, 1);
   assert.match(nothing.stderr, /^harness: could not connect to ws:\/\/127\.0\.0\.1:9\/ws\?userId=tester&sessionId=x: nothing answers at http:\/\/127\.0\.0\.1:9: is the server running\? /);
   assert.equal(nothing.stderr.trim().split("\n").length, 1);
+  const nothingToContinue = await chat(["--continue"], "", { HARNESS_URL: "http://127.0.0.1:9" });
+  assert.equal(nothingToContinue.code, 1);
+  assert.match(nothingToContinue.stderr, /^harness: --continue: cannot list the sessions of tester at http:\/\/127\.0\.0\.1:9: nothing answers at http:\/\/127\.0\.0\.1:9: is the server running\? /);
 
   const badUser = await chat(["--user", "a b"], "");
   assert.equal(badUser.code, 2);

@@ -128,10 +128,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   // The directories added with the run lend their skills, commands and agents, and their memory
   // files when the environment (the settings' env included) says so.
   const additionalDirs = addedConfigDirs(options.additionalDirectories, cwd, [projectRoot, home]);
-  const memoryLoad = settingsLoad.then((loaded) => {
-    const memoryDirs = readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
-    return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs });
-  });
+  // Without added directories the memory files need not wait for the settings.
+  const memoryLoad =
+    additionalDirs.length === 0
+      ? loadMemory({ cwd, projectRoot, home, additionalDirs: [] })
+      : settingsLoad.then((loaded) => {
+          const memoryDirs = readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
+          return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs });
+        });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
   // the user's own skills, commands and agents.
   const pluginsLoad = settingsLoad.then((loaded) =>
@@ -179,8 +183,13 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
-  // The main thread's agent (--agent, or the settings' `agent`) may define servers of its own.
-  const agentServers = mainAgentServers(withRunAgents((await agentsLoad).agents.filter((agent) => readsFrom(agent.source)), options.agents), options.mainAgent?.trim() || settings.agent);
+  // The main thread's agent (--agent, or the settings' `agent`) may define servers of its own; the
+  // servers wait for the agent files only when there is such an agent.
+  const mainAgentName = options.mainAgent?.trim() || settings.agent;
+  const agentServers =
+    typeof mainAgentName === "string" && mainAgentName.trim() !== ""
+      ? mainAgentServers(withRunAgents((await agentsLoad).agents.filter((agent) => readsFrom(agent.source)), options.agents), mainAgentName)
+      : undefined;
   const mcp =
     options.tools === undefined
       ? await mcpFor(

@@ -3,10 +3,10 @@
 // the program with a `hook_callback` control request and reads its answer as a command hook's JSON
 // output (packages/agent/src/hooks/callback-hook.ts).
 import { compileMatcher, HOOK_EVENT_NAMES, type HookEventName, type HookMatcherGroup, type HooksConfig } from "@harness/agent";
-import type { ControlRequest } from "./stream-control.ts";
+import type { ControlChannel } from "./stream-control.ts";
 
-/** Asks the program a control request; settles once `signal` fires. */
-export type Ask = (request: ControlRequest, signal: AbortSignal) => Promise<Record<string, unknown>>;
+/** Asks the program a control request (the session's bound channel). */
+export type Ask = ControlChannel["ask"];
 
 /** The hooks `given` (the initialize request's `hooks`) registers, and the events it names that
  * harness does not fire (left out, to be said). Throws, naming the entry, on a malformed one. */

@@ -11,7 +11,7 @@ export function sdkMcpRelay(ask: Ask) {
   const listeners = new Map<string, (message: Message) => void>();
   const relay: McpRelay = {
     async send(server, message) {
-      const answer = await ask({ subtype: "mcp_message", server_name: server, message }, new AbortController().signal);
+      const answer = await ask({ subtype: "mcp_message", server_name: server, message });
       return answer.mcp_response;
     },
     listen(server, deliver) {

@@ -73,9 +73,9 @@ export function streamSession(launch: SessionLaunch) {
    * (the input is read ahead) stops that turn as it begins. */
   let started = 0;
   let interruptNext = false;
-  /** The channel the session's own requests (hook callbacks) go over, once bound. */
+  /** The channel the session's own requests (approvals, hook callbacks, MCP messages) go over, once bound. */
   let channel: ControlChannel | undefined;
-  const ask = (request: ControlRequest, signal: AbortSignal) => (channel ? channel.ask(request, signal) : Promise.reject(new Error("no control channel to ask over")));
+  const ask: ControlChannel["ask"] = (request, signal) => (channel ? channel.ask(request, signal) : Promise.reject(new Error("no control channel to ask over")));
   const mcp = sdkMcpRelay(ask);
   const tell = (change: Record<string, unknown>) => {
     for (const listener of turn?.listeners ?? []) listener(change);
@@ -93,8 +93,11 @@ export function streamSession(launch: SessionLaunch) {
   const keep = (updates: readonly PermissionUpdate[]) => {
     for (const change of updates) {
       if (change.type !== "setMode") settings.permissionUpdates = [...(settings.permissionUpdates ?? []), change];
-      else if (bypassRefused(change.mode)) launch.warn(`can_use_tool: the answer's setMode is not taken: ${bypassRefused(change.mode)}`);
-      else setMode(change.mode);
+      else {
+        const refused = bypassRefused(change.mode);
+        if (refused) launch.warn(`can_use_tool: the answer's setMode is not taken: ${refused}`);
+        else setMode(change.mode);
+      }
     }
   };
 
@@ -212,7 +215,7 @@ export function streamSession(launch: SessionLaunch) {
       channel = control;
     },
     /** The controls of a turn starting now; `runSignal` stops the whole run. */
-    startTurn(runSignal: AbortSignal, channel: ControlChannel): TurnControls {
+    startTurn(runSignal: AbortSignal): TurnControls {
       const current = { abort: new AbortController(), listeners: new Set<(change: Record<string, unknown>) => void>() };
       turn = current;
       started++;
@@ -227,7 +230,7 @@ export function streamSession(launch: SessionLaunch) {
           return () => current.listeners.delete(told);
         },
         ...(launch.askOverStdio && {
-          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(channel, request, signal, current.abort, keep)),
+          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(ask, request, signal, current.abort, keep)),
         }),
         ready: (info) => {
           ready = info;
@@ -245,12 +248,12 @@ const refusedUnasked: ApprovalDecision = { behavior: "deny", reason: "The permis
 
 /** Asks the other end whether `request`'s call may run (Claude Code's can_use_tool). A request a
  * change of mode answered meanwhile is withdrawn, and that answer stands. */
-async function askToUse(channel: ControlChannel, request: ApprovalRequest, signal: AbortSignal, turn: AbortController, keep: (updates: readonly PermissionUpdate[]) => void): Promise<ApprovalDecision> {
+async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, signal: AbortSignal, turn: AbortController, keep: (updates: readonly PermissionUpdate[]) => void): Promise<ApprovalDecision> {
   const withdraw = new AbortController();
   request.answered?.then(() => withdraw.abort(), () => {});
   let answer: Record<string, unknown>;
   try {
-    answer = await channel.ask(
+    answer = await ask(
       { subtype: "can_use_tool", tool_name: request.toolName, input: request.input ?? {}, tool_use_id: request.toolUseId, description: request.description },
       AbortSignal.any([signal, withdraw.signal]),
     );

@@ -168,7 +168,6 @@ function revisionIn(data: { revision?: unknown } | null): number {
   return typeof revision === "number" && Number.isInteger(revision) && revision > 0 ? revision : 1;
 }
 
-/** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */
 /** What is wrong with a kept conversation's totals (ConversationSpent), if anything. Checked here,
  * not with the protocol's schema: a run does not load the wire protocol's schemas. */
 function spentProblemIn(spent: unknown): string | undefined {
@@ -190,6 +189,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */
 function transcriptProblem(transcript: unknown): string | undefined {
   if (!Array.isArray(transcript)) return "it holds no transcript";
   for (const [i, message] of transcript.entries()) {

@@ -4,6 +4,7 @@
 // every stream it carries. Requests are handled in order; each is one transaction, answered once.
 import { parentPort, workerData } from "node:worker_threads";
 import { connect } from "./sqlite-schema.ts";
+import { isBusy } from "./sqlite-locked.ts";
 
 /** One session's write, as the server sends it: JSON already encoded. */
 export type WriteOp = {
@@ -204,8 +205,7 @@ function serve(data: WriterData): void {
     try {
       db.exec("BEGIN IMMEDIATE");
     } catch (error) {
-      const code = (error as { errcode?: unknown }).errcode;
-      if (typeof code !== "number" || (code & 0xff) !== 5) throw error;
+      if (!isBusy(error)) throw error;
       if (!locked) setBusyWait(0);
       locked = true;
       throw new Error("the session database is locked by another process (a transaction is open on its file); the writes are kept and sent again");

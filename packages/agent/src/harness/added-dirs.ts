@@ -7,7 +7,7 @@
 import path from "node:path";
 
 /** The variable that has the added directories' memory files read. */
-export const ADDED_DIRS_MEMORY_VARIABLE = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD";
+const ADDED_DIRS_MEMORY_VARIABLE = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD";
 
 /** The added directories, resolved against `cwd`, without those read already (`taken`: the
  * project's root, the home directory) and without repeats. */

@@ -1,6 +1,6 @@
 export { loadMcpConfig } from "./load-config.ts";
 export type { LoadMcpConfigOptions, McpConfig, McpSettings } from "./load-config.ts";
-export type { McpDiagnostic, McpRemoteServerConfig, McpRunServerConfig, McpSdkServerConfig, McpServerConfig, McpServerScope, McpStdioServerConfig } from "./config.ts";
+export type { McpDiagnostic, McpRemoteServerConfig, McpRunServerConfig, McpServerConfig, McpServerScope, McpStdioServerConfig } from "./config.ts";
 export type { McpRelay } from "./sdk-transport.ts";
 export { expandEnv } from "./expand-env.ts";
 export { startMcp, DEFAULT_MCP_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS } from "./manager.ts";

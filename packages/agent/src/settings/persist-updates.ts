@@ -3,6 +3,7 @@
 // machine's copy of the project (.claude/settings.local.json).
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { parseJsonText } from "../json-text.ts";
 import { destinationSource, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
 
 const FILE_DESTINATIONS = new Set(["userSettings", "projectSettings", "localSettings"]);
@@ -60,15 +61,11 @@ function readObject(file: string): Record<string, unknown> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw error;
   }
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`it is not valid JSON (${(error as Error).message}), and was left as it is`);
-  }
-  if (!isObject(value)) throw new Error("it does not hold a JSON object, and was left as it is");
-  return value;
+  // Read as the settings are loaded (a byte-order mark skipped, a blank file empty).
+  const parsed = parseJsonText(text);
+  if (parsed.kind === "error") throw new Error(`it is not valid JSON (${parsed.message.replace(/^invalid JSON: /, "")}), and was left as it is`);
+  if (parsed.kind !== "ok" || !isObject(parsed.value)) throw new Error("it does not hold a JSON object, and was left as it is");
+  return parsed.value;
 }
 
 function modeOf(file: string): number {

@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 // Types only: the codecs load on the worker thread, not in every process that might see an image.
 import type { Dimensions, Shrunk } from "./image-shrink.ts";
-import { imageSize, MAX_DECODED_PIXELS, sniffImageType } from "./image-size.ts";
+import { imageSize, MAX_DECODED_PIXELS, sniffImageType, type ImageType } from "./image-size.ts";
 import { formatBytes } from "./paths.ts";
 
 /** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
@@ -16,8 +16,6 @@ export const FIT_SIDE = 2000;
 /** Images larger than this are not taken at all, not even to be shrunk: decoding one would take
  * long and most of a gigabyte. */
 export const MAX_IMAGE_SOURCE_BYTES = 64 * 1024 * 1024;
-
-type ImageType = ToolImageBlock["source"]["media_type"];
 
 export type Fitted =
   | { ok: true; block: ToolImageBlock; resized?: { from: Dimensions; to: Dimensions } }

@@ -3,12 +3,10 @@ import jpeg from "jpeg-js";
 import { GifReader } from "omggif";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scaler.ts";
-import { MAX_DECODED_PIXELS } from "./image-size.ts";
+import { MAX_DECODED_PIXELS, type ImageType } from "./image-size.ts";
 import { decodeJpegRows } from "./jpeg-decode.ts";
 import { decodePngRows } from "./png-decode.ts";
 import { decodeWebpImage } from "./webp-codec.ts";
-
-export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
 export type Raster = { width: number; height: number; data: Uint8Array };
 

@@ -6,7 +6,8 @@
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin } from "./area-scaler.ts";
-import { decodeImage, type ImageType, type Raster } from "./image-decode.ts";
+import { decodeImage, type Raster } from "./image-decode.ts";
+import type { ImageType } from "./image-size.ts";
 import { jpegOrientation, orient, swapsSides } from "./jpeg-orientation.ts";
 import { encodeWebpImage } from "./webp-codec.ts";
 

@@ -3,7 +3,8 @@
 // request of it fail too; so one too large is shrunk first, or refused.
 import type { ToolImageBlock } from "../types.ts";
 
-type ImageType = ToolImageBlock["source"]["media_type"];
+/** The image types the model API takes. */
+export type ImageType = ToolImageBlock["source"]["media_type"];
 
 /** The image type from the file's first bytes; the extension may lie, and the model API rejects
  * an image whose declared type does not match its content. */

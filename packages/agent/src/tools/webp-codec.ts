@@ -4,8 +4,8 @@
 import fs from "node:fs/promises";
 import decodeWebp, { init as initDecoder } from "@jsquash/webp/decode.js";
 import encodeWebp, { init as initEncoder } from "@jsquash/webp/encode.js";
+import type { Raster } from "./image-decode.ts";
 
-export type Rgba = { width: number; height: number; data: Uint8Array };
 
 let decoderReady: Promise<unknown> | undefined;
 let encoderReady: Promise<unknown> | undefined;
@@ -14,7 +14,7 @@ async function compiled(file: string): Promise<WebAssembly.Module> {
   return WebAssembly.compile(await fs.readFile(new URL(import.meta.resolve(`@jsquash/webp/codec/${file}`))));
 }
 
-export async function decodeWebpImage(bytes: Uint8Array): Promise<Rgba> {
+export async function decodeWebpImage(bytes: Uint8Array): Promise<Raster> {
   decoderReady ??= compiled("dec/webp_dec.wasm").then((module) => (initDecoder as (module: WebAssembly.Module) => Promise<unknown>)(module));
   await decoderReady;
   // The decoder copies its input into its own memory; an ArrayBuffer of just these bytes is what it takes.
@@ -23,7 +23,7 @@ export async function decodeWebpImage(bytes: Uint8Array): Promise<Rgba> {
 }
 
 /** `quality` 0–100 (lossy), or "lossless". */
-export async function encodeWebpImage(image: Rgba, quality: number | "lossless"): Promise<Uint8Array> {
+export async function encodeWebpImage(image: Raster, quality: number | "lossless"): Promise<Uint8Array> {
   // The encoder's loader picks its SIMD build where WebAssembly has SIMD, as every Node that runs
   // this does; the module given must be that build's.
   encoderReady ??= compiled("enc/webp_enc_simd.wasm").then((module) => (initEncoder as (module: WebAssembly.Module) => Promise<unknown>)(module));

@@ -40,6 +40,7 @@ import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
 import { addedConfigDirs, readsAddedDirsMemory } from "./added-dirs.ts";
 import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
+import type { SubagentMcpSetup } from "./subagent-mcp.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
@@ -87,6 +88,9 @@ export type RunSetup = {
   mcpResourceServers: string[];
   /** Each configured MCP server and how its start went. */
   mcpServers: McpServerStatus[];
+  /** Where the servers a sub-agent's definition defines start (absent when the run brings its own
+   * `tools`: then none do). */
+  subagentMcp?: SubagentMcpSetup;
   /** The output style's name, when the settings choose one that loaded. */
   outputStyle?: string;
   /** The main agent's system prompt when the run gives none: the default, or the one of the
@@ -117,6 +121,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   };
   const where = { home, projectRoot };
   const managedPath = options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH;
+  const managedMcpFile = path.join(path.dirname(managedPath), "managed-mcp.json");
   const settingsLoad = loadSettings({
     cwd,
     projectRoot,
@@ -201,7 +206,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             approvals,
             policy,
             plugins,
-            managedFile: path.join(path.dirname(managedPath), "managed-mcp.json"),
+            managedFile: managedMcpFile,
             env: childEnv,
             signal: options.signal,
             ...(options.mcpConfig && { given: options.mcpConfig }),
@@ -237,6 +242,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     holder.hooks = held.config;
   }
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
+  const subagentMcp: SubagentMcpSetup | undefined =
+    options.tools === undefined ? { cwd: projectRoot, env: childEnv, policy, strict: options.strictMcpConfig === true, managedFile: managedMcpFile } : undefined;
   return {
     loaded: true,
     sessionId: options.sessionId ?? resources.sessionId,
@@ -262,6 +269,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
     mcpServers: mcp?.status() ?? [],
+    ...(subagentMcp && { subagentMcp }),
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };

@@ -7,14 +7,17 @@ import type { AgentDefinition } from "../subagents/types.ts";
 import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { RunAgentOptions, RunAgentResult, Tool } from "../types.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
+import { mcpToolName } from "../mcp/names.ts";
 import { subagentModelResolver } from "./model.ts";
+import type { NoticeSink } from "./resources.ts";
+import { subagentMcp } from "./subagent-mcp.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** `runChild` runs a sub-agent's options with `parent`'s configuration (see subagentRunContext). */
 export function subagentSpawner(parent: RunContext, runChild: (options: RunAgentOptions) => Promise<RunAgentResult>): SubagentSpawner {
   const git = parent.setup.git;
   return createSubagentSpawner({
-    runAgent: runChild,
+    runAgent: (options) => withOwnServers(parent, options, runChild),
     // Read at each spawn: a model or mode changed mid-run holds for the sub-agents started after.
     get parent() {
       return { ...parent.options, model: parent.model, provider: parent.provider, permissionMode: parent.permissions.mode };
@@ -37,11 +40,28 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
   });
 }
 
+/** Runs `options`' sub-agent with the MCP servers of its definition (see subagentMcp): those it
+ * defines are closed once it has ended. */
+async function withOwnServers(parent: RunContext, options: RunAgentOptions, runChild: (options: RunAgentOptions) => Promise<RunAgentResult>): Promise<RunAgentResult> {
+  const agent = options.agent && parent.setup.agents.find((candidate) => candidate.name === options.agent!.type);
+  if (!agent?.mcpServers) return runChild(options);
+  const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
+  const mcp = await subagentMcp(agent, parent.tools, parent.setup.subagentMcp, options.signal, notice);
+  try {
+    const have = new Set((options.tools ?? []).map((tool) => tool.name));
+    return await runChild({ ...options, tools: [...(options.tools ?? []), ...mcp.tools.filter((tool) => !have.has(tool.name))] });
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** The names in `agent`'s tools that name none of the run's tools (a typo, "read" for Read, a
  * permission rule such as Bash(git:*), a tool of an MCP server that is not connected). Task and
  * ExitPlanMode, which only the main agent has, are left out of the count; the caller leaves out the
  * tools a deny rule took away. */
 function unknownTools(agent: AgentDefinition, tools: readonly Tool[]): string[] {
   const names = new Set(tools.map((tool) => tool.name));
-  return (agent.tools ?? []).filter((name) => !names.has(name) && name !== TASK_TOOL_NAME && name !== EXIT_PLAN_MODE_TOOL_NAME);
+  // Tools of the servers it defines are known once they start, with it.
+  const own = (agent.mcpServers ?? []).filter((server) => server.config !== undefined).map((server) => mcpToolName(server.name, ""));
+  return (agent.tools ?? []).filter((name) => !names.has(name) && name !== TASK_TOOL_NAME && name !== EXIT_PLAN_MODE_TOOL_NAME && !own.some((prefix) => name.startsWith(prefix)));
 }

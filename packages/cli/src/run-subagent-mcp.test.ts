@@ -1,0 +1,66 @@
+// The MCP servers of a sub-agent's definition (an agent file's `mcpServers`, the --agents JSON's),
+// as Claude Code has them: a server it defines starts for it alone when a Task call starts it and
+// closes when it ends, the main agent never offered its tools; a server it names is one the run has
+// configured, whose tools it gets even when its `tools` list leaves them out.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mcpTestServerCommand, processAlive, startFakeAnthropic, waitFor, type FakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const taskCall = (type: string) => ({ toolUses: [{ name: "Task", input: { description: "Do it", prompt: "Do the task.", subagent_type: type } }] });
+const offered = (fake: FakeAnthropic, i: number) => (fake.requests[i]!.body.tools as { name: string }[]).map((tool) => tool.name);
+
+type Block = { type: string; content?: unknown; is_error?: boolean };
+/** The text of the first tool_result of request `i`'s last message. */
+function toolResultOf(fake: FakeAnthropic, i: number): { text: string; isError: boolean } {
+  const messages = fake.requests[i]!.body.messages as { content: Block[] | string }[];
+  const last = messages.at(-1)!.content as Block[];
+  const result = last.find((block) => block.type === "tool_result")!;
+  const text = typeof result.content === "string" ? result.content : (result.content as { text?: string }[]).map((part) => part.text ?? "").join("");
+  return { text, isError: result.is_error === true };
+}
+
+/** A fake whose main agent calls Task(`type`), whose sub-agent calls `mcp__helper__pid` and
+ * finishes; the main agent's last reply waits (up to 5 s) for the server that answered to be gone,
+ * and `closedFirst()` says whether it was. */
+async function pidScenario(t: { after(fn: () => unknown): void }, type: string) {
+  let fake: FakeAnthropic | undefined;
+  let closed = false;
+  const hold = (async () => {
+    await waitFor(() => fake !== undefined && fake.requests.length >= 4, "the main agent's last request", { timeoutMs: 30_000 });
+    const pid = Number(toolResultOf(fake!, 2).text);
+    await waitFor(() => Number.isInteger(pid) && pid > 0 && !processAlive(pid), "the sub-agent's server to stop", { timeoutMs: 5000 });
+    closed = true;
+  })();
+  fake = await withFake(
+    t,
+    startFakeAnthropic({ replies: [taskCall(type), { toolUses: [{ name: "mcp__helper__pid", input: {} }] }, { text: "Sub done." }, { text: "All done.", hold }] }),
+  );
+  return { fake: fake!, closedFirst: () => closed };
+}
+
+test("a sub-agent's own MCP server starts for it alone, its call reaches the server, and it closes when the sub-agent ends; a configured server it names is its too", async (t) => {
+  const { fake, closedFirst } = await pidScenario(t, "tooled");
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  const server = JSON.stringify(mcpTestServerCommand());
+  writeFileSync(join(dir, ".claude", "agents", "tooled.md"), `---\nname: tooled\ndescription: Uses tools\ntools: Read\nmcpServers: [{"helper": ${server}}, "configured"]\n---\nYou use tools.\n`);
+  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { configured: mcpTestServerCommand() } }));
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const { code, stderr } = await harness(["run", "--cwd", dir, "--mcp-config", join(dir, "mcp.json"), "--allowedTools", "mcp__helper__pid", "go"], env).result;
+  assert.equal(code, 0, stderr);
+
+  assert.ok(!offered(fake, 0).some((name) => name.startsWith("mcp__helper__")), offered(fake, 0).join(", "));
+  assert.ok(offered(fake, 0).includes("mcp__configured__echo"), offered(fake, 0).join(", "));
+  const sub = offered(fake, 1);
+  assert.ok(sub.includes("Read") && !sub.includes("Bash"), sub.join(", "));
+  assert.ok(sub.includes("mcp__helper__pid"), sub.join(", "));
+  assert.ok(sub.includes("mcp__configured__echo"), sub.join(", "));
+  const result = toolResultOf(fake, 2);
+  assert.equal(result.isError, false, result.text);
+  assert.match(result.text, /^\d+$/);
+  assert.ok(closedFirst(), "the sub-agent's server was still running when the main agent went on");
+  assert.ok(!offered(fake, 3).some((name) => name.startsWith("mcp__helper__")), offered(fake, 3).join(", "));
+});

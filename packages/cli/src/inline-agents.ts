@@ -1,15 +1,24 @@
 // `harness run --agents '<JSON>'`: sub-agents given on the command line, as Claude Code's --agents
 // takes them: `{"name": {"description", "prompt", "tools"?, "disallowedTools"?, "model"?,
-// "permissionMode"?, "maxTurns"?, "skills"?}}`. Keys of Claude Code's this harness does not act on are ignored,
-// as in agent files. Pure and free of the agent package: it answers before anything loads.
-import type { AgentDefinition } from "@harness/agent";
+// "permissionMode"?, "maxTurns"?, "skills"?, "mcpServers"?, "hooks"?}}`. Keys of Claude Code's this
+// harness does not act on are ignored, as in agent files. Free of the agent package (it answers
+// before anything loads): what is inside a hook or a server definition is checked by `checks`
+// when given, and the run parses the hooks again as it loads (see harness/setup.ts).
+import type { AgentDefinition, HooksConfig } from "@harness/agent";
+
+/** Checks of the agent package's, for a caller that has loaded it: each answers what is wrong with
+ * its value (naming the key within it), or undefined. */
+export type InlineAgentChecks = {
+  hooks(raw: unknown): string | undefined;
+  server(name: string, raw: unknown): string | undefined;
+};
 
 /** The names the model passes as subagent_type: one word, as in an agent file. */
 const AGENT_NAME = /^[^\s,()]+$/;
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 
 /** The agents of `text`, or what is wrong with it in one line (without the flag's name). */
-export function parseInlineAgents(text: string): AgentDefinition[] | string {
+export function parseInlineAgents(text: string, checks?: InlineAgentChecks): AgentDefinition[] | string {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -22,14 +31,14 @@ export function parseInlineAgents(text: string): AgentDefinition[] | string {
   const agents: AgentDefinition[] = [];
   for (const [name, value] of Object.entries(data)) {
     if (!AGENT_NAME.test(name)) return `"${name}" is not a valid agent name: one word, such as code-reviewer (the model passes it as subagent_type)`;
-    const agent = agentOf(name, value);
+    const agent = agentOf(name, value, checks);
     if (typeof agent === "string") return `${name}: ${agent}`;
     agents.push(agent);
   }
   return agents;
 }
 
-function agentOf(name: string, value: unknown): AgentDefinition | string {
+function agentOf(name: string, value: unknown, checks: InlineAgentChecks | undefined): AgentDefinition | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return `must be an object with "description" and "prompt", not ${kindOf(value)}`;
   const fields = value as Record<string, unknown>;
   const description = textField(fields, "description", "saying when to use the agent");
@@ -66,7 +75,43 @@ function agentOf(name: string, value: unknown): AgentDefinition | string {
     if (typeof turns !== "number" || !Number.isSafeInteger(turns) || turns < 1) return `"maxTurns" must be a whole number of at least 1, not ${kindOf(turns)}`;
     agent.maxTurns = turns;
   }
+  if (fields.mcpServers !== undefined) {
+    const servers = mcpServersOf(fields.mcpServers, checks);
+    if (typeof servers === "string") return servers;
+    if (servers.length > 0) agent.mcpServers = servers;
+  }
+  if (fields.hooks !== undefined) {
+    const hooks = fields.hooks;
+    if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return `"hooks" must be an object of hook events, as in the settings, such as {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}]}, not ${kindOf(hooks)}`;
+    const problem = checks?.hooks(hooks);
+    if (problem) return `"hooks": ${problem}`;
+    if (Object.keys(hooks).length > 0) agent.hooks = hooks as HooksConfig;
+  }
   return agent;
+}
+
+/** The servers an agent names (strings) and defines ({"name": {…}}, one an entry), as an agent file
+ * lists them. */
+function mcpServersOf(list: unknown, checks: InlineAgentChecks | undefined): NonNullable<AgentDefinition["mcpServers"]> | string {
+  const usage = `a list of server names and definitions, such as ["github", {"helper": {"command": "…"}}]`;
+  if (!Array.isArray(list)) return `"mcpServers" must be ${usage}, not ${kindOf(list)}`;
+  const servers: NonNullable<AgentDefinition["mcpServers"]> = [];
+  for (const [i, entry] of list.entries()) {
+    if (typeof entry === "string") {
+      if (entry.trim() === "") return `"mcpServers[${i}]" must name a server, not be empty`;
+      servers.push({ name: entry.trim() });
+      continue;
+    }
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return `"mcpServers[${i}]" must be a server's name or {"name": {…}}, not ${kindOf(entry)}`;
+    const names = Object.keys(entry);
+    if (names.length !== 1) return `"mcpServers[${i}]" must define one server, as {"name": {"command": "…"}}, but defines ${names.length}`;
+    const [name] = names as [string];
+    const config: unknown = (entry as Record<string, unknown>)[name];
+    const problem = checks?.server(name, config);
+    if (problem) return `"mcpServers[${i}]": ${problem}`;
+    servers.push({ name, config });
+  }
+  return servers;
 }
 
 /** The text of `fields[key]`, trimmed, or what is wrong with it. */

@@ -1,6 +1,6 @@
 // `harness run --agents JSON` and `--agent NAME` (and the settings' `agent`): sub-agents given on
 // the command line, and the main thread run as one of them, as `claude -p` takes them.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -151,4 +151,42 @@ test("--agent: an agent listing Agent, or Agent(types), among its tools keeps Ta
   const anyTask = toolsOf(fake.requests[1]!.body).find((tool) => tool.name === "Task");
   assert.ok(anyTask, toolsOf(fake.requests[1]!.body).map((tool) => tool.name).join(", "));
   assert.match(anyTask.description, /other: Does other things/);
+});
+
+test("--agents: an agent's hooks run while it runs as a sub-agent, its Stop hooks as SubagentStop; the main thread's calls do not fire them", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ name: "Write", input: { file_path: "main.txt", content: "m" } }] },
+        { toolUses: [{ name: "Task", input: { description: "Write", prompt: "Write it.", subagent_type: "careful" } }] },
+        { toolUses: [{ name: "Write", input: { file_path: "sub.txt", content: "s" } }] },
+        { text: "Written." },
+        { text: "Done." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const log = join(dir, "hooks.log");
+  const logEvent = { hooks: [{ type: "command", command: `grep -o '"hook_event_name":"[A-Za-z]*"' | head -1 >> ${log}` }] };
+  const agents = JSON.stringify({ careful: { description: "Writes carefully", prompt: "You write.", hooks: { PreToolUse: [{ matcher: "Write", ...logEvent }], Stop: [logEvent] } } });
+  const { code, stderr } = await harness(["run", "--cwd", dir, "--agents", agents, "--permission-mode", "acceptEdits", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(readFileSync(log, "utf8").trim().split("\n"), ['"hook_event_name":"PreToolUse"', '"hook_event_name":"SubagentStop"']);
+});
+
+test("--agents: mcpServers and hooks that cannot be used are one line naming the agent and the field, exit 1", async (t) => {
+  const dir = tempDir(t);
+  const run = async (fields: Record<string, unknown>) => {
+    const agents = JSON.stringify({ helper: { description: "Helps", prompt: "You help.", ...fields } });
+    const result = await harness(["run", "--cwd", dir, "--agents", agents, "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" }).result;
+    assert.equal(result.code, 1, result.stderr);
+    return result.stderr;
+  };
+  assert.match(await run({ mcpServers: "github" }), /^harness: --agents: helper: "mcpServers" must be a list of server names and definitions, such as \["github", \{"helper": \{"command": "…"\}\}\], not the text "github"/);
+  assert.match(await run({ mcpServers: [{ a: { command: "x" }, b: { command: "y" } }] }), /^harness: --agents: helper: "mcpServers\[0\]" must define one server, as \{"name": \{"command": "…"\}\}, but defines 2/);
+  assert.match(await run({ mcpServers: ["github", { tool: { args: ["x"] } }] }), /^harness: --agents: helper: "mcpServers\[1\]": tool\.command: missing "command" \(the program to start\)/);
+  assert.match(await run({ hooks: [] }), /^harness: --agents: helper: "hooks" must be an object of hook events, as in the settings/);
+  assert.match(await run({ hooks: { BeforeTool: [] } }), /^harness: --agents: helper: "hooks": BeforeTool: unknown hook event "BeforeTool"/);
+  assert.match(await run({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }), /^harness: --agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.command: /);
 });

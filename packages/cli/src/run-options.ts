@@ -1,9 +1,9 @@
-// The values of `harness run`'s --agents, --agent, --max-budget-usd, --fallback-model and
+// The values of `harness run`'s --agents (what its hooks and MCP servers hold included), --agent, --max-budget-usd, --fallback-model and
 // --session-id, checked when the run starts: a mistake is one line naming the flag, and the run
 // fails (exit 1), as `claude -p` fails it.
 import type { AgentDefinition } from "@harness/agent";
 import type { RunCommand } from "./run.ts";
-import { parseInlineAgents } from "./inline-agents.ts";
+import { parseInlineAgents, type InlineAgentChecks } from "./inline-agents.ts";
 
 export type RunFlags = { agents?: AgentDefinition[]; mainAgent?: string; maxBudgetUsd?: number; fallbackModel?: string; sessionId?: string };
 
@@ -13,10 +13,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AMOUNT = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** The checked values, or what is wrong. `model` is the run's model when it names one. */
-export function checkRunFlags(command: RunCommand, model: string | undefined): RunFlags | string {
+export async function checkRunFlags(command: RunCommand, model: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<RunFlags | string> {
   const flags: RunFlags = {};
   if (command.agents !== undefined) {
-    const agents = parseInlineAgents(command.agents);
+    const agents = parseInlineAgents(command.agents, await agentChecks(env));
     if (typeof agents === "string") return `--agents: ${agents}`;
     flags.agents = agents;
   }
@@ -37,4 +37,20 @@ export function checkRunFlags(command: RunCommand, model: string | undefined): R
     flags.sessionId = command.sessionId.toLowerCase();
   }
   return flags;
+}
+
+/** The checks of what --agents' hooks and server definitions hold, as the run reads them. */
+async function agentChecks(env: Readonly<Record<string, string | undefined>>): Promise<InlineAgentChecks> {
+  const checks = await import("@harness/agent/config-checks");
+  const keyed = (d: { key?: string; message: string }) => (d.key === undefined ? d.message : `${d.key}: ${d.message}`);
+  return {
+    hooks: (raw) => {
+      const [problem] = checks.parseHooksConfig(raw, "--agents").diagnostics;
+      return problem && keyed({ ...problem, key: problem.key?.replace(/^hooks\.?/, "") || undefined });
+    },
+    server: (name, raw) => {
+      const parsed = checks.parseServerEntry(name, raw, { scope: "agent", file: "--agents", keyPrefix: name }, env);
+      return parsed.ok ? undefined : keyed(parsed.diagnostic);
+    },
+  };
 }

@@ -64,3 +64,18 @@ test("a sub-agent's own MCP server starts for it alone, its call reaches the ser
   assert.ok(closedFirst(), "the sub-agent's server was still running when the main agent went on");
   assert.ok(!offered(fake, 3).some((name) => name.startsWith("mcp__helper__")), offered(fake, 3).join(", "));
 });
+
+test("--agents: an agent given as JSON gets the MCP servers it defines, as an agent file's, for it alone", async (t) => {
+  const { fake, closedFirst } = await pidScenario(t, "tooled");
+  const dir = tempDir(t);
+  const agents = JSON.stringify({ tooled: { description: "Uses tools", prompt: "You use tools.", tools: ["Read"], mcpServers: [{ helper: mcpTestServerCommand() }] } });
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const { code, stderr } = await harness(["run", "--cwd", dir, "--agents", agents, "--allowedTools", "mcp__helper__pid", "go"], env).result;
+  assert.equal(code, 0, stderr);
+  assert.ok(!offered(fake, 0).some((name) => name.startsWith("mcp__helper__")), offered(fake, 0).join(", "));
+  assert.ok(offered(fake, 1).includes("mcp__helper__pid"), offered(fake, 1).join(", "));
+  const result = toolResultOf(fake, 2);
+  assert.equal(result.isError, false, result.text);
+  assert.match(result.text, /^\d+$/);
+  assert.ok(closedFirst(), "the sub-agent's server was still running when the main agent went on");
+});

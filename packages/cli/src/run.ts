@@ -79,7 +79,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // Without --model or HARNESS_MODEL the settings may name one: the run then finds out, and the
   // model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
-  const flags = checkRunFlags(command, model);
+  const flags = await checkRunFlags(command, model, io.env);
   if (typeof flags === "string") return fail(flags);
   if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await settingsCredentials(io.env, config.options.flagSettings?.settings))) return fail(MISSING_ANTHROPIC_KEY);
 

@@ -13,7 +13,7 @@ import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
 import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../hooks/http-policy.ts";
-import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
+import { frontmatterHooks, mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
@@ -229,7 +229,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   // Agent files' and skills' hooks run only where every scope's hooks do (no disableAllHooks, no
   // allowManagedHooksOnly: neither is a managed setting), held to the same http limits.
   const agentHooks = !hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
-  for (const holder of [...agents.agents, ...skills.skills]) {
+  const runAgents = (options.agents ?? []).map((agent) => withParsedHooks(agent, report));
+  for (const holder of [...agents.agents, ...runAgents, ...skills.skills]) {
     if (!holder.hooks) continue;
     if (!agentHooks) {
       delete holder.hooks;
@@ -264,7 +265,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(git && { git }),
     skills: [...skills.skills, ...commandSkills(commands.commands, skills.skills)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     commands: commands.commands,
-    agents: withRunAgents(agents.agents, options.agents),
+    agents: withRunAgents(agents.agents, runAgents),
     mcpTools: mcp?.tools ?? [],
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
@@ -282,6 +283,16 @@ function mainAgentServers(agents: readonly AgentDefinition[], name: unknown): { 
   const defined = (agent?.mcpServers ?? []).filter((server) => server.config !== undefined);
   if (!agent || defined.length === 0) return undefined;
   return { file: agent.file ?? `the agent ${agent.name}`, servers: Object.fromEntries(defined.map((server) => [server.name, server.config])) };
+}
+
+/** A copy of `agent` (one given with the run, RunAgentOptions.agents) whose hooks are those that
+ * parse, as an agent file's: a caller may hand them over unchecked (the Agent SDK's initialize). */
+function withParsedHooks(agent: AgentDefinition, report: (d: readonly Diagnostic[]) => void): AgentDefinition {
+  if (agent.hooks === undefined) return agent;
+  const { hooks: raw, ...rest } = agent;
+  const parsed = frontmatterHooks(raw, `--agents (${agent.name})`, "agent");
+  report(parsed.diagnostics);
+  return parsed.config ? { ...rest, hooks: parsed.config } : rest;
 }
 
 /** The agents of the files, with those given with the run in place of any of the same name (Claude

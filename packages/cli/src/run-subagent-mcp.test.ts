@@ -79,3 +79,17 @@ test("--agents: an agent given as JSON gets the MCP servers it defines, as an ag
   assert.match(result.text, /^\d+$/);
   assert.ok(closedFirst(), "the sub-agent's server was still running when the main agent went on");
 });
+
+test("a server an agent file defines that cannot start, or names that the run has not configured, is said naming the file and the field; the sub-agent runs without it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [taskCall("tooled"), { text: "Sub done." }, { text: "All done." }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  const file = join(dir, ".claude", "agents", "tooled.md");
+  writeFileSync(file, `---\nname: tooled\ndescription: Uses tools\nmcpServers: [{"broken": {"args": ["x"]}}, {"helper": ${JSON.stringify(mcpTestServerCommand())}}, "absent"]\n---\nYou use tools.\n`);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--output-format", "stream-json", "--verbose", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.ok(stdout.includes(`${file} (mcpServers.broken.command): missing \\"command\\" (the program to start); the agent tooled runs without this server.`), stdout);
+  assert.ok(stdout.includes(`The agent tooled (${file}) names the MCP server \\"absent\\", which this run has not connected (or which has no tools); it runs without it.`), stdout);
+  const sub = offered(fake, 1);
+  assert.ok(sub.includes("mcp__helper__echo") && !sub.some((name) => name.startsWith("mcp__broken__")), sub.join(", "));
+});

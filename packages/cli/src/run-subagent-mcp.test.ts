@@ -93,3 +93,16 @@ test("a server an agent file defines that cannot start, or names that the run ha
   const sub = offered(fake, 1);
   assert.ok(sub.includes("mcp__helper__echo") && !sub.some((name) => name.startsWith("mcp__broken__")), sub.join(", "));
 });
+
+test("--strict-mcp-config leaves out the servers a sub-agent's definition defines, as it does the main thread agent's, and says so", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [taskCall("tooled"), { text: "Sub done." }, { text: "All done." }] }));
+  const dir = tempDir(t);
+  const agents = JSON.stringify({ tooled: { description: "Uses tools", prompt: "You use tools.", mcpServers: [{ helper: mcpTestServerCommand() }] } });
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--agents", agents, "--strict-mcp-config", "--output-format", "stream-json", "--verbose", "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.ok(!offered(fake, 1).some((name) => name.startsWith("mcp__helper__")), offered(fake, 1).join(", "));
+  assert.match(stdout, /The MCP servers the agent tooled \(--agents\) defines are not started: the run uses only its --mcp-config servers \(--strict-mcp-config\)\. Left out: \\"helper\\"\./);
+});

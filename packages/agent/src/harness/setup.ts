@@ -290,7 +290,7 @@ function mainAgentServers(agents: readonly AgentDefinition[], name: unknown): { 
 function withParsedHooks(agent: AgentDefinition, report: (d: readonly Diagnostic[]) => void): AgentDefinition {
   if (agent.hooks === undefined) return agent;
   const { hooks: raw, ...rest } = agent;
-  const parsed = frontmatterHooks(raw, `--agents (${agent.name})`, "agent");
+  const parsed = frontmatterHooks(raw, `--agents ${agent.name}`, "agent");
   report(parsed.diagnostics);
   return parsed.config ? { ...rest, hooks: parsed.config } : rest;
 }

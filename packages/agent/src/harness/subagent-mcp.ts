@@ -30,7 +30,7 @@ const NONE: SubagentMcp = { tools: [], close: async () => {} };
 export async function subagentMcp(agent: AgentDefinition, runTools: readonly Tool[], setup: SubagentMcpSetup | undefined, signal: AbortSignal, notice: NoticeSink): Promise<SubagentMcp> {
   const entries = agent.mcpServers ?? [];
   if (entries.length === 0) return NONE;
-  const where = agent.file ?? `--agents (${agent.name})`;
+  const where = agent.file ?? "--agents";
   const denied = new Set(agent.disallowedTools ?? []);
   const named: Tool[] = [];
   for (const { name } of entries.filter((entry) => entry.config === undefined)) {

@@ -1,5 +1,5 @@
-// The entropy-coded data of a baseline JPEG: the bit reader, Huffman tables, and turning one
-// 8×8 block's coefficients back into samples. Used by jpeg-decode.ts.
+// The entropy-coded data of a JPEG: the bit reader, Huffman tables, and turning one 8×8 block's
+// coefficients back into samples. Used by jpeg-decode.ts and jpeg-stored.ts.
 
 /** Zig-zag position → row-major position in a block. */
 export const ZIGZAG = Uint8Array.from([
@@ -89,38 +89,13 @@ export function extend(value: number, size: number): number {
   return value < 1 << (size - 1) ? value - (1 << size) + 1 : value;
 }
 
-/** `quant`: the component's table as scaledQuant makes it. */
-export type BlockCoding = { dc: HuffmanTable; ac: HuffmanTable; quant: Float64Array; previousDc: number };
-
-/** One block's coefficients, dequantized, in row-major order into `out`. */
-export function readBlock(reader: BitReader, coding: BlockCoding, out: Float64Array): void {
-  out.fill(0);
-  const size = reader.decode(coding.dc);
-  coding.previousDc += size === 0 ? 0 : extend(reader.bits(size), size);
-  out[0] = coding.previousDc * coding.quant[0]!;
-  for (let k = 1; k < 64; ) {
-    const symbol = reader.decode(coding.ac);
-    const bits = symbol & 15;
-    const run = symbol >> 4;
-    if (bits === 0) {
-      if (run !== 15) break; // End of block.
-      k += 16;
-      continue;
-    }
-    k += run;
-    if (k > 63) break;
-    out[ZIGZAG[k]!] = extend(reader.bits(bits), bits) * coding.quant[k]!;
-    k++;
-  }
-}
-
 /** The AAN inverse DCT's scale of each coefficient (row-major), folded into the quantization
  * table once so that the transform itself needs 5 multiplications a row. */
 const AAN = Float64Array.from({ length: 8 }, (_, k) => (k === 0 ? 1 : Math.cos((k * Math.PI) / 16) * Math.SQRT2));
 
 /** A quantization table (zig-zag order, as stored) with the AAN scale folded in, and the final
  * division by 8. */
-export function scaledQuant(quant: Int32Array): Float64Array {
+function scaledQuant(quant: Int32Array): Float64Array {
   return Float64Array.from(quant, (q, k) => (q * AAN[ZIGZAG[k]! >> 3]! * AAN[ZIGZAG[k]! & 7]!) / 8);
 }
 
@@ -135,7 +110,7 @@ export function naturalQuant(quant: Int32Array): Float64Array {
 const work = new Float64Array(64);
 
 /** The inverse DCT (Arai, Agui and Nakajima's factoring) of `block` (row-major coefficients
- * dequantized by scaledQuant), written as 8 rows of 8 samples into `out` at `at`, `stride` bytes a
+ * dequantized by naturalQuant), written as 8 rows of 8 samples into `out` at `at`, `stride` bytes a
  * row. A column of zero AC coefficients, most of them in a photo, is a constant. */
 export function inverseDct(block: Float64Array, out: Uint8Array, at: number, stride: number): void {
   for (let c = 0; c < 8; c++) {

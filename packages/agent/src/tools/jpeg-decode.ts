@@ -1,13 +1,13 @@
-// A JPEG decoder that hands over each row of pixels as soon as it can. A baseline image whose one
-// scan holds every component (what cameras and phones write) is decoded an MCU row at a time,
-// holding a few rows, not the picture: a 64-megapixel photo is shrunk in tens of megabytes. A
-// progressive one, or one in several scans, keeps its coefficients (two bytes a sample) until the
-// last scan (jpeg-stored.ts). Colours as jpeg-colour.ts says.
+// A JPEG decoder that hands over each row of pixels as soon as it can: the markers and tables are
+// read here, the scans by jpeg-stored.ts. A baseline image whose one scan holds every component
+// (what cameras and phones write) is decoded an MCU row at a time, holding a few rows, not the
+// picture; a progressive one, or one in several scans, keeps its coefficients (two bytes a sample)
+// until the last scan. Colours as jpeg-colour.ts says.
 import type { Dimensions, RowSink } from "./area-scaler.ts";
-import { bandsFor, type Frame, layoutOf } from "./jpeg-bands.ts";
-import { BitReader, type BlockCoding, huffmanTable, type HuffmanTable, inverseDct, readBlock, scaledQuant } from "./jpeg-blocks.ts";
-import { type Colour, colourOf } from "./jpeg-colour.ts";
-import { type ScanHeader, StoredCoefficients } from "./jpeg-stored.ts";
+import type { Frame } from "./jpeg-bands.ts";
+import { BitReader, huffmanTable, type HuffmanTable } from "./jpeg-blocks.ts";
+import { colourOf } from "./jpeg-colour.ts";
+import { decodeScanRows, type ScanHeader, StoredCoefficients } from "./jpeg-stored.ts";
 
 /** Decodes `bytes` into the sink `sinkFor` gives for its size. False, having decoded nothing, when
  * it is a JPEG of a kind this decoder leaves to another (lossless, arithmetic-coded, 12-bit, or
@@ -52,7 +52,7 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
       const scan = readScanHeader(segment, frame, dc, ac);
       if (!stored && !frame.progressive && scan.components.length === frame.components.length) {
         const sink = sinkFor(frame);
-        decodeWholeScan(bytes, at, frame, scan, quant, restartInterval, colourOf(frame.components.map((c) => c.id), adobeTransform), sink);
+        decodeScanRows(frame, new BitReader(bytes, at), scan, restartInterval, quant, colourOf(frame.components.map((c) => c.id), adobeTransform), sink);
         return sink;
       }
       stored ??= { sink: sinkFor(frame), coefficients: new StoredCoefficients(frame) };
@@ -120,41 +120,4 @@ function readScanHeader(segment: Uint8Array, frame: Frame, dc: HuffmanTable[], a
 function nextMarker(bytes: Uint8Array, at: number): number {
   while (at + 1 < bytes.length && !(bytes[at] === 0xff && bytes[at + 1] !== 0 && (bytes[at + 1]! < 0xd0 || bytes[at + 1]! > 0xd7))) at++;
   return at;
-}
-
-/** A baseline scan holding every component, one MCU row at a time: its blocks are decoded into
- * the bands, whose pixel rows go to `sink` before the next row is decoded. */
-function decodeWholeScan(bytes: Uint8Array, at: number, frame: Frame, scan: ScanHeader, quant: Int32Array[], restartInterval: number, colour: Colour, sink: RowSink): void {
-  const layout = layoutOf(frame);
-  const { factors, mcusAcross, mcusDown } = layout;
-  const codings: BlockCoding[] = frame.components.map((component, c) => {
-    const tables = scan.components.find((s) => s.index === c)!;
-    const table = quant[component.quantTable];
-    if (!tables.dc || !tables.ac) throw new Error("its scan names a Huffman table it does not define");
-    if (!table) throw new Error("a component names a quantization table it does not define");
-    return { dc: tables.dc, ac: tables.ac, quant: scaledQuant(table), previousDc: 0 };
-  });
-  const bands = bandsFor(frame, layout, colour, sink);
-  const reader = new BitReader(bytes, at);
-  const block = new Float64Array(64);
-  let mcus = 0;
-  for (let my = 0; my < mcusDown; my++) {
-    for (let mx = 0; mx < mcusAcross; mx++) {
-      if (restartInterval > 0 && mcus > 0 && mcus % restartInterval === 0) {
-        reader.restart();
-        for (const coding of codings) coding.previousDc = 0;
-      }
-      mcus++;
-      for (let c = 0; c < codings.length; c++) {
-        const { h, v } = factors[c]!;
-        for (let by = 0; by < v; by++) {
-          for (let bx = 0; bx < h; bx++) {
-            readBlock(reader, codings[c]!, block);
-            inverseDct(block, bands.samples[c]!, by * 8 * bands.strides[c]! + (mx * h + bx) * 8, bands.strides[c]!);
-          }
-        }
-      }
-    }
-    bands.emit(my);
-  }
 }

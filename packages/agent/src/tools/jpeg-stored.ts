@@ -1,6 +1,7 @@
-// The JPEGs whose scans each hold only part of the picture (progressive ones, and baseline ones
-// in several scans): every block's coefficients are kept, two bytes each, until the last scan,
-// and then turned into pixels one MCU row at a time.
+// The coefficients of a JPEG's blocks as its scans are read, turned into pixels one MCU row at a
+// time. A progressive JPEG, or a baseline one in several scans, keeps every block's coefficients
+// (two bytes each) until its last scan; a baseline scan holding every component (what cameras and
+// phones write) keeps one MCU row's, each row coloured and handed over before the next is read.
 import type { RowSink } from "./area-scaler.ts";
 import { bandsFor, type Frame, type Layout, layoutOf } from "./jpeg-bands.ts";
 import { type BitReader, extend, type HuffmanTable, inverseDct, naturalQuant, ZIGZAG } from "./jpeg-blocks.ts";
@@ -10,23 +11,40 @@ import type { Colour } from "./jpeg-colour.ts";
  * selection `start`–`end`) to which bits (successive approximation: `high`, `low`). */
 export type ScanHeader = { components: { index: number; dc?: HuffmanTable; ac?: HuffmanTable }[]; start: number; end: number; high: number; low: number };
 
+/** A baseline scan holding every component, from `reader`, to `sink` an MCU row at a time,
+ * dequantized with `quant` (each component's table, as stored): one row's coefficients are held. */
+export function decodeScanRows(frame: Frame, reader: BitReader, scan: ScanHeader, restartInterval: number, quant: Int32Array[], colour: Colour, sink: RowSink): void {
+  const row = new StoredCoefficients(frame, false);
+  const output = row.rowOutput(quant, colour, sink);
+  row.readScan(reader, scan, restartInterval, (my) => {
+    output(my);
+    row.clear();
+  });
+}
+
 export class StoredCoefficients {
   readonly frame: Frame;
   readonly layout: Layout;
-  /** Per component, its blocks row by row (padded to whole MCUs), 64 coefficients each in natural order. */
+  /** Per component, its blocks row by row (padded to whole MCUs), 64 coefficients each in natural
+   * order: of every MCU row, or of the one being read. */
   readonly #blocks: Int16Array[];
   readonly #blocksAcross: number[];
+  readonly #whole: boolean;
 
-  constructor(frame: Frame) {
+  /** `whole`: every MCU row is kept, else only the one being read (readScan's `rowDone` must then
+   * use it and clear it before the next). */
+  constructor(frame: Frame, whole = true) {
     this.frame = frame;
     this.layout = layoutOf(frame);
+    this.#whole = whole;
     const { factors, mcusAcross, mcusDown } = this.layout;
     this.#blocksAcross = factors.map((f) => mcusAcross * f.h);
-    this.#blocks = factors.map((f, c) => new Int16Array(this.#blocksAcross[c]! * mcusDown * f.v * 64));
+    this.#blocks = factors.map((f, c) => new Int16Array(this.#blocksAcross[c]! * (whole ? mcusDown : 1) * f.v * 64));
   }
 
-  /** Decodes one scan's data from `reader`. */
-  readScan(reader: BitReader, scan: ScanHeader, restartInterval: number): void {
+  /** Decodes one scan's data from `reader`; `rowDone` is called after each MCU row of a scan
+   * holding several components, or of a one-component frame. */
+  readScan(reader: BitReader, scan: ScanHeader, restartInterval: number, rowDone?: (mcuRow: number) => void): void {
     const { factors, hMax, vMax, mcusAcross, mcusDown } = this.layout;
     const previousDc = scan.components.map(() => 0);
     const eobRun = { left: 0 };
@@ -40,7 +58,7 @@ export class StoredCoefficients {
       }
       mcus++;
     };
-    if (scan.components.length === 1) {
+    if (scan.components.length === 1 && this.frame.components.length > 1) {
       // Non-interleaved: the component's own blocks, each its own MCU.
       const { index } = scan.components[0]!;
       const f = factors[index]!;
@@ -54,22 +72,37 @@ export class StoredCoefficients {
       }
       return;
     }
+    // Interleaved (a lone component's MCU being one block, its own blocks in order too).
     for (let my = 0; my < mcusDown; my++) {
+      const row = this.#whole ? my : 0;
       for (let mx = 0; mx < mcusAcross; mx++) {
         restartIfDue();
-        scan.components.forEach(({ index }, s) => {
+        for (let s = 0; s < scan.components.length; s++) {
+          const { index } = scan.components[s]!;
           const { h, v } = factors[index]!;
           for (let by = 0; by < v; by++) {
-            for (let bx = 0; bx < h; bx++) decode(s, this.#blocks[index]!, ((my * v + by) * this.#blocksAcross[index]! + mx * h + bx) * 64, previousDc);
+            for (let bx = 0; bx < h; bx++) decode(s, this.#blocks[index]!, ((row * v + by) * this.#blocksAcross[index]! + mx * h + bx) * 64, previousDc);
           }
-        });
+        }
       }
+      rowDone?.(my);
     }
+  }
+
+  /** Zeroes the coefficients held, for the next MCU row (a block's zero ones are not written). */
+  clear(): void {
+    for (const blocks of this.#blocks) blocks.fill(0);
   }
 
   /** The picture, dequantized with `quant` (each component's table, as stored), to `sink`. */
   output(quant: Int32Array[], colour: Colour, sink: RowSink): void {
-    const { factors, mcusAcross, mcusDown } = this.layout;
+    const output = this.rowOutput(quant, colour, sink);
+    for (let my = 0; my < this.layout.mcusDown; my++) output(my);
+  }
+
+  /** Hands MCU row `my` (held) to `sink`, rows in order from the first. */
+  rowOutput(quant: Int32Array[], colour: Colour, sink: RowSink): (my: number) => void {
+    const { factors, mcusAcross } = this.layout;
     const tables = this.frame.components.map((c) => {
       const table = quant[c.quantTable];
       if (!table) throw new Error("a component names a quantization table it does not define");
@@ -77,20 +110,22 @@ export class StoredCoefficients {
     });
     const bands = bandsFor(this.frame, this.layout, colour, sink);
     const block = new Float64Array(64);
-    for (let my = 0; my < mcusDown; my++) {
-      factors.forEach(({ h, v }, c) => {
+    return (my) => {
+      const row = this.#whole ? my : 0;
+      for (let c = 0; c < factors.length; c++) {
+        const { h, v } = factors[c]!;
         const coefficients = this.#blocks[c]!;
         const q = tables[c]!;
         for (let by = 0; by < v; by++) {
           for (let bx = 0; bx < mcusAcross * h; bx++) {
-            const at = ((my * v + by) * this.#blocksAcross[c]! + bx) * 64;
+            const at = ((row * v + by) * this.#blocksAcross[c]! + bx) * 64;
             for (let i = 0; i < 64; i++) block[i] = coefficients[at + i]! * q[i]!;
             inverseDct(block, bands.samples[c]!, by * 8 * bands.strides[c]! + bx * 8, bands.strides[c]!);
           }
         }
-      });
+      }
       bands.emit(my);
-    }
+    };
   }
 }
 

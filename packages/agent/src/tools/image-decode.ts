@@ -1,5 +1,4 @@
 // Decoding an image the model API takes (PNG, JPEG, GIF, WebP) into RGBA pixels, to be shrunk.
-import jpeg from "jpeg-js";
 import { GifReader } from "omggif";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scaler.ts";
@@ -14,33 +13,28 @@ export type Raster = { width: number; height: number; data: Uint8Array };
  * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
  * the bytes. */
 export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
-  // Decoders that hand over rows as they go, where the image is of a kind they take; the others
-  // (an interlaced PNG; a lossless, arithmetic-coded or 12-bit JPEG) go to pngjs and jpeg-js.
-  if (type === "image/png" || type === "image/jpeg") {
-    let from: Dimensions | undefined;
-    const sinkFor = (size: Dimensions) => {
-      if (size.width * size.height > MAX_DECODED_PIXELS) throw new Error(`it is ${size.width}×${size.height} pixels`);
-      from = { width: size.width, height: size.height };
-      return fittingSink(from, maxSide);
-    };
-    const streamed = type === "image/png" ? await decodePngRows(bytes, sinkFor) : decodeJpegRows(bytes, sinkFor);
-    if (streamed) return { image: streamed.result(), from: from! };
-  }
+  // Decoders that hand over rows as they go; the JPEG one refuses a JPEG of a kind it does not
+  // decode, the PNG one leaves an interlaced PNG to pngjs.
+  let from: Dimensions | undefined;
+  const sinkFor = (size: Dimensions) => {
+    if (size.width * size.height > MAX_DECODED_PIXELS) throw new Error(`it is ${size.width}×${size.height} pixels`);
+    from = { width: size.width, height: size.height };
+    return fittingSink(from, maxSide);
+  };
+  if (type === "image/jpeg") return { image: decodeJpegRows(bytes, sinkFor).result(), from: from! };
+  const streamed = type === "image/png" && (await decodePngRows(bytes, sinkFor));
+  if (streamed) return { image: streamed.result(), from: from! };
   const whole = await decodeWhole(bytes, type);
-  const from = { width: whole.width, height: whole.height };
-  const to = fitWithin(from, maxSide);
-  return { image: to.width === from.width && to.height === from.height ? whole : downscale(whole, to), from };
+  const size = { width: whole.width, height: whole.height };
+  const to = fitWithin(size, maxSide);
+  return { image: to.width === size.width && to.height === size.height ? whole : downscale(whole, to), from: size };
 }
 
-async function decodeWhole(bytes: Uint8Array, type: ImageType): Promise<Raster> {
+async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jpeg">): Promise<Raster> {
   switch (type) {
     case "image/png": {
       const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       return { width: png.width, height: png.height, data: png.data };
-    }
-    case "image/jpeg": {
-      const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, tolerantDecoding: true, maxResolutionInMP: MAX_DECODED_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
-      return { width: image.width, height: image.height, data: image.data };
     }
     case "image/gif":
       return firstGifFrame(bytes);

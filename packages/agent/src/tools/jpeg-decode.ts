@@ -9,10 +9,11 @@ import { BitReader, huffmanTable, type HuffmanTable } from "./jpeg-blocks.ts";
 import { colourOf } from "./jpeg-colour.ts";
 import { decodeScanRows, type ScanHeader, StoredCoefficients } from "./jpeg-stored.ts";
 
-/** Decodes `bytes` into the sink `sinkFor` gives for its size. False, having decoded nothing, when
- * it is a JPEG of a kind this decoder leaves to another (lossless, arithmetic-coded, 12-bit, or
- * of a height given only after its data); throws an Error naming what is wrong with a damaged one. */
-export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) => RowSink): RowSink | false {
+/** Decodes `bytes` into the sink `sinkFor` gives for its size. Throws an Error naming what is
+ * wrong with a damaged one, or naming its kind where it is one not decoded here: lossless,
+ * arithmetic-coded or hierarchical, of 12-bit samples, or of a height given only after its data
+ * (kinds no camera or phone writes). */
+export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) => RowSink): RowSink {
   const quant: Int32Array[] = [];
   const dc: HuffmanTable[] = [];
   const ac: HuffmanTable[] = [];
@@ -38,17 +39,16 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
     const segment = bytes.subarray(at + 4, at + 2 + length);
     if (segment.length !== length - 2) throw new Error("a segment is cut short");
     at += 2 + length;
-    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
-      frame = readFrame(segment, marker === 0xc2);
-      if (!frame) return false;
-    } else if (marker === 0xc4) readHuffmanTables(segment, dc, ac);
+    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) frame = readFrame(segment, marker === 0xc2);
+    else if (marker === 0xc4) readHuffmanTables(segment, dc, ac);
     else if (marker === 0xdb) readQuantTables(segment, quant);
     else if (marker === 0xdd) restartInterval = (segment[0]! << 8) | segment[1]!;
     else if (marker === 0xee && segment.length >= 12 && String.fromCharCode(...segment.subarray(0, 5)) === "Adobe") adobeTransform = segment[11];
-    else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return false; // Lossless or arithmetic.
+    else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) throw new Error(notSupported(`${frameKind(marker)} JPEG`));
+    else if (marker === 0xde) throw new Error(notSupported("a hierarchical JPEG")); // Its first frame may be SOF0–2, at a lower resolution.
     else if (marker === 0xda) {
       if (!frame) throw new Error("its image data comes before its frame header");
-      if (frame.height === 0) return false;
+      if (frame.height === 0) throw new Error(notSupported("a JPEG whose height is given only after its image data (in a DNL marker)"));
       const scan = readScanHeader(segment, frame, dc, ac);
       if (!stored && !frame.progressive && scan.components.length === frame.components.length) {
         const sink = sinkFor(frame);
@@ -63,11 +63,20 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
   }
 }
 
-/** Undefined for a frame of 12-bit samples, which this decoder leaves to another. */
-function readFrame(segment: Uint8Array, progressive: boolean): Frame | undefined {
+function notSupported(kind: string): string {
+  return `it is ${kind}, which is not supported for resizing; convert it to PNG or to a baseline JPEG first`;
+}
+
+/** What a start-of-frame marker other than SOF0–2 says of the frame, with its article. */
+function frameKind(marker: number): string {
+  const kinds = [(marker & 4) !== 0 && "hierarchical", (marker & 3) === 3 && "lossless", marker >= 0xc9 && "arithmetic-coded"].filter(Boolean).join(", ");
+  return `${/^[aeiou]/.test(kinds) ? "an" : "a"} ${kinds}`;
+}
+
+function readFrame(segment: Uint8Array, progressive: boolean): Frame {
   const count = segment[5]!;
   if (segment.length < 6 + count * 3) throw new Error("its frame header is cut short");
-  if (segment[0] !== 8) return undefined;
+  if (segment[0] !== 8) throw new Error(notSupported(`a JPEG of ${segment[0]}-bit samples`));
   const components = Array.from({ length: count }, (_, i) => {
     const at = 6 + i * 3;
     return { id: segment[at]!, h: segment[at + 1]! >> 4, v: segment[at + 1]! & 15, quantTable: segment[at + 2]! };

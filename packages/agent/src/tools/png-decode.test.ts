@@ -18,7 +18,9 @@ function handMadePng(width: number, height: number, depth: number, colourType: n
     const head = Buffer.alloc(8);
     head.writeUInt32BE(body.length);
     head.write(type, 4, "latin1");
-    return Buffer.concat([head, body, Buffer.alloc(4)]); // The CRC is not checked.
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), body])));
+    return Buffer.concat([head, body, crc]);
   };
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -68,4 +70,24 @@ test("a 64-megapixel PNG is shrunk holding a few rows of it at a time, not the w
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Its pixels alone, as RGBA, take 256 MB; decoded whole they took near a gigabyte.
   assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);
+});
+
+test("a PNG whose IHDR, PLTE, IDAT or IEND chunk does not match its CRC is refused naming the chunk; a damaged tRNS is let go, the pixels left opaque", async () => {
+  const palette: [string, Buffer][] = [["PLTE", Buffer.from([255, 0, 0, 0, 0, 255])], ["tRNS", Buffer.from([0])]];
+  const png = handMadePng(8, 2, 8, 3, () => Uint8Array.from([0, 1, 0, 1, 0, 1, 0, 1]), palette);
+  /** `png` with one bit of the `type` chunk's CRC flipped. */
+  const damaged = (type: string) => {
+    const bytes = Buffer.from(png);
+    const at = bytes.indexOf(type, 8, "latin1") - 4;
+    bytes[at + 8 + bytes.readUInt32BE(at) + 3]! ^= 1;
+    return bytes;
+  };
+  for (const type of ["IHDR", "PLTE", "IDAT", "IEND"]) {
+    await assert.rejects(decodeImage(damaged(type), "image/png", 2000), { message: `its ${type} chunk is damaged (its CRC does not match its bytes)` }, type);
+  }
+  // As libspng does, an ancillary chunk that fails its CRC is dropped.
+  assert.deepEqual([...(await decodeImage(png, "image/png", 2000)).image.data.subarray(0, 8)], [255, 0, 0, 0, 0, 0, 255, 255]);
+  assert.deepEqual([...(await decodeImage(damaged("tRNS"), "image/png", 2000)).image.data.subarray(0, 8)], [255, 0, 0, 255, 0, 0, 255, 255]);
+  // A chunk cut short before its CRC.
+  await assert.rejects(decodeImage(png.subarray(0, -2), "image/png", 2000), { message: "its IEND chunk is cut short" });
 });

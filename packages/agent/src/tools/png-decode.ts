@@ -11,9 +11,12 @@ type Header = Dimensions & { depth: number; colourType: number; interlaced: bool
 /** Channels of each colour type: grey, -, RGB, palette, grey and alpha, -, RGBA. */
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+/** The chunks this decoder uses, whose CRCs it checks. */
+const READ_CHUNKS = new Set(["IHDR", "PLTE", "tRNS", "IDAT", "IEND"]);
 
 /** Decodes `bytes` into the sink `sinkFor` gives for its size. False, having decoded nothing, for
- * an interlaced PNG; throws an Error naming what is wrong with a damaged one. */
+ * an interlaced PNG; throws an Error naming what is wrong with a damaged one (a chunk it uses that
+ * fails its CRC among them). */
 export async function decodePngRows(bytes: Uint8Array, sinkFor: (size: Dimensions) => RowSink): Promise<RowSink | false> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let header: Header | undefined;
@@ -24,11 +27,15 @@ export async function decodePngRows(bytes: Uint8Array, sinkFor: (size: Dimension
     const length = view.getUint32(at);
     const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
     const body = bytes.subarray(at + 8, at + 8 + length);
-    if (body.length !== length) throw new Error(`its ${type} chunk is cut short`);
+    if (body.length !== length || at + 12 + length > bytes.length) throw new Error(`its ${type} chunk is cut short`);
+    // The chunks used are checked against their CRCs. A damaged critical one refuses the image; a
+    // damaged tRNS is dropped (as libspng drops an ancillary chunk), leaving the pixels opaque.
+    const intact = !READ_CHUNKS.has(type) || zlib.crc32(bytes.subarray(at + 4, at + 8 + length)) === view.getUint32(at + 8 + length);
     at += 12 + length;
+    if (!intact && type !== "tRNS") throw new Error(`its ${type} chunk is damaged (its CRC does not match its bytes)`);
     if (type === "IHDR") header = readHeader(body);
     else if (type === "PLTE") palette = body;
-    else if (type === "tRNS") transparency = body;
+    else if (type === "tRNS") transparency = intact ? body : undefined;
     else if (type === "IDAT") data.push(body);
     else if (type === "IEND") break;
   }

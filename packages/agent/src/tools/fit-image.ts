@@ -81,9 +81,10 @@ function imageBlock(type: ImageType, bytes: Buffer): ToolImageBlock {
 }
 
 /** Shrinks that run at once, in this process: a baseline JPEG or a PNG is decoded a few rows at a
- * time, but a progressive JPEG, an interlaced PNG, a GIF or a WebP is held decoded whole (a
- * gigabyte or more for the largest image taken), and one reply may Read a dozen images, or many
- * sessions of one runner read at the same time. The others wait their turn. */
+ * time, but a progressive JPEG holds every block's coefficients (some 330 MB at 64 megapixels) and
+ * an interlaced PNG, a GIF or a WebP is held decoded whole (a gigabyte or more for the largest
+ * image taken), and one reply may Read a dozen images, or many sessions of one runner read at the
+ * same time. The others wait their turn. */
 const SHRINK_SLOTS = 2;
 let shrinking = 0;
 const waiting: (() => void)[] = [];

@@ -5,6 +5,7 @@
 import { applyOperations, OperationError } from "@harness/protocol/client-side";
 import type { DeltaOperation, HarnessCommand, HarnessConfig, HarnessState, ServerMessage } from "@harness/protocol";
 import { Listeners } from "./listeners.ts";
+import { watchLiveness, type PingEmitter } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
 
 export type WebSocketLike = {
@@ -15,7 +16,7 @@ export type WebSocketLike = {
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number; reason: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
-};
+} & PingEmitter;
 export type WebSocketFactory = (url: string) => WebSocketLike;
 
 export type ClientOptions = {
@@ -31,6 +32,13 @@ export type ClientOptions = {
   /** Reconnect after an unexpected close (default true), with exponential backoff between
    * `minDelayMs` (100) and `maxDelayMs` (5,000), at most `maxAttempts` times in a row (no limit). */
   reconnect?: boolean | { minDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
+  /** A connection on which nothing arrived, neither a frame nor one of the server's pings, for this
+   * long (default 75,000 ms: a little over two of the server's 30 s pings) is taken for dead: it is
+   * dropped and reconnected as after a close. Pings can be seen on Node's own WebSocket and on the
+   * `ws` package's; where they cannot (browsers), a connection is checked instead when the page is
+   * shown again after this long without a frame, and when the network comes back. 0 turns the
+   * check off. */
+  silenceMs?: number;
 };
 
 /** An `error` frame of the server, or the client's own trouble: `bad_json` (a frame it could not
@@ -60,6 +68,9 @@ const OPEN = 1;
 const STABLE_MS = 2_000;
 /** Close code of a connection whose session was deleted: reconnecting would only start a new one. */
 export const SESSION_DELETED_CLOSE_CODE = 4404;
+const DEFAULT_SILENCE_MS = 75_000;
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export class HarnessClient {
   state: HarnessState | undefined;
@@ -81,8 +92,14 @@ export class HarnessClient {
   readonly #waiters = new Set<(error: Error) => void>();
   /** What the current socket's error event said, for the message of a failed connect(). */
   #socketError: string | undefined;
+  /** Stops watching the current socket for silence. */
+  #unwatch: (() => void) | undefined;
 
   constructor(options: ClientOptions) {
+    const { silenceMs } = options;
+    if (silenceMs !== undefined && !(Number.isInteger(silenceMs) && silenceMs >= 0 && silenceMs <= MAX_TIMER_MS)) {
+      throw new Error(`silenceMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(silenceMs)}`);
+    }
     this.#options = options;
   }
 
@@ -195,25 +212,39 @@ export class HarnessClient {
     this.#socket = socket;
     let opened = false;
     let openedAt = 0;
+    // A silent connection is dropped at once: its close handshake would wait on the dead peer.
+    const liveness = watchLiveness(socket, this.#options.silenceMs ?? DEFAULT_SILENCE_MS, (why) => {
+      if (this.#socket !== socket) return;
+      lost({ code: 1006, reason: why }, true);
+      socket.close();
+    });
+    this.#unwatch = liveness.stop;
     socket.onopen = () => {
       if (this.#socket !== socket) return;
+      liveness.heard();
       opened = true;
       openedAt = Date.now();
       for (const frame of this.#outbox.drain()) socket.send(frame);
       this.#setConnection("open");
     };
     socket.onmessage = (event) => {
-      if (this.#socket === socket && this.#receive(String(event.data))) this.#attempt = 0;
+      if (this.#socket !== socket) return;
+      liveness.heard();
+      if (this.#receive(String(event.data))) this.#attempt = 0;
     };
-    socket.onclose = (event) => {
+    /** `silent`: the client gave up on a socket that stayed silent, which never closed. */
+    const lost = (event: { code: number; reason: string }, silent = false) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      liveness.stop();
       const why = [`code ${event.code}`, event.reason, this.#socketError].filter(Boolean).join(", ");
       // Neither browsers nor Node tell a refused handshake's HTTP status; the server refuses one
       // for a missing or wrong token and for bad ids, with 401 and 400.
       const failure = opened
         ? `the connection closed before the session's state arrived (${why})`
-        : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
+        : silent
+          ? `the WebSocket handshake got no answer (${why})`
+          : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
       if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);
       if (event.code === SESSION_DELETED_CLOSE_CODE) return this.#closed("the session was deleted");
       if (!opened) return this.#reconnectFailed(`could not reconnect to ${redacted(url)}: ${failure}`);
@@ -223,6 +254,7 @@ export class HarnessClient {
       this.#attempt = 0;
       this.#scheduleReconnect();
     };
+    socket.onclose = (event) => lost(event);
     socket.onerror = (event) => {
       // A close event always follows; reconnecting is decided there. Node's WebSocket says why a
       // handshake failed here (a browser's never does).
@@ -326,6 +358,8 @@ export class HarnessClient {
   #dropSocket(code?: number, reason?: string): void {
     const socket = this.#socket;
     this.#socket = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
     socket?.close(code, reason);
   }
 

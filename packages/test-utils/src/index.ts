@@ -36,3 +36,5 @@ export { dummyToolTopic, TEST_PNG_BASE64, TEST_README } from "./mcp-test-tools.t
 export type { McpTestServerOptions, McpTestServerState } from "./mcp-test-tools.ts";
 export { processAlive, waitFor } from "./wait.ts";
 export type { WaitOptions } from "./wait.ts";
+export { startTcpProxy } from "./tcp-proxy.ts";
+export type { TcpProxy } from "./tcp-proxy.ts";

@@ -1,39 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HarnessClient, type ClientOptions, type WebSocketLike } from "./client.ts";
-import type { HarnessState, ServerMessage } from "@harness/protocol";
-
-/** A scripted server side: every socket the client opens is recorded with its URL and frames. */
-function fakeServer(autoOpen = true) {
-  const sockets: (WebSocketLike & { url: string; sent: string[]; open(): void; serve(frame: ServerMessage): void; drop(code?: number): void })[] = [];
-  const factory = (url: string) => {
-    const socket = {
-      url,
-      sent: [] as string[],
-      readyState: 0,
-      onopen: null as WebSocketLike["onopen"],
-      onmessage: null as WebSocketLike["onmessage"],
-      onclose: null as WebSocketLike["onclose"],
-      onerror: null as WebSocketLike["onerror"],
-      send(data: string) { this.sent.push(data); },
-      close() { this.drop(); },
-      open() {
-        this.readyState = 1;
-        this.onopen?.({});
-      },
-      serve(frame: ServerMessage) { this.onmessage?.({ data: JSON.stringify(frame) }); },
-      drop(code = 1006) {
-        if (this.readyState === 3) return;
-        this.readyState = 3;
-        this.onclose?.({ code, reason: "" });
-      },
-    };
-    sockets.push(socket);
-    if (autoOpen) queueMicrotask(() => socket.open());
-    return socket;
-  };
-  return { sockets, factory };
-}
+import { fakeServer } from "./test-helpers.ts";
+import type { HarnessState } from "@harness/protocol";
 
 const state: HarnessState = { status: "idle", messages: [] };
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,118 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { HarnessClient } from "./client.ts";
+import { fakeServer, type FakeSocket } from "./test-helpers.ts";
+import type { HarnessState } from "@harness/protocol";
+
+const state: HarnessState = { status: "idle", messages: [] };
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+
+/** A client on a fake server, connected at seq 1, that takes `silenceMs` of silence for death. */
+async function connected(silenceMs: number, factory?: (server: ReturnType<typeof fakeServer>) => (url: string) => FakeSocket) {
+  const server = fakeServer();
+  const client = new HarnessClient({
+    url: "http://h", userId: "u", sessionId: "s", silenceMs, reconnect: { minDelayMs: 1, maxDelayMs: 2 },
+    webSocket: factory ? factory(server) : server.factory,
+  });
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  return { server, client };
+}
+
+/** A page for the duration of test `t`: globalThis gets a document and window events, as in a browser. */
+function fakePage(t: { after(fn: () => void): void }) {
+  const global = globalThis as { document?: unknown; addEventListener?: unknown; removeEventListener?: unknown };
+  const window = new EventTarget();
+  const document = Object.assign(new EventTarget(), { visibilityState: "visible" });
+  global.document = document;
+  global.addEventListener = window.addEventListener.bind(window);
+  global.removeEventListener = window.removeEventListener.bind(window);
+  t.after(() => {
+    delete global.document;
+    delete global.addEventListener;
+    delete global.removeEventListener;
+  });
+  return {
+    show(visibilityState: "visible" | "hidden") {
+      document.visibilityState = visibilityState;
+      document.dispatchEvent(new Event("visibilitychange"));
+    },
+    online: () => window.dispatchEvent(new Event("online")),
+  };
+}
+
+test("silenceMs that is not a whole number of milliseconds is refused, naming it", () => {
+  for (const silenceMs of [-1, 1.5, Number.NaN, 2 ** 31]) {
+    assert.throws(() => new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", silenceMs }), {
+      message: `silenceMs must be a whole number of milliseconds from 0 to 2147483647, got ${silenceMs}`,
+    });
+  }
+});
+
+test("where pings can be seen, a connection that hears them stays, and one silent for silenceMs is reconnected with since", async (t) => {
+  const { server, client } = await connected(60, (server) => (url) => {
+    const socket = server.factory(url);
+    const listeners = new Set<() => void>();
+    return Object.assign(socket, {
+      on: (_event: "ping", listener: () => void) => listeners.add(listener),
+      off: (_event: "ping", listener: () => void) => listeners.delete(listener),
+      ping: () => listeners.forEach((listener) => listener()),
+    });
+  });
+  t.after(() => client.close());
+  const pinged = server.sockets[0] as FakeSocket & { ping(): void };
+  for (let i = 0; i < 8; i++) {
+    pinged.ping();
+    await tick(20);
+  }
+  assert.equal(server.sockets.length, 1, "pings keep a connection without frames");
+  const started = Date.now();
+  while (server.sockets.length < 2 && Date.now() - started < 5_000) await tick(1);
+  assert.ok(Date.now() - started >= 30, "dropped once silent for 60 ms, not sooner");
+  assert.equal(server.sockets.length, 2);
+  assert.match(server.sockets[1].url, /since=1/);
+  server.sockets[1].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  assert.equal(client.state?.status, "running");
+});
+
+test("in a browser, a quiet connection is kept until the page is shown again after silenceMs, then reconnected with since", async (t) => {
+  const page = fakePage(t);
+  const { server, client } = await connected(50);
+  t.after(() => client.close());
+  await tick(80);
+  assert.equal(server.sockets.length, 1, "pings cannot be seen: a quiet connection is not cut by a timer");
+  page.show("hidden");
+  await tick();
+  assert.equal(server.sockets.length, 1);
+  page.show("visible");
+  await tick(20);
+  assert.equal(server.sockets.length, 2);
+  assert.match(server.sockets[1].url, /since=1/);
+
+  // A frame arrived lately: coming back to the page keeps the connection.
+  server.sockets[1].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  page.show("hidden");
+  page.show("visible");
+  await tick(20);
+  assert.equal(server.sockets.length, 2);
+  client.close();
+});
+
+test("in a browser, the network coming back reconnects with since, and a closed client listens no more", async (t) => {
+  const page = fakePage(t);
+  const { server, client } = await connected(60_000);
+  t.after(() => client.close());
+  page.online();
+  await tick(20);
+  assert.equal(server.sockets.length, 2);
+  assert.match(server.sockets[1].url, /since=1/);
+  assert.equal(client.connection, "open");
+  client.close();
+  page.online();
+  page.show("visible");
+  await tick(20);
+  assert.equal(server.sockets.length, 2);
+  assert.equal(client.connection, "closed");
+});

@@ -1,0 +1,37 @@
+// Shared by this package's tests.
+import type { ServerMessage } from "@harness/protocol";
+import type { WebSocketLike } from "./client.ts";
+
+export type FakeSocket = WebSocketLike & { url: string; sent: string[]; open(): void; serve(frame: ServerMessage): void; drop(code?: number): void };
+
+/** A scripted server side: every socket the client opens is recorded with its URL and frames. */
+export function fakeServer(autoOpen = true) {
+  const sockets: FakeSocket[] = [];
+  const factory = (url: string) => {
+    const socket = {
+      url,
+      sent: [] as string[],
+      readyState: 0,
+      onopen: null as WebSocketLike["onopen"],
+      onmessage: null as WebSocketLike["onmessage"],
+      onclose: null as WebSocketLike["onclose"],
+      onerror: null as WebSocketLike["onerror"],
+      send(data: string) { this.sent.push(data); },
+      close() { this.drop(); },
+      open() {
+        this.readyState = 1;
+        this.onopen?.({});
+      },
+      serve(frame: ServerMessage) { this.onmessage?.({ data: JSON.stringify(frame) }); },
+      drop(code = 1006) {
+        if (this.readyState === 3) return;
+        this.readyState = 3;
+        this.onclose?.({ code, reason: "" });
+      },
+    };
+    sockets.push(socket);
+    if (autoOpen) queueMicrotask(() => socket.open());
+    return socket;
+  };
+  return { sockets, factory };
+}

@@ -15,7 +15,8 @@ export const NO_CLAUDE_CODE = findClaudeCodeExecutable() ? false : "the Claude C
 
 export function tempDirs(t: TestContext): { workspace: string; stateDir: string } {
   const root = mkdtempSync(join(tmpdir(), "harness-cc-"));
-  t.after(() => rmSync(root, { recursive: true, force: true }));
+  // Claude Code may still be writing its state files for a moment after a run ends (ENOTEMPTY).
+  t.after(() => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   const workspace = join(root, "workspace");
   mkdirSync(workspace);
   return { workspace, stateDir: join(root, "state") };

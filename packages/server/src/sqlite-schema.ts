@@ -2,6 +2,7 @@
 // connections (the server's reads, the writer thread's writes) open the file through here.
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { isBusy } from "./sqlite-locked.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -96,7 +97,15 @@ export function connect(path: string, busyMs = 5000): DatabaseSync {
   // in WAL mode; a new file then frees the pages of deleted sessions back to the file system (the
   // writer thread runs incremental_vacuum after deletions), a file made by an older version keeps
   // reusing them instead.
-  db.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyMs}; PRAGMA journal_size_limit = 16777216;`);
+  // auto_vacuum needs the file's lock even where it changes nothing: while another process holds
+  // that lock, a connection made now (the writer thread's, started at the first write) goes without
+  // it, as it would in a file that has tables already.
+  try {
+    db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  }
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${busyMs}; PRAGMA journal_size_limit = 16777216;`);
   return db;
 }
 

@@ -66,3 +66,31 @@ test("an urgent write is committed without waiting out the delay, with the write
     await dir.remove();
   }
 });
+
+test("a writer thread first started while another process holds the file's lock fails the write at once; the write is stored once the lock is gone", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, "harness.db");
+    openDatabaseFile(path).close();
+    const holder = new DatabaseSync(path);
+    holder.exec("BEGIN EXCLUSIVE");
+    const link = createWriterLink({ path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 5, waitMs: 10_000 });
+    const refused = link.enqueue("u\0a", op("a", 1));
+    const started = performance.now();
+    assert.equal(link.settle("u\0a"), false, "settle says the write was not stored");
+    assert.ok(performance.now() - started < 3000, `settle returned after ${Math.round(performance.now() - started)} ms`);
+    await assert.rejects(refused, /locked by another process/);
+    holder.exec("ROLLBACK");
+    holder.close();
+
+    await link.enqueue("u\0a", op("a", 1));
+    assert.equal(link.settle("u\0a"), true);
+    link.close();
+    const db = new DatabaseSync(path);
+    const rows = db.prepare("SELECT session_id, seq FROM deltas").all();
+    db.close();
+    assert.deepEqual(rows.map((r) => ({ ...r })), [{ session_id: "a", seq: 1 }]);
+  } finally {
+    await dir.remove();
+  }
+});

@@ -8,8 +8,10 @@ export type WriterLink = {
   /** Queues a write of the session `key`; resolves when it is committed. An `urgent` write goes
    * to the thread at the end of this event-loop turn, with whatever else is queued by then. */
   enqueue(key: string, op: WriteOp, urgent?: boolean): Promise<void>;
-  /** Returns once every write of `key` queued so far is committed (or failed). Blocks the thread. */
-  settle(key: string): void;
+  /** Returns once every write of `key` queued so far is committed (or failed). Blocks the thread.
+   * False when the last transaction holding one of them failed whole (another process held the
+   * file's lock): the write's promise rejects with why, a moment later. */
+  settle(key: string): boolean;
   /** The same, for every session. */
   settleAll(): void;
   transactions(): number;
@@ -31,8 +33,8 @@ export function createWriterLink(options: {
   /** The thread's script (default sqlite-writer.ts; tests put one that fails in its place). */
   script?: URL;
 }): WriterLink {
-  // [0]: the id of the last request the thread has handled. Ids start at 1.
-  const done = new Int32Array(new SharedArrayBuffer(4));
+  // [0]: the id of the last request the thread has handled, [1]: of the last it failed. Ids start at 1.
+  const done = new Int32Array(new SharedArrayBuffer(8));
   const data: WriterData = { path: options.path, keptBatches: options.keptBatches, keptBytes: options.keptBytes, done: done.buffer as SharedArrayBuffer };
   let worker: Worker | undefined;
   let nextId = 1;
@@ -129,9 +131,11 @@ export function createWriterLink(options: {
     },
     settle(key) {
       const id = unsettled.get(key);
-      if (id === undefined) return;
+      if (id === undefined) return true;
       if (id === 0) post();
-      waitFor(unsettled.get(key) ?? 0);
+      const last = unsettled.get(key) ?? 0;
+      waitFor(last);
+      return Atomics.load(done, 1) !== last;
     },
     settleAll() {
       if (unsettled.size === 0) return;

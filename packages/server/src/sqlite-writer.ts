@@ -40,7 +40,8 @@ export type WriterData = {
   /** And at most this many bytes (UTF-16 units) of their operations. The batches after the
    * session's snapshot are kept whatever their number and size: loading the session needs them. */
   keptBytes: number;
-  /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it. */
+  /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it; [1]: the
+   * id of the last request whose transaction failed (nothing of it stored), so that thread can tell. */
   done: SharedArrayBuffer;
 };
 
@@ -253,7 +254,8 @@ function serve(data: WriterData): void {
     return { ...(failed.length > 0 && { failed }), ...(problem && { problem }) };
   }
 
-  const signal = (id: number) => {
+  const signal = (id: number, failed = false) => {
+    if (failed) Atomics.store(done, 1, id);
     Atomics.store(done, 0, id);
     Atomics.notify(done, 0);
   };
@@ -265,9 +267,31 @@ function serve(data: WriterData): void {
       return;
     }
     const outcome = commit(request.writes);
-    signal(request.id);
+    signal(request.id, outcome.error !== undefined);
     port.postMessage({ id: request.id, transactions, ...outcome } satisfies WriterReply);
   });
 }
 
-if (parentPort && (workerData as { sqliteWriter?: WriterData } | undefined)?.sqliteWriter) serve((workerData as { sqliteWriter: WriterData }).sqliteWriter);
+/** The thread could not open the file: its first request fails with why, and the thread ends, so
+ * that the next write starts another (a thread that died without answering would leave the server's
+ * thread blocked in a read until its wait ran out). */
+function refuse(data: WriterData, error: unknown): void {
+  const port = parentPort!;
+  port.once("message", (request: WriterRequest) => {
+    const done = new Int32Array(data.done);
+    Atomics.store(done, 1, request.id);
+    Atomics.store(done, 0, request.id);
+    Atomics.notify(done, 0);
+    port.postMessage({ id: request.id, transactions: 0, error: `cannot open the session database: ${(error as Error).message}` } satisfies WriterReply);
+    port.close();
+  });
+}
+
+const given = (workerData as { sqliteWriter?: WriterData } | undefined)?.sqliteWriter;
+if (parentPort && given) {
+  try {
+    serve(given);
+  } catch (error) {
+    refuse(given, error);
+  }
+}

@@ -3,12 +3,12 @@
 // is answered 503 naming the lock, and what the sessions did meanwhile is stored once it is gone.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { startFakeAnthropic, startHarnessServer, waitFor, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
+import { holdLock } from "./lock-holder.ts";
 
 let fake: FakeAnthropic;
 let dataDir: string;
@@ -21,30 +21,6 @@ after(async () => {
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });
 });
-
-/** A process that holds `BEGIN EXCLUSIVE` on the file until its stdin ends. */
-async function holdLock(file: string): Promise<{ child: ChildProcess; release(): Promise<void> }> {
-  const script = `
-    const { DatabaseSync } = require("node:sqlite");
-    const db = new DatabaseSync(${JSON.stringify(file)});
-    db.exec("PRAGMA busy_timeout = 10000; BEGIN EXCLUSIVE");
-    process.stdout.write("locked\\n");
-    process.stdin.resume();
-    process.stdin.on("end", () => { db.exec("ROLLBACK"); db.close(); });`;
-  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").on("data", (s: string) => s.includes("locked") && resolve());
-    void exited.then(() => reject(new Error("the lock holder exited before taking the lock")));
-  });
-  return {
-    child,
-    async release() {
-      child.stdin!.end();
-      await exited;
-    },
-  };
-}
 
 const rest = (url: string, path: string, init: RequestInit = {}) =>
   fetch(`${url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "bob" } });

@@ -4,10 +4,25 @@
 // kept seq 3 would take the new session's batch 4 as following it. So while a server has the file
 // open, the file says so; opening a file that still says so raises, for good, the seq that sessions
 // the file does not hold start after.
+//
+// A stored session that such a server opened may have gone on sending batches that never reached the
+// file, even though its row still says it was closed cleanly (another process held the file's lock,
+// so the row could not be marked open). So after a death, no row written before it is taken for
+// closed cleanly; and a session loaded after a death numbers on past the floor as well as past its
+// own seq: the floor rises at every death by more than one server can have sent unstored, so two
+// servers that each loaded it from the same stored seq never hand out the same numbers.
 import type { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH } from "@harness/session";
 
-type Mark = { open: number; floor: number };
+type Mark = { open: number; floor: number; suspect_before: number };
+
+export type OpenMark = {
+  /** The seq that sessions never stored start after (0 until a server died with the file open, or a
+   * deleted session was forgotten); stored sessions loaded after a death jump past it too. */
+  floor: number;
+  /** A row saying "closed cleanly" written before this (ms since the epoch) is not trusted to. */
+  suspectBefore: number;
+};
 
 /** How long the ids of deleted sessions, with the last seq each reached, are kept: meanwhile a client
  * of a deleted session that comes back is told it was deleted. One deleted longer ago is forgotten
@@ -16,20 +31,23 @@ type Mark = { open: number; floor: number };
  * that, the ids of every session ever deleted would pile up for good. */
 export const DELETED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Records that a server has the file open, and returns the seq that sessions never stored start
- * after (0 until a server died with the file open, or a deleted session was forgotten). */
-export function markOpen(db: DatabaseSync, now = Date.now()): number {
+/** Records that a server has the file open. */
+export function markOpen(db: DatabaseSync, now = Date.now()): OpenMark {
   db.exec("BEGIN IMMEDIATE");
   try {
-    const row = db.prepare("SELECT open, floor FROM open_mark WHERE id = 1").get() as Mark | undefined;
+    const row = db.prepare("SELECT open, floor, suspect_before FROM open_mark WHERE id = 1").get() as Mark | undefined;
     // Those deleted by versions that did not say when count from now.
     db.prepare("UPDATE deleted_sessions SET deleted_at = ? WHERE deleted_at IS NULL").run(now);
     const expired = db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM deleted_sessions WHERE deleted_at < ?").get(now - DELETED_KEPT_MS) as { seq: number };
     db.prepare("DELETE FROM deleted_sessions WHERE deleted_at < ?").run(now - DELETED_KEPT_MS);
     const floor = Math.max((row?.floor ?? 0) + (row?.open === 1 ? SEQ_JUMP_AFTER_CRASH : 0), expired.seq);
-    db.prepare("INSERT INTO open_mark (id, open, floor) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor").run(floor);
+    const suspectBefore = row?.open === 1 ? now : (row?.suspect_before ?? 0);
+    db.prepare(
+      `INSERT INTO open_mark (id, open, floor, suspect_before) VALUES (1, 1, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor, suspect_before = excluded.suspect_before`,
+    ).run(floor, suspectBefore);
     db.exec("COMMIT");
-    return floor;
+    return { floor, suspectBefore };
   } catch (error) {
     db.exec("ROLLBACK");
     throw error;

@@ -84,6 +84,9 @@ const ADDED_COLUMNS: [string, string, string][] = [
   ["runners", "token", "TEXT"],
   // When the session was deleted (ms since the epoch); null for those deleted by older versions.
   ["deleted_sessions", "deleted_at", "INTEGER"],
+  // Sessions whose row says "closed cleanly" and was written before this time (ms since the epoch)
+  // may have been opened since by a server that died (sqlite-open-mark.ts).
+  ["open_mark", "suspect_before", "INTEGER NOT NULL DEFAULT 0"],
 ];
 
 /** A connection to a file whose tables exist (see openDatabaseFile); `busyMs`: how long a write

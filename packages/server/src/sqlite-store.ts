@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
-import { DEFAULT_REPLAY_BYTES, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
+import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
 import { MAIN_BUSY_MS } from "./sqlite-locked.ts";
@@ -62,7 +62,7 @@ const COMMIT_DELAY_MS = 20;
 /** A read that waits for the writer thread gives up after this long. */
 const WRITER_WAIT_MS = 10_000;
 
-type SessionRow = { state: string; seq: number; transcript: string; clean: number; run: string | null; marks: string | null };
+type SessionRow = { state: string; seq: number; transcript: string; clean: number; updated_at: number; run: string | null; marks: string | null };
 type DeltaRow = { seq: number; ops: string };
 type TailRow = { position: number; messages: string };
 
@@ -97,13 +97,16 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // The writer thread checkpoints the WAL as it grows; this connection's rare writes (the catalog's)
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
-  const floor = markOpen(db);
+  const { floor, suspectBefore } = markOpen(db);
+  /** How far a session loaded not clean numbers on (see sqlite-open-mark.ts); the usual jump while
+   * no server has died with this file open. */
+  const crashJump = floor > 0 ? floor + SEQ_JUMP_AFTER_CRASH : undefined;
   // From now on the server's thread does not wait for another process's lock (sqlite-locked.ts).
   db.exec(`PRAGMA busy_timeout = ${MAIN_BUSY_MS}`);
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
-    `SELECT s.state, s.seq, s.transcript, s.clean, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
+    `SELECT s.state, s.seq, s.transcript, s.clean, s.updated_at, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
        LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
        LEFT JOIN session_marks m ON m.user_id = s.user_id AND m.session_id = s.session_id
      WHERE s.user_id = ? AND s.session_id = ?`,
@@ -132,7 +135,9 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       marks: row.marks ? parseJson(row.marks, MarksSchema, `marks of ${where}`) : {},
     };
     const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
-    const loaded: LoadedSession & { row: SessionRow } = { snapshot, batches, clean: row.clean === 1, row };
+    const clean = row.clean === 1 && row.updated_at >= suspectBefore;
+    const loaded: LoadedSession & { row: SessionRow } = { snapshot, batches, clean, row };
+    if (!clean && crashJump) loaded.seqJump = crashJump;
     if (row.run) loaded.run = parseJson(row.run, RunRecordSchema, `run record of ${where}`);
     return loaded;
   }
@@ -146,11 +151,14 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       load(): LoadedSession | undefined {
         const found = read(userId, sessionId);
         if (!found) return undefined;
-        const { row, ...loaded } = found;
-        if (row.clean) {
+        const { row: _row, ...loaded } = found;
+        if (loaded.clean) {
           // Durably open before returning: a server that dies from now on is noticed next time.
           write(userId, sessionId, { batches: [], final: false, markOpen: true }).catch((error: unknown) => options.onError?.(error));
-          writer.settle(sessionKey(userId, sessionId));
+          // Not stored (another process holds the file's lock): the session numbers on as after a
+          // death, so that one that dies before the lock goes left no number a client saw to
+          // reuse; its first write (a snapshot, tried until stored) marks the row open.
+          if (!writer.settle(sessionKey(userId, sessionId))) return { ...loaded, clean: false, ...(crashJump && { seqJump: crashJump }) };
         }
         return loaded;
       },

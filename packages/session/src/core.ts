@@ -149,8 +149,9 @@ export class SessionCore {
     }
     this.crashed = loaded !== undefined && !loaded.clean;
     if (this.crashed) {
-      this.#gap = { from: this.seq, to: this.seq + SEQ_JUMP_AFTER_CRASH };
-      this.seq += SEQ_JUMP_AFTER_CRASH;
+      const jump = loaded?.seqJump ?? SEQ_JUMP_AFTER_CRASH;
+      this.#gap = { from: this.seq, to: this.seq + jump };
+      this.seq += jump;
       this.#log.clear();
     }
     this.#persister = createPersister({

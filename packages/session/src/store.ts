@@ -44,6 +44,10 @@ export type LoadedSession = {
   clean: boolean;
   /** The run that was in flight as of the last stored batch, if any. */
   run?: RunRecord;
+  /** When not clean: how far past the stored seq the session numbers on (default
+   * SEQ_JUMP_AFTER_CRASH). A store that may have been loaded from the same seq by several hosts that
+   * died in turn gives each a further jump, so that they never hand out the same numbers. */
+  seqJump?: number;
 };
 
 export type WriteOptions = {
@@ -67,7 +71,8 @@ export type WriteOptions = {
 
 export type SessionStore = {
   /** The stored session, or undefined when it was never written. Loading marks the session open
-   * (not clean) durably before it returns, so a host that dies afterwards is noticed next time. */
+   * (not clean) durably before it returns, so a host that dies afterwards is noticed next time; a
+   * store that cannot do so now (its file is locked) loads the session as not clean instead. */
   load(): LoadedSession | undefined | Promise<LoadedSession | undefined>;
   /** Appends `batches` (consecutive, after every batch written before) and, when given, replaces
    * the snapshot — atomically. Calls never overlap: the session waits for one before the next. */

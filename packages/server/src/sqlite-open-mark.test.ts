@@ -1,0 +1,50 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot } from "@harness/session";
+import { openSqliteDatabase } from "./sqlite-store.ts";
+import { testDir } from "./test-helpers.ts";
+
+const snapshot = (seq: number): SessionSnapshot => ({
+  state: { status: "idle", messages: [], usage: { inputTokens: 0, outputTokens: 0 } },
+  seq,
+  transcript: [],
+});
+
+test("a session closed cleanly and loaded while another process holds the file's lock loads as not clean, and its next write marks it open", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const db = openSqliteDatabase(path, { onError: () => {} });
+  t.after(() => db.close());
+  const store = db.storeFor("u", "s");
+  await store.write([], snapshot(3), { final: true });
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  const loaded = store.load()!;
+  holder.exec("ROLLBACK");
+  holder.close();
+  assert.equal(loaded.clean, false, "the row could not be marked open");
+  assert.equal(loaded.seqJump, undefined, "no server died: the usual jump");
+  await store.write([], snapshot(3 + SEQ_JUMP_AFTER_CRASH));
+  assert.equal(db.readSession("u", "s")!.clean, false);
+});
+
+test("after a server died, a row it may have reopened is not taken for closed cleanly, and every later death numbers further on", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const first = openSqliteDatabase(path);
+  await first.storeFor("u", "s").write([], snapshot(3), { final: true });
+  first.close();
+  // Each of these "dies": it never closes the file before the next opens it.
+  const died = openSqliteDatabase(path);
+  const second = openSqliteDatabase(path);
+  const third = openSqliteDatabase(path);
+  t.after(() => [died, second, third].forEach((db) => db.close()));
+  const fromSecond = second.readSession("u", "s")!;
+  assert.equal(fromSecond.clean, false, "the dead server may have sent batches it never stored");
+  assert.equal(fromSecond.seqJump, SEQ_JUMP_AFTER_CRASH * 2);
+  const fromThird = third.storeFor("u", "s").load()!;
+  assert.ok(fromThird.seqJump! >= fromSecond.seqJump! + SEQ_JUMP_AFTER_CRASH, `${fromThird.seqJump} is past what the second server could send`);
+  // Closed cleanly by this server: clean again.
+  await third.storeFor("u", "s").write([], snapshot(3 + fromThird.seqJump!), { final: true });
+  assert.equal(third.storeFor("u", "s").load()!.clean, true);
+});

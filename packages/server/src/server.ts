@@ -30,6 +30,9 @@ export type HarnessServer = {
 /** The model credentials the server holds, by variable, and the query field each travels in. */
 const CREDENTIALS = { ANTHROPIC_API_KEY: "anthropicApiKey", ANTHROPIC_AUTH_TOKEN: "anthropicAuthToken", OPENAI_API_KEY: "openaiApiKey" } as const;
 
+/** How long a stopping server waits for another process to release the database's lock, so that
+ * its sessions' last changes are stored. */
+const STOP_STORE_WAIT_MS = 5000;
 /** Variables a runner must not see: credentials travel per query, the server token never. */
 const WITHHELD_FROM_RUNNERS = [...Object.keys(CREDENTIALS), "HARNESS_TOKEN"];
 
@@ -185,6 +188,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await pool.close();
     await sockets.closeAll();
     runners.stop();
+    // Another process holding the database's lock: the sessions' last writes wait for it, a while.
+    await db.storeUnsaved(STOP_STORE_WAIT_MS, (line) => log(`database: ${line}`));
     db.close();
     lock.release();
     server.closeAllConnections();

@@ -48,3 +48,26 @@ test("after a server died, a row it may have reopened is not taken for closed cl
   await third.storeFor("u", "s").write([], snapshot(3 + fromThird.seqJump!), { final: true });
   assert.equal(third.storeFor("u", "s").load()!.clean, true);
 });
+
+test("a file closed with writes it could not store stays marked open: the next server numbers on as after a death", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const errors: string[] = [];
+  const db = openSqliteDatabase(path, { onError: (error) => errors.push((error as Error).message) });
+  const store = db.storeFor("u", "s");
+  await store.write([], snapshot(0));
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  await assert.rejects(Promise.resolve(store.write([{ seq: 1, operations: "[]" }], undefined, { final: true })), /locked by another process/);
+  const lines: string[] = [];
+  assert.equal(await db.storeUnsaved(300, (line) => lines.push(line)), false);
+  assert.match(lines.at(-1)!, /not stored, .*: session u\/s: change 1, that it was closed$/);
+  holder.exec("ROLLBACK");
+  holder.close();
+  db.close();
+  assert.match(errors.at(-1)!, /left marked open/);
+
+  const next = openSqliteDatabase(path);
+  t.after(() => next.close());
+  assert.equal(next.storeFor("u", "new").unstoredSeq(), SEQ_JUMP_AFTER_CRASH);
+  assert.equal(next.readSession("u", "s")!.snapshot.seq, 0);
+});

@@ -16,6 +16,7 @@ import { markClosed, markOpen } from "./sqlite-open-mark.ts";
 import { openDatabaseFile } from "./sqlite-schema.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
 import { createWriterLink } from "./sqlite-writer-link.ts";
+import { unsavedWrites } from "./sqlite-unsaved.ts";
 
 /** Batches kept per session for replay to reconnecting clients; older ones are pruned. */
 export const KEPT_BATCHES = 5000;
@@ -53,12 +54,19 @@ export type SqliteDatabase = {
   catalog: SessionCatalog;
   /** Write transactions committed so far. */
   transactions(): number;
-  /** Commits every write still waiting and closes the file. */
+  /** For a server that stops: sends again the sessions' writes that failed (another process held
+   * the file's lock) until they are stored or `waitMs` is over, logging what it waits for and what
+   * it could not store. True when everything is stored. */
+  storeUnsaved(waitMs: number, log: (line: string) => void): Promise<boolean>;
+  /** Commits every write still waiting and closes the file. It is marked closed only when no write
+   * is left unstored: otherwise the next server takes its sessions for those of one that died. */
   close(): void;
 };
 
 /** Writes wait this long to share a transaction with the writes of other sessions. */
 const COMMIT_DELAY_MS = 20;
+/** A server that stops sends the writes that failed again this often. */
+const UNSAVED_RETRY_MS = 250;
 /** A read that waits for the writer thread gives up after this long. */
 const WRITER_WAIT_MS = 10_000;
 
@@ -103,6 +111,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   const crashJump = floor > 0 ? floor + SEQ_JUMP_AFTER_CRASH : undefined;
   // From now on the server's thread does not wait for another process's lock (sqlite-locked.ts).
   db.exec(`PRAGMA busy_timeout = ${MAIN_BUSY_MS}`);
+  const unsaved = unsavedWrites();
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
@@ -143,7 +152,14 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   }
 
   function write(userId: string, sessionId: string, op: Omit<WriteOp, "userId" | "sessionId">, urgent = false): Promise<void> {
-    return writer.enqueue(sessionKey(userId, sessionId), { userId, sessionId, ...op }, urgent);
+    return send({ userId, sessionId, ...op }, urgent);
+  }
+
+  function send(op: WriteOp, urgent = false): Promise<void> {
+    const key = sessionKey(op.userId, op.sessionId);
+    const done = writer.enqueue(key, op, urgent);
+    unsaved.track(key, op, done);
+    return done;
   }
 
   function storeFor(userId: string, sessionId: string): SqliteSessionStore {
@@ -205,10 +221,22 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     },
     catalog: createCatalog(db, floor),
     transactions: () => writer.transactions(),
+    async storeUnsaved(waitMs, log) {
+      if (closed) return unsaved.describe().length === 0;
+      const stored = await unsaved.store((op) => send(op, true), { waitMs, retryMs: UNSAVED_RETRY_MS, log });
+      if (!stored) log(`not stored, the file still locked by another process after ${Math.round(waitMs / 1000)} s: ${unsaved.describe().join("; ")}`);
+      return stored;
+    },
     close() {
       if (closed) return;
       closed = true;
       writer.close();
+      const lost = unsaved.describe();
+      if (lost.length > 0) {
+        options.onError?.(new Error(`the file is left marked open, so that the next server numbers on past what these sessions' clients saw: ${lost.join("; ")}`));
+        db.close();
+        return;
+      }
       try {
         markClosed(db);
       } catch (error) {

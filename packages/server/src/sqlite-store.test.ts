@@ -220,6 +220,28 @@ test("a read sees the writes queued before it, even before they are committed", 
   db.close();
 });
 
+test("a read of batches does not wait for the writes on their way while another process takes the file's lock, and has their batches", async (t) => {
+  const dir = await testDir(t);
+  const path = join(dir, "harness.db");
+  const db = openSqliteDatabase(path, { onError: () => {} });
+  t.after(() => db.close());
+  const store = db.storeFor("u", "s");
+  await store.write([batch(1), batch(2)], snapshot(1));
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  const refused = Promise.resolve(store.write([batch(3)], undefined, { urgent: true }));
+  // The writer thread takes the write and waits for the lock.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  const read = store.readBatches(1);
+  const took = performance.now() - started;
+  await assert.rejects(refused, /locked by another process/);
+  holder.exec("ROLLBACK");
+  holder.close();
+  assert.deepEqual(read!.map((b) => b.seq), [2, 3]);
+  assert.ok(took < 150, `the read took ${Math.round(took)} ms`);
+});
+
 test("a write the database refuses fails alone, with the database's message; the others and later writes are stored", async (t) => {
   const dir = await testDir(t);
   const path = join(dir, "harness.db");

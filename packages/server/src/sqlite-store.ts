@@ -1,8 +1,9 @@
 // Session storage in one SQLite file (node:sqlite). Reads run on the server's thread. Writes from
 // every session are gathered for a few milliseconds and handed to the writer thread
 // (sqlite-writer.ts), which commits them as one transaction: a busy server does a few dozen small
-// transactions a second, and none of them on its event loop. A read of a session first waits for that
-// session's writes still on their way, so it sees everything written before it.
+// transactions a second, and none of them on its event loop. A read of a session sees everything
+// written before it: a load first waits for that session's writes still on their way; a read of
+// batches takes those of the writes on their way from the writes.
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
@@ -121,6 +122,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
      WHERE s.user_id = ? AND s.session_id = ?`,
   );
   const selectDeltas = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? ORDER BY seq");
+  const selectDeltasBefore = db.prepare("SELECT seq, ops FROM deltas WHERE user_id = ? AND session_id = ? AND seq > ? AND seq < ? ORDER BY seq");
   const selectTails = db.prepare("SELECT position, messages FROM transcript_tails WHERE user_id = ? AND session_id = ? ORDER BY position");
   const selectWithRun = db.prepare(
     `SELECT a.user_id, a.session_id FROM activity a
@@ -190,14 +192,22 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
         return unstoredSeqOf(db, userId, sessionId, floor);
       },
       readBatches(after, maxBytes = Infinity) {
-        writer.settle(sessionKey(userId, sessionId));
-        // Row by row, so that a catch-up too large to replay stops the read instead of loading it all.
+        // Without waiting for the writes on their way (the writer thread may be waiting out another
+        // process's lock): their batches, the newest, come from the writes themselves; the file
+        // gives those before. Neither can miss one: the writes still unanswered stay listed.
+        const queued = writer.unanswered(sessionKey(userId, sessionId)).flatMap((op) => op.batches.filter((b) => b.seq > after));
         const batches: StoredBatch[] = [];
         let total = 0;
-        for (const row of selectDeltas.iterate(userId, sessionId, after) as Iterable<DeltaRow>) {
+        // Row by row, so that a catch-up too large to replay stops the read instead of loading it all.
+        for (const row of selectDeltasBefore.iterate(userId, sessionId, after, queued[0]?.seq ?? Number.MAX_SAFE_INTEGER) as Iterable<DeltaRow>) {
           total += row.ops.length;
           if (total > maxBytes) return undefined;
           batches.push({ seq: row.seq, operations: row.ops });
+        }
+        for (const b of queued) {
+          total += b.operations.length;
+          if (total > maxBytes) return undefined;
+          batches.push(b);
         }
         return batches;
       },

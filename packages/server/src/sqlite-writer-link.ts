@@ -14,6 +14,10 @@ export type WriterLink = {
   settle(key: string): boolean;
   /** The same, for every session. */
   settleAll(): void;
+  /** The writes of `key` not yet answered (waiting, or with the thread), oldest first: a read that
+   * takes these from here need not wait for them, and the thread may be waiting out another
+   * process's lock. */
+  unanswered(key: string): WriteOp[];
   transactions(): number;
   /** Commits what is queued, waits for it, and stops the thread. Writes after this are refused. */
   close(): void;
@@ -141,6 +145,12 @@ export function createWriterLink(options: {
       if (unsettled.size === 0) return;
       post();
       waitFor(nextId - 1);
+    },
+    unanswered(key) {
+      if (!unsettled.has(key)) return [];
+      const ops: WriteOp[] = [];
+      for (const writes of [...inFlight.values(), pending]) for (const w of writes) if (w.key === key) ops.push(w.op);
+      return ops;
     },
     transactions: () => transactions,
     close() {

@@ -20,14 +20,13 @@ export function unsavedWrites(): UnsavedWrites {
   const latest = new Map<string, Entry>();
 
   function track(key: string, op: WriteOp, done: Promise<void>): void {
-    const entry: Entry = { op, done: done.then(
-      () => {
-        if (latest.get(key) === entry) latest.delete(key);
-      },
-      (error: unknown) => {
-        entry.error = (error as Error).message;
-      },
-    ) };
+    const stored = () => {
+      if (latest.get(key) === entry) latest.delete(key);
+    };
+    const refused = (error: unknown) => {
+      entry.error = (error as Error).message;
+    };
+    const entry: Entry = { op, done: done.then(stored, refused) };
     latest.set(key, entry);
   }
 

@@ -8,8 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
-import { holdLock } from "./lock-holder.ts";
+import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 let dataDir: string;

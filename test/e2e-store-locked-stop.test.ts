@@ -7,8 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { startFakeAnthropic, startHarnessServer, waitFor, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
-import { holdLock } from "./lock-holder.ts";
+import { startFakeAnthropic, startHarnessServer, waitFor, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
+import { holdLock, startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { bin, harness, harnessShell, root, tempDir, withFake } from "./test-support.ts";
 
 /** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
@@ -369,6 +369,18 @@ test("harness serve with a data directory it cannot make says why in one line an
     assert.match(stderr, /^harness: cannot start the server: .*\n$/);
     assert.match(stderr, reason);
   }
+});
+
+test("harness serve on a session database another process holds locked says so in one line and exits 1", async (t) => {
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: dir, HARNESS_TOKEN: "" };
+  // Locked as the sqlite3 shell inside a transaction would.
+  const lock = await holdLock(join(dir, "harness.db"));
+  t.after(() => lock.release());
+
+  const { code, stderr } = await harness(["serve", "--port", "0"], env).result;
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /^harness: cannot start the server: another process holds the lock on .*harness\.db \(a transaction is open on it\)/m);
 });
 
 test("a second harness serve on the data directory of a running one is refused; after it stops, it starts", async (t) => {

@@ -11,6 +11,7 @@ import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
 import { modelCheck } from "./model-check.ts";
+import { isBusy } from "./sqlite-locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { createRunnerPool } from "./runner-pool.ts";
@@ -81,6 +82,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     });
   } catch (error) {
     lock.release();
+    const file = join(config.dataDir, "harness.db");
+    // A backup tool or the sqlite3 shell inside a transaction; the open waited 5 s for it (connect).
+    if (isBusy(error)) throw new Error(`another process holds the lock on ${file} (a transaction is open on it): start the server once it is released`);
     throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
   }
 

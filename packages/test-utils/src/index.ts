@@ -38,3 +38,4 @@ export { processAlive, waitFor } from "./wait.ts";
 export type { WaitOptions } from "./wait.ts";
 export { startTcpProxy } from "./tcp-proxy.ts";
 export type { TcpProxy } from "./tcp-proxy.ts";
+export { holdLock } from "./sqlite-lock-holder.ts";

@@ -1,5 +1,5 @@
-// Another process holding the session database's lock, as a backup tool or the sqlite3 shell inside
-// a transaction would, for the end-to-end tests of a locked store.
+// Another process holding a SQLite file's lock, as a backup tool or the sqlite3 shell inside a
+// transaction would: for the tests of a server whose session database is locked.
 import { spawn, type ChildProcess } from "node:child_process";
 
 /** A process that holds `BEGIN EXCLUSIVE` on `file` until released (or killed). */

@@ -95,11 +95,14 @@ test("interrupt sent right after a user message stops that message's turn, thoug
   assert.equal(fake.requests.length, 1, "the interrupted turn asked the model nothing");
 });
 
-test("control requests: mcp_status before any turn lists the servers named at initialize as pending; set_max_thinking_tokens refuses what is not a number of tokens; what initialize cannot act on is said", async (t) => {
+test("control requests: mcp_status before any turn lists the servers named at initialize as pending; set_max_thinking_tokens refuses what is not a number of tokens; what initialize cannot act on, or cannot read, is said", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin =
     control("init-1", { subtype: "initialize", sdkMcpServers: ["calc"], managedSettings: { model: "x" }, disallowedTools: ["Bash"] }) +
+    control("init-2", { subtype: "initialize", settings: { permissions: { allow: "Bash" } } }) +
+    control("init-3", { subtype: "initialize", plugins: [{ type: "git", url: "https://example.com/p.git" }] }) +
+    control("init-4", { subtype: "initialize", disallowedTools: "Bash" }) +
     control("st-1", { subtype: "mcp_status" }) +
     control("th-1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: -5 }) +
     control("th-2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: null }) +
@@ -108,8 +111,11 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.equal(code, 0, stderr);
   const responses = new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
   assert.equal(responses.get("init-1")?.subtype, "error");
-  assert.match(responses.get("init-1")?.error, /managedSettings, disallowedTools .*not acted on/);
-  assert.match(stderr, /managedSettings, disallowedTools .*not acted on/);
+  assert.match(responses.get("init-1")?.error, /^initialize: managedSettings sent in the initialize request is not acted on/);
+  assert.match(stderr, /managedSettings sent in the initialize request is not acted on/);
+  assert.match(responses.get("init-2")?.error, /^initialize: settings \(permissions\.allow\): /);
+  assert.match(responses.get("init-3")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
+  assert.match(responses.get("init-4")?.error, /^initialize: disallowedTools must be a list of permission rules/);
   assert.deepEqual(responses.get("st-1")?.response, { mcpServers: [{ name: "calc", status: "pending" }] });
   assert.equal(responses.get("th-1")?.subtype, "error");
   assert.match(responses.get("th-1")?.error, /max_thinking_tokens must be a whole number/);

@@ -244,6 +244,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
+          ...(set?.disallowedTools && set.disallowedTools.length > 0 && { rules: { ...runOptions.rules, deny: [...(runOptions.rules?.deny ?? []), ...set.disallowedTools] } }),
+          ...(set?.flagSettings && { flagSettings: set.flagSettings }),
+          ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
           ...(controls && {
             onReady: (info: RunReadyInfo) => {

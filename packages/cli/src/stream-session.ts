@@ -1,6 +1,7 @@
 // What the program driving `harness run --input-format stream-json` (the Claude Agent SDK, as it
 // drives Claude Code) sets over the control protocol: the session's setup at `initialize` (system
-// prompt, sub-agents), the model and permission mode from the next model call on (`set_model`,
+// prompt, sub-agents, hooks, MCP servers, and the disallowed tools, settings and plugins it may send
+// there instead of on the command line), the model and permission mode from the next model call on (`set_model`,
 // `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
 // --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
 import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
@@ -10,6 +11,7 @@ import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkHooks } from "./stream-hooks.ts";
 import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
+import { initializeDisallowedTools, initializePlugins, initializeSettings } from "./stream-setup.ts";
 
 /** A mode as the control protocol names it: dontAsk among them. */
 type AnyMode = (typeof PERMISSION_MODES)[number];
@@ -43,6 +45,12 @@ export type TurnSettings = {
   /** The permission updates of the approvals so far ("always allow"), but for the mode, which
    * `permissionMode` holds: the turns that follow start with them. */
   permissionUpdates?: PermissionUpdate[];
+  /** The initialize request's disallowedTools: deny rules on top of --disallowedTools'. */
+  disallowedTools?: string[];
+  /** The initialize request's settings, in place of --settings' (the Agent SDK sends one or the other). */
+  flagSettings?: { file: string; settings: unknown };
+  /** The initialize request's local plugins' directories, as given, loaded with --plugin-dir's. */
+  pluginDirs?: string[];
   /** set_max_thinking_tokens: the thinking budget of the turns that follow (0: none); unset, the
    * command line's. */
   thinkingTokens?: number;
@@ -62,7 +70,7 @@ export type TurnControls = {
 };
 
 /** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["settings", "managedSettings", "disallowedTools", "plugins"] as const;
+const UNSUPPORTED_AT_INITIALIZE = ["managedSettings"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
@@ -156,6 +164,7 @@ export function streamSession(launch: SessionLaunch) {
   };
 
   const initialize = (request: ControlRequest): Record<string, unknown> => {
+    const given = (field: string) => request[field] !== undefined && request[field] !== null;
     const prompt = Array.isArray(request.systemPrompt) ? request.systemPrompt.filter((part) => typeof part === "string").join("\n\n") : request.systemPrompt;
     // Empty (the Agent SDK's default) leaves the built-in prompt, as --system-prompt "" does here.
     if (typeof prompt === "string" && prompt.trim() !== "") settings.systemPrompt = prompt;
@@ -180,6 +189,9 @@ export function streamSession(launch: SessionLaunch) {
       // Each entry is checked as it starts: a bad one is said, naming it, and the others start.
       settings.mcpConfig = { file: "the initialize request", servers };
     }
+    if (given("disallowedTools")) settings.disallowedTools = initializeDisallowedTools(request.disallowedTools);
+    if (given("settings")) settings.flagSettings = initializeSettings(request.settings);
+    if (given("plugins")) settings.pluginDirs = initializePlugins(request.plugins);
     const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
       const value = request[field];
       return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
@@ -189,13 +201,15 @@ export function streamSession(launch: SessionLaunch) {
       launch.warn(problem);
       throw new Error(problem);
     }
-    // Claude Code's answers on what it took: a program that sent MCP servers here treats their
-    // absence as not applied, and ends the session.
-    const given = (field: string) => request[field] !== undefined && request[field] !== null;
+    // Claude Code's answers on what it took: a program that sent MCP servers, settings or
+    // disallowedTools here treats their absence as not applied, and ends the session.
     const manifests = given("sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
     return {
       ...(given("hooks") && { hooks_applied: true }),
       ...(given("mcpServers") && { mcp_servers_applied: true }),
+      ...(given("disallowedTools") && { disallowed_tools_applied: true }),
+      ...(given("settings") && { settings_applied: true }),
+      ...(given("plugins") && { plugins_applied: true }),
       ...(manifests && { sdk_mcp_manifests_parked: manifests }),
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),

@@ -1,0 +1,83 @@
+// The Claude Agent SDK's options that reach Claude Code either on its command line or in the
+// initialize request (disallowedToolsDelivery, settingsDelivery, pluginDelivery): `harness run`
+// honours them both ways, end to end through the real process against the fake Anthropic server.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { root, tempDir, withFake } from "./test-support.ts";
+
+const executable = join(root, "packages/cli/bin/harness-run");
+const MODEL = "claude-sonnet-4-6";
+
+function options(dir: string, fakeUrl: string, stderr: string[], more: Record<string, unknown> = {}) {
+  return {
+    pathToClaudeCodeExecutable: executable,
+    cwd: dir,
+    model: MODEL,
+    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
+    stderr: (text: string) => stderr.push(text),
+    ...more,
+  };
+}
+
+async function all(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+  const seen: SDKMessage[] = [];
+  for await (const message of messages) seen.push(message);
+  return seen;
+}
+
+const offered = (body: Record<string, unknown>) => (body.tools as { name: string }[]).map((tool) => tool.name);
+const initOf = (messages: SDKMessage[]) => {
+  const init = messages[0]!;
+  assert.ok(init.type === "system" && init.subtype === "init", JSON.stringify(init));
+  return init;
+};
+
+for (const delivery of ["argv", "initialize"] as const) {
+  test(`Agent SDK: disallowedTools (disallowedToolsDelivery: ${delivery}) takes the tools away, as --disallowedTools does`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Could not." }] }));
+    const dir = tempDir(t);
+    const stderr: string[] = [];
+    const messages = await all(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { disallowedTools: ["Bash", "WebSearch"], disallowedToolsDelivery: delivery, permissionMode: "acceptEdits" }) }));
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.doesNotMatch(stderr.join(""), /not acted on/);
+    const init = initOf(messages);
+    assert.ok(!init.tools.includes("Bash") && !init.tools.includes("WebSearch") && init.tools.includes("Read"), String(init.tools));
+    assert.ok(!offered(fake.requests[0]!.body).includes("Bash"));
+    assert.ok(!existsSync(join(dir, "ran.txt")), "the denied tool did not run");
+  });
+
+  test(`Agent SDK: settings (settingsDelivery: ${delivery}) apply as --settings does`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "echo \"who: $WHO\"" } }] }, { text: "Said." }] }));
+    const dir = tempDir(t);
+    const stderr: string[] = [];
+    const settings = { env: { WHO: "the SDK's settings" }, permissions: { allow: ["Bash(echo:*)"], deny: ["WebSearch"] } };
+    const messages = await all(query({ prompt: "who?", options: options(dir, fake.url, stderr, { settings, settingsDelivery: delivery }) }));
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.doesNotMatch(stderr.join(""), /not acted on/);
+    assert.ok(!initOf(messages).tools.includes("WebSearch"));
+    assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /who: the SDK's settings/, "the settings' env and allow rule reached the command");
+  });
+
+  test(`Agent SDK: local plugins (pluginDelivery: ${delivery}) load as --plugin-dir's do`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello, Ada." }] }));
+    const dir = tempDir(t);
+    const plugin = join(dir, "plugins", "greeter");
+    mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+    mkdirSync(join(plugin, "commands"), { recursive: true });
+    writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "greeter", version: "0.1.0" }));
+    writeFileSync(join(plugin, "commands", "hello.md"), "---\ndescription: Greet someone\n---\nGreet $ARGUMENTS warmly.");
+    const stderr: string[] = [];
+    const messages = await all(query({ prompt: "/greeter:hello Ada", options: options(dir, fake.url, stderr, { plugins: [{ type: "local", path: plugin }], pluginDelivery: delivery }) }));
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.doesNotMatch(stderr.join(""), /not acted on/);
+    assert.deepEqual(initOf(messages).plugins, [{ name: "greeter", path: plugin }]);
+    assert.match(JSON.stringify(fake.requests[0]!.body.messages), /Greet Ada warmly\./);
+  });
+}

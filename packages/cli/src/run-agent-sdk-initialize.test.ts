@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type HookCallback, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { root, tempDir, withFake } from "./test-support.ts";
 
@@ -81,3 +81,35 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.match(JSON.stringify(fake.requests[0]!.body.messages), /Greet Ada warmly\./);
   });
 }
+
+test("Agent SDK: a hook matcher with onFailure 'block' blocks the tool call when its callback fails; without it the call goes ahead", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch guarded.txt" } }, { id: "toolu_wr", name: "Write", input: { file_path: "open.txt", content: "hi" } }] },
+        { text: "Done." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const stderr: string[] = [];
+  const broken: HookCallback = async () => {
+    throw new Error("the policy service is down");
+  };
+  const messages = await all(
+    query({
+      prompt: "make files",
+      options: options(dir, fake.url, stderr, {
+        permissionMode: "acceptEdits",
+        allowedTools: ["Bash(touch:*)"],
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [broken], onFailure: "block" }, { matcher: "Write", hooks: [broken] }] },
+      }),
+    }),
+  );
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.ok(!existsSync(join(dir, "guarded.txt")), "the call whose hook failed with onFailure 'block' did not run");
+  assert.ok(existsSync(join(dir, "open.txt")), "the call whose hook failed without it ran");
+  assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /the policy service is down/);
+});

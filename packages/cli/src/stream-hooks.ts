@@ -1,7 +1,7 @@
 // The hooks the Claude Agent SDK registers in its initialize request: per event, matchers with the
-// ids of callbacks that live in the program. Each becomes a callback hook of the run, which asks
-// the program with a `hook_callback` control request and reads its answer as a command hook's JSON
-// output (packages/agent/src/hooks/callback-hook.ts).
+// ids of callbacks that live in the program, and whether a failed one blocks (onFailure). Each
+// becomes a callback hook of the run, which asks the program with a `hook_callback` control request
+// and reads its answer as a command hook's JSON output (packages/agent/src/hooks/callback-hook.ts).
 import { compileMatcher, HOOK_EVENT_NAMES, type HookEventName, type HookMatcherGroup, type HooksConfig } from "@harness/agent";
 import type { ControlChannel } from "./stream-control.ts";
 
@@ -27,7 +27,7 @@ export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknow
 
 function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
   if (!isObject(matcher)) throw new Error(`initialize: ${key} must be an object with "hookCallbackIds", not ${describe(matcher)}`);
-  const { matcher: pattern, hookCallbackIds: ids, timeout } = matcher;
+  const { matcher: pattern, hookCallbackIds: ids, timeout, onFailure } = matcher;
   if (pattern !== undefined && pattern !== null && typeof pattern !== "string") throw new Error(`initialize: ${key}.matcher must be a string, not ${describe(pattern)}`);
   if (typeof pattern === "string") {
     try {
@@ -38,12 +38,14 @@ function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
   }
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string" && id !== "")) throw new Error(`initialize: ${key}.hookCallbackIds must be a list of callback ids`);
   if (timeout !== undefined && timeout !== null && !(typeof timeout === "number" && timeout > 0)) throw new Error(`initialize: ${key}.timeout must be a positive number of seconds, not ${describe(timeout)}`);
+  if (onFailure !== undefined && onFailure !== null && onFailure !== "continue" && onFailure !== "block") throw new Error(`initialize: ${key}.onFailure must be "continue" or "block", not ${describe(onFailure)}`);
   return {
     ...(typeof pattern === "string" && { matcher: pattern }),
     hooks: (ids as string[]).map((id) => ({
       type: "callback" as const,
       id,
       ...(typeof timeout === "number" && { timeout }),
+      ...(onFailure === "block" && { onFailure }),
       call: (input, signal) => {
         const toolUseId = "tool_use_id" in input ? input.tool_use_id : undefined;
         return ask({ subtype: "hook_callback", callback_id: id, input, ...(toolUseId !== undefined && { tool_use_id: toolUseId }) }, signal);

@@ -206,6 +206,8 @@ export function streamSession(launch: SessionLaunch) {
     const manifests = given("sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
     return {
       ...(given("hooks") && { hooks_applied: true }),
+      // Hook matchers' onFailure "block" is honoured (stream-hooks.ts).
+      hook_on_failure_supported: true,
       ...(given("mcpServers") && { mcp_servers_applied: true }),
       ...(given("disallowedTools") && { disallowed_tools_applied: true }),
       ...(given("settings") && { settings_applied: true }),

@@ -51,3 +51,22 @@ test("a callback that fails, answers what is no object, or outlives its timeout 
   assert.match(result.userMessages[1]!, /callback odd.*not a JSON object/);
   assert.match(result.userMessages[2]!, /callback slow.*timed out/);
 });
+
+test("a callback set to block on failure blocks what its event guards when it fails, answers what is no object or times out; not on Stop", async () => {
+  const failing = (id: string, call: CallbackHook["call"], timeout?: number): CallbackHook => ({ ...callback(id, call, timeout), onFailure: "block" });
+  for (const [id, call, timeout] of [
+    ["fails", async () => Promise.reject(new Error("the policy service is down")), undefined],
+    ["odd", async () => "yes", undefined],
+    ["slow", (_: unknown, signal: AbortSignal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("withdrawn")))), 0.05],
+  ] as const) {
+    const result = await runHooks(on(failing(id, call as CallbackHook["call"], timeout)), "PreToolUse", input, opts());
+    assert.equal(result.permissionDecision, "deny", id);
+    assert.match(result.permissionDecisionReason ?? "", new RegExp(`callback ${id}`), id);
+  }
+  const denied = await runHooks(on(failing("fails", async () => Promise.reject(new Error("the policy service is down")))), "PreToolUse", input, opts());
+  assert.match(denied.permissionDecisionReason ?? "", /the policy service is down/);
+  const answered = await runHooks(on(failing("fine", async () => ({}))), "PreToolUse", input, opts());
+  assert.equal(answered.permissionDecision, undefined, "an answer blocks nothing");
+  const stop = await runHooks({ Stop: [{ hooks: [failing("fails", async () => Promise.reject(new Error("down")))] }] }, "Stop", { session_id: "s", transcript_path: "/t", cwd: "/w", hook_event_name: "Stop", stop_hook_active: false }, opts());
+  assert.equal(stop.blocked, false, "a failed Stop hook does not keep the turn going");
+});

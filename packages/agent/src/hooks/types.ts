@@ -43,8 +43,10 @@ export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: str
 /** A hook the program driving the run answers in its own code (the Agent SDK's hook callbacks):
  * `call` is given the event's input (as a command hook gets it on stdin) and resolves with what a
  * command hook would print as JSON output, or rejects with why it failed; it settles once `signal`
- * fires (a timeout, the run's cancellation). `id` tells two apart. */
-export type CallbackHook = { type: "callback"; id: string; call: (input: HookInput, signal: AbortSignal) => Promise<unknown>; timeout?: number; once?: boolean };
+ * fires (a timeout, the run's cancellation). `id` tells two apart. `onFailure` "block": a failure
+ * (a rejection, an answer that is no JSON object, a timeout) blocks what the event guards, as an
+ * exit code 2 would; on Stop and SubagentStop it does not, as it would keep the turn going. */
+export type CallbackHook = { type: "callback"; id: string; call: (input: HookInput, signal: AbortSignal) => Promise<unknown>; timeout?: number; once?: boolean; onFailure?: "continue" | "block" };
 
 /** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks). */
 export type Hook = CommandHook | HttpHook | PromptHook | CallbackHook;

@@ -113,3 +113,22 @@ test("Agent SDK: a hook matcher with onFailure 'block' blocks the tool call when
   assert.ok(existsSync(join(dir, "open.txt")), "the call whose hook failed without it ran");
   assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /the policy service is down/);
 });
+
+for (const delivery of ["argv", "initialize"] as const) {
+  test(`Agent SDK: managedSettings (managedSettingsDelivery: ${delivery}): their deny rules hold; what else they ask for is refused, naming it, rather than run without`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Could not." }] }));
+    const dir = tempDir(t);
+    const stderr: string[] = [];
+    const messages = await all(
+      query({ prompt: "make a file", options: options(dir, fake.url, stderr, { managedSettings: { permissions: { deny: ["Bash", "WebSearch"] } }, managedSettingsDelivery: delivery, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true }) }),
+    );
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.ok(!initOf(messages).tools.includes("Bash"));
+    assert.ok(!existsSync(join(dir, "ran.txt")), "the denied tool did not run");
+
+    const refused = all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { managedSettings: { allowManagedHooksOnly: true, permissions: { deny: ["Bash"] } }, managedSettingsDelivery: delivery }) }));
+    await assert.rejects(refused, /managed.*allowManagedHooksOnly/s);
+    assert.equal(fake.requests.length, 2, "the refused session asked the model nothing");
+  });
+}

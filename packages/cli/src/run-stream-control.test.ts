@@ -112,8 +112,8 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.equal(code, 0, stderr);
   const responses = new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
   assert.equal(responses.get("init-1")?.subtype, "error");
-  assert.match(responses.get("init-1")?.error, /^initialize: managedSettings sent in the initialize request is not acted on/);
-  assert.match(stderr, /managedSettings sent in the initialize request is not acted on/);
+  assert.match(responses.get("init-1")?.error, /^initialize: managedSettings: harness run cannot enforce model of the Agent SDK's managed settings/);
+  assert.match(stderr, /managedSettings: harness run cannot enforce model /);
   assert.match(responses.get("init-2")?.error, /^initialize: settings \(permissions\.allow\): /);
   assert.match(responses.get("init-3")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
   assert.match(responses.get("init-4")?.error, /^initialize: disallowedTools must be a list of permission rules/);

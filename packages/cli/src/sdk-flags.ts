@@ -5,6 +5,7 @@
 import type { Effort } from "@harness/llm";
 import type { Command } from "./args.ts";
 import type { OptionSpec } from "./scan-options.ts";
+import { sdkManagedDeny } from "./sdk-managed.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 type Options = Record<string, string | true | string[]>;
@@ -16,6 +17,7 @@ export const SDK_OPTIONS: OptionSpec = {
   "--project-config-root": { key: "projectConfigRoot", value: true },
   // The plugin's MCP servers start as with --plugin-dir: they are what the plugin brings.
   "--plugin-dir-no-mcp": { key: "pluginDirs", value: true, repeat: true },
+  // The program's policy tier: its deny rules hold as --disallowedTools' do (sdk-managed.ts).
   "--managed-settings": { key: "managedSettings", value: true },
   // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
   // Claude Code's (its debug log, API betas and task budget, session mirroring and resumption
@@ -57,7 +59,18 @@ export function takeSdkFlags(options: Options, command: RunCommand): string | un
   }
   if (typeof options.projectConfigRoot === "string") command.projectConfigRoot = options.projectConfigRoot;
   if (typeof options.managedSettings === "string") {
-    return "--managed-settings: managed settings are read from /etc/claude-code/managed-settings.json here, not given on the command line";
+    let json: unknown;
+    try {
+      json = JSON.parse(options.managedSettings);
+    } catch (error) {
+      return `--managed-settings: the value is not valid JSON: ${(error as Error).message}`;
+    }
+    try {
+      const deny = sdkManagedDeny(json, "--managed-settings");
+      if (deny.length > 0) command.disallowedTools = [...(command.disallowedTools ?? []), ...deny];
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkHooks } from "./stream-hooks.ts";
 import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
+import { sdkManagedDeny } from "./sdk-managed.ts";
 import { initializeDisallowedTools, initializePlugins, initializeSettings } from "./stream-setup.ts";
 
 /** A mode as the control protocol names it: dontAsk among them. */
@@ -45,7 +46,8 @@ export type TurnSettings = {
   /** The permission updates of the approvals so far ("always allow"), but for the mode, which
    * `permissionMode` holds: the turns that follow start with them. */
   permissionUpdates?: PermissionUpdate[];
-  /** The initialize request's disallowedTools: deny rules on top of --disallowedTools'. */
+  /** The initialize request's disallowedTools and its managedSettings' deny rules: on top of
+   * --disallowedTools'. */
   disallowedTools?: string[];
   /** The initialize request's settings, in place of --settings' (the Agent SDK sends one or the other). */
   flagSettings?: { file: string; settings: unknown };
@@ -68,9 +70,6 @@ export type TurnControls = {
   interrupted(): boolean;
   end(): void;
 };
-
-/** The fields of Claude Code's initialize request that are not acted on here. */
-const UNSUPPORTED_AT_INITIALIZE = ["managedSettings"] as const;
 
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
@@ -192,14 +191,15 @@ export function streamSession(launch: SessionLaunch) {
     if (given("disallowedTools")) settings.disallowedTools = initializeDisallowedTools(request.disallowedTools);
     if (given("settings")) settings.flagSettings = initializeSettings(request.settings);
     if (given("plugins")) settings.pluginDirs = initializePlugins(request.plugins);
-    const unsupported = UNSUPPORTED_AT_INITIALIZE.filter((field) => {
-      const value = request[field];
-      return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0) && !(typeof value === "object" && Object.keys(value).length === 0);
-    });
-    if (unsupported.length > 0) {
-      const problem = `initialize: ${unsupported.join(", ")} sent in the initialize request ${unsupported.length === 1 ? "is" : "are"} not acted on by harness run; the rest was taken`;
-      launch.warn(problem);
-      throw new Error(problem);
+    if (given("managedSettings")) {
+      try {
+        const deny = sdkManagedDeny(request.managedSettings, "initialize: managedSettings");
+        settings.disallowedTools = [...(settings.disallowedTools ?? []), ...deny];
+      } catch (error) {
+        // Said on stderr too: the Agent SDK's error names only the answer's absence.
+        launch.warn((error as Error).message);
+        throw error;
+      }
     }
     // Claude Code's answers on what it took: a program that sent MCP servers, settings or
     // disallowedTools here treats their absence as not applied, and ends the session.
@@ -212,6 +212,7 @@ export function streamSession(launch: SessionLaunch) {
       ...(given("disallowedTools") && { disallowed_tools_applied: true }),
       ...(given("settings") && { settings_applied: true }),
       ...(given("plugins") && { plugins_applied: true }),
+      ...(given("managedSettings") && { managed_settings_applied: true }),
       ...(manifests && { sdk_mcp_manifests_parked: manifests }),
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),

@@ -104,6 +104,7 @@ test("control requests: mcp_status before any turn lists the servers named at in
     control("init-3", { subtype: "initialize", plugins: [{ type: "git", url: "https://example.com/p.git" }] }) +
     control("init-4", { subtype: "initialize", disallowedTools: "Bash" }) +
     control("init-5", { subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"], onFailure: "stop" }] } }) +
+    control("init-6", { subtype: "initialize", hooks: { PostToolUse: [{ hookCallbackIds: ["hook_1"], contextOnly: true, onFailure: "block" }] } }) +
     control("st-1", { subtype: "mcp_status" }) +
     control("th-1", { subtype: "set_max_thinking_tokens", max_thinking_tokens: -5 }) +
     control("th-2", { subtype: "set_max_thinking_tokens", max_thinking_tokens: null }) +
@@ -117,6 +118,8 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.match(responses.get("init-2")?.error, /^initialize: settings \(permissions\.allow\): /);
   assert.match(responses.get("init-3")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
   assert.match(responses.get("init-4")?.error, /^initialize: disallowedTools must be a list of permission rules/);
+  assert.equal(responses.get("init-6")?.subtype, "success");
+  assert.match(stderr, /initialize: hooks\.PostToolUse\[0\]\.contextOnly is not acted on by harness run/);
   assert.match(responses.get("init-5")?.error, /^initialize: hooks\.PreToolUse\[0\]\.onFailure must be "continue" or "block", not "stop"/);
   assert.deepEqual(responses.get("st-1")?.response, { mcpServers: [{ name: "calc", status: "pending" }] });
   assert.equal(responses.get("th-1")?.subtype, "error");

@@ -8,21 +8,30 @@ import type { ControlChannel } from "./stream-control.ts";
 /** Asks the program a control request (the session's bound channel). */
 export type Ask = ControlChannel["ask"];
 
-/** The hooks `given` (the initialize request's `hooks`) registers, and the events it names that
- * harness does not fire (left out, to be said). Throws, naming the entry, on a malformed one. */
-export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknownEvents: string[] } {
+/** Matcher fields the SDK may send that are not acted on here (it leaves them out of its types). */
+const NOT_ACTED_ON = ["contextOnly", "replacedByFrame", "whenUnanswered"];
+
+/** The hooks `given` (the initialize request's `hooks`) registers, the events it names that harness
+ * does not fire (left out, to be said), and the matcher fields set that are not acted on ("hooks.
+ * PreToolUse[0].contextOnly", to be said). Throws, naming the entry, on a malformed one. */
+export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknownEvents: string[]; ignoredFields: string[] } {
   if (!isObject(given)) throw new Error(`initialize: hooks must be an object of events, not ${describe(given)}`);
   const hooks: HooksConfig = {};
   const unknownEvents: string[] = [];
+  const ignoredFields: string[] = [];
   for (const [event, matchers] of Object.entries(given)) {
     if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) {
       unknownEvents.push(event);
       continue;
     }
     if (!Array.isArray(matchers)) throw new Error(`initialize: hooks.${event} must be a list of matchers, not ${describe(matchers)}`);
-    hooks[event as HookEventName] = matchers.map((matcher, i) => group(matcher, `hooks.${event}[${i}]`, ask));
+    hooks[event as HookEventName] = matchers.map((matcher, i) => {
+      const key = `hooks.${event}[${i}]`;
+      if (isObject(matcher)) ignoredFields.push(...NOT_ACTED_ON.filter((field) => matcher[field] !== undefined && matcher[field] !== null && matcher[field] !== false).map((field) => `${key}.${field}`));
+      return group(matcher, key, ask);
+    });
   }
-  return { hooks, unknownEvents };
+  return { hooks, unknownEvents, ignoredFields };
 }
 
 function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {

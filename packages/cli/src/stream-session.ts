@@ -174,9 +174,10 @@ export function streamSession(launch: SessionLaunch) {
       settings.agents = agents;
     }
     if (request.hooks !== undefined && request.hooks !== null) {
-      const { hooks, unknownEvents } = sdkHooks(request.hooks, ask);
+      const { hooks, unknownEvents, ignoredFields } = sdkHooks(request.hooks, ask);
       settings.hooks = hooks;
       if (unknownEvents.length > 0) launch.warn(`initialize: hooks of ${unknownEvents.join(", ")} are not run: harness run has no such event`);
+      if (ignoredFields.length > 0) launch.warn(`initialize: ${ignoredFields.join(", ")} ${ignoredFields.length === 1 ? "is" : "are"} not acted on by harness run; the hooks run without ${ignoredFields.length === 1 ? "it" : "them"}`);
     }
     if (request.sdkMcpServers !== undefined && request.sdkMcpServers !== null) {
       const names = sdkServerNames(request.sdkMcpServers);

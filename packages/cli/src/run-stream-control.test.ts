@@ -126,3 +126,15 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.match(responses.get("th-1")?.error, /max_thinking_tokens must be a whole number/);
   assert.equal(responses.get("th-2")?.subtype, "success");
 });
+
+test("initialize refuses settings when the run was started with --settings too, rather than drop either; the turn still runs", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin = control("init-1", { subtype: "initialize", settings: { env: { WHO: "initialize" } } }) + user("hi");
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--settings", '{"env": {"WHO": "flag"}}', ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const response = linesOf(stdout).find((l) => l.type === "control_response")?.response;
+  assert.equal(response?.subtype, "error");
+  assert.match(response?.error, /^initialize: settings: the run was started with --settings too/);
+  assert.equal(linesOf(stdout).find((l) => l.type === "result")?.result, "Hi.");
+});

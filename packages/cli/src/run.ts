@@ -283,6 +283,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         model: command.model,
         permissionMode: command.permissionMode,
         allowBypass: command.allowBypass,
+        settingsFlag: command.settings !== undefined,
         askOverStdio: command.permissionPromptTool === "stdio",
         warn: (message) => io.stderr.write(`harness: ${message}\n`),
       });

@@ -23,6 +23,9 @@ export type SessionLaunch = {
   permissionMode?: PermissionModeName;
   /** --allow-dangerously-skip-permissions: bypassPermissions may be switched to. */
   allowBypass?: boolean;
+  /** --settings was given: settings in the initialize request are refused, as Claude Code refuses
+   * both (neither is dropped quietly). */
+  settingsFlag?: boolean;
   /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
   askOverStdio?: boolean;
   /** Says what the run cannot do as asked, in one line (on stderr): the Agent SDK takes a failed
@@ -190,7 +193,10 @@ export function streamSession(launch: SessionLaunch) {
       settings.mcpConfig = { file: "the initialize request", servers };
     }
     if (given("disallowedTools")) settings.disallowedTools = initializeDisallowedTools(request.disallowedTools);
-    if (given("settings")) settings.flagSettings = initializeSettings(request.settings);
+    if (given("settings")) {
+      if (launch.settingsFlag) throw new Error("initialize: settings: the run was started with --settings too; give the settings one way (the Agent SDK's settingsDelivery)");
+      settings.flagSettings = initializeSettings(request.settings);
+    }
     if (given("plugins")) settings.pluginDirs = initializePlugins(request.plugins);
     if (given("managedSettings")) {
       try {

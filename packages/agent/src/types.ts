@@ -196,7 +196,7 @@ export type RunAgentOptions = {
   /** Permission rules of this run on top of the settings' (Claude Code's --allowedTools and
    * --disallowedTools), in the settings' syntax; `/path` patterns start at the project root. A rule
    * that does not parse is reported as a notice and left out. */
-  rules?: { allow?: readonly string[]; deny?: readonly string[] };
+  rules?: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[] };
   /** Asked when a tool call's permission decision is "ask". Without it such calls are denied with
    * an error that says how to allow them. */
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;

@@ -28,6 +28,8 @@ export type Command =
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
+      /** Rules whose calls are always asked about (the Agent SDK's managed settings' permissions.ask). */
+      askRules?: string[];
       /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
       pluginDirs?: string[];
       /** --agents, --agent, --max-budget-usd, --fallback-model and --session-id as given (checked

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { query, type HookCallback, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type CanUseTool, type HookCallback, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { root, tempDir, withFake } from "./test-support.ts";
 
@@ -132,3 +132,21 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.equal(fake.requests.length, 2, "the refused session asked the model nothing");
   });
 }
+
+test("Agent SDK: managedSettings' ask rules have a call asked about though allowedTools allow it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Made it." }] }));
+  const dir = tempDir(t);
+  const stderr: string[] = [];
+  const asked: string[] = [];
+  const canUseTool: CanUseTool = async (tool, input) => {
+    asked.push(tool);
+    return { behavior: "allow", updatedInput: input };
+  };
+  const messages = await all(
+    query({ prompt: "make a file", options: options(dir, fake.url, stderr, { managedSettings: { permissions: { ask: ["Bash(touch:*)"] } }, managedSettingsDelivery: "initialize", allowedTools: ["Bash"], canUseTool }) }),
+  );
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.deepEqual(asked, ["Bash"]);
+  assert.ok(existsSync(join(dir, "ran.txt")), "the call ran once allowed");
+});

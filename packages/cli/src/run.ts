@@ -201,7 +201,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // script has it before the run ends, and what the run works with. The result's id is the one
     // to resume: it differs only when another run went on with the same conversation meanwhile
     // (this one is then kept apart).
-    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
+    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.askRules && { ask: command.askRules }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
     const runOptions = {
       ...(Object.keys(rules).length > 0 && { rules }),
       ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
@@ -244,7 +244,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
-          ...(set?.disallowedTools && set.disallowedTools.length > 0 && { rules: { ...runOptions.rules, deny: [...(runOptions.rules?.deny ?? []), ...set.disallowedTools] } }),
+          ...(set && (set.disallowedTools ?? set.askRules) && { rules: { ...runOptions.rules, ask: [...(runOptions.rules?.ask ?? []), ...(set.askRules ?? [])], deny: [...(runOptions.rules?.deny ?? []), ...(set.disallowedTools ?? [])] } }),
           ...(set?.flagSettings && { flagSettings: set.flagSettings }),
           ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),

@@ -63,13 +63,14 @@ test("permission prompts over stdio go only with stream-json input; a bad --effo
   assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max, not "huge"', topic: "run" });
 });
 
-test("--managed-settings adds its deny rules to --disallowedTools'; JSON that is not, or a key not enforced here, is said", () => {
-  const command = parseArgs(["run", ...STREAM, "--disallowedTools", "Read", "--managed-settings", '{"permissions":{"deny":["Bash(rm:*)"]}}']);
+test("--managed-settings adds its deny rules to --disallowedTools' and keeps its ask rules; JSON that is not, or a key not enforced here, is said", () => {
+  const command = parseArgs(["run", ...STREAM, "--disallowedTools", "Read", "--managed-settings", '{"permissions":{"deny":["Bash(rm:*)"],"ask":["WebFetch"]}}']);
   assert.deepEqual(command.kind === "run" && command.disallowedTools, ["Read", "Bash(rm:*)"]);
+  assert.deepEqual(command.kind === "run" && command.askRules, ["WebFetch"]);
   const notJson = parseArgs(["run", ...STREAM, "--managed-settings", "{deny}"]);
   assert.match(notJson.kind === "usage-error" ? notJson.message : "", /^--managed-settings: the value is not valid JSON/);
-  const unenforced = parseArgs(["run", ...STREAM, "--managed-settings", '{"sandbox":{"enabled":true},"permissions":{"ask":["Bash"]}}']);
-  assert.match(unenforced.kind === "usage-error" ? unenforced.message : "", /^--managed-settings: harness run cannot enforce sandbox, permissions\.ask of /);
+  const unenforced = parseArgs(["run", ...STREAM, "--managed-settings", '{"sandbox":{"enabled":true},"permissions":{"allow":["Bash"]}}']);
+  assert.match(unenforced.kind === "usage-error" ? unenforced.message : "", /^--managed-settings: harness run cannot enforce sandbox, permissions\.allow of /);
   const badRule = parseArgs(["run", ...STREAM, "--managed-settings", '{"permissions":{"deny":["Bash("]}}']);
   assert.match(badRule.kind === "usage-error" ? badRule.message : "", /^--managed-settings: permissions\.deny: /);
 });

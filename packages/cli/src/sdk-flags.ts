@@ -5,7 +5,7 @@
 import type { Effort } from "@harness/llm";
 import type { Command } from "./args.ts";
 import type { OptionSpec } from "./scan-options.ts";
-import { sdkManagedDeny } from "./sdk-managed.ts";
+import { sdkManagedRules } from "./sdk-managed.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 type Options = Record<string, string | true | string[]>;
@@ -17,7 +17,8 @@ export const SDK_OPTIONS: OptionSpec = {
   "--project-config-root": { key: "projectConfigRoot", value: true },
   // The plugin's MCP servers start as with --plugin-dir: they are what the plugin brings.
   "--plugin-dir-no-mcp": { key: "pluginDirs", value: true, repeat: true },
-  // The program's policy tier: its deny rules hold as --disallowedTools' do (sdk-managed.ts).
+  // The program's policy tier: its deny rules hold as --disallowedTools' do, its ask rules have
+  // calls asked about whatever allows them (sdk-managed.ts).
   "--managed-settings": { key: "managedSettings", value: true },
   // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
   // Claude Code's (its debug log, API betas and task budget, session mirroring and resumption
@@ -66,8 +67,9 @@ export function takeSdkFlags(options: Options, command: RunCommand): string | un
       return `--managed-settings: the value is not valid JSON: ${(error as Error).message}`;
     }
     try {
-      const deny = sdkManagedDeny(json, "--managed-settings");
+      const { deny, ask } = sdkManagedRules(json, "--managed-settings");
       if (deny.length > 0) command.disallowedTools = [...(command.disallowedTools ?? []), ...deny];
+      if (ask.length > 0) command.askRules = ask;
     } catch (error) {
       return (error as Error).message;
     }

@@ -1,31 +1,35 @@
 // The Claude Agent SDK's `managedSettings`: restrictions the program puts on the run as a policy
 // tier (on the command line as --managed-settings, or in the initialize request). Of them
-// `harness run` enforces permissions.deny, as deny rules on top of every settings file's; anything
-// else they hold is refused, naming it, rather than the run going on without a restriction it was
-// given.
+// `harness run` enforces permissions.deny and permissions.ask, as rules on top of every settings
+// file's; anything else they hold is refused, naming it, rather than the run going on without a
+// restriction it was given.
 import { parseToolRules } from "./tool-rules.ts";
 
 /** The keys of managed settings that are applied here. */
-const APPLIED = "permissions.deny";
+const APPLIED = "permissions.deny and permissions.ask";
 
-/** The deny rules of `given` (the managed settings' JSON); throws, naming `where` and the keys, when
+/** The deny and ask rules of `given` (the managed settings' JSON); throws, naming `where` and the keys, when
  * it holds what cannot be enforced here or is not an object. */
-export function sdkManagedDeny(given: unknown, where: string): string[] {
+export function sdkManagedRules(given: unknown, where: string): { deny: string[]; ask: string[] } {
   if (!isObject(given)) throw new Error(`${where}: the managed settings must be an object of settings, not ${Array.isArray(given) ? "a list" : JSON.stringify(given)}`);
   const { permissions, ...rest } = given;
   const others = Object.keys(rest).filter((key) => key !== "$schema");
   if (permissions !== undefined && !isObject(permissions)) throw new Error(`${where}: permissions must be an object, such as {"deny": ["Bash"]}`);
-  const { deny, ...more } = permissions ?? {};
+  const { deny, ask, ...more } = permissions ?? {};
   others.push(...Object.keys(more).map((key) => `permissions.${key}`));
   if (others.length > 0) {
     throw new Error(
       `${where}: harness run cannot enforce ${others.join(", ")} of the Agent SDK's managed settings (it applies only ${APPLIED} from them); put ${others.length === 1 ? "it" : "them"} in /etc/claude-code/managed-settings.json, or leave ${others.length === 1 ? "it" : "them"} out`,
     );
   }
-  if (deny === undefined) return [];
-  if (!Array.isArray(deny) || !deny.every((rule) => typeof rule === "string")) throw new Error(`${where}: permissions.deny must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"]`);
-  if (deny.length === 0) return [];
-  const rules = parseToolRules(`${where}: permissions.deny`, deny);
+  return { deny: rulesOf(deny, `${where}: permissions.deny`), ask: rulesOf(ask, `${where}: permissions.ask`) };
+}
+
+function rulesOf(value: unknown, where: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((rule) => typeof rule === "string")) throw new Error(`${where} must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"]`);
+  if (value.length === 0) return [];
+  const rules = parseToolRules(where, value);
   if (typeof rules === "string") throw new Error(rules);
   return rules;
 }

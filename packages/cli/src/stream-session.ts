@@ -11,7 +11,7 @@ import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkHooks } from "./stream-hooks.ts";
 import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
-import { sdkManagedDeny } from "./sdk-managed.ts";
+import { sdkManagedRules } from "./sdk-managed.ts";
 import { initializeDisallowedTools, initializePlugins, initializeSettings } from "./stream-setup.ts";
 
 /** A mode as the control protocol names it: dontAsk among them. */
@@ -54,6 +54,8 @@ export type TurnSettings = {
   disallowedTools?: string[];
   /** The initialize request's settings, in place of --settings' (the Agent SDK sends one or the other). */
   flagSettings?: { file: string; settings: unknown };
+  /** The initialize request's managedSettings' ask rules: calls always asked about. */
+  askRules?: string[];
   /** The initialize request's local plugins' directories, as given, loaded with --plugin-dir's. */
   pluginDirs?: string[];
   /** set_max_thinking_tokens: the thinking budget of the turns that follow (0: none); unset, the
@@ -200,8 +202,9 @@ export function streamSession(launch: SessionLaunch) {
     if (given("plugins")) settings.pluginDirs = initializePlugins(request.plugins);
     if (given("managedSettings")) {
       try {
-        const deny = sdkManagedDeny(request.managedSettings, "initialize: managedSettings");
+        const { deny, ask } = sdkManagedRules(request.managedSettings, "initialize: managedSettings");
         settings.disallowedTools = [...(settings.disallowedTools ?? []), ...deny];
+        settings.askRules = ask;
       } catch (error) {
         // Said on stderr too: the Agent SDK's error names only the answer's absence.
         launch.warn((error as Error).message);

@@ -67,7 +67,7 @@ export function toPermissionRules(
  * own, on top of the settings'); the texts that do not parse are left out and come back in `errors`. */
 export function withRules(
   permissions: PermissionContext,
-  kind: "allow" | "deny",
+  kind: "allow" | "ask" | "deny",
   texts: readonly string[],
   origin: { root: string; source: string },
 ): { permissions: PermissionContext; errors: { text: string; error: string }[] } {

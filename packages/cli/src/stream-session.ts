@@ -1,9 +1,10 @@
 // What the program driving `harness run --input-format stream-json` (the Claude Agent SDK, as it
 // drives Claude Code) sets over the control protocol: the session's setup at `initialize` (system
-// prompt, sub-agents, hooks, MCP servers, and the disallowed tools, settings and plugins it may send
-// there instead of on the command line), the model and permission mode from the next model call on (`set_model`,
-// `set_permission_mode`), the end of the turn under way (`interrupt`); and, with
-// --permission-prompt-tool stdio, the approvals it is asked for (`can_use_tool`).
+// prompt, sub-agents, hooks, MCP servers, and the disallowed tools, settings, managed settings and
+// plugins it may send there instead of on the command line), the model and permission mode from the
+// next model call on (`set_model`, `set_permission_mode`), the end of the turn under way
+// (`interrupt`); and, with --permission-prompt-tool stdio, the approvals it is asked for
+// (`can_use_tool`).
 import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
@@ -194,23 +195,23 @@ export function streamSession(launch: SessionLaunch) {
       // Each entry is checked as it starts: a bad one is said, naming it, and the others start.
       settings.mcpConfig = { file: "the initialize request", servers };
     }
-    if (given("disallowedTools")) settings.disallowedTools = initializeDisallowedTools(request.disallowedTools);
-    if (given("settings")) {
-      if (launch.settingsFlag) throw new Error("initialize: settings: the run was started with --settings too; give the settings one way (the Agent SDK's settingsDelivery)");
-      settings.flagSettings = initializeSettings(request.settings);
+    // These four are all read before any of them is kept: one refused keeps none of them.
+    if (given("settings") && launch.settingsFlag) throw new Error("initialize: settings: the run was started with --settings too; give the settings one way (the Agent SDK's settingsDelivery)");
+    const disallowed = given("disallowedTools") ? initializeDisallowedTools(request.disallowedTools) : undefined;
+    const flagSettings = given("settings") ? initializeSettings(request.settings) : undefined;
+    const pluginDirs = given("plugins") ? initializePlugins(request.plugins) : undefined;
+    let managed: { deny: string[]; ask: string[] } | undefined;
+    try {
+      managed = given("managedSettings") ? sdkManagedRules(request.managedSettings, "initialize: managedSettings") : undefined;
+    } catch (error) {
+      // Restrictions refused are said on stderr too, as what is not acted on is.
+      launch.warn((error as Error).message);
+      throw error;
     }
-    if (given("plugins")) settings.pluginDirs = initializePlugins(request.plugins);
-    if (given("managedSettings")) {
-      try {
-        const { deny, ask } = sdkManagedRules(request.managedSettings, "initialize: managedSettings");
-        settings.disallowedTools = [...(settings.disallowedTools ?? []), ...deny];
-        settings.askRules = ask;
-      } catch (error) {
-        // Said on stderr too: the Agent SDK's error names only the answer's absence.
-        launch.warn((error as Error).message);
-        throw error;
-      }
-    }
+    if (disallowed || managed) settings.disallowedTools = [...(disallowed ?? settings.disallowedTools ?? []), ...(managed?.deny ?? [])];
+    if (managed) settings.askRules = managed.ask;
+    if (flagSettings) settings.flagSettings = flagSettings;
+    if (pluginDirs) settings.pluginDirs = pluginDirs;
     // Claude Code's answers on what it took: a program that sent MCP servers, settings or
     // disallowedTools here treats their absence as not applied, and ends the session.
     const manifests = given("sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;

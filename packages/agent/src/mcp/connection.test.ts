@@ -5,15 +5,22 @@ import { test } from "node:test";
 import { parseServerEntry } from "./config.ts";
 import { connectServer } from "./connection.ts";
 
-test("a command spawn refuses fails the connection at once, and nothing is waited for", async () => {
-  const started = performance.now();
-  const connection = await connectServer(
-    { name: "bad", scope: "project", file: ".mcp.json", type: "stdio", command: "node", args: ["a\0b"], env: {} },
-    { cwd: process.cwd(), env: process.env, timeoutMs: 10_000, signal: new AbortController().signal, onLost: () => {} },
-  );
-  assert.equal(connection.state, "failed");
-  assert.match(connection.error ?? "", /null bytes/);
-  assert.ok(performance.now() - started < 2_000, `took ${Math.round(performance.now() - started)} ms`);
+const connectOptions = () => ({ cwd: process.cwd(), env: process.env, timeoutMs: 10_000, signal: new AbortController().signal, onLost: () => {} });
+
+test("a command spawn refuses, or one not found, fails the connection at once, and nothing is waited for", async () => {
+  const cases: [string, string[], RegExp][] = [
+    ["node", ["a\0b"], /null bytes/],
+    ["no-such-mcp-server-command", [], /^command not found: no-such-mcp-server-command$/],
+  ];
+  for (const [command, args, error] of cases) {
+    const started = performance.now();
+    const connection = await connectServer({ name: "bad", scope: "project", file: ".mcp.json", type: "stdio", command, args, env: {} }, connectOptions());
+    assert.equal(connection.state, "failed");
+    assert.match(connection.error ?? "", error);
+    const closed = await Promise.race([connection.transportClosed.then(() => true), new Promise((resolve) => setTimeout(resolve, 1_000, false))]);
+    assert.ok(closed, `${command}: the transport says it is closed`);
+    assert.ok(performance.now() - started < 1_500, `${command} took ${Math.round(performance.now() - started)} ms`);
+  }
 });
 
 test("entries holding a NUL, or an environment name with '=', are refused with their key", () => {

@@ -5,7 +5,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpRunServerConfig } from "./config.ts";
-import { signalGroup } from "../process-groups.ts";
 import { listPages } from "./list-pages.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
@@ -30,7 +29,8 @@ export type McpConnection = {
   prompts: McpPromptInfo[];
   /** Prompts the server listed that cannot be used, or why listing them failed. */
   skippedPrompts: string[];
-  /** Resolves when the transport has closed: for stdio, when the server process is gone. */
+  /** Resolves when the transport has closed: for stdio, when the server process is gone or could not
+   * be started. */
   readonly transportClosed: Promise<void>;
   /** Set by the first closeConnection(); later calls wait for the same shutdown. */
   closing?: Promise<void>;
@@ -69,28 +69,10 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
   const stderr = { tail: "" };
   const transport = createTransport(config, options, stderr);
   // Set before connect(), which keeps it and calls it first when the transport closes.
-  let closed = false;
   const transportClosed = new Promise<void>((resolve) => {
-    transport.onclose = () => {
-      closed = true;
-      resolve();
-    };
+    transport.onclose = () => resolve();
   });
   const connection: McpConnection = { config, client, state: "connecting", tools: [], skippedTools: [], prompts: [], skippedPrompts: [], transportClosed };
-  // The server process, kept here: the transport forgets it as soon as its close() begins.
-  let pid: number | null = null;
-  if (transport instanceof StdioServerTransport) {
-    // Its close event comes from the process: when spawn throws there is none, and no event.
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      try {
-        await start();
-      } finally {
-        pid = transport.pid;
-        if (pid === null) neverStarted.add(client);
-      }
-    };
-  }
 
   // Why the transport gave up, when it says so before closing (set before connect(), which keeps
   // it and calls it first).
@@ -131,7 +113,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
     // no session to end politely: it is stopped at once, with its group, rather than after the wait
     // for it to exit on its own, so that Ctrl-C during a slow server's start does not linger.
-    if (pid !== null && !closed) terminate(pid);
+    if (transport instanceof StdioServerTransport) transport.terminate();
     await release(connection);
   }
   return connection;
@@ -210,13 +192,7 @@ async function shutDown(connection: McpConnection): Promise<void> {
  * it ends at the latest after the transport's SIGTERM/SIGKILL escalation. */
 async function release(connection: McpConnection): Promise<void> {
   await connection.client.close().catch(() => undefined);
-  // A server process that never started (spawn refused its command) has nothing to wait for.
-  if (neverStarted.has(connection.client)) return;
   await Promise.race([connection.transportClosed, delay(RELEASE_WAIT_MS)]);
-}
-
-function terminate(pid: number): void {
-  signalGroup(pid, "SIGTERM");
 }
 
 /** Where a program's server is reached when nothing relays to one: it fails to connect, saying so. */
@@ -224,9 +200,6 @@ const NO_RELAY: McpRelay = {
   send: () => Promise.reject(new Error("it is served by the program driving the run, and nothing here relays to one")),
   listen: () => () => {},
 };
-
-/** Clients whose stdio server process was never created. */
-const neverStarted = new WeakSet<Client>();
 
 function createTransport(config: McpRunServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
   if (config.type === "sdk") {

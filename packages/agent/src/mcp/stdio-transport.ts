@@ -43,19 +43,23 @@ export class StdioServerTransport implements Transport {
     this.#readBuffer = new ReadBuffer({ maxBufferSize: params.maxBufferSize });
   }
 
-  /** The server's process id (its group's id too); null until it is spawned, and if it never is. */
-  get pid(): number | null {
-    return this.#process?.pid ?? null;
-  }
-
+  /** Spawns the server. When it cannot be spawned (a command not found, or one spawn refuses
+   * outright) the promise rejects and the transport is closed at once: onclose fires once in every
+   * case, whether the server exited or never started. */
   start(): Promise<void> {
     if (this.#process) throw new Error("the stdio transport is already started");
-    const child = spawn(this.#params.command, this.#params.args, {
-      cwd: this.#params.cwd,
-      env: { ...getDefaultEnvironment(), ...this.#params.env },
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn(this.#params.command, this.#params.args, {
+        cwd: this.#params.cwd,
+        env: { ...getDefaultEnvironment(), ...this.#params.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (error) {
+      this.onclose?.();
+      return Promise.reject(error);
+    }
     this.#process = child;
     this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
     child.once("exit", () => this.#ended(child));
@@ -79,6 +83,8 @@ export class StdioServerTransport implements Transport {
       });
       child.once("error", (error) => {
         this.onerror?.(error);
+        // A process that never started has no exit event to close the transport.
+        if (child.pid === undefined) this.onclose?.();
         reject(error);
       });
     });
@@ -119,6 +125,14 @@ export class StdioServerTransport implements Transport {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
     });
+  }
+
+  /** Stops the server at once, without waiting for it to exit on its own: SIGTERM to its group,
+   * unless it has exited or never started. For a server given up on before its session began;
+   * close() still escalates and waits until it is gone. */
+  terminate(): void {
+    const child = this.#process;
+    if (child?.pid && child.exitCode === null && child.signalCode === null) signalGroup(child.pid, "SIGTERM");
   }
 
   /** Closes stdin, which asks the server to exit; a server still there after EXIT_GRACE_MS gets

@@ -3,6 +3,8 @@
 // where it is kept: the session only, or a settings file (see settings/persist-updates.ts).
 import path from "node:path";
 import { z } from "zod";
+import { ruleRoot, settingsFile } from "../settings/files.ts";
+import type { SettingsFileScope } from "../settings/types.ts";
 import { ruleText, toPermissionRules } from "./parse-rule.ts";
 import { PERMISSION_MODES, type PermissionContext, type PermissionRule } from "./types.ts";
 
@@ -40,11 +42,17 @@ export function ruleValueText(value: PermissionRuleValue): string {
 export type UpdateWhere = { cwd: string; home: string; projectRoot: string };
 
 export function destinationSource(to: PermissionUpdateDestination, where: UpdateWhere): string {
-  if (to === "userSettings") return path.join(where.home, ".claude", "settings.json");
-  if (to === "projectSettings") return path.join(where.projectRoot, ".claude", "settings.json");
-  if (to === "localSettings") return path.join(where.projectRoot, ".claude", "settings.local.json");
-  return "the session";
+  return destinationFile(to, where) ?? "the session";
 }
+
+/** The settings file a destination's updates are kept in; none for the session and the command line. */
+export function destinationFile(to: PermissionUpdateDestination, where: UpdateWhere): string | undefined {
+  const scope = FILE_SCOPES[to];
+  return scope && settingsFile(scope, where);
+}
+
+/** The settings scope whose file a destination is; the session and the command line have none. */
+const FILE_SCOPES: Partial<Record<PermissionUpdateDestination, SettingsFileScope>> = { userSettings: "user", projectSettings: "project", localSettings: "local" };
 
 /** `permissions` with `updates` applied in order, as Claude Code applies them to its session: rules
  * added to, replaced among or removed from those of their destination, the mode set, directories
@@ -65,7 +73,8 @@ export function applyPermissionUpdates(permissions: PermissionContext, updates: 
       continue;
     }
     const source = destinationSource(change.destination, where);
-    const root = change.destination === "userSettings" ? path.join(where.home, ".claude") : where.projectRoot;
+    // The session's and the command line's rules start where the run's own settings' (--settings) do.
+    const root = ruleRoot(FILE_SCOPES[change.destination] ?? "flag", where);
     const texts = change.rules.map(ruleValueText);
     const ofDestination = (rule: PermissionRule) => (rule.source ?? "the session") === source;
     const current = next.rules[change.behavior];

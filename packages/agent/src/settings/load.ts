@@ -1,6 +1,7 @@
 import path from "node:path";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
 import type { PermissionRule } from "../permissions/types.ts";
+import { ruleRoot, settingsFile } from "./files.ts";
 import { mergeSettings } from "./merge.ts";
 import { readConfigJson } from "../config-files.ts";
 import { comesWithRepository, SCOPES_BY_PRECEDENCE } from "./types.ts";
@@ -25,11 +26,11 @@ export type LoadSettingsOptions = {
 
 /** Where each scope's file is. */
 export function settingsPaths(o: LoadSettingsOptions): Record<SettingsScope, string | undefined> {
-  const root = path.resolve(o.cwd, o.projectRoot ?? ".");
+  const dirs = { home: o.home, projectRoot: path.resolve(o.cwd, o.projectRoot ?? ".") };
   return {
-    user: path.join(o.home, ".claude", "settings.json"),
-    project: path.join(root, ".claude", "settings.json"),
-    local: path.join(root, ".claude", "settings.local.json"),
+    user: settingsFile("user", dirs),
+    project: settingsFile("project", dirs),
+    local: settingsFile("local", dirs),
     flag: o.flag?.file,
     managed: o.managedPath,
   };
@@ -106,9 +107,9 @@ export function scopedPermissions(sources: readonly SettingsSource[], dirs: { ro
   for (const source of sources) {
     const permissions = source.settings.permissions;
     if (permissions === undefined) continue;
-    const ruleRoot = source.scope === "user" ? path.join(dirs.home, ".claude") : dirs.root;
+    const root = ruleRoot(source.scope, { home: dirs.home, projectRoot: dirs.root });
     for (const kind of ["allow", "ask", "deny"] as const) {
-      const { rules } = toPermissionRules(permissions[kind] ?? [], { root: ruleRoot, source: source.path });
+      const { rules } = toPermissionRules(permissions[kind] ?? [], { root, source: source.path });
       for (const rule of rules) if (firstTime(seen, kind, rule)) out[kind].push(rule);
     }
     for (const dir of permissions.additionalDirectories ?? []) {

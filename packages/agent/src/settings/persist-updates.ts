@@ -4,9 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseJsonText } from "../json-text.ts";
-import { destinationSource, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
-
-const FILE_DESTINATIONS = new Set(["userSettings", "projectSettings", "localSettings"]);
+import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
 
 /** Writes the updates whose destination is a settings file into that file, keeping everything
  * else in it; a file that is not a JSON object is left alone. Returns what could not be written,
@@ -14,8 +12,8 @@ const FILE_DESTINATIONS = new Set(["userSettings", "projectSettings", "localSett
 export function persistPermissionUpdates(updates: readonly PermissionUpdate[], where: UpdateWhere): string[] {
   const byFile = new Map<string, PermissionUpdate[]>();
   for (const change of updates) {
-    if (!FILE_DESTINATIONS.has(change.destination)) continue;
-    const file = destinationSource(change.destination, where);
+    const file = destinationFile(change.destination, where);
+    if (file === undefined) continue;
     byFile.set(file, [...(byFile.get(file) ?? []), change]);
   }
   const problems: string[] = [];

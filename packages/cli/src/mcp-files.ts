@@ -1,9 +1,9 @@
 // The files `harness mcp` reads and writes: where each scope's servers are kept, read fresh (the
 // loader's cache is for runs), and written back whole, atomically, with every other key kept.
-import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
+import { writeFileAtomically } from "@harness/agent/atomic-write";
 import { parseJsonText } from "@harness/agent/json-text";
 import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
 import type { McpScope } from "./mcp-args.ts";
@@ -30,7 +30,7 @@ export function describeScope(scope: McpScope, place: McpPlace): string {
   return `user config (yours, in every project: ${file})`;
 }
 
-export type ConfigFile = { file: string; value: Record<string, unknown>; exists: boolean };
+export type ConfigFile = { file: string; value: Record<string, unknown> };
 
 /** The JSON object in `file`, `{}` when there is none. Anything else is refused, saying the file is
  * left as it is: a file that cannot be understood is never written over. */
@@ -39,13 +39,13 @@ export function readConfig(file: string, options: { exactNumbers?: boolean } = {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, value: {}, exists: false };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, value: {} };
     throw new McpFileError(`cannot read ${file}: ${(error as Error).message}`);
   }
   const read = parseJsonText(text);
   if (read.kind === "error") throw new McpFileError(`${file} is not valid JSON (${read.message.replace(/^invalid JSON: /, "")}); it was left as it is`);
   if (read.kind !== "ok" || !isObject(read.value)) throw new McpFileError(`${file} does not hold a JSON object; it was left as it is`);
-  return { file, value: options.exactNumbers ? withExactNumbers(text, read.value) : read.value, exists: true };
+  return { file, value: options.exactNumbers ? withExactNumbers(text, read.value) : read.value };
 }
 
 type RawJson = (text: string) => unknown;
@@ -131,30 +131,13 @@ export async function updateConfig(file: string, change: (config: ConfigFile) =>
   }
 }
 
-/** Writes `value` to `file` through a temporary file beside it, renamed over it: a reader sees the
- * old file or the new one, never half of one. A symbolic link is written through (a dotfiles
- * repository's link stays a link), and an existing file keeps its mode; a new ~/.claude.json, which
- * may hold tokens, is its owner's only. Indented by two spaces, as Claude Code writes both files. */
+/** Writes `value` to the config's file, atomically, a symbolic link written through and the owner
+ * and mode kept (atomic-write.ts); a new ~/.claude.json, which may hold tokens, is its owner's
+ * only. Indented by two spaces, as Claude Code writes both files. */
 export function writeConfig(config: ConfigFile, value: Record<string, unknown>): void {
-  const target = config.exists ? realpathSync(config.file) : config.file;
-  const old = config.exists ? statSync(target) : undefined;
-  const mode = old ? old.mode & 0o7777 : basename(target) === ".claude.json" ? 0o600 : undefined;
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    writeFileSync(temp, JSON.stringify(value, null, 2), { flag: "wx", mode: mode ?? 0o644, flush: true });
-    // The new file is the old one's owner's, as a file written in place stays: root editing a
-    // user's file must not leave it unreadable to that user. Who cannot give it away is refused.
-    if (old && (old.uid !== process.getuid?.() || old.gid !== process.getgid?.())) {
-      try {
-        chownSync(temp, old.uid, old.gid);
-      } catch (error) {
-        throw new Error(`it belongs to another user or group, which the new file could not be given (${(error as Error).message}); it was left as it is`);
-      }
-    }
-    if (mode !== undefined) chmodSync(temp, mode);
-    renameSync(temp, target);
+    writeFileAtomically(config.file, JSON.stringify(value, null, 2), { newMode: basename(config.file) === ".claude.json" ? 0o600 : undefined });
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new McpFileError(`cannot write ${config.file}: ${(error as Error).message}`);
   }
 }

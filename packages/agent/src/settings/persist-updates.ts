@@ -1,9 +1,11 @@
 // Permission updates kept in a settings file, as Claude Code writes them when an approval says
 // "always" for the user (~/.claude/settings.json), the project (.claude/settings.json) or this
 // machine's copy of the project (.claude/settings.local.json).
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomically } from "../atomic-write.ts";
 import { parseJsonText } from "../json-text.ts";
+import { makeDirsSync } from "../make-dirs.ts";
 import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
 
 /** Writes the updates whose destination is a settings file into that file, keeping everything
@@ -43,12 +45,8 @@ function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: 
       permissions[change.behavior] = change.type === "removeRules" ? current.filter((text) => !texts.includes(text)) : [...current, ...texts.filter((text) => !current.includes(text))];
     }
   }
-  mkdirSync(path.dirname(file), { recursive: true });
-  const text = `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`;
-  // Written beside and moved in place: a reader never sees half a file.
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: modeOf(file) });
-  renameSync(temporary, file);
+  makeDirsSync(path.dirname(file));
+  writeFileAtomically(file, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
 }
 
 function readObject(file: string): Record<string, unknown> {
@@ -64,14 +62,6 @@ function readObject(file: string): Record<string, unknown> {
   if (parsed.kind === "error") throw new Error(`it is not valid JSON (${parsed.message.replace(/^invalid JSON: /, "")}), and was left as it is`);
   if (parsed.kind !== "ok" || !isObject(parsed.value)) throw new Error("it does not hold a JSON object, and was left as it is");
   return parsed.value;
-}
-
-function modeOf(file: string): number {
-  try {
-    return statSync(file).mode & 0o777;
-  } catch {
-    return 0o644;
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,10 +1,10 @@
 // The files `harness mcp` reads and writes: where each scope's servers are kept, read fresh (the
 // loader's cache is for runs), and written back whole, atomically, with every other key kept.
-import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { writeFileAtomically } from "@harness/agent/atomic-write";
-import { parseJsonText } from "@harness/agent/json-text";
+import { readJsonObjectFile } from "@harness/agent/json-object-file";
 import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
 import type { McpScope } from "./mcp-args.ts";
 
@@ -35,17 +35,14 @@ export type ConfigFile = { file: string; value: Record<string, unknown> };
 /** The JSON object in `file`, `{}` when there is none. Anything else is refused, saying the file is
  * left as it is: a file that cannot be understood is never written over. */
 export function readConfig(file: string, options: { exactNumbers?: boolean } = {}): ConfigFile {
-  let text: string;
+  let read: ReturnType<typeof readJsonObjectFile>;
   try {
-    text = readFileSync(file, "utf8");
+    read = readJsonObjectFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, value: {} };
-    throw new McpFileError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new McpFileError((error as Error).message);
   }
-  const read = parseJsonText(text);
-  if (read.kind === "error") throw new McpFileError(`${file} is not valid JSON (${read.message.replace(/^invalid JSON: /, "")}); it was left as it is`);
-  if (read.kind !== "ok" || !isObject(read.value)) throw new McpFileError(`${file} does not hold a JSON object; it was left as it is`);
-  return { file, value: options.exactNumbers ? withExactNumbers(text, read.value) : read.value };
+  if (read === undefined) return { file, value: {} };
+  return { file, value: options.exactNumbers ? withExactNumbers(read.text, read.value) : read.value };
 }
 
 type RawJson = (text: string) => unknown;

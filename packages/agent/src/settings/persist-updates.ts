@@ -1,10 +1,9 @@
 // Permission updates kept in a settings file, as Claude Code writes them when an approval says
 // "always" for the user (~/.claude/settings.json), the project (.claude/settings.json) or this
 // machine's copy of the project (.claude/settings.local.json).
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { writeFileAtomically } from "../atomic-write.ts";
-import { parseJsonText } from "../json-text.ts";
+import { JsonObjectFileError, readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
 import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
 
@@ -23,14 +22,15 @@ export function persistPermissionUpdates(updates: readonly PermissionUpdate[], w
     try {
       writeSettings(file, changes, where.cwd);
     } catch (error) {
-      problems.push(`The permission changes for ${file} were not kept there: ${(error as Error).message}`);
+      const reason = error instanceof JsonObjectFileError ? `it ${error.reason}` : (error as Error).message;
+      problems.push(`The permission changes for ${file} were not kept there: ${reason}`);
     }
   }
   return problems;
 }
 
 function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: string): void {
-  const settings = readObject(file);
+  const settings = readJsonObjectFile(file)?.value ?? {};
   const permissions: Record<string, unknown> = isObject(settings.permissions) ? { ...settings.permissions } : {};
   const list = (key: string): string[] => (Array.isArray(permissions[key]) ? (permissions[key] as unknown[]).filter((item): item is string => typeof item === "string") : []);
   for (const change of changes) {
@@ -47,21 +47,6 @@ function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: 
   }
   makeDirsSync(path.dirname(file));
   writeFileAtomically(file, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
-}
-
-function readObject(file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw error;
-  }
-  // Read as the settings are loaded (a byte-order mark skipped, a blank file empty).
-  const parsed = parseJsonText(text);
-  if (parsed.kind === "error") throw new Error(`it is not valid JSON (${parsed.message.replace(/^invalid JSON: /, "")}), and was left as it is`);
-  if (parsed.kind !== "ok" || !isObject(parsed.value)) throw new Error("it does not hold a JSON object, and was left as it is");
-  return parsed.value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -200,3 +200,12 @@ test("harness mcp add keeps every number of ~/.claude.json as written, even thos
   }
   assert.deepEqual(Object.keys(p.readJson(p.claudeJson).mcpServers), ["db"]);
 });
+
+test("harness mcp add writes into an empty ~/.claude.json as into a missing one", async (t) => {
+  const p = place(t);
+  writeFileSync(p.claudeJson, "\n");
+  const { code, stderr } = await p.run(["add", "--scope", "user", "db", "--", "node", "x.js"]);
+
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(p.readJson(p.claudeJson), { mcpServers: { db: { type: "stdio", command: "node", args: ["x.js"], env: {} } } });
+});

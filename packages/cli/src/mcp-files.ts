@@ -50,10 +50,12 @@ const rawJSON = (JSON as unknown as { rawJSON?: RawJson }).rawJSON;
 
 /** `value` parsed again from `text`, each number that a double cannot hold as written (an id beyond
  * 2^53, 1e400) kept as its own text, so that writing the file back does not change it. */
-function withExactNumbers(text: string, value: unknown): Record<string, unknown> {
-  if (!rawJSON) return value as Record<string, unknown>;
+function withExactNumbers(text: string, value: Record<string, unknown>): Record<string, unknown> {
+  const body = text.replace(/^\uFEFF/, "");
+  // A blank file holds no numbers (and is no JSON to parse again).
+  if (!rawJSON || body.trim() === "") return value;
   const keep = rawJSON;
-  return JSON.parse(text.replace(/^\uFEFF/, ""), (_key: string, parsed: unknown, context?: { source?: string }) =>
+  return JSON.parse(body, (_key: string, parsed: unknown, context?: { source?: string }) =>
     typeof parsed === "number" && context?.source !== undefined && String(parsed) !== context.source ? keep(context.source) : parsed,
   ) as Record<string, unknown>;
 }

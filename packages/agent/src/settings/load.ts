@@ -1,5 +1,6 @@
 import path from "node:path";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
+import { resolveToolPath } from "../permissions/paths.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { ruleRoot, settingsFile } from "./files.ts";
 import { mergeSettings } from "./merge.ts";
@@ -113,7 +114,7 @@ export function scopedPermissions(sources: readonly SettingsSource[], dirs: { ro
       for (const rule of rules) if (firstTime(seen, kind, rule)) out[kind].push(rule);
     }
     for (const dir of permissions.additionalDirectories ?? []) {
-      const resolved = dir === "~" || dir.startsWith("~/") ? path.join(dirs.home, dir.slice(1)) : path.resolve(dirs.root, dir);
+      const resolved = resolveToolPath(dir, dirs.root, dirs.home);
       if (!out.additionalDirectories.includes(resolved)) out.additionalDirectories.push(resolved);
     }
     if (permissions.defaultMode !== undefined) out.defaultMode = permissions.defaultMode;

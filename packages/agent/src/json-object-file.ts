@@ -2,7 +2,7 @@
 // files, ~/.claude.json, .mcp.json): read fresh, not through the loader's cache, and refused unless
 // it holds a JSON object, so that a file that cannot be understood is never written over.
 import { readFileSync } from "node:fs";
-import { parseJsonText } from "./json-text.ts";
+import { isJsonObject, parseJsonText } from "./json-text.ts";
 
 /** Why a file cannot be changed. `reason` says it of the file ("is not valid JSON …"); the message
  * names the file before it. */
@@ -27,10 +27,6 @@ export function readJsonObjectFile(file: string): { value: Record<string, unknow
   }
   const parsed = parseJsonText(text);
   if (parsed.kind === "error") throw new JsonObjectFileError(file, `is not valid JSON (${parsed.message.replace(/^invalid JSON: /, "")}); it was left as it is`);
-  if (parsed.kind !== "ok" || !isObject(parsed.value)) throw new JsonObjectFileError(file, "does not hold a JSON object; it was left as it is");
+  if (parsed.kind !== "ok" || !isJsonObject(parsed.value)) throw new JsonObjectFileError(file, "does not hold a JSON object; it was left as it is");
   return { value: parsed.value, text };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,11 @@ export type JsonFile =
   | { kind: "ok"; value: unknown; empty?: true }
   | { kind: "error"; message: string };
 
+/** Whether `value` is a JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Deeper JSON is refused: no settings nest like this, and copying and merging it would run out
  * of stack. */
 export const MAX_JSON_DEPTH = 100;

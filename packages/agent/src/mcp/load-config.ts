@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { pluginVariables, type Plugin } from "../plugins/types.ts";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
+import { isJsonObject } from "../json-text.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
 export type McpSettings = {
@@ -76,7 +77,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
     const managed = await readConfigJson(options.managedFile);
     if (managed.kind !== "missing") {
       for (const group of given) {
-        for (const name of isObject(group.servers) ? Object.keys(group.servers) : []) {
+        for (const name of isJsonObject(group.servers) ? Object.keys(group.servers) : []) {
           diagnostics.push({ file: group.file, key: `mcpServers.${name}`, message: `MCP server "${name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
         }
       }
@@ -97,12 +98,12 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   const claudeJsonPath = join(options.home, ".claude.json");
   const claudeJson = await readJsonObject(claudeJsonPath, diagnostics);
   const projects = claudeJson?.projects;
-  const localEntry = isObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;
+  const localEntry = isJsonObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;
 
   const sources: McpSource[] = [
     ...fromFlag,
     { scope: "settings", file: settingsFile, keyPrefix: "mcpServers", servers: settings.mcpServers },
-    { scope: "local", file: claudeJsonPath, keyPrefix: `projects.${projectRoot}.mcpServers`, servers: isObject(localEntry) ? localEntry.mcpServers : undefined },
+    { scope: "local", file: claudeJsonPath, keyPrefix: `projects.${projectRoot}.mcpServers`, servers: isJsonObject(localEntry) ? localEntry.mcpServers : undefined },
     { scope: "project", file: mcpJsonPath, keyPrefix: "mcpServers", servers: mcpJson?.mcpServers },
     { scope: "user", file: claudeJsonPath, keyPrefix: "mcpServers", servers: claudeJson?.mcpServers },
     ...(options.agent ? [{ scope: "agent" as const, file: options.agent.file, keyPrefix: "mcpServers", servers: options.agent.servers }] : []),
@@ -113,7 +114,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
 
   const approval = readApproval(settings, settingsFile, diagnostics);
   const trusted = readApproval(options.approvals ?? {}, "settings", diagnostics);
-  const recorded = isObject(localEntry) ? readApproval(localEntry as McpSettings, claudeJsonPath, diagnostics) : undefined;
+  const recorded = isJsonObject(localEntry) ? readApproval(localEntry as McpSettings, claudeJsonPath, diagnostics) : undefined;
   approval.enabled = [...trusted.enabled, ...(recorded?.enabled ?? [])];
   approval.enableAll = trusted.enableAll || recorded?.enableAll === true;
   approval.disabled.push(...(recorded?.disabled ?? []));
@@ -137,7 +138,7 @@ function collect(
   const disabled: McpConfig["disabled"] = [];
   for (const source of sources) {
     if (source.servers === undefined) continue;
-    if (!isObject(source.servers)) {
+    if (!isJsonObject(source.servers)) {
       diagnostics.push({ file: source.file, key: source.keyPrefix, message: "must be an object mapping server names to server configs" });
       continue;
     }
@@ -186,9 +187,9 @@ function pluginServers(plugin: Plugin, projectRoot: string, env: Env, diagnostic
 function managedServers(file: string, read: Awaited<ReturnType<typeof readConfigJson>>, env: Env, diagnostics: McpDiagnostic[]): McpConfig {
   const servers: McpServerConfig[] = [];
   const value = read.kind === "ok" ? read.value : undefined;
-  const entries = isObject(value) ? value.mcpServers : undefined;
-  if (!isObject(entries)) {
-    const why = read.kind === "error" ? read.message : isObject(value) ? '"mcpServers" must be an object mapping server names to server configs' : "must contain a JSON object";
+  const entries = isJsonObject(value) ? value.mcpServers : undefined;
+  if (!isJsonObject(entries)) {
+    const why = read.kind === "error" ? read.message : isJsonObject(value) ? '"mcpServers" must be an object mapping server names to server configs' : "must contain a JSON object";
     diagnostics.push({ file, message: `${why}; as the machine's managed MCP configuration, it still keeps every other MCP server from starting` });
     return { servers, disabled: [], diagnostics };
   }
@@ -237,13 +238,9 @@ async function readJsonObject(file: string, diagnostics: McpDiagnostic[]): Promi
     diagnostics.push({ file, message: read.message });
     return undefined;
   }
-  if (!isObject(read.value)) {
+  if (!isJsonObject(read.value)) {
     diagnostics.push({ file, message: "must contain a JSON object" });
     return undefined;
   }
   return read.value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

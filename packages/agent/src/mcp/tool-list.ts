@@ -1,5 +1,6 @@
 // A server's tools/list answer, checked tool by tool: one malformed tool is left out (and said),
 // the server's other tools are still used.
+import { isJsonObject } from "../json-text.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description?: string; inputSchema: Record<string, unknown> };
@@ -11,13 +12,13 @@ export type McpSkippedTool = { name: string; reason: string };
  * they come, so a malformed one costs nothing. */
 export function checkTool(raw: unknown, index: number): { ok: true; tool: McpToolInfo } | { ok: false; skipped: McpSkippedTool } {
   const fail = (name: string, reason: string) => ({ ok: false as const, skipped: { name, reason } });
-  if (!isObject(raw)) return fail(`number ${index + 1}`, "the listing is not an object");
+  if (!isJsonObject(raw)) return fail(`number ${index + 1}`, "the listing is not an object");
   const { name, description, inputSchema } = raw;
   if (typeof name !== "string" || name === "") return fail(`number ${index + 1}`, 'it has no "name"');
-  if (!isObject(inputSchema)) return fail(name, '"inputSchema" must be a JSON Schema object');
+  if (!isJsonObject(inputSchema)) return fail(name, '"inputSchema" must be a JSON Schema object');
   if (inputSchema.type !== "object") return fail(name, `"inputSchema" must have "type": "object", not ${JSON.stringify(inputSchema.type)}`);
   const { properties, required } = inputSchema;
-  if (properties !== undefined && !(isObject(properties) && Object.values(properties).every(isSchema))) {
+  if (properties !== undefined && !(isJsonObject(properties) && Object.values(properties).every(isSchema))) {
     return fail(name, '"inputSchema.properties" must be an object of schemas');
   }
   if (required !== undefined && !(Array.isArray(required) && required.every((item) => typeof item === "string"))) {
@@ -28,9 +29,5 @@ export function checkTool(raw: unknown, index: number): { ok: true; tool: McpToo
 
 /** A JSON Schema is an object or, in its shortest form, a boolean. */
 function isSchema(value: unknown): boolean {
-  return isObject(value) || typeof value === "boolean";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isJsonObject(value) || typeof value === "boolean";
 }

@@ -6,6 +6,7 @@ import { writeFileAtomically } from "../atomic-write.ts";
 import { JsonObjectFileError, readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
 import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
+import { isJsonObject } from "../json-text.ts";
 
 /** Writes the updates whose destination is a settings file into that file, keeping everything
  * else in it; a file that is not a JSON object is left alone. Returns what could not be written,
@@ -31,7 +32,7 @@ export function persistPermissionUpdates(updates: readonly PermissionUpdate[], w
 
 function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: string): void {
   const settings = readJsonObjectFile(file)?.value ?? {};
-  const permissions: Record<string, unknown> = isObject(settings.permissions) ? { ...settings.permissions } : {};
+  const permissions: Record<string, unknown> = isJsonObject(settings.permissions) ? { ...settings.permissions } : {};
   const list = (key: string): string[] => (Array.isArray(permissions[key]) ? (permissions[key] as unknown[]).filter((item): item is string => typeof item === "string") : []);
   for (const change of changes) {
     if (change.type === "setMode") permissions.defaultMode = change.mode;
@@ -47,8 +48,4 @@ function writeSettings(file: string, changes: readonly PermissionUpdate[], cwd: 
   }
   makeDirsSync(path.dirname(file));
   writeFileAtomically(file, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

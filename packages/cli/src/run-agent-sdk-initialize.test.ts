@@ -64,6 +64,18 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /who: the SDK's settings/, "the settings' env and allow rule reached the command");
   });
 
+  test(`Agent SDK: an API key given only in the settings (settingsDelivery: ${delivery}) is the run's key`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Keyed." }] }));
+    const dir = tempDir(t);
+    const stderr: string[] = [];
+    const { ANTHROPIC_API_KEY: _unset, ...env } = options(dir, fake.url, stderr).env;
+    const settings = { env: { ANTHROPIC_API_KEY: "from-settings" } };
+    const messages = await all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { env, settings, settingsDelivery: delivery }) }));
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.equal(fake.requests[0]!.headers["x-api-key"], "from-settings");
+  });
+
   test(`Agent SDK: local plugins (pluginDelivery: ${delivery}) load as --plugin-dir's do`, async (t) => {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello, Ada." }] }));
     const dir = tempDir(t);
@@ -81,6 +93,15 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.match(JSON.stringify(fake.requests[0]!.body.messages), /Greet Ada warmly\./);
   });
 }
+
+test("Agent SDK: with no API key anywhere, the run's result says which variable to set", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Unreachable." }] }));
+  const stderr: string[] = [];
+  const base = options(tempDir(t), fake.url, stderr);
+  const { ANTHROPIC_API_KEY: _unset, ...env } = base.env;
+  await assert.rejects(all(query({ prompt: "hi", options: { ...base, env } })), /ANTHROPIC_API_KEY is not set/);
+  assert.equal(fake.requests.length, 0);
+});
 
 test("Agent SDK: a hook matcher with onFailure 'block' blocks the tool call when its callback fails; without it the call goes ahead", async (t) => {
   const fake = await withFake(

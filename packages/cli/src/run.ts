@@ -81,7 +81,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
   const flags = await checkRunFlags(command, model, io.env);
   if (typeof flags === "string") return fail(flags);
-  if (model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await settingsCredentials(io.env, config.options.flagSettings?.settings))) return fail(MISSING_ANTHROPIC_KEY);
+  // A stream's initialize request may still bring settings with a key (the Agent SDK's
+  // settingsDelivery): each of its runs checks for one as it starts.
+  const keyMayCome = command.inputFormat === "stream-json";
+  if (!keyMayCome && model !== undefined && servedByAnthropic(model) && !hasAnthropicCredentials(undefined, io.env) && !(await settingsCredentials(io.env, config.options.flagSettings?.settings))) return fail(MISSING_ANTHROPIC_KEY);
 
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
   // They are the directory's whatever path led to it: `cd link && harness run -c` goes on with the

@@ -21,14 +21,29 @@ async function connected(silenceMs: number, factory?: (server: ReturnType<typeof
   return { server, client };
 }
 
-/** A page for the duration of test `t`: globalThis gets a document and window events, as in a browser. */
+/** A page for the duration of test `t`: globalThis gets a document and window events, as in a
+ * browser. `listening()` counts the listeners added to either and not removed yet. */
 function fakePage(t: { after(fn: () => void): void }) {
   const global = globalThis as { document?: unknown; addEventListener?: unknown; removeEventListener?: unknown };
   const window = new EventTarget();
   const document = Object.assign(new EventTarget(), { visibilityState: "visible" });
-  global.document = document;
-  global.addEventListener = window.addEventListener.bind(window);
-  global.removeEventListener = window.removeEventListener.bind(window);
+  const added = new Set<unknown>();
+  const counted = (target: EventTarget) => {
+    const add = target.addEventListener.bind(target);
+    const remove = target.removeEventListener.bind(target);
+    return {
+      addEventListener(type: string, listener: () => void) {
+        added.add(listener);
+        add(type, listener);
+      },
+      removeEventListener(type: string, listener: () => void) {
+        added.delete(listener);
+        remove(type, listener);
+      },
+    };
+  };
+  global.document = Object.assign(document, counted(document));
+  Object.assign(global, counted(window));
   t.after(() => {
     delete global.document;
     delete global.addEventListener;
@@ -40,6 +55,7 @@ function fakePage(t: { after(fn: () => void): void }) {
       document.dispatchEvent(new Event("visibilitychange"));
     },
     online: () => window.dispatchEvent(new Event("online")),
+    listening: () => added.size,
   };
 }
 
@@ -52,7 +68,7 @@ test("silenceMs that is not a whole number of milliseconds is refused, naming it
 });
 
 test("where pings can be seen, a connection that hears them stays, and one silent for silenceMs is reconnected with since", async (t) => {
-  const { server, client } = await connected(60, (server) => (url) => {
+  const { server, client } = await connected(500, (server) => (url) => {
     const socket = server.factory(url);
     const listeners = new Set<() => void>();
     return Object.assign(socket, {
@@ -63,14 +79,15 @@ test("where pings can be seen, a connection that hears them stays, and one silen
   });
   t.after(() => client.close());
   const pinged = server.sockets[0] as FakeSocket & { ping(): void };
-  for (let i = 0; i < 8; i++) {
+  // Pings 50 ms apart for longer than silenceMs: only a stall of 450 ms would cut the connection.
+  for (let i = 0; i < 15; i++) {
     pinged.ping();
-    await tick(20);
+    await tick(50);
   }
   assert.equal(server.sockets.length, 1, "pings keep a connection without frames");
   const started = Date.now();
   while (server.sockets.length < 2 && Date.now() - started < 5_000) await tick(1);
-  assert.ok(Date.now() - started >= 30, "dropped once silent for 60 ms, not sooner");
+  assert.ok(Date.now() - started >= 400, "dropped once silent for 500 ms, not sooner");
   assert.equal(server.sockets.length, 2);
   assert.match(server.sockets[1].url, /since=1/);
   server.sockets[1].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["status"], value: "running" }] });
@@ -109,7 +126,9 @@ test("in a browser, the network coming back reconnects with since, and a closed 
   assert.equal(server.sockets.length, 2);
   assert.match(server.sockets[1].url, /since=1/);
   assert.equal(client.connection, "open");
+  assert.ok(page.listening() > 0, "the open connection is watched");
   client.close();
+  assert.equal(page.listening(), 0, "close() removes the page's listeners");
   page.online();
   page.show("visible");
   await tick(20);

@@ -35,9 +35,9 @@ export type ClientOptions = {
   /** A connection on which nothing arrived, neither a frame nor one of the server's pings, for this
    * long (default 75,000 ms: a little over two of the server's 30 s pings) is taken for dead: it is
    * dropped and reconnected as after a close. Pings can be seen on Node's own WebSocket and on the
-   * `ws` package's; where they cannot (browsers), a connection is checked instead when the page is
-   * shown again after this long without a frame, and when the network comes back. 0 turns the
-   * check off. */
+   * `ws` package's; where they cannot (browsers), an open connection is checked instead when the
+   * page is shown again after this long without a frame, and when the network comes back (a
+   * handshake under way is left to finish). 0 turns the check off. */
   silenceMs?: number;
 };
 

@@ -135,3 +135,42 @@ test("in a browser, the network coming back reconnects with since, and a closed 
   assert.equal(server.sockets.length, 2);
   assert.equal(client.connection, "closed");
 });
+
+test("in a browser, the network coming back or the page shown again leaves a handshake under way alone", async (t) => {
+  const page = fakePage(t);
+  const server = fakeServer(false);
+  const errors: string[] = [];
+  const client = new HarnessClient({
+    url: "http://h", userId: "u", sessionId: "s", silenceMs: 20, reconnect: { minDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 },
+    webSocket: server.factory,
+  });
+  t.after(() => client.close());
+  client.on("error", (error) => errors.push(error.message));
+  const disturb = async () => {
+    await tick(40);
+    page.online();
+    page.show("hidden");
+    page.show("visible");
+    await tick();
+  };
+
+  const connecting = client.connect();
+  await disturb();
+  assert.equal(server.sockets.length, 1);
+  assert.equal(client.connection, "connecting");
+  server.sockets[0].open();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  assert.deepEqual(await connecting, state);
+
+  server.sockets[0].drop();
+  while (server.sockets.length < 2) await tick(1);
+  await disturb();
+  assert.equal(server.sockets.length, 2);
+  assert.equal(client.connection, "reconnecting");
+  server.sockets[1].open();
+  assert.equal(client.connection, "open");
+  assert.match(server.sockets[1].url, /since=1/);
+  assert.deepEqual(errors, [], "the handshake was not counted as a failed attempt");
+  client.close();
+  assert.equal(page.listening(), 0);
+});

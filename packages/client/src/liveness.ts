@@ -45,10 +45,17 @@ type WakeTarget = {
   removeEventListener(type: string, listener: () => void): void;
 };
 
+const OPEN = 1;
+
 /** Watches one socket. `dead(why)` is called once when the connection is taken for dead: with
- * pings visible, when nothing arrived for `limitMs`; without, when the page is shown again after
- * nothing arrived for `limitMs`, or when the network comes back. `limitMs` 0 watches nothing. */
-export function watchLiveness(socket: PingEmitter, limitMs: number, dead: (why: string) => void): { heard(): void; stop(): void } {
+ * pings visible, when nothing arrived for `limitMs` (a handshake included); without, when the page
+ * is shown again after nothing arrived for `limitMs`, or when the network comes back, while the
+ * socket is open. A handshake under way is left to end on its own there: it is being made over
+ * the network as it is now, and cutting it would fail a connect() that might have worked. `limitMs`
+ * 0 watches nothing. */
+export function watchLiveness(
+  socket: PingEmitter & { readonly readyState: number }, limitMs: number, dead: (why: string) => void,
+): { heard(): void; stop(): void } {
   let last = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stops: (() => void)[] = [];
@@ -80,7 +87,7 @@ export function watchLiveness(socket: PingEmitter, limitMs: number, dead: (why: 
   const document = page.document;
   if (typeof document?.addEventListener === "function" && typeof document.removeEventListener === "function") {
     const onVisible = () => {
-      if (document.visibilityState === "visible" && Date.now() - last >= limitMs) {
+      if (socket.readyState === OPEN && document.visibilityState === "visible" && Date.now() - last >= limitMs) {
         die(`the page was shown again and nothing had arrived for ${limitMs} ms`);
       }
     };
@@ -90,7 +97,9 @@ export function watchLiveness(socket: PingEmitter, limitMs: number, dead: (why: 
   if (typeof page.addEventListener === "function" && typeof page.removeEventListener === "function") {
     // A connection made before the network went away may be cut under its old address: asking
     // again costs one handshake, and `since` brings only what was missed.
-    const onOnline = () => die("the network came back");
+    const onOnline = () => {
+      if (socket.readyState === OPEN) die("the network came back");
+    };
     page.addEventListener("online", onOnline);
     stops.push(() => page.removeEventListener!("online", onOnline));
   }

@@ -31,15 +31,16 @@ for (const [kind, webSocket] of sockets) {
     t.after(() => proxy.close());
     const session = { userId: "u", sessionId: "quiet" };
     const client = createHarnessClient({
-      url: proxy.url, ...session, silenceMs: 400, reconnect: { minDelayMs: 20, maxDelayMs: 50 }, ...(webSocket && { webSocket }),
+      url: proxy.url, ...session, silenceMs: 1_500, reconnect: { minDelayMs: 20, maxDelayMs: 50 }, ...(webSocket && { webSocket }),
     });
     t.after(() => client.close());
     const statuses: ConnectionStatus[] = [];
     client.on("connection", (status) => statuses.push(status));
     await client.connect();
 
-    // The server's pings (every 100 ms) keep a connection with no frames alive.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The server's pings (every 100 ms) keep a connection with no frames alive for longer than
+    // silenceMs; the wide margin lets a loaded machine stall this process for a second unharmed.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
     assert.deepEqual(statuses, ["connecting", "open"]);
 
     proxy.blackhole();
@@ -48,7 +49,7 @@ for (const [kind, webSocket] of sockets) {
     await other.connect();
     other.submit("said while the first client heard nothing");
     await other.waitFor((s) => s.messages.length > 0, 5_000);
-    await waitFor(() => client.connection !== "open", "the silent connection to be dropped", { timeoutMs: 5_000 });
+    await waitFor(() => client.connection !== "open", "the silent connection to be dropped", { timeoutMs: 10_000 });
     proxy.resume();
 
     const fresh = createHarnessClient({ url: server.url, ...session });

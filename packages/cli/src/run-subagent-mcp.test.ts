@@ -106,3 +106,21 @@ test("--strict-mcp-config leaves out the servers a sub-agent's definition define
   assert.ok(!offered(fake, 1).some((name) => name.startsWith("mcp__helper__")), offered(fake, 1).join(", "));
   assert.match(stdout, /The MCP servers the agent tooled \(--agents\) defines are not started: the run uses only its --mcp-config servers \(--strict-mcp-config\)\. Left out: \\"helper\\"\./);
 });
+
+test("a run cancelled while a sub-agent's own server is up stops that server", async (t) => {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  t.after(() => release());
+  const fake = await withFake(t, startFakeAnthropic({ replies: [taskCall("tooled"), { toolUses: [{ name: "mcp__helper__pid", input: {} }] }, { text: "Never.", hold }] }));
+  const dir = tempDir(t);
+  const agents = JSON.stringify({ tooled: { description: "Uses tools", prompt: "You use tools.", mcpServers: [{ helper: mcpTestServerCommand() }] } });
+  const { child, result } = harness(["run", "--cwd", dir, "--agents", agents, "--allowedTools", "mcp__helper__pid", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url });
+  t.after(() => child.kill("SIGKILL"));
+  await fake.waitForRequests(3);
+  const pid = Number(toolResultOf(fake, 2).text);
+  assert.ok(Number.isInteger(pid) && pid > 0 && processAlive(pid), `no live server process: ${toolResultOf(fake, 2).text}`);
+  child.kill("SIGINT");
+  const { code } = await result;
+  assert.equal(code, 130);
+  await waitFor(() => !processAlive(pid), "the sub-agent's server to stop", { timeoutMs: 5000 });
+});

@@ -2,7 +2,7 @@
 // as Claude Code has them: a server it defines starts for it alone when a Task call starts it and
 // closes when it ends, the main agent never offered its tools; a server it names is one the run has
 // configured, whose tools it gets even when its `tools` list leaves them out.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -105,6 +105,53 @@ test("--strict-mcp-config leaves out the servers a sub-agent's definition define
   assert.equal(code, 0, stderr);
   assert.ok(!offered(fake, 1).some((name) => name.startsWith("mcp__helper__")), offered(fake, 1).join(", "));
   assert.match(stdout, /The MCP servers the agent tooled \(--agents\) defines are not started: the run uses only its --mcp-config servers \(--strict-mcp-config\)\. Left out: \\"helper\\"\./);
+});
+
+test("a sub-agent with no tools list reads the resources of the run's servers and of its own with the one pair of resource tools", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        taskCall("reader"),
+        { toolUses: [{ name: "ListMcpResourcesTool", input: {} }] },
+        { toolUses: [{ name: "ReadMcpResourceTool", input: { server: "notes", uri: "docs://readme" } }] },
+        { text: "Sub done." },
+        { text: "All done." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { docs: mcpTestServerCommand({ resources: true }) } }));
+  const agents = JSON.stringify({ reader: { description: "Reads", prompt: "You read.", mcpServers: [{ notes: mcpTestServerCommand({ resources: true }) }] } });
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const { code, stderr } = await harness(["run", "--cwd", dir, "--mcp-config", join(dir, "mcp.json"), "--agents", agents, "go"], env).result;
+  assert.equal(code, 0, stderr);
+  const sub = offered(fake, 1);
+  assert.equal(sub.filter((name) => name === "ListMcpResourcesTool").length, 1, sub.join(", "));
+  const listed = toolResultOf(fake, 2);
+  assert.equal(listed.isError, false, listed.text);
+  assert.match(listed.text, /"server": "docs"/);
+  assert.match(listed.text, /"server": "notes"/);
+  const read = toolResultOf(fake, 3);
+  assert.equal(read.isError, false, read.text);
+});
+
+test("a server a sub-agent defines under the name of one the run has is not started, and is said naming the agent and the server", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [taskCall("tooled"), { text: "Sub done." }, { text: "All done." }] }));
+  const dir = tempDir(t);
+  const marker = join(dir, "own-started");
+  const { command, args } = mcpTestServerCommand();
+  const own = { command: "bash", args: ["-c", `touch ${marker} && exec "$0" "$@"`, command, ...args] };
+  writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { helper: mcpTestServerCommand() } }));
+  const agents = JSON.stringify({ tooled: { description: "Uses tools", prompt: "You use tools.", mcpServers: [{ helper: own }] } });
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--mcp-config", join(dir, "mcp.json"), "--agents", agents, "--output-format", "stream-json", "--verbose", "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /MCP server \\"helper\\" the agent tooled \(--agents\) defines is not started: this run already has a server of that name\./);
+  assert.ok(offered(fake, 1).includes("mcp__helper__echo"), offered(fake, 1).join(", "));
+  assert.ok(!existsSync(marker), "the agent's own server was started");
 });
 
 test("a run cancelled while a sub-agent's own server is up stops that server", async (t) => {

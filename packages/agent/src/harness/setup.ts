@@ -19,7 +19,8 @@ import type { McpRunServerConfig } from "../mcp/config.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import { startMcp, type McpManager, type McpServerStatus } from "../mcp/manager.ts";
-import { mcpPolicyBlocks, mcpPolicyOf, type McpPolicy } from "../mcp/policy.ts";
+import { mcpPolicyOf } from "../mcp/policy.ts";
+import { managedOnlyReason, mcpStartBlocked, mcpStartRules, type McpStartRules } from "../mcp/start-rules.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -188,6 +189,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loadedSettings.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: !comesWithRepository(source.scope), settings: source.settings })),
     (message) => notice("warning", message),
   );
+  const mcpRules = await mcpStartRules(policy, managedMcpFile);
   // The main thread's agent (--agent, or the settings' `agent`) may define servers of its own; the
   // servers wait for the agent files only when there is such an agent.
   const mainAgentName = options.mainAgent?.trim() || settings.agent;
@@ -204,9 +206,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             home,
             settings: mcpSettings,
             approvals,
-            policy,
+            rules: mcpRules,
             plugins,
-            managedFile: managedMcpFile,
             env: childEnv,
             signal: options.signal,
             ...(options.mcpConfig && { given: options.mcpConfig }),
@@ -243,8 +244,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     holder.hooks = held.config;
   }
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
-  const subagentMcp: SubagentMcpSetup | undefined =
-    options.tools === undefined ? { cwd: projectRoot, env: childEnv, policy, strict: options.strictMcpConfig === true, managedFile: managedMcpFile } : undefined;
+  const subagentMcp: SubagentMcpSetup = {
+    cwd: projectRoot,
+    env: childEnv,
+    rules: mcpRules,
+    ...subagentMcpRefusal(options, mcpRules),
+    runServers: mcp?.status().map((server) => server.name) ?? [],
+    runResources: mcp?.resourceConnections ?? (() => []),
+  };
   return {
     loaded: true,
     sessionId: options.sessionId ?? resources.sessionId,
@@ -270,7 +277,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
     mcpServers: mcp?.status() ?? [],
-    ...(subagentMcp && { subagentMcp }),
+    subagentMcp,
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
   };
@@ -442,15 +449,13 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-/** `managedFile`: the machine's managed-mcp.json, beside its managed settings. */
 type McpWhere = {
   projectRoot: string;
   home: string;
   settings: Settings;
   approvals: McpApprovals;
-  policy: McpPolicy;
+  rules: McpStartRules;
   plugins: readonly Plugin[];
-  managedFile: string;
   env: Record<string, string>;
   signal: AbortSignal;
   /** The run's own servers and whether they are the only ones (RunAgentOptions.mcpConfig). */
@@ -513,14 +518,21 @@ function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
   };
 }
 
-async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "status"> | undefined> {
+/** Why a sub-agent's definition's own servers start in no sub-agent of this run, if they do not. */
+function subagentMcpRefusal(options: RunAgentOptions, rules: McpStartRules): { refused?: string } {
+  if (options.tools !== undefined) return { refused: "the run was given its complete tool set (tools), which holds no MCP server's tools" };
+  if (options.strictMcpConfig) return { refused: "the run uses only its --mcp-config servers (--strict-mcp-config)" };
+  return rules.managed ? { refused: managedOnlyReason(rules.managedFile) } : {};
+}
+
+async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "resourceConnections" | "status"> | undefined> {
   const config = await loadMcpConfig({
     projectRoot: o.projectRoot,
     home: o.home,
     settings: o.settings,
     approvals: o.approvals,
     plugins: o.plugins,
-    managedFile: o.managedFile,
+    managedFile: o.rules.managedFile,
     env: o.env,
     ...(o.given && { given: o.given }),
     ...(o.strict && { strict: true }),
@@ -533,7 +545,7 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
   const sdkNames = new Set(o.sdk?.names ?? []);
   const servers: McpRunServerConfig[] = config.servers.filter((server) => {
     if (sdkNames.has(server.name)) return false;
-    const blocked = mcpPolicyBlocks(server, o.policy);
+    const blocked = mcpStartBlocked(server, o.rules);
     if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
     return !blocked;
   });
@@ -546,7 +558,7 @@ async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink
     ),
     o.signal,
   );
-  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, status: () => manager.status() };
+  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, resourceConnections: () => manager.resourceConnections(), status: () => manager.status() };
 }
 
 function isFileScope(scope: string): scope is SettingsFileScope {

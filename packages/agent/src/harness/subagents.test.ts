@@ -3,6 +3,8 @@ import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
+import { mcpTestServerCommand } from "@harness/test-utils";
+import { taskTool } from "../subagents/task-tool.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");
@@ -142,4 +144,16 @@ test("an agent file that lists tools the run does not have is said to run withou
   const notices = events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
   assert.deepEqual(notices.filter((m) => /lists tools/.test(m)).length, 1);
   assert.match(notices.find((m) => /lists tools/.test(m))!, /^The agent reader \(.*reader\.md\) lists tools this run does not have, and runs without them: read, Bash\(git log:\*\)\./);
+});
+
+test("a run given its complete tool set (tools) starts no MCP servers a sub-agent's definition defines, and says which it left out", async (t) => {
+  const project = await tempProject(t);
+  const agent = { name: "tooled", description: "Uses tools", systemPrompt: "You use tools.", source: "cli" as const, mcpServers: [{ name: "helper", config: mcpTestServerCommand() }, { name: "other", config: mcpTestServerCommand() }] };
+  const { provider, events } = await runInProject(project, [{ toolCalls: [task("toolu_task", "tooled", "Do it")] }, { text: "Done." }, { text: "ok" }], { tools: [taskTool([agent])], agents: [agent] });
+  assert.ok(!provider.requests[1].tools?.some((tool) => tool.name.startsWith("mcp__")), provider.requests[1].tools?.map((tool) => tool.name).join(", "));
+  const notices = events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+  assert.ok(
+    notices.includes('The MCP servers the agent tooled (--agents) defines are not started: the run was given its complete tool set (tools), which holds no MCP server\'s tools. Left out: "helper", "other".'),
+    notices.join("\n"),
+  );
 });

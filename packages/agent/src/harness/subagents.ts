@@ -8,6 +8,7 @@ import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { RunAgentOptions, RunAgentResult, Tool } from "../types.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { mcpToolName } from "../mcp/names.ts";
+import { LIST_RESOURCES_TOOL } from "../mcp/resources.ts";
 import { subagentModelResolver } from "./model.ts";
 import type { NoticeSink } from "./resources.ts";
 import { subagentMcp } from "./subagent-mcp.ts";
@@ -46,10 +47,15 @@ async function withOwnServers(parent: RunContext, options: RunAgentOptions, runC
   const agent = options.agent && parent.setup.agents.find((candidate) => candidate.name === options.agent!.type);
   if (!agent?.mcpServers) return runChild(options);
   const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
-  const mcp = await subagentMcp(agent, parent.tools, parent.setup.subagentMcp, options.signal, notice);
+  const given = options.tools ?? [];
+  const readsRunResources = given.some((tool) => tool.name === LIST_RESOURCES_TOOL);
+  const mcp = await subagentMcp(agent, { tools: parent.tools, readsRunResources }, parent.setup.subagentMcp, options.signal, notice);
   try {
-    const have = new Set((options.tools ?? []).map((tool) => tool.name));
-    return await runChild({ ...options, tools: [...(options.tools ?? []), ...mcp.tools.filter((tool) => !have.has(tool.name))] });
+    // Its servers' tools take the place of those of the same name it was given: the resource tools
+    // then read its own servers' resources besides the run's.
+    const byName = new Map(mcp.tools.map((tool) => [tool.name, tool]));
+    const tools = [...given.map((tool) => byName.get(tool.name) ?? tool), ...mcp.tools.filter((tool) => !given.some((had) => had.name === tool.name))];
+    return await runChild({ ...options, tools });
   } finally {
     await mcp.close();
   }

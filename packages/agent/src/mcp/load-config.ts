@@ -5,6 +5,7 @@ import { z } from "zod";
 import { pluginVariables, type Plugin } from "../plugins/types.ts";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
 import { isJsonObject } from "../json-text.ts";
+import { managedOnlyReason } from "./start-rules.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
 export type McpSettings = {
@@ -78,12 +79,12 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
     if (managed.kind !== "missing") {
       for (const group of given) {
         for (const name of isJsonObject(group.servers) ? Object.keys(group.servers) : []) {
-          diagnostics.push({ file: group.file, key: `mcpServers.${name}`, message: `MCP server "${name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
+          diagnostics.push({ file: group.file, key: `mcpServers.${name}`, message: `MCP server "${name}" is not started: ${managedOnlyReason(options.managedFile)}` });
         }
       }
       for (const plugin of options.strict ? [] : (options.plugins ?? [])) {
         for (const entry of plugin.mcpServers) {
-          diagnostics.push({ file: entry.file, key: entry.key, message: `MCP server "${entry.name}" is not started: the machine's managed MCP configuration (${options.managedFile}) allows its own servers only` });
+          diagnostics.push({ file: entry.file, key: entry.key, message: `MCP server "${entry.name}" is not started: ${managedOnlyReason(options.managedFile)}` });
         }
       }
       return managedServers(options.managedFile, managed, env, diagnostics);

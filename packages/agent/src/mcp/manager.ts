@@ -30,6 +30,9 @@ export type StartMcpOptions = {
   env?: Env;
   /** How the servers of type "sdk" (the program's own) are reached. */
   relay?: McpRelay;
+  /** Connections of another manager that this one's resource tools read as well, before its own
+   * (a sub-agent's servers beside the run's): asked at each call. */
+  resourcesBeside?: () => readonly McpConnection[];
 };
 
 export type McpServerStatus = {
@@ -51,6 +54,8 @@ export type McpManager = {
   readonly prompts: McpPromptCommand[];
   /** The names of the connected servers that have resources. */
   readonly resourceServers: string[];
+  /** The connected servers that have resources, now (for another manager's resourcesBeside). */
+  resourceConnections(): McpConnection[];
   status(): McpServerStatus[];
   /** Ends every session and stops every stdio server process. Idempotent. */
   close(): Promise<void>;
@@ -83,7 +88,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
   // listed at that point.
   let connections: McpConnection[] = [];
   const toolCounts = new Map<McpConnection, number>();
-  const resourceReaders = resourceTools(() => connections.filter(hasResources), { callTimeoutMs, maxOutputChars });
+  const resourceReaders = resourceTools(() => [...(options.resourcesBeside?.() ?? []), ...connections].filter(hasResources), { callTimeoutMs, maxOutputChars });
   /** Exposes the connected servers' tools, in server order; said for `reported` servers only. */
   const expose = (reported: ReadonlySet<McpConnection>) => {
     tools = [];
@@ -161,6 +166,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
     get resourceServers() {
       return connections.filter(hasResources).map((connection) => connection.config.name);
     },
+    resourceConnections: () => connections.filter(hasResources),
     get prompts() {
       // Two servers whose names sanitise alike would offer one command name twice: the first keeps it.
       const byName = new Map<string, McpPromptCommand>();

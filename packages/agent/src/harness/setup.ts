@@ -15,12 +15,10 @@ import type { MemoryFile } from "../context/types.ts";
 import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../hooks/http-policy.ts";
 import { frontmatterHooks, mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
-import type { McpRunServerConfig } from "../mcp/config.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
-import { loadMcpConfig } from "../mcp/load-config.ts";
-import { startMcp, type McpManager, type McpServerStatus } from "../mcp/manager.ts";
+import type { McpServerStatus } from "../mcp/manager.ts";
 import { mcpPolicyOf } from "../mcp/policy.ts";
-import { managedOnlyReason, mcpStartBlocked, mcpStartRules, type McpStartRules } from "../mcp/start-rules.ts";
+import { mcpStartRules } from "../mcp/start-rules.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
@@ -42,7 +40,11 @@ import { untilAborted } from "./abortable.ts";
 import { addedConfigDirs, readsAddedDirsMemory } from "./added-dirs.ts";
 import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
 import type { SubagentMcpSetup } from "./subagent-mcp.ts";
-import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
+import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
+import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
+import { describeDiagnostic } from "./diagnostic.ts";
+
+export { describeDiagnostic };
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
@@ -449,22 +451,6 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-type McpWhere = {
-  projectRoot: string;
-  home: string;
-  settings: Settings;
-  approvals: McpApprovals;
-  rules: McpStartRules;
-  plugins: readonly Plugin[];
-  env: Record<string, string>;
-  signal: AbortSignal;
-  /** The run's own servers and whether they are the only ones (RunAgentOptions.mcpConfig). */
-  given?: RunAgentOptions["mcpConfig"];
-  strict?: boolean;
-  sdk?: RunAgentOptions["sdkMcpServers"];
-  agent?: { file: string; servers: Record<string, unknown> };
-};
-type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
 /** Where the model is reached, and with what: set by the user's or managed settings only. */
 const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY)$/i;
@@ -490,81 +476,7 @@ function harnessOverrides(sources: readonly SettingsSource[]): Record<string, st
   return env;
 }
 
-/** The project a run in `cwd` belongs to: the repository's root (`gitRoot`), unless `cwd` lies
- * below it and has a `.claude` of its own (a package of a monorepo set up on its own). Claude Code
- * takes the directory it starts in as the project; the repository's root serves the common case of
- * a run in a subdirectory of a project configured at its top. */
-/** The MCP servers the settings define: the user's and managed settings'. A project's settings
- * files come with the repository: servers there would start unasked, so they are left out, saying
- * where a project's servers go (`.mcp.json`, where they start once approved). */
-function trustedServers(sources: readonly SettingsSource[], notice: NoticeSink): Settings["mcpServers"] {
-  let servers: Settings["mcpServers"];
-  for (const source of sources) {
-    if (source.settings.mcpServers === undefined) continue;
-    if (!comesWithRepository(source.scope)) servers = { ...servers, ...source.settings.mcpServers };
-    else notice("warning", `${source.path} (mcpServers): a project's settings files cannot define MCP servers, which would start unasked; put them in the project's .mcp.json, where they start once approved.`);
-  }
-  return servers;
-}
-
-/** The approvals of `.mcp.json` servers that count: those of the user's and managed settings. A
- * project's own files (settings.json, settings.local.json) come with the repository, as its
- * `.mcp.json` does, and cannot approve what it would run. */
-function approvalsOf(sources: readonly SettingsSource[]): McpApprovals {
-  const trusted = sources.filter((source) => !comesWithRepository(source.scope));
-  return {
-    enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
-    enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
-  };
-}
-
-/** Why a sub-agent's definition's own servers start in no sub-agent of this run, if they do not. */
-function subagentMcpRefusal(options: RunAgentOptions, rules: McpStartRules): { refused?: string } {
-  if (options.tools !== undefined) return { refused: "the run was given its complete tool set (tools), which holds no MCP server's tools" };
-  if (options.strictMcpConfig) return { refused: "the run uses only its --mcp-config servers (--strict-mcp-config)" };
-  return rules.managed ? { refused: managedOnlyReason(rules.managedFile) } : {};
-}
-
-async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "resourceConnections" | "status"> | undefined> {
-  const config = await loadMcpConfig({
-    projectRoot: o.projectRoot,
-    home: o.home,
-    settings: o.settings,
-    approvals: o.approvals,
-    plugins: o.plugins,
-    managedFile: o.rules.managedFile,
-    env: o.env,
-    ...(o.given && { given: o.given }),
-    ...(o.strict && { strict: true }),
-    ...(o.agent && { agent: o.agent }),
-  });
-  for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
-  for (const { name, reason } of config.disabled) {
-    if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);
-  }
-  const sdkNames = new Set(o.sdk?.names ?? []);
-  const servers: McpRunServerConfig[] = config.servers.filter((server) => {
-    if (sdkNames.has(server.name)) return false;
-    const blocked = mcpStartBlocked(server, o.rules);
-    if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
-    return !blocked;
-  });
-  for (const name of sdkNames) servers.push({ type: "sdk", name, scope: "flag", file: "the program's own servers" });
-  if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
-  const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
-  const manager = await untilAborted(
-    mcpManagerFor(resources, key, (onNotice, signal) =>
-      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
-    ),
-    o.signal,
-  );
-  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, resourceConnections: () => manager.resourceConnections(), status: () => manager.status() };
-}
-
 function isFileScope(scope: string): scope is SettingsFileScope {
   return scope === "user" || scope === "project" || scope === "local";
 }
 
-export function describeDiagnostic(d: Diagnostic): string {
-  return `${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`;
-}

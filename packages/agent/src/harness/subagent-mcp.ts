@@ -14,7 +14,7 @@ import { mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import type { Tool } from "../types.ts";
 import type { NoticeSink } from "./resources.ts";
-import { describeDiagnostic } from "./setup.ts";
+import { describeDiagnostic } from "./diagnostic.ts";
 
 /** What the run's setup knows of where a sub-agent's own servers may start. */
 export type SubagentMcpSetup = {

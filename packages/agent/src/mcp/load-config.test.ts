@@ -118,6 +118,25 @@ describe("loadMcpConfig", () => {
     assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} }), { servers: [], disabled: [], diagnostics: [] });
   });
 
+  test("a server the main thread's agent defines under a configured server's name is left out, said naming the agent's file", async () => {
+    await dirs();
+    const config = await loadMcpConfig({
+      projectRoot: project,
+      home,
+      env: {},
+      settings: { mcpServers: { helper: { command: "configured" } } },
+      agent: { file: "/agents/tooled.md", servers: { helper: { command: "own" }, extra: { command: "extra" } } },
+    });
+    assert.deepEqual(
+      config.servers.map((server) => [server.name, server.type === "stdio" && server.command]),
+      [
+        ["helper", "configured"],
+        ["extra", "extra"],
+      ],
+    );
+    assert.deepEqual(config.diagnostics, [{ file: "/agents/tooled.md", key: "mcpServers.helper", message: 'MCP server "helper" is not started: a configured server has that name, and is used instead' }]);
+  });
+
   test("no config anywhere gives no servers and no diagnostics", async () => {
     await dirs();
     assert.deepEqual(await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} }), { servers: [], disabled: [], diagnostics: [] });

@@ -144,7 +144,11 @@ function collect(
       continue;
     }
     for (const [name, raw] of Object.entries(source.servers)) {
-      if (servers.has(name)) continue;
+      if (servers.has(name)) {
+        // An agent's file is the one place a clash is not the user's own choice of precedence.
+        if (source.scope === "agent") diagnostics.push({ file: source.file, key: `${source.keyPrefix}.${name}`, message: `MCP server "${name}" is not started: a configured server has that name, and is used instead` });
+        continue;
+      }
       const parsed = parseServerEntry(name, raw, { ...source, keyPrefix: `${source.keyPrefix}.${name}` }, env);
       if (!parsed.ok) {
         diagnostics.push(parsed.diagnostic);

@@ -99,7 +99,8 @@ test("control requests: mcp_status before any turn lists the servers named at in
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin =
-    control("init-1", { subtype: "initialize", sdkMcpServers: ["calc"], managedSettings: { model: "x" }, disallowedTools: ["Bash"] }) +
+    control("init-0", { subtype: "initialize", sdkMcpServers: ["calc"] }) +
+    control("init-1", { subtype: "initialize", managedSettings: { model: "x" }, disallowedTools: ["Bash"] }) +
     control("init-2", { subtype: "initialize", settings: { permissions: { allow: "Bash" } } }) +
     control("init-3", { subtype: "initialize", plugins: [{ type: "git", url: "https://example.com/p.git" }] }) +
     control("init-4", { subtype: "initialize", disallowedTools: "Bash" }) +
@@ -127,14 +128,17 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.equal(responses.get("th-2")?.subtype, "success");
 });
 
-test("initialize refuses settings when the run was started with --settings too, rather than drop either; the turn still runs", async (t) => {
+test("initialize refuses settings when the run was started with --settings too, rather than drop either; the message after it is not run", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin = control("init-1", { subtype: "initialize", settings: { env: { WHO: "initialize" } } }) + user("hi");
   const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--settings", '{"env": {"WHO": "flag"}}', ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
-  assert.equal(code, 0, stderr);
+  assert.equal(code, 1, stderr);
   const response = linesOf(stdout).find((l) => l.type === "control_response")?.response;
   assert.equal(response?.subtype, "error");
   assert.match(response?.error, /^initialize: settings: the run was started with --settings too/);
-  assert.equal(linesOf(stdout).find((l) => l.type === "result")?.result, "Hi.");
+  const result = linesOf(stdout).find((l) => l.type === "result");
+  assert.equal(result?.is_error, true);
+  assert.match(result?.errors[0], /initialize request was refused \(initialize: settings: the run was started with --settings too/);
+  assert.equal(fake.requests.length, 0);
 });

@@ -310,6 +310,12 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             result({ ok: false, message: `The run stopped: what it has cost ($${spent.toFixed(6)}) reached its budget of $${budget}.`, reason: "max_budget" });
             return 1;
           }
+          const notRun = session.refusal();
+          if (notRun) {
+            result({ ok: false, message: notRun });
+            status = 1;
+            continue;
+          }
           const controls = session.startTurn(controller.signal);
           const outcome = await turn(read.message, { resources, budgetSpentUsd: spent }, { settings: session.settings, controls }).finally(controls.end);
           spent += outcome.usage?.costUsd ?? 0;

@@ -5,15 +5,15 @@
 // next model call on (`set_model`, `set_permission_mode`), the end of the turn under way
 // (`interrupt`); and, with --permission-prompt-tool stdio, the approvals it is asked for
 // (`can_use_tool`).
+import { isDeepStrictEqual } from "node:util";
+import { isJsonObject } from "@harness/agent/json-text";
 import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
-import { parseInlineAgents } from "./inline-agents.ts";
+import type { InlineAgentChecks } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
-import { sdkHooks } from "./stream-hooks.ts";
-import { sdkMcpRelay, sdkServerNames } from "./stream-mcp.ts";
-import { sdkManagedRules } from "./sdk-managed.ts";
-import { initializeDisallowedTools, initializePlugins, initializeSettings } from "./stream-setup.ts";
+import { sdkMcpRelay } from "./stream-mcp.ts";
+import { carries, readInitialize, RESTRICTING_FIELDS, type InitializeSetup } from "./stream-initialize.ts";
 
 /** A mode as the control protocol names it: dontAsk among them. */
 type AnyMode = (typeof PERMISSION_MODES)[number];
@@ -29,8 +29,10 @@ export type SessionLaunch = {
   settingsFlag?: boolean;
   /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
   askOverStdio?: boolean;
-  /** Says what the run cannot do as asked, in one line (on stderr): the Agent SDK takes a failed
-   * initialize quietly, and goes on. */
+  /** The checks --agents' hooks and servers get, for the agents sent at initialize. */
+  agentChecks?: InlineAgentChecks;
+  /** Says what the run cannot do as asked, in one line (on stderr): a program may not look at the
+   * error answer of a request, nor at the result of a message not run for it. */
   warn(message: string): void;
 };
 
@@ -124,7 +126,7 @@ export function streamSession(launch: SessionLaunch) {
         return { name, status: status === "closed" ? "failed" : status, ...(status === "connected" && { tools }) };
       });
     }
-    const names = [...Object.keys(isRecord(settings.mcpConfig?.servers) ? settings.mcpConfig.servers : {}), ...(settings.sdkMcpServers?.names ?? [])];
+    const names = [...Object.keys(isJsonObject(settings.mcpConfig?.servers) ? settings.mcpConfig.servers : {}), ...(settings.sdkMcpServers?.names ?? [])];
     return [...new Set(names)].map((name) => ({ name, status: "pending" }));
   };
 
@@ -168,62 +170,71 @@ export function streamSession(launch: SessionLaunch) {
     }
   };
 
+  /** The first initialize request that was kept: a later one (the Agent SDK's reinitialize) changes
+   * none of what it set, as in Claude Code, but for the hooks it registers again. */
+  let first: ControlRequest | undefined;
+  /** Why an initialize carrying restrictions was refused: the messages after it are not run. */
+  let refusal: string | undefined;
+
   const initialize = (request: ControlRequest): Record<string, unknown> => {
-    const given = (field: string) => request[field] !== undefined && request[field] !== null;
-    const prompt = Array.isArray(request.systemPrompt) ? request.systemPrompt.filter((part) => typeof part === "string").join("\n\n") : request.systemPrompt;
-    // Empty (the Agent SDK's default) leaves the built-in prompt, as --system-prompt "" does here.
-    if (typeof prompt === "string" && prompt.trim() !== "") settings.systemPrompt = prompt;
-    if (typeof request.appendSystemPrompt === "string" && request.appendSystemPrompt !== "") settings.appendSystemPrompt = request.appendSystemPrompt;
-    if (request.agents !== undefined && request.agents !== null) {
-      const agents = parseInlineAgents(JSON.stringify(request.agents));
-      if (typeof agents === "string") throw new Error(`initialize: agents: ${agents}`);
-      settings.agents = agents;
-    }
-    if (request.hooks !== undefined && request.hooks !== null) {
-      const { hooks, unknownEvents, ignoredFields } = sdkHooks(request.hooks, ask);
-      settings.hooks = hooks;
-      if (unknownEvents.length > 0) launch.warn(`initialize: hooks of ${unknownEvents.join(", ")} are not run: harness run has no such event`);
-      if (ignoredFields.length > 0) launch.warn(`initialize: ${ignoredFields.join(", ")} ${ignoredFields.length === 1 ? "is" : "are"} not acted on by harness run; the hooks run without ${ignoredFields.length === 1 ? "it" : "them"}`);
-    }
-    if (request.sdkMcpServers !== undefined && request.sdkMcpServers !== null) {
-      const names = sdkServerNames(request.sdkMcpServers);
-      if (names.length > 0) settings.sdkMcpServers = { names, relay: mcp.relay };
-    }
-    if (request.mcpServers !== undefined && request.mcpServers !== null) {
-      const servers = request.mcpServers;
-      if (typeof servers !== "object" || Array.isArray(servers)) throw new Error("initialize: mcpServers must be an object of MCP servers by name, as --mcp-config's mcpServers");
-      // Each entry is checked as it starts: a bad one is said, naming it, and the others start.
-      settings.mcpConfig = { file: "the initialize request", servers };
-    }
-    // These four are all read before any of them is kept: one refused keeps none of them.
-    if (given("settings") && launch.settingsFlag) throw new Error("initialize: settings: the run was started with --settings too; give the settings one way (the Agent SDK's settingsDelivery)");
-    const disallowed = given("disallowedTools") ? initializeDisallowedTools(request.disallowedTools) : undefined;
-    const flagSettings = given("settings") ? initializeSettings(request.settings) : undefined;
-    const pluginDirs = given("plugins") ? initializePlugins(request.plugins) : undefined;
-    let managed: { deny: string[]; ask: string[] } | undefined;
+    let setup: InitializeSetup;
     try {
-      managed = given("managedSettings") ? sdkManagedRules(request.managedSettings, "initialize: managedSettings") : undefined;
+      setup = readInitialize(request, { ask, settingsFlag: launch.settingsFlag, agentChecks: launch.agentChecks });
     } catch (error) {
-      // Restrictions refused are said on stderr too, as what is not acted on is.
-      launch.warn((error as Error).message);
+      const message = (error as Error).message;
+      if (RESTRICTING_FIELDS.some((field) => carries(request, field))) {
+        // Said on stderr too: restrictions not taken. Before any initialize was kept, the messages
+        // that follow are not run for it; after, the first one's stay in force.
+        launch.warn(message);
+        if (!first) refusal = message;
+      }
       throw error;
     }
-    if (disallowed || managed) settings.disallowedTools = [...(disallowed ?? settings.disallowedTools ?? []), ...(managed?.deny ?? [])];
-    if (managed) settings.askRules = managed.ask;
-    if (flagSettings) settings.flagSettings = flagSettings;
-    if (pluginDirs) settings.pluginDirs = pluginDirs;
-    // Claude Code's answers on what it took: a program that sent MCP servers, settings or
-    // disallowedTools here treats their absence as not applied, and ends the session.
-    const manifests = given("sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
+    for (const note of setup.notes) launch.warn(note);
+    if (first) return reinitialized(request, setup);
+    first = request;
+    refusal = undefined;
+    keepSetup(setup);
+    return answer(request, {
+      ...(carries(request, "mcpServers") && { mcp_servers_applied: true }),
+      ...(carries(request, "disallowedTools") && { disallowed_tools_applied: true }),
+      ...(carries(request, "settings") && { settings_applied: true }),
+      ...(carries(request, "plugins") && { plugins_applied: true }),
+      ...(carries(request, "managedSettings") && { managed_settings_applied: true }),
+    });
+  };
+
+  const keepSetup = (setup: InitializeSetup) => {
+    if (setup.systemPrompt !== undefined) settings.systemPrompt = setup.systemPrompt;
+    if (setup.appendSystemPrompt !== undefined) settings.appendSystemPrompt = setup.appendSystemPrompt;
+    if (setup.agents) settings.agents = setup.agents;
+    if (setup.hooks) settings.hooks = setup.hooks;
+    if (setup.sdkServerNames && setup.sdkServerNames.length > 0) settings.sdkMcpServers = { names: setup.sdkServerNames, relay: mcp.relay };
+    if (setup.mcpServers) settings.mcpConfig = { file: "the initialize request", servers: setup.mcpServers };
+    if (setup.disallowedTools || setup.managed) settings.disallowedTools = [...(setup.disallowedTools ?? []), ...(setup.managed?.deny ?? [])];
+    if (setup.managed) settings.askRules = setup.managed.ask;
+    if (setup.flagSettings) settings.flagSettings = setup.flagSettings;
+    if (setup.pluginDirs) settings.pluginDirs = setup.pluginDirs;
+  };
+
+  /** A later initialize: its hooks replace the first's; anything else it carries is applied only
+   * where it is what is in force already (Claude Code answers the same way). */
+  const reinitialized = (request: ControlRequest, setup: InitializeSetup) => {
+    if (setup.hooks) settings.hooks = setup.hooks;
+    const same = (field: string) => (carries(request, field) ? isDeepStrictEqual(first![field], request[field]) : undefined);
+    const applied = { mcp_servers_applied: same("mcpServers"), disallowed_tools_applied: same("disallowedTools"), settings_applied: same("settings"), plugins_applied: same("plugins"), managed_settings_applied: same("managedSettings") };
+    return answer(request, Object.fromEntries(Object.entries(applied).filter(([, value]) => value !== undefined)));
+  };
+
+  /** Claude Code's answer to an initialize: a program that sent MCP servers, settings or
+   * disallowedTools treats their absence (or false) as not applied, and ends the session. */
+  const answer = (request: ControlRequest, applied: Record<string, unknown>): Record<string, unknown> => {
+    const manifests = carries(request, "sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
     return {
-      ...(given("hooks") && { hooks_applied: true }),
+      ...(carries(request, "hooks") && { hooks_applied: true }),
       // Hook matchers' onFailure "block" is honoured (stream-hooks.ts).
       hook_on_failure_supported: true,
-      ...(given("mcpServers") && { mcp_servers_applied: true }),
-      ...(given("disallowedTools") && { disallowed_tools_applied: true }),
-      ...(given("settings") && { settings_applied: true }),
-      ...(given("plugins") && { plugins_applied: true }),
-      ...(given("managedSettings") && { managed_settings_applied: true }),
+      ...applied,
       ...(manifests && { sdk_mcp_manifests_parked: manifests }),
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),
@@ -238,6 +249,10 @@ export function streamSession(launch: SessionLaunch) {
   return {
     handle,
     settings,
+    /** Why the next message is not run, if it is not: an initialize carrying restrictions (disallowed
+     * tools, settings, managed settings, hooks) was refused, and the run cannot hold to them. */
+    refusal: () =>
+      refusal && `The message is not run: the initialize request was refused (${refusal}), and what it asked the run to hold to is not in force.`,
     /** The channel `handle` answers on: the session asks its own requests over it. */
     bind(control: ControlChannel) {
       channel = control;
@@ -311,8 +326,4 @@ async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, si
     return { behavior: "deny", ...(typeof answer.message === "string" && answer.message !== "" && { reason: answer.message }) };
   }
   return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer was neither allow nor deny` };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,75 @@
+// The Agent SDK's initialize request to `harness run --input-format stream-json`, on the wire: what a
+// second one does, and what a refused one leaves the run with.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const STREAM = ["--input-format", "stream-json", "--output-format", "stream-json"];
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const user = (content: unknown) => line({ type: "user", message: { role: "user", content } });
+const control = (id: string, request: Record<string, unknown>) => line({ type: "control_request", request_id: id, request });
+const linesOf = (stdout: string) => stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { type: string; [key: string]: any });
+const responsesOf = (stdout: string) => new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+const offered = (body: Record<string, unknown>) => (body.tools as { name: string }[]).map((tool) => tool.name);
+const systemText = (body: Record<string, unknown>) => JSON.stringify(body.system);
+const run = (fakeUrl: string, dir: string, stdin: string) =>
+  harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, HOME: dir }, { stdin }).result;
+
+test("a second initialize (the Agent SDK's reinitialize) changes nothing the first set: managed deny rules hold, and what differs is answered as not applied", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin =
+    control("init-1", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } }, systemPrompt: "You are the first prompt." }) +
+    control("init-2", { subtype: "initialize", disallowedTools: ["WebFetch"], managedSettings: {}, systemPrompt: "You are the second prompt." }) +
+    control("init-3", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } } }) +
+    user("hi");
+  const { code, stdout, stderr } = await run(fake.url, dir, stdin);
+  assert.equal(code, 0, stderr);
+  const responses = responsesOf(stdout);
+  assert.equal(responses.get("init-1")?.response.managed_settings_applied, true);
+  assert.equal(responses.get("init-2")?.subtype, "success", JSON.stringify(responses.get("init-2")));
+  assert.equal(responses.get("init-2")?.response.managed_settings_applied, false);
+  assert.equal(responses.get("init-2")?.response.disallowed_tools_applied, false);
+  assert.equal(responses.get("init-3")?.response.managed_settings_applied, true, "the same managed settings again are in force");
+  const body = fake.requests[0]!.body;
+  assert.ok(!offered(body).includes("Bash"), String(offered(body)));
+  assert.ok(offered(body).includes("WebFetch"), String(offered(body)));
+  assert.match(systemText(body), /the first prompt/);
+  assert.doesNotMatch(systemText(body), /the second prompt/);
+});
+
+test("a refused initialize keeps none of what it carried: the system prompt and agents sent with a bad plugin are not taken", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin =
+    control("init-1", {
+      subtype: "initialize",
+      systemPrompt: "You are the refused prompt.",
+      agents: { scout: { description: "Looks around", prompt: "Look." } },
+      plugins: [{ type: "git", url: "https://example.com/p.git" }],
+    }) + user("hi");
+  const { code, stdout, stderr } = await run(fake.url, dir, stdin);
+  assert.equal(code, 0, stderr);
+  assert.match(responsesOf(stdout).get("init-1")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
+  const body = fake.requests[0]!.body;
+  assert.doesNotMatch(systemText(body), /the refused prompt/);
+  assert.doesNotMatch(JSON.stringify(body.tools), /scout/);
+});
+
+test("after an initialize whose restrictions were refused, each message is answered with an error result naming why, and no model is asked", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin = control("init-1", { subtype: "initialize", managedSettings: { model: "x", permissions: { deny: ["Bash"] } } }) + user("hi") + user("again");
+  const { code, stdout } = await run(fake.url, dir, stdin);
+  assert.equal(code, 1);
+  assert.equal(responsesOf(stdout).get("init-1")?.subtype, "error");
+  const results = linesOf(stdout).filter((l) => l.type === "result");
+  assert.equal(results.length, 2);
+  for (const result of results) {
+    assert.equal(result.is_error, true);
+    assert.match(result.errors[0], /initialize request was refused/);
+    assert.match(result.errors[0], /cannot enforce model/);
+  }
+  assert.equal(fake.requests.length, 0);
+});

@@ -6,10 +6,11 @@
 // when given, and the run parses the hooks again as it loads (see harness/setup.ts).
 import type { AgentDefinition, HooksConfig } from "@harness/agent";
 
-/** Checks of the agent package's, for a caller that has loaded it: each answers what is wrong with
- * its value (naming the key within it), or undefined. */
+/** Checks of the agent package's, for a caller that has loaded it (agent-checks.ts): each answers
+ * what is wrong with its value (naming the key within it), or undefined; for hooks, also what in
+ * them is not acted on, to be said while the hooks load without it. */
 export type InlineAgentChecks = {
-  hooks(raw: unknown): string | undefined;
+  hooks(raw: unknown): { problem?: string; ignored: string[] };
   server(name: string, raw: unknown): string | undefined;
 };
 
@@ -17,8 +18,9 @@ export type InlineAgentChecks = {
 const AGENT_NAME = /^[^\s,()]+$/;
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
 
-/** The agents of `text`, or what is wrong with it in one line (without the flag's name). */
-export function parseInlineAgents(text: string, checks?: InlineAgentChecks): AgentDefinition[] | string {
+/** The agents of `text`, or what is wrong with it in one line (without the flag's name). `warn` is
+ * told what the agents hold that is not acted on, once all of them are read. */
+export function parseInlineAgents(text: string, checks?: InlineAgentChecks, warn?: (message: string) => void): AgentDefinition[] | string {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -29,16 +31,18 @@ export function parseInlineAgents(text: string, checks?: InlineAgentChecks): Age
     return `must be a JSON object of agents by name, such as {"reviewer": {"description": "…", "prompt": "…"}}, not ${kindOf(data)}`;
   }
   const agents: AgentDefinition[] = [];
+  const notes: string[] = [];
   for (const [name, value] of Object.entries(data)) {
     if (!AGENT_NAME.test(name)) return `"${name}" is not a valid agent name: one word, such as code-reviewer (the model passes it as subagent_type)`;
-    const agent = agentOf(name, value, checks);
+    const agent = agentOf(name, value, checks, (note) => notes.push(`${name}: ${note}`));
     if (typeof agent === "string") return `${name}: ${agent}`;
     agents.push(agent);
   }
+  for (const note of notes) warn?.(note);
   return agents;
 }
 
-function agentOf(name: string, value: unknown, checks: InlineAgentChecks | undefined): AgentDefinition | string {
+function agentOf(name: string, value: unknown, checks: InlineAgentChecks | undefined, note: (message: string) => void): AgentDefinition | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return `must be an object with "description" and "prompt", not ${kindOf(value)}`;
   const fields = value as Record<string, unknown>;
   const description = textField(fields, "description", "saying when to use the agent");
@@ -83,8 +87,9 @@ function agentOf(name: string, value: unknown, checks: InlineAgentChecks | undef
   if (fields.hooks !== undefined) {
     const hooks = fields.hooks;
     if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return `"hooks" must be an object of hook events, as in the settings, such as {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}]}, not ${kindOf(hooks)}`;
-    const problem = checks?.hooks(hooks);
-    if (problem) return `"hooks": ${problem}`;
+    const checked = checks?.hooks(hooks);
+    if (checked?.problem) return `"hooks": ${checked.problem}`;
+    for (const ignored of checked?.ignored ?? []) note(`"hooks": ${ignored}`);
     if (Object.keys(hooks).length > 0) agent.hooks = hooks as HooksConfig;
   }
   return agent;

@@ -190,3 +190,14 @@ test("--agents: mcpServers and hooks that cannot be used are one line naming the
   assert.match(await run({ hooks: { BeforeTool: [] } }), /^harness: --agents: helper: "hooks": BeforeTool: unknown hook event "BeforeTool"/);
   assert.match(await run({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }), /^harness: --agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.command: /);
 });
+
+test("--agents: a hook key harness does not act on is said on stderr, naming the agent, and the run goes on", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const dir = tempDir(t);
+  const hook = { type: "command", command: "true", statusMessage: "Checking" };
+  const agents = JSON.stringify({ helper: { description: "Helps", prompt: "You help.", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [hook] }] } } });
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--agents", agents, "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout.trim(), "ok");
+  assert.match(stderr, /^harness: --agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.statusMessage: unknown key "statusMessage" is ignored/m);
+});

@@ -3,7 +3,7 @@
 // fails (exit 1), as `claude -p` fails it.
 import type { AgentDefinition } from "@harness/agent";
 import type { RunCommand } from "./run.ts";
-import { parseInlineAgents, type InlineAgentChecks } from "./inline-agents.ts";
+import { parseInlineAgents } from "./inline-agents.ts";
 
 export type RunFlags = { agents?: AgentDefinition[]; mainAgent?: string; maxBudgetUsd?: number; fallbackModel?: string; sessionId?: string };
 
@@ -12,11 +12,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Dollars as people write them: 5, 0.50, .5 (no exponent, no sign). */
 const AMOUNT = /^(\d+(\.\d*)?|\.\d+)$/;
 
-/** The checked values, or what is wrong. `model` is the run's model when it names one. */
-export async function checkRunFlags(command: RunCommand, model: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<RunFlags | string> {
+/** The checked values, or what is wrong. `model` is the run's model when it names one; `warn` says
+ * what a value holds that is not acted on. */
+export async function checkRunFlags(command: RunCommand, model: string | undefined, env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): Promise<RunFlags | string> {
   const flags: RunFlags = {};
   if (command.agents !== undefined) {
-    const agents = parseInlineAgents(command.agents, await agentChecks(env));
+    const { inlineAgentChecks } = await import("./agent-checks.ts");
+    const agents = parseInlineAgents(command.agents, inlineAgentChecks(env, "--agents"), (note) => warn(`--agents: ${note}`));
     if (typeof agents === "string") return `--agents: ${agents}`;
     flags.agents = agents;
   }
@@ -37,20 +39,4 @@ export async function checkRunFlags(command: RunCommand, model: string | undefin
     flags.sessionId = command.sessionId.toLowerCase();
   }
   return flags;
-}
-
-/** The checks of what --agents' hooks and server definitions hold, as the run reads them. */
-async function agentChecks(env: Readonly<Record<string, string | undefined>>): Promise<InlineAgentChecks> {
-  const checks = await import("@harness/agent/config-checks");
-  const keyed = (d: { key?: string; message: string }) => (d.key === undefined ? d.message : `${d.key}: ${d.message}`);
-  return {
-    hooks: (raw) => {
-      const [problem] = checks.parseHooksConfig(raw, "--agents").diagnostics;
-      return problem && keyed({ ...problem, key: problem.key?.replace(/^hooks\.?/, "") || undefined });
-    },
-    server: (name, raw) => {
-      const parsed = checks.parseServerEntry(name, raw, { scope: "agent", file: "--agents", keyPrefix: name }, env);
-      return parsed.ok ? undefined : keyed(parsed.diagnostic);
-    },
-  };
 }

@@ -73,3 +73,22 @@ test("after an initialize whose restrictions were refused, each message is answe
   }
   assert.equal(fake.requests.length, 0);
 });
+
+test("agents sent at initialize are checked as --agents' are: a server definition or hook that cannot be used refuses the request, naming the agent and the field", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const agent = (fields: Record<string, unknown>) => ({ helper: { description: "Helps", prompt: "You help.", ...fields } });
+  const stdin =
+    control("init-1", { subtype: "initialize", agents: agent({ mcpServers: [{ tool: { args: ["x"] } }] }) }) +
+    control("init-2", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }) }) +
+    control("init-3", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", statusMessage: "Checking" }] }] } }) }) +
+    user("hi");
+  const { code, stdout, stderr } = await run(fake.url, dir, stdin);
+  assert.equal(code, 0, stderr);
+  const responses = responsesOf(stdout);
+  assert.match(responses.get("init-1")?.error, /^initialize: agents: helper: "mcpServers\[0\]": tool\.command: missing "command"/);
+  assert.match(responses.get("init-2")?.error, /^initialize: agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.command: /);
+  assert.equal(responses.get("init-3")?.subtype, "success");
+  assert.deepEqual(responses.get("init-3")?.response.agents, [{ name: "helper", description: "Helps" }]);
+  assert.match(stderr, /initialize: agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.statusMessage: unknown key "statusMessage" is ignored/);
+});

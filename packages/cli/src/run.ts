@@ -79,7 +79,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // Without --model or HARNESS_MODEL the settings may name one: the run then finds out, and the
   // model provider says the same in the same words.
   const model = command.model ?? (io.env.HARNESS_MODEL?.trim() || undefined);
-  const flags = await checkRunFlags(command, model, io.env);
+  const flags = await checkRunFlags(command, model, io.env, (message) => io.stderr.write(`harness: ${message}\n`));
   if (typeof flags === "string") return fail(flags);
   // A stream's initialize request may still bring settings with a key (the Agent SDK's
   // settingsDelivery): each of its runs checks for one as it starts.
@@ -288,6 +288,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         allowBypass: command.allowBypass,
         settingsFlag: command.settings !== undefined,
         askOverStdio: command.permissionPromptTool === "stdio",
+        env: io.env,
         warn: (message) => io.stderr.write(`harness: ${message}\n`),
       });
       // Control lines go out as they are written: an answer does not wait for the stream's opening.

@@ -2,7 +2,8 @@
 // request, naming the field, and the session keeps none of what it carried (stream-session.ts).
 import type { AgentDefinition, HooksConfig } from "@harness/agent";
 import { isJsonObject } from "@harness/agent/json-text";
-import { parseInlineAgents, type InlineAgentChecks } from "./inline-agents.ts";
+import { inlineAgentChecks } from "./agent-checks.ts";
+import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlRequest } from "./stream-control.ts";
 import { sdkHooks, type Ask } from "./stream-hooks.ts";
 import { sdkServerNames } from "./stream-mcp.ts";
@@ -32,7 +33,8 @@ export const RESTRICTING_FIELDS = ["disallowedTools", "settings", "managedSettin
 /** Whether `request` carries `field` (null is as absent, as the Agent SDK sends it). */
 export const carries = (request: ControlRequest, field: string) => request[field] !== undefined && request[field] !== null;
 
-export type InitializeContext = { ask: Ask; settingsFlag?: boolean; agentChecks?: InlineAgentChecks };
+/** `env`: the environment a server definition's variables are checked against. */
+export type InitializeContext = { ask: Ask; settingsFlag?: boolean; env: Readonly<Record<string, string | undefined>> };
 
 /** `request` read; throws, naming the field, on the first that cannot be taken. */
 export function readInitialize(request: ControlRequest, context: InitializeContext): InitializeSetup {
@@ -43,7 +45,7 @@ export function readInitialize(request: ControlRequest, context: InitializeConte
   if (typeof prompt === "string" && prompt.trim() !== "") setup.systemPrompt = prompt;
   if (typeof request.appendSystemPrompt === "string" && request.appendSystemPrompt !== "") setup.appendSystemPrompt = request.appendSystemPrompt;
   if (given("agents")) {
-    const agents = parseInlineAgents(JSON.stringify(request.agents), context.agentChecks);
+    const agents = parseInlineAgents(JSON.stringify(request.agents), inlineAgentChecks(context.env, "the initialize request's agents"), (note) => setup.notes.push(`initialize: agents: ${note}`));
     if (typeof agents === "string") throw new Error(`initialize: agents: ${agents}`);
     setup.agents = agents;
   }

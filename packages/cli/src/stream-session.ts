@@ -10,7 +10,6 @@ import { isJsonObject } from "@harness/agent/json-text";
 import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
-import type { InlineAgentChecks } from "./inline-agents.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkMcpRelay } from "./stream-mcp.ts";
 import { carries, readInitialize, RESTRICTING_FIELDS, type InitializeSetup } from "./stream-initialize.ts";
@@ -29,8 +28,8 @@ export type SessionLaunch = {
   settingsFlag?: boolean;
   /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
   askOverStdio?: boolean;
-  /** The checks --agents' hooks and servers get, for the agents sent at initialize. */
-  agentChecks?: InlineAgentChecks;
+  /** The environment the initialize request's agents' server definitions are checked against. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Says what the run cannot do as asked, in one line (on stderr): a program may not look at the
    * error answer of a request, nor at the result of a message not run for it. */
   warn(message: string): void;
@@ -179,7 +178,7 @@ export function streamSession(launch: SessionLaunch) {
   const initialize = (request: ControlRequest): Record<string, unknown> => {
     let setup: InitializeSetup;
     try {
-      setup = readInitialize(request, { ask, settingsFlag: launch.settingsFlag, agentChecks: launch.agentChecks });
+      setup = readInitialize(request, { ask, settingsFlag: launch.settingsFlag, env: launch.env });
     } catch (error) {
       const message = (error as Error).message;
       if (RESTRICTING_FIELDS.some((field) => carries(request, field))) {

@@ -28,8 +28,10 @@ export type Command =
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
-      /** Rules whose calls are always asked about (the Agent SDK's managed settings' permissions.ask). */
+      /** The Agent SDK's managed settings' rules: permissions.ask (calls always asked about) and
+       * permissions.deny (calls refused, as --disallowedTools' are). */
       askRules?: string[];
+      managedDeny?: string[];
       /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
       pluginDirs?: string[];
       /** --agents, --agent, --max-budget-usd, --fallback-model and --session-id as given (checked

@@ -92,3 +92,21 @@ test("agents sent at initialize are checked as --agents' are: a server definitio
   assert.deepEqual(responses.get("init-3")?.response.agents, [{ name: "helper", description: "Helps" }]);
   assert.match(stderr, /initialize: agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.statusMessage: unknown key "statusMessage" is ignored/);
 });
+
+for (const delivery of ["--managed-settings", "initialize"] as const) {
+  test(`a call a managed settings' deny rule (${delivery}) refuses is said to be denied by the managed settings`, async (t) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_rm", name: "Bash", input: { command: "rm -f x.txt" } }] }, { text: "Could not." }] }));
+    const dir = tempDir(t);
+    const managed = { permissions: { deny: ["Bash(rm:*)"] } };
+    const flags = delivery === "initialize" ? [] : ["--managed-settings", JSON.stringify(managed)];
+    const stdin = (delivery === "initialize" ? control("init-1", { subtype: "initialize", managedSettings: managed }) : "") + user("remove it");
+    const { code, stdout, stderr } = await harness(
+      ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", ...flags, ...STREAM],
+      { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: dir },
+      { stdin },
+    ).result;
+    assert.equal(code, 0, stderr);
+    const denied = JSON.stringify(fake.requests[1]!.body.messages);
+    assert.match(denied, /denied by the deny rule \\"Bash\(rm:\*\)\\".*the run's managed settings/);
+  });
+}

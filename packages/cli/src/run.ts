@@ -4,7 +4,7 @@ import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
-import type { AgentResources, RunReadyInfo } from "@harness/agent";
+import type { AgentResources, RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import type { ModelEvent } from "@harness/llm";
 import type { AgentEvent, ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
@@ -204,7 +204,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // script has it before the run ends, and what the run works with. The result's id is the one
     // to resume: it differs only when another run went on with the same conversation meanwhile
     // (this one is then kept apart).
-    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.askRules && { ask: command.askRules }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
+    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.askRules && { ask: command.askRules }), ...(command.disallowedTools && { deny: command.disallowedTools }), ...(command.managedDeny && { managedDeny: command.managedDeny }) };
     const runOptions = {
       ...(Object.keys(rules).length > 0 && { rules }),
       ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
@@ -247,7 +247,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
-          ...(set && (set.disallowedTools ?? set.askRules) && { rules: { ...runOptions.rules, ask: [...(runOptions.rules?.ask ?? []), ...(set.askRules ?? [])], deny: [...(runOptions.rules?.deny ?? []), ...(set.disallowedTools ?? [])] } }),
+          ...(set && (set.disallowedTools ?? set.askRules ?? set.managedDeny) && { rules: withSessionRules(runOptions.rules, set) }),
           ...(set?.flagSettings && { flagSettings: set.flagSettings }),
           ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
@@ -378,4 +378,11 @@ function realDirectory(dir: string): string {
 async function settingsCredentials(env: Readonly<Record<string, string | undefined>>, flag: unknown): Promise<boolean> {
   const { trustedAnthropicCredentials } = await import("@harness/agent/api-key-helper");
   return trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag });
+}
+
+/** The run's rules with those the initialize request added (its disallowedTools, its managed
+ * settings' ask and deny rules) after them. */
+function withSessionRules(rules: NonNullable<RunAgentOptions["rules"]> | undefined, set: TurnSettings) {
+  const join = (mine: readonly string[] | undefined, added: readonly string[] | undefined) => [...(mine ?? []), ...(added ?? [])];
+  return { ...rules, ask: join(rules?.ask, set.askRules), deny: join(rules?.deny, set.disallowedTools), managedDeny: join(rules?.managedDeny, set.managedDeny) };
 }

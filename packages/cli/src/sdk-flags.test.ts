@@ -63,9 +63,10 @@ test("permission prompts over stdio go only with stream-json input; a bad --effo
   assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max, not "huge"', topic: "run" });
 });
 
-test("--managed-settings adds its deny rules to --disallowedTools' and keeps its ask rules; JSON that is not, or a key not enforced here, is said", () => {
+test("--managed-settings keeps its deny and ask rules, apart from --disallowedTools'; JSON that is not, or a key not enforced here, is said", () => {
   const command = parseArgs(["run", ...STREAM, "--disallowedTools", "Read", "--managed-settings", '{"permissions":{"deny":["Bash(rm:*)"],"ask":["WebFetch"]}}']);
-  assert.deepEqual(command.kind === "run" && command.disallowedTools, ["Read", "Bash(rm:*)"]);
+  assert.deepEqual(command.kind === "run" && command.disallowedTools, ["Read"]);
+  assert.deepEqual(command.kind === "run" && command.managedDeny, ["Bash(rm:*)"]);
   assert.deepEqual(command.kind === "run" && command.askRules, ["WebFetch"]);
   const notJson = parseArgs(["run", ...STREAM, "--managed-settings", "{deny}"]);
   assert.match(notJson.kind === "usage-error" ? notJson.message : "", /^--managed-settings: the value is not valid JSON/);

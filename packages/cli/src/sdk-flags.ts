@@ -68,7 +68,7 @@ export function takeSdkFlags(options: Options, command: RunCommand): string | un
     }
     try {
       const { deny, ask } = sdkManagedRules(json, "--managed-settings");
-      if (deny.length > 0) command.disallowedTools = [...(command.disallowedTools ?? []), ...deny];
+      if (deny.length > 0) command.managedDeny = deny;
       if (ask.length > 0) command.askRules = ask;
     } catch (error) {
       return (error as Error).message;

@@ -51,9 +51,10 @@ export type TurnSettings = {
   /** The permission updates of the approvals so far ("always allow"), but for the mode, which
    * `permissionMode` holds: the turns that follow start with them. */
   permissionUpdates?: PermissionUpdate[];
-  /** The initialize request's disallowedTools and its managedSettings' deny rules: on top of
-   * --disallowedTools'. */
+  /** The initialize request's disallowedTools: on top of --disallowedTools'. */
   disallowedTools?: string[];
+  /** The initialize request's managedSettings' deny rules: on top of --managed-settings'. */
+  managedDeny?: string[];
   /** The initialize request's settings, in place of --settings' (the Agent SDK sends one or the other). */
   flagSettings?: { file: string; settings: unknown };
   /** The initialize request's managedSettings' ask rules: calls always asked about. */
@@ -210,8 +211,11 @@ export function streamSession(launch: SessionLaunch) {
     if (setup.hooks) settings.hooks = setup.hooks;
     if (setup.sdkServerNames && setup.sdkServerNames.length > 0) settings.sdkMcpServers = { names: setup.sdkServerNames, relay: mcp.relay };
     if (setup.mcpServers) settings.mcpConfig = { file: "the initialize request", servers: setup.mcpServers };
-    if (setup.disallowedTools || setup.managed) settings.disallowedTools = [...(setup.disallowedTools ?? []), ...(setup.managed?.deny ?? [])];
-    if (setup.managed) settings.askRules = setup.managed.ask;
+    if (setup.disallowedTools) settings.disallowedTools = setup.disallowedTools;
+    if (setup.managed) {
+      settings.managedDeny = setup.managed.deny;
+      settings.askRules = setup.managed.ask;
+    }
     if (setup.flagSettings) settings.flagSettings = setup.flagSettings;
     if (setup.pluginDirs) settings.pluginDirs = setup.pluginDirs;
   };

@@ -381,8 +381,9 @@ function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["ru
   const allow = withRules(permissions, "allow", ignored ? [] : (rules.allow ?? []), { root, source: "the run's allowed tools" });
   const ask = withRules(allow.permissions, "ask", rules.ask ?? [], { root, source: "the run's managed settings" });
   const deny = withRules(ask.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
-  for (const { text, error } of [...allow.errors, ...ask.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
-  return deny.permissions;
+  const managedDeny = withRules(deny.permissions, "deny", rules.managedDeny ?? [], { root, source: "the run's managed settings" });
+  for (const { text, error } of [...allow.errors, ...ask.errors, ...deny.errors, ...managedDeny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
+  return managedDeny.permissions;
 }
 
 /** `permissions` with the session's earlier permission updates applied (RunAgentOptions.permissionUpdates). */

@@ -74,4 +74,6 @@ test("--managed-settings keeps its deny and ask rules, apart from --disallowedTo
   assert.match(unenforced.kind === "usage-error" ? unenforced.message : "", /^--managed-settings: harness run cannot enforce sandbox, permissions\.allow of /);
   const badRule = parseArgs(["run", ...STREAM, "--managed-settings", '{"permissions":{"deny":["Bash("]}}']);
   assert.match(badRule.kind === "usage-error" ? badRule.message : "", /^--managed-settings: permissions\.deny: /);
+  const notList = parseArgs(["run", ...STREAM, "--managed-settings", '{"permissions":{"deny":"Bash"}}']);
+  assert.equal(notList.kind === "usage-error" && notList.message, '--managed-settings: permissions.deny must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"], not "Bash"');
 });

@@ -3,6 +3,8 @@
 // `harness run` enforces permissions.deny and permissions.ask, as rules on top of every settings
 // file's; anything else they hold is refused, naming it, rather than the run going on without a
 // restriction it was given.
+import { isJsonObject } from "@harness/agent/json-text";
+import { describeValue } from "./describe-value.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
 /** The keys of managed settings that are applied here. */
@@ -11,10 +13,10 @@ const APPLIED = "permissions.deny and permissions.ask";
 /** The deny and ask rules of `given` (the managed settings' JSON); throws, naming `where` and the keys, when
  * it holds what cannot be enforced here or is not an object. */
 export function sdkManagedRules(given: unknown, where: string): { deny: string[]; ask: string[] } {
-  if (!isObject(given)) throw new Error(`${where}: the managed settings must be an object of settings, not ${Array.isArray(given) ? "a list" : JSON.stringify(given)}`);
+  if (!isJsonObject(given)) throw new Error(`${where}: the managed settings must be an object of settings, not ${describeValue(given)}`);
   const { permissions, ...rest } = given;
   const others = Object.keys(rest).filter((key) => key !== "$schema");
-  if (permissions !== undefined && !isObject(permissions)) throw new Error(`${where}: permissions must be an object, such as {"deny": ["Bash"]}`);
+  if (permissions !== undefined && !isJsonObject(permissions)) throw new Error(`${where}: permissions must be an object, such as {"deny": ["Bash"]}`);
   const { deny, ask, ...more } = permissions ?? {};
   others.push(...Object.keys(more).map((key) => `permissions.${key}`));
   if (others.length > 0) {
@@ -22,18 +24,15 @@ export function sdkManagedRules(given: unknown, where: string): { deny: string[]
       `${where}: harness run cannot enforce ${others.join(", ")} of the Agent SDK's managed settings (it applies only ${APPLIED} from them); put ${others.length === 1 ? "it" : "them"} in /etc/claude-code/managed-settings.json, or leave ${others.length === 1 ? "it" : "them"} out`,
     );
   }
-  return { deny: rulesOf(deny, `${where}: permissions.deny`), ask: rulesOf(ask, `${where}: permissions.ask`) };
+  return { deny: permissionRuleList(deny ?? [], `${where}: permissions.deny`), ask: permissionRuleList(ask ?? [], `${where}: permissions.ask`) };
 }
 
-function rulesOf(value: unknown, where: string): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((rule) => typeof rule === "string")) throw new Error(`${where} must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"]`);
+/** The rules of `value`, a list of permission rules in the settings' syntax (as --disallowedTools
+ * takes them); throws, naming `where`, on anything else or a rule that does not parse. */
+export function permissionRuleList(value: unknown, where: string): string[] {
+  if (!Array.isArray(value) || !value.every((rule) => typeof rule === "string")) throw new Error(`${where} must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"], not ${describeValue(value)}`);
   if (value.length === 0) return [];
   const rules = parseToolRules(where, value);
   if (typeof rules === "string") throw new Error(rules);
   return rules;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@
 // while a turn runs, so that an interrupt or an answer reaches the turn under way.
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { isJsonObject } from "@harness/agent/json-text";
 import { parseInputLine, type InputLine } from "./stream-input.ts";
 
 export type ControlRequest = { subtype: string; [field: string]: unknown };
@@ -70,11 +71,11 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
         const type = value?.type;
         if (type === "control_request" && typeof value!.request_id === "string") {
           const request = value!.request;
-          if (isObject(request) && typeof request.subtype === "string") answer(value!.request_id, request as ControlRequest);
+          if (isJsonObject(request) && typeof request.subtype === "string") answer(value!.request_id, request as ControlRequest);
           else send({ type: "control_response", response: { subtype: "error", request_id: value!.request_id, error: 'a control request needs a "request" with a "subtype"' } });
           continue;
         }
-        if (type === "control_response" && isObject(value!.response)) {
+        if (type === "control_response" && isJsonObject(value!.response)) {
           settle(value!.response);
           continue;
         }
@@ -101,7 +102,7 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
     const waiting = typeof id === "string" ? pending.get(id) : undefined;
     if (!waiting) return;
     pending.delete(id as string);
-    if (response.subtype === "success") waiting.resolve(isObject(response.response) ? response.response : {});
+    if (response.subtype === "success") waiting.resolve(isJsonObject(response.response) ? response.response : {});
     else waiting.reject(new Error(typeof response.error === "string" ? response.error : "the request failed"));
   };
 
@@ -154,12 +155,8 @@ export function controlChannel(input: Readable, write: (line: string) => void, h
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

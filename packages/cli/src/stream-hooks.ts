@@ -2,7 +2,9 @@
 // ids of callbacks that live in the program, and whether a failed one blocks (onFailure). Each
 // becomes a callback hook of the run, which asks the program with a `hook_callback` control request
 // and reads its answer as a command hook's JSON output (packages/agent/src/hooks/callback-hook.ts).
+import { isJsonObject } from "@harness/agent/json-text";
 import { compileMatcher, HOOK_EVENT_NAMES, type HookEventName, type HookMatcherGroup, type HooksConfig } from "@harness/agent";
+import { describeValue } from "./describe-value.ts";
 import type { ControlChannel } from "./stream-control.ts";
 
 /** Asks the program a control request (the session's bound channel). */
@@ -15,7 +17,7 @@ const NOT_ACTED_ON = ["contextOnly", "replacedByFrame", "whenUnanswered"];
  * does not fire (left out, to be said), and the matcher fields set that are not acted on ("hooks.
  * PreToolUse[0].contextOnly", to be said). Throws, naming the entry, on a malformed one. */
 export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknownEvents: string[]; ignoredFields: string[] } {
-  if (!isObject(given)) throw new Error(`initialize: hooks must be an object of events, not ${describe(given)}`);
+  if (!isJsonObject(given)) throw new Error(`initialize: hooks must be an object of events, not ${describeValue(given)}`);
   const hooks: HooksConfig = {};
   const unknownEvents: string[] = [];
   const ignoredFields: string[] = [];
@@ -24,10 +26,10 @@ export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknow
       unknownEvents.push(event);
       continue;
     }
-    if (!Array.isArray(matchers)) throw new Error(`initialize: hooks.${event} must be a list of matchers, not ${describe(matchers)}`);
+    if (!Array.isArray(matchers)) throw new Error(`initialize: hooks.${event} must be a list of matchers, not ${describeValue(matchers)}`);
     hooks[event as HookEventName] = matchers.map((matcher, i) => {
       const key = `hooks.${event}[${i}]`;
-      if (isObject(matcher)) ignoredFields.push(...NOT_ACTED_ON.filter((field) => matcher[field] !== undefined && matcher[field] !== null && matcher[field] !== false).map((field) => `${key}.${field}`));
+      if (isJsonObject(matcher)) ignoredFields.push(...NOT_ACTED_ON.filter((field) => matcher[field] !== undefined && matcher[field] !== null && matcher[field] !== false).map((field) => `${key}.${field}`));
       return group(matcher, key, ask);
     });
   }
@@ -35,9 +37,9 @@ export function sdkHooks(given: unknown, ask: Ask): { hooks: HooksConfig; unknow
 }
 
 function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
-  if (!isObject(matcher)) throw new Error(`initialize: ${key} must be an object with "hookCallbackIds", not ${describe(matcher)}`);
+  if (!isJsonObject(matcher)) throw new Error(`initialize: ${key} must be an object with "hookCallbackIds", not ${describeValue(matcher)}`);
   const { matcher: pattern, hookCallbackIds: ids, timeout, onFailure } = matcher;
-  if (pattern !== undefined && pattern !== null && typeof pattern !== "string") throw new Error(`initialize: ${key}.matcher must be a string, not ${describe(pattern)}`);
+  if (pattern !== undefined && pattern !== null && typeof pattern !== "string") throw new Error(`initialize: ${key}.matcher must be a string, not ${describeValue(pattern)}`);
   if (typeof pattern === "string") {
     try {
       compileMatcher(pattern);
@@ -46,8 +48,8 @@ function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
     }
   }
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string" && id !== "")) throw new Error(`initialize: ${key}.hookCallbackIds must be a list of callback ids`);
-  if (timeout !== undefined && timeout !== null && !(typeof timeout === "number" && timeout > 0)) throw new Error(`initialize: ${key}.timeout must be a positive number of seconds, not ${describe(timeout)}`);
-  if (onFailure !== undefined && onFailure !== null && onFailure !== "continue" && onFailure !== "block") throw new Error(`initialize: ${key}.onFailure must be "continue" or "block", not ${describe(onFailure)}`);
+  if (timeout !== undefined && timeout !== null && !(typeof timeout === "number" && timeout > 0)) throw new Error(`initialize: ${key}.timeout must be a positive number of seconds, not ${describeValue(timeout)}`);
+  if (onFailure !== undefined && onFailure !== null && onFailure !== "continue" && onFailure !== "block") throw new Error(`initialize: ${key}.onFailure must be "continue" or "block", not ${describeValue(onFailure)}`);
   return {
     ...(typeof pattern === "string" && { matcher: pattern }),
     hooks: (ids as string[]).map((id) => ({
@@ -61,12 +63,4 @@ function group(matcher: unknown, key: string, ask: Ask): HookMatcherGroup {
       },
     })),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value);
 }

@@ -3,6 +3,7 @@
 // `{"type":"user","message":{"role":"user","content":"…" or [text and image blocks]}}`. Each one
 // is a turn of the same conversation. The lines are read by stream-control.ts, among the control
 // protocol's.
+import { isJsonObject } from "@harness/agent/json-text";
 import type { ImageBlock } from "@harness/llm";
 
 export type InputMessage = { prompt: string; images: ImageBlock[] };
@@ -21,10 +22,10 @@ export function parseInputLine(line: string, number: number): InputLine {
   } catch (error) {
     return fail(` is not JSON (${(error as Error).message})`);
   }
-  if (!isObject(value)) return fail(": expected a JSON object, a message of type \"user\"");
+  if (!isJsonObject(value)) return fail(": expected a JSON object, a message of type \"user\"");
   if (value.type !== "user") return fail(`: expected a message of type "user", got ${JSON.stringify(value.type ?? null)}`);
   const message = value.message;
-  if (!isObject(message) || message.role !== "user") return fail(': expected "message" to be an object with "role": "user"');
+  if (!isJsonObject(message) || message.role !== "user") return fail(': expected "message" to be an object with "role": "user"');
   const { content } = message;
   if (typeof content === "string") return content.trim() === "" ? fail(": the message is empty") : { ok: true, message: { prompt: content, images: [] } };
   if (!Array.isArray(content)) return fail(": the message's content must be text or a list of content blocks");
@@ -32,8 +33,8 @@ export function parseInputLine(line: string, number: number): InputLine {
   const images: ImageBlock[] = [];
   for (const [index, block] of content.entries()) {
     const which = `content block ${index + 1}`;
-    if (isObject(block) && block.type === "text" && typeof block.text === "string") texts.push(block.text);
-    else if (isObject(block) && block.type === "image") {
+    if (isJsonObject(block) && block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    else if (isJsonObject(block) && block.type === "image") {
       const image = imageOf(block.source);
       if (!image) return fail(`: ${which} is an image without a base64 source (media_type png, jpeg, gif or webp, and data) or a url source`);
       images.push(image);
@@ -44,14 +45,10 @@ export function parseInputLine(line: string, number: number): InputLine {
 }
 
 function imageOf(source: unknown): ImageBlock | undefined {
-  if (!isObject(source)) return undefined;
+  if (!isJsonObject(source)) return undefined;
   if (source.type === "base64" && typeof source.media_type === "string" && MEDIA_TYPES.has(source.media_type) && typeof source.data === "string" && source.data !== "") {
     return { type: "image", source: { type: "base64", media_type: source.media_type as "image/png", data: source.data } };
   }
   if (source.type === "url" && typeof source.url === "string" && source.url !== "") return { type: "image", source: { type: "url", url: source.url } };
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -45,11 +45,28 @@ test("a copy up to a completed reply that ended a run cuts the transcript at tha
   assert.deepEqual(copy.value.marks, { u1: 0 });
 });
 
-test("a copy up to a prompt ends with that prompt, for the model too", () => {
+test("a copy at a prompt holds what came before it, for the model too, and hands the prompt back", () => {
   const copy = copyConversation(sample(), "u2");
   assert.ok(copy.ok);
-  assert.deepEqual(copy.value.state.messages.map((m) => m.id), ["u1", "a1", "u2"]);
-  assert.deepEqual(copy.value.transcript, [{ role: "user", content: "one" }, { role: "assistant", content: "first" }, { role: "user", content: "two" }]);
+  assert.deepEqual(copy.value.state.messages.map((m) => m.id), ["u1", "a1"]);
+  assert.deepEqual(copy.value.transcript, [{ role: "user", content: "one" }, { role: "assistant", content: "first" }]);
+  assert.deepEqual(copy.value.marks, { u1: 0 });
+  assert.equal(copy.value.prompt, "two");
+  assert.equal(copy.value.filesBefore, "u2", "its files are those from before that prompt's run");
+  const first = copyConversation(sample(), "u1");
+  assert.ok(first.ok);
+  assert.deepEqual([first.value.state.messages, first.value.transcript, first.value.prompt], [[], [], "one"]);
+});
+
+test("a copy's files are those from when its last reply ended: before the next prompt's run, or as they are now", () => {
+  const atReply = copyConversation(sample(), "a1");
+  assert.ok(atReply.ok);
+  assert.equal(atReply.value.filesBefore, "u2");
+  assert.equal(atReply.value.prompt, undefined);
+  for (const whole of [copyConversation(sample()), copyConversation(sample(), "a3")]) {
+    assert.ok(whole.ok);
+    assert.equal(whole.value.filesBefore, undefined);
+  }
 });
 
 test("a copy cannot end inside a run, at an unfinished reply, or at an unknown message", () => {
@@ -72,6 +89,7 @@ test("a copy of a session with a run in flight leaves that run out", () => {
   assert.ok(copy.ok);
   assert.deepEqual(copy.value.state.messages.map((m) => m.id), ["u1", "a1"]);
   assert.equal(copy.value.transcript.length, 2);
+  assert.equal(copy.value.filesBefore, "u2", "nor what that run has changed in the files");
 });
 
 test("rewind points: prompts that started a run only", () => {

@@ -55,19 +55,32 @@ function activeRunStart(state: HarnessState, marks: Record<string, number>): num
   return -1;
 }
 
-/** A copy of `conversation` up to and including `messageId` (default: everything but a run still
- * in flight), as a new idle conversation. The cut must fall on a run boundary: a user message that
- * started a run (the copy's transcript then ends with that prompt as a user turn, so the model sees
- * what the user sees) or a completed assistant message that ended one. */
-export function copyConversation(conversation: Conversation, messageId?: string): Cut<Conversation> {
+/** A copy of a conversation, with what its files should be restored to. */
+export type ConversationCopy = Conversation & {
+  /** The prompt of the user message the copy was cut before, for the user to send again (or edit):
+   * a copy at a prompt holds what came before it, as a rewind to it would. */
+  prompt?: string;
+  /** The user message whose run's checkpoint holds the copy's files (its workspace as it was just
+   * before that run); undefined when they are the source's as they are now. */
+  filesBefore?: string;
+};
+
+/** A copy of `conversation` at `messageId` (default: everything but a run still in flight), as a
+ * new idle conversation whose messages and transcript agree. The cut must fall on a run boundary:
+ * before a user message that started a run (as a rewind to it cuts), or after a completed
+ * assistant message that ended one. */
+export function copyConversation(conversation: Conversation, messageId?: string): Cut<ConversationCopy> {
   const { state, transcript, marks } = conversation;
   const { messages } = state;
   let kept: HarnessMessage[];
   let keptTranscript: TranscriptMessage[];
+  let prompt: string | undefined;
+  let filesBefore: string | undefined;
   if (messageId === undefined) {
     const start = activeRunStart(state, marks);
     kept = start < 0 ? messages.slice() : messages.slice(0, start);
     keptTranscript = transcript.slice();
+    if (start >= 0) filesBefore = messages[start].id;
   } else {
     const i = indexOf(messages, messageId);
     if (i < 0) return { ok: false, code: "not_found", message: `no message "${messageId}" in that session` };
@@ -75,8 +88,10 @@ export function copyConversation(conversation: Conversation, messageId?: string)
     if (message.role === "user") {
       const mark = marks[message.id];
       if (mark === undefined) return { ok: false, code: "bad_command", message: `message "${messageId}" was sent during a run; pick the prompt that started it or the reply that ended it` };
-      kept = messages.slice(0, i + 1);
-      keptTranscript = [...transcript.slice(0, mark), { role: "user", content: message.content }];
+      kept = messages.slice(0, i);
+      keptTranscript = transcript.slice(0, mark);
+      prompt = message.content;
+      filesBefore = message.id;
     } else {
       const next = messages[i + 1];
       const endsRun = next === undefined || marks[next.id] !== undefined;
@@ -85,9 +100,13 @@ export function copyConversation(conversation: Conversation, messageId?: string)
       }
       kept = messages.slice(0, i + 1);
       keptTranscript = next === undefined ? transcript.slice() : transcript.slice(0, marks[next.id]);
+      filesBefore = next?.id;
     }
   }
   const copy: HarnessState = { status: "idle", messages: kept };
   if (state.config) copy.config = { ...state.config };
-  return { ok: true, value: { state: copy, transcript: keptTranscript, marks: keptMarks(marks, kept) } };
+  const value: ConversationCopy = { state: copy, transcript: keptTranscript, marks: keptMarks(marks, kept) };
+  if (prompt !== undefined) value.prompt = prompt;
+  if (filesBefore !== undefined) value.filesBefore = filesBefore;
+  return { ok: true, value };
 }

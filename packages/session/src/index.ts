@@ -3,7 +3,7 @@ export type { SessionOptions } from "./session.ts";
 export type { Connection, Conversation, RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
 export { CommandErrorCodes, runConfig } from "./commands.ts";
 export { queryFor } from "./run-driver.ts";
-export { copyConversation, conversationOf, rewindPoint } from "./conversation.ts";
+export { copyConversation, conversationOf, rewindPoint, type ConversationCopy } from "./conversation.ts";
 export type { Cut } from "./conversation.ts";
 export { firstSeqAfter, memoryStore } from "./store.ts";
 export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession, RunRecord, WriteOptions } from "./store.ts";

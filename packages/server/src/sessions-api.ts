@@ -3,15 +3,19 @@
 //   POST   /sessions {userId, sessionId?, title?} → 201 {sessionId}            (409 when the id is taken)
 //   PATCH  /sessions/:id {userId, title}     → 200 {sessionId, title}
 //   DELETE /sessions/:id?userId=U            → 200 {sessionId, deleted: true}
-//   POST   /sessions/:id/fork {userId, messageId?, sessionId?, title?} → 201 {sessionId}
+//   POST   /sessions/:id/fork {userId, messageId?, sessionId?, title?} → 201 {sessionId, prompt?, warning?}
+//          (at a user message: the conversation before it, whose prompt comes back for the input;
+//          at a reply: up to and including it; the files as they were there, or `warning` says why not)
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
+import { existsSync } from "node:fs";
 import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
+import { restoreForkFiles } from "./fork-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
 import { TITLE_CONTROLS } from "./sqlite-catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
@@ -247,10 +251,11 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       if (await exists(userId, sessionId)) return taken();
       // The id is claimed (atomically) before any file is copied: a fork that loses a race for it
       // copies nothing into the winner's workspace.
-      const { state, transcript, marks } = copy.value;
+      const { state, transcript, marks, prompt } = copy.value;
+      let warning: string | undefined;
       if (!catalog.create(userId, sessionId, { title: body.title, snapshot: { state, seq: 0, transcript, marks } })) return taken();
-      // The copy's files are the source's files as they are now; whatever a deleted session of the
-      // same id left behind goes first.
+      // The copy's files are the source's files as they are now, then put back as they were at the
+      // fork point; whatever a deleted session of the same id left behind goes first.
       const target = options.workspaceOf(userId, sessionId);
       const sourceWorkspace = options.workspaceOf(userId, sourceId);
       const targetState = options.stateOf(userId, sessionId);
@@ -269,6 +274,10 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         const sourceState = options.stateOf(userId, sourceId);
         const copied = async (path: string) => path !== join(sourceState, "finished-runs") && !path.endsWith(".lock") && (await copyable(path));
         await cp(sourceState, targetState, { recursive: true, verbatimSymlinks: true, filter: copied }).catch(missingIsNothing);
+        if (target !== undefined && copy.value.filesBefore !== undefined && existsSync(target)) {
+          const notRestored = await restoreForkFiles(target, targetState, copy.value.filesBefore);
+          if (notRestored !== undefined) warning = `the fork's files are the source's as they are now: ${notRestored}`;
+        }
       } catch (error) {
         options.log(`cannot copy the files of ${userId}/${sourceId} to ${target ?? targetState}: ${(error as Error).message}`);
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
@@ -276,7 +285,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
-      return c.json({ sessionId }, 201);
+      return c.json({ sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) }, 201);
     }),
   );
 }

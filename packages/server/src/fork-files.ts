@@ -4,13 +4,16 @@
 import { createCheckpoints, GIT_NEEDED_MESSAGE } from "@harness/runner/checkpoints";
 
 /** Why the files could not be put back (they then stay the source's as they are now), or
- * undefined when they are as they were just before `userMessageId`'s run. */
+ * undefined when they are as they were just before `userMessageId`'s run. The reason names no
+ * server path: the workspace's files by their paths inside it. */
 export async function restoreForkFiles(workspace: string, stateDir: string, userMessageId: string): Promise<string | undefined> {
+  let reason: string | undefined;
   try {
-    return await restore(workspace, stateDir, userMessageId);
+    reason = await restore(workspace, stateDir, userMessageId);
   } catch (error) {
-    return `cannot restore them: ${(error as Error).message}`;
+    reason = `cannot restore them: ${(error as Error).message}`;
   }
+  return reason?.replaceAll(stateDir, "<the session's checkpoints>").replaceAll(workspace, "<the workspace>");
 }
 
 async function restore(workspace: string, stateDir: string, userMessageId: string): Promise<string | undefined> {

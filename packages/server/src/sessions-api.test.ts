@@ -332,6 +332,9 @@ test("fork copies the conversation (all of it, or up to a message) and the files
 
     const early = await call(server, "POST", "/sessions/source/fork", { userId: "u", messageId: firstAnswer.id, sessionId: "early" });
     assert.equal(early.status, 201);
+    // These runners took no checkpoints: the files cannot be put back as they were, and the answer says so.
+    assert.equal(early.body.warning, `the fork's files are the source's as they are now: there is no checkpoint of the files before message "${client.state!.messages[2].id}" (any more)`);
+    assert.equal(await readFile(join(dataDir, "workspaces", "u", "early", "code.ts"), "utf8"), "let x = 1;\n");
     const branch = await MinimalClient.connect(server.url, { userId: "u", sessionId: "early" });
     await branch.waitForState(() => true);
     assert.deepEqual(branch.state!.messages.map((m) => m.content), [firstPrompt.content, firstAnswer.content]);

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
+import { killQuietly, startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 const dirs: string[] = [];
@@ -15,13 +15,6 @@ const newDataDir = async () => {
   return dir;
 };
 const modelEnv = () => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url });
-const killQuietly = (pid: number) => {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // Gone already.
-  }
-};
 
 before(async () => {
   fake = await startFakeAnthropic();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sandboxUnavailable, stopSandbox } from "../packages/agent/src/sandbox/runtime.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { claudeCodeRoute, MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, type HarnessProcess } from "@harness/test-utils";
+import { claudeCodeRoute, killQuietly, MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, type HarnessProcess } from "@harness/test-utils";
 
 const timeout = 120_000;
 const dirs: string[] = [];
@@ -22,14 +22,6 @@ after(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   await stopSandbox();
 });
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // Gone already.
-  }
-}
 
 /** The processes whose command line holds `marker`. */
 function pidsRunning(marker: string): number[] {

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
+import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic, holdLock, killQuietly } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 let dataDir: string;
@@ -42,14 +42,6 @@ function descendants(pid: number): number[] {
   }
   return found;
 }
-
-const killQuietly = (pid: number) => {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // Gone already.
-  }
-};
 
 test("a session reopened while the database was locked, then killed with it: the next server reuses none of its seqs", { skip: process.platform !== "linux" }, async (t) => {
   const env = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url };

@@ -51,9 +51,8 @@ test("a server stopped while the database is locked stores its sessions' last ch
   t.after(() => lock.child.kill("SIGKILL"));
   t.after(() => server.stop("SIGKILL"));
   const stopped = server.stop("SIGTERM");
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await waitFor(() => /waiting up to 5 s to store the last changes of session bob\/waited: .*locked by another process/.test(server.output()), "the server to say what it waits for");
   assert.equal(server.child.exitCode, null, `the server waits for the lock:\n${server.output()}`);
-  assert.match(server.output(), /waiting up to 5 s to store the last changes of session bob\/waited: .*locked by another process/);
   await lock.release();
   assert.equal(await stopped, 0);
   assert.match(server.output(), /the last changes of every session are stored/);

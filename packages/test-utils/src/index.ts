@@ -34,7 +34,7 @@ export { startMcpTestHttpServer } from "./mcp-test-http.ts";
 export type { McpTestHttpServer } from "./mcp-test-http.ts";
 export { dummyToolTopic, TEST_PNG_BASE64, TEST_README } from "./mcp-test-tools.ts";
 export type { McpTestServerOptions, McpTestServerState } from "./mcp-test-tools.ts";
-export { processAlive, waitFor } from "./wait.ts";
+export { killQuietly, processAlive, waitFor } from "./wait.ts";
 export type { WaitOptions } from "./wait.ts";
 export { startTcpProxy } from "./tcp-proxy.ts";
 export type { TcpProxy } from "./tcp-proxy.ts";

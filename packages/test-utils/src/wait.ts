@@ -1,4 +1,4 @@
-// Waiting in tests: polling for a condition, and asking whether a process still exists.
+// Waiting in tests: polling for a condition, asking whether a process still exists, ending one.
 import { readFileSync } from "node:fs";
 
 export type WaitOptions = {
@@ -37,5 +37,15 @@ export function processAlive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return true;
+  }
+}
+
+/** Kills the process `pid` (SIGKILL), if it is still there: for a test's clean-up, where a process
+ * that has ended already is no failure. */
+export function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
   }
 }

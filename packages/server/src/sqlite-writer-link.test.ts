@@ -94,3 +94,24 @@ test("a writer thread first started while another process holds the file's lock 
     await dir.remove();
   }
 });
+
+test("a writer thread that cannot open the file fails at once every write sent to it, not only the first", async () => {
+  const dir = await tempDir();
+  try {
+    // A directory: no connection opens it.
+    const link = createWriterLink({ path: dir.path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 5, waitMs: 5000, onError: () => {} });
+    const first = link.enqueue("u\0a", op("a", 1), true);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Sent while the thread is still starting.
+    const second = link.enqueue("u\0b", op("b", 1), true);
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    assert.equal(link.settle("u\0b"), false, "settle says the write was not stored");
+    assert.ok(performance.now() - started < 2000, `settle returned after ${Math.round(performance.now() - started)} ms`);
+    await assert.rejects(first, /cannot open the session database/);
+    await assert.rejects(second, /cannot open the session database|writer thread stopped/);
+    link.close();
+  } finally {
+    await dir.remove();
+  }
+});

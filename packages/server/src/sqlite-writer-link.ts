@@ -37,8 +37,9 @@ export function createWriterLink(options: {
   /** The thread's script (default sqlite-writer.ts; tests put one that fails in its place). */
   script?: URL;
 }): WriterLink {
-  // [0]: the id of the last request the thread has handled, [1]: of the last it failed. Ids start at 1.
-  const done = new Int32Array(new SharedArrayBuffer(8));
+  // [0]: the id of the last request the thread has handled, [1]: of the last it failed, [2]: 1 once
+  // it handles no more (see WriterData.done). Ids start at 1.
+  const done = new Int32Array(new SharedArrayBuffer(12));
   const data: WriterData = { path: options.path, keptBatches: options.keptBatches, keptBytes: options.keptBytes, done: done.buffer as SharedArrayBuffer };
   let worker: Worker | undefined;
   let nextId = 1;
@@ -52,6 +53,7 @@ export function createWriterLink(options: {
   const unsettled = new Map<string, number>();
 
   function start(): Worker {
+    Atomics.store(done, 2, 0);
     const made = new Worker(options.script ?? new URL("./sqlite-writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
     made.unref();
     made.on("message", onReply);
@@ -112,11 +114,14 @@ export function createWriterLink(options: {
     send({ id, writes: writes.map((w) => w.op) });
   }
 
-  function waitFor(id: number): void {
+  /** Blocks until the thread has handled request `id`: true; false at once when it handles no more
+   * (its end fails the request's writes). */
+  function waitFor(id: number): boolean {
     const deadline = performance.now() + options.waitMs;
     for (;;) {
       const seen = Atomics.load(done, 0);
-      if (seen >= id) return;
+      if (seen >= id) return true;
+      if (Atomics.load(done, 2) === 1) return false;
       const left = deadline - performance.now();
       if (left <= 0 || !worker) throw new Error(`the session database's writer thread did not answer within ${options.waitMs} ms`);
       Atomics.wait(done, 0, seen, Math.min(left, 100));
@@ -138,8 +143,7 @@ export function createWriterLink(options: {
       if (id === undefined) return true;
       if (id === 0) post();
       const last = unsettled.get(key) ?? 0;
-      waitFor(last);
-      return Atomics.load(done, 1) !== last;
+      return waitFor(last) && Atomics.load(done, 1) !== last;
     },
     settleAll() {
       if (unsettled.size === 0) return;

@@ -41,7 +41,9 @@ export type WriterData = {
    * session's snapshot are kept whatever their number and size: loading the session needs them. */
   keptBytes: number;
   /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it; [1]: the
-   * id of the last request whose transaction failed (nothing of it stored), so that thread can tell. */
+   * id of the last request whose transaction failed (nothing of it stored), so that thread can tell;
+   * [2]: 1 once the thread handles no more requests (it could not open the file), so that thread
+   * does not wait for one sent meanwhile. */
   done: SharedArrayBuffer;
 };
 
@@ -254,34 +256,36 @@ function serve(data: WriterData): void {
     return { ...(failed.length > 0 && { failed }), ...(problem && { problem }) };
   }
 
-  const signal = (id: number, failed = false) => {
-    if (failed) Atomics.store(done, 1, id);
-    Atomics.store(done, 0, id);
-    Atomics.notify(done, 0);
-  };
   port.on("message", (request: WriterRequest) => {
     if ("close" in request) {
       db.close();
-      signal(request.id);
+      signal(done, request.id);
       port.close();
       return;
     }
     const outcome = commit(request.writes);
-    signal(request.id, outcome.error !== undefined);
+    signal(done, request.id, outcome.error !== undefined);
     port.postMessage({ id: request.id, transactions, ...outcome } satisfies WriterReply);
   });
 }
 
+/** Wakes the server's thread blocked on request `id` (see WriterData.done): handled, its transaction
+ * `failed` or not; `last`: the thread handles no more. */
+function signal(done: Int32Array, id: number, failed = false, last = false): void {
+  if (failed) Atomics.store(done, 1, id);
+  if (last) Atomics.store(done, 2, 1);
+  Atomics.store(done, 0, id);
+  Atomics.notify(done, 0);
+}
+
 /** The thread could not open the file: its first request fails with why, and the thread ends, so
  * that the next write starts another (a thread that died without answering would leave the server's
- * thread blocked in a read until its wait ran out). */
+ * thread blocked in a read until its wait ran out). Requests sent meanwhile go unanswered: it says
+ * it handles no more, and its end fails their writes. */
 function refuse(data: WriterData, error: unknown): void {
   const port = parentPort!;
   port.once("message", (request: WriterRequest) => {
-    const done = new Int32Array(data.done);
-    Atomics.store(done, 1, request.id);
-    Atomics.store(done, 0, request.id);
-    Atomics.notify(done, 0);
+    signal(new Int32Array(data.done), request.id, true, true);
     port.postMessage({ id: request.id, transactions: 0, error: `cannot open the session database: ${(error as Error).message}` } satisfies WriterReply);
     port.close();
   });

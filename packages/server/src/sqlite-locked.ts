@@ -9,8 +9,8 @@
 export const MAIN_BUSY_MS = 100;
 
 export class DatabaseLockedError extends Error {
-  constructor() {
-    super("the session database is locked by another process (a transaction is open on its file): try again once it is released");
+  constructor(message = "the session database is locked by another process (a transaction is open on its file): try again once it is released") {
+    super(message);
     this.name = "DatabaseLockedError";
   }
 }

@@ -60,7 +60,7 @@ test("a file closed with writes it could not store stays marked open: the next s
   await assert.rejects(Promise.resolve(store.write([{ seq: 1, operations: "[]" }], undefined, { final: true })), /locked by another process/);
   const lines: string[] = [];
   assert.equal(await db.storeUnsaved(300, (line) => lines.push(line)), false);
-  assert.match(lines.at(-1)!, /not stored, .*: session u\/s: change 1, that it was closed$/);
+  assert.match(lines.at(-1)!, /^not stored: session u\/s: change 1, that it was closed \(storing session u\/s failed: the session database is locked by another process .*\)$/);
   holder.exec("ROLLBACK");
   holder.close();
   db.close();
@@ -70,4 +70,21 @@ test("a file closed with writes it could not store stays marked open: the next s
   t.after(() => next.close());
   assert.equal(next.storeFor("u", "new").unstoredSeq(), SEQ_JUMP_AFTER_CRASH);
   assert.equal(next.readSession("u", "s")!.snapshot.seq, 0);
+});
+
+test("a server stopped after a write failed for another cause than the lock does not wait for the lock, and logs that cause", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const db = openSqliteDatabase(path, { onError: () => {} });
+  t.after(() => db.close());
+  const raw = new DatabaseSync(path);
+  raw.exec(`CREATE TRIGGER refuse BEFORE INSERT ON deltas BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+  raw.close();
+  const store = db.storeFor("u", "s");
+  await assert.rejects(Promise.resolve(store.write([{ seq: 1, operations: "[]" }], snapshot(1), { final: true })), /disk says no/);
+  const lines: string[] = [];
+  const started = performance.now();
+  assert.equal(await db.storeUnsaved(2000, (line) => lines.push(line)), false);
+  assert.ok(performance.now() - started < 1000, `returned after ${Math.round(performance.now() - started)} ms`);
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(lines[0]!, /^not stored: session u\/s: change 1, its state as of change 1, its conversation, that it was closed \(storing session u\/s failed: disk says no\)$/);
 });

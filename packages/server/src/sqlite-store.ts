@@ -55,9 +55,9 @@ export type SqliteDatabase = {
   catalog: SessionCatalog;
   /** Write transactions committed so far. */
   transactions(): number;
-  /** For a server that stops: sends again the sessions' writes that failed (another process held
-   * the file's lock) until they are stored or `waitMs` is over, logging what it waits for and what
-   * it could not store. True when everything is stored. */
+  /** For a server that stops: sends again the sessions' writes that failed because another process
+   * held the file's lock until they are stored or `waitMs` is over, logging what it waits for and
+   * what it could not store, and why. True when everything is stored. */
   storeUnsaved(waitMs: number, log: (line: string) => void): Promise<boolean>;
   /** Commits every write still waiting and closes the file. It is marked closed only when no write
    * is left unstored: otherwise the next server takes its sessions for those of one that died. */
@@ -234,7 +234,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     async storeUnsaved(waitMs, log) {
       if (closed) return unsaved.describe().length === 0;
       const stored = await unsaved.store((op) => send(op, true), { waitMs, retryMs: UNSAVED_RETRY_MS, log });
-      if (!stored) log(`not stored, the file still locked by another process after ${Math.round(waitMs / 1000)} s: ${unsaved.describe().join("; ")}`);
+      if (!stored) log(`not stored: ${unsaved.describe().join("; ")}`);
       return stored;
     },
     close() {

@@ -1,18 +1,22 @@
 // The last write of each session until it is known to be stored. A server stopped while another
-// process holds the file's lock gives those that failed a few seconds to be stored (the sessions'
-// own retries stop with them), and names what it could not store.
+// process holds the file's lock gives those that failed for it a few seconds to be stored (the
+// sessions' own retries stop with them), and names what it could not store, and why. A write that
+// failed for another cause (a full disk, a session with no stored state to keep) would fail again:
+// it is not sent again.
+import { DatabaseLockedError } from "./sqlite-locked.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
 
-type Entry = { op: WriteOp; done: Promise<void>; error?: string };
+/** `locked`: it failed because another process held the file's lock. */
+type Entry = { op: WriteOp; done: Promise<void>; error?: string; locked?: boolean };
 
 export type UnsavedWrites = {
   /** `op` is the session's newest write: it replaces the one before, which it holds (the sessions
    * send a failed write's content again with their next one). */
   track(key: string, op: WriteOp, done: Promise<void>): void;
-  /** Waits for the writes under way; sends those that failed again, every `retryMs`, until all are
-   * stored or `waitMs` is over. True when nothing is left unstored. */
+  /** Waits for the writes under way; sends those that failed for the file's lock again, every
+   * `retryMs`, until none is left so or `waitMs` is over. True when nothing is left unstored. */
   store(send: (op: WriteOp) => Promise<void>, options: { waitMs: number; retryMs: number; log(line: string): void }): Promise<boolean>;
-  /** What failed, one line per session, for the log. */
+  /** What failed and why, one line per session, for the log. */
   describe(): string[];
 };
 
@@ -25,31 +29,34 @@ export function unsavedWrites(): UnsavedWrites {
     };
     const refused = (error: unknown) => {
       entry.error = (error as Error).message;
+      entry.locked = error instanceof DatabaseLockedError;
     };
     const entry: Entry = { op, done: done.then(stored, refused) };
     latest.set(key, entry);
   }
 
   const failed = () => [...latest.values()].filter((e) => e.error !== undefined);
+  const locked = () => failed().filter((e) => e.locked);
 
   return {
     track,
     async store(send, { waitMs, retryMs, log }) {
       const deadline = performance.now() + waitMs;
       await Promise.all([...latest.values()].map((e) => e.done));
-      let waiting = failed();
-      if (waiting.length === 0) return true;
+      let waiting = locked();
+      if (waiting.length === 0) return failed().length === 0;
       log(`waiting up to ${Math.round(waitMs / 1000)} s to store the last changes of ${waiting.map((e) => sessionName(e.op)).join(", ")}: ${waiting[0]!.error}`);
       while (waiting.length > 0 && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, retryMs));
         await Promise.all(waiting.map((e) => send(e.op).catch(() => {})));
         await Promise.all([...latest.values()].map((e) => e.done));
-        waiting = failed();
+        waiting = locked();
       }
-      if (waiting.length === 0) log("the last changes of every session are stored");
-      return waiting.length === 0;
+      const stored = failed().length === 0;
+      if (stored) log("the last changes of every session are stored");
+      return stored;
     },
-    describe: () => failed().map((e) => `${sessionName(e.op)}: ${whatOf(e.op)}`),
+    describe: () => failed().map((e) => `${sessionName(e.op)}: ${whatOf(e.op)} (${e.error})`),
   };
 }
 

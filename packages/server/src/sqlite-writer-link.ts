@@ -2,10 +2,12 @@
 // a transaction, then go to the thread in order; each resolves once its transaction is committed.
 // `settle` blocks until the writes of one session are committed, for reads that must see them.
 import { Worker } from "node:worker_threads";
+import { DatabaseLockedError } from "./sqlite-locked.ts";
 import type { WriteOp, WriterData, WriterReply, WriterRequest } from "./sqlite-writer.ts";
 
 export type WriterLink = {
-  /** Queues a write of the session `key`; resolves when it is committed. An `urgent` write goes
+  /** Queues a write of the session `key`; resolves when it is committed, rejects with why not (a
+   * DatabaseLockedError when another process held the file's lock). An `urgent` write goes
    * to the thread at the end of this event-loop turn, with whatever else is queued by then. */
   enqueue(key: string, op: WriteOp, urgent?: boolean): Promise<void>;
   /** Returns once every write of `key` queued so far is committed (or failed). Blocks the thread.
@@ -89,8 +91,9 @@ export function createWriterLink(options: {
     const failures = new Map(reply.failed?.map((f) => [f.index, f.error]));
     writes.forEach((w, index) => {
       const error = reply.error ?? failures.get(index);
-      if (error === undefined) w.resolve();
-      else w.reject(new Error(`storing session ${w.key.replace("\0", "/")} failed: ${error}`));
+      if (error === undefined) return w.resolve();
+      const message = `storing session ${w.key.replace("\0", "/")} failed: ${error}`;
+      w.reject(reply.error !== undefined && reply.locked ? new DatabaseLockedError(message) : new Error(message));
     });
   }
 

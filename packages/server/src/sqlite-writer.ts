@@ -4,7 +4,7 @@
 // every stream it carries. Requests are handled in order; each is one transaction, answered once.
 import { parentPort, workerData } from "node:worker_threads";
 import { connect } from "./sqlite-schema.ts";
-import { isBusy } from "./sqlite-locked.ts";
+import { DatabaseLockedError, isBusy } from "./sqlite-locked.ts";
 
 /** One session's write, as the server sends it: JSON already encoded. */
 export type WriteOp = {
@@ -29,9 +29,10 @@ export type WriteOp = {
 
 export type WriterRequest = { id: number; writes: WriteOp[] } | { id: number; close: true };
 /** `transactions`: committed so far. `error`: the request's transaction failed (nothing of it is
- * stored). `failed`: writes rolled back alone (by their index), the others are stored. `problem`:
+ * stored); `locked`: because another process held the file's lock, so the same writes may succeed
+ * later. `failed`: writes rolled back alone (by their index), the others are stored. `problem`:
  * something after the commit failed (pruning old batches). */
-export type WriterReply = { id: number; transactions: number; error?: string; failed?: { index: number; error: string }[]; problem?: string };
+export type WriterReply = { id: number; transactions: number; error?: string; locked?: true; failed?: { index: number; error: string }[]; problem?: string };
 
 export type WriterData = {
   path: string;
@@ -211,7 +212,7 @@ function serve(data: WriterData): void {
       if (!isBusy(error)) throw error;
       if (!locked) setBusyWait(0);
       locked = true;
-      throw new Error("the session database is locked by another process (a transaction is open on its file); the writes are kept and sent again");
+      throw new DatabaseLockedError("the session database is locked by another process (a transaction is open on its file)");
     }
     if (locked) setBusyWait(LOCK_WAIT_MS);
     locked = false;
@@ -237,7 +238,7 @@ function serve(data: WriterData): void {
       transactions++;
     } catch (error) {
       if (db.isTransaction) db.exec("ROLLBACK");
-      return { error: (error as Error).message };
+      return { error: (error as Error).message, ...(error instanceof DatabaseLockedError && { locked: true as const }) };
     }
     let problem: string | undefined;
     if (writes.some((w) => w.remove)) {

@@ -88,3 +88,26 @@ test("a server stopped after a write failed for another cause than the lock does
   assert.equal(lines.length, 1, lines.join("\n"));
   assert.match(lines[0]!, /^not stored: session u\/s: change 1, its state as of change 1, its conversation, that it was closed \(storing session u\/s failed: disk says no\)$/);
 });
+
+test("a session loaded again while another process still holds the file's lock numbers on past the first load's numbers, and past them again once the lock is gone", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const db = openSqliteDatabase(path, { onError: () => {} });
+  t.after(() => db.close());
+  const store = db.storeFor("u", "s");
+  await store.write([], snapshot(3), { final: true });
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  // The first load's session sends batches from 3 + its jump, none of them stored, and is closed.
+  const first = store.load()!;
+  const second = store.load()!;
+  holder.exec("ROLLBACK");
+  holder.close();
+  const firstFrom = 3 + (first.seqJump ?? SEQ_JUMP_AFTER_CRASH);
+  const secondFrom = 3 + (second.seqJump ?? SEQ_JUMP_AFTER_CRASH);
+  assert.equal(second.clean, false);
+  assert.ok(secondFrom >= firstFrom + SEQ_JUMP_AFTER_CRASH, `the second load numbers from ${secondFrom}, among the first's numbers (from ${firstFrom})`);
+  // The lock is gone: the row still says closed cleanly at 3, but holds nothing of those two.
+  const third = store.load()!;
+  assert.equal(third.clean, false, "the row holds nothing of what the sessions loaded before sent");
+  assert.ok(3 + third.seqJump! >= secondFrom + SEQ_JUMP_AFTER_CRASH, `the third load numbers from ${3 + third.seqJump!}`);
+});

@@ -113,6 +113,8 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // From now on the server's thread does not wait for another process's lock (sqlite-locked.ts).
   db.exec(`PRAGMA busy_timeout = ${MAIN_BUSY_MS}`);
   const unsaved = unsavedWrites();
+  /** Per session this server loaded not clean: the seq it numbered on from (see jumpFor). */
+  const numberedFrom = new Map<string, number>();
   const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
@@ -153,6 +155,17 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     return loaded;
   }
 
+  /** How far a session loaded not clean, last stored at `stored`, numbers on. Past what a session of
+   * `key` loaded before by this server may have sent too: while another process holds the file's
+   * lock, that one's writes (the row marked open included) may all have failed, and the row still
+   * reads as it did then. */
+  function jumpFor(key: string, stored: number): number {
+    const before = numberedFrom.get(key);
+    const jump = Math.max(crashJump ?? SEQ_JUMP_AFTER_CRASH, before === undefined ? 0 : before + SEQ_JUMP_AFTER_CRASH - stored);
+    numberedFrom.set(key, stored + jump);
+    return jump;
+  }
+
   function write(userId: string, sessionId: string, op: Omit<WriteOp, "userId" | "sessionId">, urgent = false): Promise<void> {
     return send({ userId, sessionId, ...op }, urgent);
   }
@@ -169,16 +182,25 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       load(): LoadedSession | undefined {
         const found = read(userId, sessionId);
         if (!found) return undefined;
-        const { row: _row, ...loaded } = found;
-        if (loaded.clean) {
+        const { row: _row, seqJump: _jump, ...loaded } = found;
+        const key = sessionKey(userId, sessionId);
+        let clean = loaded.clean;
+        if (clean) {
           // Durably open before returning: a server that dies from now on is noticed next time.
           write(userId, sessionId, { batches: [], final: false, markOpen: true }).catch((error: unknown) => options.onError?.(error));
           // Not stored (another process holds the file's lock): the session numbers on as after a
           // death, so that one that dies before the lock goes left no number a client saw to
           // reuse; its first write (a snapshot, tried until stored) marks the row open.
-          if (!writer.settle(sessionKey(userId, sessionId))) return { ...loaded, clean: false, ...(crashJump && { seqJump: crashJump }) };
+          clean = writer.settle(key);
         }
-        return loaded;
+        // A session loaded not clean numbers on from past what is stored, its first write a
+        // snapshot there. A row still behind where one loaded before by this server numbered from
+        // holds nothing of that one (closed with its writes unstored), whatever it says.
+        const stored = loaded.batches.at(-1)?.seq ?? loaded.snapshot.seq;
+        if (stored < (numberedFrom.get(key) ?? 0)) clean = false;
+        if (clean) return loaded;
+        const jump = jumpFor(key, stored);
+        return { ...loaded, clean: false, ...(jump !== SEQ_JUMP_AFTER_CRASH && { seqJump: jump }) };
       },
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };

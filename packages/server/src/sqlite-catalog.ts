@@ -71,7 +71,8 @@ export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: strin
   return Math.max(row?.seq ?? 0, floor);
 }
 
-export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
+/** `opening`: the server's (sqlite-open-mark.ts); a session it creates is closed cleanly by it. */
+export function createCatalog(db: DatabaseSync, floor: number, opening: number): SessionCatalog {
   const list = db.prepare(
     // A session whose stored state is not JSON (a damaged file) is listed as "damaged", not allowed
     // to fail the whole list: the json functions throw on it.
@@ -86,8 +87,8 @@ export function createCatalog(db: DatabaseSync, floor: number): SessionCatalog {
   const exists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
   const deleted = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?");
   const insert = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, created_at, clean, title)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, updated_at, created_at, clean, closed_by, title)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ${opening}, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
   );
   const insertMarks = db.prepare("INSERT OR REPLACE INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)");
   const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");

@@ -111,3 +111,34 @@ test("a session loaded again while another process still holds the file's lock n
   assert.equal(third.clean, false, "the row holds nothing of what the sessions loaded before sent");
   assert.ok(3 + third.seqJump! >= secondFrom + SEQ_JUMP_AFTER_CRASH, `the third load numbers from ${3 + third.seqJump!}`);
 });
+
+test("renaming a session after a server died does not make its row taken for closed cleanly again", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const first = openSqliteDatabase(path);
+  await first.storeFor("u", "s").write([], snapshot(3), { final: true });
+  first.close();
+  const died = openSqliteDatabase(path);
+  const next = openSqliteDatabase(path);
+  t.after(() => [died, next].forEach((db) => db.close()));
+  assert.ok(next.catalog.rename("u", "s", "a new name"));
+  const loaded = next.storeFor("u", "s").load()!;
+  assert.equal(loaded.clean, false, "the server that died may have sent batches it never stored");
+  assert.equal(loaded.seqJump, SEQ_JUMP_AFTER_CRASH * 2);
+});
+
+test("a file from a version that trusted rows by time keeps, per row, what that time said of it", async (t) => {
+  const path = join(await testDir(t), "harness.db");
+  const made = openSqliteDatabase(path);
+  await made.storeFor("u", "after").write([], snapshot(3), { final: true });
+  await made.storeFor("u", "before").write([], snapshot(3), { final: true });
+  made.close();
+  // As that version left it: no openings counted, a death noticed at time 1000.
+  const raw = new DatabaseSync(path);
+  raw.exec(`ALTER TABLE sessions DROP COLUMN closed_by; ALTER TABLE open_mark DROP COLUMN opened; ALTER TABLE open_mark DROP COLUMN trusted_from;
+            UPDATE open_mark SET suspect_before = 1000; UPDATE sessions SET updated_at = CASE session_id WHEN 'after' THEN 2000 ELSE 500 END`);
+  raw.close();
+  const db = openSqliteDatabase(path);
+  t.after(() => db.close());
+  assert.equal(db.readSession("u", "after")!.clean, true);
+  assert.equal(db.readSession("u", "before")!.clean, false, "closed cleanly before the death it noticed");
+});

@@ -11,17 +11,24 @@
 // closed cleanly; and a session loaded after a death numbers on past the floor as well as past its
 // own seq: the floor rises at every death by more than one server can have sent unstored, so two
 // servers that each loaded it from the same stored seq never hand out the same numbers.
+//
+// Which rows are trusted is counted in openings, not time: each server that opens the file is the
+// next opening; a row says which one closed it cleanly (sessions.closed_by, written only with
+// clean), and after a death only those closed by the opening that noticed it, or a later one, are
+// trusted. Other writes to the row (a rename) change nothing of that, and no clock is read.
 import type { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH } from "@harness/session";
 
-type Mark = { open: number; floor: number; suspect_before: number };
+type Mark = { open: number; floor: number; opened: number; trusted_from: number };
 
 export type OpenMark = {
   /** The seq that sessions never stored start after (0 until a server died with the file open, or a
    * deleted session was forgotten); stored sessions loaded after a death jump past it too. */
   floor: number;
-  /** A row saying "closed cleanly" written before this (ms since the epoch) is not trusted to. */
-  suspectBefore: number;
+  /** This opening's number: the rows this server closes cleanly say it. */
+  opening: number;
+  /** A row saying "closed cleanly" by an opening before this one is not trusted to. */
+  trustedFrom: number;
 };
 
 /** How long the ids of deleted sessions, with the last seq each reached, are kept: meanwhile a client
@@ -35,19 +42,20 @@ export const DELETED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 export function markOpen(db: DatabaseSync, now = Date.now()): OpenMark {
   db.exec("BEGIN IMMEDIATE");
   try {
-    const row = db.prepare("SELECT open, floor, suspect_before FROM open_mark WHERE id = 1").get() as Mark | undefined;
+    const row = db.prepare("SELECT open, floor, opened, trusted_from FROM open_mark WHERE id = 1").get() as Mark | undefined;
     // Those deleted by versions that did not say when count from now.
     db.prepare("UPDATE deleted_sessions SET deleted_at = ? WHERE deleted_at IS NULL").run(now);
     const expired = db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM deleted_sessions WHERE deleted_at < ?").get(now - DELETED_KEPT_MS) as { seq: number };
     db.prepare("DELETE FROM deleted_sessions WHERE deleted_at < ?").run(now - DELETED_KEPT_MS);
     const floor = Math.max((row?.floor ?? 0) + (row?.open === 1 ? SEQ_JUMP_AFTER_CRASH : 0), expired.seq);
-    const suspectBefore = row?.open === 1 ? now : (row?.suspect_before ?? 0);
+    const opening = (row?.opened ?? 0) + 1;
+    const trustedFrom = row?.open === 1 ? opening : (row?.trusted_from ?? 0);
     db.prepare(
-      `INSERT INTO open_mark (id, open, floor, suspect_before) VALUES (1, 1, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor, suspect_before = excluded.suspect_before`,
-    ).run(floor, suspectBefore);
+      `INSERT INTO open_mark (id, open, floor, opened, trusted_from) VALUES (1, 1, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET open = 1, floor = excluded.floor, opened = excluded.opened, trusted_from = excluded.trusted_from`,
+    ).run(floor, opening, trustedFrom);
     db.exec("COMMIT");
-    return { floor, suspectBefore };
+    return { floor, opening, trustedFrom };
   } catch (error) {
     db.exec("ROLLBACK");
     throw error;

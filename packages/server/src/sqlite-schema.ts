@@ -74,8 +74,9 @@ CREATE TABLE IF NOT EXISTS deltas (
 // (session_marks); sessions.marks holds only those of files written by earlier versions, read
 // until the session's marks are next written.
 
-/** Columns added after the first version, with their tables and definitions. */
-const ADDED_COLUMNS: [string, string, string][] = [
+/** Columns added after the first version, with their tables and definitions, and what brings the
+ * rows of a file made before up to date, run as the column is added. */
+const ADDED_COLUMNS: [string, string, string, string?][] = [
   ["sessions", "clean", "INTEGER NOT NULL DEFAULT 0"],
   ["sessions", "run", "TEXT"],
   ["sessions", "marks", "TEXT"],
@@ -85,8 +86,20 @@ const ADDED_COLUMNS: [string, string, string][] = [
   // When the session was deleted (ms since the epoch); null for those deleted by older versions.
   ["deleted_sessions", "deleted_at", "INTEGER"],
   // Sessions whose row says "closed cleanly" and was written before this time (ms since the epoch)
-  // may have been opened since by a server that died (sqlite-open-mark.ts).
+  // may have been opened since by a server that died. Read only to bring a file up to date, below.
   ["open_mark", "suspect_before", "INTEGER NOT NULL DEFAULT 0"],
+  // How many times a server opened the file, and the first opening whose clean closes are trusted
+  // (sqlite-open-mark.ts).
+  ["open_mark", "opened", "INTEGER NOT NULL DEFAULT 0"],
+  ["open_mark", "trusted_from", "INTEGER NOT NULL DEFAULT 0"],
+  // The opening that closed the session cleanly; null: none trusted. Rows closed cleanly before it
+  // existed keep what suspect_before said of them, as closed by opening 0.
+  [
+    "sessions",
+    "closed_by",
+    "INTEGER",
+    "UPDATE sessions SET closed_by = 0 WHERE clean = 1 AND updated_at >= COALESCE((SELECT suspect_before FROM open_mark WHERE id = 1), 0)",
+  ],
 ];
 
 /** A connection to a file whose tables exist (see openDatabaseFile); `busyMs`: how long a write
@@ -124,8 +137,9 @@ export function openDatabaseFile(path: string): DatabaseSync {
   const db = connect(path);
   db.exec(SCHEMA);
   const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
-  for (const [table, name, definition] of ADDED_COLUMNS) {
-    if (!hasColumn.get(table, name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+  for (const [table, name, definition, update] of ADDED_COLUMNS) {
+    if (hasColumn.get(table, name)) continue;
+    db.exec(`BEGIN IMMEDIATE; ALTER TABLE ${table} ADD COLUMN ${name} ${definition}; ${update ?? ""}; COMMIT`);
   }
   // Run records written by versions that kept them in the session row move to the activity row.
   db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)

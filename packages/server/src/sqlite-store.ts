@@ -71,7 +71,7 @@ const UNSAVED_RETRY_MS = 250;
 /** A read that waits for the writer thread gives up after this long. */
 const WRITER_WAIT_MS = 10_000;
 
-type SessionRow = { state: string; seq: number; transcript: string; clean: number; updated_at: number; run: string | null; marks: string | null };
+type SessionRow = { state: string; seq: number; transcript: string; clean: number; closed_by: number | null; run: string | null; marks: string | null };
 type DeltaRow = { seq: number; ops: string };
 type TailRow = { position: number; messages: string };
 
@@ -106,7 +106,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // The writer thread checkpoints the WAL as it grows; this connection's rare writes (the catalog's)
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
-  const { floor, suspectBefore } = markOpen(db);
+  const { floor, opening, trustedFrom } = markOpen(db);
   /** How far a session loaded not clean numbers on (see sqlite-open-mark.ts); the usual jump while
    * no server has died with this file open. */
   const crashJump = floor > 0 ? floor + SEQ_JUMP_AFTER_CRASH : undefined;
@@ -115,10 +115,10 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   const unsaved = unsavedWrites();
   /** Per session this server loaded not clean: the seq it numbered on from (see jumpFor). */
   const numberedFrom = new Map<string, number>();
-  const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
+  const writer = createWriterLink({ path, keptBatches: KEPT_BATCHES, keptBytes: options.keptBatchBytes ?? KEPT_BATCH_BYTES, opening, delayMs: COMMIT_DELAY_MS, waitMs: WRITER_WAIT_MS, onError: options.onError });
 
   const selectSession = db.prepare(
-    `SELECT s.state, s.seq, s.transcript, s.clean, s.updated_at, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
+    `SELECT s.state, s.seq, s.transcript, s.clean, s.closed_by, a.run, COALESCE(m.marks, s.marks) AS marks FROM sessions s
        LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
        LEFT JOIN session_marks m ON m.user_id = s.user_id AND m.session_id = s.session_id
      WHERE s.user_id = ? AND s.session_id = ?`,
@@ -148,7 +148,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       marks: row.marks ? parseJson(row.marks, MarksSchema, `marks of ${where}`) : {},
     };
     const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
-    const clean = row.clean === 1 && row.updated_at >= suspectBefore;
+    const clean = row.clean === 1 && row.closed_by !== null && row.closed_by >= trustedFrom;
     const loaded: LoadedSession & { row: SessionRow } = { snapshot, batches, clean, row };
     if (!clean && crashJump) loaded.seqJump = crashJump;
     if (row.run) loaded.run = parseJson(row.run, RunRecordSchema, `run record of ${where}`);
@@ -251,7 +251,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       writer.settleAll();
       return rows<{ user_id: string; session_id: string }>(selectWithRun).map((r) => ({ userId: r.user_id, sessionId: r.session_id }));
     },
-    catalog: createCatalog(db, floor),
+    catalog: createCatalog(db, floor, opening),
     transactions: () => writer.transactions(),
     async storeUnsaved(waitMs, log) {
       if (closed) return unsaved.describe().length === 0;

@@ -32,6 +32,8 @@ export function createWriterLink(options: {
   keptBatches: number;
   /** Bytes of batches kept per session (see WriterData). */
   keptBytes: number;
+  /** See WriterData.opening (default 0). */
+  opening?: number;
   delayMs: number;
   /** A blocking wait for the thread gives up after this long. */
   waitMs: number;
@@ -42,7 +44,7 @@ export function createWriterLink(options: {
   // [0]: the id of the last request the thread has handled, [1]: of the last it failed, [2]: 1 once
   // it handles no more (see WriterData.done). Ids start at 1.
   const done = new Int32Array(new SharedArrayBuffer(12));
-  const data: WriterData = { path: options.path, keptBatches: options.keptBatches, keptBytes: options.keptBytes, done: done.buffer as SharedArrayBuffer };
+  const data: WriterData = { path: options.path, keptBatches: options.keptBatches, keptBytes: options.keptBytes, opening: options.opening ?? 0, done: done.buffer as SharedArrayBuffer };
   let worker: Worker | undefined;
   let nextId = 1;
   let pending: Pending[] = [];

@@ -41,6 +41,8 @@ export type WriterData = {
   /** And at most this many bytes (UTF-16 units) of their operations. The batches after the
    * session's snapshot are kept whatever their number and size: loading the session needs them. */
   keptBytes: number;
+  /** The server's opening of the file (sqlite-open-mark.ts): a row closed cleanly says it. */
+  opening: number;
   /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it; [1]: the
    * id of the last request whose transaction failed (nothing of it stored), so that thread can tell;
    * [2]: 1 once the thread handles no more requests (it could not open the file), so that thread
@@ -65,13 +67,14 @@ function serve(data: WriterData): void {
   // Rewriting the session row rewrites all of it (state and transcript: megabytes in a long
   // conversation): only a new state or a whole transcript does. The marks of earlier versions'
   // files (sessions.marks) go once the row is rewritten: session_marks holds them by then.
+  // Wherever clean is written, closed_by is too: this opening (see sqlite-open-mark.ts).
   const upsertSession = db.prepare(
-    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+    `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean, closed_by) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ${data.opening})
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
-       transcript = excluded.transcript, marks = NULL, updated_at = excluded.updated_at, clean = excluded.clean`,
+       transcript = excluded.transcript, marks = NULL, updated_at = excluded.updated_at, clean = excluded.clean, closed_by = excluded.closed_by`,
   );
-  const updateState = db.prepare("UPDATE sessions SET state = ?, seq = ?, marks = NULL, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
-  const updateTranscript = db.prepare("UPDATE sessions SET transcript = ?, marks = NULL, updated_at = ?, clean = ? WHERE user_id = ? AND session_id = ?");
+  const updateState = db.prepare(`UPDATE sessions SET state = ?, seq = ?, marks = NULL, updated_at = ?, clean = ?, closed_by = ${data.opening} WHERE user_id = ? AND session_id = ?`);
+  const updateTranscript = db.prepare(`UPDATE sessions SET transcript = ?, marks = NULL, updated_at = ?, clean = ?, closed_by = ${data.opening} WHERE user_id = ? AND session_id = ?`);
   const sessionExists = db.prepare("SELECT 1 AS found FROM sessions WHERE user_id = ? AND session_id = ?");
   const setMarks = db.prepare(
     `INSERT INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)
@@ -79,7 +82,7 @@ function serve(data: WriterData): void {
   );
   const clearTails = db.prepare("DELETE FROM transcript_tails WHERE user_id = ? AND session_id = ? AND position >= ?");
   const addTail = db.prepare("INSERT INTO transcript_tails (user_id, session_id, position, messages) VALUES (?, ?, ?, ?)");
-  const setClean = db.prepare("UPDATE sessions SET clean = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const setClean = db.prepare(`UPDATE sessions SET clean = ?, closed_by = ${data.opening}, updated_at = ? WHERE user_id = ? AND session_id = ?`);
   const markOpen = db.prepare("UPDATE sessions SET clean = 0 WHERE user_id = ? AND session_id = ?");
   const touch = db.prepare(
     `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)

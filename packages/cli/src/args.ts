@@ -347,8 +347,29 @@ export function parseArgs(argv: string[]): Command {
     case "mcp":
       return parseMcp(rest);
     default:
-      return first.startsWith("-")
-        ? { kind: "usage-error", message: `unknown option "${first}"` }
-        : { kind: "usage-error", message: `unknown command "${first}"` };
+      return parseClaudeStyle(argv);
   }
+}
+
+/** What `claude` users type at the top level, where it names no command of ours: -p/--print is a
+ * run (with all of its flags); -c/--continue, -r/--resume ID or a prompt is a chat on this project
+ * (`harness chat --local`), with the chat's meaning of them. One bare word is taken for a mistyped
+ * command rather than sent to the model as a prompt. */
+function parseClaudeStyle(argv: string[]): Command {
+  const options = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
+  if (options.includes("-p") || options.includes("--print")) return parseRun(argv);
+  const first = argv[0];
+  const resumeAt = options.findIndex((a) => a === "-r" || a === "--resume");
+  const chatLike = resumeAt !== -1 || options.includes("-c") || options.includes("--continue") || !first.startsWith("-");
+  if (!chatLike) return { kind: "usage-error", message: `unknown option "${first}"` };
+  if (argv.length === 1 && /^[a-z][a-z0-9-]*$/.test(first)) {
+    return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };
+  }
+  const chatArgs = [...argv];
+  if (resumeAt !== -1) {
+    const id = argv[resumeAt + 1];
+    if (id === undefined || id.startsWith("-")) return { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" };
+    chatArgs[resumeAt] = "--session";
+  }
+  return parseChat(["--local", ...chatArgs]);
 }

@@ -466,3 +466,11 @@ test("harness run with stdout and stderr in one pipe keeps tool lines apart from
   assert.equal(closed.status, 0);
   assert.equal(closed.stdout, "Done.\n");
 });
+
+test("harness -p \"…\" runs as harness run does, as claude -p would", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "printed" }] }));
+  const { code, stdout, stderr } = await harness(["-p", "--cwd", tempDir(t), "say it"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "printed\n");
+  assert.match(JSON.stringify(fake.requests[0].body.messages), /say it/);
+});

@@ -3,6 +3,9 @@ import type { Topic } from "./args.ts";
 const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
+  harness "<prompt>", harness -c     chat with the agent on this project (harness chat --local;
+                                     -c goes on with the last chat, --resume ID with chat ID)
+  harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
   harness chat [options] ["<prompt>"]

@@ -1,0 +1,32 @@
+// The top level takes what `claude` users type: -p for a run, a prompt or -c for a chat here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseArgs } from "./args.ts";
+
+test("harness -p / --print is harness run, with every run flag", () => {
+  assert.deepEqual(parseArgs(["-p", "hi"]), { kind: "run", prompt: "hi" });
+  assert.deepEqual(parseArgs(["--print", "--model", "m", "fix it"]), { kind: "run", prompt: "fix it", model: "m" });
+  assert.deepEqual(parseArgs(["--output-format", "json", "-p", "hi"]), { kind: "run", prompt: "hi", outputFormat: "json" });
+  assert.deepEqual(parseArgs(["-p", "-c", "more"]), { kind: "run", prompt: "more", continue: true });
+  assert.deepEqual(parseArgs(["-p", "--frob"]), { kind: "usage-error", message: 'unknown option "--frob" for "harness run"', topic: "run" });
+});
+
+test("harness -c / --resume ID / a prompt open a chat on this project, as harness chat --local", () => {
+  assert.deepEqual(parseArgs(["-c"]), { kind: "chat", local: true, continue: true });
+  assert.deepEqual(parseArgs(["--continue"]), { kind: "chat", local: true, continue: true });
+  assert.deepEqual(parseArgs(["--resume", "chat-1a2b"]), { kind: "chat", local: true, sessionId: "chat-1a2b" });
+  assert.deepEqual(parseArgs(["-r", "chat-1a2b", "go on"]), { kind: "chat", local: true, sessionId: "chat-1a2b", prompt: "go on" });
+  assert.deepEqual(parseArgs(["fix the bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
+  assert.deepEqual(parseArgs(["fix", "the", "bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
+  assert.deepEqual(parseArgs(["fix the bug", "--cwd", "p"]), { kind: "chat", local: true, prompt: "fix the bug", cwd: "p" });
+  assert.deepEqual(parseArgs(["--resume"]), { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" });
+});
+
+test("one word that is no command is a typo until shown otherwise: it is refused, saying how a prompt is given", () => {
+  assert.deepEqual(parseArgs(["deploy"]), {
+    kind: "usage-error",
+    message: 'unknown command "deploy"; to give a prompt: harness -p "deploy" (one run) or harness chat --local "deploy" (a chat)',
+  });
+  assert.deepEqual(parseArgs(["--frob"]), { kind: "usage-error", message: 'unknown option "--frob"' });
+  assert.deepEqual(parseArgs([]), { kind: "help" });
+});

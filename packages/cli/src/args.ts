@@ -189,7 +189,12 @@ function parseInteger(flag: string, text: string, min: number, max: number): num
 
 function parseRun(args: string[]): Command {
   const scanned = scan(args, RUN_OPTIONS, "run");
-  if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
+  if (!scanned.ok) {
+    // claude's --resume alone opens a picker; a run has nobody to pick.
+    const bareResume = /^(--resume|-r) needs a value/.test(scanned.message);
+    const message = bareResume ? `--resume needs the id of a conversation: harness run --resume ID "<prompt>" (-c goes on with the last one)` : scanned.message;
+    return { kind: "usage-error", message, topic: "run" };
+  }
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
   // No prompt, or "-": it is read from standard input (see run-input.ts).

@@ -50,7 +50,7 @@ test("nothing to continue, an unknown id or a damaged file: exit 1 with a messag
 
   const unknown = await harness(["run", "--cwd", dir, "--resume", "no-such-run", "go on"], env).result;
   assert.equal(unknown.code, 1);
-  assert.equal(unknown.stderr, `harness: no run "no-such-run" in ${dir}\n`);
+  assert.equal(unknown.stderr, `harness: --resume: no conversation "no-such-run" in ${dir} (none is kept there); harness run --resume without an id is not supported: -c goes on with the last one\n`);
 
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
   const made = await harness(["run", "--cwd", dir, "--output-format", "json", "hi"], { ...env, ANTHROPIC_BASE_URL: fake.url }).result;
@@ -129,4 +129,21 @@ test("a directory reached through a symbolic link has one history: --continue fr
   const again = await harness(["run", "--cwd", link, "-c", "add one"], env).result;
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(sent(fake, 2), ["what is 2+2?", "The answer is 4.", "double it", "Doubled: 8.", "add one"]);
+});
+
+test("--resume taking the prompt for an id says that no such conversation is kept, and names the ones that are, before asking for a prompt", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const dir = tempDir(t);
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: tempDir(t) };
+  const made = await harness(["run", "--cwd", dir, "--output-format", "json", "what is in this repository?"], env).result;
+  const id = (JSON.parse(made.stdout) as { session_id: string }).session_id;
+  const mistaken = await harness(["run", "--cwd", dir, "--resume", "hi"], env, { stdin: "" }).result;
+  assert.equal(mistaken.code, 1);
+  assert.equal(
+    mistaken.stderr,
+    `harness: --resume: no conversation "hi" in ${dir}; harness run --resume without an id is not supported: -c goes on with the last one; ids: ${id} ("what is in this repository?")\n`,
+  );
+  const bare = await harness(["run", "--cwd", dir, "--resume"], env, { stdin: "" }).result;
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /^harness: --resume needs the id of a conversation: harness run --resume ID "<prompt>" \(-c goes on with the last one\)/);
 });

@@ -2,9 +2,10 @@
 // --resume ID), as Claude Code keeps its own: one file per conversation, under
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import { RUN_ID } from "./args.ts";
 
@@ -36,20 +37,7 @@ export type LoadedRun = { ok: true; run: StoredRun } | { ok: false; message: str
  * map to one name: it is the newest file that says it is this directory's, or that cannot say (its
  * problem is then the answer, rather than an older conversation going on). */
 export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".json") && RUN_ID.test(name.slice(0, -".json".length)));
-  } catch {
-    return undefined;
-  }
-  const dated = names.flatMap((name) => {
-    try {
-      return [{ id: name.slice(0, -".json".length), at: statSync(join(dir, name)).mtimeMs }];
-    } catch {
-      return [];
-    }
-  });
-  for (const { id } of dated.sort((a, b) => b.at - a.at)) {
+  for (const id of newestFirst(dir)) {
     const read = readRun(join(dir, `${id}.json`), id, cwd);
     const owner = "data" in read ? read.data?.cwd : undefined;
     if (typeof owner === "string" && owner !== cwd) continue;
@@ -61,7 +49,67 @@ export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
 /** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */
 export function loadRun(dir: string, id: string, cwd: string): LoadedRun {
   if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
+  if (!existsSync(join(dir, `${id}.json`))) return { ok: false, message: unknownRunMessage(dir, id, cwd) };
   return checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
+}
+
+/** Why --resume `id` finds nothing, with the conversations that are kept for `cwd` (the last few,
+ * each with its first prompt): the id given is often a prompt that --resume took for one. */
+export function unknownRunMessage(dir: string, id: string, cwd: string): string {
+  const kept = recentRuns(dir, cwd, 5);
+  const ids = kept.length ? `; ids: ${kept.map((r) => `${r.id} (${JSON.stringify(r.firstPrompt)})`).join(", ")}` : "";
+  return `--resume: no conversation "${id}" in ${cwd}${kept.length ? "" : " (none is kept there)"}; harness run --resume without an id is not supported: -c goes on with the last one${ids}`;
+}
+
+/** The `count` conversations of `cwd` written last, newest first, with their first prompts cut short. */
+function recentRuns(dir: string, cwd: string, count: number): { id: string; firstPrompt: string }[] {
+  const found: { id: string; firstPrompt: string }[] = [];
+  for (const id of newestFirst(dir)) {
+    const read = checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
+    if (!read.ok) continue;
+    const first = read.run.transcript[0]?.content;
+    const text = typeof first === "string" ? first : (first ?? []).map((b) => ("text" in b && typeof b.text === "string" ? b.text : "")).join("");
+    const line = text.replace(/\s+/g, " ").trim();
+    found.push({ id, firstPrompt: line.length > 60 ? `${line.slice(0, 59)}…` : line });
+    if (found.length === count) break;
+  }
+  return found;
+}
+
+/** The ids of the conversations kept in `dir`, the last written first. */
+function newestFirst(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json") && RUN_ID.test(name.slice(0, -".json".length)));
+  } catch {
+    return [];
+  }
+  const dated = names.flatMap((name) => {
+    try {
+      return [{ id: name.slice(0, -".json".length), at: statSync(join(dir, name)).mtimeMs }];
+    } catch {
+      return [];
+    }
+  });
+  return dated.sort((a, b) => b.at - a.at).map((d) => d.id);
+}
+
+/** Why `harness run --resume ID` (in `base`, or its --cwd) cannot go on: its conversation is not
+ * kept; undefined when it is (whether it can be read is the run's to find out). */
+export function resumeProblem(home: string | undefined, base: string, command: { cwd?: string; resume?: string }): string | undefined {
+  if (command.resume === undefined) return undefined;
+  const where = realDirectory(resolve(base, command.cwd ?? "."));
+  const dir = runsDir(home || homedir(), where);
+  return runExists(dir, command.resume) ? undefined : unknownRunMessage(dir, command.resume, where);
+}
+
+/** `dir` with the symbolic links on its path resolved (as it is, should that fail). */
+export function realDirectory(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** Whether a conversation `id` is kept in `dir` (of this directory or another that maps to it). */

@@ -1,6 +1,6 @@
 // `harness run`: one headless run of the builtin agent in this process.
 import { randomUUID } from "node:crypto";
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
@@ -11,7 +11,7 @@ import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
 import { createRenderer, printable, terminalOptions, type Sink } from "./render.ts";
-import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
+import { latestRun, loadRun, realDirectory, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
 import { interruptedResult, permissionDenials, runResult } from "./run-result.ts";
@@ -362,15 +362,6 @@ async function outputSchemaOf(text: string): Promise<Record<string, unknown> | s
   const { outputSchemaProblem } = await import("@harness/agent");
   const problem = outputSchemaProblem(schema);
   return problem === undefined ? (schema as Record<string, unknown>) : `--json-schema ${problem}`;
-}
-
-/** `dir` with the symbolic links on its path resolved (as it is, should that fail). */
-function realDirectory(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }
 
 /** Whether the user's, managed or the run's own settings give a key (an apiKeyHelper, or one in

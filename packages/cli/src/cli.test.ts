@@ -403,6 +403,10 @@ test("a second harness serve on the data directory of a running one is refused; 
   const second = await serve().result;
   assert.equal(second.code, 1, second.stderr);
   assert.match(second.stderr, new RegExp(`^harness: cannot start the server: another Harness server \\(pid \\d+\\) is using the data directory .*data: stop it, or give this one another HARNESS_DATA_DIR\\n$`));
+  // Given by --data-dir, the way out is named as it was given.
+  const flagged = await harness(["serve", "--port", "0", "--data-dir", join(dir, "data")], { ANTHROPIC_API_KEY: "x", HARNESS_TOKEN: "" }).result;
+  assert.equal(flagged.code, 1, flagged.stderr);
+  assert.match(flagged.stderr, /is using the data directory .*data: stop it, or give this one another --data-dir\n$/);
   first.child.kill("SIGTERM");
   assert.equal((await first.result).code, 0);
   const third = serve();
@@ -473,4 +477,11 @@ test("harness -p \"…\" runs as harness run does, as claude -p would", async (t
   assert.equal(code, 0, stderr);
   assert.equal(stdout, "printed\n");
   assert.match(JSON.stringify(fake.requests[0].body.messages), /say it/);
+});
+
+test("harness serve off loopback without a token names the one way to give it: HARNESS_TOKEN", async (t) => {
+  const { code, stderr } = await harness(["serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", join(tempDir(t), "data")], { ANTHROPIC_API_KEY: "x", HARNESS_TOKEN: "" }).result;
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /refusing to listen on 0\.0\.0\.0 without a token.*Set HARNESS_TOKEN in the server's environment/);
+  assert.doesNotMatch(stderr, /token option/);
 });

@@ -48,7 +48,10 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
     });
   } catch (err) {
     for (const name of signals) process.off(name, onSignal);
-    io.stderr.write(`harness: cannot start the server: ${err instanceof Error ? err.message : String(err)}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    // The data directory lock names HARNESS_DATA_DIR; given by --data-dir, the flag is the way out.
+    const named = command.dataDir === undefined ? message : message.replace(/another HARNESS_DATA_DIR$/, "another --data-dir");
+    io.stderr.write(`harness: cannot start the server: ${named}\n`);
     return 1;
   }
 

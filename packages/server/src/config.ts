@@ -153,7 +153,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     if (!token) {
       throw new Error(
         `refusing to listen on ${config.host} without a token: anyone who can reach it could run commands. ` +
-          "Set HARNESS_TOKEN (or the token option), or bind 127.0.0.1.",
+          `Set HARNESS_TOKEN in the server's environment (${MIN_PUBLIC_TOKEN_LENGTH} characters or more, e.g. openssl rand -hex 32), or bind 127.0.0.1.`,
       );
     }
     if (token.length < MIN_PUBLIC_TOKEN_LENGTH) {

@@ -485,3 +485,26 @@ test("harness serve off loopback without a token names the one way to give it: H
   assert.match(stderr, /refusing to listen on 0\.0\.0\.0 without a token.*Set HARNESS_TOKEN in the server's environment/);
   assert.doesNotMatch(stderr, /token option/);
 });
+
+test("harness serve says, after its URL, where the sessions work: their own empty directories, or the --project", async (t) => {
+  const dir = tempDir(t);
+  const started = (args: string[]) => {
+    let shown!: (text: string) => void;
+    const lines = new Promise<string>((resolve) => (shown = resolve));
+    const run = harness(["serve", "--port", "0", ...args], { ANTHROPIC_API_KEY: "x", HARNESS_TOKEN: "" }, { onStdout: (text) => /sessions work/.test(text) && shown(text) });
+    t.after(() => run.child.kill("SIGKILL"));
+    return { ...run, lines };
+  };
+  const own = started(["--data-dir", join(dir, "data")]);
+  assert.match(
+    await own.lines,
+    new RegExp(`^Harness listening on http://127\\.0\\.0\\.1:\\d+\\nsessions work in their own empty directories under ${join(dir, "data", "workspaces")}; harness serve --project DIR works on a project instead\\n$`),
+  );
+  own.child.kill("SIGTERM");
+  assert.equal((await own.result).code, 0);
+  mkdirSync(join(dir, "proj"));
+  const project = started(["--data-dir", join(dir, "data2"), "--project", join(dir, "proj")]);
+  assert.match(await project.lines, new RegExp(`\\nsessions work in the project ${join(dir, "proj")}, all of them on its files\\n$`));
+  project.child.kill("SIGTERM");
+  assert.equal((await project.result).code, 0);
+});

@@ -1,5 +1,6 @@
 // `harness serve`: the Harness server in the foreground until SIGINT or SIGTERM.
 import os from "node:os";
+import { join, resolve } from "node:path";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
 import { parsePort, type Command } from "./args.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
@@ -7,7 +8,7 @@ import type { Sink } from "./render.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
 
-export async function serveCommand(command: ServeCommand, io: { stderr: Sink; env: NodeJS.ProcessEnv }): Promise<number> {
+export async function serveCommand(command: ServeCommand, io: { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv }): Promise<number> {
   const { env } = io;
   let port = command.port;
   if (port === undefined && env.PORT) {
@@ -39,13 +40,21 @@ export async function serveCommand(command: ServeCommand, io: { stderr: Sink; en
   try {
     // A project's sessions are kept outside it (its checkpoints would otherwise hold the store).
     const projectDir = command.projectDir === undefined ? undefined : projectPath(command.projectDir);
+    const dataDir = command.dataDir ?? (env.HARNESS_DATA_DIR || (projectDir === undefined ? "./.harness" : projectDataDir(projectDir)));
     server = await startServer({
       host: command.host ?? (env.HARNESS_HOST || "127.0.0.1"),
       port: port ?? 7700,
-      dataDir: command.dataDir ?? (env.HARNESS_DATA_DIR || (projectDir === undefined ? "./.harness" : projectDataDir(projectDir))),
+      dataDir,
       ...(projectDir !== undefined && { projectDir }),
       token: env.HARNESS_TOKEN || undefined,
     });
+    // Under the URL (the server's own line): where the agent's files will be, which a new user
+    // otherwise finds out only by asking the agent.
+    io.stdout.write(
+      projectDir === undefined
+        ? `sessions work in their own empty directories under ${join(resolve(dataDir), "workspaces")}; harness serve --project DIR works on a project instead\n`
+        : `sessions work in the project ${projectDir}, all of them on its files\n`,
+    );
   } catch (err) {
     for (const name of signals) process.off(name, onSignal);
     const message = err instanceof Error ? err.message : String(err);

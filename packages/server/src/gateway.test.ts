@@ -257,3 +257,15 @@ test("a client that stops answering pings is cut off (and so no longer holds its
     answering.close();
   });
 });
+
+test("GET /healthz answers {ok: true} to anyone, token or not, for a load balancer's liveness check; /health keeps the token check", async () => {
+  for (const token of ["s3cret", undefined]) {
+    await withServer({ token }, async (server) => {
+      const live = await fetch(`${server.url}/healthz`);
+      assert.equal(live.status, 200, `token ${token}`);
+      assert.deepEqual(await live.json(), { ok: true });
+      assert.equal((await fetch(`${server.url}/healthz`, { method: "HEAD" })).status, 200);
+      assert.equal((await fetch(`${server.url}/health`)).status, token ? 401 : 200);
+    });
+  }
+});

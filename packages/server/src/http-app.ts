@@ -1,4 +1,4 @@
-// The HTTP side: health, sessions, and the token check that guards every route.
+// The HTTP side: health, sessions, and the token check that guards every route but /healthz.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
@@ -34,6 +34,10 @@ export function createHttpApp(options: { token: string | undefined; allowedOrigi
   });
   // An OPTIONS that is not a preflight is an ordinary request (answered 405 with Allow below).
   app.use("*", (c, next) => (c.req.method === "OPTIONS" && !c.req.header("access-control-request-method") ? next() : crossOrigin(c, next)));
+  // A liveness check for load balancers and orchestrators, which hold no token: it says only that
+  // the server answers. /health stays behind the checks below, so that a client can learn from it
+  // whether its token is taken.
+  app.get("/healthz", (c) => c.json({ ok: true }));
   if (!options.token) {
     app.use("*", async (c, next) => {
       const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);

@@ -3,6 +3,7 @@
 // explicit POST /runs/:id/cancel, made when the caller aborts. A run whose stream broke, or whose
 // server restarted, is re-attached to with GET /runs/:id/events and Last-Event-ID.
 import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
+import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { RunnerHttpError, type RunControl, type RunnerClient } from "@harness/runner/client";
 import type { RunnerAnswer } from "@harness/session";
 
@@ -26,6 +27,15 @@ function whenAborted(signal: AbortSignal): Promise<"aborted"> {
     else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
   });
 }
+
+/** The server's words for a run's failure where the runner's are a terminal's: a runner without
+ * a key has it from the server's environment, not from the shell of the user who reads the error. */
+function serverWords(event: RunnerEvent): RunnerEvent {
+  if (event.type !== "run.error" || !event.message.includes(MISSING_ANTHROPIC_KEY)) return event;
+  return { ...event, message: event.message.replace(MISSING_ANTHROPIC_KEY, SERVER_MISSING_KEY) };
+}
+
+const SERVER_MISSING_KEY = "the server has no ANTHROPIC_API_KEY (nor ANTHROPIC_AUTH_TOKEN): set it where `harness serve` runs, and restart the server";
 
 /** Yields the events `open` streams until the run ends. When `signal` aborts, the consumer gets its
  * reason at once and the run is cancelled in the background. Until the run's id is known, an abort
@@ -58,7 +68,7 @@ async function* relay(
         result = first;
       }
       if (result.done) return;
-      const event = result.value;
+      const event = serverWords(result.value);
       run.lastSeq = event.seq;
       if (event.type === "run.started" && !run.requestId) {
         run.requestId = event.requestId;

@@ -388,3 +388,16 @@ test("/cost and /context in a session answer as the assistant's reply, without a
   assert.equal(fake.requests.length, before, "neither called the model");
   await client.close();
 });
+
+test("a server started without ANTHROPIC_API_KEY ends a run saying the server needs the key, not the user's shell", async () => {
+  const home = await tempDir();
+  cleanups.push(home.remove);
+  const { server } = await serve({ env: { ...process.env, HOME: home.path, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: fake.url } });
+  const client = await MinimalClient.connect(server.url, ids());
+  await client.waitForState(() => true);
+  client.send({ type: "submit", prompt: "hi" });
+  await client.waitForState((s) => s.error !== undefined, 30_000, "the run to fail");
+  assert.match(client.state!.error!, /the server has no ANTHROPIC_API_KEY \(nor ANTHROPIC_AUTH_TOKEN\): set it where `harness serve` runs, and restart the server/);
+  assert.doesNotMatch(client.state!.error!, /export your Anthropic API key/);
+  await client.close();
+});

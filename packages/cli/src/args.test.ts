@@ -127,7 +127,7 @@ test("--allowedTools Read Edit: the second rule would be taken for the prompt, s
 });
 
 test("a claude -p command line runs as it is: -p, --print and --verbose are taken, --dangerously-skip-permissions is bypassPermissions", () => {
-  assert.deepEqual(parseArgs(["run", "-p", "--verbose", "--output-format", "stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json" });
+  assert.deepEqual(parseArgs(["run", "-p", "--verbose", "--output-format", "stream-json", "hi"]), { kind: "run", prompt: "hi", outputFormat: "stream-json", verbose: true });
   assert.deepEqual(parseArgs(["run", "--print", "hi"]), { kind: "run", prompt: "hi" });
   assert.deepEqual(parseArgs(["run", "--dangerously-skip-permissions", "hi"]), { kind: "run", prompt: "hi", permissionMode: "bypassPermissions" });
   assert.deepEqual(parseArgs(["run", "--dangerously-skip-permissions", "--permission-mode", "bypassPermissions", "hi"]), { kind: "run", prompt: "hi", permissionMode: "bypassPermissions" });

@@ -65,6 +65,9 @@ export type Command =
       /** The model's effort and thinking budget (--effort, --max-thinking-tokens). */
       effort?: Effort;
       maxThinkingTokens?: number;
+      /** --verbose: in text mode, also the MCP servers that connect (claude -p's scripts pass it
+       * with stream-json, where it changes nothing). */
+      verbose?: true;
       /** Where the project's `.claude` configuration is read (--project-config-root), as given. */
       projectConfigRoot?: string;
     }
@@ -146,9 +149,9 @@ const RUN_OPTIONS: OptionSpec = {
   "--permission-prompt-tool": { key: "permissionPromptTool", value: true },
   // Claude Code's own spelling of bypassPermissions.
   "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
-  // What `claude -p` scripts pass along and this command needs no flag for: -p (print mode) is the
-  // only mode `harness run` has, and --verbose, which claude -p requires with stream-json, is what
-  // every format here already prints.
+  // What `claude -p` scripts pass along: -p (print mode) is the only mode `harness run` has, and
+  // --verbose, which claude -p requires with stream-json, is what every format here already prints
+  // (but for text's quiet MCP connections).
   "--print": { key: "print", value: false },
   "-p": { key: "print", value: false },
   "--verbose": { key: "verbose", value: false },
@@ -234,6 +237,7 @@ function parseRun(args: string[]): Command {
     command[key] = rules;
   }
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
+  if (options.verbose) command.verbose = true;
   const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command);
   if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
   if (Array.isArray(options.mcpConfig)) command.mcpConfig = options.mcpConfig;

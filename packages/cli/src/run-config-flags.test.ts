@@ -165,3 +165,19 @@ test("--add-dir and --mcp-config take several values; a prompt after them goes a
   const spaced = parseArgs(["run", "--add-dir", "../a", "explain this"]);
   assert.ok(spaced.kind === "run" && spaced.prompt === "explain this" && spaced.addDirs?.length === 1, "a value with a space is the prompt");
 });
+
+test("in text mode a run keeps quiet about MCP servers that connect, as claude -p does (--verbose shows them); a server not approved is still said", async (t) => {
+  const m = machine(t);
+  writeFileSync(join(m.project, ".mcp.json"), JSON.stringify({ mcpServers: { shared: mcpTestServerCommand() } }));
+  const inline = JSON.stringify({ mcpServers: { t1: mcpTestServerCommand() } });
+  const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, HOME: m.home });
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }, { text: "ok" }] }));
+  const quiet = await harness(["run", ...MODEL, "--mcp-config", inline, "--", "hi"], env(fake.url), { cwd: m.project }).result;
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stdout, "ok\n");
+  assert.doesNotMatch(quiet.stderr, /connected/);
+  assert.match(quiet.stderr, /MCP server "shared" of .*\.mcp\.json is not started: not approved/);
+  const verbose = await harness(["run", ...MODEL, "--verbose", "--mcp-config", inline, "--", "hi"], env(fake.url), { cwd: m.project }).result;
+  assert.equal(verbose.code, 0, verbose.stderr);
+  assert.match(verbose.stderr, /· MCP server t1 connected: \d+ tools?/);
+});

@@ -149,7 +149,11 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const partial = command.includePartialMessages ? partialMessages(runId, () => readyModel ?? model) : undefined;
   const show: (event: AgentEvent) => void =
     format === "text"
-      ? renderer.event
+      ? (event) => {
+          // As claude -p, a run says nothing of the MCP servers that work, only of those that fail.
+          if (!command.verbose && quietMcpNotice(event)) return;
+          renderer.event(event);
+        }
       : format === "json"
         ? (event) => {
             if (event.type === "notice" && event.level !== "info") renderer.event(event);
@@ -362,6 +366,11 @@ async function outputSchemaOf(text: string): Promise<Record<string, unknown> | s
   const { outputSchemaProblem } = await import("@harness/agent");
   const problem = outputSchemaProblem(schema);
   return problem === undefined ? (schema as Record<string, unknown>) : `--json-schema ${problem}`;
+}
+
+/** An MCP server's news that is no problem: it connected, or its tools changed. */
+function quietMcpNotice(event: AgentEvent): boolean {
+  return event.type === "notice" && event.level === "info" && /^MCP server \S+ (connected|changed its tools)/.test(event.message);
 }
 
 /** Whether the user's, managed or the run's own settings give a key (an apiKeyHelper, or one in

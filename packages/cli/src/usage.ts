@@ -112,10 +112,10 @@ Options:
                      let the model think first, up to N tokens (0: no thinking)
   --allow-dangerously-skip-permissions
                      let a control request switch the run to bypassPermissions
-  -p, --print, --verbose
-                     taken and ignored, for scripts written for claude -p: every format here
-                     already prints what they ask for; so are the other flags the Agent SDK
-                     starts Claude Code with that have no meaning here (--debug, --betas…)
+  --verbose          as text, also say which MCP servers connected (as claude -p, a run says only
+                     which failed); the other formats already print everything
+  -p, --print        taken and ignored, for scripts written for claude -p; so are the other flags
+                     the Agent SDK starts Claude Code with that have no meaning here (--debug, --betas…)
   -h, --help         show this help
 
 Environment:

@@ -209,3 +209,14 @@ test("harness mcp add writes into an empty ~/.claude.json as into a missing one"
   assert.equal(code, 0, stderr);
   assert.deepEqual(p.readJson(p.claudeJson), { mcpServers: { db: { type: "stdio", command: "node", args: ["x.js"], env: {} } } });
 });
+
+test("harness mcp add -s project says how a run comes to start the server: where an approval is read, and what cannot approve it", async (t) => {
+  const p = place(t);
+  const added = await p.run(["add", "-s", "project", "db", "--", "node", "x.js"]);
+  assert.equal(added.code, 0, added.stderr);
+  const note = added.stdout.split("\n")[1];
+  assert.equal(
+    note,
+    `Runs start it once it is approved, as every server of .mcp.json: name it in "enabledMcpjsonServers" (or set "enableAllProjectMcpServers": true) in ${join(p.home, ".claude", "settings.json")}, or approve it in Claude Code, which records it in this project's entry of ${p.claudeJson}; the project's own .claude/settings files cannot approve it.`,
+  );
+});

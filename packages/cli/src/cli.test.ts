@@ -508,3 +508,20 @@ test("harness serve says, after its URL, where the sessions work: their own empt
   project.child.kill("SIGTERM");
   assert.equal((await project.result).code, 0);
 });
+
+test("harness \"<prompt>\" chats with the agent on this project, and harness -c goes on with that chat, as claude and claude -c do", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "First answer." }, { text: "Second answer." }] }));
+  const env = { HOME: tempDir(t), ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me" };
+  const project = tempDir(t);
+  const first = await harness(["what is here?"], env, { cwd: project, stdin: "" }).result;
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, "First answer.\n");
+  const again = await harness(["-c"], env, { cwd: project, stdin: "and then?\n" }).result;
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /Second answer\.\n$/);
+  assert.deepEqual(
+    (fake.requests[1].body.messages as { role: string }[]).map((m) => m.role),
+    ["user", "assistant", "user"],
+    "the second prompt went on with the first conversation",
+  );
+});

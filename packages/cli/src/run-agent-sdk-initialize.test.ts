@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { query, type CanUseTool, type HookCallback, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { root, tempDir, withFake } from "./test-support.ts";
+import { greeterPlugin, root, tempDir, withFake } from "./test-support.ts";
 
 const executable = join(root, "packages/cli/bin/harness-run");
 const MODEL = "claude-sonnet-4-6";
@@ -79,11 +79,7 @@ for (const delivery of ["argv", "initialize"] as const) {
   test(`Agent SDK: local plugins (pluginDelivery: ${delivery}) load as --plugin-dir's do`, async (t) => {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello, Ada." }] }));
     const dir = tempDir(t);
-    const plugin = join(dir, "plugins", "greeter");
-    mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
-    mkdirSync(join(plugin, "commands"), { recursive: true });
-    writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "greeter", version: "0.1.0" }));
-    writeFileSync(join(plugin, "commands", "hello.md"), "---\ndescription: Greet someone\n---\nGreet $ARGUMENTS warmly.");
+    const plugin = greeterPlugin(dir);
     const stderr: string[] = [];
     const messages = await all(query({ prompt: "/greeter:hello Ada", options: options(dir, fake.url, stderr, { plugins: [{ type: "local", path: plugin }], pluginDelivery: delivery }) }));
     const result = messages.at(-1)!;

@@ -1,19 +1,14 @@
 // `harness run --plugin-dir`: a plugin's components in a run of the real command.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { greeterPlugin, harness, tempDir, withFake } from "./test-support.ts";
 
 test("--plugin-dir loads a plugin for the run: its command answers to /<plugin>:<name>, and stream-json's opening line lists it", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello, Ada." }] }));
   const dir = tempDir(t);
-  const plugin = join(dir, "plugins", "greeter");
-  mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
-  mkdirSync(join(plugin, "commands"), { recursive: true });
-  writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "greeter", version: "0.1.0" }));
-  writeFileSync(join(plugin, "commands", "hello.md"), "---\ndescription: Greet someone\n---\nGreet $ARGUMENTS warmly.");
+  const plugin = greeterPlugin(dir);
   const { code, stdout, stderr } = await harness(
     ["run", "--plugin-dir", "plugins/greeter", "--plugin-dir", "plugins/missing", "--model", "claude-sonnet-4-6", "--output-format", "stream-json", "/greeter:hello Ada"],
     { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },

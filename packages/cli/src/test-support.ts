@@ -1,7 +1,7 @@
 // Helpers of the tests that spawn the real `harness` command against the fake model servers.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +59,17 @@ export function tempDir(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** A plugin "greeter" under `dir`/plugins with one command, /greeter:hello, that asks the model to
+ * greet $ARGUMENTS warmly; answers the plugin's directory. */
+export function greeterPlugin(dir: string): string {
+  const plugin = join(dir, "plugins", "greeter");
+  mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+  mkdirSync(join(plugin, "commands"), { recursive: true });
+  writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "greeter", version: "0.1.0" }));
+  writeFileSync(join(plugin, "commands", "hello.md"), "---\ndescription: Greet someone\n---\nGreet $ARGUMENTS warmly.");
+  return plugin;
 }
 
 /** A real server process on the fake Anthropic server (no retries), with a data directory of its

@@ -14,7 +14,6 @@ const waiting = (...ids: string[]): HarnessState => ({
 test("a line is a prompt when idle and steers a run under way; other slash commands go to the agent", () => {
   assert.deepEqual(parseChatLine("  fix the tests ", idle), { kind: "send", command: { type: "submit", prompt: "fix the tests" } });
   assert.deepEqual(parseChatLine("use pnpm", running), { kind: "send", command: { type: "steer", message: "use pnpm" } });
-  assert.deepEqual(parseChatLine("use pnpm", waiting("a")), { kind: "send", command: { type: "steer", message: "use pnpm" } });
   assert.deepEqual(parseChatLine("/review src", idle), { kind: "send", command: { type: "submit", prompt: "/review src" } });
   assert.deepEqual(parseChatLine("   ", idle), { kind: "none" });
   assert.deepEqual(parseChatLine("/quit", running), { kind: "quit" });
@@ -86,4 +85,25 @@ test("calls keep the numbers they were shown with while others are answered; an 
   // None waits: the next calls are counted from 1 again.
   numbering.update(idle);
   assert.deepEqual(parse("/approve 2", waiting("d", "e")), { kind: "send", command: { type: "approve", toolCallId: "e" } });
+});
+
+test("at an approval, y or yes allows the oldest waiting call and n or no [reason] denies it, saying which", () => {
+  assert.deepEqual(parseChatLine("y", waiting("a")), { kind: "send", command: { type: "approve", toolCallId: "a" }, said: "(allowed Bash: run a)" });
+  assert.deepEqual(parseChatLine(" YES ", waiting("a")), { kind: "send", command: { type: "approve", toolCallId: "a" }, said: "(allowed Bash: run a)" });
+  assert.deepEqual(parseChatLine("n", waiting("a")), { kind: "send", command: { type: "deny", toolCallId: "a" }, said: "(denied Bash: run a)" });
+  assert.deepEqual(parseChatLine("no use the staging db", waiting("a")), {
+    kind: "send",
+    command: { type: "deny", toolCallId: "a", reason: "use the staging db" },
+    said: "(denied Bash: run a; the reason goes to the agent)",
+  });
+  assert.deepEqual(parseChatLine("y", waiting("a", "b")), { kind: "send", command: { type: "approve", toolCallId: "a" }, said: "(allowed 1, Bash: run a; 1 more waits)" });
+});
+
+test("other text while a call waits is refused with what to type, instead of being sent", () => {
+  const refused = parseChatLine("what does it do?", waiting("a"));
+  assert.deepEqual(refused, { kind: "error", message: "a call waits for approval: y to allow it, n [reason] to deny it (or /cancel the run); then type your message" });
+  assert.equal(parseChatLine("yep", waiting("a")).kind, "error");
+  // Nothing waits: y is a prompt like any other.
+  assert.deepEqual(parseChatLine("y", idle), { kind: "send", command: { type: "submit", prompt: "y" } });
+  assert.deepEqual(parseChatLine("y", running), { kind: "send", command: { type: "steer", message: "y" } });
 });

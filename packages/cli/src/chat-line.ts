@@ -5,7 +5,8 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { oneLine } from "./render.ts";
 
 export type ChatAction =
-  | { kind: "send"; command: HarnessCommand }
+  /** `said`: what the chat tells the user it did, when nothing else on the screen will. */
+  | { kind: "send"; command: HarnessCommand; said?: string }
   | { kind: "quit" }
   | { kind: "help" }
   | { kind: "none" }
@@ -17,6 +18,7 @@ export type ChatAction =
 export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
+While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it.
   /cancel                 cancel the run under way (Ctrl-C does too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
@@ -131,8 +133,32 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       if (!arg || rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
       return { kind: "send", command: { type: "configure", config: { model: arg } } };
     default:
+      if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state, numbers, word.toLowerCase(), arg);
       return runUnderWay(state) ? { kind: "send", command: { type: "steer", message: text } } : { kind: "send", command: { type: "submit", prompt: text } };
   }
+}
+
+/** A line typed while calls wait for approval answers the oldest of them: y/yes allows it, n/no
+ * [reason] denies it. Any other text is refused rather than steered: a steer is read at the next
+ * model call, which only comes once the call is answered, so it would sit unseen while the user
+ * waits for the call to go on. */
+function answerOldest(state: HarnessState, numbers: ApprovalNumbers, word: string, reason: string): ChatAction {
+  const pending = state.pendingApprovals ?? [];
+  const allow = word === "y" || word === "yes";
+  if (!allow && word !== "n" && word !== "no") {
+    return { kind: "error", message: "a call waits for approval: y to allow it, n [reason] to deny it (or /cancel the run); then type your message" };
+  }
+  if (allow && reason) return { kind: "error", message: `"${word}" takes nothing after it: y alone allows the call; n [reason] denies it` };
+  const oldest = pending[0];
+  const number = pending.length > 1 ? `${numbers.get(oldest.toolCallId) ?? 1}, ` : "";
+  const more = pending.length > 1 ? `; ${pending.length - 1} more wait${pending.length > 2 ? "" : "s"}` : "";
+  const what = `${number}${oneLine(oldest.toolName, 40)}: ${oneLine(oldest.description, 70)}`;
+  if (allow) return { kind: "send", command: { type: "approve", toolCallId: oldest.toolCallId }, said: `(allowed ${what}${more})` };
+  return {
+    kind: "send",
+    command: { type: "deny", toolCallId: oldest.toolCallId, ...(reason && { reason }) },
+    said: `(denied ${what}${reason ? "; the reason goes to the agent" : ""}${more})`,
+  };
 }
 
 /** `/rewind`: the prompts to choose from; `/rewind N`: back to before prompt N (files too). */

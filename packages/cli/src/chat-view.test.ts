@@ -62,10 +62,8 @@ test("history from elsewhere, approvals, a cancelled reply and an error are each
       "› deploy",
       "● Bash(make deploy)",
       "● Write(/w/x)",
-      "? Bash needs approval: make deploy",
-      "  /approve 1 to let it run, /deny 1 [reason] to refuse it",
-      "? Write needs approval: write /w/x",
-      "  /approve 2 to let it run, /deny 2 [reason] to refuse it",
+      "? Bash needs approval: make deploy — /approve 1 to allow, /deny 1 [reason] to deny (y / n answer the oldest first)",
+      "? Write needs approval: write /w/x — /approve 2 to allow, /deny 2 [reason] to deny (y / n answer the oldest first)",
       "● Bash(make deploy)",
       "  ✗  denied",
       "(cancelled)",
@@ -92,10 +90,8 @@ test("calls made together that end apart each have their output under their own 
       "› make two",
       "● Bash(touch a)",
       "● Bash(touch b)",
-      "? Bash needs approval: touch a",
-      "  /approve 1 to let it run, /deny 1 [reason] to refuse it",
-      "? Bash needs approval: touch b",
-      "  /approve 2 to let it run, /deny 2 [reason] to refuse it",
+      "? Bash needs approval: touch a — /approve 1 to allow, /deny 1 [reason] to deny (y / n answer the oldest first)",
+      "? Bash needs approval: touch b — /approve 2 to allow, /deny 2 [reason] to deny (y / n answer the oldest first)",
       "  ⎿  made b",
       "● Bash(touch a)",
       "  ✗  denied",
@@ -114,7 +110,7 @@ test("a call asked for while others wait is numbered after them, as /approve tak
   view.show(asking("a", "b"));
   view.show(asking("b"));
   view.show(asking("b", "c"));
-  assert.match(err(), /\? Bash needs approval: touch c\n {2}\/approve 3 to let it run, \/deny 3 \[reason\] to refuse it\n$/);
+  assert.match(err(), /\? Bash needs approval: touch c — \/approve 3 to allow, \/deny 3 \[reason\] to deny \(y \/ n answer the oldest first\)\n$/);
 });
 
 test("escape sequences in a reply, a run's error or a server's message never reach the terminal", () => {
@@ -128,7 +124,7 @@ test("escape sequences in a reply, a run's error or a server's message never rea
   const evil = "Bash\x1b[2J";
   const call = { id: "t1", name: evil, status: "awaiting-approval" as const, input: { command: "ls" } };
   view.show({ status: "awaiting-approval", messages: [...messages, { id: "a2", role: "assistant", content: "", status: "running", toolCalls: [call] }], pendingApprovals: [{ toolCallId: "t1", toolName: evil, description: "ls" }] });
-  assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n● Bash[2J(ls)\n? Bash[2J needs approval: ls\n  /approve to let it run, /deny [reason] to refuse it\n");
+  assert.equal(err(), "› show it\n✗ model said [2Jno\n✗ steer \"[Ahi\" was not delivered\n● Bash[2J(ls)\n? Bash[2J needs approval: ls — y to allow, n [reason] to deny\n");
 });
 
 test("a rewind says where the conversation goes on from; what follows is shown", () => {
@@ -189,7 +185,7 @@ test("a plan put to the user is printed whole, with how to approve or reject it"
       "? The plan needs your approval:",
       "  1. Write notes.txt.",
       "  2. Read it back.",
-      "  /approve to leave plan mode and carry it out, /deny [feedback] to keep planning",
+      "  y to leave plan mode and carry it out, n [feedback] to keep planning",
       "",
     ].join("\n"),
   );

@@ -148,11 +148,12 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
           // A plan is read whole before it is approved.
           line(yellow("? The plan needs your approval:"));
           line(plan.split("\n").map((text) => `  ${printable(text)}`).join("\n"));
-          line(dim(`  /approve${which} to leave plan mode and carry it out, /deny${which} [feedback] to keep planning`));
+          line(dim(which ? `  /approve${which} to leave plan mode and carry it out, /deny${which} [feedback] to keep planning` : "  y to leave plan mode and carry it out, n [feedback] to keep planning"));
           continue;
         }
-        line(yellow(`? ${printable(approval.toolName)} needs approval: ${printable(approval.description)}`));
-        line(dim(`  /approve${which} to let it run, /deny${which} [reason] to refuse it`));
+        // y and n answer the oldest call waiting: with several, each also says its own commands.
+        const answer = which ? `/approve${which} to allow, /deny${which} [reason] to deny (y / n answer the oldest first)` : "y to allow, n [reason] to deny";
+        line(yellow(`? ${printable(approval.toolName)} needs approval: ${printable(approval.description)} — ${answer}`));
       }
       if (state.status !== lastStatus) {
         if (state.status === "idle" || state.status === "error") {

@@ -75,15 +75,31 @@ test("a call that needs approval is shown with how to answer it; /approve lets i
   fake.push(...toolThenText("Bash", { command: "mkdir -p out && echo chat-approved" }, "Done."));
   const result = await chat(["--session", "approve"], "run the echo\n/approve\n");
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /● Bash\(mkdir -p out && echo chat-approved\)\n\? Bash needs approval: mkdir -p out && echo chat-approved\n {2}\/approve to let it run, \/deny \[reason\] to refuse it\n {2}⎿ {2}chat-approved\n/);
+  assert.match(result.stderr, /● Bash\(mkdir -p out && echo chat-approved\)\n\? Bash needs approval: mkdir -p out && echo chat-approved — y to allow, n \[reason\] to deny\n {2}⎿ {2}chat-approved\n/);
   assert.match(result.stdout, /Done\.\n$/);
+});
+
+test("at an approval y allows the call and n with a reason denies it; other text is refused, not sent", async () => {
+  fake.push(...toolThenText("Bash", { command: "touch y.txt" }, "Made it."), ...toolThenText("Bash", { command: "rm y.txt" }, "Kept it."));
+  const before = fake.requests.length;
+  const result = await chat(["--session", "answer-y"], "make it\nwhat is that?\ny\nremove it\nn keep the file\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /\? Bash needs approval: touch y\.txt — y to allow, n \[reason\] to deny\n/);
+  assert.match(result.stderr, /✗ a call waits for approval: y to allow it, n \[reason\] to deny it \(or \/cancel the run\); then type your message\n/);
+  assert.match(result.stderr, /\(allowed Bash: touch y\.txt\)\n/);
+  assert.match(result.stderr, /\(denied Bash: rm y\.txt; the reason goes to the agent\)\n/);
+  assert.ok(existsSync(join(dataDir, "workspaces/tester/answer-y/y.txt")), "the allowed call ran; the denied one did not");
+  const sent = fake.requests.slice(before).map((request) => JSON.stringify(request.body.messages)).join("\n");
+  assert.doesNotMatch(sent, /what is that\?|"y"/, "neither the refused line nor the answer reached the model");
+  assert.match(sent, /keep the file/);
+  assert.equal(result.stdout, "Made it.\nKept it.\n");
 });
 
 test("calls keep the numbers shown while others are answered: /approve 2 runs the call shown as 2", async () => {
   fake.push({ toolUses: ["a", "b", "c"].map((name) => ({ name: "Bash", input: { command: `touch ${name}.txt` } })) }, { text: "Made them." });
   const result = await chat(["--session", "numbers"], "make three\n/approve 1\n/approve 2\n/deny 2 no\n/approve 3\n");
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /\? Bash needs approval: touch b\.txt\n {2}\/approve 2 to let it run/);
+  assert.match(result.stderr, /\? Bash needs approval: touch b\.txt — \/approve 2 to allow/);
   assert.match(result.stderr, /✗ call 2 no longer waits for approval \(it was answered\); waiting: \/deny 3\n/);
   for (const name of ["a", "b", "c"]) assert.ok(existsSync(join(dataDir, `workspaces/tester/numbers/${name}.txt`)), `${name}.txt was made`);
   assert.match(result.stdout, /Made them\.\n$/);
@@ -94,7 +110,7 @@ test("/deny sends its reason to the model; the call shows as refused", async () 
   const before = fake.requests.length;
   const result = await chat(["--session", "deny"], "clean up\n/deny keep the build\n");
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /● Bash\(rm -rf build\)\n\? Bash needs approval: rm -rf build\n.*\n {2}✗ {2}The user denied this tool call: keep the build\n/);
+  assert.match(result.stderr, /● Bash\(rm -rf build\)\n\? Bash needs approval: rm -rf build — .*\n {2}✗ {2}The user denied this tool call: keep the build\n/);
   assert.match(JSON.stringify(fake.requests[before + 1].body), /keep the build/);
   assert.match(result.stdout, /Understood\.\n$/);
 });

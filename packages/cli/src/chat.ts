@@ -207,9 +207,12 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       if (send(action.command)) view.note(permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`);
       return;
     }
-    if (interactive) return void send(action.command);
+    const { said } = action;
+    if (interactive) return void (send(action.command) && said && view.note(said));
     const over = settled(client, action.command);
-    if (send(action.command)) await over;
+    if (!send(action.command)) return;
+    if (said) view.note(said);
+    await over;
   };
   const onInterrupt = () => {
     if ((runUnderWay(client.state) || starting) && !cancelling) {

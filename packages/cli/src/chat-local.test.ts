@@ -108,6 +108,17 @@ test("leaving a local chat while a run is going cancels the run, and the convers
   assert.match(back.stderr, /\(cancelled\)/);
 });
 
+test("a local chat whose input ends while a call waits cancels the run, says so once, and exits 1", async () => {
+  // Only the call: the run never gets as far as a reply.
+  fake.push({ toolUses: [{ name: "Bash", input: { command: "touch z.txt" } }] });
+  const result = await localChat(["--session", "left-waiting"], "make z\n");
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /\ninput ended while a call waits for approval: the run is cancelled, as a local chat's runs end with it\n/);
+  assert.doesNotMatch(result.stderr, /another client|cancelling the run under way/);
+  assert.match(result.stderr, /\(cancelled\)\n$/);
+  assert.equal(existsSync(join(project, "z.txt")), false);
+});
+
 test("--local takes no --url, --cwd needs --local, --continue and --session exclude each other; a missing project is named", async () => {
   for (const [args, message] of [
     [["--url", "http://127.0.0.1:1"], /--local starts a server of the chat's own: it takes no --url/],

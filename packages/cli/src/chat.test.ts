@@ -217,6 +217,27 @@ test("a server that wants a token says so, apart from one that is not there", as
   assert.match(continued.stderr, /^\(no session to continue: a new one\)\nsession chat-[0-9a-f]+ of tester at /);
 });
 
+test("input that ends while a call waits for approval, or after the run was cancelled, ends the chat with 1", async () => {
+  // Only the call: the run never gets as far as a reply.
+  fake.push({ toolUses: [{ name: "Bash", input: { command: "touch z.txt" } }] });
+  const waiting = await chat(["--session", "left-waiting"], "make z\n");
+  assert.equal(waiting.code, 1, waiting.stderr);
+  assert.match(waiting.stderr, /\ninput ended while a call waits for approval; the session keeps it: answer it with harness chat --session left-waiting\n$/);
+
+  let release!: () => void;
+  fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
+  let streaming!: () => void;
+  const seen = new Promise<void>((resolve) => (streaming = resolve));
+  const first = chat(["--session", "cancelled-elsewhere"], "think\n", {}, (text) => text.includes("Thinking") && streaming());
+  await Promise.race([seen, first]);
+  const other = await chat(["--session", "cancelled-elsewhere"], "/cancel\n");
+  release();
+  assert.equal(other.code, 0, other.stderr);
+  const cancelled = await first;
+  assert.equal(cancelled.code, 1, cancelled.stderr);
+  assert.match(cancelled.stderr, /\(cancelled\)\n/);
+});
+
 test("a run that fails shows the error and the chat exits 1", async () => {
   fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
   const result = await chat(["--session", "fails"], "try\n");

@@ -5,7 +5,8 @@
 //
 // At a terminal, a line is acted on at once (while a run is under way it steers it). From a pipe,
 // each line waits until what the one before started has settled, and the chat ends once the input
-// has and the session is idle: exit status 1 when the last run failed.
+// has and the session is idle: exit status 1 when the input ended before what it started did (a
+// call still waits for approval) or the last run it started failed or was cancelled.
 import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
@@ -83,6 +84,12 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       client.on("connection", (status) => status === "closed" && done()),
     );
   });
+}
+
+/** Whether the session's last reply was cut short by a cancel. */
+function lastRunCancelled(state: HarnessState | undefined): boolean {
+  const last = state?.messages.findLast((m) => m.role === "assistant");
+  return last?.status === "cancelled";
 }
 
 export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<number> {
@@ -175,6 +182,11 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   let finish!: (status: number) => void;
   const finished = new Promise<number>((resolve) => (finish = (status) => ((leaving = true), resolve(status))));
   let cancelling = false;
+  /** The chat started or answered a run: how the last run ended is then its outcome. */
+  let acted = false;
+  /** The chat said already what becomes of the run under way as it ends. */
+  let toldRunFate = false;
+  let connectionClosed = false;
   /** A prompt was sent whose run the state does not show yet: Ctrl-C then cancels it too. */
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
@@ -184,6 +196,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (cmd.type === "steer") view.typed(cmd.message);
       client.send(cmd);
+      if (["submit", "resume", "approve", "deny"].includes(cmd.type)) acted = true;
       if ((cmd.type === "submit" || cmd.type === "resume") && !runUnderWay(client.state)) starting = true;
       return true;
     } catch (error) {
@@ -232,7 +245,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
   client.on("connection", (status) => {
-    if (status === "closed") finish(1);
+    if (status === "closed") {
+      connectionClosed = true;
+      finish(1);
+    }
   });
 
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
@@ -273,8 +289,17 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
     if (interactive) return finish(0);
     const state = await client.waitFor((s) => s.status !== "running").catch(() => undefined);
-    if (state?.status === "awaiting-approval") view.note("a call still waits for approval; the session keeps it (approve it from another client)");
-    finish(state?.status === "error" ? 1 : 0);
+    if (state?.status === "awaiting-approval") {
+      toldRunFate = true;
+      // A local chat's server, and so its runs, end with it: no other client can answer the call.
+      view.note(
+        command.local
+          ? "input ended while a call waits for approval: the run is cancelled, as a local chat's runs end with it"
+          : `input ended while a call waits for approval; the session keeps it: answer it with harness chat --session ${sessionId}`,
+      );
+      return finish(1);
+    }
+    finish(state?.status === "error" || (acted && lastRunCancelled(state)) ? 1 : 0);
   })();
   reading.catch((error: unknown) => {
     view.note(`✗ ${(error as Error).message}`, "error");
@@ -286,17 +311,17 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   lines.close();
-  if (runUnderWay(client.state) && status !== 1) {
+  if (runUnderWay(client.state) && !connectionClosed) {
     if (command.local) {
       // The chat's own server ends with it: the run is cancelled, so that the conversation says so.
-      view.note("cancelling the run under way: a local chat's runs end with it");
+      if (!toldRunFate) view.note("cancelling the run under way: a local chat's runs end with it");
       try {
         client.send({ type: "cancel" });
         await client.waitFor((state) => !runUnderWay(state), LOCAL_CANCEL_MS);
       } catch {
         // Whatever is still running stops with the server.
       }
-    } else view.note(`the run goes on in session ${sessionId}`);
+    } else if (!toldRunFate) view.note(`the run goes on in session ${sessionId}`);
   }
   client.close();
   return status;

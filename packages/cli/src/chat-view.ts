@@ -18,6 +18,9 @@ export type ChatView = {
 type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean };
 
 const ENDED_CALL = new Set(["complete", "error", "denied"]);
+/** A prompt that is the agent's /clear (arguments and all). */
+const CLEAR = /^\s*\/clear(\s|$)/;
+const CLEARED = "── context cleared: the model starts afresh; earlier messages stay in the session's history ──";
 
 /** `numbering`: the numbers the calls waiting for approval are shown with, which the chat's
  * /approve and /deny then take. */
@@ -80,7 +83,10 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
         mine.chars = message.content.length;
         const ownIndex = own.indexOf(message.content.trim());
         if (ownIndex !== -1) own.splice(ownIndex, 1);
-        else line(bold(`› ${printable(message.content)}`));
+        // The session keeps the messages from before a /clear, which no longer reach the model:
+        // the line says so where it happened, typed here or shown again on joining.
+        if (CLEAR.test(message.content)) line(dim(CLEARED));
+        else if (ownIndex === -1) line(bold(`› ${printable(message.content)}`));
         return;
       }
     }

@@ -166,6 +166,17 @@ test("/rewind N puts the files and the conversation back to before prompt N", as
   assert.equal(later.stdout, "Wrote one.\n");
 });
 
+test("/clear shows where the model's context starts afresh, live and when the session is shown again", async () => {
+  fake.push({ text: "One" }, { text: "Two" });
+  const separator = "── context cleared: the model starts afresh; earlier messages stay in the session's history ──\n";
+  const result = await chat(["--session", "cleared"], "hi\n/clear\nagain\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(result.stderr.includes(separator), result.stderr);
+  assert.equal(result.stdout, "One\nTwo\n");
+  const later = await chat(["--session", "cleared"], "");
+  assert.ok(later.stderr.startsWith(`› hi\n${separator}› again\n`), later.stderr);
+});
+
 test("/commands lists the agent's commands, the session's own among them, without a model call", async () => {
   const commands = join(dataDir, "workspaces/tester/commands/.claude/commands");
   mkdirSync(commands, { recursive: true });

@@ -106,3 +106,19 @@ test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C with nothing
   chat.type("\x03");
   assert.equal(await chat.closed, 130);
 });
+
+test("a line typed while a reply streams is shown as a steer on a line of its own", async (t) => {
+  let release!: () => void;
+  fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
+  t.after(() => release());
+  const chat = terminalChat(t, "steered");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("count\r");
+  await chat.sees(/word1 word2 word3/);
+  chat.type("also mention cats\r");
+  await chat.sees(/\n↳ steer: also mention cats\r?\n/);
+  release();
+  await chat.sees(/Cats noted\./);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});

@@ -206,3 +206,24 @@ test("a conversation joined late is shown in the order it happened: each call be
   });
   assert.equal(screen, "› list files\nLet me look.\n● Bash(ls)\n  ⎿  a.ts\n     b.ts\n\nTwo files.\n");
 });
+
+test("a steer typed while a reply streams is shown on a line of its own once the reply's line ends, not inside it", () => {
+  let screen = "";
+  const terminal = { write: (t: string) => (screen += t), isTTY: true, shown: () => screen };
+  const view = createChatView(terminal, terminal, { color: false, shared: true });
+  const reply = (content: string, status: "running" | "complete" = "running"): HarnessState => ({
+    status: status === "running" ? "running" : "idle",
+    messages: [user("u1", "count"), { id: "a1", role: "assistant", content, status }],
+  });
+  view.typed("count");
+  view.show(reply("word1 word2 "));
+  view.typed("also mention cats");
+  view.steered("also mention cats");
+  assert.equal(screen, "word1 word2 ", "the streamed line is left whole");
+  view.show(reply("word1 word2 word3\nmore"));
+  view.show(reply("word1 word2 word3\nmore words", "complete"));
+  assert.equal(screen, "word1 word2 word3\n↳ steer: also mention cats\nmore words\n");
+  // With nothing streaming, it is shown at once.
+  view.steered("and dogs");
+  assert.match(terminal.shown(), /\n↳ steer: and dogs\n$/);
+});

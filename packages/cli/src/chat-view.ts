@@ -13,6 +13,9 @@ export type ChatView = {
   note(line: string, tone?: "info" | "error"): void;
   /** A prompt or steer typed here: its user message is not printed again. */
   typed(text: string): void;
+  /** A steer sent from this terminal: marked as one on a line of its own, once a reply being
+   * streamed is at the end of a line (the line editor's echo of it is lost in the reply). */
+  steered(text: string): void;
 };
 
 type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean };
@@ -39,6 +42,8 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
   /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
    * starts a new paragraph) needs one blank line, not two. */
   let afterLine = false;
+  /** Steers waiting for the streamed reply's line to end, as their lines. */
+  const steers: string[] = [];
   /** The call whose header was the last one printed, until its output is. */
   let lastHeader: string | undefined;
   /** The notices as last seen (undefined before the first state: those are of runs before the
@@ -51,6 +56,7 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
    * streamed is broken off first (a piped reply is left whole). */
   function line(text: string): void {
     if (shared && !atLineStart) stderr.write("\n");
+    for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
     stderr.write(`${text}\n`);
     if (shared) atLineStart = afterLine = true;
   }
@@ -61,8 +67,15 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
     if (id !== undefined) replying = id;
     if (afterLine) text = text.replace(/^\n{2,}/, "\n");
     afterLine = false;
-    stdout.write(text);
-    atLineStart = text.endsWith("\n");
+    const end = steers.length > 0 ? text.lastIndexOf("\n") + 1 : 0;
+    if (end > 0) {
+      // The reply's line is over: the steers go between its lines.
+      stdout.write(text.slice(0, end));
+      for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
+      text = text.slice(end);
+    }
+    if (text) stdout.write(text);
+    atLineStart = end > 0 && !text ? true : text.endsWith("\n");
   }
 
   /** The message's text up to `end` not shown yet. */
@@ -176,6 +189,11 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
     },
     typed(text) {
       own.push(text.trim());
+    },
+    steered(text) {
+      const shown = dim(`↳ steer: ${oneLine(text, 200)}`);
+      if (shared && !atLineStart) steers.push(shown);
+      else line(shown);
     },
   };
 }

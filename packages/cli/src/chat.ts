@@ -196,6 +196,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (cmd.type === "steer") view.typed(cmd.message);
       client.send(cmd);
+      if (cmd.type === "steer" && terminal) view.steered(cmd.message);
       if (["submit", "resume", "approve", "deny"].includes(cmd.type)) acted = true;
       if ((cmd.type === "submit" || cmd.type === "resume") && !runUnderWay(client.state)) starting = true;
       return true;

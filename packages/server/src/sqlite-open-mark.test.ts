@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -12,17 +12,33 @@ const snapshot = (seq: number): SessionSnapshot => ({
   transcript: [],
 });
 
-test("a session closed cleanly and loaded while another process holds the file's lock loads as not clean, and its next write marks it open", async (t) => {
+/** Another connection holding the file's write lock, as a backup tool would, until released. */
+function lockFile(path: string): { release(): void } {
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  return {
+    release() {
+      holder.exec("ROLLBACK");
+      holder.close();
+    },
+  };
+}
+
+/** A file whose session u/s was closed cleanly at change 3. */
+async function closedSession(t: TestContext) {
   const path = join(await testDir(t), "harness.db");
   const db = openSqliteDatabase(path, { onError: () => {} });
   t.after(() => db.close());
   const store = db.storeFor("u", "s");
   await store.write([], snapshot(3), { final: true });
-  const holder = new DatabaseSync(path);
-  holder.exec("BEGIN EXCLUSIVE");
+  return { path, db, store };
+}
+
+test("a session closed cleanly and loaded while another process holds the file's lock loads as not clean, and its next write marks it open", async (t) => {
+  const { path, db, store } = await closedSession(t);
+  const lock = lockFile(path);
   const loaded = store.load()!;
-  holder.exec("ROLLBACK");
-  holder.close();
+  lock.release();
   assert.equal(loaded.clean, false, "the row could not be marked open");
   assert.equal(loaded.seqJump, undefined, "no server died: the usual jump");
   await store.write([], snapshot(3 + SEQ_JUMP_AFTER_CRASH));
@@ -55,14 +71,12 @@ test("a file closed with writes it could not store stays marked open: the next s
   const db = openSqliteDatabase(path, { onError: (error) => errors.push((error as Error).message) });
   const store = db.storeFor("u", "s");
   await store.write([], snapshot(0));
-  const holder = new DatabaseSync(path);
-  holder.exec("BEGIN EXCLUSIVE");
+  const lock = lockFile(path);
   await assert.rejects(Promise.resolve(store.write([{ seq: 1, operations: "[]" }], undefined, { final: true })), /locked by another process/);
   const lines: string[] = [];
   assert.equal(await db.storeUnsaved(300, (line) => lines.push(line)), false);
   assert.match(lines.at(-1)!, /^not stored: session u\/s: change 1, that it was closed \(storing session u\/s failed: the session database is locked by another process .*\)$/);
-  holder.exec("ROLLBACK");
-  holder.close();
+  lock.release();
   db.close();
   assert.match(errors.at(-1)!, /left marked open/);
 
@@ -90,18 +104,12 @@ test("a server stopped after a write failed for another cause than the lock does
 });
 
 test("a session loaded again while another process still holds the file's lock numbers on past the first load's numbers, and past them again once the lock is gone", async (t) => {
-  const path = join(await testDir(t), "harness.db");
-  const db = openSqliteDatabase(path, { onError: () => {} });
-  t.after(() => db.close());
-  const store = db.storeFor("u", "s");
-  await store.write([], snapshot(3), { final: true });
-  const holder = new DatabaseSync(path);
-  holder.exec("BEGIN EXCLUSIVE");
+  const { path, db, store } = await closedSession(t);
+  const lock = lockFile(path);
   // The first load's session sends batches from 3 + its jump, none of them stored, and is closed.
   const first = store.load()!;
   const second = store.load()!;
-  holder.exec("ROLLBACK");
-  holder.close();
+  lock.release();
   const firstFrom = 3 + (first.seqJump ?? SEQ_JUMP_AFTER_CRASH);
   const secondFrom = 3 + (second.seqJump ?? SEQ_JUMP_AFTER_CRASH);
   assert.equal(second.clean, false);

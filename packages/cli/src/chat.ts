@@ -186,7 +186,6 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   let acted = false;
   /** The chat said already what becomes of the run under way as it ends. */
   let toldRunFate = false;
-  let connectionClosed = false;
   /** A prompt was sent whose run the state does not show yet: Ctrl-C then cancels it too. */
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
@@ -246,10 +245,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
   client.on("connection", (status) => {
-    if (status === "closed") {
-      connectionClosed = true;
-      finish(1);
-    }
+    if (status === "closed") finish(1);
   });
 
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait
@@ -312,7 +308,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   lines.close();
-  if (runUnderWay(client.state) && !connectionClosed) {
+  // The chat closes the client only below: a closed one lost its server.
+  if (runUnderWay(client.state) && client.connection !== "closed") {
     if (command.local) {
       // The chat's own server ends with it: the run is cancelled, so that the conversation says so.
       if (!toldRunFate) view.note("cancelling the run under way: a local chat's runs end with it");

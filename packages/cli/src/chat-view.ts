@@ -56,7 +56,7 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
    * streamed is broken off first (a piped reply is left whole). */
   function line(text: string): void {
     if (shared && !atLineStart) stderr.write("\n");
-    for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
+    showSteers();
     stderr.write(`${text}\n`);
     if (shared) atLineStart = afterLine = true;
   }
@@ -71,11 +71,15 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
     if (end > 0) {
       // The reply's line is over: the steers go between its lines.
       stdout.write(text.slice(0, end));
-      for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
-      text = text.slice(end);
+      showSteers();
     }
-    if (text) stdout.write(text);
-    atLineStart = end > 0 && !text ? true : text.endsWith("\n");
+    if (end < text.length) stdout.write(text.slice(end));
+    atLineStart = text.endsWith("\n");
+  }
+
+  /** The steers waiting for the streamed reply's line to end, each on a line of its own. */
+  function showSteers(): void {
+    for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
   }
 
   /** The message's text up to `end` not shown yet. */

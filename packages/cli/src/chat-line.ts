@@ -133,7 +133,7 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       if (!arg || rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
       return { kind: "send", command: { type: "configure", config: { model: arg } } };
     default:
-      if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state, numbers, word.toLowerCase(), arg);
+      if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state.pendingApprovals, numbers, word.toLowerCase(), arg);
       return runUnderWay(state) ? { kind: "send", command: { type: "steer", message: text } } : { kind: "send", command: { type: "submit", prompt: text } };
   }
 }
@@ -142,8 +142,7 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
  * [reason] denies it. Any other text is refused rather than steered: a steer is read at the next
  * model call, which only comes once the call is answered, so it would sit unseen while the user
  * waits for the call to go on. */
-function answerOldest(state: HarnessState, numbers: ApprovalNumbers, word: string, reason: string): ChatAction {
-  const pending = state.pendingApprovals ?? [];
+function answerOldest(pending: NonNullable<HarnessState["pendingApprovals"]>, numbers: ApprovalNumbers, word: string, reason: string): ChatAction {
   const allow = word === "y" || word === "yes";
   if (!allow && word !== "n" && word !== "no") {
     return { kind: "error", message: "a call waits for approval: y to allow it, n [reason] to deny it (or /cancel the run); then type your message" };

@@ -15,7 +15,7 @@ export type PingEmitter = {
 
 /** Calls `heard` on each ping `socket` receives; returns the unsubscribe, or undefined when its
  * pings cannot be seen. */
-export function watchPings(socket: PingEmitter, heard: () => void): (() => void) | undefined {
+function watchPings(socket: PingEmitter, heard: () => void): (() => void) | undefined {
   if (typeof socket.on === "function") {
     socket.on("ping", heard);
     return () => socket.off?.("ping", heard);

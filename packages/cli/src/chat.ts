@@ -220,11 +220,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       if (send(action.command)) view.note(permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`);
       return;
     }
-    const { said } = action;
-    if (interactive) return void (send(action.command) && said && view.note(said));
-    const over = settled(client, action.command);
+    // A piped chat waits for what the line started, watched from before it is sent.
+    const over = interactive ? undefined : settled(client, action.command);
     if (!send(action.command)) return;
-    if (said) view.note(said);
+    if (action.said) view.note(action.said);
     await over;
   };
   const onInterrupt = () => {

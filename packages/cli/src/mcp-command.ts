@@ -3,11 +3,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseServerEntry } from "@harness/agent/mcp-entry";
-import { parseJsonText } from "@harness/agent/json-text";
+import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { MCP_SCOPES, type McpCommand, type McpScope } from "./mcp-args.ts";
-import { describeScope, isObject, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, updateConfig, withServers, type McpPlace } from "./mcp-files.ts";
+import { describeScope, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, updateConfig, withServers, type McpPlace } from "./mcp-files.ts";
 
 /** Claude Code's rule for the names `claude mcp add` takes. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -92,16 +92,16 @@ async function get(name: string, place: McpPlace, io: CliIO): Promise<number> {
   const [{ scope, file, servers }] = found;
   const raw = servers[name];
   const lines = [`${name}:`, `  Scope: ${describeScope(scope, place)}`];
-  const entry = isObject(raw) ? raw : {};
+  const entry = isJsonObject(raw) ? raw : {};
   const type = typeof entry.type === "string" ? entry.type : "stdio";
   lines.push(`  Type: ${type}`);
   if (type === "stdio") {
     lines.push(`  Command: ${String(entry.command ?? "")}`);
     if (Array.isArray(entry.args) && entry.args.length) lines.push(`  Args: ${entry.args.map((a) => shown(String(a))).join(" ")}`);
-    if (isObject(entry.env) && Object.keys(entry.env).length) lines.push("  Environment:", ...Object.entries(entry.env).map(([k, v]) => `    ${k}=${String(v)}`));
+    if (isJsonObject(entry.env) && Object.keys(entry.env).length) lines.push("  Environment:", ...Object.entries(entry.env).map(([k, v]) => `    ${k}=${String(v)}`));
   } else {
     lines.push(`  URL: ${String(entry.url ?? "")}`);
-    if (isObject(entry.headers) && Object.keys(entry.headers).length) lines.push("  Headers:", ...Object.entries(entry.headers).map(([k, v]) => `    ${k}: ${String(v)}`));
+    if (isJsonObject(entry.headers) && Object.keys(entry.headers).length) lines.push("  Headers:", ...Object.entries(entry.headers).map(([k, v]) => `    ${k}: ${String(v)}`));
   }
   const parsed = parseServerEntry(name, raw, { scope, file, keyPrefix: name }, io.env);
   if (!parsed.ok) lines.push(`  Problem: ${parsed.diagnostic.message} (it is not started)`);

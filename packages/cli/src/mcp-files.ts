@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { writeFileAtomically } from "@harness/agent/atomic-write";
 import { readJsonObjectFile } from "@harness/agent/json-object-file";
+import { isJsonObject } from "@harness/agent/json-text";
 import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
 import type { McpScope } from "./mcp-args.ts";
 
@@ -65,16 +66,16 @@ export function serversIn(config: ConfigFile, scope: McpScope, place: McpPlace):
   const holder = scope === "local" ? projectEntry(config, place) : config.value;
   const servers = holder?.mcpServers;
   if (servers === undefined) return undefined;
-  if (!isObject(servers)) throw new McpFileError(`${config.file}: "mcpServers"${scope === "local" ? ` of ${place.projectRoot}` : ""} is not an object; it was left as it is`);
+  if (!isJsonObject(servers)) throw new McpFileError(`${config.file}: "mcpServers"${scope === "local" ? ` of ${place.projectRoot}` : ""} is not an object; it was left as it is`);
   return servers;
 }
 
 function projectEntry(config: ConfigFile, place: McpPlace): Record<string, unknown> | undefined {
   const projects = config.value.projects;
   if (projects === undefined) return undefined;
-  if (!isObject(projects)) throw new McpFileError(`${config.file}: "projects" is not an object; it was left as it is`);
+  if (!isJsonObject(projects)) throw new McpFileError(`${config.file}: "projects" is not an object; it was left as it is`);
   const entry = projects[place.projectRoot];
-  if (entry !== undefined && !isObject(entry)) throw new McpFileError(`${config.file}: the entry of ${place.projectRoot} is not an object; it was left as it is`);
+  if (entry !== undefined && !isJsonObject(entry)) throw new McpFileError(`${config.file}: the entry of ${place.projectRoot} is not an object; it was left as it is`);
   return entry;
 }
 
@@ -139,8 +140,4 @@ export function writeConfig(config: ConfigFile, value: Record<string, unknown>):
   } catch (error) {
     throw new McpFileError(`cannot write ${config.file}: ${(error as Error).message}`);
   }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

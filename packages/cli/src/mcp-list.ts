@@ -2,10 +2,11 @@
 // whether it connects, checked through the agent's own MCP client with a short time limit.
 import { join } from "node:path";
 import { loadMcpConfig, startMcp, type McpConfig, type McpServerConfig } from "@harness/agent";
+import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
 import { serversByScope, shown } from "./mcp-command.ts";
-import { isObject, type McpPlace } from "./mcp-files.ts";
+import type { McpPlace } from "./mcp-files.ts";
 import { readMcpSettings, type McpSettingsRead } from "./mcp-settings.ts";
 
 /** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
@@ -54,7 +55,7 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const raw = new Map(serversByScope(place, { ...io, stderr: { write: () => true } }).filter((s) => s.scope === "project").flatMap((s) => Object.entries(s.servers)));
   for (const { name, reason } of config.disabled) {
     const entry = raw.get(name);
-    const what = isObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
+    const what = isJsonObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
     out.push(`${name} (project): ${what} - not started: ${notStarted(reason, place)}`);
   }
   io.stdout.write(out.length ? `${out.join("\n")}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");

@@ -3,8 +3,9 @@
 // approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file.
 import { join } from "node:path";
 import { DEFAULT_MANAGED_SETTINGS_PATH, loadSettings, type McpSettings } from "@harness/agent";
+import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyOf, type McpPolicy } from "@harness/agent/mcp-policy";
-import { isObject, type McpPlace } from "./mcp-files.ts";
+import type { McpPlace } from "./mcp-files.ts";
 
 export type McpSettingsRead = {
   policy: McpPolicy;
@@ -24,7 +25,7 @@ export async function readMcpSettings(place: McpPlace, cwd: string, warn: (messa
   );
   return {
     policy,
-    servers: trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined),
+    servers: trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isJsonObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined),
     approvals: {
       enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
       enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),

@@ -2,6 +2,7 @@
 // is asked of an MCP tool. It gets `{tool_name, input, tool_use_id}` and answers with a JSON text:
 // `{"behavior":"allow","updatedInput":{…}}` (the input to run with) or
 // `{"behavior":"deny","message":"…"}` (what the model is told).
+import { isJsonObject } from "../json-text.ts";
 import type { ApprovalDecision, ApprovalRequest, Tool } from "../types.ts";
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
@@ -30,16 +31,12 @@ export function promptAnswer(name: string, text: string, input: Record<string, u
   } catch {
     answer = undefined;
   }
-  if (isObject(answer) && answer.behavior === "allow" && (answer.updatedInput === undefined || isObject(answer.updatedInput))) {
+  if (isJsonObject(answer) && answer.behavior === "allow" && (answer.updatedInput === undefined || isJsonObject(answer.updatedInput))) {
     return { behavior: "allow", updatedInput: (answer.updatedInput as Record<string, unknown> | undefined) ?? input };
   }
-  if (isObject(answer) && answer.behavior === "deny" && (answer.message === undefined || typeof answer.message === "string")) {
+  if (isJsonObject(answer) && answer.behavior === "deny" && (answer.message === undefined || typeof answer.message === "string")) {
     return { behavior: "deny", ...(typeof answer.message === "string" && { reason: answer.message }) };
   }
   const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
   throw new Error(`the permission prompt tool ${name} answered neither {"behavior":"allow","updatedInput":{…}} nor {"behavior":"deny","message":"…"}: ${shown}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

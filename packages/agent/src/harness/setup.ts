@@ -44,8 +44,6 @@ import { resourceInternals, type AgentResources, type NoticeSink } from "./resou
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 
-export { describeDiagnostic };
-
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
 export type RunSetup = {

@@ -13,8 +13,8 @@ import type { PermissionContext, PermissionDecision } from "../permissions/types
 import type { PermissionUpdate } from "../permissions/updates.ts";
 import { validateToolInput } from "../tool-input.ts";
 import type { ApprovalDecision, ApprovalRequest, RunAgentOptions, Tool, ToolOutput } from "../types.ts";
+import { describeDiagnostic } from "./diagnostic.ts";
 import type { HookHost } from "./hooks.ts";
-import { describeDiagnostic } from "./setup.ts";
 import type { NoticeSink } from "./resources.ts";
 
 export type ToolGateOptions = {

@@ -23,7 +23,7 @@ import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
-import { comesWithRepository, type Settings, type SettingsFileScope, type SettingsSource } from "../settings/types.ts";
+import { comesWithRepository, isFileScope, type Settings, type SettingsSource } from "../settings/types.ts";
 import { discoverPlugins } from "../plugins/discover.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
@@ -473,9 +473,5 @@ function harnessOverrides(sources: readonly SettingsSource[]): Record<string, st
     for (const [name, value] of Object.entries(source.settings.env ?? {})) if (trusted || !ENDPOINT_VARIABLE.test(name)) env[name] = value;
   }
   return env;
-}
-
-function isFileScope(scope: string): scope is SettingsFileScope {
-  return scope === "user" || scope === "project" || scope === "local";
 }
 

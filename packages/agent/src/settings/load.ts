@@ -5,7 +5,7 @@ import type { PermissionRule } from "../permissions/types.ts";
 import { ruleRoot, settingsFile } from "./files.ts";
 import { mergeSettings } from "./merge.ts";
 import { readConfigJson } from "../config-files.ts";
-import { comesWithRepository, SCOPES_BY_PRECEDENCE } from "./types.ts";
+import { comesWithRepository, isFileScope, SCOPES_BY_PRECEDENCE } from "./types.ts";
 import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsFileScope, SettingsScope, SettingsSource } from "./types.ts";
 import { validateSettings } from "./validate.ts";
 
@@ -79,10 +79,6 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       managedRulesOnly,
     },
   };
-}
-
-function isFileScope(scope: SettingsScope): scope is SettingsFileScope {
-  return scope === "user" || scope === "project" || scope === "local";
 }
 
 /** A project's own files (`.claude/settings.json`, `.claude/settings.local.json`) come with the

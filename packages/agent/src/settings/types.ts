@@ -10,6 +10,11 @@ export const SCOPES_BY_PRECEDENCE: readonly SettingsScope[] = ["user", "project"
 /** The scopes whose files a run may leave unread (Claude Code's --setting-sources). */
 export type SettingsFileScope = "user" | "project" | "local";
 
+/** Whether `scope` is one of those (a settings file the run may leave unread). */
+export function isFileScope(scope: string): scope is SettingsFileScope {
+  return scope === "user" || scope === "project" || scope === "local";
+}
+
 /** Whether a scope's file lies in the project, and so may come with the repository (settings.json,
  * and settings.local.json, which a repository can hold too): such settings may not loosen what
  * guards the user (bypassPermissions, MCP servers and their approval, where the model is reached).

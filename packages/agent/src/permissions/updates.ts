@@ -38,12 +38,8 @@ export function ruleValueText(value: PermissionRuleValue): string {
   return value.ruleContent === undefined || value.ruleContent === "" ? value.toolName : ruleText({ tool: value.toolName, specifier: value.ruleContent });
 }
 
-/** Where a destination's rules come from, as their `source` says (a settings file, or the session). */
+/** The directories the updates' settings files and relative paths are found from. */
 export type UpdateWhere = { cwd: string; home: string; projectRoot: string };
-
-export function destinationSource(to: PermissionUpdateDestination, where: UpdateWhere): string {
-  return destinationFile(to, where) ?? "the session";
-}
 
 /** The settings file a destination's updates are kept in; none for the session and the command line. */
 export function destinationFile(to: PermissionUpdateDestination, where: UpdateWhere): string | undefined {
@@ -72,7 +68,8 @@ export function applyPermissionUpdates(permissions: PermissionContext, updates: 
       next = { ...next, additionalDirectories: change.type === "addDirectories" ? [...kept, ...dirs] : kept };
       continue;
     }
-    const source = destinationSource(change.destination, where);
+    // Where a destination's rules come from, as their `source` says (a settings file, or the session).
+    const source = destinationFile(change.destination, where) ?? "the session";
     // The session's and the command line's rules start where the run's own settings' (--settings) do.
     const root = ruleRoot(FILE_SCOPES[change.destination] ?? "flag", where);
     const texts = change.rules.map(ruleValueText);

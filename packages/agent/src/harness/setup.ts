@@ -89,8 +89,8 @@ export type RunSetup = {
   mcpResourceServers: string[];
   /** Each configured MCP server and how its start went. */
   mcpServers: McpServerStatus[];
-  /** Where the servers a sub-agent's definition defines start (absent when the run brings its own
-   * `tools`: then none do). */
+  /** Where the servers a sub-agent's definition defines start (`refused` when the run brings its own
+   * `tools`: then none do); absent when nothing was discovered (no agents either). */
   subagentMcp?: SubagentMcpSetup;
   /** The output style's name, when the settings choose one that loaded. */
   outputStyle?: string;

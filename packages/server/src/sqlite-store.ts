@@ -136,7 +136,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     return statement.all(...params) as unknown as T[];
   }
 
-  function read(userId: string, sessionId: string): (LoadedSession & { row: SessionRow }) | undefined {
+  function read(userId: string, sessionId: string): LoadedSession | undefined {
     writer.settle(sessionKey(userId, sessionId));
     const row = selectSession.get(userId, sessionId) as SessionRow | undefined;
     if (!row) return undefined;
@@ -149,7 +149,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     };
     const batches = rows<DeltaRow>(selectDeltas, userId, sessionId, row.seq).map((r) => ({ seq: r.seq, operations: r.ops }));
     const clean = row.clean === 1 && row.closed_by !== null && row.closed_by >= trustedFrom;
-    const loaded: LoadedSession & { row: SessionRow } = { snapshot, batches, clean, row };
+    const loaded: LoadedSession = { snapshot, batches, clean };
     if (!clean && crashJump) loaded.seqJump = crashJump;
     if (row.run) loaded.run = parseJson(row.run, RunRecordSchema, `run record of ${where}`);
     return loaded;
@@ -182,7 +182,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       load(): LoadedSession | undefined {
         const found = read(userId, sessionId);
         if (!found) return undefined;
-        const { row: _row, seqJump: _jump, ...loaded } = found;
+        const { seqJump: _jump, ...loaded } = found;
         const key = sessionKey(userId, sessionId);
         let clean = loaded.clean;
         if (clean) {
@@ -239,12 +239,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   let closed = false;
   return {
     storeFor,
-    readSession(userId, sessionId) {
-      const found = read(userId, sessionId);
-      if (!found) return undefined;
-      const { row: _row, ...loaded } = found;
-      return loaded;
-    },
+    readSession: read,
     deleteSession: (userId, sessionId, lastSeq) =>
       write(userId, sessionId, { batches: [], final: false, remove: true, ...(lastSeq !== undefined && { lastSeq }) }),
     sessionsWithRun() {

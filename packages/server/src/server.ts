@@ -75,16 +75,16 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     throw new Error(`cannot make the data directory ${config.dataDir}: ${why}`);
   }
   const lock = lockDataDir(config.dataDir);
+  const dbFile = join(config.dataDir, "harness.db");
   let db: SqliteDatabase;
   try {
-    db = openSqliteDatabase(join(config.dataDir, "harness.db"), {
+    db = openSqliteDatabase(dbFile, {
       onError: (error) => log(`database: ${(error as Error).message}`),
     });
   } catch (error) {
     lock.release();
-    const file = join(config.dataDir, "harness.db");
     // A backup tool or the sqlite3 shell inside a transaction; the open waited 5 s for it (connect).
-    if (isBusy(error)) throw new Error(`another process holds the lock on ${file} (a transaction is open on it): start the server once it is released`);
+    if (isBusy(error)) throw new Error(`another process holds the lock on ${dbFile} (a transaction is open on it): start the server once it is released`);
     throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
   }
 

@@ -4,25 +4,13 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot } from "@harness/session";
 import { openSqliteDatabase } from "./sqlite-store.ts";
-import { testDir } from "./test-helpers.ts";
+import { lockFile, testDir } from "./test-helpers.ts";
 
 const snapshot = (seq: number): SessionSnapshot => ({
   state: { status: "idle", messages: [], usage: { inputTokens: 0, outputTokens: 0 } },
   seq,
   transcript: [],
 });
-
-/** Another connection holding the file's write lock, as a backup tool would, until released. */
-function lockFile(path: string): { release(): void } {
-  const holder = new DatabaseSync(path);
-  holder.exec("BEGIN EXCLUSIVE");
-  return {
-    release() {
-      holder.exec("ROLLBACK");
-      holder.close();
-    },
-  };
-}
 
 /** A file whose session u/s was closed cleanly at change 3. */
 async function closedSession(t: TestContext) {

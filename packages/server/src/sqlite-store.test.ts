@@ -6,7 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot, type StoredBatch } from "@harness/session";
 import { KEPT_BATCHES, openSqliteDatabase } from "./sqlite-store.ts";
 import { DELETED_KEPT_MS } from "./sqlite-open-mark.ts";
-import { testDir, waitFor } from "./test-helpers.ts";
+import { lockFile, testDir, waitFor } from "./test-helpers.ts";
 
 const batch = (seq: number, text = `t${seq}`): StoredBatch => ({
   seq,
@@ -233,8 +233,7 @@ test("a read of batches does not wait for the writes on their way while another 
   t.after(() => db.close());
   const store = db.storeFor("u", "s");
   await store.write([batch(1), batch(2)], snapshot(1));
-  const holder = new DatabaseSync(path);
-  holder.exec("BEGIN EXCLUSIVE");
+  const lock = lockFile(path);
   const refused = Promise.resolve(store.write([batch(3)], undefined, { urgent: true }));
   // The writer thread takes the write and waits for the lock.
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -242,8 +241,7 @@ test("a read of batches does not wait for the writes on their way while another 
   const read = store.readBatches(1);
   const took = performance.now() - started;
   await assert.rejects(refused, /locked by another process/);
-  holder.exec("ROLLBACK");
-  holder.close();
+  lock.release();
   assert.deepEqual(read!.map((b) => b.seq), [2, 3]);
   assert.ok(took < 150, `the read took ${Math.round(took)} ms`);
 });

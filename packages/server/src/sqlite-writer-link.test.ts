@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { openDatabaseFile } from "./sqlite-schema.ts";
 import { createWriterLink } from "./sqlite-writer-link.ts";
 import type { WriteOp } from "./sqlite-writer.ts";
-import { tempDir } from "./test-helpers.ts";
+import { lockFile, tempDir } from "./test-helpers.ts";
 
 const op = (sessionId: string, seq: number): WriteOp => ({
   userId: "u",
@@ -72,16 +72,14 @@ test("a writer thread first started while another process holds the file's lock 
   try {
     const path = join(dir.path, "harness.db");
     openDatabaseFile(path).close();
-    const holder = new DatabaseSync(path);
-    holder.exec("BEGIN EXCLUSIVE");
+    const lock = lockFile(path);
     const link = createWriterLink({ path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 5, waitMs: 10_000 });
     const refused = link.enqueue("u\0a", op("a", 1));
     const started = performance.now();
     assert.equal(link.settle("u\0a"), false, "settle says the write was not stored");
     assert.ok(performance.now() - started < 3000, `settle returned after ${Math.round(performance.now() - started)} ms`);
     await assert.rejects(refused, /locked by another process/);
-    holder.exec("ROLLBACK");
-    holder.close();
+    lock.release();
 
     await link.enqueue("u\0a", op("a", 1));
     assert.equal(link.settle("u\0a"), true);

@@ -3,6 +3,7 @@ import { request } from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import WebSocket from "ws";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { ServerMessage } from "@harness/protocol";
@@ -22,6 +23,18 @@ export async function testDir(t: { after(fn: () => unknown): void }, prefix?: st
   const dir = await tempDir(prefix);
   t.after(() => dir.remove());
   return dir.path;
+}
+
+/** Another connection holding the file's write lock, as a backup tool would, until released. */
+export function lockFile(path: string): { release(): void } {
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  return {
+    release() {
+      holder.exec("ROLLBACK");
+      holder.close();
+    },
+  };
 }
 
 /** A runner factory handing out hand-driven fake runners, one per session, and counting stops. */

@@ -67,7 +67,7 @@ test("a run survives its server being SIGKILLed: after the restart it finishes a
     await writeFile(go, "");
 
     h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env, port });
-    const back = await MinimalClient.connect(h.server.url, { ...ids, since: seen.seq, initial: seen });
+    const back = await MinimalClient.connect(h.server.url, { ...ids, initial: seen });
     await back.waitForState(idle, 30_000, "the run to finish");
     const assistant = back.state!.messages[1];
     assert.equal(assistant.content, "Before the tool.\n\nAfter the restart it finished.");

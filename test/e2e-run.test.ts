@@ -120,7 +120,7 @@ test("a connection killed mid-run and reopened with since ends equal to a fresh 
   // The run goes on while nobody is connected.
   release();
   await new Promise((r) => setTimeout(r, 300));
-  const back = await MinimalClient.connect(server.url, { ...ids, since: seenSeq, initial: { state: client.state!, seq: seenSeq } });
+  const back = await MinimalClient.connect(server.url, { ...ids, initial: { state: client.state!, seq: seenSeq } });
   await back.waitForState((s) => s.status === "idle" && s.messages[1].status === "complete", 30_000, "the run to end");
   const fresh = await MinimalClient.connect(server.url, ids);
   await fresh.waitForState(() => true);

@@ -263,14 +263,14 @@ test("a client of a deleted session that reconnects with since is told it was de
     await old.waitFor((c) => c.closed, 5000, "the socket to close");
 
     // Not made again: the session is gone, as its clients were told.
-    const early = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    const early = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", initial: { state: old.state!, seq: held } });
     await early.waitFor((c) => c.closed, 5000, "the client to be turned away");
     assert.deepEqual([early.errors.at(-1)?.code, early.closeCode], ["session_deleted", 4404]);
 
     // Made again, not yet used: a state frame, the new (empty) session.
     const empty = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again" });
     await empty.waitForState(() => true);
-    const recreated = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    const recreated = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", initial: { state: old.state!, seq: held } });
     await recreated.waitForState((s) => s.messages.length === 0);
     assert.equal(recreated.frames[0].type, "state");
     assert.ok(recreated.seq > held, "the new session numbers past the old one");
@@ -279,7 +279,7 @@ test("a client of a deleted session that reconnects with since is told it was de
     // Used past the old seq: still a state frame, with the new conversation only.
     const fresh = await converse(server, runners, "u", "again", ["new first", "new second"]);
     assert.ok(fresh.seq > held);
-    const late = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", since: held, initial: { state: old.state!, seq: held } });
+    const late = await MinimalClient.connect(server.url, { userId: "u", sessionId: "again", initial: { state: old.state!, seq: held } });
     await late.waitForState((s) => s.messages.length === 4 && s.messages[0].content === "new first");
     assert.equal(late.frames[0].type, "state");
     assert.deepEqual(late.state, fresh.state);
@@ -299,7 +299,7 @@ test("a session created or forked under a deleted id numbers its batches past th
       assert.equal((await call(server, "DELETE", `/sessions/${id}?userId=u`)).status, 200);
       await old.waitFor((c) => c.closed, 5000, "the socket to close");
       assert.equal((await make()).status, 201, id);
-      const back = await MinimalClient.connect(server.url, { userId: "u", sessionId: id, since: held, initial: { state: old.state!, seq: held } });
+      const back = await MinimalClient.connect(server.url, { userId: "u", sessionId: id, initial: { state: old.state!, seq: held } });
       await back.waitForState(() => true);
       assert.equal(back.frames[0].type, "state", id);
       assert.ok(back.seq > held, id);

@@ -35,6 +35,7 @@ function applyMinimal(state: Json, op: { type: string; path: string[]; value: Js
 export type ConnectOptions = {
   userId: string;
   sessionId: string;
+  /** Default: `initial`'s seq, when given. */
   since?: number;
   token?: string;
   headers?: Record<string, string>;
@@ -68,7 +69,8 @@ export class MinimalClient {
     const url = new URL("/ws", baseUrl.replace(/^http/, "ws"));
     url.searchParams.set("userId", options.userId);
     url.searchParams.set("sessionId", options.sessionId);
-    if (options.since !== undefined) url.searchParams.set("since", String(options.since));
+    const since = options.since ?? options.initial?.seq;
+    if (since !== undefined) url.searchParams.set("since", String(since));
     if (options.token) url.searchParams.set("token", options.token);
     const socket = new WebSocket(url, { headers: options.headers, perMessageDeflate: false });
     return new Promise((resolve, reject) => {

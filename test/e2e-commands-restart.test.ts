@@ -7,19 +7,8 @@ import assert from "node:assert/strict";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { MinimalClient, processAlive, startHarnessServer, waitFor } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, storedSeq, waitFor } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
-
-/** The last batch the server has stored for a session. */
-function storedSeq(dataDir: string, ids: { userId: string; sessionId: string }): number {
-  const db = new DatabaseSync(join(dataDir, "harness.db"));
-  try {
-    const row = db.prepare("SELECT MAX(seq) AS seq FROM deltas WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { seq: number | null };
-    return row.seq ?? 0;
-  } finally {
-    db.close();
-  }
-}
 
 function until(condition: () => boolean, what: string): Promise<boolean> {
   return waitFor(condition, what, { timeoutMs: 15_000 });

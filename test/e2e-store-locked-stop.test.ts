@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { startFakeAnthropic, startHarnessServer, waitFor, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
+import { startFakeAnthropic, startHarnessServer, storedSeq, waitFor, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 const dirs: string[] = [];
@@ -32,10 +31,7 @@ async function changedWhileLocked(ids: { userId: string; sessionId: string }) {
   client.send({ type: "submit", prompt: "first" });
   await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
   // Stored before the lock is taken (the sessions write a moment after a change).
-  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
-  const lastStored = db.prepare("SELECT MAX(seq) AS seq FROM deltas WHERE user_id = ? AND session_id = ?");
-  await waitFor(() => ((lastStored.get(ids.userId, ids.sessionId) as { seq: number | null }).seq ?? -1) >= client.seq, "the first run to be stored");
-  db.close();
+  await waitFor(() => storedSeq(dataDir, ids) >= client.seq, "the first run to be stored");
   const lock = await holdLock(join(dataDir, "harness.db"));
   fake.push({ text: "said while locked" });
   client.send({ type: "submit", prompt: "second" });

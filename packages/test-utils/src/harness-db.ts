@@ -1,0 +1,14 @@
+// Reading a harness server's session database (harness.db in its data directory) from a test.
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+
+/** The last batch the server has stored for a session; -1 when none is. */
+export function storedSeq(dataDir: string, ids: { userId: string; sessionId: string }): number {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT MAX(seq) AS seq FROM deltas WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { seq: number | null };
+    return row.seq ?? -1;
+  } finally {
+    db.close();
+  }
+}

@@ -23,19 +23,17 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO): Promis
       // A log that cannot be written is no reason to stop the chat.
     }
   };
-  const { startServer } = await import("@harness/server");
+  const { DataDirTakenError, startServer } = await import("@harness/server");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     keepSmall(logFile);
     server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env });
   } catch (error) {
-    const message = (error as Error).message;
-    const taken = /^another Harness server \(pid (\d+)\)/.exec(message);
     io.stderr.write(
-      taken
-        ? `harness: a local chat (or harness serve --project) is already open on ${project} (pid ${taken[1]}): use that one, or share the project between several chats with "harness serve --project ${project}" and "harness chat"\n`
-        : `harness: cannot start a server for ${project}: ${message}\n`,
+      error instanceof DataDirTakenError
+        ? `harness: a local chat (or harness serve --project) is already open on ${project} (pid ${error.pid}): use that one, or share the project between several chats with "harness serve --project ${project}" and "harness chat"\n`
+        : `harness: cannot start a server for ${project}: ${(error as Error).message}\n`,
     );
     return 1;
   }

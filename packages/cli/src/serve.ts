@@ -1,6 +1,6 @@
 // `harness serve`: the Harness server in the foreground until SIGINT or SIGTERM.
 import os from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
 import { parsePort, type Command } from "./args.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
@@ -35,7 +35,7 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   };
   for (const name of signals) process.on(name, onSignal);
 
-  const { startServer } = await import("@harness/server");
+  const { DataDirTakenError, startServer, workspacesDir } = await import("@harness/server");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // A project's sessions are kept outside it (its checkpoints would otherwise hold the store).
@@ -52,14 +52,14 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
     // otherwise finds out only by asking the agent.
     io.stdout.write(
       projectDir === undefined
-        ? `sessions work in their own empty directories under ${join(resolve(dataDir), "workspaces")}; harness serve --project DIR works on a project instead\n`
+        ? `sessions work in their own empty directories under ${workspacesDir(resolve(dataDir))}; harness serve --project DIR works on a project instead\n`
         : `sessions work in the project ${projectDir}, all of them on its files\n`,
     );
   } catch (err) {
     for (const name of signals) process.off(name, onSignal);
     const message = err instanceof Error ? err.message : String(err);
-    // The data directory lock names HARNESS_DATA_DIR; given by --data-dir, the flag is the way out.
-    const named = command.dataDir === undefined ? message : message.replace(/another HARNESS_DATA_DIR$/, "another --data-dir");
+    // Given by --data-dir, the flag is the way out of a directory another server holds.
+    const named = err instanceof DataDirTakenError && command.dataDir !== undefined ? new DataDirTakenError(err.pid, err.dir, "--data-dir").message : message;
     io.stderr.write(`harness: cannot start the server: ${named}\n`);
     return 1;
   }

@@ -13,12 +13,25 @@ type Holder = { pid: number; started?: string };
 
 export type DataDirLock = { release(): void };
 
+/** Another live server holds the data directory. `way` is the setting that names another
+ * directory, as the caller was given it (the environment's, unless a flag was used). */
+export class DataDirTakenError extends Error {
+  readonly pid: number;
+  readonly dir: string;
+  constructor(pid: number, dir: string, way = "HARNESS_DATA_DIR") {
+    super(`another Harness server (pid ${pid}) is using the data directory ${dir}: stop it, or give this one another ${way}`);
+    this.name = "DataDirTakenError";
+    this.pid = pid;
+    this.dir = dir;
+  }
+}
+
 /** How long a server waits for another that is taking over a stale lock, and after how long a
  * takeover guard is taken for the leftover of a server that died during one. */
 const TAKEOVER_WAIT_MS = 2000;
 const TAKEOVER_STALE_MS = 10_000;
 
-/** Takes the data directory `dir`, or throws an error naming the server that holds it. */
+/** Takes the data directory `dir`, or throws DataDirTakenError naming the server that holds it. */
 export function lockDataDir(dir: string): DataDirLock {
   const path = join(dir, LOCK_FILE);
   const own: Holder = { pid: process.pid, ...withStart(process.pid) };
@@ -26,11 +39,7 @@ export function lockDataDir(dir: string): DataDirLock {
   const deadline = Date.now() + TAKEOVER_WAIT_MS;
   while (!tryCreate(path, text)) {
     const holder = readHolder(path);
-    if (holder && holdsIt(holder)) {
-      throw new Error(
-        `another Harness server (pid ${holder.pid}) is using the data directory ${dir}: stop it, or give this one another HARNESS_DATA_DIR`,
-      );
-    }
+    if (holder && holdsIt(holder)) throw new DataDirTakenError(holder.pid, dir);
     // Stale: its server is gone (or unreadable, as a crash while writing it leaves it). Servers
     // starting together would each remove the stale lock, and one could remove the lock another
     // had just made: one at a time, under a guard, the lock is looked at again and replaced.

@@ -23,13 +23,18 @@ export type SessionDirs = {
   adoptLegacyState(userId: string, sessionId: string): void;
 };
 
+/** Where the sessions of a server on `dataDir` have their own workspaces (when it has no project). */
+export function workspacesDir(dataDir: string): string {
+  return join(dataDir, "workspaces");
+}
+
 export function sessionDirs(options: {
   dataDir: string;
   /** Whether a session of this name exists (a legacy-looking directory may be its workspace). */
   sessionExists(userId: string, sessionId: string): boolean;
   log(line: string): void;
 }): SessionDirs {
-  const workspaceOf = (userId: string, sessionId: string) => join(options.dataDir, "workspaces", userId, sessionId);
+  const workspaceOf = (userId: string, sessionId: string) => join(workspacesDir(options.dataDir), userId, sessionId);
   const stateOf = (userId: string, sessionId: string) => join(options.dataDir, "state", userId, sessionId);
 
   function legacyStateOf(userId: string, sessionId: string): string | undefined {

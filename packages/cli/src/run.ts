@@ -18,7 +18,7 @@ import { interruptedResult, permissionDenials, runResult } from "./run-result.ts
 import { streamOpening } from "./stream-init.ts";
 import { controlChannel } from "./stream-control.ts";
 import type { InputMessage } from "./stream-input.ts";
-import { streamSession, type TurnControls, type TurnSettings } from "./stream-session.ts";
+import type { TurnControls, TurnSettings } from "./stream-session.ts";
 import { streamMessages, systemMessage } from "./stream-messages.ts";
 import { partialMessages } from "./stream-partial.ts";
 
@@ -285,6 +285,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       // One turn per message, as they come, on resources the turns share (MCP servers, background
       // shells), as in one Claude Code session; a result after each.
       const { createAgentResources } = await import("@harness/agent");
+      const { streamSession } = await import("./stream-session.ts");
       const resources = createAgentResources();
       const session = streamSession({
         model: command.model,

@@ -79,6 +79,9 @@ export type TurnControls = {
   end(): void;
 };
 
+/** The fields of an initialize request Claude Code says it applied, and the key of its answer that says it. */
+const APPLIED = { mcpServers: "mcp_servers_applied", disallowedTools: "disallowed_tools_applied", settings: "settings_applied", plugins: "plugins_applied", managedSettings: "managed_settings_applied" };
+
 export function streamSession(launch: SessionLaunch) {
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
   /** dontAsk: calls that need approval are refused, not asked. */
@@ -191,17 +194,15 @@ export function streamSession(launch: SessionLaunch) {
       throw error;
     }
     for (const note of setup.notes) launch.warn(note);
-    if (first) return reinitialized(request, setup);
-    first = request;
-    refusal = undefined;
-    keepSetup(setup);
-    return answer(request, {
-      ...(carries(request, "mcpServers") && { mcp_servers_applied: true }),
-      ...(carries(request, "disallowedTools") && { disallowed_tools_applied: true }),
-      ...(carries(request, "settings") && { settings_applied: true }),
-      ...(carries(request, "plugins") && { plugins_applied: true }),
-      ...(carries(request, "managedSettings") && { managed_settings_applied: true }),
-    });
+    if (!first) {
+      first = request;
+      refusal = undefined;
+      keepSetup(setup);
+    } else if (setup.hooks) {
+      // A later initialize: its hooks replace the first's.
+      settings.hooks = setup.hooks;
+    }
+    return answer(request);
   };
 
   const keepSetup = (setup: InitializeSetup) => {
@@ -220,24 +221,18 @@ export function streamSession(launch: SessionLaunch) {
     if (setup.pluginDirs) settings.pluginDirs = setup.pluginDirs;
   };
 
-  /** A later initialize: its hooks replace the first's; anything else it carries is applied only
-   * where it is what is in force already (Claude Code answers the same way). */
-  const reinitialized = (request: ControlRequest, setup: InitializeSetup) => {
-    if (setup.hooks) settings.hooks = setup.hooks;
-    const same = (field: string) => (carries(request, field) ? isDeepStrictEqual(first![field], request[field]) : undefined);
-    const applied = { mcp_servers_applied: same("mcpServers"), disallowed_tools_applied: same("disallowedTools"), settings_applied: same("settings"), plugins_applied: same("plugins"), managed_settings_applied: same("managedSettings") };
-    return answer(request, Object.fromEntries(Object.entries(applied).filter(([, value]) => value !== undefined)));
-  };
-
   /** Claude Code's answer to an initialize: a program that sent MCP servers, settings or
    * disallowedTools treats their absence (or false) as not applied, and ends the session. */
-  const answer = (request: ControlRequest, applied: Record<string, unknown>): Record<string, unknown> => {
+  const answer = (request: ControlRequest): Record<string, unknown> => {
+    // What the request carries is applied where it is what the first initialize set (for the first
+    // one, all of it); a later one changes nothing else, and Claude Code answers the same way.
+    const applied = Object.entries(APPLIED).filter(([field]) => carries(request, field)).map(([field, key]) => [key, isDeepStrictEqual(first![field], request[field])]);
     const manifests = carries(request, "sdkMcpServerManifests") && settings.sdkMcpServers ? Object.fromEntries(settings.sdkMcpServers.names.map((name) => [name, "not_honoured"])) : undefined;
     return {
       ...(carries(request, "hooks") && { hooks_applied: true }),
       // Hook matchers' onFailure "block" is honoured (stream-hooks.ts).
       hook_on_failure_supported: true,
-      ...applied,
+      ...Object.fromEntries(applied),
       ...(manifests && { sdk_mcp_manifests_parked: manifests }),
       commands: [],
       agents: (settings.agents ?? []).map((agent) => ({ name: agent.name, description: agent.description })),

@@ -7,8 +7,8 @@ import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlRequest } from "./stream-control.ts";
 import { sdkHooks, type Ask } from "./stream-hooks.ts";
 import { sdkServerNames } from "./stream-mcp.ts";
-import { sdkManagedRules } from "./sdk-managed.ts";
-import { initializeDisallowedTools, initializePlugins, initializeSettings } from "./stream-setup.ts";
+import { permissionRuleList, sdkManagedRules } from "./sdk-managed.ts";
+import { initializePlugins, initializeSettings } from "./stream-setup.ts";
 
 /** What an initialize request sets up, checked. */
 export type InitializeSetup = {
@@ -63,7 +63,7 @@ export function readInitialize(request: ControlRequest, context: InitializeConte
     setup.mcpServers = request.mcpServers;
   }
   if (given("settings") && context.settingsFlag) throw new Error("initialize: settings: the run was started with --settings too; give the settings one way (the Agent SDK's settingsDelivery)");
-  if (given("disallowedTools")) setup.disallowedTools = initializeDisallowedTools(request.disallowedTools);
+  if (given("disallowedTools")) setup.disallowedTools = permissionRuleList(request.disallowedTools, "initialize: disallowedTools");
   if (given("settings")) setup.flagSettings = initializeSettings(request.settings);
   if (given("plugins")) setup.pluginDirs = initializePlugins(request.plugins);
   if (given("managedSettings")) setup.managed = sdkManagedRules(request.managedSettings, "initialize: managedSettings");

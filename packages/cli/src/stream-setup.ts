@@ -1,20 +1,14 @@
 // The fields of the initialize request that the Claude Agent SDK otherwise puts on Claude Code's
 // command line (its disallowedToolsDelivery, settingsDelivery and pluginDelivery 'initialize'):
-// `disallowedTools`, `settings` and `plugins`, checked as --disallowedTools, --settings and
-// --plugin-dir are. Each throws, naming the field, on a value that cannot be taken: the SDK then
-// ends the session rather than run without what it asked for.
+// `settings` and `plugins`, checked as --settings and --plugin-dir are (`disallowedTools` is a list
+// of rules, sdk-managed.ts's permissionRuleList). Each throws, naming the field, on a value that
+// cannot be taken: the SDK then ends the session rather than run without what it asked for.
 import { validateSettings } from "@harness/agent/config-checks";
 import { isJsonObject } from "@harness/agent/json-text";
 import { describeValue } from "./describe-value.ts";
-import { permissionRuleList } from "./sdk-managed.ts";
 
 /** Where messages about the request's settings say they come from. */
-export const INITIALIZE_SETTINGS = "the initialize request's settings";
-
-/** The deny rules of `value` (a list of rules in the settings' syntax, as --disallowedTools takes). */
-export function initializeDisallowedTools(value: unknown): string[] {
-  return permissionRuleList(value, "initialize: disallowedTools");
-}
+const INITIALIZE_SETTINGS = "the initialize request's settings";
 
 /** The settings object of `value`, checked as --settings checks its JSON. */
 export function initializeSettings(value: unknown): { file: string; settings: unknown } {

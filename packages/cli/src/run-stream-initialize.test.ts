@@ -3,27 +3,22 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { controlLine, harness, jsonLine, STREAM_JSON, streamLinesOf, tempDir, userLine, withFake } from "./test-support.ts";
 
-const STREAM = ["--input-format", "stream-json", "--output-format", "stream-json"];
-const line = (value: unknown) => `${JSON.stringify(value)}\n`;
-const user = (content: unknown) => line({ type: "user", message: { role: "user", content } });
-const control = (id: string, request: Record<string, unknown>) => line({ type: "control_request", request_id: id, request });
-const linesOf = (stdout: string) => stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { type: string; [key: string]: any });
-const responsesOf = (stdout: string) => new Map(linesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+const responsesOf = (stdout: string) => new Map(streamLinesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
 const offered = (body: Record<string, unknown>) => (body.tools as { name: string }[]).map((tool) => tool.name);
 const systemText = (body: Record<string, unknown>) => JSON.stringify(body.system);
 const run = (fakeUrl: string, dir: string, stdin: string) =>
-  harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, HOME: dir }, { stdin }).result;
+  harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM_JSON], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, HOME: dir }, { stdin }).result;
 
 test("a second initialize (the Agent SDK's reinitialize) changes nothing the first set: managed deny rules hold, and what differs is answered as not applied", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin =
-    control("init-1", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } }, systemPrompt: "You are the first prompt." }) +
-    control("init-2", { subtype: "initialize", disallowedTools: ["WebFetch"], managedSettings: {}, systemPrompt: "You are the second prompt." }) +
-    control("init-3", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } } }) +
-    user("hi");
+    controlLine("init-1", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } }, systemPrompt: "You are the first prompt." }) +
+    controlLine("init-2", { subtype: "initialize", disallowedTools: ["WebFetch"], managedSettings: {}, systemPrompt: "You are the second prompt." }) +
+    controlLine("init-3", { subtype: "initialize", managedSettings: { permissions: { deny: ["Bash"] } } }) +
+    userLine("hi");
   const { code, stdout, stderr } = await run(fake.url, dir, stdin);
   assert.equal(code, 0, stderr);
   const responses = responsesOf(stdout);
@@ -43,12 +38,12 @@ test("a refused initialize keeps none of what it carried: the system prompt and 
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
   const stdin =
-    control("init-1", {
+    controlLine("init-1", {
       subtype: "initialize",
       systemPrompt: "You are the refused prompt.",
       agents: { scout: { description: "Looks around", prompt: "Look." } },
       plugins: [{ type: "git", url: "https://example.com/p.git" }],
-    }) + user("hi");
+    }) + userLine("hi");
   const { code, stdout, stderr } = await run(fake.url, dir, stdin);
   assert.equal(code, 0, stderr);
   assert.match(responsesOf(stdout).get("init-1")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
@@ -60,11 +55,11 @@ test("a refused initialize keeps none of what it carried: the system prompt and 
 test("after an initialize whose restrictions were refused, each message is answered with an error result naming why, and no model is asked", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
-  const stdin = control("init-1", { subtype: "initialize", managedSettings: { model: "x", permissions: { deny: ["Bash"] } } }) + user("hi") + user("again");
+  const stdin = controlLine("init-1", { subtype: "initialize", managedSettings: { model: "x", permissions: { deny: ["Bash"] } } }) + userLine("hi") + userLine("again");
   const { code, stdout } = await run(fake.url, dir, stdin);
   assert.equal(code, 1);
   assert.equal(responsesOf(stdout).get("init-1")?.subtype, "error");
-  const results = linesOf(stdout).filter((l) => l.type === "result");
+  const results = streamLinesOf(stdout).filter((l) => l.type === "result");
   assert.equal(results.length, 2);
   for (const result of results) {
     assert.equal(result.is_error, true);
@@ -79,10 +74,10 @@ test("agents sent at initialize are checked as --agents' are: a server definitio
   const dir = tempDir(t);
   const agent = (fields: Record<string, unknown>) => ({ helper: { description: "Helps", prompt: "You help.", ...fields } });
   const stdin =
-    control("init-1", { subtype: "initialize", agents: agent({ mcpServers: [{ tool: { args: ["x"] } }] }) }) +
-    control("init-2", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }) }) +
-    control("init-3", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", statusMessage: "Checking" }] }] } }) }) +
-    user("hi");
+    controlLine("init-1", { subtype: "initialize", agents: agent({ mcpServers: [{ tool: { args: ["x"] } }] }) }) +
+    controlLine("init-2", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }) }) +
+    controlLine("init-3", { subtype: "initialize", agents: agent({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", statusMessage: "Checking" }] }] } }) }) +
+    userLine("hi");
   const { code, stdout, stderr } = await run(fake.url, dir, stdin);
   assert.equal(code, 0, stderr);
   const responses = responsesOf(stdout);
@@ -99,9 +94,9 @@ for (const delivery of ["--managed-settings", "initialize"] as const) {
     const dir = tempDir(t);
     const managed = { permissions: { deny: ["Bash(rm:*)"] } };
     const flags = delivery === "initialize" ? [] : ["--managed-settings", JSON.stringify(managed)];
-    const stdin = (delivery === "initialize" ? control("init-1", { subtype: "initialize", managedSettings: managed }) : "") + user("remove it");
+    const stdin = (delivery === "initialize" ? controlLine("init-1", { subtype: "initialize", managedSettings: managed }) : "") + userLine("remove it");
     const { code, stdout, stderr } = await harness(
-      ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", ...flags, ...STREAM],
+      ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "bypassPermissions", ...flags, ...STREAM_JSON],
       { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: dir },
       { stdin },
     ).result;

@@ -72,6 +72,14 @@ export function greeterPlugin(dir: string): string {
   return plugin;
 }
 
+/** `harness run`'s flags for the stream-json protocol both ways, and its lines: one JSON value per
+ * line, a user message, a control request; `streamLinesOf` parses what the run wrote. */
+export const STREAM_JSON = ["--input-format", "stream-json", "--output-format", "stream-json"];
+export const jsonLine = (value: unknown) => `${JSON.stringify(value)}\n`;
+export const userLine = (content: unknown) => jsonLine({ type: "user", message: { role: "user", content } });
+export const controlLine = (id: string, request: Record<string, unknown>) => jsonLine({ type: "control_request", request_id: id, request });
+export const streamLinesOf = (stdout: string) => stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { type: string; [key: string]: any });
+
 /** A real server process on the fake Anthropic server (no retries), with a data directory of its
  * own, for the chat's tests; `stop` ends both and removes the directory. */
 export async function startChatServer(prefix: string): Promise<{ fake: FakeAnthropic; server: HarnessProcess; dataDir: string; stop(): Promise<void> }> {

@@ -11,10 +11,9 @@ import { harness, tempDir, withFake } from "./test-support.ts";
  * and the server. */
 const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-control|frames)\.ts$/, /\/packages\/server\//, /\/packages\/session\//];
 
-test("harness run loads neither the wire protocol's schemas nor the server", async (t) => {
-  const dir = tempDir(t);
-  const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
-  // Every module the process resolves is written down, one URL per line.
+/** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the
+ * process resolved, one per module load. */
+async function modulesOf(dir: string, args: string[], env: Record<string, string>) {
   const log = join(dir, "modules.txt");
   const hook = join(dir, "record.mjs");
   writeFileSync(
@@ -24,12 +23,29 @@ import { appendFileSync } from "node:fs";
 registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; } });
 `,
   );
-  const { code, stderr } = await harness(["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, HOME: dir, NODE_OPTIONS: `--import ${hook}` }, { cwd: dir }).result;
+  const result = await harness(args, { ...env, HOME: dir, NODE_OPTIONS: `--import ${hook}` }, { cwd: dir }).result;
+  return { ...result, loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+}
+
+test("harness run loads neither the wire protocol's schemas nor the server", async (t) => {
+  const dir = tempDir(t);
+  const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
+  const { code, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });
   assert.equal(code, 0, stderr);
-  const loaded = readFileSync(log, "utf8").split("\n").filter(Boolean);
   assert.ok(loaded.some((url) => url.endsWith("/packages/llm/src/anthropic-provider.ts")), "the record covers the run's own modules");
   assert.deepEqual(
     loaded.filter((url) => NOT_FOR_A_RUN.some((pattern) => pattern.test(url))),
+    [],
+  );
+});
+
+test("a harness run its flags refuse ends before it loads the agent package's index (the whole agent)", async (t) => {
+  const { code, stderr, loaded } = await modulesOf(tempDir(t), ["run", "--max-budget-usd", "abc", "hello"], { ANTHROPIC_API_KEY: "test" });
+  assert.notEqual(code, 0);
+  assert.match(stderr, /--max-budget-usd/);
+  assert.ok(loaded.some((url) => url.endsWith("/packages/cli/src/run.ts")), "the record covers the run's own modules");
+  assert.deepEqual(
+    loaded.filter((url) => url.endsWith("/packages/agent/src/index.ts")),
     [],
   );
 });

@@ -5,8 +5,8 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 
-/** `dir` as the real path the server will see (a missing directory is left as given, for the
- * server to name). */
+/** `dir`, from the working directory, with the symbolic links on its path resolved: the path a
+ * server or a run's history sees (a missing directory is left as given, for them to name). */
 export function projectPath(dir: string): string {
   const absolute = resolve(dir);
   try {

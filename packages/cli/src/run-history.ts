@@ -2,12 +2,13 @@
 // --resume ID), as Claude Code keeps its own: one file per conversation, under
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import { RUN_ID } from "./args.ts";
+import { projectPath } from "./project-dir.ts";
 
 export type StoredRun = {
   id: string;
@@ -98,18 +99,9 @@ function newestFirst(dir: string): string[] {
  * kept; undefined when it is (whether it can be read is the run's to find out). */
 export function resumeProblem(home: string | undefined, base: string, command: { cwd?: string; resume?: string }): string | undefined {
   if (command.resume === undefined) return undefined;
-  const where = realDirectory(resolve(base, command.cwd ?? "."));
+  const where = projectPath(resolve(base, command.cwd ?? "."));
   const dir = runsDir(home || homedir(), where);
   return runExists(dir, command.resume) ? undefined : unknownRunMessage(dir, command.resume, where);
-}
-
-/** `dir` with the symbolic links on its path resolved (as it is, should that fail). */
-export function realDirectory(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }
 
 /** Whether a conversation `id` is kept in `dir` (of this directory or another that maps to it). */

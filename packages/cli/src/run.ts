@@ -11,7 +11,8 @@ import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
 import { createRenderer, printable, terminalOptions, type Sink } from "./render.ts";
-import { latestRun, loadRun, realDirectory, runExists, runsDir, saveRun } from "./run-history.ts";
+import { projectPath } from "./project-dir.ts";
+import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
 import { interruptedResult, permissionDenials, runResult } from "./run-result.ts";
@@ -89,7 +90,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // The conversation this run goes on with (--continue, --resume), and the id it is kept under.
   // They are the directory's whatever path led to it: `cd link && harness run -c` goes on with the
   // run of `harness run --cwd link` (the shell's working directory is the one links lead to).
-  const where = realDirectory(cwd);
+  const where = projectPath(cwd);
   const conversations = runsDir(io.env.HOME || homedir(), where);
   // --session-id names a new conversation (a fork's, with --fork-session), never one kept already.
   let runId: string = flags.sessionId ?? randomUUID();

@@ -20,7 +20,8 @@ const commandSchema = z
 const promptSchema = z.string({ error: "must be a non-empty string" }).trim().min(1, "must be a non-empty string");
 const timeoutSchema = z.number({ error: "must be a positive number of seconds" }).positive("must be a positive number of seconds");
 
-type Report = (key: string, message: string) => void;
+/** `kept`: the hook is still loaded (HookDiagnostic.kept). */
+type Report = (key: string, message: string, kept?: "kept") => void;
 
 /** Validates the `hooks` value of a settings file. Never throws: every problem becomes a diagnostic
  * naming `file` and the key (`hooks.PreToolUse[0].hooks[1].timeout`), and everything valid still
@@ -28,7 +29,7 @@ type Report = (key: string, message: string) => void;
  * is ignored, so that a guard hook with a small mistake keeps running. */
 export function parseHooksConfig(raw: unknown, file: string): { config: HooksConfig; diagnostics: HookDiagnostic[] } {
   const diagnostics: HookDiagnostic[] = [];
-  const report: Report = (key, message) => diagnostics.push({ file, key, message });
+  const report: Report = (key, message, kept) => diagnostics.push({ file, key, message, ...(kept && { kept: true as const }) });
   const config: HooksConfig = {};
   if (raw === undefined || raw === null) return { config, diagnostics };
   if (!isRecord(raw)) {
@@ -133,7 +134,7 @@ function parseCommandHook(hook: Record<string, unknown>, key: string, report: Re
   reportUnknownKeys(hook, COMMAND_KEYS, key, report);
   const parsed: CommandHook = { type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) };
   if (hook.async === true) parsed.async = true;
-  else if (hook.async !== undefined && hook.async !== false) report(`${key}.async`, `must be true or false, got ${describe(hook.async)}; the hook runs in the foreground`);
+  else if (hook.async !== undefined && hook.async !== false) report(`${key}.async`, `must be true or false, got ${describe(hook.async)}; the hook runs in the foreground`, "kept");
   return [{ ...parsed, ...onceOf(hook, key, report) }];
 }
 
@@ -178,7 +179,7 @@ function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent"
   const parsed: PromptHook = { type, prompt: prompt.data };
   if (hook.model !== undefined) {
     if (typeof hook.model === "string" && hook.model.trim()) parsed.model = hook.model.trim();
-    else report(`${key}.model`, `must be a model name such as "haiku" or "claude-sonnet-4-6", got ${describe(hook.model)}; the default model is used`);
+    else report(`${key}.model`, `must be a model name such as "haiku" or "claude-sonnet-4-6", got ${describe(hook.model)}; the default model is used`, "kept");
   }
   return [{ ...parsed, ...timeoutOf(hook, key, report), ...onceOf(hook, key, report) }];
 }
@@ -186,7 +187,7 @@ function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent"
 /** `{ once: true }` when the hook says so; anything but a boolean is reported and ignored. */
 function onceOf(hook: Record<string, unknown>, key: string, report: Report): { once?: true } {
   if (hook.once === true) return { once: true };
-  if (hook.once !== undefined && hook.once !== false) report(`${key}.once`, `must be true or false, got ${describe(hook.once)}; the hook runs every time`);
+  if (hook.once !== undefined && hook.once !== false) report(`${key}.once`, `must be true or false, got ${describe(hook.once)}; the hook runs every time`, "kept");
   return {};
 }
 
@@ -195,7 +196,7 @@ function timeoutOf(hook: Record<string, unknown>, key: string, report: Report): 
   if (hook.timeout === undefined) return {};
   const timeout = timeoutSchema.safeParse(hook.timeout);
   if (timeout.success) return { timeout: timeout.data };
-  report(`${key}.timeout`, `${timeout.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.timeout)}; the default applies`);
+  report(`${key}.timeout`, `${timeout.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.timeout)}; the default applies`, "kept");
   return {};
 }
 
@@ -223,7 +224,7 @@ function headersProblem(value: unknown): string | undefined {
 
 function reportUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, key: string, report: Report): void {
   for (const name of Object.keys(value)) {
-    if (!known.has(name)) report(`${key}.${name}`, `unknown key "${name}" is ignored; expected one of: ${[...known].join(", ")}`);
+    if (!known.has(name)) report(`${key}.${name}`, `unknown key "${name}" is ignored; expected one of: ${[...known].join(", ")}`, "kept");
   }
 }
 

@@ -57,7 +57,9 @@ export type HookMatcherGroup = { matcher?: string; hooks: Hook[] };
 /** The `hooks` value of a settings file, validated. */
 export type HooksConfig = { [E in HookEventName]?: HookMatcherGroup[] };
 
-export type HookDiagnostic = { file: string; key?: string; message: string };
+/** A mistake in a hooks setting. `kept`: the hook is loaded past it (with the default, or without
+ * the bad key) rather than dropped. */
+export type HookDiagnostic = { file: string; key?: string; message: string; kept?: true };
 
 type HookInputBase = {
   session_id: string;

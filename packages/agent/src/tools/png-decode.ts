@@ -27,7 +27,7 @@ export async function decodePngRows(bytes: Uint8Array, sinkFor: (size: Dimension
     const length = view.getUint32(at);
     const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
     const body = bytes.subarray(at + 8, at + 8 + length);
-    if (body.length !== length || at + 12 + length > bytes.length) throw new Error(`its ${type} chunk is cut short`);
+    if (at + 12 + length > bytes.length) throw new Error(`its ${type} chunk is cut short`);
     // The chunks used are checked against their CRCs. A damaged critical one refuses the image; a
     // damaged tRNS is dropped (as libspng drops an ancillary chunk), leaving the pixels opaque.
     const intact = !READ_CHUNKS.has(type) || zlib.crc32(bytes.subarray(at + 4, at + 8 + length)) === view.getUint32(at + 8 + length);

@@ -93,17 +93,14 @@ export function extend(value: number, size: number): number {
  * table once so that the transform itself needs 5 multiplications a row. */
 const AAN = Float64Array.from({ length: 8 }, (_, k) => (k === 0 ? 1 : Math.cos((k * Math.PI) / 16) * Math.SQRT2));
 
-/** A quantization table (zig-zag order, as stored) with the AAN scale folded in, and the final
- * division by 8. */
-function scaledQuant(quant: Int32Array): Float64Array {
-  return Float64Array.from(quant, (q, k) => (q * AAN[ZIGZAG[k]! >> 3]! * AAN[ZIGZAG[k]! & 7]!) / 8);
-}
-
-/** scaledQuant's table in natural (row-major) order, for coefficients kept in that order. */
+/** A quantization table (zig-zag order, as stored) in natural (row-major) order, for coefficients
+ * kept in that order, with the AAN scale folded in, and the final division by 8. */
 export function naturalQuant(quant: Int32Array): Float64Array {
-  const scaled = scaledQuant(quant);
   const natural = new Float64Array(64);
-  for (let k = 0; k < 64; k++) natural[ZIGZAG[k]!] = scaled[k]!;
+  for (let k = 0; k < 64; k++) {
+    const at = ZIGZAG[k]!;
+    natural[at] = (quant[k]! * AAN[at >> 3]! * AAN[at & 7]!) / 8;
+  }
   return natural;
 }
 

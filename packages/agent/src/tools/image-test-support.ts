@@ -1,16 +1,20 @@
 // Images made in tests (PNG, JPEG, GIF, WebP bytes from pixels drawn here) and what the model got
 // of them.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
+import path from "node:path";
 import type { TestContext } from "node:test";
+import { promisify } from "node:util";
 import type { ContentBlock, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 import jpeg from "jpeg-js";
 import { GifWriter } from "omggif";
 import { PNG } from "pngjs";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
+import { tempWorkspace, withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import encodeMozJpeg, { init as initMozJpeg } from "@jsquash/jpeg/encode.js";
+import type { ImageType } from "./image-size.ts";
 import { encodeWebpImage } from "./webp-codec.ts";
 
 /** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
@@ -67,6 +71,20 @@ export function gifFile(width: number, height: number, frames = 2, stripe = 0): 
     writer.addFrame(0, 0, width, height, indexed, { delay: 10 });
   }
   return Buffer.from(buffer.subarray(0, writer.end()));
+}
+
+/** Shrinks `bytes` (written to a file of a temp directory) in a process of its own: what they were
+ * shrunk to (or why not), and the process's peak memory. */
+export async function shrinkInChild(t: TestContext, bytes: Buffer, type: ImageType): Promise<{ to: unknown; peakMb: number }> {
+  const file = path.join(await tempWorkspace(t), "big");
+  await fs.writeFile(file, bytes);
+  const script = `
+    import fs from "node:fs";
+    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
+    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), ${JSON.stringify(type)}, { maxSide: 2000, maxBytes: 3932160 });
+    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+  return JSON.parse(stdout) as { to: unknown; peakMb: number };
 }
 
 export function blocksOf(content: string | ContentBlock[] | undefined): ContentBlock[] {

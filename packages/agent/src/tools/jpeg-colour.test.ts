@@ -1,27 +1,8 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { test } from "node:test";
-import { promisify } from "node:util";
 import jpeg from "jpeg-js";
 import { fitImage } from "./fit-image.ts";
-import { flatJpegFile, imageIn, readThroughModel, textIn } from "./image-test-support.ts";
-
-const run = promisify(execFile);
-
-/** Shrinks the JPEG `file` in a process of its own: what it was shrunk to (or why not), and the
- * process's peak memory. */
-async function shrinkInChild(file: string): Promise<{ to: unknown; peakMb: number }> {
-  const script = `
-    import fs from "node:fs";
-    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
-    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), "image/jpeg", { maxSide: 2000, maxBytes: 3932160 });
-    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-  return JSON.parse(stdout) as { to: unknown; peakMb: number };
-}
+import { flatJpegFile, imageIn, readThroughModel, shrinkInChild, textIn } from "./image-test-support.ts";
 
 /** The RGB the model got at (x, y) of a JPEG it was sent. */
 function rgbAt(bytes: Buffer, x: number, y: number): number[] {
@@ -69,12 +50,9 @@ test("a three-component JPEG whose Adobe marker says RGB is not taken for YCbCr"
 });
 
 test("a 64-megapixel JPEG is shrunk holding a few rows of it at a time, not the whole picture", async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "big-jpeg-"));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const file = path.join(dir, "big.jpg");
   // Bands of colour changing every MCU column, so that each MCU differs from its neighbour.
-  await fs.writeFile(file, flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)]));
-  const { to, peakMb } = await shrinkInChild(file);
+  const bytes = flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)]);
+  const { to, peakMb } = await shrinkInChild(t, bytes, "image/jpeg");
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Its pixels alone, as RGBA, take 256 MB; decoded whole it took over 2 GB.
   assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);
@@ -89,11 +67,8 @@ test("a JPEG whose frame header gives it no width is an error saying so", async 
 });
 
 test("a 64-megapixel progressive JPEG is shrunk keeping its coefficients, two bytes a sample, not its pixels decoded whole", async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "big-jpeg-"));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const file = path.join(dir, "big.jpg");
-  await fs.writeFile(file, flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)], undefined, true));
-  const { to, peakMb } = await shrinkInChild(file);
+  const bytes = flatJpegFile(8000, 8000, sampling.slice(0, 3), (mx, my) => [(mx * 7 + my) % 256, 128 + (mx % 32), 128 - (my % 32)], undefined, true);
+  const { to, peakMb } = await shrinkInChild(t, bytes, "image/jpeg");
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Decoded whole it took 1.5 GB and failed; its coefficients (4:2:0) take 192 MB.
   assert.ok(peakMb < 450, `peak RSS ${peakMb} MB`);

@@ -1,16 +1,9 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { test } from "node:test";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { PNG } from "pngjs";
 import { decodeImage } from "./image-decode.ts";
-import { pixels } from "./image-test-support.ts";
-
-const run = promisify(execFile);
+import { pixels, shrinkInChild } from "./image-test-support.ts";
 
 /** A PNG put together chunk by chunk: `rows` unfiltered (filter byte 0 each) and deflated. */
 function handMadePng(width: number, height: number, depth: number, colourType: number, rows: (y: number) => Uint8Array, extra: [string, Buffer][] = []): Buffer {
@@ -55,18 +48,9 @@ test("a palette PNG of 2 bits and a 1-bit grey PNG are decoded with their tRNS t
 });
 
 test("a 64-megapixel PNG is shrunk holding a few rows of it at a time, not the whole picture", async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "big-png-"));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const file = path.join(dir, "big.png");
   const colours = Buffer.from(Array.from({ length: 256 * 3 }, (_, i) => (i * 37) % 256));
-  await fs.writeFile(file, handMadePng(8000, 8000, 8, 3, (y) => Uint8Array.from({ length: 8000 }, (_, x) => ((x >> 4) + (y >> 4)) % 256), [["PLTE", colours]]));
-  const script = `
-    import fs from "node:fs";
-    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
-    const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), "image/png", { maxSide: 2000, maxBytes: 3932160 });
-    console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-  const { to, peakMb } = JSON.parse(stdout) as { to: unknown; peakMb: number };
+  const bytes = handMadePng(8000, 8000, 8, 3, (y) => Uint8Array.from({ length: 8000 }, (_, x) => ((x >> 4) + (y >> 4)) % 256), [["PLTE", colours]]);
+  const { to, peakMb } = await shrinkInChild(t, bytes, "image/png");
   assert.deepEqual(to, { width: 2000, height: 2000 });
   // Its pixels alone, as RGBA, take 256 MB; decoded whole they took near a gigabyte.
   assert.ok(peakMb < 250, `peak RSS ${peakMb} MB`);

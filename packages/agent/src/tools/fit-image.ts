@@ -3,8 +3,9 @@
 // and the model is told so. An image that fits is sent as it is, byte for byte.
 import { Worker } from "node:worker_threads";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
+import type { Dimensions } from "./area-scaler.ts";
 // Types only: the codecs load on the worker thread, not in every process that might see an image.
-import type { Dimensions, Shrunk } from "./image-shrink.ts";
+import type { Shrunk } from "./image-shrink.ts";
 import { imageSize, MAX_DECODED_PIXELS, sniffImageType, type ImageType } from "./image-size.ts";
 import { formatBytes } from "./paths.ts";
 

@@ -11,8 +11,6 @@ import type { ImageType } from "./image-size.ts";
 import { jpegOrientation, orient, swapsSides } from "./jpeg-orientation.ts";
 import { encodeWebpImage } from "./webp-codec.ts";
 
-export type ShrinkType = ImageType;
-
 export type ShrinkLimits = {
   /** The longest side the result may have, in pixels. */
   maxSide: number;
@@ -21,10 +19,8 @@ export type ShrinkLimits = {
 };
 
 export type Shrunk =
-  | { ok: true; bytes: Uint8Array; mediaType: ShrinkType; from: Dimensions; to: Dimensions }
+  | { ok: true; bytes: Uint8Array; mediaType: ImageType; from: Dimensions; to: Dimensions }
   | { ok: false; reason: string };
-
-export type { Dimensions };
 
 /** A side is not shrunk below this to meet the byte limit: the model could make out little. */
 const MIN_SIDE = 200;
@@ -32,9 +28,9 @@ const JPEG_QUALITIES = [85, 70, 55];
 /** libwebp's quality for a shrunk WebP, the one Claude Code's encoder uses by default. */
 const WEBP_QUALITY = 80;
 
-const TYPE_NAMES: Record<ShrinkType, string> = { "image/png": "a PNG", "image/jpeg": "a JPEG", "image/gif": "a GIF", "image/webp": "a WebP" };
+const TYPE_NAMES: Record<ImageType, string> = { "image/png": "a PNG", "image/jpeg": "a JPEG", "image/gif": "a GIF", "image/webp": "a WebP" };
 
-export async function shrinkImage(bytes: Uint8Array, type: ShrinkType, limits: ShrinkLimits): Promise<Shrunk> {
+export async function shrinkImage(bytes: Uint8Array, type: ImageType, limits: ShrinkLimits): Promise<Shrunk> {
   let first: Raster;
   let from: Dimensions;
   try {
@@ -65,7 +61,7 @@ export async function shrinkImage(bytes: Uint8Array, type: ShrinkType, limits: S
 /** The encodings to try, best first: a transparent image stays PNG (or WebP; JPEG would lose its
  * transparency), other PNGs and GIFs (screenshots, diagrams) are PNG while that fits, and photos
  * are JPEG. */
-function encodings(image: Raster, type: ShrinkType, alpha: boolean): (() => Promise<{ bytes: Uint8Array; mediaType: ShrinkType }>)[] {
+function encodings(image: Raster, type: ImageType, alpha: boolean): (() => Promise<{ bytes: Uint8Array; mediaType: ImageType }>)[] {
   const asPng = async () => ({ bytes: encodePng(image, alpha), mediaType: "image/png" as const });
   const asJpeg = (quality: number) => async () => ({ bytes: jpeg.encode({ width: image.width, height: image.height, data: image.data }, quality).data, mediaType: "image/jpeg" as const });
   const asWebp = async () => ({ bytes: await encodeWebpImage(image, WEBP_QUALITY), mediaType: "image/webp" as const });

@@ -22,7 +22,7 @@ export const MAX_DECODED_PIXELS = 64 * 1024 * 1024;
 export type ImageSize = { width: number; height: number };
 
 /** The image's size, or undefined when its header cannot be read. */
-export function imageSize(bytes: Buffer, type: ToolImageBlock["source"]["media_type"]): ImageSize | undefined {
+export function imageSize(bytes: Buffer, type: ImageType): ImageSize | undefined {
   try {
     switch (type) {
       case "image/png":

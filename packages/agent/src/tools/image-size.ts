@@ -41,18 +41,23 @@ export function imageSize(bytes: Buffer, type: ImageType): ImageSize | undefined
   return undefined;
 }
 
-/** From the first start-of-frame marker (SOF0–SOF15 but for DHT, JPG and DAC). */
+/** Whether a JPEG marker starts a frame: SOF0–SOF15 but for DHT, JPG and DAC. */
+export function isStartOfFrame(marker: number): boolean {
+  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+}
+
+/** From the first start-of-frame marker. */
 function jpegSize(bytes: Buffer): ImageSize | undefined {
   let at = 2;
   while (at + 9 < bytes.length) {
     if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1];
+    const marker = bytes[at + 1]!;
     if (marker === 0xff) {
       at++; // Fill byte.
       continue;
     }
     const length = bytes.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+    if (isStartOfFrame(marker)) {
       return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     }
     at += 2 + length;

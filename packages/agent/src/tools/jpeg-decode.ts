@@ -4,6 +4,7 @@
 // picture; a progressive one, or one in several scans, keeps its coefficients (two bytes a sample)
 // until the last scan. Colours as jpeg-colour.ts says.
 import type { Dimensions, RowSink } from "./area-scaler.ts";
+import { isStartOfFrame } from "./image-size.ts";
 import type { Frame } from "./jpeg-bands.ts";
 import { BitReader, huffmanTable, type HuffmanTable } from "./jpeg-blocks.ts";
 import { colourOf } from "./jpeg-colour.ts";
@@ -44,7 +45,7 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
     else if (marker === 0xdb) readQuantTables(segment, quant);
     else if (marker === 0xdd) restartInterval = (segment[0]! << 8) | segment[1]!;
     else if (marker === 0xee && segment.length >= 12 && String.fromCharCode(...segment.subarray(0, 5)) === "Adobe") adobeTransform = segment[11];
-    else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) throw new Error(notSupported(`${frameKind(marker)} JPEG`));
+    else if (isStartOfFrame(marker)) throw new Error(notSupported(`${frameKind(marker)} JPEG`));
     else if (marker === 0xde) throw new Error(notSupported("a hierarchical JPEG")); // Its first frame may be SOF0–2, at a lower resolution.
     else if (marker === 0xda) {
       if (!frame) throw new Error("its image data comes before its frame header");

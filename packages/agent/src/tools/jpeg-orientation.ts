@@ -1,8 +1,7 @@
 // A JPEG's EXIF orientation: how a camera that stored the picture sideways (or mirrored) says to
 // show it. A shrunk image is encoded again without EXIF, so its pixels are turned as the tag says
 // first; otherwise a portrait phone photo would reach the model lying on its side.
-
-export type Oriented = { width: number; height: number; data: Uint8Array };
+import type { Raster } from "./image-decode.ts";
 
 /** The orientation (1–8) in the EXIF block of a JPEG's APP1 segment; 1 (as stored) when there is
  * none or it cannot be read. Reads only the segments before the image data. */
@@ -52,7 +51,7 @@ export function swapsSides(orientation: number): boolean {
 }
 
 /** The RGBA image turned and mirrored as EXIF orientation `orientation` says to show it. */
-export function orient(image: Oriented, orientation: number): Oriented {
+export function orient(image: Raster, orientation: number): Raster {
   if (orientation <= 1 || orientation > 8) return image;
   const { width: w, height: h, data: src } = image;
   const swap = swapsSides(orientation);

@@ -17,7 +17,7 @@ export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: n
   // decode, the PNG one leaves an interlaced PNG to pngjs.
   let from: Dimensions | undefined;
   const sinkFor = (size: Dimensions) => {
-    if (size.width * size.height > MAX_DECODED_PIXELS) throw new Error(`it is ${size.width}×${size.height} pixels`);
+    refuseTooLarge(size);
     from = { width: size.width, height: size.height };
     return fittingSink(from, maxSide);
   };
@@ -45,10 +45,15 @@ async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jp
   }
 }
 
+/** Throws for an image of more pixels than are decoded here, before they are. */
+function refuseTooLarge({ width, height }: Dimensions): void {
+  if (width * height > MAX_DECODED_PIXELS) throw new Error(`it is ${width}×${height} pixels`);
+}
+
 function firstGifFrame(bytes: Uint8Array): Raster {
   const reader = new GifReader(bytes);
   if (reader.numFrames() === 0) throw new Error("it has no frame");
-  if (reader.width * reader.height > MAX_DECODED_PIXELS) throw new Error(`it is ${reader.width}×${reader.height} pixels`);
+  refuseTooLarge(reader);
   // Where the frame does not cover the screen, or is transparent, the screen is transparent.
   const data = new Uint8Array(reader.width * reader.height * 4);
   reader.decodeAndBlitFrameRGBA(0, data);

@@ -100,8 +100,9 @@ export class AreaScaler {
   }
 }
 
-/** `source` scaled down to `to` (see AreaScaler). */
+/** `source` scaled down to `to` (see AreaScaler); `source` itself where it is of that size. */
 export function downscale(source: Raster, to: Dimensions): Raster {
+  if (to.width === source.width && to.height === source.height) return source;
   const scaler = new AreaScaler(source, to);
   const stride = source.width * 4;
   for (let y = 0; y < source.height; y++) scaler.push(source.data.subarray(y * stride, (y + 1) * stride));

@@ -25,9 +25,7 @@ export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: n
   const streamed = type === "image/png" && (await decodePngRows(bytes, sinkFor));
   if (streamed) return { image: streamed.result(), from: from! };
   const whole = await decodeWhole(bytes, type);
-  const size = { width: whole.width, height: whole.height };
-  const to = fitWithin(size, maxSide);
-  return { image: to.width === size.width && to.height === size.height ? whole : downscale(whole, to), from: size };
+  return { image: downscale(whole, fitWithin(whole, maxSide)), from: { width: whole.width, height: whole.height } };
 }
 
 async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jpeg">): Promise<Raster> {

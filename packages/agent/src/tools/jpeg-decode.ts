@@ -22,9 +22,10 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
   let adobeTransform: number | undefined;
   let restartInterval = 0;
   let stored: { coefficients: StoredCoefficients; sink: RowSink } | undefined;
+  const colour = () => colourOf(frame!.components.map((c) => c.id), adobeTransform);
   const finish = () => {
     if (!stored) throw new Error("it has no image data");
-    stored.coefficients.output(quant, colourOf(frame!.components.map((c) => c.id), adobeTransform), stored.sink);
+    stored.coefficients.output(quant, colour(), stored.sink);
     return stored.sink;
   };
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new Error("it does not start as a JPEG does");
@@ -53,7 +54,7 @@ export function decodeJpegRows(bytes: Uint8Array, sinkFor: (size: Dimensions) =>
       const scan = readScanHeader(segment, frame, dc, ac);
       if (!stored && !frame.progressive && scan.components.length === frame.components.length) {
         const sink = sinkFor(frame);
-        decodeScanRows(frame, new BitReader(bytes, at), scan, restartInterval, quant, colourOf(frame.components.map((c) => c.id), adobeTransform), sink);
+        decodeScanRows(frame, new BitReader(bytes, at), scan, restartInterval, quant, colour(), sink);
         return sink;
       }
       stored ??= { sink: sinkFor(frame), coefficients: new StoredCoefficients(frame) };

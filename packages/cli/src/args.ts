@@ -112,6 +112,8 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 
+const RESUME_NEEDS_ID = `--resume needs the id of a conversation: harness run --resume ID "<prompt>" (-c goes on with the last one)`;
+
 const RUN_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
   "--model": { key: "model", value: true },
@@ -121,8 +123,9 @@ const RUN_OPTIONS: OptionSpec = {
   "--output-format": { key: "outputFormat", value: true },
   "--continue": { key: "continue", value: false },
   "-c": { key: "continue", value: false },
-  "--resume": { key: "resume", value: true },
-  "-r": { key: "resume", value: true },
+  // claude's --resume alone opens a picker; a run has nobody to pick.
+  "--resume": { key: "resume", value: true, missing: RESUME_NEEDS_ID },
+  "-r": { key: "resume", value: true, missing: RESUME_NEEDS_ID },
   "--system-prompt": { key: "systemPrompt", value: true },
   "--append-system-prompt": { key: "appendSystemPrompt", value: true },
   "--allowedTools": { key: "allowedTools", value: true, repeat: true },
@@ -192,12 +195,7 @@ function parseInteger(flag: string, text: string, min: number, max: number): num
 
 function parseRun(args: string[]): Command {
   const scanned = scan(args, RUN_OPTIONS, "run");
-  if (!scanned.ok) {
-    // claude's --resume alone opens a picker; a run has nobody to pick.
-    const bareResume = /^(--resume|-r) needs a value/.test(scanned.message);
-    const message = bareResume ? `--resume needs the id of a conversation: harness run --resume ID "<prompt>" (-c goes on with the last one)` : scanned.message;
-    return { kind: "usage-error", message, topic: "run" };
-  }
+  if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
   // No prompt, or "-": it is read from standard input (see run-input.ts).

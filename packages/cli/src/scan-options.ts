@@ -4,8 +4,9 @@ import { looksLikeRule } from "./tool-rules.ts";
 
 /** `repeat`: the option may be given more than once; its values are kept in order. `many`: the
  * arguments after its value are more values, as Claude Code's variadic options take them, up to
- * the next option or one with a space in it (a prompt); `empty`: "" is a value. */
-export type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean } };
+ * the next option or one with a space in it (a prompt); `empty`: "" is a value; `missing`: what is
+ * said when the value is left out (default: "<flag> needs a value"). */
+export type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean; missing?: string } };
 
 export type Scanned = { ok: true; options: Record<string, string | true | string[]>; positionals: string[] } | { ok: false; message: string };
 
@@ -52,10 +53,10 @@ export function scan(args: readonly string[], spec: OptionSpec, command: string,
     if (eq !== -1) value = arg.slice(eq + 1);
     else if (i + 1 < args.length) {
       // `--model --max-turns 3`: the value was forgotten, the next option is not it.
-      if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: `${flag} needs a value, not the option ${args[i + 1]}` };
+      if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: option.missing ?? `${flag} needs a value, not the option ${args[i + 1]}` };
       value = args[++i];
     }
-    if (value === undefined || (value.trim() === "" && !option.empty)) return { ok: false, message: `${flag} needs a value` };
+    if (value === undefined || (value.trim() === "" && !option.empty)) return { ok: false, message: option.missing ?? `${flag} needs a value` };
     const earlier = options[option.key];
     options[option.key] = option.repeat ? [...(Array.isArray(earlier) ? earlier : []), value] : value;
     // A JSON value may hold spaces; a prompt seldom starts with "{".

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RunAgentOptions } from "@harness/agent";
 import type { RunCommand } from "./run.ts";
+import { isJsonObject } from "@harness/agent/json-text";
 
 export type RunConfigOptions = Pick<RunAgentOptions, "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools">;
 
@@ -29,7 +30,7 @@ export async function runConfigOptions(
     if (command.mcpConfig) {
       options.mcpConfig = command.mcpConfig.map((value) => {
         const { file, json } = readJson("--mcp-config", value, typedIn);
-        if (!isObject(json) || !isObject(json.mcpServers)) throw new FlagError(`--mcp-config: ${file} needs an "mcpServers" object, as in .mcp.json: {"mcpServers": {"name": {"command": "…"}}}`);
+        if (!isJsonObject(json) || !isJsonObject(json.mcpServers)) throw new FlagError(`--mcp-config: ${file} needs an "mcpServers" object, as in .mcp.json: {"mcpServers": {"name": {"command": "…"}}}`);
         for (const [name, raw] of Object.entries(json.mcpServers)) {
           const parsed = checks.parseServerEntry(name, raw, { scope: "flag", file, keyPrefix: `mcpServers.${name}` }, env);
           if (!parsed.ok) throw new FlagError(`--mcp-config${where(file, parsed.diagnostic.key, "--mcp-config")}: ${parsed.diagnostic.message}`);
@@ -115,6 +116,3 @@ function directory(dir: string, typedIn: string): string {
   return path;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

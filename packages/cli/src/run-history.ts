@@ -7,6 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
+import { isJsonObject } from "@harness/agent/json-text";
 import { RUN_ID } from "./args.ts";
 import { projectPath } from "./project-dir.ts";
 
@@ -211,22 +212,18 @@ function revisionIn(data: { revision?: unknown } | null): number {
 /** What is wrong with a kept conversation's totals (ConversationSpent), if anything. Checked here,
  * not with the protocol's schema: a run does not load the wire protocol's schemas. */
 function spentProblemIn(spent: unknown): string | undefined {
-  if (!isRecord(spent)) return "spent: must be an object";
+  if (!isJsonObject(spent)) return "spent: must be an object";
   const count = (value: unknown, whole: boolean) => typeof value === "number" && value >= 0 && (!whole || Number.isInteger(value));
   for (const [key, whole] of [["calls", true], ["apiMs", false], ["wallMs", false]] as const) {
     if (!count(spent[key], whole)) return `spent.${key}: must be a ${whole ? "whole " : ""}number >= 0`;
   }
   const usage = spent.usage;
-  if (!isRecord(usage)) return "spent.usage: must be an object";
+  if (!isJsonObject(usage)) return "spent.usage: must be an object";
   for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"]) {
     const optional = key !== "inputTokens" && key !== "outputTokens";
     if (!(optional && usage[key] === undefined) && typeof usage[key] !== "number") return `spent.usage.${key}: must be a number`;
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Checked by hand, not with the protocol's schema: loading the schemas would cost every start. */

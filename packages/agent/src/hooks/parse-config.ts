@@ -2,6 +2,7 @@ import { z } from "zod";
 import { compileMatcher } from "./matcher.ts";
 import { HOOK_EVENT_NAMES, VERDICT_EVENTS } from "./types.ts";
 import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
+import { isJsonObject } from "../json-text.ts";
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
@@ -32,7 +33,7 @@ export function parseHooksConfig(raw: unknown, file: string): { config: HooksCon
   const report: Report = (key, message, kept) => diagnostics.push({ file, key, message, ...(kept && { kept: true as const }) });
   const config: HooksConfig = {};
   if (raw === undefined || raw === null) return { config, diagnostics };
-  if (!isRecord(raw)) {
+  if (!isJsonObject(raw)) {
     report("hooks", `must be an object mapping hook event names to lists of matchers, got ${describe(raw)}`);
     return { config, diagnostics };
   }
@@ -82,7 +83,7 @@ export function mergeHooksConfigs(configs: readonly HooksConfig[]): HooksConfig 
 }
 
 function parseGroup(group: unknown, key: string, event: HookEventName, report: Report): HookMatcherGroup[] {
-  if (!isRecord(group)) {
+  if (!isJsonObject(group)) {
     report(key, `must be an object with "matcher" and "hooks", got ${describe(group)}`);
     return [];
   }
@@ -110,7 +111,7 @@ function parseGroup(group: unknown, key: string, event: HookEventName, report: R
 }
 
 function parseHook(hook: unknown, key: string, event: HookEventName, report: Report): Hook[] {
-  if (!isRecord(hook)) {
+  if (!isJsonObject(hook)) {
     report(key, `must be an object such as { "type": "command", "command": "..." }, got ${describe(hook)}`);
     return [];
   }
@@ -213,7 +214,7 @@ function urlProblem(value: unknown): string | undefined {
 }
 
 function headersProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return `must be an object of header names and values, got ${describe(value)}`;
+  if (!isJsonObject(value)) return `must be an object of header names and values, got ${describe(value)}`;
   for (const [name, text] of Object.entries(value)) {
     if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name`;
     if (typeof text !== "string") return `the value of "${name}" must be a string, got ${describe(text)}`;
@@ -226,10 +227,6 @@ function reportUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<st
   for (const name of Object.keys(value)) {
     if (!known.has(name)) report(`${key}.${name}`, `unknown key "${name}" is ignored; expected one of: ${[...known].join(", ")}`, "kept");
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

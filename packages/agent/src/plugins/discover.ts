@@ -8,6 +8,7 @@ import { readConfigJson } from "../config-files.ts";
 import type { SettingsSource } from "../settings/types.ts";
 import { loadPlugin } from "./load-plugin.ts";
 import type { Plugin, PluginDiagnostic, PluginDiscovery } from "./types.ts";
+import { isJsonObject } from "../json-text.ts";
 
 export type DiscoverPluginsOptions = {
   home: string;
@@ -31,7 +32,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
   const managed = new Set(
     (options.sources ?? []).filter((source) => source.scope === "managed").flatMap((source) => {
       const value = source.settings.enabledPlugins;
-      return isObject(value) ? Object.keys(value).filter((id) => value[id] === true) : [];
+      return isJsonObject(value) ? Object.keys(value).filter((id) => value[id] === true) : [];
     }),
   );
   const installedFile = path.join(options.home, ".claude", "plugins", "installed_plugins.json");
@@ -86,7 +87,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
 /** The ids `enabledPlugins` turns on, sorted. Claude Code's legacy forms (a list) enable nothing. */
 function enabledIds(value: unknown, diagnostics: PluginDiagnostic[]): string[] {
   if (value === undefined) return [];
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     diagnostics.push({ file: "settings", key: "enabledPlugins", message: 'must be an object such as {"name@marketplace": true}; no installed plugin is enabled' });
     return [];
   }
@@ -101,12 +102,12 @@ async function readInstalled(file: string, diagnostics: PluginDiagnostic[]): Pro
   const out = new Map<string, Installation[]>();
   const read = await readConfigJson(file);
   if (read.kind === "missing") return out;
-  if (read.kind === "error" || !isObject(read.value) || !isObject(read.value.plugins)) {
+  if (read.kind === "error" || !isJsonObject(read.value) || !isJsonObject(read.value.plugins)) {
     diagnostics.push({ file, message: `${read.kind === "error" ? read.message : 'must hold a "plugins" object'}; no installed plugin is loaded` });
     return undefined;
   }
   for (const [id, entries] of Object.entries(read.value.plugins)) {
-    const list = (Array.isArray(entries) ? entries : [entries]).filter(isObject).flatMap((entry): Installation[] => {
+    const list = (Array.isArray(entries) ? entries : [entries]).filter(isJsonObject).flatMap((entry): Installation[] => {
       if (typeof entry.installPath !== "string" || entry.installPath === "") return [];
       return [{ installPath: entry.installPath, ...(typeof entry.projectPath === "string" && { projectPath: entry.projectPath }) }];
     });
@@ -123,6 +124,3 @@ function chooseInstallation(entries: readonly Installation[], projectRoot: strin
   return entries.find((entry) => entry.projectPath !== undefined && path.resolve(entry.projectPath) === root) ?? entries.find((entry) => entry.projectPath === undefined);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -10,6 +10,7 @@ import { makeDirs } from "../make-dirs.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { parseManifest, type PluginManifest } from "./manifest.ts";
 import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";
+import { isJsonObject } from "../json-text.ts";
 
 export const MANIFEST_PATH = path.join(".claude-plugin", "plugin.json");
 
@@ -72,7 +73,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
   const configs: HooksConfig[] = [];
   for (const { value, file, key } of hookSources) {
     // hooks.json holds `{ "hooks": { <event>: […] } }`; the bare event map is read too.
-    const events = isObject(value) && isObject(value.hooks) ? value.hooks : value;
+    const events = isJsonObject(value) && isJsonObject(value.hooks) ? value.hooks : value;
     const parsed = parseHooksConfig(events, file);
     diagnostics.push(...parsed.diagnostics.map((d) => ({ ...d, key: key && d.key ? `${key}.${d.key}` : d.key })));
     configs.push(parsed.config);
@@ -84,10 +85,10 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
   const seen = new Set<string>();
   for (const { value, file, key } of mcpSources) {
     // `.mcp.json` holds `{ "mcpServers": { <name>: {…} } }`; the bare map is read too.
-    const wrapped = isObject(value) && isObject(value.mcpServers);
+    const wrapped = isJsonObject(value) && isJsonObject(value.mcpServers);
     const servers = wrapped ? value.mcpServers : value;
     const prefix = [key, wrapped ? "mcpServers" : undefined].filter(Boolean).join(".");
-    if (!isObject(servers)) {
+    if (!isJsonObject(servers)) {
       diagnostics.push({ file, ...(key && { key }), message: "must be an object mapping MCP server names to server configs; no server of it is started" });
       continue;
     }
@@ -161,6 +162,3 @@ function plainForShell(text: string): boolean {
   return /^[\w .,:@%+=/-]*$/.test(text);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -424,6 +424,8 @@ test("harness serve shuts down cleanly when its terminal closes (SIGHUP)", async
   });
   t.after(() => child.kill("SIGKILL"));
   await up;
+  // The command starts the server with its garbage collected on its main thread, as its runners.
+  assert.ok(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").includes("--single-threaded-gc"));
   child.kill("SIGHUP");
   const { code, stderr } = await result;
   assert.equal(code, 0, stderr);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive } from "@harness/test-utils";
+import { MAIN_THREAD_GC_FLAG } from "./gc-threads.ts";
 import { spawnRunner } from "./runner-process.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
@@ -34,6 +35,8 @@ test("a runner the server starts listens on a socket in its directory; sockets o
   t.after(() => runner.stop(1000));
   assert.equal(runner.url, `http+unix://${encodeURIComponent(join(dir, `runner-${runner.pid}.sock`))}`);
   assert.equal((await createRunnerClient(runner.url, { transport: nodeTransport(), token: runner.token }).health()).ok, true);
+  // Its garbage is collected on its main thread (gc-threads.ts).
+  assert.ok(readFileSync(`/proc/${runner.pid}/cmdline`, "utf8").split("\0").includes(MAIN_THREAD_GC_FLAG));
 
   assert.equal(existsSync(dead), false, "the dead runner's socket is removed");
   assert.ok(existsSync(join(dir, `runner-${process.pid}.sock`)));

@@ -31,7 +31,8 @@ export async function startHarnessServer(options: {
     HOME: join(options.dataDir, "home"),
     ...options.env,
   };
-  const child = spawn(process.execPath, [cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // As `bin/harness serve` starts it: garbage collected on its main thread (see the server's gc-threads.ts).
+  const child = spawn(process.execPath, ["--single-threaded-gc", cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (s: string) => (output += s));
   child.stderr.setEncoding("utf8").on("data", (s: string) => (output += s));

@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { startFakeAnthropic, textInWords } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
-/** Modules no headless run needs: the wire protocol's schemas (the package index pulls them all in)
- * and the server. */
-const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-control|frames)\.ts$/, /\/packages\/server\//, /\/packages\/session\//];
+/** Modules no headless run needs: the wire protocol's schemas (the package index pulls them all in),
+ * the server, and the JSON Schema validator (about a hundred files), which only a run with an output
+ * schema (--json-schema) uses. */
+const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-control|frames)\.ts$/, /\/packages\/server\//, /\/packages\/session\//, /\/node_modules\/ajv\//];
 
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the
  * process resolved, one per module load. */
@@ -27,7 +28,7 @@ registerHooks({ resolve(specifier, context, next) { const r = next(specifier, co
   return { ...result, loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
 
-test("harness run loads neither the wire protocol's schemas nor the server", async (t) => {
+test("harness run loads neither the wire protocol's schemas, nor the server, nor the JSON Schema validator", async (t) => {
   const dir = tempDir(t);
   const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
   const { code, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });

@@ -2,7 +2,8 @@
 // model is given a StructuredOutput tool whose input is that schema; a call whose input does not
 // match is answered with what is wrong, and a reply that ends the run without a matching call is
 // sent back with a reminder, a few times at most.
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { createRequire } from "node:module";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import type { Tool } from "../types.ts";
 
@@ -15,8 +16,15 @@ export const MAX_STRUCTURED_OUTPUT_RETRIES = 5;
 const REMINDER = `You have not given your final answer yet: call the ${STRUCTURED_OUTPUT_TOOL_NAME} tool now with it, as input that matches the tool's schema.`;
 
 let made: AjvJsonSchemaValidator | undefined;
-/** Made when first needed: most runs have no output schema. */
-const validator = () => (made ??= new AjvJsonSchemaValidator());
+/** Loaded and made when first needed: most runs have no output schema, and the validator (ajv) is
+ * about a hundred files, which every `harness run` would otherwise load before its first request. */
+function validator(): AjvJsonSchemaValidator {
+  if (!made) {
+    const ajv = createRequire(import.meta.url)("@modelcontextprotocol/sdk/validation/ajv") as typeof import("@modelcontextprotocol/sdk/validation/ajv");
+    made = new ajv.AjvJsonSchemaValidator();
+  }
+  return made;
+}
 
 /** Why `schema` cannot be a run's output schema, in one line, or undefined. */
 export function outputSchemaProblem(schema: unknown): string | undefined {

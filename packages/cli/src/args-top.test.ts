@@ -14,8 +14,8 @@ test("harness -p / --print is harness run, with every run flag", () => {
 test("harness -c / --resume ID / a prompt open a chat on this project, as harness chat --local", () => {
   assert.deepEqual(parseArgs(["-c"]), { kind: "chat", local: true, continue: true });
   assert.deepEqual(parseArgs(["--continue"]), { kind: "chat", local: true, continue: true });
-  assert.deepEqual(parseArgs(["--resume", "chat-1a2b"]), { kind: "chat", local: true, sessionId: "chat-1a2b" });
-  assert.deepEqual(parseArgs(["-r", "chat-1a2b", "go on"]), { kind: "chat", local: true, sessionId: "chat-1a2b", prompt: "go on" });
+  assert.deepEqual(parseArgs(["--resume", "chat-1a2b"]), { kind: "chat", local: true, sessionId: "chat-1a2b", existing: true });
+  assert.deepEqual(parseArgs(["-r", "chat-1a2b", "go on"]), { kind: "chat", local: true, sessionId: "chat-1a2b", prompt: "go on", existing: true });
   assert.deepEqual(parseArgs(["fix the bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
   assert.deepEqual(parseArgs(["fix", "the", "bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
   assert.deepEqual(parseArgs(["fix the bug", "--cwd", "p"]), { kind: "chat", local: true, prompt: "fix the bug", cwd: "p" });

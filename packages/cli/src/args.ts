@@ -80,6 +80,9 @@ export type Command =
       prompt?: string;
       /** --continue: the user's most recent session. */
       continue?: true;
+      /** The top level's --resume ID (claude's): the session must exist already, where --session
+       * opens a new one under a name it does not know. */
+      existing?: true;
       /** --local: a server of the chat's own, on the project in `cwd` (--cwd, default the current
        * directory), for as long as the chat lasts. */
       local?: true;
@@ -378,5 +381,6 @@ function parseClaudeStyle(argv: string[]): Command {
     if (id === undefined || id.startsWith("-")) return { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" };
     chatArgs[resumeAt] = "--session";
   }
-  return parseChat(["--local", ...chatArgs]);
+  const chat = parseChat(["--local", ...chatArgs]);
+  return resumeAt !== -1 && chat.kind === "chat" ? { ...chat, existing: true } : chat;
 }

@@ -55,6 +55,17 @@ test("a local chat works on the project's own files, keeps its conversation for 
   assert.equal(again.stdout, "It runs on Fridays.\nStill Fridays.\n");
   const history = fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
   assert.match(history, /when does the build run\?[\s\S]*It runs on Fridays\.[\s\S]*and next week\?/);
+
+  // The top level's --resume, as claude's: the session by its id; one that is not there is refused.
+  fake.push({ text: "Fridays again." });
+  const resumed = await harness(["--resume", sessionId, "and after that?"], env(), { cwd: project, stdin: "" }).result;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stdout, /Still Fridays\.\nFridays again\.\n$/);
+  const asked = fake.requests.length;
+  const unknown = await harness(["--resume", "chat-nosuch", "hello?"], env(), { cwd: project, stdin: "" }).result;
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, new RegExp(`--resume: there is no session "chat-nosuch" here; the latest: ${sessionId} \\(-c goes on with the last one\\)\n`));
+  assert.equal(fake.requests.length, asked, "the refused prompt never reached the model");
   // The chats' runner processes (they have the chats' home) ended with them.
   await waitFor(() => processesWithHome(home).length === 0 || undefined, "the runners to end", { timeoutMs: 10_000 });
 });

@@ -4,9 +4,9 @@ import { serverEndpoint } from "./server-url.ts";
 
 const SessionList = z.array(z.object({ sessionId: z.string(), updatedAt: z.unknown().optional() }).passthrough());
 
-/** The id of `userId`'s most recently used session on the server at `url` (http(s) or ws(s)), or
- * undefined when the user has none; throws an Error saying why the server could not tell. */
-export async function latestSession(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
+/** The ids of `userId`'s sessions on the server at `url` (http(s) or ws(s)), most recently used
+ * first; throws an Error saying why the server could not tell. */
+export async function sessionIds(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string[]> {
   const list = serverEndpoint(url, "sessions");
   list.searchParams.set("userId", userId);
   const response = await fetch(list, { headers: token ? { authorization: `Bearer ${token}` } : {}, ...(signal && { signal }) });
@@ -17,5 +17,10 @@ export async function latestSession(url: string, userId: string, token: string |
   }
   const parsed = SessionList.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) throw new Error("the server's list of sessions is not one this chat can read");
-  return parsed.data[0]?.sessionId;
+  return parsed.data.map((session) => session.sessionId);
+}
+
+/** The id of `userId`'s most recently used session, or undefined when the user has none. */
+export async function latestSession(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
+  return (await sessionIds(url, userId, token, signal))[0];
 }

@@ -16,7 +16,7 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
-import { latestSession } from "./chat-sessions.ts";
+import { latestSession, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -120,6 +120,19 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     } catch (error) {
       const message = (error as Error).message;
       return fail(`--continue: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
+    }
+  }
+  if (command.existing && command.sessionId !== undefined) {
+    let ids: string[];
+    try {
+      ids = await sessionIds(url, userId, token, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+    } catch (error) {
+      const message = (error as Error).message;
+      return fail(`--resume: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
+    }
+    if (!ids.includes(command.sessionId)) {
+      const latestIds = ids.slice(0, 5);
+      return fail(`--resume: there is no session "${command.sessionId}" here; ${latestIds.length ? `the latest: ${latestIds.join(", ")}` : "there is none yet"} (-c goes on with the last one)`);
     }
   }
   const sessionId = command.sessionId ?? latest ?? `chat-${randomBytes(4).toString("hex")}`;

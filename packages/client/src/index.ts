@@ -1,4 +1,6 @@
 export { HarnessClient, createHarnessClient, SESSION_DELETED_CLOSE_CODE } from "./client.ts";
+export { createSessionsApi, SessionsApiError } from "./sessions.ts";
+export type { ForkResult, SessionsApi, SessionsApiOptions, SessionSummary } from "./sessions.ts";
 export type {
   ClientEvents,
   ClientOptions,

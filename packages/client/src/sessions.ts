@@ -1,0 +1,154 @@
+// The server's sessions over HTTP (GET/POST /sessions, PATCH/DELETE /sessions/:id, POST
+// /sessions/:id/fork), typed. Browser-safe: the standard fetch, and answers checked by hand rather
+// than with a schema library, so that a browser bundle stays small.
+import { answerOf, check, type Check, type Fields } from "./answers.ts";
+
+export type SessionsApiOptions = {
+  /** Base URL of the server, as the WebSocket client's `url`: http(s), or ws(s) for the same server. */
+  url: string;
+  userId: string;
+  /** Sent as `Authorization: Bearer`. */
+  token?: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof globalThis.fetch;
+};
+
+export type SessionSummary = {
+  sessionId: string;
+  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
+  title: string | null;
+  status: string;
+  messageCount: number;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ForkResult = {
+  sessionId: string;
+  /** Of a fork at a user message: that message's text, which the fork leaves out, for the input. */
+  prompt?: string;
+  /** Why the fork's files are the source's as they are now rather than as they were at the fork point. */
+  warning?: string;
+};
+
+type Call = { signal?: AbortSignal };
+
+export type SessionsApi = {
+  /** The user's sessions, the most recently active first. */
+  list(options?: Call): Promise<SessionSummary[]>;
+  /** A new empty session: `sessionId` if given (taken: an Error with status 409), else a fresh one. */
+  create(options?: { sessionId?: string; title?: string } & Call): Promise<{ sessionId: string }>;
+  /** The title as stored (trimmed). */
+  rename(sessionId: string, title: string, options?: Call): Promise<{ sessionId: string; title: string }>;
+  /** Deletes the session, its history, its workspace and its runner. */
+  remove(sessionId: string, options?: Call): Promise<{ sessionId: string; deleted: true }>;
+  /** A new session with the history up to `messageId` (all of it without), and its files as they
+   * were there; `sessionId` and `title` are the fork's own. */
+  fork(sessionId: string, options?: { messageId?: string; sessionId?: string; title?: string } & Call): Promise<ForkResult>;
+};
+
+/** A call the server answered with an HTTP error: the message holds the status and what it said. */
+export class SessionsApiError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = "SessionsApiError";
+    this.status = status;
+  }
+}
+
+const string: Check = (v) => (typeof v === "string" ? undefined : v === undefined ? "is missing" : "must be a string");
+const Summary: Fields = {
+  sessionId: string,
+  title: (v) => (v === null || typeof v === "string" ? undefined : "must be a string or null"),
+  status: string,
+  messageCount: (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : "must be a whole number"),
+  createdAt: string,
+  updatedAt: string,
+};
+
+/** Throws for options a server could not be called with. */
+export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
+  const base = baseUrl(options.url);
+  const { userId, token } = options;
+  if (typeof userId !== "string" || userId === "") throw new Error("userId: must be a non-empty string");
+  if (token !== undefined && (typeof token !== "string" || token === "")) throw new Error("token: must be a non-empty string when given");
+  if (options.fetch !== undefined && typeof options.fetch !== "function") throw new Error("fetch: must be a function when given");
+
+  async function call(method: string, path: string, body: Record<string, unknown> | undefined, signal: AbortSignal | undefined): Promise<unknown> {
+    const url = new URL(base + path);
+    if (!body) url.searchParams.set("userId", userId);
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body) headers["content-type"] = "application/json";
+    const init: RequestInit = { method, headers, ...(body && { body: JSON.stringify({ userId, ...body }) }), ...(signal && { signal }) };
+    const name = `${method} ${path}`;
+    let response: Response;
+    try {
+      // Called unbound: a browser's fetch refuses to run with another `this`.
+      response = await (options.fetch ?? globalThis.fetch)(url, init);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message;
+      throw new Error(`${name}: cannot reach ${url}: ${(error as Error).message}${why ? ` (${why})` : ""}`, { cause: error });
+    }
+    const answer = await answerOf(response, name);
+    if (!response.ok) {
+      const said = answer.json && typeof (answer.json as { error?: unknown }).error === "string" ? `: ${(answer.json as { error: string }).error}` : response.statusText ? ` ${response.statusText}` : "";
+      throw new SessionsApiError(`${name} answered ${response.status}${said}`, response.status);
+    }
+    if (answer.problem) throw new Error(`${name}: the server's answer ${answer.problem}`);
+    return answer.json;
+  }
+
+  const path = (sessionId: string) => `/sessions/${encodeURIComponent(pathId(sessionId))}`;
+  return {
+    async list(opts = {}) {
+      const answer = await call("GET", "/sessions", undefined, opts.signal);
+      return check("GET /sessions", answer, { array: Summary }) as SessionSummary[];
+    },
+    async create({ signal, ...body } = {}) {
+      return check("POST /sessions", await call("POST", "/sessions", body, signal), { object: { sessionId: string } }) as { sessionId: string };
+    },
+    async rename(sessionId, title, opts = {}) {
+      const at = path(sessionId);
+      return check(`PATCH ${at}`, await call("PATCH", at, { title }, opts.signal), { object: { sessionId: string, title: string } }) as { sessionId: string; title: string };
+    },
+    async remove(sessionId, opts = {}) {
+      const at = path(sessionId);
+      const deleted: Check = (v) => (v === true ? undefined : "must be true");
+      return check(`DELETE ${at}`, await call("DELETE", at, undefined, opts.signal), { object: { sessionId: string, deleted } }) as { sessionId: string; deleted: true };
+    },
+    async fork(sessionId, { signal, ...body } = {}) {
+      const at = `${path(sessionId)}/fork`;
+      const optional: Check = (v) => (v === undefined ? undefined : string(v));
+      return check(`POST ${at}`, await call("POST", at, body, signal), { object: { sessionId: string, prompt: optional, warning: optional } }) as ForkResult;
+    },
+  };
+}
+
+/** The server's http(s) base URL, without a trailing slash, from `url` in any of the four schemes. */
+function baseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`url: is not a URL: ${JSON.stringify(url)}`);
+  }
+  const scheme = { "http:": "http:", "ws:": "http:", "https:": "https:", "wss:": "https:" }[parsed.protocol];
+  if (!scheme) throw new Error(`url: must be http(s) or ws(s), got ${JSON.stringify(url)}`);
+  parsed.protocol = scheme;
+  parsed.search = "";
+  parsed.hash = "";
+  return parsed.toString().replace(/\/+$/, "");
+}
+
+/** `sessionId`, fit for a path segment: "." and ".." would be read as the path's own steps. */
+function pathId(sessionId: string): string {
+  if (typeof sessionId !== "string" || sessionId === "" || sessionId === "." || sessionId === "..") {
+    throw new Error(`sessionId: must be a non-empty string other than "." and "..", got ${JSON.stringify(sessionId)}`);
+  }
+  return sessionId;
+}

@@ -82,7 +82,7 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body) headers["content-type"] = "application/json";
-    const init: RequestInit = { method, headers, ...(body && { body: JSON.stringify({ userId, ...body }) }), ...(signal && { signal }) };
+    const init: RequestInit = { method, headers, ...(body && { body: JSON.stringify({ ...body, userId }) }), ...(signal && { signal }) };
     const name = `${method} ${path}`;
     let response: Response;
     try {
@@ -96,7 +96,9 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
     }
     const answer = await answerOf(response, name);
     if (!response.ok) {
-      const said = answer.json && typeof (answer.json as { error?: unknown }).error === "string" ? `: ${(answer.json as { error: string }).error}` : response.statusText ? ` ${response.statusText}` : "";
+      // The server says what is wrong as {error}; a proxy in between may answer anything.
+      const error = (answer.json as { error?: unknown } | null | undefined)?.error;
+      const said = typeof error === "string" ? `: ${error}` : response.statusText ? ` ${response.statusText}` : "";
       throw new SessionsApiError(`${name} answered ${response.status}${said}`, response.status);
     }
     if (answer.problem) throw new Error(`${name}: the server's answer ${answer.problem}`);

@@ -12,6 +12,12 @@ import { harness, tempDir, withFake } from "./test-support.ts";
  * schema (--json-schema) uses. */
 const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-control|frames)\.ts$/, /\/packages\/server\//, /\/packages\/session\//, /\/node_modules\/ajv\//];
 
+/** Modules a text run without plugins never uses: the Agent SDK's stream-json protocol (its input,
+ * control requests, messages, partial messages and opening, and the policy tier of
+ * --managed-settings), which only --output-format/--input-format stream-json and that flag use, and
+ * the plugin loader, which only enabledPlugins in the settings or --plugin-dir use. */
+const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\.ts$/, /\/packages\/agent\/src\/plugins\/(discover|load-plugin|manifest)\.ts$/];
+
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the
  * process resolved, one per module load. */
 async function modulesOf(dir: string, args: string[], env: Record<string, string>) {
@@ -36,6 +42,19 @@ test("harness run loads neither the wire protocol's schemas, nor the server, nor
   assert.ok(loaded.some((url) => url.endsWith("/packages/llm/src/anthropic-provider.ts")), "the record covers the run's own modules");
   assert.deepEqual(
     loaded.filter((url) => NOT_FOR_A_RUN.some((pattern) => pattern.test(url))),
+    [],
+  );
+});
+
+test("a plain text harness run loads neither the stream-json protocol nor the plugin loader", async (t) => {
+  const dir = tempDir(t);
+  const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
+  const { code, stdout, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /done/);
+  assert.ok(loaded.some((url) => url.endsWith("/packages/agent/src/harness/setup.ts")), "the record covers the run's setup");
+  assert.deepEqual(
+    [...new Set(loaded.filter((url) => NOT_FOR_A_TEXT_RUN.some((pattern) => pattern.test(url))))],
     [],
   );
 });

@@ -16,12 +16,8 @@ import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.t
 import { checkRunFlags } from "./run-options.ts";
 import { runConfigOptions } from "./run-config-flags.ts";
 import { interruptedResult, permissionDenials, runResult } from "./run-result.ts";
-import { streamOpening } from "./stream-init.ts";
-import { controlChannel } from "./stream-control.ts";
 import type { InputMessage } from "./stream-input.ts";
 import type { TurnControls, TurnSettings } from "./stream-session.ts";
-import { streamMessages, systemMessage } from "./stream-messages.ts";
-import { partialMessages } from "./stream-partial.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
 const DISCARD: Sink = { write: () => true };
@@ -144,31 +140,28 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
   const finalOnly = format === "text" && !io.stdout.isTTY;
   const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
-  const messages = streamMessages(runId);
-  const opening = streamOpening((line) => io.stdout.write(line), runId, cwd);
   let readyModel: string | undefined;
-  const partial = command.includePartialMessages ? partialMessages(runId, () => readyModel ?? model) : undefined;
-  const show: (event: AgentEvent) => void =
-    format === "text"
+  const stream = format === "stream-json" ? await streamWriters((line) => io.stdout.write(line), runId, cwd, command.includePartialMessages ? () => readyModel ?? model : undefined) : undefined;
+  const show: (event: AgentEvent) => void = stream
+    ? (event) => {
+        // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
+        // kinds of message only: the SDK hands any line to the program as a message.
+        if (command.inputFormat !== "stream-json") stream.opening.line(`${JSON.stringify(event)}\n`);
+        else {
+          const system = stream.systemMessage(event, runId);
+          if (system) stream.opening.line(`${JSON.stringify(system)}\n`);
+        }
+        for (const message of stream.messages.event(event)) stream.opening.line(`${JSON.stringify(message)}\n`);
+      }
+    : format === "text"
       ? (event) => {
           // As claude -p, a run says nothing of the MCP servers that work, only of those that fail.
           if (!command.verbose && quietMcpNotice(event)) return;
           renderer.event(event);
         }
-      : format === "json"
-        ? (event) => {
-            if (event.type === "notice" && event.level !== "info") renderer.event(event);
-          }
-        : (event) => {
-            // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
-            // kinds of message only: the SDK hands any line to the program as a message.
-            if (command.inputFormat !== "stream-json") opening.line(`${JSON.stringify(event)}\n`);
-            else {
-              const system = systemMessage(event, runId);
-              if (system) opening.line(`${JSON.stringify(system)}\n`);
-            }
-            for (const message of messages.event(event)) opening.line(`${JSON.stringify(message)}\n`);
-          };
+      : (event) => {
+          if (event.type === "notice" && event.level !== "info") renderer.event(event);
+        };
   const emit = (event: AgentEvent) => {
     refused.event(event);
     show(event);
@@ -186,9 +179,9 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         io.stderr.write(`harness: this run's conversation could not be kept for --continue: ${(error as Error).message}\n`);
       }
     }
-    if (format === "stream-json") {
-      opening.end();
-      for (const message of messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
+    if (stream) {
+      stream.opening.end();
+      for (const message of stream.messages.end()) io.stdout.write(`${JSON.stringify(message)}\n`);
     }
     if (format !== "text") io.stdout.write(resultLine(outcome, interrupted));
     if (outcome.transcript) history = outcome.transcript;
@@ -222,17 +215,13 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...(command.permissionPromptTool && command.permissionPromptTool !== "stdio" && { permissionPromptTool: command.permissionPromptTool }),
       ...(command.maxThinkingTokens && { thinking: { budgetTokens: command.maxThinkingTokens } }),
       ...(command.projectConfigRoot !== undefined && { projectRoot: resolve(io.cwd, command.projectConfigRoot) }),
-      ...(format === "stream-json" && {
+      ...(stream && {
         onReady: (info: RunReadyInfo) => {
           readyModel = info.model;
-          opening.ready(info);
+          stream.opening.ready(info);
         },
       }),
-      ...(partial && {
-        onModelEvent: (event: ModelEvent) => {
-          for (const line of partial.event(event)) opening.line(`${JSON.stringify(line)}\n`);
-        },
-      }),
+      ...(stream?.onModelEvent && { onModelEvent: stream.onModelEvent }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
     /** `session`: what the program driving stream-json input set over its control protocol, and the
@@ -287,6 +276,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       // shells), as in one Claude Code session; a result after each.
       const { createAgentResources } = await import("@harness/agent");
       const { streamSession } = await import("./stream-session.ts");
+      const { controlChannel } = await import("./stream-control.ts");
       const resources = createAgentResources();
       const session = streamSession({
         model: command.model,
@@ -346,7 +336,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     return outcome.ok ? 0 : said(outcome.message);
   } catch (err) {
     renderer.finish();
-    if (format === "stream-json") opening.end();
+    stream?.opening.end();
     return fail(err instanceof Error ? err.message : String(err));
   } finally {
     process.off("SIGINT", onInt);
@@ -368,6 +358,22 @@ async function outputSchemaOf(text: string): Promise<Record<string, unknown> | s
   const { outputSchemaProblem } = await import("@harness/agent");
   const problem = outputSchemaProblem(schema);
   return problem === undefined ? (schema as Record<string, unknown>) : `--json-schema ${problem}`;
+}
+
+/** What writes a stream-json run's stdout: its opening line and the lines it holds until then,
+ * Claude Code's messages and, given `partialModel` (--include-partial-messages), the partial
+ * messages of the model's events (`onModelEvent`).
+ * Imported here so that the runs of the other formats start without the stream's modules. */
+async function streamWriters(write: (line: string) => void, runId: string, cwd: string, partialModel: (() => string | undefined) | undefined) {
+  const [{ streamOpening }, { streamMessages, systemMessage }] = await Promise.all([import("./stream-init.ts"), import("./stream-messages.ts")]);
+  const opening = streamOpening(write, runId, cwd);
+  const partial = partialModel && (await import("./stream-partial.ts")).partialMessages(runId, partialModel);
+  const onModelEvent =
+    partial &&
+    ((event: ModelEvent) => {
+      for (const line of partial.event(event)) opening.line(`${JSON.stringify(line)}\n`);
+    });
+  return { opening, messages: streamMessages(runId), systemMessage, onModelEvent };
 }
 
 /** An MCP server's news that is no problem: it connected, or its tools changed. */

@@ -2,10 +2,10 @@
 // scripts use, so that `harness run` can be that executable (pathToClaudeCodeExecutable). Those with
 // a meaning here are taken; those about Claude Code's own machinery (its debug log, API betas,
 // session mirroring, settings sent in the initialize request…) are accepted and have no effect.
+import { createRequire } from "node:module";
 import type { Effort } from "@harness/llm";
 import type { Command } from "./args.ts";
 import type { OptionSpec } from "./scan-options.ts";
-import { sdkManagedRules } from "./sdk-managed.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
 type Options = Record<string, string | true | string[]>;
@@ -67,6 +67,8 @@ export function takeSdkFlags(options: Options, command: RunCommand): string | un
       return `--managed-settings: the value is not valid JSON: ${(error as Error).message}`;
     }
     try {
+      // Required where used, as parsing is synchronous: only this flag needs the managed settings' reader.
+      const { sdkManagedRules } = createRequire(import.meta.url)("./sdk-managed.ts") as typeof import("./sdk-managed.ts");
       const { deny, ask } = sdkManagedRules(json, "--managed-settings");
       if (deny.length > 0) command.managedDeny = deny;
       if (ask.length > 0) command.askRules = ask;

@@ -24,8 +24,7 @@ import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, isFileScope, type Settings, type SettingsSource } from "../settings/types.ts";
-import { discoverPlugins } from "../plugins/discover.ts";
-import type { Plugin } from "../plugins/types.ts";
+import type { Plugin, PluginDiscovery } from "../plugins/types.ts";
 import { discoverSkills } from "../skills/discover.ts";
 import type { Skill } from "../skills/types.ts";
 import { loadAgentDefinitions } from "../subagents/load-agents.ts";
@@ -143,10 +142,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
           return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs });
         });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
-  // the user's own skills, commands and agents.
-  const pluginsLoad = settingsLoad.then((loaded) =>
-    discoverPlugins({ home, projectRoot, cwd, enabledPlugins: loaded.settings.enabledPlugins, sources: loaded.sources, pluginDirs: options.pluginDirs ?? [] }),
-  );
+  // the user's own skills, commands and agents. With neither enabledPlugins nor --plugin-dir there
+  // is none, and the plugin loader is not imported (a run starts sooner without it).
+  const pluginsLoad = settingsLoad.then(async (loaded): Promise<PluginDiscovery> => {
+    const { enabledPlugins } = loaded.settings;
+    const pluginDirs = options.pluginDirs ?? [];
+    if (enabledPlugins === undefined && pluginDirs.length === 0) return { plugins: [], diagnostics: [] };
+    const { discoverPlugins } = await import("../plugins/discover.ts");
+    return discoverPlugins({ home, projectRoot, cwd, enabledPlugins, sources: loaded.sources, pluginDirs });
+  });
   const withPlugins = pluginsLoad.then(({ plugins }) => ({ ...where, plugins, additionalDirs }));
   const skillsLoad = withPlugins.then(discoverSkills);
   const commandsLoad = withPlugins.then(discoverCommands);

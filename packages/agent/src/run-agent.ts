@@ -2,6 +2,7 @@
 // it answers without tool calls. Plain functions: runAgent → streamTurn → executeToolCalls. What a
 // run reads from its configuration (settings, hooks, memory, skills, MCP…) is loaded first by
 // harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { releaseArguments } from "./commands/shell-syntax.ts";
 import { contextTokensOf } from "./compaction/context-window.ts";
@@ -85,6 +86,10 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const { signal } = given;
   if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
   const setup = await loadRunSetup(given, resources, notice);
+  // A turn of the event loop between reading the configuration and building the request, and
+  // before each request (below): a runner starting dozens of runs at once serves the streams of
+  // those already going in between, instead of after one long stretch of set-up.
+  await nextTurn();
   const main = mainAgentOf(given, setup);
   if (!main.ok) return finish(withPrompt(state, given.prompt), "error", main.error);
   if (main.agent) applyMainAgentMode(setup.permissions, main.agent, given.permissionMode, (message) => notice("warning", message));
@@ -248,6 +253,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     takeSteering(ctx, state);
     takeAsyncHookContext(ctx, state);
     const request = await nextRequest(ctx, state);
+    await nextTurn();
     const sent = state.messages.length;
     const started = Date.now();
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.subagent ? undefined : ctx.options.onModelEvent);

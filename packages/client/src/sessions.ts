@@ -1,6 +1,7 @@
 // The server's sessions over HTTP (GET/POST /sessions, PATCH/DELETE /sessions/:id, POST
 // /sessions/:id/fork), typed. Browser-safe: the standard fetch, and answers checked by hand rather
 // than with a schema library, so that a browser bundle stays small.
+import type { ForkResult, SessionSummary } from "@harness/protocol";
 import { answerOf, check, type Check, type Fields } from "./answers.ts";
 
 export type SessionsApiOptions = {
@@ -11,25 +12,6 @@ export type SessionsApiOptions = {
   token?: string;
   /** Defaults to the global fetch. */
   fetch?: typeof globalThis.fetch;
-};
-
-export type SessionSummary = {
-  sessionId: string;
-  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
-  title: string | null;
-  status: string;
-  messageCount: number;
-  /** ISO 8601. */
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type ForkResult = {
-  sessionId: string;
-  /** Of a fork at a user message: that message's text, which the fork leaves out, for the input. */
-  prompt?: string;
-  /** Why the fork's files are the source's as they are now rather than as they were at the fork point. */
-  warning?: string;
 };
 
 type Call = { signal?: AbortSignal };

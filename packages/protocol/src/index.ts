@@ -9,3 +9,4 @@ export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage, SseParser } from "./sse-parser.ts";
+export type { ForkResult, SessionSummary } from "./sessions-rest.ts";

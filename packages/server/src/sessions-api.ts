@@ -13,7 +13,7 @@ import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { describeZodError } from "@harness/protocol";
+import { describeZodError, type ForkResult } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
 import { restoreForkFiles } from "./fork-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
@@ -285,7 +285,8 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
-      return c.json({ sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) }, 201);
+      const answer: ForkResult = { sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) };
+      return c.json(answer, 201);
     }),
   );
 }

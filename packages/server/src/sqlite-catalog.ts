@@ -1,7 +1,7 @@
 // The sessions of each user as a catalog (list, create, rename) and the runner process each
 // session last had, in the same SQLite file as the sessions themselves.
 import type { DatabaseSync } from "node:sqlite";
-import { emptyState } from "@harness/protocol";
+import { emptyState, type SessionSummary } from "@harness/protocol";
 import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
 import type { RunnerProcessInfo } from "./runner-process.ts";
 import { lockedOr } from "./sqlite-locked.ts";
@@ -14,17 +14,6 @@ function writing<T>(write: () => T): T {
     throw lockedOr(error);
   }
 }
-
-export type SessionSummary = {
-  sessionId: string;
-  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
-  title: string | null;
-  status: string;
-  messageCount: number;
-  /** ISO 8601. */
-  createdAt: string;
-  updatedAt: string;
-};
 
 export type SessionCatalog = {
   /** The user's sessions, most recently active first. */

@@ -1,0 +1,23 @@
+// The answers of the server's REST sessions API (see the server's sessions-api.ts), shared by the
+// server that makes them and the client SDK that reads them.
+
+/** One of GET /sessions's list, the most recently active first. */
+export type SessionSummary = {
+  sessionId: string;
+  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
+  title: string | null;
+  status: string;
+  messageCount: number;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** POST /sessions/:id/fork's answer. */
+export type ForkResult = {
+  sessionId: string;
+  /** Of a fork at a user message: that message's text, which the fork leaves out, for the input. */
+  prompt?: string;
+  /** Why the fork's files are the source's as they are now rather than as they were at the fork point. */
+  warning?: string;
+};

@@ -19,8 +19,3 @@ export async function sessionIds(url: string, userId: string, token: string | un
   if (!parsed.success) throw new Error("the server's list of sessions is not one this chat can read");
   return parsed.data.map((session) => session.sessionId);
 }
-
-/** The id of `userId`'s most recently used session, or undefined when the user has none. */
-export async function latestSession(url: string, userId: string, token: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
-  return (await sessionIds(url, userId, token, signal))[0];
-}

@@ -16,7 +16,7 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
-import { latestSession, sessionIds } from "./chat-sessions.ts";
+import { sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -113,28 +113,22 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const checkedUser = IdSchema.safeParse(userId);
   if (!checkedUser.success) return fail(`${userSource}: "${userId}" ${checkedUser.error.issues[0].message}`, 2);
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
-  let latest: string | undefined;
-  if (command.continue) {
-    try {
-      latest = await latestSession(url, userId, token, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
-    } catch (error) {
-      const message = (error as Error).message;
-      return fail(`--continue: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
-    }
-  }
-  if (command.existing && command.sessionId !== undefined) {
-    let ids: string[];
+  // --continue goes on with the latest session; --resume needs its session to be one of them.
+  const listedFor = command.continue ? "--continue" : command.existing && command.sessionId !== undefined ? "--resume" : undefined;
+  let ids: string[] = [];
+  if (listedFor) {
     try {
       ids = await sessionIds(url, userId, token, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
     } catch (error) {
       const message = (error as Error).message;
-      return fail(`--resume: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
-    }
-    if (!ids.includes(command.sessionId)) {
-      const latestIds = ids.slice(0, 5);
-      return fail(`--resume: there is no session "${command.sessionId}" here; ${latestIds.length ? `the latest: ${latestIds.join(", ")}` : "there is none yet"} (-c goes on with the last one)`);
+      return fail(`${listedFor}: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
     }
   }
+  if (listedFor === "--resume" && !ids.includes(command.sessionId!)) {
+    const latestIds = ids.slice(0, 5);
+    return fail(`--resume: there is no session "${command.sessionId}" here; ${latestIds.length ? `the latest: ${latestIds.join(", ")}` : "there is none yet"} (-c goes on with the last one)`);
+  }
+  const latest = command.continue ? ids[0] : undefined;
   const sessionId = command.sessionId ?? latest ?? `chat-${randomBytes(4).toString("hex")}`;
   const checkedSession = IdSchema.safeParse(sessionId);
   if (!checkedSession.success) return fail(`--session: "${sessionId}" ${checkedSession.error.issues[0].message}`, 2);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHook } from "node:async_hooks";
 import { once } from "node:events";
 import { test } from "node:test";
 import { openAIEvents } from "./openai-events.ts";
@@ -19,6 +20,26 @@ test("chunks come whole and in order however the stream is cut; [DONE] ends the 
   // The body is read to its end, so the kept connection can serve the next request.
   for (let i = 0; i < 50 && !res.complete; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(res.complete, true);
+});
+
+test("a body that ends lets go of its grace timer at once, rather than holding the response for the whole grace", async (t) => {
+  const GRACE_MS = 60_000;
+  const graceTimers = new Set<number>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === "Timeout" && (resource as { _idleTimeout?: number })._idleTimeout === GRACE_MS) graceTimers.add(id);
+    },
+    destroy: (id) => void graceTimers.delete(id),
+  }).enable();
+  t.after(() => hook.disable());
+  const { res, headers } = await eventStream(t, [`${chunk("one")}data: [DONE]\n\n`]);
+  const { events, error } = await collect(openAIEvents(res, headers, undefined, { endGraceMs: GRACE_MS }));
+  assert.equal(error, undefined);
+  assert.deepEqual(contentOf(events), ["one"]);
+  if (!res.complete) await once(res, "end");
+  // Destroy hooks are told a turn or two after the timer is cleared.
+  for (let i = 0; i < 5 && graceTimers.size > 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(graceTimers.size, 0, "the grace timer is still pending after the body ended");
 });
 
 test("a chunk with an error, or an error event, ends the stream with the SDK's error, after the chunks before it", async (t) => {

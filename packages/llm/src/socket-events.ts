@@ -70,9 +70,14 @@ export function socketEvents<T>(
     if ("event" in decoded) queue.push(decoded.event);
     if ("end" in decoded) {
       finished = true;
-      setTimeout(() => {
+      // Cleared as soon as the body ends: the timer would otherwise hold the response, its socket's
+      // request and what the stream decoded for the whole grace, run after run.
+      const grace = setTimeout(() => {
         if (!res.complete) res.destroy();
       }, options.endGraceMs ?? END_GRACE_MS).unref();
+      const clear = () => clearTimeout(grace);
+      res.once("end", clear);
+      res.once("close", clear);
     } else if ("error" in decoded) fail(decoded.error);
   });
 

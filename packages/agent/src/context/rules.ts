@@ -3,8 +3,8 @@
 // frontmatter is memory like a CLAUDE.md and goes out with the first request; one with `paths`
 // (a glob or a list of them, relative to the project's root) joins the conversation the first
 // time the agent works on a file they match.
-import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { isMissingError, readConfigDir, statConfig } from "../config-files.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../real-paths.ts";
 import { claim, withImports, type MemoryReader } from "./read-memory.ts";
@@ -72,7 +72,9 @@ function normalGlob(glob: string): string {
   return glob.replace(/^(\.\/)+/, "");
 }
 
-/** The `.md` files under `dir`, sorted, following links (each directory once, however it is reached). */
+/** The `.md` files under `dir`, sorted, following links (each directory once, however it is reached).
+ * Read through config-files.ts, as every run does again: most projects have no rules directory,
+ * which one synchronous stat then tells, without a failed readdir's error. */
 async function ruleFilesUnder(dir: string, diagnostics: ContextDiagnostic[]): Promise<string[]> {
   const found: string[] = [];
   const visited = new Set<string>();
@@ -80,10 +82,9 @@ async function ruleFilesUnder(dir: string, diagnostics: ContextDiagnostic[]): Pr
   const walk = async (current: string, depth: number): Promise<void> => {
     let entries;
     try {
-      entries = await readdir(current, { withFileTypes: true });
+      entries = await readConfigDir(current);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") diagnostics.push({ file: current, message: `the rules directory cannot be read: ${(error as Error).message}` });
+      if (!isMissingError(error)) diagnostics.push({ file: current, message: `the rules directory cannot be read: ${(error as Error).message}` });
       return;
     }
     // Resolved only once it exists: most projects have no rules directory.
@@ -110,7 +111,7 @@ async function ruleFilesUnder(dir: string, diagnostics: ContextDiagnostic[]): Pr
 
 async function kindOf(file: string): Promise<"dir" | "file" | undefined> {
   try {
-    const s = await stat(file);
+    const s = await statConfig(file);
     return s.isDirectory() ? "dir" : s.isFile() ? "file" : undefined;
   } catch {
     // A dangling link: nothing to load.

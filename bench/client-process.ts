@@ -20,8 +20,10 @@ export type ClientCommand =
   | { op: "sdk"; baseURL: string; prompts: string[] }
   | { op: "sdkThroughput"; baseURL: string; burst: number };
 
-/** `streams`: each stream's latencies, in the order its deltas were written. */
-export type ClientAnswer = { streams?: number[][]; perSecond?: number; received?: number; error?: string };
+/** `streams`: each stream's latencies, in the order its deltas were written; `stamps`: when each of
+ * those deltas was written (the machine's monotonic clock, ms); `firstDeltas`: each stream's
+ * milliseconds from submit to its first delta. */
+export type ClientAnswer = { streams?: number[][]; stamps?: number[][]; firstDeltas?: number[]; perSecond?: number; received?: number; error?: string };
 
 const STAMP = /⟦(\d+\.\d+)⟧/;
 let clients: StampCounter[] = [];
@@ -35,7 +37,7 @@ async function handle(command: ClientCommand): Promise<ClientAnswer> {
       if (command.prompts.length !== clients.length) throw new Error(`pass has ${command.prompts.length} prompts for ${clients.length} clients`);
       for (const c of clients) c.reset();
       await Promise.all(clients.map((c, i) => c.run(command.prompts[i])));
-      return { streams: clients.map((c) => [...c.latencies]) };
+      return { streams: clients.map((c) => [...c.latencies]), stamps: clients.map((c) => [...c.stamps]), firstDeltas: clients.map((c) => c.firstDeltaMs) };
     case "close":
       for (const c of clients) c.close();
       clients = [];

@@ -112,8 +112,13 @@ export async function childrenRss(pid: number): Promise<{ count: number; kib: nu
 /** Connects to a session and records, for every stamped chunk received, its latency. */
 export class StampCounter {
   readonly latencies: number[] = [];
+  /** When each delta of `latencies` was written, on the machine's monotonic clock (ms). */
+  readonly stamps: number[] = [];
   received = 0;
   lastAt = 0;
+  /** Milliseconds from the last submit to the first timed delta of its run (NaN before one comes). */
+  firstDeltaMs = Number.NaN;
+  #submittedAt = 0;
   status = "";
   readonly socket: WebSocket;
   #idleWaiters: (() => void)[] = [];
@@ -128,7 +133,9 @@ export class StampCounter {
       for (const op of frame.operations) {
         if (op.type === "append-text") {
           for (const m of (op.value as string).matchAll(STAMP)) {
+            if (this.received === 0) this.firstDeltaMs = at - this.#submittedAt;
             this.latencies.push(at - Number(m[1]));
+            this.stamps.push(Number(m[1]));
             this.received++;
             this.lastAt = at;
           }
@@ -151,13 +158,16 @@ export class StampCounter {
   /** Submits and resolves when the session is no longer running. */
   run(prompt: string): Promise<void> {
     const done = new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    this.#submittedAt = machineNow();
     this.socket.send(JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
     return done;
   }
 
   reset(): void {
     this.latencies.length = 0;
+    this.stamps.length = 0;
     this.received = 0;
+    this.firstDeltaMs = Number.NaN;
   }
 
   close(): void {

@@ -2,8 +2,10 @@
 // `bash scripts/node.sh bench/tail.ts`). Each round opens 100 sessions on a fresh server, submits
 // them all at once twice (a first and a warm pass, as `npm run bench` does) and prints, per pass,
 // the p99 and how many deltas took over 5 ms: in each stream's first 10 deltas (the half second in
-// which all the runs start), in its middle, and in its last 10 (all the runs end), with the CPU
-// each process spent in the pass's first 400 ms. Not part of `npm run bench`: it explains a figure
+// which all the runs start), in its middle, and in its last 10 (all the runs end); how many of the
+// late ones fell in stalls that held five streams or more at once; how long the sessions waited
+// from submit to their first delta; and the CPU each process spent in the pass's first 400 ms. Not
+// part of `npm run bench`: it explains a figure
 // of it rather than adding one.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,6 +19,27 @@ const rounds = Number(process.argv[2] ?? 3);
 const model = await startModelProcess();
 const clients = await startClients();
 const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: model.url, HARNESS_RUNNER_IDLE_MS: "600000" };
+
+/** A stall is shared when deltas of this many streams, written within the same STALL_WINDOW_MS,
+ * all came late: something every stream goes through (the server, a runner, the machine) held them,
+ * rather than one stream's own work. */
+const SHARED_BY = 5;
+const STALL_WINDOW_MS = 10;
+
+/** How many late deltas fall in shared stalls. */
+function sharedStalls(streams: number[][], stamps: number[][]): number {
+  const windows = new Map<number, Set<number>>();
+  const late: number[] = [];
+  streams.forEach((latencies, stream) =>
+    latencies.forEach((ms, i) => {
+      if (ms <= LATE_MS) return;
+      const window = Math.floor(stamps[stream][i] / STALL_WINDOW_MS);
+      late.push(window);
+      windows.set(window, (windows.get(window) ?? new Set()).add(stream));
+    }),
+  );
+  return late.filter((window) => windows.get(window)!.size >= SHARED_BY).length;
+}
 
 /** CPU (ms, all threads) each of `pids` uses in the next `ms` milliseconds. */
 async function cpuOver(pids: number[], ms: number): Promise<number[]> {
@@ -41,9 +64,12 @@ for (let round = 1; round <= rounds; round++) {
       const late = (part: "start" | "middle" | "end") => parts.flatMap((p) => p[part]).filter((ms) => ms > LATE_MS).length;
       const all = streams.flat().sort((a, b) => a - b);
       const names = ["server", ...runners.map(() => "runner"), "model"];
+      const firsts = answer.firstDeltas!.toSorted((a, b) => a - b);
       console.log(
         `round ${round} ${label}: p99 ${percentile(all, 99).toFixed(2)} ms; over ${LATE_MS} ms: ` +
           `${late("start")} while starting, ${late("middle")} in the middle, ${late("end")} while ending (of ${all.length}); ` +
+          `${sharedStalls(streams, answer.stamps!)} of them in stalls shared by ${SHARED_BY} streams or more; ` +
+          `submit to first delta: median ${percentile(firsts, 50).toFixed(0)}, slowest ${firsts.at(-1)!.toFixed(0)} ms; ` +
           `CPU in the first 400 ms: ${cpu.map((ms, i) => `${names[i]} ${ms.toFixed(0)}`).join(", ")} ms`,
       );
     }

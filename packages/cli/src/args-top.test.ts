@@ -17,6 +17,9 @@ test("harness -c / --resume ID / a prompt open a chat on this project, as harnes
   assert.deepEqual(parseArgs(["--resume", "chat-1a2b"]), { kind: "chat", local: true, sessionId: "chat-1a2b", existing: true });
   assert.deepEqual(parseArgs(["-r", "chat-1a2b", "go on"]), { kind: "chat", local: true, sessionId: "chat-1a2b", prompt: "go on", existing: true });
   assert.deepEqual(parseArgs(["fix the bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
+  assert.deepEqual(parseArgs(["--resume", "chat-1a2b", "--fork-session"]), { kind: "chat", local: true, sessionId: "chat-1a2b", existing: true, forkSession: true });
+  assert.deepEqual(parseArgs(["-c", "--fork-session"]), { kind: "chat", local: true, continue: true, forkSession: true });
+  assert.deepEqual(parseArgs(["--fork-session"]), { kind: "usage-error", message: "--fork-session copies the session of --continue, --resume or --session: give one of them", topic: "chat" });
   assert.deepEqual(parseArgs(["fix", "the", "bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
   assert.deepEqual(parseArgs(["fix the bug", "--cwd", "p"]), { kind: "chat", local: true, prompt: "fix the bug", cwd: "p" });
   assert.deepEqual(parseArgs(["--resume"]), { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" });

@@ -80,9 +80,12 @@ export type Command =
       prompt?: string;
       /** --continue: the user's most recent session. */
       continue?: true;
-      /** The top level's --resume ID (claude's): the session must exist already, where --session
-       * opens a new one under a name it does not know. */
+      /** --resume ID (claude's): the session must exist already, where --session opens a new one
+       * under a name it does not know. */
       existing?: true;
+      /** --fork-session: the chat goes on in a new session that starts as a copy of the one
+       * --continue, --resume or --session names, which is left as it was. */
+      forkSession?: true;
       /** --local: a server of the chat's own, on the project in `cwd` (--cwd, default the current
        * directory), for as long as the chat lasts. */
       local?: true;
@@ -176,12 +179,16 @@ const SERVE_OPTIONS: OptionSpec = {
   "-h": { key: "help", value: false },
 };
 
+const CHAT_RESUME_NEEDS_ID = "--resume needs the id of a chat session: harness chat --resume ID (-c goes on with the last one)";
 const CHAT_OPTIONS: OptionSpec = {
   "--url": { key: "url", value: true },
   "--user": { key: "user", value: true },
   "--session": { key: "session", value: true },
   "--continue": { key: "continue", value: false },
   "-c": { key: "continue", value: false },
+  "--resume": { key: "resume", value: true, missing: CHAT_RESUME_NEEDS_ID },
+  "-r": { key: "resume", value: true, missing: CHAT_RESUME_NEEDS_ID },
+  "--fork-session": { key: "forkSession", value: false },
   "--local": { key: "local", value: false },
   "--cwd": { key: "cwd", value: true },
   "--help": { key: "help", value: false },
@@ -308,9 +315,20 @@ function parseChat(args: string[]): Command {
   if (typeof options.url === "string") command.url = options.url;
   if (typeof options.user === "string") command.userId = options.user;
   if (typeof options.session === "string") command.sessionId = options.session;
+  if (typeof options.resume === "string") {
+    if (command.sessionId !== undefined) return { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" };
+    command.sessionId = options.resume;
+    command.existing = true;
+  }
   if (options.continue) {
-    if (command.sessionId !== undefined) return { kind: "usage-error", message: "--continue and --session each name the session: give one of them", topic: "chat" };
+    if (command.sessionId !== undefined) return { kind: "usage-error", message: `--continue and ${command.existing ? "--resume" : "--session"} each name the session: give one of them`, topic: "chat" };
     command.continue = true;
+  }
+  if (options.forkSession) {
+    if (!command.continue && command.sessionId === undefined) {
+      return { kind: "usage-error", message: "--fork-session copies the session of --continue, --resume or --session: give one of them", topic: "chat" };
+    }
+    command.forkSession = true;
   }
   if (options.local) {
     if (command.url !== undefined) return { kind: "usage-error", message: "--local starts a server of the chat's own: it takes no --url", topic: "chat" };
@@ -370,7 +388,8 @@ function parseClaudeStyle(argv: string[]): Command {
   if (options.includes("-p") || options.includes("--print")) return parseRun(argv);
   const first = argv[0];
   const resumeAt = options.findIndex((a) => a === "-r" || a === "--resume");
-  const chatLike = resumeAt !== -1 || options.includes("-c") || options.includes("--continue") || !first.startsWith("-");
+  // --fork-session alone is a chat's, refused there for want of a session to copy.
+  const chatLike = resumeAt !== -1 || ["-c", "--continue", "--fork-session"].some((flag) => options.includes(flag)) || !first.startsWith("-");
   if (!chatLike) return { kind: "usage-error", message: `unknown option "${first}"` };
   if (argv.length === 1 && /^[a-z][a-z0-9-]*$/.test(first)) {
     return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };

@@ -1,4 +1,8 @@
-// The sessions a chat can go back to, from the server's REST API (GET /sessions, newest first).
+// The sessions a chat can go back to, from the server's REST API (GET /sessions, newest first),
+// and the copies it can make of them (POST /sessions/:id/fork).
+import { randomBytes } from "node:crypto";
+import { createSessionsApi } from "@harness/client";
+import type { ForkResult } from "@harness/protocol";
 import { z } from "zod";
 import { serverEndpoint } from "./server-url.ts";
 
@@ -18,4 +22,16 @@ export async function sessionIds(url: string, userId: string, token: string | un
   const parsed = SessionList.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) throw new Error("the server's list of sessions is not one this chat can read");
   return parsed.data.map((session) => session.sessionId);
+}
+
+/** A new session's id, as the chat names the sessions it starts. */
+export function newSessionId(): string {
+  return `chat-${randomBytes(4).toString("hex")}`;
+}
+
+/** A new session (a fresh id) that starts as a copy of the whole of `sourceId`, which is left as
+ * it was; throws an Error saying why the server did not make it. */
+export async function forkSession(url: string, userId: string, token: string | undefined, sourceId: string, signal?: AbortSignal): Promise<ForkResult> {
+  const api = createSessionsApi({ url, userId, ...(token && { token }) });
+  return api.fork(sourceId, { sessionId: newSessionId(), ...(signal && { signal }) });
 }

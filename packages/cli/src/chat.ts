@@ -7,7 +7,6 @@
 // each line waits until what the one before started has settled, and the chat ends once the input
 // has and the session is idle: exit status 1 when the input ended before what it started did (a
 // call still waits for approval) or the last run it started failed or was cancelled.
-import { randomBytes } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
@@ -16,7 +15,7 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
-import { sessionIds } from "./chat-sessions.ts";
+import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -113,8 +112,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const checkedUser = IdSchema.safeParse(userId);
   if (!checkedUser.success) return fail(`${userSource}: "${userId}" ${checkedUser.error.issues[0].message}`, 2);
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
-  // --continue goes on with the latest session; --resume needs its session to be one of them.
-  const listedFor = command.continue ? "--continue" : command.existing && command.sessionId !== undefined ? "--resume" : undefined;
+  // --continue goes on with the latest session; --resume, and --fork-session, need the session
+  // they name to be one of them.
+  const mustExist = command.sessionId === undefined ? undefined : command.existing ? "--resume" : command.forkSession ? "--fork-session" : undefined;
+  const listedFor = command.continue ? "--continue" : mustExist;
   let ids: string[] = [];
   if (listedFor) {
     try {
@@ -124,14 +125,28 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
       return fail(`${listedFor}: cannot list the sessions of ${userId} at ${url}: ${/^the server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
     }
   }
-  if (listedFor === "--resume" && !ids.includes(command.sessionId!)) {
+  if (mustExist && !ids.includes(command.sessionId!)) {
     const latestIds = ids.slice(0, 5);
-    return fail(`--resume: there is no session "${command.sessionId}" here; ${latestIds.length ? `the latest: ${latestIds.join(", ")}` : "there is none yet"} (-c goes on with the last one)`);
+    return fail(`${mustExist}: there is no session "${command.sessionId}" here; ${latestIds.length ? `the latest: ${latestIds.join(", ")}` : "there is none yet"} (-c goes on with the last one)`);
   }
   const latest = command.continue ? ids[0] : undefined;
-  const sessionId = command.sessionId ?? latest ?? `chat-${randomBytes(4).toString("hex")}`;
+  const named = command.sessionId ?? latest;
+  let sessionId = named ?? newSessionId();
   const checkedSession = IdSchema.safeParse(sessionId);
   if (!checkedSession.success) return fail(`--session: "${sessionId}" ${checkedSession.error.issues[0].message}`, 2);
+  // --fork-session: the chat is on a copy of the session, made before anything is shown.
+  let forkedFrom: string | undefined;
+  let forkWarning: string | undefined;
+  if (command.forkSession && named !== undefined) {
+    try {
+      const fork = await forkSession(url, userId, token, named, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+      forkedFrom = named;
+      sessionId = fork.sessionId;
+      forkWarning = fork.warning;
+    } catch (error) {
+      return fail(`--fork-session: cannot copy session ${named}: ${(error as Error).message}`);
+    }
+  }
 
   const interactive = Boolean(io.stdin.isTTY);
   const numbering = createApprovalNumbering();
@@ -182,7 +197,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const again = command.local ? "harness chat --local" : "harness chat";
   const where = command.local ? `in ${command.cwd}` : `at ${url}`;
   if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
-  view.note(`session ${sessionId} of ${userId} ${where}${command.sessionId || latest ? "" : ` (to come back: ${again} --session ${sessionId}, or ${again} --continue)`}`);
+  const comeBack = ` (to come back: ${again} --session ${sessionId}, or ${again} --continue)`;
+  if (forkedFrom) view.note(`session ${sessionId} of ${userId} ${where}: a copy of session ${forkedFrom}, which stays as it was${comeBack}`);
+  else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);
+  if (forkWarning) view.note(`(${forkWarning})`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
 
   let leaving = false;

@@ -94,3 +94,9 @@ test("--fork-session without a session to copy is refused; a session that is not
   assert.match(both.stderr, /--resume and --session each name the session: give one of them/);
   assert.equal(fake.requests.length, asked, "nothing reached the model");
 });
+
+test("harness chat --help lists --fork-session and --resume", async () => {
+  const help = await harness(["chat", "--help"], {}).result;
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /\n {2}-r, --resume ID {4}session ID, which must exist already\n {2}--fork-session {5}with -c, --resume or --session: go on in a new session/);
+});

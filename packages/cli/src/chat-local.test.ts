@@ -70,6 +70,22 @@ test("a local chat works on the project's own files, keeps its conversation for 
   await waitFor(() => processesWithHome(home).length === 0 || undefined, "the runners to end", { timeoutMs: 10_000 });
 });
 
+test("harness --resume ID --fork-session goes on in a copy of the project's session, which stays as it was", async () => {
+  fake.push({ text: "Original answer." });
+  const first = await localChat(["--session", "to-fork", "the original question"], "");
+  assert.equal(first.code, 0, first.stderr);
+  fake.push({ text: "Forked answer." });
+  const forked = await harness(["--resume", "to-fork", "--fork-session", "a question in the copy"], env(), { cwd: project, stdin: "" }).result;
+  assert.equal(forked.code, 0, forked.stderr);
+  assert.match(forked.stderr, /^session (chat-[0-9a-f]+) of me in \S+: a copy of session to-fork, which stays as it was \(to come back: harness chat --local --session chat-[0-9a-f]+, or harness chat --local --continue\)\n/m);
+  assert.equal(forked.stdout, "Original answer.\nForked answer.\n");
+  const history = fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
+  assert.match(history, /the original question[\s\S]*Original answer\.[\s\S]*a question in the copy/);
+  const original = await localChat(["--session", "to-fork"], "");
+  assert.equal(original.stdout, "Original answer.\n");
+  assert.doesNotMatch(original.stderr, /a question in the copy/);
+});
+
 /** The processes whose environment has HOME=`dir`. */
 function processesWithHome(dir: string): number[] {
   return readdirSync("/proc")

@@ -4,7 +4,8 @@ const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
   harness "<prompt>", harness -c     chat with the agent on this project (harness chat --local;
-                                     -c goes on with the last chat, --resume ID with chat ID)
+                                     -c goes on with the last chat, --resume ID with chat ID;
+                                     --fork-session with a copy of it)
   harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
@@ -165,6 +166,9 @@ Options:
   --user ID          your user id (default: $HARNESS_USER, else your login name)
   --session ID       the session to join or start (default: a new one, named on screen)
   -c, --continue     your most recently used session
+  -r, --resume ID    session ID, which must exist already
+  --fork-session     with -c, --resume or --session: go on in a new session that starts as a
+                     copy of that one, which stays as it was
   --local            a server of the chat's own, on this project
   --cwd DIR          the project of --local (default: the current directory)
   -h, --help         show this help

@@ -81,7 +81,7 @@ test("--resume ID --fork-session forks ID; --continue --fork-session forks the l
   assert.equal((await summaryOf(user, firstId))?.messageCount, 2, "the original has its first exchange only");
 });
 
-test("--fork-session without a session to copy is refused; a session that is not there is named", async () => {
+test("--fork-session without a session to copy is refused; a session that is not there is named, a name none could have is a usage error", async () => {
   const asked = fake.requests.length;
   const alone = await chat(["--fork-session", "hello"], "");
   assert.equal(alone.code, 2);
@@ -89,6 +89,9 @@ test("--fork-session without a session to copy is refused; a session that is not
   const missing = await chat(["--session", "no-such-session", "--fork-session", "hello"], "");
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /^harness: --fork-session: there is no session "no-such-session" here; the latest: \S+/);
+  const badName = await chat(["--resume", "not a name!", "--fork-session", "hello"], "");
+  assert.equal(badName.code, 2, "a name no session could have is a usage error, not a missing session");
+  assert.match(badName.stderr, /^harness: --resume: "not a name!" /);
   const both = await chat(["--resume", "a", "--session", "b"], "");
   assert.equal(both.code, 2);
   assert.match(both.stderr, /--resume and --session each name the session: give one of them/);

@@ -112,6 +112,9 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const checkedUser = IdSchema.safeParse(userId);
   if (!checkedUser.success) return fail(`${userSource}: "${userId}" ${checkedUser.error.issues[0].message}`, 2);
   const token = io.env.HARNESS_TOKEN?.trim() || undefined;
+  // A name that no session could have is refused as such, before it is looked for.
+  const givenSession = command.sessionId === undefined ? undefined : IdSchema.safeParse(command.sessionId);
+  if (givenSession && !givenSession.success) return fail(`${command.existing ? "--resume" : "--session"}: "${command.sessionId}" ${givenSession.error.issues[0].message}`, 2);
   // --continue goes on with the latest session; --resume, and --fork-session, need the session
   // they name to be one of them.
   const mustExist = command.sessionId === undefined ? undefined : command.existing ? "--resume" : command.forkSession ? "--fork-session" : undefined;

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { bin, root, startChatServer } from "./test-support.ts";
+import { renderScreen } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -17,12 +18,15 @@ before(async () => {
 });
 after(() => stop());
 
-/** A chat on `sessionId` in a terminal of its own; `type` sends keys as a terminal would. */
-function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
-  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId}`;
+/** The width of the chats' terminals. */
+const COLUMNS = 60;
+
+/** A chat on `sessionId` in a terminal of its own, COLUMNS wide; `type` sends keys as a terminal would. */
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, env: Record<string, string> = {}) {
+  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --session ${sessionId}`;
   const child = spawn("script", ["-qfec", line, "/dev/null"], {
     cwd: root,
-    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm" },
+    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let screen = "";
@@ -33,6 +37,8 @@ function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) 
   return {
     type: (keys: string) => child.stdin.write(keys),
     screen: () => screen,
+    /** The rows the terminal shows. */
+    rows: () => renderScreen(screen, COLUMNS),
     closed,
     /** Resolves once the terminal shows `pattern`. */
     async sees(pattern: RegExp): Promise<void> {
@@ -116,9 +122,64 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
   chat.type("count\r");
   await chat.sees(/word1 word2 word3/);
   chat.type("also mention cats\r");
-  await chat.sees(/\n↳ steer: also mention cats\r?\n/);
+  await chat.sees(/↳ steer: also mention cats\r?\n/);
   release();
   await chat.sees(/Cats noted\./);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
+  assert.deepEqual(chat.rows().filter((row) => row.includes("cats")), ["↳ steer: also mention cats"], chat.rows().join("\n"));
+});
+
+/** Types `keys` one at a time, as fingers do. */
+async function typeSlowly(chat: { type(keys: string): unknown }, keys: string): Promise<void> {
+  for (const key of keys) {
+    chat.type(key);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+const WORDS = ["Streaming", " replies", " keep", " every", " word", " where", " the", " model", " put", " it,", " even", " while", " someone", " types", " below", " them", " at", " the", " same", " time."];
+
+test("a line typed while a reply streams stays out of the reply, which reads whole, and shows once as a steer", async (t) => {
+  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Cats noted." });
+  const chat = terminalChat(t, "steer-echo");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  // Typed while the reply's unfinished line wraps over two rows of the terminal.
+  await chat.sees(/ someone/);
+  await typeSlowly(chat, "mention cats\r");
+  await chat.sees(/Cats noted\./);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  const rows = chat.rows();
+  const reply = WORDS.join("");
+  const at = rows.findIndex((row) => reply.startsWith(row) && row.length > 20);
+  assert.ok(at !== -1, rows.join("\n"));
+  assert.equal(rows.slice(at, at + 2).join(""), reply, rows.join("\n"));
+  assert.deepEqual(rows.filter((row) => row.includes("cats")), ["↳ steer: mention cats"], rows.join("\n"));
+});
+
+test("the line being typed stays below the streamed reply, and its edits reach the prompt", async (t) => {
+  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
+  const before = fake.requests.length;
+  const chat = terminalChat(t, "typing-below");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  await chat.sees(/ every/);
+  await typeSlowly(chat, "next qestion");
+  assert.equal(chat.rows().at(-1), "next qestion", chat.rows().join("\n"));
+  await chat.sees(/time\./);
+  // Left six times, to just after the "q", and the missing "u".
+  chat.type("\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x1b[Du");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const rows = chat.rows();
+  assert.equal(rows.at(-1), "next question", rows.join("\n"));
+  assert.equal(rows.slice(-3, -1).join(""), WORDS.join(""), rows.join("\n"));
+  chat.type("\r");
+  await chat.sees(/Done\./);
+  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(request.body.messages.at(-1)), /next question/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  assert.equal(chat.rows().filter((row) => row.includes("question")).length, 1, chat.rows().join("\n"));
 });

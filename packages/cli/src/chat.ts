@@ -17,6 +17,7 @@ import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
 import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
+import { keepInputLine } from "./chat-input-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
 
@@ -153,7 +154,14 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
 
   const interactive = Boolean(io.stdin.isTTY);
   const numbering = createApprovalNumbering();
-  const view = createChatView(io.stdout, io.stderr, terminalOptions(io), numbering);
+  // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
+  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
+  const screen = [io.stderr, io.stdout].find(isWritable);
+  const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
+  // The line being typed is kept below what the chat prints, where the terminal can move the cursor.
+  const inputLine = terminal && io.env.TERM !== "dumb" ? keepInputLine(screen) : undefined;
+  const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
+  const view = createChatView(stdout, stderr, terminalOptions(io), numbering);
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
@@ -189,12 +197,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   } finally {
     clearTimeout(timer);
   }
-  // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
-  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
   // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
-  const screen = [io.stderr, io.stdout].find(isWritable);
-  const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
-  const lines = terminal ? createInterface({ input: io.stdin, output: screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
+  const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
   // (onInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
@@ -218,6 +222,9 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
+  // A line entered while a run is under way goes to the run, and the chat shows it its own way (a
+  // steer on a marked line): the typed copy is taken off.
+  inputLine?.attach(lines, () => !runUnderWay(client.state) && !starting);
   const send = (cmd: HarnessCommand): boolean => {
     try {
       if (cmd.type === "submit") view.typed(cmd.prompt);
@@ -238,7 +245,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     if (leaving) return;
     const action = parseChatLine(text, client.state, client.state && numbering.update(client.state));
     if (action.kind === "quit") return finish(0);
-    if (action.kind === "help") return void io.stderr.write(CHAT_HELP);
+    if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
     if (action.kind !== "send") return;

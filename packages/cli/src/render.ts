@@ -60,7 +60,7 @@ const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff
 /** Combining marks, zero-width spaces and joiners, variation selectors: none. */
 const ZERO_WIDTH = /[\p{M}\u200b-\u200f\u2060\ufe00-\ufe0f]/u;
 
-function columns(char: string): number {
+export function columns(char: string): number {
   return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
 }
 

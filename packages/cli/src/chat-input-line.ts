@@ -1,0 +1,150 @@
+// At a terminal, the line being typed into `harness chat` stays on a row of its own below what the
+// chat prints, as in an input box: a reply streaming while the user types (to steer the run) never
+// gets the typed characters mixed into it.
+//
+// The chat's writes to the terminal and the line editor's (node:readline) both pass through here.
+// Before the chat writes, the typed line is taken off the screen; after, it is drawn again below,
+// with the cursor where it was in it. A reply's unfinished line (no newline yet) stays where it is,
+// and the typed line goes on the row below it; to write more of the reply, the cursor goes back up
+// to that row and its last part is written again from the row's start. Writing it again, rather than
+// moving the cursor to a column, leaves the terminal exactly as the reply left it, a row filled to
+// the last column included (the next character then wraps). Only relative moves are used, so the
+// screen scrolling under a chat at the bottom of the terminal moves nothing out of place.
+import type { Interface } from "node:readline";
+import { Writable } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
+import { columns, type Sink } from "./render.ts";
+
+/** The terminal the chat and its line editor draw on. */
+export type Screen = Sink & Writable & { columns?: number };
+
+export type InputLine = {
+  /** `sink` (one of the chat's streams to this terminal), written to around the typed line. */
+  around(sink: Sink & { columns?: number }): Sink & { columns?: number };
+  /** The line editor's output. */
+  output: Writable;
+  /** `editor` draws on `output`. `keepOnEnter`: whether a line entered stays on the screen as typed
+   * (a prompt) or is taken off (a line sent to the run under way, which the chat shows its own way). */
+  attach(editor: Interface, keepOnEnter: () => boolean): void;
+};
+
+const TAB = 8;
+
+export function keepInputLine(screen: Screen): InputLine {
+  let editor: Interface | undefined;
+  let keepOnEnter = () => true;
+  /** The chat's unfinished line on the screen (without escape sequences). */
+  let partial = "";
+  /** The cursor is in the typed line, which is on the screen (else it is at the end of `partial`). */
+  let drawn = false;
+  const width = () => screen.columns || Infinity;
+
+  /** Takes the typed line off the screen: the cursor goes back to the end of `partial`. */
+  function erase(): void {
+    if (!drawn || !editor) return;
+    const { rows } = editor.getCursorPos();
+    screen.write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${lastRow(partial, width())}` : ""}`);
+    drawn = false;
+  }
+
+  /** Draws the typed line below `partial`, the cursor where the editor has it. */
+  function draw(): void {
+    if (drawn || !editor?.line) return;
+    const end = endOf(editor.line, width());
+    const cursor = editor.getCursorPos();
+    // A line that fills its last row: a space makes the terminal start the row the cursor is on.
+    screen.write(`${partial ? "\r\n" : ""}${editor.line}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
+    drawn = true;
+  }
+
+  function fromEditor(text: string): void {
+    if (!text) return;
+    // Enter: the editor moves below the line it ends.
+    if (text === "\r\n") {
+      if (!drawn && partial) return;
+      if (keepOnEnter()) {
+        screen.write(text);
+        partial = "";
+        drawn = false;
+      } else erase();
+      return;
+    }
+    if (!drawn && partial) screen.write("\r\n");
+    drawn = true;
+    screen.write(text);
+  }
+
+  const output = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      fromEditor(String(chunk));
+      done();
+    },
+  });
+  Object.defineProperties(output, { columns: { get: () => screen.columns }, isTTY: { value: true } });
+  const resized = () => output.emit("resize");
+
+  return {
+    output,
+    around(sink) {
+      return {
+        isTTY: sink.isTTY,
+        get columns() {
+          return sink.columns;
+        },
+        write(text: string) {
+          if (!text) return true;
+          erase();
+          sink.write(text);
+          const plain = stripVTControlCharacters(text);
+          const lineEnd = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
+          partial = lineEnd === -1 ? partial + plain : plain.slice(lineEnd + 1);
+          draw();
+          return true;
+        },
+      };
+    },
+    attach(lines, keep) {
+      editor = lines;
+      keepOnEnter = keep;
+      screen.on("resize", resized);
+      lines.on("close", () => {
+        editor = undefined;
+        drawn = false;
+        screen.off("resize", resized);
+      });
+    },
+  };
+}
+
+/** Where the cursor is after `text` is written from the start of a row `width` columns wide, as the
+ * line editor reckons it: a wide character that would straddle the edge goes to the next row. */
+function endOf(text: string, width: number): { rows: number; cols: number } {
+  let offset = 0;
+  for (const char of text) offset = startOf(char, offset, width) + (char === "\t" ? TAB - (offset % TAB) : columns(char));
+  const cols = offset % width;
+  return { rows: (offset - cols) / width, cols };
+}
+
+function startOf(char: string, offset: number, width: number): number {
+  return columns(char) === 2 && (offset + 1) % width === 0 ? offset + 1 : offset;
+}
+
+/** The part of `text` (written from the start of a row) on the last row it takes. */
+function lastRow(text: string, width: number): string {
+  let offset = 0;
+  let row = 0;
+  let from = 0;
+  let at = 0;
+  for (const char of text) {
+    const start = startOf(char, offset, width);
+    const charRow = Math.floor(start / width);
+    if (charRow !== row) {
+      row = charRow;
+      from = at;
+    }
+    offset = start + (char === "\t" ? TAB - (start % TAB) : columns(char));
+    at += char.length;
+  }
+  return text.slice(from);
+}

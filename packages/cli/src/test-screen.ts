@@ -1,0 +1,84 @@
+// A test helper: what a terminal `columns` wide shows after the bytes a program wrote to it. It
+// knows printable characters (each one column wide), \r, \n, backspace, tab, erasing (ESC[K,
+// ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other escape sequences
+// (colours among them) are skipped. A character written past the last column wraps, as xterm does.
+
+/** The rows of the screen after `bytes`, trailing spaces and trailing empty rows removed. */
+export function renderScreen(bytes: string, columns = 80): string[] {
+  const rows: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  /** The cursor stopped past the last column: the next character goes to the next row. */
+  let pendingWrap = false;
+  const at = (r: number) => (rows[r] ??= []);
+  const down = () => {
+    row++;
+    at(row);
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    const ch = bytes[i];
+    if (ch === "\x1b") {
+      const csi = /^\x1b\[([?>]?)([\d;]*)([@-~])/.exec(bytes.slice(i));
+      if (csi) {
+        i += csi[0].length - 1;
+        if (csi[1]) continue;
+        const n = Number(csi[2].split(";")[0] || "1");
+        const arg = Number(csi[2] || "0");
+        pendingWrap = false;
+        switch (csi[3]) {
+          case "A": row = Math.max(0, row - n); break;
+          case "B": row += n; at(row); break;
+          case "C": col = Math.min(columns - 1, col + n); break;
+          case "D": col = Math.max(0, col - n); break;
+          case "G": col = Math.min(columns - 1, n - 1); break;
+          case "H": [row, col] = csi[2] ? csi[2].split(";").map((v) => Math.max(0, Number(v || "1") - 1)) : [0, 0]; break;
+          case "K": {
+            const line = at(row);
+            if (arg === 0) line.length = Math.min(line.length, col);
+            else if (arg === 1) line.fill(" ", 0, col + 1);
+            else line.length = 0;
+            break;
+          }
+          case "J":
+            if (arg === 0) {
+              at(row).length = Math.min(at(row).length, col);
+              rows.length = row + 1;
+            } else rows.splice(0, rows.length, ...rows.map(() => []));
+            break;
+        }
+        continue;
+      }
+      const next = bytes[i + 1];
+      if (next === "D") down();
+      else if (next === "M") row = Math.max(0, row - 1);
+      i += 1;
+      continue;
+    }
+    if (ch === "\r") {
+      col = 0;
+      pendingWrap = false;
+    } else if (ch === "\n") {
+      down();
+      pendingWrap = false;
+    } else if (ch === "\b") {
+      col = Math.max(0, col - 1);
+      pendingWrap = false;
+    } else if (ch === "\t") {
+      col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
+    } else if (ch >= " " && ch !== "\x7f") {
+      if (pendingWrap) {
+        down();
+        col = 0;
+        pendingWrap = false;
+      }
+      const line = at(row);
+      while (line.length < col) line.push(" ");
+      line[col] = ch;
+      if (col === columns - 1) pendingWrap = true;
+      else col++;
+    }
+  }
+  const shown = rows.map((line) => Array.from(line, (c) => c ?? " ").join("").trimEnd());
+  while (shown.length > 0 && shown.at(-1) === "") shown.pop();
+  return shown;
+}

@@ -23,6 +23,9 @@ export type InputLine = {
   around(sink: Sink & { columns?: number }): Sink & { columns?: number };
   /** The line editor's output. */
   output: Writable;
+  /** Lines waiting to be printed (steers waiting for the reply's line to end), shown meanwhile
+   * between the reply's unfinished line and the typed line. */
+  hold(lines: readonly string[]): void;
   /** `editor` draws on `output`. `keepOnEnter`: whether a line entered stays on the screen as typed
    * (a prompt) or is taken off (a line sent to the run under way, which the chat shows its own way). */
   attach(editor: Interface, keepOnEnter: () => boolean): void;
@@ -35,25 +38,28 @@ export function keepInputLine(screen: Screen): InputLine {
   let keepOnEnter = () => true;
   /** The chat's unfinished line on the screen (without escape sequences). */
   let partial = "";
-  /** The cursor is in the typed line, which is on the screen (else it is at the end of `partial`). */
+  /** The lines held below `partial`. */
+  let held: readonly string[] = [];
+  /** The held lines and the typed line are on the screen below `partial`, the cursor in the typed
+   * line (else the cursor is at the end of `partial`). */
   let drawn = false;
   const width = () => screen.columns || Infinity;
 
-  /** Takes the typed line off the screen: the cursor goes back to the end of `partial`. */
+  /** Takes the held lines and the typed line off the screen: the cursor goes back to the end of `partial`. */
   function erase(): void {
     if (!drawn || !editor) return;
-    const { rows } = editor.getCursorPos();
+    const rows = editor.getCursorPos().rows + held.reduce((sum, line) => sum + rowsOf(line, width()), 0);
     screen.write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${lastRow(partial, width())}` : ""}`);
     drawn = false;
   }
 
-  /** Draws the typed line below `partial`, the cursor where the editor has it. */
+  /** Draws the held lines and the typed line below `partial`, the cursor where the editor has it. */
   function draw(): void {
-    if (drawn || !editor?.line) return;
+    if (drawn || !editor || (!editor.line && held.length === 0)) return;
     const end = endOf(editor.line, width());
     const cursor = editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    screen.write(`${partial ? "\r\n" : ""}${editor.line}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
+    screen.write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${editor.line}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
     drawn = true;
   }
 
@@ -65,8 +71,12 @@ export function keepInputLine(screen: Screen): InputLine {
       if (keepOnEnter()) {
         screen.write(text);
         partial = "";
+        held = [];
         drawn = false;
-      } else erase();
+      } else {
+        erase();
+        draw();
+      }
       return;
     }
     if (!drawn && partial) screen.write("\r\n");
@@ -104,6 +114,11 @@ export function keepInputLine(screen: Screen): InputLine {
         },
       };
     },
+    hold(lines) {
+      erase();
+      held = lines.slice();
+      draw();
+    },
     attach(lines, keep) {
       editor = lines;
       keepOnEnter = keep;
@@ -128,6 +143,12 @@ function endOf(text: string, width: number): { rows: number; cols: number } {
 
 function startOf(char: string, offset: number, width: number): number {
   return columns(char) === 2 && (offset + 1) % width === 0 ? offset + 1 : offset;
+}
+
+/** How many rows `line` takes, written from the start of a row and followed by a newline. */
+function rowsOf(line: string, width: number): number {
+  const end = endOf(stripVTControlCharacters(line), width);
+  return end.cols === 0 && end.rows > 0 ? end.rows : end.rows + 1;
 }
 
 /** The part of `text` (written from the start of a row) on the last row it takes. */

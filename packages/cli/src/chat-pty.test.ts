@@ -141,22 +141,31 @@ async function typeSlowly(chat: { type(keys: string): unknown }, keys: string): 
 const WORDS = ["Streaming", " replies", " keep", " every", " word", " where", " the", " model", " put", " it,", " even", " while", " someone", " types", " below", " them", " at", " the", " same", " time."];
 
 test("a line typed while a reply streams stays out of the reply, which reads whole, and shows once as a steer", async (t) => {
-  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Cats noted." });
+  let release!: () => void;
+  fake.push({ text: WORDS, delayMs: 60, hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
+  t.after(() => release());
   const chat = terminalChat(t, "steer-echo");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("go\r");
   // Typed while the reply's unfinished line wraps over two rows of the terminal.
   await chat.sees(/ someone/);
   await typeSlowly(chat, "mention cats\r");
+  await chat.sees(/time\./);
+  await chat.sees(/↳ steer: mention cats/);
+  const reply = WORDS.join("");
+  const replyRows = (rows: string[]) => rows.findIndex((row) => reply.startsWith(row) && row.length > 20);
+  // The reply's line is not over: the steer shows below it meanwhile.
+  const rows = chat.rows();
+  const at = replyRows(rows);
+  assert.ok(at !== -1, rows.join("\n"));
+  assert.deepEqual(rows.slice(at), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
+  release();
   await chat.sees(/Cats noted\./);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
-  const rows = chat.rows();
-  const reply = WORDS.join("");
-  const at = rows.findIndex((row) => reply.startsWith(row) && row.length > 20);
-  assert.ok(at !== -1, rows.join("\n"));
-  assert.equal(rows.slice(at, at + 2).join(""), reply, rows.join("\n"));
-  assert.deepEqual(rows.filter((row) => row.includes("cats")), ["↳ steer: mention cats"], rows.join("\n"));
+  const after = chat.rows();
+  assert.equal(after.slice(replyRows(after), replyRows(after) + 2).join(""), reply, after.join("\n"));
+  assert.deepEqual(after.filter((row) => row.includes("cats")), ["↳ steer: mention cats"], after.join("\n"));
 });
 
 test("the line being typed stays below the streamed reply, and its edits reach the prompt", async (t) => {

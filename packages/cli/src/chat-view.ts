@@ -14,7 +14,7 @@ export type ChatView = {
   /** A prompt or steer typed here: its user message is not printed again. */
   typed(text: string): void;
   /** A steer sent from this terminal: marked as one on a line of its own, once a reply being
-   * streamed is at the end of a line (the line editor's echo of it is lost in the reply). */
+   * streamed is at the end of a line (until then `waiting` is told of it). */
   steered(text: string): void;
 };
 
@@ -26,8 +26,15 @@ const CLEAR = /^\s*\/clear(\s|$)/;
 const CLEARED = "── context cleared: the model starts afresh; earlier messages stay in the session's history ──";
 
 /** `numbering`: the numbers the calls waiting for approval are shown with, which the chat's
- * /approve and /deny then take. */
-export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }, opts: Omit<RendererOptions, "cwd">, numbering = createApprovalNumbering()): ChatView {
+ * /approve and /deny then take. `waiting`: told the lines of the steers waiting for the streamed
+ * reply's line to end, each time they change (a terminal that can may show them meanwhile). */
+export function createChatView(
+  stdout: Sink,
+  stderr: Sink & { columns?: number },
+  opts: Omit<RendererOptions, "cwd">,
+  numbering = createApprovalNumbering(),
+  waiting?: (lines: readonly string[]) => void,
+): ChatView {
   const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
@@ -79,7 +86,10 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
 
   /** The steers waiting for the streamed reply's line to end, each on a line of its own. */
   function showSteers(): void {
-    for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
+    if (steers.length === 0) return;
+    const shown = steers.splice(0);
+    waiting?.([]);
+    for (const steer of shown) stderr.write(`${steer}\n`);
   }
 
   /** The message's text up to `end` not shown yet. */
@@ -196,8 +206,10 @@ export function createChatView(stdout: Sink, stderr: Sink & { columns?: number }
     },
     steered(text) {
       const shown = dim(`↳ steer: ${oneLine(text, 200)}`);
-      if (shared && !atLineStart) steers.push(shown);
-      else line(shown);
+      if (shared && !atLineStart) {
+        steers.push(shown);
+        waiting?.(steers);
+      } else line(shown);
     },
   };
 }

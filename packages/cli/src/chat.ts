@@ -161,7 +161,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   // The line being typed is kept below what the chat prints, where the terminal can move the cursor.
   const inputLine = terminal && io.env.TERM !== "dumb" ? keepInputLine(screen) : undefined;
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
-  const view = createChatView(stdout, stderr, terminalOptions(io), numbering);
+  const view = createChatView(stdout, stderr, terminalOptions(io), numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   client.on("state", (state) => view.show(state));
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said

@@ -53,13 +53,16 @@ export function keepInputLine(screen: Screen): InputLine {
     drawn = false;
   }
 
-  /** Draws the held lines and the typed line below `partial`, the cursor where the editor has it. */
-  function draw(): void {
-    if (drawn || !editor || (!editor.line && held.length === 0)) return;
-    const end = endOf(editor.line, width());
-    const cursor = editor.getCursorPos();
+  /** Draws the held lines and the typed line below `partial`, the cursor where the editor has it
+   * (`entered`: the editor's line was just entered, and it starts a new one). */
+  function draw(entered = false): void {
+    if (drawn || !editor) return;
+    const typed = entered ? "" : editor.line;
+    if (!typed && held.length === 0) return;
+    const end = endOf(typed, width());
+    const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    screen.write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${editor.line}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
+    screen.write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
     drawn = true;
   }
 
@@ -75,7 +78,7 @@ export function keepInputLine(screen: Screen): InputLine {
         drawn = false;
       } else {
         erase();
-        draw();
+        draw(true);
       }
       return;
     }

@@ -192,3 +192,20 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   assert.equal(await chat.closed, 0);
   assert.equal(chat.rows().filter((row) => row.includes("question")).length, 1, chat.rows().join("\n"));
 });
+
+test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on a line of its own", async (t) => {
+  let release!: () => void;
+  fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Dogs noted." });
+  t.after(() => release());
+  const chat = terminalChat(t, "steered-dumb", { TERM: "dumb" });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("count\r");
+  await chat.sees(/word1 word2 word3/);
+  chat.type("also mention dogs\r");
+  await chat.sees(/\n↳ steer: also mention dogs\r?\n/);
+  release();
+  await chat.sees(/Dogs noted\./);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  assert.doesNotMatch(chat.screen(), /\x1b\[(\d*A|J)/);
+});

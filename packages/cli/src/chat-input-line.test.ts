@@ -1,0 +1,82 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createInterface } from "node:readline";
+import { PassThrough, Writable } from "node:stream";
+import { setImmediate as tick } from "node:timers/promises";
+import { keepInputLine } from "./chat-input-line.ts";
+import { renderScreen } from "./test-screen.ts";
+
+const WIDTH = 20;
+
+/** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does. */
+function terminal(t: { after(fn: () => unknown): void }, keepOnEnter = () => false) {
+  let bytes = "";
+  // The terminal driver turns "\n" into "\r\n" (the chat writes lines as a pseudo-terminal has them).
+  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: WIDTH, isTTY: true });
+  const inputLine = keepInputLine(screen);
+  const input = new PassThrough();
+  const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "" });
+  t.after(() => editor.close());
+  inputLine.attach(editor, keepOnEnter);
+  const chat = inputLine.around(screen);
+  return {
+    inputLine,
+    chat: (text: string) => chat.write(text),
+    /** Types `keys` one at a time (the editor draws a pasted block in one go, without wrapping it). */
+    keys: async (keys: string) => {
+      for (const key of keys) {
+        input.write(key);
+        await tick();
+      }
+    },
+    rows: () => renderScreen(bytes, WIDTH),
+  };
+}
+
+test("a reply's line that fills its row goes on below it, the typed line kept under it", async (t) => {
+  const term = terminal(t);
+  term.chat("a".repeat(WIDTH));
+  await term.keys("xy");
+  assert.deepEqual(term.rows(), ["a".repeat(WIDTH), "xy"]);
+  term.chat("b");
+  term.chat("c\n");
+  assert.deepEqual(term.rows(), ["a".repeat(WIDTH), "bc", "xy"]);
+  await term.keys("z");
+  assert.deepEqual(term.rows(), ["a".repeat(WIDTH), "bc", "xyz"]);
+});
+
+test("a typed line longer than a row, the cursor within it, is drawn again whole where it was", async (t) => {
+  const term = terminal(t);
+  term.chat("reply ");
+  const typed = "0123456789".repeat(3);
+  await term.keys(typed);
+  await term.keys("\x1b[D".repeat(15));
+  term.chat("goes on");
+  term.chat(" and on");
+  assert.deepEqual(term.rows(), ["reply goes on and on", "01234567890123456789", "0123456789"]);
+  // The cursor is where it was: what is typed goes in the middle.
+  await term.keys("!");
+  assert.deepEqual(term.rows(), ["reply goes on and on", "012345678901234!5678", "90123456789"]);
+});
+
+test("lines held show between the reply's line and the typed line; Enter takes the typed copy off", async (t) => {
+  const term = terminal(t);
+  term.chat("half a line");
+  await term.keys("steer me");
+  term.inputLine.hold(["↳ steer: earlier"]);
+  assert.deepEqual(term.rows(), ["half a line", "↳ steer: earlier", "steer me"]);
+  await term.keys("\r");
+  assert.deepEqual(term.rows(), ["half a line", "↳ steer: earlier"]);
+  term.chat(", ended.\n");
+  assert.deepEqual(term.rows(), ["half a line, ended.", "↳ steer: earlier"]);
+  term.inputLine.hold([]);
+  assert.deepEqual(term.rows(), ["half a line, ended."]);
+});
+
+test("a prompt entered with no run under way stays on the screen as typed", async (t) => {
+  const term = terminal(t, () => true);
+  term.chat("ready\n");
+  await term.keys("hello\r");
+  term.chat("Hi!\n");
+  assert.deepEqual(term.rows(), ["ready", "hello", "Hi!"]);
+});

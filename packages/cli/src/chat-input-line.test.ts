@@ -17,10 +17,12 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter = () => fal
   const input = new PassThrough();
   const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "" });
   t.after(() => editor.close());
+  const close = () => editor.close();
   inputLine.attach(editor, keepOnEnter);
   const chat = inputLine.around(screen);
   return {
     inputLine,
+    close,
     chat: (text: string) => chat.write(text),
     /** Types `keys` one at a time (the editor draws a pasted block in one go, without wrapping it). */
     keys: async (keys: string) => {
@@ -79,4 +81,13 @@ test("a prompt entered with no run under way stays on the screen as typed", asyn
   await term.keys("hello\r");
   term.chat("Hi!\n");
   assert.deepEqual(term.rows(), ["ready", "hello", "Hi!"]);
+});
+
+test("a chat left with a line half typed takes it off before its last words", async (t) => {
+  const term = terminal(t);
+  term.chat("a reply going");
+  await term.keys("never sent");
+  term.close();
+  term.chat("\nthe run goes on\n");
+  assert.deepEqual(term.rows(), ["a reply going", "the run goes on"]);
 });

@@ -36,7 +36,7 @@ const TAB = 8;
 export function keepInputLine(screen: Screen): InputLine {
   let editor: Interface | undefined;
   let keepOnEnter = () => true;
-  /** The chat's unfinished line on the screen (without escape sequences). */
+  /** The last row of the chat's unfinished line on the screen (without escape sequences). */
   let partial = "";
   /** The lines held below `partial`. */
   let held: readonly string[] = [];
@@ -49,7 +49,7 @@ export function keepInputLine(screen: Screen): InputLine {
   function erase(): void {
     if (!drawn || !editor) return;
     const rows = editor.getCursorPos().rows + held.reduce((sum, line) => sum + rowsOf(line, width()), 0);
-    screen.write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${lastRow(partial, width())}` : ""}`);
+    screen.write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${partial}` : ""}`);
     drawn = false;
   }
 
@@ -111,7 +111,7 @@ export function keepInputLine(screen: Screen): InputLine {
           sink.write(text);
           const plain = stripVTControlCharacters(text);
           const lineEnd = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
-          partial = lineEnd === -1 ? partial + plain : plain.slice(lineEnd + 1);
+          partial = lastRow(lineEnd === -1 ? partial + plain : plain.slice(lineEnd + 1), width());
           draw();
           return true;
         },
@@ -127,6 +127,7 @@ export function keepInputLine(screen: Screen): InputLine {
       keepOnEnter = keep;
       screen.on("resize", resized);
       lines.on("close", () => {
+        erase();
         editor = undefined;
         drawn = false;
         screen.off("resize", resized);

@@ -223,8 +223,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
   // A line entered while a run is under way goes to the run, and the chat shows it its own way (a
-  // steer on a marked line): the typed copy is taken off.
-  inputLine?.attach(lines, () => !runUnderWay(client.state) && !starting);
+  // steer on a marked line): the typed copy is taken off. A prompt stays as typed.
+  inputLine?.attach(lines, () => !runUnderWay(client.state));
   const send = (cmd: HarnessCommand): boolean => {
     try {
       if (cmd.type === "submit") view.typed(cmd.prompt);

@@ -9,7 +9,7 @@ import { renderScreen } from "./test-screen.ts";
 const WIDTH = 20;
 
 /** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does. */
-function terminal(t: { after(fn: () => unknown): void }, keepOnEnter = () => false) {
+function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false) {
   let bytes = "";
   // The terminal driver turns "\n" into "\r\n" (the chat writes lines as a pseudo-terminal has them).
   const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: WIDTH, isTTY: true });
@@ -81,6 +81,17 @@ test("a prompt entered with no run under way stays on the screen as typed", asyn
   await term.keys("hello\r");
   term.chat("Hi!\n");
   assert.deepEqual(term.rows(), ["ready", "hello", "Hi!"]);
+});
+
+test("the line entered is what decides whether it stays: a command stays as typed, a steer goes", async (t) => {
+  const entered: string[] = [];
+  const term = terminal(t, (line) => (entered.push(line), line.startsWith("/")));
+  term.chat("a reply going");
+  await term.keys("/cancel\r");
+  await term.keys("go left\r");
+  term.chat(" on.\n");
+  assert.deepEqual(entered, ["/cancel", "go left"]);
+  assert.deepEqual(term.rows(), ["a reply going", "/cancel", " on."]);
 });
 
 test("a chat left with a line half typed takes it off before its last words", async (t) => {

@@ -26,16 +26,16 @@ export type InputLine = {
   /** Lines waiting to be printed (steers waiting for the reply's line to end), shown meanwhile
    * between the reply's unfinished line and the typed line. */
   hold(lines: readonly string[]): void;
-  /** `editor` draws on `output`. `keepOnEnter`: whether a line entered stays on the screen as typed
-   * (a prompt) or is taken off (a line sent to the run under way, which the chat shows its own way). */
-  attach(editor: Interface, keepOnEnter: () => boolean): void;
+  /** `editor` draws on `output`. `keepOnEnter(line)`: whether `line`, entered, stays on the screen
+   * as typed (a prompt, a command) or is taken off (a steer, which the chat shows its own way). */
+  attach(editor: Interface, keepOnEnter: (line: string) => boolean): void;
 };
 
 const TAB = 8;
 
 export function keepInputLine(screen: Screen): InputLine {
   let editor: Interface | undefined;
-  let keepOnEnter = () => true;
+  let keepOnEnter = (_line: string) => true;
   /** The last row of the chat's unfinished line on the screen (without escape sequences). */
   let partial = "";
   /** The lines held below `partial`. */
@@ -71,7 +71,8 @@ export function keepInputLine(screen: Screen): InputLine {
     // Enter: the editor moves below the line it ends.
     if (text === "\r\n") {
       if (!drawn && partial) return;
-      if (keepOnEnter()) {
+      // The editor writes the line break before it lets go of the line.
+      if (keepOnEnter(editor?.line ?? "")) {
         screen.write(text);
         partial = "";
         held = [];

@@ -222,9 +222,9 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
-  // A line entered while a run is under way goes to the run, and the chat shows it its own way (a
-  // steer on a marked line): the typed copy is taken off. A prompt stays as typed.
-  inputLine?.attach(lines, () => !runUnderWay(client.state));
+  // A line entered while a run is under way steers it, and the chat shows it its own way (on a
+  // marked line): the typed copy is taken off. A prompt, and a /command, stay as typed.
+  inputLine?.attach(lines, (line) => !runUnderWay(client.state) || line.trimStart().startsWith("/"));
   const send = (cmd: HarnessCommand): boolean => {
     try {
       if (cmd.type === "submit") view.typed(cmd.prompt);

@@ -102,3 +102,25 @@ test("a chat left with a line half typed takes it off before its last words", as
   term.chat("\nthe run goes on\n");
   assert.deepEqual(term.rows(), ["a reply going", "the run goes on"]);
 });
+
+test("a command entered while steers are held stays above them, and each steer shows once", async (t) => {
+  const term = terminal(t, (line) => line.startsWith("/"));
+  term.chat("a reply going");
+  term.inputLine.hold(["↳ steer: earlier"]);
+  await term.keys("/model x\r");
+  assert.deepEqual(term.rows(), ["a reply going", "/model x", "↳ steer: earlier"]);
+  term.chat(" on");
+  term.chat(".\n");
+  // The chat prints the steer once the reply's line has ended.
+  term.inputLine.hold([]);
+  term.chat("↳ steer: earlier\n");
+  assert.deepEqual(term.rows(), ["a reply going", "/model x", " on.", "↳ steer: earlier"]);
+});
+
+test("a line typed to the last column and entered leaves no blank row", async (t) => {
+  const term = terminal(t, () => true);
+  await term.keys(`${"x".repeat(WIDTH)}\r`);
+  term.chat("next\n");
+  assert.deepEqual(term.rows(), ["x".repeat(WIDTH), "next"]);
+});
+

@@ -72,15 +72,16 @@ export function keepInputLine(screen: Screen): InputLine {
     if (text === "\r\n") {
       if (!drawn && partial) return;
       // The editor writes the line break before it lets go of the line.
-      if (keepOnEnter(editor?.line ?? "")) {
-        screen.write(text);
+      const line = editor?.line ?? "";
+      const keep = keepOnEnter(line);
+      erase();
+      // A line kept goes above the held lines, which the chat prints later, once; written again
+      // whole, a line that fills its last row ends without leaving a blank row below it.
+      if (keep) {
+        screen.write(`${partial ? "\r\n" : ""}${line}\r\n`);
         partial = "";
-        held = [];
-        drawn = false;
-      } else {
-        erase();
-        draw(true);
       }
+      draw(true);
       return;
     }
     if (!drawn && partial) screen.write("\r\n");

@@ -31,7 +31,13 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: str
         await tick();
       }
     },
-    rows: () => renderScreen(bytes, WIDTH),
+    /** The terminal is made `columns` wide, as a resized window is. */
+    resize: (columns: number) => {
+      screen.columns = columns;
+      screen.emit("resize");
+    },
+    /** The rows shown, on a terminal `columns` wide that wraps what it shows again when resized. */
+    rows: (columns = WIDTH) => renderScreen(bytes, columns),
   };
 }
 
@@ -124,3 +130,14 @@ test("a line typed to the last column and entered leaves no blank row", async (t
   assert.deepEqual(term.rows(), ["x".repeat(WIDTH), "next"]);
 });
 
+test("after the terminal is resized, a reply's unfinished line goes on from where it now ends", async (t) => {
+  const term = terminal(t);
+  term.chat("a".repeat(15));
+  term.resize(10);
+  await term.keys("xy");
+  term.chat("b");
+  assert.deepEqual(term.rows(10), ["a".repeat(10), "aaaaab", "xy"]);
+  term.resize(WIDTH);
+  term.chat("c\n");
+  assert.deepEqual(term.rows(WIDTH), [`${"a".repeat(15)}bc`, "xy"]);
+});

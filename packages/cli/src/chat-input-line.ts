@@ -36,7 +36,8 @@ const TAB = 8;
 export function keepInputLine(screen: Screen): InputLine {
   let editor: Interface | undefined;
   let keepOnEnter = (_line: string) => true;
-  /** The last row of the chat's unfinished line on the screen (without escape sequences). */
+  /** The chat's unfinished line (without escape sequences), and its last row on the screen. */
+  let unfinished = "";
   let partial = "";
   /** The lines held below `partial`. */
   let held: readonly string[] = [];
@@ -79,7 +80,7 @@ export function keepInputLine(screen: Screen): InputLine {
       // whole, a line that fills its last row ends without leaving a blank row below it.
       if (keep) {
         screen.write(`${partial ? "\r\n" : ""}${line}\r\n`);
-        partial = "";
+        partial = unfinished = "";
       }
       draw(true);
       return;
@@ -97,7 +98,12 @@ export function keepInputLine(screen: Screen): InputLine {
     },
   });
   Object.defineProperties(output, { columns: { get: () => screen.columns }, isTTY: { value: true } });
-  const resized = () => output.emit("resize");
+  // A resized terminal wraps its lines again at the new width (as most do): the unfinished line's
+  // last row is then another part of it.
+  const resized = () => {
+    partial = lastRow(unfinished, width());
+    output.emit("resize");
+  };
 
   return {
     output,
@@ -113,7 +119,8 @@ export function keepInputLine(screen: Screen): InputLine {
           sink.write(text);
           const plain = stripVTControlCharacters(text);
           const lineEnd = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
-          partial = lastRow(lineEnd === -1 ? partial + plain : plain.slice(lineEnd + 1), width());
+          unfinished = lineEnd === -1 ? unfinished + plain : plain.slice(lineEnd + 1);
+          partial = lastRow(lineEnd === -1 ? partial + plain : unfinished, width());
           draw();
           return true;
         },

@@ -38,6 +38,8 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: str
     },
     /** The rows shown, on a terminal `columns` wide that wraps what it shows again when resized. */
     rows: (columns = WIDTH) => renderScreen(bytes, columns),
+    /** What was written to the terminal so far. */
+    written: () => bytes,
   };
 }
 
@@ -141,3 +143,17 @@ test("after the terminal is resized, a reply's unfinished line goes on from wher
   term.chat("c\n");
   assert.deepEqual(term.rows(WIDTH), [`${"a".repeat(15)}bc`, "xy"]);
 });
+
+test("a reply's tabs go where the terminal puts them: to stops from each row's start, no further than its last column", async (t) => {
+  const term = terminal(t);
+  term.chat("0123456789abcdefg\tx");
+  await term.keys("typed");
+  term.chat("yz\n");
+  assert.deepEqual(term.rows(), ["0123456789abcdefg  x", "yz", "typed"]);
+  // Tab stops are counted from each row's start (a row of 20 columns is not 8s).
+  term.chat(`${"r".repeat(WIDTH + 1)}\tabcdefghijklmno`);
+  await term.keys("!");
+  term.chat("p\n");
+  assert.deepEqual(term.rows().slice(2), ["r".repeat(WIDTH), "r       abcdefghijkl", "mnop", "typed!"]);
+});
+

@@ -177,7 +177,9 @@ function lastRow(text: string, width: number): string {
       row = charRow;
       from = at;
     }
-    offset = start + (char === "\t" ? TAB - (start % TAB) : columns(char));
+    // A terminal's tab goes to the row's next tab stop, and no further than its last column.
+    const col = start % width;
+    offset = start + (char === "\t" ? Math.min(TAB - (col % TAB), width - 1 - col) : columns(char));
     at += char.length;
   }
   return text.slice(from);

@@ -157,3 +157,13 @@ test("a reply's tabs go where the terminal puts them: to stops from each row's s
   assert.deepEqual(term.rows().slice(2), ["r".repeat(WIDTH), "r       abcdefghijkl", "mnop", "typed!"]);
 });
 
+test("a reply streamed while nothing is typed reaches the terminal as it is, delta by delta", async (t) => {
+  const term = terminal(t);
+  await term.keys("x\x7f");
+  const deltas = Array.from({ length: 200 }, (_, i) => (i % 50 === 49 ? "end\n" : `w${i} `));
+  // The first takes the emptied line's row off; nothing more is written around the others.
+  term.chat(deltas[0]);
+  const from = term.written().length;
+  for (const delta of deltas.slice(1)) term.chat(delta);
+  assert.equal(term.written().slice(from).replace(/\r\n/g, "\n"), deltas.slice(1).join(""));
+});

@@ -5,8 +5,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { bin, root, startChatServer, tempDir } from "./test-support.ts";
 import { renderScreen } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
@@ -22,8 +24,8 @@ after(() => stop());
 const COLUMNS = 60;
 
 /** A chat on `sessionId` in a terminal of its own, COLUMNS wide; `type` sends keys as a terminal would. */
-function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, env: Record<string, string> = {}) {
-  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --session ${sessionId}`;
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, env: Record<string, string> = {}, stdoutTo?: string) {
+  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --session ${sessionId}${stdoutTo ? ` > ${JSON.stringify(stdoutTo)}` : ""}`;
   const child = spawn("script", ["-qfec", line, "/dev/null"], {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", ...env },
@@ -208,4 +210,34 @@ test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on 
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
   assert.doesNotMatch(chat.screen(), /\x1b\[(\d*A|J)/);
+});
+
+test("with the replies sent to a file, the file holds the replies alone and the terminal the line being typed", async (t) => {
+  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
+  const out = join(tempDir(t), "out.txt");
+  // Colours on: the chat's own lines are painted, and none of that may reach the file.
+  const chat = terminalChat(t, "to-file", { NO_COLOR: "" }, out);
+  const file = () => readFileSync(out, "utf8");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  for (let waited = 0; !file().includes(" every"); waited += 20) {
+    if (waited > 20_000) throw new Error(`the file never got the reply; it holds ${JSON.stringify(file())}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await typeSlowly(chat, "next qestion");
+  chat.type("\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x1b[Du");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(chat.rows().at(-1), "next question", chat.rows().join("\n"));
+  chat.type("\r");
+  await chat.sees(/next question/);
+  for (let waited = 0; !file().endsWith("Done.\n"); waited += 20) {
+    if (waited > 20_000) throw new Error(`the file never got the second reply; it holds ${JSON.stringify(file())}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  assert.equal(file(), `${WORDS.join("")}\nDone.\n`);
+  const rows = chat.rows();
+  assert.equal(rows.filter((row) => row.includes("question")).length, 1, rows.join("\n"));
+  assert.ok(rows.includes("go"), rows.join("\n"));
 });

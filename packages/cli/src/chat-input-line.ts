@@ -75,9 +75,16 @@ export function keepInputLine(screen: Screen): InputLine {
       // The editor writes the line break before it lets go of the line.
       const line = editor?.line ?? "";
       const keep = keepOnEnter(line);
+      if (keep && held.length === 0) {
+        // The cursor is at the line's end, or, when the line fills its last row, at the start of
+        // the row below (on the space that made the terminal start it): that row is the next one.
+        screen.write(line && endOf(line, width()).cols === 0 ? "\r\x1b[K" : "\r\n");
+        partial = unfinished = "";
+        drawn = false;
+        return;
+      }
       erase();
-      // A line kept goes above the held lines, which the chat prints later, once; written again
-      // whole, a line that fills its last row ends without leaving a blank row below it.
+      // A line kept goes above the held lines, which the chat prints later, once.
       if (keep) {
         screen.write(`${partial ? "\r\n" : ""}${line}\r\n`);
         partial = unfinished = "";

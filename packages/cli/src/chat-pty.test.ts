@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 import { bin, root, startChatServer, tempDir } from "./test-support.ts";
 import { renderScreen } from "./test-screen.ts";
 
@@ -240,4 +240,22 @@ test("with the replies sent to a file, the file holds the replies alone and the 
   const rows = chat.rows();
   assert.equal(rows.filter((row) => row.includes("question")).length, 1, rows.join("\n"));
   assert.ok(rows.includes("go"), rows.join("\n"));
+});
+
+test("at an approval, the answer and a line refused stay on the screen as typed", async (t) => {
+  fake.push(...toolThenText("Bash", { command: "touch pty-approved.txt" }, "Ran it."));
+  const chat = terminalChat(t, "approval");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("run it\r");
+  await chat.sees(/needs approval/);
+  chat.type("what does it do?\r");
+  await chat.sees(/then type your message/);
+  chat.type("y\r");
+  await chat.sees(/Ran it\./);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  const rows = chat.rows();
+  const refused = rows.indexOf("what does it do?");
+  assert.ok(refused !== -1 && rows[refused + 1].startsWith("✗ a call waits for approval"), rows.join("\n"));
+  assert.ok(rows.includes("y"), rows.join("\n"));
 });

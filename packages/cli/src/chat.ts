@@ -223,8 +223,13 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
   // A line entered while a run is under way steers it, and the chat shows it its own way (on a
-  // marked line): the typed copy is taken off. A prompt, and a /command, stay as typed.
-  inputLine?.attach(lines, (line) => !runUnderWay(client.state) || line.trimStart().startsWith("/"));
+  // marked line): the typed copy is taken off. Anything else stays as typed: a prompt, a /command,
+  // an answer to an approval, a line refused (which the user may want to read again).
+  const steers = (line: string): boolean => {
+    const action = parseChatLine(line, client.state, client.state && numbering.update(client.state));
+    return action.kind === "send" && action.command.type === "steer";
+  };
+  inputLine?.attach(lines, (line) => (line.trim() ? !steers(line) : !runUnderWay(client.state)));
   const send = (cmd: HarnessCommand): boolean => {
     try {
       if (cmd.type === "submit") view.typed(cmd.prompt);

@@ -31,6 +31,11 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: str
         await tick();
       }
     },
+    /** Keys that come at once, as a paste's do. */
+    paste: async (keys: string) => {
+      input.write(keys);
+      await tick();
+    },
     /** The terminal is made `columns` wide, as a resized window is. */
     resize: (columns: number) => {
       screen.columns = columns;
@@ -166,4 +171,15 @@ test("a reply streamed while nothing is typed reaches the terminal as it is, del
   const from = term.written().length;
   for (const delta of deltas.slice(1)) term.chat(delta);
   assert.equal(term.written().slice(from).replace(/\r\n/g, "\n"), deltas.slice(1).join(""));
+});
+
+test("lines pasted at once while a reply streams go, as steers, and the last one, unended, stays typed", async (t) => {
+  const term = terminal(t);
+  term.chat("a reply going on and on");
+  await term.paste("one\rtwo\rthree is longer than a row\rfour");
+  term.chat(" and on");
+  assert.deepEqual(term.rows(), ["a reply going on and", " on and on", "four"]);
+  await term.keys("\r");
+  term.chat(".\n");
+  assert.deepEqual(term.rows(), ["a reply going on and", " on and on."]);
 });

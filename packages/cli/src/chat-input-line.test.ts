@@ -183,3 +183,14 @@ test("lines pasted at once while a reply streams go, as steers, and the last one
   term.chat(".\n");
   assert.deepEqual(term.rows(), ["a reply going on and", " on and on."]);
 });
+
+test("a reply's wide characters (CJK, emoji) are written again on the rows the terminal put them", async (t) => {
+  const term = terminal(t);
+  // Nine wide characters and a letter take 19 columns: the tenth does not fit in the 20th.
+  term.chat(`${"中".repeat(9)}a文字😀`);
+  await term.keys("typed");
+  term.chat("ok");
+  assert.deepEqual(term.rows(), [`${"中".repeat(9)}a`, "文字😀ok", "typed"]);
+  term.chat(`${"字".repeat(7)}\n`);
+  assert.deepEqual(term.rows(), [`${"中".repeat(9)}a`, `文字😀ok${"字".repeat(6)}`, "字", "typed"]);
+});

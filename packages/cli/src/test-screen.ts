@@ -1,7 +1,9 @@
 // A test helper: what a terminal `columns` wide shows after the bytes a program wrote to it. It
-// knows printable characters (each one column wide), \r, \n, backspace, tab, erasing (ESC[K,
-// ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other escape sequences
-// (colours among them) are skipped. A character written past the last column wraps, as xterm does.
+// knows printable characters (wide ones, CJK and emoji, two columns), \r, \n, backspace, tab,
+// erasing (ESC[K, ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other
+// escape sequences (colours among them) are skipped. A character written past the last column
+// wraps, as xterm does; so does a wide one that does not fit in what is left of the row.
+import { columns as charColumns } from "./render.ts";
 
 /** The rows of the screen after `bytes`, trailing spaces and trailing empty rows removed. */
 export function renderScreen(bytes: string, columns = 80): string[] {
@@ -66,16 +68,28 @@ export function renderScreen(bytes: string, columns = 80): string[] {
     } else if (ch === "\t") {
       col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
     } else if (ch >= " " && ch !== "\x7f") {
-      if (pendingWrap) {
+      const char = String.fromCodePoint(bytes.codePointAt(i)!);
+      i += char.length - 1;
+      const width = charColumns(char);
+      const line = at(row);
+      if (width === 0) {
+        if (col > 0) line[col - 1] += char;
+        continue;
+      }
+      // A wide character that does not fit in the row goes to the next one.
+      if (pendingWrap || col + width > columns) {
         down();
         col = 0;
         pendingWrap = false;
       }
-      const line = at(row);
-      while (line.length < col) line.push(" ");
-      line[col] = ch;
-      if (col === columns - 1) pendingWrap = true;
-      else col++;
+      const cells = at(row);
+      while (cells.length < col) cells.push(" ");
+      cells[col] = char;
+      if (width === 2) cells[col + 1] = "";
+      if (col + width >= columns) {
+        col = columns - 1;
+        pendingWrap = true;
+      } else col += width;
     }
   }
   const shown = rows.map((line) => Array.from(line, (c) => c ?? " ").join("").trimEnd());

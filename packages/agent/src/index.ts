@@ -23,8 +23,6 @@ export { defineTool } from "./define-tool.ts";
 export type { ToolDefinition } from "./define-tool.ts";
 export { BASE_SYSTEM_PROMPT, defaultSystemPrompt } from "./system-prompt.ts";
 export { MAX_TOOL_OUTPUT_CHARS } from "./truncate.ts";
-export { scriptedProvider } from "./testing/scripted-provider.ts";
-export type { ScriptedProvider, ScriptedStep, ScriptedToolCall, ScriptedTurn } from "./testing/scripted-provider.ts";
 
 // Built-in tools and their state
 export {

@@ -18,6 +18,18 @@ const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-con
  * the plugin loader, which only enabledPlugins in the settings or --plugin-dir use. */
 const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\.ts$/, /\/packages\/agent\/src\/plugins\/(discover|load-plugin|manifest)\.ts$/];
 
+/** Modules a run with no hooks, no MCP server and no compaction never uses: the agent package's
+ * index (which names every module of the agent) and its test code; the hook runners, which only a
+ * run with a hook configured for an event that fires uses; the MCP client, which only a run with an
+ * MCP server (or a sub-agent that defines one) uses; and the summarizer, which only a run whose
+ * conversation is compacted (/compact, or close to the context window) uses. */
+const NOT_FOR_A_PLAIN_RUN = [
+  /\/packages\/agent\/src\/(index|testing\/[a-z-]+)\.ts$/,
+  /\/packages\/agent\/src\/hooks\/(run-hooks|hook-run|hook-output|combine|spawn-hook|http-hook|prompt-hook|callback-hook)\.ts$/,
+  /\/packages\/agent\/src\/(mcp\/manager|harness\/subagent-mcp)\.ts$/,
+  /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
+];
+
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the
  * process resolved, one per module load. */
 async function modulesOf(dir: string, args: string[], env: Record<string, string>) {
@@ -46,7 +58,7 @@ test("harness run loads neither the wire protocol's schemas, nor the server, nor
   );
 });
 
-test("a plain text harness run loads neither the stream-json protocol nor the plugin loader", async (t) => {
+test("a plain text harness run loads neither the stream-json protocol, nor the plugin loader, nor the hooks, MCP and compaction it has no use for", async (t) => {
   const dir = tempDir(t);
   const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
   const { code, stdout, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });
@@ -54,7 +66,7 @@ test("a plain text harness run loads neither the stream-json protocol nor the pl
   assert.match(stdout, /done/);
   assert.ok(loaded.some((url) => url.endsWith("/packages/agent/src/harness/setup.ts")), "the record covers the run's setup");
   assert.deepEqual(
-    [...new Set(loaded.filter((url) => NOT_FOR_A_TEXT_RUN.some((pattern) => pattern.test(url))))],
+    [...new Set(loaded.filter((url) => [...NOT_FOR_A_TEXT_RUN, ...NOT_FOR_A_PLAIN_RUN].some((pattern) => pattern.test(url))))],
     [],
   );
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { scriptedProvider, type ScriptedStep } from "@harness/agent";
+import { scriptedProvider, type ScriptedStep } from "@harness/agent/testing";
 import type { RewindResult, RunnerEvent } from "@harness/protocol";
 import { builtinBackend } from "./backends/builtin.ts";
 import { readIndex } from "./checkpoints/index-file.ts";

@@ -1,7 +1,6 @@
 // Compaction inside a run: automatically before a model call when the context has grown to the
 // threshold of the model's window, or at once for /compact.
 import type { ModelMessage } from "@harness/llm";
-import { compact } from "../compaction/compact.ts";
 import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts";
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
@@ -37,6 +36,8 @@ export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: 
 export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
   const { signal } = ctx.options;
   await ctx.hooks.run("PreCompact", { trigger, custom_instructions: instructions }, signal);
+  // Imported once a compaction is due: the summarizer is no part of a run that needs none.
+  const { compact } = await import("../compaction/compact.ts");
   const started = Date.now();
   const result = await compact({
     transcript: transcriptOf(state),

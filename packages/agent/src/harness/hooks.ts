@@ -1,7 +1,6 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
 import { mergeHooksConfigs } from "../hooks/parse-config.ts";
-import { runHooks } from "../hooks/run-hooks.ts";
 import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { NoticeSink } from "./resources.ts";
@@ -74,6 +73,9 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
+      // Imported once a hook is to run: the runners (command, http, prompt, callback) are no part of
+      // a run without hooks, which starts sooner without them.
+      const { runHooks } = await import("../hooks/run-hooks.ts");
       const result = await runHooks(config, event, input, {
         projectDir: o.projectDir,
         cwd: o.cwd,

@@ -2,7 +2,7 @@
 // starting those that may start (shared across runs through the agent's resources).
 import type { McpRunServerConfig } from "../mcp/config.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
-import { startMcp, type McpManager } from "../mcp/manager.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import { managedOnlyReason, mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
@@ -86,6 +86,8 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
   for (const name of sdkNames) servers.push({ type: "sdk", name, scope: "flag", file: "the program's own servers" });
   if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
   const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
+  // Imported once there is a server to start: a run without MCP servers starts sooner without it.
+  const { startMcp } = await import("../mcp/manager.ts");
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
       startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),

@@ -11,7 +11,6 @@ import { mcpToolName } from "../mcp/names.ts";
 import { LIST_RESOURCES_TOOL } from "../mcp/resources.ts";
 import { subagentModelResolver } from "./model.ts";
 import type { NoticeSink } from "./resources.ts";
-import { subagentMcp } from "./subagent-mcp.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** `runChild` runs a sub-agent's options with `parent`'s configuration (see subagentRunContext). */
@@ -49,6 +48,8 @@ async function withOwnServers(parent: RunContext, options: RunAgentOptions, runC
   const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
   const given = options.tools ?? [];
   const readsRunResources = given.some((tool) => tool.name === LIST_RESOURCES_TOOL);
+  // Imported for an agent with servers only: a run without any starts sooner without it.
+  const { subagentMcp } = await import("./subagent-mcp.ts");
   const mcp = await subagentMcp(agent, { tools: parent.tools, readsRunResources }, parent.setup.subagentMcp, options.signal, notice);
   try {
     // Its servers' tools take the place of those of the same name it was given: the resource tools

@@ -1,5 +1,6 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
 import { hookOutcome, timeLimit } from "./hook-run.ts";
+import { labelOf } from "./http-label.ts";
 import type { HookRunResult, HttpHook } from "./types.ts";
 
 /** What is read of an answer's body; the rest is dropped, as a command hook's output is cut. */
@@ -86,19 +87,6 @@ function withoutCredentials(given: string): { url: string; authorization?: strin
   url.username = "";
   url.password = "";
   return { url: url.href, authorization };
-}
-
-/** The URL as messages show it: its origin, the path cut to its first part. Credentials, a query
- * and a path may all hold secrets (a chat service's webhook URL is its own password). */
-export function labelOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const parts = parsed.pathname.split("/").filter(Boolean);
-    const rest = (parts.length > 1 ? "/…" : "") + (parsed.search ? "?…" : "");
-    return `${parsed.origin}/${parts[0] ?? ""}${rest}`;
-  } catch {
-    return "an http hook's URL";
-  }
 }
 
 function causeOf(error: unknown): string {

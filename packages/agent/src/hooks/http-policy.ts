@@ -1,6 +1,6 @@
 // Claude Code's limits on http hooks: `allowedHttpHookUrls` (where they may send the event) and
 // `httpHookAllowedEnvVars` (which environment variables their headers may carry).
-import { labelOf } from "./http-hook.ts";
+import { labelOf } from "./http-label.ts";
 import type { Hook, HookDiagnostic, HooksConfig } from "./types.ts";
 
 /** Undefined: no limit. An empty list of URLs allows no http hook; of variables, none in headers. */

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scriptedProvider } from "@harness/agent";
+import { scriptedProvider } from "@harness/agent/testing";
 import type { AgentEvent, RunnerEvent } from "@harness/protocol";
 import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { createRunnerClient } from "../client.ts";

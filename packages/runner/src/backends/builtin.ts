@@ -2,7 +2,12 @@
 // model id ("openai/…", "ollama/…", else Anthropic) unless a provider is given.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { createAgentResources, runAgent, trustedAnthropicCredentials, type AgentResources, type RunAgentOptions } from "@harness/agent";
+// Narrow entries, not the package index: the index names every module of the agent (MCP, hooks,
+// compaction…), and loading them all would slow every run's start.
+import type { RunAgentOptions } from "@harness/agent";
+import { trustedAnthropicCredentials } from "@harness/agent/api-key-helper";
+import { createAgentResources, type AgentResources } from "@harness/agent/resources";
+import { runAgent } from "@harness/agent/run-agent";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";

@@ -22,11 +22,15 @@ const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\
  * index (which names every module of the agent) and its test code; the hook runners, which only a
  * run with a hook configured for an event that fires uses; the MCP client, which only a run with an
  * MCP server (or a sub-agent that defines one) uses; and the summarizer, which only a run whose
- * conversation is compacted (/compact, or close to the context window) uses. */
+ * conversation is compacted (/compact, or close to the context window) uses. Also the MCP prompts'
+ * and resources' clients, which only a run with a connected server uses, and what only a call of
+ * one tool uses: Grep's search engines, WebFetch's fetching and HTML conversion, Read's notebook
+ * rendering. */
 const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/(index|testing\/[a-z-]+)\.ts$/,
   /\/packages\/agent\/src\/hooks\/(run-hooks|hook-run|hook-output|combine|spawn-hook|http-hook|prompt-hook|callback-hook)\.ts$/,
-  /\/packages\/agent\/src\/(mcp\/manager|harness\/subagent-mcp)\.ts$/,
+  /\/packages\/agent\/src\/(mcp\/(manager|prompts|mcp-tool|resources)|harness\/subagent-mcp)\.ts$/,
+  /\/packages\/agent\/src\/tools\/(grep-js|grep-rg|grep-search|walk|fetch-page|html-to-markdown|read-notebook)\.ts$/,
   /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
 ];
 

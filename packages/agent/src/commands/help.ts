@@ -1,4 +1,5 @@
-import { promptUsage, type McpPromptCommand } from "../mcp/prompts.ts";
+import { promptUsage } from "../mcp/prompt-arguments.ts";
+import type { McpPromptCommand } from "../mcp/prompts.ts";
 import type { Plugin } from "../plugins/types.ts";
 import type { Skill } from "../skills/types.ts";
 import { BUILTIN_PROMPTS } from "./builtin-prompts.ts";

@@ -16,7 +16,8 @@
 // and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
 import { expandSlashCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
-import { promptArguments, type McpPromptCommand } from "../mcp/prompts.ts";
+import { promptArguments } from "../mcp/prompt-arguments.ts";
+import type { McpPromptCommand } from "../mcp/prompts.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { Skill } from "../skills/types.ts";
 import type { RunSetup } from "./setup.ts";

@@ -3,7 +3,7 @@
 // They are read with ReadMcpResourceTool, through the same gate as the model's calls, and the user
 // sees them as tool calls. Only the names of connected servers that have resources count: any other
 // `@word:thing` is text.
-import { READ_RESOURCE_TOOL } from "../mcp/resources.ts";
+import { READ_RESOURCE_TOOL } from "../mcp/resource-names.ts";
 import { runCommandCalls } from "./command-calls.ts";
 import { attached, type ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";

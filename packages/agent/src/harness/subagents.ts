@@ -8,7 +8,7 @@ import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
 import type { RunAgentOptions, RunAgentResult, Tool } from "../types.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { mcpToolName } from "../mcp/names.ts";
-import { LIST_RESOURCES_TOOL } from "../mcp/resources.ts";
+import { LIST_RESOURCES_TOOL } from "../mcp/resource-names.ts";
 import { subagentModelResolver } from "./model.ts";
 import type { NoticeSink } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";

@@ -11,9 +11,7 @@ import { withRequestSignal } from "./request-signal.ts";
 import { fitOutputImages } from "../tools/fit-image.ts";
 import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
-
-export const LIST_RESOURCES_TOOL = "ListMcpResourcesTool";
-export const READ_RESOURCE_TOOL = "ReadMcpResourceTool";
+import { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from "./resource-names.ts";
 
 /** Pages of resources/list read from one server; a server that pages further is cut short, and the
  * listing says so. */

@@ -5,8 +5,6 @@ import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 import { newestFirst } from "./glob.ts";
 import type { GrepEngine, GrepQuery } from "./grep-engine.ts";
-import { javascriptEngine } from "./grep-js.ts";
-import { ripgrepEngine } from "./grep-rg.ts";
 import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 
 /** Files (or counts) listed when head_limit does not say otherwise. */
@@ -58,9 +56,9 @@ export type GrepToolOptions = {
 export function createGrepTool(options: GrepToolOptions = {}): Tool {
   let engine: Promise<GrepEngine> | undefined;
   const engineOf = () => {
-    if (options.rgPath === null) return Promise.resolve(javascriptEngine);
-    if (options.rgPath !== undefined) return Promise.resolve(ripgrepEngine(options.rgPath));
-    engine ??= findRipgrep().then((rgPath) => (rgPath ? ripgrepEngine(rgPath) : javascriptEngine));
+    if (options.rgPath === null) return javascript();
+    if (options.rgPath !== undefined) return ripgrep(options.rgPath);
+    engine ??= findRipgrep().then((rgPath) => (rgPath ? ripgrep(rgPath) : javascript()));
     return engine;
   };
   return defineTool({
@@ -75,6 +73,10 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool {
 }
 
 export const grepTool = createGrepTool();
+
+// The engines are imported with the first search: a run that never greps starts sooner without them.
+const javascript = async (): Promise<GrepEngine> => (await import("./grep-js.ts")).javascriptEngine;
+const ripgrep = async (rgPath: string): Promise<GrepEngine> => (await import("./grep-rg.ts")).ripgrepEngine(rgPath);
 
 /** @vscode/ripgrep's binary, if the package and its platform binary are installed. */
 export async function findRipgrep(): Promise<string | undefined> {

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
-import { fetchPage } from "./fetch-page.ts";
-import { htmlTitle, htmlToMarkdown } from "./html-to-markdown.ts";
 import { limitsOf } from "./state.ts";
 
 /** Room for the header and the truncation note below the loop's output cap. */
@@ -38,6 +36,8 @@ export const webFetchTool = defineTool({
       return { content: `WebFetch only fetches http:// and https:// URLs, not ${target.protocol}. Use Read for local files.`, isError: true };
     }
     const limits = limitsOf(state);
+    // Imported with the first fetch: a run that fetches nothing starts sooner without them.
+    const { fetchPage } = await import("./fetch-page.ts");
     const page = await fetchPage(target, { signal, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxFetchBytes, ...(deniedUrl && { refuse: (to: URL) => deniedUrl(to.href) }) });
     if (page.kind === "error") return { content: page.message, isError: true };
     if (page.kind === "redirect") {
@@ -88,6 +88,7 @@ async function toText(body: Buffer, contentType: string): Promise<Converted> {
   const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/"/g, "");
   if (mime === "text/html" || mime === "application/xhtml+xml" || (mime === "" && /^\s*<(!doctype html|html)/i.test(body.subarray(0, 1024).toString("latin1")))) {
     const html = decode(body, charset);
+    const { htmlTitle, htmlToMarkdown } = await import("./html-to-markdown.ts");
     const title = htmlTitle(html);
     return { text: await htmlToMarkdown(html), markdown: true, ...(title && { title }) };
   }

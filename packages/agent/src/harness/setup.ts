@@ -32,7 +32,6 @@ import type { AgentDefinition } from "../subagents/types.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import type { PermissionContext } from "../permissions/types.ts";
 import { sandboxPolicy, type SandboxPolicy } from "../sandbox/policy.ts";
-import { sandboxUnavailable } from "../sandbox/runtime.ts";
 import { BASE_SYSTEM_PROMPT, styledSystemPrompt } from "../system-prompt.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
@@ -334,6 +333,8 @@ async function sandboxFor(
   });
   if (!policy) return undefined;
   for (const note of policy.notes) notice("warning", note);
+  // Imported only when the settings turn the sandbox on: a run without it starts sooner.
+  const { sandboxUnavailable } = await import("../sandbox/runtime.ts");
   const unavailable = await sandboxUnavailable(env);
   if (unavailable === undefined) return policy;
   const then = policy.failIfUnavailable ? "Bash commands are refused (sandbox.failIfUnavailable)" : "Bash commands run outside it, with the usual approvals";

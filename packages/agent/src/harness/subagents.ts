@@ -1,7 +1,7 @@
 // Task calls run sub-agents through the same loop, on the parent's configuration.
 import { environmentBlock } from "../context/environment.ts";
 import { subagentPermissionMode } from "../subagents/agent-permissions.ts";
-import { createSubagentSpawner } from "../subagents/spawn-subagent.ts";
+import type { SubagentSpawnerDeps } from "../subagents/spawn-subagent.ts";
 import { TASK_TOOL_NAME, type SubagentSpawner } from "../subagents/task-tool.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
@@ -16,7 +16,7 @@ import type { RunContext } from "./run-context.ts";
 /** `runChild` runs a sub-agent's options with `parent`'s configuration (see subagentRunContext). */
 export function subagentSpawner(parent: RunContext, runChild: (options: RunAgentOptions) => Promise<RunAgentResult>): SubagentSpawner {
   const git = parent.setup.git;
-  return createSubagentSpawner({
+  const deps: SubagentSpawnerDeps = {
     runAgent: (options) => withOwnServers(parent, options, runChild),
     // Read at each spawn: a model or mode changed mid-run holds for the sub-agents started after.
     get parent() {
@@ -37,7 +37,13 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
       }
       return { ...options, permissionMode: mode };
     },
-  });
+  };
+  let spawn: SubagentSpawner | undefined;
+  return async (request, ctx) => {
+    // Imported with the first Task call: a run that starts no sub-agent starts sooner without it.
+    spawn ??= (await import("../subagents/spawn-subagent.ts")).createSubagentSpawner(deps);
+    return spawn(request, ctx);
+  };
 }
 
 /** Runs `options`' sub-agent with the MCP servers of its definition (see subagentMcp): those it

@@ -6,7 +6,7 @@ import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../process-gro
 import { withSessionEnv } from "./session-env.ts";
 import type { Tool, ToolContext, ToolOutput } from "../types.ts";
 import { runsInSandbox } from "../sandbox/policy.ts";
-import { wrapInSandbox, type SandboxedCommand } from "../sandbox/runtime.ts";
+import type { SandboxedCommand } from "../sandbox/runtime.ts";
 import { startShell } from "./background-shells.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
@@ -125,6 +125,8 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
     if (sandbox.unavailable === undefined) {
       if (signal.aborted) return { content: "Interrupted by user", isError: true };
       try {
+        // Imported for a sandboxed command only: a run without the sandbox starts sooner.
+        const { wrapInSandbox } = await import("../sandbox/runtime.ts");
         launch = await wrapInSandbox(command, sandbox, signal);
       } catch (error) {
         if (signal.aborted) return { content: "Interrupted by user", isError: true };

@@ -7,7 +7,6 @@ import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { releaseArguments } from "./commands/shell-syntax.ts";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
-import { clearCommand, compactCommand } from "./harness/builtin-commands.ts";
 import { expandCommandText } from "./harness/command-text.ts";
 import type { ExpandedText } from "./harness/expanded-text.ts";
 import { attachMentionedResources } from "./harness/resource-mentions.ts";
@@ -33,9 +32,7 @@ import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues,
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { preloadedSkills } from "./harness/preloaded-skills.ts";
-import { contextReport, costReport } from "./harness/usage-reports.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
-import { promptToolApprover } from "./harness/permission-prompt-tool.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
@@ -99,7 +96,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
-  if (plan.kind === "report" && plan.name === "cost") return reply(state, costReport(resourceInternals(resources).spent));
+  if (plan.kind === "report" && plan.name === "cost") return reply(state, (await usageReports()).costReport(resourceInternals(resources).spent));
   // A run that fails before its command's `!` commands run keeps its text with the arguments released.
   const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
@@ -128,6 +125,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   );
   // Claude Code's --permission-prompt-tool: calls that need approval are asked of an MCP tool.
   if (options.permissionPromptTool !== undefined) {
+    const { promptToolApprover } = await import("./harness/permission-prompt-tool.ts");
     const approve = promptToolApprover(options.permissionPromptTool, [...ctx.tools, ...ctx.withheld], setup.cwd, signal);
     if (typeof approve === "string") return finish(failed(), "error", approve);
     ctx.options = { ...ctx.options, approve };
@@ -136,9 +134,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "send" && plan.hooks) ctx.hooks.add(plan.hooks);
   // SessionEnd hooks get the conversation's transcript too (archiving it is what they are for).
   if (setup.loaded) registerSessionEnd(resources, hooksFor(resources, setup, options, () => ctx.permissions.mode, () => {}, { conversation: () => state.messages }));
-  if (plan.kind === "compact") return compactCommand(ctx, state, plan.instructions);
-  if (plan.kind === "clear") return clearCommand(ctx, state);
-  if (plan.kind === "report") return reply(state, contextReport(ctx, state.messages));
+  if (plan.kind === "compact") return (await builtinCommands()).compactCommand(ctx, state, plan.instructions);
+  if (plan.kind === "clear") return (await builtinCommands()).clearCommand(ctx, state);
+  if (plan.kind === "report") return reply(state, (await usageReports()).contextReport(ctx, state.messages));
 
   // A forked skill's allowed-tools hold for its `!` commands and its sub-agent, not after them.
   const fork = plan.kind === "send" ? plan.fork : undefined;
@@ -174,6 +172,11 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);
 }
+
+// Imported when a run needs them (/compact, /clear, /cost, /context, --permission-prompt-tool): a
+// run that sends its prompt to the model starts sooner without them.
+const builtinCommands = () => import("./harness/builtin-commands.ts");
+const usageReports = () => import("./harness/usage-reports.ts");
 
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration.
  * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the

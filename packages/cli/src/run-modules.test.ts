@@ -26,7 +26,9 @@ const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\
  * and resources' clients, which only a run with a connected server uses, and what only a call of
  * one tool uses: Grep's search engines, WebFetch's fetching and HTML conversion, Read's notebook
  * rendering. And the sandbox's runtime, which only a run whose settings turn the sandbox on uses,
- * and the sub-agent spawner, which only a Task call (or a forked skill) uses. */
+ * and the sub-agent spawner, which only a Task call (or a forked skill) uses; the built-in
+ * commands and reports, which only /compact, /clear, /cost and /context use; and the approver of
+ * --permission-prompt-tool. */
 const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/(index|testing\/[a-z-]+)\.ts$/,
   /\/packages\/agent\/src\/hooks\/(run-hooks|hook-run|hook-output|combine|spawn-hook|http-hook|prompt-hook|callback-hook)\.ts$/,
@@ -34,6 +36,7 @@ const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/tools\/(grep-js|grep-rg|grep-search|walk|fetch-page|html-to-markdown|read-notebook)\.ts$/,
   /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
   /\/packages\/agent\/src\/(sandbox\/(runtime|git-config-paths)|subagents\/spawn-subagent)\.ts$/,
+  /\/packages\/agent\/src\/harness\/(builtin-commands|usage-reports|permission-prompt-tool)\.ts$/,
 ];
 
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the

@@ -12,6 +12,7 @@ import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
+import { sdkTracingOption } from "./sdk-tracing.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
 import type { ModelRequest, Provider } from "./types.ts";
@@ -60,7 +61,8 @@ const clients = new Map<string, Anthropic>();
 const MAX_CLIENTS = 16;
 
 function clientFor(apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
-  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null, headers]);
+  const openTelemetry = sdkTracingOption();
+  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
@@ -72,6 +74,7 @@ function clientFor(apiKey: string | undefined, authToken: string | undefined, ba
       fetch: httpFetch,
       // Failures reach the user once, in words, through the run; the SDK would also print them.
       logLevel: "off",
+      ...(openTelemetry === false && { openTelemetry }),
       // The key goes in x-api-key, the header every Anthropic-compatible endpoint accepts; the
       // custom headers (ANTHROPIC_CUSTOM_HEADERS) go with every request.
       defaultHeaders: { ...headers, ...(apiKey && { "x-api-key": apiKey, authorization: null }) },

@@ -90,8 +90,12 @@ export function configPathExists(file: string): boolean {
 
 /** The bytes of `file`; callers must not modify them (they may be shared). A named pipe, a device
  * or a file over MAX_CONFIG_FILE_BYTES is refused with an error that says so. */
-export async function readConfigFile(file: string): Promise<Buffer> {
-  const stats = statOf(file);
+export function readConfigFile(file: string): Promise<Buffer> {
+  return readStated(file, statOf(file));
+}
+
+/** readConfigFile, given what statOf(file) just gave. */
+async function readStated(file: string, stats: Stats | null | undefined): Promise<Buffer> {
   if (stats === null) throw missing("open", file);
   if (stats) {
     const kind = specialFileKind(stats);
@@ -126,9 +130,10 @@ export async function readConfigJson(file: string): Promise<JsonFile> {
   const signature = stats && stats.isFile() ? signatureOf(stats) : undefined;
   const known = parsed.get(file);
   if (signature && known && same(known.signature, signature)) return known.read;
+  if (stats === null) return { kind: "missing" };
   let text: string;
   try {
-    text = await readConfigText(file);
+    text = (await readStated(file, stats)).toString("utf8");
   } catch (error) {
     if (isMissingError(error) || isEmptyDirectory(file, error)) return { kind: "missing" };
     return { kind: "error", message: `cannot read the file: ${(error as Error).message}` };

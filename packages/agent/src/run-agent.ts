@@ -31,6 +31,7 @@ import { countInConversation, createRunState, recordBilled, recordSideCall, reco
 import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { joinRunPermissions } from "./harness/run-permissions.ts";
 import { preloadedSkills } from "./harness/preloaded-skills.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
 import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
@@ -185,6 +186,8 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: 
   const state = createRunState([], options.emit, spend);
   const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordSideCall(state, model, usage));
   state.model = ctx.model;
+  // While it runs, an update approved in it or in another agent of the run holds for all of them.
+  const leave = joinRunPermissions(ctx.runPermissions, ctx.permissions);
   try {
     if (options.signal.aborted) return finish(withPrompt(state, options.prompt), "aborted");
     // The skills its definition names come first, then its task.
@@ -195,6 +198,7 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: 
   } catch (error) {
     return finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    leave();
     await Promise.allSettled(state.background);
   }
 }

@@ -6,7 +6,6 @@ import { createNestedMemory, type NestedMemory } from "../context/nested-memory.
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
-import { applyPermissionUpdates } from "../permissions/updates.ts";
 import { persistPermissionUpdates } from "../settings/persist-updates.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
@@ -40,6 +39,7 @@ import type { RunSetup } from "./setup.ts";
 import { mainAgentTools } from "./main-agent.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
+import { applyToRun, type RunPermissions } from "./run-permissions.ts";
 import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
@@ -60,6 +60,9 @@ export type RunContext = {
   /** The main run's conversation so far (for the hooks' transcript_path). */
   conversation?: () => readonly ModelMessage[];
   permissions: PermissionContext;
+  /** The permission contexts of the run's agents alive at once, `permissions` among them while its
+   * agent runs: an approval's updates reach them all (see applyToRun). */
+  runPermissions: RunPermissions;
   hooks: HookHost;
   nested?: NestedMemory;
   systemPrompt: string;
@@ -128,6 +131,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     withheld,
     permissions,
+    runPermissions: new Set([permissions]),
     hooks: hooksFor(input.resources, setup, options, () => permissions.mode, input.notice, {
       ...(input.conversation && { conversation: input.conversation }),
       evaluate: evaluatorFor(() => ctx, record),
@@ -179,6 +183,8 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     registry: createToolRegistry(tools, { env: options.env ?? process.env }),
     withheld,
     permissions,
+    // Joined while it runs (see runSubagent): a hook's agent, which asks no one, stays out.
+    runPermissions: parent.runPermissions,
     hooks: hooksFor(parent.resources, parent.setup, options, () => permissions.mode, notice, {
       ...(parent.conversation && { conversation: parent.conversation }),
       evaluate: evaluatorFor(() => ctx, record),
@@ -358,10 +364,8 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       },
       updatePermissions: (updates) => {
         const where = { cwd: ctx.setup.cwd, home: ctx.setup.home, projectRoot: ctx.setup.projectRoot };
-        const applied = applyPermissionUpdates(ctx.permissions, updates, where);
-        // In place: the gate, the hooks and the tools offered read this very object.
-        Object.assign(ctx.permissions, applied.permissions);
-        for (const message of [...applied.errors, ...persistPermissionUpdates(updates, where)]) ctx.notice("warning", message);
+        const errors = applyToRun(ctx.permissions, ctx.runPermissions, updates, where);
+        for (const message of [...errors, ...persistPermissionUpdates(updates, where)]) ctx.notice("warning", message);
       },
       track: (work) => {
         state.background.push(work);

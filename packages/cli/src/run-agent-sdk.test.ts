@@ -289,6 +289,32 @@ test("Agent SDK: canUseTool's updatedPermissions apply to the calls that follow;
   assert.deepEqual(asked, ['Bash {"command":"touch b.txt"}'], "the local settings' rule holds in a new session, the session's rule does not");
 });
 
+test("Agent SDK: a rule canUseTool adds for the session while a sub-agent asks holds for the main agent's calls after it", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "Make a file", prompt: "Make sub.txt", subagent_type: "general-purpose" } }] },
+        { toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
+        { text: "Made sub.txt." },
+        { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
+        { text: "Made both." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const asked: string[] = [];
+  const canUseTool: CanUseTool = async (tool, input) => {
+    asked.push(`${tool} ${String(input.command)}`);
+    if (asked.length > 1) return { behavior: "deny", message: "asked again" };
+    return { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }], behavior: "allow", destination: "session" }] };
+  };
+  const messages = await all(query({ prompt: "make files", options: options(dir, fake.url, { canUseTool }) }));
+  assert.equal(messages.at(-1)?.type === "result" && (messages.at(-1) as { subtype: string }).subtype, "success");
+  assert.deepEqual(asked, ["Bash touch sub.txt"], "the main agent's call is not asked about again");
+  for (const file of ["sub.txt", "main.txt"]) assert.ok(existsSync(join(dir, file)), file);
+});
+
 test("Agent SDK: query() gets only messages of Claude Code's kinds; a notice of the run is a system informational message", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_ls", name: "Bash", input: { command: "ls" } }] }, { text: "Listed." }] }));
   const dir = tempDir(t);

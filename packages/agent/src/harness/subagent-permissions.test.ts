@@ -95,3 +95,22 @@ test("a rule approved inside a sub-agent holds at once for a sub-agent running b
   assert.deepEqual(asked, ["touch a.txt"]);
   for (const file of ["a.txt", "b.txt"]) assert.ok(await project.exists(file), file);
 });
+
+test("a mode an approval inside a sub-agent sets stays that sub-agent's: the main agent's edits still ask", async (t) => {
+  const project = await tempProject(t);
+  const { asked, approve } = approver([touchRule("session"), { type: "setMode", mode: "acceptEdits", destination: "session" }]);
+  await runInProject(
+    project,
+    [
+      { toolCalls: [task("toolu_task", "Make files.")] },
+      { toolCalls: [bash("toolu_sub", "touch sub.txt")] },
+      { toolCalls: [{ id: "toolu_sub_write", name: "Write", input: { file_path: "sub.md", content: "sub" } }] },
+      { text: "Made them." },
+      { toolCalls: [bash("toolu_main", "touch main.txt"), { id: "toolu_main_write", name: "Write", input: { file_path: "main.md", content: "main" } }] },
+      { text: "Done." },
+    ],
+    { approve },
+  );
+  assert.deepEqual(asked, ["touch sub.txt", "Write"], "the rule reaches the main agent, the mode does not");
+  for (const file of ["sub.txt", "sub.md", "main.txt", "main.md"]) assert.ok(await project.exists(file), file);
+});

@@ -1,6 +1,6 @@
 // `harness run --permission-prompt-tool mcp__server__tool`: calls that would need approval are
 // asked of that MCP tool, as `claude -p` does, instead of being refused.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -64,4 +64,28 @@ test("--permission-prompt-tool takes an MCP tool's name", () => {
   });
   const command = parseArgs(["run", "--permission-prompt-tool", "mcp__auth__prompt", "go"]);
   assert.equal(command.kind === "run" && command.permissionPromptTool, "mcp__auth__prompt");
+});
+
+test("--permission-prompt-tool: a session rule in the MCP tool's answer (updatedPermissions) to a sub-agent's call spares the main agent's later calls the prompt", async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "Make a file", prompt: "Make sub.txt", subagent_type: "general-purpose" } }] },
+        { toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
+        { text: "Made sub.txt." },
+        { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
+        { text: "Made both." },
+      ],
+    }),
+  );
+  const dir = tempDir(t);
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "json", "--permission-prompt-tool", "mcp__gate__permission_prompt", "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HOME: homeWithGate(t),
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(JSON.parse(stdout).permission_denials, [], "the tool was not asked about touch main.txt");
+  for (const file of ["sub.txt", "main.txt"]) assert.ok(existsSync(join(dir, file)), file);
 });

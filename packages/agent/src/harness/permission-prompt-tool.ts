@@ -1,8 +1,10 @@
 // Claude Code's --permission-prompt-tool: with nobody at the terminal, a call that needs approval
 // is asked of an MCP tool. It gets `{tool_name, input, tool_use_id}` and answers with a JSON text:
-// `{"behavior":"allow","updatedInput":{…}}` (the input to run with) or
-// `{"behavior":"deny","message":"…"}` (what the model is told).
+// `{"behavior":"allow","updatedInput":{…}}` (the input to run with, and optionally
+// `updatedPermissions`: the rules, mode or directories it sets for the calls after it, as an
+// Agent SDK canUseTool answer's) or `{"behavior":"deny","message":"…"}` (what the model is told).
 import { isJsonObject } from "../json-text.ts";
+import { parsePermissionUpdates } from "../permissions/updates.ts";
 import type { ApprovalDecision, ApprovalRequest, Tool } from "../types.ts";
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
@@ -32,7 +34,12 @@ export function promptAnswer(name: string, text: string, input: Record<string, u
     answer = undefined;
   }
   if (isJsonObject(answer) && answer.behavior === "allow" && (answer.updatedInput === undefined || isJsonObject(answer.updatedInput))) {
-    return { behavior: "allow", updatedInput: (answer.updatedInput as Record<string, unknown> | undefined) ?? input };
+    const updatedInput = (answer.updatedInput as Record<string, unknown> | undefined) ?? input;
+    if (answer.updatedPermissions === undefined || answer.updatedPermissions === null) return { behavior: "allow", updatedInput };
+    // An "always" that cannot be read refuses the call: what it would have allowed is unknown.
+    const updates = parsePermissionUpdates(answer.updatedPermissions);
+    if ("error" in updates) throw new Error(`the permission prompt tool ${name} answered with ${updates.error}`);
+    return { behavior: "allow", updatedInput, ...(updates.length > 0 && { updatedPermissions: updates }) };
   }
   if (isJsonObject(answer) && answer.behavior === "deny" && (answer.message === undefined || typeof answer.message === "string")) {
     return { behavior: "deny", ...(typeof answer.message === "string" && { reason: answer.message }) };

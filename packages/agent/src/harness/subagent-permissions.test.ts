@@ -114,3 +114,35 @@ test("a mode an approval inside a sub-agent sets stays that sub-agent's: the mai
   assert.deepEqual(asked, ["touch sub.txt", "Write"], "the rule reaches the main agent, the mode does not");
   for (const file of ["sub.txt", "sub.md", "main.txt", "main.md"]) assert.ok(await project.exists(file), file);
 });
+
+test("a PermissionRequest hook's allow with updatedPermissions for a sub-agent's call holds for the main agent's calls after it", async (t) => {
+  const project = await tempProject(t);
+  const rule = JSON.stringify([touchRule("session")]);
+  const decider = await project.hook(
+    "decide.sh",
+    [
+      `input=$(cat)`,
+      `printf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/asked.log"`,
+      `case "$input" in`,
+      `  *'"command":"touch sub.txt"'*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedPermissions":${rule}}}}' ;;`,
+      `esac`,
+    ].join("\n"),
+  );
+  await project.settings({ hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [{ type: "command", command: decider }] }] } });
+  const { asked, approve } = approver([]);
+  await runInProject(
+    project,
+    [
+      { toolCalls: [task("toolu_task", "Make a file.")] },
+      { toolCalls: [bash("toolu_sub", "touch sub.txt")] },
+      { text: "Made it." },
+      { toolCalls: [bash("toolu_main", "touch main.txt")] },
+      { text: "Done." },
+    ],
+    { approve },
+  );
+  const hookAsked = (await readFile(path.join(project.root, "asked.log"), "utf8")).trim().split("\n").map((line) => (JSON.parse(line) as { tool_input: { command?: string } }).tool_input.command);
+  assert.deepEqual(hookAsked, ["touch sub.txt"], "the hook is not asked about touch main.txt");
+  assert.deepEqual(asked, [], "nor is the user");
+  for (const file of ["sub.txt", "main.txt"]) assert.ok(await project.exists(file), file);
+});

@@ -157,13 +157,15 @@ function modeAnswer(o: ToolGateOptions, name: string, input: Record<string, unkn
 
 /** The PermissionRequest hooks' answer for a call about to be put to the user (or, in a run with
  * no one to ask, refused): "allow" runs it, with the input they give when they give one; "deny"
- * refuses it with their message (and `interrupt` stops the run); undefined asks as usual. */
+ * refuses it with their message (and `interrupt` stops the run); undefined asks as usual. Their
+ * "allow" applies their permission updates as the user's approval would. */
 async function permissionRequestHooks(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input: Record<string, unknown>, signal: AbortSignal): Promise<Verdict | undefined> {
   if (!o.hooks.has("PermissionRequest")) return undefined;
   const hook = await o.hooks.run("PermissionRequest", { tool_name: call.name, tool_input: input }, signal);
   if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionRequest hook stopped the run.");
   if (hook.permissionDecision === "deny") return refuse(hook.permissionDecisionReason ?? "Denied by a PermissionRequest hook.");
   if (hook.permissionDecision !== "allow") return undefined;
+  if (hook.updatedPermissions) o.updatePermissions?.(hook.updatedPermissions);
   return runWith(o, call.name, tool, input, hook.updatedInput, "A PermissionRequest hook approved an input that is not valid.");
 }
 

@@ -5,8 +5,9 @@ const STRENGTH: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3
 
 /** Combines the effects of every hook of one event, given in configuration order. Any block
  * blocks; the strongest permission decision wins (deny > ask > allow), with the reasons of every
- * hook that gave it; the first `updatedInput` of an allow or ask is used, none on deny; any
- * `continue: false` stops the run. */
+ * hook that gave it; the first `updatedInput` of an allow or ask is used, none on deny; the
+ * `updatedPermissions` of every allow apply when the decision is allow; any `continue: false`
+ * stops the run. */
 export function combineEffects(runs: readonly HookRunResult[], effects: readonly HookEffect[]): HookResult {
   const result: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
   const blockReasons: string[] = [];
@@ -33,7 +34,9 @@ export function combineEffects(runs: readonly HookRunResult[], effects: readonly
     if (permission.updatedInput && permission.decision !== "deny" && result.updatedInput === undefined) {
       result.updatedInput = permission.updatedInput;
     }
+    if (permission.updatedPermissions) result.updatedPermissions = [...(result.updatedPermissions ?? []), ...permission.updatedPermissions];
   }
+  if (result.permissionDecision !== "allow") delete result.updatedPermissions;
   if (decisionReasons.length > 0) result.permissionDecisionReason = decisionReasons.join("\n");
   if (result.permissionDecision === "deny") {
     delete result.updatedInput;

@@ -120,6 +120,19 @@ describe("JSON output: PermissionRequest", () => {
     assert.equal(result.continue, true);
   });
 
+  test("allow may carry updatedPermissions, as an approval does; those of every allowing hook apply, none when the call is denied, and unreadable ones leave the call to the user", async () => {
+    const rule = (content: string) => ({ type: "addRules", rules: [{ toolName: "Bash", ruleContent: content }], behavior: "allow", destination: "session" });
+    const allowed = await run("PermissionRequest", printing(decide({ behavior: "allow", updatedPermissions: [rule("npm publish:*")] })), printing(decide({ behavior: "allow", updatedPermissions: [rule("npm pack:*")] })));
+    assert.equal(allowed.permissionDecision, "allow");
+    assert.deepEqual(allowed.updatedPermissions, [rule("npm publish:*"), rule("npm pack:*")]);
+    const denied = await run("PermissionRequest", printing(decide({ behavior: "allow", updatedPermissions: [rule("npm publish:*")] })), printing(decide({ behavior: "deny" })));
+    assert.equal(denied.permissionDecision, "deny");
+    assert.equal(denied.updatedPermissions, undefined);
+    const unreadable = await run("PermissionRequest", printing(decide({ behavior: "allow", updatedPermissions: [{ type: "addRules", behavior: "allow" }] })));
+    assert.equal(unreadable.permissionDecision, undefined);
+    assert.match(unreadable.userMessages.join("\n"), /PermissionRequest hook printed updatedPermissions that are not valid, and its decision is ignored: updatedPermissions\[0\]\.rules: /);
+  });
+
   test("deny refuses it with the hook's message; interrupt stops the run too", async () => {
     const denied = await run("PermissionRequest", printing(decide({ behavior: "deny", message: "Publishing is done by CI" })));
     assert.equal(denied.permissionDecision, "deny");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parsePermissionUpdates, type PermissionUpdate } from "../permissions/updates.ts";
 import type { HookEventName, HookRunResult, PermissionDecision } from "./types.ts";
 
 /** Claude Code's JSON hook output. Unknown fields are allowed: newer hooks may send more. */
@@ -24,7 +25,7 @@ type HookOutput = z.infer<typeof hookOutputSchema>;
 /** What one hook asks for. */
 export type HookEffect = {
   block?: string;
-  permission?: { decision: PermissionDecision; reason?: string; updatedInput?: Record<string, unknown> };
+  permission?: { decision: PermissionDecision; reason?: string; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] };
   additionalContext?: string;
   /** Set when the hook asked to stop the run (`continue: false`). */
   stop?: { reason?: string };
@@ -34,7 +35,7 @@ export type HookEffect = {
 
 /** A PermissionRequest hook's answer (`hookSpecificOutput.decision`). */
 const permissionRequestDecision = z.union([
-  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: z.unknown().optional() }),
   z.looseObject({ behavior: z.literal("deny"), message: z.string().optional(), interrupt: z.boolean().optional() }),
 ]);
 
@@ -138,8 +139,15 @@ function applyDecision(effect: HookEffect, event: HookEventName, output: HookOut
       return;
     }
     const decision = parsed.data;
-    if (decision.behavior === "allow") effect.permission = { decision: "allow", ...(decision.updatedInput && { updatedInput: decision.updatedInput }) };
-    else {
+    if (decision.behavior === "allow") {
+      // An "always allow" that cannot be read is not half-taken: the call is put to the user.
+      const updates = decision.updatedPermissions === undefined ? [] : parsePermissionUpdates(decision.updatedPermissions);
+      if ("error" in updates) {
+        effect.userMessages.push(`PermissionRequest hook printed updatedPermissions that are not valid, and its decision is ignored: ${updates.error}`);
+        return;
+      }
+      effect.permission = { decision: "allow", ...(decision.updatedInput && { updatedInput: decision.updatedInput }), ...(updates.length > 0 && { updatedPermissions: updates }) };
+    } else {
       const reason = decision.message?.trim() ? `Denied by a PermissionRequest hook: ${decision.message.trim()}` : "Denied by a PermissionRequest hook.";
       effect.permission = { decision: "deny", reason };
       if (decision.interrupt) effect.stop = { reason };

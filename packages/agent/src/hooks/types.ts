@@ -1,3 +1,5 @@
+import type { PermissionUpdate } from "../permissions/updates.ts";
+
 /** Hook events, in Claude Code's names. */
 export const HOOK_EVENT_NAMES = [
   "PreToolUse",
@@ -202,8 +204,8 @@ export type HookRunResult = {
  *   ask the user, showing the reason. "allow" → skip the permission prompt (deny rules still apply).
  *   None → the normal permission check. Run the tool with `updatedInput` when present.
  * - PermissionRequest: `permissionDecision` "allow" → run the call without asking (with
- *   `updatedInput` when present); "deny" → refuse it, `permissionDecisionReason` being what the
- *   model sees; none → ask as usual.
+ *   `updatedInput` when present, and `updatedPermissions` applied as an approval's are); "deny" →
+ *   refuse it, `permissionDecisionReason` being what the model sees; none → ask as usual.
  * - PostToolUse, PostToolUseFailure: `blocked` → show `blockReason` to the model with the tool
  *   result (the tool has run, or failed).
  * - UserPromptSubmit: `blocked` → drop the prompt (it never reaches the model or the transcript)
@@ -220,6 +222,8 @@ export type HookResult = {
   permissionDecision?: PermissionDecision;
   permissionDecisionReason?: string;
   updatedInput?: Record<string, unknown>;
+  /** A PermissionRequest hook's "always allow" (see above). */
+  updatedPermissions?: PermissionUpdate[];
   additionalContext: string[];
   continue: boolean;
   stopReason?: string;

@@ -179,6 +179,10 @@ export type RunAgentOptions = {
   /** Settings of this run (Claude Code's --settings), above the local settings and below the
    * managed ones, trusted as the user's own; `file` names them in messages. */
   flagSettings?: { file: string; settings: unknown };
+  /** The policy tier the program that starts the run puts on it (the Agent SDK's managedSettings):
+   * what restricts of it holds as the managed settings' own, or beneath a managed-settings.json
+   * that takes it (settings/parent-tier.ts); `file` names it in messages. */
+  managedSettings?: { file: string; settings: unknown };
   /** The settings files read (Claude Code's --setting-sources); default all three. The managed
    * settings and `flagSettings` are read whatever it says. */
   settingSources?: readonly SettingsFileScope[];

@@ -127,6 +127,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     home,
     managedPath,
     ...(options.flagSettings && { flag: options.flagSettings }),
+    ...(options.managedSettings && { parent: options.managedSettings }),
     ...(options.settingSources && { fileScopes: options.settingSources }),
   });
   // The directories added with the run lend their skills, commands and agents, and their memory

@@ -25,7 +25,7 @@ export function mcpPolicyOf(sources: readonly McpPolicySource[], warn: (message:
       return [];
     }
     return raw.flatMap((entry, i) => {
-      const parsed = parseEntry(entry);
+      const parsed = parseMcpPolicyEntry(entry);
       if (typeof parsed === "string") warn(`${source.path} (${key}[${i}]): ${parsed}; the entry is left out`);
       return typeof parsed === "string" ? [] : [parsed];
     });
@@ -70,7 +70,8 @@ function wildcard(pattern: string): RegExp {
   return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
 }
 
-function parseEntry(entry: unknown): McpPolicyEntry | string {
+/** `entry` of deniedMcpServers or allowedMcpServers, or why it is not one. */
+export function parseMcpPolicyEntry(entry: unknown): McpPolicyEntry | string {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return 'must be an object with "serverName", "serverCommand" or "serverUrl"';
   const keys = ["serverName", "serverCommand", "serverUrl"].filter((key) => key in entry);
   if (keys.length !== 1) return 'must have exactly one of "serverName", "serverCommand" and "serverUrl"';

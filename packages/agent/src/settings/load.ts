@@ -4,6 +4,7 @@ import { resolveToolPath } from "../permissions/paths.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { ruleRoot, settingsFile } from "./files.ts";
 import { mergeSettings } from "./merge.ts";
+import { parentTier, withParentTier } from "./parent-tier.ts";
 import { readConfigJson } from "../config-files.ts";
 import { comesWithRepository, isFileScope, SCOPES_BY_PRECEDENCE } from "./types.ts";
 import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsFileScope, SettingsScope, SettingsSource } from "./types.ts";
@@ -20,6 +21,10 @@ export type LoadSettingsOptions = {
   /** The run's own settings (Claude Code's --settings), already read: `file` names them in
    * diagnostics (the file they came from, or the flag for JSON given inline). */
   flag?: { file: string; settings: unknown };
+  /** The policy tier a program that starts the run puts on it (the Agent SDK's managedSettings):
+   * only what restricts is taken, as the managed tier or beneath the machine's (parent-tier.ts);
+   * `file` names it in messages. */
+  parent?: { file: string; settings: unknown };
   /** The scopes whose files are read; default all three. The managed settings and `flag` are read
    * whatever it says. */
   fileScopes?: readonly SettingsFileScope[];
@@ -53,7 +58,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       return { scope, file, read: skipped ? ({ kind: "missing" } as const) : await readConfigJson(file) };
     }),
   );
-  const sources: SettingsSource[] = [];
+  let sources: SettingsSource[] = [];
   for (const { scope, file, read } of files) {
     if (file === undefined || read.kind === "missing") continue;
     if (read.kind === "error") {
@@ -65,6 +70,11 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     // arguments than a call takes.
     for (const diagnostic of validated.diagnostics) diagnostics.push(diagnostic);
     sources.push({ scope, path: file, settings: withoutBypassFromProject(scope, file, validated.settings, diagnostics) });
+  }
+  if (o.parent) {
+    const tier = parentTier(o.parent.settings, o.parent.file);
+    for (const diagnostic of tier.problems) diagnostics.push(diagnostic);
+    sources = withParentTier(sources, { file: o.parent.file, settings: tier.settings }, diagnostics);
   }
   const managed = sources.find((source) => source.scope === "managed")?.settings;
   const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true;

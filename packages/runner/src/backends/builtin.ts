@@ -31,7 +31,7 @@ export type BuiltinBackendOptions = {
   runOptions?: Pick<
     RunAgentOptions,
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
-    | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
+    | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "managedSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
     | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool" | "thinking" | "projectRoot" | "hooks" | "sdkMcpServers" | "permissionUpdates"
   >;
 };

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import type { TestContext } from "node:test";
+import { tempWorkspace } from "../testing/fixtures.ts";
+import { loadSettings } from "./load.ts";
+import { parentTier } from "./parent-tier.ts";
+
+const TIER = "the run's managed settings";
+
+async function place(t: TestContext, machine?: unknown, project?: unknown) {
+  const dir = await tempWorkspace(t);
+  const managedPath = path.join(dir, "etc", "managed-settings.json");
+  const root = path.join(dir, "project");
+  await fs.mkdir(path.join(root, ".claude"), { recursive: true });
+  if (project !== undefined) await fs.writeFile(path.join(root, ".claude", "settings.json"), JSON.stringify(project));
+  if (machine !== undefined) {
+    await fs.mkdir(path.dirname(managedPath), { recursive: true });
+    await fs.writeFile(managedPath, JSON.stringify(machine));
+  }
+  return { managedPath, load: (parent: unknown) => loadSettings({ cwd: root, home: path.join(dir, "home"), managedPath, parent: { file: TIER, settings: parent } }) };
+}
+
+test("a program's tier keeps what restricts and names what it leaves out", () => {
+  const tier = parentTier(
+    {
+      permissions: { deny: ["Bash"], ask: ["WebFetch"], allow: ["Read"], defaultMode: "plan", disableBypassPermissionsMode: "disable" },
+      env: { X: "1" },
+      model: "m",
+      allowManagedHooksOnly: true,
+      allowManagedMcpServersOnly: false,
+      deniedMcpServers: [{ serverName: "evil" }],
+      sandbox: { enabled: true, network: { allowedDomains: ["a.com"], deniedDomains: ["b.com"] } },
+      someFutureKey: 1,
+    },
+    TIER,
+  );
+  assert.deepEqual(tier.settings, {
+    permissions: { deny: ["Bash"], ask: ["WebFetch"], disableBypassPermissionsMode: "disable" },
+    allowManagedHooksOnly: true,
+    deniedMcpServers: [{ serverName: "evil" }],
+    sandbox: { enabled: true, network: { deniedDomains: ["b.com"] } },
+  });
+  assert.deepEqual(tier.ignored.sort(), ["allowManagedMcpServersOnly", "env", "model", "permissions.allow", "permissions.defaultMode", "sandbox.network.allowedDomains", "someFutureKey"]);
+  assert.deepEqual(tier.problems, []);
+});
+
+test("a program's disableAllHooks binds as allowManagedHooksOnly; a malformed restriction is a problem naming its key", () => {
+  assert.deepEqual(parentTier({ disableAllHooks: true }, TIER).settings, { allowManagedHooksOnly: true });
+  const bad = parentTier({ permissions: { deny: "Bash" }, allowManagedHooksOnly: "yes", deniedMcpServers: [{ name: "x" }] }, TIER);
+  assert.deepEqual(
+    bad.problems.map((p) => p.key),
+    ["permissions.deny", "allowManagedHooksOnly", "deniedMcpServers[0]"],
+  );
+});
+
+test("with no managed-settings.json the program's tier is the managed tier: its rules hold and outrank the project's", async (t) => {
+  const env = await place(t, undefined, { permissions: { allow: ["Bash"] }, allowManagedHooksOnly: false });
+  const loaded = await env.load({ permissions: { deny: ["Bash(rm:*)"] }, allowManagedHooksOnly: true });
+  assert.deepEqual(
+    loaded.sources.map((s) => [s.scope, s.path]),
+    [["project", loaded.sources[0]!.path], ["managed", TIER]],
+  );
+  assert.deepEqual(loaded.permissions.deny.map((r) => [r.text, r.source]), [["Bash(rm:*)", TIER]]);
+  assert.equal(loaded.locks.managedHooksOnly, true);
+});
+
+test("a managed-settings.json drops the program's tier, saying so, unless it says parentSettingsBehavior merge", async (t) => {
+  const dropped = await (await place(t, { permissions: { deny: ["WebFetch"] } })).load({ permissions: { deny: ["Bash"] } });
+  assert.deepEqual(dropped.permissions.deny.map((r) => r.text), ["WebFetch"]);
+  assert.match(dropped.diagnostics.map((d) => `${d.file}: ${d.message}`).join("\n"), /the run's managed settings: not applied: the machine's managed settings .* "parentSettingsBehavior": "merge"/);
+
+  const env = await place(t, { parentSettingsBehavior: "merge", permissions: { deny: ["WebFetch"] }, allowedMcpServers: [{ serverName: "ok" }] });
+  const merged = await env.load({ permissions: { deny: ["Bash"] }, allowedMcpServers: [{ serverName: "mine" }], deniedMcpServers: [{ serverName: "evil" }] });
+  assert.deepEqual(merged.permissions.deny.map((r) => r.text).sort(), ["Bash", "WebFetch"]);
+  assert.deepEqual(merged.settings.allowedMcpServers, [{ serverName: "ok" }], "the machine's allowlist is not widened");
+  assert.deepEqual(merged.settings.deniedMcpServers, [{ serverName: "evil" }]);
+  assert.equal(merged.sources.filter((s) => s.scope === "managed").length, 1);
+});

@@ -1,0 +1,148 @@
+// The policy tier a program that starts the run puts on it (the Claude Agent SDK's `managedSettings`,
+// Claude Code's "parent" tier), as Claude Code takes it:
+// - only what restricts is kept (deny and ask rules, the allowManaged*Only locks, MCP server
+//   deny/allow lists, the sandbox's tightening switches and deny lists…); whatever would loosen or
+//   merely choose (allow rules, defaultMode, env, model, hooks, …) is left out and named;
+// - with no managed-settings.json on the machine it is the managed tier;
+// - with one, that file is the policy and the program's tier is dropped, unless the file says
+//   `"parentSettingsBehavior": "merge"`: the tier then merges beneath it (the file wins where both
+//   set a value; lists join), but an allowedMcpServers of the tier holds only where the file has none,
+//   so the program cannot widen the machine's allowlist.
+import { parseMcpPolicyEntry } from "../mcp/policy.ts";
+import { describeValue } from "./describe-value.ts";
+import { mergeSettings } from "./merge.ts";
+import type { Settings, SettingsDiagnostic, SettingsSource } from "./types.ts";
+import { keyPath, validateSettings } from "./validate.ts";
+
+type Restricts = "list" | "emptyList" | true | false | "disable";
+
+/** The keys kept, by path, with the value that restricts: any list, only an empty one, or one value. */
+const RESTRICTING: ReadonlyArray<readonly [path: readonly string[], restricts: Restricts]> = [
+  [["permissions", "deny"], "list"],
+  [["permissions", "ask"], "list"],
+  [["permissions", "disableBypassPermissionsMode"], "disable"],
+  [["allowManagedPermissionRulesOnly"], true],
+  [["allowManagedHooksOnly"], true],
+  [["allowManagedMcpServersOnly"], true],
+  [["allowedMcpServers"], "list"],
+  [["deniedMcpServers"], "list"],
+  [["disabledMcpjsonServers"], "list"],
+  // These lists join across every settings file: only an empty one (admit nothing) cannot widen another's.
+  [["allowedHttpHookUrls"], "emptyList"],
+  [["httpHookAllowedEnvVars"], "emptyList"],
+  [["sandbox", "enabled"], true],
+  [["sandbox", "failIfUnavailable"], true],
+  [["sandbox", "autoAllowBashIfSandboxed"], false],
+  [["sandbox", "allowUnsandboxedCommands"], false],
+  [["sandbox", "network", "deniedDomains"], "list"],
+  [["sandbox", "network", "allowAllUnixSockets"], false],
+  [["sandbox", "network", "allowLocalBinding"], false],
+  [["sandbox", "filesystem", "denyRead"], "list"],
+  [["sandbox", "filesystem", "denyWrite"], "list"],
+];
+
+export type ParentTier = {
+  /** What restricts, validated. */
+  settings: Settings;
+  /** The key paths given that are left out, as `permissions.allow`, `env`. */
+  ignored: string[];
+  /** Values of kept keys that are malformed (each left out). */
+  problems: SettingsDiagnostic[];
+};
+
+/** The restricting part of `raw`, a program's policy tier; `file` names it in problems. */
+export function parentTier(raw: unknown, file: string): ParentTier {
+  const validated = validateSettings(raw, file);
+  const given = validated.settings as Record<string, unknown>;
+  const settings: Record<string, unknown> = {};
+  const kept = new Set<string>();
+  const problems = validated.diagnostics.filter((d) => d.key === undefined || RESTRICTING.some(([path]) => d.key === keyPath(path) || d.key!.startsWith(`${keyPath(path)}[`)));
+  for (const [path, restricts] of RESTRICTING) {
+    const value = valueAt(given, path);
+    if (value === undefined) continue;
+    const problem = shapeProblem(value, restricts);
+    if (problem) problems.push({ file, key: keyPath(path), message: `${problem}, not ${describeValue(value)}` });
+    else if (restricting(value, restricts)) {
+      setAt(settings, path, value);
+      kept.add(keyPath(path));
+    }
+  }
+  // Claude Code binds a program's disableAllHooks as allowManagedHooksOnly: the machine's own hooks
+  // keep running, which a program's tier cannot stop.
+  if (given.disableAllHooks === true) {
+    settings.allowManagedHooksOnly = true;
+    kept.add("disableAllHooks");
+  }
+  for (const key of ["allowedMcpServers", "deniedMcpServers"] as const) {
+    const entries = settings[key];
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry, i) => {
+      const parsed = parseMcpPolicyEntry(entry);
+      if (typeof parsed === "string") problems.push({ file, key: `${key}[${i}]`, message: parsed });
+    });
+  }
+  const ignored = isObject(raw) ? ignoredPaths(raw, [...kept]) : [];
+  return { settings: settings as Settings, ignored, problems };
+}
+
+/** `sources` (the files read, lowest precedence first) with the program's tier applied as the header
+ * says; a tier that is dropped is said in `diagnostics`. */
+export function withParentTier(sources: readonly SettingsSource[], parent: { file: string; settings: Settings }, diagnostics: SettingsDiagnostic[]): SettingsSource[] {
+  const machine = sources.find((source) => source.scope === "managed");
+  if (!machine) return [...sources, { scope: "managed", path: parent.file, settings: parent.settings }];
+  if (machine.settings.parentSettingsBehavior !== "merge") {
+    diagnostics.push({ file: parent.file, message: `not applied: the machine's managed settings (${machine.path}) are the policy, and take a program's only with "parentSettingsBehavior": "merge"` });
+    return [...sources];
+  }
+  const { allowedMcpServers, ...rest } = parent.settings;
+  const beneath = machine.settings.allowedMcpServers === undefined && allowedMcpServers !== undefined ? parent.settings : rest;
+  const merged: SettingsSource = { scope: "managed", path: `${machine.path} with ${parent.file}`, settings: mergeSettings([beneath, machine.settings]) };
+  return sources.map((source) => (source === machine ? merged : source));
+}
+
+/** Two programs' tiers (--managed-settings, then the initialize request's) as one: both restrict. */
+export function joinParentTiers(first: Settings, second: Settings): Settings {
+  return mergeSettings([first, second]);
+}
+
+function shapeProblem(value: unknown, restricts: Restricts): string | undefined {
+  if (restricts === "list" || restricts === "emptyList") return Array.isArray(value) ? undefined : "must be a list";
+  if (restricts === "disable") return typeof value === "string" ? undefined : 'must be "disable"';
+  return typeof value === "boolean" ? undefined : "must be true or false";
+}
+
+function restricting(value: unknown, restricts: Restricts): boolean {
+  if (restricts === "list") return true;
+  if (restricts === "emptyList") return Array.isArray(value) && value.length === 0;
+  return value === restricts;
+}
+
+function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function setAt(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = root;
+  for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[path.at(-1)!] = structuredClone(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The key paths of `value` that hold nothing kept, each named at the highest level that does:
+ * `env`, `permissions.allow`. */
+function ignoredPaths(value: Record<string, unknown>, kept: readonly string[], prefix: readonly string[] = []): string[] {
+  return Object.entries(value).flatMap(([key, item]) => {
+    const path = keyPath([...prefix, key]);
+    if (kept.includes(path) || (prefix.length === 0 && key === "$schema")) return [];
+    const within = kept.some((k) => k.startsWith(`${path}.`));
+    return within && isObject(item) ? ignoredPaths(item, kept, [...prefix, key]) : [path];
+  });
+}

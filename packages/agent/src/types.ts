@@ -199,10 +199,9 @@ export type RunAgentOptions = {
   permissionMode?: PermissionMode;
   /** Permission rules of this run on top of the settings' (Claude Code's --allowedTools and
    * --disallowedTools), in the settings' syntax; `/path` patterns start at the project root. A rule
-   * that does not parse is reported as a notice and left out. `ask` and `managedDeny` are the
-   * policy a program puts on the run (the Agent SDK's managed settings), named as such when a call
-   * is refused by one. */
-  rules?: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[]; managedDeny?: readonly string[] };
+   * that does not parse is reported as a notice and left out. (The policy a program puts on the run
+   * is `managedSettings`.) */
+  rules?: { allow?: readonly string[]; deny?: readonly string[] };
   /** Asked when a tool call's permission decision is "ask". Without it such calls are denied with
    * an error that says how to allow them. */
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;

@@ -28,10 +28,9 @@ export type Command =
       /** Permission rules of the run on top of the settings' (--allowedTools, --disallowedTools). */
       allowedTools?: string[];
       disallowedTools?: string[];
-      /** The Agent SDK's managed settings' rules: permissions.ask (calls always asked about) and
-       * permissions.deny (calls refused, as --disallowedTools' are). */
-      askRules?: string[];
-      managedDeny?: string[];
+      /** The Agent SDK's managed settings (--managed-settings): what restricts of them, and the line
+       * that says what was left out (sdk-managed.ts). */
+      managedSettings?: { settings: Record<string, unknown>; note?: string };
       /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
       pluginDirs?: string[];
       /** --agents, --agent, --max-budget-usd, --fallback-model and --session-id as given (checked

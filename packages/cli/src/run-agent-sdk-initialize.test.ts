@@ -132,7 +132,7 @@ test("Agent SDK: a hook matcher with onFailure 'block' blocks the tool call when
 });
 
 for (const delivery of ["argv", "initialize"] as const) {
-  test(`Agent SDK: managedSettings (managedSettingsDelivery: ${delivery}): their deny rules hold; what else they ask for is refused, naming it, rather than run without`, async (t) => {
+  test(`Agent SDK: managedSettings (managedSettingsDelivery: ${delivery}): their deny rules hold; a malformed restriction is refused, naming it, rather than run without`, async (t) => {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Could not." }] }));
     const dir = tempDir(t);
     const stderr: string[] = [];
@@ -144,9 +144,38 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.ok(!initOf(messages).tools.includes("Bash"));
     assert.ok(!existsSync(join(dir, "ran.txt")), "the denied tool did not run");
 
-    const refused = all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { managedSettings: { allowManagedHooksOnly: true, permissions: { deny: ["Bash"] } }, managedSettingsDelivery: delivery }) }));
+    const refused = all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { managedSettings: { allowManagedHooksOnly: "yes", permissions: { deny: ["Bash"] } }, managedSettingsDelivery: delivery }) }));
     await assert.rejects(refused, /managed.*allowManagedHooksOnly/s);
     assert.equal(fake.requests.length, 2, "the refused session asked the model nothing");
+  });
+
+  test(`Agent SDK: managedSettings (managedSettingsDelivery: ${delivery}) are the managed tier: their locks hold over the project's settings, and what does not restrict is said and left out`, async (t) => {
+    const touch = (id: string, file: string) => ({ toolUses: [{ id, name: "Bash", input: { command: `touch ${file}` } }] });
+    const fake = await withFake(t, startFakeAnthropic({ replies: [touch("toolu_1", "ran.txt"), { text: "Could not." }, touch("toolu_2", "ran.txt"), { text: "Made it." }] }));
+    const dir = tempDir(t);
+    mkdirSync(join(dir, ".claude"));
+    const hook = { hooks: [{ type: "command", command: `touch "${join(dir, "hook-ran")}"` }] };
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(touch:*)"] }, hooks: { UserPromptSubmit: [hook] } }));
+    const stderr: string[] = [];
+    const asked: string[] = [];
+    const canUseTool: CanUseTool = async (tool) => {
+      asked.push(tool);
+      return { behavior: "deny", message: "not now" };
+    };
+    const managedSettings = { allowManagedPermissionRulesOnly: true, allowManagedHooksOnly: true, env: { X: "1" }, permissions: { defaultMode: "acceptEdits", allow: ["Bash"] } };
+    const run = (more: Record<string, unknown>) => all(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { settingSources: ["project"], canUseTool, ...more }) }));
+    const messages = await run({ managedSettings, managedSettingsDelivery: delivery });
+    const result = messages.at(-1)!;
+    assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+    assert.deepEqual(asked, ["Bash"], "the project's allow rule does not count under allowManagedPermissionRulesOnly");
+    assert.ok(!existsSync(join(dir, "ran.txt")));
+    assert.ok(!existsSync(join(dir, "hook-ran")), "the project's hook did not run under allowManagedHooksOnly");
+    assert.match(stderr.join(""), /(--managed-settings|managedSettings): env, permissions\.defaultMode, permissions\.allow are not applied: .* only what restricts/);
+
+    // Without them the project's settings hold: its hook runs and its rule allows the call.
+    await run({});
+    assert.ok(existsSync(join(dir, "hook-ran")) && existsSync(join(dir, "ran.txt")), stderr.join(""));
+    assert.deepEqual(asked, ["Bash"]);
   });
 }
 

@@ -95,7 +95,7 @@ test("control requests: mcp_status before any turn lists the servers named at in
   const dir = tempDir(t);
   const stdin =
     controlLine("init-0", { subtype: "initialize", sdkMcpServers: ["calc"] }) +
-    controlLine("init-1", { subtype: "initialize", managedSettings: { model: "x" }, disallowedTools: ["Bash"] }) +
+    controlLine("init-1", { subtype: "initialize", managedSettings: { model: "x", allowManagedHooksOnly: 1 }, disallowedTools: ["Bash"] }) +
     controlLine("init-2", { subtype: "initialize", settings: { permissions: { allow: "Bash" } } }) +
     controlLine("init-3", { subtype: "initialize", plugins: [{ type: "git", url: "https://example.com/p.git" }] }) +
     controlLine("init-4", { subtype: "initialize", disallowedTools: "Bash" }) +
@@ -109,8 +109,8 @@ test("control requests: mcp_status before any turn lists the servers named at in
   assert.equal(code, 0, stderr);
   const responses = new Map(streamLinesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
   assert.equal(responses.get("init-1")?.subtype, "error");
-  assert.match(responses.get("init-1")?.error, /^initialize: managedSettings: harness run cannot enforce model of the Agent SDK's managed settings/);
-  assert.match(stderr, /managedSettings: harness run cannot enforce model /);
+  assert.equal(responses.get("init-1")?.error, "initialize: managedSettings: allowManagedHooksOnly: must be true or false, not number 1");
+  assert.match(stderr, /managedSettings: allowManagedHooksOnly: must be true or false/);
   assert.match(responses.get("init-2")?.error, /^initialize: settings \(permissions\.allow\): /);
   assert.match(responses.get("init-3")?.error, /^initialize: plugins\[0\]\.type must be "local"/);
   assert.match(responses.get("init-4")?.error, /^initialize: disallowedTools must be a list of permission rules/);

@@ -55,7 +55,7 @@ test("a refused initialize keeps none of what it carried: the system prompt and 
 test("after an initialize whose restrictions were refused, each message is answered with an error result naming why, and no model is asked", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
   const dir = tempDir(t);
-  const stdin = controlLine("init-1", { subtype: "initialize", managedSettings: { model: "x", permissions: { deny: ["Bash"] } } }) + userLine("hi") + userLine("again");
+  const stdin = controlLine("init-1", { subtype: "initialize", managedSettings: { model: "x", permissions: { deny: "Bash" } } }) + userLine("hi") + userLine("again");
   const { code, stdout } = await run(fake.url, dir, stdin);
   assert.equal(code, 1);
   assert.equal(responsesOf(stdout).get("init-1")?.subtype, "error");
@@ -64,7 +64,7 @@ test("after an initialize whose restrictions were refused, each message is answe
   for (const result of results) {
     assert.equal(result.is_error, true);
     assert.match(result.errors[0], /initialize request was refused/);
-    assert.match(result.errors[0], /cannot enforce model/);
+    assert.match(result.errors[0], /managedSettings: permissions\.deny must be a list of permission rules/);
   }
   assert.equal(fake.requests.length, 0);
 });

@@ -21,6 +21,8 @@ import type { TurnControls, TurnSettings } from "./stream-session.ts";
 
 /** Where the reply's text goes when stdout carries JSON instead. */
 const DISCARD: Sink = { write: () => true };
+/** How the Agent SDK's managed settings are named where a rule of theirs refuses a call. */
+const MANAGED_TIER = "the run's managed settings";
 
 export type RunIO = {
   stdout: Sink;
@@ -69,6 +71,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     return 1;
   }
   for (const warning of config.warnings) io.stderr.write(`harness: ${warning}\n`);
+  if (command.managedSettings?.note) io.stderr.write(`harness: ${command.managedSettings.note}\n`);
 
   // Only a model served by the Anthropic API needs the key (bare ids and anthropic/…); ollama/… and
   // openai/… models run without it, and an apiKeyHelper or the env of the user's settings or of
@@ -202,7 +205,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // script has it before the run ends, and what the run works with. The result's id is the one
     // to resume: it differs only when another run went on with the same conversation meanwhile
     // (this one is then kept apart).
-    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.askRules && { ask: command.askRules }), ...(command.disallowedTools && { deny: command.disallowedTools }), ...(command.managedDeny && { managedDeny: command.managedDeny }) };
+    const rules = { ...(command.allowedTools && { allow: command.allowedTools }), ...(command.disallowedTools && { deny: command.disallowedTools }) };
     const runOptions = {
       ...(Object.keys(rules).length > 0 && { rules }),
       ...(command.appendSystemPrompt !== undefined && { appendSystemPrompt: command.appendSystemPrompt }),
@@ -215,6 +218,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...(command.permissionPromptTool && command.permissionPromptTool !== "stdio" && { permissionPromptTool: command.permissionPromptTool }),
       ...(command.maxThinkingTokens && { thinking: { budgetTokens: command.maxThinkingTokens } }),
       ...(command.projectConfigRoot !== undefined && { projectRoot: resolve(io.cwd, command.projectConfigRoot) }),
+      ...(command.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: command.managedSettings.settings } }),
       ...(stream && {
         onReady: (info: RunReadyInfo) => {
           readyModel = info.model;
@@ -241,7 +245,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
-          ...(set && (set.disallowedTools ?? set.askRules ?? set.managedDeny) && { rules: withSessionRules(runOptions.rules, set) }),
+          ...(set?.disallowedTools && { rules: { ...runOptions.rules, deny: [...(runOptions.rules?.deny ?? []), ...set.disallowedTools] } }),
+          ...(set?.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: set.managedSettings } }),
           ...(set?.flagSettings && { flagSettings: set.flagSettings }),
           ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
@@ -284,6 +289,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         allowBypass: command.allowBypass,
         settingsFlag: command.settings !== undefined,
         askOverStdio: command.permissionPromptTool === "stdio",
+        ...(command.managedSettings && { managed: command.managedSettings.settings }),
         env: io.env,
         warn: (message) => io.stderr.write(`harness: ${message}\n`),
       });
@@ -388,9 +394,3 @@ async function settingsCredentials(env: Readonly<Record<string, string | undefin
   return trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag });
 }
 
-/** The run's rules with those the initialize request added (its disallowedTools, its managed
- * settings' ask and deny rules) after them. */
-function withSessionRules(rules: NonNullable<RunAgentOptions["rules"]> | undefined, set: TurnSettings) {
-  const join = (mine: readonly string[] | undefined, added: readonly string[] | undefined) => [...(mine ?? []), ...(added ?? [])];
-  return { ...rules, ask: join(rules?.ask, set.askRules), deny: join(rules?.deny, set.disallowedTools), managedDeny: join(rules?.managedDeny, set.managedDeny) };
-}

@@ -63,17 +63,21 @@ test("permission prompts over stdio go only with stream-json input; a bad --effo
   assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max, not "huge"', topic: "run" });
 });
 
-test("--managed-settings keeps its deny and ask rules, apart from --disallowedTools'; JSON that is not, or a key not enforced here, is said", () => {
-  const command = parseArgs(["run", ...STREAM, "--disallowedTools", "Read", "--managed-settings", '{"permissions":{"deny":["Bash(rm:*)"],"ask":["WebFetch"]}}']);
+test("--managed-settings keeps what restricts, apart from --disallowedTools', and says what it leaves out; JSON that is not, or a malformed restriction, is refused", () => {
+  const command = parseArgs(["run", ...STREAM, "--disallowedTools", "Read", "--managed-settings", '{"permissions":{"deny":["Bash(rm:*)"],"ask":["WebFetch"],"allow":["Bash"]},"sandbox":{"enabled":true},"model":"m"}']);
   assert.deepEqual(command.kind === "run" && command.disallowedTools, ["Read"]);
-  assert.deepEqual(command.kind === "run" && command.managedDeny, ["Bash(rm:*)"]);
-  assert.deepEqual(command.kind === "run" && command.askRules, ["WebFetch"]);
+  assert.deepEqual(command.kind === "run" && command.managedSettings, {
+    settings: { permissions: { deny: ["Bash(rm:*)"], ask: ["WebFetch"] }, sandbox: { enabled: true } },
+    note: "--managed-settings: permissions.allow, model are not applied: from the Agent SDK's managed settings the run takes only what restricts it, as Claude Code does",
+  });
   const notJson = parseArgs(["run", ...STREAM, "--managed-settings", "{deny}"]);
   assert.match(notJson.kind === "usage-error" ? notJson.message : "", /^--managed-settings: the value is not valid JSON/);
-  const unenforced = parseArgs(["run", ...STREAM, "--managed-settings", '{"sandbox":{"enabled":true},"permissions":{"allow":["Bash"]}}']);
-  assert.match(unenforced.kind === "usage-error" ? unenforced.message : "", /^--managed-settings: harness run cannot enforce sandbox, permissions\.allow of /);
   const badRule = parseArgs(["run", ...STREAM, "--managed-settings", '{"permissions":{"deny":["Bash("]}}']);
   assert.match(badRule.kind === "usage-error" ? badRule.message : "", /^--managed-settings: permissions\.deny: /);
   const notList = parseArgs(["run", ...STREAM, "--managed-settings", '{"permissions":{"deny":"Bash"}}']);
   assert.equal(notList.kind === "usage-error" && notList.message, '--managed-settings: permissions.deny must be a list of permission rules, such as ["Bash", "Read(./secrets/**)"], not "Bash"');
+  const badLock = parseArgs(["run", ...STREAM, "--managed-settings", '{"allowManagedHooksOnly":"yes"}']);
+  assert.equal(badLock.kind === "usage-error" && badLock.message, '--managed-settings: allowManagedHooksOnly: must be true or false, not the string "yes"');
+  const badEntry = parseArgs(["run", ...STREAM, "--managed-settings", '{"deniedMcpServers":[{"name":"x"}]}']);
+  assert.match(badEntry.kind === "usage-error" ? badEntry.message : "", /^--managed-settings: deniedMcpServers\[0\]: must have exactly one of "serverName"/);
 });

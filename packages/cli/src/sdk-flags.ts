@@ -17,8 +17,7 @@ export const SDK_OPTIONS: OptionSpec = {
   "--project-config-root": { key: "projectConfigRoot", value: true },
   // The plugin's MCP servers start as with --plugin-dir: they are what the plugin brings.
   "--plugin-dir-no-mcp": { key: "pluginDirs", value: true, repeat: true },
-  // The program's policy tier: its deny rules hold as --disallowedTools' do, its ask rules have
-  // calls asked about whatever allows them (sdk-managed.ts).
+  // The program's policy tier: what restricts of it holds as the managed settings' own (sdk-managed.ts).
   "--managed-settings": { key: "managedSettings", value: true },
   // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
   // Claude Code's (its debug log, API betas and task budget, session mirroring and resumption
@@ -68,10 +67,8 @@ export function takeSdkFlags(options: Options, command: RunCommand): string | un
     }
     try {
       // Required where used, as parsing is synchronous: only this flag needs the managed settings' reader.
-      const { sdkManagedRules } = createRequire(import.meta.url)("./sdk-managed.ts") as typeof import("./sdk-managed.ts");
-      const { deny, ask } = sdkManagedRules(json, "--managed-settings");
-      if (deny.length > 0) command.managedDeny = deny;
-      if (ask.length > 0) command.askRules = ask;
+      const { sdkManagedSettings } = createRequire(import.meta.url)("./sdk-managed.ts") as typeof import("./sdk-managed.ts");
+      command.managedSettings = sdkManagedSettings(json, "--managed-settings");
     } catch (error) {
       return (error as Error).message;
     }

@@ -1,30 +1,36 @@
-// The Claude Agent SDK's `managedSettings`: restrictions the program puts on the run as a policy
-// tier (on the command line as --managed-settings, or in the initialize request). Of them
-// `harness run` enforces permissions.deny and permissions.ask, as rules on top of every settings
-// file's; anything else they hold is refused, naming it, rather than the run going on without a
-// restriction it was given.
+// The Claude Agent SDK's `managedSettings`: the policy tier the program puts on the run (on the
+// command line as --managed-settings, or in the initialize request). As Claude Code does, the run
+// takes only what restricts from them (@harness/agent's parent tier: deny and ask rules, the
+// allowManaged*Only locks, MCP server lists, the sandbox's tightening), as the managed settings'
+// own; what else they hold is said and left out. A restriction that is malformed is refused, naming
+// it, rather than the run going on without it.
+import { parentTier } from "@harness/agent/settings-parent-tier";
 import { isJsonObject } from "@harness/agent/json-text";
+import type { Settings } from "@harness/agent";
 import { describeValue } from "./describe-value.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
-/** The keys of managed settings that are applied here. */
-const APPLIED = "permissions.deny and permissions.ask";
+/** The program's tier as the run takes it, and the line that says what of it was left out. */
+export type SdkManaged = { settings: Settings; note?: string };
 
-/** The deny and ask rules of `given` (the managed settings' JSON); throws, naming `where` and the keys, when
- * it holds what cannot be enforced here or is not an object. */
-export function sdkManagedRules(given: unknown, where: string): { deny: string[]; ask: string[] } {
+/** What restricts of `given` (the managed settings' JSON); throws, naming `where` and the key, on a
+ * value that is not an object of settings or a restriction that is malformed. */
+export function sdkManagedSettings(given: unknown, where: string): SdkManaged {
   if (!isJsonObject(given)) throw new Error(`${where}: the managed settings must be an object of settings, not ${describeValue(given)}`);
-  const { permissions, ...rest } = given;
-  const others = Object.keys(rest).filter((key) => key !== "$schema");
+  const { permissions } = given;
   if (permissions !== undefined && !isJsonObject(permissions)) throw new Error(`${where}: permissions must be an object, such as {"deny": ["Bash"]}`);
-  const { deny, ask, ...more } = permissions ?? {};
-  others.push(...Object.keys(more).map((key) => `permissions.${key}`));
-  if (others.length > 0) {
-    throw new Error(
-      `${where}: harness run cannot enforce ${others.join(", ")} of the Agent SDK's managed settings (it applies only ${APPLIED} from them); put ${others.length === 1 ? "it" : "them"} in /etc/claude-code/managed-settings.json, or leave ${others.length === 1 ? "it" : "them"} out`,
-    );
+  for (const kind of ["deny", "ask"] as const) {
+    if (permissions?.[kind] !== undefined) permissionRuleList(permissions[kind], `${where}: permissions.${kind}`);
   }
-  return { deny: permissionRuleList(deny ?? [], `${where}: permissions.deny`), ask: permissionRuleList(ask ?? [], `${where}: permissions.ask`) };
+  const tier = parentTier(given, where);
+  const problem = tier.problems[0];
+  if (problem) throw new Error(`${where}: ${problem.key === undefined ? "" : `${problem.key}: `}${problem.message}`);
+  const one = tier.ignored.length === 1;
+  const note =
+    tier.ignored.length === 0
+      ? undefined
+      : `${where}: ${tier.ignored.join(", ")} ${one ? "is" : "are"} not applied: from the Agent SDK's managed settings the run takes only what restricts it, as Claude Code does`;
+  return { settings: tier.settings, ...(note && { note }) };
 }
 
 /** The rules of `value`, a list of permission rules in the settings' syntax (as --disallowedTools

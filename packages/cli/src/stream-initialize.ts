@@ -1,13 +1,13 @@
 // The initialize request's fields, read all before any is kept: one that cannot be taken refuses the
 // request, naming the field, and the session keeps none of what it carried (stream-session.ts).
-import type { AgentDefinition, HooksConfig } from "@harness/agent";
+import type { AgentDefinition, HooksConfig, Settings } from "@harness/agent";
 import { isJsonObject } from "@harness/agent/json-text";
 import { inlineAgentChecks } from "./agent-checks.ts";
 import { parseInlineAgents } from "./inline-agents.ts";
 import type { ControlRequest } from "./stream-control.ts";
 import { sdkHooks, type Ask } from "./stream-hooks.ts";
 import { sdkServerNames } from "./stream-mcp.ts";
-import { permissionRuleList, sdkManagedRules } from "./sdk-managed.ts";
+import { permissionRuleList, sdkManagedSettings } from "./sdk-managed.ts";
 import { initializePlugins, initializeSettings } from "./stream-setup.ts";
 
 /** What an initialize request sets up, checked. */
@@ -21,7 +21,8 @@ export type InitializeSetup = {
   disallowedTools?: string[];
   flagSettings?: { file: string; settings: unknown };
   pluginDirs?: string[];
-  managed?: { deny: string[]; ask: string[] };
+  /** What restricts of the managed settings (sdk-managed.ts). */
+  managed?: Settings;
   /** What is taken without acting on all of it, to be said on stderr once the request is kept. */
   notes: string[];
 };
@@ -66,6 +67,10 @@ export function readInitialize(request: ControlRequest, context: InitializeConte
   if (given("disallowedTools")) setup.disallowedTools = permissionRuleList(request.disallowedTools, "initialize: disallowedTools");
   if (given("settings")) setup.flagSettings = initializeSettings(request.settings);
   if (given("plugins")) setup.pluginDirs = initializePlugins(request.plugins);
-  if (given("managedSettings")) setup.managed = sdkManagedRules(request.managedSettings, "initialize: managedSettings");
+  if (given("managedSettings")) {
+    const managed = sdkManagedSettings(request.managedSettings, "initialize: managedSettings");
+    setup.managed = managed.settings;
+    if (managed.note) setup.notes.push(managed.note);
+  }
   return setup;
 }

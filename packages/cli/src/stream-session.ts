@@ -7,7 +7,8 @@
 // (`can_use_tool`).
 import { isDeepStrictEqual } from "node:util";
 import { isJsonObject } from "@harness/agent/json-text";
-import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo } from "@harness/agent";
+import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo, type Settings } from "@harness/agent";
+import { joinParentTiers } from "@harness/agent/settings-parent-tier";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
@@ -28,6 +29,8 @@ export type SessionLaunch = {
   settingsFlag?: boolean;
   /** --permission-prompt-tool stdio: calls that need approval are asked over the protocol. */
   askOverStdio?: boolean;
+  /** --managed-settings' tier: the initialize request's managed settings join it. */
+  managed?: Settings;
   /** The environment the initialize request's agents' server definitions are checked against. */
   env: Readonly<Record<string, string | undefined>>;
   /** Says what the run cannot do as asked, in one line (on stderr): a program may not look at the
@@ -53,12 +56,10 @@ export type TurnSettings = {
   permissionUpdates?: PermissionUpdate[];
   /** The initialize request's disallowedTools: on top of --disallowedTools'. */
   disallowedTools?: string[];
-  /** The initialize request's managedSettings' deny rules: on top of --managed-settings'. */
-  managedDeny?: string[];
   /** The initialize request's settings, in place of --settings' (the Agent SDK sends one or the other). */
   flagSettings?: { file: string; settings: unknown };
-  /** The initialize request's managedSettings' ask rules: calls always asked about. */
-  askRules?: string[];
+  /** The initialize request's managed settings, joined with --managed-settings' (what restricts of both). */
+  managedSettings?: Settings;
   /** The initialize request's local plugins' directories, as given, loaded with --plugin-dir's. */
   pluginDirs?: string[];
   /** set_max_thinking_tokens: the thinking budget of the turns that follow (0: none); unset, the
@@ -213,10 +214,7 @@ export function streamSession(launch: SessionLaunch) {
     if (setup.sdkServerNames && setup.sdkServerNames.length > 0) settings.sdkMcpServers = { names: setup.sdkServerNames, relay: mcp.relay };
     if (setup.mcpServers) settings.mcpConfig = { file: "the initialize request", servers: setup.mcpServers };
     if (setup.disallowedTools) settings.disallowedTools = setup.disallowedTools;
-    if (setup.managed) {
-      settings.managedDeny = setup.managed.deny;
-      settings.askRules = setup.managed.ask;
-    }
+    if (setup.managed) settings.managedSettings = launch.managed ? joinParentTiers(launch.managed, setup.managed) : setup.managed;
     if (setup.flagSettings) settings.flagSettings = setup.flagSettings;
     if (setup.pluginDirs) settings.pluginDirs = setup.pluginDirs;
   };

@@ -383,11 +383,9 @@ function withRunRules(permissions: PermissionContext, rules: RunAgentOptions["ru
   const ignored = permissions.managedRulesOnly === true && (rules.allow ?? []).length > 0;
   if (ignored) notice("warning", "The run's allowed tools are ignored: the managed settings let only their own permission rules allow calls (allowManagedPermissionRulesOnly).");
   const allow = withRules(permissions, "allow", ignored ? [] : (rules.allow ?? []), { root, source: "the run's allowed tools" });
-  const ask = withRules(allow.permissions, "ask", rules.ask ?? [], { root, source: "the run's managed settings" });
-  const deny = withRules(ask.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
-  const managedDeny = withRules(deny.permissions, "deny", rules.managedDeny ?? [], { root, source: "the run's managed settings" });
-  for (const { text, error } of [...allow.errors, ...ask.errors, ...deny.errors, ...managedDeny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
-  return managedDeny.permissions;
+  const deny = withRules(allow.permissions, "deny", rules.deny ?? [], { root, source: "the run's disallowed tools" });
+  for (const { text, error } of [...allow.errors, ...deny.errors]) notice("warning", `The run's permission rule "${text}" is left out: ${error}`);
+  return deny.permissions;
 }
 
 /** `permissions` with the session's earlier permission updates applied (RunAgentOptions.permissionUpdates). */

@@ -136,13 +136,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The key paths of `value` that hold nothing kept, each named at the highest level that does:
+/** The key paths of `value` left out, each named at the highest level that can hold nothing kept:
  * `env`, `permissions.allow`. */
 function ignoredPaths(value: Record<string, unknown>, kept: readonly string[], prefix: readonly string[] = []): string[] {
   return Object.entries(value).flatMap(([key, item]) => {
     const path = keyPath([...prefix, key]);
     if (kept.includes(path) || (prefix.length === 0 && key === "$schema")) return [];
-    const within = kept.some((k) => k.startsWith(`${path}.`));
-    return within && isObject(item) ? ignoredPaths(item, kept, [...prefix, key]) : [path];
+    const holdsRestrictions = RESTRICTING.some(([restricting]) => keyPath(restricting).startsWith(`${path}.`));
+    return holdsRestrictions && isObject(item) ? ignoredPaths(item, kept, [...prefix, key]) : [path];
   });
 }

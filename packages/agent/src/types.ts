@@ -168,7 +168,9 @@ export type RunAgentOptions = {
   hooks?: HooksConfig;
   /** MCP servers that live in the program driving the run (the Agent SDK's createSdkMcpServer),
    * by name, and the relay their messages go through. They start with the others, over any of the
-   * same name, and are held to no MCP policy: nothing is started, they are the program's own. */
+   * same name, held by name to the settings' deniedMcpServers and allowedMcpServers (a blocked one
+   * is said and left out); the machine's managed-mcp.json, about what is started here, does not
+   * govern them. */
   sdkMcpServers?: { names: readonly string[]; relay: McpRelay };
   /** Permission updates of earlier approvals of the session (their `updatedPermissions`), applied
    * over the settings' and the run's own rules, in order. */

@@ -226,6 +226,34 @@ test("Agent SDK: a createSdkMcpServer server's tools are offered as mcp__<server
   assert.match(JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1)), /the sum is 5/);
 });
 
+test("Agent SDK: a createSdkMcpServer server is held to deniedMcpServers and allowedMcpServers by name: a blocked one is not offered, and a warning says why", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }, { text: "Hi again." }] }));
+  const dir = tempDir(t);
+  mkdirSync(join(dir, ".claude"));
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ deniedMcpServers: [{ serverName: "calc" }] }));
+  const server = (name: string) => createSdkMcpServer({ name, tools: [tool("ping", "Answers", {}, async () => ({ content: [{ type: "text", text: "pong" }] }))] });
+  const ask = async (more: Record<string, unknown>) => {
+    const stderr: string[] = [];
+    const messages = await all(query({ prompt: "hi", options: options(dir, fake.url, { mcpServers: { calc: server("calc"), notes: server("notes") }, settingSources: ["project"], stderr: (text: string) => stderr.push(text), ...more }) }));
+    const init = messages[0]!;
+    assert.ok(init.type === "system" && init.subtype === "init", JSON.stringify(init));
+    // Warnings reach the program as Claude Code's informational system messages.
+    const warnings = messages.flatMap((m) => (m.type === "system" && "content" in m ? [String(m.content)] : [])).join("\n");
+    return { init, warnings, stderr: stderr.join("") };
+  };
+  const offered = (i: number) => (fake.requests[i]!.body.tools as { name: string }[]).map((t) => t.name).filter((name) => name.startsWith("mcp__"));
+
+  const denied = await ask({});
+  assert.deepEqual(denied.init.mcp_servers, [{ name: "notes", status: "connected" }]);
+  assert.deepEqual(offered(0), ["mcp__notes__ping"]);
+  assert.match(denied.warnings, /MCP server "calc" of the program's own servers is not started: it is listed in deniedMcpServers/);
+
+  const unlisted = await ask({ settingSources: [], managedSettings: { allowedMcpServers: [{ serverName: "calc" }] } });
+  assert.deepEqual(unlisted.init.mcp_servers, [{ name: "calc", status: "connected" }]);
+  assert.deepEqual(offered(1), ["mcp__calc__ping"]);
+  assert.match(unlisted.warnings, /MCP server "notes" of the program's own servers is not started: allowedMcpServers does not list its name/);
+});
+
 test("Agent SDK: MCP servers sent in the initialize request (mcpServersDelivery: initialize) start as --mcp-config's do", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_echo", name: "mcp__tools__echo", input: { text: "over stdin" } }] }, { text: "Echoed." }] }));
   const dir = tempDir(t);

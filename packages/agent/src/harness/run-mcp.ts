@@ -3,6 +3,7 @@
 import type { McpRunServerConfig } from "../mcp/config.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import { mcpPolicyBlocks } from "../mcp/policy.ts";
 import { managedOnlyReason, mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
@@ -83,7 +84,14 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
     return !blocked;
   });
-  for (const name of sdkNames) servers.push({ type: "sdk", name, scope: "flag", file: "the program's own servers" });
+  // The program's own servers are held to the settings' policy by name, as every server is; the
+  // machine's managed-mcp.json governs the servers harness starts, not those the program serves.
+  for (const name of sdkNames) {
+    const server = { type: "sdk", name, scope: "flag", file: "the program's own servers" } as const;
+    const blocked = mcpPolicyBlocks(server, o.rules.policy);
+    if (blocked) notice("warning", `MCP server "${name}" of ${server.file} is not started: ${blocked}.`);
+    else servers.push(server);
+  }
   if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
   const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
   // Imported once there is a server to start: a run without MCP servers starts sooner without it.

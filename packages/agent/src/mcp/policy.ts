@@ -1,6 +1,6 @@
 // Claude Code's MCP server policy: `deniedMcpServers` and `allowedMcpServers` (each entry names a
 // server by `serverName`, `serverCommand` or `serverUrl`), and `allowManagedMcpServersOnly`.
-import type { McpServerConfig } from "./config.ts";
+import type { McpRunServerConfig } from "./config.ts";
 
 export type McpPolicyEntry = { serverName: string } | { serverCommand: string[] } | { serverUrl: string };
 
@@ -44,25 +44,25 @@ export function mcpPolicyOf(sources: readonly McpPolicySource[], warn: (message:
 
 /** Why the policy keeps `server` from running, or undefined when it may run. A stdio server is
  * matched by command when the allowlist names commands, a remote one by URL when it names URLs,
- * and otherwise by name. */
-export function mcpPolicyBlocks(server: McpServerConfig, policy: McpPolicy): string | undefined {
+ * and otherwise by name; a program's own (sdk) server, which has neither, by name only. */
+export function mcpPolicyBlocks(server: McpRunServerConfig, policy: McpPolicy): string | undefined {
   if (policy.denied.some((entry) => matches(server, entry))) return "it is listed in deniedMcpServers";
   if (!policy.allowed) return undefined;
-  const kind = server.type === "stdio" ? "serverCommand" : "serverUrl";
-  const byKind = policy.allowed.filter((entry) => kind in entry);
+  const kind = server.type === "stdio" ? "serverCommand" : server.type === "sdk" ? "serverName" : "serverUrl";
+  const byKind = kind === "serverName" ? [] : policy.allowed.filter((entry) => kind in entry);
   const candidates = byKind.length > 0 ? byKind : policy.allowed.filter((entry) => "serverName" in entry);
   if (candidates.some((entry) => matches(server, entry))) return undefined;
   return `allowedMcpServers does not list its ${byKind.length > 0 ? (kind === "serverCommand" ? "command" : "URL") : "name"}`;
 }
 
-function matches(server: McpServerConfig, entry: McpPolicyEntry): boolean {
+function matches(server: McpRunServerConfig, entry: McpPolicyEntry): boolean {
   if ("serverName" in entry) return entry.serverName === server.name;
   if ("serverCommand" in entry) {
     if (server.type !== "stdio") return false;
     const command = [server.command, ...server.args];
     return command.length === entry.serverCommand.length && command.every((part, i) => part === entry.serverCommand[i]);
   }
-  return server.type !== "stdio" && wildcard(entry.serverUrl).test(server.url);
+  return (server.type === "http" || server.type === "sse") && wildcard(entry.serverUrl).test(server.url);
 }
 
 /** `*` matches any run of characters; everything else stands for itself. */

@@ -16,7 +16,8 @@ import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
 import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
-import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay } from "./chat-line.ts";
+import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
+import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -229,15 +230,20 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     const action = parseChatLine(line, client.state, client.state && numbering.update(client.state));
     return action.kind === "send" && action.command.type === "steer";
   };
-  inputLine?.attach(lines, (line) => (line.trim() ? !steers(line) : !runUnderWay(client.state)));
-  const send = (cmd: HarnessCommand): boolean => {
+  const fates = inputLine && lineFates(lines, (line) => (line.trim() ? steers(line) : runUnderWay(client.state)));
+  if (fates) inputLine?.attach(lines, fates.keepOnEnter);
+  /** `takenOff`: what became of the line's typed copy at its Enter (see chat-entered.ts). */
+  const send = (cmd: HarnessCommand, takenOff?: boolean): boolean => {
     try {
+      // A line shows once: as typed, when its copy stayed; else as a marked steer while a run is
+      // under way, or, when none is (it ended since the Enter), as the prompt the session makes of it.
+      const marked = cmd.type === "steer" && terminal && takenOff !== false && runUnderWay(client.state);
       if (cmd.type === "submit") view.typed(cmd.prompt);
-      if (cmd.type === "steer") view.typed(cmd.message);
+      if (cmd.type === "steer" && (marked || takenOff === false)) view.typed(cmd.message);
       client.send(cmd);
-      if (cmd.type === "steer" && terminal) view.steered(cmd.message);
+      if (marked) view.steered(cmd.message);
       if (["submit", "resume", "approve", "deny"].includes(cmd.type)) acted = true;
-      if ((cmd.type === "submit" || cmd.type === "resume") && !runUnderWay(client.state)) starting = true;
+      if ((cmd.type === "submit" || cmd.type === "resume" || cmd.type === "steer") && !runUnderWay(client.state)) starting = true;
       return true;
     } catch (error) {
       view.note(`✗ ${(error as Error).message}`, "error");
@@ -245,10 +251,12 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     }
   };
   /** Acts on one line; resolves once a piped chat may go on. */
-  const act = async (text: string): Promise<void> => {
+  const act = async ({ text, takenOff }: Entered): Promise<void> => {
     // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
     if (leaving) return;
-    const action = parseChatLine(text, client.state, client.state && numbering.update(client.state));
+    // A line taken off as a steer goes as one, whatever the session did since: the session takes a
+    // steer that finds no run under way as a prompt.
+    const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parseChatLine(text, client.state, client.state && numbering.update(client.state));
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);
@@ -262,7 +270,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     }
     // A piped chat waits for what the line started, watched from before it is sent.
     const over = interactive ? undefined : settled(client, action.command);
-    if (!send(action.command)) return;
+    if (!send(action.command, takenOff)) return;
     if (action.said) view.note(action.said);
     await over;
   };
@@ -293,11 +301,11 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   // A terminal in line mode hands a pasted block over line by line, faster than anyone types: the
   // lines that follow one within PASTE_MS are taken with it.
   let ahead: Promise<IteratorResult<string>> | undefined;
-  const nextLines = async (): Promise<string[] | undefined> => {
+  const nextLines = async (): Promise<Entered[] | undefined> => {
     const first = await (ahead ?? input.next());
     ahead = undefined;
     if (first.done) return undefined;
-    const taken = [first.value];
+    const taken: Entered[] = [{ text: first.value, takenOff: fates?.next() }];
     while (interactive) {
       const next = input.next();
       let timer: NodeJS.Timeout | undefined;
@@ -308,19 +316,20 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
         ahead = next;
         break;
       }
-      taken.push(line.value);
+      taken.push({ text: line.value, takenOff: fates?.next() });
     }
     return taken;
   };
   const reading = (async () => {
-    if (command.prompt) await act(command.prompt);
+    if (command.prompt) await act({ text: command.prompt });
     for (let taken = await nextLines(); taken; taken = await nextLines()) {
       // A pasted prompt of several lines is one prompt; pasted lines of the chat's own commands
       // are acted on one by one.
-      const first = parseChatLine(taken.find((text) => text.trim()) ?? "", client.state, client.state && numbering.update(client.state));
-      const prompt = first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer");
-      if (prompt && taken.length > 1) await act(taken.join("\n"));
-      else for (const text of taken) await act(text);
+      const lead = taken.find((entry) => entry.text.trim());
+      const first = parseChatLine(lead?.text ?? "", client.state, client.state && numbering.update(client.state));
+      const prompt = lead?.takenOff || (first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer"));
+      if (prompt && taken.length > 1) for (const run of byFate(taken)) await act(run);
+      else for (const entry of taken) await act(entry);
     }
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
     if (interactive) return finish(0);

@@ -1,0 +1,114 @@
+// `harness chat` at a terminal, when a run ends or starts between the Enter of a line and the
+// moment the chat acts on it (it waits a few milliseconds for more pasted lines first): the line
+// still shows once. The chat runs in this process on a terminal of the test's making, against a
+// real server process and the fake Anthropic server; the chat's timers are the test's to move, so
+// that the run's change lands in that gap every time.
+import { test, before, after, mock } from "node:test";
+import assert from "node:assert/strict";
+import { PassThrough, Writable } from "node:stream";
+import { setImmediate as tick } from "node:timers/promises";
+import { createHarnessClient } from "@harness/client";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { chatCommand } from "./chat.ts";
+import { startChatServer } from "./test-support.ts";
+import { renderScreen } from "./test-screen.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-race-"));
+});
+after(() => stop());
+
+const COLUMNS = 60;
+
+/** A chat on `sessionId` at a terminal COLUMNS wide that the test types into and reads. */
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
+  let bytes = "";
+  // The terminal driver turns "\n" into "\r\n".
+  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: COLUMNS, isTTY: true });
+  const stdin = Object.assign(new PassThrough({ encoding: "utf8" }), { isTTY: true, setRawMode: () => stdin });
+  const status = chatCommand({ kind: "chat", url: server.url, userId: "race", sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm" }, stdin });
+  t.after(() => stdin.end());
+  return {
+    status,
+    type: (keys: string) => stdin.write(keys),
+    end: () => stdin.end(),
+    rows: () => renderScreen(bytes, COLUMNS),
+    /** Resolves once the terminal was written `pattern`; waits on I/O alone (no timers: they may be the test's). */
+    async sees(pattern: RegExp): Promise<void> {
+      for (const start = Date.now(); !pattern.test(bytes); await tick()) {
+        if (Date.now() - start > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${renderScreen(bytes, COLUMNS).join("\n")}`);
+      }
+    },
+  };
+}
+
+/** Lets I/O go on for `ms` milliseconds with the timers stopped. */
+async function ioFor(ms: number): Promise<void> {
+  for (const start = Date.now(); Date.now() - start < ms; ) await tick();
+}
+
+test("a line entered as a steer whose run ends before it is sent starts a run of its own and shows once, as a prompt", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Second reply" });
+  t.after(() => release());
+  const before = fake.requests.length;
+  const chat = terminalChat(t, "race-ended");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  await chat.sees(/Working on it/);
+  mock.timers.enable({ apis: ["setTimeout"] });
+  t.after(() => mock.timers.reset());
+  // Entered while the run goes on: its typed copy is taken off, as a steer's is.
+  chat.type("and then the tests\r");
+  await ioFor(100);
+  // The run ends before the chat acts on the line (the reply's line is ended then).
+  release();
+  await chat.sees(/Working on it\r\n/);
+  await ioFor(100);
+  mock.timers.tick(1_000);
+  mock.timers.reset();
+  await chat.sees(/Second reply/);
+  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(request.body.messages.at(-1)), /and then the tests/);
+  chat.end();
+  assert.equal(await chat.status, 0);
+  const rows = chat.rows();
+  assert.deepEqual(rows.filter((row) => row.includes("the tests")), ["› and then the tests"], rows.join("\n"));
+});
+
+test("a line entered as a prompt whose session starts a run before it is sent steers that run and shows once, as typed", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Busy with it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered." });
+  t.after(() => release());
+  const before = fake.requests.length;
+  const chat = terminalChat(t, "race-started");
+  await chat.sees(/Ctrl-D leaves/);
+  const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-started" });
+  t.after(() => other.close());
+  await other.connect();
+  mock.timers.enable({ apis: ["setTimeout"] });
+  t.after(() => mock.timers.reset());
+  // Entered with no run under way: it stays on the screen as typed.
+  chat.type("mind the tests\r");
+  await ioFor(100);
+  // Another client of the session starts a run before the chat acts on the line.
+  other.send({ type: "submit", prompt: "from elsewhere" });
+  await chat.sees(/Busy with it/);
+  await ioFor(100);
+  mock.timers.tick(1_000);
+  mock.timers.reset();
+  await ioFor(300);
+  release();
+  await chat.sees(/Steered\./);
+  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(request.body.messages), /mind the tests/);
+  chat.end();
+  assert.equal(await chat.status, 0);
+  const rows = chat.rows();
+  assert.deepEqual(rows.filter((row) => row.includes("the tests")), ["mind the tests"], rows.join("\n"));
+  assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
+});

@@ -2,7 +2,8 @@
 // fake Anthropic server: the chat goes on in a copy of the session it names, which stays as it was.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createSessionsApi } from "@harness/client";
+import { dirname } from "node:path";
+import { createHarnessClient, createSessionsApi } from "@harness/client";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { harness, startChatServer } from "./test-support.ts";
 
@@ -102,4 +103,25 @@ test("harness chat --help lists --fork-session and --resume", async () => {
   const help = await harness(["chat", "--help"], {}).result;
   assert.equal(help.code, 0);
   assert.match(help.stdout, /\n {2}-r, --resume ID {4}session ID, which must exist already\n {2}--fork-session {5}with -c, --resume or --session: go on in a new session/);
+});
+
+test("--fork-session of a session whose run is under way says when the copy's files cannot be put back as they were before that run", async (t) => {
+  // A server whose machine has no git keeps no checkpoints of the files.
+  const bare = await startChatServer("harness-chat-fork-nogit-", { PATH: dirname(process.execPath) });
+  t.after(() => bare.stop());
+  let release!: () => void;
+  bare.fake.push({ text: "Still at it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Copied." });
+  t.after(() => release());
+  const source = createHarnessClient({ url: bare.server.url, userId: "forker", sessionId: "busy-source" });
+  t.after(() => source.close());
+  await source.connect();
+  source.send({ type: "submit", prompt: "work on it" });
+  await source.waitFor((state) => state.status === "running" && state.messages.some((m) => m.content.includes("Still at it")), 10_000);
+
+  const forked = await harness(["chat", "--session", "busy-source", "--fork-session", "and now?"], { HARNESS_URL: bare.server.url, HARNESS_USER: "forker" }, { stdin: "" }).result;
+  assert.equal(forked.code, 0, forked.stderr);
+  assert.match(forked.stderr, /: a copy of session busy-source, which stays as it was .*\n\(the fork's files are the source's as they are now: file checkpoints need git, which is not installed on the runner's machine\)\n/);
+  // The copy holds the conversation from before the run under way, and goes on from there.
+  assert.equal(forked.stdout, "Copied.\n");
+  assert.equal(source.state?.status, "running", "the source's run goes on");
 });

@@ -81,13 +81,14 @@ export const controlLine = (id: string, request: Record<string, unknown>) => jso
 export const streamLinesOf = (stdout: string) => stdout.trimEnd().split("\n").map((text) => JSON.parse(text) as { type: string; [key: string]: any });
 
 /** A real server process on the fake Anthropic server (no retries), with a data directory of its
- * own, for the chat's tests; `stop` ends both and removes the directory. */
-export async function startChatServer(prefix: string): Promise<{ fake: FakeAnthropic; server: HarnessProcess; dataDir: string; stop(): Promise<void> }> {
+ * own, for the chat's tests (`env`: more of the server's environment); `stop` ends both and removes
+ * the directory. */
+export async function startChatServer(prefix: string, env: Record<string, string> = {}): Promise<{ fake: FakeAnthropic; server: HarnessProcess; dataDir: string; stop(): Promise<void> }> {
   const fake = await startFakeAnthropic();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const server = await startHarnessServer({
     dataDir,
-    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
   });
   return {
     fake,

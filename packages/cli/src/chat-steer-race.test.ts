@@ -10,7 +10,7 @@ import { setImmediate as tick } from "node:timers/promises";
 import { createHarnessClient } from "@harness/client";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
-import { startChatServer } from "./test-support.ts";
+import { slowLink, startChatServer } from "./test-support.ts";
 import { renderScreen } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
@@ -25,12 +25,12 @@ after(() => stop());
 const COLUMNS = 60;
 
 /** A chat on `sessionId` at a terminal COLUMNS wide that the test types into and reads. */
-function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) {
   let bytes = "";
   // The terminal driver turns "\n" into "\r\n".
   const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: COLUMNS, isTTY: true });
   const stdin = Object.assign(new PassThrough({ encoding: "utf8" }), { isTTY: true, setRawMode: () => stdin });
-  const status = chatCommand({ kind: "chat", url: server.url, userId: "race", sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm" }, stdin });
+  const status = chatCommand({ kind: "chat", url, userId: "race", sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm" }, stdin });
   t.after(() => stdin.end());
   return {
     status,
@@ -111,4 +111,28 @@ test("a line entered as a prompt whose session starts a run before it is sent st
   const rows = chat.rows();
   assert.deepEqual(rows.filter((row) => row.includes("the tests")), ["mind the tests"], rows.join("\n"));
   assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
+});
+
+test("a line entered after a prompt, before the server says its run started, steers that run and shows once", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "On the first", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Both done." });
+  t.after(() => release());
+  const before = fake.requests.length;
+  const chat = terminalChat(t, "race-starting", await slowLink(t, server.url, 400));
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("first task\r");
+  // The prompt is sent; what the server says of its run is still on its way.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  chat.type("second task\r");
+  await chat.sees(/On the first/);
+  await fake.waitForRequests(before + 1);
+  release();
+  await chat.sees(/Both done\./);
+  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(request.body.messages), /second task/);
+  chat.end();
+  assert.equal(await chat.status, 0);
+  const rows = chat.rows();
+  assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
+  assert.deepEqual(rows.filter((row) => row.includes("second task")), ["↳ steer: second task"], rows.join("\n"));
 });

@@ -2,11 +2,10 @@
 // terminal, against a real server process and the fake Anthropic server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
-import { startChatServer } from "./test-support.ts";
+import { slowLink, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -47,33 +46,11 @@ test("lines pasted at once are one prompt, not a prompt and lines refused while 
   assert.equal(chat.out.stdout, "Got all three\n");
 });
 
-/** A proxy to the server that hands on what the server sends `delayMs` late (a distant server). */
-async function slowLink(t: { after(fn: () => unknown): void }, delayMs: number): Promise<string> {
-  const target = new URL(server.url);
-  const sockets = new Set<Socket>();
-  const proxy = createServer((client) => {
-    const upstream = new (client.constructor as typeof Socket)().connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on("data", (data) => upstream.write(data));
-    upstream.on("data", (data) => setTimeout(() => client.writable && client.write(data), delayMs));
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => setTimeout(() => client.destroy(), delayMs));
-    for (const socket of [client, upstream]) socket.on("error", () => undefined);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  t.after(() => {
-    for (const socket of sockets) socket.destroy();
-    proxy.close();
-  });
-  const { port } = proxy.address() as { port: number };
-  return `http://127.0.0.1:${port}`;
-}
-
 test("Ctrl-C right after a prompt, before its run shows, cancels that run instead of leaving it going", async (t) => {
   let release!: () => void;
   fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
   t.after(() => release());
-  const chat = terminalChat(t, "quick-interrupt", await slowLink(t, 400));
+  const chat = terminalChat(t, "quick-interrupt", await slowLink(t, server.url, 400));
   await new Promise((resolve) => setTimeout(resolve, 1500));
   chat.stdin.write("think hard\n");
   // The prompt is sent; what the server says of it is still on its way.

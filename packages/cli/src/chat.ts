@@ -225,9 +225,11 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   client.on("error", () => (starting = false));
   // A line entered while a run is under way steers it, and the chat shows it its own way (on a
   // marked line): the typed copy is taken off. Anything else stays as typed: a prompt, a /command,
-  // an answer to an approval, a line refused (which the user may want to read again).
+  // an answer to an approval, a line refused (which the user may want to read again). A prompt sent
+  // whose run the state does not show yet counts as a run under way: the server has it first.
   const steers = (line: string): boolean => {
-    const action = parseChatLine(line, client.state, client.state && numbering.update(client.state));
+    const state = starting && client.state && !runUnderWay(client.state) ? { ...client.state, status: "running" as const } : client.state;
+    const action = parseChatLine(line, state, state && numbering.update(state));
     return action.kind === "send" && action.command.type === "steer";
   };
   const fates = inputLine && lineFates(lines, (line) => (line.trim() ? steers(line) : runUnderWay(client.state)));
@@ -237,7 +239,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     try {
       // A line shows once: as typed, when its copy stayed; else as a marked steer while a run is
       // under way, or, when none is (it ended since the Enter), as the prompt the session makes of it.
-      const marked = cmd.type === "steer" && terminal && takenOff !== false && runUnderWay(client.state);
+      const marked = cmd.type === "steer" && terminal && takenOff !== false && (runUnderWay(client.state) || starting);
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (cmd.type === "steer" && (marked || takenOff === false)) view.typed(cmd.message);
       client.send(cmd);

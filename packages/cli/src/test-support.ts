@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -100,4 +101,27 @@ export async function startChatServer(prefix: string, env: Record<string, string
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A proxy to the server at `url` that hands on what the server sends `delayMs` late (a distant
+ * server); answers the proxy's URL. */
+export async function slowLink(t: { after(fn: () => unknown): void }, url: string, delayMs: number): Promise<string> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    const upstream = new (client.constructor as typeof Socket)().connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (data) => upstream.write(data));
+    upstream.on("data", (data) => setTimeout(() => client.writable && client.write(data), delayMs));
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => setTimeout(() => client.destroy(), delayMs));
+    for (const socket of [client, upstream]) socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    proxy.close();
+  });
+  const { port } = proxy.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
 }

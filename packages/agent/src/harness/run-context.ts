@@ -341,8 +341,6 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const { registry, setup } = ctx;
   const env = setup.childEnv;
   const spawner = ctx.spawner;
-  const denied = deniedFileFilter(ctx.permissions);
-  const deniedUrl = deniedUrlFilter(ctx.permissions);
   const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
   return {
     tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
@@ -371,23 +369,29 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         state.background.push(work);
       },
     }),
-    bindContext: (base) => ({
-      ...base,
-      state: ctx.resources.toolState,
-      ...(env && { env }),
-      ...(denied && { denied }),
-      ...(deniedUrl && { deniedUrl }),
-      ...(planMode && { planMode }),
-      ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
-      expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
-      ...(spawner && {
-        spawnSubagent: async (request) => {
-          const output = await spawner(request, base);
-          if (output.usage) addUsage(state.usage, output.usage);
-          return output;
-        },
-      }),
-    }),
+    // The filters are made per call: a deny rule an approval adds mid-run, in this agent or another
+    // of the run, holds for the searches and fetches after it.
+    bindContext: (base) => {
+      const denied = deniedFileFilter(ctx.permissions);
+      const deniedUrl = deniedUrlFilter(ctx.permissions);
+      return {
+        ...base,
+        state: ctx.resources.toolState,
+        ...(env && { env }),
+        ...(denied && { denied }),
+        ...(deniedUrl && { deniedUrl }),
+        ...(planMode && { planMode }),
+        ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
+        expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
+        ...(spawner && {
+          spawnSubagent: async (request) => {
+            const output = await spawner(request, base);
+            if (output.usage) addUsage(state.usage, output.usage);
+            return output;
+          },
+        }),
+      };
+    },
   };
 }
 

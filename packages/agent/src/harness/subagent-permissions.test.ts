@@ -146,3 +146,25 @@ test("a PermissionRequest hook's allow with updatedPermissions for a sub-agent's
   assert.deepEqual(asked, [], "nor is the user");
   for (const file of ["sub.txt", "main.txt"]) assert.ok(await project.exists(file), file);
 });
+
+test("a deny rule approved inside a sub-agent keeps the file from the main agent's Glob results, as a rule the run started with would", async (t) => {
+  const project = await tempProject(t);
+  await project.write("secret.txt", "s");
+  await project.write("note.txt", "n");
+  const deny: PermissionUpdate = { type: "addRules", rules: [{ toolName: "Read", ruleContent: "./secret.txt" }], behavior: "deny", destination: "session" };
+  const { approve } = approver([deny]);
+  const { provider } = await runInProject(
+    project,
+    [
+      { toolCalls: [task("toolu_task", "Make a file.")] },
+      { toolCalls: [bash("toolu_sub", "touch sub.txt")] },
+      { text: "Made it." },
+      { toolCalls: [{ id: "toolu_glob", name: "Glob", input: { pattern: "*.txt" } }] },
+      { text: "Listed." },
+    ],
+    { approve },
+  );
+  const listed = JSON.stringify(provider.requests.at(-1)!.messages.at(-1));
+  assert.match(listed, /note\.txt/);
+  assert.doesNotMatch(listed, /secret\.txt/, "the denied file is not listed");
+});

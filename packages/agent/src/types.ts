@@ -175,6 +175,10 @@ export type RunAgentOptions = {
   /** Permission updates of earlier approvals of the session (their `updatedPermissions`), applied
    * over the settings' and the run's own rules, in order. */
   permissionUpdates?: readonly PermissionUpdate[];
+  /** Told the permission updates of an approval or of a PermissionRequest hook's allow, in any agent
+   * of the run, as they are applied: a host keeps them for the session's later runs
+   * (`permissionUpdates`). */
+  onPermissionUpdates?: (updates: readonly PermissionUpdate[]) => void;
   /** Only the servers of `mcpConfig` (Claude Code's --strict-mcp-config): none of `.mcp.json`,
    * `~/.claude.json`, the settings or plugins. */
   strictMcpConfig?: boolean;

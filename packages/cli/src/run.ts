@@ -245,6 +245,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.sdkMcpServers && { sdkMcpServers: set.sdkMcpServers }),
           ...(set?.mcpConfig && { mcpConfig: [...(runOptions.mcpConfig ?? []), set.mcpConfig] }),
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
+          ...(controls && { onPermissionUpdates: controls.keep }),
           ...(set?.disallowedTools && { rules: { ...runOptions.rules, deny: [...(runOptions.rules?.deny ?? []), ...set.disallowedTools] } }),
           ...(set?.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: set.managedSettings } }),
           ...(set?.flagSettings && { flagSettings: set.flagSettings }),

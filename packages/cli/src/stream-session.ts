@@ -73,6 +73,10 @@ export type TurnControls = {
   /** The changes reach the agent as they are: dontAsk among the modes. */
   onConfigure: BackendContext["onConfigure"];
   requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  /** Keeps the permission updates the turn applied, whoever gave them (an answer to can_use_tool,
+   * a PermissionRequest hook, a permission prompt tool), for the turns that follow
+   * (RunAgentOptions.onPermissionUpdates). */
+  keep(updates: readonly PermissionUpdate[]): void;
   /** Told what the turn starts with (RunAgentOptions.onReady). */
   ready(info: RunReadyInfo): void;
   /** Whether an interrupt (or a denial that interrupts) stopped the turn. */
@@ -108,7 +112,7 @@ export function streamSession(launch: SessionLaunch) {
     dontAsk = mode === "dontAsk";
     settings.permissionMode = mode === "dontAsk" ? "default" : mode;
   };
-  /** An approval's updates, kept for the turns that follow (the turn under way applies them itself). */
+  /** The updates a turn applied, kept for the turns that follow (the turn under way applied them itself). */
   const keep = (updates: readonly PermissionUpdate[]) => {
     for (const change of updates) {
       if (change.type !== "setMode") settings.permissionUpdates = [...(settings.permissionUpdates ?? []), change];
@@ -269,8 +273,9 @@ export function streamSession(launch: SessionLaunch) {
           return () => current.listeners.delete(told);
         },
         ...(launch.askOverStdio && {
-          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(ask, request, signal, current.abort, keep)),
+          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(ask, request, signal, current.abort)),
         }),
+        keep,
         ready: (info) => {
           ready = info;
         },
@@ -287,7 +292,7 @@ const refusedUnasked: ApprovalDecision = { behavior: "deny", reason: "The permis
 
 /** Asks the other end whether `request`'s call may run (Claude Code's can_use_tool). A request a
  * change of mode answered meanwhile is withdrawn, and that answer stands. */
-async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, signal: AbortSignal, turn: AbortController, keep: (updates: readonly PermissionUpdate[]) => void): Promise<ApprovalDecision> {
+async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, signal: AbortSignal, turn: AbortController): Promise<ApprovalDecision> {
   const withdraw = new AbortController();
   request.answered?.then(() => withdraw.abort(), () => {});
   let answer: Record<string, unknown>;
@@ -309,7 +314,6 @@ async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, si
     // Nor is a call run on an "always" that cannot be read: what it would have allowed is unknown.
     const updates = answer.updatedPermissions === undefined || answer.updatedPermissions === null ? [] : parsePermissionUpdates(answer.updatedPermissions);
     if ("error" in updates) return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's ${updates.error}` };
-    keep(updates);
     return {
       behavior: "allow",
       ...(updated !== undefined && updated !== null && { updatedInput: updated as Record<string, unknown> }),

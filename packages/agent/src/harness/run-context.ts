@@ -364,6 +364,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         const where = { cwd: ctx.setup.cwd, home: ctx.setup.home, projectRoot: ctx.setup.projectRoot };
         const errors = applyToRun(ctx.permissions, ctx.runPermissions, updates, where);
         for (const message of [...errors, ...persistPermissionUpdates(updates, where)]) ctx.notice("warning", message);
+        ctx.options.onPermissionUpdates?.(updates);
       },
       track: (work) => {
         state.background.push(work);

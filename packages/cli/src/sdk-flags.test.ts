@@ -81,3 +81,13 @@ test("--managed-settings keeps what restricts, apart from --disallowedTools', an
   const badEntry = parseArgs(["run", ...STREAM, "--managed-settings", '{"deniedMcpServers":[{"name":"x"}]}']);
   assert.match(badEntry.kind === "usage-error" ? badEntry.message : "", /^--managed-settings: deniedMcpServers\[0\]: must have exactly one of "serverName"/);
 });
+
+test("--managed-settings holding a restriction Claude Code takes but harness does not enforce is refused, naming it", () => {
+  const parsed = parseArgs(["run", ...STREAM, "--managed-settings", '{"sandbox":{"network":{"allowManagedDomainsOnly":true}},"model":"m"}']);
+  assert.equal(parsed.kind === "usage-error" && parsed.message, "--managed-settings: sandbox.network.allowManagedDomainsOnly: a restriction harness does not enforce; leave it out rather than have the run go on without it");
+  const loose = parseArgs(["run", ...STREAM, "--managed-settings", '{"sandbox":{"network":{"allowManagedDomainsOnly":false}},"disableAllHooks":"true"}']);
+  assert.deepEqual(loose.kind === "run" && loose.managedSettings, {
+    settings: { allowManagedHooksOnly: true },
+    note: "--managed-settings: sandbox.network.allowManagedDomainsOnly is not applied: from the Agent SDK's managed settings the run takes only what restricts it, as Claude Code does",
+  });
+});

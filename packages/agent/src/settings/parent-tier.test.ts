@@ -78,3 +78,38 @@ test("a managed-settings.json drops the program's tier, saying so, unless it say
   assert.deepEqual(merged.settings.deniedMcpServers, [{ serverName: "evil" }]);
   assert.equal(merged.sources.filter((s) => s.scope === "managed").length, 1);
 });
+
+test("a restriction Claude Code takes from a program's tier but the harness does not enforce is a problem naming it, not a key said to loosen", () => {
+  const tier = parentTier(
+    {
+      sandbox: { network: { allowManagedDomainsOnly: true }, filesystem: { allowManagedReadPathsOnly: true } },
+      permissions: { disableAutoMode: "disable", denyInsteadOfPrompting: true },
+      availableModels: ["claude-haiku-4-5"],
+      disableSkillShellExecution: true,
+    },
+    TIER,
+  );
+  assert.deepEqual(tier.problems.map((p) => p.key).sort(), [
+    "availableModels",
+    "disableSkillShellExecution",
+    "permissions.denyInsteadOfPrompting",
+    "permissions.disableAutoMode",
+    "sandbox.filesystem.allowManagedReadPathsOnly",
+    "sandbox.network.allowManagedDomainsOnly",
+  ]);
+  assert.match(tier.problems[0]!.message, /a restriction harness does not enforce/);
+  assert.deepEqual(tier.ignored, []);
+  // Their values that restrict nothing are left out as any other.
+  const loose = parentTier({ sandbox: { network: { allowManagedDomainsOnly: false } }, disableSkillShellExecution: false }, TIER);
+  assert.deepEqual(loose.problems, []);
+  assert.deepEqual(loose.ignored.sort(), ["disableSkillShellExecution", "sandbox.network.allowManagedDomainsOnly"]);
+});
+
+test("a program's disableAllHooks binds whatever its value but false and \"false\"", () => {
+  for (const value of ["true", 1, "yes"]) assert.deepEqual(parentTier({ disableAllHooks: value }, TIER).settings, { allowManagedHooksOnly: true }, JSON.stringify(value));
+  for (const value of [false, "false"]) {
+    const tier = parentTier({ disableAllHooks: value }, TIER);
+    assert.deepEqual(tier.settings, {});
+    assert.deepEqual(tier.ignored, ["disableAllHooks"]);
+  }
+});

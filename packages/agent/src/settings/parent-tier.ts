@@ -3,6 +3,9 @@
 // - only what restricts is kept (deny and ask rules, the allowManaged*Only locks, MCP server
 //   deny/allow lists, the sandbox's tightening switches and deny lists…); whatever would loosen or
 //   merely choose (allow rules, defaultMode, env, model, hooks, …) is left out and named;
+// - a restriction Claude Code would take that this harness does not enforce (allowManagedDomainsOnly,
+//   availableModels, the disable* switches…) is a problem: the program asked for it, and a caller
+//   refuses the tier rather than run without it;
 // - with no managed-settings.json on the machine it is the managed tier;
 // - with one, that file is the policy and the program's tier is dropped, unless the file says
 //   `"parentSettingsBehavior": "merge"`: the tier then merges beneath it (the file wins where both
@@ -41,12 +44,36 @@ const RESTRICTING: ReadonlyArray<readonly [path: readonly string[], restricts: R
   [["sandbox", "filesystem", "denyWrite"], "list"],
 ];
 
+/** Restrictions Claude Code takes from a program's tier that nothing here enforces, by path, with the
+ * value that restricts; besides these, any other top-level `disable…` switch set to true or
+ * "disable", and `enable…` one set to false. */
+const UNENFORCED: ReadonlyArray<readonly [path: readonly string[], restricts: Restricts]> = [
+  [["permissions", "disableAutoMode"], "disable"],
+  [["permissions", "blockReadsOutsideWorkingDirectories"], true],
+  [["permissions", "blockWritesOutsideWorkingDirectories"], true],
+  [["permissions", "denyInsteadOfPrompting"], true],
+  [["enforceAvailableModels"], true],
+  [["isolatePeerMachines"], true],
+  [["fastModePerSessionOptIn"], true],
+  [["availableModels"], "list"],
+  [["deniedModels"], "list"],
+  [["allowedProviders"], "list"],
+  [["strictKnownMarketplaces"], "list"],
+  [["allowedMarketplaces"], "list"],
+  [["blockedMarketplaces"], "list"],
+  [["strictPluginOnlyCustomization"], "list"],
+  [["sandbox", "network", "allowManagedDomainsOnly"], true],
+  [["sandbox", "network", "strictAllowlist"], true],
+  [["sandbox", "filesystem", "allowManagedReadPathsOnly"], true],
+  [["isolation", "required"], true],
+];
+
 export type ParentTier = {
   /** What restricts, validated. */
   settings: Settings;
   /** The key paths given that are left out, as `permissions.allow`, `env`. */
   ignored: string[];
-  /** Values of kept keys that are malformed (each left out). */
+  /** Values of kept keys that are malformed, and restrictions not enforced here (each left out). */
   problems: SettingsDiagnostic[];
 };
 
@@ -67,9 +94,16 @@ export function parentTier(raw: unknown, file: string): ParentTier {
       kept.add(keyPath(path));
     }
   }
-  // Claude Code binds a program's disableAllHooks as allowManagedHooksOnly: the machine's own hooks
-  // keep running, which a program's tier cannot stop.
-  if (given.disableAllHooks === true) {
+  for (const [path, restricts] of [...UNENFORCED, ...switches(given)]) {
+    const value = valueAt(given, path);
+    if (value === undefined || !(shapeProblem(value, restricts) === undefined && restricting(value, restricts))) continue;
+    problems.push({ file, key: keyPath(path), message: "a restriction harness does not enforce; leave it out rather than have the run go on without it" });
+    kept.add(keyPath(path));
+  }
+  // Claude Code binds a program's disableAllHooks as allowManagedHooksOnly (the machine's own hooks
+  // keep running, which a program's tier cannot stop), whatever its value but false and "false": an
+  // enterprise configuration often gives a boolean as text.
+  if (given.disableAllHooks !== undefined && given.disableAllHooks !== false && given.disableAllHooks !== "false") {
     settings.allowManagedHooksOnly = true;
     kept.add("disableAllHooks");
   }
@@ -103,6 +137,16 @@ export function withParentTier(sources: readonly SettingsSource[], parent: { fil
 /** Two programs' tiers (--managed-settings, then the initialize request's) as one: both restrict. */
 export function joinParentTiers(first: Settings, second: Settings): Settings {
   return mergeSettings([first, second]);
+}
+
+/** The top-level switches of `given` that Claude Code takes as restrictions by their name's form
+ * (`disable…`: true or "disable"; `enable…`: false), but those enforced here. */
+function switches(given: Record<string, unknown>): Array<readonly [readonly string[], Restricts]> {
+  return Object.entries(given).flatMap(([key, value]): Array<readonly [readonly string[], Restricts]> => {
+    if (key === "disableAllHooks" || RESTRICTING.some(([path]) => path.length === 1 && path[0] === key)) return [];
+    if (/^disable[A-Z]/.test(key)) return [[[key], value === "disable" ? "disable" : true]];
+    return /^enable[A-Z]/.test(key) ? [[[key], false]] : [];
+  });
 }
 
 function shapeProblem(value: unknown, restricts: Restricts): string | undefined {

@@ -105,3 +105,16 @@ for (const delivery of ["--managed-settings", "initialize"] as const) {
     assert.match(denied, /denied by the deny rule \\"Bash\(rm:\*\)\\".*the run's managed settings/);
   });
 }
+
+test("the initialize request's managed settings join --managed-settings' without widening its allowedMcpServers", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin = controlLine("init-1", { subtype: "initialize", sdkMcpServers: ["mine", "theirs"], managedSettings: { allowedMcpServers: [{ serverName: "theirs" }] } }) + userLine("hi");
+  const args = ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...STREAM_JSON, "--managed-settings", JSON.stringify({ allowedMcpServers: [{ serverName: "mine" }] })];
+  const { code, stdout, stderr } = await harness(args, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: dir }, { stdin }).result;
+  assert.equal(code, 0, stderr);
+  const lines = streamLinesOf(stdout);
+  const init = lines.find((l) => l.type === "system" && l.subtype === "init");
+  assert.deepEqual(init?.mcp_servers.map((s: { name: string }) => s.name), ["mine"], JSON.stringify(init?.mcp_servers));
+  assert.match(stdout, /MCP server \\"theirs\\" of the program's own servers is not started: allowedMcpServers does not list its name/);
+});

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import type { TestContext } from "node:test";
 import { tempWorkspace } from "../testing/fixtures.ts";
 import { loadSettings } from "./load.ts";
-import { parentTier } from "./parent-tier.ts";
+import { joinParentTiers, parentTier } from "./parent-tier.ts";
 
 const TIER = "the run's managed settings";
 
@@ -112,4 +112,11 @@ test("a program's disableAllHooks binds whatever its value but false and \"false
     assert.deepEqual(tier.settings, {});
     assert.deepEqual(tier.ignored, ["disableAllHooks"]);
   }
+});
+
+test("two tiers of one program joined: the first's allowedMcpServers holds, the second's only where the first has none", () => {
+  const first = { allowedMcpServers: [{ serverName: "a" }], deniedMcpServers: [{ serverName: "x" }] };
+  const second = { allowedMcpServers: [{ serverName: "b" }], deniedMcpServers: [{ serverName: "y" }] };
+  assert.deepEqual(joinParentTiers(first, second), { allowedMcpServers: [{ serverName: "a" }], deniedMcpServers: [{ serverName: "x" }, { serverName: "y" }] });
+  assert.deepEqual(joinParentTiers({}, second), second);
 });

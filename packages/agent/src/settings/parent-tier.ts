@@ -134,9 +134,12 @@ export function withParentTier(sources: readonly SettingsSource[], parent: { fil
   return sources.map((source) => (source === machine ? merged : source));
 }
 
-/** Two programs' tiers (--managed-settings, then the initialize request's) as one: both restrict. */
+/** Two tiers of one program (--managed-settings, then the initialize request's) as one: both
+ * restrict. Lists join, but an allowlist would widen the other: the second's allowedMcpServers
+ * holds only where the first has none. */
 export function joinParentTiers(first: Settings, second: Settings): Settings {
-  return mergeSettings([first, second]);
+  const { allowedMcpServers: _widening, ...rest } = second;
+  return mergeSettings([first, first.allowedMcpServers === undefined ? second : rest]);
 }
 
 /** The top-level switches of `given` that Claude Code takes as restrictions by their name's form

@@ -118,3 +118,15 @@ test("the initialize request's managed settings join --managed-settings' without
   assert.deepEqual(init?.mcp_servers.map((s: { name: string }) => s.name), ["mine"], JSON.stringify(init?.mcp_servers));
   assert.match(stdout, /MCP server \\"theirs\\" of the program's own servers is not started: allowedMcpServers does not list its name/);
 });
+
+test("an initialize whose managed settings hold a restriction harness does not enforce is refused, naming it, and no message runs without it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hi." }] }));
+  const dir = tempDir(t);
+  const stdin = controlLine("init-1", { subtype: "initialize", managedSettings: { sandbox: { network: { allowManagedDomainsOnly: true } } } }) + userLine("hi");
+  const { code, stdout, stderr } = await run(fake.url, dir, stdin);
+  assert.equal(code, 1);
+  assert.equal(responsesOf(stdout).get("init-1")?.error, "initialize: managedSettings: sandbox.network.allowManagedDomainsOnly: a restriction harness does not enforce; leave it out rather than have the run go on without it");
+  assert.match(stderr, /sandbox\.network\.allowManagedDomainsOnly: a restriction harness does not enforce/);
+  assert.equal(streamLinesOf(stdout).find((l) => l.type === "result")?.is_error, true);
+  assert.equal(fake.requests.length, 0);
+});

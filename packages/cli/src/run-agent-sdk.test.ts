@@ -386,3 +386,18 @@ test("Agent SDK: mcpServerStatus() lists the servers and their tools; setMaxThin
   // This model thinks adaptively: a budget turns its thinking on, as --max-thinking-tokens does.
   assert.deepEqual(fake.requests[1]!.body.thinking, { type: "adaptive" });
 });
+
+test("Agent SDK: a call the model makes to a denied createSdkMcpServer server's tool is refused and never reaches the program", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_ping", name: "mcp__calc__ping", input: {} }] }, { text: "Could not." }] }));
+  const dir = tempDir(t);
+  let called = 0;
+  const calc = createSdkMcpServer({ name: "calc", tools: [tool("ping", "Answers", {}, async () => (called++, { content: [{ type: "text", text: "pong" }] }))] });
+  const stderr: string[] = [];
+  const messages = await all(query({ prompt: "ping", options: options(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__ping"], managedSettings: { deniedMcpServers: [{ serverName: "calc" }] }, stderr: (text: string) => stderr.push(text) }) }));
+  const result = messages.at(-1)!;
+  assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
+  assert.equal(called, 0);
+  const reply = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
+  assert.match(reply, /"is_error":true/);
+  assert.doesNotMatch(reply, /pong/);
+});

@@ -120,3 +120,14 @@ test("two tiers of one program joined: the first's allowedMcpServers holds, the 
   assert.deepEqual(joinParentTiers(first, second), { allowedMcpServers: [{ serverName: "a" }], deniedMcpServers: [{ serverName: "x" }, { serverName: "y" }] });
   assert.deepEqual(joinParentTiers({}, second), second);
 });
+
+test("a program's tier whose object holding restrictions is malformed is a problem naming it, not a key left out", () => {
+  for (const [raw, key] of [
+    [{ sandbox: "on" }, "sandbox"],
+    [{ sandbox: { network: ["b.com"] } }, "sandbox.network"],
+  ] as const) {
+    const tier = parentTier(raw, TIER);
+    assert.deepEqual(tier.problems.map((p) => p.key), [key], JSON.stringify(raw));
+    assert.deepEqual(tier.ignored, []);
+  }
+});

@@ -83,7 +83,10 @@ export function parentTier(raw: unknown, file: string): ParentTier {
   const given = validated.settings as Record<string, unknown>;
   const settings: Record<string, unknown> = {};
   const kept = new Set<string>();
-  const problems = validated.diagnostics.filter((d) => d.key === undefined || RESTRICTING.some(([path]) => d.key === keyPath(path) || d.key!.startsWith(`${keyPath(path)}[`)));
+  // A malformed value at a restriction, within one, or of an object that holds one ("sandbox": "on").
+  const problems = validated.diagnostics.filter(
+    (d) => d.key === undefined || RESTRICTING.some(([path]) => d.key === keyPath(path) || d.key!.startsWith(`${keyPath(path)}[`) || keyPath(path).startsWith(`${d.key}.`)),
+  );
   for (const [path, restricts] of RESTRICTING) {
     const value = valueAt(given, path);
     if (value === undefined) continue;
@@ -115,6 +118,7 @@ export function parentTier(raw: unknown, file: string): ParentTier {
       if (typeof parsed === "string") problems.push({ file, key: `${key}[${i}]`, message: parsed });
     });
   }
+  for (const problem of problems) if (problem.key !== undefined) kept.add(problem.key);
   const ignored = isObject(raw) ? ignoredPaths(raw, [...kept]) : [];
   return { settings: settings as Settings, ignored, problems };
 }

@@ -175,6 +175,11 @@ export type RunAgentOptions = {
   /** Permission updates of earlier approvals of the session (their `updatedPermissions`), applied
    * over the settings' and the run's own rules, in order. */
   permissionUpdates?: readonly PermissionUpdate[];
+  /** Claude Code's --allow-dangerously-skip-permissions (the Agent SDK's
+   * allowDangerouslySkipPermissions): an approval's or a hook's setMode may switch the run to
+   * bypassPermissions, unless the settings forbid it. A run that starts in bypassPermissions may
+   * anyway. */
+  allowBypassPermissions?: boolean;
   /** Told the permission updates of an approval or of a PermissionRequest hook's allow, in any agent
    * of the run, as they are applied: a host keeps them for the session's later runs
    * (`permissionUpdates`). */

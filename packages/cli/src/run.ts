@@ -216,6 +216,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       ...config.options,
       ...(outputSchema && { outputSchema }),
       ...(command.permissionPromptTool && command.permissionPromptTool !== "stdio" && { permissionPromptTool: command.permissionPromptTool }),
+      ...(command.allowBypass && { allowBypassPermissions: true }),
       ...(command.maxThinkingTokens && { thinking: { budgetTokens: command.maxThinkingTokens } }),
       ...(command.projectConfigRoot !== undefined && { projectRoot: resolve(io.cwd, command.projectConfigRoot) }),
       ...(command.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: command.managedSettings.settings } }),

@@ -6,6 +6,7 @@ import { createNestedMemory, type NestedMemory } from "../context/nested-memory.
 import type { ToolRunContext } from "../execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
+import { screenUpdates } from "../permissions/screen-updates.ts";
 import { persistPermissionUpdates } from "../settings/persist-updates.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
@@ -360,11 +361,15 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       stop: (reason) => {
         state.stopRequest ??= reason;
       },
-      updatePermissions: (updates) => {
+      ...(ctx.options.permissionPromptTool !== undefined && { approver: `the permission prompt tool ${ctx.options.permissionPromptTool}` }),
+      // What may not be applied is left out before anything is: it is neither kept in a settings
+      // file nor handed on for the session's later runs.
+      updatePermissions: (updates, by) => {
         const where = { cwd: ctx.setup.cwd, home: ctx.setup.home, projectRoot: ctx.setup.projectRoot };
-        const errors = applyToRun(ctx.permissions, ctx.runPermissions, updates, where);
-        for (const message of [...errors, ...persistPermissionUpdates(updates, where)]) ctx.notice("warning", message);
-        ctx.options.onPermissionUpdates?.(updates);
+        const { kept, refused } = screenUpdates(updates, ctx.permissions, where, by);
+        const errors = applyToRun(ctx.permissions, ctx.runPermissions, kept, where);
+        for (const message of [...refused, ...errors, ...persistPermissionUpdates(kept, where)]) ctx.notice("warning", message);
+        if (kept.length > 0) ctx.options.onPermissionUpdates?.(kept);
       },
       track: (work) => {
         state.background.push(work);

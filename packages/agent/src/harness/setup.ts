@@ -180,8 +180,12 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     projectRoot,
     notice,
   );
+  // As in Claude Code, a run may be switched to bypassPermissions only when it started in it or was
+  // started allowed to (--allow-dangerously-skip-permissions).
+  const startMode = options.permissionMode ?? loadedSettings.permissions.defaultMode;
+  if (options.allowBypassPermissions === true || startMode === "bypassPermissions") ruled.bypassAvailable = true;
   const permissions = withUpdates(ruled, options.permissionUpdates, { cwd, home, projectRoot }, notice);
-  if (permissions.bypassDisabled && (options.permissionMode ?? loadedSettings.permissions.defaultMode) === "bypassPermissions") {
+  if (permissions.bypassDisabled && startMode === "bypassPermissions") {
     notice("warning", BYPASS_DISABLED);
   }
   const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);

@@ -31,9 +31,11 @@ export type ToolGateOptions = {
   stop(reason: string): void;
   /** Work that may finish after the call (the Notification hook); the run waits for it at its end. */
   track(work: Promise<unknown>): void;
-  /** An approval's permission updates ("always allow"): applied to `permissions` in place, for the
-   * calls that follow, and kept in the settings files they name. */
-  updatePermissions?(updates: readonly PermissionUpdate[]): void;
+  /** Who answers `approve`, for messages about its answers (default "an approval"). */
+  approver?: string;
+  /** An approval's permission updates ("always allow"), given by `by`: applied to `permissions` in
+   * place, for the calls that follow, and kept in the settings files they name. */
+  updatePermissions?(updates: readonly PermissionUpdate[], by: string): void;
 };
 
 type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput };
@@ -133,7 +135,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   }
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
-  if (answer.updatedPermissions && answer.updatedPermissions.length > 0) o.updatePermissions?.(answer.updatedPermissions);
+  if (answer.updatedPermissions && answer.updatedPermissions.length > 0) o.updatePermissions?.(answer.updatedPermissions, o.approver ?? "an approval");
   return runWith(o, call.name, tool, input, answer.updatedInput, "The approved input is not valid.");
 }
 
@@ -165,7 +167,7 @@ async function permissionRequestHooks(o: ToolGateOptions, call: ToolUseBlock, to
   if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionRequest hook stopped the run.");
   if (hook.permissionDecision === "deny") return refuse(hook.permissionDecisionReason ?? "Denied by a PermissionRequest hook.");
   if (hook.permissionDecision !== "allow") return undefined;
-  if (hook.updatedPermissions) o.updatePermissions?.(hook.updatedPermissions);
+  if (hook.updatedPermissions) o.updatePermissions?.(hook.updatedPermissions, "a PermissionRequest hook");
   return runWith(o, call.name, tool, input, hook.updatedInput, "A PermissionRequest hook approved an input that is not valid.");
 }
 

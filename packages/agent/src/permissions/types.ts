@@ -47,6 +47,9 @@ export type PermissionContext = {
   subagent?: boolean;
   /** The settings forbid bypassPermissions (disableBypassPermissionsMode): it is never entered. */
   bypassDisabled?: boolean;
+  /** The run may be switched to bypassPermissions (it started in it, or was started with
+   * --allow-dangerously-skip-permissions): an approval's setMode to it is refused otherwise. */
+  bypassAvailable?: boolean;
   /** Only the managed settings' rules count (allowManagedPermissionRulesOnly): skills' and
    * commands' allowed-tools add none. */
   managedRulesOnly?: boolean;

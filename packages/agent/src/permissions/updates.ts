@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ruleRoot, settingsFile } from "../settings/files.ts";
 import type { SettingsFileScope } from "../settings/types.ts";
+import { bypassRefusal } from "./bypass.ts";
 import { ruleText, toPermissionRules } from "./parse-rule.ts";
 import { PERMISSION_MODES, type PermissionContext, type PermissionRule } from "./types.ts";
 
@@ -58,7 +59,8 @@ export function applyPermissionUpdates(permissions: PermissionContext, updates: 
   const errors: string[] = [];
   for (const change of updates) {
     if (change.type === "setMode") {
-      if (change.mode === "bypassPermissions" && next.bypassDisabled) errors.push("The mode stays as it was: the settings forbid bypassPermissions (disableBypassPermissionsMode).");
+      const refusal = change.mode === "bypassPermissions" ? bypassRefusal(next) : undefined;
+      if (refusal) errors.push(`The mode stays ${next.mode}: ${refusal}.`);
       else next.mode = change.mode;
       continue;
     }

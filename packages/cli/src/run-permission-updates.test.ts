@@ -73,3 +73,15 @@ test("a rule of a hook's updates that does not parse is not written to the setti
   assert.match(stderr, new RegExp(`Bash\\(git:\\*push\\).*${local.replace(/[.]/g, "\\.")}`));
   assert.match(stderr, new RegExp(`lowercase.*${local.replace(/[.]/g, "\\.")}`));
 });
+
+test("a whole-tool deny a hook adds mid-run takes the tool out of the model's next requests", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_a", "touch a.txt"), { text: "Done." }] }));
+  const dir = projectWithHook(t, [{ type: "addRules", rules: [{ toolName: "WebFetch" }], behavior: "deny", destination: "session" }]);
+  const { code, stderr } = await runIn(dir, fake.url);
+  assert.equal(code, 0, stderr);
+  const offered = (index: number) => (fake.requests[index]!.body.tools as { name: string }[]).map((tool) => tool.name);
+  assert.ok(offered(0).includes("WebFetch"));
+  assert.ok(offered(0).includes("Bash"));
+  assert.ok(!offered(1).includes("WebFetch"), "WebFetch is no longer offered");
+  assert.ok(offered(1).includes("Bash"));
+});

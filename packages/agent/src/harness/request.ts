@@ -2,6 +2,7 @@
 // context/assemble.ts for the order and the cache breakpoints).
 import type { ModelMessage, ModelRequest, ToolSchema } from "@harness/llm";
 import { assembleRequestContext } from "../context/assemble.ts";
+import { wholeToolDenial } from "../permissions/match-rule.ts";
 import type { Tool } from "../types.ts";
 import { withOutputLimits } from "./output-tokens.ts";
 import type { RunContext } from "./run-context.ts";
@@ -18,6 +19,13 @@ export function schemaOf(tool: Tool): ToolSchema {
   return schema;
 }
 
+/** The tools the next request offers: the registry's, but for those a tool-wide deny rule now names
+ * (one an approval added mid-run, in this agent or another of the run), as the run's start leaves
+ * out those its rules name: the model is not offered a tool it may not use at all. */
+export function offeredTools(ctx: RunContext): Tool[] {
+  return ctx.registry.visibleTools().filter((tool) => !wholeToolDenial(ctx.permissions, tool.name));
+}
+
 /** The request, and the estimated tokens of everything before the conversation. */
 export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[]): { request: ModelRequest; prefixTokens: number } {
   const { options } = ctx;
@@ -26,7 +34,7 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
     ...(options.appendSystemPrompt !== undefined && { appendSystemPrompt: options.appendSystemPrompt }),
     environment: ctx.environment,
     memory: ctx.setup.memory,
-    tools: ctx.registry.visibleTools().map(schemaOf),
+    tools: offeredTools(ctx).map(schemaOf),
     deferredIndex: ctx.registry.deferredIndex(),
     skills: ctx.skills,
     history: messages,

@@ -42,6 +42,7 @@ import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
 import { applyToRun, type RunPermissions } from "./run-permissions.ts";
 import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
+import { offeredTools } from "./request.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
 
@@ -344,7 +345,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const spawner = ctx.spawner;
   const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
   return {
-    tools: { get: (name) => registry.get(name), keys: () => registry.visibleTools().map((tool) => tool.name) },
+    tools: { get: (name) => registry.get(name), keys: () => offeredTools(ctx).map((tool) => tool.name) },
     cwd: setup.cwd,
     signal: ctx.options.signal,
     emit: state.emit,

@@ -7,7 +7,7 @@ import { deferredSection, toolTokens } from "../context/assemble.ts";
 import { memoryReminder } from "../context/format-memory.ts";
 import { estimateTokens } from "../context/tokens.ts";
 import { isMcpToolName, MCP_TOOL_PREFIX } from "../mcp/names.ts";
-import { schemaOf } from "./request.ts";
+import { offeredTools, schemaOf } from "./request.ts";
 import type { ConversationSpend } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -17,7 +17,7 @@ export function contextReport(ctx: RunContext, messages: readonly ModelMessage[]
   const env = ctx.options.env ?? process.env;
   const window = contextWindowFor(ctx.model, env);
   const append = ctx.options.appendSystemPrompt?.trim() ? `\n\n${ctx.options.appendSystemPrompt}` : "";
-  const visible = ctx.registry.visibleTools().map(schemaOf);
+  const visible = offeredTools(ctx).map(schemaOf);
   const mcp = visible.filter((tool) => isMcpToolName(tool.name));
   const memory = ctx.setup.memory;
   const parts: [string, number][] = [

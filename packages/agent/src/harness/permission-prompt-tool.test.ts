@@ -8,6 +8,7 @@ test("a permission prompt tool's allow may carry updatedPermissions; ones that d
   const rule = { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }], behavior: "allow", destination: "session" };
   assert.deepEqual(promptAnswer("mcp__gate__ask", JSON.stringify({ behavior: "allow", updatedInput: input, updatedPermissions: [rule] }), input), { behavior: "allow", updatedInput: input, updatedPermissions: [rule] });
   assert.deepEqual(promptAnswer("mcp__gate__ask", JSON.stringify({ behavior: "allow", updatedPermissions: [] }), input), { behavior: "allow", updatedInput: input });
+  assert.deepEqual(promptAnswer("mcp__gate__ask", JSON.stringify({ behavior: "allow", updatedPermissions: null }), input), { behavior: "allow", updatedInput: input });
   assert.throws(
     () => promptAnswer("mcp__gate__ask", JSON.stringify({ behavior: "allow", updatedPermissions: [{ ...rule, destination: "everywhere" }] }), input),
     /^Error: the permission prompt tool mcp__gate__ask answered with updatedPermissions\[0\]\.destination: /,

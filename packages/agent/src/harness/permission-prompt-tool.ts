@@ -35,7 +35,6 @@ export function promptAnswer(name: string, text: string, input: Record<string, u
   }
   if (isJsonObject(answer) && answer.behavior === "allow" && (answer.updatedInput === undefined || isJsonObject(answer.updatedInput))) {
     const updatedInput = (answer.updatedInput as Record<string, unknown> | undefined) ?? input;
-    if (answer.updatedPermissions === undefined || answer.updatedPermissions === null) return { behavior: "allow", updatedInput };
     // An "always" that cannot be read refuses the call: what it would have allowed is unknown.
     const updates = parsePermissionUpdates(answer.updatedPermissions);
     if ("error" in updates) throw new Error(`the permission prompt tool ${name} answered with ${updates.error}`);

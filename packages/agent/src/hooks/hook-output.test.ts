@@ -133,6 +133,13 @@ describe("JSON output: PermissionRequest", () => {
     assert.match(unreadable.userMessages.join("\n"), /PermissionRequest hook printed updatedPermissions that are not valid, and its decision is ignored: updatedPermissions\[0\]\.rules: /);
   });
 
+  test("allow with updatedPermissions: null allows, with no updates, as an approval's null is none", async () => {
+    const allowed = await run("PermissionRequest", printing(decide({ behavior: "allow", updatedPermissions: null })));
+    assert.equal(allowed.permissionDecision, "allow");
+    assert.equal(allowed.updatedPermissions, undefined);
+    assert.deepEqual(allowed.userMessages, []);
+  });
+
   test("deny refuses it with the hook's message; interrupt stops the run too", async () => {
     const denied = await run("PermissionRequest", printing(decide({ behavior: "deny", message: "Publishing is done by CI" })));
     assert.equal(denied.permissionDecision, "deny");

@@ -141,7 +141,7 @@ function applyDecision(effect: HookEffect, event: HookEventName, output: HookOut
     const decision = parsed.data;
     if (decision.behavior === "allow") {
       // An "always allow" that cannot be read is not half-taken: the call is put to the user.
-      const updates = decision.updatedPermissions === undefined ? [] : parsePermissionUpdates(decision.updatedPermissions);
+      const updates = parsePermissionUpdates(decision.updatedPermissions);
       if ("error" in updates) {
         effect.userMessages.push(`PermissionRequest hook printed updatedPermissions that are not valid, and its decision is ignored: ${updates.error}`);
         return;

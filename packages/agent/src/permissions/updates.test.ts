@@ -44,6 +44,11 @@ test("updates add, replace and remove the rules of their destination, set the mo
   assert.deepEqual(context().rules.allow.map((rule) => rule.text), ["Bash(make)"], "the context given is left as it was");
 });
 
+test("updatedPermissions absent or null are no updates, whoever gives them", () => {
+  assert.deepEqual(parsePermissionUpdates(undefined), []);
+  assert.deepEqual(parsePermissionUpdates(null), []);
+});
+
 test("updates that cannot be read are refused, naming the entry", () => {
   assert.deepEqual(parsePermissionUpdates([{ type: "addRules", rules: [], behavior: "allow", destination: "session" }]), [{ type: "addRules", rules: [], behavior: "allow", destination: "session" }]);
   const bad = parsePermissionUpdates([{ type: "setMode", mode: "sideways", destination: "session" }]);

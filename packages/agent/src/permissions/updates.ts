@@ -25,8 +25,11 @@ export type PermissionUpdate = z.infer<typeof update>;
 export type PermissionUpdateDestination = z.infer<typeof destination>;
 export type PermissionRuleValue = z.infer<typeof ruleValue>;
 
-/** The updates `value` holds, or what is wrong with it, naming the entry. */
+/** The updates `value` holds, or what is wrong with it, naming the entry. The one reading of an
+ * answer's `updatedPermissions`, whoever gives it (canUseTool, a PermissionRequest hook, a
+ * permission prompt tool): absent or null, there are none. */
 export function parsePermissionUpdates(value: unknown): PermissionUpdate[] | { error: string } {
+  if (value === undefined || value === null) return [];
   const parsed = z.array(update).safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

@@ -64,3 +64,22 @@ test("Agent SDK: a session rule a PermissionRequest hook's allow gives holds for
   assert.deepEqual(asked, [], "nor of canUseTool");
   for (const file of ["a.txt", "b.txt"]) assert.ok(existsSync(join(dir, file)), file);
 });
+
+test("Agent SDK: a PermissionRequest hook's setMode to bypassPermissions, without allowDangerouslySkipPermissions, is refused in a notice naming the hook, and no later turn bypasses", async (t) => {
+  const bash = (id: string, command: string) => ({ toolUses: [{ id, name: "Bash", input: { command } }] });
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_a", "touch a.txt"), { text: "One." }, bash("toolu_m", "mkdir made"), { text: "Two." }] }));
+  const dir = tempDir(t);
+  const decide: HookCallback = async (input) => {
+    if (!String((input as { tool_input: { command?: string } }).tool_input.command).startsWith("touch")) return {};
+    const toBypass = { type: "setMode", mode: "bypassPermissions", destination: "session" };
+    return { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedPermissions: [toBypass] } } } as never;
+  };
+  const canUseTool: CanUseTool = async () => ({ behavior: "deny", message: "asked" });
+  let stderr = "";
+  const messages = await twoTurns({ canUseTool, hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [decide] }] }, stderr: (text: string) => (stderr += text) }, fake.url, dir);
+  const notices = messages.flatMap((m) => (m.type === "system" && m.subtype === "informational" ? [m.content] : []));
+  assert.ok(notices.some((text) => /setMode bypassPermissions of a PermissionRequest hook is refused.*allowDangerouslySkipPermissions/.test(text)), JSON.stringify(notices));
+  assert.doesNotMatch(stderr, /can_use_tool/);
+  assert.ok(existsSync(join(dir, "a.txt")));
+  assert.equal(existsSync(join(dir, "made")), false, "the second turn asked, and was denied");
+});

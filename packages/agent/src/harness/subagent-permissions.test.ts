@@ -168,3 +168,16 @@ test("a deny rule approved inside a sub-agent keeps the file from the main agent
   assert.match(listed, /note\.txt/);
   assert.doesNotMatch(listed, /secret\.txt/, "the denied file is not listed");
 });
+
+test("a whole-tool deny approved inside a sub-agent takes the tool out of its next request and the main agent's", async (t) => {
+  const project = await tempProject(t);
+  const deny: PermissionUpdate = { type: "addRules", rules: [{ toolName: "WebFetch" }], behavior: "deny", destination: "session" };
+  const { approve } = approver([deny]);
+  const { provider } = await runInProject(
+    project,
+    [{ toolCalls: [task("toolu_task", "Make a file.")] }, { toolCalls: [bash("toolu_sub", "touch sub.txt")] }, { text: "Made it." }, { text: "Done." }],
+    { approve },
+  );
+  const offered = provider.requests.map((request) => (request.tools ?? []).some((tool) => tool.name === "WebFetch"));
+  assert.deepEqual(offered, [true, true, false, false], "main, sub-agent, sub-agent after the approval, main after the Task");
+});

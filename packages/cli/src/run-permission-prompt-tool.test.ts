@@ -89,3 +89,16 @@ test("--permission-prompt-tool: a session rule in the MCP tool's answer (updated
   assert.deepEqual(JSON.parse(stdout).permission_denials, [], "the tool was not asked about touch main.txt");
   for (const file of ["sub.txt", "main.txt"]) assert.ok(existsSync(join(dir, file)), file);
 });
+
+test("--permission-prompt-tool: a switch to bypassPermissions in the MCP tool's answer is refused in a run not started able to bypass, in a warning naming the tool", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_chmod", name: "Bash", input: { command: "chmod +x run.sh" } }] }, { text: "Done." }] }));
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "run.sh"), "true\n");
+  const { code, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "mcp__gate__permission_prompt", "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HOME: homeWithGate(t),
+  }).result;
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /setMode bypassPermissions of the permission prompt tool mcp__gate__permission_prompt is refused.*--allow-dangerously-skip-permissions/);
+});

@@ -48,13 +48,14 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
   // As a tool for Claude Code's --permission-prompt-tool: Bash commands with "rm" in them are
   // refused, others allowed with "private" in the command made "public" (its updatedInput). The
   // first touch command is allowed with a session rule for all of them; being asked about one again
-  // means the rule did not hold, and it refuses.
+  // means the rule did not hold, and it refuses. A chmod command is allowed with a switch to
+  // bypassPermissions (setMode).
   let touchAllowed = false;
   server.registerTool(
     "permission_prompt",
     {
       description:
-        "Decides on a permission prompt: denies Bash commands containing rm; allows the first touch command with a session rule allowing all touch commands (updatedPermissions), and denies any touch command it is asked about after that; allows the rest.",
+        "Decides on a permission prompt: denies Bash commands containing rm; allows the first touch command with a session rule allowing all touch commands (updatedPermissions), and denies any touch command it is asked about after that; allows a chmod command with a switch to bypassPermissions; allows the rest.",
       inputSchema: { tool_name: z.string(), input: z.record(z.string(), z.unknown()), tool_use_id: z.string().optional() },
     },
     async ({ tool_name, input }) => {
@@ -65,9 +66,11 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
           ? { behavior: "deny", message: "rm is not allowed here" }
           : touch && touchAllowed
             ? { behavior: "deny", message: "asked again about a touch command" }
-            : touch
-              ? { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }], behavior: "allow", destination: "session" }] }
-              : { behavior: "allow", updatedInput: command === undefined ? input : { ...input, command: command.replaceAll("private", "public") } };
+            : tool_name === "Bash" && command?.startsWith("chmod ")
+              ? { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "setMode", mode: "bypassPermissions", destination: "session" }] }
+              : touch
+                ? { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }], behavior: "allow", destination: "session" }] }
+                : { behavior: "allow", updatedInput: command === undefined ? input : { ...input, command: command.replaceAll("private", "public") } };
       if (touch) touchAllowed = true;
       return { content: [{ type: "text", text: JSON.stringify(answer) }] };
     },

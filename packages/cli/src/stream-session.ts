@@ -112,15 +112,14 @@ export function streamSession(launch: SessionLaunch) {
     dontAsk = mode === "dontAsk";
     settings.permissionMode = mode === "dontAsk" ? "default" : mode;
   };
-  /** The updates a turn applied, kept for the turns that follow (the turn under way applied them itself). */
+  /** The updates a turn applied, kept for the turns that follow (the turn under way applied them
+   * itself). They come screened by the agent (screenUpdates): what it refused, a switch to
+   * bypassPermissions the run may not make among them, it said and left out, so the turns after
+   * keep just what this one took. */
   const keep = (updates: readonly PermissionUpdate[]) => {
     for (const change of updates) {
-      if (change.type !== "setMode") settings.permissionUpdates = [...(settings.permissionUpdates ?? []), change];
-      else {
-        const refused = bypassRefused(change.mode);
-        if (refused) launch.warn(`can_use_tool: the answer's setMode is not taken: ${refused}`);
-        else setMode(change.mode);
-      }
+      if (change.type === "setMode") setMode(change.mode);
+      else settings.permissionUpdates = [...(settings.permissionUpdates ?? []), change];
     }
   };
 

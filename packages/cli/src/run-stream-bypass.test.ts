@@ -1,0 +1,53 @@
+// `harness run --input-format stream-json` and bypassPermissions: a switch to it, by an approval
+// or a set_permission_mode request, follows the run's one rule (allowed in a run started in it or
+// with --allow-dangerously-skip-permissions, never under disableBypassPermissionsMode), and what a
+// turn took is what the turns after it keep.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "@harness/test-utils";
+import { controlLine, harness, jsonLine, STREAM_JSON, streamLinesOf, tempDir, userLine, withFake } from "./test-support.ts";
+
+const bash = (id: string, command: string) => ({ toolUses: [{ id, name: "Bash", input: { command } }] });
+const toBypass = { type: "setMode", mode: "bypassPermissions", destination: "session" };
+const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url });
+
+/** Runs `messages` (stream-json lines) with `flags`, answering each can_use_tool with `answer`;
+ * stdin ends once `results` results have come. */
+function driven(dir: string, url: string, flags: string[], messages: string, answer: Record<string, unknown>, results = 1) {
+  let seen = 0;
+  let read = 0;
+  const asked: string[] = [];
+  const run = harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "stdio", ...flags, ...STREAM_JSON], env(url), {
+    stdin: { open: true },
+    // Told all of stdout so far each time: only the whole lines not read yet are looked at.
+    onStdout: (text) => {
+      const lines = text.split("\n").slice(0, -1);
+      for (const line of lines.slice(read)) {
+        const parsed = JSON.parse(line) as { type: string; request_id?: string; request?: { subtype?: string; input?: { command?: string } } };
+        if (parsed.type === "control_request" && parsed.request?.subtype === "can_use_tool") {
+          asked.push(String(parsed.request.input?.command));
+          run.child.stdin!.write(jsonLine({ type: "control_response", response: { subtype: "success", request_id: parsed.request_id, response: answer } }));
+        }
+        if (parsed.type === "result" && ++seen === results) run.child.stdin!.end();
+      }
+      read = lines.length;
+    },
+  });
+  run.child.stdin!.write(messages);
+  return { result: run.result, asked };
+}
+
+test("stream-json: a run whose settings start it in bypassPermissions takes an approval's setMode to it, and says nothing was refused", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_a", "touch a.txt"), { text: "Done." }] }));
+  const dir = tempDir(t);
+  const settings = JSON.stringify({ permissions: { defaultMode: "bypassPermissions", ask: ["Bash(touch:*)"] } });
+  const run = driven(dir, fake.url, ["--settings", settings], userLine("make a file"), { behavior: "allow", updatedPermissions: [toBypass] });
+  const { code, stdout, stderr } = await run.result;
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(run.asked, ["touch a.txt"]);
+  assert.ok(existsSync(join(dir, "a.txt")));
+  assert.doesNotMatch(stderr, /not taken|refused/);
+  assert.equal(streamLinesOf(stdout).find((l) => l.type === "result")?.subtype, "success");
+});

@@ -51,3 +51,14 @@ test("stream-json: a run whose settings start it in bypassPermissions takes an a
   assert.doesNotMatch(stderr, /not taken|refused/);
   assert.equal(streamLinesOf(stdout).find((l) => l.type === "result")?.subtype, "success");
 });
+
+test("stream-json: can_use_tool's allow with updatedPermissions null allows the call, with no updates", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_a", "touch a.txt"), { text: "Done." }] }));
+  const dir = tempDir(t);
+  const run = driven(dir, fake.url, [], userLine("make a file"), { behavior: "allow", updatedPermissions: null });
+  const { code, stdout, stderr } = await run.result;
+  assert.equal(code, 0, stderr);
+  assert.ok(existsSync(join(dir, "a.txt")));
+  assert.equal(stderr, "");
+  assert.deepEqual(streamLinesOf(stdout).find((l) => l.type === "result")?.permission_denials, []);
+});

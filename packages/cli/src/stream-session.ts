@@ -311,7 +311,7 @@ async function askToUse(ask: ControlChannel["ask"], request: ApprovalRequest, si
       return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's updatedInput is not an object` };
     }
     // Nor is a call run on an "always" that cannot be read: what it would have allowed is unknown.
-    const updates = answer.updatedPermissions === undefined || answer.updatedPermissions === null ? [] : parsePermissionUpdates(answer.updatedPermissions);
+    const updates = parsePermissionUpdates(answer.updatedPermissions);
     if ("error" in updates) return { behavior: "deny", reason: `Permission to use ${request.toolName} was not given: the answer's ${updates.error}` };
     return {
       behavior: "allow",

@@ -44,6 +44,7 @@ export { loadSettings, permissionContext, SCOPES_BY_PRECEDENCE } from "./setting
 export type { LoadedSettings, Settings, SettingsDiagnostic, SettingsScope } from "./settings/index.ts";
 export { decide, describeCall, parseRule, PERMISSION_MODES } from "./permissions/index.ts";
 export { parsePermissionUpdates } from "./permissions/updates.ts";
+export { bypassRefusal } from "./permissions/bypass.ts";
 export type { PermissionUpdate } from "./permissions/updates.ts";
 export type { PermissionContext, PermissionDecision, PermissionMode, PermissionRule, ToolCall } from "./permissions/index.ts";
 

@@ -294,6 +294,10 @@ export type RunReadyInfo = {
   outputStyle: string;
   /** The plugins that loaded, and their directories. */
   plugins: { name: string; path: string }[];
+  /** The run may be switched to bypassPermissions (see bypassRefusal), as its settings and start
+   * left it: the settings forbid it (disableBypassPermissionsMode), it started able to. */
+  bypassDisabled: boolean;
+  bypassAvailable: boolean;
 };
 
 /** "error" also when a hook stopped the run (UserPromptSubmit blocked the prompt, or a hook answered

@@ -7,15 +7,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { controlLine, harness, jsonLine, STREAM_JSON, streamLinesOf, tempDir, userLine, withFake } from "./test-support.ts";
+import { controlLine, harness, jsonLine, STREAM_JSON, streamLinesOf, tempDir, userLine, withFake, type Result } from "./test-support.ts";
 
 const bash = (id: string, command: string) => ({ toolUses: [{ id, name: "Bash", input: { command } }] });
 const toBypass = { type: "setMode", mode: "bypassPermissions", destination: "session" };
 const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url });
 
 /** Runs `messages` (stream-json lines) with `flags`, answering each can_use_tool with `answer`;
- * stdin ends once `results` results have come. */
-function driven(dir: string, url: string, flags: string[], messages: string, answer: Record<string, unknown>, results = 1) {
+ * after the nth result, writes `then[n - 1]`, and ends stdin once none is left. */
+function driven(dir: string, url: string, flags: string[], messages: string, answer: Record<string, unknown>, then: string[] = []) {
   let seen = 0;
   let read = 0;
   const asked: string[] = [];
@@ -30,7 +30,10 @@ function driven(dir: string, url: string, flags: string[], messages: string, ans
           asked.push(String(parsed.request.input?.command));
           run.child.stdin!.write(jsonLine({ type: "control_response", response: { subtype: "success", request_id: parsed.request_id, response: answer } }));
         }
-        if (parsed.type === "result" && ++seen === results) run.child.stdin!.end();
+        if (parsed.type !== "result") continue;
+        const next = then[seen++];
+        if (next === undefined) run.child.stdin!.end();
+        else run.child.stdin!.write(next);
       }
       read = lines.length;
     },
@@ -61,4 +64,48 @@ test("stream-json: can_use_tool's allow with updatedPermissions null allows the 
   assert.ok(existsSync(join(dir, "a.txt")));
   assert.equal(stderr, "");
   assert.deepEqual(streamLinesOf(stdout).find((l) => l.type === "result")?.permission_denials, []);
+});
+
+const responsesOf = (result: Result) => new Map(streamLinesOf(result.stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+
+test("set_permission_mode: a run its settings started in bypassPermissions may be switched back to it after leaving it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, bash("toolu_m", "mkdir made"), { text: "Two." }] }));
+  const dir = tempDir(t);
+  const settings = JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } });
+  const modes = controlLine("m-1", { subtype: "set_permission_mode", mode: "default" }) + controlLine("m-2", { subtype: "set_permission_mode", mode: "bypassPermissions" });
+  const run = driven(dir, fake.url, ["--settings", settings], userLine("one"), { behavior: "deny", message: "no" }, [modes + userLine("two")]);
+  const result = await run.result;
+  assert.equal(result.code, 0, result.stderr);
+  const responses = responsesOf(result);
+  assert.equal(responses.get("m-1")?.subtype, "success");
+  assert.equal(responses.get("m-2")?.subtype, "success", JSON.stringify(responses.get("m-2")));
+  assert.deepEqual(run.asked, [], "the second turn ran in bypassPermissions");
+  assert.ok(existsSync(join(dir, "made")));
+});
+
+test("set_permission_mode: bypassPermissions is refused where the settings say disableBypassPermissionsMode, even with --allow-dangerously-skip-permissions", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, bash("toolu_m", "mkdir made"), { text: "Two." }] }));
+  const dir = tempDir(t);
+  const settings = JSON.stringify({ permissions: { disableBypassPermissionsMode: "disable" } });
+  const mode = controlLine("m-1", { subtype: "set_permission_mode", mode: "bypassPermissions" });
+  const run = driven(dir, fake.url, ["--allow-dangerously-skip-permissions", "--settings", settings], userLine("one"), { behavior: "deny", message: "no" }, [mode + userLine("two")]);
+  const result = await run.result;
+  assert.equal(result.code, 0, result.stderr);
+  const refused = responsesOf(result).get("m-1");
+  assert.equal(refused?.subtype, "error");
+  assert.match(refused?.error, /set_permission_mode: .*disableBypassPermissionsMode/);
+  assert.deepEqual(run.asked, ["mkdir made"], "the second turn still asked");
+  assert.equal(existsSync(join(dir, "made")), false);
+});
+
+test("stream-json: a session started in bypassPermissions that left it takes an approval's switch back to it in a later turn", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, bash("toolu_a", "touch a.txt"), bash("toolu_m", "mkdir made"), { text: "Two." }] }));
+  const dir = tempDir(t);
+  const leave = controlLine("m-1", { subtype: "set_permission_mode", mode: "default" });
+  const run = driven(dir, fake.url, ["--permission-mode", "bypassPermissions"], userLine("one"), { behavior: "allow", updatedPermissions: [toBypass] }, [leave + userLine("two")]);
+  const { code, stderr } = await run.result;
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(run.asked, ["touch a.txt"], "the call after the approval ran in bypassPermissions");
+  assert.doesNotMatch(stderr, /refused/);
+  assert.ok(existsSync(join(dir, "made")));
 });

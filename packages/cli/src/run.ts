@@ -251,6 +251,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: set.managedSettings } }),
           ...(set?.flagSettings && { flagSettings: set.flagSettings }),
           ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
+          ...(set?.allowBypass && { allowBypassPermissions: true }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
           ...(controls && {
             onReady: (info: RunReadyInfo) => {

@@ -7,7 +7,7 @@
 // (`can_use_tool`).
 import { isDeepStrictEqual } from "node:util";
 import { isJsonObject } from "@harness/agent/json-text";
-import { mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo, type Settings } from "@harness/agent";
+import { bypassRefusal, mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo, type Settings } from "@harness/agent";
 import { joinParentTiers } from "@harness/agent/settings-parent-tier";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
@@ -22,7 +22,8 @@ export type SessionLaunch = {
   /** The model and permission mode of the command line. */
   model?: string;
   permissionMode?: PermissionModeName;
-  /** --allow-dangerously-skip-permissions: bypassPermissions may be switched to. */
+  /** --allow-dangerously-skip-permissions: bypassPermissions may be switched to, by a control
+   * request or an approval's setMode. */
   allowBypass?: boolean;
   /** --settings was given: settings in the initialize request are refused, as Claude Code refuses
    * both (neither is dropped quietly). */
@@ -65,6 +66,10 @@ export type TurnSettings = {
   /** set_max_thinking_tokens: the thinking budget of the turns that follow (0: none); unset, the
    * command line's. */
   thinkingTokens?: number;
+  /** The session could be switched to bypassPermissions from its start (it started in it, by the
+   * command line or the settings' defaultMode): the turns that follow may be, whatever mode they
+   * start in, so that an approval's setMode in them is taken as set_permission_mode's is. */
+  allowBypass?: boolean;
 };
 
 /** What a turn under way is told, and how it is asked about its calls. */
@@ -88,7 +93,11 @@ export type TurnControls = {
 const APPLIED = { mcpServers: "mcp_servers_applied", disallowedTools: "disallowed_tools_applied", settings: "settings_applied", plugins: "plugins_applied", managedSettings: "managed_settings_applied" };
 
 export function streamSession(launch: SessionLaunch) {
-  const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode };
+  /** Whether bypassPermissions may be switched to, by the agent's own rule (bypassRefusal): the
+   * command line's say until a turn has loaded the settings, then what the last turn started with.
+   * Once able to, the session stays so, as a Claude Code session decides it when it starts. */
+  const bypass = { bypassAvailable: launch.allowBypass === true || launch.permissionMode === "bypassPermissions", bypassDisabled: false };
+  const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode, ...(bypass.bypassAvailable && { allowBypass: true }) };
   /** dontAsk: calls that need approval are refused, not asked. */
   let dontAsk = false;
   let turn: { abort: AbortController; listeners: Set<(change: Record<string, unknown>) => void> } | undefined;
@@ -104,10 +113,6 @@ export function streamSession(launch: SessionLaunch) {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
 
-  const bypassRefused = (mode: AnyMode) =>
-    mode === "bypassPermissions" && !launch.allowBypass && launch.permissionMode !== "bypassPermissions"
-      ? "bypassPermissions needs the run started with --allow-dangerously-skip-permissions (the Agent SDK's allowDangerouslySkipPermissions)"
-      : undefined;
   const setMode = (mode: AnyMode) => {
     dontAsk = mode === "dontAsk";
     settings.permissionMode = mode === "dontAsk" ? "default" : mode;
@@ -148,7 +153,7 @@ export function streamSession(launch: SessionLaunch) {
       case "set_permission_mode": {
         const mode = PERMISSION_MODES.find((known) => known === request.mode);
         if (!mode) throw new Error(`set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(request.mode ?? null)}`);
-        const refused = bypassRefused(mode);
+        const refused = mode === "bypassPermissions" ? bypassRefusal(bypass) : undefined;
         if (refused) throw new Error(`set_permission_mode: ${refused}`);
         setMode(mode);
         tell({ permissionMode: mode });
@@ -277,6 +282,8 @@ export function streamSession(launch: SessionLaunch) {
         keep,
         ready: (info) => {
           ready = info;
+          bypass.bypassDisabled = info.bypassDisabled;
+          if (info.bypassAvailable) bypass.bypassAvailable = settings.allowBypass = true;
         },
         interrupted: () => current.abort.signal.aborted,
         end() {

@@ -17,5 +17,7 @@ export function readyInfo(ctx: RunContext): RunReadyInfo {
     skills: setup.skills.filter((skill) => !skill.command).map((skill) => skill.name),
     outputStyle: setup.outputStyle ?? "default",
     plugins: setup.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root })),
+    bypassDisabled: ctx.permissions.bypassDisabled === true,
+    bypassAvailable: ctx.permissions.bypassAvailable === true,
   };
 }

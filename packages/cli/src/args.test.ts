@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseArgs } from "./args.ts";
+import { helpText } from "./usage.ts";
 
 test("run takes a prompt and its options in any order, with --opt=value too", () => {
   assert.deepEqual(parseArgs(["run", "--cwd", "/tmp", "fix", "the bug", "--max-turns=3", "-m", "claude-x"]), {
@@ -151,4 +152,11 @@ test("a prompt that starts with - is bad usage that says to put it after --", ()
     topic: "run",
   });
   assert.deepEqual(parseArgs(["run", "--", "- fix the typo in README"]), { kind: "run", prompt: "- fix the typo in README" });
+});
+
+test("run's help says what --allow-dangerously-skip-permissions allows: a switch to bypassPermissions by a control request or by an approval", () => {
+  const entry = helpText("run").split("--allow-dangerously-skip-permissions\n")[1]!.split(/\n  -/)[0]!;
+  assert.match(entry, /set_permission_mode/);
+  assert.match(entry, /approval/);
+  assert.match(entry, /disableBypassPermissionsMode/);
 });

@@ -59,7 +59,8 @@ export type Command =
       /** The MCP tool calls that need approval are asked of (mcp__server__tool), or "stdio": the
        * program on the other end of --input-format stream-json, over its control protocol. */
       permissionPromptTool?: string;
-      /** --allow-dangerously-skip-permissions: a control request may switch to bypassPermissions. */
+      /** --allow-dangerously-skip-permissions: a set_permission_mode control request, or an
+       * approval's setMode, may switch to bypassPermissions. */
       allowBypass?: true;
       /** The model's effort and thinking budget (--effort, --max-thinking-tokens). */
       effort?: Effort;

@@ -112,7 +112,10 @@ Options:
   --max-thinking-tokens N
                      let the model think first, up to N tokens (0: no thinking)
   --allow-dangerously-skip-permissions
-                     let a control request switch the run to bypassPermissions
+                     let the run be switched to bypassPermissions: by a set_permission_mode
+                     control request, or by an approval's setMode (canUseTool, a PermissionRequest
+                     hook, --permission-prompt-tool); never where the settings say
+                     disableBypassPermissionsMode
   --verbose          as text, also say which MCP servers connected (as claude -p, a run says only
                      which failed); the other formats already print everything
   -p, --print        taken and ignored, for scripts written for claude -p; so are the other flags

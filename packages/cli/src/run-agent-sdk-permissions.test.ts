@@ -83,3 +83,34 @@ test("Agent SDK: a PermissionRequest hook's setMode to bypassPermissions, withou
   assert.ok(existsSync(join(dir, "a.txt")));
   assert.equal(existsSync(join(dir, "made")), false, "the second turn asked, and was denied");
 });
+
+test("Agent SDK: setPermissionMode('bypassPermissions') is refused where the settings disable it, even with allowDangerouslySkipPermissions, and the next turn still asks", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { toolUses: [{ id: "toolu_m", name: "Bash", input: { command: "mkdir made" } }] }, { text: "Two." }] }));
+  const dir = tempDir(t);
+  let firstResult!: () => void;
+  const firstDone = new Promise<void>((resolve) => (firstResult = resolve));
+  let refusal: unknown;
+  const said = (text: string): SDKUserMessage => ({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null });
+  async function* prompts() {
+    yield said("first");
+    await firstDone;
+    await run.setPermissionMode("bypassPermissions").catch((error: unknown) => (refusal = error));
+    yield said("second");
+  }
+  const asked: string[] = [];
+  const canUseTool: CanUseTool = async (tool, input) => {
+    asked.push(`${tool} ${String(input.command)}`);
+    return { behavior: "deny", message: "no" };
+  };
+  const more = { canUseTool, allowDangerouslySkipPermissions: true, settings: { permissions: { disableBypassPermissionsMode: "disable" } } };
+  const run = query({ prompt: prompts(), options: options(dir, fake.url, more) });
+  let results = 0;
+  for await (const message of run) {
+    if (message.type !== "result") continue;
+    if (++results === 1) firstResult();
+    else break;
+  }
+  assert.match(String(refusal), /disableBypassPermissionsMode/);
+  assert.deepEqual(asked, ["Bash mkdir made"]);
+  assert.equal(existsSync(join(dir, "made")), false);
+});

@@ -11,8 +11,9 @@ const WIDTH = 20;
 /** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does. */
 function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false) {
   let bytes = "";
+  let writes = 0;
   // The terminal driver turns "\n" into "\r\n" (the chat writes lines as a pseudo-terminal has them).
-  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: WIDTH, isTTY: true });
+  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), writes++, done()) }), { columns: WIDTH, isTTY: true });
   const inputLine = keepInputLine(screen);
   const input = new PassThrough();
   const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "" });
@@ -45,6 +46,8 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: str
     rows: (columns = WIDTH) => renderScreen(bytes, columns),
     /** What was written to the terminal so far. */
     written: () => bytes,
+    /** How many writes reached the terminal so far (a terminal may show what it has between two). */
+    writes: () => writes,
   };
 }
 
@@ -193,4 +196,38 @@ test("a reply's wide characters (CJK, emoji) are written again on the rows the t
   assert.deepEqual(term.rows(), [`${"中".repeat(9)}a`, "文字😀ok", "typed"]);
   term.chat(`${"字".repeat(7)}\n`);
   assert.deepEqual(term.rows(), [`${"中".repeat(9)}a`, `文字😀ok${"字".repeat(6)}`, "字", "typed"]);
+});
+
+test("each delta of a reply streamed while a line is typed reaches the terminal in one write", async (t) => {
+  const term = terminal(t);
+  term.chat("a reply");
+  await term.keys("typed");
+  const deltas = [" goes", " on and on", " to the next row", ", ends.\n", "Another"];
+  for (const delta of deltas) {
+    const before = term.writes();
+    term.chat(delta);
+    assert.equal(term.writes() - before, 1, `writes for ${JSON.stringify(delta)}`);
+  }
+  assert.deepEqual(term.rows(), ["a reply goes on and", "on to the next row,", "ends.", "Another", "typed"]);
+  // Held lines come and go in one write too.
+  const before = term.writes();
+  term.inputLine.hold(["↳ steer: left"]);
+  term.inputLine.hold([]);
+  assert.equal(term.writes() - before, 2);
+});
+
+test("what the chat writes at once (a delta, the steers it lets out) reaches the terminal in one write", async (t) => {
+  const term = terminal(t);
+  term.chat("a reply");
+  await term.keys("typed");
+  term.inputLine.hold(["↳ steer: left"]);
+  const before = term.writes();
+  term.inputLine.atOnce(() => {
+    term.chat(" ends.\n");
+    term.inputLine.hold([]);
+    term.chat("↳ steer: left\n");
+    term.chat("Next");
+  });
+  assert.equal(term.writes() - before, 1);
+  assert.deepEqual(term.rows(), ["a reply ends.", "↳ steer: left", "Next", "typed"]);
 });

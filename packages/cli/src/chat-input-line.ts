@@ -10,6 +10,10 @@
 // moving the cursor to a column, leaves the terminal exactly as the reply left it, a row filled to
 // the last column included (the next character then wraps). Only relative moves are used, so the
 // screen scrolling under a chat at the bottom of the terminal moves nothing out of place.
+//
+// Each change reaches the terminal in one write: taking the typed line off, what the chat writes and
+// drawing the line again are built as one string first, since a terminal may show the screen between
+// two writes (the typed line would flicker at each delta of a reply).
 import type { Interface } from "node:readline";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
@@ -19,10 +23,14 @@ import { columns, type Sink } from "./render.ts";
 export type Screen = Sink & Writable & { columns?: number };
 
 export type InputLine = {
-  /** `sink` (one of the chat's streams to this terminal), written to around the typed line. */
+  /** `sink` (one of the chat's streams to this terminal), written to around the typed line. What is
+   * written to it goes to the screen: both are the same terminal. */
   around(sink: Sink & { columns?: number }): Sink & { columns?: number };
   /** The line editor's output. */
   output: Writable;
+  /** Runs `write`, and what it writes (to `around` sinks, through `hold`) reaches the terminal in
+   * one write when it is over, the typed line taken off once before it and drawn once after. */
+  atOnce(write: () => void): void;
   /** Lines waiting to be printed (steers waiting for the reply's line to end), shown meanwhile
    * between the reply's unfinished line and the typed line. */
   hold(lines: readonly string[]): void;
@@ -44,13 +52,26 @@ export function keepInputLine(screen: Screen): InputLine {
   /** The held lines and the typed line are on the screen below `partial`, the cursor in the typed
    * line (else the cursor is at the end of `partial`). */
   let drawn = false;
+  /** What goes to the terminal in the next write, and whether an atOnce() holds it back. */
+  let out = "";
+  let deferred = false;
   const width = () => screen.columns || Infinity;
+  const write = (bytes: string) => void (out += bytes);
+  /** Draws the typed line again (unless deferred) and writes what is waiting, in one write. */
+  function flush(): void {
+    if (deferred) return;
+    draw();
+    if (!out) return;
+    const bytes = out;
+    out = "";
+    screen.write(bytes);
+  }
 
   /** Takes the held lines and the typed line off the screen: the cursor goes back to the end of `partial`. */
   function erase(): void {
     if (!drawn || !editor) return;
     const rows = editor.getCursorPos().rows + held.reduce((sum, line) => sum + rowsOf(line, width()), 0);
-    screen.write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${partial}` : ""}`);
+    write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${partial}` : ""}`);
     drawn = false;
   }
 
@@ -63,7 +84,7 @@ export function keepInputLine(screen: Screen): InputLine {
     const end = endOf(typed, width());
     const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    screen.write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
+    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
     drawn = true;
   }
 
@@ -78,7 +99,7 @@ export function keepInputLine(screen: Screen): InputLine {
       if (keep && held.length === 0) {
         // The cursor is at the line's end, or, when the line fills its last row, at the start of
         // the row below (on the space that made the terminal start it): that row is the next one.
-        screen.write(line && endOf(line, width()).cols === 0 ? "\r\x1b[K" : "\r\n");
+        write(line && endOf(line, width()).cols === 0 ? "\r\x1b[K" : "\r\n");
         partial = unfinished = "";
         drawn = false;
         return;
@@ -86,21 +107,24 @@ export function keepInputLine(screen: Screen): InputLine {
       erase();
       // A line kept goes above the held lines, which the chat prints later, once.
       if (keep) {
-        screen.write(`${partial ? "\r\n" : ""}${line}\r\n`);
+        write(`${partial ? "\r\n" : ""}${line}\r\n`);
         partial = unfinished = "";
       }
       draw(true);
       return;
     }
-    if (!drawn && partial) screen.write("\r\n");
+    if (!drawn && partial) write("\r\n");
     drawn = true;
-    screen.write(text);
+    write(text);
   }
 
   const output = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
       fromEditor(String(chunk));
+      const bytes = out;
+      out = "";
+      if (bytes) screen.write(bytes);
       done();
     },
   });
@@ -123,12 +147,12 @@ export function keepInputLine(screen: Screen): InputLine {
         write(text: string) {
           if (!text) return true;
           erase();
-          sink.write(text);
+          write(text);
           const plain = stripVTControlCharacters(text);
           const lineEnd = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
           unfinished = lineEnd === -1 ? unfinished + plain : plain.slice(lineEnd + 1);
           partial = lastRow(lineEnd === -1 ? partial + plain : unfinished, width());
-          draw();
+          flush();
           return true;
         },
       };
@@ -136,7 +160,17 @@ export function keepInputLine(screen: Screen): InputLine {
     hold(lines) {
       erase();
       held = lines.slice();
-      draw();
+      flush();
+    },
+    atOnce(writes) {
+      if (deferred) return writes();
+      deferred = true;
+      try {
+        writes();
+      } finally {
+        deferred = false;
+        flush();
+      }
     },
     attach(lines, keep) {
       editor = lines;
@@ -146,6 +180,7 @@ export function keepInputLine(screen: Screen): InputLine {
         erase();
         editor = undefined;
         drawn = false;
+        flush();
         screen.off("resize", resized);
       });
     },

@@ -5,13 +5,10 @@
 // that the run's change lands in that gap every time.
 import { test, before, after, mock } from "node:test";
 import assert from "node:assert/strict";
-import { PassThrough, Writable } from "node:stream";
-import { setImmediate as tick } from "node:timers/promises";
 import { createHarnessClient } from "@harness/client";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { chatCommand } from "./chat.ts";
+import { ioFor, terminalChat as chatAt } from "./chat-test-support.ts";
 import { slowLink, startChatServer } from "./test-support.ts";
-import { renderScreen } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -22,34 +19,8 @@ before(async () => {
 });
 after(() => stop());
 
-const COLUMNS = 60;
-
-/** A chat on `sessionId` at a terminal COLUMNS wide that the test types into and reads. */
-function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) {
-  let bytes = "";
-  // The terminal driver turns "\n" into "\r\n".
-  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), done()) }), { columns: COLUMNS, isTTY: true });
-  const stdin = Object.assign(new PassThrough({ encoding: "utf8" }), { isTTY: true, setRawMode: () => stdin });
-  const status = chatCommand({ kind: "chat", url, userId: "race", sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm" }, stdin });
-  t.after(() => stdin.end());
-  return {
-    status,
-    type: (keys: string) => stdin.write(keys),
-    end: () => stdin.end(),
-    rows: () => renderScreen(bytes, COLUMNS),
-    /** Resolves once the terminal was written `pattern`; waits on I/O alone (no timers: they may be the test's). */
-    async sees(pattern: RegExp): Promise<void> {
-      for (const start = Date.now(); !pattern.test(bytes); await tick()) {
-        if (Date.now() - start > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${renderScreen(bytes, COLUMNS).join("\n")}`);
-      }
-    },
-  };
-}
-
-/** Lets I/O go on for `ms` milliseconds with the timers stopped. */
-async function ioFor(ms: number): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < ms; ) await tick();
-}
+/** A chat on `sessionId` at a terminal the test types into and reads. */
+const terminalChat = (t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) => chatAt(t, url, "race", sessionId);
 
 test("a line entered as a steer whose run ends before it is sent starts a run of its own and shows once, as a prompt", async (t) => {
   let release!: () => void;

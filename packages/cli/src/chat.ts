@@ -164,7 +164,8 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
   const view = createChatView(stdout, stderr, terminalOptions(io), numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
-  client.on("state", (state) => view.show(state));
+  // What a state shows reaches a terminal that keeps the typed line in one write.
+  client.on("state", (state) => (inputLine ? inputLine.atOnce(() => view.show(state)) : view.show(state)));
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
   // only when it is the last (the message then says it gave up).
   let lost = false;

@@ -1,0 +1,67 @@
+// `harness chat` at a terminal, a line being typed while a reply streams: each delta of the reply
+// reaches the terminal in one write, so that no terminal shows the typed line taken off between the
+// writes (a flicker at each delta). The chat runs in this process on a terminal of the test's
+// making, against a real server process and the fake Anthropic server.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { ioFor, terminalChat } from "./chat-test-support.ts";
+import { startChatServer } from "./test-support.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-writes-"));
+});
+after(() => stop());
+
+/** A reply whose chunks go out one at a time, as the test lets them. */
+function paced(chunks: string[]) {
+  const gates = chunks.map(() => Promise.withResolvers<void>());
+  return {
+    async *textChunks() {
+      for (const [i, chunk] of chunks.entries()) {
+        await gates[i].promise;
+        yield chunk;
+      }
+    },
+    next: (i: number) => gates[i].resolve(),
+    open: () => gates.forEach((gate) => gate.resolve()),
+    /** The reply ends only once this is resolved (its last delta is then one of its own). */
+    end: Promise.withResolvers<void>(),
+  };
+}
+
+test("each delta of a reply streamed while a line is typed reaches the terminal in one write, steers it lets out too", async (t) => {
+  const chunks = ["Step one", " is done", ", step two", " as well.\nNow", " the last."];
+  const reply = paced(chunks);
+  fake.push({ textChunks: reply.textChunks, hold: reply.end.promise }, { text: "Noted." });
+  t.after(() => (reply.open(), reply.end.resolve()));
+  const chat = terminalChat(t, server.url, "writes", "paced");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  reply.next(0);
+  await chat.sees(/Step one/);
+  // A steer waits for the reply's line to end; a draft stays typed below.
+  chat.type("keep it short\r");
+  await chat.sees(/steer: keep it short/);
+  chat.type("draft");
+  await chat.sees(/draft/);
+  await ioFor(50);
+  for (const [i, chunk] of chunks.entries()) {
+    if (i === 0) continue;
+    const before = chat.writes();
+    reply.next(i);
+    await chat.sees(new RegExp(chunk.trim().split("\n").at(-1)!));
+    await ioFor(50);
+    assert.equal(chat.writes() - before, 1, `writes for ${JSON.stringify(chunk)}`);
+  }
+  reply.end.resolve();
+  await chat.sees(/Noted\./);
+  const rows = chat.rows();
+  assert.deepEqual(rows.slice(rows.indexOf("go") + 1), ["Step one is done, step two as well.", "↳ steer: keep it short", "Now the last.", "Noted.", "draft"], rows.join("\n"));
+  chat.end();
+  assert.equal(await chat.status, 0);
+});

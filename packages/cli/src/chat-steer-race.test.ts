@@ -107,3 +107,40 @@ test("a line entered after a prompt, before the server says its run started, ste
   assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
   assert.deepEqual(rows.filter((row) => row.includes("second task")), ["↳ steer: second task"], rows.join("\n"));
 });
+
+test("a paste read in two parts, a run ending between them, is delivered whole: the part kept typed steers the run the first part started", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "First read" }, { text: "Second read" });
+  t.after(() => release());
+  const before = fake.requests.length;
+  const chat = terminalChat(t, "race-split-paste");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  await chat.sees(/Working on it/);
+  mock.timers.enable({ apis: ["setTimeout"] });
+  t.after(() => mock.timers.reset());
+  // The paste's first read comes while the run goes on: its typed copy is taken off, as a steer's is.
+  chat.type("part one\r");
+  await ioFor(100);
+  const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-split-paste" });
+  t.after(() => other.close());
+  await other.connect();
+  release();
+  await other.waitFor((state) => state.status === "idle");
+  await ioFor(100);
+  // Its second read comes once the run is over: its typed copy stays, as a prompt's does.
+  chat.type("part two\r");
+  await ioFor(100);
+  mock.timers.tick(1_000);
+  mock.timers.reset();
+  await chat.sees(/Second read/);
+  const requests = (await fake.waitForRequests(before + 3)).slice(before + 1).map((request) => JSON.stringify(request.body.messages));
+  assert.match(requests[0], /part one/);
+  assert.match(requests[1], /part two/);
+  chat.end();
+  assert.equal(await chat.status, 0);
+  const rows = chat.rows();
+  assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
+  // The typed copy of the second part stayed where it was entered; the first shows as the prompt it became.
+  assert.deepEqual(rows.filter((row) => row.includes("part ")), ["part two", "› part one"], rows.join("\n"));
+});

@@ -224,13 +224,17 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
+  /** What `line` asks for. A prompt sent whose run the state does not show yet counts as a run
+   * under way: the server has it first, and a line after it steers it (a second prompt is refused). */
+  const parse = (line: string): ChatAction => {
+    const state = starting && client.state && !runUnderWay(client.state) ? { ...client.state, status: "running" as const } : client.state;
+    return parseChatLine(line, state, state && numbering.update(state));
+  };
   // A line entered while a run is under way steers it, and the chat shows it its own way (on a
   // marked line): the typed copy is taken off. Anything else stays as typed: a prompt, a /command,
-  // an answer to an approval, a line refused (which the user may want to read again). A prompt sent
-  // whose run the state does not show yet counts as a run under way: the server has it first.
+  // an answer to an approval, a line refused (which the user may want to read again).
   const steers = (line: string): boolean => {
-    const state = starting && client.state && !runUnderWay(client.state) ? { ...client.state, status: "running" as const } : client.state;
-    const action = parseChatLine(line, state, state && numbering.update(state));
+    const action = parse(line);
     return action.kind === "send" && action.command.type === "steer";
   };
   const fates = inputLine && lineFates(lines, (line) => (line.trim() ? steers(line) : runUnderWay(client.state)));
@@ -258,8 +262,9 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
     if (leaving) return;
     // A line taken off as a steer goes as one, whatever the session did since: the session takes a
-    // steer that finds no run under way as a prompt.
-    const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parseChatLine(text, client.state, client.state && numbering.update(client.state));
+    // steer that finds no run under way as a prompt. One kept as typed steers a run under way or
+    // starting (a paste's earlier part, taken off, may have just started one).
+    const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text);
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);

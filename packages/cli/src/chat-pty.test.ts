@@ -124,7 +124,12 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
   chat.type("count\r");
   await chat.sees(/word1 word2 word3/);
   chat.type("also mention cats\r");
-  await chat.sees(/↳ steer: also mention cats\r?\n/);
+  // Held below the reply until the model reads it (its line ends with \r\n, which the terminal
+  // driver makes \r\r\n).
+  await chat.sees(/↳ steer: also mention cats\r*\n/);
+  // The steer is on its way to the run: one that reached it only as it ended would start the next
+  // run, and show as its prompt.
+  await new Promise((resolve) => setTimeout(resolve, 300));
   release();
   await chat.sees(/Cats noted\./);
   chat.type("\x04");
@@ -161,6 +166,7 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   const at = replyRows(rows);
   assert.ok(at !== -1, rows.join("\n"));
   assert.deepEqual(rows.slice(at), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
+  await new Promise((resolve) => setTimeout(resolve, 300));
   release();
   await chat.sees(/Cats noted\./);
   chat.type("\x04");

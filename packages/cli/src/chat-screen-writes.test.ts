@@ -34,7 +34,7 @@ function paced(chunks: string[]) {
   };
 }
 
-test("each delta of a reply streamed while a line is typed reaches the terminal in one write, steers it lets out too", async (t) => {
+test("each delta of a reply streamed while a line is typed reaches the terminal in one write, a steer held below it too", async (t) => {
   const chunks = ["Step one", " is done", ", step two", " as well.\nNow", " the last."];
   const reply = paced(chunks);
   fake.push({ textChunks: reply.textChunks, hold: reply.end.promise }, { text: "Noted." });
@@ -44,7 +44,7 @@ test("each delta of a reply streamed while a line is typed reaches the terminal 
   chat.type("go\r");
   reply.next(0);
   await chat.sees(/Step one/);
-  // A steer waits for the reply's line to end; a draft stays typed below.
+  // A steer is held below the reply until the model reads it; a draft stays typed below.
   chat.type("keep it short\r");
   await chat.sees(/steer: keep it short/);
   chat.type("draft");
@@ -61,7 +61,7 @@ test("each delta of a reply streamed while a line is typed reaches the terminal 
   reply.end.resolve();
   await chat.sees(/Noted\./);
   const rows = chat.rows();
-  assert.deepEqual(rows.slice(rows.indexOf("go") + 1), ["Step one is done, step two as well.", "↳ steer: keep it short", "Now the last.", "Noted.", "draft"], rows.join("\n"));
+  assert.deepEqual(rows.slice(rows.indexOf("go") + 1), ["Step one is done, step two as well.", "Now the last.", "↳ steer: keep it short", "Noted.", "draft"], rows.join("\n"));
   chat.end();
   assert.equal(await chat.status, 0);
 });

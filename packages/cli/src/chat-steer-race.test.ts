@@ -110,8 +110,9 @@ test("a line entered after a prompt, before the server says its run started, ste
 
 test("a paste read in two parts, a run ending between them, is delivered whole: the part kept typed steers the run the first part started", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "First read" }, { text: "Second read" });
-  t.after(() => release());
+  let releaseNext!: () => void;
+  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "First read", hold: new Promise<void>((resolve) => (releaseNext = resolve)) });
+  t.after(() => (release(), releaseNext()));
   const before = fake.requests.length;
   const chat = terminalChat(t, "race-split-paste");
   await chat.sees(/Ctrl-D leaves/);
@@ -133,14 +134,45 @@ test("a paste read in two parts, a run ending between them, is delivered whole: 
   await ioFor(100);
   mock.timers.tick(1_000);
   mock.timers.reset();
-  await chat.sees(/Second read/);
-  const requests = (await fake.waitForRequests(before + 3)).slice(before + 1).map((request) => JSON.stringify(request.body.messages));
-  assert.match(requests[0], /part one/);
-  assert.match(requests[1], /part two/);
+  // The first part starts a run; the second reaches its model call, or the next one.
+  const [first] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(first.body.messages), /part one/);
+  if (!JSON.stringify(first.body.messages).includes("part two")) fake.push({ text: "Second read" });
+  releaseNext();
+  const done = await other.waitFor((state) => state.status === "idle" && state.messages.some((m) => m.role === "user" && m.content.includes("part two")), 20_000);
+  assert.equal(done.messages.at(-1)?.status, "complete");
+  const last = fake.requests.at(-1)!;
+  assert.match(JSON.stringify(last.body.messages), /part one[^]*part two/);
   chat.end();
   assert.equal(await chat.status, 0);
   const rows = chat.rows();
   assert.doesNotMatch(rows.join("\n"), /already in progress|✗/);
   // The typed copy of the second part stayed where it was entered; the first shows as the prompt it became.
   assert.deepEqual(rows.filter((row) => row.includes("part ")), ["part two", "› part one"], rows.join("\n"));
+});
+
+test("a line sent as a steer while the chat still sees a run the server has ended shows once, as the prompt the session made of it", async (t) => {
+  let release!: () => void;
+  fake.push({ text: "Almost done", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Taken as a prompt" });
+  const before = fake.requests.length;
+  t.after(() => release());
+  // What the server says reaches the chat late.
+  const chat = terminalChat(t, "race-stale-steer", await slowLink(t, server.url, 1000));
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("go\r");
+  await chat.sees(/Almost done/);
+  const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-stale-steer" });
+  t.after(() => other.close());
+  await other.connect();
+  release();
+  await other.waitFor((state) => state.status === "idle");
+  // The chat still sees the run: the line is taken off as a steer's is, and sent as one.
+  chat.type("one more thing\r");
+  await chat.sees(/Taken as a prompt/);
+  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  assert.match(JSON.stringify(request.body.messages.at(-1)), /one more thing/);
+  chat.end();
+  assert.equal(await chat.status, 0);
+  const rows = chat.rows();
+  assert.deepEqual(rows.filter((row) => row.includes("more thing")), ["› one more thing"], rows.join("\n"));
 });

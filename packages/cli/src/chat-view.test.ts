@@ -218,12 +218,44 @@ test("a steer typed while a reply streams is shown on a line of its own once the
   view.typed("count");
   view.show(reply("word1 word2 "));
   view.typed("also mention cats");
-  view.steered("also mention cats");
+  view.steered("also mention cats", true);
   assert.equal(screen, "word1 word2 ", "the streamed line is left whole");
   view.show(reply("word1 word2 word3\nmore"));
   view.show(reply("word1 word2 word3\nmore words", "complete"));
   assert.equal(screen, "word1 word2 word3\n↳ steer: also mention cats\nmore words\n");
   // With nothing streaming, it is shown at once.
-  view.steered("and dogs");
+  view.steered("and dogs", true);
   assert.match(terminal.shown(), /\n↳ steer: and dogs\n$/);
+});
+
+test("at a terminal that holds lines below the reply, a steer sent is held until the session says what it made of it, then marked so", () => {
+  let screen = "";
+  const terminal = { write: (t: string) => (screen += t), isTTY: true };
+  let held: readonly string[] = [];
+  const view = createChatView(terminal, terminal, { color: false, shared: true }, undefined, (lines) => (held = lines));
+  const reply = (id: string, content: string, status: "running" | "complete" = "running") => ({ id, role: "assistant" as const, content, status });
+  view.typed("count");
+  const first = [user("u1", "count"), reply("a1", "one two\n")];
+  view.show({ status: "running", messages: first });
+  // Sent as a steer of the run under way, which the session takes in: marked as a steer.
+  view.steered("and three", true);
+  assert.deepEqual(held, ["↳ steer: and three"]);
+  assert.equal(screen, "one two\n");
+  view.show({ status: "running", messages: [...first.slice(0, 1), reply("a1", "one two\n", "complete"), user("u2", "and three"), reply("a2", "Three.")] });
+  assert.deepEqual(held, []);
+  assert.equal(screen, "one two\n↳ steer: and three\nThree.");
+  const second = [...first.slice(0, 1), reply("a1", "one two\n", "complete"), user("u2", "and three"), reply("a2", "Three.", "complete")];
+  // Sent as a steer while the chat still saw the run, which had ended: the session made it a
+  // prompt, and it shows as one, once.
+  view.steered("and four", true);
+  view.show({ status: "idle", messages: second });
+  view.show({ status: "running", messages: [...second, user("u3", "and four"), reply("a3", "Four.")] });
+  assert.deepEqual(held, []);
+  assert.equal(screen, "one two\n↳ steer: and three\nThree.\n› and four\nFour.");
+  // A steer the run ended without (the session says why) is no longer held.
+  view.steered("and five", true);
+  assert.deepEqual(held, ["↳ steer: and five"]);
+  view.show({ status: "idle", messages: [...second, user("u3", "and four"), reply("a3", "Four.", "complete")] });
+  assert.deepEqual(held, []);
+  assert.doesNotMatch(screen, /five/);
 });

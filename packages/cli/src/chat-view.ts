@@ -13,9 +13,13 @@ export type ChatView = {
   note(line: string, tone?: "info" | "error"): void;
   /** A prompt or steer typed here: its user message is not printed again. */
   typed(text: string): void;
-  /** A steer sent from this terminal: marked as one on a line of its own, once a reply being
-   * streamed is at the end of a line (until then `waiting` is told of it). */
-  steered(text: string): void;
+  /** A steer sent from this terminal, `underWay`: while a run was under way as far as the chat knew.
+   * With `waiting` (a terminal that holds lines below the reply), it is held there until the state
+   * shows what the session made of it: a steer of the run (marked as one, where the model read it)
+   * or the prompt of a new run (shown as one); a steer the run ended without is dropped (the
+   * session says so). Else it is marked at once, on a line of its own once a reply being streamed
+   * is at the end of a line. */
+  steered(text: string, underWay: boolean): void;
 };
 
 type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean };
@@ -26,8 +30,8 @@ const CLEAR = /^\s*\/clear(\s|$)/;
 const CLEARED = "── context cleared: the model starts afresh; earlier messages stay in the session's history ──";
 
 /** `numbering`: the numbers the calls waiting for approval are shown with, which the chat's
- * /approve and /deny then take. `waiting`: told the lines of the steers waiting for the streamed
- * reply's line to end, each time they change (a terminal that can may show them meanwhile). */
+ * /approve and /deny then take. `waiting`: told the lines of the steers sent and not yet shown
+ * in the conversation, each time they change, for a terminal that holds them below the reply. */
 export function createChatView(
   stdout: Sink,
   stderr: Sink & { columns?: number },
@@ -49,8 +53,14 @@ export function createChatView(
   /** A line of ours was the last thing on the shared terminal: a reply going on after it (its text
    * starts a new paragraph) needs one blank line, not two. */
   let afterLine = false;
-  /** Steers waiting for the streamed reply's line to end, as their lines. */
+  /** Steers waiting for the streamed reply's line to end, as their lines (without `waiting`). */
   const steers: string[] = [];
+  /** Steers sent whose user message the state does not show yet, held below the reply. */
+  const sent: { text: string; shown: string }[] = [];
+  /** A run was under way in the state shown before this one. */
+  let wasUnderWay = false;
+  const steerLine = (text: string) => dim(`↳ steer: ${oneLine(text, 200)}`);
+  const promptLine = (text: string) => bold(`› ${printable(text)}`);
   /** The call whose header was the last one printed, until its output is. */
   let lastHeader: string | undefined;
   /** The notices as last seen (undefined before the first state: those are of runs before the
@@ -88,7 +98,6 @@ export function createChatView(
   function showSteers(): void {
     if (steers.length === 0) return;
     const shown = steers.splice(0);
-    waiting?.([]);
     for (const steer of shown) stderr.write(`${steer}\n`);
   }
 
@@ -101,6 +110,18 @@ export function createChatView(
     mine.chars = end;
   }
 
+  /** Shows the user message `content` if it is of steers sent here (a runner may deliver several
+   * as one message): marked as steers if a run was under way before it came, as a prompt if not. */
+  function ownSteer(content: string): boolean {
+    const of = sent.filter((steer) => content.includes(steer.text));
+    if (of.length === 0) return false;
+    for (const steer of of) sent.splice(sent.indexOf(steer), 1);
+    waiting?.(sent.map((steer) => steer.shown));
+    if (wasUnderWay) for (const steer of of) line(steerLine(steer.text));
+    else line(promptLine(content));
+    return true;
+  }
+
   function showMessage(message: HarnessMessage): void {
     let mine = seen.get(message.id);
     if (!mine) {
@@ -108,12 +129,13 @@ export function createChatView(
       seen.set(message.id, mine);
       if (message.role === "user") {
         mine.chars = message.content.length;
+        if (ownSteer(message.content)) return;
         const ownIndex = own.indexOf(message.content.trim());
         if (ownIndex !== -1) own.splice(ownIndex, 1);
         // The session keeps the messages from before a /clear, which no longer reach the model:
         // the line says so where it happened, typed here or shown again on joining.
         if (CLEAR.test(message.content)) line(dim(CLEARED));
-        else if (ownIndex === -1) line(bold(`› ${printable(message.content)}`));
+        else if (ownIndex === -1) line(promptLine(message.content));
         return;
       }
     }
@@ -169,7 +191,14 @@ export function createChatView(
         line(notice.level === "error" ? red(`✗ ${text}`) : notice.level === "warning" ? yellow(`! ${text}`) : dim(`· ${text}`));
       }
       seenNotices = notices.slice();
+      wasUnderWay = lastStatus === "running" || lastStatus === "awaiting-approval";
       for (const message of messages) showMessage(message);
+      // A run that ends without the steers held delivered them to no one: the session sends them
+      // next as a prompt (shown as any prompt is) or says they were not delivered.
+      if (wasUnderWay && state.status !== "running" && state.status !== "awaiting-approval" && sent.length > 0) {
+        sent.length = 0;
+        waiting?.([]);
+      }
       const pending = state.pendingApprovals ?? [];
       const numbers = numbering.update(state);
       for (const approval of pending) {
@@ -204,12 +233,15 @@ export function createChatView(
     typed(text) {
       own.push(text.trim());
     },
-    steered(text) {
-      const shown = dim(`↳ steer: ${oneLine(text, 200)}`);
-      if (shared && !atLineStart) {
-        steers.push(shown);
-        waiting?.(steers);
-      } else line(shown);
+    steered(text, underWay) {
+      if (waiting) {
+        sent.push({ text: text.trim(), shown: underWay ? steerLine(text) : promptLine(text) });
+        waiting(sent.map((steer) => steer.shown));
+        return;
+      }
+      const shown = steerLine(text);
+      if (shared && !atLineStart) steers.push(shown);
+      else line(shown);
     },
   };
 }

@@ -242,13 +242,18 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   /** `takenOff`: what became of the line's typed copy at its Enter (see chat-entered.ts). */
   const send = (cmd: HarnessCommand, takenOff?: boolean): boolean => {
     try {
-      // A line shows once: as typed, when its copy stayed; else as a marked steer while a run is
-      // under way, or, when none is (it ended since the Enter), as the prompt the session makes of it.
-      const marked = cmd.type === "steer" && terminal && takenOff !== false && (runUnderWay(client.state) || starting);
+      // A line shows once: as typed, when its copy stayed. Else, where the typed line is kept, a
+      // steer is held below the reply until the state shows what the session made of it (a steer
+      // of the run, or the prompt of a new one: the chat's view of the run may be late). Without
+      // that (TERM=dumb), a steer is marked at once while a run is under way as far as the chat
+      // knows, and else shows as the prompt the session makes of it.
+      const underWay = runUnderWay(client.state) || starting;
+      const steer = cmd.type === "steer" ? cmd.message : undefined;
+      const marked = steer !== undefined && terminal && takenOff !== false && (inputLine !== undefined || underWay);
       if (cmd.type === "submit") view.typed(cmd.prompt);
-      if (cmd.type === "steer" && (marked || takenOff === false)) view.typed(cmd.message);
+      if (steer !== undefined && (takenOff === false || (marked && !inputLine))) view.typed(steer);
       client.send(cmd);
-      if (marked) view.steered(cmd.message);
+      if (marked) view.steered(steer, underWay);
       if (["submit", "resume", "approve", "deny"].includes(cmd.type)) acted = true;
       if ((cmd.type === "submit" || cmd.type === "resume" || cmd.type === "steer") && !runUnderWay(client.state)) starting = true;
       return true;

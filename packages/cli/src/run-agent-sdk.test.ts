@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createSdkMcpServer, query, tool, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { mcpTestServerCommand, startFakeAnthropic } from "@harness/test-utils";
 import { z } from "zod";
-import { root, tempDir, withFake } from "./test-support.ts";
+import { root, SUB_AGENT_THEN_MAIN_BASH, tempDir, withFake } from "./test-support.ts";
 
 const executable = join(root, "packages/cli/bin/harness-run");
 const MODEL = "claude-sonnet-4-6";
@@ -321,13 +321,7 @@ test("Agent SDK: a rule canUseTool adds for the session while a sub-agent asks h
   const fake = await withFake(
     t,
     startFakeAnthropic({
-      replies: [
-        { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "Make a file", prompt: "Make sub.txt", subagent_type: "general-purpose" } }] },
-        { toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
-        { text: "Made sub.txt." },
-        { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
-        { text: "Made both." },
-      ],
+      replies: SUB_AGENT_THEN_MAIN_BASH,
     }),
   );
   const dir = tempDir(t);

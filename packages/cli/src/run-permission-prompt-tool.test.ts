@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mcpTestServerCommand, startFakeAnthropic } from "@harness/test-utils";
 import { parseArgs } from "./args.ts";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { harness, SUB_AGENT_THEN_MAIN_BASH, tempDir, withFake } from "./test-support.ts";
 
 /** A home whose user settings start the MCP test server as "gate". */
 function homeWithGate(t: { after(fn: () => unknown): void }): string {
@@ -14,6 +14,16 @@ function homeWithGate(t: { after(fn: () => unknown): void }): string {
   mkdirSync(join(home, ".claude"), { recursive: true });
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ mcpServers: { gate: mcpTestServerCommand() } }));
   return home;
+}
+
+/** `harness run --permission-prompt-tool mcp__gate__<tool> go` in `dir`, against the fake model at
+ * `modelUrl`, with the gate server in its user settings; `extra` goes before the prompt. */
+function runWithGate(t: { after(fn: () => unknown): void }, dir: string, modelUrl: string, tool = "permission_prompt", extra: string[] = []) {
+  return harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", ...extra, "--permission-prompt-tool", `mcp__gate__${tool}`, "go"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: modelUrl,
+    HOME: homeWithGate(t),
+  }).result;
 }
 
 test("--permission-prompt-tool: the MCP tool's answer decides: allowed with its updatedInput, or denied with its message", async (t) => {
@@ -27,11 +37,7 @@ test("--permission-prompt-tool: the MCP tool's answer decides: allowed with its 
     }),
   );
   const dir = tempDir(t);
-  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "json", "--permission-prompt-tool", "mcp__gate__permission_prompt", "go"], {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: fake.url,
-    HOME: homeWithGate(t),
-  }).result;
+  const { code, stdout, stderr } = await runWithGate(t, dir, fake.url, "permission_prompt", ["--output-format", "json"]);
   assert.equal(code, 0, stderr);
   const results = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
   assert.match(results, /public/, "the command ran as the tool changed it");
@@ -44,11 +50,7 @@ test("--permission-prompt-tool: the MCP tool's answer decides: allowed with its 
 test("--permission-prompt-tool: a tool the run does not have fails the run in one line, before any model call", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
   const dir = tempDir(t);
-  const { code, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "mcp__gate__missing", "go"], {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: fake.url,
-    HOME: homeWithGate(t),
-  }).result;
+  const { code, stderr } = await runWithGate(t, dir, fake.url, "missing");
   assert.equal(code, 1);
   assert.match(stderr, /--permission-prompt-tool: .*mcp__gate__missing/);
   assert.match(stderr, /mcp__gate__permission_prompt/, "it names the MCP tools there are");
@@ -70,21 +72,11 @@ test("--permission-prompt-tool: a session rule in the MCP tool's answer (updated
   const fake = await withFake(
     t,
     startFakeAnthropic({
-      replies: [
-        { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "Make a file", prompt: "Make sub.txt", subagent_type: "general-purpose" } }] },
-        { toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
-        { text: "Made sub.txt." },
-        { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
-        { text: "Made both." },
-      ],
+      replies: SUB_AGENT_THEN_MAIN_BASH,
     }),
   );
   const dir = tempDir(t);
-  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "json", "--permission-prompt-tool", "mcp__gate__permission_prompt", "go"], {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: fake.url,
-    HOME: homeWithGate(t),
-  }).result;
+  const { code, stdout, stderr } = await runWithGate(t, dir, fake.url, "permission_prompt", ["--output-format", "json"]);
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(stdout).permission_denials, [], "the tool was not asked about touch main.txt");
   for (const file of ["sub.txt", "main.txt"]) assert.ok(existsSync(join(dir, file)), file);
@@ -94,11 +86,7 @@ test("--permission-prompt-tool: a switch to bypassPermissions in the MCP tool's 
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_chmod", name: "Bash", input: { command: "chmod +x run.sh" } }] }, { text: "Done." }] }));
   const dir = tempDir(t);
   writeFileSync(join(dir, "run.sh"), "true\n");
-  const { code, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "mcp__gate__permission_prompt", "go"], {
-    ANTHROPIC_API_KEY: "k",
-    ANTHROPIC_BASE_URL: fake.url,
-    HOME: homeWithGate(t),
-  }).result;
+  const { code, stderr } = await runWithGate(t, dir, fake.url);
   assert.equal(code, 0, stderr);
   assert.match(stderr, /setMode bypassPermissions of the permission prompt tool mcp__gate__permission_prompt is refused.*--allow-dangerously-skip-permissions/);
 });

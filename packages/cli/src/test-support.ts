@@ -125,3 +125,13 @@ export async function slowLink(t: { after(fn: () => unknown): void }, url: strin
   const { port } = proxy.address() as { port: number };
   return `http://127.0.0.1:${port}`;
 }
+
+/** A model that has a sub-agent (Task) touch sub.txt with Bash, then touches main.txt itself: for
+ * tests of a permission approved inside a sub-agent holding for the main agent's later calls. */
+export const SUB_AGENT_THEN_MAIN_BASH = [
+  { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "Make a file", prompt: "Make sub.txt", subagent_type: "general-purpose" } }] },
+  { toolUses: [{ id: "toolu_sub", name: "Bash", input: { command: "touch sub.txt" } }] },
+  { text: "Made sub.txt." },
+  { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
+  { text: "Made both." },
+];

@@ -84,6 +84,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const { signal } = given;
   if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
   const setup = await loadRunSetup(given, resources, notice);
+  if ("refused" in setup) return finish(withPrompt(state, given.prompt), "error", setup.refused);
   // A turn of the event loop between reading the configuration and building the request, and
   // before each request (below): a runner starting dozens of runs at once serves the streams of
   // those already going in between, instead of after one long stretch of set-up.

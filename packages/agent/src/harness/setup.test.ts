@@ -110,6 +110,7 @@ test("the settings' env counts for the harness too (the model), but a project's 
     resources,
     () => {},
   );
+  if ("refused" in setup) assert.fail(setup.refused);
   assert.deepEqual(setup.harnessEnv, { PATH: "/bin", ANTHROPIC_MODEL: "claude-haiku-4-5", OPENAI_BASE_URL: "http://gateway.local/v1" });
   // Commands still get the whole env of the settings, as before.
   assert.equal(setup.childEnv?.ANTHROPIC_BASE_URL, "http://127.0.0.1:9/elsewhere");

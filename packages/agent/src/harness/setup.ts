@@ -1,7 +1,8 @@
 // Everything a run reads from the user's and the project's configuration, loaded once per run and
 // concurrently: settings, hooks, permissions, memory files, git state, skills, commands, agent
 // definitions, MCP servers and the plugins that add to them. Problems in those files become
-// notices; they never stop a run.
+// notices; they never stop a run, but for managed settings that cannot be read (the machine's
+// policy does not silently stop applying).
 import os from "node:os";
 import path from "node:path";
 import { commandSkills } from "../commands/as-skills.ts";
@@ -21,7 +22,6 @@ import { mcpPolicyOf } from "../mcp/policy.ts";
 import { mcpStartRules } from "../mcp/start-rules.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
 import { BYPASS_DISABLED, permissionContext } from "../settings/context.ts";
-import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, isFileScope, type Settings, type SettingsSource } from "../settings/types.ts";
 import type { Plugin, PluginDiscovery } from "../plugins/types.ts";
@@ -36,7 +36,7 @@ import { BASE_SYSTEM_PROMPT, styledSystemPrompt } from "../system-prompt.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
 import { addedConfigDirs, readsAddedDirsMemory } from "./added-dirs.ts";
-import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
+import { loadRunSettings, runPlace, startBypass } from "./run-settings.ts";
 import type { SubagentMcpSetup } from "./subagent-mcp.ts";
 import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
@@ -101,8 +101,9 @@ export type RunSetup = {
 
 type Diagnostic = { file: string; key?: string; message: string };
 
-/** Never rejects on a user's file; `notice` gets every problem found. */
-export async function loadRunSetup(options: RunAgentOptions, resources: AgentResources, notice: NoticeSink): Promise<RunSetup> {
+/** Never rejects on a user's file; `notice` gets every problem found. `refused`: the managed
+ * settings cannot be read, and the run must not start (the message names the file). */
+export async function loadRunSetup(options: RunAgentOptions, resources: AgentResources, notice: NoticeSink): Promise<RunSetup | { refused: string }> {
   const cwd = path.resolve(options.cwd);
   const home = options.home ?? os.homedir();
   if (options.loadUserConfig === false) {
@@ -110,8 +111,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     return { ...bare, sessionId: options.sessionId ?? resources.sessionId, permissions: withRunRules(bare.permissions, options.rules, bare.projectRoot, notice) };
   }
 
-  const found = await findProjectRoot(cwd);
-  const projectRoot = options.projectRoot === undefined ? ownProjectRoot(cwd, found.root) : path.resolve(cwd, options.projectRoot);
+  const place = await runPlace({ ...options, home });
+  const projectRoot = place.projectRoot;
   // The setting sources choose whose files the run reads, memory, skills, commands and agents
   // included, as Claude Code's do; plugins' and built-in ones stay.
   const readsFrom = (scope: string) => options.settingSources === undefined || !isFileScope(scope) || options.settingSources.includes(scope);
@@ -121,15 +122,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const where = { home, projectRoot };
   const managedPath = options.managedSettingsPath ?? DEFAULT_MANAGED_SETTINGS_PATH;
   const managedMcpFile = path.join(path.dirname(managedPath), "managed-mcp.json");
-  const settingsLoad = loadSettings({
-    cwd,
-    projectRoot,
-    home,
-    managedPath,
-    ...(options.flagSettings && { flag: options.flagSettings }),
-    ...(options.managedSettings && { parent: options.managedSettings }),
-    ...(options.settingSources && { fileScopes: options.settingSources }),
-  });
+  const settingsLoad = loadRunSettings({ ...options, managedSettingsPath: managedPath }, place);
   // The directories added with the run lend their skills, commands and agents, and their memory
   // files when the environment (the settings' env included) says so.
   const additionalDirs = addedConfigDirs(options.additionalDirectories, cwd, [projectRoot, home]);
@@ -155,9 +148,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const skillsLoad = withPlugins.then(discoverSkills);
   const commandsLoad = withPlugins.then(discoverCommands);
   const agentsLoad = withPlugins.then(loadAgentDefinitions);
-  const gitLoad = found.inGitRepo ? untilAborted(gitFor(resources, cwd), options.signal) : undefined;
+  const gitLoad = place.inGitRepo ? untilAborted(gitFor(resources, cwd), options.signal) : undefined;
 
   const loadedSettings = await settingsLoad;
+  if (loadedSettings.policyProblem !== undefined) {
+    // Nothing started yet (MCP servers start below): what is under way is let finish unread.
+    for (const load of [memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]) load?.catch(() => {});
+    return { refused: loadedSettings.policyProblem };
+  }
   report(loadedSettings.diagnostics);
   const { plugins, diagnostics: pluginDiagnostics } = await pluginsLoad;
   report(pluginDiagnostics);
@@ -180,10 +178,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     projectRoot,
     notice,
   );
-  // As in Claude Code, a run may be switched to bypassPermissions only when it started in it or was
-  // started allowed to (--allow-dangerously-skip-permissions).
   const startMode = options.permissionMode ?? loadedSettings.permissions.defaultMode;
-  if (options.allowBypassPermissions === true || startMode === "bypassPermissions") ruled.bypassAvailable = true;
+  if (startBypass(loadedSettings, options).bypassAvailable) ruled.bypassAvailable = true;
   const permissions = withUpdates(ruled, options.permissionUpdates, { cwd, home, projectRoot }, notice);
   if (permissions.bypassDisabled && startMode === "bypassPermissions") {
     notice("warning", BYPASS_DISABLED);

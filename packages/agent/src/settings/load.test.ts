@@ -253,3 +253,24 @@ test("a settings file with rules by the hundred thousand loads, its bad entries 
   assert.equal(loaded.permissions.allow.length, 200_000);
   assert.ok(loaded.diagnostics.length >= 1, "the numbers among the deny rules are reported");
 });
+
+for (const [what, content, problem] of [
+  ["not valid JSON", '{"permissions": {"deny": ["Bash"]},}', /invalid JSON/],
+  ["not an object", '["Bash"]', /expected a JSON object/],
+] as const) {
+  test(`a managed settings file that is ${what} is a policy problem that names it; the other scopes still load`, async (t) => {
+    const env = await setup(t, { managed: content, user: { permissions: { allow: ["Bash"] } } });
+    const loaded = await env.load();
+    assert.ok(loaded.policyProblem, "the broken policy is said");
+    assert.ok(loaded.policyProblem.includes(env.managedPath), loaded.policyProblem);
+    assert.match(loaded.policyProblem, problem);
+    assert.deepEqual(loaded.permissions.allow.map((rule) => rule.text), ["Bash"]);
+  });
+}
+
+test("a managed settings file that parses, even with a malformed key, or none at all, is no policy problem", async (t) => {
+  const env = await setup(t, { managed: { permissions: { deny: "Bash" } } });
+  assert.equal((await env.load()).policyProblem, undefined);
+  const none = await setup(t, {});
+  assert.equal((await none.load()).policyProblem, undefined);
+});

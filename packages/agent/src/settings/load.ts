@@ -45,7 +45,8 @@ export function settingsPaths(o: LoadSettingsOptions): Record<SettingsScope, str
 /** Reads the managed, user, project and local settings files, validates each and the run's own
  * (problems become diagnostics, never errors) and merges them with precedence managed > the run's
  * own > local > project > user.
- * Missing files are skipped silently; a file that is not valid JSON is skipped with a diagnostic. */
+ * Missing files are skipped silently; a file that is not valid JSON is skipped with a diagnostic,
+ * and when it is the managed one, `policyProblem` says so. */
 export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettings> {
   const paths = settingsPaths(o);
   const root = path.resolve(o.cwd, o.projectRoot ?? ".");
@@ -59,13 +60,18 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     }),
   );
   let sources: SettingsSource[] = [];
+  let policyProblem: string | undefined;
   for (const { scope, file, read } of files) {
     if (file === undefined || read.kind === "missing") continue;
     if (read.kind === "error") {
       diagnostics.push({ file, message: read.message });
+      if (scope === "managed") policyProblem = `${file}: ${read.message}`;
       continue;
     }
     const validated = validateSettings(read.value, file);
+    // A diagnostic with no key is about the whole file: nothing of it holds.
+    const whole = validated.diagnostics.find((diagnostic) => diagnostic.key === undefined);
+    if (scope === "managed" && whole) policyProblem = `${file}: ${whole.message}`;
     // Loops, not push(...spread): a settings file may hold rules by the hundred thousand, more
     // arguments than a call takes.
     for (const diagnostic of validated.diagnostics) diagnostics.push(diagnostic);
@@ -88,6 +94,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       managedHooksOnly: managed?.allowManagedHooksOnly === true,
       managedRulesOnly,
     },
+    ...(policyProblem !== undefined && { policyProblem: `the managed settings ${policyProblem}; a run does not start without the machine's policy` }),
   };
 }
 

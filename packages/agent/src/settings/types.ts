@@ -93,4 +93,8 @@ export type LoadedSettings = {
    * `managedRulesOnly`, `allowManagedPermissionRulesOnly: true` there, which already left the other
    * scopes' rules out of `permissions` (and leaves out skills' and commands' allowed-tools). */
   locks: { bypassDisabled: boolean; managedHooksOnly: boolean; managedRulesOnly: boolean };
+  /** The machine's managed settings file exists but cannot be read, or is not an object of
+   * settings: what is wrong, naming the file. A run does not start without its policy (Claude Code
+   * fails closed), where a broken file of another scope is only said and skipped. */
+  policyProblem?: string;
 };

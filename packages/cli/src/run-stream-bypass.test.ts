@@ -2,7 +2,7 @@
 // or a set_permission_mode request, follows the run's one rule (allowed in a run started in it or
 // with --allow-dangerously-skip-permissions, never under disableBypassPermissionsMode), and what a
 // turn took is what the turns after it keep.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,11 +15,11 @@ const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url 
 
 /** Runs `messages` (stream-json lines) with `flags`, answering each can_use_tool with `answer`;
  * after the nth result, writes `then[n - 1]`, and ends stdin once none is left. */
-function driven(dir: string, url: string, flags: string[], messages: string, answer: Record<string, unknown>, then: string[] = []) {
+function driven(dir: string, url: string, flags: string[], messages: string, answer: Record<string, unknown>, then: string[] = [], moreEnv: Record<string, string> = {}) {
   let seen = 0;
   let read = 0;
   const asked: string[] = [];
-  const run = harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "stdio", ...flags, ...STREAM_JSON], env(url), {
+  const run = harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-prompt-tool", "stdio", ...flags, ...STREAM_JSON], { ...env(url), ...moreEnv }, {
     stdin: { open: true },
     // Told all of stdout so far each time: only the whole lines not read yet are looked at.
     onStdout: (text) => {
@@ -108,4 +108,51 @@ test("stream-json: a session started in bypassPermissions that left it takes an 
   assert.deepEqual(run.asked, ["touch a.txt"], "the call after the approval ran in bypassPermissions");
   assert.doesNotMatch(stderr, /refused/);
   assert.ok(existsSync(join(dir, "made")));
+});
+
+test("set_permission_mode before the first turn: bypassPermissions is allowed where the user's settings start the session in it, and the turn runs in it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_m", "mkdir made"), { text: "Done." }] }));
+  const dir = tempDir(t);
+  const home = join(dir, "home");
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+  const work = join(dir, "work");
+  mkdirSync(work);
+  const messages = controlLine("m-1", { subtype: "set_permission_mode", mode: "default" }) + controlLine("m-2", { subtype: "set_permission_mode", mode: "bypassPermissions" }) + userLine("make a directory");
+  const run = driven(work, fake.url, [], messages, { behavior: "deny", message: "no" }, [], { HOME: home });
+  const result = await run.result;
+  assert.equal(result.code, 0, result.stderr);
+  const responses = responsesOf(result);
+  assert.equal(responses.get("m-1")?.subtype, "success");
+  assert.equal(responses.get("m-2")?.subtype, "success", JSON.stringify(responses.get("m-2")));
+  assert.deepEqual(run.asked, [], "the turn ran in bypassPermissions");
+  assert.ok(existsSync(join(work, "made")));
+});
+
+test("set_permission_mode before the first turn: bypassPermissions is refused, naming disableBypassPermissionsMode, where the settings disable it though --allow-dangerously-skip-permissions is given", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_m", "mkdir made"), { text: "Done." }] }));
+  const dir = tempDir(t);
+  const settings = JSON.stringify({ permissions: { disableBypassPermissionsMode: "disable" } });
+  const messages = controlLine("m-1", { subtype: "set_permission_mode", mode: "bypassPermissions" }) + userLine("make a directory");
+  const run = driven(dir, fake.url, ["--allow-dangerously-skip-permissions", "--settings", settings], messages, { behavior: "deny", message: "no" });
+  const result = await run.result;
+  assert.equal(result.code, 0, result.stderr);
+  const refused = responsesOf(result).get("m-1");
+  assert.equal(refused?.subtype, "error");
+  assert.match(refused?.error, /set_permission_mode: .*disableBypassPermissionsMode/);
+  assert.deepEqual(run.asked, ["mkdir made"], "the turn still asked");
+  assert.equal(existsSync(join(dir, "made")), false);
+});
+
+test("set_permission_mode before the first turn: the initialize request's settings count, as the turn's will", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Done." }] }));
+  const dir = tempDir(t);
+  const init = controlLine("i-1", { subtype: "initialize", settings: { permissions: { disableBypassPermissionsMode: "disable" } } });
+  const messages = init + controlLine("m-1", { subtype: "set_permission_mode", mode: "bypassPermissions" }) + userLine("hi");
+  const run = driven(dir, fake.url, ["--allow-dangerously-skip-permissions"], messages, { behavior: "deny", message: "no" });
+  const result = await run.result;
+  assert.equal(result.code, 0, result.stderr);
+  const refused = responsesOf(result).get("m-1");
+  assert.equal(refused?.subtype, "error");
+  assert.match(refused?.error, /disableBypassPermissionsMode/);
 });

@@ -248,8 +248,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...(set?.permissionUpdates && { permissionUpdates: set.permissionUpdates }),
           ...(controls && { onPermissionUpdates: controls.keep }),
           ...(set?.disallowedTools && { rules: { ...runOptions.rules, deny: [...(runOptions.rules?.deny ?? []), ...set.disallowedTools] } }),
-          ...(set?.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: set.managedSettings } }),
-          ...(set?.flagSettings && { flagSettings: set.flagSettings }),
+          ...(set && initializeSettings(set)),
           ...(set?.pluginDirs && { pluginDirs: [...new Set([...(runOptions.pluginDirs ?? []), ...set.pluginDirs.map((dir) => resolve(io.cwd, dir))])] }),
           ...(set?.allowBypass && { allowBypassPermissions: true }),
           ...(set?.thinkingTokens !== undefined && { thinking: set.thinkingTokens > 0 ? { budgetTokens: set.thinkingTokens } : undefined }),
@@ -293,6 +292,18 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         settingsFlag: command.settings !== undefined,
         askOverStdio: command.permissionPromptTool === "stdio",
         ...(command.managedSettings && { managed: command.managedSettings.settings }),
+        // The settings the turns will load, read as they read them.
+        startBypass: async (set) => {
+          const { bypassBeforeStart } = await import("@harness/agent/run-settings");
+          return bypassBeforeStart({
+            ...runOptions,
+            ...initializeSettings(set),
+            cwd,
+            ...(io.env.HOME !== undefined && { home: io.env.HOME }),
+            // The mode the session started in, whatever set_permission_mode made of it since.
+            ...(command.permissionMode && { permissionMode: command.permissionMode }),
+          });
+        },
         env: io.env,
         warn: (message) => io.stderr.write(`harness: ${message}\n`),
       });
@@ -322,6 +333,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             status = 1;
             continue;
           }
+          await session.modesSettled();
           const controls = session.startTurn(controller.signal);
           const outcome = await turn(read.message, { resources, budgetSpentUsd: spent }, { settings: session.settings, controls }).finally(controls.end);
           spent += outcome.usage?.costUsd ?? 0;
@@ -354,6 +366,15 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     process.stdout.off("error", onPipeError);
     process.stderr.off("error", ignore);
   }
+}
+
+/** The settings the initialize request gave the turns, as run options: they replace --settings',
+ * and the managed settings join --managed-settings' (stream-session.ts). */
+function initializeSettings(set: TurnSettings): Pick<RunAgentOptions, "flagSettings" | "managedSettings"> {
+  return {
+    ...(set.managedSettings && { managedSettings: { file: MANAGED_TIER, settings: set.managedSettings } }),
+    ...(set.flagSettings && { flagSettings: set.flagSettings }),
+  };
 }
 
 /** --json-schema's schema, or what is wrong with it in one line. */

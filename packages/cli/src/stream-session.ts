@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isJsonObject } from "@harness/agent/json-text";
 import { bypassRefusal, mcpToolName, parsePermissionUpdates, type AgentDefinition, type HooksConfig, type PermissionUpdate, type RunAgentOptions, type RunReadyInfo, type Settings } from "@harness/agent";
 import { joinParentTiers } from "@harness/agent/settings-parent-tier";
+import type { StartBypass } from "@harness/agent/run-settings";
 import type { ApprovalDecision, ApprovalRequest, BackendContext } from "@harness/runner/headless";
 import { PERMISSION_MODES, type PermissionModeName } from "./args.ts";
 import type { ControlChannel, ControlRequest } from "./stream-control.ts";
@@ -34,6 +35,10 @@ export type SessionLaunch = {
   managed?: Settings;
   /** The environment the initialize request's agents' server definitions are checked against. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Reads the settings as the next turn will (the initialize request's among them), for whether
+   * bypassPermissions may be switched to: asked when a set_permission_mode to it comes before a turn
+   * has loaded them. An error: the settings cannot be loaded (the managed settings are broken). */
+  startBypass?: (settings: TurnSettings) => Promise<StartBypass | { error: string }>;
   /** Says what the run cannot do as asked, in one line (on stderr): a program may not look at the
    * error answer of a request, nor at the result of a message not run for it. */
   warn(message: string): void;
@@ -93,9 +98,10 @@ export type TurnControls = {
 const APPLIED = { mcpServers: "mcp_servers_applied", disallowedTools: "disallowed_tools_applied", settings: "settings_applied", plugins: "plugins_applied", managedSettings: "managed_settings_applied" };
 
 export function streamSession(launch: SessionLaunch) {
-  /** Whether bypassPermissions may be switched to, by the agent's own rule (bypassRefusal): the
-   * command line's say until a turn has loaded the settings, then what the last turn started with.
-   * Once able to, the session stays so, as a Claude Code session decides it when it starts. */
+  /** Whether bypassPermissions may be switched to, by the agent's own rule (bypassRefusal): read
+   * from the settings (launch.startBypass) while no turn has loaded them, then what the last turn
+   * started with. Once able to, the session stays so, as a Claude Code session decides it when it
+   * starts. */
   const bypass = { bypassAvailable: launch.allowBypass === true || launch.permissionMode === "bypassPermissions", bypassDisabled: false };
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode, ...(bypass.bypassAvailable && { allowBypass: true }) };
   /** dontAsk: calls that need approval are refused, not asked. */
@@ -142,7 +148,26 @@ export function streamSession(launch: SessionLaunch) {
     return [...new Set(names)].map((name) => ({ name, status: "pending" }));
   };
 
-  const handle = (request: ControlRequest, messagesBefore = 0): Record<string, unknown> => {
+  /** The set_permission_mode requests not yet applied, in order: a turn starts after them. */
+  let modeChanges = Promise.resolve();
+  const switchMode = async (mode: AnyMode): Promise<Record<string, unknown>> => {
+    const refused = mode === "bypassPermissions" ? bypassRefusal(ready ? bypass : await bypassBeforeStart()) : undefined;
+    if (refused) throw new Error(`set_permission_mode: ${refused}`);
+    setMode(mode);
+    tell({ permissionMode: mode });
+    return {};
+  };
+  /** What the settings say of bypassPermissions before a turn has loaded them. */
+  const bypassBeforeStart = async () => {
+    if (!launch.startBypass) return bypass;
+    const read = await launch.startBypass(settings);
+    if ("error" in read) throw new Error(`set_permission_mode: ${read.error}`);
+    bypass.bypassDisabled = read.bypassDisabled;
+    if (read.bypassAvailable) bypass.bypassAvailable = settings.allowBypass = true;
+    return bypass;
+  };
+
+  const handle = (request: ControlRequest, messagesBefore = 0): Record<string, unknown> | Promise<Record<string, unknown>> => {
     switch (request.subtype) {
       case "initialize":
         return initialize(request);
@@ -153,11 +178,13 @@ export function streamSession(launch: SessionLaunch) {
       case "set_permission_mode": {
         const mode = PERMISSION_MODES.find((known) => known === request.mode);
         if (!mode) throw new Error(`set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(request.mode ?? null)}`);
-        const refused = mode === "bypassPermissions" ? bypassRefusal(bypass) : undefined;
-        if (refused) throw new Error(`set_permission_mode: ${refused}`);
-        setMode(mode);
-        tell({ permissionMode: mode });
-        return {};
+        // One after another, as they came: a switch to bypassPermissions may wait for the settings.
+        const change = modeChanges.then(() => switchMode(mode));
+        modeChanges = change.then(
+          () => {},
+          () => {},
+        );
+        return change;
       }
       case "set_model": {
         const model = typeof request.model === "string" && request.model.trim() !== "" && request.model !== "default" ? request.model.trim() : undefined;
@@ -257,6 +284,9 @@ export function streamSession(launch: SessionLaunch) {
      * tools, settings, managed settings, hooks) was refused, and the run cannot hold to them. */
     refusal: () =>
       refusal && `The message is not run: the initialize request was refused (${refusal}), and what it asked the run to hold to is not in force.`,
+    /** Settles once the set_permission_mode requests read so far are applied or refused: the next
+     * turn starts in the mode they leave. */
+    modesSettled: () => modeChanges,
     /** The channel `handle` answers on: the session asks its own requests over it. */
     bind(control: ControlChannel) {
       channel = control;

@@ -1,0 +1,99 @@
+// /cost reports the whole conversation whichever runner process answers it: a session's runs move
+// to another runner when its place is given back after HARNESS_RUNNER_IDLE_MS, or when its runner
+// died, and the totals the session keeps go with the next query.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, waitFor, type FakeAnthropic, type MinimalState } from "@harness/test-utils";
+
+let fake: FakeAnthropic;
+const dirs: string[] = [];
+
+before(async () => {
+  fake = await startFakeAnthropic();
+});
+after(async () => {
+  await fake.close();
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function serve(t: { after(fn: () => unknown): void }, extraEnv: Record<string, string> = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-cost-"));
+  dirs.push(dataDir);
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, ...extraEnv } });
+  t.after(() => server.stop("SIGKILL"));
+  return { dataDir, server };
+}
+
+/** The process id of the session's runner as the store records it; undefined when none serves it. */
+function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
+    return row?.pid;
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs a prompt the fake model answers with 1000 input and 100 output tokens ($0.0045 at $3 and
+ * $15 a million tokens). */
+async function firstRun(client: MinimalClient): Promise<void> {
+  fake.push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
+}
+
+/** /cost's answer, checked to need no model call. */
+async function costReport(client: MinimalClient): Promise<{ report: string; state: MinimalState }> {
+  const calls = fake.requests.length;
+  const at = client.state!.messages.length + 1;
+  client.send({ type: "submit", prompt: "/cost" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[at]?.status === "complete", 30_000, "/cost to answer");
+  const state = client.state!;
+  assert.equal(fake.requests.length, calls, "the report needs no model call");
+  return { report: String(state.messages[at]!.content), state };
+}
+
+function assertWholeConversation(report: string, state: MinimalState): void {
+  assert.match(report, /Total cost:\s+\$0\.0045/);
+  assert.match(report, /Model calls:\s+1\b/);
+  assert.match(report, /1\.0k input, 100 output/);
+  const usage = (state as { usage?: { inputTokens: number; outputTokens: number; costUsd?: number } }).usage;
+  assert.equal(usage?.inputTokens, 1000, "the session's usage says the same");
+  assert.equal(usage?.outputTokens, 100);
+  assert.equal(usage?.costUsd?.toFixed(4), "0.0045");
+}
+
+test("/cost after the session's runner was given back for idleness counts the runs of the runner before", async (t) => {
+  const { dataDir, server } = await serve(t, { HARNESS_RUNNER_IDLE_MS: "1000" });
+  const ids = { userId: "bob", sessionId: "idle-cost" };
+  const client = await MinimalClient.connect(server.url, ids);
+  await firstRun(client);
+  const pid = runnerPid(dataDir, ids);
+  assert.ok(pid !== undefined, "a runner served the run");
+  await waitFor(() => runnerPid(dataDir, ids) === undefined && !processAlive(pid), "the idle runner to be given back and exit", { timeoutMs: 15_000 });
+
+  const { report, state } = await costReport(client);
+  assert.notEqual(runnerPid(dataDir, ids), pid, "another runner answered");
+  assertWholeConversation(report, state);
+  await client.close();
+});
+
+test("/cost after the session's runner died counts the runs of the runner that died", async (t) => {
+  const { dataDir, server } = await serve(t);
+  const ids = { userId: "bob", sessionId: "died-cost" };
+  const client = await MinimalClient.connect(server.url, ids);
+  await firstRun(client);
+  const pid = runnerPid(dataDir, ids)!;
+  process.kill(pid, "SIGKILL");
+  // The server hears of the exit (and forgets the runner) before the next prompt.
+  await waitFor(() => !processAlive(pid) && runnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
+
+  const { report, state } = await costReport(client);
+  assertWholeConversation(report, state);
+  await client.close();
+});

@@ -97,3 +97,26 @@ test("/cost after the session's runner died counts the runs of the runner that d
   assertWholeConversation(report, state);
   await client.close();
 });
+
+test("/cost on another runner counts a cancelled run whose end came after the cancel", async (t) => {
+  const { dataDir, server } = await serve(t);
+  const ids = { userId: "bob", sessionId: "cancelled-cost" };
+  const client = await MinimalClient.connect(server.url, ids);
+  await firstRun(client);
+  // A second call (2000 in, 200 out: $0.009) asks for a command that waits until cancelled.
+  fake.push({ text: "working", toolUses: [{ name: "Bash", input: { command: "sleep 60" } }], usage: { input_tokens: 2000, output_tokens: 200 } });
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "long job" });
+  await client.waitForState((s) => s.messages[3]?.toolCalls?.[0]?.status === "running", 30_000, "the command to start");
+  client.send({ type: "cancel" });
+  const usage = () => (client.state as { usage?: { inputTokens: number } }).usage;
+  await client.waitFor(() => usage()?.inputTokens === 3000, 30_000, "the cancelled run's end to be counted");
+  const pid = runnerPid(dataDir, ids)!;
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => !processAlive(pid) && runnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
+
+  const { report } = await costReport(client);
+  assert.match(report, /Total cost:\s+\$0\.0135/);
+  assert.match(report, /Model calls:\s+2\b/);
+  assert.match(report, /3\.0k input, 300 output/);
+  await client.close();
+});

@@ -6,7 +6,7 @@ import { runnerMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, translateEvent, usageOp, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, spentOp, translateEvent, usageOp, type RunCursor } from "./translate.ts";
 
 /** A steer message sent to the run, and what to do when the run ends without delivering it. */
 type Steer = { text: string; undelivered(why: string): void };
@@ -131,13 +131,16 @@ function windDown(core: SessionCore, run: ActiveRun): void {
 }
 
 /** For a cancelled run's last event, which comes after the session moved on: the tokens the run
- * used until it stopped still count, and the backend session it started (or forked) is the one
+ * used until it stopped still count (in the usage, and in the conversation's totals that the next
+ * query gives a runner that did not count them), and the backend session it started (or forked) is the one
  * the next prompt continues, unless another run has changed the session's since `resumed`. */
 function lateEnd(core: SessionCore, resumed: () => string | undefined, ended?: () => void): (event: RunEndEvent) => void {
   return (event) => {
     if (!core.ended) {
       const ops: DeltaOperation[] = [];
       if (event.usage) ops.push(usageOp(core.state, event.usage));
+      const spent = event.spent && spentOp(core.state, event.spent);
+      if (spent) ops.push(spent);
       if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed()) {
         ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyOperations, type HarnessState, type RunnerEvent, type RunnerEventPayload } from "@harness/protocol";
-import { MAX_NOTICES, translateEvent, type RunCursor } from "./translate.ts";
+import { MAX_NOTICES, spentOp, translateEvent, type RunCursor } from "./translate.ts";
 
 function running(extra: Partial<HarnessState> = {}): HarnessState {
   return {
@@ -126,6 +126,18 @@ test("run.error counts what the run's model calls cost before it failed", () => 
   );
   assert.equal(state.status, "error");
   assert.deepEqual(state.usage, { inputTokens: 20_010, outputTokens: 505, costUsd: 0.5675 });
+});
+
+test("a run end's totals of the conversation are kept unless the session holds later ones", () => {
+  const usage = { inputTokens: 10, outputTokens: 5 };
+  const held = { usage, calls: 3, apiMs: 900, wallMs: 5000 };
+  const state = running({ spent: held });
+  const later = { usage: { inputTokens: 12, outputTokens: 6 }, calls: 4, apiMs: 1000, wallMs: 6000 };
+  assert.deepEqual(spentOp(state, later), { type: "set", path: ["spent"], value: later });
+  // A cancelled run's end that comes after the next run ended: its totals are older.
+  assert.equal(spentOp(state, { usage, calls: 2, apiMs: 800, wallMs: 4000 }), undefined);
+  assert.equal(spentOp(state, { usage, calls: 3, apiMs: 900, wallMs: 4999 }), undefined);
+  assert.ok(spentOp(running(), held), "a session with no totals takes any");
 });
 
 test("run.completed shows the result when no text was streamed and settles unfinished tool calls", () => {

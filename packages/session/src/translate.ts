@@ -1,7 +1,7 @@
 // Runner events → state deltas. Pure: (state, run cursor, event) → operations plus the next cursor.
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
-import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
+import type { ConversationSpent, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
 import { wireMode } from "./permission-modes.ts";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
@@ -33,6 +33,15 @@ export function addUsage(total: Usage | undefined, run: Usage): Usage {
 /** The operation that adds a run's usage to the session's total. */
 export function usageOp(state: HarnessState, usage: Usage): DeltaOperation {
   return { type: "set", path: ["usage"], value: addUsage(state.usage, usage) as JSONValue };
+}
+
+/** The operation that keeps a run end's totals of the conversation (/cost, sent with the next
+ * query), unless the session holds later ones: the end of a cancelled run can come after the next
+ * run's. Totals only grow, each from the one before. */
+export function spentOp(state: HarnessState, spent: ConversationSpent): DeltaOperation | undefined {
+  const held = state.spent;
+  if (held && (spent.calls < held.calls || spent.wallMs < held.wallMs)) return undefined;
+  return { type: "set", path: ["spent"], value: spent as JSONValue };
 }
 
 /** Operations that end every unfinished tool call of message `index` with `status` (and `output`, if given). */

@@ -378,3 +378,28 @@ test("a setting the runner can no longer take because its run just ended is kept
   run.emit({ type: "run.completed" });
   await until(() => !session.busy);
 });
+
+test("the conversation's totals a run's end reports go with the next query, a cancelled run's late end's too, never an older run's over a later one's", async () => {
+  const { runner, session, client } = await startSession();
+  const spent = (calls: number, wallMs: number) => ({ usage: { inputTokens: 10 * calls, outputTokens: calls, costUsd: 0.01 * calls }, calls, apiMs: 100 * calls, wallMs });
+  const first = await submitAndRun(session, client, runner);
+  assert.equal(first.body.spentBefore, undefined, "nothing spent yet");
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", spent: spent(1, 1000) });
+  await until(() => !session.busy);
+
+  const second = await submitAndRun(session, client, runner);
+  assert.deepEqual(second.body.spentBefore, spent(1, 1000));
+  second.emit({ type: "run.started", requestId: "r2" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[3].content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await second.closed;
+  second.emit({ type: "run.error", message: "cancelled", spent: spent(2, 2000) });
+  const third = await submitAndRun(session, client, runner);
+  assert.deepEqual(third.body.spentBefore, spent(2, 2000), "the cancelled run's model call counts");
+
+  third.emit({ type: "run.started", requestId: "r3" }, { type: "run.completed", spent: spent(3, 3000) });
+  await until(() => !session.busy);
+  second.emit({ type: "run.error", message: "cancelled", spent: spent(2, 2000) });
+  const fourth = await submitAndRun(session, client, runner);
+  assert.deepEqual(fourth.body.spentBefore, spent(3, 3000), "an older run's late end does not take the totals back");
+});

@@ -33,6 +33,19 @@ export function extendsHistory<T>(transcript: readonly T[], history: readonly T[
   return true;
 }
 
+/** The totals a query gives a runner to count on from: sums of counts and amounts, none below
+ * zero, tokens whole. (A run's end reports them with the looser ConversationSpentSchema: what the
+ * model service said it used, as it said it; the session sends on only totals this schema takes.) */
+export const SpentBeforeSchema = ConversationSpentSchema.extend({
+  usage: z.object({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    cacheReadTokens: z.number().int().nonnegative().optional(),
+    cacheWriteTokens: z.number().int().nonnegative().optional(),
+    costUsd: z.number().nonnegative().optional(),
+  }),
+});
+
 export const RunnerQuerySchema = z
   .object({
     prompt: z.string().min(1),
@@ -46,9 +59,11 @@ export const RunnerQuerySchema = z
      * unchanged; else the whole transcript. Events read again through GET /runs/:id/events always
      * carry it whole. */
     transcriptAdded: z.boolean().optional(),
-    /** What the conversation spent before this run (the `spent` of its last run's end): a runner
-     * that has not counted the conversation's runs itself goes on from it. */
-    spentBefore: ConversationSpentSchema.optional(),
+    /** What the conversation spent before this run (the `spent` of its last run's end, which the
+     * session keeps): a runner that has not counted the conversation's runs itself (a new process,
+     * or a workspace opened again) goes on from it in /cost and in the `spent` of the run's end.
+     * Optional: without it such a runner counts from zero. */
+    spentBefore: SpentBeforeSchema.optional(),
     model: z.string().min(1).optional(),
     systemPrompt: z.string().optional(),
     maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),

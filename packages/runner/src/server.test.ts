@@ -61,6 +61,18 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(manyTurns.status, 400);
   assert.match(manyTurns.body.error, /^maxTurns: /);
 
+  // The conversation's totals before the run are counts and amounts: none is below zero.
+  const spent = (calls: number, inputTokens: number, costUsd = 0.01) => ({ prompt: "p", spentBefore: { usage: { inputTokens, outputTokens: 5, costUsd }, calls, apiMs: 10, wallMs: 20 } });
+  const negativeCalls = await post(JSON.stringify(spent(-1, 10)));
+  assert.equal(negativeCalls.status, 400);
+  assert.match(negativeCalls.body.error, /^spentBefore\.calls: /);
+  const negativeTokens = await post(JSON.stringify(spent(1, -10)));
+  assert.equal(negativeTokens.status, 400);
+  assert.match(negativeTokens.body.error, /^spentBefore\.usage\.inputTokens: /);
+  const negativeCost = await post(JSON.stringify(spent(1, 10, -0.5)));
+  assert.equal(negativeCost.status, 400);
+  assert.match(negativeCost.body.error, /^spentBefore\.usage\.costUsd: /);
+
   const notObject = await post("[1,2]");
   assert.equal(notObject.status, 400);
   assert.match(notObject.body.error, /^body: /);

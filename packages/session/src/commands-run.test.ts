@@ -403,3 +403,12 @@ test("the conversation's totals a run's end reports go with the next query, a ca
   const fourth = await submitAndRun(session, client, runner);
   assert.deepEqual(fourth.body.spentBefore, spent(3, 3000), "an older run's late end does not take the totals back");
 });
+
+test("totals a runner would refuse (tokens below zero) are not sent: the next run still goes", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", spent: { usage: { inputTokens: -5, outputTokens: 1 }, calls: 1, apiMs: 10, wallMs: 20 } });
+  await until(() => !session.busy);
+  const second = await submitAndRun(session, client, runner);
+  assert.equal(second.body.spentBefore, undefined);
+});

@@ -1,6 +1,6 @@
 // Driving a run: the query (or a re-attach after the host restarted), runner events translated into
 // batches, control requests to the run in flight, and how a run ends.
-import { isRunEnd, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
+import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import { runnerMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
@@ -49,8 +49,10 @@ export function queryFor(state: HarnessState, transcript: TranscriptMessage[], p
   if (config?.permissionMode) body.permissionMode = runnerMode(config.permissionMode);
   if (state.sessionId) body.resumeSessionId = state.sessionId;
   // The totals of /cost, for a runner that has not counted this conversation's runs itself (a new
-  // one, after the server's restart).
-  if (state.spent) body.spentBefore = state.spent;
+  // process, after a restart or once the session's place was given back). Totals the runner would
+  // refuse (a model service that reported tokens below zero) are left out rather than failing
+  // every prompt: that runner counts from zero.
+  if (state.spent && SpentBeforeSchema.safeParse(state.spent).success) body.spentBefore = state.spent;
   return body;
 }
 

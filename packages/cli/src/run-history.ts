@@ -219,9 +219,11 @@ function spentProblemIn(spent: unknown): string | undefined {
   }
   const usage = spent.usage;
   if (!isJsonObject(usage)) return "spent.usage: must be an object";
+  // As a runner's query takes them (SpentBeforeSchema): tokens whole, nothing below zero.
   for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"]) {
     const optional = key !== "inputTokens" && key !== "outputTokens";
-    if (!(optional && usage[key] === undefined) && typeof usage[key] !== "number") return `spent.usage.${key}: must be a number`;
+    const whole = key !== "costUsd";
+    if (!(optional && usage[key] === undefined) && !count(usage[key], whole)) return `spent.usage.${key}: must be a ${whole ? "whole " : ""}number >= 0`;
   }
   return undefined;
 }

@@ -71,11 +71,17 @@ test("--resume refuses a kept conversation whose totals are damaged, naming the 
   const first = await harness(["run", "--cwd", cwd, "--model", "claude-sonnet-4-6", "--output-format", "json", "hello"], env).result;
   const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
   const file = join(runsDir(home, realpathSync(cwd)), `${id}.json`);
-  const kept = JSON.parse(readFileSync(file, "utf8")) as { spent: { calls: unknown } };
+  const kept = JSON.parse(readFileSync(file, "utf8")) as { spent: { calls: unknown; usage: { inputTokens: unknown } } };
   assert.equal(typeof kept.spent.calls, "number", "the totals are kept with the conversation");
-  kept.spent.calls = -1;
-  writeFileSync(file, JSON.stringify(kept));
-  const resumed = await harness(["run", "--cwd", cwd, "--model", "claude-sonnet-4-6", "--resume", id, "/cost"], env).result;
-  assert.equal(resumed.code, 1);
-  assert.match(resumed.stderr, new RegExp(`${id}\\.json: spent\\.calls: .*`));
+  const resume = async (damage: (spent: typeof kept.spent) => void, field: string) => {
+    const damaged = structuredClone(kept);
+    damage(damaged.spent);
+    writeFileSync(file, JSON.stringify(damaged));
+    const resumed = await harness(["run", "--cwd", cwd, "--model", "claude-sonnet-4-6", "--resume", id, "/cost"], env).result;
+    assert.equal(resumed.code, 1);
+    assert.match(resumed.stderr, new RegExp(`${id}\\.json: ${field.replaceAll(".", "\\.")}: .*`));
+  };
+  await resume((spent) => (spent.calls = -1), "spent.calls");
+  // A count of tokens below zero would be shown by /cost as it is.
+  await resume((spent) => (spent.usage.inputTokens = -3), "spent.usage.inputTokens");
 });

@@ -4,7 +4,7 @@
 // `harness serve` and `harness run` ask the same functions first, so that a mistyped value is
 // refused at start, naming the variable, rather than silently ignored.
 import { baseUrlProblems, customHeadersProblems, resolveRetrySettings } from "@harness/llm";
-import { compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
+import { autoCompactPercentSetting, compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
 import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
 import { wholeSetting } from "./env-number.ts";
 import { deferThresholdSetting } from "./tool-registry/registry.ts";
@@ -31,7 +31,7 @@ export function envSettingProblems(env: Env): string[] {
     problems.push((error as Error).message);
   }
   const helperTtl = wholeSetting(env, "CLAUDE_CODE_API_KEY_HELPER_TTL_MS", "milliseconds", 0);
-  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env), helperTtl, ...CLAUDE_CODE_LIMITS.map(([name, unit]) => wholeSetting(env, name, unit, 1))]) {
+  for (const setting of [contextWindowSetting(env), compactThresholdSetting(env), autoCompactPercentSetting(env), deferThresholdSetting(env), outputTokensSetting(env), thinkingTokensSetting(env), helperTtl, ...CLAUDE_CODE_LIMITS.map(([name, unit]) => wholeSetting(env, name, unit, 1))]) {
     if (setting.problem) problems.push(setting.problem);
   }
   return problems;

@@ -13,7 +13,7 @@ import { attachMentionedResources } from "./harness/resource-mentions.ts";
 import { forkedSkillAnswer } from "./harness/forked-skill.ts";
 import { readyInfo } from "./harness/ready-info.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
-import { compactConversation, needsCompaction } from "./harness/compaction.ts";
+import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, providerFor } from "./harness/model.ts";
@@ -261,6 +261,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     takeSteering(ctx, state);
     takeAsyncHookContext(ctx, state);
     const request = await nextRequest(ctx, state);
+    if (typeof request === "string") return finish(state, "error", request);
     await nextTurn();
     const sent = state.messages.length;
     const started = Date.now();
@@ -363,9 +364,12 @@ function takeAsyncHookContext(ctx: RunContext, state: RunState): void {
 }
 
 /** The next request; first the conversation is compacted when it has grown too large for the
- * model's window (tried once per run: a failure is not retried every turn). */
-async function nextRequest(ctx: RunContext, state: RunState): Promise<ModelRequest> {
+ * model's window (tried once per run: a failure is not retried every turn). With automatic
+ * compaction off, why the run stops instead, when the request would fill the window. */
+async function nextRequest(ctx: RunContext, state: RunState): Promise<ModelRequest | string> {
   const built = buildRequest(ctx, state.messages);
+  const full = contextLimitReached(ctx, state, built.prefixTokens);
+  if (full !== undefined) return full;
   if (state.autoCompactFailed || !needsCompaction(ctx, state, built.prefixTokens)) return built.request;
   const compacted = await compactConversation(ctx, state, "auto", "");
   if (!compacted.ok) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { compactThreshold, contextTokensOf, contextWindowFor, shouldCompact } from "./context-window.ts";
+import { autoCompactPercentSetting, compactThreshold, contextTokensOf, contextWindowFor, shouldCompact } from "./context-window.ts";
 
 test("compaction is due once the last request read the threshold share of the context window", () => {
   const env = {};
@@ -39,4 +39,14 @@ test("context windows: Claude 200k, 1M variants, known and unknown families, and
 test("the context a request used counts cached input too", () => {
   assert.equal(contextTokensOf({ inputTokens: 10, outputTokens: 500 }), 10);
   assert.equal(contextTokensOf({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 90_000, cacheWriteTokens: 2_000 }), 92_010);
+});
+
+test("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE lowers the threshold as a percentage; above the default it has no effect; HARNESS_COMPACT_THRESHOLD wins", () => {
+  assert.equal(compactThreshold({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" }), 0.5);
+  assert.equal(compactThreshold({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "95" }), 0.8);
+  assert.equal(compactThreshold({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50", HARNESS_COMPACT_THRESHOLD: "0.9" }), 0.9);
+  assert.equal(compactThreshold({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "0" }), 0.8);
+  assert.equal(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "half" }).problem, 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a percentage of the context window from 1 to 100, got "half"');
+  assert.equal(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "101" }).problem !== undefined, true);
+  assert.deepEqual(autoCompactPercentSetting({}), {});
 });

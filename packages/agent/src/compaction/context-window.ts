@@ -49,10 +49,26 @@ export function compactThresholdSetting(env: EnvLike): EnvSetting {
   return { value: value > 1 ? value / 100 : value };
 }
 
+/** Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: the percentage of the window (1 to 100) at which
+ * to compact, as a fraction. */
+export function autoCompactPercentSetting(env: EnvLike): EnvSetting {
+  const raw = env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE?.trim();
+  if (!raw) return {};
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 1 || value > 100) {
+    return { problem: `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a percentage of the context window from 1 to 100, got ${JSON.stringify(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE)}` };
+  }
+  return { value: value / 100 };
+}
+
 /** The fraction of the context window at which to compact: HARNESS_COMPACT_THRESHOLD, else
- * DEFAULT_COMPACT_THRESHOLD. A value that cannot be used is ignored (serve and run refuse it). */
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, which, as in Claude Code, can only bring compaction earlier
+ * (above DEFAULT_COMPACT_THRESHOLD it has no effect), else DEFAULT_COMPACT_THRESHOLD. A value that
+ * cannot be used is ignored (serve and run refuse it). */
 export function compactThreshold(env: EnvLike = process.env): number {
-  return compactThresholdSetting(env).value ?? DEFAULT_COMPACT_THRESHOLD;
+  const own = compactThresholdSetting(env).value;
+  if (own !== undefined) return own;
+  return Math.min(autoCompactPercentSetting(env).value ?? DEFAULT_COMPACT_THRESHOLD, DEFAULT_COMPACT_THRESHOLD);
 }
 
 export type ShouldCompactInput = {

@@ -1,6 +1,7 @@
 // Compaction inside a run: automatically before a model call when the context has grown to the
 // threshold of the model's window, or at once for /compact.
 import type { ModelMessage } from "@harness/llm";
+import { autoCompactEnabled, contextLimit } from "../compaction/auto-compact.ts";
 import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts";
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
@@ -14,18 +15,30 @@ import { withUserText } from "../transcript.ts";
 
 export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
 
-/** Whether the next request would fill the context window to the compaction threshold. Uses what
- * the previous request of the run read, with an estimate of what was added since (the reply, and
- * tool results that may be large), or, before the first one, an estimate of the whole request. */
+/** Whether the next request would fill the context window to the compaction threshold (never
+ * with automatic compaction off). */
 export function needsCompaction(ctx: RunContext, state: RunState, prefixTokens: number): boolean {
   const env = ctx.options.env ?? process.env;
-  const tokens =
-    state.lastRequestTokens !== undefined
-      ? state.lastRequestTokens + estimateAll(state.messages.slice(state.lastRequestMessages ?? state.messages.length))
-      : state.messages.length > 1
-        ? prefixTokens + estimateAll(state.messages)
-        : 0;
-  return shouldCompact({ lastInputTokens: tokens, contextWindow: contextWindowFor(ctx.model, env), env });
+  if (!autoCompactEnabled(ctx.setup.settings.autoCompactEnabled, env)) return false;
+  return shouldCompact({ lastInputTokens: nextRequestTokens(state, prefixTokens), contextWindow: contextWindowFor(ctx.model, env), env });
+}
+
+/** With automatic compaction off, why the next request may not go: it would fill the window to
+ * contextLimit (Claude Code stops there too, and the user runs /compact or /clear). */
+export function contextLimitReached(ctx: RunContext, state: RunState, prefixTokens: number): string | undefined {
+  const env = ctx.options.env ?? process.env;
+  if (autoCompactEnabled(ctx.setup.settings.autoCompactEnabled, env)) return undefined;
+  const window = contextWindowFor(ctx.model, env);
+  if (nextRequestTokens(state, prefixTokens) < contextLimit(window)) return undefined;
+  return `Context limit reached: the conversation nearly fills the model's ${window.toLocaleString("en-US")}-token context window and automatic compaction is off (autoCompactEnabled: false or DISABLE_AUTO_COMPACT); run /compact or /clear to continue.`;
+}
+
+/** What the next request will read. Uses what the previous request of the run read, with an
+ * estimate of what was added since (the reply, and tool results that may be large), or, before the
+ * first one, an estimate of the whole request. */
+function nextRequestTokens(state: RunState, prefixTokens: number): number {
+  if (state.lastRequestTokens !== undefined) return state.lastRequestTokens + estimateAll(state.messages.slice(state.lastRequestMessages ?? state.messages.length));
+  return state.messages.length > 1 ? prefixTokens + estimateAll(state.messages) : 0;
 }
 
 /** Runs the PreCompact hooks, then summarizes the older part of the conversation. On success the

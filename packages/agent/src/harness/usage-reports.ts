@@ -1,6 +1,7 @@
 // The reports /context and /cost answer with, without a model call: how the next request would fill
 // the model's context window, and what the conversation has spent so far.
 import type { ModelMessage } from "@harness/llm";
+import { autoCompactEnabled, contextLimit } from "../compaction/auto-compact.ts";
 import { compactThreshold, contextWindowFor } from "../compaction/context-window.ts";
 import { estimateTokens as messageTokens } from "../compaction/split-point.ts";
 import { deferredSection, toolTokens } from "../context/assemble.ts";
@@ -41,7 +42,9 @@ export function contextReport(ctx: RunContext, messages: readonly ModelMessage[]
     "",
     ...table.map(([name, tokens], i) => `  ${name.padEnd(width)}  ${(figures[i] as string).padStart(figureWidth)} tokens (${share(tokens)})`),
     "",
-    `The conversation is compacted automatically at ${Math.round(threshold * 100)}% of the window (${tokenCount(Math.floor(window * threshold))} tokens).`,
+    autoCompactEnabled(ctx.setup.settings.autoCompactEnabled, env)
+      ? `The conversation is compacted automatically at ${Math.round(threshold * 100)}% of the window (${tokenCount(Math.floor(window * threshold))} tokens).`
+      : `Automatic compaction is off: the run stops at ${tokenCount(contextLimit(window))} tokens; /compact summarizes the conversation.`,
   ];
   const servers = mcpByServer(mcp);
   if (servers.length > 0) lines.push("", "MCP tools by server:", ...servers.map(([server, count, tokens]) => `  ${server}: ${count} tool${count === 1 ? "" : "s"}, ${tokenCount(tokens)} tokens`));

@@ -56,4 +56,7 @@ export const settingsSchema = z.looseObject({
   disabledMcpjsonServers: stringList.optional(),
   enableAllProjectMcpServers: z.boolean().optional(),
   sandbox: sandboxSettingsSchema.optional(),
+  autoCompactEnabled: z.boolean().optional(),
+  claudeMdExcludes: stringList.optional(),
+  disableSkillShellExecution: z.boolean().optional(),
 });

@@ -57,6 +57,12 @@ export type Settings = {
   disabledMcpjsonServers?: string[];
   enableAllProjectMcpServers?: boolean;
   sandbox?: SandboxSettings;
+  /** false: the conversation is not compacted by itself as it nears the window (harness/compaction.ts). */
+  autoCompactEnabled?: boolean;
+  /** Globs of memory files not to load, matched against absolute paths (context/load-memory.ts). */
+  claudeMdExcludes?: string[];
+  /** true: skills' and commands' `!` shell commands are not run (harness/prompt.ts). */
+  disableSkillShellExecution?: boolean;
   [key: string]: unknown;
 };
 

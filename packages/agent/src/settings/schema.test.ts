@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { validateSettings } from "./validate.ts";
+
+test("autoCompactEnabled, claudeMdExcludes and disableSkillShellExecution of the wrong type are each dropped with a diagnostic naming the key and file", () => {
+  const file = "/p/.claude/settings.json";
+  const { settings, diagnostics } = validateSettings({ autoCompactEnabled: "no", claudeMdExcludes: ["**/a/CLAUDE.md", 3], disableSkillShellExecution: 1 }, file);
+  const byKey = Object.fromEntries(diagnostics.map((d) => [d.key, d.message]));
+  assert.ok(diagnostics.every((d) => d.file === file));
+  assert.match(byKey.autoCompactEnabled, /expected boolean, got the string "no"/);
+  assert.equal(byKey["claudeMdExcludes[1]"], "expected string, got number 3");
+  assert.match(byKey.disableSkillShellExecution, /expected boolean, got number 1/);
+  assert.deepEqual(settings, { claudeMdExcludes: ["**/a/CLAUDE.md"] });
+});
+
+test("claudeMdExcludes must be a list of patterns", () => {
+  const { diagnostics } = validateSettings({ claudeMdExcludes: "**/CLAUDE.md" }, "/f.json");
+  assert.match(diagnostics[0]!.message, /expected array, got the string/);
+});

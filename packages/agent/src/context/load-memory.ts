@@ -5,6 +5,7 @@
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
 import { isWithin, realPathOf } from "../real-paths.ts";
+import { memoryExcluder } from "./memory-excludes.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import { readRules, ruleMemory, type RuleFile } from "./rules.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
@@ -21,6 +22,8 @@ export type LoadMemoryOptions = {
    * project's (CLAUDE.md, .claude/CLAUDE.md, .claude/rules) or local (CLAUDE.local.md); see
    * harness/added-dirs.ts. */
   additionalDirs?: readonly string[];
+  /** The settings' claudeMdExcludes: globs of memory files (rules and imports too) not to load. */
+  excludes?: readonly string[];
 };
 
 /** The memory files of one directory, in the order they are sent. */
@@ -56,6 +59,8 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
     diagnostics: [],
     project: { root: projectRoot, externalImportsApproved: await externalImportsApproved(options.home, projectRoot) },
   };
+  const excluded = memoryExcluder(options.excludes);
+  if (excluded) reader.excluded = excluded;
   const candidates = directoriesDownTo(cwd).flatMap((dir) => memoryCandidates(dir, isWithin(dir, projectRoot) ? "project" : "parent"));
   // The project's rules go where its .claude/CLAUDE.md is, before the personal CLAUDE.local.md.
   const local = candidates.findIndex((c) => c.file === path.join(projectRoot, "CLAUDE.local.md"));

@@ -4,6 +4,7 @@
 import { statConfig } from "../config-files.ts";
 import path from "node:path";
 import { memoryCandidates, readInOrder } from "./load-memory.ts";
+import { memoryExcluder } from "./memory-excludes.ts";
 import { isWithin } from "../real-paths.ts";
 import type { MemoryReader } from "./read-memory.ts";
 import { ruleMatches, ruleMemory, type RuleFile } from "./rules.ts";
@@ -21,6 +22,8 @@ export type NestedMemoryOptions = {
   /** Rules with `paths` (loadMemory's pathRules), matched against paths relative to `project.root`
    * (cwd without a project). */
   pathRules?: readonly RuleFile[];
+  /** The settings' claudeMdExcludes: files they match are never brought in. */
+  excludes?: readonly string[];
 };
 
 export type NestedMemory = {
@@ -38,6 +41,7 @@ export function createNestedMemory(options: NestedMemoryOptions): NestedMemory {
   const scanned = new Set<string>([cwd]);
   const root = path.resolve(options.project?.root ?? cwd);
   const waiting = new Set(options.pathRules ?? []);
+  const excluded = memoryExcluder(options.excludes);
 
   return {
     async touch(target) {
@@ -52,7 +56,7 @@ export function createNestedMemory(options: NestedMemoryOptions): NestedMemory {
       const rules = inProject ? [...waiting].filter((rule) => ruleMatches(rule, relative)) : [];
       for (const rule of rules) waiting.delete(rule);
       if (dirs.length === 0 && rules.length === 0) return { files: [], diagnostics: [] };
-      const reader: MemoryReader = { home: options.home, seen, diagnostics: [], ...(options.project && { project: options.project }) };
+      const reader: MemoryReader = { home: options.home, seen, diagnostics: [], ...(options.project && { project: options.project }), ...(excluded && { excluded }) };
       const files = await readInOrder(reader, dirs.flatMap((dir) => memoryCandidates(dir, "project")));
       for (const rule of rules) files.push(...(await ruleMemory(reader, rule)));
       return { files, diagnostics: reader.diagnostics };

@@ -19,14 +19,16 @@ export type MemoryReader = {
   /** Every path already taken (loaded, or being loaded), so a file appears once per conversation. */
   seen: Set<string>;
   diagnostics: ContextDiagnostic[];
+  /** The settings' claudeMdExcludes (see memory-excludes.ts): such files are never read. */
+  excluded?: (file: string) => boolean;
 };
 
 type ReadResult = { kind: "ok"; text: string } | { kind: "missing" } | { kind: "unusable"; message: string };
 
 /** Starts reading a candidate memory file. Claims the path at once, so concurrent loads never take
- * the same file twice; returns undefined when it was already taken. */
+ * the same file twice; returns undefined when it was already taken, or is excluded. */
 export function claim(reader: MemoryReader, file: string): Promise<ReadResult> | undefined {
-  if (reader.seen.has(file)) return undefined;
+  if (reader.seen.has(file) || reader.excluded?.(file)) return undefined;
   reader.seen.add(file);
   return readText(file);
 }

@@ -180,3 +180,21 @@ test("the system prompt and the built-in tools' definitions are Latin-1 text, so
   }
   assert.ok((request.tools?.length ?? 0) > 10, "the built-in tools are offered");
 });
+
+test("claudeMdExcludes in the settings keeps matching memory files out of the conversation, at the start and as the agent works below them", async (t) => {
+  const project = await tempProject(t);
+  await project.write("CLAUDE.md", "Root memory stays.");
+  await project.write("legacy/CLAUDE.md", "Legacy rules nobody follows.");
+  await project.write("legacy/old.ts", "export {};\n");
+  await project.write("api/CLAUDE.md", "API memory stays.");
+  await project.write("api/new.ts", "export {};\n");
+  await project.settings({ claudeMdExcludes: ["**/legacy/**"] }, "local");
+  const { provider } = await runInProject(project, [
+    { toolCalls: [{ id: "toolu_1", name: "Read", input: { file_path: "legacy/old.ts" } }, { id: "toolu_2", name: "Read", input: { file_path: "api/new.ts" } }] },
+    { text: "ok" },
+  ]);
+  const sent = JSON.stringify(provider.requests.map((r) => r.messages));
+  assert.match(sent, /Root memory stays/);
+  assert.match(sent, /API memory stays/);
+  assert.doesNotMatch(sent, /Legacy rules/);
+});

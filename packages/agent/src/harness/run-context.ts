@@ -246,6 +246,7 @@ function nestedMemoryOf(setup: RunSetup): NestedMemory {
     loaded: setup.memory,
     ...(setup.pathRules && { pathRules: setup.pathRules }),
     project: { root: setup.projectRoot, externalImportsApproved: setup.externalImportsApproved === true },
+    ...(setup.settings.claudeMdExcludes && { excludes: setup.settings.claudeMdExcludes }),
   });
 }
 

@@ -126,14 +126,12 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   // The directories added with the run lend their skills, commands and agents, and their memory
   // files when the environment (the settings' env included) says so.
   const additionalDirs = addedConfigDirs(options.additionalDirectories, cwd, [projectRoot, home]);
-  // Without added directories the memory files need not wait for the settings.
-  const memoryLoad =
-    additionalDirs.length === 0
-      ? loadMemory({ cwd, projectRoot, home, additionalDirs: [] })
-      : settingsLoad.then((loaded) => {
-          const memoryDirs = readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
-          return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs });
-        });
+  // The settings say which memory files are left out (claudeMdExcludes).
+  const memoryLoad = settingsLoad.then((loaded) => {
+    const memoryDirs = additionalDirs.length > 0 && readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
+    const excludes = loaded.settings.claudeMdExcludes;
+    return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs, ...(excludes && { excludes }) });
+  });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
   // the user's own skills, commands and agents. With neither enabledPlugins nor --plugin-dir there
   // is none, and the plugin loader is not imported (a run starts sooner without it).

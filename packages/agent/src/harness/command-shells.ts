@@ -7,6 +7,9 @@ import { runCommandCalls } from "./command-calls.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
+/** What takes a `!` command's place when the settings' disableSkillShellExecution is true (Claude Code's words). */
+const SHELL_DISABLED = "[shell command execution disabled by policy]";
+
 /** `text` with each `!` command replaced by what it printed (or by why it did not run). The
  * commands are found before the arguments held in `text` are released (see holdArgument): each
  * runs whole, the arguments in it included, and is checked as such by the gate. */
@@ -20,11 +23,16 @@ export async function runShellCommands(ctx: RunContext, state: RunState, text: s
   }
   if (found.length === 0) return releaseArguments(text);
   found.sort((a, b) => a.start - b.start);
-  const results = await runCommandCalls(
-    ctx,
-    state,
-    found.map((item) => ({ name: "Bash", input: { command: item.command } })),
-  );
+  // Claude Code's disableSkillShellExecution: no skill or command of any scope runs its commands
+  // (Harness has no bundled or managed skills, the ones it spares).
+  const results =
+    ctx.setup.settings.disableSkillShellExecution === true
+      ? found.map(() => ({ text: SHELL_DISABLED, isError: false }))
+      : await runCommandCalls(
+          ctx,
+          state,
+          found.map((item) => ({ name: "Bash", input: { command: item.command } })),
+        );
   let out = "";
   let at = 0;
   found.forEach((item, i) => {

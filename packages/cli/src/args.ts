@@ -1,5 +1,7 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
 import type { Effort } from "@harness/llm";
+import type { HarnessConfig } from "@harness/protocol";
+import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { takeRunFlags } from "./run-flags.ts";
 import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
@@ -22,6 +24,12 @@ export type Command =
       /** In place of the built-in system prompt / after it (Claude Code's flags of these names). */
       systemPrompt?: string;
       appendSystemPrompt?: string;
+      /** The same, read from these files when the run starts (--system-prompt-file,
+       * --append-system-prompt-file); each excludes its inline form. */
+      systemPromptFile?: string;
+      appendSystemPromptFile?: string;
+      /** Lines for stderr about flags not taken as given (--effort xhigh). */
+      notes?: string[];
       /** Go on with the conversation of the last run in this directory, or with run `resume`. */
       continue?: true;
       resume?: string;
@@ -90,6 +98,11 @@ export type Command =
        * directory), for as long as the chat lasts. */
       local?: true;
       cwd?: string;
+      /** The session's settings from claude's flags (--model, --permission-mode…), sent in one
+       * configure before the first prompt; --system-prompt-file is read when the chat starts. */
+      config?: HarnessConfig;
+      systemPromptFile?: string;
+      notes?: string[];
     }
   /** `harness mcp …`: see mcp-args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
@@ -134,6 +147,8 @@ const RUN_OPTIONS: OptionSpec = {
   "-r": { key: "resume", value: true, missing: RESUME_NEEDS_ID },
   "--system-prompt": { key: "systemPrompt", value: true },
   "--append-system-prompt": { key: "appendSystemPrompt", value: true },
+  "--system-prompt-file": { key: "systemPromptFile", value: true },
+  "--append-system-prompt-file": { key: "appendSystemPromptFile", value: true },
   "--allowedTools": { key: "allowedTools", value: true, repeat: true },
   "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
@@ -191,6 +206,7 @@ const CHAT_OPTIONS: OptionSpec = {
   "--fork-session": { key: "forkSession", value: false },
   "--local": { key: "local", value: false },
   "--cwd": { key: "cwd", value: true },
+  ...CHAT_SESSION_OPTIONS,
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -235,8 +251,13 @@ function parseRun(args: string[]): Command {
     if (!RUN_ID.test(options.resume)) return { kind: "usage-error", message: `--resume takes the id of a run (its session_id in --output-format json), not "${options.resume}"`, topic: "run" };
     command.resume = options.resume;
   }
-  if (typeof options.systemPrompt === "string") command.systemPrompt = options.systemPrompt;
-  if (typeof options.appendSystemPrompt === "string") command.appendSystemPrompt = options.appendSystemPrompt;
+  for (const [inline, file, flag] of [["systemPrompt", "systemPromptFile", "--system-prompt"], ["appendSystemPrompt", "appendSystemPromptFile", "--append-system-prompt"]] as const) {
+    if (typeof options[inline] === "string" && typeof options[file] === "string") {
+      return { kind: "usage-error", message: `${flag} and ${flag}-file cannot go together: give one of them`, topic: "run" };
+    }
+    if (typeof options[inline] === "string") command[inline] = options[inline];
+    if (typeof options[file] === "string") command[file] = options[file];
+  }
   for (const [key, flag] of [["allowedTools", "--allowedTools"], ["disallowedTools", "--disallowedTools"]] as const) {
     const values = options[key];
     if (!Array.isArray(values)) continue;
@@ -307,6 +328,8 @@ function parseServe(args: string[]): Command {
 }
 
 function parseChat(args: string[]): Command {
+  const runOnly = runOnlyFlag(args, CHAT_OPTIONS);
+  if (runOnly) return { kind: "usage-error", message: runOnlyMessage(runOnly), topic: "chat" };
   const scanned = scan(args, CHAT_OPTIONS, "chat");
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "chat" };
   const { options, positionals } = scanned;
@@ -338,6 +361,11 @@ function parseChat(args: string[]): Command {
     if (!command.local) return { kind: "usage-error", message: "--cwd names the project of --local: give --local too", topic: "chat" };
     command.cwd = options.cwd;
   }
+  const settings = takeChatSessionFlags(options);
+  if (typeof settings === "string") return { kind: "usage-error", message: settings, topic: "chat" };
+  if (Object.keys(settings.config).length > 0) command.config = settings.config;
+  if (settings.systemPromptFile !== undefined) command.systemPromptFile = settings.systemPromptFile;
+  if (settings.notes.length > 0) command.notes = settings.notes;
   const prompt = positionals.join(" ").trim();
   if (prompt) command.prompt = prompt;
   return command;
@@ -380,21 +408,25 @@ export function parseArgs(argv: string[]): Command {
 }
 
 /** What `claude` users type at the top level, where it names no command of ours: -p/--print is a
- * run (with all of its flags); -c/--continue, -r/--resume ID or a prompt is a chat on this project
- * (`harness chat --local`), with the chat's meaning of them. One bare word is taken for a mistyped
- * command rather than sent to the model as a prompt. */
+ * run (with all of its flags); -c/--continue, -r/--resume [ID], a prompt or one of the session's
+ * flags (--model…) is a chat on this project (`harness chat --local`), with the chat's meaning of
+ * them. One bare word is taken for a mistyped command rather than sent to the model as a prompt. */
 function parseClaudeStyle(argv: string[]): Command {
   const options = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length);
   if (options.includes("-p") || options.includes("--print")) return parseRun(argv);
   const first = argv[0];
-  const resumeAt = options.findIndex((a) => a === "-r" || a === "--resume");
+  const flag = first.split("=")[0];
   // --fork-session alone is a chat's, refused there for want of a session to copy.
-  const chatLike = resumeAt !== -1 || ["-c", "--continue", "--fork-session"].some((flag) => options.includes(flag)) || !first.startsWith("-");
-  if (!chatLike) return { kind: "usage-error", message: `unknown option "${first}"` };
+  const chatFlag = ["-c", "--continue", "-r", "--resume", "--fork-session", "--cwd"].includes(flag) || flag in CHAT_SESSION_OPTIONS;
+  if (first.startsWith("-") && !chatFlag) {
+    return { kind: "usage-error", message: RUN_ONLY_FLAGS.includes(flag) ? runOnlyMessage(flag) : `unknown option "${flag}"` };
+  }
   if (argv.length === 1 && /^[a-z][a-z0-9-]*$/.test(first)) {
     return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };
   }
+  // The chat's --resume ID must name a session there is; harness chat --session would start one.
   const chatArgs = [...argv];
+  const resumeAt = options.findIndex((a) => a === "-r" || a === "--resume");
   if (resumeAt !== -1) {
     const id = argv[resumeAt + 1];
     if (id === undefined || id.startsWith("-")) return { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" };

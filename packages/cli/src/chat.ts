@@ -11,7 +11,7 @@ import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessState } from "@harness/protocol";
+import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
@@ -20,7 +20,8 @@ import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type Ch
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
 import { createChatView } from "./chat-view.ts";
-import { terminalOptions, type Sink } from "./render.ts";
+import { oneLine, terminalOptions, type Sink } from "./render.ts";
+import { readPromptFile } from "./prompt-file.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -85,6 +86,37 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       client.on("connection", (status) => status === "closed" && done()),
     );
   });
+}
+
+/** Sends `config` and resolves with the first state that holds all of it; rejects with the
+ * server's refusal, a closed connection, or after `timeoutMs`. */
+function applySettings(client: HarnessClient, config: HarnessConfig, timeoutMs: number): Promise<HarnessState> {
+  const holds = (state: HarnessState) => Object.entries(config).every(([key, value]) => state.config?.[key as keyof HarnessConfig] === value);
+  return new Promise((resolve, reject) => {
+    const off = client.on("error", (error) => error.code !== "reconnect_failed" && reject(new Error(error.message)));
+    client.send({ type: "configure", config });
+    client.waitFor(holds, timeoutMs).then(resolve, reject).finally(off);
+  });
+}
+
+/** The flags that named the chat's settings, as a refusal names them. */
+function settingFlags(command: ChatCommand): string {
+  const names: Record<string, string> = { model: "--model", permissionMode: "--permission-mode", systemPrompt: "--system-prompt", effort: "--effort", maxTurns: "--max-turns" };
+  const flags = Object.keys(command.config ?? {}).map((key) => names[key] ?? key);
+  if (command.systemPromptFile !== undefined) flags.push("--system-prompt-file");
+  return flags.join(", ");
+}
+
+/** A session's settings in a line: what the next runs go with. */
+function describeSettings(config: HarnessConfig, promptFile: string | undefined): string {
+  const parts: string[] = [];
+  if (config.model) parts.push(`model ${config.model}`);
+  if (config.permissionMode) parts.push(`permission mode ${config.permissionMode}`);
+  if (config.maxTurns) parts.push(`max turns ${config.maxTurns}`);
+  if (config.effort) parts.push(`effort ${config.effort}`);
+  if (promptFile !== undefined) parts.push(`system prompt from ${promptFile}`);
+  else if (config.systemPrompt) parts.push(`system prompt "${oneLine(config.systemPrompt, 40)}"`);
+  return parts.join(", ") || "the server's defaults";
 }
 
 /** Whether the session's last reply was cut short by a cancel. */
@@ -153,6 +185,15 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
     }
   }
 
+  // --system-prompt-file is read before anything is sent: a file that is not there stops the chat.
+  let config = command.config;
+  if (command.systemPromptFile !== undefined) {
+    const read = readPromptFile("--system-prompt-file", command.systemPromptFile);
+    if (!read.ok) return fail(read.message);
+    config = { ...config, systemPrompt: read.text };
+  }
+  for (const note of command.notes ?? []) io.stderr.write(`harness: ${note}\n`);
+
   const interactive = Boolean(io.stdin.isTTY);
   const numbering = createApprovalNumbering();
   // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
@@ -169,7 +210,10 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
   // only when it is the last (the message then says it gave up).
   let lost = false;
+  // While the flags' settings are being applied, a refusal is the chat's to say (and it stops).
+  let applying = false;
   client.on("error", (error) => {
+    if (applying) return;
     if (error.code === "reconnect_failed" && !/gave up/.test(error.message)) return;
     view.note(`✗ ${error.message}`, "error");
   });
@@ -199,6 +243,20 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   } finally {
     clearTimeout(timer);
   }
+  // The flags' settings (--model…) go in one configure, and the first prompt only once the session
+  // shows them: a setting it refuses stops the chat before anything runs.
+  let applied: HarnessState | undefined;
+  if (config && Object.keys(config).length > 0) {
+    applying = true;
+    try {
+      applied = await applySettings(client, config, CONNECT_TIMEOUT_MS);
+    } catch (error) {
+      client.close();
+      return fail(`${settingFlags(command)}: ${(error as Error).message}`);
+    } finally {
+      applying = false;
+    }
+  }
   // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
   const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
   // (onInterrupt is defined below, before any key can be read.)
@@ -210,6 +268,7 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   if (forkedFrom) view.note(`session ${sessionId} of ${userId} ${where}: a copy of session ${forkedFrom}, which stays as it was${comeBack}`);
   else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);
   if (forkWarning) view.note(`(${forkWarning})`);
+  if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
 
   let leaving = false;

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { parseArgs } from "./args.ts";
 import type { Sink } from "./render.ts";
+import { readPromptFile } from "./prompt-file.ts";
 import { runPrompt } from "./run-input.ts";
 import { helpText, usageHint } from "./usage.ts";
 
@@ -24,6 +25,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.stderr.write(`harness: ${command.message} (${usageHint(command.topic)})\n`);
       return 2;
     case "run": {
+      for (const note of command.notes ?? []) io.stderr.write(`harness: ${note}\n`);
+      // The prompts of --system-prompt-file and --append-system-prompt-file are read first: a file
+      // that cannot be read stops the run before it asks for anything.
+      for (const [file, inline, flag] of [["systemPromptFile", "systemPrompt", "--system-prompt-file"], ["appendSystemPromptFile", "appendSystemPrompt", "--append-system-prompt-file"]] as const) {
+        const path = command[file];
+        if (path === undefined) continue;
+        const read = readPromptFile(flag, path);
+        if (!read.ok) {
+          io.stderr.write(`harness: ${read.message}\n`);
+          return 1;
+        }
+        command[inline] = read.text;
+      }
       // With --input-format stream-json, standard input is the run's messages, read as they come.
       // Without a prompt, --resume may have taken it for an id: that is said before asking for one.
       if (command.resume !== undefined && command.prompt === "" && command.inputFormat !== "stream-json") {

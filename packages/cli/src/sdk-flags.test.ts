@@ -60,7 +60,7 @@ test("permission prompts over stdio go only with stream-json input; a bad --effo
     message: "--permission-prompt-tool stdio needs --input-format stream-json: the approvals are asked on its control protocol",
     topic: "run",
   });
-  assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max, not "huge"', topic: "run" });
+  assert.deepEqual(parseArgs(["run", "--effort", "huge", "go"]), { kind: "usage-error", message: '--effort must be one of low, medium, high, max (or xhigh), not "huge"', topic: "run" });
 });
 
 test("--managed-settings keeps what restricts, apart from --disallowedTools', and says what it leaves out; JSON that is not, or a malformed restriction, is refused", () => {

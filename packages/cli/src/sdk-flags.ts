@@ -3,8 +3,8 @@
 // a meaning here are taken; those about Claude Code's own machinery (its debug log, API betas,
 // session mirroring, settings sent in the initialize request…) are accepted and have no effect.
 import { createRequire } from "node:module";
-import type { Effort } from "@harness/llm";
 import type { Command } from "./args.ts";
+import { parseEffort } from "./chat-flags.ts";
 import type { OptionSpec } from "./scan-options.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;
@@ -40,17 +40,16 @@ export const SDK_OPTIONS: OptionSpec = {
   "--resume-drops-turn": { key: "ignored", value: true, repeat: true, empty: true },
 };
 
-const EFFORTS: readonly Effort[] = ["low", "medium", "high", "max"];
-
 /** Copies the SDK's flags from the scanned `options` onto `command`; a one-line usage error for a
  * value that cannot be taken. */
 export function takeSdkFlags(options: Options, command: RunCommand): string | undefined {
   if (options.allowBypass) command.allowBypass = true;
   if (typeof options.effort === "string") {
     // Claude Code's xhigh lies between high and max; the models here take the API's four levels.
-    const effort = options.effort === "xhigh" ? "high" : EFFORTS.find((level) => level === options.effort);
-    if (!effort) return `--effort must be one of ${EFFORTS.join(", ")}, not "${options.effort}"`;
-    command.effort = effort;
+    const effort = parseEffort(options.effort);
+    if (typeof effort === "string") return effort;
+    command.effort = effort.effort;
+    if (effort.note) command.notes = [...(command.notes ?? []), effort.note];
   }
   if (typeof options.maxThinkingTokens === "string") {
     const tokens = /^\d+$/.test(options.maxThinkingTokens) ? Number(options.maxThinkingTokens) : NaN;

@@ -5,7 +5,8 @@ const MAIN = `harness — an open, self-hostable agent harness
 Usage:
   harness "<prompt>", harness -c     chat with the agent on this project (harness chat --local;
                                      -c goes on with the last chat, --resume ID with chat ID;
-                                     --fork-session with a copy of it)
+                                     --fork-session with a copy of it; --model, --permission-mode
+                                     and the chat's other session options go with them)
   harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
@@ -49,6 +50,8 @@ Options:
                      skills still follow it)
   --append-system-prompt TEXT
                      added after the system prompt
+  --system-prompt-file FILE, --append-system-prompt-file FILE
+                     the same, read from FILE (each in place of its inline form)
   --allowedTools RULES
                      permission rules that let calls through without asking, in the settings'
                      syntax, separated by commas: --allowedTools "Read,Bash(npm test:*)"
@@ -108,7 +111,8 @@ Options:
                      {"behavior":"allow","updatedInput":{…}} or {"behavior":"deny","message":"…"};
                      stdio (with --input-format stream-json): ask the program on standard input,
                      as the Claude Agent SDK answers Claude Code (a can_use_tool control request)
-  --effort LEVEL     low | medium | high | max: how hard the model works on its answer
+  --effort LEVEL     low | medium | high | max: how hard the model works on its answer (xhigh,
+                     which the models here do not take, runs as high, and says so)
   --max-thinking-tokens N
                      let the model think first, up to N tokens (0: no thinking)
   --allow-dangerously-skip-permissions
@@ -175,6 +179,21 @@ Options:
   --local            a server of the chat's own, on this project
   --cwd DIR          the project of --local (default: the current directory)
   -h, --help         show this help
+
+The session's settings, as claude's options set them (sent before the first prompt, kept by the
+session for its later runs; the chat says what they are):
+  --model M          the model
+  --permission-mode M
+                     default | acceptEdits | bypassPermissions (plan and dontAsk are harness
+                     run's only)
+  --dangerously-skip-permissions
+                     the same as --permission-mode bypassPermissions
+  --system-prompt TEXT, --system-prompt-file FILE
+                     in place of the built-in system prompt ("" puts it back)
+  --effort LEVEL     low | medium | high | max (xhigh runs as high)
+  --max-turns N      stop each run after N model calls
+Other options of claude (--allowedTools, --mcp-config, --settings, --add-dir, --append-system-prompt…)
+are harness run's: a chat's session cannot take them.
 
 In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
 /commands, /quit, /help.

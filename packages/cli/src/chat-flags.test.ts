@@ -1,0 +1,89 @@
+// claude's session flags on a chat (harness chat --model…, harness --model … "<prompt>"): parsed
+// into one configure, sent before the first prompt, shown; the flags only a run takes refused.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FakeAnthropic } from "@harness/test-utils";
+import { parseArgs } from "./args.ts";
+import { harness, startChatServer } from "./test-support.ts";
+
+let fake: FakeAnthropic;
+let url: string;
+let stop: () => Promise<void>;
+let dir: string;
+
+before(async () => {
+  const started = await startChatServer("harness-chat-flags-");
+  ({ fake, stop } = started);
+  url = started.server.url;
+  dir = mkdtempSync(join(tmpdir(), "harness-chat-flags-files-"));
+});
+after(async () => {
+  await stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a chat takes claude's session flags as one configure; the top level opens a chat with them", () => {
+  assert.deepEqual(parseArgs(["chat", "--model", "claude-opus-4-5", "--permission-mode", "bypassPermissions", "--effort", "max", "--max-turns", "3", "hi"]), {
+    kind: "chat",
+    prompt: "hi",
+    config: { model: "claude-opus-4-5", permissionMode: "fullAuto", effort: "max", maxTurns: 3 },
+  });
+  assert.deepEqual(parseArgs(["--model", "opus", "hi"]), { kind: "chat", local: true, prompt: "hi", config: { model: "opus" } });
+  assert.deepEqual(parseArgs(["--dangerously-skip-permissions", "-c"]), { kind: "chat", local: true, continue: true, config: { permissionMode: "fullAuto" } });
+  assert.deepEqual(parseArgs(["chat", "--system-prompt-file", "p.md"]), { kind: "chat", systemPromptFile: "p.md" });
+  assert.deepEqual(parseArgs(["chat", "--effort", "xhigh"]).kind === "chat" && parseArgs(["chat", "--effort", "xhigh"]), {
+    kind: "chat",
+    config: { effort: "high" },
+    notes: ["--effort xhigh: the models here take low, medium, high or max; running at high, the highest level below xhigh (as claude does on models without xhigh)"],
+  });
+});
+
+test("plan, dontAsk and the flags only a run takes are refused in one line saying what to use", () => {
+  const plan = parseArgs(["chat", "--permission-mode", "plan"]);
+  assert.equal(plan.kind, "usage-error");
+  assert.match(plan.kind === "usage-error" ? plan.message : "", /^--permission-mode plan cannot be set on a chat's session .*harness run --permission-mode plan/);
+  const dontAsk = parseArgs(["--permission-mode", "dontAsk", "hi"]);
+  assert.match(dontAsk.kind === "usage-error" ? dontAsk.message : "", /^--permission-mode dontAsk cannot be set on a chat's session.*harness run/);
+  for (const argv of [["chat", "--allowedTools", "Read", "hi"], ["--allowedTools", "Read", "hi"], ["hi", "--mcp-config", "m.json"]]) {
+    const refused = parseArgs(argv);
+    assert.equal(refused.kind, "usage-error", argv.join(" "));
+    assert.match(refused.kind === "usage-error" ? refused.message : "", /^--(allowedTools|mcp-config) is not one a chat can take .*harness run takes it/);
+  }
+  assert.deepEqual(parseArgs(["chat", "--system-prompt", "a", "--system-prompt-file", "b"]), { kind: "usage-error", message: "--system-prompt and --system-prompt-file cannot go together: give one of them", topic: "chat" });
+});
+
+test("the chat's first run goes with the model, system prompt and effort its flags set, and the chat says so", async () => {
+  const promptFile = join(dir, "system.md");
+  writeFileSync(promptFile, "You are a pirate.");
+  fake.push({ text: "Arr." });
+  const before = fake.requests.length;
+  const { result } = harness(["chat", "--url", url, "--session", "flags-1", "--model", "claude-opus-4-5", "--system-prompt-file", promptFile, "--effort", "low", "--dangerously-skip-permissions", "hi"], { HARNESS_USER: "tester" }, { stdin: "" });
+  const chat = await result;
+  assert.equal(chat.code, 0, chat.stderr);
+  assert.equal(chat.stdout, "Arr.\n");
+  const request = fake.requests.slice(before).find((r) => JSON.stringify(r.body.messages).includes("hi"))!;
+  assert.equal(request.body.model, "claude-opus-4-5");
+  assert.match(JSON.stringify(request.body.system), /You are a pirate\./);
+  assert.match(chat.stderr, /\(settings of session flags-1: model claude-opus-4-5, permission mode fullAuto, effort low, system prompt from .*system\.md\)\n/);
+});
+
+test("a model the server cannot use, or a system prompt file that is not there, stops the chat before any prompt", async () => {
+  const before = fake.requests.length;
+  const badModel = await harness(["chat", "--url", url, "--session", "flags-2", "--model", "nosuch/model", "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
+  assert.equal(badModel.code, 1, badModel.stderr);
+  assert.match(badModel.stderr, /harness: --model: .*nosuch\/model/);
+  const missing = await harness(["chat", "--url", url, "--system-prompt-file", join(dir, "absent.md"), "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
+  assert.equal(missing.code, 1, missing.stderr);
+  assert.match(missing.stderr, /^harness: --system-prompt-file: cannot read .*absent\.md/);
+  assert.equal(fake.requests.length, before, "no prompt went");
+});
+
+test("a flag only a run takes is one line naming it and harness run, exit 2", async () => {
+  const { code, stderr } = await harness(["--allowedTools", "Read", "fix it"], {}).result;
+  assert.equal(code, 2);
+  assert.match(stderr, /^harness: --allowedTools is not one a chat can take .*harness run takes it/);
+  assert.equal(stderr.trim().split("\n").length, 1);
+});

@@ -1,0 +1,105 @@
+// The flags of `claude` that set up a chat's session (--model, --permission-mode…): what a chat
+// sends in one configure command before its first prompt. Pure: scanned options in, the settings
+// or a one-line usage error out. Flags that only a run can honour are refused, naming `harness run`.
+import type { HarnessConfig } from "@harness/protocol";
+import { MAX_TURNS_LIMIT } from "@harness/protocol";
+import type { OptionSpec } from "./scan-options.ts";
+
+type Options = Record<string, string | true | string[]>;
+
+export const CHAT_SESSION_OPTIONS: OptionSpec = {
+  "--model": { key: "model", value: true },
+  "--permission-mode": { key: "permissionMode", value: true },
+  "--dangerously-skip-permissions": { key: "skipPermissions", value: false },
+  "--system-prompt": { key: "systemPrompt", value: true, empty: true },
+  "--system-prompt-file": { key: "systemPromptFile", value: true },
+  "--effort": { key: "effort", value: true },
+  "--max-turns": { key: "maxTurns", value: true },
+};
+
+/** `claude`'s flags that a session's configure cannot carry: `harness run` takes them. */
+export const RUN_ONLY_FLAGS = [
+  "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--tools", "--mcp-config", "--strict-mcp-config",
+  "--settings", "--setting-sources", "--add-dir", "--plugin-dir", "--agents", "--agent", "--append-system-prompt",
+  "--append-system-prompt-file", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
+  "--permission-prompt-tool", "--json-schema", "--output-format", "--input-format", "--include-partial-messages",
+  "--max-thinking-tokens", "--allow-dangerously-skip-permissions", "--verbose",
+];
+
+/** The first of `args` (before `--`, values of `spec`'s options skipped) that only a run takes. */
+export function runOnlyFlag(args: readonly string[], spec: OptionSpec): string | undefined {
+  for (let i = 0; i < args.length && args[i] !== "--"; i++) {
+    const flag = args[i].split("=")[0];
+    if (RUN_ONLY_FLAGS.includes(flag)) return flag;
+    if (spec[flag]?.value && !args[i].includes("=")) i++;
+  }
+  return undefined;
+}
+
+export function runOnlyMessage(flag: string): string {
+  return `${flag} is not one a chat can take (a session's settings are its model, permission mode, system prompt, effort and max turns): harness run takes it, as harness run ${flag} … "<prompt>"`;
+}
+
+/** The efforts of the wire protocol; `claude`'s xhigh lies between high and max. */
+const EFFORTS = ["low", "medium", "high", "max"] as const;
+export const XHIGH_NOTE = "--effort xhigh: the models here take low, medium, high or max; running at high, the highest level below xhigh (as claude does on models without xhigh)";
+
+/** The effort `text` names, with the note to print when it is not taken as given; or an error. */
+export function parseEffort(text: string): { effort: (typeof EFFORTS)[number]; note?: string } | string {
+  if (text === "xhigh") return { effort: "high", note: XHIGH_NOTE };
+  const effort = EFFORTS.find((level) => level === text);
+  return effort ? { effort } : `--effort must be one of ${EFFORTS.join(", ")} (or xhigh), not "${text}"`;
+}
+
+export type ChatSettings = { config: HarnessConfig; systemPromptFile?: string; notes: string[] };
+
+/** The session's settings the scanned `options` name (an empty config for none), or what is wrong. */
+export function takeChatSessionFlags(options: Options): ChatSettings | string {
+  const config: HarnessConfig = {};
+  const notes: string[] = [];
+  if (typeof options.model === "string") config.model = options.model;
+  if (typeof options.permissionMode === "string") {
+    const mode = chatMode(options.permissionMode);
+    if ("error" in mode) return mode.error;
+    config.permissionMode = mode.mode;
+  }
+  if (options.skipPermissions) {
+    if (config.permissionMode !== undefined && config.permissionMode !== "fullAuto") {
+      return `--dangerously-skip-permissions and --permission-mode ${options.permissionMode} cannot go together`;
+    }
+    config.permissionMode = "fullAuto";
+  }
+  if (typeof options.systemPrompt === "string" && typeof options.systemPromptFile === "string") {
+    return "--system-prompt and --system-prompt-file cannot go together: give one of them";
+  }
+  if (typeof options.systemPrompt === "string") config.systemPrompt = options.systemPrompt;
+  if (typeof options.effort === "string") {
+    const effort = parseEffort(options.effort);
+    if (typeof effort === "string") return effort;
+    config.effort = effort.effort;
+    if (effort.note) notes.push(effort.note);
+  }
+  if (typeof options.maxTurns === "string") {
+    const n = /^\d+$/.test(options.maxTurns) ? Number(options.maxTurns) : NaN;
+    if (!(n >= 1 && n <= MAX_TURNS_LIMIT)) return `--max-turns must be a positive whole number up to ${MAX_TURNS_LIMIT}, got "${options.maxTurns}"`;
+    config.maxTurns = n;
+  }
+  return { config, notes, ...(typeof options.systemPromptFile === "string" && { systemPromptFile: options.systemPromptFile }) };
+}
+
+function chatMode(given: string): { mode: NonNullable<HarnessConfig["permissionMode"]> } | { error: string } {
+  switch (given) {
+    case "default":
+    case "acceptEdits":
+    case "fullAuto":
+      return { mode: given };
+    case "bypassPermissions":
+      return { mode: "fullAuto" };
+    case "plan":
+      return { error: `--permission-mode plan cannot be set on a chat's session (its modes are default, acceptEdits and bypassPermissions): harness run --permission-mode plan "<prompt>" plans without changing anything` };
+    case "dontAsk":
+      return { error: `--permission-mode dontAsk cannot be set on a chat's session, where you answer each approval: harness run refuses what would need approval, as dontAsk does` };
+    default:
+      return { error: `--permission-mode must be one of default, acceptEdits, bypassPermissions, plan, dontAsk, not "${given}"` };
+  }
+}

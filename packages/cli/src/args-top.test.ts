@@ -22,7 +22,8 @@ test("harness -c / --resume ID / a prompt open a chat on this project, as harnes
   assert.deepEqual(parseArgs(["--fork-session"]), { kind: "usage-error", message: "--fork-session copies the session of --continue, --resume or --session: give one of them", topic: "chat" });
   assert.deepEqual(parseArgs(["fix", "the", "bug"]), { kind: "chat", local: true, prompt: "fix the bug" });
   assert.deepEqual(parseArgs(["fix the bug", "--cwd", "p"]), { kind: "chat", local: true, prompt: "fix the bug", cwd: "p" });
-  assert.deepEqual(parseArgs(["--resume"]), { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" });
+  assert.deepEqual(parseArgs(["--resume"]), { kind: "chat", local: true, pick: true }, "--resume alone lists the sessions to pick from");
+  assert.deepEqual(parseArgs(["-r", "--model", "m"]), { kind: "chat", local: true, pick: true, config: { model: "m" } });
 });
 
 test("one word that is no command is a typo until shown otherwise: it is refused, saying how a prompt is given", () => {

@@ -70,7 +70,9 @@ test("chat options and usage errors", () => {
   assert.deepEqual(parseArgs(["chat", "--port", "1"]), { kind: "usage-error", message: 'unknown option "--port" for "harness chat"', topic: "chat" });
   assert.deepEqual(parseArgs(["chat", "--session"]), { kind: "usage-error", message: "--session needs a value", topic: "chat" });
   assert.deepEqual(parseArgs(["chat", "-r", "s1", "go on"]), { kind: "chat", sessionId: "s1", existing: true, prompt: "go on" });
-  assert.deepEqual(parseArgs(["chat", "--resume"]), { kind: "usage-error", message: "--resume needs the id of a chat session: harness chat --resume ID (-c goes on with the last one)", topic: "chat" });
+  assert.deepEqual(parseArgs(["chat", "--resume"]), { kind: "chat", pick: true }, "--resume alone lists the sessions to pick from");
+  assert.deepEqual(parseArgs(["chat", "-r", "--url", "http://h"]), { kind: "chat", pick: true, url: "http://h" });
+  assert.deepEqual(parseArgs(["chat", "-r", "-c"]), { kind: "usage-error", message: "--continue and --resume each name the session: give one of them", topic: "chat" });
   assert.deepEqual(parseArgs(["chat", "-r", "s1", "-c"]), { kind: "usage-error", message: "--continue and --resume each name the session: give one of them", topic: "chat" });
   assert.deepEqual(parseArgs(["chat", "--session", "s1", "--fork-session"]), { kind: "chat", sessionId: "s1", forkSession: true });
   assert.deepEqual(parseArgs(["chat", "-c", "--fork-session"]), { kind: "chat", continue: true, forkSession: true });

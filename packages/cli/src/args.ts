@@ -98,6 +98,8 @@ export type Command =
        * directory), for as long as the chat lasts. */
       local?: true;
       cwd?: string;
+      /** --resume with no id: the chat lists the sessions to pick from. */
+      pick?: true;
       /** The session's settings from claude's flags (--model, --permission-mode…), sent in one
        * configure before the first prompt; --system-prompt-file is read when the chat starts. */
       config?: HarnessConfig;
@@ -206,10 +208,19 @@ const CHAT_OPTIONS: OptionSpec = {
   "--fork-session": { key: "forkSession", value: false },
   "--local": { key: "local", value: false },
   "--cwd": { key: "cwd", value: true },
+  // --resume alone: the chat lists the sessions to pick from (see withResumePick).
+  "--pick": { key: "pick", value: false },
   ...CHAT_SESSION_OPTIONS,
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
+
+/** claude's --resume takes its id optionally: alone (last, or before another option) it opens a
+ * picker. `args` with such a --resume as the chat's --pick. */
+function withResumePick(args: readonly string[]): string[] {
+  const end = args.includes("--") ? args.indexOf("--") : args.length;
+  return args.map((arg, i) => ((arg === "-r" || arg === "--resume") && i < end && (i + 1 >= end || args[i + 1].startsWith("-")) ? "--pick" : arg));
+}
 
 function parseInteger(flag: string, text: string, min: number, max: number): number | string {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -327,7 +338,8 @@ function parseServe(args: string[]): Command {
   return command;
 }
 
-function parseChat(args: string[]): Command {
+function parseChat(given: string[]): Command {
+  const args = withResumePick(given);
   const runOnly = runOnlyFlag(args, CHAT_OPTIONS);
   if (runOnly) return { kind: "usage-error", message: runOnlyMessage(runOnly), topic: "chat" };
   const scanned = scan(args, CHAT_OPTIONS, "chat");
@@ -343,12 +355,16 @@ function parseChat(args: string[]): Command {
     command.sessionId = options.resume;
     command.existing = true;
   }
+  if (options.pick) {
+    if (command.sessionId !== undefined) return { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" };
+    command.pick = true;
+  }
   if (options.continue) {
-    if (command.sessionId !== undefined) return { kind: "usage-error", message: `--continue and ${command.existing ? "--resume" : "--session"} each name the session: give one of them`, topic: "chat" };
+    if (command.sessionId !== undefined || command.pick) return { kind: "usage-error", message: `--continue and ${command.existing || command.pick ? "--resume" : "--session"} each name the session: give one of them`, topic: "chat" };
     command.continue = true;
   }
   if (options.forkSession) {
-    if (!command.continue && command.sessionId === undefined) {
+    if (!command.continue && command.sessionId === undefined && !command.pick) {
       return { kind: "usage-error", message: "--fork-session copies the session of --continue, --resume or --session: give one of them", topic: "chat" };
     }
     command.forkSession = true;
@@ -425,13 +441,9 @@ function parseClaudeStyle(argv: string[]): Command {
     return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };
   }
   // The chat's --resume ID must name a session there is; harness chat --session would start one.
-  const chatArgs = [...argv];
-  const resumeAt = options.findIndex((a) => a === "-r" || a === "--resume");
-  if (resumeAt !== -1) {
-    const id = argv[resumeAt + 1];
-    if (id === undefined || id.startsWith("-")) return { kind: "usage-error", message: "--resume needs the id of a chat session: harness --resume ID (harness -c goes on with the last one)" };
-    chatArgs[resumeAt] = "--session";
-  }
+  const chatArgs = withResumePick(argv);
+  const resumeAt = chatArgs.findIndex((a, i) => (a === "-r" || a === "--resume") && i < options.length);
+  if (resumeAt !== -1) chatArgs[resumeAt] = "--session";
   const chat = parseChat(["--local", ...chatArgs]);
   return resumeAt !== -1 && chat.kind === "chat" ? { ...chat, existing: true } : chat;
 }

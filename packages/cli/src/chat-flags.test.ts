@@ -2,12 +2,14 @@
 // into one configure, sent before the first prompt, shown; the flags only a run takes refused.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeAnthropic } from "@harness/test-utils";
 import { parseArgs } from "./args.ts";
-import { harness, startChatServer } from "./test-support.ts";
+import { bin, harness, root, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let url: string;
@@ -86,4 +88,48 @@ test("a flag only a run takes is one line naming it and harness run, exit 2", as
   assert.equal(code, 2);
   assert.match(stderr, /^harness: --allowedTools is not one a chat can take .*harness run takes it/);
   assert.equal(stderr.trim().split("\n").length, 1);
+});
+
+test("--resume with no id, not at a terminal: the sessions, newest first with title and age, and a line to pass an id, exit 2", async () => {
+  fake.push({ text: "One." }, { text: "Two." });
+  for (const [session, prompt] of [["pick-old", "the older prompt"], ["pick-new", "the newer prompt"]]) {
+    const made = await harness(["chat", "--url", url, "--user", "picker", "--session", session, prompt], {}, { stdin: "" }).result;
+    assert.equal(made.code, 0, made.stderr);
+  }
+  const { code, stdout, stderr } = await harness(["chat", "--url", url, "--user", "picker", "--resume"], {}, { stdin: "" }).result;
+  assert.equal(code, 2);
+  assert.equal(stdout, "");
+  assert.match(stderr, /^Sessions of picker, the most recent first:\n {2}1 {2}the newer prompt {2}· {2}just now {2}· {2}pick-new\n {2}2 {2}the older prompt {2}· {2}just now {2}· {2}pick-old\n/);
+  assert.match(stderr, /\nharness: --resume: not at a terminal, nobody can pick: pass the id, as harness chat --resume pick-new\n$/);
+  const none = await harness(["chat", "--url", url, "--user", "nobody-here", "-r"], {}, { stdin: "" }).result;
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /^harness: --resume: there is no session to resume yet; harness chat "<prompt>" starts one\n$/);
+});
+
+test("--resume with no id at a terminal: the user picks a session by its number and the chat goes on in it", async (t) => {
+  fake.push({ text: "First answer." }, { text: "Second answer." });
+  const made = await harness(["chat", "--url", url, "--user", "ptypick", "--session", "picked-one", "remember the word heron"], {}, { stdin: "" }).result;
+  assert.equal(made.code, 0, made.stderr);
+  const line = `stty cols 100 rows 24; exec bash ${JSON.stringify(bin)} chat --url ${url} --user ptypick --resume`;
+  const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: root, env: { ...process.env, NO_COLOR: "1", TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"] });
+  t.after(() => child.kill("SIGKILL"));
+  let screen = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+  const sees = async (pattern: RegExp) => {
+    for (let waited = 0; !pattern.test(screen); waited += 20) {
+      if (waited > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await sees(/Resume which\? \(1-1, Enter for none\)/);
+  assert.match(screen, /1 {2}remember the word heron {2}· {2}just now {2}· {2}picked-one/);
+  child.stdin.write("1\r");
+  await sees(/session picked-one of ptypick/);
+  await sees(/First answer\./);
+  await sees(/Ctrl-D leaves/);
+  child.stdin.write("and now?\r");
+  await sees(/Second answer\./);
+  child.stdin.write("\x04");
+  const [code] = await once(child, "close");
+  assert.equal(code, 0);
 });

@@ -15,6 +15,7 @@ import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/proto
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
+import { pickSession, type Picked } from "./chat-pick.ts";
 import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
@@ -125,7 +126,8 @@ function lastRunCancelled(state: HarnessState | undefined): boolean {
   return last?.status === "cancelled";
 }
 
-export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<number> {
+export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<number> {
+  let command = given;
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message}\n`);
     return status;
@@ -149,6 +151,19 @@ export async function chatCommand(command: ChatCommand, io: ChatIO): Promise<num
   // A name that no session could have is refused as such, before it is looked for.
   const givenSession = command.sessionId === undefined ? undefined : IdSchema.safeParse(command.sessionId);
   if (givenSession && !givenSession.success) return fail(`${command.existing ? "--resume" : "--session"}: "${command.sessionId}" ${givenSession.error.issues[0].message}`, 2);
+  // --resume with no id: the user picks one of the sessions (at a terminal), and the chat goes on
+  // as with --resume ID.
+  if (command.pick) {
+    let picked: Picked;
+    try {
+      picked = await pickSession({ url, userId, token, again: command.local ? "harness" : "harness chat" }, io, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+    } catch (error) {
+      const message = (error as Error).message;
+      return fail(`--resume: cannot list the sessions of ${userId} at ${url}: ${/answered|server/.test(message) ? message : await diagnoseConnectFailure(url, token, message)}`);
+    }
+    if ("status" in picked) return picked.message ? fail(picked.message, picked.status) : picked.status;
+    command = { ...command, sessionId: picked.sessionId, existing: true, pick: undefined };
+  }
   // --continue goes on with the latest session; --resume, and --fork-session, need the session
   // they name to be one of them.
   const mustExist = command.sessionId === undefined ? undefined : command.existing ? "--resume" : command.forkSession ? "--fork-session" : undefined;

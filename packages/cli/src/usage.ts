@@ -4,7 +4,8 @@ const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
   harness "<prompt>", harness -c     chat with the agent on this project (harness chat --local;
-                                     -c goes on with the last chat, --resume ID with chat ID;
+                                     -c goes on with the last chat, --resume ID with chat ID,
+                                     --resume alone with one picked from a list;
                                      --fork-session with a copy of it; --model, --permission-mode
                                      and the chat's other session options go with them)
   harness -p "<prompt>"              the same as harness run (all of its options)
@@ -173,7 +174,9 @@ Options:
   --user ID          your user id (default: $HARNESS_USER, else your login name)
   --session ID       the session to join or start (default: a new one, named on screen)
   -c, --continue     your most recently used session
-  -r, --resume ID    session ID, which must exist already
+  -r, --resume ID    session ID, which must exist already; without ID, the sessions newest first,
+                     with their titles and ages, to pick one by its number (not at a terminal: the
+                     list, and exit 2)
   --fork-session     with -c, --resume or --session: go on in a new session that starts as a
                      copy of that one, which stays as it was
   --local            a server of the chat's own, on this project

@@ -162,3 +162,13 @@ test("--local takes no --url, --cwd needs --local, --continue and --session excl
   assert.match(missing.stderr, /cannot start a server for .*nowhere: the project directory .*nowhere cannot be opened: ENOENT/);
   assert.equal(existsSync(join(project, ".harness")), false);
 });
+
+test("harness --model M --max-turns N \"<prompt>\" opens a local chat whose session runs with them", async () => {
+  fake.push({ text: "Haiku here." });
+  const before = fake.requests.length;
+  const { code, stdout, stderr } = await harness(["--model", "claude-haiku-4-5", "--max-turns", "2", "which model?"], env(), { cwd: project, stdin: "" }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "Haiku here.\n");
+  assert.match(stderr, /\(settings of session chat-[0-9a-f]+: model claude-haiku-4-5, max turns 2\)\n/);
+  assert.equal(fake.requests[before].body.model, "claude-haiku-4-5");
+});

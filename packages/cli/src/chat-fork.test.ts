@@ -102,7 +102,7 @@ test("--fork-session without a session to copy is refused; a session that is not
 test("harness chat --help lists --fork-session and --resume", async () => {
   const help = await harness(["chat", "--help"], {}).result;
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /\n {2}-r, --resume ID {4}session ID, which must exist already\n {2}--fork-session {5}with -c, --resume or --session: go on in a new session/);
+  assert.match(help.stdout, /\n {2}-r, --resume ID {4}session ID, which must exist already; without ID, the sessions newest first,\n[^]*?\n {2}--fork-session {5}with -c, --resume or --session: go on in a new session/);
 });
 
 test("--fork-session of a session whose run is under way says when the copy's files cannot be put back as they were before that run", async (t) => {

@@ -11,7 +11,7 @@ import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
+import type { HarnessCommand, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
@@ -21,7 +21,8 @@ import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type Ch
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
 import { createChatView } from "./chat-view.ts";
-import { oneLine, terminalOptions, type Sink } from "./render.ts";
+import { terminalOptions, type Sink } from "./render.ts";
+import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
 import { readPromptFile } from "./prompt-file.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
@@ -87,37 +88,6 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       client.on("connection", (status) => status === "closed" && done()),
     );
   });
-}
-
-/** Sends `config` and resolves with the first state that holds all of it; rejects with the
- * server's refusal, a closed connection, or after `timeoutMs`. */
-function applySettings(client: HarnessClient, config: HarnessConfig, timeoutMs: number): Promise<HarnessState> {
-  const holds = (state: HarnessState) => Object.entries(config).every(([key, value]) => state.config?.[key as keyof HarnessConfig] === value);
-  return new Promise((resolve, reject) => {
-    const off = client.on("error", (error) => error.code !== "reconnect_failed" && reject(new Error(error.message)));
-    client.send({ type: "configure", config });
-    client.waitFor(holds, timeoutMs).then(resolve, reject).finally(off);
-  });
-}
-
-/** The flags that named the chat's settings, as a refusal names them. */
-function settingFlags(command: ChatCommand): string {
-  const names: Record<string, string> = { model: "--model", permissionMode: "--permission-mode", systemPrompt: "--system-prompt", effort: "--effort", maxTurns: "--max-turns" };
-  const flags = Object.keys(command.config ?? {}).map((key) => names[key] ?? key);
-  if (command.systemPromptFile !== undefined) flags.push("--system-prompt-file");
-  return flags.join(", ");
-}
-
-/** A session's settings in a line: what the next runs go with. */
-function describeSettings(config: HarnessConfig, promptFile: string | undefined): string {
-  const parts: string[] = [];
-  if (config.model) parts.push(`model ${config.model}`);
-  if (config.permissionMode) parts.push(`permission mode ${config.permissionMode}`);
-  if (config.maxTurns) parts.push(`max turns ${config.maxTurns}`);
-  if (config.effort) parts.push(`effort ${config.effort}`);
-  if (promptFile !== undefined) parts.push(`system prompt from ${promptFile}`);
-  else if (config.systemPrompt) parts.push(`system prompt "${oneLine(config.systemPrompt, 40)}"`);
-  return parts.join(", ") || "the server's defaults";
 }
 
 /** Whether the session's last reply was cut short by a cancel. */

@@ -3,6 +3,7 @@ import type { Effort } from "@harness/llm";
 import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
+import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { takeRunFlags } from "./run-flags.ts";
 import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
@@ -222,13 +223,6 @@ function withResumePick(args: readonly string[]): string[] {
   return args.map((arg, i) => ((arg === "-r" || arg === "--resume") && i < end && (i + 1 >= end || args[i + 1].startsWith("-")) ? "--pick" : arg));
 }
 
-function parseInteger(flag: string, text: string, min: number, max: number): number | string {
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    return `${flag} must be ${min === 0 ? "a whole number" : "a positive whole number"}${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${text}"`;
-  }
-  return n;
-}
 
 function parseRun(args: string[]): Command {
   const scanned = scan(args, RUN_OPTIONS, "run");
@@ -241,7 +235,7 @@ function parseRun(args: string[]): Command {
   if (typeof options.cwd === "string") command.cwd = options.cwd;
   if (typeof options.model === "string") command.model = options.model;
   if (typeof options.maxTurns === "string") {
-    const n = parseInteger("--max-turns", options.maxTurns, 1, 10_000);
+    const n = parseInteger("--max-turns", options.maxTurns, 1, MAX_TURNS);
     if (typeof n === "string") return { kind: "usage-error", message: n, topic: "run" };
     command.maxTurns = n;
   }

@@ -133,3 +133,9 @@ test("--resume with no id at a terminal: the user picks a session by its number 
   const [code] = await once(child, "close");
   assert.equal(code, 0);
 });
+
+test("the turn limit the flags take is the wire protocol's", async () => {
+  const { MAX_TURNS_LIMIT } = await import("@harness/protocol");
+  const { MAX_TURNS } = await import("./parse-integer.ts");
+  assert.equal(MAX_TURNS, MAX_TURNS_LIMIT);
+});

@@ -2,7 +2,7 @@
 // sends in one configure command before its first prompt. Pure: scanned options in, the settings
 // or a one-line usage error out. Flags that only a run can honour are refused, naming `harness run`.
 import type { HarnessConfig } from "@harness/protocol";
-import { MAX_TURNS_LIMIT } from "@harness/protocol";
+import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import type { OptionSpec } from "./scan-options.ts";
 
 type Options = Record<string, string | true | string[]>;
@@ -80,8 +80,8 @@ export function takeChatSessionFlags(options: Options): ChatSettings | string {
     if (effort.note) notes.push(effort.note);
   }
   if (typeof options.maxTurns === "string") {
-    const n = /^\d+$/.test(options.maxTurns) ? Number(options.maxTurns) : NaN;
-    if (!(n >= 1 && n <= MAX_TURNS_LIMIT)) return `--max-turns must be a positive whole number up to ${MAX_TURNS_LIMIT}, got "${options.maxTurns}"`;
+    const n = parseInteger("--max-turns", options.maxTurns, 1, MAX_TURNS);
+    if (typeof n === "string") return n;
     config.maxTurns = n;
   }
   return { config, notes, ...(typeof options.systemPromptFile === "string" && { systemPromptFile: options.systemPromptFile }) };

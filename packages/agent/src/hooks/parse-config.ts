@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TOOL_EVENTS, ifConditionProblem } from "./if-condition.ts";
 import { compileMatcher } from "./matcher.ts";
 import { HOOK_EVENT_NAMES, VERDICT_EVENTS } from "./types.ts";
 import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
@@ -6,9 +7,9 @@ import { isJsonObject } from "../json-text.ts";
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
-const COMMAND_KEYS = new Set(["type", "command", "timeout", "async", "once"]);
-const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "timeout", "once"]);
-const PROMPT_KEYS = new Set(["type", "prompt", "model", "timeout", "once"]);
+const COMMAND_KEYS = new Set(["type", "command", "if", "timeout", "async", "once"]);
+const HTTP_KEYS = new Set(["type", "url", "headers", "allowedEnvVars", "if", "timeout", "once"]);
+const PROMPT_KEYS = new Set(["type", "prompt", "model", "if", "timeout", "once"]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** RFC 9110's token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -27,7 +28,8 @@ type Report = (key: string, message: string, kept?: "kept") => void;
 /** Validates the `hooks` value of a settings file. Never throws: every problem becomes a diagnostic
  * naming `file` and the key (`hooks.PreToolUse[0].hooks[1].timeout`), and everything valid still
  * loads. An invalid entry is dropped; a bad `timeout` falls back to the default and an unknown key
- * is ignored, so that a guard hook with a small mistake keeps running. */
+ * is ignored, so that a guard hook with a small mistake keeps running; a bad `if` drops its hook
+ * (see ifOf). */
 export function parseHooksConfig(raw: unknown, file: string): { config: HooksConfig; diagnostics: HookDiagnostic[] } {
   const diagnostics: HookDiagnostic[] = [];
   const report: Report = (key, message, kept) => diagnostics.push({ file, key, message, ...(kept && { kept: true as const }) });
@@ -115,8 +117,8 @@ function parseHook(hook: unknown, key: string, event: HookEventName, report: Rep
     report(key, `must be an object such as { "type": "command", "command": "..." }, got ${describe(hook)}`);
     return [];
   }
-  if (hook.type === "command") return parseCommandHook(hook, key, report);
-  if (hook.type === "http") return parseHttpHook(hook, key, report);
+  if (hook.type === "command") return parseCommandHook(hook, key, event, report);
+  if (hook.type === "http") return parseHttpHook(hook, key, event, report);
   if (hook.type === "prompt" || hook.type === "agent") return parsePromptHook(hook, hook.type, key, event, report);
   const message =
     typeof hook.type === "string"
@@ -126,27 +128,31 @@ function parseHook(hook: unknown, key: string, event: HookEventName, report: Rep
   return [];
 }
 
-function parseCommandHook(hook: Record<string, unknown>, key: string, report: Report): CommandHook[] {
+function parseCommandHook(hook: Record<string, unknown>, key: string, event: HookEventName, report: Report): CommandHook[] {
   const command = commandSchema.safeParse(hook.command);
   if (!command.success) {
     report(`${key}.command`, `${command.error.issues[0]?.message ?? "is invalid"}, got ${describe(hook.command)}`);
     return [];
   }
   reportUnknownKeys(hook, COMMAND_KEYS, key, report);
-  const parsed: CommandHook = { type: "command", command: hook.command as string, ...timeoutOf(hook, key, report) };
+  const condition = ifOf(hook, key, event, report);
+  if (!condition) return [];
+  const parsed: CommandHook = { type: "command", command: hook.command as string, ...condition, ...timeoutOf(hook, key, report) };
   if (hook.async === true) parsed.async = true;
   else if (hook.async !== undefined && hook.async !== false) report(`${key}.async`, `must be true or false, got ${describe(hook.async)}; the hook runs in the foreground`, "kept");
   return [{ ...parsed, ...onceOf(hook, key, report) }];
 }
 
-function parseHttpHook(hook: Record<string, unknown>, key: string, report: Report): HttpHook[] {
+function parseHttpHook(hook: Record<string, unknown>, key: string, event: HookEventName, report: Report): HttpHook[] {
   const url = urlProblem(hook.url);
   if (url) {
     report(`${key}.url`, url);
     return [];
   }
   reportUnknownKeys(hook, HTTP_KEYS, key, report);
-  const parsed: HttpHook = { type: "http", url: hook.url as string };
+  const condition = ifOf(hook, key, event, report);
+  if (!condition) return [];
+  const parsed: HttpHook = { type: "http", url: hook.url as string, ...condition };
   if (hook.headers !== undefined) {
     const headers = headersProblem(hook.headers);
     if (headers) {
@@ -177,12 +183,32 @@ function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent"
     return [];
   }
   reportUnknownKeys(hook, PROMPT_KEYS, key, report);
-  const parsed: PromptHook = { type, prompt: prompt.data };
+  const condition = ifOf(hook, key, event, report);
+  if (!condition) return [];
+  const parsed: PromptHook = { type, prompt: prompt.data, ...condition };
   if (hook.model !== undefined) {
     if (typeof hook.model === "string" && hook.model.trim()) parsed.model = hook.model.trim();
     else report(`${key}.model`, `must be a model name such as "haiku" or "claude-sonnet-4-6", got ${describe(hook.model)}; the default model is used`, "kept");
   }
   return [{ ...parsed, ...timeoutOf(hook, key, report), ...onceOf(hook, key, report) }];
+}
+
+/** `{ if }` when the hook gives a rule that parses, `{}` when it gives none; undefined, after a
+ * diagnostic, when its `if` is no rule or is on an event that is not about a tool call. Such a hook
+ * is dropped rather than run without its `if`: a guard (exit 2 on PreToolUse) meant for some calls
+ * would otherwise block every call its matcher selects. */
+function ifOf(hook: Record<string, unknown>, key: string, event: HookEventName, report: Report): { if?: string } | undefined {
+  if (hook.if === undefined) return {};
+  const problem = ifConditionProblem(hook.if);
+  if (problem) {
+    report(`${key}.if`, `${problem}; the hook is not run, rather than run for every call its matcher selects`);
+    return undefined;
+  }
+  if (!TOOL_EVENTS.has(event)) {
+    report(`${key}.if`, `is only evaluated on events about a tool call (${[...TOOL_EVENTS].join(", ")}); on ${event} a hook with "if" never runs, so it is not loaded`);
+    return undefined;
+  }
+  return { if: (hook.if as string).trim() };
 }
 
 /** `{ once: true }` when the hook says so; anything but a boolean is reported and ignored. */

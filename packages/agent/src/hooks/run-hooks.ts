@@ -1,5 +1,7 @@
 import { combineEffects } from "./combine.ts";
 import { interpretHookRun } from "./hook-output.ts";
+import { TOOL_EVENTS, callMeetsIf } from "./if-condition.ts";
+import type { IfScope } from "./if-condition.ts";
 import { compileMatcher, matchTarget } from "./matcher.ts";
 import { runCallbackHook } from "./callback-hook.ts";
 import { runHttpHook } from "./http-hook.ts";
@@ -8,9 +10,11 @@ import { spawnHook } from "./spawn-hook.ts";
 import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
 import type { AsyncHookReport, CommandHook, Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, RunHooksOptions } from "./types.ts";
 
-/** The hooks of `event` whose matcher selects `input`, in configuration order, each once: the same
- * command, URL, or prompt of the same type, in two groups that both match runs once. */
-export function selectHooks<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>): Hook[] {
+/** The hooks of `event` whose matcher selects `input` and whose `if`, if any, its tool call meets
+ * (see callMeetsIf; `scope.cwd` stands in for an input without one), in configuration order, each
+ * once: the same command, URL, or prompt of the same type, with the same `if`, in two groups that
+ * both match runs once. */
+export function selectHooks<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>, scope?: IfScope): Hook[] {
   const groups = config[event];
   if (!groups || groups.length === 0) return [];
   const target = matchTarget(input);
@@ -18,6 +22,7 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
   for (const group of groups) {
     if (target !== undefined && !matches(group.matcher, target)) continue;
     for (const hook of group.hooks) {
+      if (hook.type !== "callback" && hook.if !== undefined && !meetsIf(hook.if, input, scope)) continue;
       const key = identityOf(hook);
       if (!selected.has(key)) selected.set(key, hook);
     }
@@ -26,12 +31,20 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
 }
 
 /** What makes two hooks the same: the same command (and environment of its own, as two plugins'
- * give theirs), URL, or prompt of the same type. */
+ * give theirs), URL, or prompt of the same type, with the same `if`. */
 export function identityOf(hook: Hook): string {
-  if (hook.type === "command") return hook.env ? `command\0${hook.command}\0${JSON.stringify(hook.env)}` : `command\0${hook.command}`;
-  if (hook.type === "http") return `http\0${hook.url}`;
   if (hook.type === "callback") return `callback\0${hook.id}`;
-  return `${hook.type}\0${hook.prompt}`;
+  const condition = hook.if === undefined ? "" : `\0if\0${hook.if}`;
+  if (hook.type === "command") return (hook.env ? `command\0${hook.command}\0${JSON.stringify(hook.env)}` : `command\0${hook.command}`) + condition;
+  if (hook.type === "http") return `http\0${hook.url}${condition}`;
+  return `${hook.type}\0${hook.prompt}${condition}`;
+}
+
+/** Whether the tool call of `input` meets `condition`; never on an event about no tool call. */
+function meetsIf(condition: string, input: HookInputFor<HookEventName>, scope: IfScope | undefined): boolean {
+  if (!TOOL_EVENTS.has(input.hook_event_name) || !("tool_name" in input)) return false;
+  const cwd = input.cwd ?? scope?.cwd ?? process.cwd();
+  return callMeetsIf(condition, { name: input.tool_name, input: input.tool_input }, { cwd, projectDir: scope?.projectDir ?? cwd, ...(scope?.home !== undefined && { home: scope.home }) });
 }
 
 /** Runs every hook of `event` that matches `input`, all at the same time, and combines what they
@@ -46,7 +59,8 @@ export async function runHooks<E extends HookEventName>(
   opts: RunHooksOptions,
 ): Promise<HookResult> {
   const ran = opts.onceRan;
-  const hooks = ran ? selectHooks(config, event, input).filter((hook) => !(hook.once && ran.has(identityOf(hook)))) : selectHooks(config, event, input);
+  const selected = selectHooks(config, event, input, { cwd: opts.cwd, projectDir: opts.projectDir });
+  const hooks = ran ? selected.filter((hook) => !(hook.once && ran.has(identityOf(hook)))) : selected;
   if (hooks.length === 0) return combineEffects([], []);
   if (ran) for (const hook of hooks) if (hook.once) ran.add(identityOf(hook));
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });

@@ -28,6 +28,7 @@ export type CommandHook = {
   timeout?: number;
   async?: boolean;
   once?: boolean;
+  if?: string;
   /** Variables of its own, over the run's (a plugin's hook gets CLAUDE_PLUGIN_ROOT). */
   env?: Record<string, string>;
 };
@@ -35,12 +36,12 @@ export type CommandHook = {
 /** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
  * output. `headers` may name environment variables ($NAME, ${NAME}); only those in
  * `allowedEnvVars` are filled in, the others read as empty. */
-export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number; once?: boolean };
+export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number; once?: boolean; if?: string };
 
 /** A hook whose verdict a model gives: `prompt` (its `$ARGUMENTS` standing for the event's JSON)
  * asks it whether the action may go on. An agent hook's model may first look at the project with
  * Read, Grep and Glob. `model` defaults to the small fast model (haiku). */
-export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean };
+export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean; if?: string };
 
 /** A hook the program driving the run answers in its own code (the Agent SDK's hook callbacks):
  * `call` is given the event's input (as a command hook gets it on stdin) and resolves with what a
@@ -50,7 +51,10 @@ export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: str
  * exit code 2 would; on Stop and SubagentStop it does not, as it would keep the turn going. */
 export type CallbackHook = { type: "callback"; id: string; call: (input: HookInput, signal: AbortSignal) => Promise<unknown>; timeout?: number; once?: boolean; onFailure?: "continue" | "block" };
 
-/** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks). */
+/** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks).
+ * `if` (command, http, prompt and agent hooks): one permission rule, such as `Bash(git commit *)`
+ * or `Edit(*.ts)`, that a tool event's call must meet for the hook to start, beyond its group's
+ * matcher (see callMeetsIf); on other events such a hook never starts. */
 export type Hook = CommandHook | HttpHook | PromptHook | CallbackHook;
 
 /** A matcher and the hooks it selects. No matcher, `""` or `"*"` selects every occurrence. */

@@ -1,0 +1,64 @@
+import { homedir } from "node:os";
+import { commandUnits } from "../permissions/bash-units.ts";
+import { decide } from "../permissions/decide.ts";
+import { parseRule } from "../permissions/parse-rule.ts";
+import { canonicalToolName, ruleNamesTool } from "../permissions/tool-names.ts";
+import type { PermissionContext, PermissionRule, ToolCall } from "../permissions/types.ts";
+import type { HookEventName } from "./types.ts";
+
+/** The events a hook's `if` is evaluated on: those about one tool call. On any other event a hook
+ * with an `if` never runs, as in Claude Code. */
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"]);
+
+/** Why `value` cannot be a hook's `if` (one permission rule, in the syntax of the settings'
+ * permissions), or undefined when it can. */
+export function ifConditionProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") {
+    return `must be one permission rule such as "Bash(git commit *)" or "Edit(*.ts)", got ${JSON.stringify(value) ?? typeof value}`;
+  }
+  const parsed = parseRule(value);
+  return "error" in parsed ? `${JSON.stringify(value)} is not a permission rule: ${parsed.error}` : undefined;
+}
+
+/** Where a call's relative paths start (its agent's cwd) and where a rule's `/path` starts (the
+ * project). */
+export type IfScope = { cwd: string; projectDir: string; home?: string };
+
+/** Whether the tool call is one the hook whose `if` is `condition` starts for. The rule names one
+ * tool (Edit(*.ts) is not met by a Write; mcp__server by each of the server's tools); past the name
+ * it is matched as a deny rule of the same text would be (decide), so a Bash rule is met when any
+ * command of the line is (`npm test && git push`, `echo $(git log)`, `FOO=1 git push`), and a path
+ * rule where the call's file is. A Bash line is taken to meet a rule with a command pattern
+ * whenever what it runs cannot all be read beforehand: see bashUncertain. */
+export function callMeetsIf(condition: string, call: ToolCall, scope: IfScope): boolean {
+  const parsed = parseRule(condition);
+  // parseHooksConfig drops a hook whose `if` does not parse; one built elsewhere starts for nothing.
+  if ("error" in parsed) return false;
+  if (!ruleNamesTool(parsed.tool, call.name)) return false;
+  if (parsed.specifier === undefined) return true;
+  if (canonicalToolName(call.name) === "Bash" && bashUncertain(parsed.specifier, call.input.command)) return true;
+  const rule: PermissionRule = { ...parsed, text: condition.trim(), root: scope.projectDir };
+  const ctx: PermissionContext = {
+    mode: "default",
+    rules: { allow: [], ask: [], deny: [rule] },
+    cwd: scope.cwd,
+    home: scope.home ?? homedir(),
+    additionalDirectories: [],
+  };
+  const decision = decide(call, ctx);
+  return decision.behavior === "deny" && decision.rule === rule.text;
+}
+
+/** Whether a Bash call may run what `specifier` names though no command of it is seen to: the
+ * hook then starts, for an `if` is a filter that errs on the side of running the hook. So: a call
+ * with no command line, a line that cannot be parsed, a command only known at run time (`$CMD
+ * push`, a dangerous `PATH=`), and, for a pattern naming more than the program (`git push *`), a
+ * line with `$(…)`, backticks or `$VAR`, whose values could spell what the pattern names (`git
+ * push $REMOTE` against `git push origin *`). */
+function bashUncertain(specifier: string, command: unknown): boolean {
+  if (typeof command !== "string") return true;
+  const split = commandUnits(command);
+  if (!split.ok || split.units.some((unit) => unit.problem !== undefined)) return true;
+  const beyondProgram = /\s/.test(specifier.trim().replace(/(?::\*|\s\*)$/, "").trim());
+  return beyondProgram && /\$[({A-Za-z_]|`/.test(command);
+}

@@ -17,8 +17,14 @@ export function ifConditionProblem(value: unknown): string | undefined {
     return `must be one permission rule such as "Bash(git commit *)" or "Edit(*.ts)", got ${JSON.stringify(value) ?? typeof value}`;
   }
   const parsed = parseRule(value);
-  return "error" in parsed ? `${JSON.stringify(value)} is not a permission rule: ${parsed.error}` : undefined;
+  if ("error" in parsed) return `${JSON.stringify(value)} is not a permission rule: ${parsed.error}`;
+  // The rule parser would read `Bash(git *) && Edit(*.ts)` as one Bash pattern no command meets.
+  if (SECOND_RULE.test(value)) return `${JSON.stringify(value)} holds more than one rule; an "if" takes one: give each rule a hook of its own`;
+  return undefined;
 }
+
+/** A closing parenthesis followed by what starts another rule (`&&`, `||` or `,` optional). */
+const SECOND_RULE = /\)\s*(?:&&|\|\||,)?\s*(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_.*-]+)\s*\(/;
 
 /** Where a call's relative paths start (its agent's cwd) and where a rule's `/path` starts (the
  * project). */

@@ -187,6 +187,71 @@ describe("parseHooksConfig: http, prompt and agent hooks", () => {
   });
 });
 
+describe("parseHooksConfig: a hook's if", () => {
+  test("one permission rule loads on every kind of hook of a tool event", () => {
+    const raw = {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            { type: "command", command: "guard.sh", if: "Bash(git commit *)" },
+            { type: "http", url: "http://localhost:9/pre", if: "Bash(npm publish:*)" },
+            { type: "prompt", prompt: "Safe? $ARGUMENTS", if: "Bash(rm *)" },
+          ],
+        },
+      ],
+      PermissionRequest: [{ hooks: [{ type: "agent", prompt: "Fine?", if: "Edit(*.ts)" }] }],
+      PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "fmt.sh", if: "Write(*.ts)" }] }],
+      PostToolUseFailure: [{ hooks: [{ type: "command", command: "note.sh", if: "mcp__github" }] }],
+    };
+    const { config, diagnostics } = parseHooksConfig(raw, FILE);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(config, raw);
+  });
+
+  test("an if that is no single rule drops its hook, naming the hook and the problem; the group's other hooks load", () => {
+    const { config, diagnostics } = parseHooksConfig(
+      {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              { type: "command", command: "a.sh", if: "Bash(git commit *" },
+              { type: "http", url: "http://h/", if: "" },
+              { type: "prompt", prompt: "Safe?", if: ["Bash(git *)"] },
+              { type: "command", command: "b.sh", if: "Bash(git *) && Edit(*.ts)" },
+              { type: "command", command: "kept.sh", if: " Bash(git push *) " },
+            ],
+          },
+        ],
+      },
+      FILE,
+    );
+    assert.deepEqual(config, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "kept.sh", if: "Bash(git push *)" }] }] });
+    const byKey = new Map(diagnostics.map((d) => [d.key, d]));
+    const key = (i: number) => byKey.get(`hooks.PreToolUse[0].hooks[${i}].if`);
+    assert.match(key(0)!.message, /"Bash\(git commit \*" is not a permission rule: .*no closing parenthesis; the hook is not run, rather than run for every call its matcher selects/);
+    assert.match(key(1)!.message, /must be one permission rule such as "Bash\(git commit \*\)"/);
+    assert.match(key(2)!.message, /must be one permission rule/);
+    assert.match(key(3)!.message, /holds more than one rule/);
+    assert.equal(diagnostics.length, 4);
+    assert.ok(diagnostics.every((d) => d.kept === undefined));
+  });
+
+  test("an if on an event about no tool call drops its hook, saying it would never run", () => {
+    const { config, diagnostics } = parseHooksConfig(
+      {
+        Stop: [{ hooks: [{ type: "command", command: "check.sh", if: "Bash(git *)" }, { type: "command", command: "always.sh" }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "prompt", prompt: "Fine?", if: "Bash" }] }],
+      },
+      FILE,
+    );
+    assert.deepEqual(config, { Stop: [{ hooks: [{ type: "command", command: "always.sh" }] }] });
+    assert.deepEqual(diagnostics.map((d) => d.key), ["hooks.Stop[0].hooks[0].if", "hooks.UserPromptSubmit[0].hooks[0].if"]);
+    assert.match(diagnostics[0].message, /only evaluated on events about a tool call \(PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure\); on Stop a hook with "if" never runs/);
+  });
+});
+
 describe("mergeHooksConfigs", () => {
   test("every scope's hooks are kept, in the order of the scopes", () => {
     const user = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" as const, command: "user.sh" }] }] };

@@ -71,6 +71,13 @@ describe("runHooks: a hook's if", () => {
     assert.equal(asked.length, 1);
   });
 
+  test("a once hook is not used up by a call its if does not meet", async () => {
+    const config: HooksConfig = { PreToolUse: [{ hooks: [{ type: "command", command: "cat >> once.log; echo >> once.log", if: "Bash(git *)", once: true }] }] };
+    const onceRan = new Set<string>();
+    for (const command of ["ls", "git status", "git log"]) await runHooks(config, "PreToolUse", preToolUse("Bash", { command }), { ...opts(), onceRan });
+    assert.deepEqual(lines("once.log").map((line) => (JSON.parse(line) as PreToolUseInput).tool_input.command), ["git status"]);
+  });
+
   test("a hook with an if never starts on an event about no tool call", async () => {
     const config: HooksConfig = { Stop: [{ hooks: [logTo("stop.log", "stop", "Bash")] }] };
     const result = await runHooks(config, "Stop", { ...base, hook_event_name: "Stop", stop_hook_active: false }, opts());

@@ -297,3 +297,62 @@ test("sessions that let go of a shared runner process leave no listener on it: a
   assert.equal(listening, 1, "only the session that still holds the process listens for its exit");
   assert.ok(processAlive(keeper.pid()!));
 });
+
+/** A transport that kills the runner process a request goes to just before the request leaves,
+ * for the requests `when` picks: the runner dies before it could take the request, and the server
+ * has not yet heard of its exit. */
+function killingBefore(when: (method: string, path: string) => boolean, pidOf: () => number | undefined): { transport: RunnerTransport; asked: string[] } {
+  const inner = nodeTransport();
+  const asked: string[] = [];
+  const transport: RunnerTransport = (url, request) => {
+    const path = new URL(url).pathname.replace(/^\/workspaces\/[^/]+/, "");
+    asked.push(`${request.method} ${path}`);
+    const pid = pidOf();
+    if (pid !== undefined && when(request.method, path)) process.kill(pid, "SIGKILL");
+    return inner(url, request);
+  };
+  return { transport, asked };
+}
+
+test("a query whose runner died between runs, before the server heard of it, goes once to a new runner", async () => {
+  const logged: string[] = [];
+  let runner: SupervisedRunner | undefined;
+  let kills = 0;
+  const { transport } = killingBefore((method, path) => method === "POST" && path === "/query" && ++kills === 2, () => runner?.pid());
+  runner = supervised("died-between", { transport, log: (line) => logged.push(line) });
+  fake.push({ text: "one" }, { text: "two" });
+  await collect(runner, "one");
+  const pid = runner.pid()!;
+  const calls = fake.requests.length;
+  const events = await collect(runner, "two");
+  assert.deepEqual(events.map((e) => e.type), ["run.started", "assistant.delta", "run.completed"]);
+  assert.equal(fake.requests.length, calls + 1, "the prompt reached the model once");
+  assert.notEqual(runner.pid(), pid, "a new runner answered");
+  assert.equal(processAlive(pid), false);
+  assert.ok(logged.some((line) => line.startsWith(`runner ${pid} did not take the query`)), logged.join("\n"));
+});
+
+test("a runner that dies each time a query reaches it is replaced once, then the query fails saying so", async () => {
+  let runner: SupervisedRunner | undefined;
+  const { transport, asked } = killingBefore((method, path) => method === "POST" && path === "/query", () => runner?.pid());
+  runner = supervised("dies-at-query", { transport });
+  const calls = fake.requests.length;
+  await assert.rejects(collect(runner, "hi"), {
+    message: "the query reached no runner: the runner process was killed (SIGKILL), and the one started in its place was killed (SIGKILL) before it took it",
+  });
+  assert.equal(asked.filter((line) => line === "POST /query").length, 2, asked.join(", "));
+  assert.equal(fake.requests.length, calls, "no model call was made");
+});
+
+test("a rewind whose runner died before it took it is answered by a new runner", async () => {
+  let runner: SupervisedRunner | undefined;
+  let rewinds = 0;
+  const { transport } = killingBefore((method, path) => method === "POST" && path === "/rewind" && ++rewinds === 1, () => runner?.pid());
+  runner = supervised("rewind-died", { transport, stateDir: join(dir.path, "rewind-died.state") });
+  fake.push({ text: "done" });
+  for await (const event of runner.query({ prompt: "hi", userMessageId: "u1" }, { signal: AbortSignal.timeout(30_000) })) void event;
+  const pid = runner.pid()!;
+  const answer = await runner.rewind({ userMessageId: "u1", dryRun: true });
+  assert.deepEqual(answer, { ok: true, value: { dryRun: true, files: [] } }, "the run's checkpoint, kept in the state directory, was found by the new runner");
+  assert.notEqual(runner.pid(), pid);
+});

@@ -10,7 +10,7 @@ import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-run
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
-import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
+import { attachRun, postControl, postRewind, queryRun, unansweredRequests } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./runner-process.ts";
 
@@ -104,6 +104,9 @@ async function exitsWithin(proc: RunnerProcess, ms: number): Promise<boolean> {
   return true;
 }
 
+/** A request no runner took, saying why: not a run that was cut short. */
+class NotTakenError extends Error {}
+
 /** Why a run failed whose runner process ended. */
 function diedMidRun(end: ProcessEnd): string {
   return `the runner process ${describeEnd(end, " during the run")}`;
@@ -122,7 +125,9 @@ function hostOf(url: string): string {
 
 export function createSupervisedRunner(options: SupervisorOptions): SupervisedRunner {
   const { pool, group, member } = options;
-  const transport = options.transport ?? sharedTransport;
+  // Requests a runner never answered may go to another runner (see resend).
+  const unanswered = unansweredRequests(options.transport ?? sharedTransport);
+  const transport = unanswered.transport;
   const id = workspaceId(options.workspace);
   let live: Live | undefined;
   /** The process that served the session last, also once it has exited: to say how it ended. */
@@ -307,20 +312,20 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
-  /** The events `open` streams from `runner`. A stream that broke because the runner process died
-   * ends with an error that says so, the same for every session it served. */
-  async function* streaming(signal: AbortSignal, open: () => Promise<{ runner: Live; events: AsyncGenerator<RunnerEvent> }>): AsyncGenerator<RunnerEvent> {
+  /** The events `open` streams from the runner `serving` names (which changes when a query goes to
+   * another runner, see takenOnce). A stream that broke because the runner process died ends with
+   * an error that says so, the same for every session it served. */
+  async function* streaming(signal: AbortSignal, open: () => Promise<{ serving: () => Live; events: AsyncGenerator<RunnerEvent> }>): AsyncGenerator<RunnerEvent> {
     if (stopped) throw new Error("the server is shutting down");
     active++;
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    let runner: Live | undefined;
+    let serving: (() => Live) | undefined;
     let lastEvent = performance.now();
     let watch: ReturnType<typeof setInterval> | undefined;
     try {
       const opened = await open();
-      const watched = opened.runner;
-      runner = watched;
+      serving = opened.serving;
       // A silent run is normal (a long command, an approval awaited); a runner that no longer
       // answers /health is not, and its streams would wait for good.
       const stallMs = options.stallMs ?? STALL_MS;
@@ -328,6 +333,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       watch = setInterval(() => {
         if (probing || performance.now() - lastEvent < stallMs) return;
         probing = true;
+        const watched = opened.serving();
         void watched.client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then(
           () => {
             probing = false;
@@ -346,9 +352,11 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         lastEvent = performance.now();
         yield event;
       }
-      const stalled = stallOf(watched.process);
+      const stalled = stallOf(opened.serving().process);
       if (stalled) throw new Error(stalled);
     } catch (error) {
+      if (error instanceof NotTakenError) throw error;
+      const runner = serving?.();
       // This stream's watcher, or another's of this session, found the runner hung and stopped it.
       const stalled = stallOf(runner?.process);
       if (stalled) throw new Error(stalled, { cause: error });
@@ -373,9 +381,105 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
       const withKey = options.keys ? { ...body, ...options.keys } : body;
-      const ended = () => (fresh = { live: runner, until: performance.now() + FRESH_MS });
-      return { runner, events: queryRun(runner.client, withKey, { ...opts, onEnded: ended }) };
+      const send = (to: Live) => queryRun(to.client, withKey, { ...opts, onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
+      const events = takenOnce(runner, opts.signal, send, (to) => (runner = to));
+      return { serving: () => runner, events };
     });
+  }
+
+  /** Whether `runner` never took a request that failed with `error`: it gave no answer at all, and
+   * its process is gone (or going: nobody listens, the connection was cut). */
+  function notTaken(runner: Live, error: unknown, signal: AbortSignal): boolean {
+    return !signal.aborted && !stopped && unanswered.notTaken(error, !runner.process.alive());
+  }
+
+  /** The events of `send(runner)`, or, when `runner` never took the query (its process died before
+   * the server heard of it), those of sending it once more to the runner `resend` finds: `moved`
+   * hears of it. A query that a runner answered at all is never sent again, so a prompt reaches a
+   * model at most once. */
+  async function* takenOnce(runner: Live, signal: AbortSignal, send: (to: Live) => AsyncGenerator<RunnerEvent>, moved: (to: Live) => void): AsyncGenerator<RunnerEvent> {
+    let received = false;
+    let refused: unknown;
+    try {
+      for await (const event of send(runner)) {
+        received = true;
+        yield event;
+      }
+      return;
+    } catch (error) {
+      if (received || !notTaken(runner, error, signal)) throw error;
+      refused = error;
+    }
+    const next = await resend(runner, refused, signal, "query");
+    if (!next) throw refused;
+    moved(next);
+    try {
+      for await (const event of send(next)) {
+        received = true;
+        yield event;
+      }
+    } catch (error) {
+      if (received || !notTaken(next, error, signal)) throw error;
+      throw await notTakenTwice(runner, refused, next, error, "query");
+    }
+  }
+
+  /** Where to send again a request (`what`) that `runner` never took (`error`): a new runner when
+   * its process is gone or does not answer /health, the same one when it answers and is free;
+   * undefined when it is busy, as it may have taken the request after all. Throws a NotTakenError
+   * when no new runner can start. */
+  async function resend(runner: Live, error: unknown, signal: AbortSignal, what: string): Promise<Live | undefined> {
+    const why = (error as Error).message;
+    let next: Live | undefined;
+    try {
+      next = await instead(runner, signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw new NotTakenError(`the ${what} reached no runner: ${refusal(runner, why)}, and a new one failed to start: ${(err as Error).message}`, { cause: err });
+    }
+    const then = next === undefined ? "it is busy, so it may have taken it: not sent again" : next === runner ? "sending it again" : `sending it to runner ${next.process.pid}`;
+    options.log(`runner ${runner.process.pid} did not take the ${what} (${why}); ${then}`);
+    return next;
+  }
+
+  async function instead(runner: Live, signal: AbortSignal): Promise<Live | undefined> {
+    if (runner.process.alive()) {
+      let health;
+      try {
+        health = await runner.client.health(AbortSignal.any([signal, AbortSignal.timeout(HEALTH_TIMEOUT_MS)]));
+      } catch (err) {
+        if (signal.aborted) throw err;
+        if (err instanceof RunnerHttpError && err.status === 404) return replace(runner, "workspace");
+        return renewed(runner);
+      }
+      if (health.ok) return health.busy ? undefined : runner;
+    }
+    return renewed(runner);
+  }
+
+  /** A runner in place of `old`: the one already started in its place, if any (by another request
+   * of this session), else a new one. */
+  async function renewed(old: Live): Promise<Live> {
+    if (starting) await starting.catch(() => undefined);
+    if (live && live !== old && live.process.alive()) return live;
+    return replace(old);
+  }
+
+  /** What became of a runner that did not take a request. */
+  function refusal(runner: Live, why: string): string {
+    const end = runner.process.ended();
+    return end ? `the runner process ${end.how}` : `the runner did not take it (${why})`;
+  }
+
+  /** The error of a request (`what`) that neither `first` took (`refused`) nor `second` (`error`). */
+  async function notTakenTwice(first: Live, refused: unknown, second: Live, error: unknown, what: string): Promise<NotTakenError> {
+    const why = (error as Error).message;
+    const end = (await exitsWithin(second.process, EXIT_WAIT_MS)) ? second.process.ended() : undefined;
+    const then =
+      second === first ? `sent again, it was not taken either (${why})`
+      : end ? `the one started in its place ${describeEnd(end, " before it took it")}`
+      : `the one started in its place did not take it either (${why})`;
+    return new NotTakenError(`the ${what} reached no runner: ${refusal(first, (refused as Error).message)}, and ${then}`, { cause: error });
   }
 
   function attach(requestId: string, afterSeq: number, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
@@ -429,7 +533,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       // Found hung, and being stopped: not to be asked again.
       const stalled = stallOf(runner.process);
       if (stalled) throw new Error(stalled);
-      return { runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
+      return { serving: () => runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
     });
   }
 
@@ -439,15 +543,36 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return postControl(runner.client, requestId, request);
   }
 
+  /** A rewind that its runner never took (it died before the server heard of it) is sent once
+   * more, to the runner `resend` finds, as a query is. */
   function rewind(request: { userMessageId: string; dryRun: boolean }): Promise<RunnerAnswer<RewindResult>> {
     return busyWith(async () => {
+      const signal = AbortSignal.timeout(REWIND_TIMEOUT_MS);
       let runner: Live;
       try {
-        runner = await ensure(AbortSignal.timeout(REWIND_TIMEOUT_MS));
+        runner = await ensure(signal);
       } catch (err) {
         return { ok: false, message: `the runner failed to start: ${(err as Error).message}` };
       }
-      return postRewind(runner.client, request);
+      const to = (target: Live) => postRewind(target.client, request, (error) => notTaken(target, error, signal));
+      let refused: unknown;
+      try {
+        return await to(runner);
+      } catch (error) {
+        refused = error;
+      }
+      let next: Live | undefined;
+      try {
+        next = await resend(runner, refused, signal, "rewind");
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+      if (!next) return { ok: false, message: (refused as Error).message };
+      try {
+        return await to(next);
+      } catch (error) {
+        return { ok: false, message: (await notTakenTwice(runner, refused, next, error, "rewind")).message };
+      }
     });
   }
 

@@ -1,0 +1,79 @@
+// A session's runner process that died between runs (killed, crashed) is not a run that failed:
+// a prompt whose query it never took goes to a new runner with the session's conversation and is
+// answered as usual.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, waitFor, type FakeAnthropic } from "@harness/test-utils";
+
+let fake: FakeAnthropic;
+const dirs: string[] = [];
+
+before(async () => {
+  fake = await startFakeAnthropic();
+});
+after(async () => {
+  await fake.close();
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** The process id of the session's runner as the store records it; undefined when none serves it. */
+function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
+    return row?.pid;
+  } finally {
+    db.close();
+  }
+}
+
+/** The text of the user messages of a recorded model request. */
+function userTexts(body: unknown): string[] {
+  const messages = (body as { messages: { role: string; content: unknown }[] }).messages;
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : (m.content as { type: string; text?: string }[]).map((b) => b.text ?? "").join("")));
+}
+
+test("a prompt whose runner was killed before it took the query is answered by a new runner that has the conversation", async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-died-idle-"));
+  dirs.push(dataDir);
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url } });
+  t.after(() => server.stop("SIGKILL"));
+  const ids = { userId: "bob", sessionId: "died-idle" };
+  const client = await MinimalClient.connect(server.url, ids);
+
+  // Two runs, so that the runner keeps the conversation and the next query names it by id.
+  fake.push({ text: "first answer" }, { text: "second answer" });
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
+  client.send({ type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "the second run");
+  const pid = runnerPid(dataDir, ids)!;
+  assert.ok(pid !== undefined, "a runner served the runs");
+
+  const calls = fake.requests.length;
+  fake.push({ text: "third answer" });
+  // The runner is stopped, then killed once the prompt's query has gone to it: it dies before it
+  // reads the query, while the server still counts on it.
+  process.kill(pid, "SIGSTOP");
+  client.send({ type: "submit", prompt: "still there?" });
+  await client.waitForState((s) => s.messages[5]?.status === "running", 30_000, "the third run to start");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => !processAlive(pid), "the runner to die");
+  await client.waitForState((s) => s.status !== "running" && s.messages[5] !== undefined && s.messages[5].status !== "running", 30_000, "the third run to end");
+  const state = client.state!;
+  assert.equal(state.error, undefined, `the session shows no error: ${state.error}`);
+  assert.equal(state.messages[5]?.status, "complete", JSON.stringify(state.messages[5]));
+  assert.equal(state.messages[5]?.content, "third answer");
+  assert.equal(fake.requests.length, calls + 1, "the prompt went to the model once");
+  assert.deepEqual(userTexts(fake.requests[calls]!.body), ["hello", "again", "still there?"], "the new runner had the conversation");
+  const second = runnerPid(dataDir, ids);
+  assert.ok(second !== undefined && second !== pid, "a new runner served the prompt");
+  await client.close();
+});

@@ -442,6 +442,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return next;
   }
 
+  /** See resend: the runner to send the request to, undefined for none. */
   async function instead(runner: Live, signal: AbortSignal): Promise<Live | undefined> {
     if (runner.process.alive()) {
       let health;

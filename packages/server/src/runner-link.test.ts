@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunEndEvent, RunnerEvent, RunnerEventPayload } from "@harness/protocol";
-import { createRunnerClient, RunnerHttpError, type RunnerClient } from "@harness/runner/client";
+import { createRunnerClient, RunnerHttpError } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
-import { attachRun, postControl, postRewind, queryRun, unansweredRequests } from "./runner-link.ts";
+import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import { waitFor } from "./test-helpers.ts";
 
 type Seen = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
@@ -208,48 +208,4 @@ test("control requests carry their bodies; refusals and an unreachable runner ar
   const unreachable = await postControl(runner.client, "req-1", { type: "cancel" });
   assert.equal(unreachable.ok, false);
   assert.match((unreachable as { message: string }).message, /cannot reach the runner/);
-});
-
-test("a request a runner gave no answer to is told from one it answered in part, which is never to be sent again", async (t) => {
-  // A runner that cuts the connection of /query once it has read it, and of /events after the head.
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      if (req.url === "/query") return req.socket.destroy();
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.flushHeaders();
-      setTimeout(() => req.socket.destroy(), 50);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise((resolve) => server.close(resolve)));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const watch = unansweredRequests(nodeTransport());
-  const failure = async (client: RunnerClient, events: (client: RunnerClient) => AsyncIterable<RunnerEvent>) => {
-    try {
-      for await (const event of events(client)) void event;
-    } catch (error) {
-      return error;
-    }
-    assert.fail("the stream did not fail");
-  };
-  const client = createRunnerClient(url, { transport: watch.transport });
-  const cut = await failure(client, (c) => c.query({ prompt: "hi" }, { signal: AbortSignal.timeout(5000) }));
-  assert.equal(watch.notTaken(cut, false), true, `cut before any answer: ${String(cut)}`);
-  const broken = await failure(client, (c) => c.events("r", { afterSeq: 0, signal: AbortSignal.timeout(5000) }));
-  assert.equal(watch.notTaken(broken, false), false, `cut after the answer began: ${String(broken)}`);
-  assert.equal(watch.notTaken(broken, true), false, "even once its process is gone");
-
-  // Nobody listens any more.
-  await new Promise((resolve) => server.close(resolve));
-  const refused = await failure(client, (c) => c.query({ prompt: "hi" }, { signal: AbortSignal.timeout(5000) }));
-  assert.equal(watch.notTaken(refused, false), true, String(refused));
-  // The same failure through another transport is not one this watch saw.
-  const other = await failure(createRunnerClient(url, { transport: nodeTransport() }), (c) => c.query({ prompt: "hi" }, { signal: AbortSignal.timeout(5000) }));
-  assert.equal(watch.notTaken(other, true), false);
-  // An aborted request was let go of, not refused.
-  const controller = new AbortController();
-  controller.abort(new Error("left"));
-  const aborted = await failure(client, (c) => c.query({ prompt: "hi" }, { signal: controller.signal }));
-  assert.equal(watch.notTaken(aborted, true), false);
 });

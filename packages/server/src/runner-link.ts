@@ -4,7 +4,7 @@
 // server restarted, is re-attached to with GET /runs/:id/events and Last-Event-ID.
 import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
-import { RunnerHttpError, type RunControl, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
+import { RunnerHttpError, type RunControl, type RunnerClient } from "@harness/runner/client";
 import type { RunnerAnswer } from "@harness/session";
 
 /** How long a cancelled run's stream is read on, waiting for the run's id so it can be cancelled; and,
@@ -178,38 +178,4 @@ export function postRewind(
   rethrow?: (error: unknown) => boolean,
 ): Promise<RunnerAnswer<RewindResult>> {
   return answer((signal) => client.rewind(request, signal), rethrow);
-}
-
-/** How a connection ends that a runner never answered on, because its process is gone or going:
- * nobody listens (ECONNREFUSED, or ENOENT: its Unix socket was removed), or the connection was cut
- * before any answer (ECONNRESET, EPIPE). */
-const NOT_TAKEN_CODES = new Set(["ECONNREFUSED", "ENOENT", "ECONNRESET", "EPIPE"]);
-
-export type UnansweredRequests = {
-  /** The transport, noting each request that failed before any answer came (not one byte of it). */
-  transport: RunnerTransport;
-  /** Whether `error` (or one of its causes) is such a failure: the runner never took the request.
-   * `gone`: its process is known to have exited, which makes any such failure one, whatever its code. */
-  notTaken(error: unknown, gone: boolean): boolean;
-};
-
-/** Tells the requests a runner never answered from those it answered, even in part: only the
- * former may be sent again to another runner (a query answered in part may have reached a model). */
-export function unansweredRequests(inner: RunnerTransport): UnansweredRequests {
-  const failed = new WeakSet<object>();
-  return {
-    transport: (url, request) =>
-      inner(url, request).catch((error: unknown) => {
-        // An aborted request was let go of, not refused.
-        if (typeof error === "object" && error !== null && !request.signal?.aborted) failed.add(error);
-        throw error;
-      }),
-    notTaken(error, gone) {
-      for (let at = error, depth = 0; typeof at === "object" && at !== null && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
-        if (!failed.has(at)) continue;
-        return gone || NOT_TAKEN_CODES.has(String((at as { code?: unknown }).code));
-      }
-      return false;
-    },
-  };
 }

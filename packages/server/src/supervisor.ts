@@ -10,7 +10,8 @@ import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-run
 import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
-import { attachRun, postControl, postRewind, queryRun, unansweredRequests } from "./runner-link.ts";
+import { calledOnce, NotTakenError, takenOnce, unansweredRequests, type Resending } from "./not-taken.ts";
+import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./runner-process.ts";
 
@@ -103,9 +104,6 @@ async function exitsWithin(proc: RunnerProcess, ms: number): Promise<boolean> {
   }
   return true;
 }
-
-/** A request no runner took, saying why: not a run that was cut short. */
-class NotTakenError extends Error {}
 
 /** Why a run failed whose runner process ended. */
 function diedMidRun(end: ProcessEnd): string {
@@ -382,46 +380,24 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       }
       const withKey = options.keys ? { ...body, ...options.keys } : body;
       const send = (to: Live) => queryRun(to.client, withKey, { ...opts, onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
-      const events = takenOnce(runner, opts.signal, send, (to) => (runner = to));
+      const events = takenOnce(runner, send, resending("query", opts.signal), (to) => (runner = to));
       return { serving: () => runner, events };
     });
+  }
+
+  /** How a request (`what`) that a runner never took is sent again (see not-taken.ts). */
+  function resending(what: string, signal: AbortSignal): Resending<Live> {
+    return {
+      notTaken: (runner, error) => notTaken(runner, error, signal),
+      resend: (runner, error) => resend(runner, error, signal, what),
+      twice: (first, refused, second, error) => notTakenTwice(first, refused, second, error, what),
+    };
   }
 
   /** Whether `runner` never took a request that failed with `error`: it gave no answer at all, and
    * its process is gone (or going: nobody listens, the connection was cut). */
   function notTaken(runner: Live, error: unknown, signal: AbortSignal): boolean {
     return !signal.aborted && !stopped && unanswered.notTaken(error, !runner.process.alive());
-  }
-
-  /** The events of `send(runner)`, or, when `runner` never took the query (its process died before
-   * the server heard of it), those of sending it once more to the runner `resend` finds: `moved`
-   * hears of it. A query that a runner answered at all is never sent again, so a prompt reaches a
-   * model at most once. */
-  async function* takenOnce(runner: Live, signal: AbortSignal, send: (to: Live) => AsyncGenerator<RunnerEvent>, moved: (to: Live) => void): AsyncGenerator<RunnerEvent> {
-    let received = false;
-    let refused: unknown;
-    try {
-      for await (const event of send(runner)) {
-        received = true;
-        yield event;
-      }
-      return;
-    } catch (error) {
-      if (received || !notTaken(runner, error, signal)) throw error;
-      refused = error;
-    }
-    const next = await resend(runner, refused, signal, "query");
-    if (!next) throw refused;
-    moved(next);
-    try {
-      for await (const event of send(next)) {
-        received = true;
-        yield event;
-      }
-    } catch (error) {
-      if (received || !notTaken(next, error, signal)) throw error;
-      throw await notTakenTwice(runner, refused, next, error, "query");
-    }
   }
 
   /** Where to send again a request (`what`) that `runner` never took (`error`): a new runner when
@@ -556,23 +532,10 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         return { ok: false, message: `the runner failed to start: ${(err as Error).message}` };
       }
       const to = (target: Live) => postRewind(target.client, request, (error) => notTaken(target, error, signal));
-      let refused: unknown;
       try {
-        return await to(runner);
+        return await calledOnce(runner, to, resending("rewind", signal));
       } catch (error) {
-        refused = error;
-      }
-      let next: Live | undefined;
-      try {
-        next = await resend(runner, refused, signal, "rewind");
-      } catch (err) {
-        return { ok: false, message: (err as Error).message };
-      }
-      if (!next) return { ok: false, message: (refused as Error).message };
-      try {
-        return await to(next);
-      } catch (error) {
-        return { ok: false, message: (await notTakenTwice(runner, refused, next, error, "rewind")).message };
+        return { ok: false, message: (error as Error).message };
       }
     });
   }

@@ -6,8 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { MinimalClient, processAlive, startHarnessServer, storedSeq, waitFor } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, storedSeq, waitFor } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
 
 function until(condition: () => boolean, what: string): Promise<boolean> {
@@ -27,12 +26,9 @@ async function startWaitingRun(h: Awaited<ReturnType<typeof startHarness>>, sess
 
 /** The process id of the session's runner, as the store recorded it. */
 function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number {
-  const db = new DatabaseSync(join(dataDir, "harness.db"));
-  try {
-    return (db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number }).pid;
-  } finally {
-    db.close();
-  }
+  const pid = storedRunnerPid(dataDir, ids);
+  if (pid === undefined) throw new Error(`no runner is recorded for ${ids.sessionId}`);
+  return pid;
 }
 
 

@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, waitFor, type FakeAnthropic, type MinimalState } from "@harness/test-utils";
+import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, storedRunnerPid, waitFor, type FakeAnthropic, type MinimalState } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 const dirs: string[] = [];
@@ -28,16 +27,6 @@ async function serve(t: { after(fn: () => unknown): void }, extraEnv: Record<str
   return { dataDir, server };
 }
 
-/** The process id of the session's runner as the store records it; undefined when none serves it. */
-function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
-  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
-  try {
-    const row = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
-    return row?.pid;
-  } finally {
-    db.close();
-  }
-}
 
 /** Runs a prompt the fake model answers with 1000 input and 100 output tokens ($0.0045 at $3 and
  * $15 a million tokens). */
@@ -73,12 +62,12 @@ test("/cost after the session's runner was given back for idleness counts the ru
   const ids = { userId: "bob", sessionId: "idle-cost" };
   const client = await MinimalClient.connect(server.url, ids);
   await firstRun(client);
-  const pid = runnerPid(dataDir, ids);
+  const pid = storedRunnerPid(dataDir, ids);
   assert.ok(pid !== undefined, "a runner served the run");
-  await waitFor(() => runnerPid(dataDir, ids) === undefined && !processAlive(pid), "the idle runner to be given back and exit", { timeoutMs: 15_000 });
+  await waitFor(() => storedRunnerPid(dataDir, ids) === undefined && !processAlive(pid), "the idle runner to be given back and exit", { timeoutMs: 15_000 });
 
   const { report, state } = await costReport(client);
-  assert.notEqual(runnerPid(dataDir, ids), pid, "another runner answered");
+  assert.notEqual(storedRunnerPid(dataDir, ids), pid, "another runner answered");
   assertWholeConversation(report, state);
   await client.close();
 });
@@ -88,10 +77,10 @@ test("/cost after the session's runner died counts the runs of the runner that d
   const ids = { userId: "bob", sessionId: "died-cost" };
   const client = await MinimalClient.connect(server.url, ids);
   await firstRun(client);
-  const pid = runnerPid(dataDir, ids)!;
+  const pid = storedRunnerPid(dataDir, ids)!;
   process.kill(pid, "SIGKILL");
   // The server hears of the exit (and forgets the runner) before the next prompt.
-  await waitFor(() => !processAlive(pid) && runnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
+  await waitFor(() => !processAlive(pid) && storedRunnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
 
   const { report, state } = await costReport(client);
   assertWholeConversation(report, state);
@@ -110,9 +99,9 @@ test("/cost on another runner counts a cancelled run whose end came after the ca
   client.send({ type: "cancel" });
   const usage = () => (client.state as { usage?: { inputTokens: number } }).usage;
   await client.waitFor(() => usage()?.inputTokens === 3000, 30_000, "the cancelled run's end to be counted");
-  const pid = runnerPid(dataDir, ids)!;
+  const pid = storedRunnerPid(dataDir, ids)!;
   process.kill(pid, "SIGKILL");
-  await waitFor(() => !processAlive(pid) && runnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
+  await waitFor(() => !processAlive(pid) && storedRunnerPid(dataDir, ids) === undefined, "the server to see the runner die", { timeoutMs: 15_000 });
 
   const { report } = await costReport(client);
   assert.match(report, /Total cost:\s+\$0\.0135/);

@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, waitFor, type FakeAnthropic } from "@harness/test-utils";
+import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, storedRunnerPid, waitFor, type FakeAnthropic } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 const dirs: string[] = [];
@@ -20,16 +19,6 @@ after(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** The process id of the session's runner as the store records it; undefined when none serves it. */
-function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
-  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
-  try {
-    const row = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
-    return row?.pid;
-  } finally {
-    db.close();
-  }
-}
 
 /** The text of the user messages of a recorded model request. */
 function userTexts(body: unknown): string[] {
@@ -54,9 +43,9 @@ async function afterTwoRuns(t: { after(fn: () => unknown): void }, sessionId: st
   await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
   client.send({ type: "submit", prompt: "again" });
   await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "the second run");
-  const pid = runnerPid(dataDir, ids);
+  const pid = storedRunnerPid(dataDir, ids);
   assert.ok(pid !== undefined, "a runner served the runs");
-  return { client, pid, runner: () => runnerPid(dataDir, ids) };
+  return { client, pid, runner: () => storedRunnerPid(dataDir, ids) };
 }
 
 /** Waits for the third prompt's run to end, and checks that it was answered as usual: once, by a

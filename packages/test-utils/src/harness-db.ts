@@ -12,3 +12,14 @@ export function storedSeq(dataDir: string, ids: { userId: string; sessionId: str
     db.close();
   }
 }
+
+/** The process id of the runner the server records as serving a session; undefined when none is. */
+export function storedRunnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined;
+    return row?.pid;
+  } finally {
+    db.close();
+  }
+}

@@ -39,4 +39,4 @@ export type { WaitOptions } from "./wait.ts";
 export { startTcpProxy } from "./tcp-proxy.ts";
 export type { TcpProxy } from "./tcp-proxy.ts";
 export { holdLock } from "./sqlite-lock-holder.ts";
-export { storedSeq } from "./harness-db.ts";
+export { storedRunnerPid, storedSeq } from "./harness-db.ts";

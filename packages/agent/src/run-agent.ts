@@ -98,7 +98,11 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const plan = planPrompt(given.prompt, setup);
   state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
   if (plan.kind === "help") return reply(state, plan.text);
-  if (plan.kind === "report" && plan.name === "cost") return reply(state, (await usageReports()).costReport(resourceInternals(resources).spent));
+  // Every report but /context answers before the model's credentials are needed.
+  if (plan.kind === "report" && plan.name !== "context") {
+    const { name } = plan;
+    return reply(state, name === "cost" ? (await usageReports()).costReport(resourceInternals(resources).spent) : (await inspectReports()).inspectReport(name, setup, state.model));
+  }
   // A run that fails before its command's `!` commands run keeps its text with the arguments released.
   const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
@@ -175,10 +179,11 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   return runLoop(ctx, state);
 }
 
-// Imported when a run needs them (/compact, /clear, /cost, /context, --permission-prompt-tool): a
+// Imported when a run needs them (/compact, /clear, the reports, --permission-prompt-tool): a
 // run that sends its prompt to the model starts sooner without them.
 const builtinCommands = () => import("./harness/builtin-commands.ts");
 const usageReports = () => import("./harness/usage-reports.ts");
+const inspectReports = () => import("./harness/inspect-reports.ts");
 
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration.
  * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the

@@ -27,7 +27,7 @@ const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\
  * one tool uses: Grep's search engines, WebFetch's fetching and HTML conversion, Read's notebook
  * rendering. And the sandbox's runtime, which only a run whose settings turn the sandbox on uses,
  * and the sub-agent spawner, which only a Task call (or a forked skill) uses; the built-in
- * commands and reports, which only /compact, /clear, /cost and /context use; and the approver of
+ * commands and reports, which only /compact, /clear and the reports (/cost, /context, /mcp…) use; and the approver of
  * --permission-prompt-tool. */
 const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/(index|testing\/[a-z-]+)\.ts$/,
@@ -36,7 +36,7 @@ const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/tools\/(grep-js|grep-rg|grep-search|walk|fetch-page|html-to-markdown|read-notebook)\.ts$/,
   /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
   /\/packages\/agent\/src\/(sandbox\/(runtime|git-config-paths)|subagents\/spawn-subagent)\.ts$/,
-  /\/packages\/agent\/src\/harness\/(builtin-commands|usage-reports|permission-prompt-tool)\.ts$/,
+  /\/packages\/agent\/src\/harness\/(builtin-commands|usage-reports|inspect-reports|permission-prompt-tool)\.ts$/,
 ];
 
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the

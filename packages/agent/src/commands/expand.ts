@@ -18,7 +18,7 @@ export function isBuiltinCommand(name: string): name is BuiltinCommand {
 
 /** Built-ins that report on the conversation without a model call; a user's own command or skill
  * of the same name replaces them, as it replaces a built-in prompt. */
-export const REPORT_COMMANDS = ["context", "cost"] as const;
+export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status"] as const;
 export type ReportCommand = (typeof REPORT_COMMANDS)[number];
 
 function isReportCommand(name: string): name is ReportCommand {
@@ -49,7 +49,7 @@ export type SlashExpansion =
   | { kind: "none"; name: string; prompt: string };
 
 /** Pure. Precedence on a name: built-in, then skill, then custom command (Claude Code looks skills
- * up before legacy commands), then a report built-in (/context, /cost) or a built-in prompt
+ * up before legacy commands), then a report built-in (/context, /cost, /mcp, /status…) or a built-in prompt
  * (/init), which a user's own may replace. Only
  * user-invocable skills answer to /name. */
 export function expandSlashCommand(prompt: string, sources: { commands: readonly SlashCommand[]; skills: readonly Skill[]; sessionId?: string }): SlashExpansion {

@@ -15,6 +15,11 @@ const BUILTIN_HELP: [string, string][] = [
 const REPORT_HELP: [string, string, string][] = [
   ["context", "/context", "Show how the model's context window is used: the system prompt, tools, memory files, skills and messages"],
   ["cost", "/cost", "Show what the conversation has used and cost so far"],
+  ["mcp", "/mcp", "Show the MCP servers: connected, failed (and why), disabled or awaiting approval, where each is configured, and their tools"],
+  ["memory", "/memory", "Show the memory files loaded (CLAUDE.md, CLAUDE.local.md, rules, imports), in order, with their paths and sizes, and those left out"],
+  ["agents", "/agents", "Show the sub-agents available, where each comes from, its tools and model"],
+  ["hooks", "/hooks", "Show the hooks configured, by event, with matcher, if, type and the file that defines them"],
+  ["status", "/status", "Show the model, permission mode, directories, settings files in effect and session id"],
 ];
 
 /** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then

@@ -50,7 +50,7 @@ export async function externalImportsApproved(home: string, projectRoot: string)
  * twice is sent once: a CLAUDE.md that imports the AGENTS.md beside it gets AGENTS.md in its usual
  * place, not a second copy. The filesystem root itself is not searched, as in Claude Code. Rules
  * with `paths` are not in `files` but in `pathRules`, for createNestedMemory to bring in. */
-export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad & { pathRules: RuleFile[] }> {
+export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad & { pathRules: RuleFile[]; excluded: string[] }> {
   const cwd = path.resolve(options.cwd);
   const projectRoot = path.resolve(options.projectRoot ?? cwd);
   const reader: MemoryReader = {
@@ -80,7 +80,7 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
     files.push(...(await rulesNow(reader, path.join(path.resolve(dir), ".claude", "rules"), "project", pathRules)));
     files.push(...(await readInOrder(reader, [local!])));
   }
-  return { files, pathRules, diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved };
+  return { files, pathRules, diagnostics: reader.diagnostics, externalImportsApproved: reader.project!.externalImportsApproved, excluded: reader.leftOut ?? [] };
 }
 
 /** The rules under `dir` that always apply, as memory files; those with `paths` go to `later`. */

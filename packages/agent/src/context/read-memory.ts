@@ -2,6 +2,7 @@
 // entry right after the file that imports it (as Claude Code does), not text spliced into it: the
 // model sees the `@path` mention where it was written and the file's content under its own path.
 import { isMissingError, readConfigFile } from "../config-files.ts";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { isWithin, realPathOf } from "../real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
@@ -21,6 +22,8 @@ export type MemoryReader = {
   diagnostics: ContextDiagnostic[];
   /** The settings' claudeMdExcludes (see memory-excludes.ts): such files are never read. */
   excluded?: (file: string) => boolean;
+  /** The files that exist and were left out by `excluded`, in the order they were reached. */
+  leftOut?: string[];
 };
 
 type ReadResult = { kind: "ok"; text: string } | { kind: "missing" } | { kind: "unusable"; message: string };
@@ -28,7 +31,13 @@ type ReadResult = { kind: "ok"; text: string } | { kind: "missing" } | { kind: "
 /** Starts reading a candidate memory file. Claims the path at once, so concurrent loads never take
  * the same file twice; returns undefined when it was already taken, or is excluded. */
 export function claim(reader: MemoryReader, file: string): Promise<ReadResult> | undefined {
-  if (reader.seen.has(file) || reader.excluded?.(file)) return undefined;
+  if (reader.seen.has(file)) return undefined;
+  if (reader.excluded?.(file)) {
+    // Said by /memory; most candidates do not exist, and those are not worth a word.
+    if (existsSync(file)) (reader.leftOut ??= []).push(file);
+    reader.seen.add(file);
+    return undefined;
+  }
   reader.seen.add(file);
   return readText(file);
 }

@@ -2,7 +2,9 @@
 // - /help answers with the list of commands, without a model call;
 // - /compact [instructions] summarizes the conversation now (the summary is the reply);
 // - /context and /cost answer, without a model call, with how the context window is used and what
-//   the conversation has cost so far (usage-reports.ts); a user's own command of the name wins;
+//   the conversation has cost so far (usage-reports.ts); /mcp, /memory, /agents, /hooks and
+//   /status with what the run loaded and from where (inspect-reports.ts); a user's own command of
+//   the name wins;
 // - /clear starts a new conversation: the run returns an empty transcript, so the earlier messages
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
@@ -14,7 +16,7 @@
 // - anything else, unknown "/words" included, is sent as typed.
 // Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
 // and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
-import { expandSlashCommand } from "../commands/expand.ts";
+import { expandSlashCommand, type ReportCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments } from "../mcp/prompt-arguments.ts";
 import type { McpPromptCommand } from "../mcp/prompts.ts";
@@ -40,8 +42,9 @@ export type PromptPlan =
   | { kind: "help"; text: string }
   | { kind: "compact"; instructions: string }
   | { kind: "clear" }
-  /** /context and /cost: reports on the conversation, answered without the model. */
-  | { kind: "report"; name: "context" | "cost" };
+  /** /context, /cost, /mcp, /memory, /agents, /hooks, /status: reports on the conversation and
+   * the run, answered without the model. */
+  | { kind: "report"; name: ReportCommand };
 
 export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts" | "sessionId">): PromptPlan {
   if (!prompt.trimStart().startsWith("/")) return { kind: "send", text: prompt };
@@ -56,8 +59,8 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
     case "builtin":
       if (expansion.name === "help") return { kind: "help", text: slashCommandHelp(setup) };
       if (expansion.name === "compact") return { kind: "compact", instructions: expansion.prompt };
-      if (expansion.name === "context" || expansion.name === "cost") return { kind: "report", name: expansion.name };
-      return { kind: "clear" };
+      if (expansion.name === "clear") return { kind: "clear" };
+      return { kind: "report", name: expansion.name };
     default: {
       const plan: PromptPlan = { kind: "send", text: expansion.prompt };
       if (expansion.model) plan.model = expansion.model;

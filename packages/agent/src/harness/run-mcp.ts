@@ -9,6 +9,7 @@ import type { Plugin } from "../plugins/types.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
 import type { RunAgentOptions } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
+import type { RunInventory } from "./run-inventory.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
@@ -26,6 +27,8 @@ export type McpWhere = {
   strict?: boolean;
   sdk?: RunAgentOptions["sdkMcpServers"];
   agent?: { file: string; servers: Record<string, unknown> };
+  /** Gets where each server is configured, and those not started with why (for /mcp). */
+  inventory?: Pick<RunInventory, "mcpConfigured" | "mcpNotStarted">;
 };
 type McpApprovals = Pick<Settings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
 
@@ -74,13 +77,18 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     ...(o.agent && { agent: o.agent }),
   });
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
+  const listed = o.inventory;
+  const projectMcp = `${o.projectRoot}/.mcp.json`;
   for (const { name, reason } of config.disabled) {
+    listed?.mcpNotStarted.push({ name, scope: "project", file: projectMcp, ...(reason.startsWith("not approved") ? { state: "pending approval", reason: reason.replace(/^not approved: /, "") } : { state: "disabled", reason }) });
     if (reason.startsWith("not approved")) notice("warning", `MCP server "${name}" of ${o.projectRoot}/.mcp.json is not started: ${reason}.`);
   }
   const sdkNames = new Set(o.sdk?.names ?? []);
   const servers: McpRunServerConfig[] = config.servers.filter((server) => {
     if (sdkNames.has(server.name)) return false;
     const blocked = mcpStartBlocked(server, o.rules);
+    if (blocked) listed?.mcpNotStarted.push({ name: server.name, scope: server.scope, file: server.file, state: "blocked", reason: blocked });
+    else if (listed) listed.mcpConfigured[server.name] = { scope: server.scope, file: server.file };
     if (blocked) notice("warning", `MCP server "${server.name}" of ${server.file} is not started: ${blocked}.`);
     return !blocked;
   });
@@ -89,6 +97,8 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
   for (const name of sdkNames) {
     const server = { type: "sdk", name, scope: "flag", file: "the program's own servers" } as const;
     const blocked = mcpPolicyBlocks(server, o.rules.policy);
+    if (blocked) listed?.mcpNotStarted.push({ name, scope: server.scope, file: server.file, state: "blocked", reason: blocked });
+    else if (listed) listed.mcpConfigured[name] = { scope: server.scope, file: server.file };
     if (blocked) notice("warning", `MCP server "${name}" of ${server.file} is not started: ${blocked}.`);
     else servers.push(server);
   }

@@ -41,6 +41,7 @@ import type { SubagentMcpSetup } from "./subagent-mcp.ts";
 import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
+import { emptyInventory, type RunInventory } from "./run-inventory.ts";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
@@ -97,6 +98,8 @@ export type RunSetup = {
   basePrompt: string;
   /** The apiKeyHelper of the user's or managed settings (a project's is not used). */
   apiKeyHelper?: string;
+  /** Where things came from and what was left out, for the inspection commands. */
+  inventory: RunInventory;
 };
 
 type Diagnostic = { file: string; key?: string; message: string };
@@ -163,8 +166,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const hookSources = hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
   report(hookPolicy.diagnostics);
-  const fileHooks = hooksOf(hookSources, pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly), hookPolicy.policy, report, notice);
+  const inventory = emptyInventory();
+  inventory.settingsFiles = loadedSettings.sources.map((source) => ({ scope: source.scope, path: source.path }));
+  const runningPlugins = pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
+  const fileHooks = hooksOf(hookSources, runningPlugins, hookPolicy.policy, report, notice, inventory);
   const hooks = options.hooks ? mergeHooksConfigs([fileHooks, options.hooks]) : fileHooks;
+  if (options.hooks) inventory.hookFiles.push({ file: "the program's own hooks", config: options.hooks });
+  if (loadedSettings.sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true)) inventory.hooksRestricted = "all";
+  else if (hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly)) inventory.hooksRestricted = "managed";
   const ruled = withRunRules(
     permissionContext(loadedSettings, {
       cwd,
@@ -216,6 +225,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             ...(options.strictMcpConfig && { strict: true }),
             ...(options.sdkMcpServers && { sdk: options.sdkMcpServers }),
             ...(agentServers && { agent: agentServers }),
+            inventory,
           },
           notice,
         )
@@ -223,6 +233,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
 
   const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
+  inventory.memoryNotes = [...memory.excluded.map((file) => ({ file, message: "left out by the settings' claudeMdExcludes" })), ...memory.diagnostics.map(({ file, message }) => ({ file, message }))];
   const memoryScope = (scope: string) => (scope === "parent" ? "project" : scope);
   memory.files = memory.files.filter((file) => readsFrom(memoryScope(file.scope)));
   memory.pathRules = memory.pathRules.filter((rule) => readsFrom(memoryScope(rule.scope)));
@@ -282,6 +293,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     subagentMcp,
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
+    inventory,
   };
 }
 
@@ -368,7 +380,9 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     mcpResourceServers: [],
     mcpServers: [],
     basePrompt: BASE_SYSTEM_PROMPT,
+    inventory: emptyInventory(),
   };
+  if (options.hooks) setup.inventory.hookFiles.push({ file: "the program's own hooks", config: options.hooks });
   if (options.env !== undefined) setup.childEnv = environmentOf(options.env, undefined);
   return setup;
 }
@@ -420,21 +434,25 @@ function hooksRestricted(sources: readonly SettingsSource[], merged: Settings, m
  * settings' hooks run (see hookSourcesOf), those of the plugins the managed settings enable, which
  * are the organisation's as much as its own hooks are (as Claude Code has it since 2.1.101); none
  * when the managed settings say disableAllHooks. */
-function pluginHooksOf(plugins: readonly Plugin[], sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): HooksConfig[] {
+function pluginHooksOf(plugins: readonly Plugin[], sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): Plugin[] {
   if (sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true)) return [];
   const restricted = hooksRestricted(sources, merged, managedOnly);
-  return plugins.filter((plugin) => !restricted || plugin.managed).map((plugin) => plugin.hooks);
+  return plugins.filter((plugin) => !restricted || plugin.managed);
 }
 
 /** Every scope's hooks run, lowest precedence first (as Claude Code merges them), then the
  * plugins', their http hooks held to allowedHttpHookUrls and httpHookAllowedEnvVars as every
  * settings file says. */
-function hooksOf(sources: readonly SettingsSource[], pluginHooks: readonly HooksConfig[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink): HooksConfig {
+function hooksOf(sources: readonly SettingsSource[], plugins: readonly Plugin[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink, inventory: RunInventory): HooksConfig {
   const configs = sources.map((source) => {
     const parsed = parseHooksConfig(source.settings.hooks, source.path);
     report(parsed.diagnostics);
     return parsed.config;
   });
+  const pluginHooks = plugins.map((plugin) => plugin.hooks);
+  const named = [...sources.map((source, i) => ({ file: source.path, config: configs[i] as HooksConfig })), ...plugins.map((plugin) => ({ file: `plugin ${plugin.name} (${plugin.root})`, config: plugin.hooks }))];
+  // Each file's hooks as they run: held to the http policy as the merged ones are.
+  inventory.hookFiles = named.map(({ file, config }) => ({ file, config: applyHttpHookPolicy(config, policy).config })).filter(({ config }) => Object.keys(config).length > 0);
   const { config, left } = applyHttpHookPolicy(mergeHooksConfigs([...configs, ...pluginHooks]), policy);
   for (const message of left) notice("warning", message);
   return config;

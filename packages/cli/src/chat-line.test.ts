@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { HarnessState } from "@harness/protocol";
-import { createApprovalNumbering, parseChatLine } from "./chat-line.ts";
+import { CHAT_HELP, createApprovalNumbering, parseChatLine } from "./chat-line.ts";
 
 const idle: HarnessState = { status: "idle", messages: [] };
 const running: HarnessState = { status: "running", messages: [] };
@@ -106,4 +106,8 @@ test("other text while a call waits is refused with what to type, instead of bei
   // Nothing waits: y is a prompt like any other.
   assert.deepEqual(parseChatLine("y", idle), { kind: "send", command: { type: "submit", prompt: "y" } });
   assert.deepEqual(parseChatLine("y", running), { kind: "send", command: { type: "steer", message: "y" } });
+});
+
+test("the chat's /help names the agent's reports, which answer without the model", () => {
+  for (const report of ["/context", "/cost", "/mcp", "/memory", "/agents", "/hooks", "/status"]) assert.match(CHAT_HELP, new RegExp(`${report}\\b`));
 });

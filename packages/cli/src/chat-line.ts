@@ -29,7 +29,8 @@ While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refu
   /rewind [N]             list the prompts; with N, put the conversation and the files back
                           to how they were before prompt N
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
-Other lines starting with "/" go to the agent (its skills and slash commands; /commands lists them).
+Other lines starting with "/" go to the agent: its skills and slash commands, and its reports
+  /context /cost /mcp /memory /agents /hooks /status, answered without the model (/commands lists them).
 `;
 
 /** Whether a run is under way in `state` (a line then steers it). */

@@ -189,6 +189,19 @@ test("/commands lists the agent's commands, the session's own among them, withou
   assert.equal(fake.requests.length, before);
 });
 
+test("/status and /memory answer in the chat through the server, from the session's workspace, without a model call", async () => {
+  const workspace = join(dataDir, "workspaces/tester/inspect");
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(join(workspace, "CLAUDE.md"), "Use tabs.\n");
+  const before = fake.requests.length;
+  const result = await chat(["--session", "inspect"], "/status\n/memory\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^Working directory: +\S*workspaces\/tester\/inspect$/m);
+  assert.match(result.stdout, /^Session id: +\S+$/m);
+  assert.match(result.stdout, /^ {2}\S*workspaces\/tester\/inspect\/CLAUDE\.md \(project\): 10 B$/m);
+  assert.equal(fake.requests.length, before);
+});
+
 test("a run's notices are shown: a settings file of the session's that cannot be read is named", async () => {
   fake.push({ text: "First" }, { text: "Second" });
   const first = await chat(["--session", "notices"], "hi\n");

@@ -63,6 +63,9 @@ export type Command =
       inputFormat?: InputFormat;
       /** stream-json output also carries the model's streaming events (see stream-partial.ts). */
       includePartialMessages?: true;
+      /** stream-json in and out: each user message read is echoed on stdout as its turn takes it
+       * (see stream-input.ts, replayLine). */
+      replayUserMessages?: true;
       /** The JSON Schema the run's answer must match, as given (checked by the run). */
       jsonSchema?: string;
       /** The MCP tool calls that need approval are asked of (mcp__server__tool), or "stdio": the
@@ -172,6 +175,7 @@ const RUN_OPTIONS: OptionSpec = {
   "--tools": { key: "tools", value: true, repeat: true, empty: true },
   "--input-format": { key: "inputFormat", value: true },
   "--include-partial-messages": { key: "includePartialMessages", value: false },
+  "--replay-user-messages": { key: "replayUserMessages", value: false },
   "--json-schema": { key: "jsonSchema", value: true },
   "--permission-prompt-tool": { key: "permissionPromptTool", value: true },
   // Claude Code's own spelling of bypassPermissions.
@@ -302,6 +306,10 @@ function streamOptions(options: Record<string, string | true | string[]>, comman
   if (options.includePartialMessages) {
     if (command.outputFormat !== "stream-json") return "--include-partial-messages needs --output-format stream-json";
     command.includePartialMessages = true;
+  }
+  if (options.replayUserMessages) {
+    if (command.inputFormat !== "stream-json" || command.outputFormat !== "stream-json") return "--replay-user-messages requires both --input-format stream-json and --output-format stream-json";
+    command.replayUserMessages = true;
   }
   if (typeof options.jsonSchema === "string") command.jsonSchema = options.jsonSchema;
   if (typeof options.permissionPromptTool === "string") {

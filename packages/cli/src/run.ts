@@ -284,6 +284,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       const { createAgentResources } = await import("@harness/agent");
       const { streamSession } = await import("./stream-session.ts");
       const { controlChannel } = await import("./stream-control.ts");
+      const { replayLine } = await import("./stream-input.ts");
       const resources = createAgentResources();
       const session = streamSession({
         model: command.model,
@@ -334,6 +335,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             continue;
           }
           await session.modesSettled();
+          // Taken: said back as read, before anything of its turn.
+          if (command.replayUserMessages && read.message.sent) stream?.opening.line(replayLine(read.message.sent, runId));
           const controls = session.startTurn(controller.signal);
           const outcome = await turn(read.message, { resources, budgetSpentUsd: spent }, { settings: session.settings, controls }).finally(controls.end);
           spent += outcome.usage?.costUsd ?? 0;

@@ -3,10 +3,12 @@
 // `{"type":"user","message":{"role":"user","content":"…" or [text and image blocks]}}`. Each one
 // is a turn of the same conversation. The lines are read by stream-control.ts, among the control
 // protocol's.
+import { randomUUID } from "node:crypto";
 import { isJsonObject } from "@harness/agent/json-text";
 import type { ImageBlock } from "@harness/llm";
 
-export type InputMessage = { prompt: string; images: ImageBlock[] };
+/** `sent`: the line's message as written, and its uuid if it has one (for --replay-user-messages). */
+export type InputMessage = { prompt: string; images: ImageBlock[]; sent?: { message: Record<string, unknown>; uuid?: string } };
 
 /** A message read, or why a line is not one: `message` is one line naming the line's number. */
 export type InputLine = { ok: true; message: InputMessage } | { ok: false; message: string };
@@ -27,7 +29,8 @@ export function parseInputLine(line: string, number: number): InputLine {
   const message = value.message;
   if (!isJsonObject(message) || message.role !== "user") return fail(': expected "message" to be an object with "role": "user"');
   const { content } = message;
-  if (typeof content === "string") return content.trim() === "" ? fail(": the message is empty") : { ok: true, message: { prompt: content, images: [] } };
+  const sent = { message, ...(typeof value.uuid === "string" && value.uuid !== "" && { uuid: value.uuid }) };
+  if (typeof content === "string") return content.trim() === "" ? fail(": the message is empty") : { ok: true, message: { prompt: content, images: [], sent } };
   if (!Array.isArray(content)) return fail(": the message's content must be text or a list of content blocks");
   const texts: string[] = [];
   const images: ImageBlock[] = [];
@@ -41,7 +44,13 @@ export function parseInputLine(line: string, number: number): InputLine {
     } else return fail(`: ${which} is not a text or image block`);
   }
   if (texts.every((text) => text.trim() === "") && images.length === 0) return fail(": the message is empty");
-  return { ok: true, message: { prompt: texts.join("\n\n"), images } };
+  return { ok: true, message: { prompt: texts.join("\n\n"), images, sent } };
+}
+
+/** Claude Code's echo of a message read (--replay-user-messages), as the Agent SDK's
+ * SDKUserMessageReplay: the message as sent, under its own uuid or a new one. */
+export function replayLine(sent: NonNullable<InputMessage["sent"]>, sessionId: string): string {
+  return `${JSON.stringify({ type: "user", message: sent.message, parent_tool_use_id: null, session_id: sessionId, uuid: sent.uuid ?? randomUUID(), isReplay: true })}\n`;
 }
 
 function imageOf(source: unknown): ImageBlock | undefined {

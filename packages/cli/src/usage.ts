@@ -102,6 +102,9 @@ Options:
   --include-partial-messages
                      with --output-format stream-json, also the model's streaming events as the
                      API sends them, each in a {"type":"stream_event","event":…} line
+  --replay-user-messages
+                     with stream-json input and output, echo each user message read on stdout
+                     as its turn takes it ({"type":"user",…,"isReplay":true}, with its uuid)
   --json-schema SCHEMA
                      the answer must be JSON matching this JSON Schema (an object's): the model
                      gives it through a StructuredOutput tool, checked against the schema, and

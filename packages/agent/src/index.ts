@@ -50,7 +50,7 @@ export type { PermissionContext, PermissionDecision, PermissionMode, PermissionR
 
 // Hooks
 export { compileMatcher, HOOK_EVENT_NAMES, mergeHooksConfigs, parseHooksConfig, runHooks } from "./hooks/index.ts";
-export type { CallbackHook, HookEventName, HookInput, HookMatcherGroup, HookResult, HooksConfig } from "./hooks/index.ts";
+export type { CallbackHook, HookEventName, HookInput, HookMatcherGroup, HookObserver, HookResult, HookRunResult, HooksConfig, ObservedHook } from "./hooks/index.ts";
 
 // MCP and deferred tools
 export { loadMcpConfig, startMcp, convertToolResult, expandEnv, isMcpToolName, mcpToolName } from "./mcp/index.ts";

@@ -2,7 +2,7 @@ import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOv
 import type { AgentEvent, ConversationSpent, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
-import type { HooksConfig } from "./hooks/types.ts";
+import type { HookObserver, HooksConfig } from "./hooks/types.ts";
 import type { AgentResources } from "./harness/resources.ts";
 import type { McpRelay } from "./mcp/sdk-transport.ts";
 import type { PermissionMode } from "./permissions/types.ts";
@@ -269,6 +269,9 @@ export type RunAgentOptions = {
   /** Told each event of the main agent's model calls as it streams, before the run's own events
    * for it (`harness run --include-partial-messages`). Not told of sub-agents' calls. */
   onModelEvent?: (event: ModelEvent) => void;
+  /** Told as each hook of the run starts and ends, its sub-agents' among them (`harness run
+   * --include-hook-events`). */
+  onHookEvent?: HookObserver;
   /** The run's answer must be JSON matching this schema (Claude Code's --json-schema; check it
    * first with outputSchemaProblem): the main agent gets a StructuredOutput tool to give it with,
    * and is reminded when it ends without. */

@@ -66,6 +66,9 @@ export type Command =
       /** stream-json in and out: each user message read is echoed on stdout as its turn takes it
        * (see stream-input.ts, replayLine). */
       replayUserMessages?: true;
+      /** With stream-json output, each hook the run fires is told in the stream as it starts and
+       * ends (see stream-hook-events.ts). */
+      includeHookEvents?: true;
       /** The JSON Schema the run's answer must match, as given (checked by the run). */
       jsonSchema?: string;
       /** The MCP tool calls that need approval are asked of (mcp__server__tool), or "stdio": the

@@ -227,6 +227,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         },
       }),
       ...(stream?.onModelEvent && { onModelEvent: stream.onModelEvent }),
+      ...(stream && command.includeHookEvents && { onHookEvent: await hookEvents(stream.opening.line, () => runId) }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
     /** `session`: what the program driving stream-json input set over its control protocol, and the
@@ -407,6 +408,11 @@ async function streamWriters(write: (line: string) => void, runId: string, cwd: 
       for (const line of partial.event(event)) opening.line(`${JSON.stringify(line)}\n`);
     });
   return { opening, messages: streamMessages(runId), systemMessage, onModelEvent };
+}
+
+/** The observer that writes the hooks' lines (--include-hook-events). */
+async function hookEvents(line: (text: string) => void, sessionId: () => string) {
+  return (await import("./stream-hook-events.ts")).hookEventLines(line, sessionId);
 }
 
 /** An MCP server's news that is no problem: it connected, or its tools changed. */

@@ -19,9 +19,11 @@ export const SDK_OPTIONS: OptionSpec = {
   "--plugin-dir-no-mcp": { key: "pluginDirs", value: true, repeat: true },
   // The program's policy tier: what restricts of it holds as the managed settings' own (sdk-managed.ts).
   "--managed-settings": { key: "managedSettings", value: true },
+  // With stream-json output, the hooks the run fires are lines of the stream (stream-hook-events.ts).
+  "--include-hook-events": { key: "includeHookEvents", value: false },
   // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
   // Claude Code's (its debug log, API betas and task budget, session mirroring and resumption
-  // points, its MCP channels and permission prompt styles, hook events in the stream, and the
+  // points, its MCP channels and permission prompt styles, and the
   // fields it waits for in the initialize request, which is read here whatever they say).
   "--thinking": { key: "ignored", value: true, repeat: true, empty: true },
   "--thinking-display": { key: "ignored", value: true, repeat: true, empty: true },
@@ -31,7 +33,6 @@ export const SDK_OPTIONS: OptionSpec = {
   "--task-budget": { key: "ignored", value: true, repeat: true, empty: true },
   "--permission-prompts": { key: "ignored", value: true, repeat: true, empty: true },
   "--channels": { key: "ignored", value: true, repeat: true, empty: true },
-  "--include-hook-events": { key: "ignoredSwitch", value: false },
   "--session-mirror": { key: "ignoredSwitch", value: false },
   "--await-initialize": { key: "ignoredSwitch", value: false },
   "--managed-settings-in-initialize": { key: "ignoredSwitch", value: false },
@@ -44,6 +45,7 @@ export const SDK_OPTIONS: OptionSpec = {
  * value that cannot be taken. */
 export function takeSdkFlags(options: Options, command: RunCommand): string | undefined {
   if (options.allowBypass) command.allowBypass = true;
+  if (options.includeHookEvents) command.includeHookEvents = true;
   if (typeof options.effort === "string") {
     // Claude Code's xhigh lies between high and max; the models here take the API's four levels.
     const effort = parseEffort(options.effort);

@@ -105,6 +105,10 @@ Options:
   --replay-user-messages
                      with stream-json input and output, echo each user message read on stdout
                      as its turn takes it ({"type":"user",…,"isReplay":true}, with its uuid)
+  --include-hook-events
+                     with --output-format stream-json, also each hook the run fires: a system
+                     line of subtype hook_started as it starts, and hook_response as it ends
+                     (hook_id, hook_name, hook_event, stdout, stderr, output, exit_code, outcome)
   --json-schema SCHEMA
                      the answer must be JSON matching this JSON Schema (an object's): the model
                      gives it through a StructuredOutput tool, checked against the schema, and

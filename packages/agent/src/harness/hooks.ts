@@ -45,6 +45,8 @@ export type HookHostOptions = {
   onceFired?: Set<string>;
   /** Where async hooks report, and what ends them (RunHooksOptions.background). */
   background?: RunHooksOptions["background"];
+  /** Told as each hook starts and ends (RunHooksOptions.observe). */
+  observe?: RunHooksOptions["observe"];
   notice: NoticeSink;
 };
 
@@ -84,6 +86,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
         ...(env && { env }),
         ...(o.evaluate && { evaluate: o.evaluate }),
         ...(o.background && { background: o.background }),
+        ...(o.observe && { observe: o.observe }),
       });
       for (const message of result.userMessages) o.notice("warning", message);
       return result;

@@ -325,6 +325,7 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     ...(model && { model }),
     onceFired: inner.onceHooks,
     background: { signal: inner.lifetime.signal, done: (report) => deliverHookReport(resources, report) },
+    ...(options.onHookEvent && { observe: options.onHookEvent }),
     notice,
   });
 }

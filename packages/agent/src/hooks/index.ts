@@ -17,6 +17,8 @@ export type {
   HookMatcherGroup,
   HookResult,
   HookRunResult,
+  HookObserver,
+  ObservedHook,
   HooksConfig,
   NotificationInput,
   PermissionDecision,

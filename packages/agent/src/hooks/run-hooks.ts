@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { combineEffects } from "./combine.ts";
 import { interpretHookRun } from "./hook-output.ts";
 import { TOOL_EVENTS, callMeetsIf } from "./if-condition.ts";
@@ -8,7 +9,7 @@ import { runHttpHook } from "./http-hook.ts";
 import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
 import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
-import type { AsyncHookReport, CommandHook, Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, RunHooksOptions } from "./types.ts";
+import type { AsyncHookReport, CommandHook, Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, ObservedHook, RunHooksOptions } from "./types.ts";
 
 /** The hooks of `event` whose matcher selects `input` and whose `if`, if any, its tool call meets
  * (see callMeetsIf; `scope.cwd` stands in for an input without one), in configuration order, each
@@ -65,19 +66,21 @@ export async function runHooks<E extends HookEventName>(
   if (ran) for (const hook of hooks) if (hook.once) ran.add(identityOf(hook));
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
-  for (const hook of hooks) if (hook.type === "command" && hook.async) startInBackground(hook, event, stdin, env, opts);
+  const target = matchTarget(input);
+  const watch = watcher(opts, event, target === undefined || target === "" ? event : `${event}:${target}`);
+  for (const hook of hooks) if (hook.type === "command" && hook.async) startInBackground(hook, event, stdin, env, opts, watch(hook));
   const waited = hooks.filter((hook) => hook.type !== "command" || !hook.async);
-  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts)));
+  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts).then(watch(hook))));
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
 }
 
 /** An async command hook: started, not waited for; what it says goes to `opts.background`. One
  * started once the background's signal has fired (a SessionEnd hook, as the session ends) runs to
  * its end or its timeout all the same, unheard: killed at once, it would never run at all. */
-function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): void {
+function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions, ended: (run: HookRunResult) => HookRunResult): void {
   const lifetime = opts.background?.signal;
   const signal = lifetime && !lifetime.aborted ? lifetime : new AbortController().signal;
-  void spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then((run) => {
+  void spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then(ended).then((run) => {
     const effect = interpretHookRun(event, run);
     const report: AsyncHookReport = { event, userMessages: effect.userMessages };
     // It can no longer block: what would have blocked is a message for the user.
@@ -86,6 +89,29 @@ function startInBackground(hook: CommandHook, event: HookEventName, input: strin
     if (effect.additionalContext !== undefined) report.context = effect.additionalContext;
     if (report.context !== undefined || report.userMessages.length > 0) opts.background?.done(report);
   });
+}
+
+/** Tells `opts.observe` that a hook of `event` starts, now; the function it returns tells that it
+ * ended with a run, and gives the run back. Without an observer, nothing is told. */
+function watcher(opts: RunHooksOptions, event: HookEventName, name: string): (hook: Hook) => (run: HookRunResult) => HookRunResult {
+  const observer = opts.observe;
+  if (!observer) return () => (run) => run;
+  return (hook) => {
+    const seen: ObservedHook = { id: randomUUID(), event, name, type: hook.type };
+    quietly(() => observer.started(seen));
+    return (run) => {
+      quietly(() => observer.ended(seen, run));
+      return run;
+    };
+  };
+}
+
+function quietly(tell: () => void): void {
+  try {
+    tell();
+  } catch {
+    // An observer's failure is no hook's.
+  }
 }
 
 function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): Promise<HookRunResult> {

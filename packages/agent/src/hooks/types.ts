@@ -253,6 +253,18 @@ export type RunHooksOptions = {
    * context for the model and their messages for the user. `signal` kills them (the session
    * ends); the run's own signal does not. Without it they run all the same, unheard. */
   background?: { signal: AbortSignal; done(report: AsyncHookReport): void };
+  /** Told as each hook starts and ends, async ones too (Claude Code's hook lifecycle messages). */
+  observe?: HookObserver;
+};
+
+/** One hook as it runs: a fresh `id` per run, its event, what it is named by (the event, and what
+ * its matcher was matched against: "PreToolUse:Bash", "SessionStart:startup"), and its kind. */
+export type ObservedHook = { id: string; event: HookEventName; name: string; type: Hook["type"] };
+
+/** Watches hooks run; what it throws is ignored, and it cannot change what the hooks do. */
+export type HookObserver = {
+  started(hook: ObservedHook): void;
+  ended(hook: ObservedHook, run: HookRunResult): void;
 };
 
 /** What an async hook said: its `additionalContext`, plain output where that counts as context,

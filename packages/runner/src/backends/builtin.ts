@@ -33,7 +33,7 @@ export type BuiltinBackendOptions = {
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
     | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "managedSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
     | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool" | "thinking" | "projectRoot" | "hooks" | "sdkMcpServers" | "permissionUpdates"
-    | "onPermissionUpdates" | "allowBypassPermissions"
+    | "onPermissionUpdates" | "allowBypassPermissions" | "onHookEvent"
   >;
 };
 

@@ -38,7 +38,8 @@ export type ToolGateOptions = {
   updatePermissions?(updates: readonly PermissionUpdate[], by: string): void;
 };
 
-type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput };
+/** `notes` go with a refusal's tool_result (a PermissionDenied hook's leave to retry). */
+type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput; notes?: string[] };
 
 export function createToolGate(o: ToolGateOptions): ToolGate {
   return {
@@ -48,7 +49,9 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
       if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
       const verdict = await gate(o, call, tool, args as Record<string, unknown>, hook, signal);
       // The hooks' additional context reaches the model whether or not the call runs.
-      return hook.additionalContext.length > 0 ? { ...verdict, notes: hook.additionalContext.map((context) => systemReminder(context)) } : verdict;
+      if (hook.additionalContext.length === 0) return verdict;
+      const notes = hook.additionalContext.map((context) => systemReminder(context));
+      return { ...verdict, notes: "notes" in verdict && verdict.notes ? [...notes, ...verdict.notes] : notes };
     },
 
     async after(call, tool, args, output, signal) {
@@ -88,7 +91,11 @@ async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Re
     input = changed.args as Record<string, unknown>;
   }
   const decision = permissionDecision(call.name, input, o.permissions, hook);
-  if (decision.behavior === "deny") return refuse(decision.reason);
+  if (decision.behavior === "deny") {
+    // dontAsk's own refusal (what the default mode would have asked about) is the mode's, not a rule's.
+    const byMode = o.permissions.mode === "dontAsk" && permissionDecision(call.name, input, { ...o.permissions, mode: "default" }, hook).behavior === "ask";
+    return byMode ? deniedByMode(o, call, input, decision.reason, signal) : refuse(decision.reason);
+  }
   if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, hook, signal);
   return { run: true, args: input };
 }
@@ -121,7 +128,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
     const candidates = mode === "bypassPermissions" ? [] : mode === "acceptEdits" ? (["bypassPermissions"] as const) : (["acceptEdits", "bypassPermissions"] as const);
     const wider = candidates.filter((candidate) => decide({ name: call.name, input }, { ...o.permissions, mode: candidate }).behavior === "allow");
     const modes = wider.length > 0 ? ` or run with --permission-mode ${wider.join(" or ")}` : "";
-    return refuse(`Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json${modes}.`);
+    return deniedByMode(o, call, input, `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json${modes}.`, signal);
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
   let answer: ApprovalDecision;
@@ -185,7 +192,18 @@ function runWith(o: ToolGateOptions, name: string, tool: Tool, input: Record<str
   return { run: true, args };
 }
 
-function refuse(content: string): Verdict {
+/** A call refused with no one asked (dontAsk, or no one to approve it): Claude Code's auto mode
+ * refusals, which its PermissionDenied hooks are told of. Their `retry: true` tells the model it
+ * may try the call again; the refusal stands. */
+async function deniedByMode(o: ToolGateOptions, call: ToolUseBlock, input: Record<string, unknown>, reason: string, signal: AbortSignal): Promise<Verdict> {
+  if (!o.hooks.has("PermissionDenied")) return refuse(reason);
+  const hook = await o.hooks.run("PermissionDenied", { tool_name: call.name, tool_input: input, tool_use_id: call.id, reason }, signal);
+  if (!hook.continue) o.stop(hook.stopReason ?? "A PermissionDenied hook stopped the run.");
+  const refused = refuse(reason);
+  return hook.retry ? { ...refused, notes: [systemReminder(`A PermissionDenied hook says you may retry this ${call.name} call.`)] } : refused;
+}
+
+function refuse(content: string): Extract<Verdict, { run: false }> {
   return { run: false, output: { content, isError: true } };
 }
 

@@ -7,7 +7,7 @@ const STRENGTH: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3
  * blocks; the strongest permission decision wins (deny > ask > allow), with the reasons of every
  * hook that gave it; the first `updatedInput` of an allow or ask is used, none on deny; the
  * `updatedPermissions` of every allow apply when the decision is allow; any `continue: false`
- * stops the run. */
+ * stops the run; any `retry` lets the model retry. */
 export function combineEffects(runs: readonly HookRunResult[], effects: readonly HookEffect[]): HookResult {
   const result: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
   const blockReasons: string[] = [];
@@ -18,6 +18,7 @@ export function combineEffects(runs: readonly HookRunResult[], effects: readonly
     result.results.push(effect.suppressOutput ? { ...runs[i], suppressOutput: true } : runs[i]);
     if (effect.block !== undefined) blockReasons.push(effect.block);
     if (effect.additionalContext !== undefined) result.additionalContext.push(effect.additionalContext);
+    if (effect.retry) result.retry = true;
     result.userMessages.push(...effect.userMessages);
     if (effect.stop) {
       result.continue = false;

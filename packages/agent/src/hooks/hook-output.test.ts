@@ -34,6 +34,8 @@ const inputs: { [E in HookEventName]: HookInputFor<E> } = {
   PreCompact: { ...base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" },
   PostCompact: { ...base, hook_event_name: "PostCompact", trigger: "auto", compact_summary: "The user asked for X." },
   Notification: { ...base, hook_event_name: "Notification", message: "Waiting for input" },
+  PermissionDenied: { ...base, hook_event_name: "PermissionDenied", tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_use_id: "t4", reason: "no one to approve it" },
+  InstructionsLoaded: { ...base, hook_event_name: "InstructionsLoaded", file_path: "/w/CLAUDE.md", memory_type: "Project", load_reason: "session_start" },
 };
 
 function run<E extends HookEventName>(event: E, ...outputs: string[]) {
@@ -230,6 +232,31 @@ describe("JSON output: other events", () => {
     assert.deepEqual(result.userMessages, []);
     assert.deepEqual(result.additionalContext, []);
     assert.equal(result.results.length, 3);
+  });
+
+  test("InstructionsLoaded hooks are only told: their output and exit code change nothing and tell nobody", async () => {
+    const result = await run("InstructionsLoaded", printing({ continue: false, systemMessage: "hi" }), printing("failed", 2), printing("", 1));
+    assert.equal(result.continue, true);
+    assert.deepEqual(result.userMessages, []);
+    assert.equal(result.results.length, 3);
+  });
+
+  test("PermissionDenied: retry true lets the model retry; exit code 2 neither blocks nor warns; other JSON fields hold", async () => {
+    const retry = await run("PermissionDenied", printing({ hookSpecificOutput: { hookEventName: "PermissionDenied", retry: true } }), printing({ retry: false }));
+    assert.equal(retry.retry, true);
+    const none = await run("PermissionDenied", printing({ hookSpecificOutput: { hookEventName: "PermissionDenied", retry: false } }), printing("nope", 2));
+    assert.equal(none.retry, undefined);
+    assert.equal(none.blocked, false);
+    assert.deepEqual(none.userMessages, []);
+    const said = await run("PermissionDenied", printing({ systemMessage: "logged", continue: false }));
+    assert.deepEqual(said.userMessages, ["logged"]);
+    assert.equal(said.continue, false);
+  });
+
+  test("a retry that is not a boolean is reported, not taken", async () => {
+    const result = await run("PermissionDenied", printing({ hookSpecificOutput: { hookEventName: "PermissionDenied", retry: "yes" } }));
+    assert.equal(result.retry, undefined);
+    assert.match(result.userMessages[0], /invalid JSON output.*retry/);
   });
 
   test("plain stdout is not context for tool events", async () => {

@@ -17,6 +17,7 @@ const hookOutputSchema = z.looseObject({
       permissionDecisionReason: z.string().optional(),
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      retry: z.boolean().optional(),
     })
     .optional(),
 });
@@ -27,6 +28,8 @@ export type HookEffect = {
   block?: string;
   permission?: { decision: PermissionDecision; reason?: string; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] };
   additionalContext?: string;
+  /** A PermissionDenied hook's `retry: true`. */
+  retry?: true;
   /** Set when the hook asked to stop the run (`continue: false`). */
   stop?: { reason?: string };
   userMessages: string[];
@@ -58,8 +61,9 @@ export const MAX_HOOK_TEXT_CHARS = 10_000;
  * else (including a timeout) → a non-blocking error for the user. Each text it gives is cut to
  * MAX_HOOK_TEXT_CHARS. */
 export function interpretHookRun(event: HookEventName, run: HookRunResult): HookEffect {
-  // Claude Code ignores what StopFailure hooks print and how they exit: the turn has failed already.
-  if (event === "StopFailure") return { userMessages: [], suppressOutput: false };
+  // Claude Code ignores what StopFailure hooks print and how they exit (the turn has failed
+  // already), and InstructionsLoaded's (they only watch).
+  if (event === "StopFailure" || event === "InstructionsLoaded") return { userMessages: [], suppressOutput: false };
   const effect = readHookRun(event, run);
   if (effect.block !== undefined) effect.block = capped(effect.block);
   if (effect.additionalContext !== undefined) effect.additionalContext = capped(effect.additionalContext);
@@ -90,6 +94,8 @@ function readHookRun(event: HookEventName, run: HookRunResult): HookEffect {
     return effect;
   }
   if (run.exitCode === 2) {
+    // A refusal cannot be refused again: Claude Code ignores this exit code there.
+    if (event === "PermissionDenied") return effect;
     const reason = stderr || `${label} exited with code 2 and wrote nothing to stderr`;
     if (event === "PreToolUse" || event === "PermissionRequest") effect.permission = { decision: "deny", reason };
     else if (BLOCKING_EVENTS.has(event)) effect.block = reason;
@@ -130,6 +136,10 @@ function applyCommon(effect: HookEffect, output: HookOutput): HookEffect {
 }
 
 function applyDecision(effect: HookEffect, event: HookEventName, output: HookOutput): void {
+  if (event === "PermissionDenied") {
+    if (output.hookSpecificOutput?.retry === true) effect.retry = true;
+    return;
+  }
   if (event === "PermissionRequest") {
     const given = output.hookSpecificOutput?.decision;
     if (given === undefined) return;

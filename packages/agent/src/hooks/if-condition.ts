@@ -8,7 +8,7 @@ import type { HookEventName } from "./types.ts";
 
 /** The events a hook's `if` is evaluated on: those about one tool call. On any other event a hook
  * with an `if` never runs, as in Claude Code. */
-export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"]);
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure"]);
 
 /** Why `value` cannot be a hook's `if` (one permission rule, in the syntax of the settings'
  * permissions), or undefined when it can. */

@@ -33,7 +33,10 @@ export function matchTarget(input: HookInput): string | undefined {
     case "PermissionRequest":
     case "PostToolUse":
     case "PostToolUseFailure":
+    case "PermissionDenied":
       return input.tool_name;
+    case "InstructionsLoaded":
+      return input.load_reason;
     case "SessionStart":
       return input.source;
     case "SessionEnd":

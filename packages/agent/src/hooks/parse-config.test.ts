@@ -248,7 +248,13 @@ describe("parseHooksConfig: a hook's if", () => {
     );
     assert.deepEqual(config, { Stop: [{ hooks: [{ type: "command", command: "always.sh" }] }] });
     assert.deepEqual(diagnostics.map((d) => d.key), ["hooks.Stop[0].hooks[0].if", "hooks.UserPromptSubmit[0].hooks[0].if"]);
-    assert.match(diagnostics[0].message, /only evaluated on events about a tool call \(PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure\); on Stop a hook with "if" never runs/);
+    assert.match(diagnostics[0].message, /only evaluated on events about a tool call \(PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure\); on Stop a hook with "if" never runs/);
+  });
+
+  test("an if on PermissionDenied is kept: the event is about one tool call", () => {
+    const { config, diagnostics } = parseHooksConfig({ PermissionDenied: [{ matcher: "Bash", hooks: [{ type: "command", command: "log.sh", if: "Bash(rm *)" }] }] }, FILE);
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(config, { PermissionDenied: [{ matcher: "Bash", hooks: [{ type: "command", command: "log.sh", if: "Bash(rm *)" }] }] });
   });
 });
 

@@ -31,6 +31,14 @@ describe("runHooks: a hook's if", () => {
     assert.deepEqual(lines("a.log").sort(), ["any", "any", "commit"]);
   });
 
+  test("on PermissionDenied a hook starts only for the refused calls its if meets", async () => {
+    const config: HooksConfig = { PermissionDenied: [{ matcher: "Bash", hooks: [logTo("denied.log", "rm", "Bash(rm *)")] }] };
+    const denied = (command: string) => ({ ...base, hook_event_name: "PermissionDenied" as const, tool_name: "Bash", tool_input: { command }, tool_use_id: "t", reason: "no one to approve it" });
+    await runHooks(config, "PermissionDenied", denied("touch x"), opts());
+    await runHooks(config, "PermissionDenied", denied("rm -rf build"), opts());
+    assert.deepEqual(lines("denied.log"), ["rm"]);
+  });
+
   test("on PostToolUse a path rule reads the call's relative path from the agent's cwd, and /path from the project", async () => {
     const config: HooksConfig = { PostToolUse: [{ matcher: "Edit|Write", hooks: [logTo("post.log", "ts", "Write(/src/*.ts)")] }] };
     const post = (file_path: string, cwd: string): PostToolUseInput => ({ ...base, cwd, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path, content: "" }, tool_response: {}, tool_use_id: "t" });

@@ -16,6 +16,8 @@ export const HOOK_EVENT_NAMES = [
   "PreCompact",
   "PostCompact",
   "Notification",
+  "PermissionDenied",
+  "InstructionsLoaded",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 
@@ -156,6 +158,33 @@ export type NotificationInput = HookInputBase & {
   title?: string;
 };
 
+/** A tool call refused with no one asked: Claude Code fires it for its auto mode's refusals; here,
+ * for those of the permission mode itself (dontAsk, or a run with no one to approve), never for a
+ * deny rule's, a hook's or a person's. Matchers select on `tool_name`. */
+export type PermissionDeniedInput = HookInputBase & {
+  hook_event_name: "PermissionDenied";
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+  /** Why the call was refused: what the model is told. */
+  reason: string;
+};
+/** A memory file (CLAUDE.md, CLAUDE.local.md, a rule, an import) joined the conversation. Only to be
+ * told: what its hooks print and how they exit are ignored. Matchers select on `load_reason`. */
+export type InstructionsLoadedInput = HookInputBase & {
+  hook_event_name: "InstructionsLoaded";
+  /** Absolute path. */
+  file_path: string;
+  memory_type: "User" | "Project" | "Local" | "Managed";
+  load_reason: "session_start" | "nested_traversal" | "path_glob_match" | "include" | "compact";
+  /** A rule's `paths`, on path_glob_match. */
+  globs?: string[];
+  /** The file whose use by a tool brought it in, on the loads after the start. */
+  trigger_file_path?: string;
+  /** The memory file that imports it, on include. */
+  parent_file_path?: string;
+};
+
 /** What a hook receives as JSON on its stdin. */
 export type HookInput =
   | PreToolUseInput
@@ -171,7 +200,9 @@ export type HookInput =
   | SessionEndInput
   | PreCompactInput
   | PostCompactInput
-  | NotificationInput;
+  | NotificationInput
+  | PermissionDeniedInput
+  | InstructionsLoadedInput;
 
 export type HookInputFor<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
 
@@ -218,6 +249,7 @@ export type HookRunResult = {
  *   next, and send the next Stop event with `stop_hook_active: true`.
  * - `additionalContext` (UserPromptSubmit, SessionStart, SubagentStart, PostToolUse, PreToolUse):
  *   text to add to the model's context (SubagentStart's, the sub-agent's).
+ * - PermissionDenied: `retry` → tell the model, with the refusal, that it may retry the call.
  * - `userMessages`: hook failures, timeouts, `systemMessage`s, and the stderr of exit code 2 on
  *   events that cannot block; show them to the user. The run goes on. */
 export type HookResult = {
@@ -226,6 +258,8 @@ export type HookResult = {
   permissionDecision?: PermissionDecision;
   permissionDecisionReason?: string;
   updatedInput?: Record<string, unknown>;
+  /** A PermissionDenied hook's `retry: true`. */
+  retry?: boolean;
   /** A PermissionRequest hook's "always allow" (see above). */
   updatedPermissions?: PermissionUpdate[];
   additionalContext: string[];

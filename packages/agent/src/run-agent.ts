@@ -164,7 +164,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
-  const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal);
+  const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal, { files: setup.memory, track: (work) => state.background.push(work) });
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   const sent = given.images ?? [];
   const attached = fork ? [...sent, await forkedSkillAnswer(ctx, state, fork, expanded), ...resourced.images] : [...sent, ...expanded.images, ...resourced.images];

@@ -40,9 +40,13 @@ export async function readRules(reader: MemoryReader, dir: string, scope: Memory
   return rules;
 }
 
-/** `rule` as it goes to the model: the rule, then the files its `@path` imports bring in. */
-export function ruleMemory(reader: MemoryReader, rule: RuleFile): Promise<MemoryFile[]> {
-  return withImports(reader, rule.path, rule.scope, { kind: "ok", text: rule.content });
+/** `rule` as it goes to the model: the rule (with its `paths` as `globs`), then the files its
+ * `@path` imports bring in. */
+export async function ruleMemory(reader: MemoryReader, rule: RuleFile): Promise<MemoryFile[]> {
+  const files = await withImports(reader, rule.path, rule.scope, { kind: "ok", text: rule.content });
+  const own = files[0];
+  if (rule.paths && own && own.path === rule.path && own.importedFrom === undefined) files[0] = { ...own, globs: rule.paths };
+  return files;
 }
 
 /** Whether `rule` applies to `target`, a path relative to the project's root with `/` separators. */

@@ -11,6 +11,8 @@ export type MemoryFile = {
   content: string;
   /** The memory file whose `@path` import brought this one in. */
   importedFrom?: string;
+  /** A rule's `paths`, when they brought it in (it is not sent from the start). */
+  globs?: string[];
 };
 
 /** A problem with a user's file that did not stop the rest from loading. */

@@ -5,6 +5,7 @@ import { finish, reply } from "./finish.ts";
 import { resourceInternals } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
 import { replaceTranscript, type RunState } from "./run-state.ts";
+import { instructionsLoaded } from "./instructions-loaded.ts";
 import { startSession } from "./session-hooks.ts";
 
 /** /compact [instructions]: summarizes the conversation now; the summary is the reply. */
@@ -21,6 +22,8 @@ export async function clearCommand(ctx: RunContext, state: RunState): Promise<Ru
   await ctx.hooks.run("SessionEnd", { reason: "clear" }, signal);
   resourceInternals(ctx.resources).sessionStarted = true;
   await startSession(ctx.hooks, "clear", signal);
+  // The memory files begin the new conversation as they began the first.
+  state.background.push(instructionsLoaded(ctx.hooks, ctx.setup.memory, { reason: "session_start" }, signal));
   ctx.resources.toolState.files.clear();
   ctx.resources.toolState.todos = [];
   replaceTranscript(state, []);

@@ -1,10 +1,12 @@
-// The hooks around a user's prompt and the end of a reply: SessionStart (once per conversation's
-// resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when the model is done), and
+// The hooks around a user's prompt and the end of a reply: SessionStart and InstructionsLoaded
+// (once per conversation's resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when the model is done), and
 // SessionEnd (when the resources are disposed or /clear runs).
 import type { ModelErrorInfo, TextBlock } from "@harness/llm";
 import { systemReminder } from "../context/format-memory.ts";
 import { textOf, withUserText } from "../transcript.ts";
+import type { MemoryFile } from "../context/types.ts";
 import type { HookHost } from "./hooks.ts";
+import { instructionsLoaded } from "./instructions-loaded.ts";
 import { resourceInternals, type AgentResources } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
@@ -15,11 +17,12 @@ export type Submission = { ok: true; context: TextBlock[] } | { ok: false; reaso
  * "resume" for one with history) and UserPromptSubmit. Their additional context comes back as
  * system-reminder blocks for the user message; a block or `continue: false` comes back as the
  * reason the prompt is not sent. */
-export async function submitPrompt(hooks: HookHost, resources: AgentResources, prompt: string, resumed: boolean, signal: AbortSignal): Promise<Submission> {
+export async function submitPrompt(hooks: HookHost, resources: AgentResources, prompt: string, resumed: boolean, signal: AbortSignal, memory: MemoryAtStart): Promise<Submission> {
   const context: TextBlock[] = [];
   const inner = resourceInternals(resources);
   if (!inner.sessionStarted) {
     inner.sessionStarted = true;
+    memory.track(instructionsLoaded(hooks, memory.files, { reason: "session_start" }, signal));
     const started = await startSession(hooks, resumed ? "resume" : "startup", signal);
     if (!started.ok) return started;
     context.push(...started.context);
@@ -30,6 +33,10 @@ export async function submitPrompt(hooks: HookHost, resources: AgentResources, p
   for (const text of submitted.additionalContext) context.push(reminderBlock("UserPromptSubmit", text));
   return { ok: true, context };
 }
+
+/** The memory files a conversation starts with, for its InstructionsLoaded hooks, and what the run
+ * awaits at its end (they run beside it). */
+export type MemoryAtStart = { files: readonly MemoryFile[]; track(work: Promise<unknown>): void };
 
 export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal): Promise<Submission> {
   const started = await hooks.run("SessionStart", { source }, signal);

@@ -1,6 +1,7 @@
 // What happens around each tool call, in Claude Code's order: PreToolUse hooks → permission check
-// → PermissionRequest hooks and approval → (the tool runs) → PostToolUse hooks → nested memory
-// files.
+// → PermissionRequest hooks and approval (PermissionDenied hooks when no one can be asked) → (the
+// tool runs) → PostToolUse hooks → nested memory files (and their InstructionsLoaded hooks).
+import path from "node:path";
 import type { ToolUseBlock } from "@harness/llm";
 import { nestedMemoryReminder, systemReminder } from "../context/format-memory.ts";
 import type { NestedMemory } from "../context/nested-memory.ts";
@@ -15,6 +16,7 @@ import { validateToolInput } from "../tool-input.ts";
 import type { ApprovalDecision, ApprovalRequest, RunAgentOptions, Tool, ToolOutput } from "../types.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 import type { HookHost } from "./hooks.ts";
+import { instructionsLoaded } from "./instructions-loaded.ts";
 import type { NoticeSink } from "./resources.ts";
 
 export type ToolGateOptions = {
@@ -29,7 +31,8 @@ export type ToolGateOptions = {
   notice: NoticeSink;
   /** A hook answered `continue: false`: the run ends after this step. */
   stop(reason: string): void;
-  /** Work that may finish after the call (the Notification hook); the run waits for it at its end. */
+  /** Work that may finish after the call (Notification and InstructionsLoaded hooks); the run waits
+   * for it at its end. */
   track(work: Promise<unknown>): void;
   /** Who answers `approve`, for messages about its answers (default "an approval"). */
   approver?: string;
@@ -72,6 +75,7 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
       if (o.nested && target !== undefined) {
         const found = await o.nested.touch(target);
         for (const d of found.diagnostics) o.notice("warning", describeDiagnostic(d));
+        if (found.files.length > 0) o.track(instructionsLoaded(o.hooks, found.files, { reason: "nested_traversal", trigger: path.resolve(o.permissions.cwd, target) }, signal));
         const reminder = nestedMemoryReminder(found.files);
         if (reminder) notes.push(reminder);
       }

@@ -99,6 +99,25 @@ test("after a compaction PostCompact hooks hear the summary, and SessionStart ho
   assert.doesNotMatch(JSON.stringify(result.transcript.slice(0, summaryAt)), /Never deploy/, "only after the summary");
 });
 
+test("the memory files are told of again to InstructionsLoaded hooks: after /compact as compact, after /clear as session_start", async (t) => {
+  const project = await tempProject(t);
+  const memory = await project.write("CLAUDE.md", "Answer briefly.\n");
+  const log = await project.hook("loaded.sh", `input=$(cat); printf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/loaded.log"`);
+  await project.settings({ hooks: { InstructionsLoaded: [{ hooks: [{ type: "command", command: log }] }] } });
+  const compacted = await runInProject(project, [{ text: "<summary>Four questions.</summary>" }], { prompt: "/compact", history: conversation(4) });
+  assert.equal(compacted.result.stopReason, "end_turn");
+  const cleared = await runInProject(project, [], { prompt: "/clear", history: conversation(1) });
+  assert.equal(cleared.result.stopReason, "end_turn");
+  const events = (await project.read("loaded.log")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(
+    events.map((event) => [event.hook_event_name, event.load_reason, event.memory_type, event.file_path]),
+    [
+      ["InstructionsLoaded", "compact", "Project", memory],
+      ["InstructionsLoaded", "session_start", "Project", memory],
+    ],
+  );
+});
+
 test("/compact with nothing to summarize fails without changing the conversation", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/compact" });

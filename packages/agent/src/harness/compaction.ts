@@ -6,6 +6,7 @@ import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
 import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
+import { instructionsLoaded } from "./instructions-loaded.ts";
 import { startSession } from "./session-hooks.ts";
 import { recentFiles, recentFilesText } from "../compaction/recent-files.ts";
 import { systemReminder } from "../context/format-memory.ts";
@@ -43,7 +44,8 @@ function nextRequestTokens(state: RunState, prefixTokens: number): number {
 
 /** Runs the PreCompact hooks, then summarizes the older part of the conversation. On success the
  * run goes on with the compacted transcript, as in Claude Code with the files worked with last as
- * they are now (see recentFiles), after the PostCompact hooks and the SessionStart hooks with
+ * they are now (see recentFiles), after the PostCompact hooks, the InstructionsLoaded hooks of the
+ * memory files (beside the run) and the SessionStart hooks with
  * source "compact" (their additional context joins the conversation: what must survive every
  * compaction); on failure the conversation is left as it was. */
 export async function compactConversation(ctx: RunContext, state: RunState, trigger: "auto" | "manual", instructions: string): Promise<CompactOutcome> {
@@ -71,6 +73,8 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
   if (files) context.push({ type: "text", text: systemReminder(files) });
   await ctx.hooks.run("PostCompact", { trigger, compact_summary: result.summary }, signal);
   if (!ctx.subagent) {
+    // The memory files go on with the compacted conversation, as Claude Code loads them again.
+    state.background.push(instructionsLoaded(ctx.hooks, ctx.setup.memory, { reason: "compact" }, signal));
     const started = await startSession(ctx.hooks, "compact", signal);
     if (started.ok) context.push(...started.context);
   }

@@ -1,12 +1,12 @@
-// InstructionsLoaded hooks: told of each memory file as it joins the conversation, at the start and
-// as the tools work below the working directory, as in Claude Code.
+// InstructionsLoaded hooks: told of each memory file as it joins the conversation, at the start,
+// after a compaction, and as the tools work below the working directory, as in Claude Code.
 import path from "node:path";
 import type { MemoryFile } from "../context/types.ts";
 import type { InstructionsLoadedInput } from "../hooks/types.ts";
 import type { HookFields, HookHost } from "./hooks.ts";
 
 /** Why a file joined, when nothing about the file itself says more (an import, a rule's paths). */
-export type LoadMoment = { reason: "session_start" } | { reason: "nested_traversal"; trigger: string };
+export type LoadMoment = { reason: "session_start" | "compact" } | { reason: "nested_traversal"; trigger: string };
 
 const MEMORY_TYPES: Readonly<Record<MemoryFile["scope"], InstructionsLoadedInput["memory_type"]>> = {
   user: "User",
@@ -21,7 +21,7 @@ const MEMORY_TYPES: Readonly<Record<MemoryFile["scope"], InstructionsLoadedInput
  * does not fire the event for it. */
 export function instructionsLoadedFields(file: MemoryFile, moment: LoadMoment): HookFields<"InstructionsLoaded"> | undefined {
   if (file.importedFrom === undefined && path.basename(file.path) === "AGENTS.md") return undefined;
-  const trigger = moment.reason === "session_start" ? {} : { trigger_file_path: moment.trigger };
+  const trigger = moment.reason === "nested_traversal" ? { trigger_file_path: moment.trigger } : {};
   const base = { file_path: file.path, memory_type: MEMORY_TYPES[file.scope] };
   if (file.importedFrom !== undefined) return { ...base, load_reason: "include", parent_file_path: file.importedFrom, ...trigger };
   if (file.globs !== undefined) return { ...base, load_reason: "path_glob_match", globs: file.globs, ...trigger };

@@ -1,6 +1,6 @@
 // The hooks around a user's prompt and the end of a reply: SessionStart and InstructionsLoaded
-// (once per conversation's resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when the model is done), and
-// SessionEnd (when the resources are disposed or /clear runs).
+// (once per conversation's resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when
+// the model is done), and SessionEnd (when the resources are disposed or /clear runs).
 import type { ModelErrorInfo, TextBlock } from "@harness/llm";
 import { systemReminder } from "../context/format-memory.ts";
 import { textOf, withUserText } from "../transcript.ts";

@@ -54,7 +54,7 @@ test("requests from the other end are answered in order of their handling; user 
   const messages = [];
   for await (const message of control.messages) messages.push(message);
   await tick();
-  assert.deepEqual(messages, [{ ok: true, message: { prompt: "hi", images: [] } }]);
+  assert.deepEqual(messages, [{ ok: true, message: { prompt: "hi", images: [], sent: { message: { role: "user", content: "hi" } } } }]);
   assert.deepEqual(written, [
     { type: "control_response", response: { subtype: "success", request_id: "a", response: { pong: true } } },
     { type: "control_response", response: { subtype: "error", request_id: "b", error: "unsupported control request subtype: nope" } },

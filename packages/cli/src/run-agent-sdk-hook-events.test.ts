@@ -6,9 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { query, type HookCallback, type HookInput, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { root, tempDir, withFake } from "./test-support.ts";
+import { tempDir, withFake } from "./test-support.ts";
+import { SDK_EXECUTABLE } from "./agent-sdk-test-support.ts";
 
-const executable = join(root, "packages/cli/bin/harness-run");
 
 test("Agent SDK: PermissionDenied and InstructionsLoaded hooks of query() are called, and a PermissionDenied retry reaches the model", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_rm", name: "Bash", input: { command: "rm -rf build" } }] }, { text: "Stopped." }] }));
@@ -28,7 +28,7 @@ test("Agent SDK: PermissionDenied and InstructionsLoaded hooks of query() are ca
   const run = query({
     prompt: "clean up",
     options: {
-      pathToClaudeCodeExecutable: executable,
+      pathToClaudeCodeExecutable: SDK_EXECUTABLE,
       cwd: dir,
       model: "claude-sonnet-4-6",
       settingSources: ["project"],

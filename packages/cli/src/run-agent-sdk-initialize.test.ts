@@ -7,27 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { query, type CanUseTool, type HookCallback, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { greeterPlugin, root, tempDir, withFake } from "./test-support.ts";
+import { greeterPlugin, tempDir, withFake } from "./test-support.ts";
+import { allMessages, sdkOptions } from "./agent-sdk-test-support.ts";
 
-const executable = join(root, "packages/cli/bin/harness-run");
-const MODEL = "claude-sonnet-4-6";
+/** sdkOptions, with the run's stderr kept in `stderr`. */
+const options = (dir: string, fakeUrl: string, stderr: string[], more: Record<string, unknown> = {}) =>
+  sdkOptions(dir, fakeUrl, { stderr: (text: string) => stderr.push(text), ...more });
 
-function options(dir: string, fakeUrl: string, stderr: string[], more: Record<string, unknown> = {}) {
-  return {
-    pathToClaudeCodeExecutable: executable,
-    cwd: dir,
-    model: MODEL,
-    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
-    stderr: (text: string) => stderr.push(text),
-    ...more,
-  };
-}
-
-async function all(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const seen: SDKMessage[] = [];
-  for await (const message of messages) seen.push(message);
-  return seen;
-}
 
 const offered = (body: Record<string, unknown>) => (body.tools as { name: string }[]).map((tool) => tool.name);
 const initOf = (messages: SDKMessage[]) => {
@@ -41,7 +27,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Could not." }] }));
     const dir = tempDir(t);
     const stderr: string[] = [];
-    const messages = await all(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { disallowedTools: ["Bash", "WebSearch"], disallowedToolsDelivery: delivery, permissionMode: "acceptEdits" }) }));
+    const messages = await allMessages(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { disallowedTools: ["Bash", "WebSearch"], disallowedToolsDelivery: delivery, permissionMode: "acceptEdits" }) }));
     const result = messages.at(-1)!;
     assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
     assert.doesNotMatch(stderr.join(""), /not acted on/);
@@ -56,7 +42,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     const dir = tempDir(t);
     const stderr: string[] = [];
     const settings = { env: { WHO: "the SDK's settings" }, permissions: { allow: ["Bash(echo:*)"], deny: ["WebSearch"] } };
-    const messages = await all(query({ prompt: "who?", options: options(dir, fake.url, stderr, { settings, settingsDelivery: delivery }) }));
+    const messages = await allMessages(query({ prompt: "who?", options: options(dir, fake.url, stderr, { settings, settingsDelivery: delivery }) }));
     const result = messages.at(-1)!;
     assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
     assert.doesNotMatch(stderr.join(""), /not acted on/);
@@ -70,7 +56,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     const stderr: string[] = [];
     const { ANTHROPIC_API_KEY: _unset, ...env } = options(dir, fake.url, stderr).env;
     const settings = { env: { ANTHROPIC_API_KEY: "from-settings" } };
-    const messages = await all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { env, settings, settingsDelivery: delivery }) }));
+    const messages = await allMessages(query({ prompt: "hi", options: options(dir, fake.url, stderr, { env, settings, settingsDelivery: delivery }) }));
     const result = messages.at(-1)!;
     assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
     assert.equal(fake.requests[0]!.headers["x-api-key"], "from-settings");
@@ -81,7 +67,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     const dir = tempDir(t);
     const plugin = greeterPlugin(dir);
     const stderr: string[] = [];
-    const messages = await all(query({ prompt: "/greeter:hello Ada", options: options(dir, fake.url, stderr, { plugins: [{ type: "local", path: plugin }], pluginDelivery: delivery }) }));
+    const messages = await allMessages(query({ prompt: "/greeter:hello Ada", options: options(dir, fake.url, stderr, { plugins: [{ type: "local", path: plugin }], pluginDelivery: delivery }) }));
     const result = messages.at(-1)!;
     assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
     assert.doesNotMatch(stderr.join(""), /not acted on/);
@@ -95,7 +81,7 @@ test("Agent SDK: with no API key anywhere, the run's result says which variable 
   const stderr: string[] = [];
   const base = options(tempDir(t), fake.url, stderr);
   const { ANTHROPIC_API_KEY: _unset, ...env } = base.env;
-  await assert.rejects(all(query({ prompt: "hi", options: { ...base, env } })), /ANTHROPIC_API_KEY is not set/);
+  await assert.rejects(allMessages(query({ prompt: "hi", options: { ...base, env } })), /ANTHROPIC_API_KEY is not set/);
   assert.equal(fake.requests.length, 0);
 });
 
@@ -114,7 +100,7 @@ test("Agent SDK: a hook matcher with onFailure 'block' blocks the tool call when
   const broken: HookCallback = async () => {
     throw new Error("the policy service is down");
   };
-  const messages = await all(
+  const messages = await allMessages(
     query({
       prompt: "make files",
       options: options(dir, fake.url, stderr, {
@@ -136,7 +122,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_sh", name: "Bash", input: { command: "touch ran.txt" } }] }, { text: "Could not." }] }));
     const dir = tempDir(t);
     const stderr: string[] = [];
-    const messages = await all(
+    const messages = await allMessages(
       query({ prompt: "make a file", options: options(dir, fake.url, stderr, { managedSettings: { permissions: { deny: ["Bash", "WebSearch"] } }, managedSettingsDelivery: delivery, permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true }) }),
     );
     const result = messages.at(-1)!;
@@ -144,7 +130,7 @@ for (const delivery of ["argv", "initialize"] as const) {
     assert.ok(!initOf(messages).tools.includes("Bash"));
     assert.ok(!existsSync(join(dir, "ran.txt")), "the denied tool did not run");
 
-    const refused = all(query({ prompt: "hi", options: options(dir, fake.url, stderr, { managedSettings: { allowManagedHooksOnly: "yes", permissions: { deny: ["Bash"] } }, managedSettingsDelivery: delivery }) }));
+    const refused = allMessages(query({ prompt: "hi", options: options(dir, fake.url, stderr, { managedSettings: { allowManagedHooksOnly: "yes", permissions: { deny: ["Bash"] } }, managedSettingsDelivery: delivery }) }));
     await assert.rejects(refused, /managed.*allowManagedHooksOnly/s);
     assert.equal(fake.requests.length, 2, "the refused session asked the model nothing");
   });
@@ -163,7 +149,7 @@ for (const delivery of ["argv", "initialize"] as const) {
       return { behavior: "deny", message: "not now" };
     };
     const managedSettings = { allowManagedPermissionRulesOnly: true, allowManagedHooksOnly: true, env: { X: "1" }, permissions: { defaultMode: "acceptEdits", allow: ["Bash"] } };
-    const run = (more: Record<string, unknown>) => all(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { settingSources: ["project"], canUseTool, ...more }) }));
+    const run = (more: Record<string, unknown>) => allMessages(query({ prompt: "make a file", options: options(dir, fake.url, stderr, { settingSources: ["project"], canUseTool, ...more }) }));
     const messages = await run({ managedSettings, managedSettingsDelivery: delivery });
     const result = messages.at(-1)!;
     assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
@@ -188,7 +174,7 @@ test("Agent SDK: managedSettings' ask rules have a call asked about though allow
     asked.push(tool);
     return { behavior: "allow", updatedInput: input };
   };
-  const messages = await all(
+  const messages = await allMessages(
     query({ prompt: "make a file", options: options(dir, fake.url, stderr, { managedSettings: { permissions: { ask: ["Bash(touch:*)"] } }, managedSettingsDelivery: "initialize", allowedTools: ["Bash"], canUseTool }) }),
   );
   const result = messages.at(-1)!;

@@ -6,20 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { query, type CanUseTool, type HookCallback, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { root, tempDir, withFake } from "./test-support.ts";
+import { tempDir, withFake } from "./test-support.ts";
+import { sdkOptions } from "./agent-sdk-test-support.ts";
 
-const executable = join(root, "packages/cli/bin/harness-run");
-
-function options(dir: string, fakeUrl: string, more: Record<string, unknown>) {
-  return {
-    pathToClaudeCodeExecutable: executable,
-    cwd: dir,
-    model: "claude-sonnet-4-6",
-    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
-    stderr: () => {},
-    ...more,
-  };
-}
 
 /** Sends "first", then "second" once the first turn's result has come; returns the messages of both. */
 async function twoTurns(more: Record<string, unknown>, fakeUrl: string, dir: string): Promise<SDKMessage[]> {
@@ -33,7 +22,7 @@ async function twoTurns(more: Record<string, unknown>, fakeUrl: string, dir: str
   }
   const messages: SDKMessage[] = [];
   let results = 0;
-  for await (const message of query({ prompt: prompts(), options: options(dir, fakeUrl, more) })) {
+  for await (const message of query({ prompt: prompts(), options: sdkOptions(dir, fakeUrl, more) })) {
     messages.push(message);
     if (message.type !== "result") continue;
     if (++results === 1) firstDone();
@@ -103,7 +92,7 @@ test("Agent SDK: setPermissionMode('bypassPermissions') is refused where the set
     return { behavior: "deny", message: "no" };
   };
   const more = { canUseTool, allowDangerouslySkipPermissions: true, settings: { permissions: { disableBypassPermissionsMode: "disable" } } };
-  const run = query({ prompt: prompts(), options: options(dir, fake.url, more) });
+  const run = query({ prompt: prompts(), options: sdkOptions(dir, fake.url, more) });
   let results = 0;
   for await (const message of run) {
     if (message.type !== "result") continue;

@@ -6,26 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { query, type HookCallback, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { root, tempDir, withFake } from "./test-support.ts";
+import { tempDir, withFake } from "./test-support.ts";
+import { allMessages, sdkOptions } from "./agent-sdk-test-support.ts";
 
-const executable = join(root, "packages/cli/bin/harness-run");
-
-function options(dir: string, fakeUrl: string, more: Record<string, unknown> = {}) {
-  return {
-    pathToClaudeCodeExecutable: executable,
-    cwd: dir,
-    model: "claude-sonnet-4-6",
-    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0" },
-    stderr: () => {},
-    ...more,
-  };
-}
-
-async function all(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const seen: SDKMessage[] = [];
-  for await (const message of messages) seen.push(message);
-  return seen;
-}
 
 const hookMessages = (messages: SDKMessage[]) => messages.filter((m) => m.type === "system" && (m.subtype === "hook_started" || m.subtype === "hook_response"));
 
@@ -37,7 +20,7 @@ test("Agent SDK: includeHookEvents brings the program's hook callbacks and the s
   writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo checked" }] }] } }));
   const allow: HookCallback = async () => ({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
   const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [allow] }] };
-  const messages = await all(query({ prompt: "run it", options: options(dir, fake.url, { hooks, includeHookEvents: true, settingSources: ["project"] }) }));
+  const messages = await allMessages(query({ prompt: "run it", options: sdkOptions(dir, fake.url, { hooks, includeHookEvents: true, settingSources: ["project"] }) }));
   const result = messages.at(-1)!;
   assert.equal(result.type === "result" && result.subtype, "success");
   const told = hookMessages(messages).map((m) => (m.type === "system" && m.subtype === "hook_response" ? [m.subtype, m.hook_name, m.outcome, m.stdout] : m.type === "system" && "hook_name" in m ? [m.subtype, m.hook_name] : []));
@@ -48,7 +31,7 @@ test("Agent SDK: includeHookEvents brings the program's hook callbacks and the s
     ["hook_response", "PostToolUse:Bash", "success", "checked\n"],
   ]);
   // Without it, the same run says nothing of its hooks.
-  const quiet = await all(query({ prompt: "run it again", options: options(dir, fake.url, { hooks, settingSources: ["project"] }) }));
+  const quiet = await allMessages(query({ prompt: "run it again", options: sdkOptions(dir, fake.url, { hooks, settingSources: ["project"] }) }));
   assert.equal(quiet.at(-1)!.type === "result" && (quiet.at(-1) as { subtype: string }).subtype, "success");
   assert.deepEqual(hookMessages(quiet), []);
 });
@@ -62,7 +45,7 @@ test("Agent SDK: --replay-user-messages among extraArgs gives back each message 
     yield sent("one", ids[0]!);
     yield sent("two", ids[1]!);
   }
-  const messages = await all(query({ prompt: prompts(), options: options(dir, fake.url, { extraArgs: { "replay-user-messages": null } }) }));
+  const messages = await allMessages(query({ prompt: prompts(), options: sdkOptions(dir, fake.url, { extraArgs: { "replay-user-messages": null } }) }));
   const replays = messages.filter((m) => m.type === "user" && "isReplay" in m && m.isReplay);
   assert.deepEqual(replays.map((m) => m.type === "user" && [m.uuid, m.message.content]), [[ids[0], "one"], [ids[1], "two"]]);
   assert.equal(messages.filter((m) => m.type === "result").length, 2);

@@ -9,27 +9,9 @@ import assert from "node:assert/strict";
 import { createSdkMcpServer, query, tool, type CanUseTool, type HookCallback, type HookInput, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { mcpTestServerCommand, startFakeAnthropic } from "@harness/test-utils";
 import { z } from "zod";
-import { root, SUB_AGENT_THEN_MAIN_BASH, tempDir, withFake } from "./test-support.ts";
+import { SUB_AGENT_THEN_MAIN_BASH, tempDir, withFake } from "./test-support.ts";
+import { SDK_MODEL, allMessages, sdkOptions } from "./agent-sdk-test-support.ts";
 
-const executable = join(root, "packages/cli/bin/harness-run");
-const MODEL = "claude-sonnet-4-6";
-
-function options(dir: string, fakeUrl: string, more: Record<string, unknown> = {}) {
-  return {
-    pathToClaudeCodeExecutable: executable,
-    cwd: dir,
-    model: MODEL,
-    env: { ...process.env, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fakeUrl, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1" },
-    stderr: () => {},
-    ...more,
-  };
-}
-
-async function all(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const seen: SDKMessage[] = [];
-  for await (const message of messages) seen.push(message);
-  return seen;
-}
 
 const toolResults = (messages: SDKMessage[]) =>
   messages.flatMap((m) => (m.type === "user" && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === "tool_result") : []));
@@ -45,12 +27,12 @@ test("Agent SDK: query() with a prompt runs harness run; canUseTool approves the
     asked.push({ tool, input, toolUseID });
     return { behavior: "allow", updatedInput: { command: "touch approved.txt && echo approved" } };
   };
-  const messages = await all(query({ prompt: "make a file", options: options(dir, fake.url, { canUseTool }) }));
+  const messages = await allMessages(query({ prompt: "make a file", options: sdkOptions(dir, fake.url, { canUseTool }) }));
 
   assert.deepEqual(asked, [{ tool: "Bash", input: { command: "touch asked.txt && echo asked" }, toolUseID: "toolu_1" }]);
   const init = messages[0]!;
   assert.equal(init.type === "system" && init.subtype, "init");
-  assert.equal(init.type === "system" && init.subtype === "init" && init.model, MODEL);
+  assert.equal(init.type === "system" && init.subtype === "init" && init.model, SDK_MODEL);
   assert.ok(init.type === "system" && init.subtype === "init" && init.tools.includes("Bash"));
   const assistant = messages.filter((m) => m.type === "assistant");
   assert.deepEqual(
@@ -68,7 +50,7 @@ test("Agent SDK: query() with a prompt runs harness run; canUseTool approves the
   assert.ok(existsSync(join(dir, "approved.txt")), "the command ran as canUseTool changed it");
   assert.ok(!existsSync(join(dir, "asked.txt")));
   assert.equal(fake.requests.length, 2);
-  assert.equal(fake.requests[0]!.body.model, MODEL);
+  assert.equal(fake.requests[0]!.body.model, SDK_MODEL);
   assert.match(JSON.stringify(fake.requests[0]!.body.messages), /make a file/);
   const sent = JSON.stringify((fake.requests[1]!.body.messages as unknown[]).at(-1));
   assert.match(sent, /"tool_use_id":"toolu_1"/);
@@ -82,7 +64,7 @@ test("Agent SDK: canUseTool's denial reaches the model with its message", async 
   );
   const dir = tempDir(t);
   const canUseTool: CanUseTool = async () => ({ behavior: "deny", message: "no removing here" });
-  const messages = await all(query({ prompt: "clean up", options: options(dir, fake.url, { canUseTool }) }));
+  const messages = await allMessages(query({ prompt: "clean up", options: sdkOptions(dir, fake.url, { canUseTool }) }));
   const result = messages.at(-1)!;
   assert.equal(result.type === "result" && result.subtype, "success");
   assert.deepEqual(result.type === "result" && result.permission_denials, [{ tool_name: "Bash", tool_use_id: "toolu_rm", tool_input: { command: "rm -rf build" } }]);
@@ -102,7 +84,7 @@ test("Agent SDK: messages from an async iterable are turns of one conversation; 
     await run.setPermissionMode("acceptEdits");
     yield said("second question");
   }
-  const run = query({ prompt: prompts(), options: options(dir, fake.url) });
+  const run = query({ prompt: prompts(), options: sdkOptions(dir, fake.url) });
   const messages: SDKMessage[] = [];
   for await (const message of run) {
     messages.push(message);
@@ -111,7 +93,7 @@ test("Agent SDK: messages from an async iterable are turns of one conversation; 
   }
   const results = messages.filter((m) => m.type === "result");
   assert.deepEqual(results.map((r) => r.type === "result" && r.subtype), ["success", "success"]);
-  assert.deepEqual(fake.requests.map((r) => r.body.model), [MODEL, "claude-opus-4-6", "claude-opus-4-6"]);
+  assert.deepEqual(fake.requests.map((r) => r.body.model), [SDK_MODEL, "claude-opus-4-6", "claude-opus-4-6"]);
   const second = fake.requests[1]!.body.messages as { role: string }[];
   assert.deepEqual(second.map((m) => m.role), ["user", "assistant", "user"], "the second turn goes on with the first");
   assert.equal(readFileSync(join(dir, "notes.md"), "utf8"), "hi", "acceptEdits let the Write run without asking");
@@ -123,7 +105,7 @@ test("Agent SDK: interrupt() stops the turn under way, and the query ends with i
   t.after(() => release());
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Thinking", hold }] }));
   const dir = tempDir(t);
-  const run = query({ prompt: "take your time", options: options(dir, fake.url) });
+  const run = query({ prompt: "take your time", options: sdkOptions(dir, fake.url) });
   const messages: SDKMessage[] = [];
   const reading = (async () => {
     for await (const message of run) messages.push(message);
@@ -142,12 +124,12 @@ test("Agent SDK: the system prompt, its append and the agents sent at initialize
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Arr." }, { text: "Aye." }] }));
   const dir = tempDir(t);
   const agents = { "sea-reviewer": { description: "Reviews code like a sailor", prompt: "You review code at sea." } };
-  await all(query({ prompt: "hello", options: options(dir, fake.url, { systemPrompt: "You are a pirate.", agents }) }));
+  await allMessages(query({ prompt: "hello", options: sdkOptions(dir, fake.url, { systemPrompt: "You are a pirate.", agents }) }));
   const system = JSON.stringify(fake.requests[0]!.body.system);
   assert.match(system, /You are a pirate\./);
   assert.match(JSON.stringify(fake.requests[0]!.body.tools), /sea-reviewer/, "the agent is offered to the Task tool");
 
-  await all(query({ prompt: "hello again", options: options(dir, fake.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Always say aye." } }) }));
+  await allMessages(query({ prompt: "hello again", options: sdkOptions(dir, fake.url, { systemPrompt: { type: "preset", preset: "claude_code", append: "Always say aye." } }) }));
   const preset = JSON.stringify(fake.requests[1]!.body.system);
   assert.doesNotMatch(preset, /You are a pirate\./);
   assert.match(preset, /Always say aye\./);
@@ -176,10 +158,10 @@ test("Agent SDK: hooks of query() run as Claude Code runs them: a PreToolUse hoo
     return { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "The notes are three days old." } };
   };
   const stderr: string[] = [];
-  const messages = await all(
+  const messages = await allMessages(
     query({
       prompt: "look around",
-      options: options(dir, fake.url, {
+      options: sdkOptions(dir, fake.url, {
         stderr: (text: string) => stderr.push(text),
         hooks: { PreToolUse: [{ matcher: "Bash", hooks: [denyShell] }], PostToolUse: [{ matcher: "Read|Grep", hooks: [addContext] }] },
       }),
@@ -212,7 +194,7 @@ test("Agent SDK: a createSdkMcpServer server's tools are offered as mcp__<server
     ],
   });
   const stderr: string[] = [];
-  const messages = await all(query({ prompt: "add 2 and 3", options: options(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"], stderr: (text: string) => stderr.push(text) }) }));
+  const messages = await allMessages(query({ prompt: "add 2 and 3", options: sdkOptions(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__add"], stderr: (text: string) => stderr.push(text) }) }));
   const result = messages.at(-1)!;
   assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
   assert.doesNotMatch(stderr.join(""), /not acted on/);
@@ -234,7 +216,7 @@ test("Agent SDK: a createSdkMcpServer server is held to deniedMcpServers and all
   const server = (name: string) => createSdkMcpServer({ name, tools: [tool("ping", "Answers", {}, async () => ({ content: [{ type: "text", text: "pong" }] }))] });
   const ask = async (more: Record<string, unknown>) => {
     const stderr: string[] = [];
-    const messages = await all(query({ prompt: "hi", options: options(dir, fake.url, { mcpServers: { calc: server("calc"), notes: server("notes") }, settingSources: ["project"], stderr: (text: string) => stderr.push(text), ...more }) }));
+    const messages = await allMessages(query({ prompt: "hi", options: sdkOptions(dir, fake.url, { mcpServers: { calc: server("calc"), notes: server("notes") }, settingSources: ["project"], stderr: (text: string) => stderr.push(text), ...more }) }));
     const init = messages[0]!;
     assert.ok(init.type === "system" && init.subtype === "init", JSON.stringify(init));
     // Warnings reach the program as Claude Code's informational system messages.
@@ -258,10 +240,10 @@ test("Agent SDK: MCP servers sent in the initialize request (mcpServersDelivery:
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ id: "toolu_echo", name: "mcp__tools__echo", input: { text: "over stdin" } }] }, { text: "Echoed." }] }));
   const dir = tempDir(t);
   const stderr: string[] = [];
-  const messages = await all(
+  const messages = await allMessages(
     query({
       prompt: "echo something",
-      options: options(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize", allowedTools: ["mcp__tools__echo"], stderr: (text: string) => stderr.push(text) }),
+      options: sdkOptions(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize", allowedTools: ["mcp__tools__echo"], stderr: (text: string) => stderr.push(text) }),
     }),
   );
   const result = messages.at(-1)!;
@@ -300,7 +282,7 @@ test("Agent SDK: canUseTool's updatedPermissions apply to the calls that follow;
       ],
     };
   };
-  const first = await all(query({ prompt: "make files", options: options(dir, fake.url, { canUseTool }) }));
+  const first = await allMessages(query({ prompt: "make files", options: sdkOptions(dir, fake.url, { canUseTool }) }));
   assert.equal(first.at(-1)?.type === "result" && (first.at(-1) as { subtype: string }).subtype, "success");
   assert.deepEqual(asked, ['Bash {"command":"touch a.txt"}'], "the rules and the mode given with the first answer let the other calls run unasked");
   for (const file of ["a.txt", "b.txt", "c.txt", "notes.md"]) assert.ok(existsSync(join(dir, file)), file);
@@ -313,7 +295,7 @@ test("Agent SDK: canUseTool's updatedPermissions apply to the calls that follow;
     asked.push(`${tool} ${JSON.stringify(input)}`);
     return { behavior: "deny", message: "not now" };
   };
-  await all(query({ prompt: "again", options: options(dir, fake.url, { canUseTool: deny }) }));
+  await allMessages(query({ prompt: "again", options: sdkOptions(dir, fake.url, { canUseTool: deny }) }));
   assert.deepEqual(asked, ['Bash {"command":"touch b.txt"}'], "the local settings' rule holds in a new session, the session's rule does not");
 });
 
@@ -331,7 +313,7 @@ test("Agent SDK: a rule canUseTool adds for the session while a sub-agent asks h
     if (asked.length > 1) return { behavior: "deny", message: "asked again" };
     return { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }], behavior: "allow", destination: "session" }] };
   };
-  const messages = await all(query({ prompt: "make files", options: options(dir, fake.url, { canUseTool }) }));
+  const messages = await allMessages(query({ prompt: "make files", options: sdkOptions(dir, fake.url, { canUseTool }) }));
   assert.equal(messages.at(-1)?.type === "result" && (messages.at(-1) as { subtype: string }).subtype, "success");
   assert.deepEqual(asked, ["Bash touch sub.txt"], "the main agent's call is not asked about again");
   for (const file of ["sub.txt", "main.txt"]) assert.ok(existsSync(join(dir, file)), file);
@@ -342,7 +324,7 @@ test("Agent SDK: query() gets only messages of Claude Code's kinds; a notice of 
   const dir = tempDir(t);
   mkdirSync(join(dir, ".claude"));
   writeFileSync(join(dir, ".claude/settings.json"), "{ not json");
-  const messages = await all(query({ prompt: "list", options: options(dir, fake.url) }));
+  const messages = await allMessages(query({ prompt: "list", options: sdkOptions(dir, fake.url) }));
   const known = new Set(["system", "assistant", "user", "result", "stream_event"]);
   assert.deepEqual(messages.filter((m) => !known.has(m.type)).map((m) => m.type), [], "no message of a kind the SDK does not know");
   const notices = messages.filter((m) => m.type === "system" && m.subtype === "informational");
@@ -364,7 +346,7 @@ test("Agent SDK: mcpServerStatus() lists the servers and their tools; setMaxThin
     await run.setMaxThinkingTokens(2048);
     yield said("second");
   }
-  const run = query({ prompt: prompts(), options: options(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize" }) });
+  const run = query({ prompt: prompts(), options: sdkOptions(dir, fake.url, { mcpServers: { tools: mcpTestServerCommand() }, mcpServersDelivery: "initialize" }) });
   let results = 0;
   for await (const message of run) {
     if (message.type !== "result") continue;
@@ -387,7 +369,7 @@ test("Agent SDK: a call the model makes to a denied createSdkMcpServer server's 
   let called = 0;
   const calc = createSdkMcpServer({ name: "calc", tools: [tool("ping", "Answers", {}, async () => (called++, { content: [{ type: "text", text: "pong" }] }))] });
   const stderr: string[] = [];
-  const messages = await all(query({ prompt: "ping", options: options(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__ping"], managedSettings: { deniedMcpServers: [{ serverName: "calc" }] }, stderr: (text: string) => stderr.push(text) }) }));
+  const messages = await allMessages(query({ prompt: "ping", options: sdkOptions(dir, fake.url, { mcpServers: { calc }, allowedTools: ["mcp__calc__ping"], managedSettings: { deniedMcpServers: [{ serverName: "calc" }] }, stderr: (text: string) => stderr.push(text) }) }));
   const result = messages.at(-1)!;
   assert.equal(result.type === "result" && result.subtype, "success", stderr.join(""));
   assert.equal(called, 0);

@@ -226,7 +226,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           stream.opening.ready(info);
         },
       }),
-      ...(stream?.onModelEvent && { onModelEvent: stream.onModelEvent }),
+      ...(stream && { onModelEvent: stream.onModelEvent }),
       ...(stream && command.includeHookEvents && { onHookEvent: await hookEvents(stream.opening.line, () => runId) }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
@@ -395,19 +395,19 @@ async function outputSchemaOf(text: string): Promise<Record<string, unknown> | s
 }
 
 /** What writes a stream-json run's stdout: its opening line and the lines it holds until then,
- * Claude Code's messages and, given `partialModel` (--include-partial-messages), the partial
- * messages of the model's events (`onModelEvent`).
+ * Claude Code's messages, and the main agent's model events (`onModelEvent`): a reply's text as soon
+ * as its block ends, then, given `partialModel` (--include-partial-messages), the partial messages.
  * Imported here so that the runs of the other formats start without the stream's modules. */
 async function streamWriters(write: (line: string) => void, runId: string, cwd: string, partialModel: (() => string | undefined) | undefined) {
   const [{ streamOpening }, { streamMessages, systemMessage }] = await Promise.all([import("./stream-init.ts"), import("./stream-messages.ts")]);
   const opening = streamOpening(write, runId, cwd);
+  const messages = streamMessages(runId);
   const partial = partialModel && (await import("./stream-partial.ts")).partialMessages(runId, partialModel);
-  const onModelEvent =
-    partial &&
-    ((event: ModelEvent) => {
-      for (const line of partial.event(event)) opening.line(`${JSON.stringify(line)}\n`);
-    });
-  return { opening, messages: streamMessages(runId), systemMessage, onModelEvent };
+  // The whole text before its block's stop, as Claude Code writes them.
+  const onModelEvent = (event: ModelEvent) => {
+    for (const line of [...messages.modelEvent(event), ...(partial ? partial.event(event) : [])]) opening.line(`${JSON.stringify(line)}\n`);
+  };
+  return { opening, messages, systemMessage, onModelEvent };
 }
 
 /** The observer that writes the hooks' lines (--include-hook-events). */

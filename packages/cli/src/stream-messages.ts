@@ -3,6 +3,7 @@
 // stream-json` prints, so that a script reading those (`select(.type == "assistant")`) reads ours:
 // `assistant` with one content block (text or tool_use), `user` with a tool_result.
 import { randomUUID } from "node:crypto";
+import type { ModelEvent } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
 
 type ContentBlock =
@@ -19,7 +20,11 @@ export type StreamMessage = {
 };
 
 /** Turns the run's events into Claude Code's messages. A text block is whole only once the model
- * moves on (a tool call) or the run ends, so text is held until then: `end` gives what is left. */
+ * moves on from it, so text is held until then: for the main agent, until its model events
+ * (`modelEvent`) say the block ended (a tool call or thinking began, or the reply is complete), as
+ * Claude Code sends a reply before the Stop hooks run and before what a turn more says; for a
+ * sub-agent, whose model events are not seen, until its next tool call or its Task call's result.
+ * `end` gives what is left (a run cut short). */
 export function streamMessages(sessionId: string) {
   /** Text not yet said, by the agent that writes it ("" for the main agent). */
   const pending = new Map<string, { text: string; parent: string | null }>();
@@ -55,6 +60,10 @@ export function streamMessages(sessionId: string) {
         default:
           return [];
       }
+    },
+    /** The main agent's model events, each seen before the run's events it brings. */
+    modelEvent(event: ModelEvent): StreamMessage[] {
+      return event.type === "tool-call-start" || event.type === "thinking-delta" || event.type === "done" ? flush("") : [];
     },
     end(): StreamMessage[] {
       return [...pending.keys()].flatMap(flush);

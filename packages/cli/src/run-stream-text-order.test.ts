@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { query, type HookCallback } from "@anthropic-ai/claude-agent-sdk";
 import { startFakeAnthropic } from "@harness/test-utils";
+import { allMessages, sdkOptions } from "./agent-sdk-test-support.ts";
 import { harness, streamLinesOf, tempDir, withFake } from "./test-support.ts";
 
 /** A project whose Stop hook runs `command`. */
@@ -66,4 +68,19 @@ test("with --include-partial-messages the whole reply follows its last delta and
     ["message_start", "content_block_start", "content_block_delta", "content_block_delta", "assistant", "content_block_stop", "message_delta", "message_stop", "hook_started", "hook_response", "result"],
     stdout,
   );
+});
+
+test("Agent SDK: a Stop hook callback that blocks once, with includeHookEvents: each reply's message before the hook messages that follow it, the result last", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "First." }, { text: "Second." }] }));
+  const dir = tempDir(t);
+  let stops = 0;
+  const stop: HookCallback = async () => (++stops === 1 ? { decision: "block", reason: "Say one thing more." } : {});
+  const messages = await allMessages(query({ prompt: "go", options: sdkOptions(dir, fake.url, { includeHookEvents: true, hooks: { Stop: [{ hooks: [stop] }] } }) }));
+  const seen = messages.flatMap((message) => {
+    if (message.type === "assistant") return message.message.content.map((block) => `assistant ${block.type === "text" ? block.text : block.type}`);
+    if (message.type === "system" && (message.subtype === "hook_started" || message.subtype === "hook_response") && message.hook_event === "Stop") return [message.subtype];
+    if (message.type === "result") return [`result ${message.subtype}`];
+    return [];
+  });
+  assert.deepEqual(seen, ["assistant First.", "hook_started", "hook_response", "assistant Second.", "hook_started", "hook_response", "result success"]);
 });

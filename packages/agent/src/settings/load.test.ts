@@ -274,3 +274,26 @@ test("a managed settings file that parses, even with a malformed key, or none at
   const none = await setup(t, {});
   assert.equal((await none.load()).policyProblem, undefined);
 });
+
+test("a project that is the home directory: ~/.claude/settings.json is read once, as the user's settings", async (t) => {
+  const env = await setup(t, {
+    user: { permissions: { defaultMode: "bypassPermissions", deny: ["Read(/secrets/**)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop" }] }] } },
+  });
+  await fs.mkdir(path.join(env.home, ".claude"), { recursive: true });
+  await fs.writeFile(path.join(env.home, ".claude", "settings.local.json"), JSON.stringify({ model: "local" }));
+  const loaded = await loadSettings({ cwd: env.home, home: env.home });
+  assert.deepEqual(
+    loaded.sources.map((s) => [s.scope, s.path]),
+    [["user", env.paths.user], ["local", path.join(env.home, ".claude", "settings.local.json")]],
+  );
+  assert.deepEqual(loaded.diagnostics, [], "the user's bypassPermissions is no project's");
+  assert.equal(loaded.permissions.defaultMode, "bypassPermissions");
+  assert.deepEqual(loaded.permissions.deny.map((r) => [r.text, r.root]), [["Read(/secrets/**)", path.join(env.home, ".claude")]]);
+  assert.equal(loaded.settings.hooks?.Stop?.length, 1);
+  assert.equal(loaded.settings.model, "local");
+  // The same through another name for the home directory.
+  const linked = path.join(path.dirname(env.home), "home-link");
+  await fs.symlink(env.home, linked);
+  const viaLink = await loadSettings({ cwd: linked, home: env.home });
+  assert.deepEqual(viaLink.sources.map((s) => s.scope), ["user", "local"]);
+});

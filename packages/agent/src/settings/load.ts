@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
 import { resolveToolPath } from "../permissions/paths.ts";
@@ -56,13 +57,21 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       const file = paths[scope];
       if (scope === "flag" && o.flag) return { scope, file, read: { kind: "ok", value: o.flag.settings } as const };
       const skipped = file === undefined || (o.fileScopes !== undefined && isFileScope(scope) && !o.fileScopes.includes(scope));
-      return { scope, file, read: skipped ? ({ kind: "missing" } as const) : await readConfigJson(file) };
+      if (skipped) return { scope, file, read: { kind: "missing" } as const };
+      return { scope, file, read: await readConfigJson(file), identity: isFileScope(scope) ? await fileIdentity(file) : undefined };
     }),
   );
   let sources: SettingsSource[] = [];
   let policyProblem: string | undefined;
-  for (const { scope, file, read } of files) {
+  // A project whose root is the home directory has its `.claude/settings.json` in the user's
+  // place: that one file is read once, as the user's settings (the lower scope), as Claude Code does.
+  const readFiles = new Set<string>();
+  for (const { scope, file, read, identity } of files) {
     if (file === undefined || read.kind === "missing") continue;
+    if (identity !== undefined) {
+      if (readFiles.has(identity)) continue;
+      readFiles.add(identity);
+    }
     if (read.kind === "error") {
       diagnostics.push({ file, message: read.message });
       if (scope === "managed") policyProblem = `${file}: ${read.message}`;
@@ -96,6 +105,12 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     },
     ...(policyProblem !== undefined && { policyProblem: `the managed settings ${policyProblem}; a run does not start without the machine's policy` }),
   };
+}
+
+/** What names one file under any of its paths: its real path, or the path resolved when it cannot
+ * be had (a file read as an error still has one). */
+async function fileIdentity(file: string): Promise<string> {
+  return realpath(file).catch(() => path.resolve(file));
 }
 
 /** A project's own files (`.claude/settings.json`, `.claude/settings.local.json`) come with the

@@ -68,11 +68,8 @@ export function createHookHost(o: HookHostOptions): HookHost {
     async run(event, fields, signal) {
       if (!has(event)) return NO_HOOKS;
       if (o.beforeCommands) await o.beforeCommands();
-      // Hook inputs know only Claude Code's four modes; dontAsk reads as default.
-      const mode = o.mode();
-      const permissionMode = mode === "dontAsk" ? "default" : mode;
       const model = event === "SessionStart" ? o.model?.() : undefined;
-      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: permissionMode, ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
+      const input = { session_id: o.sessionId, transcript_path: o.transcriptPath?.() ?? "", cwd: o.cwd, permission_mode: o.mode(), ...(o.agent && { agent_id: o.agent.id, agent_type: o.agent.type }), hook_event_name: event, ...fields, ...(model && { model }) } as HookInputFor<typeof event>;
       const envFile = event === "SessionStart" ? o.sessionEnvFile?.() : undefined;
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
       // Imported once a hook is to run: the runners (command, http, prompt, callback) are no part of

@@ -1,3 +1,4 @@
+import type { PermissionMode } from "../permissions/types.ts";
 import type { PermissionUpdate } from "../permissions/updates.ts";
 
 /** Hook events, in Claude Code's names. */
@@ -75,7 +76,8 @@ type HookInputBase = {
   /** The agent's working directory when the event fired; runHooks fills it from its options when
    * left out. */
   cwd?: string;
-  permission_mode?: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+  /** The run's mode as it is when the event fires, dontAsk included, as Claude Code tells it. */
+  permission_mode?: PermissionMode;
   /** Within a sub-agent: its id (agent_<uuid>, as on its events) and type (its agent's name). */
   agent_id?: string;
   agent_type?: string;

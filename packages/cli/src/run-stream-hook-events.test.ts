@@ -1,6 +1,6 @@
 // `harness run --include-hook-events`: stream-json output tells of every hook the run fires, as
 // Claude Code's system messages hook_started and hook_response, whatever kind of hook it is.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -79,12 +79,22 @@ test("--include-hook-events: each hook fired is a hook_started then a hook_respo
   assert.ok(toolUse < lines.indexOf(started[1]!) && lines.indexOf(started[1]!) < lines.indexOf(started[2]!) && lines.indexOf(started[2]!) < toolResult, stdout);
 });
 
-test("without --include-hook-events the stream has no hook lines, and the hooks run as before", async (t) => {
+test("without --include-hook-events only SessionStart hooks are told, as Claude Code always tells them; the others run unsaid", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: REPLIES }));
   const dir = project(t, await hookServer(t));
-  const args = ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "stream-json", "--allowedTools", "Bash", "run it"];
+  const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, unknown> };
+  settings.hooks.SessionStart = [{ hooks: [{ type: "command", command: "echo starting" }] }];
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify(settings));
+  const args = ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash", "run it"];
   const { code, stdout, stderr } = await harness(args, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HOME: dir }).result;
   assert.equal(code, 0, stderr);
-  assert.ok(!linesOf(stdout).some((line) => String(line.subtype).startsWith("hook_")), stdout);
+  const hookLines = linesOf(stdout).filter((line) => String(line.subtype).startsWith("hook_"));
+  assert.deepEqual(
+    hookLines.map((line) => [line.subtype, line.hook_event]),
+    [["hook_started", "SessionStart"], ["hook_response", "SessionStart"]],
+    stdout,
+  );
+  assert.equal(hookLines[1]!.stdout, "starting\n");
+  assert.equal(hookLines[0]!.hook_id, hookLines[1]!.hook_id);
   assert.equal(fake.requests.length, 3, "the prompt hook asked its model");
 });

@@ -227,7 +227,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         },
       }),
       ...(stream && { onModelEvent: stream.onModelEvent }),
-      ...(stream && command.includeHookEvents && { onHookEvent: await hookEvents(stream.opening.line, () => runId) }),
+      ...(stream && { onHookEvent: await hookEvents(stream.opening.line, () => runId, command.includeHookEvents === true) }),
     };
     const context = headlessContext({ signal: controller.signal, emit, workspace: cwd });
     /** `session`: what the program driving stream-json input set over its control protocol, and the
@@ -410,9 +410,10 @@ async function streamWriters(write: (line: string) => void, runId: string, cwd: 
   return { opening, messages, systemMessage, onModelEvent };
 }
 
-/** The observer that writes the hooks' lines (--include-hook-events). */
-async function hookEvents(line: (text: string) => void, sessionId: () => string) {
-  return (await import("./stream-hook-events.ts")).hookEventLines(line, sessionId);
+/** The observer that writes the hooks' lines: SessionStart's always, every hook's with
+ * --include-hook-events (`all`). */
+async function hookEvents(line: (text: string) => void, sessionId: () => string, all: boolean) {
+  return (await import("./stream-hook-events.ts")).hookEventLines(line, sessionId, all);
 }
 
 /** An MCP server's news that is no problem: it connected, or its tools changed. */

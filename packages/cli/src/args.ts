@@ -5,7 +5,7 @@ import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, take
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { takeRunFlags } from "./run-flags.ts";
-import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
+import { debugFilterArgs, SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
@@ -83,6 +83,9 @@ export type Command =
       /** --verbose: in text mode, also the MCP servers that connect (claude -p's scripts pass it
        * with stream-json, where it changes nothing). */
       verbose?: true;
+      /** --debug [filter] / --debug-file PATH: the run's debug log, its filter as given ("" for all)
+       * and the file it goes to (stderr without one). */
+      debug?: { filter: string; file?: string };
       /** Where the project's `.claude` configuration is read (--project-config-root), as given. */
       projectConfigRoot?: string;
     }
@@ -231,14 +234,15 @@ function withResumePick(args: readonly string[]): string[] {
 }
 
 
-function parseRun(args: string[]): Command {
+function parseRun(given: string[]): Command {
+  const { args, filter: debugFilter } = debugFilterArgs(given);
   const scanned = scan(args, RUN_OPTIONS, "run");
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
   // No prompt, or "-": it is read from standard input (see run-input.ts).
-  const given = positionals.join(" ").trim();
-  const command: Command = { kind: "run", prompt: given === "-" ? "" : given };
+  const prompt = positionals.join(" ").trim();
+  const command: Command = { kind: "run", prompt: prompt === "-" ? "" : prompt };
   if (typeof options.cwd === "string") command.cwd = options.cwd;
   if (typeof options.model === "string") command.model = options.model;
   if (typeof options.maxTurns === "string") {
@@ -279,7 +283,7 @@ function parseRun(args: string[]): Command {
   }
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
   if (options.verbose) command.verbose = true;
-  const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command);
+  const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command, debugFilter);
   if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
   if (Array.isArray(options.mcpConfig)) command.mcpConfig = options.mcpConfig;
   if (options.strictMcpConfig) command.strictMcpConfig = true;

@@ -64,6 +64,10 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // Reported below.
   }
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
+  if (command.debug) {
+    const problem = (await import("./run-debug.ts")).startRunDebug(command.debug, io.stderr, io.cwd);
+    if (problem !== undefined) return fail(problem, 2);
+  }
   // Said on stderr in every format, as claude -p says a bad --mcp-config or --settings.
   const config = await runConfigOptions(command, io.cwd, io.env);
   if (!config.ok) {

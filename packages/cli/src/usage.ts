@@ -130,8 +130,13 @@ Options:
                      disableBypassPermissionsMode
   --verbose          as text, also say which MCP servers connected (as claude -p, a run says only
                      which failed); the other formats already print everything
+  -d, --debug [FILTER]
+                     write timestamped debug lines to stderr: model requests and retries, MCP
+                     servers, hooks, permission decisions; FILTER picks categories ("api,hooks")
+                     or leaves some out ("!mcp"); categories: api, mcp, hooks, permissions
+  --debug-file PATH  write them to PATH instead (implies --debug)
   -p, --print        taken and ignored, for scripts written for claude -p; so are the other flags
-                     the Agent SDK starts Claude Code with that have no meaning here (--debug, --betas…)
+                     the Agent SDK starts Claude Code with that have no meaning here (--betas…)
   -h, --help         show this help
 
 Environment:

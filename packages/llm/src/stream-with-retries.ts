@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
+import { debugLog, debugOn } from "./debug-log.ts";
 import { type Failure, formatDuration, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
 import type { RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
@@ -107,6 +108,8 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     };
     // The answer's headers are waited for as long as any later silence.
     watch();
+    const openedAt = performance.now();
+    if (debugOn("api")) debugLog("api", `request model=${request.model} attempt=${attempt}`);
     try {
       stream = await wire.open(attempt, attemptSignal, watch);
     } catch (error) {
@@ -158,6 +161,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     if (stalled && !signal?.aborted && !state.complete) {
       failure = { description: `the model stream stalled: no event for ${formatDuration(idleMs)}`, retryable: true };
     }
+    if (debugOn("api")) debugLog("api", `response model=${request.model} attempt=${attempt} ${attemptOutcome(wire, state, signal, failure)} after ${Math.round(performance.now() - openedAt)} ms`);
 
     if (state.fatal !== undefined) {
       yield done(state, "error", state.fatal);
@@ -187,9 +191,18 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     }
     spent = spent ? sumUsage(spent, state.usage) : { ...state.usage };
     const delayMs = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
+    if (debugOn("api")) debugLog("api", `retry attempt=${attempt + 1} in ${delayMs} ms`);
     yield { type: "retry", attempt, delayMs, reason: failure.description };
     await sleep(delayMs, undefined, { signal }).catch(() => undefined);
   }
+}
+
+/** How an attempt ended, for the debug log: never the request's body or key. */
+function attemptOutcome<State extends AttemptState>(wire: WireStream<unknown, State>, state: State, signal: AbortSignal | undefined, failure: Failure | undefined): string {
+  if (state.fatal !== undefined) return `failed ${state.fatal}`;
+  if (state.complete) return `ok stop=${wire.stopReason(state)}`;
+  if (signal?.aborted) return "aborted";
+  return `failed ${failure?.description ?? wire.incompleteDescription}`;
 }
 
 function sumUsage(a: Usage, b: Usage): Usage {

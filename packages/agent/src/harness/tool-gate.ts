@@ -3,6 +3,7 @@
 // tool runs) → PostToolUse hooks → nested memory files (and their InstructionsLoaded hooks).
 import path from "node:path";
 import type { ToolUseBlock } from "@harness/llm";
+import { debugLog, debugOn } from "@harness/llm/debug-log";
 import { nestedMemoryReminder, systemReminder } from "../context/format-memory.ts";
 import type { NestedMemory } from "../context/nested-memory.ts";
 import { outputText, type ToolGate } from "../execute-tool-calls.ts";
@@ -107,6 +108,12 @@ async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Re
 /** The permission decision with a PreToolUse hook's say. As in Claude Code, a hook's "allow" skips
  * the prompt but not a deny or ask rule; its "ask" asks even where the rules would allow. */
 export function permissionDecision(name: string, input: Record<string, unknown>, permissions: PermissionContext, hook?: HookResult): PermissionDecision {
+  const decision = decidedWithHook(name, input, permissions, hook);
+  if (debugOn("permissions")) debugLog("permissions", `${name} ${decision.behavior} ${decision.rule !== undefined ? `by rule ${decision.rule}` : `(${decision.reason})`}`);
+  return decision;
+}
+
+function decidedWithHook(name: string, input: Record<string, unknown>, permissions: PermissionContext, hook?: HookResult): PermissionDecision {
   const decision = decide({ name, input }, permissions);
   const reason = hook?.permissionDecisionReason;
   if (hook?.permissionDecision === "allow") {
@@ -144,6 +151,7 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   } finally {
     byMode.stop();
   }
+  if (debugOn("permissions")) debugLog("permissions", `${call.name} ${answer.behavior} by ${o.approver ?? "the approver"}`);
   if (answer.behavior === "deny" && tool.refusals) return refuse(tool.refusals.denied(answer.reason));
   if (answer.behavior === "deny") return refuse(answer.reason?.trim() ? `The user denied this tool call: ${answer.reason.trim()}` : "The user denied this tool call.");
   if (answer.updatedPermissions && answer.updatedPermissions.length > 0) o.updatePermissions?.(answer.updatedPermissions, o.approver ?? "an approval");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { combineEffects } from "./combine.ts";
+import { hookDebug } from "./debug-lines.ts";
 import { interpretHookRun } from "./hook-output.ts";
 import { TOOL_EVENTS, callMeetsIf } from "./if-condition.ts";
 import type { IfScope } from "./if-condition.ts";
@@ -68,9 +69,14 @@ export async function runHooks<E extends HookEventName>(
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
   const target = matchTarget(input);
   const watch = watcher(opts, event, target === undefined || target === "" ? event : `${event}:${target}`);
-  for (const hook of hooks) if (hook.type === "command" && hook.async) startInBackground(hook, event, stdin, env, opts, watch(hook));
+  const logged = hookDebug(event, target);
+  for (const hook of hooks) {
+    if (hook.type !== "command" || !hook.async) continue;
+    const ended = watch(hook);
+    startInBackground(hook, event, stdin, env, opts, (run) => ended(logged(run)));
+  }
   const waited = hooks.filter((hook) => hook.type !== "command" || !hook.async);
-  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts).then(watch(hook))));
+  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts).then(logged).then(watch(hook))));
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
 }
 

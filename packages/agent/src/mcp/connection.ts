@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpRunServerConfig } from "./config.ts";
+import { mcpDebug } from "./debug-lines.ts";
 import { listPages } from "./list-pages.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { withRequestSignal } from "./request-signal.ts";
@@ -66,6 +67,8 @@ const RELEASE_WAIT_MS = 2_000;
  * connection has already released its process or sockets. */
 export async function connectServer(config: McpRunServerConfig, options: ConnectOptions): Promise<McpConnection> {
   const client = new Client({ name: "harness", version: "0.1.0" }, { capabilities: {} });
+  const startedAt = performance.now();
+  mcpDebug(config, "starting");
   const stderr = { tail: "" };
   const transport = createTransport(config, options, stderr);
   // Set before connect(), which keeps it and calls it first when the transport closes.
@@ -87,6 +90,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     if (connection.state !== "connected") return;
     connection.state = "failed";
     connection.error = giveUp ?? describeLoss(config, stderr.tail);
+    mcpDebug(config, (name) => `server ${name} lost: ${connection.error}`);
     options.onLost(connection);
   };
 
@@ -103,6 +107,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     });
     if (options.signal.aborted) throw new Error("shutting down");
     connection.state = "connected";
+    mcpDebug(config, (name) => `server ${name} connected: ${connection.tools.length} tools after ${Math.round(performance.now() - startedAt)} ms`);
     followToolListChanges(connection, options);
     followPromptListChanges(connection, options);
   } catch (error) {
@@ -110,6 +115,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     connection.error = timeout.aborted
       ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
       : describeStartError(config, error, stderr.tail);
+    mcpDebug(config, (name) => `server ${name} failed: ${connection.error}`);
     // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
     // no session to end politely: it is stopped at once, with its group, rather than after the wait
     // for it to exit on its own, so that Ctrl-C during a slow server's start does not linger.
@@ -180,11 +186,13 @@ async function shutDown(connection: McpConnection): Promise<void> {
   if (connection.state !== "connected" && connection.state !== "connecting") return;
   connection.state = "closed";
   const transport = connection.client.transport;
+  const stoppingAt = performance.now();
   if (transport instanceof StreamableHTTPClientTransport) {
     // Tells the server the session is over; a server that does not answer soon is not waited for.
     await Promise.race([transport.terminateSession().catch(() => undefined), delay(1_000)]);
   }
   await release(connection);
+  mcpDebug(connection.config, (name) => `server ${name} stopped after ${Math.round(performance.now() - stoppingAt)} ms`);
 }
 
 /** Closes the client and waits until the transport is really closed. A close may already be under

@@ -1,0 +1,65 @@
+// The run's debug log (`harness run --debug [filter]`, `--debug-file PATH`): timestamped lines
+// about model requests, MCP servers, hooks and permission decisions, by category. Process-wide,
+// as the run that turns it on is the process. Off, a call site costs one boolean test: callers
+// check debugOn(category) before building a line.
+
+/** The categories lines are written under; a filter may also name Claude Code's own (statsig,
+ * file, 1p…), which have no lines here. */
+export const DEBUG_CATEGORIES = ["api", "mcp", "hooks", "permissions"] as const;
+export type DebugCategory = (typeof DEBUG_CATEGORIES)[number];
+
+/** Names a `--debug` filter may hold that have no lines here: Claude Code's categories. */
+const OTHER_CATEGORIES = ["statsig", "1p", "file", "startup", "auth", "config", "tools", "plugins", "skills", "memory"];
+
+const NAME = /^[a-z0-9][a-z0-9_.:-]*$/;
+
+/** Which categories a filter lets through: "api,hooks" (only those), "!1p,!file" (all but those),
+ * "" (all). Mixing the two kinds is refused, as it cannot mean anything. A string is what is wrong. */
+export function parseDebugFilter(text: string): ((category: DebugCategory) => boolean) | string {
+  const names = text.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
+  if (names.length === 0) return () => true;
+  const negated = names.filter((name) => name.startsWith("!"));
+  if (negated.length > 0 && negated.length < names.length) {
+    return `--debug filter "${text}" mixes categories to show and to hide ("!"): give one kind, as "api,hooks" or "!mcp"`;
+  }
+  const bare = names.map((name) => (name.startsWith("!") ? name.slice(1) : name));
+  const bad = bare.find((name) => !NAME.test(name));
+  if (bad !== undefined) return `--debug filter "${text}": "${bad}" is not a category (they are ${DEBUG_CATEGORIES.join(", ")})`;
+  const set = new Set(bare);
+  return negated.length > 0 ? (category) => !set.has(category) : (category) => set.has(category);
+}
+
+/** Whether `text` reads as a filter of known category names (so `--debug api` takes it, where
+ * `--debug hello` leaves "hello" to be the prompt). */
+export function looksLikeDebugFilter(text: string): boolean {
+  const names = text.split(",").map((name) => name.trim().toLowerCase().replace(/^!/, ""));
+  return names.every((name) => (DEBUG_CATEGORIES as readonly string[]).includes(name) || OTHER_CATEGORIES.includes(name));
+}
+
+type Active = { write: (line: string) => void; shows: (category: DebugCategory) => boolean };
+let active: Active | undefined;
+
+/** Turns the log on: each line shown goes to `write`, newline included. */
+export function startDebugLog(write: (line: string) => void, shows: (category: DebugCategory) => boolean = () => true): void {
+  active = { write, shows };
+}
+
+export function stopDebugLog(): void {
+  active = undefined;
+}
+
+/** Whether lines of `category` are written now: check it before building one. */
+export function debugOn(category: DebugCategory): boolean {
+  return active !== undefined && active.shows(category);
+}
+
+/** Writes one line, `2026-01-02T03:04:05.678Z [DEBUG] [api] message`. A sink that throws (a closed
+ * pipe) turns the log off rather than break the run. */
+export function debugLog(category: DebugCategory, message: string): void {
+  if (!active?.shows(category)) return;
+  try {
+    active.write(`${new Date().toISOString()} [DEBUG] [${category}] ${message}\n`);
+  } catch {
+    active = undefined;
+  }
+}

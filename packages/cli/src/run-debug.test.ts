@@ -32,9 +32,9 @@ test("--debug: stderr has a timestamped line for each model request and retry, t
   for (const line of debug) assert.match(line, LINE);
   const has = (pattern: RegExp) => assert.ok(debug.some((line) => pattern.test(line)), `${pattern} in:\n${stderr}`);
   has(/\[api\] request model=claude-sonnet-4-6 attempt=1$/);
-  has(/\[api\] response model=claude-sonnet-4-6 attempt=1 failed .*529.* after \d+ ms/);
+  has(/\[api\] response model=claude-sonnet-4-6 attempt=1 failed .*529.* after \d+ ms request-id=req_\w+$/);
   has(/\[api\] retry attempt=2 in \d+ ms/);
-  has(/\[api\] response model=claude-sonnet-4-6 attempt=2 ok stop=tool_use after \d+ ms/);
+  has(/\[api\] response model=claude-sonnet-4-6 attempt=2 ok stop=tool_use after \d+ ms request-id=req_\w+$/);
   has(/\[mcp\] server tester starting: .*node.*mcp-test-server\.ts/);
   has(/\[mcp\] server tester connected/);
   has(/\[mcp\] server tester stopped/);

@@ -113,9 +113,11 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
 function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequest, warned: Set<string>): WireStream<Anthropic.RawMessageStreamEvent, StreamState> {
   const body = requestBody(request, settings.maxTokens);
   let warnings: string[] = [];
+  let requestId: string | undefined;
   return {
     createState: createStreamState,
     open: async (attempt, signal, onActivity) => {
+      requestId = undefined;
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
       const send = (fetchOptions: EventStreamInit) =>
         sdkWarningsOf(() => client.messages.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as Anthropic.RequestOptions["fetchOptions"] }), (message) => {
@@ -126,7 +128,10 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
         }).withResponse();
       return openEventStream(
         send,
-        (response) => expectEventStream(response, "Anthropic API"),
+        (response) => {
+          requestId = response.headers.get("request-id") ?? undefined;
+          return expectEventStream(response, "Anthropic API");
+        },
         (socket, responseHeaders) => anthropicEvents(socket, responseHeaders, signal, onActivity),
       );
     },
@@ -138,7 +143,11 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     apply: applyRawEvent,
     message: assistantMessage,
     stopReason: finalStopReason,
-    requestFailure: (error) => requestFailure(error, settings.baseURL),
+    requestFailure: (error) => {
+      requestId ??= (error as { requestID?: string | null }).requestID ?? undefined;
+      return requestFailure(error, settings.baseURL);
+    },
+    requestId: () => requestId,
     streamFailure: (error) => streamFailure(error),
     incompleteDescription: "the model stream ended before message_stop",
   };

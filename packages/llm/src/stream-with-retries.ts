@@ -39,6 +39,8 @@ export type WireStream<Raw, State extends AttemptState> = {
   requestFailure(error: unknown): Failure;
   /** A failure while reading the body (retryable unless the error says otherwise). */
   streamFailure(error: unknown): Failure;
+  /** The id the server gave the last request (Anthropic's request-id header), for the debug log. */
+  requestId?(): string | undefined;
   /** What to call a body that ended before the reply was complete. */
   incompleteDescription: string;
   /** Warnings the last `open` gave rise to that were not said before (each is said once). */
@@ -161,7 +163,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     if (stalled && !signal?.aborted && !state.complete) {
       failure = { description: `the model stream stalled: no event for ${formatDuration(idleMs)}`, retryable: true };
     }
-    if (debugOn("api")) debugLog("api", `response model=${request.model} attempt=${attempt} ${attemptOutcome(wire, state, signal, failure)} after ${Math.round(performance.now() - openedAt)} ms`);
+    if (debugOn("api")) debugLog("api", `response model=${request.model} attempt=${attempt} ${attemptOutcome(wire, state, signal, failure)} after ${Math.round(performance.now() - openedAt)} ms${requestIdOf(wire)}`);
 
     if (state.fatal !== undefined) {
       yield done(state, "error", state.fatal);
@@ -203,6 +205,11 @@ function attemptOutcome<State extends AttemptState>(wire: WireStream<unknown, St
   if (state.complete) return `ok stop=${wire.stopReason(state)}`;
   if (signal?.aborted) return "aborted";
   return `failed ${failure?.description ?? wire.incompleteDescription}`;
+}
+
+function requestIdOf<State extends AttemptState>(wire: WireStream<unknown, State>): string {
+  const id = wire.requestId?.();
+  return id === undefined ? "" : ` request-id=${id}`;
 }
 
 function sumUsage(a: Usage, b: Usage): Usage {

@@ -115,6 +115,9 @@ export type Command =
       config?: HarnessConfig;
       systemPromptFile?: string;
       notes?: string[];
+      /** --verbose: each tool call's input and output shown whole, not as a one-line summary and
+       * a few lines of excerpt. */
+      verbose?: true;
     }
   /** `harness mcp …`: see mcp-args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
@@ -221,6 +224,8 @@ const CHAT_OPTIONS: OptionSpec = {
   "--cwd": { key: "cwd", value: true },
   // --resume alone: the chat lists the sessions to pick from (see withResumePick).
   "--pick": { key: "pick", value: false },
+  // As claude's interactive --verbose: tool calls and their output shown whole.
+  "--verbose": { key: "verbose", value: false },
   ...CHAT_SESSION_OPTIONS,
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
@@ -391,6 +396,7 @@ function parseChat(given: string[]): Command {
   if (Object.keys(settings.config).length > 0) command.config = settings.config;
   if (settings.systemPromptFile !== undefined) command.systemPromptFile = settings.systemPromptFile;
   if (settings.notes.length > 0) command.notes = settings.notes;
+  if (options.verbose) command.verbose = true;
   const prompt = positionals.join(" ").trim();
   if (prompt) command.prompt = prompt;
   return command;
@@ -442,7 +448,7 @@ function parseClaudeStyle(argv: string[]): Command {
   const first = argv[0];
   const flag = first.split("=")[0];
   // --fork-session alone is a chat's, refused there for want of a session to copy.
-  const chatFlag = ["-c", "--continue", "-r", "--resume", "--fork-session", "--cwd"].includes(flag) || flag in CHAT_SESSION_OPTIONS;
+  const chatFlag = ["-c", "--continue", "-r", "--resume", "--fork-session", "--cwd", "--verbose"].includes(flag) || flag in CHAT_SESSION_OPTIONS;
   if (first.startsWith("-") && !chatFlag) {
     return { kind: "usage-error", message: RUN_ONLY_FLAGS.includes(flag) ? runOnlyMessage(flag) : `unknown option "${flag}"` };
   }

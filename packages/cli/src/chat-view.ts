@@ -42,7 +42,7 @@ export function createChatView(
   const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
-  const fit = (indent: number): number => (stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
+  const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
   const seen = new Map<string, Seen>();
   const approvalsShown = new Set<string>();
   const own: string[] = [];
@@ -148,7 +148,7 @@ export function createChatView(
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
-      const header = `${bold("●")} ${describeToolCall(call.name, call.input, undefined, Math.min(80, fit(call.name.length + 4)))}`;
+      const header = `${bold("●")} ${describeToolCall(call.name, call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)))}`;
       if (!state && (call.input || call.status !== "running")) {
         line(header);
         mine.calls.set(call.id, "started");
@@ -162,7 +162,7 @@ export function createChatView(
         lastHeader = undefined;
         const failed = call.status !== "complete";
         const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
-        const excerpt = excerptOutput(output, maxLines, failed ? Math.max(width, ERROR_LINE_CHARS) : fit(5));
+        const excerpt = excerptOutput(output, maxLines, failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5));
         line(excerpt.map((text, i) => `  ${i === 0 ? (failed ? red("✗") : dim("⎿")) : " "}  ${failed && i === 0 ? red(text) : dim(text)}`).join("\n"));
       }
     }

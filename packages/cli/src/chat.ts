@@ -188,7 +188,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   // The line being typed is kept below what the chat prints, where the terminal can move the cursor.
   const inputLine = terminal && io.env.TERM !== "dumb" ? keepInputLine(screen) : undefined;
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
-  const view = createChatView(stdout, stderr, terminalOptions(io), numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
+  const view = createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   // What a state shows reaches a terminal that keeps the typed line in one write.
   client.on("state", (state) => (inputLine ? inputLine.atOnce(() => view.show(state)) : view.show(state)));

@@ -16,6 +16,8 @@ export type RendererOptions = {
   width?: number;
   /** Lines of tool output shown before "… +N lines". */
   outputLines?: number;
+  /** Tool calls' inputs and outputs shown whole, lines as long as they are (a chat's --verbose). */
+  full?: boolean;
   /** Whether stdout and stderr end up in one place (default: both are terminals); see sameTarget. */
   shared?: boolean;
   /** Stdout gets only the reply's last part, at the end, as `claude -p` prints it for a script
@@ -129,7 +131,7 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
     red: paint("31"),
     yellow: paint("33"),
     width: opts.width ?? 160,
-    maxLines: opts.outputLines ?? 4,
+    maxLines: opts.full ? Infinity : (opts.outputLines ?? 4),
     // When both streams are one terminal, pipe or file they share one cursor, so line breaks must
     // account for what either of them last wrote.
     shared: opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY),

@@ -7,7 +7,8 @@ Usage:
                                      -c goes on with the last chat, --resume ID with chat ID,
                                      --resume alone with one picked from a list;
                                      --fork-session with a copy of it; --model, --permission-mode
-                                     and the chat's other session options go with them)
+                                     and the chat's other session options, and --verbose,
+                                     go with them)
   harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
@@ -193,6 +194,7 @@ Options:
                      copy of that one, which stays as it was
   --local            a server of the chat's own, on this project
   --cwd DIR          the project of --local (default: the current directory)
+  --verbose          show each tool call's input and output whole, not a summary and a few lines
   -h, --help         show this help
 
 The session's settings, as claude's options set them (sent before the first prompt, kept by the

@@ -18,7 +18,8 @@ async function debugRun(t: Parameters<typeof tempDir>[0], flags: string[]) {
   const settings = join(dir, "settings.json");
   writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] } }));
   const server = { ...mcpTestServerCommand(), env: { TOKEN: "mcp-secret-token" } };
-  const mcp = JSON.stringify({ mcpServers: { tester: server } });
+  const remote = { type: "http", url: "http://user:mcp-secret-password@127.0.0.1:9/mcp?token=mcp-secret-query", headers: { Authorization: "Bearer mcp-secret-header" } };
+  const mcp = JSON.stringify({ mcpServers: { tester: server, remote } });
   const args = ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--allowedTools", "Bash(echo:*)", "--settings", settings, "--mcp-config", mcp, "--output-format", "stream-json", ...flags, "--", "say hi"];
   return { dir, ...(await harness(args, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, HARNESS_RETRY_BASE_MS: "1", HARNESS_MODEL_RETRIES: "2" }).result) };
 }
@@ -38,9 +39,11 @@ test("--debug: stderr has a timestamped line for each model request and retry, t
   has(/\[mcp\] server tester starting: .*node.*mcp-test-server\.ts/);
   has(/\[mcp\] server tester connected/);
   has(/\[mcp\] server tester stopped/);
+  has(/\[mcp\] server remote starting: http http:\/\/127\.0\.0\.1:9\/mcp$/);
+  has(/\[mcp\] server remote failed: /);
   has(/\[hooks\] PreToolUse on Bash: command "exit 0" exited 0 after \d+ ms/);
   has(/\[permissions\] Bash allow by rule Bash\(echo:\*\)/);
-  assert.ok(!stderr.includes(KEY) && !stderr.includes("mcp-secret-token"), "no secrets");
+  assert.ok(!stderr.includes(KEY) && !stderr.includes("mcp-secret"), "no secrets");
 });
 
 test("--debug api shows only the model requests; --debug-file writes there and leaves stderr empty", async (t) => {

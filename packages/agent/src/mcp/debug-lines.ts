@@ -15,8 +15,11 @@ function reached(config: McpRunServerConfig): string {
   }
 }
 
-/** One line about server `config`; `what` is built only when the log shows MCP lines. */
+/** One line about server `config`; `what` is built only when the log shows MCP lines. A remote
+ * server's URL in it (an error quotes it) is said as `reached` says it. */
 export function mcpDebug(config: McpRunServerConfig, what: "starting" | ((name: string) => string)): void {
   if (!debugOn("mcp")) return;
-  debugLog("mcp", what === "starting" ? `server ${config.name} starting: ${reached(config)}` : what(config.name));
+  if (what === "starting") return debugLog("mcp", `server ${config.name} starting: ${reached(config)}`);
+  const line = what(config.name);
+  debugLog("mcp", config.type === "http" || config.type === "sse" ? line.split(config.url).join(reached(config).slice(config.type.length + 1)) : line);
 }

@@ -12,6 +12,7 @@ import { withRequestSignal } from "./request-signal.ts";
 import { relayTransport, type McpRelay } from "./sdk-transport.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
 import { checkTool, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
+import { publicUrl, withPublicUrl } from "./public-url.ts";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
 
@@ -253,7 +254,7 @@ function describeStartError(config: McpRunServerConfig, error: unknown, stderrTa
   if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
   const message = withCause(error);
   if (config.type === "sdk") return `the program's server did not connect: ${message}`;
-  if (config.type !== "stdio") return `cannot connect to ${config.url}: ${describeHttpFailure(error, message)}`;
+  if (config.type !== "stdio") return `cannot connect to ${publicUrl(config.url)}: ${withPublicUrl(describeHttpFailure(error, message), config.url)}`;
   return withStderr(message, stderrTail);
 }
 

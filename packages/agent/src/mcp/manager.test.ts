@@ -161,6 +161,20 @@ describe("failures", () => {
     assert.match(status.error ?? "", new RegExp(`^cannot connect to ${url.replace(/[.]/g, "\\.")}: .*ECONNREFUSED`));
   });
 
+  test("a remote server's failure names its URL without the credentials or query the URL carries", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = `http://someone:hunter2@127.0.0.1:${port}/mcp?token=s3cret`;
+    const manager = await startMcp({ servers: [{ name: "away", scope: "user", file: "~/.claude.json", type: "http", url, headers: {} }] }, { cwd });
+    await manager.close();
+    const [status] = manager.status();
+    assert.equal(status.state, "failed");
+    assert.match(status.error ?? "", new RegExp(`^cannot connect to http://127\\.0\\.0\\.1:${port}/mcp: `));
+    assert.doesNotMatch(status.error ?? "", /hunter2|s3cret|someone/);
+  });
+
   test("a remote server that refuses the request is reported with the HTTP status, and one that wants credentials with how to give them", async (t) => {
     const refusing = createServer((req, res) => {
       const status = Number(req.url?.split("/")[1]);

@@ -109,7 +109,8 @@ Options:
   --include-hook-events
                      with --output-format stream-json, also each hook the run fires: a system
                      line of subtype hook_started as it starts, and hook_response as it ends
-                     (hook_id, hook_name, hook_event, stdout, stderr, output, exit_code, outcome)
+                     (hook_id, hook_name, hook_event, stdout, stderr, output, exit_code, outcome);
+                     SessionStart hooks' lines come with or without this flag
   --json-schema SCHEMA
                      the answer must be JSON matching this JSON Schema (an object's): the model
                      gives it through a StructuredOutput tool, checked against the schema, and

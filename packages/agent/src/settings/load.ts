@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { toPermissionRules } from "../permissions/parse-rule.ts";
 import { resolveToolPath } from "../permissions/paths.ts";
@@ -58,7 +58,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       if (scope === "flag" && o.flag) return { scope, file, read: { kind: "ok", value: o.flag.settings } as const };
       const skipped = file === undefined || (o.fileScopes !== undefined && isFileScope(scope) && !o.fileScopes.includes(scope));
       if (skipped) return { scope, file, read: { kind: "missing" } as const };
-      return { scope, file, read: await readConfigJson(file), identity: isFileScope(scope) ? await fileIdentity(file) : undefined };
+      return { scope, file, read: await readConfigJson(file), fileScope: isFileScope(scope) };
     }),
   );
   let sources: SettingsSource[] = [];
@@ -66,8 +66,10 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
   // A project whose root is the home directory has its `.claude/settings.json` in the user's
   // place: that one file is read once, as the user's settings (the lower scope), as Claude Code does.
   const readFiles = new Set<string>();
-  for (const { scope, file, read, identity } of files) {
+  for (const { scope, file, read, fileScope } of files) {
     if (file === undefined || read.kind === "missing") continue;
+    // Only files that are there: most runs have few, and a missing one needs no name.
+    const identity = fileScope ? fileIdentity(file) : undefined;
     if (identity !== undefined) {
       if (readFiles.has(identity)) continue;
       readFiles.add(identity);
@@ -107,10 +109,14 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
   };
 }
 
-/** What names one file under any of its paths: its real path, or the path resolved when it cannot
- * be had (a file read as an error still has one). */
-async function fileIdentity(file: string): Promise<string> {
-  return realpath(file).catch(() => path.resolve(file));
+/** What names one file under any of its paths: its real path (one system call), or the path
+ * resolved when it cannot be had (a file read as an error still has one). */
+function fileIdentity(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return path.resolve(file);
+  }
 }
 
 /** A project's own files (`.claude/settings.json`, `.claude/settings.local.json`) come with the

@@ -115,6 +115,17 @@ test('harness run "/hooks" lists the hooks by event with matcher, if, type and f
   assert.match(managed.stdout, /No hooks are configured for this run\./);
 });
 
+test('harness run "/hooks" names an http hook by its URL as messages do, without the credentials, path or query that may be its secret', async (t) => {
+  const url = "https://someone:hunter2@hooks.example.com/services/T0/s3cret?token=abc";
+  const { stdout, requests } = await report(t, "/hooks", ({ cwd }) => {
+    write(join(cwd, ".claude", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "http", url }] }] } }));
+    return [];
+  });
+  assert.equal(requests, 0);
+  assert.match(stdout, /\(all\) · http: https:\/\/hooks\.example\.com\/services\/…\?… · /);
+  assert.doesNotMatch(stdout, /hunter2|someone|s3cret|token=abc/);
+});
+
 test('harness run "/status" shows the model, permission mode, places and settings files in effect', async (t) => {
   const { stdout, requests, cwd, home } = await report(t, "/status", ({ cwd, home }) => {
     write(join(cwd, ".claude", "settings.json"), "{}");

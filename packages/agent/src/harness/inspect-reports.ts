@@ -4,6 +4,7 @@
 import { HOOK_EVENT_NAMES, type Hook } from "../hooks/types.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import type { RunSetup } from "./setup.ts";
+import { labelOf } from "../hooks/http-label.ts";
 
 type Setup = Pick<RunSetup, "mcpServers" | "memory" | "pathRules" | "agents" | "inventory" | "cwd" | "projectRoot" | "sessionId" | "permissions" | "loaded" | "outputStyle">;
 
@@ -105,7 +106,8 @@ function what(hook: Hook): string {
     case "command":
       return hook.command;
     case "http":
-      return hook.url;
+      // As every message names it: a webhook's path or query may be its password.
+      return labelOf(hook.url);
     case "callback":
       return `the program's callback ${hook.id}`;
     default:

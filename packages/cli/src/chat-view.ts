@@ -96,9 +96,7 @@ export function createChatView(
 
   /** The steers waiting for the streamed reply's line to end, each on a line of its own. */
   function showSteers(): void {
-    if (steers.length === 0) return;
-    const shown = steers.splice(0);
-    for (const steer of shown) stderr.write(`${steer}\n`);
+    for (const steer of steers.splice(0)) stderr.write(`${steer}\n`);
   }
 
   /** The message's text up to `end` not shown yet. */

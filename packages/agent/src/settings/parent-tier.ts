@@ -16,6 +16,7 @@ import { describeValue } from "./describe-value.ts";
 import { mergeSettings } from "./merge.ts";
 import type { Settings, SettingsDiagnostic, SettingsSource } from "./types.ts";
 import { keyPath, validateSettings } from "./validate.ts";
+import { isJsonObject } from "../json-text.ts";
 
 type Restricts = "list" | "emptyList" | true | false | "disable";
 
@@ -119,7 +120,7 @@ export function parentTier(raw: unknown, file: string): ParentTier {
     });
   }
   for (const problem of problems) if (problem.key !== undefined) kept.add(problem.key);
-  const ignored = isObject(raw) ? ignoredPaths(raw, [...kept]) : [];
+  const ignored = isJsonObject(raw) ? ignoredPaths(raw, [...kept]) : [];
   return { settings: settings as Settings, ignored, problems };
 }
 
@@ -183,10 +184,6 @@ function setAt(root: Record<string, unknown>, path: readonly string[], value: un
   node[path.at(-1)!] = structuredClone(value);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The key paths of `value` left out, each named at the highest level that can hold nothing kept:
  * `env`, `permissions.allow`. */
 function ignoredPaths(value: Record<string, unknown>, kept: readonly string[], prefix: readonly string[] = []): string[] {
@@ -194,6 +191,6 @@ function ignoredPaths(value: Record<string, unknown>, kept: readonly string[], p
     const path = keyPath([...prefix, key]);
     if (kept.includes(path) || (prefix.length === 0 && key === "$schema")) return [];
     const holdsRestrictions = RESTRICTING.some(([restricting]) => keyPath(restricting).startsWith(`${path}.`));
-    return holdsRestrictions && isObject(item) ? ignoredPaths(item, kept, [...prefix, key]) : [path];
+    return holdsRestrictions && isJsonObject(item) ? ignoredPaths(item, kept, [...prefix, key]) : [path];
   });
 }

@@ -129,10 +129,14 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   // The directories added with the run lend their skills, commands and agents, and their memory
   // files when the environment (the settings' env included) says so.
   const additionalDirs = addedConfigDirs(options.additionalDirectories, cwd, [projectRoot, home]);
-  // The settings say which memory files are left out (claudeMdExcludes).
+  // The memory files are read beside the settings, as most runs have neither added directories nor
+  // claudeMdExcludes; the few whose settings do read them again once the settings say how.
+  const eagerMemory = additionalDirs.length === 0 ? loadMemory({ cwd, projectRoot, home, additionalDirs: [] }) : undefined;
+  eagerMemory?.catch(() => {});
   const memoryLoad = settingsLoad.then((loaded) => {
     const memoryDirs = additionalDirs.length > 0 && readsAddedDirsMemory({ ...(options.env ?? process.env), ...loaded.settings.env }) ? additionalDirs : [];
     const excludes = loaded.settings.claudeMdExcludes;
+    if (eagerMemory && !excludes) return eagerMemory;
     return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs, ...(excludes && { excludes }) });
   });
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with

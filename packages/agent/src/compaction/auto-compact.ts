@@ -1,11 +1,12 @@
 // Whether a run compacts by itself, and, when it does not, where the context is full.
+import { envSwitch } from "../env-number.ts";
 import type { EnvLike } from "./context-window.ts";
 
 /** Whether automatic compaction is on: not when the settings' `autoCompactEnabled` is false, nor
  * when DISABLE_AUTO_COMPACT is 1, true, yes or on (Claude Code's switches). /compact works either way. */
 export function autoCompactEnabled(setting: boolean | undefined, env: EnvLike): boolean {
   if (setting === false) return false;
-  return !/^(1|true|yes|on)$/i.test(env.DISABLE_AUTO_COMPACT?.trim() ?? "");
+  return !envSwitch(env, "DISABLE_AUTO_COMPACT");
 }
 
 /** What a run without automatic compaction keeps free of the window, as Claude Code's blocking

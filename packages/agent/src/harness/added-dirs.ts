@@ -5,6 +5,7 @@
 // CLAUDE.md, .claude/rules, CLAUDE.local.md). Their settings are not read. The settings'
 // permissions.additionalDirectories lend files only.
 import path from "node:path";
+import { envSwitch } from "../env-number.ts";
 
 /** The variable that has the added directories' memory files read. */
 const ADDED_DIRS_MEMORY_VARIABLE = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD";
@@ -23,5 +24,5 @@ export function addedConfigDirs(given: readonly string[] | undefined, cwd: strin
 
 /** Whether `env` turns on the added directories' memory files (1, true, yes or on). */
 export function readsAddedDirsMemory(env: Readonly<Record<string, string | undefined>>): boolean {
-  return /^(1|true|yes|on)$/i.test(env[ADDED_DIRS_MEMORY_VARIABLE]?.trim() ?? "");
+  return envSwitch(env, ADDED_DIRS_MEMORY_VARIABLE);
 }

@@ -133,9 +133,7 @@ export function withParentTier(sources: readonly SettingsSource[], parent: { fil
     diagnostics.push({ file: parent.file, message: `not applied: the machine's managed settings (${machine.path}) are the policy, and take a program's only with "parentSettingsBehavior": "merge"` });
     return [...sources];
   }
-  const { allowedMcpServers, ...rest } = parent.settings;
-  const beneath = machine.settings.allowedMcpServers === undefined && allowedMcpServers !== undefined ? parent.settings : rest;
-  const merged: SettingsSource = { scope: "managed", path: `${machine.path} with ${parent.file}`, settings: mergeSettings([beneath, machine.settings]) };
+  const merged: SettingsSource = { scope: "managed", path: `${machine.path} with ${parent.file}`, settings: mergeSettings([beneath(parent.settings, machine.settings), machine.settings]) };
   return sources.map((source) => (source === machine ? merged : source));
 }
 
@@ -143,8 +141,15 @@ export function withParentTier(sources: readonly SettingsSource[], parent: { fil
  * restrict. Lists join, but an allowlist would widen the other: the second's allowedMcpServers
  * holds only where the first has none. */
 export function joinParentTiers(first: Settings, second: Settings): Settings {
-  const { allowedMcpServers: _widening, ...rest } = second;
-  return mergeSettings([first, first.allowedMcpServers === undefined ? second : rest]);
+  return mergeSettings([first, beneath(second, first)]);
+}
+
+/** `lower` as it is merged with `upper`: its allowedMcpServers only where `upper` has none, as a
+ * second allowlist would widen the first. */
+function beneath(lower: Settings, upper: Settings): Settings {
+  if (upper.allowedMcpServers === undefined) return lower;
+  const { allowedMcpServers: _widening, ...rest } = lower;
+  return rest;
 }
 
 /** The top-level switches of `given` that Claude Code takes as restrictions by their name's form

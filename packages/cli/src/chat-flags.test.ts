@@ -27,6 +27,12 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+test("a chat's --max-turns that is not a whole number from 1 to the limit is refused as harness run's is", () => {
+  for (const bad of ["0", "2.5", "many", "10001"]) {
+    assert.deepEqual(parseArgs(["chat", "--max-turns", bad, "hi"]), { kind: "usage-error", message: `--max-turns must be a positive whole number up to 10000, got "${bad}"`, topic: "chat" });
+  }
+});
+
 test("a chat takes claude's session flags as one configure; the top level opens a chat with them", () => {
   assert.deepEqual(parseArgs(["chat", "--model", "claude-opus-4-5", "--permission-mode", "bypassPermissions", "--effort", "max", "--max-turns", "3", "hi"]), {
     kind: "chat",

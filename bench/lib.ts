@@ -1,7 +1,8 @@
 // Shared pieces of the benchmarks: clocks, statistics, a lean WebSocket client that only counts
 // timestamped text, and process memory readings.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { readdir, readFile } from "node:fs/promises";
 import WebSocket from "ws";
 
@@ -12,6 +13,15 @@ export const now = () => performance.timeOrigin + performance.now();
  * the fake model's process can be compared with the moment another process receives it. */
 export const machineNow = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes the `harness` command's startup bundle now if it is stale (packages/cli/src/bundle), so
+ * that every process a benchmark starts loads the same code rather than the first few loading the
+ * sources while the bundle is written. */
+export function ensureStartupBundle(): void {
+  const builder = fileURLToPath(new URL("../packages/cli/src/bundle/build-main.ts", import.meta.url));
+  const built = spawnSync(process.execPath, [builder, "--wait"], { stdio: "inherit" });
+  if (built.status !== 0) console.log("(the startup bundle could not be written: the `harness` processes load their sources)");
+}
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -1,6 +1,7 @@
 // `harness run` from process start to the first model request, against a bare node process that
-// makes one HTTP request to the same fake model, and against itself loading the model SDK file by
-// file (HARNESS_BUNDLE_DEPS=0) instead of from its bundle.
+// makes one HTTP request to the same fake model, against itself loading the model SDK file by file
+// (HARNESS_BUNDLE_DEPS=0) instead of from its bundle, and against itself loading its own modules
+// from their sources (HARNESS_BUNDLE=0) instead of from the startup bundle.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -28,11 +29,13 @@ export async function measureRunStart(fake: FakeAnthropic, runs: number) {
   const harness: number[] = [];
   const baseline: number[] = [];
   const fileByFile: number[] = [];
+  const sources: number[] = [];
   for (let i = 0; i < runs; i++) {
     harness.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], env));
     baseline.push(await timeToRequest(fake, ["-e", bare], env));
     fileByFile.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], { ...env, HARNESS_BUNDLE_DEPS: "0" }));
+    sources.push(await timeToRequest(fake, [cliMain, "run", "--cwd", cwd, "hello"], { ...env, HARNESS_BUNDLE: "0" }));
   }
   await rm(cwd, { recursive: true, force: true });
-  return { harnessMs: median(harness), baselineMs: median(baseline), fileByFileMs: median(fileByFile) };
+  return { harnessMs: median(harness), baselineMs: median(baseline), fileByFileMs: median(fileByFile), sourcesMs: median(sources) };
 }

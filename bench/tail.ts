@@ -12,10 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarnessServer } from "@harness/test-utils";
 import { paced, startClients, streamParts } from "./streaming.ts";
-import { cpuMs, percentile, sleep, startModelProcess, withChildren } from "./lib.ts";
+import { cpuMs, ensureStartupBundle, percentile, sleep, startModelProcess, withChildren } from "./lib.ts";
 
 const LATE_MS = 5;
 const rounds = Number(process.argv[2] ?? 3);
+ensureStartupBundle();
 const model = await startModelProcess();
 const clients = await startClients();
 const env = { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: model.url, HARNESS_RUNNER_IDLE_MS: "600000" };

@@ -40,7 +40,9 @@ const NOT_FOR_A_PLAIN_RUN = [
 ];
 
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the
- * process resolved, one per module load. */
+ * process resolved, one per module load. From the sources (HARNESS_BUNDLE=0): the startup bundle
+ * splits its code where the sources import dynamically, so what a run leaves unloaded here it
+ * leaves unloaded there too, but the bundle's files do not name the modules they hold. */
 async function modulesOf(dir: string, args: string[], env: Record<string, string>) {
   const log = join(dir, "modules.txt");
   const hook = join(dir, "record.mjs");
@@ -51,7 +53,7 @@ import { appendFileSync } from "node:fs";
 registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; } });
 `,
   );
-  const result = await harness(args, { ...env, HOME: dir, NODE_OPTIONS: `--import ${hook}` }, { cwd: dir }).result;
+  const result = await harness(args, { ...env, HOME: dir, HARNESS_BUNDLE: "0", NODE_OPTIONS: `--import ${hook}` }, { cwd: dir }).result;
   return { ...result, loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
 

@@ -15,7 +15,7 @@ import path from "node:path";
 const FORMAT = 2;
 const HEADER = "//harness-bundle ";
 
-type FileStamp = [file: string, size: number, ctimeMs: number];
+export type FileStamp = [file: string, size: number, ctimeMs: number];
 type Manifest = { format: number; files: FileStamp[] };
 
 /** `require(specifier)` as from `from`, through the package's bundle when it is there and fresh. */
@@ -56,7 +56,8 @@ export function bundleFileFor(specifier: string, entry: string): string | undefi
   return path.join(nodeModules, ".cache", "harness", "bundles", `${specifier.replace(/[^\w.-]/g, "+")}.cjs`);
 }
 
-function stampOf(file: string): FileStamp | undefined {
+/** What a bundle remembers of a file it holds: any rewrite or reinstall changes its size or ctime. */
+export function stampOf(file: string): FileStamp | undefined {
   const stat = statSync(file, { throwIfNoEntry: false });
   return stat ? [file, stat.size, stat.ctimeMs] : undefined;
 }
@@ -89,7 +90,14 @@ function readManifest(bundle: string): Manifest | undefined {
   }
 }
 
-function isFresh(bundle: string): boolean {
+/** The first line of a bundle that holds the files of `stamps`, as isFresh reads it. */
+export function manifestLine(stamps: FileStamp[]): string {
+  const manifest: Manifest = { format: FORMAT, files: stamps };
+  return `${HEADER}${JSON.stringify(manifest)}\n`;
+}
+
+/** Whether every file `bundle` holds (as its first line lists them) is as it was when it was written. */
+export function isFresh(bundle: string): boolean {
   const manifest = readManifest(bundle);
   if (!manifest) return false;
   for (const [file, size, ctimeMs] of manifest.files) {
@@ -173,8 +181,7 @@ function packageType(dir: string, typeOfDir: Map<string, string | undefined>): s
  * function Node would wrap it in, with a require() that serves the bundled modules it names and
  * hands everything else to the real require() from the module's own path. */
 function bundleSource(modules: readonly Module[]): string {
-  const manifest: Manifest = { format: FORMAT, files: modules.map((m) => m.stamp) };
-  const parts = [`${HEADER}${JSON.stringify(manifest)}\n`, "const __bundleFiles = ", JSON.stringify(modules.map((m) => m.file)), ";\n"];
+  const parts = [manifestLine(modules.map((m) => m.stamp)), "const __bundleFiles = ", JSON.stringify(modules.map((m) => m.file)), ";\n"];
   parts.push("const __bundleRequires = ", JSON.stringify(modules.map((m) => m.requires)), ";\n", "const __bundleBodies = [\n");
   for (const { file, source } of modules) {
     const body = file.endsWith(".json") ? `module.exports = ${source.trim()};` : withoutHashbang(source).replace(/^\/\/# sourceMappingURL=.*$/gm, "");

@@ -1,0 +1,83 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isFresh } from "@harness/llm/bundled-require";
+import { startFakeAnthropic, textInWords } from "@harness/test-utils";
+import { tempDir, withFake } from "../test-support.ts";
+import { buildBundle } from "./build.ts";
+import { CLI_BUNDLE, ROOT } from "./paths.ts";
+
+/** A directory of this test's own beside the real bundle, so that the bare imports the bundle
+ * leaves to Node resolve as they do from there. */
+function buildDir(t: { after(fn: () => void): void }): string {
+  const dir = join(ROOT, "node_modules", ".cache", "harness", "bundles", `test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir, { recursive: true });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function node(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+test("the CLI built into a bundle answers as from its sources, and a run from it loads none of them", async (t) => {
+  const out = join(buildDir(t), "harness-cli.mjs");
+  const built = await buildBundle(CLI_BUNDLE.entry, out);
+  assert.ok(built.chunks > 1, "the code is split where the sources import dynamically");
+
+  // --version reads the package's own package.json beside its sources.
+  const [fromBundle, fromSources] = await Promise.all([node([out, "--version"]), node([CLI_BUNDLE.entry, "--version"])]);
+  assert.equal(fromBundle.code, 0, fromBundle.stderr);
+  assert.match(fromBundle.stdout, /^harness \d+\.\d+\.\d+ \(node v24\./);
+  assert.equal(fromBundle.stdout, fromSources.stdout);
+
+  const dir = tempDir(t);
+  const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("answered from the bundle") }));
+  const log = join(dir, "modules.txt");
+  const hook = join(dir, "record.mjs");
+  writeFileSync(hook, `import { registerHooks } from "node:module";
+import { appendFileSync } from "node:fs";
+registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; } });
+`);
+  const env = { HOME: dir, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, NODE_OPTIONS: `--import ${hook}` };
+  const run = await node([out, "run", "--cwd", dir, "hello"], env, dir);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "answered from the bundle");
+  assert.equal(fake.requests.length, 1);
+  const loaded = readFileSync(log, "utf8").split("\n");
+  assert.deepEqual(loaded.filter((url) => url.includes("/packages/") || url.includes("/node_modules/zod/")), [], "no source module and no file of zod is loaded");
+  assert.ok(loaded.some((url) => /\/harness-cli\/[0-9a-f]{16}\/main\.js$/.test(url)));
+});
+
+test("the bundle lists every file it holds, and building unchanged sources again keeps the same build", async (t) => {
+  const dir = buildDir(t);
+  const out = join(dir, "harness-cli.mjs");
+  await buildBundle(CLI_BUNDLE.entry, out);
+  const first = readFileSync(out, "utf8");
+  const listed = (JSON.parse(first.slice(first.indexOf("{"), first.indexOf("\n"))) as { files: [string][] }).files.map(([file]) => file.slice(ROOT.length));
+  for (const file of ["packages/cli/src/main.ts", "packages/agent/src/run-agent.ts", "packages/llm/src/anthropic-provider.ts", "node_modules/zod/v4/classic/schemas.js"]) {
+    assert.ok(listed.includes(file), `${file} is listed`);
+  }
+  assert.equal(listed.some((file) => file.includes("@anthropic-ai/sdk")), false, "the model SDK is left to Node (it has a bundle of its own)");
+  assert.equal(isFresh(out), true);
+
+  await buildBundle(CLI_BUNDLE.entry, out);
+  assert.equal(readFileSync(out, "utf8"), first);
+  assert.deepEqual(readdirSync(join(dir, "harness-cli")).length, 1);
+});
+
+test("a build that cannot resolve an import fails, naming it, and leaves no bundle", async (t) => {
+  const dir = buildDir(t);
+  const entry = join(dir, "entry.ts");
+  writeFileSync(entry, `import { gone } from "./gone.ts";\nconsole.log(gone);\n`);
+  const out = join(dir, "harness-cli.mjs");
+  await assert.rejects(buildBundle(entry, out), /Could not resolve "\.\/gone\.ts"/);
+  assert.deepEqual(readdirSync(dir), ["entry.ts"]);
+});

@@ -14,13 +14,13 @@ export const now = () => performance.timeOrigin + performance.now();
 export const machineNow = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Writes the `harness` command's startup bundle now if it is stale (packages/cli/src/bundle), so
- * that every process a benchmark starts loads the same code rather than the first few loading the
- * sources while the bundle is written. */
+/** Writes the startup bundles of the `harness` command and the runner now if they are stale
+ * (packages/startup), so that every process a benchmark starts loads the same code rather than the
+ * first few loading the sources while the bundles are written. */
 export function ensureStartupBundle(): void {
-  const builder = fileURLToPath(new URL("../packages/cli/src/bundle/build-main.ts", import.meta.url));
+  const builder = fileURLToPath(new URL("../packages/startup/src/build-main.ts", import.meta.url));
   const built = spawnSync(process.execPath, [builder, "--wait"], { stdio: "inherit" });
-  if (built.status !== 0) console.log("(the startup bundle could not be written: the `harness` processes load their sources)");
+  if (built.status !== 0) console.log("(a startup bundle could not be written: the processes without one load their sources)");
 }
 
 export function percentile(sorted: number[], p: number): number {

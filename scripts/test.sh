@@ -7,9 +7,10 @@ node="$root/scripts/node.sh"
 "$root/scripts/ensure-sandbox.sh"
 echo "== type check (tsc --noEmit)"
 "$node" node_modules/typescript/bin/tsc --noEmit -p .
-# The `harness` command's startup bundle, written now if stale: every process the tests start then
-# loads the same code (packages/cli/src/bundle). The tests still pass without it, from the sources.
-"$node" packages/cli/src/bundle/build-main.ts --wait || echo "harness: the tests run the CLI from its sources" >&2
+# The startup bundles of the `harness` command and the runner, written now if stale: every process
+# the tests start then loads the same code (packages/startup). The tests still pass without them,
+# from the sources.
+"$node" packages/startup/src/build-main.ts --wait || echo "harness: the tests run the CLI and the runner from their sources" >&2
 echo "== tests"
 if [ "$#" -gt 0 ]; then
   exec "$node" --test --test-concurrency=2 "$@"

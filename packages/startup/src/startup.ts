@@ -1,22 +1,24 @@
-// The startup bundle of the `harness` command: its entry and every module of the workspace's
-// packages and of zod that the entry imports, as ES modules split where the sources import
-// dynamically (written by build.ts). Node's loader spends about half a millisecond on each module
-// it resolves, reads and links, and `harness run` loads some 340 of them before its first model
-// request; from the bundle it asks about a quarter sooner (bench/run-start.ts). The bundle is used
-// only while every file it holds is as it was when it was written (same size and ctime); otherwise
-// the sources load as usual and a process in the background writes the bundle again for the starts
-// after. HARNESS_BUNDLE=0 turns it off.
+// A process's startup bundle: its entry and every module of the workspace's packages and of zod that
+// the entry imports, as ES modules split where the sources import dynamically (written by
+// build.ts). Node's loader spends about half a millisecond on each module it resolves, reads and
+// links, and `harness run` loads some 340 of them before its first model request; from the bundle
+// it asks about a quarter sooner (bench/run-start.ts). A bundle is used only while every file it
+// holds is as it was when it was written (same size and ctime); otherwise the sources load as usual
+// and a process in the background writes the bundles again for the starts after.
+// HARNESS_BUNDLE=0 turns them off.
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isFresh } from "@harness/llm/bundled-require";
-import { CLI_BUNDLE, lockState, ROOT, type BundlePlace } from "./paths.ts";
+import { lockState, ROOT, type BundlePlace } from "./places.ts";
+
+export { CLI_BUNDLE, RUNNER_BUNDLE } from "./places.ts";
 
 /** Runs the entry: from its bundle when that is fresh, else from its sources (and the bundle is
  * written again in the background where that can help). A bundle that cannot be loaded (a file of
  * it gone or damaged) is passed over for the sources; its loading fails before any of its code
  * runs, so nothing runs twice. */
-export async function loadEntry(env: NodeJS.ProcessEnv = process.env, place: BundlePlace = CLI_BUNDLE): Promise<void> {
+export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const bundle = freshBundle(env, place);
   if (bundle !== undefined) {
     try {

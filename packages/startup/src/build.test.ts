@@ -1,13 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isFresh } from "@harness/llm/bundled-require";
 import { startFakeAnthropic, textInWords } from "@harness/test-utils";
-import { tempDir, withFake } from "../test-support.ts";
+import { tempDir, withFake } from "../../cli/src/test-support.ts";
 import { buildBundle } from "./build.ts";
-import { CLI_BUNDLE, ROOT } from "./paths.ts";
+import { CLI_BUNDLE, ROOT, RUNNER_BUNDLE } from "./places.ts";
 
 /** A directory of this test's own beside the real bundle, so that the bare imports the bundle
  * leaves to Node resolve as they do from there. */
@@ -27,6 +28,12 @@ function node(args: string[], env: Record<string, string> = {}, cwd = ROOT): Pro
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
+/** A module for --import that appends to `log` the URL of every module the process resolves. */
+const recordingHook = (log: string) => `import { registerHooks } from "node:module";
+import { appendFileSync } from "node:fs";
+registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; } });
+`;
+
 test("the CLI built into a bundle answers as from its sources, and a run from it loads none of them", async (t) => {
   const out = join(buildDir(t), "harness-cli.mjs");
   const built = await buildBundle(CLI_BUNDLE.entry, out);
@@ -42,10 +49,7 @@ test("the CLI built into a bundle answers as from its sources, and a run from it
   const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("answered from the bundle") }));
   const log = join(dir, "modules.txt");
   const hook = join(dir, "record.mjs");
-  writeFileSync(hook, `import { registerHooks } from "node:module";
-import { appendFileSync } from "node:fs";
-registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; } });
-`);
+  writeFileSync(hook, recordingHook(log));
   const env = { HOME: dir, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, NODE_OPTIONS: `--import ${hook}` };
   const run = await node([out, "run", "--cwd", dir, "hello"], env, dir);
   assert.equal(run.code, 0, run.stderr);
@@ -54,6 +58,25 @@ registerHooks({ resolve(specifier, context, next) { const r = next(specifier, co
   const loaded = readFileSync(log, "utf8").split("\n");
   assert.deepEqual(loaded.filter((url) => url.includes("/packages/") || url.includes("/node_modules/zod/")), [], "no source module and no file of zod is loaded");
   assert.ok(loaded.some((url) => /\/harness-cli\/[0-9a-f]{16}\/main\.js$/.test(url)));
+});
+
+test("the runner built into a bundle starts, answers its health check and loads none of its sources", async (t) => {
+  const out = join(buildDir(t), "harness-runner.mjs");
+  await buildBundle(RUNNER_BUNDLE.entry, out);
+  const dir = tempDir(t);
+  const log = join(dir, "modules.txt");
+  const hook = join(dir, "record.mjs");
+  writeFileSync(hook, recordingHook(log));
+  const env = { ...process.env, HARNESS_WORKSPACE: join(dir, "workspace"), HARNESS_RUNNER_IDLE_EXIT_MS: "0", NODE_OPTIONS: `--import ${hook}` };
+  const child = spawn(process.execPath, [out], { env, stdio: ["ignore", "pipe", "inherit"] });
+  t.after(() => child.kill());
+  const [first] = (await once(child.stdout, "data")) as [Buffer];
+  const listening = JSON.parse(first.toString().split("\n")[0]) as { event: string; url: string };
+  assert.equal(listening.event, "listening");
+  const health = (await (await fetch(`${listening.url}/health`)).json()) as { ok: boolean; busy: boolean };
+  assert.equal(health.ok, true);
+  assert.equal(health.busy, false);
+  assert.deepEqual(readFileSync(log, "utf8").split("\n").filter((url) => url.includes("/packages/")), []);
 });
 
 test("the bundle lists every file it holds, and building unchanged sources again keeps the same build", async (t) => {

@@ -8,7 +8,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 import { manifestLine, stampOf, type FileStamp } from "@harness/llm/bundled-require";
-import { ROOT } from "./paths.ts";
+import { ROOT } from "./places.ts";
 
 /** Bare imports taken into the bundle; the rest are left to Node. zod is hundreds of small files
  * that only the workspace's code imports. */

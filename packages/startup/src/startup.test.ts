@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { manifestLine, stampOf } from "@harness/llm/bundled-require";
 import { waitFor } from "@harness/test-utils";
-import { failedLock, lockState, RETRY_AFTER_MS, type BundlePlace } from "./paths.ts";
+import { failedLock, lockState, RETRY_AFTER_MS, type BundlePlace } from "./places.ts";
 import { loadEntry } from "./startup.ts";
 
 const ran = ((globalThis as { startupTestRan?: string[] }).startupTestRan ??= []);
@@ -31,7 +31,7 @@ const NO_BUILDER_MS = 1_500;
 
 test("a fresh bundle runs in place of the sources, and nothing is rebuilt", async (t) => {
   const { at, built } = place(t, "fresh");
-  await loadEntry({}, at);
+  await loadEntry(at, {});
   assert.deepEqual(ran.filter((r) => r.startsWith("fresh ")), ["fresh bundle"]);
   await sleep(NO_BUILDER_MS);
   assert.equal(built(), false);
@@ -40,14 +40,14 @@ test("a fresh bundle runs in place of the sources, and nothing is rebuilt", asyn
 test("an edited source makes the start load the sources and rebuild the bundle in the background", async (t) => {
   const { at, built } = place(t, "stale");
   writeFileSync(at.entry, `globalThis.startupTestRan.push("stale sources"); // edited\n`);
-  await loadEntry({}, at);
+  await loadEntry(at, {});
   assert.deepEqual(ran.filter((r) => r.startsWith("stale ")), ["stale sources"]);
   await waitFor(built, "the builder to run", { timeoutMs: 10_000 });
 });
 
 test("HARNESS_BUNDLE=0 loads the sources even beside a fresh bundle, and builds nothing", async (t) => {
   const { at, built } = place(t, "off");
-  await loadEntry({ HARNESS_BUNDLE: "0" }, at);
+  await loadEntry(at, { HARNESS_BUNDLE: "0" });
   assert.deepEqual(ran.filter((r) => r.startsWith("off ")), ["off sources"]);
   await sleep(NO_BUILDER_MS);
   assert.equal(built(), false);
@@ -58,19 +58,19 @@ test("a stale bundle is not rebuilt while a live process writes it, nor soon aft
   writeFileSync(writing.at.entry, "globalThis.startupTestRan.push('writing sources'); // edited\n");
   writeFileSync(writing.at.lock, String(process.pid));
   assert.deepEqual(lockState(writing.at.lock), { kind: "building", pid: process.pid });
-  await loadEntry({}, writing.at);
+  await loadEntry(writing.at, {});
 
   const failed = place(t, "failed");
   writeFileSync(failed.at.entry, "globalThis.startupTestRan.push('failed sources'); // edited\n");
   writeFileSync(failed.at.lock, failedLock("Could not resolve \"./gone.ts\""));
   assert.equal(lockState(failed.at.lock).kind, "failed");
-  await loadEntry({}, failed.at);
+  await loadEntry(failed.at, {});
 
   const old = place(t, "old");
   writeFileSync(old.at.entry, "globalThis.startupTestRan.push('old sources'); // edited\n");
   writeFileSync(old.at.lock, failedLock("an earlier failure", Date.now() - RETRY_AFTER_MS - 1_000));
   assert.deepEqual(lockState(old.at.lock), { kind: "none" });
-  await loadEntry({}, old.at);
+  await loadEntry(old.at, {});
 
   assert.deepEqual(ran.filter((r) => /^(writing|failed|old) /.test(r)), ["writing sources", "failed sources", "old sources"]);
   await waitFor(old.built, "the builder to try again", { timeoutMs: 10_000 });
@@ -83,18 +83,18 @@ test("a lock left by a builder that died does not stop the next build", async (t
   const { at, built } = place(t, "dead");
   writeFileSync(at.entry, "globalThis.startupTestRan.push('dead sources'); // edited\n");
   writeFileSync(at.lock, "2147483646");
-  await loadEntry({}, at);
+  await loadEntry(at, {});
   await waitFor(built, "the builder to run", { timeoutMs: 10_000 });
 });
 
 test("a bundle whose files are gone or damaged is passed over for the sources; one whose code throws is not run twice", async (t) => {
   const gone = place(t, "gone", `import "./chunk-gone.mjs";`);
-  await loadEntry({}, gone.at);
+  await loadEntry(gone.at, {});
   const damaged = place(t, "damaged", `export const = ;`);
-  await loadEntry({}, damaged.at);
+  await loadEntry(damaged.at, {});
   assert.deepEqual(ran.filter((r) => /^(gone|damaged) /.test(r)), ["gone sources", "damaged sources"]);
 
   const throws = place(t, "throws", `globalThis.startupTestRan.push("throws bundle"); throw new Error("the CLI failed as it loaded");`);
-  await assert.rejects(loadEntry({}, throws.at), /the CLI failed as it loaded/);
+  await assert.rejects(loadEntry(throws.at, {}), /the CLI failed as it loaded/);
   assert.deepEqual(ran.filter((r) => r.startsWith("throws ")), ["throws bundle"]);
 });

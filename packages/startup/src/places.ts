@@ -1,12 +1,13 @@
-// Where the startup bundle of the `harness` command lives, and what guards its writing. The bundle
-// sits in the workspace's node_modules, beside the model SDKs' bundles: as trusted as the packages
-// themselves, and found by the bare imports it leaves to Node (the same node_modules).
+// Where the startup bundles of Harness's processes live (the `harness` command, and the runner the
+// server starts), and what guards their writing. They sit in the workspace's node_modules, beside
+// the model SDKs' bundles: as trusted as the packages themselves, and found by the bare imports they
+// leave to Node (the same node_modules).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pidAlive } from "@harness/agent/pid-alive";
 
-export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** A bundle's files: `bundle` (a module that imports the build's entry chunk, its first line the
  * files it holds), `lock` (held while a process writes the bundle: that process's pid; left after a
@@ -14,13 +15,15 @@ export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
  * sources' `entry`, and the `builder` script a stale start runs in the background. */
 export type BundlePlace = { bundle: string; lock: string; entry: string; builder: string };
 
-const BUNDLE = join(ROOT, "node_modules", ".cache", "harness", "bundles", "harness-cli.mjs");
-export const CLI_BUNDLE: BundlePlace = {
-  bundle: BUNDLE,
-  lock: `${BUNDLE}.lock`,
-  entry: join(ROOT, "packages", "cli", "src", "main.ts"),
-  builder: fileURLToPath(new URL("./build-main.ts", import.meta.url)),
-};
+function place(name: string, entry: string): BundlePlace {
+  const bundle = join(ROOT, "node_modules", ".cache", "harness", "bundles", `${name}.mjs`);
+  return { bundle, lock: `${bundle}.lock`, entry: join(ROOT, "packages", entry), builder: fileURLToPath(new URL("./build-main.ts", import.meta.url)) };
+}
+
+export const CLI_BUNDLE = place("harness-cli", "cli/src/main.ts");
+export const RUNNER_BUNDLE = place("harness-runner", "runner/src/runner-main.ts");
+/** Every startup bundle: what build-main.ts writes. */
+export const PLACES = [CLI_BUNDLE, RUNNER_BUNDLE];
 
 /** After a failed build, starts wait this long before they try again. */
 export const RETRY_AFTER_MS = 10 * 60_000;

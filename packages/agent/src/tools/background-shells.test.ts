@@ -202,3 +202,20 @@ test("Only the latest finished shells are kept: a long conversation does not hol
   assert.match((await poll(ids[1])).content, /shell 1/);
   assert.equal(state.shells.get(running)?.status, "running");
 });
+
+test("a shell that has ended is reported with the output still on its way; one that leaves its pipes held open is reported without waiting for them", async (t) => {
+  const { start, poll, state } = await setup(t);
+  // The shell exits at once; what it left running writes a moment later, then lets the pipe go.
+  const id = await start("(sleep 0.1; echo written late) & echo first");
+  await waitFor(() => (state.shells.get(id)?.status === "completed" ? true : undefined), "the shell to exit");
+  const out = await poll(id);
+  assert.match(out.content, /^<status>completed<\/status>/);
+  assert.match(out.content, /first\nwritten late/);
+
+  const held = await start("sleep 30 & echo started");
+  await waitFor(() => (state.shells.get(held)?.status === "completed" ? true : undefined), "the shell to exit");
+  const began = performance.now();
+  const heldOut = await poll(held);
+  assert.ok(performance.now() - began < 2_000, "the call does not wait for a pipe held open");
+  assert.match(heldOut.content, /^<status>completed<\/status>/);
+});

@@ -25,6 +25,8 @@ export type BackgroundShell = {
   readonly child: ChildProcess;
   /** Whether something (the shell, or a process it left behind) still holds its output open. */
   outputOpen: boolean;
+  /** Settles when its output is closed (never, while a process it left behind holds it open). */
+  readonly outputClosed: Promise<void>;
 };
 
 /** Finished shells kept, with their unread output (up to two buffers each), when a new one starts;
@@ -85,6 +87,7 @@ export function startShell(
   while (shells.has(id)) id = randomBytes(3).toString("hex");
   const child = spawnGroup(options.launch ?? command, { cwd, ...(env && { env }) });
   let resolveExited!: () => void;
+  let resolveClosed!: () => void;
   const markExited = () => {
     resolveExited();
     options.onExit?.();
@@ -100,6 +103,7 @@ export function startShell(
     exited: new Promise((resolve) => (resolveExited = resolve)),
     child,
     outputOpen: true,
+    outputClosed: new Promise((resolve) => (resolveClosed = resolve)),
   };
   child.stdout?.on("data", (chunk: Buffer) => shell.stdout.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => shell.stderr.push(chunk));
@@ -107,6 +111,7 @@ export function startShell(
     if (shell.status === "running") shell.status = "failed";
     shell.error = `Cannot run the command in ${cwd}: ${error.message}`;
     shell.outputOpen = false;
+    resolveClosed();
     markExited();
   });
   child.on("exit", (code) => {
@@ -116,6 +121,7 @@ export function startShell(
   });
   child.on("close", () => {
     shell.outputOpen = false;
+    resolveClosed();
     if (child.pid !== undefined && !groupAlive(child.pid)) forgetGroup(child.pid);
   });
   shells.set(id, shell);

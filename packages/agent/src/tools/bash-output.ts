@@ -1,9 +1,14 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { filterLines } from "./filter-lines.ts";
 import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import { KEPT_FINISHED_SHELLS, type BackgroundShell } from "./background-shells.ts";
 import type { ToolState } from "./state.ts";
+
+/** How long a call waits for the output of a shell that has ended to close: a process it left
+ * running in the background may hold the pipes open for good. */
+const OUTPUT_SETTLE_MS = 250;
 
 /** Characters of each stream shown per call; the newest are kept. */
 const STREAM_BUDGET = Math.floor((MAX_TOOL_OUTPUT_CHARS - 1_000) / 2);
@@ -34,6 +39,10 @@ export const bashOutputTool = defineTool({
         return { content: `Invalid filter ${JSON.stringify(filter)}: ${error instanceof Error ? error.message : String(error)}. It is a JavaScript regular expression.`, isError: true };
       }
     }
+    // A shell's end is known as its process exits, and the last of its output may still be on the
+    // way through the pipes: a status that says it ended comes with all it wrote, unless something
+    // it left running holds the pipes open.
+    if (shell.status !== "running" && shell.outputOpen) await Promise.race([shell.outputClosed, sleep(OUTPUT_SETTLE_MS)]);
     const out = shell.stdout.take();
     const err = shell.stderr.take();
     if (filter !== undefined) {

@@ -7,6 +7,7 @@ export type {
   RunAgentOptions,
   RunReadyInfo,
   RunAgentResult,
+  ModelEventSource,
   RunConfigureChange,
   Tool,
   ToolContext,

@@ -220,7 +220,7 @@ const HOOK_AGENT_MAX_TURNS = 50;
  * verdict, not its search). */
 async function runHookAgent(parent: RunContext, request: HookAgentRequest): Promise<RunAgentResult> {
   // Its cost joins the run's when it returns: the hook's verdict is not cut short by the budget.
-  const { approve: _asking, maxBudgetUsd: _budget, ...inherited } = parent.options;
+  const { approve: _asking, maxBudgetUsd: _budget, onModelEvent: _observed, ...inherited } = parent.options;
   const options: RunAgentOptions = {
     ...inherited,
     prompt: request.prompt,
@@ -270,7 +270,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     await nextTurn();
     const sent = state.messages.length;
     const started = Date.now();
-    const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.subagent ? undefined : ctx.options.onModelEvent);
+    const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.options.onModelEvent);
     state.spend.apiMs += Date.now() - started;
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     state.lastRequestMessages = sent;

@@ -266,9 +266,11 @@ export type RunAgentOptions = {
   /** The model a turn is sent to again when the run's model answers that it is overloaded (after
    * the provider's own retries); the run goes on with it. */
   fallbackModel?: string;
-  /** Told each event of the main agent's model calls as it streams, before the run's own events
-   * for it (`harness run --include-partial-messages`). Not told of sub-agents' calls. */
-  onModelEvent?: (event: ModelEvent) => void;
+  /** Told each event of the run's model calls as it streams, before the run's own events for it
+   * (`harness run --output-format stream-json`: a reply's line as soon as it is complete, and
+   * --include-partial-messages). `from` is absent for the main agent's calls; for a Task call's
+   * sub-agent, it names the sub-agent as its events do. An agent hook's calls are not told. */
+  onModelEvent?: (event: ModelEvent, from?: ModelEventSource) => void;
   /** Told as each hook of the run starts and ends, its sub-agents' among them (`harness run
    * --include-hook-events`). */
   onHookEvent?: HookObserver;
@@ -281,6 +283,9 @@ export type RunAgentOptions = {
    * without that tool fails before its first model call. */
   permissionPromptTool?: string;
 };
+
+/** The sub-agent a model event comes from: its id and the Task call that started it. */
+export type ModelEventSource = { agentId: string; parentToolUseId: string };
 
 /** What a run works with, as Claude Code's stream-json `init` message lists it. */
 export type RunReadyInfo = {

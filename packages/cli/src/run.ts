@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
-import type { AgentResources, RunAgentOptions, RunReadyInfo } from "@harness/agent";
+import type { AgentResources, ModelEventSource, RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import type { ModelEvent } from "@harness/llm";
 import type { AgentEvent, ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
@@ -399,8 +399,8 @@ async function outputSchemaOf(text: string): Promise<Record<string, unknown> | s
 }
 
 /** What writes a stream-json run's stdout: its opening line and the lines it holds until then,
- * Claude Code's messages, and the main agent's model events (`onModelEvent`): a reply's text as soon
- * as its block ends, then, given `partialModel` (--include-partial-messages), the partial messages.
+ * Claude Code's messages, and the model events (`onModelEvent`): a reply's text as soon as its block
+ * ends, then, given `partialModel` (--include-partial-messages), the main agent's partial messages.
  * Imported here so that the runs of the other formats start without the stream's modules. */
 async function streamWriters(write: (line: string) => void, runId: string, cwd: string, partialModel: (() => string | undefined) | undefined) {
   const [{ streamOpening }, { streamMessages, systemMessage }] = await Promise.all([import("./stream-init.ts"), import("./stream-messages.ts")]);
@@ -408,8 +408,9 @@ async function streamWriters(write: (line: string) => void, runId: string, cwd: 
   const messages = streamMessages(runId);
   const partial = partialModel && (await import("./stream-partial.ts")).partialMessages(runId, partialModel);
   // The whole text before its block's stop, as Claude Code writes them.
-  const onModelEvent = (event: ModelEvent) => {
-    for (const line of [...messages.modelEvent(event), ...(partial ? partial.event(event) : [])]) opening.line(`${JSON.stringify(line)}\n`);
+  const onModelEvent = (event: ModelEvent, from?: ModelEventSource) => {
+    const lines = from ? messages.modelEvent(event, from.agentId) : [...messages.modelEvent(event), ...(partial ? partial.event(event) : [])];
+    for (const line of lines) opening.line(`${JSON.stringify(line)}\n`);
   };
   return { opening, messages, systemMessage, onModelEvent };
 }

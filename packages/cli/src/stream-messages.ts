@@ -20,11 +20,11 @@ export type StreamMessage = {
 };
 
 /** Turns the run's events into Claude Code's messages. A text block is whole only once the model
- * moves on from it, so text is held until then: for the main agent, until its model events
+ * moves on from it, so text is held until then: until the model events of the agent that writes it
  * (`modelEvent`) say the block ended (a tool call or thinking began, or the reply is complete), as
- * Claude Code sends a reply before the Stop hooks run and before what a turn more says; for a
- * sub-agent, whose model events are not seen, until its next tool call or its Task call's result.
- * `end` gives what is left (a run cut short). */
+ * Claude Code sends a reply before the Stop (or SubagentStop) hooks run and before what a turn more
+ * says. A sub-agent's text left when its Task call's result comes goes before it; `end` gives what
+ * is left (a run cut short). */
 export function streamMessages(sessionId: string) {
   /** Text not yet said, by the agent that writes it ("" for the main agent). */
   const pending = new Map<string, { text: string; parent: string | null }>();
@@ -61,9 +61,10 @@ export function streamMessages(sessionId: string) {
           return [];
       }
     },
-    /** The main agent's model events, each seen before the run's events it brings. */
-    modelEvent(event: ModelEvent): StreamMessage[] {
-      return event.type === "tool-call-start" || event.type === "thinking-delta" || event.type === "done" ? flush("") : [];
+    /** The model events of the main agent (`agentId` absent) or of the sub-agent `agentId`, each
+     * seen before the run's events it brings. */
+    modelEvent(event: ModelEvent, agentId = ""): StreamMessage[] {
+      return event.type === "tool-call-start" || event.type === "thinking-delta" || event.type === "done" ? flush(agentId) : [];
     },
     end(): StreamMessage[] {
       return [...pending.keys()].flatMap(flush);

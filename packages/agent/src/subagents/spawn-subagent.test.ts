@@ -121,6 +121,20 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 18 });
 });
 
+test("onModelEvent hears the sub-agent's model calls too, each event stamped with the sub-agent and its Task call", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const { events, parent } = await setup(t, [{ toolCalls: [taskCall("toolu_task", "general-purpose", "Say hi.")] }, { text: "Hi." }, { text: "Done." }], { cwd });
+  const heard: string[] = [];
+  parent.onModelEvent = (event, from) => {
+    if (event.type === "text-delta" || event.type === "done") heard.push(`${from ? `${from.agentId} ${from.parentToolUseId}` : "main"} ${event.type}`);
+  };
+  await runAgent(parent);
+
+  const agentId = events.find((event) => event.agentId !== undefined)?.agentId;
+  assert.match(agentId ?? "", AGENT_ID);
+  assert.deepEqual(heard, ["main done", `${agentId} toolu_task text-delta`, `${agentId} toolu_task done`, "main text-delta", "main done"]);
+});
+
 test("a sub-agent without Bash cannot run Bash: the model gets an error and nothing runs", async (t) => {
   const cwd = await tempWorkspace(t);
   const reader: AgentDefinition = { name: "reader", description: "Reads files", systemPrompt: "You only read.", tools: ["Read", "Task"], source: "project" };

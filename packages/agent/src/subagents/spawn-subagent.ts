@@ -39,7 +39,8 @@ export type SubagentSpawnerDeps = {
  * - runs on the model its definition names (see resolveAgentModel);
  * - stops when `ctx.signal` (the Task call's, i.e. the parent run's) fires;
  * - emits through the parent's emit, every event stamped with its `agentId` (agent_<uuid>) and
- *   `parentToolUseId` (the Task call's toolUseId).
+ *   `parentToolUseId` (the Task call's toolUseId); its model events, told the parent's
+ *   `onModelEvent`, are stamped the same way.
  * The output is its final reply (is_error when it failed, was cut short or ran out of turns), with
  * its usage, which the host adds to the parent's. Never rejects unless runAgent does. */
 export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawner {
@@ -57,6 +58,7 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
     const agentId = `agent_${randomUUID()}`;
     const parentToolUseId = ctx.toolUseId;
     const emitToParent = parent.emit;
+    const observe = parent.onModelEvent;
     let options: RunAgentOptions = {
       ...parent,
       prompt: request.prompt,
@@ -67,6 +69,7 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       tools: subagentTools(agent, deps.allTools),
       signal: ctx.signal,
       emit: (event) => emitToParent({ ...event, agentId, parentToolUseId }),
+      ...(observe && { onModelEvent: (event) => observe(event, { agentId, parentToolUseId }) }),
       agent: { id: agentId, type: agent.name },
     };
     // The main run's options never carry a forked skill's part: only this request's counts.

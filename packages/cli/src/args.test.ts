@@ -14,9 +14,9 @@ test("run takes a prompt and its options in any order, with --opt=value too", ()
   assert.deepEqual(parseArgs(["run", "--", "--not-a-flag"]), { kind: "run", prompt: "--not-a-flag" });
 });
 
-test("--permission-mode takes Claude Code's modes; dontAsk is what default does with nobody to approve", () => {
+test("--permission-mode takes Claude Code's modes, dontAsk among them as it is", () => {
   assert.deepEqual(parseArgs(["run", "--permission-mode", "acceptEdits", "hi"]), { kind: "run", prompt: "hi", permissionMode: "acceptEdits" });
-  assert.deepEqual(parseArgs(["run", "--permission-mode", "dontAsk", "hi"]), { kind: "run", prompt: "hi", permissionMode: "default" });
+  assert.deepEqual(parseArgs(["run", "--permission-mode", "dontAsk", "hi"]), { kind: "run", prompt: "hi", permissionMode: "dontAsk" });
   assert.match(JSON.stringify(parseArgs(["run", "--permission-mode", "yolo", "hi"])), /must be one of default, acceptEdits, plan, bypassPermissions, dontAsk/);
 });
 

@@ -126,9 +126,7 @@ export type Command =
 
 /** Claude Code's permission modes, as `harness run --permission-mode` takes them. */
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] as const;
-/** What a headless run does with each: dontAsk (refuse what would need approval) is what default
- * does with nobody to approve. */
-export type PermissionModeName = Exclude<(typeof PERMISSION_MODES)[number], "dontAsk">;
+export type PermissionModeName = (typeof PERMISSION_MODES)[number];
 
 /** What `harness run` prints on stdout: the reply as text, one JSON result at the end, or every
  * event of the run as a line of JSON and then the result (Claude Code's names). */
@@ -258,7 +256,7 @@ function parseRun(given: string[]): Command {
   if (typeof options.permissionMode === "string") {
     const mode = PERMISSION_MODES.find((m) => m === options.permissionMode);
     if (!mode) return { kind: "usage-error", message: `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not "${options.permissionMode}"`, topic: "run" };
-    command.permissionMode = mode === "dontAsk" ? "default" : mode;
+    command.permissionMode = mode;
   }
   if (options.skipPermissions) {
     if (command.permissionMode !== undefined && command.permissionMode !== "bypassPermissions") {

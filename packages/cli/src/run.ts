@@ -242,9 +242,12 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       // The initialize request's agents win over --agents of the same name, as the later word.
       const agents = set?.agents && [...(runOptions.agents ?? []).filter((agent) => !set.agents!.some((given) => given.name === agent.name)), ...set.agents];
       const controls = session?.controls;
+      const permissionMode = set ? set.permissionMode : command.permissionMode;
       return builtinBackend({
         runOptions: {
           ...runOptions,
+          // A run option, not the query's: a runner's queries know no dontAsk.
+          ...(permissionMode && { permissionMode }),
           ...(appendSystemPrompt !== "" && { appendSystemPrompt }),
           ...(agents && { agents }),
           ...(set?.hooks && { hooks: set.hooks }),
@@ -271,7 +274,6 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           prompt: message.prompt,
           model: set ? set.model : command.model,
           maxTurns: command.maxTurns,
-          permissionMode: set ? set.permissionMode : command.permissionMode,
           systemPrompt: set?.systemPrompt ?? command.systemPrompt,
           effort: command.effort,
           cwd,

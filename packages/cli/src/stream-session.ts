@@ -16,9 +16,6 @@ import type { ControlChannel, ControlRequest } from "./stream-control.ts";
 import { sdkMcpRelay } from "./stream-mcp.ts";
 import { carries, readInitialize, RESTRICTING_FIELDS, type InitializeSetup } from "./stream-initialize.ts";
 
-/** A mode as the control protocol names it: dontAsk among them. */
-type AnyMode = (typeof PERMISSION_MODES)[number];
-
 export type SessionLaunch = {
   /** The model and permission mode of the command line. */
   model?: string;
@@ -104,8 +101,6 @@ export function streamSession(launch: SessionLaunch) {
    * starts. */
   const bypass = { bypassAvailable: launch.allowBypass === true || launch.permissionMode === "bypassPermissions", bypassDisabled: false };
   const settings: TurnSettings = { model: launch.model, permissionMode: launch.permissionMode, ...(bypass.bypassAvailable && { allowBypass: true }) };
-  /** dontAsk: calls that need approval are refused, not asked. */
-  let dontAsk = false;
   let turn: { abort: AbortController; listeners: Set<(change: Record<string, unknown>) => void> } | undefined;
   /** The turns started so far; an interrupt that came after a message whose turn has not begun yet
    * (the input is read ahead) stops that turn as it begins. */
@@ -119,9 +114,8 @@ export function streamSession(launch: SessionLaunch) {
     for (const listener of turn?.listeners ?? []) listener(change);
   };
 
-  const setMode = (mode: AnyMode) => {
-    dontAsk = mode === "dontAsk";
-    settings.permissionMode = mode === "dontAsk" ? "default" : mode;
+  const setMode = (mode: PermissionModeName) => {
+    settings.permissionMode = mode;
   };
   /** The updates a turn applied, kept for the turns that follow (the turn under way applied them
    * itself). They come screened by the agent (screenUpdates): what it refused, a switch to
@@ -150,7 +144,7 @@ export function streamSession(launch: SessionLaunch) {
 
   /** The set_permission_mode requests not yet applied, in order: a turn starts after them. */
   let modeChanges = Promise.resolve();
-  const switchMode = async (mode: AnyMode): Promise<Record<string, unknown>> => {
+  const switchMode = async (mode: PermissionModeName): Promise<Record<string, unknown>> => {
     const refused = mode === "bypassPermissions" ? bypassRefusal(ready ? bypass : await bypassBeforeStart()) : undefined;
     if (refused) throw new Error(`set_permission_mode: ${refused}`);
     setMode(mode);
@@ -307,7 +301,8 @@ export function streamSession(launch: SessionLaunch) {
           return () => current.listeners.delete(told);
         },
         ...(launch.askOverStdio && {
-          requestApproval: (request: ApprovalRequest) => (dontAsk ? Promise.resolve(refusedUnasked) : askToUse(ask, request, signal, current.abort)),
+          // In dontAsk the agent refuses what would need approval itself: nothing is asked.
+          requestApproval: (request: ApprovalRequest) => askToUse(ask, request, signal, current.abort),
         }),
         keep,
         ready: (info) => {
@@ -323,8 +318,6 @@ export function streamSession(launch: SessionLaunch) {
     },
   };
 }
-
-const refusedUnasked: ApprovalDecision = { behavior: "deny", reason: "The permission mode is dontAsk: calls that need approval are refused." };
 
 /** Asks the other end whether `request`'s call may run (Claude Code's can_use_tool). A request a
  * change of mode answered meanwhile is withdrawn, and that answer stands. */

@@ -27,13 +27,13 @@ export type BuiltinBackendOptions = {
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
    * --disallowedTools, --append-system-prompt, --plugin-dir and the other flags of `harness run`
    * the builtin agent takes as run options (see packages/cli/src/run.ts), and its stream-json's
-   * init line). */
+   * init line). A `permissionMode` here wins over the query's: dontAsk, which queries do not carry. */
   runOptions?: Pick<
     RunAgentOptions,
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
     | "fallbackModel" | "sessionId" | "mcpConfig" | "strictMcpConfig" | "flagSettings" | "managedSettings" | "settingSources" | "additionalDirectories" | "builtinTools"
     | "images" | "resources" | "onModelEvent" | "outputSchema" | "permissionPromptTool" | "thinking" | "projectRoot" | "hooks" | "sdkMcpServers" | "permissionUpdates"
-    | "onPermissionUpdates" | "allowBypassPermissions" | "onHookEvent"
+    | "onPermissionUpdates" | "allowBypassPermissions" | "onHookEvent" | "permissionMode"
   >;
 };
 

@@ -46,6 +46,22 @@ test("--debug: stderr has a timestamped line for each model request and retry, t
   assert.ok(!stderr.includes(KEY) && !stderr.includes("mcp-secret"), "no secrets");
 });
 
+test("--debug permissions in dontAsk mode: a call the mode refuses is decided once, one deny line, one PermissionDenied hook, one denial", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: toolThenText("Bash", { command: "touch made.txt" }, "It was refused.") }));
+  const dir = tempDir(t);
+  const denied = join(dir, "denied.jsonl");
+  const settings = join(dir, "settings.json");
+  writeFileSync(settings, JSON.stringify({ hooks: { PermissionDenied: [{ hooks: [{ type: "command", command: `cat >> "${denied}"; echo >> "${denied}"` }] }] } }));
+  const args = ["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--permission-mode", "dontAsk", "--settings", settings, "--output-format", "json", "--debug", "permissions", "--", "make a file"];
+  const { code, stdout, stderr } = await harness(args, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  const decisions = stderr.trimEnd().split("\n").filter((line) => / \[permissions\] Bash /.test(line));
+  assert.equal(decisions.length, 1, stderr);
+  assert.match(decisions[0]!, /\[permissions\] Bash deny \(dontAsk mode is on/);
+  assert.equal(readFileSync(denied, "utf8").trim().split("\n").length, 1, "the PermissionDenied hook ran once");
+  assert.equal((JSON.parse(stdout) as { permission_denials: unknown[] }).permission_denials.length, 1);
+});
+
 test("--debug api shows only the model requests; --debug-file writes there and leaves stderr empty", async (t) => {
   const filtered = await debugRun(t, ["--debug", "api"]);
   assert.equal(filtered.code, 0, filtered.stderr);

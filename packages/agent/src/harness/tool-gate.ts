@@ -10,6 +10,7 @@ import { outputText, type ToolGate } from "../execute-tool-calls.ts";
 import { toolResponseFor } from "../hooks/tool-response.ts";
 import type { HookResult } from "../hooks/types.ts";
 import { decide } from "../permissions/decide.ts";
+import { applyDontAsk } from "../permissions/verdicts.ts";
 import { describeCall } from "../permissions/describe-call.ts";
 import type { PermissionContext, PermissionDecision } from "../permissions/types.ts";
 import type { PermissionUpdate } from "../permissions/updates.ts";
@@ -96,11 +97,9 @@ async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Re
     input = changed.args as Record<string, unknown>;
   }
   const decision = permissionDecision(call.name, input, o.permissions, hook);
-  if (decision.behavior === "deny") {
-    // dontAsk's own refusal (what the default mode would have asked about) is the mode's, not a rule's.
-    const byMode = o.permissions.mode === "dontAsk" && permissionDecision(call.name, input, { ...o.permissions, mode: "default" }, hook).behavior === "ask";
-    return byMode ? deniedByMode(o, call, input, decision.reason, signal) : refuse(decision.reason);
-  }
+  // dontAsk's own refusal (of what would have asked) is the mode's: PermissionDenied hooks hear of it.
+  if (decision.dontAsk) return deniedByMode(o, call, input, decision.reason, signal);
+  if (decision.behavior === "deny") return refuse(decision.reason);
   if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, hook, signal);
   return { run: true, args: input };
 }
@@ -121,9 +120,7 @@ function decidedWithHook(name: string, input: Record<string, unknown>, permissio
     return { behavior: "allow", reason: reason ?? "Allowed by a PreToolUse hook." };
   }
   if (hook?.permissionDecision === "ask" && decision.behavior !== "deny") {
-    const asked: PermissionDecision = { behavior: "ask", reason: reason ?? `A PreToolUse hook asks for approval of this ${name} call.` };
-    if (permissions.mode !== "dontAsk") return asked;
-    return { behavior: "deny", reason: `dontAsk mode is on, so what would need approval is denied. ${asked.reason}` };
+    return applyDontAsk({ behavior: "ask", reason: reason ?? `A PreToolUse hook asks for approval of this ${name} call.` }, permissions);
   }
   return decision;
 }

@@ -75,4 +75,6 @@ export type PermissionDecision = {
   reason: string;
   /** The text of the rule that decided, when a rule did. */
   rule?: string;
+  /** A deny that dontAsk made of an ask (an ask rule's among them): the mode refused, not a deny rule. */
+  dontAsk?: true;
 };

@@ -35,7 +35,7 @@ export function strongest(decisions: readonly PermissionDecision[]): PermissionD
 
 export function applyDontAsk(decision: PermissionDecision, ctx: PermissionContext): PermissionDecision {
   if (ctx.mode !== "dontAsk" || decision.behavior !== "ask") return decision;
-  return { ...decision, behavior: "deny", reason: `dontAsk mode is on, so what would need approval is denied. ${decision.reason}` };
+  return { ...decision, behavior: "deny", reason: `dontAsk mode is on, so what would need approval is denied. ${decision.reason}`, dontAsk: true };
 }
 
 export function quote(text: string, max = 200): string {

@@ -131,3 +131,25 @@ test("a program's tier whose object holding restrictions is malformed is a probl
     assert.deepEqual(tier.ignored, []);
   }
 });
+
+test("one program's tier read on every turn: each turn applies it to the files as they are then, and says its problems again", async (t) => {
+  const env = await place(t);
+  const tier = { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, availableModels: ["opus"] };
+  const problems = (loaded: Awaited<ReturnType<typeof env.load>>) => loaded.diagnostics.filter((d) => d.file === TIER).map((d) => d.key);
+  const first = await env.load(tier);
+  assert.deepEqual(first.permissions.deny.map((r) => r.text), ["Bash(rm:*)"]);
+  assert.deepEqual(first.permissions.allow, [], "what loosens is left out");
+  assert.deepEqual(problems(first), ["availableModels"]);
+  first.sources.find((s) => s.scope === "managed")!.settings.permissions!.deny!.push("Edit");
+
+  await fs.mkdir(path.dirname(env.managedPath), { recursive: true });
+  await fs.writeFile(env.managedPath, JSON.stringify({ parentSettingsBehavior: "merge", permissions: { deny: ["WebFetch"] } }));
+  const second = await env.load(tier);
+  assert.deepEqual(second.permissions.deny.map((r) => r.text).sort(), ["Bash(rm:*)", "WebFetch"], "beneath the file now there, and untouched by what a caller did to the first turn's");
+  assert.deepEqual(problems(second), ["availableModels"]);
+
+  await fs.writeFile(env.managedPath, JSON.stringify({ permissions: { deny: ["WebFetch"] } }));
+  const third = await env.load(tier);
+  assert.deepEqual(third.permissions.deny.map((r) => r.text), ["WebFetch"]);
+  assert.deepEqual(tier, { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, availableModels: ["opus"] }, "the tier given is left as it was");
+});

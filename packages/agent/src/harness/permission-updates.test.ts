@@ -29,7 +29,7 @@ test("an approval's updates inside a sub-agent: what parses holds for the whole 
   const { events } = await runInProject(
     project,
     [{ toolCalls: [task("toolu_task", "Make a file.")] }, { toolCalls: [bash("toolu_sub", "touch sub.txt")] }, { text: "Made it." }, { toolCalls: [bash("toolu_main", "touch main.txt")] }, { text: "Done." }],
-    { approve, onPermissionUpdates: (updates) => handed.push(updates) },
+    { approve, onPermissionUpdates: (updates) => handed.push([...updates]) },
   );
 
   assert.deepEqual(asked, ["touch sub.txt"], "touch main.txt is let through by the rule approved in the sub-agent");

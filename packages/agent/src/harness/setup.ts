@@ -13,8 +13,8 @@ import { loadMemory } from "../context/load-memory.ts";
 import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
-import { applyHttpHookPolicy, httpHookPolicyOf, type HttpHookPolicy } from "../hooks/http-policy.ts";
-import { frontmatterHooks, mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
+import { httpHookPolicyOf } from "../hooks/http-policy.ts";
+import { frontmatterHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
 import type { McpServerStatus } from "../mcp/manager.ts";
@@ -42,6 +42,7 @@ import { resourceInternals, type AgentResources, type NoticeSink } from "./resou
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
+import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.ts";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
@@ -167,17 +168,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
   const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
-  const hookSources = hookSourcesOf(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
+  const hooksRestricted = hooksRestriction(loadedSettings);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
   report(hookPolicy.diagnostics);
   const inventory = emptyInventory();
   inventory.settingsFiles = loadedSettings.sources.map((source) => ({ scope: source.scope, path: source.path }));
-  const runningPlugins = pluginHooksOf(plugins, loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
-  const fileHooks = hooksOf(hookSources, runningPlugins, hookPolicy.policy, report, notice, inventory);
+  const fileHooks = settingsHooks({ sources: loadedSettings.sources, plugins, restricted: hooksRestricted, policy: hookPolicy.policy }, report, notice, inventory);
   const hooks = options.hooks ? mergeHooksConfigs([fileHooks, options.hooks]) : fileHooks;
   if (options.hooks) inventory.hookFiles.push({ file: "the program's own hooks", config: options.hooks });
-  if (loadedSettings.sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true)) inventory.hooksRestricted = "all";
-  else if (hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly)) inventory.hooksRestricted = "managed";
+  if (hooksRestricted) inventory.hooksRestricted = hooksRestricted;
   const ruled = withRunRules(
     permissionContext(loadedSettings, {
       cwd,
@@ -244,22 +243,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   skills.skills = skills.skills.filter((skill) => readsFrom(skill.scope));
   commands.commands = commands.commands.filter((command) => readsFrom(command.scope));
   agents.agents = agents.agents.filter((agent) => readsFrom(agent.source));
-  // Agent files' and skills' hooks run only where every scope's hooks do (no disableAllHooks, no
-  // allowManagedHooksOnly: neither is a managed setting), held to the same http limits.
-  const agentHooks = !hooksRestricted(loadedSettings.sources, settings, loadedSettings.locks.managedHooksOnly);
   const runAgents = (options.agents ?? []).map((agent) => withParsedHooks(agent, report));
-  for (const holder of [...agents.agents, ...runAgents, ...skills.skills]) {
-    if (!holder.hooks) continue;
-    if (!agentHooks) {
-      delete holder.hooks;
-      continue;
-    }
-    const held = applyHttpHookPolicy(holder.hooks, hookPolicy.policy);
-    // Named with its file: the message alone would send the user looking in the settings.
-    const file = "path" in holder ? holder.path : holder.file;
-    for (const message of held.left) notice("warning", file ? describeDiagnostic({ file, message }) : message);
-    holder.hooks = held.config;
-  }
+  holdHolderHooks([...agents.agents, ...runAgents, ...skills.skills], hooksRestricted, hookPolicy.policy, notice);
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
   const subagentMcp: SubagentMcpSetup = {
     cwd: projectRoot,
@@ -418,48 +403,6 @@ export function environmentOf(base: Readonly<Record<string, string | undefined>>
   for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
   if (overrides) Object.assign(env, overrides);
   return env;
-}
-
-/** The settings whose hooks run, as in Claude Code: none when the managed settings say
- * disableAllHooks; the managed ones only under allowManagedHooksOnly, or when another scope says
- * disableAllHooks (a user's or a repository's settings cannot silence the organisation's hooks). */
-function hookSourcesOf(sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): SettingsSource[] {
-  const managed = sources.filter((source) => source.scope === "managed");
-  if (managed.some((source) => source.settings.disableAllHooks === true)) return [];
-  return hooksRestricted(sources, merged, managedOnly) ? managed : [...sources];
-}
-
-/** Whether only the managed settings' hooks may run, if any (see hookSourcesOf). */
-function hooksRestricted(sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): boolean {
-  return managedOnly || merged.disableAllHooks === true || sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true);
-}
-
-/** The plugins' hooks that run: all of them where every scope's hooks do; where only the managed
- * settings' hooks run (see hookSourcesOf), those of the plugins the managed settings enable, which
- * are the organisation's as much as its own hooks are (as Claude Code has it since 2.1.101); none
- * when the managed settings say disableAllHooks. */
-function pluginHooksOf(plugins: readonly Plugin[], sources: readonly SettingsSource[], merged: Settings, managedOnly: boolean): Plugin[] {
-  if (sources.some((source) => source.scope === "managed" && source.settings.disableAllHooks === true)) return [];
-  const restricted = hooksRestricted(sources, merged, managedOnly);
-  return plugins.filter((plugin) => !restricted || plugin.managed);
-}
-
-/** Every scope's hooks run, lowest precedence first (as Claude Code merges them), then the
- * plugins', their http hooks held to allowedHttpHookUrls and httpHookAllowedEnvVars as every
- * settings file says. */
-function hooksOf(sources: readonly SettingsSource[], plugins: readonly Plugin[], policy: HttpHookPolicy, report: (d: readonly Diagnostic[]) => void, notice: NoticeSink, inventory: RunInventory): HooksConfig {
-  const configs = sources.map((source) => {
-    const parsed = parseHooksConfig(source.settings.hooks, source.path);
-    report(parsed.diagnostics);
-    return parsed.config;
-  });
-  const pluginHooks = plugins.map((plugin) => plugin.hooks);
-  const named = [...sources.map((source, i) => ({ file: source.path, config: configs[i] as HooksConfig })), ...plugins.map((plugin) => ({ file: `plugin ${plugin.name} (${plugin.root})`, config: plugin.hooks }))];
-  // Each file's hooks as they run: held to the http policy as the merged ones are.
-  inventory.hookFiles = named.map(({ file, config }) => ({ file, config: applyHttpHookPolicy(config, policy).config })).filter(({ config }) => Object.keys(config).length > 0);
-  const { config, left } = applyHttpHookPolicy(mergeHooksConfigs([...configs, ...pluginHooks]), policy);
-  for (const message of left) notice("warning", message);
-  return config;
 }
 
 function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {

@@ -369,8 +369,8 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       // file nor handed on for the session's later runs.
       updatePermissions: (updates, by) => {
         const where = { cwd: ctx.setup.cwd, home: ctx.setup.home, projectRoot: ctx.setup.projectRoot };
-        const { kept, refused } = screenUpdates(updates, ctx.permissions, where, by);
-        const errors = applyToRun(ctx.permissions, ctx.runPermissions, kept, where);
+        const { kept, read, refused } = screenUpdates(updates, ctx.permissions, where, by);
+        const errors = applyToRun(ctx.permissions, ctx.runPermissions, read, where);
         for (const message of [...refused, ...errors, ...persistPermissionUpdates(kept, where)]) ctx.notice("warning", message);
         if (kept.length > 0) ctx.options.onPermissionUpdates?.(kept);
       },

@@ -54,13 +54,45 @@ export function destinationFile(to: PermissionUpdateDestination, where: UpdateWh
 /** The settings scope whose file a destination is; the session and the command line have none. */
 const FILE_SCOPES: Partial<Record<PermissionUpdateDestination, SettingsFileScope>> = { userSettings: "user", projectSettings: "project", localSettings: "local" };
 
+/** An update with the rules it adds parsed, rooted and sourced as its destination has them: read
+ * once, however many permission contexts it is then applied to. */
+export type ReadUpdate = {
+  update: PermissionUpdate;
+  /** Of an addRules or replaceRules: its rules that parse, and those that do not, with why. */
+  rules?: PermissionRule[];
+  unparsed?: { value: PermissionRuleValue; text: string; error: string }[];
+};
+
+/** `updates` with their added rules parsed (see ReadUpdate). */
+export function readPermissionUpdates(updates: readonly PermissionUpdate[], where: UpdateWhere): ReadUpdate[] {
+  return updates.map((update) => {
+    if (update.type !== "addRules" && update.type !== "replaceRules") return { update };
+    // The session's and the command line's rules start where the run's own settings' (--settings) do.
+    const origin = { root: ruleRoot(FILE_SCOPES[update.destination] ?? "flag", where), source: sourceOf(update.destination, where) };
+    const rules: PermissionRule[] = [];
+    const unparsed: NonNullable<ReadUpdate["unparsed"]> = [];
+    for (const value of update.rules) {
+      const text = ruleValueText(value);
+      const parsed = toPermissionRules([text], origin);
+      rules.push(...parsed.rules);
+      for (const { error } of parsed.errors) unparsed.push({ value, text, error });
+    }
+    return { update, rules, unparsed };
+  });
+}
+
 /** `permissions` with `updates` applied in order, as Claude Code applies them to its session: rules
  * added to, replaced among or removed from those of their destination, the mode set, directories
  * added or removed. Rules that do not parse are left out and said in `errors`. */
 export function applyPermissionUpdates(permissions: PermissionContext, updates: readonly PermissionUpdate[], where: UpdateWhere): { permissions: PermissionContext; errors: string[] } {
+  return applyReadUpdates(permissions, readPermissionUpdates(updates, where), where);
+}
+
+/** applyPermissionUpdates of updates already read. */
+export function applyReadUpdates(permissions: PermissionContext, updates: readonly ReadUpdate[], where: UpdateWhere): { permissions: PermissionContext; errors: string[] } {
   let next = { ...permissions, rules: { ...permissions.rules } };
   const errors: string[] = [];
-  for (const change of updates) {
+  for (const { update: change, rules, unparsed } of updates) {
     if (change.type === "setMode") {
       const refusal = change.mode === "bypassPermissions" ? bypassRefusal(next) : undefined;
       if (refusal) errors.push(`The mode stays ${next.mode}: ${refusal}.`);
@@ -74,24 +106,23 @@ export function applyPermissionUpdates(permissions: PermissionContext, updates: 
       continue;
     }
     // Where a destination's rules come from, as their `source` says (a settings file, or the session).
-    const source = destinationFile(change.destination, where) ?? "the session";
-    // The session's and the command line's rules start where the run's own settings' (--settings) do.
-    const root = ruleRoot(FILE_SCOPES[change.destination] ?? "flag", where);
-    const texts = change.rules.map(ruleValueText);
+    const source = sourceOf(change.destination, where);
     const ofDestination = (rule: PermissionRule) => (rule.source ?? "the session") === source;
     const current = next.rules[change.behavior];
-    let kept: readonly PermissionRule[];
-    if (change.type === "replaceRules") kept = current.filter((rule) => !ofDestination(rule));
-    else if (change.type === "removeRules") kept = current.filter((rule) => !(ofDestination(rule) && texts.includes(rule.text)));
-    else kept = current;
     if (change.type === "removeRules") {
-      next.rules[change.behavior] = kept;
+      const texts = change.rules.map(ruleValueText);
+      next.rules[change.behavior] = current.filter((rule) => !(ofDestination(rule) && texts.includes(rule.text)));
       continue;
     }
-    const parsed = toPermissionRules(texts, { root, source });
-    for (const { text, error } of parsed.errors) errors.push(`The rule "${text}" is left out: ${error}`);
+    const kept = change.type === "replaceRules" ? current.filter((rule) => !ofDestination(rule)) : current;
+    for (const { text, error } of unparsed ?? []) errors.push(`The rule "${text}" is left out: ${error}`);
     const known = new Set(kept.filter(ofDestination).map((rule) => rule.text));
-    next.rules[change.behavior] = [...kept, ...parsed.rules.filter((rule) => !known.has(rule.text))];
+    next.rules[change.behavior] = [...kept, ...(rules ?? []).filter((rule) => !known.has(rule.text))];
   }
   return { permissions: next, errors };
+}
+
+/** The `source` of a destination's rules: its settings file, or the session. */
+function sourceOf(to: PermissionUpdateDestination, where: UpdateWhere): string {
+  return destinationFile(to, where) ?? "the session";
 }

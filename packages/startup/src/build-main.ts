@@ -37,7 +37,7 @@ function takeLock(lock: string): "taken" | "busy" {
 async function write({ bundle, entry, lock }: BundlePlace): Promise<string | undefined> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    if (isFresh(bundle)) return undefined;
+    if (isFresh(bundle, entry)) return undefined;
     if (takeLock(lock) === "taken") break;
     if (!wait) return undefined;
     if (Date.now() > deadline) return `${bundle} is still being written by another process after ${WAIT_MS / 1000} s`;

@@ -79,6 +79,15 @@ test("a stale bundle is not rebuilt while a live process writes it, nor soon aft
   assert.equal(failed.built(), false);
 });
 
+test("a bundle written for another checkout (its files elsewhere, the node_modules shared) is not taken for this one's", async (t) => {
+  const here = place(t, "here");
+  const elsewhere = place(t, "elsewhere");
+  writeFileSync(here.at.bundle, manifestLine([stampOf(elsewhere.at.entry)!]) + `globalThis.startupTestRan.push("here bundle");\n`);
+  await loadEntry(here.at, {});
+  assert.deepEqual(ran.filter((r) => r.startsWith("here ")), ["here sources"]);
+  await waitFor(here.built, "the builder to run", { timeoutMs: 10_000 });
+});
+
 test("a lock left by a builder that died does not stop the next build", async (t) => {
   const { at, built } = place(t, "dead");
   writeFileSync(at.entry, "globalThis.startupTestRan.push('dead sources'); // edited\n");

@@ -35,7 +35,7 @@ export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = pro
 /** The URL of the fresh bundle, or undefined (a rebuild then started where one can help). */
 export function freshBundle(env: NodeJS.ProcessEnv, place: BundlePlace): string | undefined {
   if (env.HARNESS_BUNDLE === "0") return undefined;
-  if (isFresh(place.bundle)) return pathToFileURL(place.bundle).href;
+  if (isFresh(place.bundle, place.entry)) return pathToFileURL(place.bundle).href;
   rebuildInBackground(env, place);
   return undefined;
 }

@@ -45,8 +45,13 @@ test('a blocking PreToolUse hook with "if": "Bash(git commit *)" blocks git comm
   assert.deepEqual(calls.map((call) => call.tool_input.command), ["git commit -m x"]);
 });
 
-test('a hook whose "if" is not a permission rule is dropped with a warning naming it, not run for every call', async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: [{ toolUses: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "done" }] }));
+test('a hook whose "if" is not a permission rule is dropped with one warning naming it, not run for any call', async (t) => {
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [{ toolUses: [{ name: "Bash", input: { command: "echo hi" } }] }, { toolUses: [{ name: "Bash", input: { command: "echo again" } }] }, { text: "done" }],
+    }),
+  );
   const dir = tempDir(t);
   const log = join(dir, "hook.log");
   mkdirSync(join(dir, ".claude"));
@@ -57,7 +62,9 @@ test('a hook whose "if" is not a permission rule is dropped with a warning namin
   const result = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /hooks\.PreToolUse\[0\]\.hooks\[0\]\.if/);
-  assert.match(result.stderr, /no closing parenthesis/);
+  // Said once, as the settings are read, however many calls the hook's matcher selects.
+  assert.equal(result.stderr.match(/no closing parenthesis/g)?.length, 1, result.stderr);
   assert.match(toolResult(fake.requests[1]!.body as never), /^hi\b/);
+  assert.match(toolResult(fake.requests[2]!.body as never), /^again\b/);
   assert.equal(existsSync(log), false, "the hook never started");
 });

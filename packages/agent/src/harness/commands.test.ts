@@ -99,21 +99,28 @@ test("after a compaction PostCompact hooks hear the summary, and SessionStart ho
   assert.doesNotMatch(JSON.stringify(result.transcript.slice(0, summaryAt)), /Never deploy/, "only after the summary");
 });
 
-test("the memory files are told of again to InstructionsLoaded hooks: after /compact as compact, after /clear as session_start", async (t) => {
+test("the memory files are told of again to InstructionsLoaded hooks, once each: after /compact as compact, after /clear as session_start", async (t) => {
   const project = await tempProject(t);
-  const memory = await project.write("CLAUDE.md", "Answer briefly.\n");
+  const memory = await project.write("CLAUDE.md", "Answer briefly.\n@notes.md\n");
+  const notes = await project.write("notes.md", "Use metric units.\n");
   const log = await project.hook("loaded.sh", `input=$(cat); printf '%s\\n' "$input" >> "$CLAUDE_PROJECT_DIR/loaded.log"`);
   await project.settings({ hooks: { InstructionsLoaded: [{ hooks: [{ type: "command", command: log }] }] } });
   const compacted = await runInProject(project, [{ text: "<summary>Four questions.</summary>" }], { prompt: "/compact", history: conversation(4) });
   assert.equal(compacted.result.stopReason, "end_turn");
   const cleared = await runInProject(project, [], { prompt: "/clear", history: conversation(1) });
   assert.equal(cleared.result.stopReason, "end_turn");
+  const prompted = await runInProject(project, [{ text: "ok" }], { prompt: "hi", history: conversation(1) });
+  assert.equal(prompted.result.stopReason, "end_turn");
   const events = (await project.read("loaded.log")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
   assert.deepEqual(
     events.map((event) => [event.hook_event_name, event.load_reason, event.memory_type, event.file_path]),
     [
       ["InstructionsLoaded", "compact", "Project", memory],
+      ["InstructionsLoaded", "include", "Project", notes],
       ["InstructionsLoaded", "session_start", "Project", memory],
+      ["InstructionsLoaded", "include", "Project", notes],
+      ["InstructionsLoaded", "session_start", "Project", memory],
+      ["InstructionsLoaded", "include", "Project", notes],
     ],
   );
 });

@@ -65,7 +65,7 @@ export function hooksReport(setup: Setup): string {
   if (hooksRestricted === "all") lines.push("No hooks run: the managed settings say disableAllHooks.", "");
   else if (hooksRestricted === "managed") lines.push("Only the managed settings' hooks (and their plugins') run: the others are ignored (allowManagedHooksOnly or disableAllHooks).", "");
   for (const event of HOOK_EVENT_NAMES) {
-    const entries = hookFiles.flatMap(({ file, config }) => (config[event] ?? []).flatMap((group) => group.hooks.map((hook) => `    ${matcherOf(group.matcher)}${hook.type !== "callback" && hook.if ? ` if ${hook.if}` : ""} · ${hook.type}: ${what(hook)} · ${file}`)));
+    const entries = hookFiles.flatMap(({ file, config }) => (config[event] ?? []).flatMap((group) => group.hooks.map((hook) => `    ${matcherOf(group.matcher)}${hook.type !== "callback" && hook.if ? ` if ${hook.if.text}` : ""} · ${hook.type}: ${what(hook)} · ${file}`)));
     if (entries.length > 0) lines.push(`  ${event}:`, ...entries);
   }
   if (lines.every((line) => !line.startsWith("  "))) lines.push("No hooks are configured for this run.");

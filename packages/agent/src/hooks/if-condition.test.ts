@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { callMeetsIf, ifConditionProblem } from "./if-condition.ts";
+import { callMeetsIf, parseIfCondition } from "./if-condition.ts";
+import { ifRule } from "./testing.ts";
 
 const scope = { cwd: "/work/project", projectDir: "/work/project", home: "/home/me" };
 const bash = (command: string) => ({ name: "Bash", input: { command } });
-const meets = (condition: string, call: { name: string; input: Record<string, unknown> }) => callMeetsIf(condition, call, scope);
+const meets = (condition: string, call: { name: string; input: Record<string, unknown> }) => callMeetsIf(ifRule(condition), call, scope);
 
 describe("callMeetsIf: Bash", () => {
   const table: [string, string, boolean][] = [
@@ -72,19 +73,24 @@ describe("callMeetsIf: other tools", () => {
   });
 });
 
-describe("ifConditionProblem", () => {
-  test("a rule that parses has none", () => {
-    assert.equal(ifConditionProblem("Bash(git commit *)"), undefined);
-    assert.equal(ifConditionProblem("Edit(*.ts)"), undefined);
-    assert.equal(ifConditionProblem("mcp__github"), undefined);
+const problemOf = (value: unknown) => {
+  const parsed = parseIfCondition(value);
+  return "problem" in parsed ? parsed.problem : undefined;
+};
+
+describe("parseIfCondition", () => {
+  test("a rule that parses comes back with its text, trimmed, and its tool and specifier", () => {
+    assert.deepEqual(parseIfCondition(" Bash(git commit *) "), { text: "Bash(git commit *)", rule: { tool: "Bash", specifier: "git commit *" } });
+    assert.deepEqual(parseIfCondition("Edit(*.ts)"), { text: "Edit(*.ts)", rule: { tool: "Edit", specifier: "*.ts" } });
+    assert.deepEqual(parseIfCondition("mcp__github"), { text: "mcp__github", rule: { tool: "mcp__github" } });
   });
 
   test("anything else is named with why", () => {
-    assert.match(ifConditionProblem("Bash(git commit *") ?? "", /"Bash\(git commit \*" is not a permission rule: .*no closing parenthesis/);
-    assert.match(ifConditionProblem("bash(git *)") ?? "", /is not a tool name/);
-    assert.match(ifConditionProblem("Bash(git *) && Edit(*.ts)") ?? "", /holds more than one rule; an "if" takes one/);
-    assert.match(ifConditionProblem("Bash(git *), Bash(npm *)") ?? "", /holds more than one rule/);
-    assert.match(ifConditionProblem("") ?? "", /must be one permission rule .* got ""/);
-    assert.match(ifConditionProblem(["Bash(git *)"]) ?? "", /must be one permission rule .* got \["Bash\(git \*\)"\]/);
+    assert.match(problemOf("Bash(git commit *") ?? "", /"Bash\(git commit \*" is not a permission rule: .*no closing parenthesis/);
+    assert.match(problemOf("bash(git *)") ?? "", /is not a tool name/);
+    assert.match(problemOf("Bash(git *) && Edit(*.ts)") ?? "", /holds more than one rule; an "if" takes one/);
+    assert.match(problemOf("Bash(git *), Bash(npm *)") ?? "", /holds more than one rule/);
+    assert.match(problemOf("") ?? "", /must be one permission rule .* got ""/);
+    assert.match(problemOf(["Bash(git *)"]) ?? "", /must be one permission rule .* got \["Bash\(git \*\)"\]/);
   });
 });

@@ -4,23 +4,23 @@ import { decide } from "../permissions/decide.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { canonicalToolName, ruleNamesTool } from "../permissions/tool-names.ts";
 import type { PermissionContext, PermissionRule, ToolCall } from "../permissions/types.ts";
-import type { HookEventName } from "./types.ts";
+import type { HookCondition, HookEventName } from "./types.ts";
 
 /** The events a hook's `if` is evaluated on: those about one tool call. On any other event a hook
  * with an `if` never runs, as in Claude Code. */
 export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure"]);
 
-/** Why `value` cannot be a hook's `if` (one permission rule, in the syntax of the settings'
- * permissions), or undefined when it can. */
-export function ifConditionProblem(value: unknown): string | undefined {
+/** `value` as a hook's `if` (one permission rule, in the syntax of the settings' permissions), or
+ * why it cannot be one. */
+export function parseIfCondition(value: unknown): HookCondition | { problem: string } {
   if (typeof value !== "string" || value.trim() === "") {
-    return `must be one permission rule such as "Bash(git commit *)" or "Edit(*.ts)", got ${JSON.stringify(value) ?? typeof value}`;
+    return { problem: `must be one permission rule such as "Bash(git commit *)" or "Edit(*.ts)", got ${JSON.stringify(value) ?? typeof value}` };
   }
   const parsed = parseRule(value);
-  if ("error" in parsed) return `${JSON.stringify(value)} is not a permission rule: ${parsed.error}`;
+  if ("error" in parsed) return { problem: `${JSON.stringify(value)} is not a permission rule: ${parsed.error}` };
   // The rule parser would read `Bash(git *) && Edit(*.ts)` as one Bash pattern no command meets.
-  if (SECOND_RULE.test(value)) return `${JSON.stringify(value)} holds more than one rule; an "if" takes one: give each rule a hook of its own`;
-  return undefined;
+  if (SECOND_RULE.test(value)) return { problem: `${JSON.stringify(value)} holds more than one rule; an "if" takes one: give each rule a hook of its own` };
+  return { text: value.trim(), rule: parsed };
 }
 
 /** A closing parenthesis followed by what starts another rule (`&&`, `||` or `,` optional). */
@@ -36,14 +36,12 @@ export type IfScope = { cwd: string; projectDir: string; home?: string };
  * command of the line is (`npm test && git push`, `echo $(git log)`, `FOO=1 git push`), and a path
  * rule where the call's file is. A Bash line is taken to meet a rule with a command pattern
  * whenever what it runs cannot all be read beforehand: see bashUncertain. */
-export function callMeetsIf(condition: string, call: ToolCall, scope: IfScope): boolean {
-  const parsed = parseRule(condition);
-  // parseHooksConfig drops a hook whose `if` does not parse; one built elsewhere starts for nothing.
-  if ("error" in parsed) return false;
+export function callMeetsIf(condition: HookCondition, call: ToolCall, scope: IfScope): boolean {
+  const { rule: parsed, text } = condition;
   if (!ruleNamesTool(parsed.tool, call.name)) return false;
   if (parsed.specifier === undefined) return true;
   if (canonicalToolName(call.name) === "Bash" && bashUncertain(parsed.specifier, call.input.command)) return true;
-  const rule: PermissionRule = { ...parsed, text: condition.trim(), root: scope.projectDir };
+  const rule: PermissionRule = { ...parsed, text, root: scope.projectDir };
   const ctx: PermissionContext = {
     mode: "default",
     rules: { allow: [], ask: [], deny: [rule] },

@@ -10,6 +10,7 @@ export type {
   HookEvaluator,
   HttpHook,
   PromptHook,
+  HookCondition,
   HookDiagnostic,
   HookEventName,
   HookInput,

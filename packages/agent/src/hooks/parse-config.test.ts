@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { mergeHooksConfigs, parseHooksConfig } from "./parse-config.ts";
+import { ifRule } from "./testing.ts";
 
 const FILE = "/repo/.claude/settings.json";
 
@@ -15,7 +16,7 @@ describe("parseHooksConfig", () => {
     };
     const { config, diagnostics } = parseHooksConfig(raw, FILE);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(config, raw);
+    assert.deepEqual(config, withParsedIfs(raw));
   });
 
   test("no hooks at all is an empty configuration", () => {
@@ -129,7 +130,7 @@ describe("parseHooksConfig: http, prompt and agent hooks", () => {
     };
     const { config, diagnostics } = parseHooksConfig(raw, FILE);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(config, raw);
+    assert.deepEqual(config, withParsedIfs(raw));
   });
 
   test("a bad URL, header or variable list drops the hook, naming the key", () => {
@@ -187,6 +188,12 @@ describe("parseHooksConfig: http, prompt and agent hooks", () => {
   });
 });
 
+/** `raw` with each hook's `if` as parseHooksConfig gives it: parsed. */
+function withParsedIfs(raw: Record<string, { hooks: Record<string, unknown>[] }[]>): unknown {
+  const parsed = (hook: Record<string, unknown>) => (typeof hook.if === "string" ? { ...hook, if: ifRule(hook.if) } : hook);
+  return Object.fromEntries(Object.entries(raw).map(([event, groups]) => [event, groups.map((group) => ({ ...group, hooks: group.hooks.map(parsed) }))]));
+}
+
 describe("parseHooksConfig: a hook's if", () => {
   test("one permission rule loads on every kind of hook of a tool event", () => {
     const raw = {
@@ -206,7 +213,7 @@ describe("parseHooksConfig: a hook's if", () => {
     };
     const { config, diagnostics } = parseHooksConfig(raw, FILE);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(config, raw);
+    assert.deepEqual(config, withParsedIfs(raw));
   });
 
   test("an if that is no single rule drops its hook, naming the hook and the problem; the group's other hooks load", () => {
@@ -227,7 +234,7 @@ describe("parseHooksConfig: a hook's if", () => {
       },
       FILE,
     );
-    assert.deepEqual(config, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "kept.sh", if: "Bash(git push *)" }] }] });
+    assert.deepEqual(config, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "kept.sh", if: ifRule("Bash(git push *)") }] }] });
     const byKey = new Map(diagnostics.map((d) => [d.key, d]));
     const key = (i: number) => byKey.get(`hooks.PreToolUse[0].hooks[${i}].if`);
     assert.match(key(0)!.message, /"Bash\(git commit \*" is not a permission rule: .*no closing parenthesis; the hook is not run, rather than run for every call its matcher selects/);
@@ -254,7 +261,7 @@ describe("parseHooksConfig: a hook's if", () => {
   test("an if on PermissionDenied is kept: the event is about one tool call", () => {
     const { config, diagnostics } = parseHooksConfig({ PermissionDenied: [{ matcher: "Bash", hooks: [{ type: "command", command: "log.sh", if: "Bash(rm *)" }] }] }, FILE);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(config, { PermissionDenied: [{ matcher: "Bash", hooks: [{ type: "command", command: "log.sh", if: "Bash(rm *)" }] }] });
+    assert.deepEqual(config, { PermissionDenied: [{ matcher: "Bash", hooks: [{ type: "command", command: "log.sh", if: ifRule("Bash(rm *)") }] }] });
   });
 });
 

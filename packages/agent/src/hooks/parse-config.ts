@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { TOOL_EVENTS, ifConditionProblem } from "./if-condition.ts";
+import { TOOL_EVENTS, parseIfCondition } from "./if-condition.ts";
 import { compileMatcher } from "./matcher.ts";
 import { HOOK_EVENT_NAMES, VERDICT_EVENTS } from "./types.ts";
-import type { CommandHook, Hook, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
+import type { CommandHook, Hook, HookCondition, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
 import { isJsonObject } from "../json-text.ts";
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
@@ -193,22 +193,22 @@ function parsePromptHook(hook: Record<string, unknown>, type: "prompt" | "agent"
   return [{ ...parsed, ...timeoutOf(hook, key, report), ...onceOf(hook, key, report) }];
 }
 
-/** `{ if }` when the hook gives a rule that parses, `{}` when it gives none; undefined, after a
- * diagnostic, when its `if` is no rule or is on an event that is not about a tool call. Such a hook
- * is dropped rather than run without its `if`: a guard (exit 2 on PreToolUse) meant for some calls
- * would otherwise block every call its matcher selects. */
-function ifOf(hook: Record<string, unknown>, key: string, event: HookEventName, report: Report): { if?: string } | undefined {
+/** `{ if }`, parsed, when the hook gives a rule that parses, `{}` when it gives none; undefined,
+ * after a diagnostic, when its `if` is no rule or is on an event that is not about a tool call.
+ * Such a hook is dropped rather than run without its `if`: a guard (exit 2 on PreToolUse) meant
+ * for some calls would otherwise block every call its matcher selects. */
+function ifOf(hook: Record<string, unknown>, key: string, event: HookEventName, report: Report): { if?: HookCondition } | undefined {
   if (hook.if === undefined) return {};
-  const problem = ifConditionProblem(hook.if);
-  if (problem) {
-    report(`${key}.if`, `${problem}; the hook is not run, rather than run for every call its matcher selects`);
+  const condition = parseIfCondition(hook.if);
+  if ("problem" in condition) {
+    report(`${key}.if`, `${condition.problem}; the hook is not run, rather than run for every call its matcher selects`);
     return undefined;
   }
   if (!TOOL_EVENTS.has(event)) {
     report(`${key}.if`, `is only evaluated on events about a tool call (${[...TOOL_EVENTS].join(", ")}); on ${event} a hook with "if" never runs, so it is not loaded`);
     return undefined;
   }
-  return { if: (hook.if as string).trim() };
+  return { if: condition };
 }
 
 /** `{ once: true }` when the hook says so; anything but a boolean is reported and ignored. */

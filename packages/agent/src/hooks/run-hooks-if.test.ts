@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { runHooks } from "./run-hooks.ts";
-import { createHookSandbox } from "./testing.ts";
+import { createHookSandbox, ifRule } from "./testing.ts";
 import type { HookSandbox } from "./testing.ts";
 import type { Hook, HookEvaluation, HooksConfig, PostToolUseInput, PreToolUseInput } from "./types.ts";
 
@@ -15,7 +15,7 @@ after(() => box.remove());
 const base = { session_id: "sess-1", transcript_path: "/tmp/transcript.jsonl", cwd: "/work/space" };
 const preToolUse = (tool_name: string, tool_input: Record<string, unknown>): PreToolUseInput => ({ ...base, hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_1" });
 const opts = () => ({ cwd: "/work/space", projectDir: box.dir, signal: new AbortController().signal });
-const logTo = (file: string, text: string, condition?: string): Hook => ({ type: "command", command: `echo ${text} >> ${file}`, ...(condition && { if: condition }) });
+const logTo = (file: string, text: string, condition?: string): Hook => ({ type: "command", command: `echo ${text} >> ${file}`, ...(condition && { if: ifRule(condition) }) });
 const lines = (file: string) => (existsSync(box.path(file)) ? box.read(file).trim().split("\n") : []);
 
 describe("runHooks: a hook's if", () => {
@@ -23,7 +23,7 @@ describe("runHooks: a hook's if", () => {
     const config: HooksConfig = { PreToolUse: [{ matcher: "Bash", hooks: [logTo("a.log", "commit", "Bash(git commit *)"), logTo("a.log", "any")] }] };
     await runHooks(config, "PreToolUse", preToolUse("Bash", { command: "echo hi" }), opts());
     assert.deepEqual(lines("a.log"), ["any"]);
-    const blocked = await runHooks({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2", if: "Bash(git commit *)" }] }] }, "PreToolUse", preToolUse("Bash", { command: "echo hi" }), opts());
+    const blocked = await runHooks({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2", if: ifRule("Bash(git commit *)") }] }] }, "PreToolUse", preToolUse("Bash", { command: "echo hi" }), opts());
     assert.equal(blocked.blocked, false, "a guard whose if is not met blocks nothing");
     assert.deepEqual(blocked.results, []);
     await runHooks(config, "PreToolUse", preToolUse("Bash", { command: "npm test && git commit -m x" }), opts());
@@ -61,8 +61,8 @@ describe("runHooks: a hook's if", () => {
       PreToolUse: [
         {
           hooks: [
-            { type: "http", url: "http://127.0.0.1:9/never", if: "Bash(rm *)" },
-            { type: "prompt", prompt: "Safe? $ARGUMENTS", if: "Bash(rm *)" },
+            { type: "http", url: "http://127.0.0.1:9/never", if: ifRule("Bash(rm *)") },
+            { type: "prompt", prompt: "Safe? $ARGUMENTS", if: ifRule("Bash(rm *)") },
           ],
         },
       ],
@@ -80,7 +80,7 @@ describe("runHooks: a hook's if", () => {
   });
 
   test("a once hook is not used up by a call its if does not meet", async () => {
-    const config: HooksConfig = { PreToolUse: [{ hooks: [{ type: "command", command: "cat >> once.log; echo >> once.log", if: "Bash(git *)", once: true }] }] };
+    const config: HooksConfig = { PreToolUse: [{ hooks: [{ type: "command", command: "cat >> once.log; echo >> once.log", if: ifRule("Bash(git *)"), once: true }] }] };
     const onceRan = new Set<string>();
     for (const command of ["ls", "git status", "git log"]) await runHooks(config, "PreToolUse", preToolUse("Bash", { command }), { ...opts(), onceRan });
     assert.deepEqual(lines("once.log").map((line) => (JSON.parse(line) as PreToolUseInput).tool_input.command), ["git status"]);

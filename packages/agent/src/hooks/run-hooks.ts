@@ -10,7 +10,7 @@ import { runHttpHook } from "./http-hook.ts";
 import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
 import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
-import type { AsyncHookReport, CommandHook, Hook, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, ObservedHook, RunHooksOptions } from "./types.ts";
+import type { AsyncHookReport, CommandHook, Hook, HookCondition, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, ObservedHook, RunHooksOptions } from "./types.ts";
 
 /** The hooks of `event` whose matcher selects `input` and whose `if`, if any, its tool call meets
  * (see callMeetsIf; `scope.cwd` stands in for an input without one), in configuration order, each
@@ -36,14 +36,14 @@ export function selectHooks<E extends HookEventName>(config: HooksConfig, event:
  * give theirs), URL, or prompt of the same type, with the same `if`. */
 export function identityOf(hook: Hook): string {
   if (hook.type === "callback") return `callback\0${hook.id}`;
-  const condition = hook.if === undefined ? "" : `\0if\0${hook.if}`;
+  const condition = hook.if === undefined ? "" : `\0if\0${hook.if.text}`;
   if (hook.type === "command") return (hook.env ? `command\0${hook.command}\0${JSON.stringify(hook.env)}` : `command\0${hook.command}`) + condition;
   if (hook.type === "http") return `http\0${hook.url}${condition}`;
   return `${hook.type}\0${hook.prompt}${condition}`;
 }
 
 /** Whether the tool call of `input` meets `condition`; never on an event about no tool call. */
-function meetsIf(condition: string, input: HookInputFor<HookEventName>, scope: IfScope | undefined): boolean {
+function meetsIf(condition: HookCondition, input: HookInputFor<HookEventName>, scope: IfScope | undefined): boolean {
   if (!TOOL_EVENTS.has(input.hook_event_name) || !("tool_name" in input)) return false;
   const cwd = input.cwd ?? scope?.cwd ?? process.cwd();
   return callMeetsIf(condition, { name: input.tool_name, input: input.tool_input }, { cwd, projectDir: scope?.projectDir ?? cwd, ...(scope?.home !== undefined && { home: scope.home }) });

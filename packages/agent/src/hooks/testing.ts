@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
+import { parseIfCondition } from "./if-condition.ts";
+import type { HookCondition } from "./types.ts";
 
 /** A temporary project directory for hook tests, with helpers to write hook scripts into it. */
 export type HookSandbox = {
@@ -49,4 +51,11 @@ export function isRunning(pid: number): boolean {
 /** Polls `condition` until it holds; throws after `timeoutMs`. */
 export function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   return sharedWaitFor(condition, "the condition", { timeoutMs }).then(() => undefined);
+}
+
+/** `text` as a hook's parsed `if`, for hooks built in tests; throws on a text that is no rule. */
+export function ifRule(text: string): HookCondition {
+  const condition = parseIfCondition(text);
+  if ("problem" in condition) throw new Error(condition.problem);
+  return condition;
 }

@@ -1,4 +1,4 @@
-import type { PermissionMode } from "../permissions/types.ts";
+import type { PermissionMode, Rule } from "../permissions/types.ts";
 import type { PermissionUpdate } from "../permissions/updates.ts";
 
 /** Hook events, in Claude Code's names. */
@@ -31,7 +31,7 @@ export type CommandHook = {
   timeout?: number;
   async?: boolean;
   once?: boolean;
-  if?: string;
+  if?: HookCondition;
   /** Variables of its own, over the run's (a plugin's hook gets CLAUDE_PLUGIN_ROOT). */
   env?: Record<string, string>;
 };
@@ -39,12 +39,12 @@ export type CommandHook = {
 /** A hook that POSTs the event's JSON to `url` and reads the answer's body as a command hook's
  * output. `headers` may name environment variables ($NAME, ${NAME}); only those in
  * `allowedEnvVars` are filled in, the others read as empty. */
-export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number; once?: boolean; if?: string };
+export type HttpHook = { type: "http"; url: string; headers?: Record<string, string>; allowedEnvVars?: string[]; timeout?: number; once?: boolean; if?: HookCondition };
 
 /** A hook whose verdict a model gives: `prompt` (its `$ARGUMENTS` standing for the event's JSON)
  * asks it whether the action may go on. An agent hook's model may first look at the project with
  * Read, Grep and Glob. `model` defaults to the small fast model (haiku). */
-export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean; if?: string };
+export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: string; timeout?: number; once?: boolean; if?: HookCondition };
 
 /** A hook the program driving the run answers in its own code (the Agent SDK's hook callbacks):
  * `call` is given the event's input (as a command hook gets it on stdin) and resolves with what a
@@ -53,6 +53,10 @@ export type PromptHook = { type: "prompt" | "agent"; prompt: string; model?: str
  * (a rejection, an answer that is no JSON object, a timeout) blocks what the event guards, as an
  * exit code 2 would; on Stop and SubagentStop it does not, as it would keep the turn going. */
 export type CallbackHook = { type: "callback"; id: string; call: (input: HookInput, signal: AbortSignal) => Promise<unknown>; timeout?: number; once?: boolean; onFailure?: "continue" | "block" };
+
+/** A hook's `if`, parsed once as its settings are read (see parseIfCondition): the rule as
+ * written, trimmed, which tells two hooks apart and names the hook's condition, and the rule. */
+export type HookCondition = { text: string; rule: Rule };
 
 /** Any hook; `once`: it runs at most once in a conversation (Claude Code gives it to skills' hooks).
  * `if` (command, http, prompt and agent hooks): one permission rule, such as `Bash(git commit *)`

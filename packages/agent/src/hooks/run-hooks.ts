@@ -10,7 +10,7 @@ import { runHttpHook } from "./http-hook.ts";
 import { runPromptHook } from "./prompt-hook.ts";
 import { spawnHook } from "./spawn-hook.ts";
 import { DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS } from "./types.ts";
-import type { AsyncHookReport, CommandHook, Hook, HookCondition, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, ObservedHook, RunHooksOptions } from "./types.ts";
+import type { AsyncHookReport, Hook, HookCondition, HookEventName, HookInputFor, HookResult, HookRunResult, HooksConfig, ObservedHook, RunHooksOptions } from "./types.ts";
 
 /** The hooks of `event` whose matcher selects `input` and whose `if`, if any, its tool call meets
  * (see callMeetsIf; `scope.cwd` stands in for an input without one), in configuration order, each
@@ -70,31 +70,34 @@ export async function runHooks<E extends HookEventName>(
   const target = matchTarget(input);
   const watch = watcher(opts, event, target === undefined || target === "" ? event : `${event}:${target}`);
   const logged = hookDebug(event, target);
-  for (const hook of hooks) {
-    if (hook.type !== "command" || !hook.async) continue;
+  // Every hook runs through here, waited for or not: told to the observer and the debug log alike.
+  const start = (hook: Hook, signal: AbortSignal) => {
     const ended = watch(hook);
-    startInBackground(hook, event, stdin, env, opts, (run) => ended(logged(run)));
-  }
+    return runOne(hook, event, stdin, env, opts, signal).then(logged).then(ended);
+  };
+  for (const hook of hooks) if (hook.type === "command" && hook.async) void start(hook, backgroundSignal(opts)).then((run) => reportAsync(event, run, opts));
   const waited = hooks.filter((hook) => hook.type !== "command" || !hook.async);
-  const runs = await Promise.all(waited.map((hook) => runOne(hook, event, stdin, env, opts).then(logged).then(watch(hook))));
+  const runs = await Promise.all(waited.map((hook) => start(hook, opts.signal)));
   return combineEffects(runs, runs.map((run) => interpretHookRun(event, run)));
 }
 
-/** An async command hook: started, not waited for; what it says goes to `opts.background`. One
- * started once the background's signal has fired (a SessionEnd hook, as the session ends) runs to
- * its end or its timeout all the same, unheard: killed at once, it would never run at all. */
-function startInBackground(hook: CommandHook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions, ended: (run: HookRunResult) => HookRunResult): void {
+/** What ends an async command hook: the background's signal. One started once that has fired (a
+ * SessionEnd hook, as the session ends) runs to its end or its timeout all the same, unheard:
+ * killed at once, it would never run at all. */
+function backgroundSignal(opts: RunHooksOptions): AbortSignal {
   const lifetime = opts.background?.signal;
-  const signal = lifetime && !lifetime.aborted ? lifetime : new AbortController().signal;
-  void spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal }).then(ended).then((run) => {
-    const effect = interpretHookRun(event, run);
-    const report: AsyncHookReport = { event, userMessages: effect.userMessages };
-    // It can no longer block: what would have blocked is a message for the user.
-    const refused = effect.block ?? (effect.permission?.decision === "deny" ? effect.permission.reason : undefined);
-    if (refused !== undefined) report.userMessages.push(`${event} hook \`${run.command}\` (async) said no, after the fact: ${refused}`);
-    if (effect.additionalContext !== undefined) report.context = effect.additionalContext;
-    if (report.context !== undefined || report.userMessages.length > 0) opts.background?.done(report);
-  });
+  return lifetime && !lifetime.aborted ? lifetime : new AbortController().signal;
+}
+
+/** What an async command hook said, to `opts.background`, once it has ended: it can no longer
+ * block, so what would have blocked is a message for the user. */
+function reportAsync(event: HookEventName, run: HookRunResult, opts: RunHooksOptions): void {
+  const effect = interpretHookRun(event, run);
+  const report: AsyncHookReport = { event, userMessages: effect.userMessages };
+  const refused = effect.block ?? (effect.permission?.decision === "deny" ? effect.permission.reason : undefined);
+  if (refused !== undefined) report.userMessages.push(`${event} hook \`${run.command}\` (async) said no, after the fact: ${refused}`);
+  if (effect.additionalContext !== undefined) report.context = effect.additionalContext;
+  if (report.context !== undefined || report.userMessages.length > 0) opts.background?.done(report);
 }
 
 /** Tells `opts.observe` that a hook of `event` starts, now; the function it returns tells that it
@@ -120,15 +123,15 @@ function quietly(tell: () => void): void {
   }
 }
 
-function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions): Promise<HookRunResult> {
-  const { signal } = opts;
-  if (hook.type === "command") {
-    return spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
-  }
-  if (hook.type === "callback") return runCallbackHook(hook, input, { timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
-  if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs: (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000, signal });
-  const fallback = hook.type === "agent" ? DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS : DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS;
-  return runPromptHook(hook, event, input, { ...(opts.evaluate && { evaluate: opts.evaluate }), timeoutMs: (hook.timeout ?? fallback) * 1000, signal });
+/** Runs one hook of any kind with `input`, within its time limit (its `timeout`, else its kind's
+ * default), until `signal` fires. Never rejects. */
+function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.ProcessEnv, opts: RunHooksOptions, signal: AbortSignal): Promise<HookRunResult> {
+  const fallback = hook.type === "agent" ? DEFAULT_AGENT_HOOK_TIMEOUT_SECONDS : hook.type === "prompt" ? DEFAULT_PROMPT_HOOK_TIMEOUT_SECONDS : DEFAULT_HOOK_TIMEOUT_SECONDS;
+  const timeoutMs = (hook.timeout ?? fallback) * 1000;
+  if (hook.type === "command") return spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs, signal });
+  if (hook.type === "callback") return runCallbackHook(hook, input, { timeoutMs, signal });
+  if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs, signal });
+  return runPromptHook(hook, event, input, { ...(opts.evaluate && { evaluate: opts.evaluate }), timeoutMs, signal });
 }
 
 function matches(pattern: string | undefined, target: string): boolean {

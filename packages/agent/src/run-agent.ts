@@ -28,7 +28,7 @@ import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
-import { registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
+import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
 import { joinRunPermissions } from "./harness/run-permissions.ts";
@@ -164,7 +164,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const resourced = await attachMentionedResources(ctx, state, fork ? given.prompt.trim() : expanded.text);
   const { text } = resourced;
   if (signal.aborted) return finish(withPrompt(state, text), "aborted");
-  const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal, { files: setup.memory, track: (work) => state.background.push(work) });
+  const submitted = await submitPrompt(ctx.hooks, resources, options.prompt, state.base.length > 0, signal, memoryAtStart(setup.memory, state));
   if (!submitted.ok) return finish(state, signal.aborted ? "aborted" : "error", submitted.reason);
   const sent = given.images ?? [];
   const attached = fork ? [...sent, await forkedSkillAnswer(ctx, state, fork, expanded), ...resourced.images] : [...sent, ...expanded.images, ...resourced.images];

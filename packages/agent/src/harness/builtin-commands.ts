@@ -5,8 +5,7 @@ import { finish, reply } from "./finish.ts";
 import { resourceInternals } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
 import { replaceTranscript, type RunState } from "./run-state.ts";
-import { instructionsLoaded } from "./instructions-loaded.ts";
-import { startSession } from "./session-hooks.ts";
+import { memoryAtStart, startSession } from "./session-hooks.ts";
 
 /** /compact [instructions]: summarizes the conversation now; the summary is the reply. */
 export async function compactCommand(ctx: RunContext, state: RunState, instructions: string): Promise<RunAgentResult> {
@@ -21,9 +20,8 @@ export async function clearCommand(ctx: RunContext, state: RunState): Promise<Ru
   const { signal } = ctx.options;
   await ctx.hooks.run("SessionEnd", { reason: "clear" }, signal);
   resourceInternals(ctx.resources).sessionStarted = true;
-  await startSession(ctx.hooks, "clear", signal);
   // The memory files begin the new conversation as they began the first.
-  state.background.push(instructionsLoaded(ctx.hooks, ctx.setup.memory, { reason: "session_start" }, signal));
+  await startSession(ctx.hooks, "clear", signal, memoryAtStart(ctx.setup.memory, state));
   ctx.resources.toolState.files.clear();
   ctx.resources.toolState.todos = [];
   replaceTranscript(state, []);

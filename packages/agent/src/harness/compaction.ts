@@ -6,8 +6,7 @@ import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
 import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
-import { instructionsLoaded } from "./instructions-loaded.ts";
-import { startSession } from "./session-hooks.ts";
+import { memoryAtStart, startSession } from "./session-hooks.ts";
 import { recentFiles, recentFilesText } from "../compaction/recent-files.ts";
 import { systemReminder } from "../context/format-memory.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
@@ -74,8 +73,7 @@ export async function compactConversation(ctx: RunContext, state: RunState, trig
   await ctx.hooks.run("PostCompact", { trigger, compact_summary: result.summary }, signal);
   if (!ctx.subagent) {
     // The memory files go on with the compacted conversation, as Claude Code loads them again.
-    state.background.push(instructionsLoaded(ctx.hooks, ctx.setup.memory, { reason: "compact" }, signal));
-    const started = await startSession(ctx.hooks, "compact", signal);
+    const started = await startSession(ctx.hooks, "compact", signal, memoryAtStart(ctx.setup.memory, state));
     if (started.ok) context.push(...started.context);
   }
   if (context.length > 0) state.messages = withUserText(state.messages, "", context);

@@ -22,8 +22,7 @@ export async function submitPrompt(hooks: HookHost, resources: AgentResources, p
   const inner = resourceInternals(resources);
   if (!inner.sessionStarted) {
     inner.sessionStarted = true;
-    memory.track(instructionsLoaded(hooks, memory.files, { reason: "session_start" }, signal));
-    const started = await startSession(hooks, resumed ? "resume" : "startup", signal);
+    const started = await startSession(hooks, resumed ? "resume" : "startup", signal, memory);
     if (!started.ok) return started;
     context.push(...started.context);
   }
@@ -38,7 +37,18 @@ export async function submitPrompt(hooks: HookHost, resources: AgentResources, p
  * awaits at its end (they run beside it). */
 export type MemoryAtStart = { files: readonly MemoryFile[]; track(work: Promise<unknown>): void };
 
-export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal): Promise<Submission> {
+/** The memory files of a run's setup, their hooks' work awaited with the run's background work. */
+export function memoryAtStart(files: readonly MemoryFile[], state: RunState): MemoryAtStart {
+  return { files, track: (work) => state.background.push(work) };
+}
+
+/** Starts a conversation for the hooks, the first or one after /clear or a compaction: the
+ * InstructionsLoaded hooks are told of each memory file (load_reason "compact" after a compaction,
+ * else "session_start"), beside the run, and the SessionStart hooks of `source` run. This is the
+ * one place the memory files a conversation starts with are told of (tool-gate.ts tells of those
+ * that join later). */
+export async function startSession(hooks: HookHost, source: "startup" | "resume" | "clear" | "compact", signal: AbortSignal, memory: MemoryAtStart): Promise<Submission> {
+  memory.track(instructionsLoaded(hooks, memory.files, { reason: source === "compact" ? "compact" : "session_start" }, signal));
   const started = await hooks.run("SessionStart", { source }, signal);
   if (!started.continue) return { ok: false, reason: started.stopReason ?? "A SessionStart hook stopped the run." };
   return { ok: true, context: started.additionalContext.map((text) => reminderBlock("SessionStart", text)) };

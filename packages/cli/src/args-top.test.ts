@@ -26,6 +26,19 @@ test("harness -c / --resume ID / a prompt open a chat on this project, as harnes
   assert.deepEqual(parseArgs(["-r", "--model", "m"]), { kind: "chat", local: true, pick: true, config: { model: "m" } });
 });
 
+test("harness -r/--resume takes its id as harness chat does, and is named as --resume when it clashes", () => {
+  assert.deepEqual(parseArgs(["--resume=chat-1a2b", "go on"]), { kind: "chat", local: true, sessionId: "chat-1a2b", existing: true, prompt: "go on" });
+  assert.deepEqual(parseArgs(["--model", "m", "-r"]), { kind: "chat", local: true, pick: true, config: { model: "m" } });
+  assert.deepEqual(parseArgs(["-r", "--", "-go on"]), { kind: "chat", local: true, pick: true, prompt: "-go on" });
+  assert.deepEqual(parseArgs(["-r", "chat-1a2b", "-c"]), { kind: "usage-error", message: "--continue and --resume each name the session: give one of them", topic: "chat" });
+  assert.deepEqual(parseArgs(["--resume", "chat-1a2b", "--session", "chat-3c4d"]), { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" });
+  assert.deepEqual(parseArgs(["--resume="]), {
+    kind: "usage-error",
+    message: "--resume= names no session: give its id (--resume ID), or --resume alone to pick one from a list",
+    topic: "chat",
+  });
+});
+
 test("one word that is no command is a typo until shown otherwise: it is refused, saying how a prompt is given", () => {
   assert.deepEqual(parseArgs(["deploy"]), {
     kind: "usage-error",

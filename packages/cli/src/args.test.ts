@@ -78,6 +78,33 @@ test("chat options and usage errors", () => {
   assert.deepEqual(parseArgs(["chat", "-c", "--fork-session"]), { kind: "chat", continue: true, forkSession: true });
 });
 
+test("chat's -r/--resume takes its id as --resume=ID or as the next word; alone, or before an option or --, it lists the sessions to pick from", () => {
+  const chat = (...args: string[]) => parseArgs(["chat", ...args]);
+  assert.deepEqual(chat("-r", "s1"), { kind: "chat", sessionId: "s1", existing: true });
+  assert.deepEqual(chat("--resume=s1", "go on"), { kind: "chat", sessionId: "s1", existing: true, prompt: "go on" });
+  assert.deepEqual(chat("--url", "http://h", "-r"), { kind: "chat", url: "http://h", pick: true });
+  assert.deepEqual(chat("--resume", "--verbose", "go on"), { kind: "chat", pick: true, verbose: true, prompt: "go on" });
+  assert.deepEqual(chat("-r", "--", "-go on"), { kind: "chat", pick: true, prompt: "-go on" });
+  // Before an option only a run takes, -r is still the picker's, and that option is the problem.
+  assert.match((chat("-r", "--agents", "{}") as { message: string }).message, /^--agents is not one a chat can take/);
+  assert.match((chat("-r", "s1", "--agents", "{}") as { message: string }).message, /^--agents is not one a chat can take/);
+  assert.deepEqual(chat("--resume="), {
+    kind: "usage-error",
+    message: "--resume= names no session: give its id (--resume ID), or --resume alone to pick one from a list",
+    topic: "chat",
+  });
+  assert.deepEqual(chat("-r", "--session", "s1"), { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" });
+  assert.deepEqual(chat("--resume=s1", "--session", "s2"), { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" });
+});
+
+test("run's -r/--resume needs its id however it is left out", () => {
+  const needs = `--resume needs the id of a conversation: harness run --resume ID "<prompt>" (-c goes on with the last one)`;
+  for (const argv of [["run", "-r"], ["run", "--resume="], ["run", "-r", "--verbose", "go on"], ["run", "go on", "--resume", "--", "x"]]) {
+    assert.deepEqual(parseArgs(argv), { kind: "usage-error", message: needs, topic: "run" }, argv.join(" "));
+  }
+  assert.deepEqual(parseArgs(["run", "--resume=abc", "go on"]), { kind: "run", prompt: "go on", resume: "abc" });
+});
+
 test("--allowedTools and --disallowedTools take rules separated by commas or spaces outside parentheses, and may repeat", () => {
   assert.deepEqual(parseArgs(["run", "--allowedTools", "Read, Bash(git log:*),Bash(npm run test -- --grep a,b)", "--allowed-tools=Grep", "go"]), {
     kind: "run",

@@ -5,7 +5,7 @@ import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, take
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { takeRunFlags } from "./run-flags.ts";
-import { debugFilterArgs, SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
+import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
@@ -208,20 +208,19 @@ const SERVE_OPTIONS: OptionSpec = {
   "-h": { key: "help", value: false },
 };
 
-const CHAT_RESUME_NEEDS_ID = "--resume needs the id of a chat session: harness chat --resume ID (-c goes on with the last one)";
+const CHAT_RESUME_EMPTY = "--resume= names no session: give its id (--resume ID), or --resume alone to pick one from a list";
 const CHAT_OPTIONS: OptionSpec = {
   "--url": { key: "url", value: true },
   "--user": { key: "user", value: true },
   "--session": { key: "session", value: true },
   "--continue": { key: "continue", value: false },
   "-c": { key: "continue", value: false },
-  "--resume": { key: "resume", value: true, missing: CHAT_RESUME_NEEDS_ID },
-  "-r": { key: "resume", value: true, missing: CHAT_RESUME_NEEDS_ID },
+  // claude's --resume takes its id optionally: without one the chat lists the sessions to pick from.
+  "--resume": { key: "resume", value: true, optional: true, missing: CHAT_RESUME_EMPTY },
+  "-r": { key: "resume", value: true, optional: true, missing: CHAT_RESUME_EMPTY },
   "--fork-session": { key: "forkSession", value: false },
   "--local": { key: "local", value: false },
   "--cwd": { key: "cwd", value: true },
-  // --resume alone: the chat lists the sessions to pick from (see withResumePick).
-  "--pick": { key: "pick", value: false },
   // As claude's interactive --verbose: tool calls and their output shown whole.
   "--verbose": { key: "verbose", value: false },
   ...CHAT_SESSION_OPTIONS,
@@ -229,16 +228,7 @@ const CHAT_OPTIONS: OptionSpec = {
   "-h": { key: "help", value: false },
 };
 
-/** claude's --resume takes its id optionally: alone (last, or before another option) it opens a
- * picker. `args` with such a --resume as the chat's --pick. */
-function withResumePick(args: readonly string[]): string[] {
-  const end = args.includes("--") ? args.indexOf("--") : args.length;
-  return args.map((arg, i) => ((arg === "-r" || arg === "--resume") && i < end && (i + 1 >= end || args[i + 1].startsWith("-")) ? "--pick" : arg));
-}
-
-
-function parseRun(given: string[]): Command {
-  const { args, filter: debugFilter } = debugFilterArgs(given);
+function parseRun(args: string[]): Command {
   const scanned = scan(args, RUN_OPTIONS, "run");
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
@@ -286,7 +276,7 @@ function parseRun(given: string[]): Command {
   }
   if (Array.isArray(options.pluginDirs)) command.pluginDirs = options.pluginDirs;
   if (options.verbose) command.verbose = true;
-  const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command, debugFilter);
+  const flagProblem = takeRunFlags(options, command) ?? takeSdkFlags(options, command);
   if (flagProblem) return { kind: "usage-error", message: flagProblem, topic: "run" };
   if (Array.isArray(options.mcpConfig)) command.mcpConfig = options.mcpConfig;
   if (options.strictMcpConfig) command.strictMcpConfig = true;
@@ -350,8 +340,7 @@ function parseServe(args: string[]): Command {
   return command;
 }
 
-function parseChat(given: string[]): Command {
-  const args = withResumePick(given);
+function parseChat(args: string[]): Command {
   const runOnly = runOnlyFlag(args, CHAT_OPTIONS);
   if (runOnly) return { kind: "usage-error", message: runOnlyMessage(runOnly), topic: "chat" };
   const scanned = scan(args, CHAT_OPTIONS, "chat");
@@ -367,7 +356,7 @@ function parseChat(given: string[]): Command {
     command.sessionId = options.resume;
     command.existing = true;
   }
-  if (options.pick) {
+  if (options.resume === true) {
     if (command.sessionId !== undefined) return { kind: "usage-error", message: "--resume and --session each name the session: give one of them", topic: "chat" };
     command.pick = true;
   }
@@ -453,10 +442,5 @@ function parseClaudeStyle(argv: string[]): Command {
   if (argv.length === 1 && /^[a-z][a-z0-9-]*$/.test(first)) {
     return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };
   }
-  // The chat's --resume ID must name a session there is; harness chat --session would start one.
-  const chatArgs = withResumePick(argv);
-  const resumeAt = chatArgs.findIndex((a, i) => (a === "-r" || a === "--resume") && i < options.length);
-  if (resumeAt !== -1) chatArgs[resumeAt] = "--session";
-  const chat = parseChat(["--local", ...chatArgs]);
-  return resumeAt !== -1 && chat.kind === "chat" ? { ...chat, existing: true } : chat;
+  return parseChat(["--local", ...argv]);
 }

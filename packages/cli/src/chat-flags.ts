@@ -3,7 +3,7 @@
 // or a one-line usage error out. Flags that only a run can honour are refused, naming `harness run`.
 import type { HarnessConfig } from "@harness/protocol";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
-import type { OptionSpec } from "./scan-options.ts";
+import { type OptionSpec, takesNext } from "./scan-options.ts";
 
 type Options = Record<string, string | true | string[]>;
 
@@ -31,7 +31,7 @@ export function runOnlyFlag(args: readonly string[], spec: OptionSpec): string |
   for (let i = 0; i < args.length && args[i] !== "--"; i++) {
     const flag = args[i].split("=")[0];
     if (RUN_ONLY_FLAGS.includes(flag)) return flag;
-    if (spec[flag]?.value && !args[i].includes("=")) i++;
+    if (!args[i].includes("=") && takesNext(spec[flag], args[i + 1])) i++;
   }
   return undefined;
 }

@@ -91,6 +91,19 @@ test("--debug takes a filter only when it names categories; a bad filter or file
   assert.deepEqual(named.kind === "run" && [named.prompt, named.debug], ["hi", { filter: "api,hooks" }]);
   const mixed = parseArgs(["run", "--debug=api,!mcp", "hi"]);
   assert.match(mixed.kind === "usage-error" ? mixed.message : "", /mixes categories/);
+  // Before an option, --, or at the end, --debug has no filter; --debug= is one of all categories.
+  const filters = (...args: string[]) => {
+    const parsed = parseArgs(["run", ...args]);
+    return parsed.kind === "run" ? [parsed.prompt, parsed.debug?.filter, parsed.verbose] : parsed.kind === "usage-error" ? parsed.message : parsed.kind;
+  };
+  assert.deepEqual(filters("--debug", "--verbose", "hi"), ["hi", "", true]);
+  assert.deepEqual(filters("-d", "--", "api"), ["api", "", undefined]);
+  assert.deepEqual(filters("hi", "--debug"), ["hi", "", undefined]);
+  assert.deepEqual(filters("--debug=", "hi"), ["hi", "", undefined]);
+  assert.deepEqual(filters("--debug", "api", "--debug-to-stderr", "hi"), ["hi", "api", undefined]);
+  assert.deepEqual(filters("--debug-to-stderr", "--debug=mcp", "hi"), ["hi", "mcp", undefined]);
+  assert.equal(filters("--debug=fix the bug", "hi"), '--debug filter "fix the bug": "fix the bug" is not a category (they are api, mcp, hooks, permissions)');
+  assert.equal(filters("-d", "--debug-file"), "--debug-file needs a value");
   const toStderr = parseArgs(["run", "--debug-to-stderr", "hi"]);
   assert.deepEqual(toStderr.kind === "run" && toStderr.debug, { filter: "" });
   const fileOnly = parseArgs(["run", "--debug-file", "/tmp/x.log", "hi"]);

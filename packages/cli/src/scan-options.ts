@@ -5,8 +5,13 @@ import { looksLikeRule } from "./tool-rules.ts";
 /** `repeat`: the option may be given more than once; its values are kept in order. `many`: the
  * arguments after its value are more values, as Claude Code's variadic options take them, up to
  * the next option or one with a space in it (a prompt); `empty`: "" is a value; `missing`: what is
- * said when the value is left out (default: "<flag> needs a value"). */
-export type OptionSpec = { [flag: string]: { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean; missing?: string } };
+ * said when the value is left out (default: "<flag> needs a value"). `optional`: the value may be
+ * left out, as in claude's `--debug [filter]` and `--resume [id]`; it is then `true`. It is given
+ * as --flag=VALUE, or as the next argument when that is no option and not `--` (and, for a
+ * function, when it accepts it: `--debug "fix the bug"` leaves the prompt alone); `missing` is
+ * then what `--flag=` with nothing after it is told. */
+export type OptionSpec = { [flag: string]: OptionEntry };
+type OptionEntry = { key: string; value: boolean; repeat?: boolean; many?: boolean; empty?: boolean; missing?: string; optional?: true | ((next: string) => boolean) };
 
 export type Scanned = { ok: true; options: Record<string, string | true | string[]>; positionals: string[] } | { ok: false; message: string };
 
@@ -23,6 +28,19 @@ function promptHint(command: string, flag: string, arg: string): string {
   return /\s/.test(arg) && flag === arg ? `; a prompt that starts with "-" goes after --: harness ${command} -- "${arg}"` : "";
 }
 
+/** Whether `arg` is an option rather than a value or the prompt ("-" alone is standard input). */
+function isOption(arg: string): boolean {
+  return arg.length >= 2 && arg.startsWith("-");
+}
+
+/** Whether `option`, given without "=", takes the argument after it, `next`, for its value: one it
+ * needs always does (scan says when that is another option); an optional one as its spec says. */
+export function takesNext(option: OptionEntry | undefined, next: string | undefined): boolean {
+  if (!option?.value || next === undefined) return false;
+  if (!option.optional) return true;
+  return !isOption(next) && (option.optional === true || option.optional(next));
+}
+
 /** Options anywhere before `--` (values as the spec says); everything else is positional. */
 export function scan(args: readonly string[], spec: OptionSpec, command: string, how: ScanOptions = {}): Scanned {
   const options: Record<string, string | true | string[]> = {};
@@ -33,7 +51,7 @@ export function scan(args: readonly string[], spec: OptionSpec, command: string,
       positionals.push(...args.slice(i + 1));
       break;
     }
-    if (arg.length < 2 || !arg.startsWith("-")) {
+    if (!isOption(arg)) {
       positionals.push(arg);
       continue;
     }
@@ -51,7 +69,10 @@ export function scan(args: readonly string[], spec: OptionSpec, command: string,
     }
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < args.length) {
+    else if (option.optional && !takesNext(option, args[i + 1])) {
+      options[option.key] = true;
+      continue;
+    } else if (i + 1 < args.length && args[i + 1] !== "--") {
       // `--model --max-turns 3`: the value was forgotten, the next option is not it.
       if (spec[args[i + 1].split("=")[0]]) return { ok: false, message: option.missing ?? `${flag} needs a value, not the option ${args[i + 1]}` };
       value = args[++i];

@@ -22,13 +22,15 @@ export const SDK_OPTIONS: OptionSpec = {
   "--managed-settings": { key: "managedSettings", value: true },
   // With stream-json output, the hooks the run fires are lines of the stream (stream-hook-events.ts).
   "--include-hook-events": { key: "includeHookEvents", value: false },
-  // The run's debug log (llm's debug-log.ts): its optional filter is taken by debugFilterArgs.
-  "--debug": { key: "debug", value: false },
-  "-d": { key: "debug", value: false },
+  // The run's debug log (llm's debug-log.ts), with an optional filter: --debug=FILTER, or the next
+  // argument when it names categories ("api,hooks", "!mcp"), so that `--debug "fix the bug"` leaves
+  // the prompt alone; --debug= is one of all categories.
+  "--debug": { key: "debug", value: true, empty: true, optional: looksLikeDebugFilter },
+  "-d": { key: "debug", value: true, empty: true, optional: looksLikeDebugFilter },
   "--debug-file": { key: "debugFile", value: true },
   // Claude Code's way to have the lines on stderr, where they go here without a --debug-file.
-  "--debug-to-stderr": { key: "debug", value: false },
-  "-d2e": { key: "debug", value: false },
+  "--debug-to-stderr": { key: "debugToStderr", value: false },
+  "-d2e": { key: "debugToStderr", value: false },
   // No effect here: the thinking mode follows the settings and --max-thinking-tokens; the rest are
   // Claude Code's (its API betas and task budget, session mirroring and resumption
   // points, its MCP channels and permission prompt styles, and the
@@ -47,32 +49,9 @@ export const SDK_OPTIONS: OptionSpec = {
   "--resume-drops-turn": { key: "ignored", value: true, repeat: true, empty: true },
 };
 
-/** `args` with --debug's filter taken out, as Claude Code's `--debug [filter]` has it: given as
- * --debug=FILTER, or as the next argument when that names categories ("api,hooks", "!mcp"), so that
- * `--debug "fix the bug"` leaves the prompt alone. Only before `--`. */
-export function debugFilterArgs(args: readonly string[]): { args: string[]; filter?: string } {
-  const rest: string[] = [];
-  let filter: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") {
-      rest.push(...args.slice(i));
-      break;
-    }
-    if (arg.startsWith("--debug=")) {
-      filter = arg.slice("--debug=".length);
-      rest.push("--debug");
-    } else if ((arg === "--debug" || arg === "-d") && i + 1 < args.length && !args[i + 1].startsWith("-") && looksLikeDebugFilter(args[i + 1])) {
-      filter = args[++i];
-      rest.push("--debug");
-    } else rest.push(arg);
-  }
-  return filter === undefined ? { args: rest } : { args: rest, filter };
-}
-
 /** Copies the SDK's flags from the scanned `options` onto `command`; a one-line usage error for a
- * value that cannot be taken. `debugFilter`: what debugFilterArgs took. */
-export function takeSdkFlags(options: Options, command: RunCommand, debugFilter?: string): string | undefined {
+ * value that cannot be taken. */
+export function takeSdkFlags(options: Options, command: RunCommand): string | undefined {
   if (options.allowBypass) command.allowBypass = true;
   if (options.includeHookEvents) command.includeHookEvents = true;
   if (typeof options.effort === "string") {
@@ -87,8 +66,8 @@ export function takeSdkFlags(options: Options, command: RunCommand, debugFilter?
     if (!Number.isSafeInteger(tokens)) return `--max-thinking-tokens must be a whole number, not "${options.maxThinkingTokens}"`;
     command.maxThinkingTokens = tokens;
   }
-  if (options.debug || typeof options.debugFile === "string") {
-    const filter = debugFilter ?? "";
+  if (options.debug !== undefined || options.debugToStderr || typeof options.debugFile === "string") {
+    const filter = typeof options.debug === "string" ? options.debug : "";
     const problem = parseDebugFilter(filter);
     if (typeof problem === "string") return problem;
     command.debug = typeof options.debugFile === "string" ? { filter, file: options.debugFile } : { filter };

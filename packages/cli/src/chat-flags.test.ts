@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeAnthropic } from "@harness/test-utils";
 import { parseArgs } from "./args.ts";
-import { bin, harness, root, startChatServer } from "./test-support.ts";
+import { bin, harness, root, slowLink, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let url: string;
@@ -112,11 +112,13 @@ test("--resume with no id, not at a terminal: the sessions, newest first with ti
   assert.match(none.stderr, /^harness: --resume: there is no session to resume yet; harness chat "<prompt>" starts one\n$/);
 });
 
-test("--resume with no id at a terminal: the user picks a session by its number and the chat goes on in it", async (t) => {
+test("--resume with no id at a terminal: the user picks a session by its number and the chat goes on in it, the sessions listed once", async (t) => {
   fake.push({ text: "First answer." }, { text: "Second answer." });
   const made = await harness(["chat", "--url", url, "--user", "ptypick", "--session", "picked-one", "remember the word heron"], {}, { stdin: "" }).result;
   assert.equal(made.code, 0, made.stderr);
-  const line = `stty cols 100 rows 24; exec bash ${JSON.stringify(bin)} chat --url ${url} --user ptypick --resume`;
+  let sent = "";
+  const link = await slowLink(t, url, 0, (data) => (sent += data));
+  const line = `stty cols 100 rows 24; exec bash ${JSON.stringify(bin)} chat --url ${link} --user ptypick --resume`;
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: root, env: { ...process.env, NO_COLOR: "1", TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"] });
   t.after(() => child.kill("SIGKILL"));
   let screen = "";
@@ -138,6 +140,7 @@ test("--resume with no id at a terminal: the user picks a session by its number 
   child.stdin.write("\x04");
   const [code] = await once(child, "close");
   assert.equal(code, 0);
+  assert.equal(sent.match(/^GET \/sessions\?/gm)?.length, 1, "the list the user picked from is the only one asked for");
 });
 
 test("the turn limit the flags take is the wire protocol's", async () => {

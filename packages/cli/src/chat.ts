@@ -122,9 +122,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   const givenSession = command.sessionId === undefined ? undefined : IdSchema.safeParse(command.sessionId);
   if (givenSession && !givenSession.success) return fail(`${command.existing ? "--resume" : "--session"}: "${command.sessionId}" ${givenSession.error.issues[0].message}`, 2);
   // --resume with no id: the user picks one of the sessions (at a terminal), and the chat goes on
-  // as with --resume ID.
+  // as with --resume ID; it was in the list picked from, so the sessions are not listed again.
+  let picked: Picked | undefined;
   if (command.pick) {
-    let picked: Picked;
     try {
       picked = await pickSession({ url, userId, token, again: command.local ? "harness" : "harness chat" }, io, AbortSignal.timeout(CONNECT_TIMEOUT_MS));
     } catch (error) {
@@ -136,7 +136,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   }
   // --continue goes on with the latest session; --resume, and --fork-session, need the session
   // they name to be one of them.
-  const mustExist = command.sessionId === undefined ? undefined : command.existing ? "--resume" : command.forkSession ? "--fork-session" : undefined;
+  const mustExist = command.sessionId === undefined || picked ? undefined : command.existing ? "--resume" : command.forkSession ? "--fork-session" : undefined;
   const listedFor = command.continue ? "--continue" : mustExist;
   let ids: string[] = [];
   if (listedFor) {

@@ -104,14 +104,17 @@ export async function startChatServer(prefix: string, env: Record<string, string
 }
 
 /** A proxy to the server at `url` that hands on what the server sends `delayMs` late (a distant
- * server); answers the proxy's URL. */
-export async function slowLink(t: { after(fn: () => unknown): void }, url: string, delayMs: number): Promise<string> {
+ * server), and what the client sends to `heard` as well; answers the proxy's URL. */
+export async function slowLink(t: { after(fn: () => unknown): void }, url: string, delayMs: number, heard?: (data: string) => void): Promise<string> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
   const proxy = createServer((client) => {
     const upstream = new (client.constructor as typeof Socket)().connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
-    client.on("data", (data) => upstream.write(data));
+    client.on("data", (data) => {
+      heard?.(data.toString("latin1"));
+      upstream.write(data);
+    });
     upstream.on("data", (data) => setTimeout(() => client.writable && client.write(data), delayMs));
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => setTimeout(() => client.destroy(), delayMs));

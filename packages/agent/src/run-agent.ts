@@ -16,7 +16,7 @@ import { withHelperKey } from "./harness/api-key-helper.ts";
 import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
-import { chooseModel, providerFor } from "./harness/model.ts";
+import { chooseModel, pickModel, providerFor } from "./harness/model.ts";
 import { applyMainAgentMode, asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
 import { budgetReached, fellBack } from "./harness/run-limits.ts";
 import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-evaluator.ts";
@@ -96,7 +96,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   const withEnv = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
   const configured = main.agent ? asMainAgent(withEnv, main.agent, chooseModel(withEnv, setup.settings)) : withEnv;
   const plan = planPrompt(given.prompt, setup);
-  state.model = chooseModel(configured, setup.settings, plan.kind === "send" ? plan.model : undefined);
+  const picked = pickModel(configured, setup.settings, setup.availableModels, plan.kind === "send" ? plan.model : undefined);
+  if (!picked.ok) return finish(withPrompt(state, given.prompt), "error", picked.error);
+  state.model = picked.model;
   if (plan.kind === "help") return reply(state, plan.text);
   // Every report but /context answers before the model's credentials are needed.
   if (plan.kind === "report" && plan.name !== "context") {

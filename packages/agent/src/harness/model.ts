@@ -1,6 +1,7 @@
 // Which model a run uses and the provider that serves it.
 import { createProviderForModel, defaultModel, type Provider } from "@harness/llm";
 import type { Settings } from "../settings/types.ts";
+import { firstAllowed, modelAllowed, notAllowedMessage } from "./available-models.ts";
 import { claudeAlias, resolveAgentModel, type ModelChoice, type ModelResolver } from "../subagents/agent-model.ts";
 import type { RunAgentOptions } from "../types.ts";
 
@@ -12,10 +13,50 @@ import type { RunAgentOptions } from "../types.ts";
  * default model, "opusplan" for opus in plan mode and sonnet otherwise; a "[1m]" suffix (the
  * one-million-token context) is dropped. */
 export function chooseModel(options: RunAgentOptions, settings: Settings, commandModel?: string): string {
+  return resolveModelName(askedModel(options, settings, commandModel).name, options, settings);
+}
+
+export type ModelPick = { ok: true; model: string } | { ok: false; error: string };
+
+/** chooseModel held to the settings' availableModels (`allowed`; undefined: no limit): a model
+ * chosen that the list leaves out is refused; the default model, when left out, is replaced by the
+ * first model of the list (Claude Code's enforceAvailableModels: its default depends on the
+ * account, this harness's is one fixed model, so nothing argues for letting it past the list).
+ * With an empty list only the default runs, as in Claude Code. */
+export function pickModel(options: RunAgentOptions, settings: Settings, allowed: readonly string[] | undefined, commandModel?: string): ModelPick {
   const env = options.env ?? process.env;
-  const fromEnv = env.HARNESS_MODEL?.trim() || env.ANTHROPIC_MODEL?.trim();
-  let wanted = commandModel?.trim() || options.model || fromEnv || (typeof settings.model === "string" && settings.model.trim()) || "default";
-  if (wanted.toLowerCase() === "default") wanted = defaultModel(env);
+  const asked = askedModel(options, settings, commandModel);
+  const model = resolveModelName(asked.name, options, settings);
+  if (allowed === undefined || modelAllowed(asked.name, allowed, env)) return { ok: true, model };
+  const first = firstAllowed(allowed);
+  if (asked.from === undefined) return { ok: true, model: first === undefined ? model : resolveModelName(first, options, settings) };
+  return { ok: false, error: notAllowedMessage(asked.name, model, asked.from, allowed) };
+}
+
+/** The model name a run asks for, and what chose it (undefined: nothing did, it is the default). */
+function askedModel(options: RunAgentOptions, settings: Settings, commandModel?: string): { name: string; from?: string } {
+  const env = options.env ?? process.env;
+  const named: Array<[string | undefined, string]> = [
+    [commandModel, "the command's model"],
+    [options.model, "the run's model"],
+    [env.HARNESS_MODEL, "HARNESS_MODEL"],
+    [env.ANTHROPIC_MODEL, "ANTHROPIC_MODEL"],
+    [typeof settings.model === "string" ? settings.model : undefined, "the settings' model"],
+  ];
+  for (const [name, from] of named) {
+    const wanted = name?.trim();
+    if (!wanted) continue;
+    // "default" stands for what would run without it: HARNESS_MODEL or ANTHROPIC_MODEL, else the default.
+    if (wanted.toLowerCase() !== "default") return { name: wanted, from };
+    const fromEnv = env.HARNESS_MODEL?.trim() ? "HARNESS_MODEL" : env.ANTHROPIC_MODEL?.trim() ? "ANTHROPIC_MODEL" : undefined;
+    return fromEnv ? { name: defaultModel(env), from: fromEnv } : { name: "default" };
+  }
+  return { name: "default" };
+}
+
+function resolveModelName(name: string, options: RunAgentOptions, settings: Settings): string {
+  const env = options.env ?? process.env;
+  let wanted = name.toLowerCase() === "default" ? defaultModel(env) : name;
   wanted = wanted.replace(/\[1m\]$/i, "");
   if (wanted.toLowerCase() === "opusplan") wanted = (options.permissionMode ?? settings.permissions?.defaultMode) === "plan" ? "opus" : "sonnet";
   return claudeAlias(wanted, env) ?? wanted;
@@ -33,9 +74,17 @@ export function providerFor(options: RunAgentOptions, model: string): ModelProvi
 
 /** Sub-agents' models: as resolveAgentModel says, on the parent's provider when the model is the
  * parent's (or the run was given its provider), else on a provider made for it. */
-export function subagentModelResolver(options: RunAgentOptions): ModelResolver {
+export function subagentModelResolver(options: RunAgentOptions, allowed?: readonly string[]): ModelResolver {
   const env = options.env ?? process.env;
-  return (setting, parent) => besideParent(options, resolveAgentModel(setting, parent.model, env), parent);
+  return (setting, parent) => {
+    const model = resolveAgentModel(setting, parent.model, env);
+    // The parent's model (inherit, or an alias its provider cannot serve) already passed the list.
+    if (allowed !== undefined && model !== parent.model && !modelAllowed(model, allowed, env)) {
+      const asked = env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() || setting?.trim() || model;
+      return { error: notAllowedMessage(asked, model, env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() ? "CLAUDE_CODE_SUBAGENT_MODEL" : "its definition's model", allowed) };
+    }
+    return besideParent(options, model, parent);
+  };
 }
 
 /** `model` on the parent's provider when it is the parent's model (or the run was given its

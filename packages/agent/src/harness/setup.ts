@@ -63,6 +63,8 @@ export type RunSetup = {
    * (a repository's settings must not send the key elsewhere). Undefined: no settings `env`. */
   harnessEnv?: Record<string, string>;
   settings: Settings;
+  /** The models the run and its sub-agents may use (LoadedSettings.availableModels); undefined: any. */
+  availableModels?: readonly string[];
   /** The plugins that loaded (plugins/discover.ts). */
   plugins: Plugin[];
   hooks: HooksConfig;
@@ -264,6 +266,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     childEnv,
     ...(harnessEnv && { harnessEnv }),
     settings,
+    ...(loadedSettings.availableModels && { availableModels: loadedSettings.availableModels }),
     plugins,
     hooks,
     permissions,

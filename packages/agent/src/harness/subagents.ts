@@ -23,7 +23,7 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
       return { ...parent.options, model: parent.model, provider: parent.provider, permissionMode: parent.permissions.mode };
     },
     allTools: parent.tools,
-    resolveModel: subagentModelResolver(parent.options),
+    resolveModel: subagentModelResolver(parent.options, parent.setup.availableModels),
     environment: ({ cwd, model }) => environmentBlock({ cwd, model, ...(git && { git }), additionalDirectories: parent.permissions.additionalDirectories }),
     configure: (options, agent) => {
       const { mode, dropped } = subagentPermissionMode(parent.permissions.mode, agent, { bypassDisabled: parent.permissions.bypassDisabled === true });

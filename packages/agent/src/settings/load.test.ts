@@ -297,3 +297,26 @@ test("a project that is the home directory: ~/.claude/settings.json is read once
   const viaLink = await loadSettings({ cwd: linked, home: env.home });
   assert.deepEqual(viaLink.sources.map((s) => s.scope), ["user", "local"]);
 });
+
+test("availableModels: the scopes' lists join, but a managed list is the allowlist, which no other scope widens", async (t) => {
+  const joined = await setup(t, { user: { availableModels: ["sonnet"] }, project: { availableModels: ["haiku", "sonnet"] }, local: { model: "haiku" } });
+  assert.deepEqual((await joined.load()).availableModels, ["sonnet", "haiku"]);
+  const managed = await setup(t, { user: { availableModels: ["opus"] }, local: { availableModels: ["opus"] }, managed: { availableModels: ["claude-haiku-4-5"] } });
+  assert.deepEqual((await managed.load()).availableModels, ["claude-haiku-4-5"]);
+  assert.equal((await (await setup(t, { user: { model: "opus" } })).load()).availableModels, undefined, "no list, no limit");
+});
+
+test("an availableModels that is not a list of model names is a diagnostic naming the file; in the managed settings the run does not start", async (t) => {
+  const env = await setup(t, { user: { availableModels: "sonnet" }, project: { availableModels: ["sonnet", 4, " "] } });
+  const loaded = await env.load();
+  const said = loaded.diagnostics.map((d) => `${d.file} ${d.key}: ${d.message}`);
+  assert.deepEqual(said, [
+    `${env.paths.user} availableModels: expected array, got the string "sonnet"`,
+    `${env.paths.project} availableModels[1]: expected string, got number 4`,
+    `${env.paths.project} availableModels[2]: a model name must not be empty`,
+  ]);
+  assert.equal(loaded.policyProblem, undefined);
+  const managed = await setup(t, { managed: { availableModels: { sonnet: true } } });
+  const refused = await managed.load();
+  assert.equal(refused.policyProblem, `the managed settings ${managed.managedPath}: availableModels: expected array, got an object; a run does not start without the machine's policy`);
+});

@@ -83,6 +83,9 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
     // A diagnostic with no key is about the whole file: nothing of it holds.
     const whole = validated.diagnostics.find((diagnostic) => diagnostic.key === undefined);
     if (scope === "managed" && whole) policyProblem = `${file}: ${whole.message}`;
+    // A broken allowlist dropped would admit every model: the machine's policy fails closed.
+    const models = validated.diagnostics.find((diagnostic) => diagnostic.key === "availableModels" || diagnostic.key?.startsWith("availableModels["));
+    if (scope === "managed" && models && !whole) policyProblem = `${file}: ${models.key}: ${models.message}`;
     // Loops, not push(...spread): a settings file may hold rules by the hundred thousand, more
     // arguments than a call takes.
     for (const diagnostic of validated.diagnostics) diagnostics.push(diagnostic);
@@ -95,6 +98,8 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
   }
   const managed = sources.find((source) => source.scope === "managed")?.settings;
   const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true;
+  const lists = sources.flatMap((source) => (source.settings.availableModels ? [{ availableModels: source.settings.availableModels }] : []));
+  const availableModels = managed?.availableModels ?? (lists.length > 0 ? mergeSettings(lists).availableModels : undefined);
   return {
     settings: mergeSettings(sources.map((source) => source.settings)),
     sources,
@@ -105,6 +110,7 @@ export async function loadSettings(o: LoadSettingsOptions): Promise<LoadedSettin
       managedHooksOnly: managed?.allowManagedHooksOnly === true,
       managedRulesOnly,
     },
+    ...(availableModels !== undefined && { availableModels }),
     ...(policyProblem !== undefined && { policyProblem: `the managed settings ${policyProblem}; a run does not start without the machine's policy` }),
   };
 }

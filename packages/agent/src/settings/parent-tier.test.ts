@@ -5,7 +5,7 @@ import { test } from "node:test";
 import type { TestContext } from "node:test";
 import { tempWorkspace } from "../testing/fixtures.ts";
 import { loadSettings } from "./load.ts";
-import { joinParentTiers, parentTier } from "./parent-tier.ts";
+import { joinParentTiers, parentTier, withParentTier } from "./parent-tier.ts";
 
 const TIER = "the run's managed settings";
 
@@ -84,13 +84,13 @@ test("a restriction Claude Code takes from a program's tier but the harness does
     {
       sandbox: { network: { allowManagedDomainsOnly: true }, filesystem: { allowManagedReadPathsOnly: true } },
       permissions: { disableAutoMode: "disable", denyInsteadOfPrompting: true },
-      availableModels: ["claude-haiku-4-5"],
+      deniedModels: ["claude-haiku-4-5"],
       disableSkillShellExecution: true,
     },
     TIER,
   );
   assert.deepEqual(tier.problems.map((p) => p.key).sort(), [
-    "availableModels",
+    "deniedModels",
     "disableSkillShellExecution",
     "permissions.denyInsteadOfPrompting",
     "permissions.disableAutoMode",
@@ -114,6 +114,15 @@ test("a program's disableAllHooks binds whatever its value but false and \"false
   }
 });
 
+test("a program's availableModels is kept as a restriction, and the machine's or the first tier's list is not widened by it", () => {
+  assert.deepEqual(parentTier({ availableModels: ["sonnet"], enforceAvailableModels: true, model: "opus" }, TIER).settings, { availableModels: ["sonnet"], enforceAvailableModels: true });
+  assert.deepEqual(parentTier({ availableModels: "sonnet" }, TIER).problems.map((p) => p.key), ["availableModels"]);
+  assert.deepEqual(joinParentTiers({ availableModels: ["haiku"] }, { availableModels: ["opus"] }), { availableModels: ["haiku"] });
+  const machine = { scope: "managed" as const, path: "/etc/m.json", settings: { parentSettingsBehavior: "merge", availableModels: ["haiku"] } };
+  const merged = withParentTier([machine], { file: TIER, settings: { availableModels: ["opus"] } }, []);
+  assert.deepEqual(merged[0]!.settings.availableModels, ["haiku"]);
+});
+
 test("two tiers of one program joined: the first's allowedMcpServers holds, the second's only where the first has none", () => {
   const first = { allowedMcpServers: [{ serverName: "a" }], deniedMcpServers: [{ serverName: "x" }] };
   const second = { allowedMcpServers: [{ serverName: "b" }], deniedMcpServers: [{ serverName: "y" }] };
@@ -134,22 +143,22 @@ test("a program's tier whose object holding restrictions is malformed is a probl
 
 test("one program's tier read on every turn: each turn applies it to the files as they are then, and says its problems again", async (t) => {
   const env = await place(t);
-  const tier = { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, availableModels: ["opus"] };
+  const tier = { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, deniedModels: ["opus"] };
   const problems = (loaded: Awaited<ReturnType<typeof env.load>>) => loaded.diagnostics.filter((d) => d.file === TIER).map((d) => d.key);
   const first = await env.load(tier);
   assert.deepEqual(first.permissions.deny.map((r) => r.text), ["Bash(rm:*)"]);
   assert.deepEqual(first.permissions.allow, [], "what loosens is left out");
-  assert.deepEqual(problems(first), ["availableModels"]);
+  assert.deepEqual(problems(first), ["deniedModels"]);
   first.sources.find((s) => s.scope === "managed")!.settings.permissions!.deny!.push("Edit");
 
   await fs.mkdir(path.dirname(env.managedPath), { recursive: true });
   await fs.writeFile(env.managedPath, JSON.stringify({ parentSettingsBehavior: "merge", permissions: { deny: ["WebFetch"] } }));
   const second = await env.load(tier);
   assert.deepEqual(second.permissions.deny.map((r) => r.text).sort(), ["Bash(rm:*)", "WebFetch"], "beneath the file now there, and untouched by what a caller did to the first turn's");
-  assert.deepEqual(problems(second), ["availableModels"]);
+  assert.deepEqual(problems(second), ["deniedModels"]);
 
   await fs.writeFile(env.managedPath, JSON.stringify({ permissions: { deny: ["WebFetch"] } }));
   const third = await env.load(tier);
   assert.deepEqual(third.permissions.deny.map((r) => r.text), ["WebFetch"]);
-  assert.deepEqual(tier, { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, availableModels: ["opus"] }, "the tier given is left as it was");
+  assert.deepEqual(tier, { permissions: { deny: ["Bash(rm:*)"], allow: ["Read"] }, deniedModels: ["opus"] }, "the tier given is left as it was");
 });

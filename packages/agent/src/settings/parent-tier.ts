@@ -4,13 +4,13 @@
 //   deny/allow lists, the sandbox's tightening switches and deny lists…); whatever would loosen or
 //   merely choose (allow rules, defaultMode, env, model, hooks, …) is left out and named;
 // - a restriction Claude Code would take that this harness does not enforce (allowManagedDomainsOnly,
-//   availableModels, the disable* switches…) is a problem: the program asked for it, and a caller
+//   deniedModels, the disable* switches…) is a problem: the program asked for it, and a caller
 //   refuses the tier rather than run without it;
 // - with no managed-settings.json on the machine it is the managed tier;
 // - with one, that file is the policy and the program's tier is dropped, unless the file says
 //   `"parentSettingsBehavior": "merge"`: the tier then merges beneath it (the file wins where both
-//   set a value; lists join), but an allowedMcpServers of the tier holds only where the file has none,
-//   so the program cannot widen the machine's allowlist.
+//   set a value; lists join), but an allowedMcpServers or availableModels of the tier holds only
+//   where the file has none, so the program cannot widen the machine's allowlists.
 import { parseMcpPolicyEntry } from "../mcp/policy.ts";
 import { describeValue } from "./describe-value.ts";
 import { mergeSettings } from "./merge.ts";
@@ -31,6 +31,9 @@ const RESTRICTING: ReadonlyArray<readonly [path: readonly string[], restricts: R
   [["allowedMcpServers"], "list"],
   [["deniedMcpServers"], "list"],
   [["disabledMcpjsonServers"], "list"],
+  // Enforced as Claude Code's enforceAvailableModels does, which is therefore always on.
+  [["availableModels"], "list"],
+  [["enforceAvailableModels"], true],
   // These lists join across every settings file: only an empty one (admit nothing) cannot widen another's.
   [["allowedHttpHookUrls"], "emptyList"],
   [["httpHookAllowedEnvVars"], "emptyList"],
@@ -53,10 +56,8 @@ const UNENFORCED: ReadonlyArray<readonly [path: readonly string[], restricts: Re
   [["permissions", "blockReadsOutsideWorkingDirectories"], true],
   [["permissions", "blockWritesOutsideWorkingDirectories"], true],
   [["permissions", "denyInsteadOfPrompting"], true],
-  [["enforceAvailableModels"], true],
   [["isolatePeerMachines"], true],
   [["fastModePerSessionOptIn"], true],
-  [["availableModels"], "list"],
   [["deniedModels"], "list"],
   [["allowedProviders"], "list"],
   [["strictKnownMarketplaces"], "list"],
@@ -139,16 +140,17 @@ export function withParentTier(sources: readonly SettingsSource[], parent: { fil
 
 /** Two tiers of one program (--managed-settings, then the initialize request's) as one: both
  * restrict. Lists join, but an allowlist would widen the other: the second's allowedMcpServers
- * holds only where the first has none. */
+ * and availableModels hold only where the first has none. */
 export function joinParentTiers(first: Settings, second: Settings): Settings {
   return mergeSettings([first, beneath(second, first)]);
 }
 
-/** `lower` as it is merged with `upper`: its allowedMcpServers only where `upper` has none, as a
- * second allowlist would widen the first. */
+/** `lower` as it is merged with `upper`: its allowedMcpServers and availableModels only where
+ * `upper` has none, as a second allowlist would widen the first. */
 function beneath(lower: Settings, upper: Settings): Settings {
-  if (upper.allowedMcpServers === undefined) return lower;
-  const { allowedMcpServers: _widening, ...rest } = lower;
+  const rest = { ...lower };
+  if (upper.allowedMcpServers !== undefined) delete rest.allowedMcpServers;
+  if (upper.availableModels !== undefined) delete rest.availableModels;
   return rest;
 }
 

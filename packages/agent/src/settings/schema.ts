@@ -59,4 +59,5 @@ export const settingsSchema = z.looseObject({
   autoCompactEnabled: z.boolean().optional(),
   claudeMdExcludes: stringList.optional(),
   disableSkillShellExecution: z.boolean().optional(),
+  availableModels: z.array(z.string().refine((name) => name.trim() !== "", "a model name must not be empty")).optional(),
 });

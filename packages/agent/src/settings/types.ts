@@ -63,6 +63,8 @@ export type Settings = {
   claudeMdExcludes?: string[];
   /** true: skills' and commands' `!` shell commands are not run (harness/prompt.ts). */
   disableSkillShellExecution?: boolean;
+  /** The models a run may be set to (harness/available-models.ts); see LoadedSettings.availableModels. */
+  availableModels?: string[];
   [key: string]: unknown;
 };
 
@@ -99,6 +101,10 @@ export type LoadedSettings = {
    * `managedRulesOnly`, `allowManagedPermissionRulesOnly: true` there, which already left the other
    * scopes' rules out of `permissions` (and leaves out skills' and commands' allowed-tools). */
   locks: { bypassDisabled: boolean; managedHooksOnly: boolean; managedRulesOnly: boolean };
+  /** The models a run may be set to: the managed settings' availableModels when they set one (no
+   * other scope widens it, as under Claude Code's enforceAvailableModels), else the other scopes'
+   * lists joined; undefined when no scope sets one (no limit). */
+  availableModels?: string[];
   /** The machine's managed settings file exists but cannot be read, or is not an object of
    * settings: what is wrong, naming the file. A run does not start without its policy (Claude Code
    * fails closed), where a broken file of another scope is only said and skipped. */

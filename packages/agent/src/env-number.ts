@@ -11,10 +11,16 @@ export function envSwitch(env: Env, name: string): boolean {
 /** A number read from the environment: `value` when set and usable, `problem` when set and not. */
 export type EnvSetting = { value?: number; problem?: string };
 
-/** The variable `name` as a whole number of `unit`, at least `min`; unset or blank: no value. */
-export function wholeSetting(env: Env, name: string, unit: string, min: number): EnvSetting {
+/** The variable `name` as a finite number (as `Number` reads it) that `fits`; unset or blank: no
+ * value; anything else: a problem saying that it must be `expected`. */
+export function numberSetting(env: Env, name: string, fits: (value: number, text: string) => boolean, expected: string): EnvSetting {
   const text = env[name]?.trim();
   if (!text) return {};
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  return value >= min ? { value } : { problem: `${name} must be a whole number of ${unit}, got ${JSON.stringify(env[name])}` };
+  const value = Number(text);
+  return Number.isFinite(value) && fits(value, text) ? { value } : { problem: `${name} must be ${expected}, got ${JSON.stringify(env[name])}` };
+}
+
+/** The variable `name` as a whole number of `unit`, at least `min`; unset or blank: no value. */
+export function wholeSetting(env: Env, name: string, unit: string, min: number): EnvSetting {
+  return numberSetting(env, name, (value, text) => /^\d{1,9}$/.test(text) && value >= min, `a whole number of ${unit}`);
 }

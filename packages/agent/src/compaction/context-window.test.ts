@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { autoCompactPercentSetting, compactThreshold, contextTokensOf, contextWindowFor, shouldCompact } from "./context-window.ts";
+import { autoCompactPercentSetting, compactThreshold, compactThresholdSetting, contextTokensOf, contextWindowFor, shouldCompact } from "./context-window.ts";
 
 test("compaction is due once the last request read the threshold share of the context window", () => {
   const env = {};
@@ -49,4 +49,15 @@ test("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE lowers the threshold as a percentage; abov
   assert.equal(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "half" }).problem, 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a percentage of the context window from 1 to 100, got "half"');
   assert.equal(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "101" }).problem !== undefined, true);
   assert.deepEqual(autoCompactPercentSetting({}), {});
+});
+
+test("the compaction settings take decimals, ignore blanks, and name what a bad value should be", () => {
+  assert.deepEqual(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: " 12.5 " }), { value: 0.125 });
+  assert.deepEqual(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "  " }), {});
+  assert.deepEqual(autoCompactPercentSetting({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "Infinity" }).value, undefined);
+  assert.deepEqual(compactThresholdSetting({ HARNESS_COMPACT_THRESHOLD: "0.5" }), { value: 0.5 });
+  assert.deepEqual(compactThresholdSetting({}), {});
+  assert.deepEqual(compactThresholdSetting({ HARNESS_COMPACT_THRESHOLD: "0" }), {
+    problem: 'HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got "0"',
+  });
 });

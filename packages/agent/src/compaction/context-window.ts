@@ -1,6 +1,6 @@
 // When to compact: the size of the model's context window, and how full it may get.
 import type { Usage } from "@harness/protocol";
-import { wholeSetting, type EnvSetting } from "../env-number.ts";
+import { numberSetting, wholeSetting, type EnvSetting } from "../env-number.ts";
 
 export type EnvLike = Readonly<Record<string, string | undefined>>;
 
@@ -40,25 +40,15 @@ export function contextWindowSetting(env: EnvLike): EnvSetting {
 
 /** HARNESS_COMPACT_THRESHOLD as a fraction of the window: given as one (0.75) or as a percentage (75). */
 export function compactThresholdSetting(env: EnvLike): EnvSetting {
-  const raw = env.HARNESS_COMPACT_THRESHOLD?.trim();
-  if (!raw) return {};
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 100) {
-    return { problem: `HARNESS_COMPACT_THRESHOLD must be a fraction (0.75) or a percentage (75) of the context window, got ${JSON.stringify(env.HARNESS_COMPACT_THRESHOLD)}` };
-  }
-  return { value: value > 1 ? value / 100 : value };
+  const setting = numberSetting(env, "HARNESS_COMPACT_THRESHOLD", (n) => n > 0 && n <= 100, "a fraction (0.75) or a percentage (75) of the context window");
+  return setting.value === undefined ? setting : { value: setting.value > 1 ? setting.value / 100 : setting.value };
 }
 
 /** Claude Code's CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: the percentage of the window (1 to 100) at which
  * to compact, as a fraction. */
 export function autoCompactPercentSetting(env: EnvLike): EnvSetting {
-  const raw = env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE?.trim();
-  if (!raw) return {};
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 1 || value > 100) {
-    return { problem: `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE must be a percentage of the context window from 1 to 100, got ${JSON.stringify(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE)}` };
-  }
-  return { value: value / 100 };
+  const setting = numberSetting(env, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", (n) => n >= 1 && n <= 100, "a percentage of the context window from 1 to 100");
+  return setting.value === undefined ? setting : { value: setting.value / 100 };
 }
 
 /** The fraction of the context window at which to compact: HARNESS_COMPACT_THRESHOLD, else

@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
 // copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
@@ -105,6 +105,29 @@ async function exitsWithin(proc: RunnerProcess, ms: number): Promise<boolean> {
   return true;
 }
 
+/** The health of the workspace `client` speaks to, given HEALTH_TIMEOUT_MS to answer (and `signal`). */
+function askHealth(client: RunnerClient, signal?: AbortSignal): Promise<RunnerHealth> {
+  return client.health(signal ? AbortSignal.any([signal, AbortSignal.timeout(HEALTH_TIMEOUT_MS)]) : AbortSignal.timeout(HEALTH_TIMEOUT_MS));
+}
+
+/** What a runner's /health says of it: free or busy; "closed" when the process answers but no longer
+ * has the workspace open (it was closed meanwhile); else what is wrong with it, in words. */
+type Probe = "free" | "busy" | "closed" | { wrong: string };
+
+/** Asks `runner` how it is (see Probe); throws only when `signal` aborts. */
+async function probe(runner: Live, signal: AbortSignal): Promise<Probe> {
+  let health: RunnerHealth;
+  try {
+    health = await askHealth(runner.client, signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (err instanceof RunnerHttpError && err.status === 404) return "closed";
+    return { wrong: `does not answer /health (${(err as Error).message})` };
+  }
+  if (!health.ok) return { wrong: "is not ok" };
+  return health.busy ? "busy" : "free";
+}
+
 /** Why a run failed whose runner process ended. */
 function diedMidRun(end: ProcessEnd): string {
   return `the runner process ${describeEnd(end, " during the run")}`;
@@ -173,7 +196,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     adopting = (async () => {
       const client = createRunnerClient(info.url, { transport, token: info.token });
       try {
-        await client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS));
+        await askHealth(client);
       } catch {
         forget();
         return;
@@ -243,21 +266,11 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (vouched?.live === running && performance.now() < vouched.until) return running;
     const deadline = Date.now() + (options.busyGraceMs ?? 5000);
     for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
-      let health;
-      try {
-        health = await running.client.health(AbortSignal.any([signal, AbortSignal.timeout(HEALTH_TIMEOUT_MS)]));
-      } catch (err) {
-        if (signal.aborted) throw err;
-        if (err instanceof RunnerHttpError && err.status === 404) {
-          // The process lives but no longer has the workspace open (it was closed meanwhile).
-          return replace(running, "workspace");
-        }
-        options.log(`runner ${running.process.pid} does not answer /health (${(err as Error).message}); restarting it`);
-        return replace(running);
-      }
-      if (health.ok && !health.busy) return running;
-      if (!health.ok) {
-        options.log(`runner ${running.process.pid} is not ok; restarting it`);
+      const health = await probe(running, signal);
+      if (health === "free") return running;
+      if (health === "closed") return replace(running, "workspace");
+      if (health !== "busy") {
+        options.log(`runner ${running.process.pid} ${health.wrong}; restarting it`);
         return replace(running);
       }
       if (Date.now() > deadline) {
@@ -332,7 +345,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         if (probing || performance.now() - lastEvent < stallMs) return;
         probing = true;
         const watched = opened.serving();
-        void watched.client.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then(
+        void askHealth(watched.client).then(
           () => {
             probing = false;
             lastEvent = performance.now();
@@ -421,15 +434,10 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   /** See resend: the runner to send the request to, undefined for none. */
   async function instead(runner: Live, signal: AbortSignal): Promise<Live | undefined> {
     if (runner.process.alive()) {
-      let health;
-      try {
-        health = await runner.client.health(AbortSignal.any([signal, AbortSignal.timeout(HEALTH_TIMEOUT_MS)]));
-      } catch (err) {
-        if (signal.aborted) throw err;
-        if (err instanceof RunnerHttpError && err.status === 404) return replace(runner, "workspace");
-        return renewed(runner);
-      }
-      if (health.ok) return health.busy ? undefined : runner;
+      const health = await probe(runner, signal);
+      if (health === "free") return runner;
+      if (health === "busy") return undefined;
+      if (health === "closed") return replace(runner, "workspace");
     }
     return renewed(runner);
   }

@@ -17,6 +17,20 @@ test("exclude patterns are globs matched against absolute paths, dot directories
   assert.equal(memoryExcluder([]), undefined);
 });
 
+test("exclude patterns take ?, [...] classes, {a,b} alternatives and escapes; a pattern that makes no sense excludes nothing and breaks nothing", () => {
+  const excluded = memoryExcluder(["/repo/{docs,legacy}/CLAUDE.md", "/repo/pkg?/CLAUDE.md", "/repo/[ab]/CLAUDE.local.md", "/repo/\\*/CLAUDE.md", "/repo/[z-a]/CLAUDE.md", "  "])!;
+  assert.equal(excluded("/repo/docs/CLAUDE.md"), true);
+  assert.equal(excluded("/repo/legacy/CLAUDE.md"), true);
+  assert.equal(excluded("/repo/src/CLAUDE.md"), false);
+  assert.equal(excluded("/repo/pkg1/CLAUDE.md"), true);
+  assert.equal(excluded("/repo/pkg12/CLAUDE.md"), false);
+  assert.equal(excluded("/repo/a/CLAUDE.local.md"), true);
+  assert.equal(excluded("/repo/c/CLAUDE.local.md"), false);
+  assert.equal(excluded("/repo/*/CLAUDE.md"), true);
+  assert.equal(excluded("/repo/x/CLAUDE.md"), false);
+  assert.equal(memoryExcluder(["   "]), undefined);
+});
+
 test("claudeMdExcludes leaves matching memory files, rules and imports unloaded; the others load", async (t) => {
   const base = await tempWorkspace(t);
   const home = path.join(base, "home");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { escapeRegExp } from "./tool-names.ts";
+import { globToRegExp } from "../glob-regexp.ts";
 
 /** A path rule's pattern, compiled against the directories it depends on. */
 export type PathMatcher = (absolutePath: string) => boolean;
@@ -91,43 +91,4 @@ function hasGlob(segment: string): boolean {
 
 function unescape(segment: string): string {
   return segment.replace(/\\(.)/g, "$1");
-}
-
-function globToRegExp(glob: string): string {
-  if (glob === "**") return ".*";
-  let out = "";
-  let i = 0;
-  while (i < glob.length) {
-    const atSegmentStart = i === 0 || glob[i - 1] === "/";
-    if (atSegmentStart && glob.startsWith("**/", i)) {
-      out += "(?:.*/)?";
-      i += 3;
-    } else if (glob.startsWith("/**", i) && i + 3 === glob.length) {
-      out += "(?:/.*)?";
-      i += 3;
-    } else if (glob[i] === "*") {
-      while (glob[i] === "*") i++;
-      out += "[^/]*";
-    } else if (glob[i] === "?") {
-      out += "[^/]";
-      i++;
-    } else if (glob[i] === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end === -1) {
-        out += "\\[";
-        i++;
-      } else {
-        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
-        out += `[${inner}]`;
-        i = end + 1;
-      }
-    } else if (glob[i] === "\\" && i + 1 < glob.length) {
-      out += escapeRegExp(glob[i + 1]);
-      i += 2;
-    } else {
-      out += escapeRegExp(glob[i]);
-      i++;
-    }
-  }
-  return out;
 }

@@ -1,0 +1,59 @@
+// Globs as regular expressions over "/"-separated paths: the one converter behind permission rules'
+// path patterns and claudeMdExcludes.
+import { escapeRegExp } from "./permissions/tool-names.ts";
+
+export type GlobOptions = {
+  /** `{a,b}` as alternatives (claudeMdExcludes); otherwise braces are plain characters, as in
+   * gitignore-style permission rules. */
+  braces?: boolean;
+};
+
+/** The source of a regular expression for `glob` (to be anchored by the caller): `*` and `?` stay
+ * within one name, names that start with a dot included; `**` spans names (`**` alone, a leading
+ * `**` + "/" and a trailing "/" + `**` may also match nothing); `[...]` is a class (`[!...]`
+ * negated); a backslash makes the next character plain. */
+export function globToRegExp(glob: string, options: GlobOptions = {}): string {
+  if (glob === "**") return ".*";
+  let out = "";
+  let braces = 0;
+  let i = 0;
+  while (i < glob.length) {
+    const atSegmentStart = i === 0 || glob[i - 1] === "/";
+    if (atSegmentStart && glob.startsWith("**/", i)) {
+      out += "(?:.*/)?";
+      i += 3;
+    } else if (glob.startsWith("/**", i) && i + 3 === glob.length) {
+      out += "(?:/.*)?";
+      i += 3;
+    } else if (glob[i] === "*") {
+      while (glob[i] === "*") i++;
+      out += "[^/]*";
+    } else if (glob[i] === "?") {
+      out += "[^/]";
+      i++;
+    } else if (glob[i] === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end === -1) {
+        out += "\\[";
+        i++;
+      } else {
+        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        out += `[${inner}]`;
+        i = end + 1;
+      }
+    } else if (glob[i] === "\\" && i + 1 < glob.length) {
+      out += escapeRegExp(glob[i + 1]);
+      i += 2;
+    } else if (options.braces && (glob[i] === "{" || (braces > 0 && (glob[i] === "}" || glob[i] === ",")))) {
+      if (glob[i] === "{") braces++;
+      else if (glob[i] === "}") braces--;
+      out += glob[i] === "{" ? "(?:" : glob[i] === "}" ? ")" : "|";
+      i++;
+    } else {
+      out += escapeRegExp(glob[i]);
+      i++;
+    }
+  }
+  // An alternative left open runs to the end.
+  return out + ")".repeat(braces);
+}

@@ -6,7 +6,7 @@ import { runnerMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, spentOp, translateEvent, usageOp, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, totalsOps, translateEvent, type RunCursor } from "./translate.ts";
 
 /** A steer message sent to the run, and what to do when the run ends without delivering it. */
 type Steer = { text: string; undelivered(why: string): void };
@@ -139,10 +139,7 @@ function windDown(core: SessionCore, run: ActiveRun): void {
 function lateEnd(core: SessionCore, resumed: () => string | undefined, ended?: () => void): (event: RunEndEvent) => void {
   return (event) => {
     if (!core.ended) {
-      const ops: DeltaOperation[] = [];
-      if (event.usage) ops.push(usageOp(core.state, event.usage));
-      const spent = event.spent && spentOp(core.state, event.spent);
-      if (spent) ops.push(spent);
+      const ops: DeltaOperation[] = totalsOps(core.state, event);
       if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed()) {
         ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       }

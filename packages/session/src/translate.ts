@@ -30,18 +30,38 @@ export function addUsage(total: Usage | undefined, run: Usage): Usage {
   return sum;
 }
 
-/** The operation that adds a run's usage to the session's total. */
-export function usageOp(state: HarnessState, usage: Usage): DeltaOperation {
-  return { type: "set", path: ["usage"], value: addUsage(state.usage, usage) as JSONValue };
+/** The operations that count a run's end in the conversation's totals: its usage added to the
+ * session's, its `spent` kept (see spentOp). Totals only grow: a usage that is not made of counts
+ * (finite, not below zero) is left out. */
+export function totalsOps(state: HarnessState, end: { usage?: Usage; spent?: ConversationSpent }): DeltaOperation[] {
+  const ops: DeltaOperation[] = [];
+  if (end.usage && isCounts(end.usage)) ops.push({ type: "set", path: ["usage"], value: addUsage(state.usage, end.usage) as JSONValue });
+  const spent = end.spent && spentOp(state, end.spent);
+  if (spent) ops.push(spent);
+  return ops;
 }
 
 /** The operation that keeps a run end's totals of the conversation (/cost, sent with the next
  * query), unless the session holds later ones: the end of a cancelled run can come after the next
- * run's. Totals only grow, each from the one before. */
+ * run's. Totals only grow, each from the one before: one that is lower than the totals held in any
+ * of its counts, or that is not made of counts, is not kept. */
 export function spentOp(state: HarnessState, spent: ConversationSpent): DeltaOperation | undefined {
+  if (!isCounts(spent.usage) || ![spent.calls, spent.apiMs, spent.wallMs].every(isCount)) return undefined;
   const held = state.spent;
-  if (held && (spent.calls < held.calls || spent.wallMs < held.wallMs)) return undefined;
+  if (held && (spent.calls < held.calls || spent.apiMs < held.apiMs || spent.wallMs < held.wallMs)) return undefined;
+  if (held && USAGE_KEYS.some((key) => (spent.usage[key] ?? 0) < (held.usage[key] ?? 0))) return undefined;
   return { type: "set", path: ["spent"], value: spent as JSONValue };
+}
+
+const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"] as const;
+
+/** A runner's report is not trusted to be well formed (the session does not parse its events). */
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
+function isCounts(usage: Usage): boolean {
+  return isCount(usage.inputTokens) && isCount(usage.outputTokens) && USAGE_KEYS.every((key) => usage[key] === undefined || isCount(usage[key]));
 }
 
 /** Operations that end every unfinished tool call of message `index` with `status` (and `output`, if given). */
@@ -136,8 +156,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       if (message.content === "" && event.result) ops.push({ type: "set", path: messagePath(i, "content"), value: event.result });
       ops.push({ type: "set", path: messagePath(i, "status"), value: "complete" });
       ops.push({ type: "set", path: ["status"], value: "idle" });
-      if (event.usage) ops.push(usageOp(state, event.usage));
-      if (event.spent) ops.push({ type: "set", path: ["spent"], value: event.spent as JSONValue });
+      ops.push(...totalsOps(state, event));
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
       return { operations: ops, cursor };
@@ -145,8 +164,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
-      if (event.usage) ops.push(usageOp(state, event.usage));
-      if (event.spent) ops.push({ type: "set", path: ["spent"], value: event.spent as JSONValue });
+      ops.push(...totalsOps(state, event));
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       return { operations: ops, cursor };
     }

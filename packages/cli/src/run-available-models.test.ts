@@ -77,12 +77,26 @@ test("a sub-agent's model, from its definition or CLAUDE_CODE_SUBAGENT_MODEL, is
   assert.match(results[1]!, /The model \\"claude-opus-4-6\\", CLAUDE_CODE_SUBAGENT_MODEL, is not available/);
 });
 
-test("set_model in a stream-json session: the turn after a model the list leaves out is refused, naming it, before any request", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Fine." }] }));
-  const stdin = controlLine("s-1", { subtype: "set_model", model: "opus" }) + userLine("hi");
-  const { stdout } = await harness(["run", "--cwd", tempDir(t), ...POLICY, ...STREAM_JSON], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { stdin }).result;
-  const results = streamLinesOf(stdout).filter((l) => l.type === "result");
-  assert.equal(results[0]?.is_error, true, JSON.stringify(results));
-  assert.match(results[0]!.error, /^The model "opus" \(claude-opus-4-6\), the run's model, is not available: the settings' availableModels allow only "sonnet", "claude-haiku-4-5"\.$/);
-  assert.equal(fake.requests.length, 0);
+test("set_model in a stream-json session: a model the list leaves out is answered with an error naming it and what is allowed, and the turns keep the model they had", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { text: "Two." }] }));
+  const args = ["run", "--cwd", tempDir(t), ...POLICY, "--model", "claude-haiku-4-5", ...STREAM_JSON];
+  // The second set_model once the first turn is over: one the list allows takes from the next turn on.
+  const run = harness(args, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, {
+    stdin: { open: true },
+    onStdout: (text) => {
+      if (sent || !text.includes('"type":"result"')) return;
+      sent = true;
+      run.child.stdin!.end(controlLine("s-2", { subtype: "set_model", model: "sonnet" }) + userLine("again"));
+    },
+  });
+  let sent = false;
+  run.child.stdin!.write(controlLine("s-1", { subtype: "set_model", model: "opus" }) + userLine("hi"));
+  const { code, stdout, stderr } = await run.result;
+  assert.equal(code, 0, stderr);
+  const responses = new Map(streamLinesOf(stdout).filter((l) => l.type === "control_response").map((l) => [l.response.request_id, l.response]));
+  assert.equal(responses.get("s-1")?.subtype, "error", JSON.stringify([...responses.values()]));
+  assert.equal(responses.get("s-1")?.error, 'set_model: The model "opus" (claude-opus-4-6) is not available: the settings\' availableModels allow only "sonnet", "claude-haiku-4-5".');
+  assert.equal(responses.get("s-2")?.subtype, "success");
+  assert.deepEqual(streamLinesOf(stdout).filter((l) => l.type === "result").map((l) => l.is_error), [false, false]);
+  assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-haiku-4-5", "claude-sonnet-4-6"]);
 });

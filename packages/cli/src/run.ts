@@ -293,6 +293,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       const { controlChannel } = await import("./stream-control.ts");
       const { replayLine } = await import("./stream-input.ts");
       const resources = createAgentResources();
+      // The settings the turns will load, read as they read them.
+      const turnSettings = (set: TurnSettings) => ({ ...runOptions, ...initializeSettings(set), cwd, env: io.env, ...(io.env.HOME !== undefined && { home: io.env.HOME }) });
       const session = streamSession({
         model: command.model,
         permissionMode: command.permissionMode,
@@ -300,17 +302,14 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         settingsFlag: command.settings !== undefined,
         askOverStdio: command.permissionPromptTool === "stdio",
         ...(command.managedSettings && { managed: command.managedSettings.settings }),
-        // The settings the turns will load, read as they read them.
         startBypass: async (set) => {
           const { bypassBeforeStart } = await import("@harness/agent/run-settings");
-          return bypassBeforeStart({
-            ...runOptions,
-            ...initializeSettings(set),
-            cwd,
-            ...(io.env.HOME !== undefined && { home: io.env.HOME }),
-            // The mode the session started in, whatever set_permission_mode made of it since.
-            ...(command.permissionMode && { permissionMode: command.permissionMode }),
-          });
+          // The mode the session started in, whatever set_permission_mode made of it since.
+          return bypassBeforeStart({ ...turnSettings(set), ...(command.permissionMode && { permissionMode: command.permissionMode }) });
+        },
+        modelRefusal: async (set, model) => {
+          const { modelBeforeStart } = await import("@harness/agent/run-settings");
+          return modelBeforeStart(turnSettings(set), model);
         },
         env: io.env,
         warn: (message) => io.stderr.write(`harness: ${message}\n`),
@@ -341,7 +340,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
             status = 1;
             continue;
           }
-          await session.modesSettled();
+          await session.changesSettled();
           // Taken: said back as read, before anything of its turn.
           if (command.replayUserMessages && read.message.sent) stream?.opening.line(replayLine(read.message.sent, runId));
           const controls = session.startTurn(controller.signal);

@@ -2,7 +2,7 @@
 // drives Claude Code) sets over the control protocol: the session's setup at `initialize` (system
 // prompt, sub-agents, hooks, MCP servers, and the disallowed tools, settings, managed settings and
 // plugins it may send there instead of on the command line), the model and permission mode from the
-// next model call on (`set_model`, `set_permission_mode`), the end of the turn under way
+// next model call on (`set_model`, held to the settings' availableModels, `set_permission_mode`), the end of the turn under way
 // (`interrupt`); and, with --permission-prompt-tool stdio, the approvals it is asked for
 // (`can_use_tool`).
 import { isDeepStrictEqual } from "node:util";
@@ -36,6 +36,9 @@ export type SessionLaunch = {
    * bypassPermissions may be switched to: asked when a set_permission_mode to it comes before a turn
    * has loaded them. An error: the settings cannot be loaded (the managed settings are broken). */
   startBypass?: (settings: TurnSettings) => Promise<StartBypass | { error: string }>;
+  /** Why the turns may not be switched to `model`, their settings read as the next turn will read
+   * them (their availableModels, or managed settings that cannot be loaded); undefined: they may. */
+  modelRefusal?: (settings: TurnSettings, model: string) => Promise<string | undefined>;
   /** Says what the run cannot do as asked, in one line (on stderr): a program may not look at the
    * error answer of a request, nor at the result of a message not run for it. */
   warn(message: string): void;
@@ -142,13 +145,31 @@ export function streamSession(launch: SessionLaunch) {
     return [...new Set(names)].map((name) => ({ name, status: "pending" }));
   };
 
-  /** The set_permission_mode requests not yet applied, in order: a turn starts after them. */
-  let modeChanges = Promise.resolve();
+  /** The set_permission_mode and set_model requests not yet applied, in order (either may wait for
+   * the settings): a turn starts after them. */
+  let changes = Promise.resolve();
+  const inTurn = (change: () => Promise<Record<string, unknown>>) => {
+    const applied = changes.then(change);
+    changes = applied.then(
+      () => {},
+      () => {},
+    );
+    return applied;
+  };
   const switchMode = async (mode: PermissionModeName): Promise<Record<string, unknown>> => {
     const refused = mode === "bypassPermissions" ? bypassRefusal(ready ? bypass : await bypassBeforeStart()) : undefined;
     if (refused) throw new Error(`set_permission_mode: ${refused}`);
     setMode(mode);
     tell({ permissionMode: mode });
+    return {};
+  };
+  /** `model` (undefined: the command line's) for the turn under way and those that follow, unless
+   * the settings leave it out: the turns keep the model they had. */
+  const switchModel = async (model: string | undefined): Promise<Record<string, unknown>> => {
+    const refused = model !== undefined && launch.modelRefusal ? await launch.modelRefusal(settings, model) : undefined;
+    if (refused) throw new Error(`set_model: ${refused}`);
+    settings.model = model ?? launch.model;
+    if (settings.model !== undefined) tell({ model: settings.model });
     return {};
   };
   /** What the settings say of bypassPermissions before a turn has loaded them. */
@@ -172,20 +193,12 @@ export function streamSession(launch: SessionLaunch) {
       case "set_permission_mode": {
         const mode = PERMISSION_MODES.find((known) => known === request.mode);
         if (!mode) throw new Error(`set_permission_mode: the mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(request.mode ?? null)}`);
-        // One after another, as they came: a switch to bypassPermissions may wait for the settings.
-        const change = modeChanges.then(() => switchMode(mode));
-        modeChanges = change.then(
-          () => {},
-          () => {},
-        );
-        return change;
+        return inTurn(() => switchMode(mode));
       }
       case "set_model": {
         const model = typeof request.model === "string" && request.model.trim() !== "" && request.model !== "default" ? request.model.trim() : undefined;
         if (request.model !== undefined && request.model !== null && typeof request.model !== "string") throw new Error("set_model: the model must be a name, or null for the default");
-        settings.model = model ?? launch.model;
-        if (settings.model !== undefined) tell({ model: settings.model });
-        return {};
+        return inTurn(() => switchModel(model));
       }
       case "mcp_message":
         return mcp.receive(request);
@@ -278,9 +291,9 @@ export function streamSession(launch: SessionLaunch) {
      * tools, settings, managed settings, hooks) was refused, and the run cannot hold to them. */
     refusal: () =>
       refusal && `The message is not run: the initialize request was refused (${refusal}), and what it asked the run to hold to is not in force.`,
-    /** Settles once the set_permission_mode requests read so far are applied or refused: the next
-     * turn starts in the mode they leave. */
-    modesSettled: () => modeChanges,
+    /** Settles once the set_permission_mode and set_model requests read so far are applied or
+     * refused: the next turn starts with the mode and model they leave. */
+    changesSettled: () => changes,
     /** The channel `handle` answers on: the session asks its own requests over it. */
     bind(control: ControlChannel) {
       channel = control;

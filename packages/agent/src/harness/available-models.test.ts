@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Settings } from "../settings/types.ts";
 import type { RunAgentOptions } from "../types.ts";
-import { modelAllowed } from "./available-models.ts";
+import { modelAllowed, modelRefusal } from "./available-models.ts";
 import { pickModel } from "./model.ts";
 
 const env = {};
@@ -70,4 +70,11 @@ test("the default model, when the list leaves it out, is the first model allowed
   assert.equal(model(run(env), {}, []), "claude-sonnet-4-6");
   assert.equal(model(run(env, { model: "opus" }), {}, undefined), "claude-opus-4-6", "no list, no limit");
   assert.equal(model(run(env, { model: "opus" }), {}, ["opus"]), "claude-opus-4-6");
+});
+
+test("a model switched to (by name alone) that the list leaves out is refused, naming it, the model its alias stands for and what is allowed", () => {
+  assert.equal(modelRefusal("opus", ["sonnet", "claude-haiku-4-5"], env), 'The model "opus" (claude-opus-4-6) is not available: the settings\' availableModels allow only "sonnet", "claude-haiku-4-5".');
+  assert.equal(modelRefusal(" claude-opus-4-6 ", ["sonnet"], env), 'The model "claude-opus-4-6" is not available: the settings\' availableModels allow only "sonnet".');
+  assert.equal(modelRefusal("opus", ["opus"], { ANTHROPIC_DEFAULT_OPUS_MODEL: "my-opus" }), undefined);
+  assert.equal(modelRefusal("sonnet[1m]", ["sonnet"], env), undefined);
 });

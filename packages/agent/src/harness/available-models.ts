@@ -38,6 +38,13 @@ export function notAllowedMessage(asked: string, model: string, from: string | u
   return `The model ${named} is not available: the settings' availableModels ${which}.`;
 }
 
+/** Why `asked` (as given, by nothing but its own name) may not be used, or undefined: `allowed` admits it. */
+export function modelRefusal(asked: string, allowed: readonly string[], env: EnvLike): string | undefined {
+  if (modelAllowed(asked, allowed, env)) return undefined;
+  const name = asked.trim().replace(/\[1m\]$/i, "");
+  return notAllowedMessage(asked.trim(), claudeAlias(name, env) ?? name, undefined, allowed);
+}
+
 function plainName(name: string): string {
   return name.trim().toLowerCase().replace(/\[1m\]$/, "");
 }

@@ -1,7 +1,7 @@
 // Configuration changes that arrive while a run is in flight. They queue up as they come and are
 // applied together just before the next model call, so a turn never sees half of a change.
 import type { RunConfigureChange } from "../types.ts";
-import { modelAllowed, notAllowedMessage } from "./available-models.ts";
+import { modelRefusal } from "./available-models.ts";
 import { providerFor } from "./model.ts";
 import { BYPASS_DISABLED } from "../settings/context.ts";
 import type { RunContext } from "./run-context.ts";
@@ -32,8 +32,9 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
   if (change.effort !== undefined) ctx.options = { ...ctx.options, effort: change.effort };
   if (change.model !== undefined && change.model !== ctx.model) {
     const allowed = ctx.setup.availableModels;
-    if (allowed !== undefined && !modelAllowed(change.model, allowed, ctx.options.env ?? process.env)) {
-      ctx.notice("error", `The model was not changed: ${notAllowedMessage(change.model, change.model, undefined, allowed)}`);
+    const refused = allowed && modelRefusal(change.model, allowed, ctx.options.env ?? process.env);
+    if (refused) {
+      ctx.notice("error", `The model was not changed: ${refused}`);
       return;
     }
     // A run given its provider keeps it (only the model name changes); otherwise it is routed anew.

@@ -1,9 +1,11 @@
 // The settings a run reads, found as the run finds them (the project root, the home, the managed
 // file, the run's own and its program's tiers), and what they make of bypassPermissions at the
 // run's start: one reading for loadRunSetup, and for a program that asks to switch the run to
-// bypassPermissions before it has started (the control protocol's set_permission_mode).
+// bypassPermissions before it has started (the control protocol's set_permission_mode); and the
+// models they allow, for a program that asks to switch the run's model (set_model).
 import os from "node:os";
 import path from "node:path";
+import { modelRefusal } from "./available-models.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import type { LoadedSettings } from "../settings/types.ts";
@@ -50,4 +52,14 @@ export async function bypassBeforeStart(options: SettingsOptions & Pick<RunAgent
   if (options.loadUserConfig === false) return { bypassAvailable: options.allowBypassPermissions === true || options.permissionMode === "bypassPermissions", bypassDisabled: false };
   const loaded = await loadRunSettings(options, await runPlace(options));
   return loaded.policyProblem === undefined ? startBypass(loaded, options) : { error: loaded.policyProblem };
+}
+
+/** Why a run not started yet may not be switched to `model`: its settings' availableModels, read as
+ * the run will read them, leave it out (or the managed settings cannot be read, and the run would not
+ * start). Undefined: it may. */
+export async function modelBeforeStart(options: SettingsOptions & Pick<RunAgentOptions, "loadUserConfig" | "env">, model: string): Promise<string | undefined> {
+  if (options.loadUserConfig === false) return undefined;
+  const loaded = await loadRunSettings(options, await runPlace(options));
+  if (loaded.policyProblem !== undefined) return loaded.policyProblem;
+  return loaded.availableModels && modelRefusal(model, loaded.availableModels, options.env ?? process.env);
 }

@@ -11,7 +11,7 @@ import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessState } from "@harness/protocol";
+import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
@@ -86,6 +86,26 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       client.on("state", (state) => over(state) && done()),
       client.on("error", (error) => error.code !== "reconnect_failed" && done()),
       client.on("connection", (status) => status === "closed" && done()),
+    );
+  });
+}
+
+/** Resolves true once the session's state holds `config` (at once when it does already), false
+ * when the server refused a command first (the configure, as commands run in the order sent) or the
+ * connection closed. */
+function configured(client: HarnessClient, config: HarnessConfig): Promise<boolean> {
+  const holds = (state: HarnessState | undefined) => Object.entries(config).every(([key, value]) => value === undefined || state?.config?.[key as keyof HarnessConfig] === value);
+  if (holds(client.state)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const done = (taken: boolean) => {
+      for (const off of offs) off();
+      resolve(taken);
+    };
+    offs.push(
+      client.on("state", (state) => holds(state) && done(true)),
+      client.on("error", (error) => error.code !== "reconnect_failed" && done(false)),
+      client.on("connection", (status) => status === "closed" && done(false)),
     );
   });
 }
@@ -320,9 +340,12 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
     if (action.kind !== "send") return;
     if (action.command.type === "configure") {
-      // Nothing in the conversation shows a new setting: say it took.
+      // Nothing in the conversation shows a new setting: say it took. A piped chat waits for the
+      // answer (the server may refuse the model, after reading the settings), and says it only then.
       const { permissionMode, model } = action.command.config;
-      if (send(action.command)) view.note(permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`);
+      const note = permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`;
+      const taken = interactive ? undefined : configured(client, action.command.config);
+      if (send(action.command) && (taken === undefined || (await taken))) view.note(note);
       return;
     }
     // A piped chat waits for what the line started, watched from before it is sent.

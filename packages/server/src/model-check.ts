@@ -1,5 +1,7 @@
 // Whether the server's runs can use a model a session's configure names, asked when it is named so
 // that the user hears of it at once instead of from the next run's failure.
+import { allowedSaid, modelAllowed } from "@harness/agent/available-models";
+import { modelsBeforeStart } from "@harness/agent/run-settings";
 import { routeModel } from "@harness/llm";
 import { defaultBackendName } from "@harness/runner/backend-names";
 
@@ -19,4 +21,25 @@ export function modelCheck(env: Env): (model: string) => string | undefined {
     }
     return undefined;
   };
+}
+
+/** modelCheck, then the settings' availableModels, read as a builtin run in the session's workspace
+ * reads them (the server's HOME, the managed settings file). Claude Code holds its runs to its own
+ * settings, which it reads elsewhere. */
+export function sessionModelCheck(env: Env, workspaceOf: (userId: string, sessionId: string) => string) {
+  const served = modelCheck(env);
+  const backend = defaultBackendName(env);
+  return (model: string, where: { userId: string; sessionId: string }): string | undefined | Promise<string | undefined> => {
+    const problem = served(model);
+    if (problem !== undefined || (backend.ok && backend.name === "claude-code")) return problem;
+    return availableModelsProblem(model, workspaceOf(where.userId, where.sessionId), env);
+  };
+}
+
+async function availableModelsProblem(model: string, workspace: string, env: Env): Promise<string | undefined> {
+  // Settings that cannot be read (managed settings stop every run, which says why) are for the run
+  // to report: the model is not to blame.
+  const read = await modelsBeforeStart({ cwd: workspace, ...(env.HOME && { home: env.HOME }) }).catch(() => ({ error: "unread" }));
+  if ("error" in read || read.allowed === undefined) return undefined;
+  return modelAllowed(model, read.allowed, env) ? undefined : allowedSaid(read.allowed);
 }

@@ -47,8 +47,8 @@ export type RegistryOptions = {
   runnerFactory: RunnerFactory;
   idleMs: number;
   log: (line: string) => void;
-  /** See SessionOptions.checkModel. */
-  checkModel?: (model: string) => string | undefined;
+  /** See SessionOptions.checkModel; `where`: the session that asks. */
+  checkModel?: (model: string, where: { userId: string; sessionId: string }) => string | undefined | Promise<string | undefined>;
 };
 
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
@@ -96,13 +96,14 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
 
   function create(key: string, userId: string, sessionId: string): Entry {
     const runner = options.runnerFactory({ userId, sessionId });
+    const checkModel = options.checkModel;
     const opening = openSession({
       store: options.db.storeFor(userId, sessionId),
       runner,
       sessionId,
       loadPeer: (other) => conversation(userId, other),
       onSettled: () => scheduleEviction(key, entry),
-      ...(options.checkModel && { checkModel: options.checkModel }),
+      ...(checkModel && { checkModel: (model: string) => checkModel(model, { userId, sessionId }) }),
       onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
     }).then(
       (session) => (entry.session = session),

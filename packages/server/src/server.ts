@@ -10,7 +10,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
-import { modelCheck } from "./model-check.ts";
+import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite-locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
@@ -122,7 +122,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         log,
       }));
 
-  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: modelCheck(config.env) });
+  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf) });
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,

@@ -64,6 +64,22 @@ test("configure with invalid values answers an error frame naming them and chang
   assert.deepEqual(client.state, before);
 });
 
+test("a model check that answers later holds up the commands after the configure: a refused model changes nothing, the submit after it runs on the model before", async () => {
+  const answer = Promise.withResolvers<string | undefined>();
+  const { runner, session, client } = await startSession({ checkModel: (model) => (model === "later" ? answer.promise : undefined) });
+  session.receive(client, commandsFrame({ type: "configure", config: { model: "kept" } }));
+  session.receive(client, commandsFrame({ type: "configure", config: { model: "later" } }, { type: "submit", prompt: "go" }));
+  await settle();
+  assert.equal(session.busy, false, "the submit waits for the check");
+  answer.resolve("the settings leave it out");
+  const run = await runner.nextRun();
+  assert.equal(run.body.model, "kept");
+  assert.deepEqual(client.errors.map((e) => [e.command, e.message]), [[0, 'configure: model "later" cannot be used here: the settings leave it out']]);
+  assert.equal(client.state!.config?.model, "kept");
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});
+
 test("commands of one frame apply in order: configure then submit uses the new config; a bad one in between is skipped", async () => {
   const { runner, session, client } = await startSession();
   session.receive(client, commandsFrame({ type: "configure", config: { model: "fresh" } }, { type: "approve" }, { type: "submit", prompt: "go" }));

@@ -106,8 +106,14 @@ export function runConfig(config: HarnessConfig): RunConfigureBody {
   return body;
 }
 
-function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void {
+function configure(core: SessionCore, reply: Reply, config: HarnessConfig): void | Promise<void> {
   const modelProblem = config.model === undefined ? undefined : core.options.checkModel?.(config.model);
+  if (modelProblem instanceof Promise) return modelProblem.then((problem) => configureChecked(core, reply, config, problem));
+  configureChecked(core, reply, config, modelProblem);
+}
+
+/** `config` applied, unless `modelProblem` says why its model cannot be used. */
+function configureChecked(core: SessionCore, reply: Reply, config: HarnessConfig, modelProblem: string | undefined): void {
   if (modelProblem !== undefined) return reply(`configure: model "${config.model}" cannot be used here: ${modelProblem}`, ErrorCodes.badCommand);
   const current = core.state.config;
   // A setting sent again as it is changes nothing: no batch to store and replay, nothing to the run.

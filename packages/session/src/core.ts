@@ -58,9 +58,10 @@ export type SessionOptions = {
   onSettled?: () => void;
   newId?: () => string;
   /** Why the host cannot serve `model` (a provider it does not know, one its backend does not run,
-   * one it has no key for), or undefined. A configure naming such a model is refused with that
-   * reason and changes nothing, instead of failing the next run. */
-  checkModel?: (model: string) => string | undefined;
+   * one it has no key for, one the settings' availableModels leave out), or undefined. A configure
+   * naming such a model is refused with that reason and changes nothing, instead of failing the
+   * next run; the commands after it wait for a check that answers later. */
+  checkModel?: (model: string) => string | undefined | Promise<string | undefined>;
 };
 
 /** A control request made before the run's id was known; sent once it is. */

@@ -34,8 +34,13 @@ export function firstAllowed(allowed: readonly string[]): string | undefined {
 /** Why `asked` (resolved to `model`, chosen by `from`) may not be used. */
 export function notAllowedMessage(asked: string, model: string, from: string | undefined, allowed: readonly string[]): string {
   const named = `"${asked}"${plainName(model) !== plainName(asked) ? ` (${model})` : ""}${from ? `, ${from},` : ""}`;
+  return `The model ${named} is not available: ${allowedSaid(allowed)}.`;
+}
+
+/** What `allowed` lets be chosen, as the reason of a refusal. */
+export function allowedSaid(allowed: readonly string[]): string {
   const which = allowed.length === 0 ? "allow no model to be chosen; leave the model unset for the default" : `allow only ${allowed.map((entry) => `"${entry}"`).join(", ")}`;
-  return `The model ${named} is not available: the settings' availableModels ${which}.`;
+  return `the settings' availableModels ${which}`;
 }
 
 /** Why `asked` (as given, by nothing but its own name) may not be used, or undefined: `allowed` admits it. */

@@ -54,12 +54,19 @@ export async function bypassBeforeStart(options: SettingsOptions & Pick<RunAgent
   return loaded.policyProblem === undefined ? startBypass(loaded, options) : { error: loaded.policyProblem };
 }
 
-/** Why a run not started yet may not be switched to `model`: its settings' availableModels, read as
- * the run will read them, leave it out (or the managed settings cannot be read, and the run would not
- * start). Undefined: it may. */
-export async function modelBeforeStart(options: SettingsOptions & Pick<RunAgentOptions, "loadUserConfig" | "env">, model: string): Promise<string | undefined> {
-  if (options.loadUserConfig === false) return undefined;
+/** The models a run not started yet may use (its settings' availableModels, read as the run will
+ * read them; `allowed` undefined: any), or an error naming the managed settings when they cannot be
+ * read (the run would not start). */
+export async function modelsBeforeStart(options: SettingsOptions & Pick<RunAgentOptions, "loadUserConfig">): Promise<{ allowed?: readonly string[] } | { error: string }> {
+  if (options.loadUserConfig === false) return {};
   const loaded = await loadRunSettings(options, await runPlace(options));
-  if (loaded.policyProblem !== undefined) return loaded.policyProblem;
-  return loaded.availableModels && modelRefusal(model, loaded.availableModels, options.env ?? process.env);
+  if (loaded.policyProblem !== undefined) return { error: loaded.policyProblem };
+  return loaded.availableModels ? { allowed: loaded.availableModels } : {};
+}
+
+/** Why a run not started yet may not be switched to `model` (modelsBeforeStart), or undefined: it may. */
+export async function modelBeforeStart(options: SettingsOptions & Pick<RunAgentOptions, "loadUserConfig" | "env">, model: string): Promise<string | undefined> {
+  const read = await modelsBeforeStart(options);
+  if ("error" in read) return read.error;
+  return read.allowed && modelRefusal(model, read.allowed, options.env ?? process.env);
 }

@@ -63,6 +63,23 @@ test("plan, dontAsk and the flags only a run takes are refused in one line sayin
   assert.deepEqual(parseArgs(["chat", "--system-prompt", "a", "--system-prompt-file", "b"]), { kind: "usage-error", message: "--system-prompt and --system-prompt-file cannot go together: give one of them", topic: "chat" });
 });
 
+test("the debug log's flags are a run's: harness --debug and harness chat --debug name harness run", () => {
+  const debugFlags: Array<[string[], string]> = [
+    [["--debug", "hi"], "--debug"],
+    [["--debug=api", "hi"], "--debug"],
+    [["-d", "hi"], "-d"],
+    [["chat", "--debug"], "--debug"],
+    [["chat", "--url", "http://h", "--debug", "api", "hi"], "--debug"],
+    [["chat", "--debug-file", "log.txt"], "--debug-file"],
+    [["hi", "--debug-to-stderr"], "--debug-to-stderr"],
+  ];
+  for (const [argv, flag] of debugFlags) {
+    const refused = parseArgs(argv);
+    assert.equal(refused.kind, "usage-error", argv.join(" "));
+    assert.ok(refused.kind === "usage-error" && refused.message.startsWith(`${flag} is not one a chat can take `) && refused.message.includes(`harness run ${flag} …`), `${argv.join(" ")}: ${JSON.stringify(refused)}`);
+  }
+});
+
 test("the chat's first run goes with the model, system prompt and effort its flags set, and the chat says so", async () => {
   const promptFile = join(dir, "system.md");
   writeFileSync(promptFile, "You are a pirate.");
@@ -94,6 +111,9 @@ test("a flag only a run takes is one line naming it and harness run, exit 2", as
   assert.equal(code, 2);
   assert.match(stderr, /^harness: --allowedTools is not one a chat can take .*harness run takes it/);
   assert.equal(stderr.trim().split("\n").length, 1);
+  const debug = await harness(["chat", "--debug"], {}).result;
+  assert.equal(debug.code, 2);
+  assert.match(debug.stderr, /^harness: --debug is not one a chat can take .*harness run takes it, as harness run --debug …/);
 });
 
 test("--resume with no id, not at a terminal: the sessions, newest first with title and age, and a line to pass an id, exit 2", async () => {

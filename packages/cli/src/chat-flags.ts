@@ -23,7 +23,7 @@ export const RUN_ONLY_FLAGS = [
   "--settings", "--setting-sources", "--add-dir", "--plugin-dir", "--agents", "--agent", "--append-system-prompt",
   "--append-system-prompt-file", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
   "--permission-prompt-tool", "--json-schema", "--output-format", "--input-format", "--include-partial-messages",
-  "--max-thinking-tokens", "--allow-dangerously-skip-permissions",
+  "--max-thinking-tokens", "--allow-dangerously-skip-permissions", "--debug", "-d", "--debug-file", "--debug-to-stderr", "-d2e",
 ];
 
 /** The first of `args` (before `--`, values of `spec`'s options skipped) that only a run takes. */

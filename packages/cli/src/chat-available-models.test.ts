@@ -3,13 +3,11 @@
 // chat keeps its model. Checked on what the fake model server received.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { pipedChat, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -25,18 +23,7 @@ before(async () => {
 after(() => stop());
 
 /** `harness chat args…` with `input` as its piped standard input. */
-async function chat(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn("bash", [bin, "chat", ...args], { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "tester" }, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  child.stdin.end(input);
-  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const [code] = await once(child, "close");
-  clearTimeout(stuck);
-  return { code: code as number | null, stdout, stderr };
-}
+const chat = (args: string[], input: string) => pipedChat(server.url, args, input);
 
 const REFUSED = `✗ configure: model "opus" cannot be used here: the settings' availableModels allow only "sonnet", "claude-haiku-4-5"\n`;
 

@@ -2,14 +2,13 @@
 // server: what it shows, what it sends, how it ends.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarnessServer, toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { pipedChat, startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -21,29 +20,8 @@ before(async () => {
 });
 after(() => stop());
 
-type Result = { code: number | null; stdout: string; stderr: string };
-
 /** `harness chat args…` with `input` as its piped standard input. */
-async function chat(args: string[], input: string, env: Record<string, string> = {}, onStdout?: (text: string, child: ChildProcess) => void): Promise<Result> {
-  const child = spawn("bash", [bin, "chat", ...args], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "tester", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-    onStdout?.(stdout, child);
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  child.stdin.end(input);
-  // A chat that does not end by itself fails its test instead of holding up the suite.
-  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const [code] = await once(child, "close");
-  clearTimeout(stuck);
-  return { code: code as number | null, stdout, stderr };
-}
+const chat = (args: string[], input: string, env: Record<string, string> = {}, onStdout?: (text: string, child: ChildProcess) => void) => pipedChat(server.url, args, input, env, onStdout);
 
 test("piped prompts run one after the other; a later chat on the session shows the conversation", async () => {
   fake.push({ text: ["Hello ", "there"] }, { text: "Second answer" });

@@ -24,6 +24,29 @@ export function harness(args: string[], env: Record<string, string>, opts: { cwd
   return started(spawn("bash", [bin, ...args], options(env, opts)), opts);
 }
 
+/** `harness chat args…` as "tester" of the server at `url`, with `input` as its piped standard
+ * input; `onStdout` sees the output so far as it comes. A chat that does not end by itself is killed
+ * after a minute, failing its test instead of holding up the suite. */
+export async function pipedChat(url: string, args: string[], input: string, env: Record<string, string> = {}, onStdout?: (text: string, child: ChildProcess) => void): Promise<Result> {
+  const child = spawn("bash", [bin, "chat", ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: url, HARNESS_USER: "tester", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    onStdout?.(stdout, child);
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  child.stdin.end(input);
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const [code] = await once(child, "close");
+  clearTimeout(stuck);
+  return { code: code as number | null, stdout, stderr };
+}
+
 /** Runs the shell command `line`, in which `$HARNESS` is the harness command. */
 export function harnessShell(line: string, env: Record<string, string>, opts: { cwd?: string } = {}) {
   return started(spawn("bash", ["-c", line], options({ HARNESS: bin, ...env }, opts)), {});

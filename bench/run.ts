@@ -9,6 +9,7 @@ import { benchReply } from "./scenarios.ts";
 import { EDGE_DELTAS, measureLatency, measureThroughput, sdkBaseline, sdkThroughput, startClients } from "./streaming.ts";
 import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
+import { measureRunnerStart } from "./runner-start.ts";
 import { measureRunCpu } from "./run-cpu.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
@@ -177,6 +178,13 @@ try {
     `median ${fmt(start.harnessMs, 0)} ms`,
     `from its sources (HARNESS_BUNDLE=0) ${fmt(start.sourcesMs, 0)} ms`,
     `ratio ${fmt(start.harnessMs / start.sourcesMs)}×`,
+  );
+  const runnerStart = await measureRunnerStart(quick ? 3 : 7);
+  row(
+    "runner process: spawn to listening, from its startup bundle against from its sources",
+    `median ${fmt(runnerStart.bundledMs, 0)} ms`,
+    `from its sources (HARNESS_BUNDLE=0) ${fmt(runnerStart.sourcesMs, 0)} ms`,
+    `ratio ${fmt(runnerStart.bundledMs / runnerStart.sourcesMs)}×`,
   );
   const runCpu = await measureRunCpu(model.url, quick ? 50 : 300);
   row(

@@ -87,3 +87,13 @@ test("an agent file's http hooks are held to allowedHttpHookUrls too, and one le
   assert.deepEqual(seen.map((s) => s.url), ["/allowed/pre"], "only the sub-agent's allowed hook, once");
   assert.ok(notices(events).some((m) => m.includes(agentFile) && m.includes(`${base}/elsewhere is left out`)), notices(events).join("\n"));
 });
+
+test("an allowedHttpHookUrls `*` spans the rest of a URL, port and path alike, as in http://localhost:*", async (t) => {
+  const { base, seen } = await hookServer(t);
+  const project = await tempProject(t);
+  await project.settings({ allowedHttpHookUrls: ["http://127.0.0.1:*"] }, "user");
+  await project.settings({ hooks: { Stop: [{ hooks: [{ type: "http", url: `${base}/deep/path?run=1` }, { type: "http", url: base.replace("127.0.0.1", "localhost") + "/other" }] }] } });
+  const { events } = await runInProject(project, [{ text: "Hello." }]);
+  assert.deepEqual(seen.map((s) => s.url), ["/deep/path?run=1"]);
+  assert.ok(notices(events).some((m) => m.includes("localhost") && m.includes("is left out")), notices(events).join("\n"));
+});

@@ -35,6 +35,16 @@ test("*, ** and ? follow gitignore", () => {
   assert.ok(!matches("[!ab].txt", "/proj/sub/b.txt"));
 });
 
+test("leading literal segments lead the way, escaped wildcards and braces included; the first wildcard stops them", () => {
+  assert.ok(matches("../sha\\*red/*.ts", "/proj/sha*red/a.ts"));
+  assert.ok(!matches("../sha\\*red/*.ts", "/proj/shaXred/a.ts"));
+  assert.ok(matches("app/\\[slug\\]/page.tsx", "/proj/sub/app/[slug]/page.tsx"));
+  assert.ok(!matches("app/\\[slug\\]/page.tsx", "/proj/sub/app/s/page.tsx"));
+  assert.ok(matches("../{a,b}/x.ts", "/proj/{a,b}/x.ts"));
+  assert.ok(!matches("../{a,b}/x.ts", "/proj/a/x.ts"));
+  assert.ok(matches("../sh?red/x.ts", "/proj/shXred/x.ts"));
+});
+
 test("a matched directory covers everything inside", () => {
   assert.ok(matches("build", "/proj/sub/build/out/a.js"));
   assert.ok(matches("docs/", "/proj/sub/docs/a.md"));

@@ -1,5 +1,5 @@
 // Globs as regular expressions over "/"-separated paths: the one converter behind permission rules'
-// path patterns and claudeMdExcludes.
+// path patterns and claudeMdExcludes, and the test of whether a path has a wildcard at all.
 import { escapeRegExp } from "./permissions/tool-names.ts";
 
 export type GlobOptions = {
@@ -56,4 +56,20 @@ export function globToRegExp(glob: string, options: GlobOptions = {}): string {
   }
   // An alternative left open runs to the end.
   return out + ")".repeat(braces);
+}
+
+/** Whether globToRegExp reads some character of `glob` as a wildcard: an unescaped `*`, `?` or
+ * `[` (braces aside, which only claudeMdExcludes reads). Without one, `glob` is the path
+ * unescapeGlob gives. */
+export function hasGlob(glob: string): boolean {
+  for (let i = 0; i < glob.length; i++) {
+    if (glob[i] === "\\") i++;
+    else if (glob[i] === "*" || glob[i] === "?" || glob[i] === "[") return true;
+  }
+  return false;
+}
+
+/** `glob` with its escapes undone: each backslash gives way to the character it escapes. */
+export function unescapeGlob(glob: string): string {
+  return glob.replace(/\\(.)/gs, "$1");
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { globToRegExp } from "../glob-regexp.ts";
+import { globToRegExp, hasGlob, unescapeGlob } from "../glob-regexp.ts";
 
 /** A path rule's pattern, compiled against the directories it depends on. */
 export type PathMatcher = (absolutePath: string) => boolean;
@@ -74,7 +74,7 @@ function splitPattern(pattern: string, dirs: PatternDirs): { base: string; segme
   const segments = rest === "" ? [] : rest.split("/");
   if (anchored) {
     while (segments.length > 0 && !hasGlob(segments[0])) {
-      base = path.resolve(base, unescape(segments.shift() as string));
+      base = path.resolve(base, unescapeGlob(segments.shift() as string));
     }
   }
   return { base, segments, anchored };
@@ -83,12 +83,4 @@ function splitPattern(pattern: string, dirs: PatternDirs): { base: string; segme
 function isSameOrInside(target: string, dir: string): boolean {
   const relative = path.relative(dir, target);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-function hasGlob(segment: string): boolean {
-  return /(^|[^\\])[*?[]/.test(segment);
-}
-
-function unescape(segment: string): string {
-  return segment.replace(/\\(.)/g, "$1");
 }

@@ -90,6 +90,24 @@ test("Read and Edit deny rules bound the sandbox too; a write pattern it cannot 
   assert.match(loose.notes[0], /cannot enforce "Edit\(src\/\*\*\/\*\.lock\)"/);
 });
 
+test("a deny rule's path is a pattern for the sandbox only where the rule reads it as one", () => {
+  // Braces are plain characters in a permission rule, so the sandbox keeps commands from that very path.
+  const braces = policy({ enabled: true }, { denyRules: rules(["Edit(/src/{a,b}.ts)", "Read(/src/{c,d}.ts)"]) });
+  assert.deepEqual(braces.filesystem.denyWrite, [`${ROOT}/src/{a,b}.ts`]);
+  assert.deepEqual(braces.filesystem.denyRead, [`${ROOT}/src/{c,d}.ts`]);
+  assert.equal(braces.autoAllow, true);
+  assert.deepEqual(braces.notes, []);
+  // The sandbox knows no escapes: a path with an escaped wildcard reaches it as a pattern.
+  const escaped = policy({ enabled: true }, { denyRules: rules(["Read(/app/\\[slug\\]/secret)", "Edit(/app/\\[slug\\]/page.tsx)"]) });
+  assert.deepEqual(escaped.filesystem.denyRead, [`${ROOT}/app/\\[slug\\]/secret`]);
+  assert.deepEqual(escaped.filesystem.denyWrite, []);
+  assert.equal(escaped.autoAllow, false);
+  assert.ok(escaped.notes[0]?.includes('cannot enforce "Edit(/app/\\[slug\\]/page.tsx)"'), escaped.notes[0]);
+  const classes = policy({ enabled: true }, { denyRules: rules(["Read(/keys/id_[a-z]*)", "Edit(/keys/id_?)"]) });
+  assert.deepEqual(classes.filesystem.denyRead, [`${ROOT}/keys/id_[a-z]*`]);
+  assert.equal(classes.autoAllow, false);
+});
+
 test("paths a host hides stay hidden from commands, but for the working directories inside them", () => {
   const p = policy({ enabled: true, filesystem: { denyRead: ["~/.aws"] } }, { cwd: "/data/workspaces/u/s", projectRoot: "/data/workspaces/u/s", additionalDirectories: ["/srv/shared"], hidden: ["/data"] });
   assert.deepEqual(p.filesystem.denyRead, ["/data", `${HOME}/.aws`]);

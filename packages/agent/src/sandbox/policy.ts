@@ -1,5 +1,6 @@
 // What the sandbox lets a run's Bash commands do, from its settings and permission rules.
 import path from "node:path";
+import { hasGlob } from "../glob-regexp.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../real-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -163,14 +164,15 @@ function allowedDomains(settings: SandboxSettings, places: PolicyPlaces, notes: 
 /** The paths of Read(…) and Edit(…) deny rules, which a sandboxed command must not get around:
  * literal paths and directories (`src/locked/**`) become the sandbox's own denies; a read pattern
  * goes to the sandbox as a pattern (it finds the matching files); a write pattern it cannot
- * enforce. */
+ * enforce. Braces are plain characters in a rule, so they keep a path literal; the sandbox knows
+ * no escapes, so an escaped wildcard keeps it a pattern. */
 function denyRuleBoundaries(places: PolicyPlaces): { read: string[]; write: string[]; unenforceable: string[] } {
   const out = { read: [] as string[], write: [] as string[], unenforceable: [] as string[] };
   for (const rule of places.denyRules) {
     const reads = READ_RULE_TOOLS.has(rule.tool);
     if (rule.specifier === undefined || (!reads && !WRITE_RULE_TOOLS.has(rule.tool))) continue;
     const target = rulePath(rule.specifier, rule.root, places);
-    if (!hasGlob(target)) (reads ? out.read : out.write).push(target);
+    if (!hasGlob(target) && !target.includes("\\")) (reads ? out.read : out.write).push(target);
     else if (reads) out.read.push(target);
     else out.unenforceable.push(rule.text);
   }
@@ -188,10 +190,6 @@ function rulePath(pattern: string, root: string, places: PolicyPlaces): string {
   if (p.startsWith("./")) return path.resolve(places.cwd, p.slice(2));
   if (!p.slice(0, -1).includes("/")) p = `**/${p}`;
   return path.join(places.cwd, p);
-}
-
-function hasGlob(p: string): boolean {
-  return /[*?[{]/.test(p);
 }
 
 /** `~/` is the home directory; a relative path starts at the project root. */

@@ -1,5 +1,6 @@
 // Globs as regular expressions over "/"-separated paths: the one converter behind permission rules'
-// path patterns and claudeMdExcludes, and the test of whether a path has a wildcard at all.
+// path patterns and claudeMdExcludes, and the test of whether a path has a wildcard at all. Beside
+// them, the plainer patterns of the URL allowlists (urlPatternRegExp).
 import { escapeRegExp } from "./permissions/tool-names.ts";
 
 export type GlobOptions = {
@@ -72,4 +73,13 @@ export function hasGlob(glob: string): boolean {
 /** `glob` with its escapes undone: each backslash gives way to the character it escapes. */
 export function unescapeGlob(glob: string): string {
   return glob.replace(/\\(.)/gs, "$1");
+}
+
+/** An allowedHttpHookUrls or serverUrl pattern, anchored at both ends: `*` matches any run of
+ * characters, `/` included, and every other character stands for itself. Unlike a glob's, this `*`
+ * crosses names, so `https://hooks.example.com/*` covers every path of that host and
+ * `http://localhost:*` every port and path, as Claude Code documents; and `?` (a query) and `[`
+ * (an IPv6 host) are the URL's own characters, not wildcards. */
+export function urlPatternRegExp(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
 }

@@ -1,5 +1,6 @@
 // Claude Code's limits on http hooks: `allowedHttpHookUrls` (where they may send the event) and
 // `httpHookAllowedEnvVars` (which environment variables their headers may carry).
+import { urlPatternRegExp } from "../glob-regexp.ts";
 import { labelOf } from "./http-label.ts";
 import type { Hook, HookDiagnostic, HooksConfig } from "./types.ts";
 
@@ -44,7 +45,7 @@ export function httpHookPolicyOf(sources: readonly HttpHookPolicySource[]): { po
  * (and named), and each hook's allowedEnvVars keeps only the names `envVars` lists. */
 export function applyHttpHookPolicy(config: HooksConfig, policy: HttpHookPolicy): { config: HooksConfig; left: string[] } {
   if (policy.urls === undefined && policy.envVars === undefined) return { config, left: [] };
-  const patterns = policy.urls?.map(wildcard);
+  const patterns = policy.urls?.map(urlPatternRegExp);
   const envVars = policy.envVars && new Set(policy.envVars);
   const left: string[] = [];
   const out: HooksConfig = {};
@@ -64,9 +65,4 @@ export function applyHttpHookPolicy(config: HooksConfig, policy: HttpHookPolicy)
     if (kept.length > 0) out[event] = kept;
   }
   return { config: out, left };
-}
-
-/** `*` matches any run of characters; everything else stands for itself. */
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
 }

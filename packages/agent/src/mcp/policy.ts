@@ -1,5 +1,6 @@
 // Claude Code's MCP server policy: `deniedMcpServers` and `allowedMcpServers` (each entry names a
 // server by `serverName`, `serverCommand` or `serverUrl`), and `allowManagedMcpServersOnly`.
+import { urlPatternRegExp } from "../glob-regexp.ts";
 import type { McpRunServerConfig } from "./config.ts";
 
 export type McpPolicyEntry = { serverName: string } | { serverCommand: string[] } | { serverUrl: string };
@@ -62,12 +63,7 @@ function matches(server: McpRunServerConfig, entry: McpPolicyEntry): boolean {
     const command = [server.command, ...server.args];
     return command.length === entry.serverCommand.length && command.every((part, i) => part === entry.serverCommand[i]);
   }
-  return (server.type === "http" || server.type === "sse") && wildcard(entry.serverUrl).test(server.url);
-}
-
-/** `*` matches any run of characters; everything else stands for itself. */
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return (server.type === "http" || server.type === "sse") && urlPatternRegExp(entry.serverUrl).test(server.url);
 }
 
 /** `entry` of deniedMcpServers or allowedMcpServers, or why it is not one. */

@@ -76,10 +76,52 @@ export function unescapeGlob(glob: string): string {
 }
 
 /** An allowedHttpHookUrls or serverUrl pattern, anchored at both ends: `*` matches any run of
- * characters, `/` included, and every other character stands for itself. Unlike a glob's, this `*`
- * crosses names, so `https://hooks.example.com/*` covers every path of that host and
- * `http://localhost:*` every port and path, as Claude Code documents; and `?` (a query) and `[`
- * (an IPv6 host) are the URL's own characters, not wildcards. */
+ * characters and every other character stands for itself. Unlike a glob's, this `*` crosses names,
+ * so `https://hooks.example.com/*` covers every path of that host and `http://localhost:*` every
+ * port and path, as Claude Code documents; and `?` (a query) and `[` (an IPv6 host) are the URL's
+ * own characters, not wildcards. In the pattern's authority (`scheme://host:port`) a `*` stays
+ * within it: it matches no `/`, `?`, `#`, `@` or backslash, so that `https://*.example.com/hook`
+ * does not cover `https://evil.net/a.example.com/hook`, nor `http://localhost:*` a URL whose user
+ * part is `localhost:x` and whose host is another (`http://localhost:x@evil.net/`). A pattern that
+ * ends in its authority's `*` still covers any path after it. */
 export function urlPatternRegExp(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
+  const scheme = pattern.indexOf("://");
+  if (scheme < 0) return new RegExp(`^${starred(pattern, ".*")}$`);
+  const end = pattern.slice(scheme + 3).search(/[/?#]/);
+  const authority = end < 0 ? pattern : pattern.slice(0, scheme + 3 + end);
+  const rest = end < 0 ? "" : pattern.slice(scheme + 3 + end);
+  const withinAuthority = "[^/?#@\\\\]*";
+  const tail = end < 0 && authority.endsWith("*") ? "(?:[/?#].*)?" : "";
+  return new RegExp(`^${starred(authority, withinAuthority)}${tail}${starred(rest, ".*")}$`);
 }
+
+/** A URL naming its host otherwise than its text seems to: a user part (`http://localhost:x@evil.net/`)
+ * or a backslash, which a URL parser reads as a slash. */
+const DISGUISED_HOST = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@|\\/i;
+
+/** Whether the allowlist entry `pattern` (from urlPatternRegExp) lets `url` through: it matches the
+ * URL as written, and the URL names its host plainly. */
+export function urlAllowedBy(pattern: RegExp, url: string): boolean {
+  return pattern.test(url) && !DISGUISED_HOST.test(url);
+}
+
+/** Whether the denylist entry `pattern` (from urlPatternRegExp) stops `url`: it matches the URL as
+ * written, or as a URL parser reads it (without its user part, its port left out or named), so that
+ * no spelling of a denied host gets past it. */
+export function urlDeniedBy(pattern: RegExp, url: string): boolean {
+  if (pattern.test(url)) return true;
+  let read: URL;
+  try {
+    read = new URL(url);
+  } catch {
+    return false;
+  }
+  const rest = `${read.pathname}${read.search}${read.hash}`;
+  const port = read.port || DEFAULT_PORTS[read.protocol];
+  return pattern.test(`${read.protocol}//${read.host}${rest}`) || (port !== undefined && pattern.test(`${read.protocol}//${read.hostname}:${port}${rest}`));
+}
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443" };
+
+/** `text` as a regular expression's source in which each `*` is `star` and nothing else is special. */
+const starred = (text: string, star: string) => text.split("*").map(escapeRegExp).join(star);

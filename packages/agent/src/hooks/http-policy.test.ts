@@ -1,6 +1,7 @@
 // allowedHttpHookUrls patterns: `*` matches any run of characters, `/` included, so one pattern
 // covers a host's every path (`https://hooks.example.com/*`) or port (`http://localhost:*`), as
-// Claude Code's settings document; every other character, `?` and `[` too, stands for itself.
+// Claude Code's settings document; every other character, `?` and `[` too, stands for itself. In
+// the authority a `*` does not reach past it, so no URL names another host than the pattern meant.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { applyHttpHookPolicy } from "./http-policy.ts";
@@ -33,6 +34,14 @@ const cases: [pattern: string, url: string, allowed: boolean][] = [
   ["https://hooks.example.com/in?key=*", "https://hooks.example.com/inXkey=abc", false],
   ["http://[::1]:*", "http://[::1]:9000/hook", true],
   ["http://[::1]:*", "http://1:9000/hook", false],
+  // In the authority a `*` stays there: no other host behind a user part, a path or a backslash.
+  ["http://localhost:*", "http://localhost:8080", true],
+  ["http://localhost:*", "http://localhost:8080?x=1", true],
+  ["http://localhost:*", "http://localhost:x@evil.net/hook", false],
+  ["http://localhost:*", "http://localhost:80\\@evil.net/hook", false],
+  ["https://*.example.com/hook", "https://evil.net/a.example.com/hook", false],
+  ["https://*.example.com/*", "https://a.example.com@evil.net/x", false],
+  ["https://hooks.example.com/*", "https://hooks.example.com@evil.net/x", false],
 ];
 
 test("an allowedHttpHookUrls pattern's `*` matches any run of characters, slashes included, and nothing else is a wildcard", () => {

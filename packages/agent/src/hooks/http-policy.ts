@@ -1,6 +1,6 @@
 // Claude Code's limits on http hooks: `allowedHttpHookUrls` (where they may send the event) and
 // `httpHookAllowedEnvVars` (which environment variables their headers may carry).
-import { urlPatternRegExp } from "../glob-regexp.ts";
+import { urlAllowedBy, urlPatternRegExp } from "../glob-regexp.ts";
 import { labelOf } from "./http-label.ts";
 import type { Hook, HookDiagnostic, HooksConfig } from "./types.ts";
 
@@ -53,7 +53,7 @@ export function applyHttpHookPolicy(config: HooksConfig, policy: HttpHookPolicy)
     const kept = groups.flatMap((group) => {
       const hooks = group.hooks.flatMap((hook): Hook[] => {
         if (hook.type !== "http") return [hook];
-        if (patterns && !patterns.some((pattern) => pattern.test(hook.url))) {
+        if (patterns && !patterns.some((pattern) => urlAllowedBy(pattern, hook.url))) {
           left.push(`The ${event} http hook to ${labelOf(hook.url)} is left out: allowedHttpHookUrls does not list its URL.`);
           return [];
         }

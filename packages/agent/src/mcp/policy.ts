@@ -1,6 +1,6 @@
 // Claude Code's MCP server policy: `deniedMcpServers` and `allowedMcpServers` (each entry names a
 // server by `serverName`, `serverCommand` or `serverUrl`), and `allowManagedMcpServersOnly`.
-import { urlPatternRegExp } from "../glob-regexp.ts";
+import { urlAllowedBy, urlDeniedBy, urlPatternRegExp } from "../glob-regexp.ts";
 import type { McpRunServerConfig } from "./config.ts";
 
 export type McpPolicyEntry = { serverName: string } | { serverCommand: string[] } | { serverUrl: string };
@@ -47,23 +47,25 @@ export function mcpPolicyOf(sources: readonly McpPolicySource[], warn: (message:
  * matched by command when the allowlist names commands, a remote one by URL when it names URLs,
  * and otherwise by name; a program's own (sdk) server, which has neither, by name only. */
 export function mcpPolicyBlocks(server: McpRunServerConfig, policy: McpPolicy): string | undefined {
-  if (policy.denied.some((entry) => matches(server, entry))) return "it is listed in deniedMcpServers";
+  if (policy.denied.some((entry) => matches(server, entry, urlDeniedBy))) return "it is listed in deniedMcpServers";
   if (!policy.allowed) return undefined;
   const kind = server.type === "stdio" ? "serverCommand" : server.type === "sdk" ? "serverName" : "serverUrl";
   const byKind = kind === "serverName" ? [] : policy.allowed.filter((entry) => kind in entry);
   const candidates = byKind.length > 0 ? byKind : policy.allowed.filter((entry) => "serverName" in entry);
-  if (candidates.some((entry) => matches(server, entry))) return undefined;
+  if (candidates.some((entry) => matches(server, entry, urlAllowedBy))) return undefined;
   return `allowedMcpServers does not list its ${byKind.length > 0 ? (kind === "serverCommand" ? "command" : "URL") : "name"}`;
 }
 
-function matches(server: McpRunServerConfig, entry: McpPolicyEntry): boolean {
+/** Whether `entry` names `server`; a URL pattern is read by `byUrl`, as an allowlist's entry lets a
+ * URL through or a denylist's stops it. */
+function matches(server: McpRunServerConfig, entry: McpPolicyEntry, byUrl: (pattern: RegExp, url: string) => boolean): boolean {
   if ("serverName" in entry) return entry.serverName === server.name;
   if ("serverCommand" in entry) {
     if (server.type !== "stdio") return false;
     const command = [server.command, ...server.args];
     return command.length === entry.serverCommand.length && command.every((part, i) => part === entry.serverCommand[i]);
   }
-  return (server.type === "http" || server.type === "sse") && urlPatternRegExp(entry.serverUrl).test(server.url);
+  return (server.type === "http" || server.type === "sse") && byUrl(urlPatternRegExp(entry.serverUrl), server.url);
 }
 
 /** `entry` of deniedMcpServers or allowedMcpServers, or why it is not one. */

@@ -97,15 +97,54 @@ test("a deny rule's path is a pattern for the sandbox only where the rule reads 
   assert.deepEqual(braces.filesystem.denyRead, [`${ROOT}/src/{c,d}.ts`]);
   assert.equal(braces.autoAllow, true);
   assert.deepEqual(braces.notes, []);
-  // The sandbox knows no escapes: a path with an escaped wildcard reaches it as a pattern.
-  const escaped = policy({ enabled: true }, { denyRules: rules(["Read(/app/\\[slug\\]/secret)", "Edit(/app/\\[slug\\]/page.tsx)"]) });
-  assert.deepEqual(escaped.filesystem.denyRead, [`${ROOT}/app/\\[slug\\]/secret`]);
-  assert.deepEqual(escaped.filesystem.denyWrite, []);
-  assert.equal(escaped.autoAllow, false);
-  assert.ok(escaped.notes[0]?.includes('cannot enforce "Edit(/app/\\[slug\\]/page.tsx)"'), escaped.notes[0]);
+  // An escaped wildcard is the character itself: the sandbox is handed that very path, marked as
+  // no pattern (it knows no escapes, and reads any `*`, `?`, `[` or `]` in a path as one).
+  const escaped = policy({ enabled: true }, { denyRules: rules(["Read(/app/\\[slug\\]/secret)", "Edit(/app/\\[slug\\]/page.tsx)", "Edit(/src/a\\*b.ts)", "Edit(/src/why\\?.md)", "Edit(/src/x]y)"]) });
+  assert.deepEqual(escaped.filesystem.denyRead, [{ path: `${ROOT}/app/[slug]/secret`, literal: true }]);
+  assert.deepEqual(escaped.filesystem.denyWrite, [
+    { path: `${ROOT}/app/[slug]/page.tsx`, literal: true },
+    { path: `${ROOT}/src/a*b.ts`, literal: true },
+    { path: `${ROOT}/src/why?.md`, literal: true },
+    { path: `${ROOT}/src/x]y`, literal: true },
+  ]);
+  assert.equal(escaped.autoAllow, true);
+  assert.deepEqual(escaped.notes, []);
+  // In a read pattern, what is escaped reaches the sandbox as a set of that one character.
+  const mixed = policy({ enabled: true }, { denyRules: rules(["Read(/app/\\[id\\]/*.env)", "Read(/keys/a\\*\\?/*)", "Read(/odd/a[b*)"]) });
+  // So is a `[` that closes no class, which the rule reads as itself.
+  assert.deepEqual(mixed.filesystem.denyRead, [`${ROOT}/app/[[]id]/*.env`, `${ROOT}/keys/a[*][?]/*`, `${ROOT}/odd/a[[]b*`]);
   const classes = policy({ enabled: true }, { denyRules: rules(["Read(/keys/id_[a-z]*)", "Edit(/keys/id_?)"]) });
   assert.deepEqual(classes.filesystem.denyRead, [`${ROOT}/keys/id_[a-z]*`]);
   assert.equal(classes.autoAllow, false);
+});
+
+test("the directories a rule is resolved against are names, whatever characters they hold", () => {
+  const root = "/work/a*b [v2]?";
+  const cwd = `${root}/app`;
+  const home = "/home/u*";
+  const denyRules = toPermissionRules(["Read(./.env)", "Edit(src/locked/**)", "Edit(~/notes.md)", "Edit(/build)", "Read(*.pem)", "Edit(*.lock)"], { root }).rules;
+  const p = sandboxPolicy(
+    { enabled: true, filesystem: { denyRead: ["secrets", "logs/*.log"], denyWrite: ["~/.profile"] } },
+    { cwd, home, projectRoot: root, additionalDirectories: [], allowRules: [], denyRules },
+  );
+  assert.ok(p);
+  assert.deepEqual(p.filesystem.denyRead, [
+    { path: `${root}/secrets`, literal: true },
+    "/work/a[*]b [[]v2][?]/logs/*.log",
+    { path: `${cwd}/.env`, literal: true },
+    "/work/a[*]b [[]v2][?]/app/**/*.pem",
+  ]);
+  assert.deepEqual(p.filesystem.denyWrite, [
+    { path: `${home}/.profile`, literal: true },
+    { path: `${cwd}/src/locked`, literal: true },
+    { path: `${home}/notes.md`, literal: true },
+    { path: `${root}/build`, literal: true },
+  ]);
+  assert.deepEqual(p.filesystem.allowWrite, [{ path: cwd, literal: true }, p.tmpDir]);
+  // Only the rule that is a pattern by its own text goes unenforced.
+  assert.equal(p.autoAllow, false);
+  assert.equal(p.notes.length, 1);
+  assert.match(p.notes[0], /cannot enforce "Edit\(\*\.lock\)" \(/);
 });
 
 test("paths a host hides stay hidden from commands, but for the working directories inside them", () => {

@@ -1,8 +1,9 @@
 // What the sandbox lets a run's Bash commands do, from its settings and permission rules.
 import path from "node:path";
-import { hasGlob } from "../glob-regexp.ts";
+import { hasGlob, unescapeGlob } from "../glob-regexp.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../real-paths.ts";
+import { isLibraryPattern, named, patternBelow, type SandboxPath } from "./sandbox-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
 import { workspaceEnvDir, workspaceTmpDir } from "./tmp-dir.ts";
 
@@ -53,8 +54,9 @@ export type SandboxPolicy = {
   protectedRoots: string[];
   /** denyRead hides; allowRead shows again what lies inside a hidden path (the working directories
    * inside a host's hidden data). denyWrite holds the settings' and the deny rules' paths; the
-   * protected paths are added as each command starts. */
-  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[] };
+   * protected paths are added as each command starts. Only what a rule or setting spells as a
+   * pattern is one; every other path is a name, whatever characters it holds (sandbox-paths.ts). */
+  filesystem: { allowWrite: SandboxPath[]; denyWrite: SandboxPath[]; denyRead: SandboxPath[]; allowRead: SandboxPath[] };
   network: { allowedDomains: string[]; allowUnixSockets?: string[]; allowAllUnixSockets?: boolean; allowLocalBinding?: boolean };
   /** The commands' TMPDIR: a directory of this workspace's own (made as a command starts). */
   tmpDir: string;
@@ -93,6 +95,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   if (settings?.enabled !== true) return undefined;
   const notes: string[] = [];
   const resolve = (p: string) => resolvePath(p, places);
+  const entry = (p: string) => settingsEntry(p, places);
   const tmpDir = workspaceTmpDir(places.cwd);
   const hidden = (places.hidden ?? []).map((p) => path.resolve(p));
   // What the host hides stays hidden but for the working directory: a directory inside it (another
@@ -121,10 +124,12 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
     failIfUnavailable: settings.failIfUnavailable === true,
     protectedRoots: unique([...writable, places.projectRoot, ...(homeReached ? [places.home] : [])]),
     filesystem: {
-      allowWrite: [...writable, tmpDir],
-      denyWrite: unique([...(homeReached ? [path.join(places.home, ".claude.json")] : []), ...(settings.filesystem?.denyWrite ?? []).map(resolve), ...fromRules.write]),
-      denyRead: unique([...hidden, ...(settings.filesystem?.denyRead ?? []).map(resolve), ...fromRules.read]),
-      allowRead: unique([...writable, places.projectRoot, tmpDir, workspaceEnvDir(places.cwd)]).filter((root) => hidden.some((h) => isWithin(root, h))),
+      allowWrite: [...writable, tmpDir].map(named),
+      denyWrite: uniqueEntries([...(homeReached ? [named(path.join(places.home, ".claude.json"))] : []), ...(settings.filesystem?.denyWrite ?? []).map(entry), ...fromRules.write]),
+      denyRead: uniqueEntries([...hidden.map(named), ...(settings.filesystem?.denyRead ?? []).map(entry), ...fromRules.read]),
+      allowRead: unique([...writable, places.projectRoot, tmpDir, workspaceEnvDir(places.cwd)])
+        .filter((root) => hidden.some((h) => isWithin(root, h)))
+        .map(named),
     },
     network: {
       allowedDomains: allowedDomains(settings, places, notes),
@@ -162,34 +167,42 @@ function allowedDomains(settings: SandboxSettings, places: PolicyPlaces, notes: 
 }
 
 /** The paths of Read(…) and Edit(…) deny rules, which a sandboxed command must not get around:
- * literal paths and directories (`src/locked/**`) become the sandbox's own denies; a read pattern
- * goes to the sandbox as a pattern (it finds the matching files); a write pattern it cannot
- * enforce. Braces are plain characters in a rule, so they keep a path literal; the sandbox knows
- * no escapes, so an escaped wildcard keeps it a pattern. */
-function denyRuleBoundaries(places: PolicyPlaces): { read: string[]; write: string[]; unenforceable: string[] } {
-  const out = { read: [] as string[], write: [] as string[], unenforceable: [] as string[] };
+ * paths and directories (`src/locked/**`) become the sandbox's own denies, as names (an escaped
+ * wildcard is the character itself: `a\*b.ts` is the file `a*b.ts`); a read pattern goes to the
+ * sandbox as a pattern (it finds the matching files); a write pattern it cannot enforce. Whether a
+ * rule is a pattern is for its own text to say, not the directory it starts from. Braces are plain
+ * characters in a rule. */
+function denyRuleBoundaries(places: PolicyPlaces): { read: SandboxPath[]; write: SandboxPath[]; unenforceable: string[] } {
+  const out = { read: [] as SandboxPath[], write: [] as SandboxPath[], unenforceable: [] as string[] };
   for (const rule of places.denyRules) {
     const reads = READ_RULE_TOOLS.has(rule.tool);
     if (rule.specifier === undefined || (!reads && !WRITE_RULE_TOOLS.has(rule.tool))) continue;
-    const target = rulePath(rule.specifier, rule.root, places);
-    if (!hasGlob(target) && !target.includes("\\")) (reads ? out.read : out.write).push(target);
-    else if (reads) out.read.push(target);
+    const { base, glob } = ruleGlob(rule.specifier, rule.root, places);
+    if (!hasGlob(glob)) (reads ? out.read : out.write).push(named(path.resolve(base, unescapeGlob(glob))));
+    else if (reads) out.read.push(patternBelow(base, glob, true));
     else out.unenforceable.push(rule.text);
   }
   return out;
 }
 
-/** A Read/Edit rule's pattern as an absolute path (see compilePathPattern): `//abs`, `~/…`, `/…`
- * from the rule's root, `./…` or `a/b` from cwd, a bare name (`.env`, `*.pem`) at any depth below
- * cwd; a trailing `/**` is the directory itself. */
-function rulePath(pattern: string, root: string, places: PolicyPlaces): string {
-  let p = pattern.replace(/\/\*\*$/, "");
-  if (p.startsWith("//")) return path.resolve("/", p.slice(2));
-  if (p.startsWith("~/")) return path.resolve(places.home, p.slice(2));
-  if (p.startsWith("/")) return path.resolve(root, p.slice(1));
-  if (p.startsWith("./")) return path.resolve(places.cwd, p.slice(2));
-  if (!p.slice(0, -1).includes("/")) p = `**/${p}`;
-  return path.join(places.cwd, p);
+/** A Read/Edit rule's pattern split into the directory it starts from and its glob below that (see
+ * compilePathPattern): `//abs`, `~/…`, `/…` from the rule's root, `./…` or `a/b` from cwd, a bare
+ * name (`.env`, `*.pem`) at any depth below cwd; a trailing `/**` is the directory itself. */
+function ruleGlob(pattern: string, root: string, places: PolicyPlaces): { base: string; glob: string } {
+  const p = pattern.replace(/\/\*\*$/, "");
+  if (p.startsWith("//")) return { base: "/", glob: p.slice(2) };
+  if (p.startsWith("~/")) return { base: places.home, glob: p.slice(2) };
+  if (p.startsWith("/")) return { base: root, glob: p.slice(1) };
+  if (p.startsWith("./")) return { base: places.cwd, glob: p.slice(2) };
+  return { base: places.cwd, glob: p.slice(0, -1).includes("/") ? p : `**/${p}` };
+}
+
+/** A path of the sandbox settings, which are in the library's own syntax: a pattern where its text
+ * has a wildcard, with the directory it is resolved against (see resolvePath) taken as a name. */
+function settingsEntry(p: string, places: PolicyPlaces): SandboxPath {
+  if (!isLibraryPattern(p)) return named(resolvePath(p, places));
+  if (path.isAbsolute(p)) return p;
+  return p.startsWith("~/") ? patternBelow(places.home, p.slice(2)) : patternBelow(places.projectRoot, p);
 }
 
 /** `~/` is the home directory; a relative path starts at the project root. */
@@ -216,6 +229,17 @@ function covers(outer: string, inner: string): boolean {
 
 function unique(items: string[]): string[] {
   return [...new Set(items)];
+}
+
+/** The entries less repeats, a marked path told apart from a spelling of the same text. */
+function uniqueEntries(entries: SandboxPath[]): SandboxPath[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = JSON.stringify(entry);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The paths to keep from a command starting now, under each of `roots`: PROTECTED_PATHS, or the

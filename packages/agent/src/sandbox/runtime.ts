@@ -9,6 +9,7 @@ import path from "node:path";
 import { findRipgrep } from "../tools/grep.ts";
 import { gitConfigPaths } from "./git-config-paths.ts";
 import { protectedPaths, type SandboxPolicy } from "./policy.ts";
+import { entryPath, named } from "./sandbox-paths.ts";
 
 type Library = typeof import("@anthropic-ai/sandbox-runtime");
 type Manager = Library["SandboxManager"];
@@ -114,7 +115,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
   let wrapped: string;
   try {
     standInForCommonDir(policy.protectedRoots);
-    const configured = gitConfigPaths(policy.protectedRoots, filesystem.allowWrite);
+    const configured = gitConfigPaths(policy.protectedRoots, filesystem.allowWrite.map(entryPath));
     // What stands in for a missing path is still missing, for what is protected (a `.claude` made
     // so is kept whole, as the next command would have found it).
     const standingIn = (file: string) => (directoryStandIns.includes(file) ? undefined : lstatOrNothing(file));
@@ -130,7 +131,7 @@ export async function wrapInSandbox(command: string, policy: SandboxPolicy, sign
       `export TMPDIR=${shellQuote(policy.tmpDir)}; ${command}`,
       "bash",
       {
-        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: [...kept, ...filesystem.denyWrite], denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },
+        filesystem: { allowWrite: filesystem.allowWrite, denyWrite: [...kept.map(named), ...filesystem.denyWrite], denyRead: filesystem.denyRead, allowRead: filesystem.allowRead },
         network: {
           allowedDomains: network.allowedDomains,
           deniedDomains: [],

@@ -321,3 +321,20 @@ test("where there is no .claude, no command can write into one, not even while a
   assert.match(JSON.stringify(withoutCacheMarks(provider.requests[2].messages).at(-1)), /Read-only file system/);
   assert.equal(await project.exists(".claude"), false);
 });
+
+test("an Edit deny rule naming a file with a wildcard in its name keeps commands from that file only", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  await project.write("a*b.ts", "kept\n");
+  await project.settings({ permissions: { deny: ["Edit(/a\\*b.ts)", "Edit(/c\\?d.ts)"] } }, "local");
+  const { provider } = await runInProject(project, calls({ denied: `f='a*b.ts'; echo changed > "$f"`, missing: `f='c?d.ts'; echo made > "$f"`, other: "echo made > aXb.ts && cat aXb.ts" }));
+  const got = results(provider.requests);
+  // A write the rule's own check does not see (through a variable); the sandbox is what refuses it.
+  assert.equal(got.get("denied")?.is_error, true);
+  assert.match(String(got.get("denied")?.content), /Read-only file system/);
+  assert.equal(await project.read("a*b.ts"), "kept\n");
+  // Nor may one that is not there yet be made.
+  assert.equal(got.get("missing")?.is_error, true);
+  assert.equal(await project.exists("c?d.ts"), false);
+  assert.equal(got.get("other")?.is_error, undefined);
+  assert.equal(got.get("other")?.content, "made");
+});

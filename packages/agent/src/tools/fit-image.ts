@@ -8,6 +8,7 @@ import type { Dimensions } from "./area-scaler.ts";
 import type { Shrunk } from "./image-shrink.ts";
 import { imageSize, MAX_DECODED_PIXELS, sniffImageType, type ImageType } from "./image-size.ts";
 import { formatBytes } from "./paths.ts";
+import { readWebpAnimation } from "./webp-animation.ts";
 
 /** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
  * request of more than 20 images (which a long session reaches), and scales anything above 1568
@@ -18,17 +19,24 @@ export const FIT_SIDE = 2000;
  * long and most of a gigabyte. */
 export const MAX_IMAGE_SOURCE_BYTES = 64 * 1024 * 1024;
 
+/** How an image was made fit: its size as stored and as sent, and, when it was an animation whose
+ * first frame was sent, how many frames it has. */
+export type Resized = { from: Dimensions; to: Dimensions; frames?: number };
+
 export type Fitted =
-  | { ok: true; block: ToolImageBlock; resized?: { from: Dimensions; to: Dimensions } }
+  | { ok: true; block: ToolImageBlock; resized?: Resized }
   | { ok: false; message: string };
 
 /** `bytes` (of the sniffed `type`) as an image block the model API takes, or why it cannot be.
  * `file`: the file shown so, whose refusal says how to make a smaller copy of it; absent for an
  * image that is no file (a tool's result). An image whose header gives no size is sent as it is
- * while its bytes fit: deciding whether it is whole would mean decoding every image. */
+ * while its bytes fit: deciding whether it is whole would mean decoding every image. An animated
+ * WebP's chunks are read, though, which takes no decoding: one that is damaged is refused. */
 export async function fitImage(bytes: Buffer, type: ImageType, file: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<Fitted> {
   const shown = file ?? "The image";
   const copy = (resize: string, name: string) => (file ? ` Make a smaller copy, for example with ImageMagick through Bash: convert "${file}" -resize ${resize} ${name}, and Read that.` : "");
+  const damage = type === "image/webp" ? webpAnimationDamage(bytes) : undefined;
+  if (damage) return { ok: false, message: `${shown} is a damaged animated WebP image: ${damage}.` };
   const size = imageSize(bytes, type);
   const side = size ? Math.max(size.width, size.height) : 0;
   if (bytes.length <= maxBytes && side <= FIT_SIDE) return { ok: true, block: imageBlock(type, bytes) };
@@ -38,14 +46,25 @@ export async function fitImage(bytes: Buffer, type: ImageType, file: string | un
   }
   const shrunk = await shrinkOnWorker(bytes, type, { maxSide: FIT_SIDE, maxBytes }, signal);
   if (!shrunk.ok) return { ok: false, message: `${shown} is ${described}, more than the model takes, and could not be shrunk: ${shrunk.reason}.` };
-  return { ok: true, block: imageBlock(shrunk.mediaType, Buffer.from(shrunk.bytes)), resized: { from: shrunk.from, to: shrunk.to } };
+  return { ok: true, block: imageBlock(shrunk.mediaType, Buffer.from(shrunk.bytes)), resized: { from: shrunk.from, to: shrunk.to, ...(shrunk.frames && { frames: shrunk.frames }) } };
 }
 
-/** What the model is told of an image it got smaller than it was; `subject` names it ("The image
- * shot.png"). */
-export function resizeNote(subject: string, from: Dimensions, to: Dimensions, file = true): string {
+/** What the model is told of an image it got smaller than it was, or got the first frame of;
+ * `subject` names it ("The image shot.png"). */
+export function resizeNote(subject: string, { from, to, frames }: Resized, file = true): string {
   const sized = from.width === to.width && from.height === to.height ? `was compressed at ${to.width}×${to.height} pixels` : `was resized from ${from.width}×${from.height} to ${to.width}×${to.height} pixels`;
-  return `${subject} ${sized} to fit the model's image limits${file ? "; the file itself is unchanged" : ""}.`;
+  const frame = !frames ? "" : frames === 1 ? " It is the animation's only frame." : ` It is the first of the animation's ${frames} frames.`;
+  return `${subject} ${sized} to fit the model's image limits${file ? "; the file itself is unchanged" : ""}.${frame}`;
+}
+
+/** What is wrong with an animated WebP's chunks, if anything. */
+function webpAnimationDamage(bytes: Buffer): string | undefined {
+  try {
+    readWebpAnimation(bytes);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 /** A tool result's images (an MCP server's) made fit for the model: each shrunk one followed by a
@@ -65,7 +84,7 @@ export async function fitOutputImages(output: ToolOutput, maxBytes: number, sign
     const type = sniffImageType(bytes);
     // The API refuses what is no image of its types, and then every later request of the conversation.
     const fitted: Fitted = type ? await fitImage(bytes, type, undefined, maxBytes, signal) : { ok: false, message: `The image is no PNG, JPEG, GIF or WebP image (${formatBytes(bytes.length)}).` };
-    const note = !fitted.ok ? `[image omitted: ${fitted.message}]` : fitted.resized ? resizeNote("The image", fitted.resized.from, fitted.resized.to, false) : undefined;
+    const note = !fitted.ok ? `[image omitted: ${fitted.message}]` : fitted.resized ? resizeNote("The image", fitted.resized, false) : undefined;
     if (fitted.ok) blocks.push(fitted.block);
     if (note) {
       blocks.push({ type: "text", text: note });

@@ -5,14 +5,15 @@ import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scale
 import { MAX_DECODED_PIXELS, type ImageType } from "./image-size.ts";
 import { decodeJpegRows } from "./jpeg-decode.ts";
 import { decodePngRows } from "./png-decode.ts";
+import { readWebpAnimation, type WebpAnimation } from "./webp-animation.ts";
 import { decodeWebpImage } from "./webp-codec.ts";
 
 export type Raster = { width: number; height: number; data: Uint8Array };
 
-/** The image's pixels, scaled down to fit within `maxSide` (`from`: its size as stored); of a GIF,
- * its first frame, as a browser shows it before it plays. Throws an Error saying what is wrong with
- * the bytes. */
-export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions }> {
+/** The image's pixels, scaled down to fit within `maxSide` (`from`: its size as stored); of a GIF
+ * or an animated WebP, its first frame, as a browser shows it before it plays (`frames`: how many
+ * the animated WebP has). Throws an Error saying what is wrong with the bytes. */
+export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions; frames?: number }> {
   // Decoders that hand over rows as they go; the JPEG one refuses a JPEG of a kind it does not
   // decode, the PNG one leaves an interlaced PNG to pngjs.
   let from: Dimensions | undefined;
@@ -24,6 +25,11 @@ export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: n
   if (type === "image/jpeg") return { image: decodeJpegRows(bytes, sinkFor).result(), from: from! };
   const streamed = type === "image/png" && (await decodePngRows(bytes, sinkFor));
   if (streamed) return { image: streamed.result(), from: from! };
+  const animation = type === "image/webp" ? readWebpAnimation(bytes) : undefined;
+  if (animation) {
+    const first = await firstWebpFrame(animation);
+    return { image: downscale(first, fitWithin(first, maxSide)), from: animation.canvas, frames: animation.frames };
+  }
   const whole = await decodeWhole(bytes, type);
   return { image: downscale(whole, fitWithin(whole, maxSide)), from: { width: whole.width, height: whole.height } };
 }
@@ -37,8 +43,6 @@ async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jp
     case "image/gif":
       return firstGifFrame(bytes);
     case "image/webp":
-      // libwebp's simple decoder takes still images only; its own error says just "Decoding error".
-      if (isAnimatedWebp(bytes)) throw new Error("it is an animated WebP image, whose frames are not decoded here");
       return decodeWebpImage(bytes);
   }
 }
@@ -58,8 +62,17 @@ function firstGifFrame(bytes: Uint8Array): Raster {
   return { width: reader.width, height: reader.height, data };
 }
 
-/** Whether the VP8X header's animation flag is set. */
-function isAnimatedWebp(bytes: Uint8Array): boolean {
-  const chunk = String.fromCharCode(...bytes.subarray(12, 16));
-  return chunk === "VP8X" && bytes.length > 20 && (bytes[20]! & 0x02) !== 0;
+/** The first frame on the canvas, transparent where the frame does not cover it. libwebp's simple
+ * decoder, which takes still images only, decodes the frame's image. */
+async function firstWebpFrame({ canvas, first }: WebpAnimation): Promise<Raster> {
+  refuseTooLarge(canvas);
+  const frame = await decodeWebpImage(first.still);
+  if (frame.width !== first.width || frame.height !== first.height) {
+    throw new Error(`its frame 1 holds an image of ${frame.width}×${frame.height} pixels, not the ${first.width}×${first.height} its frame header gives`);
+  }
+  if (frame.width === canvas.width && frame.height === canvas.height) return frame;
+  const data = new Uint8Array(canvas.width * canvas.height * 4);
+  const row = frame.width * 4;
+  for (let y = 0; y < frame.height; y++) data.set(frame.data.subarray(y * row, (y + 1) * row), ((first.y + y) * canvas.width + first.x) * 4);
+  return { width: canvas.width, height: canvas.height, data };
 }

@@ -63,20 +63,3 @@ test("a damaged GIF or WebP too large to send as it is is an error naming the fi
   // A PNG is still taken as it was.
   assert.ok((await fitImage(pngFile(10, 10), "image/png", "tiny.png", 3_932_160)).ok);
 });
-
-test("an animated WebP too large to send as it is is an error saying its frames are not decoded here", async () => {
-  // A still WebP's image behind an extended header that says it is animated.
-  const still = await webpFile(2100, 50);
-  const header = Buffer.alloc(18);
-  header.write("VP8X", 0, "latin1");
-  header.writeUInt32LE(10, 4);
-  header[8] = 0x02; // The animation flag.
-  header.writeUIntLE(2100 - 1, 12, 3);
-  header.writeUIntLE(50 - 1, 15, 3);
-  const body = Buffer.concat([Buffer.from("WEBP", "latin1"), header, still.subarray(12)]);
-  const size = Buffer.alloc(4);
-  size.writeUInt32LE(body.length);
-  const webp = Buffer.concat([Buffer.from("RIFF", "latin1"), size, body]);
-  const fitted = await fitImage(webp, "image/webp", "moving.webp", 3_932_160);
-  assert.match(fitted.ok ? "sent" : fitted.message, /^moving\.webp is 2100×50 pixels .*could not be shrunk: it cannot be decoded as a WebP image \(it is an animated WebP image, whose frames are not decoded here\)/);
-});

@@ -1,8 +1,9 @@
 // Shrinking an image until the model API takes it: decoded, scaled down by area averaging, and
-// encoded again. A JPEG stays JPEG, a WebP WebP (each falling back to JPEG when still too large),
-// and a PNG or a GIF's first frame becomes PNG (JPEG once PNG is too large, unless transparent), as
-// Claude Code sends them. Pure: it takes seconds for a photo of tens of megapixels, so the runner
-// calls it in a worker thread (image-shrink-worker.ts), never on its event loop.
+// encoded again. A JPEG stays JPEG, a WebP (an animated one's first frame) WebP, each falling back
+// to JPEG when still too large, and a PNG or a GIF's first frame becomes PNG (JPEG once PNG is too
+// large, unless transparent), as Claude Code sends them. Pure: it takes seconds for a photo of tens
+// of megapixels, so the runner calls it in a worker thread (image-shrink-worker.ts), never on its
+// event loop.
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin } from "./area-scaler.ts";
@@ -19,7 +20,15 @@ export type ShrinkLimits = {
 };
 
 export type Shrunk =
-  | { ok: true; bytes: Uint8Array; mediaType: ImageType; from: Dimensions; to: Dimensions }
+  | {
+      ok: true;
+      bytes: Uint8Array;
+      mediaType: ImageType;
+      from: Dimensions;
+      to: Dimensions;
+      /** Of an animation (a WebP's) whose first frame this is: how many frames it has. */
+      frames?: number;
+    }
   | { ok: false; reason: string };
 
 /** A side is not shrunk below this to meet the byte limit: the model could make out little. */
@@ -33,10 +42,11 @@ const TYPE_NAMES: Record<ImageType, string> = { "image/png": "a PNG", "image/jpe
 export async function shrinkImage(bytes: Uint8Array, type: ImageType, limits: ShrinkLimits): Promise<Shrunk> {
   let first: Raster;
   let from: Dimensions;
+  let frames: number | undefined;
   try {
     // Decoded straight to the size the sides allow: the full-size pixels are not all held at once
     // where the decoder goes row by row, and are let go before encoding where it does not.
-    ({ image: first, from } = await decodeImage(bytes, type, limits.maxSide));
+    ({ image: first, from, frames } = await decodeImage(bytes, type, limits.maxSide));
   } catch (error) {
     return { ok: false, reason: `it cannot be decoded as ${TYPE_NAMES[type]} image (${error instanceof Error ? error.message : String(error)})` };
   }
@@ -50,7 +60,7 @@ export async function shrinkImage(bytes: Uint8Array, type: ImageType, limits: Sh
     const size = { width: scaled.width, height: scaled.height };
     for (const candidate of encodings(orient(scaled, orientation), type, alpha)) {
       const encoded = await candidate();
-      if (encoded.bytes.length <= limits.maxBytes) return { ok: true, bytes: encoded.bytes, mediaType: encoded.mediaType, from: shown(from), to: shown(size) };
+      if (encoded.bytes.length <= limits.maxBytes) return { ok: true, bytes: encoded.bytes, mediaType: encoded.mediaType, from: shown(from), to: shown(size), ...(frames && { frames }) };
     }
     if (Math.max(size.width, size.height) <= MIN_SIDE) return { ok: false, reason: `even at ${shown(size).width}×${shown(size).height} pixels it takes more than ${limits.maxBytes} bytes` };
     // Smaller sizes are scaled from the first one, the source being gone.

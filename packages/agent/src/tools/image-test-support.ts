@@ -59,6 +59,51 @@ export async function webpFile(width: number, height: number, quality: number | 
   return Buffer.from(await encodeWebpImage({ width, height, data: pixels(width, height) }, quality));
 }
 
+/** A `width` × `height` WebP of one colour (`rgba`), lossless unless a `quality` is given. */
+export async function flatWebpFile(width: number, height: number, rgba: number[], quality: number | "lossless" = "lossless"): Promise<Buffer> {
+  const data = new Uint8Array(width * height * 4).map((_, i) => rgba[i % 4]!);
+  return Buffer.from(await encodeWebpImage({ width, height, data }, quality));
+}
+
+/** An animated WebP of a `canvas` of that size: the RIFF, VP8X, ANIM and ANMF chunks around the
+ * bitstream chunks (VP8L, or ALPH and VP8) of each still WebP of `frames`, placed at its (even)
+ * offset on the canvas. */
+export function animatedWebpFile(canvas: { width: number; height: number }, frames: { x: number; y: number; still: Buffer }[]): Buffer {
+  const flags = Buffer.alloc(10);
+  flags[0] = 0x02 | 0x10; // Animation, alpha.
+  flags.writeUIntLE(canvas.width - 1, 4, 3);
+  flags.writeUIntLE(canvas.height - 1, 7, 3);
+  const anmfs = frames.map(({ x, y, still }) => {
+    const header = Buffer.alloc(16);
+    const size = stillWebpSize(still);
+    header.writeUIntLE(x / 2, 0, 3);
+    header.writeUIntLE(y / 2, 3, 3);
+    header.writeUIntLE(size.width - 1, 6, 3);
+    header.writeUIntLE(size.height - 1, 9, 3);
+    header.writeUIntLE(100, 12, 3); // Duration, in milliseconds.
+    // A still with a VP8X header has its ALPH and VP8 chunks after it.
+    return riffChunk("ANMF", Buffer.concat([header, still.subarray(still.toString("latin1", 12, 16) === "VP8X" ? 30 : 12)]));
+  });
+  // ANIM: a transparent background, looping for ever.
+  const body = Buffer.concat([Buffer.from("WEBP", "latin1"), riffChunk("VP8X", flags), riffChunk("ANIM", Buffer.alloc(6)), ...anmfs]);
+  return riffChunk("RIFF", body);
+}
+
+function stillWebpSize(still: Buffer): { width: number; height: number } {
+  if (still.toString("latin1", 12, 16) === "VP8X") return { width: 1 + still.readUIntLE(24, 3), height: 1 + still.readUIntLE(27, 3) };
+  if (still.toString("latin1", 12, 16) === "VP8 ") return { width: still.readUInt16LE(26) & 0x3fff, height: still.readUInt16LE(28) & 0x3fff };
+  const bits = still.readUInt32LE(21); // VP8L.
+  return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
+}
+
+/** A RIFF chunk: its FourCC, its size, its payload padded to an even length. */
+export function riffChunk(fourCC: string, payload: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.write(fourCC, 0, "latin1");
+  header.writeUInt32LE(payload.length, 4);
+  return Buffer.concat([header, payload, Buffer.alloc(payload.length % 2)]);
+}
+
 /** A GIF of `frames` frames (each a palette colour: red, green, blue, …), the first with its left
  * `stripe` pixels black. */
 export function gifFile(width: number, height: number, frames = 2, stripe = 0): Buffer {

@@ -34,6 +34,6 @@ export async function readImage(file: string, shown: string, size: number, maxBy
   const sent = fitted.block.source;
   const content = `Read image ${shown} (${sent.media_type}, ${formatBytes(Buffer.byteLength(sent.data, "base64"))}).`;
   if (!fitted.resized) return { content, blocks: [fitted.block] };
-  const note = resizeNote(`The image ${shown}`, fitted.resized.from, fitted.resized.to);
+  const note = resizeNote(`The image ${shown}`, fitted.resized);
   return { content: `${content} ${note}`, blocks: [fitted.block, { type: "text", text: note }] };
 }

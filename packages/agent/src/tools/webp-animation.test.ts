@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import { tempWorkspace } from "../testing/fixtures.ts";
 import { animatedWebpFile, flatWebpFile, imageIn, pixels, readThroughModel, riffChunk, textIn } from "./image-test-support.ts";
 import { readTool } from "./read.ts";
@@ -26,6 +26,18 @@ test("an animated WebP that fits reaches the model byte for byte, as image/webp,
   assert.doesNotMatch(textIn(result), /resized|compressed|frame/);
 });
 
+/** Reads `webp` as `name` through the model loop, and decodes the WebP image the model was sent:
+ * its size, the RGBA of its pixel at (x, y), and the text beside it. */
+async function readShrunk(t: TestContext, name: string, webp: Buffer) {
+  const { result } = await readThroughModel(t, name, webp);
+  assert.notEqual(result.is_error, true, textIn(result));
+  const { mediaType, bytes } = imageIn(result);
+  assert.equal(mediaType, "image/webp");
+  const decoded = await decodeWebpImage(bytes);
+  const at = (x: number, y: number) => [...decoded.data.subarray((y * decoded.width + x) * 4, (y * decoded.width + x) * 4 + 4)];
+  return { size: [decoded.width, decoded.height], at, text: textIn(result) };
+}
+
 test("an animated WebP larger than the model takes is sent as its first frame on its canvas, shrunk, and the model is told it is the first of its frames", async (t) => {
   // The first frame covers the middle of the canvas only; the rest of the canvas is transparent.
   const webp = animatedWebpFile({ width: 2400, height: 1200 }, [
@@ -33,17 +45,12 @@ test("an animated WebP larger than the model takes is sent as its first frame on
     { x: 0, y: 0, still: await flatWebpFile(2400, 1200, GREEN) },
     { x: 0, y: 0, still: await flatWebpFile(2400, 1200, BLUE) },
   ]);
-  const { result } = await readThroughModel(t, "moving.webp", webp);
-  assert.notEqual(result.is_error, true, textIn(result));
-  const { mediaType, bytes } = imageIn(result);
-  assert.equal(mediaType, "image/webp");
-  const decoded = await decodeWebpImage(bytes);
-  assert.deepEqual([decoded.width, decoded.height], [2000, 1000]);
-  const at = (x: number, y: number) => [...decoded.data.subarray((y * 2000 + x) * 4, (y * 2000 + x) * 4 + 4)];
+  const { size, at, text } = await readShrunk(t, "moving.webp", webp);
+  assert.deepEqual(size, [2000, 1000]);
   const [r, g, b, a] = at(1000, 500);
   assert.ok(r! > 240 && g! < 15 && b! < 15 && a === 255, `${at(1000, 500)}`);
   for (const [x, y] of [[100, 500], [1900, 500], [1000, 50], [1000, 950]] as const) assert.equal(at(x, y)[3], 0, `${x},${y}: ${at(x, y)}`);
-  assert.match(textIn(result), /The image moving\.webp was resized from 2400×1200 to 2000×1000 pixels to fit the model's image limits; the file itself is unchanged\. It is the first of the animation's 3 frames\./);
+  assert.match(text, /The image moving\.webp was resized from 2400×1200 to 2000×1000 pixels to fit the model's image limits; the file itself is unchanged\. It is the first of the animation's 3 frames\./);
 });
 
 test("an animated WebP of one lossy frame with an alpha channel keeps its transparency when shrunk", async (t) => {
@@ -51,16 +58,11 @@ test("an animated WebP of one lossy frame with an alpha channel keeps its transp
   const still = Buffer.from(await encodeWebpImage({ width: 2200, height: 400, data: pixels(2200, 400, true) }, 90));
   assert.equal(still.toString("latin1", 12, 16), "VP8X");
   const webp = animatedWebpFile({ width: 2200, height: 400 }, [{ x: 0, y: 0, still }]);
-  const { result } = await readThroughModel(t, "fade.webp", webp);
-  assert.notEqual(result.is_error, true, textIn(result));
-  const { mediaType, bytes } = imageIn(result);
-  assert.equal(mediaType, "image/webp");
-  const decoded = await decodeWebpImage(bytes);
-  assert.deepEqual([decoded.width, decoded.height], [2000, 364]);
-  const at = (x: number, y: number) => [...decoded.data.subarray((y * 2000 + x) * 4, (y * 2000 + x) * 4 + 4)];
+  const { size, at, text } = await readShrunk(t, "fade.webp", webp);
+  assert.deepEqual(size, [2000, 364]);
   assert.equal(at(200, 180)[3], 0);
   assert.ok(at(1900, 180)[0]! > 220 && at(1900, 180)[3] === 255, `${at(1900, 180)}`);
-  assert.match(textIn(result), /resized from 2200×400 to 2000×364 pixels .* It is the animation's only frame\./);
+  assert.match(text, /resized from 2200×400 to 2000×364 pixels .* It is the animation's only frame\./);
 });
 
 test("a damaged animated WebP is refused with a message naming what is wrong, whether it fits or would be shrunk", async (t) => {

@@ -6,7 +6,6 @@ import decodeWebp, { init as initDecoder } from "@jsquash/webp/decode.js";
 import encodeWebp, { init as initEncoder } from "@jsquash/webp/encode.js";
 import type { Raster } from "./image-decode.ts";
 
-
 let decoderReady: Promise<unknown> | undefined;
 let encoderReady: Promise<unknown> | undefined;
 
@@ -17,8 +16,9 @@ async function compiled(file: string): Promise<WebAssembly.Module> {
 export async function decodeWebpImage(bytes: Uint8Array): Promise<Raster> {
   decoderReady ??= compiled("dec/webp_dec.wasm").then((module) => (initDecoder as (module: WebAssembly.Module) => Promise<unknown>)(module));
   await decoderReady;
-  // The decoder copies its input into its own memory; an ArrayBuffer of just these bytes is what it takes.
-  const image = await decodeWebp(bytes.slice().buffer);
+  // The decoder takes an ArrayBuffer of just these bytes. A copy: a Buffer's slice() is a view, and a
+  // small Buffer's memory is a pool shared with others.
+  const image = await decodeWebp(new Uint8Array(bytes).buffer);
   return { width: image.width, height: image.height, data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength) };
 }
 

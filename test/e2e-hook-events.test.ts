@@ -151,9 +151,11 @@ test("InstructionsLoaded fires for each memory file at the start and for those t
   const seen = events.map(({ file_path, memory_type, load_reason, globs, trigger_file_path, parent_file_path }) => ({ file_path, memory_type, load_reason, globs, trigger_file_path, parent_file_path }));
   const at = (...parts: string[]) => join(dir, ...parts);
   // The hooks run beside the run, not before it: those of the start and those of the files that
-  // joined later may interleave, each kind in its order.
+  // joined later may interleave, and the latter (each a process of its own, started as its file
+  // joins) may finish in either order; those of the start keep theirs.
   const lazily = (event: { trigger_file_path?: unknown }) => event.trigger_file_path !== undefined;
-  assert.deepEqual([...seen.filter((event) => !lazily(event)), ...seen.filter(lazily)], [
+  const byFile = (a: { file_path?: unknown }, b: { file_path?: unknown }) => String(a.file_path).localeCompare(String(b.file_path));
+  assert.deepEqual([...seen.filter((event) => !lazily(event)), ...seen.filter(lazily).sort(byFile)], [
     { file_path: join(home, ".claude", "CLAUDE.md"), memory_type: "User", load_reason: "session_start", globs: undefined, trigger_file_path: undefined, parent_file_path: undefined },
     { file_path: at("CLAUDE.md"), memory_type: "Project", load_reason: "session_start", globs: undefined, trigger_file_path: undefined, parent_file_path: undefined },
     { file_path: at("docs", "extra.md"), memory_type: "Project", load_reason: "include", globs: undefined, trigger_file_path: undefined, parent_file_path: at("CLAUDE.md") },
@@ -163,5 +165,5 @@ test("InstructionsLoaded fires for each memory file at the start and for those t
     { file_path: at("sub", "CLAUDE.md"), memory_type: "Project", load_reason: "nested_traversal", globs: undefined, trigger_file_path: at("sub", "notes.txt"), parent_file_path: undefined },
   ]);
   // The matcher selects on load_reason.
-  assert.deepEqual(logged(lazy).map((event) => event.load_reason), ["path_glob_match", "nested_traversal"]);
+  assert.deepEqual(logged(lazy).map((event) => event.load_reason).sort(), ["nested_traversal", "path_glob_match"]);
 });

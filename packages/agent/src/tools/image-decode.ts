@@ -12,7 +12,8 @@ export type Raster = { width: number; height: number; data: Uint8Array };
 
 /** The image's pixels, scaled down to fit within `maxSide` (`from`: its size as stored); of a GIF
  * or an animated WebP, its first frame, as a browser shows it before it plays (`frames`: how many
- * the animated WebP has). Throws an Error saying what is wrong with the bytes. */
+ * the animation has: an animated WebP's always, a GIF's when it has more than one). Throws an
+ * Error saying what is wrong with the bytes. */
 export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: number): Promise<{ image: Raster; from: Dimensions; frames?: number }> {
   // Decoders that hand over rows as they go; the JPEG one refuses a JPEG of a kind it does not
   // decode, the PNG one leaves an interlaced PNG to pngjs.
@@ -30,18 +31,20 @@ export async function decodeImage(bytes: Uint8Array, type: ImageType, maxSide: n
     const first = await firstWebpFrame(animation);
     return { image: downscale(first, fitWithin(first, maxSide)), from: animation.canvas, frames: animation.frames };
   }
+  if (type === "image/gif") {
+    const { first, frames } = firstGifFrame(bytes);
+    return { image: downscale(first, fitWithin(first, maxSide)), from: { width: first.width, height: first.height }, ...(frames > 1 && { frames }) };
+  }
   const whole = await decodeWhole(bytes, type);
   return { image: downscale(whole, fitWithin(whole, maxSide)), from: { width: whole.width, height: whole.height } };
 }
 
-async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jpeg">): Promise<Raster> {
+async function decodeWhole(bytes: Uint8Array, type: Exclude<ImageType, "image/jpeg" | "image/gif">): Promise<Raster> {
   switch (type) {
     case "image/png": {
       const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       return { width: png.width, height: png.height, data: png.data };
     }
-    case "image/gif":
-      return firstGifFrame(bytes);
     case "image/webp":
       return decodeWebpImage(bytes);
   }
@@ -52,14 +55,15 @@ function refuseTooLarge({ width, height }: Dimensions): void {
   if (width * height > MAX_DECODED_PIXELS) throw new Error(`it is ${width}×${height} pixels`);
 }
 
-function firstGifFrame(bytes: Uint8Array): Raster {
+/** The first frame on the GIF's screen, and how many frames the GIF has. */
+function firstGifFrame(bytes: Uint8Array): { first: Raster; frames: number } {
   const reader = new GifReader(bytes);
   if (reader.numFrames() === 0) throw new Error("it has no frame");
   refuseTooLarge(reader);
   // Where the frame does not cover the screen, or is transparent, the screen is transparent.
   const data = new Uint8Array(reader.width * reader.height * 4);
   reader.decodeAndBlitFrameRGBA(0, data);
-  return { width: reader.width, height: reader.height, data };
+  return { first: { width: reader.width, height: reader.height, data }, frames: reader.numFrames() };
 }
 
 /** The first frame on the canvas, transparent where the frame does not cover it. libwebp's simple

@@ -16,7 +16,14 @@ test("a GIF larger than the model takes is sent as its first frame, shrunk to a 
   const rgb = (x: number, y: number) => [...decoded.data.subarray((y * 2000 + x) * 4, (y * 2000 + x) * 4 + 3)];
   assert.deepEqual(rgb(1000, 500), [255, 0, 0]);
   assert.deepEqual(rgb(50, 500), [0, 0, 0]);
-  assert.match(textIn(result), /The image anim\.gif was resized from 3000×1500 to 2000×1000 pixels to fit the model's image limits/);
+  assert.match(textIn(result), /The image anim\.gif was resized from 3000×1500 to 2000×1000 pixels to fit the model's image limits; the file itself is unchanged\. It is the first of the animation's 2 frames\./);
+});
+
+test("a still GIF larger than the model takes is shrunk with no word of frames", async (t) => {
+  const { result } = await readThroughModel(t, "still.gif", gifFile(3000, 1500, 1));
+  assert.notEqual(result.is_error, true, textIn(result));
+  assert.match(textIn(result), /The image still\.gif was resized from 3000×1500 to 2000×1000 pixels/);
+  assert.doesNotMatch(textIn(result), /frame/);
 });
 
 test("a WebP larger than the model takes is shrunk to fit as a WebP, and the model is told", async (t) => {

@@ -1,49 +1,36 @@
 // /cost reports the whole conversation whichever runner process answers it: a session's runs move
 // to another runner when its place is given back after HARNESS_RUNNER_IDLE_MS, or when its runner
 // died, and the totals the session keeps go with the next query.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, storedRunnerPid, waitFor, type FakeAnthropic, type MinimalState } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor, type MinimalState } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-cost-");
 
 async function serve(t: { after(fn: () => unknown): void }, extraEnv: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), "harness-cost-"));
-  dirs.push(dataDir);
-  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, ...extraEnv } });
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), ...extraEnv } });
   t.after(() => server.stop("SIGKILL"));
   return { dataDir, server };
 }
 
-
 /** Runs a prompt the fake model answers with 1000 input and 100 output tokens ($0.0045 at $3 and
  * $15 a million tokens). */
 async function firstRun(client: MinimalClient): Promise<void> {
-  fake.push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
+  fake().push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
   client.send({ type: "submit", prompt: "hello" });
   await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
 }
 
 /** /cost's answer, checked to need no model call. */
 async function costReport(client: MinimalClient): Promise<{ report: string; state: MinimalState }> {
-  const calls = fake.requests.length;
+  const calls = fake().requests.length;
   const at = client.state!.messages.length + 1;
   client.send({ type: "submit", prompt: "/cost" });
   await client.waitForState((s) => s.status === "idle" && s.messages[at]?.status === "complete", 30_000, "/cost to answer");
   const state = client.state!;
-  assert.equal(fake.requests.length, calls, "the report needs no model call");
+  assert.equal(fake().requests.length, calls, "the report needs no model call");
   return { report: String(state.messages[at]!.content), state };
 }
 
@@ -93,7 +80,7 @@ test("/cost on another runner counts a cancelled run whose end came after the ca
   const client = await MinimalClient.connect(server.url, ids);
   await firstRun(client);
   // A second call (2000 in, 200 out: $0.009) asks for a command that waits until cancelled.
-  fake.push({ text: "working", toolUses: [{ name: "Bash", input: { command: "sleep 60" } }], usage: { input_tokens: 2000, output_tokens: 200 } });
+  fake().push({ text: "working", toolUses: [{ name: "Bash", input: { command: "sleep 60" } }], usage: { input_tokens: 2000, output_tokens: 200 } });
   client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "long job" });
   await client.waitForState((s) => s.messages[3]?.toolCalls?.[0]?.status === "running", 30_000, "the command to start");
   client.send({ type: "cancel" });

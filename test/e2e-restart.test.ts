@@ -1,33 +1,17 @@
 // The server is a real process that can be stopped, killed and started again on the same data dir.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { killQuietly, startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic } from "@harness/test-utils";
+import { killQuietly, startHarnessServer, MinimalClient } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-const newDataDir = async () => {
-  const dir = await mkdtemp(join(tmpdir(), "harness-restart-"));
-  dirs.push(dir);
-  return dir;
-};
-const modelEnv = () => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url });
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-restart-");
 
 test("a restarted server still has the conversation", async () => {
   const dataDir = await newDataDir();
   const ids = { userId: "bob", sessionId: "persisted" };
-  fake.push({ text: "remember me" });
+  fake().push({ text: "remember me" });
   let server = await startHarnessServer({ dataDir, env: modelEnv() });
   const client = await MinimalClient.connect(server.url, ids);
   client.send({ type: "submit", prompt: "hello" });
@@ -42,11 +26,11 @@ test("a restarted server still has the conversation", async () => {
   assert.deepEqual(again.state!.messages, finished!.messages);
   assert.equal(again.state!.status, "idle");
   // And the conversation goes on with its history.
-  fake.push({ text: "still here" });
-  const before = fake.requests.length;
+  fake().push({ text: "still here" });
+  const before = fake().requests.length;
   again.send({ type: "submit", prompt: "again" });
   await again.waitForState((s) => s.messages[3]?.status === "complete");
-  assert.match(JSON.stringify(fake.requests[before].body.messages), /remember me/);
+  assert.match(JSON.stringify(fake().requests[before].body.messages), /remember me/);
   await again.close();
   await server.stop();
 });
@@ -54,7 +38,7 @@ test("a restarted server still has the conversation", async () => {
 test("a run whose runner died with the killed server shows as interrupted after the restart, never running", async () => {
   const dataDir = await newDataDir();
   const ids = { userId: "bob", sessionId: "killed" };
-  fake.push({ text: ["half an ans"], hold: new Promise(() => {}) });
+  fake().push({ text: ["half an ans"], hold: new Promise(() => {}) });
   let server = await startHarnessServer({ dataDir, env: modelEnv() });
   const client = await MinimalClient.connect(server.url, ids);
   client.send({ type: "submit", prompt: "long job" });
@@ -77,7 +61,7 @@ test("a run whose runner died with the killed server shows as interrupted after 
   assert.notEqual(state.messages[1].status, "running");
   assert.match(state.error ?? "", /interrupted/i);
   // The session is usable again.
-  fake.push({ text: "fresh start" });
+  fake().push({ text: "fresh start" });
   again.send({ type: "submit", prompt: "try again" });
   await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete");
   await again.close();
@@ -87,7 +71,7 @@ test("a run whose runner died with the killed server shows as interrupted after 
 test("a session the killed server never stored does not reuse seqs: a client that saw them gets a state frame, not another session's deltas", async (t) => {
   const dataDir = await newDataDir();
   const ids = { userId: "bob", sessionId: "unstored" };
-  fake.push({ text: "first life" });
+  fake().push({ text: "first life" });
   let server = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => server.stop("SIGKILL"));
   const witness = await MinimalClient.connect(server.url, ids);
@@ -111,7 +95,7 @@ test("a session the killed server never stored does not reuse seqs: a client tha
   await fresh.waitForState(() => true);
   assert.deepEqual(fresh.state!.messages, []);
   assert.ok(fresh.seq > seen.seq, `the new session starts past seq ${seen.seq}, at ${fresh.seq}`);
-  fake.push({ text: "second life, a longer reply" });
+  fake().push({ text: "second life, a longer reply" });
   fresh.send({ type: "submit", prompt: "something else entirely" });
   await fresh.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
   const back = await MinimalClient.connect(server.url, { ...ids, initial: seen });
@@ -161,7 +145,7 @@ test("/cost after the server restarts counts the conversation's runs from before
   const dataDir = await newDataDir();
   const ids = { userId: "bob", sessionId: "costly" };
   // $3 and $15 a million tokens: 1000 in and 100 out cost $0.0045.
-  fake.push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
+  fake().push({ text: "first answer", usage: { input_tokens: 1000, output_tokens: 100 } });
   let server = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => server.stop("SIGKILL"));
   const client = await MinimalClient.connect(server.url, ids);
@@ -172,14 +156,14 @@ test("/cost after the server restarts counts the conversation's runs from before
 
   server = await startHarnessServer({ dataDir, env: modelEnv() });
   const again = await MinimalClient.connect(server.url, ids);
-  const calls = fake.requests.length;
+  const calls = fake().requests.length;
   again.send({ type: "submit", prompt: "/cost" });
   await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "/cost to answer");
   const report = String(again.state!.messages[3]!.content);
   assert.match(report, /Total cost:\s+\$0\.0045/);
   assert.match(report, /Model calls:\s+1\b/);
   assert.match(report, /1\.0k input, 100 output/);
-  assert.equal(fake.requests.length, calls, "the report needs no model call");
+  assert.equal(fake().requests.length, calls, "the report needs no model call");
   await again.close();
   await server.stop();
 });

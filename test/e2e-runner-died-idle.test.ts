@@ -1,24 +1,12 @@
 // A session's runner process that died between runs (killed, crashed) is not a run that failed:
 // a prompt whose query it never took goes to a new runner with the session's conversation and is
 // answered as usual.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MinimalClient, processAlive, startFakeAnthropic, startHarnessServer, storedRunnerPid, waitFor, type FakeAnthropic } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
-
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-died-idle-");
 
 /** The text of the user messages of a recorded model request. */
 function userTexts(body: unknown): string[] {
@@ -31,14 +19,13 @@ function userTexts(body: unknown): string[] {
 /** A server and a session that has had two runs, so that its runner keeps the conversation and
  * the next query names it by id; `pid`: that runner's process. */
 async function afterTwoRuns(t: { after(fn: () => unknown): void }, sessionId: string) {
-  const dataDir = await mkdtemp(join(tmpdir(), "harness-died-idle-"));
-  dirs.push(dataDir);
-  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url } });
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => server.stop("SIGKILL"));
   const ids = { userId: "bob", sessionId };
   const client = await MinimalClient.connect(server.url, ids);
   t.after(() => client.close());
-  fake.push({ text: "first answer" }, { text: "second answer" });
+  fake().push({ text: "first answer" }, { text: "second answer" });
   client.send({ type: "submit", prompt: "hello" });
   await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
   client.send({ type: "submit", prompt: "again" });
@@ -57,8 +44,8 @@ async function answeredByNewRunner(session: Awaited<ReturnType<typeof afterTwoRu
   assert.equal(state.error, undefined, `the session shows no error: ${state.error}`);
   assert.equal(state.messages[5]?.status, "complete", JSON.stringify(state.messages[5]));
   assert.equal(state.messages[5]?.content, "third answer");
-  assert.equal(fake.requests.length, calls + 1, "the prompt went to the model once");
-  assert.deepEqual(userTexts(fake.requests[calls]!.body), ["hello", "again", "still there?"], "the new runner had the conversation");
+  assert.equal(fake().requests.length, calls + 1, "the prompt went to the model once");
+  assert.deepEqual(userTexts(fake().requests[calls]!.body), ["hello", "again", "still there?"], "the new runner had the conversation");
   const second = session.runner();
   assert.ok(second !== undefined && second !== pid, "a new runner served the prompt");
 }
@@ -66,8 +53,8 @@ async function answeredByNewRunner(session: Awaited<ReturnType<typeof afterTwoRu
 test("a prompt whose runner was killed before it took the query is answered by a new runner that has the conversation", async (t) => {
   const session = await afterTwoRuns(t, "died-before-query");
   const { client, pid } = session;
-  const calls = fake.requests.length;
-  fake.push({ text: "third answer" });
+  const calls = fake().requests.length;
+  fake().push({ text: "third answer" });
   // The runner is stopped, then killed once the prompt's query has gone to it (the server sends it
   // within moments of the run showing): it dies before it reads the query, while the server still
   // counts on it.
@@ -83,8 +70,8 @@ test("a prompt whose runner was killed before it took the query is answered by a
 test("a prompt submitted at once after the session's runner was killed between runs is answered by a new runner", async (t) => {
   const session = await afterTwoRuns(t, "died-between-runs");
   const { client, pid } = session;
-  const calls = fake.requests.length;
-  fake.push({ text: "third answer" });
+  const calls = fake().requests.length;
+  fake().push({ text: "third answer" });
   process.kill(pid, "SIGKILL");
   client.send({ type: "submit", prompt: "still there?" });
   await answeredByNewRunner(session, calls);

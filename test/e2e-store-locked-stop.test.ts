@@ -1,39 +1,26 @@
 // A server stopped while another process holds the session database's lock waits a few seconds for
 // the lock to go, so that its sessions' last changes are stored; when it does not go, the log names
 // what was not stored.
-import { test, after, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, startHarnessServer, storedSeq, waitFor, MinimalClient, type FakeAnthropic, holdLock } from "@harness/test-utils";
+import { startHarnessServer, storedSeq, waitFor, MinimalClient, holdLock } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-const env = () => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url });
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-locked-stop-");
 
 /** A server whose session `ids` ran one prompt stored, then one while the file is locked. */
 async function changedWhileLocked(ids: { userId: string; sessionId: string }) {
-  const dataDir = await mkdtemp(join(tmpdir(), "harness-locked-stop-"));
-  dirs.push(dataDir);
-  const server = await startHarnessServer({ dataDir, env: env() });
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
   const client = await MinimalClient.connect(server.url, ids);
-  fake.push({ text: "stored before" });
+  fake().push({ text: "stored before" });
   client.send({ type: "submit", prompt: "first" });
   await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
   // Stored before the lock is taken (the sessions write a moment after a change).
   await waitFor(() => storedSeq(dataDir, ids) >= client.seq, "the first run to be stored");
   const lock = await holdLock(join(dataDir, "harness.db"));
-  fake.push({ text: "said while locked" });
+  fake().push({ text: "said while locked" });
   client.send({ type: "submit", prompt: "second" });
   await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete");
   const messages = structuredClone(client.state!.messages);
@@ -53,7 +40,7 @@ test("a server stopped while the database is locked stores its sessions' last ch
   assert.equal(await stopped, 0);
   assert.match(server.output(), /the last changes of every session are stored/);
 
-  const again = await startHarnessServer({ dataDir, env: env() });
+  const again = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => again.stop("SIGKILL"));
   const client = await MinimalClient.connect(again.url, ids);
   await client.waitForState(() => true);
@@ -73,7 +60,7 @@ test("a server stopped while the database stays locked gives up after a few seco
   assert.match(server.output(), /not stored: session bob\/lost: changes \d+ to \d+, .*that it was closed \(.*locked by another process/);
   await lock.release();
 
-  const again = await startHarnessServer({ dataDir, env: env() });
+  const again = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => again.stop("SIGKILL"));
   const client = await MinimalClient.connect(again.url, ids);
   await client.waitForState(() => true);

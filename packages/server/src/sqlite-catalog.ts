@@ -64,12 +64,15 @@ export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: strin
 export function createCatalog(db: DatabaseSync, floor: number, opening: number): SessionCatalog {
   const list = db.prepare(
     // A session whose stored state is not JSON (a damaged file) is listed as "damaged", not allowed
-    // to fail the whole list: the json functions throw on it.
+    // to fail the whole list: the json functions throw on it. A session changed when a batch of it
+    // was last stored or it was renamed (activity); the row's own time also moves when the session
+    // is closed or its state stored whole, which a user does not see, so it counts only for a
+    // session with no activity yet (made, or forked, and never written).
     `SELECT s.session_id, s.title,
        CASE WHEN json_valid(s.state) THEN json_extract(s.state, '$.status') ELSE 'damaged' END AS status,
        CASE WHEN json_valid(s.state) THEN json_array_length(s.state, '$.messages') END AS count,
        CASE WHEN json_valid(s.state) THEN substr(json_extract(s.state, '$.messages[0].content'), 1, 400) END AS first, s.created_at,
-       MAX(s.updated_at, COALESCE(a.updated_at, 0)) AS updated_at
+       COALESCE(a.updated_at, s.updated_at) AS updated_at
      FROM sessions s LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
      WHERE s.user_id = ? ORDER BY updated_at DESC, s.created_at DESC, s.session_id`,
   );
@@ -81,6 +84,10 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
   );
   const insertMarks = db.prepare("INSERT OR REPLACE INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)");
   const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
+  const touch = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at`,
+  );
   const runnerOf = db.prepare("SELECT pid, url, token FROM runners WHERE user_id = ? AND session_id = ?");
   const setRunner = db.prepare(
     "INSERT INTO runners (user_id, session_id, pid, url, token) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, session_id) DO UPDATE SET pid = excluded.pid, url = excluded.url, token = excluded.token",
@@ -117,7 +124,13 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
       insertMarks.run(userId, sessionId, JSON.stringify(snapshot.marks ?? {}));
       return true;
     }),
-    rename: (userId, sessionId, title) => writing(() => Number(rename.run(title, Date.now(), userId, sessionId).changes) === 1),
+    rename: (userId, sessionId, title) =>
+      writing(() => {
+        const now = Date.now();
+        if (Number(rename.run(title, now, userId, sessionId).changes) !== 1) return false;
+        touch.run(userId, sessionId, now);
+        return true;
+      }),
     runnerOf(userId, sessionId) {
       const row = runnerOf.get(userId, sessionId) as { pid: number; url: string; token: string | null } | undefined;
       return row && { pid: row.pid, url: row.url, ...(row.token !== null && { token: row.token }) };

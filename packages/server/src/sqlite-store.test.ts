@@ -197,6 +197,33 @@ test("the catalog lists a user's sessions newest first, with titles from the fir
   db.close();
 });
 
+test("the catalog ranks sessions by their last change: closing one cleanly, or storing its state whole, does not move it up", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const older = db.storeFor("u", "older");
+  const newer = db.storeFor("u", "newer");
+  await older.write([batch(1)], snapshot(1));
+  await tick();
+  await newer.write([batch(1)], snapshot(1));
+  await tick();
+  // The older session's client went away after the newer one's run: its close stores nothing new.
+  await older.write([], undefined, { final: true });
+  await tick();
+  await older.write([], snapshot(1), { final: true });
+  const order = () => db.catalog.list("u").map((s) => s.sessionId);
+  assert.deepEqual(order(), ["newer", "older"]);
+  const updated = db.catalog.list("u").find((s) => s.sessionId === "older")!.updatedAt;
+  await tick();
+  await older.write([batch(2)]);
+  assert.deepEqual(order(), ["older", "newer"], "a new batch is a change");
+  assert.ok(db.catalog.list("u")[0].updatedAt > updated);
+  await tick();
+  assert.equal(db.catalog.rename("u", "newer", "Renamed"), true);
+  assert.deepEqual(order(), ["newer", "older"], "so is a new title");
+  db.close();
+});
+
 test("deleting a session removes its rows after the writes queued before it", async (t) => {
   const dir = await testDir(t);
   const db = openSqliteDatabase(join(dir, "harness.db"));

@@ -33,14 +33,13 @@ export function globToRegExp(glob: string, options: GlobOptions = {}): string {
       out += "[^/]";
       i++;
     } else if (glob[i] === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end === -1) {
+      const cls = classAt(glob, i);
+      if (!cls) {
         out += "\\[";
         i++;
       } else {
-        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
-        out += `[${inner}]`;
-        i = end + 1;
+        out += cls.source;
+        i = cls.end;
       }
     } else if (glob[i] === "\\" && i + 1 < glob.length) {
       out += escapeRegExp(glob[i + 1]);
@@ -57,6 +56,32 @@ export function globToRegExp(glob: string, options: GlobOptions = {}): string {
   }
   // An alternative left open runs to the end.
   return out + ")".repeat(braces);
+}
+
+/** The class that opens at `glob[start]` ("["), as a regular expression matching one character of
+ * a name, and the index after its "]"; undefined when no "]" closes it (the "[" is then plain). As
+ * in gitignore: a leading "!" or "^" negates it, a "]" right after the opening (and negation) is one
+ * of its characters, a backslash makes the next character plain, and no class matches "/", not
+ * even through a range that spans it. */
+function classAt(glob: string, start: number): { source: string; end: number } | undefined {
+  let i = start + 1;
+  const negated = glob[i] === "!" || glob[i] === "^";
+  if (negated) i++;
+  let body = "";
+  for (let first = true; i < glob.length; first = false) {
+    let c = glob[i];
+    if (c === "]" && !first) return { source: negated ? `[^/${body}]` : `(?!/)[${body}]`, end: i + 1 };
+    if (c === "\\" && i + 1 < glob.length) c = glob[++i];
+    else if (c === "-" && !first && glob[i + 1] !== "]") {
+      body += "-";
+      i++;
+      continue;
+    }
+    // Inside a class only these mean anything to a regular expression.
+    body += /[\\\]^-]/.test(c) ? `\\${c}` : c;
+    i++;
+  }
+  return undefined;
 }
 
 /** Whether globToRegExp reads some character of `glob` as a wildcard: an unescaped `*`, `?` or

@@ -35,6 +35,21 @@ test("*, ** and ? follow gitignore", () => {
   assert.ok(!matches("[!ab].txt", "/proj/sub/b.txt"));
 });
 
+test("a class stands for one character of a name, never the slash between names; a leading ] is one of its characters", () => {
+  assert.ok(!matches("src[!x]a.ts", "/proj/sub/src/a.ts"), "a negated class does not cross into a directory");
+  assert.ok(matches("src[!x]a.ts", "/proj/sub/srcYa.ts"));
+  assert.ok(!matches("src[^x]a.ts", "/proj/sub/src/a.ts"));
+  assert.ok(!matches("src[+-0]a.ts", "/proj/sub/src/a.ts"), "nor does a range that spans the slash");
+  assert.ok(matches("src[+-0]a.ts", "/proj/sub/src-a.ts"));
+  assert.ok(matches("[]x].txt", "/proj/sub/].txt"));
+  assert.ok(matches("[]x].txt", "/proj/sub/x.txt"));
+  assert.ok(!matches("[]x].txt", "/proj/sub/y.txt"));
+  assert.ok(matches("[!]x].txt", "/proj/sub/y.txt"));
+  assert.ok(!matches("[!]x].txt", "/proj/sub/].txt"));
+  assert.ok(matches("[\\]x].txt", "/proj/sub/].txt"), "a backslash in a class makes the next character plain");
+  assert.ok(!matches("[\\]x].txt", "/proj/sub/\\.txt"));
+});
+
 test("leading literal segments lead the way, escaped wildcards and braces included; the first wildcard stops them", () => {
   assert.ok(matches("../sha\\*red/*.ts", "/proj/sha*red/a.ts"));
   assert.ok(!matches("../sha\\*red/*.ts", "/proj/shaXred/a.ts"));

@@ -120,14 +120,26 @@ export function urlPatternRegExp(pattern: string): RegExp {
   return new RegExp(`^${starred(authority, withinAuthority)}${tail}${starred(rest, ".*")}$`);
 }
 
-/** A URL naming its host otherwise than its text seems to: a user part (`http://localhost:x@evil.net/`)
- * or a backslash, which a URL parser reads as a slash. */
-const DISGUISED_HOST = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@|\\/i;
+/** A URL's scheme and user part (`https://` and `user:pw@`). The user part runs to the last "@"
+ * before the path, as a URL parser reads it. */
+const USER_PART = /^([a-z][a-z\d+.-]*:\/\/)([^/?#]*@)?/i;
 
 /** Whether the allowlist entry `pattern` (from urlPatternRegExp) lets `url` through: it matches the
- * URL as written, and the URL names its host plainly. */
+ * URL as written, less any user part, and the URL names the host it seems to. Credentials in front
+ * of an allowed host (`https://user:pw@hooks.example.com/a`, sent as Basic auth) leave it that host;
+ * `https://hooks.example.com@evil.net/a` is a URL of evil.net. A backslash, which a URL parser reads
+ * as a slash, lets nothing through. */
 export function urlAllowedBy(pattern: RegExp, url: string): boolean {
-  return pattern.test(url) && !DISGUISED_HOST.test(url);
+  if (url.includes("\\")) return false;
+  const parts = USER_PART.exec(url);
+  if (!parts?.[2]) return pattern.test(url);
+  const bare = parts[1] + url.slice(parts[0].length);
+  try {
+    if (new URL(bare).host !== new URL(url).host) return false;
+  } catch {
+    return false;
+  }
+  return pattern.test(bare);
 }
 
 /** Whether the denylist entry `pattern` (from urlPatternRegExp) stops `url`: it matches the URL as
@@ -135,15 +147,22 @@ export function urlAllowedBy(pattern: RegExp, url: string): boolean {
  * no spelling of a denied host gets past it. */
 export function urlDeniedBy(pattern: RegExp, url: string): boolean {
   if (pattern.test(url)) return true;
+  const read = readUrl(url);
+  return read !== undefined && (pattern.test(read.plain) || (read.withPort !== undefined && pattern.test(read.withPort)));
+}
+
+/** `url` as a URL parser reads it, without its user part: as it would be written plainly (a default
+ * port left out), and with its port named. Undefined when it is not a URL. */
+function readUrl(url: string): { plain: string; withPort?: string } | undefined {
   let read: URL;
   try {
     read = new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
   const rest = `${read.pathname}${read.search}${read.hash}`;
   const port = read.port || DEFAULT_PORTS[read.protocol];
-  return pattern.test(`${read.protocol}//${read.host}${rest}`) || (port !== undefined && pattern.test(`${read.protocol}//${read.hostname}:${port}${rest}`));
+  return { plain: `${read.protocol}//${read.host}${rest}`, ...(port !== undefined && { withPort: `${read.protocol}//${read.hostname}:${port}${rest}` }) };
 }
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443" };

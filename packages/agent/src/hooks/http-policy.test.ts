@@ -42,6 +42,12 @@ const cases: [pattern: string, url: string, allowed: boolean][] = [
   ["https://*.example.com/hook", "https://evil.net/a.example.com/hook", false],
   ["https://*.example.com/*", "https://a.example.com@evil.net/x", false],
   ["https://hooks.example.com/*", "https://hooks.example.com@evil.net/x", false],
+  ["https://hooks.example.com/*", "https://hooks.example.com:pw@evil.net/x", false],
+  // Credentials in front of an allowed host (sent as Basic auth) leave it the host it is.
+  ["https://hooks.example.com/*", "https://user:pw@hooks.example.com/a", true],
+  ["https://*.example.com/hook", "https://token@a.example.com/hook", true],
+  ["http://localhost:*", "http://user:pw@localhost:8080/hook", true],
+  ["https://hooks.example.com/*", "https://user:pw@hooks.example.com.evil.net/a", false],
 ];
 
 test("an allowedHttpHookUrls pattern's `*` matches any run of characters, slashes included, and nothing else is a wildcard", () => {

@@ -17,10 +17,11 @@ test("a serverUrl pattern's `*` spans paths and ports; `?` and `[` stand for the
   assert.equal(mcpPolicyBlocks(server("https://evil.example.com/a/b"), policy), "it is listed in deniedMcpServers");
 });
 
-test("a serverUrl allowlist entry lets through no URL that names another host behind a user part or a backslash; a denylist entry stops every spelling of its host", () => {
+test("a serverUrl allowlist entry lets through no URL that names another host behind a user part or a backslash, and credentials in front of its host; a denylist entry stops every spelling of its host", () => {
   const allowOnly = { denied: [], allowed: [{ serverUrl: "http://localhost:*" }, { serverUrl: "https://*.example.com/*" }] };
   assert.equal(mcpPolicyBlocks(server("http://localhost:8931/mcp"), allowOnly), undefined);
   assert.equal(mcpPolicyBlocks(server("https://a.example.com/mcp"), allowOnly), undefined);
+  assert.equal(mcpPolicyBlocks(server("https://user:pw@a.example.com/mcp"), allowOnly), undefined, "credentials leave the host it is");
   for (const url of ["http://localhost:x@evil.net/mcp", "http://localhost:80\\@evil.net/mcp", "https://a.example.com@evil.net/mcp", "https://evil.net/a.example.com/mcp"]) {
     assert.equal(mcpPolicyBlocks(server(url), allowOnly), "allowedMcpServers does not list its URL", url);
   }

@@ -2,6 +2,7 @@
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { MISSING_ANTHROPIC_KEY } from "./model-prefix.ts";
 import { errorKindOf } from "./error-kind.ts";
+import { GoogleAuthError } from "./google-token.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -17,6 +18,11 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
 /** A failure before the response body: HTTP error statuses, connection errors, client setup errors. */
 export function requestFailure(error: unknown, baseURL: string): Failure {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = anthropicSdk();
+  // On Vertex AI, the Google token the request could not get (the SDK reports it as its fetch's).
+  const google = (error as { cause?: unknown } | undefined)?.cause;
+  if (google instanceof GoogleAuthError) {
+    return { description: google.message, retryable: google.retryable, ...(!google.retryable && { kind: "authentication_failed" as const }) };
+  }
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the Anthropic API at ${baseURL} timed out`, retryable: true };
   }

@@ -13,12 +13,15 @@ import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
+import { vertexFetch } from "./vertex-fetch.ts";
+import { type VertexSettings, vertexSettings } from "./vertex-settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
 import type { ModelRequest, Provider } from "./types.ts";
 
 export type AnthropicProviderOptions = {
-  /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. */
+  /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. Not used on Vertex AI (CLAUDE_CODE_USE_VERTEX),
+   * which takes a Google access token. */
   apiKey?: string;
   /** Default: ANTHROPIC_AUTH_TOKEN. Sent as a bearer token when there is no key. */
   authToken?: string;
@@ -37,14 +40,19 @@ export type AnthropicProviderOptions = {
 
 type Settings = RetrySettings & { maxTokens: number; baseURL: string };
 
-/** Throws (RangeError) only for malformed options or HARNESS_* variables; stream() never throws. */
+/** Throws (RangeError) only for malformed options, HARNESS_* or Vertex variables; stream() never throws. */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
-  const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
-  const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
-  const baseURL = options.baseURL || env.ANTHROPIC_BASE_URL || undefined;
   const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
   if ("problem" in custom) throw new RangeError(custom.problem);
-  const client = clientFor(apiKey, authToken, baseURL, custom.headers);
+  const vertex = vertexSettings(env);
+  let client: Anthropic;
+  if (vertex) {
+    client = clientFor({ vertex, env }, undefined, undefined, vertex.baseURL, custom.headers);
+  } else {
+    const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
+    const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
+    client = clientFor(undefined, apiKey, authToken, options.baseURL || env.ANTHROPIC_BASE_URL || undefined, custom.headers);
+  }
   const settings: Settings = {
     ...resolveRetrySettings(options, env),
     maxTokens: resolveMaxTokens(options.maxTokens),
@@ -60,18 +68,28 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
 const clients = new Map<string, Anthropic>();
 const MAX_CLIENTS = 16;
 
-function clientFor(apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
+/** `vertex`: the client sends its requests to Vertex AI (vertex-fetch.ts), with the Google
+ * credentials `env` names. */
+function clientFor(
+  vertex: { vertex: VertexSettings; env: EnvLike } | undefined,
+  apiKey: string | undefined,
+  authToken: string | undefined,
+  baseURL: string | undefined,
+  headers: Record<string, string>,
+): Anthropic {
   const openTelemetry = sdkTracingOption();
-  const key = JSON.stringify([apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
+  const credentialsFile = vertex && (vertex.env.GOOGLE_APPLICATION_CREDENTIALS ?? null);
+  const key = JSON.stringify([vertex?.vertex ?? null, credentialsFile ?? null, vertex?.env.HOME ?? null, apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
       // At most one credential (the SDK takes them as exclusive); with none, the SDK's own lookup
-      // (its profiles) applies.
-      ...(apiKey ? { apiKey } : authToken ? { authToken } : {}),
+      // (its profiles) applies. On Vertex a placeholder keeps the SDK from looking for one of
+      // Anthropic's: the fetch puts the Google token in its place.
+      ...(vertex ? { authToken: "vertex" } : apiKey ? { apiKey } : authToken ? { authToken } : {}),
       baseURL,
       maxRetries: 0,
-      fetch: httpFetch,
+      fetch: vertex ? vertexFetch(vertex.vertex, vertex.env, httpFetch) : httpFetch,
       // Failures reach the user once, in words, through the run; the SDK would also print them.
       logLevel: "off",
       ...(openTelemetry === false && { openTelemetry }),

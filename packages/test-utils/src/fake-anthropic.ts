@@ -1,5 +1,9 @@
 // A real HTTP server on 127.0.0.1 that plays scripted replies in the Anthropic Messages wire format,
 // so that the real SDK (and Claude Code itself) can be pointed at it through ANTHROPIC_BASE_URL.
+// It also answers as Claude on Vertex AI does (ANTHROPIC_VERTEX_BASE_URL=<url>/v1): a POST to
+// …/projects/{p}/locations/{r}/publishers/anthropic/models/{model}:streamRawPredict (or :rawPredict)
+// with the Messages body minus `model`, plus anthropic_version. Those requests are recorded with the
+// rest, as sent (path, headers, body), and take the same scripted replies.
 import { type FakeServer, type Incoming, readJson, recordOf, type RequestBody, startFakeServer } from "./fake-server-core.ts";
 import { estimateInputTokens, playReply, sendJson } from "./fake-anthropic-reply.ts";
 import type { FakeAnthropic, FakeAnthropicOptions, FakeReply, RecordedRequest } from "./fake-anthropic-types.ts";
@@ -14,6 +18,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       // A client checking that the base URL answers at all.
       req.resume();
       sendJson(res, 200, { ok: true });
+      return;
+    }
+    const vertex = VERTEX_PATH.exec(path);
+    if (vertex && req.method === "POST") {
+      await handleVertex(incoming, fake, decodeURIComponent(vertex[1]));
       return;
     }
     if (req.method !== "POST" || (path !== "/v1/messages" && path !== "/v1/messages/count_tokens")) {
@@ -48,6 +57,27 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (reply) await playReply(reply, body, res);
   };
 
+  const handleVertex = async (incoming: Incoming, fake: FakeServer<FakeReply>, model: string): Promise<void> => {
+    const parsed = await readJson(incoming.req);
+    if (!parsed.ok) {
+      sendJson(incoming.res, 400, errorBody("invalid_request_error", `fake-anthropic: request body is not valid JSON: ${parsed.error}`));
+      return;
+    }
+    const recorded = recordOf(incoming, parsed.value);
+    const index = fake.record(recorded);
+    const b = parsed.value as RequestBody;
+    const invalid =
+      b.anthropic_version !== VERTEX_ANTHROPIC_VERSION ? `anthropic_version: must be "${VERTEX_ANTHROPIC_VERSION}"`
+      : "model" in b ? "model: Extra inputs are not permitted (Vertex AI takes the model from the path)"
+      : describeInvalidBody({ ...b, model }, "/v1/messages");
+    if (invalid) {
+      sendJson(incoming.res, 400, errorBody("invalid_request_error", invalid));
+      return;
+    }
+    const reply = fake.replyTo(recorded, index, incoming.res);
+    if (reply) await playReply(reply, { ...b, model, stream: incoming.path.endsWith(":streamRawPredict") }, incoming.res);
+  };
+
   const fake = await startFakeServer<FakeReply>({
     name: "fake-anthropic",
     requestKind: "/v1/messages",
@@ -66,6 +96,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     close: fake.close,
   };
 }
+
+const VERTEX_PATH = /\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/([^/:]+):(?:streamRawPredict|rawPredict)$/;
+const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 /** What the real API would reject with a 400, worded like its messages. */
 function describeInvalidBody(body: unknown, path: string): string | undefined {

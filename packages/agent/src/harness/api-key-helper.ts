@@ -34,8 +34,8 @@ export async function trustedApiKeyHelper(where: { home: string; managedPath?: s
 }
 
 /** Whether the user's or managed settings files, or the run's own settings (`flag`, Claude Code's
- * --settings), give credentials for Anthropic's API: an apiKeyHelper, or ANTHROPIC_API_KEY or
- * ANTHROPIC_AUTH_TOKEN in their env (which the run takes as its own). A host that checks for
+ * --settings), give credentials for Anthropic's API: an apiKeyHelper, or ANTHROPIC_API_KEY,
+ * ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_USE_VERTEX in their env (which the run takes as its own). A host that checks for
  * credentials before a run starts asks this. */
 export async function trustedAnthropicCredentials(where: { home: string; managedPath?: string; flag?: unknown }): Promise<boolean> {
   if (await trustedApiKeyHelper(where)) return true;
@@ -49,8 +49,8 @@ export async function trustedAnthropicCredentials(where: { home: string; managed
     const { apiKeyHelper, env } = value as { apiKeyHelper?: unknown; env?: unknown };
     if (typeof apiKeyHelper === "string" && apiKeyHelper.trim() !== "") return true;
     if (typeof env !== "object" || env === null) return false;
-    const { ANTHROPIC_API_KEY: key, ANTHROPIC_AUTH_TOKEN: token } = env as Record<string, unknown>;
-    return hasAnthropicCredentials(undefined, { ANTHROPIC_API_KEY: typeof key === "string" ? key : undefined, ANTHROPIC_AUTH_TOKEN: typeof token === "string" ? token : undefined });
+    const strings = Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+    return hasAnthropicCredentials(undefined, Object.fromEntries(strings));
   });
 }
 

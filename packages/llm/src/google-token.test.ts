@@ -1,0 +1,83 @@
+// Google access tokens from Application Default Credentials, against a fake token endpoint that
+// checks the service account's signature as Google does.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test, type TestContext } from "node:test";
+import { startFakeGoogleToken } from "@harness/test-utils";
+import { googleAccessToken, GoogleAuthError } from "./google-token.ts";
+
+async function setup(t: TestContext) {
+  const google = await startFakeGoogleToken();
+  const dir = mkdtempSync(join(tmpdir(), "harness-google-"));
+  t.after(async () => {
+    await google.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { google, dir };
+}
+
+test("a service account's signed JWT buys a token, kept until a minute before it expires", async (t) => {
+  const { google, dir } = await setup(t);
+  const env = { GOOGLE_APPLICATION_CREDENTIALS: google.serviceAccountFile(dir, "bot@p.iam.gserviceaccount.com") };
+  let now = Date.now();
+  const clock = () => now;
+  assert.equal(await googleAccessToken(env, clock), "ya29.fake-1");
+  assert.equal(google.requests[0].form.grant_type, "urn:ietf:params:oauth:grant-type:jwt-bearer");
+  assert.equal(google.requests[0].claims?.iss, "bot@p.iam.gserviceaccount.com");
+  assert.equal(google.requests[0].header?.kid, "key-1");
+  now += 3600_000 - 61_000;
+  assert.equal(await googleAccessToken(env, clock), "ya29.fake-1", "still fresh");
+  now += 2_000;
+  assert.equal(await googleAccessToken(env, clock), "ya29.fake-2", "asked again within the last minute");
+  assert.equal(google.requests.length, 2);
+});
+
+test("concurrent requests share one token request", async (t) => {
+  const { google, dir } = await setup(t);
+  const env = { GOOGLE_APPLICATION_CREDENTIALS: google.serviceAccountFile(dir) };
+  const tokens = await Promise.all([googleAccessToken(env), googleAccessToken(env), googleAccessToken(env)]);
+  assert.deepEqual(tokens, ["ya29.fake-1", "ya29.fake-1", "ya29.fake-1"]);
+  assert.equal(google.requests.length, 1);
+});
+
+test("gcloud's user credentials, found in the default place under HOME, trade their refresh token", async (t) => {
+  const { google, dir } = await setup(t);
+  const gcloud = join(dir, ".config", "gcloud");
+  (await import("node:fs")).mkdirSync(gcloud, { recursive: true });
+  google.authorizedUserFile(gcloud);
+  assert.equal(await googleAccessToken({ HOME: dir }), "ya29.fake-1");
+  assert.equal(google.requests[0].form.grant_type, "refresh_token");
+});
+
+test("a missing, malformed or refused credential is one clear line naming the file and how it was found", async (t) => {
+  const { google, dir } = await setup(t);
+  const missing = join(dir, "nope.json");
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: missing }), (error: Error) => {
+    assert.ok(error instanceof GoogleAuthError);
+    assert.equal(error.message, `no Google credentials for Vertex AI: ${missing} (GOOGLE_APPLICATION_CREDENTIALS) does not exist; set GOOGLE_APPLICATION_CREDENTIALS to a service account key file, or run \`gcloud auth application-default login\``);
+    return true;
+  });
+  await assert.rejects(googleAccessToken({ HOME: dir }), /\.config\/gcloud\/application_default_credentials\.json \(gcloud's application default credentials\) does not exist/);
+
+  const garbled = join(dir, "garbled.json");
+  writeFileSync(garbled, "{not json");
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: garbled }), /garbled\.json \(GOOGLE_APPLICATION_CREDENTIALS\) are not JSON/);
+  const external = join(dir, "external.json");
+  writeFileSync(external, JSON.stringify({ type: "external_account" }));
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: external }), /are of type "external_account": Vertex AI here takes a "service_account" key/);
+  const badKey = join(dir, "bad-key.json");
+  writeFileSync(badKey, JSON.stringify({ type: "service_account", client_email: "a@b", private_key: "nope", token_uri: google.tokenUri }));
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: badKey }), /private_key .* is not a usable RSA key/);
+
+  const file = google.serviceAccountFile(dir);
+  google.refuse = { status: 400, error: "invalid_grant", description: "Invalid JWT Signature." };
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: file }), (error: Error) => {
+    assert.ok(error instanceof GoogleAuthError && !error.retryable);
+    assert.match(error.message, /^Google refused an access token for the credentials in .*service-account\.json \(GOOGLE_APPLICATION_CREDENTIALS\): http:\/\/127\.0\.0\.1:\d+\/token answered 400: invalid_grant: Invalid JWT Signature\.$/);
+    return true;
+  });
+  google.refuse = undefined;
+  assert.equal(await googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: file }), "ya29.fake-1", "a refusal is not kept");
+});

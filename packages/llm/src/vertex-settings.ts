@@ -1,0 +1,58 @@
+// Claude Code's switches for Claude on Google Cloud's Vertex AI, read from the environment.
+// Imports nothing, so that a caller can ask whether Vertex is on before it loads any provider.
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const VERTEX_DEFAULT_REGION = "us-east5";
+
+export type VertexSettings = {
+  projectId: string;
+  region: string;
+  /** Ends without "/": the requests go to {baseURL}/projects/… */
+  baseURL: string;
+  /** CLAUDE_CODE_SKIP_VERTEX_AUTH: send no Google token (a gateway in between adds its own). */
+  skipAuth: boolean;
+};
+
+const ON = /^(1|true|yes|on)$/i;
+const OFF = /^(0|false|no|off)?$/i;
+/** A Google Cloud region ("us-east5", "europe-west1") or "global". */
+const REGION = /^[a-z][a-z0-9-]*$/;
+
+/** Whether CLAUDE_CODE_USE_VERTEX turns Vertex on ("1", "true"; a malformed value does not). */
+export function vertexEnabled(env: Env): boolean {
+  return ON.test(env.CLAUDE_CODE_USE_VERTEX?.trim() ?? "");
+}
+
+/** Undefined when Vertex is off; throws (RangeError, naming the variable) when it is on and cannot
+ * be used. */
+export function vertexSettings(env: Env): VertexSettings | undefined {
+  const problem = vertexProblems(env)[0];
+  if (problem !== undefined) throw new RangeError(problem);
+  if (!vertexEnabled(env)) return undefined;
+  const region = env.CLOUD_ML_REGION?.trim() || VERTEX_DEFAULT_REGION;
+  const base = env.ANTHROPIC_VERTEX_BASE_URL?.trim() || (region === "global" ? "https://aiplatform.googleapis.com/v1" : `https://${region}-aiplatform.googleapis.com/v1`);
+  return {
+    projectId: env.ANTHROPIC_VERTEX_PROJECT_ID!.trim(),
+    region,
+    baseURL: base.replace(/\/+$/, ""),
+    skipAuth: ON.test(env.CLAUDE_CODE_SKIP_VERTEX_AUTH?.trim() ?? ""),
+  };
+}
+
+/** What is wrong with the Vertex variables of `env`, one line each. ANTHROPIC_VERTEX_BASE_URL's
+ * form is checked with the other endpoints (base-urls.ts). */
+export function vertexProblems(env: Env): string[] {
+  const problems: string[] = [];
+  for (const name of ["CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_SKIP_VERTEX_AUTH"]) {
+    const value = env[name]?.trim() ?? "";
+    if (!ON.test(value) && !OFF.test(value)) problems.push(`${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
+  }
+  if (!vertexEnabled(env)) return problems;
+  const project = env.ANTHROPIC_VERTEX_PROJECT_ID?.trim() ?? "";
+  if (project === "") problems.push("CLAUDE_CODE_USE_VERTEX is set but ANTHROPIC_VERTEX_PROJECT_ID is not: set it to the Google Cloud project that serves Claude");
+  else if (/[/?#\s]/.test(project)) problems.push(`ANTHROPIC_VERTEX_PROJECT_ID must be a Google Cloud project id, got ${JSON.stringify(env.ANTHROPIC_VERTEX_PROJECT_ID)}`);
+  const region = env.CLOUD_ML_REGION?.trim();
+  if (region && !REGION.test(region)) problems.push(`CLOUD_ML_REGION must be a Google Cloud region such as us-east5 or global, got ${JSON.stringify(env.CLOUD_ML_REGION)}`);
+  return problems;
+}

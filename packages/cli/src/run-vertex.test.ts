@@ -3,6 +3,8 @@
 // Google token endpoint, with no Anthropic key anywhere.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeAnthropic, startFakeGoogleToken } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
@@ -57,4 +59,16 @@ test("without ANTHROPIC_VERTEX_PROJECT_ID, or with credentials that are not ther
   assert.notEqual(noFile.code, 0);
   assert.match(noFile.stdout + noFile.stderr, new RegExp(`no Google credentials for Vertex AI: ${missing} \\(GOOGLE_APPLICATION_CREDENTIALS\\) does not exist`));
   assert.equal(fake.requests.length, 0);
+});
+
+test("the switches may come from the env of ~/.claude/settings.json, as Claude Code's users set them", async (t) => {
+  const { fake, dir, env } = await vertexEnv(t, [{ text: "from the settings" }]);
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  const { ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ...vertex } = env;
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: vertex }));
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "hi"], { HOME: home, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /from the settings/);
+  assert.match(fake.requests[0].path, /^\/v1\/projects\/my-project\/locations\/us-east5\/.*:streamRawPredict$/);
 });

@@ -145,6 +145,8 @@ Environment:
   ANTHROPIC_API_KEY    required for Anthropic models (not for openai/… or ollama/…)
   ANTHROPIC_AUTH_TOKEN a bearer token in its place
   ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
+  CLAUDE_CODE_USE_VERTEX=1   Claude through Google Cloud's Vertex AI (with ANTHROPIC_VERTEX_PROJECT_ID,
+                       CLOUD_ML_REGION, GOOGLE_APPLICATION_CREDENTIALS) instead of a key
   HARNESS_MODEL        default model
 `;
 

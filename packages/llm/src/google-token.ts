@@ -4,8 +4,7 @@
 // their refresh token. A token is kept until a minute before it expires.
 import { sign } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { credentialsFile } from "./vertex-settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,14 +22,6 @@ export class GoogleAuthError extends Error {
     this.name = "GoogleAuthError";
     this.retryable = retryable;
   }
-}
-
-/** Where the credentials are read from, and the words that name it in an error. */
-export function credentialsFile(env: Env): { path: string; named: string } {
-  const given = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
-  if (given) return { path: given, named: `${given} (GOOGLE_APPLICATION_CREDENTIALS)` };
-  const path = join(env.HOME || homedir(), ".config", "gcloud", "application_default_credentials.json");
-  return { path, named: `${path} (gcloud's application default credentials)` };
 }
 
 type Grant = { tokenUri: string; form: () => Record<string, string> };

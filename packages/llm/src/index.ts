@@ -24,9 +24,9 @@ export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeM
 export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
 export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";
 export { customHeadersProblems } from "./custom-headers.ts";
-export { VERTEX_DEFAULT_REGION, vertexEnabled, vertexProblems, vertexSettings } from "./vertex-settings.ts";
+export { credentialsFile, VERTEX_DEFAULT_REGION, vertexEnabled, vertexProblems, vertexSettings } from "./vertex-settings.ts";
 export type { VertexSettings } from "./vertex-settings.ts";
-export { credentialsFile, GoogleAuthError, googleAccessToken } from "./google-token.ts";
+export { GoogleAuthError, googleAccessToken } from "./google-token.ts";
 export { costUsd, priceOf } from "./cost.ts";
 export { formatDuration } from "./retry-policy.ts";
 export type { ModelPrice } from "./cost.ts";

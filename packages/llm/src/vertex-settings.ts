@@ -1,5 +1,7 @@
 // Claude Code's switches for Claude on Google Cloud's Vertex AI, read from the environment.
-// Imports nothing, so that a caller can ask whether Vertex is on before it loads any provider.
+// Imports no provider, so that a caller can ask whether Vertex is on before it loads any.
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -55,4 +57,13 @@ export function vertexProblems(env: Env): string[] {
   const region = env.CLOUD_ML_REGION?.trim();
   if (region && !REGION.test(region)) problems.push(`CLOUD_ML_REGION must be a Google Cloud region such as us-east5 or global, got ${JSON.stringify(env.CLOUD_ML_REGION)}`);
   return problems;
+}
+
+/** Where the Google credentials are read from (Application Default Credentials), and the words
+ * that name it in an error. */
+export function credentialsFile(env: Env): { path: string; named: string } {
+  const given = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
+  if (given) return { path: given, named: `${given} (GOOGLE_APPLICATION_CREDENTIALS)` };
+  const path = join(env.HOME || homedir(), ".config", "gcloud", "application_default_credentials.json");
+  return { path, named: `${path} (gcloud's application default credentials)` };
 }

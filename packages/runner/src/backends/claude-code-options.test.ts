@@ -21,6 +21,19 @@ test("the environment holds only what Claude Code needs, nothing else of the run
   assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
 });
 
+test("with Vertex on, Claude Code gets the Vertex switches and the runner's Google credentials file (its HOME is another)", () => {
+  const runnerEnv = { PATH: "/bin", HOME: "/home/me", CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p", CLOUD_ML_REGION: "global", VERTEX_REGION_CLAUDE_4_5_SONNET: "europe-west1", GOOGLE_CLOUD_SECRET: "s" };
+  const env = claudeCodeEnv({ stateDir: "/state", runnerEnv });
+  assert.equal(env.CLAUDE_CODE_USE_VERTEX, "1");
+  assert.equal(env.ANTHROPIC_VERTEX_PROJECT_ID, "p");
+  assert.equal(env.CLOUD_ML_REGION, "global");
+  assert.equal(env.VERTEX_REGION_CLAUDE_4_5_SONNET, "europe-west1");
+  assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, "/home/me/.config/gcloud/application_default_credentials.json");
+  assert.equal(env.GOOGLE_CLOUD_SECRET, undefined);
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...runnerEnv, GOOGLE_APPLICATION_CREDENTIALS: "/keys/sa.json" } }).GOOGLE_APPLICATION_CREDENTIALS, "/keys/sa.json");
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { HOME: "/home/me" } }).GOOGLE_APPLICATION_CREDENTIALS, undefined);
+});
+
 test("where the model is reached is laid over every settings file as command-line settings: the given endpoint, else Anthropic's, and no proxy", () => {
   const base = { query: { prompt: "p" }, cwd: "/w", executable: "/bin/claude", settingSources: ["project" as const], canUseTool: async () => ({ behavior: "deny" as const, message: "no" }), abortController: new AbortController(), stderr: () => {} };
   const given = launchOptions({ ...base, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128" } }).settings;

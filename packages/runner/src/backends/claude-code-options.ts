@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { HookCallback, Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { hostHiddenCallDenial } from "@harness/agent/host-hidden";
 import { splitModelId } from "@harness/llm/model-prefix";
+import { credentialsFile, vertexEnabled } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
 import { RUNNER_MARK_ENV } from "../orphans.ts";
 
@@ -84,8 +85,8 @@ export function claudeCodeEnv(input: {
   /** A bearer token, when there is no key. */
   authToken?: string;
   stateDir: string;
-  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, and the
-   * runner's mark (HARNESS_RUNNER_PROCESS). */
+  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, the Vertex
+   * switches, and the runner's mark (HARNESS_RUNNER_PROCESS). */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
@@ -104,12 +105,20 @@ export function claudeCodeEnv(input: {
   else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
   if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
+  if (vertexEnabled(input.runnerEnv)) {
+    for (const [name, value] of Object.entries(input.runnerEnv)) if (value && VERTEX_VARIABLE.test(name)) env[name] = value;
+    // Claude Code's HOME is another: it is told where the runner's credentials are.
+    env.GOOGLE_APPLICATION_CREDENTIALS = credentialsFile(input.runnerEnv).path;
+  }
   if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
   // Claude Code runs each command in a session of its own: the runner's mark is how they are found
   // if the runner dies (orphans.ts).
   if (input.runnerEnv[RUNNER_MARK_ENV]) env[RUNNER_MARK_ENV] = input.runnerEnv[RUNNER_MARK_ENV];
   return { ...env, ...input.extra };
 }
+
+/** Claude Code's own switches for Claude on Vertex AI, handed on when CLAUDE_CODE_USE_VERTEX is on. */
+const VERTEX_VARIABLE = /^(CLAUDE_CODE_USE_VERTEX|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|CLOUD_ML_REGION|CLAUDE_CODE_SKIP_VERTEX_AUTH|VERTEX_REGION_CLAUDE_[A-Z0-9_]+)$/;
 
 /** The variables that say where Claude Code reaches the model: its endpoint and the proxies
  * between. */

@@ -2,22 +2,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isFresh } from "@harness/llm/bundled-require";
 import { startFakeAnthropic, textInWords } from "@harness/test-utils";
 import { tempDir, withFake } from "../../cli/src/test-support.ts";
 import { buildBundle } from "./build.ts";
 import { CLI_BUNDLE, ROOT, RUNNER_BUNDLE } from "./places.ts";
-
-/** A directory of this test's own beside the real bundle, so that the bare imports the bundle
- * leaves to Node resolve as they do from there. */
-function buildDir(t: { after(fn: () => void): void }): string {
-  const dir = join(ROOT, "node_modules", ".cache", "harness", "bundles", `test-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(dir, { recursive: true });
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+import { buildDir } from "./test-support.ts";
 
 function node(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });

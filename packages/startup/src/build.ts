@@ -8,6 +8,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 import { manifestLine, stampOf, type FileStamp } from "@harness/llm/bundled-require";
+import { buildsInUse, IN_USE } from "./in-use.ts";
 import { ROOT } from "./places.ts";
 
 /** Bare imports taken into the bundle; the rest are left to Node. zod is hundreds of small files
@@ -47,9 +48,9 @@ function plugin(out: string): Plugin {
 
 export type Built = { files: number; chunks: number; bytes: number; ms: number };
 
-/** Builds older than this, other than the newest few, are removed by the next build. A process
- * started from one still loads its chunks as it first uses what they hold (a server may run for
- * days); a day covers a restart after an update. */
+/** Builds older than this, other than the newest few and those a live process was started from
+ * (in-use.ts: it loads their chunks as it first uses what they hold, and a server may run for
+ * days), are removed by the next build. */
 const KEEP_BUILDS_MS = 24 * 3_600_000;
 const KEEP_BUILDS = 3;
 
@@ -109,8 +110,9 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
 }
 
 function removeOldBuilds(builds: string, current: string): void {
+  const inUse = buildsInUse(builds);
   const old = readdirSync(builds)
-    .filter((name) => name !== current && name !== "next")
+    .filter((name) => name !== current && name !== "next" && name !== IN_USE && !inUse.has(name))
     .map((name) => ({ name, at: statSync(join(builds, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const [i, { name, at }] of old.entries()) {

@@ -10,23 +10,26 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isFresh } from "@harness/llm/bundled-require";
+import { useBuild } from "./in-use.ts";
 import { lockState, ROOT, type BundlePlace } from "./places.ts";
 
 export { CLI_BUNDLE, RUNNER_BUNDLE } from "./places.ts";
 
-/** Runs the entry: from its bundle when that is fresh, else from its sources (and the bundle is
- * written again in the background where that can help). A bundle that cannot be loaded (a file of
- * it gone or damaged) is passed over for the sources; its loading fails before any of its code
- * runs, so nothing runs twice. */
+/** Runs the entry: from its bundle when that is fresh (the build it names recorded as in use while
+ * this process lives: in-use.ts), else from its sources (and the bundle is written again in the
+ * background where that can help). A bundle that cannot be loaded (a file of it gone or damaged) is
+ * passed over for the sources; its loading fails before any of its code runs, so nothing runs
+ * twice. */
 export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const bundle = freshBundle(env, place);
-  if (bundle !== undefined) {
+  if (freshBundle(env, place) !== undefined) {
+    const use = useBuild(place.bundle);
     try {
-      await import(bundle);
+      await import(use.url);
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "ERR_MODULE_NOT_FOUND" && !(error instanceof SyntaxError)) throw error;
+      use.release();
     }
   }
   await import(pathToFileURL(place.entry).href);

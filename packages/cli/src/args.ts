@@ -4,12 +4,13 @@ import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
+import { parsePlugin, type PluginCommand } from "./plugin/args.ts";
 import { takeRunFlags } from "./run-flags.ts";
 import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
-export type Topic = "run" | "serve" | "chat" | "mcp";
+export type Topic = "run" | "serve" | "chat" | "mcp" | "plugin";
 
 export type Command =
   | { kind: "help"; topic?: Topic }
@@ -121,6 +122,8 @@ export type Command =
     }
   /** `harness mcp …`: see mcp-args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
+  /** `harness plugin …`: see plugin/args.ts. */
+  | { kind: "plugin"; plugin: PluginCommand }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
   | { kind: "usage-error"; message: string; topic?: Topic };
 
@@ -404,7 +407,7 @@ export function parseArgs(argv: string[]): Command {
       const [topic, extra] = rest;
       if (extra !== undefined) return { kind: "usage-error", message: `unexpected argument "${extra}" for "harness help"` };
       if (topic === undefined) return { kind: "help" };
-      if (topic === "run" || topic === "serve" || topic === "chat" || topic === "mcp") return { kind: "help", topic };
+      if (topic === "run" || topic === "serve" || topic === "chat" || topic === "mcp" || topic === "plugin") return { kind: "help", topic };
       return { kind: "usage-error", message: `no help for "${topic}"` };
     }
     case "--version":
@@ -420,6 +423,9 @@ export function parseArgs(argv: string[]): Command {
       return parseChat(rest);
     case "mcp":
       return parseMcp(rest);
+    case "plugin":
+    case "plugins":
+      return parsePlugin(rest);
     default:
       return parseClaudeStyle(argv);
   }

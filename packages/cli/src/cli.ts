@@ -73,5 +73,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const { mcpCommand } = await import("./mcp-command.ts");
       return mcpCommand(command.mcp, io);
     }
+    case "plugin": {
+      const { pluginCommand } = await import("./plugin/command.ts");
+      return pluginCommand(command.plugin, io);
+    }
   }
 }

@@ -17,7 +17,11 @@ Usage:
                                      to the agent in this project, no server needed
   harness mcp <command> [options]    manage MCP servers, in Claude Code's files: add, add-json,
                                      list, get, remove
-  harness help [run|serve|chat|mcp]  show help
+  harness plugin <command> [options] install plugins from marketplaces, in Claude Code's files:
+                                     marketplace add|list|remove|update, install, uninstall,
+                                     enable, disable, list
+  harness help [run|serve|chat|mcp|plugin]
+                                     show help
   harness --version                  print the version
 
 Run "harness help <command>" for its options.
@@ -256,8 +260,39 @@ Environment:
   MCP_TIMEOUT          how long list waits for a server to connect (default here: 5000 ms)
 `;
 
+const PLUGIN = `Usage: harness plugin <command> [options]
+
+Installs plugins from marketplaces, in the files Claude Code keeps them in (claude plugin writes the
+same), so a plugin installed by either tool is loaded by both.
+
+Commands:
+  harness plugin marketplace add SOURCE
+                     add a marketplace: a directory holding .claude-plugin/marketplace.json, a
+                     git URL (https, ssh, file://; cloned into ~/.claude/plugins/marketplaces) or
+                     owner/repo on GitHub
+  harness plugin marketplace list
+  harness plugin marketplace update [NAME]
+                     fetch git marketplaces again (all, or NAME) and read their plugins again
+  harness plugin marketplace remove NAME
+  harness plugin install PLUGIN@MARKETPLACE [--scope S]
+                     copy the plugin into ~/.claude/plugins/cache, record it in
+                     ~/.claude/plugins/installed_plugins.json and enable it in the scope's settings
+  harness plugin uninstall PLUGIN@MARKETPLACE [--scope S]
+  harness plugin enable|disable PLUGIN@MARKETPLACE [--scope S]
+                     turn it on or off in the scope's settings ("enabledPlugins")
+  harness plugin list
+                     the plugins installed, with version, scope and whether they are enabled here
+
+Options:
+  -s, --scope S      user (default for install): yours, in every project (~/.claude/settings.json) |
+                     project: shared with the project (.claude/settings.json) | local: yours, in
+                     this project only (.claude/settings.local.json); uninstall, enable and
+                     disable default to the scope it is installed in
+  -h, --help         show this help
+`;
+
 export function helpText(topic?: Topic): string {
-  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : topic === "mcp" ? MCP : MAIN;
+  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : topic === "mcp" ? MCP : topic === "plugin" ? PLUGIN : MAIN;
 }
 
 export function usageHint(topic?: Topic): string {

@@ -1,0 +1,83 @@
+// `harness plugin` refusing what it cannot use: each refusal one line on stderr, exit status 1, and
+// nothing already stored changed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { tempDir } from "./test-support.ts";
+import { marketplaceDir, pluginPlace, writeMarketplace } from "./plugin-test-support.ts";
+
+function refused(result: { code: number | null; stderr: string }, pattern: RegExp): void {
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, pattern);
+  assert.equal(result.stderr.trimEnd().split("\n").length, 1, result.stderr);
+  assert.doesNotMatch(result.stderr, /\n\s+at /);
+}
+
+test("marketplace add refuses a directory without a marketplace.json, one that is not JSON, or one without name or plugins", async (t) => {
+  const p = pluginPlace(t);
+  const empty = tempDir(t);
+  refused(await p.run(["marketplace", "add", empty]), /no \.claude-plugin\/marketplace\.json/);
+  writeMarketplace(empty, "{ nope");
+  refused(await p.run(["marketplace", "add", empty]), /marketplace\.json.*not valid JSON/);
+  writeMarketplace(empty, { owner: { name: "x" }, plugins: [] });
+  refused(await p.run(["marketplace", "add", empty]), /marketplace\.json.*name/);
+  writeMarketplace(empty, { name: "x" });
+  refused(await p.run(["marketplace", "add", empty]), /marketplace\.json.*plugins/);
+  writeMarketplace(empty, { name: "../up", plugins: [] });
+  refused(await p.run(["marketplace", "add", empty]), /marketplace\.json.*name/);
+  refused(await p.run(["marketplace", "add", join(empty, "missing")]), /does not exist/);
+  assert.ok(!existsSync(p.knownFile), "nothing was recorded");
+});
+
+test("marketplace add says what git said when the clone fails", async (t) => {
+  const p = pluginPlace(t);
+  const missing = pathToFileURL(join(tempDir(t), "no-such-repo")).href;
+  refused(await p.run(["marketplace", "add", missing]), /git clone.*failed.*(does not exist|not found|not appear to be a git repository)/i);
+  assert.ok(!existsSync(p.knownFile));
+  assert.ok(!existsSync(join(p.home, ".claude", "plugins", "marketplaces")) || readDirEmpty(join(p.home, ".claude", "plugins", "marketplaces")));
+});
+
+function readDirEmpty(dir: string): boolean {
+  return readdirSync(dir).length === 0;
+}
+
+test("install refuses an unknown marketplace, a plugin the marketplace does not list, and a path leading out of it, changing nothing", async (t) => {
+  const p = pluginPlace(t);
+  const market = marketplaceDir(t, [{ name: "sneaky", source: "../outside" }, { name: "far", source: { source: "npm", package: "x" } }]);
+  mkdirSync(join(p.home, ".claude"), { recursive: true });
+  writeFileSync(p.userSettings, '{"cleanupPeriodDays": 30}');
+  refused(await p.run(["install", "greeter@nowhere"]), /unknown marketplace "nowhere".*harness plugin marketplace add/);
+  assert.equal((await p.run(["marketplace", "add", market])).code, 0);
+  refused(await p.run(["install", "nobody@team-tools"]), /no plugin "nobody" in marketplace "team-tools".*greeter/);
+  refused(await p.run(["install", "sneaky@team-tools"]), /"\.\.\/outside".*leads out of the marketplace/);
+  refused(await p.run(["install", "far@team-tools"]), /npm.*not supported/);
+  refused(await p.run(["uninstall", "greeter@team-tools"]), /not installed/);
+  refused(await p.run(["enable", "greeter@team-tools"]), /not installed/);
+  assert.ok(!existsSync(p.installedFile));
+  assert.equal(readFileSync(p.userSettings, "utf8"), '{"cleanupPeriodDays": 30}');
+  assert.ok(!existsSync(join(p.cache, "team-tools", "sneaky")));
+});
+
+test("install leaves installed_plugins.json and the settings as they were when one of them cannot be read", async (t) => {
+  const p = pluginPlace(t);
+  const market = marketplaceDir(t);
+  assert.equal((await p.run(["marketplace", "add", market])).code, 0);
+  mkdirSync(join(p.home, ".claude"), { recursive: true });
+  writeFileSync(p.userSettings, "{ broken");
+  refused(await p.run(["install", "greeter@team-tools"]), /settings\.json/);
+  assert.equal(readFileSync(p.userSettings, "utf8"), "{ broken");
+  assert.ok(!existsSync(p.installedFile));
+  assert.ok(!existsSync(join(p.cache, "team-tools", "greeter")), "no copy is left behind");
+});
+
+test("usage errors name the problem and point at the help", async (t) => {
+  const p = pluginPlace(t);
+  const bad = await p.run(["install", "greeter@team-tools", "--scope", "everywhere"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--scope must be one of user, project, local/);
+  const help = await p.run(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /harness plugin install/);
+});

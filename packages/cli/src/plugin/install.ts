@@ -1,0 +1,126 @@
+// `harness plugin install <plugin>@<marketplace>`: the plugin fetched into
+// ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/, recorded in installed_plugins.json and
+// enabled in the scope's settings, as Claude Code installs one, so that either tool loads it.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { isJsonObject } from "@harness/agent/json-text";
+import type { CliIO } from "../cli.ts";
+import type { PluginScope } from "./args.ts";
+import { fetchPlugin } from "./fetch-plugin.ts";
+import { PluginError, cacheDir, enabledIn, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
+import { isInside, unknownMarketplace } from "./marketplace-command.ts";
+import { readMarketplace, type Marketplace, type MarketplaceEntry } from "./marketplace-file.ts";
+
+export async function installPlugin(given: string, scope: PluginScope, place: PluginPlace, io: CliIO): Promise<number> {
+  const { marketplace, entry } = findPlugin(given, place);
+  const id = `${entry.name}@${marketplace.name}`;
+  // What would refuse the new record refuses the install before anything is fetched.
+  readInstalled(place);
+  enabledIn(scope, place);
+
+  const parent = join(cacheDir(place), marketplace.name, entry.name);
+  mkdirSync(parent, { recursive: true });
+  const staging = join(parent, `.installing-${randomBytes(6).toString("hex")}`);
+  let installPath: string;
+  let fetched: { gitCommitSha?: string };
+  try {
+    fetched = await fetchPlugin(entry, marketplace, staging);
+    const version = pathSafe(manifestVersion(staging) ?? entry.version ?? fetched.gitCommitSha?.slice(0, 12) ?? "unknown");
+    installPath = join(parent, version);
+    replaceDir(staging, installPath);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(parent) || isEmptyDir(parent)) rmSync(parent, { recursive: true, force: true });
+    throw error;
+  }
+
+  const now = new Date().toISOString();
+  const projectPath = scope === "user" ? undefined : place.projectRoot;
+  let replaced: Installation | undefined;
+  await updateInstalled(place, (plugins) => {
+    const entries = plugins[id] ?? [];
+    replaced = entries.find((e) => e.scope === scope && e.projectPath === projectPath);
+    const version = installPath.slice(parent.length + 1);
+    const installation: Installation = {
+      scope,
+      installPath,
+      version,
+      installedAt: replaced?.installedAt ?? now,
+      lastUpdated: now,
+      ...(fetched.gitCommitSha && { gitCommitSha: fetched.gitCommitSha }),
+      ...(projectPath !== undefined && { projectPath }),
+    };
+    return { ...plugins, [id]: replaced ? entries.map((e) => (e === replaced ? installation : e)) : [...entries, installation] };
+  });
+  await setEnabled(scope, place, id, true);
+  if (replaced && replaced.installPath !== installPath) removeUnused(replaced.installPath, place);
+  const version = installPath.slice(parent.length + 1);
+  io.stdout.write(`Installed ${id} ${version} (${scope} scope), enabled in ${settingsFileOf(scope, place)}.\n`);
+  return 0;
+}
+
+/** The marketplace and entry `given` names: `name@marketplace`, or a name only one marketplace has. */
+function findPlugin(given: string, place: PluginPlace): { marketplace: Marketplace; entry: MarketplaceEntry } {
+  const known = readKnown(place);
+  const at = given.lastIndexOf("@");
+  if (at <= 0) {
+    const found = Object.values(known).flatMap((k) => {
+      const marketplace = readMarketplace(k.installLocation);
+      const entry = marketplace.plugins.find((p) => p.name === given);
+      return entry ? [{ marketplace, entry }] : [];
+    });
+    if (found.length === 1) return found[0]!;
+    if (found.length === 0) throw new PluginError(`no marketplace added has a plugin "${given}"${Object.keys(known).length ? "" : " (none is added: harness plugin marketplace add <source>)"}`);
+    throw new PluginError(`plugin "${given}" is in more than one marketplace (${found.map((f) => f.marketplace.name).join(", ")}): say which, as ${given}@${found[0]!.marketplace.name}`);
+  }
+  const name = given.slice(0, at);
+  const marketplaceName = given.slice(at + 1);
+  const record = known[marketplaceName];
+  if (!record) throw unknownMarketplace(marketplaceName, Object.keys(known));
+  const marketplace = readMarketplace(record.installLocation);
+  const entry = marketplace.plugins.find((p) => p.name === name);
+  if (!entry) throw new PluginError(`no plugin "${name}" in marketplace "${marketplaceName}" (it has: ${marketplace.plugins.map((p) => p.name).join(", ") || "none"}); if it is new there: harness plugin marketplace update ${marketplaceName}`);
+  return { marketplace, entry };
+}
+
+/** The `version` of the plugin's plugin.json, when it has one that is a string. */
+function manifestVersion(root: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(root, ".claude-plugin", "plugin.json"), "utf8"));
+    return isJsonObject(value) && typeof value.version === "string" && value.version.trim() !== "" ? value.version.trim() : undefined;
+  } catch {
+    return undefined; // No manifest, or one the loader will name when a run loads the plugin.
+  }
+}
+
+/** A version as a directory's name. */
+function pathSafe(version: string): string {
+  const safe = version.replace(/[^\w.+-]/g, "-");
+  return safe === "." || safe === ".." ? "unknown" : safe;
+}
+
+/** Puts `from` where `to` is, the old `to` (a reinstall of the same version) removed only once the
+ * new one is in place. */
+function replaceDir(from: string, to: string): void {
+  if (!existsSync(to)) return renameSync(from, to);
+  const old = `${to}.old-${randomBytes(6).toString("hex")}`;
+  renameSync(to, old);
+  renameSync(from, to);
+  rmSync(old, { recursive: true, force: true });
+}
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes the copy at `installPath` when it is in the cache and no installation uses it any more. */
+export function removeUnused(installPath: string, place: PluginPlace): void {
+  if (!isInside(cacheDir(place), installPath)) return;
+  const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => e.installPath === installPath));
+  if (!used) rmSync(installPath, { recursive: true, force: true });
+}

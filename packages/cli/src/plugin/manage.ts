@@ -1,0 +1,64 @@
+// `harness plugin uninstall|enable|disable|list`: the plugins installed, in installed_plugins.json,
+// and whether the settings enable them.
+import type { CliIO } from "../cli.ts";
+import type { PluginScope } from "./args.ts";
+import { PluginError, enabledState, isFor, readInstalled, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
+import { removeUnused } from "./install.ts";
+
+/** The installation of `id` a command acts on: the one of `scope` for this project, or without a
+ * scope the one for this project (a project's or local one before the user's). */
+function installationOf(id: string, scope: PluginScope | undefined, place: PluginPlace, command: string): Installation {
+  const entries = (readInstalled(place)[id] ?? []).filter((e) => isFor(e, place.projectRoot));
+  const install = `harness plugin install ${id}${scope && scope !== "user" ? ` --scope ${scope}` : ""}`;
+  if (entries.length === 0) throw new PluginError(`plugin "${id}" is not installed${id.includes("@") ? "" : ` (name it as name@marketplace)`}; install it with: ${install}`);
+  if (scope) {
+    const found = entries.find((e) => e.scope === scope);
+    if (!found) throw new PluginError(`plugin "${id}" is not installed in ${scope} scope (it is in: ${entries.map((e) => e.scope).join(", ")})`);
+    return found;
+  }
+  if (command === "uninstall" && entries.length > 1) throw new PluginError(`plugin "${id}" is installed in more than one scope (${entries.map((e) => e.scope).join(", ")}): say which with --scope`);
+  return entries.find((e) => e.scope === "local") ?? entries.find((e) => e.scope === "project") ?? entries[0]!;
+}
+
+export async function uninstallPlugin(id: string, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {
+  const target = installationOf(id, scope, place, "uninstall");
+  await updateInstalled(place, (plugins) => {
+    const rest = (plugins[id] ?? []).filter((e) => !(e.scope === target.scope && e.projectPath === target.projectPath));
+    const { [id]: _gone, ...others } = plugins;
+    return rest.length ? { ...plugins, [id]: rest } : others;
+  });
+  await setEnabled(target.scope, place, id, undefined);
+  removeUnused(target.installPath, place);
+  io.stdout.write(`Uninstalled ${id} (${target.scope} scope).\n`);
+  return 0;
+}
+
+export async function enablePlugin(id: string, enabled: boolean, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {
+  const target = scope ?? installationOf(id, undefined, place, enabled ? "enable" : "disable").scope;
+  if (scope) installationOf(id, undefined, place, "enable");
+  await setEnabled(target, place, id, enabled);
+  io.stdout.write(`${enabled ? "Enabled" : "Disabled"} ${id} in ${settingsFileOf(target, place)}.\n`);
+  const state = enabledState(id, place);
+  if (state.enabled !== enabled && state.scope) {
+    io.stdout.write(`It stays ${state.enabled ? "enabled" : "disabled"} in this project: ${settingsFileOf(state.scope, place)} (${state.scope} scope) says so and wins; to change that: harness plugin ${enabled ? "enable" : "disable"} ${id} --scope ${state.scope}\n`);
+  }
+  return 0;
+}
+
+export function listPlugins(place: PluginPlace, io: CliIO): number {
+  const installed = Object.entries(readInstalled(place)).sort(([a], [b]) => a.localeCompare(b));
+  const rows = installed.flatMap(([id, entries]) =>
+    entries.map((e) => {
+      const here = isFor(e, place.projectRoot);
+      const state = here ? (enabledState(id, place).enabled ? "enabled" : "disabled") : `for ${e.projectPath} only`;
+      return [id, e.version ?? "unknown", e.scope, state];
+    }),
+  );
+  if (rows.length === 0) {
+    io.stdout.write("No plugins are installed. Install one with: harness plugin install <plugin>@<marketplace>\n");
+    return 0;
+  }
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) io.stdout.write(`${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join("  ")}\n`);
+  return 0;
+}

@@ -1,8 +1,8 @@
-// Which plugins a run loads: those Claude Code installed (listed, with where each is, in
-// `~/.claude/plugins/installed_plugins.json`) that the settings enable (`enabledPlugins`:
-// `{"name@marketplace": true}`, the higher scope winning per plugin, as settings merge), and those
-// given for the run (`--plugin-dir`), which win over an installed plugin of the same name.
-// Installing from a marketplace is Claude Code's business; this reads what it installed.
+// Which plugins a run loads: those installed (by `harness plugin install` or Claude Code, each listed
+// with where it is in `~/.claude/plugins/installed_plugins.json`) that the settings enable
+// (`enabledPlugins`: `{"name@marketplace": true}`, the higher scope winning per plugin, as settings
+// merge), and those given for the run (`--plugin-dir`), which win over an installed plugin of the
+// same name. Installing is not done here: this reads what was installed.
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
 import type { SettingsSource } from "../settings/types.ts";
@@ -46,10 +46,10 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
       if (!installed) return undefined;
       if (entries.length > 0) {
         const where = entries.map((entry) => entry.projectPath).join(", ");
-        diagnostics.push({ file: installedFile, message: `Plugin ${id} is installed only for other projects (${where}), not for this one; install it here or for the user with Claude Code.` });
+        diagnostics.push({ file: installedFile, message: `Plugin ${id} is installed only for other projects (${where}), not for this one; install it here with: harness plugin install ${id} --scope project (or for every project, without --scope)` });
         return undefined;
       }
-      diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with Claude Code (/plugin install ${id}).` });
+      diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with: harness plugin install ${id}` });
       return undefined;
     }
     const name = id.includes("@") ? id.slice(0, id.lastIndexOf("@")) : id;

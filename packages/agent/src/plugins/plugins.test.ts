@@ -156,7 +156,7 @@ describe("discoverPlugins", () => {
       [["kit", "kit@market", "1.0.0", "installed"]],
     );
     assert.equal(found.diagnostics.length, 1);
-    assert.match(found.diagnostics[0]!.message, /Plugin ghost@market is enabled in the settings but not installed/);
+    assert.match(found.diagnostics[0]!.message, /Plugin ghost@market is enabled in the settings but not installed.*; install it with: harness plugin install ghost@market$/);
   });
 
   test("a project's own installation is chosen over the user's; a --plugin-dir plugin replaces an installed one of its name; a broken one is skipped and the rest load", async () => {
@@ -205,7 +205,7 @@ describe("discoverPlugins", () => {
     const found = await discoverPlugins({ home: s.home, projectRoot: s.projectRoot, enabledPlugins: { "kit@m": true } });
     assert.deepEqual(found.plugins, []);
     assert.equal(found.diagnostics.length, 1);
-    assert.match(found.diagnostics[0]!.message, /Plugin kit@m is installed only for other projects \(.*project-a\), not for this one/);
+    assert.match(found.diagnostics[0]!.message, /Plugin kit@m is installed only for other projects \(.*project-a\), not for this one; install it here with: harness plugin install kit@m --scope project \(or for every project, without --scope\)$/);
   });
 
   test("an installed_plugins.json that is not JSON, or holds no plugins object, is named once; the plugins it would list are not each said to be missing", async () => {

@@ -1,7 +1,7 @@
 import type { HooksConfig } from "../hooks/types.ts";
 
-/** Where a plugin came from: installed by Claude Code and enabled in the settings, or given for
- * the run (`--plugin-dir`). */
+/** Where a plugin came from: installed (by `harness plugin install` or Claude Code) and enabled in
+ * the settings, or given for the run (`--plugin-dir`). */
 export type PluginSource = "installed" | "plugin-dir";
 
 /** A plugin MCP server's entry as the plugin writes it, with where it is written. */

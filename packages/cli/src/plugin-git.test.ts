@@ -71,3 +71,31 @@ test("a marketplace cloned from a git URL installs its plugins for the project, 
   assert.equal(removed.code, 0, removed.stderr);
   assert.ok(!existsSync(location), "the clone is removed with the marketplace");
 });
+
+test("a git-subdir source installs the plugin in a folder of a repository, and refuses a folder outside it", async (t) => {
+  const p = pluginPlace(t);
+  const repo = tempDir(t);
+  const plugin = join(repo, "providers", "claude");
+  mkdirSync(join(plugin, "commands"), { recursive: true });
+  writeFileSync(join(plugin, "commands", "deploy.md"), "Deploy.");
+  writeFileSync(join(repo, "README.md"), "Not part of the plugin.");
+  const url = gitRepo(repo);
+  const market = marketplaceDir(t, [
+    { name: "deployer", version: "1.2.0", source: { source: "git-subdir", url, path: "providers/claude" } },
+    { name: "escaper", source: { source: "git-subdir", url, path: "../.." } },
+  ]);
+  assert.equal((await p.run(["marketplace", "add", market])).code, 0);
+
+  const installed = await p.run(["install", "deployer@team-tools"]);
+  assert.equal(installed.code, 0, installed.stderr);
+  const installPath = join(p.cache, "team-tools", "deployer", "1.2.0");
+  assert.ok(existsSync(join(installPath, "commands", "deploy.md")));
+  assert.ok(!existsSync(join(installPath, "README.md")), "only the folder is installed");
+  assert.equal(readJson(p.installedFile).plugins["deployer@team-tools"][0].gitCommitSha, git(repo, "rev-parse", "HEAD"));
+
+  const escaped = await p.run(["install", "escaper@team-tools"]);
+  assert.equal(escaped.code, 1);
+  assert.match(escaped.stderr, /"\.\.\/\.\." of file:.* leads out of its repository/);
+  assert.equal(readJson(p.installedFile).plugins["escaper@team-tools"], undefined);
+  assert.ok(!existsSync(join(p.cache, "team-tools", "escaper")));
+});

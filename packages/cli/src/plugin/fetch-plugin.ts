@@ -13,7 +13,7 @@ export async function fetchPlugin(entry: MarketplaceEntry, marketplace: Marketpl
   const { source } = entry;
   const what = `plugin "${entry.name}" of marketplace "${marketplace.name}"`;
   if (typeof source === "string") {
-    copyInside(marketplace.root, relativeSource(source, marketplace), dest, what, source);
+    copyInside(marketplace.root, relativeSource(source, marketplace), dest, `${what}, "${source}",`, "the marketplace's directory");
     return {};
   }
   if (!isJsonObject(source) || typeof source.source !== "string") throw new PluginError(`${marketplace.file}: the source of ${what} must be a path ("./plugins/x") or an object with a "source"`);
@@ -33,7 +33,7 @@ export async function fetchPlugin(entry: MarketplaceEntry, marketplace: Marketpl
       const clone = `${dest}.clone`;
       try {
         const gitCommitSha = await shallowClone(text("url"), clone, { ref, sha });
-        copyInside(clone, text("path"), dest, what, text("path"));
+        copyInside(clone, text("path"), dest, `${what}, "${text("path")}" of ${text("url")},`, "its repository");
         return { gitCommitSha };
       } finally {
         rmSync(clone, { recursive: true, force: true });
@@ -51,11 +51,11 @@ function relativeSource(source: string, marketplace: Marketplace): string {
   return join(marketplace.pluginRoot, source);
 }
 
-/** Copies the directory `path` of `root` to `dest`, refusing a path that leads out of `root`: an
- * entry of a marketplace may name its own files only. */
-function copyInside(root: string, path: string, dest: string, what: string, given: string): void {
+/** Copies the directory `path` of `root` (`within`, to the user) to `dest`, refusing a path that
+ * leads out of `root`: an entry of a marketplace may name its own files only. */
+function copyInside(root: string, path: string, dest: string, source: string, within: string): void {
   const from = resolve(root, path);
-  if (from !== resolve(root) && !isInside(root, from)) throw new PluginError(`the source of ${what}, "${given}", leads out of the marketplace's directory; it was not installed`);
-  if (!existsSync(from) || !statSync(from).isDirectory()) throw new PluginError(`the source of ${what}, "${given}", is not a directory of the marketplace (${from})`);
+  if (from !== resolve(root) && !isInside(root, from)) throw new PluginError(`the source of ${source} leads out of ${within}; it was not installed`);
+  if (!existsSync(from) || !statSync(from).isDirectory()) throw new PluginError(`the source of ${source} is not a directory in ${within}`);
   cpSync(from, dest, { recursive: true, filter: (file) => basename(file) !== ".git" });
 }

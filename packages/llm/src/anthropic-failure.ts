@@ -2,8 +2,9 @@
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { MISSING_ANTHROPIC_KEY } from "./model-prefix.ts";
 import { errorKindOf } from "./error-kind.ts";
+import { AwsCredentialsError } from "./aws-credentials.ts";
 import { GoogleAuthError } from "./google-token.ts";
-import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
@@ -15,19 +16,23 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([
   "request_too_large",
 ]);
 
+/** Who serves Claude, as failures name it: "Anthropic API", "Vertex AI", "Amazon Bedrock". */
+export type ClaudeService = "Anthropic API" | "Vertex AI" | "Amazon Bedrock";
+
 /** A failure before the response body: HTTP error statuses, connection errors, client setup errors. */
-export function requestFailure(error: unknown, baseURL: string): Failure {
+export function requestFailure(error: unknown, baseURL: string, service: ClaudeService = "Anthropic API"): Failure {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = anthropicSdk();
-  // On Vertex AI, the Google token the request could not get (the SDK reports it as its fetch's).
-  const google = (error as { cause?: unknown } | undefined)?.cause;
-  if (google instanceof GoogleAuthError) {
-    return { description: google.message, retryable: google.retryable, ...(!google.retryable && { kind: "authentication_failed" as const }) };
+  // On Vertex AI and Bedrock, the credentials the request could not get (the SDK reports them as
+  // its fetch's failure).
+  const credentials = (error as { cause?: unknown } | undefined)?.cause;
+  if (credentials instanceof GoogleAuthError || credentials instanceof AwsCredentialsError) {
+    return { description: credentials.message, retryable: credentials.retryable, ...(!credentials.retryable && { kind: "authentication_failed" as const }) };
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return { description: `the request to the Anthropic API at ${baseURL} timed out`, retryable: true };
+    return { description: `the request to ${serviceNamed(service)} at ${baseURL} timed out`, retryable: true };
   }
   if (error instanceof APIConnectionError) {
-    return { description: `could not connect to the Anthropic API at ${baseURL}: ${rootCause(error)}`, retryable: true };
+    return { description: `could not connect to ${serviceNamed(service)} at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }
   // The SDK found no credentials: say which variable to set, not the SDK's list of its options.
   if (error instanceof Error && error.message.startsWith("Could not resolve authentication method")) {
@@ -35,21 +40,21 @@ export function requestFailure(error: unknown, baseURL: string): Failure {
   }
   if (error instanceof APIError && error.status !== undefined) {
     const what = error.apiMessage ? clip(error.apiMessage) : foreignBody(error.message, error.status);
-    const description = `Anthropic API error ${error.status}${error.type ? ` (${error.type})` : ""}: ${what}`;
+    const description = `${service} error ${error.status}${error.type ? ` (${error.type})` : ""}: ${what}`;
     const failure = statusFailure(description, error.status, error.headers, error.type);
     // The API says an empty credit balance with a 400 invalid_request_error.
     if (/credit balance/i.test(error.apiMessage ?? "")) failure.kind = "billing_error";
     return failure;
   }
-  return streamFailure(error, false);
+  return streamFailure(error, false, service);
 }
 
 /** A failure while reading the response body: an `error` event, or the connection breaking. */
-export function streamFailure(error: unknown, retryable = true): Failure {
+export function streamFailure(error: unknown, retryable = true, service: ClaudeService = "Anthropic API"): Failure {
   const { APIError } = anthropicSdk();
   if (error instanceof APIError && error.status === undefined && error.type !== null) {
     return {
-      description: `Anthropic API stream error (${error.type}): ${clip(error.apiMessage ?? error.message)}`,
+      description: `${service} stream error (${error.type}): ${clip(error.apiMessage ?? error.message)}`,
       retryable: !FINAL_ERROR_TYPES.has(error.type),
       kind: errorKindOf(undefined, error.type),
       code: error.type,

@@ -4,7 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { anthropicEvents } from "./anthropic-events.ts";
 import { openEventStream } from "./socket-events.ts";
-import { requestFailure, streamFailure } from "./anthropic-failure.ts";
+import { type ClaudeService, requestFailure, streamFailure } from "./anthropic-failure.ts";
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { withoutBlankText } from "./blank-text.ts";
@@ -13,15 +13,18 @@ import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
+import { bedrockFetch } from "./bedrock-fetch.ts";
+import { bedrockSettings } from "./bedrock-settings.ts";
 import { vertexFetch } from "./vertex-fetch.ts";
-import { type VertexSettings, vertexSettings } from "./vertex-settings.ts";
+import { vertexSettings } from "./vertex-settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
 import type { ModelRequest, Provider } from "./types.ts";
 
 export type AnthropicProviderOptions = {
   /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. Not used on Vertex AI (CLAUDE_CODE_USE_VERTEX),
-   * which takes a Google access token. */
+   * which takes a Google access token, nor on Amazon Bedrock (CLAUDE_CODE_USE_BEDROCK), which takes
+   * AWS credentials. */
   apiKey?: string;
   /** Default: ANTHROPIC_AUTH_TOKEN. Sent as a bearer token when there is no key. */
   authToken?: string;
@@ -38,16 +41,16 @@ export type AnthropicProviderOptions = {
   streamIdleMs?: number;
 };
 
-type Settings = RetrySettings & { maxTokens: number; baseURL: string };
+type Settings = RetrySettings & { maxTokens: number; baseURL: string; service: ClaudeService };
 
-/** Throws (RangeError) only for malformed options, HARNESS_* or Vertex variables; stream() never throws. */
+/** Throws (RangeError) only for malformed options, HARNESS_*, Vertex or Bedrock variables; stream() never throws. */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
   if ("problem" in custom) throw new RangeError(custom.problem);
-  const vertex = vertexSettings(env);
+  const cloud = cloudOf(env);
   let client: Anthropic;
-  if (vertex) {
-    client = clientFor({ vertex, env }, undefined, undefined, vertex.baseURL, custom.headers);
+  if (cloud) {
+    client = clientFor(cloud, undefined, undefined, cloud.baseURL, custom.headers);
   } else {
     const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
     const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
@@ -57,10 +60,30 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
     ...resolveRetrySettings(options, env),
     maxTokens: resolveMaxTokens(options.maxTokens),
     baseURL: client.baseURL,
+    service: cloud?.service ?? "Anthropic API",
   };
   // The SDK's warnings said so far by this provider (one is made for each run).
   const warned = new Set<string>();
   return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request, warned), settings, request) };
+}
+
+/** Claude served by a cloud (Amazon Bedrock, Vertex AI) rather than Anthropic's API: where, under
+ * what name, the fetch that speaks its dialect, and what of the environment that fetch reads (its
+ * credentials), so that a client is made again when they change. */
+type Cloud = { service: ClaudeService; baseURL: string; fetch: typeof httpFetch; key: unknown[] };
+
+const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
+
+function cloudOf(env: EnvLike): Cloud | undefined {
+  const bedrock = bedrockSettings(env);
+  if (bedrock) {
+    return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch: bedrockFetch(bedrock, env, httpFetch), key: [bedrock, ...AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null)] };
+  }
+  const vertex = vertexSettings(env);
+  if (vertex) {
+    return { service: "Vertex AI", baseURL: vertex.baseURL, fetch: vertexFetch(vertex, env, httpFetch), key: [vertex, env.GOOGLE_APPLICATION_CREDENTIALS ?? null, env.HOME ?? null] };
+  }
+  return undefined;
 }
 
 /** Clients made so far, by key and endpoint: a client holds only its configuration, and making one
@@ -68,28 +91,21 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
 const clients = new Map<string, Anthropic>();
 const MAX_CLIENTS = 16;
 
-/** `vertex`: the client sends its requests to Vertex AI (vertex-fetch.ts), with the Google
- * credentials `env` names. */
-function clientFor(
-  vertex: { vertex: VertexSettings; env: EnvLike } | undefined,
-  apiKey: string | undefined,
-  authToken: string | undefined,
-  baseURL: string | undefined,
-  headers: Record<string, string>,
-): Anthropic {
+/** `cloud`: the client sends its requests to Bedrock or Vertex AI, with the credentials of the
+ * environment it was made for. */
+function clientFor(cloud: Cloud | undefined, apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
   const openTelemetry = sdkTracingOption();
-  const credentialsFile = vertex && (vertex.env.GOOGLE_APPLICATION_CREDENTIALS ?? null);
-  const key = JSON.stringify([vertex?.vertex ?? null, credentialsFile ?? null, vertex?.env.HOME ?? null, apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
+  const key = JSON.stringify([cloud?.service ?? null, cloud?.key ?? null, apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
       // At most one credential (the SDK takes them as exclusive); with none, the SDK's own lookup
-      // (its profiles) applies. On Vertex a placeholder keeps the SDK from looking for one of
-      // Anthropic's: the fetch puts the Google token in its place.
-      ...(vertex ? { authToken: "vertex" } : apiKey ? { apiKey } : authToken ? { authToken } : {}),
+      // (its profiles) applies. On a cloud a placeholder keeps the SDK from looking for one of
+      // Anthropic's: the cloud's fetch puts its own credentials in its place.
+      ...(cloud ? { authToken: "cloud" } : apiKey ? { apiKey } : authToken ? { authToken } : {}),
       baseURL,
       maxRetries: 0,
-      fetch: vertex ? vertexFetch(vertex.vertex, vertex.env, httpFetch) : httpFetch,
+      fetch: cloud?.fetch ?? httpFetch,
       // Failures reach the user once, in words, through the run; the SDK would also print them.
       logLevel: "off",
       ...(openTelemetry === false && { openTelemetry }),
@@ -148,7 +164,7 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
         send,
         (response) => {
           requestId = response.headers.get("request-id") ?? undefined;
-          return expectEventStream(response, "Anthropic API");
+          return expectEventStream(response, settings.service);
         },
         (socket, responseHeaders) => anthropicEvents(socket, responseHeaders, signal, onActivity),
       );
@@ -163,10 +179,10 @@ function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequ
     stopReason: finalStopReason,
     requestFailure: (error) => {
       requestId ??= (error as { requestID?: string | null }).requestID ?? undefined;
-      return requestFailure(error, settings.baseURL);
+      return requestFailure(error, settings.baseURL, settings.service);
     },
     requestId: () => requestId,
-    streamFailure: (error) => streamFailure(error),
+    streamFailure: (error) => streamFailure(error, true, settings.service),
     incompleteDescription: "the model stream ended before message_stop",
   };
 }

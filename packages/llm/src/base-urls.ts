@@ -3,7 +3,7 @@
 // connection retries for a value without a scheme ("localhost:8080").
 
 /** The variables that name a provider's endpoint. */
-export const BASE_URL_VARIABLES = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL", "OPENAI_BASE_URL", "OLLAMA_BASE_URL"] as const;
+export const BASE_URL_VARIABLES = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_BEDROCK_BASE_URL", "OPENAI_BASE_URL", "OLLAMA_BASE_URL"] as const;
 
 /** What is wrong with the endpoint variables set in `env`, one line each naming the variable. */
 export function baseUrlProblems(env: Readonly<Record<string, string | undefined>>): string[] {

@@ -84,13 +84,18 @@ export function clip(message: string): string {
  * trying again: the same server answers the same way. */
 export class NotAnEventStream extends Error {}
 
+/** A service in a sentence: "the Anthropic API", "the OpenAI API", but "Amazon Bedrock". */
+export function serviceNamed(service: string): string {
+  return /\bAPI$/.test(service) ? `the ${service}` : service;
+}
+
 /** Throws NotAnEventStream when `response` is not text/event-stream. */
 export async function expectEventStream(response: Response, api: string): Promise<void> {
   const type = response.headers.get("content-type") ?? "";
   if (/^text\/event-stream\b/i.test(type)) return;
   const text = await response.text().catch(() => "");
   const what = text.trim() === "" ? "an empty body" : (htmlPage(text) ?? errorOrText(text));
-  throw new NotAnEventStream(`the ${api} answered ${response.status} with ${what} instead of an event stream (${type || "no content type"})`);
+  throw new NotAnEventStream(`${serviceNamed(api)} answered ${response.status} with ${what} instead of an event stream (${type || "no content type"})`);
 }
 
 /** A JSON error's message (with its type), else the text itself, clipped. */

@@ -77,3 +77,11 @@ test("without a project id the model cannot be used, and the error names ANTHROP
   assert.equal(routed.ok, false);
   assert.match(!routed.ok ? routed.error : "", /ANTHROPIC_VERTEX_PROJECT_ID is not/);
 });
+
+test("Vertex's failures name Vertex AI, not Anthropic's API", async (t) => {
+  const { env } = await setup(t, [{ kind: "http-error", status: 400, message: "bad thing" }]);
+  const refused = await collect(createAnthropicProvider({ maxRetries: 0 }, env).stream(ask));
+  assert.equal(lastDone(refused).errorMessage, "Vertex AI error 400 (invalid_request_error): bad thing");
+  const closed = await collect(createAnthropicProvider({ maxRetries: 0 }, { ...env, ANTHROPIC_VERTEX_BASE_URL: "http://127.0.0.1:9/v1" }).stream(ask));
+  assert.match(lastDone(closed).errorMessage ?? "", /^could not connect to Vertex AI at http:\/\/127\.0\.0\.1:9\/v1: /);
+});

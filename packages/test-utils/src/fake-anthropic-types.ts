@@ -1,5 +1,6 @@
 // Scripted replies for the fake Anthropic Messages server. Each request to /v1/messages takes one
 // reply; the same reply answers a streaming request (SSE) and a stream:false request (JSON).
+import type { FakeAwsKeys } from "./fake-bedrock-wire.ts";
 import type { FakeModelServer, RecordedRequest, ScriptedReplies, ScriptedText } from "./fake-server-core.ts";
 
 export type FakeToolUse = {
@@ -69,6 +70,10 @@ export type FakeAnthropic = FakeModelServer<FakeReply> & {
 
 /** `respond` and the queue answer main requests only. */
 export type FakeAnthropicOptions = ScriptedReplies<FakeReply> & {
+  /** The AWS keys whose SigV4 signatures the Bedrock route accepts. Default: FAKE_AWS_KEYS. */
+  awsKeys?: readonly FakeAwsKeys[];
+  /** The Bedrock API key the Bedrock route accepts as a bearer token. Default: FAKE_BEDROCK_API_KEY. */
+  bedrockApiKey?: string;
   /** Sorts each /v1/messages request before it is recorded. "side" requests (a client's own
    * housekeeping calls, such as Claude Code's title generation with a small model) get `sideReply`,
    * are recorded in `sideRequests` only, and never take a scripted reply, so the script stays the

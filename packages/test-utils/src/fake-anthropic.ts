@@ -3,11 +3,16 @@
 // It also answers as Claude on Vertex AI does (ANTHROPIC_VERTEX_BASE_URL=<url>/v1): a POST to
 // …/projects/{p}/locations/{r}/publishers/anthropic/models/{model}:streamRawPredict (or :rawPredict)
 // with the Messages body minus `model`, plus anthropic_version. Those requests are recorded with the
-// rest, as sent (path, headers, body), and take the same scripted replies.
+// rest, as sent (path, headers, body), and take the same scripted replies. So does Claude on Amazon
+// Bedrock (ANTHROPIC_BEDROCK_BASE_URL=<url>): a POST to /model/{modelId}/invoke-with-response-stream
+// (or /invoke) with the Messages body minus `model` and `stream`, plus anthropic_version, signed
+// with SigV4 by one of `awsKeys` or carrying `bedrockApiKey` as a bearer token (or neither, as
+// from a gateway), answered in AWS event-stream frames.
 import { type FakeServer, type Incoming, readJson, recordOf, type RequestBody, startFakeServer } from "./fake-server-core.ts";
+import { asBedrock, exceptionFor, exceptionFrame, FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, signatureProblem } from "./fake-bedrock-wire.ts";
 import { estimateInputTokens, playReply, sendJson } from "./fake-anthropic-reply.ts";
 import type { FakeAnthropic, FakeAnthropicOptions, FakeReply, RecordedRequest } from "./fake-anthropic-types.ts";
-import { errorBody } from "./fake-anthropic-wire.ts";
+import { defaultErrorMessage, errorBody } from "./fake-anthropic-wire.ts";
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const sideRequests: RecordedRequest[] = [];
@@ -23,6 +28,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const vertex = VERTEX_PATH.exec(path);
     if (vertex && req.method === "POST") {
       await handleVertex(incoming, fake, decodeURIComponent(vertex[1]));
+      return;
+    }
+    const bedrock = BEDROCK_PATH.exec(path);
+    if (bedrock && req.method === "POST") {
+      await handleBedrock(incoming, fake, decodeURIComponent(bedrock[1]), bedrock[2] === "invoke-with-response-stream");
       return;
     }
     if (req.method !== "POST" || (path !== "/v1/messages" && path !== "/v1/messages/count_tokens")) {
@@ -78,6 +88,48 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (reply) await playReply(reply, { ...b, model, stream: incoming.path.endsWith(":streamRawPredict") }, incoming.res);
   };
 
+  const handleBedrock = async (incoming: Incoming, fake: FakeServer<FakeReply>, model: string, stream: boolean): Promise<void> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming.req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const res = asBedrock(incoming.res);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      sendJson(res, 400, errorBody("invalid_request_error", `fake-anthropic: request body is not valid JSON: ${(error as Error).message}`));
+      return;
+    }
+    const recorded = recordOf(incoming, parsed);
+    const index = fake.record(recorded);
+    const authorization = String(incoming.req.headers.authorization ?? "");
+    const refused =
+      authorization.startsWith("Bearer ") ? (authorization.slice(7) === (options.bedrockApiKey ?? FAKE_BEDROCK_API_KEY) ? undefined : "Invalid API Key format: Must start with pre-defined prefix")
+      : authorization !== "" ? signatureProblem("POST", incoming.url, incoming.req.headers, raw, options.awsKeys ?? [FAKE_AWS_KEYS])
+      : undefined;
+    if (refused) {
+      sendJson(res, 403, errorBody("permission_error", refused));
+      return;
+    }
+    const b = parsed as RequestBody;
+    const invalid =
+      b.anthropic_version !== BEDROCK_ANTHROPIC_VERSION ? `anthropic_version: must be "${BEDROCK_ANTHROPIC_VERSION}"`
+      : "model" in b ? "model: Extra inputs are not permitted (Bedrock takes the model from the path)"
+      : "stream" in b ? "stream: Extra inputs are not permitted"
+      : describeInvalidBody({ ...b, model }, "/v1/messages");
+    if (invalid) {
+      sendJson(res, 400, errorBody("invalid_request_error", invalid));
+      return;
+    }
+    const reply = fake.replyTo(recorded, index, res);
+    if (reply?.kind === "stream-error" && stream && !reply.afterText) {
+      // Bedrock fails a stream before any event with an exception frame alone.
+      const type = reply.errorType ?? "overloaded_error";
+      incoming.res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
+      incoming.res.end(exceptionFrame(exceptionFor(type, true), reply.message ?? defaultErrorMessage(type)));
+    } else if (reply) await playReply(reply, { ...b, model, stream }, res);
+  };
+
   const fake = await startFakeServer<FakeReply>({
     name: "fake-anthropic",
     requestKind: "/v1/messages",
@@ -99,6 +151,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 
 const VERTEX_PATH = /\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/([^/:]+):(?:streamRawPredict|rawPredict)$/;
 const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
+const BEDROCK_PATH = /\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
 
 /** What the real API would reject with a 400, worded like its messages. */
 function describeInvalidBody(body: unknown, path: string): string | undefined {

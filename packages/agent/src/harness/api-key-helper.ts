@@ -35,7 +35,7 @@ export async function trustedApiKeyHelper(where: { home: string; managedPath?: s
 
 /** Whether the user's or managed settings files, or the run's own settings (`flag`, Claude Code's
  * --settings), give credentials for Anthropic's API: an apiKeyHelper, or ANTHROPIC_API_KEY,
- * ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_USE_VERTEX in their env (which the run takes as its own). A host that checks for
+ * ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_USE_VERTEX or CLAUDE_CODE_USE_BEDROCK in their env (which the run takes as its own). A host that checks for
  * credentials before a run starts asks this. */
 export async function trustedAnthropicCredentials(where: { home: string; managedPath?: string; flag?: unknown }): Promise<boolean> {
   if (await trustedApiKeyHelper(where)) return true;

@@ -1,0 +1,195 @@
+// The fetch the Anthropic SDK is given for Claude on Amazon Bedrock: the SDK builds a Messages
+// request as for Anthropic's API, and this sends it where Bedrock serves it. The model moves from
+// the body to the path ({base}/model/{modelId}/invoke-with-response-stream, or /invoke), the body
+// names Bedrock's API version, and a Bedrock API key or an AWS signature replaces the SDK's
+// credential. Bedrock streams the reply as AWS event-stream frames, each carrying one of the
+// Messages API's events: they are turned back into that API's SSE text, so retries, errors, usage
+// and thinking are the Anthropic provider's own.
+import { type BedrockAuth, bedrockAuth } from "./aws-credentials.ts";
+import { type EventStreamMessage, eventStreamDecoder } from "./aws-event-stream.ts";
+import { signatureHeaders } from "./aws-sigv4.ts";
+import type { BedrockSettings } from "./bedrock-settings.ts";
+import type { EventStreamInit } from "./http-fetch.ts";
+import type { EnvLike } from "./settings.ts";
+
+export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
+
+type Fetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
+
+/** A fetch for the SDK client whose baseURL is `settings.baseURL`. A request it cannot send (not
+ * the Messages endpoint, no model in the body) rejects with an Error saying so; credentials that
+ * cannot be found reject with an AwsCredentialsError. */
+export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Fetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth): Fetch {
+  return async (input, init = {}) => {
+    const request = bedrockRequest(settings, String(input instanceof Request ? input.url : input), init.body);
+    const headers = new Headers(init.headers);
+    // The SDK's placeholder credential (see anthropic-provider.ts) never leaves the process.
+    headers.delete("x-api-key");
+    headers.delete("authorization");
+    headers.set("accept", request.streaming ? "application/vnd.amazon.eventstream" : "application/json");
+    if (!settings.skipAuth) {
+      const credentials = await auth(env);
+      if ("bearer" in credentials) headers.set("authorization", `Bearer ${credentials.bearer}`);
+      else for (const [name, value] of Object.entries(signatureHeaders("POST", new URL(request.url), request.body, credentials.keys, { region: settings.region, service: "bedrock" }))) headers.set(name, value);
+    }
+    // The body is read here, through web streams: the socket is not handed over (socket-events.ts).
+    const { onEventStream: _socket, ...rest } = init;
+    const response = await inner(request.url, { ...rest, headers, body: request.body });
+    return messagesResponse(response);
+  };
+}
+
+/** Pure: the Bedrock URL and body for the SDK's request to `sdkUrl` with `body`. Model ids (a
+ * Bedrock id, an inference profile, an ARN) go in the path as given, percent-encoded. */
+export function bedrockRequest(settings: BedrockSettings, sdkUrl: string, body: unknown): { url: string; body: string; streaming: boolean } {
+  const path = new URL(sdkUrl).pathname;
+  if (!path.endsWith("/v1/messages")) throw new Error(`Claude on Amazon Bedrock serves the Messages API only, not ${path}`);
+  if (typeof body !== "string") throw new Error("a request to Amazon Bedrock must have a JSON body");
+  const { model, stream, ...rest } = JSON.parse(body) as Record<string, unknown>;
+  if (typeof model !== "string" || model === "") throw new Error("a request to Amazon Bedrock must name its model");
+  const streaming = stream === true;
+  return {
+    url: `${settings.baseURL}/model/${encodeURIComponent(model)}/${streaming ? "invoke-with-response-stream" : "invoke"}`,
+    body: JSON.stringify({ anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest }),
+    streaming,
+  };
+}
+
+/** Bedrock's exceptions as the Messages API's error types, and the HTTP status each answers with. */
+const EXCEPTIONS: Readonly<Record<string, { status: number; type: string }>> = {
+  throttlingexception: { status: 429, type: "rate_limit_error" },
+  serviceunavailableexception: { status: 503, type: "overloaded_error" },
+  internalserverexception: { status: 500, type: "api_error" },
+  modelstreamerrorexception: { status: 500, type: "api_error" },
+  modeltimeoutexception: { status: 408, type: "api_error" },
+  validationexception: { status: 400, type: "invalid_request_error" },
+  accessdeniedexception: { status: 403, type: "permission_error" },
+  unrecognizedclientexception: { status: 403, type: "authentication_error" },
+  resourcenotfoundexception: { status: 404, type: "not_found_error" },
+};
+
+/** The Messages API's error body for Bedrock's `exception` ("ThrottlingException", or with its
+ * namespace after a colon) with `message`. */
+function errorBody(exception: string, message: string, fallbackType: string): string {
+  const name = exception.split(":")[0].trim();
+  const type = EXCEPTIONS[name.toLowerCase()]?.type ?? fallbackType;
+  return JSON.stringify({ type: "error", error: { type, message: name ? `${name}: ${message}` : message } });
+}
+
+function messageOf(payload: string): string {
+  try {
+    const json = JSON.parse(payload) as { message?: unknown; Message?: unknown };
+    const message = json.message ?? json.Message;
+    if (typeof message === "string") return message;
+  } catch {
+    // Not JSON: the text as it is.
+  }
+  return payload.trim() || "no message";
+}
+
+/** Bedrock's answer as the Messages API's: an error in its error body, an event stream as SSE.
+ * Anything else (a whole message, a page from a proxy) is left as it is. */
+async function messagesResponse(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  if (!response.ok) {
+    const text = await response.text().catch(() => "");
+    const exception = response.headers.get("x-amzn-errortype") ?? "";
+    headers.set("content-type", "application/json");
+    // An answer that is not Bedrock's own (a proxy's page) keeps its words.
+    if (!exception && !/^\s*\{/.test(text)) return new Response(text, { status: response.status, headers });
+    return new Response(errorBody(exception, messageOf(text), "api_error"), { status: response.status, headers });
+  }
+  if (!/^application\/vnd\.amazon\.eventstream\b/i.test(headers.get("content-type") ?? "") || !response.body) return response;
+  const reader = response.body.getReader();
+  const decoder = eventStreamDecoder();
+  // The first frames are awaited: an exception before any event is the request's failure, answered
+  // with its status (a throttlingException is then a 429, retried as one).
+  let first: EventStreamMessage[] = [];
+  // A body broken before its first frame is a broken stream, as it would be after it.
+  let broken: { error: unknown } | undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      first = decoder.push(value);
+      if (first.length > 0) break;
+    }
+  } catch (error) {
+    broken = { error };
+  }
+  const exception = first[0] === undefined ? undefined : exceptionOf(first[0]);
+  if (exception) {
+    void reader.cancel().catch(() => {});
+    const status = EXCEPTIONS[exception.name.toLowerCase()]?.status ?? 500;
+    headers.set("content-type", "application/json");
+    return new Response(errorBody(exception.name, exception.message, "api_error"), { status, headers });
+  }
+  headers.set("content-type", "text/event-stream; charset=utf-8");
+  return new Response(sseStream(reader, decoder, first, broken), { status: response.status, headers });
+}
+
+/** The SSE text of the frames `reader` brings (after `first`, decoded already, or `broken`). A
+ * damaged frame errors the stream with an EventStreamError. */
+function sseStream(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  decoder: ReturnType<typeof eventStreamDecoder>,
+  first: EventStreamMessage[],
+  broken: { error: unknown } | undefined,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let waiting = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (broken) throw broken.error;
+      for (;;) {
+        const text = waiting.map(sseEvent).join("");
+        waiting = [];
+        if (text) {
+          controller.enqueue(encoder.encode(text));
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (done) {
+          decoder.finish();
+          controller.close();
+          return;
+        }
+        waiting = decoder.push(value);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function exceptionOf(message: EventStreamMessage): { name: string; message: string } | undefined {
+  const kind = message.headers[":message-type"];
+  if (kind !== "exception" && kind !== "error") return undefined;
+  const name = message.headers[":exception-type"] ?? message.headers[":error-code"];
+  const said = message.headers[":error-message"];
+  const payload = Buffer.from(message.payload).toString("utf8");
+  return { name: typeof name === "string" ? name : "", message: typeof said === "string" && said ? said : messageOf(payload) };
+}
+
+/** One frame as SSE: a chunk's Messages event, an exception as an `error` event, other events
+ * (none that carry the reply) as nothing. */
+function sseEvent(message: EventStreamMessage): string {
+  const exception = exceptionOf(message);
+  if (exception) return `event: error\ndata: ${errorBody(exception.name, exception.message, "api_error")}\n\n`;
+  if (message.headers[":event-type"] !== "chunk") return "";
+  const payload = Buffer.from(message.payload).toString("utf8");
+  let event: unknown;
+  try {
+    const { bytes } = JSON.parse(payload) as { bytes?: unknown };
+    if (typeof bytes !== "string") throw new Error("no bytes");
+    event = JSON.parse(Buffer.from(bytes, "base64").toString("utf8"));
+  } catch {
+    throw new SyntaxError(`Amazon Bedrock sent a chunk that is not a base64 Messages event: ${payload.slice(0, 200)}`);
+  }
+  const type = (event as { type?: unknown } | null)?.type;
+  if (typeof type !== "string") throw new SyntaxError(`Amazon Bedrock sent a chunk whose event has no type: ${payload.slice(0, 200)}`);
+  return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
+}

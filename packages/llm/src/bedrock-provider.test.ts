@@ -1,0 +1,97 @@
+// The Anthropic provider with CLAUDE_CODE_USE_BEDROCK: through the real SDK to the fake server's
+// Bedrock route, which checks the SigV4 signature (or the Bedrock API key) and answers in AWS
+// event-stream frames.
+import assert from "node:assert/strict";
+import { test, type TestContext } from "node:test";
+import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, type FakeReply, startFakeAnthropic } from "@harness/test-utils";
+import { createAnthropicProvider } from "./anthropic-provider.ts";
+import { collect, lastDone, retries, textOf, thinkingOf } from "./test-support.ts";
+
+async function setup(t: TestContext, replies: FakeReply[]) {
+  const fake = await startFakeAnthropic({ replies, awsKeys: [FAKE_AWS_KEYS, { accessKeyId: "ASIATEMP", secretAccessKey: "temp-secret", sessionToken: "session-1" }] });
+  t.after(() => fake.close());
+  const env = {
+    CLAUDE_CODE_USE_BEDROCK: "1",
+    AWS_REGION: "us-west-2",
+    ANTHROPIC_BEDROCK_BASE_URL: fake.url,
+    AWS_ACCESS_KEY_ID: FAKE_AWS_KEYS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FAKE_AWS_KEYS.secretAccessKey,
+    HOME: "/nonexistent",
+    // Not sent to Bedrock, which takes AWS's credentials.
+    ANTHROPIC_API_KEY: "sk-ant-not-for-bedrock",
+  };
+  return { fake, env };
+}
+
+const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const ask = { model: MODEL, messages: [{ role: "user" as const, content: "hello" }], maxTokens: 100 };
+
+test("a request goes signed to the model's invoke-with-response-stream, and the framed reply reads as Anthropic's, thinking and usage too", async (t) => {
+  const { fake, env } = await setup(t, [{ thinking: ["Let me ", "think"], text: ["Hel", "lo"], usage: { input_tokens: 7, output_tokens: 2 } }]);
+  const events = await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream({ ...ask, thinking: { budgetTokens: 1024 } }));
+  const done = lastDone(events);
+  assert.equal(done.errorMessage, undefined);
+  assert.equal(textOf(events), "Hello");
+  assert.deepEqual(thinkingOf(events), ["Let me ", "think"]);
+  assert.equal(done.usage?.inputTokens, 7);
+  const [request] = fake.requests;
+  assert.equal(request.path, "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream");
+  assert.equal(request.body.model, undefined);
+  assert.equal(request.body.stream, undefined);
+  assert.equal(request.body.anthropic_version, "bedrock-2023-05-31");
+  assert.equal(request.body.max_tokens, 100);
+  assert.match(String(request.headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${FAKE_AWS_KEYS.accessKeyId}/\\d{8}/us-west-2/bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature=`));
+  assert.equal(request.headers["x-api-key"], undefined);
+});
+
+test("a session token is signed; a wrong secret is refused by Bedrock and the run says so without retrying", async (t) => {
+  const { fake, env } = await setup(t, [{ text: "temporary" }, { text: "never" }]);
+  const temporary = await collect(createAnthropicProvider({}, { ...env, AWS_ACCESS_KEY_ID: "ASIATEMP", AWS_SECRET_ACCESS_KEY: "temp-secret", AWS_SESSION_TOKEN: "session-1" }).stream(ask));
+  assert.equal(textOf(temporary), "temporary");
+  assert.equal(fake.requests[0].headers["x-amz-security-token"], "session-1");
+
+  const wrong = await collect(createAnthropicProvider({ retryBaseMs: 1 }, { ...env, AWS_SECRET_ACCESS_KEY: "not-the-secret" }).stream(ask));
+  assert.equal(lastDone(wrong).errorMessage, "Amazon Bedrock error 403 (permission_error): AccessDeniedException: The request signature we calculated does not match the signature you provided");
+  assert.equal(retries(wrong).length, 0);
+});
+
+test("a Bedrock API key goes as a bearer token; with CLAUDE_CODE_SKIP_BEDROCK_AUTH nothing is signed or sent", async (t) => {
+  const { fake, env } = await setup(t, [{ text: "keyed" }, { text: "gateway" }]);
+  const keyed = await collect(createAnthropicProvider({}, { ...env, AWS_BEARER_TOKEN_BEDROCK: FAKE_BEDROCK_API_KEY }).stream(ask));
+  assert.equal(textOf(keyed), "keyed");
+  assert.equal(fake.requests[0].headers.authorization, `Bearer ${FAKE_BEDROCK_API_KEY}`);
+  const skipped = await collect(createAnthropicProvider({}, { CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-east-1", ANTHROPIC_BEDROCK_BASE_URL: fake.url, CLAUDE_CODE_SKIP_BEDROCK_AUTH: "1", HOME: "/nonexistent" }).stream(ask));
+  assert.equal(textOf(skipped), "gateway");
+  assert.equal(fake.requests[1].headers.authorization, undefined);
+  assert.equal(fake.requests[1].headers["x-amz-date"], undefined);
+});
+
+test("a throttlingException frame is retried as a 429, an exception after text ends the run naming Bedrock", async (t) => {
+  const { fake, env } = await setup(t, [
+    { kind: "stream-error", errorType: "rate_limit_error", message: "Too many tokens" },
+    { kind: "http-error", status: 503, errorType: "overloaded_error", message: "busy" },
+    { text: "after two retries" },
+    { kind: "stream-error", afterText: "partial ", errorType: "api_error", message: "model failed" },
+  ]);
+  const retried = await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream(ask));
+  assert.equal(textOf(retried), "after two retries");
+  assert.deepEqual(retries(retried).map((r) => r.reason), [
+    "Amazon Bedrock error 429 (rate_limit_error): throttlingException: Too many tokens",
+    "Amazon Bedrock error 503 (overloaded_error): ServiceUnavailableException: busy",
+  ]);
+  const broken = await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream(ask));
+  assert.equal(textOf(broken), "partial ");
+  assert.equal(lastDone(broken).errorMessage, "model stream broke after partial output: Amazon Bedrock stream error (api_error): internalServerException: model failed");
+  assert.equal(fake.requests.length, 4);
+});
+
+test("no credentials end the run at once naming what to set; an endpoint that does not answer is Bedrock's", async (t) => {
+  const { fake, env } = await setup(t, []);
+  const { AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, ...bare } = env;
+  const none = await collect(createAnthropicProvider({ retryBaseMs: 1 }, bare).stream(ask));
+  assert.match(lastDone(none).errorMessage ?? "", /^no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or .* for profile "default" in \/nonexistent\/.aws\/credentials$/);
+  assert.equal(retries(none).length, 0);
+  assert.equal(fake.requests.length, 0);
+  const closed = await collect(createAnthropicProvider({ maxRetries: 0 }, { ...env, ANTHROPIC_BEDROCK_BASE_URL: "http://127.0.0.1:9" }).stream(ask));
+  assert.match(lastDone(closed).errorMessage ?? "", /^could not connect to Amazon Bedrock at http:\/\/127\.0\.0\.1:9: /);
+});

@@ -34,6 +34,22 @@ test("with Vertex on, Claude Code gets the Vertex switches and the runner's Goog
   assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { HOME: "/home/me" } }).GOOGLE_APPLICATION_CREDENTIALS, undefined);
 });
 
+test("with Bedrock on, Claude Code gets the Bedrock switches, the AWS credentials and the runner's AWS files (its HOME is another)", () => {
+  const runnerEnv = { PATH: "/bin", HOME: "/home/me", CLAUDE_CODE_USE_BEDROCK: "1", AWS_DEFAULT_REGION: "eu-west-1", AWS_ACCESS_KEY_ID: "AK", AWS_SECRET_ACCESS_KEY: "SK", AWS_SESSION_TOKEN: "ST", AWS_PROFILE: "work", ANTHROPIC_BEDROCK_BASE_URL: "https://gw", CLAUDE_CODE_SKIP_BEDROCK_AUTH: "1", ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: "us-west-2", AWS_SOMETHING_ELSE: "x" };
+  const env = claudeCodeEnv({ stateDir: "/state", runnerEnv });
+  for (const name of ["CLAUDE_CODE_USE_BEDROCK", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "ANTHROPIC_BEDROCK_BASE_URL", "CLAUDE_CODE_SKIP_BEDROCK_AUTH", "ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION"] as const) {
+    assert.equal(env[name], runnerEnv[name], name);
+  }
+  // Claude Code reads AWS_REGION only.
+  assert.equal(env.AWS_REGION, "eu-west-1");
+  assert.equal(env.AWS_SHARED_CREDENTIALS_FILE, "/home/me/.aws/credentials");
+  assert.equal(env.AWS_CONFIG_FILE, "/home/me/.aws/config");
+  assert.equal(env.AWS_SOMETHING_ELSE, undefined);
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...runnerEnv, AWS_BEARER_TOKEN_BEDROCK: "ABSK", AWS_REGION: "us-east-1" } }).AWS_BEARER_TOKEN_BEDROCK, "ABSK");
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...runnerEnv, AWS_REGION: "us-east-1" } }).AWS_REGION, "us-east-1");
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { HOME: "/home/me", AWS_ACCESS_KEY_ID: "AK" } }).AWS_ACCESS_KEY_ID, undefined);
+});
+
 test("where the model is reached is laid over every settings file as command-line settings: the given endpoint, else Anthropic's, and no proxy", () => {
   const base = { query: { prompt: "p" }, cwd: "/w", executable: "/bin/claude", settingSources: ["project" as const], canUseTool: async () => ({ behavior: "deny" as const, message: "no" }), abortController: new AbortController(), stderr: () => {} };
   const given = launchOptions({ ...base, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128" } }).settings;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { HookCallback, Options, PermissionMode as ClaudePermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { hostHiddenCallDenial } from "@harness/agent/host-hidden";
 import { splitModelId } from "@harness/llm/model-prefix";
+import { awsFiles, bedrockEnabled } from "@harness/llm/bedrock-settings";
 import { credentialsFile, vertexEnabled } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
 import { RUNNER_MARK_ENV } from "../orphans.ts";
@@ -86,7 +87,7 @@ export function claudeCodeEnv(input: {
   authToken?: string;
   stateDir: string;
   /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, the Vertex
-   * switches, and the runner's mark (HARNESS_RUNNER_PROCESS). */
+   * and Bedrock switches with their credentials, and the runner's mark (HARNESS_RUNNER_PROCESS). */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
@@ -110,6 +111,16 @@ export function claudeCodeEnv(input: {
     // Claude Code's HOME is another: it is told where the runner's credentials are.
     env.GOOGLE_APPLICATION_CREDENTIALS = credentialsFile(input.runnerEnv).path;
   }
+  if (bedrockEnabled(input.runnerEnv)) {
+    for (const [name, value] of Object.entries(input.runnerEnv)) if (value && BEDROCK_VARIABLE.test(name)) env[name] = value;
+    // Claude Code reads the region from AWS_REGION only.
+    const region = input.runnerEnv.AWS_REGION || input.runnerEnv.AWS_DEFAULT_REGION;
+    if (region) env.AWS_REGION = region;
+    // Its HOME is another: it is told where the runner's AWS files are.
+    const files = awsFiles(input.runnerEnv);
+    env.AWS_SHARED_CREDENTIALS_FILE = files.credentials;
+    env.AWS_CONFIG_FILE = files.config;
+  }
   if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
   // Claude Code runs each command in a session of its own: the runner's mark is how they are found
   // if the runner dies (orphans.ts).
@@ -119,6 +130,10 @@ export function claudeCodeEnv(input: {
 
 /** Claude Code's own switches for Claude on Vertex AI, handed on when CLAUDE_CODE_USE_VERTEX is on. */
 const VERTEX_VARIABLE = /^(CLAUDE_CODE_USE_VERTEX|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|CLOUD_ML_REGION|CLAUDE_CODE_SKIP_VERTEX_AUTH|VERTEX_REGION_CLAUDE_[A-Z0-9_]+)$/;
+
+/** Claude Code's own switches for Claude on Amazon Bedrock and the AWS credentials it reads, handed
+ * on when CLAUDE_CODE_USE_BEDROCK is on. */
+const BEDROCK_VARIABLE = /^(CLAUDE_CODE_USE_BEDROCK|CLAUDE_CODE_SKIP_BEDROCK_AUTH|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION|AWS_REGION|AWS_DEFAULT_REGION|AWS_PROFILE|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|AWS_BEARER_TOKEN_BEDROCK)$/;
 
 /** The variables that say where Claude Code reaches the model: its endpoint and the proxies
  * between. */

@@ -1,7 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { applyConfiguration, resultFailure } from "./claude-code-run.ts";
+import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
+import type { RunnerQuery } from "@harness/protocol";
+import type { BackendContext } from "../backend.ts";
+import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runClaudeCode } from "./claude-code-run.ts";
 
 const result = (fields: Record<string, unknown>) => ({ type: "result", num_turns: 3, errors: [], ...fields }) as unknown as SDKResultMessage;
 
@@ -38,4 +41,13 @@ test("configuration goes to the running Claude Code; what it cannot take now, or
   notices.length = 0;
   await applyConfiguration({ model: "ok" }, { ...target, setModel: async () => {} });
   assert.deepEqual(notices, []);
+});
+
+test("with Vertex AI or Bedrock on, a run asks for no Anthropic key", async () => {
+  const run = (runnerEnv: Record<string, string>) =>
+    runClaudeCode({ prompt: "p" } as RunnerQuery, { signal: new AbortController().signal, stateDir: "/nonexistent" } as unknown as BackendContext, { runnerEnv, executable: "", settingSources: [], interruptGraceMs: 0 });
+  assert.deepEqual(await run({}), { ok: false, message: MISSING_ANTHROPIC_KEY });
+  // Past the key, to the next check: where Claude Code is.
+  assert.deepEqual(await run({ CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-east-1" }), { ok: false, message: NOT_INSTALLED_MESSAGE });
+  assert.deepEqual(await run({ CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p" }), { ok: false, message: NOT_INSTALLED_MESSAGE });
 });

@@ -3,8 +3,7 @@
 // `resume`, its transcripts kept under the runner's state directory.
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
-import { vertexEnabled } from "@harness/llm/vertex-settings";
+import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { query as startQuery, type ModelUsage, type SDKResultMessage, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 import type { BackendContext, RunOutcome } from "../backend.ts";
@@ -48,7 +47,8 @@ const STDERR_TAIL = 4000;
 export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
   const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
   const authToken = apiKey ? undefined : query.anthropicAuthToken || deps.runnerEnv.ANTHROPIC_AUTH_TOKEN;
-  if (!apiKey && !authToken && !vertexEnabled(deps.runnerEnv)) return { ok: false, message: MISSING_ANTHROPIC_KEY };
+  // Vertex AI and Bedrock take the cloud's credentials, which Claude Code finds for itself.
+  if (!hasAnthropicCredentials(apiKey || authToken, deps.runnerEnv)) return { ok: false, message: MISSING_ANTHROPIC_KEY };
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) return { ok: false, message: NOT_INSTALLED_MESSAGE };
   const model = query.model === undefined ? { ok: true as const, model: undefined } : claudeCodeModel(query.model);

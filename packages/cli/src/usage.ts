@@ -151,6 +151,8 @@ Environment:
   ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
   CLAUDE_CODE_USE_VERTEX=1   Claude through Google Cloud's Vertex AI (with ANTHROPIC_VERTEX_PROJECT_ID,
                        CLOUD_ML_REGION, GOOGLE_APPLICATION_CREDENTIALS) instead of a key
+  CLAUDE_CODE_USE_BEDROCK=1  Claude through Amazon Bedrock (with AWS_REGION, and AWS_BEARER_TOKEN_BEDROCK,
+                       AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE) instead of a key
   HARNESS_MODEL        default model
 `;
 

@@ -1,7 +1,7 @@
 // Fetching a marketplace's plugin into a directory of its own: copied from inside the marketplace
 // (a relative `source`), or cloned from a repository (`github`, `url`, `git-subdir`).
-import { cpSync, existsSync, rmSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { cpSync, existsSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import { PluginError } from "./files.ts";
 import { shallowClone } from "./git.ts";
@@ -17,18 +17,21 @@ export async function fetchPlugin(entry: MarketplaceEntry, marketplace: Marketpl
     return {};
   }
   if (!isJsonObject(source) || typeof source.source !== "string") throw new PluginError(`${marketplace.file}: the source of ${what} must be a path ("./plugins/x") or an object with a "source"`);
-  const ref = typeof source.ref === "string" ? source.ref : undefined;
-  const sha = typeof source.sha === "string" ? source.sha : undefined;
+  const ref = checked(source.ref, "ref", /^(?!-)[^\s\0]+$/, "a branch or tag name", `${marketplace.file}: ${what}`);
+  const sha = checked(source.sha, "sha", /^[0-9a-f]{7,64}$/i, "a commit (7 to 64 hex digits)", `${marketplace.file}: ${what}`);
   const text = (key: string): string => {
     if (typeof source[key] !== "string" || source[key] === "") throw new PluginError(`${marketplace.file}: the ${source.source} source of ${what} needs "${key}"`);
     return source[key] as string;
   };
   switch (source.source) {
     case "github":
-      return { gitCommitSha: await shallowClone(`https://github.com/${text("repo")}.git`, dest, { ref, sha }).finally(() => rmSync(join(dest, ".git"), { recursive: true, force: true })) };
     case "url":
-    case "git":
-      return { gitCommitSha: await shallowClone(text("url"), dest, { ref, sha }).finally(() => rmSync(join(dest, ".git"), { recursive: true, force: true })) };
+    case "git": {
+      const url = source.source === "github" ? `https://github.com/${text("repo")}.git` : text("url");
+      const gitCommitSha = await shallowClone(url, dest, { ref, sha }).finally(() => rmSync(join(dest, ".git"), { recursive: true, force: true }));
+      linksLeadingOut(dest, `${what}, ${url},`);
+      return { gitCommitSha };
+    }
     case "git-subdir": {
       const clone = `${dest}.clone`;
       try {
@@ -44,6 +47,14 @@ export async function fetchPlugin(entry: MarketplaceEntry, marketplace: Marketpl
   }
 }
 
+/** `value` (a source's `key`) when it is absent or reads as `pattern` says; git is handed it as an
+ * argument, where a leading "-" would be read as an option (`--upload-pack=<command>`). */
+function checked(value: unknown, key: string, pattern: RegExp, what: string, of: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !pattern.test(value)) throw new PluginError(`${of}: its "${key}" ${JSON.stringify(value)} is not ${what}`);
+  return value;
+}
+
 /** A string source as a path from the marketplace's root: `./x` as it is, a bare name under the
  * marketplace's `metadata.pluginRoot` when it has one. */
 function relativeSource(source: string, marketplace: Marketplace): string {
@@ -57,5 +68,31 @@ function copyInside(root: string, path: string, dest: string, source: string, wi
   const from = resolve(root, path);
   if (from !== resolve(root) && !isInside(root, from)) throw new PluginError(`the source of ${source} leads out of ${within}; it was not installed`);
   if (!existsSync(from) || !statSync(from).isDirectory()) throw new PluginError(`the source of ${source} is not a directory in ${within}`);
-  cpSync(from, dest, { recursive: true, filter: (file) => basename(file) !== ".git" });
+  // By their real paths: a link may lead anywhere, and the copy would hold what it leads to.
+  const real = realpathSync(from);
+  const realRoot = realpathSync(root);
+  if (real !== realRoot && !isInside(realRoot, real)) throw new PluginError(`the source of ${source} is a link that leads out of ${within}; it was not installed`);
+  linksLeadingOut(real, source);
+  cpSync(real, dest, { recursive: true, verbatimSymlinks: true, filter: (file) => basename(file) !== ".git" });
+}
+
+/** Refuses a plugin directory holding a link to something outside it (`commands/x.md` → a key file
+ * of the user's): the installed copy would read it as the plugin's own. */
+function linksLeadingOut(dir: string, source: string, at = dir): void {
+  for (const entry of readdirSync(at, { withFileTypes: true })) {
+    if (entry.name === ".git") continue;
+    const file = join(at, entry.name);
+    if (entry.isDirectory()) linksLeadingOut(dir, source, file);
+    else if (entry.isSymbolicLink()) {
+      let target: string | undefined;
+      try {
+        target = realpathSync(file);
+      } catch {
+        // A dangling link copies as a dangling link.
+      }
+      if (target !== undefined && target !== dir && !isInside(dir, target)) {
+        throw new PluginError(`the source of ${source} holds ${relative(dir, file)}, a link that leads out of the plugin's directory; it was not installed`);
+      }
+    }
+  }
 }

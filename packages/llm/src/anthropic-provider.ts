@@ -13,6 +13,7 @@ import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
+import type { BedrockAuth } from "./aws-credentials.ts";
 import { bedrockFetch } from "./bedrock-fetch.ts";
 import { bedrockSettings } from "./bedrock-settings.ts";
 import { vertexFetch } from "./vertex-fetch.ts";
@@ -28,6 +29,12 @@ export type AnthropicProviderOptions = {
   apiKey?: string;
   /** Default: ANTHROPIC_AUTH_TOKEN. Sent as a bearer token when there is no key. */
   authToken?: string;
+  /** On Amazon Bedrock: these credentials instead of those the environment and the AWS files give
+   * (a server hands them over per run, and keeps them from the runner's environment). */
+  bedrockAuth?: BedrockAuth;
+  /** On Vertex AI: this access token instead of one minted from Application Default Credentials
+   * (likewise). Used as given: it must outlast the run. */
+  googleAccessToken?: string;
   /** Default: ANTHROPIC_BASE_URL, else the SDK's default (https://api.anthropic.com). */
   baseURL?: string;
   /** Retries after the first attempt. Default: HARNESS_MODEL_RETRIES, else 4. */
@@ -47,7 +54,7 @@ type Settings = RetrySettings & { maxTokens: number; baseURL: string; service: C
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
   if ("problem" in custom) throw new RangeError(custom.problem);
-  const cloud = cloudOf(env);
+  const cloud = cloudOf(env, options);
   let client: Anthropic;
   if (cloud) {
     client = clientFor(cloud, undefined, undefined, cloud.baseURL, custom.headers);
@@ -74,14 +81,19 @@ type Cloud = { service: ClaudeService; baseURL: string; fetch: typeof httpFetch;
 
 const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
 
-function cloudOf(env: EnvLike): Cloud | undefined {
+/** `given`: the credentials handed over for the run, which the environment's give way to. */
+function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "googleAccessToken">): Cloud | undefined {
   const bedrock = bedrockSettings(env);
   if (bedrock) {
-    return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch: bedrockFetch(bedrock, env, httpFetch), key: [bedrock, ...AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null)] };
+    const auth = given.bedrockAuth;
+    const fetch = auth ? bedrockFetch(bedrock, env, httpFetch, async () => auth) : bedrockFetch(bedrock, env, httpFetch);
+    return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch, key: [bedrock, auth ?? AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null)] };
   }
   const vertex = vertexSettings(env);
   if (vertex) {
-    return { service: "Vertex AI", baseURL: vertex.baseURL, fetch: vertexFetch(vertex, env, httpFetch), key: [vertex, env.GOOGLE_APPLICATION_CREDENTIALS ?? null, env.HOME ?? null] };
+    const token = given.googleAccessToken;
+    const fetch = token ? vertexFetch(vertex, env, httpFetch, async () => token) : vertexFetch(vertex, env, httpFetch);
+    return { service: "Vertex AI", baseURL: vertex.baseURL, fetch, key: [vertex, token ?? [env.GOOGLE_APPLICATION_CREDENTIALS ?? null, env.HOME ?? null]] };
   }
   return undefined;
 }

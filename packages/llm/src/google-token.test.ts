@@ -34,6 +34,21 @@ test("a service account's signed JWT buys a token, kept until a minute before it
   assert.equal(google.requests.length, 2);
 });
 
+test("a caller that needs a token to last asks again sooner, and others still get the kept one", async (t) => {
+  const { google, dir } = await setup(t);
+  const env = { GOOGLE_APPLICATION_CREDENTIALS: google.serviceAccountFile(dir) };
+  let now = Date.now();
+  const clock = () => now;
+  const quarter = 15 * 60_000;
+  assert.equal(await googleAccessToken(env, clock, quarter), "ya29.fake-1");
+  now += 3600_000 - quarter - 1_000;
+  assert.equal(await googleAccessToken(env, clock, quarter), "ya29.fake-1", "a quarter of an hour and more left");
+  now += 2_000;
+  assert.equal(await googleAccessToken(env, clock, quarter), "ya29.fake-2", "less than a quarter of an hour left");
+  assert.equal(await googleAccessToken(env, clock), "ya29.fake-2");
+  assert.equal(google.requests.length, 2);
+});
+
 test("concurrent requests share one token request", async (t) => {
   const { google, dir } = await setup(t);
   const env = { GOOGLE_APPLICATION_CREDENTIALS: google.serviceAccountFile(dir) };

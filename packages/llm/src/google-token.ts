@@ -1,7 +1,8 @@
 // Google access tokens for Vertex AI from Application Default Credentials: the key file named by
 // GOOGLE_APPLICATION_CREDENTIALS, else the one `gcloud auth application-default login` writes.
 // A service account signs a JWT (RS256) and trades it for a token; gcloud's user credentials trade
-// their refresh token. A token is kept until a minute before it expires.
+// their refresh token. A token is kept, and handed out while it has the life left its caller asks
+// for (a minute by default).
 import { sign } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { credentialsFile } from "./vertex-settings.ts";
@@ -10,7 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
-/** A token is asked for again this long before it expires. */
+/** By default, a token is asked for again this long before it expires. */
 const EXPIRY_MARGIN_MS = 60_000;
 
 /** A Google credential that gives no token. `retryable`: the token server could not be reached or
@@ -25,20 +26,20 @@ export class GoogleAuthError extends Error {
 }
 
 type Grant = { tokenUri: string; form: () => Record<string, string> };
-type Kept = { token: string; until: number };
+type Kept = { token: string; expires: number };
 
 /** Tokens by credentials file: every provider of a process shares one. */
 const tokens = new Map<string, Promise<Kept>>();
 
-/** A token for the credentials `env` names; rejects with a GoogleAuthError. `now` says when a kept
- * token expires (a JWT is always signed with the real time). */
-export async function googleAccessToken(env: Env, now: () => number = Date.now): Promise<string> {
+/** A token for the credentials `env` names, with at least `leftMs` of life left; rejects with a
+ * GoogleAuthError. `now` says when a kept token expires (a JWT is always signed with the real time). */
+export async function googleAccessToken(env: Env, now: () => number = Date.now, leftMs = EXPIRY_MARGIN_MS): Promise<string> {
   const file = credentialsFile(env);
   const kept = tokens.get(file.path);
   if (kept) {
     const held = await kept.catch(() => undefined);
-    if (held && held.until > now()) return held.token;
-    if (tokens.get(file.path) !== kept) return googleAccessToken(env, now);
+    if (held && held.expires - leftMs > now()) return held.token;
+    if (tokens.get(file.path) !== kept) return googleAccessToken(env, now, leftMs);
   }
   const asked = fetchToken(file, now);
   tokens.set(file.path, asked);
@@ -78,7 +79,7 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
     throw new GoogleAuthError(`${grant.tokenUri} answered without an access_token for the credentials in ${file.named}`);
   }
   const seconds = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : 3600;
-  return { token: body.access_token, until: now() + seconds * 1000 - EXPIRY_MARGIN_MS };
+  return { token: body.access_token, expires: now() + seconds * 1000 };
 }
 
 async function readCredentials(file: { path: string; named: string }): Promise<Record<string, unknown>> {

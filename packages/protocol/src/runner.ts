@@ -46,6 +46,9 @@ export const SpentBeforeSchema = ConversationSpentSchema.extend({
   }),
 });
 
+/** A credential that travels in a query: never empty (a field left out is how "none" is said). */
+const secret = z.string().min(1, "must not be empty (leave the field out instead)");
+
 export const RunnerQuerySchema = z
   .object({
     prompt: z.string().min(1),
@@ -75,6 +78,18 @@ export const RunnerQuerySchema = z
     anthropicAuthToken: z.string().optional(),
     /** For openai/… models (OPENAI_API_KEY), likewise. */
     openaiApiKey: z.string().optional(),
+    /** For Claude on Amazon Bedrock, likewise: AWS keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+     * AWS_SESSION_TOKEN), or a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK). */
+    awsAccessKeyId: secret.optional(),
+    awsSecretAccessKey: secret.optional(),
+    awsSessionToken: secret.optional(),
+    awsBearerTokenBedrock: secret.optional(),
+    /** For Claude on Vertex AI, likewise: a Google access token, used instead of the runner's own
+     * Application Default Credentials. */
+    googleAccessToken: secret.optional(),
+    /** Where the Google credentials that `googleAccessToken` was minted from are, for a backend that
+     * mints its own (Claude Code, which takes no ready token). A path, not a secret. */
+    googleCredentialsFile: z.string().refine((path) => path.startsWith("/"), "googleCredentialsFile must be an absolute path").optional(),
     /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
     permissionMode: RunnerPermissionModeSchema.optional(),
     effort: z.enum(["low", "medium", "high", "max"]).optional(),
@@ -98,6 +113,14 @@ export const RunnerQuerySchema = z
   .refine((query) => query.history === undefined || query.historyId === undefined, {
     message: "send history or historyId, not both",
     path: ["historyId"],
+  })
+  .refine((query) => (query.awsAccessKeyId === undefined) === (query.awsSecretAccessKey === undefined), {
+    message: "send awsAccessKeyId and awsSecretAccessKey together",
+    path: ["awsSecretAccessKey"],
+  })
+  .refine((query) => query.awsSessionToken === undefined || query.awsAccessKeyId !== undefined, {
+    message: "awsSessionToken goes with awsAccessKeyId and awsSecretAccessKey",
+    path: ["awsSessionToken"],
   });
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 

@@ -177,7 +177,7 @@ function listedRunners(dataDir: () => string, extra: { stallMs?: number } = {}):
       pool,
       group: userId,
       member: sessionId,
-      keys: { anthropicApiKey: "test-key" },
+      credentials: async () => ({ anthropicApiKey: "test-key" }),
       idleMs: 60_000,
       log: () => {},
       ...extra,

@@ -14,6 +14,7 @@ import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite-locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { CREDENTIAL_VARIABLES, serverCredentials } from "./query-credentials.ts";
 import { createRunnerPool } from "./runner-pool.ts";
 import { runnerRecords } from "./runner-records.ts";
 import { sessionDirs } from "./session-dirs.ts";
@@ -28,19 +29,11 @@ export type HarnessServer = {
   close(): Promise<void>;
 };
 
-/** The model credentials the server holds, by variable, and the query field each travels in. */
-const CREDENTIALS = { ANTHROPIC_API_KEY: "anthropicApiKey", ANTHROPIC_AUTH_TOKEN: "anthropicAuthToken", OPENAI_API_KEY: "openaiApiKey" } as const;
-
 /** How long a stopping server waits for another process to release the database's lock, so that
  * its sessions' last changes are stored. */
 const STOP_STORE_WAIT_MS = 5000;
 /** Variables a runner must not see: credentials travel per query, the server token never. */
-const WITHHELD_FROM_RUNNERS = [...Object.keys(CREDENTIALS), "HARNESS_TOKEN"];
-
-/** The credentials of `env`, as query fields. */
-function credentialsOf(env: Record<string, string | undefined>): Partial<Record<(typeof CREDENTIALS)[keyof typeof CREDENTIALS], string>> {
-  return Object.fromEntries(Object.entries(CREDENTIALS).flatMap(([name, field]) => (env[name] ? [[field, env[name]]] : [])));
-}
+const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN"];
 
 function runnerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
@@ -88,11 +81,12 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
   }
 
+  const credentials = serverCredentials(config.env);
   // With the sandbox on, a session's commands see none of the data directory (the store, the other
   // sessions' workspaces and runner state) but their own workspace, nor the other sessions'
-  // temporary directories but their own.
-  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: [resolvePath(config.dataDir), sandboxTmpRoot()].join(delimiter) };
-  const keys = credentialsOf(config.env);
+  // temporary directories but their own, nor the credential files the server reads.
+  const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file))];
+  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter) };
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;
   const workspaceOf = projectDir === undefined ? dirs.workspaceOf : () => projectDir;
@@ -114,7 +108,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         pool,
         group: userId,
         member: `${userId}/${sessionId}`,
-        keys,
+        credentials: credentials.forQuery,
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),

@@ -48,7 +48,7 @@ function supervised(name: string, extra: Partial<SupervisorOptions> = {}): Super
     pool: extra.pool ?? pool(name),
     group: "user",
     member: name,
-    keys: { anthropicApiKey: "key-per-query" },
+    credentials: async () => ({ anthropicApiKey: "key-per-query" }),
     idleMs: 60_000,
     log: () => {},
     ...extra,

@@ -12,6 +12,7 @@ import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { calledOnce, NotTakenError, takenOnce, unansweredRequests, type Resending } from "./not-taken.ts";
 import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
+import type { QueryCredentials } from "./query-credentials.ts";
 import type { RunnerPool } from "./runner-pool.ts";
 import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./runner-process.ts";
 
@@ -38,8 +39,9 @@ export type SupervisorOptions = {
   group: string;
   /** This session, unique within the pool. */
   member: string;
-  /** Credentials sent with every query (the runner's environment holds none). */
-  keys?: Pick<RunnerQuery, "anthropicApiKey" | "anthropicAuthToken" | "openaiApiKey">;
+  /** Credentials sent with every query (the runner's environment holds none), asked for each; a
+   * rejection ends the run with its message. */
+  credentials?: () => Promise<QueryCredentials>;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;
@@ -383,6 +385,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
+      const withKey = options.credentials ? { ...body, ...(await options.credentials()) } : body;
       let runner: Live;
       try {
         await queryTurn();
@@ -391,7 +394,6 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         if (opts.signal.aborted) throw err;
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
-      const withKey = options.keys ? { ...body, ...options.keys } : body;
       const send = (to: Live) => queryRun(to.client, withKey, { ...opts, onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
       const events = takenOnce(runner, send, resending("query", opts.signal), (to) => (runner = to));
       return { serving: () => runner, events };

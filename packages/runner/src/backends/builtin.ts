@@ -8,7 +8,7 @@ import type { RunAgentOptions } from "@harness/agent";
 import { trustedAnthropicCredentials } from "@harness/agent/api-key-helper";
 import { createAgentResources, type AgentResources } from "@harness/agent/resources";
 import { runAgent } from "@harness/agent/run-agent";
-import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
+import { type BedrockAuth, hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 import { abortedMessage } from "../abort-reason.ts";
@@ -131,10 +131,24 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
 
 /** The query's credentials, over the runner's environment. */
 function keysOf(query: RunnerQuery): ProviderOverrides {
+  const bedrockAuth = bedrockAuthOf(query);
+  const anthropic = {
+    ...(query.anthropicApiKey && { apiKey: query.anthropicApiKey }),
+    ...(query.anthropicAuthToken && { authToken: query.anthropicAuthToken }),
+    ...(bedrockAuth && { bedrockAuth }),
+    ...(query.googleAccessToken && { googleAccessToken: query.googleAccessToken }),
+  };
   return {
-    ...((query.anthropicApiKey || query.anthropicAuthToken) && {
-      anthropic: { ...(query.anthropicApiKey && { apiKey: query.anthropicApiKey }), ...(query.anthropicAuthToken && { authToken: query.anthropicAuthToken }) },
-    }),
+    ...(Object.keys(anthropic).length > 0 && { anthropic }),
     ...(query.openaiApiKey && { openai: { apiKey: query.openaiApiKey } }),
   };
+}
+
+/** The query's Bedrock credentials, ranked as the environment's are (aws-credentials.ts). */
+function bedrockAuthOf(query: RunnerQuery): BedrockAuth | undefined {
+  if (query.awsBearerTokenBedrock) return { bearer: query.awsBearerTokenBedrock };
+  if (query.awsAccessKeyId && query.awsSecretAccessKey) {
+    return { keys: { accessKeyId: query.awsAccessKeyId, secretAccessKey: query.awsSecretAccessKey, ...(query.awsSessionToken && { sessionToken: query.awsSessionToken }) } };
+  }
+  return undefined;
 }

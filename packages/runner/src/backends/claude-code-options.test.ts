@@ -89,3 +89,17 @@ test("the binary of the SDK's platform package is found", { skip: NO_CLAUDE_CODE
   assert.ok(path && existsSync(path));
   assert.match(path, /claude-agent-sdk-[a-z0-9]+-[a-z0-9]+(-musl)?\/claude(\.exe)?$/);
 });
+
+test("the cloud credentials a query brings reach Claude Code over the runner's, which holds none under a server", () => {
+  const bedrock = { PATH: "/bin", HOME: "/home/me", CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-east-1" };
+  const keyed = claudeCodeEnv({ stateDir: "/state", runnerEnv: bedrock, cloud: { awsAccessKeyId: "AK", awsSecretAccessKey: "SK", awsSessionToken: "ST" } });
+  assert.deepEqual([keyed.AWS_ACCESS_KEY_ID, keyed.AWS_SECRET_ACCESS_KEY, keyed.AWS_SESSION_TOKEN], ["AK", "SK", "ST"]);
+  // The runner's session token belongs to the runner's keys, not to the query's.
+  const over = claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...bedrock, AWS_ACCESS_KEY_ID: "old", AWS_SECRET_ACCESS_KEY: "old", AWS_SESSION_TOKEN: "old" }, cloud: { awsAccessKeyId: "AK", awsSecretAccessKey: "SK" } });
+  assert.deepEqual([over.AWS_ACCESS_KEY_ID, over.AWS_SECRET_ACCESS_KEY, over.AWS_SESSION_TOKEN], ["AK", "SK", undefined]);
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: bedrock, cloud: { awsBearerTokenBedrock: "ABSK" } }).AWS_BEARER_TOKEN_BEDROCK, "ABSK");
+  // Off Bedrock, none of them is passed on.
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { HOME: "/home/me" }, cloud: { awsBearerTokenBedrock: "ABSK" } }).AWS_BEARER_TOKEN_BEDROCK, undefined);
+  const vertex = { PATH: "/bin", HOME: "/home/me", CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p" };
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: vertex, cloud: { googleCredentialsFile: "/srv/keys/sa.json" } }).GOOGLE_APPLICATION_CREDENTIALS, "/srv/keys/sa.json");
+});

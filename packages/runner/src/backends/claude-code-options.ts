@@ -93,7 +93,11 @@ export function claudeCodeEnv(input: {
   extra?: Record<string, string>;
   /** The model of runs that name none (defaultClaudeCodeModel). */
   defaultModel?: string;
+  /** The cloud credentials the query brought (a server keeps them from the runner's environment):
+   * they win over the runner's. */
+  cloud?: Pick<RunnerQuery, "awsAccessKeyId" | "awsSecretAccessKey" | "awsSessionToken" | "awsBearerTokenBedrock" | "googleCredentialsFile">;
 }): Record<string, string> {
+  const cloud = input.cloud ?? {};
   const dirs = claudeCodeDirs(input.stateDir);
   const env: Record<string, string> = {
     PATH: input.runnerEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin",
@@ -108,8 +112,11 @@ export function claudeCodeEnv(input: {
   if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
   if (vertexEnabled(input.runnerEnv)) {
     for (const [name, value] of Object.entries(input.runnerEnv)) if (value && VERTEX_VARIABLE.test(name)) env[name] = value;
-    // Claude Code's HOME is another: it is told where the runner's credentials are.
-    env.GOOGLE_APPLICATION_CREDENTIALS = credentialsFile(input.runnerEnv).path;
+    // Claude Code's HOME is another: it is told where the credentials are. It takes no ready access
+    // token (it mints its own through google-auth-library, and its documentation names no variable
+    // for one), so the query's googleAccessToken is not for it: it is given the file the server
+    // minted that token from. With the sandbox on, that file is hidden from its commands.
+    env.GOOGLE_APPLICATION_CREDENTIALS = cloud.googleCredentialsFile ?? credentialsFile(input.runnerEnv).path;
   }
   if (bedrockEnabled(input.runnerEnv)) {
     for (const [name, value] of Object.entries(input.runnerEnv)) if (value && BEDROCK_VARIABLE.test(name)) env[name] = value;
@@ -120,6 +127,13 @@ export function claudeCodeEnv(input: {
     const files = awsFiles(input.runnerEnv);
     env.AWS_SHARED_CREDENTIALS_FILE = files.credentials;
     env.AWS_CONFIG_FILE = files.config;
+    if (cloud.awsBearerTokenBedrock) env.AWS_BEARER_TOKEN_BEDROCK = cloud.awsBearerTokenBedrock;
+    if (cloud.awsAccessKeyId && cloud.awsSecretAccessKey) {
+      env.AWS_ACCESS_KEY_ID = cloud.awsAccessKeyId;
+      env.AWS_SECRET_ACCESS_KEY = cloud.awsSecretAccessKey;
+      if (cloud.awsSessionToken) env.AWS_SESSION_TOKEN = cloud.awsSessionToken;
+      else delete env.AWS_SESSION_TOKEN;
+    }
   }
   if (input.defaultModel) env.ANTHROPIC_MODEL = input.defaultModel;
   // Claude Code runs each command in a session of its own: the runner's mark is how they are found

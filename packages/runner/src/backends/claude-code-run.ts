@@ -90,7 +90,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
       sandboxHidden: sandboxHiddenPaths(deps.runnerEnv),
       executable,
-      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv, defaultModel: fallback.model }),
+      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv, defaultModel: fallback.model, cloud: query }),
       settingSources: deps.settingSources,
       canUseTool: createToolGate({
         mode: () => mode,

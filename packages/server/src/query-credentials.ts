@@ -1,0 +1,91 @@
+// The model credentials the server holds, which runners never find in their environment (a
+// session's commands run there): they travel with each query instead. Anthropic and OpenAI keys as
+// they are; Amazon Bedrock's as the server finds them (its environment, else a profile's keys in
+// the AWS credentials file); Vertex AI's as an access token the server mints from its Google
+// credentials file, which stays with it.
+import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
+import { awsFiles, bedrockSettings } from "@harness/llm/bedrock-settings";
+import { googleAccessToken } from "@harness/llm/google-token";
+import { credentialsFile, vertexSettings } from "@harness/llm/vertex-settings";
+import type { RunnerQuery } from "@harness/protocol";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type QueryCredentials = Partial<
+  Pick<RunnerQuery, "anthropicApiKey" | "anthropicAuthToken" | "openaiApiKey" | "awsAccessKeyId" | "awsSecretAccessKey" | "awsSessionToken" | "awsBearerTokenBedrock" | "googleAccessToken" | "googleCredentialsFile">
+>;
+
+/** Variables that travel per query, by the query field each goes in. */
+const KEYS = {
+  ANTHROPIC_API_KEY: "anthropicApiKey",
+  ANTHROPIC_AUTH_TOKEN: "anthropicAuthToken",
+  OPENAI_API_KEY: "openaiApiKey",
+  AWS_ACCESS_KEY_ID: "awsAccessKeyId",
+  AWS_SECRET_ACCESS_KEY: "awsSecretAccessKey",
+  AWS_SESSION_TOKEN: "awsSessionToken",
+  AWS_BEARER_TOKEN_BEDROCK: "awsBearerTokenBedrock",
+} as const;
+
+/** The variables a runner's environment must not carry: the credentials above, and the path of the
+ * Google credentials, which only the server reads. */
+export const CREDENTIAL_VARIABLES = [...Object.keys(KEYS), "GOOGLE_APPLICATION_CREDENTIALS"];
+
+/** A token handed to a run has at least this much life left: Google's last an hour, so a kept one
+ * is replaced once it has served for three quarters of it. A run that goes on longer than the life
+ * its token had left gets Vertex AI's refusal (401); the session's next message brings a fresh one. */
+export const GOOGLE_TOKEN_LEFT_MS = 15 * 60_000;
+
+export type ServerCredentials = {
+  /** The credentials for one query. Rejects with an Error in the server's words (the run's error)
+   * when the server's own credentials fail: none for Bedrock, a token Google refuses. */
+  forQuery(): Promise<QueryCredentials>;
+  /** The credential files the server reads, to hide from sandboxed commands. */
+  files: string[];
+};
+
+export function serverCredentials(env: Env, mintToken: (env: Env, now: () => number, leftMs: number) => Promise<string> = googleAccessToken): ServerCredentials {
+  const given: QueryCredentials = Object.fromEntries(Object.entries(KEYS).flatMap(([name, field]) => (env[name]?.trim() ? [[field, env[name].trim()]] : [])));
+  const bedrock = settingsOr(() => bedrockSettings(env));
+  const vertex = settingsOr(() => vertexSettings(env));
+  // The server reads a profile's keys only when its environment gives none.
+  const readsProfile = bedrock !== undefined && !bedrock.skipAuth && !given.awsBearerTokenBedrock && !(given.awsAccessKeyId && given.awsSecretAccessKey);
+  const mints = vertex !== undefined && !vertex.skipAuth;
+  const files = [...(readsProfile ? [awsFiles(env).credentials] : []), ...(mints ? [credentialsFile(env).path] : [])];
+  return {
+    files,
+    async forQuery() {
+      const out: QueryCredentials = { ...given };
+      if (readsProfile) Object.assign(out, await profileKeys(env));
+      if (mints) {
+        try {
+          out.googleAccessToken = await mintToken(env, Date.now, GOOGLE_TOKEN_LEFT_MS);
+        } catch (error) {
+          throw new Error(`the server could not get a Google access token for Vertex AI: ${(error as Error).message}`, { cause: error });
+        }
+        out.googleCredentialsFile = credentialsFile(env).path;
+      }
+      return out;
+    },
+  };
+}
+
+/** The settings, or undefined when they cannot be used: the runner says why, as it would without a server. */
+function settingsOr<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+async function profileKeys(env: Env): Promise<QueryCredentials> {
+  try {
+    const auth = await bedrockAuth(env);
+    if ("bearer" in auth) return { awsBearerTokenBedrock: auth.bearer };
+    return { awsAccessKeyId: auth.keys.accessKeyId, awsSecretAccessKey: auth.keys.secretAccessKey, ...(auth.keys.sessionToken && { awsSessionToken: auth.keys.sessionToken }) };
+  } catch (error) {
+    if (!(error instanceof AwsCredentialsError)) throw error;
+    const said = error.message.startsWith("no ") ? `the server has ${error.message}` : `the server's AWS credentials for Amazon Bedrock fail: ${error.message}`;
+    throw new Error(`${said} (where \`harness serve\` runs)`, { cause: error });
+  }
+}

@@ -2,6 +2,7 @@
 // provider, so that a caller can ask whether Bedrock is on before it loads any.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { switchOn, switchProblems } from "./env-switch.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -13,14 +14,12 @@ export type BedrockSettings = {
   skipAuth: boolean;
 };
 
-const ON = /^(1|true|yes|on)$/i;
-const OFF = /^(0|false|no|off)?$/i;
 /** An AWS region: "us-east-1", "eu-central-2", "us-gov-west-1". */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
 /** Whether CLAUDE_CODE_USE_BEDROCK turns Bedrock on ("1", "true"; a malformed value does not). */
 export function bedrockEnabled(env: Env): boolean {
-  return ON.test(env.CLAUDE_CODE_USE_BEDROCK?.trim() ?? "");
+  return switchOn(env, "CLAUDE_CODE_USE_BEDROCK");
 }
 
 /** AWS_REGION, else AWS_DEFAULT_REGION (empty when neither is set). */
@@ -36,19 +35,15 @@ export function bedrockSettings(env: Env): BedrockSettings | undefined {
   if (!bedrockEnabled(env)) return undefined;
   const region = regionOf(env);
   const base = env.ANTHROPIC_BEDROCK_BASE_URL?.trim() || `https://bedrock-runtime.${region}.amazonaws.com`;
-  return { region, baseURL: base.replace(/\/+$/, ""), skipAuth: ON.test(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH?.trim() ?? "") };
+  return { region, baseURL: base.replace(/\/+$/, ""), skipAuth: switchOn(env, "CLAUDE_CODE_SKIP_BEDROCK_AUTH") };
 }
 
 /** What is wrong with the Bedrock variables of `env`, one line each. ANTHROPIC_BEDROCK_BASE_URL's
  * form is checked with the other endpoints (base-urls.ts). */
 export function bedrockProblems(env: Env): string[] {
-  const problems: string[] = [];
-  for (const name of ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_SKIP_BEDROCK_AUTH"]) {
-    const value = env[name]?.trim() ?? "";
-    if (!ON.test(value) && !OFF.test(value)) problems.push(`${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
-  }
+  const problems = switchProblems(env, ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_SKIP_BEDROCK_AUTH"]);
   if (!bedrockEnabled(env)) return problems;
-  if (ON.test(env.CLAUDE_CODE_USE_VERTEX?.trim() ?? "")) problems.push("CLAUDE_CODE_USE_BEDROCK and CLAUDE_CODE_USE_VERTEX are both set: Claude is served by one of them, unset the other");
+  if (switchOn(env, "CLAUDE_CODE_USE_VERTEX")) problems.push("CLAUDE_CODE_USE_BEDROCK and CLAUDE_CODE_USE_VERTEX are both set: Claude is served by one of them, unset the other");
   const region = regionOf(env);
   if (region === "") problems.push("CLAUDE_CODE_USE_BEDROCK is set but AWS_REGION is not: set it to the AWS region that serves Claude, such as us-east-1");
   else if (!REGION.test(region)) problems.push(`${env.AWS_REGION?.trim() ? "AWS_REGION" : "AWS_DEFAULT_REGION"} must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);

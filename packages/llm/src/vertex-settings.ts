@@ -2,6 +2,7 @@
 // Imports no provider, so that a caller can ask whether Vertex is on before it loads any.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { switchOn, switchProblems } from "./env-switch.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -16,14 +17,12 @@ export type VertexSettings = {
   skipAuth: boolean;
 };
 
-const ON = /^(1|true|yes|on)$/i;
-const OFF = /^(0|false|no|off)?$/i;
 /** A Google Cloud region ("us-east5", "europe-west1") or "global". */
 const REGION = /^[a-z][a-z0-9-]*$/;
 
 /** Whether CLAUDE_CODE_USE_VERTEX turns Vertex on ("1", "true"; a malformed value does not). */
 export function vertexEnabled(env: Env): boolean {
-  return ON.test(env.CLAUDE_CODE_USE_VERTEX?.trim() ?? "");
+  return switchOn(env, "CLAUDE_CODE_USE_VERTEX");
 }
 
 /** Undefined when Vertex is off; throws (RangeError, naming the variable) when it is on and cannot
@@ -38,18 +37,14 @@ export function vertexSettings(env: Env): VertexSettings | undefined {
     projectId: env.ANTHROPIC_VERTEX_PROJECT_ID!.trim(),
     region,
     baseURL: base.replace(/\/+$/, ""),
-    skipAuth: ON.test(env.CLAUDE_CODE_SKIP_VERTEX_AUTH?.trim() ?? ""),
+    skipAuth: switchOn(env, "CLAUDE_CODE_SKIP_VERTEX_AUTH"),
   };
 }
 
 /** What is wrong with the Vertex variables of `env`, one line each. ANTHROPIC_VERTEX_BASE_URL's
  * form is checked with the other endpoints (base-urls.ts). */
 export function vertexProblems(env: Env): string[] {
-  const problems: string[] = [];
-  for (const name of ["CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_SKIP_VERTEX_AUTH"]) {
-    const value = env[name]?.trim() ?? "";
-    if (!ON.test(value) && !OFF.test(value)) problems.push(`${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
-  }
+  const problems = switchProblems(env, ["CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_SKIP_VERTEX_AUTH"]);
   if (!vertexEnabled(env)) return problems;
   const project = env.ANTHROPIC_VERTEX_PROJECT_ID?.trim() ?? "";
   if (project === "") problems.push("CLAUDE_CODE_USE_VERTEX is set but ANTHROPIC_VERTEX_PROJECT_ID is not: set it to the Google Cloud project that serves Claude");

@@ -13,10 +13,11 @@ import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
-import type { BedrockAuth } from "./aws-credentials.ts";
+import { type BedrockAuth, checkedAuth } from "./aws-credentials.ts";
 import { bedrockFetch } from "./bedrock-fetch.ts";
 import { bedrockSettings } from "./bedrock-settings.ts";
 import { vertexFetch } from "./vertex-fetch.ts";
+import { checkedToken } from "./google-token.ts";
 import { vertexSettings } from "./vertex-settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
@@ -86,13 +87,13 @@ function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAut
   const bedrock = bedrockSettings(env);
   if (bedrock) {
     const auth = given.bedrockAuth;
-    const fetch = auth ? bedrockFetch(bedrock, env, httpFetch, async () => auth) : bedrockFetch(bedrock, env, httpFetch);
+    const fetch = auth ? bedrockFetch(bedrock, env, httpFetch, async () => checkedAuth(auth)) : bedrockFetch(bedrock, env, httpFetch);
     return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch, key: [bedrock, auth ?? AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null)] };
   }
   const vertex = vertexSettings(env);
   if (vertex) {
     const token = given.googleAccessToken;
-    const fetch = token ? vertexFetch(vertex, env, httpFetch, async () => token) : vertexFetch(vertex, env, httpFetch);
+    const fetch = token ? vertexFetch(vertex, env, httpFetch, async () => checkedToken(token, "the Google access token handed over for this run")) : vertexFetch(vertex, env, httpFetch);
     return { service: "Vertex AI", baseURL: vertex.baseURL, fetch, key: [vertex, token ?? [env.GOOGLE_APPLICATION_CREDENTIALS ?? null, env.HOME ?? null]] };
   }
   return undefined;

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 import { awsFiles } from "./bedrock-settings.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,13 +20,23 @@ export class AwsCredentialsError extends Error {
   }
 }
 
-/** The credentials `env` gives; rejects with an AwsCredentialsError saying what is missing. */
+/** The credentials `env` gives; rejects with an AwsCredentialsError saying what is missing, or which
+ * of them cannot be sent (never its value). */
 export async function bedrockAuth(env: Env): Promise<BedrockAuth> {
   const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim();
-  if (bearer) return { bearer };
+  if (bearer) return { bearer: sendable(bearer, "AWS_BEARER_TOKEN_BEDROCK") };
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  if (accessKeyId && secretAccessKey) return { keys: { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() && { sessionToken: env.AWS_SESSION_TOKEN.trim() }) } };
+  if (accessKeyId && secretAccessKey) {
+    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+    return {
+      keys: {
+        accessKeyId: sendable(accessKeyId, "AWS_ACCESS_KEY_ID"),
+        secretAccessKey: sendable(secretAccessKey, "AWS_SECRET_ACCESS_KEY"),
+        ...(sessionToken && { sessionToken: sendable(sessionToken, "AWS_SESSION_TOKEN") }),
+      },
+    };
+  }
   if (accessKeyId || secretAccessKey) {
     throw new AwsCredentialsError(`${accessKeyId ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY"} is set but ${accessKeyId ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"} is not: Amazon Bedrock needs both`);
   }
@@ -41,7 +52,12 @@ async function profileKeys(env: Env): Promise<AwsCredentials> {
   const secret = credentials?.get("aws_secret_access_key");
   if (id && secret) {
     const token = credentials?.get("aws_session_token");
-    return { accessKeyId: id, secretAccessKey: secret, ...(token && { sessionToken: token }) };
+    const named = (key: string) => `${key} of profile "${profile}" in ${files.credentials}`;
+    return {
+      accessKeyId: sendable(id, named("aws_access_key_id")),
+      secretAccessKey: sendable(secret, named("aws_secret_access_key")),
+      ...(token && { sessionToken: sendable(token, named("aws_session_token")) }),
+    };
   }
   const config = parseIni(await readText(files.config));
   const configured = config?.get(profile === "default" ? "default" : `profile ${profile}`);
@@ -51,6 +67,21 @@ async function profileKeys(env: Env): Promise<AwsCredentials> {
   }
   if (credentials) throw new AwsCredentialsError(`${none} (the profile there has ${id ? "no aws_secret_access_key" : "no aws_access_key_id"})`);
   throw new AwsCredentialsError(none);
+}
+
+/** `value`, when it can go in a request's headers (signed or as a bearer token); `named` says where
+ * it came from. */
+function sendable(value: string, named: string): string {
+  if (!isHeaderToken(value)) throw new AwsCredentialsError(`${named} ${NOT_A_HEADER_TOKEN}`);
+  return value;
+}
+
+/** Credentials handed over rather than found (a server's, per run), checked as found ones are. */
+export function checkedAuth(auth: BedrockAuth): BedrockAuth {
+  const what = "the AWS credentials for Amazon Bedrock handed over for this run";
+  if ("bearer" in auth) sendable(auth.bearer, `${what} (a Bedrock API key)`);
+  else for (const value of [auth.keys.accessKeyId, auth.keys.secretAccessKey, auth.keys.sessionToken ?? "-"]) sendable(value, what);
+  return auth;
 }
 
 async function readText(path: string): Promise<string | undefined> {

@@ -95,3 +95,22 @@ test("no credentials end the run at once naming what to set; an endpoint that do
   const closed = await collect(createAnthropicProvider({ maxRetries: 0 }, { ...env, ANTHROPIC_BEDROCK_BASE_URL: "http://127.0.0.1:9" }).stream(ask));
   assert.match(lastDone(closed).errorMessage ?? "", /^could not connect to Amazon Bedrock at http:\/\/127\.0\.0\.1:9: /);
 });
+
+test("a credential that cannot go in a header (a stray line break) ends the run naming where it came from, never its value", async (t) => {
+  const { fake, env } = await setup(t, []);
+  const damaged = [
+    { ...env, AWS_BEARER_TOKEN_BEDROCK: "ABSKsecret-one\nsecret-two" },
+    { ...env, AWS_SESSION_TOKEN: "session-secret\r\nmore" },
+  ];
+  for (const each of damaged) {
+    const events = await collect(createAnthropicProvider({ retryBaseMs: 1 }, each).stream(ask));
+    const message = lastDone(events).errorMessage ?? "";
+    assert.doesNotMatch(message, /secret/, message);
+    assert.match(message, /AWS_(BEARER_TOKEN_BEDROCK|SESSION_TOKEN)/);
+    assert.equal(retries(events).length, 0);
+  }
+  // Handed over for the run (by a server), likewise.
+  const given = await collect(createAnthropicProvider({ retryBaseMs: 1, bedrockAuth: { bearer: "ABSKsecret\u0000x" } }, env).stream(ask));
+  assert.doesNotMatch(lastDone(given).errorMessage ?? "", /secret/);
+  assert.equal(fake.requests.length, 0);
+});

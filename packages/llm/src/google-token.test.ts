@@ -96,3 +96,30 @@ test("a missing, malformed or refused credential is one clear line naming the fi
   google.refuse = undefined;
   assert.equal(await googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: file }), "ya29.fake-1", "a refusal is not kept");
 });
+
+/** A token endpoint that answers every request with `answer`, and credentials whose token_uri is it. */
+async function tokenServer(t: TestContext, dir: string, answer: (res: import("node:http").ServerResponse) => void): Promise<Record<string, string>> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => answer(res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.on("connection", (socket) => t.after(() => socket.destroy()));
+  const file = join(dir, "user.json");
+  const tokenUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/token`;
+  writeFileSync(file, JSON.stringify({ type: "authorized_user", client_id: "c", client_secret: "s", refresh_token: "r", token_uri: tokenUri }));
+  return { GOOGLE_APPLICATION_CREDENTIALS: file };
+}
+
+test("a token reply whose access_token cannot go in a header is refused without saying it", async (t) => {
+  const { dir } = await setup(t);
+  const env = await tokenServer(t, dir, (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "ya29.secret\r\nX-Injected: 1", expires_in: 3600 })));
+  await assert.rejects(googleAccessToken(env), (error: Error) => {
+    assert.ok(error instanceof GoogleAuthError);
+    assert.doesNotMatch(error.message, /secret/);
+    assert.match(error.message, /the access_token .* cannot go in an HTTP header/);
+    return true;
+  });
+});

@@ -5,6 +5,7 @@
 // for (a minute by default).
 import { sign } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 import { credentialsFile } from "./vertex-settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -78,8 +79,16 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
   if (typeof body.access_token !== "string" || body.access_token === "") {
     throw new GoogleAuthError(`${grant.tokenUri} answered without an access_token for the credentials in ${file.named}`);
   }
+  checkedToken(body.access_token, `the access_token ${grant.tokenUri} answered with for the credentials in ${file.named}`);
   const seconds = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : 3600;
   return { token: body.access_token, expires: now() + seconds * 1000 };
+}
+
+/** `token`, when it can go in a request's Authorization header; `named` says where it came from
+ * (never the token itself). */
+export function checkedToken(token: string, named: string): string {
+  if (!isHeaderToken(token)) throw new GoogleAuthError(`${named} ${NOT_A_HEADER_TOKEN}`);
+  return token;
 }
 
 async function readCredentials(file: { path: string; named: string }): Promise<Record<string, unknown>> {

@@ -85,3 +85,11 @@ test("Vertex's failures name Vertex AI, not Anthropic's API", async (t) => {
   const closed = await collect(createAnthropicProvider({ maxRetries: 0 }, { ...env, ANTHROPIC_VERTEX_BASE_URL: "http://127.0.0.1:9/v1" }).stream(ask));
   assert.match(lastDone(closed).errorMessage ?? "", /^could not connect to Vertex AI at http:\/\/127\.0\.0\.1:9\/v1: /);
 });
+
+test("a Google token that cannot go in a header ends the run without saying the token", async (t) => {
+  const { env } = await setup(t, []);
+  const events = await collect(createAnthropicProvider({ retryBaseMs: 1, googleAccessToken: "ya29.secret\nrest" }, env).stream(ask));
+  const message = lastDone(events).errorMessage ?? "";
+  assert.doesNotMatch(message, /secret/, message);
+  assert.match(message, /Google access token/);
+});

@@ -113,6 +113,31 @@ async function tokenServer(t: TestContext, dir: string, answer: (res: import("no
   return { GOOGLE_APPLICATION_CREDENTIALS: file };
 }
 
+test("a token reply that will not end is refused once it outgrows any token, not read into memory", async (t) => {
+  const { dir } = await setup(t);
+  const chunk = Buffer.alloc(64 * 1024, "a");
+  let sent = 0;
+  const env = await tokenServer(t, dir, (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write('{"access_token":"');
+    const more = () => {
+      // Far more than a token, and far less than the test could hold: the reader must stop first.
+      while (sent < 256 * 1024 * 1024 && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", more);
+      }
+      res.end('"}');
+    };
+    more();
+  });
+  await assert.rejects(googleAccessToken(env), (error: Error) => {
+    assert.ok(error instanceof GoogleAuthError);
+    assert.match(error.message, /answered with more than \d+ (KiB|MiB)/);
+    return true;
+  });
+  assert.ok(sent < 64 * 1024 * 1024, `read ${sent} bytes`);
+});
+
 test("a token reply whose access_token cannot go in a header is refused without saying it", async (t) => {
   const { dir } = await setup(t);
   const env = await tokenServer(t, dir, (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "ya29.secret\r\nX-Injected: 1", expires_in: 3600 })));

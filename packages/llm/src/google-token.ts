@@ -14,6 +14,8 @@ export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platf
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
 /** By default, a token is asked for again this long before it expires. */
 const EXPIRY_MARGIN_MS = 60_000;
+/** A token reply is a few hundred bytes: a longer one is not read to its end. */
+const MAX_REPLY_BYTES = 256 * 1024;
 
 /** A Google credential that gives no token. `retryable`: the token server could not be reached or
  * failed on its side; anything else (a bad file, a refused grant) fails again the same way. */
@@ -65,7 +67,13 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
     throw new GoogleAuthError(`could not reach ${grant.tokenUri} for a Google access token: ${cause}`, true);
   }
-  const text = await response.text().catch(() => "");
+  let text: string;
+  try {
+    text = await cappedText(response, MAX_REPLY_BYTES);
+  } catch (error) {
+    if (!(error instanceof GoogleAuthError)) throw new GoogleAuthError(`the answer of ${grant.tokenUri} for a Google access token broke off: ${(error as Error).message}`, true);
+    throw new GoogleAuthError(`${grant.tokenUri} answered with more than ${MAX_REPLY_BYTES / 1024} KiB, which is no token reply`);
+  }
   let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
   try {
     body = JSON.parse(text);
@@ -89,6 +97,25 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
 export function checkedToken(token: string, named: string): string {
   if (!isHeaderToken(token)) throw new GoogleAuthError(`${named} ${NOT_A_HEADER_TOKEN}`);
   return token;
+}
+
+/** The body of `response` as text; rejects with a GoogleAuthError (the body cancelled) past `max`
+ * bytes. */
+async function cappedText(response: Response, max: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString("utf8");
+    length += value.length;
+    if (length > max) {
+      void reader.cancel().catch(() => {});
+      throw new GoogleAuthError("too long");
+    }
+    chunks.push(value);
+  }
 }
 
 async function readCredentials(file: { path: string; named: string }): Promise<Record<string, unknown>> {

@@ -10,9 +10,11 @@ import { type EventStreamMessage, eventStreamDecoder } from "./aws-event-stream.
 import { signatureHeaders } from "./aws-sigv4.ts";
 import type { BedrockSettings } from "./bedrock-settings.ts";
 import type { EventStreamInit } from "./http-fetch.ts";
+import { leadingText } from "./leading-text.ts";
 import type { EnvLike } from "./settings.ts";
 
 export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
+const MAX_ERROR_BYTES = 64 * 1024;
 
 type Fetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
 
@@ -94,7 +96,8 @@ async function messagesResponse(response: Response): Promise<Response> {
   headers.delete("content-length");
   headers.delete("content-encoding");
   if (!response.ok) {
-    const text = await response.text().catch(() => "");
+    // Enough for any message of Bedrock's or a proxy's page; the rest is not read.
+    const text = await leadingText(response, MAX_ERROR_BYTES).then((read) => read.text).catch(() => "");
     const exception = response.headers.get("x-amzn-errortype") ?? "";
     headers.set("content-type", "application/json");
     // An answer that is not Bedrock's own (a proxy's page) keeps its words.

@@ -114,3 +114,29 @@ test("a credential that cannot go in a header (a stray line break) ends the run 
   assert.doesNotMatch(lastDone(given).errorMessage ?? "", /secret/);
   assert.equal(fake.requests.length, 0);
 });
+
+test("an error answer that will not end is read only as far as its start, which the run says", async (t) => {
+  const { env } = await setup(t, []);
+  const { createServer } = await import("node:http");
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  let sent = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.write("upstream exploded ");
+    const more = () => {
+      while (sent < 256 * 1024 * 1024 && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", more);
+      }
+      res.end();
+    };
+    more();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.on("connection", (socket) => t.after(() => socket.destroy()));
+  const events = await collect(createAnthropicProvider({ maxRetries: 0 }, { ...env, ANTHROPIC_BEDROCK_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}` }).stream(ask));
+  assert.match(lastDone(events).errorMessage ?? "", /^Amazon Bedrock error 500.*upstream exploded x+/);
+  assert.ok(sent < 64 * 1024 * 1024, `read ${sent} bytes`);
+});

@@ -5,6 +5,7 @@
 // for (a minute by default).
 import { sign } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { leadingText } from "./leading-text.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 import { credentialsFile } from "./vertex-settings.ts";
 
@@ -67,13 +68,14 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
     throw new GoogleAuthError(`could not reach ${grant.tokenUri} for a Google access token: ${cause}`, true);
   }
-  let text: string;
+  let read: { text: string; more: boolean };
   try {
-    text = await cappedText(response, MAX_REPLY_BYTES);
+    read = await leadingText(response, MAX_REPLY_BYTES);
   } catch (error) {
-    if (!(error instanceof GoogleAuthError)) throw new GoogleAuthError(`the answer of ${grant.tokenUri} for a Google access token broke off: ${(error as Error).message}`, true);
-    throw new GoogleAuthError(`${grant.tokenUri} answered with more than ${MAX_REPLY_BYTES / 1024} KiB, which is no token reply`);
+    throw new GoogleAuthError(`the answer of ${grant.tokenUri} for a Google access token broke off: ${(error as Error).message}`, true);
   }
+  if (read.more) throw new GoogleAuthError(`${grant.tokenUri} answered with more than ${MAX_REPLY_BYTES / 1024} KiB, which is no token reply`);
+  const text = read.text;
   let body: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
   try {
     body = JSON.parse(text);
@@ -97,25 +99,6 @@ async function fetchToken(file: { path: string; named: string }, now: () => numb
 export function checkedToken(token: string, named: string): string {
   if (!isHeaderToken(token)) throw new GoogleAuthError(`${named} ${NOT_A_HEADER_TOKEN}`);
   return token;
-}
-
-/** The body of `response` as text; rejects with a GoogleAuthError (the body cancelled) past `max`
- * bytes. */
-async function cappedText(response: Response, max: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks).toString("utf8");
-    length += value.length;
-    if (length > max) {
-      void reader.cancel().catch(() => {});
-      throw new GoogleAuthError("too long");
-    }
-    chunks.push(value);
-  }
 }
 
 async function readCredentials(file: { path: string; named: string }): Promise<Record<string, unknown>> {

@@ -25,6 +25,19 @@ test("frames are decoded whole however the bytes are split: one byte at a time, 
   assert.deepEqual(together.map((m) => text(m.payload)), ['{"a":1}', '{"message":"slow down"}']);
 });
 
+test("a frame as large as AWS allows, arriving in small chunks, is gathered in time linear in its size", () => {
+  const frame = eventStreamFrame({ ":event-type": "chunk", ":message-type": "event" }, "y".repeat(16 * 1024 * 1024 - 200));
+  const decoder = eventStreamDecoder();
+  const started = performance.now();
+  const seen = [];
+  // Copying all that came each time would move about 32 GiB here.
+  for (let at = 0; at < frame.length; at += 4096) seen.push(...decoder.push(frame.subarray(at, at + 4096)));
+  decoder.finish();
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0].payload.length, 16 * 1024 * 1024 - 200);
+  assert.ok(performance.now() - started < 3000, `took ${Math.round(performance.now() - started)} ms`);
+});
+
 test("headers of every type are read, so that the ones after them are too", () => {
   // name "n" type 4 (int32) 7, then ":message-type" as a string.
   const int = Buffer.from([1, 0x6e, 4, 0, 0, 0, 7]);

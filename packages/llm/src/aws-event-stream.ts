@@ -31,25 +31,40 @@ export type EventStreamDecoder = {
 
 export function eventStreamDecoder(): EventStreamDecoder {
   let pending = Buffer.alloc(0);
+  // Chunks that came after `pending`, joined to it only once the frame they continue is whole: a
+  // large frame in small chunks is then copied once, not once per chunk.
+  let later: Uint8Array[] = [];
+  let buffered = 0;
+  /** The bytes the frame at the start of `pending` needs: its prelude, then its whole length. */
+  let needed = PRELUDE;
   return {
     push(chunk) {
-      pending = pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
+      later.push(chunk);
+      buffered += chunk.length;
+      if (buffered < needed) return [];
+      pending = Buffer.concat([pending, ...later]);
+      later = [];
       const messages: EventStreamMessage[] = [];
+      needed = PRELUDE;
       while (pending.length >= PRELUDE) {
         const total = pending.readUInt32BE(0);
         const headersLength = pending.readUInt32BE(4);
         if (crc32(pending.subarray(0, 8)) !== pending.readUInt32BE(8)) throw new EventStreamError("a frame's prelude CRC does not match");
         if (total < OVERHEAD || total > MAX_FRAME || headersLength > total - OVERHEAD) throw new EventStreamError(`a frame says it is ${total} bytes long with ${headersLength} bytes of headers`);
-        if (pending.length < total) break;
+        if (pending.length < total) {
+          needed = total;
+          break;
+        }
         const frame = pending.subarray(0, total);
         pending = pending.subarray(total);
         if (crc32(frame.subarray(0, total - 4)) !== frame.readUInt32BE(total - 4)) throw new EventStreamError("a frame's message CRC does not match");
         messages.push({ headers: readHeaders(frame.subarray(PRELUDE, PRELUDE + headersLength)), payload: frame.subarray(PRELUDE + headersLength, total - 4) });
       }
+      buffered = pending.length;
       return messages;
     },
     finish() {
-      if (pending.length > 0) throw new EventStreamError(`the body ended ${pending.length} bytes into a frame`);
+      if (buffered > 0) throw new EventStreamError(`the body ended ${buffered} bytes into a frame`);
     },
   };
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { tempDir } from "./test-support.ts";
+import { harness, tempDir } from "./test-support.ts";
 import { gitRepo, marketplaceDir, pluginPlace, writeMarketplace } from "./plugin-test-support.ts";
 
 function refused(result: { code: number | null; stderr: string }, pattern: RegExp): void {
@@ -111,4 +111,24 @@ test("install refuses a ref or commit that git would read as an option, and a pl
   refused(await p.run(["install", "clonedlink@team-tools"]), /commands\/leak\.md.*link.*leads out of/);
   assert.ok(!existsSync(join(p.cache, "team-tools", "clonedlink")));
   assert.ok(!existsSync(p.installedFile));
+});
+
+test("a git server that accepts and then says nothing fails the clone instead of hanging the command", async (t) => {
+  const p = pluginPlace(t);
+  const { createServer } = await import("node:net");
+  const sockets: import("node:net").Socket[] = [];
+  const server = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/team/tools.git`;
+  // The stall allowed is git's own setting, shortened here; harness sets the speed that counts as one.
+  const { child, result } = harness(["plugin", "marketplace", "add", url], { HOME: p.home, GIT_HTTP_LOW_SPEED_TIME: "2" }, { cwd: p.project });
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const ended = await result;
+  clearTimeout(stuck);
+  refused(ended, /git clone of .* failed: .*too slow/i);
+  assert.ok(!existsSync(p.knownFile));
 });

@@ -8,7 +8,18 @@ import { PluginError } from "./files.ts";
  * what was being done (`doing`) and git's own last words. */
 export function git(args: string[], doing: string, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes" };
+    const env = {
+      ...process.env,
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_ASKPASS: "",
+      SSH_ASKPASS: "",
+      // A server that stops sending fails the command rather than hanging it: over http(s) after a
+      // minute below 1 KB/s (git's own variables win), over ssh when the connection cannot be made
+      // in 30 s or stops answering for a minute.
+      GIT_HTTP_LOW_SPEED_LIMIT: process.env.GIT_HTTP_LOW_SPEED_LIMIT ?? "1000",
+      GIT_HTTP_LOW_SPEED_TIME: process.env.GIT_HTTP_LOW_SPEED_TIME ?? "60",
+      GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=4",
+    };
     execFile("git", args, { cwd, env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout.trim());
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";

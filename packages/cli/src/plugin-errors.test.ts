@@ -51,6 +51,8 @@ test("install refuses an unknown marketplace, a plugin the marketplace does not 
   refused(await p.run(["install", "greeter@nowhere"]), /unknown marketplace "nowhere".*harness plugin marketplace add/);
   assert.equal((await p.run(["marketplace", "add", market])).code, 0);
   refused(await p.run(["install", "nobody@team-tools"]), /no plugin "nobody" in marketplace "team-tools".*greeter/);
+  // Names an object has of its own kind are no marketplace either.
+  for (const name of ["constructor", "toString", "__proto__"]) refused(await p.run(["install", `greeter@${name}`]), new RegExp(`unknown marketplace "${name}" \\(known: team-tools\\)`));
   refused(await p.run(["install", "sneaky@team-tools"]), /"\.\.\/outside".*leads out of the marketplace/);
   refused(await p.run(["install", "far@team-tools"]), /npm.*not supported/);
   refused(await p.run(["uninstall", "greeter@team-tools"]), /not installed/);

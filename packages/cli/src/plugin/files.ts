@@ -62,7 +62,8 @@ export type KnownMarketplace = { source: Record<string, unknown>; installLocatio
 
 export function readKnown(place: PluginPlace): Record<string, KnownMarketplace> {
   const { file, value } = readFileObject(knownFile(place));
-  const out: Record<string, KnownMarketplace> = {};
+  // Without a prototype: a name read from the file ("__proto__") is a key like any other.
+  const out: Record<string, KnownMarketplace> = Object.create(null);
   for (const [name, entry] of Object.entries(value)) {
     if (!isJsonObject(entry) || typeof entry.installLocation !== "string" || !isJsonObject(entry.source)) {
       throw new PluginError(`${file}: the entry of "${name}" is not a marketplace (it needs "source" and "installLocation"); it was left as it is`);

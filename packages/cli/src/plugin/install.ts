@@ -76,7 +76,7 @@ function findPlugin(given: string, place: PluginPlace): { marketplace: Marketpla
   }
   const name = given.slice(0, at);
   const marketplaceName = given.slice(at + 1);
-  const record = known[marketplaceName];
+  const record = Object.hasOwn(known, marketplaceName) ? known[marketplaceName] : undefined;
   if (!record) throw unknownMarketplace(marketplaceName, Object.keys(known));
   const marketplace = readMarketplace(record.installLocation);
   const entry = marketplace.plugins.find((p) => p.name === name);

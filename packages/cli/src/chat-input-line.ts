@@ -37,6 +37,9 @@ export type InputLine = {
   /** `editor` draws on `output`. `keepOnEnter(line)`: whether `line`, entered, stays on the screen
    * as typed (a prompt, a command) or is taken off (a steer, which the chat shows its own way). */
   attach(editor: Interface, keepOnEnter: (line: string) => boolean): void;
+  /** The status line, on the row below the typed line (undefined: none), cut to the terminal's
+   * width: it may hold colours, and no other control characters. */
+  status(line: string | undefined): void;
 };
 
 const TAB = 8;
@@ -49,6 +52,7 @@ export function keepInputLine(screen: Screen): InputLine {
   let partial = "";
   /** The lines held below `partial`. */
   let held: readonly string[] = [];
+  let statusLine: string | undefined;
   /** The held lines and the typed line are on the screen below `partial`, the cursor in the typed
    * line (else the cursor is at the end of `partial`). */
   let drawn = false;
@@ -80,12 +84,44 @@ export function keepInputLine(screen: Screen): InputLine {
   function draw(entered = false): void {
     if (drawn || !editor) return;
     const typed = entered ? "" : editor.line;
-    if (!typed && held.length === 0) return;
+    if (!typed && held.length === 0 && statusLine === undefined) return;
     const end = endOf(typed, width());
     const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}\x1b[${cursor.cols + 1}G${end.rows > cursor.rows ? `\x1b[${end.rows - cursor.rows}A` : ""}`);
+    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}`);
+    const below = statusLine === undefined ? 0 : 1;
+    if (below) write(`\r\n${fitted(statusLine!)}\r`);
+    write(`\x1b[${cursor.cols + 1}G${end.rows + below > cursor.rows ? `\x1b[${end.rows + below - cursor.rows}A` : ""}`);
     drawn = true;
+  }
+
+  /** The status line drawn again below the typed line, which the line editor has just redrawn (it
+   * clears the screen below it) or made longer (over the status line's row). */
+  function redrawStatus(): void {
+    if (!drawn || !editor || statusLine === undefined) return;
+    const end = endOf(editor.line, width());
+    const cursor = editor.getCursorPos();
+    const down = end.rows - cursor.rows + 1;
+    write(`\r${"\n".repeat(down)}\x1b[J${fitted(statusLine)}\r\x1b[${down}A\x1b[${cursor.cols + 1}G`);
+  }
+
+  /** `line` cut to one row less a column (the cursor never waits at its end to wrap), colours kept. */
+  function fitted(line: string): string {
+    let room = Math.min(width(), 10_000) - 1;
+    let out = "";
+    for (const [part] of line.matchAll(/\x1b\[[0-9;:]*m|[^\x1b]+|\x1b/g)) {
+      if (part.startsWith("\x1b")) {
+        out += part;
+        continue;
+      }
+      for (const char of part) {
+        const need = char === "\t" ? 1 : columns(char);
+        if (need > room) return `${out}\x1b[0m`;
+        room -= need;
+        out += char === "\t" ? " " : char;
+      }
+    }
+    return out;
   }
 
   function fromEditor(text: string): void {
@@ -102,6 +138,11 @@ export function keepInputLine(screen: Screen): InputLine {
         write(line && endOf(line, width()).cols === 0 ? "\r\x1b[K" : "\r\n");
         partial = unfinished = "";
         drawn = false;
+        // The status line goes on below the (empty) line being typed.
+        if (statusLine !== undefined) {
+          write("\x1b[J");
+          draw(true);
+        }
         return;
       }
       erase();
@@ -121,7 +162,9 @@ export function keepInputLine(screen: Screen): InputLine {
   const output = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
+      const before = drawn;
       fromEditor(String(chunk));
+      if (before && drawn && String(chunk) !== "\r\n") redrawStatus();
       const bytes = out;
       out = "";
       if (bytes) screen.write(bytes);
@@ -156,6 +199,12 @@ export function keepInputLine(screen: Screen): InputLine {
           return true;
         },
       };
+    },
+    status(line) {
+      if (line === statusLine) return;
+      erase();
+      statusLine = line;
+      flush();
     },
     hold(lines) {
       erase();

@@ -24,6 +24,7 @@ import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
 import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
 import { readPromptFile } from "./prompt-file.ts";
+import { openStatusLine } from "./chat-status-line.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -262,7 +263,11 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
       applying = false;
     }
   }
-  // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
+  // The settings' statusLine, below the typed line: only where that line is kept, on a terminal
+  // that is stdout too (a chat whose replies go to a file or a pipe shows none).
+  const statusLine = inputLine && io.stdout.isTTY ? await openStatusLine({ cwd: command.cwd ?? ".", sessionId, env: io.env, show: (line) => inputLine.status(line), note: (text, tone) => view.note(text, tone) }) : undefined;
+  if (statusLine) client.on("state", (state) => statusLine.update(state));
+    // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
   const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
   // (onInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onInterrupt());
@@ -275,6 +280,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   if (forkWarning) view.note(`(${forkWarning})`);
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
+  statusLine?.update(client.state);
 
   let leaving = false;
   let finish!: (status: number) => void;
@@ -435,6 +441,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   process.off("SIGINT", onInterrupt);
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
+  statusLine?.close();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.
   if (runUnderWay(client.state) && client.connection !== "closed") {

@@ -17,3 +17,17 @@ test("claudeMdExcludes must be a list of patterns", () => {
   const { diagnostics } = validateSettings({ claudeMdExcludes: "**/CLAUDE.md" }, "/f.json");
   assert.match(diagnostics[0]!.message, /expected array, got the string/);
 });
+
+test("a statusLine without its command, or of another type, is dropped with a diagnostic naming the key", () => {
+  const file = "/p/.claude/settings.json";
+  const missing = validateSettings({ statusLine: { type: "command", padding: 1 } }, file);
+  assert.deepEqual(missing.settings, {});
+  assert.deepEqual(missing.diagnostics, [{ file, key: "statusLine.command", message: "required string is missing" }]);
+  const other = validateSettings({ statusLine: { type: "script", command: "x" } }, file);
+  assert.equal(other.diagnostics[0]?.key, "statusLine.type");
+  const padding = validateSettings({ statusLine: { type: "command", command: "x", padding: -1 } }, file);
+  assert.equal(padding.diagnostics[0]?.key, "statusLine.padding");
+  assert.deepEqual(validateSettings({ statusLine: { type: "command", command: "~/.claude/statusline.sh", padding: 0 } }, file).settings, {
+    statusLine: { type: "command", command: "~/.claude/statusline.sh", padding: 0 },
+  });
+});

@@ -41,6 +41,13 @@ const envSchema = z
     }
   });
 
+/** A line at the bottom of a chat at a terminal, printed by `command` (run through the shell). */
+const statusLineSchema = z.looseObject({
+  type: z.literal("command"),
+  command: z.string().refine((command) => command.trim() !== "", "the command must not be empty"),
+  padding: z.number().int().nonnegative().max(80).optional(),
+});
+
 /** Claude Code's settings keys this harness uses; other keys pass through untouched. */
 export const settingsSchema = z.looseObject({
   permissions: permissionsSchema.optional(),
@@ -59,5 +66,6 @@ export const settingsSchema = z.looseObject({
   autoCompactEnabled: z.boolean().optional(),
   claudeMdExcludes: stringList.optional(),
   disableSkillShellExecution: z.boolean().optional(),
+  statusLine: statusLineSchema.optional(),
   availableModels: z.array(z.string().refine((name) => name.trim() !== "", "a model name must not be empty")).optional(),
 });

@@ -65,6 +65,8 @@ export type Settings = {
   disableSkillShellExecution?: boolean;
   /** The models a run may be set to (harness/available-models.ts); see LoadedSettings.availableModels. */
   availableModels?: string[];
+  /** The line `harness chat` shows below the typed one at a terminal (cli's chat-status-line.ts). */
+  statusLine?: { type: "command"; command: string; padding?: number };
   [key: string]: unknown;
 };
 

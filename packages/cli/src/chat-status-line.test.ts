@@ -1,0 +1,138 @@
+// The settings' statusLine in `harness chat --local` at a real terminal (under `script`): the
+// command gets the session's state as JSON on its stdin, and the first line it prints is shown at
+// the bottom, below the typed line, and again after each reply.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { bin } from "./test-support.ts";
+import { renderScreen } from "./test-screen.ts";
+
+const COLUMNS = 100;
+let fake: FakeAnthropic;
+let dir: string;
+
+before(async () => {
+  fake = await startFakeAnthropic();
+  dir = mkdtempSync(join(tmpdir(), "harness-statusline-"));
+  // Prints fields of its input; "fail" in the project's marker file makes it exit 1.
+  writeFileSync(
+    join(dir, "statusline.mjs"),
+    `let input = ""; process.stdin.on("data", (d) => (input += d)).on("end", () => {
+  const j = JSON.parse(input);
+  if (require("node:fs").existsSync(j.cwd + "/fail")) process.exit(1);
+  console.log("\\x1b[32m[" + j.model.id + "]\\x1b[0m " + j.workspace.current_dir + " out=" + j.context_window.total_output_tokens + " session=" + j.session_id);
+  console.log("second line");
+});`.replace("require(\"node:fs\")", "process.getBuiltinModule(\"node:fs\")"),
+  );
+});
+after(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project with `settings` as its .claude/settings.local.json, and a home of its own. */
+function project(name: string, settings: unknown, userSettings?: unknown): { cwd: string; home: string } {
+  const cwd = join(dir, name);
+  const home = join(dir, `${name}-home`);
+  mkdirSync(join(cwd, ".claude"), { recursive: true });
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(cwd, ".claude", "settings.local.json"), JSON.stringify(settings));
+  if (userSettings) writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(userSettings));
+  return { cwd, home };
+}
+
+const statusLine = () => ({ type: "command", command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, "statusline.mjs"))}`, padding: 2 });
+
+/** `harness chat --local --model claude-sonnet-4-5` in `where`, at a terminal COLUMNS wide. */
+function terminalChat(t: { after(fn: () => unknown): void }, where: { cwd: string; home: string }) {
+  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5`;
+  const child = spawn("script", ["-qfec", line, "/dev/null"], {
+    cwd: where.cwd,
+    env: { ...process.env, HOME: where.home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let screen = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const closed = once(child, "close").then(([code]) => (clearTimeout(stuck), code as number | null));
+  t.after(() => child.kill("SIGKILL"));
+  const rows = () => renderScreen(screen, COLUMNS);
+  return {
+    type: (keys: string) => child.stdin.write(keys),
+    screen: () => screen,
+    rows,
+    closed,
+    /** Resolves once the terminal's last row matches `pattern`. */
+    async bottom(pattern: RegExp): Promise<void> {
+      for (let waited = 0; !pattern.test(rows().at(-1) ?? ""); waited += 20) {
+        if (waited > 20_000) throw new Error(`the last row never showed ${pattern}; the terminal shows:\n${rows().join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async sees(pattern: RegExp): Promise<void> {
+      for (let waited = 0; !pattern.test(rows().join("\n")); waited += 20) {
+        if (waited > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${rows().join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+test("the status line shows the command's first line at the bottom, and again after each reply", async (t) => {
+  const where = project("shown", { statusLine: statusLine() });
+  fake.push({ text: "First answer", usage: { output_tokens: 111 } }, { text: "Second answer", usage: { output_tokens: 222 } });
+  const chat = terminalChat(t, where);
+  await chat.bottom(/^ {2}\[claude-sonnet-4-5\] \S+shown out=0 session=chat-/);
+  assert.match(chat.screen(), /\x1b\[32m\[claude-sonnet-4-5\]\x1b\[0m/, "its colours are kept");
+  assert.doesNotMatch(chat.rows().join("\n"), /second line/, "only its first line shows");
+  chat.type("hello\r");
+  await chat.sees(/First answer/);
+  await chat.bottom(/out=111 /);
+  chat.type("again");
+  await chat.sees(/^again$/m);
+  assert.match(chat.rows().at(-1)!, /out=111 /, "the status line stays below the typed line");
+  assert.equal(chat.rows().at(-2), "again");
+  chat.type("\r");
+  await chat.sees(/Second answer/);
+  await chat.bottom(/out=333 /);
+  const rows = chat.rows();
+  assert.equal(rows.filter((row) => /out=/.test(row)).length, 1, `one status line, never in the reply:\n${rows.join("\n")}`);
+  // A command that fails blanks it.
+  writeFileSync(join(where.cwd, "fail"), "");
+  fake.push({ text: "Third answer", usage: { output_tokens: 1 } });
+  chat.type("more\r");
+  await chat.sees(/Third answer/);
+  for (let waited = 0; /out=/.test(chat.rows().join("\n")); waited += 20) {
+    if (waited > 10_000) assert.fail(`the status line stayed:\n${chat.rows().join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("disableAllHooks turns the status line off", async (t) => {
+  const where = project("off", { statusLine: statusLine() }, { disableAllHooks: true });
+  fake.push({ text: "Answered" });
+  const chat = terminalChat(t, where);
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("hello\r");
+  await chat.sees(/Answered/);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  assert.doesNotMatch(chat.rows().join("\n"), /out=/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("a bad statusLine is said as a settings problem naming the file and the key", async (t) => {
+  const where = project("bad", { statusLine: { type: "command", padding: 2 } });
+  const chat = terminalChat(t, where);
+  await chat.sees(/Ctrl-D leaves/);
+  await chat.sees(/settings\.local\.json \(statusLine\.command\): required/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});

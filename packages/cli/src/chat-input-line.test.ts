@@ -231,3 +231,22 @@ test("what the chat writes at once (a delta, the steers it lets out) reaches the
   assert.equal(term.writes() - before, 1);
   assert.deepEqual(term.rows(), ["a reply ends.", "↳ steer: left", "Next", "typed"]);
 });
+
+test("the status line stays on the row below the typed line as it wraps, is edited, and as a reply streams above", async (t) => {
+  const term = terminal(t, () => true);
+  term.inputLine.status("\x1b[32mstatus\x1b[0m that is longer than the row");
+  assert.deepEqual(term.rows(), ["", "status that is long"]);
+  assert.match(term.written(), /\x1b\[32mstatus\x1b\[0m/, "its colours are kept");
+  await term.keys("abcdefghijklmnopqrstuvw");
+  assert.deepEqual(term.rows(), ["abcdefghijklmnopqrst", "uvw", "status that is long"]);
+  await term.keys("\x7f\x7f\x7f\x7f");
+  assert.deepEqual(term.rows(), ["abcdefghijklmnopqrs", "status that is long"]);
+  term.chat("Reply ");
+  term.chat("goes on\n");
+  assert.deepEqual(term.rows(), ["Reply goes on", "abcdefghijklmnopqrs", "status that is long"]);
+  await term.keys("\r");
+  term.chat("next\n");
+  assert.deepEqual(term.rows(), ["Reply goes on", "abcdefghijklmnopqrs", "next", "", "status that is long"]);
+  term.inputLine.status(undefined);
+  assert.deepEqual(term.rows(), ["Reply goes on", "abcdefghijklmnopqrs", "next"]);
+});

@@ -102,7 +102,10 @@ export function keepInputLine(screen: Screen): InputLine {
     const end = endOf(editor.line, width());
     const cursor = editor.getCursorPos();
     const down = end.rows - cursor.rows + 1;
-    write(`\r${"\n".repeat(down)}\x1b[J${fitted(statusLine)}\r\x1b[${down}A\x1b[${cursor.cols + 1}G`);
+    // A character just typed into the last column leaves the terminal's cursor there, waiting to
+    // wrap: a space makes it start the row the editor reckons it is on.
+    const waiting = end.rows > 0 && end.cols === 0 && cursor.rows === end.rows && cursor.cols === 0;
+    write(`${waiting ? " \x1b[K" : ""}\r${"\n".repeat(down)}\x1b[J${fitted(statusLine)}\r\x1b[${down}A\x1b[${cursor.cols + 1}G`);
   }
 
   /** `line` cut to one row less a column (the cursor never waits at its end to wrap), colours kept. */
@@ -159,12 +162,29 @@ export function keepInputLine(screen: Screen): InputLine {
     write(text);
   }
 
+  /** The editor's writes are waiting for the status line to be drawn again after them. */
+  let editorWriting = false;
+  function editorWritten(): void {
+    if (!editorWriting) return;
+    editorWriting = false;
+    redrawStatus();
+    if (deferred || !out) return;
+    const bytes = out;
+    out = "";
+    screen.write(bytes);
+  }
+
   const output = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
-      const before = drawn;
       fromEditor(String(chunk));
-      if (before && drawn && String(chunk) !== "\r\n") redrawStatus();
+      // The editor redraws its line in several writes, one after the other: the status line is
+      // drawn again once they are all in, and reaches the terminal with them.
+      if (statusLine !== undefined && String(chunk) !== "\r\n") {
+        if (!editorWriting) queueMicrotask(editorWritten);
+        editorWriting = true;
+        return done();
+      }
       const bytes = out;
       out = "";
       if (bytes) screen.write(bytes);

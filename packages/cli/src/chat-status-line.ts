@@ -43,8 +43,9 @@ export async function openStatusLine(o: {
 }
 
 export function startStatusLine(
-  o: StatusLineContext & { command: string; padding?: number; show(line: string | undefined): void; note(text: string): void },
+  o: StatusLineContext & { command: string; padding?: number; show(line: string | undefined): void; note(text: string): void; runForMs?: number },
 ): StatusLine {
+  const runFor = o.runForMs ?? RUN_FOR_MS;
   let state: HarnessState | undefined;
   let lastKey: string | undefined;
   let lastRun = 0;
@@ -72,10 +73,10 @@ export function startStatusLine(
     const child = spawn(o.command, { shell: true, cwd: o.cwd, env: o.env, stdio: ["pipe", "pipe", "ignore"], detached: true });
     running = child;
     const slow = setTimeout(() => {
-      if (!toldSlow) o.note(`(the statusLine command ran longer than ${RUN_FOR_MS / 1000} s and was stopped)`);
+      if (!toldSlow) o.note(`(the statusLine command ran longer than ${runFor / 1000} s and was stopped)`);
       toldSlow = true;
       stop(child);
-    }, RUN_FOR_MS);
+    }, runFor);
     child.stdout!.setEncoding("utf8").on("data", (text: string) => (out += text));
     child.stdin!.on("error", () => undefined);
     child.stdin!.end(JSON.stringify(statusLineInput(state, o)));

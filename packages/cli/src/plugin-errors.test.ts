@@ -134,3 +134,16 @@ test("a git server that accepts and then says nothing fails the clone instead of
   refused(ended, /git clone of .* failed: .*too slow/i);
   assert.ok(!existsSync(p.knownFile));
 });
+
+test("git is used over its plain transports only, and no ref, even one from known_marketplaces.json, reaches it as an option", async (t) => {
+  const p = pluginPlace(t);
+  const repo = tempDir(t);
+  writeMarketplace(repo, { name: "gitmk", owner: { name: "T" }, plugins: [{ name: "helper", source: { source: "url", url: "fd::0" } }] });
+  const url = gitRepo(repo);
+  assert.equal((await p.run(["marketplace", "add", url])).code, 0);
+  refused(await p.run(["install", "helper@gitmk"]), /git clone of fd::0 failed.*transport 'fd' not allowed/);
+  const known = JSON.parse(readFileSync(p.knownFile, "utf8"));
+  known.gitmk.source.ref = "--upload-pack=x";
+  writeFileSync(p.knownFile, JSON.stringify(known));
+  refused(await p.run(["marketplace", "update", "gitmk"]), /ref "--upload-pack=x" is not a branch or tag name/);
+});

@@ -11,6 +11,9 @@ export function git(args: string[], doing: string, cwd?: string): Promise<string
     const env = {
       ...process.env,
       GIT_TERMINAL_PROMPT: "0",
+      // Only plain transports: not the remote helpers (`fd::`, `ext::`…) a URL in a marketplace
+      // could name. The user's own list wins.
+      GIT_ALLOW_PROTOCOL: process.env.GIT_ALLOW_PROTOCOL ?? "https:http:ssh:git:file",
       GIT_ASKPASS: "",
       SSH_ASKPASS: "",
       // A server that stops sending fails the command rather than hanging it: over http(s) after a
@@ -36,6 +39,8 @@ export function git(args: string[], doing: string, cwd?: string): Promise<string
  * the commit `sha` when given; resolves to the commit checked out. */
 export async function shallowClone(url: string, dest: string, options: { ref?: string; sha?: string } = {}): Promise<string> {
   const doing = `git clone of ${url}`;
+  plainRef(options.ref);
+  if (options.sha !== undefined && !/^[0-9a-f]{7,64}$/i.test(options.sha)) throw new PluginError(`commit ${JSON.stringify(options.sha)} is not a commit (7 to 64 hex digits)`);
   await git(["clone", "--quiet", "--depth", "1", ...(options.ref ? ["--branch", options.ref] : []), "--", url, dest], doing);
   if (options.sha) {
     await git(["fetch", "--quiet", "--depth", "1", "origin", options.sha], `git fetch of commit ${options.sha} from ${url}`, dest);
@@ -47,7 +52,13 @@ export async function shallowClone(url: string, dest: string, options: { ref?: s
 /** Brings the clone at `dir` to the newest commit of its branch (or `ref`): fetched shallow and
  * reset to, as the clone is ours alone and its history may have been rewritten. */
 export async function refreshClone(dir: string, what: string, ref?: string): Promise<string> {
+  plainRef(ref);
   await git(["fetch", "--quiet", "--depth", "1", "origin", ref ?? "HEAD"], `git fetch of ${what}`, dir);
   await git(["reset", "--quiet", "--hard", "FETCH_HEAD"], `git reset of ${what}`, dir);
   return git(["rev-parse", "HEAD"], `git fetch of ${what}`, dir);
+}
+
+/** Refuses a ref git would read as an option (`--upload-pack=<command>`) or that cannot be one. */
+function plainRef(ref: string | undefined): void {
+  if (ref !== undefined && !/^(?!-)[^\s\0]+$/.test(ref)) throw new PluginError(`ref ${JSON.stringify(ref)} is not a branch or tag name`);
 }

@@ -24,6 +24,12 @@ type Fetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<
 export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Fetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth): Fetch {
   return async (input, init = {}) => {
     const request = bedrockRequest(settings, String(input instanceof Request ? input.url : input), init.body);
+    // A URL reads "." and ".." as steps along the path: the request would go elsewhere than the
+    // model's route. Refused as Bedrock refuses a bad request, so that it is said and not retried.
+    if (request.model === "." || request.model === "..") {
+      const message = `model id ${JSON.stringify(request.model)} cannot be sent to Amazon Bedrock: name a Bedrock model id, inference profile or ARN`;
+      return new Response(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }), { status: 400, headers: { "content-type": "application/json" } });
+    }
     const headers = new Headers(init.headers);
     // The SDK's placeholder credential (see anthropic-provider.ts) never leaves the process.
     headers.delete("x-api-key");
@@ -43,7 +49,7 @@ export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Fet
 
 /** Pure: the Bedrock URL and body for the SDK's request to `sdkUrl` with `body`. Model ids (a
  * Bedrock id, an inference profile, an ARN) go in the path as given, percent-encoded. */
-export function bedrockRequest(settings: BedrockSettings, sdkUrl: string, body: unknown): { url: string; body: string; streaming: boolean } {
+export function bedrockRequest(settings: BedrockSettings, sdkUrl: string, body: unknown): { url: string; body: string; streaming: boolean; model: string } {
   const path = new URL(sdkUrl).pathname;
   if (!path.endsWith("/v1/messages")) throw new Error(`Claude on Amazon Bedrock serves the Messages API only, not ${path}`);
   if (typeof body !== "string") throw new Error("a request to Amazon Bedrock must have a JSON body");
@@ -54,6 +60,7 @@ export function bedrockRequest(settings: BedrockSettings, sdkUrl: string, body: 
     url: `${settings.baseURL}/model/${encodeURIComponent(model)}/${streaming ? "invoke-with-response-stream" : "invoke"}`,
     body: JSON.stringify({ anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest }),
     streaming,
+    model,
   };
 }
 

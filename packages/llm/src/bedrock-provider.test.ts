@@ -140,3 +140,13 @@ test("an error answer that will not end is read only as far as its start, which 
   assert.match(lastDone(events).errorMessage ?? "", /^Amazon Bedrock error 500.*upstream exploded x+/);
   assert.ok(sent < 64 * 1024 * 1024, `read ${sent} bytes`);
 });
+
+test("a model id that a URL would read as a path step (. or ..) is refused at once, naming it, and nothing is sent", async (t) => {
+  const { fake, env } = await setup(t, [{ text: ["never"] }]);
+  for (const model of [".", ".."]) {
+    const done = lastDone(await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream({ ...ask, model })));
+    assert.match(done.errorMessage ?? "", new RegExp(`model id "${model.replace(/\./g, "\\.")}" cannot be sent to Amazon Bedrock`));
+    assert.equal(retries(await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream({ ...ask, model }))).length, 0, "not retried");
+  }
+  assert.equal(fake.requests.length, 0);
+});

@@ -207,7 +207,10 @@ test("the catalog ranks sessions by their last change: closing one cleanly, or s
   await tick();
   await newer.write([batch(1)], snapshot(1));
   await tick();
-  // The older session's client went away after the newer one's run: its close stores nothing new.
+  // The older session's client went away after the newer one's run: its close stores nothing new
+  // but the end of its run record.
+  await older.write([], undefined, { run: null });
+  await tick();
   await older.write([], undefined, { final: true });
   await tick();
   await older.write([], snapshot(1), { final: true });
@@ -221,6 +224,14 @@ test("the catalog ranks sessions by their last change: closing one cleanly, or s
   await tick();
   assert.equal(db.catalog.rename("u", "newer", "Renamed"), true);
   assert.deepEqual(order(), ["newer", "older"], "so is a new title");
+  // Batches stored late (their write waited) count from when they were made.
+  const made = Date.now();
+  await tick();
+  await newer.write([batch(2)]);
+  await tick();
+  await older.write([batch(3)], undefined, { changedAt: made });
+  assert.deepEqual(order(), ["newer", "older"], "batches made before the other session's count from when they were made");
+  assert.equal(db.catalog.list("u")[1].updatedAt, new Date(made).toISOString());
   db.close();
 });
 

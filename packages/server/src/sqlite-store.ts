@@ -205,6 +205,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       write(batches, snapshot, writeOptions) {
         const op: Omit<WriteOp, "userId" | "sessionId"> = { batches, final: writeOptions?.final === true };
         if (snapshot) op.snapshot = encodeSnapshot(snapshot, writeOptions?.transcriptKept, writeOptions?.stateKept === true);
+        if (writeOptions?.changedAt !== undefined) op.changedAt = writeOptions.changedAt;
         const run = writeOptions?.run;
         if (run !== undefined) op.run = run === null ? null : JSON.stringify(run);
         return write(userId, sessionId, op, writeOptions?.urgent === true);

@@ -25,6 +25,8 @@ export type WriteOp = {
   lastSeq?: number;
   /** The session was opened: its row no longer says "closed cleanly". */
   markOpen?: true;
+  /** When the batches were made (WriteOptions.changedAt); default: when they are stored. */
+  changedAt?: number;
 };
 
 export type WriterRequest = { id: number; writes: WriteOp[] } | { id: number; close: true };
@@ -92,6 +94,12 @@ function serve(data: WriterData): void {
     `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at, run = excluded.run`,
   );
+  // A run record changed with no batch (cleared as the session closes) is no change a user sees:
+  // the session keeps its place in the list (sqlite-catalog.ts).
+  const setRunOnly = db.prepare(
+    `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
+     ON CONFLICT (user_id, session_id) DO UPDATE SET run = excluded.run`,
+  );
   // A session made later under the same id numbers its batches after every seq the deleted one
   // reached, stored or not: a client of the deleted one that reconnects with `since` is sent a state.
   // Kept for DELETED_KEPT_MS from the deletion (sqlite-open-mark.ts).
@@ -147,7 +155,8 @@ function serve(data: WriterData): void {
       const { state, transcript, transcriptTail: tail, marks } = w.snapshot;
       const clean = w.final ? 1 : 0;
       if (state && transcript !== undefined) {
-        upsertSession.run(w.userId, w.sessionId, state.json, state.seq, transcript, now, now, clean);
+        // A session made by this write was made when its batches were, however long they waited.
+        upsertSession.run(w.userId, w.sessionId, state.json, state.seq, transcript, now, Math.min(now, w.changedAt ?? now), clean);
       } else if (state || transcript !== undefined) {
         const changes = state
           ? updateState.run(state.json, state.seq, now, clean, w.userId, w.sessionId).changes
@@ -167,8 +176,9 @@ function serve(data: WriterData): void {
     if (!rowWritten && (w.final || closedClean.has(key))) setClean.run(w.final ? 1 : 0, now, w.userId, w.sessionId);
     if (w.final) closedClean.add(key);
     else closedClean.delete(key);
-    if (w.run !== undefined) setRun.run(w.userId, w.sessionId, now, w.run);
-    else if (w.batches.length) touch.run(w.userId, w.sessionId, now);
+    const changedAt = w.changedAt ?? now;
+    if (w.run !== undefined) (w.batches.length ? setRun : setRunOnly).run(w.userId, w.sessionId, w.batches.length ? changedAt : now, w.run);
+    else if (w.batches.length) touch.run(w.userId, w.sessionId, changedAt);
   }
 
   /** Which sessions now have enough old batches to prune. */

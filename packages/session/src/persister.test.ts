@@ -109,3 +109,32 @@ test("a changed transcript goes without the state, which is snapshotted after en
   assert.deepEqual(base.snapshot?.state, state);
   assert.equal(base.clean, true);
 });
+
+test("a write tells the store when its last batch was made, not when the write happens", async () => {
+  const base = memoryStore();
+  const told: (number | undefined)[] = [];
+  const persister = createPersister({
+    store: {
+      load: () => base.load(),
+      write(batches, snapshot?: SessionSnapshot, options?: WriteOptions) {
+        told.push(options?.changedAt);
+        base.write(batches, snapshot, options);
+      },
+    },
+    snapshot: () => ({ state: { status: "idle", messages: [] }, seq: 2, transcript: [] }),
+    snapshotSeq: -1,
+    snapshotEvery: 500,
+    snapshotBytes: 1 << 20,
+    flushDelayMs: 40,
+    onError: (error) => assert.fail(String(error)),
+  });
+  persister.add({ seq: 1, operations: "[]" });
+  const lastMade = Date.now();
+  persister.add({ seq: 2, operations: "[]" });
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(told.length, 1);
+  assert.ok(told[0] !== undefined && told[0] >= lastMade && told[0] < lastMade + 20, `told ${told[0]}, the batch made at ${lastMade}`);
+  persister.setRun(null);
+  await persister.flush();
+  assert.equal(told.at(-1), undefined, "a write without batches tells no change");
+});

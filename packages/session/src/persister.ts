@@ -55,6 +55,8 @@ export type Persister = {
 export function createPersister(options: PersisterOptions): Persister {
   const { store } = options;
   let queued: StoredBatch[] = [];
+  /** When the last queued batch was added (WriteOptions.changedAt). */
+  let lastAddedAt = 0;
   /** The last write failed; what it held is queued again. */
   let failing = false;
   /** The size of the queued batches' operations, in UTF-16 units. */
@@ -109,6 +111,7 @@ export function createPersister(options: PersisterOptions): Persister {
     const writeOptions: WriteOptions = {};
     if (final) writeOptions.final = true;
     if (mode === "urgent") writeOptions.urgent = true;
+    if (batches.length > 0) writeOptions.changedAt = lastAddedAt;
     if (snapshot && !wantState) writeOptions.stateKept = true;
     // Cleared now: a change made while this write is under way goes with the next one.
     if (snapshot) conversationDue = false;
@@ -169,6 +172,7 @@ export function createPersister(options: PersisterOptions): Persister {
   return {
     add(batch) {
       queued.push(batch);
+      lastAddedAt = Date.now();
       queuedBytes += batch.operations.length;
       schedule();
     },

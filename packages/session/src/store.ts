@@ -67,6 +67,10 @@ export type WriteOptions = {
   /** Something waits on this write (a query held until its prompt is stored): the store commits it
    * without waiting to share a transaction with other sessions' writes. */
   urgent?: true;
+  /** When the last of the batches was made (ms since the epoch): the session's last change, which
+   * orders a user's sessions. A write waits some milliseconds (and longer when the store is busy),
+   * so that two sessions changed one after the other keep that order. */
+  changedAt?: number;
 };
 
 export type SessionStore = {

@@ -3,13 +3,11 @@
 // Ctrl-D), against a real server process and the fake Anthropic server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 import { bin, root, startChatServer, tempDir } from "./test-support.ts";
-import { renderScreen } from "./test-screen.ts";
+import { inTerminal } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -25,31 +23,8 @@ const COLUMNS = 60;
 
 /** A chat on `sessionId` in a terminal of its own, COLUMNS wide; `type` sends keys as a terminal would. */
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, env: Record<string, string> = {}, stdoutTo?: string) {
-  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --session ${sessionId}${stdoutTo ? ` > ${JSON.stringify(stdoutTo)}` : ""}`;
-  const child = spawn("script", ["-qfec", line, "/dev/null"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const closed = once(child, "close").then(([code]) => (clearTimeout(stuck), code as number | null));
-  t.after(() => child.kill("SIGKILL"));
-  return {
-    type: (keys: string) => child.stdin.write(keys),
-    screen: () => screen,
-    /** The rows the terminal shows. */
-    rows: () => renderScreen(screen, COLUMNS),
-    closed,
-    /** Resolves once the terminal shows `pattern`. */
-    async sees(pattern: RegExp): Promise<void> {
-      for (let waited = 0; !pattern.test(screen); waited += 20) {
-        if (waited > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${screen}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-  };
+  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId}${stdoutTo ? ` > ${JSON.stringify(stdoutTo)}` : ""}`;
+  return inTerminal(t, line, { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", ...env }, columns: COLUMNS });
 }
 
 test("a prompt longer than the terminal's line buffer (4,095 characters) reaches the model whole", async (t) => {

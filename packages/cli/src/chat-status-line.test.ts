@@ -3,14 +3,12 @@
 // the bottom, below the typed line, and again after each reply.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
 import { bin } from "./test-support.ts";
-import { renderScreen } from "./test-screen.ts";
+import { inTerminal } from "./test-screen.ts";
 
 const COLUMNS = 100;
 let fake: FakeAnthropic;
@@ -50,37 +48,11 @@ const statusLine = () => ({ type: "command", command: `${JSON.stringify(process.
 
 /** `harness chat --local --model claude-sonnet-4-5` in `where`, at a terminal COLUMNS wide. */
 function terminalChat(t: { after(fn: () => unknown): void }, where: { cwd: string; home: string }) {
-  const line = `stty cols ${COLUMNS} rows 24; exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5`;
-  const child = spawn("script", ["-qfec", line, "/dev/null"], {
-    cwd: where.cwd,
-    env: { ...process.env, HOME: where.home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const closed = once(child, "close").then(([code]) => (clearTimeout(stuck), code as number | null));
-  t.after(() => child.kill("SIGKILL"));
-  const rows = () => renderScreen(screen, COLUMNS);
-  return {
-    type: (keys: string) => child.stdin.write(keys),
-    screen: () => screen,
-    rows,
-    closed,
-    /** Resolves once the terminal's last row matches `pattern`. */
-    async bottom(pattern: RegExp): Promise<void> {
-      for (let waited = 0; !pattern.test(rows().at(-1) ?? ""); waited += 20) {
-        if (waited > 20_000) throw new Error(`the last row never showed ${pattern}; the terminal shows:\n${rows().join("\n")}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async sees(pattern: RegExp): Promise<void> {
-      for (let waited = 0; !pattern.test(rows().join("\n")); waited += 20) {
-        if (waited > 20_000) throw new Error(`the terminal never showed ${pattern}; it shows:\n${rows().join("\n")}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-  };
+  const line = `exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5`;
+  const env = { ...process.env, HOME: where.home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1" };
+  const terminal = inTerminal(t, line, { cwd: where.cwd, env, columns: COLUMNS });
+  // What the screen shows, not the bytes written: the status line is redrawn in place.
+  return { ...terminal, sees: terminal.shows };
 }
 
 test("the status line shows the command's first line at the bottom, and again after each reply", async (t) => {

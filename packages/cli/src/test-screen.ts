@@ -3,6 +3,8 @@
 // erasing (ESC[K, ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other
 // escape sequences (colours among them) are skipped. A character written past the last column
 // wraps, as xterm does; so does a wide one that does not fit in what is left of the row.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { columns as charColumns } from "./render.ts";
 
 /** The rows of the screen after `bytes`, trailing spaces and trailing empty rows removed. */
@@ -95,4 +97,34 @@ export function renderScreen(bytes: string, columns = 80): string[] {
   const shown = rows.map((line) => Array.from(line, (c) => c ?? " ").join("").trimEnd());
   while (shown.length > 0 && shown.at(-1) === "") shown.pop();
   return shown;
+}
+
+/** `line` (a shell command) run in a terminal of its own, `columns` wide and 24 rows, through
+ * script(1); killed after a minute or when the test ends. `type` sends keys as a terminal would;
+ * `sees` waits for the bytes written to match, `shows` for the rows on the screen, `bottom` for the
+ * last of them. */
+export function inTerminal(t: { after(fn: () => unknown): void }, line: string, options: { cwd: string; env: NodeJS.ProcessEnv; columns: number }) {
+  const child = spawn("script", ["-qfec", `stty cols ${options.columns} rows 24; ${line}`, "/dev/null"], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const closed = once(child, "close").then(([code]) => (clearTimeout(stuck), code as number | null));
+  t.after(() => child.kill("SIGKILL"));
+  const rows = () => renderScreen(screen, options.columns);
+  const until = async (met: () => boolean, what: () => string): Promise<void> => {
+    for (let waited = 0; !met(); waited += 20) {
+      if (waited > 20_000) throw new Error(what());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return {
+    child,
+    type: (keys: string) => child.stdin.write(keys),
+    screen: () => screen,
+    rows,
+    closed,
+    sees: (pattern: RegExp) => until(() => pattern.test(screen), () => `the terminal never showed ${pattern}; it shows:\n${screen}`),
+    shows: (pattern: RegExp) => until(() => pattern.test(rows().join("\n")), () => `the terminal never showed ${pattern}; it shows:\n${rows().join("\n")}`),
+    bottom: (pattern: RegExp) => until(() => pattern.test(rows().at(-1) ?? ""), () => `the last row never showed ${pattern}; the terminal shows:\n${rows().join("\n")}`),
+  };
 }

@@ -98,3 +98,30 @@ test("marketplace remove forgets the marketplace and leaves a directory marketpl
   assert.equal(install.code, 1);
   assert.match(install.stderr, /unknown marketplace "team-tools"/);
 });
+
+test("a plugin whose version is too long for a directory name installs under a shortened one, two such versions stay apart, and a version's control characters are dropped", async (t) => {
+  const p = pluginPlace(t);
+  const market = marketplaceDir(t);
+  const manifest = join(market, "plugins", "greeter", ".claude-plugin", "plugin.json");
+  const long = (tail: string) => `1.0.0-${"x".repeat(200)}${tail}`;
+  writeFileSync(manifest, JSON.stringify({ name: "greeter", version: long("a") }));
+  assert.equal((await p.run(["marketplace", "add", market])).code, 0);
+  const first = await p.run(["install", "greeter@team-tools"]);
+  assert.equal(first.code, 0, first.stderr);
+  const [installed] = readJson(p.installedFile).plugins["greeter@team-tools"];
+  assert.equal(installed.version, long("a"), "the record keeps the version as the plugin gives it");
+  assert.ok(existsSync(installed.installPath));
+  assert.ok(installed.installPath.split("/").at(-1)!.length <= 100);
+  writeFileSync(manifest, JSON.stringify({ name: "greeter", version: long("b") }));
+  assert.equal((await p.run(["marketplace", "update", "team-tools"])).code, 0);
+  const second = await p.run(["install", "greeter@team-tools"]);
+  assert.equal(second.code, 0, second.stderr);
+  const [again] = readJson(p.installedFile).plugins["greeter@team-tools"];
+  assert.notEqual(again.installPath, installed.installPath);
+  writeFileSync(manifest, JSON.stringify({ name: "greeter", version: "2.0\u001b]0;owned\u0007" }));
+  assert.equal((await p.run(["marketplace", "update", "team-tools"])).code, 0);
+  const third = await p.run(["install", "greeter@team-tools"]);
+  assert.equal(third.code, 0, third.stderr);
+  assert.doesNotMatch(third.stdout, /\u001b|\u0007/, "no control character of the version reaches the terminal");
+  assert.equal(readJson(p.installedFile).plugins["greeter@team-tools"][0].version, "2.0]0;owned");
+});

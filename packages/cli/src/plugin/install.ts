@@ -1,7 +1,7 @@
 // `harness plugin install <plugin>@<marketplace>`: the plugin fetched into
 // ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/, recorded in installed_plugins.json and
 // enabled in the scope's settings, as Claude Code installs one, so that either tool loads it.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
@@ -24,10 +24,11 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
   const staging = join(parent, `.installing-${randomBytes(6).toString("hex")}`);
   let installPath: string;
   let fetched: { gitCommitSha?: string };
+  let version: string;
   try {
     fetched = await fetchPlugin(entry, marketplace, staging);
-    const version = pathSafe(manifestVersion(staging) ?? entry.version ?? fetched.gitCommitSha?.slice(0, 12) ?? "unknown");
-    installPath = join(parent, version);
+    version = manifestVersion(staging) ?? cleanVersion(entry.version) ?? fetched.gitCommitSha?.slice(0, 12) ?? "unknown";
+    installPath = join(parent, pathSafe(version));
     replaceDir(staging, installPath);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
@@ -41,7 +42,6 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
   await updateInstalled(place, (plugins) => {
     const entries = plugins[id] ?? [];
     replaced = entries.find((e) => e.scope === scope && e.projectPath === projectPath);
-    const version = installPath.slice(parent.length + 1);
     const installation: Installation = {
       scope,
       installPath,
@@ -55,7 +55,6 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
   });
   await setEnabled(scope, place, id, true);
   if (replaced && replaced.installPath !== installPath) removeUnused(replaced.installPath, place);
-  const version = installPath.slice(parent.length + 1);
   io.stdout.write(`Installed ${id} ${version} (${scope} scope), enabled in ${settingsFileOf(scope, place)}.\n`);
   return 0;
 }
@@ -88,16 +87,32 @@ function findPlugin(given: string, place: PluginPlace): { marketplace: Marketpla
 function manifestVersion(root: string): string | undefined {
   try {
     const value: unknown = JSON.parse(readFileSync(join(root, ".claude-plugin", "plugin.json"), "utf8"));
-    return isJsonObject(value) && typeof value.version === "string" && value.version.trim() !== "" ? value.version.trim() : undefined;
+    return isJsonObject(value) ? cleanVersion(value.version) : undefined;
   } catch {
     return undefined; // No manifest, or one the loader will name when a run loads the plugin.
   }
 }
 
+/** A plugin's version is kept to this many characters. */
+const VERSION_CHARS = 256;
+/** Versions longer than this are shortened in directory names (file systems take 255 bytes). */
+const VERSION_NAME_CHARS = 100;
+
+/** A version as given, to be printed and recorded: no control characters (a terminal would act on
+ * them) and not a page of text; undefined when nothing is left. */
+function cleanVersion(given: unknown): string | undefined {
+  if (typeof given !== "string") return undefined;
+  const version = given.replace(/\p{Cc}/gu, "").trim().slice(0, VERSION_CHARS);
+  return version === "" ? undefined : version;
+}
+
 /** A version as a directory's name. */
 function pathSafe(version: string): string {
   const safe = version.replace(/[^\w.+-]/g, "-");
-  return safe === "." || safe === ".." ? "unknown" : safe;
+  if (safe === "." || safe === "..") return "unknown";
+  if (safe.length <= VERSION_NAME_CHARS) return safe;
+  // Shortened, with a digest of the whole version so that two long versions stay apart.
+  return `${safe.slice(0, VERSION_NAME_CHARS - 17)}-${createHash("sha256").update(version).digest("hex").slice(0, 16)}`;
 }
 
 /** Puts `from` where `to` is, the old `to` (a reinstall of the same version) removed only once the

@@ -1,4 +1,5 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
+import { leadingText } from "@harness/llm/leading-text";
 import { hookOutcome, timeLimit } from "./hook-run.ts";
 import { labelOf } from "./http-label.ts";
 import type { HookRunResult, HttpHook } from "./types.ts";
@@ -30,7 +31,7 @@ export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOp
     const { url, authorization } = withoutCredentials(hook.url);
     if (authorization && headers.value.authorization === undefined) headers.value.authorization = authorization;
     const response = await fetch(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
-    const text = await readCapped(response);
+    const { text } = await leadingText(response, MAX_BODY_BYTES);
     if (response.status >= 200 && response.status < 300) return outcome({ exitCode: 0, stdout: text });
     const moved = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";
     const shown = text.trim().slice(0, SHOWN_ERROR_CHARS);
@@ -57,25 +58,6 @@ function headersOf(hook: HttpHook, env: NodeJS.ProcessEnv): { value: Record<stri
     value[name.toLowerCase()] = filled;
   }
   return { value };
-}
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = MAX_BODY_BYTES - size;
-    chunks.push(value.length <= room ? value : value.subarray(0, room));
-    size += Math.min(value.length, room);
-    if (size >= MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      break;
-    }
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
 }
 
 /** A URL's user and password (which fetch refuses in a URL) as a Basic authorization header, as

@@ -9,31 +9,26 @@ import { type BedrockAuth, bedrockAuth } from "./aws-credentials.ts";
 import { type EventStreamMessage, eventStreamDecoder } from "./aws-event-stream.ts";
 import { signatureHeaders } from "./aws-sigv4.ts";
 import type { BedrockSettings } from "./bedrock-settings.ts";
-import type { EventStreamInit } from "./http-fetch.ts";
+import { headersWithoutCredential, messagesRequest, type SdkFetch } from "./cloud-request.ts";
 import { leadingText } from "./leading-text.ts";
 import type { EnvLike } from "./settings.ts";
 
 export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
 const MAX_ERROR_BYTES = 64 * 1024;
 
-type Fetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
-
 /** A fetch for the SDK client whose baseURL is `settings.baseURL`. A request it cannot send (not
  * the Messages endpoint, no model in the body) rejects with an Error saying so; credentials that
  * cannot be found reject with an AwsCredentialsError. */
-export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Fetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth): Fetch {
+export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: SdkFetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth): SdkFetch {
   return async (input, init = {}) => {
-    const request = bedrockRequest(settings, String(input instanceof Request ? input.url : input), init.body);
+    const request = bedrockRequest(settings, input, init.body);
     // A URL reads "." and ".." as steps along the path: the request would go elsewhere than the
     // model's route. Refused as Bedrock refuses a bad request, so that it is said and not retried.
     if (request.model === "." || request.model === "..") {
       const message = `model id ${JSON.stringify(request.model)} cannot be sent to Amazon Bedrock: name a Bedrock model id, inference profile or ARN`;
       return new Response(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }), { status: 400, headers: { "content-type": "application/json" } });
     }
-    const headers = new Headers(init.headers);
-    // The SDK's placeholder credential (see anthropic-provider.ts) never leaves the process.
-    headers.delete("x-api-key");
-    headers.delete("authorization");
+    const headers = headersWithoutCredential(init);
     headers.set("accept", request.streaming ? "application/vnd.amazon.eventstream" : "application/json");
     if (!settings.skipAuth) {
       const credentials = await auth(env);
@@ -49,12 +44,8 @@ export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Fet
 
 /** Pure: the Bedrock URL and body for the SDK's request to `sdkUrl` with `body`. Model ids (a
  * Bedrock id, an inference profile, an ARN) go in the path as given, percent-encoded. */
-export function bedrockRequest(settings: BedrockSettings, sdkUrl: string, body: unknown): { url: string; body: string; streaming: boolean; model: string } {
-  const path = new URL(sdkUrl).pathname;
-  if (!path.endsWith("/v1/messages")) throw new Error(`Claude on Amazon Bedrock serves the Messages API only, not ${path}`);
-  if (typeof body !== "string") throw new Error("a request to Amazon Bedrock must have a JSON body");
-  const { model, stream, ...rest } = JSON.parse(body) as Record<string, unknown>;
-  if (typeof model !== "string" || model === "") throw new Error("a request to Amazon Bedrock must name its model");
+export function bedrockRequest(settings: BedrockSettings, sdkUrl: string | URL | Request, body: unknown): { url: string; body: string; streaming: boolean; model: string } {
+  const { model, rest: { stream, ...rest } } = messagesRequest("Amazon Bedrock", sdkUrl, body);
   const streaming = stream === true;
   return {
     url: `${settings.baseURL}/model/${encodeURIComponent(model)}/${streaming ? "invoke-with-response-stream" : "invoke"}`,

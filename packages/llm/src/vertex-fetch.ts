@@ -5,37 +5,27 @@
 // SDK's credential. The answer is the same Messages SSE stream, so retries, errors, usage and
 // thinking are the Anthropic provider's own.
 import { googleAccessToken } from "./google-token.ts";
-import type { EventStreamInit } from "./http-fetch.ts";
+import { headersWithoutCredential, messagesRequest, type SdkFetch } from "./cloud-request.ts";
 import type { EnvLike } from "./settings.ts";
 import type { VertexSettings } from "./vertex-settings.ts";
 
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
-type Fetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
-
 /** A fetch for the SDK client whose baseURL is `settings.baseURL`. A request it cannot send (not
  * the Messages endpoint, no model in the body) rejects with an Error saying so; a token that cannot
  * be had rejects with a GoogleAuthError. */
-export function vertexFetch(settings: VertexSettings, env: EnvLike, inner: Fetch, token: (env: EnvLike) => Promise<string> = googleAccessToken): Fetch {
+export function vertexFetch(settings: VertexSettings, env: EnvLike, inner: SdkFetch, token: (env: EnvLike) => Promise<string> = googleAccessToken): SdkFetch {
   return async (input, init = {}) => {
-    const { url, body } = vertexRequest(settings, String(input instanceof Request ? input.url : input), init.body);
-    const headers = new Headers(init.headers);
-    // The SDK's placeholder credential (see anthropic-provider.ts) never leaves the process.
-    headers.delete("x-api-key");
-    headers.delete("authorization");
+    const { url, body } = vertexRequest(settings, input, init.body);
+    const headers = headersWithoutCredential(init);
     if (!settings.skipAuth) headers.set("authorization", `Bearer ${await token(env)}`);
     return inner(url, { ...init, headers, body });
   };
 }
 
 /** Pure: the Vertex URL and body for the SDK's request to `sdkUrl` with `body`. */
-export function vertexRequest(settings: VertexSettings, sdkUrl: string, body: unknown): { url: string; body: string } {
-  const path = new URL(sdkUrl).pathname;
-  if (!path.endsWith("/v1/messages")) throw new Error(`Claude on Vertex AI serves the Messages API only, not ${path}`);
-  if (typeof body !== "string") throw new Error("a request to Vertex AI must have a JSON body");
-  const parsed = JSON.parse(body) as Record<string, unknown>;
-  const { model, ...rest } = parsed;
-  if (typeof model !== "string" || model === "") throw new Error("a request to Vertex AI must name its model");
+export function vertexRequest(settings: VertexSettings, sdkUrl: string | URL | Request, body: unknown): { url: string; body: string } {
+  const { model, rest } = messagesRequest("Vertex AI", sdkUrl, body);
   const method = rest.stream === true ? "streamRawPredict" : "rawPredict";
   const where = `projects/${encodeURIComponent(settings.projectId)}/locations/${encodeURIComponent(settings.region)}`;
   return {

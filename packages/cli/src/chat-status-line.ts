@@ -4,9 +4,9 @@
 // update stops a run still going. Its first line of output, colours kept, is the status line; no
 // output, or a failure, blanks it. Its stderr is ignored.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import type { HarnessState } from "@harness/protocol";
 import { statusLineInput, statusLineKey, type StatusLineContext } from "./chat-status-input.ts";
+import { harnessVersion } from "./version.ts";
 
 const RUN_EVERY_MS = 300;
 const RUN_FOR_MS = 5_000;
@@ -28,12 +28,11 @@ export async function openStatusLine(o: {
   const { statusLine, problems } = statusLineOf(loaded);
   for (const problem of problems) o.note(`✗ ${problem}`, "error");
   if (!statusLine) return undefined;
-  const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
   return startStatusLine({
     ...statusLine,
     cwd: place.projectRoot,
     sessionId: o.sessionId,
-    version,
+    version: harnessVersion(),
     env: o.env,
     ...(loaded.settings.model && { model: loaded.settings.model }),
     ...(loaded.settings.outputStyle && { outputStyle: loaded.settings.outputStyle }),

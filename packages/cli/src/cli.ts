@@ -1,11 +1,11 @@
 // The `harness` command: dispatch to subcommands, each loaded only when used.
-import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { parseArgs } from "./args.ts";
 import type { Sink } from "./render.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { runPrompt } from "./run-input.ts";
 import { helpText, usageHint } from "./usage.ts";
+import { harnessVersion } from "./version.ts";
 
 export type CliIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; cwd: string; stdin?: Readable & { isTTY?: boolean } };
 
@@ -16,11 +16,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     case "help":
       io.stdout.write(helpText(command.topic));
       return 0;
-    case "version": {
-      const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-      io.stdout.write(`harness ${pkg.version} (node ${process.version})\n`);
+    case "version":
+      io.stdout.write(`harness ${harnessVersion()} (node ${process.version})\n`);
       return 0;
-    }
     case "usage-error":
       io.stderr.write(`harness: ${command.message} (${usageHint(command.topic)})\n`);
       return 2;

@@ -118,19 +118,24 @@ export const isFor = (entry: Installation, projectRoot: string) => entry.project
 /** The `enabledPlugins` of a scope's settings (empty when the file or the key is missing). */
 export function enabledIn(scope: PluginScope, place: PluginPlace): Record<string, unknown> {
   const { file, value } = readFileObject(settingsFileOf(scope, place));
-  if (value.enabledPlugins === undefined) return {};
-  if (!isJsonObject(value.enabledPlugins)) throw new PluginError(`${file}: "enabledPlugins" is not an object; it was left as it is`);
-  return value.enabledPlugins;
+  return enabledPluginsOf(value, file);
 }
 
 /** Sets (or, with `undefined`, removes) `enabledPlugins[id]` in the scope's settings. */
 export async function setEnabled(scope: PluginScope, place: PluginPlace, id: string, enabled: boolean | undefined): Promise<void> {
   const file = settingsFileOf(scope, place);
   await updateFile(file, (value) => {
-    if (value.enabledPlugins !== undefined && !isJsonObject(value.enabledPlugins)) throw new PluginError(`${file}: "enabledPlugins" is not an object; it was left as it is`);
-    const { [id]: _old, ...rest } = (value.enabledPlugins ?? {}) as Record<string, unknown>;
-    return { ...value, enabledPlugins: enabled === undefined ? rest : { ...(value.enabledPlugins as Record<string, unknown> | undefined), [id]: enabled } };
+    const enabledPlugins = enabledPluginsOf(value, file);
+    const { [id]: _old, ...rest } = enabledPlugins;
+    return { ...value, enabledPlugins: enabled === undefined ? rest : { ...enabledPlugins, [id]: enabled } };
   });
+}
+
+/** The settings' `enabledPlugins` (empty when missing); one that is not an object is refused. */
+function enabledPluginsOf(settings: Record<string, unknown>, file: string): Record<string, unknown> {
+  if (settings.enabledPlugins === undefined) return {};
+  if (!isJsonObject(settings.enabledPlugins)) throw new PluginError(`${file}: "enabledPlugins" is not an object; it was left as it is`);
+  return settings.enabledPlugins;
 }
 
 /** Whether the settings enable `id`, the most specific scope that says so winning (local, project,

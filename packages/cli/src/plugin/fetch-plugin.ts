@@ -3,9 +3,9 @@
 import { cpSync, existsSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
+import { isWithin } from "@harness/agent/real-paths";
 import { PluginError } from "./files.ts";
 import { shallowClone } from "./git.ts";
-import { isInside } from "./marketplace-command.ts";
 import type { Marketplace, MarketplaceEntry } from "./marketplace-file.ts";
 
 /** `dest` (which must not exist) filled with the plugin, and the commit it was cloned at. */
@@ -66,12 +66,12 @@ function relativeSource(source: string, marketplace: Marketplace): string {
  * leads out of `root`: an entry of a marketplace may name its own files only. */
 function copyInside(root: string, path: string, dest: string, source: string, within: string): void {
   const from = resolve(root, path);
-  if (from !== resolve(root) && !isInside(root, from)) throw new PluginError(`the source of ${source} leads out of ${within}; it was not installed`);
+  if (!isWithin(from, resolve(root))) throw new PluginError(`the source of ${source} leads out of ${within}; it was not installed`);
   if (!existsSync(from) || !statSync(from).isDirectory()) throw new PluginError(`the source of ${source} is not a directory in ${within}`);
   // By their real paths: a link may lead anywhere, and the copy would hold what it leads to.
   const real = realpathSync(from);
   const realRoot = realpathSync(root);
-  if (real !== realRoot && !isInside(realRoot, real)) throw new PluginError(`the source of ${source} is a link that leads out of ${within}; it was not installed`);
+  if (!isWithin(real, realRoot)) throw new PluginError(`the source of ${source} is a link that leads out of ${within}; it was not installed`);
   linksLeadingOut(real, source);
   cpSync(real, dest, { recursive: true, verbatimSymlinks: true, filter: (file) => basename(file) !== ".git" });
 }
@@ -90,7 +90,7 @@ function linksLeadingOut(dir: string, source: string, at = dir): void {
       } catch {
         // A dangling link copies as a dangling link.
       }
-      if (target !== undefined && target !== dir && !isInside(dir, target)) {
+      if (target !== undefined && !isWithin(target, dir)) {
         throw new PluginError(`the source of ${source} holds ${relative(dir, file)}, a link that leads out of the plugin's directory; it was not installed`);
       }
     }

@@ -3,10 +3,14 @@
 // and each scope's settings (`enabledPlugins`). Each is written whole and atomically, every other
 // key kept, under the lock `harness mcp` takes (mcp-files.ts).
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
+import { isWithin } from "@harness/agent/real-paths";
 import { McpFileError, mcpPlace, readConfig, updateConfig, type ConfigFile } from "../mcp-files.ts";
 import type { PluginScope } from "./args.ts";
+
+/** Whether `path` is below `dir`, not `dir` itself: what `harness plugin` made there and may remove. */
+export const isBelow = (path: string, dir: string) => relative(dir, path) !== "" && isWithin(path, dir);
 
 /** A failure the user can act on: printed as one line, exit status 1. */
 export class PluginError extends Error {}

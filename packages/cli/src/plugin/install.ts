@@ -8,8 +8,8 @@ import { isJsonObject } from "@harness/agent/json-text";
 import type { CliIO } from "../cli.ts";
 import type { PluginScope } from "./args.ts";
 import { fetchPlugin } from "./fetch-plugin.ts";
-import { PluginError, cacheDir, enabledIn, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
-import { isInside, unknownMarketplace } from "./marketplace-command.ts";
+import { PluginError, cacheDir, isBelow, enabledIn, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
+import { unknownMarketplace } from "./marketplace-command.ts";
 import { readMarketplace, type Marketplace, type MarketplaceEntry } from "./marketplace-file.ts";
 
 export async function installPlugin(given: string, scope: PluginScope, place: PluginPlace, io: CliIO): Promise<number> {
@@ -135,7 +135,7 @@ function isEmptyDir(dir: string): boolean {
 
 /** Removes the copy at `installPath` when it is in the cache and no installation uses it any more. */
 export function removeUnused(installPath: string, place: PluginPlace): void {
-  if (!isInside(cacheDir(place), installPath)) return;
+  if (!isBelow(installPath, cacheDir(place))) return;
   const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => e.installPath === installPath));
   if (!used) rmSync(installPath, { recursive: true, force: true });
 }

@@ -2,9 +2,9 @@
 // recorded in ~/.claude/plugins/known_marketplaces.json as Claude Code records them.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { CliIO } from "../cli.ts";
-import { PluginError, knownFile, marketplacesDir, readKnown, updateFile, type KnownMarketplace, type PluginPlace } from "./files.ts";
+import { PluginError, isBelow, knownFile, marketplacesDir, readKnown, updateFile, type KnownMarketplace, type PluginPlace } from "./files.ts";
 import { refreshClone, shallowClone } from "./git.ts";
 import { readMarketplace } from "./marketplace-file.ts";
 
@@ -94,18 +94,13 @@ export async function removeMarketplace(name: string, place: PluginPlace, io: Cl
     removed = entry as KnownMarketplace;
     return rest;
   });
-  if (removed && typeof removed.installLocation === "string" && isInside(marketplacesDir(place), removed.installLocation)) rmSync(removed.installLocation, { recursive: true, force: true });
+  if (removed && typeof removed.installLocation === "string" && isBelow(removed.installLocation, marketplacesDir(place))) rmSync(removed.installLocation, { recursive: true, force: true });
   io.stdout.write(`Removed marketplace "${name}".\n`);
   return 0;
 }
 
 export function unknownMarketplace(name: string, known: string[]): PluginError {
   return new PluginError(`unknown marketplace "${name}" (${known.length ? `known: ${known.join(", ")}` : "none is added"}); add it first with: harness plugin marketplace add <directory|git URL|owner/repo>`);
-}
-
-export function isInside(dir: string, path: string): boolean {
-  const back = relative(dir, path);
-  return back !== "" && !back.startsWith("..") && !isAbsolute(back);
 }
 
 /** Fetches each git marketplace again (all, or the one named) and reads every one's

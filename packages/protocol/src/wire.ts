@@ -145,6 +145,9 @@ export const HarnessStateSchema = z.object({
   usage: UsageSchema.optional(),
   /** The conversation's totals as its runner last counted them (/cost), sent with the next query. */
   spent: ConversationSpentSchema.optional(),
+  /** The usage of the main agent's last model call, as the last run that reported its calls gave
+   * it: how full the context was then (a statusLine's current_usage). */
+  lastCall: UsageSchema.optional(),
   rewindPreview: RewindPreviewSchema.nullable().optional(),
   /** The most recent notices, oldest first. */
   notices: z.array(NoticeSchema).optional(),

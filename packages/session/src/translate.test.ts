@@ -119,6 +119,19 @@ test("run.completed completes the message, idles the session and sums usage over
   assert.equal(state.sessionId, "cc-1");
 });
 
+test("run.completed keeps the usage of the run's last model call: how full the context was then", () => {
+  const last = { inputTokens: 40, outputTokens: 9, cacheReadTokens: 1200, cacheWriteTokens: 300 };
+  const { state } = play(
+    running({ lastCall: { inputTokens: 1, outputTokens: 1 } }),
+    { type: "run.completed", usage: { inputTokens: 50, outputTokens: 12 }, turns: [{ inputTokens: 10, outputTokens: 3 }, last] },
+  );
+  assert.deepEqual(state.lastCall, last);
+  const none = play(running({ lastCall: last }), { type: "run.completed", usage: { inputTokens: 5, outputTokens: 1 } });
+  assert.deepEqual(none.state.lastCall, last, "a run that does not report its calls leaves the last one known");
+  const bad = play(running({ lastCall: last }), { type: "run.completed", turns: [{ inputTokens: -1, outputTokens: Number.NaN }] });
+  assert.deepEqual(bad.state.lastCall, last, "a call's usage that is not made of counts is left out");
+});
+
 test("run.error counts what the run's model calls cost before it failed", () => {
   const { state } = play(
     running({ usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.5 } }),

@@ -157,6 +157,8 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       ops.push({ type: "set", path: messagePath(i, "status"), value: "complete" });
       ops.push({ type: "set", path: ["status"], value: "idle" });
       ops.push(...totalsOps(state, event));
+      const last = event.turns?.at(-1);
+      if (last && isCounts(last)) ops.push({ type: "set", path: ["lastCall"], value: last as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
       return { operations: ops, cursor };

@@ -17,13 +17,13 @@ let dir: string;
 before(async () => {
   fake = await startFakeAnthropic();
   dir = mkdtempSync(join(tmpdir(), "harness-statusline-"));
-  // Prints fields of its input; "fail" in the project's marker file makes it exit 1.
+  // Prints fields of its input (last=: the last model call's output tokens); "fail" in the project's marker file makes it exit 1.
   writeFileSync(
     join(dir, "statusline.mjs"),
     `let input = ""; process.stdin.on("data", (d) => (input += d)).on("end", () => {
   const j = JSON.parse(input);
   if (require("node:fs").existsSync(j.cwd + "/fail")) process.exit(1);
-  console.log("\\x1b[32m[" + j.model.id + "]\\x1b[0m " + j.workspace.current_dir + " out=" + j.context_window.total_output_tokens + " session=" + j.session_id);
+  console.log("\\x1b[32m[" + j.model.id + "]\\x1b[0m " + j.workspace.current_dir + " out=" + j.context_window.total_output_tokens + " last=" + (j.context_window.current_usage?.output_tokens ?? "none") + " session=" + j.session_id);
   console.log("second line");
 });`.replace("require(\"node:fs\")", "process.getBuiltinModule(\"node:fs\")"),
   );
@@ -59,19 +59,19 @@ test("the status line shows the command's first line at the bottom, and again af
   const where = project("shown", { statusLine: statusLine() });
   fake.push({ text: "First answer", usage: { output_tokens: 111 } }, { text: "Second answer", usage: { output_tokens: 222 } });
   const chat = terminalChat(t, where);
-  await chat.bottom(/^ {2}\[claude-sonnet-4-5\] \S+shown out=0 session=chat-/);
+  await chat.bottom(/^ {2}\[claude-sonnet-4-5\] \S+shown out=0 last=none session=chat-/);
   assert.match(chat.screen(), /\x1b\[32m\[claude-sonnet-4-5\]\x1b\[0m/, "its colours are kept");
   assert.doesNotMatch(chat.rows().join("\n"), /second line/, "only its first line shows");
   chat.type("hello\r");
   await chat.sees(/First answer/);
-  await chat.bottom(/out=111 /);
+  await chat.bottom(/out=111 last=111 /);
   chat.type("again");
   await chat.sees(/^again$/m);
   assert.match(chat.rows().at(-1)!, /out=111 /, "the status line stays below the typed line");
   assert.equal(chat.rows().at(-2), "again");
   chat.type("\r");
   await chat.sees(/Second answer/);
-  await chat.bottom(/out=333 /);
+  await chat.bottom(/out=333 last=222 /);
   const rows = chat.rows();
   assert.equal(rows.filter((row) => /out=/.test(row)).length, 1, `one status line, never in the reply:\n${rows.join("\n")}`);
   // A command that fails blanks it.

@@ -276,6 +276,7 @@ Commands:
   harness plugin marketplace update [NAME]
                      fetch git marketplaces again (all, or NAME) and read their plugins again
   harness plugin marketplace remove NAME
+                     uninstall the plugins installed from it (every scope), then forget it
   harness plugin install PLUGIN@MARKETPLACE [--scope S]
                      copy the plugin into ~/.claude/plugins/cache, record it in
                      ~/.claude/plugins/installed_plugins.json and enable it in the scope's settings

@@ -2,7 +2,7 @@
 // known_marketplaces.json (the marketplaces added), installed_plugins.json (what is installed where)
 // and each scope's settings (`enabledPlugins`). Each is written whole and atomically, every other
 // key kept, under the lock `harness mcp` takes (mcp-files.ts).
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
@@ -125,9 +125,11 @@ export function enabledIn(scope: PluginScope, place: PluginPlace): Record<string
   return enabledPluginsOf(value, file);
 }
 
-/** Sets (or, with `undefined`, removes) `enabledPlugins[id]` in the scope's settings. */
+/** Sets (or, with `undefined`, removes) `enabledPlugins[id]` in the scope's settings; a removal
+ * from settings that do not exist (a project deleted since) makes none. */
 export async function setEnabled(scope: PluginScope, place: PluginPlace, id: string, enabled: boolean | undefined): Promise<void> {
   const file = settingsFileOf(scope, place);
+  if (enabled === undefined && !existsSync(file)) return;
   await updateFile(file, (value) => {
     const enabledPlugins = enabledPluginsOf(value, file);
     const { [id]: _old, ...rest } = enabledPlugins;

@@ -22,15 +22,48 @@ function installationOf(id: string, scope: PluginScope | undefined, place: Plugi
 
 export async function uninstallPlugin(id: string, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {
   const target = installationOf(id, scope, place, "uninstall");
+  await removeInstallation(id, target, place);
+  io.stdout.write(`Uninstalled ${describeInstallation(id, target, place)}.\n`);
+  return 0;
+}
+
+/** Uninstalls every plugin installed from `marketplace`, in every scope and project, saying each in
+ * one line; one that fails is said on stderr and the others still go. Answers whether all went. */
+export async function uninstallAllFrom(marketplace: string, place: PluginPlace, io: CliIO): Promise<boolean> {
+  let allGone = true;
+  for (const [id, entries] of Object.entries(readInstalled(place))) {
+    if (!id.endsWith(`@${marketplace}`)) continue;
+    for (const entry of entries) {
+      const described = describeInstallation(id, entry, place);
+      try {
+        await removeInstallation(id, entry, place);
+        io.stdout.write(`Uninstalled ${described}.\n`);
+      } catch (error) {
+        if (!(error instanceof PluginError)) throw error;
+        io.stderr.write(`harness: ${described} was not uninstalled: ${error.message}\n`);
+        allGone = false;
+      }
+    }
+  }
+  return allGone;
+}
+
+/** `id (scope)`, with the project when it is another than this one. */
+function describeInstallation(id: string, entry: Installation, place: PluginPlace): string {
+  const elsewhere = entry.projectPath !== undefined && entry.projectPath !== place.projectRoot;
+  return `${id} (${entry.scope} scope${elsewhere ? `, in ${entry.projectPath}` : ""})`;
+}
+
+/** Takes `id` out of the settings that enable it, then its record, then its copy once nothing uses
+ * it: a failure leaves the record, so that the same command can be run again. */
+async function removeInstallation(id: string, entry: Installation, place: PluginPlace): Promise<void> {
+  await setEnabled(entry.scope, { ...place, projectRoot: entry.projectPath ?? place.projectRoot }, id, undefined);
   await updateInstalled(place, (plugins) => {
-    const rest = (plugins[id] ?? []).filter((e) => !(e.scope === target.scope && e.projectPath === target.projectPath));
+    const rest = (plugins[id] ?? []).filter((e) => !(e.scope === entry.scope && e.projectPath === entry.projectPath));
     const { [id]: _gone, ...others } = plugins;
     return rest.length ? { ...plugins, [id]: rest } : others;
   });
-  await setEnabled(target.scope, place, id, undefined);
-  removeUnused(target.installPath, place);
-  io.stdout.write(`Uninstalled ${id} (${target.scope} scope).\n`);
-  return 0;
+  removeUnused(entry.installPath, place);
 }
 
 export async function enablePlugin(id: string, enabled: boolean, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {

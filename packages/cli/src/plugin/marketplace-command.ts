@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CliIO } from "../cli.ts";
-import { PluginError, isBelow, knownFile, marketplacesDir, readKnown, updateFile, type KnownMarketplace, type PluginPlace } from "./files.ts";
+import { isWithin } from "@harness/agent/real-paths";
+import { PluginError, cacheDir, isBelow, knownFile, marketplacesDir, readInstalled, readKnown, updateFile, type KnownMarketplace, type PluginPlace } from "./files.ts";
 import { refreshClone, shallowClone } from "./git.ts";
 import { readMarketplace } from "./marketplace-file.ts";
 
@@ -84,9 +85,18 @@ export function listMarketplaces(place: PluginPlace, io: CliIO): number {
   return 0;
 }
 
-/** Forgets the marketplace; its clone goes with it, a directory of the user's own stays. Plugins
- * installed from it stay installed. */
+/** Uninstalls the plugins installed from the marketplace, as Claude Code does, then forgets it;
+ * its clone goes with it, a directory of the user's own stays. While a plugin is left, the
+ * marketplace is kept, so that running the command again finishes the work. */
 export async function removeMarketplace(name: string, place: PluginPlace, io: CliIO): Promise<number> {
+  const known = readKnown(place);
+  if (!Object.hasOwn(known, name)) throw unknownMarketplace(name, Object.keys(known));
+  const { uninstallAllFrom } = await import("./manage.ts");
+  if (!(await uninstallAllFrom(name, place, io))) {
+    io.stderr.write(`harness: marketplace "${name}" is kept, with the plugins above; once what stopped them is fixed, run: harness plugin marketplace remove ${name}\n`);
+    return 1;
+  }
+  removeCachedCopies(name, place);
   let removed: KnownMarketplace | undefined;
   await updateFile(knownFile(place), (value) => {
     if (!Object.hasOwn(value, name)) throw unknownMarketplace(name, Object.keys(value));
@@ -97,6 +107,15 @@ export async function removeMarketplace(name: string, place: PluginPlace, io: Cl
   if (removed && typeof removed.installLocation === "string" && isBelow(removed.installLocation, marketplacesDir(place))) rmSync(removed.installLocation, { recursive: true, force: true });
   io.stdout.write(`Removed marketplace "${name}".\n`);
   return 0;
+}
+
+/** Removes the marketplace's directory in the plugin cache when no installation uses a copy in it
+ * any more (one left by a tool that uninstalled without removing its copy goes too). */
+function removeCachedCopies(name: string, place: PluginPlace): void {
+  const dir = join(cacheDir(place), name);
+  if (!isBelow(dir, cacheDir(place))) return;
+  const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => isWithin(e.installPath, dir)));
+  if (!used) rmSync(dir, { recursive: true, force: true });
 }
 
 export function unknownMarketplace(name: string, known: string[]): PluginError {

@@ -94,9 +94,19 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
 
 /** Reads `file`, makes its new value with `change` (which may throw to leave the file as it is) and
- * writes it back, holding the lock Claude Code takes to save ~/.claude.json (the directory
- * `<file>.lock`): a change made meanwhile by Claude Code or another command is not lost. */
+ * writes it back, under the file's lock (`withFileLock`): a change made meanwhile by Claude Code or
+ * another command is not lost. */
 export async function updateConfig(file: string, change: (config: ConfigFile) => Record<string, unknown>): Promise<void> {
+  await withFileLock(file, () => {
+    const config = readConfig(file, { exactNumbers: true });
+    writeConfig(config, change(config));
+  });
+}
+
+/** Runs `body` holding the lock Claude Code takes to save ~/.claude.json (the directory
+ * `<file>.lock`, as proper-lockfile makes it), waiting a while for one another process holds.
+ * `body` is synchronous: the lock is held while it runs, and kept short for that. */
+export async function withFileLock<T>(file: string, body: () => T): Promise<T> {
   const lock = `${file}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -120,8 +130,7 @@ export async function updateConfig(file: string, change: (config: ConfigFile) =>
     await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
   }
   try {
-    const config = readConfig(file, { exactNumbers: true });
-    writeConfig(config, change(config));
+    return body();
   } finally {
     try {
       rmdirSync(lock);

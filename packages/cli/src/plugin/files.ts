@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
-import { McpFileError, mcpPlace, readConfig, updateConfig, type ConfigFile } from "../mcp-files.ts";
+import { McpFileError, mcpPlace, readConfig, updateConfig, withFileLock, type ConfigFile } from "../mcp-files.ts";
 import type { PluginScope } from "./args.ts";
 
 /** Whether `path` is below `dir`, not `dir` itself: what `harness plugin` made there and may remove. */
@@ -49,6 +49,15 @@ export async function updateFile(file: string, change: (value: Record<string, un
   try {
     mkdirSync(dirname(file), { recursive: true });
     await updateConfig(file, (config) => change(config.value));
+  } catch (error) {
+    throw asPluginError(error);
+  }
+}
+
+/** Runs `body` holding `file`'s lock, the one its changes are made under. */
+export async function withLock<T>(file: string, body: () => T): Promise<T> {
+  try {
+    return await withFileLock(file, body);
   } catch (error) {
     throw asPluginError(error);
   }

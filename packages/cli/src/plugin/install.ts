@@ -2,13 +2,13 @@
 // ~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/, recorded in installed_plugins.json and
 // enabled in the scope's settings, as Claude Code installs one, so that either tool loads it.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import type { CliIO } from "../cli.ts";
 import type { PluginScope } from "./args.ts";
 import { fetchPlugin } from "./fetch-plugin.ts";
-import { PluginError, cacheDir, isBelow, enabledIn, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
+import { PluginError, cacheDir, isBelow, enabledIn, installedFile, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, withLock, type Installation, type PluginPlace } from "./files.ts";
 import { unknownMarketplace } from "./marketplace-command.ts";
 import { readMarketplace, type Marketplace, type MarketplaceEntry } from "./marketplace-file.ts";
 
@@ -22,24 +22,25 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
   const parent = join(cacheDir(place), marketplace.name, entry.name);
   mkdirSync(parent, { recursive: true });
   const staging = join(parent, `.installing-${randomBytes(6).toString("hex")}`);
-  let installPath: string;
   let fetched: { gitCommitSha?: string };
   let version: string;
   try {
     fetched = await fetchPlugin(entry, marketplace, staging);
     version = manifestVersion(staging) ?? cleanVersion(entry.version) ?? fetched.gitCommitSha?.slice(0, 12) ?? "unknown";
-    installPath = join(parent, pathSafe(version));
-    replaceDir(staging, installPath);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(parent) || isEmptyDir(parent)) rmSync(parent, { recursive: true, force: true });
+    removeIfEmpty(parent);
     throw error;
   }
 
+  const installPath = join(parent, pathSafe(version));
   const now = new Date().toISOString();
   const projectPath = scope === "user" ? undefined : place.projectRoot;
   let replaced: Installation | undefined;
+  // The copy is put in place under the record's lock, which an uninstall removing a copy nothing
+  // records holds too: the same copy, recorded meanwhile for another scope, is not removed.
   await updateInstalled(place, (plugins) => {
+    replaceDir(staging, installPath);
     const entries = plugins[id] ?? [];
     replaced = entries.find((e) => e.scope === scope && e.projectPath === projectPath);
     const installation: Installation = {
@@ -52,9 +53,9 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
       ...(projectPath !== undefined && { projectPath }),
     };
     return { ...plugins, [id]: replaced ? entries.map((e) => (e === replaced ? installation : e)) : [...entries, installation] };
-  });
+  }).finally(() => rmSync(staging, { recursive: true, force: true }));
   await setEnabled(scope, place, id, true);
-  if (replaced && replaced.installPath !== installPath) removeUnused(replaced.installPath, place);
+  if (replaced && replaced.installPath !== installPath) await removeUnused(replaced.installPath, place);
   io.stdout.write(`Installed ${id} ${version} (${scope} scope), enabled in ${settingsFileOf(scope, place)}.\n`);
   return 0;
 }
@@ -125,17 +126,21 @@ function replaceDir(from: string, to: string): void {
   rmSync(old, { recursive: true, force: true });
 }
 
-function isEmptyDir(dir: string): boolean {
+/** Removes `dir` when it is empty: not when another install has just begun to fetch into it. */
+function removeIfEmpty(dir: string): void {
   try {
-    return readdirSync(dir).length === 0;
+    rmdirSync(dir);
   } catch {
-    return false;
+    // Not empty, or gone already.
   }
 }
 
-/** Removes the copy at `installPath` when it is in the cache and no installation uses it any more. */
-export function removeUnused(installPath: string, place: PluginPlace): void {
+/** Removes the copy at `installPath` when it is in the cache and no installation uses it any more,
+ * deciding under the record's lock (see installPlugin). */
+export async function removeUnused(installPath: string, place: PluginPlace): Promise<void> {
   if (!isBelow(installPath, cacheDir(place))) return;
-  const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => e.installPath === installPath));
-  if (!used) rmSync(installPath, { recursive: true, force: true });
+  await withLock(installedFile(place), () => {
+    const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => e.installPath === installPath));
+    if (!used) rmSync(installPath, { recursive: true, force: true });
+  });
 }

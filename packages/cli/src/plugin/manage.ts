@@ -63,7 +63,7 @@ async function removeInstallation(id: string, entry: Installation, place: Plugin
     const { [id]: _gone, ...others } = plugins;
     return rest.length ? { ...plugins, [id]: rest } : others;
   });
-  removeUnused(entry.installPath, place);
+  await removeUnused(entry.installPath, place);
 }
 
 export async function enablePlugin(id: string, enabled: boolean, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CliIO } from "../cli.ts";
 import { isWithin } from "@harness/agent/real-paths";
-import { PluginError, cacheDir, isBelow, knownFile, marketplacesDir, readInstalled, readKnown, updateFile, type KnownMarketplace, type PluginPlace } from "./files.ts";
+import { PluginError, cacheDir, installedFile, isBelow, knownFile, marketplacesDir, readInstalled, readKnown, updateFile, withLock, type KnownMarketplace, type PluginPlace } from "./files.ts";
 import { refreshClone, shallowClone } from "./git.ts";
 import { readMarketplace } from "./marketplace-file.ts";
 
@@ -96,7 +96,7 @@ export async function removeMarketplace(name: string, place: PluginPlace, io: Cl
     io.stderr.write(`harness: marketplace "${name}" is kept, with the plugins above; once what stopped them is fixed, run: harness plugin marketplace remove ${name}\n`);
     return 1;
   }
-  removeCachedCopies(name, place);
+  await removeCachedCopies(name, place);
   let removed: KnownMarketplace | undefined;
   await updateFile(knownFile(place), (value) => {
     if (!Object.hasOwn(value, name)) throw unknownMarketplace(name, Object.keys(value));
@@ -111,11 +111,13 @@ export async function removeMarketplace(name: string, place: PluginPlace, io: Cl
 
 /** Removes the marketplace's directory in the plugin cache when no installation uses a copy in it
  * any more (one left by a tool that uninstalled without removing its copy goes too). */
-function removeCachedCopies(name: string, place: PluginPlace): void {
+async function removeCachedCopies(name: string, place: PluginPlace): Promise<void> {
   const dir = join(cacheDir(place), name);
   if (!isBelow(dir, cacheDir(place))) return;
-  const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => isWithin(e.installPath, dir)));
-  if (!used) rmSync(dir, { recursive: true, force: true });
+  await withLock(installedFile(place), () => {
+    const used = Object.values(readInstalled(place)).some((entries) => entries.some((e) => isWithin(e.installPath, dir)));
+    if (!used) rmSync(dir, { recursive: true, force: true });
+  });
 }
 
 export function unknownMarketplace(name: string, known: string[]): PluginError {

@@ -1,28 +1,40 @@
 // The credentials a request to Amazon Bedrock goes with, found as Claude Code finds them: a Bedrock
-// API key (AWS_BEARER_TOKEN_BEDROCK), else access keys in the environment, else a profile's static
-// keys in the shared credentials file (AWS_PROFILE, default "default"). SSO, credential_process and
-// assumed roles are not followed: a profile that needs them is named in the error.
+// API key (AWS_BEARER_TOKEN_BEDROCK), else access keys in the environment, else the keys printed by
+// the awsCredentialExport command of the settings, else a profile's (AWS_PROFILE, default
+// "default") in the shared credentials and config files: its static keys, else its
+// credential_process. When these find none, the settings' awsAuthRefresh command (`aws sso login`)
+// runs and they are tried once more. SSO sessions and assumed roles are not followed: a profile that
+// needs them is named in the error.
 import { readFile } from "node:fs/promises";
+import { runCommand, shellCommand } from "./aws-command.ts";
+import { type CommandOptions, credentialProcessKeys, exportKeys, forgetKeptCredentials } from "./aws-credential-process.ts";
+import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 import { awsFiles } from "./bedrock-settings.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+
+export { AwsCredentialsError };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export type BedrockAuth = { bearer: string } | { keys: AwsCredentials };
 
-/** No credentials for Bedrock could be found; it fails the same way again. */
-export class AwsCredentialsError extends Error {
-  readonly retryable = false;
-  constructor(message: string) {
-    super(message);
-    this.name = "AwsCredentialsError";
-  }
-}
+/** Claude Code's settings for AWS credentials, each a command run through /bin/sh. Only the user's
+ * and the managed settings may name them (a repository must not choose what runs to make them). */
+export type AwsCommands = {
+  /** Prints `{"Credentials": {"AccessKeyId", "SecretAccessKey", "SessionToken"}}`: used in
+   * preference to the AWS files. */
+  credentialExport?: string;
+  /** Renews what the AWS files lead to (`aws sso login`); its output is shown to the user. */
+  authRefresh?: string;
+};
+
+/** A sign-in in a browser may take the user a while. */
+export const AUTH_REFRESH_TIMEOUT_MS = 5 * 60_000;
 
 /** The credentials `env` gives; rejects with an AwsCredentialsError saying what is missing, or which
  * of them cannot be sent (never its value). */
-export async function bedrockAuth(env: Env): Promise<BedrockAuth> {
+export async function bedrockAuth(env: Env, commands: AwsCommands = {}, options: CommandOptions = {}): Promise<BedrockAuth> {
   const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim();
   if (bearer) return { bearer: sendable(bearer, "AWS_BEARER_TOKEN_BEDROCK") };
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
@@ -40,30 +52,67 @@ export async function bedrockAuth(env: Env): Promise<BedrockAuth> {
   if (accessKeyId || secretAccessKey) {
     throw new AwsCredentialsError(`${accessKeyId ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY"} is set but ${accessKeyId ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"} is not: Amazon Bedrock needs both`);
   }
-  return { keys: await profileKeys(env) };
+  const refresh = commands.authRefresh?.trim();
+  try {
+    return { keys: await exportedOrProfileKeys(env, commands, options) };
+  } catch (error) {
+    if (!(error instanceof AwsCredentialsError) || !refresh) throw error;
+    try {
+      await refreshBedrockAuth(env, commands);
+    } catch (failed) {
+      throw new AwsCredentialsError(`${error.message}; ${(failed as Error).message.replace(/^awsAuthRefresh \(.*?\) /s, (named) => `${named}then `)}`);
+    }
+    return { keys: await exportedOrProfileKeys(env, commands, options) };
+  }
 }
 
-async function profileKeys(env: Env): Promise<AwsCredentials> {
+/** After the model said the keys expired: every kept key is forgotten, and the settings'
+ * awsAuthRefresh command runs (its output shown on stderr). Rejects with an AwsCredentialsError
+ * when it fails. */
+export async function refreshBedrockAuth(env: Env, commands: AwsCommands, timeoutMs = AUTH_REFRESH_TIMEOUT_MS): Promise<void> {
+  forgetKeptCredentials();
+  const refresh = commands.authRefresh?.trim();
+  if (!refresh) return;
+  try {
+    await runCommand({ argv: shellCommand(refresh), env, timeoutMs, shown: true });
+  } catch (error) {
+    throw new AwsCredentialsError(`awsAuthRefresh (${refresh}) ${(error as Error).message}`);
+  } finally {
+    // What the command renewed is read afresh, even where it failed half-way.
+    forgetKeptCredentials();
+  }
+}
+
+async function exportedOrProfileKeys(env: Env, commands: AwsCommands, options: CommandOptions): Promise<AwsCredentials> {
+  const exporter = commands.credentialExport?.trim();
+  if (exporter) return exportKeys(exporter, env, options);
+  return profileKeys(env, options);
+}
+
+async function profileKeys(env: Env, options: CommandOptions): Promise<AwsCredentials> {
   const profile = env.AWS_PROFILE?.trim() || "default";
   const files = awsFiles(env);
   const none = `no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or aws_access_key_id and aws_secret_access_key for profile "${profile}" in ${files.credentials}`;
   const credentials = parseIni(await readText(files.credentials))?.get(profile);
-  const id = credentials?.get("aws_access_key_id");
-  const secret = credentials?.get("aws_secret_access_key");
+  const configured = parseIni(await readText(files.config))?.get(profile === "default" ? "default" : `profile ${profile}`);
+  // As the AWS CLI merges them: the credentials file's keys over the config file's.
+  const value = (key: string) => credentials?.get(key) ?? configured?.get(key);
+  const named = (key: string) => `${key} of profile "${profile}" in ${credentials?.has(key) ? files.credentials : files.config}`;
+  const id = value("aws_access_key_id");
+  const secret = value("aws_secret_access_key");
   if (id && secret) {
-    const token = credentials?.get("aws_session_token");
-    const named = (key: string) => `${key} of profile "${profile}" in ${files.credentials}`;
+    const token = value("aws_session_token");
     return {
       accessKeyId: sendable(id, named("aws_access_key_id")),
       secretAccessKey: sendable(secret, named("aws_secret_access_key")),
       ...(token && { sessionToken: sendable(token, named("aws_session_token")) }),
     };
   }
-  const config = parseIni(await readText(files.config));
-  const configured = config?.get(profile === "default" ? "default" : `profile ${profile}`);
-  const other = ["sso_session", "sso_start_url", "credential_process", "role_arn", "web_identity_token_file"].find((key) => configured?.has(key));
+  const processLine = value("credential_process");
+  if (processLine) return credentialProcessKeys(profile, processLine, credentials?.has("credential_process") ? files.credentials : files.config, env, options);
+  const other = ["sso_session", "sso_start_url", "role_arn", "web_identity_token_file"].find((key) => configured?.has(key));
   if (other) {
-    throw new AwsCredentialsError(`${none}; profile "${profile}" in ${files.config} gets its keys through ${other}, which harness does not follow: export them (aws configure export-credentials --profile ${profile} --format env)`);
+    throw new AwsCredentialsError(`${none}; profile "${profile}" in ${files.config} gets its keys through ${other}, which harness does not follow: export them (aws configure export-credentials --profile ${profile} --format env), or name a command that prints them in credential_process or in the awsCredentialExport setting`);
   }
   if (credentials) throw new AwsCredentialsError(`${none} (the profile there has ${id ? "no aws_secret_access_key" : "no aws_access_key_id"})`);
   throw new AwsCredentialsError(none);

@@ -13,7 +13,7 @@ import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
-import { type BedrockAuth, checkedAuth } from "./aws-credentials.ts";
+import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "./aws-credentials.ts";
 import { bedrockFetch } from "./bedrock-fetch.ts";
 import { bedrockSettings } from "./bedrock-settings.ts";
 import { vertexFetch } from "./vertex-fetch.ts";
@@ -33,6 +33,9 @@ export type AnthropicProviderOptions = {
   /** On Amazon Bedrock: these credentials instead of those the environment and the AWS files give
    * (a server hands them over per run, and keeps them from the runner's environment). */
   bedrockAuth?: BedrockAuth;
+  /** On Amazon Bedrock, when the credentials are found rather than handed over: the settings'
+   * awsCredentialExport and awsAuthRefresh commands (aws-credentials.ts). */
+  awsCommands?: AwsCommands;
   /** On Vertex AI: this access token instead of one minted from Application Default Credentials
    * (likewise). Used as given: it must outlast the run. */
   googleAccessToken?: string;
@@ -83,12 +86,17 @@ type Cloud = { service: ClaudeService; baseURL: string; fetch: typeof httpFetch;
 const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
 
 /** `given`: the credentials handed over for the run, which the environment's give way to. */
-function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "googleAccessToken">): Cloud | undefined {
+function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "awsCommands" | "googleAccessToken">): Cloud | undefined {
   const bedrock = bedrockSettings(env);
   if (bedrock) {
     const auth = given.bedrockAuth;
-    const fetch = auth ? bedrockFetch(bedrock, env, httpFetch, async () => checkedAuth(auth)) : bedrockFetch(bedrock, env, httpFetch);
-    return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch, key: [bedrock, auth ?? AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null)] };
+    // Credentials handed over are used as they are: what found them (a server) renews them.
+    const commands = given.awsCommands ?? {};
+    const fetch = auth
+      ? bedrockFetch(bedrock, env, httpFetch, async () => checkedAuth(auth))
+      : bedrockFetch(bedrock, env, httpFetch, (found) => bedrockAuth(found, commands), () => refreshBedrockAuth(env, commands));
+    const found = [...AWS_CREDENTIAL_VARIABLES.map((name) => env[name] ?? null), commands.credentialExport ?? null, commands.authRefresh ?? null];
+    return { service: "Amazon Bedrock", baseURL: bedrock.baseURL, fetch, key: [bedrock, auth ?? found] };
   }
   const vertex = vertexSettings(env);
   if (vertex) {

@@ -18,8 +18,9 @@ const MAX_ERROR_BYTES = 64 * 1024;
 
 /** A fetch for the SDK client whose baseURL is `settings.baseURL`. A request it cannot send (not
  * the Messages endpoint, no model in the body) rejects with an Error saying so; credentials that
- * cannot be found reject with an AwsCredentialsError. */
-export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: SdkFetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth): SdkFetch {
+ * cannot be found reject with an AwsCredentialsError. `refresh`, when given, renews what `auth`
+ * finds: when Bedrock says the keys expired, it runs and the request goes once more. */
+export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: SdkFetch, auth: (env: EnvLike) => Promise<BedrockAuth> = bedrockAuth, refresh?: () => Promise<void>): SdkFetch {
   return async (input, init = {}) => {
     const request = bedrockRequest(settings, input, init.body);
     // A URL reads "." and ".." as steps along the path: the request would go elsewhere than the
@@ -28,18 +29,33 @@ export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Sdk
       const message = `model id ${JSON.stringify(request.model)} cannot be sent to Amazon Bedrock: name a Bedrock model id, inference profile or ARN`;
       return new Response(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }), { status: 400, headers: { "content-type": "application/json" } });
     }
-    const headers = headersWithoutCredential(init);
-    headers.set("accept", request.streaming ? "application/vnd.amazon.eventstream" : "application/json");
-    if (!settings.skipAuth) {
-      const credentials = await auth(env);
-      if ("bearer" in credentials) headers.set("authorization", `Bearer ${credentials.bearer}`);
-      else for (const [name, value] of Object.entries(signatureHeaders("POST", new URL(request.url), request.body, credentials.keys, { region: settings.region, service: "bedrock" }))) headers.set(name, value);
-    }
     // The body is read here, through web streams: the socket is not handed over (socket-events.ts).
     const { onEventStream: _socket, ...rest } = init;
-    const response = await inner(request.url, { ...rest, headers, body: request.body });
+    const send = async () => {
+      const headers = headersWithoutCredential(init);
+      headers.set("accept", request.streaming ? "application/vnd.amazon.eventstream" : "application/json");
+      if (!settings.skipAuth) {
+        const credentials = await auth(env);
+        if ("bearer" in credentials) headers.set("authorization", `Bearer ${credentials.bearer}`);
+        else for (const [name, value] of Object.entries(signatureHeaders("POST", new URL(request.url), request.body, credentials.keys, { region: settings.region, service: "bedrock" }))) headers.set(name, value);
+      }
+      return inner(request.url, { ...rest, headers, body: request.body });
+    };
+    let response = await send();
+    if (refresh && !settings.skipAuth && expired(response)) {
+      void response.body?.cancel().catch(() => {});
+      await refresh();
+      response = await send();
+    }
     return messagesResponse(response);
   };
+}
+
+/** Whether Bedrock refused the request's keys as expired (or no longer known, as after a rotation):
+ * keys found afresh may serve. */
+function expired(response: Response): boolean {
+  const exception = (response.headers.get("x-amzn-errortype") ?? "").split(":")[0].trim().toLowerCase();
+  return response.status === 403 && (exception === "expiredtokenexception" || exception === "unrecognizedclientexception");
 }
 
 /** Pure: the Bedrock URL and body for the SDK's request to `sdkUrl` with `body`. Model ids (a
@@ -65,6 +81,7 @@ const EXCEPTIONS: Readonly<Record<string, { status: number; type: string }>> = {
   validationexception: { status: 400, type: "invalid_request_error" },
   accessdeniedexception: { status: 403, type: "permission_error" },
   unrecognizedclientexception: { status: 403, type: "authentication_error" },
+  expiredtokenexception: { status: 403, type: "authentication_error" },
   resourcenotfoundexception: { status: 404, type: "not_found_error" },
 };
 

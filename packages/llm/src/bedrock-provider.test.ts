@@ -2,9 +2,13 @@
 // Bedrock route, which checks the SigV4 signature (or the Bedrock API key) and answers in AWS
 // event-stream frames.
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, type FakeReply, startFakeAnthropic } from "@harness/test-utils";
 import { createAnthropicProvider } from "./anthropic-provider.ts";
+import { forgetKeptCredentials } from "./aws-credential-process.ts";
 import { collect, lastDone, retries, textOf, thinkingOf } from "./test-support.ts";
 
 async function setup(t: TestContext, replies: FakeReply[]) {
@@ -149,4 +153,30 @@ test("a model id that a URL would read as a path step (. or ..) is refused at on
     assert.equal(retries(await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream({ ...ask, model }))).length, 0, "not retried");
   }
   assert.equal(fake.requests.length, 0);
+});
+
+test("keys that Bedrock says expired are dropped: awsAuthRefresh runs, the credential command is asked again, and the request goes once more", async (t) => {
+  t.after(forgetKeptCredentials);
+  const fake = await startFakeAnthropic({ replies: [{ text: "renewed" }, { text: "never" }], awsKeys: [{ accessKeyId: "ASIAOLD", secretAccessKey: "old-secret" }, { accessKeyId: "ASIANEW", secretAccessKey: "new-secret" }], expiredAwsKeys: ["ASIAOLD"] });
+  t.after(() => fake.close());
+  const home = mkdtempSync(join(tmpdir(), "harness-bedrock-"));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  mkdirSync(join(home, ".aws"));
+  // The first run prints the keys that expired, the next the renewed ones.
+  const get = join(home, "get-keys");
+  writeFileSync(get, `#!/bin/sh\nif [ -e ${home}/renewed ]; then id=ASIANEW secret=new-secret; else id=ASIAOLD secret=old-secret; fi\nprintf '{"Version": 1, "AccessKeyId": "%s", "SecretAccessKey": "%s"}' $id $secret\n`, { mode: 0o755 });
+  writeFileSync(join(home, ".aws", "config"), `[default]\ncredential_process = ${get}\n`);
+  const env = { CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-west-2", ANTHROPIC_BEDROCK_BASE_URL: fake.url, HOME: home, PATH: process.env.PATH };
+  const events = await collect(createAnthropicProvider({ retryBaseMs: 1, awsCommands: { authRefresh: `touch ${home}/renewed` } }, env).stream(ask));
+  assert.equal(lastDone(events).errorMessage, undefined);
+  assert.equal(textOf(events), "renewed");
+  assert.deepEqual(fake.requests.map((request) => /Credential=(\w+)\//.exec(String(request.headers.authorization))?.[1]), ["ASIAOLD", "ASIANEW"]);
+  assert.equal(retries(events).length, 0);
+
+  // Keys that are still refused after the refresh are the run's error: it is not tried again.
+  forgetKeptCredentials();
+  rmSync(join(home, "renewed"));
+  const refused = await collect(createAnthropicProvider({ retryBaseMs: 1 }, env).stream(ask));
+  assert.equal(lastDone(refused).errorMessage, "Amazon Bedrock error 403 (authentication_error): ExpiredTokenException: The security token included in the request is expired");
+  assert.equal(fake.requests.length, 4);
 });

@@ -28,8 +28,8 @@ export { credentialsFile, VERTEX_DEFAULT_REGION, vertexEnabled, vertexProblems, 
 export type { VertexSettings } from "./vertex-settings.ts";
 export { awsFiles, bedrockEnabled, bedrockProblems, bedrockSettings } from "./bedrock-settings.ts";
 export type { BedrockSettings } from "./bedrock-settings.ts";
-export { AwsCredentialsError, bedrockAuth } from "./aws-credentials.ts";
-export type { BedrockAuth } from "./aws-credentials.ts";
+export { AwsCredentialsError, bedrockAuth, refreshBedrockAuth } from "./aws-credentials.ts";
+export type { AwsCommands, BedrockAuth } from "./aws-credentials.ts";
 export { GoogleAuthError, googleAccessToken } from "./google-token.ts";
 export { costUsd, priceOf } from "./cost.ts";
 export { formatDuration } from "./retry-policy.ts";

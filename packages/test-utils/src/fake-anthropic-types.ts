@@ -72,6 +72,9 @@ export type FakeAnthropic = FakeModelServer<FakeReply> & {
 export type FakeAnthropicOptions = ScriptedReplies<FakeReply> & {
   /** The AWS keys whose SigV4 signatures the Bedrock route accepts. Default: FAKE_AWS_KEYS. */
   awsKeys?: readonly FakeAwsKeys[];
+  /** Access key ids whose signatures the Bedrock route answers as Bedrock answers expired keys
+   * (403, ExpiredTokenException). */
+  expiredAwsKeys?: readonly string[];
   /** The Bedrock API key the Bedrock route accepts as a bearer token. Default: FAKE_BEDROCK_API_KEY. */
   bedrockApiKey?: string;
   /** Sorts each /v1/messages request before it is recorded. "side" requests (a client's own

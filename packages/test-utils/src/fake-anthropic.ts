@@ -111,6 +111,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       sendJson(res, 403, errorBody("permission_error", refused));
       return;
     }
+    const signedBy = /^AWS4-HMAC-SHA256 Credential=([^/]+)\//.exec(authorization)?.[1];
+    if (signedBy !== undefined && options.expiredAwsKeys?.includes(signedBy)) {
+      sendJson(res, 403, errorBody("ExpiredTokenException", "The security token included in the request is expired"));
+      return;
+    }
     const b = parsed as RequestBody;
     const invalid =
       b.anthropic_version !== BEDROCK_ANTHROPIC_VERSION ? `anthropic_version: must be "${BEDROCK_ANTHROPIC_VERSION}"`

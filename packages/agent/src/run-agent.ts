@@ -13,6 +13,7 @@ import { attachMentionedResources } from "./harness/resource-mentions.ts";
 import { forkedSkillAnswer } from "./harness/forked-skill.ts";
 import { readyInfo } from "./harness/ready-info.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
+import { withAwsCommands } from "./harness/aws-commands.ts";
 import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
 import { watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
@@ -110,7 +111,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (signal.aborted) return finish(failed(), "aborted");
   const keyed = await withHelperKey(configured, setup.apiKeyHelper, state.model, setup.cwd);
   if (!keyed.ok) return finish(failed(), "error", keyed.error);
-  const options = keyed.options;
+  const options = withAwsCommands(keyed.options, setup.awsCommands);
   const routed = providerFor(options, state.model);
   if (!routed.ok) return finish(failed(), "error", routed.error);
   state.model = routed.model;

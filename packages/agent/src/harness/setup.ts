@@ -43,6 +43,8 @@ import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-m
 import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
 import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.ts";
+import { awsCommandsOf } from "./aws-commands.ts";
+import type { AwsCommands } from "@harness/llm";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
@@ -101,6 +103,8 @@ export type RunSetup = {
   basePrompt: string;
   /** The apiKeyHelper of the user's or managed settings (a project's is not used). */
   apiKeyHelper?: string;
+  /** The awsCredentialExport and awsAuthRefresh of the user's or managed settings (aws-commands.ts). */
+  awsCommands?: AwsCommands;
   /** Where things came from and what was left out, for the inspection commands. */
   inventory: RunInventory;
 };
@@ -248,6 +252,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const runAgents = (options.agents ?? []).map((agent) => withParsedHooks(agent, report));
   holdHolderHooks([...agents.agents, ...runAgents, ...skills.skills], hooksRestricted, hookPolicy.policy, notice);
   const apiKeyHelper = apiKeyHelperOf(loadedSettings.sources, notice);
+  const awsCommands = awsCommandsOf(loadedSettings.sources, notice);
   const subagentMcp: SubagentMcpSetup = {
     cwd: projectRoot,
     env: childEnv,
@@ -260,6 +265,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     loaded: true,
     sessionId: options.sessionId ?? resources.sessionId,
     ...(apiKeyHelper !== undefined && { apiKeyHelper }),
+    ...(Object.keys(awsCommands).length > 0 && { awsCommands }),
     cwd,
     home,
     projectRoot,

@@ -41,6 +41,9 @@ const envSchema = z
     }
   });
 
+/** A command run through the shell (/bin/sh -c). */
+const shellCommand = z.string().refine((command) => command.trim() !== "", "the command must not be empty");
+
 /** A line at the bottom of a chat at a terminal, printed by `command` (run through the shell). */
 const statusLineSchema = z.looseObject({
   type: z.literal("command"),
@@ -58,6 +61,8 @@ export const settingsSchema = z.looseObject({
   agent: z.string().optional(),
   alwaysThinkingEnabled: z.boolean().optional(),
   apiKeyHelper: z.string().optional(),
+  awsCredentialExport: shellCommand.optional(),
+  awsAuthRefresh: shellCommand.optional(),
   mcpServers: z.record(z.string(), z.looseObject({})).optional(),
   enabledMcpjsonServers: stringList.optional(),
   disabledMcpjsonServers: stringList.optional(),

@@ -52,6 +52,13 @@ export type Settings = {
   /** A command whose output is the Anthropic API key (harness/api-key-helper.ts); from the user's
    * or the managed settings only. */
   apiKeyHelper?: string;
+  /** A command printing AWS credentials for Amazon Bedrock, `{"Credentials": {"AccessKeyId",
+   * "SecretAccessKey", "SessionToken"}}` (harness/aws-commands.ts); from the user's or the managed
+   * settings only. */
+  awsCredentialExport?: string;
+  /** A command renewing AWS credentials (`aws sso login`), run when none are found or Bedrock says
+   * they expired; likewise. */
+  awsAuthRefresh?: string;
   mcpServers?: Record<string, Record<string, unknown>>;
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];

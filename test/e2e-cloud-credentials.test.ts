@@ -3,7 +3,7 @@
 // find them, while the runs still reach the cloud signed or authorised.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, MinimalClient, startFakeAnthropic, startFakeGoogleToken, startHarnessServer } from "@harness/test-utils";
@@ -105,6 +105,39 @@ test("a profile's keys in the server's AWS credentials file are sent too, and a 
   assert.match(failed.error ?? "", /the server has no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
   assert.match(failed.error ?? "", /where `harness serve` runs/);
   assert.equal(none.fake.requests.length, 0);
+});
+
+/** An executable script in `dir` that notes in `dir`/ran whether a runner (whose environment names
+ * the paths the sandbox hides) or the server ran it, then prints `json`. */
+async function credentialScript(dir: string, name: string, json: object): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, `#!/bin/sh\nif [ -n "$HARNESS_SANDBOX_HIDE" ]; then echo runner >> ${join(dir, "ran")}; else echo server >> ${join(dir, "ran")}; fi\nprintf '%s' '${JSON.stringify(json)}'\n`, { mode: 0o755 });
+  return path;
+}
+
+test("a profile's credential_process, or the settings' awsCredentialExport, is run by the server, and its runs get only the keys", async (t) => {
+  const aws = await tempDir(t, "harness-aws-");
+  const config = join(aws, "config");
+  const proc = await credentialScript(aws, "process", { Version: 1, AccessKeyId: FAKE_AWS_KEYS.accessKeyId, SecretAccessKey: FAKE_AWS_KEYS.secretAccessKey, Expiration: new Date(Date.now() + 3600_000).toISOString() });
+  await writeFile(config, `[profile corp]\ncredential_process = ${proc}\n`);
+  const base = { CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-east-1", ANTHROPIC_BEDROCK_BASE_URL: "{fake}", AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_SESSION_TOKEN: "", AWS_BEARER_TOKEN_BEDROCK: "", HARNESS_MODEL: BEDROCK_MODEL, AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: join(aws, "none"), AWS_PROFILE: "corp" };
+  const profiled = await serve(t, base);
+  const state = await submit(t, profiled.server.url);
+  const call = state.messages[1].toolCalls?.[0];
+  assert.equal(call?.status, "complete", JSON.stringify(state));
+  assert.doesNotMatch(call?.output ?? "", /AKIAFAKEHARNESS|fake\+secret/);
+  assert.equal(profiled.fake.requests.length, 2);
+  for (const request of profiled.fake.requests) assert.match(String(request.headers.authorization), /^AWS4-HMAC-SHA256 Credential=AKIAFAKEHARNESS00001\//);
+  // Once, by the server: the keys were kept for the second request.
+  assert.equal(await readFile(join(aws, "ran"), "utf8"), "server\n");
+
+  const exporter = await credentialScript(aws, "export", { Credentials: { AccessKeyId: FAKE_AWS_KEYS.accessKeyId, SecretAccessKey: FAKE_AWS_KEYS.secretAccessKey, SessionToken: "exported-session-token" } });
+  const exported = await serve(t, base, "env", { awsCredentialExport: exporter });
+  const second = await submit(t, exported.server.url);
+  assert.equal(second.messages[1].toolCalls?.[0]?.status, "complete", JSON.stringify(second));
+  assert.equal(exported.fake.requests.length, 2);
+  for (const request of exported.fake.requests) assert.equal(request.headers["x-amz-security-token"], "exported-session-token");
+  assert.equal(await readFile(join(aws, "ran"), "utf8"), "server\nserver\n");
 });
 
 async function vertexEnv(t: T) {

@@ -1,8 +1,12 @@
 // The model credentials the server holds, which runners never find in their environment (a
 // session's commands run there): they travel with each query instead. Anthropic and OpenAI keys as
-// they are; Amazon Bedrock's as the server finds them (its environment, else a profile's keys in
-// the AWS credentials file); Vertex AI's as an access token the server mints from its Google
+// they are; Amazon Bedrock's as the server finds them (its environment, else the awsCredentialExport
+// command of its user's or managed settings, else a profile's keys in the AWS files or what its
+// credential_process prints, with awsAuthRefresh run when there are none): the server runs these
+// commands, never a runner, whose session's commands must not reach them; Vertex AI's as an access token the server mints from its Google
 // credentials file, which stays with it.
+import { homedir } from "node:os";
+import { trustedAwsCommands } from "@harness/agent/aws-commands";
 import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
 import { awsFiles, bedrockSettings } from "@harness/llm/bedrock-settings";
 import { googleAccessToken } from "@harness/llm/google-token";
@@ -80,7 +84,7 @@ function settingsOr<T>(read: () => T | undefined): T | undefined {
 
 async function profileKeys(env: Env): Promise<QueryCredentials> {
   try {
-    const auth = await bedrockAuth(env);
+    const auth = await bedrockAuth(env, await trustedAwsCommands({ home: env.HOME || homedir() }));
     if ("bearer" in auth) return { awsBearerTokenBedrock: auth.bearer };
     return { awsAccessKeyId: auth.keys.accessKeyId, awsSecretAccessKey: auth.keys.secretAccessKey, ...(auth.keys.sessionToken && { awsSessionToken: auth.keys.sessionToken }) };
   } catch (error) {

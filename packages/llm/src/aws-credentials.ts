@@ -1,16 +1,14 @@
 // The credentials a request to Amazon Bedrock goes with, found as Claude Code finds them: a Bedrock
 // API key (AWS_BEARER_TOKEN_BEDROCK), else access keys in the environment, else the keys printed by
 // the awsCredentialExport command of the settings, else a profile's (AWS_PROFILE, default
-// "default") in the shared credentials and config files: its static keys, else its
-// credential_process. When these find none, the settings' awsAuthRefresh command (`aws sso login`)
-// runs and they are tried once more. SSO sessions and assumed roles are not followed: a profile that
-// needs them is named in the error.
-import { readFile } from "node:fs/promises";
+// "default") in the shared credentials and config files: an assumed role, its static keys, its
+// credential_process or its SSO sign-in (aws-profile.ts). When these find none, the settings'
+// awsAuthRefresh command (`aws sso login`) runs and they are tried once more.
 import { runCommand, shellCommand } from "./aws-command.ts";
-import { type CommandOptions, credentialProcessKeys, exportKeys, forgetKeptCredentials } from "./aws-credential-process.ts";
+import { type CommandOptions, exportKeys, forgetKeptCredentials } from "./aws-credential-process.ts";
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
-import { awsFiles } from "./bedrock-settings.ts";
+import { profileKeys } from "./aws-profile.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 
 export { AwsCredentialsError };
@@ -89,35 +87,6 @@ async function exportedOrProfileKeys(env: Env, commands: AwsCommands, options: C
   return profileKeys(env, options);
 }
 
-async function profileKeys(env: Env, options: CommandOptions): Promise<AwsCredentials> {
-  const profile = env.AWS_PROFILE?.trim() || "default";
-  const files = awsFiles(env);
-  const none = `no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or aws_access_key_id and aws_secret_access_key for profile "${profile}" in ${files.credentials}`;
-  const credentials = parseIni(await readText(files.credentials))?.get(profile);
-  const configured = parseIni(await readText(files.config))?.get(profile === "default" ? "default" : `profile ${profile}`);
-  // As the AWS CLI merges them: the credentials file's keys over the config file's.
-  const value = (key: string) => credentials?.get(key) ?? configured?.get(key);
-  const named = (key: string) => `${key} of profile "${profile}" in ${credentials?.has(key) ? files.credentials : files.config}`;
-  const id = value("aws_access_key_id");
-  const secret = value("aws_secret_access_key");
-  if (id && secret) {
-    const token = value("aws_session_token");
-    return {
-      accessKeyId: sendable(id, named("aws_access_key_id")),
-      secretAccessKey: sendable(secret, named("aws_secret_access_key")),
-      ...(token && { sessionToken: sendable(token, named("aws_session_token")) }),
-    };
-  }
-  const processLine = value("credential_process");
-  if (processLine) return credentialProcessKeys(profile, processLine, credentials?.has("credential_process") ? files.credentials : files.config, env, options);
-  const other = ["sso_session", "sso_start_url", "role_arn", "web_identity_token_file"].find((key) => configured?.has(key));
-  if (other) {
-    throw new AwsCredentialsError(`${none}; profile "${profile}" in ${files.config} gets its keys through ${other}, which harness does not follow: export them (aws configure export-credentials --profile ${profile} --format env), or name a command that prints them in credential_process or in the awsCredentialExport setting`);
-  }
-  if (credentials) throw new AwsCredentialsError(`${none} (the profile there has ${id ? "no aws_secret_access_key" : "no aws_access_key_id"})`);
-  throw new AwsCredentialsError(none);
-}
-
 /** `value`, when it can go in a request's headers (signed or as a bearer token); `named` says where
  * it came from. */
 function sendable(value: string, named: string): string {
@@ -131,33 +100,4 @@ export function checkedAuth(auth: BedrockAuth): BedrockAuth {
   if ("bearer" in auth) sendable(auth.bearer, `${what} (a Bedrock API key)`);
   else for (const value of [auth.keys.accessKeyId, auth.keys.secretAccessKey, auth.keys.sessionToken ?? "-"]) sendable(value, what);
   return auth;
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new AwsCredentialsError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
-/** Sections of an INI file (the AWS files' form), their keys lowercased; undefined for no file. */
-function parseIni(text: string | undefined): Map<string, Map<string, string>> | undefined {
-  if (text === undefined) return undefined;
-  const sections = new Map<string, Map<string, string>>();
-  let current: Map<string, string> | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    const header = /^\[\s*(.+?)\s*\]$/.exec(line);
-    if (header) {
-      current = sections.get(header[1]) ?? new Map();
-      sections.set(header[1], current);
-      continue;
-    }
-    const eq = line.indexOf("=");
-    if (current && eq > 0) current.set(line.slice(0, eq).trim().toLowerCase(), line.slice(eq + 1).trim());
-  }
-  return sections;
 }

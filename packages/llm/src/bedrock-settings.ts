@@ -15,7 +15,7 @@ export type BedrockSettings = {
 };
 
 /** An AWS region: "us-east-1", "eu-central-2", "us-gov-west-1". */
-const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+export const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
 /** Whether CLAUDE_CODE_USE_BEDROCK turns Bedrock on ("1", "true"; a malformed value does not). */
 export function bedrockEnabled(env: Env): boolean {
@@ -58,4 +58,9 @@ export function awsFiles(env: Env): { credentials: string; config: string } {
     credentials: env.AWS_SHARED_CREDENTIALS_FILE?.trim() || join(home, ".aws", "credentials"),
     config: env.AWS_CONFIG_FILE?.trim() || join(home, ".aws", "config"),
   };
+}
+
+/** Where `aws sso login` caches its tokens (~/.aws/sso/cache), one JSON file per sso-session. */
+export function ssoCacheDir(env: Env): string {
+  return join(env.HOME || homedir(), ".aws", "sso", "cache");
 }

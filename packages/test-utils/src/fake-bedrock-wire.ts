@@ -126,16 +126,16 @@ export function asBedrock(res: ServerResponse): ServerResponse {
   return proxy;
 }
 
-/** What is wrong with a request's SigV4 signature (undefined: it is right) for one of `keys`.
- * `rawUrl` is the path and query as received. */
-export function signatureProblem(method: string, rawUrl: string, headers: Record<string, string | string[] | undefined>, body: Buffer, keys: readonly FakeAwsKeys[]): string | undefined {
+/** What is wrong with a request's SigV4 signature (undefined: it is right) for one of `keys`,
+ * scoped to `service`. `rawUrl` is the path and query as received. */
+export function signatureProblem(method: string, rawUrl: string, headers: Record<string, string | string[] | undefined>, body: Buffer, keys: readonly FakeAwsKeys[], service = "bedrock"): string | undefined {
   const auth = String(headers.authorization ?? "");
   const parsed = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
   if (!parsed) return `malformed authorization header: ${auth}`;
-  const [, keyId, day, region, service, signedHeaders, signature] = parsed;
+  const [, keyId, day, region, scoped, signedHeaders, signature] = parsed;
   const key = keys.find((k) => k.accessKeyId === keyId);
   if (!key) return `The security token included in the request is invalid (unknown access key ${keyId})`;
-  if (service !== "bedrock") return `Credential should be scoped to correct service: 'bedrock', not '${service}'`;
+  if (scoped !== service) return `Credential should be scoped to correct service: '${service}', not '${scoped}'`;
   const names = signedHeaders.split(";");
   for (const needed of ["host", "x-amz-date", ...(key.sessionToken ? ["x-amz-security-token"] : [])]) {
     if (!names.includes(needed)) return `${needed} is not signed`;

@@ -13,6 +13,8 @@ export type {
 export { claudeCodeRoute, textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
 export { chunkFrame, eventStreamFrame, exceptionFrame, FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY } from "./fake-bedrock-wire.ts";
 export type { FakeAwsKeys } from "./fake-bedrock-wire.ts";
+export { startFakeAwsAuth } from "./fake-aws-auth.ts";
+export type { FakeAwsAuth, FakeAwsAuthOptions, FakeAwsAuthRequest } from "./fake-aws-auth.ts";
 export { FAKE_REFRESH_TOKEN, startFakeGoogleToken } from "./fake-google-token.ts";
 export type { FakeGoogleToken, FakeGoogleTokenRequest } from "./fake-google-token.ts";
 export { startFakeOpenAI } from "./fake-openai.ts";

@@ -1,14 +1,15 @@
 // The model credentials the server holds, which runners never find in their environment (a
 // session's commands run there): they travel with each query instead. Anthropic and OpenAI keys as
 // they are; Amazon Bedrock's as the server finds them (its environment, else the awsCredentialExport
-// command of its user's or managed settings, else a profile's keys in the AWS files or what its
-// credential_process prints, with awsAuthRefresh run when there are none): the server runs these
-// commands, never a runner, whose session's commands must not reach them; Vertex AI's as an access token the server mints from its Google
-// credentials file, which stays with it.
+// command of its user's or managed settings, else a profile's keys in the AWS files, what its
+// credential_process prints, its SSO sign-in or its assumed role, with awsAuthRefresh run when there
+// are none): the server runs these commands and asks AWS, never a runner, whose session's commands
+// must not reach them; Vertex AI's as an access token the server mints from its Google credentials
+// file, which stays with it.
 import { homedir } from "node:os";
 import { trustedAwsCommands } from "@harness/agent/aws-commands";
 import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
-import { awsFiles, bedrockSettings } from "@harness/llm/bedrock-settings";
+import { awsFiles, bedrockSettings, ssoCacheDir } from "@harness/llm/bedrock-settings";
 import { googleAccessToken } from "@harness/llm/google-token";
 import { credentialsFile, vertexSettings } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
@@ -43,7 +44,7 @@ export type ServerCredentials = {
   /** The credentials for one query. Rejects with an Error in the server's words (the run's error)
    * when the server's own credentials fail: none for Bedrock, a token Google refuses. */
   forQuery(): Promise<QueryCredentials>;
-  /** The credential files the server reads, to hide from sandboxed commands. */
+  /** The credential files (and the SSO token cache) the server reads, to hide from sandboxed commands. */
   files: string[];
 };
 
@@ -54,7 +55,7 @@ export function serverCredentials(env: Env, mintToken: (env: Env, now: () => num
   // The server reads a profile's keys only when its environment gives none.
   const readsProfile = bedrock !== undefined && !bedrock.skipAuth && !given.awsBearerTokenBedrock && !(given.awsAccessKeyId && given.awsSecretAccessKey);
   const mints = vertex !== undefined && !vertex.skipAuth;
-  const files = [...(readsProfile ? [awsFiles(env).credentials] : []), ...(mints ? [credentialsFile(env).path] : [])];
+  const files = [...(readsProfile ? [awsFiles(env).credentials, ssoCacheDir(env)] : []), ...(mints ? [credentialsFile(env).path] : [])];
   return {
     files,
     async forQuery() {

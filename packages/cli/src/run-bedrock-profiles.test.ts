@@ -1,0 +1,81 @@
+// `harness run` on Amazon Bedrock with the AWS profiles companies hand out: an SSO sign-in
+// (`aws sso login`'s cached token, traded at the portal) and a role assumed from it through STS.
+// The fakes check the token, STS's signature and then Bedrock's, so keys passed on wrongly fail.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic, startFakeAwsAuth } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const TOKEN = "aoaAAAAfake-sso-access-token";
+const DEPLOY_ARN = "arn:aws:iam::999988887777:role/BedrockDeploy";
+const SSO_KEYS = { accessKeyId: "ASIASSODEV000001", secretAccessKey: "sso/dev/secret", sessionToken: "sso-dev-session" };
+const DEPLOY_KEYS = { accessKeyId: "ASIADEPLOY000001", secretAccessKey: "deploy/secret", sessionToken: "deploy-session" };
+
+const CONFIG = `[profile dev]
+sso_session = corp
+sso_account_id = 111122223333
+sso_role_name = Developer
+
+[sso-session corp]
+sso_start_url = https://corp.awsapps.com/start
+sso_region = us-east-1
+
+[profile deploy]
+role_arn = ${DEPLOY_ARN}
+source_profile = dev
+`;
+
+type T = { after(fn: () => unknown): void };
+
+async function setup(t: T, expiresAt: string) {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello by an assumed role" }], awsKeys: [DEPLOY_KEYS] }));
+  const auth = await startFakeAwsAuth({ ssoAccessToken: TOKEN, roles: { "111122223333/Developer": SSO_KEYS, [DEPLOY_ARN]: DEPLOY_KEYS }, callers: [] });
+  t.after(() => auth.close());
+  const home = tempDir(t);
+  mkdirSync(join(home, ".aws", "sso", "cache"), { recursive: true });
+  writeFileSync(join(home, ".aws", "config"), CONFIG);
+  const cache = join(home, ".aws", "sso", "cache", `${createHash("sha1").update("corp").digest("hex")}.json`);
+  writeFileSync(cache, JSON.stringify({ startUrl: "https://corp.awsapps.com/start", region: "us-east-1", accessToken: TOKEN, expiresAt }));
+  const env = {
+    HOME: home,
+    ANTHROPIC_API_KEY: "",
+    ANTHROPIC_AUTH_TOKEN: "",
+    CLAUDE_CODE_USE_BEDROCK: "1",
+    AWS_REGION: "us-east-1",
+    ANTHROPIC_BEDROCK_BASE_URL: fake.url,
+    AWS_ACCESS_KEY_ID: "",
+    AWS_SECRET_ACCESS_KEY: "",
+    AWS_SESSION_TOKEN: "",
+    AWS_BEARER_TOKEN_BEDROCK: "",
+    AWS_ENDPOINT_URL_SSO: auth.url,
+    AWS_ENDPOINT_URL_STS: auth.url,
+  };
+  return { fake, auth, env, dir: tempDir(t) };
+}
+
+test("a role assumed from an SSO profile's keys signs the run's Bedrock requests", async (t) => {
+  const { fake, auth, env, dir } = await setup(t, "2099-01-01T00:00:00Z");
+  const run = await harness(["run", "--cwd", dir, "--model", MODEL, "hi"], { ...env, AWS_PROFILE: "deploy" }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Hello by an assumed role/);
+  assert.deepEqual(
+    auth.requests.map((request) => (request.service === "sso" ? [request.accountId, request.roleName] : [request.form.RoleArn, request.signedBy])),
+    [["111122223333", "Developer"], [DEPLOY_ARN, SSO_KEYS.accessKeyId]],
+  );
+  assert.match(String(fake.requests[0].headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${DEPLOY_KEYS.accessKeyId}/`));
+  assert.equal(fake.requests[0].headers["x-amz-security-token"], DEPLOY_KEYS.sessionToken);
+});
+
+test("an expired SSO sign-in says to run aws sso login for the profile, and nothing is asked of AWS", async (t) => {
+  const { fake, auth, env, dir } = await setup(t, "2020-01-01T00:00:00Z");
+  const run = await harness(["run", "--cwd", dir, "--model", MODEL, "hi"], { ...env, AWS_PROFILE: "dev" }).result;
+  assert.notEqual(run.code, 0);
+  assert.match(run.stdout + run.stderr, /the SSO token of sso-session "corp" \(profile "dev"\) expired at 2020-01-01T00:00:00Z: run `aws sso login --profile dev`/);
+  assert.doesNotMatch(run.stdout + run.stderr, new RegExp(TOKEN));
+  assert.equal(auth.requests.length, 0);
+  assert.equal(fake.requests.length, 0);
+});

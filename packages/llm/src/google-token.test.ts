@@ -71,17 +71,16 @@ test("a missing, malformed or refused credential is one clear line naming the fi
   const missing = join(dir, "nope.json");
   await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: missing }), (error: Error) => {
     assert.ok(error instanceof GoogleAuthError);
-    assert.equal(error.message, `no Google credentials for Vertex AI: ${missing} (GOOGLE_APPLICATION_CREDENTIALS) does not exist; set GOOGLE_APPLICATION_CREDENTIALS to a service account key file, or run \`gcloud auth application-default login\``);
+    assert.equal(error.message, `no Google credentials for Vertex AI: ${missing} (GOOGLE_APPLICATION_CREDENTIALS) does not exist; set GOOGLE_APPLICATION_CREDENTIALS to a credentials file, or run \`gcloud auth application-default login\``);
     return true;
   });
-  await assert.rejects(googleAccessToken({ HOME: dir }), /\.config\/gcloud\/application_default_credentials\.json \(gcloud's application default credentials\) does not exist/);
 
   const garbled = join(dir, "garbled.json");
   writeFileSync(garbled, "{not json");
   await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: garbled }), /garbled\.json \(GOOGLE_APPLICATION_CREDENTIALS\) are not JSON/);
   const external = join(dir, "external.json");
-  writeFileSync(external, JSON.stringify({ type: "external_account" }));
-  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: external }), /are of type "external_account": Vertex AI here takes a "service_account" key/);
+  writeFileSync(external, JSON.stringify({ type: "external_account_authorized_user" }));
+  await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: external }), /are of type "external_account_authorized_user": Vertex AI here takes a "service_account" key, gcloud's "authorized_user" or "impersonated_service_account" credentials, or an "external_account"$/);
   const badKey = join(dir, "bad-key.json");
   writeFileSync(badKey, JSON.stringify({ type: "service_account", client_email: "a@b", private_key: "nope", token_uri: google.tokenUri }));
   await assert.rejects(googleAccessToken({ GOOGLE_APPLICATION_CREDENTIALS: badKey }), /private_key .* is not a usable RSA key/);

@@ -17,6 +17,8 @@ export { startFakeAwsAuth } from "./fake-aws-auth.ts";
 export type { FakeAwsAuth, FakeAwsAuthOptions, FakeAwsAuthRequest } from "./fake-aws-auth.ts";
 export { FAKE_REFRESH_TOKEN, startFakeGoogleToken } from "./fake-google-token.ts";
 export type { FakeGoogleToken, FakeGoogleTokenRequest } from "./fake-google-token.ts";
+export { startFakeGoogleCloud } from "./fake-google-cloud.ts";
+export type { FakeGoogleCloud, FakeGoogleCloudRequest } from "./fake-google-cloud.ts";
 export { startFakeOpenAI } from "./fake-openai.ts";
 export type {
   FakeOpenAI,

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, startFakeGoogleToken } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeGoogleCloud, startFakeGoogleToken } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 async function vertexEnv(t: { after(fn: () => unknown): void }, replies: { text: string }[]) {
@@ -35,6 +35,43 @@ test("a run reaches Claude through Vertex AI with a service account's token and 
   assert.equal(request.body.model, undefined);
   assert.equal(request.headers.authorization, `Bearer ${google.issued[0]}`);
   assert.equal(google.requests[0].claims?.aud, google.tokenUri);
+});
+
+test("without a credentials file, a run on a Google machine takes the metadata server's token", async (t) => {
+  const { fake, dir, env } = await vertexEnv(t, [{ text: "Hello from the metadata server" }]);
+  const cloud = await startFakeGoogleCloud();
+  t.after(() => cloud.close());
+  const { GOOGLE_APPLICATION_CREDENTIALS, ...rest } = env;
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "hi"], { ...rest, HOME: tempDir(t), GCE_METADATA_HOST: cloud.metadataHost }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Hello from the metadata server/);
+  assert.equal(fake.requests[0].headers.authorization, "Bearer ya29.metadata-1");
+  assert.equal(cloud.requests[0].headers["metadata-flavor"], "Google");
+});
+
+test("an external account's federated token, impersonating a service account, reaches Claude through Vertex AI", async (t) => {
+  const { fake, dir, env } = await vertexEnv(t, [{ text: "Hello, federated" }]);
+  const cloud = await startFakeGoogleCloud();
+  t.after(() => cloud.close());
+  const subject = join(dir, "oidc-token");
+  writeFileSync(subject, cloud.subjectToken);
+  const file = join(dir, "external.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      type: "external_account",
+      audience: "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/pool/providers/ci",
+      subject_token_type: "urn:ietf:params:oauth:token-type:jwt",
+      token_url: cloud.stsUrl,
+      service_account_impersonation_url: cloud.impersonationUrl("claude@my-project.iam.gserviceaccount.com"),
+      credential_source: { file: subject },
+    }),
+  );
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "hi"], { ...env, GOOGLE_APPLICATION_CREDENTIALS: file }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Hello, federated/);
+  assert.equal(fake.requests[0].headers.authorization, "Bearer ya29.impersonated-1");
+  assert.deepEqual(cloud.requests.map((request) => request.path), ["/v1/token", "/v1/projects/-/serviceAccounts/claude@my-project.iam.gserviceaccount.com:generateAccessToken"]);
 });
 
 test("CLOUD_ML_REGION picks the location, and a gateway with CLAUDE_CODE_SKIP_VERTEX_AUTH gets no Google token", async (t) => {

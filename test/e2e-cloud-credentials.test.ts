@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, MinimalClient, startFakeAnthropic, startFakeGoogleToken, startHarnessServer } from "@harness/test-utils";
+import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, MinimalClient, startFakeAnthropic, startFakeGoogleCloud, startFakeGoogleToken, startHarnessServer } from "@harness/test-utils";
 import { sandboxUnavailable, stopSandbox } from "../packages/agent/src/sandbox/runtime.ts";
 
 const unavailable = await sandboxUnavailable();
@@ -163,6 +163,25 @@ test("a Vertex session's requests carry a token the server minted, and its Bash 
   // One token, minted once by the server, served both requests.
   assert.equal(google.issued.length, 1);
   for (const request of fake.requests) assert.equal(request.headers.authorization, `Bearer ${google.issued[0]}`);
+});
+
+test("an external account's token is minted by the server, and its subject token file is hidden with the credentials file", async (t) => {
+  const cloud = await startFakeGoogleCloud();
+  t.after(() => cloud.close());
+  const keys = await tempDir(t, "harness-google-");
+  const subject = join(keys, "oidc-token");
+  await writeFile(subject, cloud.subjectToken);
+  const file = join(keys, "external.json");
+  const audience = "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/ci";
+  await writeFile(file, JSON.stringify({ type: "external_account", audience, subject_token_type: "urn:ietf:params:oauth:token-type:jwt", token_url: cloud.stsUrl, credential_source: { file: subject } }));
+  const { env } = await vertexEnv(t);
+  const { fake, server } = await serve(t, { ...env, GOOGLE_APPLICATION_CREDENTIALS: file });
+  const state = await submit(t, server.url);
+  const call = state.messages[1].toolCalls?.[0];
+  assert.equal(call?.status, "complete", JSON.stringify(state));
+  const hidden = (call?.output ?? "").split("\n").find((line) => line.startsWith("HARNESS_SANDBOX_HIDE="));
+  assert.ok(hidden?.split("=")[1].split(":").includes(subject), hidden);
+  for (const request of fake.requests) assert.equal(request.headers.authorization, "Bearer ya29.sts-1");
 });
 
 test("a token server that refuses the server's credentials fails the run, saying so", async (t) => {

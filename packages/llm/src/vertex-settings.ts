@@ -1,5 +1,6 @@
 // Claude Code's switches for Claude on Google Cloud's Vertex AI, read from the environment.
 // Imports no provider, so that a caller can ask whether Vertex is on before it loads any.
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { switchOn, switchProblems } from "./env-switch.ts";
@@ -61,4 +62,20 @@ export function credentialsFile(env: Env): { path: string; named: string } {
   if (given) return { path: given, named: `${given} (GOOGLE_APPLICATION_CREDENTIALS)` };
   const path = join(env.HOME || homedir(), ".config", "gcloud", "application_default_credentials.json");
   return { path, named: `${path} (gcloud's application default credentials)` };
+}
+
+/** The files Google credentials are read from, to keep from whoever must not use them: the
+ * credentials file and, for an external account, the file its subject token is read from. A file
+ * that cannot be read (yet) names only itself. */
+export function googleCredentialFiles(env: Env): string[] {
+  const { path } = credentialsFile(env);
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const credentials = (value ?? {}) as { type?: unknown; credential_source?: { file?: unknown } };
+    const subject = credentials.type === "external_account" ? credentials.credential_source?.file : undefined;
+    if (typeof subject === "string" && subject) return [path, subject];
+  } catch {
+    // Said by whoever reads the file for a token.
+  }
+  return [path];
 }

@@ -4,14 +4,15 @@
 // command of its user's or managed settings, else a profile's keys in the AWS files, what its
 // credential_process prints, its SSO sign-in or its assumed role, with awsAuthRefresh run when there
 // are none): the server runs these commands and asks AWS, never a runner, whose session's commands
-// must not reach them; Vertex AI's as an access token the server mints from its Google credentials
-// file, which stays with it.
+// must not reach them; Vertex AI's as an access token the server mints from its Google credentials,
+// which stay with it (a credentials file and the subject token file an external account names, or
+// the metadata server).
 import { homedir } from "node:os";
 import { trustedAwsCommands } from "@harness/agent/aws-commands";
 import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
 import { awsFiles, bedrockSettings, ssoCacheDir } from "@harness/llm/bedrock-settings";
 import { googleAccessToken } from "@harness/llm/google-token";
-import { credentialsFile, vertexSettings } from "@harness/llm/vertex-settings";
+import { credentialsFile, googleCredentialFiles, vertexSettings } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,7 +56,7 @@ export function serverCredentials(env: Env, mintToken: (env: Env, now: () => num
   // The server reads a profile's keys only when its environment gives none.
   const readsProfile = bedrock !== undefined && !bedrock.skipAuth && !given.awsBearerTokenBedrock && !(given.awsAccessKeyId && given.awsSecretAccessKey);
   const mints = vertex !== undefined && !vertex.skipAuth;
-  const files = [...(readsProfile ? [awsFiles(env).credentials, ssoCacheDir(env)] : []), ...(mints ? [credentialsFile(env).path] : [])];
+  const files = [...(readsProfile ? [awsFiles(env).credentials, ssoCacheDir(env)] : []), ...(mints ? googleCredentialFiles(env) : [])];
   return {
     files,
     async forQuery() {

@@ -88,7 +88,8 @@ export const RunnerQuerySchema = z
      * Application Default Credentials. */
     googleAccessToken: secret.optional(),
     /** Where the Google credentials that `googleAccessToken` was minted from are, for a backend that
-     * mints its own (Claude Code, which takes no ready token). A path, not a secret. */
+     * mints its own (Claude Code, which takes no ready token); none when it came from the metadata
+     * server. A path, not a secret. */
     googleCredentialsFile: z.string().refine((path) => path.startsWith("/"), "googleCredentialsFile must be an absolute path").optional(),
     /** Claude Code's permission modes; the wire's "fullAuto" arrives here as "bypassPermissions". */
     permissionMode: RunnerPermissionModeSchema.optional(),

@@ -7,6 +7,7 @@
 // must not reach them; Vertex AI's as an access token the server mints from its Google credentials,
 // which stay with it (a credentials file and the subject token file an external account names, or
 // the metadata server).
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { trustedAwsCommands } from "@harness/agent/aws-commands";
 import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
@@ -68,7 +69,9 @@ export function serverCredentials(env: Env, mintToken: (env: Env, now: () => num
         } catch (error) {
           throw new Error(`the server could not get a Google access token for Vertex AI: ${(error as Error).message}`, { cause: error });
         }
-        out.googleCredentialsFile = credentialsFile(env).path;
+        // None when the token came from the metadata server: Claude Code would stop at a file that is not there.
+        const file = credentialsFile(env).path;
+        if (env.GOOGLE_APPLICATION_CREDENTIALS?.trim() || existsSync(file)) out.googleCredentialsFile = file;
       }
       return out;
     },

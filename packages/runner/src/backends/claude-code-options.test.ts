@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { claudeCodeEnv, claudePermissionMode, findClaudeCodeExecutable, launchOptions, type LaunchInput } from "./claude-code-options.ts";
 import { NO_CLAUDE_CODE } from "./claude-code-test-support.ts";
 
@@ -21,17 +23,31 @@ test("the environment holds only what Claude Code needs, nothing else of the run
   assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
 });
 
-test("with Vertex on, Claude Code gets the Vertex switches and the runner's Google credentials file (its HOME is another)", () => {
-  const runnerEnv = { PATH: "/bin", HOME: "/home/me", CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p", CLOUD_ML_REGION: "global", VERTEX_REGION_CLAUDE_4_5_SONNET: "europe-west1", GOOGLE_CLOUD_SECRET: "s" };
+test("with Vertex on, Claude Code gets the Vertex switches and the runner's Google credentials file (its HOME is another)", (t) => {
+  const home = mkdtempSync(join(tmpdir(), "harness-gcloud-"));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  mkdirSync(join(home, ".config", "gcloud"), { recursive: true });
+  writeFileSync(join(home, ".config", "gcloud", "application_default_credentials.json"), "{}");
+  const runnerEnv = { PATH: "/bin", HOME: home, CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p", CLOUD_ML_REGION: "global", VERTEX_REGION_CLAUDE_4_5_SONNET: "europe-west1", GOOGLE_CLOUD_SECRET: "s" };
   const env = claudeCodeEnv({ stateDir: "/state", runnerEnv });
   assert.equal(env.CLAUDE_CODE_USE_VERTEX, "1");
   assert.equal(env.ANTHROPIC_VERTEX_PROJECT_ID, "p");
   assert.equal(env.CLOUD_ML_REGION, "global");
   assert.equal(env.VERTEX_REGION_CLAUDE_4_5_SONNET, "europe-west1");
-  assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, "/home/me/.config/gcloud/application_default_credentials.json");
+  assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, join(home, ".config", "gcloud", "application_default_credentials.json"));
   assert.equal(env.GOOGLE_CLOUD_SECRET, undefined);
   assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...runnerEnv, GOOGLE_APPLICATION_CREDENTIALS: "/keys/sa.json" } }).GOOGLE_APPLICATION_CREDENTIALS, "/keys/sa.json");
   assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { HOME: "/home/me" } }).GOOGLE_APPLICATION_CREDENTIALS, undefined);
+});
+
+test("with Vertex on and no credentials file, Claude Code is left to the metadata server, at the runner's host when it names one", () => {
+  const runnerEnv = { PATH: "/bin", HOME: "/nowhere-at-all", CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p", GCE_METADATA_HOST: "127.0.0.1:8080", GCE_METADATA_IP: "127.0.0.2" };
+  const env = claudeCodeEnv({ stateDir: "/state", runnerEnv });
+  // google-auth-library stops at a GOOGLE_APPLICATION_CREDENTIALS that names no file.
+  assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, undefined);
+  assert.equal(env.GCE_METADATA_HOST, "127.0.0.1:8080");
+  assert.equal(env.GCE_METADATA_IP, "127.0.0.2");
+  assert.equal(claudeCodeEnv({ stateDir: "/state", runnerEnv: { ...runnerEnv, GOOGLE_APPLICATION_CREDENTIALS: "/keys/gone.json" } }).GOOGLE_APPLICATION_CREDENTIALS, "/keys/gone.json", "a file named is named on");
 });
 
 test("with Bedrock on, Claude Code gets the Bedrock switches, the AWS credentials and the runner's AWS files (its HOME is another)", () => {

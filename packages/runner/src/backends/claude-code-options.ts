@@ -115,8 +115,11 @@ export function claudeCodeEnv(input: {
     // Claude Code's HOME is another: it is told where the credentials are. It takes no ready access
     // token (it mints its own through google-auth-library, and its documentation names no variable
     // for one), so the query's googleAccessToken is not for it: it is given the file the server
-    // minted that token from. With the sandbox on, that file is hidden from its commands.
-    env.GOOGLE_APPLICATION_CREDENTIALS = cloud.googleCredentialsFile ?? credentialsFile(input.runnerEnv).path;
+    // minted that token from. With the sandbox on, that file is hidden from its commands. Where no
+    // file is named and gcloud's is not there, it is told of none: google-auth-library stops at a
+    // GOOGLE_APPLICATION_CREDENTIALS without a file, and would not go on to the metadata server.
+    const file = cloud.googleCredentialsFile ?? credentialsFile(input.runnerEnv).path;
+    if (cloud.googleCredentialsFile || input.runnerEnv.GOOGLE_APPLICATION_CREDENTIALS?.trim() || existsSync(file)) env.GOOGLE_APPLICATION_CREDENTIALS = file;
   }
   if (bedrockEnabled(input.runnerEnv)) {
     for (const [name, value] of Object.entries(input.runnerEnv)) if (value && BEDROCK_VARIABLE.test(name)) env[name] = value;
@@ -143,7 +146,7 @@ export function claudeCodeEnv(input: {
 }
 
 /** Claude Code's own switches for Claude on Vertex AI, handed on when CLAUDE_CODE_USE_VERTEX is on. */
-const VERTEX_VARIABLE = /^(CLAUDE_CODE_USE_VERTEX|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|CLOUD_ML_REGION|CLAUDE_CODE_SKIP_VERTEX_AUTH|VERTEX_REGION_CLAUDE_[A-Z0-9_]+)$/;
+const VERTEX_VARIABLE = /^(CLAUDE_CODE_USE_VERTEX|GCE_METADATA_HOST|GCE_METADATA_IP|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|CLOUD_ML_REGION|CLAUDE_CODE_SKIP_VERTEX_AUTH|VERTEX_REGION_CLAUDE_[A-Z0-9_]+)$/;
 
 /** Claude Code's own switches for Claude on Amazon Bedrock and the AWS credentials it reads, handed
  * on when CLAUDE_CODE_USE_BEDROCK is on. */

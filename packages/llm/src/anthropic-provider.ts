@@ -8,7 +8,8 @@ import { type ClaudeService, requestFailure, streamFailure } from "./anthropic-f
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { withoutBlankText } from "./blank-text.ts";
-import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
+import { type EventStreamInit, fetchFor, type HttpFetch } from "./http-fetch.ts";
+import { proxyEnvOf } from "./proxy-env.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
@@ -58,14 +59,16 @@ type Settings = RetrySettings & { maxTokens: number; baseURL: string; service: C
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}, env: EnvLike = process.env): Provider {
   const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
   if ("problem" in custom) throw new RangeError(custom.problem);
-  const cloud = cloudOf(env, options);
+  // Every request of the run, to the model and for its credentials, goes through the run's proxy.
+  const transport = { fetch: fetchFor(env), key: proxyEnvOf(env) };
+  const cloud = cloudOf(env, options, transport.fetch);
   let client: Anthropic;
   if (cloud) {
-    client = clientFor(cloud, undefined, undefined, cloud.baseURL, custom.headers);
+    client = clientFor(transport, cloud, undefined, undefined, cloud.baseURL, custom.headers);
   } else {
     const apiKey = options.apiKey || env.ANTHROPIC_API_KEY || undefined;
     const authToken = apiKey ? undefined : options.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined;
-    client = clientFor(undefined, apiKey, authToken, options.baseURL || env.ANTHROPIC_BASE_URL || undefined, custom.headers);
+    client = clientFor(transport, undefined, apiKey, authToken, options.baseURL || env.ANTHROPIC_BASE_URL || undefined, custom.headers);
   }
   const settings: Settings = {
     ...resolveRetrySettings(options, env),
@@ -81,12 +84,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
 /** Claude served by a cloud (Amazon Bedrock, Vertex AI) rather than Anthropic's API: where, under
  * what name, the fetch that speaks its dialect, and what of the environment that fetch reads (its
  * credentials), so that a client is made again when they change. */
-type Cloud = { service: ClaudeService; baseURL: string; fetch: typeof httpFetch; key: unknown[] };
+type Cloud = { service: ClaudeService; baseURL: string; fetch: HttpFetch; key: unknown[] };
 
 const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
 
 /** `given`: the credentials handed over for the run, which the environment's give way to. */
-function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "awsCommands" | "googleAccessToken">): Cloud | undefined {
+function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "awsCommands" | "googleAccessToken">, httpFetch: HttpFetch): Cloud | undefined {
   const bedrock = bedrockSettings(env);
   if (bedrock) {
     const auth = given.bedrockAuth;
@@ -114,9 +117,9 @@ const MAX_CLIENTS = 16;
 
 /** `cloud`: the client sends its requests to Bedrock or Vertex AI, with the credentials of the
  * environment it was made for. */
-function clientFor(cloud: Cloud | undefined, apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
+function clientFor(transport: { fetch: HttpFetch; key: unknown }, cloud: Cloud | undefined, apiKey: string | undefined, authToken: string | undefined, baseURL: string | undefined, headers: Record<string, string>): Anthropic {
   const openTelemetry = sdkTracingOption();
-  const key = JSON.stringify([cloud?.service ?? null, cloud?.key ?? null, apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
+  const key = JSON.stringify([transport.key, cloud?.service ?? null, cloud?.key ?? null, apiKey ?? null, authToken ?? null, baseURL ?? null, headers, openTelemetry ?? null]);
   let client = clients.get(key);
   if (!client) {
     client = new (anthropicSdk().default)({
@@ -126,7 +129,7 @@ function clientFor(cloud: Cloud | undefined, apiKey: string | undefined, authTok
       ...(cloud ? { authToken: "cloud" } : apiKey ? { apiKey } : authToken ? { authToken } : {}),
       baseURL,
       maxRetries: 0,
-      fetch: cloud?.fetch ?? httpFetch,
+      fetch: cloud?.fetch ?? transport.fetch,
       // Failures reach the user once, in words, through the run; the SDK would also print them.
       logLevel: "off",
       ...(openTelemetry === false && { openTelemetry }),

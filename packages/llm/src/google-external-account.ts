@@ -5,7 +5,7 @@
 // AWS or from an executable are refused by name.
 import { open } from "node:fs/promises";
 import { GoogleAuthError } from "./google-auth-error.ts";
-import { askGoogle, httpUrl, oauthToken, refusalOf, type Kept } from "./google-reply.ts";
+import { askGoogle, httpUrl, oauthToken, refusalOf, type Fetch, type Kept } from "./google-reply.ts";
 import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./google-impersonation.ts";
 
 /** A subject token is a JWT or SAML assertion: a few KiB. */
@@ -15,7 +15,7 @@ const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
 type Fields = Record<string, unknown>;
 
-export async function externalAccountToken(credentials: Fields, named: string, now: () => number): Promise<Kept> {
+export async function externalAccountToken(credentials: Fields, named: string, now: () => number, doFetch: Fetch = fetch): Promise<Kept> {
   const text = (name: string): string => {
     const value = credentials[name];
     if (typeof value !== "string" || value === "") throw new GoogleAuthError(`the Google credentials in ${named} have no "${name}"`);
@@ -27,7 +27,7 @@ export async function externalAccountToken(credentials: Fields, named: string, n
   const impersonation = credentials.service_account_impersonation_url === undefined ? undefined : httpUrl(credentials.service_account_impersonation_url, "service_account_impersonation_url", named);
   const source = credentials.credential_source;
   if (typeof source !== "object" || source === null || Array.isArray(source)) throw new GoogleAuthError(`the Google credentials in ${named} have no "credential_source" object`);
-  const subjectToken = await subjectTokenOf(source as Fields, named);
+  const subjectToken = await subjectTokenOf(source as Fields, named, doFetch);
 
   const form: Record<string, string> = { grant_type: EXCHANGE, audience, scope: CLOUD_PLATFORM_SCOPE, requested_token_type: ACCESS_TOKEN_TYPE, subject_token: subjectToken, subject_token_type: subjectTokenType };
   const headers: Record<string, string> = {};
@@ -37,16 +37,16 @@ export async function externalAccountToken(credentials: Fields, named: string, n
   } else if (typeof credentials.workforce_pool_user_project === "string" && credentials.workforce_pool_user_project) {
     form.options = JSON.stringify({ userProject: credentials.workforce_pool_user_project });
   }
-  const federated = await oauthToken(tokenUrl, form, named, now, headers);
+  const federated = await oauthToken(tokenUrl, form, named, now, headers, doFetch);
   if (impersonation === undefined) return federated;
   const lifetime = (credentials.service_account_impersonation as Fields | undefined)?.token_lifetime_seconds;
   if (lifetime !== undefined && !(Number.isInteger(lifetime) && (lifetime as number) >= 600 && (lifetime as number) <= 43_200)) {
     throw new GoogleAuthError(`the Google credentials in ${named} have a service_account_impersonation.token_lifetime_seconds that is not a whole number of seconds from 600 to 43200`);
   }
-  return impersonatedToken({ url: impersonation, sourceToken: federated.token, lifetimeSeconds: lifetime as number | undefined, named, now });
+  return impersonatedToken({ url: impersonation, sourceToken: federated.token, lifetimeSeconds: lifetime as number | undefined, named, now, fetch: doFetch });
 }
 
-async function subjectTokenOf(source: Fields, named: string): Promise<string> {
+async function subjectTokenOf(source: Fields, named: string, doFetch: Fetch): Promise<string> {
   const unsupported = (from: string) => new GoogleAuthError(`the external account in ${named} takes its subject token from ${from}, which Harness does not support yet: use a file- or URL-sourced credential_source`);
   if (typeof source.environment_id === "string" && source.environment_id.startsWith("aws")) throw unsupported(`AWS (credential_source.environment_id ${JSON.stringify(source.environment_id)})`);
   if (source.executable !== undefined) throw unsupported("an executable (credential_source.executable)");
@@ -58,7 +58,7 @@ async function subjectTokenOf(source: Fields, named: string): Promise<string> {
   if (source.url !== undefined) {
     const url = httpUrl(source.url, "credential_source.url", named);
     const headers = source.headers === undefined ? {} : headersOf(source.headers, named);
-    const reply = await askGoogle(url, { headers }, "a subject token");
+    const reply = await askGoogle(url, { headers }, "a subject token", doFetch);
     if (!reply.response.ok) throw new GoogleAuthError(`the subject token URL ${url} of the external account in ${named} answered ${reply.response.status}: ${refusalOf(reply)}`, reply.response.status >= 500 || reply.response.status === 429);
     return tokenIn(reply.text, format, `the subject token from ${url}`);
   }

@@ -3,17 +3,17 @@
 // --impersonate-service-account) and an external account with service_account_impersonation_url
 // get the token Vertex AI is sent.
 import { checkedToken, GoogleAuthError } from "./google-auth-error.ts";
-import { askGoogle, refused, type Kept } from "./google-reply.ts";
+import { askGoogle, refused, type Fetch, type Kept } from "./google-reply.ts";
 
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 
 /** The target's token from `url` (…/serviceAccounts/{email}:generateAccessToken), asked with
  * `sourceToken`; `delegates` as the credentials give them, `lifetimeSeconds` an hour unless said. */
-export async function impersonatedToken(input: { url: string; sourceToken: string; delegates?: unknown; lifetimeSeconds?: number; named: string; now: () => number }): Promise<Kept> {
+export async function impersonatedToken(input: { url: string; sourceToken: string; delegates?: unknown; lifetimeSeconds?: number; named: string; now: () => number; fetch?: Fetch }): Promise<Kept> {
   const { url, named, now } = input;
   const delegates = delegatesOf(input.delegates, named);
   const body = { scope: [CLOUD_PLATFORM_SCOPE], lifetime: `${input.lifetimeSeconds ?? 3600}s`, ...(delegates.length > 0 && { delegates }) };
-  const reply = await askGoogle(url, { method: "POST", headers: { authorization: `Bearer ${input.sourceToken}`, "content-type": "application/json" }, body: JSON.stringify(body) }, "an impersonated service account's access token");
+  const reply = await askGoogle(url, { method: "POST", headers: { authorization: `Bearer ${input.sourceToken}`, "content-type": "application/json" }, body: JSON.stringify(body) }, "an impersonated service account's access token", input.fetch);
   if (!reply.response.ok) throw refused(url, reply, named);
   const { accessToken, expireTime } = reply.body;
   if (typeof accessToken !== "string" || accessToken === "") throw new GoogleAuthError(`${url} answered without an accessToken for the credentials in ${named}`);

@@ -11,14 +11,17 @@ const DEADLINE_MS = 30_000;
 /** A token, and when (by the caller's clock) it expires. */
 export type Kept = { token: string; expires: number };
 
+/** How a request goes out: through the proxy the run's environment names (http-fetch.ts fetchFor). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
 export type Reply = { response: Response; text: string; body: Record<string, unknown> };
 
 /** The answer of `url` to `init`, whatever its status; rejects with a retryable GoogleAuthError
  * when `url` cannot be reached or its answer breaks off, and a final one when it is too long. */
-export async function askGoogle(url: string, init: RequestInit, what: string): Promise<Reply> {
+export async function askGoogle(url: string, init: RequestInit, what: string, doFetch: Fetch = fetch): Promise<Reply> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(DEADLINE_MS) });
+    response = await doFetch(url, { ...init, signal: AbortSignal.timeout(DEADLINE_MS) });
   } catch (error) {
     throw new GoogleAuthError(`could not reach ${url} for ${what}: ${causeOf(error)}`, true);
   }
@@ -55,8 +58,8 @@ export function refused(url: string, reply: Reply, named: string): GoogleAuthErr
 }
 
 /** An OAuth token endpoint's token for `form` (form-encoded POST): {access_token, expires_in}. */
-export async function oauthToken(url: string, form: Record<string, string>, named: string, now: () => number, headers: Record<string, string> = {}): Promise<Kept> {
-  const reply = await askGoogle(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() }, "a Google access token");
+export async function oauthToken(url: string, form: Record<string, string>, named: string, now: () => number, headers: Record<string, string> = {}, doFetch: Fetch = fetch): Promise<Kept> {
+  const reply = await askGoogle(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() }, "a Google access token", doFetch);
   if (!reply.response.ok) throw refused(url, reply, named);
   return keptToken(reply.body, url, named, now);
 }

@@ -11,7 +11,8 @@ import { GoogleAuthError } from "./google-auth-error.ts";
 import { externalAccountToken } from "./google-external-account.ts";
 import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./google-impersonation.ts";
 import { metadataServer, metadataToken } from "./google-metadata.ts";
-import { httpUrl, oauthToken, type Kept } from "./google-reply.ts";
+import { httpUrl, oauthToken, type Fetch, type Kept } from "./google-reply.ts";
+import { fetchFor } from "./http-fetch.ts";
 import { credentialsFile } from "./vertex-settings.ts";
 
 export { checkedToken, GoogleAuthError } from "./google-auth-error.ts";
@@ -50,7 +51,8 @@ export async function googleAccessToken(env: Env, now: () => number = Date.now, 
 async function fetchToken(env: Env, file: { path: string; named: string }, now: () => number): Promise<Kept> {
   const given = Boolean(env.GOOGLE_APPLICATION_CREDENTIALS?.trim());
   const credentials = await readCredentials(file, given);
-  if (credentials !== undefined) return tokenOf(credentials, file.named, now);
+  // Asked through the proxy `env` names, as the model's requests are; the metadata server is local.
+  if (credentials !== undefined) return tokenOf(credentials, file.named, now, fetchFor(env));
   const server = metadataServer(env);
   const token = await metadataToken(server, now);
   if (token !== undefined) return token;
@@ -82,7 +84,7 @@ async function readCredentials(file: { path: string; named: string }, given: boo
 
 /** The token of the credentials read from `named`; `impersonating` when they are an impersonated
  * service account's source credentials, which are a key or gcloud's user credentials only. */
-function tokenOf(credentials: Fields, named: string, now: () => number, impersonating = false): Promise<Kept> {
+function tokenOf(credentials: Fields, named: string, now: () => number, doFetch: Fetch, impersonating = false): Promise<Kept> {
   const field = (name: string): string => {
     const value = credentials[name];
     if (typeof value !== "string" || value === "") throw new GoogleAuthError(`the Google credentials in ${named} have no "${impersonating ? `source_credentials.${name}` : name}"`);
@@ -95,14 +97,14 @@ function tokenOf(credentials: Fields, named: string, now: () => number, imperson
       const key = field("private_key");
       const keyId = typeof credentials.private_key_id === "string" ? credentials.private_key_id : undefined;
       const uri = tokenUri();
-      return oauthToken(uri, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: signedJwt(email, key, keyId, uri, Date.now(), named) }, named, now);
+      return oauthToken(uri, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: signedJwt(email, key, keyId, uri, Date.now(), named) }, named, now, {}, doFetch);
     }
     case "authorized_user":
-      return oauthToken(tokenUri(), { grant_type: "refresh_token", client_id: field("client_id"), client_secret: field("client_secret"), refresh_token: field("refresh_token") }, named, now);
+      return oauthToken(tokenUri(), { grant_type: "refresh_token", client_id: field("client_id"), client_secret: field("client_secret"), refresh_token: field("refresh_token") }, named, now, {}, doFetch);
     case "external_account":
-      return externalAccountToken(credentials, named, now);
+      return externalAccountToken(credentials, named, now, doFetch);
     case "impersonated_service_account":
-      return impersonated(credentials, named, now);
+      return impersonated(credentials, named, now, doFetch);
     case "source":
       throw new GoogleAuthError(`the Google credentials in ${named} impersonate with source_credentials of type ${JSON.stringify(credentials.type ?? null)}: they must be a "service_account" key or gcloud's "authorized_user" credentials`);
     default:
@@ -112,11 +114,11 @@ function tokenOf(credentials: Fields, named: string, now: () => number, imperson
   }
 }
 
-async function impersonated(credentials: Fields, named: string, now: () => number): Promise<Kept> {
+async function impersonated(credentials: Fields, named: string, now: () => number, doFetch: Fetch): Promise<Kept> {
   const url = httpUrl(credentials.service_account_impersonation_url, "service_account_impersonation_url", named);
   if (!isObject(credentials.source_credentials)) throw new GoogleAuthError(`the Google credentials in ${named} have no "source_credentials" object`);
-  const source = await tokenOf(credentials.source_credentials, named, now, true);
-  return impersonatedToken({ url, sourceToken: source.token, delegates: credentials.delegates, named, now });
+  const source = await tokenOf(credentials.source_credentials, named, now, doFetch, true);
+  return impersonatedToken({ url, sourceToken: source.token, delegates: credentials.delegates, named, now, fetch: doFetch });
 }
 
 function isObject(value: unknown): value is Fields {

@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
@@ -99,7 +97,7 @@ test("a refused connection is 'fetch failed' with the cause; a body cut short is
   await assert.rejects(response.text(), /terminated/);
 });
 
-test("a status without a body has none; what it cannot send itself, and redirects, go to the global fetch", async (t) => {
+test("a status without a body has none; a form, a Request and a redirect are sent as fetch sends them", async (t) => {
   const { url } = await serve(t, (req, res, body) => {
     if (req.url === "/moved") {
       res.writeHead(307, { location: "/here" });
@@ -118,20 +116,6 @@ test("a status without a body has none; what it cannot send itself, and redirect
   assert.equal(await (await httpFetch(`${url}/form`, { method: "POST", body: form })).text(), "got a form");
   assert.equal(await (await httpFetch(new Request(`${url}/request`, { method: "POST", body: "as a Request" }))).text(), "got as a Request");
   assert.equal(await (await httpFetch(`${url}/moved`, { method: "POST", body: "the body" })).text(), "followed with POST the body");
-});
-
-test("with a proxy in the environment, every request goes to the global fetch", async (t) => {
-  const { url } = await serve(t, (_req, res) => res.end("direct"));
-  const script = `globalThis.fetch = async () => new Response("via the global fetch");
-const { httpFetch } = await import(${JSON.stringify(new URL("./http-fetch.ts", import.meta.url).href)});
-process.stdout.write(await (await httpFetch(${JSON.stringify(url)})).text());`;
-  // The server answers in this process: the child must run without blocking it.
-  const run = async (env: Record<string, string>) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name)));
-    return (await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { env: { ...clean, ...env }, encoding: "utf8" })).stdout;
-  };
-  assert.equal(await run({}), "direct");
-  assert.equal(await run({ HTTPS_PROXY: "http://proxy.invalid:3128" }), "via the global fetch");
 });
 
 test("a status a Response cannot hold fails the fetch instead of throwing in the process", async (t) => {

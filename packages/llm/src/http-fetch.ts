@@ -1,31 +1,30 @@
-// The fetch the model SDKs are given: node:http(s) with kept-alive connections, and a Response whose
-// body is fed straight from the socket. Node's own fetch (undici) builds web requests, headers and
-// streams around every call and every chunk; for a reply streamed as many small SSE events that
-// costs a runner about a third more CPU per event (measured: 134 against 94 µs of the main thread
-// per event read through the Anthropic SDK, events 2 ms apart). Requests this one does not handle
-// (a Request object, a body that is not text or bytes, a scheme other than http and https) go to the
-// global fetch, and so does every request when a proxy is set in the environment (the global fetch
-// is the one that knows how to use it); a redirect is followed by sending the request again there.
+// The fetch the model SDKs and every other request made for a run are given: node:http(s) with
+// kept-alive connections, and a Response whose body is fed straight from the socket. Node's own
+// fetch (undici) builds web requests, headers and streams around every call and every chunk; for a
+// reply streamed as many small SSE events that costs a runner about a third more CPU per event
+// (measured: 134 against 94 µs of the main thread per event read through the Anthropic SDK, events
+// 2 ms apart). Node's fetch also ignores HTTPS_PROXY unless the process started with
+// NODE_USE_ENV_PROXY=1, and a run's environment is not always the process's: here the agents are
+// built from the run's proxy variables (proxy-env.ts), so every request honours them. A request
+// given as a Request, or with a body that is not text or bytes, is read into one that is first;
+// redirects are followed as fetch follows them; only schemes other than http and https go to the
+// global fetch.
 import http from "node:http";
 import https from "node:https";
+import { redirectStep } from "./http-redirect.ts";
+import { type ProxyEnv, proxyEnvOf } from "./proxy-env.ts";
+import type { EnvLike } from "./settings.ts";
 
 /** A kept connection left idle is closed after this long: before the keep-alive timeouts servers
  * commonly use (5 s for Node's), so a request does not meet a connection the server is closing. A
  * connection in use is never timed out (a model may think in silence for minutes). */
 const IDLE_CONNECTION_MS = 4_000;
 
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-  "https:": new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-};
-
-/** Read once: the environment of a runner does not change. */
-const PROXY_SET = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((name) => process.env[name]);
+type Agents = { "http:": http.Agent; "https:": https.Agent };
 
 /** Statuses whose Response may not have a body (a 1xx never reaches "response"). */
 const NULL_BODY = new Set([204, 205, 304]);
 
-/** Redirects are left to the global fetch, which follows them as fetch does. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** At most this many chunks wait in a body nobody reads before the socket is paused. */
@@ -34,16 +33,87 @@ const QUEUED_CHUNKS = 64;
 /** A fetch init this fetch also understands: when the answer is a 2xx event stream, `onEventStream`
  * is handed the response as node:http gives it, and the Response comes with no body. Whoever set
  * it reads the events from the socket without the web streams between (the providers, through
- * socket-events.ts), and must read the response to its end or destroy it. The global fetch, used
- * where this one does not handle a request, ignores it: the Response then has its body as usual. */
+ * socket-events.ts), and must read the response to its end or destroy it. */
 export type EventStreamInit = RequestInit & { onEventStream?: (res: http.IncomingMessage) => void };
 
+export type HttpFetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
+
+/** One fetch per distinct proxy setting, kept, so that runs alike share their connections. */
+const fetches = new Map<string, HttpFetch>();
+
+/** The fetch for requests made on behalf of a run whose environment is `env`: through the proxy its
+ * HTTPS_PROXY / HTTP_PROXY name, except to the hosts NO_PROXY lists. With a proxy variable that is
+ * not usable, every request fails ("fetch failed") with the reason as its cause; callers that can
+ * say so sooner check proxyProblem(env) first. */
+export function fetchFor(env: EnvLike): HttpFetch {
+  const checked = proxyEnvOf(env);
+  if (!checked.ok) {
+    const cause = new Error(checked.error);
+    return () => Promise.reject(new TypeError("fetch failed", { cause }));
+  }
+  const key = JSON.stringify(checked.value);
+  let found = fetches.get(key);
+  if (!found) {
+    const agents = agentsFor(checked.value);
+    found = (input, init = {}) => start(agents, input, init);
+    fetches.set(key, found);
+  }
+  return found;
+}
+
+let own: HttpFetch | undefined;
+
+/** The fetch of this process's own environment (read once: a runner's does not change). */
 export function httpFetch(input: string | URL | Request, init: EventStreamInit = {}): Promise<Response> {
-  if (PROXY_SET || input instanceof Request) return fetch(input, init);
-  const url = new URL(String(input));
-  const body = init.body;
-  const plain = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
-  if (!plain || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
+  own ??= fetchFor(process.env);
+  return own(input, init);
+}
+
+function agentsFor(proxyEnv: ProxyEnv): Agents {
+  // Node proxies only with a proxyEnv that names a proxy: without one these are plain agents.
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, proxyEnv: { ...proxyEnv } };
+  return { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+}
+
+function start(agents: Agents, input: string | URL | Request, init: EventStreamInit): Promise<Response> {
+  if (input instanceof Request || !plainBody(init.body)) return readRequest(input, init).then((read) => send(agents, read.url, read.init, 0));
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch (error) {
+    return Promise.reject(new TypeError("Failed to parse URL", { cause: error }));
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(input, init);
+  return send(agents, url, init, 0);
+}
+
+function plainBody(body: RequestInit["body"]): boolean {
+  return body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
+}
+
+/** The request `fetch(input, init)` would send, with its body read into bytes and its headers
+ * (a form's content type, say) made explicit. */
+async function readRequest(input: string | URL | Request, init: EventStreamInit): Promise<{ url: URL; init: EventStreamInit }> {
+  const streamed = init.body instanceof ReadableStream;
+  const request = new Request(input, streamed ? ({ ...init, duplex: "half" } as RequestInit) : init);
+  const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+  const signal = init.signal ?? (input instanceof Request ? input.signal : undefined);
+  return {
+    url: new URL(request.url),
+    init: {
+      ...init,
+      method: request.method,
+      headers: request.headers,
+      body,
+      redirect: request.redirect,
+      ...(signal && { signal }),
+    },
+  };
+}
+
+function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Promise<Response> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(url, init);
+  const body = init.body as string | Uint8Array | null | undefined;
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   let req: http.ClientRequest;
@@ -52,8 +122,8 @@ export function httpFetch(input: string | URL | Request, init: EventStreamInit =
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    const send = url.protocol === "https:" ? https.request : http.request;
-    req = send(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
+    const open = url.protocol === "https:" ? https.request : http.request;
+    req = open(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
   } catch (error) {
     // As fetch: a request that cannot be made (a header value with a line break, say) rejects.
     return Promise.reject(error);
@@ -62,19 +132,21 @@ export function httpFetch(input: string | URL | Request, init: EventStreamInit =
   // Only the closures below live as long as the reply: they reach the request (needed again for a
   // redirect) through this variable, dropped once the answer came, so a long reply does not keep
   // its request body (tens of KB per model call) alive and promoted into the old generation.
-  let request: { input: string | URL; init: RequestInit } | undefined = { input, init };
+  let request: { url: URL; init: EventStreamInit } | undefined = { url, init };
   return answer(req, signal, init.onEventStream, () => {
     const again = request;
     request = undefined;
     return again;
-  });
+  }, (next) => send(agents, next.url, next.init, hops + 1), hops);
 }
 
 function answer(
   req: http.ClientRequest,
   signal: AbortSignal | undefined,
   onEventStream: EventStreamInit["onEventStream"],
-  takeRequest: () => { input: string | URL; init: RequestInit } | undefined,
+  takeRequest: () => { url: URL; init: EventStreamInit } | undefined,
+  sendAgain: (next: { url: URL; init: EventStreamInit }) => Promise<Response>,
+  hops: number,
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let answered = false;
@@ -99,10 +171,13 @@ function answer(
         reject(new TypeError("fetch failed", { cause: new Error(`the server answered with status ${status}`) }));
         return;
       }
-      if (REDIRECTS.has(status) && res.headers.location && sent) {
+      const location = res.headers.location;
+      const step = REDIRECTS.has(status) && location && sent ? redirectStep(sent.url, sent.init, status, location, hops) : { keep: true as const };
+      if (!("keep" in step)) {
         res.destroy();
         done();
-        resolve(fetch(sent.input, sent.init));
+        if ("fail" in step) reject(new TypeError("fetch failed", { cause: new Error(step.fail) }));
+        else resolve(sendAgain(step.follow));
         return;
       }
       const responseHeaders = new Headers();

@@ -2,7 +2,7 @@
 // gateways): the official SDK makes the requests, their streamed chunks are mapped to ModelEvents,
 // with the shared retry loop.
 import type OpenAI from "openai";
-import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
+import { type EventStreamInit, fetchFor } from "./http-fetch.ts";
 import { openAIEvents } from "./openai-events.ts";
 import { openEventStream } from "./socket-events.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
@@ -63,7 +63,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     organization: env.OPENAI_ORG_ID ?? null,
     project: env.OPENAI_PROJECT_ID ?? null,
     maxRetries: 0,
-    fetch: httpFetch,
+    fetch: fetchFor(env),
     // Failures reach the user once, in words, through the run; the SDK would also print them.
     logLevel: "off",
   });

@@ -48,3 +48,5 @@ export { startTcpProxy } from "./tcp-proxy.ts";
 export type { TcpProxy } from "./tcp-proxy.ts";
 export { holdLock } from "./sqlite-lock-holder.ts";
 export { storedRunnerPid, storedSeq } from "./harness-db.ts";
+export { startHttpProxy } from "./http-proxy.ts";
+export type { HttpProxy, ProxiedRequest } from "./http-proxy.ts";

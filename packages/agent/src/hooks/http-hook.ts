@@ -1,4 +1,5 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
+import { fetchFor } from "@harness/llm/http-fetch";
 import { leadingText } from "@harness/llm/leading-text";
 import { hookOutcome, timeLimit } from "./hook-run.ts";
 import { labelOf } from "./http-label.ts";
@@ -10,7 +11,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const SHOWN_ERROR_CHARS = 500;
 
 export type HttpHookOptions = {
-  /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only). */
+  /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only), and the
+   * proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal: AbortSignal;
@@ -30,7 +32,7 @@ export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOp
   try {
     const { url, authorization } = withoutCredentials(hook.url);
     if (authorization && headers.value.authorization === undefined) headers.value.authorization = authorization;
-    const response = await fetch(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
+    const response = await fetchFor(opts.env)(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
     const { text } = await leadingText(response, MAX_BODY_BYTES);
     if (response.status >= 200 && response.status < 300) return outcome({ exitCode: 0, stdout: text });
     const moved = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";

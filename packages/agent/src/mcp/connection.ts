@@ -1,4 +1,5 @@
 // One MCP server: its transport, the client session on it, and whether it is still usable.
+import { fetchFor } from "@harness/llm/http-fetch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -40,7 +41,8 @@ export type McpConnection = {
 
 export type ConnectOptions = {
   cwd: string;
-  /** Base environment of stdio servers (their `env` entries are laid over it). */
+  /** Base environment of stdio servers (their `env` entries are laid over it); the proxy
+   * variables of remote (http, sse) servers' requests. */
   env: Env;
   timeoutMs: number;
   /** Fires when the whole manager shuts down. */
@@ -230,7 +232,9 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
   }
   const requestInit = { headers: config.headers };
   const url = new URL(config.url);
-  return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit }) : new SSEClientTransport(url, { requestInit });
+  // Through the proxy of the servers' environment, as a stdio server's own requests would go.
+  const fetch = fetchFor(options.env);
+  return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit, fetch }) : new SSEClientTransport(url, { requestInit, fetch });
 }
 
 /** Every page of the server's tools (list-pages.ts), each tool checked on its own. */

@@ -1,5 +1,6 @@
 // One HTTP(S) GET for WebFetch: redirects within the same site are followed, a redirect to another
 // host is returned to the caller instead, the body is capped in size, and failures are values.
+import { fetchFor } from "@harness/llm/http-fetch";
 import { formatBytes } from "./paths.ts";
 
 export type FetchedPage =
@@ -8,8 +9,8 @@ export type FetchedPage =
   | { kind: "error"; message: string };
 
 /** `refuse`: why a redirect within the site may not be followed to `to` (a deny rule); undefined
- * when it may. */
-export type FetchPageOptions = { signal: AbortSignal; timeoutMs: number; maxBytes: number; refuse?: (to: URL) => string | undefined };
+ * when it may. `env`: where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+export type FetchPageOptions = { signal: AbortSignal; timeoutMs: number; maxBytes: number; env: Readonly<Record<string, string | undefined>>; refuse?: (to: URL) => string | undefined };
 
 const MAX_REDIRECTS = 10;
 const USER_AGENT = "Mozilla/5.0 (compatible; HarnessWebFetch/1.0)";
@@ -18,6 +19,7 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([options.signal, timeout]);
   let current = url;
+  const fetch = fetchFor(options.env);
   try {
     for (let hop = 0; ; hop++) {
       const response = await fetch(current, {

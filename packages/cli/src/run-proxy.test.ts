@@ -1,0 +1,91 @@
+// `harness run` behind a corporate proxy: HTTPS_PROXY / HTTP_PROXY / NO_PROXY (upper or lower
+// case, from the environment or the settings' env) carry the model's requests and WebFetch's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { startFakeAnthropic, startHttpProxy, toolThenText } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "./test-support.ts";
+
+/** No proxy variable of the machine running the tests leaks into a run. */
+const NO_PROXY_SET = { HTTPS_PROXY: "", https_proxy: "", HTTP_PROXY: "", http_proxy: "", NO_PROXY: "", no_proxy: "" };
+const MODEL = ["--model", "claude-sonnet-4-6"];
+
+async function proxyFor(t: { after(fn: () => unknown): void }) {
+  const proxy = await startHttpProxy();
+  t.after(() => proxy.close());
+  return proxy;
+}
+
+/** The fake's URL under a name only the proxy resolves: a run that reaches it went through it. */
+const viaName = (url: string) => url.replace("127.0.0.1", "model.test");
+
+test("HTTP_PROXY, or http_proxy, carries the model's requests; NO_PROXY lets the hosts it lists go direct", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "through the proxy" }, { text: "lower case" }, { text: "direct" }] }));
+  const proxy = await proxyFor(t);
+  const dir = tempDir(t);
+  const env = { ...NO_PROXY_SET, ANTHROPIC_API_KEY: "k" };
+  const upper = await harness(["run", "--cwd", dir, ...MODEL, "hi"], { ...env, ANTHROPIC_BASE_URL: viaName(fake.url), HTTP_PROXY: proxy.url }).result;
+  assert.equal(upper.code, 0, upper.stderr);
+  assert.equal(upper.stdout.trim(), "through the proxy");
+  assert.deepEqual(proxy.seen, [{ method: "POST", target: `${viaName(fake.url)}/v1/messages` }]);
+
+  const lower = await harness(["run", "--cwd", dir, ...MODEL, "hi"], { ...env, ANTHROPIC_BASE_URL: viaName(fake.url), http_proxy: proxy.url.replace("//", "//me:secret@") }).result;
+  assert.equal(lower.code, 0, lower.stderr);
+  assert.equal(proxy.seen.length, 2);
+  assert.equal(proxy.seen[1]!.authorization, `Basic ${Buffer.from("me:secret").toString("base64")}`);
+
+  const direct = await harness(["run", "--cwd", dir, ...MODEL, "hi"], { ...env, ANTHROPIC_BASE_URL: fake.url, HTTP_PROXY: proxy.url, NO_PROXY: "localhost,127.0.0.1" }).result;
+  assert.equal(direct.code, 0, direct.stderr);
+  assert.equal(direct.stdout.trim(), "direct");
+  assert.equal(proxy.seen.length, 2, "NO_PROXY kept the request away from the proxy");
+  assert.equal(fake.requests.length, 3);
+});
+
+test("the proxy set in the user's settings' env carries the model's requests", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const proxy = await proxyFor(t);
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: { HTTP_PROXY: proxy.url } }));
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], { ...NO_PROXY_SET, HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: viaName(fake.url) }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(proxy.seen, [{ method: "POST", target: `${viaName(fake.url)}/v1/messages` }]);
+});
+
+test("WebFetch goes through the proxy", async (t) => {
+  const site = createServer((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("the page behind the proxy"));
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  t.after(() => site.close());
+  const page = `http://pages.test:${(site.address() as AddressInfo).port}/notes.txt`;
+  const fake = await withFake(t, startFakeAnthropic({ replies: toolThenText("WebFetch", { url: page, prompt: "what does it say?" }, "done") }));
+  const proxy = await proxyFor(t);
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "--allowedTools", "WebFetch", "read the page"], {
+    ...NO_PROXY_SET,
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HTTP_PROXY: proxy.url,
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(proxy.seen.some((seen) => seen.method === "GET" && seen.target === page), JSON.stringify(proxy.seen));
+  assert.match(JSON.stringify(fake.requests[1]!.body.messages), /the page behind the proxy/);
+});
+
+test("a proxy URL that cannot be used stops the run at once, naming the variable and hiding its password", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "never" }] }));
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], { ...NO_PROXY_SET, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, https_proxy: "me:secret@proxy.corp:3128" }).result;
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /https_proxy is not a usable proxy URL \(\*\*\*@proxy\.corp:3128\): it needs its scheme, as in http:\/\/proxy\.example\.com:3128/);
+  assert.doesNotMatch(run.stderr, /secret/);
+  assert.equal(fake.requests.length, 0);
+
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: { HTTPS_PROXY: "socks5://proxy.corp:1080" } }));
+  const fromSettings = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], { ...NO_PROXY_SET, HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(fromSettings.code, 1);
+  assert.match(fromSettings.stderr, /HTTPS_PROXY is not a usable proxy URL \(socks5:\/\/proxy\.corp:1080\): only http:\/\/ and https:\/\/ proxies are supported/);
+  assert.equal(fake.requests.length, 0);
+});

@@ -26,6 +26,7 @@ import {
   type WireBlock,
   type WireUsage,
 } from "./fake-anthropic-wire.ts";
+import { citationsDeltaEvent, citationWire, webSearchBlockEvents, webSearchBlocks } from "./fake-anthropic-web-search.ts";
 
 export async function playReply(reply: FakeReply, body: RequestBody, res: ServerResponse): Promise<void> {
   if (reply.kind === "http-error") {
@@ -109,10 +110,15 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
     await send(blockStopEvent(index));
     index++;
   }
+  for (const block of webSearchBlocks(reply.webSearches ?? [])) {
+    for (const event of webSearchBlockEvents(index, block)) await send(event);
+    index++;
+  }
   if (hasText) {
     await send(textBlockStartEvent(index));
     await send(PING_EVENT);
     const textIndex = index;
+    for (const citation of reply.citations ?? []) await send(citationsDeltaEvent(textIndex, citation));
     const chars = await streamText(reply, send, res, (text) => textDeltaEvent(textIndex, text));
     if (chars === undefined) return;
     outputChars += chars;
@@ -155,7 +161,8 @@ async function sendMessageJson(reply: FakeMessageReply, body: RequestBody, res: 
   const content: WireBlock[] = [];
   const thinking = parts(reply.thinking).join("");
   if (thinking) content.push({ type: "thinking", thinking, signature: thinkingSignature(thinking) });
-  if (text) content.push({ type: "text", text });
+  content.push(...webSearchBlocks(reply.webSearches ?? []));
+  if (text) content.push({ type: "text", text, ...(reply.citations && { citations: reply.citations.map(citationWire) }) });
   let outputChars = text.length + thinking.length;
   for (const tool of prepareTools(reply.toolUses)) {
     outputChars += tool.pieces.join("").length;

@@ -14,6 +14,20 @@ export type FakeToolUse = {
   inputJson?: string;
 };
 
+export type FakeWebSearchResult = { title: string; url: string; pageAge?: string };
+
+export type FakeWebSearch = {
+  /** Defaults to a unique "srvtoolu_…" id. */
+  id?: string;
+  query: string;
+  results?: FakeWebSearchResult[];
+  /** A web_search_tool_result_error with this error_code instead of results: max_uses_exceeded,
+   * too_many_requests, invalid_input, query_too_long or unavailable. */
+  errorCode?: string;
+};
+
+export type FakeCitation = { url: string; title: string; citedText: string };
+
 export type FakeUsage = {
   input_tokens?: number;
   output_tokens?: number;
@@ -28,6 +42,11 @@ export type FakeMessageReply = ScriptedText & {
    * closed by a signature_delta; the signature is derived from the thinking text. */
   thinking?: string | string[];
   toolUses?: FakeToolUse[];
+  /** Searches made with Anthropic's server-side web_search tool, sent before the text, each as a
+   * server_tool_use block and its web_search_tool_result block (see fake-anthropic-web-search.ts). */
+  webSearches?: FakeWebSearch[];
+  /** Citations of the text (web_search_result_location), sent as citations_delta events. */
+  citations?: FakeCitation[];
   /** Default "tool_use" when toolUses are given, else "end_turn". */
   stopReason?: string;
   /** message_delta's stop_details (the API sends them with stop reason "refusal"). */

@@ -2,6 +2,7 @@
 // JSON bodies for stream:false replies and errors. Every function returns one complete SSE event
 // (ending in a blank line) so the server writes each event with a single write.
 import { createHash, randomBytes } from "node:crypto";
+import type { WebSearchWireBlock } from "./fake-anthropic-web-search.ts";
 
 export type WireUsage = {
   input_tokens: number;
@@ -11,7 +12,8 @@ export type WireUsage = {
 };
 
 export type WireBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations?: unknown[] }
+  | WebSearchWireBlock
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | { type: "thinking"; thinking: string; signature: string };
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import Anthropic, { APIError, RateLimitError } from "@anthropic-ai/sdk";
 import { startFakeAnthropic } from "./fake-anthropic.ts";
-import { claudeCodeRoute, textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
+import { claudeCodeRoute, textInWords, toolThenText, webSearchAnswer } from "./fake-anthropic-scenarios.ts";
 import type { FakeAnthropicOptions } from "./fake-anthropic-types.ts";
 
 async function setup(t: TestContext, options: FakeAnthropicOptions = {}) {
@@ -348,4 +348,34 @@ test("a GET or HEAD probe of the base URL answers 200", async (t) => {
   assert.equal((await fetch(`${fake.url}/`)).status, 200);
   assert.equal((await fetch(`${fake.url}/`, { method: "HEAD" })).status, 200);
   assert.equal(fake.requests.length, 0);
+});
+
+test("a web search answer streams server_tool_use, web_search_tool_result and cited text that the SDK assembles as the API's", async (t) => {
+  const answer = webSearchAnswer({
+    query: "node 24",
+    results: [{ title: "Node.js 24", url: "https://nodejs.org/en/blog/release/v24.0.0", pageAge: "May 6, 2025" }],
+    text: "Node.js 24 came out in May 2025.",
+    cites: [0],
+  });
+  const { client } = await setup(t, { replies: [answer, answer, webSearchAnswer({ query: "again", errorCode: "max_uses_exceeded", text: "No more searches." })] });
+  const request = { ...base, tools: [{ type: "web_search_20250305" as const, name: "web_search" as const, max_uses: 8 }] };
+  const streamed = await client.messages.stream(request).finalMessage();
+  const whole = await client.messages.create(request);
+  for (const message of [streamed, whole]) {
+    const [use, result, text] = message.content;
+    assert.equal(message.content.length, 3);
+    assert.equal(message.stop_reason, "end_turn");
+    assert.ok(use?.type === "server_tool_use" && use.name === "web_search");
+    assert.deepEqual(use.input, { query: "node 24" });
+    assert.ok(result?.type === "web_search_tool_result" && Array.isArray(result.content));
+    assert.equal(result.tool_use_id, use.id);
+    assert.deepEqual(result.content.map((r) => [r.type, r.title, r.url, r.page_age]), [["web_search_result", "Node.js 24", "https://nodejs.org/en/blog/release/v24.0.0", "May 6, 2025"]]);
+    assert.ok(text?.type === "text");
+    assert.equal(text.text, "Node.js 24 came out in May 2025.");
+    assert.deepEqual(text.citations?.map((c) => c.type === "web_search_result_location" && [c.url, c.cited_text]), [["https://nodejs.org/en/blog/release/v24.0.0", "Node.js 24 came out in May 2025."]]);
+  }
+  const failed = await client.messages.stream(request).finalMessage();
+  const result = failed.content[1];
+  assert.ok(result?.type === "web_search_tool_result" && !Array.isArray(result.content));
+  assert.deepEqual(result.content, { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" });
 });

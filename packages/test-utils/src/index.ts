@@ -8,9 +8,13 @@ export type {
   FakeStreamErrorReply,
   FakeToolUse,
   FakeUsage,
+  FakeWebSearch,
+  FakeWebSearchResult,
+  FakeCitation,
   RecordedRequest,
 } from "./fake-anthropic-types.ts";
-export { claudeCodeRoute, textInWords, toolThenText } from "./fake-anthropic-scenarios.ts";
+export { claudeCodeRoute, textInWords, toolThenText, webSearchAnswer } from "./fake-anthropic-scenarios.ts";
+export type { WebSearchAnswer } from "./fake-anthropic-scenarios.ts";
 export { chunkFrame, eventStreamFrame, exceptionFrame, FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY } from "./fake-bedrock-wire.ts";
 export type { FakeAwsKeys } from "./fake-bedrock-wire.ts";
 export { startFakeAwsAuth } from "./fake-aws-auth.ts";

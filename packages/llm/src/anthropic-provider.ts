@@ -22,7 +22,8 @@ import { checkedToken } from "./google-token.ts";
 import { vertexSettings } from "./vertex-settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
-import type { ModelRequest, Provider } from "./types.ts";
+import { failAtOnce } from "./fail-at-once.ts";
+import type { ModelRequest, Provider, WebSearchTool } from "./types.ts";
 
 export type AnthropicProviderOptions = {
   /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. Not used on Vertex AI (CLAUDE_CODE_USE_VERTEX),
@@ -78,7 +79,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
   };
   // The SDK's warnings said so far by this provider (one is made for each run).
   const warned = new Set<string>();
-  return { name: "anthropic", stream: (request) => streamWithRetries(anthropicWire(client, settings, request, warned), settings, request) };
+  // Bedrock's Claude has no server-side web search (Vertex AI's has).
+  const noWebSearch = cloud?.service === "Amazon Bedrock" ? "Amazon Bedrock does not offer Anthropic's web search tool: it needs the Anthropic API or Vertex AI" : undefined;
+  return {
+    name: "anthropic",
+    stream: (request) => (request.webSearch && noWebSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(anthropicWire(client, settings, request, warned), settings, request)),
+  };
 }
 
 /** Claude served by a cloud (Amazon Bedrock, Vertex AI) rather than Anthropic's API: where, under
@@ -155,6 +161,7 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
   if (request.system !== undefined && request.system !== "") body.system = request.system;
   // Our schemas are JSON Schema objects; the SDK's type only narrows `type` to "object".
   if (request.tools && request.tools.length > 0) body.tools = request.tools as Anthropic.Tool[];
+  if (request.webSearch) body.tools = [...(body.tools ?? []), webSearchTool(request.webSearch)];
   if (thinksAdaptively(request.model)) {
     const effort = adaptiveEffort(request);
     if (effort !== undefined) {
@@ -166,6 +173,16 @@ function requestBody(request: ModelRequest, maxTokens: number): Anthropic.Messag
   const budget = thinkingBudget(request, max);
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
   return body;
+}
+
+function webSearchTool({ maxUses, allowedDomains, blockedDomains }: WebSearchTool): Anthropic.WebSearchTool20250305 {
+  return {
+    type: "web_search_20250305",
+    name: "web_search",
+    ...(maxUses !== undefined && { max_uses: maxUses }),
+    ...(allowedDomains && allowedDomains.length > 0 && { allowed_domains: allowedDomains }),
+    ...(blockedDomains && blockedDomains.length > 0 && { blocked_domains: blockedDomains }),
+  };
 }
 
 function anthropicWire(client: Anthropic, settings: Settings, request: ModelRequest, warned: Set<string>): WireStream<Anthropic.RawMessageStreamEvent, StreamState> {

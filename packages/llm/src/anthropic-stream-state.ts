@@ -5,16 +5,21 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@harness/protocol";
 import { isBlankText } from "./blank-text.ts";
 import { badInputMessage, parseToolInput } from "./tool-input.ts";
-import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
+import type { ContentBlock, ModelEvent, ModelMessage, StopReason, WebSearchCitation, WebSearchToolResultBlock } from "./types.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 
-type TextAcc = { kind: "text"; text: string };
+type TextAcc = { kind: "text"; text: string; citations?: WebSearchCitation[] };
+/** A server tool's call (a web search): its input streams as a tool's does, but it is the API's to
+ * run, so it makes no tool-call events. */
+type ServerUseAcc = { kind: "server-use"; id: string; name: string; json: string; input: Record<string, unknown> | undefined };
+/** A server tool's result, given whole in content_block_start. */
+type ServerResultAcc = { kind: "server-result"; block: WebSearchToolResultBlock };
 type ToolAcc = { kind: "tool"; id: string; name: string; json: string; input: Record<string, unknown> | undefined };
 /** `done` once content_block_stop arrived: only then is the signature whole. */
 type ThinkingAcc = { kind: "thinking"; thinking: string; signature: string; done: boolean };
 type RedactedAcc = { kind: "redacted"; data: string };
-type BlockAcc = TextAcc | ToolAcc | ThinkingAcc | RedactedAcc;
+type BlockAcc = TextAcc | ToolAcc | ThinkingAcc | RedactedAcc | ServerUseAcc | ServerResultAcc;
 
 export type StreamState = {
   /** Blocks by their stream index; blocks of kinds we do not model (server tools, …) stay undefined. */
@@ -49,6 +54,10 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
         block.json += delta.partial_json;
         return { type: "tool-call-delta", id: block.id, partialJson: delta.partial_json };
       }
+      if (delta.type === "input_json_delta" && block?.kind === "server-use") block.json += delta.partial_json;
+      if (delta.type === "citations_delta" && block?.kind === "text" && delta.citation.type === "web_search_result_location") {
+        (block.citations ??= []).push(delta.citation as WebSearchCitation);
+      }
       if (delta.type === "thinking_delta" && block?.kind === "thinking") {
         block.thinking += delta.thinking;
         return { type: "thinking-delta", text: delta.thinking };
@@ -71,11 +80,14 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
         return start.thinking ? { type: "thinking-delta", text: start.thinking } : undefined;
       }
       if (start.type === "redacted_thinking") state.blocks[event.index] = { kind: "redacted", data: start.data };
+      if (start.type === "server_tool_use") state.blocks[event.index] = { kind: "server-use", id: start.id, name: start.name, json: "", input: undefined };
+      if (start.type === "web_search_tool_result") state.blocks[event.index] = { kind: "server-result", block: start as WebSearchToolResultBlock };
       return undefined;
     }
     case "content_block_stop": {
       const block = state.blocks[event.index];
       if (block?.kind === "thinking") block.done = true;
+      if (block?.kind === "server-use") block.input = parseToolInput(block.json) ?? {};
       if (block?.kind !== "tool") return undefined;
       const input = parseToolInput(block.json);
       if (input === undefined) {
@@ -127,7 +139,13 @@ export function assistantMessage(state: StreamState): ModelMessage {
     switch (block.kind) {
       case "text":
         // Whitespace alone (a "\n\n" before a tool call) would be refused when sent back.
-        if (!isBlankText(block.text)) content.push({ type: "text", text: block.text });
+        if (!isBlankText(block.text)) content.push({ type: "text", text: block.text, ...(block.citations && { citations: block.citations }) });
+        break;
+      case "server-use":
+        if (block.input !== undefined) content.push({ type: "server_tool_use", id: block.id, name: block.name, input: block.input });
+        break;
+      case "server-result":
+        content.push(block.block);
         break;
       case "tool":
         if (block.input !== undefined) content.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });

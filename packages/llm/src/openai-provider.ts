@@ -12,6 +12,7 @@ import { openAISdk } from "./openai-sdk.ts";
 import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
+import { failAtOnce } from "./fail-at-once.ts";
 import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -67,7 +68,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     // Failures reach the user once, in words, through the run; the SDK would also print them.
     logLevel: "off",
   });
-  return { name, stream: (request) => streamWithRetries(openAIWire(client, settings, request), settings, request) };
+  const noWebSearch = `the web search tool is Anthropic's: ${settings.label} at ${baseURL} does not offer it`;
+  return { name, stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, request), settings, request)) };
 }
 
 function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
@@ -109,8 +111,3 @@ function labelOf(name: string): string {
   return name;
 }
 
-async function* failAtOnce(message: string, request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
-  const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
-  const stopReason = request.signal?.aborted ? "aborted" : "error";
-  yield { type: "done", stopReason, message: { role: "assistant", content: [] }, usage, ...(stopReason === "error" && { errorMessage: message }) };
-}

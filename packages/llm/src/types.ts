@@ -8,7 +8,9 @@ import type { ModelErrorKind } from "./error-kind.ts";
  * Providers without prompt caching drop it. */
 export type CacheControl = { type: "ephemeral"; ttl?: "5m" | "1h" };
 
-export type TextBlock = { type: "text"; text: string; cache_control?: CacheControl };
+/** `citations`: where a web search answer's text comes from (the pages it cites). */
+export type TextBlock = { type: "text"; text: string; cache_control?: CacheControl; citations?: WebSearchCitation[] };
+export type WebSearchCitation = { type: "web_search_result_location"; url: string; title: string | null; cited_text: string; encrypted_index: string };
 export type ImageBlock = {
   type: "image";
   source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } | { type: "url"; url: string };
@@ -27,7 +29,22 @@ export type ToolResultBlock = {
 export type ThinkingBlock = { type: "thinking"; thinking: string; signature: string };
 /** Reasoning the API returns encrypted; like ThinkingBlock it goes back unchanged. */
 export type RedactedThinkingBlock = { type: "redacted_thinking"; data: string };
-export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+/** A search the model made with Anthropic's server-side web search tool (see ModelRequest.webSearch);
+ * the API ran it, and its outcome follows as a WebSearchToolResultBlock. */
+export type ServerToolUseBlock = { type: "server_tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl };
+export type WebSearchResultItem = { type: "web_search_result"; title: string; url: string; encrypted_content: string; page_age?: string | null };
+/** `error_code`: max_uses_exceeded, too_many_requests, invalid_input, query_too_long, unavailable. */
+export type WebSearchToolResultError = { type: "web_search_tool_result_error"; error_code: string };
+export type WebSearchToolResultBlock = { type: "web_search_tool_result"; tool_use_id: string; content: WebSearchResultItem[] | WebSearchToolResultError; cache_control?: CacheControl };
+export type ContentBlock =
+  | TextBlock
+  | ImageBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ServerToolUseBlock
+  | WebSearchToolResultBlock;
 
 /** A conversation message in Anthropic Messages form (the transcript format of the whole system). */
 export type ModelMessage = { role: "user" | "assistant"; content: string | ContentBlock[] };
@@ -48,8 +65,16 @@ export type ModelRequest = {
    * kept below max_tokens). */
   thinking?: { budgetTokens: number };
   effort?: Effort;
+  /** Offers the model Anthropic's server-side web search tool (web_search_20250305): the API
+   * searches as the model asks, and the reply holds the searches (ServerToolUseBlock,
+   * WebSearchToolResultBlock) and text citing what was found. Served by the Anthropic API and
+   * Vertex AI; other providers end the stream at once with an error saying so. */
+  webSearch?: WebSearchTool;
   signal?: AbortSignal;
 };
+
+/** The options of the web search tool; give allowed or blocked domains, not both. */
+export type WebSearchTool = { maxUses?: number; allowedDomains?: string[]; blockedDomains?: string[] };
 
 export type StopReason =
   | "end_turn"

@@ -40,6 +40,10 @@ function renderBlock(block: ContentBlock, speaker: string): string {
           : block.content.map((part) => (part.type === "text" ? part.text : "(an image)")).join("\n");
       return `${label}\n${shorten(body, MAX_TOOL_RESULT_CHARS)}`;
     }
+    case "server_tool_use":
+      return `[Web search (${block.id})]\n${shorten(JSON.stringify(block.input), MAX_TOOL_INPUT_CHARS)}`;
+    case "web_search_tool_result":
+      return Array.isArray(block.content) ? `[Web search results (${block.tool_use_id})]\n${block.content.map((r) => `${r.title} — ${r.url}`).join("\n")}` : `[Web search failed (${block.tool_use_id}): ${block.content.error_code}]`;
     case "thinking":
     case "redacted_thinking":
       return "";

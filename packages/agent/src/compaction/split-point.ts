@@ -74,5 +74,8 @@ function blockTokens(block: ContentBlock): number {
       return Math.ceil(block.thinking.length / 4);
     case "redacted_thinking":
       return Math.ceil(block.data.length / 4);
+    case "server_tool_use":
+    case "web_search_tool_result":
+      return Math.ceil(JSON.stringify(block).length / 4);
   }
 }

@@ -38,7 +38,7 @@ export {
   readTool,
   writeTool,
 } from "./tools/index.ts";
-export type { TodoItem, ToolState, ToolStateOptions, WebSearchProvider, WebSearchResult } from "./tools/index.ts";
+export type { TodoItem, ToolState, ToolStateOptions, WebSearchAnswer, WebSearchProvider, WebSearchResult } from "./tools/index.ts";
 
 // Settings and permissions
 export { loadSettings, permissionContext, SCOPES_BY_PRECEDENCE } from "./settings/index.ts";

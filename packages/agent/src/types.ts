@@ -10,7 +10,7 @@ import type { PermissionUpdate } from "./permissions/updates.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SettingsFileScope } from "./settings/types.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
-import type { ToolState } from "./tools/state.ts";
+import type { ToolState, WebSearchProvider } from "./tools/state.ts";
 
 export type ToolContext = {
   /** The workspace; relative paths in tool arguments resolve against it. */
@@ -22,6 +22,9 @@ export type ToolContext = {
    * kept across runs. Without it, tools that need it say so, and the others skip read-before-write
    * checks. */
   state?: ToolState;
+  /** The run's own web search (Claude's server-side search, through the run's provider), when its
+   * model is served by Anthropic's API or Vertex AI. A search the host set on `state` wins. */
+  webSearch?: WebSearchProvider;
   /** Runs a sub-agent to completion for the Task tool. The host binds it to this call (its
    * toolUseId and signal); without it the Task tool answers with an error. */
   spawnSubagent?: (request: SubagentRequest) => Promise<SubagentOutput>;

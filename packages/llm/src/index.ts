@@ -15,6 +15,12 @@ export type {
   ToolResultBlock,
   ToolSchema,
   ToolUseBlock,
+  ServerToolUseBlock,
+  WebSearchCitation,
+  WebSearchResultItem,
+  WebSearchTool,
+  WebSearchToolResultBlock,
+  WebSearchToolResultError,
 } from "./types.ts";
 export { createAnthropicProvider } from "./anthropic-provider.ts";
 export type { AnthropicProviderOptions } from "./anthropic-provider.ts";

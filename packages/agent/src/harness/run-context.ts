@@ -35,7 +35,8 @@ import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
 import { expandCommandText } from "./command-text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
 import { deliverHookReport, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
-import type { RunState } from "./run-state.ts";
+import { recordSideCall, type RunState } from "./run-state.ts";
+import { runWebSearch } from "./run-web-search.ts";
 import type { RunSetup } from "./setup.ts";
 import { mainAgentTools } from "./main-agent.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
@@ -346,6 +347,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const env = setup.childEnv;
   const spawner = ctx.spawner;
   const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
+  const webSearch = runWebSearch(ctx, (model, usage) => recordSideCall(state, model, usage));
   return {
     tools: { get: (name) => registry.get(name), keys: () => offeredTools(ctx).map((tool) => tool.name) },
     cwd: setup.cwd,
@@ -390,6 +392,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         ...(denied && { denied }),
         ...(deniedUrl && { deniedUrl }),
         ...(planMode && { planMode }),
+        ...(webSearch && { webSearch }),
         ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
         expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
         ...(spawner && {

@@ -67,6 +67,7 @@ export type {
   ToolState,
   ToolStateOptions,
   WebSearchOptions,
+  WebSearchAnswer,
   WebSearchProvider,
   WebSearchResult,
 } from "./state.ts";

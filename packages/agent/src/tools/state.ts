@@ -19,10 +19,13 @@ export type TodoItem = { content: string; status: TodoStatus; activeForm: string
 
 export type WebSearchResult = { title: string; url: string; snippet?: string };
 export type WebSearchOptions = { signal: AbortSignal; allowedDomains?: string[]; blockedDomains?: string[] };
+/** What a backend that answers as well as finds (a model searching) gives: the pages, and its
+ * answer from them. */
+export type WebSearchAnswer = { results: WebSearchResult[]; answer?: string };
 /** A search backend for the WebSearch tool. Results outside the domain filters are dropped again
  * by the tool, so a provider may ignore them. May throw; the tool reports the error. */
 export type WebSearchProvider = {
-  search(query: string, options: WebSearchOptions): Promise<WebSearchResult[]>;
+  search(query: string, options: WebSearchOptions): Promise<WebSearchResult[] | WebSearchAnswer>;
 };
 
 export type ToolLimits = {

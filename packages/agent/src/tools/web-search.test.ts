@@ -22,7 +22,7 @@ test("WebSearch without a provider says it is not configured", async (t) => {
     const out = await callWithState(webSearchTool, { query: "node 24 release" }, cwd, state);
     assert.deepEqual(out, { content: WEB_SEARCH_NOT_CONFIGURED, isError: true });
   }
-  assert.match(WEB_SEARCH_NOT_CONFIGURED, /^WebSearch is not configured: no search provider is set up for this harness\./);
+  assert.match(WEB_SEARCH_NOT_CONFIGURED, /^WebSearch is not configured: no search provider is set up for this harness, and this run's model is not served by the Anthropic API or Vertex AI/);
 });
 
 test("WebSearch lists the provider's results and enforces the domain filters", async (t) => {
@@ -67,4 +67,46 @@ test("WebSearch reports a failing provider and an empty result", async (t) => {
   assert.deepEqual(await callWithState(webSearchTool, { query: "anything" }, cwd, failing), { content: "Web search failed: quota exceeded", isError: true });
   const empty = createToolState({ webSearch: recordingProvider([]).provider });
   assert.deepEqual(await callWithState(webSearchTool, { query: "zzzz" }, cwd, empty), { content: 'Web search for "zzzz" found no results.' });
+});
+
+test("an answer with pages lists them as title — url, then gives the answer; the domain filters still hold", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const state = createToolState({
+    webSearch: {
+      async search() {
+        return { results: [{ title: "Node.js 24", url: "https://nodejs.org/v24" }, { title: "", url: "https://elsewhere.example/x" }], answer: "Node.js 24 came out in May 2025.\n" };
+      },
+    },
+  });
+  const out = await callWithState(webSearchTool, { query: "node 24" }, cwd, state);
+  assert.equal(
+    out.content,
+    'Web search results for "node 24":\n\nLinks:\n- Node.js 24 — https://nodejs.org/v24\n- https://elsewhere.example/x\n\nNode.js 24 came out in May 2025.\n\nCite the pages you use as Markdown links under "Sources:" in your answer.',
+  );
+  const kept = await callWithState(webSearchTool, { query: "node 24", blocked_domains: ["elsewhere.example"] }, cwd, state);
+  assert.doesNotMatch(kept.content, /elsewhere/);
+  const none = createToolState({ webSearch: { search: async () => ({ results: [], answer: "Nothing recent on that." }) } });
+  assert.equal((await callWithState(webSearchTool, { query: "zzzz" }, cwd, none)).content, 'Web search results for "zzzz":\n\nNothing recent on that.');
+});
+
+test("WebSearch refuses domains that are not host names, naming them", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const { provider, calls } = recordingProvider([]);
+  const state = createToolState({ webSearch: provider });
+  const bad = await callWithState(webSearchTool, { query: "node", allowed_domains: ["nodejs.org", "not a host", "http://"] }, cwd, state);
+  assert.deepEqual(bad, { content: 'allowed_domains must list host names such as "example.com"; these are not: "not a host", "http://".', isError: true });
+  const blocked = await callWithState(webSearchTool, { query: "node", blocked_domains: ["*.spam"] }, cwd, state);
+  assert.match(blocked.content, /^blocked_domains must list host names .*"\*\.spam"/);
+  assert.equal(calls.length, 0);
+});
+
+test("the run's own search answers when the conversation sets none; a search the host sets wins", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const run = recordingProvider([{ title: "From the run", url: "https://run.example/" }]);
+  const host = recordingProvider([{ title: "From the host", url: "https://host.example/" }]);
+  const signal = new AbortController().signal;
+  const call = (state: ReturnType<typeof createToolState> | undefined) =>
+    webSearchTool.execute({ query: "who answers" }, { cwd, signal, toolUseId: "t", webSearch: run.provider, ...(state && { state }) });
+  assert.match((await call(undefined)).content, /From the run/);
+  assert.match((await call(createToolState({ webSearch: host.provider }))).content, /From the host/);
 });

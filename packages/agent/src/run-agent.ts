@@ -150,6 +150,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (plan.kind === "compact") return (await builtinCommands()).compactCommand(ctx, state, plan.instructions);
   if (plan.kind === "clear") return (await builtinCommands()).clearCommand(ctx, state);
   if (plan.kind === "report") return reply(state, (await usageReports()).contextReport(ctx, state.messages));
+  if (plan.kind === "bash") return (await builtinCommands()).bashCommand(ctx, state, plan.command);
 
   // A forked skill's allowed-tools hold for its `!` commands and its sub-agent, not after them.
   const fork = plan.kind === "send" ? plan.fork : undefined;
@@ -186,7 +187,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   return runLoop(ctx, state);
 }
 
-// Imported when a run needs them (/compact, /clear, the reports, --permission-prompt-tool): a
+// Imported when a run needs them (/compact, /clear, bash mode, the reports, --permission-prompt-tool): a
 // run that sends its prompt to the model starts sooner without them.
 const builtinCommands = () => import("./harness/builtin-commands.ts");
 const usageReports = () => import("./harness/usage-reports.ts");

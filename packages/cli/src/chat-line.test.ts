@@ -22,6 +22,13 @@ test("a line is a prompt when idle and steers a run under way; other slash comma
   assert.deepEqual(parseChatLine("/commands", idle), { kind: "send", command: { type: "submit", prompt: "/help" } });
 });
 
+test("a ! line asks the session's runner to run the rest as a command (bash mode), and needs a command and no run under way", () => {
+  assert.deepEqual(parseChatLine("! git status ", idle), { kind: "send", command: { type: "submit", prompt: "<bash-input>git status</bash-input>" } });
+  assert.deepEqual(parseChatLine("!", idle), { kind: "error", message: "! takes a command to run in the project, e.g. !git status" });
+  assert.deepEqual(parseChatLine("!ls", running), { kind: "error", message: "a run is under way: a ! command runs once it ends (or /cancel it first)" });
+  assert.equal(parseChatLine("!ls", waiting("a")).kind, "error");
+});
+
 test("/approve and /deny pick the only waiting call, or the one named by number or id", () => {
   assert.deepEqual(parseChatLine("/approve", waiting("a")), { kind: "send", command: { type: "approve", toolCallId: "a" } });
   assert.deepEqual(parseChatLine("/approve 2", waiting("a", "b")), { kind: "send", command: { type: "approve", toolCallId: "b" } });

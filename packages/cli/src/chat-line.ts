@@ -1,7 +1,8 @@
 // What a line typed into `harness chat` asks for. Pure: the line and the session's state in, an
-// action out. The chat's own commands start with "/"; any other line (other slash commands too,
-// which are the agent's: skills and .claude/commands) is a prompt, or steers the run under way.
-import type { HarnessCommand, HarnessState } from "@harness/protocol";
+// action out. The chat's own commands start with "/"; a line starting with "!" is a command for
+// the session's shell (bash mode); any other line (other slash commands too, which are the
+// agent's: skills and .claude/commands) is a prompt, or steers the run under way.
+import { bashModePrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "./render.ts";
 
 export type ChatAction =
@@ -28,6 +29,9 @@ While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refu
   /commands               the agent's own commands: its skills, slash commands, MCP prompts, plugins
   /rewind [N]             list the prompts; with N, put the conversation and the files back
                           to how they were before prompt N
+  !COMMAND                run COMMAND in the session's project, without the model (bash
+                          mode): its output is shown, and the model sees both with the next
+                          prompt; the permission rules and the sandbox hold as for the Bash tool
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands, and its reports
   /context /cost /mcp /memory /agents /hooks /status, answered without the model (/commands lists them).
@@ -86,6 +90,7 @@ function pickApproval(state: HarnessState | undefined, numbers: ApprovalNumbers,
 export function parseChatLine(line: string, state: HarnessState | undefined, numbers: ApprovalNumbers = countedFromOne(state)): ChatAction {
   const text = line.trim();
   if (!text) return { kind: "none" };
+  if (text.startsWith("!")) return bashMode(text.slice(1).trim(), state);
   const [word, ...rest] = text.split(/\s+/);
   const arg = rest.join(" ");
   switch (word) {
@@ -137,6 +142,13 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state.pendingApprovals, numbers, word.toLowerCase(), arg);
       return runUnderWay(state) ? { kind: "send", command: { type: "steer", message: text } } : { kind: "send", command: { type: "submit", prompt: text } };
   }
+}
+
+/** `!command`: run in the session's workspace by its runner, as the agent's Bash calls are. */
+function bashMode(command: string, state: HarnessState | undefined): ChatAction {
+  if (!command) return { kind: "error", message: "! takes a command to run in the project, e.g. !git status" };
+  if (runUnderWay(state)) return { kind: "error", message: "a run is under way: a ! command runs once it ends (or /cancel it first)" };
+  return { kind: "send", command: { type: "submit", prompt: bashModePrompt(command) } };
 }
 
 /** A line typed while calls wait for approval answers the oldest of them: y/yes allows it, n/no

@@ -3,7 +3,7 @@
 // approvals asked for, how the run ended), whether the state came as a delta or as a whole snapshot
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
-import type { HarnessMessage, HarnessState, Notice } from "@harness/protocol";
+import { bashModeCommand, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
 import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
@@ -60,7 +60,11 @@ export function createChatView(
   /** A run was under way in the state shown before this one. */
   let wasUnderWay = false;
   const steerLine = (text: string) => dim(`↳ steer: ${oneLine(text, 200)}`);
-  const promptLine = (text: string) => bold(`› ${printable(text)}`);
+  /** A prompt as typed: a bash-mode one as its `!` line. */
+  const promptLine = (text: string) => {
+    const command = bashModeCommand(text);
+    return bold(command === undefined ? `› ${printable(text)}` : `! ${printable(command)}`);
+  };
   /** The call whose header was the last one printed, until its output is. */
   let lastHeader: string | undefined;
   /** The notices as last seen (undefined before the first state: those are of runs before the
@@ -120,7 +124,10 @@ export function createChatView(
     return true;
   }
 
-  function showMessage(message: HarnessMessage): void {
+  /** `asked`: the user message `message` answers. The output of a bash-mode command (the user's
+   * own) is shown whole, as far as the Bash tool kept it; a tool call of the model's by an excerpt. */
+  function showMessage(message: HarnessMessage, asked?: HarnessMessage): void {
+    const whole = asked?.role === "user" && bashModeCommand(asked.content) !== undefined;
     let mine = seen.get(message.id);
     if (!mine) {
       mine = { chars: 0, calls: new Map(), ended: false };
@@ -160,7 +167,7 @@ export function createChatView(
         lastHeader = undefined;
         const failed = call.status !== "complete";
         const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
-        const excerpt = excerptOutput(output, maxLines, failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5));
+        const excerpt = excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5));
         line(excerpt.map((text, i) => `  ${i === 0 ? (failed ? red("✗") : dim("⎿")) : " "}  ${failed && i === 0 ? red(text) : dim(text)}`).join("\n"));
       }
     }
@@ -190,7 +197,7 @@ export function createChatView(
       }
       seenNotices = notices.slice();
       wasUnderWay = lastStatus === "running" || lastStatus === "awaiting-approval";
-      for (const message of messages) showMessage(message);
+      messages.forEach((message, i) => showMessage(message, messages[i - 1]));
       // A run that ends without the steers held delivered them to no one: the session sends them
       // next as a prompt (shown as any prompt is) or says they were not delivered.
       if (wasUnderWay && state.status !== "running" && state.status !== "awaiting-approval" && sent.length > 0) {

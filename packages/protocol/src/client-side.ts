@@ -3,3 +3,4 @@
 // entry with `import type`, which costs nothing.
 export { applyOperations, OperationError } from "./operations.ts";
 export { frameTooLarge, MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits.ts";
+export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";

@@ -10,3 +10,4 @@ export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage, SseParser } from "./sse-parser.ts";
 export type { ForkResult, SessionSummary } from "./sessions-rest.ts";
+export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";

@@ -13,9 +13,13 @@
 //   first, and the model gets the typed prompt with the sub-agent's answer (forked-skill.ts);
 // - /mcp__<server>__<prompt> [args] asks that MCP server for the prompt (mcp/prompts.ts), and what it
 //   answers is sent; missing arguments are answered with its usage, without a model call;
+// - `<bash-input>command</bash-input>` (a chat's `!` line, bash mode) runs the command as a Bash
+//   call of the user's, without a model call; the command and its output join the conversation
+//   (builtin-commands.ts);
 // - anything else, unknown "/words" included, is sent as typed.
 // Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
 // and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
+import { bashModeCommand } from "@harness/protocol";
 import { expandSlashCommand, type ReportCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments } from "../mcp/prompt-arguments.ts";
@@ -44,9 +48,13 @@ export type PromptPlan =
   | { kind: "clear" }
   /** /context, /cost, /mcp, /memory, /agents, /hooks, /status: reports on the conversation and
    * the run, answered without the model. */
-  | { kind: "report"; name: ReportCommand };
+  | { kind: "report"; name: ReportCommand }
+  /** Bash mode: `command` runs without the model. */
+  | { kind: "bash"; command: string };
 
 export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "skills" | "mcpPrompts" | "sessionId">): PromptPlan {
+  const command = bashModeCommand(prompt);
+  if (command !== undefined) return { kind: "bash", command };
   if (!prompt.trimStart().startsWith("/")) return { kind: "send", text: prompt };
   const expansion = expandSlashCommand(prompt, setup);
   switch (expansion.kind) {

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { holdLock, startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { bin, harness, harnessShell, root, tempDir, withFake } from "./test-support.ts";
+import { GC_FLAGS } from "@harness/server";
 
 /** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
 async function gone(pid: number): Promise<boolean> {
@@ -424,8 +425,9 @@ test("harness serve shuts down cleanly when its terminal closes (SIGHUP)", async
   });
   t.after(() => child.kill("SIGKILL"));
   await up;
-  // The command starts the server with its garbage collected on its main thread, as its runners.
-  assert.ok(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").includes("--single-threaded-gc"));
+  // The command starts the server with the garbage collection its runners have (gc-flags.ts).
+  const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0");
+  for (const flag of GC_FLAGS) assert.ok(cmdline.includes(flag), flag);
   child.kill("SIGHUP");
   const { code, stderr } = await result;
   assert.equal(code, 0, stderr);

@@ -12,3 +12,4 @@ export type { SupervisedRunner, SupervisorOptions } from "./supervisor.ts";
 export { WS_MAX_PAYLOAD } from "./websocket.ts";
 export { createRunnerPool } from "./runner-pool.ts";
 export type { RunnerPool, RunnerPoolOptions } from "./runner-pool.ts";
+export { GC_FLAGS } from "./gc-flags.ts";

@@ -7,8 +7,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
-import { processAlive } from "@harness/test-utils";
-import { MAIN_THREAD_GC_FLAG } from "./gc-threads.ts";
+import { processAlive, SERVER_GC_FLAGS } from "@harness/test-utils";
+import { GC_FLAGS } from "./gc-flags.ts";
 import { spawnRunner } from "./runner-process.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
@@ -35,8 +35,11 @@ test("a runner the server starts listens on a socket in its directory; sockets o
   t.after(() => runner.stop(1000));
   assert.equal(runner.url, `http+unix://${encodeURIComponent(join(dir, `runner-${runner.pid}.sock`))}`);
   assert.equal((await createRunnerClient(runner.url, { transport: nodeTransport(), token: runner.token }).health()).ok, true);
-  // Its garbage is collected on its main thread (gc-threads.ts).
-  assert.ok(readFileSync(`/proc/${runner.pid}/cmdline`, "utf8").split("\0").includes(MAIN_THREAD_GC_FLAG));
+  // Its garbage is collected as gc-flags.ts says.
+  const cmdline = readFileSync(`/proc/${runner.pid}/cmdline`, "utf8").split("\0");
+  for (const flag of GC_FLAGS) assert.ok(cmdline.includes(flag), flag);
+  // startHarnessServer starts servers for tests as `bin/harness serve` does.
+  assert.deepEqual(SERVER_GC_FLAGS, GC_FLAGS);
 
   assert.equal(existsSync(dead), false, "the dead runner's socket is removed");
   assert.ok(existsSync(join(dir, `runner-${process.pid}.sock`)));

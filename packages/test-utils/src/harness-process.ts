@@ -5,6 +5,9 @@ import { fileURLToPath } from "node:url";
 
 const cliMain = fileURLToPath(new URL("../../cli/bin/harness.mjs", import.meta.url));
 
+/** The server's GC_FLAGS (packages/server/src/gc-flags.ts), which this package cannot import. */
+export const SERVER_GC_FLAGS: readonly string[] = ["--single-threaded-gc", "--max-semi-space-size=2"];
+
 export type HarnessProcess = {
   url: string;
   port: number;
@@ -31,8 +34,8 @@ export async function startHarnessServer(options: {
     HOME: join(options.dataDir, "home"),
     ...options.env,
   };
-  // As `bin/harness serve` starts it: garbage collected on its main thread (see the server's gc-threads.ts).
-  const child = spawn(process.execPath, ["--single-threaded-gc", cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // As `bin/harness serve` starts it, with the server's GC_FLAGS (gc-flags.ts).
+  const child = spawn(process.execPath, [...SERVER_GC_FLAGS, cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (s: string) => (output += s));
   child.stderr.setEncoding("utf8").on("data", (s: string) => (output += s));

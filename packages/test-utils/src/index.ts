@@ -35,7 +35,7 @@ export type {
   FakeOpenAIToolCall,
   FakeOpenAIUsage,
 } from "./fake-openai-types.ts";
-export { startHarnessServer } from "./harness-process.ts";
+export { SERVER_GC_FLAGS, startHarnessServer } from "./harness-process.ts";
 export type { HarnessProcess } from "./harness-process.ts";
 export { MinimalClient } from "./minimal-client.ts";
 export type { ConnectOptions, MinimalFrame, MinimalState } from "./minimal-client.ts";

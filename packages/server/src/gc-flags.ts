@@ -15,8 +15,19 @@
 // small, it is collected several times as often, in pauses of 1–3 ms, for about the same CPU; the
 // 100-session p99 fell from about 8–9 ms to about 5 (BENCHMARKS.md).
 //
+// A runner also starts with room for 64 MiB of old generation before its first full collection
+// (--initial-old-space-size=64). V8 starts a process with a limit of about 20 MiB, which a runner
+// taking its first dozens of runs at once passes within a second: its first full collection then
+// came while those runs streamed, moving 12–16 MiB of what they had left behind in 15–70 ms pauses.
+// With the room, the runners of a 100-session pass made none, and ended it with smaller heaps
+// (51–57 against 65–71 MiB), the garbage of their start collected by scavenges instead.
+//
 // V8 takes these only as the process starts (set later, --single-threaded-gc crashes V8's checks),
 // so they are given where the processes are started: here for runners, in `bin/harness` for
 // `harness serve` (and `startHarnessServer` in test-utils starts it the same way).
 
+/** The server's. */
 export const GC_FLAGS: readonly string[] = ["--single-threaded-gc", "--max-semi-space-size=2"];
+
+/** A runner's. */
+export const RUNNER_GC_FLAGS: readonly string[] = [...GC_FLAGS, "--initial-old-space-size=64"];

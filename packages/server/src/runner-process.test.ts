@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, SERVER_GC_FLAGS } from "@harness/test-utils";
-import { GC_FLAGS } from "./gc-flags.ts";
+import { GC_FLAGS, RUNNER_GC_FLAGS } from "./gc-flags.ts";
 import { spawnRunner } from "./runner-process.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
@@ -37,7 +37,7 @@ test("a runner the server starts listens on a socket in its directory; sockets o
   assert.equal((await createRunnerClient(runner.url, { transport: nodeTransport(), token: runner.token }).health()).ok, true);
   // Its garbage is collected as gc-flags.ts says.
   const cmdline = readFileSync(`/proc/${runner.pid}/cmdline`, "utf8").split("\0");
-  for (const flag of GC_FLAGS) assert.ok(cmdline.includes(flag), flag);
+  for (const flag of RUNNER_GC_FLAGS) assert.ok(cmdline.includes(flag), flag);
   // startHarnessServer starts servers for tests as `bin/harness serve` does.
   assert.deepEqual(SERVER_GC_FLAGS, GC_FLAGS);
 

@@ -13,7 +13,7 @@ import { removeSocketFile, runnerSocketPath, socketPathOf, socketPid } from "@ha
 import { removeDeadSandboxSockets } from "@harness/agent/sandbox-leftovers";
 import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
-import { GC_FLAGS } from "./gc-flags.ts";
+import { RUNNER_GC_FLAGS } from "./gc-flags.ts";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 
@@ -203,7 +203,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const offset = statSync(logFile).size;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [...GC_FLAGS, options.mainPath ?? runnerMainPath(), "--token-from-stdin"], {
+    child = spawn(process.execPath, [...RUNNER_GC_FLAGS, options.mainPath ?? runnerMainPath(), "--token-from-stdin"], {
       env,
       cwd: options.workspace,
       detached: true,

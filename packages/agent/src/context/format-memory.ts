@@ -7,6 +7,7 @@ const LABELS: Record<MemoryScope, string> = {
   project: "project instructions, checked into the codebase",
   parent: "project instructions from a parent directory of the project",
   local: "user's private project instructions, not checked in",
+  auto: "user's auto-memory, persists across conversations",
 };
 
 const PREAMBLE =

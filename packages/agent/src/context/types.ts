@@ -1,6 +1,7 @@
 /** Where a memory file comes from, in Claude Code's terms. "parent" is a directory above the
- * project root (a monorepo root, say); "local" is a CLAUDE.local.md (personal, not checked in). */
-export type MemoryScope = "user" | "project" | "parent" | "local";
+ * project root (a monorepo root, say); "local" is a CLAUDE.local.md (personal, not checked in);
+ * "auto" is the MEMORY.md of the auto memory directory, which the model keeps (auto-memory.ts). */
+export type MemoryScope = "user" | "project" | "parent" | "local" | "auto";
 
 /** One memory file as it goes to the model. A file brought in by an `@path` import is its own entry,
  * placed right after the file that imports it, with that file's scope and `importedFrom` set. */

@@ -8,7 +8,9 @@ import type { HookFields, HookHost } from "./hooks.ts";
 /** Why a file joined, when nothing about the file itself says more (an import, a rule's paths). */
 export type LoadMoment = { reason: "session_start" | "compact" } | { reason: "nested_traversal"; trigger: string };
 
-const MEMORY_TYPES: Readonly<Record<MemoryFile["scope"], InstructionsLoadedInput["memory_type"]>> = {
+/** Auto memory's MEMORY.md has no type among the hooks' (Claude Code names only these four): the
+ * hooks are not told of it. */
+const MEMORY_TYPES: Readonly<Record<Exclude<MemoryFile["scope"], "auto">, InstructionsLoadedInput["memory_type"]>> = {
   user: "User",
   project: "Project",
   parent: "Project",
@@ -21,6 +23,7 @@ const MEMORY_TYPES: Readonly<Record<MemoryFile["scope"], InstructionsLoadedInput
  * does not fire the event for it. */
 export function instructionsLoadedFields(file: MemoryFile, moment: LoadMoment): HookFields<"InstructionsLoaded"> | undefined {
   if (file.importedFrom === undefined && path.basename(file.path) === "AGENTS.md") return undefined;
+  if (file.scope === "auto") return undefined;
   const trigger = moment.reason === "nested_traversal" ? { trigger_file_path: moment.trigger } : {};
   const base = { file_path: file.path, memory_type: MEMORY_TYPES[file.scope] };
   if (file.importedFrom !== undefined) return { ...base, load_reason: "include", parent_file_path: file.importedFrom, ...trigger };

@@ -3,6 +3,8 @@
 // definitions, MCP servers and the plugins that add to them. Problems in those files become
 // notices; they never stop a run, but for managed settings that cannot be read (the machine's
 // policy does not silently stop applying).
+import { autoMemoryInstructions } from "../context/auto-memory-load.ts";
+import { runAutoMemory, type RunAutoMemory } from "./run-auto-memory.ts";
 import os from "node:os";
 import path from "node:path";
 import { commandSkills } from "../commands/as-skills.ts";
@@ -146,6 +148,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     if (eagerMemory && !excludes) return eagerMemory;
     return loadMemory({ cwd, projectRoot, home, additionalDirs: memoryDirs, ...(excludes && { excludes }) });
   });
+  const autoMemoryLoad = settingsLoad.then((loaded) => runAutoMemory({ cwd, home }, { ...(options.env ?? process.env), ...loaded.settings.env }, loaded, (message) => notice("warning", message)));
   // Which plugins load depends on the settings (enabledPlugins); what they add is then read with
   // the user's own skills, commands and agents. With neither enabledPlugins nor --plugin-dir there
   // is none, and the plugin loader is not imported (a run starts sooner without it).
@@ -165,7 +168,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const loadedSettings = await settingsLoad;
   if (loadedSettings.policyProblem !== undefined) {
     // Nothing started yet (MCP servers start below): what is under way is let finish unread.
-    for (const load of [memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]) load?.catch(() => {});
+    for (const load of [memoryLoad, autoMemoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad]) load?.catch(() => {});
     return { refused: loadedSettings.policyProblem };
   }
   report(loadedSettings.diagnostics);
@@ -240,12 +243,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
         )
       : undefined;
 
-  const [memory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
+  const [memory, autoMemory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, autoMemoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
   inventory.memoryNotes = [...memory.excluded.map((file) => ({ file, message: "left out by the settings' claudeMdExcludes" })), ...memory.diagnostics.map(({ file, message }) => ({ file, message }))];
   const memoryScope = (scope: string) => (scope === "parent" ? "project" : scope);
   memory.files = memory.files.filter((file) => readsFrom(memoryScope(file.scope)));
   memory.pathRules = memory.pathRules.filter((rule) => readsFrom(memoryScope(rule.scope)));
+  // The model's own notes come last, as in Claude Code: after every file the user wrote.
+  if (autoMemory?.index) memory.files.push(autoMemory.index);
+  if (autoMemory) permissions.autoMemoryDir = autoMemory.dir;
   skills.skills = skills.skills.filter((skill) => readsFrom(skill.scope));
   commands.commands = commands.commands.filter((command) => readsFrom(command.scope));
   agents.agents = agents.agents.filter((agent) => readsFrom(agent.source));
@@ -290,9 +296,15 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpServers: mcp?.status() ?? [],
     subagentMcp,
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
-    basePrompt: outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT,
+    basePrompt: withAutoMemory(outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT, autoMemory),
     inventory,
   };
+}
+
+/** The prompt with the section on the auto memory directory, when auto memory is on. A prompt the
+ * run gives in place of this one goes without it, as in Claude Code. */
+function withAutoMemory(prompt: string, autoMemory: RunAutoMemory | undefined): string {
+  return autoMemory ? `${prompt}\n\n${autoMemoryInstructions(autoMemory.dir)}` : prompt;
 }
 
 /** The servers the agent named `name` defines in its file, if it defines any (those it names are

@@ -1,6 +1,6 @@
 import { findRule } from "./match-rule.ts";
 import { patternMayMatchWithin } from "./path-pattern.ts";
-import { realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../real-paths.ts";
 import { decidesCommands, isInWorkingDirectories, makesRepository, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision, PermissionRule } from "./types.ts";
@@ -47,6 +47,7 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
     const inner = ruleWithin(access.recursive === "ask" ? ["ask"] : ["deny", "ask"], access.tool, [access.path, real], ctx);
     if (inner !== undefined) return ask(`${capitalize(doing)} and everything below it needs approval: ${inner} covers files inside it.`);
   }
+  if (inAutoMemory(access.path, real, ctx)) return allow(`${capitalize(doing)} is allowed: it is in the auto memory directory, where the model keeps its notes.`);
   if (access.kind === "write" && ctx.mode === "plan") return planDenial(doing, ctx);
 
   const protectedBy = protectingRule(access.tool, ctx);
@@ -78,6 +79,12 @@ export function pathDecision(access: PathAccess, ctx: PermissionContext, options
     return allow("acceptEdits mode allows edits inside the working directories.");
   }
   return ask(`${capitalize(doing)} needs approval in default mode; acceptEdits mode or an allow rule such as Edit(${ruleSuggestion(shown)}) would allow it.`);
+}
+
+/** Whether `file`, as written and where its links lead, is inside the auto memory directory. */
+function inAutoMemory(file: string, real: string, ctx: PermissionContext): boolean {
+  const dir = ctx.autoMemoryDir;
+  return dir !== undefined && isWithin(file, dir) && isWithin(real, realPathOf(dir));
 }
 
 /** What searches leave out: for a tool (Grep, Glob), whether a deny rule keeps it from `file` (an

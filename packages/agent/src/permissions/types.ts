@@ -63,6 +63,9 @@ export type PermissionContext = {
   /** With `hostHidden`: the workspace's settings files and hook scripts are closed to the file
    * tools too. Default: when `sandbox` is set (see host-hidden.ts). */
   settingsLocked?: boolean;
+  /** The run's auto memory directory (context/auto-memory.ts), when auto memory is on: the file
+   * tools read and write in it without asking, as Claude Code's do; deny and ask rules still apply. */
+  autoMemoryDir?: string;
 };
 
 export type ToolCall = { name: string; input: Record<string, unknown> };

@@ -4,6 +4,7 @@ import { describeValue } from "./describe-value.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { sandboxSettingsSchema } from "../sandbox/settings.ts";
+import { autoMemoryDirectoryProblem } from "../context/auto-memory.ts";
 
 const ruleString = z.string().superRefine((text, ctx) => {
   const parsed = parseRule(text);
@@ -70,6 +71,14 @@ export const settingsSchema = z.looseObject({
   sandbox: sandboxSettingsSchema.optional(),
   autoCompactEnabled: z.boolean().optional(),
   claudeMdExcludes: stringList.optional(),
+  autoMemoryEnabled: z.boolean().optional(),
+  autoMemoryDirectory: z
+    .string()
+    .superRefine((dir, ctx) => {
+      const problem = autoMemoryDirectoryProblem(dir);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   disableSkillShellExecution: z.boolean().optional(),
   statusLine: statusLineSchema.optional(),
   availableModels: z.array(z.string().refine((name) => name.trim() !== "", "a model name must not be empty")).optional(),

@@ -68,6 +68,11 @@ export type Settings = {
   autoCompactEnabled?: boolean;
   /** Globs of memory files not to load, matched against absolute paths (context/load-memory.ts). */
   claudeMdExcludes?: string[];
+  /** false: no auto memory (context/auto-memory.ts); CLAUDE_CODE_DISABLE_AUTO_MEMORY decides first. */
+  autoMemoryEnabled?: boolean;
+  /** Where the auto memory is, absolute or `~/…`; only the user's, the run's and the managed
+   * settings' counts. */
+  autoMemoryDirectory?: string;
   /** true: skills' and commands' `!` shell commands are not run (harness/prompt.ts). */
   disableSkillShellExecution?: boolean;
   /** The models a run may be set to (harness/available-models.ts); see LoadedSettings.availableModels. */

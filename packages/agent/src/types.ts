@@ -54,7 +54,9 @@ export type ToolImageBlock = {
   type: "image";
   source: { type: "base64"; media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; data: string };
 };
-export type ToolOutputBlock = { type: "text"; text: string } | ToolImageBlock;
+/** A PDF that Read loaded. */
+export type ToolDocumentBlock = { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } };
+export type ToolOutputBlock = { type: "text"; text: string } | ToolImageBlock | ToolDocumentBlock;
 
 /** What the model sees as the tool_result. */
 export type ToolOutput = {

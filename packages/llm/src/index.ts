@@ -1,6 +1,7 @@
 export type {
   CacheControl,
   ContentBlock,
+  DocumentBlock,
   Effort,
   ImageBlock,
   ModelErrorInfo,

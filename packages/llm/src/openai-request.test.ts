@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIReply, startFakeOpenAI } from "@harness/test-utils";
 import { createOpenAIProvider } from "./openai-provider.ts";
-import { chatCompletionsRequest } from "./openai-request.ts";
+import { chatCompletionsRequest, PDF_NOT_SENT } from "./openai-request.ts";
 import { collect, lastDone } from "./test-support.ts";
 import type { ModelMessage, ModelRequest } from "./types.ts";
 
@@ -113,6 +113,29 @@ test("images in user input become image parts; images a tool returned follow its
       ],
     },
   ]);
+});
+
+test("a PDF a tool returned cannot go to an OpenAI-compatible server: its result says so, in words the model can act on", async (t) => {
+  const { fake, provider } = await setup(t, [{ text: "ok" }]);
+  const document = { type: "document" as const, source: { type: "base64" as const, media_type: "application/pdf" as const, data: "JVBERi0xLjQK" } };
+  const messages: ModelMessage[] = [
+    { role: "user", content: "summarize paper.pdf" },
+    { role: "assistant", content: [{ type: "tool_use", id: "call_pdf", name: "Read", input: { file_path: "paper.pdf" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "call_pdf", content: [document, { type: "text", text: "Read PDF paper.pdf (3 pages, 1.2 KB)." }] }] },
+    { role: "user", content: [{ type: "text", text: "and this one" }, document] },
+  ];
+  await collect(provider.stream({ model: "m", messages }));
+  const sent = fake.requests[0].body.messages;
+  assert.deepEqual(sent.slice(2), [
+    {
+      role: "tool",
+      tool_call_id: "call_pdf",
+      content: `${PDF_NOT_SENT}\n\nRead PDF paper.pdf (3 pages, 1.2 KB).`,
+    },
+    { role: "user", content: `and this one\n\n${PDF_NOT_SENT}` },
+  ]);
+  assert.doesNotMatch(JSON.stringify(sent), /JVBERi0/);
+  assert.match(PDF_NOT_SENT, /^\(A PDF document was left out: this model's server takes no PDFs\. Extract the text through Bash instead, for example: pdftotext file\.pdf - \| head -500\)$/);
 });
 
 test("system blocks are joined; cache breakpoints and thinking blocks are not sent", async (t) => {

@@ -59,6 +59,9 @@ function reasoningEffort(request: ModelRequest): Params["reasoning_effort"] | un
 /** Model ids that take reasoning_effort, with or without a gateway's prefix (openai/gpt-5). */
 const REASONS = /(?:^|[/.:])(?:o\d+(?:-mini|-pro)?(?=[-@:]|$)|gpt-5(?![.\d]*-chat)|gpt-oss)/;
 
+/** Said in place of a PDF document block: chat completions have no part for one. */
+export const PDF_NOT_SENT = "(A PDF document was left out: this model's server takes no PDFs. Extract the text through Bash instead, for example: pdftotext file.pdf - | head -500)";
+
 /** Tool results become `tool` messages, which must come right after the assistant's tool calls;
  * the rest of the user's blocks, and any images the tools returned (a tool message holds text
  * only), follow as one user message. */
@@ -80,6 +83,8 @@ function pushUser(out: Message[], message: ModelMessage): void {
       parts.push({ type: "text", text: block.text });
     } else if (block.type === "image") {
       parts.push(imagePart(block));
+    } else if (block.type === "document") {
+      parts.push({ type: "text", text: PDF_NOT_SENT });
     }
   }
   if (parts.length === 0) return;
@@ -88,7 +93,7 @@ function pushUser(out: Message[], message: ModelMessage): void {
 }
 
 function saysSomething(message: ModelMessage): boolean {
-  return typeof message.content === "string" || message.content.some((block) => block.type === "text" || block.type === "image");
+  return typeof message.content === "string" || message.content.some((block) => block.type === "text" || block.type === "image" || block.type === "document");
 }
 
 function pushAssistant(out: Message[], message: ModelMessage, currentTurn: boolean): void {
@@ -114,7 +119,7 @@ function pushAssistant(out: Message[], message: ModelMessage, currentTurn: boole
 }
 
 function toolResultText(block: ToolResultBlock): string {
-  const text = typeof block.content === "string" ? block.content : joinText(block.content);
+  const text = typeof block.content === "string" ? block.content : joinText(block.content.map((part) => (part.type === "document" ? { type: "text", text: PDF_NOT_SENT } : part)));
   return block.is_error ? `Error: ${text}` : text;
 }
 

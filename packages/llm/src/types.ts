@@ -16,11 +16,19 @@ export type ImageBlock = {
   source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } | { type: "url"; url: string };
   cache_control?: CacheControl;
 };
+/** A PDF for the model to read: its text and each page as an image. In a user message or a tool
+ * result; the Anthropic API takes at most 100 pages and 32 MB a request. */
+export type DocumentBlock = {
+  type: "document";
+  source: { type: "base64"; media_type: "application/pdf"; data: string };
+  title?: string;
+  cache_control?: CacheControl;
+};
 export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl };
 export type ToolResultBlock = {
   type: "tool_result";
   tool_use_id: string;
-  content: string | (TextBlock | ImageBlock)[];
+  content: string | (TextBlock | ImageBlock | DocumentBlock)[];
   is_error?: boolean;
   cache_control?: CacheControl;
 };
@@ -39,6 +47,7 @@ export type WebSearchToolResultBlock = { type: "web_search_tool_result"; tool_us
 export type ContentBlock =
   | TextBlock
   | ImageBlock
+  | DocumentBlock
   | ToolUseBlock
   | ToolResultBlock
   | ThinkingBlock

@@ -6,7 +6,8 @@ import { assertValidTranscript } from "../testing/fixtures.ts";
 import { scriptedProvider } from "../testing/scripted-provider.ts";
 import { compact } from "./compact.ts";
 import { contextMessages, rejoinTranscript } from "./context-messages.ts";
-import { chooseSplit } from "./split-point.ts";
+import { renderForSummary } from "./render-transcript.ts";
+import { chooseSplit, estimateTokens } from "./split-point.ts";
 import type { TranscriptEntry } from "./types.ts";
 
 const signal = new AbortController().signal;
@@ -248,4 +249,17 @@ test("what the provider warns about while the summary is requested reaches onWar
   const result = await compact({ transcript: session(), provider, model: "m", keepRecent: 2, signal, onWarning: (m) => warnings.push(m) });
   assert.equal("summary" in result && result.summary, "S");
   assert.deepEqual(warnings, ["The model 'm' is deprecated"]);
+});
+
+test("a PDF a tool returned is named in the summary request, not sent as base64, and counts as a large block", async () => {
+  const document = { type: "document" as const, source: { type: "base64" as const, media_type: "application/pdf" as const, data: "JVBERi0xLjQK".repeat(10) } };
+  const messages: ModelMessage[] = [
+    { role: "user", content: "summarize paper.pdf" },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_pdf", name: "Read", input: { file_path: "paper.pdf" } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_pdf", content: [document, { type: "text", text: "Read PDF paper.pdf (3 pages, 1.2 KB)." }] }] },
+  ];
+  const rendered = renderForSummary(messages);
+  assert.match(rendered, /\[Tool result \(toolu_pdf\)\]\n\(a PDF document\)\nRead PDF paper\.pdf/);
+  assert.doesNotMatch(rendered, /JVBERi0/);
+  assert.ok(estimateTokens(messages[2]) > 10_000);
 });

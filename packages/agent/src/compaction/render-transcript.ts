@@ -30,6 +30,8 @@ function renderBlock(block: ContentBlock, speaker: string): string {
       return block.text ? `[${speaker}]\n${block.text}` : "";
     case "image":
       return `[${speaker}: an image]`;
+    case "document":
+      return `[${speaker}: a PDF document]`;
     case "tool_use":
       return `[Tool call ${block.name} (${block.id})]\n${shorten(JSON.stringify(block.input), MAX_TOOL_INPUT_CHARS)}`;
     case "tool_result": {
@@ -37,7 +39,7 @@ function renderBlock(block: ContentBlock, speaker: string): string {
       const body =
         typeof block.content === "string"
           ? block.content
-          : block.content.map((part) => (part.type === "text" ? part.text : "(an image)")).join("\n");
+          : block.content.map((part) => (part.type === "text" ? part.text : part.type === "image" ? "(an image)" : "(a PDF document)")).join("\n");
       return `${label}\n${shorten(body, MAX_TOOL_RESULT_CHARS)}`;
     }
     case "server_tool_use":

@@ -6,6 +6,9 @@ import type { ContentBlock, ModelMessage } from "@harness/llm";
 
 /** Rough tokens per image block: what the model API charges for a typical screenshot. */
 const IMAGE_TOKENS = 1_600;
+/** Rough tokens per PDF document block: the model API charges 1,500–3,000 tokens a page (its text
+ * and its image), and Read sends ten pages at a time unless asked for a range. */
+const DOCUMENT_TOKENS = 25_000;
 
 export type SplitOptions = {
   /** User turns to keep verbatim (a turn starts at a user message that is not only tool results). */
@@ -65,6 +68,8 @@ function blockTokens(block: ContentBlock): number {
       return Math.ceil(block.text.length / 4);
     case "image":
       return IMAGE_TOKENS;
+    case "document":
+      return DOCUMENT_TOKENS;
     case "tool_use":
       return Math.ceil((block.name.length + JSON.stringify(block.input).length) / 4);
     case "tool_result":

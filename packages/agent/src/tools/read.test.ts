@@ -127,14 +127,6 @@ test("Read refuses an image above the size limit that cannot be shrunk, saying w
   assert.equal(fits.blocks?.[0].type === "image" && fits.blocks[0].source.media_type, "image/webp");
 });
 
-test("Read refuses PDF files with a way forward", async (t) => {
-  const cwd = await tempWorkspace(t);
-  await fs.writeFile(path.join(cwd, "paper.pdf"), "%PDF-1.7\n");
-  const out = await callTool(readTool, { file_path: "paper.pdf" }, cwd);
-  assert.equal(out.isError, true);
-  assert.match(out.content, /Reading PDF files is not supported here\. Extract the text through Bash instead, for example: pdftotext "paper\.pdf"/);
-});
-
 test("Read shows a notebook's cells with their ids, sources and outputs", async (t) => {
   const cwd = await tempWorkspace(t);
   const notebook = {

@@ -10,6 +10,7 @@ import { parseNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 import { numberedLine } from "./numbered-line.ts";
 import { isImagePath, readImage } from "./read-image.ts";
+import { PDF_MAX_PAGES_PER_READ, PDF_WHOLE_MAX_PAGES, readPdf } from "./read-pdf.ts";
 import { limitsOf, type ToolState } from "./state.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -26,7 +27,8 @@ Usage:
 - The result is numbered like cat -n: the line number, a tab, then the line exactly as in the file. The number and tab are not part of the file; never include them in an Edit's old_string.
 - Images (PNG, JPEG, GIF, WebP) are shown to you as images, so you can look at screenshots and diagrams.
 - Jupyter notebooks (.ipynb) are shown as their cells, each with its id, type, source and outputs.
-- PDF and other binary files are refused.
+- PDF files (.pdf) are shown to you as documents: their text and each page as an image. A PDF of more than ${PDF_WHOLE_MAX_PAGES} pages must be read in parts: pass pages, a page ("3") or a range ("1-5"), at most ${PDF_MAX_PAGES_PER_READ} pages a call.
+- Other binary files are refused.
 - It reads files, not directories: use Glob, or ls through Bash, to list a directory.
 - Read every file you are going to edit first, and when several files may be useful, read them in one reply so they load at the same time.`;
 
@@ -38,8 +40,9 @@ export const readTool = defineTool({
     file_path: z.string().min(1).describe("The path of the file to read, absolute or relative to the working directory"),
     offset: z.number().int().min(1).optional().describe("The line number to start reading from (1 is the first line). Only needed for files too long to read at once"),
     limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`),
+    pages: z.string().optional().describe(`The pages of a PDF file to read, e.g. "3", "1-5" or "10-" (counting from 1). Only for PDF files; at most ${PDF_MAX_PAGES_PER_READ} pages a call`),
   }),
-  async execute({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT }, { cwd, signal, state }) {
+  async execute({ file_path, offset = 1, limit = READ_DEFAULT_LIMIT, pages }, { cwd, signal, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);
     let stat;
@@ -55,23 +58,21 @@ export const readTool = defineTool({
     // Taken before reading: if the file changes meanwhile, a later write is refused rather than
     // allowed over content the model has not seen.
     const snapshot = await snapshotFile(state, target);
-    const output = await readByType(target, shown, stat.size, { offset, limit, signal, state });
+    const output = await readByType(target, shown, stat.size, { offset, limit, pages, signal, state });
     if (!output.isError) remember(state, target, snapshot);
     return output;
   },
 });
 
-type ReadRequest = { offset: number; limit: number; signal: AbortSignal; state: ToolState | undefined };
+type ReadRequest = { offset: number; limit: number; pages: string | undefined; signal: AbortSignal; state: ToolState | undefined };
 
 async function readByType(target: string, shown: string, size: number, request: ReadRequest): Promise<ToolOutput> {
   const extension = path.extname(target).toLowerCase();
-  if (isImagePath(target)) return readImage(target, shown, size, limitsOf(request.state).maxImageBytes, request.signal);
-  if (extension === ".pdf") {
-    return {
-      content: `Reading PDF files is not supported here. Extract the text through Bash instead, for example: pdftotext "${shown}" - | head -500`,
-      isError: true,
-    };
+  if (extension === ".pdf") return readPdf(target, shown, size, request.pages, limitsOf(request.state).maxPdfBytes);
+  if (request.pages !== undefined) {
+    return { content: `pages applies to PDF files only; ${shown} is not one. Use offset and limit to read part of a text file.`, isError: true };
   }
+  if (isImagePath(target)) return readImage(target, shown, size, limitsOf(request.state).maxImageBytes, request.signal);
   // Files of /proc say they are empty and are not: an empty file is known once read.
   if (extension === ".ipynb") return readNotebook(target, shown, request);
   const encoding = await textEncodingOf(target);

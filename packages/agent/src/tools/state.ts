@@ -32,6 +32,9 @@ export type ToolLimits = {
   /** Largest image Read returns, in bytes. Base64 makes it a third larger, and the model API takes
    * at most 5 MB of base64 per image. */
   maxImageBytes: number;
+  /** Largest PDF Read sends to the model, in bytes (the model API takes 32 MB a request, base64
+   * and all). */
+  maxPdfBytes: number;
   /** Largest response body WebFetch accepts, in bytes. */
   maxFetchBytes: number;
   fetchTimeoutMs: number;
@@ -43,6 +46,7 @@ export type ToolLimits = {
 
 export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = {
   maxImageBytes: 3_932_160,
+  maxPdfBytes: 20 * 1024 * 1024,
   maxFetchBytes: 10 * 1024 * 1024,
   fetchTimeoutMs: 60_000,
   backgroundOutputBytes: 1024 * 1024,

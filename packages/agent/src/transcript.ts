@@ -1,12 +1,12 @@
 // Keeping the conversation valid for the model API: no empty messages or text blocks, and every
 // tool_use answered by a tool_result in the message right after it.
-import { isBlankText, type ContentBlock, type ImageBlock, type ModelMessage, type TextBlock, type ToolResultBlock, type ToolUseBlock } from "@harness/llm";
+import { isBlankText, type ContentBlock, type DocumentBlock, type ImageBlock, type ModelMessage, type TextBlock, type ToolResultBlock, type ToolUseBlock } from "@harness/llm";
 
 /** `history` plus the new user text (and `extra` blocks after it, e.g. images it names, hook
  * context). A history
  * that ends with a user message (tool results of an interrupted run, say) gets them added to that
  * message, so roles keep alternating. */
-export function withUserText(history: readonly ModelMessage[], text: string, extra: readonly (TextBlock | ImageBlock)[] = []): ModelMessage[] {
+export function withUserText(history: readonly ModelMessage[], text: string, extra: readonly (TextBlock | ImageBlock | DocumentBlock)[] = []): ModelMessage[] {
   const messages = history.slice();
   const last = messages[messages.length - 1];
   const added: ContentBlock[] = [...textBlocks(text), ...extra];

@@ -47,7 +47,7 @@ export type ToolContext = {
    * skill's own text has some) and reads the files it names with `@path`, each as a tool call
    * through the run's gate; the images read come back apart from the text. Absent: the Skill tool
    * gives the prompt as it is. */
-  expandPrompt?: (prompt: string, shell: boolean) => Promise<{ text: string; images: ToolImageBlock[] }>;
+  expandPrompt?: (prompt: string, shell: boolean) => Promise<{ text: string; images: ToolAttachment[] }>;
 };
 
 export type ToolImageBlock = {
@@ -57,6 +57,8 @@ export type ToolImageBlock = {
 /** A PDF that Read loaded. */
 export type ToolDocumentBlock = { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } };
 export type ToolOutputBlock = { type: "text"; text: string } | ToolImageBlock | ToolDocumentBlock;
+/** What a read loaded that its text cannot hold: a picture, a PDF. */
+export type ToolAttachment = ToolImageBlock | ToolDocumentBlock;
 
 /** What the model sees as the tool_result. */
 export type ToolOutput = {

@@ -3,13 +3,13 @@
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "@harness/llm";
 import { executeToolCalls } from "../execute-tool-calls.ts";
-import type { ToolImageBlock } from "../types.ts";
+import type { ToolAttachment } from "../types.ts";
 import type { RunContext } from "./run-context.ts";
 import { toolRunFor } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 
-/** `images`: what the call loaded as images (Read of a picture), which its text does not hold. */
-export type CommandCallResult = { text: string; isError: boolean; images: ToolImageBlock[] };
+/** `images`: what the call loaded that its text does not hold (Read of a picture or a PDF). */
+export type CommandCallResult = { text: string; isError: boolean; images: ToolAttachment[] };
 
 /** Runs the calls (together, as one reply's would run) and returns each one's text, in order. */
 export async function runCommandCalls(ctx: RunContext, state: RunState, calls: readonly { name: string; input: Record<string, unknown> }[]): Promise<CommandCallResult[]> {
@@ -27,9 +27,12 @@ export async function runCommandCalls(ctx: RunContext, state: RunState, calls: r
   return results.map((result) => ({ text: textOf(result), isError: result.is_error === true, images: imagesOf(result) }));
 }
 
-function imagesOf(result: ToolResultBlock): ToolImageBlock[] {
+function imagesOf(result: ToolResultBlock): ToolAttachment[] {
   if (typeof result.content === "string") return [];
-  return result.content.flatMap((part) => (part.type === "image" && part.source.type === "base64" ? [{ type: "image", source: part.source }] : []));
+  return result.content.flatMap((part): ToolAttachment[] => {
+    if (part.type === "image" && part.source.type === "base64") return [{ type: "image", source: part.source }];
+    return part.type === "document" ? [{ type: "document", source: part.source }] : [];
+  });
 }
 
 function textOf(result: ToolResultBlock): string {

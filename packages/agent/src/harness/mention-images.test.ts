@@ -4,6 +4,7 @@ import type { ContentBlock, ToolResultBlock } from "@harness/llm";
 import { mcpTestServerCommand, TEST_PNG_BASE64 } from "@harness/test-utils";
 import { withoutCacheMarks } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
+import { testPdf } from "../tools/pdf-test-support.ts";
 
 function blocksOf(content: string | ContentBlock[] | undefined): ContentBlock[] {
   assert.ok(Array.isArray(content), `expected content blocks, got ${JSON.stringify(content)}`);
@@ -40,4 +41,14 @@ test("an image resource named as @server:uri reaches the model as an image", asy
   const [prompt, ...rest] = blocksOf(withoutCacheMarks(provider.requests[0].messages).at(-1)?.content);
   assert.match(prompt?.type === "text" ? prompt.text : "", /^Describe @docs:docs:\/\/logo\n\nContents of docs:docs:\/\/logo:\n\[an image, attached below\]$/);
   assert.ok(rest.some(isTestPng), JSON.stringify(rest));
+});
+
+test("a PDF the user's prompt names with @path reaches the model as a document after the prompt", async (t) => {
+  const project = await tempProject(t);
+  const pdf = testPdf(2);
+  await project.write("paper.pdf", pdf);
+  const { provider } = await runInProject(project, [{ text: "A paper." }], { prompt: "Summarize @paper.pdf" });
+  const [prompt, ...rest] = blocksOf(withoutCacheMarks(provider.requests[0].messages).at(-1)?.content);
+  assert.match(prompt.type === "text" ? prompt.text : "", /^Summarize @paper\.pdf\n\nContents of paper\.pdf:\nRead PDF paper\.pdf \(2 pages, [\d.]+ (?:bytes|KB)\)\.\n\[a PDF document, attached below\]$/);
+  assert.ok(rest.some((b) => b.type === "document" && b.source.data === pdf.toString("base64")), JSON.stringify(rest).slice(0, 300));
 });

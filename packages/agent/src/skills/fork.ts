@@ -3,7 +3,7 @@
 import { asSubagentHooks } from "../hooks/parse-config.ts";
 import { findAgent } from "../subagents/task-tool.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "../subagents/types.ts";
-import type { ToolImageBlock } from "../types.ts";
+import type { ToolAttachment } from "../types.ts";
 import { asksToThink } from "../ultrathink.ts";
 import type { Skill } from "./types.ts";
 
@@ -15,7 +15,7 @@ export async function runForkedSkill(
   prompt: string,
   agents: readonly AgentDefinition[],
   spawn: (request: SubagentRequest) => Promise<SubagentOutput>,
-  images: readonly ToolImageBlock[] = [],
+  images: readonly ToolAttachment[] = [],
 ): Promise<SubagentOutput> {
   const defined = findAgent(agents, skill.fork.agent);
   if (!defined) {

@@ -1,7 +1,7 @@
 import type { Usage } from "@harness/protocol";
 import type { HooksConfig } from "../hooks/types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
-import type { ToolImageBlock, ToolOutput } from "../types.ts";
+import type { ToolAttachment, ToolOutput } from "../types.ts";
 
 /** Where a definition came from. Later sources override earlier ones by name:
  * built-in < plugin < user (`~/.claude/agents`) < project (`<root>/.claude/agents`) < cli (given
@@ -67,7 +67,7 @@ export type SubagentRequest = {
  * the task), its own hooks (which run while the sub-agent does, after the agent file's), and
  * whether its text asks for thinking ("ultrathink"). */
 export type ForkedSkillTask = {
-  images?: ToolImageBlock[];
+  images?: ToolAttachment[];
   hooks?: HooksConfig;
   asksToThink?: boolean;
 };

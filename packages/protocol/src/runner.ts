@@ -49,6 +49,38 @@ export const SpentBeforeSchema = ConversationSpentSchema.extend({
 /** A credential that travels in a query: never empty (a field left out is how "none" is said). */
 const secret = z.string().min(1, "must not be empty (leave the field out instead)");
 
+const absolutePath = z.string().refine((path) => path.startsWith("/"), "must be an absolute path");
+
+/** What the host that starts every run gives each of them on top of the query (claude's
+ * --append-system-prompt, --allowedTools, --disallowedTools, --add-dir, --mcp-config, --settings,
+ * --agents, --plugin-dir…, as `harness run` takes them): checked by that host before it sends them,
+ * so that here only their outline is. The builtin backend's. */
+export const RunnerRunOptionsSchema = z
+  .object({
+    /** Added after the system prompt. */
+    appendSystemPrompt: z.string().optional(),
+    /** Permission rules on top of the settings', in the settings' syntax. */
+    rules: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }).strict().optional(),
+    /** Directories besides the working directory that the file tools reach. */
+    additionalDirectories: z.array(absolutePath).optional(),
+    /** MCP servers: each group the `mcpServers` object of one `.mcp.json`-shaped value, and where it
+     * came from (a file, or the flag for JSON given inline). */
+    mcpConfig: z.array(z.object({ file: z.string(), servers: z.record(z.string(), z.unknown()) }).strict()).optional(),
+    /** Only the servers of `mcpConfig`. */
+    strictMcpConfig: z.boolean().optional(),
+    /** Settings above the local ones, trusted as the user's own; `file` names them in messages. */
+    flagSettings: z.object({ file: z.string(), settings: z.unknown() }).strict().optional(),
+    settingSources: z.array(z.enum(["user", "project", "local"])).optional(),
+    /** The built-in tools offered, by name; default all. */
+    builtinTools: z.array(z.string()).optional(),
+    /** Sub-agents over every agent file of the same name, as the host parsed them. */
+    agents: z.array(z.looseObject({ name: z.string().min(1), description: z.string(), systemPrompt: z.string(), source: z.literal("cli") })).optional(),
+    /** Plugin directories loaded besides the installed plugins. */
+    pluginDirs: z.array(absolutePath).optional(),
+  })
+  .strict();
+export type RunnerRunOptions = z.infer<typeof RunnerRunOptionsSchema>;
+
 export const RunnerQuerySchema = z
   .object({
     prompt: z.string().min(1),
@@ -110,6 +142,8 @@ export const RunnerQuerySchema = z
       .string()
       .regex(/^[\w.:-]{1,128}$/, "requestId must be 1 to 128 letters, digits or . _ : -")
       .optional(),
+    /** What every run of the session's host carries (see RunnerRunOptionsSchema). */
+    runOptions: RunnerRunOptionsSchema.optional(),
   })
   .refine((query) => query.history === undefined || query.historyId === undefined, {
     message: "send history or historyId, not both",

@@ -78,3 +78,14 @@ test("a server others can reach needs a token of 16 printable characters or more
   assert.equal(resolveConfig({ env: { HARNESS_TOKEN: "short" } }).token, "short", "on loopback, any token");
   assert.equal(resolveConfig({ env: { HARNESS_HOST: "[::1]" } }).host, "::1");
 });
+
+test("run options every run carries: checked in outline, and refused with a backend that does not take them", () => {
+  const runOptions = { appendSystemPrompt: "Be brief.", additionalDirectories: ["/srv/docs"] };
+  assert.deepEqual(resolveConfig({ env: {}, runOptions }).runOptions, runOptions);
+  assert.equal(resolveConfig({ env: {} }).runOptions, undefined);
+  assert.throws(() => resolveConfig({ env: {}, runOptions: { additionalDirectories: ["docs"] } }), { message: /^runOptions\.additionalDirectories\.0: must be an absolute path$/ });
+  assert.throws(() => resolveConfig({ env: {}, runOptions: { nosuch: 1 } as never }), { message: /^runOptions: .*nosuch/ });
+  assert.throws(() => resolveConfig({ env: { HARNESS_BACKEND: "claude-code" }, runOptions }), {
+    message: "the claude-code backend (HARNESS_BACKEND) takes no run options (appendSystemPrompt, additionalDirectories): they are the builtin backend's",
+  });
+});

@@ -3,6 +3,7 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { envSettingProblems } from "@harness/agent/env-settings";
 import { isWithin } from "@harness/agent/real-paths";
+import { RunnerRunOptionsSchema, type RunnerRunOptions } from "@harness/protocol";
 import { defaultBackendName } from "@harness/runner/backend-names";
 import { isLoopbackHost } from "./auth.ts";
 import type { RunnerFactory } from "./registry.ts";
@@ -42,6 +43,9 @@ export type ServerOptions = {
   env?: Record<string, string | undefined>;
   /** Makes the runner of a session; default: a workspace on a pooled runner process. */
   runnerFactory?: RunnerFactory;
+  /** What every run of every session carries (a local chat's --append-system-prompt, --add-dir…,
+   * checked as `harness run` checks them); the builtin backend's. */
+  runOptions?: RunnerRunOptions;
 };
 
 export type ServerConfig = {
@@ -59,6 +63,7 @@ export type ServerConfig = {
   log: (line: string) => void;
   env: Record<string, string | undefined>;
   runnerFactory: RunnerFactory | undefined;
+  runOptions: RunnerRunOptions | undefined;
 };
 
 /** A whole number setting: the option when given, else the environment variable, else `fallback`.
@@ -163,6 +168,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const backend = defaultBackendName(env);
   const problems = [...(backend.ok ? [] : [backend.error]), ...envSettingProblems(env)];
   if (problems.length > 0) throw new Error(problems.join("; "));
+  const runOptions = checkedRunOptions(options.runOptions, backend.ok ? backend.name : "builtin");
   const dataDir = resolve(config.dataDir);
   return {
     ...config,
@@ -172,5 +178,19 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     log: options.log ?? ((line) => console.log(line)),
     env,
     runnerFactory: options.runnerFactory,
+    runOptions,
   };
+}
+
+/** The run options in the query's outline, for a backend that takes them; throws saying what is wrong. */
+function checkedRunOptions(given: unknown, backend: string): RunnerRunOptions | undefined {
+  if (given === undefined) return undefined;
+  const parsed = RunnerRunOptionsSchema.safeParse(given);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    throw new Error(`${["runOptions", ...issue.path].join(".")}: ${issue.message}`);
+  }
+  const names = Object.keys(parsed.data);
+  if (names.length > 0 && backend !== "builtin") throw new Error(`the ${backend} backend (HARNESS_BACKEND) takes no run options (${names.join(", ")}): they are the builtin backend's`);
+  return parsed.data;
 }

@@ -109,6 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         group: userId,
         member: `${userId}/${sessionId}`,
         credentials: credentials.forQuery,
+        ...(config.runOptions && { runOptions: config.runOptions }),
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),

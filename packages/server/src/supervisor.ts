@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
 // copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
@@ -42,6 +42,9 @@ export type SupervisorOptions = {
   /** Credentials sent with every query (the runner's environment holds none), asked for each; a
    * rejection ends the run with its message. */
   credentials?: () => Promise<QueryCredentials>;
+  /** What every query carries on top of the session's (the server's runOptions): with each query,
+   * not with the runner process, which may outlive this server and serve the next one. */
+  runOptions?: RunnerRunOptions;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;
@@ -385,7 +388,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
-      const withKey = options.credentials ? { ...body, ...(await options.credentials()) } : body;
+      const carried = options.runOptions ? { ...body, runOptions: options.runOptions } : body;
+      const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;
       try {
         await queryTurn();

@@ -27,7 +27,8 @@ export type BuiltinBackendOptions = {
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
    * --disallowedTools, --append-system-prompt, --plugin-dir and the other flags of `harness run`
    * the builtin agent takes as run options (see packages/cli/src/run.ts), and its stream-json's
-   * init line). A `permissionMode` here wins over the query's: dontAsk, which queries do not carry. */
+   * init line). A `permissionMode` here wins over the query's: dontAsk, which queries do not carry.
+   * Each field wins over the same field of the query's `runOptions` (a server's, for every run). */
   runOptions?: Pick<
     RunAgentOptions,
     | "rules" | "appendSystemPrompt" | "sandboxHidden" | "onReady" | "pluginDirs" | "agents" | "mainAgent" | "maxBudgetUsd" | "budgetSpentUsd"
@@ -52,7 +53,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       // or of the run's own, may still give a key); otherwise the settings may name one, and the model provider says the same if
       // it has no credentials.
       if (!opts.provider && query.model !== undefined && servedByAnthropic(query.model) && !hasAnthropicCredentials(query.anthropicApiKey || query.anthropicAuthToken, env)) {
-        if (!(await trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag: opts.runOptions?.flagSettings?.settings }))) return { ok: false, message: MISSING_ANTHROPIC_KEY };
+        if (!(await trustedAnthropicCredentials({ home: env.HOME ?? homedir(), flag: (opts.runOptions?.flagSettings ?? query.runOptions?.flagSettings)?.settings }))) return { ok: false, message: MISSING_ANTHROPIC_KEY };
       }
       if (opts.sharedResources) resources ??= createAgentResources();
       const requestApproval = ctx.requestApproval;
@@ -71,6 +72,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
         ...(permissionMode && { permissionMode }),
+        // The host's, as `harness run` gives its flags; the backend's own (a runner's sandboxHidden) win.
+        ...query.runOptions,
         ...opts.runOptions,
         ...(query.effort && { effort: query.effort }),
         ...(requestApproval && {

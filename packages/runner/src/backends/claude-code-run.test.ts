@@ -4,7 +4,7 @@ import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
 import type { BackendContext } from "../backend.ts";
-import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runClaudeCode } from "./claude-code-run.ts";
+import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runOptionsRefused, runClaudeCode } from "./claude-code-run.ts";
 
 const result = (fields: Record<string, unknown>) => ({ type: "result", num_turns: 3, errors: [], ...fields }) as unknown as SDKResultMessage;
 
@@ -50,4 +50,10 @@ test("with Vertex AI or Bedrock on, a run asks for no Anthropic key", async () =
   // Past the key, to the next check: where Claude Code is.
   assert.deepEqual(await run({ CLAUDE_CODE_USE_BEDROCK: "1", AWS_REGION: "us-east-1" }), { ok: false, message: NOT_INSTALLED_MESSAGE });
   assert.deepEqual(await run({ CLAUDE_CODE_USE_VERTEX: "1", ANTHROPIC_VERTEX_PROJECT_ID: "p" }), { ok: false, message: NOT_INSTALLED_MESSAGE });
+});
+
+test("a query with run options (the builtin backend's) is refused, saying which backend takes them", async () => {
+  const query = { prompt: "p", runOptions: { appendSystemPrompt: "x", additionalDirectories: ["/d"] } } as RunnerQuery;
+  const outcome = await runClaudeCode(query, { signal: new AbortController().signal, stateDir: "/nonexistent" } as unknown as BackendContext, { runnerEnv: { ANTHROPIC_API_KEY: "k" }, executable: "/bin/true", settingSources: [], interruptGraceMs: 0 });
+  assert.deepEqual(outcome, { ok: false, message: runOptionsRefused("appendSystemPrompt, additionalDirectories") });
 });

@@ -44,7 +44,15 @@ export type RunDeps = {
 
 const STDERR_TAIL = 4000;
 
+/** Why a query's run options are refused: the flags they come from (`harness chat`'s
+ * --append-system-prompt, --add-dir…) are the builtin agent's, as on `harness run`. */
+export function runOptionsRefused(names: string): string {
+  return `the claude-code backend takes no run options (${names}; from flags such as --append-system-prompt, --allowedTools or --add-dir): they are the builtin backend's; start without them, or with HARNESS_BACKEND=builtin`;
+}
+
 export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
+  const given = Object.keys(query.runOptions ?? {});
+  if (given.length > 0) return { ok: false, message: runOptionsRefused(given.join(", ")) };
   const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
   const authToken = apiKey ? undefined : query.anthropicAuthToken || deps.runnerEnv.ANTHROPIC_AUTH_TOKEN;
   // Vertex AI and Bedrock take the cloud's credentials, which Claude Code finds for itself.

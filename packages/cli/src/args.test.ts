@@ -86,8 +86,8 @@ test("chat's -r/--resume takes its id as --resume=ID or as the next word; alone,
   assert.deepEqual(chat("--resume", "--verbose", "go on"), { kind: "chat", pick: true, verbose: true, prompt: "go on" });
   assert.deepEqual(chat("-r", "--", "-go on"), { kind: "chat", pick: true, prompt: "-go on" });
   // Before an option only a run takes, -r is still the picker's, and that option is the problem.
-  assert.match((chat("-r", "--agents", "{}") as { message: string }).message, /^--agents is not one a chat can take/);
-  assert.match((chat("-r", "s1", "--agents", "{}") as { message: string }).message, /^--agents is not one a chat can take/);
+  assert.match((chat("-r", "--agent", "x") as { message: string }).message, /^--agent is not one a chat can take/);
+  assert.match((chat("-r", "s1", "--agent", "x") as { message: string }).message, /^--agent is not one a chat can take/);
   assert.deepEqual(chat("--resume="), {
     kind: "usage-error",
     message: "--resume= names no session: give its id (--resume ID), or --resume alone to pick one from a list",

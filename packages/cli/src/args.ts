@@ -2,6 +2,7 @@
 import type { Effort } from "@harness/llm";
 import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
+import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat-run-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { parsePlugin, type PluginCommand } from "./plugin/args.ts";
@@ -116,6 +117,9 @@ export type Command =
       config?: HarnessConfig;
       systemPromptFile?: string;
       notes?: string[];
+      /** --append-system-prompt, --allowedTools, --add-dir, --mcp-config… as given, for every run of
+       * a chat of its own (--local); checked when it starts (chat-run-flags.ts). */
+      runFlags?: ChatRunFlags;
       /** --verbose: each tool call's input and output shown whole, not as a one-line summary and
        * a few lines of excerpt. */
       verbose?: true;
@@ -162,27 +166,15 @@ const RUN_OPTIONS: OptionSpec = {
   "--resume": { key: "resume", value: true, missing: RESUME_NEEDS_ID },
   "-r": { key: "resume", value: true, missing: RESUME_NEEDS_ID },
   "--system-prompt": { key: "systemPrompt", value: true },
-  "--append-system-prompt": { key: "appendSystemPrompt", value: true },
   "--system-prompt-file": { key: "systemPromptFile", value: true },
   "--append-system-prompt-file": { key: "appendSystemPromptFile", value: true },
-  "--allowedTools": { key: "allowedTools", value: true, repeat: true },
-  "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
-  "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
-  "--disallowed-tools": { key: "disallowedTools", value: true, repeat: true },
-  "--plugin-dir": { key: "pluginDirs", value: true, repeat: true },
-  "--agents": { key: "agents", value: true },
+  ...RUN_SHAPING_OPTIONS,
   "--agent": { key: "agent", value: true },
   "--max-budget-usd": { key: "maxBudgetUsd", value: true },
   "--fallback-model": { key: "fallbackModel", value: true },
   "--session-id": { key: "sessionId", value: true },
   "--fork-session": { key: "forkSession", value: false },
   "--no-session-persistence": { key: "noSessionPersistence", value: false },
-  "--mcp-config": { key: "mcpConfig", value: true, repeat: true, many: true },
-  "--strict-mcp-config": { key: "strictMcpConfig", value: false },
-  "--settings": { key: "settings", value: true },
-  "--setting-sources": { key: "settingSources", value: true, empty: true },
-  "--add-dir": { key: "addDirs", value: true, repeat: true, many: true },
-  "--tools": { key: "tools", value: true, repeat: true, empty: true },
   "--input-format": { key: "inputFormat", value: true },
   "--include-partial-messages": { key: "includePartialMessages", value: false },
   "--replay-user-messages": { key: "replayUserMessages", value: false },
@@ -227,6 +219,7 @@ const CHAT_OPTIONS: OptionSpec = {
   // As claude's interactive --verbose: tool calls and their output shown whole.
   "--verbose": { key: "verbose", value: false },
   ...CHAT_SESSION_OPTIONS,
+  ...RUN_SHAPING_OPTIONS,
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -381,6 +374,11 @@ function parseChat(args: string[]): Command {
     if (!command.local) return { kind: "usage-error", message: "--cwd names the project of --local: give --local too", topic: "chat" };
     command.cwd = options.cwd;
   }
+  const shaping = runShapingFlag(args, CHAT_OPTIONS);
+  if (shaping && !command.local) return { kind: "usage-error", message: sharedServerMessage(shaping), topic: "chat" };
+  const runFlags = takeChatRunFlags(options);
+  if (typeof runFlags === "string") return { kind: "usage-error", message: runFlags, topic: "chat" };
+  if (Object.keys(runFlags).length > 0) command.runFlags = runFlags;
   const settings = takeChatSessionFlags(options);
   if (typeof settings === "string") return { kind: "usage-error", message: settings, topic: "chat" };
   if (Object.keys(settings.config).length > 0) command.config = settings.config;
@@ -441,7 +439,7 @@ function parseClaudeStyle(argv: string[]): Command {
   const first = argv[0];
   const flag = first.split("=")[0];
   // --fork-session alone is a chat's, refused there for want of a session to copy.
-  const chatFlag = ["-c", "--continue", "-r", "--resume", "--fork-session", "--cwd", "--verbose"].includes(flag) || flag in CHAT_SESSION_OPTIONS;
+  const chatFlag = ["-c", "--continue", "-r", "--resume", "--fork-session", "--cwd", "--verbose"].includes(flag) || flag in CHAT_SESSION_OPTIONS || flag in RUN_SHAPING_OPTIONS;
   if (first.startsWith("-") && !chatFlag) {
     return { kind: "usage-error", message: RUN_ONLY_FLAGS.includes(flag) ? runOnlyMessage(flag) : `unknown option "${flag}"` };
   }

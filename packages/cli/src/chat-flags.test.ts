@@ -55,10 +55,10 @@ test("plan, dontAsk and the flags only a run takes are refused in one line sayin
   assert.match(plan.kind === "usage-error" ? plan.message : "", /^--permission-mode plan cannot be set on a chat's session .*harness run --permission-mode plan/);
   const dontAsk = parseArgs(["--permission-mode", "dontAsk", "hi"]);
   assert.match(dontAsk.kind === "usage-error" ? dontAsk.message : "", /^--permission-mode dontAsk cannot be set on a chat's session.*harness run/);
-  for (const argv of [["chat", "--allowedTools", "Read", "hi"], ["--allowedTools", "Read", "hi"], ["hi", "--mcp-config", "m.json"]]) {
+  for (const argv of [["chat", "--fallback-model", "haiku", "hi"], ["--agent", "reviewer", "hi"], ["hi", "--json-schema", "{}"]]) {
     const refused = parseArgs(argv);
     assert.equal(refused.kind, "usage-error", argv.join(" "));
-    assert.match(refused.kind === "usage-error" ? refused.message : "", /^--(allowedTools|mcp-config) is not one a chat can take .*harness run takes it/);
+    assert.match(refused.kind === "usage-error" ? refused.message : "", /^--(fallback-model|agent|json-schema) is not one a chat can take .*harness run takes it/);
   }
   assert.deepEqual(parseArgs(["chat", "--system-prompt", "a", "--system-prompt-file", "b"]), { kind: "usage-error", message: "--system-prompt and --system-prompt-file cannot go together: give one of them", topic: "chat" });
 });
@@ -107,9 +107,9 @@ test("a model the server cannot use, or a system prompt file that is not there, 
 });
 
 test("a flag only a run takes is one line naming it and harness run, exit 2", async () => {
-  const { code, stderr } = await harness(["--allowedTools", "Read", "fix it"], {}).result;
+  const { code, stderr } = await harness(["--max-budget-usd", "1", "fix it"], {}).result;
   assert.equal(code, 2);
-  assert.match(stderr, /^harness: --allowedTools is not one a chat can take .*harness run takes it/);
+  assert.match(stderr, /^harness: --max-budget-usd is not one a chat can take .*harness run takes it/);
   assert.equal(stderr.trim().split("\n").length, 1);
   const debug = await harness(["chat", "--debug"], {}).result;
   assert.equal(debug.code, 2);

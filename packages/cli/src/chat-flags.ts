@@ -17,11 +17,10 @@ export const CHAT_SESSION_OPTIONS: OptionSpec = {
   "--max-turns": { key: "maxTurns", value: true },
 };
 
-/** `claude`'s flags that a session's configure cannot carry: `harness run` takes them. */
+/** `claude`'s flags that a session's configure cannot carry, nor a chat of its own its runs
+ * (chat-run-flags.ts): `harness run` takes them. */
 export const RUN_ONLY_FLAGS = [
-  "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--tools", "--mcp-config", "--strict-mcp-config",
-  "--settings", "--setting-sources", "--add-dir", "--plugin-dir", "--agents", "--agent", "--append-system-prompt",
-  "--append-system-prompt-file", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
+  "--agent", "--append-system-prompt-file", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
   "--permission-prompt-tool", "--json-schema", "--output-format", "--input-format", "--include-partial-messages",
   "--max-thinking-tokens", "--allow-dangerously-skip-permissions", "--debug", "-d", "--debug-file", "--debug-to-stderr", "-d2e",
 ];

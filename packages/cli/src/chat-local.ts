@@ -1,15 +1,29 @@
 // `harness chat --local`: a chat on the project in the current directory (or --cwd), with no
 // server to start first. The chat starts one of its own in this process: on loopback, on a free
 // port, behind a token of its own, with the project as every session's workspace and its sessions
-// kept under ~/.harness/projects (so `--continue` and `--session` find them again). The server, and
-// with it any run still going, ends with the chat.
+// kept under ~/.harness/projects (so `--continue` and `--session` find them again), and every run
+// carrying the run flags it was given (--add-dir, --mcp-config…: see chat-run-flags.ts). The server,
+// and with it any run still going, ends with the chat.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { RunnerRunOptions } from "@harness/protocol";
 import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
+import { chatRunOptions } from "./chat-run-flags.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
 
-export async function localChatCommand(command: ChatCommand, io: ChatIO): Promise<number> {
+/** `io.cwd`: where the command was typed, which the paths of its flags are relative to. */
+export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd: string }): Promise<number> {
+  // Checked before anything starts, as harness run checks them, in its words.
+  let runOptions: RunnerRunOptions | undefined;
+  if (command.runFlags) {
+    const checked = await chatRunOptions(command.runFlags, io.cwd, io.env, (message) => io.stderr.write(`harness: ${message}\n`));
+    if (!checked.ok) {
+      io.stderr.write(`harness: ${checked.message}\n`);
+      return 1;
+    }
+    runOptions = checked.runOptions;
+  }
   const project = projectPath(command.cwd ?? ".");
   const dataDir = projectDataDir(project, io.env.HOME || undefined);
   const token = randomBytes(24).toString("hex");
@@ -28,7 +42,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO): Promis
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     keepSmall(logFile);
-    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env });
+    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env, ...(runOptions && { runOptions }) });
   } catch (error) {
     io.stderr.write(
       error instanceof DataDirTakenError

@@ -16,7 +16,7 @@ const SETTING_SOURCES = ["user", "project", "local"] as const;
  * lines to show that do not stop the run. Paths are relative to `typedIn`, where the command was
  * typed (as a path on its command line is, not --cwd). */
 export async function runConfigOptions(
-  command: RunCommand,
+  command: Pick<RunCommand, "mcpConfig" | "strictMcpConfig" | "settings" | "settingSources" | "addDirs" | "tools">,
   typedIn: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ ok: true; options: RunConfigOptions; warnings: string[] } | { ok: false; message: string }> {

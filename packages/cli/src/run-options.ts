@@ -14,7 +14,7 @@ const AMOUNT = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** The checked values, or what is wrong. `model` is the run's model when it names one; `warn` says
  * what a value holds that is not acted on. */
-export async function checkRunFlags(command: RunCommand, model: string | undefined, env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): Promise<RunFlags | string> {
+export async function checkRunFlags(command: Pick<RunCommand, "agents" | "agent" | "maxBudgetUsd" | "fallbackModel" | "sessionId">, model: string | undefined, env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): Promise<RunFlags | string> {
   const flags: RunFlags = {};
   if (command.agents !== undefined) {
     const { inlineAgentChecks } = await import("./agent-checks.ts");

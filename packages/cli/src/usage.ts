@@ -7,7 +7,8 @@ Usage:
                                      -c goes on with the last chat, --resume ID with chat ID,
                                      --resume alone with one picked from a list;
                                      --fork-session with a copy of it; --model, --permission-mode
-                                     and the chat's other session options, and --verbose,
+                                     and the chat's other session options, --verbose, and
+                                     --add-dir, --mcp-config and the chat's other run options,
                                      go with them)
   harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
@@ -218,8 +219,21 @@ session for its later runs; the chat says what they are):
                      in place of the built-in system prompt ("" puts it back)
   --effort LEVEL     low | medium | high | max (xhigh runs as high)
   --max-turns N      stop each run after N model calls
-Other options of claude (--allowedTools, --mcp-config, --settings, --add-dir, --append-system-prompt…)
-are harness run's: a chat's session cannot take them.
+
+With --local (or harness with no command), as harness run takes them, for every run of the chat
+(a chat on a shared server refuses them: they would change the runs of its other clients too):
+  --append-system-prompt TEXT        added after the system prompt
+  --allowedTools, --disallowedTools RULES
+                     permission rules on top of the settings' ("Read,Bash(git log:*)")
+  --add-dir DIR…     directories besides the project that the file tools reach
+  --mcp-config FILE|JSON…, --strict-mcp-config
+                     MCP servers to start (only them, with --strict-mcp-config)
+  --settings FILE|JSON, --setting-sources user,project,local
+                     settings above the project's; the settings files read
+  --agents JSON      sub-agents, over agent files of the same names
+  --plugin-dir DIR   a plugin to load besides the installed ones
+  --tools NAMES      the built-in tools offered ("" none, "default" all)
+Claude's other options (--agent, --fallback-model, --json-schema…) are harness run's.
 
 In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
 /commands, /quit, /help.

@@ -102,6 +102,10 @@ test("a bad value of a run flag stops the chat before it starts, in harness run'
     assert.equal(chat.stderr.trim().split("\n").length, 1, chat.stderr);
   }
   assert.equal(fake.requests.length, asked, "no prompt went");
+  // The claude-code backend takes none of them (harness run always runs the builtin agent).
+  const claudeCode = await harness(["--append-system-prompt", "Be brief.", "hello"], { ...env(), HARNESS_BACKEND: "claude-code" }, { cwd: project, stdin: "" }).result;
+  assert.equal(claudeCode.code, 1, claudeCode.stderr);
+  assert.equal(claudeCode.stderr, "harness: --append-system-prompt: the chat's runs go to the claude-code backend (HARNESS_BACKEND), which does not take it: it is the builtin agent's, as on harness run; leave it out, or set HARNESS_BACKEND=builtin\n");
 });
 
 test("a chat on a shared server refuses each run flag, saying why", async () => {

@@ -82,7 +82,13 @@ export async function chatRunOptions(
   warn: (message: string) => void,
 ): Promise<{ ok: true; runOptions: RunnerRunOptions } | { ok: false; message: string }> {
   // Loaded here: parsing the command line (args.ts) needs only the flags' names.
-  const [{ runConfigOptions }, { checkRunFlags }] = await Promise.all([import("./run-config-flags.ts"), import("./run-options.ts")]);
+  const [{ runConfigOptions }, { checkRunFlags }, { defaultBackendName }] = await Promise.all([import("./run-config-flags.ts"), import("./run-options.ts"), import("@harness/runner/backend-names")]);
+  const backend = defaultBackendName(env);
+  const given = Object.keys(flags);
+  if (backend.ok && backend.name !== "builtin" && given.length > 0) {
+    const flag = Object.keys(RUN_SHAPING_OPTIONS).find((name) => RUN_SHAPING_OPTIONS[name].key === given[0]);
+    return { ok: false, message: `${flag}: the chat's runs go to the ${backend.name} backend (HARNESS_BACKEND), which does not take it: it is the builtin agent's, as on harness run; leave it out, or set HARNESS_BACKEND=builtin` };
+  }
   const config = await runConfigOptions(flags, typedIn, env);
   if (!config.ok) return config;
   for (const warning of config.warnings) warn(warning);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_AWS_KEYS, startFakeAnthropic } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { bedrockRunEnv, harness, tempDir, withFake } from "./test-support.ts";
 
 const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const EXPORTED = { accessKeyId: "ASIAEXPORTED0001", secretAccessKey: "exported/secret", sessionToken: "exported-session-token" };
@@ -18,19 +18,7 @@ async function bedrock(t: T, replies: { text: string }[]) {
   const home = tempDir(t);
   mkdirSync(join(home, ".aws"));
   mkdirSync(join(home, ".claude"));
-  const env = {
-    HOME: home,
-    ANTHROPIC_API_KEY: "",
-    ANTHROPIC_AUTH_TOKEN: "",
-    CLAUDE_CODE_USE_BEDROCK: "1",
-    AWS_REGION: "us-east-1",
-    ANTHROPIC_BEDROCK_BASE_URL: fake.url,
-    AWS_ACCESS_KEY_ID: "",
-    AWS_SECRET_ACCESS_KEY: "",
-    AWS_SESSION_TOKEN: "",
-    AWS_BEARER_TOKEN_BEDROCK: "",
-    AWS_PROFILE: "",
-  };
+  const env = { ...bedrockRunEnv(fake.url), HOME: home };
   return { fake, home, env, dir: tempDir(t) };
 }
 

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic, startFakeAwsAuth } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { bedrockRunEnv, harness, tempDir, withFake } from "./test-support.ts";
 
 const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const TOKEN = "aoaAAAAfake-sso-access-token";
@@ -40,20 +40,7 @@ async function setup(t: T, expiresAt: string) {
   writeFileSync(join(home, ".aws", "config"), CONFIG);
   const cache = join(home, ".aws", "sso", "cache", `${createHash("sha1").update("corp").digest("hex")}.json`);
   writeFileSync(cache, JSON.stringify({ startUrl: "https://corp.awsapps.com/start", region: "us-east-1", accessToken: TOKEN, expiresAt }));
-  const env = {
-    HOME: home,
-    ANTHROPIC_API_KEY: "",
-    ANTHROPIC_AUTH_TOKEN: "",
-    CLAUDE_CODE_USE_BEDROCK: "1",
-    AWS_REGION: "us-east-1",
-    ANTHROPIC_BEDROCK_BASE_URL: fake.url,
-    AWS_ACCESS_KEY_ID: "",
-    AWS_SECRET_ACCESS_KEY: "",
-    AWS_SESSION_TOKEN: "",
-    AWS_BEARER_TOKEN_BEDROCK: "",
-    AWS_ENDPOINT_URL_SSO: auth.url,
-    AWS_ENDPOINT_URL_STS: auth.url,
-  };
+  const env = { ...bedrockRunEnv(fake.url), HOME: home, AWS_ENDPOINT_URL_SSO: auth.url, AWS_ENDPOINT_URL_STS: auth.url };
   return { fake, auth, env, dir: tempDir(t) };
 }
 

@@ -6,25 +6,14 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, startFakeAnthropic } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { bedrockRunEnv, harness, tempDir, withFake } from "./test-support.ts";
 
 const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
 async function bedrockEnv(t: { after(fn: () => unknown): void }, replies: { text: string }[]) {
   const fake = await withFake(t, startFakeAnthropic({ replies }));
   const dir = tempDir(t);
-  const env = {
-    ANTHROPIC_API_KEY: "",
-    ANTHROPIC_AUTH_TOKEN: "",
-    CLAUDE_CODE_USE_BEDROCK: "1",
-    AWS_REGION: "us-east-1",
-    ANTHROPIC_BEDROCK_BASE_URL: fake.url,
-    AWS_ACCESS_KEY_ID: FAKE_AWS_KEYS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: FAKE_AWS_KEYS.secretAccessKey,
-    AWS_SESSION_TOKEN: "",
-    AWS_BEARER_TOKEN_BEDROCK: "",
-    AWS_PROFILE: "",
-  };
+  const env: Record<string, string> = { ...bedrockRunEnv(fake.url), AWS_ACCESS_KEY_ID: FAKE_AWS_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: FAKE_AWS_KEYS.secretAccessKey };
   return { fake, dir, env };
 }
 

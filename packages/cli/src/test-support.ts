@@ -79,6 +79,23 @@ export async function withFake(t: { after(fn: () => unknown): void }, fake: Prom
   return f;
 }
 
+/** The environment of a `harness run` on Amazon Bedrock at `baseUrl` with no credential of its own
+ * (no Anthropic key, no AWS keys or profile): each test adds the ones it is about. */
+export function bedrockRunEnv(baseUrl: string): Record<string, string> {
+  return {
+    ANTHROPIC_API_KEY: "",
+    ANTHROPIC_AUTH_TOKEN: "",
+    CLAUDE_CODE_USE_BEDROCK: "1",
+    AWS_REGION: "us-east-1",
+    ANTHROPIC_BEDROCK_BASE_URL: baseUrl,
+    AWS_ACCESS_KEY_ID: "",
+    AWS_SECRET_ACCESS_KEY: "",
+    AWS_SESSION_TOKEN: "",
+    AWS_BEARER_TOKEN_BEDROCK: "",
+    AWS_PROFILE: "",
+  };
+}
+
 export function tempDir(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-cli-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

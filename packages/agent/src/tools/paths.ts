@@ -1,4 +1,6 @@
 import type { Stats } from "node:fs";
+import fs from "node:fs/promises";
+import type { ToolOutput } from "../types.ts";
 import os from "node:os";
 import { specialFileKind } from "../file-kind.ts";
 import path from "node:path";
@@ -38,4 +40,13 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+/** The whole of `file` (shown to the model as `shown`), or the tool's answer saying why it cannot be read. */
+export async function wholeFile(file: string, shown: string): Promise<Buffer | ToolOutput> {
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
+  }
 }

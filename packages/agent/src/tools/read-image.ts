@@ -1,10 +1,9 @@
 // Images for the model: Read returns PNG, JPEG, GIF and WebP files as image content blocks.
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { ToolOutput } from "../types.ts";
 import { fitImage, MAX_IMAGE_SOURCE_BYTES, resizeNote } from "./fit-image.ts";
 import { sniffImageType } from "./image-size.ts";
-import { errorText, formatBytes } from "./paths.ts";
+import { formatBytes, wholeFile } from "./paths.ts";
 
 export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp"]);
 
@@ -21,12 +20,8 @@ export async function readImage(file: string, shown: string, size: number, maxBy
       isError: true,
     };
   }
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
-  }
+  const bytes = await wholeFile(file, shown);
+  if (!Buffer.isBuffer(bytes)) return bytes;
   const mediaType = sniffImageType(bytes);
   if (!mediaType) return { content: `${shown} has an image file extension, but its content is not a PNG, JPEG, GIF or WebP image.`, isError: true };
   const fitted = await fitImage(bytes, mediaType, shown, maxBytes, signal);

@@ -1,12 +1,11 @@
 // PDFs for the model: Read returns a PDF as a document content block, which the model reads as text
 // and page images. As Claude Code's Read: at most 10 pages unless `pages` names a range, and at most
 // 20 pages a call.
-import fs from "node:fs/promises";
 import type { ToolOutput } from "../types.ts";
 import { openPdf, type PdfDocument } from "./pdf-document.ts";
 import { parsePageRange, withPagesOnly } from "./pdf-pages.ts";
 import { PdfError } from "./pdf-syntax.ts";
-import { errorText, formatBytes } from "./paths.ts";
+import { formatBytes, wholeFile } from "./paths.ts";
 
 /** The most pages Read sends of a PDF without `pages`. */
 export const PDF_WHOLE_MAX_PAGES = 10;
@@ -21,12 +20,8 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
       isError: true,
     };
   }
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    return { content: `Cannot read ${shown}: ${errorText(error)}`, isError: true };
-  }
+  const bytes = await wholeFile(file, shown);
+  if (!Buffer.isBuffer(bytes)) return bytes;
   let doc: PdfDocument;
   try {
     doc = openPdf(bytes);

@@ -17,8 +17,9 @@ export type ToolGate = {
   /** The arguments to run the tool with, or the result to answer with instead of running it;
    * `notes` (a PreToolUse hook's additional context) go with the tool_result either way. */
   before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput }) & { notes?: string[] }>;
-  /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders). */
-  after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal): Promise<string[]>;
+  /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders),
+   * and the output to give in place of the tool's when a hook replaced it. */
+  after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal): Promise<{ notes: string[]; output?: ToolOutput }>;
 };
 
 export type ToolRunContext = {
@@ -86,8 +87,8 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
   const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id };
   const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
-  const notes = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : [];
-  return { output, notes: [...early, ...notes] };
+  const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : { notes: [] };
+  return { output: after.output ?? output, notes: [...early, ...after.notes] };
 }
 
 async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {

@@ -8,6 +8,7 @@ import { nestedMemoryReminder, systemReminder } from "../context/format-memory.t
 import type { NestedMemory } from "../context/nested-memory.ts";
 import { outputText, type ToolGate } from "../execute-tool-calls.ts";
 import { toolResponseFor } from "../hooks/tool-response.ts";
+import { replacedOutput } from "../hooks/updated-output.ts";
 import type { HookResult } from "../hooks/types.ts";
 import { decide } from "../permissions/decide.ts";
 import { applyDontAsk } from "../permissions/verdicts.ts";
@@ -61,9 +62,16 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
 
     async after(call, tool, args, output, signal) {
       const notes: string[] = [];
+      let replaced: ToolOutput | undefined;
       if (!output.isError && o.hooks.has("PostToolUse")) {
-        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: toolResponseFor(call.name, args as Record<string, unknown>, outputText(output)), tool_use_id: call.id }, signal);
+        const response = toolResponseFor(call.name, args as Record<string, unknown>, outputText(output));
+        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: response, tool_use_id: call.id }, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUse hook stopped the run.");
+        if (hook.updatedOutput) {
+          const replacement = replacedOutput(call.name, response, hook.updatedOutput);
+          if ("error" in replacement) o.notice("warning", replacement.error);
+          else replaced = replacement.output;
+        }
         if (hook.blocked) notes.push(`PostToolUse hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
       } else if (output.isError && o.hooks.has("PostToolUseFailure")) {
@@ -81,7 +89,7 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
         const reminder = nestedMemoryReminder(found.files);
         if (reminder) notes.push(reminder);
       }
-      return notes;
+      return replaced ? { notes, output: replaced } : { notes };
     },
   };
 }

@@ -7,7 +7,8 @@ const STRENGTH: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3
  * blocks; the strongest permission decision wins (deny > ask > allow), with the reasons of every
  * hook that gave it; the first `updatedInput` of an allow or ask is used, none on deny; the
  * `updatedPermissions` of every allow apply when the decision is allow; any `continue: false`
- * stops the run; any `retry` lets the model retry. */
+ * stops the run; any `retry` lets the model retry; the last replacement of a tool's output is
+ * the one used. */
 export function combineEffects(runs: readonly HookRunResult[], effects: readonly HookEffect[]): HookResult {
   const result: HookResult = { blocked: false, additionalContext: [], continue: true, userMessages: [], results: [] };
   const blockReasons: string[] = [];
@@ -19,6 +20,7 @@ export function combineEffects(runs: readonly HookRunResult[], effects: readonly
     if (effect.block !== undefined) blockReasons.push(effect.block);
     if (effect.additionalContext !== undefined) result.additionalContext.push(effect.additionalContext);
     if (effect.retry) result.retry = true;
+    if (effect.updatedOutput) result.updatedOutput = effect.updatedOutput;
     result.userMessages.push(...effect.userMessages);
     if (effect.stop) {
       result.continue = false;

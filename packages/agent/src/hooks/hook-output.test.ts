@@ -270,3 +270,24 @@ describe("JSON output: other events", () => {
     assert.match(result.userMessages[0], /hookSpecificOutput for "PostToolUse"/);
   });
 });
+
+describe("JSON output: PostToolUse replacing the tool's output", () => {
+  const postToolUse = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: "PostToolUse", ...fields } });
+
+  test("updatedToolOutput wins over updatedMCPToolOutput, and the last hook that gives one wins", async () => {
+    const result = await run(
+      "PostToolUse",
+      printing(postToolUse({ updatedToolOutput: "first" })),
+      printing(postToolUse({ updatedToolOutput: { stdout: "second" }, updatedMCPToolOutput: "older field" })),
+      printing(postToolUse({ additionalContext: "no replacement here" })),
+    );
+    assert.deepEqual(result.updatedOutput, { field: "updatedToolOutput", value: { stdout: "second" } });
+  });
+
+  test("updatedMCPToolOutput alone is kept under its own name; other events ignore both", async () => {
+    const mcp = await run("PostToolUse", printing(postToolUse({ updatedMCPToolOutput: [{ type: "text", text: "x" }] })));
+    assert.deepEqual(mcp.updatedOutput, { field: "updatedMCPToolOutput", value: [{ type: "text", text: "x" }] });
+    const failure = await run("PostToolUseFailure", printing({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", updatedToolOutput: "x" } }));
+    assert.equal(failure.updatedOutput, undefined);
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parsePermissionUpdates, type PermissionUpdate } from "../permissions/updates.ts";
-import type { HookEventName, HookRunResult, PermissionDecision } from "./types.ts";
+import type { HookEventName, HookRunResult, PermissionDecision, UpdatedToolOutput } from "./types.ts";
 
 /** Claude Code's JSON hook output. Unknown fields are allowed: newer hooks may send more. */
 const hookOutputSchema = z.looseObject({
@@ -18,6 +18,9 @@ const hookOutputSchema = z.looseObject({
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
       retry: z.boolean().optional(),
+      // Checked against the tool's output by whoever knows the tool (hooks/updated-output.ts).
+      updatedToolOutput: z.unknown().optional(),
+      updatedMCPToolOutput: z.unknown().optional(),
     })
     .optional(),
 });
@@ -30,6 +33,9 @@ export type HookEffect = {
   additionalContext?: string;
   /** A PermissionDenied hook's `retry: true`. */
   retry?: true;
+  /** A PostToolUse hook's replacement of the tool's output, unchecked (`updatedToolOutput`, or
+   * the older MCP-only `updatedMCPToolOutput`). */
+  updatedOutput?: UpdatedToolOutput;
   /** Set when the hook asked to stop the run (`continue: false`). */
   stop?: { reason?: string };
   userMessages: string[];
@@ -125,6 +131,9 @@ function readHookRun(event: HookEventName, run: HookRunResult): HookEffect {
   applyCommon(effect, parsed.data);
   applyDecision(effect, event, parsed.data);
   if (specific?.additionalContext && CONTEXT_EVENTS.has(event)) effect.additionalContext = specific.additionalContext;
+  // As in Claude Code, the field for every tool wins over the older one for MCP tools.
+  if (event === "PostToolUse" && specific?.updatedToolOutput !== undefined) effect.updatedOutput = { field: "updatedToolOutput", value: specific.updatedToolOutput };
+  else if (event === "PostToolUse" && specific?.updatedMCPToolOutput !== undefined) effect.updatedOutput = { field: "updatedMCPToolOutput", value: specific.updatedMCPToolOutput };
   return effect;
 }
 

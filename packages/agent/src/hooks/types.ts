@@ -234,6 +234,9 @@ export type HookRunResult = {
   via?: "http" | "model" | "callback";
 };
 
+/** What a PostToolUse hook gave in place of the tool's output, unchecked, and under which field. */
+export type UpdatedToolOutput = { field: "updatedToolOutput" | "updatedMCPToolOutput"; value: unknown };
+
 /** Every matching hook of one event, combined. Results are in configuration order whatever order
  * the hooks finished in.
  *
@@ -249,6 +252,8 @@ export type HookRunResult = {
  *   refuse it, `permissionDecisionReason` being what the model sees; none → ask as usual.
  * - PostToolUse, PostToolUseFailure: `blocked` → show `blockReason` to the model with the tool
  *   result (the tool has run, or failed).
+ * - PostToolUse: `updatedOutput` → the model sees it instead of the tool's output, once checked
+ *   against the tool (hooks/updated-output.ts).
  * - UserPromptSubmit: `blocked` → drop the prompt (it never reaches the model or the transcript)
  *   and show `blockReason` to the user.
  * - Stop / SubagentStop: `blocked` → do not stop; give `blockReason` to the model as what to do
@@ -268,6 +273,8 @@ export type HookResult = {
   retry?: boolean;
   /** A PermissionRequest hook's "always allow" (see above). */
   updatedPermissions?: PermissionUpdate[];
+  /** A PostToolUse hook's replacement of the tool's output (see above), the last one given. */
+  updatedOutput?: UpdatedToolOutput;
   additionalContext: string[];
   continue: boolean;
   stopReason?: string;

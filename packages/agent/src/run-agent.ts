@@ -283,7 +283,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
     state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.
-    if (outcome.abandonedUsage) recordBilled(state, outcome.abandonedUsage);
+    if (outcome.abandonedUsage) recordBilled(state, ctx.model, outcome.abandonedUsage);
     if (outcome.message) {
       state.messages.push(outcome.message);
       state.lastReply = outcome.message;

@@ -334,6 +334,12 @@ export type RunAgentResult = {
   turns: Usage[];
   /** The model the run used (after settings and slash commands); "" when none could be chosen. */
   model: string;
+  /** Every model call the run paid for (its own, its sub-agents', its hooks' and compactions'),
+   * summed by the model that made it, with its cost when the model's price is known. A sub-agent's
+   * result carries its whole run's so far. */
+  modelUsage: Record<string, Usage>;
+  /** Milliseconds the run (sub-agents included) spent waiting for its model calls. */
+  apiMs: number;
   /** What the conversation has spent, this run included: to store with it (see `spentBefore`). */
   spent?: ConversationSpent;
   errorMessage?: string;

@@ -1,9 +1,11 @@
 // The last line `harness run --output-format json|stream-json` prints: the run's outcome as one JSON
 // object, shaped as Claude Code's result message so that scripts written for `claude -p
 // --output-format json` read it unchanged (type, subtype, is_error, result, num_turns, duration_ms,
-// usage in the API's names, total_cost_usd, permission_denials, session_id). As in Claude Code, the counts are there
-// whatever happened (zero when the run failed before any model call), and a failure's reason is in
-// `errors` too.
+// duration_api_ms, usage in the API's names, modelUsage, total_cost_usd, permission_denials,
+// session_id, uuid). As in Claude Code, the counts are there whatever happened (zero when the run
+// failed before any model call), and a failure's reason is in `errors` too.
+import { randomUUID } from "node:crypto";
+import { contextWindowFor } from "@harness/agent/context-window";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import type { RunOutcome } from "@harness/runner/headless";
 
@@ -20,9 +22,13 @@ export type RunResult = {
   /** The same, as Claude Code's error results carry it (failures only). */
   errors?: string[];
   duration_ms: number;
+  /** Of `duration_ms`, the time spent waiting for model calls (sub-agents' included). */
+  duration_api_ms: number;
   /** Model calls the run made. */
   num_turns: number;
   usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  /** Every model call the run paid for (sub-agents', hooks' and compactions' too), by model. */
+  modelUsage: Record<string, ModelUsage>;
   total_cost_usd: number;
   model?: string;
   /** The tool calls the run's permissions refused (rules, mode, hooks; with nobody to approve,
@@ -30,6 +36,20 @@ export type RunResult = {
   permission_denials: PermissionDenial[];
   /** The conversation's id, when it was kept: `harness run --resume <id>` goes on with it. */
   session_id?: string;
+  /** This result message's own id, new for each. */
+  uuid: string;
+};
+
+/** Claude Code's per-model totals, but for what the run does not count (webSearchRequests,
+ * maxOutputTokens). `costUSD` is 0 for a model whose price is not known; `contextWindow` is the
+ * window the run compacts against. */
+export type ModelUsage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  costUSD: number;
+  contextWindow: number;
 };
 
 export type PermissionDenial = { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> };
@@ -51,13 +71,16 @@ export function permissionDenials() {
 }
 
 /** Claude Code's subtype for each way a run fails. */
-export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined, denials: PermissionDenial[] = []): RunResult {
+export function runResult(outcome: RunOutcome, durationMs: number, sessionId: string | undefined, denials: PermissionDenial[] = [], env: NodeJS.ProcessEnv = process.env): RunResult {
   const counts = {
     duration_ms: Math.round(durationMs),
+    duration_api_ms: Math.min(Math.round(outcome.apiMs ?? 0), Math.round(durationMs)),
     num_turns: outcome.turns?.length ?? 0,
     usage: apiUsage(outcome.usage ?? { inputTokens: 0, outputTokens: 0 }),
+    modelUsage: modelUsage(outcome.modelUsage ?? {}, env),
     total_cost_usd: outcome.usage?.costUsd ?? 0,
     permission_denials: denials,
+    uuid: randomUUID(),
   };
   const out: RunResult = outcome.ok
     ? { type: "result", subtype: "success", is_error: false, result: outcome.result, ...counts }
@@ -72,6 +95,21 @@ export function runResult(outcome: RunOutcome, durationMs: number, sessionId: st
   if (outcome.ok && outcome.model) out.model = outcome.model;
   if (outcome.ok && outcome.structuredOutput) out.structured_output = outcome.structuredOutput;
   if (sessionId !== undefined) out.session_id = sessionId;
+  return out;
+}
+
+function modelUsage(byModel: Record<string, Usage>, env: NodeJS.ProcessEnv): Record<string, ModelUsage> {
+  const out: Record<string, ModelUsage> = {};
+  for (const [model, usage] of Object.entries(byModel)) {
+    out[model] = {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadInputTokens: usage.cacheReadTokens ?? 0,
+      cacheCreationInputTokens: usage.cacheWriteTokens ?? 0,
+      costUSD: usage.costUsd ?? 0,
+      contextWindow: contextWindowFor(model, env),
+    };
+  }
   return out;
 }
 

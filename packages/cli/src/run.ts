@@ -45,7 +45,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   let keptId: string | undefined;
   let refused = permissionDenials();
   const resultLine = (outcome: RunOutcome, interrupted = false) => {
-    const line = runResult(outcome, performance.now() - startedAt, keptId, refused.denials);
+    const line = runResult(outcome, performance.now() - startedAt, keptId, refused.denials, io.env);
     return `${JSON.stringify(interrupted ? interruptedResult(line) : line)}\n`;
   };
   // Bad usage (status 2) is said in words on stderr in every format; in the JSON formats any other

@@ -44,7 +44,7 @@ export type SteerInbox = {
 /** How a run ended. A backend reports failures here instead of throwing; a throw is still caught
  * and reported as a failure with the thrown message. */
 export type RunOutcome =
-  | {
+  | ({
       ok: true;
       result: string;
       usage: Usage;
@@ -56,8 +56,8 @@ export type RunOutcome =
       structuredOutput?: Record<string, unknown>;
       /** What the conversation has spent, this run included (RunnerQuery.spentBefore). */
       spent?: ConversationSpent;
-    }
-  | {
+    } & RunAccounts)
+  | ({
       ok: false;
       message: string;
       /** Why, when it is one of these: the run reached its maximum number of turns or its budget,
@@ -69,7 +69,11 @@ export type RunOutcome =
       /** Usage of each model call made, as on success. */
       turns?: Usage[];
       spent?: ConversationSpent;
-    };
+    } & RunAccounts);
+
+/** What a run's model calls cost it, when the backend knows: `modelUsage`, every call it paid for
+ * (sub-agents' too) summed by model; `apiMs`, the milliseconds spent waiting for them. */
+export type RunAccounts = { modelUsage?: Record<string, Usage>; apiMs?: number };
 
 export type Backend = {
   name: string;

@@ -23,6 +23,8 @@ export function finish(state: RunState, stopReason: AgentStopReason, errorMessag
     usage: state.usage,
     turns: state.turns,
     model: state.model,
+    modelUsage: structuredClone(state.spend.byModel),
+    apiMs: state.spend.apiMs,
   };
   if (errorMessage !== undefined) result.errorMessage = errorMessage;
   else if (stopReason === "aborted") result.errorMessage = INTERRUPTED;

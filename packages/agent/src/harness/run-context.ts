@@ -235,7 +235,7 @@ function evaluatorFor(ctx: () => RunContext, record: (model: string, usage: Usag
 }
 
 function noHookAgent(model: string): RunAgentResult {
-  return { stopReason: "error", result: "", transcript: [], usage: emptyUsage(), turns: [], model, errorMessage: "agent hooks cannot run here" };
+  return { stopReason: "error", result: "", transcript: [], usage: emptyUsage(), turns: [], model, modelUsage: {}, apiMs: 0, errorMessage: "agent hooks cannot run here" };
 }
 
 /** The memory files and rules a run's tools bring in as they work (see createNestedMemory), with

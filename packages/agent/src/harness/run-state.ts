@@ -9,12 +9,12 @@ import { resourceInternals, type AgentResources } from "./resources.ts";
 
 /** What a run and its sub-agents have spent so far, counted as each model call ends (a sub-agent's
  * calls too, while it is still running): the cost in US dollars that a budget is held to, the
- * model calls, and the time spent waiting for them. Shared by the main run's state and its
- * sub-agents'. */
-export type RunSpend = { usd: number; calls: number; apiMs: number };
+ * model calls, the time spent waiting for them, and the usage of every billed call by the model
+ * that made it. Shared by the main run's state and its sub-agents'. */
+export type RunSpend = { usd: number; calls: number; apiMs: number; byModel: Record<string, Usage> };
 
 export function emptySpend(): RunSpend {
-  return { usd: 0, calls: 0, apiMs: 0 };
+  return { usd: 0, calls: 0, apiMs: 0, byModel: {} };
 }
 
 export type RunState = {
@@ -76,21 +76,23 @@ export function transcriptOf(state: RunState): TranscriptEntry[] {
 /** Counts a model call made for the run besides its conversation (a prompt or agent hook's): priced
  * and added to the total, not listed in `turns` (which count the conversation's calls). */
 export function recordSideCall(state: RunState, model: string, usage: Usage): void {
-  recordBilled(state, pricedUsage(model, usage));
+  recordBilled(state, model, pricedUsage(model, usage));
 }
 
-/** Counts a call's usage, already priced (a call given up on mid-stream), in the total and the spend. */
-export function recordBilled(state: RunState, usage: Usage): void {
+/** Counts a call of `model`, its usage already priced (a call given up on mid-stream), in the
+ * total and the spend. */
+export function recordBilled(state: RunState, model: string, usage: Usage): void {
   addUsage(state.usage, usage);
   state.spend.usd += usage.costUsd ?? 0;
   state.spend.calls += 1;
+  addUsage((state.spend.byModel[model] ??= { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }), usage);
 }
 
 /** Counts one model call the run made itself: priced, added to the total and listed in `turns`. */
 export function recordTurn(state: RunState, model: string, usage: Usage): Usage {
   const priced = pricedUsage(model, usage);
   state.turns.push(priced);
-  recordBilled(state, priced);
+  recordBilled(state, model, priced);
   return priced;
 }
 

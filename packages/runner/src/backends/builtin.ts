@@ -91,7 +91,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       };
       const outcome = await runAgent(options);
       const transcript = outcome.transcript as TranscriptMessage[];
-      const spent = outcome.spent && { spent: outcome.spent };
+      const spent = { ...(outcome.spent && { spent: outcome.spent }), modelUsage: outcome.modelUsage, apiMs: outcome.apiMs };
       switch (outcome.stopReason) {
         case "end_turn":
           // The builtin loop keeps no conversation of its own: there is no backend session id.

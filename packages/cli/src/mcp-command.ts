@@ -61,7 +61,7 @@ async function add(name: string, entry: unknown, scope: McpScope, place: McpPlac
   io.stdout.write(`Added ${server.type} MCP server "${name}" (${what}) to ${describeScope(scope, place)}.\n`);
   if (scope === "project") {
     io.stdout.write(
-      `Runs start it once it is approved, as every server of .mcp.json: name it in "enabledMcpjsonServers" (or set "enableAllProjectMcpServers": true) in ${join(place.home, ".claude", "settings.json")}, or approve it in Claude Code, which records it in this project's entry of ${scopeFile("local", place)}; the project's own .claude/settings files cannot approve it.\n`,
+      `Runs start it once it is approved, as every server of .mcp.json: name it in "enabledMcpjsonServers" (or set "enableAllProjectMcpServers": true) in ${join(place.userDir, "settings.json")}, or approve it in Claude Code, which records it in this project's entry of ${scopeFile("local", place)}; the project's own .claude/settings files cannot approve it.\n`,
     );
   }
   return 0;

@@ -8,19 +8,23 @@ import { readJsonObjectFile } from "@harness/agent/json-object-file";
 import { isJsonObject } from "@harness/agent/json-text";
 import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
 import type { McpScope } from "./mcp-args.ts";
+import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 
 /** A failure the user can act on: printed as one line, exit status 1. */
 export class McpFileError extends Error {}
 
-export type McpPlace = { home: string; projectRoot: string };
+/** `userDir` and `userFile`: the user's configuration directory and global configuration file
+ * (user-config-dir.ts). */
+export type McpPlace = { home: string; projectRoot: string; userDir: string; userFile: string };
 
 /** The home directory and the project a run in `cwd` would use. */
 export async function mcpPlace(cwd: string, env: NodeJS.ProcessEnv): Promise<McpPlace> {
-  return { home: env.HOME || homedir(), projectRoot: ownProjectRoot(cwd, (await findProjectRoot(cwd)).root) };
+  const home = env.HOME || homedir();
+  return { home, projectRoot: ownProjectRoot(cwd, (await findProjectRoot(cwd)).root), userDir: userConfigDir(home, env), userFile: userConfigFile(home, env) };
 }
 
 export function scopeFile(scope: McpScope, place: McpPlace): string {
-  return scope === "project" ? join(place.projectRoot, ".mcp.json") : join(place.home, ".claude.json");
+  return scope === "project" ? join(place.projectRoot, ".mcp.json") : place.userFile;
 }
 
 /** How a scope is named to the user, with the file it is kept in. */

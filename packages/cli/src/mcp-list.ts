@@ -19,7 +19,7 @@ export async function runServers(place: McpPlace, io: CliIO, warn: (message: str
     projectRoot: place.projectRoot,
     home: place.home,
     settings: { mcpServers: settings.servers },
-    settingsFile: join(place.home, ".claude", "settings.json"),
+    settingsFile: join(place.userDir, "settings.json"),
     approvals: settings.approvals,
     managedFile: settings.managedFile,
     env: io.env,
@@ -64,7 +64,7 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
 
 /** Why a .mcp.json server is not started, said shortly. */
 export function notStarted(reason: string, place: McpPlace): string {
-  return reason.startsWith("not approved") ? `not approved (name it in "enabledMcpjsonServers" of ${join(place.home, ".claude", "settings.json")})` : reason;
+  return reason.startsWith("not approved") ? `not approved (name it in "enabledMcpjsonServers" of ${join(place.userDir, "settings.json")})` : reason;
 }
 
 function target(server: McpServerConfig): string {

@@ -55,7 +55,7 @@ export function harnessShell(line: string, env: Record<string, string>, opts: { 
 function options(env: Record<string, string>, opts: { cwd?: string; stdin?: unknown }) {
   return {
     cwd: opts.cwd ?? root,
-    env: { ...process.env, HOME: testHome, NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
+    env: { ...process.env, HOME: testHome, CLAUDE_CONFIG_DIR: "", NO_COLOR: "1", HARNESS_MODEL_RETRIES: "0", HARNESS_RETRY_BASE_MS: "1", ...env },
     stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] as ("ignore" | "pipe")[],
   };
 }

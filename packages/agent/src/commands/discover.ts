@@ -15,6 +15,7 @@ import { MAX_LISTED_DESCRIPTION } from "../skills/registry.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 import { withPluginVariables, type Plugin } from "../plugins/types.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export type DiscoverCommandsOptions = {
   home: string;
@@ -34,12 +35,11 @@ const MAX_DEPTH = 8;
  * sorted by name. */
 export async function discoverCommands(options: DiscoverCommandsOptions): Promise<CommandDiscovery> {
   const diagnostics: CommandDiagnostic[] = [];
-  const roots: [string, CommandScope][] = [[options.home, "user"]];
-  if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
-  for (const dir of options.additionalDirs ?? []) roots.push([dir, "project"]);
+  const dirs: [string, CommandScope][] = [[path.join(userConfigDir(options.home), "commands"), "user"]];
+  if (options.projectRoot !== undefined) dirs.push([path.join(options.projectRoot, ".claude", "commands"), "project"]);
+  for (const dir of options.additionalDirs ?? []) dirs.push([path.join(dir, ".claude", "commands"), "project"]);
   const found = await Promise.all(
-    roots.map(async ([root, scope]) => {
-      const dir = path.join(root, ".claude", "commands");
+    dirs.map(async ([dir, scope]) => {
       const files = await markdownFiles(dir, [], diagnostics);
       return Promise.all(files.map((segments) => readCommand(dir, segments, scope, diagnostics)));
     }),

@@ -9,6 +9,7 @@ import { memoryExcluder } from "./memory-excludes.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import { readRules, ruleMemory, type RuleFile } from "./rules.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
+import { userConfigDir, userConfigFile } from "../user-config-dir.ts";
 
 export type LoadMemoryOptions = {
   /** The working directory. */
@@ -40,7 +41,7 @@ export function memoryCandidates(dir: string, scope: MemoryScope): { file: strin
  * (Claude Code's answer to its "Allow external CLAUDE.md file imports?" question). A file that
  * cannot be read says no; the MCP configuration, read from the same file, reports its problems. */
 export async function externalImportsApproved(home: string, projectRoot: string): Promise<boolean> {
-  const read = await readConfigJson(path.join(home, ".claude.json"));
+  const read = await readConfigJson(userConfigFile(home));
   if (read.kind !== "ok") return false;
   const config = read.value as { projects?: Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }> } | null;
   return config?.projects?.[projectRoot]?.hasClaudeMdExternalIncludesApproved === true;
@@ -68,8 +69,8 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<MemoryLoad
   const pathRules: RuleFile[] = [];
   // In sequence, not at once: which copy of a file reached twice is sent must not depend on timing.
   const files = [
-    ...(await readInOrder(reader, [{ file: path.join(options.home, ".claude", "CLAUDE.md"), scope: "user" }])),
-    ...(await rulesNow(reader, path.join(options.home, ".claude", "rules"), "user", pathRules)),
+    ...(await readInOrder(reader, [{ file: path.join(userConfigDir(options.home), "CLAUDE.md"), scope: "user" }])),
+    ...(await rulesNow(reader, path.join(userConfigDir(options.home), "rules"), "user", pathRules)),
     ...(await readInOrder(reader, candidates.slice(0, split))),
     ...(await rulesNow(reader, path.join(projectRoot, ".claude", "rules"), "project", pathRules)),
     ...(await readInOrder(reader, candidates.slice(split))),

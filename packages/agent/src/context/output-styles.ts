@@ -11,6 +11,7 @@ import { isMissingError, readConfigDir, readConfigText, statConfig } from "../co
 import type { Plugin } from "../plugins/types.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { booleanField, textField } from "../skills/frontmatter-fields.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export type OutputStyle = { name: string; description?: string; prompt: string; keepCodingInstructions: boolean };
 
@@ -49,7 +50,7 @@ export async function loadOutputStyle(name: string | undefined, where: { home: s
   const wanted = name.trim().toLowerCase();
   const builtIn = BUILT_IN.find((style) => style.name.toLowerCase() === wanted);
   if (builtIn) return { style: builtIn, diagnostics };
-  const dirs = [path.join(where.projectRoot, ".claude", "output-styles"), path.join(where.home, ".claude", "output-styles")];
+  const dirs = [path.join(where.projectRoot, ".claude", "output-styles"), path.join(userConfigDir(where.home), "output-styles")];
   const available = [...BUILT_IN.map((style) => style.name)];
   const found = async function* () {
     for (const dir of dirs) yield* await stylesIn(dir, diagnostics);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { isWithin, realPathOf } from "../real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 /** Imports are followed this many hops deep (a file's own imports are hop 1). */
 export const MAX_IMPORT_DEPTH = 5;
@@ -107,7 +108,7 @@ function importOutsideProject(reader: MemoryReader, file: MemoryFile, target: st
   if (!project || project.externalImportsApproved || file.scope !== "project") return undefined;
   // Where the file really is: a link inside the project can lead anywhere.
   const real = realPathOf(target);
-  if (isWithin(real, realPathOf(project.root)) || isWithin(real, realPathOf(path.join(reader.home, ".claude")))) return undefined;
+  if (isWithin(real, realPathOf(project.root)) || isWithin(real, realPathOf(userConfigDir(reader.home)))) return undefined;
   const where = real === target ? `${target} is` : `${target} leads to ${real},`;
   return `${where} outside the project (${project.root}). A project's memory files import files from outside it only once that is approved: set "hasClaudeMdExternalIncludesApproved": true in this project's entry of ~/.claude.json (Claude Code asks once and records the answer there).`;
 }

@@ -6,6 +6,7 @@ import { pluginVariables, type Plugin } from "../plugins/types.ts";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
 import { isJsonObject } from "../json-text.ts";
 import { managedOnlyReason } from "./start-rules.ts";
+import { userConfigFile } from "../user-config-dir.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
 export type McpSettings = {
@@ -96,7 +97,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
 
   const mcpJsonPath = join(projectRoot, ".mcp.json");
   const mcpJson = await readJsonObject(mcpJsonPath, diagnostics);
-  const claudeJsonPath = join(options.home, ".claude.json");
+  const claudeJsonPath = userConfigFile(options.home);
   const claudeJson = await readJsonObject(claudeJsonPath, diagnostics);
   const projects = claudeJson?.projects;
   const localEntry = isJsonObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;

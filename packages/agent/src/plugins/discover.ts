@@ -9,6 +9,7 @@ import type { SettingsSource } from "../settings/types.ts";
 import { loadPlugin } from "./load-plugin.ts";
 import type { Plugin, PluginDiagnostic, PluginDiscovery } from "./types.ts";
 import { isJsonObject } from "../json-text.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export type DiscoverPluginsOptions = {
   home: string;
@@ -35,7 +36,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
       return isJsonObject(value) ? Object.keys(value).filter((id) => value[id] === true) : [];
     }),
   );
-  const installedFile = path.join(options.home, ".claude", "plugins", "installed_plugins.json");
+  const installedFile = path.join(userConfigDir(options.home), "plugins", "installed_plugins.json");
   const installed = enabled.length > 0 ? await readInstalled(installedFile, diagnostics) : new Map<string, Installation[]>();
 
   const loads = enabled.map(async (id) => {

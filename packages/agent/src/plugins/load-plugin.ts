@@ -11,6 +11,7 @@ import type { HooksConfig } from "../hooks/types.ts";
 import { parseManifest, type PluginManifest } from "./manifest.ts";
 import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";
 import { isJsonObject } from "../json-text.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export const MANIFEST_PATH = path.join(".claude-plugin", "plugin.json");
 
@@ -54,7 +55,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
     name: manifest.name,
     id,
     root,
-    dataDir: path.join(options.home, ".claude", "plugins", "data", id.replace(/[^A-Za-z0-9_-]/g, "-")),
+    dataDir: path.join(userConfigDir(options.home), "plugins", "data", id.replace(/[^A-Za-z0-9_-]/g, "-")),
     source: options.source,
     ...(manifest.version !== undefined && { version: manifest.version }),
     ...(manifest.description !== undefined && { description: manifest.description }),

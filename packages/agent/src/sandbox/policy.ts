@@ -3,6 +3,7 @@ import path from "node:path";
 import { hasGlob, unescapeGlob } from "../glob-regexp.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../real-paths.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 import { isLibraryPattern, named, patternBelow, type SandboxPath } from "./sandbox-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
 import { workspaceEnvDir, workspaceTmpDir } from "./tmp-dir.ts";
@@ -107,9 +108,11 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
   }
   const writable = unique([places.cwd, ...requested.filter((dir) => !hiddenOnes.includes(dir))]);
   // The user's own configuration (~/.claude, ~/.claude.json) is protected too when a writable
-  // directory reaches it.
-  const userConfig = path.join(places.home, ".claude");
-  const homeReached = writable.some((w) => isWithin(w, userConfig) || isWithin(places.home, w));
+  // directory reaches it; so is a CLAUDE_CONFIG_DIR elsewhere, whole.
+  const homeConfig = path.join(places.home, ".claude");
+  const homeReached = writable.some((w) => isWithin(w, homeConfig) || isWithin(places.home, w));
+  const userConfig = userConfigDir(places.home);
+  const movedConfig = userConfig !== homeConfig && writable.some((w) => isWithin(w, userConfig) || isWithin(userConfig, w)) ? [named(userConfig)] : [];
   const fromRules = denyRuleBoundaries(places);
   let autoAllow = settings.autoAllowBashIfSandboxed !== false;
   if (autoAllow && fromRules.unenforceable.length > 0) {
@@ -125,7 +128,7 @@ export function sandboxPolicy(settings: SandboxSettings | undefined, places: Pol
     protectedRoots: unique([...writable, places.projectRoot, ...(homeReached ? [places.home] : [])]),
     filesystem: {
       allowWrite: [...writable, tmpDir].map(named),
-      denyWrite: uniqueEntries([...(homeReached ? [named(path.join(places.home, ".claude.json"))] : []), ...(settings.filesystem?.denyWrite ?? []).map(entry), ...fromRules.write]),
+      denyWrite: uniqueEntries([...(homeReached ? [named(path.join(places.home, ".claude.json"))] : []), ...movedConfig, ...(settings.filesystem?.denyWrite ?? []).map(entry), ...fromRules.write]),
       denyRead: uniqueEntries([...hidden.map(named), ...(settings.filesystem?.denyRead ?? []).map(entry), ...fromRules.read]),
       allowRead: unique([...writable, places.projectRoot, tmpDir, workspaceEnvDir(places.cwd)])
         .filter((root) => hidden.some((h) => isWithin(root, h)))

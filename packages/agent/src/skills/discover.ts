@@ -14,6 +14,7 @@ import { booleanField, hintField, textField, toolListField } from "./frontmatter
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 import { withPluginVariables, type Plugin } from "../plugins/types.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 /** The sub-agent a skill with `context: fork` runs in when it names none, as in Claude Code. */
 export const DEFAULT_FORK_AGENT = "general-purpose";
@@ -33,10 +34,10 @@ export type DiscoverSkillsOptions = {
  * others still load. Skills come back sorted by name, so everything built from them is stable. */
 export async function discoverSkills(options: DiscoverSkillsOptions): Promise<SkillDiscovery> {
   const diagnostics: SkillDiagnostic[] = [];
-  const roots: [string, SkillScope][] = [[options.home, "user"]];
-  if (options.projectRoot !== undefined) roots.push([options.projectRoot, "project"]);
-  for (const dir of options.additionalDirs ?? []) roots.push([dir, "project"]);
-  const found = await Promise.all(roots.map(([root, scope]) => skillsIn(path.join(root, ".claude", "skills"), scope, diagnostics)));
+  const dirs: [string, SkillScope][] = [[path.join(userConfigDir(options.home), "skills"), "user"]];
+  if (options.projectRoot !== undefined) dirs.push([path.join(options.projectRoot, ".claude", "skills"), "project"]);
+  for (const dir of options.additionalDirs ?? []) dirs.push([path.join(dir, ".claude", "skills"), "project"]);
+  const found = await Promise.all(dirs.map(([dir, scope]) => skillsIn(dir, scope, diagnostics)));
   const fromPlugins: Skill[][] = [];
   for (const plugin of options.plugins ?? []) fromPlugins.push((await Promise.all(plugin.skillDirs.map((dir) => pluginSkillsIn(dir, plugin, diagnostics)))).flat());
   const [user = [], ...project] = found;

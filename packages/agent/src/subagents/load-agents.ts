@@ -4,6 +4,7 @@ import { withPluginVariables, type Plugin } from "../plugins/types.ts";
 import { builtinAgents } from "./builtin-agents.ts";
 import { parseAgentFile } from "./parse-agent-file.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export type LoadAgentDefinitionsOptions = {
   /** The user's home directory: user agents live in `<home>/.claude/agents`. */
@@ -33,7 +34,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   }
 
   const scopes: [AgentSource, string][] = [
-    ["user", path.join(options.home, ".claude", "agents")],
+    ["user", path.join(userConfigDir(options.home), "agents")],
     ...(options.additionalDirs ?? []).map((dir): [AgentSource, string] => ["project", path.join(dir, ".claude", "agents")]),
     ["project", path.join(options.projectRoot, ".claude", "agents")],
   ];

@@ -15,11 +15,11 @@ export const isBelow = (path: string, dir: string) => relative(dir, path) !== ""
 /** A failure the user can act on: printed as one line, exit status 1. */
 export class PluginError extends Error {}
 
-export type PluginPlace = { home: string; projectRoot: string; pluginsDir: string };
+export type PluginPlace = { home: string; projectRoot: string; userDir: string; pluginsDir: string };
 
 export async function pluginPlace(cwd: string, env: NodeJS.ProcessEnv): Promise<PluginPlace> {
-  const { home, projectRoot } = await mcpPlace(cwd, env);
-  return { home, projectRoot, pluginsDir: join(home, ".claude", "plugins") };
+  const { home, projectRoot, userDir } = await mcpPlace(cwd, env);
+  return { home, projectRoot, userDir, pluginsDir: join(userDir, "plugins") };
 }
 
 export const knownFile = (place: PluginPlace) => join(place.pluginsDir, "known_marketplaces.json");
@@ -30,7 +30,7 @@ export const marketplacesDir = (place: PluginPlace) => join(place.pluginsDir, "m
 export const cacheDir = (place: PluginPlace) => join(place.pluginsDir, "cache");
 
 export function settingsFileOf(scope: PluginScope, place: PluginPlace): string {
-  if (scope === "user") return join(place.home, ".claude", "settings.json");
+  if (scope === "user") return join(place.userDir, "settings.json");
   return join(place.projectRoot, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
 }
 

@@ -51,3 +51,12 @@ test("a relative CLAUDE_CONFIG_DIR is taken from the directory harness runs in; 
     assert.equal(/Always answer in haiku\./.test(JSON.stringify(fake.requests[0].body)), found, `CLAUDE_CONFIG_DIR=${JSON.stringify(value)}`);
   }
 });
+
+test("the apiKeyHelper of CLAUDE_CONFIG_DIR's settings makes the key of a run that has none", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
+  const config = tempDir(t);
+  writeFileSync(join(config, "settings.json"), JSON.stringify({ apiKeyHelper: "echo key-from-the-config-dir" }));
+  const { code, stderr } = await harness(["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "hello"], { ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url, CLAUDE_CONFIG_DIR: config }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(fake.requests[0].headers["x-api-key"], "key-from-the-config-dir");
+});

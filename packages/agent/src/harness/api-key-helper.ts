@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { hasAnthropicCredentials, servedByAnthropic } from "@harness/llm";
 import { readConfigJson } from "../config-files.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 import { wholeSetting } from "../env-number.ts";
 import { signalGroup } from "../process-groups.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
@@ -24,7 +25,7 @@ const kept = new Map<string, { key: string; until: number }>();
  * themselves: a host that checks for credentials before a run starts asks this. */
 export async function trustedApiKeyHelper(where: { home: string; managedPath?: string }): Promise<string | undefined> {
   let found: string | undefined;
-  for (const file of [`${where.home}/.claude/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
+  for (const file of [`${userConfigDir(where.home)}/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
     const read = await readConfigJson(file);
     if (read.kind !== "ok" || typeof read.value !== "object" || read.value === null) continue;
     const helper = (read.value as { apiKeyHelper?: unknown }).apiKeyHelper;
@@ -40,7 +41,7 @@ export async function trustedApiKeyHelper(where: { home: string; managedPath?: s
 export async function trustedAnthropicCredentials(where: { home: string; managedPath?: string; flag?: unknown }): Promise<boolean> {
   if (await trustedApiKeyHelper(where)) return true;
   const settings: unknown[] = [where.flag];
-  for (const file of [`${where.home}/.claude/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
+  for (const file of [`${userConfigDir(where.home)}/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
     const read = await readConfigJson(file);
     if (read.kind === "ok") settings.push(read.value);
   }

@@ -5,6 +5,7 @@
 // credentials are sent.
 import type { AwsCommands } from "@harness/llm";
 import { readConfigJson } from "../config-files.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, type SettingsSource } from "../settings/types.ts";
 import type { RunAgentOptions } from "../types.ts";
@@ -40,7 +41,7 @@ export function withAwsCommands(options: RunAgentOptions, commands: AwsCommands 
  * command is left out (the run's own reading of the settings names it). */
 export async function trustedAwsCommands(where: { home: string; managedPath?: string }): Promise<AwsCommands> {
   const commands: AwsCommands = {};
-  for (const file of [`${where.home}/.claude/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
+  for (const file of [`${userConfigDir(where.home)}/settings.json`, where.managedPath ?? DEFAULT_MANAGED_SETTINGS_PATH]) {
     const read = await readConfigJson(file);
     if (read.kind !== "ok" || typeof read.value !== "object" || read.value === null) continue;
     for (const [key, field] of Object.entries(SETTINGS) as [keyof typeof SETTINGS, keyof AwsCommands][]) {

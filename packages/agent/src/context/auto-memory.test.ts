@@ -6,6 +6,7 @@ import path from "node:path";
 import { autoMemoryDirectory, autoMemoryEnabled, canonicalGitRoot, defaultAutoMemoryDir, projectDirName } from "./auto-memory.ts";
 import { autoMemoryInstructions, loadAutoMemory, MAX_AUTO_MEMORY_BYTES, MAX_AUTO_MEMORY_LINES } from "./auto-memory-load.ts";
 import { memoryReminder } from "./format-memory.ts";
+import { runAutoMemory } from "../harness/run-auto-memory.ts";
 
 function temp(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(path.join(tmpdir(), "auto-memory-"));
@@ -16,7 +17,7 @@ function temp(t: { after(fn: () => void): void }): string {
 test("a project's path becomes its directory name as Claude Code writes it: every character but letters and digits a hyphen", () => {
   assert.equal(projectDirName("/Users/ana/my_project.v2"), "-Users-ana-my-project-v2");
   assert.equal(projectDirName("/home/ana/Ünï code"), "-home-ana--n--code");
-  assert.equal(defaultAutoMemoryDir("/home/ana", "/work/app"), "/home/ana/.claude/projects/-work-app/memory");
+  assert.equal(defaultAutoMemoryDir("/home/ana/.claude", "/work/app"), "/home/ana/.claude/projects/-work-app/memory");
 });
 
 test("a path longer than 200 characters is cut at 200 and given a hash of the whole path, so two long paths stay apart", () => {
@@ -55,7 +56,7 @@ test("CLAUDE_CODE_DISABLE_AUTO_MEMORY decides before the settings; the settings'
 test("autoMemoryDirectory is taken from the user's, the run's or the managed settings (~/ expanded); a repository's settings cannot move it", () => {
   const home = "/home/ana";
   const base = "/work/app";
-  const at = (sources: { scope: "user" | "project" | "local" | "flag" | "managed"; path: string; settings: Record<string, unknown> }[]) => autoMemoryDirectory({ home, base, sources });
+  const at = (sources: { scope: "user" | "project" | "local" | "flag" | "managed"; path: string; settings: Record<string, unknown> }[]) => autoMemoryDirectory({ home, configDir: "/home/ana/.claude", base, sources });
   assert.deepEqual(at([]), { dir: "/home/ana/.claude/projects/-work-app/memory", ignored: [] });
   assert.deepEqual(at([{ scope: "user", path: "u.json", settings: { autoMemoryDirectory: "~/notes/app" } }]), { dir: "/home/ana/notes/app", ignored: [] });
   assert.deepEqual(
@@ -103,4 +104,14 @@ test("the model sees MEMORY.md as auto memory, after the other memory files, and
   assert.match(text, /\/home\/ana\/.claude\/projects\/-work-app\/memory\//);
   assert.match(text, /MEMORY\.md/);
   assert.match(text, /200 lines/);
+});
+
+test("CLAUDE_CONFIG_DIR moves the auto memory directory with the rest of the user's configuration", async (t) => {
+  const home = temp(t);
+  const project = temp(t);
+  const config = path.join(temp(t), "config");
+  const moved = await runAutoMemory({ cwd: project, home }, { CLAUDE_CONFIG_DIR: config }, { settings: {}, sources: [] }, () => {});
+  assert.equal(moved?.dir.startsWith(path.join(config, "projects") + path.sep), true, moved?.dir);
+  const kept = await runAutoMemory({ cwd: project, home }, { CLAUDE_CONFIG_DIR: "" }, { settings: {}, sources: [] }, () => {});
+  assert.equal(kept?.dir.startsWith(path.join(home, ".claude", "projects") + path.sep), true, kept?.dir);
 });

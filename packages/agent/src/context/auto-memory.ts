@@ -39,8 +39,10 @@ export function canonicalGitRoot(root: string): string {
   }
 }
 
-export function defaultAutoMemoryDir(home: string, base: string): string {
-  return path.join(home, ".claude", "projects", projectDirName(base), "memory");
+/** `configDir`: the user's configuration directory (user-config-dir.ts), ~/.claude unless
+ * CLAUDE_CONFIG_DIR moves it. */
+export function defaultAutoMemoryDir(configDir: string, base: string): string {
+  return path.join(configDir, "projects", projectDirName(base), "memory");
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -69,13 +71,13 @@ export type AutoMemoryPlace = {
 /** Where the auto memory of the project based at `base` (canonicalGitRoot's) is: the strongest
  * trusted settings' autoMemoryDirectory (the schema has checked it is absolute or `~/…`), else
  * defaultAutoMemoryDir. */
-export function autoMemoryDirectory(where: { home: string; base: string; sources: readonly { scope: SettingsScope; path: string; settings: { autoMemoryDirectory?: unknown } }[] }): AutoMemoryPlace {
+export function autoMemoryDirectory(where: { home: string; configDir: string; base: string; sources: readonly { scope: SettingsScope; path: string; settings: { autoMemoryDirectory?: unknown } }[] }): AutoMemoryPlace {
   const ignored = where.sources.filter((s) => !TRUSTED.includes(s.scope) && typeof s.settings.autoMemoryDirectory === "string").map((s) => s.path);
   for (const scope of TRUSTED) {
     const chosen = where.sources.filter((s) => s.scope === scope && typeof s.settings.autoMemoryDirectory === "string").at(-1);
     if (chosen) return { dir: expandHome(chosen.settings.autoMemoryDirectory as string, where.home), ignored };
   }
-  return { dir: defaultAutoMemoryDir(where.home, where.base), ignored };
+  return { dir: defaultAutoMemoryDir(where.configDir, where.base), ignored };
 }
 
 function expandHome(dir: string, home: string): string {

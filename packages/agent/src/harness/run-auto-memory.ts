@@ -4,6 +4,7 @@ import { autoMemoryDirectory, autoMemoryEnabled, canonicalGitRoot } from "../con
 import { loadAutoMemory } from "../context/auto-memory-load.ts";
 import type { MemoryFile } from "../context/types.ts";
 import type { LoadedSettings } from "../settings/types.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 import { findProjectRoot } from "./project-root.ts";
 
 export type RunAutoMemory = { dir: string; index?: MemoryFile };
@@ -19,7 +20,7 @@ export async function runAutoMemory(
   if (!autoMemoryEnabled(env, loaded.settings)) return undefined;
   const found = await findProjectRoot(where.cwd);
   const base = found.inGitRepo ? canonicalGitRoot(found.root) : found.root;
-  const place = autoMemoryDirectory({ home: where.home, base, sources: loaded.sources });
+  const place = autoMemoryDirectory({ home: where.home, configDir: userConfigDir(where.home, env), base, sources: loaded.sources });
   for (const file of place.ignored) {
     warn(`${file}: autoMemoryDirectory is ignored: settings that come with the repository cannot choose where the model writes its notes without asking. Set it in ~/.claude/settings.json instead.`);
   }

@@ -39,6 +39,8 @@ export type RequestContextInput = {
   skills?: string;
   /** The conversation so far, ending with the message the model must answer. */
   history: readonly ModelMessage[];
+  /** False: no cache breakpoints at all (prompt-caching.ts). */
+  caching?: boolean;
 };
 
 export type RequestContext = {
@@ -53,12 +55,14 @@ export type RequestContext = {
 export function assembleRequestContext(input: RequestContextInput): RequestContext {
   const prompt = input.appendSystemPrompt?.trim() ? `${input.systemPrompt}\n\n${input.appendSystemPrompt}` : input.systemPrompt;
   const texts = [prompt, input.environment, deferredSection(input.deferredIndex), input.skills ?? ""].filter((text) => text.trim() !== "");
-  const system: TextBlock[] = texts.map((text, i) => (i === texts.length - 1 || i === 0 ? { type: "text", text, cache_control: EPHEMERAL } : { type: "text", text }));
+  const caching = input.caching !== false;
+  const system: TextBlock[] = texts.map((text, i) => (caching && (i === texts.length - 1 || i === 0) ? { type: "text", text, cache_control: EPHEMERAL } : { type: "text", text }));
 
-  const tools = input.tools.map(({ cache_control: _drop, ...tool }, i) => (i === input.tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool));
+  const tools = input.tools.map(({ cache_control: _drop, ...tool }, i) => (caching && i === input.tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool));
 
   const reminder = memoryReminder(input.memory);
-  const messages = markLastMessage(withReminder(withoutCacheControl(input.history), reminder));
+  const unmarked = withReminder(withoutCacheControl(input.history), reminder);
+  const messages = caching ? markLastMessage(unmarked) : unmarked;
 
   const prefixTokens = estimateTokens(texts.join("\n\n")) + toolTokens(input.tools) + estimateTokens(reminder);
   return { system, tools, messages, prefixTokens };

@@ -2,6 +2,7 @@
 // context/assemble.ts for the order and the cache breakpoints).
 import type { ModelMessage, ModelRequest, ToolSchema } from "@harness/llm";
 import { assembleRequestContext } from "../context/assemble.ts";
+import { promptCachingOn } from "../context/prompt-caching.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import type { Tool } from "../types.ts";
 import { withOutputLimits } from "./output-tokens.ts";
@@ -38,6 +39,7 @@ export function buildRequest(ctx: RunContext, messages: readonly ModelMessage[])
     deferredIndex: ctx.registry.deferredIndex(),
     skills: ctx.skills,
     history: messages,
+    caching: promptCachingOn(ctx.setup.harnessEnv ?? options.env ?? process.env, ctx.model),
   });
   const request: ModelRequest = { model: ctx.model, system: assembled.system, messages: assembled.messages, signal: options.signal };
   if (assembled.tools.length > 0) request.tools = assembled.tools;

@@ -289,12 +289,14 @@ Commands:
   harness plugin marketplace list
   harness plugin marketplace update [NAME]
                      fetch git marketplaces again (all, or NAME) and read their plugins again
-  harness plugin marketplace remove NAME
+  harness plugin marketplace remove NAME [--keep-data]
                      uninstall the plugins installed from it (every scope), then forget it
   harness plugin install PLUGIN@MARKETPLACE [--scope S]
                      copy the plugin into ~/.claude/plugins/cache, record it in
                      ~/.claude/plugins/installed_plugins.json and enable it in the scope's settings
-  harness plugin uninstall PLUGIN@MARKETPLACE [--scope S]
+  harness plugin uninstall PLUGIN@MARKETPLACE [--scope S] [--keep-data]
+                     with its last installation, its data directory (~/.claude/plugins/data)
+                     goes too, unless --keep-data
   harness plugin enable|disable PLUGIN@MARKETPLACE [--scope S]
                      turn it on or off in the scope's settings ("enabledPlugins")
   harness plugin list

@@ -3,6 +3,7 @@
 // `commands/`, `agents/`, `skills/`, `output-styles/`, `hooks/hooks.json` and `.mcp.json`. The
 // manifest's `commands`, `agents` and `outputStyles` replace their default folder, `skills` adds to
 // it, and its hooks and MCP servers join those of the default files, as Claude Code has it.
+import { pluginDataDir } from "./data-dir.ts";
 import path from "node:path";
 import { readConfigJson, statConfig } from "../config-files.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
@@ -55,7 +56,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
     name: manifest.name,
     id,
     root,
-    dataDir: path.join(userConfigDir(options.home), "plugins", "data", id.replace(/[^A-Za-z0-9_-]/g, "-")),
+    dataDir: pluginDataDir(path.join(userConfigDir(options.home), "plugins"), id),
     source: options.source,
     ...(manifest.version !== undefined && { version: manifest.version }),
     ...(manifest.description !== undefined && { description: manifest.description }),

@@ -11,13 +11,16 @@ export type PluginScope = (typeof PLUGIN_SCOPES)[number];
 export type PluginCommand =
   | { action: "marketplace-add"; source: string }
   | { action: "marketplace-list" }
-  | { action: "marketplace-remove"; name: string }
+  /** `keepData`: the data directories of the plugins it uninstalls stay. */
+  | { action: "marketplace-remove"; name: string; keepData?: boolean }
   /** Without `name`: every marketplace. */
   | { action: "marketplace-update"; name?: string }
   /** `plugin` as typed: `name@marketplace`, or a name to look for in every marketplace. */
   | { action: "install"; plugin: string; scope: PluginScope }
   /** Without `scope`: the one scope the plugin is installed in for this project. */
-  | { action: "uninstall" | "enable" | "disable"; plugin: string; scope?: PluginScope }
+  | { action: "enable" | "disable"; plugin: string; scope?: PluginScope }
+  /** `keepData`: the plugin's data directory stays when its last installation goes. */
+  | { action: "uninstall"; plugin: string; scope?: PluginScope; keepData?: boolean }
   | { action: "list" };
 
 export type PluginParsed = { kind: "plugin"; plugin: PluginCommand } | { kind: "help"; topic: "plugin" } | { kind: "usage-error"; message: string; topic: "plugin" };
@@ -27,6 +30,7 @@ const SPEC: OptionSpec = {
   "--scope": { key: "scope", value: true, repeat: true },
   "-h": { key: "help", value: false },
   "--help": { key: "help", value: false },
+  "--keep-data": { key: "keepData", value: false },
 };
 const ALIASES: Record<string, string> = { i: "install", remove: "uninstall", rm: "uninstall", ls: "list" };
 const MARKETPLACE_ALIASES: Record<string, string> = { rm: "remove", ls: "list" };
@@ -50,6 +54,8 @@ export function parsePlugin(args: readonly string[]): PluginParsed {
   const given = scanned.options.scope as string[] | undefined;
   const takesScope = !marketplace && sub !== "list";
   if (given && !takesScope) return usage(`"harness plugin ${name}" takes no --scope`);
+  const keepData = scanned.options.keepData === true;
+  if (keepData && sub !== "uninstall" && !(marketplace && sub === "remove")) return usage(`"harness plugin ${name}" takes no --keep-data`);
   if (given && given.length > 1) return usage("--scope may be given once");
   const scope = given?.[0];
   if (scope !== undefined && !PLUGIN_SCOPES.includes(scope as PluginScope)) return usage(`--scope must be one of ${PLUGIN_SCOPES.join(", ")}, not "${scope}"`);
@@ -68,10 +74,12 @@ export function parsePlugin(args: readonly string[]): PluginParsed {
   if (marketplace) {
     if (sub === "add") return ok({ action: "marketplace-add", source: arg! });
     if (sub === "list") return ok({ action: "marketplace-list" });
-    if (sub === "remove") return ok({ action: "marketplace-remove", name: arg! });
+    if (sub === "remove") return ok({ action: "marketplace-remove", name: arg!, ...(keepData && { keepData }) });
     return ok({ action: "marketplace-update", ...(arg !== undefined && { name: arg }) });
   }
   if (sub === "list") return ok({ action: "list" });
   if (sub === "install") return ok({ action: "install", plugin: arg!, scope: (scope as PluginScope | undefined) ?? "user" });
-  return ok({ action: sub as "uninstall" | "enable" | "disable", plugin: arg!, ...(scope !== undefined && { scope: scope as PluginScope }) });
+  const scoped = scope !== undefined ? { scope: scope as PluginScope } : {};
+  if (sub === "uninstall") return ok({ action: "uninstall", plugin: arg!, ...scoped, ...(keepData && { keepData }) });
+  return ok({ action: sub as "enable" | "disable", plugin: arg!, ...scoped });
 }

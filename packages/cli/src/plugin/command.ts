@@ -13,13 +13,13 @@ export async function pluginCommand(command: PluginCommand, io: CliIO): Promise<
       case "marketplace-list":
         return (await import("./marketplace-command.ts")).listMarketplaces(place, io);
       case "marketplace-remove":
-        return await (await import("./marketplace-command.ts")).removeMarketplace(command.name, place, io);
+        return await (await import("./marketplace-command.ts")).removeMarketplace(command.name, place, io, command.keepData === true);
       case "marketplace-update":
         return await (await import("./marketplace-command.ts")).updateMarketplaces(command.name, place, io);
       case "install":
         return await (await import("./install.ts")).installPlugin(command.plugin, command.scope, place, io);
       case "uninstall":
-        return await (await import("./manage.ts")).uninstallPlugin(command.plugin, command.scope, place, io);
+        return await (await import("./manage.ts")).uninstallPlugin(command.plugin, command.scope, place, io, command.keepData === true);
       case "enable":
       case "disable":
         return await (await import("./manage.ts")).enablePlugin(command.plugin, command.action === "enable", command.scope, place, io);

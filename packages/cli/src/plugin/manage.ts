@@ -3,6 +3,9 @@
 import type { CliIO } from "../cli.ts";
 import type { PluginScope } from "./args.ts";
 import { PluginError, enabledState, isFor, readInstalled, setEnabled, settingsFileOf, updateInstalled, type Installation, type PluginPlace } from "./files.ts";
+import { rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { pluginDataDir } from "@harness/agent/plugin-data-dir";
 import { removeUnused } from "./install.ts";
 
 /** The installation of `id` a command acts on: the one of `scope` for this project, or without a
@@ -20,24 +23,26 @@ function installationOf(id: string, scope: PluginScope | undefined, place: Plugi
   return entries.find((e) => e.scope === "local") ?? entries.find((e) => e.scope === "project") ?? entries[0]!;
 }
 
-export async function uninstallPlugin(id: string, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {
+export async function uninstallPlugin(id: string, scope: PluginScope | undefined, place: PluginPlace, io: CliIO, keepData = false): Promise<number> {
   const target = installationOf(id, scope, place, "uninstall");
-  await removeInstallation(id, target, place);
+  const dataGone = await removeInstallation(id, target, place, keepData);
   io.stdout.write(`Uninstalled ${describeInstallation(id, target, place)}.\n`);
+  if (dataGone) io.stdout.write(`Removed its data directory ${dataGone}.\n`);
   return 0;
 }
 
 /** Uninstalls every plugin installed from `marketplace`, in every scope and project, saying each in
  * one line; one that fails is said on stderr and the others still go. Answers whether all went. */
-export async function uninstallAllFrom(marketplace: string, place: PluginPlace, io: CliIO): Promise<boolean> {
+export async function uninstallAllFrom(marketplace: string, place: PluginPlace, io: CliIO, keepData = false): Promise<boolean> {
   let allGone = true;
   for (const [id, entries] of Object.entries(readInstalled(place))) {
     if (!id.endsWith(`@${marketplace}`)) continue;
     for (const entry of entries) {
       const described = describeInstallation(id, entry, place);
       try {
-        await removeInstallation(id, entry, place);
+        const dataGone = await removeInstallation(id, entry, place, keepData);
         io.stdout.write(`Uninstalled ${described}.\n`);
+        if (dataGone) io.stdout.write(`Removed its data directory ${dataGone}.\n`);
       } catch (error) {
         if (!(error instanceof PluginError)) throw error;
         io.stderr.write(`harness: ${described} was not uninstalled: ${error.message}\n`);
@@ -55,15 +60,27 @@ function describeInstallation(id: string, entry: Installation, place: PluginPlac
 }
 
 /** Takes `id` out of the settings that enable it, then its record, then its copy once nothing uses
- * it: a failure leaves the record, so that the same command can be run again. */
-async function removeInstallation(id: string, entry: Installation, place: PluginPlace): Promise<void> {
+ * it, and, when this was its last installation anywhere and `keepData` does not say otherwise, its
+ * data directory, which it answers with when it was there: a failure leaves the record, so that the
+ * same command can be run again. */
+async function removeInstallation(id: string, entry: Installation, place: PluginPlace, keepData: boolean): Promise<string | undefined> {
   await setEnabled(entry.scope, { ...place, projectRoot: entry.projectPath ?? place.projectRoot }, id, undefined);
+  let last = false;
   await updateInstalled(place, (plugins) => {
     const rest = (plugins[id] ?? []).filter((e) => !(e.scope === entry.scope && e.projectPath === entry.projectPath));
+    last = rest.length === 0;
     const { [id]: _gone, ...others } = plugins;
     return rest.length ? { ...plugins, [id]: rest } : others;
   });
   await removeUnused(entry.installPath, place);
+  const data = pluginDataDir(place.pluginsDir, id);
+  if (!last || keepData || !existsSync(data)) return undefined;
+  try {
+    await rm(data, { recursive: true, force: true });
+  } catch (error) {
+    throw new PluginError(`${id} is uninstalled, but its data directory ${data} could not be removed: ${(error as Error).message}`);
+  }
+  return data;
 }
 
 export async function enablePlugin(id: string, enabled: boolean, scope: PluginScope | undefined, place: PluginPlace, io: CliIO): Promise<number> {

@@ -88,11 +88,11 @@ export function listMarketplaces(place: PluginPlace, io: CliIO): number {
 /** Uninstalls the plugins installed from the marketplace, as Claude Code does, then forgets it;
  * its clone goes with it, a directory of the user's own stays. While a plugin is left, the
  * marketplace is kept, so that running the command again finishes the work. */
-export async function removeMarketplace(name: string, place: PluginPlace, io: CliIO): Promise<number> {
+export async function removeMarketplace(name: string, place: PluginPlace, io: CliIO, keepData = false): Promise<number> {
   const known = readKnown(place);
   if (!Object.hasOwn(known, name)) throw unknownMarketplace(name, Object.keys(known));
   const { uninstallAllFrom } = await import("./manage.ts");
-  if (!(await uninstallAllFrom(name, place, io))) {
+  if (!(await uninstallAllFrom(name, place, io, keepData))) {
     io.stderr.write(`harness: marketplace "${name}" is kept, with the plugins above; once what stopped them is fixed, run: harness plugin marketplace remove ${name}\n`);
     return 1;
   }

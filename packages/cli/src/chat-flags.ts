@@ -20,7 +20,7 @@ export const CHAT_SESSION_OPTIONS: OptionSpec = {
 /** `claude`'s flags that a session's configure cannot carry, nor a chat of its own its runs
  * (chat-run-flags.ts): `harness run` takes them. */
 export const RUN_ONLY_FLAGS = [
-  "--agent", "--append-system-prompt-file", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
+  "--agent", "--fallback-model", "--max-budget-usd", "--session-id", "--no-session-persistence",
   "--permission-prompt-tool", "--json-schema", "--output-format", "--input-format", "--include-partial-messages",
   "--max-thinking-tokens", "--allow-dangerously-skip-permissions", "--debug", "-d", "--debug-file", "--debug-to-stderr", "-d2e",
 ];

@@ -1,4 +1,4 @@
-// claude's flags that shape every run of an interactive session (--append-system-prompt,
+// claude's flags that shape every run of an interactive session (--append-system-prompt[-file],
 // --allowedTools, --disallowedTools, --add-dir, --mcp-config, --settings, --agents, --plugin-dir…).
 // A chat of its own (--local, or `harness` with no command) takes them: checked as `harness run`
 // checks them, in its words, and given to its server, whose every run carries them. A chat on a
@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import type { RunnerRunOptions } from "@harness/protocol";
 import type { Command } from "./args.ts";
+import { readPromptFile } from "./prompt-file.ts";
 import { type OptionSpec, takesNext } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
@@ -16,12 +17,13 @@ type Options = Record<string, string | true | string[]>;
 /** The flags as given (`harness run`'s fields of the same names): checked when the chat starts. */
 export type ChatRunFlags = Pick<
   RunCommand,
-  "appendSystemPrompt" | "allowedTools" | "disallowedTools" | "pluginDirs" | "agents" | "mcpConfig" | "strictMcpConfig" | "settings" | "settingSources" | "addDirs" | "tools"
+  "appendSystemPrompt" | "appendSystemPromptFile" | "allowedTools" | "disallowedTools" | "pluginDirs" | "agents" | "mcpConfig" | "strictMcpConfig" | "settings" | "settingSources" | "addDirs" | "tools"
 >;
 
 /** Shared with `harness run`, which takes the same flags the same way. */
 export const RUN_SHAPING_OPTIONS: OptionSpec = {
   "--append-system-prompt": { key: "appendSystemPrompt", value: true },
+  "--append-system-prompt-file": { key: "appendSystemPromptFile", value: true },
   "--allowedTools": { key: "allowedTools", value: true, repeat: true },
   "--allowed-tools": { key: "allowedTools", value: true, repeat: true },
   "--disallowedTools": { key: "disallowedTools", value: true, repeat: true },
@@ -46,7 +48,10 @@ export function takeChatRunFlags(options: Options): ChatRunFlags | string {
     if (typeof rules === "string") return rules;
     flags[key] = rules;
   }
-  for (const key of ["appendSystemPrompt", "agents", "settings", "settingSources"] as const) {
+  if (typeof options.appendSystemPrompt === "string" && typeof options.appendSystemPromptFile === "string") {
+    return "--append-system-prompt and --append-system-prompt-file cannot go together: give one of them";
+  }
+  for (const key of ["appendSystemPrompt", "appendSystemPromptFile", "agents", "settings", "settingSources"] as const) {
     const value = options[key];
     if (typeof value === "string") flags[key] = value;
   }
@@ -89,6 +94,13 @@ export async function chatRunOptions(
     const flag = Object.keys(RUN_SHAPING_OPTIONS).find((name) => RUN_SHAPING_OPTIONS[name].key === given[0]);
     return { ok: false, message: `${flag}: the chat's runs go to the ${backend.name} backend (HARNESS_BACKEND), which does not take it: it is the builtin agent's, as on harness run; leave it out, or set HARNESS_BACKEND=builtin` };
   }
+  // The file is read as the chat starts, from where the command was typed, as harness run reads it.
+  let appendSystemPrompt = flags.appendSystemPrompt;
+  if (flags.appendSystemPromptFile !== undefined) {
+    const read = readPromptFile("--append-system-prompt-file", resolve(typedIn, flags.appendSystemPromptFile));
+    if (!read.ok) return read;
+    appendSystemPrompt = read.text;
+  }
   const config = await runConfigOptions(flags, typedIn, env);
   if (!config.ok) return config;
   for (const warning of config.warnings) warn(warning);
@@ -100,7 +112,7 @@ export async function chatRunOptions(
     ok: true,
     runOptions: {
       ...(Object.keys(rules).length > 0 && { rules }),
-      ...(flags.appendSystemPrompt !== undefined && { appendSystemPrompt: flags.appendSystemPrompt }),
+      ...(appendSystemPrompt !== undefined && { appendSystemPrompt }),
       ...(flags.pluginDirs && { pluginDirs: flags.pluginDirs.map((dir) => resolve(typedIn, dir)) }),
       // Given with the run, as parseInlineAgents makes every one of them.
       ...(checked.agents && { agents: checked.agents.map((agent) => ({ ...agent, source: "cli" as const })) }),

@@ -223,6 +223,7 @@ session for its later runs; the chat says what they are):
 With --local (or harness with no command), as harness run takes them, for every run of the chat
 (a chat on a shared server refuses them: they would change the runs of its other clients too):
   --append-system-prompt TEXT        added after the system prompt
+  --append-system-prompt-file FILE   the same, from a file (read as the chat starts)
   --allowedTools, --disallowedTools RULES
                      permission rules on top of the settings' ("Read,Bash(git log:*)")
   --add-dir DIR…     directories besides the project that the file tools reach

@@ -153,9 +153,10 @@ test("each retry Claude Code announces is a notice with the error, the wait and 
   ]);
 });
 
-test("tool result content reads as text, images as a placeholder", () => {
+test("tool result content reads as text, images and documents (a PDF Read returns) as placeholders", () => {
   assert.equal(resultText("plain"), "plain");
   assert.equal(resultText([{ type: "text", text: "a" }, { type: "image", source: {} }, { type: "text", text: "b" }]), "a\n[image]\nb");
+  assert.equal(resultText([{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBE" } }, { type: "text", text: "Read PDF a.pdf" }]), "[document]\nRead PDF a.pdf");
   assert.equal(resultText(undefined), "");
 });
 

@@ -202,12 +202,12 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** A tool_result's content as the text a person reads (images as a placeholder). */
+/** A tool_result's content as the text a person reads (images and documents as placeholders). */
 export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : b.type === "image" ? "[image]" : ""))
+    .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : b.type === "image" || b.type === "document" ? `[${b.type}]` : ""))
     .filter(Boolean)
     .join("\n");
 }

@@ -33,6 +33,7 @@ import { countInConversation, createRunState, recordBilled, recordSideCall, reco
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
 import { loadRunSetup } from "./harness/setup.ts";
 import { subagentSpawner } from "./harness/subagents.ts";
+import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "./harness/background-agents.ts";
 import { joinRunPermissions } from "./harness/run-permissions.ts";
 import { preloadedSkills } from "./harness/preloaded-skills.ts";
 import { structuredOutputFailure } from "./harness/structured-output.ts";
@@ -254,10 +255,12 @@ async function runHookAgent(parent: RunContext, request: HookAgentRequest): Prom
 
 async function runLoop(ctx: RunContext, state: RunState): Promise<RunAgentResult> {
   const configure = watchConfigure(ctx.subagent ? undefined : ctx.options.onConfigure);
+  startBackgroundAgents(ctx, state);
   try {
     return await turns(ctx, state, () => configure.apply(ctx, state));
   } finally {
     configure.close();
+    await stopBackgroundAgents(state);
   }
 }
 
@@ -273,6 +276,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     if (turn >= ctx.maxTurns) break;
     takeSteering(ctx, state);
     takeAsyncHookContext(ctx, state);
+    takeBackgroundNotifications(state);
     const request = await nextRequest(ctx, state);
     if (typeof request === "string") return finish(state, "error", request);
     await nextTurn();
@@ -308,7 +312,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       if (outcome.stopReason === "max_tokens") {
         ctx.notice("warning", "The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
       }
-      const goesOn = takeSteering(ctx, state) || (await stopHookContinues(ctx, state));
+      // Background agents still at work: their results are the model's to report before the run ends.
+      const goesOn = takeSteering(ctx, state) || (await awaitBackgroundAgents(ctx, state)) || (await stopHookContinues(ctx, state));
       // A cancel while the Stop hooks ran (they are killed) ends the run as cancelled, not done.
       if (signal.aborted) return finish(state, "aborted");
       if (goesOn) continue;

@@ -9,6 +9,7 @@ import type { PermissionMode } from "./permissions/types.ts";
 import type { PermissionUpdate } from "./permissions/updates.ts";
 import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SettingsFileScope } from "./settings/types.ts";
+import type { BackgroundAgents } from "./subagents/background-agents.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ToolState, WebSearchProvider } from "./tools/state.ts";
 
@@ -28,6 +29,9 @@ export type ToolContext = {
   /** Runs a sub-agent to completion for the Task tool. The host binds it to this call (its
    * toolUseId and signal); without it the Task tool answers with an error. */
   spawnSubagent?: (request: SubagentRequest) => Promise<SubagentOutput>;
+  /** The main run's background agents (Task with run_in_background), for the spawner, TaskOutput
+   * and TaskStop. Absent in a sub-agent. */
+  backgroundAgents?: BackgroundAgents;
   /** The environment of processes the tool starts (Bash, background shells): the settings' `env`
    * laid over the run's environment. Absent: this process's environment. */
   env?: Readonly<Record<string, string>>;

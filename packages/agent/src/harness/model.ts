@@ -76,12 +76,12 @@ export function providerFor(options: RunAgentOptions, model: string): ModelProvi
  * parent's (or the run was given its provider), else on a provider made for it. */
 export function subagentModelResolver(options: RunAgentOptions, allowed?: readonly string[]): ModelResolver {
   const env = options.env ?? process.env;
-  return (setting, parent) => {
+  return (setting, parent, from = "its definition's model") => {
     const model = resolveAgentModel(setting, parent.model, env);
     // The parent's model (inherit, or an alias its provider cannot serve) already passed the list.
     if (allowed !== undefined && model !== parent.model && !modelAllowed(model, allowed, env)) {
       const asked = env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() || setting?.trim() || model;
-      return { error: notAllowedMessage(asked, model, env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() ? "CLAUDE_CODE_SUBAGENT_MODEL" : "its definition's model", allowed) };
+      return { error: notAllowedMessage(asked, model, env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() ? "CLAUDE_CODE_SUBAGENT_MODEL" : from, allowed) };
     }
     return besideParent(options, model, parent);
   };

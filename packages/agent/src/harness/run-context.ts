@@ -17,6 +17,7 @@ import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
 import { taskTool } from "../subagents/task-tool.ts";
+import { taskOutputTool, taskStopTool } from "../subagents/background-task-tools.ts";
 import { bashToolFor } from "../tools/bash.ts";
 import { workspaceEnvDir } from "../sandbox/tmp-dir.ts";
 import { sessionEnvFile } from "../tools/session-env.ts";
@@ -259,7 +260,7 @@ function defaultTools(setup: RunSetup, options: RunAgentOptions, onSkill: (skill
   const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return chosen(builtins, options.builtinTools);
-  const tools = [...builtins, taskTool(setup.agents)];
+  const tools = [...builtins, taskTool(setup.agents), taskOutputTool, taskStopTool];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
   return [...chosen(tools, options.builtinTools), ...setup.mcpTools];
 }
@@ -385,7 +386,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     bindContext: (base) => {
       const denied = deniedFileFilter(ctx.permissions);
       const deniedUrl = deniedUrlFilter(ctx.permissions);
-      return {
+      const bound: ToolContext = {
         ...base,
         state: ctx.resources.toolState,
         ...(env && { env }),
@@ -395,14 +396,17 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         ...(webSearch && { webSearch }),
         ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
         expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
-        ...(spawner && {
-          spawnSubagent: async (request) => {
-            const output = await spawner(request, base);
-            if (output.usage) addUsage(state.usage, output.usage);
-            return output;
-          },
-        }),
+        ...(state.agents && { backgroundAgents: state.agents }),
       };
+      // A background agent's usage joins the run's as it ends (see startBackgroundAgents).
+      if (spawner) {
+        bound.spawnSubagent = async (request) => {
+          const output = await spawner(request, bound);
+          if (output.usage) addUsage(state.usage, output.usage);
+          return output;
+        };
+      }
+      return bound;
     },
   };
 }

@@ -33,7 +33,9 @@ test("the run's MCP servers start without approval, beside the user's; strictMcp
   await project.write(".mcp.json", JSON.stringify({ mcpServers: { shared: mcpTestServerCommand() } }));
   const mcpConfig = [{ file: "/tmp/run.mcp.json", servers: { flagged: mcpTestServerCommand() } }];
 
-  const both = await runInProject(project, [{ text: "Done." }], { mcpConfig });
+  // Every tool offered up front, however many the built-in ones are: none deferred behind ToolSearch.
+  const env = { ...process.env, HARNESS_DEFER_TOOLS_AFTER: "1000" };
+  const both = await runInProject(project, [{ text: "Done." }], { mcpConfig, env });
   assert.deepEqual(serversOffered(both), ["flagged", "mine", "shared"]);
 
   const strict = await runInProject(project, [{ text: "Done." }], { mcpConfig, strictMcpConfig: true });

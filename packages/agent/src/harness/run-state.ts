@@ -5,6 +5,7 @@ import type { AgentEvent, Usage } from "@harness/protocol";
 import { contextMessages, rejoinTranscript } from "../compaction/context-messages.ts";
 import type { TranscriptEntry } from "../compaction/types.ts";
 import { addUsage, emptyUsage, pricedUsage } from "../usage.ts";
+import type { BackgroundAgents } from "../subagents/background-agents.ts";
 import { resourceInternals, type AgentResources } from "./resources.ts";
 
 /** What a run and its sub-agents have spent so far, counted as each model call ends (a sub-agent's
@@ -42,6 +43,8 @@ export type RunState = {
   stopRequest?: string;
   /** Work the run waits for before it returns (Notification hooks). */
   background: Promise<unknown>[];
+  /** The main run's background agents (see harness/background-agents.ts); none in a sub-agent. */
+  agents?: BackgroundAgents;
   emit: (event: AgentEvent) => void;
   /** The model the run uses, once chosen. */
   model: string;

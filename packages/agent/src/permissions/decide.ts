@@ -21,7 +21,7 @@ import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleNam
  * - Edit, MultiEdit, Write, NotebookEdit: ask in default mode; allowed inside the working
  *   directories in acceptEdits mode; denied in plan mode.
  * - Bash: see decideBash — read-only commands run, everything else asks (plan mode: denied).
- * - TodoWrite, ToolSearch, BashOutput, KillShell, WebSearch, Task, Skill, ListMcpResourcesTool,
+ * - TodoWrite, ToolSearch, BashOutput, KillShell, WebSearch, Task, TaskOutput, TaskStop, Skill, ListMcpResourcesTool,
  *   ReadMcpResourceTool: allowed.
  * - ExitPlanMode: in plan mode it asks (the user approves the plan, unless an allow rule names
  *   ExitPlanMode); in any other mode it is allowed (and says there is no plan to approve).

@@ -5,8 +5,8 @@ export const WRITE_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "W
 export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "NotebookRead", "LS"]);
 
 /** Tools that neither write files nor run commands, allowed in every mode unless a rule says
- * otherwise. Task is here because a sub-agent's own calls are checked one by one; KillShell only
- * stops a background shell the agent itself started; the MCP resource tools only read what servers
+ * otherwise. Task is here because a sub-agent's own calls are checked one by one; KillShell and
+ * TaskStop only stop a background shell or agent the agent itself started; the MCP resource tools only read what servers
  * the user started offer to be read, as in Claude Code. */
 export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "TodoWrite",
@@ -15,6 +15,8 @@ export const NO_APPROVAL_TOOLS: ReadonlySet<string> = new Set([
   "KillShell",
   "WebSearch",
   "Task",
+  "TaskOutput",
+  "TaskStop",
   "Skill",
   "ExitPlanMode",
   "ListMcpResourcesTool",

@@ -12,8 +12,9 @@ export const MODEL_ALIASES: Readonly<Record<"sonnet" | "opus" | "haiku", string>
 
 export type ModelChoice = { model: string; provider: Provider } | { error: string };
 
-/** Turns an agent's model setting into the model and provider to run it with. */
-export type ModelResolver = (setting: string | undefined, parent: { model: string; provider: Provider }) => ModelChoice;
+/** Turns an agent's model setting into the model and provider to run it with. `from` says what
+ * chose the setting, for a refusal (default: the agent's definition). */
+export type ModelResolver = (setting: string | undefined, parent: { model: string; provider: Provider }, from?: string) => ModelChoice;
 
 /** The model id for an agent's `model` setting:
  * - CLAUDE_CODE_SUBAGENT_MODEL, when set, wins for every sub-agent;

@@ -11,6 +11,7 @@ import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } f
 import { emptyUsage } from "../usage.ts";
 import { defaultModelResolver, type ModelResolver } from "./agent-model.ts";
 import { TASK_TOOL_NAME, type SubagentSpawner } from "./task-tool.ts";
+import { TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from "./background-task-tools.ts";
 import type { AgentDefinition, SubagentOutput } from "./types.ts";
 
 export type SubagentSpawnerDeps = {
@@ -37,12 +38,15 @@ export type SubagentSpawnerDeps = {
  * - gets the tools its definition allows out of `allTools`, never the Task tool (no recursion) nor
  *   ExitPlanMode (plan mode is the main conversation's);
  * - runs on the model its definition names (see resolveAgentModel);
+ * - runs on the request's model when it names one (the Task call's `model`);
  * - stops when `ctx.signal` (the Task call's, i.e. the parent run's) fires;
+ * - with `request.background`, runs detached in `ctx.backgroundAgents` (on a signal of its own that
+ *   the run's also fires), the call answering at once with its id;
  * - emits through the parent's emit, every event stamped with its `agentId` (agent_<uuid>) and
  *   `parentToolUseId` (the Task call's toolUseId); its model events, told the parent's
  *   `onModelEvent`, are stamped the same way.
  * The output is its final reply (is_error when it failed, was cut short or ran out of turns), with
- * its usage, which the host adds to the parent's. Never rejects unless runAgent does. */
+ * its usage, which the host adds to the parent's, and how many tool calls it made. Never rejects unless runAgent does. */
 export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawner {
   const resolveModel = deps.resolveModel ?? defaultModelResolver();
   const environment = deps.environment ?? defaultEnvironment;
@@ -52,13 +56,14 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
     if (parent.model === undefined || parent.provider === undefined) {
       return { content: `Cannot start the ${agent.name} agent: the main agent's model and provider are not known.`, isError: true, usage: emptyUsage() };
     }
-    const choice = resolveModel(agent.model, { model: parent.model, provider: parent.provider });
+    const choice = request.model !== undefined ? resolveModel(request.model, { model: parent.model, provider: parent.provider }, "the Task call's model") : resolveModel(agent.model, { model: parent.model, provider: parent.provider });
     if ("error" in choice) return { content: `Cannot start the ${agent.name} agent: ${choice.error}`, isError: true, usage: emptyUsage() };
 
     const agentId = `agent_${randomUUID()}`;
     const parentToolUseId = ctx.toolUseId;
     const emitToParent = parent.emit;
     const observe = parent.onModelEvent;
+    let toolUses = 0;
     let options: RunAgentOptions = {
       ...parent,
       prompt: request.prompt,
@@ -68,7 +73,10 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       systemPrompt: `${agent.systemPrompt}\n\n${environment({ cwd: parent.cwd, model: choice.model })}`,
       tools: subagentTools(agent, deps.allTools),
       signal: ctx.signal,
-      emit: (event) => emitToParent({ ...event, agentId, parentToolUseId }),
+      emit: (event) => {
+        if (event.type === "tool.started") toolUses++;
+        emitToParent({ ...event, agentId, parentToolUseId });
+      },
       ...(observe && { onModelEvent: (event) => observe(event, { agentId, parentToolUseId }) }),
       agent: { id: agentId, type: agent.name },
     };
@@ -80,13 +88,29 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
     else options.maxTurns = maxTurns;
     if (deps.configure) options = deps.configure(options, agent);
 
-    const result = await deps.runAgent(options);
-    return { ...outputOf(agent, result, options.maxTurns), usage: result.usage, agentId };
+    const configured = options;
+    const run = async (signal: AbortSignal): Promise<SubagentOutput> => {
+      const result = await deps.runAgent({ ...configured, signal });
+      return { ...outputOf(agent, result, configured.maxTurns), usage: result.usage, agentId, toolUses };
+    };
+    if (!request.background) return run(ctx.signal);
+    const agents = ctx.backgroundAgents;
+    if (!agents) return { content: "Background agents are not available in this run. Call Task again without run_in_background.", isError: true, usage: emptyUsage() };
+    const started = agents.start({ id: agentId, description: request.description, agentType: agent.name }, (_id, signal) => run(signal));
+    if ("error" in started) return { content: started.error, isError: true, usage: emptyUsage() };
+    return { content: launchedText(agentId), agentId };
   };
 }
 
+/** The Task call's answer when its agent runs in the background. */
+function launchedText(agentId: string): string {
+  return `Async agent launched successfully.
+agentId: ${agentId} (pass it to TaskOutput to wait for the result, or to TaskStop to stop the agent; it is internal, do not mention it to the user)
+The agent is working in the background. You will be notified automatically when it completes; until then you know nothing of its results, so do not report, assume or predict them. Go on with other work that does not duplicate the agent's, or end your reply.`;
+}
+
 /** Tools only the main agent has. */
-const MAIN_AGENT_TOOLS: ReadonlySet<string> = new Set([TASK_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME, STRUCTURED_OUTPUT_TOOL_NAME]);
+const MAIN_AGENT_TOOLS: ReadonlySet<string> = new Set([TASK_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME, EXIT_PLAN_MODE_TOOL_NAME, STRUCTURED_OUTPUT_TOOL_NAME]);
 
 /** The tools of `allTools` that `agent` may use, in their order in `allTools`. */
 export function subagentTools(agent: AgentDefinition, allTools: readonly Tool[]): Tool[] {

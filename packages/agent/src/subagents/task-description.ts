@@ -18,6 +18,8 @@ When not to use it:
 
 Usage notes:
 - When tasks are independent, launch several agents at once: make several Task calls in one reply.
+- model picks the agent's model ("sonnet", "opus" or "haiku", or a model id) in place of the agent type's own model; leave it out unless the task calls for a stronger or a faster model.
+- run_in_background: true starts the agent and answers at once with its agentId, so that you can go on with other work while it runs. You are notified (a task-notification message with its result) when it finishes; until then you know nothing of its results, so do not guess them. Do not check on it while you have other work to do; to wait for it now, call TaskOutput with its agentId; to stop it, call TaskStop. Leave it out when you need the result before you can go on.
 - The agent returns one message when it is done. The user does not see it: tell the user what matters in it, briefly.
 - Each agent starts fresh: it sees neither this conversation nor other agents' work, and you cannot send it follow-up messages. Write a detailed, self-contained prompt: the goal, what you already know, and exactly what it should return.
 - Say clearly whether the agent should change code or only research (search, read, plan): it cannot guess your intent.

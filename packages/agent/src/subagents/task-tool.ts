@@ -1,5 +1,6 @@
 // Claude Code's Task tool: the model hands a task to a sub-agent of a named type and gets the
-// sub-agent's final reply back as the tool result.
+// sub-agent's final reply back as the tool result, or (run_in_background) its id at once and the
+// reply later (see background-agents.ts).
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import type { Tool, ToolContext } from "../types.ts";
@@ -12,6 +13,14 @@ const TaskParameters = z.strictObject({
   description: z.string().min(1).describe("A short (3-5 word) description of the task"),
   prompt: z.string().min(1).describe("The task for the agent to perform"),
   subagent_type: z.string().min(1).describe("The type of specialized agent to use for this task"),
+  // As an agent file's `model` (parse-agent-file.ts): resolved, and held to availableModels, by the host.
+  model: z
+    .string({ error: (issue) => `must be sonnet, opus, haiku, inherit or a model id, but got ${typeof issue.input}` })
+    .trim()
+    .min(1, "must be sonnet, opus, haiku, inherit or a model id, not empty")
+    .optional()
+    .describe('The model for this agent: "sonnet", "opus", "haiku" or a model id; it overrides the agent type\'s own model. Leave it out to use that one'),
+  run_in_background: z.boolean().optional().describe("Run the agent in the background and go on at once; you are notified when it finishes"),
 });
 
 /** Runs a sub-agent for one Task call (see createSubagentSpawner). */
@@ -25,7 +34,7 @@ export function taskTool(agents: readonly AgentDefinition[]): Tool {
     name: TASK_TOOL_NAME,
     description: taskDescription(known),
     parameters: TaskParameters,
-    async execute({ description, prompt, subagent_type }, ctx): Promise<SubagentOutput> {
+    async execute({ description, prompt, subagent_type, model, run_in_background }, ctx): Promise<SubagentOutput> {
       const agent = findAgent(known, subagent_type);
       if (!agent) {
         const names = known.map((a) => a.name).join(", ") || "none";
@@ -34,7 +43,7 @@ export function taskTool(agents: readonly AgentDefinition[]): Tool {
       if (!ctx.spawnSubagent) {
         return { content: "Sub-agents are not available in this run. Do the task yourself with your other tools.", isError: true };
       }
-      return ctx.spawnSubagent({ description, prompt, agent });
+      return ctx.spawnSubagent({ description, prompt, agent, ...(model !== undefined && { model }), ...(run_in_background && { background: true }) });
     },
   });
 }

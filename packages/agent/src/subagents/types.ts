@@ -61,6 +61,11 @@ export type SubagentRequest = {
   agent: AgentDefinition;
   /** What a forked skill gives its sub-agent besides the task (see ForkedSkillTask). */
   forkedSkill?: ForkedSkillTask;
+  /** The Task call's `model`, which wins over the definition's (CLAUDE_CODE_SUBAGENT_MODEL still
+   * wins over both). */
+  model?: string;
+  /** Run it detached (the Task call's run_in_background): the call answers at once with its id. */
+  background?: boolean;
 };
 
 /** A forked skill's part in its sub-agent's run: the images its task's mentions read (they go with
@@ -75,4 +80,4 @@ export type ForkedSkillTask = {
 /** The sub-agent's final reply as the Task call's tool_result, plus what it cost. `usage` is the sum
  * over the sub-agent's model calls and is not part of the parent's own usage: the host adds it
  * (read it with `subagentUsage(output)`). */
-export type SubagentOutput = ToolOutput & { usage?: Usage; agentId?: string };
+export type SubagentOutput = ToolOutput & { usage?: Usage; agentId?: string; toolUses?: number };

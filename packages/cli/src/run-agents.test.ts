@@ -201,3 +201,33 @@ test("--agents: a hook key harness does not act on is said on stderr, naming the
   assert.equal(stdout.trim(), "ok");
   assert.match(stderr, /^harness: --agents: helper: "hooks": PreToolUse\[0\]\.hooks\[0\]\.statusMessage: unknown key "statusMessage" is ignored/m);
 });
+
+test("a Task call with run_in_background and a model: the run goes on, the agent runs on that model, and its result reaches the main agent before the run ends", async (t) => {
+  const isSubagent = (body: Record<string, unknown>) => /carry out one task on its behalf/.test(systemText(body));
+  const lastMessage = (body: Record<string, unknown>) => JSON.stringify((body.messages as unknown[]).at(-1));
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      respond: (request) => {
+        if (isSubagent(request.body)) return { text: "It says alpha." };
+        const last = lastMessage(request.body);
+        if (last.includes("<task-notification>")) return { text: "notes.txt says alpha." };
+        if (last.includes("tool_result")) return { text: "An agent is reading it." };
+        return { toolUses: [{ name: "Task", input: { description: "Read the notes", prompt: "What does notes.txt say?", subagent_type: "general-purpose", model: "haiku", run_in_background: true } }] };
+      },
+    }),
+  );
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "go"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /notes\.txt says alpha\.\n$/);
+  const sub = fake.requests.filter((request) => isSubagent(request.body));
+  assert.deepEqual(sub.map((request) => request.body.model), ["claude-haiku-4-5"]);
+  const main = fake.requests.filter((request) => !isSubagent(request.body));
+  assert.equal(main.length, 3);
+  assert.match(lastMessage(main[1]!.body), /Async agent launched successfully/);
+  assert.match(lastMessage(main[2]!.body), /<task-notification>\\n<task-id>agent_[\w-]+<\/task-id>\\n<status>completed<\/status>[\s\S]*<result>It says alpha\.<\/result>/);
+  const task = toolsOf(main[0]!.body).find((tool) => tool.name === "Task") as Tool & { input_schema: { properties: Record<string, unknown> } };
+  assert.deepEqual(Object.keys(task.input_schema.properties), ["description", "prompt", "subagent_type", "model", "run_in_background"]);
+  assert.ok(toolsOf(main[0]!.body).some((tool) => tool.name === "TaskOutput") && toolsOf(main[0]!.body).some((tool) => tool.name === "TaskStop"));
+  assert.ok(!toolsOf(sub[0]!.body).some((tool) => ["Task", "TaskOutput", "TaskStop"].includes(tool.name)), "a sub-agent has none of them");
+});

@@ -3,6 +3,7 @@ import type { AgentEvent } from "@harness/protocol";
 import { untilAborted } from "./harness/abortable.ts";
 import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "./mcp/tool-result.ts";
 import { callAccess, mustWaitFor } from "./tool-call-order.ts";
+import { createOutputStream } from "./tool-output-stream.ts";
 import { prepareToolCall, type PreparedCall, type ToolLookup } from "./tool-input.ts";
 import { toolResult } from "./transcript.ts";
 import { truncateOutput } from "./truncate.ts";
@@ -61,18 +62,21 @@ export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunCon
 
 async function runToolCall(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall): Promise<ToolResultBlock> {
   let finished: Finished;
+  const stream = createOutputStream(call.id, run.emit);
   try {
     // Resolves with INTERRUPTED as soon as the signal fires, so that a tool (or an approval) that
     // ignores its signal cannot hold a cancelled run open.
-    finished = (await untilAborted(prepareAndRun(call, run, prepared), run.signal)) ?? { output: { content: INTERRUPTED, isError: true }, notes: [] };
+    finished = (await untilAborted(prepareAndRun(call, run, prepared, stream.push), run.signal)) ?? { output: { content: INTERRUPTED, isError: true }, notes: [] };
   } catch (error) {
     finished = { output: { content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }, notes: [] };
   }
+  // Its output streamed so far gives way to its result: nothing of it comes after tool.completed.
+  stream.close();
   return finalizeToolCall(call.id, finished, run.emit, prepared.ok ? prepared.tool.maxOutputChars : undefined);
 }
 
 /** `prepared`: the call's arguments checked, or why it cannot run (its input garbled or invalid). */
-async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall): Promise<Finished> {
+async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: PreparedCall, progress: (text: string) => void): Promise<Finished> {
   // A call that waited for earlier ones may find the run cancelled: it asks and runs nothing.
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
@@ -85,7 +89,7 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
     args = verdict.args;
   }
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
-  const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id };
+  const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id, progress };
   const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
   const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : { notes: [] };
   return { output: after.output ?? output, notes: [...early, ...after.notes] };

@@ -197,6 +197,19 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     toolUseId: z.string(),
     input: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** Output a running tool call produced since its last tool.output (a Bash command's, as it
+   * prints), for people to follow: at most one every ~100 ms per call. `replace`: `text` is the
+   * output so far in place of everything sent before, its middle cut once it grew too long to
+   * stream whole. tool.completed then gives the call's result, which may differ (cut otherwise,
+   * with how the command ended). */
+  z.object({
+    type: z.literal("tool.output"),
+    ...envelope,
+    ...agentFields,
+    toolUseId: z.string(),
+    text: z.string(),
+    replace: z.boolean().optional(),
+  }),
   z.object({
     type: z.literal("tool.completed"),
     ...envelope,

@@ -45,6 +45,42 @@ test("text deltas are appended to the running assistant message only, one small 
   assert.deepEqual(batches[2], [], "an empty delta changes nothing");
 });
 
+test("a running call's streamed output grows its output in the state, then its result replaces it", () => {
+  const { state, batches } = play(
+    running(),
+    { type: "tool.started", toolName: "Bash", toolUseId: "t1", input: { command: "make" } },
+    { type: "tool.output", toolUseId: "t1", text: "1\n" },
+    { type: "tool.output", toolUseId: "t1", text: "2\n" },
+  );
+  assert.deepEqual(state.messages[3].toolCalls![0], { id: "t1", name: "Bash", status: "running", input: { command: "make" }, output: "1\n2\n", textOffset: 0 });
+  const path = ["messages", "3", "toolCalls", "0", "output"];
+  assert.deepEqual(batches[1], [{ type: "set", path, value: "1\n" }], "the first output sets it");
+  assert.deepEqual(batches[2], [{ type: "append-text", path, value: "2\n" }], "the next ones are appended");
+
+  const cut = play(state, { type: "tool.output", toolUseId: "t1", text: "1\n... [9 characters of output omitted] ...\n9\n", replace: true });
+  assert.deepEqual(cut.batches[0], [{ type: "set", path, value: "1\n... [9 characters of output omitted] ...\n9\n" }]);
+
+  const done = play(cut.state, { type: "tool.completed", toolUseId: "t1", output: "1\n2\n9\n\nExit code 2", isError: true }, { type: "tool.output", toolUseId: "t1", text: "late" });
+  assert.deepEqual(done.state.messages[3].toolCalls![0].output, "1\n2\n9\n\nExit code 2");
+  assert.equal(done.state.messages[3].toolCalls![0].status, "error");
+  assert.deepEqual(done.batches[1], [], "output of a call that has ended changes nothing");
+  assert.deepEqual(play(running(), { type: "tool.output", toolUseId: "nope", text: "x" }).batches, [[]], "nor of a call the message does not hold");
+});
+
+test("a sub-agent's running call streams its output too; a run that ends under a running call keeps what it printed", () => {
+  const { state } = play(
+    running(),
+    { type: "tool.started", toolName: "Task", toolUseId: "task" },
+    { type: "tool.started", toolName: "Bash", toolUseId: "sub1", agentId: "agent_1", parentToolUseId: "task" },
+    { type: "tool.output", toolUseId: "sub1", agentId: "agent_1", parentToolUseId: "task", text: "compiling\n" },
+    { type: "run.completed" },
+  );
+  const sub = state.messages[3].toolCalls![1];
+  assert.equal(sub.status, "error");
+  assert.equal(sub.output, "compiling\n\nthe run ended before this tool call finished");
+  assert.equal(state.messages[3].toolCalls![0].output, "the run ended before this tool call finished");
+});
+
 test("withdrawn text leaves the reply, with the paragraph break put before it; the text asked for again follows as before", () => {
   const { state } = play(
     running(),

@@ -77,7 +77,10 @@ export function settleToolCalls(
     if (calls[j].status !== "running" && calls[j].status !== "awaiting-approval") continue;
     const base = ["messages", String(index), "toolCalls", String(j)];
     ops.push({ type: "set", path: [...base, "status"], value: status });
-    if (output !== undefined && calls[j].output === undefined) ops.push({ type: "set", path: [...base, "output"], value: output });
+    if (output === undefined) continue;
+    // A running call may show what it printed so far: the note goes after it.
+    const printed = calls[j].output;
+    ops.push({ type: "set", path: [...base, "output"], value: printed === undefined ? output : `${printed.trimEnd()}\n\n${output}` });
   }
   return ops;
 }
@@ -136,6 +139,16 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       const call = toolCall(event, message.content.length) as unknown as JSONValue;
       const next = { ...cursor, afterTool: true };
       return { operations: [appendTo(messagePath(i, "toolCalls"), message.toolCalls, call)], cursor: next };
+    }
+
+    case "tool.output": {
+      // Output of a call that has ended (its result is in) or that the message does not hold is late.
+      const j = findCall(message, event.toolUseId);
+      if (j < 0 || message.toolCalls![j].status !== "running") return { operations: [], cursor };
+      const path = messagePath(i, "toolCalls", String(j), "output");
+      const printed = message.toolCalls![j].output;
+      if (event.replace || printed === undefined) return { operations: [{ type: "set", path, value: event.text }], cursor };
+      return { operations: event.text === "" ? [] : [{ type: "append-text", path, value: event.text }], cursor };
     }
 
     case "tool.completed": {

@@ -1,3 +1,4 @@
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
 import { wholeSetting } from "../env-number.ts";
@@ -109,7 +110,7 @@ export function bashToolFor(env: Readonly<Record<string, string | undefined>>, s
 }
 
 /** A Bash call: in the sandbox when the run has it on and the call runs inside it (runsInSandbox). */
-async function runBash({ command, timeout, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox }: ToolContext, limits: BashLimits): Promise<ToolOutput> {
+async function runBash({ command, timeout, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd, signal, state, env, sandbox, progress }: ToolContext, limits: BashLimits): Promise<ToolOutput> {
   // Spawning in a directory that is gone fails as if bash were missing (ENOENT): say what it is.
   if (!isDirectory(cwd)) {
     return { content: `The command was not run: its working directory ${cwd} no longer exists (it was removed or renamed), and commands run there. Recreate it, for example by writing a file into it with Write.`, isError: true };
@@ -136,7 +137,7 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   }
   if (run_in_background) return startInBackground(command, cwd, state, env, launch);
   try {
-    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, keptBytesFor(limits.maxOutputChars));
+    const output = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, keptBytesFor(limits.maxOutputChars), progress);
     return launch ? withBlocked(output, launch.blocked()) : output;
   } finally {
     launch?.release();
@@ -180,6 +181,7 @@ function runCommand(
   env: Readonly<Record<string, string>> | undefined,
   state: ToolState | undefined,
   keptBytes: number,
+  progress: ((text: string) => void) | undefined,
 ): Promise<{ content: string; isError?: boolean }> {
   if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
   return new Promise((resolve) => {
@@ -220,8 +222,14 @@ function runCommand(
     const report = (leftRunning: boolean) =>
       settle(describeEnding(output.text(), ending, exitCode, exitSignal, timeoutMs, leftRunning));
 
-    child.stdout?.on("data", output.push);
-    child.stderr?.on("data", output.push);
+    // Characters split between two chunks are handed over whole, with the chunk that ends them.
+    const decoder = progress && new StringDecoder("utf8");
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      if (decoder && !settled) progress!(decoder.write(chunk));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", (error) => settle({ content: `Cannot run the command in ${cwd}: ${error.message}`, isError: true }));
     child.on("exit", (code, sig) => {
       exitCode = code;

@@ -88,6 +88,7 @@ test("a scripted agent run round-trips through the runner: deltas, tool events, 
     { type: "assistant.delta", text: "Let me " },
     { type: "assistant.delta", text: "check." },
     { type: "tool.started", toolName: "Bash", toolUseId: "tu1", input: { command: "echo round-trip" } },
+    { type: "tool.output", toolUseId: "tu1", text: "round-trip\n" },
     { type: "tool.completed", toolUseId: "tu1", output: "round-trip", isError: false },
     { type: "assistant.delta", text: "It " },
     { type: "assistant.delta", text: "said round-trip." },
@@ -108,6 +109,21 @@ test("a scripted agent run round-trips through the runner: deltas, tool events, 
   assert.equal(again.requests[0].messages.length, 5);
 });
 
+test("a running command's output streams as tool.output events in the run's log, read again on re-attach", async (t) => {
+  const workspace = tempWorkspace(t);
+  const command = "for i in 1 2 3; do echo $i; sleep 0.3; done";
+  const provider = scriptedProvider([{ toolCalls: [{ id: "tu1", name: "Bash", input: { command } }] }, { text: "Counted." }]);
+  const client = await startRunner(t, workspace, builtinBackend({ provider: () => provider }));
+  const events = await collect(client.query({ prompt: "count", requestId: "count-run", permissionMode: "bypassPermissions" }, { signal: signal() }));
+  const types = events.map((e) => e.type);
+  const streamed = events.filter((e) => e.type === "tool.output");
+  assert.ok(streamed.length >= 3, `one event per line printed 300 ms apart, got ${streamed.length}`);
+  assert.equal(streamed.map((e) => e.text).join(""), "1\n2\n3\n");
+  assert.ok(types.lastIndexOf("tool.output") < types.indexOf("tool.completed") && types.indexOf("tool.started") < types.indexOf("tool.output"));
+  const again = await collect(client.events("count-run", { afterSeq: 0, signal: signal() }));
+  assert.deepEqual(again.filter((e) => e.type === "tool.output"), streamed);
+});
+
 test("the builtin backend drives the real Anthropic provider: a Bash tool round trip in the workspace", async (t) => {
   const fake = await startFakeAnthropic({ replies: toolThenText("Bash", { command: "echo from-bash > made.txt && cat made.txt" }, "Made it.") });
   t.after(() => fake.close());
@@ -118,9 +134,9 @@ test("the builtin backend drives the real Anthropic provider: a Bash tool round 
   const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key", permissionMode: "acceptEdits" }, { signal: signal() }));
   assert.deepEqual(
     events.map((e) => e.type),
-    ["run.started", "tool.started", "tool.completed", "assistant.delta", "run.completed"],
+    ["run.started", "tool.started", "tool.output", "tool.completed", "assistant.delta", "run.completed"],
   );
-  const completed = events[2];
+  const completed = events[3];
   assert.ok(completed.type === "tool.completed");
   assert.equal(completed.output.trimEnd(), "from-bash");
   assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "from-bash\n");

@@ -4,7 +4,7 @@
 // every client) little. The first STREAM_HEAD_CHARS are sent as appended text; once the output
 // outgrows head and tail, it is sent again whole but with its middle cut (`replace`), at most once
 // per STREAM_CUT_INTERVAL_MS, so that its latest lines stay in view.
-import type { AgentEvent } from "@harness/protocol";
+import { streamCutNote, type AgentEvent } from "@harness/protocol";
 
 export const STREAM_INTERVAL_MS = 100;
 /** How often output with its middle cut is sent again: each time it is sent whole (head and tail). */
@@ -36,8 +36,7 @@ export function createOutputStream(toolUseId: string, emit: (event: AgentEvent) 
     if (closed) return;
     lastAt = Date.now();
     if (omitted > 0) {
-      const note = `\n\n... [${omitted.toLocaleString("en-US")} characters of output omitted] ...\n\n`;
-      emit({ type: "tool.output", toolUseId, text: head + note + tail, replace: true });
+      emit({ type: "tool.output", toolUseId, text: head + streamCutNote(omitted) + tail, replace: true });
       return;
     }
     const text = (head + tail).slice(sent);

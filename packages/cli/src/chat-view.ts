@@ -3,9 +3,9 @@
 // approvals asked for, how the run ended), whether the state came as a delta or as a whole snapshot
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
-import { bashModeCommand, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
+import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
-import { describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
+import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;
@@ -22,7 +22,9 @@ export type ChatView = {
   steered(text: string, underWay: boolean): void;
 };
 
-type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean };
+/** `printed`: of a bash-mode call still running, its output printed so far (null: it was cut in the
+ * middle since, and is printed whole when it ends). */
+type Seen = { chars: number; calls: Map<string, "started" | "ended">; ended: boolean; printed: Map<string, string | null> };
 
 const ENDED_CALL = new Set(["complete", "error", "denied"]);
 /** A prompt that is the agent's /clear (arguments and all). */
@@ -57,6 +59,12 @@ export function createChatView(
   const steers: string[] = [];
   /** Steers sent whose user message the state does not show yet, held below the reply. */
   const sent: { text: string; shown: string }[] = [];
+  /** The latest output lines of the calls running, held below the reply (with `waiting`), as last
+   * handed over and as gathered by the show() under way. */
+  let liveHeld: readonly string[] = [];
+  let live: string[] = [];
+  /** Hands `waiting` the lines to hold: the steers, then the running calls' latest output. */
+  const hold = () => waiting?.([...sent.map((steer) => steer.shown), ...liveHeld]);
   /** A run was under way in the state shown before this one. */
   let wasUnderWay = false;
   const steerLine = (text: string) => dim(`↳ steer: ${oneLine(text, 200)}`);
@@ -118,7 +126,7 @@ export function createChatView(
     const of = sent.filter((steer) => content.includes(steer.text));
     if (of.length === 0) return false;
     for (const steer of of) sent.splice(sent.indexOf(steer), 1);
-    waiting?.(sent.map((steer) => steer.shown));
+    hold();
     if (wasUnderWay) for (const steer of of) line(steerLine(steer.text));
     else line(promptLine(content));
     return true;
@@ -130,7 +138,7 @@ export function createChatView(
     const whole = asked?.role === "user" && bashModeCommand(asked.content) !== undefined;
     let mine = seen.get(message.id);
     if (!mine) {
-      mine = { chars: 0, calls: new Map(), ended: false };
+      mine = { chars: 0, calls: new Map(), ended: false, printed: new Map() };
       seen.set(message.id, mine);
       if (message.role === "user") {
         mine.chars = message.content.length;
@@ -159,16 +167,27 @@ export function createChatView(
         mine.calls.set(call.id, "started");
         lastHeader = call.id;
       }
+      if (mine.calls.get(call.id) === "started" && !ended && call.output) {
+        if (whole) printLive(call.id, call.output, mine, header);
+        else if (waiting) live.push(...liveLines(call.output));
+      }
       if (mine.calls.get(call.id) === "started" && ended) {
         mine.calls.set(call.id, "ended");
+        const printed = mine.printed.get(call.id);
+        mine.printed.delete(call.id);
+        const failed = call.status !== "complete";
+        let output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
+        // A bash-mode command's lines printed as they came are not printed again.
+        const goesOn = printed && output.startsWith(printed) && lastHeader === call.id;
+        if (goesOn) output = output.slice(printed.length);
         // Calls made together end in any order: an output says whose it is when another call's
         // header came after its own.
         if (lastHeader !== call.id) line(header);
         lastHeader = undefined;
-        const failed = call.status !== "complete";
-        const output = call.status === "denied" && !call.output ? "denied" : (call.output ?? "");
+        if (goesOn && !output.trim()) continue;
         const excerpt = excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5));
-        line(excerpt.map((text, i) => `  ${i === 0 ? (failed ? red("✗") : dim("⎿")) : " "}  ${failed && i === 0 ? red(text) : dim(text)}`).join("\n"));
+        const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));
+        line(excerpt.map((text, i) => `  ${mark(i)}  ${failed && i === 0 && !goesOn ? red(text) : dim(text)}`).join("\n"));
       }
     }
     showText(message, mine, message.content.length);
@@ -178,8 +197,42 @@ export function createChatView(
     }
   }
 
+  /** Prints the whole lines of a running bash-mode command's `output` not printed yet. Output
+   * whose middle was cut since (it no longer begins with what was printed) waits for the result. */
+  function printLive(id: string, output: string, mine: Seen, header: string): void {
+    const printed = mine.printed.get(id);
+    if (printed === null) return;
+    if (printed !== undefined && !output.startsWith(printed)) {
+      mine.printed.set(id, null);
+      return;
+    }
+    // Lines are printed up to the cut: the rest comes with the result.
+    const cutAt = output.search(STREAM_CUT_NOTE);
+    if (cutAt >= 0) {
+      output = output.slice(0, cutAt + 1);
+      mine.printed.set(id, null);
+    }
+    const end = output.lastIndexOf("\n") + 1;
+    const from = printed?.length ?? 0;
+    if (end <= from) return;
+    if (lastHeader !== id) line(header);
+    lastHeader = id;
+    const lines = output.slice(from, end - 1).split("\n");
+    line(lines.map((text, i) => `  ${i === 0 && from === 0 ? dim("⎿") : " "}  ${dim(printable(text.replace(/\r$/, "")))}`).join("\n"));
+    if (cutAt < 0) mine.printed.set(id, output.slice(0, end));
+  }
+
+  /** The latest lines of a running call's output, as held below the reply. */
+  function liveLines(output: string): string[] {
+    const all = output.replace(/\s+$/, "").split(/\r?\n/);
+    const shown = all.slice(-maxLines).map((text) => dim(cut(printable(text), fit(5))));
+    if (all.length > maxLines) shown.unshift(dim(`… +${all.length - maxLines} lines`));
+    return shown.map((text, i) => `  ${i === 0 ? dim("⎿") : " "}  ${text}`);
+  }
+
   return {
     show(state) {
+      live = [];
       const { messages } = state;
       if (messages.length !== shownMessages.length) {
         // What was printed stays on the screen: say where the conversation goes on from.
@@ -198,11 +251,15 @@ export function createChatView(
       seenNotices = notices.slice();
       wasUnderWay = lastStatus === "running" || lastStatus === "awaiting-approval";
       messages.forEach((message, i) => showMessage(message, messages[i - 1]));
+      if (waiting && (live.length !== liveHeld.length || live.some((text, i) => text !== liveHeld[i]))) {
+        liveHeld = live;
+        hold();
+      }
       // A run that ends without the steers held delivered them to no one: the session sends them
       // next as a prompt (shown as any prompt is) or says they were not delivered.
       if (wasUnderWay && state.status !== "running" && state.status !== "awaiting-approval" && sent.length > 0) {
         sent.length = 0;
-        waiting?.([]);
+        hold();
       }
       const pending = state.pendingApprovals ?? [];
       const numbers = numbering.update(state);
@@ -241,7 +298,7 @@ export function createChatView(
     steered(text, underWay) {
       if (waiting) {
         sent.push({ text: text.trim(), shown: underWay ? steerLine(text) : promptLine(text) });
-        waiting(sent.map((steer) => steer.shown));
+        hold();
         return;
       }
       const shown = steerLine(text);

@@ -68,7 +68,7 @@ export function columns(char: string): number {
 
 /** `text` cut to `max` columns of a terminal (a line of Chinese is half as many characters as
  * one of ASCII; an emoji is never split), with "…" when cut. */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.reduce((sum, char) => sum + columns(char), 0) <= max) return text;
   let kept = "";

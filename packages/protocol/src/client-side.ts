@@ -4,3 +4,4 @@
 export { applyOperations, OperationError } from "./operations.ts";
 export { frameTooLarge, MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits.ts";
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
+export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";

@@ -11,3 +11,4 @@ export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage, SseParser } from "./sse-parser.ts";
 export type { ForkResult, SessionSummary } from "./sessions-rest.ts";
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
+export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";

@@ -2,8 +2,10 @@
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
 import { sandboxTmpRoot, workspaceEnvDir, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
+import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
 import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { homedir } from "node:os";
 import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { createAdaptorServer } from "@hono/node-server";
@@ -84,8 +86,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const credentials = serverCredentials(config.env);
   // With the sandbox on, a session's commands see none of the data directory (the store, the other
   // sessions' workspaces and runner state) but their own workspace, nor the other sessions'
-  // temporary directories but their own, nor the credential files the server reads.
-  const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file))];
+  // temporary directories but their own, nor the credential files the server reads, nor the MCP
+  // servers' OAuth tokens that its runners use (`harness mcp login` on this machine, as this user).
+  const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file)), mcpOAuthFile(config.env.HOME || homedir())];
   const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter) };
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;

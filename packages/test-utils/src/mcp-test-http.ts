@@ -5,7 +5,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { FakeOAuthServer } from "./fake-oauth.ts";
 import { createMcpTestServer, type McpTestServerOptions, type McpTestServerState } from "./mcp-test-tools.ts";
+
+export type McpTestHttpOptions = McpTestServerOptions & {
+  /** Requests to /mcp and /sse need a bearer token this authorization server issued: without one
+   * they get 401 with a WWW-Authenticate challenge naming the protected resource metadata (RFC
+   * 9728), served at /.well-known/oauth-protected-resource/mcp (and …/sse). */
+  oauth?: FakeOAuthServer;
+};
 
 export type McpTestHttpServer = {
   /** Streamable HTTP endpoint, for `{ type: "http", url }`. */
@@ -20,12 +28,13 @@ export type McpTestHttpServer = {
 
 type Closable = { close(): Promise<void> };
 
-export async function startMcpTestHttpServer(options: McpTestServerOptions = {}): Promise<McpTestHttpServer> {
+export async function startMcpTestHttpServer(options: McpTestHttpOptions = {}): Promise<McpTestHttpServer> {
   const state: McpTestServerState = { cancelledSlowCalls: 0 };
   const streamable = new Map<string, StreamableHTTPServerTransport>();
   const sse = new Map<string, SSEServerTransport>();
   const open = new Set<Closable>();
   const requestHeaders: IncomingMessage["headers"][] = [];
+  let base = "";
 
   const handleStreamable = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const sessionId = req.headers["mcp-session-id"];
@@ -67,6 +76,17 @@ export async function startMcpTestHttpServer(options: McpTestServerOptions = {})
   const http = createServer((req, res) => {
     requestHeaders.push({ ...req.headers });
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const { oauth } = options;
+    const protectedPath = /^\/\.well-known\/oauth-protected-resource(\/mcp|\/sse)$/.exec(url.pathname)?.[1];
+    if (oauth && protectedPath) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${base}${protectedPath}`, authorization_servers: [oauth.issuer], bearer_methods_supported: ["header"] }));
+      return;
+    }
+    // The SSE transport's posts belong to a stream that was let in already.
+    if (oauth && url.pathname !== "/messages" && !oauth.accepts(req.headers.authorization, `${base}${url.pathname}`)) {
+      res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${url.pathname}"`, "content-type": "text/plain" }).end("sign-in required");
+      return;
+    }
     const work =
       url.pathname === "/mcp"
         ? handleStreamable(req, res)
@@ -80,7 +100,7 @@ export async function startMcpTestHttpServer(options: McpTestServerOptions = {})
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
-  const base = `http://127.0.0.1:${port}`;
+  base = `http://127.0.0.1:${port}`;
 
   return {
     url: `${base}/mcp`,

@@ -1,5 +1,6 @@
 // The run's MCP servers as the setup finds them: which settings' servers and approvals count, and
 // starting those that may start (shared across runs through the agent's resources).
+import { mcpOAuthFile } from "../mcp/oauth-store.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import type { McpManager } from "../mcp/manager.ts";
@@ -108,7 +109,7 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
   const { startMcp } = await import("../mcp/manager.ts");
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
-      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, oauthFile: mcpOAuthFile(o.home), signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
     ),
     o.signal,
   );

@@ -3,6 +3,7 @@
 // definitions, MCP servers and the plugins that add to them. Problems in those files become
 // notices; they never stop a run, but for managed settings that cannot be read (the machine's
 // policy does not silently stop applying).
+import { mcpOAuthFile } from "../mcp/oauth-store.ts";
 import { autoMemoryInstructions } from "../context/auto-memory-load.ts";
 import { runAutoMemory, type RunAutoMemory } from "./run-auto-memory.ts";
 import os from "node:os";
@@ -203,7 +204,9 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   if (permissions.bypassDisabled && startMode === "bypassPermissions") {
     notice("warning", BYPASS_DISABLED);
   }
-  const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: options.sandboxHidden ?? [] }, childEnv, notice);
+  // The MCP servers' OAuth tokens are the run's MCP client's, never its commands'.
+  const sandboxHidden = [...(options.sandboxHidden ?? []), mcpOAuthFile(home)];
+  const sandbox = await sandboxFor(settings, permissions, { projectRoot, hidden: sandboxHidden }, childEnv, notice);
   if (sandbox) permissions.sandbox = sandbox;
   if (options.sandboxHidden?.length) permissions.hostHidden = options.sandboxHidden;
   const approvals = approvalsOf(loadedSettings.sources);
@@ -262,6 +265,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const subagentMcp: SubagentMcpSetup = {
     cwd: projectRoot,
     env: childEnv,
+    oauthFile: mcpOAuthFile(home),
     rules: mcpRules,
     ...subagentMcpRefusal(options, mcpRules),
     runServers: mcp?.status().map((server) => server.name) ?? [],

@@ -20,6 +20,8 @@ import { describeDiagnostic } from "./diagnostic.ts";
 export type SubagentMcpSetup = {
   cwd: string;
   env: Record<string, string>;
+  /** The OAuth sign-in file the servers' tokens are read from (mcpOAuthFile). */
+  oauthFile: string;
   rules: McpStartRules;
   /** Why no server an agent defines starts in this run, if none does. */
   refused?: string;
@@ -64,6 +66,7 @@ export async function subagentMcp(
           {
             cwd: setup.cwd,
             env: setup.env,
+            oauthFile: setup.oauthFile,
             signal,
             ...(run.readsRunResources && { resourcesBeside: setup.runResources }),
             onNotice: (level, message) => notice(level === "warn" ? "warning" : level, message),

@@ -1,14 +1,14 @@
 // One MCP server: its transport, the client session on it, and whether it is still usable.
-import { fetchFor } from "@harness/llm/http-fetch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Env, McpRunServerConfig } from "./config.ts";
+import type { Env, McpRemoteServerConfig, McpRunServerConfig } from "./config.ts";
 import { mcpDebug } from "./debug-lines.ts";
 import { listPages } from "./list-pages.ts";
+import { McpSignInNeeded, StoredOAuthProvider } from "./oauth-provider.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
+import { givesOwnCredentials, remoteTransport } from "./remote-transport.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { relayTransport, type McpRelay } from "./sdk-transport.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
@@ -25,6 +25,8 @@ export type McpConnection = {
   state: McpServerState;
   /** Why the server failed, for status and messages. */
   error?: string;
+  /** It failed for want of an OAuth sign-in (`harness mcp login <name>`). */
+  needsSignIn?: boolean;
   tools: McpToolInfo[];
   /** Tools the server listed that cannot be used, with why. */
   skippedTools: McpSkippedTool[];
@@ -54,6 +56,10 @@ export type ConnectOptions = {
   onToolsChanged?(connection: McpConnection, error?: string): void;
   /** How the program's own servers (type "sdk") are reached; without it they fail to connect. */
   relay?: McpRelay;
+  /** The OAuth sign-in file (oauth-store.ts): a remote server without an Authorization header of
+   * its own is given the tokens stored there, refreshed when it finds them expired. Without it a
+   * server that wants a sign-in fails as one that wants any other credentials. */
+  oauthFile?: string;
 };
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -115,6 +121,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     followPromptListChanges(connection, options);
   } catch (error) {
     connection.state = "failed";
+    if (error instanceof McpSignInNeeded) connection.needsSignIn = true;
     connection.error = timeout.aborted
       ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
       : describeStartError(config, error, stderr.tail);
@@ -230,11 +237,8 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
     });
     return transport;
   }
-  const requestInit = { headers: config.headers };
-  const url = new URL(config.url);
-  // Through the proxy of the servers' environment, as a stdio server's own requests would go.
-  const fetch = fetchFor(options.env);
-  return config.type === "http" ? new StreamableHTTPClientTransport(url, { requestInit, fetch }) : new SSEClientTransport(url, { requestInit, fetch });
+  const oauth = options.oauthFile && !givesOwnCredentials(config) ? new StoredOAuthProvider(options.oauthFile, { name: config.name, url: config.url }) : undefined;
+  return remoteTransport(config, options.env, oauth);
 }
 
 /** Every page of the server's tools (list-pages.ts), each tool checked on its own. */
@@ -256,19 +260,21 @@ function describeStartError(config: McpRunServerConfig, error: unknown, stderrTa
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (config.type === "stdio" && code === "ENOENT") return `command not found: ${config.command}`;
   if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
+  if (error instanceof McpSignInNeeded) return error.message;
   const message = withCause(error);
   if (config.type === "sdk") return `the program's server did not connect: ${message}`;
-  if (config.type !== "stdio") return `cannot connect to ${publicUrl(config.url)}: ${withPublicUrl(describeHttpFailure(error, message), config.url)}`;
+  if (config.type !== "stdio") return `cannot connect to ${publicUrl(config.url)}: ${withPublicUrl(describeHttpFailure(config, error, message), config.url)}`;
   return withStderr(message, stderrTail);
 }
 
 /** The SDK's remote transports say the body of a refused request, not its status: the status
  * comes first here, and for a server that wants credentials, how to give them. */
-function describeHttpFailure(error: unknown, message: string): string {
+function describeHttpFailure(config: McpRemoteServerConfig, error: unknown, message: string): string {
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status !== "number" || status < 400 || status > 599) return message;
+  if ((status === 401 || status === 403) && givesOwnCredentials(config)) return `HTTP ${status}, the server refused the credentials of the entry's "headers" (${message})`;
   if (status === 401 || status === 403) {
-    return `HTTP ${status}, the server wants credentials: OAuth sign-in is not supported here; give a token in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}") (${message})`;
+    return `HTTP ${status}, the server wants credentials: sign in with "harness mcp login ${config.name}", or give a token in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}") (${message})`;
   }
   return `HTTP ${status} (${message})`;
 }

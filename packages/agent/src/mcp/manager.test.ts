@@ -188,9 +188,9 @@ describe("failures", () => {
     const manager = await startMcp({ servers: [remote("h401", "http", 401), remote("s403", "sse", 403), remote("h404", "http", 404)] }, { cwd });
     await manager.close();
     const errors = Object.fromEntries(manager.status().map((s) => [s.name, s.error]));
-    const credentials = 'the server wants credentials: OAuth sign-in is not supported here; give a token in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
-    assert.match(errors.h401 ?? "", new RegExp(`^cannot connect to ${base}/401/mcp: HTTP 401, ${escape(credentials)} \\(Streamable HTTP error: .*invalid_token`));
-    assert.match(errors.s403 ?? "", new RegExp(`^cannot connect to ${base}/403/mcp: HTTP 403, ${escape(credentials)} \\(SSE error: `));
+    const credentials = (name: string) => `the server wants credentials: sign in with "harness mcp login ${name}", or give a token in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}")`;
+    assert.match(errors.h401 ?? "", new RegExp(`^cannot connect to ${base}/401/mcp: HTTP 401, ${escape(credentials("h401"))} \\(Streamable HTTP error: .*invalid_token`));
+    assert.match(errors.s403 ?? "", new RegExp(`^cannot connect to ${base}/403/mcp: HTTP 403, ${escape(credentials("s403"))} \\(SSE error: `));
     assert.match(errors.h404 ?? "", new RegExp(`^cannot connect to ${base}/404/mcp: HTTP 404 \\(Streamable HTTP error: `));
   });
 

@@ -30,6 +30,9 @@ export type StartMcpOptions = {
   env?: Env;
   /** How the servers of type "sdk" (the program's own) are reached. */
   relay?: McpRelay;
+  /** The OAuth sign-in file (mcpOAuthFile): remote servers use the sign-ins stored there, and one
+   * that needs a sign-in is reported with the command that makes it. */
+  oauthFile?: string;
   /** Connections of another manager that this one's resource tools read as well, before its own
    * (a sub-agent's servers beside the run's): asked at each call. */
   resourcesBeside?: () => readonly McpConnection[];
@@ -39,6 +42,8 @@ export type McpServerStatus = {
   name: string;
   state: "connected" | "failed" | "closed";
   error?: string;
+  /** Failed for want of an OAuth sign-in: `harness mcp login <name>` makes it. */
+  needsSignIn?: boolean;
   /** Tools of this server among `McpManager.tools`. */
   toolCount: number;
 };
@@ -125,6 +130,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
         timeoutMs,
         signal: lifetime.signal,
         ...(options.relay && { relay: options.relay }),
+        ...(options.oauthFile && { oauthFile: options.oauthFile }),
         onLost: (connection) => notice("error", `MCP server ${connection.config.name} failed: ${connection.error}`),
         onToolsChanged: (connection, error) => {
           const name = connection.config.name;
@@ -142,7 +148,9 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
   for (const connection of connections) {
     const name = connection.config.name;
     if (connection.state !== "connected") {
-      if (!lifetime.signal.aborted) notice("error", `MCP server ${name} failed: ${connection.error}`);
+      if (lifetime.signal.aborted) continue;
+      if (connection.needsSignIn) notice("warn", `MCP server ${name} ${connection.error}; it is left out until then`);
+      else notice("error", `MCP server ${name} failed: ${connection.error}`);
       continue;
     }
     const count = toolCounts.get(connection) ?? 0;
@@ -181,6 +189,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
         name: connection.config.name,
         state: connection.state === "connecting" ? "failed" : connection.state,
         ...(connection.error === undefined ? {} : { error: connection.error }),
+        ...(connection.needsSignIn && { needsSignIn: true }),
         toolCount: toolCounts.get(connection) ?? 0,
       })),
     close: () => close(),

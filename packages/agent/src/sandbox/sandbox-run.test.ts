@@ -183,6 +183,19 @@ test("commands get a temporary directory of their workspace's own; Read deny rul
   assert.doesNotMatch(String(got.get("env")?.content), /SECRET/);
 });
 
+test("the MCP servers' OAuth sign-ins are hidden from commands, while the rest of ~/.claude is not", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  const claude = path.join(project.home, ".claude");
+  await fs.mkdir(claude, { recursive: true });
+  await fs.writeFile(path.join(claude, "harness-mcp-oauth.json"), '{"servers": {"x": {"tokens": {"access_token": "at-SECRET"}}}}\n', { mode: 0o600 });
+  await fs.writeFile(path.join(claude, "notes.txt"), "visible\n");
+  const { provider } = await runInProject(project, calls({ tokens: `cat ${claude}/harness-mcp-oauth.json`, notes: `cat ${claude}/notes.txt` }));
+  const got = results(provider.requests);
+  assert.equal(got.get("tokens")?.is_error, true);
+  assert.doesNotMatch(String(got.get("tokens")?.content), /SECRET/);
+  assert.equal(got.get("notes")?.content, "visible");
+});
+
 test("a protected path that is a symbolic link stops sandboxed commands, saying why", { skip }, async (t) => {
   const project = await sandboxed(t);
   await project.write("cfg/settings.json", "{}");

@@ -1,0 +1,82 @@
+// Where the OAuth sign-ins of remote MCP servers are kept: one file of our own under the user's
+// Claude config directory, mode 0600, never in a project. Claude Code keeps its own in the macOS
+// keychain (or, elsewhere, inside ~/.claude/.credentials.json beside the Claude account's
+// credential, in an undocumented shape): neither is a place another program should write, so the
+// two tools sign in separately.
+//
+// The file is read where a run's MCP client runs. Under `harness serve` that is the runner, on the
+// server's machine and as the server's user: every session of that server uses the sign-ins of the
+// user who ran `harness mcp login` there, as it uses that user's ~/.claude.json servers. The server
+// hides the file from its sessions' Bash sandbox and file tools, as it hides its other credentials.
+import { chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { writeFileAtomically } from "../atomic-write.ts";
+import { isJsonObject } from "../json-text.ts";
+import { readJsonObjectFile } from "../json-object-file.ts";
+import { makeDirsSync } from "../make-dirs.ts";
+
+export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
+
+/** The sign-in file of the user whose home is `home`. */
+export function mcpOAuthFile(home: string): string {
+  return join(home, ".claude", MCP_OAUTH_FILE_NAME);
+}
+
+/** One server's sign-in. Kept under its name and URL together: an entry of the same name that
+ * points elsewhere (another project's) is not given these tokens. */
+export type McpOAuthEntry = {
+  serverName: string;
+  serverUrl: string;
+  clientInformation?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  /** When `tokens` were saved (ms since the epoch), so that their `expires_in` can be judged. */
+  tokensSavedAt?: number;
+  discoveryState?: OAuthDiscoveryState;
+};
+
+export type McpOAuthServer = { name: string; url: string };
+
+const key = (server: McpOAuthServer) => `${server.name}|${server.url}`;
+
+/** Every entry of the file; none when there is no file. Throws an Error naming the file when it
+ * cannot be read or is not what this program writes. */
+function readAll(file: string): Record<string, McpOAuthEntry> {
+  const read = readJsonObjectFile(file);
+  if (!read) return {};
+  const servers = read.value.servers ?? {};
+  if (!isJsonObject(servers)) throw new Error(`${file}: "servers" must be an object`);
+  const entries: Record<string, McpOAuthEntry> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    if (isJsonObject(entry) && typeof entry.serverName === "string" && typeof entry.serverUrl === "string") entries[name] = entry as McpOAuthEntry;
+  }
+  return entries;
+}
+
+export function readOAuthEntry(file: string, server: McpOAuthServer): McpOAuthEntry | undefined {
+  return readAll(file)[key(server)];
+}
+
+/** Changes one server's entry (`change` returns undefined to remove it) and writes the file back
+ * whole, atomically, mode 0600. Two programs refreshing at once each write their own state; the
+ * last one wins. */
+export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefined): void {
+  const all = readAll(file);
+  const next = change(all[key(server)]);
+  if (next) all[key(server)] = next;
+  else if (key(server) in all) delete all[key(server)];
+  else return;
+  makeDirsSync(dirname(file), 0o700);
+  writeFileAtomically(file, `${JSON.stringify({ servers: all }, null, 2)}\n`, { newMode: 0o600 });
+  // A file made readable to others by hand is closed again: it holds bearer tokens.
+  chmodSync(file, 0o600);
+}
+
+/** Every entry of `name`, whatever its URL (for logout). */
+export function removeOAuthEntries(file: string, name: string): number {
+  const all = readAll(file);
+  const gone = Object.keys(all).filter((k) => all[k].serverName === name);
+  for (const server of gone) updateOAuthEntry(file, { name, url: all[server].serverUrl }, () => undefined);
+  return gone.length;
+}

@@ -1,0 +1,19 @@
+// The SDK transport of a remote (http, sse) MCP server, through the proxy of the servers'
+// environment, as a stdio server's own requests would go.
+import { fetchFor } from "@harness/llm/http-fetch";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Env, McpRemoteServerConfig } from "./config.ts";
+
+export function remoteTransport(config: McpRemoteServerConfig, env: Env, authProvider?: OAuthClientProvider): StreamableHTTPClientTransport | SSEClientTransport {
+  const options = { requestInit: { headers: config.headers }, fetch: fetchFor(env), ...(authProvider && { authProvider }) };
+  const url = new URL(config.url);
+  return config.type === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
+}
+
+/** Whether the entry gives its own credentials (an Authorization header): then no OAuth sign-in
+ * is looked for or started. */
+export function givesOwnCredentials(config: McpRemoteServerConfig): boolean {
+  return Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+}

@@ -62,6 +62,7 @@ export type {
   McpManager,
   McpNoticeLevel,
   McpRelay,
+  McpRemoteServerConfig,
   McpServerConfig,
   McpServerStatus,
   McpSettings,

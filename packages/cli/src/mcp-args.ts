@@ -16,7 +16,9 @@ export type McpCommand =
   | { action: "list" }
   | { action: "get"; name: string }
   /** Without `scope`: the one scope the name is in. */
-  | { action: "remove"; scope?: McpScope; name: string };
+  | { action: "remove"; scope?: McpScope; name: string }
+  /** Signs in to a remote server with OAuth, or forgets its sign-in. */
+  | { action: "login" | "logout"; name: string };
 
 export type McpParsed = { kind: "mcp"; mcp: McpCommand } | { kind: "help"; topic: "mcp" } | { kind: "usage-error"; message: string; topic: "mcp" };
 
@@ -40,6 +42,8 @@ const TAKES: Record<McpCommand["action"], ReadonlySet<Flag["key"]>> = {
   list: new Set(["help"]),
   get: new Set(["help"]),
   remove: new Set(["scope", "help"]),
+  login: new Set(["help"]),
+  logout: new Set(["help"]),
 };
 
 type Scanned = { values: Partial<Record<Flag["key"], string[]>>; positionals: string[] };
@@ -86,7 +90,9 @@ export function parseMcp(args: readonly string[]): McpParsed {
       const problem = exactly(0, "no arguments");
       return problem ? usage(problem) : { kind: "mcp", mcp: { action } };
     }
-    case "get": {
+    case "get":
+    case "login":
+    case "logout": {
       const problem = exactly(1, "a server name");
       return problem ? usage(problem) : { kind: "mcp", mcp: { action, name: positionals[0] } };
     }

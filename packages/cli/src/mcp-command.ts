@@ -31,6 +31,11 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
         const { listServers } = await import("./mcp-list.ts");
         return listServers(place, io);
       }
+      case "login":
+      case "logout": {
+        const { login, logout } = await import("./mcp-login.ts");
+        return await (command.action === "login" ? login : logout)(command.name, place, io);
+      }
     }
   } catch (error) {
     if (!(error instanceof McpFileError)) throw error;

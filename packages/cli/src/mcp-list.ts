@@ -2,6 +2,7 @@
 // whether it connects, checked through the agent's own MCP client with a short time limit.
 import { join } from "node:path";
 import { loadMcpConfig, startMcp, type McpConfig, type McpServerConfig } from "@harness/agent";
+import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { CliIO } from "./cli.ts";
@@ -41,10 +42,17 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const lines = new Map<string, string>();
   if (started.length) {
     const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
-    const manager = await startMcp({ servers: started }, { cwd, env });
+    const manager = await startMcp({ servers: started }, { cwd, env, oauthFile: mcpOAuthFile(place.home) });
     try {
       for (const status of manager.status()) {
-        lines.set(status.name, status.state === "connected" ? `✓ connected, ${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}` : `✗ failed: ${oneLine(status.error ?? status.state)}`);
+        lines.set(
+          status.name,
+          status.state === "connected"
+            ? `✓ connected, ${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}`
+            : status.needsSignIn
+              ? `! needs sign-in: harness mcp login ${status.name}`
+              : `✗ failed: ${oneLine(status.error ?? status.state)}`,
+        );
       }
     } finally {
       await manager.close();

@@ -261,6 +261,13 @@ Commands:
                      a server's configuration and scope
   harness mcp remove [--scope S] NAME
                      remove a server (--scope when the name is in several)
+  harness mcp login NAME
+                     sign in to an http or sse server with OAuth: prints the authorization URL
+                     (and opens a browser, $BROWSER if set), waits for it on
+                     http://localhost:<port>/callback, and keeps the tokens in
+                     ~/.claude/harness-mcp-oauth.json (mode 0600) for runs to use and refresh
+  harness mcp logout NAME
+                     forget a server's sign-in
 
 Options:
   -s, --scope S      local (default): yours, in this project only (its entry of ~/.claude.json) |

@@ -66,6 +66,12 @@ test("a run whose server needs a sign-in says which command makes it, and goes o
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /Done without it\./);
   assert.match(run.stderr, /MCP server notes needs sign-in: run "harness mcp login notes"/);
+
+  // /mcp (in a run or a chat) says it too, with no model call.
+  const report = await p.run(["run", "/mcp"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url });
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(report.stdout, /^ {2}notes: needs sign-in: run "harness mcp login notes" · user \(.*\.claude\.json\)$/m);
+  assert.equal(fake.requests.length, 1);
 });
 
 test("harness mcp login refuses a stdio server and an unknown name, saying why", async (t) => {

@@ -14,7 +14,14 @@ export function mcpReport(setup: Setup): string {
   const rows = [
     ...setup.mcpServers.map((server) => {
       const where = mcpConfigured[server.name];
-      const state = server.state === "connected" ? `connected, ${plural(server.toolCount, "tool")}` : server.state === "failed" ? `failed: ${server.error ?? "no reason given"}` : "closed";
+      const state =
+        server.state === "connected"
+          ? `connected, ${plural(server.toolCount, "tool")}`
+          : server.needsSignIn
+            ? (server.error ?? "needs sign-in")
+            : server.state === "failed"
+              ? `failed: ${server.error ?? "no reason given"}`
+              : "closed";
       return { name: server.name, text: `${state}${where ? ` · ${where.scope} (${where.file})` : ""}` };
     }),
     ...mcpNotStarted.map((server) => ({ name: server.name, text: `${server.state}: ${server.reason} · ${server.scope} (${server.file})` })),

@@ -42,7 +42,7 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const lines = new Map<string, string>();
   if (started.length) {
     const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
-    const manager = await startMcp({ servers: started }, { cwd, env, oauthFile: mcpOAuthFile(place.home) });
+    const manager = await startMcp({ servers: started }, { cwd, env, oauthFile: mcpOAuthFile(place.home, io.env) });
     try {
       for (const status of manager.status()) {
         lines.set(

@@ -19,7 +19,7 @@ export async function login(name: string, place: McpPlace, io: CliIO): Promise<n
   const server = await remoteServer(name, place, io);
   try {
     const result = await mcpLogin(server, {
-      file: mcpOAuthFile(place.home),
+      file: mcpOAuthFile(place.home, io.env),
       env: io.env,
       onAuthorizationUrl: (url) => io.stdout.write(`To sign in to ${name}, open this URL in a browser (one is opened if it can be):\n  ${url}\nWaiting for the browser…\n`),
     });
@@ -32,7 +32,7 @@ export async function login(name: string, place: McpPlace, io: CliIO): Promise<n
 }
 
 export async function logout(name: string, place: McpPlace, io: CliIO): Promise<number> {
-  const removed = removeOAuthEntries(mcpOAuthFile(place.home), name);
+  const removed = removeOAuthEntries(mcpOAuthFile(place.home, io.env), name);
   io.stdout.write(removed > 0 ? `Signed out of ${name}: its stored tokens are removed.\n` : `No sign-in of ${name} is stored.\n`);
   return 0;
 }

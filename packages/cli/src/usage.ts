@@ -265,7 +265,8 @@ Commands:
                      sign in to an http or sse server with OAuth: prints the authorization URL
                      (and opens a browser, $BROWSER if set), waits for it on
                      http://localhost:<port>/callback, and keeps the tokens in
-                     ~/.claude/harness-mcp-oauth.json (mode 0600) for runs to use and refresh
+                     ~/.claude/harness-mcp-oauth.json (mode 0600; in CLAUDE_CONFIG_DIR when it
+                     is set) for runs to use and refresh
   harness mcp logout NAME
                      forget a server's sign-in
 

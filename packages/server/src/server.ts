@@ -88,7 +88,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   // sessions' workspaces and runner state) but their own workspace, nor the other sessions'
   // temporary directories but their own, nor the credential files the server reads, nor the MCP
   // servers' OAuth tokens that its runners use (`harness mcp login` on this machine, as this user).
-  const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file)), mcpOAuthFile(config.env.HOME || homedir())];
+  const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file)), mcpOAuthFile(config.env.HOME || homedir(), config.env)];
   const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter) };
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;

@@ -16,12 +16,14 @@ import { writeFileAtomically } from "../atomic-write.ts";
 import { isJsonObject } from "../json-text.ts";
 import { readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
+import { userConfigDir } from "../user-config-dir.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
-/** The sign-in file of the user whose home is `home`. */
-export function mcpOAuthFile(home: string): string {
-  return join(home, ".claude", MCP_OAUTH_FILE_NAME);
+/** The sign-in file of the user whose home is `home`: in their configuration directory, which
+ * CLAUDE_CONFIG_DIR in `env` may move (user-config-dir.ts). */
+export function mcpOAuthFile(home: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return join(userConfigDir(home, env), MCP_OAUTH_FILE_NAME);
 }
 
 /** One server's sign-in. Kept under its name and URL together: an entry of the same name that

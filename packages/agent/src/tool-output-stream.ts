@@ -4,7 +4,8 @@
 // every client) little. The first STREAM_HEAD_CHARS are sent as appended text; once the output
 // outgrows head and tail, it is sent again whole but with its middle cut (`replace`), at most once
 // per STREAM_CUT_INTERVAL_MS, so that its latest lines stay in view.
-import { streamCutNote, type AgentEvent } from "@harness/protocol";
+import type { AgentEvent } from "@harness/protocol";
+import { streamCutNote } from "@harness/protocol/streamed-output";
 
 export const STREAM_INTERVAL_MS = 100;
 /** How often output with its middle cut is sent again: each time it is sent whole (head and tail). */

@@ -35,7 +35,8 @@ test("--mcp-config takes files and JSON strings, several to a flag; their server
   m.userSettings({ mcpServers: { mine: mcpTestServerCommand() } });
   writeFileSync(join(m.root, "tools.json"), JSON.stringify({ mcpServers: { fromfile: mcpTestServerCommand() } }));
   const inline = JSON.stringify({ mcpServers: { inline: mcpTestServerCommand() } });
-  const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, HOME: m.home });
+  // Every tool offered at once, whatever the count: deferring some behind ToolSearch is not this test's.
+  const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, HOME: m.home, HARNESS_DEFER_TOOLS_AFTER: "1000" });
 
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }, { text: "ok" }] }));
   const both = await harness(["run", ...MODEL, "--output-format", "stream-json", "--mcp-config", "../tools.json", inline, "--", "hi"], env(fake.url), { cwd: m.project }).result;

@@ -117,17 +117,23 @@ test("stream-json input: SIGTERM or Ctrl-C while the run waits for the next mess
 
 test("stream-json input: --max-budget-usd holds for the whole run, its turns together", async (t) => {
   const env = (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url });
-  // Each model call costs about $0.021 here. Three turns of one call each reach $0.05: the fourth
-  // message is answered with the budget's result, and no model call, and the run ends.
-  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }, { text: "B." }, { text: "C." }, { text: "D." }, { text: "E." }] }));
   const dir = tempDir(t);
-  const spent = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--max-budget-usd", "0.05", ...STREAM], env(fake.url), {
+  // What one model call costs here (a few cents: the request's prompt and tools, which change as
+  // the harness does), measured; a budget of two and a half calls is reached by three turns of one
+  // call each: the fourth message is answered with the budget's result, and no model call, and the
+  // run ends.
+  const probe = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }] }));
+  const one = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--output-format", "json", "one"], env(probe.url)).result;
+  const perCall = (JSON.parse(one.stdout) as { total_cost_usd: number }).total_cost_usd;
+  const budget = (Math.ceil(perCall * 2500) / 1000).toString();
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }, { text: "B." }, { text: "C." }, { text: "D." }, { text: "E." }] }));
+  const spent = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--max-budget-usd", budget, ...STREAM], env(fake.url), {
     stdin: user("one") + user("two") + user("three") + user("four") + user("five"),
   }).result;
   assert.equal(spent.code, 1, spent.stderr);
   const results = linesOf(spent.stdout).filter((line) => line.type === "result");
-  assert.deepEqual(results.map((r) => r.subtype), ["success", "success", "success", "error_max_budget_usd"]);
-  assert.match(String(results[3]!.error), /\$0\.05\b/);
+  assert.deepEqual(results.map((r) => r.subtype), ["success", "success", "success", "error_max_budget_usd"], `one call costs $${perCall}, the budget is $${budget}`);
+  assert.ok(String(results[3]!.error).includes(`budget of $${budget}`), String(results[3]!.error));
   assert.equal(fake.requests.length, 3, "no model call once the budget is spent");
 
   // A turn that reaches it with its own calls and the turns' before it stops there, as a run does.

@@ -19,7 +19,7 @@
 // - anything else, unknown "/words" included, is sent as typed.
 // Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
 // and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
-import { bashModeCommand } from "@harness/protocol";
+import { bashModeCommand } from "@harness/protocol/bash-mode";
 import { expandSlashCommand, type ReportCommand } from "../commands/expand.ts";
 import { slashCommandHelp } from "../commands/help.ts";
 import { promptArguments } from "../mcp/prompt-arguments.ts";

@@ -25,6 +25,8 @@ import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-
 import { NO_HOOK_HOST } from "./harness/hooks.ts";
 import { environmentBlock } from "./context/environment.ts";
 import { planPrompt } from "./harness/prompt.ts";
+import type { ReportCommand } from "./commands/expand.ts";
+import type { RunSetup } from "./harness/setup.ts";
 import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
 import { createAgentResources, resourceInternals, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
@@ -107,10 +109,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   state.model = picked.model;
   if (plan.kind === "help") return reply(state, plan.text);
   // Every report but /context answers before the model's credentials are needed.
-  if (plan.kind === "report" && plan.name !== "context") {
-    const { name } = plan;
-    return reply(state, name === "cost" ? (await usageReports()).costReport(resourceInternals(resources).spent) : (await inspectReports()).inspectReport(name, setup, state.model));
-  }
+  if (plan.kind === "report" && plan.name !== "context") return reply(state, await reportText(plan.name, plan.args, { resources, setup, model: state.model, history: state.messages, env: withEnv.env ?? process.env }));
   // A run that fails before its command's `!` commands run keeps its text with the arguments released.
   const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");
@@ -186,6 +185,33 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (state.messages.length > before) state.promptAt = before;
   restoreLoadedTools(ctx.registry, state.messages);
   return runLoop(ctx, state);
+}
+
+/** The text of a report that needs no model context (every one but /context). */
+async function reportText(
+  name: Exclude<ReportCommand, "context">,
+  args: string,
+  run: { resources: AgentResources; setup: RunSetup; model: string; history: readonly ModelMessage[]; env: NonNullable<RunAgentOptions["env"]> },
+): Promise<string> {
+  switch (name) {
+    case "cost":
+      return (await usageReports()).costReport(resourceInternals(run.resources).spent);
+    case "export": {
+      const { conversationText, exportConversation } = await import("./harness/conversation-export.ts");
+      return args ? exportConversation(run.history, args, run.setup.cwd) : conversationText(run.history) || "Nothing to export: the conversation is empty.";
+    }
+    case "todos":
+    case "model":
+    case "permissions":
+    case "add-dir": {
+      const reports = await import("./harness/session-reports.ts");
+      if (name === "todos") return reports.todosReport(run.resources.toolState.todos, run.history);
+      if (name === "model") return reports.modelReport(run.model, run.setup.availableModels, run.env);
+      return name === "permissions" ? reports.permissionsReport(run.setup.permissions) : reports.addDirReport(run.setup.permissions, args);
+    }
+    default:
+      return (await inspectReports()).inspectReport(name, run.setup, run.model);
+  }
 }
 
 // Imported when a run needs them (/compact, /clear, bash mode, the reports, --permission-prompt-tool): a

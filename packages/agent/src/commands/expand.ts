@@ -18,7 +18,7 @@ export function isBuiltinCommand(name: string): name is BuiltinCommand {
 
 /** Built-ins that report on the conversation without a model call; a user's own command or skill
  * of the same name replaces them, as it replaces a built-in prompt. */
-export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status"] as const;
+export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status", "todos", "export", "model", "permissions", "add-dir"] as const;
 export type ReportCommand = (typeof REPORT_COMMANDS)[number];
 
 function isReportCommand(name: string): name is ReportCommand {

@@ -20,6 +20,11 @@ const REPORT_HELP: [string, string, string][] = [
   ["agents", "/agents", "Show the sub-agents available, where each comes from, its tools and model"],
   ["hooks", "/hooks", "Show the hooks configured, by event, with matcher, if, type and the file that defines them"],
   ["status", "/status", "Show the model, permission mode, directories, settings files in effect and session id"],
+  ["todos", "/todos", "Show the todo list the model keeps for the conversation"],
+  ["export", "/export [file]", "Write the conversation as text to the file, or show it"],
+  ["model", "/model", "Show the current model and those one can switch to (aliases, the settings' availableModels)"],
+  ["permissions", "/permissions", "Show the permission mode and the allow, ask and deny rules in effect, with where each comes from"],
+  ["add-dir", "/add-dir <path>", "Show the working directories and how to add one"],
 ];
 
 /** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then

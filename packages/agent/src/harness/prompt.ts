@@ -4,7 +4,8 @@
 // - /context and /cost answer, without a model call, with how the context window is used and what
 //   the conversation has cost so far (usage-reports.ts); /mcp, /memory, /agents, /hooks and
 //   /status with what the run loaded and from where (inspect-reports.ts); a user's own command of
-//   the name wins;
+//   the name wins; so do /todos, /export [file], /model, /permissions and /add-dir (session-reports.ts,
+//   conversation-export.ts);
 // - /clear starts a new conversation: the run returns an empty transcript, so the earlier messages
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
@@ -46,9 +47,10 @@ export type PromptPlan =
   | { kind: "help"; text: string }
   | { kind: "compact"; instructions: string }
   | { kind: "clear" }
-  /** /context, /cost, /mcp, /memory, /agents, /hooks, /status: reports on the conversation and
-   * the run, answered without the model. */
-  | { kind: "report"; name: ReportCommand }
+  /** /context, /cost, /mcp, /memory, /agents, /hooks, /status, /todos, /export, /model,
+   * /permissions, /add-dir: reports on the conversation and the run, answered without the model;
+   * `args` is what followed the name (/export's file, /add-dir's path). */
+  | { kind: "report"; name: ReportCommand; args: string }
   /** Bash mode: `command` runs without the model. */
   | { kind: "bash"; command: string };
 
@@ -68,7 +70,7 @@ export function planPrompt(prompt: string, setup: Pick<RunSetup, "commands" | "s
       if (expansion.name === "help") return { kind: "help", text: slashCommandHelp(setup) };
       if (expansion.name === "compact") return { kind: "compact", instructions: expansion.prompt };
       if (expansion.name === "clear") return { kind: "clear" };
-      return { kind: "report", name: expansion.name };
+      return { kind: "report", name: expansion.name, args: expansion.prompt };
     default: {
       const plan: PromptPlan = { kind: "send", text: expansion.prompt };
       if (expansion.model) plan.model = expansion.model;

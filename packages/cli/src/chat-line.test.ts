@@ -53,12 +53,15 @@ test("lines that cannot be acted on say why", () => {
     ["/cancel", idle, "no run is under way"],
     ["/mode", idle, "/mode takes one of default, acceptEdits, fullAuto"],
     ["/mode yolo", idle, '/mode takes one of default, acceptEdits, fullAuto, not "yolo"'],
-    ["/model", idle, "/model takes one model id, e.g. /model claude-sonnet-4-5"],
+    ["/model a b", idle, "/model takes one model id, e.g. /model claude-sonnet-4-5"],
+    ["/model", running, "a run is under way: /model lists the models once it ends"],
   ];
   for (const [line, state, message] of cases) assert.deepEqual(parseChatLine(line, state), { kind: "error", message }, line);
   assert.deepEqual(parseChatLine("/mode acceptEdits", idle), { kind: "send", command: { type: "configure", config: { permissionMode: "acceptEdits" } } });
   assert.deepEqual(parseChatLine("/model claude-opus-4-1", running), { kind: "send", command: { type: "configure", config: { model: "claude-opus-4-1" } } });
   assert.deepEqual(parseChatLine("/cancel", running), { kind: "send", command: { type: "cancel" } });
+  // Without an id the agent lists the current model and those one can switch to.
+  assert.deepEqual(parseChatLine("/model", idle), { kind: "send", command: { type: "submit", prompt: "/model" } });
 });
 
 test("/rewind lists the prompts; /rewind N goes back to before prompt N", () => {
@@ -116,5 +119,5 @@ test("other text while a call waits is refused with what to type, instead of bei
 });
 
 test("the chat's /help names the agent's reports, which answer without the model", () => {
-  for (const report of ["/context", "/cost", "/mcp", "/memory", "/agents", "/hooks", "/status"]) assert.match(CHAT_HELP, new RegExp(`${report}\\b`));
+  for (const report of ["/context", "/cost", "/mcp", "/memory", "/agents", "/hooks", "/status", "/todos", "/export", "/permissions"]) assert.match(CHAT_HELP, new RegExp(`${report}\\b`));
 });

@@ -25,7 +25,8 @@ While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refu
   /deny [N] [reason]      refuse it; the reason goes to the agent
   /mode default|acceptEdits|fullAuto
                           the permission mode from the next model call on
-  /model ID               the model from the next model call on
+  /model [ID]             the model from the next model call on; without ID, the current
+                          model and those one can switch to
   /commands               the agent's own commands: its skills, slash commands, MCP prompts, plugins
   /rewind [N]             list the prompts; with N, put the conversation and the files back
                           to how they were before prompt N
@@ -34,7 +35,8 @@ While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refu
                           prompt; the permission rules and the sandbox hold as for the Bash tool
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands, and its reports
-  /context /cost /mcp /memory /agents /hooks /status, answered without the model (/commands lists them).
+  /context /cost /mcp /memory /agents /hooks /status /todos /export [file] /permissions /add-dir,
+  answered without the model (/commands lists them).
 `;
 
 /** Whether a run is under way in `state` (a line then steers it). */
@@ -136,7 +138,12 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
     case "/rewind":
       return rewindTo(state, rest);
     case "/model":
-      if (!arg || rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
+      // Without an id, the agent lists the current model and those one can switch to.
+      if (rest.length === 0) {
+        if (runUnderWay(state)) return { kind: "error", message: "a run is under way: /model lists the models once it ends" };
+        return { kind: "send", command: { type: "submit", prompt: "/model" } };
+      }
+      if (rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
       return { kind: "send", command: { type: "configure", config: { model: arg } } };
     default:
       if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state.pendingApprovals, numbers, word.toLowerCase(), arg);

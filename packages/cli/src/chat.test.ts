@@ -167,6 +167,21 @@ test("/commands lists the agent's commands, the session's own among them, withou
   assert.equal(fake.requests.length, before);
 });
 
+test("/todos, /model and /export answer in the chat through the server, without a model call; /model ID then /model shows the switch", async () => {
+  const todos = [{ content: "Ship it", status: "in_progress", activeForm: "Shipping it" }];
+  fake.push(...toolThenText("TodoWrite", { todos }, "Planned."));
+  const first = await chat(["--session", "session-reports"], "plan it\n");
+  assert.equal(first.code, 0, first.stderr);
+  const before = fake.requests.length;
+  const result = await chat(["--session", "session-reports"], "/todos\n/model claude-opus-4-1\n/model\n/export\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^Todos: 0 of 1 completed\n\n {2}\[>\] Ship it$/m);
+  assert.match(result.stdout, /^Current model: claude-opus-4-1$/m);
+  assert.match(result.stdout, /^ {2}opus +→ /m);
+  assert.match(result.stdout, /^> plan it\n\n⏺ TodoWrite\(/m);
+  assert.equal(fake.requests.length, before);
+});
+
 test("/status and /memory answer in the chat through the server, from the session's workspace, without a model call", async () => {
   const workspace = join(dataDir, "workspaces/tester/inspect");
   mkdirSync(workspace, { recursive: true });

@@ -198,7 +198,7 @@ async function reportText(
       return (await usageReports()).costReport(resourceInternals(run.resources).spent);
     case "export": {
       const { conversationText, exportConversation } = await import("./harness/conversation-export.ts");
-      return args ? exportConversation(run.history, args, run.setup.cwd) : conversationText(run.history) || "Nothing to export: the conversation is empty.";
+      return args ? exportConversation(run.history, args, run.setup.cwd, run.setup.permissions.additionalDirectories) : conversationText(run.history) || "Nothing to export: the conversation is empty.";
     }
     case "todos":
     case "model":

@@ -56,11 +56,13 @@ test('harness run "/export FILE" writes the conversation to the file as text; wi
   assert.equal(fake.requests.length, 2, "exporting needs no model call");
 });
 
-test('harness run "/export" into a directory that is a file says so', async (t) => {
+test('harness run "/export" into a directory that is a file, or outside the working directories, says so', async (t) => {
   const { cwd, run } = await project(t, [{ text: "Hi." }]);
   writeFileSync(join(cwd, "taken"), "");
   await run(["hello"]);
   assert.match(await run(["--continue", "/export taken/chat.md"]), /^Cannot export the conversation to .*taken\/chat\.md: /);
+  // Nowhere outside the working directories: the command passes no permission check.
+  assert.match(await run(["--continue", "/export ../outside.md"]), /^Cannot export the conversation to .*\/outside\.md: it is outside the working directories/);
 });
 
 test('harness run "/model" lists the current model, the aliases and the models the settings allow, without a model call', async (t) => {

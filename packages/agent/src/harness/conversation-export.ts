@@ -2,7 +2,7 @@
 // ("> " before the user's prompts, "⏺" before the assistant's text and tool calls, "⎿" before a
 // call's output), written to the file or, without one, given back as the reply.
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { ContentBlock, ModelMessage } from "@harness/llm";
 
 /** The conversation as text. Context the harness attached to a prompt (reminders, hook context,
@@ -23,9 +23,12 @@ export function conversationText(history: readonly ModelMessage[]): string {
 }
 
 /** Writes the conversation to `file` (relative to `cwd`), making its directory; the answer says
- * where it went or why it could not. */
-export async function exportConversation(history: readonly ModelMessage[], file: string, cwd: string): Promise<string> {
+ * where it went or why it could not. Only inside the working directories (`cwd` and `more`): the
+ * command is the user's, but it passes no permission check, and under a server the user is not
+ * the machine's. */
+export async function exportConversation(history: readonly ModelMessage[], file: string, cwd: string, more: readonly string[] = []): Promise<string> {
   const path = resolve(cwd, file);
+  if (![cwd, ...more].some((dir) => path.startsWith(`${dir.endsWith(sep) ? dir : dir + sep}`))) return `Cannot export the conversation to ${path}: it is outside the working directories (${[cwd, ...more].join(", ")})`;
   try {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, conversationText(history));

@@ -302,14 +302,18 @@ Commands:
                      uninstall the plugins installed from it (every scope), then forget it
   harness plugin install PLUGIN@MARKETPLACE [--scope S]
                      copy the plugin into ~/.claude/plugins/cache, record it in
-                     ~/.claude/plugins/installed_plugins.json and enable it in the scope's settings
+                     ~/.claude/plugins/installed_plugins.json and enable it in the scope's settings;
+                     a marketplace not added that the project's settings declare
+                     ("extraKnownMarketplaces") is added first
   harness plugin uninstall PLUGIN@MARKETPLACE [--scope S] [--keep-data]
                      with its last installation, its data directory (~/.claude/plugins/data)
                      goes too, unless --keep-data
   harness plugin enable|disable PLUGIN@MARKETPLACE [--scope S]
                      turn it on or off in the scope's settings ("enabledPlugins")
   harness plugin list
-                     the plugins installed, with version, scope and whether they are enabled here
+                     the plugins installed, with version, scope and whether they are enabled here;
+                     then those the project's settings enable and the marketplaces they declare
+                     that are not there yet (a run never fetches them: it names these commands)
 
 Options:
   -s, --scope S      user (default for install): yours, in every project (~/.claude/settings.json) |

@@ -7,6 +7,7 @@ import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
 import type { SettingsSource } from "../settings/types.ts";
 import { loadPlugin } from "./load-plugin.ts";
+import { addedMarketplaces, notInstalledMessage } from "./not-installed.ts";
 import type { Plugin, PluginDiagnostic, PluginDiscovery } from "./types.ts";
 import { isJsonObject } from "../json-text.ts";
 import { userConfigDir } from "../user-config-dir.ts";
@@ -36,7 +37,10 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
       return isJsonObject(value) ? Object.keys(value).filter((id) => value[id] === true) : [];
     }),
   );
-  const installedFile = path.join(userConfigDir(options.home), "plugins", "installed_plugins.json");
+  const pluginsDir = path.join(userConfigDir(options.home), "plugins");
+  const installedFile = path.join(pluginsDir, "installed_plugins.json");
+  let known: ReturnType<typeof addedMarketplaces> | undefined;
+  const context = { sources: options.sources ?? [], projectRoot: options.projectRoot, pluginsDir };
   const installed = enabled.length > 0 ? await readInstalled(installedFile, diagnostics) : new Map<string, Installation[]>();
 
   const loads = enabled.map(async (id) => {
@@ -50,7 +54,7 @@ export async function discoverPlugins(options: DiscoverPluginsOptions): Promise<
         diagnostics.push({ file: installedFile, message: `Plugin ${id} is installed only for other projects (${where}), not for this one; install it here with: harness plugin install ${id} --scope project (or for every project, without --scope)` });
         return undefined;
       }
-      diagnostics.push({ file: installedFile, message: `Plugin ${id} is enabled in the settings but not installed (${installedFile} does not list it); install it with: harness plugin install ${id}` });
+      diagnostics.push({ file: installedFile, message: await notInstalledMessage(id, installedFile, context, () => (known ??= addedMarketplaces(pluginsDir))) });
       return undefined;
     }
     const name = id.includes("@") ? id.slice(0, id.lastIndexOf("@")) : id;

@@ -156,7 +156,7 @@ describe("discoverPlugins", () => {
       [["kit", "kit@market", "1.0.0", "installed"]],
     );
     assert.equal(found.diagnostics.length, 1);
-    assert.match(found.diagnostics[0]!.message, /Plugin ghost@market is enabled in the settings but not installed.*; install it with: harness plugin install ghost@market$/);
+    assert.match(found.diagnostics[0]!.message, /Plugin ghost@market is enabled in the settings but not installed.*, and its marketplace "market" is not added; add it with: harness plugin marketplace add <directory\|git URL\|owner\/repo>, then install it with: harness plugin install ghost@market$/);
   });
 
   test("a project's own installation is chosen over the user's; a --plugin-dir plugin replaces an installed one of its name; a broken one is skipped and the rest load", async () => {

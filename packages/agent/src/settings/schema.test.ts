@@ -31,3 +31,20 @@ test("a statusLine without its command, or of another type, is dropped with a di
     statusLine: { type: "command", command: "~/.claude/statusline.sh", padding: 0 },
   });
 });
+
+test("extraKnownMarketplaces keeps the github, git and directory sources and leaves out the others, each named with its key", () => {
+  const file = "/p/.claude/settings.json";
+  const good = { source: { source: "github", repo: "team/plugins", ref: "v2" } };
+  const { settings, diagnostics } = validateSettings(
+    { extraKnownMarketplaces: { good, hosted: { source: { source: "url", url: "https://x/m.json" } }, sub: { source: { source: "git", url: "https://x/r.git", path: "m" } }, "a@b": good, odd: [] } },
+    file,
+  );
+  assert.deepEqual(settings, { extraKnownMarketplaces: { good } });
+  const byKey = Object.fromEntries(diagnostics.map((d) => [d.key, d.message]));
+  assert.ok(diagnostics.every((d) => d.file === file));
+  assert.match(byKey["extraKnownMarketplaces.hosted"], /its source is "url", which harness cannot add: .*github, git and directory sources; the marketplace is left out/);
+  assert.match(byKey["extraKnownMarketplaces.sub"], /"source\.path" .* is not taken/);
+  assert.match(byKey['extraKnownMarketplaces["a@b"]'], /name .* without slashes, ":" or "@"/);
+  assert.match(byKey["extraKnownMarketplaces.odd"], /must be an object such as/);
+  assert.match(validateSettings({ extraKnownMarketplaces: "team/plugins" }, file).diagnostics[0]!.message, /expected record/);
+});

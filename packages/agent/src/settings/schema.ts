@@ -5,6 +5,7 @@ import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 import { sandboxSettingsSchema } from "../sandbox/settings.ts";
 import { autoMemoryDirectoryProblem } from "../context/auto-memory.ts";
+import { declaredSource } from "../plugins/declared-marketplaces.ts";
 
 const ruleString = z.string().superRefine((text, ctx) => {
   const parsed = parseRule(text);
@@ -52,6 +53,15 @@ const statusLineSchema = z.looseObject({
   padding: z.number().int().nonnegative().max(80).optional(),
 });
 
+/** Marketplaces a repository declares (see declared-marketplaces.ts): one that cannot be added is
+ * left out, named with what is wrong. */
+const extraKnownMarketplacesSchema = z.record(z.string(), z.unknown()).superRefine((entries, ctx) => {
+  for (const [name, entry] of Object.entries(entries)) {
+    const read = declaredSource(name, entry);
+    if ("problem" in read) ctx.addIssue({ code: "custom", path: [name], message: `${read.problem}; the marketplace is left out` });
+  }
+});
+
 /** Claude Code's settings keys this harness uses; other keys pass through untouched. */
 export const settingsSchema = z.looseObject({
   permissions: permissionsSchema.optional(),
@@ -81,5 +91,6 @@ export const settingsSchema = z.looseObject({
     .optional(),
   disableSkillShellExecution: z.boolean().optional(),
   statusLine: statusLineSchema.optional(),
+  extraKnownMarketplaces: extraKnownMarketplacesSchema.optional(),
   availableModels: z.array(z.string().refine((name) => name.trim() !== "", "a model name must not be empty")).optional(),
 });

@@ -77,6 +77,9 @@ export type Settings = {
   disableSkillShellExecution?: boolean;
   /** The models a run may be set to (harness/available-models.ts); see LoadedSettings.availableModels. */
   availableModels?: string[];
+  /** Marketplaces a repository declares for its plugins, by name (plugins/declared-marketplaces.ts);
+   * those that cannot be added are left out when the settings are read. */
+  extraKnownMarketplaces?: Record<string, unknown>;
   /** The line `harness chat` shows below the typed one at a terminal (cli's chat-status-line.ts). */
   statusLine?: { type: "command"; command: string; padding?: number };
   [key: string]: unknown;

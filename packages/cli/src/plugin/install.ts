@@ -7,13 +7,14 @@ import { join } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import type { CliIO } from "../cli.ts";
 import type { PluginScope } from "./args.ts";
+import { addDeclared } from "./declared.ts";
 import { fetchPlugin } from "./fetch-plugin.ts";
 import { PluginError, cacheDir, isBelow, enabledIn, installedFile, readInstalled, readKnown, setEnabled, settingsFileOf, updateInstalled, withLock, type Installation, type PluginPlace } from "./files.ts";
 import { unknownMarketplace } from "./marketplace-command.ts";
 import { readMarketplace, type Marketplace, type MarketplaceEntry } from "./marketplace-file.ts";
 
 export async function installPlugin(given: string, scope: PluginScope, place: PluginPlace, io: CliIO): Promise<number> {
-  const { marketplace, entry } = findPlugin(given, place);
+  const { marketplace, entry } = await findPlugin(given, place, io);
   const id = `${entry.name}@${marketplace.name}`;
   // What would refuse the new record refuses the install before anything is fetched.
   readInstalled(place);
@@ -60,9 +61,10 @@ export async function installPlugin(given: string, scope: PluginScope, place: Pl
   return 0;
 }
 
-/** The marketplace and entry `given` names: `name@marketplace`, or a name only one marketplace has. */
-function findPlugin(given: string, place: PluginPlace): { marketplace: Marketplace; entry: MarketplaceEntry } {
-  const known = readKnown(place);
+/** The marketplace and entry `given` names: `name@marketplace`, or a name only one marketplace has.
+ * A marketplace not added that the project declares is added first. */
+async function findPlugin(given: string, place: PluginPlace, io: CliIO): Promise<{ marketplace: Marketplace; entry: MarketplaceEntry }> {
+  let known = readKnown(place);
   const at = given.lastIndexOf("@");
   if (at <= 0) {
     const found = Object.values(known).flatMap((k) => {
@@ -76,6 +78,7 @@ function findPlugin(given: string, place: PluginPlace): { marketplace: Marketpla
   }
   const name = given.slice(0, at);
   const marketplaceName = given.slice(at + 1);
+  if (!Object.hasOwn(known, marketplaceName) && (await addDeclared(marketplaceName, place, io))) known = readKnown(place);
   const record = Object.hasOwn(known, marketplaceName) ? known[marketplaceName] : undefined;
   if (!record) throw unknownMarketplace(marketplaceName, Object.keys(known));
   const marketplace = readMarketplace(record.installLocation);

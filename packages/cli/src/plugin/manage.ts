@@ -7,6 +7,7 @@ import { rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { pluginDataDir } from "@harness/agent/plugin-data-dir";
 import { removeUnused } from "./install.ts";
+import { declaredLines } from "./declared.ts";
 
 /** The installation of `id` a command acts on: the one of `scope` for this project, or without a
  * scope the one for this project (a project's or local one before the user's). */
@@ -104,11 +105,10 @@ export function listPlugins(place: PluginPlace, io: CliIO): number {
       return [id, e.version ?? "unknown", e.scope, state];
     }),
   );
-  if (rows.length === 0) {
-    io.stdout.write("No plugins are installed. Install one with: harness plugin install <plugin>@<marketplace>\n");
-    return 0;
-  }
+  if (rows.length === 0) io.stdout.write("No plugins are installed. Install one with: harness plugin install <plugin>@<marketplace>\n");
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   for (const row of rows) io.stdout.write(`${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join("  ")}\n`);
+  const declared = declaredLines(place);
+  if (declared.length > 0) io.stdout.write(`This project's settings declare:\n${declared.map((line) => `  ${line}\n`).join("")}`);
   return 0;
 }

@@ -11,7 +11,7 @@ import { readMarketplace } from "./marketplace-file.ts";
 
 /** Where a marketplace comes from, in known_marketplaces.json's shape, with the URL a git one is
  * cloned from. */
-type Source = { record: Record<string, unknown>; url?: string; dir?: string };
+export type Source = { record: Record<string, unknown>; url?: string; dir?: string };
 
 /** `owner/repo` is GitHub's; a URL (https, ssh, git, file) or `user@host:path` is a git repository;
  * anything else is a directory. */
@@ -33,7 +33,13 @@ function cloneUrl(source: Record<string, unknown>): string | undefined {
 }
 
 export async function addMarketplace(input: string, place: PluginPlace, io: CliIO): Promise<number> {
-  const source = parseSource(input, io.cwd, place.home);
+  await addFrom(parseSource(input, io.cwd, place.home), place, io);
+  return 0;
+}
+
+/** Adds the marketplace `source` is; `declared` is the name and settings file of a project that
+ * declares it, under which name it must then be (the plugins' ids say it). */
+export async function addFrom(source: Source, place: PluginPlace, io: CliIO, declared?: { name: string; file: string }): Promise<void> {
   let root = source.dir;
   let clone: string | undefined;
   if (source.url) {
@@ -42,8 +48,12 @@ export async function addMarketplace(input: string, place: PluginPlace, io: CliI
     root = clone;
   }
   try {
-    if (clone) await shallowClone(source.url!, clone);
+    const ref = typeof source.record.ref === "string" ? source.record.ref : undefined;
+    if (clone) await shallowClone(source.url!, clone, { ref });
     const marketplace = readMarketplace(root!);
+    if (declared && marketplace.name !== declared.name) {
+      throw new PluginError(`the marketplace at ${describeSource(source.record)} is named "${marketplace.name}", not "${declared.name}" as ${declared.file} declares it; it was not added`);
+    }
     const known = readKnown(place);
     const earlier = known[marketplace.name];
     if (earlier) throw new PluginError(`marketplace "${marketplace.name}" is already added (from ${describeSource(earlier.source)}); to refresh it: harness plugin marketplace update ${marketplace.name}`);
@@ -61,8 +71,9 @@ export async function addMarketplace(input: string, place: PluginPlace, io: CliI
       throw error;
     }
     const count = marketplace.plugins.length;
-    io.stdout.write(`Added marketplace "${marketplace.name}" (${count} plugin${count === 1 ? "" : "s"}: ${marketplace.plugins.map((p) => p.name).join(", ") || "none yet"}). Install one with: harness plugin install <plugin>@${marketplace.name}\n`);
-    return 0;
+    const plugins = `${count} plugin${count === 1 ? "" : "s"}: ${marketplace.plugins.map((p) => p.name).join(", ") || "none yet"}`;
+    if (declared) io.stdout.write(`Added marketplace "${marketplace.name}", which ${declared.file} declares (${plugins}).\n`);
+    else io.stdout.write(`Added marketplace "${marketplace.name}" (${plugins}). Install one with: harness plugin install <plugin>@${marketplace.name}\n`);
   } finally {
     if (clone) rmSync(clone, { recursive: true, force: true });
   }

@@ -3,17 +3,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
+import { marketplaceNameProblem } from "@harness/agent/declared-marketplaces";
 import { PluginError } from "./files.ts";
 
 export type MarketplaceEntry = { name: string; source: unknown; version?: string };
 export type Marketplace = { name: string; file: string; root: string; plugins: MarketplaceEntry[]; pluginRoot?: string };
 
 /** A name that can be a directory of its own and a part of `name@marketplace`. */
-export function nameProblem(name: unknown): string | undefined {
-  if (typeof name !== "string" || name === "") return "must be a non-empty string";
-  if (!/^[^\s/\\:@]+$/.test(name) || name.startsWith(".")) return `"${name}" must be one word without slashes, ":" or "@", not starting with "."`;
-  return undefined;
-}
+export const nameProblem = marketplaceNameProblem;
 
 /** The marketplace whose root (the directory holding `.claude-plugin/`) is `root`. */
 export function readMarketplace(root: string): Marketplace {

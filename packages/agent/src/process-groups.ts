@@ -69,16 +69,17 @@ function prune(): void {
   for (const group of tracked) if (!groupAlive(group)) forgetGroup(group);
 }
 
-/** Starts `bash -c command` as the leader of a new process group, which the reaper then knows. */
+/** Starts `bash -c command` as the leader of a new process group, which the reaper then knows.
+ * With `fd3`, the command also has a pipe of its own to write to on file descriptor 3 (stdio[3]). */
 export function spawnGroup(
   command: string,
-  options: { cwd: string; env?: NodeJS.ProcessEnv | Readonly<Record<string, string>>; stdin?: "pipe" | "ignore" },
+  options: { cwd: string; env?: NodeJS.ProcessEnv | Readonly<Record<string, string>>; stdin?: "pipe" | "ignore"; fd3?: boolean },
 ): ChildProcess {
   const child = spawn("bash", ["-c", command], {
     cwd: options.cwd,
     ...(options.env && { env: options.env }),
     detached: true,
-    stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
+    stdio: [options.stdin ?? "ignore", "pipe", "pipe", ...(options.fd3 ? ["pipe" as const] : [])],
   });
   if (child.pid !== undefined) trackGroup(child.pid);
   return child;

@@ -12,6 +12,8 @@ import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import { canonicalToolName } from "../permissions/tool-names.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
+import { isReallyInWorkingDirectories } from "../permissions/paths.ts";
+import { createShellCwd, maintainsProjectCwd, type ShellCwd, type ShellSlot } from "../tools/shell-cwd.ts";
 import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
@@ -75,6 +77,9 @@ export type RunContext = {
   skills: string;
   /** A sub-agent's run: SubagentStop instead of Stop, no prompt hooks, no sub-agents of its own. */
   subagent: boolean;
+  /** Where this agent's Bash commands start: the main agent's is the conversation's, kept across
+   * runs; a sub-agent's starts where its parent's is and moves on its own. */
+  shell: ShellCwd;
   /** The run asks for thinking: "ultrathink" in what the user typed, or in the text of the command
    * or skill it expands to (set once expanded), or of a skill the model loads; for a sub-agent,
    * only in its forked skill's text or a skill it loads (it does not inherit the main run's). */
@@ -148,6 +153,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     environment: environmentBlock({ cwd: setup.cwd, model: input.model, ...(setup.git && { git: setup.git }), additionalDirectories: setup.permissions.additionalDirectories }),
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(setup.skills) : "",
     subagent: false,
+    shell: shellOf(setup, () => ctx.permissions, base.resources.toolState.shell),
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     ...(structured && { structured }),
   };
@@ -201,12 +207,25 @@ export function subagentRunContext(parent: RunContext, options: RunAgentOptions,
     environment: "",
     skills: tools.some((tool) => tool.name === SKILL_TOOL_NAME) ? skillsRegistry(parent.setup.skills) : "",
     subagent: true,
+    shell: shellOf(parent.setup, () => ctx.permissions, subagentSlot(parent)),
     ...(options.forkedSkill?.asksToThink && { asksToThink: true }),
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     notice,
     ...(parent.hookAgent && { hookAgent: parent.hookAgent }),
   };
   return ctx;
+}
+
+/** The shell of an agent whose directory `slot` keeps: it may move within the run's working
+ * directories as the permissions have them when a command ends. */
+function shellOf(setup: RunSetup, permissions: () => PermissionContext, slot: ShellSlot): ShellCwd {
+  const env = setup.harnessEnv ?? setup.childEnv ?? process.env;
+  return createShellCwd({ project: setup.cwd, slot, allowed: (real) => isReallyInWorkingDirectories(real, permissions()), maintain: maintainsProjectCwd(env) });
+}
+
+function subagentSlot(parent: RunContext): ShellSlot {
+  const { dir } = parent.shell.start();
+  return dir === parent.setup.cwd ? {} : { dir };
 }
 
 /** `tools` split: those a tool-wide deny rule names (`WebFetch`, `mcp__server`) are withheld, as in
@@ -389,6 +408,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       const bound: ToolContext = {
         ...base,
         state: ctx.resources.toolState,
+        shell: ctx.shell,
         ...(env && { env }),
         ...(denied && { denied }),
         ...(deniedUrl && { deniedUrl }),

@@ -91,6 +91,20 @@ test("the sandbox keeps commands from the files that configure what runs outside
   assert.doesNotMatch(await project.read(".claude/settings.json"), /hooks/);
 });
 
+test("in the sandbox, a command's `cd` holds for the next call, its output and exit code as they were", { skip }, async (t) => {
+  const project = await sandboxed(t);
+  await project.write("sub/file.txt", "here\n");
+  const steps: ScriptedStep[] = [
+    { toolCalls: [{ id: "move", name: "Bash", input: { command: "cd sub && cat file.txt; exit 4" } }] },
+    { toolCalls: [{ id: "where", name: "Bash", input: { command: "pwd" } }] },
+    { text: "Done." },
+  ];
+  const { provider } = await runInProject(project, steps);
+  const result = (n: number) => withoutCacheMarks(provider.requests[n].messages).at(-1)!.content as ToolResultBlock[];
+  assert.deepEqual([result(1)[0].content, result(1)[0].is_error], ["here\n\nExit code 4", true]);
+  assert.equal(result(2)[0].content, path.join(await fs.realpath(project.root), "sub"));
+});
+
 test("the sandbox reaches only the domains the settings and WebFetch rules allow", { skip }, async (t) => {
   // 127.0.0.2 is not in the sandbox's no-proxy list, so requests to it go through the filtering proxy.
   const server = http.createServer((req, res) => res.end(`served ${req.url}`));

@@ -5,6 +5,7 @@ import type { BackgroundShell } from "./background-shells.ts";
 import { killAllShells } from "./background-shells.ts";
 import { signalGroup, trackedGroups } from "../process-groups.ts";
 import { removeSessionEnv } from "./session-env.ts";
+import type { ShellSlot } from "./shell-cwd.ts";
 
 /** A file as it was when the agent last read or wrote it. */
 export type FileSnapshot = {
@@ -67,6 +68,8 @@ export type ToolState = {
   webSearch?: WebSearchProvider;
   readonly limits: Readonly<ToolLimits>;
   readonly onTodosChange?: (todos: readonly TodoItem[]) => void;
+  /** Where the main agent's Bash commands start (shell-cwd.ts): kept with the conversation. */
+  readonly shell: ShellSlot;
   /** CLAUDE_ENV_FILE of the conversation's SessionStart hooks, once one was given (session-env.ts). */
   envFile?: string;
   disposed: boolean;
@@ -85,6 +88,7 @@ export function createToolState(options: ToolStateOptions = {}): ToolState {
     fileLocks: new Map(),
     shells: new Map(),
     strays: new Set(),
+    shell: {},
     todos: [],
     ...(options.webSearch && { webSearch: options.webSearch }),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },

@@ -63,9 +63,9 @@ const cwdLine = (maintain: boolean) =>
 const sandboxNote = `
 - Commands run inside a sandbox: they can write only in the working directories (not their settings, git hooks or git config) and $TMPDIR, and reach only the network domains the settings allow. When a command fails only because of the sandbox (a write refused as "Read-only file system", a blocked connection), you may call it again with dangerouslyDisableSandbox: true; the user is then asked to approve it, unless the settings forbid leaving the sandbox.`;
 
-/** A command's time limits, in milliseconds: when it gives none, and the most it may ask for. */
-/** With `maintainCwd` (CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR), the tool tells the model that
- * every command starts in the project's directory. */
+/** A command's time limits, in milliseconds: when it gives none, and the most it may ask for. With
+ * `maintainCwd` (CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR), the tool tells the model that every
+ * command starts in the project's directory. */
 export type BashLimits = { defaultMs: number; maxMs: number; maxOutputChars: number; maintainCwd?: boolean };
 
 const DEFAULT_LIMITS: BashLimits = { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS, maxOutputChars: BASH_MAX_OUTPUT_LENGTH };

@@ -5,7 +5,7 @@
 import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./aws-credential-process.ts";
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { Profile } from "./aws-profile.ts";
-import { serviceEndpoint, serviceReply } from "./aws-service.ts";
+import { type ServiceReply, serviceEndpoint, serviceReply } from "./aws-service.ts";
 import { type AwsCredentials, signatureHeaders } from "./aws-sigv4.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 
@@ -25,6 +25,13 @@ export type Role = {
   source: string;
 };
 
+/** An IAM role's ARN, as role_arn and AWS_ROLE_ARN must be. */
+export const ROLE_ARN = /^arn:[\w-]+:iam::\d{12}:role\/\S+$/;
+export const ROLE_ARN_FORM = "arn:aws:iam::<account id>:role/<name>";
+/** A session name STS takes, as role_session_name and AWS_ROLE_SESSION_NAME must be. */
+export const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
+export const SESSION_NAME_FORM = "2 to 64 letters, digits or +=,.@_-";
+
 /** The role `profile` assumes; throws an AwsCredentialsError for settings harness cannot follow. */
 export function roleOf(profile: Profile, env: Env): Role {
   const where = profile.where("role_arn");
@@ -40,28 +47,35 @@ export function roleOf(profile: Profile, env: Env): Role {
   }
   const source = sourceProfile || credentialSource;
   if (!source) throw new AwsCredentialsError(`${named} has role_arn but neither source_profile nor credential_source: name the keys that assume the role`);
+  const externalId = profile.get("external_id");
+  return { profile: profile.name, where, source, ...profileRole(profile, named, env), ...(externalId && { externalId }) };
+}
+
+/** What a profile says of the role it assumes, however it assumes it (role_arn with a source, or
+ * with a web identity): checked, with the STS region. `named`: "profile "x" in <file>". */
+export function profileRole(profile: Profile, named: string, env: Env): Pick<Role, "arn" | "sessionName" | "durationSeconds" | "region"> {
   const arn = profile.get("role_arn") as string;
-  if (!/^arn:[\w-]+:iam::\d{12}:role\/\S+$/.test(arn)) throw new AwsCredentialsError(`${named} has role_arn ${JSON.stringify(arn)}, which is no IAM role ARN (arn:aws:iam::<account id>:role/<name>)`);
+  if (!ROLE_ARN.test(arn)) throw new AwsCredentialsError(`${named} has role_arn ${JSON.stringify(arn)}, which is no IAM role ARN (${ROLE_ARN_FORM})`);
   const sessionName = profile.get("role_session_name");
-  if (sessionName !== undefined && !/^[\w+=,.@-]{2,64}$/.test(sessionName)) {
-    throw new AwsCredentialsError(`${named} has role_session_name ${JSON.stringify(sessionName)}: it must be 2 to 64 letters, digits or +=,.@_-`);
+  if (sessionName !== undefined && !SESSION_NAME.test(sessionName)) {
+    throw new AwsCredentialsError(`${named} has role_session_name ${JSON.stringify(sessionName)}: it must be ${SESSION_NAME_FORM}`);
   }
   const duration = profile.get("duration_seconds");
   const durationSeconds = duration === undefined ? undefined : Number(duration);
   if (durationSeconds !== undefined && !(/^\d+$/.test(duration as string) && durationSeconds >= 900 && durationSeconds <= 43200)) {
     throw new AwsCredentialsError(`${named} has duration_seconds ${JSON.stringify(duration)}: it must be a whole number of seconds from 900 to 43200`);
   }
-  const externalId = profile.get("external_id");
   return {
-    profile: profile.name,
-    where,
     arn,
-    source,
-    region: profile.get("region") || env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || "us-east-1",
+    region: profile.get("region") || stsRegion(env),
     ...(sessionName && { sessionName }),
-    ...(externalId && { externalId }),
     ...(durationSeconds !== undefined && { durationSeconds }),
   };
+}
+
+/** The region STS is asked in when no profile names one: AWS_REGION or AWS_DEFAULT_REGION, else us-east-1. */
+export function stsRegion(env: Env): string {
+  return env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || "us-east-1";
 }
 
 /** The environment's keys, for a role whose credential_source is Environment. */
@@ -95,16 +109,12 @@ export function assumeRoleKeys(role: Role, source: AwsCredentials, env: Env, opt
     const named = `AWS STS (${url})`;
     const purpose = `for profile "${role.profile}"`;
     const reply = await serviceReply(named, purpose, target.href, { method: "POST", headers, body }, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
-    if (!reply.ok) {
-      const code = tag(reply.text, "Code") ?? reply.headers.get("x-amzn-errortype")?.split(":")[0];
-      const message = tag(reply.text, "Message") ?? "";
-      throw new AwsCredentialsError(`${named} refused AssumeRole of ${role.arn} ${purpose}: ${reply.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`);
-    }
+    if (!reply.ok) throw new AwsCredentialsError(`${named} refused AssumeRole of ${role.arn} ${purpose}: ${stsRefusal(reply)}`);
     return assumedKeys(reply.text, `${named} answered AssumeRole ${purpose} with`);
   });
 }
 
-/** Pure: the keys in AssumeRole's XML answer; `said` begins each error ("AWS STS … answered … with"). */
+/** Pure: the keys in the XML answer of AssumeRole (or AssumeRoleWithWebIdentity); `said` begins each error ("AWS STS … answered … with"). */
 export function assumedKeys(xml: string, said: string): { keys: AwsCredentials; expiresAt: number } {
   const credentials = element(xml, "Credentials");
   if (credentials === undefined) throw new AwsCredentialsError(`${said} no Credentials`);
@@ -119,6 +129,13 @@ export function assumedKeys(xml: string, said: string): { keys: AwsCredentials; 
   const expiresAt = Date.parse(expiration);
   if (Number.isNaN(expiresAt)) throw new AwsCredentialsError(`${said} an Expiration that is not a time: ${JSON.stringify(expiration)}`);
   return { keys, expiresAt };
+}
+
+/** What STS said in refusing: "403 AccessDenied: <its message>". */
+export function stsRefusal(reply: ServiceReply): string {
+  const code = tag(reply.text, "Code") ?? reply.headers.get("x-amzn-errortype")?.split(":")[0];
+  const message = tag(reply.text, "Message") ?? "";
+  return `${reply.status}${code ? ` ${code}` : ""}${message ? `: ${message}` : ""}`;
 }
 
 /** The text of the first <name> element in `xml`, its entities decoded. */

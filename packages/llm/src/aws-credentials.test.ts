@@ -29,14 +29,14 @@ test("else the static keys of AWS_PROFILE (default \"default\") in ~/.aws/creden
   assert.deepEqual(await bedrockAuth({ HOME, AWS_PROFILE: "work" }), { keys: { accessKeyId: "AKWORK", secretAccessKey: "SKWORK", sessionToken: "STWORK" } });
 });
 
-test("no credentials, or a profile that needs a web identity, is an error naming what to set", async (t) => {
+test("no credentials, or a profile's web identity without its role, is an error naming what to set", async (t) => {
   const HOME = home(t, { config: "[profile web]\nrole_session_name = ci\nweb_identity_token_file = /var/run/token\nregion = us-east-1\n" });
   await assert.rejects(bedrockAuth({ HOME }), (error: unknown) => {
     assert.ok(error instanceof AwsCredentialsError);
     assert.equal(error.message, `no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or aws_access_key_id and aws_secret_access_key for profile "default" in ${join(HOME, ".aws", "credentials")}`);
     return true;
   });
-  await assert.rejects(bedrockAuth({ HOME, AWS_PROFILE: "web" }), /profile "web" in .*config gets its keys through web_identity_token_file, which harness does not follow: export them \(aws configure export-credentials --profile web --format env\), or name a command/);
+  await assert.rejects(bedrockAuth({ HOME, AWS_PROFILE: "web" }), /^AwsCredentialsError: profile "web" in .*config has web_identity_token_file but no role_arn: name the role the token assumes$/);
 });
 
 /** An executable script in `dir` whose body is `body` (sh). */

@@ -1,5 +1,6 @@
 // The credentials a request to Amazon Bedrock goes with, found as Claude Code finds them: a Bedrock
-// API key (AWS_BEARER_TOKEN_BEDROCK), else access keys in the environment, else the keys printed by
+// API key (AWS_BEARER_TOKEN_BEDROCK), else access keys in the environment, else its web identity
+// (AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN, traded at STS as the AWS SDKs do), else the keys printed by
 // the awsCredentialExport command of the settings, else a profile's (AWS_PROFILE, default
 // "default") in the shared credentials and config files: an assumed role, its static keys, its
 // credential_process or its SSO sign-in (aws-profile.ts). When these find none, the settings'
@@ -9,6 +10,7 @@ import { type CommandOptions, exportKeys, forgetKeptCredentials } from "./aws-cr
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 import { profileKeys } from "./aws-profile.ts";
+import { environmentWebIdentity, webIdentityKeys } from "./aws-web-identity.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 
 export { AwsCredentialsError };
@@ -50,6 +52,8 @@ export async function bedrockAuth(env: Env, commands: AwsCommands = {}, options:
   if (accessKeyId || secretAccessKey) {
     throw new AwsCredentialsError(`${accessKeyId ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY"} is set but ${accessKeyId ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"} is not: Amazon Bedrock needs both`);
   }
+  const identity = environmentWebIdentity(env);
+  if (identity) return { keys: await webIdentityKeys(identity, env, options) };
   const refresh = commands.authRefresh?.trim();
   try {
     return { keys: await exportedOrProfileKeys(env, commands, options) };

@@ -1,14 +1,16 @@
 // A profile's keys in the shared credentials and config files, found as the AWS SDKs find them. The
-// profile named (AWS_PROFILE, default "default"): its role_arn (an assumed role), else its static
-// keys, else its credential_process, else its SSO settings. A role's source_profile is followed the
-// same way, but its static keys come first (a profile may then be its own source), as deep as
-// MAX_CHAIN and never round in a loop. web_identity_token_file is not followed: the error names it.
+// profile named (AWS_PROFILE, default "default"): its role_arn (a role assumed with the keys of its
+// source_profile or credential_source, else with its web_identity_token_file, as the AWS CLI orders
+// them), else its static keys, else its credential_process, else its SSO settings. A role's
+// source_profile is followed the same way, but its static keys come first (a profile may then be its
+// own source), as deep as MAX_CHAIN and never round in a loop.
 import { readFile } from "node:fs/promises";
 import { assumeRoleKeys, environmentKeys, roleOf } from "./aws-assume-role.ts";
 import { type CommandOptions, credentialProcessKeys } from "./aws-credential-process.ts";
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 import { ssoKeys, ssoOf } from "./aws-sso.ts";
+import { profileWebIdentity, webIdentityKeys } from "./aws-web-identity.ts";
 import { awsFiles } from "./bedrock-settings.ts";
 import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
 
@@ -54,6 +56,8 @@ export async function profileKeys(env: Env, options: CommandOptions = {}): Promi
     if (chain.length > 0 && hasStaticKeys(profile)) return staticKeys(profile);
     if (chain.includes(name)) throw new AwsCredentialsError(`profile "${top.name}" in ${top.where("source_profile")}: source_profile goes round in a loop (${[...chain, name].join(" → ")})`);
     if (chain.length > MAX_CHAIN) throw new AwsCredentialsError(`profile "${top.name}" in ${top.where("source_profile")}: its roles are assumed through more than ${MAX_CHAIN} source profiles`);
+    const webIdentity = !profile.get("source_profile") && !profile.get("credential_source") && profile.get("web_identity_token_file");
+    if (profile.get("role_arn") && webIdentity) return webIdentityKeys(profileWebIdentity(profile, env), env, options);
     if (profile.get("role_arn")) {
       const role = roleOf(profile, env);
       if (role.source === "Environment") return assumeRoleKeys(role, environmentKeys(role, env), env, options);
@@ -89,9 +93,7 @@ function staticKeys(profile: Profile): AwsCredentials {
 function noKeys(profile: Profile, chain: readonly string[], credentialsFile: string): string {
   const via = chain.length > 0 ? ` (the source_profile of profile "${chain[chain.length - 1]}")` : "";
   const none = `no AWS credentials for Amazon Bedrock: set AWS_BEARER_TOKEN_BEDROCK, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or aws_access_key_id and aws_secret_access_key for profile "${profile.name}"${via} in ${credentialsFile}`;
-  if (profile.get("web_identity_token_file")) {
-    return `${none}; profile "${profile.name}" in ${profile.where("web_identity_token_file")} gets its keys through web_identity_token_file, which harness does not follow: export them (aws configure export-credentials --profile ${profile.name} --format env), or name a command that prints them in credential_process or in the awsCredentialExport setting`;
-  }
+  if (profile.get("web_identity_token_file")) return `profile "${profile.name}" in ${profile.where("web_identity_token_file")} has web_identity_token_file but no role_arn: name the role the token assumes`;
   const id = profile.get("aws_access_key_id");
   if (profile.exists && (id || profile.get("aws_secret_access_key"))) return `${none} (the profile there has ${id ? "no aws_secret_access_key" : "no aws_access_key_id"})`;
   return none;

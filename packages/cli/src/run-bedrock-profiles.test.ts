@@ -1,5 +1,6 @@
 // `harness run` on Amazon Bedrock with the AWS profiles companies hand out: an SSO sign-in
-// (`aws sso login`'s cached token, traded at the portal) and a role assumed from it through STS.
+// (`aws sso login`'s cached token, traded at the portal), a role assumed from it through STS, and a
+// pod's web identity (EKS IRSA's token file, traded at STS's AssumeRoleWithWebIdentity).
 // The fakes check the token, STS's signature and then Bedrock's, so keys passed on wrongly fail.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -65,4 +66,29 @@ test("an expired SSO sign-in says to run aws sso login for the profile, and noth
   assert.doesNotMatch(run.stdout + run.stderr, new RegExp(TOKEN));
   assert.equal(auth.requests.length, 0);
   assert.equal(fake.requests.length, 0);
+});
+
+test("a pod's web identity (AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN) is traded at STS for the keys that sign the run", async (t) => {
+  const POD_ARN = "arn:aws:iam::111122223333:role/BedrockPod";
+  const POD_KEYS = { accessKeyId: "ASIAPOD000000001", secretAccessKey: "pod/secret", sessionToken: "pod-session" };
+  const jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2ln";
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Hello by a web identity" }], awsKeys: [POD_KEYS] }));
+  const auth = await startFakeAwsAuth({ ssoAccessToken: TOKEN, webIdentityTokens: [jwt], roles: { [POD_ARN]: POD_KEYS }, callers: [] });
+  t.after(() => auth.close());
+  const home = tempDir(t);
+  const tokenFile = join(home, "token");
+  writeFileSync(tokenFile, jwt);
+  const env = { ...bedrockRunEnv(fake.url), HOME: home, AWS_ENDPOINT_URL_STS: auth.url, AWS_WEB_IDENTITY_TOKEN_FILE: tokenFile, AWS_ROLE_ARN: POD_ARN };
+  const run = await harness(["run", "--cwd", tempDir(t), "--model", MODEL, "hi"], env).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Hello by a web identity/);
+  assert.deepEqual(auth.requests.map((request) => request.service === "sts" && [request.form.Action, request.form.RoleArn, request.form.WebIdentityToken]), [["AssumeRoleWithWebIdentity", POD_ARN, jwt]]);
+  assert.match(String(fake.requests[0].headers.authorization), new RegExp(`^AWS4-HMAC-SHA256 Credential=${POD_KEYS.accessKeyId}/`));
+  assert.equal(fake.requests[0].headers["x-amz-security-token"], POD_KEYS.sessionToken);
+
+  writeFileSync(tokenFile, "eyJrevoked.token.value");
+  const refused = await harness(["run", "--cwd", tempDir(t), "--model", MODEL, "hi"], env).result;
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stdout + refused.stderr, new RegExp(`refused AssumeRoleWithWebIdentity of ${POD_ARN} with the token in .*token \\(AWS_WEB_IDENTITY_TOKEN_FILE\\): 400 InvalidIdentityToken`));
+  assert.doesNotMatch(refused.stdout + refused.stderr, /eyJ/);
 });

@@ -92,7 +92,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
  * credentials), so that a client is made again when they change. */
 type Cloud = { service: ClaudeService; baseURL: string; fetch: HttpFetch; key: unknown[] };
 
-const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
+const AWS_CREDENTIAL_VARIABLES = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_ROLE_SESSION_NAME", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"] as const;
 
 /** `given`: the credentials handed over for the run, which the environment's give way to. */
 function cloudOf(env: EnvLike, given: Pick<AnthropicProviderOptions, "bedrockAuth" | "awsCommands" | "googleAccessToken">, httpFetch: HttpFetch): Cloud | undefined {

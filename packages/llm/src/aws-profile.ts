@@ -4,6 +4,7 @@
 // them), else its static keys, else its credential_process, else its SSO settings. A role's
 // source_profile is followed the same way, but its static keys come first (a profile may then be its
 // own source), as deep as MAX_CHAIN and never round in a loop.
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { assumeRoleKeys, environmentKeys, roleOf } from "./aws-assume-role.ts";
 import { type CommandOptions, credentialProcessKeys } from "./aws-credential-process.ts";
@@ -73,6 +74,23 @@ export async function profileKeys(env: Env, options: CommandOptions = {}): Promi
     throw new AwsCredentialsError(noKeys(profile, chain, files.credentials));
   };
   return keysOf(env.AWS_PROFILE?.trim() || "default", []);
+}
+
+/** Every web identity token file the AWS files and the environment name (AWS_WEB_IDENTITY_TOKEN_FILE
+ * first), whichever profile may come to read it: a file that cannot be read names none. */
+export function webIdentityTokenFiles(env: Env): string[] {
+  const files = awsFiles(env);
+  const named = [env.AWS_WEB_IDENTITY_TOKEN_FILE?.trim()];
+  for (const path of [files.credentials, files.config]) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    for (const section of parseIni(text)?.values() ?? []) named.push(section.get("web_identity_token_file"));
+  }
+  return [...new Set(named.filter((file): file is string => Boolean(file)))];
 }
 
 function hasStaticKeys(profile: Profile): boolean {

@@ -3,14 +3,15 @@
 // they are; Amazon Bedrock's as the server finds them (its environment, else the awsCredentialExport
 // command of its user's or managed settings, else a profile's keys in the AWS files, what its
 // credential_process prints, its SSO sign-in or its assumed role, with awsAuthRefresh run when there
-// are none): the server runs these commands and asks AWS, never a runner, whose session's commands
-// must not reach them; Vertex AI's as an access token the server mints from its Google credentials,
+// are none; or a web identity's token, traded at STS): the server runs these commands, reads the
+// token files and asks AWS, never a runner, whose session's commands must not reach them; Vertex AI's as an access token the server mints from its Google credentials,
 // which stay with it (a credentials file and the subject token file an external account names, or
 // the metadata server).
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { trustedAwsCommands } from "@harness/agent/aws-commands";
 import { AwsCredentialsError, bedrockAuth } from "@harness/llm/aws-credentials";
+import { webIdentityTokenFiles } from "@harness/llm/aws-profile";
 import { awsFiles, bedrockSettings, ssoCacheDir } from "@harness/llm/bedrock-settings";
 import { googleAccessToken } from "@harness/llm/google-token";
 import { credentialsFile, googleCredentialFiles, vertexSettings } from "@harness/llm/vertex-settings";
@@ -33,9 +34,9 @@ const KEYS = {
   AWS_BEARER_TOKEN_BEDROCK: "awsBearerTokenBedrock",
 } as const;
 
-/** The variables a runner's environment must not carry: the credentials above, and the path of the
- * Google credentials, which only the server reads. */
-export const CREDENTIAL_VARIABLES = [...Object.keys(KEYS), "GOOGLE_APPLICATION_CREDENTIALS"];
+/** The variables a runner's environment must not carry: the credentials above, and what leads to
+ * the credentials only the server reads (Google's file, a web identity's token file and role). */
+export const CREDENTIAL_VARIABLES = [...Object.keys(KEYS), "GOOGLE_APPLICATION_CREDENTIALS", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_ROLE_SESSION_NAME"];
 
 /** A token handed to a run has at least this much life left: Google's last an hour, so a kept one
  * is replaced once it has served for three quarters of it. A run that goes on longer than the life
@@ -46,7 +47,8 @@ export type ServerCredentials = {
   /** The credentials for one query. Rejects with an Error in the server's words (the run's error)
    * when the server's own credentials fail: none for Bedrock, a token Google refuses. */
   forQuery(): Promise<QueryCredentials>;
-  /** The credential files (and the SSO token cache) the server reads, to hide from sandboxed commands. */
+  /** The credential files (the SSO token cache, web identity token files) the server reads, to hide
+   * from sandboxed commands. */
   files: string[];
 };
 
@@ -57,7 +59,7 @@ export function serverCredentials(env: Env, mintToken: (env: Env, now: () => num
   // The server reads a profile's keys only when its environment gives none.
   const readsProfile = bedrock !== undefined && !bedrock.skipAuth && !given.awsBearerTokenBedrock && !(given.awsAccessKeyId && given.awsSecretAccessKey);
   const mints = vertex !== undefined && !vertex.skipAuth;
-  const files = [...(readsProfile ? [awsFiles(env).credentials, ssoCacheDir(env)] : []), ...(mints ? googleCredentialFiles(env) : [])];
+  const files = [...(readsProfile ? [awsFiles(env).credentials, ssoCacheDir(env), ...webIdentityTokenFiles(env)] : []), ...(mints ? googleCredentialFiles(env) : [])];
   return {
     files,
     async forQuery() {

@@ -17,15 +17,20 @@ export const INTERRUPTED = "Interrupted by user";
 export type ToolGate = {
   /** The arguments to run the tool with, or the result to answer with instead of running it;
    * `notes` (a PreToolUse hook's additional context) go with the tool_result either way. */
-  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput }) & { notes?: string[] }>;
+  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal, where?: string): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput }) & { notes?: string[] }>;
   /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders),
-   * and the output to give in place of the tool's when a hook replaced it. */
-  after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal): Promise<{ notes: string[]; output?: ToolOutput }>;
+   * and the output to give in place of the tool's when a hook replaced it. `where`, in both: the
+   * directory the call's relative paths start from (ToolRunContext.workingDir). */
+  after(call: ToolUseBlock, tool: Tool, args: unknown, output: ToolOutput, signal: AbortSignal, where?: string): Promise<{ notes: string[]; output?: ToolOutput }>;
 };
 
 export type ToolRunContext = {
   tools: ToolLookup;
   cwd: string;
+  /** Where a call's relative paths start, read as it starts (the agent's shell directory, as
+   * Bash's `cd` left it): the tool runs with it as its cwd, and the gate checks the paths it will
+   * use. Default: `cwd`. */
+  workingDir?: () => string;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
   /** Without a gate every valid call runs. */
@@ -50,7 +55,8 @@ export function executeToolCalls(calls: readonly ToolUseBlock[], run: ToolRunCon
     const inputError = run.inputErrors?.get(call.id);
     return inputError !== undefined ? { ok: false, error: inputError } : prepareToolCall(run.tools, call.name, call.input);
   });
-  const accesses = prepared.map((p) => (p.ok ? callAccess(p.tool, p.args, run.cwd) : undefined));
+  const where = run.workingDir?.() ?? run.cwd;
+  const accesses = prepared.map((p) => (p.ok ? callAccess(p.tool, p.args, where) : undefined));
   const results: Promise<ToolResultBlock>[] = [];
   calls.forEach((call, index) => {
     const waits = mustWaitFor(accesses, index).map((i) => results[i]);
@@ -82,16 +88,17 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   let args = prepared.args;
   let early: string[] = [];
+  const cwd = run.workingDir?.() ?? run.cwd;
   if (run.gate) {
-    const verdict = await run.gate.before(call, prepared.tool, args, run.signal);
+    const verdict = await run.gate.before(call, prepared.tool, args, run.signal, cwd);
     early = verdict.notes ?? [];
     if (!verdict.run) return { output: verdict.output, notes: early, denied: true };
     args = verdict.args;
   }
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
-  const base: ToolContext = { cwd: run.cwd, signal: run.signal, toolUseId: call.id, progress };
+  const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
   const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
-  const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal) : { notes: [] };
+  const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal, cwd) : { notes: [] };
   return { output: after.output ?? output, notes: [...early, ...after.notes] };
 }
 

@@ -15,7 +15,8 @@ import type { ShellCwd } from "./tools/shell-cwd.ts";
 import type { ToolState, WebSearchProvider } from "./tools/state.ts";
 
 export type ToolContext = {
-  /** The workspace; relative paths in tool arguments resolve against it. */
+  /** Where relative paths in tool arguments start: the agent's shell directory, where Bash's `cd`
+   * left it (ToolRunContext.workingDir), else the workspace. */
   cwd: string;
   /** Fires when the run is cancelled; a tool stops its work and returns soon after. */
   signal: AbortSignal;

@@ -371,6 +371,8 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   return {
     tools: { get: (name) => registry.get(name), keys: () => offeredTools(ctx).map((tool) => tool.name) },
     cwd: setup.cwd,
+    // As in Claude Code, the file tools' relative paths start where the agent's shell is.
+    workingDir: () => ctx.shell.current(),
     signal: ctx.options.signal,
     emit: state.emit,
     ...(ctx.options.beforeChanges && { beforeChanges: ctx.options.beforeChanges }),

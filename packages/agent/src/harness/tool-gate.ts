@@ -47,9 +47,10 @@ export type ToolGateOptions = {
 /** `notes` go with a refusal's tool_result (a PermissionDenied hook's leave to retry). */
 type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput; notes?: string[] };
 
-export function createToolGate(o: ToolGateOptions): ToolGate {
+export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
   return {
-    async before(call, tool, args, signal) {
+    async before(call, tool, args, signal, where) {
+      const o = at(gateOptions, where);
       if (!o.hooks.has("PreToolUse")) return gate(o, call, tool, args as Record<string, unknown>, undefined, signal);
       const hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, signal);
       if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
@@ -60,7 +61,8 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
       return { ...verdict, notes: "notes" in verdict && verdict.notes ? [...notes, ...verdict.notes] : notes };
     },
 
-    async after(call, tool, args, output, signal) {
+    async after(call, tool, args, output, signal, where) {
+      const o = gateOptions;
       const notes: string[] = [];
       let replaced: ToolOutput | undefined;
       if (!output.isError && o.hooks.has("PostToolUse")) {
@@ -81,15 +83,29 @@ export function createToolGate(o: ToolGateOptions): ToolGate {
         if (hook.blocked) notes.push(`PostToolUseFailure hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
       }
-      const target = o.nested ? touchedPath(tool.name, args) : undefined;
+      const relative = o.nested ? touchedPath(tool.name, args) : undefined;
+      const target = relative === undefined ? undefined : path.resolve(where ?? o.permissions.cwd, relative);
       if (o.nested && target !== undefined) {
         const found = await o.nested.touch(target);
         for (const d of found.diagnostics) o.notice("warning", describeDiagnostic(d));
-        if (found.files.length > 0) o.track(instructionsLoaded(o.hooks, found.files, { reason: "nested_traversal", trigger: path.resolve(o.permissions.cwd, target) }, signal));
+        if (found.files.length > 0) o.track(instructionsLoaded(o.hooks, found.files, { reason: "nested_traversal", trigger: target }, signal));
         const reminder = nestedMemoryReminder(found.files);
         if (reminder) notes.push(reminder);
       }
       return replaced ? { notes, output: replaced } : { notes };
+    },
+  };
+}
+
+/** The gate for a call whose relative paths start at `where` (the agent's shell directory): its
+ * decisions see the paths the tool will use. The permissions are read as each decision is made, so
+ * that an approval's updates hold for the decisions after it. */
+function at(o: ToolGateOptions, where: string | undefined): ToolGateOptions {
+  if (where === undefined || where === o.permissions.cwd) return o;
+  return {
+    ...o,
+    get permissions() {
+      return { ...o.permissions, toolCwd: where };
     },
   };
 }

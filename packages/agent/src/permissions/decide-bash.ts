@@ -3,7 +3,7 @@ import type { CommandUnit } from "./bash-units.ts";
 import { findRule } from "./match-rule.ts";
 import { pathDecision } from "./path-access.ts";
 import type { PathAccess } from "./path-access.ts";
-import { resolveToolPath } from "./paths.ts";
+import { argumentDir, resolveToolPath } from "./paths.ts";
 import type { Word } from "./shell-types.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision } from "./types.ts";
@@ -98,9 +98,9 @@ function access(word: Word, kind: "read" | "write", ctx: PermissionContext, cwdU
   if (word.dynamic) {
     // Still matched against deny and ask rules at its most likely location.
     const likely = value.replace(/^\$(?:HOME\b|\{HOME\})/, ctx.home);
-    return { kind, tool, path: resolveToolPath(likely, ctx.cwd, ctx.home), uncertain: `${word.raw} is only known at run time` };
+    return { kind, tool, path: resolveToolPath(likely, argumentDir(ctx), ctx.home), uncertain: `${word.raw} is only known at run time` };
   }
-  const resolved = resolveToolPath(value, ctx.cwd, ctx.home);
+  const resolved = resolveToolPath(value, argumentDir(ctx), ctx.home);
   const relative = !value.startsWith("/") && value !== "~" && !value.startsWith("~/");
   if (relative && cwdUncertain) {
     return { kind, tool, path: resolved, uncertain: `the command line changes directory, so ${word.raw} cannot be located beforehand` };
@@ -113,7 +113,7 @@ function access(word: Word, kind: "read" | "write", ctx: PermissionContext, cwdU
   if (/[{}]/.test(value) || pattern.includes("..")) {
     return { kind, tool, path: resolved, uncertain: `${word.raw} expands to paths only known at run time` };
   }
-  const dir = literal === "" ? (value.startsWith("/") ? "/" : ctx.cwd) : resolveToolPath(literal, ctx.cwd, ctx.home);
+  const dir = literal === "" ? (value.startsWith("/") ? "/" : argumentDir(ctx)) : resolveToolPath(literal, argumentDir(ctx), ctx.home);
   return { kind, tool, path: dir, glob: word.raw };
 }
 

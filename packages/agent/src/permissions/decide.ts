@@ -7,7 +7,7 @@ import type { RuleTarget } from "./match-rule.ts";
 import { hostHiddenDenial } from "./host-hidden.ts";
 import { pathDecision } from "./path-access.ts";
 import type { PathAccess } from "./path-access.ts";
-import { resolveToolPath } from "./paths.ts";
+import { argumentDir, resolveToolPath } from "./paths.ts";
 import { NO_APPROVAL_TOOLS, READ_TOOLS, WRITE_TOOLS, canonicalToolName } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision, ToolCall } from "./types.ts";
 import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleName, strongest } from "./verdicts.ts";
@@ -88,11 +88,11 @@ function fileAccesses(call: ToolCall, ctx: PermissionContext): PathAccess[] {
   const input = call.input;
   const kind = WRITE_TOOLS.has(canonicalToolName(call.name)) ? "write" : "read";
   const at = (value: unknown): PathAccess[] =>
-    typeof value === "string" && value !== "" ? [{ kind, tool: call.name, path: resolveToolPath(value, ctx.cwd, ctx.home) }] : [];
+    typeof value === "string" && value !== "" ? [{ kind, tool: call.name, path: resolveToolPath(value, argumentDir(ctx), ctx.home) }] : [];
   switch (call.name) {
     case "Glob": {
       const dir = typeof input.path === "string" && input.path !== "" ? input.path : ".";
-      return [...at(dir), ...globBase(input.pattern, resolveToolPath(dir, ctx.cwd, ctx.home), call.name)];
+      return [...at(dir), ...globBase(input.pattern, resolveToolPath(dir, argumentDir(ctx), ctx.home), call.name)];
     }
     case "Grep":
       // It reads every file below its path; those a deny rule covers are left out of its results.

@@ -10,6 +10,11 @@ export function resolveToolPath(filePath: string, cwd: string, home: string): st
   return path.resolve(cwd, filePath);
 }
 
+/** Where a call's relative paths start: the agent's shell directory when it has moved, else cwd. */
+export function argumentDir(ctx: PermissionContext): string {
+  return ctx.toolCwd ?? ctx.cwd;
+}
+
 /** Whether `real` (a path as realPathOf gives it) is in a working directory, their links resolved too. */
 export function isReallyInWorkingDirectories(real: string, ctx: PermissionContext): boolean {
   return workingDirectories(ctx).some((dir) => isWithin(real, realPathOf(dir)));

@@ -39,6 +39,10 @@ export type PermissionContext = {
   rules: PermissionRules;
   /** Absolute working directory: relative paths and `./` patterns start here. */
   cwd: string;
+  /** Where relative paths in a call's arguments (file tools' paths, a command's words) start
+   * instead: the agent's shell directory, where Bash's `cd` left it. Rules' patterns still start
+   * at `cwd`, and the working directories stay what they are. */
+  toolCwd?: string;
   /** Absolute home directory: `~/` in paths and patterns. */
   home: string;
   /** Absolute directories that count as working directories besides `cwd`. */

@@ -19,7 +19,7 @@ export const editTool = defineTool({
   name: "Edit",
   description,
   parameters: z.strictObject({
-    file_path: z.string().min(1).describe("The path of the file to modify, absolute or relative to the working directory"),
+    file_path: z.string().min(1).describe("The path of the file to modify, absolute or relative to the shell's current directory"),
     old_string: z.string().describe("The exact text to replace"),
     new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
     replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),

@@ -12,8 +12,8 @@ const description = `Finds files by name with a glob pattern, in a directory tre
 
 Usage:
 - Patterns such as "**/*.ts", "src/**/*.{ts,tsx}" or "*.json" match paths relative to the search directory; "**" crosses directories, "*" does not.
-- path is the directory to search, absolute or relative to the working directory; it defaults to the working directory. Leave it out rather than passing "." or "undefined".
-- Returns matching file paths, most recently modified first, at most ${GLOB_MAX_RESULTS}. When more match, narrow the pattern or the path.
+- path is the directory to search, absolute or relative to the shell's current directory (where Bash's \`cd\` left it; at first the project's directory); it defaults to that directory. Leave it out rather than passing "." or "undefined".
+- Returns matching file paths (relative to the shell's current directory when inside it, else absolute), most recently modified first, at most ${GLOB_MAX_RESULTS}. When more match, narrow the pattern or the path.
 - node_modules and .git are skipped unless the pattern names them, and "**" does not enter hidden directories.
 - To search file contents, use Grep. For open-ended searches that need several rounds of globbing and grepping, make several calls in one reply.`;
 
@@ -23,7 +23,7 @@ export const globTool = defineTool({
   description,
   parameters: z.strictObject({
     pattern: z.string().min(1).describe("The glob pattern to match files against"),
-    path: z.string().optional().describe("The directory to search in (default: the working directory)"),
+    path: z.string().optional().describe("The directory to search in (default: the shell's current directory)"),
   }),
   async execute({ pattern, path: searchPath }, { cwd, signal, denied }) {
     const root = resolvePath(cwd, searchPath ?? ".");

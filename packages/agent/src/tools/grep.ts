@@ -17,7 +17,7 @@ const description = `Searches file contents with a regular expression, using rip
 Usage:
 - Always use Grep for content searches; do not run grep or rg through Bash.
 - pattern is a regular expression in ripgrep's syntax, for example "log.*Error" or "function\\s+\\w+". Escape special characters to match them literally: "interface\\{\\}" finds "interface{}".
-- path is a file or directory to search, absolute or relative to the working directory (default: the working directory). Hidden files are searched; .git and other version-control directories, files ignored by .gitignore (in a git repository), and binary files are skipped.
+- path is a file or directory to search, absolute or relative to the shell's current directory (where Bash's \`cd\` left it; at first the project's directory), which it defaults to; paths found inside that directory are shown relative to it. Hidden files are searched; .git and other version-control directories, files ignored by .gitignore (in a git repository), and binary files are skipped.
 - Narrow the files with glob (for example "*.js" or "src/**/*.{ts,tsx}"; a glob without "/" matches file names anywhere, a leading "!" excludes; several globs can be separated by spaces) or with type (for example "js", "py", "rust", "go"; faster than glob for standard file types).
 - output_mode: "files_with_matches" (default) lists the matching files, most recently modified first; "content" shows the matching lines as path:line:text; "count" shows how many lines match in each file.
 - In content mode, "-n" shows line numbers (default true) and "-A", "-B", "-C" show lines after, before, or around each match.
@@ -28,7 +28,7 @@ Usage:
 
 const parameters = z.strictObject({
   pattern: z.string().min(1).describe("The regular expression to search for in file contents"),
-  path: z.string().optional().describe("File or directory to search in (default: the working directory)"),
+  path: z.string().optional().describe("File or directory to search in (default: the shell's current directory)"),
   glob: z.string().optional().describe('Glob pattern to filter files, e.g. "*.js" or "*.{ts,tsx}"'),
   output_mode: z
     .enum(["content", "files_with_matches", "count"])

@@ -25,7 +25,7 @@ export const multiEditTool = defineTool({
   name: "MultiEdit",
   description,
   parameters: z.strictObject({
-    file_path: z.string().min(1).describe("The path of the file to modify, absolute or relative to the working directory"),
+    file_path: z.string().min(1).describe("The path of the file to modify, absolute or relative to the shell's current directory"),
     edits: z.array(editSchema).min(1).describe("The edits, applied in order"),
   }),
   async execute({ file_path, edits }, { cwd, state }) {

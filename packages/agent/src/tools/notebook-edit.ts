@@ -19,7 +19,7 @@ export const notebookEditTool = defineTool({
   name: "NotebookEdit",
   description,
   parameters: z.strictObject({
-    notebook_path: z.string().min(1).describe("The path of the notebook to edit, absolute or relative to the working directory"),
+    notebook_path: z.string().min(1).describe("The path of the notebook to edit, absolute or relative to the shell's current directory"),
     cell_id: z.string().optional().describe("The id of the cell to edit; for insert, the new cell goes after it (or first when omitted)"),
     new_source: z.string().describe("The new source of the cell"),
     cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type; required for insert, defaults to the current type for replace"),

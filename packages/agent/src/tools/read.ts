@@ -21,7 +21,7 @@ const OUTPUT_BUDGET = MAX_TOOL_OUTPUT_CHARS - 500;
 const description = `Reads a file from the local filesystem.
 
 Usage:
-- file_path may be absolute or relative to the working directory.
+- file_path may be absolute or relative to the shell's current directory (where Bash's \`cd\` left it; at first the project's directory).
 - By default it returns up to ${READ_DEFAULT_LIMIT} lines from the start of the file. For long files, pass offset (the line number to start at, counting from 1) and limit (how many lines) to read a specific part; when the output stops early it says which offset to continue from.
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
 - The result is numbered like cat -n: the line number, a tab, then the line exactly as in the file. The number and tab are not part of the file; never include them in an Edit's old_string.
@@ -37,7 +37,7 @@ export const readTool = defineTool({
   readOnly: true,
   description,
   parameters: z.strictObject({
-    file_path: z.string().min(1).describe("The path of the file to read, absolute or relative to the working directory"),
+    file_path: z.string().min(1).describe("The path of the file to read, absolute or relative to the shell's current directory"),
     offset: z.number().int().min(1).optional().describe("The line number to start reading from (1 is the first line). Only needed for files too long to read at once"),
     limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`),
     pages: z.string().optional().describe(`The pages of a PDF file to read, e.g. "3", "1-5" or "10-" (counting from 1). Only for PDF files; at most ${PDF_MAX_PAGES_PER_READ} pages a call`),

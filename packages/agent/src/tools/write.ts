@@ -7,7 +7,7 @@ import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } fr
 const description = `Writes a file to the local filesystem, replacing it if it already exists.
 
 Usage:
-- file_path may be absolute or relative to the working directory. Missing parent directories are created.
+- file_path may be absolute or relative to the shell's current directory (where Bash's \`cd\` left it; at first the project's directory). Missing parent directories are created.
 - content is the complete new content of the file.
 - Overwriting replaces everything in the file: for a change to part of an existing file, use Edit instead, which is safer and cheaper. An existing file must be Read first; overwriting one that was not read, or that changed on disk since it was read, is refused.
 - Prefer editing existing files to creating new ones. Do not create documentation or README files unless the user asked for them.`;
@@ -16,7 +16,7 @@ export const writeTool = defineTool({
   name: "Write",
   description,
   parameters: z.strictObject({
-    file_path: z.string().min(1).describe("The path of the file to write, absolute or relative to the working directory"),
+    file_path: z.string().min(1).describe("The path of the file to write, absolute or relative to the shell's current directory"),
     content: z.string().describe("The full content to write to the file"),
   }),
   async execute({ file_path, content }, { cwd, state }) {

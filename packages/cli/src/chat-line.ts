@@ -20,7 +20,7 @@ export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
 While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it.
-  /cancel                 cancel the run under way (Ctrl-C does too)
+  /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
   /mode default|acceptEdits|fullAuto

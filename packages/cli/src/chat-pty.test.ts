@@ -74,7 +74,7 @@ test("a block of lines pasted at once is one prompt, shown once", async (t) => {
   assert.doesNotMatch(chat.screen(), /already in progress|✗/);
 });
 
-test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C with nothing running leaves", async (t) => {
+test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C twice with nothing running leaves", async (t) => {
   let release!: () => void;
   fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "After" });
   t.after(() => release());
@@ -86,6 +86,8 @@ test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C with nothing
   await chat.sees(/\(cancelled\)/);
   chat.type("again\r");
   await chat.sees(/After/);
+  chat.type("\x03");
+  await chat.sees(/Ctrl-C again to leave, or Ctrl-D/);
   chat.type("\x03");
   assert.equal(await chat.closed, 130);
 });

@@ -20,6 +20,7 @@ import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
+import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
 import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
@@ -36,6 +37,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const LOCAL_CANCEL_MS = 10_000;
 /** Lines typed at a terminal this soon after one another were pasted together. */
 const PASTE_MS = 30;
+/** How soon a second Ctrl-C on an empty line at a terminal leaves. */
+const LEAVE_AGAIN_MS = 2_000;
 
 /** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
 function defaultUser(env: NodeJS.ProcessEnv): string {
@@ -269,8 +272,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   if (statusLine) client.on("state", (state) => statusLine.update(state));
     // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
   const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
-  // (onInterrupt is defined below, before any key can be read.)
-  if (terminal) lines.on("SIGINT", () => onInterrupt());
+  // (onKeyInterrupt is defined below, before any key can be read.)
+  if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
   const where = command.local ? `in ${command.cwd}` : `at ${url}`;
   if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
@@ -279,7 +282,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);
   if (forkWarning) view.note(`(${forkWarning})`);
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
-  if (interactive) view.note('type a prompt; "/help" lists the commands; Ctrl-C cancels a run, Ctrl-D leaves');
+  if (interactive) view.note('type a prompt; "/help" lists the commands; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves');
   statusLine?.update(client.state);
 
   let leaving = false;
@@ -307,7 +310,19 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
     const action = parse(line);
     return action.kind === "send" && action.command.type === "steer";
   };
-  const fates = inputLine && lineFates(lines, (line) => (line.trim() ? steers(line) : runUnderWay(client.state)));
+  // A line that goes on to the next (see chat-keys.ts), and the lines after it up to the prompt's
+  // last, stay as typed: the prompt is acted on as a whole.
+  let continuing = false;
+  /** The lines of the prompt being typed before the line being typed, each without its `\`. */
+  const earlier: Entered[] = [];
+  const fates =
+    inputLine &&
+    lineFates(lines, (line) => {
+      const within = continuing;
+      continuing = continues(line);
+      if (within || continuing) return false;
+      return line.trim() ? steers(line) : runUnderWay(client.state);
+    });
   if (fates) inputLine?.attach(lines, fates.keepOnEnter);
   /** `takenOff`: what became of the line's typed copy at its Enter (see chat-entered.ts). */
   const send = (cmd: HarnessCommand, takenOff?: boolean): boolean => {
@@ -361,16 +376,47 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
     await over;
   };
   const onInterrupt = () => {
-    if ((runUnderWay(client.state) || starting) && !cancelling) {
-      cancelling = true;
-      view.note(`cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
-      send({ type: "cancel" });
-      // At a terminal the chat goes on; a piped chat stops there, as `harness run` does.
-      void client.waitFor((state) => !runUnderWay(state)).then(() => (interactive ? (cancelling = false) : finish(130)), () => undefined);
-      return;
-    }
+    if ((runUnderWay(client.state) || starting) && !cancelling) return cancelRun();
     finish(130);
   };
+  const cancelRun = () => {
+    cancelling = true;
+    view.note(`cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
+    send({ type: "cancel" });
+    // At a terminal the chat goes on; a piped chat stops there, as `harness run` does.
+    void client.waitFor((state) => !runUnderWay(state)).then(() => (interactive ? (cancelling = false) : finish(130)), () => undefined);
+  };
+  /** The prompt being typed, all its lines, is thrown away. */
+  const clearInput = () => {
+    earlier.length = 0;
+    continuing = false;
+    clearLine(lines);
+  };
+  /** When Ctrl-C last found nothing to cancel or clear. */
+  let idleInterruptAt = -Infinity;
+  // At a terminal, as in Claude Code: with no run to cancel, Ctrl-C clears the prompt being typed,
+  // and leaves when pressed again on an empty one soon after.
+  const onKeyInterrupt = () => {
+    if (runUnderWay(client.state) || starting || cancelling) return onInterrupt();
+    if (lines.line || earlier.length > 0 || continuing) return clearInput();
+    if (Date.now() - idleInterruptAt < LEAVE_AGAIN_MS) return finish(130);
+    idleInterruptAt = Date.now();
+    view.note("(Ctrl-C again to leave, or Ctrl-D)");
+  };
+  const stopKeys = terminal
+    ? watchKeys(io.stdin, lines, {
+        escape() {
+          if (!runUnderWay(client.state) && !starting) return false;
+          if (!cancelling) cancelRun();
+          return true;
+        },
+        doubleEscape() {
+          // The prompt being typed is cleared; with none, the prompts to rewind to are listed.
+          if (lines.line || earlier.length > 0 || continuing) return clearInput();
+          void act({ text: "/rewind" });
+        },
+      })
+    : undefined;
   const leave = (status: number) => () => finish(status);
   const onTerm = leave(143);
   const onHup = leave(129);
@@ -409,6 +455,19 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   const reading = (async () => {
     if (command.prompt) await act({ text: command.prompt });
     for (let taken = await nextLines(); taken; taken = await nextLines()) {
+      if (terminal) {
+        // A line that goes on waits for the prompt's last, and then goes with it as one prompt.
+        const last = taken.at(-1)!;
+        if (continues(last.text)) {
+          earlier.push(...taken.slice(0, -1), { ...last, text: continuedText(last.text) });
+          continue;
+        }
+        if (earlier.length > 0) {
+          const all = [...earlier.splice(0), ...taken];
+          const takenOff = all.find((entry) => entry.takenOff !== undefined)?.takenOff;
+          taken = [{ text: all.map((entry) => entry.text).join("\n"), ...(takenOff !== undefined && { takenOff }) }];
+        }
+      }
       // A pasted prompt of several lines is one prompt; pasted lines of the chat's own commands
       // are acted on one by one.
       const lead = taken.find((entry) => entry.text.trim());
@@ -442,6 +501,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   statusLine?.close();
+  stopKeys?.();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.
   if (runUnderWay(client.state) && client.connection !== "closed") {

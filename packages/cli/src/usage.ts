@@ -238,7 +238,9 @@ Claude's other options (--agent, --fallback-model, --json-schema…) are harness
 
 In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
 /commands, /quit, /help.
-Ctrl-C cancels a run under way, or leaves when none is; Ctrl-D leaves.
+Esc or Ctrl-C cancels a run under way; with none, Ctrl-C clears the line, and leaves when pressed
+twice on an empty one; Esc twice lists the prompts to rewind to. A line ending in \\ (or Alt+Enter)
+goes on to a new line of the same prompt. Ctrl-D leaves.
 
 Environment:
   HARNESS_TOKEN        the server's token, when it has one

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { HarnessState, HarnessToolCall } from "@harness/protocol";
+import { modelDisplayName } from "./model-display-name.ts";
 import { statusLineInput, statusLineKey, type StatusLineContext } from "./chat-status-input.ts";
 
 const context: StatusLineContext = { sessionId: "s1", cwd: "/project", version: "0.1.0", env: {} };
@@ -85,10 +86,12 @@ test("before any model call the current usage is null; a state that does not car
   assert.ok(!("exceeds_200k_tokens" in older));
 });
 
-test("no transcript file is named, and the model is named by its id", () => {
+test("no transcript file is named, and a Claude model's display name is its family and version", () => {
   const input = statusLineInput(withCalls(), context);
   assert.ok(!("transcript_path" in input));
-  assert.deepEqual(input.model, { id: "claude-sonnet-4-5", display_name: "claude-sonnet-4-5" });
+  assert.deepEqual(input.model, { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" });
+  const names = ["claude-opus-4-1-20250805", "claude-opus-4-20250514", "claude-3-5-haiku-20241022", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-haiku-4-5@20251001", "gpt-4.1", "openai/gpt-4o"].map(modelDisplayName);
+  assert.deepEqual(names, ["Opus 4.1", "Opus 4", "Haiku 3.5", "Sonnet 4.5", "Haiku 4.5", "gpt-4.1", "openai/gpt-4o"]);
 });
 
 test("a finished edit, or a new last call, makes the status line run again", () => {

@@ -1,11 +1,11 @@
 // What a statusLine command reads on its stdin: Claude Code's JSON, filled from the session's state
 // as the chat follows it. A field the chat cannot know is left out rather than made up: the
 // transcript's path (the conversation is kept in the server's store, or by a runner, in no file the
-// chat knows), and the last call's usage in a state kept before sessions carried it. The model's
-// display_name is its id: the project holds no table of friendly names.
+// chat knows), and the last call's usage in a state kept before sessions carried it.
 import type { HarnessState, Usage } from "@harness/protocol";
 import { contextWindowFor } from "@harness/agent/context-window";
 import { linesChanged } from "./chat-status-lines.ts";
+import { modelDisplayName } from "./model-display-name.ts";
 
 export type StatusLineContext = {
   sessionId: string;
@@ -35,7 +35,7 @@ export function statusLineInput(state: HarnessState | undefined, o: StatusLineCo
   return {
     session_id: o.sessionId,
     cwd: o.cwd,
-    ...(model && { model: { id: model, display_name: model } }),
+    ...(model && { model: { id: model, display_name: modelDisplayName(model) } }),
     workspace: { current_dir: o.cwd, project_dir: o.cwd },
     version: o.version,
     output_style: { name: o.outputStyle ?? "default" },

@@ -115,3 +115,13 @@ test("in a project reached through a symbolic link, the files of the directory t
   assert.match(JSON.stringify(output("c1")), /needle = 2/);
   assert.deepEqual(output("c2"), { type: "tool.completed", toolUseId: "c2", output: "a.ts", isError: false });
 });
+
+test("after `cd sub`, a tool's hooks are told the shell's directory as their cwd, as Claude Code tells them", async (t) => {
+  const hook = { type: "command", command: 'cat >> "$CLAUDE_PROJECT_DIR/hook-inputs.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/hook-inputs.jsonl"' };
+  const { project } = await run(t, [bash("cd sub"), { name: "Read", input: { file_path: "a.ts" } }], {}, {
+    hooks: { PreToolUse: [{ matcher: "Read", hooks: [hook] }], PostToolUse: [{ matcher: "Read", hooks: [hook] }] },
+  });
+  const inputs = (await project.read("hook-inputs.jsonl")).split("\n").filter(Boolean).map((line) => JSON.parse(line) as { hook_event_name: string; cwd: string });
+  assert.deepEqual(inputs.map((input) => input.hook_event_name), ["PreToolUse", "PostToolUse"]);
+  for (const input of inputs) assert.equal(input.cwd, path.join(project.root, "sub"), input.hook_event_name);
+});

@@ -52,7 +52,7 @@ export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
     async before(call, tool, args, signal, where) {
       const o = at(gateOptions, where);
       if (!o.hooks.has("PreToolUse")) return gate(o, call, tool, args as Record<string, unknown>, undefined, signal);
-      const hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, signal);
+      const hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, ...shellCwd(where) }, signal);
       if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
       const verdict = await gate(o, call, tool, args as Record<string, unknown>, hook, signal);
       // The hooks' additional context reaches the model whether or not the call runs.
@@ -67,7 +67,7 @@ export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
       let replaced: ToolOutput | undefined;
       if (!output.isError && o.hooks.has("PostToolUse")) {
         const response = toolResponseFor(call.name, args as Record<string, unknown>, outputText(output));
-        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: response, tool_use_id: call.id }, signal);
+        const hook = await o.hooks.run("PostToolUse", { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_response: response, tool_use_id: call.id, ...shellCwd(where) }, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUse hook stopped the run.");
         if (hook.updatedOutput) {
           const replacement = replacedOutput(call.name, response, hook.updatedOutput);
@@ -77,7 +77,7 @@ export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
         if (hook.blocked) notes.push(`PostToolUse hook feedback:\n${hook.blockReason}`);
         for (const context of hook.additionalContext) notes.push(systemReminder(context));
       } else if (output.isError && o.hooks.has("PostToolUseFailure")) {
-        const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error: outputText(output), is_interrupt: signal.aborted };
+        const fields = { tool_name: call.name, tool_input: args as Record<string, unknown>, tool_use_id: call.id, error: outputText(output), is_interrupt: signal.aborted, ...shellCwd(where) };
         const hook = await o.hooks.run("PostToolUseFailure", fields, signal);
         if (!hook.continue) o.stop(hook.stopReason ?? "A PostToolUseFailure hook stopped the run.");
         if (hook.blocked) notes.push(`PostToolUseFailure hook feedback:\n${hook.blockReason}`);
@@ -95,6 +95,12 @@ export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
       return replaced ? { notes, output: replaced } : { notes };
     },
   };
+}
+
+/** A tool's hooks are told the directory its call works in (the agent's shell directory) as their
+ * `cwd`, as Claude Code tells them its current directory; without one, the run's. */
+function shellCwd(where: string | undefined): { cwd?: string } {
+  return where === undefined ? {} : { cwd: where };
 }
 
 /** The gate for a call whose relative paths start at `where` (the agent's shell directory): its

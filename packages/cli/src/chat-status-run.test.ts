@@ -26,7 +26,7 @@ test("the command reads the JSON on its stdin in the project, and its first line
   await s.until(() => s.shown.length === 1);
   assert.equal(s.shown[0], "\x1b[1mbold\x1b[0mxthere");
   const input = JSON.parse(readFileSync(join(s.cwd, "input.json"), "utf8"));
-  assert.deepEqual(input.model, { id: "claude-opus-4-1", display_name: "claude-opus-4-1" });
+  assert.deepEqual(input.model, { id: "claude-opus-4-1", display_name: "Opus 4.1" });
   assert.equal(input.session_id, "s1");
   assert.deepEqual(input.workspace, { current_dir: s.cwd, project_dir: s.cwd });
   assert.equal(input.context_window.context_window_size, 200_000);

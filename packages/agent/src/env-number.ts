@@ -1,12 +1,12 @@
 // A number or a switch in an environment variable, a number read so that the problem with a bad value
 // can be told (see env-settings.ts), while the code that reads it goes on with its default.
 
+import { switchOn } from "@harness/llm/env-switch";
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Whether the variable `name` turns a switch on: 1, true, yes or on, in any case (Claude Code's). */
-export function envSwitch(env: Env, name: string): boolean {
-  return /^(1|true|yes|on)$/i.test(env[name]?.trim() ?? "");
-}
+export const envSwitch: (env: Env, name: string) => boolean = switchOn;
 
 /** A number read from the environment: `value` when set and usable, `problem` when set and not. */
 export type EnvSetting = { value?: number; problem?: string };

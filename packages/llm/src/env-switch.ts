@@ -12,6 +12,13 @@ export function switchOn(env: Env, name: string): boolean {
   return ON.test(env[name]?.trim() ?? "");
 }
 
+/** The switch `name` as set: true when on, false when turned off in words ("0", "false", "no",
+ * "off"), undefined when unset, blank or malformed. */
+export function switchSet(env: Env, name: string): boolean | undefined {
+  const value = env[name]?.trim() ?? "";
+  return ON.test(value) ? true : value !== "" && OFF.test(value) ? false : undefined;
+}
+
 /** One line for each of the switches `names` whose value is neither on nor off. */
 export function switchProblems(env: Env, names: readonly string[]): string[] {
   return names.filter((name) => !ON.test(env[name]?.trim() ?? "") && !OFF.test(env[name]?.trim() ?? "")).map((name) => `${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);

@@ -5,6 +5,7 @@
 // main checkout, so every worktree of it shares one memory.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { switchSet } from "@harness/llm/env-switch";
 import type { SettingsScope } from "../settings/types.ts";
 
 /** Longer names are cut to this many characters and given a hash of the whole path. */
@@ -51,9 +52,8 @@ type Env = Readonly<Record<string, string | undefined>>;
  * (1/true/yes/on: off; 0/false/no/off: on, whatever the settings say), then the settings'
  * autoMemoryEnabled (any scope: a project may opt out), else on. */
 export function autoMemoryEnabled(env: Env, settings: { autoMemoryEnabled?: unknown }): boolean {
-  const switched = env.CLAUDE_CODE_DISABLE_AUTO_MEMORY?.trim().toLowerCase();
-  if (switched && ["1", "true", "yes", "on"].includes(switched)) return false;
-  if (switched && ["0", "false", "no", "off"].includes(switched)) return true;
+  const disabled = switchSet(env, "CLAUDE_CODE_DISABLE_AUTO_MEMORY");
+  if (disabled !== undefined) return !disabled;
   return settings.autoMemoryEnabled !== false;
 }
 

@@ -2,7 +2,7 @@
 // setting), and how long the keys it printed are kept.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { splitCommand } from "./aws-command.ts";
+import { splitCommand } from "./credential-command.ts";
 import { exportedCredentials, forgetKeptCredentials, keptCredentials, processCredentials } from "./aws-credential-process.ts";
 
 const NOW = Date.parse("2030-01-01T00:00:00Z");

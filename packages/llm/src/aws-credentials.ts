@@ -5,7 +5,7 @@
 // "default") in the shared credentials and config files: an assumed role, its static keys, its
 // credential_process or its SSO sign-in (aws-profile.ts). When these find none, the settings'
 // awsAuthRefresh command (`aws sso login`) runs and they are tried once more.
-import { runCommand, shellCommand } from "./aws-command.ts";
+import { runCommand, shellCommand } from "./credential-command.ts";
 import { type CommandOptions, exportKeys, forgetKeptCredentials } from "./aws-credential-process.ts";
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";

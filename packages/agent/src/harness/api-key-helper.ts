@@ -4,12 +4,11 @@
 // only from the user's or the managed settings: a repository's settings must not decide what runs
 // to produce the credentials, nor which credentials are sent. The key is kept for
 // CLAUDE_CODE_API_KEY_HELPER_TTL_MS (default 5 minutes), then the command runs again.
-import { spawn } from "node:child_process";
 import { hasAnthropicCredentials, servedByAnthropic } from "@harness/llm";
 import { readConfigJson } from "../config-files.ts";
 import { userConfigDir } from "../user-config-dir.ts";
 import { wholeSetting } from "../env-number.ts";
-import { signalGroup } from "../process-groups.ts";
+import { runCommand, shellCommand } from "@harness/llm/credential-command";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import type { RunAgentOptions } from "../types.ts";
 
@@ -81,34 +80,19 @@ export async function withHelperKey(
   return { ok: true, options: { ...options, providerOptions: { ...options.providerOptions, anthropic } } };
 }
 
-function runHelper(command: string, env: Env, cwd: string, timeoutMs: number): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
+/** Run as the credential commands are (a process group of its own, so that the time limit also
+ * stops what the helper starts, a vault client waiting for a login, say), quoting its last word on
+ * stderr when it fails. */
+async function runHelper(command: string, env: Env, cwd: string, timeoutMs: number): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
   const fail = (why: string) => ({ ok: false as const, error: `apiKeyHelper (${command}) ${why}; set ANTHROPIC_API_KEY or mend the helper in your settings` });
-  return new Promise((resolve) => {
-    let out = "";
-    let err = "";
-    // A process group of its own: what the helper starts (a vault client waiting for a login) keeps
-    // its output open after the shell is gone, so the time limit stops the whole group.
-    const child = spawn("/bin/sh", ["-c", command], { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
-      child.stdout.destroy();
-      child.stderr.destroy();
-      resolve(fail(`gave no key within ${timeoutMs / 1000} s`));
-    }, timeoutMs);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out = (out + chunk).slice(0, MAX_KEY_CHARS + 1)));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err = (err + chunk).slice(-500)));
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve(fail(`could not run: ${error.message}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const said = err.trim() ? `: ${err.trim().split("\n").at(-1)}` : "";
-      if (code !== 0) return resolve(fail(`failed with ${code === null ? `signal ${signal}` : `exit code ${code}`}${said}`));
-      const key = out.trim();
-      if (key === "") return resolve(fail("printed no key"));
-      if (key.length > MAX_KEY_CHARS || /\s/.test(key)) return resolve(fail("printed something that is not a key (more than one word, or too long)"));
-      resolve({ ok: true, key });
-    });
-  });
+  let out: string;
+  try {
+    out = await runCommand({ argv: shellCommand(command), env, cwd, timeoutMs, gives: "key", stderrLine: "last" });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const key = out.trim();
+  if (key === "") return fail("printed no key");
+  if (key.length > MAX_KEY_CHARS || /\s/.test(key)) return fail("printed something that is not a key (more than one word, or too long)");
+  return { ok: true, key };
 }

@@ -1,5 +1,5 @@
-// Running the commands that produce AWS credentials: a profile's credential_process, and the
-// awsCredentialExport and awsAuthRefresh commands of Claude Code's settings.
+// Running the commands that produce credentials: a profile's credential_process, and the
+// awsCredentialExport, awsAuthRefresh and apiKeyHelper commands of Claude Code's settings.
 import { spawn } from "node:child_process";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -15,6 +15,11 @@ export type CommandRun = {
   /** The command's output goes to this process's stderr, for the user to read (a sign-in's code or
    * address), instead of being returned. */
   shown?: boolean;
+  cwd?: string;
+  /** What the command gives, for the time limit's message (default "credentials", "answer" when shown). */
+  gives?: string;
+  /** Which line of its stderr a failure quotes: the first that is not blank (default), or its last. */
+  stderrLine?: "first" | "last";
 };
 
 /** The command's stdout. Rejects with an Error whose message says what went wrong, to follow the
@@ -27,7 +32,8 @@ export function runCommand(run: CommandRun): Promise<string> {
     let err = "";
     // A process group of its own: what the command starts (a browser sign-in waiting for the user)
     // can keep its output open after the command is gone, so the time limit stops the whole group.
-    const child = spawn(file, args, { env: run.env as NodeJS.ProcessEnv, stdio: ["ignore", run.shown ? 2 : "pipe", "pipe"], detached: true });
+    const last = run.stderrLine === "last";
+    const child = spawn(file, args, { env: run.env as NodeJS.ProcessEnv, ...(run.cwd !== undefined && { cwd: run.cwd }), stdio: ["ignore", run.shown ? 2 : "pipe", "pipe"], detached: true });
     const timer = setTimeout(() => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -36,12 +42,12 @@ export function runCommand(run: CommandRun): Promise<string> {
       }
       child.stdout?.destroy();
       child.stderr?.destroy();
-      reject(new Error(`gave no ${run.shown ? "answer" : "credentials"} within ${run.timeoutMs / 1000} s`));
+      reject(new Error(`gave no ${run.gives ?? (run.shown ? "answer" : "credentials")} within ${run.timeoutMs / 1000} s`));
     }, run.timeoutMs);
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (out = (out + chunk).slice(0, MAX_OUTPUT_CHARS)));
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (run.shown) process.stderr.write(chunk);
-      err = (err + chunk).slice(0, MAX_OUTPUT_CHARS);
+      err = last ? (err + chunk).slice(-MAX_OUTPUT_CHARS) : (err + chunk).slice(0, MAX_OUTPUT_CHARS);
     });
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -50,8 +56,8 @@ export function runCommand(run: CommandRun): Promise<string> {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve(out);
-      const first = err.split("\n").map((line) => line.trim()).find((line) => line !== "");
-      reject(new Error(`failed with ${code === null ? `signal ${signal}` : `exit code ${code}`}${first ? `: ${first}` : ""}`));
+      const quoted = last ? err.trim().split("\n").at(-1) : err.split("\n").map((line) => line.trim()).find((line) => line !== "");
+      reject(new Error(`failed with ${code === null ? `signal ${signal}` : `exit code ${code}`}${quoted ? `: ${quoted}` : ""}`));
     });
   });
 }

@@ -108,7 +108,7 @@ export function assumeRoleKeys(role: Role, source: AwsCredentials, env: Env, opt
     const headers = { "content-type": "application/x-www-form-urlencoded; charset=utf-8", ...signatureHeaders("POST", target, body, source, { region: role.region, service: "sts" }) };
     const named = `AWS STS (${url})`;
     const purpose = `for profile "${role.profile}"`;
-    const reply = await serviceReply(named, purpose, target.href, { method: "POST", headers, body }, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
+    const reply = await serviceReply(env, named, purpose, target.href, { method: "POST", headers, body }, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
     if (!reply.ok) throw new AwsCredentialsError(`${named} refused AssumeRole of ${role.arn} ${purpose}: ${stsRefusal(reply)}`);
     return assumedKeys(reply.text, `${named} answered AssumeRole ${purpose} with`);
   });

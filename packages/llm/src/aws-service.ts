@@ -1,6 +1,7 @@
 // Calls to the AWS services that hand out keys (the SSO portal, STS): where they go, as the AWS SDKs
 // find it, and a reply read only as far as any such reply goes, within a time limit.
 import { AwsCredentialsError } from "./aws-credentials-error.ts";
+import { fetchFor } from "./http-fetch.ts";
 import { leadingText } from "./leading-text.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -24,15 +25,15 @@ export function serviceEndpoint(env: Env, service: string, fallback: string): st
 
 export type ServiceReply = { status: number; ok: boolean; headers: Headers; text: string };
 
-/** `url`'s answer to `init`. `named` says who is asked ("the AWS SSO portal (https://…)") and
+/** `url`'s answer to `init`, through the proxy `env` names (as the model's requests go). `named` says who is asked ("the AWS SSO portal (https://…)") and
  * `purpose` what for ("for profile "dev""): a reply that does not come within `timeoutMs`, breaks
  * off or runs on rejects with an AwsCredentialsError in those words. */
-export async function serviceReply(named: string, purpose: string, url: string, init: RequestInit, timeoutMs: number): Promise<ServiceReply> {
+export async function serviceReply(env: Env, named: string, purpose: string, url: string, init: RequestInit, timeoutMs: number): Promise<ServiceReply> {
   const signal = AbortSignal.timeout(timeoutMs);
   const late = () => new AwsCredentialsError(`${named} gave no answer within ${timeoutMs / 1000} s ${purpose}`);
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal, redirect: "error" });
+    response = await fetchFor(env)(url, { ...init, signal, redirect: "error" });
   } catch (error) {
     if (signal.aborted) throw late();
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;

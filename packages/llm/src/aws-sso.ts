@@ -70,7 +70,7 @@ export function ssoKeys(sso: Sso, env: Env, options: CommandOptions = {}): Promi
     const url = `${portal}/federation/credentials?${new URLSearchParams({ account_id: sso.accountId, role_name: sso.roleName })}`;
     const named = `the AWS SSO portal (${portal})`;
     const purpose = `for profile "${sso.profile}"`;
-    const reply = await serviceReply(named, purpose, url, { headers: { "x-amz-sso_bearer_token": token, accept: "application/json" } }, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
+    const reply = await serviceReply(env, named, purpose, url, { headers: { "x-amz-sso_bearer_token": token, accept: "application/json" } }, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
     let json: unknown;
     try {
       json = JSON.parse(reply.text);

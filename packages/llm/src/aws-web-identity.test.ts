@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { FAKE_AWS_KEYS, type FakeAwsAuth, startFakeAwsAuth } from "@harness/test-utils";
+import { FAKE_AWS_KEYS, type FakeAwsAuth, startFakeAwsAuth, startHttpProxy } from "@harness/test-utils";
 import { forgetKeptCredentials } from "./aws-credential-process.ts";
 import { bedrockAuth } from "./aws-credentials.ts";
 
@@ -104,4 +104,14 @@ test("what cannot be traded is refused, naming the file, the role and STS's answ
   await refused(irsa, new RegExp(`^AWS STS \\(http://127\\.0\\.0\\.1:\\d+\\) refused AssumeRoleWithWebIdentity of ${POD_ARN} with the token in ${tokenFile} \\(AWS_WEB_IDENTITY_TOKEN_FILE\\): 400 InvalidIdentityToken: The web identity token that was passed could not be validated`));
   writeFileSync(tokenFile, TOKEN);
   await refused({ ...irsa, AWS_ROLE_ARN: "arn:aws:iam::111122223333:role/Nobody" }, /refused AssumeRoleWithWebIdentity of arn:aws:iam::111122223333:role\/Nobody with the token in .*: 403 AccessDenied: Not authorized to perform sts:AssumeRoleWithWebIdentity$/);
+});
+
+test("STS is asked through the proxy HTTP_PROXY names, as the model's requests go", async (t) => {
+  const { fake, irsa } = await setup(t);
+  const proxy = await startHttpProxy();
+  t.after(() => proxy.close());
+  // A *.test host only the proxy can reach: the keys come back only through it.
+  const sts = `http://sts.test:${new URL(fake.url).port}`;
+  assert.deepEqual(await bedrockAuth({ ...irsa, AWS_ENDPOINT_URL_STS: sts, HTTP_PROXY: proxy.url }), { keys: POD });
+  assert.deepEqual(proxy.seen.map((request) => `${request.method} ${request.target}`), [`POST ${sts}/`]);
 });

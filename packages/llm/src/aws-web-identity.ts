@@ -60,7 +60,7 @@ export function webIdentityKeys(identity: WebIdentity, env: Env, options: Comman
     const named = `AWS STS (${url})`;
     const purpose = `for role ${identity.arn}`;
     const init = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" }, body: form.toString() };
-    const reply = await serviceReply(named, purpose, `${url}/`, init, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
+    const reply = await serviceReply(env, named, purpose, `${url}/`, init, options.timeoutMs ?? CREDENTIAL_TIMEOUT_MS);
     if (!reply.ok) throw new AwsCredentialsError(`${named} refused AssumeRoleWithWebIdentity of ${identity.arn} with the token in ${file}: ${stsRefusal(reply)}`);
     return assumedKeys(reply.text, `${named} answered AssumeRoleWithWebIdentity ${purpose} with`);
   });

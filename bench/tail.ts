@@ -4,8 +4,8 @@
 // the p99 and how many deltas took over 5 ms: in each stream's first 10 deltas (the half second in
 // which all the runs start), in its middle, and in its last 10 (all the runs end); how many of the
 // late ones fell in stalls that held five streams or more at once; how long the sessions waited
-// from submit to their first delta; and the CPU each process spent in the pass's first 400 ms. Not
-// part of `npm run bench`: it explains a figure
+// from submit to their first delta; how many streams' 1st, 2nd … 5th delta came late; and the CPU
+// each process spent in the pass's first 400 ms. Not part of `npm run bench`: it explains a figure
 // of it rather than adding one.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +15,8 @@ import { paced, startClients, streamParts } from "./streaming.ts";
 import { cpuMs, ensureStartupBundle, percentile, sleep, startModelProcess, withChildren } from "./lib.ts";
 
 const LATE_MS = 5;
+/** The first deltas of each stream whose lateness is counted one by one. */
+const POSITIONS = 5;
 const rounds = Number(process.argv[2] ?? 3);
 ensureStartupBundle();
 const model = await startModelProcess();
@@ -66,10 +68,14 @@ for (let round = 1; round <= rounds; round++) {
       const all = streams.flat().sort((a, b) => a - b);
       const names = ["server", ...runners.map(() => "runner"), "model"];
       const firsts = answer.firstDeltas!.toSorted((a, b) => a - b);
+      // A stream's first deltas fall in the start by construction; how many of each position came
+      // late shows whether the start costs a stream's first delta more than the ones after it.
+      const byPosition = Array.from({ length: POSITIONS }, (_, i) => streams.filter((s) => s[i] > LATE_MS).length);
       console.log(
         `round ${round} ${label}: p99 ${percentile(all, 99).toFixed(2)} ms; over ${LATE_MS} ms: ` +
           `${late("start")} while starting, ${late("middle")} in the middle, ${late("end")} while ending (of ${all.length}); ` +
           `${sharedStalls(streams, answer.stamps!)} of them in stalls shared by ${SHARED_BY} streams or more; ` +
+          `late by position in the stream (1st..${POSITIONS}th): ${byPosition.join(" ")}; ` +
           `submit to first delta: median ${percentile(firsts, 50).toFixed(0)}, slowest ${firsts.at(-1)!.toFixed(0)} ms; ` +
           `CPU in the first 400 ms: ${cpu.map((ms, i) => `${names[i]} ${ms.toFixed(0)}`).join(", ")} ms`,
       );

@@ -18,9 +18,11 @@ import { measureBackend } from "./backends.ts";
 import { measureLongSession } from "./long-session.ts";
 import { findClaudeCodeExecutable } from "@harness/runner";
 import { ensureStartupBundle, fmt, startModelProcess, startRelay, withChildren } from "./lib.ts";
+import { watchMachineSpeed } from "./machine-load.ts";
 import { DEFAULT_SESSIONS_PER_RUNNER } from "@harness/server";
 
 const quick = process.env.BENCH_QUICK === "1";
+const machineSpeed = watchMachineSpeed();
 ensureStartupBundle();
 const dataDir = await mkdtemp(join(tmpdir(), "harness-bench-"));
 // The model the sessions stream from runs in a process of its own (see model-process.ts); the
@@ -219,5 +221,6 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+console.log(`\n${machineSpeed()}`);
 console.log("\n| figure | Harness | baseline | ratio |\n|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);

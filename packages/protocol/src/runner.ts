@@ -257,8 +257,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
   /** Something the user should see that is not part of the conversation: a settings file with an
    * error, an MCP server that failed, a hook's message. */
   z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string() }),
-  /** The run changed its own permission mode: the user approved its plan, so it left plan mode. The
-   * new mode holds for the rest of the run, and for the session's next runs. */
+  /** The run changed its own permission mode: the user approved its plan, so it left plan mode (or
+   * a mode configured while the plan waited is taken once it has). The new mode holds for the rest
+   * of the run, and for the session's next runs. */
   z.object({ type: z.literal("mode.changed"), ...envelope, ...agentFields, permissionMode: RunnerPermissionModeSchema }),
   z.object({
     type: z.literal("run.error"),

@@ -46,6 +46,9 @@ export type ServerOptions = {
   /** What every run of every session carries (a local chat's --append-system-prompt, --add-dir…,
    * checked as `harness run` checks them); the builtin backend's. */
   runOptions?: RunnerRunOptions;
+  /** Whether a query is sent in plan mode now, over the session's permission mode (a chat of its
+   * own switched to plan mode, which the wire's configure has no name for): asked at each query. */
+  planMode?: () => boolean;
 };
 
 export type ServerConfig = {
@@ -64,6 +67,7 @@ export type ServerConfig = {
   env: Record<string, string | undefined>;
   runnerFactory: RunnerFactory | undefined;
   runOptions: RunnerRunOptions | undefined;
+  planMode: (() => boolean) | undefined;
 };
 
 /** A whole number setting: the option when given, else the environment variable, else `fallback`.
@@ -179,6 +183,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     env,
     runnerFactory: options.runnerFactory,
     runOptions,
+    planMode: options.planMode,
   };
 }
 

@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         member: `${userId}/${sessionId}`,
         credentials: credentials.forQuery,
         ...(config.runOptions && { runOptions: config.runOptions }),
+        ...(config.planMode && { planMode: config.planMode }),
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),

@@ -45,6 +45,8 @@ export type SupervisorOptions = {
   /** What every query carries on top of the session's (the server's runOptions): with each query,
    * not with the runner process, which may outlive this server and serve the next one. */
   runOptions?: RunnerRunOptions;
+  /** Whether a query goes in plan mode now, over the session's mode (see ServerOptions.planMode). */
+  planMode?: () => boolean;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: (line: string) => void;
@@ -388,7 +390,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
-      const carried = options.runOptions ? { ...body, runOptions: options.runOptions } : body;
+      const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
+      const carried = options.runOptions ? { ...planned, runOptions: options.runOptions } : planned;
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;
       try {

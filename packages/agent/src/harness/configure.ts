@@ -24,7 +24,14 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
   if (change.permissionMode !== undefined) {
     // The tool gate holds this same object, so calls checked from now on see the new mode.
     if (change.permissionMode === "bypassPermissions" && ctx.permissions.bypassDisabled) ctx.notice("warning", BYPASS_DISABLED);
-    else ctx.permissions.mode = change.permissionMode;
+    else if (change.permissionMode !== ctx.permissions.mode) {
+      ctx.permissions.mode = change.permissionMode;
+      // Said, as leaving plan mode is: a mode sent while the run's plan waited for approval (its
+      // answer "approve and auto-accept edits") arrives after the run left plan mode for the default
+      // mode, and the session's next runs are to start in the mode the run ends in. (dontAsk comes
+      // only from a stream-json caller, which has no session to tell.)
+      if (change.permissionMode !== "dontAsk") state.emit({ type: "mode.changed", permissionMode: change.permissionMode });
+    }
   }
   if (change.maxTurns !== undefined) ctx.maxTurns = change.maxTurns;
   // Empty means the default, as it does for a run's options (and for the session's next run).

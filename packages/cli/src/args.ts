@@ -120,6 +120,8 @@ export type Command =
       /** --append-system-prompt, --allowedTools, --add-dir, --mcp-config… as given, for every run of
        * a chat of its own (--local); checked when it starts (chat-run-flags.ts). */
       runFlags?: ChatRunFlags;
+      /** --permission-mode plan, in a chat of its own: its runs start in plan mode. */
+      planMode?: true;
       /** --verbose: each tool call's input and output shown whole, not as a one-line summary and
        * a few lines of excerpt. */
       verbose?: true;
@@ -379,11 +381,12 @@ function parseChat(args: string[]): Command {
   const runFlags = takeChatRunFlags(options);
   if (typeof runFlags === "string") return { kind: "usage-error", message: runFlags, topic: "chat" };
   if (Object.keys(runFlags).length > 0) command.runFlags = runFlags;
-  const settings = takeChatSessionFlags(options);
+  const settings = takeChatSessionFlags(options, command.local === true);
   if (typeof settings === "string") return { kind: "usage-error", message: settings, topic: "chat" };
   if (Object.keys(settings.config).length > 0) command.config = settings.config;
   if (settings.systemPromptFile !== undefined) command.systemPromptFile = settings.systemPromptFile;
   if (settings.notes.length > 0) command.notes = settings.notes;
+  if (settings.planMode) command.planMode = true;
   if (options.verbose) command.verbose = true;
   const prompt = positionals.join(" ").trim();
   if (prompt) command.prompt = prompt;

@@ -49,10 +49,10 @@ test("a chat takes claude's session flags as one configure; the top level opens 
   });
 });
 
-test("plan, dontAsk and the flags only a run takes are refused in one line saying what to use", () => {
+test("plan (on a shared server), dontAsk and the flags only a run takes are refused in one line saying what to use", () => {
   const plan = parseArgs(["chat", "--permission-mode", "plan"]);
   assert.equal(plan.kind, "usage-error");
-  assert.match(plan.kind === "usage-error" ? plan.message : "", /^--permission-mode plan cannot be set on a chat's session .*harness run --permission-mode plan/);
+  assert.match(plan.kind === "usage-error" ? plan.message : "", /^--permission-mode plan: a chat on a shared server has no plan mode .*harness chat --local --permission-mode plan .*harness run --permission-mode plan/);
   const dontAsk = parseArgs(["--permission-mode", "dontAsk", "hi"]);
   assert.match(dontAsk.kind === "usage-error" ? dontAsk.message : "", /^--permission-mode dontAsk cannot be set on a chat's session.*harness run/);
   for (const argv of [["chat", "--fallback-model", "haiku", "hi"], ["--agent", "reviewer", "hi"], ["hi", "--json-schema", "{}"]]) {

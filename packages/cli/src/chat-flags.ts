@@ -50,20 +50,25 @@ export function parseEffort(text: string): { effort: (typeof EFFORTS)[number]; n
   return effort ? { effort } : `--effort must be one of ${EFFORTS.join(", ")} (or xhigh), not "${text}"`;
 }
 
-export type ChatSettings = { config: HarnessConfig; systemPromptFile?: string; notes: string[] };
+/** `planMode`: the chat starts in plan mode (a chat of its own's: see chat-modes.ts). */
+export type ChatSettings = { config: HarnessConfig; systemPromptFile?: string; notes: string[]; planMode?: true };
 
-/** The session's settings the scanned `options` name (an empty config for none), or what is wrong. */
-export function takeChatSessionFlags(options: Options): ChatSettings | string {
+/** The session's settings the scanned `options` name (an empty config for none), or what is wrong.
+ * `local`: the chat has a server of its own, whose runs it can start in plan mode. */
+export function takeChatSessionFlags(options: Options, local = false): ChatSettings | string {
   const config: HarnessConfig = {};
   const notes: string[] = [];
+  let planMode = false;
   if (typeof options.model === "string") config.model = options.model;
   if (typeof options.permissionMode === "string") {
     const mode = chatMode(options.permissionMode);
     if ("error" in mode) return mode.error;
-    config.permissionMode = mode.mode;
+    if (mode.mode === "plan" && !local) return `--permission-mode plan: ${PLAN_NEEDS_OWN_CHAT}`;
+    if (mode.mode === "plan") planMode = true;
+    else config.permissionMode = mode.mode;
   }
   if (options.skipPermissions) {
-    if (config.permissionMode !== undefined && config.permissionMode !== "fullAuto") {
+    if (planMode || (config.permissionMode !== undefined && config.permissionMode !== "fullAuto")) {
       return `--dangerously-skip-permissions and --permission-mode ${options.permissionMode} cannot go together`;
     }
     config.permissionMode = "fullAuto";
@@ -83,19 +88,22 @@ export function takeChatSessionFlags(options: Options): ChatSettings | string {
     if (typeof n === "string") return n;
     config.maxTurns = n;
   }
-  return { config, notes, ...(typeof options.systemPromptFile === "string" && { systemPromptFile: options.systemPromptFile }) };
+  return { config, notes, ...(typeof options.systemPromptFile === "string" && { systemPromptFile: options.systemPromptFile }), ...(planMode && { planMode: true as const }) };
 }
 
-function chatMode(given: string): { mode: NonNullable<HarnessConfig["permissionMode"]> } | { error: string } {
+/** Why a chat on a shared server has no plan mode, and what to use instead. */
+export const PLAN_NEEDS_OWN_CHAT =
+  `a chat on a shared server has no plan mode (a session's settings keep only the modes default, acceptEdits and bypassPermissions); for plan mode, start a chat of its own on the project: harness chat --local --permission-mode plan (or harness --permission-mode plan), or plan once with harness run --permission-mode plan "<prompt>"`;
+
+function chatMode(given: string): { mode: NonNullable<HarnessConfig["permissionMode"]> | "plan" } | { error: string } {
   switch (given) {
     case "default":
     case "acceptEdits":
     case "fullAuto":
+    case "plan":
       return { mode: given };
     case "bypassPermissions":
       return { mode: "fullAuto" };
-    case "plan":
-      return { error: `--permission-mode plan cannot be set on a chat's session (its modes are default, acceptEdits and bypassPermissions): harness run --permission-mode plan "<prompt>" plans without changing anything` };
     case "dontAsk":
       return { error: `--permission-mode dontAsk cannot be set on a chat's session, where you answer each approval: harness run refuses what would need approval, as dontAsk does` };
     default:

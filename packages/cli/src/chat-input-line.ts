@@ -38,7 +38,8 @@ export type InputLine = {
    * as typed (a prompt, a command) or is taken off (a steer, which the chat shows its own way). */
   attach(editor: Interface, keepOnEnter: (line: string) => boolean): void;
   /** The status line, on the row below the typed line (undefined: none), cut to the terminal's
-   * width: it may hold colours, and no other control characters. */
+   * width: it may hold colours, and no other control characters. Each of its lines (split at "\n")
+   * takes a row of its own. */
   status(line: string | undefined): void;
 };
 
@@ -89,8 +90,9 @@ export function keepInputLine(screen: Screen): InputLine {
     const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
     write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}`);
-    const below = statusLine === undefined ? 0 : 1;
-    if (below) write(`\r\n${fitted(statusLine!)}\r`);
+    const rows = statusRows();
+    const below = rows.length;
+    if (below) write(`\r\n${rows.join("\r\n")}\r`);
     write(`\x1b[${cursor.cols + 1}G${end.rows + below > cursor.rows ? `\x1b[${end.rows + below - cursor.rows}A` : ""}`);
     drawn = true;
   }
@@ -105,7 +107,13 @@ export function keepInputLine(screen: Screen): InputLine {
     // A character just typed into the last column leaves the terminal's cursor there, waiting to
     // wrap: a space makes it start the row the editor reckons it is on.
     const waiting = end.rows > 0 && end.cols === 0 && cursor.rows === end.rows && cursor.cols === 0;
-    write(`${waiting ? " \x1b[K" : ""}\r${"\n".repeat(down)}\x1b[J${fitted(statusLine)}\r\x1b[${down}A\x1b[${cursor.cols + 1}G`);
+    const rows = statusRows();
+    write(`${waiting ? " \x1b[K" : ""}\r${"\n".repeat(down)}\x1b[J${rows.join("\r\n")}\r\x1b[${down + rows.length - 1}A\x1b[${cursor.cols + 1}G`);
+  }
+
+  /** The status line's rows, each cut to the terminal's width. */
+  function statusRows(): string[] {
+    return statusLine === undefined ? [] : statusLine.split("\n").map(fitted);
   }
 
   /** `line` cut to one row less a column (the cursor never waits at its end to wrap), colours kept. */
@@ -252,6 +260,8 @@ export function keepInputLine(screen: Screen): InputLine {
         flush();
         screen.off("resize", resized);
       });
+      // A status line given before the editor came shows now, below the (empty) typed line.
+      if (statusLine !== undefined) flush();
     },
   };
 }

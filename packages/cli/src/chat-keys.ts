@@ -14,6 +14,8 @@ export type KeyActions = {
   escape(): boolean;
   /** Esc pressed twice, the first press having done nothing. */
   doubleEscape(): void;
+  /** Shift+Tab (ESC[Z), which the line editor leaves alone: the next permission mode. */
+  shiftTab?(): void;
 };
 
 /** Whether `line`, entered at a terminal, goes on to the next line of the same prompt. */
@@ -30,7 +32,7 @@ export function continuedText(line: string): string {
 export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actions: KeyActions): () => void {
   /** When Esc was last pressed to no effect. */
   let idleEscAt = -Infinity;
-  const onKey = (_text: string | undefined, key: { name?: string; sequence?: string; meta?: boolean; code?: string } | undefined) => {
+  const onKey = (_text: string | undefined, key: { name?: string; sequence?: string; meta?: boolean; shift?: boolean; code?: string } | undefined) => {
     if (!key) return;
     if (key.name === "escape") {
       // Pressed twice quickly, Esc comes as one sequence of two.
@@ -42,6 +44,7 @@ export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actio
       return;
     }
     idleEscAt = -Infinity;
+    if (key.name === "tab" && key.shift) return actions.shiftTab?.();
     if ((key.name === "return" && key.meta) || key.code === "[13;2u") {
       // A new line from anywhere in the line: what is typed goes on after all of it.
       editor.write(null, { ctrl: true, name: "e" });

@@ -19,12 +19,15 @@ export type ChatAction =
 export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
-While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it.
+While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it; a plan
+is answered 1 (approve, edits accepted automatically), 2 (approve, each edit asked) or 3 [feedback].
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
-  /mode default|acceptEdits|fullAuto
-                          the permission mode from the next model call on
+  /mode default|acceptEdits|fullAuto|plan
+                          the permission mode from the next model call on (Shift+Tab cycles
+                          them); plan (a chat of its own's, from the next prompt): the model
+                          reads and plans, and changes nothing until you approve its plan
   /model [ID]             the model from the next model call on; without ID, the current
                           model and those one can switch to
   /commands               the agent's own commands: its skills, slash commands, MCP prompts, plugins

@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnerRunOptions } from "@harness/protocol";
 import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
+import type { PlanSwitch } from "./chat-modes.ts";
 import { chatRunOptions } from "./chat-run-flags.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
 
@@ -27,6 +28,8 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   const project = projectPath(command.cwd ?? ".");
   const dataDir = projectDataDir(project, io.env.HOME || undefined);
   const token = randomBytes(24).toString("hex");
+  // The chat's plan mode, which its server reads at each query: the wire's configure has no name for it.
+  const plan: PlanSwitch = { on: command.planMode === true };
   // The server's own lines (its URL, runner starts and stops) would break into the conversation:
   // they go to a log beside the sessions.
   const logFile = join(dataDir, "server.log");
@@ -42,7 +45,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     keepSmall(logFile);
-    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env, ...(runOptions && { runOptions }) });
+    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, log, env: io.env, planMode: () => plan.on, ...(runOptions && { runOptions }) });
   } catch (error) {
     io.stderr.write(
       error instanceof DataDirTakenError
@@ -52,7 +55,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
     return 1;
   }
   try {
-    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } });
+    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, { plan });
   } finally {
     await server.close();
   }

@@ -185,7 +185,10 @@ test("a plan put to the user is printed whole, with how to approve or reject it"
       "? The plan needs your approval:",
       "  1. Write notes.txt.",
       "  2. Read it back.",
-      "  y to leave plan mode and carry it out, n [feedback] to keep planning",
+      "  Would you like to proceed?",
+      "    1  yes, and auto-accept edits",
+      "    2  yes, and approve each edit (y)",
+      "    3  no, keep planning: 3 [what to change] (n [what to change])",
       "",
     ].join("\n"),
   );

@@ -5,6 +5,7 @@
 // as `harness run` does.
 import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
+import { planChoices } from "./chat-plan.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -272,7 +273,7 @@ export function createChatView(
           // A plan is read whole before it is approved.
           line(yellow("? The plan needs your approval:"));
           line(plan.split("\n").map((text) => `  ${printable(text)}`).join("\n"));
-          line(dim(which ? `  /approve${which} to leave plan mode and carry it out, /deny${which} [feedback] to keep planning` : "  y to leave plan mode and carry it out, n [feedback] to keep planning"));
+          line(dim(planChoices(which).map((text) => `  ${text}`).join("\n")));
           continue;
         }
         // y and n answer the oldest call waiting: with several, each also says its own commands.

@@ -26,6 +26,7 @@ import { terminalOptions, type Sink } from "./render.ts";
 import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { openStatusLine } from "./chat-status-line.ts";
+import { createChatModes, footerRows, type PlanSwitch } from "./chat-modes.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -120,7 +121,8 @@ function lastRunCancelled(state: HarnessState | undefined): boolean {
   return last?.status === "cancelled";
 }
 
-export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<number> {
+/** `own`: what a chat of its own shares with its server (see chat-modes.ts). */
+export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch }): Promise<number> {
   let command = given;
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message}\n`);
@@ -268,8 +270,17 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   }
   // The settings' statusLine, below the typed line: only where that line is kept, on a terminal
   // that is stdout too (a chat whose replies go to a file or a pipe shows none).
-  const statusLine = inputLine && io.stdout.isTTY ? await openStatusLine({ cwd: command.cwd ?? ".", sessionId, env: io.env, show: (line) => inputLine.status(line), note: (text, tone) => view.note(text, tone) }) : undefined;
+  const footer = inputLine && footerRows((rows) => inputLine.status(rows));
+  const statusLine = footer && io.stdout.isTTY ? await openStatusLine({ cwd: command.cwd ?? ".", sessionId, env: io.env, show: footer.statusLine, note: (text, tone) => view.note(text, tone) }) : undefined;
   if (statusLine) client.on("state", (state) => statusLine.update(state));
+  const modes = createChatModes({
+    client,
+    ...(own && { plan: own.plan }),
+    bypass: config?.permissionMode === "fullAuto",
+    send: (cmd) => send(cmd),
+    note: (text, tone) => view.note(text, tone),
+    show: (indicator) => footer?.mode(indicator),
+  });
     // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
   const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
   // (onKeyInterrupt is defined below, before any key can be read.)
@@ -284,6 +295,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves');
   statusLine?.update(client.state);
+  modes.refresh();
 
   let leaving = false;
   let finish!: (status: number) => void;
@@ -354,6 +366,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
     // A line taken off as a steer goes as one, whatever the session did since: the session takes a
     // steer that finds no run under way as a prompt. One kept as typed steers a run under way or
     // starting (a paste's earlier part, taken off, may have just started one).
+    const mine = takenOff ? undefined : modes.line(text);
+    if (mine) return void (!interactive && mine.sent && (await settled(client, mine.sent)));
     const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text);
     if (action.kind === "quit") return finish(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
@@ -415,6 +429,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO): Promise<numbe
           if (lines.line || earlier.length > 0 || continuing) return clearInput();
           void act({ text: "/rewind" });
         },
+        shiftTab: () => modes.cycle(),
       })
     : undefined;
   const leave = (status: number) => () => finish(status);

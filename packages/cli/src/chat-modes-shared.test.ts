@@ -1,0 +1,52 @@
+// Permission modes in a chat on a shared server: Shift+Tab cycles the modes a session's settings can
+// carry (plan mode is a chat of its own's), and /mode plan says why not and what to use instead.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { parseArgs } from "./args.ts";
+import { bin, root, startChatServer } from "./test-support.ts";
+import { inTerminal } from "./test-screen.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-modes-"));
+});
+after(() => stop());
+
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, flags = "") {
+  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId} ${flags}`;
+  return inTerminal(t, line, { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "modes", TERM: "xterm", HARNESS_BUNDLE: "0" }, columns: 80 });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("Shift+Tab on a shared server cycles default and accept edits, without plan mode, and the session takes each", async (t) => {
+  const chat = terminalChat(t, "shift-tab-shared");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("\x1b[Z");
+  await chat.bottom(/⏵⏵ accept edits on \(shift\+tab to cycle\)/);
+  await chat.shows(/permission mode acceptEdits from the next model call on/);
+  chat.type("\x1b[Z");
+  await chat.shows(/permission mode default from the next model call on/);
+  await pause(200);
+  assert.doesNotMatch(chat.rows().join("\n"), /shift\+tab to cycle/);
+  chat.type("/mode plan\r");
+  await chat.sees(/✗ \/mode plan: a chat on a shared server has no plan mode .*harness chat --local --permission-mode plan/);
+  fake.push({ text: "Fine." });
+  const asked = fake.requests.length;
+  chat.type("hi\r");
+  await chat.shows(/Fine\./);
+  assert.doesNotMatch(JSON.stringify(fake.requests[asked].body), /Plan mode is on/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("--permission-mode plan starts a chat of its own in plan mode, and is refused on a shared server saying what to use", () => {
+  const shared = parseArgs(["chat", "--permission-mode", "plan"]);
+  assert.match(shared.kind === "usage-error" ? shared.message : "", /^--permission-mode plan: a chat on a shared server has no plan mode .*harness chat --local --permission-mode plan/);
+  const local = parseArgs(["chat", "--local", "--permission-mode", "plan"]);
+  assert.deepEqual(local.kind === "chat" && [local.planMode, local.config], [true, undefined]);
+});

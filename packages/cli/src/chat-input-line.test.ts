@@ -250,3 +250,17 @@ test("the status line stays on the row below the typed line as it wraps, is edit
   term.inputLine.status(undefined);
   assert.deepEqual(term.rows(), ["Reply goes on", "abcdefghijklmnopqrs", "next"]);
 });
+
+test("a status of two lines (the settings' status line and the permission mode) takes two rows below the typed line", async (t) => {
+  const term = terminal(t, () => true);
+  term.inputLine.status("status\n⏸ plan mode on");
+  assert.deepEqual(term.rows(), ["", "status", "⏸ plan mode on"]);
+  await term.keys("abcdefghijklmnopqrstuvw");
+  assert.deepEqual(term.rows(), ["abcdefghijklmnopqrst", "uvw", "status", "⏸ plan mode on"]);
+  term.chat("Reply\n");
+  assert.deepEqual(term.rows(), ["Reply", "abcdefghijklmnopqrst", "uvw", "status", "⏸ plan mode on"]);
+  await term.keys("\x7f\x7f\x7f\x7f");
+  assert.deepEqual(term.rows(), ["Reply", "abcdefghijklmnopqrs", "status", "⏸ plan mode on"]);
+  term.inputLine.status("status");
+  assert.deepEqual(term.rows(), ["Reply", "abcdefghijklmnopqrs", "status"]);
+});

@@ -117,3 +117,30 @@ test("keep planning refuses the plan with the user's reason, which the model rea
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });
+
+test("a plan approved to review each edit goes on in the default mode: the run's edit asks, and the next prompt is not planned", async (t) => {
+  const target = join(project, "reviewed.txt");
+  fake.push(
+    { toolUses: [{ name: "ExitPlanMode", input: { plan: "Write reviewed.txt" } }] },
+    { toolUses: [{ name: "Write", input: { file_path: target, content: "checked\n" } }] },
+    { text: "Written after review." },
+  );
+  const chat = localChat(t, "--permission-mode plan");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("plan a review\r");
+  await chat.shows(/3\s+no, keep planning/);
+  chat.type("2\r");
+  await chat.shows(/Write needs approval/);
+  assert.equal(existsSync(target), false, "the edit waits for its own approval");
+  chat.type("y\r");
+  await chat.shows(/Written after review\./);
+  assert.equal(readFileSync(target, "utf8"), "checked\n");
+  assert.doesNotMatch(chat.rows().join("\n"), /shift\+tab to cycle/);
+  fake.push({ text: "Unplanned." });
+  const asked = fake.requests.length;
+  chat.type("next\r");
+  await chat.shows(/Unplanned\./);
+  assert.doesNotMatch(JSON.stringify(fake.requests[asked].body.messages.at(-1)), /Plan mode is on/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});

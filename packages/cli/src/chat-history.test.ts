@@ -1,0 +1,76 @@
+// The prompts typed into `harness chat` at a terminal, kept per project in the user's
+// configuration directory (history.jsonl, as Claude Code keeps its own).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { appendHistory, historyFile, loadHistory, HISTORY_CAP } from "./chat-history.ts";
+import { tempDir } from "./test-support.ts";
+
+test("the history file is history.jsonl in the user's configuration directory", () => {
+  assert.equal(historyFile("/home/ada", {}), "/home/ada/.claude/history.jsonl");
+  assert.equal(historyFile("/home/ada", { CLAUDE_CONFIG_DIR: "/etc/claude" }), "/etc/claude/history.jsonl");
+});
+
+test("prompts appended come back most recent first, for their project only, whole when multi-line", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  assert.deepEqual(loadHistory(file, "/p"), { entries: [] }, "no file yet: no history, no warning");
+  appendHistory(file, "/p", "first");
+  appendHistory(file, "/elsewhere", "not here");
+  appendHistory(file, "/p", "second\nwith a second line");
+  assert.deepEqual(loadHistory(file, "/p"), { entries: ["second\nwith a second line", "first"] });
+  assert.deepEqual(loadHistory(file, "/elsewhere").entries, ["not here"]);
+  assert.equal(statSync(file).mode & 0o777, 0o600, "prompts may hold secrets");
+  const line = JSON.parse(readFileSync(file, "utf8").split("\n")[0]);
+  assert.equal(line.display, "first");
+  assert.equal(line.project, "/p");
+  assert.equal(typeof line.timestamp, "number");
+});
+
+test("the same prompt entered again in a row is kept once; the history holds the latest HISTORY_CAP", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const lines = Array.from({ length: HISTORY_CAP + 5 }, (_, i) => JSON.stringify({ display: `p${i}`, pastedContents: {}, timestamp: i, project: "/p" }));
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  appendHistory(file, "/p", "again");
+  appendHistory(file, "/p", "again");
+  const { entries } = loadHistory(file, "/p");
+  assert.equal(entries.length, HISTORY_CAP);
+  assert.deepEqual(entries.slice(0, 3), ["again", `p${HISTORY_CAP + 4}`, `p${HISTORY_CAP + 3}`]);
+  assert.equal(entries.at(-1), "p6");
+});
+
+test("a damaged line is skipped with one warning; a file that is not a history is left alone", (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "history.jsonl");
+  writeFileSync(file, `${JSON.stringify({ display: "kept", project: "/p", timestamp: 1 })}\n{"display": "torn\n[1,2]\n`);
+  const loaded = loadHistory(file, "/p");
+  assert.deepEqual(loaded.entries, ["kept"]);
+  assert.match(loaded.warning ?? "", /history\.jsonl: 2 lines are not prompts of the history; skipped/);
+
+  const foreign = join(dir, "foreign.jsonl");
+  writeFileSync(foreign, "\x00\x01 binary garbage\n");
+  const other = loadHistory(foreign, "/p");
+  assert.deepEqual(other.entries, []);
+  assert.match(other.warning ?? "", /foreign\.jsonl is not a prompt history \(not JSON lines\); the chat neither reads nor writes it/);
+  assert.equal(appendHistory(foreign, "/p", "secret", other), undefined);
+  assert.equal(readFileSync(foreign, "utf8"), "\x00\x01 binary garbage\n", "nothing was written into it");
+
+  const directory = join(dir, "a-directory");
+  mkdirSync(directory);
+  assert.match(loadHistory(directory, "/p").warning ?? "", /cannot read .*a-directory/);
+  assert.match(appendHistory(join(file, "x.jsonl"), "/p", "x") ?? "", /cannot keep the prompt in .*x\.jsonl/);
+});
+
+test("chats appending at the same time lose none of each other's prompts", async (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const script = `import { appendHistory } from ${JSON.stringify(new URL("./chat-history.ts", import.meta.url).href)};
+for (let i = 0; i < 200; i++) appendHistory(process.argv[1], "/p", process.argv[2] + i + " " + "x".repeat(2000));`;
+  const children = ["a", "b", "c"].map((name) => spawn(process.execPath, ["--input-type=module", "-e", script, file, name], { stdio: "inherit" }));
+  await Promise.all(children.map((child) => once(child, "close")));
+  const { entries, warning } = loadHistory(file, "/p", 1000);
+  assert.equal(warning, undefined);
+  assert.equal(entries.length, 600);
+  for (const name of ["a", "b", "c"]) assert.equal(entries.filter((e) => e.startsWith(name)).length, 200);
+});

@@ -44,6 +44,8 @@ export type InputLine = {
 };
 
 const TAB = 8;
+/** What the line editor draws before each line of a line after the first. */
+const CONTINUED = "| ";
 
 export function keepInputLine(screen: Screen): InputLine {
   let editor: Interface | undefined;
@@ -84,12 +86,14 @@ export function keepInputLine(screen: Screen): InputLine {
    * (`entered`: the editor's line was just entered, and it starts a new one). */
   function draw(entered = false): void {
     if (drawn || !editor) return;
-    const typed = entered ? "" : editor.line;
+    // The editor's prompt is empty but while Ctrl+R searches (chat-search.ts); a line of several
+    // lines it draws one under the other, each after the first behind "| ".
+    const typed = entered ? "" : editor.getPrompt() + editor.line;
     if (!typed && held.length === 0 && statusLine === undefined) return;
     const end = endOf(typed, width());
     const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed}${end.cols === 0 ? " " : ""}`);
+    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed.replaceAll("\n", `\r\n${CONTINUED}`)}${end.cols === 0 ? " " : ""}`);
     const rows = statusRows();
     const below = rows.length;
     if (below) write(`\r\n${rows.join("\r\n")}\r`);
@@ -101,7 +105,7 @@ export function keepInputLine(screen: Screen): InputLine {
    * clears the screen below it) or made longer (over the status line's row). */
   function redrawStatus(): void {
     if (!drawn || !editor || statusLine === undefined) return;
-    const end = endOf(editor.line, width());
+    const end = endOf(editor.getPrompt() + editor.line, width());
     const cursor = editor.getCursorPos();
     const down = end.rows - cursor.rows + 1;
     // A character just typed into the last column leaves the terminal's cursor there, waiting to
@@ -269,10 +273,18 @@ export function keepInputLine(screen: Screen): InputLine {
 /** Where the cursor is after `text` is written from the start of a row `width` columns wide, as the
  * line editor reckons it: a wide character that would straddle the edge goes to the next row. */
 function endOf(text: string, width: number): { rows: number; cols: number } {
+  let rows = 0;
   let offset = 0;
-  for (const char of text) offset = startOf(char, offset, width) + (char === "\t" ? TAB - (offset % TAB) : columns(char));
+  for (const char of text) {
+    if (char === "\n") {
+      rows += Math.ceil(offset / width) || 1;
+      offset = CONTINUED.length;
+      continue;
+    }
+    offset = startOf(char, offset, width) + (char === "\t" ? TAB - (offset % TAB) : columns(char));
+  }
   const cols = offset % width;
-  return { rows: (offset - cols) / width, cols };
+  return { rows: rows + (offset - cols) / width, cols };
 }
 
 function startOf(char: string, offset: number, width: number): number {

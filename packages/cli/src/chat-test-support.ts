@@ -1,6 +1,9 @@
 // A test helper: `harness chat` run in this process at a terminal of the test's making, which the
 // test types into and reads. It waits on I/O alone (no timers), so that a test may move the chat's
 // timers itself.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { setImmediate as tick } from "node:timers/promises";
 import { chatCommand } from "./chat.ts";
@@ -15,7 +18,10 @@ export function terminalChat(t: { after(fn: () => unknown): void }, url: string,
   // The terminal driver turns "\n" into "\r\n".
   const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), writes++, done()) }), { columns: COLUMNS, isTTY: true });
   const stdin = Object.assign(new PassThrough({ encoding: "utf8" }), { isTTY: true, setRawMode: () => stdin });
-  const status = chatCommand({ kind: "chat", url, userId, sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm" }, stdin });
+  // The prompts typed are kept in a configuration directory of the test's, not the user's.
+  const config = mkdtempSync(join(tmpdir(), "harness-chat-config-"));
+  t.after(() => rmSync(config, { recursive: true, force: true }));
+  const status = chatCommand({ kind: "chat", url, userId, sessionId }, { stdout: screen, stderr: screen, env: { NO_COLOR: "1", TERM: "xterm", CLAUDE_CONFIG_DIR: config }, stdin });
   t.after(() => stdin.end());
   return {
     status,

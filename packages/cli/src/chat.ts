@@ -7,7 +7,7 @@
 // each line waits until what the one before started has settled, and the chat ends once the input
 // has and the session is idle: exit status 1 when the input ended before what it started did (a
 // call still waits for approval) or the last run it started failed or was cancelled.
-import { userInfo } from "node:os";
+import { homedir, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, type HarnessClient } from "@harness/client";
@@ -20,6 +20,10 @@ import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
+import { historyFile } from "./chat-history.ts";
+import { openRecall } from "./chat-recall.ts";
+import { reverseSearch } from "./chat-search.ts";
+import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -282,7 +286,11 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     show: (indicator) => footer?.mode(indicator),
   });
     // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
-  const lines = terminal ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "" }) : createInterface({ input: io.stdin, terminal: false });
+  // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
+  const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
+  const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize }) : createInterface({ input: io.stdin, terminal: false });
+  recall?.attach(lines);
+  const search = recall && reverseSearch(lines);
   // (onKeyInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
@@ -420,11 +428,13 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const stopKeys = terminal
     ? watchKeys(io.stdin, lines, {
         escape() {
+          if (search?.tookLastKey()) return true;
           if (!runUnderWay(client.state) && !starting) return false;
           if (!cancelling) cancelRun();
           return true;
         },
         doubleEscape() {
+          if (search?.tookLastKey()) return;
           // The prompt being typed is cleared; with none, the prompts to rewind to are listed.
           if (lines.line || earlier.length > 0 || continuing) return clearInput();
           void act({ text: "/rewind" });
@@ -488,8 +498,11 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       const lead = taken.find((entry) => entry.text.trim());
       const first = parseChatLine(lead?.text ?? "", client.state, client.state && numbering.update(client.state));
       const prompt = lead?.takenOff || (first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer"));
-      if (prompt && taken.length > 1) for (const run of byFate(taken)) await act(run);
-      else for (const entry of taken) await act(entry);
+      const entered = prompt && taken.length > 1 ? byFate(taken) : taken;
+      for (const entry of entered) {
+        recall?.entered(entry.text, client.state);
+        await act(entry);
+      }
     }
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
     if (interactive) return finish(0);
@@ -517,6 +530,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   process.off("SIGHUP", onHup);
   statusLine?.close();
   stopKeys?.();
+  search?.stop();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.
   if (runUnderWay(client.state) && client.connection !== "closed") {

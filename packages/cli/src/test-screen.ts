@@ -5,6 +5,9 @@
 // wraps, as xterm does; so does a wide one that does not fit in what is left of the row.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { columns as charColumns } from "./render.ts";
 
 /** The rows of the screen after `bytes`, trailing spaces and trailing empty rows removed. */
@@ -104,7 +107,14 @@ export function renderScreen(bytes: string, columns = 80): string[] {
  * `sees` waits for the bytes written to match, `shows` for the rows on the screen, `bottom` for the
  * last of them. */
 export function inTerminal(t: { after(fn: () => unknown): void }, line: string, options: { cwd: string; env: NodeJS.ProcessEnv; columns: number }) {
-  const child = spawn("script", ["-qfec", `stty cols ${options.columns} rows 24; ${line}`, "/dev/null"], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  // A chat at a terminal keeps the prompts typed (chat-history.ts): never in the user's own
+  // configuration directory; in one of the test's unless the test gives one, or a home of its own.
+  const env = { ...options.env };
+  if (!env.CLAUDE_CONFIG_DIR && (!env.HOME || env.HOME === homedir())) {
+    const dir = (env.CLAUDE_CONFIG_DIR = mkdtempSync(join(tmpdir(), "harness-terminal-config-")));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+  }
+  const child = spawn("script", ["-qfec", `stty cols ${options.columns} rows 24; ${line}`, "/dev/null"], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
   const stuck = setTimeout(() => child.kill("SIGKILL"), 60_000);

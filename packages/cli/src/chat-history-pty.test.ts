@@ -1,0 +1,151 @@
+// The prompts typed into `harness chat` in a real terminal come back in later chats in the same
+// project: Up recalls them, Ctrl+R searches them. Each chat runs under `script` against a real
+// server process and the fake Anthropic server, which records what the model was sent.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { bin, startChatServer, tempDir } from "./test-support.ts";
+import { inTerminal } from "./test-screen.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-history-"));
+});
+after(() => stop());
+
+const COLUMNS = 70;
+let sessions = 0;
+
+/** A new chat session in `cwd`, the user's configuration in `config`, at a terminal of its own. */
+async function chatIn(t: { after(fn: () => unknown): void }, cwd: string, config: string) {
+  const line = `exec bash ${JSON.stringify(bin)} chat --session history-${process.pid}-${++sessions}`;
+  const chat = inTerminal(t, line, { cwd, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" }, columns: COLUMNS });
+  await chat.sees(/Ctrl-D leaves/);
+  return chat;
+}
+
+/** What the model was sent last in the request after the first `before`. */
+async function sent(before: number): Promise<string> {
+  const [request] = (await fake.waitForRequests(before + 1)).slice(before);
+  return JSON.stringify(request.body.messages.at(-1));
+}
+
+test("a prompt sent in one chat comes back with Up in a new chat in the same directory, not in another", async (t) => {
+  const [project, elsewhere, config] = [tempDir(t), tempDir(t), tempDir(t)];
+  fake.push({ text: "Otters counted" }, { text: "Counted again" }, { text: "Fresh start" });
+  let before = fake.requests.length;
+  const first = await chatIn(t, project, config);
+  first.type("count the otters\r");
+  await first.sees(/Otters counted/);
+  assert.match(await sent(before), /"count the otters"/);
+  first.type("\x04");
+  assert.equal(await first.closed, 0);
+
+  before = fake.requests.length;
+  const again = await chatIn(t, project, config);
+  again.type("\x1b[A");
+  await again.bottom(/count the otters/);
+  again.type("\r");
+  await again.sees(/Counted again/);
+  assert.match(await sent(before), /"count the otters"/);
+  again.type("\x04");
+  assert.equal(await again.closed, 0);
+
+  before = fake.requests.length;
+  const other = await chatIn(t, elsewhere, config);
+  other.type("\x1b[Afresh\r");
+  await other.sees(/Fresh start/);
+  assert.match(await sent(before), /"fresh"/, "Up found nothing in another directory");
+  other.type("\x04");
+  assert.equal(await other.closed, 0);
+
+  const kept = readFileSync(join(config, "history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(
+    kept.map((entry) => [entry.display, entry.project]),
+    [["count the otters", project], ["fresh", elsewhere]],
+    "the same prompt sent again in a row is kept once",
+  );
+});
+
+test("a prompt of several lines comes back whole", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  fake.push({ text: "Two lines read" }, { text: "Read again" });
+  let before = fake.requests.length;
+  const first = await chatIn(t, project, config);
+  // Typed, not pasted: the second line comes well after the first.
+  first.type("line one\\\r");
+  await first.sees(/line one\\/);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  first.type("line two\r");
+  await first.sees(/Two lines read/);
+  assert.match(await sent(before), /"line one\\nline two"/);
+  first.type("\x04");
+  assert.equal(await first.closed, 0);
+
+  before = fake.requests.length;
+  const again = await chatIn(t, project, config);
+  again.type("\x1b[A");
+  await again.bottom(/line two/);
+  again.type("\r");
+  await again.sees(/Read again/);
+  assert.match(await sent(before), /"line one\\nline two"/);
+  again.type("\x04");
+  assert.equal(await again.closed, 0);
+});
+
+test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  fake.push({ text: "Deployed" }, { text: "Fish counted" }, { text: "Deployed again" });
+  const first = await chatIn(t, project, config);
+  first.type("deploy the otters\r");
+  await first.sees(/Deployed/);
+  first.type("count the fish\r");
+  await first.sees(/Fish counted/);
+  first.type("\x04");
+  assert.equal(await first.closed, 0);
+
+  const before = fake.requests.length;
+  const again = await chatIn(t, project, config);
+  again.type("\x12");
+  await again.bottom(/\(reverse-i-search\)`':$/);
+  again.type("ott");
+  await again.bottom(/\(reverse-i-search\)`ott': deploy the otters/);
+  again.type("\r");
+  await again.sees(/Deployed again/);
+  assert.match(await sent(before), /"deploy the otters"/);
+  again.type("\x04");
+  assert.equal(await again.closed, 0);
+});
+
+test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the line as it was", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  fake.push({ text: "One" }, { text: "Two" }, { text: "Kept" });
+  const first = await chatIn(t, project, config);
+  first.type("fish one\r");
+  await first.sees(/One/);
+  first.type("fish two\r");
+  await first.sees(/Two/);
+  first.type("\x04");
+  assert.equal(await first.closed, 0);
+
+  const before = fake.requests.length;
+  const again = await chatIn(t, project, config);
+  again.type("draft");
+  await again.bottom(/^draft$/);
+  again.type("\x12fish");
+  await again.bottom(/`fish': fish two/);
+  again.type("\x12");
+  await again.bottom(/`fish': fish one/);
+  again.type("\x07");
+  await again.bottom(/^draft$/);
+  again.type(" kept\r");
+  await again.sees(/Kept/);
+  assert.match(await sent(before), /"draft kept"/);
+  again.type("\x04");
+  assert.equal(await again.closed, 0);
+});

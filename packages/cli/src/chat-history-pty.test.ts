@@ -3,10 +3,10 @@
 // server process and the fake Anthropic server, which records what the model was sent.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { bin, startChatServer, tempDir } from "./test-support.ts";
+import { bin, pipedChat, startChatServer, tempDir } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
 let fake: FakeAnthropic;
@@ -148,4 +148,56 @@ test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the lin
   assert.match(await sent(before), /"draft kept"/);
   again.type("\x04");
   assert.equal(await again.closed, 0);
+});
+
+test("Esc puts the match on the line to edit, and does not cancel the run under way", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  let release!: () => void;
+  fake.push({ text: "Looked" }, { text: "Still thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered" });
+  t.after(() => release());
+  const first = await chatIn(t, project, config);
+  first.type("look at the fish\r");
+  await first.sees(/Looked/);
+  first.type("\x04");
+  assert.equal(await first.closed, 0);
+
+  const again = await chatIn(t, project, config);
+  again.type("think\r");
+  await again.sees(/Still thinking/);
+  again.type("\x12fish");
+  await again.bottom(/`fish': look at the fish/);
+  again.type("\x1b");
+  await again.bottom(/^look at the fish$/);
+  // Esc alone is told from the start of a longer key after a moment.
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  assert.doesNotMatch(again.screen(), /cancelling the run/);
+  again.type(" closely\r");
+  release();
+  await again.sees(/Steered/);
+  const bodies = fake.requests.map((request) => JSON.stringify(request.body.messages));
+  assert.ok(bodies.some((body) => body.includes("look at the fish closely")), "the edited match steered the run");
+  again.type("\x04");
+  assert.equal(await again.closed, 0);
+});
+
+test("a history file that is not one is said once and left alone; the chat goes on", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  const file = join(config, "history.jsonl");
+  writeFileSync(file, "not a history\n");
+  fake.push({ text: "Fine" });
+  const chat = await chatIn(t, project, config);
+  await chat.sees(/history\.jsonl is not a prompt history \(not JSON lines\); the chat neither reads nor writes it/);
+  chat.type("go on\r");
+  await chat.sees(/Fine/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+  assert.equal(readFileSync(file, "utf8"), "not a history\n");
+});
+
+test("a piped chat keeps no history", async (t) => {
+  const config = tempDir(t);
+  fake.push({ text: "Piped" });
+  const { code, stderr } = await pipedChat(server.url, ["--session", `history-piped-${process.pid}`], "from a pipe\n", { CLAUDE_CONFIG_DIR: config });
+  assert.equal(code, 0, stderr);
+  assert.equal(existsSync(join(config, "history.jsonl")), false);
 });

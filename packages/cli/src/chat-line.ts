@@ -21,6 +21,8 @@ export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
 While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it; a plan
 is answered 1 (approve, edits accepted automatically), 2 (approve, each edit asked) or 3 [feedback].
+At a terminal, Up and Down recall the prompts typed, those of earlier chats in this directory too;
+Ctrl+R searches them (Enter sends the match, Tab or Esc puts it on the line, Ctrl+G leaves it).
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent

@@ -7,6 +7,8 @@ import { once } from "node:events";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendHistory, historyFile, loadHistory, HISTORY_CAP } from "./chat-history.ts";
+import type { HarnessState } from "@harness/protocol";
+import { openRecall } from "./chat-recall.ts";
 import { tempDir } from "./test-support.ts";
 
 test("the history file is history.jsonl in the user's configuration directory", () => {
@@ -73,4 +75,14 @@ for (let i = 0; i < 200; i++) appendHistory(process.argv[1], "/p", process.argv[
   assert.equal(warning, undefined);
   assert.equal(entries.length, 600);
   for (const name of ["a", "b", "c"]) assert.equal(entries.filter((e) => e.startsWith(name)).length, 200);
+});
+
+test("answers to a call waiting for approval are not kept: y and n, and a plan's 1, 2 or 3", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const recall = openRecall(file, "/p", () => {});
+  const waiting = { status: "awaiting-approval", messages: [], pendingApprovals: [{ toolCallId: "t1", toolName: "ExitPlanMode", description: "plan" }] } as HarnessState;
+  for (const answer of ["y", "no not that", "1", "2", "3 keep the tests"]) recall.entered(answer, waiting);
+  recall.entered("1", undefined);
+  recall.entered("add the tests", waiting);
+  assert.deepEqual(loadHistory(file, "/p").entries, ["add the tests", "1"], "with nothing waiting, 1 is a prompt like any other");
 });

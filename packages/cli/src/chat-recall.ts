@@ -50,8 +50,9 @@ export function openRecall(file: string, project: string, warn: (text: string) =
       }) as typeof lines.emit;
     },
     entered(prompt, state) {
-      // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog).
-      if (!prompt.trim() || (state?.pendingApprovals?.length && /^(y|yes|n|no)(\s|$)/i.test(prompt.trim()))) return;
+      // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog): y
+      // or n, or a plan's 1, 2 or 3 (chat-plan.ts).
+      if (!prompt.trim() || (state?.pendingApprovals?.length && /^(y|yes|n|no|[123])(\s|$)/i.test(prompt.trim()))) return;
       const form = editorForm(prompt);
       // The same prompt again in a row is kept once.
       if (prompts[0] === form) return;

@@ -18,6 +18,9 @@ export type ChatAction =
 
 export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
+/** The chat's own commands (after "/"), which parseChatLine acts on. */
+export const CHAT_COMMANDS = ["quit", "exit", "help", "commands", "cancel", "approve", "deny", "mode", "rewind", "model"] as const;
+
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
 While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it; a plan
 is answered 1 (approve, edits accepted automatically), 2 (approve, each edit asked) or 3 [feedback].

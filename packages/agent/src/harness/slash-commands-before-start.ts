@@ -20,7 +20,7 @@ export function builtinSlashCommands(): string[] {
  * may invoke, plugins' included. Never rejects: what cannot be read is left out. */
 export async function slashCommandsBeforeStart(options: Pick<RunAgentOptions, "cwd" | "home" | "pluginDirs">): Promise<string[]> {
   const place = await runPlace(options);
-  const loaded = await loadRunSettings({}, place).catch(() => undefined);
+  const loaded = await loadRunSettings({ cwd: place.cwd }, place).catch(() => undefined);
   const enabledPlugins = loaded?.settings.enabledPlugins;
   const pluginDirs = options.pluginDirs ?? [];
   let found: PluginDiscovery = { plugins: [], diagnostics: [] };

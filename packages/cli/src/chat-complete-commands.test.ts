@@ -1,0 +1,22 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { commandNames } from "./chat-complete-commands.ts";
+
+test("a local chat offers its own commands, the agent's built-ins and the project's and user's commands; a shared server's chat the first two", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), "harness-complete-commands-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const [home, cwd] = [join(root, "home"), join(root, "project")];
+  mkdirSync(join(home, ".claude", "commands"), { recursive: true });
+  mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+  writeFileSync(join(home, ".claude", "commands", "standup.md"), "Write my standup.");
+  writeFileSync(join(cwd, ".claude", "commands", "deploy.md"), "Deploy.");
+  const local = await commandNames({ cwd, home })();
+  for (const name of ["quit", "rewind", "help", "compact", "context", "review", "deploy", "standup"]) assert.ok(local.includes(name), `${name} in ${local.join(" ")}`);
+  assert.equal(local.filter((name) => name === "help").length, 1, "each once");
+  const shared = await commandNames(undefined)();
+  for (const name of ["quit", "rewind", "help", "compact", "context", "review"]) assert.ok(shared.includes(name), `${name} in ${shared.join(" ")}`);
+  assert.ok(!shared.includes("deploy"));
+});

@@ -1,0 +1,26 @@
+// The commands Tab completes after "/" in `harness chat`: the chat's own, and those of the agent.
+// A local chat's project is on this machine, where its runs read their commands: it offers the
+// project's and the user's custom commands, the skills a user may invoke and the plugins', read
+// as a run reads them. A chat attached to a shared server offers the agent's built-ins alone: the
+// server's project may be another directory (or another machine), and only its runs read what it
+// holds. Neither offers the MCP servers' prompts: only a run that started the servers knows them.
+import { CHAT_COMMANDS } from "./chat-line.ts";
+
+/** How long the names read stay good: commands added meanwhile show at the next Tab after it. */
+const FRESH_MS = 5_000;
+
+/** `project`: a local chat's project directory and the home its runs read (undefined: a shared server's chat). */
+export function commandNames(project: { cwd: string; home: string } | undefined): () => Promise<readonly string[]> {
+  let read: { at: number; names: Promise<readonly string[]> } | undefined;
+  return () => {
+    if (!read || Date.now() - read.at > FRESH_MS) read = { at: Date.now(), names: names(project) };
+    return read.names;
+  };
+}
+
+async function names(project: { cwd: string; home: string } | undefined): Promise<readonly string[]> {
+  // The agent's modules load at the first Tab, not with the chat.
+  const { builtinSlashCommands, slashCommandsBeforeStart } = await import("@harness/agent/slash-commands");
+  const agent = project ? await slashCommandsBeforeStart(project).catch(() => builtinSlashCommands()) : builtinSlashCommands();
+  return [...new Set([...CHAT_COMMANDS, ...agent])];
+}

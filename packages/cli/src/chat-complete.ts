@@ -1,0 +1,86 @@
+// Tab in `harness chat` at a terminal, as Claude Code completes what its user types: after "/" at
+// the start of the line, the commands the session can run; on a word starting with "@", a path of
+// the project (chat-complete-paths.ts). The line editor (node:readline) calls the completer with
+// the line up to the cursor and puts in what it answers: the one candidate, or what all of them
+// start with. A Tab that can add nothing lists the candidates instead, above the typed line, the
+// way the chat prints anything (the editor's own list would land where the chat's typed line is
+// kept, see chat-input-line.ts).
+import { completePath } from "./chat-complete-paths.ts";
+
+export type CompleteSources = {
+  /** What may follow "/" (without it), the chat's own commands included. */
+  commands(): Promise<readonly string[]>;
+  /** The directory a mentioned path is relative to: the project. */
+  cwd: string;
+  home?: string;
+};
+
+/** The candidates for the word before the cursor, and that word ("" for none), as typed. */
+export async function completions(line: string, sources: CompleteSources): Promise<{ candidates: string[]; word: string }> {
+  const command = /^\/(\S*)$/.exec(line);
+  if (command) {
+    const names = await sources.commands();
+    const candidates = [...new Set(names)].filter((name) => name.startsWith(command[1])).sort().map((name) => `/${name}`);
+    return { candidates, word: line };
+  }
+  // A mention starts after whitespace, and goes on over spaces behind a backslash.
+  const mention = /(?:^|\s)(@(?:[^\s\\]|\\ )*\\?)$/.exec(line);
+  if (mention) {
+    const word = mention[1];
+    const paths = await completePath(word.slice(1), sources.cwd, sources.home);
+    return { candidates: paths.map((path) => `@${path}`), word };
+  }
+  return { candidates: [], word: "" };
+}
+
+type Callback = (error: Error | null, result?: [string[], string]) => void;
+
+/** A completer for node:readline. `list` gets the candidates when a Tab can add nothing to the word. */
+export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void): (line: string, callback: Callback) => void {
+  return (line, callback) => {
+    completions(line, sources).then(({ candidates, word }) => {
+      if (candidates.length === 1 && candidates[0] !== word) {
+        // A command or a file, complete: a space after it (a folder's path goes on).
+        const [only] = candidates;
+        return callback(null, [[only.endsWith("/") ? only : `${only} `], word]);
+      }
+      if (candidates.length > 1 && gains(commonStart(candidates), word)) return callback(null, [candidates, word]);
+      if (candidates.length > 1) list(candidates);
+      callback(null, [[], word]);
+    }, (error: Error) => callback(error));
+  };
+}
+
+/** Whether `start` (what the candidates all start with) says more than `word`: longer, and still
+ * holding what was typed in order (a fuzzy match's candidates may share less than was typed). */
+function gains(start: string, word: string): boolean {
+  if (start.length <= word.length) return false;
+  let at = 0;
+  for (const char of start.toLowerCase()) if (char === word[at]?.toLowerCase()) at++;
+  return at === word.length;
+}
+
+function commonStart(texts: readonly string[]): string {
+  let start = texts[0];
+  for (const text of texts) while (!text.startsWith(start)) start = start.slice(0, -1);
+  return start;
+}
+
+/** At most this many candidates are listed. */
+const LISTED = 50;
+
+/** `candidates` in columns across a terminal `width` wide (as a shell lists them), filled column
+ * by column; past LISTED, how many more there are. */
+export function listed(candidates: readonly string[], width: number): string {
+  const shown = candidates.slice(0, LISTED);
+  const cell = Math.max(...shown.map((c) => c.length)) + 2;
+  const perRow = Math.max(1, Math.floor((width + 2) / cell));
+  const rows = Math.ceil(shown.length / perRow);
+  const lines = Array.from({ length: rows }, (_, row) => {
+    const cells = [];
+    for (let at = row; at < shown.length; at += rows) cells.push(shown[at]);
+    return cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(cell) : c)).join("");
+  });
+  if (candidates.length > LISTED) lines.push(`… and ${candidates.length - LISTED} more`);
+  return lines.join("\n");
+}

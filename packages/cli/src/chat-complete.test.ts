@@ -46,6 +46,14 @@ test("after / at the start of the line, Tab completes a command the session can 
   assert.deepEqual(await tab("/help me", cwd), [[], ""]);
 });
 
+test("a Tab the caller says to skip (Shift+Tab, which the editor takes for one) does nothing", async (t) => {
+  const cwd = project(t, []);
+  const lists: string[][] = [];
+  const completer = createCompleter({ commands, cwd }, (candidates) => lists.push([...candidates]), () => true);
+  for (const line of ["/hel", "/c"]) assert.deepEqual(await new Promise((resolve) => completer(line, (_error, result) => resolve(result))), [[], line]);
+  assert.deepEqual(lists, []);
+});
+
 test("Tab on an @word completes a path of the project: the common part, folders with a /", async (t) => {
   const cwd = project(t, ["packages/cli/src/chat.ts", "packages/agent/", "package.json", "README.md", "src/chat.ts", "src/chat-line.ts"]);
   assert.deepEqual(await tab("look at @pack", cwd), [["@package.json", "@packages/"], "@pack"]);

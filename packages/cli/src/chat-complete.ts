@@ -5,6 +5,7 @@
 // start with. A Tab that can add nothing lists the candidates instead, above the typed line, the
 // way the chat prints anything (the editor's own list would land where the chat's typed line is
 // kept, see chat-input-line.ts).
+import { commandNames } from "./chat-complete-commands.ts";
 import { completePath } from "./chat-complete-paths.ts";
 
 export type CompleteSources = {
@@ -35,10 +36,14 @@ export async function completions(line: string, sources: CompleteSources): Promi
 
 type Callback = (error: Error | null, result?: [string[], string]) => void;
 
-/** A completer for node:readline. `list` gets the candidates when a Tab can add nothing to the word. */
-export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void): (line: string, callback: Callback) => void {
+export type Completer = (line: string, callback: Callback) => void;
+
+/** A completer for node:readline. `list` gets the candidates when a Tab can add nothing to the word;
+ * while `skip()` says so as the candidates are found, the Tab does nothing. */
+export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void, skip = () => false): Completer {
   return (line, callback) => {
     completions(line, sources).then(({ candidates, word }) => {
+      if (skip()) return callback(null, [[], word]);
       if (candidates.length === 1 && candidates[0] !== word) {
         // A command or a file, complete: a space after it (a folder's path goes on).
         const [only] = candidates;
@@ -83,4 +88,20 @@ export function listed(candidates: readonly string[], width: number): string {
   });
   if (candidates.length > LISTED) lines.push(`… and ${candidates.length - LISTED} more`);
   return lines.join("\n");
+}
+
+export type ChatCompletion = { completer: Completer; stop(): void };
+
+/** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
+ * on this machine (see chat-complete-commands.ts). `note` prints the candidates listed, `columns`
+ * is the terminal's width. */
+export function chatCompletion(input: NodeJS.ReadableStream, o: { local: boolean; cwd: string; home: string }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
+  // The line editor takes Shift+Tab for a Tab too, but it is the permission modes' key (chat-keys.ts):
+  // the key is seen here before the candidates are, which are always found asynchronously.
+  let shiftTab = false;
+  const onKey = (_text: string | undefined, key: { name?: string; shift?: boolean } | undefined) => void (shiftTab = key?.name === "tab" && key.shift === true);
+  input.on("keypress", onKey);
+  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home } : undefined), cwd: o.cwd, home: o.home };
+  const completer = createCompleter(sources, (candidates) => note(listed(candidates, columns() || 80)), () => shiftTab);
+  return { completer, stop: () => void input.off("keypress", onKey) };
 }

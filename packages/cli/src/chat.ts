@@ -25,6 +25,7 @@ import { openRecall } from "./chat-recall.ts";
 import { reverseSearch } from "./chat-search.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
+import { chatCompletion } from "./chat-complete.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
 import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
@@ -288,7 +289,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     // Raw mode is on before the chat says it is ready, so that nothing typed then meets line mode.
   // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
   const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
-  const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize }) : createInterface({ input: io.stdin, terminal: false });
+  // At a terminal, Tab completes a command after "/" and a path of the project after "@".
+  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir() }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
+  const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   const search = recall && reverseSearch(lines);
   // (onKeyInterrupt is defined below, before any key can be read.)
@@ -530,6 +533,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   process.off("SIGHUP", onHup);
   statusLine?.close();
   stopKeys?.();
+  completion?.stop();
   search?.stop();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.

@@ -26,6 +26,8 @@ While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refu
 is answered 1 (approve, edits accepted automatically), 2 (approve, each edit asked) or 3 [feedback].
 At a terminal, Up and Down recall the prompts typed, those of earlier chats in this directory too;
 Ctrl+R searches them (Enter sends the match, Tab or Esc puts it on the line, Ctrl+G leaves it).
+Tab completes a command after "/" and a path of the project after "@" (a Tab that adds nothing
+lists the choices).
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent

@@ -413,3 +413,36 @@ test("a snapshot is announced as one, so that a view kept in place from deltas c
   assert.deepEqual(seen, ["delta 2", "snapshot 40 idle"]);
   client.close();
 });
+
+test("switchSession() follows another session on a new connection, with the same listeners; nothing of the old one reaches them", async () => {
+  const { server, client } = await connected({ ...state, messages: [{ id: "m1", role: "user", content: "old", status: "complete" }] }, 7);
+  const seen: string[] = [];
+  client.on("state", (s) => seen.push(s.messages.map((m) => m.content).join(",") || "(empty)"));
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(`${e.code}: ${e.message}`));
+  const waiting = client.waitFor((s) => s.status === "running");
+  server.sockets[0].drop();
+  client.submit("meant for the old session");
+  const switched = client.switchSession("other");
+  assert.equal(client.sessionId, "other");
+  assert.equal(client.state, undefined);
+  assert.equal(client.seq, undefined);
+  await assert.rejects(waiting, /^Error: waitFor: the client switched to session other$/);
+  assert.deepEqual(errors, ["commands_dropped: 1 command was not sent: the client switched to session other"]);
+  await tick();
+  const socket = server.sockets.at(-1)!;
+  assert.match(socket.url, /sessionId=other$/, "the whole state of the new session is asked for, not since the old seq");
+  // A late frame of an old socket changes nothing.
+  server.sockets[0].serve({ type: "delta", seq: 8, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  socket.serve({ type: "state", state: { ...state, messages: [{ id: "n1", role: "user", content: "new", status: "complete" }] }, seq: 2 });
+  assert.equal((await switched).messages[0].content, "new");
+  assert.deepEqual(seen, ["new"]);
+  assert.equal(client.seq, 2);
+  client.submit("now");
+  assert.deepEqual(JSON.parse(socket.sent[0]).commands, [{ type: "submit", prompt: "now" }]);
+  // Later drops reconnect to the new session.
+  socket.drop();
+  await tick(20);
+  assert.match(server.sockets.at(-1)!.url, /sessionId=other&since=2$/);
+  client.close();
+});

@@ -79,6 +79,8 @@ export class HarnessClient {
   connection: ConnectionStatus = "closed";
 
   readonly #options: ClientOptions;
+  /** The session followed: the options' at first, another after switchSession(). */
+  #sessionId: string;
   readonly #listeners = new Listeners<ClientEvents>();
   #socket: WebSocketLike | undefined;
   readonly #outbox = new Outbox();
@@ -101,6 +103,12 @@ export class HarnessClient {
       throw new Error(`silenceMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(silenceMs)}`);
     }
     this.#options = options;
+    this.#sessionId = options.sessionId;
+  }
+
+  /** The session the client follows. */
+  get sessionId(): string {
+    return this.#sessionId;
   }
 
   /** Opens the connection; resolves with the session's state once it has arrived. Rejects when
@@ -136,6 +144,25 @@ export class HarnessClient {
     this.#dropSocket(1000, "client closed");
     this.#outbox.drain();
     this.#closed("close() was called", "the client was closed before it connected");
+  }
+
+  /** Follows session `sessionId` from now on (of the same user, server and token), on a new
+   * connection that asks for its whole state; the listeners stay. `state` and `seq` are cleared at
+   * once, and what was meant for the other session ends: commands still waiting to go out are
+   * dropped (and reported), waitFor() and connect() calls under way fail. Resolves and rejects as
+   * connect() does. */
+  switchSession(sessionId: string): Promise<HarnessState> {
+    const reason = `the client switched to session ${sessionId}`;
+    this.#sessionId = sessionId;
+    this.state = undefined;
+    this.seq = undefined;
+    this.#dropSocket(1000, "switched session");
+    const connecting = this.#connecting;
+    this.#connecting = undefined;
+    connecting?.reject(new Error(reason));
+    this.#dropCommands(reason);
+    for (const fail of [...this.#waiters]) fail(new Error(`waitFor: ${reason}`));
+    return this.connect();
   }
 
   on<K extends keyof ClientEvents>(event: K, listener: ClientEvents[K]): () => void {
@@ -187,7 +214,8 @@ export class HarnessClient {
 
   /** `resume`: ask only for what was missed since the last seq applied (a reconnect). */
   #open(resume = true): void {
-    const { userId, sessionId, token } = this.#options;
+    const { userId, token } = this.#options;
+    const sessionId = this.#sessionId;
     this.#setConnection(resume ? "reconnecting" : "connecting");
     this.#socketError = undefined;
     let target: URL | undefined;
@@ -346,13 +374,16 @@ export class HarnessClient {
     connecting?.reject(new Error(connectError));
     // Commands left waiting would otherwise go out whenever connect() is next called, perhaps much
     // later and into another state of the session.
-    const dropped = this.#outbox.size;
-    this.#outbox.drain();
-    if (dropped > 0) {
-      this.#listeners.emit("error", { message: `${dropped} command${dropped === 1 ? " was" : "s were"} not sent: the client closed (${reason})`, code: "commands_dropped" });
-    }
+    this.#dropCommands(`the client closed (${reason})`);
     for (const fail of [...this.#waiters]) fail(new Error(`waitFor: the client closed: ${reason}`));
     this.#setConnection("closed");
+  }
+
+  /** Drops the commands waiting to go out, and says so (`why` they were not sent). */
+  #dropCommands(why: string): void {
+    const dropped = this.#outbox.size;
+    this.#outbox.drain();
+    if (dropped > 0) this.#listeners.emit("error", { message: `${dropped} command${dropped === 1 ? " was" : "s were"} not sent: ${why}`, code: "commands_dropped" });
   }
 
   #dropSocket(code?: number, reason?: string): void {

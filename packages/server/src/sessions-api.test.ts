@@ -90,6 +90,9 @@ test("bad input is answered 400 naming what is wrong", async () => {
       ["PATCH", "/sessions/s", { userId: "a" }, {}, /title/],
       ["PATCH", "/sessions/s", { userId: "a", title: 5 }, {}, /title/],
       ["PATCH", "/sessions/s", '{"userId":"a","title":"a\\ud800b"}', {}, /^title: must not contain unpaired surrogates$/],
+      ["PATCH", "/sessions/s", { userId: "a", title: "  \t " }, {}, /^title: must not be empty$/],
+      ["PATCH", "/sessions/s", { userId: "a", title: "t".repeat(201) }, {}, /^title: must be at most 200 characters$/],
+      ["PATCH", "/sessions/s", { userId: "a", title: "two\nlines" }, {}, /^title: must not contain control characters$/],
       ["DELETE", "/sessions/s", undefined, {}, /userId: is required/],
       ["POST", "/sessions/s/fork", { userId: "a", messageId: 3 }, {}, /messageId/],
       ["POST", "/sessions", null, {}, /^body: Invalid input: expected object, received null$/],
@@ -176,6 +179,19 @@ test("another user's session is not found, whatever is asked of it", async () =>
     assert.equal(bob.errors[0].code, "not_found");
     assert.equal(client.state!.messages.length, 4, "untouched");
     await Promise.all([client.close(), bob.close()]);
+  });
+});
+
+test("with a token, a rename needs it as the other session routes do; the title is kept trimmed", async () => {
+  await withFakeServer({ token: "s3cret" }, async (server) => {
+    const auth = { authorization: "Bearer s3cret" };
+    assert.equal((await call(server, "POST", "/sessions", { userId: "alice", sessionId: "guarded" }, auth)).status, 201);
+    const refused = await call(server, "PATCH", "/sessions/guarded", { userId: "alice", title: "Taken over" });
+    assert.equal(refused.status, 401);
+    assert.match(refused.body.error, /token/);
+    assert.equal((await call(server, "PATCH", "/sessions/guarded", { userId: "alice", title: "x" }, { authorization: "Bearer wrong" })).status, 401);
+    assert.deepEqual(await call(server, "PATCH", "/sessions/guarded", { userId: "alice", title: "  Locks  " }, auth), { status: 200, body: { sessionId: "guarded", title: "Locks" } });
+    assert.deepEqual((await call(server, "GET", "/sessions?userId=alice", undefined, auth)).body.map((s: { title: string }) => s.title), ["Locks"]);
   });
 });
 

@@ -121,3 +121,15 @@ test("other text while a call waits is refused with what to type, instead of bei
 test("the chat's /help names the agent's reports, which answer without the model", () => {
   for (const report of ["/context", "/cost", "/mcp", "/memory", "/agents", "/hooks", "/status", "/todos", "/export", "/permissions"]) assert.match(CHAT_HELP, new RegExp(`${report}\\b`));
 });
+
+test("/resume and /rename are the chat's own: a switch of session waits for the run under way to end", () => {
+  assert.deepEqual(parseChatLine("/resume", idle), { kind: "session", verb: "resume", arg: "" });
+  assert.deepEqual(parseChatLine("/resume", running), { kind: "session", verb: "resume", arg: "" });
+  assert.deepEqual(parseChatLine("/resume  2 ", idle), { kind: "session", verb: "resume", arg: "2" });
+  assert.deepEqual(parseChatLine("/resume 2", running), { kind: "error", message: "a run is under way: /cancel it, or wait for it to end, before /resume switches sessions" });
+  assert.deepEqual(parseChatLine("/resume 2", waiting("a")), { kind: "error", message: "a run is under way: /cancel it, or wait for it to end, before /resume switches sessions" });
+  assert.deepEqual(parseChatLine("/rename  Bug   hunt ", running), { kind: "session", verb: "rename", arg: "Bug   hunt" });
+  assert.deepEqual(parseChatLine("/rename", idle), { kind: "session", verb: "rename", arg: "" });
+  assert.match(CHAT_HELP, /\/resume \[N\|ID\]/);
+  assert.match(CHAT_HELP, /\/rename \[TITLE\]/);
+});

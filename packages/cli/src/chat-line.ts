@@ -13,13 +13,16 @@ export type ChatAction =
   | { kind: "none" }
   /** Lines for the user only (a list to choose from). */
   | { kind: "info"; text: string }
+  /** /resume and /rename, which the chat answers through the server's REST API (chat-resume.ts);
+   * `arg`: the rest of the line, trimmed. */
+  | { kind: "session"; verb: "resume" | "rename"; arg: string }
   /** The line cannot be acted on: `message` says why, in one line. */
   | { kind: "error"; message: string };
 
 export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
 /** The chat's own commands (after "/"), which parseChatLine acts on. */
-export const CHAT_COMMANDS = ["quit", "exit", "help", "commands", "cancel", "approve", "deny", "mode", "rewind", "model"] as const;
+export const CHAT_COMMANDS = ["quit", "exit", "help", "commands", "cancel", "approve", "deny", "mode", "rewind", "model", "resume", "rename"] as const;
 
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
 While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it; a plan
@@ -40,6 +43,10 @@ lists the choices).
   /commands               the agent's own commands: its skills, slash commands, MCP prompts, plugins
   /rewind [N]             list the prompts; with N, put the conversation and the files back
                           to how they were before prompt N
+  /resume [N|ID]          list the sessions, newest first; with N (as listed) or a session's
+                          id, go on in that session instead, without leaving
+  /rename [TITLE]         name this session, as the lists of sessions show it; without TITLE,
+                          its name now
   !COMMAND                run COMMAND in the session's project, without the model (bash
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
@@ -147,6 +154,11 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
     }
     case "/rewind":
       return rewindTo(state, rest);
+    case "/resume":
+      if (arg && runUnderWay(state)) return { kind: "error", message: "a run is under way: /cancel it, or wait for it to end, before /resume switches sessions" };
+      return { kind: "session", verb: "resume", arg };
+    case "/rename":
+      return { kind: "session", verb: "rename", arg: text.slice(word.length).trim() };
     case "/model":
       // Without an id, the agent lists the current model and those one can switch to.
       if (rest.length === 0) {

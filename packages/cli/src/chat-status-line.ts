@@ -17,7 +17,8 @@ export type StatusLine = { update(state: HarnessState | undefined): void; close(
  * none; a statusLine that is wrong is said (naming the file and the key) and left out. */
 export async function openStatusLine(o: {
   cwd: string;
-  sessionId: string;
+  /** The session the chat is in (it may switch). */
+  sessionId(): string;
   env: NodeJS.ProcessEnv;
   show(line: string | undefined): void;
   note(text: string, tone?: "info" | "error"): void;
@@ -31,7 +32,9 @@ export async function openStatusLine(o: {
   return startStatusLine({
     ...statusLine,
     cwd: place.projectRoot,
-    sessionId: o.sessionId,
+    get sessionId() {
+      return o.sessionId();
+    },
     version: harnessVersion(),
     env: o.env,
     ...(loaded.settings.model && { model: loaded.settings.model }),
@@ -94,7 +97,8 @@ export function startStatusLine(
   return {
     update(next) {
       state = next;
-      const key = statusLineKey(next);
+      // Another session (the chat switched) is told as such, whatever its state.
+      const key = `${o.sessionId} ${statusLineKey(next)}`;
       if (key === lastKey || closed) return;
       lastKey = key;
       if (timer) return;

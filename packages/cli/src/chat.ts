@@ -10,12 +10,13 @@
 import { homedir, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
-import { createHarnessClient, type HarnessClient } from "@harness/client";
+import { createHarnessClient, createSessionsApi, type HarnessClient } from "@harness/client";
 import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
 import { pickSession, type Picked } from "./chat-pick.ts";
+import { chatSessions } from "./chat-resume.ts";
 import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
@@ -219,7 +220,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // The line being typed is kept below what the chat prints, where the terminal can move the cursor.
   const inputLine = terminal && io.env.TERM !== "dumb" ? keepInputLine(screen) : undefined;
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
-  const view = createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
+  // A view shows one session: /resume starts a new one for the session it switches to.
+  const newView = () => createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
+  let view = newView();
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
   // What a state shows reaches a terminal that keeps the typed line in one write.
   client.on("state", (state) => (inputLine ? inputLine.atOnce(() => view.show(state)) : view.show(state)));
@@ -276,7 +279,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // The settings' statusLine, below the typed line: only where that line is kept, on a terminal
   // that is stdout too (a chat whose replies go to a file or a pipe shows none).
   const footer = inputLine && footerRows((rows) => inputLine.status(rows));
-  const statusLine = footer && io.stdout.isTTY ? await openStatusLine({ cwd: command.cwd ?? ".", sessionId, env: io.env, show: footer.statusLine, note: (text, tone) => view.note(text, tone) }) : undefined;
+  const statusLine = footer && io.stdout.isTTY ? await openStatusLine({ cwd: command.cwd ?? ".", sessionId: () => sessionId, env: io.env, show: footer.statusLine, note: (text, tone) => view.note(text, tone) }) : undefined;
   if (statusLine) client.on("state", (state) => statusLine.update(state));
   const modes = createChatModes({
     client,
@@ -370,6 +373,19 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       return false;
     }
   };
+  const sessions = chatSessions({
+    api: createSessionsApi({ url, userId, ...(token && { token }) }),
+    userId,
+    where,
+    current: () => sessionId,
+    note: (text, tone) => view.note(text, tone),
+    async switchTo(id) {
+      view = newView();
+      sessionId = id;
+      acted = false;
+      await client.switchSession(id);
+    },
+  });
   /** Acts on one line; resolves once a piped chat may go on. */
   const act = async ({ text, takenOff }: Entered): Promise<void> => {
     // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
@@ -384,6 +400,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
+    if (action.kind === "session") return sessions.act(action.verb, action.arg);
     if (action.kind !== "send") return;
     if (action.command.type === "configure") {
       // Nothing in the conversation shows a new setting: say it took. A piped chat waits for the

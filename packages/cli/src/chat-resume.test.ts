@@ -1,0 +1,77 @@
+// `/rename` and `/resume` inside `harness chat`, piped, against a real server process and the fake
+// Anthropic server: a title given is what every list of the sessions shows, and a chat switches to
+// another session without leaving, its later prompts going to that one.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { pipedChat, startChatServer } from "./test-support.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-resume-"));
+});
+after(() => stop());
+
+/** `harness chat args…` as `user`, with `input` piped in. */
+const chat = (user: string, args: string[], input: string) => pipedChat(server.url, args, input, { HARNESS_USER: user });
+
+/** What the model was last sent, as one text: the conversation it was given. */
+const lastHistory = () => fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
+
+test("/rename names the chat's session: /rename alone says the title, and a new chat's --resume lists it", async () => {
+  fake.push({ text: "Four." });
+  const made = await chat("renamer", ["--session", "sums"], "what is 2+2?\n/rename\n/rename   Arithmetic drill  \n/rename\n");
+  assert.equal(made.code, 0, made.stderr);
+  assert.match(made.stderr, /\(session sums is titled "what is 2\+2\?"; \/rename TITLE renames it\)\n/);
+  assert.match(made.stderr, /\(session sums is now titled "Arithmetic drill"\)\n/);
+  assert.match(made.stderr, /\(session sums is titled "Arithmetic drill"; \/rename TITLE renames it\)\n/);
+  const listed = await chat("renamer", ["--resume"], "");
+  assert.match(listed.stderr, /^ {2}1 {2}Arithmetic drill {2}· {2}just now {2}· {2}sums$/m);
+  // Another user's chat cannot reach it: its own list stays empty.
+  const other = await chat("someone-else", ["--resume"], "");
+  assert.match(other.stderr, /there is no session to resume yet/);
+});
+
+test("/rename with a title the server refuses says why, and the title stays", async () => {
+  fake.push({ text: "Noted." });
+  const made = await chat("renamer2", ["--session", "kept"], `note this\n/rename ${"x".repeat(201)}\n/rename\n`);
+  assert.equal(made.code, 0, made.stderr);
+  assert.match(made.stderr, /✗ \/rename: title: must be at most 200 characters\n/);
+  assert.match(made.stderr, /\(session kept is titled "note this"; \/rename TITLE renames it\)\n/);
+});
+
+test("/resume lists the sessions, newest first; /resume N switches to one, shows its conversation, and the next prompt goes to it", async () => {
+  fake.push({ text: "Heron noted." }, { text: "Four." });
+  assert.equal((await chat("resumer", ["--session", "birds"], "remember the word heron\n")).code, 0);
+  assert.equal((await chat("resumer", ["--session", "sums"], "what is 2+2?\n")).code, 0);
+  fake.push({ text: "The word was heron." });
+  const switched = await chat("resumer", ["--session", "sums"], "/resume\n/resume 2\nwhat word did I ask you to remember?\n");
+  assert.equal(switched.code, 0, switched.stderr);
+  assert.match(switched.stderr, /Sessions of resumer, the most recent first:\n {2}1 {2}what is 2\+2\? {2}· {2}just now {2}· {2}sums {2}\(this chat\)\n {2}2 {2}remember the word heron {2}· {2}just now {2}· {2}birds\n/);
+  assert.match(switched.stderr, /\/resume N switches to one of them \(or \/resume ID\)\n/);
+  assert.match(switched.stderr, /\nsession birds of resumer at \S+\n› remember the word heron\n/);
+  // The conversation of each session as the chat showed it, then the new reply, in the session switched to.
+  assert.equal(switched.stdout, "Four.\nHeron noted.\nThe word was heron.\n");
+  assert.match(lastHistory(), /remember the word heron[\s\S]*Heron noted\.[\s\S]*what word did I ask you to remember\?/);
+  assert.doesNotMatch(lastHistory(), /2\+2/);
+  const birds = await chat("resumer", ["--session", "birds"], "");
+  assert.equal(birds.stdout, "Heron noted.\nThe word was heron.\n");
+});
+
+test("/resume ID switches by id; what cannot be switched to is refused, saying why", async () => {
+  fake.push({ text: "One." }, { text: "Two." });
+  assert.equal((await chat("byid", ["--session", "first-one"], "first\n")).code, 0);
+  assert.equal((await chat("byid", ["--session", "second-one"], "second\n")).code, 0);
+  fake.push({ text: "Back in the first." });
+  const result = await chat("byid", ["--session", "second-one"], "/resume 7\n/resume no-such\n/resume second-one\n/resume first-one\nand now?\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /✗ \/resume: there is no session 7 in the list: \/resume lists them, from 1 to 2\n/);
+  assert.match(result.stderr, /✗ \/resume: there is no session "no-such" of byid: \/resume lists them\n/);
+  assert.match(result.stderr, /\(this chat is in session second-one already\)\n/);
+  assert.match(result.stderr, /\nsession first-one of byid at \S+\n/);
+  assert.equal(result.stdout, "Two.\nOne.\nBack in the first.\n");
+  assert.match(lastHistory(), /first[\s\S]*One\.[\s\S]*and now\?/);
+});

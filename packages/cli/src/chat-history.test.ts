@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendHistory, historyFile, loadHistory, HISTORY_CAP } from "./chat-history.ts";
 import type { HarnessState } from "@harness/protocol";
@@ -85,4 +85,39 @@ test("answers to a call waiting for approval are not kept: y and n, and a plan's
   recall.entered("1", undefined);
   recall.entered("add the tests", waiting);
   assert.deepEqual(loadHistory(file, "/p").entries, ["add the tests", "1"], "with nothing waiting, 1 is a prompt like any other");
+});
+
+test("a history of gigabytes is read from its end: the project's latest prompts come back at once", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  // 3 GB of an old, torn history (sparse: no disk taken), then this project's prompts.
+  writeFileSync(file, "");
+  truncateSync(file, 3 * 1024 ** 3);
+  const tail = ["first", "second"].map((display, i) => JSON.stringify({ display, pastedContents: {}, timestamp: i, project: "/p" }));
+  appendFileSync(file, `\n${tail.join("\n")}\n`);
+  const started = performance.now();
+  const loaded = loadHistory(file, "/p");
+  assert.deepEqual(loaded, { entries: ["second", "first"] }, "no warning: what lies before the part read is not looked at");
+  assert.ok(performance.now() - started < 5_000);
+  assert.equal(appendHistory(file, "/p", "third"), undefined);
+  assert.deepEqual(loadHistory(file, "/p").entries, ["third", "second", "first"]);
+});
+
+test("a prompt of the file holding escape sequences or control characters is recalled without them", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const hostile = ["clear\x1b[2J\x1b[Hthe screen", "title\x1b]0;pwned\x07 set", "bell\x07\x9b31m red\r\nline two\ttabbed"];
+  writeFileSync(file, hostile.map((display) => `${JSON.stringify({ display, project: "/p", timestamp: 1 })}\n`).join(""));
+  assert.deepEqual(loadHistory(file, "/p").entries, ["bell31m red\nline two\ttabbed", "title]0;pwned set", "clear[2J[Hthe screen"]);
+  const recall = openRecall(file, "/p", () => {});
+  for (const kept of recall.history) assert.doesNotMatch(kept, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]/);
+  assert.deepEqual(recall.history[0].split("\r"), ["line two\ttabbed", "bell31m red"], "the lines of a prompt stay apart");
+});
+
+test("prompts of every length and script come back whole, wherever the file's reading splits them", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const displays = Array.from({ length: 3000 }, (_, i) => `${i} ${"é漢😀 ".repeat((i * 37) % 400)}`);
+  const lines = displays.map((display, i) => JSON.stringify({ display, pastedContents: {}, timestamp: i, project: i % 3 ? "/p" : "/q" }));
+  writeFileSync(file, `\n${lines.join("\n")}`);
+  const expected = displays.filter((_, i) => i % 3).reverse();
+  assert.deepEqual(loadHistory(file, "/p", 5000), { entries: expected });
+  assert.deepEqual(loadHistory(file, "/p", 10).entries, expected.slice(0, 10));
 });

@@ -4,14 +4,20 @@
 // format is Claude Code's, so the two share their prompts.
 //
 // A prompt is appended in one write to a file opened for appending: chats (and Claude Code) writing at
-// the same time lose none of each other's lines. The file is never rewritten; a chat reads the latest
-// HISTORY_CAP prompts of its project. It is created readable by its owner only: prompts may hold secrets.
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+// the same time lose none of each other's lines. The file is never rewritten, so it only grows (it holds
+// every project's prompts): a chat reads it from its end, back to the latest HISTORY_CAP prompts of
+// its project or TAIL_BYTES, whichever comes first. It is created readable by its owner only: prompts
+// may hold secrets.
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { userConfigDir } from "@harness/agent/user-config-dir";
+import { printable } from "./render.ts";
 
 /** How many prompts of a project a chat recalls. */
 export const HISTORY_CAP = 1_000;
+/** How much of the file's end a chat reads at most: many thousands of prompts, read in milliseconds. */
+export const TAIL_BYTES = 8 * 1024 * 1024;
+const CHUNK = 256 * 1024;
 
 export type LoadedHistory = {
   /** The project's prompts, most recent first, the same prompt entered again in a row kept once. */
@@ -28,43 +34,77 @@ export function historyFile(home: string, env: Env): string {
   return join(userConfigDir(home, env), "history.jsonl");
 }
 
-/** A line of the file, when it is a prompt: its text and project. */
+/** A line of the file, when it is a prompt: its text and project. The text keeps no control
+ * characters but tabs and line ends: it is drawn on the terminal when recalled, and the file may
+ * come from elsewhere. */
 function entryOf(line: string): { display: string; project: string } | undefined {
   try {
     const value: unknown = JSON.parse(line);
     if (typeof value !== "object" || value === null) return undefined;
     const { display, project } = value as Record<string, unknown>;
-    return typeof display === "string" && typeof project === "string" ? { display, project } : undefined;
+    return typeof display === "string" && typeof project === "string" ? { display: printable(display), project } : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function loadHistory(file: string, project: string, cap = HISTORY_CAP): LoadedHistory {
-  let text: string;
+/** The whole lines of the last `limit` bytes of `file`, the last first, read a chunk at a time for
+ * as long as `more` says. */
+function* linesFromEnd(file: string, limit: number, more: () => boolean): Generator<string> {
+  const fd = openSync(file, "r");
   try {
-    text = readFileSync(file, "utf8");
+    let end = fstatSync(fd).size;
+    const stop = Math.max(0, end - limit);
+    /** The line the reading is in: its parts read so far, which the chunks before complete. */
+    let parts: Buffer[] = [];
+    while (end > stop && more()) {
+      const from = Math.max(stop, end - CHUNK);
+      const chunk = Buffer.alloc(end - from);
+      const read = readSync(fd, chunk, 0, chunk.length, from);
+      end = from;
+      /** The last line end before `at` (a negative offset would search from the end). */
+      const lineEnd = (at: number) => (at > 0 ? chunk.lastIndexOf(10, at - 1) : -1);
+      let last = read;
+      for (let at = lineEnd(last); at !== -1; at = lineEnd(last)) {
+        yield Buffer.concat([chunk.subarray(at + 1, last), ...parts]).toString("utf8");
+        parts = [];
+        last = at;
+        if (!more()) return;
+      }
+      parts.unshift(chunk.subarray(0, last));
+      // The first line read is whole only at the start of the file: one cut short is left.
+      if (from === 0) yield Buffer.concat(parts).toString("utf8");
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function loadHistory(file: string, project: string, cap = HISTORY_CAP): LoadedHistory {
+  /** Most recent first. */
+  const entries: string[] = [];
+  let bad = 0;
+  let good = 0;
+  try {
+    for (const line of linesFromEnd(file, TAIL_BYTES, () => entries.length < cap)) {
+      if (!line.trim()) continue;
+      const entry = entryOf(line);
+      if (!entry) {
+        bad++;
+        continue;
+      }
+      good++;
+      if (entry.project !== project || !entry.display.trim()) continue;
+      // The same prompt entered again in a row is kept once.
+      if (entries.at(-1) !== entry.display) entries.push(entry.display);
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [] };
     return { entries: [], warning: `cannot read the prompt history ${file}: ${(error as Error).message}` };
   }
-  const entries: string[] = [];
-  let bad = 0;
-  let good = 0;
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const entry = entryOf(line);
-    if (!entry) {
-      bad++;
-      continue;
-    }
-    good++;
-    if (entry.project === project && entry.display.trim() && entries.at(-1) !== entry.display) entries.push(entry.display);
-  }
   if (bad > 0 && good === 0) return { entries: [], warning: `${file} is not a prompt history (not JSON lines); the chat neither reads nor writes it`, foreign: true };
-  const latest = entries.slice(-cap).reverse();
-  if (bad === 0) return { entries: latest };
-  return { entries: latest, warning: `${file}: ${bad} line${bad === 1 ? " is" : "s are"} not prompts of the history; skipped` };
+  if (bad === 0) return { entries };
+  return { entries, warning: `${file}: ${bad} line${bad === 1 ? " is" : "s are"} not prompts of the history; skipped` };
 }
 
 /** Appends `prompt` to the history of `project`; answers what went wrong, if anything. `loaded`: what

@@ -58,3 +58,42 @@ test("a plan Claude Code presents: approved, it leaves plan mode for the session
   const unattended = (await createToolGate({ mode: () => "plan" })("ExitPlanMode", plan, options)) as { message: string };
   assert.match(unattended.message, /No one can approve a plan in this run/);
 });
+
+test("a plan waiting is approved by switching to acceptEdits (or bypassPermissions), and the run goes on in that mode; another mode leaves it waiting", async () => {
+  let mode: HarnessPermissionMode = "plan";
+  const listeners = new Set<(mode: HarnessPermissionMode) => void>();
+  const setMode = (next: HarnessPermissionMode) => ((mode = next), listeners.forEach((listener) => listener(next)));
+  const asked: ApprovalRequest[] = [];
+  const left: HarnessPermissionMode[] = [];
+  const gate = createToolGate({
+    mode: () => mode,
+    // As the session settles it: with the mode's answer, unless the user answers first (here: refuses).
+    requestApproval: (request) => (asked.push(request), request.answered ?? Promise.resolve({ behavior: "deny", reason: "the user said no" })),
+    onModeChange: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    onPlanApproved: (by) => left.push(by),
+  });
+  const plan = { plan: "1. Do it." };
+  const approved = gate("ExitPlanMode", plan, options);
+  await Promise.resolve();
+  setMode("default");
+  setMode("acceptEdits");
+  assert.deepEqual(await approved, {
+    behavior: "allow",
+    updatedInput: plan,
+    decisionClassification: "user_temporary",
+    updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+  });
+  assert.deepEqual(left, ["acceptEdits"]);
+  assert.equal(listeners.size, 0, "the call answered listens no more");
+
+  mode = "plan";
+  const bypassed = gate("ExitPlanMode", plan, options);
+  await Promise.resolve();
+  setMode("bypassPermissions");
+  assert.deepEqual(((await bypassed) as { updatedPermissions: unknown }).updatedPermissions, [{ type: "setMode", mode: "bypassPermissions", destination: "session" }]);
+
+  // A call other than a plan waits for the user whatever the mode (Claude Code decides which edits it takes).
+  mode = "default";
+  assert.match(((await gate("Bash", { command: "make" }, options)) as { message: string }).message, /the user said no/);
+  assert.equal(asked.at(-1)?.answered, undefined);
+});

@@ -11,8 +11,12 @@ export type ToolGateInput = {
   mode: () => HarnessPermissionMode;
   /** Absent: nobody can be asked, so every ask is denied. */
   requestApproval?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
-  /** The user approved the plan Claude Code presented (ExitPlanMode): it leaves plan mode. */
-  onPlanApproved?: () => void;
+  /** The run's permission mode set anew (configured while it is in flight): a plan waiting for
+   * approval is approved by a mode that carries it out without asking for edits (see modeAnswer). */
+  onModeChange?: (listener: (mode: HarnessPermissionMode) => void) => () => void;
+  /** The user approved the plan Claude Code presented (ExitPlanMode): it leaves plan mode, for
+   * `mode` (default, unless the plan was approved by switching to another mode). */
+  onPlanApproved?: (mode: HarnessPermissionMode) => void;
 };
 
 export function noApproverMessage(toolName: string): string {
@@ -24,23 +28,46 @@ export function createToolGate(input: ToolGateInput): CanUseTool {
     if (input.mode() === "bypassPermissions") return { behavior: "allow", updatedInput: toolInput };
     const plan = toolName === EXIT_PLAN_MODE_TOOL_NAME;
     if (!input.requestApproval) return { behavior: "deny", message: plan ? PLAN_REFUSALS.unattended : noApproverMessage(toolName) };
-    const decision = await input.requestApproval({
-      toolUseId: options.toolUseID,
-      toolName,
-      description: describeToolCall(toolName, toolInput, options.title),
-      input: toolInput,
-    });
+    const byMode = plan ? modeAnswer(input) : undefined;
+    let decision: ApprovalDecision;
+    try {
+      decision = await input.requestApproval({
+        toolUseId: options.toolUseID,
+        toolName,
+        description: describeToolCall(toolName, toolInput, options.title),
+        input: toolInput,
+        ...(byMode && { answered: byMode.answer }),
+      });
+    } finally {
+      byMode?.stop();
+    }
     if (decision.behavior === "allow") {
       const allowed: PermissionResult = { behavior: "allow", updatedInput: decision.updatedInput ?? toolInput, decisionClassification: "user_temporary" };
       if (!plan) return allowed;
       // Out of plan mode for the rest of the conversation, as Claude Code's own prompt does it.
-      input.onPlanApproved?.();
-      return { ...allowed, updatedPermissions: [{ type: "setMode", mode: "default", destination: "session" }] };
+      const next = byMode?.mode() ?? "default";
+      input.onPlanApproved?.(next);
+      return { ...allowed, updatedPermissions: [{ type: "setMode", mode: next, destination: "session" }] };
     }
     if (plan) return { behavior: "deny", message: PLAN_REFUSALS.denied(decision.reason), decisionClassification: "user_reject" };
     const message = decision.reason ? `The user denied this tool call: ${decision.reason}` : "The user denied this tool call.";
     return { behavior: "deny", message, decisionClassification: "user_reject" };
   };
+}
+
+/** The answer a change of permission mode gives a plan waiting for approval, as the builtin agent
+ * gives it (Claude Code's "yes, and auto-accept edits"): acceptEdits or bypassPermissions approve it,
+ * and the run goes on in that mode (`mode`); other modes leave it waiting. `stop` once answered. */
+function modeAnswer(input: ToolGateInput): { answer: Promise<ApprovalDecision>; mode(): HarnessPermissionMode | undefined; stop(): void } {
+  let settle: (decision: ApprovalDecision) => void = () => {};
+  let by: HarnessPermissionMode | undefined;
+  const answer = new Promise<ApprovalDecision>((resolve) => (settle = resolve));
+  const unsubscribe = input.onModeChange?.((mode) => {
+    if (by !== undefined || (mode !== "acceptEdits" && mode !== "bypassPermissions")) return;
+    by = mode;
+    settle({ behavior: "allow", reason: `allowed by the permission mode ${mode}` });
+  });
+  return { answer, mode: () => by, stop: () => unsubscribe?.() };
 }
 
 /** One line a person reads before deciding: the command for Bash, the path for file tools, the URL

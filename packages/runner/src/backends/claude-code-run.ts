@@ -103,9 +103,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       canUseTool: createToolGate({
         mode: () => mode,
         requestApproval: ctx.requestApproval,
-        onPlanApproved: () => {
-          mode = "default";
-          emit({ type: "mode.changed", permissionMode: "default" });
+        onModeChange: (listener) => ctx.onConfigure((config) => config.permissionMode && listener(config.permissionMode)),
+        onPlanApproved: (next) => {
+          mode = next;
+          emit({ type: "mode.changed", permissionMode: next });
         },
       }),
       abortController,

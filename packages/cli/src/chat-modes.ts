@@ -11,6 +11,7 @@
 import type { HarnessClient } from "@harness/client";
 import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
 import { PLAN_NEEDS_OWN_CHAT } from "./chat-flags.ts";
+import { runUnderWay } from "./chat-line.ts";
 import { answerPlan, EXIT_PLAN_MODE } from "./chat-plan.ts";
 
 type WireMode = NonNullable<HarnessConfig["permissionMode"]>;
@@ -76,10 +77,23 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
   };
   /** The plans that waited for approval while the chat watched: one of them approved ends plan mode. */
   const plans = new Set<string>();
+  /** Whether a run is under way, and whether it started in plan mode (then only a mode the session
+   * takes anew, acceptEdits or bypass, reaches it: the default, which it is in already, does not). */
+  let running = false;
+  let planning = false;
   o.client.on("state", (state) => {
-    if (o.plan?.on && planApproved(state, plans)) o.plan.on = false;
+    const under = runUnderWay(state);
+    if (under && !running) planning = o.plan?.on === true;
+    running = under;
+    if (o.plan?.on && planApproved(state, plans)) o.plan.on = planning = false;
     refresh();
   });
+  /** Plan mode is left for `mode` while a run started in it is under way, which goes on planning. */
+  const leftPlanning = (mode: ChatMode): boolean => {
+    if (!running || !planning || mode !== "default") return false;
+    o.note("(plan mode off from the next prompt on: the run under way goes on planning until you approve its plan)");
+    return true;
+  };
   /** The session's mode set to `mode`, when it is another. */
   const configure = (mode: WireMode): boolean => wire() === mode || o.send({ type: "configure", config: { permissionMode: mode } });
   const set = (mode: ChatMode) => {
@@ -92,7 +106,9 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
       const was = current();
       if (!configure(mode)) return;
       if (o.plan) o.plan.on = false;
-      if (was !== mode) o.note(`(permission mode ${mode} from the next model call on)`);
+      // A mode the session takes anew reaches the run under way, which leaves plan mode for it.
+      if (mode !== "default") planning = false;
+      if (was !== mode && !leftPlanning(mode)) o.note(`(permission mode ${mode} from the next model call on)`);
     }
     refresh();
   };
@@ -107,7 +123,7 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
       if (words[0] === "/mode" && o.plan?.on && ["default", "acceptEdits", "fullAuto"].includes(words[1] ?? "")) {
         o.plan.on = false;
         refresh();
-        return undefined;
+        return leftPlanning(words[1] as ChatMode) ? {} : undefined;
       }
       const answer = answerPlan(text, o.client.state);
       if (!answer) return undefined;
@@ -126,7 +142,7 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
           .waitFor((state) => callEnded(state, answer.toolCallId))
           .then(() => o.send({ type: "configure", config: { permissionMode: "acceptEdits" } }), () => undefined);
       } else if (!configure("acceptEdits")) return {};
-      if (o.plan) o.plan.on = false;
+      if (o.plan) o.plan.on = planning = false;
       o.note("(plan approved: edits are accepted automatically)");
       refresh();
       return { sent: approved };

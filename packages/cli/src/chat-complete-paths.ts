@@ -1,6 +1,7 @@
 // `@path` completion in `harness chat`: the paths of the project a word starting with "@" may name,
-// in the form the agent reads such a mention (a space behind a backslash, see the agent's
-// context/markdown-imports.ts). What is typed names a folder and the start of a name in it; when no
+// in the form the agent reads such a mention (a space behind a backslash, "./" before a name that
+// could not start one, see the agent's context/markdown-imports.ts); a file the mention could not
+// name (its name ends in sentence punctuation, which the reading leaves out) is not offered. What is typed names a folder and the start of a name in it; when no
 // name there starts with it, its characters in order anywhere in a path below the project do (a
 // fuzzy match: `srcchat` finds `src/chat.ts`). Hidden names come only when what is typed starts
 // with a dot; node_modules and .git only when named in full. Every read is bounded and
@@ -12,6 +13,9 @@ import { join, resolve } from "node:path";
 
 /** The fuzzy search stops after reading this many entries… */
 export const WALK_LIMIT = 5_000;
+/** The folder a path names is read up to this many entries (a fraction of a second): only those
+ * starting with what is typed are kept, so that a name in a huge folder is found all the same. */
+export const FOLDER_LIMIT = 200_000;
 /** …or finding this many paths. */
 export const FUZZY_CANDIDATES = 50;
 /** Names left out unless named in full: they hold more than anyone means to mention. */
@@ -25,14 +29,14 @@ export async function completePath(typed: string, cwd: string, home = homedir())
   const dir = plain.slice(0, slash + 1);
   const base = plain.slice(slash + 1);
   const where = dir.startsWith("~/") ? join(home, dir.slice(2)) : resolve(cwd, dir || ".");
-  const inDir = await namesIn(where, WALK_LIMIT);
+  const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base));
   const started = [];
   for (const entry of inDir) {
-    if (!entry.name.startsWith(base) || !shown(entry.name, base)) continue;
-    started.push(dir + entry.name + ((await isFolder(entry, where)) ? "/" : ""));
+    const folder = await isFolder(entry, where);
+    if (folder || mentionable(entry.name)) started.push(dir + entry.name + (folder ? "/" : ""));
   }
-  if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started.map(escaped);
-  return (await fuzzy(plain, resolve(cwd))).map(escaped);
+  if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started.map(mentioned);
+  return (await fuzzy(plain, resolve(cwd))).map(mentioned);
 }
 
 /** Whether `name` is offered for `base`, the start of a name typed. */
@@ -44,13 +48,21 @@ function shown(name: string, base: string): boolean {
   return !/[\\#\t\n\r\f\v]/.test(name);
 }
 
-/** The entries of `dir` (at most `limit`), sorted by name; none when it cannot be read. */
-async function namesIn(dir: string, limit: number): Promise<Dirent[]> {
+/** A file named so is read without its end: a mention's sentence punctuation is not part of it
+ * (the agent's context/markdown-imports.ts). */
+function mentionable(name: string): boolean {
+  return !/[.,;:!?)\]}'"]$/.test(name);
+}
+
+/** The entries of `dir` that `keep` (all by default) among the first `limit` read, sorted by name;
+ * none when it cannot be read. */
+async function namesIn(dir: string, limit: number, keep = (_name: string) => true): Promise<Dirent[]> {
   const entries: Dirent[] = [];
+  let read = 0;
   try {
-    for await (const entry of await opendir(dir)) {
-      entries.push(entry);
-      if (entries.length >= limit) break;
+    for await (const entry of await opendir(dir, { bufferSize: 256 })) {
+      if (keep(entry.name)) entries.push(entry);
+      if (++read >= limit) break;
     }
   } catch {
     // Not there, not a folder, not readable: nothing to offer.
@@ -78,6 +90,7 @@ async function fuzzy(query: string, root: string): Promise<string[]> {
     for (const entry of await namesIn(join(root, dir), WALK_LIMIT - read)) {
       read++;
       if (BULKY.has(entry.name) || (entry.name.startsWith(".") && !hidden) || !shown(entry.name, hidden ? "." : "")) continue;
+      if (!entry.isDirectory() && !mentionable(entry.name)) continue;
       const path = dir + entry.name + (entry.isDirectory() ? "/" : "");
       if (entry.isDirectory()) queue.push(path);
       if (inOrder(wanted, path.toLowerCase())) found.push(path);
@@ -94,6 +107,9 @@ function inOrder(wanted: string, text: string): boolean {
   return at === wanted.length;
 }
 
-function escaped(path: string): string {
-  return path.replaceAll(" ", "\\ ");
+/** `path` as a mention the agent reads: its spaces behind a backslash, and behind "./" when a bare
+ * name could not start the mention (one starts with a letter, a digit or one of ._-). */
+function mentioned(path: string): string {
+  const spaced = path.replaceAll(" ", "\\ ");
+  return /^[A-Za-z0-9._/-]/.test(path) || path.startsWith("~/") ? spaced : `./${spaced}`;
 }

@@ -130,3 +130,27 @@ test("the candidates are listed in columns that fit the terminal, and a long lis
   assert.doesNotMatch(long, /@f50\b/);
   assert.match(long, /… and 30 more$/);
 });
+
+test("in a folder of more entries than the walk reads, a name typed from its start is found all the same", async (t) => {
+  // Made last first: wherever the folder's listing puts them, the walk's share may well miss them.
+  const names = Array.from({ length: 3 * WALK_LIMIT }, (_, i) => `f${String(i).padStart(5, "0")}`).reverse();
+  const cwd = project(t, names.map((name) => `big/${name}`));
+  const lists: string[][] = [];
+  assert.deepEqual(await tab(`@big/f1499`, cwd, lists), [[], "@big/f1499"]);
+  assert.deepEqual(lists, [names.slice(0, 10).reverse().map((name) => `@big/${name}`)]);
+});
+
+test("a name the agent would not take for a mention as it stands is completed in a form it takes, or not offered", async (t) => {
+  const cwd = project(t, ["äpfel.md", "(draft).md", "~tilde.txt", "done!", "v1.)/notes.md", "it's here.md"]);
+  // A mention of a bare name starts with a letter, a digit or one of ._-: other names go behind ./
+  assert.deepEqual(await tab("@äp", cwd), [["@./äpfel.md "], "@äp"]);
+  assert.deepEqual(await tab("@(dr", cwd), [["@./(draft).md "], "@(dr"]);
+  assert.deepEqual(await tab("@~ti", cwd), [["@./~tilde.txt "], "@~ti"]);
+  assert.deepEqual(await tab("@./äp", cwd), [["@./äpfel.md "], "@./äp"]);
+  assert.deepEqual(await tab("@pfel", cwd), [["@./äpfel.md "], "@pfel"], "the fuzzy search's too");
+  // A file whose name ends in sentence punctuation would be read without it: not offered. A
+  // folder's does not end the path.
+  assert.deepEqual(await tab("@done", cwd), [[], "@done"]);
+  assert.deepEqual(await tab("@v1", cwd), [["@v1.)/"], "@v1"]);
+  assert.deepEqual(await tab("@it", cwd), [["@it's\\ here.md "], "@it"]);
+});

@@ -23,20 +23,20 @@ const BULKY = new Set(["node_modules", ".git"]);
 
 /** The paths `typed` (what follows "@", as typed) may complete to, as they would be typed (folders
  * ending in "/"), best first. None for what cannot be read. */
-export async function completePath(typed: string, cwd: string, home = homedir()): Promise<string[]> {
+export async function completePath(typed: string, cwd: string, home = homedir(), signal?: AbortSignal): Promise<string[]> {
   const plain = typed.replace(/\\ /g, " ").replace(/\\$/, "");
   const slash = plain.lastIndexOf("/");
   const dir = plain.slice(0, slash + 1);
   const base = plain.slice(slash + 1);
   const where = dir.startsWith("~/") ? join(home, dir.slice(2)) : resolve(cwd, dir || ".");
-  const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base));
+  const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base), signal);
   const started = [];
   for (const entry of inDir) {
     const folder = await isFolder(entry, where);
     if (folder || mentionable(entry.name)) started.push(dir + entry.name + (folder ? "/" : ""));
   }
   if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started.map(mentioned);
-  return (await fuzzy(plain, resolve(cwd))).map(mentioned);
+  return (await fuzzy(plain, resolve(cwd), signal)).map(mentioned);
 }
 
 /** Whether `name` is offered for `base`, the start of a name typed. */
@@ -54,15 +54,15 @@ function mentionable(name: string): boolean {
   return !/[.,;:!?)\]}'"]$/.test(name);
 }
 
-/** The entries of `dir` that `keep` (all by default) among the first `limit` read, sorted by name;
- * none when it cannot be read. */
-async function namesIn(dir: string, limit: number, keep = (_name: string) => true): Promise<Dirent[]> {
+/** The entries of `dir` that `keep` (all by default) among the first `limit` read (until `signal`
+ * aborts), sorted by name; none when it cannot be read. */
+async function namesIn(dir: string, limit: number, keep = (_name: string) => true, signal?: AbortSignal): Promise<Dirent[]> {
   const entries: Dirent[] = [];
   let read = 0;
   try {
     for await (const entry of await opendir(dir, { bufferSize: 256 })) {
       if (keep(entry.name)) entries.push(entry);
-      if (++read >= limit) break;
+      if (++read >= limit || signal?.aborted) break;
     }
   } catch {
     // Not there, not a folder, not readable: nothing to offer.
@@ -79,15 +79,15 @@ async function isFolder(entry: Dirent, dir: string): Promise<boolean> {
 
 /** Paths below `root`, folder by folder (nearest first), that hold the characters of `query` in
  * order, case not minded; shortest first. Links are not followed (a loop would never end). */
-async function fuzzy(query: string, root: string): Promise<string[]> {
+async function fuzzy(query: string, root: string, signal?: AbortSignal): Promise<string[]> {
   const wanted = query.toLowerCase().replaceAll("/", "");
   const hidden = query.startsWith(".");
   const found: string[] = [];
   const queue = [""];
   let read = 0;
-  while (queue.length > 0 && read < WALK_LIMIT && found.length < FUZZY_CANDIDATES) {
+  while (queue.length > 0 && read < WALK_LIMIT && found.length < FUZZY_CANDIDATES && !signal?.aborted) {
     const dir = queue.shift()!;
-    for (const entry of await namesIn(join(root, dir), WALK_LIMIT - read)) {
+    for (const entry of await namesIn(join(root, dir), WALK_LIMIT - read, undefined, signal)) {
       read++;
       if (BULKY.has(entry.name) || (entry.name.startsWith(".") && !hidden) || !shown(entry.name, hidden ? "." : "")) continue;
       if (!entry.isDirectory() && !mentionable(entry.name)) continue;

@@ -154,3 +154,12 @@ test("a name the agent would not take for a mention as it stands is completed in
   assert.deepEqual(await tab("@v1", cwd), [["@v1.)/"], "@v1"]);
   assert.deepEqual(await tab("@it", cwd), [["@it's\\ here.md "], "@it"]);
 });
+
+test("a Tab whose candidates take too long to find answers nothing rather than hold the keys typed after it", async (t) => {
+  const cwd = project(t, []);
+  const stuck = createCompleter({ commands: () => new Promise(() => {}), cwd }, () => assert.fail("nothing is listed"), () => false, 100);
+  const started = Date.now();
+  const result = await new Promise((resolve) => stuck("/he", (_error, answer) => resolve(answer)));
+  assert.deepEqual(result, [[], "/he"]);
+  assert.ok(Date.now() - started < 1_000, `answered after ${Date.now() - started} ms`);
+});

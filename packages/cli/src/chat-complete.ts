@@ -16,8 +16,9 @@ export type CompleteSources = {
   home?: string;
 };
 
-/** The candidates for the word before the cursor, and that word ("" for none), as typed. */
-export async function completions(line: string, sources: CompleteSources): Promise<{ candidates: string[]; word: string }> {
+/** The candidates for the word before the cursor, and that word ("" for none), as typed. Once
+ * `signal` aborts, the search of the paths stops. */
+export async function completions(line: string, sources: CompleteSources, signal?: AbortSignal): Promise<{ candidates: string[]; word: string }> {
   const command = /^\/(\S*)$/.exec(line);
   if (command) {
     const names = await sources.commands();
@@ -28,7 +29,7 @@ export async function completions(line: string, sources: CompleteSources): Promi
   const mention = /(?:^|\s)(@(?:[^\s\\]|\\ )*\\?)$/.exec(line);
   if (mention) {
     const word = mention[1];
-    const paths = await completePath(word.slice(1), sources.cwd, sources.home);
+    const paths = await completePath(word.slice(1), sources.cwd, sources.home, signal);
     return { candidates: paths.map((path) => `@${path}`), word };
   }
   return { candidates: [], word: "" };
@@ -38,11 +39,16 @@ type Callback = (error: Error | null, result?: [string[], string]) => void;
 
 export type Completer = (line: string, callback: Callback) => void;
 
+/** How long a Tab looks for its candidates: the line editor holds the keys typed meanwhile. */
+const COMPLETE_MS = 1_500;
+
 /** A completer for node:readline. `list` gets the candidates when a Tab can add nothing to the word;
- * while `skip()` says so as the candidates are found, the Tab does nothing. */
-export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void, skip = () => false): Completer {
+ * while `skip()` says so as the candidates are found, the Tab does nothing. A Tab whose candidates
+ * are not found within `waitMs` does nothing either (the commands read meanwhile serve the next). */
+export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void, skip = () => false, waitMs = COMPLETE_MS): Completer {
   return (line, callback) => {
-    completions(line, sources).then(({ candidates, word }) => {
+    const signal = AbortSignal.timeout(waitMs);
+    beforeAbort(completions(line, sources, signal), signal, { candidates: [], word: line }).then(({ candidates, word }) => {
       if (skip()) return callback(null, [[], word]);
       if (candidates.length === 1 && candidates[0] !== word) {
         // A command or a file, complete: a space after it (a folder's path goes on).
@@ -54,6 +60,17 @@ export function createCompleter(sources: CompleteSources, list: (candidates: rea
       callback(null, [[], word]);
     }, (error: Error) => callback(error));
   };
+}
+
+/** What `promise` resolves to, or `late` once `signal` aborts before it does. A read of the disk
+ * cannot be stopped halfway (a folder on a network mount that hangs), nor can the reading of the
+ * commands; the Tab cannot wait for them. */
+function beforeAbort<T>(promise: Promise<T>, signal: AbortSignal, late: T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(late);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Whether `start` (what the candidates all start with) says more than `word`: longer, and still

@@ -446,3 +446,34 @@ test("switchSession() follows another session on a new connection, with the same
   assert.match(server.sockets.at(-1)!.url, /sessionId=other&since=2$/);
   client.close();
 });
+
+test("switchSession() twice quickly follows the last: the first call fails, its socket is closed, its frames are not shown", async () => {
+  const { server, client } = await connected();
+  const seen: string[] = [];
+  client.on("state", (s) => seen.push(s.messages.map((m) => m.content).join(",") || "(empty)"));
+  const first = client.switchSession("first");
+  const second = client.switchSession("second");
+  await assert.rejects(first, /^Error: the client switched to session second$/);
+  await tick();
+  const [toFirst, toSecond] = server.sockets.slice(-2);
+  assert.match(toFirst.url, /sessionId=first$/);
+  assert.equal(toFirst.readyState, 3, "the first session's socket is closed");
+  toFirst.serve({ type: "state", state: { ...state, messages: [{ id: "a", role: "user", content: "of first", status: "complete" }] }, seq: 3 });
+  toSecond.serve({ type: "state", state: { ...state, messages: [{ id: "b", role: "user", content: "of second", status: "complete" }] }, seq: 5 });
+  assert.equal((await second).messages[0].content, "of second");
+  assert.deepEqual(seen, ["of second"]);
+  assert.equal(client.sessionId, "second");
+  client.close();
+});
+
+test("switchSession() to what is no session id is refused, saying why, and the client stays in its session", async () => {
+  const { server, client } = await connected();
+  for (const bad of ["", 7, undefined, "..", "."]) {
+    await assert.rejects(client.switchSession(bad as string), /^Error: switchSession: sessionId must be a non-empty string/);
+  }
+  assert.equal(client.sessionId, "s");
+  assert.equal(client.connection, "open");
+  assert.equal(server.sockets.length, 1);
+  assert.deepEqual(client.state, state);
+  client.close();
+});

@@ -150,8 +150,12 @@ export class HarnessClient {
    * connection that asks for its whole state; the listeners stay. `state` and `seq` are cleared at
    * once, and what was meant for the other session ends: commands still waiting to go out are
    * dropped (and reported), waitFor() and connect() calls under way fail. Resolves and rejects as
-   * connect() does. */
+   * connect() does; what is no session id (not a string, empty, "." or "..") is refused at once,
+   * and the client stays as it was. */
   switchSession(sessionId: string): Promise<HarnessState> {
+    if (typeof sessionId !== "string" || sessionId === "" || sessionId === "." || sessionId === "..") {
+      return Promise.reject(new Error(`switchSession: sessionId must be a non-empty string other than "." and "..", got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
+    }
     const reason = `the client switched to session ${sessionId}`;
     this.#sessionId = sessionId;
     this.state = undefined;

@@ -19,6 +19,8 @@ export function fakeServer(autoOpen = true) {
       send(data: string) { this.sent.push(data); },
       close() { this.drop(); },
       open() {
+        // A socket closed while it was connecting never opens.
+        if (this.readyState === 3) return;
         this.readyState = 1;
         this.onopen?.({});
       },

@@ -75,3 +75,33 @@ test("/resume ID switches by id; what cannot be switched to is refused, saying w
   assert.equal(result.stdout, "Two.\nOne.\nBack in the first.\n");
   assert.match(lastHistory(), /first[\s\S]*One\.[\s\S]*and now\?/);
 });
+
+test("/resume to a session whose call waits for approval shows it, and the chat's answer goes to that session", async () => {
+  fake.push({ toolUses: [{ name: "Bash", input: { command: "echo approved-here" } }] });
+  const left = await chat("approver", ["--session", "waits"], "run the echo\n");
+  assert.equal(left.code, 1, left.stderr);
+  fake.push({ text: "Echoed." });
+  const result = await chat("approver", ["--session", "elsewhere"], "/resume waits\ny\n");
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /\nsession waits of approver at \S+\n› run the echo\n/);
+  assert.match(result.stderr, /Bash/);
+  assert.match(result.stdout, /Echoed\.\n$/);
+  assert.match(lastHistory(), /approved-here/);
+});
+
+test("/resume to a session whose run is under way shows it going on, and the chat can steer it and cancel it", async () => {
+  let release!: () => void;
+  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) });
+  let streaming!: () => void;
+  const seen = new Promise<void>((resolve) => (streaming = resolve));
+  const first = pipedChat(server.url, ["--session", "busy"], "start the work\n", { HARNESS_USER: "busy-user" }, (text) => text.includes("Working") && streaming());
+  await Promise.race([seen, first]);
+  const other = await chat("busy-user", ["--session", "idle-one"], "/resume busy\nalso mind the tests\n/cancel\n");
+  release();
+  assert.equal(other.code, 0, other.stderr);
+  assert.match(other.stdout, /Working on it/);
+  assert.match(other.stderr, /also mind the tests/);
+  const cancelled = await first;
+  assert.equal(cancelled.code, 1, cancelled.stderr);
+  assert.match(cancelled.stderr, /\(cancelled\)\n/);
+});

@@ -44,8 +44,9 @@ function shown(name: string, base: string): boolean {
   if (BULKY.has(name)) return base === name;
   if (name.startsWith(".") && !base.startsWith(".")) return false;
   // A mention ends at whitespace other than an escaped space, or at a backslash; "#" starts a
-  // fragment: a name with any of them cannot be mentioned.
-  return !/[\\#\t\n\r\f\v]/.test(name);
+  // fragment: a name with any of them cannot be mentioned. One with control characters, which the
+  // line editor would write to the terminal as they are (escape sequences), is not offered either.
+  return !/[\\#\x00-\x1f\x7f-\x9f]/.test(name);
 }
 
 /** A file named so is read without its end: a mention's sentence punctuation is not part of it

@@ -163,3 +163,12 @@ test("a Tab whose candidates take too long to find answers nothing rather than h
   assert.deepEqual(result, [[], "/he"]);
   assert.ok(Date.now() - started < 1_000, `answered after ${Date.now() - started} ms`);
 });
+
+test("a name with control characters (a terminal's escape sequences) is never offered, so never written to the terminal", async (t) => {
+  const cwd = project(t, ["q\x1b]52;c;ZXZpbA==\x07.md", "w\x1b[2J/inner.md", "z\x9b31m.md", "plain.md"]);
+  assert.deepEqual(await tab("@q", cwd), [[], "@q"]);
+  assert.deepEqual(await tab("@w", cwd), [[], "@w"]);
+  assert.deepEqual(await tab("@z", cwd), [[], "@z"]);
+  assert.deepEqual(await tab("@inner", cwd), [[], "@inner"], "nor a path below such a folder");
+  assert.deepEqual((await completions("@", { commands, cwd })).candidates, ["@plain.md"]);
+});

@@ -20,3 +20,15 @@ test("a local chat offers its own commands, the agent's built-ins and the projec
   for (const name of ["quit", "rewind", "help", "compact", "context", "review"]) assert.ok(shared.includes(name), `${name} in ${shared.join(" ")}`);
   assert.ok(!shared.includes("deploy"));
 });
+
+test("a command whose name holds control characters (a terminal's escape sequences) is not offered", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), "harness-complete-commands-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const [home, cwd] = [join(root, "home"), join(root, "project")];
+  mkdirSync(join(cwd, ".claude", "commands"), { recursive: true });
+  writeFileSync(join(cwd, ".claude", "commands", "wipe\x1b[2J.md"), "Wipe.");
+  writeFileSync(join(cwd, ".claude", "commands", "ship.md"), "Ship.");
+  const names = await commandNames({ cwd, home })();
+  assert.ok(names.includes("ship"));
+  assert.deepEqual(names.filter((name) => name.startsWith("wipe")), []);
+});

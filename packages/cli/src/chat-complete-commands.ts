@@ -22,5 +22,6 @@ async function names(project: { cwd: string; home: string } | undefined): Promis
   // The agent's modules load at the first Tab, not with the chat.
   const { builtinSlashCommands, slashCommandsBeforeStart } = await import("@harness/agent/slash-commands");
   const agent = project ? await slashCommandsBeforeStart(project).catch(() => builtinSlashCommands()) : builtinSlashCommands();
-  return [...new Set([...CHAT_COMMANDS, ...agent])];
+  // A name with control characters would reach the terminal as it is (escape sequences): left out.
+  return [...new Set([...CHAT_COMMANDS, ...agent])].filter((name) => !/[\x00-\x1f\x7f-\x9f]/.test(name));
 }

@@ -172,3 +172,10 @@ test("a name with control characters (a terminal's escape sequences) is never of
   assert.deepEqual(await tab("@inner", cwd), [[], "@inner"], "nor a path below such a folder");
   assert.deepEqual((await completions("@", { commands, cwd })).candidates, ["@plain.md"]);
 });
+
+test("a Tab whose candidates cannot be found answers nothing, rather than an error the line editor would print into the typed line", async (t) => {
+  const cwd = project(t, []);
+  const failing = createCompleter({ commands: () => Promise.reject(new Error("the agent's modules would not load")), cwd }, () => assert.fail("nothing is listed"));
+  const result = await new Promise((resolve) => failing("/he", (error, answer) => resolve(error ?? answer)));
+  assert.deepEqual(result, [[], "/he"]);
+});

@@ -44,7 +44,8 @@ const COMPLETE_MS = 1_500;
 
 /** A completer for node:readline. `list` gets the candidates when a Tab can add nothing to the word;
  * while `skip()` says so as the candidates are found, the Tab does nothing. A Tab whose candidates
- * are not found within `waitMs` does nothing either (the commands read meanwhile serve the next). */
+ * are not found within `waitMs` (the commands read meanwhile serve the next), or cannot be found,
+ * does nothing either: the completer never answers an error. */
 export function createCompleter(sources: CompleteSources, list: (candidates: readonly string[]) => void, skip = () => false, waitMs = COMPLETE_MS): Completer {
   return (line, callback) => {
     const signal = AbortSignal.timeout(waitMs);
@@ -58,7 +59,9 @@ export function createCompleter(sources: CompleteSources, list: (candidates: rea
       if (candidates.length > 1 && gains(commonStart(candidates), word)) return callback(null, [candidates, word]);
       if (candidates.length > 1) list(candidates);
       callback(null, [[], word]);
-    }, (error: Error) => callback(error));
+      // Completion is a convenience: one that fails does nothing (the editor would print the error
+      // into the typed line).
+    }, () => callback(null, [[], line]));
   };
 }
 

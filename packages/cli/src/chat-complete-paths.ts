@@ -22,7 +22,8 @@ export const FUZZY_CANDIDATES = 50;
 const BULKY = new Set(["node_modules", ".git"]);
 
 /** The paths `typed` (what follows "@", as typed) may complete to, as they would be typed (folders
- * ending in "/"), best first. None for what cannot be read. */
+ * ending in "/"), best first. None for what cannot be read, nor once `signal` aborts (the search
+ * stops). */
 export async function completePath(typed: string, cwd: string, home = homedir(), signal?: AbortSignal): Promise<string[]> {
   const plain = typed.replace(/\\ /g, " ").replace(/\\$/, "");
   const slash = plain.lastIndexOf("/");
@@ -32,11 +33,13 @@ export async function completePath(typed: string, cwd: string, home = homedir(),
   const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base), signal);
   const started = [];
   for (const entry of inDir) {
+    if (signal?.aborted) return [];
     const folder = await isFolder(entry, where);
     if (folder || mentionable(entry.name)) started.push(dir + entry.name + (folder ? "/" : ""));
   }
   if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started.map(mentioned);
-  return (await fuzzy(plain, resolve(cwd), signal)).map(mentioned);
+  const found = await fuzzy(plain, resolve(cwd), signal);
+  return signal?.aborted ? [] : found.map(mentioned);
 }
 
 /** Whether `name` is offered for `base`, the start of a name typed. */

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { completions, createCompleter, listed } from "./chat-complete.ts";
-import { FUZZY_CANDIDATES, WALK_LIMIT } from "./chat-complete-paths.ts";
+import { completePath, FUZZY_CANDIDATES, WALK_LIMIT } from "./chat-complete-paths.ts";
 
 function project(t: { after(fn: () => unknown): void }, files: string[]): string {
   const root = mkdtempSync(join(tmpdir(), "harness-complete-"));
@@ -178,4 +178,14 @@ test("a Tab whose candidates cannot be found answers nothing, rather than an err
   const failing = createCompleter({ commands: () => Promise.reject(new Error("the agent's modules would not load")), cwd }, () => assert.fail("nothing is listed"));
   const result = await new Promise((resolve) => failing("/he", (error, answer) => resolve(error ?? answer)));
   assert.deepEqual(result, [[], "/he"]);
+});
+
+test("a search of the paths given up on (its signal aborted) stops and answers nothing", async (t) => {
+  const cwd = project(t, ["links/", ...Array.from({ length: 50 }, (_, i) => `src/file-${i}.ts`)]);
+  for (let i = 0; i < 200; i++) symlinkSync(join(cwd, "src"), join(cwd, "links", `l${i}`));
+  assert.equal((await completePath("links/l", cwd)).length, 200);
+  const stopped = new AbortController();
+  stopped.abort();
+  assert.deepEqual(await completePath("links/l", cwd, undefined, stopped.signal), []);
+  assert.deepEqual(await completePath("srcfile", cwd, undefined, stopped.signal), []);
 });

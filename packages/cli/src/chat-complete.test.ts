@@ -189,3 +189,12 @@ test("a search of the paths given up on (its signal aborted) stops and answers n
   assert.deepEqual(await completePath("links/l", cwd, undefined, stopped.signal), []);
   assert.deepEqual(await completePath("srcfile", cwd, undefined, stopped.signal), []);
 });
+
+test("a Tab at the end of a long pasted line answers at once: only its last word is looked at", async (t) => {
+  const cwd = project(t, ["README.md"]);
+  const pasted = `${"@a\\ ".repeat(40_000)}x`;
+  const started = Date.now();
+  assert.deepEqual(await tab(`${pasted} @READ`, cwd), [["@README.md "], "@READ"]);
+  assert.deepEqual((await tab(`${pasted}@READ`, cwd))[0], [], "an @ inside a word (of escaped spaces, longer than any path) offers nothing");
+  assert.ok(Date.now() - started < 1_000, `answered after ${Date.now() - started} ms`);
+});

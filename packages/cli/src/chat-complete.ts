@@ -16,6 +16,9 @@ export type CompleteSources = {
   home?: string;
 };
 
+/** The longest @word completed (PATH_MAX on Linux). */
+const MENTION_MAX = 4_096;
+
 /** The candidates for the word before the cursor, and that word ("" for none), as typed. Once
  * `signal` aborts, the search of the paths stops. */
 export async function completions(line: string, sources: CompleteSources, signal?: AbortSignal): Promise<{ candidates: string[]; word: string }> {
@@ -25,8 +28,11 @@ export async function completions(line: string, sources: CompleteSources, signal
     const candidates = [...new Set(names)].filter((name) => name.startsWith(command[1])).sort().map((name) => `/${name}`);
     return { candidates, word: line };
   }
-  // A mention starts after whitespace, and goes on over spaces behind a backslash.
-  const mention = /(?:^|\s)(@(?:[^\s\\]|\\ )*\\?)$/.exec(line);
+  // A mention starts after whitespace, and goes on over spaces behind a backslash. Only the line's
+  // end is looked at: the search is quadratic in what it scans (a long pasted line with many
+  // escaped spaces would hold the chat), and no path is longer.
+  const tail = line.slice(-MENTION_MAX - 1);
+  const mention = (tail.length < line.length ? /\s(@(?:[^\s\\]|\\ )*\\?)$/ : /(?:^|\s)(@(?:[^\s\\]|\\ )*\\?)$/).exec(tail);
   if (mention) {
     const word = mention[1];
     const paths = await completePath(word.slice(1), sources.cwd, sources.home, signal);

@@ -3,6 +3,8 @@
 // another session without leaving, its later prompts going to that one.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createServer, request } from "node:http";
+import { connect } from "node:net";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { pipedChat, startChatServer } from "./test-support.ts";
 
@@ -104,4 +106,47 @@ test("/resume to a session whose run is under way shows it going on, and the cha
   const cancelled = await first;
   assert.equal(cancelled.code, 1, cancelled.stderr);
   assert.match(cancelled.stderr, /\(cancelled\)\n/);
+});
+
+/** A proxy to the server that hands on its REST calls and WebSockets, but refuses the WebSocket of
+ * session `refused`; answers the proxy's URL. */
+async function refusingProxy(t: { after(fn: () => unknown): void }, refused: string): Promise<string> {
+  const target = new URL(server.url);
+  const proxy = createServer((req, res) => {
+    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  proxy.on("upgrade", (req, socket, head) => {
+    if (new URL(req.url!, "http://x").searchParams.get("sessionId") === refused) return socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      const headers = req.rawHeaders.reduce((lines, value, i) => (i % 2 ? `${lines}${value}\r\n` : `${lines}${value}: `), "");
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers}\r\n`);
+      upstream.write(head);
+      socket.pipe(upstream).pipe(socket);
+    });
+    upstream.on("error", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+  });
+  proxy.listen(0, "127.0.0.1");
+  await new Promise((resolve) => proxy.once("listening", resolve));
+  t.after(() => new Promise((resolve) => (proxy.closeAllConnections(), proxy.close(resolve))));
+  return `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+}
+
+test("/resume to a session that cannot be opened says why and the chat stays in its own, which the next prompt goes to", async (t) => {
+  fake.push({ text: "Far." }, { text: "Near." });
+  assert.equal((await chat("stayer", ["--session", "far-away"], "hello far\n")).code, 0);
+  assert.equal((await chat("stayer", ["--session", "home-base"], "hello home\n")).code, 0);
+  const url = await refusingProxy(t, "far-away");
+  fake.push({ text: "Still home." });
+  const result = await pipedChat(url, ["--session", "home-base"], "/resume far-away\nwhere am I?\n", { HARNESS_USER: "stayer" });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /✗ \/resume: cannot open session far-away \(the chat stays in session home-base\): could not connect/);
+  // The conversation of the session it stayed in is not shown again.
+  assert.equal(result.stdout, "Near.\nStill home.\n");
+  assert.match(lastHistory(), /hello home[\s\S]*where am I\?/);
+  assert.doesNotMatch(lastHistory(), /hello far/);
 });

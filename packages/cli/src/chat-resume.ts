@@ -19,7 +19,7 @@ export type ChatSessionsOptions = {
   current(): string;
   note(text: string, tone?: "info" | "error"): void;
   /** Moves the chat to session `sessionId` (its conversation shown, the next prompts going to it);
-   * rejects when it cannot be reached. */
+   * rejects when it cannot be reached, the chat back in the session it was in. */
   switchTo(sessionId: string): Promise<void>;
 };
 
@@ -61,7 +61,7 @@ export function chatSessions(o: ChatSessionsOptions): ChatSessions {
     try {
       await o.switchTo(target.sessionId);
     } catch (error) {
-      fail("resume", `cannot open session ${target.sessionId}: ${(error as Error).message}`);
+      fail("resume", `cannot open session ${target.sessionId} (the chat stays in session ${o.current()}): ${(error as Error).message}`);
     }
   };
 

@@ -317,6 +317,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   let cancelling = false;
   /** The chat started or answered a run: how the last run ended is then its outcome. */
   let acted = false;
+  /** /resume is moving the client to another session: a connection that fails meanwhile is its to handle. */
+  let switching = false;
   /** The chat said already what becomes of the run under way as it ends. */
   let toldRunFate = false;
   /** A prompt was sent whose run the state does not show yet: Ctrl-C then cancels it too. */
@@ -380,10 +382,21 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     current: () => sessionId,
     note: (text, tone) => view.note(text, tone),
     async switchTo(id) {
+      const was = { sessionId, view, acted };
       view = newView();
       sessionId = id;
       acted = false;
-      await client.switchSession(id);
+      switching = true;
+      try {
+        await client.switchSession(id);
+      } catch (error) {
+        // Back to the session the chat was in, shown as it was: only what changed meanwhile shows.
+        ({ sessionId, view, acted } = was);
+        await client.switchSession(sessionId).catch(() => finish(1));
+        throw error;
+      } finally {
+        switching = false;
+      }
     },
   });
   /** Acts on one line; resolves once a piped chat may go on. */
@@ -469,7 +482,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
   client.on("connection", (status) => {
-    if (status === "closed") finish(1);
+    if (status === "closed" && !switching) finish(1);
   });
 
   // Taken before the first prompt's run: lines (and the input's end) that arrive during it wait

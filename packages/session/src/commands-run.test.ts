@@ -181,6 +181,22 @@ test("steers a cancelled run never delivered are reported to whoever sent them, 
   assert.equal(client.state!.status, "idle");
 });
 
+test("a steer's sender hears it was not delivered before the state says the run ended, so a client that leaves once the run ends still hears it", async () => {
+  for (const end of ["cancel", "run.error"] as const) {
+    const { runner, session, client } = await startSession();
+    const run = await submitAndRun(session, client, runner, "one");
+    run.emit({ type: "run.started", requestId: "r1" });
+    session.receive(client, commandsFrame({ type: "steer", message: "use tabs" }));
+    await until(() => runner.controls.length === 1);
+    if (end === "cancel") session.receive(client, commandsFrame({ type: "cancel" }));
+    else run.emit({ type: "run.error", message: "the model failed" });
+    await until(() => client.errors.length === 1 && !session.busy, end);
+    const ended = client.frames.findIndex((f) => f.type === "delta" && f.operations.some((op) => op.type === "set" && op.path.join("/") === "status"  && op.value !== "running"));
+    const told = client.frames.findIndex((f) => f.type === "error");
+    assert.ok(ended >= 0 && told >= 0 && told < ended, `${end}: the error frame (${told}) comes before the run's end (${ended})`);
+  }
+});
+
 test("two calls awaiting approval are answered independently: one approved, one denied with a reason", async () => {
   const { runner, session, client } = await startSession();
   const run = await submitAndRun(session, client, runner);

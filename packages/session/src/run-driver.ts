@@ -287,11 +287,12 @@ function dropSteers(run: RunState, why: string): void {
 }
 
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
+  // Steer messages a completed run did not reach the model with are not lost: they go next. A
+  // failed run's are dropped, and their senders told so before the state says the run ended.
+  const next = event.type === "run.completed" ? run.steers.splice(0).map((steer) => steer.text) : [];
+  if (event.type !== "run.completed") dropSteers(run, "the run failed first");
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
-  // Steer messages a completed run did not reach the model with are not lost: they go next. Only a
-  // failed run leaves any behind.
-  const next = event.type === "run.completed" ? run.steers.splice(0).map((steer) => steer.text) : [];
   settle(core, run, "the run failed first", event.transcript, event.transcriptId);
   if (next.length) {
     run.resubmitted = next;
@@ -300,6 +301,7 @@ function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
 }
 
 export function fail(core: SessionCore, run: ActiveRun, message: string): void {
+  dropSteers(run as RunState, "the run failed first");
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "error", { status: "error", error: message }));
   settle(core, run, "the run failed first");
@@ -309,6 +311,7 @@ export function fail(core: SessionCore, run: ActiveRun, message: string): void {
 export function cancel(core: SessionCore, run: ActiveRun): void {
   windDown(core, run);
   core.commitStaged();
+  dropSteers(run as RunState, "the run was cancelled first");
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));
   settle(core, run, "the run was cancelled first");
@@ -335,7 +338,10 @@ const RUN_SETTLED = new DOMException("the run is over", "AbortError");
 
 /** Ends `run`: aborts its stream if still open (which cancels it in the runner), records the
  * transcript (with the runner's id for it, when it keeps it), stores the session, and tells the
- * senders of steers still undelivered that the run ended without them (`undelivered`: why). */
+ * senders of steers still undelivered that the run ended without them (`undelivered`: why). The
+ * run's end drops them before it commits its last operations (cancel, fail, finish), so that a
+ * sender hears of them before the state says the run ended: a client that leaves once the run has
+ * ended (a piped chat) still hears. */
 function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcript?: TranscriptMessage[], transcriptId?: string): void {
   core.run = undefined;
   run.controller.abort(RUN_SETTLED);

@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request } from "node:http";
 import { connect } from "node:net";
+import type { Duplex } from "node:stream";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { pipedChat, startChatServer } from "./test-support.ts";
 
@@ -110,8 +111,10 @@ test("/resume to a session whose run is under way shows it going on, and the cha
 
 /** A proxy to the server that hands on its REST calls and WebSockets, but refuses the WebSocket of
  * session `refused`; answers the proxy's URL. */
-async function refusingProxy(t: { after(fn: () => unknown): void }, refused: string): Promise<string> {
+async function refusingProxy(t: { after(fn: () => unknown): void }, refused: string, how: "refuse" | "silent" = "refuse"): Promise<string> {
   const target = new URL(server.url);
+  /** The connections taken and never answered: the proxy closes only once they are gone. */
+  const held = new Set<Duplex>();
   const proxy = createServer((req, res) => {
     const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
@@ -120,7 +123,11 @@ async function refusingProxy(t: { after(fn: () => unknown): void }, refused: str
     req.pipe(upstream);
   });
   proxy.on("upgrade", (req, socket, head) => {
-    if (new URL(req.url!, "http://x").searchParams.get("sessionId") === refused) return socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
+    if (new URL(req.url!, "http://x").searchParams.get("sessionId") === refused) {
+      // Silent: the connection is taken and nothing ever answers it, as a stopped server's would be.
+      if (how === "silent") return void held.add(socket);
+      return socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
+    }
     const upstream = connect(Number(target.port), target.hostname, () => {
       const headers = req.rawHeaders.reduce((lines, value, i) => (i % 2 ? `${lines}${value}\r\n` : `${lines}${value}: `), "");
       upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers}\r\n`);
@@ -132,7 +139,7 @@ async function refusingProxy(t: { after(fn: () => unknown): void }, refused: str
   });
   proxy.listen(0, "127.0.0.1");
   await new Promise((resolve) => proxy.once("listening", resolve));
-  t.after(() => new Promise((resolve) => (proxy.closeAllConnections(), proxy.close(resolve))));
+  t.after(() => new Promise((resolve) => (held.forEach((socket) => socket.destroy()), proxy.closeAllConnections(), proxy.close(resolve))));
   return `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
 }
 
@@ -149,4 +156,18 @@ test("/resume to a session that cannot be opened says why and the chat stays in 
   assert.equal(result.stdout, "Near.\nStill home.\n");
   assert.match(lastHistory(), /hello home[\s\S]*where am I\?/);
   assert.doesNotMatch(lastHistory(), /hello far/);
+});
+
+test("/resume to a session that never answers gives up after the chat's connect timeout and stays in its own", async (t) => {
+  fake.push({ text: "Quiet." }, { text: "Here." });
+  assert.equal((await chat("waiter", ["--session", "quiet-one"], "hello quiet\n")).code, 0);
+  assert.equal((await chat("waiter", ["--session", "here"], "hello here\n")).code, 0);
+  const url = await refusingProxy(t, "quiet-one", "silent");
+  fake.push({ text: "Still here." });
+  const started = performance.now();
+  const result = await pipedChat(url, ["--session", "here"], "/resume quiet-one\nwhere am I?\n", { HARNESS_USER: "waiter" });
+  assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);
+  assert.match(result.stderr, /✗ \/resume: cannot open session quiet-one \(the chat stays in session here\): no answer in 10 s/);
+  assert.ok(performance.now() - started < 25_000, "the chat gave up on the switch in its connect timeout");
+  assert.match(lastHistory(), /hello here[\s\S]*where am I\?/);
 });

@@ -388,7 +388,12 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       acted = false;
       switching = true;
       try {
-        await client.switchSession(id);
+        // As the first connection, a switch the server takes but never answers is given up on.
+        let timer: NodeJS.Timeout | undefined;
+        const silent = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer in ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+        });
+        await Promise.race([client.switchSession(id), silent]).finally(() => clearTimeout(timer));
       } catch (error) {
         // Back to the session the chat was in, shown as it was: only what changed meanwhile shows.
         ({ sessionId, view, acted } = was);

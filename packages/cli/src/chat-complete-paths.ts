@@ -1,7 +1,8 @@
 // `@path` completion in `harness chat`: the paths of the project a word starting with "@" may name,
 // in the form the agent reads such a mention (a space behind a backslash, "./" before a name that
-// could not start one, see the agent's context/markdown-imports.ts); a file the mention could not
-// name (its name ends in sentence punctuation, which the reading leaves out) is not offered. What is typed names a folder and the start of a name in it; when no
+// could not start one), as the agent's own reading of mentions (context/markdown-imports.ts) says;
+// a file no mention could name (its name ends in sentence punctuation, which the reading leaves
+// out) is not offered. What is typed names a folder and the start of a name in it; when no
 // name there starts with it, its characters in order anywhere in a path below the project do (a
 // fuzzy match: `srcchat` finds `src/chat.ts`). Hidden names come only when what is typed starts
 // with a dot; node_modules and .git only when named in full. Every read is bounded and
@@ -10,6 +11,7 @@ import type { Dirent } from "node:fs";
 import { opendir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { findImports } from "@harness/agent/markdown-imports";
 
 /** The fuzzy search stops after reading this many entries… */
 export const WALK_LIMIT = 5_000;
@@ -31,15 +33,15 @@ export async function completePath(typed: string, cwd: string, home = homedir(),
   const base = plain.slice(slash + 1);
   const where = dir.startsWith("~/") ? join(home, dir.slice(2)) : resolve(cwd, dir || ".");
   const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base), signal);
-  const started = [];
+  const started: string[] = [];
   for (const entry of inDir) {
     if (signal?.aborted) return [];
-    const folder = await isFolder(entry, where);
-    if (folder || mentionable(entry.name)) started.push(dir + entry.name + (folder ? "/" : ""));
+    const mention = asMention(dir + entry.name + ((await isFolder(entry, where)) ? "/" : ""));
+    if (mention !== undefined) started.push(mention);
   }
-  if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started.map(mentioned);
+  if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started;
   const found = await fuzzy(plain, resolve(cwd), signal);
-  return signal?.aborted ? [] : found.map(mentioned);
+  return signal?.aborted ? [] : found;
 }
 
 /** Whether `name` is offered for `base`, the start of a name typed. */
@@ -50,12 +52,6 @@ function shown(name: string, base: string): boolean {
   // fragment: a name with any of them cannot be mentioned. One with control characters, which the
   // line editor would write to the terminal as they are (escape sequences), is not offered either.
   return !/[\\#\x00-\x1f\x7f-\x9f]/.test(name);
-}
-
-/** A file named so is read without its end: a mention's sentence punctuation is not part of it
- * (the agent's context/markdown-imports.ts). */
-function mentionable(name: string): boolean {
-  return !/[.,;:!?)\]}'"]$/.test(name);
 }
 
 /** The entries of `dir` that `keep` (all by default) among the first `limit` read (until `signal`
@@ -86,7 +82,7 @@ async function isFolder(entry: Dirent, dir: string): Promise<boolean> {
 async function fuzzy(query: string, root: string, signal?: AbortSignal): Promise<string[]> {
   const wanted = query.toLowerCase().replaceAll("/", "");
   const hidden = query.startsWith(".");
-  const found: string[] = [];
+  const found: { path: string; mention: string }[] = [];
   const queue = [""];
   let read = 0;
   while (queue.length > 0 && read < WALK_LIMIT && found.length < FUZZY_CANDIDATES && !signal?.aborted) {
@@ -94,26 +90,28 @@ async function fuzzy(query: string, root: string, signal?: AbortSignal): Promise
     for (const entry of await namesIn(join(root, dir), WALK_LIMIT - read, undefined, signal)) {
       read++;
       if (BULKY.has(entry.name) || (entry.name.startsWith(".") && !hidden) || !shown(entry.name, hidden ? "." : "")) continue;
-      if (!entry.isDirectory() && !mentionable(entry.name)) continue;
       const path = dir + entry.name + (entry.isDirectory() ? "/" : "");
       if (entry.isDirectory()) queue.push(path);
-      if (inOrder(wanted, path.toLowerCase())) found.push(path);
+      const mention = asMention(path);
+      if (mention !== undefined && inOrder(wanted, path.toLowerCase())) found.push({ path, mention });
       if (found.length >= FUZZY_CANDIDATES) break;
     }
   }
-  return found.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  return found.sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1)).map((f) => f.mention);
 }
 
 /** Whether the characters of `wanted` are in `text`, in order. */
-function inOrder(wanted: string, text: string): boolean {
+export function inOrder(wanted: string, text: string): boolean {
   let at = 0;
   for (const char of text) if (char === wanted[at]) at++;
   return at === wanted.length;
 }
 
-/** `path` as a mention the agent reads: its spaces behind a backslash, and behind "./" when a bare
- * name could not start the mention (one starts with a letter, a digit or one of ._-). */
-function mentioned(path: string): string {
+/** `path` as a mention the agent reads as that path, asked of its reading of mentions: its spaces
+ * behind a backslash, behind "./" when the bare form is not read as one (a name that starts with
+ * something else than a letter, a digit or one of ._-); undefined when no form is (a name ending in
+ * sentence punctuation, which the reading leaves out). */
+function asMention(path: string): string | undefined {
   const spaced = path.replaceAll(" ", "\\ ");
-  return /^[A-Za-z0-9._/-]/.test(path) || path.startsWith("~/") ? spaced : `./${spaced}`;
+  return [spaced, `./${spaced}`].find((form) => findImports(`@${form}`)[0] === form.replaceAll("\\ ", " "));
 }

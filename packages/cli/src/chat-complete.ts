@@ -6,7 +6,7 @@
 // way the chat prints anything (the editor's own list would land where the chat's typed line is
 // kept, see chat-input-line.ts).
 import { commandNames } from "./chat-complete-commands.ts";
-import { completePath } from "./chat-complete-paths.ts";
+import { completePath, inOrder } from "./chat-complete-paths.ts";
 
 export type CompleteSources = {
   /** What may follow "/" (without it), the chat's own commands included. */
@@ -85,10 +85,7 @@ function beforeAbort<T>(promise: Promise<T>, signal: AbortSignal, late: T): Prom
 /** Whether `start` (what the candidates all start with) says more than `word`: longer, and still
  * holding what was typed in order (a fuzzy match's candidates may share less than was typed). */
 function gains(start: string, word: string): boolean {
-  if (start.length <= word.length) return false;
-  let at = 0;
-  for (const char of start.toLowerCase()) if (char === word[at]?.toLowerCase()) at++;
-  return at === word.length;
+  return start.length > word.length && inOrder(word.toLowerCase(), start.toLowerCase());
 }
 
 function commonStart(texts: readonly string[]): string {

@@ -9,9 +9,9 @@
 // cycles without plan mode. An approved plan ends plan mode: the next prompt goes in the mode the
 // run went on in.
 import type { HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
+import type { HarnessCommand, HarnessConfig, HarnessState, HarnessToolCall } from "@harness/protocol";
 import { PLAN_NEEDS_OWN_CHAT } from "./chat-flags.ts";
-import { runUnderWay } from "./chat-line.ts";
+import { CHAT_MODES, runUnderWay } from "./chat-line.ts";
 import { answerPlan, EXIT_PLAN_MODE } from "./chat-plan.ts";
 
 type WireMode = NonNullable<HarnessConfig["permissionMode"]>;
@@ -120,7 +120,7 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
       const words = text.trim().split(/\s+/);
       if (words[0] === "/mode" && words.length === 2 && words[1] === "plan") return set("plan"), {};
       // Another mode goes to the session as /mode does; plan mode ends with it.
-      if (words[0] === "/mode" && o.plan?.on && ["default", "acceptEdits", "fullAuto"].includes(words[1] ?? "")) {
+      if (words[0] === "/mode" && o.plan?.on && CHAT_MODES.some((mode) => mode === words[1])) {
         o.plan.on = false;
         refresh();
         return leftPlanning(words[1] as ChatMode) ? {} : undefined;
@@ -157,7 +157,7 @@ function planApproved(state: HarnessState, plans: Set<string>): boolean {
   if (plans.size === 0) return false;
   for (const message of state.messages) {
     for (const call of message.toolCalls ?? []) {
-      if (!plans.has(call.id) || call.status === "awaiting-approval" || call.status === "running") continue;
+      if (!plans.has(call.id) || !over(call)) continue;
       plans.delete(call.id);
       if (call.status === "complete") return true;
     }
@@ -165,10 +165,13 @@ function planApproved(state: HarnessState, plans: Set<string>): boolean {
   return false;
 }
 
-/** Whether the call `id` is over (run, refused or failed). */
+/** Whether the call `id` is over. */
 function callEnded(state: HarnessState, id: string): boolean {
-  return state.messages.some((message) => message.toolCalls?.some((call) => call.id === id && call.status !== "awaiting-approval" && call.status !== "running"));
+  return state.messages.some((message) => message.toolCalls?.some((call) => call.id === id && over(call)));
 }
+
+/** Whether `call` is over: run, refused or failed. */
+const over = (call: HarnessToolCall) => call.status !== "awaiting-approval" && call.status !== "running";
 
 /** The rows under the typed line, handed to `show` as one text: the settings' status line, then
  * the mode. */

@@ -4,6 +4,7 @@
 // agent's: skills and .claude/commands) is a prompt, or steers the run under way.
 import { bashModePrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "./render.ts";
+import { PLAN_ANSWER } from "./chat-plan.ts";
 
 export type ChatAction =
   /** `said`: what the chat tells the user it did, when nothing else on the screen will. */
@@ -180,13 +181,25 @@ function bashMode(command: string, state: HarnessState | undefined): ChatAction 
   return { kind: "send", command: { type: "submit", prompt: bashModePrompt(command) } };
 }
 
+/** The words that answer a call waiting for approval: one allows it, the other denies it. */
+const ALLOW_WORDS = ["y", "yes"];
+const DENY_WORDS = ["n", "no"];
+
+/** Whether `line`, typed while calls wait in `state`, answers one rather than being a prompt: y or
+ * n [reason], or a plan's 1, 2 or 3 (chat-plan.ts). */
+export function answersApproval(line: string, state: HarnessState | undefined): boolean {
+  if (!state?.pendingApprovals?.length) return false;
+  const word = line.trim().split(/\s+/, 1)[0].toLowerCase();
+  return ALLOW_WORDS.includes(word) || DENY_WORDS.includes(word) || PLAN_ANSWER.test(line);
+}
+
 /** A line typed while calls wait for approval answers the oldest of them: y/yes allows it, n/no
  * [reason] denies it. Any other text is refused rather than steered: a steer is read at the next
  * model call, which only comes once the call is answered, so it would sit unseen while the user
  * waits for the call to go on. */
 function answerOldest(pending: NonNullable<HarnessState["pendingApprovals"]>, numbers: ApprovalNumbers, word: string, reason: string): ChatAction {
-  const allow = word === "y" || word === "yes";
-  if (!allow && word !== "n" && word !== "no") {
+  const allow = ALLOW_WORDS.includes(word);
+  if (!allow && !DENY_WORDS.includes(word)) {
     return { kind: "error", message: "a call waits for approval: y to allow it, n [reason] to deny it (or /cancel the run); then type your message" };
   }
   if (allow && reason) return { kind: "error", message: `"${word}" takes nothing after it: y alone allows the call; n [reason] denies it` };

@@ -7,6 +7,9 @@ import type { HarnessCommand, HarnessState } from "@harness/protocol";
 
 export const EXIT_PLAN_MODE = "ExitPlanMode";
 
+/** A numbered answer to a plan: its choice, and what follows it. */
+export const PLAN_ANSWER = /^\s*([123])(?:\s+([\s\S]*))?$/;
+
 export type PlanAnswer =
   | { kind: "auto"; toolCallId: string }
   | { kind: "send"; command: HarnessCommand; said: string };
@@ -23,7 +26,7 @@ export function planChoices(which: string): string[] {
 export function answerPlan(line: string, state: HarnessState | undefined): PlanAnswer | undefined {
   const oldest = state?.pendingApprovals?.[0];
   if (oldest?.toolName !== EXIT_PLAN_MODE) return undefined;
-  const [, choice, reason] = /^\s*([123])(?:\s+([\s\S]*))?$/.exec(line) ?? [];
+  const [, choice, reason] = PLAN_ANSWER.exec(line) ?? [];
   const toolCallId = oldest.toolCallId;
   const feedback = reason?.trim();
   switch (choice) {

@@ -9,6 +9,7 @@
 import type { Interface } from "node:readline";
 import type { HarnessState } from "@harness/protocol";
 import { appendHistory, HISTORY_CAP, loadHistory, type LoadedHistory } from "./chat-history.ts";
+import { answersApproval } from "./chat-line.ts";
 
 export type Recall = {
   /** The editor's `history` option: the prompts to recall, most recent first. */
@@ -50,9 +51,8 @@ export function openRecall(file: string, project: string, warn: (text: string) =
       }) as typeof lines.emit;
     },
     entered(prompt, state) {
-      // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog): y
-      // or n, or a plan's 1, 2 or 3 (chat-plan.ts).
-      if (!prompt.trim() || (state?.pendingApprovals?.length && /^(y|yes|n|no|[123])(\s|$)/i.test(prompt.trim()))) return;
+      // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog).
+      if (!prompt.trim() || answersApproval(prompt, state)) return;
       const form = editorForm(prompt);
       // The same prompt again in a row is kept once.
       if (prompts[0] === form) return;

@@ -5,6 +5,7 @@
 import { SessionsApiError, type SessionsApi } from "@harness/client";
 import type { SessionSummary } from "@harness/protocol";
 import { sessionLines } from "./chat-pick.ts";
+import { CONNECT_TIMEOUT_MS } from "./chat-sessions.ts";
 import { oneLine } from "./render.ts";
 
 /** Most sessions /resume lists, as --resume does. */
@@ -32,7 +33,7 @@ export function chatSessions(o: ChatSessionsOptions): ChatSessions {
   /** The list /resume showed last: the numbers it showed pick from it. */
   let shown: SessionSummary[] | undefined;
   const fail = (verb: string, message: string) => o.note(`✗ /${verb}: ${message}`, "error");
-  const list = async () => (await o.api.list({ signal: AbortSignal.timeout(10_000) })).slice(0, LISTED);
+  const list = async () => (await o.api.list({ signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) })).slice(0, LISTED);
 
   const rename = async (title: string) => {
     const sessionId = o.current();
@@ -40,7 +41,7 @@ export function chatSessions(o: ChatSessionsOptions): ChatSessions {
       const named = (await list()).find((s) => s.sessionId === sessionId)?.title;
       return o.note(named ? `(session ${sessionId} is titled "${oneLine(named, 100)}"; /rename TITLE renames it)` : `(session ${sessionId} has no title yet: /rename TITLE names it)`);
     }
-    const renamed = await o.api.rename(sessionId, title, { signal: AbortSignal.timeout(10_000) });
+    const renamed = await o.api.rename(sessionId, title, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
     shown = undefined;
     o.note(`(session ${sessionId} is now titled "${oneLine(renamed.title, 100)}")`);
   };
@@ -74,7 +75,7 @@ export function chatSessions(o: ChatSessionsOptions): ChatSessions {
       if (n < 1 || n > sessions.length) return { error: `there is no session ${which} in the list: /resume lists them, from 1 to ${sessions.length}` };
       return sessions[n - 1];
     }
-    const sessions = await o.api.list({ signal: AbortSignal.timeout(10_000) });
+    const sessions = await o.api.list({ signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
     const byId = sessions.find((s) => s.sessionId === which);
     if (byId) return byId;
     const titled = sessions.filter((s) => s.title === which);

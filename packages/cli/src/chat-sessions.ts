@@ -6,6 +6,9 @@ import type { ForkResult } from "@harness/protocol";
 import { z } from "zod";
 import { serverEndpoint } from "./server-url.ts";
 
+/** How long the server has to answer the chat: its connection, and each of its requests about sessions. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 const SessionList = z.array(z.object({ sessionId: z.string(), updatedAt: z.unknown().optional() }).passthrough());
 
 /** The ids of `userId`'s sessions on the server at `url` (http(s) or ws(s)), most recently used

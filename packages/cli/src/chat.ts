@@ -17,7 +17,7 @@ import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
 import { pickSession, type Picked } from "./chat-pick.ts";
 import { chatSessions } from "./chat-resume.ts";
-import { forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
+import { CONNECT_TIMEOUT_MS, forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
@@ -38,8 +38,6 @@ export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
 
 const DEFAULT_URL = "http://127.0.0.1:7700";
-/** How long the server has to answer the chat's first connection. */
-const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a local chat that is left waits for the run under way to end cancelled. */
 const LOCAL_CANCEL_MS = 10_000;
 /** Lines typed at a terminal this soon after one another were pasted together. */

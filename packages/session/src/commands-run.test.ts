@@ -428,3 +428,34 @@ test("totals a runner would refuse (tokens below zero) are not sent: the next ru
   const second = await submitAndRun(session, client, runner);
   assert.equal(second.body.spentBefore, undefined);
 });
+
+test("of two modes chosen as the run ends, the last one chosen holds, whichever the run still took; a mode the run changes to on its own holds too", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  // The run takes acceptEdits and says so; fullAuto reaches it only after it has ended.
+  let taken = 0;
+  runner.onControl = async () => (taken++ === 0 ? { ok: true as const, value: undefined } : { ok: false as const, status: 409, message: 'run "r1" has already finished' });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }, { type: "configure", config: { permissionMode: "fullAuto" } }));
+  await until(() => runner.controls.length === 2);
+  run.emit({ type: "mode.changed", permissionMode: "acceptEdits" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "fullAuto");
+  assert.equal(client.errors.length, 0);
+
+  // A plan approved with "accept edits": the run first leaves plan mode for the default mode, then
+  // takes the mode sent with the answer; the session ends in the mode sent.
+  const second = await submitAndRun(session, client, runner, "two");
+  second.emit({ type: "run.started", requestId: "r2" });
+  runner.onControl = async () => ({ ok: true as const, value: undefined });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }));
+  await until(() => runner.controls.length === 3);
+  second.emit({ type: "mode.changed", permissionMode: "default" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits");
+  // Once the run has taken what was sent, a change of its own (a later plan approved) is the session's too.
+  second.emit({ type: "mode.changed", permissionMode: "acceptEdits" }, { type: "mode.changed", permissionMode: "default" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "default");
+  assert.deepEqual(client.state, session.snapshot().state);
+});

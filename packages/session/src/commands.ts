@@ -124,6 +124,7 @@ function configureChecked(core: SessionCore, reply: Reply, config: HarnessConfig
     : [{ type: "set", path: ["config"], value: Object.fromEntries(entries) as JSONValue }];
   core.commit(ops);
   const run = core.run;
+  if (run && config.permissionMode !== undefined) run.modeSent = runnerMode(config.permissionMode);
   // 409: the run ended before the runner took it; the setting is stored for the next run all the same.
   if (run) sendControl(core, run, { type: "configure", config: runConfig(config) }, (why, status) => status === 409 || reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner));
 }

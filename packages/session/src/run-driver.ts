@@ -194,7 +194,7 @@ async function drive(
         received++;
         if (event.type === "run.started") learnRequestId(core, run, event.requestId);
         if (isRunEnd(event)) return finish(core, run, event);
-        const { operations, cursor } = translateEvent(core.state, run.cursor, event, core.newId);
+        const { operations, cursor } = supersededMode(run, event) ? { operations: [], cursor: run.cursor } : translateEvent(core.state, run.cursor, event, core.newId);
         run.cursor = cursor;
         if (operations.length) core.stage(operations);
         if (event.type === "user.message" && event.steer && !event.agentId) {
@@ -284,6 +284,17 @@ function dropSteers(run: RunState, why: string): void {
   const steers = run.steers;
   run.steers = [];
   for (const steer of steers) steer.undelivered(why);
+}
+
+/** Whether `event` says a mode the session's last choice supersedes: the run changed to it (an
+ * earlier choice taken, plan mode left for the default) before taking the mode configured since,
+ * which may reach it too late or not at all (the run ended first). That choice holds for the next
+ * runs. Once the run says it took it, the run's own changes count again. */
+function supersededMode(run: RunState, event: RunnerEvent): boolean {
+  if (event.type !== "mode.changed" || event.agentId || run.modeSent === undefined) return false;
+  if (event.permissionMode !== run.modeSent) return true;
+  run.modeSent = undefined;
+  return false;
 }
 
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {

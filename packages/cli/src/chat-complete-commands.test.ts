@@ -32,3 +32,14 @@ test("a command whose name holds control characters (a terminal's escape sequenc
   assert.ok(names.includes("ship"));
   assert.deepEqual(names.filter((name) => name.startsWith("wipe")), []);
 });
+
+test("a local chat started with --plugin-dir offers that plugin's commands, as its runs take them", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), "harness-complete-commands-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const [home, cwd, plugin] = [join(root, "home"), join(root, "project"), join(root, "dev", "tools")];
+  mkdirSync(join(plugin, "commands"), { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(plugin, "commands", "hi.md"), "Say hi.");
+  assert.ok((await commandNames({ cwd, home, pluginDirs: [plugin] })()).includes("tools:hi"));
+  assert.ok(!(await commandNames({ cwd, home })()).includes("tools:hi"));
+});

@@ -9,8 +9,12 @@ import { CHAT_COMMANDS } from "./chat-line.ts";
 /** How long the names read stay good: commands added meanwhile show at the next Tab after it. */
 const FRESH_MS = 5_000;
 
-/** `project`: a local chat's project directory and the home its runs read (undefined: a shared server's chat). */
-export function commandNames(project: { cwd: string; home: string } | undefined): () => Promise<readonly string[]> {
+/** Where a local chat's runs read their commands: its project directory, the home, and the plugins
+ * given with --plugin-dir (absolute paths). */
+export type CommandPlace = { cwd: string; home: string; pluginDirs?: readonly string[] };
+
+/** `project`: a local chat's (undefined: a shared server's chat). */
+export function commandNames(project: CommandPlace | undefined): () => Promise<readonly string[]> {
   let read: { at: number; names: Promise<readonly string[]> } | undefined;
   return () => {
     if (!read || Date.now() - read.at > FRESH_MS) read = { at: Date.now(), names: names(project) };
@@ -18,10 +22,10 @@ export function commandNames(project: { cwd: string; home: string } | undefined)
   };
 }
 
-async function names(project: { cwd: string; home: string } | undefined): Promise<readonly string[]> {
+async function names(project: CommandPlace | undefined): Promise<readonly string[]> {
   // The agent's modules load at the first Tab, not with the chat.
   const { builtinSlashCommands, slashCommandsBeforeStart } = await import("@harness/agent/slash-commands");
-  const agent = project ? await slashCommandsBeforeStart(project).catch(() => builtinSlashCommands()) : builtinSlashCommands();
+  const agent = project ? await slashCommandsBeforeStart({ ...project, pluginDirs: project.pluginDirs && [...project.pluginDirs] }).catch(() => builtinSlashCommands()) : builtinSlashCommands();
   // A name with control characters would reach the terminal as it is (escape sequences): left out.
   return [...new Set([...CHAT_COMMANDS, ...agent])].filter((name) => !/[\x00-\x1f\x7f-\x9f]/.test(name));
 }

@@ -29,9 +29,9 @@ after(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-function localChat(t: { after(fn: () => unknown): void }) {
+function localChat(t: { after(fn: () => unknown): void }, flags = "") {
   const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", HOME: home, CLAUDE_CONFIG_DIR: "", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
-  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local`, { cwd: project, env, columns: 80 });
+  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local ${flags}`, { cwd: project, env, columns: 80 });
 }
 
 test("Tab completes the chat's and the project's commands after /, and lists them when it can add nothing", async (t) => {
@@ -80,5 +80,16 @@ test("Tab completes a path of the project after @, and the path sent reaches the
   assert.match(sent, /read @packages\/release\\\\ notes\.md and say when/);
   assert.match(sent, /the release ships on Tuesday/);
   chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("Tab completes the commands of a plugin given with --plugin-dir, by the path typed from where the chat started", async (t) => {
+  mkdirSync(join(project, "dev", "tools", "commands"), { recursive: true });
+  writeFileSync(join(project, "dev", "tools", "commands", "greet.md"), "Say hi.");
+  const chat = localChat(t, "--plugin-dir dev/tools");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/tools:gr\t");
+  await chat.bottom(/^\/tools:greet$/);
+  chat.type("\x03\x04");
   assert.equal(await chat.closed, 0);
 });

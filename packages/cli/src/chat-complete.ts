@@ -5,7 +5,7 @@
 // start with. A Tab that can add nothing lists the candidates instead, above the typed line, the
 // way the chat prints anything (the editor's own list would land where the chat's typed line is
 // kept, see chat-input-line.ts).
-import { commandNames } from "./chat-complete-commands.ts";
+import { commandNames, type CommandPlace } from "./chat-complete-commands.ts";
 import { completePath, inOrder } from "./chat-complete-paths.ts";
 
 export type CompleteSources = {
@@ -118,13 +118,13 @@ export type ChatCompletion = { completer: Completer; stop(): void };
 /** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
  * on this machine (see chat-complete-commands.ts). `note` prints the candidates listed, `columns`
  * is the terminal's width. */
-export function chatCompletion(input: NodeJS.ReadableStream, o: { local: boolean; cwd: string; home: string }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
+export function chatCompletion(input: NodeJS.ReadableStream, o: CommandPlace & { local: boolean }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
   // The line editor takes Shift+Tab for a Tab too, but it is the permission modes' key (chat-keys.ts):
   // the key is seen here before the candidates are, which are always found asynchronously.
   let shiftTab = false;
   const onKey = (_text: string | undefined, key: { name?: string; shift?: boolean } | undefined) => void (shiftTab = key?.name === "tab" && key.shift === true);
   input.on("keypress", onKey);
-  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home } : undefined), cwd: o.cwd, home: o.home };
+  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined), cwd: o.cwd, home: o.home };
   const completer = createCompleter(sources, (candidates) => note(listed(candidates, columns() || 80)), () => shiftTab);
   return { completer, stop: () => void input.off("keypress", onKey) };
 }

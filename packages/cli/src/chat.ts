@@ -125,8 +125,9 @@ function lastRunCancelled(state: HarnessState | undefined): boolean {
   return last?.status === "cancelled";
 }
 
-/** `own`: what a chat of its own shares with its server (see chat-modes.ts). */
-export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch }): Promise<number> {
+/** `own`: what a chat of its own (chat-local.ts) shares with its server: its plan mode (see
+ * chat-modes.ts), and the plugins its runs take (--plugin-dir, absolute), whose commands Tab completes. */
+export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch; pluginDirs?: readonly string[] }): Promise<number> {
   let command = given;
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message}\n`);
@@ -291,7 +292,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
   const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
   // At a terminal, Tab completes a command after "/" and a path of the project after "@".
-  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir() }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
+  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.pluginDirs }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   const search = recall && reverseSearch(lines);

@@ -220,3 +220,12 @@ test("harness mcp add -s project says how a run comes to start the server: where
     `Runs start it once it is approved, as every server of .mcp.json: name it in "enabledMcpjsonServers" (or set "enableAllProjectMcpServers": true) in ${join(p.home, ".claude", "settings.json")}, or approve it in Claude Code, which records it in this project's entry of ${p.claudeJson}; the project's own .claude/settings files cannot approve it.`,
   );
 });
+
+test("harness mcp add makes the CLAUDE_CONFIG_DIR it names when it does not exist yet, as Claude Code does", async (t) => {
+  const p = place(t);
+  const config = join(tempDir(t), "profiles", "work");
+  const { code, stderr } = await harness(["mcp", "add", "db", "--", "node", "x.js"], { HOME: p.home, CLAUDE_CONFIG_DIR: config }, { cwd: p.project }).result;
+
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(p.readJson(join(config, ".claude.json")).projects[p.project].mcpServers, { db: { type: "stdio", command: "node", args: ["x.js"], env: {} } });
+});

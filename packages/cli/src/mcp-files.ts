@@ -2,7 +2,7 @@
 // loader's cache is for runs), and written back whole, atomically, with every other key kept.
 import { mkdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomically } from "@harness/agent/atomic-write";
 import { readJsonObjectFile } from "@harness/agent/json-object-file";
 import { isJsonObject } from "@harness/agent/json-text";
@@ -99,8 +99,14 @@ const LOCK_WAIT_MS = 15_000;
 
 /** Reads `file`, makes its new value with `change` (which may throw to leave the file as it is) and
  * writes it back, under the file's lock (`withFileLock`): a change made meanwhile by Claude Code or
- * another command is not lost. */
+ * another command is not lost. A missing directory is made first, as Claude Code makes a
+ * CLAUDE_CONFIG_DIR that does not exist yet. */
 export async function updateConfig(file: string, change: (config: ConfigFile) => Record<string, unknown>): Promise<void> {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw new McpFileError(`cannot make the directory of ${file}: ${(error as Error).message}`);
+  }
   await withFileLock(file, () => {
     const config = readConfig(file, { exactNumbers: true });
     writeConfig(config, change(config));

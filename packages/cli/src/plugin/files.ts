@@ -2,8 +2,8 @@
 // known_marketplaces.json (the marketplaces added), installed_plugins.json (what is installed where)
 // and each scope's settings (`enabledPlugins`). Each is written whole and atomically, every other
 // key kept, under the lock `harness mcp` takes (mcp-files.ts).
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
 import { McpFileError, mcpPlace, readConfig, updateConfig, withFileLock, type ConfigFile } from "../mcp-files.ts";
@@ -43,11 +43,10 @@ export function readFileObject(file: string): ConfigFile {
   }
 }
 
-/** Changes `file` (made with its directory when missing) by `change`, which may throw to leave it
- * as it is. */
+/** Changes `file` (made with its directory when missing, by updateConfig) by `change`, which may
+ * throw to leave it as it is. */
 export async function updateFile(file: string, change: (value: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
   try {
-    mkdirSync(dirname(file), { recursive: true });
     await updateConfig(file, (config) => change(config.value));
   } catch (error) {
     throw asPluginError(error);

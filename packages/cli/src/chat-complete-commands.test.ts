@@ -43,3 +43,14 @@ test("a local chat started with --plugin-dir offers that plugin's commands, as i
   assert.ok((await commandNames({ cwd, home, pluginDirs: [plugin] })()).includes("tools:hi"));
   assert.ok(!(await commandNames({ cwd, home })()).includes("tools:hi"));
 });
+
+test("the commands the session's runs said they had (MCP servers' prompts, a shared server's project's commands) are offered too, as they change", async () => {
+  let said: readonly string[] | undefined;
+  const names = commandNames(undefined, () => said);
+  assert.ok(!(await names()).includes("mcp__docs__summarize"));
+  said = ["help", "deploy", "mcp__docs__summarize", "bad\x1b[2J"];
+  const now = await names();
+  for (const name of ["deploy", "mcp__docs__summarize", "quit", "help"]) assert.ok(now.includes(name), `${name} in ${now.join(" ")}`);
+  assert.equal(now.filter((name) => name === "help").length, 1, "each once");
+  assert.ok(!now.some((name) => name.startsWith("bad")));
+});

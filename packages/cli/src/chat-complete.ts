@@ -116,15 +116,15 @@ export function listed(candidates: readonly string[], width: number): string {
 export type ChatCompletion = { completer: Completer; stop(): void };
 
 /** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
- * on this machine (see chat-complete-commands.ts). `note` prints the candidates listed, `columns`
+ * on this machine; `ran`, the commands the session's last run said it had (see chat-complete-commands.ts). `note` prints the candidates listed, `columns`
  * is the terminal's width. */
-export function chatCompletion(input: NodeJS.ReadableStream, o: CommandPlace & { local: boolean }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
+export function chatCompletion(input: NodeJS.ReadableStream, o: CommandPlace & { local: boolean; ran: () => readonly string[] | undefined }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
   // The line editor takes Shift+Tab for a Tab too, but it is the permission modes' key (chat-keys.ts):
   // the key is seen here before the candidates are, which are always found asynchronously.
   let shiftTab = false;
   const onKey = (_text: string | undefined, key: { name?: string; shift?: boolean } | undefined) => void (shiftTab = key?.name === "tab" && key.shift === true);
   input.on("keypress", onKey);
-  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined), cwd: o.cwd, home: o.home };
+  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined, o.ran), cwd: o.cwd, home: o.home };
   const completer = createCompleter(sources, (candidates) => note(listed(candidates, columns() || 80)), () => shiftTab);
   return { completer, stop: () => void input.off("keypress", onKey) };
 }

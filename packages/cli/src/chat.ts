@@ -292,7 +292,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
   const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
   // At a terminal, Tab completes a command after "/" and a path of the project after "@".
-  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.pluginDirs }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
+  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.pluginDirs, ran: () => client.state?.available?.slashCommands }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   const search = recall && reverseSearch(lines);

@@ -151,6 +151,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   const stream = format === "stream-json" ? await streamWriters((line) => io.stdout.write(line), runId, cwd, command.includePartialMessages ? () => readyModel ?? model : undefined) : undefined;
   const show: (event: AgentEvent) => void = stream
     ? (event) => {
+        // The init line that opens the stream says what run.ready would.
+        if (event.type === "run.ready") return;
         // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
         // kinds of message only: the SDK hands any line to the program as a message.
         if (command.inputFormat !== "stream-json") stream.opening.line(`${JSON.stringify(event)}\n`);

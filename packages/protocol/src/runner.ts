@@ -10,7 +10,7 @@
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
 import { RunnerPermissionModeSchema } from "./runner-control.ts";
-import { ConversationSpentSchema, MAX_TURNS_LIMIT, UsageSchema } from "./wire.ts";
+import { ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
@@ -261,6 +261,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
    * a mode configured while the plan waited is taken once it has). The new mode holds for the rest
    * of the run, and for the session's next runs. */
   z.object({ type: z.literal("mode.changed"), ...envelope, ...agentFields, permissionMode: RunnerPermissionModeSchema }),
+  /** The run is set up (settings read, MCP servers started): what it works with. */
+  z.object({ type: z.literal("run.ready"), ...envelope, ...agentFields, available: RunAvailableSchema }),
   z.object({
     type: z.literal("run.error"),
     ...envelope,

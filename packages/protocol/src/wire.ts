@@ -134,6 +134,23 @@ export type Notice = z.infer<typeof NoticeSchema>;
 export const RewindPreviewSchema = z.object({ messageId: z.string(), files: z.array(FileChangeSchema) });
 export type RewindPreview = z.infer<typeof RewindPreviewSchema>;
 
+/** What the session's runs work with, as the last run to start said it (the init message of Claude
+ * Code's stream-json): what the user may type after "/" (built-in and custom commands, skills, MCP
+ * servers' prompts), the tools the model may call, the MCP servers and how each stands
+ * ("connected", "failed", "needs-auth", "pending"…), the agents Task may start, the skills and the
+ * output style. A UI's command menu and server panel read it; it changes only when a run starts
+ * with something else. */
+export const RunAvailableSchema = z.object({
+  model: z.string(),
+  slashCommands: z.array(z.string()),
+  tools: z.array(z.string()),
+  mcpServers: z.array(z.object({ name: z.string(), status: z.string() })),
+  agents: z.array(z.string()),
+  skills: z.array(z.string()),
+  outputStyle: z.string(),
+});
+export type RunAvailable = z.infer<typeof RunAvailableSchema>;
+
 export const HarnessStateSchema = z.object({
   status: SessionStatusSchema,
   messages: z.array(HarnessMessageSchema),
@@ -151,6 +168,8 @@ export const HarnessStateSchema = z.object({
   rewindPreview: RewindPreviewSchema.nullable().optional(),
   /** The most recent notices, oldest first. */
   notices: z.array(NoticeSchema).optional(),
+  /** What the last run to start had available (see RunAvailableSchema); absent before any did. */
+  available: RunAvailableSchema.optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

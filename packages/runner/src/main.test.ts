@@ -78,7 +78,7 @@ for (const [how, stop] of [
       seen.push(e.type === "assistant.delta" ? e.text : e.type === "run.error" ? `run.error: ${e.message}` : e.type);
       if (seen.includes("...")) stop(runner.child);
     }
-    assert.deepEqual(seen, ["run.started", "Working", "...", "run.error: the runner process was stopped during the run"]);
+    assert.deepEqual(seen, ["run.started", "run.ready", "Working", "...", "run.error: the runner process was stopped during the run"]);
     assert.equal(await runner.exited, 0);
   });
 }

@@ -254,3 +254,15 @@ test("mode.changed writes the run's new mode into the session's configuration, i
   const same = play(running({ config: { permissionMode: "default" } }), { type: "mode.changed", permissionMode: "default" });
   assert.deepEqual([unnamed.batches, subagent.batches, same.batches], [[[]], [[]], [[]]]);
 });
+
+test("run.ready puts what the run has available in the state, once: a run that starts with the same says nothing; a sub-agent's is its own", () => {
+  const available = { model: "claude-sonnet-4-5", slashCommands: ["help", "deploy", "mcp__docs__summarize"], tools: ["Bash", "Read"], mcpServers: [{ name: "docs", status: "connected" }], agents: ["general-purpose"], skills: ["lint"], outputStyle: "default" };
+  const first = play(running(), { type: "run.ready", available });
+  assert.deepEqual(first.state.available, available);
+  const same = play(first.state, { type: "run.ready", available: structuredClone(available) });
+  assert.deepEqual(same.batches, [[]]);
+  const changed = play(first.state, { type: "run.ready", available: { ...available, mcpServers: [{ name: "docs", status: "failed" }] } });
+  assert.deepEqual(changed.state.available?.mcpServers, [{ name: "docs", status: "failed" }]);
+  const subagent = play(running(), { type: "run.ready", available, agentId: "agent_1" });
+  assert.deepEqual(subagent.batches, [[]]);
+});

@@ -213,6 +213,11 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "mode.changed":
       return { operations: event.agentId ? [] : modeOps(state, event.permissionMode), cursor };
+
+    case "run.ready":
+      // Most runs start with what the last one had: nothing to store or send then.
+      if (event.agentId || JSON.stringify(state.available) === JSON.stringify(event.available)) return { operations: [], cursor };
+      return { operations: [{ type: "set", path: ["available"], value: event.available as JSONValue }], cursor };
   }
 }
 

@@ -81,8 +81,9 @@ test("a scripted agent run round-trips through the runner: deltas, tool events, 
     events.map((_, i) => i + 1),
   );
   // Bash output may or may not keep its final newline; that is the tool's business, not the runner's.
+  assert.equal(events[1].type, "run.ready");
   const payloads = events
-    .slice(1, -1)
+    .slice(2, -1)
     .map(({ seq: _seq, ...rest }) => (rest.type === "tool.completed" ? { ...rest, output: rest.output.trimEnd() } : rest));
   assert.deepEqual(payloads, [
     { type: "assistant.delta", text: "Let me " },
@@ -134,9 +135,9 @@ test("the builtin backend drives the real Anthropic provider: a Bash tool round 
   const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key", permissionMode: "acceptEdits" }, { signal: signal() }));
   assert.deepEqual(
     events.map((e) => e.type),
-    ["run.started", "tool.started", "tool.output", "tool.completed", "assistant.delta", "run.completed"],
+    ["run.started", "run.ready", "tool.started", "tool.output", "tool.completed", "assistant.delta", "run.completed"],
   );
-  const completed = events[3];
+  const completed = events[4];
   assert.ok(completed.type === "tool.completed");
   assert.equal(completed.output.trimEnd(), "from-bash");
   assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "from-bash\n");
@@ -339,4 +340,26 @@ test("an interactive query that names no permission mode follows the project's d
   );
   assert.equal(outcome.ok, true, JSON.stringify(outcome));
   assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "made\n");
+});
+
+test("a run says what it has available once it is set up: the project's commands, the tools, and a host's onReady still hears it", async (t) => {
+  const workspace = tempWorkspace(t);
+  mkdirSync(join(workspace, ".claude", "commands"), { recursive: true });
+  writeFileSync(join(workspace, ".claude", "commands", "deploy.md"), "Deploy.");
+  withEnv(t, { HOME: workspace });
+  const events: AgentEvent[] = [];
+  const heard: string[] = [];
+  const outcome = await builtinBackend({ provider: () => scriptedProvider([{ text: "Hi." }]), runOptions: { onReady: (info) => heard.push(info.model) } }).run(
+    { prompt: "hello" },
+    headlessContext({ signal: signal(), emit: (e) => events.push(e), workspace }),
+  );
+  assert.equal(outcome.ok, true);
+  const ready = events.filter((e) => e.type === "run.ready");
+  assert.equal(ready.length, 1);
+  const { available } = ready[0] as Extract<AgentEvent, { type: "run.ready" }>;
+  assert.ok(available.slashCommands.includes("deploy") && available.slashCommands.includes("help"), available.slashCommands.join(" "));
+  assert.ok(available.tools.includes("Bash") && available.tools.includes("Read"));
+  assert.deepEqual([available.mcpServers, available.outputStyle], [[], "default"]);
+  assert.deepEqual(heard, [available.model]);
+  assert.ok(events.indexOf(ready[0]) < events.findIndex((e) => e.type === "assistant.delta"), "before the reply");
 });

@@ -4,12 +4,12 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 // Narrow entries, not the package index: the index names every module of the agent (MCP, hooks,
 // compaction…), and loading them all would slow every run's start.
-import type { RunAgentOptions } from "@harness/agent";
+import type { RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import { trustedAnthropicCredentials } from "@harness/agent/api-key-helper";
 import { createAgentResources, type AgentResources } from "@harness/agent/resources";
 import { runAgent } from "@harness/agent/run-agent";
 import { type BedrockAuth, hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
-import type { RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import type { RunAvailable, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 import { abortedMessage } from "../abort-reason.ts";
 
@@ -89,6 +89,13 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         signal: ctx.signal,
         emit: ctx.emit,
       };
+      // What the run works with goes to the session (its command menu, its MCP servers' state), and
+      // to a host that asked for it (harness run's stream-json init line).
+      const hostReady = options.onReady;
+      options.onReady = (info) => {
+        ctx.emit({ type: "run.ready", available: availableOf(info) });
+        hostReady?.(info);
+      };
       const outcome = await runAgent(options);
       const transcript = outcome.transcript as TranscriptMessage[];
       const spent = { ...(outcome.spent && { spent: outcome.spent }), modelUsage: outcome.modelUsage, apiMs: outcome.apiMs };
@@ -130,6 +137,11 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       await held?.dispose();
     },
   };
+}
+
+function availableOf(info: RunReadyInfo): RunAvailable {
+  const { model, slashCommands, tools, mcpServers, agents, skills, outputStyle } = info;
+  return { model, slashCommands, tools, mcpServers, agents, skills, outputStyle };
 }
 
 /** The query's credentials, over the runner's environment. */

@@ -33,6 +33,7 @@ test("streamed text becomes deltas; the complete block that follows is not sent 
     stream({ type: "message_stop" }),
   ]);
   assert.deepEqual(events, [
+    { type: "run.ready", available: { model: "claude-test", slashCommands: [], tools: [], mcpServers: [], agents: [], skills: [], outputStyle: "default" } },
     { type: "assistant.delta", text: "Hel" },
     { type: "assistant.delta", text: "lo" },
   ]);
@@ -172,5 +173,49 @@ test("what Claude Code tells its user between messages (a refusal it goes on fro
     { type: "notice", level: "info", message: "The model's safeguards stopped the response above · continuing once with that noted" },
     { type: "notice", level: "warning", message: "A Stop hook stopped the run" },
     { type: "notice", level: "warning", message: "The model declined to answer." },
+  ]);
+});
+
+test("Claude Code's init message says what the run has available, as the builtin loop's run.ready does; a second init (a resumed turn) says it again only if it changed", () => {
+  const init = {
+    type: "system",
+    subtype: "init",
+    model: "claude-sonnet-4-5",
+    cwd: "/w",
+    tools: ["Bash", "Read", "mcp__docs__search"],
+    mcp_servers: [{ name: "docs", status: "connected", source: "project" }, { name: "jira", status: "needs-auth" }],
+    slash_commands: ["compact", "deploy", "mcp__docs__summarize"],
+    agents: ["general-purpose"],
+    skills: ["lint"],
+    output_style: "Explanatory",
+    permissionMode: "default",
+    apiKeySource: "ANTHROPIC_API_KEY",
+  };
+  const { events } = mapped([sdk(init), sdk(init), sdk({ ...init, mcp_servers: [{ name: "docs", status: "failed" }] })]);
+  assert.deepEqual(events, [
+    {
+      type: "run.ready",
+      available: {
+        model: "claude-sonnet-4-5",
+        slashCommands: ["compact", "deploy", "mcp__docs__summarize"],
+        tools: ["Bash", "Read", "mcp__docs__search"],
+        mcpServers: [{ name: "docs", status: "connected" }, { name: "jira", status: "needs-auth" }],
+        agents: ["general-purpose"],
+        skills: ["lint"],
+        outputStyle: "Explanatory",
+      },
+    },
+    {
+      type: "run.ready",
+      available: {
+        model: "claude-sonnet-4-5",
+        slashCommands: ["compact", "deploy", "mcp__docs__summarize"],
+        tools: ["Bash", "Read", "mcp__docs__search"],
+        mcpServers: [{ name: "docs", status: "failed" }],
+        agents: ["general-purpose"],
+        skills: ["lint"],
+        outputStyle: "Explanatory",
+      },
+    },
   ]);
 });

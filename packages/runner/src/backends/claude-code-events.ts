@@ -1,7 +1,7 @@
 // Claude Code's message stream → RunnerProtocol events, plus what the run's outcome is made of
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { AgentEvent, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
 import { formatDuration } from "@harness/llm/retry-policy";
 
 type Block = Record<string, unknown>;
@@ -146,6 +146,8 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     if (!message.parent_tool_use_id) run.transcript.push({ role: "user", content: blocks });
   }
 
+  let lastAvailable: string | undefined;
+
   function handle(message: SDKMessage): void {
     switch (message.type) {
       case "stream_event":
@@ -162,6 +164,10 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
         if (message.subtype === "init") {
           run.sessionId = message.session_id;
           run.model ??= message.model;
+          const available = availableOf(message);
+          // Claude Code says it again at each turn of a run driven turn by turn.
+          if (JSON.stringify(available) !== lastAvailable) emit({ type: "run.ready", available });
+          lastAvailable = JSON.stringify(available);
         } else if (message.subtype === "task_started" && message.tool_use_id) {
           taskIds.set(message.tool_use_id, message.task_id);
         } else if (message.subtype === "api_retry") {
@@ -181,6 +187,20 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   }
 
   return { handle, run };
+}
+
+/** What Claude Code's init message says the run has, as run.ready carries it (fields an older
+ * Claude Code leaves out are empty). */
+function availableOf(init: Extract<SDKMessage, { type: "system"; subtype: "init" }>): RunAvailable {
+  return {
+    model: init.model,
+    slashCommands: init.slash_commands ?? [],
+    tools: init.tools ?? [],
+    mcpServers: (init.mcp_servers ?? []).map((server) => ({ name: server.name, status: server.status })),
+    agents: init.agents ?? [],
+    skills: init.skills ?? [],
+    outputStyle: init.output_style ?? "default",
+  };
 }
 
 /** A retry Claude Code announced, in the words the builtin backend uses for its own. */

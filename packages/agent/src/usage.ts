@@ -11,6 +11,7 @@ export function addUsage(total: Usage, next: Usage): void {
   total.outputTokens += next.outputTokens;
   if (next.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + next.cacheReadTokens;
   if (next.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + next.cacheWriteTokens;
+  if (next.webSearchRequests !== undefined) total.webSearchRequests = (total.webSearchRequests ?? 0) + next.webSearchRequests;
   if (next.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + next.costUsd;
 }
 

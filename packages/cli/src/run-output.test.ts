@@ -178,7 +178,13 @@ test("json: every result has Claude Code's counts, zero when the run failed befo
     { num_turns: result.num_turns, usage: result.usage, total_cost_usd: result.total_cost_usd, errors: result.errors, is_error: result.is_error },
     {
       num_turns: 0,
-      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      usage: {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      },
       total_cost_usd: 0,
       errors: [result.error],
       is_error: true,

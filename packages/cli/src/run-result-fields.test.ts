@@ -39,11 +39,11 @@ test("json: modelUsage gives each model's tokens, cost and context window, sub-a
   const scout = result.modelUsage["claude-haiku-4-5"];
   assert.deepEqual(
     { ...main, costUSD: undefined },
-    { inputTokens: 300, outputTokens: 30, cacheReadInputTokens: 40, cacheCreationInputTokens: 0, costUSD: undefined, contextWindow: 200_000 },
+    { inputTokens: 300, outputTokens: 30, cacheReadInputTokens: 40, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: undefined, contextWindow: 200_000 },
   );
   assert.deepEqual(
     { ...scout, costUSD: undefined },
-    { inputTokens: 50, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 7, costUSD: undefined, contextWindow: 200_000 },
+    { inputTokens: 50, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 7, webSearchRequests: 0, costUSD: undefined, contextWindow: 200_000 },
   );
   assert.ok(main.costUSD > scout.costUSD && scout.costUSD > 0, JSON.stringify(result.modelUsage));
   assert.ok(Math.abs(main.costUSD + scout.costUSD - result.total_cost_usd) < 1e-9, "the models' costs add up to the total");

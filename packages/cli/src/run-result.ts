@@ -26,7 +26,14 @@ export type RunResult = {
   duration_api_ms: number;
   /** Model calls the run made. */
   num_turns: number;
-  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+    /** Anthropic's server-side tools the run used (its web fetches are its own, never the API's). */
+    server_tool_use: { web_search_requests: number; web_fetch_requests: number };
+  };
   /** Every model call the run paid for (sub-agents', hooks' and compactions' too), by model. */
   modelUsage: Record<string, ModelUsage>;
   total_cost_usd: number;
@@ -40,14 +47,15 @@ export type RunResult = {
   uuid: string;
 };
 
-/** Claude Code's per-model totals, but for what the run does not count (webSearchRequests,
- * maxOutputTokens). `costUSD` is 0 for a model whose price is not known; `contextWindow` is the
- * window the run compacts against. */
+/** Claude Code's per-model totals, but for what the run does not count (maxOutputTokens).
+ * `costUSD` (web searches included) is 0 for a model whose price is not known; `contextWindow` is
+ * the window the run compacts against. */
 export type ModelUsage = {
   inputTokens: number;
   outputTokens: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  webSearchRequests: number;
   costUSD: number;
   contextWindow: number;
 };
@@ -106,6 +114,7 @@ function modelUsage(byModel: Record<string, Usage>, env: NodeJS.ProcessEnv): Rec
       outputTokens: usage.outputTokens,
       cacheReadInputTokens: usage.cacheReadTokens ?? 0,
       cacheCreationInputTokens: usage.cacheWriteTokens ?? 0,
+      webSearchRequests: usage.webSearchRequests ?? 0,
       costUSD: usage.costUsd ?? 0,
       contextWindow: contextWindowFor(model, env),
     };
@@ -133,5 +142,6 @@ function apiUsage(usage: Usage): NonNullable<RunResult["usage"]> {
     output_tokens: usage.outputTokens,
     cache_read_input_tokens: usage.cacheReadTokens ?? 0,
     cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+    server_tool_use: { web_search_requests: usage.webSearchRequests ?? 0, web_fetch_requests: 0 },
   };
 }

@@ -66,3 +66,36 @@ test("WebSearch turns the search service's error into a tool error the model rea
   assert.match(result!.content, /too_many_requests/);
   assert.match(result!.content, /too many searches/i);
 });
+
+test("a run that searched the web twice costs its tokens plus Anthropic's $10 per 1,000 searches, and counts the searches as Claude Code does", async (t) => {
+  const usage = { input_tokens: 1000, output_tokens: 100 };
+  const search = (query: string) => ({ ...webSearchAnswer({ query, results: [{ title: "Node.js", url: "https://nodejs.org/" }], text: "Found it." }), usage });
+  const fake = await withFake(
+    t,
+    startFakeAnthropic({
+      replies: [
+        { toolUses: [{ id: "toolu_1", name: "WebSearch", input: { query: "node 24" } }], usage },
+        search("node 24"),
+        { toolUses: [{ id: "toolu_2", name: "WebSearch", input: { query: "node 26" } }], usage },
+        search("node 26"),
+        { text: "Both found.", usage },
+      ],
+    }),
+  );
+  const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_SMALL_FAST_MODEL: "claude-haiku-4-5" };
+  const run = await harness(["run", "--cwd", tempDir(t), "--model", "claude-sonnet-4-6", "--output-format", "json", "--", "search twice"], env).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(fake.requests.length, 5);
+  const result = JSON.parse(run.stdout) as {
+    total_cost_usd: number;
+    usage: { server_tool_use?: { web_search_requests: number } };
+    modelUsage: Record<string, { costUSD: number; webSearchRequests?: number }>;
+  };
+  // Sonnet 4.6 at $3/$15 a million tokens for three calls, Haiku 4.5 at $1/$5 for the two searches'.
+  const tokens = (3 * (1000 * 3 + 100 * 15) + 2 * (1000 * 1 + 100 * 5)) / 1e6;
+  assert.ok(Math.abs(result.total_cost_usd - (tokens + 0.02)) < 1e-9, `cost ${result.total_cost_usd}, expected ${tokens + 0.02}`);
+  assert.equal(result.usage.server_tool_use?.web_search_requests, 2);
+  assert.equal(result.modelUsage["claude-haiku-4-5"]?.webSearchRequests, 2);
+  assert.ok(Math.abs(result.modelUsage["claude-haiku-4-5"]!.costUSD - (0.003 + 0.02)) < 1e-9);
+  assert.equal(result.modelUsage["claude-sonnet-4-6"]?.webSearchRequests, 0);
+});

@@ -119,6 +119,8 @@ export function applyRawEvent(state: StreamState, event: RawEvent): ModelEvent |
       if (typeof u.input_tokens === "number") state.usage.inputTokens = u.input_tokens;
       if (typeof u.cache_read_input_tokens === "number") state.usage.cacheReadTokens = u.cache_read_input_tokens;
       if (typeof u.cache_creation_input_tokens === "number") state.usage.cacheWriteTokens = u.cache_creation_input_tokens;
+      const searches = u.server_tool_use?.web_search_requests;
+      if (typeof searches === "number" && searches > 0) state.usage.webSearchRequests = searches;
       return undefined;
     }
     case "message_stop":

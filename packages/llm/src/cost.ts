@@ -1,5 +1,6 @@
-// What a model call cost, from the list prices of Claude models (USD per million tokens). Models
-// without a price here (local models, other vendors) cost 0.
+// What a model call cost, from the list prices of Claude models (USD per million tokens), plus
+// Anthropic's server-side web searches. Models without a price here (local models, other vendors)
+// cost 0.
 import type { Usage } from "@harness/protocol";
 
 export type ModelPrice = {
@@ -79,10 +80,18 @@ function atVersionBoundary(id: string, end: number): boolean {
   return digits === null || digits[0].length === 8;
 }
 
-/** The price in USD of one call's usage; 0 for a model without a known price. */
+/** Anthropic's fee for one server-side web search: $10 per 1,000, with every Claude model. */
+const WEB_SEARCH_USD = 0.01;
+
+/** The price in USD of one call's usage, its web searches included; 0 for a model without a known
+ * price. */
 export function costUsd(model: string, usage: Usage): number {
   const price = priceOf(model);
   if (!price) return 0;
+  return tokensCost(price, usage) + (usage.webSearchRequests ?? 0) * WEB_SEARCH_USD;
+}
+
+function tokensCost(price: ModelPrice, usage: Usage): number {
   const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   const long = price.longContext;

@@ -42,6 +42,7 @@ export const SpentBeforeSchema = ConversationSpentSchema.extend({
     outputTokens: z.number().int().nonnegative(),
     cacheReadTokens: z.number().int().nonnegative().optional(),
     cacheWriteTokens: z.number().int().nonnegative().optional(),
+    webSearchRequests: z.number().int().nonnegative().optional(),
     costUsd: z.number().nonnegative().optional(),
   }),
 });

@@ -107,6 +107,8 @@ export const UsageSchema = z.object({
   outputTokens: z.number(),
   cacheReadTokens: z.number().optional(),
   cacheWriteTokens: z.number().optional(),
+  /** Anthropic's server-side web searches ($10 per 1,000 on top of the tokens, in `costUsd`). */
+  webSearchRequests: z.number().optional(),
   costUsd: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;

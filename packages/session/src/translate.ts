@@ -23,7 +23,7 @@ export function findMessage(state: HarnessState, id: string): number {
 export function addUsage(total: Usage | undefined, run: Usage): Usage {
   if (!total) return { ...run };
   const sum: Usage = { inputTokens: total.inputTokens + run.inputTokens, outputTokens: total.outputTokens + run.outputTokens };
-  const optional = ["cacheReadTokens", "cacheWriteTokens", "costUsd"] as const;
+  const optional = ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const;
   for (const key of optional) {
     if (total[key] !== undefined || run[key] !== undefined) sum[key] = (total[key] ?? 0) + (run[key] ?? 0);
   }
@@ -53,7 +53,7 @@ export function spentOp(state: HarnessState, spent: ConversationSpent): DeltaOpe
   return { type: "set", path: ["spent"], value: spent as JSONValue };
 }
 
-const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"] as const;
+const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const;
 
 /** A runner's report is not trusted to be well formed (the session does not parse its events). */
 function isCount(value: unknown): value is number {

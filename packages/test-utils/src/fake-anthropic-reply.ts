@@ -69,8 +69,10 @@ function startSse(res: ServerResponse): void {
   writeSseHead(res, { "request-id": newId("req") });
 }
 
-function usageFor(body: RequestBody, usage: FakeUsage | undefined, outputChars: number): WireUsage {
+function usageFor(body: RequestBody, usage: FakeUsage | undefined, outputChars: number, reply?: FakeMessageReply): WireUsage {
+  const searches = (reply?.webSearches ?? []).filter((search) => !search.errorCode).length;
   return {
+    ...(searches > 0 && { server_tool_use: { web_search_requests: searches } }),
     input_tokens: usage?.input_tokens ?? estimateInputTokens(body),
     output_tokens: usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4)),
     cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
@@ -138,7 +140,7 @@ async function streamMessage(reply: FakeMessageReply, body: RequestBody, res: Se
     await send(blockStopEvent(index));
     index++;
   }
-  await send(messageDeltaEvent(stopReasonOf(reply), usageFor(body, reply.usage, outputChars), reply.stopDetails));
+  await send(messageDeltaEvent(stopReasonOf(reply), usageFor(body, reply.usage, outputChars, reply), reply.stopDetails));
   await send(MESSAGE_STOP_EVENT);
   res.end();
 }
@@ -176,6 +178,6 @@ async function sendMessageJson(reply: FakeMessageReply, body: RequestBody, res: 
     content,
     stop_reason: stopReasonOf(reply),
     stop_sequence: null,
-    usage: usageFor(body, reply.usage, outputChars),
+    usage: usageFor(body, reply.usage, outputChars, reply),
   });
 }

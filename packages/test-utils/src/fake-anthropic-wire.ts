@@ -9,6 +9,8 @@ export type WireUsage = {
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
+  /** The reply's server-side searches that ran (errors are not billed); the API reports them at the end. */
+  server_tool_use?: { web_search_requests: number };
 };
 
 export type WireBlock =

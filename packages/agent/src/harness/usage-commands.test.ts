@@ -89,6 +89,16 @@ test("/cost adds up the conversation's earlier runs, their sub-agents included, 
   assert.match(text, /Total duration \(wall\):\s+\d/);
 });
 
+test("/cost counts the conversation's web searches, whose fee is in its cost", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const first = await runInProject(project, [{ text: "Searched.", usage: { inputTokens: 1000, outputTokens: 100, webSearchRequests: 2, costUsd: 0.0245 } }], { resources });
+  const { result } = await runInProject(project, [], { prompt: "/cost", resources, history: first.result.transcript });
+  assert.match(result.result, /Total cost:\s+\$0\.0245\b/);
+  assert.match(result.result, /1\.0k input, 100 output, 0 cache read, 0 cache write, 2 web searches/);
+});
+
 test("/cost at the start of a conversation says nothing has been spent", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/cost" });

@@ -55,7 +55,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
     return 1;
   }
   try {
-    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, { plan, pluginDirs: runOptions?.pluginDirs });
+    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, { plan, ...(runOptions && { run: runOptions }) });
   } finally {
     await server.close();
   }

@@ -8,8 +8,12 @@
 // a plan with auto-accept (configure acceptEdits) is a change the run sees. A chat on a shared server
 // cycles without plan mode. An approved plan ends plan mode: the next prompt goes in the mode the
 // run went on in.
+//
+// Where any settings scope says permissions.disableBypassPermissionsMode "disable", bypass
+// permissions is never offered, as in Claude Code: a chat started in it goes on in the default mode
+// (as harness run does), the cycle leaves it out, and /mode refuses it.
 import type { HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessConfig, HarnessState, HarnessToolCall } from "@harness/protocol";
+import type { HarnessCommand, HarnessConfig, HarnessState, HarnessToolCall, RunnerRunOptions } from "@harness/protocol";
 import { PLAN_NEEDS_OWN_CHAT } from "./chat-flags.ts";
 import { CHAT_MODES, runUnderWay } from "./chat-line.ts";
 import { answerPlan, EXIT_PLAN_MODE } from "./chat-plan.ts";
@@ -26,6 +30,19 @@ const INDICATORS: Record<ChatMode, string | undefined> = {
   plan: "⏸ plan mode on (shift+tab to cycle)",
   fullAuto: "⏵⏵ bypass permissions on (shift+tab to cycle)",
 };
+
+/** Why bypass permissions is not offered. */
+export const BYPASS_OFF = "bypassPermissions is turned off by the settings (permissions.disableBypassPermissionsMode)";
+
+/** Whether the settings the runs of a chat in `cwd` read (every scope's file; a chat of its own's
+ * --settings and --setting-sources too) turn bypass permissions off. Settings that cannot be read
+ * turn nothing off here: the run says what is wrong with them. */
+export async function bypassTurnedOff(cwd: string, env: NodeJS.ProcessEnv, run?: Pick<RunnerRunOptions, "flagSettings" | "settingSources">): Promise<boolean> {
+  const { loadRunSettings, runPlace } = await import("@harness/agent/run-settings");
+  const place = await runPlace({ cwd, ...(env.HOME && { home: env.HOME }) });
+  const loaded = await loadRunSettings({ cwd: place.cwd, ...(run?.flagSettings && { flagSettings: run.flagSettings }), ...(run?.settingSources && { settingSources: run.settingSources }) }, place);
+  return loaded.locks.bypassDisabled;
+}
 
 /** The line under the typed one that says the mode; none for the default. */
 export function modeIndicator(mode: ChatMode): string | undefined {
@@ -61,6 +78,8 @@ export type ChatModesOptions = {
   plan?: PlanSwitch;
   /** The chat started in bypass permissions, which then joins the cycle. */
   bypass: boolean;
+  /** The settings turn bypass permissions off: it never joins the cycle, and /mode refuses it. */
+  bypassOff?: boolean;
   send(command: HarnessCommand): boolean;
   note(text: string, tone?: "info" | "error"): void;
   /** The mode shown may have changed: `indicator` is the line to show under the typed one. */
@@ -115,9 +134,12 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
   return {
     current,
     refresh,
-    cycle: () => set(nextMode(current(), modeCycle(o.plan !== undefined, o.bypass))),
+    cycle: () => set(nextMode(current(), modeCycle(o.plan !== undefined, o.bypass && !o.bypassOff))),
     line(text) {
       const words = text.trim().split(/\s+/);
+      if (o.bypassOff && words[0] === "/mode" && words.length === 2 && (words[1] === "fullAuto" || words[1] === "bypassPermissions")) {
+        return o.note(`✗ /mode ${words[1]}: ${BYPASS_OFF}`, "error"), {};
+      }
       if (words[0] === "/mode" && words.length === 2 && words[1] === "plan") return set("plan"), {};
       // Another mode goes to the session as /mode does; plan mode ends with it.
       if (words[0] === "/mode" && o.plan?.on && CHAT_MODES.some((mode) => mode === words[1])) {

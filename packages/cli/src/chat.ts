@@ -11,7 +11,7 @@ import { homedir, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, createSessionsApi, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessConfig, HarnessState } from "@harness/protocol";
+import type { HarnessCommand, HarnessConfig, HarnessState, RunnerRunOptions } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
@@ -32,7 +32,7 @@ import { terminalOptions, type Sink } from "./render.ts";
 import { applySettings, describeSettings, settingFlags } from "./chat-settings.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { openStatusLine } from "./chat-status-line.ts";
-import { createChatModes, footerRows, type PlanSwitch } from "./chat-modes.ts";
+import { BYPASS_OFF, bypassTurnedOff, createChatModes, footerRows, type PlanSwitch } from "./chat-modes.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -126,8 +126,9 @@ function lastRunCancelled(state: HarnessState | undefined): boolean {
 }
 
 /** `own`: what a chat of its own (chat-local.ts) shares with its server: its plan mode (see
- * chat-modes.ts), and the plugins its runs take (--plugin-dir, absolute), whose commands Tab completes. */
-export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch; pluginDirs?: readonly string[] }): Promise<number> {
+ * chat-modes.ts), and the options its runs take (the settings' flags, the plugins whose commands Tab
+ * completes). */
+export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch; run?: RunnerRunOptions }): Promise<number> {
   let command = given;
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message}\n`);
@@ -264,6 +265,11 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // The flags' settings (--model…) go in one configure, and the first prompt only once the session
   // shows them: a setting it refuses stops the chat before anything runs.
   let applied: HarnessState | undefined;
+  // Settings that turn bypass permissions off: a chat started in it (by its flags, or a session
+  // left in it) goes on in the default mode, as a run does.
+  const bypassOff = await bypassTurnedOff(command.cwd ?? ".", io.env, own?.run);
+  const leftBypass = bypassOff && (config?.permissionMode ?? client.state?.config?.permissionMode) === "fullAuto";
+  if (leftBypass) config = { ...config, permissionMode: "default" };
   if (config && Object.keys(config).length > 0) {
     applying = true;
     try {
@@ -284,6 +290,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     client,
     ...(own && { plan: own.plan }),
     bypass: config?.permissionMode === "fullAuto",
+    bypassOff,
     send: (cmd) => send(cmd),
     note: (text, tone) => view.note(text, tone),
     show: (indicator) => footer?.mode(indicator),
@@ -292,7 +299,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
   const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
   // At a terminal, Tab completes a command after "/" and a path of the project after "@".
-  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.pluginDirs, ran: () => client.state?.available?.slashCommands }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
+  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.run?.pluginDirs, ran: () => client.state?.available?.slashCommands }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   const search = recall && reverseSearch(lines);
@@ -306,6 +313,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);
   if (forkWarning) view.note(`(${forkWarning})`);
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
+  if (leftBypass) view.note(`(${BYPASS_OFF}: the chat goes on in default mode)`);
   if (interactive) view.note('type a prompt; "/help" lists the commands; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves');
   statusLine?.update(client.state);
   modes.refresh();

@@ -122,6 +122,34 @@ test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t
   assert.equal(await again.closed, 0);
 });
 
+test("a prompt of Claude Code's with pasted text comes back with the text, by Up and by Ctrl+R", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  const entry = {
+    display: "why does [Pasted text #1 +1 lines] fail?",
+    pastedContents: { "1": { id: 1, type: "text", content: "npm ERR! walrus\nnpm ERR! code 1" } },
+    timestamp: Date.now(),
+    project,
+  };
+  writeFileSync(join(config, "history.jsonl"), `${JSON.stringify(entry)}\n`);
+  fake.push({ text: "Walrus one" }, { text: "Walrus two" });
+  let before = fake.requests.length;
+  const chat = await chatIn(t, project, config);
+  chat.type("\x1b[A");
+  await chat.bottom(/npm ERR! code 1 fail\?$/);
+  chat.type("\r");
+  await chat.sees(/Walrus one/);
+  assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
+
+  before = fake.requests.length;
+  chat.type("\x12walrus");
+  await chat.shows(/\(reverse-i-search\)`walrus': why does npm ERR! walrus ↵ npm ERR! code 1/);
+  chat.type("\r");
+  await chat.sees(/Walrus two/);
+  assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
 test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the line as it was", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
   fake.push({ text: "One" }, { text: "Two" }, { text: "Kept" });

@@ -112,6 +112,28 @@ test("a prompt of the file holding escape sequences or control characters is rec
   assert.deepEqual(recall.history[0].split("\r"), ["line two\ttabbed", "bell31m red"], "the lines of a prompt stay apart");
 });
 
+test("Claude Code's placeholders of pasted text come back as the text pasted; an image's, and one without its text, stay", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const pasted = {
+    "1": { id: 1, type: "text", content: "error: boom\n  at main.ts:3\n  at run.ts:9" },
+    "2": { id: 2, type: "image", content: "iVBORw0KGgo=", mediaType: "image/png" },
+    "3": { id: 3, type: "text", content: "one line\x1b[2J" },
+  };
+  const lines = [
+    { display: "explain [Pasted text #1 +2 lines] and [Image #2], then [Pasted text #3] [Pasted text #4 +1 lines]", pastedContents: pasted, timestamp: 1, project: "/p" },
+    { display: "odd [Pasted text #1 +2 lines]", pastedContents: "not an object", timestamp: 2, project: "/p" },
+    { display: "held [Pasted text #1]", pastedContents: { "1": { id: 1, type: "text", contentHash: "abc" } }, timestamp: 3, project: "/p" },
+  ];
+  writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+  const { entries, warning } = loadHistory(file, "/p");
+  assert.equal(warning, undefined);
+  assert.deepEqual(entries, [
+    "held [Pasted text #1]",
+    "odd [Pasted text #1 +2 lines]",
+    "explain error: boom\n  at main.ts:3\n  at run.ts:9 and [Image #2], then one line[2J [Pasted text #4 +1 lines]",
+  ]);
+});
+
 test("prompts of every length and script come back whole, wherever the file's reading splits them", (t) => {
   const file = join(tempDir(t), "history.jsonl");
   const displays = Array.from({ length: 3000 }, (_, i) => `${i} ${"é漢😀 ".repeat((i * 37) % 400)}`);

@@ -1,7 +1,8 @@
 // The prompts typed into `harness chat` at a terminal, kept for later chats in the same project, as
 // Claude Code keeps its own: history.jsonl in the user's configuration directory (user-config-dir.ts),
 // one JSON object a line, `{ display, pastedContents, timestamp, project }`, for every project. The
-// format is Claude Code's, so the two share their prompts.
+// format is Claude Code's, so the two share their prompts (its pasted texts come back in place of
+// their placeholders: see withPastes).
 //
 // A prompt is appended in one write to a file opened for appending: chats (and Claude Code) writing at
 // the same time lose none of each other's lines. The file is never rewritten, so it only grows (it holds
@@ -41,11 +42,28 @@ function entryOf(line: string): { display: string; project: string } | undefined
   try {
     const value: unknown = JSON.parse(line);
     if (typeof value !== "object" || value === null) return undefined;
-    const { display, project } = value as Record<string, unknown>;
-    return typeof display === "string" && typeof project === "string" ? { display: printable(display), project } : undefined;
+    const { display, project, pastedContents } = value as Record<string, unknown>;
+    return typeof display === "string" && typeof project === "string" ? { display: printable(withPastes(display, pastedContents)), project } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Claude Code writes a pasted text into `display` as a placeholder, "[Pasted text #1 +12 lines]"
+ * ("[Pasted text #1]" for one line), and the text in `pastedContents`: {"1": {"id": 1, "type":
+ * "text", "content": "…"}}. The prompt recalled has the text back in its place. An image's
+ * placeholder ("[Image #2]") stays, as does one whose text is not there (kept elsewhere by hash). */
+const PASTED_TEXT = /\[Pasted text #(\d+)(?: \+\d+ lines?)?\]/g;
+
+function withPastes(display: string, pastedContents: unknown): string {
+  if (typeof pastedContents !== "object" || pastedContents === null) return display;
+  const pastes = pastedContents as Record<string, unknown>;
+  return display.replace(PASTED_TEXT, (placeholder, id: string) => {
+    const paste = Object.hasOwn(pastes, id) ? pastes[id] : undefined;
+    if (typeof paste !== "object" || paste === null) return placeholder;
+    const { type, content } = paste as Record<string, unknown>;
+    return type === "text" && typeof content === "string" ? content : placeholder;
+  });
 }
 
 /** The whole lines of the last `limit` bytes of `file`, the last first, read a chunk at a time for

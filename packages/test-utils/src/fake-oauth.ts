@@ -1,10 +1,24 @@
 // A fake OAuth 2.1 authorization server as the MCP authorization spec wants one: metadata (RFC
-// 8414), dynamic client registration (RFC 7591), an authorization endpoint that approves at once
-// (the test plays the browser: a GET of the authorization URL redirects to the client's callback),
-// and a token endpoint that checks PKCE (S256) and the resource indicator (RFC 8707).
+// 8414), dynamic client registration (RFC 7591) unless told to refuse it, clients registered
+// beforehand (with or without a secret), an authorization endpoint that approves at once (the test
+// plays the browser: a GET of the authorization URL redirects to the client's callback), and a
+// token endpoint that checks PKCE (S256), the client's secret and the resource indicator (RFC 8707).
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+
+export type FakeOAuthOptions = {
+  /** False: no registration endpoint, as servers that only know clients registered by hand. Default true. */
+  dynamicRegistration?: boolean;
+  /** The life of an access token, said as its `expires_in` and kept to. Default 3600. */
+  accessTokenSeconds?: number;
+  /** False: a refresh gives no new refresh token, and the one used stays good. Default true (each
+   * refresh token is good once, and the refresh gives the next). */
+  rotateRefreshTokens?: boolean;
+};
+
+/** A client registered beforehand, as on a provider's developer portal. */
+export type FakeOAuthClient = { clientId: string; clientSecret?: string; redirectUris: string[] };
 
 export type FakeOAuthServer = {
   /** The issuer, which is also the base of every endpoint. */
@@ -15,28 +29,42 @@ export type FakeOAuthServer = {
   expireAccessTokens(): void;
   /** Forgets every token, refresh tokens too: the next use needs a new sign-in. */
   revokeAll(): void;
-  /** What happened, for assertions. */
-  readonly counts: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number };
+  addClient(client: FakeOAuthClient): void;
+  /** What happened, for assertions; `refusals` counts the requests `accepts` turned away. */
+  readonly counts: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number; refusals: number };
   close(): Promise<void>;
 };
 
 type Grant = { clientId: string; resource: string };
 
-export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
-  const clients = new Map<string, { redirectUris: string[] }>();
+export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Promise<FakeOAuthServer> {
+  const clients = new Map<string, { redirectUris: string[]; secret?: string }>();
   const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
-  const accessTokens = new Map<string, Grant & { live: boolean }>();
+  const accessTokens = new Map<string, Grant & { live: boolean; expiresAt: number }>();
   const refreshTokens = new Map<string, Grant>();
-  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0 };
+  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusals: 0 };
   const token = () => randomBytes(16).toString("hex");
+  const lifetime = options.accessTokenSeconds ?? 3600;
+  const registration = options.dynamicRegistration !== false;
   let issuer = "";
 
-  const issue = (grant: Grant) => {
+  const issue = (grant: Grant, refresh?: string) => {
     const access = `at-${token()}`;
-    const refresh = `rt-${token()}`;
-    accessTokens.set(access, { ...grant, live: true });
-    refreshTokens.set(refresh, grant);
-    return { access_token: access, token_type: "Bearer", expires_in: 3600, refresh_token: refresh };
+    accessTokens.set(access, { ...grant, live: true, expiresAt: Date.now() + lifetime * 1000 });
+    if (refresh) return { access_token: access, token_type: "Bearer", expires_in: lifetime };
+    const next = `rt-${token()}`;
+    refreshTokens.set(next, grant);
+    return { access_token: access, token_type: "Bearer", expires_in: lifetime, refresh_token: next };
+  };
+
+  /** The client a token request authenticates as (client_secret_basic, client_secret_post or, for
+   * a client without a secret, its client_id alone); undefined when the secret is wrong or missing. */
+  const tokenClient = (req: IncomingMessage, form: URLSearchParams): string | undefined => {
+    const basic = /^Basic (\S+)$/i.exec(req.headers.authorization ?? "");
+    const [id, secret] = basic ? Buffer.from(basic[1], "base64").toString("utf8").split(":").map(decodeURIComponent) : [form.get("client_id") ?? "", form.get("client_secret") ?? undefined];
+    const client = clients.get(id);
+    if (!client || (client.secret !== undefined && client.secret !== secret)) return undefined;
+    return id;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -46,14 +74,14 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
-        registration_endpoint: `${issuer}/register`,
+        ...(registration && { registration_endpoint: `${issuer}/register` }),
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
+        token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
       });
     }
-    if (req.method === "POST" && url.pathname === "/register") {
+    if (req.method === "POST" && url.pathname === "/register" && registration) {
       const body = JSON.parse(await readBody(req)) as { redirect_uris?: string[] };
       if (!Array.isArray(body.redirect_uris) || body.redirect_uris.length === 0) return json(res, 400, { error: "invalid_redirect_uri" });
       const clientId = `client-${token()}`;
@@ -79,11 +107,13 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     if (req.method === "POST" && url.pathname === "/token") {
       const form = new URLSearchParams(await readBody(req));
       const grantType = form.get("grant_type");
+      const clientId = tokenClient(req, form);
+      if (!clientId) return json(res, 401, { error: "invalid_client", error_description: "unknown client, or its secret is wrong or missing" });
       if (grantType === "authorization_code") {
         const code = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
         const verifier = form.get("code_verifier") ?? "";
-        if (!code || code.clientId !== form.get("client_id") || code.redirectUri !== form.get("redirect_uri")) return json(res, 400, { error: "invalid_grant" });
+        if (!code || code.clientId !== clientId || code.redirectUri !== form.get("redirect_uri")) return json(res, 400, { error: "invalid_grant" });
         if (createHash("sha256").update(verifier).digest("base64url") !== code.challenge) return json(res, 400, { error: "invalid_grant", error_description: "PKCE verifier does not match" });
         if ((form.get("resource") ?? "") !== code.resource) return json(res, 400, { error: "invalid_target" });
         counts.codeExchanges++;
@@ -92,9 +122,10 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
       if (grantType === "refresh_token") {
         const refresh = form.get("refresh_token") ?? "";
         const grant = refreshTokens.get(refresh);
-        if (!grant || grant.clientId !== form.get("client_id")) return json(res, 400, { error: "invalid_grant" });
-        refreshTokens.delete(refresh);
+        if (!grant || grant.clientId !== clientId) return json(res, 400, { error: "invalid_grant" });
         counts.refreshes++;
+        if (options.rotateRefreshTokens === false) return json(res, 200, issue(grant, refresh));
+        refreshTokens.delete(refresh);
         return json(res, 200, issue(grant));
       }
       return json(res, 400, { error: "unsupported_grant_type" });
@@ -116,7 +147,9 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     accepts(authorization, resource) {
       const match = /^Bearer (\S+)$/i.exec(authorization ?? "");
       const grant = match ? accessTokens.get(match[1]) : undefined;
-      return grant !== undefined && grant.live && (grant.resource === "" || grant.resource === resource);
+      const ok = grant !== undefined && grant.live && grant.expiresAt > Date.now() && (grant.resource === "" || grant.resource === resource);
+      if (!ok) counts.refusals++;
+      return ok;
     },
     expireAccessTokens() {
       for (const grant of accessTokens.values()) grant.live = false;
@@ -124,6 +157,9 @@ export async function startFakeOAuthServer(): Promise<FakeOAuthServer> {
     revokeAll() {
       accessTokens.clear();
       refreshTokens.clear();
+    },
+    addClient(client) {
+      clients.set(client.clientId, { redirectUris: client.redirectUris, ...(client.clientSecret !== undefined && { secret: client.clientSecret }) });
     },
     async close() {
       http.closeAllConnections();

@@ -2,6 +2,7 @@
 // validated one by one: a bad entry becomes a diagnostic and the others still load.
 import { z } from "zod";
 import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
+import { isJsonObject } from "../json-text.ts";
 import { expandEnv } from "./expand-env.ts";
 
 /** Where a server is configured; "managed" is the machine's managed-mcp.json, "plugin" an enabled
@@ -18,7 +19,16 @@ type ServerCommon = {
   file: string;
 };
 export type McpStdioServerConfig = ServerCommon & { type: "stdio"; command: string; args: string[]; env: Record<string, string> };
-export type McpRemoteServerConfig = ServerCommon & { type: "http" | "sse"; url: string; headers: Record<string, string> };
+/** How a remote server's OAuth sign-in goes when its authorization server wants more than a
+ * dynamically registered client on a random loopback port (Claude Code's `oauth` keys). */
+export type McpOAuthClientConfig = {
+  /** A client registered with the authorization server beforehand: no dynamic registration. Its
+   * secret, if it has one, is in the sign-in file (oauth-store.ts), never in a config file. */
+  clientId?: string;
+  /** The loopback port of the redirect URI, http://localhost:<port>/callback, as registered. */
+  callbackPort?: number;
+};
+export type McpRemoteServerConfig = ServerCommon & { type: "http" | "sse"; url: string; headers: Record<string, string>; oauth?: McpOAuthClientConfig };
 export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
 /** A server that lives in the program driving the run (the Agent SDK's createSdkMcpServer): its
  * messages go through the run's McpRelay. No file configures one. */
@@ -41,10 +51,24 @@ const stdioEntry = z.object({
   args: z.array(z.string({ error: '"args" must hold only strings' }), { error: '"args" must be an array of strings' }).optional(),
   env: stringMap("env").optional(),
 });
+// Other keys of `oauth` (Claude Code's scopes, authServerMetadataUrl) are not read.
+const oauthEntry = z.object(
+  {
+    clientId: z.string({ error: '"oauth.clientId" must be a string' }).min(1, { error: '"oauth.clientId" is empty' }).optional(),
+    callbackPort: z
+      .number({ error: '"oauth.callbackPort" must be a port number from 1 to 65535' })
+      .int({ error: '"oauth.callbackPort" must be a port number from 1 to 65535' })
+      .min(1, { error: '"oauth.callbackPort" must be a port number from 1 to 65535' })
+      .max(65535, { error: '"oauth.callbackPort" must be a port number from 1 to 65535' })
+      .optional(),
+  },
+  { error: '"oauth" must be an object' },
+);
 const remoteEntry = z.object({
   type: z.enum(["http", "sse"]),
   url: requiredString("url", "the server's endpoint"),
   headers: stringMap("headers").optional(),
+  oauth: oauthEntry.optional(),
 });
 
 export type ParsedEntry =
@@ -82,7 +106,12 @@ export function parseServerEntry(name: string, raw: unknown, where: { scope: Mcp
     if (!parsed.success) return fail(...describe(parsed.error, where.keyPrefix));
     const url = expand(parsed.data.url, "url");
     if (!isHttpUrl(url)) return fail(`"url" must be an http or https URL, got ${JSON.stringify(url)}`, `${where.keyPrefix}.url`);
-    return { ok: true, warnings, server: { ...common, type, url, headers: expandMap(parsed.data.headers, "headers") } };
+    const { clientId, callbackPort } = parsed.data.oauth ?? {};
+    const oauth = { ...(clientId !== undefined && { clientId }), ...(callbackPort !== undefined && { callbackPort }) };
+    if (isJsonObject((raw as { oauth?: unknown }).oauth) && "clientSecret" in ((raw as { oauth: object }).oauth)) {
+      warnings.push({ file: where.file, key: `${where.keyPrefix}.oauth.clientSecret`, message: 'a client secret is not read from config files: give it with "harness mcp add --client-secret", which keeps it in the sign-in file' });
+    }
+    return { ok: true, warnings, server: { ...common, type, url, headers: expandMap(parsed.data.headers, "headers"), ...(Object.keys(oauth).length > 0 && { oauth }) } };
   }
   const parsed = stdioEntry.safeParse(raw);
   if (!parsed.success) return fail(...describe(parsed.error, where.keyPrefix));

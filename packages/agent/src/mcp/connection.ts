@@ -1,4 +1,5 @@
 // One MCP server: its transport, the client session on it, and whether it is still usable.
+import { fetchFor } from "@harness/llm/http-fetch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -237,7 +238,10 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
     });
     return transport;
   }
-  const oauth = options.oauthFile && !givesOwnCredentials(config) ? new StoredOAuthProvider(options.oauthFile, { name: config.name, url: config.url }) : undefined;
+  const oauth =
+    options.oauthFile && !givesOwnCredentials(config)
+      ? new StoredOAuthProvider(options.oauthFile, { name: config.name, url: config.url }, { ...(config.oauth && { client: config.oauth }), fetch: fetchFor(options.env) })
+      : undefined;
   return remoteTransport(config, options.env, oauth);
 }
 

@@ -90,6 +90,41 @@ describe("loadMcpConfig", () => {
     ]);
   });
 
+  test("a remote server's oauth keys give a pre-registered client and a fixed callback port; bad ones are diagnostics naming the server and the key", async () => {
+    const url = "https://example.com/mcp";
+    await dirs({
+      mcpJson: {
+        mcpServers: {
+          slack: { type: "http", url, oauth: { clientId: "123.456", callbackPort: 8080, scopes: "chat:write" } },
+          portOnly: { type: "sse", url, oauth: { callbackPort: 65535 } },
+          emptyId: { type: "http", url, oauth: { clientId: "" } },
+          numberId: { type: "http", url, oauth: { clientId: 42 } },
+          portZero: { type: "http", url, oauth: { callbackPort: 0 } },
+          portTooHigh: { type: "http", url, oauth: { callbackPort: 65536 } },
+          portFraction: { type: "http", url, oauth: { callbackPort: 80.5 } },
+          portText: { type: "http", url, oauth: { callbackPort: "8080" } },
+          oauthList: { type: "http", url, oauth: ["clientId"] },
+          secretInFile: { type: "http", url, oauth: { clientId: "abc", clientSecret: "s3cret" } },
+        },
+      },
+    });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });
+    const oauth = Object.fromEntries(config.servers.map((s) => [s.name, s.type === "stdio" ? undefined : s.oauth]));
+    assert.deepEqual(oauth, { slack: { clientId: "123.456", callbackPort: 8080 }, portOnly: { callbackPort: 65535 }, secretInFile: { clientId: "abc" } });
+    const file = join(project, ".mcp.json");
+    const port = '"oauth.callbackPort" must be a port number from 1 to 65535';
+    assert.deepEqual(config.diagnostics, [
+      { file, key: "mcpServers.emptyId.oauth.clientId", message: '"oauth.clientId" is empty' },
+      { file, key: "mcpServers.numberId.oauth.clientId", message: '"oauth.clientId" must be a string' },
+      { file, key: "mcpServers.portZero.oauth.callbackPort", message: port },
+      { file, key: "mcpServers.portTooHigh.oauth.callbackPort", message: port },
+      { file, key: "mcpServers.portFraction.oauth.callbackPort", message: port },
+      { file, key: "mcpServers.portText.oauth.callbackPort", message: port },
+      { file, key: "mcpServers.oauthList.oauth", message: '"oauth" must be an object' },
+      { file, key: "mcpServers.secretInFile.oauth.clientSecret", message: 'a client secret is not read from config files: give it with "harness mcp add --client-secret", which keeps it in the sign-in file' },
+    ]);
+  });
+
   test("an unset variable is reported but the server still loads with the literal text", async () => {
     await dirs({ mcpJson: { mcpServers: { api: { type: "http", url: "https://example.com/mcp", headers: { "X-Key": "${MISSING_KEY}" } } } } });
     const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });

@@ -1,7 +1,7 @@
 // Signing in to a remote MCP server (`harness mcp login`): the browser is sent to the server's
 // authorization server, which sends it back with a code to a loopback listener here
-// (http://localhost:<port>/callback); the code is exchanged for tokens, which are stored
-// (oauth-store.ts) for runs to use.
+// (http://localhost:<port>/callback, on the server's `oauth.callbackPort` when it has one, else on
+// any free port); the code is exchanged for tokens, which are stored (oauth-store.ts) for runs to use.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Env, McpRemoteServerConfig } from "./config.ts";
-import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { callbackUrl, StoredOAuthProvider } from "./oauth-provider.ts";
 import { updateOAuthEntry } from "./oauth-store.ts";
 import { remoteTransport } from "./remote-transport.ts";
 
@@ -33,34 +33,43 @@ export type McpLoginOptions = {
  * the server let us in without a sign-in. Throws an Error saying what failed. */
 export async function mcpLogin(config: McpRemoteServerConfig, options: McpLoginOptions): Promise<{ kind: "signed-in" | "not-needed"; toolCount: number }> {
   const server = { name: config.name, url: config.url };
+  const client = config.oauth ?? {};
   const state = randomBytes(24).toString("base64url");
-  const callback = await listenForCode(state);
+  const callback = await listenForCode(state, client.callbackPort);
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
     // A new sign-in replaces the old tokens, whether they still work or not.
     updateOAuthEntry(options.file, server, (entry) => entry && { ...entry, tokens: undefined, tokensSavedAt: undefined });
     const open = options.openBrowser ?? ((url: string) => openBrowser(url, options.env));
-    const provider = new StoredOAuthProvider(options.file, server, {
+    const signIn = {
       redirectUrl: callback.redirectUrl,
       state,
-      onAuthorizationUrl: (url) => {
+      onAuthorizationUrl: (url: URL) => {
         options.onAuthorizationUrl(url.href);
         open(url.href);
       },
-    });
-    const transport = remoteTransport(config, options.env, provider);
+    };
+    const transport = remoteTransport(config, options.env, new StoredOAuthProvider(options.file, server, { client, signIn }));
     const first = await tryConnect(transport);
     if (first.connected) return { kind: "not-needed", toolCount: first.toolCount };
-    if (!(first.error instanceof UnauthorizedError)) throw first.error;
+    if (!(first.error instanceof UnauthorizedError)) throw withRegistrationHint(first.error, client.clientId !== undefined);
     const code = await callback.code(signal, options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
     await transport.finishAuth(code);
-    const check = await tryConnect(remoteTransport(config, options.env, new StoredOAuthProvider(options.file, server)));
+    const check = await tryConnect(remoteTransport(config, options.env, new StoredOAuthProvider(options.file, server, { client })));
     if (!check.connected) throw new Error(`signed in, but the server still refused the connection: ${(check.error as Error).message}`);
     return { kind: "signed-in", toolCount: check.toolCount };
   } finally {
     callback.close();
   }
+}
+
+/** The SDK's words for an authorization server without dynamic registration, with what to do. */
+function withRegistrationHint(error: unknown, hasClient: boolean): unknown {
+  if (hasClient || !(error instanceof Error) || !/does not support dynamic client registration/.test(error.message)) return error;
+  return new Error(
+    `${error.message}: register a client with it (its redirect URI http://localhost:PORT/callback), then give it to the server's entry: harness mcp add --transport http --client-id ID [--client-secret] --callback-port PORT NAME URL, or "oauth": {"clientId": "ID", "callbackPort": PORT}`,
+  );
 }
 
 async function tryConnect(transport: ReturnType<typeof remoteTransport>): Promise<{ connected: true; toolCount: number } | { connected: false; error: unknown }> {
@@ -76,9 +85,10 @@ async function tryConnect(transport: ReturnType<typeof remoteTransport>): Promis
   }
 }
 
-/** A loopback listener for the authorization server's redirect. A request without the right
- * `state` is answered 400 and otherwise ignored: it did not come from this sign-in. */
-async function listenForCode(state: string): Promise<{ redirectUrl: string; code(signal: AbortSignal, timeoutMs: number): Promise<string>; close(): void }> {
+/** A loopback listener for the authorization server's redirect, on `port` (any free one when
+ * undefined). A request without the right `state` is answered 400 and otherwise ignored: it did
+ * not come from this sign-in. */
+async function listenForCode(state: string, port: number | undefined): Promise<{ redirectUrl: string; code(signal: AbortSignal, timeoutMs: number): Promise<string>; close(): void }> {
   let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
   const early: { code?: string; error?: Error } = {};
   const http: Server = createServer((req, res) => {
@@ -100,12 +110,15 @@ async function listenForCode(state: string): Promise<{ redirectUrl: string; code
     else early.code = code;
   });
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(0, "127.0.0.1", resolve);
+    http.once("error", (error: NodeJS.ErrnoException) => {
+      if (port === undefined) return reject(error);
+      const why = error.code === "EADDRINUSE" ? "another program is listening on it" : error.code === "EACCES" ? "this user may not listen on it" : error.message;
+      reject(new Error(`cannot take the callback port ${port} (oauth.callbackPort): ${why}`));
+    });
+    http.listen(port ?? 0, "127.0.0.1", resolve);
   });
-  const { port } = http.address() as AddressInfo;
   return {
-    redirectUrl: `http://localhost:${port}/callback`,
+    redirectUrl: callbackUrl((http.address() as AddressInfo).port),
     code: (signal, timeoutMs) =>
       new Promise<string>((resolve, reject) => {
         if (early.code) return resolve(early.code);

@@ -2,8 +2,14 @@
 // discovery (RFC 9728, RFC 8414), registration (RFC 7591), PKCE, resource indicators and refresh;
 // this keeps what it saves. A run's provider never asks anyone: where a sign-in would be needed it
 // throws McpSignInNeeded, and the run goes on without that server.
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+//
+// The SDK refreshes only once a request has been refused (401). Tokens that say when they expire
+// are refreshed here instead, before the request that would send them expired.
+import { refreshAuthorization, selectResourceURL, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpOAuthClientConfig } from "./config.ts";
 import { readOAuthEntry, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
 
 /** Thrown by a run's provider where the SDK would start an interactive sign-in. */
@@ -21,21 +27,43 @@ export type McpSignIn = { redirectUrl: string; state: string; onAuthorizationUrl
 /** The redirect URI said to the SDK by a run's provider, which never sends anyone to it. */
 const RUN_REDIRECT_URL = "http://localhost/callback";
 
+/** The most a token is refreshed ahead of its expiry; a short-lived one, a tenth of its life ahead. */
+const REFRESH_MARGIN_MS = 60_000;
+
+/** The redirect URI of a sign-in on a fixed loopback port, as the user registered it. */
+export const callbackUrl = (port: number) => `http://localhost:${port}/callback`;
+
+export type StoredOAuthOptions = {
+  /** The server's `oauth` config: a client registered beforehand, a fixed callback port. */
+  client?: McpOAuthClientConfig;
+  /** A sign-in under way; without one, a run's provider: stored tokens only, refreshed as they expire. */
+  signIn?: McpSignIn;
+  /** How a refresh reaches the authorization server (the proxy of the servers' environment). */
+  fetch?: FetchLike;
+};
+
 export class StoredOAuthProvider implements OAuthClientProvider {
   readonly #file: string;
   readonly #server: McpOAuthServer;
+  readonly #client: McpOAuthClientConfig;
   readonly #signIn: McpSignIn | undefined;
+  readonly #fetch: FetchLike | undefined;
   #verifier: string | undefined;
+  /** The refresh under way: requests that find the token expiring at once share it, so that a
+   * refresh token good once is not spent twice. */
+  #refreshing: Promise<OAuthTokens | undefined> | undefined;
 
-  /** Without `signIn`, a run's provider: stored tokens only, refreshed as the SDK finds them expired. */
-  constructor(file: string, server: McpOAuthServer, signIn?: McpSignIn) {
+  constructor(file: string, server: McpOAuthServer, options: StoredOAuthOptions = {}) {
     this.#file = file;
     this.#server = server;
-    this.#signIn = signIn;
+    this.#client = options.client ?? {};
+    this.#signIn = options.signIn;
+    this.#fetch = options.fetch;
   }
 
   get redirectUrl(): string {
-    return this.#signIn?.redirectUrl ?? RUN_REDIRECT_URL;
+    const port = this.#client.callbackPort;
+    return this.#signIn?.redirectUrl ?? (port === undefined ? RUN_REDIRECT_URL : callbackUrl(port));
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -53,6 +81,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    const { clientId } = this.#client;
+    if (clientId !== undefined) {
+      const secret = this.#entry()?.clientSecret;
+      return { client_id: clientId, ...(secret !== undefined && { client_secret: secret }) };
+    }
     const info = this.#entry()?.clientInformation;
     if (!this.#signIn) {
       if (!info) throw new McpSignInNeeded(this.#server.name);
@@ -65,11 +98,50 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    // A configured client is the config's; the SDK only offers it back stamped with its issuer.
+    if (this.#client.clientId !== undefined) return;
     this.#update((entry) => ({ ...entry, clientInformation: info }));
   }
 
-  tokens(): OAuthTokens | undefined {
-    return this.#entry()?.tokens;
+  /** The stored tokens, refreshed first when they are about to expire. A refresh the
+   * authorization server refuses ends the sign-in: a run's provider then throws McpSignInNeeded.
+   * One that cannot be made (no answer, no stored endpoints) leaves the tokens as they are, for
+   * the server's 401 to decide. */
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const entry = this.#entry();
+    if (!entry?.tokens?.refresh_token || !expiresSoon(entry)) return entry?.tokens;
+    this.#refreshing ??= this.#refresh(entry).finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
+  }
+
+  async #refresh(entry: McpOAuthEntry): Promise<OAuthTokens | undefined> {
+    const discovery = entry.discoveryState;
+    const refreshToken = entry.tokens?.refresh_token;
+    if (!discovery?.authorizationServerMetadata || !refreshToken) return entry.tokens;
+    const clientInformation = this.clientInformation();
+    if (!clientInformation) return entry.tokens;
+    const metadata = discovery.resourceMetadata;
+    // The resource indicator as the SDK's own refresh sends it: the metadata's, verbatim.
+    const selected = await selectResourceURL(this.#server.url, this, metadata);
+    const resource = selected && metadata ? metadata.resource : selected;
+    try {
+      const tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
+        metadata: discovery.authorizationServerMetadata,
+        clientInformation,
+        refreshToken,
+        ...(resource && { resource }),
+        ...(this.#fetch && { fetchFn: this.#fetch }),
+      });
+      const saved = { ...tokens, issuer: discovery.authorizationServerUrl };
+      this.saveTokens(saved);
+      return saved;
+    } catch (error) {
+      const refused = error instanceof InvalidClientError || error instanceof UnauthorizedClientError ? "all" : error instanceof InvalidGrantError ? "tokens" : undefined;
+      if (!refused) return entry.tokens;
+      this.invalidateCredentials(refused);
+      if (!this.#signIn) throw new McpSignInNeeded(this.#server.name);
+      return undefined;
+    }
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -106,7 +178,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       return;
     }
     updateOAuthEntry(this.#file, this.#server, (entry) => {
-      if (!entry || scope === "all") return undefined;
+      if (!entry) return undefined;
+      // A client secret is the user's configuration, not something learnt by signing in.
+      if (scope === "all") return entry.clientSecret === undefined ? undefined : { serverName: entry.serverName, serverUrl: entry.serverUrl, clientSecret: entry.clientSecret };
       const { clientInformation, tokens, tokensSavedAt, discoveryState, ...rest } = entry;
       if (scope === "client") return { ...rest, tokens, tokensSavedAt, discoveryState };
       if (scope === "tokens") return { ...rest, clientInformation, discoveryState };
@@ -121,4 +195,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   #update(change: (entry: McpOAuthEntry) => McpOAuthEntry): void {
     updateOAuthEntry(this.#file, this.#server, (entry) => change(entry ?? { serverName: this.#server.name, serverUrl: this.#server.url }));
   }
+}
+
+/** Whether `entry`'s access token expires within the refresh margin; one that does not say when
+ * it expires is used until refused. */
+function expiresSoon(entry: McpOAuthEntry): boolean {
+  const lifetime = (entry.tokens?.expires_in ?? NaN) * 1000;
+  if (!Number.isFinite(lifetime) || entry.tokensSavedAt === undefined) return false;
+  return Date.now() >= entry.tokensSavedAt + lifetime - Math.min(REFRESH_MARGIN_MS, lifetime / 10);
 }

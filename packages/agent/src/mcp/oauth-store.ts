@@ -36,6 +36,9 @@ export type McpOAuthEntry = {
   /** When `tokens` were saved (ms since the epoch), so that their `expires_in` can be judged. */
   tokensSavedAt?: number;
   discoveryState?: OAuthDiscoveryState;
+  /** The secret of the client the server's config names (`oauth.clientId`), as given to `harness
+   * mcp add --client-secret`: configuration rather than a sign-in, so signing out keeps it. */
+  clientSecret?: string;
 };
 
 export type McpOAuthServer = { name: string; url: string };
@@ -75,10 +78,24 @@ export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (
   chmodSync(file, 0o600);
 }
 
-/** Every entry of `name`, whatever its URL (for logout). */
+/** Signs `name` out, whatever its URL (for logout): its tokens, registration and discovered
+ * endpoints go; a client secret given for it stays. Resolves to how many sign-ins there were. */
 export function removeOAuthEntries(file: string, name: string): number {
   const all = readAll(file);
-  const gone = Object.keys(all).filter((k) => all[k].serverName === name);
-  for (const server of gone) updateOAuthEntry(file, { name, url: all[server].serverUrl }, () => undefined);
-  return gone.length;
+  const signedIn = Object.values(all).filter((entry) => entry.serverName === name && (entry.tokens || entry.clientInformation || entry.discoveryState));
+  for (const entry of signedIn) {
+    updateOAuthEntry(file, { name, url: entry.serverUrl }, ({ serverName, serverUrl, clientSecret } = entry) => (clientSecret === undefined ? undefined : { serverName, serverUrl, clientSecret }));
+  }
+  return signedIn.length;
+}
+
+/** Everything kept for `name`, its client secret too (for a server no longer configured). */
+export function forgetOAuthServer(file: string, name: string): void {
+  const all = readAll(file);
+  for (const entry of Object.values(all)) if (entry.serverName === name) updateOAuthEntry(file, { name, url: entry.serverUrl }, () => undefined);
+}
+
+/** Keeps `secret` as the client secret of `server`'s configured client (`oauth.clientId`). */
+export function saveClientSecret(file: string, server: McpOAuthServer, secret: string): void {
+  updateOAuthEntry(file, server, (entry) => ({ ...(entry ?? { serverName: server.name, serverUrl: server.url }), clientSecret: secret }));
 }

@@ -1,0 +1,92 @@
+// Access tokens that say when they expire are refreshed before a request would send them expired,
+// not after the server has refused one; a refresh the authorization server refuses ends the sign-in.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, describe, test } from "node:test";
+import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-utils";
+import type { McpRemoteServerConfig } from "./config.ts";
+import { startMcp } from "./manager.ts";
+import { mcpLogin } from "./oauth-login.ts";
+import { mcpOAuthFile, readOAuthEntry } from "./oauth-store.ts";
+
+const cwd = tmpdir();
+const env = { BROWSER: "none" };
+/** The life of the fake's access tokens: long enough to connect, short enough to wait out. */
+const LIFETIME_S = 1;
+const waitOut = () => sleep(LIFETIME_S * 1000 + 150);
+
+/** A fake authorization server issuing short-lived tokens, its MCP server, and a signed-in run. */
+async function signedInRun(options: { rotateRefreshTokens?: boolean } = {}) {
+  const oauth = await startFakeOAuthServer({ accessTokenSeconds: LIFETIME_S, ...options });
+  const server = await startMcpTestHttpServer({ oauth });
+  const dir = mkdtempSync(join(tmpdir(), "harness-oauth-refresh-"));
+  const file = mcpOAuthFile(dir);
+  const config: McpRemoteServerConfig = { name: "notes", scope: "user", file: "~/.claude.json", type: "http", url: server.url, headers: {} };
+  await mcpLogin(config, { file, env, onAuthorizationUrl: (url) => void fetch(url).then((res) => res.text()) });
+  const manager = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
+  after(async () => {
+    await manager.close();
+    await server.close();
+    await oauth.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  assert.equal(manager.status()[0].state, "connected", manager.status()[0].error);
+  const echo = manager.tools.find((tool) => tool.name === "mcp__notes__echo");
+  assert.ok(echo);
+  const call = (text: string) => echo.execute({ text }, { cwd, signal: new AbortController().signal, toolUseId: text });
+  const stored = () => readOAuthEntry(file, { name: "notes", url: server.url })?.tokens;
+  return { oauth, manager, file, config, call, stored };
+}
+
+describe("refreshing OAuth tokens before they expire", () => {
+  test("an expired token is refreshed before the call, which the server never refuses; the rotated refresh token is kept for the next", async () => {
+    const { oauth, call, stored } = await signedInRun();
+    const { refreshes, refusals } = oauth.counts;
+    const first = stored()?.refresh_token;
+    await waitOut();
+    assert.match(JSON.stringify(await call("after one expiry")), /after one expiry/);
+    const second = stored()?.refresh_token;
+    assert.ok(second && second !== first, "the refresh token the server rotated in is stored");
+    await waitOut();
+    assert.match(JSON.stringify(await call("after two")), /after two/);
+    assert.equal(oauth.counts.refreshes, refreshes + 2);
+    assert.equal(oauth.counts.refusals, refusals, "no request went out with an expired token");
+  });
+
+  test("calls that find the token expired together share one refresh", async () => {
+    const { oauth, call } = await signedInRun();
+    const { refreshes } = oauth.counts;
+    await waitOut();
+    const outputs = await Promise.all(["a", "b", "c"].map((text) => call(`together ${text}`)));
+    for (const output of outputs) assert.notEqual((output as { isError?: boolean }).isError, true, JSON.stringify(output));
+    assert.equal(oauth.counts.refreshes, refreshes + 1);
+  });
+
+  test("a server that does not rotate refresh tokens keeps the one it gave", async () => {
+    const { oauth, call, stored } = await signedInRun({ rotateRefreshTokens: false });
+    const { refreshes } = oauth.counts;
+    const first = stored()?.refresh_token;
+    await waitOut();
+    assert.match(JSON.stringify(await call("kept")), /kept/);
+    assert.equal(stored()?.refresh_token, first);
+    await waitOut();
+    assert.match(JSON.stringify(await call("kept again")), /kept again/);
+    assert.equal(oauth.counts.refreshes, refreshes + 2);
+  });
+
+  test("a refresh the authorization server refuses ends the sign-in: the call and the next run say to sign in again", async () => {
+    const { oauth, call, stored, file, config } = await signedInRun();
+    oauth.revokeAll();
+    await waitOut();
+    const output = await call("refused");
+    assert.equal((output as { isError?: boolean }).isError, true);
+    assert.match(JSON.stringify(output), /needs sign-in: run \\"harness mcp login notes\\"/);
+    assert.equal(stored(), undefined, "the refused tokens are forgotten");
+    const next = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
+    after(() => next.close());
+    assert.equal(next.status()[0].needsSignIn, true);
+  });
+});

@@ -1,5 +1,6 @@
 // Command-line parsing for `harness mcp …`, Claude Code's `claude mcp` subcommands. Pure: the
 // arguments after "mcp" in, a command or a one-line usage error out.
+import { parseInteger } from "./parse-integer.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 
 /** Where a server is kept, as Claude Code names its scopes: local, this project's entry of
@@ -9,10 +10,12 @@ export type McpScope = (typeof MCP_SCOPES)[number];
 export const MCP_TRANSPORTS = ["stdio", "http", "sse"] as const;
 
 export type McpCommand =
-  /** `entry` is what goes into `mcpServers[name]`, not yet checked. */
-  | { action: "add"; scope: McpScope; name: string; entry: Record<string, unknown> }
+  /** `entry` is what goes into `mcpServers[name]`, not yet checked. `clientSecret`: the secret of
+   * the entry's `oauth.clientId` is asked for (or read from MCP_CLIENT_SECRET), and kept in the
+   * sign-in file rather than in `entry`. */
+  | { action: "add"; scope: McpScope; name: string; entry: Record<string, unknown>; clientSecret?: true }
   /** `json` as given, parsed and checked when the command runs. */
-  | { action: "add-json"; scope: McpScope; name: string; json: string }
+  | { action: "add-json"; scope: McpScope; name: string; json: string; clientSecret?: true }
   | { action: "list" }
   | { action: "get"; name: string }
   /** Without `scope`: the one scope the name is in. */
@@ -22,7 +25,7 @@ export type McpCommand =
 
 export type McpParsed = { kind: "mcp"; mcp: McpCommand } | { kind: "help"; topic: "mcp" } | { kind: "usage-error"; message: string; topic: "mcp" };
 
-type Flag = { key: "scope" | "transport" | "env" | "header" | "help"; value: boolean };
+type Flag = { key: "scope" | "transport" | "env" | "header" | "clientId" | "clientSecret" | "callbackPort" | "help"; value: boolean };
 const FLAGS: Record<string, Flag> = {
   "-s": { key: "scope", value: true },
   "--scope": { key: "scope", value: true },
@@ -32,13 +35,16 @@ const FLAGS: Record<string, Flag> = {
   "--env": { key: "env", value: true },
   "-H": { key: "header", value: true },
   "--header": { key: "header", value: true },
+  "--client-id": { key: "clientId", value: true },
+  "--client-secret": { key: "clientSecret", value: false },
+  "--callback-port": { key: "callbackPort", value: true },
   "-h": { key: "help", value: false },
   "--help": { key: "help", value: false },
 };
 /** The options each subcommand takes. */
 const TAKES: Record<McpCommand["action"], ReadonlySet<Flag["key"]>> = {
-  add: new Set(["scope", "transport", "env", "header", "help"]),
-  "add-json": new Set(["scope", "help"]),
+  add: new Set(["scope", "transport", "env", "header", "clientId", "clientSecret", "callbackPort", "help"]),
+  "add-json": new Set(["scope", "clientSecret", "help"]),
   list: new Set(["help"]),
   get: new Set(["help"]),
   remove: new Set(["scope", "help"]),
@@ -103,11 +109,12 @@ export function parseMcp(args: readonly string[]): McpParsed {
     }
     case "add-json": {
       const problem = exactly(2, "a name and the server's JSON: harness mcp add-json NAME '{\"command\": …}'");
-      return problem ? usage(problem) : { kind: "mcp", mcp: { action, scope: scope as McpScope, name: positionals[0], json: positionals[1] } };
+      if (problem) return usage(problem);
+      return { kind: "mcp", mcp: { action, scope: scope as McpScope, name: positionals[0], json: positionals[1], ...(values.clientSecret && { clientSecret: true }) } };
     }
     case "add": {
       const built = addEntry(values, positionals);
-      return typeof built === "string" ? usage(built) : { kind: "mcp", mcp: { action, scope: scope as McpScope, ...built } };
+      return typeof built === "string" ? usage(built) : { kind: "mcp", mcp: { action, scope: scope as McpScope, ...built, ...(values.clientSecret && { clientSecret: true }) } };
     }
   }
 }
@@ -123,6 +130,7 @@ function addEntry(values: Scanned["values"], positionals: string[]): { name: str
   }
   if (transport === "stdio") {
     if (values.header) return "-H/--header sets an http or sse server's headers; a stdio server takes -e KEY=value";
+    if (values.clientId || values.clientSecret || values.callbackPort) return "--client-id, --client-secret and --callback-port set an http or sse server's OAuth sign-in; a stdio server has none";
     const env: Record<string, string> = {};
     for (const pair of values.env ?? []) {
       const eq = pair.indexOf("=");
@@ -139,5 +147,20 @@ function addEntry(values: Scanned["values"], positionals: string[]): { name: str
     if (colon <= 0 || !header.slice(0, colon).trim()) return `-H takes "Name: value", not "${header}"`;
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
-  return { name, entry: { type: transport, url: target, ...(values.header && { headers }) } };
+  const oauth = oauthEntry(values);
+  if (typeof oauth === "string") return oauth;
+  return { name, entry: { type: transport, url: target, ...(values.header && { headers }), ...(oauth && { oauth }) } };
+}
+
+/** The `oauth` object of --client-id and --callback-port, as Claude Code writes it. */
+function oauthEntry(values: Scanned["values"]): { clientId?: string; callbackPort?: number } | undefined | string {
+  for (const flag of ["clientId", "callbackPort"] as const) if ((values[flag]?.length ?? 0) > 1) return `--${flag === "clientId" ? "client-id" : "callback-port"} may be given once`;
+  const [clientId] = values.clientId ?? [];
+  const [port] = values.callbackPort ?? [];
+  if (clientId === "") return "--client-id is empty: it takes the client ID the server's authorization server gave";
+  if (values.clientSecret && clientId === undefined) return "--client-secret goes with --client-id, the client whose secret it is";
+  const callbackPort = port === undefined ? undefined : parseInteger("--callback-port", port, 1, 65535);
+  if (typeof callbackPort === "string") return callbackPort;
+  if (clientId === undefined && callbackPort === undefined) return undefined;
+  return { ...(clientId !== undefined && { clientId }), ...(callbackPort !== undefined && { callbackPort }) };
 }

@@ -17,11 +17,11 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
     const place = await mcpPlace(io.cwd, io.env);
     switch (command.action) {
       case "add":
-        return await add(command.name, command.entry, command.scope, place, io);
+        return await add(command.name, command.entry, command.scope, place, io, command.clientSecret);
       case "add-json": {
         const read = parseJsonText(command.json);
         if (read.kind !== "ok" || read.empty) throw new McpFileError(`the server's JSON is not valid JSON${read.kind === "error" ? ` (${read.message.replace(/^invalid JSON: /, "")})` : ""}`);
-        return await add(command.name, read.value, command.scope, place, io);
+        return await add(command.name, read.value, command.scope, place, io, command.clientSecret);
       }
       case "get":
         return await get(command.name, place, io);
@@ -45,8 +45,10 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
 }
 
 /** Checked in Claude Code's order: the name, the managed file, the entry, the policy, then
- * whether the scope already has a server of that name. Nothing is written unless all pass. */
-async function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO): Promise<number> {
+ * whether the scope already has a server of that name. Nothing is written unless all pass. With
+ * `clientSecret`, the secret of the entry's `oauth.clientId` is read first and kept in the sign-in
+ * file once the entry is written. */
+async function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO, clientSecret?: true): Promise<number> {
   if (!SERVER_NAME.test(name)) throw new McpFileError(`invalid server name "${name}": names may hold only letters, digits, hyphens and underscores (at most 64)`);
   const { readMcpSettings } = await import("./mcp-settings.ts");
   const settings = await readMcpSettings(place, io.cwd, (message) => io.stderr.write(`harness: warning: ${message}\n`));
@@ -56,14 +58,27 @@ async function add(name: string, entry: unknown, scope: McpScope, place: McpPlac
   if (!parsed.ok) throw new McpFileError(`invalid MCP server "${name}": ${parsed.diagnostic.message}${parsed.diagnostic.key && parsed.diagnostic.key !== name ? ` (at ${parsed.diagnostic.key})` : ""}`);
   const blocked = mcpPolicyBlocks(parsed.server, settings.policy);
   if (blocked) throw new McpFileError(`MCP server "${name}" cannot be added: the settings' MCP policy keeps it from running (${blocked})`);
+  const server = parsed.server;
+  if (clientSecret && (server.type === "stdio" || server.oauth?.clientId === undefined)) {
+    throw new McpFileError(`--client-secret is the secret of the server's OAuth client: an http or sse server whose JSON names it ("oauth": {"clientId": …})`);
+  }
+  if (clientSecret && serversByScope(place, io).some((s) => s.scope === scope && Object.hasOwn(s.servers, name))) {
+    throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
+  }
+  const secret = clientSecret && (await import("./mcp-secret.ts").then(({ readClientSecret }) => readClientSecret(io)));
   await updateConfig(file, (config) => {
     const servers = serversIn(config, scope, place) ?? {};
     if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
     return withServers(config, scope, place, { ...servers, [name]: entry });
   });
-  const server = parsed.server;
   const what = server.type === "stdio" ? [server.command, ...server.args].map(shown).join(" ") : server.url;
   io.stdout.write(`Added ${server.type} MCP server "${name}" (${what}) to ${describeScope(scope, place)}.\n`);
+  if (secret && server.type !== "stdio") {
+    const { mcpOAuthFile, saveClientSecret } = await import("@harness/agent/mcp-oauth");
+    const signIns = mcpOAuthFile(place.home, io.env);
+    saveClientSecret(signIns, { name, url: server.url }, secret);
+    io.stdout.write(`Its client secret is kept in ${signIns}, not in the config file. Sign in with: harness mcp login ${name}\n`);
+  }
   if (scope === "project") {
     io.stdout.write(
       `Runs start it once it is approved, as every server of .mcp.json: name it in "enabledMcpjsonServers" (or set "enableAllProjectMcpServers": true) in ${join(place.userDir, "settings.json")}, or approve it in Claude Code, which records it in this project's entry of ${scopeFile("local", place)}; the project's own .claude/settings files cannot approve it.\n`,
@@ -109,6 +124,13 @@ async function get(name: string, place: McpPlace, io: CliIO): Promise<number> {
     if (isJsonObject(entry.headers) && Object.keys(entry.headers).length) lines.push("  Headers:", ...Object.entries(entry.headers).map(([k, v]) => `    ${k}: ${String(v)}`));
   }
   const parsed = parseServerEntry(name, raw, { scope, file, keyPrefix: name }, io.env);
+  const oauth = parsed.ok && parsed.server.type !== "stdio" ? parsed.server.oauth : undefined;
+  if (parsed.ok && parsed.server.type !== "stdio" && oauth) {
+    const { mcpOAuthFile, readOAuthEntry } = await import("@harness/agent/mcp-oauth");
+    const secret = readOAuthEntry(mcpOAuthFile(place.home, io.env), { name, url: parsed.server.url })?.clientSecret !== undefined;
+    if (oauth.clientId !== undefined) lines.push(`  OAuth client ID: ${oauth.clientId} (client secret: ${secret ? "stored" : "none stored"})`);
+    if (oauth.callbackPort !== undefined) lines.push(`  OAuth callback: http://localhost:${oauth.callbackPort}/callback`);
+  }
   if (!parsed.ok) lines.push(`  Problem: ${parsed.diagnostic.message} (it is not started)`);
   else if (scope === "project" && disabled) lines.push(`  Not started: ${notStarted(disabled.reason, place)}`);
   if (found.length > 1) lines.push(`  Also in: ${found.slice(1).map((s) => s.scope).join(", ")} (${used ? `the ${used} one is used` : "none is used"})`);
@@ -132,6 +154,15 @@ async function remove(name: string, scope: McpScope | undefined, place: McpPlace
     return withServers(config, from, place, rest);
   });
   io.stdout.write(`Removed MCP server "${name}" from ${describeScope(scope, place)}.\n`);
+  // Its sign-in and client secret go with the last of its entries.
+  if (!serversByScope(place, io).some((s) => Object.hasOwn(s.servers, name))) {
+    const { forgetOAuthServer, mcpOAuthFile } = await import("@harness/agent/mcp-oauth");
+    try {
+      forgetOAuthServer(mcpOAuthFile(place.home, io.env), name);
+    } catch (error) {
+      io.stderr.write(`harness: warning: its sign-in could not be forgotten: ${(error as Error).message}\n`);
+    }
+  }
   return 0;
 }
 

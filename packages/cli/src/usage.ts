@@ -256,7 +256,7 @@ Commands:
                      add a stdio server (its own options after --)
   harness mcp add --transport http|sse [-H "Name: value"…] NAME URL
                      add a remote server
-  harness mcp add-json [--scope S] NAME '{"command": …}'
+  harness mcp add-json [--scope S] [--client-secret] NAME '{"command": …}'
                      add a server from its JSON, as .mcp.json holds one
   harness mcp list   each server with its scope, and whether it connects (✓/✗, its tools)
   harness mcp get NAME
@@ -281,10 +281,18 @@ Options:
                      a stdio server's environment variable (may repeat)
   -H, --header "Name: value"
                      an http or sse server's header (may repeat)
+  --client-id ID     the OAuth client registered with an http or sse server's authorization
+                     server, for servers that register none on request ("oauth.clientId")
+  --client-secret    that client's secret, asked for (or MCP_CLIENT_SECRET) and kept in the
+                     sign-in file, never in the config file; a public client has none
+  --callback-port PORT
+                     sign in on http://localhost:PORT/callback, the redirect URI registered
+                     ("oauth.callbackPort"); default: any free port
   -h, --help         show this help
 
 Environment:
   MCP_TIMEOUT          how long list waits for a server to connect (default here: 5000 ms)
+  MCP_CLIENT_SECRET    the secret of --client-secret, instead of asking for it
 `;
 
 const PLUGIN = `Usage: harness plugin <command> [options]

@@ -7,8 +7,9 @@ cd "$root"
 stamp="node_modules/.harness-deps"
 want="$(cat package.json package-lock.json 2>/dev/null | cksum || true)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
+. "$root/scripts/lock.sh"
 (
-  flock 9
+  hold_lock "${TMPDIR:-/tmp}/harness-deps-$(echo "$root" | cksum | cut -d' ' -f1).lock"
   if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "harness: installing dependencies" >&2
     if [ -f package-lock.json ]; then
@@ -19,4 +20,4 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
     mkdir -p node_modules
     echo "$want" > "$stamp"
   fi
-) 9>"${TMPDIR:-/tmp}/harness-deps-$(echo "$root" | cksum | cut -d' ' -f1).lock"
+)

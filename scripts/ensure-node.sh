@@ -20,14 +20,15 @@ if [ -x "$bin" ] && [ "$(major "$bin")" -ge 24 ]; then
 fi
 
 mkdir -p "$home"
+. "$(dirname "${BASH_SOURCE[0]}")/lock.sh"
 (
-  flock 9
+  hold_lock "$home/.lock"
   if ! [ -x "$bin" ] || [ "$(major "$bin")" -lt 24 ]; then
     echo "harness: the node on PATH is older than 24; installing node@24 into $home" >&2
     [ -f "$home/package.json" ] || echo '{"name":"harness-node24","private":true}' > "$home/package.json"
     npm install --prefix "$home" --no-audit --no-fund --loglevel=error node@24 >&2
   fi
-) 9>"$home/.lock"
+)
 
 if ! [ -x "$bin" ] || [ "$(major "$bin")" -lt 24 ]; then
   echo "harness: could not install Node 24 from the npm registry (package node@24)" >&2

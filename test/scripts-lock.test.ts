@@ -1,0 +1,65 @@
+// The lock the install scripts take so that two first starts do not install Node or the
+// dependencies at once (scripts/lock.sh): with flock, as on Linux, and without, as on macOS.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const lockScript = new URL("../scripts/lock.sh", import.meta.url).pathname;
+
+function tempDir(t: { after(fn: () => unknown): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), "harness-lock-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A PATH holding only what the lock and these scripts use, and flock only when `withFlock`. */
+function toolPath(dir: string, withFlock: boolean): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  for (const tool of ["mkdir", "rm", "sleep", ...(withFlock ? ["flock"] : [])]) {
+    const found = spawnSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+    assert.ok(found, `${tool} is on this machine`);
+    symlinkSync(found, join(bin, tool));
+  }
+  return bin;
+}
+
+/** Runs `body` in a subshell holding the lock at `lock`, as the install scripts do. */
+function holder(path: string, lock: string, body: string): Promise<number> {
+  const script = `. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n${body}\n)`;
+  const child = spawn("/bin/bash", ["-c", script], { env: { PATH: path }, stdio: "inherit" });
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+}
+
+for (const withFlock of [true, false]) {
+  test(`processes holding the install lock take turns ${withFlock ? "with flock" : "without flock (macOS)"}, and the lock is free again once they end`, async (t) => {
+    const dir = tempDir(t);
+    const path = toolPath(dir, withFlock);
+    const log = join(dir, "log");
+    const lock = join(dir, "install.lock");
+    const codes = await Promise.all([1, 2, 3].map((i) => holder(path, lock, `echo "in ${i}" >>${JSON.stringify(log)}; sleep 0.3; echo "out ${i}" >>${JSON.stringify(log)}`)));
+    assert.deepEqual(codes, [0, 0, 0]);
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    assert.equal(lines.length, 6);
+    for (let i = 0; i < 6; i += 2) assert.equal(lines[i + 1], lines[i].replace("in", "out"), `one at a time: ${lines.join(", ")}`);
+    assert.equal(existsSync(`${lock}.d`), false, "no lock directory left behind");
+    const started = Date.now();
+    assert.equal(await holder(path, lock, "true"), 0);
+    assert.ok(Date.now() - started < 2_000, "taken at once");
+  });
+}
+
+test("without flock, a lock left by a process that died is taken over", async (t) => {
+  const dir = tempDir(t);
+  const path = toolPath(dir, false);
+  const lock = join(dir, "install.lock");
+  const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
+  mkdirSync(`${lock}.d`);
+  writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
+  const started = Date.now();
+  assert.equal(await holder(path, lock, "true"), 0);
+  assert.ok(Date.now() - started < 3_000, "not waited on");
+});

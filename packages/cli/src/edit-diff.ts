@@ -23,6 +23,8 @@ export type ChangeStyle = {
   dim(text: string): string;
 };
 
+/** Rows of a change shown, unless every row is asked for (a chat's --verbose). */
+export const CHANGE_ROWS = 20;
 /** A line of Read's numbered format (the Edit tool's snippet), or of `cat -n` as Claude Code's is. */
 const NUMBERED = /^ *(\d+)(?:\t|→)(.*)$/;
 

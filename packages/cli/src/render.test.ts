@@ -115,3 +115,46 @@ test("notices go to stderr, marked by their level", () => {
   assert.equal(out.text, "");
   assert.equal(err.text, "! .claude/settings.json is not valid JSON (line 1)\n✗ MCP server db failed to start\n· MCP server fs connected: 3 tools\n    ! from a sub-agent\n");
 });
+
+test("an edit shows what it changed under an Update header, removed lines red and added green; a failed one its error", () => {
+  const output = "Edited src/app.ts: replaced 1 occurrence. The changed region now reads:\n     1\tconst a = 1;\n     2\tconst b = 3;\n     3\tconst c = 4;\n     4\texport { a };";
+  const run = (color: boolean) => {
+    const err = sink();
+    const r = createRenderer(sink(), err, { color, cwd: "/w" });
+    r.event({ type: "tool.started", toolName: "Edit", toolUseId: "1", input: { file_path: "/w/src/app.ts", old_string: "const b = 2;", new_string: "const b = 3;\nconst c = 4;" } });
+    r.event({ type: "tool.completed", toolUseId: "1", output, isError: false });
+    r.event({ type: "tool.started", toolName: "Edit", toolUseId: "2", input: { file_path: "/w/src/app.ts", old_string: "nope", new_string: "yes" } });
+    r.event({ type: "tool.completed", toolUseId: "2", output: "old_string was not found in src/app.ts.", isError: true });
+    return err.text;
+  };
+  assert.equal(
+    run(false),
+    [
+      "● Update(src/app.ts)",
+      "  ⎿  Updated src/app.ts with 2 additions and 1 removal",
+      "     1   const a = 1;",
+      "     2 - const b = 2;",
+      "     2 + const b = 3;",
+      "     3 + const c = 4;",
+      "     4   export { a };",
+      "● Update(src/app.ts)",
+      "  ✗  old_string was not found in src/app.ts.",
+      "",
+    ].join("\n"),
+  );
+  const colored = run(true);
+  assert.ok(colored.includes("\x1b[31m2 - const b = 2;\x1b[0m") && colored.includes("\x1b[32m3 + const c = 4;\x1b[0m"), JSON.stringify(colored));
+});
+
+test("a Write says how many lines it wrote; a sub-agent's edit is shown nested as its other calls are", () => {
+  const err = sink();
+  const r = createRenderer(sink(), err, { color: false, cwd: "/w" });
+  r.event({ type: "tool.started", toolName: "Write", toolUseId: "1", input: { file_path: "/w/a.txt", content: "one\ntwo\n" } });
+  r.event({ type: "tool.completed", toolUseId: "1", output: "Created a.txt (2 lines).", isError: false });
+  r.event({ type: "tool.started", toolName: "Edit", toolUseId: "2", agentId: "s1", input: { file_path: "/w/a.txt", old_string: "one", new_string: "uno" } });
+  r.event({ type: "tool.completed", toolUseId: "2", agentId: "s1", output: "Edited a.txt: replaced 1 occurrence.", isError: false });
+  assert.equal(
+    err.text,
+    ["● Write(a.txt)", "  ⎿  Wrote 2 lines to a.txt", "     1   one", "     2   two", "    ● Update(a.txt)", "      ⎿  Updated a.txt with 1 addition and 1 removal", "         - one", "         + uno", ""].join("\n"),
+  );
+});

@@ -4,6 +4,7 @@
 import { fstatSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
+import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };
 
@@ -129,6 +130,7 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
     bold: paint("1"),
     dim: paint("2"),
     red: paint("31"),
+    green: paint("32"),
     yellow: paint("33"),
     width: opts.width ?? 160,
     maxLines: opts.full ? Infinity : (opts.outputLines ?? 4),
@@ -139,8 +141,8 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
 }
 
 export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
-  const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
-  const calls = new Map<string, string>();
+  const { bold, dim, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
+  const calls = new Map<string, { header: string; toolName: string; input?: Record<string, unknown> }>();
   let wroteText = false;
   let textEndsWithNewline = true;
   let cursorAtLineStart = true;
@@ -188,23 +190,28 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
             if (said.trim()) err(`${said}\n`);
             pending = "";
           }
-          const header = `${indent}${bold("●")} ${describeToolCall(event.toolName, event.input, opts.cwd)}`;
-          calls.set(event.toolUseId, header);
+          const header = `${indent}${bold("●")} ${describeToolCall(changeLabel(event.toolName), event.input, opts.cwd)}`;
+          calls.set(event.toolUseId, { header, toolName: event.toolName, input: event.input });
           toolsSinceText = true;
           lastHeader = event.toolUseId;
           err(`${header}\n`);
           break;
         }
         case "tool.completed": {
-          const header = calls.get(event.toolUseId) ?? `${bold("●")} tool`;
+          const call = calls.get(event.toolUseId);
+          const header = call?.header ?? `${bold("●")} tool`;
           calls.delete(event.toolUseId);
           const indent = event.agentId === undefined ? "" : "    ";
           // Concurrent tools finish in any order: repeat the header when another came in between.
           const lines: string[] = lastHeader === event.toolUseId ? [] : [header];
           lastHeader = undefined;
-          const excerpt = excerptOutput(event.output, maxLines, event.isError ? Math.max(width, ERROR_LINE_CHARS) : width);
+          // An edit that went through shows what it changed; others (and a failed edit) their output.
+          const change = call && !event.isError ? editChange(call.toolName, call.input, event.output, opts.cwd) : undefined;
+          const shown = change
+            ? formatChange(change, { width, maxRows: opts.full ? Infinity : CHANGE_ROWS, red, green, dim })
+            : excerptOutput(event.output, maxLines, event.isError ? Math.max(width, ERROR_LINE_CHARS) : width).map((line, i) => (event.isError && i === 0 ? red(line) : dim(line)));
           const mark = event.isError ? red("✗") : dim("⎿");
-          excerpt.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${event.isError && i === 0 ? red(line) : dim(line)}`));
+          shown.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${line}`));
           err(`${lines.join("\n")}\n`);
           break;
         }

@@ -262,3 +262,26 @@ test("at a terminal that holds lines below the reply, a steer sent is held until
   assert.deepEqual(held, []);
   assert.doesNotMatch(screen, /five/);
 });
+
+test("an edit that went through shows the lines it removed and added; one that failed, its error", () => {
+  const { view, err } = capture();
+  const edit = (id: string, status: "running" | "complete" | "error", output?: string) => ({ id, name: "Edit", status, input: { file_path: "src/a.ts", old_string: "let n = 1;", new_string: "let n = 2;" }, ...(output && { output }) });
+  const state = (...calls: ReturnType<typeof edit>[]): HarnessState => ({ status: "running", messages: [user("u1", "bump n"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: calls }] });
+  view.show(state(edit("t1", "running")));
+  view.show(state(edit("t1", "complete", "Edited src/a.ts: replaced 1 occurrence. The changed region now reads:\n     9\t}\n    10\tlet n = 2;")));
+  view.show(state(edit("t1", "complete", "x"), edit("t2", "error", "old_string was not found in src/a.ts.")));
+  assert.equal(
+    err(),
+    [
+      "› bump n",
+      "● Update(src/a.ts)",
+      "  ⎿  Updated src/a.ts with 1 addition and 1 removal",
+      "      9    }",
+      "     10 -  let n = 1;",
+      "     10 +  let n = 2;",
+      "● Update(src/a.ts)",
+      "  ✗  old_string was not found in src/a.ts.",
+      "",
+    ].join("\n"),
+  );
+});

@@ -5,6 +5,7 @@
 // as `harness run` does.
 import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
+import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { planChoices } from "./chat-plan.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
@@ -42,7 +43,7 @@ export function createChatView(
   numbering = createApprovalNumbering(),
   waiting?: (lines: readonly string[]) => void,
 ): ChatView {
-  const { bold, dim, red, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
+  const { bold, dim, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
@@ -162,7 +163,7 @@ export function createChatView(
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
-      const header = `${bold("●")} ${describeToolCall(call.name, call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)))}`;
+      const header = `${bold("●")} ${describeToolCall(changeLabel(call.name), call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)))}`;
       if (!state && (call.input || call.status !== "running")) {
         line(header);
         mine.calls.set(call.id, "started");
@@ -186,9 +187,13 @@ export function createChatView(
         if (lastHeader !== call.id) line(header);
         lastHeader = undefined;
         if (goesOn && !output.trim()) continue;
-        const excerpt = excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5));
+        // An edit that went through shows what it changed; other calls (and a failed edit) their output.
+        const change = failed ? undefined : editChange(call.name, call.input, output);
+        const excerpt = change
+          ? formatChange(change, { width: fit(5), maxRows: opts.full ? Infinity : CHANGE_ROWS, red, green, dim })
+          : excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text)));
         const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));
-        line(excerpt.map((text, i) => `  ${mark(i)}  ${failed && i === 0 && !goesOn ? red(text) : dim(text)}`).join("\n"));
+        line(excerpt.map((text, i) => `  ${mark(i)}  ${text}`).join("\n"));
       }
     }
     showText(message, mine, message.content.length);

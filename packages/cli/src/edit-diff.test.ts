@@ -18,34 +18,34 @@ test("an edit placed by the tool's output shows whole lines with their numbers, 
   const change = editChange("Edit", { file_path: "/p/src/app.ts", old_string: "const y = 2;", new_string: "const y = 3;\n  const z = 4;" }, output, "/p");
   assert.deepEqual(shown(change), [
     "Updated src/app.ts with 2 additions and 1 removal",
-    "3   function f() {",
-    "4     const a = 1;",
-    "5     const b = 2;",
-    "6 -   const y = 2;",
-    "6 +   const y = 3;",
-    "7 +   const z = 4;",
-    "8     return a + b + y;",
-    "9   }",
+    "3    function f() {",
+    "4      const a = 1;",
+    "5      const b = 2;",
+    "6 -    const y = 2;",
+    "6 +    const y = 3;",
+    "7 +    const z = 4;",
+    "8      return a + b + y;",
+    "9    }",
   ]);
 });
 
 test("a word changed inside a line shows the line before and after", () => {
   const file = ["a", "b", "c", "let total = 10;", "d"];
   const change = editChange("Edit", { file_path: "app.ts", old_string: "= 1", new_string: "= 10" }, editOutput(file, 1, 5));
-  assert.deepEqual(shown(change)?.filter((line) => /[-+] /.test(line)), ["4 - let total = 1;", "4 + let total = 10;"]);
+  assert.deepEqual(shown(change)?.filter((line) => /[-+] /.test(line)), ["4 -  let total = 1;", "4 +  let total = 10;"]);
 });
 
 test("the occurrence changed is the one on the region's fourth line, not an equal line before it", () => {
   const file = ["q", "}", "", "x", "}", "z", "w", "v", "u"];
   const change = editChange("Edit", { file_path: "app.ts", old_string: "y\n", new_string: "}\n" }, editOutput(file, 2, 8));
-  assert.deepEqual(shown(change)?.filter((line) => /[-+] /.test(line)), ["5 - y", "5 + }"]);
+  assert.deepEqual(shown(change)?.filter((line) => /[-+] /.test(line)), ["5 -  y", "5 +  }"]);
 });
 
 test("without a numbered region in the output, old_string and new_string are diffed unnumbered", () => {
   const change = editChange("Edit", { file_path: "a.py", old_string: "x = 1\ny = 2\n", new_string: "x = 1\ny = 3\n" }, "The file a.py has been updated.");
-  assert.deepEqual(shown(change), ["Updated a.py with 1 addition and 1 removal", "  x = 1", "- y = 2", "+ y = 3"]);
+  assert.deepEqual(shown(change), ["Updated a.py with 1 addition and 1 removal", "   x = 1", "-  y = 2", "+  y = 3"]);
   const removal = editChange("Edit", { file_path: "a.py", old_string: "gone\n", new_string: "" }, editOutput(["a", "b"], 1, 2));
-  assert.deepEqual(shown(removal), ["Updated a.py with 1 removal", "- gone"], "a deletion leaves nothing to place");
+  assert.deepEqual(shown(removal), ["Updated a.py with 1 removal", "-  gone"], "a deletion leaves nothing to place");
 });
 
 test("replace_all counts every place the output says it changed", () => {
@@ -55,14 +55,14 @@ test("replace_all counts every place the output says it changed", () => {
 
 test("MultiEdit shows each edit's change, apart, and the counts of all", () => {
   const input = { file_path: "m.ts", edits: [{ old_string: "a = 1", new_string: "a = 2" }, { old_string: "b\nc", new_string: "b", replace_all: false }] };
-  assert.deepEqual(shown(editChange("MultiEdit", input, "Applied 2 edits to m.ts:")), ["Updated m.ts with 1 addition and 2 removals", "- a = 1", "+ a = 2", "...", "  b", "- c"]);
+  assert.deepEqual(shown(editChange("MultiEdit", input, "Applied 2 edits to m.ts:")), ["Updated m.ts with 1 addition and 2 removals", "-  a = 1", "+  a = 2", "...", "   b", "-  c"]);
 });
 
 test("Write shows a new file's first lines numbered, and of a file overwritten only how many lines it wrote", () => {
-  assert.deepEqual(shown(editChange("Write", { file_path: "/p/notes.md", content: "# Notes\n\nfirst\n" }, "Created notes.md (3 lines).", "/p")), ["Wrote 3 lines to notes.md", "1   # Notes", "2   ", "3   first"]);
+  assert.deepEqual(shown(editChange("Write", { file_path: "/p/notes.md", content: "# Notes\n\nfirst\n" }, "Created notes.md (3 lines).", "/p")), ["Wrote 3 lines to notes.md", "1    # Notes", "2    ", "3    first"]);
   assert.deepEqual(shown(editChange("Write", { file_path: "notes.md", content: "one\ntwo" }, "Overwrote notes.md (2 lines).")), ["Wrote 2 lines to notes.md"]);
   assert.deepEqual(shown(editChange("Write", { file_path: "empty", content: "" }, "Created empty (0 lines).")), ["Wrote 0 lines to empty"]);
-  assert.deepEqual(shown(editChange("Edit", { file_path: "new.txt", old_string: "", new_string: "hi\n" }, "Created new.txt.")), ["Wrote 1 line to new.txt", "1   hi"]);
+  assert.deepEqual(shown(editChange("Edit", { file_path: "new.txt", old_string: "", new_string: "hi\n" }, "Created new.txt.")), ["Wrote 1 line to new.txt", "1    hi"]);
 });
 
 test("at most maxRows rows, then how many more; all of them when maxRows is Infinity", () => {
@@ -70,22 +70,22 @@ test("at most maxRows rows, then how many more; all of them when maxRows is Infi
   const change = editChange("Write", { file_path: "long.txt", content }, "Created long.txt (45 lines).");
   const lines = shown(change)!;
   assert.equal(lines.length, 22);
-  assert.equal(lines[20], "20   line 20");
+  assert.equal(lines[20], "20    line 20");
   assert.equal(lines[21], "… +25 lines");
   assert.equal(shown(change, { maxRows: Infinity })!.length, 46);
 });
 
 test("rows longer than the width are cut by terminal columns, wide characters and emoji whole", () => {
   const change = editChange("Edit", { file_path: "w.txt", old_string: "x".repeat(100), new_string: "名前".repeat(30) }, "ok");
-  assert.deepEqual(shown(change, { width: 20 })!.slice(1), [`- ${"x".repeat(17)}…`, `+ ${"名前".repeat(4)}…`]);
+  assert.deepEqual(shown(change, { width: 20 })!.slice(1), [`-  ${"x".repeat(16)}…`, `+  ${"名前".repeat(4)}…`]);
   const emoji = editChange("Edit", { file_path: "w.txt", old_string: "a", new_string: "🎉".repeat(10) }, "ok");
-  assert.equal(shown(emoji, { width: 9 })![2], "+ 🎉🎉🎉…");
+  assert.equal(shown(emoji, { width: 9 })![2], "+  🎉🎉…");
 });
 
 test("removed rows are red and added ones green when colour is on; kept ones dim", () => {
   const style = { red: (t: string) => `<r>${t}</r>`, green: (t: string) => `<g>${t}</g>`, dim: (t: string) => `<d>${t}</d>` };
   const change = editChange("Edit", { file_path: "a", old_string: "k\nold", new_string: "k\nnew" }, "ok");
-  assert.deepEqual(shown(change, style), ["Updated a with 1 addition and 1 removal", "<d>  k</d>", "<r>- old</r>", "<g>+ new</g>"]);
+  assert.deepEqual(shown(change, style), ["Updated a with 1 addition and 1 removal", "<d>   k</d>", "<r>-  old</r>", "<g>+  new</g>"]);
 });
 
 test("escape sequences in the text edited never reach the terminal", () => {

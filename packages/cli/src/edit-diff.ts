@@ -68,7 +68,7 @@ export function formatChange(change: Change, style: ChangeStyle): string[] {
     if (row.kind === "gap") return style.dim(`${" ".repeat(digits)}${digits ? " " : ""}...`);
     const number = digits ? `${row.line === undefined ? "".padStart(digits) : String(row.line).padStart(digits)} ` : "";
     const mark = row.kind === "removed" ? "-" : row.kind === "added" ? "+" : " ";
-    const text = `${number}${mark} ${printable(row.text.replace(/\t/g, "  "))}`;
+    const text = `${number}${mark}  ${printable(row.text.replace(/\t/g, "  "))}`;
     const fitted = cut(text, style.width);
     return row.kind === "removed" ? style.red(fitted) : row.kind === "added" ? style.green(fitted) : style.dim(fitted);
   });

@@ -132,18 +132,18 @@ test("an edit shows what it changed under an Update header, removed lines red an
     [
       "● Update(src/app.ts)",
       "  ⎿  Updated src/app.ts with 2 additions and 1 removal",
-      "     1   const a = 1;",
-      "     2 - const b = 2;",
-      "     2 + const b = 3;",
-      "     3 + const c = 4;",
-      "     4   export { a };",
+      "     1    const a = 1;",
+      "     2 -  const b = 2;",
+      "     2 +  const b = 3;",
+      "     3 +  const c = 4;",
+      "     4    export { a };",
       "● Update(src/app.ts)",
       "  ✗  old_string was not found in src/app.ts.",
       "",
     ].join("\n"),
   );
   const colored = run(true);
-  assert.ok(colored.includes("\x1b[31m2 - const b = 2;\x1b[0m") && colored.includes("\x1b[32m3 + const c = 4;\x1b[0m"), JSON.stringify(colored));
+  assert.ok(colored.includes("\x1b[31m2 -  const b = 2;\x1b[0m") && colored.includes("\x1b[32m3 +  const c = 4;\x1b[0m"), JSON.stringify(colored));
 });
 
 test("a Write says how many lines it wrote; a sub-agent's edit is shown nested as its other calls are", () => {
@@ -155,6 +155,6 @@ test("a Write says how many lines it wrote; a sub-agent's edit is shown nested a
   r.event({ type: "tool.completed", toolUseId: "2", agentId: "s1", output: "Edited a.txt: replaced 1 occurrence.", isError: false });
   assert.equal(
     err.text,
-    ["● Write(a.txt)", "  ⎿  Wrote 2 lines to a.txt", "     1   one", "     2   two", "    ● Update(a.txt)", "      ⎿  Updated a.txt with 1 addition and 1 removal", "         - one", "         + uno", ""].join("\n"),
+    ["● Write(a.txt)", "  ⎿  Wrote 2 lines to a.txt", "     1    one", "     2    two", "    ● Update(a.txt)", "      ⎿  Updated a.txt with 1 addition and 1 removal", "         -  one", "         +  uno", ""].join("\n"),
   );
 });

@@ -5,7 +5,7 @@
 // changed region with line numbers, the diff takes whole lines and their numbers from it.
 import { isAbsolute, relative } from "node:path";
 import { diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";
-import { cut, printable } from "./render.ts";
+import { cut, printable } from "./terminal-text.ts";
 
 /** A row under the summary: a line of the diff (numbered where its place in the file is known), a
  * line of a file written, or a gap between parts of the file far apart. */

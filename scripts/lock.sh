@@ -2,7 +2,8 @@
 # exits, a lock between processes, so that two first starts do not install the same thing at once.
 # With flock (Linux) the lock is the file PATH; without it (macOS has none) a directory PATH.d that
 # holds its owner's pid, taken over once that process is gone, or after a minute if it never wrote
-# its pid (it died in between).
+# its pid (it died in between). A pid reused by another process since (after a reboot) is waited
+# on, saying so after a few seconds: which process, and which directory to remove if no install runs.
 hold_lock() {
   local path="$1"
   if command -v flock >/dev/null 2>&1; then
@@ -10,7 +11,7 @@ hold_lock() {
     flock 9
     return
   fi
-  local dir="$path.d" owner waited=0
+  local dir="$path.d" owner exec_pid waited=0
   until mkdir "$dir" 2>/dev/null; do
     owner=""
     [ -f "$dir/pid" ] && read -r owner <"$dir/pid" || true
@@ -19,10 +20,16 @@ hold_lock() {
       waited=0
       continue
     fi
+    if [ -n "$owner" ] && [ "$waited" -eq 25 ]; then
+      echo "harness: waiting for process $owner, which holds the lock $dir; if it is not installing, remove that directory" >&2
+    fi
     sleep 0.2
     waited=$((waited + 1))
   done
-  echo "$BASHPID" >"$dir/pid"
+  # The (sub)shell's own pid: $$ is the script's, and bash before 4.0 (macOS's /bin/bash) has no
+  # BASHPID; a command substitution's exec'd sh has the (sub)shell as its parent.
+  exec_pid="$(exec sh -c 'echo "$PPID"')"
+  echo "${BASHPID:-$exec_pid}" >"$dir/pid"
   # shellcheck disable=SC2064 # the directory is fixed now, on purpose
-  trap "rm -rf '$dir'" EXIT
+  trap "rm -rf $(printf %q "$dir")" EXIT
 }

@@ -19,7 +19,7 @@ function tempDir(t: { after(fn: () => unknown): void }): string {
 function toolPath(dir: string, withFlock: boolean): string {
   const bin = join(dir, "bin");
   mkdirSync(bin);
-  for (const tool of ["mkdir", "rm", "sleep", ...(withFlock ? ["flock"] : [])]) {
+  for (const tool of ["mkdir", "rm", "sleep", "sh", ...(withFlock ? ["flock"] : [])]) {
     const found = spawnSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
     assert.ok(found, `${tool} is on this machine`);
     symlinkSync(found, join(bin, tool));
@@ -27,9 +27,10 @@ function toolPath(dir: string, withFlock: boolean): string {
   return bin;
 }
 
-/** Runs `body` in a subshell holding the lock at `lock`, as the install scripts do. */
-function holder(path: string, lock: string, body: string): Promise<number> {
-  const script = `. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n${body}\n)`;
+/** Runs `body` in a subshell holding the lock at `lock`, as the install scripts do (under their
+ * `set -euo pipefail`), after `prelude`. */
+function holder(path: string, lock: string, body: string, prelude = ""): Promise<number> {
+  const script = `set -euo pipefail\n${prelude}\n. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n${body}\n)`;
   const child = spawn("/bin/bash", ["-c", script], { env: { PATH: path }, stdio: "inherit" });
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
@@ -62,4 +63,34 @@ test("without flock, a lock left by a process that died is taken over", async (t
   const started = Date.now();
   assert.equal(await holder(path, lock, "true"), 0);
   assert.ok(Date.now() - started < 3_000, "not waited on");
+});
+
+test("without flock, under a bash without BASHPID (macOS's bash 3.2), the lock names its holder, a live process, and is released, in a directory of any name", async (t) => {
+  const dir = tempDir(t);
+  const path = toolPath(dir, false);
+  mkdirSync(join(dir, "Jo's files"));
+  const lock = join(dir, "Jo's files", "install.lock");
+  const pidFile = JSON.stringify(join(`${lock}.d`, "pid"));
+  // `unset BASHPID` takes its special meaning away, as bash before 4.0 never had it.
+  assert.equal(await holder(path, lock, `read -r owner <${pidFile}; kill -0 "$owner"`, "unset BASHPID"), 0);
+  assert.equal(existsSync(`${lock}.d`), false, "no lock directory left behind");
+});
+
+test("without flock, a lock whose pid is now another live process's (a reboot reused it) is waited on, saying so and how to free it", async (t) => {
+  const dir = tempDir(t);
+  const path = toolPath(dir, false);
+  const lock = join(dir, "install.lock");
+  const other = spawn("sleep", ["30"], { stdio: "ignore" });
+  t.after(() => other.kill());
+  mkdirSync(`${lock}.d`);
+  writeFileSync(join(`${lock}.d`, "pid"), `${other.pid}\n`);
+  const script = `set -euo pipefail\n. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n)`;
+  const child = spawn("/bin/bash", ["-c", script], { env: { PATH: path }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  while (!stderr.includes("\n")) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.match(stderr, new RegExp(`waiting for process ${other.pid}, which holds the lock ${lock}\\.d; if it is not installing, remove that directory`));
+  other.kill();
+  assert.equal(await exited, 0);
 });

@@ -15,6 +15,8 @@ export type FakeOAuthOptions = {
   /** False: a refresh gives no new refresh token, and the one used stays good. Default true (each
    * refresh token is good once, and the refresh gives the next). */
   rotateRefreshTokens?: boolean;
+  /** How long a refresh takes to be answered (its token is spent at once). Default 0. */
+  refreshDelayMs?: number;
 };
 
 /** A client registered beforehand, as on a provider's developer portal. */
@@ -124,9 +126,10 @@ export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Prom
         const grant = refreshTokens.get(refresh);
         if (!grant || grant.clientId !== clientId) return json(res, 400, { error: "invalid_grant" });
         counts.refreshes++;
-        if (options.rotateRefreshTokens === false) return json(res, 200, issue(grant, refresh));
-        refreshTokens.delete(refresh);
-        return json(res, 200, issue(grant));
+        if (options.rotateRefreshTokens !== false) refreshTokens.delete(refresh);
+        const issued = issue(grant, options.rotateRefreshTokens === false ? refresh : undefined);
+        if (options.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, options.refreshDelayMs));
+        return json(res, 200, issued);
       }
       return json(res, 400, { error: "unsupported_grant_type" });
     }

@@ -133,11 +133,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
         ...(this.#fetch && { fetchFn: this.#fetch }),
       });
       const saved = { ...tokens, issuer: discovery.authorizationServerUrl };
-      this.saveTokens(saved);
-      return saved;
+      // Written over the tokens refreshed, or where another program's refused refresh of them
+      // dropped them (the sign-in's endpoints are still there); a sign-out meanwhile holds.
+      updateOAuthEntry(this.#file, this.#server, (now) =>
+        now && (now.tokens ? now.tokens.refresh_token === refreshToken : now.discoveryState !== undefined) ? { ...now, tokens: saved, tokensSavedAt: Date.now() } : now,
+      );
+      return this.#entry()?.tokens;
     } catch (error) {
       const refused = error instanceof InvalidClientError || error instanceof UnauthorizedClientError ? "all" : error instanceof InvalidGrantError ? "tokens" : undefined;
       if (!refused) return entry.tokens;
+      // Another program (a run of another session) refreshed first, spending the refresh token
+      // this one sent: its tokens are good, and the sign-in with them.
+      const now = this.#entry()?.tokens;
+      if (now?.refresh_token !== undefined && now.refresh_token !== refreshToken) return now;
       this.invalidateCredentials(refused);
       if (!this.#signIn) throw new McpSignInNeeded(this.#server.name);
       return undefined;

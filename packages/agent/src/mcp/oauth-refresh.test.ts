@@ -10,7 +10,7 @@ import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-util
 import type { McpRemoteServerConfig } from "./config.ts";
 import { startMcp } from "./manager.ts";
 import { mcpLogin } from "./oauth-login.ts";
-import { mcpOAuthFile, readOAuthEntry } from "./oauth-store.ts";
+import { mcpOAuthFile, readOAuthEntry, removeOAuthEntries } from "./oauth-store.ts";
 
 const cwd = tmpdir();
 const env = { BROWSER: "none" };
@@ -19,7 +19,7 @@ const LIFETIME_S = 1;
 const waitOut = () => sleep(LIFETIME_S * 1000 + 150);
 
 /** A fake authorization server issuing short-lived tokens, its MCP server, and a signed-in run. */
-async function signedInRun(options: { rotateRefreshTokens?: boolean } = {}) {
+async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDelayMs?: number } = {}) {
   const oauth = await startFakeOAuthServer({ accessTokenSeconds: LIFETIME_S, ...options });
   const server = await startMcpTestHttpServer({ oauth });
   const dir = mkdtempSync(join(tmpdir(), "harness-oauth-refresh-"));
@@ -88,5 +88,32 @@ describe("refreshing OAuth tokens before they expire", () => {
     const next = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
     after(() => next.close());
     assert.equal(next.status()[0].needsSignIn, true);
+  });
+
+  test("two runs that refresh at once (each its own program) both go on, and the sign-in outlives the refresh token one of them spent", async () => {
+    const { oauth, call, stored, file, config } = await signedInRun();
+    const other = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
+    after(() => other.close());
+    const echo = other.tools.find((tool) => tool.name === "mcp__notes__echo");
+    assert.ok(echo);
+    const { refusals } = oauth.counts;
+    await waitOut();
+    const outputs = await Promise.all([call("from one"), echo.execute({ text: "from two" }, { cwd, signal: new AbortController().signal, toolUseId: "two" })]);
+    for (const output of outputs) assert.notEqual((output as { isError?: boolean }).isError, true, JSON.stringify(output));
+    assert.ok(stored()?.refresh_token, "the sign-in is kept");
+    const next = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
+    after(() => next.close());
+    assert.equal(next.status()[0].state, "connected", next.status()[0].error);
+    assert.equal(oauth.counts.refusals, refusals, "no request went out with a spent token");
+  });
+
+  test("a sign-out while a refresh is under way holds: the refreshed tokens are not written back", async () => {
+    const { call, stored, file } = await signedInRun({ refreshDelayMs: 300 });
+    await waitOut();
+    const calling = call("signed out meanwhile");
+    await sleep(100);
+    removeOAuthEntries(file, "notes");
+    await calling;
+    assert.equal(stored(), undefined);
   });
 });

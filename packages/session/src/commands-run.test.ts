@@ -459,3 +459,27 @@ test("of two modes chosen as the run ends, the last one chosen holds, whichever 
   assert.equal(client.state!.config?.permissionMode, "default");
   assert.deepEqual(client.state, session.snapshot().state);
 });
+
+test("a mode the run is not told to change to (the same one, sent with another setting), or one the runner refuses, leaves the run's own mode changes the session's", async () => {
+  const { runner, session, client } = await startSession();
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "default" } }));
+  const run = await submitAndRun(session, client, runner, "plan it");
+  run.emit({ type: "run.started", requestId: "r1" });
+  runner.onControl = async () => ({ ok: true as const, value: undefined });
+  // A client that sends its whole configuration: only maxTurns is new; the run stays in its mode and says nothing.
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "default", maxTurns: 5 } }));
+  await until(() => runner.controls.length === 1);
+  // The run's plan is approved with "auto-accept edits".
+  run.emit({ type: "mode.changed", permissionMode: "acceptEdits" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits");
+
+  // bypass permissions, which the runner refuses (its settings turn it off): a later change of the run's own holds.
+  runner.onControl = async () => ({ ok: false as const, status: 400, message: "bypassPermissions is turned off by the settings" });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  await until(() => client.errors.length === 1);
+  run.emit({ type: "mode.changed", permissionMode: "default" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "default");
+  assert.deepEqual(client.state, session.snapshot().state);
+});

@@ -124,9 +124,18 @@ function configureChecked(core: SessionCore, reply: Reply, config: HarnessConfig
     : [{ type: "set", path: ["config"], value: Object.fromEntries(entries) as JSONValue }];
   core.commit(ops);
   const run = core.run;
-  if (run && config.permissionMode !== undefined) run.modeSent = runnerMode(config.permissionMode);
+  if (!run) return;
+  // A mode the run is to change to supersedes the ones it says until it has (run-driver.ts); the
+  // mode it is in already, it says nothing of.
+  const modeSent = entries.some(([key]) => key === "permissionMode") && config.permissionMode !== undefined ? runnerMode(config.permissionMode) : undefined;
+  if (modeSent) run.modeSent = modeSent;
   // 409: the run ended before the runner took it; the setting is stored for the next run all the same.
-  if (run) sendControl(core, run, { type: "configure", config: runConfig(config) }, (why, status) => status === 409 || reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner));
+  sendControl(core, run, { type: "configure", config: runConfig(config) }, (why, status) => {
+    if (status === 409) return;
+    // Refused: the run stays in its mode, and its own changes count again.
+    if (modeSent && run.modeSent === modeSent) run.modeSent = undefined;
+    reply(`configure failed for the run in progress: ${why}`, CommandErrorCodes.runner);
+  });
 }
 
 async function resume(core: SessionCore, reply: Reply, prompt: string, sessionId: string): Promise<void> {

@@ -266,3 +266,12 @@ test("run.ready puts what the run has available in the state, once: a run that s
   const subagent = play(running(), { type: "run.ready", available, agentId: "agent_1" });
   assert.deepEqual(subagent.batches, [[]]);
 });
+
+test("a run that starts with a part of what it has changed (an MCP server's status) sends that part alone, not its thousands of tools again", () => {
+  const tools = Array.from({ length: 3000 }, (_, i) => `mcp__big__tool_${i}`);
+  const available = { model: "claude-sonnet-4-5", slashCommands: ["help"], tools, mcpServers: [{ name: "big", status: "connected" }], agents: [], skills: [], outputStyle: "default" };
+  const first = play(running(), { type: "run.ready", available });
+  const changed = play(first.state, { type: "run.ready", available: { ...available, mcpServers: [{ name: "big", status: "failed" }] } });
+  assert.deepEqual(changed.batches, [[{ type: "set", path: ["available", "mcpServers"], value: [{ name: "big", status: "failed" }] }]]);
+  assert.deepEqual(changed.state.available, { ...available, mcpServers: [{ name: "big", status: "failed" }] });
+});

@@ -1,7 +1,7 @@
 // Runner events → state deltas. Pure: (state, run cursor, event) → operations plus the next cursor.
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
-import type { ConversationSpent, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
+import type { ConversationSpent, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
 import { wireMode } from "./permission-modes.ts";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
@@ -215,9 +215,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations: event.agentId ? [] : modeOps(state, event.permissionMode), cursor };
 
     case "run.ready":
-      // Most runs start with what the last one had: nothing to store or send then.
-      if (event.agentId || JSON.stringify(state.available) === JSON.stringify(event.available)) return { operations: [], cursor };
-      return { operations: [{ type: "set", path: ["available"], value: event.available as JSONValue }], cursor };
+      return { operations: event.agentId ? [] : availableOps(state.available, event.available), cursor };
   }
 }
 
@@ -229,6 +227,16 @@ function modeOps(state: HarnessState, mode: RunnerPermissionMode): DeltaOperatio
   if (wire === undefined || state.config?.permissionMode === wire) return [];
   if (!state.config) return [{ type: "set", path: ["config"], value: { permissionMode: wire } }];
   return [{ type: "set", path: ["config", "permissionMode"], value: wire }];
+}
+
+/** What a run has available, as changes to what the last one had: most runs start with the same
+ * (nothing to store or send), and a change (an MCP server's status) is sent alone, not with the
+ * rest (which may be thousands of MCP tools). */
+function availableOps(before: RunAvailable | undefined, now: RunAvailable): DeltaOperation[] {
+  // None stored yet, or one with keys the new one lacks (a runner of another version): set whole.
+  if (!before || Object.keys(before).some((key) => !(key in now))) return [{ type: "set", path: ["available"], value: now as JSONValue }];
+  const changed = (Object.keys(now) as (keyof RunAvailable)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(now[key]));
+  return changed.map((key) => ({ type: "set", path: ["available", key], value: now[key] as JSONValue }));
 }
 
 /** Notices kept in the state; older ones give way. */

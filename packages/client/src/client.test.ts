@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { HarnessClient, type ClientOptions, type WebSocketLike } from "./client.ts";
 import { fakeServer } from "./test-helpers.ts";
 import type { HarnessState } from "@harness/protocol";
+import type { RunAvailable } from "./index.ts";
 
 const state: HarnessState = { status: "idle", messages: [] };
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -475,5 +476,14 @@ test("switchSession() to what is no session id is refused, saying why, and the c
   assert.equal(client.connection, "open");
   assert.equal(server.sockets.length, 1);
   assert.deepEqual(client.state, state);
+  client.close();
+});
+
+test("what the runs have available (a command menu's entries) is read from the state with the SDK's own types, and follows a part that changed", async () => {
+  const available: RunAvailable = { model: "claude-sonnet-4-5", slashCommands: ["help", "deploy"], tools: ["Bash"], mcpServers: [{ name: "docs", status: "pending" }], agents: [], skills: [], outputStyle: "default" };
+  const { server, client } = await connected({ ...state, available });
+  server.sockets[0].serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["available", "mcpServers"], value: [{ name: "docs", status: "connected" }] }] });
+  const now: RunAvailable | undefined = client.state?.available;
+  assert.deepEqual([now?.slashCommands, now?.mcpServers], [["help", "deploy"], [{ name: "docs", status: "connected" }]]);
   client.close();
 });

@@ -20,6 +20,7 @@ export type {
   JSONValue,
   Notice,
   RewindPreview,
+  RunAvailable,
   ServerMessage,
   Usage,
 } from "@harness/protocol";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { AgentEvent } from "@harness/protocol";
+import { RunnerEventSchema, type AgentEvent } from "@harness/protocol";
 import { createEventMapper, resultText } from "./claude-code-events.ts";
 
 const session = "5f1c2b8e-1111-4222-8333-944455556666";
@@ -218,4 +218,13 @@ test("Claude Code's init message says what the run has available, as the builtin
       },
     },
   ]);
+});
+
+test("an init message of another Claude Code version (no model, a server without a status, a name that is no string) still makes a run.ready the session takes, not one that ends the run", () => {
+  const init = { type: "system", subtype: "init", cwd: "/w", tools: ["Bash", 7], mcp_servers: [{ name: "docs" }, null], slash_commands: null, permissionMode: "default", apiKeySource: "none" };
+  const { events } = mapped([sdk(init)]);
+  assert.equal(events.length, 1);
+  const parsed = RunnerEventSchema.safeParse({ ...events[0], seq: 1 });
+  assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+  assert.deepEqual((events[0] as Extract<AgentEvent, { type: "run.ready" }>).available, { model: "", slashCommands: [], tools: ["Bash"], mcpServers: [{ name: "docs", status: "unknown" }], agents: [], skills: [], outputStyle: "default" });
 });

@@ -189,18 +189,28 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   return { handle, run };
 }
 
-/** What Claude Code's init message says the run has, as run.ready carries it (fields an older
- * Claude Code leaves out are empty). */
+/** What Claude Code's init message says the run has, as run.ready carries it. The message is
+ * another program's: what an older or newer Claude Code leaves out or says otherwise is left empty
+ * (a name that is no string, a server without one), so that the run goes on. */
 function availableOf(init: Extract<SDKMessage, { type: "system"; subtype: "init" }>): RunAvailable {
+  const raw = init as unknown as Record<string, unknown>;
+  const servers = Array.isArray(raw.mcp_servers) ? (raw.mcp_servers as unknown[]) : [];
   return {
-    model: init.model,
-    slashCommands: init.slash_commands ?? [],
-    tools: init.tools ?? [],
-    mcpServers: (init.mcp_servers ?? []).map((server) => ({ name: server.name, status: server.status })),
-    agents: init.agents ?? [],
-    skills: init.skills ?? [],
-    outputStyle: init.output_style ?? "default",
+    model: typeof raw.model === "string" ? raw.model : "",
+    slashCommands: names(raw.slash_commands),
+    tools: names(raw.tools),
+    mcpServers: servers.flatMap((server) => {
+      const { name, status } = (server ?? {}) as { name?: unknown; status?: unknown };
+      return typeof name === "string" ? [{ name, status: typeof status === "string" ? status : "unknown" }] : [];
+    }),
+    agents: names(raw.agents),
+    skills: names(raw.skills),
+    outputStyle: typeof raw.output_style === "string" ? raw.output_style : "default",
   };
+}
+
+function names(list: unknown): string[] {
+  return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
 }
 
 /** A retry Claude Code announced, in the words the builtin backend uses for its own. */

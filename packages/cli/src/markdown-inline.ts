@@ -1,0 +1,155 @@
+// The inline part of the terminal's markdown (markdown-stream.ts): **bold**, *italic* and _italic_,
+// `code`, [links](url) and backslash escapes, within one line, as far as what has come of the line
+// decides. A decision never depends on where the text was cut into chunks: a marker is held only
+// while the characters it needs to be read (the rest of its run, the one after it, a link's
+// closing bracket) have not come yet.
+
+/** Writes `text` in `style`: SGR parameters ("1;3"), "" for none. */
+export type Put = (text: string, style: string) => void;
+
+/** The styles open on a line. `bold`, `italic`: the marker that opened them ("*" or "_"), "" when
+ * not open. `code`: the length of the backtick run that opened a code span, 0 outside one. `prev`:
+ * the character before the next one read (a line starts with a space). */
+export type InlineState = { bold: string; italic: string; code: number; prev: string };
+
+export const BOLD = "1";
+export const DIM = "2";
+export const ITALIC = "3";
+export const UNDERLINE = "4";
+export const CODE = "36";
+
+/** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text. */
+const REACH = 300;
+const PUNCTUATION = /[!-/:-@[-`{-~]/;
+const SPACE = /\s/;
+const WORD = /[\p{L}\p{N}]/u;
+/** Characters that may start markup; any other is printed as it comes. */
+const SPECIAL = /[\\`*_[!]/g;
+
+export const newInline = (): InlineState => ({ bold: "", italic: "", code: 0, prev: " " });
+
+/** Styles joined as SGR parameters, the empty ones left out. */
+export const join = (...styles: (string | false)[]): string => styles.filter(Boolean).join(";");
+
+/** Puts `line` (without its "\n") from `from`, on `base` (a heading's bold), as far as can be
+ * decided; `complete`: the line ends where `line` does. Answers where it stopped: what is left waits
+ * for more of the line. */
+export function renderInline(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put): number {
+  const text = (t: string) => {
+    if (!t) return;
+    put(t, join(base, s.bold && BOLD, s.italic && ITALIC, s.code > 0 && CODE));
+    s.prev = t.at(-1)!;
+  };
+  let i = from;
+  while (i < line.length) {
+    const c = line[i];
+    if (s.code > 0) {
+      // In a code span every marker is literal: only a run of as many backticks ends it.
+      if (c !== "`") {
+        const j = line.indexOf("`", i);
+        text(line.slice(i, j === -1 ? line.length : j));
+        i = j === -1 ? line.length : j;
+        continue;
+      }
+      const j = runEnd(line, i);
+      if (j === line.length && !complete) return i;
+      if (j - i === s.code) {
+        s.code = 0;
+        s.prev = "`";
+      } else text(line.slice(i, j));
+      i = j;
+      continue;
+    }
+    if (c === "\\") {
+      if (i + 1 === line.length && !complete) return i;
+      const escaped = i + 1 < line.length && PUNCTUATION.test(line[i + 1]);
+      text(escaped ? line[i + 1] : c);
+      i += escaped ? 2 : 1;
+      continue;
+    }
+    if (c === "`") {
+      const j = runEnd(line, i);
+      if (j === line.length) {
+        if (!complete) return i;
+        text(line.slice(i));
+      } else s.code = j - i;
+      i = j;
+      continue;
+    }
+    if (c === "*" || c === "_") {
+      const j = runEnd(line, i);
+      if (j === line.length && !complete) return i;
+      emphasis(line.slice(i, j), line[j] ?? " ", s, text);
+      i = j;
+      continue;
+    }
+    if (c === "[" || c === "!") {
+      const found = link(line, i, complete);
+      if (found === "hold") return i;
+      if (found === "text") {
+        text(c);
+        i++;
+        continue;
+      }
+      putLink(found.text, found.url, join(base, s.bold && BOLD, s.italic && ITALIC), put);
+      s.prev = ")";
+      i = found.end;
+      continue;
+    }
+    SPECIAL.lastIndex = i + 1;
+    const next = SPECIAL.exec(line)?.index ?? line.length;
+    text(line.slice(i, next));
+    i = next;
+  }
+  return i;
+}
+
+/** Where the run of the character at `i` ends. */
+function runEnd(line: string, i: number): number {
+  let j = i;
+  while (j < line.length && line[j] === line[i]) j++;
+  return j;
+}
+
+/** A run of `*` or `_` followed by `next`: it closes the styles it matches, then opens as it can
+ * (a run before a space opens nothing; `_` inside a word, as in snake_case, neither). A marker it
+ * can do neither with is text. */
+function emphasis(run: string, next: string, s: InlineState, text: (t: string) => void): void {
+  const ch = run[0];
+  let n = run.length;
+  const opens = !SPACE.test(next) && (ch === "*" || !WORD.test(s.prev));
+  const closes = !SPACE.test(s.prev) && (ch === "*" || !WORD.test(next));
+  if (closes) {
+    if (n >= 2 && s.bold === ch) (s.bold = ""), (n -= 2);
+    if (n >= 1 && s.italic === ch) (s.italic = ""), (n -= 1);
+    if (n >= 2 && s.bold === ch) (s.bold = ""), (n -= 2);
+  }
+  if (opens && n === 1 && !s.italic) (s.italic = ch), (n = 0);
+  if (opens && n === 2 && !s.bold) (s.bold = ch), (n = 0);
+  if (opens && n === 3 && !s.bold && !s.italic) (s.bold = s.italic = ch), (n = 0);
+  if (n > 0) text(ch.repeat(n));
+  s.prev = ch;
+}
+
+/** The link (or image) starting at `i`: its text and URL, "text" when it is none, "hold" when
+ * the rest of the line may still make it one. */
+function link(line: string, i: number, complete: boolean): { end: number; text: string; url: string } | "text" | "hold" {
+  const open = line[i] === "!" ? i + 1 : i;
+  if (open === line.length) return complete ? "text" : "hold";
+  if (line[open] !== "[") return "text";
+  const close = line.indexOf("]", open + 1);
+  if (close === -1 || close - open > REACH) return complete || line.length - open > REACH ? "text" : "hold";
+  if (close + 1 === line.length) return complete ? "text" : "hold";
+  if (line[close + 1] !== "(") return "text";
+  const end = line.indexOf(")", close + 2);
+  if (end === -1 || end - close > REACH) return complete || line.length - close > REACH ? "text" : "hold";
+  return { end: end + 1, text: line.slice(open + 1, close), url: line.slice(close + 2, end) };
+}
+
+/** A link as its text, then its URL in brackets when that says something the text does not. */
+function putLink(label: string, target: string, base: string, put: Put): void {
+  // `<url>` and a title after the URL (`url "title"`) are markdown's, not the URL's.
+  const url = target.trim().replace(/^<(.*)>$/, "$1").replace(/\s+(".*"|'.*')$/, "");
+  renderInline(label, 0, true, newInline(), join(base, UNDERLINE), put);
+  if (url && url !== label && url !== `mailto:${label}`) put(label ? ` (${url})` : url, join(base, DIM));
+}

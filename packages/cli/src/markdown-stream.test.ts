@@ -1,0 +1,162 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createMarkdownStream } from "./markdown-stream.ts";
+
+const NAMES: Record<string, string> = { "1": "b", "2": "dim", "3": "i", "4": "u", "36": "code" };
+
+/** What a terminal shows of `out`, each run of one style as <style>text</> (plain text as it is):
+ * where the escape sequences fall between two runs of one style does not change it. */
+function styled(out: string): string {
+  let style = "";
+  const runs: [string, string][] = [];
+  for (const part of out.split(/(\x1b\[[\d;]*m)/)) {
+    const sgr = /^\x1b\[([\d;]*)m$/.exec(part);
+    if (sgr) style = sgr[1] === "0" || sgr[1] === "" ? "" : sgr[1].split(";").map((code) => NAMES[code] ?? code).join("+");
+    else if (part && runs.at(-1)?.[1] === style) runs.at(-1)![0] += part;
+    else if (part) runs.push([part, style]);
+  }
+  return runs.map(([text, s]) => (s ? `<${s}>${text}</>` : text)).join("");
+}
+
+/** `chunks` pushed one by one, then the end. */
+function render(...chunks: string[]): string {
+  const md = createMarkdownStream({ columns: () => 20 });
+  return styled(chunks.map((chunk) => md.push(chunk)).join("") + md.end());
+}
+
+const SAMPLE = `# Plan
+
+Some **bold**, *italic*, _also_, ***both*** and \`a *literal* \\\` span; snake_case stays, 2 * 3 = 6.
+See [the docs](https://example.com/docs "Docs") or [https://a.io](https://a.io), \\*not italic\\*.
+
+## Steps
+- one **strong** step
+* two
+  1. nested \`code\`
+12) twelve
+> a quote with *style*
+> - and a list
+
+***
+
+\`\`\`ts
+const x = 2 * 3; // **not bold**
+    | not | a table |
+\`\`\`
+
+| Name | Count | Where |
+|:-----|------:|:-----:|
+| **a** | 1 | \`here\` |
+| bb | 22 |
+| wide 漢字 | 3 | x |
+Text after the table.
+| only | one row |
+#hashtag, 1.5 and -dash, ~~~ and \`\`x\`\`.
+~~~
+tilde **code**
+~~~
+End with *open`;
+
+test("any split of a reply into chunks renders as the reply in one chunk does", () => {
+  const whole = render(SAMPLE);
+  for (let i = 0; i <= SAMPLE.length; i++) assert.equal(render(SAMPLE.slice(0, i), SAMPLE.slice(i)), whole, `split at ${i}: ${JSON.stringify(SAMPLE.slice(i - 5, i + 5))}`);
+  assert.equal(render(...Array.from(SAMPLE)), whole, "one character at a time");
+  // Random cuts, from a fixed seed.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let round = 0; round < 300; round++) {
+    const chunks: string[] = [];
+    for (let i = 0; i < SAMPLE.length; ) {
+      const n = 1 + Math.floor(random() * 12);
+      chunks.push(SAMPLE.slice(i, i + n));
+      i += n;
+    }
+    assert.equal(render(...chunks), whole, `chunks ${JSON.stringify(chunks)}`);
+  }
+});
+
+test("the sample renders as a terminal should show it", () => {
+  assert.equal(
+    render(SAMPLE),
+    [
+      "<b+u>Plan</>",
+      "",
+      "Some <b>bold</>, <i>italic</>, <i>also</>, <b+i>both</> and <code>a *literal* \\</> span; snake_case stays, 2 * 3 = 6.",
+      "See <u>the docs</><dim> (https://example.com/docs)</> or <u>https://a.io</>, *not italic*.",
+      "",
+      "<b>Steps</>",
+      "• one <b>strong</> step",
+      "• two",
+      "  1. nested <code>code</>",
+      "12) twelve",
+      "<dim>│ </>a quote with <i>style</>",
+      "<dim>│ </>• and a list",
+      "",
+      "<dim>────────────────────</>",
+      "",
+      "  <code>const x = 2 * 3; // **not bold**</>",
+      "  <code>    | not | a table |</>",
+      "",
+      "<dim>┌───────────┬───────┬───────┐</>",
+      "<dim>│</> <b>Name</>      <dim>│</> <b>Count</> <dim>│</> <b>Where</> <dim>│</>",
+      "<dim>├───────────┼───────┼───────┤</>",
+      "<dim>│</> <b>a</>         <dim>│</>     1 <dim>│</> <code>here</>  <dim>│</>",
+      "<dim>│</> bb        <dim>│</>    22 <dim>│</>       <dim>│</>",
+      "<dim>│</> wide 漢字 <dim>│</>     3 <dim>│</>   x   <dim>│</>",
+      "<dim>└───────────┴───────┴───────┘</>",
+      "Text after the table.",
+      "| only | one row |",
+      "#hashtag, 1.5 and -dash, ~~~ and <code>x</>.",
+      "  <code>tilde **code**</>",
+      "End with <i>open</>",
+    ].join("\n"),
+  );
+});
+
+test("text appears as it comes: only what is still undecided is held", () => {
+  const md = createMarkdownStream();
+  // An ordinary paragraph is not held until its line ends.
+  assert.equal(styled(md.push("Hello wor")), "Hello wor");
+  // A marker at a chunk's end waits for the character after it.
+  assert.equal(styled(md.push("ld, *")), "ld, ");
+  assert.equal(styled(md.push("very")), "<i>very</>");
+  assert.equal(styled(md.push("* good `")), " good ");
+  assert.equal(styled(md.push("co")), "<code>co</>");
+  assert.equal(styled(md.push("de` [")), "<code>de</> ");
+  assert.equal(styled(md.push("site](https://x.io) ok\n")), "<u>site</><dim> (https://x.io)</> ok\n");
+  // A line's first characters wait until its kind is known.
+  assert.equal(styled(md.push("#")), "");
+  assert.equal(styled(md.push("# Ti")), "<b>Ti</>");
+  assert.equal(styled(md.push("tle\n-")), "<b>tle</>\n");
+  assert.equal(styled(md.push(" item\n")), "• item\n");
+  // A code block's lines stream; its fence lines are not printed.
+  assert.equal(styled(md.push("```sh\nnpm te")), "  <code>npm te</>");
+  assert.equal(styled(md.push("st\n```\n")), "<code>st</>\n");
+  // A table is held until a line that is not one of its rows.
+  assert.equal(styled(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")), "");
+  assert.equal(
+    styled(md.push("After")),
+    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\nAfter",
+  );
+});
+
+test("a reply cut off prints what was held, and what comes next starts afresh", () => {
+  const md = createMarkdownStream();
+  assert.equal(styled(md.push("a table:\n| x |\n|---|\n| 1 |")), "a table:\n");
+  assert.equal(styled(md.end()), "<dim>┌───┐</>\n<dim>│</> <b>x</> <dim>│</>\n<dim>├───┤</>\n<dim>│</> 1 <dim>│</>\n<dim>└───┘</>\n");
+  assert.equal(styled(md.push("```\ncode")), "  <code>code</>");
+  assert.equal(styled(md.end()), "");
+  // After the end the code block is over: this is a heading again.
+  assert.equal(styled(md.push("## Next *")), "<b>Next </>");
+  assert.equal(styled(md.end()), "<b>*</>");
+  assert.equal(styled(md.push("| a")), "");
+  assert.equal(styled(md.end()), "| a");
+});
+
+test("each piece printed closes the styles it opens", () => {
+  const md = createMarkdownStream();
+  for (const piece of [md.push("**bold and `co"), md.push("de` still"), md.push(" bold** #\n"), md.end()]) {
+    const codes = piece.match(/\x1b\[[\d;]*m/g) ?? [];
+    assert.ok(codes.length === 0 || codes.at(-1) === "\x1b[0m", JSON.stringify(piece));
+  }
+});

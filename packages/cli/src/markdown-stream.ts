@@ -1,0 +1,250 @@
+// A reply's markdown as a terminal shows it, rendered as it streams: headings in bold without their
+// #s, **bold**, *italic*, `code` in colour, fenced code blocks indented and coloured without their
+// fence lines, • for bullets, a bar for block quotes, a rule for ---, links as their text and
+// (url), tables aligned and ruled. Text appears as it comes: held back is only what cannot be
+// decided yet (a marker at a chunk's end, the first characters of a line until its kind is known,
+// a table until it ends). The output never depends on how the text was cut into chunks, and each
+// piece of it closes the styles it opens, so that other lines may be written between two pieces.
+import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./markdown-inline.ts";
+import { isTable, putTable } from "./markdown-table.ts";
+
+export type MarkdownStream = {
+  /** The reply's next `text` (without escape sequences): what can be printed of it now. */
+  push(text: string): string;
+  /** What is held, rendered as if the reply ended here (a table printed whole, a marker as text);
+   * what is pushed next starts afresh. */
+  end(): string;
+};
+
+/** `columns`: the terminal's width now, which a rule spans (up to 80). */
+export type MarkdownOptions = { columns?: () => number | undefined };
+
+/** The kind of a line, from its first characters (after its indent); `skip`: how many of them are
+ * markup, not text. */
+type Kind =
+  | { type: "text" | "rule" | "table" }
+  | { type: "heading"; level: number; skip: number }
+  | { type: "item"; mark: string; skip: number }
+  | { type: "quote"; skip: number }
+  | { type: "fence"; marker: string };
+
+const GUTTER = "  ";
+const BULLET = "• ";
+
+export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStream {
+  /** What has come and is not rendered yet. */
+  let held = "";
+  let out: [text: string, style: string][] = [];
+  /** Within a line whose kind is known: its text (or a code block's line) streams. */
+  let inLine = false;
+  let inline = newInline();
+  /** The style a line's text is on (a heading's). */
+  let base = "";
+  /** The open code block's fence, and how far its opening line was indented. */
+  let fence: { marker: string; indent: number } | undefined;
+  /** The lines of a table (or of what may be one), held until it ends; whether its last ended. */
+  let table: string[] = [];
+  let tableEnded = true;
+
+  const put: Put = (text, style) => {
+    if (!text) return;
+    const last = out.at(-1);
+    if (last && last[1] === style) last[0] += text;
+    else out.push([text, style]);
+  };
+  const consume = (n: number) => (held = held.slice(n));
+
+  /** The line read is over: its "\n" (if it came) is printed and the next is read afresh. */
+  function endLine(): void {
+    if (held.startsWith("\n")) {
+      put("\n", "");
+      consume(1);
+    }
+    inLine = false;
+    inline = newInline();
+    base = "";
+  }
+
+  /** Renders what it can of the line `held` starts with; false when it needs more text. */
+  function step(final: boolean): boolean {
+    if (!held) return false;
+    const newline = held.indexOf("\n");
+    const line = newline === -1 ? held : held.slice(0, newline);
+    const complete = newline !== -1 || final;
+    if (inLine && fence) {
+      put(line, CODE);
+      consume(line.length);
+      if (newline === -1) return false;
+      endLine();
+      return true;
+    }
+    if (inLine) {
+      const done = renderInline(line, 0, complete, inline, base, put);
+      consume(done);
+      if (done < line.length || newline === -1) return false;
+      endLine();
+      return true;
+    }
+    if (table.length > 0) return tableLine(line, complete);
+    if (fence) return codeLine(line, complete, fence);
+    return lineStart(line, complete);
+  }
+
+  function lineStart(line: string, complete: boolean): boolean {
+    const indent = /^[ \t]*/.exec(line)![0];
+    if (indent.length === line.length) {
+      // Blank so far: a blank line, or the indent of one whose kind is still to come.
+      if (!complete) return false;
+      consume(line.length);
+      endLine();
+      return true;
+    }
+    const kind = classify(line.slice(indent.length), complete);
+    if (kind === undefined) return false;
+    switch (kind.type) {
+      case "text":
+        put(indent, "");
+        consume(indent.length);
+        inLine = true;
+        return true;
+      case "heading":
+      case "item":
+        put(kind.type === "item" ? `${indent}${kind.mark}` : indent, "");
+        consume(indent.length + kind.skip);
+        base = kind.type === "heading" ? (kind.level === 1 ? `${BOLD};${UNDERLINE}` : BOLD) : "";
+        inLine = true;
+        return true;
+      case "quote":
+        // What follows the bar is a line of its own kind (a list item, a heading, …).
+        put(indent, "");
+        put("│ ", DIM);
+        consume(indent.length + kind.skip);
+        return true;
+      case "rule":
+        consume(line.length);
+        put("─".repeat(Math.min(options.columns?.() ?? 80, 80)), DIM);
+        endLine();
+        return true;
+      case "fence":
+        fence = { marker: kind.marker, indent: indent.length };
+        consume(line.length);
+        if (held.startsWith("\n")) consume(1);
+        return true;
+      case "table":
+        return tableLine(line, complete);
+    }
+  }
+
+  /** A line in a code block: its text, or the fence that closes the block (not printed). */
+  function codeLine(line: string, complete: boolean, open: { marker: string; indent: number }): boolean {
+    const mark = open.marker[0];
+    if (complete && new RegExp(`^\\s*${mark}{${open.marker.length},}\\s*$`).test(line)) {
+      consume(line.length);
+      if (held.startsWith("\n")) consume(1);
+      fence = undefined;
+      return true;
+    }
+    if (!complete && new RegExp(`^\\s*${mark}*\\s*$`).test(line)) return false;
+    // The block is indented as its fence was (in a list item): that indent is not the code's.
+    const strip = Math.min(/^ */.exec(line)![0].length, open.indent);
+    consume(strip);
+    if (line.length > strip) put(GUTTER, "");
+    inLine = true;
+    return true;
+  }
+
+  /** A line while a table is held: another of its rows (a line starting with "|"), or the end of it. */
+  function tableLine(line: string, complete: boolean): boolean {
+    const indent = /^[ \t]*/.exec(line)![0];
+    if (indent.length === line.length && !complete) return false;
+    if (line[indent.length] !== "|") {
+      putHeldTable();
+      return true;
+    }
+    if (!complete) return false;
+    table.push(line);
+    consume(line.length);
+    tableEnded = held.startsWith("\n");
+    if (tableEnded) consume(1);
+    return true;
+  }
+
+  /** The lines held as a table: as one if they are, else as the lines of text they are. */
+  function putHeldTable(): void {
+    if (isTable(table)) putTable(table, put);
+    else
+      table.forEach((line, i) => {
+        renderInline(line, 0, true, newInline(), "", put);
+        if (i < table.length - 1 || tableEnded) put("\n", "");
+      });
+    table = [];
+  }
+
+  function render(final: boolean): string {
+    while (step(final));
+    if (final && table.length > 0) putHeldTable();
+    const text = out.map(([t, style]) => (style ? `\x1b[${style}m${t}\x1b[0m` : t)).join("");
+    out = [];
+    return text;
+  }
+
+  return {
+    push(text) {
+      held += text;
+      return render(false);
+    },
+    end() {
+      const text = render(true);
+      held = "";
+      inLine = false;
+      inline = newInline();
+      base = "";
+      fence = undefined;
+      return text;
+    },
+  };
+}
+
+/** The kind of a line from `rest`, the line after its indent (`complete`: all of it), or
+ * undefined while its first characters may still make it one kind or another. */
+function classify(rest: string, complete: boolean): Kind | undefined {
+  const c = rest[0];
+  const run = /^(.)\1*/.exec(rest)![0].length;
+  const wait = !complete;
+  if (c === "#") {
+    if (run > 6) return { type: "text" };
+    if (run === rest.length) return wait ? undefined : { type: "heading", level: run, skip: run };
+    return rest[run] === " " || rest[run] === "\t" ? { type: "heading", level: run, skip: run + 1 } : { type: "text" };
+  }
+  if (c === ">") {
+    if (rest.length === 1 && wait) return undefined;
+    return { type: "quote", skip: rest[1] === " " ? 2 : 1 };
+  }
+  if (c === "`" || c === "~") {
+    if (run < 3) return run === rest.length && wait ? undefined : { type: "text" };
+    // The language after the fence is not shown; a line of backticks with more after them is code
+    // spans, not a fence.
+    if (wait) return undefined;
+    return c === "`" && rest.slice(run).includes("`") ? { type: "text" } : { type: "fence", marker: rest.slice(0, run) };
+  }
+  if (c === "-" || c === "*" || c === "+" || c === "_") {
+    if (rest.length === 1 && wait) return undefined;
+    if (c !== "_" && (rest[1] === " " || rest[1] === "\t")) return { type: "item", mark: BULLET, skip: 2 };
+    // Three or more of one of -, * and _ alone on a line (spaces aside) are a rule.
+    if (c !== "+" && new RegExp(`^[${c} \\t]*$`).test(rest)) {
+      if (wait) return undefined;
+      return rest.split(c).length > 3 ? { type: "rule" } : { type: "text" };
+    }
+    return { type: "text" };
+  }
+  if (c >= "0" && c <= "9") {
+    const digits = /^\d{1,9}/.exec(rest)![0].length;
+    const after = rest[digits];
+    if (after === undefined) return wait ? undefined : { type: "text" };
+    if (after !== "." && after !== ")") return { type: "text" };
+    if (rest.length === digits + 1) return wait ? undefined : { type: "text" };
+    return rest[digits + 1] === " " || rest[digits + 1] === "\t" ? { type: "item", mark: `${rest.slice(0, digits + 1)} `, skip: digits + 2 } : { type: "text" };
+  }
+  if (c === "|") return wait ? undefined : { type: "table" };
+  return { type: "text" };
+}

@@ -7,6 +7,7 @@ import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessStat
 import { createApprovalNumbering } from "./chat-line.ts";
 import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { planChoices } from "./chat-plan.ts";
+import { createMarkdownStream } from "./markdown-stream.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -47,6 +48,8 @@ export function createChatView(
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
+  // A terminal in colour shows the replies' markdown rendered; piped or plain, they are as written.
+  const markdown = opts.color && stdout.isTTY ? createMarkdownStream({ columns: () => (stdout as { columns?: number }).columns }) : undefined;
   const seen = new Map<string, Seen>();
   const approvalsShown = new Set<string>();
   const own: string[] = [];
@@ -94,8 +97,19 @@ export function createChatView(
 
   /** Text of reply `id` on stdout; another reply than the last starts on a line of its own. */
   function reply(text: string, id?: string): void {
+    if (id !== undefined && id !== replying) endReply();
     if (id !== undefined && id !== replying && !atLineStart) stdout.write("\n");
     if (id !== undefined) replying = id;
+    print(markdown ? markdown.push(text) : text);
+  }
+
+  /** What the markdown of the reply being streamed holds back, printed: its text is over. */
+  function endReply(): void {
+    if (markdown) print(markdown.end());
+  }
+
+  function print(text: string): void {
+    if (!text) return;
     if (afterLine) text = text.replace(/^\n{2,}/, "\n");
     afterLine = false;
     const end = steers.length > 0 ? text.lastIndexOf("\n") + 1 : 0;
@@ -165,6 +179,7 @@ export function createChatView(
       // The header waits for the input, which names what the call does.
       const header = `${bold("●")} ${describeToolCall(changeLabel(call.name), call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)))}`;
       if (!state && (call.input || call.status !== "running")) {
+        endReply();
         line(header);
         mine.calls.set(call.id, "started");
         lastHeader = call.id;
@@ -197,6 +212,7 @@ export function createChatView(
       }
     }
     showText(message, mine, message.content.length);
+    if (message.status !== "running" && message.id === replying) endReply();
     if (!mine.ended && message.status === "cancelled") {
       mine.ended = true;
       line(yellow("(cancelled)"));
@@ -287,7 +303,8 @@ export function createChatView(
       }
       if (state.status !== lastStatus) {
         if (state.status === "idle" || state.status === "error") {
-          if (!atLineStart) reply("\n");
+          endReply();
+          if (!atLineStart) print("\n");
         }
         if (state.status === "error" && state.error && state.error !== lastError) line(red(`✗ ${printable(state.error)}`));
         lastStatus = state.status;

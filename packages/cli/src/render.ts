@@ -6,6 +6,7 @@ import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { columns, cut, printable } from "./terminal-text.ts";
+import { createMarkdownStream } from "./markdown-stream.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };
 
@@ -124,6 +125,9 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   let lastHeader: string | undefined;
   /** finalOnly: the text of the turn under way, which is the answer unless a tool call follows. */
   let pending = "";
+  // A terminal in colour shows the reply's markdown rendered (after its escape sequences are
+  // dropped); piped or plain, the reply is as the model wrote it.
+  const markdown = !opts.finalOnly && opts.color && stdout.isTTY ? createMarkdownStream({ columns: () => (stdout as { columns?: number }).columns }) : undefined;
 
   function err(text: string): void {
     if (shared && !cursorAtLineStart) stderr.write("\n");
@@ -133,7 +137,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
 
   function text(delta: string): void {
     if (opts.finalOnly) pending += delta;
-    else write(delta);
+    else write(markdown ? markdown.push(printable(delta)) : delta);
   }
 
   function write(delta: string): void {
@@ -160,6 +164,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           // Sub-agents' tool calls are nested under the call that started them.
           const indent = event.agentId === undefined ? "" : "    ";
           if (event.agentId === undefined) {
+            if (markdown) write(markdown.end());
             const said = pending.replace(/\s+$/, "");
             if (said.trim()) err(`${said}\n`);
             pending = "";
@@ -198,6 +203,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
       }
     },
     finish() {
+      if (markdown) write(markdown.end());
       write(pending);
       pending = "";
       if (wroteText && !textEndsWithNewline) {

@@ -1,0 +1,73 @@
+// A reply's markdown at a terminal with colour on, as Claude Code shows it: headings without their
+// #s, bold, code blocks without their fences, tables ruled; `harness run` at a terminal as well.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { bin } from "./test-support.ts";
+import { inTerminal } from "./test-screen.ts";
+
+let fake: FakeAnthropic;
+const dirs: string[] = [];
+
+before(async () => {
+  fake = await startFakeAnthropic();
+});
+after(async () => {
+  await fake.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The reply, cut into chunks mid-marker, mid-line and mid-table as a model streams it. */
+const REPLY = ["# Res", "ults\n\nThe **fix", "** is in `src/a.ts`:\n\n```ts\nconst x = 1;\n``", "`\n\n| Name | Size |\n|---", "|--:|\n| a | 1", "0 |\n\nDone."];
+const SHOWN = [
+  "Results",
+  "",
+  "The fix is in src/a.ts:",
+  "",
+  "  const x = 1;",
+  "",
+  "┌──────┬──────┐",
+  "│ Name │ Size │",
+  "├──────┼──────┤",
+  "│ a    │   10 │",
+  "└──────┴──────┘",
+  "",
+  "Done.",
+];
+
+/** `args` of the CLI in a terminal of its own, in a project of its own, colours on. */
+function terminal(t: { after(fn: () => unknown): void }, args: string) {
+  const home = mkdtempSync(join(tmpdir(), "harness-markdown-home-"));
+  const project = mkdtempSync(join(tmpdir(), "harness-markdown-project-"));
+  dirs.push(home, project);
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  delete env.NO_COLOR;
+  return inTerminal(t, `exec bash ${JSON.stringify(bin)} ${args}`, { cwd: project, env, columns: 80 });
+}
+
+test("a chat at a terminal shows the reply's markdown rendered: heading, bold, code block and table", async (t) => {
+  fake.push({ text: REPLY });
+  const chat = terminal(t, "chat --local");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("show me\r");
+  await chat.shows(/^Done\.$/m);
+  const rows = chat.rows();
+  const from = rows.indexOf("Results");
+  assert.deepEqual(rows.slice(from, from + SHOWN.length), SHOWN, rows.join("\n"));
+  assert.match(chat.screen(), /\x1b\[1mfix\x1b\[0m/, "bold");
+  assert.match(chat.screen(), /\x1b\[1;4mResults\x1b\[0m/, "the heading");
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("harness run at a terminal renders the reply's markdown the same way", async (t) => {
+  fake.push({ text: REPLY });
+  const run = terminal(t, "run --permission-mode bypassPermissions 'show me'");
+  assert.equal(await run.closed, 0, run.screen());
+  const rows = run.rows();
+  const from = rows.indexOf("Results");
+  assert.deepEqual(rows.slice(from, from + SHOWN.length), SHOWN, rows.join("\n"));
+});

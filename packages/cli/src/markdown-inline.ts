@@ -22,6 +22,8 @@ export const CODE = "36";
 const REACH = 300;
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const SPACE = /\s/;
+/** Brackets and quotes an emphasis may start right after, before punctuation: (*"quoted"*). */
+const OPENING = /[([{"']/;
 const WORD = /[\p{L}\p{N}]/u;
 /** Characters that may start markup; any other is printed as it comes. */
 const SPECIAL = /[\\`*_[!]/g;
@@ -111,14 +113,18 @@ function runEnd(line: string, i: number): number {
   return j;
 }
 
-/** A run of `*` or `_` followed by `next`: it closes the styles it matches, then opens as it can
- * (a run before a space opens nothing; `_` inside a word, as in snake_case, neither). A marker it
- * can do neither with is text. */
+/** A run of `*` or `_` followed by `next`: it closes the styles it matches, then opens as it can,
+ * by which side of it text is on, about as CommonMark reads it: a run before a space opens nothing,
+ * nor one between punctuation (src/*.ts); a `_` inside a word (snake_case) neither opens nor closes.
+ * A marker it can do neither with is text. */
 function emphasis(run: string, next: string, s: InlineState, text: (t: string) => void): void {
   const ch = run[0];
   let n = run.length;
-  const opens = !SPACE.test(next) && (ch === "*" || !WORD.test(s.prev));
-  const closes = !SPACE.test(s.prev) && (ch === "*" || !WORD.test(next));
+  const prev = s.prev;
+  const left = !SPACE.test(next) && (!PUNCTUATION.test(next) || SPACE.test(prev) || OPENING.test(prev));
+  const right = !SPACE.test(prev) && (!PUNCTUATION.test(prev) || SPACE.test(next) || PUNCTUATION.test(next));
+  const opens = left && (ch === "*" || !WORD.test(prev));
+  const closes = right && (ch === "*" || !WORD.test(next));
   if (closes) {
     if (n >= 2 && s.bold === ch) (s.bold = ""), (n -= 2);
     if (n >= 1 && s.italic === ch) (s.italic = ""), (n -= 1);

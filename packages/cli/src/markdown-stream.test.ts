@@ -20,13 +20,13 @@ function styled(out: string): string {
 
 /** `chunks` pushed one by one, then the end. */
 function render(...chunks: string[]): string {
-  const md = createMarkdownStream({ columns: () => 20 });
+  const md = createMarkdownStream({ columns: () => 40 });
   return styled(chunks.map((chunk) => md.push(chunk)).join("") + md.end());
 }
 
 const SAMPLE = `# Plan
 
-Some **bold**, *italic*, _also_, ***both*** and \`a *literal* \\\` span; snake_case stays, 2 * 3 = 6.
+Some **bold**, *italic*, _also_, ***both*** and \`a *literal* \\\` span; snake_case stays, 2 * 3 = 6, src/*.ts and (*\"q\"*).
 See [the docs](https://example.com/docs "Docs") or [https://a.io](https://a.io), \\*not italic\\*.
 
 ## Steps
@@ -81,7 +81,7 @@ test("the sample renders as a terminal should show it", () => {
     [
       "<b+u>Plan</>",
       "",
-      "Some <b>bold</>, <i>italic</>, <i>also</>, <b+i>both</> and <code>a *literal* \\</> span; snake_case stays, 2 * 3 = 6.",
+      "Some <b>bold</>, <i>italic</>, <i>also</>, <b+i>both</> and <code>a *literal* \\</> span; snake_case stays, 2 * 3 = 6, src/*.ts and (<i>\"q\"</>).",
       "See <u>the docs</><dim> (https://example.com/docs)</> or <u>https://a.io</>, *not italic*.",
       "",
       "<b>Steps</>",
@@ -92,7 +92,7 @@ test("the sample renders as a terminal should show it", () => {
       "<dim>│ </>a quote with <i>style</>",
       "<dim>│ </>• and a list",
       "",
-      "<dim>────────────────────</>",
+      "<dim>────────────────────────────────────────</>",
       "",
       "  <code>const x = 2 * 3; // **not bold**</>",
       "  <code>    | not | a table |</>",
@@ -109,6 +109,25 @@ test("the sample renders as a terminal should show it", () => {
       "#hashtag, 1.5 and -dash, ~~~ and <code>x</>.",
       "  <code>tilde **code**</>",
       "End with <i>open</>",
+    ].join("\n"),
+  );
+});
+
+test("a table wider than the terminal has its widest columns narrowed and their cells wrapped", () => {
+  const md = createMarkdownStream({ columns: () => 24 });
+  const table = "| Key | Note |\n|---|---|\n| a | a rather long note, wrapped |\n| b | `verylongidentifier` |\n";
+  assert.equal(
+    styled(md.push(table) + md.end()),
+    [
+      "<dim>┌─────┬────────────────┐</>",
+      "<dim>│</> <b>Key</> <dim>│</> <b>Note</>           <dim>│</>",
+      "<dim>├─────┼────────────────┤</>",
+      "<dim>│</> a   <dim>│</> a rather long  <dim>│</>",
+      "<dim>│</>     <dim>│</> note, wrapped  <dim>│</>",
+      "<dim>│</> b   <dim>│</> <code>verylongidenti</> <dim>│</>",
+      "<dim>│</>     <dim>│</> <code>fier</>           <dim>│</>",
+      "<dim>└─────┴────────────────┘</>",
+      "",
     ].join("\n"),
   );
 });

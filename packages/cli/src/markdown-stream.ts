@@ -16,7 +16,7 @@ export type MarkdownStream = {
   end(): string;
 };
 
-/** `columns`: the terminal's width now, which a rule spans (up to 80). */
+/** `columns`: the terminal's width now, which a rule spans (up to 80) and a table fits in. */
 export type MarkdownOptions = { columns?: () => number | undefined };
 
 /** The kind of a line, from its first characters (after its indent); `skip`: how many of them are
@@ -171,7 +171,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
 
   /** The lines held as a table: as one if they are, else as the lines of text they are. */
   function putHeldTable(): void {
-    if (isTable(table)) putTable(table, put);
+    if (isTable(table)) putTable(table, put, options.columns?.());
     else
       table.forEach((line, i) => {
         renderInline(line, 0, true, newInline(), "", put);

@@ -22,39 +22,89 @@ export function isTable(lines: readonly string[]): boolean {
   return delimiters.length === cells(lines[0]).length && delimiters.every((cell) => DELIMITER.test(cell));
 }
 
-type Cell = { runs: [text: string, style: string][]; width: number };
+type Run = [text: string, style: string];
+type Cell = { runs: Run[]; width: number };
+
+const width = (text: string) => Array.from(text).reduce((sum, char) => sum + columns(char), 0);
 
 function renderCell(text: string, base: string): Cell {
-  const runs: Cell["runs"] = [];
+  const runs: Run[] = [];
   renderInline(text, 0, true, newInline(), base, (t, style) => runs.push([t, style]));
-  const width = runs.reduce((sum, [t]) => sum + Array.from(t).reduce((w, char) => w + columns(char), 0), 0);
-  return { runs, width };
+  return { runs, width: runs.reduce((sum, [t]) => sum + width(t), 0) };
 }
 
-/** Puts the table `lines` (isTable's), each row a line ending in "\n". Rows with fewer cells than
- * the header get empty ones; cells past the header's are dropped. */
-export function putTable(lines: readonly string[], put: Put): void {
+/** `cell` as lines at most `max` columns wide: broken at a space where one is, else in a word. */
+function wrap(cell: Cell, max: number): Cell[] {
+  if (cell.width <= max) return [cell];
+  const chars = cell.runs.flatMap(([text, style]) => Array.from(text, (char): Run => [char, style]));
+  const lines: Run[][] = [];
+  let line: Run[] = [];
+  for (const char of chars) {
+    if (line.length > 0 && width(line.map(([c]) => c).join("")) + columns(char[0]) > max) {
+      const space = line.findLastIndex(([c]) => c === " ");
+      lines.push(space > 0 ? line.slice(0, space) : line);
+      line = space > 0 ? line.slice(space + 1) : [];
+    }
+    if (line.length > 0 || char[0] !== " ") line.push(char);
+  }
+  lines.push(line);
+  return lines.map((runs) => {
+    const merged: Run[] = [];
+    for (const [c, style] of runs) {
+      const last = merged.at(-1);
+      if (last && last[1] === style) last[0] += c;
+      else merged.push([c, style]);
+    }
+    return { runs: merged, width: width(runs.map(([c]) => c).join("")) };
+  });
+}
+
+/** The columns' widths: as wide as their widest cells, the widest narrowed (down to 3) until the
+ * table fits in `columns` of a terminal. */
+function fit(natural: number[], columns: number): number[] {
+  const widths = natural.slice();
+  const room = columns - (3 * widths.length + 1);
+  for (let total = widths.reduce((a, b) => a + b, 0); total > room; total--) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest] <= 3) break;
+    widths[widest]--;
+  }
+  return widths;
+}
+
+/** Puts the table `lines` (isTable's), each row a line ending in "\n", at most `columns` wide
+ * (cells wrapped) where it can. Rows with fewer cells than the header get empty ones; cells past
+ * the header's are dropped. */
+export function putTable(lines: readonly string[], put: Put, columns = Infinity): void {
   const aligns: Align[] = cells(lines[1]).map((cell) => (cell.endsWith(":") ? (cell.startsWith(":") ? "center" : "right") : "left"));
   const rows = [lines[0], ...lines.slice(2)].map((line, r) => {
     const texts = cells(line);
     return aligns.map((_, c) => renderCell(texts[c] ?? "", r === 0 ? BOLD : ""));
   });
-  const widths = aligns.map((_, c) => Math.max(1, ...rows.map((row) => row[c].width)));
+  const widths = fit(
+    aligns.map((_, c) => Math.max(1, ...rows.map((row) => row[c].width))),
+    columns,
+  );
   const rule = (left: string, middle: string, right: string) => {
-    put(`${left}${widths.map((width) => "─".repeat(width + 2)).join(middle)}${right}`, DIM);
+    put(`${left}${widths.map((w) => "─".repeat(w + 2)).join(middle)}${right}`, DIM);
     put("\n", "");
   };
   const row = (cellsOfRow: Cell[]) => {
-    cellsOfRow.forEach((cell, c) => {
-      const room = widths[c] - cell.width;
-      const before = aligns[c] === "right" ? room : aligns[c] === "center" ? Math.floor(room / 2) : 0;
+    const wrapped = cellsOfRow.map((cell, c) => wrap(cell, widths[c]));
+    const height = Math.max(...wrapped.map((cellLines) => cellLines.length));
+    for (let l = 0; l < height; l++) {
+      wrapped.forEach((cellLines, c) => {
+        const cell = cellLines[l] ?? { runs: [], width: 0 };
+        const room = widths[c] - cell.width;
+        const before = aligns[c] === "right" ? room : aligns[c] === "center" ? Math.floor(room / 2) : 0;
+        put("│", DIM);
+        put(" ".repeat(before + 1), "");
+        for (const [text, style] of cell.runs) put(text, style);
+        put(" ".repeat(room - before + 1), "");
+      });
       put("│", DIM);
-      put(" ".repeat(before + 1), "");
-      for (const [text, style] of cell.runs) put(text, style);
-      put(" ".repeat(room - before + 1), "");
-    });
-    put("│", DIM);
-    put("\n", "");
+      put("\n", "");
+    }
   };
   rule("┌", "┬", "┐");
   row(rows[0]);

@@ -158,3 +158,19 @@ test("a Write says how many lines it wrote; a sub-agent's edit is shown nested a
     ["● Write(a.txt)", "  ⎿  Wrote 2 lines to a.txt", "     1    one", "     2    two", "    ● Update(a.txt)", "      ⎿  Updated a.txt with 1 addition and 1 removal", "         -  one", "         +  uno", ""].join("\n"),
   );
 });
+
+test("in colour a TodoWrite call's list dims and strikes through what is done and shows the item in progress in bold; a failed call shows its error", () => {
+  const err = sink(true);
+  const r = createRenderer(sink(true), err, { color: true, cwd: "/w" });
+  const todos = [
+    { content: "Write the parser", status: "completed", activeForm: "Writing the parser" },
+    { content: "Test the parser", status: "in_progress", activeForm: "Testing the parser" },
+  ];
+  r.event({ type: "tool.started", toolName: "TodoWrite", toolUseId: "1", input: { todos } });
+  r.event({ type: "tool.completed", toolUseId: "1", output: "Todos have been modified successfully.", isError: false });
+  assert.equal(err.text, "\x1b[1m●\x1b[0m Update Todos\n  \x1b[2m⎿\x1b[0m  \x1b[2m☒ \x1b[9mWrite the parser\x1b[0m\x1b[0m\n     \x1b[1m☐ Test the parser\x1b[0m\n");
+  err.text = "";
+  r.event({ type: "tool.started", toolName: "TodoWrite", toolUseId: "2", input: { todos } });
+  r.event({ type: "tool.completed", toolUseId: "2", output: "todos.0.activeForm: Required", isError: true });
+  assert.match(err.text, /✗\x1b\[0m {2}\x1b\[31mtodos\.0\.activeForm: Required/);
+});

@@ -285,3 +285,29 @@ test("an edit that went through shows the lines it removed and added; one that f
     ].join("\n"),
   );
 });
+
+test("a TodoWrite call shows at most 15 items and how many more; one whose input is not a list, or that failed, shows its output", () => {
+  const { view, err } = capture();
+  const todos = Array.from({ length: 18 }, (_, i) => ({ content: `Step ${i + 1}`, status: i === 0 ? "in_progress" : "pending", activeForm: `Doing step ${i + 1}` }));
+  const call = (id: string, input: Record<string, unknown>, status: "complete" | "error", output: string) => ({ id, name: "TodoWrite", status, input, output });
+  view.show({
+    status: "idle",
+    messages: [
+      user("u1", "plan it"),
+      {
+        id: "a1",
+        role: "assistant",
+        content: "Planned.",
+        status: "complete",
+        toolCalls: [call("t1", { todos }, "complete", "Todos have been modified successfully."), call("t2", { todos: "step one" }, "error", "todos: Expected array"), call("t3", { todos }, "error", "The list was refused")],
+      },
+    ],
+  });
+  const lines = err().split("\n");
+  const at = lines.indexOf("● Update Todos");
+  assert.equal(lines[at + 1], "  ⎿  ☐ Step 1");
+  assert.equal(lines[at + 15], "     ☐ Step 15");
+  assert.equal(lines[at + 16], "     … 3 more");
+  assert.match(err(), /^● TodoWrite\(\{"todos":"step one"\}\)\n {2}✗ {2}todos: Expected array$/m);
+  assert.match(err(), /^● Update Todos\n {2}✗ {2}The list was refused$/m);
+});

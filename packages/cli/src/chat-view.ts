@@ -8,6 +8,7 @@ import { createApprovalNumbering } from "./chat-line.ts";
 import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { planChoices } from "./chat-plan.ts";
 import { createMarkdownStream } from "./markdown-stream.ts";
+import { formatTodos, TODO_ITEMS, TODO_LABEL, todoItems } from "./todo-list.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -44,7 +45,7 @@ export function createChatView(
   numbering = createApprovalNumbering(),
   waiting?: (lines: readonly string[]) => void,
 ): ChatView {
-  const { bold, dim, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
+  const { bold, dim, strike, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
@@ -177,7 +178,9 @@ export function createChatView(
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
-      const header = `${bold("●")} ${describeToolCall(changeLabel(call.name), call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)))}`;
+      const todos = todoItems(call.name, call.input);
+      const label = todos ? TODO_LABEL : describeToolCall(changeLabel(call.name), call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)));
+      const header = `${bold("●")} ${label}`;
       if (!state && (call.input || call.status !== "running")) {
         endReply();
         line(header);
@@ -202,11 +205,14 @@ export function createChatView(
         if (lastHeader !== call.id) line(header);
         lastHeader = undefined;
         if (goesOn && !output.trim()) continue;
-        // An edit that went through shows what it changed; other calls (and a failed edit) their output.
+        // An edit that went through shows what it changed, a TodoWrite the list it set; other calls
+        // (and a failed one) their output.
         const change = failed ? undefined : editChange(call.name, call.input, output);
         const excerpt = change
           ? formatChange(change, { width: fit(5), maxRows: opts.full ? Infinity : CHANGE_ROWS, red, green, dim })
-          : excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text)));
+          : todos && !failed
+            ? formatTodos(todos, { width: fit(5), maxItems: opts.full ? Infinity : TODO_ITEMS, bold, dim, strike })
+            : excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text)));
         const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));
         line(excerpt.map((text, i) => `  ${mark(i)}  ${text}`).join("\n"));
       }

@@ -1,21 +1,22 @@
 // The inline part of the terminal's markdown (markdown-stream.ts): **bold**, *italic* and _italic_,
-// `code`, [links](url) and backslash escapes, within one line, as far as what has come of the line
+// ~~strikethrough~~, `code`, [links](url), <autolinks> and backslash escapes, within one line, as far as what has come of the line
 // decides. A decision never depends on where the text was cut into chunks: a marker is held only
 // while the characters it needs to be read (the rest of its run, the one after it, a link's
-// closing bracket) have not come yet.
+// closing bracket, an autolink's >) have not come yet.
 
 /** Writes `text` in `style`: SGR parameters ("1;3"), "" for none. */
 export type Put = (text: string, style: string) => void;
 
 /** The styles open on a line. `bold`, `italic`: the marker that opened them ("*" or "_"), "" when
- * not open. `code`: the length of the backtick run that opened a code span, 0 outside one. `prev`:
+ * not open; `strike`: whether ~~ opened strikethrough. `code`: the length of the backtick run that opened a code span, 0 outside one. `prev`:
  * the character before the next one read (a line starts with a space). */
-export type InlineState = { bold: string; italic: string; code: number; prev: string };
+export type InlineState = { bold: string; italic: string; strike: boolean; code: number; prev: string };
 
 export const BOLD = "1";
 export const DIM = "2";
 export const ITALIC = "3";
 export const UNDERLINE = "4";
+export const STRIKE = "9";
 export const CODE = "36";
 
 /** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text. */
@@ -26,9 +27,11 @@ const SPACE = /\s/;
 const OPENING = /[([{"']/;
 const WORD = /[\p{L}\p{N}]/u;
 /** Characters that may start markup; any other is printed as it comes. */
-const SPECIAL = /[\\`*_[!]/g;
+const SPECIAL = /[\\`*_~[!<]/g;
+/** An autolink: a URI with a scheme, or an email address, between < and >. */
+const AUTOLINK = /^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9][\w.!#$%&'*+/=?^`{|}~-]*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 
-export const newInline = (): InlineState => ({ bold: "", italic: "", code: 0, prev: " " });
+export const newInline = (): InlineState => ({ bold: "", italic: "", strike: false, code: 0, prev: " " });
 
 /** Styles joined as SGR parameters, the empty ones left out. */
 export const join = (...styles: (string | false)[]): string => styles.filter(Boolean).join(";");
@@ -37,9 +40,10 @@ export const join = (...styles: (string | false)[]): string => styles.filter(Boo
  * decided; `complete`: the line ends where `line` does. Answers where it stopped: what is left waits
  * for more of the line. */
 export function renderInline(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put): number {
+  const styled = () => join(base, s.bold && BOLD, s.italic && ITALIC, s.strike && STRIKE);
   const text = (t: string) => {
     if (!t) return;
-    put(t, join(base, s.bold && BOLD, s.italic && ITALIC, s.code > 0 && CODE));
+    put(t, join(styled(), s.code > 0 && CODE));
     s.prev = t.at(-1)!;
   };
   let i = from;
@@ -85,6 +89,26 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
       i = j;
       continue;
     }
+    if (c === "~") {
+      const j = runEnd(line, i);
+      if (j === line.length && !complete) return i;
+      strike(j - i, line[j] ?? " ", s, text);
+      i = j;
+      continue;
+    }
+    if (c === "<") {
+      const found = autolink(line, i, complete);
+      if (found === "hold") return i;
+      if (found === "text") {
+        text(c);
+        i++;
+        continue;
+      }
+      put(found.address, join(styled(), UNDERLINE));
+      s.prev = ">";
+      i = found.end;
+      continue;
+    }
     if (c === "[" || c === "!") {
       const found = link(line, i, complete);
       if (found === "hold") return i;
@@ -93,7 +117,7 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
         i++;
         continue;
       }
-      putLink(found.text, found.url, join(base, s.bold && BOLD, s.italic && ITALIC), put);
+      putLink(found.text, found.url, styled(), put);
       s.prev = ")";
       i = found.end;
       continue;
@@ -121,8 +145,7 @@ function emphasis(run: string, next: string, s: InlineState, text: (t: string) =
   const ch = run[0];
   let n = run.length;
   const prev = s.prev;
-  const left = !SPACE.test(next) && (!PUNCTUATION.test(next) || SPACE.test(prev) || OPENING.test(prev));
-  const right = !SPACE.test(prev) && (!PUNCTUATION.test(prev) || SPACE.test(next) || PUNCTUATION.test(next));
+  const { left, right } = flanking(prev, next);
   const opens = left && (ch === "*" || !WORD.test(prev));
   const closes = right && (ch === "*" || !WORD.test(next));
   if (closes) {
@@ -158,4 +181,32 @@ function putLink(label: string, target: string, base: string, put: Put): void {
   const url = target.trim().replace(/^<(.*)>$/, "$1").replace(/\s+(".*"|'.*')$/, "");
   renderInline(label, 0, true, newInline(), join(base, UNDERLINE), put);
   if (url && url !== label && url !== `mailto:${label}`) put(label ? ` (${url})` : url, join(base, DIM));
+}
+
+/** Which sides of a marker run, between `prev` and `next`, have text: left, it may open a style;
+ * right, close one. */
+function flanking(prev: string, next: string): { left: boolean; right: boolean } {
+  return {
+    left: !SPACE.test(next) && (!PUNCTUATION.test(next) || SPACE.test(prev) || OPENING.test(prev)),
+    right: !SPACE.test(prev) && (!PUNCTUATION.test(prev) || SPACE.test(next) || PUNCTUATION.test(next)),
+  };
+}
+
+/** A run of `n` tildes followed by `next`: two of them close strikethrough or open it as emphasis
+ * does; a single ~ (as in ~5 min) or a longer run is text. */
+function strike(n: number, next: string, s: InlineState, text: (t: string) => void): void {
+  const { left, right } = flanking(s.prev, next);
+  if (n === 2 && s.strike && right) s.strike = false;
+  else if (n === 2 && !s.strike && left) s.strike = true;
+  else text("~".repeat(n));
+  s.prev = "~";
+}
+
+/** The autolink starting at `i`: what it links to, "text" when it is none, "hold" while the rest
+ * of the line may still make it one (its characters so far have no space, < or >). */
+function autolink(line: string, i: number, complete: boolean): { end: number; address: string } | "text" | "hold" {
+  const found = AUTOLINK.exec(line.slice(i, i + REACH + 2));
+  if (found) return { end: i + found[0].length, address: found[1] };
+  const rest = line.slice(i + 1);
+  return !complete && rest.length <= REACH && /^[A-Za-z0-9][^\s<>]*$|^$/.test(rest) ? "hold" : "text";
 }

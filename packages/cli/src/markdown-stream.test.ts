@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createMarkdownStream } from "./markdown-stream.ts";
 
-const NAMES: Record<string, string> = { "1": "b", "2": "dim", "3": "i", "4": "u", "36": "code" };
+const NAMES: Record<string, string> = { "1": "b", "2": "dim", "3": "i", "4": "u", "9": "s", "32": "str", "33": "num", "35": "kw", "36": "code" };
 
 /** What a terminal shows of `out`, each run of one style as <style>text</> (plain text as it is):
  * where the escape sequences fall between two runs of one style does not change it. */
@@ -57,22 +57,65 @@ tilde **code**
 ~~~
 End with *open`;
 
-test("any split of a reply into chunks renders as the reply in one chunk does", () => {
-  const whole = render(SAMPLE);
-  for (let i = 0; i <= SAMPLE.length; i++) assert.equal(render(SAMPLE.slice(0, i), SAMPLE.slice(i)), whole, `split at ${i}: ${JSON.stringify(SAMPLE.slice(i - 5, i + 5))}`);
-  assert.equal(render(...Array.from(SAMPLE)), whole, "one character at a time");
+/** More forms: task lists, strikethrough, autolinks, closing #s, spaced rules. */
+const MORE = `- [ ] todo *item*
+- [x] done
+* [X] also done
+1. [ ] numbered
+- [link](x) and [ ]not a box
+- - -
+## Closing hashes ##
+### Hash#tag # ###
+#### Literal \\#
+~~struck~~ and ~not~ and a~~b~~c, ~~ spaced ~~ \\~~escaped~~ \`~~code~~\`.
+See <https://example.com/a?b=1> or <mail@example.com>, not <br>, a<b or <https://x y>.
+* * *
+# Shut #`;
+
+/** Renders `sample` whole, then split at every place, one character at a time and cut at random:
+ * all the same. */
+function assertChunkingInvariant(sample: string): void {
+  const whole = render(sample);
+  for (let i = 0; i <= sample.length; i++) assert.equal(render(sample.slice(0, i), sample.slice(i)), whole, `split at ${i}: ${JSON.stringify(sample.slice(i - 5, i + 5))}`);
+  assert.equal(render(...Array.from(sample)), whole, "one character at a time");
   // Random cuts, from a fixed seed.
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   for (let round = 0; round < 300; round++) {
     const chunks: string[] = [];
-    for (let i = 0; i < SAMPLE.length; ) {
+    for (let i = 0; i < sample.length; ) {
       const n = 1 + Math.floor(random() * 12);
-      chunks.push(SAMPLE.slice(i, i + n));
+      chunks.push(sample.slice(i, i + n));
       i += n;
     }
     assert.equal(render(...chunks), whole, `chunks ${JSON.stringify(chunks)}`);
   }
+}
+
+test("any split of a reply into chunks renders as the reply in one chunk does", () => {
+  assertChunkingInvariant(SAMPLE);
+  assertChunkingInvariant(MORE);
+});
+
+test("task lists, strikethrough, autolinks, closing #s and spaced rules render as a terminal should show them", () => {
+  assert.equal(
+    render(MORE),
+    [
+      "☐ todo <i>item</>",
+      "☒ done",
+      "☒ also done",
+      "1. ☐ numbered",
+      "• <u>link</><dim> (x)</> and [ ]not a box",
+      "<dim>────────────────────────────────────────</>",
+      "<b>Closing hashes</>",
+      "<b>Hash#tag #</>",
+      "<b>Literal #</>",
+      "<s>struck</> and ~not~ and a<s>b</>c, ~~ spaced ~~ ~~escaped~~ <code>~~code~~</>.",
+      "See <u>https://example.com/a?b=1</> or <u>mail@example.com</>, not <br>, a<b or <https://x y>.",
+      "<dim>────────────────────────────────────────</>",
+      "<b+u>Shut</>",
+    ].join("\n"),
+  );
 });
 
 test("the sample renders as a terminal should show it", () => {
@@ -148,6 +191,11 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("# Ti")), "<b>Ti</>");
   assert.equal(styled(md.push("tle\n-")), "<b>tle</>\n");
   assert.equal(styled(md.push(" item\n")), "• item\n");
+  // A task's box, and a heading's closing #s, once the characters that make them have come.
+  assert.equal(styled(md.push("- [")), "");
+  assert.equal(styled(md.push("x] shipped\n## Done #")), "☒ shipped\n<b>Done</>");
+  assert.equal(styled(md.push("# and more #")), "<b> ## and more</>");
+  assert.equal(styled(md.push("\n")), "\n");
   // A code block's lines stream; its fence lines are not printed.
   assert.equal(styled(md.push("```sh\nnpm te")), "  <code>npm te</>");
   assert.equal(styled(md.push("st\n```\n")), "<code>st</>\n");

@@ -28,6 +28,9 @@ type Kind =
   | { type: "quote"; skip: number }
   | { type: "fence"; marker: string };
 
+/** A heading's style: the first level's underlined as well. */
+const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
+
 const GUTTER = "  ";
 const BULLET = "• ";
 
@@ -38,8 +41,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   /** Within a line whose kind is known: its text (or a code block's line) streams. */
   let inLine = false;
   let inline = newInline();
-  /** The style a line's text is on (a heading's). */
+  /** The style a line's text is on (a heading's), and whether the line is a heading. */
   let base = "";
+  let heading = false;
   /** The open code block's fence, and how far its opening line was indented. */
   let fence: { marker: string; indent: number } | undefined;
   /** The lines of a table (or of what may be one), held until it ends; whether its last ended. */
@@ -63,6 +67,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     inLine = false;
     inline = newInline();
     base = "";
+    heading = false;
   }
 
   /** Renders what it can of the line `held` starts with; false when it needs more text. */
@@ -79,9 +84,10 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       return true;
     }
     if (inLine) {
-      const done = renderInline(line, 0, complete, inline, base, put);
-      consume(done);
-      if (done < line.length || newline === -1) return false;
+      const end = heading ? headingEnd(line, complete) : line.length;
+      const done = renderInline(line.slice(0, end), 0, complete, inline, base, put);
+      consume(complete ? line.length : done);
+      if (!complete || newline === -1) return false;
       endLine();
       return true;
     }
@@ -111,7 +117,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       case "item":
         put(kind.type === "item" ? `${indent}${kind.mark}` : indent, "");
         consume(indent.length + kind.skip);
-        base = kind.type === "heading" ? (kind.level === 1 ? `${BOLD};${UNDERLINE}` : BOLD) : "";
+        heading = kind.type === "heading";
+        base = kind.type === "heading" ? levelStyle(kind.level) : "";
         inLine = true;
         return true;
       case "quote":
@@ -199,6 +206,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       inLine = false;
       inline = newInline();
       base = "";
+      heading = false;
       fence = undefined;
       return text;
     },
@@ -229,12 +237,12 @@ function classify(rest: string, complete: boolean): Kind | undefined {
   }
   if (c === "-" || c === "*" || c === "+" || c === "_") {
     if (rest.length === 1 && wait) return undefined;
-    if (c !== "_" && (rest[1] === " " || rest[1] === "\t")) return { type: "item", mark: BULLET, skip: 2 };
-    // Three or more of one of -, * and _ alone on a line (spaces aside) are a rule.
+    // Three or more of one of -, * and _ alone on a line (spaces aside, - - - too) are a rule.
     if (c !== "+" && new RegExp(`^[${c} \\t]*$`).test(rest)) {
       if (wait) return undefined;
-      return rest.split(c).length > 3 ? { type: "rule" } : { type: "text" };
+      if (rest.split(c).length > 3) return { type: "rule" };
     }
+    if (c !== "_" && (rest[1] === " " || rest[1] === "\t")) return item(rest, BULLET, 2, wait);
     return { type: "text" };
   }
   if (c >= "0" && c <= "9") {
@@ -243,8 +251,26 @@ function classify(rest: string, complete: boolean): Kind | undefined {
     if (after === undefined) return wait ? undefined : { type: "text" };
     if (after !== "." && after !== ")") return { type: "text" };
     if (rest.length === digits + 1) return wait ? undefined : { type: "text" };
-    return rest[digits + 1] === " " || rest[digits + 1] === "\t" ? { type: "item", mark: `${rest.slice(0, digits + 1)} `, skip: digits + 2 } : { type: "text" };
+    return rest[digits + 1] === " " || rest[digits + 1] === "\t" ? item(rest, `${rest.slice(0, digits + 1)} `, digits + 2, wait) : { type: "text" };
   }
   if (c === "|") return wait ? undefined : { type: "table" };
   return { type: "text" };
+}
+
+/** A list item whose text starts at `skip` in `rest`, shown with `mark`: a task's box (`[ ]`, `[x]`)
+ * after its marker is shown as ☐ or ☒ instead of the bullet (after an ordered item's number). */
+function item(rest: string, mark: string, skip: number, wait: boolean): Kind | undefined {
+  const after = rest.slice(skip);
+  if (wait && after.length < 4 && /^(?:\[(?:[ xX]\]?)?)?$/.test(after)) return undefined;
+  const box = /^\[([ xX])\](?:[ \t]|$)/.exec(after);
+  if (!box) return { type: "item", mark, skip };
+  const shown = box[1] === " " ? "☐ " : "☒ ";
+  return { type: "item", mark: mark === BULLET ? shown : mark + shown, skip: skip + box[0].length };
+}
+
+/** How much of a heading's `line` (`complete`: all of it) is its text: not its closing #s (after a
+ * space) nor the spaces around them, nor, while the line may go on, what may yet become them. */
+function headingEnd(line: string, complete: boolean): number {
+  const tail = complete ? (/(?:^|[ \t]+)#+[ \t]*$/.exec(line) ?? /[ \t]*$/.exec(line)!) : /(?:(?:^|[ \t]+)#*)?[ \t]*$/.exec(line)!;
+  return tail.index;
 }

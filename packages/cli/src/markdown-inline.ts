@@ -8,9 +8,10 @@
 export type Put = (text: string, style: string) => void;
 
 /** The styles open on a line. `bold`, `italic`: the marker that opened them ("*" or "_"), "" when
- * not open; `strike`: whether ~~ opened strikethrough. `code`: the length of the backtick run that opened a code span, 0 outside one. `prev`:
- * the character before the next one read (a line starts with a space). */
-export type InlineState = { bold: string; italic: string; strike: boolean; code: number; prev: string };
+ * not open; `strike`: whether ~~ opened strikethrough. `code`: the length of the backtick run that
+ * opened a code span, 0 outside one. `call`: how deep in a call's parentheses (`f(`) the line is.
+ * `prev`: the character before the next one read (a line starts with a space). */
+export type InlineState = { bold: string; italic: string; strike: boolean; code: number; call: number; prev: string };
 
 export const BOLD = "1";
 export const DIM = "2";
@@ -27,11 +28,11 @@ const SPACE = /\s/;
 const OPENING = /[([{"']/;
 const WORD = /[\p{L}\p{N}]/u;
 /** Characters that may start markup; any other is printed as it comes. */
-const SPECIAL = /[\\`*_~[!<]/g;
+const SPECIAL = /[\\`*_~[!<()]/g;
 /** An autolink: a URI with a scheme, or an email address, between < and >. */
 const AUTOLINK = /^<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9][\w.!#$%&'*+/=?^`{|}~-]*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/;
 
-export const newInline = (): InlineState => ({ bold: "", italic: "", strike: false, code: 0, prev: " " });
+export const newInline = (): InlineState => ({ bold: "", italic: "", strike: false, code: 0, call: 0, prev: " " });
 
 /** Styles joined as SGR parameters, the empty ones left out. */
 export const join = (...styles: (string | false)[]): string => styles.filter(Boolean).join(";");
@@ -85,8 +86,18 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
     if (c === "*" || c === "_") {
       const j = runEnd(line, i);
       if (j === line.length && !complete) return i;
-      emphasis(line.slice(i, j), line[j] ?? " ", s, text);
+      // In a call's arguments, f(*args, **kwargs), stars and underscores are code, not emphasis:
+      // read at the marker, they would style the rest of the line.
+      if (s.call > 0) text(line.slice(i, j));
+      else emphasis(line.slice(i, j), line[j] ?? " ", s, text);
       i = j;
+      continue;
+    }
+    if (c === "(" || c === ")") {
+      if (c === "(" && (s.call > 0 || WORD.test(s.prev))) s.call++;
+      else if (c === ")" && s.call > 0) s.call--;
+      text(c);
+      i++;
       continue;
     }
     if (c === "~") {

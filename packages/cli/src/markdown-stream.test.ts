@@ -57,7 +57,8 @@ tilde **code**
 ~~~
 End with *open`;
 
-/** More forms: task lists, strikethrough, autolinks, closing #s, spaced rules. */
+/** More forms: task lists, strikethrough, autolinks, closing #s, spaced rules, setext headings,
+ * stars in a call's arguments. */
 const MORE = `- [ ] todo *item*
 - [x] done
 * [X] also done
@@ -70,7 +71,20 @@ const MORE = `- [ ] todo *item*
 ~~struck~~ and ~not~ and a~~b~~c, ~~ spaced ~~ \\~~escaped~~ \`~~code~~\`.
 See <https://example.com/a?b=1> or <mail@example.com>, not <br>, a<b or <https://x y>.
 * * *
-# Shut #`;
+# Shut #
+
+Setext Title
+============
+
+Subtitle
+--------
+Two lines
+of a paragraph
+---
+
+A title that is far too long to be one, so it streams as it comes in
+===
+Call f(*args, **kwargs) and g(x, *rest); but (*this*) and *that*.`;
 
 /** Renders `sample` whole, then split at every place, one character at a time and cut at random:
  * all the same. */
@@ -97,7 +111,7 @@ test("any split of a reply into chunks renders as the reply in one chunk does", 
   assertChunkingInvariant(MORE);
 });
 
-test("task lists, strikethrough, autolinks, closing #s and spaced rules render as a terminal should show them", () => {
+test("task lists, strikethrough, autolinks, closing #s, spaced rules, setext headings and a call's stars render as a terminal should show them", () => {
   assert.equal(
     render(MORE),
     [
@@ -114,6 +128,17 @@ test("task lists, strikethrough, autolinks, closing #s and spaced rules render a
       "See <u>https://example.com/a?b=1</> or <u>mail@example.com</>, not <br>, a<b or <https://x y>.",
       "<dim>────────────────────────────────────────</>",
       "<b+u>Shut</>",
+      "",
+      "<b+u>Setext Title</>",
+      "",
+      "<b>Subtitle</>",
+      "Two lines",
+      "of a paragraph",
+      "<dim>────────────────────────────────────────</>",
+      "",
+      "A title that is far too long to be one, so it streams as it comes in",
+      "===",
+      "Call f(*args, **kwargs) and g(x, *rest); but (<i>this</>) and <i>that</>.",
     ].join("\n"),
   );
 });
@@ -177,8 +202,10 @@ test("a table wider than the terminal has its widest columns narrowed and their 
 
 test("text appears as it comes: only what is still undecided is held", () => {
   const md = createMarkdownStream();
-  // An ordinary paragraph is not held until its line ends.
-  assert.equal(styled(md.push("Hello wor")), "Hello wor");
+  // A paragraph's first line, short enough to be a setext heading's title, waits for the next
+  // line's first characters; the rest of the paragraph is not held until its line ends.
+  assert.equal(styled(md.push("Hi.\n")), "");
+  assert.equal(styled(md.push("Hello wor")), "Hi.\nHello wor");
   // A marker at a chunk's end waits for the character after it.
   assert.equal(styled(md.push("ld, *")), "ld, ");
   assert.equal(styled(md.push("very")), "<i>very</>");
@@ -196,6 +223,11 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("x] shipped\n## Done #")), "☒ shipped\n<b>Done</>");
   assert.equal(styled(md.push("# and more #")), "<b> ## and more</>");
   assert.equal(styled(md.push("\n")), "\n");
+  assert.equal(styled(md.push("Title\n=")), "");
+  assert.equal(styled(md.push("==\n")), "<b+u>Title</>\n");
+  // A * in a call's arguments opens no style, and is printed once the character after it has come.
+  assert.equal(styled(md.push("- f(*")), "• f(");
+  assert.equal(styled(md.push("a, **kw) *b*\n")), "*a, **kw) <i>b</>\n");
   // A code block's lines stream; its fence lines are not printed.
   assert.equal(styled(md.push("```sh\nnpm te")), "  <code>npm te</>");
   assert.equal(styled(md.push("st\n```\n")), "<code>st</>\n");
@@ -203,8 +235,9 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")), "");
   assert.equal(
     styled(md.push("After")),
-    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\nAfter",
+    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\n",
   );
+  assert.equal(styled(md.push(" it\nand")), "After it\nand");
 });
 
 test("a reply cut off prints what was held, and what comes next starts afresh", () => {

@@ -1,9 +1,10 @@
-// A reply's markdown as a terminal shows it, rendered as it streams: headings in bold without their
-// #s, **bold**, *italic*, `code` in colour, fenced code blocks indented and coloured without their
-// fence lines, • for bullets, a bar for block quotes, a rule for ---, links as their text and
-// (url), tables aligned and ruled. Text appears as it comes: held back is only what cannot be
-// decided yet (a marker at a chunk's end, the first characters of a line until its kind is known,
-// a table until it ends). The output never depends on how the text was cut into chunks, and each
+// A reply's markdown as a terminal shows it, rendered as it streams: headings (# or underlined) in
+// bold without their #s, **bold**, *italic*, `code` in colour, fenced code blocks indented and
+// coloured without their fence lines, • for bullets, ☐ and ☒ for tasks, a bar for block quotes, a
+// rule for ---, links as their text and (url), tables aligned and ruled. Text appears as it comes:
+// held back is only what cannot be decided yet (a marker at a chunk's end, the first characters of
+// a line until its kind is known, a short first line of a paragraph until the next line shows
+// whether it underlines it, a table until it ends). The output never depends on how the text was cut into chunks, and each
 // piece of it closes the styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./markdown-inline.ts";
 import { isTable, putTable } from "./markdown-table.ts";
@@ -31,6 +32,8 @@ type Kind =
 /** A heading's style: the first level's underlined as well. */
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
 
+/** The longest line held as what may be a setext heading's title: a longer one streams as text. */
+const TITLE = 60;
 const GUTTER = "  ";
 const BULLET = "• ";
 
@@ -46,6 +49,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   let heading = false;
   /** The open code block's fence, and how far its opening line was indented. */
   let fence: { marker: string; indent: number } | undefined;
+  /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a line after
+   * it goes on with it and is no setext heading's title. */
+  let paragraph = false;
   /** The lines of a table (or of what may be one), held until it ends; whether its last ended. */
   let table: string[] = [];
   let tableEnded = true;
@@ -93,20 +99,49 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     }
     if (table.length > 0) return tableLine(line, complete);
     if (fence) return codeLine(line, complete, fence);
-    return lineStart(line, complete);
+    return lineStart(line, complete, final);
   }
 
-  function lineStart(line: string, complete: boolean): boolean {
+  /** The level of the setext heading whose title would be `line`, the line `held` starts with: 1 or
+   * 2 by the underline after it (=== or ---), 0 when the next line is none or `line` is too long
+   * for a title; undefined until the next line's first characters show (so a paragraph is never
+   * held, only a short line, until the next line starts). */
+  function setextLevel(line: string, complete: boolean, final: boolean): number | undefined {
+    if (line.length > TITLE) return 0;
+    if (!held.includes("\n")) return complete ? 0 : undefined;
+    const rest = held.slice(line.length + 1);
+    const end = rest.indexOf("\n");
+    const next = end === -1 ? rest : rest.slice(0, end);
+    const underline = /^ {0,3}(=+|-+)[ \t]*$/.exec(next);
+    if (underline && (end !== -1 || final)) return underline[1][0] === "=" ? 1 : 2;
+    return end === -1 && !final && /^ {0,3}(?:=*|-*)[ \t]*$/.test(next) ? undefined : 0;
+  }
+
+  function lineStart(line: string, complete: boolean, final: boolean): boolean {
     const indent = /^[ \t]*/.exec(line)![0];
     if (indent.length === line.length) {
       // Blank so far: a blank line, or the indent of one whose kind is still to come.
       if (!complete) return false;
       consume(line.length);
       endLine();
+      paragraph = false;
       return true;
     }
     const kind = classify(line.slice(indent.length), complete);
     if (kind === undefined) return false;
+    if (kind.type === "text" && !paragraph && indent.length <= 3) {
+      const level = setextLevel(line, complete, final);
+      if (level === undefined) return false;
+      if (level > 0) {
+        renderInline(line.slice(indent.length).trimEnd(), 0, true, newInline(), levelStyle(level), put);
+        // The title's line and the underline's are read; the underline's "\n" ends the heading.
+        consume(line.length + 1);
+        consume(/^[^\n]*/.exec(held)![0].length);
+        endLine();
+        return true;
+      }
+    }
+    paragraph = kind.type === "text" || kind.type === "item" || kind.type === "quote";
     switch (kind.type) {
       case "text":
         put(indent, "");
@@ -178,7 +213,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
 
   /** The lines held as a table: as one if they are, else as the lines of text they are. */
   function putHeldTable(): void {
-    if (isTable(table)) putTable(table, put, options.columns?.());
+    paragraph = !isTable(table);
+    if (!paragraph) putTable(table, put, options.columns?.());
     else
       table.forEach((line, i) => {
         renderInline(line, 0, true, newInline(), "", put);
@@ -207,6 +243,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       inline = newInline();
       base = "";
       heading = false;
+      paragraph = false;
       fence = undefined;
       return text;
     },

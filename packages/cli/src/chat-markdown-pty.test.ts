@@ -1,5 +1,6 @@
 // A reply's markdown at a terminal with colour on, as Claude Code shows it: headings without their
-// #s, bold, code blocks without their fences, tables ruled; `harness run` at a terminal as well.
+// #s, bold, code blocks without their fences and coloured by their language, tables ruled;
+// `harness run` at a terminal as well.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -72,6 +73,7 @@ test("a chat at a terminal shows the reply's markdown rendered: heading, bold, c
   const screen = joinedRuns(chat.screen());
   assert.match(screen, /\x1b\[1mfix\x1b\[0m/, "bold");
   assert.match(screen, /\x1b\[1;4mResults\x1b\[0m/, "the heading");
+  assert.match(screen, /\x1b\[35mconst\x1b\[0m/, "a keyword of the ts code block in its colour");
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });

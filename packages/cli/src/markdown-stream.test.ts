@@ -86,6 +86,38 @@ A title that is far too long to be one, so it streams as it comes in
 ===
 Call f(*args, **kwargs) and g(x, *rest); but (*this*) and *that*.`;
 
+/** Code blocks in the languages coloured, strings and comments spanning lines among them. */
+const CODE = `\`\`\`ts
+const s = "a // b"; let n = 0x1F + 2.5e3; // note
+/* a block
+   comment */ return \`tmpl
+\${n}\`;
+\`\`\`
+\`\`\`python
+def f(x):  # doc
+    return """multi
+line""" if x else 'a\\'b' + 42
+\`\`\`
+\`\`\`sh
+for f in *.ts; do echo "$f # not a comment" 'it''s'; done # done
+\`\`\`
+\`\`\`rust
+fn f<'a>(s: &'a str) -> char { let c = 'x'; '\\n' }
+\`\`\`
+\`\`\`go
+func main() { s := \`raw
+still raw\`; n := 10 }
+\`\`\`
+\`\`\`json
+{"a": [1, -2.5, true, null]}
+\`\`\`
+\`\`\`
+plain code
+\`\`\`
+~~~unknownlang
+if x
+~~~`;
+
 /** Renders `sample` whole, then split at every place, one character at a time and cut at random:
  * all the same. */
 function assertChunkingInvariant(sample: string): void {
@@ -109,6 +141,30 @@ function assertChunkingInvariant(sample: string): void {
 test("any split of a reply into chunks renders as the reply in one chunk does", () => {
   assertChunkingInvariant(SAMPLE);
   assertChunkingInvariant(MORE);
+  assertChunkingInvariant(CODE);
+});
+
+test("a code block in a language it knows has its keywords, strings, comments and numbers coloured", () => {
+  assert.equal(
+    render(CODE),
+    [
+      "  <kw>const</><code> s = </><str>\"a // b\"</><code>; </><kw>let</><code> n = </><num>0x1F</><code> + </><num>2.5e3</><code>; </><dim>// note</>",
+      "  <dim>/* a block</>",
+      "  <dim>   comment */</><code> </><kw>return</><code> </><str>`tmpl</>",
+      "  <str>${n}`</><code>;</>",
+      "  <kw>def</><code> f(x):  </><dim># doc</>",
+      "  <code>    </><kw>return</><code> </><str>\"\"\"multi</>",
+      "  <str>line\"\"\"</><code> </><kw>if</><code> x </><kw>else</><code> </><str>'a\\'b'</><code> + </><num>42</>",
+      "  <kw>for</><code> f </><kw>in</><code> *.ts; </><kw>do</><code> echo </><str>\"$f # not a comment\"</><code> </><str>'it''s'</><code>; </><kw>done</><code> </><dim># done</>",
+      "  <kw>fn</><code> f<'a>(s: &'a str) -> char { </><kw>let</><code> c = </><str>'x'</><code>; </><str>'\\n'</><code> }</>",
+      "  <kw>func</><code> main() { s := </><str>`raw</>",
+      "  <str>still raw`</><code>; n := </><num>10</><code> }</>",
+      "  <code>{</><str>\"a\"</><code>: [</><num>1</><code>, -</><num>2.5</><code>, </><kw>true</><code>, </><kw>null</><code>]}</>",
+      "  <code>plain code</>",
+      "  <code>if x</>",
+      "",
+    ].join("\n"),
+  );
 });
 
 test("task lists, strikethrough, autolinks, closing #s, spaced rules, setext headings and a call's stars render as a terminal should show them", () => {
@@ -162,7 +218,7 @@ test("the sample renders as a terminal should show it", () => {
       "",
       "<dim>────────────────────────────────────────</>",
       "",
-      "  <code>const x = 2 * 3; // **not bold**</>",
+      "  <kw>const</><code> x = </><num>2</><code> * </><num>3</><code>; </><dim>// **not bold**</>",
       "  <code>    | not | a table |</>",
       "",
       "<dim>┌───────────┬───────┬───────┐</>",
@@ -229,8 +285,13 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("- f(*")), "• f(");
   assert.equal(styled(md.push("a, **kw) *b*\n")), "*a, **kw) <i>b</>\n");
   // A code block's lines stream; its fence lines are not printed.
-  assert.equal(styled(md.push("```sh\nnpm te")), "  <code>npm te</>");
+  assert.equal(styled(md.push("```\nnpm te")), "  <code>npm te</>");
   assert.equal(styled(md.push("st\n```\n")), "<code>st</>\n");
+  // Coloured, a word or number at a chunk's end waits for the character after it; a string streams.
+  assert.equal(styled(md.push("```js\nret")), "  ");
+  assert.equal(styled(md.push("urn 1")), "<kw>return</><code> </>");
+  assert.equal(styled(md.push("0 + \"a b")), "<num>10</><code> + </><str>\"a b</>");
+  assert.equal(styled(md.push("\" // c\n```\n")), "<str>\"</><code> </><dim>// c</>\n");
   // A table is held until a line that is not one of its rows.
   assert.equal(styled(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")), "");
   assert.equal(

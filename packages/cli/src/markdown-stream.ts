@@ -1,12 +1,14 @@
 // A reply's markdown as a terminal shows it, rendered as it streams: headings (# or underlined) in
-// bold without their #s, **bold**, *italic*, `code` in colour, fenced code blocks indented and
-// coloured without their fence lines, • for bullets, ☐ and ☒ for tasks, a bar for block quotes, a
-// rule for ---, links as their text and (url), tables aligned and ruled. Text appears as it comes:
-// held back is only what cannot be decided yet (a marker at a chunk's end, the first characters of
-// a line until its kind is known, a short first line of a paragraph until the next line shows
-// whether it underlines it, a table until it ends). The output never depends on how the text was cut into chunks, and each
-// piece of it closes the styles it opens, so that other lines may be written between two pieces.
+// bold without their #s, **bold**, *italic*, ~~struck~~, `code` in colour, fenced code blocks
+// indented without their fence lines and coloured by their language, • for bullets, ☐ and ☒ for
+// tasks, a bar for block quotes, a rule for ---, links as their text and (url), tables aligned and
+// ruled. Text appears as it comes: held back is only what cannot be decided yet (a marker at a
+// chunk's end, the first characters of a line until its kind is known, a short first line of a
+// paragraph until the next line's first characters show whether they underline it, a table until
+// it ends). The output never depends on how the text was cut into chunks, and each piece of it
+// closes the styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./markdown-inline.ts";
+import { codeState, colourCode, type CodeState } from "./markdown-code.ts";
 import { isTable, putTable } from "./markdown-table.ts";
 
 export type MarkdownStream = {
@@ -27,7 +29,9 @@ type Kind =
   | { type: "heading"; level: number; skip: number }
   | { type: "item"; mark: string; skip: number }
   | { type: "quote"; skip: number }
-  | { type: "fence"; marker: string };
+  | { type: "fence"; marker: string; info: string };
+
+type Fence = { marker: string; indent: number; code?: CodeState };
 
 /** A heading's style: the first level's underlined as well. */
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
@@ -47,8 +51,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   /** The style a line's text is on (a heading's), and whether the line is a heading. */
   let base = "";
   let heading = false;
-  /** The open code block's fence, and how far its opening line was indented. */
-  let fence: { marker: string; indent: number } | undefined;
+  /** The open code block's fence, how far its opening line was indented, and its colouring when
+   * the fence names a language known. */
+  let fence: Fence | undefined;
   /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a line after
    * it goes on with it and is no setext heading's title. */
   let paragraph = false;
@@ -83,9 +88,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     const line = newline === -1 ? held : held.slice(0, newline);
     const complete = newline !== -1 || final;
     if (inLine && fence) {
-      put(line, CODE);
-      consume(line.length);
-      if (newline === -1) return false;
+      const done = fence.code ? colourCode(line, complete, fence.code, put) : (put(line, CODE), line.length);
+      consume(done);
+      if (!complete || newline === -1) return false;
       endLine();
       return true;
     }
@@ -168,7 +173,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         endLine();
         return true;
       case "fence":
-        fence = { marker: kind.marker, indent: indent.length };
+        fence = { marker: kind.marker, indent: indent.length, code: codeState(kind.info) };
         consume(line.length);
         if (held.startsWith("\n")) consume(1);
         return true;
@@ -178,7 +183,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   }
 
   /** A line in a code block: its text, or the fence that closes the block (not printed). */
-  function codeLine(line: string, complete: boolean, open: { marker: string; indent: number }): boolean {
+  function codeLine(line: string, complete: boolean, open: Fence): boolean {
     const mark = open.marker[0];
     if (complete && new RegExp(`^\\s*${mark}{${open.marker.length},}\\s*$`).test(line)) {
       consume(line.length);
@@ -267,10 +272,10 @@ function classify(rest: string, complete: boolean): Kind | undefined {
   }
   if (c === "`" || c === "~") {
     if (run < 3) return run === rest.length && wait ? undefined : { type: "text" };
-    // The language after the fence is not shown; a line of backticks with more after them is code
-    // spans, not a fence.
+    // The language after the fence is not shown (it names the colours); a line of backticks with
+    // more after them is code spans, not a fence.
     if (wait) return undefined;
-    return c === "`" && rest.slice(run).includes("`") ? { type: "text" } : { type: "fence", marker: rest.slice(0, run) };
+    return c === "`" && rest.slice(run).includes("`") ? { type: "text" } : { type: "fence", marker: rest.slice(0, run), info: rest.slice(run).trim() };
   }
   if (c === "-" || c === "*" || c === "+" || c === "_") {
     if (rest.length === 1 && wait) return undefined;

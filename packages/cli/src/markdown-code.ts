@@ -40,7 +40,7 @@ const JS: Grammar = {
   ),
   spans: [comment("//"), BLOCK_COMMENT, quoted('"'), quoted("'"), quoted("`", true)],
 };
-const JSON_: Grammar = { keywords: words("true false null"), spans: [comment("//"), BLOCK_COMMENT, quoted('"')] };
+const JSON_DATA: Grammar = { keywords: words("true false null"), spans: [comment("//"), BLOCK_COMMENT, quoted('"')] };
 const GO: Grammar = {
   keywords: words("break case chan const continue default defer else fallthrough false for func go goto if import interface iota map nil package range return select struct switch true type var"),
   spans: [comment("//"), BLOCK_COMMENT, quoted('"'), quoted("'"), quoted("`", true, false)],
@@ -62,7 +62,7 @@ const SHELL: Grammar = {
 
 const GRAMMARS: Record<string, Grammar> = {
   ...Object.fromEntries(["ts", "typescript", "tsx", "mts", "cts", "js", "javascript", "jsx", "mjs", "cjs"].map((name) => [name, JS])),
-  ...Object.fromEntries(["json", "jsonc", "json5"].map((name) => [name, JSON_])),
+  ...Object.fromEntries(["json", "jsonc", "json5"].map((name) => [name, JSON_DATA])),
   ...Object.fromEntries(["go", "golang"].map((name) => [name, GO])),
   ...Object.fromEntries(["rust", "rs"].map((name) => [name, RUST])),
   ...Object.fromEntries(["python", "py", "python3"].map((name) => [name, PYTHON])),

@@ -1,8 +1,8 @@
 // The inline part of the terminal's markdown (markdown-stream.ts): **bold**, *italic* and _italic_,
-// ~~strikethrough~~, `code`, [links](url), <autolinks> and backslash escapes, within one line, as far as what has come of the line
-// decides. A decision never depends on where the text was cut into chunks: a marker is held only
-// while the characters it needs to be read (the rest of its run, the one after it, a link's
-// closing bracket, an autolink's >) have not come yet.
+// ~~strikethrough~~, `code`, [links](url), <autolinks> and backslash escapes, within one line, as
+// far as what has come of the line decides. A decision never depends on where the text was cut
+// into chunks: a marker is held only while the characters it needs to be read (the rest of its
+// run, the one after it, a link's closing bracket, an autolink's >) have not come yet.
 
 /** Writes `text` in `style`: SGR parameters ("1;3"), "" for none. */
 export type Put = (text: string, style: string) => void;

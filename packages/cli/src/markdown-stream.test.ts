@@ -57,7 +57,7 @@ tilde **code**
 ~~~
 End with *open`;
 
-/** More forms: task lists, strikethrough, autolinks, closing #s, spaced rules, setext headings,
+/** More forms: task lists, strikethrough, autolinks, closing #s, spaced rules, setext underlines,
  * stars in a call's arguments. */
 const MORE = `- [ ] todo *item*
 - [x] done
@@ -167,7 +167,7 @@ test("a code block in a language it knows has its keywords, strings, comments an
   );
 });
 
-test("task lists, strikethrough, autolinks, closing #s, spaced rules, setext headings and a call's stars render as a terminal should show them", () => {
+test("task lists, strikethrough, autolinks, closing #s, spaced rules, setext underlines and a call's stars render as a terminal should show them", () => {
   assert.equal(
     render(MORE),
     [
@@ -185,15 +185,17 @@ test("task lists, strikethrough, autolinks, closing #s, spaced rules, setext hea
       "<dim>────────────────────────────────────────</>",
       "<b+u>Shut</>",
       "",
-      "<b+u>Setext Title</>",
+      "Setext Title",
+      "<dim>────────────────────────────────────────</>",
       "",
-      "<b>Subtitle</>",
+      "Subtitle",
+      "<dim>────────────────────────────────────────</>",
       "Two lines",
       "of a paragraph",
       "<dim>────────────────────────────────────────</>",
       "",
       "A title that is far too long to be one, so it streams as it comes in",
-      "===",
+      "<dim>────────────────────────────────────────</>",
       "Call f(*args, **kwargs) and g(x, *rest); but (<i>this</>) and <i>that</>.",
     ].join("\n"),
   );
@@ -258,10 +260,10 @@ test("a table wider than the terminal has its widest columns narrowed and their 
 
 test("text appears as it comes: only what is still undecided is held", () => {
   const md = createMarkdownStream();
-  // A paragraph's first line, short enough to be a setext heading's title, waits for the next
-  // line's first characters; the rest of the paragraph is not held until its line ends.
-  assert.equal(styled(md.push("Hi.\n")), "");
-  assert.equal(styled(md.push("Hello wor")), "Hi.\nHello wor");
+  // A paragraph's lines stream as they come, a short one too (it may turn out to be a setext
+  // heading's title: its underline is then a rule under it).
+  assert.equal(styled(md.push("Hi.\n")), "Hi.\n");
+  assert.equal(styled(md.push("Hello wor")), "Hello wor");
   // A marker at a chunk's end waits for the character after it.
   assert.equal(styled(md.push("ld, *")), "ld, ");
   assert.equal(styled(md.push("very")), "<i>very</>");
@@ -279,8 +281,8 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("x] shipped\n## Done #")), "☒ shipped\n<b>Done</>");
   assert.equal(styled(md.push("# and more #")), "<b> ## and more</>");
   assert.equal(styled(md.push("\n")), "\n");
-  assert.equal(styled(md.push("Title\n=")), "");
-  assert.equal(styled(md.push("==\n")), "<b+u>Title</>\n");
+  assert.equal(styled(md.push("Title\n=")), "Title\n");
+  assert.equal(styled(md.push("==\n")), `<dim>${"─".repeat(80)}</>\n`);
   // A * in a call's arguments opens no style, and is printed once the character after it has come.
   assert.equal(styled(md.push("- f(*")), "• f(");
   assert.equal(styled(md.push("a, **kw) *b*\n")), "*a, **kw) <i>b</>\n");
@@ -296,9 +298,9 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")), "");
   assert.equal(
     styled(md.push("After")),
-    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\n",
+    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\nAfter",
   );
-  assert.equal(styled(md.push(" it\nand")), "After it\nand");
+  assert.equal(styled(md.push(" it\nand")), " it\nand");
 });
 
 test("a reply cut off prints what was held, and what comes next starts afresh", () => {

@@ -36,8 +36,6 @@ type Fence = { marker: string; indent: number; code?: CodeState };
 /** A heading's style: the first level's underlined as well. */
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
 
-/** The longest line held as what may be a setext heading's title: a longer one streams as text. */
-const TITLE = 60;
 const GUTTER = "  ";
 const BULLET = "• ";
 
@@ -54,8 +52,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   /** The open code block's fence, how far its opening line was indented, and its colouring when
    * the fence names a language known. */
   let fence: Fence | undefined;
-  /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a line after
-   * it goes on with it and is no setext heading's title. */
+  /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a === line
+   * after it underlines it. */
   let paragraph = false;
   /** The lines of a table (or of what may be one), held until it ends; whether its last ended. */
   let table: string[] = [];
@@ -107,19 +105,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     return lineStart(line, complete, final);
   }
 
-  /** The level of the setext heading whose title would be `line`, the line `held` starts with: 1 or
-   * 2 by the underline after it (=== or ---), 0 when the next line is none or `line` is too long
-   * for a title; undefined until the next line's first characters show (so a paragraph is never
-   * held, only a short line, until the next line starts). */
-  function setextLevel(line: string, complete: boolean, final: boolean): number | undefined {
-    if (line.length > TITLE) return 0;
-    if (!held.includes("\n")) return complete ? 0 : undefined;
-    const rest = held.slice(line.length + 1);
-    const end = rest.indexOf("\n");
-    const next = end === -1 ? rest : rest.slice(0, end);
-    const underline = /^ {0,3}(=+|-+)[ \t]*$/.exec(next);
-    if (underline && (end !== -1 || final)) return underline[1][0] === "=" ? 1 : 2;
-    return end === -1 && !final && /^ {0,3}(?:=*|-*)[ \t]*$/.test(next) ? undefined : 0;
+  function rule(): void {
+    put("─".repeat(Math.min(options.columns?.() ?? 80, 80)), DIM);
+    endLine();
   }
 
   function lineStart(line: string, complete: boolean, final: boolean): boolean {
@@ -134,17 +122,14 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     }
     const kind = classify(line.slice(indent.length), complete);
     if (kind === undefined) return false;
-    if (kind.type === "text" && !paragraph && indent.length <= 3) {
-      const level = setextLevel(line, complete, final);
-      if (level === undefined) return false;
-      if (level > 0) {
-        renderInline(line.slice(indent.length).trimEnd(), 0, true, newInline(), levelStyle(level), put);
-        // The title's line and the underline's are read; the underline's "\n" ends the heading.
-        consume(line.length + 1);
-        consume(/^[^\n]*/.exec(held)![0].length);
-        endLine();
-        return true;
-      }
+    if (kind.type === "text" && paragraph && indent.length <= 3 && /^=+[ \t]*$/.test(line.slice(indent.length))) {
+      // A setext heading's === underline: its title, printed as it came (a paragraph's line is
+      // never held to see whether one follows), is underlined with a rule, as --- is.
+      if (!complete) return false;
+      consume(line.length);
+      rule();
+      paragraph = false;
+      return true;
     }
     paragraph = kind.type === "text" || kind.type === "item" || kind.type === "quote";
     switch (kind.type) {
@@ -169,8 +154,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         return true;
       case "rule":
         consume(line.length);
-        put("─".repeat(Math.min(options.columns?.() ?? 80, 80)), DIM);
-        endLine();
+        rule();
         return true;
       case "fence":
         fence = { marker: kind.marker, indent: indent.length, code: codeState(kind.info) };

@@ -138,11 +138,13 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   await chat.sees(/↳ steer: mention cats/);
   const reply = WORDS.join("");
   const replyRows = (rows: string[]) => rows.findIndex((row) => reply.startsWith(row) && row.length > 20);
-  // The reply's line is not over: the steer shows below it meanwhile.
+  // The reply's line is not over: the steer shows below it meanwhile, and below the steer the row
+  // that says the run goes on.
   const rows = chat.rows();
   const at = replyRows(rows);
   assert.ok(at !== -1, rows.join("\n"));
-  assert.deepEqual(rows.slice(at), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
+  assert.deepEqual(rows.slice(at, -1), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
+  assert.match(rows.at(-1)!, /^[·✢✳✶✻✽] \w+… \(\d+s · esc to interrupt\)$/, rows.join("\n"));
   await new Promise((resolve) => setTimeout(resolve, 300));
   release();
   await chat.sees(/Cats noted\./);

@@ -2,7 +2,7 @@
 // reaches the terminal in one write, so that no terminal shows the typed line taken off between the
 // writes (a flicker at each delta). The chat runs in this process on a terminal of the test's
 // making, against a real server process and the fake Anthropic server.
-import { test, before, after } from "node:test";
+import { test, before, after, mock } from "node:test";
 import assert from "node:assert/strict";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
@@ -41,6 +41,10 @@ test("each delta of a reply streamed while a line is typed reaches the terminal 
   t.after(() => (reply.open(), reply.end.resolve()));
   const chat = terminalChat(t, server.url, "writes", "paced");
   await chat.sees(/Ctrl-D leaves/);
+  // The row that says the run goes on is drawn again a few times a second (one write each, see
+  // chat-working.test.ts): it stays still here, so that the writes counted are the deltas'.
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
   chat.type("go\r");
   reply.next(0);
   await chat.sees(/Step one/);
@@ -60,6 +64,8 @@ test("each delta of a reply streamed while a line is typed reaches the terminal 
   }
   reply.end.resolve();
   await chat.sees(/Noted\./);
+  // The run ends just after its last text, and the working row with it.
+  for (const start = Date.now(); chat.rows().some((row) => row.includes("esc to interrupt")) && Date.now() - start < 20_000; ) await ioFor(10);
   const rows = chat.rows();
   assert.deepEqual(rows.slice(rows.indexOf("go") + 1), ["Step one is done, step two as well.", "Now the last.", "↳ steer: keep it short", "Noted.", "draft"], rows.join("\n"));
   chat.end();

@@ -21,6 +21,7 @@ import { CONNECT_TIMEOUT_MS, forkSession, newSessionId, sessionIds } from "./cha
 import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
+import { heldRows, startWorkingRow } from "./chat-working.ts";
 import { historyFile } from "./chat-history.ts";
 import { openRecall } from "./chat-recall.ts";
 import { reverseSearch } from "./chat-search.ts";
@@ -221,11 +222,15 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const inputLine = terminal && io.env.TERM !== "dumb" ? keepInputLine(screen) : undefined;
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
   // A view shows one session: /resume starts a new one for the session it switches to.
-  const newView = () => createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, inputLine && ((waiting) => inputLine.hold(waiting)));
+  const held = inputLine && heldRows((lines) => inputLine.hold(lines));
+  const newView = () => createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, held?.waiting);
   let view = newView();
+  // Below the held lines, a row says the agent works while a run is running (chat-working.ts).
+  const working = held && startWorkingRow({ show: held.working, columns: () => (screen as { columns?: number }).columns, color: terminalOptions(io).color });
   const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
-  // What a state shows reaches a terminal that keeps the typed line in one write.
-  client.on("state", (state) => (inputLine ? inputLine.atOnce(() => view.show(state)) : view.show(state)));
+  // What a state shows reaches a terminal that keeps the typed line in one write, the working row's
+  // change with it: the row goes in the write that ends the reply.
+  client.on("state", (state) => (inputLine ? inputLine.atOnce(() => (view.show(state), working?.update(state))) : view.show(state)));
   // While reconnecting, one line says so, and one more when it is back; a failed attempt is said
   // only when it is the last (the message then says it gave up).
   let lost = false;
@@ -574,6 +579,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   statusLine?.close();
+  working?.close();
   stopKeys?.();
   completion?.stop();
   search?.stop();

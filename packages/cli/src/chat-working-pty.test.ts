@@ -1,0 +1,86 @@
+// `harness chat` in a real terminal while the model is slow to answer: a row below the reply and
+// above the typed line says the agent works, with the seconds of the run going up, as Claude
+// Code's does; it is gone, leaving nothing behind, once the reply comes. A piped chat prints none.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
+import { bin, root, startChatServer } from "./test-support.ts";
+import { inTerminal } from "./test-screen.ts";
+
+let fake: FakeAnthropic;
+let server: HarnessProcess;
+let stop: () => Promise<void>;
+
+before(async () => {
+  ({ fake, server, stop } = await startChatServer("harness-chat-working-"));
+});
+after(() => stop());
+
+const env = (): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "working", TERM: "xterm", HARNESS_BUNDLE: "0" });
+
+/** The working row, its seconds caught. */
+const ROW = /^[·✢✳✶✻✽] \w+… \((\d+)s · esc to interrupt\)$/;
+
+/** A reply that says nothing until `release` is called. */
+function heldReply(text: string) {
+  const gate = Promise.withResolvers<void>();
+  return {
+    reply: {
+      async *textChunks() {
+        await gate.promise;
+        yield text;
+      },
+    },
+    release: () => gate.resolve(),
+  };
+}
+
+test("while the model holds its reply, a row below the prompt counts the seconds up, above the typed line; the reply takes its place", async (t) => {
+  const held = heldReply("Here it is.");
+  fake.push(held.reply);
+  t.after(() => held.release());
+  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-row`, { cwd: root, env: env(), columns: 60 });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("take your time\r");
+  await chat.sees(/\(0s · esc to interrupt\)/);
+  chat.type("draft");
+  await chat.bottom(/^draft$/);
+  // The seconds go up while the typed line stays below the row.
+  await chat.shows(/\(2s · esc to interrupt\)/);
+  const rows = chat.rows();
+  assert.match(rows.at(-2)!, ROW, rows.join("\n"));
+  assert.equal(rows.at(-3), "take your time", rows.join("\n"));
+  assert.equal(rows.at(-1), "draft", rows.join("\n"));
+  held.release();
+  await chat.shows(/^Here it is\.$/m);
+  // The run ends just after its text, and the row with it.
+  for (let waited = 0; chat.rows().some((row) => ROW.test(row)); waited += 20) {
+    if (waited > 20_000) throw new Error(`the working row stayed:\n${chat.rows().join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const after = chat.rows();
+  assert.deepEqual(after.slice(after.indexOf("take your time")), ["take your time", "Here it is.", "draft"], after.join("\n"));
+  assert.doesNotMatch(after.join("\n"), /esc to interrupt/);
+  chat.type("\x15\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("a piped chat prints no working row, however long the model takes", async () => {
+  const held = heldReply("Late answer.");
+  fake.push(held.reply);
+  const before = fake.requests.length;
+  const child = spawn("bash", [bin, "chat", "--session", "working-piped"], { cwd: root, env: env(), stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+  child.stdin.end("take your time\n");
+  await fake.waitForRequests(before + 1);
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  held.release();
+  const [code] = await once(child, "close");
+  assert.equal(code, 0, out);
+  assert.match(out, /Late answer\./);
+  assert.doesNotMatch(out, /esc to interrupt|[✢✳✶✻✽]/, out);
+});

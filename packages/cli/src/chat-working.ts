@@ -3,8 +3,9 @@
 //   ✻ Thinking… (12s · esc to interrupt)
 // It shows while the session's state says a run is running (not while a call waits for approval:
 // the question is on the screen then), below the reply and above the typed line, and is gone the
-// moment the run ends, is cancelled or asks. Claude Code adds the output tokens so far; the state
-// counts a run's tokens only once it is over, so the row says nothing of them.
+// moment the run ends, is cancelled or asks. The state says not when a run started: a chat that
+// joins one under way counts from then. Claude Code adds the output tokens so far; the state counts
+// a run's tokens only once it is over, so the row says nothing of them.
 import type { HarnessState } from "@harness/protocol";
 import { cut } from "./terminal-text.ts";
 

@@ -264,3 +264,18 @@ test("a status of two lines (the settings' status line and the permission mode) 
   term.inputLine.status("status");
   assert.deepEqual(term.rows(), ["Reply", "abcdefghijklmnopqrs", "status"]);
 });
+
+test("a reply's styled words are written again in their style when the line goes on below a typed line, on a row they wrapped to too", async (t) => {
+  const term = terminal(t);
+  term.chat("\x1b[1;4mRes\x1b[0m");
+  await term.keys("xy");
+  term.chat("\x1b[1;4mults\x1b[0m and \x1b[1mbold words\x1b[0m");
+  const bold = "\x1b[1m";
+  // Written again from the row's start, the heading's first part keeps its style.
+  assert.ok(term.written().includes("\x1b[A\r\x1b[1;4mRes\x1b[0m"), JSON.stringify(term.written()));
+  // "Results and bold wor|ds": the row the bold words wrapped to starts in their style.
+  await term.keys("z");
+  term.chat(" more");
+  assert.ok(term.written().includes(`\x1b[A\r${bold}ds\x1b[0m`), JSON.stringify(term.written()));
+  assert.deepEqual(term.rows(), ["Results and bold wor", "ds more", "xyz"]);
+});

@@ -50,7 +50,7 @@ const CONTINUED = "| ";
 export function keepInputLine(screen: Screen): InputLine {
   let editor: Interface | undefined;
   let keepOnEnter = (_line: string) => true;
-  /** The chat's unfinished line (without escape sequences), and its last row on the screen. */
+  /** The chat's unfinished line (with its styles), and its last row on the screen. */
   let unfinished = "";
   let partial = "";
   /** The lines held below `partial`. */
@@ -223,10 +223,11 @@ export function keepInputLine(screen: Screen): InputLine {
           if (!text) return true;
           erase();
           write(text);
-          const plain = stripVTControlCharacters(text);
-          const lineEnd = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
-          unfinished = lineEnd === -1 ? unfinished + plain : plain.slice(lineEnd + 1);
-          partial = lastRow(lineEnd === -1 ? partial + plain : unfinished, width());
+          // Kept with their styles (the chat writes no other escape sequences): the line is written
+          // again as it was shown.
+          const lineEnd = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
+          unfinished = lineEnd === -1 ? unfinished + text : text.slice(lineEnd + 1);
+          partial = lastRow(lineEnd === -1 ? partial + text : unfinished, width());
           flush();
           return true;
         },
@@ -297,23 +298,34 @@ function rowsOf(line: string, width: number): number {
   return end.cols === 0 && end.rows > 0 ? end.rows : end.rows + 1;
 }
 
-/** The part of `text` (written from the start of a row) on the last row it takes. */
+/** The part of `text` (written from the start of a row) on the last row it takes, behind the styles
+ * (SGR sequences) in force where that row starts; "" when that row shows nothing yet. */
 function lastRow(text: string, width: number): string {
   let offset = 0;
   let row = 0;
   let from = 0;
   let at = 0;
-  for (const char of text) {
-    const start = startOf(char, offset, width);
+  let style = "";
+  let styleFrom = "";
+  let shown = false;
+  for (const [token] of text.matchAll(/\x1b\[[0-9;:]*m|[\s\S]/gu)) {
+    at += token.length;
+    if (token.startsWith("\x1b[")) {
+      style = token === "\x1b[0m" || token === "\x1b[m" ? "" : style + token;
+      continue;
+    }
+    const start = startOf(token, offset, width);
     const charRow = Math.floor(start / width);
     if (charRow !== row) {
       row = charRow;
-      from = at;
+      from = at - token.length;
+      styleFrom = style;
+      shown = false;
     }
     // A terminal's tab goes to the row's next tab stop, and no further than its last column.
     const col = start % width;
-    offset = start + (char === "\t" ? Math.min(TAB - (col % TAB), width - 1 - col) : columns(char));
-    at += char.length;
+    offset = start + (token === "\t" ? Math.min(TAB - (col % TAB), width - 1 - col) : columns(token));
+    shown = true;
   }
-  return text.slice(from);
+  return shown ? styleFrom + text.slice(from) : "";
 }

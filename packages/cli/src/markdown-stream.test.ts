@@ -323,3 +323,26 @@ test("each piece printed closes the styles it opens", () => {
     assert.ok(codes.length === 0 || codes.at(-1) === "\x1b[0m", JSON.stringify(piece));
   }
 });
+
+test("a long run of what is undecided, streamed a character at a time, costs as much as its length, not its square", () => {
+  const n = 20_000;
+  const replies = {
+    backticks: "`".repeat(n),
+    stars: `a ${"*".repeat(n)}`,
+    tildes: "~".repeat(n),
+    "a line of dashes": "-".repeat(n),
+    "a line of spaces": `${" ".repeat(n)}x`,
+    "a table row": `|${"x".repeat(n)}`,
+    "an underline": `Title\n${"=".repeat(n)}`,
+    "a fence line": `\`\`\`\n${"`".repeat(n)}`,
+    "a word in code": `\`\`\`ts\n${"x".repeat(n)}`,
+    "a number in code": `\`\`\`ts\n${"1".repeat(n)}`,
+  };
+  for (const [name, reply] of Object.entries(replies)) {
+    let read = 0;
+    const md = createMarkdownStream({ columns: () => 40, meter: (chars) => (read += chars) });
+    const out = Array.from(reply, (char) => md.push(char)).join("") + md.end();
+    assert.equal(styled(out), render(reply), name);
+    assert.ok(read >= reply.length && read < 20 * reply.length, `${name}: ${read} characters read for ${reply.length}`);
+  }
+});

@@ -19,8 +19,10 @@ export type MarkdownStream = {
   end(): string;
 };
 
-/** `columns`: the terminal's width now, which a rule spans (up to 80) and a table fits in. */
-export type MarkdownOptions = { columns?: () => number | undefined };
+/** `columns`: the terminal's width now, which a rule spans (up to 80) and a table fits in.
+ * `meter`: told how many characters each rendering reads from, the text held (tests count the
+ * work with it). */
+export type MarkdownOptions = { columns?: () => number | undefined; meter?: (chars: number) => void };
 
 /** The kind of a line, from its first characters (after its indent); `skip`: how many of them are
  * markup, not text. */
@@ -37,6 +39,8 @@ type Fence = { marker: string; indent: number; code?: CodeState };
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
 
 const GUTTER = "  ";
+/** Text held up to this long is read again at each delta. */
+const HOLD_READ_AGAIN = 256;
 const BULLET = "• ";
 
 export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStream {
@@ -213,6 +217,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   }
 
   function render(final: boolean): string {
+    options.meter?.(held.length);
     while (step(final));
     if (final && table.length > 0) putHeldTable();
     const text = out.map(([t, style]) => (style ? `\x1b[${style}m${t}\x1b[0m` : t)).join("");
@@ -220,14 +225,24 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     return text;
   }
 
+  /** How long the text held must grow before it is read again, when the last reading left much
+   * of it undecided (a long run of backticks, a line of dashes, a word in code): reading it at each
+   * delta would cost the square of its length. As the output never depends on the chunks, waiting
+   * changes only when it appears; a line's end decides what it holds, and is read at once. */
+  let due = 0;
+
   return {
     push(text) {
       held += text;
-      return render(false);
+      if (held.length < due && !text.includes("\n")) return "";
+      const printed = render(false);
+      due = held.length < HOLD_READ_AGAIN ? 0 : 2 * held.length;
+      return printed;
     },
     end() {
       const text = render(true);
       held = "";
+      due = 0;
       inLine = false;
       inline = newInline();
       base = "";

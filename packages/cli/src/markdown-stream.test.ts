@@ -346,3 +346,21 @@ test("a long run of what is undecided, streamed a character at a time, costs as 
     assert.ok(read >= reply.length && read < 20 * reply.length, `${name}: ${read} characters read for ${reply.length}`);
   }
 });
+
+test("a table too long to hold shows its first rows laid out for them, then each row as it comes", () => {
+  const md = createMarkdownStream({ columns: () => 40 });
+  assert.equal(md.push("| n | word |\n|--:|---|\n"), "");
+  let out = "";
+  for (let i = 1001; i <= 2000; i++) out += md.push(`| ${i} | ${i === 1150 ? "a much longer word" : "w"} |\n`);
+  // Held are the first hundred lines; what comes after them is printed row by row.
+  const shown = styled(out).split("\n");
+  assert.equal(shown.at(-2), "<dim>│</> 2000 <dim>│</> w    <dim>│</>");
+  assert.ok(shown.includes("<dim>│</> 1001 <dim>│</> w    <dim>│</>"), shown.slice(0, 5).join("\n"));
+  // A cell wider than the columns laid out is wrapped to them.
+  assert.ok(shown.includes("<dim>│</> 1150 <dim>│</> a    <dim>│</>") && shown.includes("<dim>│</>      <dim>│</> much <dim>│</>"), shown.slice(150, 156).join("\n"));
+  assert.equal(styled(md.push("| 2001 | w |\nEnd")), "<dim>│</> 2001 <dim>│</> w    <dim>│</>\n<dim>└──────┴──────┘</>\nEnd");
+  // Lines that start with a pipe but are no table are printed as they come.
+  const text = createMarkdownStream();
+  assert.equal(styled(text.push("| a |\n| b |\n| *c* |\n")), "| a |\n| b |\n| <i>c</> |\n");
+  assertChunkingInvariant(`Rows:\n| a | b |\n|---|:-:|\n${Array.from({ length: 120 }, (_, i) => `| ${i} | ${"x".repeat(i % 7)} |\n`).join("")}after`);
+});

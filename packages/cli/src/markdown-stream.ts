@@ -3,13 +3,12 @@
 // indented without their fence lines and coloured by their language, • for bullets, ☐ and ☒ for
 // tasks, a bar for block quotes, a rule for ---, links as their text and (url), tables aligned and
 // ruled. Text appears as it comes: held back is only what cannot be decided yet (a marker at a
-// chunk's end, the first characters of a line until its kind is known, a short first line of a
-// paragraph until the next line's first characters show whether they underline it, a table until
-// it ends). The output never depends on how the text was cut into chunks, and each piece of it
+// chunk's end, the first characters of a line until its kind is known, a table until it ends or
+// its first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
 // closes the styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./markdown-inline.ts";
 import { codeState, colourCode, type CodeState } from "./markdown-code.ts";
-import { isTable, putTable } from "./markdown-table.ts";
+import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./markdown-table.ts";
 
 export type MarkdownStream = {
   /** The reply's next `text` (without escape sequences): what can be printed of it now. */
@@ -39,6 +38,8 @@ type Fence = { marker: string; indent: number; code?: CodeState };
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
 
 const GUTTER = "  ";
+/** Lines of a table held to lay out its columns: the rows after them are put as they come. */
+const TABLE_HELD = 100;
 /** Text held up to this long is read again at each delta. */
 const HOLD_READ_AGAIN = 256;
 const BULLET = "• ";
@@ -59,9 +60,12 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a === line
    * after it underlines it. */
   let paragraph = false;
-  /** The lines of a table (or of what may be one), held until it ends; whether its last ended. */
+  /** The lines of a table (or of what may be one) not printed yet, and whether the last ended.
+   * Once the start of a long table is out, `layout` is how its rows are put; "text" once its first
+   * two lines show the lines are no table. */
   let table: string[] = [];
   let tableEnded = true;
+  let layout: TableLayout | "text" | undefined;
 
   const put: Put = (text, style) => {
     if (!text) return;
@@ -104,7 +108,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       endLine();
       return true;
     }
-    if (table.length > 0) return tableLine(line, complete);
+    if (table.length > 0 || layout) return tableLine(line, complete);
     if (fence) return codeLine(line, complete, fence);
     return lineStart(line, complete, final);
   }
@@ -201,25 +205,36 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     consume(line.length);
     tableEnded = held.startsWith("\n");
     if (tableEnded) consume(1);
+    if (layout === undefined && table.length === 2 && !isTable(table)) layout = "text";
+    if (layout === undefined && table.length >= TABLE_HELD) layout = putTableStart(table, put, options.columns?.());
+    else if (layout === "text") putText(table);
+    else if (layout) putTableRow(layout, line, put);
+    if (layout) table = [];
     return true;
   }
 
-  /** The lines held as a table: as one if they are, else as the lines of text they are. */
+  /** What is held of a table, or of lines that are none, printed: its run of lines is over. */
   function putHeldTable(): void {
-    paragraph = !isTable(table);
-    if (!paragraph) putTable(table, put, options.columns?.());
-    else
-      table.forEach((line, i) => {
-        renderInline(line, 0, true, newInline(), "", put);
-        if (i < table.length - 1 || tableEnded) put("\n", "");
-      });
+    if (layout === undefined && isTable(table)) putTable(table, put, options.columns?.());
+    else if (layout === undefined) putText(table);
+    else if (layout !== "text") putTableEnd(layout, put);
+    paragraph = layout === "text" || (layout === undefined && !isTable(table));
     table = [];
+    layout = undefined;
+  }
+
+  /** Lines that start with a pipe and are no table's, as the lines of text they are. */
+  function putText(lines: readonly string[]): void {
+    lines.forEach((line, i) => {
+      renderInline(line, 0, true, newInline(), "", put);
+      if (i < lines.length - 1 || tableEnded) put("\n", "");
+    });
   }
 
   function render(final: boolean): string {
     options.meter?.(held.length);
     while (step(final));
-    if (final && table.length > 0) putHeldTable();
+    if (final && (table.length > 0 || layout)) putHeldTable();
     const text = out.map(([t, style]) => (style ? `\x1b[${style}m${t}\x1b[0m` : t)).join("");
     out = [];
     return text;

@@ -72,43 +72,67 @@ function fit(natural: number[], columns: number): number[] {
   return widths;
 }
 
+/** How a table's columns are laid out: each one's alignment and width. */
+export type TableLayout = { aligns: Align[]; widths: number[] };
+
 /** Puts the table `lines` (isTable's), each row a line ending in "\n", at most `columns` wide
  * (cells wrapped) where it can. Rows with fewer cells than the header get empty ones; cells past
  * the header's are dropped. */
 export function putTable(lines: readonly string[], put: Put, columns = Infinity): void {
+  putTableEnd(putTableStart(lines, put, columns), put);
+}
+
+/** Puts the table `lines` (isTable's) without its bottom rule, laid out for them: the layout the
+ * rows after them (a table too long to hold whole) are put with, their cells wrapped to it. */
+export function putTableStart(lines: readonly string[], put: Put, columns = Infinity): TableLayout {
   const aligns: Align[] = cells(lines[1]).map((cell) => (cell.endsWith(":") ? (cell.startsWith(":") ? "center" : "right") : "left"));
-  const rows = [lines[0], ...lines.slice(2)].map((line, r) => {
-    const texts = cells(line);
-    return aligns.map((_, c) => renderCell(texts[c] ?? "", r === 0 ? BOLD : ""));
-  });
+  const rows = [lines[0], ...lines.slice(2)].map((line, r) => rowCells(line, aligns.length, r === 0 ? BOLD : ""));
   const widths = fit(
     aligns.map((_, c) => Math.max(1, ...rows.map((row) => row[c].width))),
     columns,
   );
-  const rule = (left: string, middle: string, right: string) => {
-    put(`${left}${widths.map((w) => "─".repeat(w + 2)).join(middle)}${right}`, DIM);
-    put("\n", "");
-  };
-  const row = (cellsOfRow: Cell[]) => {
-    const wrapped = cellsOfRow.map((cell, c) => wrap(cell, widths[c]));
-    const height = Math.max(...wrapped.map((cellLines) => cellLines.length));
-    for (let l = 0; l < height; l++) {
-      wrapped.forEach((cellLines, c) => {
-        const cell = cellLines[l] ?? { runs: [], width: 0 };
-        const room = widths[c] - cell.width;
-        const before = aligns[c] === "right" ? room : aligns[c] === "center" ? Math.floor(room / 2) : 0;
-        put("│", DIM);
-        put(" ".repeat(before + 1), "");
-        for (const [text, style] of cell.runs) put(text, style);
-        put(" ".repeat(room - before + 1), "");
-      });
+  const layout = { aligns, widths };
+  rule(layout, put, "┌", "┬", "┐");
+  putRow(layout, rows[0], put);
+  rule(layout, put, "├", "┼", "┤");
+  for (const row of rows.slice(1)) putRow(layout, row, put);
+  return layout;
+}
+
+/** Puts a row of a table whose start is out. */
+export function putTableRow(layout: TableLayout, line: string, put: Put): void {
+  putRow(layout, rowCells(line, layout.aligns.length, ""), put);
+}
+
+/** Puts the bottom rule of a table. */
+export function putTableEnd(layout: TableLayout, put: Put): void {
+  rule(layout, put, "└", "┴", "┘");
+}
+
+function rowCells(line: string, count: number, base: string): Cell[] {
+  const texts = cells(line);
+  return Array.from({ length: count }, (_, c) => renderCell(texts[c] ?? "", base));
+}
+
+function rule({ widths }: TableLayout, put: Put, left: string, middle: string, right: string): void {
+  put(`${left}${widths.map((w) => "─".repeat(w + 2)).join(middle)}${right}`, DIM);
+  put("\n", "");
+}
+
+function putRow({ aligns, widths }: TableLayout, cellsOfRow: Cell[], put: Put): void {
+  const wrapped = cellsOfRow.map((cell, c) => wrap(cell, widths[c]));
+  const height = Math.max(...wrapped.map((cellLines) => cellLines.length));
+  for (let l = 0; l < height; l++) {
+    wrapped.forEach((cellLines, c) => {
+      const cell = cellLines[l] ?? { runs: [], width: 0 };
+      const room = widths[c] - cell.width;
+      const before = aligns[c] === "right" ? room : aligns[c] === "center" ? Math.floor(room / 2) : 0;
       put("│", DIM);
-      put("\n", "");
-    }
-  };
-  rule("┌", "┬", "┐");
-  row(rows[0]);
-  rule("├", "┼", "┤");
-  rows.slice(1).forEach(row);
-  rule("└", "┴", "┘");
+      put(" ".repeat(before + 1), "");
+      for (const [text, style] of cell.runs) put(text, style);
+      put(" ".repeat(room - before + 1), "");
+    });
+    put("│", DIM);
+    put("\n", "");
+  }
 }

@@ -5,12 +5,13 @@ import { columns } from "./terminal-text.ts";
 
 type Align = "left" | "center" | "right";
 
-/** The cells of a table row: between its pipes, trimmed (an escaped pipe, `\|`, is in a cell). */
+/** The cells of a table row: between its pipes, trimmed (an escaped pipe, `\|`, is in a cell), a
+ * tab in one a space (the terminal would take it to a tab stop, past the column's edge). */
 function cells(line: string): string[] {
   let row = line.trim();
   if (row.startsWith("|")) row = row.slice(1);
   if (row.endsWith("|") && !row.endsWith("\\|")) row = row.slice(0, -1);
-  return row.split(/(?<!\\)\|/).map((cell) => cell.trim());
+  return row.split(/(?<!\\)\|/).map((cell) => cell.replace(/\t/g, " ").trim());
 }
 
 const DELIMITER = /^:?-+:?$/;

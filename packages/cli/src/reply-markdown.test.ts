@@ -69,3 +69,38 @@ test("harness run in colour at a terminal renders the reply, and prints what it 
   assert.equal(term.text(), `Title\n${TABLE_SHOWN}● Bash(ls)\n  ⎿  x\n\nDone now\n`);
   assert.match(term.written(), /\x1b\[36mnow\x1b\[0m\n$/);
 });
+
+test("control sequences in a reply reach no terminal: not in a code block's colours, not in a table's cells, not as C1 controls", () => {
+  const hostile = "\x1b]52;c;ZXZpbA==\x07 \x9d0;title\x9c \x90q\x9c \x9b2J \x1b[2J";
+  const content = `Text ${hostile}\n\`\`\`ts\nconst s = "${hostile}";\n\`\`\`\n| a | b |\n|---|---|\n| ${hostile} | x |\n`;
+  for (const print of [chatPrints, runPrints]) {
+    const written = print(content);
+    assert.doesNotMatch(written.replace(/\x1b\[[\d;]*m/g, ""), /[\x00-\x09\x0b-\x1f\x7f-\x9f]/, print.name);
+    assert.match(written, /52;c;ZXZpbA==/, print.name);
+  }
+});
+
+test("a table whose cells hold tabs keeps its columns aligned", () => {
+  const shown = stripVTControlCharacters(chatPrints("| a | b |\n|---|---|\n| x\ty | z |\n| long cell | z |\n"));
+  const rows = shown.split("\n").filter((row) => row.startsWith("│"));
+  assert.deepEqual(new Set(rows.map((row) => row.indexOf("│", 1))).size, 1, shown);
+  assert.doesNotMatch(shown, /\t/);
+});
+
+/** What a chat in colour at a terminal writes of the reply `content`. */
+function chatPrints(content: string): string {
+  const term = screen(true);
+  const view = createChatView(term.sink, term.sink, { color: true });
+  view.typed("go");
+  view.show(reply(content, "complete"));
+  return term.written();
+}
+
+/** What a run in colour at a terminal writes of the reply `content`. */
+function runPrints(content: string): string {
+  const term = screen(true);
+  const renderer = createRenderer(term.sink, term.sink, { color: true, cwd: "/" });
+  renderer.event({ type: "assistant.delta", text: content });
+  renderer.finish();
+  return term.written();
+}

@@ -1,9 +1,10 @@
 // Text as a terminal shows it: without the control characters that would act on it, and cut to a
 // number of its columns (wide characters take two).
 /** Control characters (escape sequences, carriage returns, bells) in text from tools or files
- * would act on the terminal (clear it, retitle it, overwrite lines): they are dropped. */
+ * would act on the terminal (clear it, retitle it, overwrite lines): they are dropped, and so are
+ * the C1 controls a terminal may read as ESC and a letter (CSI, OSC, DCS, …). */
 export function printable(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, "");
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
 }
 
 /** East Asian wide and full-width characters and emoji take two columns of a terminal. */

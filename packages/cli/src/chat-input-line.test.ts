@@ -9,11 +9,11 @@ import { renderScreen } from "./test-screen.ts";
 const WIDTH = 20;
 
 /** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does. */
-function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false) {
+function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false, height?: number) {
   let bytes = "";
   let writes = 0;
   // The terminal driver turns "\n" into "\r\n" (the chat writes lines as a pseudo-terminal has them).
-  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), writes++, done()) }), { columns: WIDTH, isTTY: true });
+  const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), writes++, done()) }), { columns: WIDTH, rows: height, isTTY: true });
   const inputLine = keepInputLine(screen);
   const input = new PassThrough();
   const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "" });
@@ -43,7 +43,7 @@ function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: str
       screen.emit("resize");
     },
     /** The rows shown, on a terminal `columns` wide that wraps what it shows again when resized. */
-    rows: (columns = WIDTH) => renderScreen(bytes, columns),
+    rows: (columns = WIDTH) => renderScreen(bytes, columns, height),
     /** What was written to the terminal so far. */
     written: () => bytes,
     /** How many writes reached the terminal so far (a terminal may show what it has between two). */
@@ -278,4 +278,19 @@ test("a reply's styled words are written again in their style when the line goes
   term.chat(" more");
   assert.ok(term.written().includes(`\x1b[A\r${bold}ds\x1b[0m`), JSON.stringify(term.written()));
   assert.deepEqual(term.rows(), ["Results and bold wor", "ds more", "xyz"]);
+});
+
+test("in a terminal too short for all the lines held, the last ones show above the typed line and the status line, and redrawing them leaves no copies above", async (t) => {
+  const term = terminal(t, () => false, 10);
+  term.chat("reply\n");
+  term.inputLine.status("status\nmode");
+  await term.keys("typed");
+  const held = Array.from({ length: 12 }, (_, i) => `out ${i + 1}`);
+  // A working row ticking: the held lines are drawn again and again.
+  for (let frame = 0; frame < 5; frame++) term.inputLine.hold([...held, `working ${frame}`]);
+  const rows = term.rows();
+  assert.deepEqual(rows.slice(-10), ["reply", "out 8", "out 9", "out 10", "out 11", "out 12", "working 4", "typed", "status", "mode"]);
+  assert.equal(new Set(rows).size, rows.length, rows.join("\n"));
+  term.inputLine.hold([]);
+  assert.deepEqual(term.rows().slice(-4), ["reply", "typed", "status", "mode"]);
 });

@@ -20,7 +20,7 @@ import { stripVTControlCharacters } from "node:util";
 import { columns, type Sink } from "./render.ts";
 
 /** The terminal the chat and its line editor draw on. */
-export type Screen = Sink & Writable & { columns?: number };
+export type Screen = Sink & Writable & { columns?: number; rows?: number };
 
 export type InputLine = {
   /** `sink` (one of the chat's streams to this terminal), written to around the typed line. What is
@@ -53,8 +53,9 @@ export function keepInputLine(screen: Screen): InputLine {
   /** The chat's unfinished line (with its styles), and its last row on the screen. */
   let unfinished = "";
   let partial = "";
-  /** The lines held below `partial`. */
+  /** The lines held below `partial`, and those of them drawn (the last that fit on the screen). */
   let held: readonly string[] = [];
+  let heldDrawn: readonly string[] = [];
   let statusLine: string | undefined;
   /** The held lines and the typed line are on the screen below `partial`, the cursor in the typed
    * line (else the cursor is at the end of `partial`). */
@@ -77,7 +78,7 @@ export function keepInputLine(screen: Screen): InputLine {
   /** Takes the held lines and the typed line off the screen: the cursor goes back to the end of `partial`. */
   function erase(): void {
     if (!drawn || !editor) return;
-    const rows = editor.getCursorPos().rows + held.reduce((sum, line) => sum + rowsOf(line, width()), 0);
+    const rows = editor.getCursorPos().rows + heldDrawn.reduce((sum, line) => sum + rowsOf(line, width()), 0);
     write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${partial}` : ""}`);
     drawn = false;
   }
@@ -92,13 +93,27 @@ export function keepInputLine(screen: Screen): InputLine {
     if (!typed && held.length === 0 && statusLine === undefined) return;
     const end = endOf(typed, width());
     const cursor = entered ? { rows: 0, cols: 0 } : editor.getCursorPos();
-    // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    write(`${partial ? "\r\n" : ""}${held.map((line) => `${line}\r\n`).join("")}${typed.replaceAll("\n", `\r\n${CONTINUED}`)}${end.cols === 0 ? " " : ""}`);
     const rows = statusRows();
+    heldDrawn = fitting(end.rows + 1 + rows.length);
+    // A line that fills its last row: a space makes the terminal start the row the cursor is on.
+    write(`${partial ? "\r\n" : ""}${heldDrawn.map((line) => `${line}\r\n`).join("")}${typed.replaceAll("\n", `\r\n${CONTINUED}`)}${end.cols === 0 ? " " : ""}`);
     const below = rows.length;
     if (below) write(`\r\n${rows.join("\r\n")}\r`);
     write(`\x1b[${cursor.cols + 1}G${end.rows + below > cursor.rows ? `\x1b[${end.rows + below - cursor.rows}A` : ""}`);
     drawn = true;
+  }
+
+  /** The last of the held lines that fit on the screen above `below` rows (the typed line's and the
+   * status line's), one row left for `partial`: in a short terminal, more would scroll the screen,
+   * and erase() could not reach the rows scrolled off, leaving a copy of them at each redraw. */
+  function fitting(below: number): readonly string[] {
+    let room = (screen.rows || Infinity) - 1 - below;
+    let from = held.length;
+    for (; from > 0; from--) {
+      room -= rowsOf(held[from - 1], width());
+      if (room < 0) break;
+    }
+    return held.slice(from);
   }
 
   /** The status line drawn again below the typed line, which the line editor has just redrawn (it

@@ -1,4 +1,6 @@
-// A test helper: what a terminal `columns` wide shows after the bytes a program wrote to it. It
+// A test helper: what a terminal `columns` wide (and `height` rows high: the rows above its top
+// scrolled off, kept above it as a terminal's scrollback keeps them) shows after the bytes a
+// program wrote to it. It
 // knows printable characters (wide ones, CJK and emoji, two columns), \r, \n, backspace, tab,
 // erasing (ESC[K, ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other
 // escape sequences (colours among them) are skipped. A character written past the last column
@@ -10,10 +12,13 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { columns as charColumns } from "./render.ts";
 
-/** The rows of the screen after `bytes`, trailing spaces and trailing empty rows removed. */
-export function renderScreen(bytes: string, columns = 80): string[] {
+/** The rows of the screen after `bytes` (those scrolled off first), trailing spaces and trailing
+ * empty rows removed. */
+export function renderScreen(bytes: string, columns = 80, height = Infinity): string[] {
   const rows: string[][] = [[]];
   let row = 0;
+  /** The screen's first row: the cursor goes no higher. */
+  let top = 0;
   let col = 0;
   /** The cursor stopped past the last column: the next character goes to the next row. */
   let pendingWrap = false;
@@ -21,6 +26,7 @@ export function renderScreen(bytes: string, columns = 80): string[] {
   const down = () => {
     row++;
     at(row);
+    top = Math.max(top, row - height + 1);
   };
   for (let i = 0; i < bytes.length; i++) {
     const ch = bytes[i];
@@ -33,12 +39,12 @@ export function renderScreen(bytes: string, columns = 80): string[] {
         const arg = Number(csi[2] || "0");
         pendingWrap = false;
         switch (csi[3]) {
-          case "A": row = Math.max(0, row - n); break;
-          case "B": row += n; at(row); break;
+          case "A": row = Math.max(top, row - n); break;
+          case "B": row = Math.min(row + n, top + height - 1); at(row); break;
           case "C": col = Math.min(columns - 1, col + n); break;
           case "D": col = Math.max(0, col - n); break;
           case "G": col = Math.min(columns - 1, n - 1); break;
-          case "H": [row, col] = csi[2] ? csi[2].split(";").map((v) => Math.max(0, Number(v || "1") - 1)) : [0, 0]; break;
+          case "H": [row, col] = csi[2] ? csi[2].split(";").map((v) => Math.max(0, Number(v || "1") - 1)) : [0, 0]; row += top; break;
           case "K": {
             const line = at(row);
             if (arg === 0) line.length = Math.min(line.length, col);
@@ -57,7 +63,7 @@ export function renderScreen(bytes: string, columns = 80): string[] {
       }
       const next = bytes[i + 1];
       if (next === "D") down();
-      else if (next === "M") row = Math.max(0, row - 1);
+      else if (next === "M") row = Math.max(top, row - 1);
       i += 1;
       continue;
     }

@@ -11,4 +11,5 @@ export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage, SseParser } from "./sse-parser.ts";
 export type { ForkResult, SessionSummary } from "./sessions-rest.ts";
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
+export { BUILTIN_COMMANDS, REPORT_COMMANDS, isBuiltinCommandPrompt } from "./local-commands.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";

@@ -4,7 +4,8 @@
 /** One of GET /sessions's list, the most recently active first. */
 export type SessionSummary = {
   sessionId: string;
-  /** The title given, else the first prompt's first 60 characters; null for a session without either. */
+  /** The title given, else the first 60 characters of the first prompt that reached the model (not
+   * of a built-in command answered without it); null for a session without either. */
   title: string | null;
   status: string;
   messageCount: number;

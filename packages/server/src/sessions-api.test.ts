@@ -9,6 +9,7 @@ import { request } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
+import { bashModePrompt } from "@harness/protocol";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
 import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
@@ -425,6 +426,20 @@ test("fork refuses a point inside a run or an unknown message with 400", async (
       assert.match(answer.body.error, /^messageId: /);
     }
     await client.close();
+  });
+});
+
+test("a title is taken from the first prompt that reached the model, not from a command answered without it", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    await (await converse(server, runners, "u", "help-first", ["/help", "  /cost ", "/compact keep the plan", bashModePrompt("ls"), "fix the build"])).close();
+    await (await converse(server, runners, "u", "only-reports", ["/status", "/context"])).close();
+    await (await converse(server, runners, "u", "own-command", ["/review the parser"])).close();
+    const stored = async () => (await call(server, "GET", "/sessions?userId=u")).body.map((s: { messageCount: number }) => s.messageCount).sort((a: number, b: number) => a - b);
+    await waitFor(async () => JSON.stringify(await stored()) === "[2,4,10]", "the conversations to be stored");
+    const titles = async () => Object.fromEntries((await call(server, "GET", "/sessions?userId=u")).body.map((s: { sessionId: string; title: string | null }) => [s.sessionId, s.title]));
+    assert.deepEqual(await titles(), { "help-first": "!ls", "only-reports": null, "own-command": "/review the parser" });
+    assert.equal((await call(server, "PATCH", "/sessions/only-reports", { userId: "u", title: "Checks" })).status, 200);
+    assert.equal((await titles())["only-reports"], "Checks");
   });
 });
 

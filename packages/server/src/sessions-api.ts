@@ -13,11 +13,11 @@ import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { describeZodError, type ForkResult } from "@harness/protocol";
+import { describeZodError, type ForkResult, type SessionSummary } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
 import { restoreForkFiles } from "./fork-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
-import { TITLE_CONTROLS } from "./sqlite-catalog.ts";
+import { defaultTitle, TITLE_CONTROLS } from "./sqlite-catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
@@ -166,14 +166,16 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
     "/sessions",
     handle(async (c) => {
       const userId = userOf(c);
-      const sessions = catalog.list(userId);
-      for (const summary of sessions) {
+      const sessions: SessionSummary[] = [];
+      for (const { named, ...summary } of catalog.list(userId)) {
+        sessions.push(summary);
         // A session in memory is ahead of its stored snapshot.
         const live = await registry.live(userId, summary.sessionId);
         if (!live) continue;
         const { state } = live.snapshot();
         summary.status = state.status;
         summary.messageCount = state.messages.length;
+        if (!named) summary.title = defaultTitle(state.messages);
       }
       return c.json(sessions);
     }),

@@ -1,7 +1,7 @@
 // The sessions of each user as a catalog (list, create, rename) and the runner process each
 // session last had, in the same SQLite file as the sessions themselves.
 import type { DatabaseSync } from "node:sqlite";
-import { emptyState, type SessionSummary } from "@harness/protocol";
+import { bashModeCommand, emptyState, isBuiltinCommandPrompt, type HarnessMessage, type SessionSummary } from "@harness/protocol";
 import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
 import type { RunnerProcessInfo } from "./runner-process.ts";
 import { lockedOr } from "./sqlite-locked.ts";
@@ -15,9 +15,12 @@ function writing<T>(write: () => T): T {
   }
 }
 
+/** `named`: the title was given (on create, rename or fork), not taken from the stored prompts. */
+export type ListedSession = SessionSummary & { named: boolean };
+
 export type SessionCatalog = {
   /** The user's sessions, most recently active first. */
-  list(userId: string): SessionSummary[];
+  list(userId: string): ListedSession[];
   exists(userId: string, sessionId: string): boolean;
   /** The last seq a deleted session of this id reached (0: none was deleted). */
   deletedSeq(userId: string, sessionId: string): number;
@@ -37,10 +40,21 @@ export const TITLE_FROM_PROMPT_CHARS = 60;
 export const TITLE_CONTROLS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 
 /** The default title: the first prompt's first characters (whole ones, never half a surrogate
- * pair), on one line, without control characters. */
+ * pair), on one line, without control characters; a bash-mode prompt as it was typed ("!ls"). */
 export function titleFromPrompt(prompt: string): string {
-  const line = prompt.replace(new RegExp(`(?:\\s|${TITLE_CONTROLS.source})+`, "gu"), " ").trim();
+  const command = bashModeCommand(prompt);
+  const line = (command === undefined ? prompt : `!${command}`).replace(new RegExp(`(?:\\s|${TITLE_CONTROLS.source})+`, "gu"), " ").trim();
   return Array.from(line).slice(0, TITLE_FROM_PROMPT_CHARS).join("").toWellFormed();
+}
+
+/** How much of a prompt a title is taken from (the list reads no more of it). */
+const PROMPT_READ_CHARS = 400;
+
+/** The title of a conversation no one named: its first prompt that reached the model (a chat opened
+ * with /help or /cost is not named after it; Claude Code's titles pass over its built-ins too). */
+export function defaultTitle(messages: readonly HarnessMessage[]): string | null {
+  const first = messages.find((message) => message.role === "user" && !isBuiltinCommandPrompt(message.content.slice(0, PROMPT_READ_CHARS)));
+  return first ? titleFromPrompt(first.content.slice(0, PROMPT_READ_CHARS)) : null;
 }
 
 type ListRow = {
@@ -62,16 +76,21 @@ export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: strin
 
 /** `opening`: the server's (sqlite-open-mark.ts); a session it creates is closed cleanly by it. */
 export function createCatalog(db: DatabaseSync, floor: number, opening: number): SessionCatalog {
+  db.function("harness_builtin_command", { deterministic: true }, (prompt) => (typeof prompt === "string" && isBuiltinCommandPrompt(prompt) ? 1 : 0));
   const list = db.prepare(
     // A session whose stored state is not JSON (a damaged file) is listed as "damaged", not allowed
     // to fail the whole list: the json functions throw on it. A session changed when a batch of it
     // was last stored or it was renamed (activity); the row's own time also moves when the session
     // is closed or its state stored whole, which a user does not see, so it counts only for a
-    // session with no activity yet (made, or forked, and never written).
+    // session with no activity yet (made, or forked, and never written). `first` is the prompt
+    // defaultTitle takes.
     `SELECT s.session_id, s.title,
        CASE WHEN json_valid(s.state) THEN json_extract(s.state, '$.status') ELSE 'damaged' END AS status,
        CASE WHEN json_valid(s.state) THEN json_array_length(s.state, '$.messages') END AS count,
-       CASE WHEN json_valid(s.state) THEN substr(json_extract(s.state, '$.messages[0].content'), 1, 400) END AS first, s.created_at,
+       CASE WHEN json_valid(s.state) THEN (
+         SELECT substr(json_extract(m.value, '$.content'), 1, ${PROMPT_READ_CHARS}) FROM json_each(s.state, '$.messages') m
+         WHERE json_extract(m.value, '$.role') = 'user' AND NOT harness_builtin_command(substr(json_extract(m.value, '$.content'), 1, ${PROMPT_READ_CHARS}))
+         ORDER BY m.key LIMIT 1) END AS first, s.created_at,
        COALESCE(a.updated_at, s.updated_at) AS updated_at
      FROM sessions s LEFT JOIN activity a ON a.user_id = s.user_id AND a.session_id = s.session_id
      WHERE s.user_id = ? ORDER BY updated_at DESC, s.created_at DESC, s.session_id`,
@@ -98,7 +117,8 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
     list(userId) {
       return (list.all(userId) as unknown as ListRow[]).map((row) => ({
         sessionId: row.session_id,
-        title: row.title ?? (row.first ? titleFromPrompt(row.first) : null),
+        title: row.title ?? (row.first !== null ? titleFromPrompt(row.first) : null),
+        named: row.title !== null,
         status: row.status ?? "idle",
         messageCount: row.count ?? 0,
         createdAt: new Date(row.created_at ?? row.updated_at).toISOString(),

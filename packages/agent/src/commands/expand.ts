@@ -1,5 +1,6 @@
 // What a prompt that starts with "/" means: a built-in the loop handles, a custom command or a
 // skill expanded into the prompt the model gets, or nothing special (sent as typed).
+import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "@harness/protocol";
 import { substituteArguments } from "../skills/arguments.ts";
 import { sessionValues, skillPrompt } from "../skills/skill-tool.ts";
 import type { HooksConfig } from "../hooks/types.ts";
@@ -8,17 +9,13 @@ import { builtinPrompt } from "./builtin-prompts.ts";
 import { shellCommands } from "./shell-syntax.ts";
 import type { SlashCommand } from "./types.ts";
 
-/** Reserved names; custom commands and skills cannot take them. */
-export const BUILTIN_COMMANDS = ["compact", "clear", "help"] as const;
+export { BUILTIN_COMMANDS, REPORT_COMMANDS };
 export type BuiltinCommand = (typeof BUILTIN_COMMANDS)[number];
 
 export function isBuiltinCommand(name: string): name is BuiltinCommand {
   return (BUILTIN_COMMANDS as readonly string[]).includes(name);
 }
 
-/** Built-ins that report on the conversation without a model call; a user's own command or skill
- * of the same name replaces them, as it replaces a built-in prompt. */
-export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status", "todos", "export", "model", "permissions", "add-dir"] as const;
 export type ReportCommand = (typeof REPORT_COMMANDS)[number];
 
 function isReportCommand(name: string): name is ReportCommand {

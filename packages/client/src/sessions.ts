@@ -26,7 +26,8 @@ export type SessionsApi = {
   /** Deletes the session, its history, its workspace and its runner. */
   remove(sessionId: string, options?: Call): Promise<{ sessionId: string; deleted: true }>;
   /** A new session with the history up to `messageId` (all of it without), and its files as they
-   * were there; `sessionId` and `title` are the fork's own. */
+   * were there; `sessionId` and `title` are the fork's own (without a title, it
+   * keeps the one its source was given). */
   fork(sessionId: string, options?: { messageId?: string; sessionId?: string; title?: string } & Call): Promise<ForkResult>;
 };
 

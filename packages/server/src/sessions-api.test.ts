@@ -369,6 +369,25 @@ test("fork copies the conversation (all of it, or up to a message) and the files
   });
 });
 
+test("a fork made without a title has its source's given title, whether the source holds messages or none", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    assert.equal((await call(server, "POST", "/sessions", { userId: "u", sessionId: "empty" })).status, 201);
+    assert.equal((await call(server, "PATCH", "/sessions/empty", { userId: "u", title: "Plans" })).status, 200);
+    await (await converse(server, runners, "u", "talk", ["first prompt"])).close();
+    assert.equal((await call(server, "PATCH", "/sessions/talk", { userId: "u", title: "Locks" })).status, 200);
+    await (await converse(server, runners, "u", "unnamed", ["just asking"])).close();
+    for (const [source, sessionId] of [["empty", "empty-copy"], ["talk", "talk-copy"], ["unnamed", "unnamed-copy"]]) {
+      assert.equal((await call(server, "POST", `/sessions/${source}/fork`, { userId: "u", sessionId })).status, 201, source);
+    }
+    assert.equal((await call(server, "POST", "/sessions/talk/fork", { userId: "u", sessionId: "own", title: "Mine" })).status, 201);
+    const titles = Object.fromEntries((await call(server, "GET", "/sessions?userId=u")).body.map((s: { sessionId: string; title: string | null }) => [s.sessionId, s.title]));
+    assert.deepEqual([titles["empty-copy"], titles["talk-copy"], titles["unnamed-copy"], titles.own], ["Plans", "Locks", "just asking", "Mine"]);
+    // The copy's title is its own from then on.
+    assert.equal((await call(server, "PATCH", "/sessions/empty", { userId: "u", title: "Plans, later" })).status, 200);
+    assert.equal((await call(server, "GET", "/sessions?userId=u")).body.find((s: { sessionId: string }) => s.sessionId === "empty-copy")?.title, "Plans");
+  });
+});
+
 test("fork copies a workspace that holds a socket or a named pipe (a daemon's, git fsmonitor's), leaving those out", async () => {
   await withFakeServer({}, async (server, _runners, dataDir) => {
     assert.equal((await call(server, "POST", "/sessions", { userId: "u", sessionId: "source" })).status, 201);

@@ -5,7 +5,8 @@
 //   DELETE /sessions/:id?userId=U            → 200 {sessionId, deleted: true}
 //   POST   /sessions/:id/fork {userId, messageId?, sessionId?, title?} → 201 {sessionId, prompt?, warning?}
 //          (at a user message: the conversation before it, whose prompt comes back for the input;
-//          at a reply: up to and including it; the files as they were there, or `warning` says why not)
+//          at a reply: up to and including it; the files as they were there, or `warning` says why not;
+//          without a title, the title the source was given, if any)
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
 import { existsSync } from "node:fs";
@@ -255,7 +256,10 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       // copies nothing into the winner's workspace.
       const { state, transcript, marks, prompt } = copy.value;
       let warning: string | undefined;
-      if (!catalog.create(userId, sessionId, { title: body.title, snapshot: { state, seq: 0, transcript, marks } })) return taken();
+      // Without a title of its own, the copy keeps the one its source was given (none: it is listed
+      // by its first prompt, as its source is).
+      const title = body.title ?? catalog.titleOf(userId, sourceId);
+      if (!catalog.create(userId, sessionId, { title, snapshot: { state, seq: 0, transcript, marks } })) return taken();
       // The copy's files are the source's files as they are now, then put back as they were at the
       // fork point; whatever a deleted session of the same id left behind goes first.
       const target = options.workspaceOf(userId, sessionId);

@@ -27,6 +27,8 @@ export type SessionCatalog = {
   /** Creates a session (empty, or holding `snapshot`); false when the id is taken. This and the
    * other writes throw DatabaseLockedError while another process holds the file's lock. */
   create(userId: string, sessionId: string, init: { title?: string; snapshot?: SessionSnapshot }): boolean;
+  /** The title given to the session (on create, rename or fork), if one was. */
+  titleOf(userId: string, sessionId: string): string | undefined;
   /** False when there is no such session. */
   rename(userId: string, sessionId: string, title: string): boolean;
   runnerOf(userId: string, sessionId: string): RunnerProcessInfo | undefined;
@@ -102,6 +104,7 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ${opening}, ?) ON CONFLICT (user_id, session_id) DO NOTHING`,
   );
   const insertMarks = db.prepare("INSERT OR REPLACE INTO session_marks (user_id, session_id, marks) VALUES (?, ?, ?)");
+  const titleOf = db.prepare("SELECT title FROM sessions WHERE user_id = ? AND session_id = ?");
   const rename = db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE user_id = ? AND session_id = ?");
   const touch = db.prepare(
     `INSERT INTO activity (user_id, session_id, updated_at) VALUES (?, ?, ?)
@@ -144,6 +147,7 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
       insertMarks.run(userId, sessionId, JSON.stringify(snapshot.marks ?? {}));
       return true;
     }),
+    titleOf: (userId, sessionId) => (titleOf.get(userId, sessionId) as { title: string | null } | undefined)?.title ?? undefined,
     rename: (userId, sessionId, title) =>
       writing(() => {
         const now = Date.now();

@@ -75,6 +75,27 @@ test("at most maxRows rows, then how many more; all of them when maxRows is Infi
   assert.equal(shown(change, { maxRows: Infinity })!.length, 46);
 });
 
+test("an edit too large to diff says how many lines it replaced with how many, and shows the first of each", () => {
+  // Past the diff's cap (2,001 × 2,001 lines after the common start and end), though 21 changed.
+  const old = Array.from({ length: 2100 }, (_, i) => `line ${i}`);
+  const changed = old.map((line, i) => (i % 100 === 0 ? `${line} changed` : line));
+  const input = { file_path: "big.txt", old_string: ["top", ...old, "end"].join("\n"), new_string: ["top", ...changed, "end"].join("\n") };
+  const lines = shown(editChange("Edit", input, "ok"), { maxRows: Infinity })!;
+  assert.equal(lines[0], "Replaced 2,001 lines with 2,001 lines in big.txt");
+  assert.deepEqual(lines.slice(1), [
+    "   top",
+    ...old.slice(0, 10).map((line) => `-  ${line}`),
+    "...",
+    ...changed.slice(0, 10).map((line) => `+  ${line}`),
+    "...",
+    ...old.slice(2001, 2004).map((line) => `   ${line}`),
+  ]);
+  const twice = editChange("Edit", { ...input, replace_all: true }, "Edited big.txt: replaced 2 occurrences.");
+  assert.equal(twice?.summary, "Replaced 4,002 lines with 4,002 lines in big.txt in 2 places");
+  const multi = editChange("MultiEdit", { file_path: "big.txt", edits: [{ old_string: "a", new_string: "b" }, input] }, "Applied 2 edits to big.txt:");
+  assert.equal(multi?.summary, "Replaced 2,002 lines with 2,002 lines in big.txt");
+});
+
 test("rows longer than the width are cut by terminal columns, wide characters and emoji whole", () => {
   const change = editChange("Edit", { file_path: "w.txt", old_string: "x".repeat(100), new_string: "名前".repeat(30) }, "ok");
   assert.deepEqual(shown(change, { width: 20 })!.slice(1), [`-  ${"x".repeat(16)}…`, `+  ${"名前".repeat(4)}…`]);

@@ -25,6 +25,8 @@ export type ChangeStyle = {
 
 /** Rows of a change shown, unless every row is asked for (a chat's --verbose). */
 export const CHANGE_ROWS = 20;
+/** Of an edit too large to diff, the first rows shown of the lines it removed, and of those it added. */
+const UNDIFFED_ROWS = CHANGE_ROWS / 2;
 /** A line of Read's numbered format (the Edit tool's snippet), or of `cat -n` as Claude Code's is. */
 const NUMBERED = /^ *(\d+)(?:\t|→)(.*)$/;
 
@@ -78,20 +80,30 @@ export function formatChange(change: Change, style: ChangeStyle): string[] {
 
 const GAP: ChangeRow = { kind: "gap", text: "" };
 
-/** The rows of a diff's hunks, numbered from line `from` of the file when its place is known. */
+/** The rows of a diff's hunks, numbered from line `from` of the file when its place is known. Of
+ * the lines of a part too large to diff, only the first UNDIFFED_ROWS removed and added are shown. */
 function rowsOf(lines: readonly DiffLine[], from?: number): ChangeRow[] {
   const at = (n: number) => (from === undefined ? undefined : from + n - 1);
-  return hunks(lines).flatMap((hunk, i) => [
-    ...(i > 0 ? [GAP] : []),
-    ...hunk.map((line) => ({ kind: line.kind, text: line.text, line: at(line.kind === "removed" ? line.oldLine : line.newLine) })),
-  ]);
+  return hunks(lines).flatMap((hunk, i) => {
+    const rows: ChangeRow[] = i > 0 ? [GAP] : [];
+    let run = 0;
+    hunk.forEach((line, k) => {
+      run = line.undiffed && hunk[k - 1]?.undiffed && hunk[k - 1].kind === line.kind ? run + 1 : 0;
+      if (run < UNDIFFED_ROWS) rows.push({ kind: line.kind, text: line.text, line: at(line.kind === "removed" ? line.oldLine : line.newLine) });
+      else if (run === UNDIFFED_ROWS) rows.push(GAP);
+    });
+    return rows;
+  });
 }
 
 function updated(path: string, lines: readonly DiffLine[], times: number): string {
   const added = lines.filter((line) => line.kind === "added").length * times;
   const removed = lines.filter((line) => line.kind === "removed").length * times;
-  const parts = [added ? count(added, "addition") : "", removed ? count(removed, "removal") : ""].filter(Boolean);
   const where = times > 1 ? ` in ${times} places` : "";
+  // Not diffed, the lines are only known to be within what was replaced: counted as additions and
+  // removals, they would be far more than changed.
+  if (lines.some((line) => line.undiffed)) return `Replaced ${count(removed, "line")} with ${count(added, "line")} in ${path}${where}`;
+  const parts = [added ? count(added, "addition") : "", removed ? count(removed, "removal") : ""].filter(Boolean);
   return parts.length ? `Updated ${path} with ${parts.join(" and ")}${where}` : `Updated ${path}`;
 }
 
@@ -137,7 +149,7 @@ function numberedRegion(output: string): { from: number; lines: string[] } | und
 }
 
 function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function shownPath(path: string, cwd: string | undefined): string {

@@ -59,6 +59,8 @@ test("texts too large for the table are shown as all their middle removed, then 
   const lines = diffLines(["top", ...a, "end"].join("\n"), ["top", ...b, "end"].join("\n"));
   assert.equal(lines.length, 4202);
   assert.deepEqual(marks([lines[0], lines[1], lines[2100], lines[2101], lines.at(-1)!]), [" top", "-a0", "-a2099", "+b0", " end"]);
+  assert.deepEqual(lines.map((line) => line.undiffed === true).filter(Boolean).length, 4200, "the middle is marked as not diffed");
+  assert.equal(diffLines("a\nb", "a\nc").some((line) => line.undiffed), false);
 });
 
 test("hunks keep three unchanged lines around each change, and split changes further apart", () => {

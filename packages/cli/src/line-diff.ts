@@ -2,8 +2,9 @@
 // changed, and its hunks: the changes with a few unchanged lines around each.
 
 /** One line of a diff. `oldLine` and `newLine` count from 1: for a removed line, its number in the
- * old text; for an added one, in the new; for an unchanged one, both. */
-export type DiffLine = { kind: "same" | "removed" | "added"; text: string; oldLine: number; newLine: number };
+ * old text; for an added one, in the new; for an unchanged one, both. `undiffed`: a line of a middle
+ * too large to diff (MAX_CELLS), all of whose lines are given as removed and added, changed or not. */
+export type DiffLine = { kind: "same" | "removed" | "added"; text: string; oldLine: number; newLine: number; undiffed?: true };
 
 /** Past this many cells (old lines × new lines, after the common start and end) the middle is shown
  * as all removed, then all added: the table would cost more than the display is worth. */
@@ -27,23 +28,25 @@ export function diffLines(before: string, after: string): DiffLine[] {
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  const kinds = [...Array(start).fill("same"), ...middle(a.slice(start, a.length - end), b.slice(start, b.length - end)), ...Array(end).fill("same")];
+  const [n, m] = [a.length - start - end, b.length - start - end];
+  const undiffed = n * m > MAX_CELLS;
+  const changed = undiffed ? [...Array<DiffLine["kind"]>(n).fill("removed"), ...Array<DiffLine["kind"]>(m).fill("added")] : middle(a.slice(start, a.length - end), b.slice(start, b.length - end));
+  const kinds = [...Array(start).fill("same"), ...changed, ...Array(end).fill("same")];
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;
   for (const kind of kinds as DiffLine["kind"][]) {
     const text = kind === "added" ? b[j] : a[i];
-    out.push({ kind, text, oldLine: i + 1, newLine: j + 1 });
+    out.push({ kind, text, oldLine: i + 1, newLine: j + 1, ...(undiffed && kind !== "same" && { undiffed: true as const }) });
     if (kind !== "added") i++;
     if (kind !== "removed") j++;
   }
   return out;
 }
 
-/** The kinds of the lines of `a` → `b`, by a table of the longest common subsequences of their ends. */
+/** The kinds of the lines of `a` → `b` (at most MAX_CELLS of them multiplied), by a table of the longest common subsequences of their ends. */
 function middle(a: readonly string[], b: readonly string[]): DiffLine["kind"][] {
   const [n, m] = [a.length, b.length];
-  if (n * m > MAX_CELLS) return [...Array<DiffLine["kind"]>(n).fill("removed"), ...Array<DiffLine["kind"]>(m).fill("added")];
   const width = m + 1;
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {

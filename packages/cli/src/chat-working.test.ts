@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
-import { elapsed, FRAME_MS, workingRow } from "./chat-working.ts";
+import { elapsed, FRAME_MS, startWorkingRow, workingRow } from "./chat-working.ts";
+import { emptyState } from "@harness/protocol";
 import { startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
@@ -48,6 +49,22 @@ test("a row wider than the terminal is cut to it; in colour its glyph and verb s
   assert.equal(workingRow({ frame: 4, verb: "Thinking", ms: 12_000, color: false }), "✻ Thinking… (12s · esc to interrupt)");
   assert.equal(workingRow({ frame: 4, verb: "Thinking", ms: 12_000, width: 20, color: false }), "✻ Thinking… (12s ·…");
   assert.equal(workingRow({ frame: 0, verb: "Thinking", ms: 0, color: true }), "\x1b[38;5;209m· Thinking…\x1b[0m\x1b[2m (0s · esc to interrupt)\x1b[0m");
+});
+
+test("a closed row stays closed: a state that comes after shows no row and starts no frames", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const shown: (string | undefined)[] = [];
+  const row = startWorkingRow({ show: (line) => shown.push(line), columns: () => 80, color: false, now: () => 0, pick: () => "Thinking" });
+  const running = { ...emptyState(), status: "running" as const };
+  row.update(running);
+  assert.deepEqual(shown, ["· Thinking… (0s · esc to interrupt)"]);
+  row.close();
+  row.update(running);
+  row.update({ ...running, status: "awaiting-approval" });
+  row.update(running);
+  mock.timers.tick(FRAME_MS * 4);
+  assert.deepEqual(shown, ["· Thinking… (0s · esc to interrupt)", undefined]);
 });
 
 test("each frame of the row is one write, a few times a second, its glyph cycling", async (t) => {

@@ -36,8 +36,9 @@ export function workingRow(o: { frame: number; verb: string; ms: number; width?:
 }
 
 export type WorkingRow = {
-  /** The session's state as it now is: the row shows, goes on or goes. */
+  /** The session's state as it now is: the row shows, goes on or goes. Nothing once closed. */
   update(state: HarnessState): void;
+  /** The row goes for good. */
   close(): void;
 };
 
@@ -56,6 +57,7 @@ export function startWorkingRow(o: {
   let run: { start: number; verb: string } | undefined;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
   const draw = () => o.show(run && workingRow({ frame, verb: run.verb, ms: now() - run.start, width: o.columns(), color: o.color }));
   const stop = () => {
     clearInterval(timer);
@@ -63,6 +65,7 @@ export function startWorkingRow(o: {
   };
   return {
     update(state) {
+      if (closed) return;
       const underWay = state.status === "running" || state.status === "awaiting-approval";
       if (!underWay) run = undefined;
       else run ??= { start: now(), verb: pick(VERBS) };
@@ -80,6 +83,7 @@ export function startWorkingRow(o: {
       timer.unref();
     },
     close() {
+      closed = true;
       if (timer) o.show(undefined);
       stop();
     },

@@ -1,12 +1,23 @@
 // `harness serve`: the Harness server in the foreground until SIGINT or SIGTERM.
 import os from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
 import { parsePort, type Command } from "./args.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
 import type { Sink } from "./render.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
+
+/** The repository's root, whose package.json holds the `start` script. */
+const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Where the relative paths of the flags start: where the command was typed. Under this
+ * repository's `npm start`, npm runs the script in the root, and INIT_CWD is where it was typed. */
+export function flagsBase(env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
+  const ownStart = env.npm_lifecycle_event === "start" && env.npm_package_json !== undefined && dirname(resolve(env.npm_package_json)) === resolve(REPOSITORY);
+  return ownStart && env.INIT_CWD ? env.INIT_CWD : cwd;
+}
 
 export async function serveCommand(command: ServeCommand, io: { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv }): Promise<number> {
   const { env } = io;
@@ -39,8 +50,10 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // A project's sessions are kept outside it (its checkpoints would otherwise hold the store).
-    const projectDir = command.projectDir === undefined ? undefined : projectPath(command.projectDir);
-    const dataDir = command.dataDir ?? (env.HARNESS_DATA_DIR || (projectDir === undefined ? "./.harness" : projectDataDir(projectDir)));
+    // The default data directory (./.harness) stays where the server runs, as the README says.
+    const base = flagsBase(env);
+    const projectDir = command.projectDir === undefined ? undefined : projectPath(resolve(base, command.projectDir));
+    const dataDir = command.dataDir === undefined ? env.HARNESS_DATA_DIR || (projectDir === undefined ? "./.harness" : projectDataDir(projectDir)) : resolve(base, command.dataDir);
     server = await startServer({
       host: command.host ?? (env.HARNESS_HOST || "127.0.0.1"),
       port: port ?? 7700,

@@ -85,11 +85,15 @@ export function createCatalog(db: DatabaseSync, floor: number, opening: number):
     // was last stored or it was renamed (activity); the row's own time also moves when the session
     // is closed or its state stored whole, which a user does not see, so it counts only for a
     // session with no activity yet (made, or forked, and never written). `first` is the prompt
-    // defaultTitle takes.
+    // defaultTitle takes: the first message's, as it nearly always is, read without walking the
+    // messages (the walk sorts them all: 40 times slower on long conversations).
     `SELECT s.session_id, s.title,
        CASE WHEN json_valid(s.state) THEN json_extract(s.state, '$.status') ELSE 'damaged' END AS status,
        CASE WHEN json_valid(s.state) THEN json_array_length(s.state, '$.messages') END AS count,
-       CASE WHEN json_valid(s.state) THEN (
+       CASE WHEN NOT json_valid(s.state) THEN NULL
+         WHEN json_extract(s.state, '$.messages[0].role') = 'user' AND NOT harness_builtin_command(substr(json_extract(s.state, '$.messages[0].content'), 1, ${PROMPT_READ_CHARS}))
+         THEN substr(json_extract(s.state, '$.messages[0].content'), 1, ${PROMPT_READ_CHARS})
+         ELSE (
          SELECT substr(json_extract(m.value, '$.content'), 1, ${PROMPT_READ_CHARS}) FROM json_each(s.state, '$.messages') m
          WHERE json_extract(m.value, '$.role') = 'user' AND NOT harness_builtin_command(substr(json_extract(m.value, '$.content'), 1, ${PROMPT_READ_CHARS}))
          ORDER BY m.key LIMIT 1) END AS first, s.created_at,

@@ -197,6 +197,19 @@ test("the catalog lists a user's sessions newest first, with titles from the fir
   db.close();
 });
 
+test("a stored session opened with built-in commands is listed by its first prompt that reached the model, or untitled", async (t) => {
+  const dir = await testDir(t);
+  const db = openSqliteDatabase(join(dir, "harness.db"));
+  const message = (id: string, role: "user" | "assistant", content: string) => ({ id, role, content, status: "complete" as const });
+  const stored = (id: string, messages: ReturnType<typeof message>[]) => db.storeFor("u", id).write([], { state: { status: "idle", messages }, seq: 0, transcript: [] });
+  await stored("help-first", [message("1", "user", "/help"), message("2", "assistant", "…"), message("3", "user", "/cost"), message("4", "assistant", "…"), message("5", "user", "Fix the login bug"), message("6", "assistant", "ok")]);
+  await stored("only-commands", [message("1", "user", "/status"), message("2", "assistant", "…")]);
+  await stored("custom", [message("1", "user", "/deploy staging"), message("2", "assistant", "…")]);
+  const titles = Object.fromEntries(db.catalog.list("u").map((s) => [s.sessionId, s.title]));
+  assert.deepEqual(titles, { "help-first": "Fix the login bug", "only-commands": null, custom: "/deploy staging" });
+  db.close();
+});
+
 test("the catalog ranks sessions by their last change: closing one cleanly, or storing its state whole, does not move it up", async (t) => {
   const dir = await testDir(t);
   const db = openSqliteDatabase(join(dir, "harness.db"));

@@ -1,6 +1,7 @@
 // What a prompt that starts with "/" means: a built-in the loop handles, a custom command or a
 // skill expanded into the prompt the model gets, or nothing special (sent as typed).
-import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "@harness/protocol";
+// The narrow entry: the package index would load the wire schemas (zod) into every run.
+import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "@harness/protocol/local-commands";
 import { substituteArguments } from "../skills/arguments.ts";
 import { sessionValues, skillPrompt } from "../skills/skill-tool.ts";
 import type { HooksConfig } from "../hooks/types.ts";

@@ -1,25 +1,14 @@
 // permissions.disableBypassPermissionsMode in a chat at a terminal, as in Claude Code: bypass
 // permissions is never offered. A chat started in it goes on in the default mode and says why,
 // Shift+Tab's cycle leaves it out, and /mode refuses it naming the setting.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
+import { bin, fakeModelForFile } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 const SHIFT_TAB = "\x1b[Z";
 const BYPASS = /⏵⏵ bypass permissions on/;
@@ -27,12 +16,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A chat of its own on a project whose user settings are `settings`. */
 function localChat(t: { after(fn: () => unknown): void }, settings: unknown, flags: string) {
-  const home = mkdtempSync(join(tmpdir(), "harness-bypass-home-"));
-  const project = mkdtempSync(join(tmpdir(), "harness-bypass-project-"));
-  dirs.push(home, project);
+  const home = model.dir("harness-bypass-home-");
+  const project = model.dir("harness-bypass-project-");
   mkdirSync(join(home, ".claude"));
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(settings));
-  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local ${flags}`, { cwd: project, env, columns: 100 });
 }
 

@@ -1,34 +1,23 @@
 // A chat at a real terminal shows what an edit changed, as Claude Code does: "Update(…)", then
 // "Updated … with N additions and M removals" over the lines removed (red, `-`) and added (green, `+`).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, toolThenText, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
+import { toolThenText } from "@harness/test-utils";
+import { bin, fakeModelForFile } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 /** A chat of its own, in accept-edits mode, on a project holding app.ts; `env` adds to its environment. */
 function editingChat(t: { after(fn: () => unknown): void }, env: Record<string, string>) {
-  const project = mkdtempSync(join(tmpdir(), "harness-edit-diff-"));
-  dirs.push(project);
+  const project = model.dir("harness-edit-diff-");
   const file = join(project, "app.ts");
   writeFileSync(file, ["export function f() {", "  const a = 1;", "  const b = 2;", "  return a + b;", "}", ""].join("\n"));
   const edit = { file_path: file, old_string: "  const b = 2;\n", new_string: "  const b = 3;\n  const c = 4;\n" };
-  fake.push({ toolUses: [{ name: "Read", input: { file_path: file } }] }, ...toolThenText("Edit", edit, "Changed b."));
-  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
+  model.fake.push({ toolUses: [{ name: "Read", input: { file_path: file } }] }, ...toolThenText("Edit", edit, "Changed b."));
+  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local --permission-mode acceptEdits`, { cwd: project, env: chatEnv, columns: 100 });
   return { chat, file };
 }

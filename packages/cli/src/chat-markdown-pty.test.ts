@@ -1,25 +1,13 @@
 // A reply's markdown at a terminal with colour on, as Claude Code shows it: headings without their
 // #s, bold, code blocks without their fences and coloured by their language, tables ruled;
 // `harness run` at a terminal as well.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
+import { bin, fakeModelForFile } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 /** The reply, cut into chunks mid-marker, mid-line and mid-table as a model streams it. */
 const REPLY = ["# Res", "ults\n\nThe **fix", "** is in `src/a.ts`:\n\n```ts\nconst x = 1;\n``", "`\n\n| Name | Size |\n|---", "|--:|\n| a | 1", "0 |\n\nDone."];
@@ -41,10 +29,9 @@ const SHOWN = [
 
 /** `args` of the CLI in a terminal of its own, in a project of its own, colours on. */
 function terminal(t: { after(fn: () => unknown): void }, args: string) {
-  const home = mkdtempSync(join(tmpdir(), "harness-markdown-home-"));
-  const project = mkdtempSync(join(tmpdir(), "harness-markdown-project-"));
-  dirs.push(home, project);
-  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  const home = model.dir("harness-markdown-home-");
+  const project = model.dir("harness-markdown-project-");
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   delete env.NO_COLOR;
   return inTerminal(t, `exec bash ${JSON.stringify(bin)} ${args}`, { cwd: project, env, columns: 80 });
 }
@@ -60,7 +47,7 @@ function joinedRuns(raw: string): string {
 }
 
 test("a chat at a terminal shows the reply's markdown rendered: heading, bold, code block and table", async (t) => {
-  fake.push({ text: REPLY });
+  model.fake.push({ text: REPLY });
   const chat = terminal(t, "chat --local");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("show me\r");
@@ -79,7 +66,7 @@ test("a chat at a terminal shows the reply's markdown rendered: heading, bold, c
 });
 
 test("harness run at a terminal renders the reply's markdown the same way", async (t) => {
-  fake.push({ text: REPLY });
+  model.fake.push({ text: REPLY });
   const run = terminal(t, "run --permission-mode bypassPermissions 'show me'");
   assert.equal(await run.closed, 0, run.screen());
   const rows = run.rows();

@@ -1,24 +1,13 @@
 // A chat at a real terminal shows the todo list a TodoWrite call sets, as Claude Code does: "Update
 // Todos", then each item, ☒ done (dimmed, struck through), ☐ not yet, the one in progress in bold.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, toolThenText, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
+import { toolThenText } from "@harness/test-utils";
+import { bin, fakeModelForFile } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-const dirs: string[] = [];
-
-before(async () => {
-  fake = await startFakeAnthropic();
-});
-after(async () => {
-  await fake.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 const TODOS = [
   { content: "Write the parser", status: "completed", activeForm: "Writing the parser" },
@@ -28,10 +17,9 @@ const TODOS = [
 
 /** A chat of its own, 60 columns wide, whose model sets TODOS; `env` adds to its environment. */
 function planningChat(t: { after(fn: () => unknown): void }, env: Record<string, string>) {
-  const project = mkdtempSync(join(tmpdir(), "harness-todos-"));
-  dirs.push(project);
-  fake.push(...toolThenText("TodoWrite", { todos: TODOS }, "Planned."));
-  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
+  const project = model.dir("harness-todos-");
+  model.fake.push(...toolThenText("TodoWrite", { todos: TODOS }, "Planned."));
+  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
   return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local`, { cwd: project, env: chatEnv, columns: 60 });
 }
 

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 
@@ -178,3 +179,28 @@ export const SUB_AGENT_THEN_MAIN_BASH = [
   { toolUses: [{ id: "toolu_main", name: "Bash", input: { command: "touch main.txt" } }] },
   { text: "Made both." },
 ];
+
+/** For the tests of one file: a fake Anthropic server started before them and closed after, and
+ * temporary directories (`dir(prefix)`) removed after them. */
+export function fakeModelForFile(): { readonly fake: FakeAnthropic; dir(prefix: string): string } {
+  let fake: FakeAnthropic | undefined;
+  const dirs: string[] = [];
+  before(async () => {
+    fake = await startFakeAnthropic();
+  });
+  after(async () => {
+    await fake?.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get fake() {
+      if (!fake) throw new Error("the fake model starts before the file's tests");
+      return fake;
+    },
+    dir(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessStat
 import { createApprovalNumbering } from "./chat-line.ts";
 import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { planChoices } from "./chat-plan.ts";
-import { createMarkdownStream } from "./markdown-stream.ts";
+import { createMarkdownStream } from "./markdown/stream.ts";
 import { formatTodos, TODO_ITEMS, TODO_LABEL, todoItems } from "./todo-list.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 

@@ -6,7 +6,7 @@ import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
 import { columns, cut, printable } from "./terminal-text.ts";
-import { createMarkdownStream } from "./markdown-stream.ts";
+import { createMarkdownStream } from "./markdown/stream.ts";
 import { formatTodos, TODO_ITEMS, TODO_LABEL, todoItems } from "./todo-list.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };

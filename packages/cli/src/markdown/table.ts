@@ -1,7 +1,7 @@
 // A markdown table as a terminal shows it: its columns aligned as the delimiter row says, its rows
 // ruled with box-drawing lines, the header in bold and each cell's inline markdown rendered.
-import { BOLD, DIM, newInline, renderInline, type Put } from "./markdown-inline.ts";
-import { columns } from "./terminal-text.ts";
+import { BOLD, DIM, newInline, renderInline, type Put } from "./inline.ts";
+import { columns } from "../terminal-text.ts";
 
 type Align = "left" | "center" | "right";
 

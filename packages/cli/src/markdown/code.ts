@@ -1,9 +1,9 @@
-// A fenced code block's lines coloured by the language its fence names (markdown-stream.ts): keywords,
+// A fenced code block's lines coloured by the language its fence names (stream.ts): keywords,
 // strings, comments and numbers each in a colour of their own, the rest in the code colour. A string
 // or block comment left open at a line's end goes on on the next line. As with the inline part, only
 // what the next characters decide is held (a word or number at a chunk's end, a quote that may be
 // the first of three, a / that may open a comment), so the colours never depend on the chunks.
-import { CODE, DIM, type Put } from "./markdown-inline.ts";
+import { CODE, DIM, type Put } from "./inline.ts";
 
 export const KEYWORD = "35";
 export const STRING = "32";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createMarkdownStream } from "./markdown-stream.ts";
+import { createMarkdownStream } from "./stream.ts";
 
 const NAMES: Record<string, string> = { "1": "b", "2": "dim", "3": "i", "4": "u", "9": "s", "32": "str", "33": "num", "35": "kw", "36": "code" };
 

@@ -6,9 +6,9 @@
 // chunk's end, the first characters of a line until its kind is known, a table until it ends or
 // its first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
 // closes the styles it opens, so that other lines may be written between two pieces.
-import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./markdown-inline.ts";
-import { codeState, colourCode, type CodeState } from "./markdown-code.ts";
-import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./markdown-table.ts";
+import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./inline.ts";
+import { codeState, colourCode, type CodeState } from "./code.ts";
+import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./table.ts";
 
 export type MarkdownStream = {
   /** The reply's next `text` (without escape sequences): what can be printed of it now. */

@@ -1,4 +1,4 @@
-// The inline part of the terminal's markdown (markdown-stream.ts): **bold**, *italic* and _italic_,
+// The inline part of the terminal's markdown (stream.ts): **bold**, *italic* and _italic_,
 // ~~strikethrough~~, `code`, [links](url), <autolinks> and backslash escapes, within one line, as
 // far as what has come of the line decides. A decision never depends on where the text was cut
 // into chunks: a marker is held only while the characters it needs to be read (the rest of its

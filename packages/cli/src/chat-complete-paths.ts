@@ -7,21 +7,15 @@
 // fuzzy match: `srcchat` finds `src/chat.ts`). Hidden names come only when what is typed starts
 // with a dot; node_modules and .git only when named in full. Every read is bounded and
 // asynchronous: a Tab in a huge tree, or on a folder that cannot be read, never holds the chat.
-import type { Dirent } from "node:fs";
-import { opendir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { findImports } from "@harness/agent/markdown-imports";
+import { BULKY, isFolder, namesIn, offeredIn, shown } from "@harness/agent/path-names";
 
 /** The fuzzy search stops after reading this many entries… */
 export const WALK_LIMIT = 5_000;
-/** The folder a path names is read up to this many entries (a fraction of a second): only those
- * starting with what is typed are kept, so that a name in a huge folder is found all the same. */
-export const FOLDER_LIMIT = 200_000;
 /** …or finding this many paths. */
 export const FUZZY_CANDIDATES = 50;
-/** Names left out unless named in full: they hold more than anyone means to mention. */
-const BULKY = new Set(["node_modules", ".git"]);
 
 /** The paths `typed` (what follows "@", as typed) may complete to, as they would be typed (folders
  * ending in "/"), best first. None for what cannot be read, nor once `signal` aborts (the search
@@ -32,7 +26,7 @@ export async function completePath(typed: string, cwd: string, home = homedir(),
   const dir = plain.slice(0, slash + 1);
   const base = plain.slice(slash + 1);
   const where = dir.startsWith("~/") ? join(home, dir.slice(2)) : resolve(cwd, dir || ".");
-  const inDir = await namesIn(where, FOLDER_LIMIT, (name) => name.startsWith(base) && shown(name, base), signal);
+  const inDir = await offeredIn(where, base, signal);
   const started: string[] = [];
   for (const entry of inDir) {
     if (signal?.aborted) return [];
@@ -42,39 +36,6 @@ export async function completePath(typed: string, cwd: string, home = homedir(),
   if (started.length > 0 || base === "" || dir.startsWith("~/") || dir.startsWith("/")) return started;
   const found = await fuzzy(plain, resolve(cwd), signal);
   return signal?.aborted ? [] : found;
-}
-
-/** Whether `name` is offered for `base`, the start of a name typed. */
-function shown(name: string, base: string): boolean {
-  if (BULKY.has(name)) return base === name;
-  if (name.startsWith(".") && !base.startsWith(".")) return false;
-  // A mention ends at whitespace other than an escaped space, or at a backslash; "#" starts a
-  // fragment: a name with any of them cannot be mentioned. One with control characters, which the
-  // line editor would write to the terminal as they are (escape sequences), is not offered either.
-  return !/[\\#\x00-\x1f\x7f-\x9f]/.test(name);
-}
-
-/** The entries of `dir` that `keep` (all by default) among the first `limit` read (until `signal`
- * aborts), sorted by name; none when it cannot be read. */
-async function namesIn(dir: string, limit: number, keep = (_name: string) => true, signal?: AbortSignal): Promise<Dirent[]> {
-  const entries: Dirent[] = [];
-  let read = 0;
-  try {
-    for await (const entry of await opendir(dir, { bufferSize: 256 })) {
-      if (keep(entry.name)) entries.push(entry);
-      if (++read >= limit || signal?.aborted) break;
-    }
-  } catch {
-    // Not there, not a folder, not readable: nothing to offer.
-  }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** A folder, or a link to one. */
-async function isFolder(entry: Dirent, dir: string): Promise<boolean> {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  return stat(join(dir, entry.name)).then((s) => s.isDirectory(), () => false);
 }
 
 /** Paths below `root`, folder by folder (nearest first), that hold the characters of `query` in

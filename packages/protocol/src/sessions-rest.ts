@@ -22,3 +22,7 @@ export type ForkResult = {
   /** Why the fork's files are the source's as they are now rather than as they were at the fork point. */
   warning?: string;
 };
+
+/** GET /sessions/:id/files's answer: the paths of the session's workspace that start with the prefix
+ * asked for, relative to it, folders ending in "/", sorted, at most 200. */
+export type SessionFiles = { paths: string[] };

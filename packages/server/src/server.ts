@@ -147,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       registry,
       // A project's files, and its commands' temporary directory, are every session's.
       workspaceOf: projectDir === undefined ? dirs.workspaceOf : () => undefined,
+      workDirOf: workspaceOf,
       // The sandboxed commands' temporary directory and the hooks' env files too (they are outside
       // the workspace).
       filesOf: (userId, sessionId) =>

@@ -7,6 +7,9 @@
 //          (at a user message: the conversation before it, whose prompt comes back for the input;
 //          at a reply: up to and including it; the files as they were there, or `warning` says why not;
 //          without a title, the title the source was given, if any)
+//   GET    /sessions/:id/files?userId=U&prefix=P → 200 {paths}
+//          (for completion: the paths of the session's workspace, its project when the server has
+//          one, that start with P, folders ending in "/", at most 200; see session-files.ts)
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
 import { existsSync } from "node:fs";
@@ -14,9 +17,10 @@ import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { describeZodError, type ForkResult, type SessionSummary } from "@harness/protocol";
+import { describeZodError, type ForkResult, type SessionFiles, type SessionSummary } from "@harness/protocol";
 import { copyConversation } from "@harness/session";
 import { restoreForkFiles } from "./fork-files.ts";
+import { PrefixSchema, sessionFiles } from "./session-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
 import { defaultTitle, TITLE_CONTROLS } from "./sqlite-catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
@@ -28,6 +32,8 @@ export type SessionsApiOptions = {
   /** The session's own workspace, removed with it and copied into its forks; undefined when every
    * session works in one directory (ServerOptions.projectDir), which is then left alone. */
   workspaceOf(userId: string, sessionId: string): string | undefined;
+  /** The directory the session works in: its own workspace, or the server's project. */
+  workDirOf(userId: string, sessionId: string): string;
   /** The other files that belong to the session, removed with it. */
   filesOf(userId: string, sessionId: string): string[];
   /** The runner's own state for the session's workspace (its checkpoints among it). */
@@ -122,13 +128,13 @@ function userOf(c: Context, fromBody?: string): string {
   return first.userId!;
 }
 
-/** An id given in the query at most once. */
-function queryParam(c: Context, name: string): string | undefined {
+/** A value given in the query at most once, an id unless `schema` says otherwise. */
+function queryParam(c: Context, name: string, schema: z.ZodType<string> = IdSchema): string | undefined {
   const values = c.req.queries(name);
   if (values === undefined || values.length === 0) return undefined;
   const repeated = repeatedParameter(name, values);
   if (repeated) throw new BadRequest(repeated);
-  return check(IdSchema, values[0], name);
+  return check(schema, values[0], name);
 }
 
 /** Whether a fork copies the file at `path`: not a socket, a named pipe or a device, which cannot be
@@ -236,6 +242,18 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (deleting.get(key) === settled) deleting.delete(key);
       }
       return c.json({ sessionId, deleted: true });
+    }),
+  );
+
+  app.get(
+    "/sessions/:id/files",
+    handle(async (c) => {
+      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
+      const prefix = queryParam(c, "prefix", PrefixSchema) ?? "";
+      const userId = userOf(c);
+      if (!(await exists(userId, sessionId))) return notFound(c, sessionId);
+      const answer: SessionFiles = { paths: await sessionFiles(options.workDirOf(userId, sessionId), prefix, c.req.raw.signal) };
+      return c.json(answer);
     }),
   );
 

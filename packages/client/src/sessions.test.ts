@@ -64,3 +64,17 @@ test("bad options and arguments are refused before anything is sent", async () =
   await assert.rejects(api(fetch).fork("", {}), { message: `sessionId: must be a non-empty string other than "." and "..", got ""` });
   assert.deepEqual(sent, []);
 });
+
+test("listFiles asks for a session's files starting with a prefix, and checks the answer", async () => {
+  const { sent, fetch } = scripted(200, { paths: ["src/", "src.md"] });
+  assert.deepEqual(await api(fetch).listFiles("a b", "src dir/#x&y"), ["src/", "src.md"]);
+  assert.deepEqual(sent.map((s) => [s.method, s.url, s.headers.authorization]), [["GET", "https://example.com/harness/sessions/a%20b/files?userId=me&prefix=src+dir%2F%23x%26y", "Bearer t"]]);
+  await assert.rejects(api(scripted(200, { paths: ["a", 3] }).fetch).listFiles("s", ""), {
+    message: "GET /sessions/s/files: the server's answer is not what it should be: paths: must be an array of strings",
+  });
+  await assert.rejects(api(scripted(404, { error: 'no session "s"' }).fetch).listFiles("s", "x"), { message: `GET /sessions/s/files answered 404: no session "s"`, status: 404 });
+  await assert.rejects(api(fetch).listFiles("s", 3 as unknown as string), { message: "prefix: must be a string, got 3" });
+  const stopped = new AbortController();
+  stopped.abort();
+  await assert.rejects(api(globalThis.fetch, { url: "http://127.0.0.1:9" }).listFiles("s", "", { signal: stopped.signal }), { name: "AbortError" });
+});

@@ -1,7 +1,7 @@
 // The server's sessions over HTTP (GET/POST /sessions, PATCH/DELETE /sessions/:id, POST
-// /sessions/:id/fork), typed. Browser-safe: the standard fetch, and answers checked by hand rather
+// /sessions/:id/fork, GET /sessions/:id/files), typed. Browser-safe: the standard fetch, and answers checked by hand rather
 // than with a schema library, so that a browser bundle stays small.
-import type { ForkResult, SessionSummary } from "@harness/protocol";
+import type { ForkResult, SessionFiles, SessionSummary } from "@harness/protocol";
 import { answerOf, check, type Check, type Fields } from "./answers.ts";
 
 export type SessionsApiOptions = {
@@ -29,6 +29,9 @@ export type SessionsApi = {
    * were there; `sessionId` and `title` are the fork's own (without a title, it
    * keeps the one its source was given). */
   fork(sessionId: string, options?: { messageId?: string; sessionId?: string; title?: string } & Call): Promise<ForkResult>;
+  /** For completion: the paths of the session's workspace (the server's project when it has one)
+   * that start with `prefix` (relative to it), folders ending in "/", sorted, at most 200. */
+  listFiles(sessionId: string, prefix: string, options?: Call): Promise<string[]>;
 };
 
 /** A call the server answered with an HTTP error: the message holds the status and what it said. */
@@ -59,9 +62,10 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
   if (token !== undefined && (typeof token !== "string" || token === "")) throw new Error("token: must be a non-empty string when given");
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw new Error("fetch: must be a function when given");
 
-  async function call(method: string, path: string, body: Record<string, unknown> | undefined, signal: AbortSignal | undefined): Promise<unknown> {
+  async function call(method: string, path: string, body: Record<string, unknown> | undefined, signal: AbortSignal | undefined, query: Record<string, string> = {}): Promise<unknown> {
     const url = new URL(base + path);
     if (!body) url.searchParams.set("userId", userId);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body) headers["content-type"] = "application/json";
@@ -110,6 +114,12 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
       const at = `${path(sessionId)}/fork`;
       const optional: Check = (v) => (v === undefined ? undefined : string(v));
       return check(`POST ${at}`, await call("POST", at, body, signal), { object: { sessionId: string, prompt: optional, warning: optional } }) as ForkResult;
+    },
+    async listFiles(sessionId, prefix, opts = {}) {
+      const at = `${path(sessionId)}/files`;
+      if (typeof prefix !== "string") throw new Error(`prefix: must be a string, got ${JSON.stringify(prefix)}`);
+      const paths: Check = (v) => (Array.isArray(v) && v.every((p) => typeof p === "string") ? undefined : "must be an array of strings");
+      return (check(`GET ${at}`, await call("GET", at, undefined, opts.signal, { prefix }), { object: { paths } }) as SessionFiles).paths;
     },
   };
 }

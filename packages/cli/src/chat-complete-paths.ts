@@ -38,6 +38,23 @@ export async function completePath(typed: string, cwd: string, home = homedir(),
   return signal?.aborted ? [] : found;
 }
 
+/** Lists the paths of a project elsewhere (a session's workspace on a server) that start with a
+ * prefix, relative to it, folders ending in "/". */
+export type ListFiles = (prefix: string, signal?: AbortSignal) => Promise<readonly string[]>;
+
+/** completePath for a project that `list` reads (no fuzzy search there): none for a path from the
+ * home or the root, which would be the server's, nor when `list` fails. */
+export async function completeListedPath(typed: string, list: ListFiles, signal?: AbortSignal): Promise<string[]> {
+  const plain = typed.replace(/\\ /g, " ").replace(/\\$/, "");
+  if (plain.startsWith("~/") || plain.startsWith("/")) return [];
+  try {
+    const paths = await list(plain, signal);
+    return paths.map(asMention).filter((mention) => mention !== undefined);
+  } catch {
+    return [];
+  }
+}
+
 /** Paths below `root`, folder by folder (nearest first), that hold the characters of `query` in
  * order, case not minded; shortest first. Links are not followed (a loop would never end). */
 async function fuzzy(query: string, root: string, signal?: AbortSignal): Promise<string[]> {

@@ -37,3 +37,21 @@ test("a chat on a shared server completes the commands of the session's project 
   chat.type("\x03\x04");
   assert.equal(await chat.closed, 0);
 });
+
+test("a chat on a shared server completes an @path from the session's workspace there, not from its own directory", async (t) => {
+  const notes = join(dataDir, "workspaces", "completer", "mentions", "notes");
+  mkdirSync(notes, { recursive: true });
+  writeFileSync(join(notes, "only-here.md"), "Only in the session's workspace.");
+  const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
+  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session mentions`, { cwd: root, env, columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("see @notes/on\t");
+  await chat.bottom(/^see @notes\/only-here\.md\s*$/);
+  chat.type("\x03");
+  // The chat's own directory (the repository) holds packages/; the session's workspace does not.
+  chat.type("see @packa\t");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.match(chat.rows().join("\n"), /^see @packa$/m);
+  chat.type("\x03\x04");
+  assert.equal(await chat.closed, 0);
+});

@@ -198,3 +198,17 @@ test("a Tab at the end of a long pasted line answers at once: only its last word
   assert.deepEqual((await tab(`${pasted}@READ`, cwd))[0], [], "an @ inside a word (of escaped spaces, longer than any path) offers nothing");
   assert.ok(Date.now() - started < 1_000, `answered after ${Date.now() - started} ms`);
 });
+
+test("a chat not of its own completes an @word from the session's files on the server, never from its own directory", async (t) => {
+  const cwd = project(t, ["local.md", "src/here.ts"]);
+  const asked: string[] = [];
+  const files = async (prefix: string) => (asked.push(prefix), ["src/", "src dir/", "src/x,", "srv.md"].filter((path) => path.startsWith(prefix)));
+  const sources = { commands, cwd, files };
+  assert.deepEqual(await completions("see @sr", sources), { candidates: ["@src/", "@src\\ dir/", "@srv.md"], word: "@sr" });
+  assert.deepEqual(await completions("see @src\\ d", sources), { candidates: ["@src\\ dir/"], word: "@src\\ d" });
+  assert.deepEqual(await completions("see @loc", sources), { candidates: [], word: "@loc" });
+  assert.deepEqual(await completions("see @~/", sources), { candidates: [], word: "@~/" }, "the server's home is not the chat's");
+  assert.deepEqual(asked, ["sr", "src d", "loc"]);
+  const failing = { commands, cwd, files: async () => Promise.reject(new Error("GET /sessions/s/files answered 404")) };
+  assert.deepEqual(await completions("see @loc", failing), { candidates: [], word: "@loc" }, "an error is nothing, not the local directory");
+});

@@ -6,7 +6,7 @@
 // way the chat prints anything (the editor's own list would land where the chat's typed line is
 // kept, see chat-input-line.ts).
 import { commandNames, type CommandPlace } from "./chat-complete-commands.ts";
-import { completePath, inOrder } from "./chat-complete-paths.ts";
+import { completeListedPath, completePath, inOrder, type ListFiles } from "./chat-complete-paths.ts";
 
 export type CompleteSources = {
   /** What may follow "/" (without it), the chat's own commands included. */
@@ -14,6 +14,8 @@ export type CompleteSources = {
   /** The directory a mentioned path is relative to: the project. */
   cwd: string;
   home?: string;
+  /** The project's files when they are not in `cwd` (a session's workspace on a shared server). */
+  files?: ListFiles;
 };
 
 /** The longest @word completed (PATH_MAX on Linux). */
@@ -35,7 +37,8 @@ export async function completions(line: string, sources: CompleteSources, signal
   const mention = (tail.length < line.length ? /\s(@(?:[^\s\\]|\\ )*\\?)$/ : /(?:^|\s)(@(?:[^\s\\]|\\ )*\\?)$/).exec(tail);
   if (mention) {
     const word = mention[1];
-    const paths = await completePath(word.slice(1), sources.cwd, sources.home, signal);
+    const typed = word.slice(1);
+    const paths = sources.files ? await completeListedPath(typed, sources.files, signal) : await completePath(typed, sources.cwd, sources.home, signal);
     return { candidates: paths.map((path) => `@${path}`), word };
   }
   return { candidates: [], word: "" };
@@ -116,15 +119,21 @@ export function listed(candidates: readonly string[], width: number): string {
 export type ChatCompletion = { completer: Completer; stop(): void };
 
 /** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
- * on this machine; `ran`, the commands the session's last run said it had (see chat-complete-commands.ts). `note` prints the candidates listed, `columns`
- * is the terminal's width. */
-export function chatCompletion(input: NodeJS.ReadableStream, o: CommandPlace & { local: boolean; ran: () => readonly string[] | undefined }, note: (text: string) => void, columns: () => number | undefined): ChatCompletion {
+ * on this machine; else `files` lists the session's own (on its server). `ran`, the commands the
+ * session's last run said it had (see chat-complete-commands.ts). `note` prints the candidates
+ * listed, `columns` is the terminal's width. */
+export function chatCompletion(
+  input: NodeJS.ReadableStream,
+  o: CommandPlace & { local: boolean; files?: ListFiles; ran: () => readonly string[] | undefined },
+  note: (text: string) => void,
+  columns: () => number | undefined,
+): ChatCompletion {
   // The line editor takes Shift+Tab for a Tab too, but it is the permission modes' key (chat-keys.ts):
   // the key is seen here before the candidates are, which are always found asynchronously.
   let shiftTab = false;
   const onKey = (_text: string | undefined, key: { name?: string; shift?: boolean } | undefined) => void (shiftTab = key?.name === "tab" && key.shift === true);
   input.on("keypress", onKey);
-  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined, o.ran), cwd: o.cwd, home: o.home };
+  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined, o.ran), cwd: o.cwd, home: o.home, ...(!o.local && o.files && { files: o.files }) };
   const completer = createCompleter(sources, (candidates) => note(listed(candidates, columns() || 80)), () => shiftTab);
   return { completer, stop: () => void input.off("keypress", onKey) };
 }

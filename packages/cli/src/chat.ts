@@ -304,7 +304,18 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // At a terminal, Up and Ctrl+R recall the prompts of earlier chats in the project too; a piped chat keeps none.
   const recall = terminal ? openRecall(historyFile(io.env.HOME || homedir(), io.env), projectPath(command.cwd ?? process.cwd()), (text) => view.note(`(${text})`)) : undefined;
   // At a terminal, Tab completes a command after "/" and a path of the project after "@".
-  const completion = recall && chatCompletion(io.stdin, { local: command.local === true, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.run?.pluginDirs, ran: () => client.state?.available?.slashCommands }, (text) => view.note(text), () => (screen as { columns?: number } | undefined)?.columns);
+  // A chat on a shared server completes @paths from its session's workspace there (the session may
+  // change with /resume).
+  const sessionsApi = createSessionsApi({ url, userId, ...(token && { token }) });
+  const files = command.local ? undefined : (prefix: string, signal?: AbortSignal) => sessionsApi.listFiles(client.sessionId, prefix, { signal });
+  const completion =
+    recall &&
+    chatCompletion(
+      io.stdin,
+      { local: command.local === true, files, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.run?.pluginDirs, ran: () => client.state?.available?.slashCommands },
+      (text) => view.note(text),
+      () => (screen as { columns?: number } | undefined)?.columns,
+    );
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   const search = recall && reverseSearch(lines);
@@ -388,7 +399,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     }
   };
   const sessions = chatSessions({
-    api: createSessionsApi({ url, userId, ...(token && { token }) }),
+    api: sessionsApi,
     userId,
     where,
     current: () => sessionId,

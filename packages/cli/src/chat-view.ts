@@ -5,10 +5,9 @@
 // as `harness run` does.
 import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
-import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
+import { callBody, callLabel } from "./call-display.ts";
 import { planChoices } from "./chat-plan.ts";
 import { createMarkdownStream } from "./markdown/stream.ts";
-import { formatTodos, TODO_ITEMS, TODO_LABEL, todoItems } from "./todo-list.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -45,7 +44,8 @@ export function createChatView(
   numbering = createApprovalNumbering(),
   waiting?: (lines: readonly string[]) => void,
 ): ChatView {
-  const { bold, dim, strike, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
+  const style = terminalStyle(stdout, stderr, opts);
+  const { bold, dim, red, yellow, width, maxLines, shared } = style;
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
@@ -178,8 +178,7 @@ export function createChatView(
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
-      const todos = todoItems(call.name, call.input);
-      const label = todos ? TODO_LABEL : describeToolCall(changeLabel(call.name), call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4)));
+      const label = callLabel(call.name, call.input, (name) => describeToolCall(name, call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4))));
       const header = `${bold("●")} ${label}`;
       if (!state && (call.input || call.status !== "running")) {
         endReply();
@@ -205,14 +204,9 @@ export function createChatView(
         if (lastHeader !== call.id) line(header);
         lastHeader = undefined;
         if (goesOn && !output.trim()) continue;
-        // An edit that went through shows what it changed, a TodoWrite the list it set; other calls
-        // (and a failed one) their output.
-        const change = failed ? undefined : editChange(call.name, call.input, output);
-        const excerpt = change
-          ? formatChange(change, { width: fit(5), maxRows: opts.full ? Infinity : CHANGE_ROWS, red, green, dim })
-          : todos && !failed
-            ? formatTodos(todos, { width: fit(5), maxItems: opts.full ? Infinity : TODO_ITEMS, bold, dim, strike })
-            : excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text)));
+        const excerpt = callBody({ toolName: call.name, input: call.input, output, failed }, { width: fit(5), full: opts.full === true }, style, () =>
+          excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text))),
+        );
         const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));
         line(excerpt.map((text, i) => `  ${mark(i)}  ${text}`).join("\n"));
       }

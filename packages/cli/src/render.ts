@@ -4,10 +4,9 @@
 import { fstatSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
-import { CHANGE_ROWS, changeLabel, editChange, formatChange } from "./edit-diff.ts";
+import { callBody, callLabel } from "./call-display.ts";
 import { columns, cut, printable } from "./terminal-text.ts";
 import { createMarkdownStream } from "./markdown/stream.ts";
-import { formatTodos, TODO_ITEMS, TODO_LABEL, todoItems } from "./todo-list.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };
 
@@ -118,7 +117,8 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
 }
 
 export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
-  const { bold, dim, strike, red, green, yellow, width, maxLines, shared } = terminalStyle(stdout, stderr, opts);
+  const style = terminalStyle(stdout, stderr, opts);
+  const { bold, dim, red, yellow, width, maxLines, shared } = style;
   const calls = new Map<string, { header: string; toolName: string; input?: Record<string, unknown> }>();
   let wroteText = false;
   let textEndsWithNewline = true;
@@ -171,7 +171,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
             if (said.trim()) err(`${said}\n`);
             pending = "";
           }
-          const label = todoItems(event.toolName, event.input) ? TODO_LABEL : describeToolCall(changeLabel(event.toolName), event.input, opts.cwd);
+          const label = callLabel(event.toolName, event.input, (name) => describeToolCall(name, event.input, opts.cwd));
           const header = `${indent}${bold("●")} ${label}`;
           calls.set(event.toolUseId, { header, toolName: event.toolName, input: event.input });
           toolsSinceText = true;
@@ -187,15 +187,8 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           // Concurrent tools finish in any order: repeat the header when another came in between.
           const lines: string[] = lastHeader === event.toolUseId ? [] : [header];
           lastHeader = undefined;
-          // An edit that went through shows what it changed, a TodoWrite the list it set; others (and
-          // a failed call) their output.
-          const change = call && !event.isError ? editChange(call.toolName, call.input, event.output, opts.cwd) : undefined;
-          const todos = call && !event.isError ? todoItems(call.toolName, call.input) : undefined;
-          const shown = change
-            ? formatChange(change, { width, maxRows: opts.full ? Infinity : CHANGE_ROWS, red, green, dim })
-            : todos
-              ? formatTodos(todos, { width, maxItems: opts.full ? Infinity : TODO_ITEMS, bold, dim, strike })
-              : excerptOutput(event.output, maxLines, event.isError ? Math.max(width, ERROR_LINE_CHARS) : width).map((line, i) => (event.isError && i === 0 ? red(line) : dim(line)));
+          const excerpt = () => excerptOutput(event.output, maxLines, event.isError ? Math.max(width, ERROR_LINE_CHARS) : width).map((line, i) => (event.isError && i === 0 ? red(line) : dim(line)));
+          const shown = call ? callBody({ toolName: call.toolName, input: call.input, output: event.output, failed: event.isError }, { width, full: opts.full === true, cwd: opts.cwd }, style, excerpt) : excerpt();
           const mark = event.isError ? red("✗") : dim("⎿");
           shown.forEach((line, i) => lines.push(`${indent}  ${i === 0 ? mark : " "}  ${line}`));
           err(`${lines.join("\n")}\n`);

@@ -165,9 +165,10 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
           run.sessionId = message.session_id;
           run.model ??= message.model;
           const available = availableOf(message);
+          const said = JSON.stringify(available);
           // Claude Code says it again at each turn of a run driven turn by turn.
-          if (JSON.stringify(available) !== lastAvailable) emit({ type: "run.ready", available });
-          lastAvailable = JSON.stringify(available);
+          if (said !== lastAvailable) emit({ type: "run.ready", available });
+          lastAvailable = said;
         } else if (message.subtype === "task_started" && message.tool_use_id) {
           taskIds.set(message.tool_use_id, message.task_id);
         } else if (message.subtype === "api_retry") {

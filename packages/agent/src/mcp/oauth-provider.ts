@@ -10,7 +10,7 @@ import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpOAuthClientConfig } from "./config.ts";
-import { readOAuthEntry, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
+import { readOAuthEntry, signedOut, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
 
 /** Thrown by a run's provider where the SDK would start an interactive sign-in. */
 export class McpSignInNeeded extends Error {
@@ -187,8 +187,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     updateOAuthEntry(this.#file, this.#server, (entry) => {
       if (!entry) return undefined;
-      // A client secret is the user's configuration, not something learnt by signing in.
-      if (scope === "all") return entry.clientSecret === undefined ? undefined : { serverName: entry.serverName, serverUrl: entry.serverUrl, clientSecret: entry.clientSecret };
+      if (scope === "all") return signedOut(entry);
       const { clientInformation, tokens, tokensSavedAt, discoveryState, ...rest } = entry;
       if (scope === "client") return { ...rest, tokens, tokensSavedAt, discoveryState };
       if (scope === "tokens") return { ...rest, clientInformation, discoveryState };

@@ -78,13 +78,20 @@ export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (
   chmodSync(file, 0o600);
 }
 
+/** What stays of `entry` signed out: the client secret given for its server (configuration, not
+ * something learnt by signing in), or nothing. */
+export function signedOut(entry: McpOAuthEntry): McpOAuthEntry | undefined {
+  const { serverName, serverUrl, clientSecret } = entry;
+  return clientSecret === undefined ? undefined : { serverName, serverUrl, clientSecret };
+}
+
 /** Signs `name` out, whatever its URL (for logout): its tokens, registration and discovered
  * endpoints go; a client secret given for it stays. Resolves to how many sign-ins there were. */
 export function removeOAuthEntries(file: string, name: string): number {
   const all = readAll(file);
   const signedIn = Object.values(all).filter((entry) => entry.serverName === name && (entry.tokens || entry.clientInformation || entry.discoveryState));
   for (const entry of signedIn) {
-    updateOAuthEntry(file, { name, url: entry.serverUrl }, ({ serverName, serverUrl, clientSecret } = entry) => (clientSecret === undefined ? undefined : { serverName, serverUrl, clientSecret }));
+    updateOAuthEntry(file, { name, url: entry.serverUrl }, (now = entry) => signedOut(now));
   }
   return signedIn.length;
 }

@@ -6,6 +6,7 @@
 // - an edit with replace_all counts once: how many places it changed is not in its input.
 // A call whose input is not what the tool takes (it could not have run) counts nothing.
 import type { HarnessState } from "@harness/protocol";
+import { changeCounts } from "./line-diff.ts";
 
 export type LinesChanged = { added: number; removed: number };
 
@@ -18,7 +19,7 @@ export function linesChanged(state: HarnessState | undefined): LinesChanged {
     for (const call of message.toolCalls ?? []) {
       if (call.status !== "complete" || !call.input) continue;
       for (const [before, after] of replacements(call.name, call.input)) {
-        const { added, removed } = diffLines(lines(before), lines(after));
+        const { added, removed } = changeCounts(lines(before), lines(after), MAX_DIFF_CELLS);
         total.added += added;
         total.removed += removed;
       }
@@ -47,30 +48,4 @@ function lines(text: string): string[] {
   const all = text.split("\n");
   if (text.endsWith("\n")) all.pop();
   return all;
-}
-
-/** Lines of `a` a diff to `b` removes and adds: all but their longest common subsequence. */
-function diffLines(a: string[], b: string[]): LinesChanged {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const midA = a.slice(start, endA);
-  const midB = b.slice(start, endB);
-  const common = midA.length * midB.length <= MAX_DIFF_CELLS ? commonLength(midA, midB) : 0;
-  return { added: midB.length - common, removed: midA.length - common };
-}
-
-function commonLength(a: string[], b: string[]): number {
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const line of a) {
-    const row = new Array<number>(b.length + 1).fill(0);
-    for (let j = 0; j < b.length; j++) row[j + 1] = line === b[j] ? previous[j] + 1 : Math.max(previous[j + 1], row[j]);
-    previous = row;
-  }
-  return previous[b.length];
 }

@@ -24,10 +24,7 @@ export function splitLines(text: string): string[] {
 export function diffLines(before: string, after: string): DiffLine[] {
   const a = splitLines(before);
   const b = splitLines(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const { start, end } = sharedEnds(a, b);
   const [n, m] = [a.length - start - end, b.length - start - end];
   const undiffed = n * m > MAX_CELLS;
   const changed = undiffed ? [...Array<DiffLine["kind"]>(n).fill("removed"), ...Array<DiffLine["kind"]>(m).fill("added")] : middle(a.slice(start, a.length - end), b.slice(start, b.length - end));
@@ -42,6 +39,36 @@ export function diffLines(before: string, after: string): DiffLine[] {
     if (kind !== "removed") j++;
   }
   return out;
+}
+
+/** How many lines `a` and `b` share at their start and, after it, at their end. */
+function sharedEnds(a: readonly string[], b: readonly string[]): { start: number; end: number } {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return { start, end };
+}
+
+/** How many lines a diff of `a` → `b` adds and removes, without saying which: all but their longest
+ * common subsequence, in memory of one row of its table; a middle (after the shared start and end)
+ * of more than `maxCells` pairs of lines counts whole. */
+export function changeCounts(a: readonly string[], b: readonly string[], maxCells: number): { added: number; removed: number } {
+  const { start, end } = sharedEnds(a, b);
+  const midA = a.slice(start, a.length - end);
+  const midB = b.slice(start, b.length - end);
+  const common = midA.length * midB.length <= maxCells ? commonLength(midA, midB) : 0;
+  return { added: midB.length - common, removed: midA.length - common };
+}
+
+function commonLength(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (const line of a) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = 0; j < b.length; j++) row[j + 1] = line === b[j] ? previous[j] + 1 : Math.max(previous[j + 1], row[j]);
+    previous = row;
+  }
+  return previous[b.length];
 }
 
 /** The kinds of the lines of `a` → `b` (at most MAX_CELLS of them multiplied), by a table of the longest common subsequences of their ends. */

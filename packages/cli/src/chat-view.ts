@@ -7,7 +7,7 @@ import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessStat
 import { createApprovalNumbering } from "./chat-line.ts";
 import { callBody, callLabel } from "./call-display.ts";
 import { planChoices } from "./chat-plan.ts";
-import { createMarkdownStream } from "./markdown/stream.ts";
+import { markdownFor } from "./markdown/stream.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
 export type ChatView = {
@@ -50,7 +50,7 @@ export function createChatView(
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
   // A terminal in colour shows the replies' markdown rendered; piped or plain, they are as written.
-  const markdown = opts.color && stdout.isTTY ? createMarkdownStream({ columns: () => (stdout as { columns?: number }).columns }) : undefined;
+  const markdown = markdownFor(stdout, opts.color);
   const seen = new Map<string, Seen>();
   const approvalsShown = new Set<string>();
   const own: string[] = [];

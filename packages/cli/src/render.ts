@@ -6,7 +6,7 @@ import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 import { callBody, callLabel } from "./call-display.ts";
 import { columns, cut, printable } from "./terminal-text.ts";
-import { createMarkdownStream } from "./markdown/stream.ts";
+import { markdownFor } from "./markdown/stream.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };
 
@@ -129,7 +129,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
   let pending = "";
   // A terminal in colour shows the reply's markdown rendered (after its escape sequences are
   // dropped); piped or plain, the reply is as the model wrote it.
-  const markdown = !opts.finalOnly && opts.color && stdout.isTTY ? createMarkdownStream({ columns: () => (stdout as { columns?: number }).columns }) : undefined;
+  const markdown = opts.finalOnly ? undefined : markdownFor(stdout, opts.color);
 
   function err(text: string): void {
     if (shared && !cursorAtLineStart) stderr.write("\n");

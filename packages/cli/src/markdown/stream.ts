@@ -44,6 +44,13 @@ const TABLE_HELD = 100;
 const HOLD_READ_AGAIN = 256;
 const BULLET = "• ";
 
+/** The renderer for replies written to `out`: a terminal in colour shows their markdown rendered, its
+ * tables as wide as the terminal is now; piped or without colour (undefined), replies are printed as
+ * the model wrote them. */
+export function markdownFor(out: { isTTY?: boolean; columns?: number }, color: boolean | undefined): MarkdownStream | undefined {
+  return color && out.isTTY ? createMarkdownStream({ columns: () => out.columns }) : undefined;
+}
+
 export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStream {
   /** What has come and is not rendered yet. */
   let held = "";

@@ -172,6 +172,10 @@ export const HarnessStateSchema = z.object({
   notices: z.array(NoticeSchema).optional(),
   /** What the last run to start had available (see RunAvailableSchema); absent before any did. */
   available: RunAvailableSchema.optional(),
+  /** When the run under way started (running, or waiting for an approval), in milliseconds since
+   * the epoch by the session's clock; null once it is over, absent before any run set it. A client
+   * that joins a run under way counts its time from this, not from the join. */
+  runStartedAt: z.number().nullable().optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

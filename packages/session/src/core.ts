@@ -7,6 +7,7 @@ import { createBatchLog, type BatchLog } from "./batch-log.ts";
 import { createPersister, type FlushMode, type Persister } from "./persister.ts";
 import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
 import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
+import { runClockOp } from "./run-clock.ts";
 import type { RunCursor } from "./translate.ts";
 import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
 
@@ -209,14 +210,14 @@ export class SessionCore {
   commit(operations: DeltaOperation[]): number {
     const staged = this.#staged;
     this.#staged = [];
-    this.state = applyOperations(this.state, operations);
+    operations = this.#withRunClock(operations);
     return this.#record(staged.length > 0 ? [...staged, ...operations] : operations);
   }
 
   /** Applies runner operations now and commits them, merged with any staged in the same macrotask,
    * once that macrotask is over. Consecutive text appends to one path become one append. */
   stage(operations: DeltaOperation[]): void {
-    this.state = applyOperations(this.state, operations);
+    operations = this.#withRunClock(operations);
     const staged = this.#staged;
     for (const op of operations) {
       const last = staged[staged.length - 1];
@@ -233,6 +234,17 @@ export class SessionCore {
         this.commitStaged();
       });
     }
+  }
+
+  /** Applies `operations` to the state, and the run clock's change they call for (run-clock.ts);
+   * returns all of them. */
+  #withRunClock(operations: DeltaOperation[]): DeltaOperation[] {
+    const before = this.state.status;
+    this.state = applyOperations(this.state, operations);
+    const clock = runClockOp(before, this.state, Date.now());
+    if (!clock) return operations;
+    this.state = applyOperations(this.state, [clock]);
+    return [...operations, clock];
   }
 
   commitStaged(): void {

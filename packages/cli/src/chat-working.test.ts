@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
-import { elapsed, FRAME_MS, startWorkingRow, workingRow } from "./chat-working.ts";
-import { emptyState } from "@harness/protocol";
+import { elapsed, FRAME_MS, startWorkingRow, tokenCount, workingRow } from "./chat-working.ts";
+import { emptyState, type HarnessMessage, type HarnessState } from "@harness/protocol";
 import { startChatServer } from "./test-support.ts";
 
 let fake: FakeAnthropic;
@@ -21,7 +21,7 @@ before(async () => {
 });
 after(() => stop());
 
-const ROW = /^[·✢✳✶✻✽] \w+… \((\d+)s · esc to interrupt\)$/;
+const ROW = /^[·✢✳✶✻✽] \w+… \((\d+)s(?: · ↓ [\d.]+k? tokens)? · esc to interrupt\)$/;
 
 /** A reply that says `text` only once `gate` is open. */
 function held(gate: Promise<void>, text: string) {
@@ -49,6 +49,75 @@ test("a row wider than the terminal is cut to it; in colour its glyph and verb s
   assert.equal(workingRow({ frame: 4, verb: "Thinking", ms: 12_000, color: false }), "✻ Thinking… (12s · esc to interrupt)");
   assert.equal(workingRow({ frame: 4, verb: "Thinking", ms: 12_000, width: 20, color: false }), "✻ Thinking… (12s ·…");
   assert.equal(workingRow({ frame: 0, verb: "Thinking", ms: 0, color: true }), "\x1b[38;5;209m· Thinking…\x1b[0m\x1b[2m (0s · esc to interrupt)\x1b[0m");
+});
+
+test("the tokens out so far are said as Claude Code says them, and not at all before the first", () => {
+  assert.deepEqual([1, 950, 999, 1000, 1234, 12_345, 999_949, 1_234_567].map(tokenCount), ["1", "950", "999", "1k", "1.2k", "12.3k", "999.9k", "1.2m"]);
+  assert.equal(workingRow({ frame: 4, verb: "Brewing", ms: 12_000, tokens: 1234, color: false }), "✻ Brewing… (12s · ↓ 1.2k tokens · esc to interrupt)");
+  assert.equal(workingRow({ frame: 4, verb: "Brewing", ms: 12_000, tokens: 0, color: false }), "✻ Brewing… (12s · esc to interrupt)");
+  assert.equal(workingRow({ frame: 4, verb: "Brewing", ms: 12_000, tokens: 950, width: 24, color: false }), "✻ Brewing… (12s · ↓ 95…");
+});
+
+/** A row driven by hand: its clock is the test's, each state's row is what it would draw now. */
+function handRow(clock: { now: number }) {
+  const shown: (string | undefined)[] = [];
+  const row = startWorkingRow({ show: (line) => shown.push(line), columns: () => 200, color: false, now: () => clock.now, pick: () => "Brewing" });
+  return {
+    update: (state: HarnessState) => row.update(state),
+    close: () => row.close(),
+    /** The row the next frame draws. */
+    frame: () => (mock.timers.tick(FRAME_MS), shown.at(-1)?.slice(2)),
+  };
+}
+
+const user = (content: string): HarnessMessage => ({ id: `u${content}`, role: "user", content, status: "complete" });
+const reply = (content: string, toolCalls?: HarnessMessage["toolCalls"]): HarnessMessage => ({ id: "a", role: "assistant", content, status: "running", ...(toolCalls && { toolCalls }) });
+
+test("the tokens are counted from what the run streams into the state, a token for four characters, tool calls' input included", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const clock = { now: 1_000_000 };
+  const row = handRow(clock);
+  const earlier = [user("before"), { ...reply("x".repeat(40_000)), id: "old", status: "complete" as const }];
+  const running = (...messages: HarnessMessage[]): HarnessState => ({ status: "running", messages: [...earlier, ...messages] });
+  row.update(running(user("go"), reply("")));
+  assert.equal(row.frame(), "Brewing… (0s · esc to interrupt)", "nothing before the first token; the earlier runs' replies are not this run's");
+  row.update(running(user("go"), reply("a".repeat(3_800))));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 950 tokens · esc to interrupt)");
+  const call = { id: "t1", name: "Write", status: "running" as const, input: { file_path: "/a", content: "b".repeat(1_000) } };
+  row.update(running(user("go"), reply("a".repeat(3_800), [call])));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 1.2k tokens · esc to interrupt)");
+  // A steer: the reply so far is done, the run streams on into a new message; both count.
+  row.update(running(user("go"), { ...reply("a".repeat(3_800), [call]), status: "complete" }, user("steer"), { ...reply("c".repeat(44_400)), id: "a2" }));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 12.3k tokens · esc to interrupt)");
+  row.update({ ...running(), status: "idle" });
+  row.update(running(user("again"), { ...reply("d".repeat(8)), id: "a3" }));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 2 tokens · esc to interrupt)", "the next run counts from nothing");
+});
+
+test("a row that joins a run under way counts from the run's start; a start the clocks put in the future counts from the join", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const clock = { now: 1_000_000 };
+  const row = handRow(clock);
+  const running = (runStartedAt?: number | null): HarnessState => ({ status: "running", messages: [user("go"), reply("")], ...(runStartedAt !== undefined && { runStartedAt }) });
+  row.update(running(clock.now - 125_000));
+  assert.match(row.frame() ?? "", /^Brewing… \(2m 5s · /);
+  row.update({ status: "idle", messages: [], runStartedAt: null });
+  // This chat sees the next run begin: it counts from then, whatever the other clock says.
+  clock.now += 1_000;
+  row.update(running(clock.now - 3_600_000));
+  assert.match(row.frame() ?? "", /^Brewing… \(0s · /);
+  row.close();
+  const late = handRow(clock);
+  late.update(running(clock.now + 60_000));
+  assert.match(late.frame() ?? "", /^Brewing… \(0s · /, "never a time below zero");
+  clock.now += 3_000;
+  assert.match(late.frame() ?? "", /^Brewing… \(3s · /, "counted from the join");
+  const unsaid = handRow(clock);
+  unsaid.update(running());
+  clock.now += 2_000;
+  assert.match(unsaid.frame() ?? "", /^Brewing… \(2s · /, "a session that does not say the start: from when the run was first seen");
 });
 
 test("a closed row stays closed: a state that comes after shows no row and starts no frames", (t) => {

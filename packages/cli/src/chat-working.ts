@@ -1,11 +1,16 @@
 // The row `harness chat` shows at a terminal while the agent works, as Claude Code does: a glyph
-// that cycles, a verb, the seconds the run has gone on and how to stop it,
-//   ✻ Thinking… (12s · esc to interrupt)
+// that cycles, a verb, the time the run has gone on, the output tokens so far and how to stop it,
+//   ✻ Thinking… (12s · ↓ 1.2k tokens · esc to interrupt)
 // It shows while the session's state says a run is running (not while a call waits for approval:
 // the question is on the screen then), below the reply and above the typed line, and is gone the
-// moment the run ends, is cancelled or asks. The state says not when a run started: a chat that
-// joins one under way counts from then. Claude Code adds the output tokens so far; the state counts
-// a run's tokens only once it is over, so the row says nothing of them.
+// moment the run ends, is cancelled or asks. The time counts from when the state says the run
+// started (runStartedAt), so a chat that joins a run under way (a second terminal, a reconnect)
+// counts from its real start; a chat that saw the run begin, or a session that does not say,
+// counts from when the chat first saw it (another machine's clock is not trusted over its own).
+// The state counts a run's tokens only once it is over, when the row is gone: the row estimates
+// them as Claude Code does while streaming, a token for four characters of what the run has put
+// in the state (its replies' text and its tool calls' input, a sub-agent's calls included; a
+// sub-agent's text reaches the state only as its Task call's result), from the run's own messages.
 import type { HarnessState } from "@harness/protocol";
 import { cut } from "./terminal-text.ts";
 
@@ -23,11 +28,19 @@ export function elapsed(ms: number): string {
   return h > 0 ? `${h}h ${m}m ${s}s` : m > 0 ? `${m}m ${s}s` : `${s}s`;
 }
 
-/** The row at frame `frame`, `ms` into the run, cut to `width` columns less one (the cursor never
- * waits at its end to wrap); with `color`, its glyph and verb stand out and the rest is dim. */
-export function workingRow(o: { frame: number; verb: string; ms: number; width?: number; color: boolean }): string {
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+/** A count of tokens as Claude Code says it: 950, 1.2k, 12.3k, 1.2m. */
+export function tokenCount(n: number): string {
+  return compact.format(n).toLowerCase();
+}
+
+/** The row at frame `frame`, `ms` into the run with `tokens` out so far (none said when none), cut
+ * to `width` columns less one (the cursor never waits at its end to wrap); with `color`, its glyph
+ * and verb stand out and the rest is dim. */
+export function workingRow(o: { frame: number; verb: string; ms: number; tokens?: number; width?: number; color: boolean }): string {
   const head = `${GLYPHS[o.frame % GLYPHS.length]} ${o.verb}…`;
-  const tail = ` (${elapsed(o.ms)} · esc to interrupt)`;
+  const tokens = o.tokens ? ` · ↓ ${tokenCount(o.tokens)} tokens` : "";
+  const tail = ` (${elapsed(o.ms)}${tokens} · esc to interrupt)`;
   const room = (o.width || Infinity) - 1;
   const plain = cut(head + tail, room);
   if (!o.color) return plain;
@@ -53,12 +66,15 @@ export function startWorkingRow(o: {
 }): WorkingRow {
   const now = o.now ?? (() => Date.now());
   const pick = o.pick ?? ((verbs) => verbs[Math.floor(Math.random() * verbs.length)]);
-  /** The run under way (running or asking) as first seen: when, and its verb. */
-  let run: { start: number; verb: string } | undefined;
+  /** The run under way (running or asking): when it started, its verb, the index of its first
+   * message (the prompt, or for a chat that joined it the latest user message) and its tokens. */
+  let run: { start: number; verb: string; from: number; tokens: number } | undefined;
+  /** Whether a state this row was given had no run under way: a run after it began in its sight. */
+  let sawIdle = false;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const draw = () => o.show(run && workingRow({ frame, verb: run.verb, ms: now() - run.start, width: o.columns(), color: o.color }));
+  const draw = () => o.show(run && workingRow({ frame, verb: run.verb, ms: now() - run.start, tokens: run.tokens, width: o.columns(), color: o.color }));
   const stop = () => {
     clearInterval(timer);
     timer = undefined;
@@ -68,7 +84,9 @@ export function startWorkingRow(o: {
       if (closed) return;
       const underWay = state.status === "running" || state.status === "awaiting-approval";
       if (!underWay) run = undefined;
-      else run ??= { start: now(), verb: pick(VERBS) };
+      else run ??= { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from: runFrom(state), tokens: 0 };
+      sawIdle ||= !underWay;
+      if (run) run.tokens = runTokens(state, run.from);
       if (state.status !== "running") {
         if (timer) o.show(undefined);
         return stop();
@@ -88,6 +106,44 @@ export function startWorkingRow(o: {
       stop();
     },
   };
+}
+
+/** When the run under way started, first seen `seen`: the state's word for it when this chat
+ * joined the run under way, but never later than `seen` (clocks that differ put it ahead). */
+function startOf(state: HarnessState, seen: number, sawBegin: boolean): number {
+  const said = state.runStartedAt;
+  return !sawBegin && typeof said === "number" && Number.isFinite(said) ? Math.min(said, seen) : seen;
+}
+
+/** The index of the run under way's first message: its prompt, the last user message before the
+ * reply it streams into (for a chat that joins after a steer, the steer's). */
+function runFrom(state: HarnessState): number {
+  const { messages } = state;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return i;
+  return 0;
+}
+
+/** The characters of a tool call's input, kept per input: a state's unchanged parts are the same
+ * objects from one state to the next, so each input is measured once. */
+const inputChars = new WeakMap<object, number>();
+
+/** The output tokens of the run whose messages start at `from`, estimated as Claude Code does
+ * while streaming: a token for four characters of its replies and its tool calls' input. Looks at
+ * the run's own messages only. */
+export function runTokens(state: HarnessState, from: number): number {
+  let chars = 0;
+  for (let i = from; i < state.messages.length; i++) {
+    const message = state.messages[i];
+    if (message.role !== "assistant") continue;
+    chars += message.content.length;
+    for (const call of message.toolCalls ?? []) {
+      if (!call.input) continue;
+      let size = inputChars.get(call.input);
+      if (size === undefined) inputChars.set(call.input, (size = JSON.stringify(call.input).length));
+      chars += size;
+    }
+  }
+  return Math.round(chars / 4);
 }
 
 /** The lines held between the reply and the typed line, handed to `hold` as one list: the chat

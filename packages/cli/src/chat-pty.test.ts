@@ -144,7 +144,7 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   const at = replyRows(rows);
   assert.ok(at !== -1, rows.join("\n"));
   assert.deepEqual(rows.slice(at, -1), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
-  assert.match(rows.at(-1)!, /^[·✢✳✶✻✽] \w+… \(\d+s · esc to interrupt\)$/, rows.join("\n"));
+  assert.match(rows.at(-1)!, /^[·✢✳✶✻✽] \w+… \(\d+s(?: · ↓ \d+ tokens)? · esc to interrupt\)$/, rows.join("\n"));
   await new Promise((resolve) => setTimeout(resolve, 300));
   release();
   await chat.sees(/Cats noted\./);

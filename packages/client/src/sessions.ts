@@ -30,7 +30,8 @@ export type SessionsApi = {
    * keeps the one its source was given). */
   fork(sessionId: string, options?: { messageId?: string; sessionId?: string; title?: string } & Call): Promise<ForkResult>;
   /** For completion: the paths of the session's workspace (the server's project when it has one)
-   * that start with `prefix` (relative to it), folders ending in "/", sorted, at most 200. */
+   * that start with `prefix` (relative to it), folders ending in "/", sorted, at most 200; when
+   * none does, those holding its characters in order, as a chat's own `@path` completion. */
   listFiles(sessionId: string, prefix: string, options?: Call): Promise<string[]>;
 };
 

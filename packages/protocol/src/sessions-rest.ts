@@ -24,5 +24,11 @@ export type ForkResult = {
 };
 
 /** GET /sessions/:id/files's answer: the paths of the session's workspace that start with the prefix
- * asked for, relative to it, folders ending in "/", sorted, at most 200. */
-export type SessionFiles = { paths: string[] };
+ * asked for, relative to it, folders ending in "/", sorted, at most 200; when none does, those that
+ * hold its characters in order (`fuzzy`), shortest first, as a chat's own `@path` completion. */
+export type SessionFiles = {
+  paths: string[];
+  /** Whether `paths` are fuzzy matches rather than paths starting with the prefix (absent from
+   * servers older than the fuzzy match). */
+  fuzzy?: boolean;
+};

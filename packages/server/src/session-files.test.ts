@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { WALK_LIMIT } from "@harness/agent/path-matches";
+import { sessionFiles } from "./session-files.ts";
 import { call, withFakeServer } from "./test-helpers.ts";
 
 const files = (session: string, query: string) => `/sessions/${session}/files?userId=alice${query}`;
@@ -15,7 +17,7 @@ test("the files of a session's own workspace: those starting with the prefix, fo
   try {
     await withFakeServer({}, async (server, _runners, dataDir) => {
       assert.equal((await call(server, "POST", "/sessions", { userId: "alice", sessionId: "s1" })).status, 201);
-      assert.deepEqual(await call(server, "GET", files("s1", "&prefix=")), { status: 200, body: { paths: [] } }, "a workspace not made yet holds nothing");
+      assert.deepEqual(await call(server, "GET", files("s1", "&prefix=")), { status: 200, body: { paths: [], fuzzy: false } }, "a workspace not made yet holds nothing");
       const workspace = join(dataDir, "workspaces", "alice", "s1");
       await mkdir(join(workspace, "src", "lib"), { recursive: true });
       await mkdir(join(workspace, "node_modules"));
@@ -38,7 +40,7 @@ test("the files of a session's own workspace: those starting with the prefix, fo
       assert.deepEqual(await list("out/secret"), []);
       assert.deepEqual(await list("missing/"), [], "a missing folder is an empty list");
       assert.deepEqual(await list("README.md/"), []);
-      assert.deepEqual((await call(server, "GET", files("s1", ""))).body, { paths: ["README.md", "src/"] }, "no prefix: the workspace's top");
+      assert.deepEqual((await call(server, "GET", files("s1", ""))).body, { paths: ["README.md", "src/"], fuzzy: false }, "no prefix: the workspace's top");
 
       // Bounded: a folder of many entries answers at most 200 of them.
       await mkdir(join(workspace, "many"));
@@ -66,6 +68,7 @@ test("bad prefixes are answered 400 naming what is wrong; another user's session
     assert.match(await bad("&prefix=a%00b"), /^prefix: must not contain NUL/);
     assert.match(await bad(`&prefix=${"a".repeat(4_097)}`), /^prefix: must be at most 4096 bytes/);
     assert.match(await bad("&prefix=a&prefix=b"), /^prefix: is given 2 times/);
+    assert.match(await bad("&prefix=~/notes"), /^prefix: .*"~\/" names a home, which the server does not offer/);
     assert.equal((await call(server, "GET", "/sessions/s1/files")).status, 400, "no user");
     assert.deepEqual(await call(server, "GET", "/sessions/s1/files?userId=bob&prefix="), { status: 404, body: { error: 'no session "s1"' } });
     assert.equal((await call(server, "GET", files("nope", ""))).status, 404);
@@ -78,9 +81,59 @@ test("on a server with a project, a session's files are the project's", async ()
   try {
     await withFakeServer({ projectDir: project }, async (server) => {
       await call(server, "POST", "/sessions", { userId: "alice", sessionId: "s1" });
-      assert.deepEqual(await call(server, "GET", files("s1", "&prefix=pl")), { status: 200, body: { paths: ["plan.md"] } });
+      assert.deepEqual(await call(server, "GET", files("s1", "&prefix=pl")), { status: 200, body: { paths: ["plan.md"], fuzzy: false } });
     });
   } finally {
     await rm(project, { recursive: true, force: true });
   }
+});
+
+test("with no path starting with the prefix, its characters in order find one anywhere below, as the chat's own completion does; never through a link leading out", async () => {
+  const outside = await mkdtemp(join(tmpdir(), "harness-outside-"));
+  await mkdir(join(outside, "srcchat"));
+  await writeFile(join(outside, "srcchat", "leak.ts"), "x");
+  try {
+    await withFakeServer({}, async (server, _runners, dataDir) => {
+      await call(server, "POST", "/sessions", { userId: "alice", sessionId: "s1" });
+      const workspace = join(dataDir, "workspaces", "alice", "s1");
+      await mkdir(join(workspace, "src"), { recursive: true });
+      await mkdir(join(workspace, "node_modules", "srcchat"), { recursive: true });
+      await writeFile(join(workspace, "src", "chat.ts"), "");
+      await writeFile(join(workspace, "src", "chat-line.ts"), "");
+      await symlink(outside, join(workspace, "linked"));
+      await symlink(join(outside, "srcchat"), join(workspace, "src", "srcchat-out"));
+      const answer = async (prefix: string) => (await call(server, "GET", files("s1", `&prefix=${encodeURIComponent(prefix)}`))).body;
+      assert.deepEqual(await answer("srcchat"), { paths: ["src/chat.ts", "src/chat-line.ts"], fuzzy: true }, "not the link out, nor node_modules");
+      assert.deepEqual(await answer("leak"), { paths: [], fuzzy: true }, "nothing behind a link leading out");
+      assert.deepEqual(await answer("linked/srcchat/"), { paths: [], fuzzy: false });
+      assert.deepEqual(await answer("src/ch"), { paths: ["src/chat-line.ts", "src/chat.ts"], fuzzy: false });
+    });
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
+});
+
+test("in a workspace of 100,000 entries the fuzzy search answers after its walk, and a request given up on stops it", async () => {
+  await withFakeServer({}, async (server, _runners, dataDir) => {
+    await call(server, "POST", "/sessions", { userId: "alice", sessionId: "s1" });
+    const workspace = join(dataDir, "workspaces", "alice", "s1");
+    for (let folder = 0; folder < 100; folder++) {
+      await mkdir(join(workspace, `d${String(folder).padStart(2, "0")}`), { recursive: true });
+      await Promise.all(Array.from({ length: 1_000 }, (_, i) => writeFile(join(workspace, `d${String(folder).padStart(2, "0")}`, `f${i}`), "")));
+    }
+    await mkdir(join(workspace, "zz"));
+    await writeFile(join(workspace, "zz", "target.md"), "");
+    const started = Date.now();
+    // The walk reads WALK_LIMIT entries, far fewer than the tree's: the target below them is not found.
+    assert.ok(WALK_LIMIT < 100_000);
+    assert.deepEqual((await call(server, "GET", files("s1", "&prefix=target"))).body, { paths: [], fuzzy: true });
+    assert.ok(Date.now() - started < 5_000, `answered in ${Date.now() - started} ms`);
+    // At the top a target is found; a search given up on stops and answers nothing.
+    await writeFile(join(workspace, "top-target.md"), "");
+    assert.deepEqual(await sessionFiles(workspace, "toptarget"), { paths: ["top-target.md"], fuzzy: true });
+    const controller = new AbortController();
+    const given = sessionFiles(workspace, "toptarget", controller.signal);
+    controller.abort();
+    assert.deepEqual(await given, { paths: [], fuzzy: false });
+  });
 });

@@ -7,9 +7,10 @@
 //          (at a user message: the conversation before it, whose prompt comes back for the input;
 //          at a reply: up to and including it; the files as they were there, or `warning` says why not;
 //          without a title, the title the source was given, if any)
-//   GET    /sessions/:id/files?userId=U&prefix=P → 200 {paths}
+//   GET    /sessions/:id/files?userId=U&prefix=P → 200 {paths, fuzzy}
 //          (for completion: the paths of the session's workspace, its project when the server has
-//          one, that start with P, folders ending in "/", at most 200; see session-files.ts)
+//          one, that start with P, else (fuzzy) that hold its characters in order, as a chat's
+//          own @path completion; folders ending in "/", at most 200; see session-files.ts)
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
 import { existsSync } from "node:fs";
@@ -252,7 +253,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       const prefix = queryParam(c, "prefix", PrefixSchema) ?? "";
       const userId = userOf(c);
       if (!(await exists(userId, sessionId))) return notFound(c, sessionId);
-      const answer: SessionFiles = { paths: await sessionFiles(options.workDirOf(userId, sessionId), prefix, c.req.raw.signal) };
+      const answer: SessionFiles = await sessionFiles(options.workDirOf(userId, sessionId), prefix, c.req.raw.signal);
       return c.json(answer);
     }),
   );

@@ -1,5 +1,5 @@
-// The names of a folder offered to whoever completes a path in it: the chat's `@path` completion
-// (the CLI's chat-complete-paths.ts) and the server's listing of a session's files. Hidden names
+// The names of a folder offered to whoever completes a path in it: `@path` completion
+// (path-matches.ts), for the chat and for the server's listing of a session's files. Hidden names
 // come only when what is typed starts with a dot; node_modules and .git only when named in full.
 // Every read is bounded and asynchronous.
 import type { Dirent } from "node:fs";

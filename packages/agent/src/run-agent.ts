@@ -16,7 +16,7 @@ import { readyInfo } from "./harness/ready-info.ts";
 import { withHelperKey } from "./harness/api-key-helper.ts";
 import { withAwsCommands } from "./harness/aws-commands.ts";
 import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
-import { watchConfigure } from "./harness/configure.ts";
+import { refuseMode, watchConfigure } from "./harness/configure.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, pickModel, providerFor } from "./harness/model.ts";
 import { applyMainAgentMode, asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
@@ -90,6 +90,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (signal.aborted) return finish(withPrompt(state, given.prompt), "aborted");
   const setup = await loadRunSetup(given, resources, notice);
   if ("refused" in setup) return finish(withPrompt(state, given.prompt), "error", setup.refused);
+  if (given.permissionMode === "bypassPermissions" && setup.permissions.bypassDisabled) refuseMode(state, setup.permissions.mode, "bypassPermissions");
   // A turn of the event loop between reading the configuration and building the request, and
   // before each request (below): a runner starting dozens of runs at once serves the streams of
   // those already going in between, instead of after one long stretch of set-up.

@@ -260,8 +260,16 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string() }),
   /** The run changed its own permission mode: the user approved its plan, so it left plan mode (or
    * a mode configured while the plan waited is taken once it has). The new mode holds for the rest
-   * of the run, and for the session's next runs. */
-  z.object({ type: z.literal("mode.changed"), ...envelope, ...agentFields, permissionMode: RunnerPermissionModeSchema }),
+   * of the run, and for the session's next runs. With `refused`, the run did not take the mode it was
+   * asked for (at its start or configured since: the settings forbid bypassPermissions, or Claude
+   * Code refused the switch) and goes on in `permissionMode`. */
+  z.object({
+    type: z.literal("mode.changed"),
+    ...envelope,
+    ...agentFields,
+    permissionMode: RunnerPermissionModeSchema,
+    refused: RunnerPermissionModeSchema.optional(),
+  }),
   /** The run is set up (settings read, MCP servers started): what it works with. */
   z.object({ type: z.literal("run.ready"), ...envelope, ...agentFields, available: RunAvailableSchema }),
   z.object({

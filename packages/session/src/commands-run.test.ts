@@ -483,3 +483,35 @@ test("a mode the run is not told to change to (the same one, sent with another s
   assert.equal(client.state!.config?.permissionMode, "default");
   assert.deepEqual(client.state, session.snapshot().state);
 });
+
+test("a mode the run takes in but then refuses (its settings forbid bypass) leaves the state saying the mode the run stays in, and its own changes count again", async () => {
+  const { runner, session, client } = await startSession();
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }));
+  const run = await submitAndRun(session, client, runner, "go");
+  run.emit({ type: "run.started", requestId: "r1" });
+  runner.onControl = async () => ({ ok: true as const, value: undefined });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  await until(() => runner.controls.length === 1);
+  assert.equal(client.state!.config?.permissionMode, "fullAuto");
+  run.emit({ type: "mode.changed", permissionMode: "acceptEdits", refused: "bypassPermissions" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits", "not the refused fullAuto");
+  // The refusal answered what was sent: the run's own change (a plan left) is the session's again.
+  run.emit({ type: "mode.changed", permissionMode: "default" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "default");
+
+  // Refused at a run's start (the query asked for it): the state says the mode the run is in.
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  const second = await submitAndRun(session, client, runner, "again");
+  second.emit({ type: "run.started", requestId: "r2" }, { type: "mode.changed", permissionMode: "default", refused: "bypassPermissions" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "default");
+  // A refusal of an earlier choice while a later one is on its way changes nothing.
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }));
+  await until(() => runner.controls.length === 2);
+  second.emit({ type: "mode.changed", permissionMode: "default", refused: "bypassPermissions" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits");
+  assert.deepEqual(client.state, session.snapshot().state);
+});

@@ -289,10 +289,12 @@ function dropSteers(run: RunState, why: string): void {
 /** Whether `event` says a mode the session's last choice supersedes: the run changed to it (an
  * earlier choice taken, plan mode left for the default) before taking the mode configured since,
  * which may reach it too late or not at all (the run ended first). That choice holds for the next
- * runs. Once the run says it took it, the run's own changes count again. */
+ * runs. Once the run says it took it (or refused it), the run's own changes count again. */
 function supersededMode(run: RunState, event: RunnerEvent): boolean {
   if (event.type !== "mode.changed" || event.agentId || run.modeSent === undefined) return false;
-  if (event.permissionMode !== run.modeSent) return true;
+  // A refusal of the mode last configured: the run stays where it was, and the state says so.
+  const taken = event.refused ?? event.permissionMode;
+  if (taken !== run.modeSent) return true;
   run.modeSent = undefined;
   return false;
 }

@@ -171,6 +171,28 @@ test("a mode that would refuse a waiting call refuses it, and one the settings f
   assert.match(JSON.stringify(provider.requests[1]!.messages.at(-1)), /refused in the permission mode plan/);
 });
 
+test("bypassPermissions the settings forbid, asked for at the start or mid-run, is said refused with the mode the run goes on in", async (t) => {
+  const project = await tempProject(t);
+  await project.settings({ permissions: { disableBypassPermissionsMode: "disable" } });
+  const modes = (events: { type: string }[]) => events.filter((e) => e.type === "mode.changed");
+  const started = await runInProject(project, [{ text: "ok" }], { permissionMode: "bypassPermissions" });
+  assert.deepEqual(modes(started.events), [{ type: "mode.changed", permissionMode: "default", refused: "bypassPermissions" }]);
+
+  const config = channel();
+  const midRun = await runInProject(
+    project,
+    [
+      () => {
+        config.send({ permissionMode: "bypassPermissions" });
+        return { toolCalls: [{ id: "toolu_1", name: "Glob", input: { pattern: "*" } }] };
+      },
+      { text: "done" },
+    ],
+    { onConfigure: config.onConfigure, permissionMode: "acceptEdits" },
+  );
+  assert.deepEqual(modes(midRun.events), [{ type: "mode.changed", permissionMode: "acceptEdits", refused: "bypassPermissions" }]);
+});
+
 test("a mode sent while a call waits leaves waiting one a PreToolUse hook asked about", async (t) => {
   const project = await tempProject(t);
   const hook = await project.hook("ask.sh", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"Writes are reviewed."}}'`);

@@ -23,8 +23,10 @@ export function watchConfigure(subscribe: ((listener: (change: RunConfigureChang
 function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChange): void {
   if (change.permissionMode !== undefined) {
     // The tool gate holds this same object, so calls checked from now on see the new mode.
-    if (change.permissionMode === "bypassPermissions" && ctx.permissions.bypassDisabled) ctx.notice("warning", BYPASS_DISABLED);
-    else if (change.permissionMode !== ctx.permissions.mode) {
+    if (change.permissionMode === "bypassPermissions" && ctx.permissions.bypassDisabled) {
+      ctx.notice("warning", BYPASS_DISABLED);
+      refuseMode(state, ctx.permissions.mode, "bypassPermissions");
+    } else if (change.permissionMode !== ctx.permissions.mode) {
       ctx.permissions.mode = change.permissionMode;
       // Said, as leaving plan mode is: a mode sent while the run's plan waited for approval (its
       // answer "approve and auto-accept edits") arrives after the run left plan mode for the default
@@ -55,4 +57,11 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
     state.model = routed.model;
     ctx.notice("info", `Model changed to ${routed.model} from the next model call.`);
   }
+}
+
+/** Says that the run did not take the mode `wanted` and goes on in `mode`, so that the session's
+ * configuration says the mode the run is really in (dontAsk, which only a stream-json caller sets,
+ * has no session to tell). */
+export function refuseMode(state: RunState, mode: string, wanted: "bypassPermissions"): void {
+  if (mode === "default" || mode === "acceptEdits" || mode === "plan") state.emit({ type: "mode.changed", permissionMode: mode, refused: wanted });
 }

@@ -43,6 +43,26 @@ test("configuration goes to the running Claude Code; what it cannot take now, or
   assert.deepEqual(notices, []);
 });
 
+test("a permission mode Claude Code refuses is said, and reported as refused so the session can say the mode the run stays in", async () => {
+  const notices: string[] = [];
+  const refused: string[] = [];
+  const target = {
+    setPermissionMode: async () => {
+      throw new Error("Cannot set permission mode to bypassPermissions");
+    },
+    setModel: async () => {},
+    setEffort: async () => {},
+    notice: (level: string, message: string) => void notices.push(`${level}: ${message}`),
+    modeRefused: (mode: string) => void refused.push(mode),
+  };
+  await applyConfiguration({ permissionMode: "bypassPermissions", model: "m" }, target);
+  assert.deepEqual(refused, ["bypassPermissions"]);
+  assert.deepEqual(notices, ["warning: Claude Code did not take the new permission mode: Cannot set permission mode to bypassPermissions"]);
+  refused.length = 0;
+  await applyConfiguration({ permissionMode: "acceptEdits" }, { ...target, setPermissionMode: async () => {} });
+  assert.deepEqual(refused, []);
+});
+
 test("with Vertex AI or Bedrock on, a run asks for no Anthropic key", async () => {
   const run = (runnerEnv: Record<string, string>) =>
     runClaudeCode({ prompt: "p" } as RunnerQuery, { signal: new AbortController().signal, stateDir: "/nonexistent" } as unknown as BackendContext, { runnerEnv, executable: "", settingSources: [], interruptGraceMs: 0 });

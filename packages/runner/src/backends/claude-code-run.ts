@@ -128,6 +128,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   };
 
   const stopConfigure = ctx.onConfigure((config) => {
+    const before = mode;
     if (config.permissionMode) mode = config.permissionMode;
     void applyConfiguration(config, {
       setPermissionMode: (m) => q.setPermissionMode(claudePermissionMode(m)),
@@ -138,6 +139,13 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       },
       setEffort: (effort) => q.applyFlagSettings({ effortLevel: effort }),
       notice: (level, message) => emit({ type: "notice", level, message }),
+      // Claude Code stays in the mode it was in: the session is told, so that it does not show the
+      // refused one (unless another was configured meanwhile).
+      modeRefused: (wanted) => {
+        if (mode !== wanted) return;
+        mode = before;
+        emit({ type: "mode.changed", permissionMode: before, refused: wanted });
+      },
     });
   });
 
@@ -281,18 +289,24 @@ type Configurable = {
   setModel(model: string): Promise<void>;
   setEffort(effort: NonNullable<RunConfigureBody["effort"]>): Promise<void>;
   notice(level: "info" | "warning", message: string): void;
+  /** Claude Code did not take the permission mode `wanted`. */
+  modeRefused?(wanted: NonNullable<RunConfigureBody["permissionMode"]>): void;
 };
 
 /** Applies a configuration change to the running Claude Code; what it cannot change now is said. */
 export async function applyConfiguration(config: RunConfigureBody, target: Configurable): Promise<void> {
-  const attempt = async (what: string, change: () => Promise<void>) => {
+  const attempt = async (what: string, change: () => Promise<void>): Promise<boolean> => {
     try {
       await change();
+      return true;
     } catch (err) {
       target.notice("warning", `Claude Code did not take the new ${what}: ${(err as Error).message}`);
+      return false;
     }
   };
-  if (config.permissionMode) await attempt("permission mode", () => target.setPermissionMode(config.permissionMode!));
+  if (config.permissionMode && !(await attempt("permission mode", () => target.setPermissionMode(config.permissionMode!)))) {
+    target.modeRefused?.(config.permissionMode);
+  }
   if (config.model) await attempt("model", () => target.setModel(config.model!));
   if (config.effort) await attempt("effort", () => target.setEffort(config.effort!));
   const later = [config.maxTurns !== undefined && "maxTurns", config.systemPrompt !== undefined && "systemPrompt"].filter(Boolean);

@@ -2,8 +2,9 @@
 # exits, a lock between processes, so that two first starts do not install the same thing at once.
 # With flock (Linux) the lock is the file PATH; without it (macOS has none) a directory PATH.d that
 # holds its owner's pid, taken over once that process is gone, or after a minute if it never wrote
-# its pid (it died in between). A pid reused by another process since (after a reboot) is waited
-# on, saying so after a few seconds: which process, and which directory to remove if no install runs.
+# its pid (it died in between), by one at a time of the processes that find it so. A pid reused by
+# another process since (after a reboot) is waited on, saying so after a few seconds: which process,
+# and which directory to remove if no install runs.
 hold_lock() {
   local path="$1"
   if command -v flock >/dev/null 2>&1; then
@@ -16,7 +17,16 @@ hold_lock() {
     owner=""
     [ -f "$dir/pid" ] && read -r owner <"$dir/pid" || true
     if { [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; } || { [ -z "$owner" ] && [ "$waited" -ge 300 ]; }; then
-      rm -rf "$dir"
+      # Taken over under a second lock, and only if it is still the lock found stale: another
+      # process that found it stale too may have removed it and taken the lock anew meanwhile.
+      if mkdir "$dir.takeover" 2>/dev/null; then
+        local now=""
+        [ -f "$dir/pid" ] && read -r now <"$dir/pid" || true
+        [ -d "$dir" ] && [ "$now" = "$owner" ] && rm -rf "$dir"
+        rm -rf "$dir.takeover"
+      elif [ "$waited" -ge 300 ]; then
+        rm -rf "$dir.takeover" # its holder died between the two mkdirs
+      fi
       waited=0
       continue
     fi

@@ -65,6 +65,22 @@ test("without flock, a lock left by a process that died is taken over", async (t
   assert.ok(Date.now() - started < 3_000, "not waited on");
 });
 
+test("without flock, processes that find the same stale lock at once take it over one at a time", async (t) => {
+  const dir = tempDir(t);
+  const path = toolPath(dir, false);
+  const lock = join(dir, "install.lock");
+  const log = join(dir, "log");
+  const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
+  mkdirSync(`${lock}.d`);
+  writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
+  const codes = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => holder(path, lock, `echo "in ${i}" >>${JSON.stringify(log)}; sleep 0.2; echo "out ${i}" >>${JSON.stringify(log)}`)));
+  assert.deepEqual(codes, [0, 0, 0, 0, 0, 0]);
+  const lines = readFileSync(log, "utf8").trim().split("\n");
+  assert.equal(lines.length, 12);
+  for (let i = 0; i < 12; i += 2) assert.equal(lines[i + 1], lines[i].replace("in", "out"), `one at a time: ${lines.join(", ")}`);
+  assert.equal(existsSync(`${lock}.d`), false, "no lock directory left behind");
+});
+
 test("without flock, under a bash without BASHPID (macOS's bash 3.2), the lock names its holder, a live process, and is released, in a directory of any name", async (t) => {
   const dir = tempDir(t);
   const path = toolPath(dir, false);

@@ -8,15 +8,17 @@ import { renderScreen } from "./test-screen.ts";
 
 const WIDTH = 20;
 
-/** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does. */
-function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false, height?: number) {
+/** A terminal WIDTH columns wide with a line editor on it; `keys` types, `chat` writes as the chat does.
+ * `completing`: the editor completes, as the chat's does (it then redraws a line that a paste wraps). */
+function terminal(t: { after(fn: () => unknown): void }, keepOnEnter: (line: string) => boolean = () => false, height?: number, completing = false) {
   let bytes = "";
   let writes = 0;
   // The terminal driver turns "\n" into "\r\n" (the chat writes lines as a pseudo-terminal has them).
   const screen = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((bytes += String(chunk).replace(/(?<!\r)\n/g, "\r\n")), writes++, done()) }), { columns: WIDTH, rows: height, isTTY: true });
   const inputLine = keepInputLine(screen);
   const input = new PassThrough();
-  const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "" });
+  const completer = completing ? (line: string): [string[], string] => [[], line] : undefined;
+  const editor = createInterface({ input, output: inputLine.output, terminal: true, prompt: "", completer });
   t.after(() => editor.close());
   const close = () => editor.close();
   inputLine.attach(editor, keepOnEnter);
@@ -293,4 +295,44 @@ test("in a terminal too short for all the lines held, the last ones show above t
   assert.equal(new Set(rows).size, rows.length, rows.join("\n"));
   term.inputLine.hold([]);
   assert.deepEqual(term.rows().slice(-4), ["reply", "typed", "status", "mode"]);
+});
+
+const CODER = "👩\u200d💻";
+const FAMILY = "👨\u200d👩\u200d👧";
+const FLAG = "🇫🇷";
+
+test("Left, Right, Backspace and Delete step over a whole emoji sequence or accented letter, the cursor in the column after it", async (t) => {
+  const term = terminal(t);
+  await term.paste(`a${CODER}b${FLAG}e\u0301`);
+  assert.deepEqual(term.rows(), [`a${CODER}b${FLAG}e\u0301`]);
+  // Left twice: before the flag; what is typed goes there.
+  await term.keys("\x1b[D\x1b[D");
+  await term.keys("!");
+  assert.deepEqual(term.rows(), [`a${CODER}b!${FLAG}e\u0301`]);
+  // Backspace twice: "!" and "b"; Left once more, before the coder, and Delete takes it off whole.
+  await term.keys("\x7f\x7f\x1b[D\x1b[3~");
+  await term.keys("?");
+  assert.deepEqual(term.rows(), [`a?${FLAG}e\u0301`]);
+  // Right over the flag, Backspace: the flag goes whole.
+  await term.keys("\x1b[C\x7f");
+  assert.deepEqual(term.rows(), [`a?e\u0301`]);
+  // End, Backspace: the accented letter goes whole.
+  await term.keys("\x1b[F\x7f.");
+  assert.deepEqual(term.rows(), ["a?."]);
+});
+
+test("a typed line of emoji sequences longer than a row wraps where the terminal wraps it, with nothing else drawn", async (t) => {
+  const term = terminal(t);
+  term.chat("reply\n");
+  // Each comes at once, as a terminal sends it.
+  for (let i = 0; i < 12; i++) await term.paste(FAMILY);
+  // Ten take the 20 columns of the first row, two the next.
+  assert.deepEqual(term.rows(), ["reply", FAMILY.repeat(10), FAMILY.repeat(2)]);
+  await term.keys("\x1b[D".repeat(3));
+  await term.keys("x");
+  assert.deepEqual(term.rows(), ["reply", FAMILY.repeat(9) + "x", FAMILY.repeat(3)]);
+  term.chat("more\n");
+  assert.deepEqual(term.rows(), ["reply", "more", FAMILY.repeat(9) + "x", FAMILY.repeat(3)]);
+  await term.keys("\x7f\x7f");
+  assert.deepEqual(term.rows(), ["reply", "more", FAMILY.repeat(10), FAMILY]);
 });

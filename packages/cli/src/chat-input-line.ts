@@ -14,10 +14,15 @@
 // Each change reaches the terminal in one write: taking the typed line off, what the chat writes and
 // drawing the line again are built as one string first, since a terminal may show the screen between
 // two writes (the typed line would flicker at each delta of a reply).
+//
+// Columns are counted per grapheme cluster, as the terminal draws them (terminal-text.ts), and the
+// line editor is made to reckon and edit the same way (chat-input-clusters.ts): an emoji sequence
+// typed takes the two columns it shows in, and the cursor steps over it whole.
 import type { Interface } from "node:readline";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
-import { columns, type Sink } from "./render.ts";
+import { editByClusters } from "./chat-input-clusters.ts";
+import { clusters, columns, type Sink } from "./render.ts";
 
 /** The terminal the chat and its line editor draw on. */
 export type Screen = Sink & Writable & { columns?: number; rows?: number };
@@ -144,7 +149,7 @@ export function keepInputLine(screen: Screen): InputLine {
         out += part;
         continue;
       }
-      for (const char of part) {
+      for (const char of clusters(part)) {
         const need = char === "\t" ? 1 : columns(char);
         if (need > room) return `${out}\x1b[0m`;
         room -= need;
@@ -272,6 +277,7 @@ export function keepInputLine(screen: Screen): InputLine {
     attach(lines, keep) {
       editor = lines;
       keepOnEnter = keep;
+      editByClusters(lines, (text) => endOf(text, width()));
       screen.on("resize", resized);
       lines.on("close", () => {
         erase();
@@ -291,7 +297,7 @@ export function keepInputLine(screen: Screen): InputLine {
 function endOf(text: string, width: number): { rows: number; cols: number } {
   let rows = 0;
   let offset = 0;
-  for (const char of text) {
+  for (const char of clusters(text)) {
     if (char === "\n") {
       rows += Math.ceil(offset / width) || 1;
       offset = CONTINUED.length;
@@ -323,7 +329,7 @@ function lastRow(text: string, width: number): string {
   let style = "";
   let styleFrom = "";
   let shown = false;
-  for (const [token] of text.matchAll(/\x1b\[[0-9;:]*m|[\s\S]/gu)) {
+  for (const token of tokens(text)) {
     at += token.length;
     if (token.startsWith("\x1b[")) {
       style = token === "\x1b[0m" || token === "\x1b[m" ? "" : style + token;
@@ -343,4 +349,12 @@ function lastRow(text: string, width: number): string {
     shown = true;
   }
   return shown ? styleFrom + text.slice(from) : "";
+}
+
+/** `text` as SGR sequences and grapheme clusters, in order. */
+function* tokens(text: string): Generator<string> {
+  for (const [part] of text.matchAll(/\x1b\[[0-9;:]*m|[^\x1b]+|\x1b/g)) {
+    if (part.startsWith("\x1b")) yield part;
+    else yield* clusters(part);
+  }
 }

@@ -55,7 +55,7 @@ export type Renderer = {
 const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt", "plan"];
 
 // Kept here too: most of the CLI takes them from the renderer.
-export { columns, cut, printable };
+export { clusters, columns, cut, printable, width } from "./terminal-text.ts";
 
 /** The first line of `text`, spaces collapsed, cut to `max`; "…" says when more lines follow. */
 export function oneLine(text: string, max: number): string {

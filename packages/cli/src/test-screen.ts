@@ -1,7 +1,8 @@
 // A test helper: what a terminal `columns` wide (and `height` rows high: the rows above its top
 // scrolled off, kept above it as a terminal's scrollback keeps them) shows after the bytes a
 // program wrote to it. It
-// knows printable characters (wide ones, CJK and emoji, two columns), \r, \n, backspace, tab,
+// knows printable characters (each grapheme cluster one character, as terminals that know them
+// draw it: emoji sequences and CJK two columns), \r, \n, backspace, tab,
 // erasing (ESC[K, ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other
 // escape sequences (colours among them) are skipped. A character written past the last column
 // wraps, as xterm does; so does a wide one that does not fit in what is left of the row.
@@ -11,6 +12,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { columns as charColumns } from "./render.ts";
+
+const segmenter = new Intl.Segmenter();
+/** The grapheme cluster that starts at `from` in `bytes` (control characters end it). */
+function clusterAt(bytes: string, from: number): string {
+  const text = /^[^\x00-\x1f\x7f]+/.exec(bytes.slice(from, from + 64))?.[0] ?? bytes[from];
+  return segmenter.segment(text)[Symbol.iterator]().next().value?.segment ?? text;
+}
 
 /** The rows of the screen after `bytes` (those scrolled off first), trailing spaces and trailing
  * empty rows removed. */
@@ -79,7 +87,7 @@ export function renderScreen(bytes: string, columns = 80, height = Infinity): st
     } else if (ch === "\t") {
       col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
     } else if (ch >= " " && ch !== "\x7f") {
-      const char = String.fromCodePoint(bytes.codePointAt(i)!);
+      const char = clusterAt(bytes, i);
       i += char.length - 1;
       const width = charColumns(char);
       const line = at(row);

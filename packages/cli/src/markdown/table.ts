@@ -1,7 +1,7 @@
 // A markdown table as a terminal shows it: its columns aligned as the delimiter row says, its rows
 // ruled with box-drawing lines, the header in bold and each cell's inline markdown rendered.
 import { BOLD, DIM, newInline, renderInline, type Put } from "./inline.ts";
-import { columns } from "../terminal-text.ts";
+import { clusters, columns, width } from "../terminal-text.ts";
 
 type Align = "left" | "center" | "right";
 
@@ -26,7 +26,6 @@ export function isTable(lines: readonly string[]): boolean {
 type Run = [text: string, style: string];
 type Cell = { runs: Run[]; width: number };
 
-const width = (text: string) => Array.from(text).reduce((sum, char) => sum + columns(char), 0);
 
 function renderCell(text: string, base: string): Cell {
   const runs: Run[] = [];
@@ -37,7 +36,7 @@ function renderCell(text: string, base: string): Cell {
 /** `cell` as lines at most `max` columns wide: broken at a space where one is, else in a word. */
 function wrap(cell: Cell, max: number): Cell[] {
   if (cell.width <= max) return [cell];
-  const chars = cell.runs.flatMap(([text, style]) => Array.from(text, (char): Run => [char, style]));
+  const chars = cell.runs.flatMap(([text, style]) => clusters(text).map((char): Run => [char, style]));
   const lines: Run[][] = [];
   let line: Run[] = [];
   for (const char of chars) {

@@ -1,17 +1,29 @@
 // Reading and validating a JSON request body with a size limit.
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
 
-/** Reads the whole body as UTF-8 text. Resolves `status: 0` when the client went away mid-body
- * (nobody is left to answer). */
+/** Why a request's body is not taken as JSON by its Content-Type, if it is not. A web page can send
+ * any other type (a form, or fetch in no-cors mode) without asking the runner first, so a page open
+ * beside a runner without a token could otherwise start runs on it. */
+export function contentTypeProblem(req: IncomingMessage): string | undefined {
+  const type = req.headers["content-type"]?.split(";")[0].trim().toLowerCase();
+  if (type === "application/json" || type?.endsWith("+json")) return undefined;
+  return `the body ${type ? `is ${type}` : "has no Content-Type"}: send JSON, with Content-Type: application/json`;
+}
+
+/** Reads the whole body of a JSON request (by its Content-Type) as UTF-8 text. Resolves `status: 0`
+ * when the client went away mid-body (nobody is left to answer). */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<BodyResult<string>> {
   const tooLarge = { ok: false as const, status: 413, error: `body is larger than ${limitBytes} bytes` };
   const declared = Number(req.headers["content-length"]);
-  if (declared > limitBytes) {
+  const badType = contentTypeProblem(req);
+  const refused = badType ? { ok: false as const, status: 415, error: badType } : declared > limitBytes ? tooLarge : undefined;
+  if (refused) {
     req.resume();
-    return Promise.resolve(tooLarge);
+    return Promise.resolve(refused);
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -28,7 +40,10 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Body
     };
     const onEnd = () => {
       cleanup();
-      resolve({ ok: true, value: chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks, size).toString("utf8") });
+      const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      // Not decoded leniently: a prompt would reach the model other than it was sent.
+      if (!isUtf8(bytes)) resolve({ ok: false, status: 400, error: "body is not valid UTF-8" });
+      else resolve({ ok: true, value: bytes.toString("utf8") });
     };
     const onGone = () => {
       cleanup();

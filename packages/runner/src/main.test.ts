@@ -203,7 +203,7 @@ test("a runner started with HARNESS_RUNNER_TOKEN answers only requests that carr
     assert.equal(res.status, 401, JSON.stringify(headers));
     assert.match(((await res.json()) as { error: string }).error, /Authorization: Bearer/);
   }
-  const put = await fetch(`${runner.url}/workspaces/w1`, { method: "PUT", body: JSON.stringify({ workspace: join(dir, "w1") }) });
+  const put = await fetch(`${runner.url}/workspaces/w1`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ workspace: join(dir, "w1") }) });
   assert.equal(put.status, 401, "opening a workspace needs the token too");
 
   const client = createRunnerClient(runner.url, { token });

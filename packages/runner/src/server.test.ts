@@ -9,6 +9,7 @@ import { collect, fakeBackend, listen, never, startRunner as start, usage, waitF
 import type { Backend } from "./backend.ts";
 
 const startRunner = (t: TestContext, backend: Backend) => start(t, { backend });
+const json = { "content-type": "application/json" };
 
 test("the wire format is one SSE frame per event with id, event and JSON data", async (t) => {
   const { url } = await startRunner(
@@ -18,7 +19,7 @@ test("the wire format is one SSE frame per event with id, event and JSON data", 
       return { ok: false, message: "boom" };
     }),
   );
-  const res = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "p" }) });
+  const res = await fetch(`${url}/query`, { method: "POST", headers: json, body: JSON.stringify({ prompt: "p" }) });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
   const text = await res.text();
@@ -130,18 +131,46 @@ test("a query may name its run: run.started carries that id, attach finds it, an
   assert.deepEqual(events[0], { type: "run.started", seq: 1, requestId: "run-42" });
   const again = await collect(client.events("run-42", { afterSeq: 0, signal: never() }));
   assert.deepEqual(again, events);
-  const reused = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "p", requestId: "run-42" }) });
+  const reused = await fetch(`${url}/query`, { method: "POST", headers: json, body: JSON.stringify({ prompt: "p", requestId: "run-42" }) });
   assert.equal(reused.status, 409);
   assert.match(((await reused.json()) as { error: string }).error, /requestId run-42 exists already/);
-  const bad = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "p", requestId: "../x y" }) });
+  const bad = await fetch(`${url}/query`, { method: "POST", headers: json, body: JSON.stringify({ prompt: "p", requestId: "../x y" }) });
   assert.equal(bad.status, 400);
   assert.match(((await bad.json()) as { error: string }).error, /^requestId: requestId must be 1 to 128/);
   assert.equal(backend.runs.length, 1);
 });
 
+test("a body that is not JSON by its Content-Type, or not UTF-8, is refused before any run starts", async (t) => {
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url, client } = await startRunner(t, backend);
+  const body = JSON.stringify({ prompt: "p" });
+  // A web page may send these without asking first (a form, or fetch in no-cors mode): were they
+  // taken, any page open in a browser beside a runner without a token could start runs on it.
+  for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+    const res = await fetch(`${url}/query`, { method: "POST", headers: { "content-type": type }, body });
+    assert.equal(res.status, 415, type);
+    assert.equal(((await res.json()) as { error: string }).error, `the body is ${type.split(";")[0]}: send JSON, with Content-Type: application/json`);
+  }
+  const untyped = await fetch(`${url}/query`, { method: "POST", body: new Blob([body]) });
+  assert.equal(untyped.status, 415);
+  assert.equal(((await untyped.json()) as { error: string }).error, "the body has no Content-Type: send JSON, with Content-Type: application/json");
+  const put = await fetch(`${url}/workspaces/w1`, { method: "PUT", headers: { "content-type": "text/plain" }, body: JSON.stringify({ workspace: join(tmpdir(), "never-made") }) });
+  assert.equal(put.status, 415, "PUT /workspaces/:id");
+
+  // Not silently made U+FFFD: the prompt would reach the model other than it was sent.
+  const bytes = Buffer.concat([Buffer.from('{"prompt":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+  const notUtf8 = await fetch(`${url}/query`, { method: "POST", headers: { "content-type": "application/json" }, body: bytes });
+  assert.equal(notUtf8.status, 400);
+  assert.equal(((await notUtf8.json()) as { error: string }).error, "body is not valid UTF-8");
+
+  assert.equal(backend.runs.length, 0);
+  const events = await collect(client.query({ prompt: "after" }, { signal: never() }));
+  assert.equal(events.at(-1)?.type, "run.completed");
+});
+
 test("a body over 8 MiB gets 413", async (t) => {
   const { url, client } = await startRunner(t, fakeBackend(async () => ({ ok: false, message: "unused" })));
-  const res = await fetch(`${url}/query`, { method: "POST", body: JSON.stringify({ prompt: "x".repeat(9 * 1024 * 1024) }) });
+  const res = await fetch(`${url}/query`, { method: "POST", headers: json, body: JSON.stringify({ prompt: "x".repeat(9 * 1024 * 1024) }) });
   assert.equal(res.status, 413);
   assert.match(((await res.json()) as { error: string }).error, /larger than/);
   assert.equal((await client.health()).ok, true);

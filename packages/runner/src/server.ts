@@ -5,6 +5,7 @@
 //                               the query's requestId names a run already known, 412 when its
 //                               historyId names a transcript this runner does not keep (transcripts.ts),
 //                               413 over 8 MiB
+//   Every JSON body must say so (Content-Type: application/json, else 415) and be UTF-8 (else 400).
 //   GET  /health                → RunnerHealth
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)

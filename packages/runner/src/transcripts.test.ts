@@ -150,7 +150,7 @@ test("a run that fails keeps its transcript too, and a workspace cannot use anot
     await new Promise((resolve) => server.close(resolve));
   });
   for (const id of ["w1", "w2"]) {
-    const res = await fetch(`${base}/workspaces/${id}`, { method: "PUT", body: JSON.stringify({ workspace: tempDir(t) }) });
+    const res = await fetch(`${base}/workspaces/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ workspace: tempDir(t) }) });
     assert.equal(res.status, 200);
   }
   const w1 = createRunnerClient(workspaceUrl(base, "w1"));

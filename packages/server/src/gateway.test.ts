@@ -236,6 +236,26 @@ test("an oversized frame gets an error frame and the connection stays open", asy
   });
 });
 
+test("a binary frame gets an error frame saying frames are JSON text, is not run, and the connection stays open", async () => {
+  await withServer({}, async (server) => {
+    const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/ws?userId=u&sessionId=binary`, { perMessageDeflate: false });
+    const frames: { type: string; code?: string; message?: string }[] = [];
+    socket.on("message", (data) => frames.push(JSON.parse(String(data))));
+    await waitFor(() => frames.length === 1, "the state frame");
+    // Well-formed JSON, a valid command: still refused, as its bytes are not text the client meant.
+    socket.send(Buffer.from(JSON.stringify({ type: "commands", commands: [{ type: "configure", config: { model: "m" } }] })), { binary: true });
+    socket.send(Buffer.from([0xff, 0xfe, 0x00]), { binary: true });
+    await waitFor(() => frames.length === 3, "two error frames");
+    const expected = { type: "error", code: "bad_frame", message: "binary frames are not taken: send each frame as JSON text" };
+    assert.deepEqual(frames.slice(1), [expected, expected]);
+    socket.send(JSON.stringify({ type: "commands", commands: [{ type: "configure", config: { model: "m" } }] }));
+    await waitFor(() => frames.length === 4, "the text frame's delta");
+    assert.equal(frames[3].type, "delta");
+    assert.equal(socket.readyState, WebSocket.OPEN);
+    socket.close();
+  });
+});
+
 test("a handshake the WebSocket layer rejects does not keep its session in memory", async () => {
   await withServer({ sessionIdleMs: 10 }, async (server, { runners }) => {
     const answer = await upgradeAnswer(`${server.url}/ws?userId=u&sessionId=half`, { "Sec-WebSocket-Version": "7" });

@@ -116,8 +116,10 @@ export function createWebSocketEndpoint(options: {
     };
     answered.add(ws);
     ws.on("pong", () => answered.add(ws));
-    ws.on("message", (data) => {
+    ws.on("message", (data, binary) => {
       if (closing) conn.send(errorFrame("the server is shutting down", ErrorCodes.internal));
+      // Frames are JSON text: bytes in a binary frame were not meant as a command (and need not be UTF-8).
+      else if (binary) conn.send(errorFrame("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame));
       else session.receive(conn, text(data));
     });
     ws.on("close", () => {

@@ -1,8 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { RunnerEvent } from "@harness/protocol";
+import { request, type IncomingMessage } from "node:http";
+import { KEEP_RUNNING_HEADER, type RunnerEvent } from "@harness/protocol";
 import type { ApprovalDecision, BackendContext } from "./backend.ts";
 import { RunnerHttpError } from "./client.ts";
+import { MAX_STREAM_BACKLOG_BYTES } from "./sse-response.ts";
 import { collect, fakeBackend, never, post, startRunner, usage, waitFor, waitForAbort } from "./test-support.ts";
 
 type Iter = AsyncIterator<RunnerEvent>;
@@ -243,6 +245,46 @@ test("keep-running: the run outlives its request, and re-attaching after event 3
   assert.deepEqual(fromStart.slice(0, 3), first);
   assert.deepEqual(fromStart.slice(3), tail);
   assert.deepEqual(fromTwo, fromStart.slice(2));
+});
+
+test("a reader that stops reading is cut off once far behind rather than buffered for; the run goes on, and re-attaching gets the rest", async (t) => {
+  const chunk = "x".repeat(1024 * 1024);
+  const count = Math.ceil((3 * MAX_STREAM_BACKLOG_BYTES) / chunk.length);
+  const backend = fakeBackend(async (_q, ctx) => {
+    for (let i = 0; i < count; i++) {
+      ctx.emit({ type: "assistant.delta", text: chunk });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return { ok: true, result: "done", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(`${url}/query`, { method: "POST", headers: { "content-type": "application/json", [KEEP_RUNNING_HEADER]: "1" } }, resolve);
+    req.on("error", reject).end(JSON.stringify({ prompt: "p" }));
+  });
+  res.pause();
+  await waitFor(() => backend.runs.length === 1, "the run to start");
+  await waitFor(async () => !(await client.health()).busy, "the run to end");
+
+  const text = await new Promise<string>((resolve) => {
+    let read = "";
+    res.on("data", (data: Buffer) => (read += data.toString()));
+    res.on("error", () => {});
+    res.on("close", () => resolve(read));
+    res.resume();
+  });
+  const whole = text.split("\n\n").slice(0, -1);
+  assert.ok(!whole.some((frame) => frame.includes("event: run.completed")), "the stream was cut before its end");
+  const last = whole.length;
+  assert.ok(last < count, `${last} of ${count + 2} events reached the reader`);
+  assert.match(whole[0], /^id: 1\n/);
+  const requestId = (JSON.parse(whole[0].split("data: ")[1]) as { requestId: string }).requestId;
+  const rest = await collect(client.events(requestId, { afterSeq: last, signal: never() }));
+  assert.deepEqual(
+    rest.map((e) => e.seq),
+    Array.from({ length: count + 2 - last }, (_, i) => last + 1 + i),
+  );
+  assert.equal(rest.at(-1)?.type, "run.completed");
 });
 
 test("a finished run stays available for a while; runs beyond the kept few are forgotten", async (t) => {

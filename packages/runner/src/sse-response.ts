@@ -3,6 +3,9 @@ import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { EventLog } from "./event-log.ts";
 
+/** A reader this far behind (bytes written but not yet taken by the connection) is cut off. */
+export const MAX_STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
+
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
@@ -34,6 +37,13 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
     scheduled = false;
     // Without a socket the client is gone (see below).
     if (!open || !socket) return;
+    // A reader this far behind is cut off rather than buffered for without end (as one gone): it
+    // re-attaches from the last event it took (GET /runs/:id/events) and catches up from the log.
+    if (socket.writableLength > MAX_STREAM_BACKLOG_BYTES) {
+      gone();
+      socket.destroy();
+      return;
+    }
     const body = pending;
     pending = "";
     if (end) {

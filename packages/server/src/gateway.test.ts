@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { MinimalClient } from "@harness/test-utils";
 import { startServer, type HarnessServer } from "./index.ts";
+import { WS_MAX_PAYLOAD } from "./websocket.ts";
 import { fakeRunners, tempDir, upgradeAnswer, waitFor } from "./test-helpers.ts";
 
 async function withServer(
@@ -253,6 +254,49 @@ test("a binary frame gets an error frame saying frames are JSON text, is not run
     assert.equal(frames[3].type, "delta");
     assert.equal(socket.readyState, WebSocket.OPEN);
     socket.close();
+  });
+});
+
+test("a frame past the WebSocket limit closes that socket with 1009; the session and its other clients go on", async () => {
+  await withServer({}, async (server) => {
+    const other = await MinimalClient.connect(server.url, { userId: "u", sessionId: "huge" });
+    await other.waitForState(() => true);
+    const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/ws?userId=u&sessionId=huge`, { perMessageDeflate: false });
+    await new Promise((resolve) => socket.once("open", resolve));
+    const closed = new Promise<number>((resolve) => socket.once("close", resolve));
+    socket.on("error", () => {});
+    // Sent in fragments, as a client streaming a frame would: the limit holds for the whole.
+    const part = Buffer.alloc(WS_MAX_PAYLOAD / 4, "x");
+    for (let i = 0; i < 5; i++) socket.send(part, { binary: false, fin: i === 4 });
+    assert.equal(await closed, 1009);
+    other.send({ type: "configure", config: { model: "still-here" } });
+    await other.waitForState((s) => (s as { config?: { model?: string } }).config?.model === "still-here");
+    assert.equal(other.closed, false);
+    await other.close();
+  });
+});
+
+test("a client that stops reading is cut off once far behind, not buffered for without end; the others are served", { timeout: 60_000 }, async () => {
+  await withServer({}, async (server) => {
+    const writer = await MinimalClient.connect(server.url, { userId: "u", sessionId: "stalled" });
+    await writer.waitForState(() => true);
+    const stalled = new WebSocket(`${server.url.replace(/^http/, "ws")}/ws?userId=u&sessionId=stalled`, { perMessageDeflate: false });
+    let frames = 0;
+    stalled.on("message", () => frames++);
+    await waitFor(() => frames === 1, "the stalled client's state frame");
+    const closed = new Promise<number>((resolve) => stalled.once("close", resolve));
+    stalled.on("error", () => {});
+    (stalled as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    // 40 MB of deltas, one 200 kB system prompt at a time: far more than the socket's buffers hold.
+    const count = 200;
+    for (let i = 0; i < count; i++) writer.send({ type: "configure", config: { systemPrompt: `${i}`.padEnd(200_000, "x") } });
+    const systemPrompt = (s: object) => (s as { config?: { systemPrompt?: string } }).config?.systemPrompt;
+    await writer.waitForState((s) => systemPrompt(s)?.startsWith(`${count - 1}`) === true, 30_000);
+    (stalled as unknown as { _socket: { resume(): void } })._socket.resume();
+    assert.equal(await closed, 1006, "cut off, without a close handshake");
+    assert.ok(frames < count + 1, `${frames} frames reached the stalled client`);
+    assert.equal(writer.closed, false);
+    await writer.close();
   });
 });
 

@@ -15,6 +15,7 @@
 // `x-harness-keep-running: 1`: then the run goes on without a listener (a session server that
 // restarts re-attaches with GET /runs/:requestId/events) and only POST …/cancel stops it.
 import { z } from "zod";
+import { wellFormedText } from "./well-formed.ts";
 
 /** The permission modes a run can be in (Claude Code's). */
 export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
@@ -23,8 +24,8 @@ export type RunnerPermissionMode = z.infer<typeof RunnerPermissionModeSchema>;
 export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
 /** Longest reason a denial may give the model, in characters. */
 export const MAX_DENY_REASON_CHARS = 10_000;
-export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: z.string().max(MAX_DENY_REASON_CHARS).optional() });
-export const SteerBodySchema = z.object({ message: z.string().min(1).max(500_000) });
+export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
+export const SteerBodySchema = z.object({ message: wellFormedText().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
   model: z.string().min(1).optional(),

@@ -10,6 +10,7 @@
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
 import { RunnerPermissionModeSchema } from "./runner-control.ts";
+import { wellFormedText } from "./well-formed.ts";
 import { ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
@@ -84,7 +85,7 @@ export type RunnerRunOptions = z.infer<typeof RunnerRunOptionsSchema>;
 
 export const RunnerQuerySchema = z
   .object({
-    prompt: z.string().min(1),
+    prompt: wellFormedText().min(1),
     history: z.array(TranscriptMessageSchema).optional(),
     /** Instead of `history`: the `transcriptId` of a run's last event, naming the transcript that run
      * left, which the runner kept. A runner that no longer keeps it answers 412

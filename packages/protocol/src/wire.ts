@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MAX_COMMANDS_PER_FRAME } from "./limits.ts";
 import { FileChangeSchema, MAX_DENY_REASON_CHARS } from "./runner-control.ts";
+import { wellFormedText } from "./well-formed.ts";
 
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
@@ -13,9 +14,8 @@ export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
 export const PermissionModeSchema = z.enum(["default", "acceptEdits", "fullAuto"]);
 export const EffortSchema = z.enum(["low", "medium", "high", "max"]);
 
-/** Text a client sends: a lone surrogate cannot be encoded as UTF-8 (it would be stored, sent to the
- * model and shown back as U+FFFD). */
-const text = () => z.string().refine((value) => value.isWellFormed(), "must be well-formed Unicode (it holds a lone surrogate)");
+/** Text a client sends. */
+const text = wellFormedText;
 
 /** Most turns a run may be given. */
 export const MAX_TURNS_LIMIT = 10_000;

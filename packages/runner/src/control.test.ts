@@ -59,6 +59,7 @@ test("control endpoints validate their bodies naming the field, and unknown runs
     ["deny", { toolUseId: "t", reason: 3 }, /^reason: /],
     ["steer", {}, /^message: /],
     ["steer", { message: "" }, /^message: /],
+    ["steer", { message: "half \ud83d of a pair" }, /^message: must be well-formed Unicode \(it holds a lone surrogate\)$/],
     ["configure", { model: 1 }, /^model: /],
     ["configure", { effort: "extreme" }, /^effort: /],
     ["configure", { bogus: true }, /bogus/],

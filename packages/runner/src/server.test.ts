@@ -74,6 +74,11 @@ test("bad bodies get 400 naming the problem, and the runner keeps serving", asyn
   assert.equal(negativeCost.status, 400);
   assert.match(negativeCost.body.error, /^spentBefore\.usage\.costUsd: /);
 
+  // Not made U+FFFD on the way to the model, nor refused by it as a failed run.
+  const lone = await post('{"prompt":"half \\ud83d of a pair"}');
+  assert.equal(lone.status, 400);
+  assert.equal(lone.body.error, "prompt: must be well-formed Unicode (it holds a lone surrogate)");
+
   const notObject = await post("[1,2]");
   assert.equal(notObject.status, 400);
   assert.match(notObject.body.error, /^body: /);

@@ -28,6 +28,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
+import { answerClientErrors } from "./client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
@@ -66,6 +67,7 @@ const token = process.argv.includes("--token-from-stdin")
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const server = createServer({ noDelay: true }, requireToken(token, (req, res) => handler.handle(req, res)));
+answerClientErrors(server);
 // A client closes connections it left idle well before this (node-transport.ts: 2 s), so that it
 // never sends a request on a connection this side is closing.
 server.keepAliveTimeout = RUNNER_KEEP_ALIVE_MS;

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rawHttp } from "@harness/test-utils";
 import { createRunnerClient, RunnerHttpError } from "./client.ts";
 import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
 import type { Backend } from "./backend.ts";
@@ -200,6 +201,14 @@ test("unknown routes get a 404 JSON error; known ones asked with another method 
     assert.equal(res.headers.get("allow"), allow);
     assert.equal(((await res.json()) as { error: string }).error, `${method} is not allowed on ${path}: use ${allow}`);
   }
+});
+
+test("a request the HTTP parser cannot read is answered 400 with a JSON error saying why", async (t) => {
+  const { url, client } = await startRunner(t, fakeBackend(async () => ({ ok: false, message: "unused" })));
+  const answer = await rawHttp(url, "POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+  assert.match(answer, /^HTTP\/1.1 400 Bad Request\r\n/);
+  assert.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error: "not an HTTP request this server can read: Invalid character in chunk size" });
+  assert.equal((await client.health()).ok, true);
 });
 
 test("a backend that throws ends the run with run.error and the runner keeps serving", async (t) => {

@@ -21,6 +21,7 @@ import type { Backend } from "./backend.ts";
 import { createBackendRegistry, defaultBackendName, standardBackends, type BackendRegistry } from "./backends/registry.ts";
 import { createCheckpoints } from "./checkpoints/checkpoints.ts";
 import { createGit } from "./checkpoints/git.ts";
+import { answerClientErrors } from "./client-error.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
 import { BUSY_MESSAGE, REWINDING_MESSAGE, type RunnerDeps } from "./deps.ts";
 import type { EventLogLimits } from "./event-log.ts";
@@ -85,6 +86,7 @@ export function createRunnerServer(opts: RunnerServerOptions): Server {
   // package without ever serving.
   const { createServer } = process.getBuiltinModule("node:http");
   const server = createServer({ noDelay: true }, handler.handle);
+  answerClientErrors(server);
   server.on("close", () => void handler.close());
   return server;
 }

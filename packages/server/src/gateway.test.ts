@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { MinimalClient } from "@harness/test-utils";
+import { MinimalClient, rawHttp } from "@harness/test-utils";
 import { startServer, type HarnessServer } from "./index.ts";
 import { WS_MAX_PAYLOAD } from "./websocket.ts";
 import { fakeRunners, tempDir, upgradeAnswer, waitFor } from "./test-helpers.ts";
@@ -297,6 +297,23 @@ test("a client that stops reading is cut off once far behind, not buffered for w
     assert.ok(frames < count + 1, `${frames} frames reached the stalled client`);
     assert.equal(writer.closed, false);
     await writer.close();
+  });
+});
+
+test("a request the HTTP parser cannot read is answered with its status and a JSON error saying why; the server keeps serving", async () => {
+  await withServer({}, async (server) => {
+    const cases: [string, string, string][] = [
+      ["FOO /sessions HTTP/1.1\r\nHost: localhost\r\n\r\n", "400 Bad Request", "not an HTTP request this server can read: Invalid method encountered"],
+      ["POST /sessions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "400 Bad Request", "not an HTTP request this server can read: Duplicate Content-Length"],
+      [`GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, "431 Request Header Fields Too Large", "the request's headers are too large"],
+    ];
+    for (const [request, status, error] of cases) {
+      const answer = await rawHttp(server.url, request);
+      assert.match(answer, new RegExp(`^HTTP/1.1 ${status}\r\n`), request.slice(0, 40));
+      assert.match(answer, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      assert.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error });
+    }
+    assert.equal((await fetch(`${server.url}/health`)).status, 200);
   });
 });
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
+import { answerClientErrors } from "@harness/runner/client-error";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
@@ -168,6 +169,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     serverOptions: { shouldUpgradeCallback: offersWebSocket },
   }) as Server;
   server.on("upgrade", sockets.handleUpgrade);
+  answerClientErrors(server);
 
   let address: AddressInfo;
   try {

@@ -56,3 +56,4 @@ export { holdLock } from "./sqlite-lock-holder.ts";
 export { storedRunnerPid, storedSeq } from "./harness-db.ts";
 export { startHttpProxy } from "./http-proxy.ts";
 export type { HttpProxy, ProxiedRequest } from "./http-proxy.ts";
+export { rawHttp } from "./raw-http.ts";

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import http from "node:http";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -213,6 +214,25 @@ test("a runner started with HARNESS_RUNNER_TOKEN answers only requests that carr
   const done = events.find((e) => e.type === "tool.completed") as { output: string } | undefined;
   assert.equal(done?.output.trim(), "token=[]", "the token is not in the environment of the runner's tools");
   assert.equal(events.at(-1)?.type, "run.completed");
+});
+
+test("a runner without a token on a loopback address answers only requests made for a loopback name (no DNS rebinding)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-host-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HOME: dir });
+  const { port } = new URL(runner.url);
+  const health = (host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.get({ host: "127.0.0.1", port, path: "/health", headers: { host } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => (body += d)).on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+    });
+  const refused = await health(`attacker.example:${port}`);
+  assert.equal(refused.status, 403);
+  assert.match((JSON.parse(refused.body) as { error: string }).error, /refused a request for host "attacker\.example:\d+".*loopback names/);
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) assert.equal((await health(host)).status, 200, host);
 });
 
 test("a token handed over on stdin guards the runner and is in no process's environment its tools can read", async (t) => {

@@ -23,7 +23,7 @@
 // on a socket {"event":"listening","url":"http+unix://<the socket's path, percent-encoded>"}.
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import { chmodSync, existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
@@ -32,7 +32,8 @@ import { answerClientErrors } from "./client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
-import { requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
+import { isLoopbackHost } from "./loopback.ts";
+import { requireLoopbackName, requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
 import { removeSocketFile, runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
 
 function fail(message: string): never {
@@ -66,7 +67,9 @@ const token = process.argv.includes("--token-from-stdin")
   : fromEnvironment;
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
-const server = createServer({ noDelay: true }, requireToken(token, (req, res) => handler.handle(req, res)));
+const handle = (req: IncomingMessage, res: ServerResponse) => handler.handle(req, res);
+const guarded = token ? requireToken(token, handle) : !socketPath && isLoopbackHost(host) ? requireLoopbackName(handle) : handle;
+const server = createServer({ noDelay: true }, guarded);
 answerClientErrors(server);
 // A client closes connections it left idle well before this (node-transport.ts: 2 s), so that it
 // never sends a request on a connection this side is closing.

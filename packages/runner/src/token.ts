@@ -2,10 +2,13 @@
 // user's process can connect; so the server hands it a secret (the first line of its stdin, with
 // --token-from-stdin; HARNESS_RUNNER_TOKEN in its environment for one started by hand) and sends it
 // with every request as `Authorization: Bearer <token>`.
-// A runner started without one (by hand, inside its own sandbox) takes every request.
+// A runner started without one (by hand, inside its own sandbox) takes every request made for its
+// address; on a loopback address, only those made for a loopback name (a web page whose name an
+// attacker points at 127.0.0.1, DNS rebinding, sends its own name).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { refuse } from "./http.ts";
+import { forLoopback } from "./loopback.ts";
 
 export const RUNNER_TOKEN_ENV = "HARNESS_RUNNER_TOKEN";
 
@@ -29,5 +32,16 @@ export function requireToken<A extends unknown[]>(
     const given = req.headers.authorization;
     if (given !== undefined && timingSafeEqual(digest(given), expected)) return handle(req, res, ...rest);
     refuse(req, res, 401, TOKEN_NEEDED_MESSAGE);
+  };
+}
+
+/** `handle`, for requests made for a loopback name only: others get 403 (a runner without a token,
+ * listening on a loopback address). */
+export function requireLoopbackName<A extends unknown[]>(
+  handle: (req: IncomingMessage, res: ServerResponse, ...rest: A) => void,
+): (req: IncomingMessage, res: ServerResponse, ...rest: A) => void {
+  return (req, res, ...rest) => {
+    if (forLoopback(req.headers.host)) return handle(req, res, ...rest);
+    refuse(req, res, 403, `refused a request for host "${req.headers.host}": a runner without ${RUNNER_TOKEN_ENV} on a loopback address answers only loopback names (localhost, 127.0.0.1, [::1])`);
   };
 }

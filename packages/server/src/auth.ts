@@ -1,5 +1,6 @@
 // Bearer-token authentication for HTTP requests and WebSocket upgrades.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { forLoopback, isLoopbackHost } from "@harness/runner/loopback";
 
 function digest(text: string): Buffer {
   return createHash("sha256").update(text).digest();
@@ -20,21 +21,6 @@ export function requestToken(authorization: string | undefined, url: URL): strin
   return url.searchParams.get("token") ?? undefined;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || bare === "::ffff:127.0.0.1";
-}
-
-/** The host name of a Host header ("127.0.0.1:7700", "[::1]:7700", "localhost"), or undefined when
- * it is not one. */
-function hostnameOf(host: string): string | undefined {
-  try {
-    return new URL(`http://${host}`).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Why a request must be refused because a web page on another site may have made it, or undefined.
  * For a server without a token only: a browser lets any page open a WebSocket to 127.0.0.1 or
@@ -43,11 +29,8 @@ function hostnameOf(host: string): string | undefined {
  * one, a loopback page or one of `allowedOrigins`. Programs that send no Origin are unaffected.
  */
 export function crossSiteRefusal(host: string | undefined, origin: string | undefined, allowedOrigins: ReadonlySet<string>): string | undefined {
-  if (host !== undefined) {
-    const name = hostnameOf(host);
-    if (name === undefined || !isLoopbackHost(name)) {
-      return `refused a request for host "${host}": without HARNESS_TOKEN this server answers only loopback names (localhost, 127.0.0.1, [::1])`;
-    }
+  if (!forLoopback(host)) {
+    return `refused a request for host "${host}": without HARNESS_TOKEN this server answers only loopback names (localhost, 127.0.0.1, [::1])`;
   }
   if (origin === undefined || allowedOrigins.has(origin)) return undefined;
   let page: URL | undefined;

@@ -5,7 +5,7 @@ import { envSettingProblems } from "@harness/agent/env-settings";
 import { isWithin } from "@harness/agent/real-paths";
 import { RunnerRunOptionsSchema, type RunnerRunOptions } from "@harness/protocol";
 import { defaultBackendName } from "@harness/runner/backend-names";
-import { isLoopbackHost } from "./auth.ts";
+import { isLoopbackHost } from "@harness/runner/loopback";
 import type { RunnerFactory } from "./registry.ts";
 
 export type ServerOptions = {

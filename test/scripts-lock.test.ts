@@ -81,6 +81,25 @@ test("without flock, processes that find the same stale lock at once take it ove
   assert.equal(existsSync(`${lock}.d`), false, "no lock directory left behind");
 });
 
+test("without flock, a stale lock whose takeover was left by a process that died too is taken over, without spinning", async (t) => {
+  const dir = tempDir(t);
+  const path = toolPath(dir, false);
+  const lock = join(dir, "install.lock");
+  const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
+  mkdirSync(`${lock}.d`);
+  writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
+  mkdirSync(`${lock}.d.takeover`);
+  writeFileSync(join(`${lock}.d.takeover`, "pid"), `${gone}\n`);
+  const script = `set -euo pipefail\n. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n)`;
+  const child = spawn("/bin/bash", ["-c", script], { env: { PATH: path }, stdio: "inherit" });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const timer = setTimeout(() => child.kill(), 5_000);
+  t.after(() => clearTimeout(timer));
+  assert.equal(await exited, 0, "taken within seconds, not held forever");
+  assert.equal(existsSync(`${lock}.d`), false, "no lock directory left behind");
+  assert.equal(existsSync(`${lock}.d.takeover`), false, "nor a takeover");
+});
+
 test("without flock, under a bash without BASHPID (macOS's bash 3.2), the lock names its holder, a live process, and is released, in a directory of any name", async (t) => {
   const dir = tempDir(t);
   const path = toolPath(dir, false);

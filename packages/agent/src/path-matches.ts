@@ -46,18 +46,23 @@ export async function matchPaths(root: string, plain: string, options: MatchOpti
   const fromHome = options.home !== undefined && dir.startsWith("~/");
   let top = resolve(root);
   let where = fromHome ? join(options.home!, dir.slice(2)) : resolve(root, dir || ".");
+  let there = true;
   if (options.confined) {
     try {
       top = await realpath(top);
-      where = await realpath(where);
     } catch {
       return NONE;
     }
-    if (!isWithin(where, top)) return NONE;
+    // A folder that is not there (mistyped) holds nothing, and the fuzzy search below `top` may
+    // still find what was meant, as it does unconfined; one that leads out answers nothing.
+    const real = await realpath(where).catch(() => undefined);
+    if (real !== undefined && !isWithin(real, top)) return NONE;
+    there = real !== undefined;
+    where = real ?? where;
   }
   const inside = linkCheck(top, options.confined === true);
   const started: string[] = [];
-  for (const entry of await offeredIn(where, base, signal)) {
+  for (const entry of there ? await offeredIn(where, base, signal) : []) {
     if (started.length >= MATCHES_LIMIT || signal?.aborted) break;
     const leads = await inside(entry.isSymbolicLink(), join(where, entry.name));
     if (leads === "stop") break;

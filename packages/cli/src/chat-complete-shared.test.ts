@@ -71,7 +71,7 @@ test("a chat on a shared server completes an @path as a chat of its own would in
   await sessions.create({ sessionId: "alike" });
   const list = (prefix: string, signal?: AbortSignal) => sessions.listFiles("alike", prefix, { signal });
   const typed = ["", "s", "src", "src/", "src/ch", "srcchat", "SRCLINE", "guide", ".", ".e", ".gith", "ci", "node_modules", "node_modules/x/i",
-    "my", "my\\ notes/to", "pfel", "./äp", "done", "v1", "manyfile", "zzz", "missing/x"];
+    "my", "my\\ notes/to", "pfel", "./äp", "done", "v1", "manyfile", "zzz", "missing/x", "sr/chat"];
   for (const word of typed) {
     const own = await completePath(word, workspace, "/nonexistent-home");
     assert.deepEqual(await completeListedPath(word, list), own, `@${word}`);

@@ -105,6 +105,7 @@ test("with no path starting with the prefix, its characters in order find one an
       const answer = async (prefix: string) => (await call(server, "GET", files("s1", `&prefix=${encodeURIComponent(prefix)}`))).body;
       assert.deepEqual(await answer("srcchat"), { paths: ["src/chat.ts", "src/chat-line.ts"], fuzzy: true }, "not the link out, nor node_modules");
       assert.deepEqual(await answer("leak"), { paths: [], fuzzy: true }, "nothing behind a link leading out");
+      assert.deepEqual(await answer("sr/chat"), { paths: ["src/chat.ts", "src/chat-line.ts"], fuzzy: true }, "a folder mistyped: as a chat's own completion, the fuzzy match");
       assert.deepEqual(await answer("linked/srcchat/"), { paths: [], fuzzy: false });
       assert.deepEqual(await answer("src/ch"), { paths: ["src/chat-line.ts", "src/chat.ts"], fuzzy: false });
     });

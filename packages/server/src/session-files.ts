@@ -19,9 +19,9 @@ export const PrefixSchema = z
   .refine((prefix) => !prefix.split("/").includes(".."), 'must not contain ".." segments');
 
 /** The paths below `root` that `prefix` (checked by PrefixSchema) completes to, folders ending in
- * "/", at most FILES_LIMIT: those starting with it, sorted, else the fuzzy matches (`fuzzy`). None
- * when the folder it names is missing or, through a link, outside `root`; an entry that is a link
- * leading out of `root`, or nowhere, is left out. */
+ * "/", at most FILES_LIMIT: those starting with it, sorted, else the fuzzy matches (`fuzzy`), as when
+ * the folder it names is missing. None when that folder is, through a link, outside `root`; an
+ * entry that is a link leading out of `root`, or nowhere, is left out. */
 export function sessionFiles(root: string, prefix: string, signal?: AbortSignal): Promise<PathMatches> {
   return matchPaths(root, prefix, { confined: true, signal });
 }

@@ -64,6 +64,7 @@ function handRow(clock: { now: number }) {
   const row = startWorkingRow({ show: (line) => shown.push(line), columns: () => 200, color: false, now: () => clock.now, pick: () => "Brewing" });
   return {
     update: (state: HarnessState) => row.update(state),
+    lost: () => row.lost(),
     close: () => row.close(),
     /** The row the next frame draws. */
     frame: () => (mock.timers.tick(FRAME_MS), shown.at(-1)?.slice(2)),
@@ -118,6 +119,28 @@ test("a row that joins a run under way counts from the run's start; a start the 
   unsaid.update(running());
   clock.now += 2_000;
   assert.match(unsaid.frame() ?? "", /^Brewing… \(2s · /, "a session that does not say the start: from when the run was first seen");
+});
+
+test("a chat whose connection was lost counts a run it finds on its return from the run's start, and a run begun while it was away from that run's own", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const clock = { now: 1_000_000 };
+  const row = handRow(clock);
+  row.update({ status: "idle", messages: [] });
+  row.lost();
+  const first = [user("go"), reply("x".repeat(4_000))];
+  row.update({ status: "running", messages: first, runStartedAt: clock.now - 90_000 });
+  assert.match(row.frame() ?? "", /^Brewing… \(1m 30s · ↓ 1k tokens · /, "a run begun while away");
+  row.lost();
+  row.update({ status: "running", messages: first, runStartedAt: clock.now - 90_000 });
+  assert.match(row.frame() ?? "", /^Brewing… \(1m 30s · ↓ 1k tokens · /, "the same run goes on");
+  // Away again: that run ended and the next began, with no idle state between for this chat.
+  row.lost();
+  clock.now += 10_000;
+  const next = [{ ...first[0], id: "u1" }, { ...first[1], status: "complete" as const }, user("next"), { ...reply("y".repeat(40)), id: "b" }];
+  row.update({ status: "running", messages: next, runStartedAt: clock.now - 5_000 });
+  assert.match(row.frame() ?? "", /^Brewing… \(5s · ↓ 10 tokens · /, "the next run, counted alone");
+  row.close();
 });
 
 test("a closed row stays closed: a state that comes after shows no row and starts no frames", (t) => {

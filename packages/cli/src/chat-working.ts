@@ -7,6 +7,8 @@
 // started (runStartedAt), so a chat that joins a run under way (a second terminal, a reconnect)
 // counts from its real start; a chat that saw the run begin, or a session that does not say,
 // counts from when the chat first saw it (another machine's clock is not trusted over its own).
+// A run whose runStartedAt is not the one first seen is another run (the chat, reconnecting, missed
+// the end of the one before).
 // The state counts a run's tokens only once it is over, when the row is gone: the row estimates
 // them as Claude Code does while streaming, a token for four characters of what the run has put
 // in the state (its replies' text and its tool calls' input, a sub-agent's calls included; a
@@ -51,6 +53,9 @@ export function workingRow(o: { frame: number; verb: string; ms: number; tokens?
 export type WorkingRow = {
   /** The session's state as it now is: the row shows, goes on or goes. Nothing once closed. */
   update(state: HarnessState): void;
+  /** The connection to the session was lost: the states that follow may have missed a run's start
+   * or end, so a run found under way is counted as one joined (from the start the state says). */
+  lost(): void;
   /** The row goes for good. */
   close(): void;
 };
@@ -67,8 +72,9 @@ export function startWorkingRow(o: {
   const now = o.now ?? (() => Date.now());
   const pick = o.pick ?? ((verbs) => verbs[Math.floor(Math.random() * verbs.length)]);
   /** The run under way (running or asking): when it started, its verb, the index of its first
-   * message (the prompt, or for a chat that joined it the latest user message) and its tokens. */
-  let run: { start: number; verb: string; from: number; tokens: number } | undefined;
+   * message (the prompt, or for a chat that joined it the latest user message), its tokens, and
+   * the state's runStartedAt when first seen (another there: another run, its end unseen). */
+  let run: { start: number; verb: string; from: number; tokens: number; said: unknown } | undefined;
   /** Whether a state this row was given had no run under way: a run after it began in its sight. */
   let sawIdle = false;
   let frame = 0;
@@ -83,8 +89,8 @@ export function startWorkingRow(o: {
     update(state) {
       if (closed) return;
       const underWay = state.status === "running" || state.status === "awaiting-approval";
-      if (!underWay) run = undefined;
-      else run ??= { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from: runFrom(state), tokens: 0 };
+      if (!underWay || (run && typeof state.runStartedAt === "number" && state.runStartedAt !== run.said)) run = undefined;
+      if (underWay) run ??= { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from: runFrom(state), tokens: 0, said: state.runStartedAt };
       sawIdle ||= !underWay;
       if (run) run.tokens = runTokens(state, run.from);
       if (state.status !== "running") {
@@ -99,6 +105,9 @@ export function startWorkingRow(o: {
         draw();
       }, FRAME_MS);
       timer.unref();
+    },
+    lost() {
+      sawIdle = false;
     },
     close() {
       closed = true;

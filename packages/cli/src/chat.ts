@@ -244,6 +244,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   client.on("connection", (status) => {
     if (status === "reconnecting" && !lost) {
       lost = true;
+      working?.lost();
       view.note("(connection lost; reconnecting…)");
     } else if (status === "open" && lost) {
       lost = false;

@@ -42,6 +42,7 @@ test("a text-only reply streams its deltas and ends the run", async (t) => {
     { type: "assistant.delta", text: "Hi" },
     { type: "assistant.delta", text: " there" },
     { type: "assistant.delta", text: "!" },
+    { type: "call.completed", usage: { inputTokens: 12, outputTokens: 3 } },
   ]);
   assert.deepEqual(result.transcript, [
     { role: "user", content: "hello" },
@@ -75,7 +76,9 @@ test("a tool call runs and its result is sent back in the next request", async (
     events.filter((e) => e.type !== "assistant.delta"),
     [
       { type: "tool.started", toolName: "Read", toolUseId: "toolu_1", input: { file_path: "notes.txt" } },
+      { type: "call.completed", usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50 } },
       { type: "tool.completed", toolUseId: "toolu_1", output: "     1\talpha\n     2\tbeta", isError: false },
+      { type: "call.completed", usage: { inputTokens: 150, outputTokens: 10, cacheReadTokens: 90 } },
     ],
   );
   assert.equal(provider.requests.length, 2);

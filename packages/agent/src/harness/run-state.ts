@@ -83,9 +83,12 @@ export function recordSideCall(state: RunState, model: string, usage: Usage): vo
 }
 
 /** Counts a call of `model`, its usage already priced (a call given up on mid-stream), in the
- * total and the spend. */
+ * total and the spend, and reports it (call.completed). */
 export function recordBilled(state: RunState, model: string, usage: Usage): void {
   addUsage(state.usage, usage);
+  // Reported as it is billed, so that the figures move while the run goes; a sub-agent's usage
+  // joins its parent's later without being reported again.
+  state.emit({ type: "call.completed", usage: { ...usage } });
   state.spend.usd += usage.costUsd ?? 0;
   state.spend.calls += 1;
   addUsage((state.spend.byModel[model] ??= { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }), usage);

@@ -67,7 +67,7 @@ test("a backend given its environment runs in it, whatever process.env says late
   assert.equal(fake.requests[0].headers["x-api-key"], "env-key");
 });
 
-test("a scripted agent run round-trips through the runner: deltas, tool events, transcript and usage", async (t) => {
+test("a scripted agent run round-trips through the runner: deltas, tool events, each call's usage as it ends, transcript and usage", async (t) => {
   const workspace = tempWorkspace(t);
   const provider = scriptedProvider([
     { text: ["Let me ", "check."], toolCalls: [{ id: "tu1", name: "Bash", input: { command: "echo round-trip" } }], usage: { inputTokens: 100, outputTokens: 10 } },
@@ -89,10 +89,13 @@ test("a scripted agent run round-trips through the runner: deltas, tool events, 
     { type: "assistant.delta", text: "Let me " },
     { type: "assistant.delta", text: "check." },
     { type: "tool.started", toolName: "Bash", toolUseId: "tu1", input: { command: "echo round-trip" } },
+    // Each model call's usage as it ends, before its tool calls run.
+    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 10 } },
     { type: "tool.output", toolUseId: "tu1", text: "round-trip\n" },
     { type: "tool.completed", toolUseId: "tu1", output: "round-trip", isError: false },
     { type: "assistant.delta", text: "It " },
     { type: "assistant.delta", text: "said round-trip." },
+    { type: "call.completed", usage: { inputTokens: 120, outputTokens: 7 } },
   ]);
   const last = events.at(-1);
   assert.ok(last?.type === "run.completed", JSON.stringify(last));
@@ -135,9 +138,9 @@ test("the builtin backend drives the real Anthropic provider: a Bash tool round 
   const events = await collect(client.query({ prompt: "make a file", anthropicApiKey: "per-query-key", permissionMode: "acceptEdits" }, { signal: signal() }));
   assert.deepEqual(
     events.map((e) => e.type),
-    ["run.started", "run.ready", "tool.started", "tool.output", "tool.completed", "assistant.delta", "run.completed"],
+    ["run.started", "run.ready", "tool.started", "call.completed", "tool.output", "tool.completed", "assistant.delta", "call.completed", "run.completed"],
   );
-  const completed = events[4];
+  const completed = events[5];
   assert.ok(completed.type === "tool.completed");
   assert.equal(completed.output.trimEnd(), "from-bash");
   assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "from-bash\n");

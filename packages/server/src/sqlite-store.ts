@@ -8,7 +8,7 @@ import { makeDirsSync } from "@harness/agent/make-dirs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
-import { HarnessStateSchema, TranscriptMessageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
+import { ConversationSpentSchema, HarnessStateSchema, TranscriptMessageSchema, UsageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
 import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
@@ -32,6 +32,9 @@ const RunRecordSchema: z.ZodType<RunRecord> = z.object({
   userMessageId: z.string(),
   assistantMessageId: z.string(),
   afterTool: z.boolean(),
+  live: z
+    .object({ usageBefore: UsageSchema.optional(), spentBefore: ConversationSpentSchema.optional(), counted: UsageSchema })
+    .optional(),
 });
 
 /** A SessionStore whose reads are synchronous. */

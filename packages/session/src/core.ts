@@ -410,6 +410,7 @@ export function recordOf(run: ActiveRun): RunRecord {
     assistantMessageId: run.committed.cursor.assistantMessageId,
     afterTool: run.committed.cursor.afterTool,
   };
+  if (run.committed.cursor.live) record.live = run.committed.cursor.live;
   const requestId = run.requestId ?? run.proposedId;
   if (requestId) record.requestId = requestId;
   return record;

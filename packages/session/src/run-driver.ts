@@ -1,6 +1,6 @@
 // Driving a run: the query (or a re-attach after the host restarted), runner events translated into
 // batches, control requests to the run in flight, and how a run ends.
-import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
+import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage, type Usage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import { runnerMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
@@ -97,7 +97,7 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
       })
     : stored;
   const ended = whenEnded(run);
-  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateEnd(core, () => body.resumeSessionId, ended) }), false, ready);
+  void drive(core, run, () => core.options.runner.query(body, { signal: run.controller.signal, onLateEnd: lateEnd(core, run, () => body.resumeSessionId, ended) }), false, ready);
 }
 
 /** How long a prompt waits for the last event of the run cancelled before it. */
@@ -136,10 +136,12 @@ function windDown(core: SessionCore, run: ActiveRun): void {
  * used until it stopped still count (in the usage, and in the conversation's totals that the next
  * query gives a runner that did not count them), and the backend session it started (or forked) is the one
  * the next prompt continues, unless another run has changed the session's since `resumed`. */
-function lateEnd(core: SessionCore, resumed: () => string | undefined, ended?: () => void): (event: RunEndEvent) => void {
+function lateEnd(core: SessionCore, run: ActiveRun, resumed: () => string | undefined, ended?: () => void): (event: RunEndEvent) => void {
   return (event) => {
     if (!core.ended) {
-      const ops: DeltaOperation[] = totalsOps(core.state, event);
+      // The calls it reported before the cancel are counted already.
+      const counted = run.cursor.live?.counted;
+      const ops: DeltaOperation[] = totalsOps(core.state, counted && event.usage ? { ...event, usage: usageBeyond(event.usage, counted) } : event);
       if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed()) {
         ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       }
@@ -159,7 +161,7 @@ function resumedNow(core: SessionCore): () => string | undefined {
  * one stored are translated as if nothing had happened. When it cannot be found, it is written
  * down as interrupted. */
 export function reattach(core: SessionCore, record: RunRecord): void {
-  const cursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool };
+  const cursor: RunCursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool, ...(record.live && { live: record.live }) };
   const prompt = record.prompt ?? core.state.messages[findMessage(core.state, record.userMessageId)]?.content ?? "";
   const run = newRun(cursor, { prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
   core.run = run;
@@ -168,7 +170,7 @@ export function reattach(core: SessionCore, record: RunRecord): void {
     interrupt(core);
     return;
   }
-  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, resumedNow(core), whenEnded(run)) }), true);
+  void drive(core, run, () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, run, resumedNow(core), whenEnded(run)) }), true);
 }
 
 async function drive(
@@ -216,7 +218,7 @@ async function drive(
       const requestId = run.requestId;
       if (!reattached && requestId) {
         reattached = true;
-        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, resumedNow(core), whenEnded(run)) });
+        open = () => core.options.runner.attach(requestId, run.seenSeq, { signal: run.controller.signal, onLateEnd: lateEnd(core, run, resumedNow(core), whenEnded(run)) });
         continue;
       }
       fail(core, run, `The run failed: ${describe(error)}`);
@@ -377,4 +379,13 @@ function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcri
 function lastReply(core: SessionCore, run: ActiveRun): string {
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   return i < 0 ? "" : core.state.messages[i].content;
+}
+
+/** What `usage` says beyond `counted`, key by key, never below zero. */
+function usageBeyond(usage: Usage, counted: Usage): Usage {
+  const rest: Usage = { inputTokens: Math.max(0, usage.inputTokens - counted.inputTokens), outputTokens: Math.max(0, usage.outputTokens - counted.outputTokens) };
+  for (const key of ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const) {
+    if (usage[key] !== undefined) rest[key] = Math.max(0, usage[key] - (counted[key] ?? 0));
+  }
+  return rest;
 }

@@ -2,6 +2,7 @@
 // Object storage on Cloudflare). The session writes an append-only log of batches and, from time to
 // time, a snapshot; loading takes the snapshot and replays the batches stored after it.
 import type { HarnessState, TranscriptMessage } from "@harness/protocol";
+import type { LiveCount } from "./translate.ts";
 
 export type SessionSnapshot = {
   state: HarnessState;
@@ -29,6 +30,8 @@ export type RunRecord = {
   /** The assistant message the run writes into, and whether a tool call came last. */
   assistantMessageId: string;
   afterTool: boolean;
+  /** What the run's reported calls counted so far, and the totals before them (see RunCursor). */
+  live?: LiveCount;
 };
 
 /** One committed batch. `operations` is the JSON text of its DeltaOperation[] (serialized once, for

@@ -9,7 +9,13 @@ export type RunCursor = {
   assistantMessageId: string;
   /** True after a tool call until text follows it; the next text then starts a new paragraph. */
   afterTool: boolean;
+  /** Set at the run's first call.completed: the totals held before it, from which its end counts
+   * (so that the final figures are what they would be without the calls reported on the way), and
+   * what its calls reported so far. */
+  live?: LiveCount;
 };
+
+export type LiveCount = { usageBefore?: Usage; spentBefore?: ConversationSpent; counted: Usage };
 
 export type Translation = { operations: DeltaOperation[]; cursor: RunCursor };
 
@@ -163,13 +169,16 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return { operations, cursor };
     }
 
+    case "call.completed":
+      return callCompleted(state, cursor, event);
+
     case "run.completed": {
       const ops: DeltaOperation[] = settleToolCalls(message, i, "error", "the run ended before this tool call finished");
       // A backend that reports its answer only as a result (no streamed text) still shows it.
       if (message.content === "" && event.result) ops.push({ type: "set", path: messagePath(i, "content"), value: event.result });
       ops.push({ type: "set", path: messagePath(i, "status"), value: "complete" });
       ops.push({ type: "set", path: ["status"], value: "idle" });
-      ops.push(...totalsOps(state, event));
+      ops.push(...endTotalsOps(state, cursor, event));
       const last = event.turns?.at(-1);
       if (last && isCounts(last)) ops.push({ type: "set", path: ["lastCall"], value: last as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
@@ -179,7 +188,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
-      ops.push(...totalsOps(state, event));
+      ops.push(...endTotalsOps(state, cursor, event));
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       return { operations: ops, cursor };
     }
@@ -217,6 +226,43 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "run.ready":
       return { operations: event.agentId ? [] : availableOps(state.available, event.available), cursor };
   }
+}
+
+/** A model call of the run finished: its usage joins the session's usage and the conversation's
+ * totals at once (`calls` one more; the times move at the run's end), and a main-agent call is the
+ * context's fill now. Only the keys that changed are sent. A usage not made of counts is ignored. */
+function callCompleted(state: HarnessState, cursor: RunCursor, event: Extract<RunnerEvent, { type: "call.completed" }>): Translation {
+  if (!event.usage || !isCounts(event.usage)) return { operations: [], cursor };
+  const live: LiveCount = cursor.live ?? { counted: { inputTokens: 0, outputTokens: 0 }, ...(state.usage && { usageBefore: state.usage }), ...(state.spent && { spentBefore: state.spent }) };
+  const ops = changedOps(["usage"], state.usage, addUsage(state.usage, event.usage));
+  if (state.spent) {
+    ops.push(...changedOps(["spent", "usage"], state.spent.usage, addUsage(state.spent.usage, event.usage)));
+    ops.push({ type: "set", path: ["spent", "calls"], value: state.spent.calls + 1 });
+  }
+  if (!event.agentId) ops.push({ type: "set", path: ["lastCall"], value: event.usage as JSONValue });
+  return { operations: ops, cursor: { ...cursor, live: { ...live, counted: addUsage(live.counted, event.usage) } } };
+}
+
+/** Sets at `path` the keys of `next` that differ from `before` (the whole value when there is none). */
+function changedOps(path: string[], before: Usage | undefined, next: Usage): DeltaOperation[] {
+  if (!before) return [{ type: "set", path, value: next as JSONValue }];
+  return USAGE_KEYS.filter((key) => next[key] !== undefined && next[key] !== before[key]).map((key) => ({ type: "set", path: [...path, key], value: next[key]! }));
+}
+
+/** The totals a run's end sets: counted from those held before its first reported call, so that
+ * they are what they would be had no call been reported on the way; what the calls added is taken
+ * back where the end says otherwise (a spent that is not kept, a usage not made of counts). An end
+ * that says nothing of them (a run that failed without counting) keeps what the calls reported. */
+function endTotalsOps(state: HarnessState, cursor: RunCursor, end: { usage?: Usage; spent?: ConversationSpent }): DeltaOperation[] {
+  const live = cursor.live;
+  if (!live) return totalsOps(state, end);
+  const before: HarnessState = { ...state, usage: live.usageBefore, spent: live.spentBefore };
+  const ops = totalsOps(before, end);
+  const usageSet = ops.some((op) => op.path[0] === "usage");
+  const spentSet = ops.some((op) => op.path[0] === "spent");
+  if (!usageSet && live.usageBefore && end.usage !== undefined) ops.push({ type: "set", path: ["usage"], value: live.usageBefore as JSONValue });
+  if (!spentSet && live.spentBefore && end.spent !== undefined) ops.push({ type: "set", path: ["spent"], value: live.spentBefore as JSONValue });
+  return ops;
 }
 
 /** The run left plan mode (its plan was approved): the session's configuration says the new mode, so

@@ -1,0 +1,83 @@
+// A run's usage moves with each model call it reports (call.completed), and its end sets the very
+// figures it would have set had no call been reported on the way.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ConversationSpent, HarnessState, RunnerEventPayload, Usage } from "@harness/protocol";
+import { startSession, submitAndRun, until } from "./test-helpers.ts";
+
+const calls: Usage[] = [
+  { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, costUsd: 0.1 },
+  { inputTokens: 150, outputTokens: 20, cacheReadTokens: 90, costUsd: 0.2 },
+  { inputTokens: 40, outputTokens: 5, costUsd: 0.3 },
+];
+const runUsage: Usage = { inputTokens: 290, outputTokens: 35, cacheReadTokens: 90, costUsd: 0.6000000000000001 };
+const before: ConversationSpent = { usage: { inputTokens: 1000, outputTokens: 100, costUsd: 1 }, calls: 4, apiMs: 400, wallMs: 4000 };
+const after: ConversationSpent = { usage: { inputTokens: 1290, outputTokens: 135, cacheReadTokens: 90, costUsd: 1.6 }, calls: 7, apiMs: 900, wallMs: 9000 };
+
+/** A session whose first run spent `before`, then a second run of three calls: with `live`, each call
+ * reported as it ends (the third a sub-agent's), and the state read after each. */
+async function threeCalls(live: boolean, end: RunnerEventPayload) {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before, turns: [before.usage] });
+  await until(() => !session.busy);
+  const second = await submitAndRun(session, client, runner);
+  second.emit({ type: "run.started", requestId: "r2" });
+  const seen = [];
+  for (const [i, usage] of calls.entries()) {
+    second.emit({ type: "assistant.delta", text: `step ${i} ` });
+    if (live) second.emit({ type: "call.completed", usage, ...(i === 2 && { agentId: "agent_1", parentToolUseId: "tu1" }) });
+    await until(() => client.state!.messages[3]?.content.includes(`step ${i}`));
+    seen.push(structuredClone({ usage: client.state!.usage, spent: client.state!.spent, lastCall: client.state!.lastCall }));
+  }
+  second.emit(end);
+  await until(() => !session.busy);
+  return { seen, state: client.state!, figures: figuresOf(client.state!), session };
+}
+
+function figuresOf(state: HarnessState) {
+  return { status: state.status, usage: state.usage, spent: state.spent, lastCall: state.lastCall, error: state.error };
+}
+
+test("each model call of a run moves the usage, the conversation's totals and the context's fill before the run ends", async () => {
+  const end: RunnerEventPayload = { type: "run.completed", result: "done", usage: runUsage, turns: calls.slice(0, 2), spent: after };
+  const { seen, state, figures, session } = await threeCalls(true, end);
+  assert.deepEqual(seen[0], {
+    usage: { inputTokens: 1100, outputTokens: 110, cacheReadTokens: 0, costUsd: 1.1 },
+    spent: { ...before, usage: { inputTokens: 1100, outputTokens: 110, cacheReadTokens: 0, costUsd: 1.1 }, calls: 5 },
+    lastCall: calls[0],
+  });
+  assert.equal(seen[1].usage?.inputTokens, 1250);
+  assert.equal(seen[1].spent?.calls, 6);
+  assert.deepEqual(seen[1].lastCall, calls[1]);
+  // A sub-agent's call costs, but is no measure of the main conversation's context.
+  assert.equal(seen[2].usage?.inputTokens, 1290);
+  assert.equal(seen[2].spent?.calls, 7);
+  assert.deepEqual(seen[2].lastCall, calls[1]);
+
+  const without = await threeCalls(false, end);
+  assert.deepEqual(figures, without.figures, "the run's end sets the figures it sets without the calls reported");
+  assert.deepEqual(session.snapshot().state, state);
+});
+
+test("a run that fails after some calls keeps what its end says it spent, as without the calls reported; one that says nothing keeps the calls'", async () => {
+  const failed: RunnerEventPayload = { type: "run.error", message: "the model failed", usage: runUsage, spent: after };
+  const live = await threeCalls(true, failed);
+  const without = await threeCalls(false, failed);
+  assert.deepEqual({ ...live.figures, lastCall: undefined }, { ...without.figures, lastCall: undefined });
+  assert.deepEqual(live.state.lastCall, calls[1], "the context's fill is the last main call's");
+
+  const silent = await threeCalls(true, { type: "run.error", message: "the runner went away" });
+  assert.equal(silent.state.status, "error");
+  assert.deepEqual(silent.state.usage, { inputTokens: 1290, outputTokens: 135, cacheReadTokens: 90, costUsd: 1.6 }, "the calls were paid for");
+  assert.equal(silent.state.spent?.calls, 7);
+});
+
+test("a malformed call.completed changes nothing", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "call.completed", usage: { inputTokens: -1, outputTokens: 2 } }, { type: "call.completed", usage: { outputTokens: 2 } as never }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[1]?.content === "x");
+  assert.equal(client.state!.usage, undefined);
+  assert.equal(client.state!.lastCall, undefined);
+});

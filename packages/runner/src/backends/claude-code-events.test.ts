@@ -36,6 +36,7 @@ test("streamed text becomes deltas; the complete block that follows is not sent 
     { type: "run.ready", available: { model: "claude-test", slashCommands: [], tools: [], mcpServers: [], agents: [], skills: [], outputStyle: "default" } },
     { type: "assistant.delta", text: "Hel" },
     { type: "assistant.delta", text: "lo" },
+    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
   ]);
   assert.deepEqual(run.turns, [{ inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 }]);
   assert.equal(run.promptUuid, "prompt-uuid");
@@ -227,4 +228,23 @@ test("an init message of another Claude Code version (no model, a server without
   const parsed = RunnerEventSchema.safeParse({ ...events[0], seq: 1 });
   assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
   assert.deepEqual((events[0] as Extract<AgentEvent, { type: "run.ready" }>).available, { model: "", slashCommands: [], tools: ["Bash"], mcpServers: [{ name: "docs", status: "unknown" }], agents: [], skills: [], outputStyle: "default" });
+});
+
+test("each model call is reported once as it ends: a streamed one at its message_delta, a sub-agent's at the first of its lines; a malformed usage is not", () => {
+  const { events } = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", model: "claude-test", usage: usage(100, 1) } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }),
+    assistant("msg_1", [{ type: "text", text: "Hi" }], { message: { id: "msg_1", model: "claude-test", role: "assistant", content: [{ type: "text", text: "Hi" }], usage: usage(100, 1) } }),
+    stream({ type: "message_delta", delta: { stop_reason: "tool_use" }, usage: usage(100, 7) }),
+    assistant("msg_sub", [{ type: "text", text: "a" }], { parent_tool_use_id: "toolu_task", agent_id: "a-1" }),
+    sdk({ type: "assistant", parent_tool_use_id: "toolu_task", agent_id: "a-1", message: { id: "msg_sub", role: "assistant", content: [{ type: "text", text: "a" }], usage: usage(30, 4) } }),
+    sdk({ type: "assistant", parent_tool_use_id: "toolu_task", agent_id: "a-1", message: { id: "msg_sub", role: "assistant", content: [{ type: "text", text: "b" }], usage: usage(30, 4) } }),
+    sdk({ type: "assistant", parent_tool_use_id: "toolu_task", agent_id: "a-1", message: { id: "msg_bad", role: "assistant", content: [], usage: { input_tokens: "many", output_tokens: -3 } } }),
+  ]);
+  const calls = events.filter((e) => e.type === "call.completed");
+  assert.deepEqual(calls, [
+    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
+    { type: "call.completed", agentId: "a-1", parentToolUseId: "toolu_task", usage: { inputTokens: 30, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 0 } },
+  ]);
+  for (const event of calls) assert.ok(RunnerEventSchema.safeParse({ ...event, seq: 1 }).success);
 });

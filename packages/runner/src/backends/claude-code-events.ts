@@ -2,6 +2,7 @@
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
+import { costUsd, priceOf } from "@harness/llm";
 import { formatDuration } from "@harness/llm/retry-policy";
 
 type Block = Record<string, unknown>;
@@ -42,6 +43,20 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   /** Agent/Task tool call id → the sub-agent's task id. */
   const taskIds = new Map<string, string>();
   let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
+  /** Model calls reported (call.completed), by message id: each once, however many lines it spans. */
+  const reported = new Set<string>();
+  let model: string | undefined;
+
+  /** Reports a finished model call, priced when its model's price is known. A usage that is not
+   * made of counts (another version's, or a broken line) is not reported. */
+  function reportCall(id: unknown, usage: Usage, fields: AgentFields): void {
+    if (typeof id !== "string" || reported.has(id)) return;
+    reported.add(id);
+    const counts = [usage.inputTokens, usage.outputTokens, usage.cacheReadTokens ?? 0, usage.cacheWriteTokens ?? 0];
+    if (!counts.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return;
+    const priced = model && priceOf(model) ? { ...usage, costUsd: costUsd(model, usage) } : usage;
+    emit({ type: "call.completed", ...fields, usage: priced });
+  }
 
   const agentFields = (parent: string | null | undefined, agentId?: unknown): AgentFields => {
     if (!parent) return {};
@@ -54,6 +69,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     switch (event.type) {
       case "message_start": {
         const u = event.message.usage;
+        if (typeof event.message.model === "string") model = event.message.model;
         streaming.set(key, { id: event.message.id, usage: usageOf(u), texts: new Map() });
         return;
       }
@@ -77,6 +93,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
         if (typeof u.cache_read_input_tokens === "number") turn.cacheReadTokens = u.cache_read_input_tokens;
         if (typeof u.cache_creation_input_tokens === "number") turn.cacheWriteTokens = u.cache_creation_input_tokens;
         if (!message.parent_tool_use_id) run.turns.push(turn);
+        reportCall(current.id, turn, agentFields(message.parent_tool_use_id));
         streaming.delete(key);
         return;
       }
@@ -100,10 +117,17 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     const m = message.message;
     run.sessionId = message.session_id;
     if (!message.parent_tool_use_id) run.lastUuid = message.uuid;
-    if (m.model) run.model = m.model;
+    if (m.model) run.model = model = m.model;
     if (message.error === "authentication_failed") run.authFailed = true;
     const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
     const blocks = m.content as unknown as Block[];
+    // A call that streamed is reported at its message_delta; one that did not (a sub-agent's) at its
+    // first line, whose usage Claude Code gives again on the others.
+    const key = message.parent_tool_use_id ?? "";
+    const u = (m as { usage?: unknown }).usage;
+    if (streaming.get(key)?.id !== m.id && typeof u === "object" && u !== null && "output_tokens" in u) {
+      reportCall(m.id, usageOf(u as Parameters<typeof usageOf>[0]), fields);
+    }
     for (const block of blocks) {
       if (block.type === "text" && typeof block.text === "string" && block.text && !streamedText.has(m.id)) {
         emit({ type: "assistant.delta", ...fields, text: block.text });

@@ -71,7 +71,7 @@ test("the first query starts a runner in the session's workspace; the API key tr
   fake.push({ text: ["Hel", "lo"] });
   const before = fake.requests.length;
   const events = await collect(runner, "hi");
-  assert.deepEqual(events.map((e) => e.type), ["run.started", "run.ready", "assistant.delta", "assistant.delta", "run.completed"]);
+  assert.deepEqual(events.map((e) => e.type), ["run.started", "run.ready", "assistant.delta", "assistant.delta", "call.completed", "run.completed"]);
   assert.ok(existsSync(join(dir.path, "first")), "the workspace is created");
   assert.equal(fake.requests[before].headers["x-api-key"], "key-per-query");
   const token = seen[0]?.token;
@@ -325,7 +325,7 @@ test("a query whose runner died between runs, before the server heard of it, goe
   const pid = runner.pid()!;
   const calls = fake.requests.length;
   const events = await collect(runner, "two");
-  assert.deepEqual(events.map((e) => e.type), ["run.started", "run.ready", "assistant.delta", "run.completed"]);
+  assert.deepEqual(events.map((e) => e.type), ["run.started", "run.ready", "assistant.delta", "call.completed", "run.completed"]);
   assert.equal(fake.requests.length, calls + 1, "the prompt reached the model once");
   assert.notEqual(runner.pid(), pid, "a new runner answered");
   assert.equal(processAlive(pid), false);

@@ -96,6 +96,22 @@ test("the tokens are counted from what the run streams into the state, a token f
   assert.equal(row.frame(), "Brewing… (0s · ↓ 2 tokens · esc to interrupt)", "the next run counts from nothing");
 });
 
+test("once a call of the run has ended, the tokens are its real output tokens, plus the estimate of what streamed since", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const row = handRow({ now: 1_000_000 });
+  const usage = (outputTokens: number) => ({ inputTokens: 10, outputTokens });
+  const running = (content: string, out: number): HarnessState => ({ status: "running", messages: [user("before"), user("go"), reply(content)], usage: usage(out) });
+  row.update(running("", 500));
+  row.update(running("a".repeat(400), 500));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 100 tokens · esc to interrupt)", "estimated while the first call streams");
+  // The call ended: it put out 300 tokens (thinking, say), more than its text shows.
+  row.update(running("a".repeat(400), 800));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 300 tokens · esc to interrupt)", "the real count of the call that ended, in place of its estimate");
+  row.update(running("a".repeat(800), 800));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 400 tokens · esc to interrupt)", "the call streaming now, estimated on top");
+});
+
 test("a row that joins a run under way counts from the run's start; a start the clocks put in the future counts from the join", (t) => {
   mock.timers.enable({ apis: ["setInterval"] });
   t.after(() => mock.timers.reset());

@@ -9,10 +9,12 @@
 // counts from when the chat first saw it (another machine's clock is not trusted over its own).
 // A run whose runStartedAt is not the one first seen is another run (the chat, reconnecting, missed
 // the end of the one before).
-// The state counts a run's tokens only once it is over, when the row is gone: the row estimates
-// them as Claude Code does while streaming, a token for four characters of what the run has put
-// in the state (its replies' text and its tool calls' input, a sub-agent's calls included; a
-// sub-agent's text reaches the state only as its Task call's result), from the run's own messages.
+// The tokens are the real output tokens of the run's calls that have ended (the state's usage grows
+// with each), plus an estimate of the call streaming now, as Claude Code makes it: a token for four
+// characters of what the run has put in the state since the last call ended (its replies' text and
+// its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches the state only as
+// its Task call's result), from the run's own messages. A row that joins a run under way estimates
+// what came before it joined.
 import type { HarnessState } from "@harness/protocol";
 import { cut } from "./terminal-text.ts";
 
@@ -74,7 +76,7 @@ export function startWorkingRow(o: {
   /** The run under way (running or asking): when it started, its verb, the index of its first
    * message (the prompt, or for a chat that joined it the latest user message), its tokens, and
    * the state's runStartedAt when first seen (another there: another run, its end unseen). */
-  let run: { start: number; verb: string; from: number; tokens: number; said: unknown } | undefined;
+  let run: { start: number; verb: string; from: number; tokens: number; counts: RunCounts; said: unknown } | undefined;
   /** Whether a state this row was given had no run under way: a run after it began in its sight. */
   let sawIdle = false;
   let frame = 0;
@@ -90,9 +92,12 @@ export function startWorkingRow(o: {
       if (closed) return;
       const underWay = state.status === "running" || state.status === "awaiting-approval";
       if (!underWay || (run && typeof state.runStartedAt === "number" && state.runStartedAt !== run.said)) run = undefined;
-      if (underWay) run ??= { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from: runFrom(state), tokens: 0, said: state.runStartedAt };
+      if (underWay && !run) {
+        const from = runFrom(state);
+        run = { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from, tokens: 0, counts: startCounts(state, runTokens(state, from)), said: state.runStartedAt };
+      }
       sawIdle ||= !underWay;
-      if (run) run.tokens = runTokens(state, run.from);
+      if (run) run.tokens = countTokens(run.counts, state, runTokens(state, run.from));
       if (state.status !== "running") {
         if (timer) o.show(undefined);
         return stop();
@@ -122,6 +127,31 @@ export function startWorkingRow(o: {
 function startOf(state: HarnessState, seen: number, sawBegin: boolean): number {
   const said = state.runStartedAt;
   return !sawBegin && typeof said === "number" && Number.isFinite(said) ? Math.min(said, seen) : seen;
+}
+
+/** What a row counts a run's tokens from: the estimate when it first saw the run (what came
+ * before), the output tokens the state said then, the ones it says now, and the estimate when they
+ * last changed (a call ended). */
+type RunCounts = { before: number; outAtStart: number; out: number; estimateAtCall: number };
+
+function outputTokens(state: HarnessState): number {
+  const out = state.usage?.outputTokens;
+  return typeof out === "number" && Number.isFinite(out) ? out : 0;
+}
+
+function startCounts(state: HarnessState, estimate: number): RunCounts {
+  const out = outputTokens(state);
+  return { before: estimate, outAtStart: out, out, estimateAtCall: estimate };
+}
+
+/** The run's tokens now, `estimate` being what its messages make: see the file's head. */
+function countTokens(counts: RunCounts, state: HarnessState, estimate: number): number {
+  const out = outputTokens(state);
+  if (out !== counts.out) {
+    counts.out = out;
+    counts.estimateAtCall = estimate;
+  }
+  return counts.before + Math.max(0, counts.out - counts.outAtStart) + Math.max(0, estimate - counts.estimateAtCall);
 }
 
 /** The index of the run under way's first message: its prompt, the last user message before the

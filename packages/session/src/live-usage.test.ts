@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ConversationSpent, HarnessState, RunnerEventPayload, Usage } from "@harness/protocol";
-import { startSession, submitAndRun, until } from "./test-helpers.ts";
+import { openSession } from "./session.ts";
+import { crashableStore, startSession, submitAndRun, until } from "./test-helpers.ts";
 
 const calls: Usage[] = [
   { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, costUsd: 0.1 },
@@ -80,4 +81,28 @@ test("a malformed call.completed changes nothing", async () => {
   await until(() => client.state!.messages[1]?.content === "x");
   assert.equal(client.state!.usage, undefined);
   assert.equal(client.state!.lastCall, undefined);
+});
+
+test("a session restored mid-run keeps the calls counted so far, and the run's end counts from before them", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before });
+  await until(() => !session.busy);
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r2" }, { type: "call.completed", usage: calls[0] }, { type: "assistant.delta", text: "one" });
+  await until(() => client.state!.messages[3].content === "one");
+  await session.flush();
+  crash();
+  run.emit({ type: "call.completed", usage: calls[1] });
+
+  const restored = await openSession({ runner, store: inner, onError: (e) => assert.fail(String(e)) });
+  assert.equal(restored.snapshot().state.spent?.calls, 5, "the call counted before the crash");
+  await until(() => restored.snapshot().state.spent?.calls === 6);
+  run.emit({ type: "run.completed", usage: { ...calls[0], inputTokens: 250, outputTokens: 30, cacheReadTokens: 90, costUsd: 0.3 }, spent: { ...after, calls: 6 } });
+  await until(() => !restored.busy);
+  const { state } = restored.snapshot();
+  assert.deepEqual(state.usage, { inputTokens: 1250, outputTokens: 130, cacheReadTokens: 90, costUsd: 1.3 });
+  assert.equal(state.spent?.calls, 6);
+  await restored.close();
 });

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ConversationSpent, HarnessState, RunnerEventPayload, Usage } from "@harness/protocol";
 import { openSession } from "./session.ts";
-import { crashableStore, startSession, submitAndRun, until } from "./test-helpers.ts";
+import { commandsFrame, crashableStore, startSession, submitAndRun, until } from "./test-helpers.ts";
 
 const calls: Usage[] = [
   { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, costUsd: 0.1 },
@@ -105,4 +105,21 @@ test("a session restored mid-run keeps the calls counted so far, and the run's e
   assert.deepEqual(state.usage, { inputTokens: 1250, outputTokens: 130, cacheReadTokens: 90, costUsd: 1.3 });
   assert.equal(state.spent?.calls, 6);
   await restored.close();
+});
+
+test("a cancelled run keeps the calls it reported; its late end adds only what it says beyond them", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before });
+  await until(() => !session.busy);
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r2" }, { type: "call.completed", usage: calls[0] });
+  await until(() => client.state!.spent?.calls === 5);
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await until(() => !session.busy);
+  assert.equal(client.state!.usage?.inputTokens, 1100, "what the call reported is kept");
+  run.emit({ type: "run.error", message: "cancelled", usage: { inputTokens: 250, outputTokens: 30, costUsd: 0.3 }, spent: { ...after, calls: 6 } });
+  await until(() => client.state!.spent?.calls === 6);
+  assert.equal(client.state!.usage?.inputTokens, 1250, "the call before the cancel is not counted twice");
+  assert.equal(client.state!.usage?.outputTokens, 130);
 });

@@ -32,6 +32,12 @@ test("text streams as deltas; the outcome has the result, usage, cost, Claude Co
   assert.ok((outcome.usage.costUsd ?? 0) > 0, "Claude Code prices the call");
   assert.match(outcome.sessionId ?? "", UUID);
   assert.deepEqual(outcome.turns, [{ inputTokens: 1200, outputTokens: 9, cacheReadTokens: 300, cacheWriteTokens: 0 }]);
+  // The call was reported as it ended, once, priced (by the harness's price list: the run's end
+  // gives Claude Code's own figure).
+  const calls = run.events.filter((e) => e.type === "call.completed");
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].type === "call.completed" && calls[0].usage.inputTokens, 1200);
+  assert.ok(calls[0].type === "call.completed" && (calls[0].usage.costUsd ?? 0) > 0);
   assert.deepEqual(outcome.transcript, [
     { role: "user", content: "say hello" },
     { role: "assistant", content: [{ type: "text", text: "Hello from the fake model." }] },
@@ -255,7 +261,8 @@ test("a sub-agent's text and tool calls carry its agent id and the Agent call th
   assert.ok(sub.every((e) => "agentId" in e && typeof e.agentId === "string" && e.agentId.length > 0));
   assert.deepEqual(
     sub.map((e) => (e.type === "assistant.delta" ? `delta ${e.text}` : e.type === "tool.completed" ? `completed ${e.output.trim()}` : e.type)),
-    ["delta sub says", "tool.started", "completed from-sub", "delta sub done"],
+    // Each of the sub-agent's two model calls is reported once, at its first line.
+    ["call.completed", "delta sub says", "tool.started", "completed from-sub", "call.completed", "delta sub done"],
   );
   assert.doesNotMatch(JSON.stringify(outcome.transcript), /sub says/, "the sub-agent's conversation is not the main transcript");
 });

@@ -236,10 +236,10 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     spent: ConversationSpentSchema.optional(),
   }),
   /** A model call finished: what it used (priced when the price is known). One per call, sent as
-   * it ends, the main agent's and each sub-agent's (with its `agentId`) alike; the `usage` of the
-   * run's end is the sum of the calls reported this way, for a session to show figures that move
-   * while the run goes (the run's end then gives the final ones). A call given up on mid-stream and
-   * asked again counts when it was billed. */
+   * it ends, the main agent's and each sub-agent's (with its `agentId`) alike, so that a session
+   * shows figures that move while the run goes. The run's end still gives the run's figures, which
+   * are final: the builtin loop's are the sum of its calls reported, Claude Code's its own count
+   * (its prices, and calls it reports no usage for, may differ from the calls reported). */
   z.object({ type: z.literal("call.completed"), ...envelope, ...agentFields, usage: UsageSchema }),
   /** A tool call waits for the user's decision (interactive runs only). */
   z.object({

@@ -79,7 +79,8 @@ for (const [how, stop] of [
       seen.push(e.type === "assistant.delta" ? e.text : e.type === "run.error" ? `run.error: ${e.message}` : e.type);
       if (seen.includes("...")) stop(runner.child);
     }
-    assert.deepEqual(seen, ["run.started", "run.ready", "Working", "...", "run.error: the runner process was stopped during the run"]);
+    // The call it stopped was billed for what had streamed, and is reported so.
+    assert.deepEqual(seen, ["run.started", "run.ready", "Working", "...", "call.completed", "run.error: the runner process was stopped during the run"]);
     assert.equal(await runner.exited, 0);
   });
 }

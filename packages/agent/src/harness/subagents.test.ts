@@ -43,8 +43,10 @@ test("a Task call runs a sub-agent: its events carry its agentId, its reply is t
   const fromSub = events.filter((e) => e.type !== "notice" && e.agentId !== undefined);
   assert.deepEqual(
     fromSub.map((e) => e.type),
-    ["tool.started", "tool.completed", "assistant.delta"],
+    // Its model calls are reported as they end, with its agentId, and not again when it returns.
+    ["tool.started", "call.completed", "tool.completed", "assistant.delta", "call.completed"],
   );
+  assert.equal(events.filter((e) => e.type === "call.completed").length, 4, "the main agent's two calls and the sub-agent's two");
   const agentId = fromSub[0].agentId;
   assert.match(agentId ?? "", /^agent_/);
   assert.ok(fromSub.every((e) => e.agentId === agentId && e.parentToolUseId === "toolu_task"));

@@ -102,3 +102,18 @@ test("a finished edit, or a new last call, makes the status line run again", () 
   assert.notEqual(statusLineKey(done), statusLineKey(running));
   assert.notEqual(statusLineKey({ ...running, lastCall: { inputTokens: 1, outputTokens: 1 } }), statusLineKey(running));
 });
+
+test("while a run goes, each model call it reports runs the status line again, with the cost and the context as they now are", () => {
+  const running = (inputTokens: number, costUsd: number): HarnessState => ({
+    status: "running",
+    messages: [{ id: "u", role: "user", content: "go", status: "complete" }, { id: "a", role: "assistant", content: "working", status: "running" }],
+    usage: { inputTokens, outputTokens: 10, costUsd },
+    lastCall: { inputTokens, outputTokens: 10 },
+  });
+  const first = running(1000, 0.01);
+  const second = running(3000, 0.03);
+  assert.notEqual(statusLineKey(first), statusLineKey(second));
+  const input = statusLineInput(second, context) as { cost: { total_cost_usd?: number }; context_window?: { current_usage?: { input_tokens: number } } };
+  assert.equal(input.cost.total_cost_usd, 0.03);
+  assert.equal(input.context_window?.current_usage?.input_tokens, 3000);
+});

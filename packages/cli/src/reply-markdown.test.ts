@@ -26,9 +26,9 @@ test("a chat in colour at a terminal renders the reply, and prints a held table 
   const term = screen(true);
   const view = createChatView(term.sink, term.sink, { color: true });
   view.typed("go");
-  view.show(reply("## Plan\nThe **first", "running"));
-  assert.equal(term.text(), "Plan\nThe first", "text appears as it streams");
-  assert.match(term.written(), /\x1b\[1mfirst\x1b\[0m$/);
+  view.show(reply("## Plan\nThe **first** st", "running"));
+  assert.equal(term.text(), "Plan\nThe first st", "text appears as it streams");
+  assert.match(term.written(), /\x1b\[1mfirst\x1b\[0m st$/);
   view.show(reply(`## Plan\nThe **first** step:\n${TABLE}`, "running"));
   assert.equal(term.text(), "Plan\nThe first step:\n", "the table is held until it ends");
   const call = { id: "t1", name: "Bash", status: "running" as const, input: { command: "ls" }, textOffset: 40 };

@@ -41,6 +41,17 @@ export const join = (...styles: (string | false)[]): string => styles.filter(Boo
  * decided; `complete`: the line ends where `line` does. Answers where it stopped: what is left waits
  * for more of the line. */
 export function renderInline(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put): number {
+  return read(line, from, complete, s, base, put);
+}
+
+/** The styles a marker opened, while the rest of its line is read to see whether they close:
+ * each is true until its closer is read. */
+type Watch = { bold: boolean; italic: boolean; strike: boolean };
+
+/** renderInline, or, given `watch`, the look ahead of a marker that opened the styles it watches:
+ * what it reads is not put, markers open styles as they are read (a look ahead does not look
+ * ahead again, so the work stays linear), and it stops once the styles watched have closed. */
+function read(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put, watch?: Watch): number {
   const styled = () => join(base, s.bold && BOLD, s.italic && ITALIC, s.strike && STRIKE);
   const text = (t: string) => {
     if (!t) return;
@@ -89,8 +100,22 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
       // In a call's arguments, f(*args, **kwargs), stars and underscores are code, not emphasis:
       // read at the marker, they would style the rest of the line.
       if (s.call > 0) text(line.slice(i, j));
-      else emphasis(line.slice(i, j), line[j] ?? " ", s, text);
+      else {
+        const after = { ...s };
+        const run = emphasis(c, j - i, line[j] ?? " ", after);
+        const open = watch || !(run.bold || run.italic) ? run : closers(line, i, j, complete, after, { ...run, strike: false });
+        if (open === "hold") return i;
+        // What it closed is closed; what it opens, once its closer is known to come, opens after
+        // its markers that are text: ***a** is *, then a in bold.
+        Object.assign(s, after, { bold: run.bold ? "" : after.bold, italic: run.italic ? "" : after.italic });
+        text(c.repeat(j - i - run.closed - (open.bold ? 2 : 0) - (open.italic ? 1 : 0)));
+        if (open.bold) s.bold = c;
+        if (open.italic) s.italic = c;
+        s.prev = c;
+      }
       i = j;
+      if (watch) watched(s, watch);
+      if (watch && !watch.bold && !watch.italic && !watch.strike) return i;
       continue;
     }
     if (c === "(" || c === ")") {
@@ -103,8 +128,18 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
     if (c === "~") {
       const j = runEnd(line, i);
       if (j === line.length && !complete) return i;
-      strike(j - i, line[j] ?? " ", s, text);
+      const { left, right } = flanking(s.prev, line[j] ?? " ");
+      if (j - i === 2 && s.strike && right) s.strike = false;
+      else if (j - i === 2 && !s.strike && left) {
+        const open = watch ? { strike: true } : closers(line, i, j, complete, { ...s, strike: true, prev: "~" }, { bold: false, italic: false, strike: true });
+        if (open === "hold") return i;
+        if (open.strike) s.strike = true;
+        else text("~~");
+      } else text(line.slice(i, j));
+      s.prev = "~";
       i = j;
+      if (watch) watched(s, watch);
+      if (watch && !watch.bold && !watch.italic && !watch.strike) return i;
       continue;
     }
     if (c === "<") {
@@ -128,7 +163,7 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
         i++;
         continue;
       }
-      putLink(found.text, found.url, styled(), put);
+      if (!watch) putLink(found.text, found.url, styled(), put);
       s.prev = ")";
       i = found.end;
       continue;
@@ -148,27 +183,47 @@ function runEnd(line: string, i: number): number {
   return j;
 }
 
-/** A run of `*` or `_` followed by `next`: it closes the styles it matches, then opens as it can,
- * by which side of it text is on, about as CommonMark reads it: a run before a space opens nothing,
- * nor one between punctuation (src/*.ts); a `_` inside a word (snake_case) neither opens nor closes.
- * A marker it can do neither with is text. */
-function emphasis(run: string, next: string, s: InlineState, text: (t: string) => void): void {
-  const ch = run[0];
-  let n = run.length;
+/** A run of `n` `ch` (`*` or `_`) followed by `next`: it closes the styles of `s` it matches,
+ * then may open others with what is left of it, by which side of it text is on, about as CommonMark
+ * reads it: a run before a space opens nothing, nor one between punctuation (src/*.ts); a `_`
+ * inside a word (snake_case) neither opens nor closes. Answers how many of its markers closed
+ * styles and which styles the rest may open; the markers that do neither are text. */
+function emphasis(ch: string, n: number, next: string, s: InlineState): { closed: number; bold: boolean; italic: boolean } {
   const prev = s.prev;
   const { left, right } = flanking(prev, next);
   const opens = left && (ch === "*" || !WORD.test(prev));
   const closes = right && (ch === "*" || !WORD.test(next));
+  let rest = n;
   if (closes) {
-    if (n >= 2 && s.bold === ch) (s.bold = ""), (n -= 2);
-    if (n >= 1 && s.italic === ch) (s.italic = ""), (n -= 1);
-    if (n >= 2 && s.bold === ch) (s.bold = ""), (n -= 2);
+    if (rest >= 2 && s.bold === ch) (s.bold = ""), (rest -= 2);
+    if (rest >= 1 && s.italic === ch) (s.italic = ""), (rest -= 1);
+    if (rest >= 2 && s.bold === ch) (s.bold = ""), (rest -= 2);
   }
-  if (opens && n === 1 && !s.italic) (s.italic = ch), (n = 0);
-  if (opens && n === 2 && !s.bold) (s.bold = ch), (n = 0);
-  if (opens && n === 3 && !s.bold && !s.italic) (s.bold = s.italic = ch), (n = 0);
-  if (n > 0) text(ch.repeat(n));
+  const bold = opens && ((rest === 2 && !s.bold) || (rest === 3 && !s.bold && !s.italic));
+  const italic = opens && ((rest === 1 && !s.italic) || (rest === 3 && !s.bold && !s.italic));
+  if (bold) s.bold = ch;
+  if (italic) s.italic = ch;
   s.prev = ch;
+  return { closed: n - rest, bold, italic };
+}
+
+/** Which of the styles `open` (opened by the marker run from `i` to `j`, `s` the state after it)
+ * the rest of the line closes; "hold" while it has not come far enough to tell. A closer is looked
+ * for up to REACH characters from the marker: past that the styles it has not closed are text, so
+ * a long line goes on streaming (and held text stays short). */
+function closers(line: string, i: number, j: number, complete: boolean, s: InlineState, open: Watch): Watch | "hold" {
+  const end = Math.min(line.length, i + REACH);
+  const watch = { ...open };
+  read(line.slice(0, end), j, complete && end === line.length, { ...s }, "", () => {}, watch);
+  if ((watch.bold || watch.italic || watch.strike) && end === line.length && !complete) return "hold";
+  return { bold: open.bold && !watch.bold, italic: open.italic && !watch.italic, strike: open.strike && !watch.strike };
+}
+
+/** Marks in `watch` the styles watched that `s` no longer has open. */
+function watched(s: InlineState, watch: Watch): void {
+  if (!s.bold) watch.bold = false;
+  if (!s.italic) watch.italic = false;
+  if (!s.strike) watch.strike = false;
 }
 
 /** The link (or image) starting at `i`: its text and URL, "text" when it is none, "hold" when
@@ -201,16 +256,6 @@ function flanking(prev: string, next: string): { left: boolean; right: boolean }
     left: !SPACE.test(next) && (!PUNCTUATION.test(next) || SPACE.test(prev) || OPENING.test(prev)),
     right: !SPACE.test(prev) && (!PUNCTUATION.test(prev) || SPACE.test(next) || PUNCTUATION.test(next)),
   };
-}
-
-/** A run of `n` tildes followed by `next`: two of them close strikethrough or open it as emphasis
- * does; a single ~ (as in ~5 min) or a longer run is text. */
-function strike(n: number, next: string, s: InlineState, text: (t: string) => void): void {
-  const { left, right } = flanking(s.prev, next);
-  if (n === 2 && s.strike && right) s.strike = false;
-  else if (n === 2 && !s.strike && left) s.strike = true;
-  else text("~".repeat(n));
-  s.prev = "~";
 }
 
 /** The autolink starting at `i`: what it links to, "text" when it is none, "hold" while the rest

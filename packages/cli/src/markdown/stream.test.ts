@@ -86,6 +86,15 @@ A title that is far too long to be one, so it streams as it comes in
 ===
 Call f(*args, **kwargs) and g(x, *rest); but (*this*) and *that*.`;
 
+/** Emphasis markers that nothing closes, among ones that close, nested, in code and links, and
+ * across a line's end. */
+const UNCLOSED = `Use *args and **kwargs to forward them; 2 * 3 * 4 and a * b, a ** b.
+An open **bold, then text
+then *italic* on the next line, and **bold *nested* bold** with ~~an open strike.
+*a \`b*\` c* and *see [x*y](u*v) here* and snake_case_name _a_b_ and *a*b* and **a*.
+A closer that opens nothing: word* and *tail
+___ and *** and ~~~ and ~~tilde~~ and __under__ and * not* and *not *`;
+
 /** Code blocks in the languages coloured, strings and comments spanning lines among them. */
 const CODE = `\`\`\`ts
 const s = "a // b"; let n = 0x1F + 2.5e3; // note
@@ -142,6 +151,35 @@ test("any split of a reply into chunks renders as the reply in one chunk does", 
   assertChunkingInvariant(SAMPLE);
   assertChunkingInvariant(MORE);
   assertChunkingInvariant(CODE);
+  assertChunkingInvariant(UNCLOSED);
+});
+
+test("an emphasis marker that nothing on its line closes is shown as written, and one that closes styles its span", () => {
+  assert.equal(render("use *args and **kwargs to forward them"), "use *args and **kwargs to forward them");
+  assert.equal(render("2 * 3 * 4 and a * b"), "2 * 3 * 4 and a * b");
+  assert.equal(render("An open **bold, then text\nthen *this*"), "An open **bold, then text\nthen <i>this</>");
+  assert.equal(render("an open ~~strike and __under\n"), "an open ~~strike and __under\n");
+  assert.equal(render("***both** *"), "*<b>both</> *");
+  assert.equal(
+    render(UNCLOSED),
+    [
+      "Use *args and **kwargs to forward them; 2 * 3 * 4 and a * b, a ** b.",
+      "An open **bold, then text",
+      "then <i>italic</> on the next line, and <b>bold </><b+i>nested</><b> bold</> with ~~an open strike.",
+      "<i>a </><i+code>b*</><i> c</> and <i>see </><i+u>x*y</><i+dim> (u*v)</><i> here</> and snake_case_name <i>a_b</> and <i>a</>b* and **a*.",
+      "A closer that opens nothing: word* and *tail",
+      "___ and *** and ~~~ and <s>tilde</> and <b>under</> and * not* and *not *",
+    ].join("\n"),
+  );
+});
+
+test("the text after a marker waits for its closer, and is printed as it came once the line ends or the marker is far behind", () => {
+  const md = createMarkdownStream();
+  assert.equal(styled(md.push("The **fi")), "The ");
+  assert.equal(styled(md.push("rst** and *ar")), "<b>first</> and ");
+  assert.equal(styled(md.push("gs too\n")), "*args too\n");
+  assert.equal(styled(md.push(`*${"x".repeat(400)}`)), `*${"x".repeat(400)}`);
+  assert.equal(styled(md.push("*\n")), "*\n");
 });
 
 test("a code block in a language it knows has its keywords, strings, comments and numbers coloured", () => {
@@ -234,7 +272,7 @@ test("the sample renders as a terminal should show it", () => {
       "| only | one row |",
       "#hashtag, 1.5 and -dash, ~~~ and <code>x</>.",
       "  <code>tilde **code**</>",
-      "End with <i>open</>",
+      "End with *open",
     ].join("\n"),
   );
 });
@@ -266,8 +304,9 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("Hello wor")), "Hello wor");
   // A marker at a chunk's end waits for the character after it.
   assert.equal(styled(md.push("ld, *")), "ld, ");
-  assert.equal(styled(md.push("very")), "<i>very</>");
-  assert.equal(styled(md.push("* good `")), " good ");
+  // Emphasis waits for its closer.
+  assert.equal(styled(md.push("very")), "");
+  assert.equal(styled(md.push("* good `")), "<i>very</> good ");
   assert.equal(styled(md.push("co")), "<code>co</>");
   assert.equal(styled(md.push("de` [")), "<code>de</> ");
   assert.equal(styled(md.push("site](https://x.io) ok\n")), "<u>site</><dim> (https://x.io)</> ok\n");
@@ -318,7 +357,7 @@ test("a reply cut off prints what was held, and what comes next starts afresh", 
 
 test("each piece printed closes the styles it opens", () => {
   const md = createMarkdownStream();
-  for (const piece of [md.push("**bold and `co"), md.push("de` still"), md.push(" bold** #\n"), md.end()]) {
+  for (const piece of [md.push("**bold** and `co"), md.push("de` and *ital"), md.push("ic* ~~x~~ #\n"), md.end()]) {
     const codes = piece.match(/\x1b\[[\d;]*m/g) ?? [];
     assert.ok(codes.length === 0 || codes.at(-1) === "\x1b[0m", JSON.stringify(piece));
   }
@@ -334,6 +373,7 @@ test("a long run of what is undecided, streamed a character at a time, costs as 
     "a line of spaces": `${" ".repeat(n)}x`,
     "a table row": `|${"x".repeat(n)}`,
     "an underline": `Title\n${"=".repeat(n)}`,
+    "words after an unclosed star": `a *${"word ".repeat(n / 5)}`,
     "a fence line": `\`\`\`\n${"`".repeat(n)}`,
     "a word in code": `\`\`\`ts\n${"x".repeat(n)}`,
     "a number in code": `\`\`\`ts\n${"1".repeat(n)}`,
@@ -363,4 +403,17 @@ test("a table too long to hold shows its first rows laid out for them, then each
   const text = createMarkdownStream();
   assert.equal(styled(text.push("| a |\n| b |\n| *c* |\n")), "| a |\n| b |\n| <i>c</> |\n");
   assertChunkingInvariant(`Rows:\n| a | b |\n|---|:-:|\n${Array.from({ length: 120 }, (_, i) => `| ${i} | ${"x".repeat(i % 7)} |\n`).join("")}after`);
+});
+
+test("a 200 KB line with an unclosed star near its start streams, a character at a time, in time linear in its length", () => {
+  const line = `Use *args ${"and more words ".repeat(15_000)}`.slice(0, 200_000);
+  let read = 0;
+  const md = createMarkdownStream({ meter: (chars) => (read += chars) });
+  let out = "";
+  for (const char of line) out += md.push(char);
+  // Past the reach of the star the line streams: all but the last few characters are out.
+  assert.ok(out.length > line.length - 600, `${out.length} of ${line.length} printed`);
+  out += md.end();
+  assert.ok(out === line, `printed as written: ${JSON.stringify(out.slice(0, 60))}…`);
+  assert.ok(read < 20 * line.length, `${read} characters read for ${line.length}`);
 });

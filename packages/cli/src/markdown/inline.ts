@@ -1,8 +1,10 @@
 // The inline part of the terminal's markdown (stream.ts): **bold**, *italic* and _italic_,
 // ~~strikethrough~~, `code`, [links](url), <autolinks> and backslash escapes, within one line, as
-// far as what has come of the line decides. A decision never depends on where the text was cut
-// into chunks: a marker is held only while the characters it needs to be read (the rest of its
-// run, the one after it, a link's closing bracket, an autolink's >) have not come yet.
+// far as what has come of the line decides. Emphasis opens only when its closer comes on the
+// line, as CommonMark reads it: an opener nothing closes (use *args and **kwargs) is text. A
+// decision never depends on where the text was cut into chunks: a marker is held only while the
+// characters it needs to be read (the rest of its run, the one after it, a link's closing bracket,
+// an autolink's >, an emphasis's closer within REACH) have not come yet.
 
 /** Writes `text` in `style`: SGR parameters ("1;3"), "" for none. */
 export type Put = (text: string, style: string) => void;
@@ -20,7 +22,8 @@ export const UNDERLINE = "4";
 export const STRIKE = "9";
 export const CODE = "36";
 
-/** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text. */
+/** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text;
+ * so is an emphasis marker with no closer within reach, so that a long line goes on streaming. */
 const REACH = 300;
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const SPACE = /\s/;
@@ -44,13 +47,17 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
   return read(line, from, complete, s, base, put);
 }
 
+/** Styles a marker opens. */
+type Styles = { bold: boolean; italic: boolean; strike: boolean };
 /** The styles a marker opened, while the rest of its line is read to see whether they close:
- * each is true until its closer is read. */
-type Watch = { bold: boolean; italic: boolean; strike: boolean };
+ * each is true until its closer is read. `inner`: how many openers of the same style and marker
+ * have come since and not closed: the next closer is theirs (*a *b* is *a then b in italic). */
+type Watch = Styles & { inner: { bold: number; italic: number } };
 
 /** renderInline, or, given `watch`, the look ahead of a marker that opened the styles it watches:
- * what it reads is not put, markers open styles as they are read (a look ahead does not look
- * ahead again, so the work stays linear), and it stops once the styles watched have closed. */
+ * what it reads is not put, markers in it open styles as they are read (a look ahead does not
+ * look ahead again: each marker costs at most REACH characters read, and a line's work stays
+ * linear in its length), and it stops once the styles watched have closed. */
 function read(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put, watch?: Watch): number {
   const styled = () => join(base, s.bold && BOLD, s.italic && ITALIC, s.strike && STRIKE);
   const text = (t: string) => {
@@ -102,7 +109,7 @@ function read(line: string, from: number, complete: boolean, s: InlineState, bas
       if (s.call > 0) text(line.slice(i, j));
       else {
         const after = { ...s };
-        const run = emphasis(c, j - i, line[j] ?? " ", after);
+        const run = emphasis(c, j - i, line[j] ?? " ", after, watch?.inner);
         const open = watch || !(run.bold || run.italic) ? run : closers(line, i, j, complete, after, { ...run, strike: false });
         if (open === "hold") return i;
         // What it closed is closed; what it opens, once its closer is known to come, opens after
@@ -188,17 +195,21 @@ function runEnd(line: string, i: number): number {
  * reads it: a run before a space opens nothing, nor one between punctuation (src/*.ts); a `_`
  * inside a word (snake_case) neither opens nor closes. Answers how many of its markers closed
  * styles and which styles the rest may open; the markers that do neither are text. */
-function emphasis(ch: string, n: number, next: string, s: InlineState): { closed: number; bold: boolean; italic: boolean } {
+function emphasis(ch: string, n: number, next: string, s: InlineState, inner?: Watch["inner"]): { closed: number; bold: boolean; italic: boolean } {
   const prev = s.prev;
   const { left, right } = flanking(prev, next);
   const opens = left && (ch === "*" || !WORD.test(prev));
   const closes = right && (ch === "*" || !WORD.test(next));
   let rest = n;
+  // In a look ahead (`inner` given), a closer closes first the openers read since the one watched.
+  const close = (style: "bold" | "italic") => (inner?.[style] ? inner[style]-- : (s[style] = ""));
   if (closes) {
-    if (rest >= 2 && s.bold === ch) (s.bold = ""), (rest -= 2);
-    if (rest >= 1 && s.italic === ch) (s.italic = ""), (rest -= 1);
-    if (rest >= 2 && s.bold === ch) (s.bold = ""), (rest -= 2);
+    if (rest >= 2 && s.bold === ch) close("bold"), (rest -= 2);
+    if (rest >= 1 && s.italic === ch) close("italic"), (rest -= 1);
+    if (rest >= 2 && s.bold === ch) close("bold"), (rest -= 2);
   }
+  if (inner && opens && rest === 2 && s.bold === ch) inner.bold++, (rest = 0);
+  if (inner && opens && rest === 1 && s.italic === ch) inner.italic++, (rest = 0);
   const bold = opens && ((rest === 2 && !s.bold) || (rest === 3 && !s.bold && !s.italic));
   const italic = opens && ((rest === 1 && !s.italic) || (rest === 3 && !s.bold && !s.italic));
   if (bold) s.bold = ch;
@@ -211,9 +222,9 @@ function emphasis(ch: string, n: number, next: string, s: InlineState): { closed
  * the rest of the line closes; "hold" while it has not come far enough to tell. A closer is looked
  * for up to REACH characters from the marker: past that the styles it has not closed are text, so
  * a long line goes on streaming (and held text stays short). */
-function closers(line: string, i: number, j: number, complete: boolean, s: InlineState, open: Watch): Watch | "hold" {
+function closers(line: string, i: number, j: number, complete: boolean, s: InlineState, open: Styles): Styles | "hold" {
   const end = Math.min(line.length, i + REACH);
-  const watch = { ...open };
+  const watch = { ...open, inner: { bold: 0, italic: 0 } };
   read(line.slice(0, end), j, complete && end === line.length, { ...s }, "", () => {}, watch);
   if ((watch.bold || watch.italic || watch.strike) && end === line.length && !complete) return "hold";
   return { bold: open.bold && !watch.bold, italic: open.italic && !watch.italic, strike: open.strike && !watch.strike };

@@ -93,7 +93,8 @@ An open **bold, then text
 then *italic* on the next line, and **bold *nested* bold** with ~~an open strike.
 *a \`b*\` c* and *see [x*y](u*v) here* and snake_case_name _a_b_ and *a*b* and **a*.
 A closer that opens nothing: word* and *tail
-___ and *** and ~~~ and ~~tilde~~ and __under__ and * not* and *not *`;
+___ and *** and ~~~ and ~~tilde~~ and __under__ and * not* and *not *
+## A heading *open, **and *shut* ##`;
 
 /** Code blocks in the languages coloured, strings and comments spanning lines among them. */
 const CODE = `\`\`\`ts
@@ -160,6 +161,8 @@ test("an emphasis marker that nothing on its line closes is shown as written, an
   assert.equal(render("An open **bold, then text\nthen *this*"), "An open **bold, then text\nthen <i>this</>");
   assert.equal(render("an open ~~strike and __under\n"), "an open ~~strike and __under\n");
   assert.equal(render("***both** *"), "*<b>both</> *");
+  // A closer closes the opener nearest before it: the one before that stays text.
+  assert.equal(render("*a *b* c and **d **e** f"), "*a <i>b</> c and **d <b>e</> f");
   assert.equal(
     render(UNCLOSED),
     [
@@ -169,8 +172,17 @@ test("an emphasis marker that nothing on its line closes is shown as written, an
       "<i>a </><i+code>b*</><i> c</> and <i>see </><i+u>x*y</><i+dim> (u*v)</><i> here</> and snake_case_name <i>a_b</> and <i>a</>b* and **a*.",
       "A closer that opens nothing: word* and *tail",
       "___ and *** and ~~~ and <s>tilde</> and <b>under</> and * not* and *not *",
+      "<b>A heading *open, **and </><b+i>shut</>",
     ].join("\n"),
   );
+});
+
+test("a closer a few hundred characters past its marker, or more, leaves the marker as text", () => {
+  const near = `*${"x".repeat(297)}* and ~~${"y".repeat(296)}~~`;
+  const far = `*${"x".repeat(299)}* and ~~${"y".repeat(299)}~~ and __${"z".repeat(250)}__`;
+  assert.equal(render(near), `<i>${"x".repeat(297)}</> and <s>${"y".repeat(296)}</>`);
+  assert.equal(render(far), `*${"x".repeat(299)}* and ~~${"y".repeat(299)}~~ and <b>${"z".repeat(250)}</>`);
+  assertChunkingInvariant(`${near}\n${far}`);
 });
 
 test("the text after a marker waits for its closer, and is printed as it came once the line ends or the marker is far behind", () => {

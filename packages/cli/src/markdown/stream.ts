@@ -2,9 +2,11 @@
 // bold without their #s, **bold**, *italic*, ~~struck~~, `code` in colour, fenced code blocks
 // indented without their fence lines and coloured by their language, • for bullets, ☐ and ☒ for
 // tasks, a bar for block quotes, a rule for ---, links as their text and (url), tables aligned and
-// ruled. Text appears as it comes: held back is only what cannot be decided yet (a marker at a
-// chunk's end, the first characters of a line until its kind is known, a table until it ends or
-// its first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
+// ruled; an emphasis marker that nothing on its line closes is shown as written. Text appears as
+// it comes: held back is only what cannot be decided yet (a marker at a chunk's end, the text
+// after an emphasis marker until its closer comes, the line ends or it is a few hundred characters
+// behind, the first characters of a line until its kind is known, a table until it ends or its
+// first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
 // closes the styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./inline.ts";
 import { codeState, colourCode, type CodeState } from "./code.ts";

@@ -94,7 +94,7 @@ test("a Task call with run_in_background returns at once; the main agent goes on
   assert.deepEqual(result.usage, { inputTokens: 440, outputTokens: 38 }, "the background agent's usage joins the run's");
 
   const fromSub = events.filter((e) => e.type !== "notice" && e.agentId !== undefined);
-  assert.deepEqual(fromSub.map((e) => e.type), ["tool.started", "tool.completed", "assistant.delta"]);
+  assert.deepEqual(fromSub.map((e) => e.type), ["tool.started", "call.completed", "tool.completed", "assistant.delta", "call.completed"]);
   assert.ok(fromSub.every((e) => e.agentId === id && e.parentToolUseId === "toolu_task"), "its events carry the id the model was given");
   const taskDone = events.findIndex((e) => e.type === "tool.completed" && e.toolUseId === "toolu_task");
   assert.ok(taskDone >= 0 && taskDone < events.indexOf(fromSub[0]!), "the Task call completes before the sub-agent works");

@@ -96,7 +96,7 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   const fromMain = events.filter((e) => e.agentId === undefined);
   assert.deepEqual(
     fromSub.map((e) => e.type),
-    ["tool.started", "tool.completed", "assistant.delta", "assistant.delta"],
+    ["tool.started", "call.completed", "tool.completed", "assistant.delta", "assistant.delta", "call.completed"],
   );
   const agentId = fromSub[0].agentId ?? "";
   assert.match(agentId, AGENT_ID);

@@ -107,7 +107,7 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   assert.ok(fromSub.some((e) => e.type === "tool.started" && e.toolUseId === "toolu_sub_read"));
   assert.ok(fromMain.every((e) => e.parentToolUseId === undefined));
   assert.deepEqual(
-    fromMain.filter((e) => e.type !== "assistant.delta"),
+    fromMain.filter((e) => e.type !== "assistant.delta" && e.type !== "call.completed"),
     [
       { type: "tool.started", toolName: "Task", toolUseId: "toolu_task", input: taskCall("", "general-purpose", "What does notes.txt say?").input },
       { type: "tool.completed", toolUseId: "toolu_task", output: "notes.txt says alpha.", isError: false },
@@ -119,6 +119,13 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   assert.equal(outputs[0].agentId, agentId);
   assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 100, outputTokens: 10 });
   assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 18 });
+  // Every model call, the main agent's and the sub-agent's, is reported once: together, the run's usage.
+  const calls = events.flatMap((e) => (e.type === "call.completed" ? [e.usage] : []));
+  assert.equal(calls.length, 4, "two of the main agent's, two of the sub-agent's");
+  assert.deepEqual(
+    calls.reduce((sum, u) => ({ inputTokens: sum.inputTokens + u.inputTokens, outputTokens: sum.outputTokens + u.outputTokens }), { inputTokens: 0, outputTokens: 0 }),
+    result.usage,
+  );
 });
 
 test("onModelEvent hears the sub-agent's model calls too, each event stamped with the sub-agent and its Task call", async (t) => {

@@ -119,12 +119,13 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   assert.equal(outputs[0].agentId, agentId);
   assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 100, outputTokens: 10 });
   assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 18 });
-  // Every model call, the main agent's and the sub-agent's, is reported once: together, the run's usage.
+  // Every model call, the main agent's and the sub-agent's, is reported once: together, the main
+  // agent's usage and the sub-agent's that the host adds to it.
   const calls = events.flatMap((e) => (e.type === "call.completed" ? [e.usage] : []));
   assert.equal(calls.length, 4, "two of the main agent's, two of the sub-agent's");
   assert.deepEqual(
     calls.reduce((sum, u) => ({ inputTokens: sum.inputTokens + u.inputTokens, outputTokens: sum.outputTokens + u.outputTokens }), { inputTokens: 0, outputTokens: 0 }),
-    result.usage,
+    { inputTokens: 320, outputTokens: 28 },
   );
 });
 

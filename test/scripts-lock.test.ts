@@ -53,26 +53,27 @@ for (const withFlock of [true, false]) {
   });
 }
 
-test("without flock, a lock left by a process that died is taken over", async (t) => {
+/** A lock without flock (a directory) left by a process that died: `gone` is its pid, no one's now. */
+function staleLock(t: { after(fn: () => unknown): void }): { dir: string; path: string; lock: string; gone: string } {
   const dir = tempDir(t);
   const path = toolPath(dir, false);
   const lock = join(dir, "install.lock");
   const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
   mkdirSync(`${lock}.d`);
   writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
+  return { dir, path, lock, gone };
+}
+
+test("without flock, a lock left by a process that died is taken over", async (t) => {
+  const { path, lock } = staleLock(t);
   const started = Date.now();
   assert.equal(await holder(path, lock, "true"), 0);
   assert.ok(Date.now() - started < 3_000, "not waited on");
 });
 
 test("without flock, processes that find the same stale lock at once take it over one at a time", async (t) => {
-  const dir = tempDir(t);
-  const path = toolPath(dir, false);
-  const lock = join(dir, "install.lock");
+  const { dir, path, lock } = staleLock(t);
   const log = join(dir, "log");
-  const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
-  mkdirSync(`${lock}.d`);
-  writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
   const codes = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => holder(path, lock, `echo "in ${i}" >>${JSON.stringify(log)}; sleep 0.2; echo "out ${i}" >>${JSON.stringify(log)}`)));
   assert.deepEqual(codes, [0, 0, 0, 0, 0, 0]);
   const lines = readFileSync(log, "utf8").trim().split("\n");
@@ -82,12 +83,7 @@ test("without flock, processes that find the same stale lock at once take it ove
 });
 
 test("without flock, a stale lock whose takeover was left by a process that died too is taken over, without spinning", async (t) => {
-  const dir = tempDir(t);
-  const path = toolPath(dir, false);
-  const lock = join(dir, "install.lock");
-  const gone = spawnSync("/bin/bash", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
-  mkdirSync(`${lock}.d`);
-  writeFileSync(join(`${lock}.d`, "pid"), `${gone}\n`);
+  const { path, lock, gone } = staleLock(t);
   mkdirSync(`${lock}.d.takeover`);
   writeFileSync(join(`${lock}.d.takeover`, "pid"), `${gone}\n`);
   const script = `set -euo pipefail\n. ${JSON.stringify(lockScript)}\n( hold_lock ${JSON.stringify(lock)}\n)`;

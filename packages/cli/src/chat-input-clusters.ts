@@ -4,10 +4,13 @@
 // column is reckoned with the columns the terminal gives each cluster (terminal-text.ts), not
 // node:readline's own count (which gives an emoji joined by ZWJ four columns, a flag four).
 //
-// Text typed at the line's end is written as it comes, unless it takes the cursor to another row or
-// joins the cluster before it (node:readline inserts an emoji sequence one code point at a time):
-// the line is then drawn again, so that the terminal gets each cluster in one piece and the editor
-// keeps track of the row its cursor is on.
+// Text typed at the line's end is written as it comes, unless it takes the cursor to another row,
+// joins the cluster before it (node:readline inserts an emoji sequence one code point at a time) or
+// holds a tab: the line is then drawn again, so that the terminal gets each cluster in one piece and
+// the editor keeps track of the row its cursor is on. Text typed or pasted anywhere else (node:readline
+// would write a paste's characters straight out there, no completion running while it comes) draws
+// the line again too. A tab (pasted: a typed one completes) is drawn as the spaces to the row's next
+// tab stop, as the columns are reckoned, not left to the terminal's own tab stops.
 //
 // node:readline reaches these through the underscore methods its Interface keeps for
 // compatibility (`_moveCursor`, `_deleteLeft`, …); an instance's own take precedence.
@@ -29,11 +32,26 @@ type Editor = Interface & {
 };
 
 /** `editor` edits by clusters; `displayPos(text)`: where the cursor is after `text` is written from
- * the start of a row, as the screen has it. */
-export function editByClusters(editor: Interface, displayPos: (text: string) => Position): void {
+ * the start of a row, as the screen has it; `drawn(text)`: what is written for `text` (a part of the
+ * line from a row's start: its tabs as the spaces `displayPos` gives them). */
+export function editByClusters(editor: Interface, displayPos: (text: string) => Position, drawn: (text: string) => string): void {
   const lines = editor as Editor;
-  const { _moveCursor: move, _deleteLeft: deleteLeft, _deleteRight: deleteRight, _insertString: insert } = lines;
+  const { _moveCursor: move, _deleteLeft: deleteLeft, _deleteRight: deleteRight, _insertString: insert, _refreshLine: refresh, _writeToOutput: writeOut } = lines;
   lines._getDisplayPos = (text) => displayPos(stripVTControlCharacters(text));
+  // node:readline draws the line again in writes that each start a row: the prompt and the line (or
+  // its first line), then each further line behind its "\n" and "| ".
+  let refreshing = false;
+  lines._refreshLine = function () {
+    refreshing = true;
+    try {
+      refresh.call(this);
+    } finally {
+      refreshing = false;
+    }
+  };
+  lines._writeToOutput = function (text) {
+    writeOut.call(this, refreshing ? drawn(text) : text);
+  };
   lines._moveCursor = function (dx) {
     if (!Number.isFinite(dx) || dx === 0) return move.call(this, dx);
     const target = Math.max(0, Math.min(this.line.length, this.cursor + dx));
@@ -44,7 +62,7 @@ export function editByClusters(editor: Interface, displayPos: (text: string) => 
     const before = this.getCursorPos();
     quietly(this, () => insert.call(this, text));
     const joins = atEnd && lastCluster(this.line).length > text.length;
-    if (atEnd && !joins && this.getCursorPos().rows === before.rows) this._writeToOutput(text);
+    if (atEnd && !joins && !text.includes("\t") && this.getCursorPos().rows === before.rows) this._writeToOutput(text);
     else this._refreshLine();
   };
   lines._deleteLeft = function () {
@@ -71,12 +89,13 @@ export function editByClusters(editor: Interface, displayPos: (text: string) => 
 
 /** Runs `edit` (one of node:readline's, which records the line for undo) drawing nothing. */
 function quietly(editor: Editor, edit: () => void): void {
+  const { _refreshLine: refresh, _writeToOutput: writeOut } = editor;
   editor._refreshLine = editor._writeToOutput = () => {};
   try {
     edit();
   } finally {
-    delete (editor as Partial<Editor>)._refreshLine;
-    delete (editor as Partial<Editor>)._writeToOutput;
+    editor._refreshLine = refresh;
+    editor._writeToOutput = writeOut;
   }
 }
 

@@ -17,7 +17,9 @@
 //
 // Columns are counted per grapheme cluster, as the terminal draws them (terminal-text.ts), and the
 // line editor is made to reckon and edit the same way (chat-input-clusters.ts): an emoji sequence
-// typed takes the two columns it shows in, and the cursor steps over it whole.
+// typed takes the two columns it shows in, and the cursor steps over it whole. A tab in the typed line
+// (pasted) is drawn as spaces to the next tab stop counted from its row's start (drawnTabs), so that
+// a line that wraps takes the rows the editor reckons it does.
 import type { Interface } from "node:readline";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
@@ -101,7 +103,7 @@ export function keepInputLine(screen: Screen): InputLine {
     const rows = statusRows();
     heldDrawn = fitting(end.rows + 1 + rows.length);
     // A line that fills its last row: a space makes the terminal start the row the cursor is on.
-    write(`${partial ? "\r\n" : ""}${heldDrawn.map((line) => `${line}\r\n`).join("")}${typed.replaceAll("\n", `\r\n${CONTINUED}`)}${end.cols === 0 ? " " : ""}`);
+    write(`${partial ? "\r\n" : ""}${heldDrawn.map((line) => `${line}\r\n`).join("")}${drawnTabs(typed, width()).replaceAll("\n", `\r\n${CONTINUED}`)}${end.cols === 0 ? " " : ""}`);
     const below = rows.length;
     if (below) write(`\r\n${rows.join("\r\n")}\r`);
     write(`\x1b[${cursor.cols + 1}G${end.rows + below > cursor.rows ? `\x1b[${end.rows + below - cursor.rows}A` : ""}`);
@@ -277,7 +279,7 @@ export function keepInputLine(screen: Screen): InputLine {
     attach(lines, keep) {
       editor = lines;
       keepOnEnter = keep;
-      editByClusters(lines, (text) => endOf(text, width()));
+      editByClusters(lines, (text) => endOf(text, width()), (text) => drawnTabs(text, width()));
       screen.on("resize", resized);
       lines.on("close", () => {
         erase();
@@ -303,10 +305,38 @@ function endOf(text: string, width: number): { rows: number; cols: number } {
       offset = CONTINUED.length;
       continue;
     }
-    offset = startOf(char, offset, width) + (char === "\t" ? TAB - (offset % TAB) : columns(char));
+    offset = startOf(char, offset, width) + (char === "\t" ? tabWidth(offset, width) : columns(char));
   }
   const cols = offset % width;
   return { rows: rows + (offset - cols) / width, cols };
+}
+
+/** The columns a tab at `offset` takes in the typed line: up to the row's next tab stop, and no
+ * further than the row's end (the next character starts the row below). */
+function tabWidth(offset: number, width: number): number {
+  const col = offset % width;
+  return Math.min(TAB - (col % TAB), width - col);
+}
+
+/** `text` (the typed line, or a part of it written from a row's start) as the line editor draws it:
+ * each tab as the spaces endOf() gives it. A terminal moves the cursor over a tab instead, from tab
+ * stops that need not be where the line's rows start and never past a row's last column: the
+ * editor would lose track of the row its cursor is on. */
+export function drawnTabs(text: string, width: number): string {
+  if (!text.includes("\t")) return text;
+  let offset = 0;
+  let out = "";
+  for (const char of clusters(text)) {
+    if (char === "\t") {
+      const spaces = tabWidth(offset, width);
+      out += " ".repeat(spaces);
+      offset += spaces;
+      continue;
+    }
+    out += char;
+    offset = char === "\n" ? CONTINUED.length : startOf(char, offset, width) + columns(char);
+  }
+  return out;
 }
 
 function startOf(char: string, offset: number, width: number): number {

@@ -336,3 +336,15 @@ test("a typed line of emoji sequences longer than a row wraps where the terminal
   await term.keys("\x7f\x7f");
   assert.deepEqual(term.rows(), ["reply", "more", FAMILY.repeat(10), FAMILY]);
 });
+
+test("a tab pasted at the typed line's end, a column from the row's edge, takes that column, and the line goes on below", async (t) => {
+  const term = terminal(t, undefined, undefined, true);
+  term.chat("reply\n");
+  await term.paste("0123456789012345678\tb");
+  assert.deepEqual(term.rows(), ["reply", "0123456789012345678", "b"]);
+  // A character put before it moves it to the next row's start, where it takes a whole tab stop.
+  await term.keys("c\x1b[H!");
+  assert.deepEqual(term.rows(), ["reply", "!0123456789012345678", "        bc"]);
+  term.chat("more\n");
+  assert.deepEqual(term.rows(), ["reply", "more", "!0123456789012345678", "        bc"]);
+});

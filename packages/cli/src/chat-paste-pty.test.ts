@@ -157,3 +157,43 @@ test("a paste with tabs into the middle of a line that wraps shows each tab as s
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });
+
+test("a paste that fills the typed line's last row to its edge, from the middle, leaves the cursor where what is typed next goes", async (t) => {
+  const chat = await chatAt(t, "edge");
+  chat.type("0123456789".repeat(5));
+  chat.type("\x1b[D".repeat(10));
+  await settle();
+  chat.type("abcdefghij");
+  await settle();
+  assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", ""]);
+  chat.type("\x1b[F!");
+  await settle();
+  assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", "!"]);
+  chat.type("\x15\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("lines pasted at once into the middle of the typed line leave one copy of each row on the screen", async (t) => {
+  const gate = Promise.withResolvers<void>();
+  fake.push({
+    async *textChunks() {
+      await gate.promise;
+      yield "Done now.";
+    },
+  });
+  t.after(() => gate.resolve());
+  const chat = await chatAt(t, "lines");
+  chat.type("start of a line long enough to wrap, end");
+  chat.type("\x1b[D".repeat(5));
+  await settle();
+  chat.type("one\rtwo\rthree");
+  await chat.sees(/esc to in/);
+  await settle();
+  // The terminal hands the lines over as typed: the first goes into the line, which Enter sends
+  // whole with the second; the last, unended, stays typed.
+  assertBottom(chat.rows(), ["three"], [/^. \w+… \(\d+s/, /^start of a line/, /^two$/]);
+  gate.resolve();
+  await chat.shows(/^Done now\.$/m);
+  chat.type("\x1b[F\x15\x04");
+  assert.equal(await chat.closed, 0);
+});

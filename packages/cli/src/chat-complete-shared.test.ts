@@ -1,27 +1,18 @@
 // Tab in a chat on a shared server: before a run, the agent's built-in commands; once a run of the
 // session has said what it has, the commands of the server's project for that session too.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSessionsApi } from "@harness/client";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { completeListedPath, completePath } from "./chat-complete-paths.ts";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { bin, chatServerForFile, root } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let dataDir: string;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, dataDir, stop } = await startChatServer("harness-chat-complete-shared-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-complete-shared-");
 
 test("a chat on a shared server completes the commands of the session's project once a run has said it has them", async (t) => {
-  const commands = join(dataDir, "workspaces", "completer", "ships", ".claude", "commands");
+  const commands = join(server.dataDir, "workspaces", "completer", "ships", ".claude", "commands");
   mkdirSync(commands, { recursive: true });
   writeFileSync(join(commands, "ship-it.md"), "Ship it.");
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
@@ -31,7 +22,7 @@ test("a chat on a shared server completes the commands of the session's project 
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.match(chat.rows().join("\n"), /^\/ship$/m, "nothing to complete before a run");
   chat.type("\x03");
-  fake.push({ text: "Hello." });
+  server.fake.push({ text: "Hello." });
   chat.type("hi\r");
   await chat.shows(/Hello\./);
   chat.type("/ship\t");
@@ -41,7 +32,7 @@ test("a chat on a shared server completes the commands of the session's project 
 });
 
 test("a chat on a shared server completes an @path from the session's workspace there, not from its own directory", async (t) => {
-  const notes = join(dataDir, "workspaces", "completer", "mentions", "notes");
+  const notes = join(server.dataDir, "workspaces", "completer", "mentions", "notes");
   mkdirSync(notes, { recursive: true });
   writeFileSync(join(notes, "only-here.md"), "Only in the session's workspace.");
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
@@ -59,7 +50,7 @@ test("a chat on a shared server completes an @path from the session's workspace 
 });
 
 test("a chat on a shared server completes an @path as a chat of its own would in the same tree, the fuzzy match too", async (t) => {
-  const workspace = join(dataDir, "workspaces", "completer", "alike");
+  const workspace = join(server.dataDir, "workspaces", "completer", "alike");
   const tree = ["src/chat.ts", "src/chat-line.ts", "docs/guide.md", ".env", ".github/workflows/ci.yml", "node_modules/x/index.js",
     "my notes/todo list.md", "äpfel.md", "done!", "v1.)/notes.md", "many/file-a.ts", "many/file-b.ts"];
   for (const file of tree) {
@@ -81,7 +72,7 @@ test("a chat on a shared server completes an @path as a chat of its own would in
 });
 
 test("a chat on a shared server completes @srcchat to src/chat.ts in the session's workspace there", async (t) => {
-  const src = join(dataDir, "workspaces", "completer", "fuzzy", "src");
+  const src = join(server.dataDir, "workspaces", "completer", "fuzzy", "src");
   mkdirSync(src, { recursive: true });
   writeFileSync(join(src, "chat.ts"), "export {};");
   writeFileSync(join(src, "other.ts"), "export {};");

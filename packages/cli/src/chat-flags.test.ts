@@ -7,25 +7,16 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FakeAnthropic } from "@harness/test-utils";
 import { parseArgs } from "./args.ts";
-import { bin, harness, root, slowLink, startChatServer } from "./test-support.ts";
+import { bin, chatServerForFile, harness, root, slowLink } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let url: string;
-let stop: () => Promise<void>;
+const server = chatServerForFile("harness-chat-flags-");
 let dir: string;
 
-before(async () => {
-  const started = await startChatServer("harness-chat-flags-");
-  ({ fake, stop } = started);
-  url = started.server.url;
+before(() => {
   dir = mkdtempSync(join(tmpdir(), "harness-chat-flags-files-"));
 });
-after(async () => {
-  await stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 test("a chat's --max-turns that is not a whole number from 1 to the limit is refused as harness run's is", () => {
   for (const bad of ["0", "2.5", "many", "10001"]) {
@@ -83,27 +74,27 @@ test("the debug log's flags are a run's: harness --debug and harness chat --debu
 test("the chat's first run goes with the model, system prompt and effort its flags set, and the chat says so", async () => {
   const promptFile = join(dir, "system.md");
   writeFileSync(promptFile, "You are a pirate.");
-  fake.push({ text: "Arr." });
-  const before = fake.requests.length;
-  const { result } = harness(["chat", "--url", url, "--session", "flags-1", "--model", "claude-opus-4-5", "--system-prompt-file", promptFile, "--effort", "low", "--dangerously-skip-permissions", "hi"], { HARNESS_USER: "tester" }, { stdin: "" });
+  server.fake.push({ text: "Arr." });
+  const before = server.fake.requests.length;
+  const { result } = harness(["chat", "--url", server.url, "--session", "flags-1", "--model", "claude-opus-4-5", "--system-prompt-file", promptFile, "--effort", "low", "--dangerously-skip-permissions", "hi"], { HARNESS_USER: "tester" }, { stdin: "" });
   const chat = await result;
   assert.equal(chat.code, 0, chat.stderr);
   assert.equal(chat.stdout, "Arr.\n");
-  const request = fake.requests.slice(before).find((r) => JSON.stringify(r.body.messages).includes("hi"))!;
+  const request = server.fake.requests.slice(before).find((r) => JSON.stringify(r.body.messages).includes("hi"))!;
   assert.equal(request.body.model, "claude-opus-4-5");
   assert.match(JSON.stringify(request.body.system), /You are a pirate\./);
   assert.match(chat.stderr, /\(settings of session flags-1: model claude-opus-4-5, permission mode fullAuto, effort low, system prompt from .*system\.md\)\n/);
 });
 
 test("a model the server cannot use, or a system prompt file that is not there, stops the chat before any prompt", async () => {
-  const before = fake.requests.length;
-  const badModel = await harness(["chat", "--url", url, "--session", "flags-2", "--model", "nosuch/model", "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
+  const before = server.fake.requests.length;
+  const badModel = await harness(["chat", "--url", server.url, "--session", "flags-2", "--model", "nosuch/model", "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
   assert.equal(badModel.code, 1, badModel.stderr);
   assert.match(badModel.stderr, /harness: --model: .*nosuch\/model/);
-  const missing = await harness(["chat", "--url", url, "--system-prompt-file", join(dir, "absent.md"), "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
+  const missing = await harness(["chat", "--url", server.url, "--system-prompt-file", join(dir, "absent.md"), "hi"], { HARNESS_USER: "tester" }, { stdin: "" }).result;
   assert.equal(missing.code, 1, missing.stderr);
   assert.match(missing.stderr, /^harness: --system-prompt-file: cannot read .*absent\.md/);
-  assert.equal(fake.requests.length, before, "no prompt went");
+  assert.equal(server.fake.requests.length, before, "no prompt went");
 });
 
 test("a flag only a run takes is one line naming it and harness run, exit 2", async () => {
@@ -117,27 +108,27 @@ test("a flag only a run takes is one line naming it and harness run, exit 2", as
 });
 
 test("--resume with no id, not at a terminal: the sessions, newest first with title and age, and a line to pass an id, exit 2", async () => {
-  fake.push({ text: "One." }, { text: "Two." });
+  server.fake.push({ text: "One." }, { text: "Two." });
   for (const [session, prompt] of [["pick-old", "the older prompt"], ["pick-new", "the newer prompt"]]) {
-    const made = await harness(["chat", "--url", url, "--user", "picker", "--session", session, prompt], {}, { stdin: "" }).result;
+    const made = await harness(["chat", "--url", server.url, "--user", "picker", "--session", session, prompt], {}, { stdin: "" }).result;
     assert.equal(made.code, 0, made.stderr);
   }
-  const { code, stdout, stderr } = await harness(["chat", "--url", url, "--user", "picker", "--resume"], {}, { stdin: "" }).result;
+  const { code, stdout, stderr } = await harness(["chat", "--url", server.url, "--user", "picker", "--resume"], {}, { stdin: "" }).result;
   assert.equal(code, 2);
   assert.equal(stdout, "");
   assert.match(stderr, /^Sessions of picker, the most recent first:\n {2}1 {2}the newer prompt {2}· {2}just now {2}· {2}pick-new\n {2}2 {2}the older prompt {2}· {2}just now {2}· {2}pick-old\n/);
   assert.match(stderr, /\nharness: --resume: not at a terminal, nobody can pick: pass the id, as harness chat --resume pick-new\n$/);
-  const none = await harness(["chat", "--url", url, "--user", "nobody-here", "-r"], {}, { stdin: "" }).result;
+  const none = await harness(["chat", "--url", server.url, "--user", "nobody-here", "-r"], {}, { stdin: "" }).result;
   assert.equal(none.code, 1);
   assert.match(none.stderr, /^harness: --resume: there is no session to resume yet; harness chat "<prompt>" starts one\n$/);
 });
 
 test("--resume with no id at a terminal: the user picks a session by its number and the chat goes on in it, the sessions listed once", async (t) => {
-  fake.push({ text: "First answer." }, { text: "Second answer." });
-  const made = await harness(["chat", "--url", url, "--user", "ptypick", "--session", "picked-one", "remember the word heron"], {}, { stdin: "" }).result;
+  server.fake.push({ text: "First answer." }, { text: "Second answer." });
+  const made = await harness(["chat", "--url", server.url, "--user", "ptypick", "--session", "picked-one", "remember the word heron"], {}, { stdin: "" }).result;
   assert.equal(made.code, 0, made.stderr);
   let sent = "";
-  const link = await slowLink(t, url, 0, (data) => (sent += data));
+  const link = await slowLink(t, server.url, 0, (data) => (sent += data));
   const line = `stty cols 100 rows 24; exec bash ${JSON.stringify(bin)} chat --url ${link} --user ptypick --resume`;
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: root, env: { ...process.env, NO_COLOR: "1", TERM: "xterm" }, stdio: ["pipe", "pipe", "pipe"] });
   t.after(() => child.kill("SIGKILL"));

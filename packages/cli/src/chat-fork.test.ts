@@ -1,20 +1,12 @@
 // `harness chat --fork-session` spawned as a user runs it, against a real server process and the
 // fake Anthropic server: the chat goes on in a copy of the session it names, which stays as it was.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { createHarnessClient, createSessionsApi } from "@harness/client";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { harness, startChatServer } from "./test-support.ts";
+import { chatServerForFile, harness, startChatServer } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-fork-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-fork-");
 
 /** `harness chat args…` as `user`, with `input` piped in. */
 function chat(args: string[], input: string, user = "forker") {
@@ -22,18 +14,18 @@ function chat(args: string[], input: string, user = "forker") {
 }
 
 /** What the model was last sent, as one text: the conversation it was given. */
-const lastHistory = () => fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
+const lastHistory = () => server.fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
 
 const summaryOf = async (user: string, sessionId: string) => (await createSessionsApi({ url: server.url, userId: user }).list()).find((s) => s.sessionId === sessionId);
 
 test("--session ID --fork-session chats in a copy of the session; the original keeps its conversation and title", async () => {
-  fake.push({ text: "It is blue." });
+  server.fake.push({ text: "It is blue." });
   const first = await chat(["--session", "fork-source", "what colour is the sky?"], "");
   assert.equal(first.code, 0, first.stderr);
   const sourceBefore = await summaryOf("forker", "fork-source");
   assert.ok(sourceBefore);
 
-  fake.push({ text: "Red at sunset." });
+  server.fake.push({ text: "Red at sunset." });
   const forked = await chat(["--session", "fork-source", "--fork-session", "and at sunset?"], "");
   assert.equal(forked.code, 0, forked.stderr);
   const note = /^session (chat-[0-9a-f]+) of forker at \S+: a copy of session fork-source, which stays as it was \(to come back: harness chat --session (\S+), or harness chat --continue\)\n/m.exec(forked.stderr);
@@ -59,14 +51,14 @@ test("--session ID --fork-session chats in a copy of the session; the original k
 
 test("--resume ID --fork-session forks ID; --continue --fork-session forks the latest, or starts a new session when there is none", async () => {
   const user = "forker-continue";
-  fake.push({ text: "Nothing yet." });
+  server.fake.push({ text: "Nothing yet." });
   const none = await chat(["--continue", "--fork-session", "hello"], "", user);
   assert.equal(none.code, 0, none.stderr);
   assert.match(none.stderr, /^\(no session to continue: a new one\)\nsession (chat-[0-9a-f]+) of forker-continue at \S+ \(to come back/);
   assert.doesNotMatch(none.stderr, /a copy of/);
   const firstId = /^session (\S+)/m.exec(none.stderr)![1];
 
-  fake.push({ text: "Continued in a copy." });
+  server.fake.push({ text: "Continued in a copy." });
   const continued = await chat(["-c", "--fork-session", "go on"], "", user);
   assert.equal(continued.code, 0, continued.stderr);
   assert.match(continued.stderr, new RegExp(`^session (\\S+) of forker-continue at \\S+: a copy of session ${firstId}, which stays as it was`, "m"));
@@ -74,7 +66,7 @@ test("--resume ID --fork-session forks ID; --continue --fork-session forks the l
   const copyId = /^session (\S+)/m.exec(continued.stderr)![1];
   assert.notEqual(copyId, firstId);
 
-  fake.push({ text: "Resumed in a copy." });
+  server.fake.push({ text: "Resumed in a copy." });
   const resumed = await chat(["--resume", firstId, "--fork-session", "once more"], "", user);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.match(resumed.stderr, new RegExp(`: a copy of session ${firstId}, which stays as it was`));
@@ -83,7 +75,7 @@ test("--resume ID --fork-session forks ID; --continue --fork-session forks the l
 });
 
 test("--fork-session without a session to copy is refused; a session that is not there is named, a name none could have is a usage error", async () => {
-  const asked = fake.requests.length;
+  const asked = server.fake.requests.length;
   const alone = await chat(["--fork-session", "hello"], "");
   assert.equal(alone.code, 2);
   assert.equal(alone.stderr, 'harness: --fork-session copies the session of --continue, --resume or --session: give one of them (try "harness chat --help")\n');
@@ -96,7 +88,7 @@ test("--fork-session without a session to copy is refused; a session that is not
   const both = await chat(["--resume", "a", "--session", "b"], "");
   assert.equal(both.code, 2);
   assert.match(both.stderr, /--resume and --session each name the session: give one of them/);
-  assert.equal(fake.requests.length, asked, "nothing reached the model");
+  assert.equal(server.fake.requests.length, asked, "nothing reached the model");
 });
 
 test("harness chat --help lists --fork-session and --resume", async () => {

@@ -1,22 +1,14 @@
 // The prompts typed into `harness chat` in a real terminal come back in later chats in the same
 // project: Up recalls them, Ctrl+R searches them. Each chat runs under `script` against a real
 // server process and the fake Anthropic server, which records what the model was sent.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { bin, pipedChat, startChatServer, tempDir } from "./test-support.ts";
+import { bin, chatServerForFile, pipedChat, tempDir } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-history-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-history-");
 
 const COLUMNS = 70;
 let sessions = 0;
@@ -31,14 +23,14 @@ async function chatIn(t: { after(fn: () => unknown): void }, cwd: string, config
 
 /** What the model was sent last in the request after the first `before`. */
 async function sent(before: number): Promise<string> {
-  const [request] = (await fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   return JSON.stringify(request.body.messages.at(-1));
 }
 
 test("a prompt sent in one chat comes back with Up in a new chat in the same directory, not in another", async (t) => {
   const [project, elsewhere, config] = [tempDir(t), tempDir(t), tempDir(t)];
-  fake.push({ text: "Otters counted" }, { text: "Counted again" }, { text: "Fresh start" });
-  let before = fake.requests.length;
+  server.fake.push({ text: "Otters counted" }, { text: "Counted again" }, { text: "Fresh start" });
+  let before = server.fake.requests.length;
   const first = await chatIn(t, project, config);
   first.type("count the otters\r");
   await first.sees(/Otters counted/);
@@ -46,7 +38,7 @@ test("a prompt sent in one chat comes back with Up in a new chat in the same dir
   first.type("\x04");
   assert.equal(await first.closed, 0);
 
-  before = fake.requests.length;
+  before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
   again.type("\x1b[A");
   await again.bottom(/count the otters/);
@@ -56,7 +48,7 @@ test("a prompt sent in one chat comes back with Up in a new chat in the same dir
   again.type("\x04");
   assert.equal(await again.closed, 0);
 
-  before = fake.requests.length;
+  before = server.fake.requests.length;
   const other = await chatIn(t, elsewhere, config);
   other.type("\x1b[Afresh\r");
   await other.sees(/Fresh start/);
@@ -74,8 +66,8 @@ test("a prompt sent in one chat comes back with Up in a new chat in the same dir
 
 test("a prompt of several lines comes back whole", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
-  fake.push({ text: "Two lines read" }, { text: "Read again" });
-  let before = fake.requests.length;
+  server.fake.push({ text: "Two lines read" }, { text: "Read again" });
+  let before = server.fake.requests.length;
   const first = await chatIn(t, project, config);
   // Typed, not pasted: the second line comes well after the first.
   first.type("line one\\\r");
@@ -87,7 +79,7 @@ test("a prompt of several lines comes back whole", async (t) => {
   first.type("\x04");
   assert.equal(await first.closed, 0);
 
-  before = fake.requests.length;
+  before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
   again.type("\x1b[A");
   await again.bottom(/line two/);
@@ -100,7 +92,7 @@ test("a prompt of several lines comes back whole", async (t) => {
 
 test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
-  fake.push({ text: "Deployed" }, { text: "Fish counted" }, { text: "Deployed again" });
+  server.fake.push({ text: "Deployed" }, { text: "Fish counted" }, { text: "Deployed again" });
   const first = await chatIn(t, project, config);
   first.type("deploy the otters\r");
   await first.sees(/Deployed/);
@@ -109,7 +101,7 @@ test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t
   first.type("\x04");
   assert.equal(await first.closed, 0);
 
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
   again.type("\x12");
   await again.bottom(/\(reverse-i-search\)`':$/);
@@ -131,8 +123,8 @@ test("a prompt of Claude Code's with pasted text comes back with the text, by Up
     project,
   };
   writeFileSync(join(config, "history.jsonl"), `${JSON.stringify(entry)}\n`);
-  fake.push({ text: "Walrus one" }, { text: "Walrus two" });
-  let before = fake.requests.length;
+  server.fake.push({ text: "Walrus one" }, { text: "Walrus two" });
+  let before = server.fake.requests.length;
   const chat = await chatIn(t, project, config);
   chat.type("\x1b[A");
   await chat.bottom(/npm ERR! code 1 fail\?$/);
@@ -140,7 +132,7 @@ test("a prompt of Claude Code's with pasted text comes back with the text, by Up
   await chat.sees(/Walrus one/);
   assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
 
-  before = fake.requests.length;
+  before = server.fake.requests.length;
   chat.type("\x12walrus");
   await chat.shows(/\(reverse-i-search\)`walrus': why does npm ERR! walrus ↵ npm ERR! code 1/);
   chat.type("\r");
@@ -152,7 +144,7 @@ test("a prompt of Claude Code's with pasted text comes back with the text, by Up
 
 test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the line as it was", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
-  fake.push({ text: "One" }, { text: "Two" }, { text: "Kept" });
+  server.fake.push({ text: "One" }, { text: "Two" }, { text: "Kept" });
   const first = await chatIn(t, project, config);
   first.type("fish one\r");
   await first.sees(/One/);
@@ -161,7 +153,7 @@ test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the lin
   first.type("\x04");
   assert.equal(await first.closed, 0);
 
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
   again.type("draft");
   await again.bottom(/^draft$/);
@@ -181,7 +173,7 @@ test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the lin
 test("Esc puts the match on the line to edit, and does not cancel the run under way", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
   let release!: () => void;
-  fake.push({ text: "Looked" }, { text: "Still thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered" });
+  server.fake.push({ text: "Looked" }, { text: "Still thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered" });
   t.after(() => release());
   const first = await chatIn(t, project, config);
   first.type("look at the fish\r");
@@ -202,7 +194,7 @@ test("Esc puts the match on the line to edit, and does not cancel the run under 
   again.type(" closely\r");
   release();
   await again.sees(/Steered/);
-  const bodies = fake.requests.map((request) => JSON.stringify(request.body.messages));
+  const bodies = server.fake.requests.map((request) => JSON.stringify(request.body.messages));
   assert.ok(bodies.some((body) => body.includes("look at the fish closely")), "the edited match steered the run");
   again.type("\x04");
   assert.equal(await again.closed, 0);
@@ -212,7 +204,7 @@ test("a history file that is not one is said once and left alone; the chat goes 
   const [project, config] = [tempDir(t), tempDir(t)];
   const file = join(config, "history.jsonl");
   writeFileSync(file, "not a history\n");
-  fake.push({ text: "Fine" });
+  server.fake.push({ text: "Fine" });
   const chat = await chatIn(t, project, config);
   await chat.sees(/history\.jsonl is not a prompt history \(not JSON lines\); the chat neither reads nor writes it/);
   chat.type("go on\r");
@@ -224,7 +216,7 @@ test("a history file that is not one is said once and left alone; the chat goes 
 
 test("a piped chat keeps no history", async (t) => {
   const config = tempDir(t);
-  fake.push({ text: "Piped" });
+  server.fake.push({ text: "Piped" });
   const { code, stderr } = await pipedChat(server.url, ["--session", `history-piped-${process.pid}`], "from a pipe\n", { CLAUDE_CONFIG_DIR: config });
   assert.equal(code, 0, stderr);
   assert.equal(existsSync(join(config, "history.jsonl")), false);

@@ -1,20 +1,12 @@
 // The keys of `harness chat` at a terminal that a Claude Code user types without thinking: Esc
 // stops the reply, `\` or Alt+Enter before Enter goes on to a new line of the same prompt, Ctrl-C
 // with nothing running clears the line, and leaves only when pressed twice on an empty one.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { bin, chatServerForFile, root } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-keys-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-keys-");
 
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
   const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId}`;
@@ -25,12 +17,12 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The last user message of each request from the `before`th on, as JSON. */
 async function prompts(before: number, count: number): Promise<string[]> {
-  return (await fake.waitForRequests(before + count)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
+  return (await server.fake.waitForRequests(before + count)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
 }
 
 test("Esc stops a reply while it streams, and the chat goes on", async (t) => {
   const words = Array.from({ length: 60 }, (_, i) => `w${i} `);
-  fake.push({ text: [...words, "LAST"], delayMs: 100 }, { text: "After" });
+  server.fake.push({ text: [...words, "LAST"], delayMs: 100 }, { text: "After" });
   const chat = terminalChat(t, "esc-cancels");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("go on\r");
@@ -45,8 +37,8 @@ test("Esc stops a reply while it streams, and the chat goes on", async (t) => {
 });
 
 test("Esc with nothing running leaves the line being typed as it was", async (t) => {
-  fake.push({ text: "Fine" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Fine" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "esc-idle");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("abc");
@@ -62,7 +54,7 @@ test("Esc with nothing running leaves the line being typed as it was", async (t)
 });
 
 test("Esc twice with nothing running lists the prompts to rewind to", async (t) => {
-  fake.push({ text: "One" });
+  server.fake.push({ text: "One" });
   const chat = terminalChat(t, "esc-rewind");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("first prompt\r");
@@ -74,13 +66,13 @@ test("Esc twice with nothing running lists the prompts to rewind to", async (t) 
 });
 
 test("a line ending in \\ goes on to the next one: the prompt arrives whole, with its newline", async (t) => {
-  fake.push({ text: "Two lines read" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Two lines read" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "backslash");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("first line \\\r");
   await pause(300);
-  assert.equal(fake.requests.length, before, "a continued line is not sent on its own");
+  assert.equal(server.fake.requests.length, before, "a continued line is not sent on its own");
   chat.type("second line\r");
   await chat.sees(/Two lines read/);
   const [prompt] = await prompts(before, 1);
@@ -91,8 +83,8 @@ test("a line ending in \\ goes on to the next one: the prompt arrives whole, wit
 });
 
 test("Alt+Enter (ESC then Enter) starts a new line of the same prompt", async (t) => {
-  fake.push({ text: "Both read" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Both read" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "alt-enter");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("one");
@@ -107,8 +99,8 @@ test("Alt+Enter (ESC then Enter) starts a new line of the same prompt", async (t
 });
 
 test("Ctrl-C with nothing running clears the line typed; on an empty line, twice leaves", async (t) => {
-  fake.push({ text: "Cleared" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Cleared" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "ctrl-c-idle");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("a draft \\\r");

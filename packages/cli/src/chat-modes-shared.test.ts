@@ -1,20 +1,12 @@
 // Permission modes in a chat on a shared server: Shift+Tab cycles the modes a session's settings can
 // carry (plan mode is a chat of its own's), and /mode plan says why not and what to use instead.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { parseArgs } from "./args.ts";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { bin, chatServerForFile, root } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-modes-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-modes-");
 
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, flags = "") {
   const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId} ${flags}`;
@@ -35,11 +27,11 @@ test("Shift+Tab on a shared server cycles default and accept edits, without plan
   assert.doesNotMatch(chat.rows().join("\n"), /shift\+tab to cycle/);
   chat.type("/mode plan\r");
   await chat.sees(/✗ \/mode plan: a chat on a shared server has no plan mode .*harness chat --local --permission-mode plan/);
-  fake.push({ text: "Fine." });
-  const asked = fake.requests.length;
+  server.fake.push({ text: "Fine." });
+  const asked = server.fake.requests.length;
   chat.type("hi\r");
   await chat.shows(/Fine\./);
-  assert.doesNotMatch(JSON.stringify(fake.requests[asked].body), /Plan mode is on/);
+  assert.doesNotMatch(JSON.stringify(server.fake.requests[asked].body), /Plan mode is on/);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });

@@ -1,22 +1,15 @@
 // `harness chat` in a real terminal: the chat process runs under `script`, which gives it a
 // pseudo-terminal, and the test types into that terminal as a user does (keys, Enter, Ctrl-C,
 // Ctrl-D), against a real server process and the fake Anthropic server.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
-import { bin, root, startChatServer, tempDir } from "./test-support.ts";
+import { toolThenText } from "@harness/test-utils";
+import { bin, chatServerForFile, root, tempDir } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-pty-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-pty-");
 
 /** The width of the chats' terminals. */
 const COLUMNS = 60;
@@ -28,13 +21,13 @@ function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, 
 }
 
 test("a prompt longer than the terminal's line buffer (4,095 characters) reaches the model whole", async (t) => {
-  fake.push({ text: "Read it all" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Read it all" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "long-line");
   await chat.sees(/Ctrl-D leaves/);
   const prompt = `${"0123456789".repeat(1000)}END`;
   chat.type(`${prompt}\r`);
-  const [request] = (await fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   const sent = JSON.stringify(request.body.messages.at(-1));
   assert.ok(sent.includes(prompt), `the model got ${sent.length} characters: ${sent.slice(-60)}`);
   await chat.sees(/Read it all/);
@@ -43,8 +36,8 @@ test("a prompt longer than the terminal's line buffer (4,095 characters) reaches
 });
 
 test("keys edit the line: left arrow, backspace and up for the last prompt", async (t) => {
-  fake.push({ text: "First" }, { text: "Second" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "First" }, { text: "Second" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "editing");
   await chat.sees(/Ctrl-D leaves/);
   // "helo", left, "l", right: "hello"; then a typo taken back.
@@ -52,7 +45,7 @@ test("keys edit the line: left arrow, backspace and up for the last prompt", asy
   await chat.sees(/First/);
   chat.type("\x1b[A!\r");
   await chat.sees(/Second/);
-  const prompts = (await fake.waitForRequests(before + 2)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
+  const prompts = (await server.fake.waitForRequests(before + 2)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
   assert.match(prompts[0], /"hello word"/);
   assert.match(prompts[1], /"hello word!"/);
   chat.type("\x04");
@@ -60,13 +53,13 @@ test("keys edit the line: left arrow, backspace and up for the last prompt", asy
 });
 
 test("a block of lines pasted at once is one prompt, shown once", async (t) => {
-  fake.push({ text: "Got the block" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Got the block" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "pasted");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("first line\rsecond line\rthird line\r");
   await chat.sees(/Got the block/);
-  const [request] = (await fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /first line\\nsecond line\\nthird line/);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
@@ -76,7 +69,7 @@ test("a block of lines pasted at once is one prompt, shown once", async (t) => {
 
 test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C twice with nothing running leaves", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "After" });
+  server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "After" });
   t.after(() => release());
   const chat = terminalChat(t, "interrupt");
   await chat.sees(/Ctrl-D leaves/);
@@ -94,7 +87,7 @@ test("Ctrl-C cancels the run under way and the chat goes on; Ctrl-C twice with n
 
 test("a line typed while a reply streams is shown as a steer on a line of its own", async (t) => {
   let release!: () => void;
-  fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
+  server.fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steered");
   await chat.sees(/Ctrl-D leaves/);
@@ -126,7 +119,7 @@ const WORDS = ["Streaming", " replies", " keep", " every", " word", " where", " 
 
 test("a line typed while a reply streams stays out of the reply, which reads whole, and shows once as a steer", async (t) => {
   let release!: () => void;
-  fake.push({ text: WORDS, delayMs: 60, hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
+  server.fake.push({ text: WORDS, delayMs: 60, hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steer-echo");
   await chat.sees(/Ctrl-D leaves/);
@@ -156,8 +149,8 @@ test("a line typed while a reply streams stays out of the reply, which reads who
 });
 
 test("the line being typed stays below the streamed reply, and its edits reach the prompt", async (t) => {
-  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
-  const before = fake.requests.length;
+  server.fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "typing-below");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("go\r");
@@ -173,7 +166,7 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   assert.equal(rows.slice(-3, -1).join(""), WORDS.join(""), rows.join("\n"));
   chat.type("\r");
   await chat.sees(/Done\./);
-  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /next question/);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
@@ -182,7 +175,7 @@ test("the line being typed stays below the streamed reply, and its edits reach t
 
 test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on a line of its own", async (t) => {
   let release!: () => void;
-  fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Dogs noted." });
+  server.fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Dogs noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steered-dumb", { TERM: "dumb" });
   await chat.sees(/Ctrl-D leaves/);
@@ -198,7 +191,7 @@ test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on 
 });
 
 test("with the replies sent to a file, the file holds the replies alone and the terminal the line being typed", async (t) => {
-  fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
+  server.fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
   const out = join(tempDir(t), "out.txt");
   // Colours on: the chat's own lines are painted, and none of that may reach the file.
   const chat = terminalChat(t, "to-file", { NO_COLOR: "" }, out);
@@ -228,7 +221,7 @@ test("with the replies sent to a file, the file holds the replies alone and the 
 });
 
 test("at an approval, the answer and a line refused stay on the screen as typed", async (t) => {
-  fake.push(...toolThenText("Bash", { command: "touch pty-approved.txt" }, "Ran it."));
+  server.fake.push(...toolThenText("Bash", { command: "touch pty-approved.txt" }, "Ran it."));
   const chat = terminalChat(t, "approval");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("run it\r");

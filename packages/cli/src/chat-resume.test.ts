@@ -1,31 +1,23 @@
 // `/rename` and `/resume` inside `harness chat`, piped, against a real server process and the fake
 // Anthropic server: a title given is what every list of the sessions shows, and a chat switches to
 // another session without leaving, its later prompts going to that one.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request } from "node:http";
 import { connect } from "node:net";
 import type { Duplex } from "node:stream";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { pipedChat, startChatServer } from "./test-support.ts";
+import { chatServerForFile, pipedChat } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-resume-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-resume-");
 
 /** `harness chat args…` as `user`, with `input` piped in. */
 const chat = (user: string, args: string[], input: string) => pipedChat(server.url, args, input, { HARNESS_USER: user });
 
 /** What the model was last sent, as one text: the conversation it was given. */
-const lastHistory = () => fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
+const lastHistory = () => server.fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
 
 test("/rename names the chat's session: /rename alone says the title, and a new chat's --resume lists it", async () => {
-  fake.push({ text: "Four." });
+  server.fake.push({ text: "Four." });
   const made = await chat("renamer", ["--session", "sums"], "what is 2+2?\n/rename\n/rename   Arithmetic drill  \n/rename\n");
   assert.equal(made.code, 0, made.stderr);
   assert.match(made.stderr, /\(session sums is titled "what is 2\+2\?"; \/rename TITLE renames it\)\n/);
@@ -39,7 +31,7 @@ test("/rename names the chat's session: /rename alone says the title, and a new 
 });
 
 test("/rename with a title the server refuses says why, and the title stays", async () => {
-  fake.push({ text: "Noted." });
+  server.fake.push({ text: "Noted." });
   const made = await chat("renamer2", ["--session", "kept"], `note this\n/rename ${"x".repeat(201)}\n/rename\n`);
   assert.equal(made.code, 0, made.stderr);
   assert.match(made.stderr, /✗ \/rename: title: must be at most 200 characters\n/);
@@ -47,10 +39,10 @@ test("/rename with a title the server refuses says why, and the title stays", as
 });
 
 test("/resume lists the sessions, newest first; /resume N switches to one, shows its conversation, and the next prompt goes to it", async () => {
-  fake.push({ text: "Heron noted." }, { text: "Four." });
+  server.fake.push({ text: "Heron noted." }, { text: "Four." });
   assert.equal((await chat("resumer", ["--session", "birds"], "remember the word heron\n")).code, 0);
   assert.equal((await chat("resumer", ["--session", "sums"], "what is 2+2?\n")).code, 0);
-  fake.push({ text: "The word was heron." });
+  server.fake.push({ text: "The word was heron." });
   const switched = await chat("resumer", ["--session", "sums"], "/resume\n/resume 2\nwhat word did I ask you to remember?\n");
   assert.equal(switched.code, 0, switched.stderr);
   assert.match(switched.stderr, /Sessions of resumer, the most recent first:\n {2}1 {2}what is 2\+2\? {2}· {2}just now {2}· {2}sums {2}\(this chat\)\n {2}2 {2}remember the word heron {2}· {2}just now {2}· {2}birds\n/);
@@ -65,10 +57,10 @@ test("/resume lists the sessions, newest first; /resume N switches to one, shows
 });
 
 test("/resume ID switches by id; what cannot be switched to is refused, saying why", async () => {
-  fake.push({ text: "One." }, { text: "Two." });
+  server.fake.push({ text: "One." }, { text: "Two." });
   assert.equal((await chat("byid", ["--session", "first-one"], "first\n")).code, 0);
   assert.equal((await chat("byid", ["--session", "second-one"], "second\n")).code, 0);
-  fake.push({ text: "Back in the first." });
+  server.fake.push({ text: "Back in the first." });
   const result = await chat("byid", ["--session", "second-one"], "/resume 7\n/resume no-such\n/resume second-one\n/resume first-one\nand now?\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /✗ \/resume: there is no session 7 in the list: \/resume lists them, from 1 to 2\n/);
@@ -80,10 +72,10 @@ test("/resume ID switches by id; what cannot be switched to is refused, saying w
 });
 
 test("/resume to a session whose call waits for approval shows it, and the chat's answer goes to that session", async () => {
-  fake.push({ toolUses: [{ name: "Bash", input: { command: "echo approved-here" } }] });
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo approved-here" } }] });
   const left = await chat("approver", ["--session", "waits"], "run the echo\n");
   assert.equal(left.code, 1, left.stderr);
-  fake.push({ text: "Echoed." });
+  server.fake.push({ text: "Echoed." });
   const result = await chat("approver", ["--session", "elsewhere"], "/resume waits\ny\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /\nsession waits of approver at \S+\n› run the echo\n/);
@@ -94,7 +86,7 @@ test("/resume to a session whose call waits for approval shows it, and the chat'
 
 test("/resume to a session whose run is under way shows it going on, and the chat can steer it and cancel it", async () => {
   let release!: () => void;
-  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) });
+  server.fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) });
   let streaming!: () => void;
   const seen = new Promise<void>((resolve) => (streaming = resolve));
   const first = pipedChat(server.url, ["--session", "busy"], "start the work\n", { HARNESS_USER: "busy-user" }, (text) => text.includes("Working") && streaming());
@@ -144,11 +136,11 @@ async function refusingProxy(t: { after(fn: () => unknown): void }, refused: str
 }
 
 test("/resume to a session that cannot be opened says why and the chat stays in its own, which the next prompt goes to", async (t) => {
-  fake.push({ text: "Far." }, { text: "Near." });
+  server.fake.push({ text: "Far." }, { text: "Near." });
   assert.equal((await chat("stayer", ["--session", "far-away"], "hello far\n")).code, 0);
   assert.equal((await chat("stayer", ["--session", "home-base"], "hello home\n")).code, 0);
   const url = await refusingProxy(t, "far-away");
-  fake.push({ text: "Still home." });
+  server.fake.push({ text: "Still home." });
   const result = await pipedChat(url, ["--session", "home-base"], "/resume far-away\nwhere am I?\n", { HARNESS_USER: "stayer" });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /✗ \/resume: cannot open session far-away \(the chat stays in session home-base\): could not connect/);
@@ -159,11 +151,11 @@ test("/resume to a session that cannot be opened says why and the chat stays in 
 });
 
 test("/resume to a session that never answers gives up after the chat's connect timeout and stays in its own", async (t) => {
-  fake.push({ text: "Quiet." }, { text: "Here." });
+  server.fake.push({ text: "Quiet." }, { text: "Here." });
   assert.equal((await chat("waiter", ["--session", "quiet-one"], "hello quiet\n")).code, 0);
   assert.equal((await chat("waiter", ["--session", "here"], "hello here\n")).code, 0);
   const url = await refusingProxy(t, "quiet-one", "silent");
-  fake.push({ text: "Still here." });
+  server.fake.push({ text: "Still here." });
   const started = performance.now();
   const result = await pipedChat(url, ["--session", "here"], "/resume quiet-one\nwhere am I?\n", { HARNESS_USER: "waiter" });
   assert.equal(result.code, 0, `${result.stderr}\n${result.stdout}`);

@@ -2,20 +2,12 @@
 // reaches the terminal in one write, so that no terminal shows the typed line taken off between the
 // writes (a flicker at each delta). The chat runs in this process on a terminal of the test's
 // making, against a real server process and the fake Anthropic server.
-import { test, before, after, mock } from "node:test";
+import { test, mock } from "node:test";
 import assert from "node:assert/strict";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
-import { startChatServer } from "./test-support.ts";
+import { chatServerForFile } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-writes-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-writes-");
 
 /** A reply whose chunks go out one at a time, as the test lets them. */
 function paced(chunks: string[]) {
@@ -37,7 +29,7 @@ function paced(chunks: string[]) {
 test("each delta of a reply streamed while a line is typed reaches the terminal in one write, a steer held below it too", async (t) => {
   const chunks = ["Step one", " is done", ", step two", " as well.\nNow", " the last."];
   const reply = paced(chunks);
-  fake.push({ textChunks: reply.textChunks, hold: reply.end.promise }, { text: "Noted." });
+  server.fake.push({ textChunks: reply.textChunks, hold: reply.end.promise }, { text: "Noted." });
   t.after(() => (reply.open(), reply.end.resolve()));
   const chat = terminalChat(t, server.url, "writes", "paced");
   await chat.sees(/Ctrl-D leaves/);

@@ -3,30 +3,22 @@
 // still shows once. The chat runs in this process on a terminal of the test's making, against a
 // real server process and the fake Anthropic server; the chat's timers are the test's to move, so
 // that the run's change lands in that gap every time.
-import { test, before, after, mock } from "node:test";
+import { test, after, mock } from "node:test";
 import assert from "node:assert/strict";
 import { createHarnessClient } from "@harness/client";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat as chatAt } from "./chat-test-support.ts";
-import { slowLink, startChatServer } from "./test-support.ts";
+import { chatServerForFile, slowLink } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-race-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-race-");
 
 /** A chat on `sessionId` at a terminal the test types into and reads. */
 const terminalChat = (t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) => chatAt(t, url, "race", sessionId);
 
 test("a line entered as a steer whose run ends before it is sent starts a run of its own and shows once, as a prompt", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Second reply" });
+  server.fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Second reply" });
   t.after(() => release());
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-ended");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("go\r");
@@ -43,7 +35,7 @@ test("a line entered as a steer whose run ends before it is sent starts a run of
   mock.timers.tick(1_000);
   mock.timers.reset();
   await chat.sees(/Second reply/);
-  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /and then the tests/);
   chat.end();
   assert.equal(await chat.status, 0);
@@ -53,9 +45,9 @@ test("a line entered as a steer whose run ends before it is sent starts a run of
 
 test("a line entered as a prompt whose session starts a run before it is sent steers that run and shows once, as typed", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Busy with it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered." });
+  server.fake.push({ text: "Busy with it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered." });
   t.after(() => release());
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-started");
   await chat.sees(/Ctrl-D leaves/);
   const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-started" });
@@ -75,7 +67,7 @@ test("a line entered as a prompt whose session starts a run before it is sent st
   await ioFor(300);
   release();
   await chat.sees(/Steered\./);
-  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages), /mind the tests/);
   chat.end();
   assert.equal(await chat.status, 0);
@@ -86,9 +78,9 @@ test("a line entered as a prompt whose session starts a run before it is sent st
 
 test("a line entered after a prompt, before the server says its run started, steers that run and shows once", async (t) => {
   let release!: () => void;
-  fake.push({ text: "On the first", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Both done." });
+  server.fake.push({ text: "On the first", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Both done." });
   t.after(() => release());
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-starting", await slowLink(t, server.url, 400));
   await chat.sees(/Ctrl-D leaves/);
   chat.type("first task\r");
@@ -96,10 +88,10 @@ test("a line entered after a prompt, before the server says its run started, ste
   await new Promise((resolve) => setTimeout(resolve, 150));
   chat.type("second task\r");
   await chat.sees(/On the first/);
-  await fake.waitForRequests(before + 1);
+  await server.fake.waitForRequests(before + 1);
   release();
   await chat.sees(/Both done\./);
-  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages), /second task/);
   chat.end();
   assert.equal(await chat.status, 0);
@@ -111,9 +103,9 @@ test("a line entered after a prompt, before the server says its run started, ste
 test("a paste read in two parts, a run ending between them, is delivered whole: the part kept typed steers the run the first part started", async (t) => {
   let release!: () => void;
   let releaseNext!: () => void;
-  fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "First read", hold: new Promise<void>((resolve) => (releaseNext = resolve)) });
+  server.fake.push({ text: "Working on it", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "First read", hold: new Promise<void>((resolve) => (releaseNext = resolve)) });
   t.after(() => (release(), releaseNext()));
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-split-paste");
   await chat.sees(/Ctrl-D leaves/);
   chat.type("go\r");
@@ -135,13 +127,13 @@ test("a paste read in two parts, a run ending between them, is delivered whole: 
   mock.timers.tick(1_000);
   mock.timers.reset();
   // The first part starts a run; the second reaches its model call, or the next one.
-  const [first] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [first] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(first.body.messages), /part one/);
-  if (!JSON.stringify(first.body.messages).includes("part two")) fake.push({ text: "Second read" });
+  if (!JSON.stringify(first.body.messages).includes("part two")) server.fake.push({ text: "Second read" });
   releaseNext();
   const done = await other.waitFor((state) => state.status === "idle" && state.messages.some((m) => m.role === "user" && m.content.includes("part two")), 20_000);
   assert.equal(done.messages.at(-1)?.status, "complete");
-  const last = fake.requests.at(-1)!;
+  const last = server.fake.requests.at(-1)!;
   assert.match(JSON.stringify(last.body.messages), /part one[^]*part two/);
   chat.end();
   assert.equal(await chat.status, 0);
@@ -153,8 +145,8 @@ test("a paste read in two parts, a run ending between them, is delivered whole: 
 
 test("a line sent as a steer while the chat still sees a run the server has ended shows once, as the prompt the session made of it", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Almost done", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Taken as a prompt" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Almost done", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Taken as a prompt" });
+  const before = server.fake.requests.length;
   t.after(() => release());
   // What the server says reaches the chat late.
   const chat = terminalChat(t, "race-stale-steer", await slowLink(t, server.url, 1000));
@@ -169,7 +161,7 @@ test("a line sent as a steer while the chat still sees a run the server has ende
   // The chat still sees the run: the line is taken off as a steer's is, and sent as one.
   chat.type("one more thing\r");
   await chat.sees(/Taken as a prompt/);
-  const [request] = (await fake.waitForRequests(before + 2)).slice(before + 1);
+  const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /one more thing/);
   chat.end();
   assert.equal(await chat.status, 0);

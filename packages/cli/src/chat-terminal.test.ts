@@ -1,20 +1,12 @@
 // `harness chat` at a terminal: the chat runs in this process on a standard input that says it is a
 // terminal, against a real server process and the fake Anthropic server.
-import { test, before, after } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
-import { slowLink, startChatServer } from "./test-support.ts";
+import { chatServerForFile, slowLink } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-tty-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-tty-");
 
 /** A chat on session `sessionId` whose standard input is a terminal the test types into. */
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, url = server.url) {
@@ -31,12 +23,12 @@ function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, 
 }
 
 test("lines pasted at once are one prompt, not a prompt and lines refused while it runs", async (t) => {
-  fake.push({ text: "Got all three" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "Got all three" });
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "pasted");
   // A terminal in line mode hands a pasted block over line by line, all at once.
   for (const line of ["first line", "second line", "third line"]) chat.stdin.write(`${line}\n`);
-  const [request] = (await fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   const sent = JSON.stringify(request.body.messages.at(-1));
   assert.match(sent, /first line\\nsecond line\\nthird line/);
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -48,7 +40,7 @@ test("lines pasted at once are one prompt, not a prompt and lines refused while 
 
 test("Ctrl-C right after a prompt, before its run shows, cancels that run instead of leaving it going", async (t) => {
   let release!: () => void;
-  fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
+  server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
   t.after(() => release());
   const chat = terminalChat(t, "quick-interrupt", await slowLink(t, server.url, 400));
   await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -2,22 +2,14 @@
 // above the typed line says the agent works, with the seconds of the run going up and the tokens
 // out so far, as Claude Code's does; it is gone, leaving nothing behind, once the reply comes. A
 // second terminal on the session counts from the run's start. A piped chat prints none.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
-import { bin, root, startChatServer } from "./test-support.ts";
+import { bin, chatServerForFile, root } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-working-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-working-");
 
 const env = (): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "working", TERM: "xterm", HARNESS_BUNDLE: "0" });
 
@@ -40,7 +32,7 @@ function heldReply(text: string) {
 
 test("while the model holds its reply, a row below the prompt counts the seconds up, above the typed line; the reply takes its place", async (t) => {
   const held = heldReply("Here it is.");
-  fake.push(held.reply);
+  server.fake.push(held.reply);
   t.after(() => held.release());
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-row`, { cwd: root, env: env(), columns: 60 });
   await chat.sees(/Ctrl-D leaves/);
@@ -85,7 +77,7 @@ function tokensOn(rows: string[]): number {
 test("while a long reply streams in slowly, the row's count of tokens grows with it", async (t) => {
   const gate = Promise.withResolvers<void>();
   t.after(() => gate.resolve());
-  fake.push({
+  server.fake.push({
     async *textChunks() {
       await gate.promise;
       for (let i = 0; i < 40; i++) {
@@ -111,7 +103,7 @@ test("while a long reply streams in slowly, the row's count of tokens grows with
 
 test("a second terminal joining a run under way counts its time from the run's start, not from the join", async (t) => {
   const held = heldReply("Both see it.");
-  fake.push(held.reply);
+  server.fake.push(held.reply);
   t.after(() => held.release());
   const first = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-join`, { cwd: root, env: env(), columns: 60 });
   await first.sees(/Ctrl-D leaves/);
@@ -132,14 +124,14 @@ test("a second terminal joining a run under way counts its time from the run's s
 
 test("a piped chat prints no working row, however long the model takes", async () => {
   const held = heldReply("Late answer.");
-  fake.push(held.reply);
-  const before = fake.requests.length;
+  server.fake.push(held.reply);
+  const before = server.fake.requests.length;
   const child = spawn("bash", [bin, "chat", "--session", "working-piped"], { cwd: root, env: env(), stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stdin.end("take your time\n");
-  await fake.waitForRequests(before + 1);
+  await server.fake.waitForRequests(before + 1);
   await new Promise((resolve) => setTimeout(resolve, 1_200));
   held.release();
   const [code] = await once(child, "close");

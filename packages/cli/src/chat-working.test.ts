@@ -1,25 +1,17 @@
 // The working row of `harness chat` at a terminal (chat-working.ts): each frame one write, gone while a call waits for approval and once Esc has cancelled the
 // run. The chat runs in this process on a terminal of the test's making, against a real server
 // process and the fake Anthropic server; the row's frames are the test's to move.
-import { test, before, after, mock } from "node:test";
+import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FakeAnthropic, HarnessProcess } from "@harness/test-utils";
 import { ioFor, terminalChat } from "./chat-test-support.ts";
 import { elapsed, FRAME_MS, startWorkingRow, tokenCount, workingRow } from "./chat-working.ts";
 import { emptyState, type HarnessMessage, type HarnessState } from "@harness/protocol";
-import { startChatServer } from "./test-support.ts";
+import { chatServerForFile } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, stop } = await startChatServer("harness-chat-working-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-working-");
 
 const ROW = /^[·✢✳✶✻✽] \w+… \((\d+)s(?: · ↓ [\d.]+k? tokens)? · esc to interrupt\)$/;
 
@@ -177,7 +169,7 @@ test("a closed row stays closed: a state that comes after shows no row and start
 
 test("each frame of the row is one write, a few times a second, its glyph cycling", async (t) => {
   const gate = Promise.withResolvers<void>();
-  fake.push(held(gate.promise, "Done."));
+  server.fake.push(held(gate.promise, "Done."));
   t.after(() => gate.resolve());
   const chat = terminalChat(t, server.url, "working", "frames");
   await chat.sees(/Ctrl-D leaves/);
@@ -214,7 +206,7 @@ test("each frame of the row is one write, a few times a second, its glyph cyclin
 test("the row is gone while a call waits for approval, back once it is answered, gone at the end", async (t) => {
   const gate = Promise.withResolvers<void>();
   const dir = mkdtempSync(join(tmpdir(), "harness-working-"));
-  fake.push({ toolUses: [{ name: "Bash", input: { command: `touch ${dir}/approved` } }] }, held(gate.promise, "Ran it."));
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: `touch ${dir}/approved` } }] }, held(gate.promise, "Ran it."));
   t.after(() => (gate.resolve(), rmSync(dir, { recursive: true, force: true })));
   const chat = terminalChat(t, server.url, "working", "approval");
   await chat.sees(/Ctrl-D leaves/);
@@ -235,7 +227,7 @@ test("the row is gone while a call waits for approval, back once it is answered,
 
 test("Esc cancels the run the row tells of, and the row goes with it", async (t) => {
   const gate = Promise.withResolvers<void>();
-  fake.push(held(gate.promise, "Never shown."));
+  server.fake.push(held(gate.promise, "Never shown."));
   t.after(() => gate.resolve());
   const chat = terminalChat(t, server.url, "working", "esc");
   await chat.sees(/Ctrl-D leaves/);

@@ -1,30 +1,22 @@
 // `harness chat` spawned as a user runs it, against a real server process and the fake Anthropic
 // server: what it shows, what it sends, how it ends.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHarnessServer, toolThenText, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
-import { pipedChat, startChatServer } from "./test-support.ts";
+import { startHarnessServer, toolThenText } from "@harness/test-utils";
+import { chatServerForFile, pipedChat } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let server: HarnessProcess;
-let dataDir: string;
-let stop: () => Promise<void>;
-
-before(async () => {
-  ({ fake, server, dataDir, stop } = await startChatServer("harness-chat-"));
-});
-after(() => stop());
+const server = chatServerForFile("harness-chat-");
 
 /** `harness chat args…` with `input` as its piped standard input. */
 const chat = (args: string[], input: string, env: Record<string, string> = {}, onStdout?: (text: string, child: ChildProcess) => void) => pipedChat(server.url, args, input, env, onStdout);
 
 test("piped prompts run one after the other; a later chat on the session shows the conversation", async () => {
-  fake.push({ text: ["Hello ", "there"] }, { text: "Second answer" });
+  server.fake.push({ text: ["Hello ", "there"] }, { text: "Second answer" });
   const first = await chat(["--session", "piped"], "hi\nand again\n");
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stdout, "Hello there\nSecond answer\n");
@@ -39,18 +31,18 @@ test("piped prompts run one after the other; a later chat on the session shows t
 });
 
 test("a prompt given as an argument runs first, then the piped lines, and the chat ends", async () => {
-  fake.push({ text: "First" }, { text: "Second" });
+  server.fake.push({ text: "First" }, { text: "Second" });
   const result = await chat(["--session", "arg-then-pipe", "from the argument"], "from the pipe\n");
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "First\nSecond\n");
-  fake.push({ text: "Only" });
+  server.fake.push({ text: "Only" });
   const alone = await chat(["--session", "arg-alone", "only this"], "");
   assert.equal(alone.code, 0, alone.stderr);
   assert.equal(alone.stdout, "Only\n");
 });
 
 test("a call that needs approval is shown with how to answer it; /approve lets it run", async () => {
-  fake.push(...toolThenText("Bash", { command: "mkdir -p out && echo chat-approved" }, "Done."));
+  server.fake.push(...toolThenText("Bash", { command: "mkdir -p out && echo chat-approved" }, "Done."));
   const result = await chat(["--session", "approve"], "run the echo\n/approve\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /● Bash\(mkdir -p out && echo chat-approved\)\n\? Bash needs approval: mkdir -p out && echo chat-approved — y to allow, n \[reason\] to deny\n {2}⎿ {2}chat-approved\n/);
@@ -58,43 +50,43 @@ test("a call that needs approval is shown with how to answer it; /approve lets i
 });
 
 test("at an approval y allows the call and n with a reason denies it; other text is refused, not sent", async () => {
-  fake.push(...toolThenText("Bash", { command: "touch y.txt" }, "Made it."), ...toolThenText("Bash", { command: "rm y.txt" }, "Kept it."));
-  const before = fake.requests.length;
+  server.fake.push(...toolThenText("Bash", { command: "touch y.txt" }, "Made it."), ...toolThenText("Bash", { command: "rm y.txt" }, "Kept it."));
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "answer-y"], "make it\nwhat is that?\ny\nremove it\nn keep the file\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /\? Bash needs approval: touch y\.txt — y to allow, n \[reason\] to deny\n/);
   assert.match(result.stderr, /✗ a call waits for approval: y to allow it, n \[reason\] to deny it \(or \/cancel the run\); then type your message\n/);
   assert.match(result.stderr, /\(allowed Bash: touch y\.txt\)\n/);
   assert.match(result.stderr, /\(denied Bash: rm y\.txt; the reason goes to the agent\)\n/);
-  assert.ok(existsSync(join(dataDir, "workspaces/tester/answer-y/y.txt")), "the allowed call ran; the denied one did not");
-  const sent = fake.requests.slice(before).map((request) => JSON.stringify(request.body.messages)).join("\n");
+  assert.ok(existsSync(join(server.dataDir, "workspaces/tester/answer-y/y.txt")), "the allowed call ran; the denied one did not");
+  const sent = server.fake.requests.slice(before).map((request) => JSON.stringify(request.body.messages)).join("\n");
   assert.doesNotMatch(sent, /what is that\?|"y"/, "neither the refused line nor the answer reached the model");
   assert.match(sent, /keep the file/);
   assert.equal(result.stdout, "Made it.\nKept it.\n");
 });
 
 test("calls keep the numbers shown while others are answered: /approve 2 runs the call shown as 2", async () => {
-  fake.push({ toolUses: ["a", "b", "c"].map((name) => ({ name: "Bash", input: { command: `touch ${name}.txt` } })) }, { text: "Made them." });
+  server.fake.push({ toolUses: ["a", "b", "c"].map((name) => ({ name: "Bash", input: { command: `touch ${name}.txt` } })) }, { text: "Made them." });
   const result = await chat(["--session", "numbers"], "make three\n/approve 1\n/approve 2\n/deny 2 no\n/approve 3\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /\? Bash needs approval: touch b\.txt — \/approve 2 to allow/);
   assert.match(result.stderr, /✗ call 2 no longer waits for approval \(it was answered\); waiting: \/deny 3\n/);
-  for (const name of ["a", "b", "c"]) assert.ok(existsSync(join(dataDir, `workspaces/tester/numbers/${name}.txt`)), `${name}.txt was made`);
+  for (const name of ["a", "b", "c"]) assert.ok(existsSync(join(server.dataDir, `workspaces/tester/numbers/${name}.txt`)), `${name}.txt was made`);
   assert.match(result.stdout, /Made them\.\n$/);
 });
 
 test("/deny sends its reason to the model; the call shows as refused", async () => {
-  fake.push(...toolThenText("Bash", { command: "rm -rf build" }, "Understood."));
-  const before = fake.requests.length;
+  server.fake.push(...toolThenText("Bash", { command: "rm -rf build" }, "Understood."));
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "deny"], "clean up\n/deny keep the build\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /● Bash\(rm -rf build\)\n\? Bash needs approval: rm -rf build — .*\n {2}✗ {2}The user denied this tool call: keep the build\n/);
-  assert.match(JSON.stringify(fake.requests[before + 1].body), /keep the build/);
+  assert.match(JSON.stringify(server.fake.requests[before + 1].body), /keep the build/);
   assert.match(result.stdout, /Understood\.\n$/);
 });
 
 test("lines that cannot be acted on say why and the chat goes on", async () => {
-  fake.push({ text: "still here" });
+  server.fake.push({ text: "still here" });
   const result = await chat(["--session", "bad-lines"], "/approve\n/mode sideways\n/cancel\nhello\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /✗ no call is waiting for approval\n/);
@@ -104,21 +96,21 @@ test("lines that cannot be acted on say why and the chat goes on", async () => {
 });
 
 test("piped commands that start nothing do not hold up the lines after them", async () => {
-  fake.push({ text: "configured" });
-  const before = fake.requests.length;
+  server.fake.push({ text: "configured" });
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "configure"], "/mode acceptEdits\n/mode acceptEdits\n/model claude-test-model\ngo\n");
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "configured\n");
   assert.match(result.stderr, /\(permission mode acceptEdits from the next model call on\)\n/);
   assert.match(result.stderr, /\(model claude-test-model from the next model call on\)\n/);
-  assert.equal(fake.requests[before].body.model, "claude-test-model");
+  assert.equal(server.fake.requests[before].body.model, "claude-test-model");
 });
 
 test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; the lines after it are not sent", async () => {
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
-  fake.push({ text: ["Thinking", " hard"], hold });
-  const before = fake.requests.length;
+  server.fake.push({ text: ["Thinking", " hard"], hold });
+  const before = server.fake.requests.length;
   let interrupted = false;
   const result = await chat(["--session", "interrupted"], "think\nnot this\n", {}, (text, child) => {
     if (!interrupted && text.includes("Thinking hard")) {
@@ -129,23 +121,23 @@ test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; th
   release();
   assert.equal(result.code, 130, result.stderr);
   assert.match(result.stderr, /cancelling the run/);
-  assert.equal(fake.requests.length - before, 1, "the next line was not submitted");
+  assert.equal(server.fake.requests.length - before, 1, "the next line was not submitted");
   assert.doesNotMatch(result.stderr, /✗/, "nor tried and refused");
 });
 
 test("/rewind N puts the files and the conversation back to before prompt N", async () => {
-  fake.push(...toolThenText("Bash", { command: "echo one > notes.txt" }, "Wrote one."), ...toolThenText("Bash", { command: "echo two > notes.txt" }, "Wrote two."));
+  server.fake.push(...toolThenText("Bash", { command: "echo one > notes.txt" }, "Wrote one."), ...toolThenText("Bash", { command: "echo two > notes.txt" }, "Wrote two."));
   const result = await chat(["--session", "rewind"], "/mode fullAuto\nwrite one\nwrite two\n/rewind\n/rewind 2\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /\/rewind N puts the conversation and the files back to how they were before prompt N:\n {2}1 {2}write one\n {2}2 {2}write two\n/);
   assert.match(result.stderr, /\(rewound: the conversation goes on from before › write two\)\n$/);
-  assert.equal(readFileSync(join(dataDir, "workspaces/tester/rewind/notes.txt"), "utf8"), "one\n");
+  assert.equal(readFileSync(join(server.dataDir, "workspaces/tester/rewind/notes.txt"), "utf8"), "one\n");
   const later = await chat(["--session", "rewind"], "");
   assert.equal(later.stdout, "Wrote one.\n");
 });
 
 test("/clear shows where the model's context starts afresh, live and when the session is shown again", async () => {
-  fake.push({ text: "One" }, { text: "Two" });
+  server.fake.push({ text: "One" }, { text: "Two" });
   const separator = "── context cleared: the model starts afresh; earlier messages stay in the session's history ──\n";
   const result = await chat(["--session", "cleared"], "hi\n/clear\nagain\n");
   assert.equal(result.code, 0, result.stderr);
@@ -156,50 +148,50 @@ test("/clear shows where the model's context starts afresh, live and when the se
 });
 
 test("/commands lists the agent's commands, the session's own among them, without a model call", async () => {
-  const commands = join(dataDir, "workspaces/tester/commands/.claude/commands");
+  const commands = join(server.dataDir, "workspaces/tester/commands/.claude/commands");
   mkdirSync(commands, { recursive: true });
   writeFileSync(join(commands, "ship.md"), "---\ndescription: Tag and push a release\n---\nShip it.\n");
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "commands"], "/commands\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /Built-in commands:\n {2}\/compact/);
   assert.match(result.stdout, /\/ship — Tag and push a release \(project command\)/);
-  assert.equal(fake.requests.length, before);
+  assert.equal(server.fake.requests.length, before);
 });
 
 test("/todos, /model and /export answer in the chat through the server, without a model call; /model ID then /model shows the switch", async () => {
   const todos = [{ content: "Ship it", status: "in_progress", activeForm: "Shipping it" }];
-  fake.push(...toolThenText("TodoWrite", { todos }, "Planned."));
+  server.fake.push(...toolThenText("TodoWrite", { todos }, "Planned."));
   const first = await chat(["--session", "session-reports"], "plan it\n");
   assert.equal(first.code, 0, first.stderr);
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "session-reports"], "/todos\n/model claude-opus-4-1\n/model\n/export\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Todos: 0 of 1 completed\n\n {2}\[>\] Ship it$/m);
   assert.match(result.stdout, /^Current model: claude-opus-4-1$/m);
   assert.match(result.stdout, /^ {2}opus +→ /m);
   assert.match(result.stdout, /^> plan it\n\n⏺ TodoWrite\(/m);
-  assert.equal(fake.requests.length, before);
+  assert.equal(server.fake.requests.length, before);
 });
 
 test("/status and /memory answer in the chat through the server, from the session's workspace, without a model call", async () => {
-  const workspace = join(dataDir, "workspaces/tester/inspect");
+  const workspace = join(server.dataDir, "workspaces/tester/inspect");
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, "CLAUDE.md"), "Use tabs.\n");
-  const before = fake.requests.length;
+  const before = server.fake.requests.length;
   const result = await chat(["--session", "inspect"], "/status\n/memory\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Working directory: +\S*workspaces\/tester\/inspect$/m);
   assert.match(result.stdout, /^Session id: +\S+$/m);
   assert.match(result.stdout, /^ {2}\S*workspaces\/tester\/inspect\/CLAUDE\.md \(project\): 10 B$/m);
-  assert.equal(fake.requests.length, before);
+  assert.equal(server.fake.requests.length, before);
 });
 
 test("a run's notices are shown: a settings file of the session's that cannot be read is named", async () => {
-  fake.push({ text: "First" }, { text: "Second" });
+  server.fake.push({ text: "First" }, { text: "Second" });
   const first = await chat(["--session", "notices"], "hi\n");
   assert.equal(first.code, 0, first.stderr);
-  const settings = join(dataDir, "workspaces/tester/notices/.claude/settings.json");
+  const settings = join(server.dataDir, "workspaces/tester/notices/.claude/settings.json");
   mkdirSync(join(settings, ".."), { recursive: true });
   writeFileSync(settings, "{ not json");
   const result = await chat(["--session", "notices"], "again\n");
@@ -210,7 +202,7 @@ test("a run's notices are shown: a settings file of the session's that cannot be
 
 test("a server that wants a token says so, apart from one that is not there", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "harness-chat-token-"));
-  const guarded = await startHarnessServer({ dataDir: dir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" } });
+  const guarded = await startHarnessServer({ dataDir: dir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.fake.url, HARNESS_TOKEN: "a-token-of-sixteen-chars" } });
   t.after(async () => {
     await guarded.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -236,13 +228,13 @@ test("a server that wants a token says so, apart from one that is not there", as
 
 test("input that ends while a call waits for approval, or after the run was cancelled, ends the chat with 1", async () => {
   // Only the call: the run never gets as far as a reply.
-  fake.push({ toolUses: [{ name: "Bash", input: { command: "touch z.txt" } }] });
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch z.txt" } }] });
   const waiting = await chat(["--session", "left-waiting"], "make z\n");
   assert.equal(waiting.code, 1, waiting.stderr);
   assert.match(waiting.stderr, /\ninput ended while a call waits for approval; the session keeps it: answer it with harness chat --session left-waiting\n$/);
 
   let release!: () => void;
-  fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
+  server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
   let streaming!: () => void;
   const seen = new Promise<void>((resolve) => (streaming = resolve));
   const first = chat(["--session", "cancelled-elsewhere"], "think\n", {}, (text) => text.includes("Thinking") && streaming());
@@ -256,7 +248,7 @@ test("input that ends while a call waits for approval, or after the run was canc
 });
 
 test("a run that fails shows the error and the chat exits 1", async () => {
-  fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
+  server.fake.push({ kind: "http-error", status: 500, message: "the model fell over" });
   const result = await chat(["--session", "fails"], "try\n");
   assert.equal(result.code, 1);
   assert.match(result.stderr, /\n✗ Anthropic API error 500 \(api_error\): the model fell over\n$/);

@@ -144,6 +144,34 @@ export async function startChatServer(prefix: string, env: Record<string, string
   };
 }
 
+/** For the tests of one file: a chat server (startChatServer) started before them, and stopped and
+ * its data directory removed after; `url` is the server's, `fake` its fake model. `prepare` runs on
+ * the data directory once the server is up: a file's own `before` cannot, as node:test starts a
+ * file's top-level `before` hooks together, not one after the other. */
+export function chatServerForFile(prefix: string, env: Record<string, string> = {}, prepare?: (dataDir: string) => void): { readonly fake: FakeAnthropic; readonly url: string; readonly dataDir: string } {
+  let started: Awaited<ReturnType<typeof startChatServer>> | undefined;
+  before(async () => {
+    started = await startChatServer(prefix, env);
+    prepare?.(started.dataDir);
+  });
+  after(() => started?.stop());
+  const get = () => {
+    if (!started) throw new Error("the chat server starts before the file's tests");
+    return started;
+  };
+  return {
+    get fake() {
+      return get().fake;
+    },
+    get url() {
+      return get().server.url;
+    },
+    get dataDir() {
+      return get().dataDir;
+    },
+  };
+}
+
 /** A proxy to the server at `url` that hands on what the server sends `delayMs` late (a distant
  * server), and what the client sends to `heard` as well; answers the proxy's URL. */
 export async function slowLink(t: { after(fn: () => unknown): void }, url: string, delayMs: number, heard?: (data: string) => void): Promise<string> {

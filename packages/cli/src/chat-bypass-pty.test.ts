@@ -5,23 +5,20 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bin, fakeModelForFile } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, fakeModelForFile, leaveChat, pause } from "./test-support.ts";
 
 const model = fakeModelForFile();
 
 const SHIFT_TAB = "\x1b[Z";
 const BYPASS = /⏵⏵ bypass permissions on/;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A chat of its own on a project whose user settings are `settings`. */
 function localChat(t: { after(fn: () => unknown): void }, settings: unknown, flags: string) {
   const home = model.dir("harness-bypass-home-");
   const project = model.dir("harness-bypass-project-");
   mkdirSync(join(home, ".claude"));
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(settings));
-  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
-  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local ${flags}`, { cwd: project, env, columns: 100 });
+  const env = { NO_COLOR: "1", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  return chatInTerminal(t, `--local ${flags}`, { cwd: project, env, columns: 100 });
 }
 
 test("a chat started in bypass permissions keeps it in Shift+Tab's cycle when the settings allow it", async (t) => {
@@ -36,8 +33,7 @@ test("a chat started in bypass permissions keeps it in Shift+Tab's cycle when th
   await chat.bottom(/plan mode on/);
   chat.type(SHIFT_TAB);
   await chat.bottom(BYPASS);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("with disableBypassPermissionsMode, a chat started with --dangerously-skip-permissions goes on in the default mode, Shift+Tab never reaches bypass, and /mode refuses it", async (t) => {
@@ -59,6 +55,5 @@ test("with disableBypassPermissionsMode, a chat started with --dangerously-skip-
   await chat.sees(/✗ \/mode bypassPermissions: bypassPermissions is turned off by the settings \(permissions\.disableBypassPermissionsMode\)/);
   await pause(300);
   assert.doesNotMatch(chat.rows().join("\n"), BYPASS);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });

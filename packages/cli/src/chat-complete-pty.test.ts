@@ -7,8 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, leaveChat, pause } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let home: string;
@@ -30,8 +29,8 @@ after(async () => {
 });
 
 function localChat(t: { after(fn: () => unknown): void }, flags = "") {
-  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", HOME: home, CLAUDE_CONFIG_DIR: "", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
-  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local ${flags}`, { cwd: project, env, columns: 80 });
+  const env = { NO_COLOR: "1", HOME: home, CLAUDE_CONFIG_DIR: "", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  return chatInTerminal(t, `--local ${flags}`, { cwd: project, env, columns: 80 });
 }
 
 test("Tab completes the chat's and the project's commands after /, and lists them when it can add nothing", async (t) => {
@@ -57,7 +56,7 @@ test("Tab completes the chat's and the project's commands after /, and lists the
   await chat.bottom(/^\/hel$/);
   chat.type("\x1b[Z");
   await chat.shows(/accept edits on/);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await pause(200);
   assert.match(chat.rows().join("\n"), /^\/hel$/m);
   assert.doesNotMatch(chat.rows().join("\n"), /^\/help/m);
   chat.type("\x03\x04");
@@ -79,8 +78,7 @@ test("Tab completes a path of the project after @, and the path sent reaches the
   const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
   assert.match(sent, /read @packages\/release\\\\ notes\.md and say when/);
   assert.match(sent, /the release ships on Tuesday/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("Tab completes the commands of a plugin given with --plugin-dir, by the path typed from where the chat started", async (t) => {

@@ -5,8 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolThenText } from "@harness/test-utils";
-import { bin, fakeModelForFile } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, fakeModelForFile, leaveChat } from "./test-support.ts";
 
 const model = fakeModelForFile();
 
@@ -17,8 +16,8 @@ function editingChat(t: { after(fn: () => unknown): void }, env: Record<string, 
   writeFileSync(file, ["export function f() {", "  const a = 1;", "  const b = 2;", "  return a + b;", "}", ""].join("\n"));
   const edit = { file_path: file, old_string: "  const b = 2;\n", new_string: "  const b = 3;\n  const c = 4;\n" };
   model.fake.push({ toolUses: [{ name: "Read", input: { file_path: file } }] }, ...toolThenText("Edit", edit, "Changed b."));
-  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
-  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local --permission-mode acceptEdits`, { cwd: project, env: chatEnv, columns: 100 });
+  const chatEnv = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
+  const chat = chatInTerminal(t, "--local --permission-mode acceptEdits", { cwd: project, env: chatEnv, columns: 100 });
   return { chat, file };
 }
 
@@ -42,8 +41,7 @@ test("an edit in a chat at a terminal shows its removed lines in red and its add
   assert.ok(chat.screen().includes("\x1b[31m3 -    const b = 2;\x1b[0m"), "the removed line is red");
   assert.ok(chat.screen().includes("\x1b[32m4 +    const c = 4;\x1b[0m"), "an added line is green");
   assert.equal(readFileSync(file, "utf8").split("\n")[3], "  const c = 4;");
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("with NO_COLOR the change is the same lines, marked - and + without colour", async (t) => {
@@ -53,6 +51,5 @@ test("with NO_COLOR the change is the same lines, marked - and + without colour"
   await chat.shows(/Changed b\./);
   assert.match(chat.rows().join("\n"), / {5}3 - {4}const b = 2;\n {5}3 \+ {4}const b = 3;\n {5}4 \+ {4}const c = 4;/);
   assert.doesNotMatch(chat.screen(), /\x1b\[3[12]m/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });

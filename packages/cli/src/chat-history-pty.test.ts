@@ -1,12 +1,11 @@
 // The prompts typed into `harness chat` in a real terminal come back in later chats in the same
 // project: Up recalls them, Ctrl+R searches them. Each chat runs under `script` against a real
 // server process and the fake Anthropic server, which records what the model was sent.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bin, chatServerForFile, pipedChat, tempDir } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause, pipedChat, tempDir } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-history-");
 
@@ -15,8 +14,8 @@ let sessions = 0;
 
 /** A new chat session in `cwd`, the user's configuration in `config`, at a terminal of its own. */
 async function chatIn(t: { after(fn: () => unknown): void }, cwd: string, config: string) {
-  const line = `exec bash ${JSON.stringify(bin)} chat --session history-${process.pid}-${++sessions}`;
-  const chat = inTerminal(t, line, { cwd, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" }, columns: COLUMNS });
+  const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" };
+  const chat = chatInTerminal(t, `--session history-${process.pid}-${++sessions}`, { cwd, env, columns: COLUMNS });
   await chat.sees(/Ctrl-D leaves/);
   return chat;
 }
@@ -35,8 +34,7 @@ test("a prompt sent in one chat comes back with Up in a new chat in the same dir
   first.type("count the otters\r");
   await first.sees(/Otters counted/);
   assert.match(await sent(before), /"count the otters"/);
-  first.type("\x04");
-  assert.equal(await first.closed, 0);
+  await leaveChat(first);
 
   before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
@@ -45,16 +43,14 @@ test("a prompt sent in one chat comes back with Up in a new chat in the same dir
   again.type("\r");
   await again.sees(/Counted again/);
   assert.match(await sent(before), /"count the otters"/);
-  again.type("\x04");
-  assert.equal(await again.closed, 0);
+  await leaveChat(again);
 
   before = server.fake.requests.length;
   const other = await chatIn(t, elsewhere, config);
   other.type("\x1b[Afresh\r");
   await other.sees(/Fresh start/);
   assert.match(await sent(before), /"fresh"/, "Up found nothing in another directory");
-  other.type("\x04");
-  assert.equal(await other.closed, 0);
+  await leaveChat(other);
 
   const kept = readFileSync(join(config, "history.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
   assert.deepEqual(
@@ -72,12 +68,11 @@ test("a prompt of several lines comes back whole", async (t) => {
   // Typed, not pasted: the second line comes well after the first.
   first.type("line one\\\r");
   await first.sees(/line one\\/);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await pause(200);
   first.type("line two\r");
   await first.sees(/Two lines read/);
   assert.match(await sent(before), /"line one\\nline two"/);
-  first.type("\x04");
-  assert.equal(await first.closed, 0);
+  await leaveChat(first);
 
   before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
@@ -86,8 +81,7 @@ test("a prompt of several lines comes back whole", async (t) => {
   again.type("\r");
   await again.sees(/Read again/);
   assert.match(await sent(before), /"line one\\nline two"/);
-  again.type("\x04");
-  assert.equal(await again.closed, 0);
+  await leaveChat(again);
 });
 
 test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t) => {
@@ -98,8 +92,7 @@ test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t
   await first.sees(/Deployed/);
   first.type("count the fish\r");
   await first.sees(/Fish counted/);
-  first.type("\x04");
-  assert.equal(await first.closed, 0);
+  await leaveChat(first);
 
   const before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
@@ -110,8 +103,7 @@ test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t
   again.type("\r");
   await again.sees(/Deployed again/);
   assert.match(await sent(before), /"deploy the otters"/);
-  again.type("\x04");
-  assert.equal(await again.closed, 0);
+  await leaveChat(again);
 });
 
 test("a prompt of Claude Code's with pasted text comes back with the text, by Up and by Ctrl+R", async (t) => {
@@ -138,8 +130,7 @@ test("a prompt of Claude Code's with pasted text comes back with the text, by Up
   chat.type("\r");
   await chat.sees(/Walrus two/);
   assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the line as it was", async (t) => {
@@ -150,8 +141,7 @@ test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the lin
   await first.sees(/One/);
   first.type("fish two\r");
   await first.sees(/Two/);
-  first.type("\x04");
-  assert.equal(await first.closed, 0);
+  await leaveChat(first);
 
   const before = server.fake.requests.length;
   const again = await chatIn(t, project, config);
@@ -166,8 +156,7 @@ test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the lin
   again.type(" kept\r");
   await again.sees(/Kept/);
   assert.match(await sent(before), /"draft kept"/);
-  again.type("\x04");
-  assert.equal(await again.closed, 0);
+  await leaveChat(again);
 });
 
 test("Esc puts the match on the line to edit, and does not cancel the run under way", async (t) => {
@@ -178,8 +167,7 @@ test("Esc puts the match on the line to edit, and does not cancel the run under 
   const first = await chatIn(t, project, config);
   first.type("look at the fish\r");
   await first.sees(/Looked/);
-  first.type("\x04");
-  assert.equal(await first.closed, 0);
+  await leaveChat(first);
 
   const again = await chatIn(t, project, config);
   again.type("think\r");
@@ -189,15 +177,14 @@ test("Esc puts the match on the line to edit, and does not cancel the run under 
   again.type("\x1b");
   await again.bottom(/^look at the fish$/);
   // Esc alone is told from the start of a longer key after a moment.
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await pause(700);
   assert.doesNotMatch(again.screen(), /cancelling the run/);
   again.type(" closely\r");
   release();
   await again.sees(/Steered/);
   const bodies = server.fake.requests.map((request) => JSON.stringify(request.body.messages));
   assert.ok(bodies.some((body) => body.includes("look at the fish closely")), "the edited match steered the run");
-  again.type("\x04");
-  assert.equal(await again.closed, 0);
+  await leaveChat(again);
 });
 
 test("a history file that is not one is said once and left alone; the chat goes on", async (t) => {
@@ -209,8 +196,7 @@ test("a history file that is not one is said once and left alone; the chat goes 
   await chat.sees(/history\.jsonl is not a prompt history \(not JSON lines\); the chat neither reads nor writes it/);
   chat.type("go on\r");
   await chat.sees(/Fine/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.equal(readFileSync(file, "utf8"), "not a history\n");
 });
 

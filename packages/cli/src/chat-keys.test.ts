@@ -1,19 +1,15 @@
 // The keys of `harness chat` at a terminal that a Claude Code user types without thinking: Esc
 // stops the reply, `\` or Alt+Enter before Enter goes on to a new line of the same prompt, Ctrl-C
 // with nothing running clears the line, and leaves only when pressed twice on an empty one.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bin, chatServerForFile, root } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-keys-");
 
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
-  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId}`;
-  return inTerminal(t, line, { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "keys", TERM: "xterm" }, columns: 60 });
+  return chatInTerminal(t, `--session ${sessionId}`, { env: { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "keys" }, columns: 60 });
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The last user message of each request from the `before`th on, as JSON. */
 async function prompts(before: number, count: number): Promise<string[]> {
@@ -32,8 +28,7 @@ test("Esc stops a reply while it streams, and the chat goes on", async (t) => {
   assert.doesNotMatch(chat.screen(), /LAST/);
   chat.type("again\r");
   await chat.sees(/After/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("Esc with nothing running leaves the line being typed as it was", async (t) => {
@@ -49,8 +44,7 @@ test("Esc with nothing running leaves the line being typed as it was", async (t)
   chat.type("d\r");
   await chat.sees(/Fine/);
   assert.match((await prompts(before, 1))[0], /"abcd"/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("Esc twice with nothing running lists the prompts to rewind to", async (t) => {
@@ -61,8 +55,7 @@ test("Esc twice with nothing running lists the prompts to rewind to", async (t) 
   await chat.sees(/One/);
   chat.type("\x1b\x1b");
   await chat.sees(/\/rewind N puts the conversation/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("a line ending in \\ goes on to the next one: the prompt arrives whole, with its newline", async (t) => {
@@ -77,8 +70,7 @@ test("a line ending in \\ goes on to the next one: the prompt arrives whole, wit
   await chat.sees(/Two lines read/);
   const [prompt] = await prompts(before, 1);
   assert.match(prompt, /"first line \\nsecond line"/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.equal(chat.rows().filter((row) => row.includes("second line")).length, 1, chat.rows().join("\n"));
 });
 
@@ -94,8 +86,7 @@ test("Alt+Enter (ESC then Enter) starts a new line of the same prompt", async (t
   chat.type("two\r");
   await chat.sees(/Both read/);
   assert.match((await prompts(before, 1))[0], /"one\\ntwo"/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("Ctrl-C with nothing running clears the line typed; on an empty line, twice leaves", async (t) => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bin, fakeModelForFile } from "./test-support.ts";
+import { bin, fakeModelForFile, leaveChat } from "./test-support.ts";
 import { inTerminal } from "./test-screen.ts";
 
 const model = fakeModelForFile();
@@ -61,8 +61,7 @@ test("a chat at a terminal shows the reply's markdown rendered: heading, bold, c
   assert.match(screen, /\x1b\[1mfix\x1b\[0m/, "bold");
   assert.match(screen, /\x1b\[1;4mResults\x1b\[0m/, "the heading");
   assert.match(screen, /\x1b\[35mconst\x1b\[0m/, "a keyword of the ts code block in its colour");
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("harness run at a terminal renders the reply's markdown the same way", async (t) => {

@@ -1,19 +1,16 @@
 // Permission modes in a chat on a shared server: Shift+Tab cycles the modes a session's settings can
 // carry (plan mode is a chat of its own's), and /mode plan says why not and what to use instead.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseArgs } from "./args.ts";
-import { bin, chatServerForFile, root } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-modes-");
 
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, flags = "") {
-  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId} ${flags}`;
-  return inTerminal(t, line, { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "modes", TERM: "xterm", HARNESS_BUNDLE: "0" }, columns: 80 });
+  const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "modes", HARNESS_BUNDLE: "0" };
+  return chatInTerminal(t, `--session ${sessionId} ${flags}`, { env, columns: 80 });
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("Shift+Tab on a shared server cycles default and accept edits, without plan mode, and the session takes each", async (t) => {
   const chat = terminalChat(t, "shift-tab-shared");
@@ -32,8 +29,7 @@ test("Shift+Tab on a shared server cycles default and accept edits, without plan
   chat.type("hi\r");
   await chat.shows(/Fine\./);
   assert.doesNotMatch(JSON.stringify(server.fake.requests[asked].body), /Plan mode is on/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("--permission-mode plan starts a chat of its own in plan mode, and is refused on a shared server saying what to use", () => {

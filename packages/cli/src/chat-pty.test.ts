@@ -1,13 +1,12 @@
 // `harness chat` in a real terminal: the chat process runs under `script`, which gives it a
 // pseudo-terminal, and the test types into that terminal as a user does (keys, Enter, Ctrl-C,
 // Ctrl-D), against a real server process and the fake Anthropic server.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolThenText } from "@harness/test-utils";
-import { bin, chatServerForFile, root, tempDir } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause, tempDir } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-pty-");
 
@@ -16,8 +15,8 @@ const COLUMNS = 60;
 
 /** A chat on `sessionId` in a terminal of its own, COLUMNS wide; `type` sends keys as a terminal would. */
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, env: Record<string, string> = {}, stdoutTo?: string) {
-  const line = `exec bash ${JSON.stringify(bin)} chat --session ${sessionId}${stdoutTo ? ` > ${JSON.stringify(stdoutTo)}` : ""}`;
-  return inTerminal(t, line, { cwd: root, env: { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", TERM: "xterm", ...env }, columns: COLUMNS });
+  const args = `--session ${sessionId}${stdoutTo ? ` > ${JSON.stringify(stdoutTo)}` : ""}`;
+  return chatInTerminal(t, args, { env: { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", ...env }, columns: COLUMNS });
 }
 
 test("a prompt longer than the terminal's line buffer (4,095 characters) reaches the model whole", async (t) => {
@@ -31,8 +30,7 @@ test("a prompt longer than the terminal's line buffer (4,095 characters) reaches
   const sent = JSON.stringify(request.body.messages.at(-1));
   assert.ok(sent.includes(prompt), `the model got ${sent.length} characters: ${sent.slice(-60)}`);
   await chat.sees(/Read it all/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("keys edit the line: left arrow, backspace and up for the last prompt", async (t) => {
@@ -48,8 +46,7 @@ test("keys edit the line: left arrow, backspace and up for the last prompt", asy
   const prompts = (await server.fake.waitForRequests(before + 2)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
   assert.match(prompts[0], /"hello word"/);
   assert.match(prompts[1], /"hello word!"/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("a block of lines pasted at once is one prompt, shown once", async (t) => {
@@ -61,8 +58,7 @@ test("a block of lines pasted at once is one prompt, shown once", async (t) => {
   await chat.sees(/Got the block/);
   const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /first line\\nsecond line\\nthird line/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.equal(chat.screen().match(/second line/g)?.length, 1, chat.screen());
   assert.doesNotMatch(chat.screen(), /already in progress|✗/);
 });
@@ -99,11 +95,10 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
   await chat.sees(/↳ steer: also mention cats\r*\n/);
   // The steer is on its way to the run: one that reached it only as it ended would start the next
   // run, and show as its prompt.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await pause(300);
   release();
   await chat.sees(/Cats noted\./);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.deepEqual(chat.rows().filter((row) => row.includes("cats")), ["↳ steer: also mention cats"], chat.rows().join("\n"));
 });
 
@@ -111,7 +106,7 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
 async function typeSlowly(chat: { type(keys: string): unknown }, keys: string): Promise<void> {
   for (const key of keys) {
     chat.type(key);
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    await pause(15);
   }
 }
 
@@ -138,11 +133,10 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   assert.ok(at !== -1, rows.join("\n"));
   assert.deepEqual(rows.slice(at, -1), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
   assert.match(rows.at(-1)!, /^[·✢✳✶✻✽] \w+… \(\d+s(?: · ↓ \d+ tokens)? · esc to interrupt\)$/, rows.join("\n"));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await pause(300);
   release();
   await chat.sees(/Cats noted\./);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   const after = chat.rows();
   assert.equal(after.slice(replyRows(after), replyRows(after) + 2).join(""), reply, after.join("\n"));
   assert.deepEqual(after.filter((row) => row.includes("cats")), ["↳ steer: mention cats"], after.join("\n"));
@@ -160,7 +154,7 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   await chat.sees(/time\./);
   // Left six times, to just after the "q", and the missing "u".
   chat.type("\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x1b[Du");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await pause(300);
   const rows = chat.rows();
   assert.equal(rows.at(-1), "next question", rows.join("\n"));
   assert.equal(rows.slice(-3, -1).join(""), WORDS.join(""), rows.join("\n"));
@@ -168,8 +162,7 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   await chat.sees(/Done\./);
   const [request] = (await server.fake.waitForRequests(before + 2)).slice(before + 1);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /next question/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.equal(chat.rows().filter((row) => row.includes("question")).length, 1, chat.rows().join("\n"));
 });
 
@@ -185,8 +178,7 @@ test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on 
   await chat.sees(/\n↳ steer: also mention dogs\r?\n/);
   release();
   await chat.sees(/Dogs noted\./);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.doesNotMatch(chat.screen(), /\x1b\[(\d*A|J)/);
 });
 
@@ -200,20 +192,19 @@ test("with the replies sent to a file, the file holds the replies alone and the 
   chat.type("go\r");
   for (let waited = 0; !file().includes(" every"); waited += 20) {
     if (waited > 20_000) throw new Error(`the file never got the reply; it holds ${JSON.stringify(file())}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
   }
   await typeSlowly(chat, "next qestion");
   chat.type("\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x1b[Du");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await pause(300);
   assert.equal(chat.rows().at(-1), "next question", chat.rows().join("\n"));
   chat.type("\r");
   await chat.sees(/next question/);
   for (let waited = 0; !file().endsWith("Done.\n"); waited += 20) {
     if (waited > 20_000) throw new Error(`the file never got the second reply; it holds ${JSON.stringify(file())}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
   }
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   assert.equal(file(), `${WORDS.join("")}\nDone.\n`);
   const rows = chat.rows();
   assert.equal(rows.filter((row) => row.includes("question")).length, 1, rows.join("\n"));
@@ -230,8 +221,7 @@ test("at an approval, the answer and a line refused stay on the screen as typed"
   await chat.sees(/then type your message/);
   chat.type("y\r");
   await chat.sees(/Ran it\./);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
   const rows = chat.rows();
   const refused = rows.indexOf("what does it do?");
   assert.ok(refused !== -1 && rows[refused + 1].startsWith("✗ a call waits for approval"), rows.join("\n"));

@@ -7,8 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin, harness } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, harness, leaveChat } from "./test-support.ts";
 
 let fake: FakeAnthropic;
 let dir: string;
@@ -37,7 +36,7 @@ test("/resume at a terminal lists the project's sessions and /resume 2 goes on i
     assert.equal(made.code, 0, made.stderr);
   }
 
-  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local --session sums`, { cwd, env: { ...process.env, ...env, TERM: "xterm" }, columns: 100 });
+  const chat = chatInTerminal(t, "--local --session sums", { cwd, env, columns: 100 });
   await chat.shows(/Ctrl-D leaves/);
   await chat.bottom(/^in sums$/);
   chat.type("/resume\r");
@@ -55,6 +54,5 @@ test("/resume at a terminal lists the project's sessions and /resume 2 goes on i
   const history = fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
   assert.match(history, /remember the word heron[\s\S]*Heron noted\.[\s\S]*what word did I ask you to remember\?/);
   assert.doesNotMatch(history, /2\+2/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });

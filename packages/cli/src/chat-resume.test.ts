@@ -1,7 +1,7 @@
 // `/rename` and `/resume` inside `harness chat`, piped, against a real server process and the fake
 // Anthropic server: a title given is what every list of the sessions shows, and a chat switches to
 // another session without leaving, its later prompts going to that one.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request } from "node:http";
 import { connect } from "node:net";

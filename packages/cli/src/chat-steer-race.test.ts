@@ -3,7 +3,7 @@
 // still shows once. The chat runs in this process on a terminal of the test's making, against a
 // real server process and the fake Anthropic server; the chat's timers are the test's to move, so
 // that the run's change lands in that gap every time.
-import { test, after, mock } from "node:test";
+import { test, mock } from "node:test";
 import assert from "node:assert/strict";
 import { createHarnessClient } from "@harness/client";
 import { ioFor, terminalChat as chatAt } from "./chat-test-support.ts";

@@ -1,6 +1,6 @@
 // `harness chat` at a terminal: the chat runs in this process on a standard input that says it is a
 // terminal, against a real server process and the fake Anthropic server.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { chatCommand } from "./chat.ts";

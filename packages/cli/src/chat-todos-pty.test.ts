@@ -4,8 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { toolThenText } from "@harness/test-utils";
-import { bin, fakeModelForFile } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { chatInTerminal, fakeModelForFile, leaveChat } from "./test-support.ts";
 
 const model = fakeModelForFile();
 
@@ -19,8 +18,8 @@ const TODOS = [
 function planningChat(t: { after(fn: () => unknown): void }, env: Record<string, string>) {
   const project = model.dir("harness-todos-");
   model.fake.push(...toolThenText("TodoWrite", { todos: TODOS }, "Planned."));
-  const chatEnv = { ...process.env, TERM: "xterm", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
-  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --local`, { cwd: project, env: chatEnv, columns: 60 });
+  const chatEnv = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", ...env };
+  return chatInTerminal(t, "--local", { cwd: project, env: chatEnv, columns: 60 });
 }
 
 test("a TodoWrite call in a chat at a terminal shows its list, each item on one row of the terminal", async (t) => {
@@ -35,8 +34,7 @@ test("a TodoWrite call in a chat at a terminal shows its list, each item on one 
   assert.ok(!rows.some((row) => row.includes("Todos have been modified")), rows.join("\n"));
   assert.ok(chat.screen().includes("\x1b[2m☒ \x1b[9mWrite the parser"), "the item done is dimmed and struck through");
   assert.ok(chat.screen().includes("\x1b[1m☐ Test the parser"), "the item in progress is bold");
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });
 
 test("with NO_COLOR the list has the same marks, without colour", async (t) => {
@@ -46,6 +44,5 @@ test("with NO_COLOR the list has the same marks, without colour", async (t) => {
   await chat.shows(/Planned\./);
   assert.match(chat.rows().join("\n"), /^● Update Todos\n {2}⎿ {2}☒ Write the parser\n {5}☐ Test the parser .*…\n {5}☐ Document it$/m);
   assert.doesNotMatch(chat.screen(), /\x1b\[(1|2|9)m/);
-  chat.type("\x04");
-  assert.equal(await chat.closed, 0);
+  await leaveChat(chat);
 });

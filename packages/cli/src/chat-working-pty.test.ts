@@ -6,8 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { bin, chatServerForFile, root } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { bin, chatInTerminal, chatServerForFile, pause, root } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-working-");
 
@@ -34,7 +33,7 @@ test("while the model holds its reply, a row below the prompt counts the seconds
   const held = heldReply("Here it is.");
   server.fake.push(held.reply);
   t.after(() => held.release());
-  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-row`, { cwd: root, env: env(), columns: 60 });
+  const chat = chatInTerminal(t, "--session working-row", { env: env(), columns: 60 });
   await chat.sees(/Ctrl-D leaves/);
   chat.type("take your time\r");
   await chat.sees(/\(0s · esc to interrupt\)/);
@@ -51,7 +50,7 @@ test("while the model holds its reply, a row below the prompt counts the seconds
   // The run ends just after its text, and the row with it.
   for (let waited = 0; chat.rows().some((row) => ROW.test(row)); waited += 20) {
     if (waited > 20_000) throw new Error(`the working row stayed:\n${chat.rows().join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
   }
   const after = chat.rows();
   assert.deepEqual(after.slice(after.indexOf("take your time")), ["take your time", "Here it is.", "draft"], after.join("\n"));
@@ -64,7 +63,7 @@ test("while the model holds its reply, a row below the prompt counts the seconds
 async function until(met: () => boolean, what: () => string): Promise<void> {
   for (let waited = 0; !met(); waited += 20) {
     if (waited > 20_000) throw new Error(what());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pause(20);
   }
 }
 
@@ -82,11 +81,11 @@ test("while a long reply streams in slowly, the row's count of tokens grows with
       await gate.promise;
       for (let i = 0; i < 40; i++) {
         yield `${"word ".repeat(39)}word\n`;
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await pause(150);
       }
     },
   });
-  const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-tokens`, { cwd: root, env: env(), columns: 80 });
+  const chat = chatInTerminal(t, "--session working-tokens", { env: env(), columns: 80 });
   await chat.sees(/Ctrl-D leaves/);
   chat.type("write a lot\r");
   await chat.sees(/\(0s · esc to interrupt\)/);
@@ -105,11 +104,11 @@ test("a second terminal joining a run under way counts its time from the run's s
   const held = heldReply("Both see it.");
   server.fake.push(held.reply);
   t.after(() => held.release());
-  const first = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-join`, { cwd: root, env: env(), columns: 60 });
+  const first = chatInTerminal(t, "--session working-join", { env: env(), columns: 60 });
   await first.sees(/Ctrl-D leaves/);
   first.type("take your time\r");
   await first.shows(/\(3s · esc to interrupt\)/);
-  const second = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session working-join`, { cwd: root, env: env(), columns: 60 });
+  const second = chatInTerminal(t, "--session working-join", { env: env(), columns: 60 });
   await second.sees(/esc to interrupt/);
   const seconds = Number(ROW.exec(second.rows().find((row) => ROW.test(row)) ?? "")?.[1]);
   assert.ok(seconds >= 3, `the joining chat counts from its join:\n${second.rows().join("\n")}`);

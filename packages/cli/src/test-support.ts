@@ -1,4 +1,5 @@
 // Helpers of the tests that spawn the real `harness` command against the fake model servers.
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+import { inTerminal } from "./test-screen.ts";
 
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
 export const bin = join(root, "packages/cli/bin/harness");
@@ -232,3 +234,18 @@ export function fakeModelForFile(): { readonly fake: FakeAnthropic; dir(prefix: 
     },
   };
 }
+
+/** `harness chat args` (shell words) in a terminal of its own (inTerminal), in `cwd` (the
+ * repository's root unless given), with this process's environment, TERM=xterm and `env` over them. */
+export function chatInTerminal(t: { after(fn: () => unknown): void }, args: string, options: { cwd?: string; env?: NodeJS.ProcessEnv; columns: number }) {
+  const env = { ...process.env, TERM: "xterm", ...options.env };
+  return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat ${args}`, { cwd: options.cwd ?? root, env, columns: options.columns });
+}
+
+/** Ctrl-D at the chat's terminal, and the chat ends with status 0. */
+export async function leaveChat(chat: { type(keys: string): unknown; closed: Promise<number | null> }): Promise<void> {
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

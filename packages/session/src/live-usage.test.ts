@@ -123,3 +123,30 @@ test("a cancelled run keeps the calls it reported; its late end adds only what i
   assert.equal(client.state!.usage?.inputTokens, 1250, "the call before the cancel is not counted twice");
   assert.equal(client.state!.usage?.outputTokens, 130);
 });
+
+/** A run cancelled, then one that reports its call before the cancelled run's late end comes, and
+ * ends: the state after. */
+async function lateEndDuringNextRun() {
+  const { runner, session, client } = await startSession();
+  const cancelled = await submitAndRun(session, client, runner);
+  cancelled.emit({ type: "run.started", requestId: "r1" }, { type: "assistant.delta", text: "a" });
+  await until(() => client.state!.messages[1]?.content === "a");
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await until(() => !session.busy);
+  // The next prompt waits a while for the cancelled run's end, then goes ahead without it.
+  const next = await submitAndRun(session, client, runner);
+  next.emit({ type: "run.started", requestId: "r2" });
+  next.emit({ type: "call.completed", usage: calls[0] });
+  next.emit({ type: "assistant.delta", text: "b" });
+  await until(() => client.state!.messages[3]?.content === "b");
+  cancelled.emit({ type: "run.error", message: "cancelled", usage: { inputTokens: 500, outputTokens: 50, costUsd: 0.5 } });
+  await until(() => client.state!.usage?.inputTokens === 600);
+  next.emit({ type: "run.completed", result: "b", usage: calls[0] });
+  await until(() => !session.busy);
+  return client.state!;
+}
+
+test("a cancelled run's late end that comes while the next run reports its calls still counts once the next run ends", async () => {
+  const live = await lateEndDuringNextRun();
+  assert.deepEqual(live.usage, { inputTokens: 600, outputTokens: 60, cacheReadTokens: 0, costUsd: 0.6 });
+});

@@ -252,17 +252,33 @@ function changedOps(path: string[], before: Usage | undefined, next: Usage): Del
 /** The totals a run's end sets: counted from those held before its first reported call, so that
  * they are what they would be had no call been reported on the way; what the calls added is taken
  * back where the end says otherwise (a spent that is not kept, a usage not made of counts). An end
- * that says nothing of them (a run that failed without counting) keeps what the calls reported. */
+ * that says nothing of them (a run that failed without counting) keeps what the calls reported.
+ * What joined the usage meanwhile from elsewhere (a cancelled run's late end) stays in it. */
 function endTotalsOps(state: HarnessState, cursor: RunCursor, end: { usage?: Usage; spent?: ConversationSpent }): DeltaOperation[] {
   const live = cursor.live;
   if (!live) return totalsOps(state, end);
-  const before: HarnessState = { ...state, usage: live.usageBefore, spent: live.spentBefore };
+  const before: HarnessState = { ...state, usage: addedElsewhere(state.usage, live), spent: live.spentBefore };
   const ops = totalsOps(before, end);
   const usageSet = ops.some((op) => op.path[0] === "usage");
   const spentSet = ops.some((op) => op.path[0] === "spent");
-  if (!usageSet && live.usageBefore && end.usage !== undefined) ops.push({ type: "set", path: ["usage"], value: live.usageBefore as JSONValue });
+  if (!usageSet && before.usage && end.usage !== undefined) ops.push({ type: "set", path: ["usage"], value: before.usage as JSONValue });
   if (!spentSet && live.spentBefore && end.spent !== undefined) ops.push({ type: "set", path: ["spent"], value: live.spentBefore as JSONValue });
   return ops;
+}
+
+/** The usage held before the run's first reported call, plus what joined the usage since other than
+ * the run's calls: the usage held now less those calls. Counts only: a cost that differs by no more
+ * than the rounding of its sums is the same. */
+function addedElsewhere(usage: Usage | undefined, live: LiveCount): Usage | undefined {
+  if (!usage) return live.usageBefore;
+  const expected = addUsage(live.usageBefore, live.counted);
+  const extra: Usage = { inputTokens: usage.inputTokens - expected.inputTokens, outputTokens: usage.outputTokens - expected.outputTokens };
+  for (const key of ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const) {
+    const more = (usage[key] ?? 0) - (expected[key] ?? 0);
+    if (Math.abs(more) > (key === "costUsd" ? 1e-9 : 0)) extra[key] = more;
+  }
+  const none = extra.inputTokens === 0 && extra.outputTokens === 0 && Object.keys(extra).length === 2;
+  return none || !isCounts(extra) ? live.usageBefore : addUsage(live.usageBefore, extra);
 }
 
 /** The run left plan mode (its plan was approved): the session's configuration says the new mode, so

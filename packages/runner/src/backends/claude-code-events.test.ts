@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { RunnerEventSchema, type AgentEvent } from "@harness/protocol";
+import { costUsd } from "@harness/llm";
 import { createEventMapper, resultText } from "./claude-code-events.ts";
 
 const session = "5f1c2b8e-1111-4222-8333-944455556666";
@@ -247,4 +248,18 @@ test("each model call is reported once as it ends: a streamed one at its message
     { type: "call.completed", agentId: "a-1", parentToolUseId: "toolu_task", usage: { inputTokens: 30, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 0 } },
   ]);
   for (const event of calls) assert.ok(RunnerEventSchema.safeParse({ ...event, seq: 1 }).success);
+});
+
+test("a call is priced by its own model, though a sub-agent on another model spoke while it streamed", () => {
+  const { events } = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", model: "claude-opus-4-5", usage: usage(1000, 1) } }),
+    sdk({ type: "assistant", parent_tool_use_id: "toolu_task", agent_id: "a-1", message: { id: "msg_sub", model: "claude-haiku-4-5", role: "assistant", content: [{ type: "text", text: "a" }], usage: usage(1000, 1) } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }),
+    stream({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: usage(1000, 100) }),
+  ]);
+  const calls = events.flatMap((e) => (e.type === "call.completed" ? [e] : []));
+  assert.equal(calls.length, 2);
+  const [sub, main] = calls;
+  assert.equal(sub.usage.costUsd, costUsd("claude-haiku-4-5", sub.usage));
+  assert.equal(main.usage.costUsd, costUsd("claude-opus-4-5", main.usage));
 });

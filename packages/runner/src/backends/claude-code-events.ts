@@ -37,19 +37,21 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   const run: MappedRun = { transcript: [], turns: [], results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
   /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
   const streamedText = new Set<string>();
-  /** Per agent ("" = main): the message being streamed, the usage its message_start reported and
-   * the text sent of each of its blocks (by index). */
-  const streaming = new Map<string, { id: string; usage: Usage; texts: Map<number, string> }>();
+  /** Per agent ("" = main): the message being streamed, its model, the usage its message_start
+   * reported and the text sent of each of its blocks (by index). */
+  const streaming = new Map<string, { id: string; model?: string; usage: Usage; texts: Map<number, string> }>();
   /** Agent/Task tool call id → the sub-agent's task id. */
   const taskIds = new Map<string, string>();
   let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
   /** Model calls reported (call.completed), by message id: each once, however many lines it spans. */
   const reported = new Set<string>();
+  /** The model last named, for a message that does not name its own. */
   let model: string | undefined;
 
-  /** Reports a finished model call, priced when its model's price is known. A usage that is not
-   * made of counts (another version's, or a broken line) is not reported. */
-  function reportCall(id: unknown, usage: Usage, fields: AgentFields): void {
+  /** Reports a finished model call of `model`, priced when its price is known (a sub-agent may run on
+   * another model than the main agent, at the same time). A usage that is not made of counts
+   * (another version's, or a broken line) is not reported. */
+  function reportCall(id: unknown, usage: Usage, fields: AgentFields, model: string | undefined): void {
     if (typeof id !== "string" || reported.has(id)) return;
     reported.add(id);
     const counts = [usage.inputTokens, usage.outputTokens, usage.cacheReadTokens ?? 0, usage.cacheWriteTokens ?? 0];
@@ -70,7 +72,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
       case "message_start": {
         const u = event.message.usage;
         if (typeof event.message.model === "string") model = event.message.model;
-        streaming.set(key, { id: event.message.id, usage: usageOf(u), texts: new Map() });
+        streaming.set(key, { id: event.message.id, model, usage: usageOf(u), texts: new Map() });
         return;
       }
       case "content_block_delta": {
@@ -93,7 +95,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
         if (typeof u.cache_read_input_tokens === "number") turn.cacheReadTokens = u.cache_read_input_tokens;
         if (typeof u.cache_creation_input_tokens === "number") turn.cacheWriteTokens = u.cache_creation_input_tokens;
         if (!message.parent_tool_use_id) run.turns.push(turn);
-        reportCall(current.id, turn, agentFields(message.parent_tool_use_id));
+        reportCall(current.id, turn, agentFields(message.parent_tool_use_id), current.model);
         streaming.delete(key);
         return;
       }
@@ -126,7 +128,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     const key = message.parent_tool_use_id ?? "";
     const u = (m as { usage?: unknown }).usage;
     if (streaming.get(key)?.id !== m.id && typeof u === "object" && u !== null && "output_tokens" in u) {
-      reportCall(m.id, usageOf(u as Parameters<typeof usageOf>[0]), fields);
+      reportCall(m.id, usageOf(u as Parameters<typeof usageOf>[0]), fields, model);
     }
     for (const block of blocks) {
       if (block.type === "text" && typeof block.text === "string" && block.text && !streamedText.has(m.id)) {

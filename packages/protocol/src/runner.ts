@@ -239,8 +239,10 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
    * it ends, the main agent's and each sub-agent's (with its `agentId`) alike, so that a session
    * shows figures that move while the run goes. The run's end still gives the run's figures, which
    * are final: the builtin loop's are the sum of its calls reported, Claude Code's its own count
-   * (its prices, and calls it reports no usage for, may differ from the calls reported). */
-  z.object({ type: z.literal("call.completed"), ...envelope, ...agentFields, usage: UsageSchema }),
+   * (its prices, and calls it reports no usage for, may differ from the calls reported). `side`:
+   * a call made beside the conversation (a hook's verdict, a web search): it costs, but is no
+   * measure of the conversation's context. */
+  z.object({ type: z.literal("call.completed"), ...envelope, ...agentFields, side: z.literal(true).optional(), usage: UsageSchema }),
   /** A tool call waits for the user's decision (interactive runs only). */
   z.object({
     type: z.literal("approval.requested"),

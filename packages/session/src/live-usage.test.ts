@@ -150,3 +150,11 @@ test("a cancelled run's late end that comes while the next run reports its calls
   const live = await lateEndDuringNextRun();
   assert.deepEqual(live.usage, { inputTokens: 600, outputTokens: 60, cacheReadTokens: 0, costUsd: 0.6 });
 });
+
+test("a call made beside the conversation (a hook's, a web search's) counts, but is no measure of the context's fill", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "call.completed", usage: calls[1] }, { type: "call.completed", side: true, usage: calls[2] });
+  await until(() => client.state!.usage?.inputTokens === 190);
+  assert.deepEqual(client.state!.lastCall, calls[1]);
+});

@@ -229,8 +229,9 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 }
 
 /** A model call of the run finished: its usage joins the session's usage and the conversation's
- * totals at once (`calls` one more; the times move at the run's end), and a main-agent call is the
- * context's fill now. Only the keys that changed are sent. A usage not made of counts is ignored. */
+ * totals at once (`calls` one more; the times move at the run's end), and a main-agent call of the
+ * conversation (not one beside it) is the context's fill now. Only the keys that changed are sent.
+ * A usage not made of counts is ignored. */
 function callCompleted(state: HarnessState, cursor: RunCursor, event: Extract<RunnerEvent, { type: "call.completed" }>): Translation {
   if (!event.usage || !isCounts(event.usage)) return { operations: [], cursor };
   const live: LiveCount = cursor.live ?? { counted: { inputTokens: 0, outputTokens: 0 }, ...(state.usage && { usageBefore: state.usage }), ...(state.spent && { spentBefore: state.spent }) };
@@ -239,7 +240,7 @@ function callCompleted(state: HarnessState, cursor: RunCursor, event: Extract<Ru
     ops.push(...changedOps(["spent", "usage"], state.spent.usage, addUsage(state.spent.usage, event.usage)));
     ops.push({ type: "set", path: ["spent", "calls"], value: state.spent.calls + 1 });
   }
-  if (!event.agentId) ops.push({ type: "set", path: ["lastCall"], value: event.usage as JSONValue });
+  if (!event.agentId && !event.side) ops.push({ type: "set", path: ["lastCall"], value: event.usage as JSONValue });
   return { operations: ops, cursor: { ...cursor, live: { ...live, counted: addUsage(live.counted, event.usage) } } };
 }
 

@@ -36,6 +36,14 @@ test("a PreToolUse prompt hook that says no keeps the command from running and e
   assert.match(question, /^Does this command delete files\? \{.*"tool_name":"Bash".*"command":"touch made\.txt && rm -rf src"/);
   assert.equal(result.usage.inputTokens, 10 + 300, "the hook's call is counted in the run's usage");
   assert.equal(result.turns.length, 1, "but not as a turn of the conversation");
+  assert.deepEqual(
+    events.flatMap((e) => (e.type === "call.completed" ? [e] : [])),
+    [
+      { type: "call.completed", usage: { ...result.turns[0], costUsd: result.turns[0]!.costUsd } },
+      { type: "call.completed", side: true, usage: { inputTokens: 300, outputTokens: 12, costUsd: result.usage.costUsd! - (result.turns[0]!.costUsd ?? 0) } },
+    ],
+    "reported as it ends, as a call beside the conversation (no measure of the context's fill)",
+  );
   const [refused] = resultsIn(result.transcript.at(-1) as ModelMessage);
   assert.equal(refused!.is_error, true);
   assert.match(String(refused!.content), /It deletes src\./);

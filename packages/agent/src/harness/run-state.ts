@@ -79,16 +79,16 @@ export function transcriptOf(state: RunState): TranscriptEntry[] {
 /** Counts a model call made for the run besides its conversation (a prompt or agent hook's): priced
  * and added to the total, not listed in `turns` (which count the conversation's calls). */
 export function recordSideCall(state: RunState, model: string, usage: Usage): void {
-  recordBilled(state, model, pricedUsage(model, usage));
+  recordBilled(state, model, pricedUsage(model, usage), true);
 }
 
 /** Counts a call of `model`, its usage already priced (a call given up on mid-stream), in the
- * total and the spend, and reports it (call.completed). */
-export function recordBilled(state: RunState, model: string, usage: Usage): void {
+ * total and the spend, and reports it (call.completed); `side`: made beside the conversation. */
+export function recordBilled(state: RunState, model: string, usage: Usage, side = false): void {
   addUsage(state.usage, usage);
   // Reported as it is billed, so that the figures move while the run goes; a sub-agent's usage
   // joins its parent's later without being reported again.
-  state.emit({ type: "call.completed", usage: { ...usage } });
+  state.emit(side ? { type: "call.completed", side, usage: { ...usage } } : { type: "call.completed", usage: { ...usage } });
   state.spend.usd += usage.costUsd ?? 0;
   state.spend.calls += 1;
   addUsage((state.spend.byModel[model] ??= { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }), usage);

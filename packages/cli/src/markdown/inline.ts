@@ -24,7 +24,7 @@ export const CODE = "36";
 
 /** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text;
  * so is an emphasis marker with no closer within reach, so that a long line goes on streaming. */
-const REACH = 300;
+export const REACH = 300;
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const SPACE = /\s/;
 /** Brackets and quotes an emphasis may start right after, before punctuation: (*"quoted"*). */

@@ -429,3 +429,20 @@ test("a 200 KB line with an unclosed star near its start streams, a character at
   assert.ok(out === line, `printed as written: ${JSON.stringify(out.slice(0, 60))}…`);
   assert.ok(read < 20 * line.length, `${read} characters read for ${line.length}`);
 });
+
+test("a long line with unclosed stars is held back no further than a star's reach, a few hundred characters", () => {
+  const lines = {
+    "one star near its start": `Call it with *args and then ${Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ")}`,
+    "a star every ninety characters": Array.from({ length: 60 }, (_, i) => `use *a${i} ${"x".repeat(80)} `).join(""),
+  };
+  for (const [name, line] of Object.entries(lines)) {
+    const md = createMarkdownStream();
+    let printed = 0;
+    let held = 0;
+    for (let i = 0; i < line.length; i += 3) {
+      printed += styled(md.push(line.slice(i, i + 3))).length;
+      held = Math.max(held, Math.min(i + 3, line.length) - printed);
+    }
+    assert.ok(held <= 303, `${name}: ${held} characters held back`);
+  }
+});

@@ -8,7 +8,7 @@
 // behind, the first characters of a line until its kind is known, a table until it ends or its
 // first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
 // closes the styles it opens, so that other lines may be written between two pieces.
-import { BOLD, CODE, DIM, newInline, renderInline, UNDERLINE, type Put } from "./inline.ts";
+import { BOLD, CODE, DIM, newInline, REACH, renderInline, UNDERLINE, type Put } from "./inline.ts";
 import { codeState, colourCode, type CodeState } from "./code.ts";
 import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./table.ts";
 
@@ -42,8 +42,10 @@ const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BO
 const GUTTER = "  ";
 /** Lines of a table held to lay out its columns: the rows after them are put as they come. */
 const TABLE_HELD = 100;
-/** Text held up to this long is read again at each delta. */
-const HOLD_READ_AGAIN = 256;
+/** Text held up to this long is read again at each delta: longer than what a marker (a link's two
+ * parts) is decided by, so that it is printed once its reach has come, not when the text held has
+ * doubled. */
+const HOLD_READ_AGAIN = 2 * REACH;
 const BULLET = "• ";
 
 /** The renderer for replies written to `out`: a terminal in colour shows their markdown rendered, its

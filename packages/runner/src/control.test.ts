@@ -288,6 +288,38 @@ test("a reader that stops reading is cut off once far behind rather than buffere
   assert.equal(rest.at(-1)?.type, "run.completed");
 });
 
+test("a reader that re-attaches to a run from far back gets its events to the end while it reads, however much is replayed", async (t) => {
+  const chunk = "x".repeat(1024 * 1024);
+  const count = Math.ceil((1.5 * MAX_STREAM_BACKLOG_BYTES) / chunk.length);
+  let attached = () => {};
+  const attachedNow = new Promise<void>((resolve) => (attached = resolve));
+  const backend = fakeBackend(async (_q, ctx) => {
+    for (let i = 0; i < count; i++) ctx.emit({ type: "assistant.delta", text: chunk });
+    await attachedNow;
+    // The run goes on while the replay is read.
+    for (let i = 0; i < 50; i++) {
+      ctx.emit({ type: "assistant.delta", text: "y" });
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    return { ok: true, result: "done", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(`${url}/query`, { method: "POST", headers: { "content-type": "application/json", [KEEP_RUNNING_HEADER]: "1" } }, resolve);
+    req.on("error", reject).end(JSON.stringify({ prompt: "p" }));
+  });
+  const first = await new Promise<string>((resolve) => res.once("data", (data: Buffer) => resolve(data.toString())));
+  res.destroy();
+  const requestId = (JSON.parse(first.split("data: ")[1].split("\n")[0]) as { requestId: string }).requestId;
+  await waitFor(() => backend.runs.length === 1, "the run to start");
+
+  const events = client.events(requestId, { afterSeq: 0, signal: never() });
+  attached();
+  const seen = await collect(events);
+  assert.equal(seen.length, 1 + count + 50 + 1, "run.started, the deltas and the end");
+  assert.equal(seen.at(-1)?.type, "run.completed");
+});
+
 test("a finished run stays available for a while; runs beyond the kept few are forgotten", async (t) => {
   const backend = fakeBackend(async (_q, ctx) => {
     ctx.emit({ type: "assistant.delta", text: "x" });

@@ -3,7 +3,8 @@ import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { EventLog } from "./event-log.ts";
 
-/** A reader this far behind (bytes written but not yet taken by the connection) is cut off. */
+/** A reader this far behind (bytes written but not yet taken by the connection, besides what is
+ * left of the replay it asked for) is cut off. */
 export const MAX_STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export const SSE_HEADERS = {
@@ -32,6 +33,9 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
   let pending = "";
   let scheduled = false;
   let unsubscribe = () => {};
+  /** At most what is left unsent of the replay (the first write): a backlog that a reader reading
+   * it is not behind by. The least backlog seen since, as the connection takes the oldest first. */
+  let replayLeft = 0;
 
   const send = (end: boolean) => {
     scheduled = false;
@@ -39,7 +43,8 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
     if (!open || !socket) return;
     // A reader this far behind is cut off rather than buffered for without end (as one gone): it
     // re-attaches from the last event it took (GET /runs/:id/events) and catches up from the log.
-    if (socket.writableLength > MAX_STREAM_BACKLOG_BYTES) {
+    replayLeft = Math.min(replayLeft, socket.writableLength);
+    if (socket.writableLength - replayLeft > MAX_STREAM_BACKLOG_BYTES) {
       gone();
       socket.destroy();
       return;
@@ -51,7 +56,8 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
       unsubscribe();
     }
     // The head, the frames and the body's end leave in one write.
-    const gather = !headSent || end;
+    const first = !headSent;
+    const gather = first || end;
     if (gather) socket.cork();
     if (!headSent) {
       headSent = true;
@@ -60,6 +66,7 @@ export function streamLog(res: ServerResponse, log: EventLog, frames: readonly s
     if (body) socket.write(`${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`);
     if (end) res.end();
     if (gather) socket.uncork();
+    if (first) replayLeft = socket.writableLength;
   };
   const schedule = () => {
     if (scheduled) return;

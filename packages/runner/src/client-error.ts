@@ -1,7 +1,7 @@
 // Requests node:http cannot parse (an unknown method, a broken chunk, headers past the limit) are
 // answered by default with a bare status; these answers say why, in the { error } JSON of every
 // other refusal.
-import { STATUS_CODES, type Server } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
 const MESSAGES: Record<string, [number, string]> = {
@@ -10,9 +10,18 @@ const MESSAGES: Record<string, [number, string]> = {
 };
 
 export function answerClientErrors(server: Server): void {
-  server.on("clientError", (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex & { bytesWritten?: number }) => {
-    // A client gone, or an answer already begun on the connection: nothing can be said to it.
-    if (error.code === "ECONNRESET" || !socket.writable || socket.bytesWritten) {
+  /** Per connection, the answer to its request in flight (whose body may be what broke). */
+  const answering = new WeakMap<object, ServerResponse>();
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    const socket = res.socket;
+    if (!socket) return;
+    answering.set(socket, res);
+    res.on("close", () => answering.get(socket) === res && answering.delete(socket));
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {
+    // A client gone, or an answer begun on the connection (the two would mix): nothing can be said
+    // to it. A connection kept alive after its answers ended is answered, as node:http does.
+    if (error.code === "ECONNRESET" || !socket.writable || answering.get(socket)?.headersSent) {
       socket.destroy();
       return;
     }

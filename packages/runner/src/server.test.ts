@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rawHttp } from "@harness/test-utils";
@@ -209,6 +210,23 @@ test("a request the HTTP parser cannot read is answered 400 with a JSON error sa
   assert.match(answer, /^HTTP\/1.1 400 Bad Request\r\n/);
   assert.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error: "not an HTTP request this server can read: Invalid character in chunk size" });
   assert.equal((await client.health()).ok, true);
+});
+
+test("a request the parser cannot read on a connection kept alive after an answer is answered 400 too", async (t) => {
+  const { url } = await startRunner(t, fakeBackend(async () => ({ ok: false, message: "unused" })));
+  const socket = connect(Number(new URL(url).port), "127.0.0.1");
+  let answer = "";
+  socket.on("data", (data: Buffer) => (answer += data.toString()));
+  const closed = new Promise((resolve) => socket.on("close", resolve));
+  socket.write("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  await waitFor(() => answer.includes("\r\n\r\n{"), "the health answer");
+  await waitFor(() => answer.endsWith("}"), "the whole health answer");
+  const first = answer.length;
+  socket.write("FOO / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  await closed;
+  const second = answer.slice(first);
+  assert.match(second, /^HTTP\/1.1 400 Bad Request\r\n/);
+  assert.deepEqual(JSON.parse(second.slice(second.indexOf("\r\n\r\n") + 4)), { error: "not an HTTP request this server can read: Invalid method encountered" });
 });
 
 test("a backend that throws ends the run with run.error and the runner keeps serving", async (t) => {

@@ -124,7 +124,9 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
     const blocks = m.content as unknown as Block[];
     // A call that streamed is reported at its message_delta; one that did not (a sub-agent's) at its
-    // first line, whose usage Claude Code gives again on the others.
+    // first line, whose usage Claude Code gives again on the others: the usage as the call began, its
+    // output tokens not yet counted (Claude Code tells no more of a sub-agent's call; the run's end
+    // has them).
     const key = message.parent_tool_use_id ?? "";
     const u = (m as { usage?: unknown }).usage;
     if (streaming.get(key)?.id !== m.id && typeof u === "object" && u !== null && "output_tokens" in u) {

@@ -93,7 +93,8 @@ test("once a call of the run has ended, the tokens are its real output tokens, p
   t.after(() => mock.timers.reset());
   const row = handRow({ now: 1_000_000 });
   const usage = (outputTokens: number) => ({ inputTokens: 10, outputTokens });
-  const running = (content: string, out: number): HarnessState => ({ status: "running", messages: [user("before"), user("go"), reply(content)], usage: usage(out) });
+  // The main agent's call that ended is the state's lastCall.
+  const running = (content: string, out: number): HarnessState => ({ status: "running", messages: [user("before"), user("go"), reply(content)], usage: usage(out), lastCall: usage(out - 500) });
   row.update(running("", 500));
   row.update(running("a".repeat(400), 500));
   assert.equal(row.frame(), "Brewing… (0s · ↓ 100 tokens · esc to interrupt)", "estimated while the first call streams");
@@ -102,6 +103,21 @@ test("once a call of the run has ended, the tokens are its real output tokens, p
   assert.equal(row.frame(), "Brewing… (0s · ↓ 300 tokens · esc to interrupt)", "the real count of the call that ended, in place of its estimate");
   row.update(running("a".repeat(800), 800));
   assert.equal(row.frame(), "Brewing… (0s · ↓ 400 tokens · esc to interrupt)", "the call streaming now, estimated on top");
+});
+
+test("a call that ends while another streams (a sub-agent's, in the background) never makes the tokens go back", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const row = handRow({ now: 1_000_000 });
+  const running = (content: string, out: number): HarnessState => ({ status: "running", messages: [user("before"), user("go"), reply(content)], usage: { inputTokens: 10, outputTokens: out } });
+  row.update(running("", 500));
+  row.update(running("a".repeat(400), 500));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 100 tokens · esc to interrupt)");
+  // A sub-agent's call ended, its output counted as 1 token; the main agent's call still streams.
+  row.update(running("a".repeat(400), 501));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 101 tokens · esc to interrupt)", "its token on top of the estimate");
+  row.update(running("a".repeat(800), 501));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 201 tokens · esc to interrupt)");
 });
 
 test("a row that joins a run under way counts from the run's start; a start the clocks put in the future counts from the join", (t) => {

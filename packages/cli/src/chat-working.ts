@@ -11,10 +11,10 @@
 // the end of the one before).
 // The tokens are the real output tokens of the run's calls that have ended (the state's usage grows
 // with each), plus an estimate of the call streaming now, as Claude Code makes it: a token for four
-// characters of what the run has put in the state since the last call ended (its replies' text and
-// its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches the state only as
-// its Task call's result), from the run's own messages. A row that joins a run under way estimates
-// what came before it joined.
+// characters of what the run has put in the state since the main agent's last call ended (its
+// replies' text and its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches
+// the state only as its Task call's result), from the run's own messages. A row that joins a run
+// under way estimates what came before it joined.
 import type { HarnessState } from "@harness/protocol";
 import { cut } from "./terminal-text.ts";
 
@@ -130,9 +130,9 @@ function startOf(state: HarnessState, seen: number, sawBegin: boolean): number {
 }
 
 /** What a row counts a run's tokens from: the estimate when it first saw the run (what came
- * before), the output tokens the state said then, the ones it says now, and the estimate when they
- * last changed (a call ended). */
-type RunCounts = { before: number; outAtStart: number; out: number; estimateAtCall: number };
+ * before), the output tokens the state said then, the ones it says now, the estimate when a call of
+ * the main agent last ended, and that call (the state's lastCall, as JSON). */
+type RunCounts = { before: number; outAtStart: number; out: number; estimateAtCall: number; call: string | undefined };
 
 function outputTokens(state: HarnessState): number {
   const out = state.usage?.outputTokens;
@@ -141,16 +141,19 @@ function outputTokens(state: HarnessState): number {
 
 function startCounts(state: HarnessState, estimate: number): RunCounts {
   const out = outputTokens(state);
-  return { before: estimate, outAtStart: out, out, estimateAtCall: estimate };
+  return { before: estimate, outAtStart: out, out, estimateAtCall: estimate, call: JSON.stringify(state.lastCall) };
 }
 
 /** The run's tokens now, `estimate` being what its messages make: see the file's head. */
 function countTokens(counts: RunCounts, state: HarnessState, estimate: number): number {
   const out = outputTokens(state);
-  if (out !== counts.out) {
-    counts.out = out;
-    counts.estimateAtCall = estimate;
-  }
+  const call = JSON.stringify(state.lastCall);
+  // A call of the main agent ended: its real count takes the place of the estimate so far. A
+  // sub-agent's or a hook's (lastCall unchanged) adds its count, and the main agent's call that
+  // may be streaming meanwhile stays estimated.
+  if (out !== counts.out && call !== counts.call) counts.estimateAtCall = estimate;
+  counts.out = out;
+  counts.call = call;
   return counts.before + Math.max(0, counts.out - counts.outAtStart) + Math.max(0, estimate - counts.estimateAtCall);
 }
 

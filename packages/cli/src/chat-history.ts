@@ -12,6 +12,7 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { userConfigDir } from "@harness/agent/user-config-dir";
+import type { KeptPrompt } from "./chat-paste.ts";
 import { printable } from "./render.ts";
 
 /** How many prompts of a project a chat recalls. */
@@ -125,11 +126,13 @@ export function loadHistory(file: string, project: string, cap = HISTORY_CAP): L
   return { entries, warning: `${file}: ${bad} line${bad === 1 ? " is" : "s are"} not prompts of the history; skipped` };
 }
 
-/** Appends `prompt` to the history of `project`; answers what went wrong, if anything. `loaded`: what
- * the chat read of the file at its start (a foreign file is left alone). */
-export function appendHistory(file: string, project: string, prompt: string, loaded?: LoadedHistory, now = Date.now()): string | undefined {
-  if (loaded?.foreign || !prompt.trim()) return undefined;
-  const line = `${JSON.stringify({ display: prompt, pastedContents: {}, timestamp: now, project })}\n`;
+/** Appends `prompt` to the history of `project`; answers what went wrong, if anything. `prompt` is
+ * its text, or its text with placeholders and the texts pasted (chat-paste.ts). `loaded`: what the
+ * chat read of the file at its start (a foreign file is left alone). */
+export function appendHistory(file: string, project: string, prompt: string | KeptPrompt, loaded?: LoadedHistory, now = Date.now()): string | undefined {
+  const { display, pastedContents } = typeof prompt === "string" ? { display: prompt, pastedContents: {} } : prompt;
+  if (loaded?.foreign || !display.trim()) return undefined;
+  const line = `${JSON.stringify({ display, pastedContents, timestamp: now, project })}\n`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     appendFileSync(file, line, { mode: 0o600 });

@@ -10,6 +10,7 @@ import type { Interface } from "node:readline";
 import type { HarnessState } from "@harness/protocol";
 import { appendHistory, HISTORY_CAP, loadHistory, type LoadedHistory } from "./chat-history.ts";
 import { answersApproval } from "./chat-line.ts";
+import type { KeptPrompt } from "./chat-paste.ts";
 
 export type Recall = {
   /** The editor's `history` option: the prompts to recall, most recent first. */
@@ -17,8 +18,9 @@ export type Recall = {
   historySize: number;
   /** Takes over `editor`'s history (created with `history` and `historySize`). */
   attach(editor: Interface): void;
-  /** `prompt` was entered, all its lines, when the session was in `state`. */
-  entered(prompt: string, state: HarnessState | undefined): void;
+  /** `prompt` was entered, all its lines, when the session was in `state`; `kept`, as the history
+   * keeps it when something was pasted into it (chat-paste.ts). */
+  entered(prompt: string, state: HarnessState | undefined, kept?: KeptPrompt): void;
 };
 
 /** The editor's form of a prompt (see above). */
@@ -50,7 +52,7 @@ export function openRecall(file: string, project: string, warn: (text: string) =
         return emit(event, ...args);
       }) as typeof lines.emit;
     },
-    entered(prompt, state) {
+    entered(prompt, state, kept) {
       // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog).
       if (!prompt.trim() || answersApproval(prompt, state)) return;
       const form = editorForm(prompt);
@@ -59,7 +61,7 @@ export function openRecall(file: string, project: string, warn: (text: string) =
       prompts.unshift(form);
       if (prompts.length > HISTORY_CAP) prompts.pop();
       editor?.history.splice(0, editor.history.length, ...prompts);
-      const problem = appendHistory(file, project, prompt, loaded);
+      const problem = appendHistory(file, project, kept ?? prompt, loaded);
       // Said once: a history that cannot be written stays so.
       if (problem && !failed) warn(problem);
       failed ||= problem !== undefined;

@@ -25,6 +25,7 @@ import { heldRows, startWorkingRow } from "./chat-working.ts";
 import { historyFile } from "./chat-history.ts";
 import { openRecall } from "./chat-recall.ts";
 import { reverseSearch } from "./chat-search.ts";
+import { bracketedPaste } from "./chat-paste.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
 import { chatCompletion } from "./chat-complete.ts";
@@ -319,6 +320,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     );
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
+  // A paste is one piece at the cursor, a long one a placeholder (chat-paste.ts); before the search
+  // takes keys, so that it sees the paste's keys first.
+  const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!) : undefined;
   const search = recall && reverseSearch(lines);
   // (onKeyInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
@@ -375,7 +379,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       if (within || continuing) return false;
       return line.trim() ? steers(line) : runUnderWay(client.state);
     });
-  if (fates) inputLine?.attach(lines, fates.keepOnEnter);
+  if (fates) inputLine?.attach(lines, (line) => fates.keepOnEnter(paste ? paste.expand(line) : line));
   /** `takenOff`: what became of the line's typed copy at its Enter (see chat-entered.ts). */
   const send = (cmd: HarnessCommand, takenOff?: boolean): boolean => {
     try {
@@ -562,7 +566,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       const prompt = lead?.takenOff || (first.kind === "send" && (first.command.type === "submit" || first.command.type === "steer"));
       const entered = prompt && taken.length > 1 ? byFate(taken) : taken;
       for (const entry of entered) {
-        recall?.entered(entry.text, client.state);
+        recall?.entered(entry.text, client.state, paste?.forHistory(entry.text));
         await act(entry);
       }
     }
@@ -595,6 +599,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   stopKeys?.();
   completion?.stop();
   search?.stop();
+  paste?.stop();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.
   if (runUnderWay(client.state) && client.connection !== "closed") {

@@ -1,0 +1,163 @@
+// Bracketed paste in `harness chat` at a terminal, as Claude Code has it. The terminal is asked to
+// bracket what is pasted (ESC[?2004h); node:readline hands the brackets over as the keys
+// `paste-start` and `paste-end`. What comes between them is one piece, inserted at the cursor with
+// its line breaks, which enter nothing: a paste into the middle of a typed line stays there, in
+// order. A long piece shows as a placeholder, "[Pasted text #1 +11 lines]" (numbered within the
+// prompt being typed), which Backspace takes off whole; the line entered has each placeholder
+// expanded back to its text. The history keeps the placeholder and the text apart, as Claude Code
+// writes them (chat-history.ts), which Claude Code and our own recall read back.
+//
+// Without the brackets (a terminal that does not send them) the chat's gathering of lines that
+// arrive together (PASTE_MS in chat.ts) takes the paste as before.
+import type { Interface } from "node:readline";
+import { continues } from "./chat-keys.ts";
+
+/** Claude Code's rule: a paste of more than PASTE_CHARS characters, or of more than PASTE_BREAKS line
+ * breaks, is shown as a placeholder (it takes min(terminal rows - 10, 2) line breaks: 2 at any
+ * terminal of a usable height). */
+const PASTE_CHARS = 800;
+const PASTE_BREAKS = 2;
+
+const ON = "\x1b[?2004h";
+const OFF = "\x1b[?2004l";
+
+/** A paste's text as Claude Code's history keeps it, under its number. */
+export type PastedText = { id: number; type: "text"; content: string };
+export type PastedContents = Record<number, PastedText>;
+/** A prompt as the history keeps it: its placeholders in `display`, their texts apart. */
+export type KeptPrompt = { display: string; pastedContents: PastedContents };
+
+type Key = { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string };
+type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; _insertString(text: string): void; _refreshLine(): void; line: string; cursor: number };
+type Out = { write(text: string): unknown };
+
+const breaks = (text: string) => (text.match(/\r\n|\r|\n/g) ?? []).length;
+
+/** Whether `text`, pasted, is shown as a placeholder. */
+export function collapses(text: string): boolean {
+  return text.length > PASTE_CHARS || breaks(text) > PASTE_BREAKS;
+}
+
+/** The placeholder of paste number `id`: its count is of line breaks, as Claude Code counts. */
+export function placeholder(id: number, text: string): string {
+  const count = breaks(text);
+  return count === 0 ? `[Pasted text #${id}]` : `[Pasted text #${id} +${count} lines]`;
+}
+
+export type BracketedPaste = {
+  /** `line` (the editor's, as typed) with the placeholders of the prompt being typed expanded. */
+  expand(line: string): string;
+  /** `prompt` (entered, expanded) as the history keeps it: the texts pasted into it since the last
+   * call given back their placeholders. */
+  forHistory(prompt: string): KeptPrompt;
+  /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
+  stop(): void;
+};
+
+/** Bracketed paste for `editor`, which draws on `terminal`. */
+export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste {
+  const rl = editor as Editor;
+  const ttyWrite = rl._ttyWrite;
+  /** The collapsed pastes of the prompt being typed, by number. */
+  let pastes = new Map<number, { placeholder: string; content: string }>();
+  let count = 0;
+  /** What is pasted so far, between the brackets. */
+  let pasting: string | undefined;
+  /** The line as typed at its Enter, when something was pasted into it. */
+  let pastedInto = false;
+  let entering: string | undefined;
+  /** Pastes entered, for the history. */
+  let entered: { id: number; placeholder: string; content: string }[] = [];
+
+  const expand = (line: string) => {
+    let out = line;
+    for (const paste of pastes.values()) out = out.replaceAll(paste.placeholder, () => paste.content);
+    return out;
+  };
+  const insert = (text: string) => {
+    pastedInto = true;
+    if (!collapses(text)) return rl._insertString(text);
+    const id = ++count;
+    const shown = placeholder(id, text);
+    pastes.set(id, { placeholder: shown, content: text });
+    rl._insertString(shown);
+  };
+  /** Backspace just after a placeholder of this prompt: it goes whole. */
+  const takeOffPlaceholder = (): boolean => {
+    const before = rl.line.slice(0, rl.cursor);
+    for (const [id, paste] of pastes) {
+      if (!before.endsWith(paste.placeholder)) continue;
+      pastes.delete(id);
+      rl.line = before.slice(0, -paste.placeholder.length) + rl.line.slice(rl.cursor);
+      rl.cursor -= paste.placeholder.length;
+      rl._refreshLine();
+      return true;
+    }
+    return false;
+  };
+  const on = () => terminal.write(ON);
+  const off = () => terminal.write(OFF);
+
+  rl._ttyWrite = (text: string | undefined, key: Key = {}) => {
+    if (key.name === "paste-start") return void (pasting = "");
+    if (pasting !== undefined) {
+      if (key.name !== "paste-end") return void (pasting += key.sequence ?? text ?? "");
+      const piece = pasting.replace(/\r\n?/g, "\n");
+      pasting = undefined;
+      return piece ? insert(piece) : undefined;
+    }
+    if (key.name === "backspace" && !key.ctrl && !key.meta && takeOffPlaceholder()) return;
+    if (key.name === "return" || key.name === "enter") entering = pastedInto ? rl.line : undefined;
+    // Ctrl-Z stops the chat (the editor sends SIGTSTP): the shell gets its terminal back as it was.
+    if (key.ctrl && key.name === "z" && process.platform !== "win32") {
+      off();
+      process.once("SIGCONT", on);
+    }
+    ttyWrite.call(rl, text, key);
+  };
+  // The line handed over is the one typed, expanded: the editor would hand over a line holding line
+  // breaks in its history's form (its lines reversed).
+  const emit = rl.emit.bind(rl) as (event: string | symbol, ...args: unknown[]) => boolean;
+  rl.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === "line" && typeof args[0] === "string") {
+      const typed = entering ?? args[0];
+      entering = undefined;
+      pastedInto = false;
+      for (const [id, paste] of pastes) if (typed.includes(paste.placeholder)) entered.push({ id, ...paste });
+      args[0] = expand(typed);
+      // A line that goes on (`\`) is of the same prompt: its numbers go on too.
+      if (!continues(typed)) {
+        pastes = new Map();
+        count = 0;
+      }
+    }
+    return emit(event, ...args);
+  }) as typeof rl.emit;
+  on();
+  // However the chat ends, a crash included, the terminal does not stay in the mode.
+  process.on("exit", off);
+
+  return {
+    expand,
+    forHistory(prompt) {
+      const pastedContents: PastedContents = {};
+      let display = "";
+      let rest = prompt;
+      for (const paste of entered) {
+        const at = rest.indexOf(paste.content);
+        if (at === -1) continue;
+        display += rest.slice(0, at) + paste.placeholder;
+        rest = rest.slice(at + paste.content.length);
+        pastedContents[paste.id] = { id: paste.id, type: "text", content: paste.content };
+      }
+      entered = [];
+      return { display: display + rest, pastedContents };
+    },
+    stop() {
+      process.off("exit", off);
+      process.off("SIGCONT", on);
+      rl._ttyWrite = ttyWrite;
+      off();
+    },
+  };
+}

@@ -63,8 +63,9 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   let count = 0;
   /** What is pasted so far, between the brackets. */
   let pasting: string | undefined;
-  /** The line as typed at its Enter, when something was pasted into it. */
+  /** Something was pasted into the line being typed. */
   let pastedInto = false;
+  /** The line as typed at its Enter, when something was pasted into it. */
   let entering: string | undefined;
   /** Pastes entered, for the history. */
   let entered: { id: number; placeholder: string; content: string }[] = [];

@@ -77,3 +77,18 @@ test("Backspace just after a placeholder takes the paste off whole, and it is no
   assert.equal(await sent(before), "keep this");
   await leaveChat(chat);
 });
+
+test("a paste holding escape sequences acts on neither the terminal nor the chat's keys, and is sent without them", async (t) => {
+  server.fake.push({ text: "Plain" });
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  // Colours, then Shift+Tab (the permission modes' key).
+  chat.type(`say ${START}\x1b[31mred\x1b[0m\x1b[Z${END}`);
+  await chat.bottom(/^say \[31mred\[0m\[Z$/);
+  assert.doesNotMatch(chat.screen(), /\x1b\[31m/);
+  chat.type(" now\r");
+  await chat.sees(/Plain/);
+  assert.equal(await sent(before), "say [31mred[0m[Z now");
+  assert.doesNotMatch(chat.screen(), /accept edits/);
+  await leaveChat(chat);
+});

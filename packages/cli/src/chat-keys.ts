@@ -32,8 +32,12 @@ export function continuedText(line: string): string {
 export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actions: KeyActions): () => void {
   /** When Esc was last pressed to no effect. */
   let idleEscAt = -Infinity;
+  /** A bracketed paste is under way (chat-paste.ts): its keys are text, not the chat's keys. */
+  let pasting = false;
   const onKey = (_text: string | undefined, key: { name?: string; sequence?: string; meta?: boolean; shift?: boolean; code?: string } | undefined) => {
     if (!key) return;
+    if (key.name === "paste-start" || key.name === "paste-end") return void (pasting = key.name === "paste-start");
+    if (pasting) return;
     if (key.name === "escape") {
       // Pressed twice quickly, Esc comes as one sequence of two.
       if (key.sequence === "\x1b\x1b" || Date.now() - idleEscAt < DOUBLE_ESC_MS) {

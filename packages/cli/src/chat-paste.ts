@@ -11,6 +11,7 @@
 // arrive together (PASTE_MS in chat.ts) takes the paste as before.
 import type { Interface } from "node:readline";
 import { continues } from "./chat-keys.ts";
+import { printable } from "./terminal-text.ts";
 
 /** Claude Code's rule: a paste of more than PASTE_CHARS characters, or of more than PASTE_BREAKS line
  * breaks, is shown as a placeholder (it takes min(terminal rows - 10, 2) line breaks: 2 at any
@@ -103,7 +104,9 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
     if (key.name === "paste-start") return void (pasting = "");
     if (pasting !== undefined) {
       if (key.name !== "paste-end") return void (pasting += key.sequence ?? text ?? "");
-      const piece = pasting.replace(/\r\n?/g, "\n");
+      // Control characters pasted (escape sequences of coloured output) would act on the terminal as
+      // the line is drawn: they go, as from a prompt recalled (chat-history.ts); tabs and breaks stay.
+      const piece = printable(pasting.replace(/\r\n?/g, "\n"));
       pasting = undefined;
       return piece ? insert(piece) : undefined;
     }

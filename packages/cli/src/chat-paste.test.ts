@@ -110,3 +110,14 @@ test("the history keeps the prompt with its placeholders and their texts, as Cla
   assert.deepEqual(line.pastedContents, JSON.parse(JSON.stringify(kept.pastedContents)));
   assert.deepEqual(loadHistory(file, "/p").entries, [`see ${lines(4)} and ${lines(5)}`]);
 });
+
+test("a paste put before an earlier one keeps its placeholder in the history too", async (t) => {
+  const { paste, entered, type } = editorAt(t);
+  await type(`${START}${lines(4)}${END}`);
+  await type(`\x01${START}${lines(5)}${END} then \r`);
+  assert.deepEqual(entered, [`${lines(5)} then ${lines(4)}`]);
+  assert.deepEqual(paste.forHistory(entered[0]), {
+    display: "[Pasted text #2 +4 lines] then [Pasted text #1 +3 lines]",
+    pastedContents: { 1: { id: 1, type: "text", content: lines(4) }, 2: { id: 2, type: "text", content: lines(5) } },
+  });
+});

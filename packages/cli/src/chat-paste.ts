@@ -68,7 +68,7 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   let pastedInto = false;
   /** The line as typed at its Enter, when something was pasted into it. */
   let entering: string | undefined;
-  /** Pastes entered, for the history. */
+  /** Pastes entered, for the history, in the order they stand in the prompt. */
   let entered: { id: number; placeholder: string; content: string }[] = [];
 
   const expand = (line: string) => {
@@ -127,7 +127,9 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
       const typed = entering ?? args[0];
       entering = undefined;
       pastedInto = false;
-      for (const [id, paste] of pastes) if (typed.includes(paste.placeholder)) entered.push({ id, ...paste });
+      // In the order they stand in the line, which forHistory finds them in.
+      const inLine = [...pastes].map(([id, paste]) => ({ id, ...paste, at: typed.indexOf(paste.placeholder) })).filter(({ at }) => at !== -1);
+      for (const { at, ...paste } of inLine.sort((a, b) => a.at - b.at)) entered.push(paste);
       args[0] = expand(typed);
       // A line that goes on (`\`) is of the same prompt: its numbers go on too.
       if (!continues(typed)) {

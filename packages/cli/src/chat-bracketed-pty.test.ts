@@ -92,3 +92,20 @@ test("a paste holding escape sequences acts on neither the terminal nor the chat
   assert.doesNotMatch(chat.screen(), /accept edits/);
   await leaveChat(chat);
 });
+
+test("a paste whose end is lost holds the typed line only until Ctrl-C, which clears it and leaves the chat its keys", async (t) => {
+  server.fake.push({ text: "Free" });
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  // Node's key reader takes ESC ESC and the paste's end for one key: the end is lost.
+  chat.type(`lost ${START}text\x1b\x1b${END}`);
+  await pause(200);
+  chat.type("more");
+  await pause(600);
+  chat.type("\x03");
+  await pause(200);
+  chat.type("next\r");
+  await chat.sees(/Free/);
+  assert.equal(await sent(before), "next");
+  await leaveChat(chat);
+});

@@ -16,6 +16,8 @@ export type KeyActions = {
   doubleEscape(): void;
   /** Shift+Tab (ESC[Z), which the line editor leaves alone: the next permission mode. */
   shiftTab?(): void;
+  /** A bracketed paste is under way (chat-paste.ts): its keys are text, not the chat's keys. */
+  pasting?(): boolean;
 };
 
 /** Whether `line`, entered at a terminal, goes on to the next line of the same prompt. */
@@ -32,12 +34,10 @@ export function continuedText(line: string): string {
 export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actions: KeyActions): () => void {
   /** When Esc was last pressed to no effect. */
   let idleEscAt = -Infinity;
-  /** A bracketed paste is under way (chat-paste.ts): its keys are text, not the chat's keys. */
-  let pasting = false;
   const onKey = (_text: string | undefined, key: { name?: string; sequence?: string; meta?: boolean; shift?: boolean; code?: string } | undefined) => {
     if (!key) return;
-    if (key.name === "paste-start" || key.name === "paste-end") return void (pasting = key.name === "paste-start");
-    if (pasting) return;
+    // The editor reads each key first: at a paste's start, it is already under way.
+    if (actions.pasting?.() || key.name === "paste-end") return;
     if (key.name === "escape") {
       // Pressed twice quickly, Esc comes as one sequence of two.
       if (key.sequence === "\x1b\x1b" || Date.now() - idleEscAt < DOUBLE_ESC_MS) {

@@ -19,6 +19,11 @@ import { printable } from "./terminal-text.ts";
 const PASTE_CHARS = 800;
 const PASTE_BREAKS = 2;
 
+/** A paste's keys come in one burst: Ctrl-C after this long without one is the user's, at a paste
+ * whose end was lost (Node's key reader takes ESC ESC and the end after them for one key). What was
+ * pasted goes, and the Ctrl-C acts as ever: the editor does not stay deaf to every key. */
+const LOST_END_MS = 500;
+
 const ON = "\x1b[?2004h";
 const OFF = "\x1b[?2004l";
 
@@ -51,6 +56,8 @@ export type BracketedPaste = {
   /** `prompt` (entered, expanded) as the history keeps it: the texts pasted into it since the last
    * call given back their placeholders. */
   forHistory(prompt: string): KeptPrompt;
+  /** A paste is under way: the keys that come are its text, not the chat's keys (chat-keys.ts). */
+  pasting(): boolean;
   /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
   stop(): void;
 };
@@ -64,6 +71,8 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   let count = 0;
   /** What is pasted so far, between the brackets. */
   let pasting: string | undefined;
+  /** When the last key between the brackets came. */
+  let lastPasteKeyAt = 0;
   /** Something was pasted into the line being typed. */
   let pastedInto = false;
   /** The line as typed at its Enter, when something was pasted into it. */
@@ -101,8 +110,13 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   const off = () => terminal.write(OFF);
 
   rl._ttyWrite = (text: string | undefined, key: Key = {}) => {
-    if (key.name === "paste-start") return void (pasting = "");
+    if (key.name === "paste-start") {
+      lastPasteKeyAt = Date.now();
+      return void (pasting = "");
+    }
+    if (pasting !== undefined && key.ctrl && key.name === "c" && Date.now() - lastPasteKeyAt >= LOST_END_MS) pasting = undefined;
     if (pasting !== undefined) {
+      lastPasteKeyAt = Date.now();
       if (key.name !== "paste-end") return void (pasting += key.sequence ?? text ?? "");
       // Control characters pasted (escape sequences of coloured output) would act on the terminal as
       // the line is drawn: they go, as from a prompt recalled (chat-history.ts); tabs and breaks stay.
@@ -145,6 +159,7 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
 
   return {
     expand,
+    pasting: () => pasting !== undefined,
     forHistory(prompt) {
       const pastedContents: PastedContents = {};
       let display = "";

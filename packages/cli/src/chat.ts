@@ -506,6 +506,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           void act({ text: "/rewind" });
         },
         shiftTab: () => modes.cycle(),
+        pasting: () => paste?.pasting() ?? false,
       })
     : undefined;
   const leave = (status: number) => () => finish(status);

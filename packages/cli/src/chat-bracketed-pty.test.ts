@@ -109,3 +109,15 @@ test("a paste whose end is lost holds the typed line only until Ctrl-C, which cl
   assert.equal(await sent(before), "next");
   await leaveChat(chat);
 });
+
+test("a long paste ending in \\ at the end of the line is sent at Enter: only a \\ typed makes the line go on", async (t) => {
+  server.fake.push({ text: "Sent" });
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  chat.type(`run ${START}ls \\\r  -l \\\r  -a \\\r  -h \\${END}`);
+  await chat.bottom(/^run \[Pasted text #1 \+3 lines\]$/);
+  chat.type("\r");
+  await chat.sees(/Sent/);
+  assert.equal(await sent(before), "run ls \\\n  -l \\\n  -a \\\n  -h \\");
+  await leaveChat(chat);
+});

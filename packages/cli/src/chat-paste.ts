@@ -58,6 +58,9 @@ export type BracketedPaste = {
   forHistory(prompt: string): KeptPrompt;
   /** A paste is under way: the keys that come are its text, not the chat's keys (chat-keys.ts). */
   pasting(): boolean;
+  /** Whether `line` (handed over, expanded) goes on to the next line of the prompt (chat-keys.ts):
+   * as typed, ending in `\`; a `\` at the end of a placeholder's text does not count. */
+  goesOn(line: string): boolean;
   /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
   stop(): void;
 };
@@ -77,6 +80,9 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   let pastedInto = false;
   /** The line as typed at its Enter, when something was pasted into it. */
   let entering: string | undefined;
+  /** Lines handed over that end in `\` only as expanded, the latest few: the chat reads a line a
+   * little after the editor hands it over. */
+  const pastedEnds: string[] = [];
   /** Pastes entered, for the history, in the order they stand in the prompt. */
   let entered: { id: number; placeholder: string; content: string }[] = [];
 
@@ -144,7 +150,8 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
       // In the order they stand in the line, which forHistory finds them in.
       const inLine = [...pastes].map(([id, paste]) => ({ id, ...paste, at: typed.indexOf(paste.placeholder) })).filter(({ at }) => at !== -1);
       for (const { at, ...paste } of inLine.sort((a, b) => a.at - b.at)) entered.push(paste);
-      args[0] = expand(typed);
+      const line = (args[0] = expand(typed));
+      if (!continues(typed) && continues(line) && pastedEnds.unshift(line) > 8) pastedEnds.pop();
       // A line that goes on (`\`) is of the same prompt: its numbers go on too.
       if (!continues(typed)) {
         pastes = new Map();
@@ -160,6 +167,7 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
   return {
     expand,
     pasting: () => pasting !== undefined,
+    goesOn: (line) => continues(line) && !pastedEnds.includes(line),
     forHistory(prompt) {
       const pastedContents: PastedContents = {};
       let display = "";

@@ -369,13 +369,15 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // A line that goes on to the next (see chat-keys.ts), and the lines after it up to the prompt's
   // last, stay as typed: the prompt is acted on as a whole.
   let continuing = false;
+  /** Whether `line` goes on: a `\` typed at its end, not one a placeholder's text ends in. */
+  const goesOn = (line: string) => (paste ? paste.goesOn(line) : continues(line));
   /** The lines of the prompt being typed before the line being typed, each without its `\`. */
   const earlier: Entered[] = [];
   const fates =
     inputLine &&
     lineFates(lines, (line) => {
       const within = continuing;
-      continuing = continues(line);
+      continuing = goesOn(line);
       if (within || continuing) return false;
       return line.trim() ? steers(line) : runUnderWay(client.state);
     });
@@ -550,7 +552,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       if (terminal) {
         // A line that goes on waits for the prompt's last, and then goes with it as one prompt.
         const last = taken.at(-1)!;
-        if (continues(last.text)) {
+        if (goesOn(last.text)) {
           earlier.push(...taken.slice(0, -1), { ...last, text: continuedText(last.text) });
           continue;
         }

@@ -3,41 +3,18 @@
 // (a run under way), one with emoji sequences and combining marks, one with tabs. The typed line is
 // drawn once, the status rows below it once, nothing is left over in the scrollback, and what is
 // typed after the paste and Enter act on the line as shown.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
-import { inTerminal } from "./test-screen.ts";
+import { fakeModelForFile, localChatWithStatus } from "./test-support.ts";
 
-let fake: FakeAnthropic;
-let dir: string;
-
-before(async () => {
-  fake = await startFakeAnthropic();
-  dir = mkdtempSync(join(tmpdir(), "harness-paste-"));
-  writeFileSync(join(dir, "statusline.mjs"), `process.stdin.resume().on("end", () => console.log("status one\\nstatus two"));`);
-});
-after(async () => {
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 const COLUMNS = 30;
 
 /** A local chat at a terminal COLUMNS wide, with a status line of two rows and the mode's row below. */
 async function chatAt(t: { after(fn: () => unknown): void }, name: string) {
-  const cwd = join(dir, name);
-  const home = join(dir, `${name}-home`);
-  mkdirSync(join(cwd, ".claude"), { recursive: true });
-  mkdirSync(join(home, ".claude"), { recursive: true });
-  const statusLine = { type: "command", command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, "statusline.mjs"))}` };
-  writeFileSync(join(cwd, ".claude", "settings.local.json"), JSON.stringify({ statusLine }));
-  const line = `exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5 --permission-mode acceptEdits`;
-  const env = { ...process.env, HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1", HARNESS_BUNDLE: "0" };
-  const chat = inTerminal(t, line, { cwd, env, columns: COLUMNS });
+  const chat = localChatWithStatus(t, { fakeUrl: model.fake.url, cwd: join(model.dir("harness-paste-"), name), status: "status one\nstatus two", columns: COLUMNS });
   await chat.sees(/Ctrl-D leaves/);
   await chat.bottom(/accept edits on/);
   return chat;
@@ -58,14 +35,14 @@ function assertBottom(rows: string[], typed: string[], once: RegExp[] = []): voi
 
 /** The text of the last prompt the model was sent. */
 async function lastPrompt(count: number): Promise<string> {
-  const requests = await fake.waitForRequests(count);
+  const requests = await model.fake.waitForRequests(count);
   const message = requests[count - 1].body.messages.at(-1) as { content: string | { type: string; text?: string }[] };
   return typeof message.content === "string" ? message.content : message.content.map((part) => part.text ?? "").join("");
 }
 
 test("a one-line paste into the middle of the typed line wraps it; what is typed after edits it there, and Enter sends it as shown", async (t) => {
-  fake.push({ text: "Sent." });
-  const before = fake.requests.length;
+  model.fake.push({ text: "Sent." });
+  const before = model.fake.requests.length;
   const chat = await chatAt(t, "short");
   chat.type("hello world, this is long");
   chat.type("\x1b[D".repeat(12));
@@ -85,7 +62,7 @@ test("a one-line paste into the middle of the typed line wraps it; what is typed
 
 test("a paste into the middle of a line that already wraps, while a run is under way, keeps the working row and the status rows where they were", async (t) => {
   const gate = Promise.withResolvers<void>();
-  fake.push({
+  model.fake.push({
     async *textChunks() {
       await gate.promise;
       yield "Done now.";
@@ -115,8 +92,8 @@ const FAMILY = "👨\u200d👩\u200d👧";
 const FLAG = "🇫🇷";
 
 test("a paste of emoji sequences and combining marks into the middle wraps them whole, and Enter sends them as shown", async (t) => {
-  fake.push({ text: "Sent." });
-  const before = fake.requests.length;
+  model.fake.push({ text: "Sent." });
+  const before = model.fake.requests.length;
   const chat = await chatAt(t, "emoji");
   chat.type("start 01234567890123456789 end");
   chat.type("\x1b[D".repeat(4));
@@ -136,8 +113,8 @@ test("a paste of emoji sequences and combining marks into the middle wraps them 
 });
 
 test("a paste with tabs into the middle of a line that wraps shows each tab as spaces to the row's next tab stop, and Enter sends the tabs", async (t) => {
-  fake.push({ text: "Sent." });
-  const before = fake.requests.length;
+  model.fake.push({ text: "Sent." });
+  const before = model.fake.requests.length;
   const chat = await chatAt(t, "tabs");
   chat.type("0123456789".repeat(4));
   chat.type("\x1b[D".repeat(12));
@@ -176,7 +153,7 @@ test("a paste that fills the typed line's last row to its edge, from the middle,
 
 test("lines pasted at once into the middle of the typed line leave one copy of each row on the screen", async (t) => {
   const gate = Promise.withResolvers<void>();
-  fake.push({
+  model.fake.push({
     async *textChunks() {
       await gate.promise;
       yield "Done now.";

@@ -3,42 +3,23 @@
 // permission mode's) are drawn again at the new width, and no copy of them is left on the screen or
 // in the scrollback. The screen is read as a terminal that wraps its lines again when resized sees it.
 // Typed emoji sequences wrap, and the cursor steps over them whole, there too.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { bin } from "./test-support.ts";
-import { inTerminal, renderScreen } from "./test-screen.ts";
+import { fakeModelForFile, localChatWithStatus } from "./test-support.ts";
+import { renderScreen } from "./test-screen.ts";
 
-let fake: FakeAnthropic;
-let dir: string;
-
-before(async () => {
-  fake = await startFakeAnthropic();
-  dir = mkdtempSync(join(tmpdir(), "harness-resize-"));
-  writeFileSync(join(dir, "statusline.mjs"), `process.stdin.resume().on("end", () => console.log("status of the project, long enough to be cut at forty\\nits second line"));`);
-});
-after(async () => {
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const model = fakeModelForFile();
 
 /** A chat at a terminal `columns` wide, and a way to resize that terminal (its window size set on
  * the pseudo-terminal: the chat gets SIGWINCH). */
 async function resizableChat(t: { after(fn: () => unknown): void }, name: string, columns: number) {
-  const cwd = join(dir, name);
-  const home = join(dir, `${name}-home`);
-  mkdirSync(join(cwd, ".claude"), { recursive: true });
-  mkdirSync(join(home, ".claude"), { recursive: true });
-  const statusLine = { type: "command", command: `${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, "statusline.mjs"))}` };
-  writeFileSync(join(cwd, ".claude", "settings.local.json"), JSON.stringify({ statusLine }));
-  const ttyFile = join(cwd, "tty");
-  const line = `tty > ${JSON.stringify(ttyFile)}; exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5 --permission-mode acceptEdits`;
-  const env = { ...process.env, HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1", HARNESS_BUNDLE: "0" };
-  const chat = inTerminal(t, line, { cwd, env, columns });
+  const cwd = join(model.dir("harness-resize-"), name);
+  const ttyFile = join(model.dir("harness-resize-tty-"), "tty");
+  const status = "status of the project, long enough to be cut at forty\nits second line";
+  const chat = localChatWithStatus(t, { fakeUrl: model.fake.url, cwd, status, columns, shell: `tty > ${JSON.stringify(ttyFile)}; ` });
   await chat.sees(/Ctrl-D leaves/);
   const tty = readFileSync(ttyFile, "utf8").trim();
   return { ...chat, resize: (to: number) => execFileSync("stty", ["-F", tty, "cols", String(to), "rows", "24"]) };
@@ -49,7 +30,7 @@ const WORKING = /^[·✢✳✶✻✽] \w+… \(\d+s/;
 
 test("shrinking and growing the terminal during a run leaves one working row, one typed line and two status rows", async (t) => {
   const gate = Promise.withResolvers<void>();
-  fake.push({
+  model.fake.push({
     async *textChunks() {
       await gate.promise;
       yield "Done now.";

@@ -249,3 +249,19 @@ export async function leaveChat(chat: { type(keys: string): unknown; closed: Pro
 }
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `harness chat --local` (acceptEdits, against `fakeUrl`, a home of its own beside `cwd`) at a
+ * terminal `columns` wide, in the project `cwd`, whose statusLine command prints `status` (two lines
+ * make two status rows, above the mode's row); `shell` runs before the chat in its terminal. */
+export function localChatWithStatus(t: { after(fn: () => unknown): void }, o: { fakeUrl: string; cwd: string; status: string; columns: number; shell?: string }) {
+  const home = `${o.cwd}-home`;
+  mkdirSync(join(o.cwd, ".claude"), { recursive: true });
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  const script = join(home, "statusline.mjs");
+  writeFileSync(script, `process.stdin.resume().on("end", () => console.log(${JSON.stringify(o.status)}));`);
+  const statusLine = { type: "command", command: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` };
+  writeFileSync(join(o.cwd, ".claude", "settings.local.json"), JSON.stringify({ statusLine }));
+  const line = `${o.shell ?? ""}exec bash ${JSON.stringify(bin)} chat --local --model claude-sonnet-4-5 --permission-mode acceptEdits`;
+  const env = { ...process.env, HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: o.fakeUrl, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1", HARNESS_BUNDLE: "0" };
+  return inTerminal(t, line, { cwd: o.cwd, env, columns: o.columns });
+}

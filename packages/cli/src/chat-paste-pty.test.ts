@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fakeModelForFile, localChatWithStatus } from "./test-support.ts";
+import { fakeModelForFile, heldReply, localChatWithStatus } from "./test-support.ts";
 
 const model = fakeModelForFile();
 
@@ -61,14 +61,9 @@ test("a one-line paste into the middle of the typed line wraps it; what is typed
 });
 
 test("a paste into the middle of a line that already wraps, while a run is under way, keeps the working row and the status rows where they were", async (t) => {
-  const gate = Promise.withResolvers<void>();
-  model.fake.push({
-    async *textChunks() {
-      await gate.promise;
-      yield "Done now.";
-    },
-  });
-  t.after(() => gate.resolve());
+  const held = heldReply("Done now.");
+  model.fake.push(held.reply);
+  t.after(held.release);
   const chat = await chatAt(t, "wrapped");
   chat.type("take your time\r");
   // The working row, whose random verb may leave no room for more at this width.
@@ -82,7 +77,7 @@ test("a paste into the middle of a line that already wraps, while a run is under
   chat.type("!\x7f\x7f");
   await settle();
   assertBottom(chat.rows(), ["01234abcdefghijklmnopqrstuvwxy", "567890123456789012345678901234", "56789"], [/^. \w+… \(\d+s/]);
-  gate.resolve();
+  held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x1b[F\x15\x04");
   assert.equal(await chat.closed, 0);
@@ -152,14 +147,9 @@ test("a paste that fills the typed line's last row to its edge, from the middle,
 });
 
 test("lines pasted at once into the middle of the typed line leave one copy of each row on the screen", async (t) => {
-  const gate = Promise.withResolvers<void>();
-  model.fake.push({
-    async *textChunks() {
-      await gate.promise;
-      yield "Done now.";
-    },
-  });
-  t.after(() => gate.resolve());
+  const held = heldReply("Done now.");
+  model.fake.push(held.reply);
+  t.after(held.release);
   const chat = await chatAt(t, "lines");
   chat.type("start of a line long enough to wrap, end");
   chat.type("\x1b[D".repeat(5));
@@ -171,7 +161,7 @@ test("lines pasted at once into the middle of the typed line leave one copy of e
   // The terminal hands the lines over as typed: the first goes into the line, which Enter sends
   // whole with the second; the last, unended, stays typed.
   assertBottom(chat.rows(), ["three"], [/^. \w+… \(\d+s/, /^start of a line/, /^two$/]);
-  gate.resolve();
+  held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x1b[F\x15\x04");
   assert.equal(await chat.closed, 0);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeModelForFile, localChatWithStatus } from "./test-support.ts";
+import { fakeModelForFile, heldReply, localChatWithStatus } from "./test-support.ts";
 import { renderScreen } from "./test-screen.ts";
 
 const model = fakeModelForFile();
@@ -29,14 +29,9 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const WORKING = /^[·✢✳✶✻✽] \w+… \(\d+s/;
 
 test("shrinking and growing the terminal during a run leaves one working row, one typed line and two status rows", async (t) => {
-  const gate = Promise.withResolvers<void>();
-  model.fake.push({
-    async *textChunks() {
-      await gate.promise;
-      yield "Done now.";
-    },
-  });
-  t.after(() => gate.resolve());
+  const held = heldReply("Done now.");
+  model.fake.push(held.reply);
+  t.after(held.release);
   const chat = await resizableChat(t, "resized", 60);
   chat.type("take your time\r");
   await chat.sees(/esc to interrupt/);
@@ -53,7 +48,7 @@ test("shrinking and growing the terminal during a run leaves one working row, on
   assert.equal(rows.filter((row) => row.startsWith("status of the project")).length, 1, shown);
   assert.equal(rows.filter((row) => row.includes("accept edits on")).length, 1, shown);
   assert.deepEqual(rows.slice(-4).map((row) => row.slice(0, 12)), [rows.find((row) => WORKING.test(row))!.slice(0, 12), "draft", "status of th", "⏵⏵ accept ed"], shown);
-  gate.resolve();
+  held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x15\x04");
   assert.equal(await chat.closed, 0);

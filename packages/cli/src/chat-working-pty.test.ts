@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { bin, chatInTerminal, chatServerForFile, pause, root } from "./test-support.ts";
+import { bin, chatInTerminal, chatServerForFile, heldReply, pause, root } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-working-");
 
@@ -14,20 +14,6 @@ const env = (): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: "1", HARNESS_U
 
 /** The working row, its seconds caught. */
 const ROW = /^[·✢✳✶✻✽] \w+… \((\d+)s(?: · ↓ ([\d.]+k?) tokens)? · esc to interrupt\)$/;
-
-/** A reply that says nothing until `release` is called. */
-function heldReply(text: string) {
-  const gate = Promise.withResolvers<void>();
-  return {
-    reply: {
-      async *textChunks() {
-        await gate.promise;
-        yield text;
-      },
-    },
-    release: () => gate.resolve(),
-  };
-}
 
 test("while the model holds its reply, a row below the prompt counts the seconds up, above the typed line; the reply takes its place", async (t) => {
   const held = heldReply("Here it is.");

@@ -265,3 +265,17 @@ export function localChatWithStatus(t: { after(fn: () => unknown): void }, o: { 
   const env = { ...process.env, HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: o.fakeUrl, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1", HARNESS_BUNDLE: "0" };
   return inTerminal(t, line, { cwd: o.cwd, env, columns: o.columns });
 }
+
+/** A reply that says nothing until `release` is called. */
+export function heldReply(text: string) {
+  const gate = Promise.withResolvers<void>();
+  return {
+    reply: {
+      async *textChunks() {
+        await gate.promise;
+        yield text;
+      },
+    },
+    release: () => gate.resolve(),
+  };
+}

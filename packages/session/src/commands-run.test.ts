@@ -515,3 +515,60 @@ test("a mode the run takes in but then refuses (its settings forbid bypass) leav
   assert.equal(client.state!.config?.permissionMode, "acceptEdits");
   assert.deepEqual(client.state, session.snapshot().state);
 });
+
+test("a mode refused while the run is in plan mode, which the configuration cannot name, leaves the configuration saying what it did before that mode was chosen, or nothing if it said none", async () => {
+  const { runner, session, client } = await startSession();
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }));
+  const run = await submitAndRun(session, client, runner, "plan it");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "mode.changed", permissionMode: "plan" });
+  runner.onControl = async () => ({ ok: true as const, value: undefined });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  await until(() => runner.controls.length === 1);
+  run.emit({ type: "mode.changed", permissionMode: "plan", refused: "bypassPermissions" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits", "not the refused fullAuto");
+  // The refusal answered what was sent: the plan left is the session's again.
+  run.emit({ type: "mode.changed", permissionMode: "default" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "default");
+
+  // A refusal of an earlier choice while a later one is on its way changes nothing.
+  run.emit({ type: "mode.changed", permissionMode: "plan" });
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "acceptEdits" } }));
+  await until(() => runner.controls.length === 3);
+  run.emit({ type: "mode.changed", permissionMode: "plan", refused: "bypassPermissions" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits");
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "acceptEdits");
+  assert.deepEqual(client.state, session.snapshot().state);
+
+  // No mode configured before: none is said after, and the rest of the configuration stays.
+  const fresh = await startSession();
+  fresh.session.receive(fresh.client, commandsFrame({ type: "configure", config: { maxTurns: 3 } }));
+  const planning = await submitAndRun(fresh.session, fresh.client, fresh.runner, "plan it");
+  planning.emit({ type: "run.started", requestId: "r2" }, { type: "mode.changed", permissionMode: "plan" });
+  fresh.runner.onControl = async () => ({ ok: true as const, value: undefined });
+  fresh.session.receive(fresh.client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  await until(() => fresh.runner.controls.length === 1);
+  planning.emit({ type: "mode.changed", permissionMode: "plan", refused: "bypassPermissions" }, { type: "run.completed" });
+  await until(() => !fresh.session.busy);
+  assert.deepEqual(fresh.client.state!.config, { maxTurns: 3 });
+  assert.deepEqual(fresh.client.state, fresh.session.snapshot().state);
+});
+
+test("a run that refuses at its start the bypass its query asked for sets the mode it is in, also when the configuration said fullAuto before the run", async () => {
+  const { runner, session, client } = await startSession();
+  session.receive(client, commandsFrame({ type: "configure", config: { permissionMode: "fullAuto" } }));
+  const run = await submitAndRun(session, client, runner, "go");
+  assert.equal(run.body.permissionMode, "bypassPermissions", "the query asks for it");
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "mode.changed", permissionMode: "default", refused: "bypassPermissions" });
+  await settle();
+  assert.equal(client.state!.config?.permissionMode, "default");
+  run.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.config?.permissionMode, "default");
+  assert.deepEqual(client.state, session.snapshot().state);
+});

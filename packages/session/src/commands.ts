@@ -126,8 +126,9 @@ function configureChecked(core: SessionCore, reply: Reply, config: HarnessConfig
   const run = core.run;
   if (!run) return;
   // A mode the run is to change to supersedes the ones it says until it has (run-driver.ts); the
-  // mode it is in already, it says nothing of.
-  const modeSent = entries.some(([key]) => key === "permissionMode") && config.permissionMode !== undefined ? runnerMode(config.permissionMode) : undefined;
+  // mode it is in already, it says nothing of. What the configuration said before is kept for a
+  // refusal that leaves the run in plan mode, which the configuration cannot name.
+  const modeSent = entries.some(([key]) => key === "permissionMode") && config.permissionMode !== undefined ? { mode: runnerMode(config.permissionMode), before: current?.permissionMode } : undefined;
   if (modeSent) run.modeSent = modeSent;
   // 409: the run ended before the runner took it; the setting is stored for the next run all the same.
   sendControl(core, run, { type: "configure", config: runConfig(config) }, (why, status) => {

@@ -2,7 +2,7 @@
 // the connected clients, persistence, and the run in flight. Every change goes out as one numbered
 // delta batch to every client and to the store. Commands and runs (commands.ts, run-driver.ts) work
 // through it; nothing outside this package sees it.
-import { applyOperations, emptyState, type DeltaOperation, type HarnessState, type RunnerEvent, type RunnerPermissionMode, type TranscriptMessage } from "@harness/protocol";
+import { applyOperations, emptyState, type DeltaOperation, type HarnessConfig, type HarnessState, type RunnerEvent, type RunnerPermissionMode, type TranscriptMessage } from "@harness/protocol";
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
 import { createPersister, type FlushMode, type Persister } from "./persister.ts";
 import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
@@ -86,8 +86,10 @@ export type ActiveRun = {
   /** Tool calls answered (approve/deny) whose answer the runner has not confirmed yet. */
   answered: Set<string>;
   /** The permission mode last configured during the run, in the runner's words, until the run says
-   * it took it: the modes the run says before then are superseded by it. */
-  modeSent?: RunnerPermissionMode;
+   * it took it: the modes the run says before then are superseded by it. `before`: the wire's mode
+   * the configuration said when it was configured (undefined: none), which it says again should the
+   * run refuse it and stay in a mode the wire cannot name (plan). */
+  modeSent?: { mode: RunnerPermissionMode; before: HarnessConfig["permissionMode"] };
 };
 
 function defaultDefer(): (fn: () => void) => void {

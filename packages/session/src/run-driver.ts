@@ -2,7 +2,7 @@
 // batches, control requests to the run in flight, and how a run ends.
 import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage, type Usage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
-import { runnerMode } from "./permission-modes.ts";
+import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
@@ -196,7 +196,8 @@ async function drive(
         received++;
         if (event.type === "run.started") learnRequestId(core, run, event.requestId);
         if (isRunEnd(event)) return finish(core, run, event);
-        const { operations, cursor } = supersededMode(run, event) ? { operations: [], cursor: run.cursor } : translateEvent(core.state, run.cursor, event, core.newId);
+        const chosen = chosenModeOps(core.state, run, event);
+        const { operations, cursor } = chosen ? { operations: chosen, cursor: run.cursor } : translateEvent(core.state, run.cursor, event, core.newId);
         run.cursor = cursor;
         if (operations.length) core.stage(operations);
         if (event.type === "user.message" && event.steer && !event.agentId) {
@@ -288,17 +289,21 @@ function dropSteers(run: RunState, why: string): void {
   for (const steer of steers) steer.undelivered(why);
 }
 
-/** Whether `event` says a mode the session's last choice supersedes: the run changed to it (an
- * earlier choice taken, plan mode left for the default) before taking the mode configured since,
- * which may reach it too late or not at all (the run ended first). That choice holds for the next
+/** What the state makes of `event` when the session's last choice of mode decides it, instead of
+ * the event alone; undefined when it does not. A mode the run changed to (an earlier choice taken,
+ * plan mode left for the default) before taking the mode configured since, which may reach it too
+ * late or not at all (the run ended first), is superseded: nothing. That choice holds for the next
  * runs. Once the run says it took it (or refused it), the run's own changes count again. */
-function supersededMode(run: RunState, event: RunnerEvent): boolean {
-  if (event.type !== "mode.changed" || event.agentId || run.modeSent === undefined) return false;
+function chosenModeOps(state: HarnessState, run: RunState, event: RunnerEvent): DeltaOperation[] | undefined {
+  if (event.type !== "mode.changed" || event.agentId || run.modeSent === undefined) return undefined;
+  const sent = run.modeSent;
   // A refusal of the mode last configured: the run stays where it was, and the state says so.
   const taken = event.refused ?? event.permissionMode;
-  if (taken !== run.modeSent) return true;
+  if (taken !== sent.mode) return [];
   run.modeSent = undefined;
-  return false;
+  // Stayed in plan mode, which the configuration cannot name: it says what it did before the choice.
+  if (event.refused && wireMode(event.permissionMode) === undefined) return configModeOps(state.config, sent.before);
+  return undefined;
 }
 
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {

@@ -2,7 +2,7 @@
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
 import type { ConversationSpent, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode, Usage } from "@harness/protocol";
-import { wireMode } from "./permission-modes.ts";
+import { configModeOps, wireMode } from "./permission-modes.ts";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
 export type RunCursor = {
@@ -287,9 +287,7 @@ function addedElsewhere(usage: Usage | undefined, live: LiveCount): Usage | unde
  * no name in the session's configuration. */
 function modeOps(state: HarnessState, mode: RunnerPermissionMode): DeltaOperation[] {
   const wire = wireMode(mode);
-  if (wire === undefined || state.config?.permissionMode === wire) return [];
-  if (!state.config) return [{ type: "set", path: ["config"], value: { permissionMode: wire } }];
-  return [{ type: "set", path: ["config", "permissionMode"], value: wire }];
+  return wire === undefined ? [] : configModeOps(state.config, wire);
 }
 
 /** What a run has available, as changes to what the last one had: most runs start with the same

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
-import { bracketedPaste, collapses, placeholder } from "./chat-paste.ts";
+import { bracketedPaste, collapses, placeholder, type KeptPrompt } from "./chat-paste.ts";
+import { reverseSearch } from "./chat-search.ts";
 import { appendHistory, loadHistory } from "./chat-history.ts";
 
 const START = "\x1b[200~";
@@ -120,4 +121,81 @@ test("a paste put before an earlier one keeps its placeholder in the history too
     display: "[Pasted text #2 +4 lines] then [Pasted text #1 +3 lines]",
     pastedContents: { 1: { id: 1, type: "text", content: lines(4) }, 2: { id: 2, type: "text", content: lines(5) } },
   });
+});
+
+/** An editor recalling `kept` (most recent first) as the chat's does: each prompt's display, its
+ * pastes apart. */
+function recallingEditor(t: { after(fn: () => unknown): void }, kept: KeptPrompt[]) {
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const output = Object.assign(new PassThrough(), { isTTY: true, columns: 200 });
+  const editor = createInterface({ input, output, terminal: true, prompt: "", history: kept.map((k) => k.display), historySize: 100 });
+  editor.on("history", (h: string[]) => h.splice(0, h.length, ...kept.map((k) => k.display)));
+  const paste = bracketedPaste(editor, output, (index) => Object.values(kept[index]?.pastedContents ?? {}).map(({ id, content }) => ({ id, placeholder: placeholder(id, content), content })));
+  const search = reverseSearch(editor, () => paste.pasting());
+  const entered: string[] = [];
+  editor.on("line", (line: string) => entered.push(line));
+  t.after(() => (search.stop(), paste.stop(), editor.close()));
+  const type = async (keys: string) => {
+    input.write(keys);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { editor, paste, entered, type };
+}
+
+const keptWith = (display: string, texts: Record<number, string>): KeptPrompt => ({
+  display,
+  pastedContents: Object.fromEntries(Object.entries(texts).map(([id, content]) => [id, { id: Number(id), type: "text", content }])),
+});
+
+test("a prompt recalled by Up shows its placeholders and is sent as its text; Backspace takes one off whole; a new paste numbers after them", async (t) => {
+  const { editor, paste, entered, type } = recallingEditor(t, [keptWith("see [Pasted text #1 +3 lines] and [Pasted text #3 +4 lines]", { 1: lines(4), 3: lines(5) }), keptWith("plain", {})]);
+  await type("\x1b[A");
+  assert.equal(editor.line, "see [Pasted text #1 +3 lines] and [Pasted text #3 +4 lines]", "drawn as its display, not 9 lines of text");
+  await type("\r");
+  assert.deepEqual(entered, [`see ${lines(4)} and ${lines(5)}`]);
+  assert.deepEqual(paste.forHistory(entered[0]).display, "see [Pasted text #1 +3 lines] and [Pasted text #3 +4 lines]");
+  await type("\x1b[A\x7f");
+  assert.equal(editor.line, "see [Pasted text #1 +3 lines] and ");
+  await type(`${START}${lines(6)}${END}\r`);
+  assert.equal(entered[1], `see ${lines(4)} and ${lines(6)}`);
+  assert.equal(paste.forHistory(entered[1]).display, "see [Pasted text #1 +3 lines] and [Pasted text #4 +5 lines]", "numbered after the recalled ones");
+});
+
+test("Up then Down gives back the line being typed with its own paste; a prompt without pastes recalls as ever", async (t) => {
+  const { editor, entered, type } = recallingEditor(t, [keptWith("older [Pasted text #1 +3 lines]", { 1: lines(4) }), keptWith("plain", {})]);
+  await type(`mine ${START}${lines(7)}${END}`);
+  await type("\x1b[A\x1b[B");
+  assert.equal(editor.line, "mine [Pasted text #1 +6 lines]");
+  await type("\r");
+  assert.deepEqual(entered, [`mine ${lines(7)}`]);
+  await type("\x1b[A\x1b[A");
+  assert.equal(editor.line, "plain");
+  await type("\r");
+  assert.equal(entered[1], "plain");
+});
+
+test("Ctrl+R finds a prompt by what it shows, and Enter sends it with its pastes' text", async (t) => {
+  const { entered, type } = recallingEditor(t, [keptWith("fix [Pasted text #1 +3 lines] now", { 1: lines(4) }), keptWith("plain", {})]);
+  await type("\x12line 2");
+  assert.deepEqual(entered, []);
+  await type("\x12Pasted text #1\r");
+  assert.deepEqual(entered, [`fix ${lines(4)} now`]);
+});
+
+test("once the line holding a paste is cleared, the paste is forgotten: its placeholder typed is only text", async (t) => {
+  const { editor, paste, entered, type } = editorAt(t);
+  await type(`${START}${lines(4)}${END}`);
+  paste.forget();
+  await type("\x05\x15[Pasted text #1 +3 lines]\r");
+  assert.deepEqual(entered, ["[Pasted text #1 +3 lines]"]);
+  await type(`${START}${lines(5)}${END}`);
+  assert.equal(editor.line, "[Pasted text #1 +4 lines]", "the numbers start again");
+});
+
+test("a Ctrl-R inside a paste is pasted text, dropped as a control character: no search starts", async (t) => {
+  const { editor, entered, type } = recallingEditor(t, [keptWith("plain", {})]);
+  await type(`${START}a\x12b${END}`);
+  assert.equal(editor.line, "ab");
+  await type("\r");
+  assert.deepEqual(entered, ["ab"]);
 });

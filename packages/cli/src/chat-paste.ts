@@ -5,7 +5,9 @@
 // order. A long piece shows as a placeholder, "[Pasted text #1 +11 lines]" (numbered within the
 // prompt being typed), which Backspace takes off whole; the line entered has each placeholder
 // expanded back to its text. The history keeps the placeholder and the text apart, as Claude Code
-// writes them (chat-history.ts), which Claude Code and our own recall read back.
+// writes them (chat-history.ts), and a prompt recalled (Up, Down, Ctrl+R) comes back as Claude Code
+// recalls it: its placeholders drawn, their texts the prompt's pastes again, sent in their place.
+// Once the line holding pastes is cleared (Ctrl-C), they are forgotten.
 //
 // Without the brackets (a terminal that does not send them) the chat's gathering of lines that
 // arrive together (PASTE_MS in chat.ts) takes the paste as before.
@@ -32,9 +34,11 @@ export type PastedText = { id: number; type: "text"; content: string };
 export type PastedContents = Record<number, PastedText>;
 /** A prompt as the history keeps it: its placeholders in `display`, their texts apart. */
 export type KeptPrompt = { display: string; pastedContents: PastedContents };
+/** A text pasted into a prompt recalled: its number, its placeholder as the prompt shows it. */
+export type RecalledPaste = { id: number; placeholder: string; content: string };
 
 type Key = { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string };
-type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; _insertString(text: string): void; _refreshLine(): void; line: string; cursor: number };
+type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; _insertString(text: string): void; _refreshLine(): void; line: string; cursor: number; historyIndex: number };
 type Out = { write(text: string): unknown };
 
 const breaks = (text: string) => (text.match(/\r\n|\r|\n/g) ?? []).length;
@@ -61,12 +65,15 @@ export type BracketedPaste = {
   /** Whether `line` (handed over, expanded) goes on to the next line of the prompt (chat-keys.ts):
    * as typed, ending in `\`; a `\` at the end of a placeholder's text does not count. */
   goesOn(line: string): boolean;
+  /** The line being typed was cleared: its pastes are forgotten, and the numbers start again. */
+  forget(): void;
   /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
   stop(): void;
 };
 
-/** Bracketed paste for `editor`, which draws on `terminal`. */
-export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste {
+/** Bracketed paste for `editor`, which draws on `terminal`. `recalled`: the texts pasted into the
+ * prompt at `index` of the editor's history, which it holds with their placeholders. */
+export function bracketedPaste(editor: Interface, terminal: Out, recalled: (index: number) => readonly RecalledPaste[] | undefined = () => undefined): BracketedPaste {
   const rl = editor as Editor;
   const ttyWrite = rl._ttyWrite;
   /** The collapsed pastes of the prompt being typed, by number. */
@@ -112,6 +119,28 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
     }
     return false;
   };
+  /** The line being typed's pastes while a prompt recalled is on the line (the editor gives the
+   * line back at Down). */
+  let typing: { pastes: typeof pastes; count: number; pastedInto: boolean } | undefined;
+  /** The editor went from history entry `from` to `to` (-1: the line being typed). */
+  const moved = (from: number, to: number) => {
+    if (from === -1) typing = { pastes, count, pastedInto };
+    if (to === -1) {
+      ({ pastes, count, pastedInto } = typing ?? { pastes: new Map(), count: 0, pastedInto: false });
+      typing = undefined;
+      return;
+    }
+    pastes = new Map();
+    for (const { id, placeholder, content } of recalled(to) ?? []) pastes.set(id, { placeholder, content });
+    count = Math.max(0, ...pastes.keys());
+    pastedInto = pastes.size > 0;
+  };
+  const forget = () => {
+    pastes = new Map();
+    count = 0;
+    typing = undefined;
+    pastedInto = false;
+  };
   const on = () => terminal.write(ON);
   const off = () => terminal.write(OFF);
 
@@ -137,7 +166,9 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
       off();
       process.once("SIGCONT", on);
     }
+    const from = rl.historyIndex;
     ttyWrite.call(rl, text, key);
+    if (rl.historyIndex !== from) moved(from, rl.historyIndex);
   };
   // The line handed over is the one typed, expanded: the editor would hand over a line holding line
   // breaks in its history's form (its lines reversed).
@@ -153,10 +184,7 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
       const line = (args[0] = expand(typed));
       if (!continues(typed) && continues(line) && pastedEnds.unshift(line) > 8) pastedEnds.pop();
       // A line that goes on (`\`) is of the same prompt: its numbers go on too.
-      if (!continues(typed)) {
-        pastes = new Map();
-        count = 0;
-      }
+      if (!continues(typed)) forget();
     }
     return emit(event, ...args);
   }) as typeof rl.emit;
@@ -166,6 +194,7 @@ export function bracketedPaste(editor: Interface, terminal: Out): BracketedPaste
 
   return {
     expand,
+    forget,
     pasting: () => pasting !== undefined,
     goesOn: (line) => continues(line) && !pastedEnds.includes(line),
     forHistory(prompt) {

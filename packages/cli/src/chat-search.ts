@@ -20,7 +20,9 @@ export type ReverseSearch = {
 };
 
 
-export function reverseSearch(editor: Interface): ReverseSearch {
+/** `pasting`: a bracketed paste is under way (chat-paste.ts): its keys, a Ctrl+R among them, are
+ * text, not the search's. */
+export function reverseSearch(editor: Interface, pasting: () => boolean = () => false): ReverseSearch {
   const rl = editor as Editor;
   const ttyWrite = rl._ttyWrite;
   /** The search under way: what is searched for, the match's index in the history (-1: none yet),
@@ -71,6 +73,7 @@ export function reverseSearch(editor: Interface): ReverseSearch {
   };
 
   rl._ttyWrite = (text: string | undefined, key: Key = {}) => {
+    if (pasting()) return void ((took = false), ttyWrite.call(rl, text, key));
     took = search !== undefined || (key.ctrl === true && key.name === "r");
     if (!search) {
       if (!took) return ttyWrite.call(rl, text, key);

@@ -112,7 +112,7 @@ test("a prompt of the file holding escape sequences or control characters is rec
   assert.deepEqual(recall.history[0].split("\r"), ["line two\ttabbed", "bell31m red"], "the lines of a prompt stay apart");
 });
 
-test("Claude Code's placeholders of pasted text come back as the text pasted; an image's, and one without its text, stay", (t) => {
+test("Claude Code's prompts with pasted text come back as shown, placeholders and all, their texts apart; an image's, and one without its text, stay as text", (t) => {
   const file = join(tempDir(t), "history.jsonl");
   const pasted = {
     "1": { id: 1, type: "text", content: "error: boom\n  at main.ts:3\n  at run.ts:9" },
@@ -127,11 +127,30 @@ test("Claude Code's placeholders of pasted text come back as the text pasted; an
   writeFileSync(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
   const { entries, warning } = loadHistory(file, "/p");
   assert.equal(warning, undefined);
-  assert.deepEqual(entries, [
-    "held [Pasted text #1]",
-    "odd [Pasted text #1 +2 lines]",
-    "explain error: boom\n  at main.ts:3\n  at run.ts:9 and [Image #2], then one line[2J [Pasted text #4 +1 lines]",
-  ]);
+  assert.deepEqual(entries, ["held [Pasted text #1]", "odd [Pasted text #1 +2 lines]", "explain [Pasted text #1 +2 lines] and [Image #2], then [Pasted text #3] [Pasted text #4 +1 lines]"]);
+  assert.deepEqual(loadHistory(file, "/p").pastes, {
+    2: [
+      { id: 1, placeholder: "[Pasted text #1 +2 lines]", content: "error: boom\n  at main.ts:3\n  at run.ts:9" },
+      { id: 3, placeholder: "[Pasted text #3]", content: "one line[2J" },
+    ],
+  });
+});
+
+test("a prompt entered with a paste is recalled as its display, its paste apart; the same display with another text is another prompt", (t) => {
+  const file = join(tempDir(t), "history.jsonl");
+  const recall = openRecall(file, "/p", () => {});
+  const kept = (content: string) => ({ display: "see [Pasted text #1 +3 lines]", pastedContents: { 1: { id: 1, type: "text" as const, content } } });
+  recall.entered("see a\nb\nc\nd", undefined, kept("a\nb\nc\nd"));
+  recall.entered("see e\nf\ng\nh", undefined, kept("e\nf\ng\nh"));
+  recall.entered("see e\nf\ng\nh", undefined, kept("e\nf\ng\nh"));
+  recall.entered("plain", undefined, { display: "plain", pastedContents: {} });
+  assert.equal(recall.pastesAt(0), undefined);
+  assert.deepEqual(recall.pastesAt(1), [{ id: 1, placeholder: "[Pasted text #1 +3 lines]", content: "e\nf\ng\nh" }]);
+  assert.deepEqual(recall.pastesAt(2), [{ id: 1, placeholder: "[Pasted text #1 +3 lines]", content: "a\nb\nc\nd" }]);
+  assert.equal(recall.pastesAt(3), undefined);
+  const again = openRecall(file, "/p", () => {});
+  assert.deepEqual(again.history, ["plain", "see [Pasted text #1 +3 lines]", "see [Pasted text #1 +3 lines]"], "a later chat recalls the same");
+  for (const i of [0, 1, 2, 3]) assert.deepEqual(again.pastesAt(i), recall.pastesAt(i));
 });
 
 test("prompts of every length and script come back whole, wherever the file's reading splits them", (t) => {

@@ -1,8 +1,8 @@
 // The prompts typed into `harness chat` at a terminal, kept for later chats in the same project, as
 // Claude Code keeps its own: history.jsonl in the user's configuration directory (user-config-dir.ts),
 // one JSON object a line, `{ display, pastedContents, timestamp, project }`, for every project. The
-// format is Claude Code's, so the two share their prompts (its pasted texts come back in place of
-// their placeholders: see withPastes).
+// format is Claude Code's, so the two share their prompts: a prompt with pasted text comes back, as
+// Claude Code recalls it, as its `display`, placeholders and all, their texts apart (see pastesIn).
 //
 // A prompt is appended in one write to a file opened for appending: chats (and Claude Code) writing at
 // the same time lose none of each other's lines. The file is never rewritten, so it only grows (it holds
@@ -12,7 +12,7 @@
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { userConfigDir } from "@harness/agent/user-config-dir";
-import type { KeptPrompt } from "./chat-paste.ts";
+import type { KeptPrompt, RecalledPaste } from "./chat-paste.ts";
 import { printable } from "./render.ts";
 
 /** How many prompts of a project a chat recalls. */
@@ -22,8 +22,11 @@ export const TAIL_BYTES = 8 * 1024 * 1024;
 const CHUNK = 256 * 1024;
 
 export type LoadedHistory = {
-  /** The project's prompts, most recent first, the same prompt entered again in a row kept once. */
+  /** The project's prompts as shown (their `display`), most recent first, the same prompt entered
+   * again in a row kept once. */
   entries: string[];
+  /** The texts pasted into the prompts that have them, by their index in `entries`. */
+  pastes?: Record<number, RecalledPaste[]>;
   /** What the user is told once: lines or a file that could not be read. */
   warning?: string;
   /** The file is not a prompt history: the chat does not write to it. */
@@ -39,12 +42,14 @@ export function historyFile(home: string, env: Env): string {
 /** A line of the file, when it is a prompt: its text and project. The text keeps no control
  * characters but tabs and line ends: it is drawn on the terminal when recalled, and the file may
  * come from elsewhere. */
-function entryOf(line: string): { display: string; project: string } | undefined {
+function entryOf(line: string): { display: string; pastes: RecalledPaste[]; project: string } | undefined {
   try {
     const value: unknown = JSON.parse(line);
     if (typeof value !== "object" || value === null) return undefined;
     const { display, project, pastedContents } = value as Record<string, unknown>;
-    return typeof display === "string" && typeof project === "string" ? { display: printable(withPastes(display, pastedContents)), project } : undefined;
+    if (typeof display !== "string" || typeof project !== "string") return undefined;
+    const shown = printable(display);
+    return { display: shown, pastes: pastesIn(shown, pastedContents), project };
   } catch {
     return undefined;
   }
@@ -52,20 +57,26 @@ function entryOf(line: string): { display: string; project: string } | undefined
 
 /** Claude Code writes a pasted text into `display` as a placeholder, "[Pasted text #1 +12 lines]"
  * ("[Pasted text #1]" for one line), and the text in `pastedContents`: {"1": {"id": 1, "type":
- * "text", "content": "…"}}. The prompt recalled has the text back in its place. An image's
- * placeholder ("[Image #2]") stays, as does one whose text is not there (kept elsewhere by hash). */
+ * "text", "content": "…"}}. The texts of the placeholders in `display`, in order: the prompt recalled
+ * sends them in their place (chat-paste.ts). An image's placeholder ("[Image #2]") has none, nor one
+ * whose text is not there (kept elsewhere by hash): they are only text. */
 const PASTED_TEXT = /\[Pasted text #(\d+)(?: \+\d+ lines?)?\]/g;
 
-function withPastes(display: string, pastedContents: unknown): string {
-  if (typeof pastedContents !== "object" || pastedContents === null) return display;
-  const pastes = pastedContents as Record<string, unknown>;
-  return display.replace(PASTED_TEXT, (placeholder, id: string) => {
-    const paste = Object.hasOwn(pastes, id) ? pastes[id] : undefined;
-    if (typeof paste !== "object" || paste === null) return placeholder;
+function pastesIn(display: string, pastedContents: unknown): RecalledPaste[] {
+  if (typeof pastedContents !== "object" || pastedContents === null) return [];
+  const pasted = pastedContents as Record<string, unknown>;
+  const found = new Map<number, RecalledPaste>();
+  for (const [placeholder, id] of display.matchAll(PASTED_TEXT)) {
+    const paste = Object.hasOwn(pasted, id) ? pasted[id] : undefined;
+    if (typeof paste !== "object" || paste === null || found.has(Number(id))) continue;
     const { type, content } = paste as Record<string, unknown>;
-    return type === "text" && typeof content === "string" ? content : placeholder;
-  });
+    if (type === "text" && typeof content === "string") found.set(Number(id), { id: Number(id), placeholder, content: printable(content) });
+  }
+  return [...found.values()];
 }
+
+/** The prompt `display` stands for, its placeholders expanded. */
+const expanded = (display: string, pastes: readonly RecalledPaste[]) => pastes.reduce((text, paste) => text.replaceAll(paste.placeholder, () => paste.content), display);
 
 /** The whole lines of the last `limit` bytes of `file`, the last first, read a chunk at a time for
  * as long as `more` says. */
@@ -102,6 +113,9 @@ function* linesFromEnd(file: string, limit: number, more: () => boolean): Genera
 export function loadHistory(file: string, project: string, cap = HISTORY_CAP): LoadedHistory {
   /** Most recent first. */
   const entries: string[] = [];
+  const pastes: Record<number, RecalledPaste[]> = {};
+  /** The latest entry's prompt, expanded. */
+  let latest: string | undefined;
   let bad = 0;
   let good = 0;
   try {
@@ -115,15 +129,20 @@ export function loadHistory(file: string, project: string, cap = HISTORY_CAP): L
       good++;
       if (entry.project !== project || !entry.display.trim()) continue;
       // The same prompt entered again in a row is kept once.
-      if (entries.at(-1) !== entry.display) entries.push(entry.display);
+      const prompt = expanded(entry.display, entry.pastes);
+      if (prompt === latest) continue;
+      latest = prompt;
+      if (entry.pastes.length > 0) pastes[entries.length] = entry.pastes;
+      entries.push(entry.display);
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [] };
     return { entries: [], warning: `cannot read the prompt history ${file}: ${(error as Error).message}` };
   }
   if (bad > 0 && good === 0) return { entries: [], warning: `${file} is not a prompt history (not JSON lines); the chat neither reads nor writes it`, foreign: true };
-  if (bad === 0) return { entries };
-  return { entries, warning: `${file}: ${bad} line${bad === 1 ? " is" : "s are"} not prompts of the history; skipped` };
+  const loaded = Object.keys(pastes).length > 0 ? { entries, pastes } : { entries };
+  if (bad === 0) return loaded;
+  return { ...loaded, warning: `${file}: ${bad} line${bad === 1 ? " is" : "s are"} not prompts of the history; skipped` };
 }
 
 /** Appends `prompt` to the history of `project`; answers what went wrong, if anything. `prompt` is

@@ -322,8 +322,10 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   recall?.attach(lines);
   // A paste is one piece at the cursor, a long one a placeholder (chat-paste.ts); before the search
   // takes keys, so that it sees the paste's keys first.
-  const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!) : undefined;
-  const search = recall && reverseSearch(lines);
+  // A prompt recalled comes back as shown, placeholders and all, its pastes taken back with it.
+  const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!, (index) => recall.pastesAt(index)) : undefined;
+  // A paste's keys (a Ctrl+R among them) are text, not the search's.
+  const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);
   // (onKeyInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
@@ -481,6 +483,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     earlier.length = 0;
     continuing = false;
     clearLine(lines);
+    paste?.forget();
   };
   /** When Ctrl-C last found nothing to cancel or clear. */
   let idleInterruptAt = -Infinity;

@@ -1,7 +1,9 @@
 // Bracketed paste in `harness chat` at a real terminal (under `script`), against a real server and
 // the fake Anthropic server, which records what the model was sent: a long paste shows as Claude
 // Code's placeholder and is sent as its text, a paste into the middle of a typed line is sent in
-// order, Backspace takes a placeholder off whole, and the terminal leaves the mode as the chat ends.
+// order, Backspace takes a placeholder off whole, a cleared line forgets its paste, a Ctrl-R pasted is
+// text, a prompt recalled with its paste steers with the text, and the terminal leaves the mode as
+// the chat ends.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -119,5 +121,53 @@ test("a long paste ending in \\ at the end of the line is sent at Enter: only a 
   chat.type("\r");
   await chat.sees(/Sent/);
   assert.equal(await sent(before), "run ls \\\n  -l \\\n  -a \\\n  -h \\");
+  await leaveChat(chat);
+});
+
+test("after Ctrl-C clears a line holding a paste, the paste is forgotten: its placeholder typed is sent as typed", async (t) => {
+  server.fake.push({ text: "Literal" });
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  chat.type(`${START}${lines(5).join("\r")}${END}`);
+  await chat.bottom(/^\[Pasted text #1 \+4 lines\]$/);
+  chat.type("\x03");
+  await pause(200);
+  chat.type("[Pasted text #1 +4 lines]\r");
+  await chat.sees(/Literal/);
+  assert.equal(await sent(before), "[Pasted text #1 +4 lines]");
+  await leaveChat(chat);
+});
+
+test("a Ctrl-R inside a paste is pasted text, dropped: no search starts, and the paste is sent whole", async (t) => {
+  server.fake.push({ text: "No search" });
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  chat.type(`${START}find\x12me${END}`);
+  await chat.bottom(/^findme$/);
+  assert.doesNotMatch(chat.screen(), /reverse-i-search/);
+  chat.type("\r");
+  await chat.sees(/No search/);
+  assert.equal(await sent(before), "findme");
+  await leaveChat(chat);
+});
+
+test("a prompt with a paste recalled while a run is under way steers it with the text pasted", async (t) => {
+  let release!: () => void;
+  server.fake.push({ text: "First" }, { text: "Busy", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered" });
+  t.after(() => release());
+  const before = server.fake.requests.length;
+  const chat = await chatIn(t, tempDir(t));
+  chat.type(`look ${START}${lines(4).join("\r")}${END}\r`);
+  await chat.sees(/First/);
+  chat.type("wait\r");
+  await server.fake.waitForRequests(before + 2);
+  chat.type("\x1b[A\x1b[A");
+  await chat.bottom(/^look \[Pasted text #1 \+3 lines\]$/);
+  chat.type("\r");
+  await pause(300);
+  release();
+  await chat.sees(/Steered/);
+  const all = JSON.stringify(server.fake.requests.slice(before + 2).map((r) => r.body.messages));
+  assert.ok(all.includes(JSON.stringify(`look ${lines(4).join("\n")}`).slice(1, -1)), "the steer carries the text");
   await leaveChat(chat);
 });

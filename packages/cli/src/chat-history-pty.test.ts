@@ -106,7 +106,7 @@ test("Ctrl+R finds an older prompt as it is typed, and Enter sends it", async (t
   await leaveChat(again);
 });
 
-test("a prompt of Claude Code's with pasted text comes back with the text, by Up and by Ctrl+R", async (t) => {
+test("a prompt of Claude Code's with pasted text comes back as Claude Code shows it, by Up and by Ctrl+R, and is sent with the text", async (t) => {
   const [project, config] = [tempDir(t), tempDir(t)];
   const entry = {
     display: "why does [Pasted text #1 +1 lines] fail?",
@@ -119,18 +119,49 @@ test("a prompt of Claude Code's with pasted text comes back with the text, by Up
   let before = server.fake.requests.length;
   const chat = await chatIn(t, project, config);
   chat.type("\x1b[A");
-  await chat.bottom(/npm ERR! code 1 fail\?$/);
+  await chat.bottom(/^why does \[Pasted text #1 \+1 lines\] fail\?$/);
   chat.type("\r");
   await chat.sees(/Walrus one/);
   assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
 
   before = server.fake.requests.length;
   chat.type("\x12walrus");
-  await chat.shows(/\(reverse-i-search\)`walrus': why does npm ERR! walrus ↵ npm ERR! code 1/);
+  await chat.shows(/\(failed reverse-i-search\)`walrus'/);
+  chat.type("\x7f".repeat(6) + "does [");
+  await chat.shows(/\(reverse-i-search\)`does \[': why does \[Pasted text #1 \+1 lines\] fail\?/);
   chat.type("\r");
   await chat.sees(/Walrus two/);
   assert.match(await sent(before), /"why does npm ERR! walrus\\nnpm ERR! code 1 fail\?"/);
   await leaveChat(chat);
+});
+
+test("a prompt with a long paste comes back in the next chat as its placeholder, Backspace takes it off whole, and Enter sends the text", async (t) => {
+  const [project, config] = [tempDir(t), tempDir(t)];
+  const pasted = Array.from({ length: 6000 }, (_, i) => `log line ${i + 1}`).join("\r");
+  server.fake.push({ text: "Logs read" }, { text: "Logs again" }, { text: "Without them" });
+  let before = server.fake.requests.length;
+  const first = await chatIn(t, project, config);
+  first.type(`read \x1b[200~${pasted}\x1b[201~ please\r`);
+  await first.sees(/Logs read/);
+  await leaveChat(first);
+
+  before = server.fake.requests.length;
+  const again = await chatIn(t, project, config);
+  again.type("\x1b[A");
+  await again.bottom(/^read \[Pasted text #1 \+5999 lines\] please$/);
+  assert.doesNotMatch(again.screen(), /log line 2\b/, "the text is not drawn");
+  again.type("\r");
+  await again.sees(/Logs again/);
+  const steered = await sent(before);
+  assert.ok(steered.includes("read log line 1\\nlog line 2\\n") && steered.includes("log line 6000 please"), "the model gets the text");
+
+  before = server.fake.requests.length;
+  again.type(`\x1b[A${"\x1b[D".repeat(" please".length)}\x7f`);
+  await again.bottom(/^read  please$/);
+  again.type("\r");
+  await again.sees(/Without them/);
+  assert.match(await sent(before), /"read  please"/);
+  await leaveChat(again);
 });
 
 test("Ctrl+R again goes to an older match; Ctrl+G leaves the search with the line as it was", async (t) => {

@@ -1,12 +1,12 @@
 // Driving a run: the query (or a re-attach after the host restarted), runner events translated into
 // batches, control requests to the run in flight, and how a run ends.
-import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage, type Usage } from "@harness/protocol";
+import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, totalsOps, translateEvent, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, totalsOps, translateEvent, usageBeyond, type RunCursor } from "./translate.ts";
 
 /** A steer message sent to the run, and what to do when the run ends without delivering it. */
 type Steer = { text: string; undelivered(why: string): void };
@@ -384,13 +384,4 @@ function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcri
 function lastReply(core: SessionCore, run: ActiveRun): string {
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   return i < 0 ? "" : core.state.messages[i].content;
-}
-
-/** What `usage` says beyond `counted`, key by key, never below zero. */
-function usageBeyond(usage: Usage, counted: Usage): Usage {
-  const rest: Usage = { inputTokens: Math.max(0, usage.inputTokens - counted.inputTokens), outputTokens: Math.max(0, usage.outputTokens - counted.outputTokens) };
-  for (const key of ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const) {
-    if (usage[key] !== undefined) rest[key] = Math.max(0, usage[key] - (counted[key] ?? 0));
-  }
-  return rest;
 }

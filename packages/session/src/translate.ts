@@ -26,14 +26,26 @@ export function findMessage(state: HarnessState, id: string): number {
   return -1;
 }
 
+/** The counts a usage may hold besides its input and output tokens. */
+const OPTIONAL_USAGE_KEYS = ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const;
+const USAGE_KEYS = ["inputTokens", "outputTokens", ...OPTIONAL_USAGE_KEYS] as const;
+
 export function addUsage(total: Usage | undefined, run: Usage): Usage {
   if (!total) return { ...run };
   const sum: Usage = { inputTokens: total.inputTokens + run.inputTokens, outputTokens: total.outputTokens + run.outputTokens };
-  const optional = ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const;
-  for (const key of optional) {
+  for (const key of OPTIONAL_USAGE_KEYS) {
     if (total[key] !== undefined || run[key] !== undefined) sum[key] = (total[key] ?? 0) + (run[key] ?? 0);
   }
   return sum;
+}
+
+/** What `usage` says beyond `counted`, key by key, never below zero. */
+export function usageBeyond(usage: Usage, counted: Usage): Usage {
+  const rest: Usage = { inputTokens: Math.max(0, usage.inputTokens - counted.inputTokens), outputTokens: Math.max(0, usage.outputTokens - counted.outputTokens) };
+  for (const key of OPTIONAL_USAGE_KEYS) {
+    if (usage[key] !== undefined) rest[key] = Math.max(0, usage[key] - (counted[key] ?? 0));
+  }
+  return rest;
 }
 
 /** The operations that count a run's end in the conversation's totals: its usage added to the
@@ -58,8 +70,6 @@ export function spentOp(state: HarnessState, spent: ConversationSpent): DeltaOpe
   if (held && USAGE_KEYS.some((key) => (spent.usage[key] ?? 0) < (held.usage[key] ?? 0))) return undefined;
   return { type: "set", path: ["spent"], value: spent as JSONValue };
 }
-
-const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const;
 
 /** A runner's report is not trusted to be well formed (the session does not parse its events). */
 function isCount(value: unknown): value is number {
@@ -274,7 +284,7 @@ function addedElsewhere(usage: Usage | undefined, live: LiveCount): Usage | unde
   if (!usage) return live.usageBefore;
   const expected = addUsage(live.usageBefore, live.counted);
   const extra: Usage = { inputTokens: usage.inputTokens - expected.inputTokens, outputTokens: usage.outputTokens - expected.outputTokens };
-  for (const key of ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd"] as const) {
+  for (const key of OPTIONAL_USAGE_KEYS) {
     const more = (usage[key] ?? 0) - (expected[key] ?? 0);
     if (Math.abs(more) > (key === "costUsd" ? 1e-9 : 0)) extra[key] = more;
   }

@@ -5,11 +5,11 @@ import type { z } from "zod";
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
 
-/** Why a request's body is not taken as JSON by its Content-Type, if it is not. A web page can send
- * any other type (a form, or fetch in no-cors mode) without asking the runner first, so a page open
- * beside a runner without a token could otherwise start runs on it. */
-export function contentTypeProblem(req: IncomingMessage): string | undefined {
-  const type = req.headers["content-type"]?.split(";")[0].trim().toLowerCase();
+/** Why a body whose Content-Type header is `header` is not taken as JSON, if it is not. A web page can
+ * send any other type (a form, or fetch in no-cors mode) without asking the server first, so a page
+ * open beside a runner without a token could otherwise start runs on it. */
+export function contentTypeProblem(header: string | undefined): string | undefined {
+  const type = header?.split(";")[0].trim().toLowerCase();
   if (type === "application/json" || type?.endsWith("+json")) return undefined;
   return `the body ${type ? `is ${type}` : "has no Content-Type"}: send JSON, with Content-Type: application/json`;
 }
@@ -19,7 +19,7 @@ export function contentTypeProblem(req: IncomingMessage): string | undefined {
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<BodyResult<string>> {
   const tooLarge = { ok: false as const, status: 413, error: `body is larger than ${limitBytes} bytes` };
   const declared = Number(req.headers["content-length"]);
-  const badType = contentTypeProblem(req);
+  const badType = contentTypeProblem(req.headers["content-type"]);
   const refused = badType ? { ok: false as const, status: 415, error: badType } : declared > limitBytes ? tooLarge : undefined;
   if (refused) {
     req.resume();

@@ -26,9 +26,20 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const [status, message] = MESSAGES[error.code ?? ""] ?? [400, `not an HTTP request this server can read: ${error.reason ?? error.message}`];
-    const body = JSON.stringify({ error: message });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    answerRaw(socket, status, message);
   });
+}
+
+/** Answers on `socket`, where there is no response to answer with (a request node:http could not
+ * read, a WebSocket upgrade refused), `status` and `{ error: message }`, and closes it. */
+export function answerRaw(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: message });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
 }

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { describeZodError, type ForkResult, type SessionFiles, type SessionSummary } from "@harness/protocol";
+import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
 import { restoreForkFiles } from "./fork-files.ts";
 import { PrefixSchema, sessionFiles } from "./session-files.ts";
@@ -102,10 +103,10 @@ async function bodyOf(c: Context): Promise<unknown> {
     throw new BadRequest("body is not valid UTF-8");
   }
   if (text.trim() === "") return {};
-  const type = c.req.header("content-type")?.split(";")[0].trim().toLowerCase();
-  if (type !== undefined && type !== "application/json" && !type.endsWith("+json")) {
-    throw new BadRequest(`the body is ${type}: send JSON, with Content-Type: application/json`, 415);
-  }
+  // A body without a Content-Type is taken (programs), one with another type is not (web pages).
+  const contentType = c.req.header("content-type");
+  const badType = contentType === undefined ? undefined : contentTypeProblem(contentType);
+  if (badType) throw new BadRequest(badType, 415);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -2,10 +2,10 @@
 // query) before the handshake, so a bad request gets a plain HTTP status with a message.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { STATUS_CODES } from "node:http";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
+import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
@@ -41,18 +41,6 @@ export function parseWsQuery(url: URL): { ok: true; value: WsQuery } | { ok: fal
     since: params.get("since") ?? undefined,
   });
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeZodError(parsed.error) };
-}
-
-function refuse(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ error: message });
-  const lines = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
-    "Content-Type: application/json; charset=utf-8",
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    "Connection: close",
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
 }
 
 function text(data: RawData): string {
@@ -139,22 +127,22 @@ export function createWebSocketEndpoint(options: {
     handleUpgrade(req, socket, head) {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
-      if (closing) return refuse(socket, 503, "the server is shutting down");
+      if (closing) return answerRaw(socket, 503, "the server is shutting down");
       const crossSite = options.token ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
       // Said in the log too: a browser shows the page nothing of a refused handshake.
       if (crossSite) {
         options.log(`WebSocket: ${crossSite}`);
-        return refuse(socket, 403, crossSite);
+        return answerRaw(socket, 403, crossSite);
       }
       if (options.token && !tokenMatches(options.token, requestToken(req.headers.authorization, url))) {
         options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
-        return refuse(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
+        return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
           "WWW-Authenticate": "Bearer",
         });
       }
-      if (url.pathname !== "/ws") return refuse(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
+      if (url.pathname !== "/ws") return answerRaw(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
       const query = parseWsQuery(url);
-      if (!query.ok) return refuse(socket, 400, `bad /ws query: ${query.error}`);
+      if (!query.ok) return answerRaw(socket, 400, `bad /ws query: ${query.error}`);
       const { userId, sessionId, since } = query.value;
       // A client back from a connection that outlived its session (deleted meanwhile) is told so,
       // as the clients connected at the time were, not handed a new, empty session of that id.
@@ -168,7 +156,7 @@ export function createWebSocketEndpoint(options: {
         (lease) => {
           if (closing || socket.destroyed) {
             lease.release();
-            if (!socket.destroyed) refuse(socket, 503, "the server is shutting down");
+            if (!socket.destroyed) answerRaw(socket, 503, "the server is shutting down");
             return;
           }
           // ws answers a malformed handshake itself and never calls back; the lease must not leak.

@@ -62,7 +62,7 @@ function entryOf(line: string): { display: string; pastes: RecalledPaste[]; proj
  * whose text is not there (kept elsewhere by hash): they are only text. */
 const PASTED_TEXT = /\[Pasted text #(\d+)(?: \+\d+ lines?)?\]/g;
 
-function pastesIn(display: string, pastedContents: unknown): RecalledPaste[] {
+export function pastesIn(display: string, pastedContents: unknown): RecalledPaste[] {
   if (typeof pastedContents !== "object" || pastedContents === null) return [];
   const pasted = pastedContents as Record<string, unknown>;
   const found = new Map<number, RecalledPaste>();
@@ -75,8 +75,12 @@ function pastesIn(display: string, pastedContents: unknown): RecalledPaste[] {
   return [...found.values()];
 }
 
-/** The prompt `display` stands for, its placeholders expanded. */
-const expanded = (display: string, pastes: readonly RecalledPaste[]) => pastes.reduce((text, paste) => text.replaceAll(paste.placeholder, () => paste.content), display);
+/** The prompt `display` stands for, the placeholders of `pastes` expanded to their texts. */
+export function expanded(display: string, pastes: Iterable<{ placeholder: string; content: string }>): string {
+  let text = display;
+  for (const paste of pastes) text = text.replaceAll(paste.placeholder, () => paste.content);
+  return text;
+}
 
 /** The whole lines of the last `limit` bytes of `file`, the last first, read a chunk at a time for
  * as long as `more` says. */

@@ -12,6 +12,7 @@
 // Without the brackets (a terminal that does not send them) the chat's gathering of lines that
 // arrive together (PASTE_MS in chat.ts) takes the paste as before.
 import type { Interface } from "node:readline";
+import { expanded } from "./chat-history.ts";
 import { continues } from "./chat-keys.ts";
 import { printable } from "./terminal-text.ts";
 
@@ -93,11 +94,7 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
   /** Pastes entered, for the history, in the order they stand in the prompt. */
   let entered: { id: number; placeholder: string; content: string }[] = [];
 
-  const expand = (line: string) => {
-    let out = line;
-    for (const paste of pastes.values()) out = out.replaceAll(paste.placeholder, () => paste.content);
-    return out;
-  };
+  const expand = (line: string) => expanded(line, pastes.values());
   const insert = (text: string) => {
     pastedInto = true;
     if (!collapses(text)) return rl._insertString(text);

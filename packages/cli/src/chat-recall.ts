@@ -13,7 +13,7 @@
 import type { Interface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
 import type { HarnessState } from "@harness/protocol";
-import { appendHistory, HISTORY_CAP, loadHistory, type LoadedHistory } from "./chat-history.ts";
+import { appendHistory, HISTORY_CAP, loadHistory, pastesIn, type LoadedHistory } from "./chat-history.ts";
 import { answersApproval } from "./chat-line.ts";
 import type { KeptPrompt, RecalledPaste } from "./chat-paste.ts";
 
@@ -35,9 +35,6 @@ const editorForm = (prompt: string) => prompt.split("\n").reverse().join("\r");
 
 /** A prompt kept in the editor's history, as typed. */
 export const promptOf = (kept: string) => kept.split("\r").reverse().join("\n");
-
-/** The placeholder of paste `id` as `display` shows it. */
-const placeholderIn = (display: string, id: number) => new RegExp(`\\[Pasted text #${id}(?: \\+\\d+ lines?)?\\]`).exec(display)?.[0] ?? `[Pasted text #${id}]`;
 
 /** A line the editor handed over, as typed: split by \n. */
 const typedLine = (line: string) => line.replaceAll("\r", "\n");
@@ -68,7 +65,7 @@ export function openRecall(file: string, project: string, warn: (text: string) =
     entered(prompt, state, kept) {
       // An answer to a call waiting for approval is not a prompt (Claude Code asks in a dialog).
       if (!prompt.trim() || answersApproval(prompt, state)) return;
-      const pasted = Object.values(kept?.pastedContents ?? {}).map(({ id, content }) => ({ id, placeholder: placeholderIn(kept!.display, id), content }));
+      const pasted = kept ? pastesIn(kept.display, kept.pastedContents) : [];
       const form = editorForm(pasted.length > 0 ? kept!.display : prompt);
       // The same prompt again in a row is kept once.
       if (prompts[0] === form && isDeepStrictEqual(pastes[0] ?? [], pasted)) return;

@@ -8,7 +8,7 @@
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { findImports } from "./context/markdown-imports.ts";
-import { BULKY, isFolder, namesIn, offeredIn, shown } from "./path-names.ts";
+import { isFolder, namesIn, offeredIn, shown } from "./path-names.ts";
 import { isWithin } from "./real-paths.ts";
 
 /** The fuzzy search stops after reading this many entries… */
@@ -102,7 +102,9 @@ async function fuzzy(query: string, root: string, inside: LinkCheck, signal?: Ab
     const dir = queue.shift()!;
     for (const entry of await namesIn(join(root, dir), WALK_LIMIT - read, undefined, signal)) {
       read++;
-      if (BULKY.has(entry.name) || (entry.name.startsWith(".") && !hidden) || !shown(entry.name, hidden ? "." : "")) continue;
+      // Offered as for a typed "." or nothing: hidden names only for a query starting with ".",
+      // node_modules and .git never.
+      if (!shown(entry.name, hidden ? "." : "")) continue;
       const path = dir + entry.name + (entry.isDirectory() ? "/" : "");
       if (entry.isDirectory()) queue.push(path);
       if (asMention(path) === undefined || !inOrder(wanted, path.toLowerCase())) continue;

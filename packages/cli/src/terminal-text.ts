@@ -31,7 +31,7 @@ export function clusters(text: string): string[] {
 export function columns(cluster: string): number {
   const first = cluster.codePointAt(0);
   if (first === undefined) return 0;
-  if (first < 0x7f) return first >= 0x20 && cluster.length === 1 ? 1 : columnsOf(cluster, String.fromCodePoint(first));
+  if (first >= 0x20 && first < 0x7f && cluster.length === 1) return 1;
   return columnsOf(cluster, String.fromCodePoint(first));
 }
 

@@ -10,7 +10,7 @@ export function isLoopbackHost(host: string): boolean {
 
 /** The host name of a Host header ("127.0.0.1:7700", "[::1]:7700", "localhost"), or undefined when
  * it is not one. */
-export function hostnameOf(host: string): string | undefined {
+function hostnameOf(host: string): string | undefined {
   try {
     return new URL(`http://${host}`).hostname;
   } catch {

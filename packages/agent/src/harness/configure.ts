@@ -1,6 +1,7 @@
 // Configuration changes that arrive while a run is in flight. They queue up as they come and are
 // applied together just before the next model call, so a turn never sees half of a change.
 import type { RunConfigureChange } from "../types.ts";
+import type { PermissionMode } from "../permissions/types.ts";
 import { modelRefusal } from "./available-models.ts";
 import { providerFor } from "./model.ts";
 import { BYPASS_DISABLED } from "../settings/context.ts";
@@ -62,6 +63,6 @@ function applyChange(ctx: RunContext, state: RunState, change: RunConfigureChang
 /** Says that the run did not take the mode `wanted` and goes on in `mode`, so that the session's
  * configuration says the mode the run is really in (dontAsk, which only a stream-json caller sets,
  * has no session to tell). */
-export function refuseMode(state: RunState, mode: string, wanted: "bypassPermissions"): void {
-  if (mode === "default" || mode === "acceptEdits" || mode === "plan") state.emit({ type: "mode.changed", permissionMode: mode, refused: wanted });
+export function refuseMode(state: RunState, mode: PermissionMode, wanted: "bypassPermissions"): void {
+  if (mode !== "dontAsk") state.emit({ type: "mode.changed", permissionMode: mode, refused: wanted });
 }

@@ -95,6 +95,19 @@ test("lines that cannot be acted on say why and the chat goes on", async () => {
   assert.equal(result.stdout, "still here\n");
 });
 
+test("a prompt too long for the server is refused before it is sent, saying its size, and the chat goes on", async () => {
+  server.fake.push({ text: "after the long one" });
+  const before = server.fake.requests.length;
+  const long = `summarise ${"é".repeat(600_000)}`;
+  const result = await chat(["--session", "too-long"], `${long}\nhello\n`);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /✗ a submit of 1,200,0\d\d bytes is over the 1,048,576 bytes \(1 MiB\) a frame may hold: shorten its prompt\n/);
+  assert.equal(result.stdout, "after the long one\n");
+  assert.equal(server.fake.requests.length, before + 1, "only the short prompt reached the model");
+  const later = await chat(["--session", "too-long"], "");
+  assert.doesNotMatch(later.stderr, /summarise/, "the long prompt is not in the conversation");
+});
+
 test("piped commands that start nothing do not hold up the lines after them", async () => {
   server.fake.push({ text: "configured" });
   const before = server.fake.requests.length;

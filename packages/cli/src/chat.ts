@@ -395,9 +395,10 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       const underWay = runUnderWay(client.state) || starting;
       const steer = cmd.type === "steer" ? cmd.message : undefined;
       const marked = steer !== undefined && terminal && takenOff !== false && (inputLine !== undefined || underWay);
+      // Sent first: a command the client refuses (too large) was never typed into the conversation.
+      client.send(cmd);
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (steer !== undefined && (takenOff === false || (marked && !inputLine))) view.typed(steer);
-      client.send(cmd);
       if (marked) view.steered(steer, underWay);
       if (["submit", "resume", "approve", "deny"].includes(cmd.type)) acted = true;
       if ((cmd.type === "submit" || cmd.type === "resume" || cmd.type === "steer") && !runUnderWay(client.state)) starting = true;

@@ -287,7 +287,8 @@ test("commands queued while offline go out as the frames they were sent in; fram
   for (let i = 0; i < 60; i++) client.approve(`t${i}`);
   client.send(...Array.from({ length: 100 }, (_, i) => ({ type: "deny" as const, toolCallId: `u${i}` })));
   assert.throws(() => client.send(...Array.from({ length: 101 }, () => ({ type: "cancel" as const }))), /^RangeError: a frame holds at most 100 commands, not 101/);
-  assert.throws(() => client.submit("x".repeat(1024 * 1024)), /^RangeError: these commands take more than the 1048576 bytes a frame may hold$/);
+  assert.throws(() => client.submit("x".repeat(1024 * 1024)), /^RangeError: a submit of 1,048,6\d\d bytes is over the 1,048,576 bytes \(1 MiB\) a frame may hold: shorten its prompt$/);
+  assert.throws(() => client.send({ type: "cancel" }, { type: "steer", message: "x".repeat(1024 * 1024) }), /^RangeError: 2 commands of 1,048,6\d\d bytes in all are over the 1,048,576 bytes \(1 MiB\) a frame may hold: send them in several calls$/);
   for (let i = 0; i < 840; i++) client.cancel();
   assert.throws(() => client.cancel(), /^RangeError: 1000 commands already wait for the connection \(at most 1000\)$/);
   await tick(20);

@@ -12,8 +12,19 @@ export function commandsFrame(commands: readonly HarnessCommand[]): string {
     throw new RangeError(`a frame holds at most ${MAX_COMMANDS_PER_FRAME} commands, not ${commands.length}: send them in several calls`);
   }
   const frame = JSON.stringify({ type: "commands", commands });
-  if (frameTooLarge(frame)) throw new RangeError(`these commands take more than the ${MAX_FRAME_BYTES} bytes a frame may hold`);
+  if (frameTooLarge(frame)) throw new RangeError(tooLarge(commands, new TextEncoder().encode(frame).length));
   return frame;
+}
+
+/** The text a command carries that can make it too large, by the name a user knows it by. */
+const LONG_FIELD: Partial<Record<HarnessCommand["type"], string>> = { submit: "prompt", resume: "prompt", steer: "message", deny: "reason" };
+
+function tooLarge(commands: readonly HarnessCommand[], bytes: number): string {
+  const size = bytes.toLocaleString("en");
+  const limit = `the ${MAX_FRAME_BYTES.toLocaleString("en")} bytes (${MAX_FRAME_BYTES / 1024 ** 2} MiB) a frame may hold`;
+  if (commands.length > 1) return `${commands.length} commands of ${size} bytes in all are over ${limit}: send them in several calls`;
+  const { type } = commands[0];
+  return `a ${type} of ${size} bytes is over ${limit}: shorten its ${LONG_FIELD[type] ?? "content"}`;
 }
 
 export class Outbox {

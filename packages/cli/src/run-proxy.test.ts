@@ -6,11 +6,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { startFakeAnthropic, startHttpProxy, toolThenText } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeAnthropicTls, startHttpProxy, TEST_CA_FILE, toolThenText } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 /** No proxy variable of the machine running the tests leaks into a run. */
-const NO_PROXY_SET = { HTTPS_PROXY: "", https_proxy: "", HTTP_PROXY: "", http_proxy: "", NO_PROXY: "", no_proxy: "" };
+const NO_PROXY_SET = { HTTPS_PROXY: "", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "", NO_PROXY: "", no_proxy: "", NODE_EXTRA_CA_CERTS: "" };
 const MODEL = ["--model", "claude-sonnet-4-6"];
 
 async function proxyFor(t: { after(fn: () => unknown): void }) {
@@ -87,5 +87,31 @@ test("a proxy URL that cannot be used stops the run at once, naming the variable
   const fromSettings = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], { ...NO_PROXY_SET, HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }).result;
   assert.equal(fromSettings.code, 1);
   assert.match(fromSettings.stderr, /HTTPS_PROXY is not a usable proxy URL \(socks5:\/\/proxy\.corp:1080\): only http:\/\/ and https:\/\/ proxies are supported/);
+  assert.equal(fake.requests.length, 0);
+});
+
+test("an https:// endpoint through a CONNECT proxy, with a certificate from the company's own CA: NODE_EXTRA_CA_CERTS makes it trusted, and its commands see the variable", async (t) => {
+  const fake = await withFake(t, startFakeAnthropicTls({ replies: toolThenText("Bash", { command: "printenv NODE_EXTRA_CA_CERTS" }, "through the tunnel") }));
+  const proxy = await proxyFor(t);
+  const endpoint = fake.url.replace("localhost", "model.test");
+  const env = { ...NO_PROXY_SET, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: endpoint, HTTPS_PROXY: proxy.url };
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "--allowedTools", "Bash", "hi"], { ...env, NODE_EXTRA_CA_CERTS: TEST_CA_FILE }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "through the tunnel");
+  // One tunnel, kept alive, may carry both requests.
+  assert.ok(proxy.seen.length >= 1, "the requests went through the proxy");
+  for (const seen of proxy.seen) assert.deepEqual(seen, { method: "CONNECT", target: endpoint.replace("https://", "") });
+  assert.match(JSON.stringify(fake.requests[1]!.body.messages), new RegExp(TEST_CA_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+});
+
+test("an https:// endpoint whose certificate is not trusted fails the run saying so and naming NODE_EXTRA_CA_CERTS", async (t) => {
+  const fake = await withFake(t, startFakeAnthropicTls({ replies: [{ text: "never" }] }));
+  const proxy = await proxyFor(t);
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], { ...NO_PROXY_SET, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HTTPS_PROXY: proxy.url, HARNESS_MODEL_RETRIES: "3" }).result;
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /certificate/i);
+  assert.match(run.stderr, /NODE_EXTRA_CA_CERTS/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /, "no stack trace");
+  assert.equal(proxy.seen.length, 1, "a certificate the client does not trust is not tried again");
   assert.equal(fake.requests.length, 0);
 });

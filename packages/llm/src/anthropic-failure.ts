@@ -4,6 +4,7 @@ import { MISSING_ANTHROPIC_KEY } from "./model-prefix.ts";
 import { errorKindOf } from "./error-kind.ts";
 import { AwsCredentialsError } from "./aws-credentials.ts";
 import { GoogleAuthError } from "./google-token.ts";
+import { certificateErrorIn } from "./certificate-error.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -31,6 +32,8 @@ export function requestFailure(error: unknown, baseURL: string, service: ClaudeS
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to ${serviceNamed(service)} at ${baseURL} timed out`, retryable: true };
   }
+  const certificate = certificateErrorIn(error);
+  if (certificate) return { description: `could not connect to ${serviceNamed(service)} at ${baseURL}: ${certificate.message}`, retryable: false };
   if (error instanceof APIConnectionError) {
     return { description: `could not connect to ${serviceNamed(service)} at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }

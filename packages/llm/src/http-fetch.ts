@@ -11,6 +11,7 @@
 // global fetch.
 import http from "node:http";
 import https from "node:https";
+import { certificateError } from "./certificate-error.ts";
 import { redirectStep } from "./http-redirect.ts";
 import { type ProxyEnv, proxyEnvOf } from "./proxy-env.ts";
 import type { EnvLike } from "./settings.ts";
@@ -157,8 +158,10 @@ function answer(
     req.on("error", (error) => {
       takeRequest();
       done();
-      // As fetch: an abort rejects with the signal's reason, anything else is "fetch failed".
-      if (!answered) reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
+      // As fetch: an abort rejects with the signal's reason, anything else is "fetch failed"; a
+      // refused certificate is said in words a user can act on.
+      const cause = certificateError(error, req.host, process.env.NODE_EXTRA_CA_CERTS) ?? error;
+      if (!answered) reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause }));
     });
     req.on("response", (res) => {
       answered = true;

@@ -3,6 +3,7 @@
 import type { APIError } from "openai";
 import { openAISdk } from "./openai-sdk.ts";
 import { errorKindOf } from "./error-kind.ts";
+import { certificateErrorIn } from "./certificate-error.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
@@ -14,6 +15,8 @@ export function openAIRequestFailure(error: unknown, label: string, baseURL: str
   if (error instanceof APIConnectionTimeoutError) {
     return { description: `the request to the ${label} API at ${baseURL} timed out`, retryable: true };
   }
+  const certificate = certificateErrorIn(error);
+  if (certificate) return { description: `could not connect to the ${label} API at ${baseURL}: ${certificate.message}`, retryable: false };
   if (error instanceof APIConnectionError) {
     return { description: `could not connect to the ${label} API at ${baseURL}: ${rootCause(error)}`, retryable: true };
   }

@@ -57,3 +57,5 @@ export { storedRunnerPid, storedSeq } from "./harness-db.ts";
 export { startHttpProxy } from "./http-proxy.ts";
 export type { HttpProxy, ProxiedRequest } from "./http-proxy.ts";
 export { rawHttp } from "./raw-http.ts";
+export { startFakeAnthropicTls, startTlsFront, TEST_CA_FILE } from "./fake-tls.ts";
+export type { TlsFront } from "./fake-tls.ts";

@@ -23,6 +23,28 @@ test("the environment holds only what Claude Code needs, nothing else of the run
   assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
 });
 
+test("Claude Code gets the runner's proxies and the CA file it trusts, in either case, and no blank one", () => {
+  const network = {
+    HTTPS_PROXY: "http://proxy.corp:3128",
+    http_proxy: "http://me:secret@proxy.corp:3128",
+    ALL_PROXY: "http://all.corp:3128",
+    no_proxy: "localhost,.corp",
+    NO_PROXY: "",
+    NODE_EXTRA_CA_CERTS: "/etc/corp/ca.pem",
+  };
+  const env = claudeCodeEnv({ stateDir: "/state", runnerEnv: { PATH: "/bin", AWS_SECRET_ACCESS_KEY: "s", ...network } });
+  const { NO_PROXY: _blank, ...given } = network;
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(env).filter(([name]) => name in network)),
+    given,
+  );
+  assert.equal(env.AWS_SECRET_ACCESS_KEY, undefined);
+  const pinned = launchOptions({ query: { prompt: "p" }, cwd: "/w", executable: "/bin/claude", settingSources: ["project"], canUseTool: async () => ({ behavior: "deny", message: "no" }), abortController: new AbortController(), stderr: () => {}, env }).settings as { env: Record<string, string> };
+  assert.equal(pinned.env.HTTPS_PROXY, "http://proxy.corp:3128", "a workspace's settings cannot send the requests elsewhere");
+  assert.equal(pinned.env.no_proxy, "localhost,.corp", "nor around the proxy");
+  assert.equal(pinned.env.NO_PROXY, "");
+});
+
 test("with Vertex on, Claude Code gets the Vertex switches and the runner's Google credentials file (its HOME is another)", (t) => {
   const home = mkdtempSync(join(tmpdir(), "harness-gcloud-"));
   t.after(() => rmSync(home, { recursive: true, force: true }));
@@ -69,7 +91,7 @@ test("with Bedrock on, Claude Code gets the Bedrock switches, the AWS credential
 test("where the model is reached is laid over every settings file as command-line settings: the given endpoint, else Anthropic's, and no proxy", () => {
   const base = { query: { prompt: "p" }, cwd: "/w", executable: "/bin/claude", settingSources: ["project" as const], canUseTool: async () => ({ behavior: "deny" as const, message: "no" }), abortController: new AbortController(), stderr: () => {} };
   const given = launchOptions({ ...base, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128" } }).settings;
-  assert.deepEqual(given, { env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "" } });
+  assert.deepEqual(given, { env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HTTPS_PROXY: "http://proxy:3128", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "", NO_PROXY: "", no_proxy: "" } });
   const none = launchOptions({ ...base, env: {} }).settings as { env: Record<string, string> };
   assert.equal(none.env.ANTHROPIC_BASE_URL, "https://api.anthropic.com");
   assert.equal(none.env.HTTP_PROXY, "");

@@ -86,8 +86,9 @@ export function claudeCodeEnv(input: {
   /** A bearer token, when there is no key. */
   authToken?: string;
   stateDir: string;
-  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, the Vertex
-   * and Bedrock switches with their credentials, and the runner's mark (HARNESS_RUNNER_PROCESS). */
+  /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, the proxy
+   * variables and NODE_EXTRA_CA_CERTS, the Vertex and Bedrock switches with their credentials, and
+   * the runner's mark (HARNESS_RUNNER_PROCESS). */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
   extra?: Record<string, string>;
@@ -110,6 +111,9 @@ export function claudeCodeEnv(input: {
   else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
   if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
+  // Behind a corporate proxy Claude Code needs it as the runner does, and the file of the CA that
+  // proxy's or a gateway's certificates are signed by.
+  for (const name of NETWORK_VARIABLES) if (input.runnerEnv[name]?.trim()) env[name] = input.runnerEnv[name];
   if (vertexEnabled(input.runnerEnv)) {
     for (const [name, value] of Object.entries(input.runnerEnv)) if (value && VERTEX_VARIABLE.test(name)) env[name] = value;
     // Claude Code's HOME is another: it is told where the credentials are. It takes no ready access
@@ -152,9 +156,15 @@ const VERTEX_VARIABLE = /^(CLAUDE_CODE_USE_VERTEX|GCE_METADATA_HOST|GCE_METADATA
  * on when CLAUDE_CODE_USE_BEDROCK is on. */
 const BEDROCK_VARIABLE = /^(CLAUDE_CODE_USE_BEDROCK|CLAUDE_CODE_SKIP_BEDROCK_AUTH|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION|AWS_REGION|AWS_DEFAULT_REGION|AWS_PROFILE|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|AWS_BEARER_TOKEN_BEDROCK)$/;
 
+/** The proxy variables, as Claude Code reads them (upper or lower case). */
+const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] as const;
+
+/** How Claude Code gets out of the runner's network: the proxies and the extra CA file to trust. */
+const NETWORK_VARIABLES = [...PROXY_VARIABLES, "NODE_EXTRA_CA_CERTS"] as const;
+
 /** The variables that say where Claude Code reaches the model: its endpoint and the proxies
- * between. */
-const ENDPOINT_VARIABLES = ["ANTHROPIC_BASE_URL", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] as const;
+ * between (and the hosts that go around them). */
+const ENDPOINT_VARIABLES = ["ANTHROPIC_BASE_URL", ...PROXY_VARIABLES] as const;
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 

@@ -43,7 +43,7 @@ export type HttpFetch = (input: string | URL | Request, init?: EventStreamInit) 
 const fetches = new Map<string, HttpFetch>();
 
 /** The fetch for requests made on behalf of a run whose environment is `env`: through the proxy its
- * HTTPS_PROXY / HTTP_PROXY name, except to the hosts NO_PROXY lists. With a proxy variable that is
+ * HTTPS_PROXY / HTTP_PROXY / ALL_PROXY name, except to the hosts NO_PROXY lists. With a proxy variable that is
  * not usable, every request fails ("fetch failed") with the reason as its cause; callers that can
  * say so sooner check proxyProblem(env) first. */
 export function fetchFor(env: EnvLike): HttpFetch {

@@ -1,6 +1,6 @@
 // The proxy a run's requests go through: HTTPS_PROXY for https:// URLs, HTTP_PROXY for http://
-// ones, NO_PROXY for the hosts that skip it; each also in lower case, which wins when both are set
-// (as Node, curl and Claude Code read them). Node's own agents (`proxyEnv`, Node 24.5+) do the
+// ones, ALL_PROXY for either when its own is unset (curl's rule), NO_PROXY for the hosts that skip
+// it; each also in lower case, which wins when both are set (as Node, curl and Claude Code read them). Node's own agents (`proxyEnv`, Node 24.5+) do the
 // proxying; this module checks the values first, because Node quietly goes direct with a value it
 // cannot use ("proxy:3128" without a scheme, "socks5://…"), which on a network that only lets the
 // proxy out looks like a hang or a refused connection far from its cause.
@@ -18,15 +18,24 @@ export type ProxyEnvResult = { ok: true; value: ProxyEnv } | { ok: false; error:
 const PROXY_VARIABLES = ["HTTPS_PROXY", "HTTP_PROXY"] as const;
 
 /** The proxy settings of `env`, checked: a set proxy variable must be an http:// or https:// URL
- * with a host. The error names the variable and never shows the credentials in its value. */
+ * with a host (ALL_PROXY only where it is used). The error names the variable and never shows the credentials in its value. */
 export function proxyEnvOf(env: EnvLike): ProxyEnvResult {
   const value: ProxyEnv = {};
   for (const upper of PROXY_VARIABLES) {
     const found = setting(env, upper);
     if (found === undefined) continue;
     const problem = proxyUrlProblem(found.value);
-    if (problem !== undefined) return { ok: false, error: `${found.name} is not a usable proxy URL (${shown(found.value)}): ${problem}` };
+    if (problem !== undefined) return { ok: false, error: unusable(found, problem) };
     value[upper] = found.value;
+  }
+  if (value.HTTPS_PROXY === undefined || value.HTTP_PROXY === undefined) {
+    const all = setting(env, "ALL_PROXY");
+    if (all !== undefined) {
+      const problem = proxyUrlProblem(all.value);
+      if (problem !== undefined) return { ok: false, error: unusable(all, problem) };
+      value.HTTPS_PROXY ??= all.value;
+      value.HTTP_PROXY ??= all.value;
+    }
   }
   const noProxy = setting(env, "NO_PROXY");
   if (noProxy !== undefined) value.NO_PROXY = noProxy.value;
@@ -37,6 +46,10 @@ export function proxyEnvOf(env: EnvLike): ProxyEnvResult {
 export function proxyProblem(env: EnvLike): string | undefined {
   const checked = proxyEnvOf(env);
   return checked.ok ? undefined : checked.error;
+}
+
+function unusable(found: { name: string; value: string }, problem: string): string {
+  return `${found.name} is not a usable proxy URL (${shown(found.value)}): ${problem}`;
 }
 
 /** The lower-case variable when it is set and not blank, else the upper-case one. */

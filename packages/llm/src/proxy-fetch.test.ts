@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
-import { startHttpProxy } from "@harness/test-utils";
+import { startFakeAnthropicTls, startHttpProxy } from "@harness/test-utils";
+import { CertificateError } from "./certificate-error.ts";
 import { fetchFor } from "./http-fetch.ts";
 import { proxyProblem } from "./proxy-env.ts";
 
@@ -51,14 +52,33 @@ test("HTTP_PROXY carries http:// requests, a form, a Request and a redirect, wit
   assert.ok(proxy.seen.every((seen) => seen.authorization === basic), JSON.stringify(proxy.seen));
 });
 
-test("HTTPS_PROXY (or https_proxy, which wins) tunnels https:// requests with CONNECT", async (t) => {
+test("HTTPS_PROXY (or https_proxy, which wins) tunnels https:// requests with CONNECT; a certificate this process does not trust is said so", async (t) => {
   const proxy = await proxyFor(t);
   const wrong = await proxyFor(t);
-  // The tunnel leads to a plain server, so TLS fails after it: what counts is the CONNECT.
-  const port = await serve(t, (_req, res) => res.end("not TLS"));
-  await assert.rejects(fetchFor({ HTTPS_PROXY: wrong.url, https_proxy: proxy.url })(`https://api.model.test:${port}/v1/messages`, { method: "POST", body: "{}" }));
-  assert.deepEqual(proxy.seen, [{ method: "CONNECT", target: `api.model.test:${port}` }]);
+  // The tunnel leads to a TLS server whose CA this process was not started with (NODE_EXTRA_CA_CERTS).
+  const fake = await startFakeAnthropicTls();
+  t.after(() => fake.close());
+  const target = fake.url.replace("https://localhost", "model.test");
+  const failed = await fetchFor({ HTTPS_PROXY: wrong.url, https_proxy: proxy.url })(`https://${target}/v1/messages`, { method: "POST", body: "{}" }).catch((error: TypeError) => error);
+  assert.deepEqual(proxy.seen, [{ method: "CONNECT", target }]);
   assert.deepEqual(wrong.seen, []);
+  assert.ok(failed instanceof TypeError && failed.cause instanceof CertificateError, String(failed));
+  assert.match(failed.cause.message, /^the TLS certificate of model\.test is not trusted \(unable to verify the first certificate\): .*NODE_EXTRA_CA_CERTS/);
+  assert.equal(fake.requests.length, 0);
+});
+
+test("ALL_PROXY (or all_proxy) carries the requests of a scheme whose own variable is unset, as curl reads it", async (t) => {
+  const port = await serve(t, (_req, res) => res.end("ok"));
+  const all = await proxyFor(t);
+  const own = await proxyFor(t);
+  const url = `http://model.test:${port}/`;
+  assert.equal(await (await fetchFor({ ALL_PROXY: all.url })(url)).text(), "ok");
+  assert.equal(await (await fetchFor({ all_proxy: all.url, ALL_PROXY: "socks5://ignored:1080", HTTPS_PROXY: own.url })(url)).text(), "ok");
+  assert.equal(await (await fetchFor({ ALL_PROXY: all.url, HTTP_PROXY: own.url })(url)).text(), "ok");
+  assert.deepEqual(all.seen.map((seen) => seen.target), [url, url]);
+  assert.deepEqual(own.seen.map((seen) => seen.target), [url]);
+  assert.match(proxyProblem({ ALL_PROXY: "socks5h://u:secret@proxy.corp:1080" }) ?? "", /^ALL_PROXY is not a usable proxy URL \(socks5h:\/\/\*\*\*@proxy\.corp:1080\): only http:\/\/ and https:\/\/ proxies are supported, not socks5h:\/\/$/);
+  assert.equal(proxyProblem({ ALL_PROXY: "socks5://proxy.corp:1080", HTTPS_PROXY: "http://a.corp", HTTP_PROXY: "http://a.corp" }), undefined, "an ALL_PROXY nothing falls back to is not read");
 });
 
 test("NO_PROXY sends the hosts it lists direct, Node's way; loopback is proxied unless listed", async (t) => {

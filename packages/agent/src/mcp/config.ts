@@ -76,7 +76,8 @@ export type ParsedEntry =
   | { ok: false; diagnostic: McpDiagnostic };
 
 /** Validates one `mcpServers` entry and expands `${VAR}` / `${VAR:-default}` in command, args,
- * env, url and headers. `keyPrefix` locates the entry in its file (e.g. `mcpServers.github`). */
+ * env, url and headers, as Claude Code does, and in oauth.clientId (a port is a number, nothing to
+ * expand). `keyPrefix` locates the entry in its file (e.g. `mcpServers.github`). */
 export function parseServerEntry(name: string, raw: unknown, where: { scope: McpServerScope; file: string; keyPrefix: string }, env: Env): ParsedEntry {
   const fail = (message: string, key = where.keyPrefix): ParsedEntry => ({ ok: false, diagnostic: { file: where.file, key, message } });
   if (!name.trim()) return fail("server name is empty");
@@ -106,7 +107,9 @@ export function parseServerEntry(name: string, raw: unknown, where: { scope: Mcp
     if (!parsed.success) return fail(...describe(parsed.error, where.keyPrefix));
     const url = expand(parsed.data.url, "url");
     if (!isHttpUrl(url)) return fail(`"url" must be an http or https URL, got ${JSON.stringify(url)}`, `${where.keyPrefix}.url`);
-    const { clientId, callbackPort } = parsed.data.oauth ?? {};
+    const { clientId: rawClientId, callbackPort } = parsed.data.oauth ?? {};
+    const clientId = rawClientId === undefined ? undefined : expand(rawClientId, "oauth.clientId");
+    if (clientId === "") return fail(`"oauth.clientId" is empty once ${rawClientId} is expanded`, `${where.keyPrefix}.oauth.clientId`);
     const oauth = { ...(clientId !== undefined && { clientId }), ...(callbackPort !== undefined && { callbackPort }) };
     if (isJsonObject((raw as { oauth?: unknown }).oauth) && "clientSecret" in ((raw as { oauth: object }).oauth)) {
       warnings.push({ file: where.file, key: `${where.keyPrefix}.oauth.clientSecret`, message: 'a client secret is not read from config files: give it with "harness mcp add --client-secret", which keeps it in the sign-in file' });

@@ -125,6 +125,28 @@ describe("loadMcpConfig", () => {
     ]);
   });
 
+  test("oauth.clientId expands ${VAR} and ${VAR:-default} as url and headers do; an unset one is reported with its key", async () => {
+    const url = "https://example.com/mcp";
+    await dirs({
+      mcpJson: {
+        mcpServers: {
+          fromEnv: { type: "http", url, oauth: { clientId: "${MCP_CLIENT_ID}", callbackPort: 8080 } },
+          withDefault: { type: "http", url, oauth: { clientId: "${UNSET_ID:-fallback-id}" } },
+          unset: { type: "http", url, oauth: { clientId: "${UNSET_ID}" } },
+          emptyAfter: { type: "http", url, oauth: { clientId: "${EMPTY_ID}" } },
+        },
+      },
+    });
+    const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: { MCP_CLIENT_ID: "123.456", EMPTY_ID: "" } });
+    const oauth = Object.fromEntries(config.servers.map((s) => [s.name, s.type === "stdio" ? undefined : s.oauth]));
+    assert.deepEqual(oauth, { fromEnv: { clientId: "123.456", callbackPort: 8080 }, withDefault: { clientId: "fallback-id" }, unset: { clientId: "${UNSET_ID}" } });
+    const file = join(project, ".mcp.json");
+    assert.deepEqual(config.diagnostics, [
+      { file, key: "mcpServers.unset.oauth.clientId", message: "environment variable UNSET_ID is not set and has no default; ${UNSET_ID} is used as literal text" },
+      { file, key: "mcpServers.emptyAfter.oauth.clientId", message: '"oauth.clientId" is empty once ${EMPTY_ID} is expanded' },
+    ]);
+  });
+
   test("an unset variable is reported but the server still loads with the literal text", async () => {
     await dirs({ mcpJson: { mcpServers: { api: { type: "http", url: "https://example.com/mcp", headers: { "X-Key": "${MISSING_KEY}" } } } } });
     const config = await loadMcpConfig({ projectRoot: project, home, requireProjectApproval: false, env: {} });

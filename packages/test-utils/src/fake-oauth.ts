@@ -17,6 +17,9 @@ export type FakeOAuthOptions = {
   rotateRefreshTokens?: boolean;
   /** How long a refresh takes to be answered (its token is spent at once). Default 0. */
   refreshDelayMs?: number;
+  /** False: a refresh's answer has no `expires_in`, though its token lasts `accessTokenSeconds`
+   * all the same (the sign-in's answer still says it). Default true. */
+  refreshSaysExpiry?: boolean;
 };
 
 /** A client registered beforehand, as on a provider's developer portal. */
@@ -50,13 +53,15 @@ export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Prom
   const registration = options.dynamicRegistration !== false;
   let issuer = "";
 
-  const issue = (grant: Grant, refresh?: string) => {
+  /** New tokens for `grant`; `refreshed` is the refresh token used, undefined for a sign-in. */
+  const issue = (grant: Grant, refreshed?: string) => {
     const access = `at-${token()}`;
     accessTokens.set(access, { ...grant, live: true, expiresAt: Date.now() + lifetime * 1000 });
-    if (refresh) return { access_token: access, token_type: "Bearer", expires_in: lifetime };
+    const expiry = refreshed !== undefined && options.refreshSaysExpiry === false ? {} : { expires_in: lifetime };
+    if (refreshed !== undefined && options.rotateRefreshTokens === false) return { access_token: access, token_type: "Bearer", ...expiry };
     const next = `rt-${token()}`;
     refreshTokens.set(next, grant);
-    return { access_token: access, token_type: "Bearer", expires_in: lifetime, refresh_token: next };
+    return { access_token: access, token_type: "Bearer", ...expiry, refresh_token: next };
   };
 
   /** The client a token request authenticates as (client_secret_basic, client_secret_post or, for
@@ -127,7 +132,7 @@ export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Prom
         if (!grant || grant.clientId !== clientId) return json(res, 400, { error: "invalid_grant" });
         counts.refreshes++;
         if (options.rotateRefreshTokens !== false) refreshTokens.delete(refresh);
-        const issued = issue(grant, options.rotateRefreshTokens === false ? refresh : undefined);
+        const issued = issue(grant, refresh);
         if (options.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, options.refreshDelayMs));
         return json(res, 200, issued);
       }

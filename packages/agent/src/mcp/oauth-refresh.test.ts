@@ -19,7 +19,7 @@ const LIFETIME_S = 1;
 const waitOut = () => sleep(LIFETIME_S * 1000 + 150);
 
 /** A fake authorization server issuing short-lived tokens, its MCP server, and a signed-in run. */
-async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDelayMs?: number } = {}) {
+async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDelayMs?: number; refreshSaysExpiry?: boolean } = {}) {
   const oauth = await startFakeOAuthServer({ accessTokenSeconds: LIFETIME_S, ...options });
   const server = await startMcpTestHttpServer({ oauth });
   const dir = mkdtempSync(join(tmpdir(), "harness-oauth-refresh-"));
@@ -75,6 +75,25 @@ describe("refreshing OAuth tokens before they expire", () => {
     await waitOut();
     assert.match(JSON.stringify(await call("kept again")), /kept again/);
     assert.equal(oauth.counts.refreshes, refreshes + 2);
+  });
+
+  test("a refresh that says no expiry keeps its rotated refresh token, and its token is refreshed only once refused, not on the expiry of the one before", async () => {
+    const { oauth, call, stored } = await signedInRun({ refreshSaysExpiry: false });
+    const { refreshes, refusals } = oauth.counts;
+    const first = stored()?.refresh_token;
+    await waitOut();
+    assert.match(JSON.stringify(await call("refreshed ahead")), /refreshed ahead/);
+    const second = stored();
+    assert.ok(second?.refresh_token && second.refresh_token !== first, "the rotated refresh token is stored");
+    assert.equal(second.expires_in, undefined, "the expiry of the tokens before is not carried over");
+    assert.equal(oauth.counts.refusals, refusals);
+    // The fake ends the token's life all the same: the server's 401 asks for the refresh.
+    await waitOut();
+    assert.match(JSON.stringify(await call("refreshed when refused")), /refreshed when refused/);
+    assert.equal(oauth.counts.refusals, refusals + 1, "the token without expiry went out until refused");
+    assert.equal(oauth.counts.refreshes, refreshes + 2);
+    const third = stored()?.refresh_token;
+    assert.ok(third && third !== second.refresh_token, "the refresh token rotated after the 401 is stored");
   });
 
   test("a refresh the authorization server refuses ends the sign-in: the call and the next run say to sign in again", async () => {

@@ -35,8 +35,9 @@ export type FakeOAuthServer = {
   /** Forgets every token, refresh tokens too: the next use needs a new sign-in. */
   revokeAll(): void;
   addClient(client: FakeOAuthClient): void;
-  /** What happened, for assertions; `refusals` counts the requests `accepts` turned away. */
-  readonly counts: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number; refusals: number };
+  /** What happened, for assertions; `refusals` counts the requests `accepts` turned away, and
+   * `refusedRefreshes` the refreshes sent with a refresh token spent, revoked or never issued. */
+  readonly counts: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number; refusals: number; refusedRefreshes: number };
   close(): Promise<void>;
 };
 
@@ -47,7 +48,7 @@ export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Prom
   const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
   const accessTokens = new Map<string, Grant & { live: boolean; expiresAt: number }>();
   const refreshTokens = new Map<string, Grant>();
-  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusals: 0 };
+  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusals: 0, refusedRefreshes: 0 };
   const token = () => randomBytes(16).toString("hex");
   const lifetime = options.accessTokenSeconds ?? 3600;
   const registration = options.dynamicRegistration !== false;
@@ -129,7 +130,10 @@ export async function startFakeOAuthServer(options: FakeOAuthOptions = {}): Prom
       if (grantType === "refresh_token") {
         const refresh = form.get("refresh_token") ?? "";
         const grant = refreshTokens.get(refresh);
-        if (!grant || grant.clientId !== clientId) return json(res, 400, { error: "invalid_grant" });
+        if (!grant || grant.clientId !== clientId) {
+          counts.refusedRefreshes++;
+          return json(res, 400, { error: "invalid_grant" });
+        }
         counts.refreshes++;
         if (options.rotateRefreshTokens !== false) refreshTokens.delete(refresh);
         const issued = issue(grant, refresh);

@@ -10,7 +10,8 @@ import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpOAuthClientConfig } from "./config.ts";
-import { readOAuthEntry, signedOut, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
+import { withLock } from "./oauth-lock.ts";
+import { readOAuthEntry, refreshLockFile, signedOut, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
 
 /** Thrown by a run's provider where the SDK would start an interactive sign-in. */
 export class McpSignInNeeded extends Error {
@@ -29,6 +30,10 @@ const RUN_REDIRECT_URL = "http://localhost/callback";
 
 /** The most a token is refreshed ahead of its expiry; a short-lived one, a tenth of its life ahead. */
 const REFRESH_MARGIN_MS = 60_000;
+
+/** A refresh is one request to the authorization server; one held longer is stuck or its program
+ * gone, and the next program refreshes (a refusal of a token it spent is handled in #refresh). */
+const REFRESH_LOCK = { staleMs: 30_000, waitMs: 45_000 };
 
 /** The redirect URI of a sign-in on a fixed loopback port, as the user registered it. */
 export const callbackUrl = (port: number) => `http://localhost:${port}/callback`;
@@ -109,9 +114,21 @@ export class StoredOAuthProvider implements OAuthClientProvider {
    * the server's 401 to decide. */
   async tokens(): Promise<OAuthTokens | undefined> {
     const entry = this.#entry();
-    if (!entry?.tokens?.refresh_token || !expiresSoon(entry)) return entry?.tokens;
-    this.#refreshing ??= this.#refresh(entry).finally(() => (this.#refreshing = undefined));
+    const spent = entry?.tokens?.refresh_token;
+    if (!spent || !expiresSoon(entry)) return entry?.tokens;
+    this.#refreshing ??= this.#refreshOnce(spent).finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
+  }
+
+  /** Refreshes holding the server's refresh lock, so that other programs (runs of other sessions,
+   * `harness mcp login`) wait rather than send the same refresh token; read again under the lock,
+   * the tokens one of them refreshed meanwhile are taken as they are. */
+  #refreshOnce(spent: string): Promise<OAuthTokens | undefined> {
+    return withLock(refreshLockFile(this.#file, this.#server), REFRESH_LOCK, async () => {
+      const entry = this.#entry();
+      if (!entry?.tokens || entry.tokens.refresh_token !== spent || !expiresSoon(entry)) return entry?.tokens;
+      return this.#refresh(entry);
+    });
   }
 
   async #refresh(entry: McpOAuthEntry): Promise<OAuthTokens | undefined> {

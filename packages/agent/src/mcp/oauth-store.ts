@@ -8,7 +8,8 @@
 // server's machine and as the server's user: every session of that server uses the sign-ins of the
 // user who ran `harness mcp login` there, as it uses that user's ~/.claude.json servers. The server
 // hides the file from its sessions' Bash sandbox and file tools, as it hides its other credentials.
-import { chmodSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -17,6 +18,7 @@ import { isJsonObject } from "../json-text.ts";
 import { readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
 import { userConfigDir } from "../user-config-dir.ts";
+import { withLockSync } from "./oauth-lock.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
@@ -64,18 +66,33 @@ export function readOAuthEntry(file: string, server: McpOAuthServer): McpOAuthEn
 }
 
 /** Changes one server's entry (`change` returns undefined to remove it) and writes the file back
- * whole, atomically, mode 0600. Two programs refreshing at once each write their own state; the
- * last one wins. */
+ * whole, atomically, mode 0600. The read, the change and the write hold the file's lock
+ * (oauth-lock.ts): another program's write in between is never lost. */
 export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefined): void {
-  const all = readAll(file);
-  const next = change(all[key(server)]);
-  if (next) all[key(server)] = next;
-  else if (key(server) in all) delete all[key(server)];
-  else return;
-  makeDirsSync(dirname(file), 0o700);
-  writeFileAtomically(file, `${JSON.stringify({ servers: all }, null, 2)}\n`, { newMode: 0o600 });
-  // A file made readable to others by hand is closed again: it holds bearer tokens.
-  chmodSync(file, 0o600);
+  if (!existsSync(dirname(file))) {
+    // No directory, no entries: a change that writes none makes no directory for its lock.
+    if (change(undefined) === undefined) return;
+    makeDirsSync(dirname(file), 0o700);
+  }
+  withLockSync(`${file}.lock`, WRITE_LOCK, () => {
+    const all = readAll(file);
+    const next = change(all[key(server)]);
+    if (next) all[key(server)] = next;
+    else if (key(server) in all) delete all[key(server)];
+    else return;
+    writeFileAtomically(file, `${JSON.stringify({ servers: all }, null, 2)}\n`, { newMode: 0o600 });
+    // A file made readable to others by hand is closed again: it holds bearer tokens.
+    chmodSync(file, 0o600);
+  });
+}
+
+/** A write holds the lock for a few milliseconds; one held seconds is a program that died writing. */
+const WRITE_LOCK = { staleMs: 5_000, waitMs: 10_000 };
+
+/** The lock one server's refresh holds (oauth-provider.ts), beside the file: a refresh token good
+ * once is sent by one program at a time. */
+export function refreshLockFile(file: string, server: McpOAuthServer): string {
+  return `${file}.${createHash("sha256").update(key(server)).digest("hex").slice(0, 16)}.refresh.lock`;
 }
 
 /** What stays of `entry` signed out: the client secret given for its server (configuration, not

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { withLock, withLockSync } from "./oauth-lock.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "harness-oauth-lock-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const lockPath = () => join(dir, `file-${++n}.lock`);
+const times = { staleMs: 10_000, waitMs: 200 };
+
+describe("sign-in file locks", () => {
+  test("a lock is released after the work, and after work that throws", async () => {
+    const path = lockPath();
+    assert.equal(withLockSync(path, times, () => existsSync(path)), true);
+    assert.equal(existsSync(path), false);
+    await assert.rejects(withLock(path, times, async () => Promise.reject(new Error("failed"))), /failed/);
+    assert.equal(existsSync(path), false);
+  });
+
+  test("a lock left by a program that has ended is taken over at once", async () => {
+    const ended = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    const path = lockPath();
+    writeFileSync(path, `${hostname()} ${ended.stdout} left`);
+    assert.equal(withLockSync(path, times, () => "ran"), "ran");
+    writeFileSync(path, `${hostname()} ${ended.stdout} left`);
+    assert.equal(await withLock(path, times, async () => "ran"), "ran");
+    assert.equal(existsSync(path), false);
+  });
+
+  test("a lock held longer than it may be is taken over; one held by a live program is waited for, then said naming the file", async () => {
+    const path = lockPath();
+    writeFileSync(path, `${hostname()} ${process.pid} held`);
+    assert.throws(() => withLockSync(path, times, () => "ran"), new RegExp(`${path.replace(/[.\\]/g, "\\$&")} is held by another harness program`));
+    await assert.rejects(withLock(path, times, async () => "ran"), /is held by another harness program and was not released in time; remove it if no harness program is running/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    assert.equal(withLockSync(path, times, () => "ran"), "ran");
+  });
+});

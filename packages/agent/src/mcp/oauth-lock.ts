@@ -1,0 +1,134 @@
+// Lock files over the sign-in file, which several programs of one user change at once: runs of
+// other sessions, `harness mcp login`, `harness mcp add --client-secret`. A lock rather than
+// merging what each program read: a merge by issue time still leaves the moment between a
+// program's read and its rename, in which another's write is lost; a refresh token good once,
+// written back stale, then gets the next refresh refused.
+//
+// A lock is a file made only if absent (O_EXCL) holding its holder's host, pid and a token of its
+// own. One whose holder has ended (a process of this host that is gone) or that is older than the
+// caller's `staleMs` is taken over: renamed aside, then made again. Two programs taking over the
+// same dead lock at once could both think they hold it; the one that finds it moved another's
+// lock (not the dead one it judged) puts it back and waits.
+import { randomBytes } from "node:crypto";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export type LockTimes = {
+  /** How long a lock may be held before another program takes it over. */
+  staleMs: number;
+  /** How long to wait for it before giving up with an Error naming the lock file. */
+  waitMs: number;
+};
+
+const POLL_MS = 10;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/** Runs `work` holding the lock `path`; waits for it by sleeping the thread, so only for locks
+ * held a few milliseconds (a read and a write of the sign-in file). */
+export function withLockSync<T>(path: string, times: LockTimes, work: () => T): T {
+  const deadline = Date.now() + times.waitMs;
+  let token = tryLock(path, times.staleMs);
+  while (token === undefined) {
+    if (Date.now() > deadline) throw heldTooLong(path);
+    Atomics.wait(nap, 0, 0, POLL_MS);
+    token = tryLock(path, times.staleMs);
+  }
+  try {
+    return work();
+  } finally {
+    unlock(path, token);
+  }
+}
+
+/** Runs `work` holding the lock `path`, waiting for it without blocking the thread. */
+export async function withLock<T>(path: string, times: LockTimes, work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + times.waitMs;
+  let token = tryLock(path, times.staleMs);
+  while (token === undefined) {
+    if (Date.now() > deadline) throw heldTooLong(path);
+    await sleep(POLL_MS);
+    token = tryLock(path, times.staleMs);
+  }
+  try {
+    return await work();
+  } finally {
+    unlock(path, token);
+  }
+}
+
+/** Takes the lock: its token, or undefined while another program holds it. */
+function tryLock(path: string, staleMs: number): string | undefined {
+  const token = `${hostname()} ${process.pid} ${randomBytes(8).toString("hex")}`;
+  try {
+    const fd = openSync(path, "wx", 0o600);
+    try {
+      writeSync(fd, token);
+    } finally {
+      closeSync(fd);
+    }
+    return token;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot make the lock file ${path}: ${(error as Error).message}`);
+  }
+  const held = readHolder(path);
+  if (held !== undefined && isStale(path, held, staleMs)) takeOver(path, held);
+  return undefined;
+}
+
+function isStale(path: string, holder: string, staleMs: number): boolean {
+  const [host, pid] = holder.split(" ");
+  if (host === hostname() && !alive(Number(pid))) return true;
+  try {
+    return Date.now() - statSync(path).mtimeMs > staleMs;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes the dead lock `holder` held; the caller then tries again. */
+function takeOver(path: string, holder: string): void {
+  const aside = `${path}.${randomBytes(6).toString("hex")}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another program took it over first
+  }
+  if (readHolder(aside) !== holder) {
+    // A lock made since it was judged dead: its holder's, given back.
+    try {
+      linkSync(aside, path);
+    } catch {
+      // A third program holds the lock by now; the one moved aside is released by its holder's
+      // unlock finding someone else's token, so at worst two hold it, as without a lock.
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/** Releases the lock, unless it was taken over meanwhile (then it is the new holder's). */
+function unlock(path: string, token: string): void {
+  if (readHolder(path) === token) rmSync(path, { force: true });
+}
+
+function readHolder(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function heldTooLong(path: string): Error {
+  return new Error(`${path} is held by another harness program and was not released in time; remove it if no harness program is running`);
+}

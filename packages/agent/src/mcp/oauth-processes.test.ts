@@ -1,0 +1,91 @@
+// Several programs of the same user share the sign-in file: runs of other sessions, `harness mcp
+// login`, `harness mcp add --client-secret`. These tests run them as real child processes at once.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, describe, test } from "node:test";
+import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-utils";
+import type { McpRemoteServerConfig } from "./config.ts";
+import { mcpLogin } from "./oauth-login.ts";
+import { mcpOAuthFile, readOAuthEntry } from "./oauth-store.ts";
+
+const here = import.meta.dirname;
+
+/** Starts `count` programs running `body` (an async function body given `input`, returning what the
+ * program prints), lets them all go at once when every one has started, and resolves to what each
+ * returned, or threw as `{ error }`. */
+async function atOnce(count: number, body: string, input: (i: number) => unknown): Promise<unknown[]> {
+  const source = `
+    import { StoredOAuthProvider } from ${JSON.stringify(join(here, "oauth-provider.ts"))};
+    import { saveClientSecret } from ${JSON.stringify(join(here, "oauth-store.ts"))};
+    const input = JSON.parse(process.env.CHILD_INPUT);
+    process.stdout.write("ready\\n");
+    await new Promise((resolve) => process.stdin.once("data", resolve));
+    let result;
+    try { result = await (async () => { ${body} })(); } catch (error) { result = { error: error.message }; }
+    process.stdout.write(JSON.stringify(result ?? null) + "\\n");
+    process.exit(0);`;
+  const children = Array.from({ length: count }, (_, i) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", source], { env: { ...process.env, CHILD_INPUT: JSON.stringify(input(i)) }, stdio: ["pipe", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const ready = (async () => {
+      while (!out.startsWith("ready\n")) {
+        if (child.exitCode !== null) throw new Error(`child ${i} ended before it was ready`);
+        await sleep(10);
+      }
+    })();
+    const done = new Promise<unknown>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.slice("ready\n".length))) : reject(new Error(`child ${i} exited ${code}: ${out}`))));
+    });
+    return { child, ready, done };
+  });
+  await Promise.all(children.map((c) => c.ready));
+  for (const { child } of children) child.stdin.end("go\n");
+  return Promise.all(children.map((c) => c.done));
+}
+
+describe("programs sharing the sign-in file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-oauth-processes-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("programs saving different servers' entries at once lose none of them", async () => {
+    const file = join(dir, "secrets.json");
+    const url = "https://example.com/mcp";
+    const writes = 60;
+    await atOnce(4, `for (let n = 0; n < ${writes}; n++) saveClientSecret(input.file, { name: input.name, url: input.url }, "secret-" + n);`, (i) => ({ file, name: `server${i}`, url }));
+    for (let i = 0; i < 4; i++) assert.equal(readOAuthEntry(file, { name: `server${i}`, url })?.clientSecret, `secret-${writes - 1}`, `server${i}'s last write is kept`);
+  });
+
+  test("runs whose token expires at once refresh it once: the others wait and take the refreshed tokens, and the next refresh works", async () => {
+    const oauth = await startFakeOAuthServer({ accessTokenSeconds: 1, refreshDelayMs: 300 });
+    const server = await startMcpTestHttpServer({ oauth });
+    after(async () => {
+      await server.close();
+      await oauth.close();
+    });
+    const file = mcpOAuthFile(join(dir, "home"));
+    const config: McpRemoteServerConfig = { name: "notes", scope: "user", file: "~/.claude.json", type: "http", url: server.url, headers: {} };
+    await mcpLogin(config, { file, env: { BROWSER: "none" }, onAuthorizationUrl: (url) => void fetch(url).then((res) => res.text()) });
+    const refreshTokens = () => readOAuthEntry(file, { name: "notes", url: server.url })?.tokens?.refresh_token;
+    const { refreshes } = oauth.counts;
+    await sleep(1150);
+    const body = "const tokens = await new StoredOAuthProvider(input.file, { name: 'notes', url: input.url }).tokens(); return { access: tokens?.access_token };";
+    const got = await atOnce(3, body, () => ({ file, url: server.url }));
+    for (const result of got) assert.match((result as { access?: string }).access ?? JSON.stringify(result), /^at-/, "each run has an access token");
+    assert.equal(new Set(got.map((result) => (result as { access: string }).access)).size, 1, "they share one refresh");
+    assert.equal(oauth.counts.refreshes, refreshes + 1);
+    assert.equal(oauth.counts.refusedRefreshes, 0, "no refresh token was sent twice");
+
+    const stored = refreshTokens();
+    await sleep(1150);
+    const [next] = await atOnce(1, body, () => ({ file, url: server.url }));
+    assert.match((next as { access?: string }).access ?? JSON.stringify(next), /^at-/, "the stored refresh token is the live one");
+    assert.notEqual(refreshTokens(), stored);
+    assert.equal(oauth.counts.refusedRefreshes, 0);
+  });
+});

@@ -2,12 +2,13 @@
 // --resume ID), as Claude Code keeps its own: one file per conversation, under
 // ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import { isJsonObject } from "@harness/agent/json-text";
+import { withLockSync } from "@harness/agent/lock-file";
 import { RUN_ID } from "./args.ts";
 import { projectPath } from "./project-dir.ts";
 
@@ -147,7 +148,7 @@ export function saveRun(dir: string, conversation: { id: string; cwd: string; tr
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The revision is read and the next one written under the conversation's lock, so that two runs
   // finishing together cannot both write the revision after the one they read.
-  return withLock(join(dir, `${conversation.id}.lock`), () => {
+  return withLockSync(join(dir, `${conversation.id}.lock`), { staleMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS }, () => {
     const moved = revisionOf(join(dir, `${conversation.id}.json`)) !== loaded;
     const id = moved ? randomUUID() : conversation.id;
     const file = join(dir, `${id}.json`);
@@ -159,40 +160,8 @@ export function saveRun(dir: string, conversation: { id: string; cwd: string; tr
   });
 }
 
-/** A lock left by a process that died holding it is taken over after this long. */
+/** A lock held longer than this is taken over (one whose process has ended, at once). */
 const STALE_LOCK_MS = 10_000;
-
-/** Runs `body` holding the lock file `lock` (created exclusively; waited for while another holds
- * it, up to STALE_LOCK_MS). */
-function withLock<T>(lock: string, body: () => T): T {
-  const deadline = Date.now() + STALE_LOCK_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, "wx", 0o600));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (Date.now() > deadline || Date.now() - mtimeOf(lock) > STALE_LOCK_MS) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-    }
-  }
-  try {
-    return body();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
 
 /** The revision of the stored conversation in `file`, or undefined when there is none to read. */
 function revisionOf(file: string): number | undefined {

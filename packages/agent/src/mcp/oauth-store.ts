@@ -18,7 +18,7 @@ import { isJsonObject } from "../json-text.ts";
 import { readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
 import { userConfigDir } from "../user-config-dir.ts";
-import { withLockSync } from "./oauth-lock.ts";
+import { withLockSync } from "../lock-file.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
@@ -67,7 +67,7 @@ export function readOAuthEntry(file: string, server: McpOAuthServer): McpOAuthEn
 
 /** Changes one server's entry (`change` returns undefined to remove it) and writes the file back
  * whole, atomically, mode 0600. The read, the change and the write hold the file's lock
- * (oauth-lock.ts): another program's write in between is never lost. */
+ * (lock-file.ts): another program's write in between is never lost. */
 export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefined): void {
   if (!existsSync(dirname(file))) {
     // No directory, no entries: a change that writes none makes no directory for its lock.

@@ -1,8 +1,7 @@
-// Lock files over the sign-in file, which several programs of one user change at once: runs of
-// other sessions, `harness mcp login`, `harness mcp add --client-secret`. A lock rather than
-// merging what each program read: a merge by issue time still leaves the moment between a
-// program's read and its rename, in which another's write is lost; a refresh token good once,
-// written back stale, then gets the next refresh refused.
+// Lock files over a file that several programs of one user change at once (the MCP sign-in file,
+// a conversation `harness run` keeps). A lock rather than merging what each program read: a merge
+// still leaves the moment between a program's read and its rename, in which another's write is
+// lost (a refresh token good once, written back stale, then gets the next refresh refused).
 //
 // A lock is a file made only if absent (O_EXCL) holding its holder's host, pid and a token of its
 // own. One whose holder has ended (a process of this host that is gone) or that is older than the
@@ -13,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pidAlive } from "./pid-alive.ts";
 
 export type LockTimes = {
   /** How long a lock may be held before another program takes it over. */
@@ -78,7 +78,9 @@ function tryLock(path: string, staleMs: number): string | undefined {
 
 function isStale(path: string, holder: string, staleMs: number): boolean {
   const [host, pid] = holder.split(" ");
-  if (host === hostname() && !alive(Number(pid))) return true;
+  const id = Number(pid);
+  // A pid that is not one (a lock file written by something else) counts as a holder that ended.
+  if (host === hostname() && !(Number.isInteger(id) && id > 0 && pidAlive(id))) return true;
   try {
     return Date.now() - statSync(path).mtimeMs > staleMs;
   } catch {
@@ -116,16 +118,6 @@ function readHolder(path: string): string | undefined {
     return readFileSync(path, "utf8");
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { withLock, withLockSync } from "./oauth-lock.ts";
+import { withLock, withLockSync } from "./lock-file.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "harness-oauth-lock-"));
+const dir = mkdtempSync(join(tmpdir(), "harness-lock-file-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const lockPath = () => join(dir, `file-${++n}.lock`);

@@ -391,3 +391,42 @@ test("an approval request the run answers itself (a new permission mode decided 
   assert.equal((rest.at(-1) as { result?: string }).result, "allow");
   assert.equal((await post(`${url}/runs/${id}/approve`, { toolUseId: "a" })).status, 404, "nothing is left to answer");
 });
+
+test("ids too long to name anything are refused before any lookup, and ids echoed in errors are cut short", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => waitForAbort(ctx));
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "hold", interactive: true }, { signal: never(), keepRunning: true })[Symbol.asyncIterator]();
+  const run = `${url}/runs/${requestIdOf(await readUntil(iter, (e) => e.type === "run.started"))}`;
+  const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
+
+  const longRun = "r".repeat(5000);
+  for (const [method, action] of [["POST", "cancel"], ["POST", "approve"], ["GET", "events"]]) {
+    const res = await fetch(`${url}/runs/${longRun}/${action}`, { method, headers: { "content-type": "application/json" }, ...(method === "POST" && { body: "{}" }) });
+    assert.equal(res.status, 400, action);
+    assert.equal(await errorOf(res), "run id: must be at most 128 characters (it has 5000)", action);
+  }
+  const undecodable = await fetch(`${url}/runs/%E0${"x".repeat(5000)}/cancel`, { method: "POST" });
+  assert.equal(undecodable.status, 400);
+  assert.ok((await errorOf(undecodable)).length < 200, "a run id that cannot be decoded is echoed in part");
+
+  // A toolUseId of a megabyte fits the body, yet names no tool call.
+  for (const action of ["approve", "deny"]) {
+    const huge = await post(`${run}/${action}`, { toolUseId: "t".repeat(1_000_000) });
+    assert.equal(huge.status, 400, action);
+    assert.equal(huge.body.error, "toolUseId: must be at most 256 characters (it has 1000000)");
+  }
+  const unknownCall = await post(`${run}/approve`, { toolUseId: "u".repeat(256) });
+  assert.equal(unknownCall.status, 404);
+  assert.match(unknownCall.body.error ?? "", /^toolUseId: no approval is pending for tool call "u{40}…" \(256 characters\) in run /);
+
+  const longLastId = await fetch(`${run}/events`, { headers: { "last-event-id": "9".repeat(10_000) } });
+  assert.equal(longLastId.status, 400);
+  assert.equal(await errorOf(longLastId), `Last-Event-ID: must be an event id (a whole number ≥ 0), got "${"9".repeat(40)}…" (10000 characters)`);
+
+  const longPath = await fetch(`${url}/${"p".repeat(5000)}`);
+  assert.equal(longPath.status, 404);
+  assert.ok((await errorOf(longPath)).length < 200, "an unknown path is echoed in part");
+
+  assert.deepEqual((await post(`${run}/cancel`, {})).body, { ok: true });
+  await readUntil(iter, (e) => e.type === "run.error");
+});

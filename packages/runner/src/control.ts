@@ -5,6 +5,7 @@ import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySch
 import type { RunnerDeps } from "./deps.ts";
 import { forgetFinishedRun } from "./finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
+import { idLengthProblem, MAX_ID_CHARS, quoteId } from "./ids.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 
@@ -28,12 +29,16 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
     case "approve": {
       const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
+      const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
+      if (tooLong) return sendError(res, 400, tooLong);
       if (!run.approvals.answer(body.toolUseId, { behavior: "allow" })) return noApproval(res, run, body.toolUseId);
       return sendJson(res, 200, { ok: true });
     }
     case "deny": {
       const body = await readJson(req, res, DenyBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
+      const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
+      if (tooLong) return sendError(res, 400, tooLong);
       const decision = body.reason === undefined ? { behavior: "deny" as const } : { behavior: "deny" as const, reason: body.reason };
       if (!run.approvals.answer(body.toolUseId, decision)) return noApproval(res, run, body.toolUseId);
       return sendJson(res, 200, { ok: true });
@@ -85,7 +90,7 @@ async function readBodyQuietly(req: IncomingMessage): Promise<boolean> {
 }
 
 function noApproval(res: ServerResponse, run: Run, toolUseId: string): void {
-  sendError(res, 404, `toolUseId: no approval is pending for tool call "${toolUseId}" in run "${run.requestId}"`);
+  sendError(res, 404, `toolUseId: no approval is pending for tool call ${quoteId(toolUseId)} in run "${run.requestId}"`);
 }
 
 /** GET /runs/:id/events with Last-Event-ID: the events after it, then live until the run ends.
@@ -96,7 +101,7 @@ export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: Ru
   const header = req.headers["last-event-id"];
   const text = (Array.isArray(header) ? header[0] : header)?.trim() ?? "";
   const after = text === "" ? 0 : /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(after) || after < 0) return sendError(res, 400, `Last-Event-ID: must be an event id (a whole number ≥ 0), got "${text}"`);
+  if (!Number.isInteger(after) || after < 0) return sendError(res, 400, `Last-Event-ID: must be an event id (a whole number ≥ 0), got ${quoteId(text)}`);
   if (after > run.log.lastSeq) {
     return sendError(res, 400, `Last-Event-ID: ${after} is after the last event of run "${run.requestId}" (${run.log.lastSeq})`);
   }

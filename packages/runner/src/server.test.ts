@@ -245,3 +245,18 @@ test("a backend that throws ends the run with run.error and the runner keeps ser
   const second = await collect(client.query({ prompt: "2" }, { signal: never() }));
   assert.equal(second.at(-1)?.type, "run.completed");
 });
+
+test("ids in a query or a rewind too long to name anything are refused before any lookup, saying how long they may be", async (t) => {
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url } = await startRunner(t, backend);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(url + path, { method: "POST", headers: json, body: JSON.stringify(body) });
+    return { status: res.status, error: ((await res.json()) as { error: string }).error };
+  };
+  assert.deepEqual(await post("/query", { prompt: "p", resumeSessionId: "s".repeat(1_000_000) }), {
+    status: 400,
+    error: "resumeSessionId: must be at most 256 characters (it has 1000000)",
+  });
+  assert.deepEqual(await post("/rewind", { userMessageId: "m".repeat(10_000) }), { status: 400, error: "userMessageId: must be at most 200 characters (it has 10000)" });
+  assert.equal(backend.runs.length, 0);
+});

@@ -28,6 +28,7 @@ import type { EventLogLimits } from "./event-log.ts";
 import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
+import { idLengthProblem, MAX_RUN_ID_CHARS, MAX_USER_MESSAGE_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
@@ -124,6 +125,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
     if (!body) return;
+    const tooLong = idLengthProblem("userMessageId", body.userMessageId, MAX_USER_MESSAGE_ID_CHARS);
+    if (tooLong) return sendError(res, 400, tooLong);
     if (runs.current() !== undefined) return sendError(res, 409, `cannot rewind while a run is in flight: ${BUSY_MESSAGE}`);
     if (rewinding) return sendError(res, 409, "cannot rewind while another rewind of this workspace is in progress");
     rewinding = true;
@@ -153,8 +156,10 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       try {
         requestId = decodeURIComponent(parts[2]);
       } catch {
-        return refuse(req, res, 400, `not a run id: ${parts[2]}`);
+        return refuse(req, res, 400, `not a run id: ${quoteId(parts[2])}`);
       }
+      const tooLong = idLengthProblem("run id", requestId, MAX_RUN_ID_CHARS);
+      if (tooLong) return refuse(req, res, 400, tooLong);
       const action = parts[3];
       if (action === "events" && method === "GET") return handleEvents(req, res, deps, requestId);
       if (method === "POST" && (CONTROL_ACTIONS as readonly string[]).includes(action)) {
@@ -165,12 +170,12 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     }
     if (path === "/query" || path === "/rewind") return notAllowed(req, res, path, "POST");
     if (path === "/health") return notAllowed(req, res, path, "GET, HEAD");
-    refuse(req, res, 404, `not found: ${method} ${path}`);
+    refuse(req, res, 404, `not found: ${method} ${shorten(path)}`);
   }
 
   function notAllowed(req: IncomingMessage, res: ServerResponse, path: string, allow: string): void {
     res.setHeader("Allow", allow);
-    refuse(req, res, 405, `${req.method} is not allowed on ${path}: use ${allow}`);
+    refuse(req, res, 405, `${req.method} is not allowed on ${shorten(path)}: use ${allow}`);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {

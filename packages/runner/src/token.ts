@@ -8,6 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { refuse } from "./http.ts";
+import { quoteId } from "./ids.ts";
 import { forLoopback } from "./loopback.ts";
 
 export const RUNNER_TOKEN_ENV = "HARNESS_RUNNER_TOKEN";
@@ -42,6 +43,6 @@ export function requireLoopbackName<A extends unknown[]>(
 ): (req: IncomingMessage, res: ServerResponse, ...rest: A) => void {
   return (req, res, ...rest) => {
     if (forLoopback(req.headers.host)) return handle(req, res, ...rest);
-    refuse(req, res, 403, `refused a request for host "${req.headers.host}": a runner without ${RUNNER_TOKEN_ENV} on a loopback address answers only loopback names (localhost, 127.0.0.1, [::1])`);
+    refuse(req, res, 403, `refused a request for host ${quoteId(req.headers.host ?? "")}: a runner without ${RUNNER_TOKEN_ENV} on a loopback address answers only loopback names (localhost, 127.0.0.1, [::1])`);
   };
 }

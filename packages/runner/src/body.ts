@@ -2,6 +2,7 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
+import { quoteId } from "./ids.ts";
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
 
@@ -64,7 +65,13 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Body
 
 /** Describes zod issues as "<field>: <problem>", joined by "; ". */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "body"}: ${issue.message}`).join("; ");
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "body"}: ${issue.code === "unrecognized_keys" ? unknownFields(issue.keys) : issue.message}`).join("; ");
+}
+
+/** Fields named in part, the first few only: a body can hold many, each a megabyte long. */
+function unknownFields(keys: string[]): string {
+  const shown = keys.slice(0, 5).map(quoteId).join(", ");
+  return `unknown field${keys.length === 1 ? "" : "s"} ${shown}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""}`;
 }
 
 /** Deepest nesting of arrays and objects a body may have: far past any transcript, and short of

@@ -63,6 +63,9 @@ test("control endpoints validate their bodies naming the field, and unknown runs
     ["configure", { model: 1 }, /^model: /],
     ["configure", { effort: "extreme" }, /^effort: /],
     ["configure", { bogus: true }, /bogus/],
+    ["approve", { toolUseId: "t", behavior: "allow" }, /^body: unknown field "behavior"$/],
+    ["deny", { toolUseId: "t", reasons: "no" }, /^body: unknown field "reasons"$/],
+    ["steer", { message: "m", mesage: "m" }, /^body: unknown field "mesage"$/],
     ["configure", { maxTurns: -1 }, /^maxTurns: /],
   ];
   for (const [action, body, message] of bad) {

@@ -11,6 +11,11 @@ import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
 
+// A field the runner does not know (a typo) is refused rather than ignored, as configure's are.
+const ApproveBody = ApproveBodySchema.strict();
+const DenyBody = DenyBodySchema.strict();
+const SteerBody = SteerBodySchema.strict();
+
 export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
@@ -27,7 +32,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
   if (!run) return unknownRun(req, res, requestId);
   switch (action) {
     case "approve": {
-      const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, ApproveBody, MAX_CONTROL_BYTES);
       if (!body) return;
       const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
       if (tooLong) return sendError(res, 400, tooLong);
@@ -35,7 +40,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "deny": {
-      const body = await readJson(req, res, DenyBodySchema, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, DenyBody, MAX_CONTROL_BYTES);
       if (!body) return;
       const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
       if (tooLong) return sendError(res, 400, tooLong);
@@ -44,7 +49,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "steer": {
-      const body = await readJson(req, res, SteerBodySchema, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, SteerBody, MAX_CONTROL_BYTES);
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       run.steering.push(body.message);

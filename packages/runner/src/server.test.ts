@@ -260,3 +260,22 @@ test("ids in a query or a rewind too long to name anything are refused before an
   assert.deepEqual(await post("/rewind", { userMessageId: "m".repeat(10_000) }), { status: 400, error: "userMessageId: must be at most 200 characters (it has 10000)" });
   assert.equal(backend.runs.length, 0);
 });
+
+test("a query or a rewind with a field the runner does not know is refused naming it, not run without it", async (t) => {
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url } = await startRunner(t, backend);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(url + path, { method: "POST", headers: json, body: JSON.stringify(body) });
+    return { status: res.status, error: ((await res.json()) as { error: string }).error };
+  };
+  assert.deepEqual(await post("/query", { prompt: "p", maxTurn: 3 }), { status: 400, error: 'body: unknown field "maxTurn"' });
+  assert.deepEqual(await post("/query", { prompt: "p", modle: "m", sytemPrompt: "s" }), { status: 400, error: 'body: unknown fields "modle", "sytemPrompt"' });
+  assert.deepEqual(await post("/rewind", { userMessageId: "m1", dryrun: true }), { status: 400, error: 'body: unknown field "dryrun"' });
+  // Field names are echoed in part, and only the first few of many.
+  const many = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${"k".repeat(5000)}${i}`, i]));
+  const refused = await post("/query", { prompt: "p", ...many });
+  assert.equal(refused.status, 400);
+  assert.match(refused.error, /^body: unknown fields "k{40}…" \(5001 characters\), .* and 995 more$/);
+  assert.ok(refused.error.length < 500);
+  assert.equal(backend.runs.length, 0);
+});

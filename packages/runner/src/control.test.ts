@@ -433,3 +433,28 @@ test("ids too long to name anything are refused before any lookup, and ids echoe
   assert.deepEqual((await post(`${run}/cancel`, {})).body, { ok: true });
   await readUntil(iter, (e) => e.type === "run.error");
 });
+
+test("cancel takes no body or an empty JSON object; anything else is refused, and the run goes on", async (t) => {
+  const backend = fakeBackend(async (_q, ctx) => waitForAbort(ctx));
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "hold" }, { signal: never(), keepRunning: true })[Symbol.asyncIterator]();
+  const cancel = `${url}/runs/${requestIdOf(await readUntil(iter, (e) => e.type === "run.started"))}/cancel`;
+  const send = async (body: string, contentType = "application/json") => {
+    const res = await fetch(cancel, { method: "POST", headers: { "content-type": contentType }, body });
+    return { status: res.status, error: ((await res.json()) as { error?: string }).error };
+  };
+
+  assert.deepEqual(await send('{"reason":"x"}'), { status: 400, error: 'body: unknown field "reason"' });
+  assert.deepEqual(await send("[]"), { status: 400, error: "body: Invalid input: expected object, received array" });
+  assert.equal((await send("{nope")).status, 400);
+  assert.deepEqual(await send("{}", "text/plain"), { status: 415, error: "the body is text/plain: send JSON, with Content-Type: application/json" });
+  const large = await send(JSON.stringify({ padding: "x".repeat(100_000) }));
+  assert.equal(large.status, 413);
+  assert.match(large.error ?? "", /^body is larger than \d+ bytes$/);
+  assert.equal((await client.health()).busy, true, "a refused cancel leaves the run going");
+
+  const bare = await fetch(cancel, { method: "POST" });
+  assert.deepEqual([bare.status, await bare.json()], [200, { ok: true }]);
+  assert.deepEqual((await readUntil(iter, (e) => e.type === "run.error")).at(-1), { type: "run.error", seq: 2, message: "cancelled" });
+  assert.equal((await send("{}")).status, 200, "the client's own body");
+});

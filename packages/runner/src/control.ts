@@ -2,6 +2,8 @@
 // its events.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
+import { z } from "zod";
+import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
 import { forgetFinishedRun } from "./finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
@@ -77,21 +79,31 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "cancel": {
-      // Any body (or none) will do.
-      const body = await readBodyQuietly(req);
-      if (!body) return;
+      if (!(await readCancelBody(req, res))) return;
       run.controller.abort();
       return sendJson(res, 200, { ok: true });
     }
   }
 }
 
-async function readBodyQuietly(req: IncomingMessage): Promise<boolean> {
-  return new Promise((resolve) => {
-    req.on("end", () => resolve(true));
-    req.on("error", () => resolve(false));
-    req.resume();
-  });
+/** Cancel's body says nothing: none, or an empty JSON object (what the runner client sends). */
+const CancelBody = z.strictObject({});
+const MAX_CANCEL_BYTES = 1024;
+
+/** Whether cancel's body is one of those; else the refusal has been sent (or the client left). */
+async function readCancelBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const length = req.headers["content-length"];
+  if (req.headers["transfer-encoding"] === undefined && (length === undefined || Number(length) === 0)) {
+    return new Promise((resolve) => {
+      req.on("end", () => resolve(true));
+      req.on("error", () => resolve(false));
+      req.resume();
+    });
+  }
+  const body = await readBody(req, MAX_CANCEL_BYTES);
+  const parsed = body.ok ? (body.value === "" ? body : parseJsonBody(body.value, CancelBody)) : body;
+  if (!parsed.ok && parsed.status) sendError(res, parsed.status, parsed.error);
+  return parsed.ok;
 }
 
 function noApproval(res: ServerResponse, run: Run, toolUseId: string): void {

@@ -67,6 +67,8 @@ test("control endpoints validate their bodies naming the field, and unknown runs
     ["deny", { toolUseId: "t", reasons: "no" }, /^body: unknown field "reasons"$/],
     ["steer", { message: "m", mesage: "m" }, /^body: unknown field "mesage"$/],
     ["configure", { maxTurns: -1 }, /^maxTurns: /],
+    // As many as a query may ask for, no more.
+    ["configure", { maxTurns: 10_001 }, /^maxTurns: Too big: expected number to be <=10000$/],
   ];
   for (const [action, body, message] of bad) {
     const answer = await post(`${run}/${action}`, body);

@@ -9,7 +9,7 @@ import { makeDirsSync } from "@harness/agent/make-dirs";
 import { resolve } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
-import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
+import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
 import { createTranscriptMemory } from "./transcripts.ts";
 
@@ -85,6 +85,7 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
   function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
     if (!path.startsWith(PREFIX)) return own.handle(req, res, path);
     activity();
+    if (refuseQueryString(req, res, path)) return;
     answerFailures(route(req, res, path), res);
   }
 

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { parseJsonBody, readBody, type BodyResult } from "./body.ts";
+import { quoteId } from "./ids.ts";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -36,4 +37,16 @@ export async function readJson<S extends z.ZodType>(req: IncomingMessage, res: S
   if (parsed.ok) return parsed.value;
   if (parsed.status) sendError(res, parsed.status, parsed.error);
   return undefined;
+}
+
+/** Refuses a request whose URL carries query parameters: no route of the runner takes any, and one
+ * ignored would do what its caller did not ask (GET …/events?since=3 replaying the run from its
+ * start). True when refused. */
+export function refuseQueryString(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  const url = req.url ?? "";
+  const at = url.indexOf("?");
+  if (at === -1) return false;
+  const hint = path.endsWith("/events") ? ": say where to resume with the Last-Event-ID header" : "";
+  refuse(req, res, 400, `the runner takes no query parameters, got ${quoteId(url.slice(at + 1))}${hint}`);
+  return true;
 }

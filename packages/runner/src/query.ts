@@ -8,8 +8,8 @@ import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
 import type { RunnerDeps } from "./deps.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { cwdProblem } from "./query-cwd.ts";
-import { sendError } from "./http.ts";
-import { idLengthProblem, MAX_ID_CHARS } from "./ids.ts";
+import { refuse, sendError } from "./http.ts";
+import { idLengthProblem, MAX_ID_CHARS, quoteId } from "./ids.ts";
 import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
@@ -28,6 +28,12 @@ const QuerySchema = RunnerQuerySchema.strict();
 const startTurn = createTurnGate();
 
 export async function handleQuery(req: IncomingMessage, res: ServerResponse, deps: RunnerDeps): Promise<void> {
+  // Any other value would silently leave the run tied to its request, to be cancelled when it closes.
+  const keep = req.headers[KEEP_RUNNING_HEADER];
+  if (keep !== undefined && keep !== "1" && keep !== "0") {
+    return refuse(req, res, 400, `${KEEP_RUNNING_HEADER}: must be 1 (the run outlives its request) or 0, got ${quoteId(String(keep))}`);
+  }
+  const keepRunning = keep === "1";
   const body = await readBody(req, MAX_QUERY_BYTES);
   const parsed = body.ok ? parseJsonBody(body.value, QuerySchema) : body;
   if (!parsed.ok) {
@@ -56,7 +62,6 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   }
 
   const run = deps.runs.create(query.requestId);
-  const keepRunning = req.headers[KEEP_RUNNING_HEADER] === "1";
   streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort(), query.transcriptAdded === true);
   run.log.append({ type: "run.started", requestId: run.requestId });
   try {

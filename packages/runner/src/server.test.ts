@@ -279,3 +279,22 @@ test("a query or a rewind with a field the runner does not know is refused namin
   assert.ok(refused.error.length < 500);
   assert.equal(backend.runs.length, 0);
 });
+
+test("a keep-running header other than 1 or 0, and query parameters no route takes, are refused rather than ignored", async (t) => {
+  const backend = fakeBackend(async () => ({ ok: true, result: "fine", usage, transcript: [] }));
+  const { url, client } = await startRunner(t, backend);
+  const errorOf = async (res: Response) => [res.status, ((await res.json()) as { error: string }).error];
+  for (const value of ["true", "yes", "1, 1"]) {
+    const res = await fetch(`${url}/query`, { method: "POST", headers: { ...json, "x-harness-keep-running": value }, body: '{"prompt":"p"}' });
+    assert.deepEqual(await errorOf(res), [400, `x-harness-keep-running: must be 1 (the run outlives its request) or 0, got "${value}"`]);
+  }
+  await collect(client.query({ prompt: "p", requestId: "r1" }, { signal: never() }));
+  // A caller that means to resume from event 3 would otherwise get the run from its start.
+  assert.deepEqual(await errorOf(await fetch(`${url}/runs/r1/events?since=3`)), [400, 'the runner takes no query parameters, got "since=3": say where to resume with the Last-Event-ID header']);
+  assert.deepEqual(await errorOf(await fetch(`${url}/health?verbose=1`)), [400, 'the runner takes no query parameters, got "verbose=1"']);
+  assert.equal((await fetch(`${url}/query?x=${"y".repeat(5000)}`, { method: "POST", headers: json, body: '{"prompt":"p"}' })).status, 400);
+  const plain = await fetch(`${url}/query`, { method: "POST", headers: { ...json, "x-harness-keep-running": "0" }, body: '{"prompt":"p"}' });
+  assert.equal(plain.status, 200);
+  await plain.text();
+  assert.equal(backend.runs.length, 2);
+});

@@ -5,11 +5,14 @@
 //                               the query's requestId names a run already known, 412 when its
 //                               historyId names a transcript this runner does not keep (transcripts.ts),
 //                               413 over 8 MiB
-//   Every JSON body must say so (Content-Type: application/json, else 415) and be UTF-8 (else 400).
+//   Every JSON body must say so (Content-Type: application/json, else 415) and be UTF-8 (else 400);
+//   a field a body's schema does not name is refused (400). No route takes query parameters (400).
+//   x-harness-keep-running on POST /query is 1 or 0 (else 400).
 //   GET  /health                → RunnerHealth
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)
-//   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts)
+//   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts; cancel's body is none or {})
+//   Ids longer than any the runner keeps (a run id over 128 characters…) are refused with 400.
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               422 ignored files in the way, 501 without git)
 //
@@ -25,7 +28,7 @@ import { answerClientErrors } from "./client-error.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
 import { BUSY_MESSAGE, REWINDING_MESSAGE, type RunnerDeps } from "./deps.ts";
 import type { EventLogLimits } from "./event-log.ts";
-import { answerFailures, readJson, refuse, sendError, sendJson } from "./http.ts";
+import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
 import { idLengthProblem, MAX_RUN_ID_CHARS, MAX_USER_MESSAGE_ID_CHARS, quoteId, shorten } from "./ids.ts";
@@ -183,6 +186,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
 
   function handle(req: IncomingMessage, res: ServerResponse, path = pathOf(req)): void {
     deps.activity();
+    if (refuseQueryString(req, res, path)) return;
     answerFailures(route(req, res, path), res);
   }
 

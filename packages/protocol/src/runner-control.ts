@@ -21,11 +21,11 @@ import { wellFormedText } from "./well-formed.ts";
 export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
 export type RunnerPermissionMode = z.infer<typeof RunnerPermissionModeSchema>;
 
-export const ApproveBodySchema = z.object({ toolUseId: z.string().min(1) });
+export const ApproveBodySchema = z.strictObject({ toolUseId: z.string().min(1) });
 /** Longest reason a denial may give the model, in characters. */
 export const MAX_DENY_REASON_CHARS = 10_000;
-export const DenyBodySchema = z.object({ toolUseId: z.string().min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
-export const SteerBodySchema = z.object({ message: wellFormedText().min(1).max(500_000) });
+export const DenyBodySchema = z.strictObject({ toolUseId: z.string().min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
+export const SteerBodySchema = z.strictObject({ message: wellFormedText().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
   model: z.string().min(1).optional(),
@@ -41,7 +41,7 @@ export type RunControl =
   | { type: "steer"; message: string }
   | { type: "cancel" }
   | { type: "configure"; config: RunConfigureBody };
-export const RewindBodySchema = z.object({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
+export const RewindBodySchema = z.strictObject({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
 
 export const FileChangeSchema = z.object({
   path: z.string(),

@@ -137,7 +137,10 @@ export const RunnerQuerySchema = z
     /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
     backend: z.enum(["builtin", "claude-code"]).optional(),
     /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
-    resumeSessionId: z.string().optional(),
+    resumeSessionId: z
+      .string()
+      .regex(/^[\w.:-]+$/, "resumeSessionId must be letters, digits or . _ : -")
+      .optional(),
     /** The caller's id for this run (the runner makes one when absent). A caller that stores it before
      * it sends the query can re-attach to the run even if it never saw run.started. */
     requestId: z
@@ -147,6 +150,9 @@ export const RunnerQuerySchema = z
     /** What every run of the session's host carries (see RunnerRunOptionsSchema). */
     runOptions: RunnerRunOptionsSchema.optional(),
   })
+  // Closed: a field this runner does not know (a typo such as `maxTurn`) is refused rather than
+  // dropped, which would run the query without it; a server starts runners of its own version.
+  .strict()
   .refine((query) => query.history === undefined || query.historyId === undefined, {
     message: "send history or historyId, not both",
     path: ["historyId"],

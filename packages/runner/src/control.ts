@@ -36,7 +36,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
   if (!run) return unknownRun(req, res, requestId);
   switch (action) {
     case "approve": {
-      const body = await readJson(req, res, ApproveBody, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
       if (tooLong) return sendError(res, 400, tooLong);
@@ -44,7 +44,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "deny": {
-      const body = await readJson(req, res, DenyBody, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, DenyBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
       if (tooLong) return sendError(res, 400, tooLong);
@@ -53,7 +53,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "steer": {
-      const body = await readJson(req, res, SteerBody, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, SteerBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       run.steering.push(body.message);

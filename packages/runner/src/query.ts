@@ -19,11 +19,6 @@ import { abortedMessage } from "./abort-reason.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 
-/** The query's fields are all RunnerQuerySchema's: one this runner does not know (a typo such as
- * `maxTurn`) is refused rather than dropped, which would run the query without it. The body is not
- * open for extension: a server starts runners of its own version. */
-const QuerySchema = RunnerQuerySchema.strict();
-
 /** Runs start (set up, call the model) one per event-loop turn. */
 const startTurn = createTurnGate();
 
@@ -35,7 +30,7 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   }
   const keepRunning = keep === "1";
   const body = await readBody(req, MAX_QUERY_BYTES);
-  const parsed = body.ok ? parseJsonBody(body.value, QuerySchema) : body;
+  const parsed = body.ok ? parseJsonBody(body.value, RunnerQuerySchema) : body;
   if (!parsed.ok) {
     if (parsed.status) sendError(res, parsed.status, parsed.error);
     return;

@@ -258,6 +258,12 @@ test("ids in a query or a rewind too long to name anything are refused before an
     error: "resumeSessionId: must be at most 256 characters (it has 1000000)",
   });
   assert.deepEqual(await post("/rewind", { userMessageId: "m".repeat(10_000) }), { status: 400, error: "userMessageId: must be at most 200 characters (it has 10000)" });
+  // A backend finds its stored session by this id (a file named after it): never a path.
+  for (const resumeSessionId of ["../../../etc/passwd", "a/b", "x\0y", ""]) {
+    const answer = await post("/query", { prompt: "p", resumeSessionId });
+    assert.equal(answer.status, 400, resumeSessionId);
+    assert.match(answer.error, /resumeSessionId must be letters, digits or \. _ : -/);
+  }
   assert.equal(backend.runs.length, 0);
 });
 

@@ -37,9 +37,6 @@ import { createRunRegistry, type RunRetention } from "./runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
 import { RunnerStopping } from "./abort-reason.ts";
 
-/** A field the runner does not know (a typo) is refused rather than ignored. */
-const RewindBody = RewindBodySchema.strict();
-
 export { BUSY_MESSAGE } from "./deps.ts";
 export { MAX_QUERY_BYTES } from "./query.ts";
 
@@ -129,7 +126,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   };
 
   async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readJson(req, res, RewindBody, 64 * 1024);
+    const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
     if (!body) return;
     const tooLong = idLengthProblem("userMessageId", body.userMessageId, MAX_USER_MESSAGE_ID_CHARS);
     if (tooLong) return sendError(res, 400, tooLong);

@@ -74,7 +74,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
     if (!settled) ctx.emit(event);
   };
   const resumed = query.resumeSessionId;
-  const cut = resumed === undefined ? undefined : stored.cuts[resumed];
+  const cut = resumed === undefined || !Object.hasOwn(stored.cuts, resumed) ? undefined : stored.cuts[resumed];
   let resume = resumePlan(resumed, cut);
   if (resume && !(await sessionStored(dirs.configDir, resume.sessionId))) {
     // e.g. a conversation copied from another session, whose Claude Code state is elsewhere.

@@ -1,15 +1,18 @@
 // A reply's markdown as a terminal shows it, rendered as it streams: headings (# or underlined) in
-// bold without their #s, **bold**, *italic*, ~~struck~~, `code` in colour, fenced code blocks
-// indented without their fence lines and coloured by their language, • for bullets, ☐ and ☒ for
-// tasks, a bar for block quotes, a rule for ---, links as their text and (url), tables aligned and
-// ruled; an emphasis marker that nothing on its line closes is shown as written. Text appears as
-// it comes: held back is only what cannot be decided yet (a marker at a chunk's end, the text
-// after an emphasis marker until its closer comes, the line ends or it is a few hundred characters
-// behind, the first characters of a line until its kind is known, a table until it ends or its
-// first lines are enough to lay it out). The output never depends on how the text was cut into chunks, and each piece of it
-// closes the styles it opens, so that other lines may be written between two pieces.
+// bold without their #s, **bold**, *italic*, ~~struck~~, `code` in colour, code blocks (fenced or
+// indented) indented without their fence lines and coloured by their language, • for bullets, ☐
+// and ☒ for tasks, lists numbered on from their first item and nested as indented, a bar for each
+// block quote a line is in (its lazy lines too), a rule for ---, links as their text and (url),
+// tables aligned and ruled; an emphasis marker that nothing on its line closes is shown as written.
+// Text appears as it comes: held back is only what cannot be decided yet (a marker at a chunk's
+// end, the text after an emphasis marker until its closer comes, the line ends or it is a few
+// hundred characters behind, the first characters of a line until its blocks and kind are known,
+// never more than the line, a table until it ends or its first lines are enough to lay it out).
+// The output never depends on how the text was cut into chunks, and each piece of it closes the
+// styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, REACH, renderInline, UNDERLINE, type Put } from "./inline.ts";
 import { codeState, colourCode, type CodeState } from "./code.ts";
+import { classify, indentAt, itemMark, matchBlocks, skipCols, type Block, type Kind } from "./blocks.ts";
 import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./table.ts";
 
 export type MarkdownStream = {
@@ -25,15 +28,6 @@ export type MarkdownStream = {
  * work with it). */
 export type MarkdownOptions = { columns?: () => number | undefined; meter?: (chars: number) => void };
 
-/** The kind of a line, from its first characters (after its indent); `skip`: how many of them are
- * markup, not text. */
-type Kind =
-  | { type: "text" | "rule" | "table" }
-  | { type: "heading"; level: number; skip: number }
-  | { type: "item"; mark: string; skip: number }
-  | { type: "quote"; skip: number }
-  | { type: "fence"; marker: string; info: string };
-
 type Fence = { marker: string; indent: number; code?: CodeState };
 
 /** A heading's style: the first level's underlined as well. */
@@ -46,7 +40,6 @@ const TABLE_HELD = 100;
  * parts) is decided by, so that it is printed once its reach has come, not when the text held has
  * doubled. */
 const HOLD_READ_AGAIN = 2 * REACH;
-const BULLET = "• ";
 
 /** The renderer for replies written to `out`: a terminal in colour shows their markdown rendered, its
  * tables as wide as the terminal is now; piped or without colour (undefined), replies are printed as
@@ -65,11 +58,17 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   /** The style a line's text is on (a heading's), and whether the line is a heading. */
   let base = "";
   let heading = false;
-  /** The open code block's fence, how far its opening line was indented, and its colouring when
-   * the fence names a language known. */
+  /** The quotes and list items the line read last is in, outermost first. */
+  let blocks: Block[] = [];
+  /** The open code block's fence, how far its opening line was indented in its block, and its
+   * colouring when the fence names a language known. */
   let fence: Fence | undefined;
+  /** Whether an indented code block is open, in the innermost of `blocks`. */
+  let indented = false;
+  /** How the code block's line being printed is coloured: by its language, or all in one colour. */
+  let lineCode: CodeState | "plain" | undefined;
   /** Whether the line read last was a paragraph's (or a list item's, or a quote's): a === line
-   * after it underlines it. */
+   * after it underlines it, and a line that opens no block goes on with it. */
   let paragraph = false;
   /** The lines of a table (or of what may be one) not printed yet, and whether the last ended.
    * Once the start of a long table is out, `layout` is how its rows are put; "text" once its first
@@ -96,7 +95,38 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     inline = newInline();
     base = "";
     heading = false;
+    lineCode = undefined;
   }
+
+  /** Puts the bars of the quotes a line is in and the indent of its list items, the marks of the
+   * items from `fresh` on (opened on the line); on a blank line, not the indent after the last bar. */
+  function putPrefix(blank: boolean, fresh = blocks.length): void {
+    const last = blank ? blocks.findLastIndex((block) => block.type === "quote") : blocks.length - 1;
+    for (const [i, block] of blocks.slice(0, last + 1).entries()) {
+      if (block.type === "quote") put("│ ", DIM);
+      else put(i >= fresh ? block.mark : " ".repeat(block.width), "");
+    }
+  }
+
+  /** `put` with the prefix of the blocks the lines are in (putPrefix's) at each line's start. */
+  function putInBlocks(): Put {
+    let start = true;
+    return (text, style) => {
+      for (const part of text.split(/(?<=\n)/)) {
+        if (start && part !== "\n") putPrefix(false);
+        put(part, style);
+        start = part.endsWith("\n");
+      }
+    };
+  }
+
+  /** How many columns of the terminal the blocks' prefix takes. */
+  const inside = () => blocks.reduce((cols, block) => cols + (block.type === "quote" ? 2 : block.width), 0);
+  const room = () => Math.min(options.columns?.() ?? 80, 80) - inside();
+  const tableRoom = () => {
+    const columns = options.columns?.();
+    return columns === undefined ? undefined : columns - inside();
+  };
 
   /** Renders what it can of the line `held` starts with; false when it needs more text. */
   function step(final: boolean): boolean {
@@ -104,8 +134,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     const newline = held.indexOf("\n");
     const line = newline === -1 ? held : held.slice(0, newline);
     const complete = newline !== -1 || final;
-    if (inLine && fence) {
-      const done = fence.code ? colourCode(line, complete, fence.code, put) : (put(line, CODE), line.length);
+    if (inLine && lineCode) {
+      const done = lineCode !== "plain" ? colourCode(line, complete, lineCode, put) : (put(line, CODE), line.length);
       consume(done);
       if (!complete || newline === -1) return false;
       endLine();
@@ -119,116 +149,193 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       endLine();
       return true;
     }
-    if (table.length > 0 || layout) return tableLine(line, complete);
-    if (fence) return codeLine(line, complete, fence);
-    return lineStart(line, complete, final);
+    return lineStart(line, complete);
   }
 
   function rule(): void {
-    put("─".repeat(Math.min(options.columns?.() ?? 80, 80)), DIM);
+    put("─".repeat(Math.max(room(), 3)), DIM);
     endLine();
   }
 
-  function lineStart(line: string, complete: boolean, final: boolean): boolean {
-    const indent = /^[ \t]*/.exec(line)![0];
-    if (indent.length === line.length) {
-      // Blank so far: a blank line, or the indent of one whose kind is still to come.
-      if (!complete) return false;
+  /** A line's start: the blocks it goes on in or opens, and its kind. Until they are decided by
+   * its first characters (its indent, the > of its quotes, the marker of an item), the line is held,
+   * and no more than it. */
+  function lineStart(line: string, complete: boolean): boolean {
+    const at = matchBlocks(line, complete, blocks, fence !== undefined);
+    if (!at) return false;
+    const all = at.matched === blocks.length;
+    if (fence && all) return codeLine(line, at.pos, complete, fence);
+    // A code block ends with the quote it is in.
+    fence = undefined;
+    const { cols, end } = indentAt(line, at.pos);
+    if (end === line.length && !complete) return false;
+    if (table.length > 0 || layout) {
+      if (all && line[end] === "|") return tableLine(line, end, complete);
+      putHeldTable();
+    }
+    if (end === line.length) {
+      // A blank line ends the quotes it is not in, and a paragraph: a list item, or a code
+      // block, goes on past it.
+      blocks.length = at.matched;
+      indented &&= all;
+      putPrefix(true);
       consume(line.length);
       endLine();
       paragraph = false;
       return true;
     }
-    const kind = classify(line.slice(indent.length), complete);
-    if (kind === undefined) return false;
-    if (kind.type === "text" && paragraph && indent.length <= 3 && /^=+[ \t]*$/.test(line.slice(indent.length))) {
-      // A setext heading's === underline: its title, printed as it came (a paragraph's line is
-      // never held to see whether one follows), is underlined with a rule, as --- is.
-      if (!complete) return false;
-      consume(line.length);
-      rule();
-      paragraph = false;
-      return true;
+    if (indented && all && cols >= 4) return codeStart(skipCols(line, at.pos, 4), blocks.length);
+    indented = false;
+    // The quotes and items that open on the line, then its own kind.
+    const opened: { kind: Extract<Kind, { type: "quote" | "item" }>; indent: number }[] = [];
+    let from = at.pos;
+    let pos = end;
+    let indent = cols;
+    let kind: Kind | undefined;
+    for (;;) {
+      if (indent >= 4) {
+        // Four columns in from its block: code, unless it goes on with a paragraph, or is the
+        // first line's text of an item opened on it.
+        kind = (opened.length === 0 && paragraph) || opened.at(-1)?.kind.type === "item" ? { type: "text" } : undefined;
+        break;
+      }
+      kind = classify(line.slice(pos), complete);
+      if (kind === undefined) return false;
+      if (kind.type !== "quote" && kind.type !== "item") break;
+      opened.push({ kind, indent });
+      from = pos + kind.skip;
+      ({ cols: indent, end: pos } = indentAt(line, from));
+      if (pos === line.length) {
+        if (!complete) return false;
+        kind = { type: "text" };
+        break;
+      }
     }
-    paragraph = kind.type === "text" || kind.type === "item" || kind.type === "quote";
+    const lazy = opened.length === 0 && !all && paragraph && kind?.type === "text";
+    if (!lazy) {
+      if (opened.length === 0 && all && paragraph && kind && /^(?:=+|-+)[ \t]*$/.test(line.slice(pos))) {
+        // A setext heading's underline: its title, printed as it came (a paragraph's line is never
+        // held to see whether one follows), is underlined with a rule, as --- is.
+        if (!complete) return false;
+        consume(line.length);
+        putPrefix(false);
+        rule();
+        paragraph = false;
+        return true;
+      }
+      openBlocks(at.matched, at.cols, opened);
+    }
+    const fresh = lazy ? blocks.length : at.matched;
+    if (!kind) return codeStart(skipCols(line, from, 4), fresh);
+    paragraph = kind.type === "text" && pos < line.length;
     switch (kind.type) {
       case "text":
-        put(indent, "");
-        consume(indent.length);
+        putPrefix(false, fresh);
+        consume(pos);
         inLine = true;
         return true;
       case "heading":
-      case "item":
-        put(kind.type === "item" ? `${indent}${kind.mark}` : indent, "");
-        consume(indent.length + kind.skip);
-        heading = kind.type === "heading";
-        base = kind.type === "heading" ? levelStyle(kind.level) : "";
+        putPrefix(false, fresh);
+        consume(pos + kind.skip);
+        heading = true;
+        base = levelStyle(kind.level);
         inLine = true;
         return true;
-      case "quote":
-        // What follows the bar is a line of its own kind (a list item, a heading, …).
-        put(indent, "");
-        put("│ ", DIM);
-        consume(indent.length + kind.skip);
-        return true;
       case "rule":
+        putPrefix(false, fresh);
         consume(line.length);
         rule();
         return true;
       case "fence":
-        fence = { marker: kind.marker, indent: indent.length, code: codeState(kind.info) };
+        // The fence line is not shown: the marks of items opened on it are, on a line of their own.
+        if (fresh < blocks.length) putPrefix(false, fresh), put("\n", "");
+        fence = { marker: kind.marker, indent, code: codeState(kind.info) };
         consume(line.length);
         if (held.startsWith("\n")) consume(1);
         return true;
       case "table":
-        return tableLine(line, complete);
+        return tableLine(line, pos, complete);
+    }
+    return false;
+  }
+
+  /** Closes the blocks from `matched` on and opens those `opened` on a line: an item in the list
+   * of the one it follows is numbered on from it. An item opened inside another at fewer columns
+   * than the other's text (- under 1., two spaces in) makes them the other's content indent. */
+  function openBlocks(matched: number, cols: number, opened: { kind: Extract<Kind, { type: "quote" | "item" }>; indent: number }[]): void {
+    const closed = blocks[matched];
+    blocks.length = matched;
+    const parent = blocks.at(-1);
+    if (opened[0]?.kind.type === "item" && parent?.type === "item" && cols < parent.content) parent.content = cols;
+    for (const [i, { kind, indent }] of opened.entries()) {
+      if (kind.type === "quote") {
+        blocks.push({ type: "quote" });
+        continue;
+      }
+      const after = i === 0 && closed?.type === "item" && closed.list === kind.list ? closed : undefined;
+      const number = kind.number === undefined ? undefined : (after?.next ?? kind.number);
+      const mark = itemMark(kind, number);
+      const content = indent + kind.marker;
+      blocks.push({ type: "item", list: kind.list, next: (number ?? 0) + 1, need: Math.min(content, indent + 2), content, mark, width: mark.length });
     }
   }
 
-  /** A line in a code block: its text, or the fence that closes the block (not printed). */
-  function codeLine(line: string, complete: boolean, open: Fence): boolean {
+  /** An indented code block's line, its code from `from`: shown as a fenced one without a
+   * language is. */
+  function codeStart(from: number, fresh: number): boolean {
+    indented = true;
+    paragraph = false;
+    putPrefix(false, fresh);
+    put(GUTTER, "");
+    consume(from);
+    lineCode = "plain";
+    inLine = true;
+    return true;
+  }
+
+  /** A line in a code block, from `pos`: its text, or the fence that closes the block (not
+   * printed). */
+  function codeLine(line: string, pos: number, complete: boolean, open: Fence): boolean {
     const mark = open.marker[0];
-    if (complete && new RegExp(`^\\s*${mark}{${open.marker.length},}\\s*$`).test(line)) {
+    const rest = line.slice(pos);
+    if (complete && new RegExp(`^\\s*${mark}{${open.marker.length},}\\s*$`).test(rest)) {
       consume(line.length);
       if (held.startsWith("\n")) consume(1);
       fence = undefined;
       return true;
     }
-    if (!complete && new RegExp(`^\\s*${mark}*\\s*$`).test(line)) return false;
+    if (!complete && new RegExp(`^\\s*${mark}*\\s*$`).test(rest)) return false;
     // The block is indented as its fence was (in a list item): that indent is not the code's.
-    const strip = Math.min(/^ */.exec(line)![0].length, open.indent);
+    const strip = skipCols(line, pos, open.indent);
+    putPrefix(strip === line.length);
     consume(strip);
     if (line.length > strip) put(GUTTER, "");
+    lineCode = open.code ?? "plain";
     inLine = true;
     return true;
   }
 
-  /** A line while a table is held: another of its rows (a line starting with "|"), or the end of it. */
-  function tableLine(line: string, complete: boolean): boolean {
-    const indent = /^[ \t]*/.exec(line)![0];
-    if (indent.length === line.length && !complete) return false;
-    if (line[indent.length] !== "|") {
-      putHeldTable();
-      return true;
-    }
+  /** A row of the table held (`line` from `pos`, a "|"): held with the others, or, the start of a
+   * long table out, printed. */
+  function tableLine(line: string, pos: number, complete: boolean): boolean {
     if (!complete) return false;
-    table.push(line);
+    table.push(line.slice(pos));
     consume(line.length);
     tableEnded = held.startsWith("\n");
     if (tableEnded) consume(1);
     if (layout === undefined && table.length === 2 && !isTable(table)) layout = "text";
-    if (layout === undefined && table.length >= TABLE_HELD) layout = putTableStart(table, put, options.columns?.());
+    if (layout === undefined && table.length >= TABLE_HELD) layout = putTableStart(table, putInBlocks(), tableRoom());
     else if (layout === "text") putText(table);
-    else if (layout) putTableRow(layout, line, put);
+    else if (layout) putTableRow(layout, table[0], putInBlocks());
     if (layout) table = [];
     return true;
   }
 
   /** What is held of a table, or of lines that are none, printed: its run of lines is over. */
   function putHeldTable(): void {
-    if (layout === undefined && isTable(table)) putTable(table, put, options.columns?.());
+    if (layout === undefined && isTable(table)) putTable(table, putInBlocks(), tableRoom());
     else if (layout === undefined) putText(table);
-    else if (layout !== "text") putTableEnd(layout, put);
+    else if (layout !== "text") putTableEnd(layout, putInBlocks());
     paragraph = layout === "text" || (layout === undefined && !isTable(table));
     table = [];
     layout = undefined;
@@ -236,9 +343,10 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
 
   /** Lines that start with a pipe and are no table's, as the lines of text they are. */
   function putText(lines: readonly string[]): void {
+    const inBlocks = putInBlocks();
     lines.forEach((line, i) => {
-      renderInline(line, 0, true, newInline(), "", put);
-      if (i < lines.length - 1 || tableEnded) put("\n", "");
+      renderInline(line, 0, true, newInline(), "", inBlocks);
+      if (i < lines.length - 1 || tableEnded) inBlocks("\n", "");
     });
   }
 
@@ -274,65 +382,13 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       base = "";
       heading = false;
       paragraph = false;
+      blocks = [];
       fence = undefined;
+      indented = false;
+      lineCode = undefined;
       return text;
     },
   };
-}
-
-/** The kind of a line from `rest`, the line after its indent (`complete`: all of it), or
- * undefined while its first characters may still make it one kind or another. */
-function classify(rest: string, complete: boolean): Kind | undefined {
-  const c = rest[0];
-  const run = /^(.)\1*/.exec(rest)![0].length;
-  const wait = !complete;
-  if (c === "#") {
-    if (run > 6) return { type: "text" };
-    if (run === rest.length) return wait ? undefined : { type: "heading", level: run, skip: run };
-    return rest[run] === " " || rest[run] === "\t" ? { type: "heading", level: run, skip: run + 1 } : { type: "text" };
-  }
-  if (c === ">") {
-    if (rest.length === 1 && wait) return undefined;
-    return { type: "quote", skip: rest[1] === " " ? 2 : 1 };
-  }
-  if (c === "`" || c === "~") {
-    if (run < 3) return run === rest.length && wait ? undefined : { type: "text" };
-    // The language after the fence is not shown (it names the colours); a line of backticks with
-    // more after them is code spans, not a fence.
-    if (wait) return undefined;
-    return c === "`" && rest.slice(run).includes("`") ? { type: "text" } : { type: "fence", marker: rest.slice(0, run), info: rest.slice(run).trim() };
-  }
-  if (c === "-" || c === "*" || c === "+" || c === "_") {
-    if (rest.length === 1 && wait) return undefined;
-    // Three or more of one of -, * and _ alone on a line (spaces aside, - - - too) are a rule.
-    if (c !== "+" && new RegExp(`^[${c} \\t]*$`).test(rest)) {
-      if (wait) return undefined;
-      if (rest.split(c).length > 3) return { type: "rule" };
-    }
-    if (c !== "_" && (rest[1] === " " || rest[1] === "\t")) return item(rest, BULLET, 2, wait);
-    return { type: "text" };
-  }
-  if (c >= "0" && c <= "9") {
-    const digits = /^\d{1,9}/.exec(rest)![0].length;
-    const after = rest[digits];
-    if (after === undefined) return wait ? undefined : { type: "text" };
-    if (after !== "." && after !== ")") return { type: "text" };
-    if (rest.length === digits + 1) return wait ? undefined : { type: "text" };
-    return rest[digits + 1] === " " || rest[digits + 1] === "\t" ? item(rest, `${rest.slice(0, digits + 1)} `, digits + 2, wait) : { type: "text" };
-  }
-  if (c === "|") return wait ? undefined : { type: "table" };
-  return { type: "text" };
-}
-
-/** A list item whose text starts at `skip` in `rest`, shown with `mark`: a task's box (`[ ]`, `[x]`)
- * after its marker is shown as ☐ or ☒ instead of the bullet (after an ordered item's number). */
-function item(rest: string, mark: string, skip: number, wait: boolean): Kind | undefined {
-  const after = rest.slice(skip);
-  if (wait && after.length < 4 && /^(?:\[(?:[ xX]\]?)?)?$/.test(after)) return undefined;
-  const box = /^\[([ xX])\](?:[ \t]|$)/.exec(after);
-  if (!box) return { type: "item", mark, skip };
-  const shown = box[1] === " " ? "☐ " : "☒ ";
-  return { type: "item", mark: mark === BULLET ? shown : mark + shown, skip: skip + box[0].length };
 }
 
 /** How much of a heading's `line` (`complete`: all of it) is its text: not its closing #s (after a

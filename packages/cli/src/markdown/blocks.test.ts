@@ -1,0 +1,137 @@
+// The block forms of CommonMark a reply uses beyond single lines: indented code, block quotes with
+// lazy lines, nested quotes and blocks inside them, nested and numbered lists with blocks inside
+// their items, setext underlines.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createMarkdownStream } from "./stream.ts";
+import { assertChunkingInvariant, render, styled } from "./test-support.ts";
+
+const BLOCKS = `Intro paragraph.
+
+    indented code
+\twith a tab
+
+Text
+    not code: it goes on with the paragraph
+
+> quoted *line*
+lazy continuation
+> > nested quote
+> - item in quote
+> \`\`\`sh
+> echo hi
+> \`\`\`
+
+3. three
+4. four
+   continued in the item
+
+5. five after a blank
+1) paren
+- a
+  - b under two spaces
+    - c
+- d
+    - e under four spaces
+1. first
+  - nested under a number with two spaces
+2. second
+   \`\`\`js
+   let x = 1;
+   \`\`\`
+3. third
+
+   A paragraph in the item.
+
+       code in the item
+Done`;
+
+test("indented code, quotes with lazy lines and blocks inside, and nested, numbered lists render as a terminal should show them", () => {
+  assert.equal(
+    render(BLOCKS),
+    [
+      "Intro paragraph.",
+      "",
+      "  <code>indented code</>",
+      "  <code>with a tab</>",
+      "",
+      "Text",
+      "not code: it goes on with the paragraph",
+      "",
+      "<dim>│ </>quoted <i>line</>",
+      "<dim>│ </>lazy continuation",
+      "<dim>│ │ </>nested quote",
+      "<dim>│ </>• item in quote",
+      "<dim>│ </>  <code>echo hi</>",
+      "",
+      "3. three",
+      "4. four",
+      "   continued in the item",
+      "",
+      "5. five after a blank",
+      "1) paren",
+      "• a",
+      "  • b under two spaces",
+      "    • c",
+      "• d",
+      "  • e under four spaces",
+      "1. first",
+      "   • nested under a number with two spaces",
+      "2. second",
+      "     <kw>let</><code> x = </><num>1</><code>;</>",
+      "3. third",
+      "",
+      "   A paragraph in the item.",
+      "",
+      "     <code>code in the item</>",
+      "Done",
+    ].join("\n"),
+  );
+});
+
+test("any split of the block forms into chunks renders as the text in one chunk does", () => {
+  assertChunkingInvariant(BLOCKS);
+});
+
+test("a list's items are numbered on from its first, blank lines between them or not", () => {
+  assert.equal(render("1. a\n\n1. b\n\n1. c\n"), "1. a\n\n2. b\n\n3. c\n");
+  assert.equal(render("3) x\n3) y\n"), "3) x\n4) y\n");
+  // A paragraph between ends the list: the next one starts at its own number.
+  assert.equal(render("1. a\n\nText.\n\n2. b\n"), "1. a\n\nText.\n\n2. b\n");
+  // Text indented to the item after a blank line is the item's, not code.
+  assert.equal(render("- a\n\n    more of a\n- b\n"), "• a\n\n  more of a\n• b\n");
+});
+
+test("a line of dashes or equals signs under a paragraph underlines it; after a blank line --- is a rule; a table's delimiter row is neither", () => {
+  const rule = `<dim>${"─".repeat(40)}</>`;
+  assert.equal(render("Title\n--\n"), `Title\n${rule}\n`);
+  assert.equal(render("Title\n=\n"), `Title\n${rule}\n`);
+  assert.equal(render("Text\n\n---\n"), `Text\n\n${rule}\n`);
+  assert.equal(render("a | b\n---|---\n"), "a | b\n---|---\n");
+  assert.equal(render("> Quoted title\n> ---\n"), `<dim>│ </>Quoted title\n<dim>│ ${"─".repeat(38)}</>\n`);
+});
+
+test("a quote's or a list's lines stream as they come: only a line's first characters wait for its kind", () => {
+  const md = createMarkdownStream();
+  assert.equal(styled(md.push("> quo")), "<dim>│ </>quo");
+  assert.equal(styled(md.push("ted\nla")), "ted\n<dim>│ </>la");
+  // Four spaces: a blank line's, or indented code's.
+  assert.equal(styled(md.push("zy\n\n    ")), "zy\n\n");
+  assert.equal(styled(md.push("code\n1. a\n  ")), "  <code>code</>\n1. a\n");
+  assert.equal(styled(md.push("- b")), "   • b");
+  assert.equal(styled(md.push("\n  c")), "\n     c");
+});
+
+test("a 200 KB reply of quotes, nested lists and indented code streamed a character at a time costs time linear in its length", () => {
+  const reply = BLOCKS.repeat(Math.ceil(200_000 / BLOCKS.length)).slice(0, 200_000);
+  let read = 0;
+  const md = createMarkdownStream({ columns: () => 40, meter: (chars) => (read += chars) });
+  let started = performance.now();
+  const out = Array.from(reply, (char) => md.push(char)).join("") + md.end();
+  const streamed = performance.now() - started;
+  started = performance.now();
+  assert.equal(styled(out), render(reply));
+  const whole = performance.now() - started;
+  assert.ok(read < 20 * reply.length, `${read} characters read for ${reply.length}`);
+  assert.ok(streamed < 10 * whole + 200, `${streamed} ms a character at a time, ${whole} ms in one chunk`);
+});

@@ -1,6 +1,6 @@
 // A reply's markdown at a terminal with colour on, as Claude Code shows it: headings without their
-// #s, bold, code blocks without their fences and coloured by their language, tables ruled;
-// `harness run` at a terminal as well.
+// #s, bold, code blocks without their fences and coloured by their language, tables ruled, quotes
+// and nested lists; `harness run` at a terminal as well.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -71,4 +71,14 @@ test("harness run at a terminal renders the reply's markdown the same way", asyn
   const rows = run.rows();
   const from = rows.indexOf("Results");
   assert.deepEqual(rows.slice(from, from + SHOWN.length), SHOWN, rows.join("\n"));
+});
+
+test("harness run at a terminal shows quotes with lazy lines, nested and numbered lists and indented code", async (t) => {
+  model.fake.push({ text: ["Steps:\n\n3. first\n", "4. second\n  - nested", " detail\n\n> quoted\nlazy line\n> > deeper\n\n    indented code\n", "\n1. one\n\n1. two\n\nDone."] });
+  const run = terminal(t, "run --permission-mode bypassPermissions 'show me'");
+  assert.equal(await run.closed, 0, run.screen());
+  const rows = run.rows();
+  const from = rows.indexOf("Steps:");
+  const shown = ["Steps:", "", "3. first", "4. second", "   • nested detail", "", "│ quoted", "│ lazy line", "│ │ deeper", "", "  indented code", "", "1. one", "", "2. two", "", "Done."];
+  assert.deepEqual(rows.slice(from, from + shown.length), shown, rows.join("\n"));
 });

@@ -89,8 +89,59 @@ test("indented code, quotes with lazy lines and blocks inside, and nested, numbe
   );
 });
 
+/** Blocks in blocks: a table and a setext underline in a quote, a fence on an item's first line,
+ * tabs, quotes in an item, code in a quote. */
+const NESTED = `> Title
+> ===
+> | a | b |
+> |---|---|
+> | 1 | 2 |
+>
+> - x
+lazy in the item
+
+- \`\`\`js
+  let a
+  \`\`\`
+-\tb
+\t- tabbed
+
+  > quote in an item
+  > > and in it
+
+>     code in a quote`;
+
 test("any split of the block forms into chunks renders as the text in one chunk does", () => {
   assertChunkingInvariant(BLOCKS);
+  assertChunkingInvariant(NESTED);
+});
+
+test("blocks inside blocks show the bars and indents of all they are in", () => {
+  assert.equal(
+    render(NESTED),
+    [
+      `<dim>│ </>Title`,
+      `<dim>│ ${"─".repeat(38)}</>`,
+      "<dim>│ ┌───┬───┐</>",
+      "<dim>│ │</> <b>a</> <dim>│</> <b>b</> <dim>│</>",
+      "<dim>│ ├───┼───┤</>",
+      "<dim>│ │</> 1 <dim>│</> 2 <dim>│</>",
+      "<dim>│ └───┴───┘</>",
+      "<dim>│ </>",
+      "<dim>│ </>• x",
+      "<dim>│ </>  lazy in the item",
+      "",
+      "• ",
+      "    <kw>let</><code> a</>",
+      "• b",
+      "  • tabbed",
+      "",
+      "  <dim>│ </>quote in an item",
+      "  <dim>│ │ </>and in it",
+      "",
+      "<dim>│ </>  <code>code in a quote</>",
+    ].join("\n"),
+  );
 });
 
 test("a list's items are numbered on from its first, blank lines between them or not", () => {
@@ -108,6 +159,7 @@ test("a line of dashes or equals signs under a paragraph underlines it; after a 
   assert.equal(render("Title\n=\n"), `Title\n${rule}\n`);
   assert.equal(render("Text\n\n---\n"), `Text\n\n${rule}\n`);
   assert.equal(render("a | b\n---|---\n"), "a | b\n---|---\n");
+  assert.equal(render("Text\n    ---\n"), "Text\n---\n");
   assert.equal(render("> Quoted title\n> ---\n"), `<dim>│ </>Quoted title\n<dim>│ ${"─".repeat(38)}</>\n`);
 });
 

@@ -213,7 +213,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     }
     const lazy = opened.length === 0 && !all && paragraph && kind?.type === "text";
     if (!lazy) {
-      if (opened.length === 0 && all && paragraph && kind && /^(?:=+|-+)[ \t]*$/.test(line.slice(pos))) {
+      if (opened.length === 0 && all && paragraph && cols < 4 && /^(?:=+|-+)[ \t]*$/.test(line.slice(pos))) {
         // A setext heading's underline: its title, printed as it came (a paragraph's line is never
         // held to see whether one follows), is underlined with a rule, as --- is.
         if (!complete) return false;
@@ -248,7 +248,10 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         return true;
       case "fence":
         // The fence line is not shown: the marks of items opened on it are, on a line of their own.
-        if (fresh < blocks.length) putPrefix(false, fresh), put("\n", "");
+        if (fresh < blocks.length) {
+          putPrefix(false, fresh);
+          put("\n", "");
+        }
         fence = { marker: kind.marker, indent, code: codeState(kind.info) };
         consume(line.length);
         if (held.startsWith("\n")) consume(1);

@@ -8,8 +8,8 @@ import { entry, isDict, isKeyword, isName, isRef, PdfError, PdfParser, type PdfD
 type XrefEntry = { type: "offset"; offset: number; gen: number } | { type: "compressed"; stream: number; index: number };
 
 /** A page as the page tree gives it: its own dictionary, and the entries it inherits from the
- * nodes above it (source text, for writing them into the page when the tree is rebuilt). */
-export type PdfPage = { ref: PdfRef; dict: PdfDict; inherited: Map<string, string> };
+ * nodes above it (for writing them into the page when the tree is rebuilt). */
+export type PdfPage = { ref: PdfRef; dict: PdfDict; inherited: PdfDict["entries"] };
 
 export type PdfDocument = {
   bytes: Buffer;
@@ -23,6 +23,8 @@ export type PdfDocument = {
   pages: PdfPage[];
   /** An object by number (the one the newest cross-reference section lists). */
   resolve(value: PdfValue | undefined): PdfValue | undefined;
+  /** The data of stream object `num` as the file holds it (filters not undone), when it is one. */
+  streamData(num: number): Buffer | undefined;
   /** Where the objects that stand uncompressed in the file are. */
   objectOffsets(): Map<number, { offset: number; gen: number }>;
 };
@@ -54,6 +56,7 @@ type Xref = { entries: Map<number, XrefEntry>; trailer: PdfDict; startxref: numb
 function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   if (xref.trailer.entries.has("Encrypt")) throw new EncryptedPdf("it is encrypted (password-protected)");
   const cache = new Map<number, PdfValue>();
+  const streams = new Map<number, Buffer>();
   const objectStreams = new Map<number, { parser: PdfParser; offsets: number[] }>();
   const load = (num: number): PdfValue => {
     const found = cache.get(num);
@@ -62,8 +65,11 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
     if (!where) return null;
     cache.set(num, null); // a reference cycle reads as null rather than recursing forever
     let value: PdfValue;
-    if (where.type === "offset") value = readIndirect(bytes, where.offset, num, resolve).value;
-    else {
+    if (where.type === "offset") {
+      const found = readIndirect(bytes, where.offset, num, resolve);
+      value = found.value;
+      if (found.data) streams.set(num, found.data);
+    } else {
       let stream = objectStreams.get(where.stream);
       if (!stream) objectStreams.set(where.stream, (stream = openObjectStream(bytes, xref, where.stream, resolve)));
       const offset = stream.offsets[where.index];
@@ -82,7 +88,11 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   const pages = pageList(catalog, resolve);
   const size = Math.max(Number(entry(xref.trailer, "Size")) || 0, ...xref.entries.keys().map((n) => n + 1));
   const objectOffsets = () => new Map(xref.entries.entries().flatMap(([num, where]) => (where.type === "offset" ? [[num, { offset: where.offset, gen: where.gen }] as const] : [])));
-  return { bytes, trailer: xref.trailer, startxref: xref.startxref, xrefIsStream: xref.isStream, size, root, pages, resolve, objectOffsets };
+  const streamData = (num: number) => {
+    load(num);
+    return streams.get(num);
+  };
+  return { bytes, trailer: xref.trailer, startxref: xref.startxref, xrefIsStream: xref.isStream, size, root, pages, resolve, streamData, objectOffsets };
 }
 
 /** The leaves of the page tree, in order, with what each inherits. */
@@ -91,7 +101,7 @@ function pageList(catalog: PdfDict, resolve: PdfDocument["resolve"]): PdfPage[] 
   if (!isRef(top)) throw new PdfError("its catalog has no page tree (/Pages)");
   const pages: PdfPage[] = [];
   const seen = new Set<number>();
-  const walk = (ref: PdfRef, inherited: Map<string, string>, depth: number) => {
+  const walk = (ref: PdfRef, inherited: PdfPage["inherited"], depth: number) => {
     if (seen.has(ref.num) || depth > 64) throw new PdfError("its page tree loops back on itself");
     seen.add(ref.num);
     const node = resolve(ref);
@@ -102,7 +112,7 @@ function pageList(catalog: PdfDict, resolve: PdfDocument["resolve"]): PdfPage[] 
       const passed = new Map(inherited);
       for (const key of INHERITABLE) {
         const own = node.entries.get(key);
-        if (own) passed.set(key, own.raw);
+        if (own) passed.set(key, own);
       }
       for (const kid of kids) {
         if (!isRef(kid)) throw new PdfError("its page tree lists a page that is not an object reference");

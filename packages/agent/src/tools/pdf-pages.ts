@@ -68,7 +68,7 @@ export function withPagesOnly(doc: PdfDocument, range: PageRange): Buffer {
 function pageBody(page: PdfPage, parent: number): string {
   const parts: string[] = [];
   for (const [key, { raw }] of page.dict.entries) if (key !== "Parent") parts.push(`/${key} ${raw}`);
-  for (const [key, raw] of page.inherited) if (!page.dict.entries.has(key)) parts.push(`/${key} ${raw}`);
+  for (const [key, { raw }] of page.inherited) if (!page.dict.entries.has(key)) parts.push(`/${key} ${raw}`);
   parts.push(`/Parent ${parent} 0 R`);
   return `<< ${parts.join(" ")} >>`;
 }

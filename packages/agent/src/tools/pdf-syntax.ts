@@ -1,12 +1,13 @@
 // The object syntax of PDF (ISO 32000 §7.3): numbers, names, strings, arrays, dictionaries and
 // references, read from a file's bytes. Enough of it to walk the cross-reference data and the page
-// tree; the contents of strings are not decoded, only skipped.
+// tree; the contents of strings are not decoded, only kept as written.
 
 export class PdfError extends Error {}
 
 export type PdfRef = { kind: "ref"; num: number; gen: number };
 export type PdfName = { kind: "name"; name: string };
-export type PdfString = { kind: "string" };
+/** A string as written in the file, delimiters included (its contents are not decoded). */
+export type PdfString = { kind: "string"; raw: string };
 /** A keyword that is no value (obj, endobj, stream, R outside a reference …). */
 export type PdfKeyword = { kind: "keyword"; word: string };
 /** Each entry keeps its source text, so that a dictionary can be written again with some entries
@@ -119,6 +120,7 @@ export class PdfParser {
 
   private literalString(): PdfString {
     const { bytes } = this;
+    const start = this.pos;
     let depth = 0;
     for (; this.pos < bytes.length; this.pos++) {
       const byte = bytes[this.pos];
@@ -126,7 +128,7 @@ export class PdfParser {
       else if (byte === 0x28) depth++;
       else if (byte === 0x29 && --depth === 0) {
         this.pos++;
-        return { kind: "string" };
+        return { kind: "string", raw: bytes.toString("latin1", start, this.pos) };
       }
     }
     throw new PdfError("a string never ends");
@@ -135,8 +137,9 @@ export class PdfParser {
   private hexString(): PdfString {
     const end = this.bytes.indexOf(0x3e, this.pos);
     if (end === -1) throw new PdfError("a string never ends");
+    const start = this.pos;
     this.pos = end + 1;
-    return { kind: "string" };
+    return { kind: "string", raw: this.bytes.toString("latin1", start, this.pos) };
   }
 
   private array(depth: number): PdfValue[] {
@@ -180,6 +183,9 @@ export function isName(value: PdfValue | PdfKeyword | undefined): value is PdfNa
 }
 export function isRef(value: PdfValue | undefined): value is PdfRef {
   return typeof value === "object" && value !== null && !Array.isArray(value) && value.kind === "ref";
+}
+export function isString(value: PdfValue | undefined): value is PdfString {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && value.kind === "string";
 }
 export function isDict(value: PdfValue | undefined): value is PdfDict {
   return typeof value === "object" && value !== null && !Array.isArray(value) && value.kind === "dict";

@@ -10,23 +10,66 @@ export type TestPdfOptions = {
   compressed?: boolean;
   /** An /Encrypt entry in the trailer, as a password-protected PDF has. */
   encrypted?: boolean;
+  /** An image of this many bytes drawn on each page (its own, so that a page's size is known). */
+  imageBytes?: number;
+  /** On each page: a link to the next page (the last one's to page 1), a GoTo action to page 1, a
+   * note annotation, and a form field's widget; the field has a widget on every page. */
+  links?: boolean;
+  /** An outline (bookmarks) with an item per page. */
+  outline?: boolean;
 };
 
 /** A valid PDF of `pageCount` pages. */
 export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer {
   // Objects: 1 catalog, 2 page-tree root, 3 font, then per group a node, then per page a page and its contents.
   const objects = new Map<number, string>();
-  objects.set(1, "<< /Type /Catalog /Pages 2 0 R >>");
+  const catalog = ["/Type /Catalog /Pages 2 0 R"];
   objects.set(3, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   let next = 4;
   const pageNumbers: number[] = [];
-  const contents = new Map<number, string>();
+  const contents = new Map<number, string | Buffer>();
   for (let i = 1; i <= pageCount; i++) {
     const page = next++;
     const content = next++;
     pageNumbers.push(page);
-    contents.set(content, `BT /F1 24 Tf 72 720 Td (Page ${i}) Tj ET`);
+    contents.set(content, `${options.imageBytes ? "q 100 0 0 100 72 500 cm /Im1 Do Q " : ""}BT /F1 24 Tf 72 720 Td (Page ${i}) Tj ET`);
   }
+  const pageExtras = new Map<number, string>();
+  if (options.imageBytes) {
+    for (const [i, page] of pageNumbers.entries()) {
+      const image = next++;
+      // Uncompressed bytes of one shade per page: the size in the file is the size asked for.
+      contents.set(image, Buffer.alloc(options.imageBytes, i % 256));
+      pageExtras.set(page, `/Resources << /Font << /F1 3 0 R >> /XObject << /Im1 ${image} 0 R >> >>`);
+    }
+  }
+  if (options.links) {
+    const field = next++;
+    const widgets: number[] = [];
+    for (const [i, page] of pageNumbers.entries()) {
+      const [link, action, note, widget] = [next++, next++, next++, next++];
+      const following = pageNumbers[(i + 1) % pageNumbers.length];
+      objects.set(link, `<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /P ${page} 0 R /Dest [${following} 0 R /Fit] >>`);
+      objects.set(action, `<< /Type /Annot /Subtype /Link /Rect [0 10 10 20] /A << /S /GoTo /D [${pageNumbers[0]} 0 R /XYZ 0 792 0] >> >>`);
+      objects.set(note, `<< /Type /Annot /Subtype /Text /Rect [0 20 10 30] /P ${page} 0 R /Contents (Note ${i + 1}) >>`);
+      objects.set(widget, `<< /Type /Annot /Subtype /Widget /Rect [0 30 10 40] /P ${page} 0 R /Parent ${field} 0 R >>`);
+      widgets.push(widget);
+      pageExtras.set(page, `${pageExtras.get(page) ?? ""} /Annots [${link} 0 R ${action} 0 R ${note} 0 R ${widget} 0 R]`);
+    }
+    objects.set(field, `<< /FT /Tx /T (name) /Kids [${widgets.map((n) => `${n} 0 R`).join(" ")}] >>`);
+    catalog.push(`/AcroForm << /Fields [${field} 0 R] >>`);
+  }
+  if (options.outline) {
+    const root = next++;
+    const items = pageNumbers.map(() => next++);
+    objects.set(root, `<< /Type /Outlines /First ${items[0]} 0 R /Last ${items.at(-1)} 0 R /Count ${items.length} >>`);
+    items.forEach((item, i) => {
+      const links = `${i > 0 ? `/Prev ${items[i - 1]} 0 R ` : ""}${i + 1 < items.length ? `/Next ${items[i + 1]} 0 R ` : ""}`;
+      objects.set(item, `<< /Title (Chapter ${i + 1}) /Parent ${root} 0 R ${links}/Dest [${pageNumbers[i]} 0 R /Fit] >>`);
+    });
+    catalog.push(`/Outlines ${root} 0 R /PageMode /UseOutlines`);
+  }
+  objects.set(1, `<< ${catalog.join(" ")} >>`);
   const inherited = "/MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>";
   const parentOf = new Map<number, number>();
   if (options.groupsOf) {
@@ -42,34 +85,53 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
   } else {
     objects.set(2, `<< /Type /Pages /Kids [${pageNumbers.map((n) => `${n} 0 R`).join(" ")}] /Count ${pageCount} ${inherited} >>`);
   }
-  pageNumbers.forEach((page, i) => objects.set(page, `<< /Type /Page /Parent ${parentOf.get(page) ?? 2} 0 R /Contents ${page + 1} 0 R >>`));
+  for (const page of pageNumbers) objects.set(page, `<< /Type /Page /Parent ${parentOf.get(page) ?? 2} 0 R /Contents ${page + 1} 0 R${pageExtras.get(page) ?? ""} >>`);
   return options.compressed ? compressedPdf(objects, contents, next, options) : classicPdf(objects, contents, next, options);
 }
 
-function streamObject(text: string): string {
-  return `<< /Length ${Buffer.byteLength(text, "latin1")} >>\nstream\n${text}\nendstream`;
+/** A stream object's body: a content stream (text) or an image (bytes). */
+function streamObject(data: string | Buffer): Buffer[] {
+  const image = typeof data !== "string";
+  const bytes = image ? data : Buffer.from(data, "latin1");
+  const dict = image ? `/Type /XObject /Subtype /Image /Width ${bytes.length} /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 ` : "";
+  return [Buffer.from(`<< ${dict}/Length ${bytes.length} >>\nstream\n`, "latin1"), bytes, Buffer.from("\nendstream", "latin1")];
 }
 
-function classicPdf(objects: Map<number, string>, contents: Map<number, string>, size: number, options: TestPdfOptions): Buffer {
-  let out = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n";
+/** Pieces of a file and its length so far. */
+function fileWriter(header: string) {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const add = (...pieces: (Buffer | string)[]) => {
+    for (const piece of pieces) {
+      const bytes = typeof piece === "string" ? Buffer.from(piece, "latin1") : piece;
+      chunks.push(bytes);
+      length += bytes.length;
+    }
+  };
+  add(header);
+  return { add, length: () => length, bytes: () => Buffer.concat(chunks) };
+}
+
+function classicPdf(objects: Map<number, string>, contents: Map<number, string | Buffer>, size: number, options: TestPdfOptions): Buffer {
+  const out = fileWriter("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
   const offsets: number[] = [];
   for (let n = 1; n < size; n++) {
-    offsets[n] = Buffer.byteLength(out, "latin1");
-    const body = objects.get(n) ?? streamObject(contents.get(n)!);
-    out += `${n} 0 obj\n${body}\nendobj\n`;
+    offsets[n] = out.length();
+    const body = objects.get(n);
+    out.add(`${n} 0 obj\n`, ...(body === undefined ? streamObject(contents.get(n)!) : [body]), "\nendobj\n");
   }
-  const xref = Buffer.byteLength(out, "latin1");
-  out += `xref\n0 ${size}\n0000000000 65535 f \n`;
-  for (let n = 1; n < size; n++) out += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
+  const xref = out.length();
+  let table = `xref\n0 ${size}\n0000000000 65535 f \n`;
+  for (let n = 1; n < size; n++) table += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
   const encrypt = options.encrypted ? " /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >> /ID [<01> <01>]" : "";
-  out += `trailer\n<< /Size ${size} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
+  out.add(`${table}trailer\n<< /Size ${size} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`);
+  return out.bytes();
 }
 
 /** Every dictionary object goes into one object stream; the content streams stay outside it (a
  * stream cannot be in an object stream), and a cross-reference stream, with PNG "Up" prediction
  * as writers make them, lists all. */
-function compressedPdf(objects: Map<number, string>, contents: Map<number, string>, size: number, options: TestPdfOptions): Buffer {
+function compressedPdf(objects: Map<number, string>, contents: Map<number, string | Buffer>, size: number, options: TestPdfOptions): Buffer {
   const inStream = [...objects.keys()].sort((a, b) => a - b);
   const objStm = size;
   const xrefNumber = size + 1;
@@ -80,34 +142,29 @@ function compressedPdf(objects: Map<number, string>, contents: Map<number, strin
     body += `${objects.get(n)}\n`;
   }
   const packed = deflateSync(Buffer.from(header + body, "latin1"));
-  const chunks: Buffer[] = [Buffer.from("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n", "latin1")];
-  let length = chunks[0].length;
-  const add = (piece: Buffer | string) => {
-    const bytes = typeof piece === "string" ? Buffer.from(piece, "latin1") : piece;
-    chunks.push(bytes);
-    length += bytes.length;
-  };
+  const out = fileWriter("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n");
+  const add = out.add;
   const rows: [number, number, number][] = [[0, 0, 65535]];
   for (let n = 1; n < size; n++) {
     if (objects.has(n)) {
       rows[n] = [2, objStm, inStream.indexOf(n)];
       continue;
     }
-    rows[n] = [1, length, 0];
-    add(`${n} 0 obj\n${streamObject(contents.get(n)!)}\nendobj\n`);
+    rows[n] = [1, out.length(), 0];
+    add(`${n} 0 obj\n`, ...streamObject(contents.get(n)!), "\nendobj\n");
   }
-  rows[objStm] = [1, length, 0];
+  rows[objStm] = [1, out.length(), 0];
   add(`${objStm} 0 obj\n<< /Type /ObjStm /N ${inStream.length} /First ${header.length} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`);
   add(packed);
   add("\nendstream\nendobj\n");
-  const xrefOffset = length;
+  const xrefOffset = out.length();
   rows[xrefNumber] = [1, xrefOffset, 0];
   const encrypt = options.encrypted ? " /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >> /ID [<01> <01>]" : "";
   const xrefData = deflateSync(upPredicted(rows.map(([type, field2, field3]) => [type, ...bytes(field2, 4), ...bytes(field3, 2)]), 7));
   add(`${xrefNumber} 0 obj\n<< /Type /XRef /Size ${xrefNumber + 1} /W [1 4 2] /Root 1 0 R${encrypt} /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> /Length ${xrefData.length} >>\nstream\n`);
   add(xrefData);
   add(`\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`);
-  return Buffer.concat(chunks);
+  return out.bytes();
 }
 
 function bytes(value: number, width: number): number[] {

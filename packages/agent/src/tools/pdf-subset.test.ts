@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { openPdf, type PdfDocument } from "./pdf-document.ts";
+import { pagesSubset } from "./pdf-subset.ts";
+import { entry, isDict, isRef, type PdfDict, type PdfValue } from "./pdf-syntax.ts";
+import { testPdf } from "./pdf-test-support.ts";
+
+const IMAGE = 40_000;
+
+/** The subset's text, for looking for what must not be in it. */
+const textOf = (bytes: Buffer) => bytes.toString("latin1");
+
+/** The "Page N" label a page's content stream draws. */
+function labelOf(doc: PdfDocument, page: PdfDict): string {
+  const contents = entry(page, "Contents");
+  assert.ok(isRef(contents));
+  const at = doc.objectOffsets().get(contents.num)!.offset;
+  return /\((Page \d+)\)/.exec(doc.bytes.toString("latin1", at, at + 300))![1];
+}
+
+function dictOf(doc: PdfDocument, value: PdfValue | undefined): PdfDict {
+  const found = doc.resolve(value);
+  assert.ok(isDict(found), `not a dictionary: ${JSON.stringify(value)}`);
+  return found;
+}
+
+const variants = [
+  ["flat", testPdf(12, { imageBytes: IMAGE, links: true, outline: true })],
+  ["nested", testPdf(12, { groupsOf: 5, imageBytes: IMAGE, links: true, outline: true })],
+  ["compressed", testPdf(12, { groupsOf: 4, compressed: true, imageBytes: IMAGE, links: true, outline: true })],
+] as const;
+
+test("a subset of pages is a new PDF of just those pages, about the size of what they hold", () => {
+  for (const [name, pdf] of variants) {
+    const subset = pagesSubset(openPdf(pdf), { first: 3, last: 4 });
+    const bytes = subset.bytes();
+    assert.equal(subset.size, bytes.length, name);
+    const doc = openPdf(bytes);
+    assert.deepEqual(doc.pages.map((page) => labelOf(doc, page.dict)), ["Page 3", "Page 4"], name);
+    // Two images and a few small objects: nothing of the other ten pages.
+    assert.ok(bytes.length > 2 * IMAGE && bytes.length < 2 * IMAGE + 6000, `${name}: ${bytes.length} bytes`);
+    assert.ok(pdf.length > 12 * IMAGE);
+    for (const other of [1, 2, 5, 12]) assert.ok(!textOf(bytes).includes(`(Page ${other})`), `${name}: page ${other} is in it`);
+    // Written afresh: a cross-reference table, no object streams, no update of the old file.
+    assert.ok(/^%PDF-1\.[45]\n/.test(textOf(bytes)), `${name}: no header`);
+    assert.ok(!/\/ObjStm|\/Prev/.test(textOf(bytes)), `${name}: an object stream or update is in it`);
+    assert.equal(doc.startxref, textOf(bytes).lastIndexOf("\nxref\n") + 1, name);
+    // Every page has what it inherited, and the new tree as its parent.
+    for (const page of doc.pages) {
+      assert.ok(page.dict.entries.has("MediaBox") && page.dict.entries.has("Resources"), name);
+      assert.deepEqual(entry(page.dict, "Parent"), entry(dictOf(doc, doc.root), "Pages"));
+    }
+  }
+});
+
+test("a subset keeps annotations and links among its pages and drops what leads to the others", () => {
+  for (const [name, pdf] of variants) {
+    const doc = openPdf(pagesSubset(openPdf(pdf), { first: 3, last: 4 }).bytes());
+    const [three, four] = doc.pages;
+    const annotations = (page: PdfDict) => (doc.resolve(entry(page, "Annots")) as PdfValue[]).map((a) => dictOf(doc, a));
+    const kinds = (page: PdfDict) => annotations(page).map((a) => (entry(a, "Subtype") as { name: string }).name);
+    // Page 3's link to page 4 stays, and points to the subset's page; page 4's link to page 5 and
+    // both GoTo actions to page 1 go.
+    assert.deepEqual(kinds(three.dict), ["Link", "Text", "Widget"], name);
+    assert.deepEqual(kinds(four.dict), ["Text", "Widget"], name);
+    const link = annotations(three.dict)[0];
+    assert.deepEqual((doc.resolve(entry(link, "Dest")) as PdfValue[])[0], four.ref, name);
+    // A note's /P is its own page, renumbered.
+    assert.deepEqual(entry(annotations(four.dict)[0], "P"), four.ref, name);
+    // The catalog keeps the form, with the field's widgets on these pages only; no outline.
+    const catalog = dictOf(doc, doc.root);
+    assert.deepEqual([...catalog.entries.keys()].sort(), ["AcroForm", "Pages", "Type"], name);
+    const fields = doc.resolve(entry(dictOf(doc, entry(catalog, "AcroForm")), "Fields")) as PdfValue[];
+    assert.equal(fields.length, 1);
+    const kids = doc.resolve(entry(dictOf(doc, fields[0]), "Kids")) as PdfValue[];
+    const widgets = [three, four].map((page) => (doc.resolve(entry(page.dict, "Annots")) as PdfValue[]).at(-1));
+    assert.deepEqual(kids, widgets, name);
+    assert.ok(!/Chapter|\/Outlines/.test(textOf(doc.bytes)), `${name}: the outline is in it`);
+    // No reference leads out of the file.
+    const size = doc.objectOffsets();
+    for (const found of textOf(doc.bytes).matchAll(/(\d+) 0 R\b/g)) assert.ok(size.has(Number(found[1])), `${name}: ${found[0]} dangles`);
+  }
+});
+
+test("a subset writes strings as the file has them, and names and numbers as PDF reads them", () => {
+  // Same-length replacements keep the cross-reference offsets right.
+  const source = testPdf(2, { links: true }).toString("latin1").replace("(Note 1)", "(a\\)1 R)").replace("/Subtype /Text /Rect [0 20 10 30]", "/Subtype/T#65xt/Rect [0 2 -.5 30]");
+  const doc = openPdf(pagesSubset(openPdf(Buffer.from(source, "latin1")), { first: 1, last: 1 }).bytes());
+  const text = textOf(doc.bytes);
+  assert.ok(text.includes("/Subtype /Text /Rect [0 2 -0.5 30] /P 3 0 R /Contents (a\\)1 R)"), text.slice(0, 2000));
+  // The shared font is written once.
+  assert.equal(text.match(/\/BaseFont \/Helvetica/g)?.length, 1);
+});
+
+test("qpdf and pdfinfo find a subset sound", (t) => {
+  const tools = ["qpdf", "pdfinfo"].filter((tool) => spawnSync(tool, ["--version"]).error === undefined);
+  if (tools.length === 0) {
+    t.skip("neither qpdf nor pdfinfo is installed");
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-subset-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  for (const [name, pdf] of variants) {
+    const file = path.join(dir, `${name}.pdf`);
+    fs.writeFileSync(file, pagesSubset(openPdf(pdf), { first: 3, last: 5 }).bytes());
+    if (tools.includes("qpdf")) {
+      const check = spawnSync("qpdf", ["--check", file], { encoding: "utf8" });
+      assert.equal(check.status, 0, `${name}: ${check.stdout}${check.stderr}`);
+      assert.doesNotMatch(check.stdout + check.stderr, /WARNING/i, name);
+    }
+    if (tools.includes("pdfinfo")) assert.match(execFileSync("pdfinfo", [file], { encoding: "utf8" }), /^Pages:\s+3$/m, name);
+  }
+});

@@ -64,13 +64,48 @@ test("Read's pages picks pages of a PDF: the document sent holds only those, wit
     // The pages carry what they inherited from the tree they left.
     const page = openPdf(sent).pages[0];
     assert.ok(page.dict.entries.has("MediaBox") && page.dict.entries.has("Resources"), name);
-    // An update appended to the file: what was there stays as it was.
-    assert.deepEqual(sent.subarray(0, pdf.length), pdf);
+    // A new file of those pages: nothing of the others is sent.
+    assert.ok(sent.length < pdf.length, name);
+    for (const other of [1, 2, 7, 12]) assert.ok(!sent.includes(`(Page ${other})`), `${name}: page ${other} is sent`);
     assert.match(range.content, /^Read pages 3-6 of PDF/);
 
     const toEnd = await callTool(readTool, { file_path: name, pages: "11-" }, cwd);
     assert.deepEqual(pageLabels(sentPdf(toEnd)), ["Page 11", "Page 12"], name);
   }
+});
+
+test("Read's pages reads a few pages of a PDF too large to send whole, and says when the pages are too large", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const image = 60_000;
+  await write(cwd, "book.pdf", testPdf(14, { imageBytes: image, links: true, outline: true, compressed: true }));
+  const state = createToolState({ limits: { maxPdfBytes: 200_000 } });
+
+  const two = await callWithState(readTool, { file_path: "book.pdf", pages: "5-6" }, cwd, state);
+  assert.equal(two.isError, undefined, two.content);
+  const sent = sentPdf(two);
+  assert.deepEqual(pageLabels(sent), ["Page 5", "Page 6"]);
+  assert.ok(sent.length > 2 * image && sent.length < 2 * image + 6000, `${sent.length} bytes sent`);
+  assert.match(two.content, /^Read pages 5-6 of PDF book\.pdf \(14 pages\)/);
+
+  // Four pages' images are more than may be sent.
+  const four = await callWithState(readTool, { file_path: "book.pdf", pages: "3-6" }, cwd, state);
+  assert.equal(four.isError, true);
+  assert.match(four.content, /^Pages 3-6 of book\.pdf come to 23\d\.\d KB; Read sends PDFs of at most 195\.3 KB to the model\. Read fewer pages at a time, e\.g\. pages: "3-5"\.$/);
+  const one = await callWithState(readTool, { file_path: "book.pdf", pages: "2" }, cwd, createToolState({ limits: { maxPdfBytes: 50_000 } }));
+  assert.equal(one.isError, true);
+  assert.match(one.content, /^Page 2 of book\.pdf comes to 5\d\.\d KB; Read sends PDFs of at most 48\.8 KB to the model\. Extract its text through Bash instead, for example: pdftotext -f 2 -l 2 "book\.pdf" -/);
+
+  // Without pages: the file is too large, and pages is the way to read it.
+  const whole = await callWithState(readTool, { file_path: "book.pdf" }, cwd, state);
+  assert.equal(whole.isError, true);
+  assert.match(whole.content, /^book\.pdf is 8\d\d\.\d KB; Read sends PDFs of at most 195\.3 KB to the model\. It has 14 pages: call Read again with pages, e\.g\. pages: "1-3", to read a few of them\. Or extract its text through Bash: pdftotext/);
+
+  // Past the larger bound Read does not open the file at all.
+  const huge = await callWithState(readTool, { file_path: "book.pdf", pages: "1" }, cwd, createToolState({ limits: { maxPdfBytes: 200_000, maxPdfFileBytes: 500_000 } }));
+  assert.equal(huge.isError, true);
+  assert.match(huge.content, /^book\.pdf is 8\d\d\.\d KB; Read sends PDFs of at most 195\.3 KB to the model, and takes pages out of PDFs of at most 488\.3 KB\. Extract its text through Bash instead, for example: pdftotext -f 1 -l 20 "book\.pdf" - \| head -500, or copy out the pages you need \(qpdf "book\.pdf" --pages \. 1-20 -- part\.pdf\) and Read that\.$/);
+  const hugeWhole = await callWithState(readTool, { file_path: "book.pdf" }, cwd, createToolState({ limits: { maxPdfBytes: 200_000, maxPdfFileBytes: 500_000 } }));
+  assert.equal(hugeWhole.content, huge.content);
 });
 
 test("Read refuses a PDF of more than 10 pages without pages, and pages it cannot give", async (t) => {

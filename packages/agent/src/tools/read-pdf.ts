@@ -1,24 +1,28 @@
 // PDFs for the model: Read returns a PDF as a document content block, which the model reads as text
 // and page images. As Claude Code's Read: at most 10 pages unless `pages` names a range, and at most
-// 20 pages a call.
+// 20 pages a call. With `pages`, what is sent is a new PDF of just those pages, so that a few pages
+// of a book too large to send whole can be read.
 import type { ToolOutput } from "../types.ts";
 import { openPdf, type PdfDocument } from "./pdf-document.ts";
-import { parsePageRange, withPagesOnly } from "./pdf-pages.ts";
+import { parsePageRange, withPagesOnly, type PageRange } from "./pdf-pages.ts";
+import { pagesSubset } from "./pdf-subset.ts";
 import { PdfError } from "./pdf-syntax.ts";
 import { formatBytes, wholeFile } from "./paths.ts";
+import type { ToolLimits } from "./state.ts";
 
 /** The most pages Read sends of a PDF without `pages`. */
 export const PDF_WHOLE_MAX_PAGES = 10;
 /** The most pages one `pages` range may span. */
 export const PDF_MAX_PAGES_PER_READ = 20;
 
-export async function readPdf(file: string, shown: string, size: number, pages: string | undefined, maxBytes: number): Promise<ToolOutput> {
+type PdfLimits = Pick<ToolLimits, "maxPdfBytes" | "maxPdfFileBytes">;
+
+export async function readPdf(file: string, shown: string, size: number, pages: string | undefined, limits: PdfLimits): Promise<ToolOutput> {
   const text = `Extract its text through Bash instead, for example: pdftotext -f 1 -l 20 "${shown}" - | head -500`;
-  if (size > maxBytes) {
-    return {
-      content: `${shown} is ${formatBytes(size)}; Read sends PDFs of at most ${formatBytes(maxBytes)} to the model. ${text}, or copy out the pages you need (qpdf "${shown}" --pages . 1-20 -- part.pdf) and Read that.`,
-      isError: true,
-    };
+  const copyOut = `copy out the pages you need (qpdf "${shown}" --pages . 1-20 -- part.pdf) and Read that`;
+  const sent = `Read sends PDFs of at most ${formatBytes(limits.maxPdfBytes)} to the model`;
+  if (size > limits.maxPdfFileBytes) {
+    return { content: `${shown} is ${formatBytes(size)}; ${sent}, and takes pages out of PDFs of at most ${formatBytes(limits.maxPdfFileBytes)}. ${text}, or ${copyOut}.`, isError: true };
   }
   const bytes = await wholeFile(file, shown);
   if (!Buffer.isBuffer(bytes)) return bytes;
@@ -33,6 +37,13 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
   const counted = `${count} page${count === 1 ? "" : "s"}`;
   if (count === 0) return { content: `${shown} is a PDF without pages.`, isError: true };
   if (pages === undefined) {
+    if (bytes.length > limits.maxPdfBytes) {
+      const fit = pagesThatFit(count, bytes.length, limits.maxPdfBytes);
+      return {
+        content: `${shown} is ${formatBytes(bytes.length)}; ${sent}. It has ${counted}: call Read again with pages, e.g. pages: "${fit === 1 ? "1" : `1-${fit}`}", to read a few of them. Or extract its text through Bash: pdftotext -f 1 -l 20 "${shown}" - | head -500, or ${copyOut}.`,
+        isError: true,
+      };
+    }
     if (count > PDF_WHOLE_MAX_PAGES) {
       return {
         content: `${shown} has ${counted}; Read gives at most ${PDF_WHOLE_MAX_PAGES} pages of a PDF at once. Call Read again with pages, e.g. pages: "1-${PDF_WHOLE_MAX_PAGES}" (at most ${PDF_MAX_PAGES_PER_READ} pages a call).`,
@@ -44,8 +55,42 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
   const range = parsePageRange(pages, count, PDF_MAX_PAGES_PER_READ);
   if ("error" in range) return { content: range.error, isError: true };
   const picked = range.first === range.last ? `page ${range.first}` : `pages ${range.first}-${range.last}`;
+  const chosen = pagesOf(doc, range, limits.maxPdfBytes);
+  if ("error" in chosen) return { content: `${shown} cannot be read as a PDF: ${chosen.error}. ${text}`, isError: true };
+  if (chosen.size > limits.maxPdfBytes) {
+    const { first, last } = range;
+    if (first === last) {
+      return { content: `Page ${first} of ${shown} comes to ${formatBytes(chosen.size)}; ${sent}. Extract its text through Bash instead, for example: pdftotext -f ${first} -l ${first} "${shown}" -`, isError: true };
+    }
+    const fit = pagesThatFit(last - first + 1, chosen.size, limits.maxPdfBytes);
+    return {
+      content: `Pages ${first}-${last} of ${shown} come to ${formatBytes(chosen.size)}; ${sent}. Read fewer pages at a time, e.g. pages: "${fit === 1 ? first : `${first}-${first + fit - 1}`}".`,
+      isError: true,
+    };
+  }
   const summary = `Read ${picked} of PDF ${shown} (${counted}); the document shown holds only ${range.first === range.last ? "that page" : "those pages"}, so its page 1 is page ${range.first} of the file.`;
-  return pdfOutput(withPagesOnly(doc, range), summary);
+  return pdfOutput(chosen.bytes(), summary);
+}
+
+/** The PDF of just `range`'s pages. It is written afresh whenever pages are asked for, not only
+ * when the file is too large to send: the document stays in the conversation and goes to the model
+ * again with every later request, so each byte of the other pages would be paid for again and again.
+ * The older way, an update appended to the whole file (withPagesOnly), needs none of the pages'
+ * objects to be read, and so remains for a file within the limit whose pages cannot be. */
+function pagesOf(doc: PdfDocument, range: PageRange, maxBytes: number): { size: number; bytes(): Buffer } | { error: string } {
+  try {
+    return pagesSubset(doc, range);
+  } catch (error) {
+    if (!(error instanceof PdfError)) throw error;
+    if (doc.bytes.length > maxBytes) return { error: error.message };
+    const updated = withPagesOnly(doc, range);
+    return { size: updated.length, bytes: () => updated };
+  }
+}
+
+/** About how many of `count` pages that come to `size` bytes fit in `maxBytes` (at least 1). */
+function pagesThatFit(count: number, size: number, maxBytes: number): number {
+  return Math.max(1, Math.min(count, PDF_MAX_PAGES_PER_READ, Math.floor((count * maxBytes) / size)));
 }
 
 function pdfOutput(bytes: Buffer, summary: string): ToolOutput {

@@ -27,7 +27,7 @@ Usage:
 - The result is numbered like cat -n: the line number, a tab, then the line exactly as in the file. The number and tab are not part of the file; never include them in an Edit's old_string.
 - Images (PNG, JPEG, GIF, WebP) are shown to you as images, so you can look at screenshots and diagrams.
 - Jupyter notebooks (.ipynb) are shown as their cells, each with its id, type, source and outputs.
-- PDF files (.pdf) are shown to you as documents: their text and each page as an image. A PDF of more than ${PDF_WHOLE_MAX_PAGES} pages must be read in parts: pass pages, a page ("3") or a range ("1-5"), at most ${PDF_MAX_PAGES_PER_READ} pages a call.
+- PDF files (.pdf) are shown to you as documents: their text and each page as an image. A PDF of more than ${PDF_WHOLE_MAX_PAGES} pages, or too large to send whole, must be read in parts: pass pages, a page ("3") or a range ("1-5"), at most ${PDF_MAX_PAGES_PER_READ} pages a call.
 - Other binary files are refused.
 - It reads files, not directories: use Glob, or ls through Bash, to list a directory.
 - Read every file you are going to edit first, and when several files may be useful, read them in one reply so they load at the same time.`;
@@ -68,7 +68,7 @@ type ReadRequest = { offset: number; limit: number; pages: string | undefined; s
 
 async function readByType(target: string, shown: string, size: number, request: ReadRequest): Promise<ToolOutput> {
   const extension = path.extname(target).toLowerCase();
-  if (extension === ".pdf") return readPdf(target, shown, size, request.pages, limitsOf(request.state).maxPdfBytes);
+  if (extension === ".pdf") return readPdf(target, shown, size, request.pages, limitsOf(request.state));
   if (request.pages !== undefined) {
     return { content: `pages applies to PDF files only; ${shown} is not one. Use offset and limit to read part of a text file.`, isError: true };
   }

@@ -36,6 +36,11 @@ export type ToolLimits = {
   /** Largest PDF Read sends to the model, in bytes (the model API takes 32 MB a request, base64
    * and all). */
   maxPdfBytes: number;
+  /** Largest PDF Read opens to take `pages` out of (the pages taken must still fit maxPdfBytes).
+   * The file is read into a Buffer, outside V8's heap, which runners keep small (server
+   * gc-flags.ts); the heap holds only what is parsed: an entry per object of the cross-reference
+   * data, the page tree, and the objects the chosen pages reach. */
+  maxPdfFileBytes: number;
   /** Largest response body WebFetch accepts, in bytes. */
   maxFetchBytes: number;
   fetchTimeoutMs: number;
@@ -48,6 +53,7 @@ export type ToolLimits = {
 export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = {
   maxImageBytes: 3_932_160,
   maxPdfBytes: 20 * 1024 * 1024,
+  maxPdfFileBytes: 256 * 1024 * 1024,
   maxFetchBytes: 10 * 1024 * 1024,
   fetchTimeoutMs: 60_000,
   backgroundOutputBytes: 1024 * 1024,

@@ -86,7 +86,9 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   const catalog = resolve(root);
   if (!isDict(catalog)) throw new PdfError("its document catalog is missing");
   const pages = pageList(catalog, resolve);
-  const size = Math.max(Number(entry(xref.trailer, "Size")) || 0, ...xref.entries.keys().map((n) => n + 1));
+  // A loop, not Math.max(...): spread arguments overflow the stack past about 120,000 objects.
+  let size = Number(entry(xref.trailer, "Size")) || 0;
+  for (const num of xref.entries.keys()) if (num >= size) size = num + 1;
   const objectOffsets = () => new Map(xref.entries.entries().flatMap(([num, where]) => (where.type === "offset" ? [[num, { offset: where.offset, gen: where.gen }] as const] : [])));
   const streamData = (num: number) => {
     load(num);

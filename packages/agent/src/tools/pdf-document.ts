@@ -316,13 +316,12 @@ function readXrefStream(bytes: Buffer, offset: number, entries: Map<number, Xref
 /** The objects found by their "num gen obj" headers (the last of a number wins, as in an
  * updated file), and the trailer of the last "trailer" or cross-reference stream. */
 function scanObjects(bytes: Buffer): Xref {
-  const text = bytes.toString("latin1");
   const entries = new Map<number, XrefEntry>();
   let trailer: PdfDict | undefined;
-  for (const found of text.matchAll(/(?<![0-9])(\d+)\s+(\d+)\s+obj\b/g)) {
+  for (const found of matchesIn(bytes, /(?<![0-9])(\d+)\s+(\d+)\s+obj\b/g)) {
     entries.set(Number(found[1]), { type: "offset", offset: found.index, gen: Number(found[2]) });
   }
-  for (const found of text.matchAll(/trailer\s*<</g)) {
+  for (const found of matchesIn(bytes, /trailer\s*<</g)) {
     try {
       const value = new PdfParser(bytes, found.index + 7).value();
       if (isDict(value) && value.entries.has("Root")) trailer = value;
@@ -347,4 +346,23 @@ function scanObjects(bytes: Buffer): Xref {
   }
   if (!trailer || entries.size === 0) throw new PdfError("its cross-reference data is broken and no document catalog can be found");
   return { entries, trailer, startxref: -1, isStream: false };
+}
+
+/** Bytes of a window of the scan, and how far a match may reach past its window. */
+const SCAN_WINDOW = 8 * 1024 * 1024;
+const SCAN_OVERLAP = 1024;
+
+/** The matches of `pattern` (global) in `bytes` read as latin1, with their indexes in `bytes`. The
+ * file is read a window at a time, so that a large one never becomes one string in V8's heap; each
+ * window is read with a little before it (for look-behinds) and after it (for a match that runs
+ * past its end), and keeps the matches that start inside it. */
+export function* matchesIn(bytes: Buffer, pattern: RegExp, window = SCAN_WINDOW): Generator<RegExpMatchArray & { index: number }> {
+  for (let start = 0; start < bytes.length; start += window) {
+    const from = Math.max(0, start - 16);
+    const text = bytes.toString("latin1", from, Math.min(bytes.length, start + window + SCAN_OVERLAP));
+    for (const found of text.matchAll(pattern)) {
+      const at = from + found.index;
+      if (at >= start && at < start + window) yield Object.assign(found, { index: at });
+    }
+  }
 }

@@ -1,7 +1,8 @@
-// Read's `pages` of a PDF: the range asked for, and the PDF holding only those pages. The pages are
-// picked by an incremental update (ISO 32000 §7.5.6): appended to the file, a new page tree lists
-// just them, and the catalog points to it. Nothing before is rewritten, so every object stays as the
-// file has it; the other pages remain in the bytes, but are no longer pages of the document.
+// Read's `pages` of a PDF: the range asked for, and, where the new file of just those pages
+// (pdf-subset.ts) cannot be written, a PDF whose pages they are, picked by an incremental update
+// (ISO 32000 §7.5.6): appended to the file, a new page tree lists just them, and the catalog points
+// to it. Nothing before is rewritten, so every object stays as the file has it; the other pages
+// remain in the bytes, but are no longer pages of the document.
 import type { PdfDocument, PdfPage } from "./pdf-document.ts";
 import { isDict } from "./pdf-syntax.ts";
 

@@ -169,4 +169,10 @@ test("Read finds the pages of a PDF whose cross-reference offsets are wrong", as
   assert.match(whole.content, /\(4 pages/);
   const two = await callTool(readTool, { file_path: "broken.pdf", pages: "2-3" }, cwd);
   assert.deepEqual(pageLabels(sentPdf(two)), ["Page 2", "Page 3"]);
+
+  // A large one is scanned a window at a time; the objects across windows are found all the same.
+  const large = Buffer.from(testPdf(10, { imageBytes: 1024 * 1024 }).toString("latin1").replace(/^(\d{10}) 00000 n/gm, (_, offset: string) => `${String(Number(offset) + 3).padStart(10, "0")} 00000 n`), "latin1");
+  await write(cwd, "large.pdf", large);
+  const end = await callTool(readTool, { file_path: "large.pdf", pages: "8-10" }, cwd);
+  assert.deepEqual(pageLabels(sentPdf(end)), ["Page 8", "Page 9", "Page 10"]);
 });

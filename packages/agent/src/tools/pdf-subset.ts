@@ -21,8 +21,9 @@ import { entry, isDict, isName, isRef, isString, PdfError, type PdfDict, type Pd
 export type PdfPieces = { size: number; bytes(): Buffer };
 
 const CATALOG_KEPT = ["AcroForm", "OCProperties", "Lang", "Version"];
-/** How deep a judgement follows links from an object (annotation → action → destination → page). */
-const JUDGE_DEPTH = 4;
+/** How deep a judgement follows links from an object (annotation → action → destination → page,
+ * a reference and the object it names taking a step each). */
+const JUDGE_DEPTH = 8;
 
 export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   const chosen = doc.pages.slice(range.first - 1, range.last);

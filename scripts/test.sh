@@ -4,7 +4,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
 cd "$root"
 node="$root/scripts/node.sh"
-"$root/scripts/ensure-sandbox.sh"
+"$root/scripts/ensure-test-tools.sh"
 echo "== type check (tsc --noEmit)"
 "$node" node_modules/typescript/bin/tsc --noEmit -p .
 # The startup bundles of the `harness` command and the runner, written now if stale: every process

@@ -57,5 +57,13 @@ export { storedRunnerPid, storedSeq } from "./harness-db.ts";
 export { startHttpProxy } from "./http-proxy.ts";
 export type { HttpProxy, ProxiedRequest } from "./http-proxy.ts";
 export { rawHttp } from "./raw-http.ts";
-export { startFakeAnthropicTls, startTlsFront, TEST_CA_FILE } from "./fake-tls.ts";
-export type { TlsFront } from "./fake-tls.ts";
+export {
+  startFakeAnthropicTls,
+  startTlsFront,
+  TEST_CA_FILE,
+  TEST_CLIENT_CERT_FILE,
+  TEST_CLIENT_KEY_ENCRYPTED_FILE,
+  TEST_CLIENT_KEY_FILE,
+  TEST_CLIENT_KEY_PASSPHRASE,
+} from "./fake-tls.ts";
+export type { TlsFront, TlsFrontOptions } from "./fake-tls.ts";

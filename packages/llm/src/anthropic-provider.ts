@@ -8,8 +8,7 @@ import { type ClaudeService, requestFailure, streamFailure } from "./anthropic-f
 import { anthropicSdk } from "./anthropic-sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
 import { withoutBlankText } from "./blank-text.ts";
-import { type EventStreamInit, fetchFor, type HttpFetch } from "./http-fetch.ts";
-import { proxyEnvOf } from "./proxy-env.ts";
+import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "./http-fetch.ts";
 import { expectEventStream } from "./retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
@@ -61,7 +60,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}, 
   const custom = parseCustomHeaders(env[CUSTOM_HEADERS_VARIABLE]);
   if ("problem" in custom) throw new RangeError(custom.problem);
   // Every request of the run, to the model and for its credentials, goes through the run's proxy.
-  const transport = { fetch: fetchFor(env), key: proxyEnvOf(env) };
+  const transport = { fetch: fetchFor(env), key: fetchKeyOf(env) };
   const cloud = cloudOf(env, options, transport.fetch);
   let client: Anthropic;
   if (cloud) {

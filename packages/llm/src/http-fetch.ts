@@ -5,7 +5,8 @@
 // (measured: 134 against 94 µs of the main thread per event read through the Anthropic SDK, events
 // 2 ms apart). Node's fetch also ignores HTTPS_PROXY unless the process started with
 // NODE_USE_ENV_PROXY=1, and a run's environment is not always the process's: here the agents are
-// built from the run's proxy variables (proxy-env.ts), so every request honours them. A request
+// built from the run's proxy variables (proxy-env.ts) and TLS variables (tls-env.ts: the extra CA
+// file, the client certificate), so every request honours them. A request
 // given as a Request, or with a body that is not text or bytes, is read into one that is first;
 // redirects are followed as fetch follows them; only schemes other than http and https go to the
 // global fetch.
@@ -13,15 +14,17 @@ import http from "node:http";
 import https from "node:https";
 import { certificateError } from "./certificate-error.ts";
 import { redirectStep } from "./http-redirect.ts";
-import { type ProxyEnv, proxyEnvOf } from "./proxy-env.ts";
+import { type ProxyEnv, type ProxyEnvResult, proxyEnvOf } from "./proxy-env.ts";
 import type { EnvLike } from "./settings.ts";
+import { type TlsEnv, type TlsEnvResult, tlsEnvOf } from "./tls-env.ts";
 
 /** A kept connection left idle is closed after this long: before the keep-alive timeouts servers
  * commonly use (5 s for Node's), so a request does not meet a connection the server is closing. A
  * connection in use is never timed out (a model may think in silence for minutes). */
 const IDLE_CONNECTION_MS = 4_000;
 
-type Agents = { "http:": http.Agent; "https:": https.Agent };
+/** `extraCaFile`: the NODE_EXTRA_CA_CERTS the https agent trusts, to name when a certificate is refused. */
+type Agents = { "http:": http.Agent; "https:": https.Agent; extraCaFile: string | undefined };
 
 /** Statuses whose Response may not have a body (a 1xx never reaches "response"). */
 const NULL_BODY = new Set([204, 205, 304]);
@@ -39,27 +42,40 @@ export type EventStreamInit = RequestInit & { onEventStream?: (res: http.Incomin
 
 export type HttpFetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
 
-/** One fetch per distinct proxy setting, kept, so that runs alike share their connections. */
+/** One fetch per distinct proxy and TLS setting, kept, so that runs alike share their connections. */
 const fetches = new Map<string, HttpFetch>();
 
 /** The fetch for requests made on behalf of a run whose environment is `env`: through the proxy its
- * HTTPS_PROXY / HTTP_PROXY / ALL_PROXY name, except to the hosts NO_PROXY lists. With a proxy variable that is
- * not usable, every request fails ("fetch failed") with the reason as its cause; callers that can
- * say so sooner check proxyProblem(env) first. */
+ * HTTPS_PROXY / HTTP_PROXY / ALL_PROXY name, except to the hosts NO_PROXY lists, trusting the CAs
+ * of its NODE_EXTRA_CA_CERTS and presenting the client certificate of its CLAUDE_CODE_CLIENT_CERT,
+ * CLAUDE_CODE_CLIENT_KEY and CLAUDE_CODE_CLIENT_KEY_PASSPHRASE. With one of these that is not
+ * usable, every request fails ("fetch failed") with the reason as its cause; callers that can say
+ * so sooner check proxyProblem(env) first. */
 export function fetchFor(env: EnvLike): HttpFetch {
   const checked = proxyEnvOf(env);
-  if (!checked.ok) {
-    const cause = new Error(checked.error);
+  const tls = tlsEnvOf(env);
+  if (!checked.ok || !tls.ok) {
+    const cause = new Error(!checked.ok ? checked.error : !tls.ok ? tls.error : "");
     return () => Promise.reject(new TypeError("fetch failed", { cause }));
   }
-  const key = JSON.stringify(checked.value);
+  const key = keyOf(checked, tls);
   let found = fetches.get(key);
   if (!found) {
-    const agents = agentsFor(checked.value);
+    const agents = agentsFor(checked.value, tls.value);
     found = (input, init = {}) => start(agents, input, init);
     fetches.set(key, found);
   }
   return found;
+}
+
+/** What fetchFor(env) depends on: equal for two environments whose fetches are the same, so that
+ * whoever keeps something made with one (a model SDK client) can tell when it may be shared. */
+export function fetchKeyOf(env: EnvLike): string {
+  return keyOf(proxyEnvOf(env), tlsEnvOf(env));
+}
+
+function keyOf(proxy: ProxyEnvResult, tls: TlsEnvResult): string {
+  return JSON.stringify([proxy.ok ? proxy.value : proxy.error, tls.ok ? tls.value.id : tls.error]);
 }
 
 let own: HttpFetch | undefined;
@@ -70,10 +86,16 @@ export function httpFetch(input: string | URL | Request, init: EventStreamInit =
   return own(input, init);
 }
 
-function agentsFor(proxyEnv: ProxyEnv): Agents {
+function agentsFor(proxyEnv: ProxyEnv, tls: TlsEnv): Agents {
   // Node proxies only with a proxyEnv that names a proxy: without one these are plain agents.
   const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, proxyEnv: { ...proxyEnv } };
-  return { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+  const { ca, cert, key, passphrase } = tls;
+  const secure = { ...(ca && { ca }), ...(cert && key && { cert, key }), ...(passphrase !== undefined && { passphrase }) };
+  return {
+    "http:": new http.Agent(options),
+    "https:": new https.Agent({ ...options, ...secure }),
+    extraCaFile: tls.extraCaFile ?? process.env.NODE_EXTRA_CA_CERTS,
+  };
 }
 
 function start(agents: Agents, input: string | URL | Request, init: EventStreamInit): Promise<Response> {
@@ -118,6 +140,7 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   let req: http.ClientRequest;
+  let caFile: string | undefined;
   try {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
@@ -125,6 +148,7 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
     });
     const open = url.protocol === "https:" ? https.request : http.request;
     req = open(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
+    caFile = agents.extraCaFile;
   } catch (error) {
     // As fetch: a request that cannot be made (a header value with a line break, say) rejects.
     return Promise.reject(error);
@@ -134,7 +158,7 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
   // redirect) through this variable, dropped once the answer came, so a long reply does not keep
   // its request body (tens of KB per model call) alive and promoted into the old generation.
   let request: { url: URL; init: EventStreamInit } | undefined = { url, init };
-  return answer(req, signal, init.onEventStream, () => {
+  return answer(req, caFile, signal, init.onEventStream, () => {
     const again = request;
     request = undefined;
     return again;
@@ -143,6 +167,7 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
 
 function answer(
   req: http.ClientRequest,
+  extraCaFile: string | undefined,
   signal: AbortSignal | undefined,
   onEventStream: EventStreamInit["onEventStream"],
   takeRequest: () => { url: URL; init: EventStreamInit } | undefined,
@@ -160,7 +185,7 @@ function answer(
       done();
       // As fetch: an abort rejects with the signal's reason, anything else is "fetch failed"; a
       // refused certificate is said in words a user can act on.
-      const cause = certificateError(error, req.host, process.env.NODE_EXTRA_CA_CERTS) ?? error;
+      const cause = certificateError(error, req.host, extraCaFile) ?? error;
       if (!answered) reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause }));
     });
     req.on("response", (res) => {

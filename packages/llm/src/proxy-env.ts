@@ -10,6 +10,7 @@
 // it) and IPv4 ranges `10.0.0.0-10.0.0.255`. A plain `example.com` matches that name only, not its
 // subdomains; loopback is proxied like any other host unless listed (`localhost,127.0.0.1`).
 import type { EnvLike } from "./settings.ts";
+import { tlsProblem } from "./tls-env.ts";
 
 export type ProxyEnv = { HTTPS_PROXY?: string; HTTP_PROXY?: string; NO_PROXY?: string };
 
@@ -42,10 +43,12 @@ export function proxyEnvOf(env: EnvLike): ProxyEnvResult {
   return { ok: true, value };
 }
 
-/** Why the proxy variables of `env` cannot be used, or undefined when they can (or none is set). */
+/** Why the network variables of `env` cannot be used, or undefined when they can (or none is set):
+ * the proxy variables, then the TLS ones (tls-env.ts: NODE_EXTRA_CA_CERTS, the client certificate),
+ * all of which fetchFor(env) applies. */
 export function proxyProblem(env: EnvLike): string | undefined {
   const checked = proxyEnvOf(env);
-  return checked.ok ? undefined : checked.error;
+  return checked.ok ? tlsProblem(env) : checked.error;
 }
 
 function unusable(found: { name: string; value: string }, problem: string): string {

@@ -1,16 +1,26 @@
 // `harness run` behind a corporate proxy: HTTPS_PROXY / HTTP_PROXY / NO_PROXY (upper or lower
-// case, from the environment or the settings' env) carry the model's requests and WebFetch's.
+// case, from the environment or the settings' env) carry the model's requests and WebFetch's, with
+// the CA of NODE_EXTRA_CA_CERTS and the client certificate of CLAUDE_CODE_CLIENT_CERT / _KEY.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { startFakeAnthropic, startFakeAnthropicTls, startHttpProxy, TEST_CA_FILE, toolThenText } from "@harness/test-utils";
+import {
+  startFakeAnthropic,
+  startFakeAnthropicTls,
+  startHttpProxy,
+  TEST_CA_FILE,
+  TEST_CLIENT_CERT_FILE,
+  TEST_CLIENT_KEY_ENCRYPTED_FILE,
+  TEST_CLIENT_KEY_PASSPHRASE,
+  toolThenText,
+} from "@harness/test-utils";
 import { harness, tempDir, withFake } from "./test-support.ts";
 
 /** No proxy variable of the machine running the tests leaks into a run. */
-const NO_PROXY_SET = { HTTPS_PROXY: "", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "", NO_PROXY: "", no_proxy: "", NODE_EXTRA_CA_CERTS: "" };
+const NO_PROXY_SET = { HTTPS_PROXY: "", https_proxy: "", HTTP_PROXY: "", http_proxy: "", ALL_PROXY: "", all_proxy: "", NO_PROXY: "", no_proxy: "", NODE_EXTRA_CA_CERTS: "", CLAUDE_CODE_CLIENT_CERT: "", CLAUDE_CODE_CLIENT_KEY: "", CLAUDE_CODE_CLIENT_KEY_PASSPHRASE: "" };
 const MODEL = ["--model", "claude-sonnet-4-6"];
 
 async function proxyFor(t: { after(fn: () => unknown): void }) {
@@ -114,4 +124,24 @@ test("an https:// endpoint whose certificate is not trusted fails the run saying
   assert.doesNotMatch(run.stderr, /\n\s+at /, "no stack trace");
   assert.equal(proxy.seen.length, 1, "a certificate the client does not trust is not tried again");
   assert.equal(fake.requests.length, 0);
+});
+
+test("NODE_EXTRA_CA_CERTS and a client certificate given only in the user's settings' env reach a gateway that demands mutual TLS; a CA file that is not there stops the run naming it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropicTls({ replies: [{ text: "mutual TLS from settings" }] }, { requireClientCert: true }));
+  const home = tempDir(t);
+  mkdirSync(join(home, ".claude"));
+  const settings = join(home, ".claude", "settings.json");
+  const tls = { NODE_EXTRA_CA_CERTS: TEST_CA_FILE, CLAUDE_CODE_CLIENT_CERT: TEST_CLIENT_CERT_FILE, CLAUDE_CODE_CLIENT_KEY: TEST_CLIENT_KEY_ENCRYPTED_FILE, CLAUDE_CODE_CLIENT_KEY_PASSPHRASE: TEST_CLIENT_KEY_PASSPHRASE };
+  writeFileSync(settings, JSON.stringify({ env: tls }));
+  const env = { ...NO_PROXY_SET, HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  const run = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], env).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "mutual TLS from settings");
+
+  const missing = join(home, "corp-ca.pem");
+  writeFileSync(settings, JSON.stringify({ env: { ...tls, NODE_EXTRA_CA_CERTS: missing } }));
+  const failed = await harness(["run", "--cwd", tempDir(t), ...MODEL, "hi"], env).result;
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, new RegExp(`NODE_EXTRA_CA_CERTS names a file that cannot be read \\(${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\): there is no such file`));
+  assert.equal(fake.requests.length, 1);
 });

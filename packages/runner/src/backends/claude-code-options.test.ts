@@ -23,7 +23,7 @@ test("the environment holds only what Claude Code needs, nothing else of the run
   assert.equal(bare.CLAUDE_CODE_MAX_RETRIES, "2");
 });
 
-test("Claude Code gets the runner's proxies and the CA file it trusts, in either case, and no blank one", () => {
+test("Claude Code gets the runner's proxies, the CA file it trusts and its client certificate, in either case, and no blank one", () => {
   const network = {
     HTTPS_PROXY: "http://proxy.corp:3128",
     http_proxy: "http://me:secret@proxy.corp:3128",
@@ -31,6 +31,9 @@ test("Claude Code gets the runner's proxies and the CA file it trusts, in either
     no_proxy: "localhost,.corp",
     NO_PROXY: "",
     NODE_EXTRA_CA_CERTS: "/etc/corp/ca.pem",
+    CLAUDE_CODE_CLIENT_CERT: "/etc/corp/client.pem",
+    CLAUDE_CODE_CLIENT_KEY: "/etc/corp/client-key.pem",
+    CLAUDE_CODE_CLIENT_KEY_PASSPHRASE: "key secret",
   };
   const env = claudeCodeEnv({ stateDir: "/state", runnerEnv: { PATH: "/bin", AWS_SECRET_ACCESS_KEY: "s", ...network } });
   const { NO_PROXY: _blank, ...given } = network;

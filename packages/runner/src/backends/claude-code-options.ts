@@ -87,7 +87,7 @@ export function claudeCodeEnv(input: {
   authToken?: string;
   stateDir: string;
   /** From the runner's environment: ANTHROPIC_BASE_URL, ANTHROPIC_CUSTOM_HEADERS, PATH, the proxy
-   * variables and NODE_EXTRA_CA_CERTS, the Vertex and Bedrock switches with their credentials, and
+   * variables, NODE_EXTRA_CA_CERTS and the client certificate's (CLAUDE_CODE_CLIENT_*), the Vertex and Bedrock switches with their credentials, and
    * the runner's mark (HARNESS_RUNNER_PROCESS). */
   runnerEnv: Record<string, string | undefined>;
   /** Deployment additions (e.g. CLAUDE_CODE_MAX_RETRIES), given explicitly by whoever builds the backend. */
@@ -111,8 +111,8 @@ export function claudeCodeEnv(input: {
   else if (input.authToken) env.ANTHROPIC_AUTH_TOKEN = input.authToken;
   if (input.runnerEnv.ANTHROPIC_BASE_URL) env.ANTHROPIC_BASE_URL = input.runnerEnv.ANTHROPIC_BASE_URL;
   if (input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS) env.ANTHROPIC_CUSTOM_HEADERS = input.runnerEnv.ANTHROPIC_CUSTOM_HEADERS;
-  // Behind a corporate proxy Claude Code needs it as the runner does, and the file of the CA that
-  // proxy's or a gateway's certificates are signed by.
+  // Behind a corporate proxy Claude Code needs it as the runner does, the file of the CA that
+  // proxy's or a gateway's certificates are signed by, and the client certificate a gateway asks for.
   for (const name of NETWORK_VARIABLES) if (input.runnerEnv[name]?.trim()) env[name] = input.runnerEnv[name];
   if (vertexEnabled(input.runnerEnv)) {
     for (const [name, value] of Object.entries(input.runnerEnv)) if (value && VERTEX_VARIABLE.test(name)) env[name] = value;
@@ -159,8 +159,9 @@ const BEDROCK_VARIABLE = /^(CLAUDE_CODE_USE_BEDROCK|CLAUDE_CODE_SKIP_BEDROCK_AUT
 /** The proxy variables, as Claude Code reads them (upper or lower case). */
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] as const;
 
-/** How Claude Code gets out of the runner's network: the proxies and the extra CA file to trust. */
-const NETWORK_VARIABLES = [...PROXY_VARIABLES, "NODE_EXTRA_CA_CERTS"] as const;
+/** How Claude Code gets out of the runner's network: the proxies, the extra CA file to trust and
+ * the client certificate for servers that ask for one (mutual TLS). */
+const NETWORK_VARIABLES = [...PROXY_VARIABLES, "NODE_EXTRA_CA_CERTS", "CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE"] as const;
 
 /** The variables that say where Claude Code reaches the model: its endpoint and the proxies
  * between (and the hosts that go around them). */

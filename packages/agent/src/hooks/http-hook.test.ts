@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { startHttpProxy, startTlsFront, TEST_CA_FILE, TEST_CLIENT_CERT_FILE, TEST_CLIENT_KEY_FILE } from "@harness/test-utils";
+import { runHttpHook } from "./http-hook.ts";
 import { runHooks } from "./run-hooks.ts";
 import type { HooksConfig, HttpHook, PreToolUseInput } from "./types.ts";
 
@@ -136,4 +138,24 @@ describe("http hooks", () => {
     await runHooks(config, "PreToolUse", input, opts());
     assert.equal(seen.filter((s) => s.url === "/once").length - before, 1);
   });
+});
+
+test("an https hook URL is reached through the run's HTTPS_PROXY, trusting its NODE_EXTRA_CA_CERTS and presenting its client certificate", async (t) => {
+  answers.set("/tls", { body: "through the gateway" });
+  const gateway = await startTlsFront(base, { requireClientCert: true });
+  const proxy = await startHttpProxy();
+  t.after(async () => {
+    await gateway.close();
+    await proxy.close();
+  });
+  const env = { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_FILE, CLAUDE_CODE_CLIENT_CERT: TEST_CLIENT_CERT_FILE, CLAUDE_CODE_CLIENT_KEY: TEST_CLIENT_KEY_FILE };
+  const url = `https://model.test:${gateway.port}/tls`;
+  const result = await runHttpHook({ type: "http", url }, "{}", { env, timeoutMs: 5_000, signal: new AbortController().signal });
+  assert.equal(result.exitCode, 0, JSON.stringify(result));
+  assert.equal(result.stdout, "through the gateway");
+  assert.deepEqual(proxy.seen, [{ method: "CONNECT", target: `model.test:${gateway.port}` }]);
+  const { CLAUDE_CODE_CLIENT_CERT: _cert, CLAUDE_CODE_CLIENT_KEY: _key, ...withoutCert } = env;
+  const refused = await runHttpHook({ type: "http", url }, "{}", { env: withoutCert, timeoutMs: 5_000, signal: new AbortController().signal });
+  assert.notEqual(refused.exitCode, 0);
+  assert.match(refused.error ?? "", /asks for a client certificate.*CLAUDE_CODE_CLIENT_CERT/);
 });

@@ -12,7 +12,8 @@ const SHOWN_ERROR_CHARS = 500;
 
 export type HttpHookOptions = {
   /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only), and the
-   * proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+   * network variables, as fetchFor reads them (the proxies, the extra CA file, the client
+   * certificate). */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal: AbortSignal;

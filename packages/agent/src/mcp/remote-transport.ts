@@ -1,5 +1,6 @@
 // The SDK transport of a remote (http, sse) MCP server, through the proxy of the servers'
-// environment, as a stdio server's own requests would go.
+// environment, as a stdio server's own requests would go, with its extra CA file and client
+// certificate (fetchFor reads them all).
 import { fetchFor } from "@harness/llm/http-fetch";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";

@@ -9,7 +9,8 @@ export type FetchedPage =
   | { kind: "error"; message: string };
 
 /** `refuse`: why a redirect within the site may not be followed to `to` (a deny rule); undefined
- * when it may. `env`: where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+ * when it may. `env`: the run's network variables, as fetchFor reads them (the proxies, the extra
+ * CA file, the client certificate). */
 export type FetchPageOptions = { signal: AbortSignal; timeoutMs: number; maxBytes: number; env: Readonly<Record<string, string | undefined>>; refuse?: (to: URL) => string | undefined };
 
 const MAX_REDIRECTS = 10;

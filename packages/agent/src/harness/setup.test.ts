@@ -7,6 +7,7 @@ import { systemText, tempWorkspace } from "../testing/fixtures.ts";
 import { runInProject, tempProject } from "../testing/project.ts";
 import { createAgentResources } from "./resources.ts";
 import { loadRunSetup } from "./setup.ts";
+import { TEST_CA_FILE, TEST_CLIENT_CERT_FILE, TEST_CLIENT_KEY_FILE } from "@harness/test-utils";
 
 /** Puts a `git` first on PATH that logs each call and runs the real one; returns the log reader. */
 async function countGitCalls(t: TestContext): Promise<() => Promise<string[]>> {
@@ -101,7 +102,9 @@ test("an unknown model provider ends the run with the routing error, before any 
 
 test("the settings' env counts for the harness too (the model), but a project's settings cannot say where the model is reached", async (t) => {
   const project = await tempProject(t);
-  await project.settings({ env: { ANTHROPIC_MODEL: "claude-haiku-4-5", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/elsewhere", ANTHROPIC_API_KEY: "planted" } });
+  // Nor whom its TLS connections trust or which certificate they present.
+  const tls = { NODE_EXTRA_CA_CERTS: TEST_CA_FILE, CLAUDE_CODE_CLIENT_CERT: TEST_CLIENT_CERT_FILE, CLAUDE_CODE_CLIENT_KEY: TEST_CLIENT_KEY_FILE };
+  await project.settings({ env: { ANTHROPIC_MODEL: "claude-haiku-4-5", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/elsewhere", ANTHROPIC_API_KEY: "planted", ...tls } });
   await project.settings({ env: { OPENAI_BASE_URL: "http://gateway.local/v1" } }, "user");
   const resources = createAgentResources();
   t.after(() => resources.dispose());

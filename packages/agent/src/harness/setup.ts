@@ -443,8 +443,9 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
 }
 
 
-/** Where the model is reached, and with what: set by the user's or managed settings only. */
-const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY)$/i;
+/** Where the model is reached, and with what (the proxies, the CA file trusted, the client
+ * certificate presented): set by the user's or managed settings only. */
+const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY|NODE_EXTRA_CA_CERTS|CLAUDE_CODE_CLIENT_(?:CERT|KEY|KEY_PASSPHRASE))$/i;
 
 /** The last apiKeyHelper of the user's and managed settings; a project's is said not to count. */
 function apiKeyHelperOf(sources: readonly SettingsSource[], notice: NoticeSink): string | undefined {

@@ -3,7 +3,7 @@
 // value it cannot use; runs then fall back to the default, so that a run never fails on them, and
 // `harness serve` and `harness run` ask the same functions first, so that a mistyped value is
 // refused at start, naming the variable, rather than silently ignored.
-import { baseUrlProblems, bedrockProblems, customHeadersProblems, proxyProblem, resolveRetrySettings, vertexProblems } from "@harness/llm";
+import { baseUrlProblems, bedrockProblems, customHeadersProblems, networkProblem, resolveRetrySettings, vertexProblems } from "@harness/llm";
 import { autoCompactPercentSetting, compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
 import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
 import { wholeSetting } from "./env-number.ts";
@@ -24,7 +24,7 @@ const CLAUDE_CODE_LIMITS = [
 
 /** What is wrong with the run settings in `env`, one line each (none: all usable). */
 export function envSettingProblems(env: Env): string[] {
-  const proxy = proxyProblem(env);
+  const proxy = networkProblem(env);
   const problems: string[] = [...baseUrlProblems(env), ...customHeadersProblems(env), ...vertexProblems(env), ...bedrockProblems(env), ...(proxy ? [proxy] : [])];
   try {
     resolveRetrySettings({}, env);

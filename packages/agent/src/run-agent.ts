@@ -4,7 +4,7 @@
 // harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ModelMessage, ModelRequest } from "@harness/llm";
-import { proxyProblem } from "@harness/llm/proxy-env";
+import { networkProblem } from "@harness/llm/proxy-env";
 import { releaseArguments } from "./commands/shell-syntax.ts";
 import { contextTokensOf } from "./compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
@@ -100,8 +100,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   if (main.agent) applyMainAgentMode(setup.permissions, main.agent, given.permissionMode, (message) => notice("warning", message));
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
   const withEnv = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
-  // A proxy variable the settings' env set wrong would fail every request: said once, here.
-  const proxy = proxyProblem(withEnv.env ?? process.env) ?? (setup.childEnv && proxyProblem(setup.childEnv));
+  // A network variable (a proxy, the CA file, the client certificate) the settings' env set wrong
+  // would fail every request: said once, here.
+  const proxy = networkProblem(withEnv.env ?? process.env) ?? (setup.childEnv && networkProblem(setup.childEnv));
   if (proxy) return finish(withPrompt(state, given.prompt), "error", proxy);
   const configured = main.agent ? asMainAgent(withEnv, main.agent, chooseModel(withEnv, setup.settings)) : withEnv;
   const plan = planPrompt(given.prompt, setup);

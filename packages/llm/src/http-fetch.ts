@@ -50,7 +50,7 @@ const fetches = new Map<string, HttpFetch>();
  * of its NODE_EXTRA_CA_CERTS and presenting the client certificate of its CLAUDE_CODE_CLIENT_CERT,
  * CLAUDE_CODE_CLIENT_KEY and CLAUDE_CODE_CLIENT_KEY_PASSPHRASE. With one of these that is not
  * usable, every request fails ("fetch failed") with the reason as its cause; callers that can say
- * so sooner check proxyProblem(env) first. */
+ * so sooner check networkProblem(env) first. */
 export function fetchFor(env: EnvLike): HttpFetch {
   const checked = proxyEnvOf(env);
   const tls = tlsEnvOf(env);

@@ -33,7 +33,7 @@ export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";
 export { customHeadersProblems } from "./custom-headers.ts";
 export { fetchFor } from "./http-fetch.ts";
 export type { HttpFetch } from "./http-fetch.ts";
-export { proxyProblem } from "./proxy-env.ts";
+export { networkProblem } from "./proxy-env.ts";
 export { credentialsFile, VERTEX_DEFAULT_REGION, vertexEnabled, vertexProblems, vertexSettings } from "./vertex-settings.ts";
 export type { VertexSettings } from "./vertex-settings.ts";
 export { awsFiles, bedrockEnabled, bedrockProblems, bedrockSettings } from "./bedrock-settings.ts";

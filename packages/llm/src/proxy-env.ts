@@ -46,7 +46,7 @@ export function proxyEnvOf(env: EnvLike): ProxyEnvResult {
 /** Why the network variables of `env` cannot be used, or undefined when they can (or none is set):
  * the proxy variables, then the TLS ones (tls-env.ts: NODE_EXTRA_CA_CERTS, the client certificate),
  * all of which fetchFor(env) applies. */
-export function proxyProblem(env: EnvLike): string | undefined {
+export function networkProblem(env: EnvLike): string | undefined {
   const checked = proxyEnvOf(env);
   return checked.ok ? tlsProblem(env) : checked.error;
 }

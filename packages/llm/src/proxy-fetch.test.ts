@@ -6,7 +6,7 @@ import { test, type TestContext } from "node:test";
 import { startFakeAnthropicTls, startHttpProxy } from "@harness/test-utils";
 import { CertificateError } from "./certificate-error.ts";
 import { fetchFor } from "./http-fetch.ts";
-import { proxyProblem } from "./proxy-env.ts";
+import { networkProblem } from "./proxy-env.ts";
 
 async function serve(t: TestContext, handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<number> {
   const server = http.createServer(handler);
@@ -77,8 +77,8 @@ test("ALL_PROXY (or all_proxy) carries the requests of a scheme whose own variab
   assert.equal(await (await fetchFor({ ALL_PROXY: all.url, HTTP_PROXY: own.url })(url)).text(), "ok");
   assert.deepEqual(all.seen.map((seen) => seen.target), [url, url]);
   assert.deepEqual(own.seen.map((seen) => seen.target), [url]);
-  assert.match(proxyProblem({ ALL_PROXY: "socks5h://u:secret@proxy.corp:1080" }) ?? "", /^ALL_PROXY is not a usable proxy URL \(socks5h:\/\/\*\*\*@proxy\.corp:1080\): only http:\/\/ and https:\/\/ proxies are supported, not socks5h:\/\/$/);
-  assert.equal(proxyProblem({ ALL_PROXY: "socks5://proxy.corp:1080", HTTPS_PROXY: "http://a.corp", HTTP_PROXY: "http://a.corp" }), undefined, "an ALL_PROXY nothing falls back to is not read");
+  assert.match(networkProblem({ ALL_PROXY: "socks5h://u:secret@proxy.corp:1080" }) ?? "", /^ALL_PROXY is not a usable proxy URL \(socks5h:\/\/\*\*\*@proxy\.corp:1080\): only http:\/\/ and https:\/\/ proxies are supported, not socks5h:\/\/$/);
+  assert.equal(networkProblem({ ALL_PROXY: "socks5://proxy.corp:1080", HTTPS_PROXY: "http://a.corp", HTTP_PROXY: "http://a.corp" }), undefined, "an ALL_PROXY nothing falls back to is not read");
 });
 
 test("NO_PROXY sends the hosts it lists direct, Node's way; loopback is proxied unless listed", async (t) => {
@@ -103,13 +103,13 @@ test("a proxy URL that cannot be used is an error naming the variable, without i
     [{ HTTP_PROXY: "http://u:secret@[bad" }, /^HTTP_PROXY is not a usable proxy URL \(http:\/\/\*\*\*@\[bad\): give a URL such as/],
   ];
   for (const [env, expected] of cases) {
-    const problem = proxyProblem(env);
+    const problem = networkProblem(env);
     assert.match(problem ?? "", expected);
     assert.doesNotMatch(problem ?? "", /secret/);
     const failed = await fetchFor(env)("https://api.anthropic.com/v1/messages").catch((error: TypeError) => error);
     assert.ok(failed instanceof TypeError);
     assert.equal((failed.cause as Error).message, problem);
   }
-  assert.equal(proxyProblem({ HTTPS_PROXY: "https://proxy.corp", NO_PROXY: "*" }), undefined);
-  assert.equal(proxyProblem({ HTTPS_PROXY: "  " }), undefined, "a blank variable is no proxy");
+  assert.equal(networkProblem({ HTTPS_PROXY: "https://proxy.corp", NO_PROXY: "*" }), undefined);
+  assert.equal(networkProblem({ HTTPS_PROXY: "  " }), undefined, "a blank variable is no proxy");
 });

@@ -20,7 +20,7 @@ import {
 import { createAnthropicProvider } from "./anthropic-provider.ts";
 import { CertificateError } from "./certificate-error.ts";
 import { fetchFor } from "./http-fetch.ts";
-import { proxyProblem } from "./proxy-env.ts";
+import { networkProblem } from "./proxy-env.ts";
 import { tlsEnvOf } from "./tls-env.ts";
 import type { ModelEvent } from "./types.ts";
 
@@ -76,12 +76,12 @@ test("a NODE_EXTRA_CA_CERTS file that changes is read again; one that is missing
   assert.equal(await replyText(await post({ NODE_EXTRA_CA_CERTS: file }, server.url)), "one");
 
   const missing = join(dir, "none.pem");
-  assert.match(proxyProblem({ NODE_EXTRA_CA_CERTS: missing }) ?? "", new RegExp(`^NODE_EXTRA_CA_CERTS names a file that cannot be read \\(${missing}\\): `));
+  assert.match(networkProblem({ NODE_EXTRA_CA_CERTS: missing }) ?? "", new RegExp(`^NODE_EXTRA_CA_CERTS names a file that cannot be read \\(${missing}\\): `));
   const failed = await post({ NODE_EXTRA_CA_CERTS: missing }, server.url).catch((error: TypeError) => error);
   assert.ok(failed instanceof TypeError);
-  assert.equal((failed.cause as Error).message, proxyProblem({ NODE_EXTRA_CA_CERTS: missing }));
-  assert.match(proxyProblem({ NODE_EXTRA_CA_CERTS: TEST_CLIENT_KEY_FILE }) ?? "", /^NODE_EXTRA_CA_CERTS \(.*client-key\.pem\) holds no certificate \(PEM\)$/);
-  assert.equal(proxyProblem({ NODE_EXTRA_CA_CERTS: " " }), undefined, "a blank variable names no file");
+  assert.equal((failed.cause as Error).message, networkProblem({ NODE_EXTRA_CA_CERTS: missing }));
+  assert.match(networkProblem({ NODE_EXTRA_CA_CERTS: TEST_CLIENT_KEY_FILE }) ?? "", /^NODE_EXTRA_CA_CERTS \(.*client-key\.pem\) holds no certificate \(PEM\)$/);
+  assert.equal(networkProblem({ NODE_EXTRA_CA_CERTS: " " }), undefined, "a blank variable names no file");
 });
 
 test("CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY (with CLAUDE_CODE_CLIENT_KEY_PASSPHRASE for an encrypted key) present a client certificate to a server that asks for one", async (t) => {
@@ -112,7 +112,7 @@ test("a client certificate that cannot be used is an error naming the variable, 
     [{ CLAUDE_CODE_CLIENT_CERT: TEST_CA_FILE, CLAUDE_CODE_CLIENT_KEY: TEST_CLIENT_KEY_FILE }, /^CLAUDE_CODE_CLIENT_KEY \(.*client-key\.pem\) cannot be used with CLAUDE_CODE_CLIENT_CERT: .*mismatch/],
   ];
   for (const [env, expected] of cases) {
-    const problem = proxyProblem(env) ?? "";
+    const problem = networkProblem(env) ?? "";
     assert.match(problem, expected);
     assert.doesNotMatch(problem, /not-it/);
   }

@@ -91,11 +91,23 @@ function agentsFor(proxyEnv: ProxyEnv, tls: TlsEnv): Agents {
   const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, proxyEnv: { ...proxyEnv } };
   const { ca, cert, key, passphrase } = tls;
   const secure = { ...(ca && { ca }), ...(cert && key && { cert, key }), ...(passphrase !== undefined && { passphrase }) };
-  return {
+  const agents = {
     "http:": new http.Agent(options),
     "https:": new https.Agent({ ...options, ...secure }),
     extraCaFile: tls.extraCaFile ?? process.env.NODE_EXTRA_CA_CERTS,
   };
+  if (ca) for (const agent of [agents["http:"], agents["https:"]]) trustProxyWith(agent, ca);
+  return agents;
+}
+
+/** Makes an https:// proxy's own certificate checked against `ca` too. Node connects to such a
+ * proxy with its proxy configuration's connection options alone (host and port: the process's
+ * default CAs), so a proxy whose certificate the run's NODE_EXTRA_CA_CERTS signs would be refused;
+ * those options are spread into that connection, so the CAs are added to them. */
+function trustProxyWith(agent: http.Agent, ca: string[]): void {
+  const symbol = Object.getOwnPropertySymbols(agent).find((found) => found.description === "kProxyConfig");
+  const config = symbol && (agent as unknown as Record<symbol, { protocol?: string; proxyConnectionOptions?: Record<string, unknown> } | null>)[symbol];
+  if (config?.protocol === "https:" && config.proxyConnectionOptions) config.proxyConnectionOptions.ca = ca;
 }
 
 function start(agents: Agents, input: string | URL | Request, init: EventStreamInit): Promise<Response> {

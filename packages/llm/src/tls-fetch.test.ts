@@ -11,6 +11,7 @@ import { rootCertificates } from "node:tls";
 import {
   startFakeAnthropicTls,
   startHttpProxy,
+  startTlsFront,
   TEST_CA_FILE,
   TEST_CLIENT_CERT_FILE,
   TEST_CLIENT_KEY_ENCRYPTED_FILE,
@@ -62,6 +63,22 @@ test("NODE_EXTRA_CA_CERTS in the run's environment is trusted, directly and thro
   const ca = checked.value.ca ?? [];
   assert.ok(rootCertificates.every((root) => ca.includes(root)), "the public roots stay trusted");
   assert.ok(ca.includes(readFileSync(TEST_CA_FILE, "utf8").trim()), "the file's certificate is added");
+});
+
+test("an https:// proxy whose certificate the run's NODE_EXTRA_CA_CERTS signs carries https:// and http:// requests", async (t) => {
+  const server = await fake(t);
+  const proxy = await startHttpProxy();
+  t.after(() => proxy.close());
+  // The proxy itself is reached over TLS, its certificate signed by the test CA as the model's is.
+  const front = await startTlsFront(proxy.url);
+  t.after(() => front.close());
+  const env = { NODE_EXTRA_CA_CERTS: TEST_CA_FILE, HTTPS_PROXY: `https://localhost:${front.port}`, HTTP_PROXY: `https://localhost:${front.port}` };
+  const tunnelled = server.url.replace("https://localhost", "https://model.test");
+  assert.equal(await replyText(await post(env, tunnelled)), "one");
+  assert.equal(proxy.seen.length, 1);
+  // Nothing answers http://plain.test: the proxy having been asked for it is the point.
+  await fetchFor(env)("http://plain.test/anything").catch(() => undefined);
+  assert.deepEqual(proxy.seen[1], { method: "GET", target: "http://plain.test/anything" });
 });
 
 test("a NODE_EXTRA_CA_CERTS file that changes is read again; one that is missing or holds no certificate is an error naming the variable", async (t) => {

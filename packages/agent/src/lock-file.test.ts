@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { withLock, withLockSync } from "./lock-file.ts";
 
@@ -39,5 +40,16 @@ describe("sign-in file locks", () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(path, old, old);
     assert.equal(withLockSync(path, times, () => "ran"), "ran");
+  });
+
+  test("a lock that cannot be written (a full disk) is said naming the file and leaves no empty lock behind to wait for", () => {
+    const path = lockPath();
+    // A file size limit of 0 (its signal ignored) fails writes with EFBIG, as a full disk fails them with ENOSPC.
+    const module = fileURLToPath(new URL("./lock-file.ts", import.meta.url));
+    const script = `import { withLockSync } from ${JSON.stringify(module)};
+      try { withLockSync(${JSON.stringify(path)}, { staleMs: 10000, waitMs: 200 }, () => {}); console.log("taken"); } catch (error) { console.log(error.message); }`;
+    const child = spawnSync("bash", ["-c", 'trap "" XFSZ; ulimit -f 0; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: "utf8" });
+    assert.match(child.stdout, new RegExp(`^cannot make the lock file ${path.replace(/[.\\]/g, "\\$&")}: `), child.stderr);
+    assert.equal(existsSync(path), false);
   });
 });

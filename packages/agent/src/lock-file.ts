@@ -64,9 +64,14 @@ function tryLock(path: string, staleMs: number): string | undefined {
     const fd = openSync(path, "wx", 0o600);
     try {
       writeSync(fd, token);
-    } finally {
+    } catch (error) {
+      // A lock made but not written (a full disk) would name no holder and be waited for until
+      // stale: it is this program's, so it goes.
       closeSync(fd);
+      rmSync(path, { force: true });
+      throw error;
     }
+    closeSync(fd);
     return token;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot make the lock file ${path}: ${(error as Error).message}`);

@@ -2,15 +2,16 @@
 // login`, `harness mcp add --client-secret`. These tests run them as real child processes at once.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, test } from "node:test";
 import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-utils";
 import type { McpRemoteServerConfig } from "./config.ts";
 import { mcpLogin } from "./oauth-login.ts";
-import { mcpOAuthFile, readOAuthEntry } from "./oauth-store.ts";
+import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { mcpOAuthFile, readOAuthEntry, saveClientSecret } from "./oauth-store.ts";
 
 const here = import.meta.dirname;
 
@@ -87,5 +88,28 @@ describe("programs sharing the sign-in file", () => {
     assert.match((next as { access?: string }).access ?? JSON.stringify(next), /^at-/, "the stored refresh token is the live one");
     assert.notEqual(refreshTokens(), stored);
     assert.equal(oauth.counts.refusedRefreshes, 0);
+  });
+
+  test("a run saving tokens while another program holds the file's lock waits without stopping the runner's other sessions", async () => {
+    const file = join(dir, "held.json");
+    const server = { name: "notes", url: "https://example.com/mcp" };
+    saveClientSecret(file, server, "secret");
+    // Held by a live program (this one's pid stands for it), released 100 ms later.
+    writeFileSync(`${file}.lock`, `${hostname()} ${process.pid} another`);
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 10);
+    const released = sleep(100).then(() => rmSync(`${file}.lock`, { force: true }));
+    const started = Date.now();
+    try {
+      await new StoredOAuthProvider(file, server).saveTokens({ access_token: "at-1", token_type: "Bearer" });
+    } finally {
+      clearInterval(ticking);
+    }
+    await released;
+    assert.ok(Date.now() - started < 2_000, `the save waited ${Date.now() - started} ms for a lock released after 100`);
+    assert.ok(ticks >= 5, `the process's timers ran ${ticks} times while the save waited`);
+    assert.equal(readOAuthEntry(file, server)?.tokens?.access_token, "at-1");
+    assert.equal(readOAuthEntry(file, server)?.clientSecret, "secret");
+    assert.equal(existsSync(`${file}.lock`), false);
   });
 });

@@ -11,7 +11,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpOAuthClientConfig } from "./config.ts";
 import { withLock } from "../lock-file.ts";
-import { readOAuthEntry, refreshLockFile, signedOut, updateOAuthEntry, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
+import { readOAuthEntry, refreshLockFile, signedOut, updateOAuthEntryAsync, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
 
 /** Thrown by a run's provider where the SDK would start an interactive sign-in. */
 export class McpSignInNeeded extends Error {
@@ -102,10 +102,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return Array.isArray(uris) && !uris.includes(this.#signIn.redirectUrl) ? undefined : info;
   }
 
-  saveClientInformation(info: OAuthClientInformationMixed): void {
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     // A configured client is the config's; the SDK only offers it back stamped with its issuer.
     if (this.#client.clientId !== undefined) return;
-    this.#update((entry) => ({ ...entry, clientInformation: info }));
+    await this.#update((entry) => ({ ...entry, clientInformation: info }));
   }
 
   /** The stored tokens, refreshed first when they are about to expire. A refresh the
@@ -152,7 +152,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       const saved = { ...tokens, issuer: discovery.authorizationServerUrl };
       // Written over the tokens refreshed, or where another program's refused refresh of them
       // dropped them (the sign-in's endpoints are still there); a sign-out meanwhile holds.
-      updateOAuthEntry(this.#file, this.#server, (now) =>
+      await updateOAuthEntryAsync(this.#file, this.#server, (now) =>
         now && (now.tokens ? now.tokens.refresh_token === refreshToken : now.discoveryState !== undefined) ? { ...now, tokens: saved, tokensSavedAt: Date.now() } : now,
       );
       return this.#entry()?.tokens;
@@ -163,14 +163,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       // this one sent: its tokens are good, and the sign-in with them.
       const now = this.#entry()?.tokens;
       if (now?.refresh_token !== undefined && now.refresh_token !== refreshToken) return now;
-      this.invalidateCredentials(refused);
+      await this.invalidateCredentials(refused);
       if (!this.#signIn) throw new McpSignInNeeded(this.#server.name);
       return undefined;
     }
   }
 
-  saveTokens(tokens: OAuthTokens): void {
-    this.#update((entry) => ({ ...entry, tokens, tokensSavedAt: Date.now() }));
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.#update((entry) => ({ ...entry, tokens, tokensSavedAt: Date.now() }));
   }
 
   redirectToAuthorization(url: URL): void {
@@ -191,18 +191,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.#entry()?.discoveryState;
   }
 
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     // A run keeps what it found only for a server signed in already; a sign-in keeps it always.
     if (!this.#signIn && !this.#entry()) return;
-    this.#update((entry) => ({ ...entry, discoveryState: state }));
+    await this.#update((entry) => ({ ...entry, discoveryState: state }));
   }
 
-  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     if (scope === "verifier") {
       this.#verifier = undefined;
       return;
     }
-    updateOAuthEntry(this.#file, this.#server, (entry) => {
+    await updateOAuthEntryAsync(this.#file, this.#server, (entry) => {
       if (!entry) return undefined;
       if (scope === "all") return signedOut(entry);
       const { clientInformation, tokens, tokensSavedAt, discoveryState, ...rest } = entry;
@@ -216,8 +216,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return readOAuthEntry(this.#file, this.#server);
   }
 
-  #update(change: (entry: McpOAuthEntry) => McpOAuthEntry): void {
-    updateOAuthEntry(this.#file, this.#server, (entry) => change(entry ?? { serverName: this.#server.name, serverUrl: this.#server.url }));
+  /** Writes waiting for the file's lock without blocking: a runner serves other sessions meanwhile. */
+  #update(change: (entry: McpOAuthEntry) => McpOAuthEntry): Promise<void> {
+    return updateOAuthEntryAsync(this.#file, this.#server, (entry) => change(entry ?? { serverName: this.#server.name, serverUrl: this.#server.url }));
   }
 }
 

@@ -18,7 +18,7 @@ import { isJsonObject } from "../json-text.ts";
 import { readJsonObjectFile } from "../json-object-file.ts";
 import { makeDirsSync } from "../make-dirs.ts";
 import { userConfigDir } from "../user-config-dir.ts";
-import { withLockSync } from "../lock-file.ts";
+import { withLock, withLockSync } from "../lock-file.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
@@ -65,25 +65,42 @@ export function readOAuthEntry(file: string, server: McpOAuthServer): McpOAuthEn
   return readAll(file)[key(server)];
 }
 
+type EntryChange = (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefined;
+
 /** Changes one server's entry (`change` returns undefined to remove it) and writes the file back
  * whole, atomically, mode 0600. The read, the change and the write hold the file's lock
- * (lock-file.ts): another program's write in between is never lost. */
-export function updateOAuthEntry(file: string, server: McpOAuthServer, change: (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefined): void {
-  if (!existsSync(dirname(file))) {
-    // No directory, no entries: a change that writes none makes no directory for its lock.
-    if (change(undefined) === undefined) return;
-    makeDirsSync(dirname(file), 0o700);
-  }
-  withLockSync(`${file}.lock`, WRITE_LOCK, () => {
-    const all = readAll(file);
-    const next = change(all[key(server)]);
-    if (next) all[key(server)] = next;
-    else if (key(server) in all) delete all[key(server)];
-    else return;
-    writeFileAtomically(file, `${JSON.stringify({ servers: all }, null, 2)}\n`, { newMode: 0o600 });
-    // A file made readable to others by hand is closed again: it holds bearer tokens.
-    chmodSync(file, 0o600);
-  });
+ * (lock-file.ts): another program's write in between is never lost. Waiting for that lock sleeps
+ * the thread (up to WRITE_LOCK.waitMs): for the commands that run one thing at a time (`harness
+ * mcp login`, `add`, `logout`); a program serving other work at once uses updateOAuthEntryAsync. */
+export function updateOAuthEntry(file: string, server: McpOAuthServer, change: EntryChange): void {
+  if (dirReady(file, change)) withLockSync(`${file}.lock`, WRITE_LOCK, () => writeChange(file, server, change));
+}
+
+/** updateOAuthEntry waiting for the lock without blocking the thread: a runner's sessions go on
+ * while another program (a stuck or suspended one holds it until stale) writes. */
+export async function updateOAuthEntryAsync(file: string, server: McpOAuthServer, change: EntryChange): Promise<void> {
+  if (dirReady(file, change)) await withLock(`${file}.lock`, WRITE_LOCK, async () => writeChange(file, server, change));
+}
+
+/** Makes the file's directory, for its lock; false when there is none and the change writes
+ * nothing (no directory, no entries: none is made for nothing). */
+function dirReady(file: string, change: EntryChange): boolean {
+  if (existsSync(dirname(file))) return true;
+  if (change(undefined) === undefined) return false;
+  makeDirsSync(dirname(file), 0o700);
+  return true;
+}
+
+/** Reads, changes and writes back the file; under its lock. */
+function writeChange(file: string, server: McpOAuthServer, change: EntryChange): void {
+  const all = readAll(file);
+  const next = change(all[key(server)]);
+  if (next) all[key(server)] = next;
+  else if (key(server) in all) delete all[key(server)];
+  else return;
+  writeFileAtomically(file, `${JSON.stringify({ servers: all }, null, 2)}\n`, { newMode: 0o600 });
+  // A file made readable to others by hand is closed again: it holds bearer tokens.
+  chmodSync(file, 0o600);
 }
 
 /** A write holds the lock for a few milliseconds; one held seconds is a program that died writing. */

@@ -7,6 +7,9 @@ export const MAX_FRAME_BYTES = 1024 * 1024;
 /** Most commands one frame may carry: every one of them can be answered by a frame of its own. */
 export const MAX_COMMANDS_PER_FRAME = 100;
 
+/** Most turns a run may be given (a query's, a configure's, a session's config). */
+export const MAX_TURNS_LIMIT = 10_000;
+
 /** Whether `text` takes more than MAX_FRAME_BYTES in UTF-8. */
 export function frameTooLarge(text: string): boolean {
   // No UTF-16 unit takes more than 3 bytes, so most frames need no encoding pass.

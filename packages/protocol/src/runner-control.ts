@@ -16,6 +16,7 @@
 // restarts re-attaches with GET /runs/:requestId/events) and only POST …/cancel stops it.
 import { z } from "zod";
 import { wellFormedText } from "./well-formed.ts";
+import { MAX_TURNS_LIMIT } from "./limits.ts";
 
 /** The permission modes a run can be in (Claude Code's). */
 export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
@@ -29,7 +30,8 @@ export const SteerBodySchema = z.strictObject({ message: wellFormedText().min(1)
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
   model: z.string().min(1).optional(),
-  maxTurns: z.number().int().positive().optional(),
+  /** A run's turns may be raised to what a query may ask for, no further. */
+  maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),
   systemPrompt: z.string().optional(),
   effort: z.enum(["low", "medium", "high", "max"]).optional(),
 });

@@ -2,7 +2,7 @@
 // definition of the wire: the server validates what clients send with them, and the types
 // exported here are inferred from them so that no wire type is written twice.
 import { z } from "zod";
-import { MAX_COMMANDS_PER_FRAME } from "./limits.ts";
+import { MAX_COMMANDS_PER_FRAME, MAX_TURNS_LIMIT } from "./limits.ts";
 import { FileChangeSchema, MAX_DENY_REASON_CHARS } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
 
@@ -17,8 +17,7 @@ export const EffortSchema = z.enum(["low", "medium", "high", "max"]);
 /** Text a client sends. */
 const text = wellFormedText;
 
-/** Most turns a run may be given. */
-export const MAX_TURNS_LIMIT = 10_000;
+export { MAX_TURNS_LIMIT };
 
 export const HarnessConfigSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),

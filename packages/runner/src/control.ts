@@ -1,7 +1,7 @@
 // Control of a run by its requestId (see @harness/protocol runner-control.ts), and re-attaching to
 // its events.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApproveBodySchema, DenyBodySchema, MAX_TURNS_LIMIT, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
+import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema } from "@harness/protocol";
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
@@ -12,13 +12,6 @@ import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
-
-// A field the runner does not know (a typo) is refused rather than ignored, as configure's are.
-const ApproveBody = ApproveBodySchema.strict();
-const DenyBody = DenyBodySchema.strict();
-const SteerBody = SteerBodySchema.strict();
-/** A run's turns may be raised to what a query may ask for, no further. */
-const ConfigureBody = RunConfigureBodySchema.extend({ maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional() });
 
 export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
@@ -60,7 +53,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       return sendJson(res, 200, { ok: true });
     }
     case "configure": {
-      const body = await readJson(req, res, ConfigureBody, MAX_CONTROL_BYTES);
+      const body = await readJson(req, res, RunConfigureBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       const before = run.approvals.pending().length;

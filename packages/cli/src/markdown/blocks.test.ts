@@ -187,3 +187,18 @@ test("a 200 KB reply of quotes, nested lists and indented code streamed a charac
   assert.ok(read < 20 * reply.length, `${read} characters read for ${reply.length}`);
   assert.ok(streamed < 10 * whole + 200, `${streamed} ms a character at a time, ${whole} ms in one chunk`);
 });
+
+test("a number and a dot at a line's start go on with the paragraph above unless they number a list from 1", () => {
+  // "2024." under a paragraph is its text (CommonMark: only a list from 1 breaks into a paragraph),
+  // and a list after it starts at its own number.
+  assert.equal(render("Revenue grew in\n2024. The plan:\n1. Hire\n2. Ship\n"), "Revenue grew in\n2024. The plan:\n1. Hire\n2. Ship\n");
+  assert.equal(render("> Founded in\n> 1999. Since then\n"), "<dim>│ </>Founded in\n<dim>│ </>1999. Since then\n");
+  assert.equal(render("- shipped in\n  2024. Then\n- next\n"), "• shipped in\n  2024. Then\n• next\n");
+  // An empty item does not break into one either.
+  assert.equal(render("Text\n+ \nmore\n"), "Text\n+ \nmore\n");
+  // After a blank line, or as the next item of a list, any number starts or numbers an item.
+  assert.equal(render("Text\n\n2024. x\n2025. y\n"), "Text\n\n2024. x\n2025. y\n");
+  assert.equal(render("1. a\n7. b\n"), "1. a\n2. b\n");
+  assertChunkingInvariant("Text\n-   \nmore\n-   x\n+ \ty\n");
+  assertChunkingInvariant("Revenue grew in\n2024. The plan:\n1. Hire\n> a\n1999. b\n- c\n  7. d\n");
+});

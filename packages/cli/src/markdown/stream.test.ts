@@ -223,7 +223,8 @@ test("the sample renders as a terminal should show it", () => {
       "• one <b>strong</> step",
       "• two",
       "  1. nested <code>code</>",
-      "12) twelve",
+      // Not a list's first item numbered 1, it goes on with the item's paragraph (CommonMark).
+      "     12) twelve",
       "<dim>│ </>a quote with <i>style</>",
       "<dim>│ </>• and a list",
       "",

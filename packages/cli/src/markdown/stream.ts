@@ -202,9 +202,15 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       kind = classify(line.slice(pos), complete);
       if (kind === undefined) return false;
       if (kind.type !== "quote" && kind.type !== "item") break;
+      const after = indentAt(line, pos + kind.skip);
+      if (after.end === line.length && !complete) return false;
+      if (opened.length === 0 && kind.type === "item" && paragraph && !continuesList(at.matched, kind, after.end === line.length)) {
+        kind = { type: "text" };
+        break;
+      }
       opened.push({ kind, indent });
       from = pos + kind.skip;
-      ({ cols: indent, end: pos } = indentAt(line, from));
+      ({ cols: indent, end: pos } = after);
       if (pos === line.length) {
         if (!complete) return false;
         kind = { type: "text" };
@@ -260,6 +266,15 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         return tableLine(line, pos, complete);
     }
     return false;
+  }
+
+  /** Whether an item on a line after a paragraph's may open there, rather than the line going on
+   * with the paragraph: as CommonMark has it, only a list's next item, or a list's first item
+   * numbered 1 (or not numbered) and not empty, so that "2024." at a line's start stays text. */
+  function continuesList(matched: number, kind: Extract<Kind, { type: "item" }>, empty: boolean): boolean {
+    const closed = blocks[matched];
+    if (closed?.type === "item" && closed.list === kind.list) return true;
+    return !empty && (kind.number === undefined || kind.number === 1);
   }
 
   /** Closes the blocks from `matched` on and opens those `opened` on a line: an item in the list

@@ -202,3 +202,21 @@ test("a number and a dot at a line's start go on with the paragraph above unless
   assertChunkingInvariant("Text\n-   \nmore\n-   x\n+ \ty\n");
   assertChunkingInvariant("Revenue grew in\n2024. The plan:\n1. Hire\n> a\n1999. b\n- c\n  7. d\n");
 });
+
+test("quotes and items nest at most twenty deep: the markers of a line nested deeper are its text, and a 1 MB line of them streams in linear time", () => {
+  const deep = `${"> ".repeat(30)}deep\nlazy\n`;
+  assert.equal(render(deep), `${"<dim>│ </>".repeat(20).replace(/<\/><dim>/g, "")}${"> ".repeat(10)}deep\n${"<dim>│ </>".repeat(20).replace(/<\/><dim>/g, "")}lazy\n`);
+  assertChunkingInvariant("- a\n".concat(`${"- ".repeat(25)}b\n`, "  c\n"));
+  for (const marker of ["> ", "* ", "1. "]) {
+    const line = `${marker.repeat(Math.ceil(1_000_000 / marker.length))}x\n`;
+    const md = createMarkdownStream({ columns: () => 80 });
+    const started = performance.now();
+    let shown = 0;
+    for (let i = 0; i < line.length; i += 1000) shown += md.push(line.slice(i, i + 1000)).length;
+    // Each lazy line after it shows the bars and indents of twenty blocks at most, not of the line's all.
+    for (let i = 0; i < 1000; i++) shown += md.push("lazy\n").length;
+    shown += md.end().length;
+    assert.ok(performance.now() - started < 3000, `${JSON.stringify(marker)}: ${performance.now() - started} ms`);
+    assert.ok(shown < line.length + 1000 * 200, `${JSON.stringify(marker)}: ${shown} characters shown`);
+  }
+});

@@ -34,6 +34,10 @@ type Fence = { marker: string; indent: number; code?: CodeState };
 const levelStyle = (level: number) => (level === 1 ? `${BOLD};${UNDERLINE}` : BOLD);
 
 const GUTTER = "  ";
+/** The most quotes and list items a line is shown in: the markers of deeper ones are its text. A
+ * line's blocks are read again at each line, and their bars and indents shown on each, so a line
+ * of a million "> " would otherwise cost each line after it a million columns. */
+const MAX_NESTING = 20;
 /** Lines of a table held to lay out its columns: the rows after them are put as they come. */
 const TABLE_HELD = 100;
 /** Text held up to this long is read again at each delta: longer than what a marker (a link's two
@@ -202,6 +206,10 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       kind = classify(line.slice(pos), complete);
       if (kind === undefined) return false;
       if (kind.type !== "quote" && kind.type !== "item") break;
+      if (at.matched + opened.length >= MAX_NESTING) {
+        kind = { type: "text" };
+        break;
+      }
       const after = indentAt(line, pos + kind.skip);
       if (after.end === line.length && !complete) return false;
       if (opened.length === 0 && kind.type === "item" && paragraph && !continuesList(at.matched, kind, after.end === line.length)) {

@@ -97,15 +97,19 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   return { bytes, trailer: xref.trailer, startxref: xref.startxref, xrefIsStream: xref.isStream, size, root, pages, resolve, streamData, objectOffsets };
 }
 
-/** The leaves of the page tree, in order, with what each inherits. */
+/** The leaves of the page tree, in order, with what each inherits. A node listed twice is there
+ * twice (a page repeated is a page each time, as poppler and qpdf read it); only one that is its
+ * own ancestor is a loop. */
 function pageList(catalog: PdfDict, resolve: PdfDocument["resolve"]): PdfPage[] {
   const top = entry(catalog, "Pages");
   if (!isRef(top)) throw new PdfError("its catalog has no page tree (/Pages)");
   const pages: PdfPage[] = [];
-  const seen = new Set<number>();
+  const above = new Set<number>();
+  // Repeated nodes could make a small tree's walk endless; it visits at most this many.
+  let visits = 0;
   const walk = (ref: PdfRef, inherited: PdfPage["inherited"], depth: number) => {
-    if (seen.has(ref.num) || depth > 64) throw new PdfError("its page tree loops back on itself");
-    seen.add(ref.num);
+    if (above.has(ref.num) || depth > 64) throw new PdfError("its page tree loops back on itself");
+    if (++visits > 2 * MAX_PAGES) throw new PdfError(`its page tree has more than ${2 * MAX_PAGES} nodes`);
     const node = resolve(ref);
     if (!isDict(node)) throw new PdfError(`page-tree object ${ref.num} is missing`);
     const kids = resolve(entry(node, "Kids"));
@@ -116,10 +120,12 @@ function pageList(catalog: PdfDict, resolve: PdfDocument["resolve"]): PdfPage[] 
         const own = node.entries.get(key);
         if (own) passed.set(key, own);
       }
+      above.add(ref.num);
       for (const kid of kids) {
         if (!isRef(kid)) throw new PdfError("its page tree lists a page that is not an object reference");
         walk(kid, passed, depth + 1);
       }
+      above.delete(ref.num);
       return;
     }
     if (pages.length >= MAX_PAGES) throw new PdfError(`its page tree holds more than ${MAX_PAGES} pages`);

@@ -125,3 +125,28 @@ test("a PDF of 150,000 objects opens, and a page of it is written in a blink", (
   assert.deepEqual(subset.pages.map((page) => labelOf(subset, page.dict)), ["Page 12345"]);
   assert.ok(performance.now() - started < 500, "writing one page took as long as the whole file");
 });
+
+test("a page the page tree lists twice is a page each time, in the file and in a subset of it", (t) => {
+  // Page 1's object stands again in place of page 3, as some writers repeat a blank page.
+  const source = testPdf(3, { links: true }).toString("latin1");
+  const twice = source.replace(/\/Kids \[(\d+) 0 R (\d+) 0 R \d+ 0 R\] \/Count 3/, "/Kids [$1 0 R $2 0 R $1 0 R] /Count 3");
+  assert.notEqual(twice, source);
+  const doc = openPdf(Buffer.from(twice, "latin1"));
+  assert.deepEqual(doc.pages.map((page) => labelOf(doc, page.dict)), ["Page 1", "Page 2", "Page 1"]);
+  const bytes = pagesSubset(doc, { first: 1, last: 3 }).bytes();
+  const subset = openPdf(bytes);
+  assert.deepEqual(subset.pages.map((page) => labelOf(subset, page.dict)), ["Page 1", "Page 2", "Page 1"]);
+  // Each place in the tree has a page object of its own.
+  assert.equal(new Set(subset.pages.map((page) => page.ref.num)).size, 3);
+  if (spawnSync("qpdf", ["--version"]).error === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-subset-"));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(dir, "twice.pdf"), bytes);
+    const check = spawnSync("qpdf", ["--check", path.join(dir, "twice.pdf")], { encoding: "utf8" });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.doesNotMatch(check.stdout + check.stderr, /WARNING/i);
+  }
+  // A node that is its own ancestor is still a loop.
+  const loop = source.replace(/\/Kids \[(\d+) 0 R/, "/Kids [2 0 R");
+  assert.throws(() => openPdf(Buffer.from(loop, "latin1")), /loops back on itself/);
+});

@@ -29,8 +29,9 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   const chosen = doc.pages.slice(range.first - 1, range.last);
   const allPages = new Set(doc.pages.map((page) => page.ref.num));
   // New numbers: 1 the catalog, 2 the page tree, then the pages, then objects as they are reached.
+  // A page the tree lists twice is written twice; what refers to it refers to the first.
   const renumbered = new Map<number, number>([[doc.root.num, 1]]);
-  chosen.forEach((page, i) => renumbered.set(page.ref.num, 3 + i));
+  chosen.forEach((page, i) => renumbered.has(page.ref.num) || renumbered.set(page.ref.num, 3 + i));
   const chosenNums = new Set(chosen.map((page) => page.ref.num));
   let nextNum = 3 + chosen.length;
   const queue: number[] = [];
@@ -106,11 +107,11 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   if (!isDict(catalog)) throw new PdfError("its document catalog is missing");
   object(1, writeDict([...catalog.entries].filter(([key]) => CATALOG_KEPT.includes(key)), "/Type /Catalog /Pages 2 0 R"));
   object(2, `<< /Type /Pages /Kids [${chosen.map((_, i) => `${3 + i} 0 R`).join(" ")}] /Count ${chosen.length} >>`);
-  for (const page of chosen) {
+  chosen.forEach((page, i) => {
     const own = [...page.dict.entries].filter(([key]) => key !== "Parent" && key !== "B");
     const inherited = [...page.inherited].filter(([key]) => !page.dict.entries.has(key));
-    object(renumbered.get(page.ref.num)!, writeDict([...own, ...inherited], "/Parent 2 0 R"));
-  }
+    object(3 + i, writeDict([...own, ...inherited], "/Parent 2 0 R"));
+  });
   const info = doc.trailer.entries.get("Info")?.value;
   const infoRef = isRef(info) ? write(info) : undefined;
   for (let i = 0; i < queue.length; i++) {

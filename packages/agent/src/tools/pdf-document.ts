@@ -31,6 +31,8 @@ export type PdfDocument = {
 
 /** Entries of a page-tree node that its pages inherit (ISO 32000 §7.7.3.4). */
 const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"];
+/** Loads waiting on one another deeper than a real file has them. */
+const MAX_LOADING = 32;
 /** More pages than any real document has: a tree claiming more is taken as corrupt. */
 const MAX_PAGES = 100_000;
 
@@ -58,11 +60,26 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   const cache = new Map<number, PdfValue>();
   const streams = new Map<number, Buffer>();
   const objectStreams = new Map<number, { parser: PdfParser; offsets: number[] }>();
+  /** How many loads are under way, each waiting for the next (a stream's /Length, an object
+   * stream): a few in a real file, but a chain of them would overflow the stack. */
+  let loading = 0;
   const load = (num: number): PdfValue => {
     const found = cache.get(num);
     if (found !== undefined) return found;
     const where = xref.entries.get(num);
     if (!where) return null;
+    if (loading >= MAX_LOADING) throw new PdfError(`its objects' stream lengths refer to one another more than ${MAX_LOADING} deep (at object ${num})`);
+    loading++;
+    try {
+      return loadFrom(num, where);
+    } catch (error) {
+      cache.delete(num); // not read, rather than read as null
+      throw error;
+    } finally {
+      loading--;
+    }
+  };
+  const loadFrom = (num: number, where: XrefEntry): PdfValue => {
     cache.set(num, null); // a reference cycle reads as null rather than recursing forever
     let value: PdfValue;
     if (where.type === "offset") {

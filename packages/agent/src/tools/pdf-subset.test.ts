@@ -6,8 +6,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { openPdf, type PdfDocument } from "./pdf-document.ts";
 import { pagesSubset } from "./pdf-subset.ts";
-import { entry, isDict, isRef, type PdfDict, type PdfValue } from "./pdf-syntax.ts";
-import { testPdf } from "./pdf-test-support.ts";
+import { entry, isDict, isRef, PdfError, type PdfDict, type PdfValue } from "./pdf-syntax.ts";
+import { pdfOf, testPdf } from "./pdf-test-support.ts";
 
 const IMAGE = 40_000;
 
@@ -149,4 +149,13 @@ test("a page the page tree lists twice is a page each time, in the file and in a
   // A node that is its own ancestor is still a loop.
   const loop = source.replace(/\/Kids \[(\d+) 0 R/, "/Kids [2 0 R");
   assert.throws(() => openPdf(Buffer.from(loop, "latin1")), /loops back on itself/);
+});
+
+test("a chain of streams whose each /Length is the next one is refused as a PDF error, not a stack overflow", () => {
+  // 100,000 objects, each a stream whose /Length refers to the next: reading one reads them all.
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /MediaBox [0 0 1 1] /Contents 4 0 R >>"];
+  for (let num = 4; num < 100_004; num++) objects.push(`<< /Length ${num + 1} 0 R >>\nstream\nxx\nendstream`);
+  objects.push("2");
+  const doc = openPdf(pdfOf(objects));
+  assert.throws(() => pagesSubset(doc, { first: 1, last: 1 }), (error: Error) => error instanceof PdfError && /refer to one another more than \d+ deep/.test(error.message));
 });

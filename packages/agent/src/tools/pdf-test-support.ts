@@ -89,6 +89,20 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
   return options.compressed ? compressedPdf(objects, contents, next, options) : classicPdf(objects, contents, next, options);
 }
 
+/** A PDF of these objects, numbered from 1 (the first the catalog), with a cross-reference table. */
+export function pdfOf(objects: string[]): Buffer {
+  const out = fileWriter("%PDF-1.4\n");
+  const offsets = objects.map((body, i) => {
+    const at = out.length();
+    out.add(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    return at;
+  });
+  const xref = out.length();
+  out.add(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`);
+  out.add(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return out.bytes();
+}
+
 /** A stream object's body: a content stream (text) or an image (bytes). */
 function streamObject(data: string | Buffer): Buffer[] {
   const image = typeof data !== "string";

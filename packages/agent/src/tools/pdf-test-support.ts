@@ -97,10 +97,16 @@ export function pdfOf(objects: string[]): Buffer {
     out.add(`${i + 1} 0 obj\n${body}\nendobj\n`);
     return at;
   });
-  const xref = out.length();
-  out.add(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`);
-  out.add(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  out.add(tableAndTrailer([0, ...offsets], out.length(), ""));
   return out.bytes();
+}
+
+/** A cross-reference table of objects 1 on at `offsets[1…]`, and the trailer after it, for a
+ * table that starts at `xref`; `extra`: more trailer entries. */
+function tableAndTrailer(offsets: number[], xref: number, extra: string): string {
+  let table = `xref\n0 ${offsets.length}\n0000000000 65535 f \n`;
+  for (let n = 1; n < offsets.length; n++) table += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
+  return `${table}trailer\n<< /Size ${offsets.length} /Root 1 0 R${extra} >>\nstartxref\n${xref}\n%%EOF\n`;
 }
 
 /** A stream object's body: a content stream (text) or an image (bytes). */
@@ -134,11 +140,8 @@ function classicPdf(objects: Map<number, string>, contents: Map<number, string |
     const body = objects.get(n);
     out.add(`${n} 0 obj\n`, ...(body === undefined ? streamObject(contents.get(n)!) : [body]), "\nendobj\n");
   }
-  const xref = out.length();
-  let table = `xref\n0 ${size}\n0000000000 65535 f \n`;
-  for (let n = 1; n < size; n++) table += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
   const encrypt = options.encrypted ? " /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >> /ID [<01> <01>]" : "";
-  out.add(`${table}trailer\n<< /Size ${size} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`);
+  out.add(tableAndTrailer(offsets, out.length(), encrypt));
   return out.bytes();
 }
 

@@ -6,7 +6,7 @@ import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import type { ToolOutput } from "../types.ts";
 import { openPdf } from "./pdf-document.ts";
 import { entry, isRef } from "./pdf-syntax.ts";
-import { testPdf } from "./pdf-test-support.ts";
+import { pdfOf, testPdf } from "./pdf-test-support.ts";
 import { readTool } from "./read.ts";
 import { createToolState } from "./state.ts";
 import { callWithState } from "./test-helpers.ts";
@@ -175,4 +175,19 @@ test("Read finds the pages of a PDF whose cross-reference offsets are wrong", as
   await write(cwd, "large.pdf", large);
   const end = await callTool(readTool, { file_path: "large.pdf", pages: "8-10" }, cwd);
   assert.deepEqual(pageLabels(sentPdf(end)), ["Page 8", "Page 9", "Page 10"]);
+});
+
+test("pages that cannot be written as a PDF of their own, of a file too large to send, are named, and pdftotext is offered for them", async (t) => {
+  const cwd = await tempWorkspace(t);
+  // Page 2's content stream has a /Length that refers on through forty more streams.
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>", "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>", "<< /Type /Page /Parent 2 0 R /Contents 6 0 R >>", "<< /Length 5 >>\nstream\nBT ET\nendstream"];
+  for (let num = 6; num < 46; num++) objects.push(`<< /Length ${num + 1} 0 R >>\nstream\nBT ET\nendstream`);
+  objects.push("5");
+  await write(cwd, "chain.pdf", pdfOf(objects));
+  const state = createToolState({ limits: { maxPdfBytes: 1000 } });
+  const out = await callWithState(readTool, { file_path: "chain.pdf", pages: "2" }, cwd, state);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /^Page 2 of chain\.pdf cannot be written as a PDF of its own: its objects' stream lengths refer to one another more than 32 deep \(at object \d+\)\. Extract its text through Bash instead, for example: pdftotext -f 2 -l 2 "chain\.pdf" -$/);
+  const both = await callWithState(readTool, { file_path: "chain.pdf", pages: "1-2" }, cwd, state);
+  assert.match(both.content, /^Pages 1-2 of chain\.pdf cannot be written as a PDF of their own: .*pdftotext -f 1 -l 2 "chain\.pdf" -$/);
 });

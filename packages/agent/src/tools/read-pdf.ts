@@ -56,12 +56,14 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
   if ("error" in range) return { content: range.error, isError: true };
   const picked = range.first === range.last ? `page ${range.first}` : `pages ${range.first}-${range.last}`;
   const chosen = pagesOf(doc, range, limits.maxPdfBytes);
-  if ("error" in chosen) return { content: `${shown} cannot be read as a PDF: ${chosen.error}. ${text}`, isError: true };
+  const { first, last } = range;
+  const theirText = `Extract ${first === last ? "its" : "their"} text through Bash instead, for example: pdftotext -f ${first} -l ${last} "${shown}" -`;
+  if ("error" in chosen) {
+    const which = first === last ? `Page ${first} of ${shown} cannot be written as a PDF of its own` : `Pages ${first}-${last} of ${shown} cannot be written as a PDF of their own`;
+    return { content: `${which}: ${chosen.error}. ${theirText}`, isError: true };
+  }
   if (chosen.size > limits.maxPdfBytes) {
-    const { first, last } = range;
-    if (first === last) {
-      return { content: `Page ${first} of ${shown} comes to ${formatBytes(chosen.size)}; ${sent}. Extract its text through Bash instead, for example: pdftotext -f ${first} -l ${first} "${shown}" -`, isError: true };
-    }
+    if (first === last) return { content: `Page ${first} of ${shown} comes to ${formatBytes(chosen.size)}; ${sent}. ${theirText}`, isError: true };
     const fit = pagesThatFit(last - first + 1, chosen.size, limits.maxPdfBytes);
     return {
       content: `Pages ${first}-${last} of ${shown} come to ${formatBytes(chosen.size)}; ${sent}. Read fewer pages at a time, e.g. pages: "${fit === 1 ? first : `${first}-${first + fit - 1}`}".`,

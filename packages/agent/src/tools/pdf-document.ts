@@ -31,6 +31,9 @@ export type PdfDocument = {
 
 /** Entries of a page-tree node that its pages inherit (ISO 32000 §7.7.3.4). */
 const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"];
+/** More than a cross-reference or object stream holds inflated (a few MB for a file of a million
+ * objects): a few KB of deflated zeros could otherwise fill the memory. */
+const MAX_INFLATED = 64 * 1024 * 1024;
 /** Loads waiting on one another deeper than a real file has them. */
 const MAX_LOADING = 32;
 /** More pages than any real document has: a tree claiming more is taken as corrupt. */
@@ -185,8 +188,9 @@ function decodeStream(dict: PdfDict, data: Buffer, resolve: PdfDocument["resolve
   if (filters.length > 1 || filters[0] !== "FlateDecode") throw new PdfError(`it uses a stream filter Read cannot undo (${filters.join(", ")})`);
   let out: Buffer;
   try {
-    out = inflateSync(data, { finishFlush: 2 /* Z_SYNC_FLUSH: take what a truncated stream holds */ });
-  } catch {
+    out = inflateSync(data, { finishFlush: 2 /* Z_SYNC_FLUSH: take what a truncated stream holds */, maxOutputLength: MAX_INFLATED });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new PdfError(`a compressed stream inflates to more than ${MAX_INFLATED / 1024 / 1024} MiB`);
     throw new PdfError("a compressed stream is corrupt");
   }
   const params = resolve(entry(dict, "DecodeParms"));

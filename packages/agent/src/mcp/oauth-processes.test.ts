@@ -90,6 +90,55 @@ describe("programs sharing the sign-in file", () => {
     assert.equal(oauth.counts.refusedRefreshes, 0);
   });
 
+  test("runs whose token the server refuses at once, though it said no expiry, refresh it once under the lock: both go on without a new sign-in, and the file keeps the newest tokens", async () => {
+    const oauth = await startFakeOAuthServer({ refreshDelayMs: 300 });
+    const server = await startMcpTestHttpServer({ oauth });
+    after(async () => {
+      await server.close();
+      await oauth.close();
+    });
+    const file = mcpOAuthFile(join(dir, "refused"));
+    const config: McpRemoteServerConfig = { name: "notes", scope: "user", file: "~/.claude.json", type: "http", url: server.url, headers: {} };
+    await mcpLogin(config, { file, env: { BROWSER: "none" }, onAuthorizationUrl: (url) => void fetch(url).then((res) => res.text()) });
+    const stored = () => readOAuthEntry(file, { name: "notes", url: server.url })?.tokens;
+    // The tokens say they last an hour; the server ends them now all the same, as one revoked or
+    // restarted does: each run learns it from the 401 of its first request.
+    oauth.expireAccessTokens();
+    const { refreshes } = oauth.counts;
+    const body = `
+      const { startMcp } = await import(input.manager);
+      const manager = await startMcp({ servers: [input.config] }, { cwd: input.cwd, env: { BROWSER: "none" }, oauthFile: input.file });
+      try {
+        const [status] = manager.status();
+        const echo = manager.tools.find((tool) => tool.name === "mcp__notes__echo");
+        const output = echo && (await echo.execute({ text: "after the 401" }, { cwd: input.cwd, signal: new AbortController().signal, toolUseId: "t" }));
+        return { state: status.state, error: status.error, needsSignIn: status.needsSignIn, output };
+      } finally {
+        await manager.close();
+      }`;
+    const input = () => ({ manager: join(here, "manager.ts"), config, cwd: tmpdir(), file });
+    const got = (await atOnce(2, body, input)) as { state: string; output?: unknown }[];
+    for (const result of got) {
+      assert.equal(result.state, "connected", JSON.stringify(result));
+      assert.match(JSON.stringify(result.output), /after the 401/);
+    }
+    assert.equal(oauth.counts.refusedRefreshes, 0, "no refresh token was sent twice");
+    assert.equal(oauth.counts.refreshes, refreshes + 1, "the second run took the tokens the first refreshed");
+    assert.ok(stored()?.refresh_token, "the sign-in is kept");
+
+    // The access token stored is the live one: the next run's requests are not refused.
+    const { refusals } = oauth.counts;
+    const [again] = (await atOnce(1, body, input)) as { state: string }[];
+    assert.equal(again.state, "connected", JSON.stringify(again));
+    assert.equal(oauth.counts.refusals, refusals);
+    // So is the refresh token: refused again, the next run refreshes with it.
+    oauth.expireAccessTokens();
+    const [next] = (await atOnce(1, body, input)) as { state: string }[];
+    assert.equal(next.state, "connected", JSON.stringify(next));
+    assert.equal(oauth.counts.refreshes, refreshes + 2);
+    assert.equal(oauth.counts.refusedRefreshes, 0);
+  });
+
   test("a run saving tokens while another program holds the file's lock waits without stopping the runner's other sessions", async () => {
     const file = join(dir, "held.json");
     const server = { name: "notes", url: "https://example.com/mcp" };

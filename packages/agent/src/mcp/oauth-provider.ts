@@ -3,8 +3,10 @@
 // this keeps what it saves. A run's provider never asks anyone: where a sign-in would be needed it
 // throws McpSignInNeeded, and the run goes on without that server.
 //
-// The SDK refreshes only once a request has been refused (401). Tokens that say when they expire
-// are refreshed here instead, before the request that would send them expired.
+// Every refresh is this provider's, holding the server's refresh lock: tokens that say when they
+// expire before the request that would send them expired, the others once a request is refused
+// (401; refused-fetch.ts asks refreshRefused). The SDK's auth() would refresh by itself, outside
+// the lock, with any refresh token tokens() gave it: tokens() gives none.
 import { refreshAuthorization, selectResourceURL, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -57,6 +59,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The refresh under way: requests that find the token expiring at once share it, so that a
    * refresh token good once is not spent twice. */
   #refreshing: Promise<OAuthTokens | undefined> | undefined;
+  /** The tokens read last, to which a refusal the SDK reports refers (invalidateCredentials). */
+  #read: OAuthTokens | undefined;
 
   constructor(file: string, server: McpOAuthServer, options: StoredOAuthOptions = {}) {
     this.#file = file;
@@ -108,27 +112,39 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.#update((entry) => ({ ...entry, clientInformation: info }));
   }
 
-  /** The stored tokens, refreshed first when they are about to expire. A refresh the
-   * authorization server refuses ends the sign-in: a run's provider then throws McpSignInNeeded.
-   * One that cannot be made (no answer, no stored endpoints) leaves the tokens as they are, for
-   * the server's 401 to decide. */
+  /** The stored tokens without their refresh token, refreshed first when they are about to
+   * expire. A refresh the authorization server refuses ends the sign-in: a run's provider then
+   * throws McpSignInNeeded. One that cannot be made (no answer, no stored endpoints) leaves the
+   * tokens as they are, for the server's 401 to decide. */
   async tokens(): Promise<OAuthTokens | undefined> {
     const entry = this.#entry();
     const spent = entry?.tokens?.refresh_token;
-    if (!spent || !expiresSoon(entry)) return entry?.tokens;
-    this.#refreshing ??= this.#refreshOnce(spent).finally(() => (this.#refreshing = undefined));
-    return this.#refreshing;
+    const tokens = !spent || !expiresSoon(entry) ? entry?.tokens : await this.#refreshOnce((now) => now.tokens?.refresh_token === spent && expiresSoon(now));
+    this.#read = tokens;
+    return tokens && withoutRefreshToken(tokens);
+  }
+
+  /** The tokens to send instead of the access token `refused`, which the server answered 401:
+   * those another program (or a request of this one) stored since, or else refreshed. Undefined,
+   * or the refused ones, when there are none to try. A refresh refused ends the sign-in as in
+   * tokens(). */
+  async refreshRefused(refused: string): Promise<OAuthTokens | undefined> {
+    const tokens = await this.#refreshOnce((now) => now.tokens?.access_token === refused);
+    this.#read = tokens;
+    return tokens && withoutRefreshToken(tokens);
   }
 
   /** Refreshes holding the server's refresh lock, so that other programs (runs of other sessions,
    * `harness mcp login`) wait rather than send the same refresh token; read again under the lock,
-   * the tokens one of them refreshed meanwhile are taken as they are. */
-  #refreshOnce(spent: string): Promise<OAuthTokens | undefined> {
-    return withLock(refreshLockFile(this.#file, this.#server), REFRESH_LOCK, async () => {
+   * tokens no longer `stale` (one of them refreshed meanwhile) are taken as they are. Requests of
+   * this provider that need a refresh at once share one. */
+  #refreshOnce(stale: (entry: McpOAuthEntry) => boolean): Promise<OAuthTokens | undefined> {
+    this.#refreshing ??= withLock(refreshLockFile(this.#file, this.#server), REFRESH_LOCK, async () => {
       const entry = this.#entry();
-      if (!entry?.tokens || entry.tokens.refresh_token !== spent || !expiresSoon(entry)) return entry?.tokens;
+      if (!entry?.tokens?.refresh_token || !stale(entry)) return entry?.tokens;
       return this.#refresh(entry);
-    });
+    }).finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
   }
 
   async #refresh(entry: McpOAuthEntry): Promise<OAuthTokens | undefined> {
@@ -163,7 +179,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       // this one sent: its tokens are good, and the sign-in with them.
       const now = this.#entry()?.tokens;
       if (now?.refresh_token !== undefined && now.refresh_token !== refreshToken) return now;
-      await this.invalidateCredentials(refused);
+      await this.#invalidate(refused, entry.tokens);
       if (!this.#signIn) throw new McpSignInNeeded(this.#server.name);
       return undefined;
     }
@@ -202,8 +218,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       this.#verifier = undefined;
       return;
     }
+    await this.#invalidate(scope, this.#read);
+  }
+
+  /** Drops what `scope` names after `refused` tokens were refused, unless other tokens were stored
+   * since (another program refreshed them or signed in again): those are good, and what goes with
+   * them stays too. */
+  async #invalidate(scope: "all" | "client" | "tokens" | "discovery", refused: OAuthTokens | undefined): Promise<void> {
     await updateOAuthEntryAsync(this.#file, this.#server, (entry) => {
       if (!entry) return undefined;
+      if (refused && entry.tokens && (entry.tokens.access_token !== refused.access_token || entry.tokens.refresh_token !== refused.refresh_token)) return entry;
       if (scope === "all") return signedOut(entry);
       const { clientInformation, tokens, tokensSavedAt, discoveryState, ...rest } = entry;
       if (scope === "client") return { ...rest, tokens, tokensSavedAt, discoveryState };
@@ -220,6 +244,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   #update(change: (entry: McpOAuthEntry) => McpOAuthEntry): Promise<void> {
     return updateOAuthEntryAsync(this.#file, this.#server, (entry) => change(entry ?? { serverName: this.#server.name, serverUrl: this.#server.url }));
   }
+}
+
+function withoutRefreshToken({ refresh_token: _, ...tokens }: OAuthTokens): OAuthTokens {
+  return tokens;
 }
 
 /** Whether `entry`'s access token expires within the refresh margin; one that does not say when

@@ -2,13 +2,15 @@
 // environment, as a stdio server's own requests would go, with its extra CA file and client
 // certificate (fetchFor reads them all).
 import { fetchFor } from "@harness/llm/http-fetch";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Env, McpRemoteServerConfig } from "./config.ts";
+import type { StoredOAuthProvider } from "./oauth-provider.ts";
+import { retryingRefused } from "./refused-fetch.ts";
 
-export function remoteTransport(config: McpRemoteServerConfig, env: Env, authProvider?: OAuthClientProvider): StreamableHTTPClientTransport | SSEClientTransport {
-  const options = { requestInit: { headers: config.headers }, fetch: fetchFor(env), ...(authProvider && { authProvider }) };
+export function remoteTransport(config: McpRemoteServerConfig, env: Env, authProvider?: StoredOAuthProvider): StreamableHTTPClientTransport | SSEClientTransport {
+  const fetch = fetchFor(env);
+  const options = { requestInit: { headers: config.headers }, fetch: authProvider ? retryingRefused(fetch, authProvider) : fetch, ...(authProvider && { authProvider }) };
   const url = new URL(config.url);
   return config.type === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
 }

@@ -10,6 +10,7 @@ import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-util
 import type { McpRemoteServerConfig } from "./config.ts";
 import { startMcp } from "./manager.ts";
 import { mcpLogin } from "./oauth-login.ts";
+import { StoredOAuthProvider } from "./oauth-provider.ts";
 import { mcpOAuthFile, readOAuthEntry, removeOAuthEntries } from "./oauth-store.ts";
 
 const cwd = tmpdir();
@@ -134,5 +135,21 @@ describe("refreshing OAuth tokens before they expire", () => {
     removeOAuthEntries(file, "notes");
     await calling;
     assert.equal(stored(), undefined);
+  });
+
+  test("tokens found refused are dropped, but not tokens another program stored after they were read", async () => {
+    const { file, stored, config } = await signedInRun();
+    const server = { name: "notes", url: config.url };
+    const refusing = new StoredOAuthProvider(file, server);
+    await refusing.tokens();
+    await new StoredOAuthProvider(file, server).saveTokens({ access_token: "at-newer", token_type: "Bearer", refresh_token: "rt-newer" });
+    await refusing.invalidateCredentials("tokens");
+    assert.equal(stored()?.refresh_token, "rt-newer", "the other program's tokens stay");
+    await refusing.invalidateCredentials("all");
+    assert.equal(stored()?.access_token, "at-newer");
+
+    await refusing.tokens();
+    await refusing.invalidateCredentials("tokens");
+    assert.equal(stored(), undefined, "the tokens it read are dropped");
   });
 });

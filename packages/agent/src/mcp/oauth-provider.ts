@@ -56,8 +56,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   readonly #signIn: McpSignIn | undefined;
   readonly #fetch: FetchLike | undefined;
   #verifier: string | undefined;
-  /** The refresh under way: requests that find the token expiring at once share it, so that a
-   * refresh token good once is not spent twice. */
+  /** The refresh under way: requests that find the token expiring, or refused, at once share it,
+   * so that a refresh token good once is not spent twice. */
   #refreshing: Promise<OAuthTokens | undefined> | undefined;
   /** The tokens read last, to which a refusal the SDK reports refers (invalidateCredentials). */
   #read: OAuthTokens | undefined;

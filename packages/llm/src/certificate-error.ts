@@ -27,19 +27,26 @@ export class CertificateError extends Error {
 }
 
 /** The CertificateError `error` amounts to when it is a TLS certificate failure reaching `host`,
- * else undefined. `extraCaFile`: the NODE_EXTRA_CA_CERTS the request trusted. */
-export function certificateError(error: unknown, host: string, extraCaFile: string | undefined): CertificateError | undefined {
+ * else undefined. `extraCaFile`: the NODE_EXTRA_CA_CERTS the request trusted; `proxy`: `host` is
+ * the https:// proxy the request went through (its host and port), not the one it was for. */
+export function certificateError(error: unknown, host: string, extraCaFile: string | undefined, proxy = false): CertificateError | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
+  const what = proxy ? `the proxy ${host}` : host;
   if (code === CLIENT_CERT_REQUIRED) {
+    if (proxy) return new CertificateError(`the proxy ${host} asks for a client certificate: the one of CLAUDE_CODE_CLIENT_CERT is presented to the servers requests are for, not to a proxy`, { cause: error });
     return new CertificateError(`the server ${host} asks for a client certificate and was given none: set CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY to the files (PEM) of yours and its key`, { cause: error });
   }
   if (typeof code !== "string" || !(UNTRUSTED.has(code) || INVALID.has(code))) return undefined;
   const reason = String((error as Error).message).replace(/;\s*if the root CA is installed locally.*$/s, "");
-  if (INVALID.has(code)) return new CertificateError(`the TLS certificate of ${host} is not valid (${reason})`, { cause: error });
-  const hint = extraCaFile?.trim()
-    ? `NODE_EXTRA_CA_CERTS (${extraCaFile}) does not hold the certificate authority that signed it: if a proxy or gateway on your network uses its own, name the file (PEM) of that CA in NODE_EXTRA_CA_CERTS`
-    : "if a proxy or gateway on your network uses its own certificate authority, set NODE_EXTRA_CA_CERTS to the file (PEM) of that CA's certificate";
-  return new CertificateError(`the TLS certificate of ${host} is not trusted (${reason}): ${hint}`, { cause: error });
+  if (INVALID.has(code)) return new CertificateError(`the TLS certificate of ${what} is not valid (${reason})`, { cause: error });
+  const hint = proxy
+    ? extraCaFile?.trim()
+      ? `NODE_EXTRA_CA_CERTS (${extraCaFile}) does not hold the certificate authority that signed it: name the file (PEM) of the CA that signed the proxy's certificate in NODE_EXTRA_CA_CERTS`
+      : "set NODE_EXTRA_CA_CERTS to the file (PEM) of the CA that signed the proxy's certificate"
+    : extraCaFile?.trim()
+      ? `NODE_EXTRA_CA_CERTS (${extraCaFile}) does not hold the certificate authority that signed it: if a proxy or gateway on your network uses its own, name the file (PEM) of that CA in NODE_EXTRA_CA_CERTS`
+      : "if a proxy or gateway on your network uses its own certificate authority, set NODE_EXTRA_CA_CERTS to the file (PEM) of that CA's certificate";
+  return new CertificateError(`the TLS certificate of ${what} is not trusted (${reason}): ${hint}`, { cause: error });
 }
 
 /** The CertificateError in `error`'s cause chain, if any. */

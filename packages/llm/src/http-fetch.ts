@@ -15,6 +15,7 @@ import https from "node:https";
 import { certificateError } from "./certificate-error.ts";
 import { redirectStep } from "./http-redirect.ts";
 import { type ProxyEnv, type ProxyEnvResult, proxyEnvOf } from "./proxy-env.ts";
+import { proxyHostOf, secureProxyOf } from "./proxy-tls.ts";
 import type { EnvLike } from "./settings.ts";
 import { type TlsEnv, type TlsEnvResult, tlsEnvOf } from "./tls-env.ts";
 
@@ -96,18 +97,9 @@ function agentsFor(proxyEnv: ProxyEnv, tls: TlsEnv): Agents {
     "https:": new https.Agent({ ...options, ...secure }),
     extraCaFile: tls.extraCaFile ?? process.env.NODE_EXTRA_CA_CERTS,
   };
-  if (ca) for (const agent of [agents["http:"], agents["https:"]]) trustProxyWith(agent, ca);
+  secureProxyOf(agents["http:"], proxyEnv.HTTP_PROXY, ca);
+  secureProxyOf(agents["https:"], proxyEnv.HTTPS_PROXY, ca);
   return agents;
-}
-
-/** Makes an https:// proxy's own certificate checked against `ca` too. Node connects to such a
- * proxy with its proxy configuration's connection options alone (host and port: the process's
- * default CAs), so a proxy whose certificate the run's NODE_EXTRA_CA_CERTS signs would be refused;
- * those options are spread into that connection, so the CAs are added to them. */
-function trustProxyWith(agent: http.Agent, ca: string[]): void {
-  const symbol = Object.getOwnPropertySymbols(agent).find((found) => found.description === "kProxyConfig");
-  const config = symbol && (agent as unknown as Record<symbol, { protocol?: string; proxyConnectionOptions?: Record<string, unknown> } | null>)[symbol];
-  if (config?.protocol === "https:" && config.proxyConnectionOptions) config.proxyConnectionOptions.ca = ca;
 }
 
 function start(agents: Agents, input: string | URL | Request, init: EventStreamInit): Promise<Response> {
@@ -197,7 +189,8 @@ function answer(
       done();
       // As fetch: an abort rejects with the signal's reason, anything else is "fetch failed"; a
       // refused certificate is said in words a user can act on.
-      const cause = certificateError(error, req.host, extraCaFile) ?? error;
+      const proxyHost = proxyHostOf(error);
+      const cause = certificateError(error, proxyHost ?? req.host, extraCaFile, proxyHost !== undefined) ?? error;
       if (!answered) reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause }));
     });
     req.on("response", (res) => {

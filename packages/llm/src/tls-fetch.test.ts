@@ -81,6 +81,28 @@ test("an https:// proxy whose certificate the run's NODE_EXTRA_CA_CERTS signs ca
   assert.deepEqual(proxy.seen[1], { method: "GET", target: "http://plain.test/anything" });
 });
 
+test("a certificate an https:// proxy presents that is not trusted is said to be the proxy's, naming its host and never its password", async (t) => {
+  const server = await fake(t);
+  const proxy = await startHttpProxy();
+  t.after(() => proxy.close());
+  const front = await startTlsFront(proxy.url);
+  t.after(() => front.close());
+  const proxyUrl = `https://user:secret@localhost:${front.port}`;
+  const env = { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl };
+  for (const url of [`${server.url.replace("https://localhost", "https://model.test")}/v1/messages`, "http://plain.test/anything"]) {
+    const failed = await fetchFor(env)(url).catch((error: TypeError) => error);
+    assert.ok(failed instanceof TypeError && failed.cause instanceof CertificateError, String(failed));
+    assert.match(failed.cause.message, new RegExp(`^the TLS certificate of the proxy localhost:${front.port} is not trusted \\(.*\\): .*NODE_EXTRA_CA_CERTS`));
+    assert.doesNotMatch(failed.cause.message, /secret|user/);
+  }
+  assert.equal(proxy.seen.length, 0);
+  // Through a proxy that is trusted, the model host's own certificate is still the one named.
+  const trusted = { ...env, NODE_EXTRA_CA_CERTS: TEST_CA_FILE };
+  const wrongName = await fetchFor(trusted)(`${server.url.replace("https://localhost", "https://other.test")}/v1/messages`).catch((error: TypeError) => error);
+  assert.ok(wrongName instanceof TypeError && wrongName.cause instanceof CertificateError, String(wrongName));
+  assert.match(wrongName.cause.message, /^the TLS certificate of other\.test is not valid/);
+});
+
 test("a NODE_EXTRA_CA_CERTS file that changes is read again; one that is missing or holds no certificate is an error naming the variable", async (t) => {
   const server = await fake(t);
   const dir = tempDir(t);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
-import { type EventStreamInit, httpFetch } from "./http-fetch.ts";
+import { type EventStreamInit, fetchFor, httpFetch } from "./http-fetch.ts";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -167,4 +167,39 @@ test("onEventStream is handed a 2xx event stream's response, whose Response then
   assert.equal(await (await httpFetch(`${url}/refused`, init)).text(), "data: busy\n\n", "an error status is read as usual");
   assert.equal(await (await httpFetch(`${url}/json`, init)).text(), '{"ok":true}');
   assert.equal(handed, undefined);
+});
+
+test("fetchFor keeps the fetches of the newest settings only: one dropped closes its idle connections, and its request in flight still completes", async (t) => {
+  const open = new Map<number, boolean>();
+  let release = () => {};
+  const server = http.createServer((req, res) => {
+    if (req.url === "/slow") {
+      res.write("first ");
+      release = () => res.end("second");
+    } else res.end("ok");
+  });
+  server.on("connection", (socket) => {
+    open.set(socket.remotePort ?? 0, true);
+    socket.on("close", () => open.set(socket.remotePort ?? 0, false));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Settings that differ in NO_PROXY alone get a fetch (and connections) each.
+  const settings = (n: number) => ({ NO_PROXY: `kept-${n}.test` });
+  const oldest = fetchFor(settings(0));
+  assert.equal(await (await oldest(url)).text(), "ok");
+  assert.deepEqual([...open.values()], [true], "the connection is kept for the next request");
+  const slow = await fetchFor(settings(1))(`${url}/slow`);
+  for (let n = 2; n <= 40; n++) fetchFor(settings(n));
+  // Sooner than the idle timeout (4 s) would close it.
+  for (let waited = 0; open.get([...open.keys()][0]!) && waited < 1_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(open.get([...open.keys()][0]!), false, "the dropped fetch's idle connection is closed");
+  release();
+  assert.equal(await slow.text(), "first second", "the request in flight completes");
+  assert.notEqual(fetchFor(settings(0)), oldest, "the oldest settings were dropped");
+  assert.equal(fetchFor(settings(40)), fetchFor(settings(40)), "the newest are kept");
 });

@@ -14,6 +14,7 @@ import http from "node:http";
 import https from "node:https";
 import { certificateError } from "./certificate-error.ts";
 import { redirectStep } from "./http-redirect.ts";
+import { RecentCache } from "./recent-cache.ts";
 import { type ProxyEnv, type ProxyEnvResult, proxyEnvOf } from "./proxy-env.ts";
 import { proxyHostOf, secureProxyOf } from "./proxy-tls.ts";
 import type { EnvLike } from "./settings.ts";
@@ -43,8 +44,13 @@ export type EventStreamInit = RequestInit & { onEventStream?: (res: http.Incomin
 
 export type HttpFetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;
 
-/** One fetch per distinct proxy and TLS setting, kept, so that runs alike share their connections. */
-const fetches = new Map<string, HttpFetch>();
+/** One fetch per distinct proxy and TLS setting, kept, so that runs alike share their connections:
+ * for the newest few, as each change of a TLS file makes new settings. A fetch dropped closes its
+ * idle connections; whoever still holds it can use it, and its requests in flight go on (their
+ * connections close once idle for IDLE_CONNECTION_MS). */
+const fetches = new RecentCache<string, { fetch: HttpFetch; agents: Agents }>(16, ({ agents }) => {
+  for (const agent of [agents["http:"], agents["https:"]]) closeIdle(agent);
+});
 
 /** The fetch for requests made on behalf of a run whose environment is `env`: through the proxy its
  * HTTPS_PROXY / HTTP_PROXY / ALL_PROXY name, except to the hosts NO_PROXY lists, trusting the CAs
@@ -63,10 +69,14 @@ export function fetchFor(env: EnvLike): HttpFetch {
   let found = fetches.get(key);
   if (!found) {
     const agents = agentsFor(checked.value, tls.value);
-    found = (input, init = {}) => start(agents, input, init);
+    found = { fetch: (input, init = {}) => start(agents, input, init), agents };
     fetches.set(key, found);
   }
-  return found;
+  return found.fetch;
+}
+
+function closeIdle(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 /** What fetchFor(env) depends on: equal for two environments whose fetches are the same, so that

@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { createSecureContext, getCACertificates } from "node:tls";
+import { RecentCache } from "./recent-cache.ts";
 import type { EnvLike } from "./settings.ts";
 
 /** Options for the run's https agent (none set: Node's defaults). `id` differs whenever they do. */
@@ -20,8 +21,9 @@ export type TlsEnvResult = { ok: true; value: TlsEnv } | { ok: false; error: str
 
 const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-/** The checked results, by the variables' values and the files' stamps. */
-const results = new Map<string, TlsEnvResult>();
+/** The checked results, by the variables' values and the files' stamps: the newest few, as each
+ * change of a file is a new entry. */
+const results = new RecentCache<string, TlsEnvResult>(16);
 
 /** The TLS options `env` asks for, checked and with its files read. */
 export function tlsEnvOf(env: EnvLike): TlsEnvResult {

@@ -123,6 +123,20 @@ test("a NODE_EXTRA_CA_CERTS file that changes is read again; one that is missing
   assert.equal(networkProblem({ NODE_EXTRA_CA_CERTS: " " }), undefined, "a blank variable names no file");
 });
 
+test("the TLS files read are kept for the newest settings only, so files that keep changing do not pile up", (t) => {
+  const dir = tempDir(t);
+  const files = Array.from({ length: 40 }, (_, n) => join(dir, `ca-${n}.pem`));
+  for (const file of files) copyFileSync(TEST_CA_FILE, file);
+  const first = tlsEnvOf({ NODE_EXTRA_CA_CERTS: files[0]! });
+  assert.equal(tlsEnvOf({ NODE_EXTRA_CA_CERTS: files[0]! }), first, "a file that did not change is not read again");
+  for (const file of files.slice(1)) tlsEnvOf({ NODE_EXTRA_CA_CERTS: file });
+  const again = tlsEnvOf({ NODE_EXTRA_CA_CERTS: files[0]! });
+  assert.notEqual(again, first, "the oldest was dropped, and is read again");
+  assert.deepEqual(again, first);
+  const last = { NODE_EXTRA_CA_CERTS: files.at(-1)! };
+  assert.equal(tlsEnvOf(last), tlsEnvOf(last));
+});
+
 test("CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY (with CLAUDE_CODE_CLIENT_KEY_PASSPHRASE for an encrypted key) present a client certificate to a server that asks for one", async (t) => {
   const server = await fake(t, true);
   const trusted = { NODE_EXTRA_CA_CERTS: TEST_CA_FILE };

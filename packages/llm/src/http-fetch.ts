@@ -89,12 +89,11 @@ function keyOf(proxy: ProxyEnvResult, tls: TlsEnvResult): string {
   return JSON.stringify([proxy.ok ? proxy.value : proxy.error, tls.ok ? tls.value.id : tls.error]);
 }
 
-let own: HttpFetch | undefined;
-
-/** The fetch of this process's own environment (read once: a runner's does not change). */
+/** The fetch of this process's own environment, as fetchFor(process.env) at each request: so a CA
+ * or certificate file that changes is read again, as it is for a run (a stat of each file: some
+ * 7 µs a request). */
 export function httpFetch(input: string | URL | Request, init: EventStreamInit = {}): Promise<Response> {
-  own ??= fetchFor(process.env);
-  return own(input, init);
+  return fetchFor(process.env)(input, init);
 }
 
 function agentsFor(proxyEnv: ProxyEnv, tls: TlsEnv): Agents {

@@ -20,7 +20,7 @@ import {
 } from "@harness/test-utils";
 import { createAnthropicProvider } from "./anthropic-provider.ts";
 import { CertificateError } from "./certificate-error.ts";
-import { fetchFor } from "./http-fetch.ts";
+import { fetchFor, httpFetch } from "./http-fetch.ts";
 import { networkProblem } from "./proxy-env.ts";
 import { tlsEnvOf } from "./tls-env.ts";
 import type { ModelEvent } from "./types.ts";
@@ -135,6 +135,24 @@ test("the TLS files read are kept for the newest settings only, so files that ke
   assert.deepEqual(again, first);
   const last = { NODE_EXTRA_CA_CERTS: files.at(-1)! };
   assert.equal(tlsEnvOf(last), tlsEnvOf(last));
+});
+
+test("the process's own fetch (httpFetch) reads its NODE_EXTRA_CA_CERTS again when the file changes, as fetchFor does", async (t) => {
+  const server = await fake(t);
+  const file = join(tempDir(t), "corp-ca.pem");
+  copyFileSync(TEST_CLIENT_CERT_FILE, file);
+  const before = process.env.NODE_EXTRA_CA_CERTS;
+  process.env.NODE_EXTRA_CA_CERTS = file;
+  t.after(() => {
+    if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+    else process.env.NODE_EXTRA_CA_CERTS = before;
+  });
+  const send = () => httpFetch(`${server.url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
+  const wrong = await send().catch((error: TypeError) => error);
+  assert.ok(wrong instanceof TypeError && wrong.cause instanceof CertificateError, String(wrong));
+  assert.match(wrong.cause.message, new RegExp(`NODE_EXTRA_CA_CERTS \\(${file}\\) does not hold the certificate authority`));
+  copyFileSync(TEST_CA_FILE, file);
+  assert.equal(await replyText(await send()), "one");
 });
 
 test("CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY (with CLAUDE_CODE_CLIENT_KEY_PASSPHRASE for an encrypted key) present a client certificate to a server that asks for one", async (t) => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,4 +52,32 @@ describe("sign-in file locks", () => {
     assert.match(child.stdout, new RegExp(`^cannot make the lock file ${path.replace(/[.\\]/g, "\\$&")}: `), child.stderr);
     assert.equal(existsSync(path), false);
   });
+  test("a lock file that cannot be made in a folder that is not writable says to make the folder writable", (t) => {
+    const folder = join(dir, "read-only");
+    mkdirSync(folder);
+    chmodSync(folder, 0o555);
+    t.after(() => chmodSync(folder, 0o755));
+    // root writes in any folder, but not in Linux's /sys.
+    const readOnly = !canWrite(folder) ? folder : process.platform === "linux" && !canWrite("/sys") ? "/sys" : undefined;
+    if (readOnly === undefined) return t.skip("no folder here is read-only to this user");
+    const path = join(readOnly, "sign-in.json.lock");
+    const message = new RegExp(`^cannot make the lock file ${path.replace(/[.\\]/g, "\\$&")}: the folder ${readOnly.replace(/[.\\]/g, "\\$&")} is not writable \\((permission denied|a read-only file system)\\): make it writable for this user, as the file the lock guards is written there too$`);
+    assert.throws(() => withLockSync(path, times, () => "ran"), { message });
+  });
+
+  test("a lock file whose folder does not exist says so", () => {
+    const path = join(dir, "missing", "sign-in.json.lock");
+    assert.throws(() => withLockSync(path, times, () => "ran"), { message: new RegExp(`^cannot make the lock file .*: the folder ${join(dir, "missing").replace(/[.\\]/g, "\\$&")} does not exist$`) });
+  });
 });
+
+function canWrite(folder: string): boolean {
+  const probe = join(folder, `probe-${process.pid}`);
+  try {
+    writeFileSync(probe, "");
+    rmSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pidAlive } from "./pid-alive.ts";
 
@@ -74,7 +75,7 @@ function tryLock(path: string, staleMs: number): string | undefined {
     closeSync(fd);
     return token;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot make the lock file ${path}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot make the lock file ${path}: ${whyNot(path, error)}`);
   }
   const held = readHolder(path);
   if (held !== undefined && isStale(path, held, staleMs)) takeOver(path, held);
@@ -124,6 +125,18 @@ function readHolder(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Why the lock file could not be made, said with what to do where there is something to do. */
+function whyNot(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const folder = dirname(path);
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    const reason = code === "EROFS" ? "a read-only file system" : "permission denied";
+    return `the folder ${folder} is not writable (${reason}): make it writable for this user, as the file the lock guards is written there too`;
+  }
+  if (code === "ENOENT") return `the folder ${folder} does not exist`;
+  return (error as Error).message;
 }
 
 function heldTooLong(path: string): Error {

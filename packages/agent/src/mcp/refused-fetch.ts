@@ -4,6 +4,7 @@
 // token (oauth-provider.ts). The provider replaces the refused token under that lock, and the
 // request goes again with the new one.
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { untilAborted } from "../harness/abortable.ts";
 import { McpSignInNeeded, type StoredOAuthProvider } from "./oauth-provider.ts";
 
 /** `fetch` retrying a request refused with 401 once with the tokens provider.refreshRefused gives.
@@ -18,7 +19,11 @@ export function retryingRefused(fetch: FetchLike, provider: StoredOAuthProvider)
     if (refused === undefined) return response;
     let tokens;
     try {
-      tokens = await provider.refreshRefused(refused);
+      // The refresh is shared by every request refused meanwhile, and may wait for another
+      // program's lock: this request stops waiting when it is cancelled, the refresh goes on.
+      const signal = init?.signal;
+      tokens = signal ? await untilAborted(provider.refreshRefused(refused), signal) : await provider.refreshRefused(refused);
+      signal?.throwIfAborted();
     } catch (error) {
       // A refresh refused has ended the sign-in: the SDK says so where the transport expects it.
       if (error instanceof McpSignInNeeded) return response;
@@ -30,3 +35,4 @@ export function retryingRefused(fetch: FetchLike, provider: StoredOAuthProvider)
     return fetch(url, { ...init, headers });
   };
 }
+

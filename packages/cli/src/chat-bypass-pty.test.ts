@@ -57,3 +57,16 @@ test("with disableBypassPermissionsMode, a chat started with --dangerously-skip-
   assert.doesNotMatch(chat.rows().join("\n"), BYPASS);
   await leaveChat(chat);
 });
+
+test("/mode bypassPermissions, Claude Code's name for the mode, turns bypass permissions on as /mode fullAuto does", async (t) => {
+  const chat = localChat(t, {}, "");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/mode bypassPermissions\r");
+  await chat.bottom(BYPASS);
+  chat.type("/mode plan\r");
+  await chat.bottom(/plan mode on/);
+  chat.type("/mode bypassPermissions\r");
+  await chat.bottom(BYPASS);
+  assert.doesNotMatch(chat.rows().join("\n"), /✗/);
+  await leaveChat(chat);
+});

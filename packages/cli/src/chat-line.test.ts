@@ -51,8 +51,8 @@ test("lines that cannot be acted on say why", () => {
     ["/approve 3", waiting("a", "b"), 'no call waiting for approval is "3": waiting: /approve 1, /approve 2'],
     ["/approve 1 2", waiting("a", "b"), "/approve takes at most one argument: which call"],
     ["/cancel", idle, "no run is under way"],
-    ["/mode", idle, "/mode takes one of default, acceptEdits, fullAuto"],
-    ["/mode yolo", idle, '/mode takes one of default, acceptEdits, fullAuto, not "yolo"'],
+    ["/mode", idle, "/mode takes one of default, acceptEdits, bypassPermissions (or fullAuto)"],
+    ["/mode yolo", idle, '/mode takes one of default, acceptEdits, bypassPermissions (or fullAuto), not "yolo"'],
     ["/model a b", idle, "/model takes one model id, e.g. /model claude-sonnet-4-5"],
     ["/model", running, "a run is under way: /model lists the models once it ends"],
   ];

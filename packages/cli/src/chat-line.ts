@@ -35,7 +35,7 @@ lists the choices).
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
-  /mode default|acceptEdits|fullAuto|plan
+  /mode default|acceptEdits|bypassPermissions|plan
                           the permission mode from the next model call on (Shift+Tab cycles
                           them); plan (a chat of its own's, from the next prompt): the model
                           reads and plans, and changes nothing until you approve its plan
@@ -149,8 +149,9 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       return { kind: "send", command: { type: "deny", toolCallId: picked.toolCallId, ...(reason && { reason }) } };
     }
     case "/mode": {
-      const mode = CHAT_MODES.find((m) => m === arg);
-      if (!mode) return { kind: "error", message: `/mode takes one of ${CHAT_MODES.join(", ")}${arg ? `, not "${arg}"` : ""}` };
+      // bypassPermissions is Claude Code's name for fullAuto, as --permission-mode takes it.
+      const mode = CHAT_MODES.find((m) => m === (arg === "bypassPermissions" ? "fullAuto" : arg));
+      if (!mode) return { kind: "error", message: `/mode takes one of default, acceptEdits, bypassPermissions (or fullAuto)${arg ? `, not "${arg}"` : ""}` };
       return { kind: "send", command: { type: "configure", config: { permissionMode: mode } } };
     }
     case "/rewind":

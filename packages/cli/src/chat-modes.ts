@@ -142,10 +142,11 @@ export function createChatModes(o: ChatModesOptions): ChatModes {
       }
       if (words[0] === "/mode" && words.length === 2 && words[1] === "plan") return set("plan"), {};
       // Another mode goes to the session as /mode does; plan mode ends with it.
-      if (words[0] === "/mode" && o.plan?.on && CHAT_MODES.some((mode) => mode === words[1])) {
+      const named = words[1] === "bypassPermissions" ? "fullAuto" : words[1];
+      if (words[0] === "/mode" && o.plan?.on && CHAT_MODES.some((mode) => mode === named)) {
         o.plan.on = false;
         refresh();
-        return leftPlanning(words[1] as ChatMode) ? {} : undefined;
+        return leftPlanning(named as ChatMode) ? {} : undefined;
       }
       const answer = answerPlan(text, o.client.state);
       if (!answer) return undefined;

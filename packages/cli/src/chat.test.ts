@@ -90,7 +90,7 @@ test("lines that cannot be acted on say why and the chat goes on", async () => {
   const result = await chat(["--session", "bad-lines"], "/approve\n/mode sideways\n/cancel\nhello\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /✗ no call is waiting for approval\n/);
-  assert.match(result.stderr, /✗ \/mode takes one of default, acceptEdits, fullAuto, not "sideways"\n/);
+  assert.match(result.stderr, /✗ \/mode takes one of default, acceptEdits, bypassPermissions \(or fullAuto\), not "sideways"\n/);
   assert.match(result.stderr, /✗ no run is under way\n/);
   assert.equal(result.stdout, "still here\n");
 });

@@ -17,6 +17,7 @@ import { withHelperKey } from "./harness/api-key-helper.ts";
 import { withAwsCommands } from "./harness/aws-commands.ts";
 import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
 import { refuseMode, watchConfigure } from "./harness/configure.ts";
+import { withKeyHint } from "./harness/refused-key.ts";
 import { finish, reply, withPrompt } from "./harness/finish.ts";
 import { chooseModel, pickModel, providerFor } from "./harness/model.ts";
 import { applyMainAgentMode, asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
@@ -329,7 +330,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       }
       const message = outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`;
       await stopFailureHooks(ctx, state, message, outcome.error);
-      return finish(state, "error", message);
+      return finish(state, "error", withKeyHint(message, outcome.error));
     }
     if (outcome.stopReason === "refusal") return refused(ctx, state, turn, outcome.message, outcome.refusal);
 

@@ -166,6 +166,14 @@ test("a model failure exits 1 with one line on stderr and no stack trace", async
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
 
+test("a key the API refuses (401) fails the run saying which variable holds the key, as Claude Code says to fix it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 401, errorType: "authentication_error", message: "invalid x-api-key" }] }));
+  const { code, stderr } = await harness(["run", "--cwd", tempDir(t), "hello"], { ANTHROPIC_API_KEY: "wrong-key", ANTHROPIC_BASE_URL: fake.url }).result;
+  assert.equal(code, 1);
+  assert.equal(stderr.split("\n").filter(Boolean).length, 1, stderr);
+  assert.match(stderr, /^harness: Anthropic API error 401 \(authentication_error\): invalid x-api-key; the key was refused: check ANTHROPIC_API_KEY \(or ANTHROPIC_AUTH_TOKEN, or the settings' apiKeyHelper\)\n$/);
+});
+
 test("without ANTHROPIC_API_KEY, run says so in one line and calls no model", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "unused" }] }));
   const { code, stdout, stderr } = await harness(["run", "hello"], { ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: fake.url }).result;

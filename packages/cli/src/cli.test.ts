@@ -123,6 +123,8 @@ test("without a permission mode that allows it, a headless run refuses a call th
   const toolResult = JSON.stringify(fake.requests[1].body.messages.at(-1));
   assert.match(toolResult, /is_error/);
   assert.match(toolResult, /no one to approve|not granted/i);
+  // What the user sees says how to let it through, with the flag Claude Code users reach for first.
+  assert.match(stderr, /Allow it with --allowedTools or in \.claude\/settings\.json, or run with --permission-mode acceptEdits or bypassPermissions\./);
 });
 
 test("--allowedTools lets the calls its rules match through a headless run; --disallowedTools refuses them even in bypassPermissions", async (t) => {

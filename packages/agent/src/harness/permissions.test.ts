@@ -52,7 +52,7 @@ test("a call that needs approval is refused with a way out when the run has no o
   const [block] = firstResults(provider.requests);
   assert.equal(block.is_error, true);
   assert.match(String(block.content), /^Permission to use Write was not granted: this run has no one to approve it \(/);
-  assert.match(String(block.content), /Allow it in \.claude\/settings\.json or run with --permission-mode acceptEdits or bypassPermissions\./);
+  assert.match(String(block.content), /Allow it with --allowedTools or in \.claude\/settings\.json, or run with --permission-mode acceptEdits or bypassPermissions\./);
   assert.equal(await project.exists("notes.md"), false);
   assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_w" && e.isError));
 });
@@ -71,8 +71,8 @@ test("the way out names only the modes that would let that very call through", a
     { text: "stopped" },
   ]);
   const [rm, grep] = firstResults(provider.requests);
-  assert.match(String(rm.content), /Allow it in \.claude\/settings\.json or run with --permission-mode bypassPermissions\.$/, "acceptEdits does not run rm");
-  assert.match(String(grep.content), /Allow it in \.claude\/settings\.json\.$/, "a recursive read past a Read deny rule asks in every mode");
+  assert.match(String(rm.content), /Allow it with --allowedTools or in \.claude\/settings\.json, or run with --permission-mode bypassPermissions\.$/, "acceptEdits does not run rm");
+  assert.match(String(grep.content), /Allow it with --allowedTools or in \.claude\/settings\.json\.$/, "a recursive read past a Read deny rule asks in every mode");
   assert.doesNotMatch(String(grep.content), /KEY=secret/);
 });
 

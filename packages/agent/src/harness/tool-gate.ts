@@ -165,8 +165,8 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
     const mode = o.permissions.mode;
     const candidates = mode === "bypassPermissions" ? [] : mode === "acceptEdits" ? (["bypassPermissions"] as const) : (["acceptEdits", "bypassPermissions"] as const);
     const wider = candidates.filter((candidate) => decide({ name: call.name, input }, { ...o.permissions, mode: candidate }).behavior === "allow");
-    const modes = wider.length > 0 ? ` or run with --permission-mode ${wider.join(" or ")}` : "";
-    return deniedByMode(o, call, input, `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it in .claude/settings.json${modes}.`, signal);
+    const modes = wider.length > 0 ? `, or run with --permission-mode ${wider.join(" or ")}` : "";
+    return deniedByMode(o, call, input, `Permission to use ${call.name} was not granted: this run has no one to approve it (${decision.reason}). Allow it with --allowedTools or in .claude/settings.json${modes}.`, signal);
   }
   o.track(o.hooks.run("Notification", { message: `Claude needs your permission to use ${call.name}`, notification_type: "permission_prompt" }, signal));
   let answer: ApprovalDecision;

@@ -122,6 +122,11 @@ test("the chat's /help names the agent's reports, which answer without the model
   for (const report of ["/context", "/cost", "/mcp", "/memory", "/agents", "/hooks", "/status", "/todos", "/export", "/permissions"]) assert.match(CHAT_HELP, new RegExp(`${report}\\b`));
 });
 
+test("the chat's /help names /compact and /clear, which Claude Code users look for there", () => {
+  assert.match(CHAT_HELP, /\/compact \[instructions\]/);
+  assert.match(CHAT_HELP, /\/clear\b/);
+});
+
 test("/resume and /rename are the chat's own: a switch of session waits for the run under way to end", () => {
   assert.deepEqual(parseChatLine("/resume", idle), { kind: "session", verb: "resume", arg: "" });
   assert.deepEqual(parseChatLine("/resume", running), { kind: "session", verb: "resume", arg: "" });

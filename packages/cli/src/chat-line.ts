@@ -52,7 +52,8 @@ lists the choices).
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
-Other lines starting with "/" go to the agent: its skills and slash commands, and its reports
+Other lines starting with "/" go to the agent: its skills and slash commands, /compact [instructions]
+  (summarise the conversation so far) and /clear (start it afresh), and its reports
   /context /cost /mcp /memory /agents /hooks /status /todos /export [file] /permissions /add-dir,
   answered without the model (/commands lists them).
 `;

@@ -80,6 +80,15 @@ test("/rewind lists the prompts; /rewind N goes back to before prompt N", () => 
     ["/rewind 1", { ...state, status: "running" }, "a run is under way: /cancel it, or wait for it to end, before rewinding"],
   ];
   for (const [line, at, message] of refused) assert.deepEqual(parseChatLine(line, at), { kind: "error", message }, line);
+  // The built-in commands answered without the model (/cost, /context, /compact …) are no prompts to
+  // go back to; a custom or prompt command (/review) is.
+  const withCommands: HarnessState = { ...state, messages: [asked("c1", "/cost"), said("r1"), ...state.messages, asked("c2", "/context"), said("r2"), asked("p3", "/review the diff"), said("a3")] };
+  assert.deepEqual(parseChatLine("/rewind", withCommands), {
+    kind: "info",
+    text: "/rewind N puts the conversation and the files back to how they were before prompt N:\n  1  write one\n  2  now [2Jwrite two …\n  3  /review the diff",
+  });
+  assert.deepEqual(parseChatLine("/rewind 3", withCommands), { kind: "send", command: { type: "rewind", messageId: "p3" } });
+  assert.deepEqual(parseChatLine("/rewind", { status: "idle", messages: [asked("c1", "/cost"), said("r1")] }), { kind: "error", message: "nothing to rewind: the session has no prompt yet" });
 });
 
 test("calls keep the numbers they were shown with while others are answered; an answered one is never another", () => {

@@ -2,7 +2,7 @@
 // action out. The chat's own commands start with "/"; a line starting with "!" is a command for
 // the session's shell (bash mode); any other line (other slash commands too, which are the
 // agent's: skills and .claude/commands) is a prompt, or steers the run under way.
-import { bashModePrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
+import { bashModePrompt, isBuiltinCommandPrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "./render.ts";
 import { PLAN_ANSWER } from "./chat-plan.ts";
 
@@ -219,7 +219,8 @@ function answerOldest(pending: NonNullable<HarnessState["pendingApprovals"]>, nu
 
 /** `/rewind`: the prompts to choose from; `/rewind N`: back to before prompt N (files too). */
 function rewindTo(state: HarnessState | undefined, args: string[]): ChatAction {
-  const prompts = (state?.messages ?? []).filter((m) => m.role === "user");
+  // The built-ins answered without the model (/cost, /compact …) are no prompt to go back to.
+  const prompts = (state?.messages ?? []).filter((m) => m.role === "user" && !isBuiltinCommandPrompt(m.content));
   if (prompts.length === 0) return { kind: "error", message: "nothing to rewind: the session has no prompt yet" };
   if (args.length === 0) {
     const list = prompts.map((m, i) => `  ${String(i + 1).padStart(String(prompts.length).length)}  ${oneLine(m.content, 70)}`);

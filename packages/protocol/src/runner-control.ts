@@ -22,10 +22,21 @@ import { MAX_TURNS_LIMIT } from "./limits.ts";
 export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
 export type RunnerPermissionMode = z.infer<typeof RunnerPermissionModeSchema>;
 
-export const ApproveBodySchema = z.strictObject({ toolUseId: z.string().min(1) });
+/** Longest id of a tool call or a backend's session (model services' are a few dozen characters). */
+export const MAX_ID_CHARS = 256;
+/** Longest user message id, as a query's userMessageId (checkpoints are filed under it). */
+export const MAX_USER_MESSAGE_ID_CHARS = 200;
+
+/** An id a request names, at most `max` characters: a longer one names nothing, and is refused
+ * (saying how long it is) before any lookup. */
+export function idOfAtMost(max: number) {
+  return z.string().max(max, { error: (issue) => `must be at most ${max} characters (it has ${String(issue.input).length})` });
+}
+
+export const ApproveBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1) });
 /** Longest reason a denial may give the model, in characters. */
 export const MAX_DENY_REASON_CHARS = 10_000;
-export const DenyBodySchema = z.strictObject({ toolUseId: z.string().min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
+export const DenyBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
 export const SteerBodySchema = z.strictObject({ message: wellFormedText().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
@@ -43,7 +54,7 @@ export type RunControl =
   | { type: "steer"; message: string }
   | { type: "cancel" }
   | { type: "configure"; config: RunConfigureBody };
-export const RewindBodySchema = z.strictObject({ userMessageId: z.string().min(1), dryRun: z.boolean().optional() });
+export const RewindBodySchema = z.strictObject({ userMessageId: idOfAtMost(MAX_USER_MESSAGE_ID_CHARS).min(1), dryRun: z.boolean().optional() });
 
 export const FileChangeSchema = z.object({
   path: z.string(),

@@ -9,7 +9,7 @@
 // the run and is also the SSE `id:`. The first event is run.started and the last is run.completed or
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
-import { RunnerPermissionModeSchema } from "./runner-control.ts";
+import { idOfAtMost, MAX_ID_CHARS, RunnerPermissionModeSchema } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
 import { ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
 
@@ -137,8 +137,7 @@ export const RunnerQuerySchema = z
     /** Which agent backend runs the query (default: the runner's default, HARNESS_BACKEND). */
     backend: z.enum(["builtin", "claude-code"]).optional(),
     /** Backend session to continue (claude-code: its session id, from an earlier run.completed). */
-    resumeSessionId: z
-      .string()
+    resumeSessionId: idOfAtMost(MAX_ID_CHARS)
       .regex(/^[\w.:-]+$/, "resumeSessionId must be letters, digits or . _ : -")
       .optional(),
     /** The caller's id for this run (the runner makes one when absent). A caller that stores it before

@@ -7,7 +7,7 @@ import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
 import { forgetFinishedRun } from "./finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
-import { idLengthProblem, MAX_ID_CHARS, quoteId } from "./ids.ts";
+import { quoteId } from "./ids.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
 
@@ -31,16 +31,12 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
     case "approve": {
       const body = await readJson(req, res, ApproveBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
-      const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
-      if (tooLong) return sendError(res, 400, tooLong);
       if (!run.approvals.answer(body.toolUseId, { behavior: "allow" })) return noApproval(res, run, body.toolUseId);
       return sendJson(res, 200, { ok: true });
     }
     case "deny": {
       const body = await readJson(req, res, DenyBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
-      const tooLong = idLengthProblem("toolUseId", body.toolUseId, MAX_ID_CHARS);
-      if (tooLong) return sendError(res, 400, tooLong);
       const decision = body.reason === undefined ? { behavior: "deny" as const } : { behavior: "deny" as const, reason: body.reason };
       if (!run.approvals.answer(body.toolUseId, decision)) return noApproval(res, run, body.toolUseId);
       return sendJson(res, 200, { ok: true });

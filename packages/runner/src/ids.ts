@@ -1,13 +1,10 @@
 // Ids a request names (run ids, tool call ids, user message and session ids, Last-Event-ID, paths):
 // bounded before any lookup, and echoed in errors only in part, so that a megabyte of id gets a
-// short refusal rather than a megabyte of error.
+// short refusal rather than a megabyte of error. The ids bodies carry are bounded by their schemas
+// (@harness/protocol's idOfAtMost); a run id, which a path carries, here.
 
 /** Longest run id: a query's requestId is at most this long, and the runner's own are UUIDs. */
 export const MAX_RUN_ID_CHARS = 128;
-/** Longest id of a tool call or a backend's session (model services' are a few dozen characters). */
-export const MAX_ID_CHARS = 256;
-/** Longest user message id, as a query's userMessageId (checkpoints are filed under it). */
-export const MAX_USER_MESSAGE_ID_CHARS = 200;
 
 /** Characters of an id shown in an error before it is cut. */
 const SHOWN_CHARS = 40;

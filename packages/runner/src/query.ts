@@ -9,7 +9,7 @@ import type { RunnerDeps } from "./deps.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { cwdProblem } from "./query-cwd.ts";
 import { refuse, sendError } from "./http.ts";
-import { idLengthProblem, MAX_ID_CHARS, quoteId } from "./ids.ts";
+import { quoteId } from "./ids.ts";
 import { lastEvent, type RunHistory } from "./run-end.ts";
 import type { Run } from "./runs.ts";
 import { streamLog } from "./sse-response.ts";
@@ -36,8 +36,6 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
     return;
   }
   let query = parsed.value;
-  const tooLong = idLengthProblem("resumeSessionId", query.resumeSessionId, MAX_ID_CHARS);
-  if (tooLong) return sendError(res, 400, tooLong);
   const selected = deps.backends.select(query.backend);
   if (!selected.ok) return sendError(res, 400, selected.error);
   const badCwd = query.cwd === undefined ? undefined : cwdProblem(query.cwd, deps.workspace);

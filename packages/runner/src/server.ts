@@ -31,7 +31,7 @@ import type { EventLogLimits } from "./event-log.ts";
 import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
-import { idLengthProblem, MAX_RUN_ID_CHARS, MAX_USER_MESSAGE_ID_CHARS, quoteId, shorten } from "./ids.ts";
+import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
@@ -128,8 +128,6 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
     if (!body) return;
-    const tooLong = idLengthProblem("userMessageId", body.userMessageId, MAX_USER_MESSAGE_ID_CHARS);
-    if (tooLong) return sendError(res, 400, tooLong);
     if (runs.current() !== undefined) return sendError(res, 409, `cannot rewind while a run is in flight: ${BUSY_MESSAGE}`);
     if (rewinding) return sendError(res, 409, "cannot rewind while another rewind of this workspace is in progress");
     rewinding = true;

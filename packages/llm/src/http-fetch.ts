@@ -61,10 +61,8 @@ const fetches = new RecentCache<string, { fetch: HttpFetch; agents: Agents }>(16
 export function fetchFor(env: EnvLike): HttpFetch {
   const checked = proxyEnvOf(env);
   const tls = tlsEnvOf(env);
-  if (!checked.ok || !tls.ok) {
-    const cause = new Error(!checked.ok ? checked.error : !tls.ok ? tls.error : "");
-    return () => Promise.reject(new TypeError("fetch failed", { cause }));
-  }
+  if (!checked.ok) return failing(checked.error);
+  if (!tls.ok) return failing(tls.error);
   const key = keyOf(checked, tls);
   let found = fetches.get(key);
   if (!found) {
@@ -73,6 +71,12 @@ export function fetchFor(env: EnvLike): HttpFetch {
     fetches.set(key, found);
   }
   return found.fetch;
+}
+
+/** A fetch whose every request fails as fetch fails, `problem` its cause. */
+function failing(problem: string): HttpFetch {
+  const cause = new Error(problem);
+  return () => Promise.reject(new TypeError("fetch failed", { cause }));
 }
 
 function closeIdle(agent: http.Agent): void {
@@ -153,7 +157,6 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   let req: http.ClientRequest;
-  let caFile: string | undefined;
   try {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
@@ -161,7 +164,6 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
     });
     const open = url.protocol === "https:" ? https.request : http.request;
     req = open(url, { method: init.method ?? "GET", headers, agent: agents[url.protocol as "http:" | "https:"] });
-    caFile = agents.extraCaFile;
   } catch (error) {
     // As fetch: a request that cannot be made (a header value with a line break, say) rejects.
     return Promise.reject(error);
@@ -171,7 +173,7 @@ function send(agents: Agents, url: URL, init: EventStreamInit, hops: number): Pr
   // redirect) through this variable, dropped once the answer came, so a long reply does not keep
   // its request body (tens of KB per model call) alive and promoted into the old generation.
   let request: { url: URL; init: EventStreamInit } | undefined = { url, init };
-  return answer(req, caFile, signal, init.onEventStream, () => {
+  return answer(req, agents.extraCaFile, signal, init.onEventStream, () => {
     const again = request;
     request = undefined;
     return again;

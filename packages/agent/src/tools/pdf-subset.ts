@@ -95,7 +95,8 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     return `<< ${[...parts, ...extra].join(" ")} >>`;
   };
 
-  const out = pieces(pdfVersion(doc.bytes));
+  // The binary comment tells transfer programs the file is not text.
+  const out = fileWriter(`%PDF-${pdfVersion(doc.bytes)}\n%\xe2\xe3\xcf\xd3\n`);
   const offsets: number[] = [];
   const object = (num: number, body: string, data?: Buffer) => {
     offsets[num] = out.size();
@@ -133,7 +134,8 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   return { size: out.size(), bytes: out.bytes };
 }
 
-function pieces(version: string) {
+/** A file written in pieces (text as latin1, bytes as they are) after `header`, and its size so far. */
+export function fileWriter(header: string) {
   const chunks: Buffer[] = [];
   let size = 0;
   const add = (...parts: (string | Buffer)[]) => {
@@ -143,8 +145,7 @@ function pieces(version: string) {
       size += bytes.length;
     }
   };
-  // The binary comment tells transfer programs the file is not text.
-  add(`%PDF-${version}\n%\xe2\xe3\xcf\xd3\n`);
+  add(header);
   return { add, size: () => size, bytes: () => Buffer.concat(chunks, size) };
 }
 

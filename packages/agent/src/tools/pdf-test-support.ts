@@ -1,6 +1,7 @@
 // Small PDFs written by hand in tests: each page draws the words "Page N", so that a test can tell
 // which pages a PDF holds by its page contents.
 import { deflateSync } from "node:zlib";
+import { fileWriter } from "./pdf-subset.ts";
 
 export type TestPdfOptions = {
   /** Pages grouped under intermediate page-tree nodes of this many pages each, which carry the
@@ -93,11 +94,11 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
 export function pdfOf(objects: string[]): Buffer {
   const out = fileWriter("%PDF-1.4\n");
   const offsets = objects.map((body, i) => {
-    const at = out.length();
+    const at = out.size();
     out.add(`${i + 1} 0 obj\n${body}\nendobj\n`);
     return at;
   });
-  out.add(tableAndTrailer([0, ...offsets], out.length(), ""));
+  out.add(tableAndTrailer([0, ...offsets], out.size(), ""));
   return out.bytes();
 }
 
@@ -117,31 +118,16 @@ function streamObject(data: string | Buffer): Buffer[] {
   return [Buffer.from(`<< ${dict}/Length ${bytes.length} >>\nstream\n`, "latin1"), bytes, Buffer.from("\nendstream", "latin1")];
 }
 
-/** Pieces of a file and its length so far. */
-function fileWriter(header: string) {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  const add = (...pieces: (Buffer | string)[]) => {
-    for (const piece of pieces) {
-      const bytes = typeof piece === "string" ? Buffer.from(piece, "latin1") : piece;
-      chunks.push(bytes);
-      length += bytes.length;
-    }
-  };
-  add(header);
-  return { add, length: () => length, bytes: () => Buffer.concat(chunks) };
-}
-
 function classicPdf(objects: Map<number, string>, contents: Map<number, string | Buffer>, size: number, options: TestPdfOptions): Buffer {
   const out = fileWriter("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
   const offsets: number[] = [];
   for (let n = 1; n < size; n++) {
-    offsets[n] = out.length();
+    offsets[n] = out.size();
     const body = objects.get(n);
     out.add(`${n} 0 obj\n`, ...(body === undefined ? streamObject(contents.get(n)!) : [body]), "\nendobj\n");
   }
   const encrypt = options.encrypted ? " /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >> /ID [<01> <01>]" : "";
-  out.add(tableAndTrailer(offsets, out.length(), encrypt));
+  out.add(tableAndTrailer(offsets, out.size(), encrypt));
   return out.bytes();
 }
 
@@ -167,14 +153,14 @@ function compressedPdf(objects: Map<number, string>, contents: Map<number, strin
       rows[n] = [2, objStm, inStream.indexOf(n)];
       continue;
     }
-    rows[n] = [1, out.length(), 0];
+    rows[n] = [1, out.size(), 0];
     add(`${n} 0 obj\n`, ...streamObject(contents.get(n)!), "\nendobj\n");
   }
-  rows[objStm] = [1, out.length(), 0];
+  rows[objStm] = [1, out.size(), 0];
   add(`${objStm} 0 obj\n<< /Type /ObjStm /N ${inStream.length} /First ${header.length} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`);
   add(packed);
   add("\nendstream\nendobj\n");
-  const xrefOffset = out.length();
+  const xrefOffset = out.size();
   rows[xrefNumber] = [1, xrefOffset, 0];
   const encrypt = options.encrypted ? " /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >> /ID [<01> <01>]" : "";
   const xrefData = deflateSync(upPredicted(rows.map(([type, field2, field3]) => [type, ...bytes(field2, 4), ...bytes(field3, 2)]), 7));

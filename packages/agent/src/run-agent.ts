@@ -102,8 +102,9 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   // The settings' env counts for the harness too (which model, where): see RunSetup.harnessEnv.
   const withEnv = setup.harnessEnv ? { ...given, env: setup.harnessEnv } : given;
   // A network variable (a proxy, the CA file, the client certificate) the settings' env set wrong
-  // would fail every request: said once, here.
-  const proxy = networkProblem(withEnv.env ?? process.env) ?? (setup.childEnv && networkProblem(setup.childEnv));
+  // would fail every request: said once, here. Those a project's settings set are not the run's
+  // requests' (RunSetup.harnessEnv), only its commands'.
+  const proxy = networkProblem(withEnv.env ?? process.env);
   if (proxy) return finish(withPrompt(state, given.prompt), "error", proxy);
   const configured = main.agent ? asMainAgent(withEnv, main.agent, chooseModel(withEnv, setup.settings)) : withEnv;
   const plan = planPrompt(given.prompt, setup);

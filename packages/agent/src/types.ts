@@ -37,6 +37,11 @@ export type ToolContext = {
   /** The environment of processes the tool starts (Bash, background shells): the settings' `env`
    * laid over the run's environment. Absent: this process's environment. */
   env?: Readonly<Record<string, string>>;
+  /** The environment whose network variables (the proxies, the CA file, the client certificate)
+   * the tool's own requests (WebFetch's) take: the run's with the settings' `env` over it as the
+   * harness takes it, a repository's settings naming none of them (RunSetup.harnessEnv). Absent:
+   * `env`. */
+  networkEnv?: Readonly<Record<string, string>>;
   /** Whether a deny rule keeps `tool` from the file at this absolute path: searches (Grep, Glob)
    * leave such files out of their results. Absent: nothing is left out. */
   denied?: (tool: string, file: string) => boolean;

@@ -2,6 +2,7 @@
 // whether it connects, checked through the agent's own MCP client with a short time limit.
 import { join } from "node:path";
 import { loadMcpConfig, startMcp, type McpConfig, type McpServerConfig } from "@harness/agent";
+import { environmentOf } from "@harness/agent/harness-env";
 import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
@@ -42,7 +43,8 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const lines = new Map<string, string>();
   if (started.length) {
     const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
-    const manager = await startMcp({ servers: started }, { cwd, env, oauthFile: mcpOAuthFile(place.home, io.env) });
+    const networkEnv = environmentOf(io.env, settings.envOverrides);
+    const manager = await startMcp({ servers: started }, { cwd, env, networkEnv, oauthFile: mcpOAuthFile(place.home, io.env) });
     try {
       for (const status of manager.status()) {
         lines.set(

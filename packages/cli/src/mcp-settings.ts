@@ -1,8 +1,11 @@
 // What the settings say about MCP servers, read as a run reads them: servers and approvals from
 // the user's and managed settings only (a repository's own files can neither add a server nor
-// approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file.
+// approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file, and the
+// env a run's requests to remote servers take (their proxy and CA from the user's and managed
+// settings only).
 import { join } from "node:path";
 import { DEFAULT_MANAGED_SETTINGS_PATH, loadSettings, type McpSettings } from "@harness/agent";
+import { harnessEnvOverrides } from "@harness/agent/harness-env";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyOf, type McpPolicy } from "@harness/agent/mcp-policy";
 import type { McpPlace } from "./mcp-files.ts";
@@ -13,6 +16,9 @@ export type McpSettingsRead = {
   approvals: Pick<McpSettings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
   /** The machine's managed-mcp.json, beside its managed settings. */
   managedFile: string;
+  /** The settings' env as the harness takes it for its own requests (harness-env.ts), to lay over
+   * the command's environment. */
+  envOverrides: Record<string, string>;
 };
 
 export async function readMcpSettings(place: McpPlace, cwd: string, warn: (message: string) => void): Promise<McpSettingsRead> {
@@ -31,5 +37,6 @@ export async function readMcpSettings(place: McpPlace, cwd: string, warn: (messa
       enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
     },
     managedFile: join(DEFAULT_MANAGED_SETTINGS_PATH, "..", "managed-mcp.json"),
+    envOverrides: harnessEnvOverrides(loaded.sources),
   };
 }

@@ -28,6 +28,8 @@ export type HookHostOptions = {
   mode: () => PermissionMode;
   /** Added to the hooks' environment (the settings' `env`, over the run's). */
   env?: Record<string, string>;
+  /** Where http hooks take the network variables from (RunHooksOptions.networkEnv). */
+  networkEnv?: Record<string, string>;
   /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
    * runAgent makes never reject). */
   beforeCommands?: () => Promise<void>;
@@ -81,6 +83,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
         signal,
         onceRan: fired,
         ...(env && { env }),
+        ...(o.networkEnv && { networkEnv: o.networkEnv }),
         ...(o.evaluate && { evaluate: o.evaluate }),
         ...(o.background && { background: o.background }),
         ...(o.observe && { observe: o.observe }),

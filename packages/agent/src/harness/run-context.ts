@@ -340,6 +340,7 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     cwd: setup.cwd,
     mode,
     ...(setup.childEnv && { env: setup.childEnv }),
+    ...(setup.harnessEnv && { networkEnv: setup.harnessEnv }),
     ...(options.beforeChanges && { beforeCommands: options.beforeChanges }),
     ...(options.agent && { agent: options.agent }),
     ...(evaluate && { evaluate }),
@@ -365,6 +366,7 @@ export function restoreLoadedTools(registry: ToolRegistry, messages: readonly Mo
 export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
   const { registry, setup } = ctx;
   const env = setup.childEnv;
+  const networkEnv = setup.harnessEnv;
   const spawner = ctx.spawner;
   const planMode = ctx.subagent ? undefined : planModeOf(ctx, state);
   const webSearch = runWebSearch(ctx, (model, usage) => recordSideCall(state, model, usage));
@@ -412,6 +414,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         state: ctx.resources.toolState,
         shell: ctx.shell,
         ...(env && { env }),
+        ...(networkEnv && { networkEnv }),
         ...(denied && { denied }),
         ...(deniedUrl && { deniedUrl }),
         ...(planMode && { planMode }),

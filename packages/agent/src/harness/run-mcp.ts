@@ -1,5 +1,6 @@
 // The run's MCP servers as the setup finds them: which settings' servers and approvals count, and
 // starting those that may start (shared across runs through the agent's resources).
+import { fetchKeyOf } from "@harness/llm/http-fetch";
 import { mcpOAuthFile } from "../mcp/oauth-store.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
@@ -22,6 +23,8 @@ export type McpWhere = {
   rules: McpStartRules;
   plugins: readonly Plugin[];
   env: Record<string, string>;
+  /** Where remote servers' requests take the network variables from (RunSetup.harnessEnv); default `env`. */
+  networkEnv?: Record<string, string>;
   signal: AbortSignal;
   /** The run's own servers and whether they are the only ones (RunAgentOptions.mcpConfig). */
   given?: RunAgentOptions["mcpConfig"];
@@ -104,12 +107,13 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     else servers.push(server);
   }
   if (servers.length === 0 || resourceInternals(resources).disposed) return undefined;
-  const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}]);
+  // The network settings may change with the settings' env the same (moved from a project's file to the user's).
+  const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}, o.networkEnv && fetchKeyOf(o.networkEnv)]);
   // Imported once there is a server to start: a run without MCP servers starts sooner without it.
   const { startMcp } = await import("../mcp/manager.ts");
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
-      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, oauthFile: mcpOAuthFile(o.home), signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
+      startMcp({ servers }, { cwd: o.projectRoot, env: o.env, ...(o.networkEnv && { networkEnv: o.networkEnv }), oauthFile: mcpOAuthFile(o.home), signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),
     ),
     o.signal,
   );

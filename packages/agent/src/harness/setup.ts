@@ -47,6 +47,7 @@ import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
 import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.ts";
 import { awsCommandsOf } from "./aws-commands.ts";
+import { environmentOf, harnessEnvOf } from "./harness-env.ts";
 import type { AwsCommands } from "@harness/llm";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
@@ -62,10 +63,11 @@ export type RunSetup = {
   /** The environment of Bash, hooks and MCP servers: the run's, with the settings' `env` over it.
    * Undefined: this process's environment, unchanged. */
   childEnv?: Record<string, string>;
-  /** The environment the harness itself reads (the model and its endpoint, sub-agents' model):
-   * the run's, with the settings' `env` over it, as Claude Code applies it to itself; but where
-   * the model is reached, and with what credentials, only the user's and managed settings say
-   * (a repository's settings must not send the key elsewhere). Undefined: no settings `env`. */
+  /** The environment the harness itself reads (the model and its endpoint, sub-agents' model) and
+   * makes its requests with (the model's, WebFetch's, http hooks', remote MCP servers'): the
+   * run's, with the settings' `env` over it, as Claude Code applies it to itself; but where the
+   * model is reached, with what credentials, and through which proxy trusting which CA, only the
+   * user's and managed settings say (harness-env.ts). Undefined: no settings `env`. */
   harnessEnv?: Record<string, string>;
   settings: Settings;
   /** The models the run and its sub-agents may use (LoadedSettings.availableModels); undefined: any. */
@@ -177,7 +179,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(pluginDiagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
-  const harnessEnv = settings.env === undefined ? undefined : environmentOf(options.env ?? process.env, harnessOverrides(loadedSettings.sources));
+  const harnessEnv = settings.env === undefined ? undefined : harnessEnvOf(options.env ?? process.env, loadedSettings.sources);
   const hooksRestricted = hooksRestriction(loadedSettings);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));
   report(hookPolicy.diagnostics);
@@ -235,6 +237,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             rules: mcpRules,
             plugins,
             env: childEnv,
+            ...(harnessEnv && { networkEnv: harnessEnv }),
             signal: options.signal,
             ...(options.mcpConfig && { given: options.mcpConfig }),
             ...(options.strictMcpConfig && { strict: true }),
@@ -265,6 +268,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   const subagentMcp: SubagentMcpSetup = {
     cwd: projectRoot,
     env: childEnv,
+    ...(harnessEnv && { networkEnv: harnessEnv }),
     oauthFile: mcpOAuthFile(home),
     rules: mcpRules,
     ...subagentMcpRefusal(options, mcpRules),
@@ -422,14 +426,6 @@ function withUpdates(permissions: PermissionContext, updates: RunAgentOptions["p
   return applied.permissions;
 }
 
-/** `base` without unset variables, with `overrides` laid over it. */
-export function environmentOf(base: Readonly<Record<string, string | undefined>>, overrides: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
-  if (overrides) Object.assign(env, overrides);
-  return env;
-}
-
 function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   const cache = resourceInternals(resources).git;
   let snapshot = cache.get(cwd);
@@ -442,11 +438,6 @@ function gitFor(resources: AgentResources, cwd: string): Promise<GitSnapshot> {
   return snapshot;
 }
 
-
-/** Where the model is reached, and with what (the proxies, the CA file trusted, the client
- * certificate presented): set by the user's or managed settings only. */
-const ENDPOINT_VARIABLE = /^(?:(?:ANTHROPIC|OPENAI|OLLAMA)_(?:BASE_URL|API_KEY|AUTH_TOKEN)|(?:HTTPS?|ALL|NO)_PROXY|NODE_EXTRA_CA_CERTS|CLAUDE_CODE_CLIENT_(?:CERT|KEY|KEY_PASSPHRASE))$/i;
-
 /** The last apiKeyHelper of the user's and managed settings; a project's is said not to count. */
 function apiKeyHelperOf(sources: readonly SettingsSource[], notice: NoticeSink): string | undefined {
   let helper: string | undefined;
@@ -458,13 +449,3 @@ function apiKeyHelperOf(sources: readonly SettingsSource[], notice: NoticeSink):
   }
   return helper;
 }
-
-function harnessOverrides(sources: readonly SettingsSource[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const source of sources) {
-    const trusted = !comesWithRepository(source.scope);
-    for (const [name, value] of Object.entries(source.settings.env ?? {})) if (trusted || !ENDPOINT_VARIABLE.test(name)) env[name] = value;
-  }
-  return env;
-}
-

@@ -20,6 +20,8 @@ import { describeDiagnostic } from "./diagnostic.ts";
 export type SubagentMcpSetup = {
   cwd: string;
   env: Record<string, string>;
+  /** Where remote servers' requests take the network variables from (RunSetup.harnessEnv); default `env`. */
+  networkEnv?: Record<string, string>;
   /** The OAuth sign-in file the servers' tokens are read from (mcpOAuthFile). */
   oauthFile: string;
   rules: McpStartRules;
@@ -66,6 +68,7 @@ export async function subagentMcp(
           {
             cwd: setup.cwd,
             env: setup.env,
+            ...(setup.networkEnv && { networkEnv: setup.networkEnv }),
             oauthFile: setup.oauthFile,
             signal,
             ...(run.readsRunResources && { resourcesBeside: setup.runResources }),

@@ -11,10 +11,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const SHOWN_ERROR_CHARS = 500;
 
 export type HttpHookOptions = {
-  /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only), and the
-   * network variables, as fetchFor reads them (the proxies, the extra CA file, the client
-   * certificate). */
+  /** Where the headers' $NAME and ${NAME} are read from (those in allowedEnvVars only). */
   env: NodeJS.ProcessEnv;
+  /** The network variables of the request, as fetchFor reads them (the proxies, the extra CA file,
+   * the client certificate). Default: `env`. */
+  networkEnv?: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal: AbortSignal;
 };
@@ -33,7 +34,7 @@ export async function runHttpHook(hook: HttpHook, body: string, opts: HttpHookOp
   try {
     const { url, authorization } = withoutCredentials(hook.url);
     if (authorization && headers.value.authorization === undefined) headers.value.authorization = authorization;
-    const response = await fetchFor(opts.env)(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
+    const response = await fetchFor(opts.networkEnv ?? opts.env)(url, { method: "POST", headers: headers.value, body, redirect: "manual", signal: limit.signal });
     const { text } = await leadingText(response, MAX_BODY_BYTES);
     if (response.status >= 200 && response.status < 300) return outcome({ exitCode: 0, stdout: text });
     const moved = response.status >= 300 && response.status < 400 ? " (redirects are not followed)" : "";

@@ -130,7 +130,7 @@ function runOne(hook: Hook, event: HookEventName, input: string, env: NodeJS.Pro
   const timeoutMs = (hook.timeout ?? fallback) * 1000;
   if (hook.type === "command") return spawnHook(hook.command, input, { cwd: opts.projectDir, env: hook.env ? { ...env, ...hook.env } : env, timeoutMs, signal });
   if (hook.type === "callback") return runCallbackHook(hook, input, { timeoutMs, signal });
-  if (hook.type === "http") return runHttpHook(hook, input, { env, timeoutMs, signal });
+  if (hook.type === "http") return runHttpHook(hook, input, { env, networkEnv: opts.networkEnv ? { ...process.env, ...opts.networkEnv } : env, timeoutMs, signal });
   return runPromptHook(hook, event, input, { ...(opts.evaluate && { evaluate: opts.evaluate }), timeoutMs, signal });
 }
 

@@ -291,6 +291,10 @@ export type RunHooksOptions = {
   signal: AbortSignal;
   /** Added to the hooks' environment, on top of this process's. */
   env?: Record<string, string>;
+  /** On top of this process's environment, where http hooks' requests take the network variables
+   * (the proxies, the CA file, the client certificate) from: the run's env as the harness takes
+   * it, which a repository's settings cannot route (RunSetup.harnessEnv). Default: `env`. */
+  networkEnv?: Record<string, string>;
   /** Gives prompt and agent hooks their model's verdict; without it they fail (a user notice). */
   evaluate?: HookEvaluator;
   /** The `once` hooks that have run (by identity, see identityOf): they are skipped, and those that

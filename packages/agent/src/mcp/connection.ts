@@ -9,7 +9,7 @@ import { mcpDebug } from "./debug-lines.ts";
 import { listPages } from "./list-pages.ts";
 import { McpSignInNeeded, StoredOAuthProvider } from "./oauth-provider.ts";
 import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
-import { givesOwnCredentials, remoteTransport } from "./remote-transport.ts";
+import { givesOwnCredentials, remoteTransport, withCause } from "./remote-transport.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { relayTransport, type McpRelay } from "./sdk-transport.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
@@ -44,9 +44,12 @@ export type McpConnection = {
 
 export type ConnectOptions = {
   cwd: string;
-  /** Base environment of stdio servers (their `env` entries are laid over it); the proxy
-   * variables of remote (http, sse) servers' requests. */
+  /** Base environment of stdio servers (their `env` entries are laid over it). */
   env: Env;
+  /** The network variables (the proxies, the CA file, the client certificate) of remote (http,
+   * sse) servers' requests and of their OAuth sign-ins' refreshes: the run's env as the harness
+   * takes it, which a repository's settings cannot route (RunSetup.harnessEnv). Default: `env`. */
+  networkEnv?: Env;
   timeoutMs: number;
   /** Fires when the whole manager shuts down. */
   signal: AbortSignal;
@@ -238,11 +241,12 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
     });
     return transport;
   }
+  const network = options.networkEnv ?? options.env;
   const oauth =
     options.oauthFile && !givesOwnCredentials(config)
-      ? new StoredOAuthProvider(options.oauthFile, { name: config.name, url: config.url }, { ...(config.oauth && { client: config.oauth }), fetch: fetchFor(options.env) })
+      ? new StoredOAuthProvider(options.oauthFile, { name: config.name, url: config.url }, { ...(config.oauth && { client: config.oauth }), fetch: fetchFor(network) })
       : undefined;
-  return remoteTransport(config, options.env, oauth);
+  return remoteTransport(config, network, oauth);
 }
 
 /** Every page of the server's tools (list-pages.ts), each tool checked on its own. */
@@ -281,13 +285,6 @@ function describeHttpFailure(config: McpRemoteServerConfig, error: unknown, mess
     return `HTTP ${status}, the server wants credentials: sign in with "harness mcp login ${config.name}", or give a token in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}") (${message})`;
   }
   return `HTTP ${status} (${message})`;
-}
-
-/** fetch() reports "fetch failed" and keeps the reason (refused, DNS, TLS…) in `cause`. */
-function withCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
 }
 
 function describeLoss(config: McpRunServerConfig, stderrTail: string): string {

@@ -28,6 +28,8 @@ export type StartMcpOptions = {
   /** Base environment of stdio servers and source of MCP_TIMEOUT / MCP_TOOL_TIMEOUT /
    * MAX_MCP_OUTPUT_TOKENS; default process.env. */
   env?: Env;
+  /** The network variables of remote servers' requests and their sign-ins' (ConnectOptions.networkEnv). */
+  networkEnv?: Env;
   /** How the servers of type "sdk" (the program's own) are reached. */
   relay?: McpRelay;
   /** The OAuth sign-in file (mcpOAuthFile): remote servers use the sign-ins stored there, and one
@@ -127,6 +129,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
       connectServer(server, {
         cwd: options.cwd,
         env,
+        ...(options.networkEnv && { networkEnv: options.networkEnv }),
         timeoutMs,
         signal: lifetime.signal,
         ...(options.relay && { relay: options.relay }),

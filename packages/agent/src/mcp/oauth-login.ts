@@ -11,7 +11,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Env, McpRemoteServerConfig } from "./config.ts";
 import { callbackUrl, StoredOAuthProvider } from "./oauth-provider.ts";
 import { updateOAuthEntry } from "./oauth-store.ts";
-import { remoteTransport } from "./remote-transport.ts";
+import { remoteTransport, withCause } from "./remote-transport.ts";
 
 /** How long the browser has to come back with a code. */
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -19,8 +19,12 @@ export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 export type McpLoginOptions = {
   /** The sign-in file (mcpOAuthFile). */
   file: string;
-  /** The proxy variables of the requests, and BROWSER. */
+  /** BROWSER, and the network variables of the requests (the proxies, the CA file, the client
+   * certificate) unless `networkEnv` gives them. */
   env: Env;
+  /** The network variables of the requests: the environment with the settings' `env` over it as
+   * the harness takes it (harness-env.ts), which a repository's settings cannot route. */
+  networkEnv?: Env;
   /** Told the authorization URL for the user to open. */
   onAuthorizationUrl(url: string): void;
   /** Tries to open a browser at the URL; by default the platform's opener, or $BROWSER. */
@@ -50,13 +54,14 @@ export async function mcpLogin(config: McpRemoteServerConfig, options: McpLoginO
         open(url.href);
       },
     };
-    const transport = remoteTransport(config, options.env, new StoredOAuthProvider(options.file, server, { client, signIn }));
+    const transport = remoteTransport(config, options.networkEnv ?? options.env, new StoredOAuthProvider(options.file, server, { client, signIn }));
     const first = await tryConnect(transport);
     if (first.connected) return { kind: "not-needed", toolCount: first.toolCount };
-    if (!(first.error instanceof UnauthorizedError)) throw withRegistrationHint(first.error, client.clientId !== undefined);
+    // As a run says a server it cannot reach: "fetch failed" with its reason (refused, DNS, TLS…).
+    if (!(first.error instanceof UnauthorizedError)) throw withRegistrationHint(first.error instanceof Error ? new Error(withCause(first.error)) : first.error, client.clientId !== undefined);
     const code = await callback.code(signal, options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
     await transport.finishAuth(code);
-    const check = await tryConnect(remoteTransport(config, options.env, new StoredOAuthProvider(options.file, server, { client })));
+    const check = await tryConnect(remoteTransport(config, options.networkEnv ?? options.env, new StoredOAuthProvider(options.file, server, { client })));
     if (!check.connected) throw new Error(`signed in, but the server still refused the connection: ${(check.error as Error).message}`);
     return { kind: "signed-in", toolCount: check.toolCount };
   } finally {

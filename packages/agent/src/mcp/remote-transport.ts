@@ -1,6 +1,6 @@
-// The SDK transport of a remote (http, sse) MCP server, through the proxy of the servers'
-// environment, as a stdio server's own requests would go, with its extra CA file and client
-// certificate (fetchFor reads them all).
+// The SDK transport of a remote (http, sse) MCP server, through the proxy that `env` names, with
+// its extra CA file and client certificate (fetchFor reads them all): a run's env as the harness
+// takes it, not a repository's settings' (harness-env.ts). And how a failed request is said.
 import { fetchFor } from "@harness/llm/http-fetch";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -19,4 +19,11 @@ export function remoteTransport(config: McpRemoteServerConfig, env: Env, authPro
  * is looked for or started. */
 export function givesOwnCredentials(config: McpRemoteServerConfig): boolean {
   return Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+}
+
+/** fetch() reports "fetch failed" and keeps the reason (refused, DNS, TLS…) in `cause`. */
+export function withCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
 }

@@ -25,7 +25,7 @@ export const webFetchTool = defineTool({
     url: z.string().min(1).describe("The URL to fetch content from"),
     prompt: z.string().describe("What to find out from the fetched content"),
   }),
-  async execute({ url, prompt }, { signal, state, deniedUrl, env }) {
+  async execute({ url, prompt }, { signal, state, deniedUrl, env, networkEnv }) {
     let target: URL;
     try {
       target = new URL(url);
@@ -38,7 +38,7 @@ export const webFetchTool = defineTool({
     const limits = limitsOf(state);
     // Imported with the first fetch: a run that fetches nothing starts sooner without them.
     const { fetchPage } = await import("./fetch-page.ts");
-    const page = await fetchPage(target, { signal, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxFetchBytes, env: env ?? process.env, ...(deniedUrl && { refuse: (to: URL) => deniedUrl(to.href) }) });
+    const page = await fetchPage(target, { signal, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxFetchBytes, env: networkEnv ?? env ?? process.env, ...(deniedUrl && { refuse: (to: URL) => deniedUrl(to.href) }) });
     if (page.kind === "error") return { content: page.message, isError: true };
     if (page.kind === "redirect") {
       return {

@@ -126,3 +126,17 @@ for (const place of ["project", "user"] as const) {
     }
   });
 }
+
+test("a proxy a project's settings name, even one that cannot be used, does not stop the run: only its commands see it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: toolThenText("Bash", { command: "printenv HTTPS_PROXY" }, "ran") }));
+  const home = tempDir(t);
+  const project = tempDir(t);
+  mkdirSync(join(project, ".git"));
+  mkdirSync(join(project, ".claude"));
+  writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ env: { HTTPS_PROXY: "socks5://proxy.corp:1080" } }));
+  const run = await harness(["run", ...MODEL, "--allowedTools", "Bash", "hi"], { ...NO_NETWORK_SET, HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url }, { cwd: project }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "ran");
+  assert.doesNotMatch(run.stderr, /not a usable proxy URL/);
+  assert.match(JSON.stringify(fake.requests[1]!.body.messages), /socks5:\/\/proxy\.corp:1080/);
+});

@@ -1,15 +1,15 @@
 // A PDF's structure, read only as far as Read needs it: the cross-reference data (tables and PDF
-// 1.5 streams, updates included), the objects it points to (compressed object streams too), and the
-// page tree. Content streams are never decoded. A file whose cross-reference data is broken is read
+// 1.5 streams, updates included), the objects it points to (compressed object streams too), each
+// read when first asked for, and the page tree, walked only to the pages asked for
+// (pdf-page-tree.ts). Content streams are never decoded. A file whose cross-reference data is broken is read
 // again by finding its objects where they stand, as PDF viewers do.
 import { inflateSync } from "node:zlib";
+import { pageTree, type PdfPage } from "./pdf-page-tree.ts";
 import { entry, isDict, isKeyword, isName, isRef, PdfError, PdfParser, type PdfDict, type PdfRef, type PdfValue } from "./pdf-syntax.ts";
 
-type XrefEntry = { type: "offset"; offset: number; gen: number } | { type: "compressed"; stream: number; index: number };
+export type { PdfPage } from "./pdf-page-tree.ts";
 
-/** A page as the page tree gives it: its own dictionary, and the entries it inherits from the
- * nodes above it (for writing them into the page when the tree is rebuilt). */
-export type PdfPage = { ref: PdfRef; dict: PdfDict; inherited: PdfDict["entries"] };
+type XrefEntry = { type: "offset"; offset: number; gen: number } | { type: "compressed"; stream: number; index: number };
 
 export type PdfDocument = {
   bytes: Buffer;
@@ -20,25 +20,27 @@ export type PdfDocument = {
   /** One more than the highest object number in use. */
   size: number;
   root: PdfRef;
-  pages: PdfPage[];
+  /** How many pages it has: its page tree's /Count. */
+  pageCount: number;
+  /** Pages `first` to `last` (counting from 1, within pageCount), read from the page tree only as
+   * far as they need; throws PdfError when the tree is broken on the way to them. */
+  pages(range: { first: number; last: number }): PdfPage[];
   /** An object by number (the one the newest cross-reference section lists). */
   resolve(value: PdfValue | undefined): PdfValue | undefined;
   /** The data of stream object `num` as the file holds it (filters not undone), when it is one. */
   streamData(num: number): Buffer | undefined;
   /** Where the objects that stand uncompressed in the file are. */
   objectOffsets(): Map<number, { offset: number; gen: number }>;
+  /** How many objects have been read from the file so far: how much of it opening and the pages
+   * asked for took. */
+  objectsRead(): number;
 };
 
-/** Entries of a page-tree node that its pages inherit (ISO 32000 §7.7.3.4). */
-const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"];
 /** More than a cross-reference or object stream holds inflated (a few MB for a file of a million
  * objects): a few KB of deflated zeros could otherwise fill the memory. */
 const MAX_INFLATED = 64 * 1024 * 1024;
 /** Loads waiting on one another deeper than a real file has them. */
 const MAX_LOADING = 32;
-/** More pages than any real document has: a tree claiming more is taken as corrupt. */
-const MAX_PAGES = 100_000;
-
 /** Reads the structure of the PDF in `bytes`; throws PdfError saying what is wrong with it. */
 export function openPdf(bytes: Buffer): PdfDocument {
   if (!bytes.subarray(0, 1024).includes("%PDF-", 0, "latin1")) throw new PdfError("it does not start with a PDF header (%PDF-)");
@@ -66,7 +68,9 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
   /** How many loads are under way, each waiting for the next (a stream's /Length, an object
    * stream): a few in a real file, but a chain of them would overflow the stack. */
   let loading = 0;
-  const load = (num: number): PdfValue => {
+  let read = 0;
+  /** Object `num`, kept for the next time unless `keep` is false. */
+  const load = (num: number, keep = true): PdfValue => {
     const found = cache.get(num);
     if (found !== undefined) return found;
     const where = xref.entries.get(num);
@@ -74,7 +78,13 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
     if (loading >= MAX_LOADING) throw new PdfError(`its objects' stream lengths refer to one another more than ${MAX_LOADING} deep (at object ${num})`);
     loading++;
     try {
-      return loadFrom(num, where);
+      read++;
+      const value = loadFrom(num, where);
+      if (!keep) {
+        cache.delete(num);
+        streams.delete(num);
+      }
+      return value;
     } catch (error) {
       cache.delete(num); // not read, rather than read as null
       throw error;
@@ -101,11 +111,12 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
     return value;
   };
   const resolve = (value: PdfValue | undefined): PdfValue | undefined => (isRef(value) ? load(value.num) : value);
+  const peek = (value: PdfValue | undefined): PdfValue | undefined => (isRef(value) ? load(value.num, false) : value);
   const root = xref.trailer.entries.get("Root")?.value;
   if (!isRef(root)) throw new PdfError("its trailer names no document catalog (/Root)");
   const catalog = resolve(root);
   if (!isDict(catalog)) throw new PdfError("its document catalog is missing");
-  const pages = pageList(catalog, resolve);
+  const tree = pageTree(catalog, resolve, peek);
   // A loop, not Math.max(...): spread arguments overflow the stack past about 120,000 objects.
   let size = Number(entry(xref.trailer, "Size")) || 0;
   for (const num of xref.entries.keys()) if (num >= size) size = num + 1;
@@ -114,45 +125,9 @@ function documentOf(bytes: Buffer, xref: Xref): PdfDocument {
     load(num);
     return streams.get(num);
   };
-  return { bytes, trailer: xref.trailer, startxref: xref.startxref, xrefIsStream: xref.isStream, size, root, pages, resolve, streamData, objectOffsets };
-}
-
-/** The leaves of the page tree, in order, with what each inherits. A node listed twice is there
- * twice (a page repeated is a page each time, as poppler and qpdf read it); only one that is its
- * own ancestor is a loop. */
-function pageList(catalog: PdfDict, resolve: PdfDocument["resolve"]): PdfPage[] {
-  const top = entry(catalog, "Pages");
-  if (!isRef(top)) throw new PdfError("its catalog has no page tree (/Pages)");
-  const pages: PdfPage[] = [];
-  const above = new Set<number>();
-  // Repeated nodes could make a small tree's walk endless; it visits at most this many.
-  let visits = 0;
-  const walk = (ref: PdfRef, inherited: PdfPage["inherited"], depth: number) => {
-    if (above.has(ref.num) || depth > 64) throw new PdfError("its page tree loops back on itself");
-    if (++visits > 2 * MAX_PAGES) throw new PdfError(`its page tree has more than ${2 * MAX_PAGES} nodes`);
-    const node = resolve(ref);
-    if (!isDict(node)) throw new PdfError(`page-tree object ${ref.num} is missing`);
-    const kids = resolve(entry(node, "Kids"));
-    const type = entry(node, "Type");
-    if (Array.isArray(kids) && !(isName(type) && type.name === "Page")) {
-      const passed = new Map(inherited);
-      for (const key of INHERITABLE) {
-        const own = node.entries.get(key);
-        if (own) passed.set(key, own);
-      }
-      above.add(ref.num);
-      for (const kid of kids) {
-        if (!isRef(kid)) throw new PdfError("its page tree lists a page that is not an object reference");
-        walk(kid, passed, depth + 1);
-      }
-      above.delete(ref.num);
-      return;
-    }
-    if (pages.length >= MAX_PAGES) throw new PdfError(`its page tree holds more than ${MAX_PAGES} pages`);
-    pages.push({ ref, dict: node, inherited });
-  };
-  walk(top, new Map(), 0);
-  return pages;
+  const pages = ({ first, last }: { first: number; last: number }) => tree.pages(first, last);
+  const objectsRead = () => read;
+  return { bytes, trailer: xref.trailer, startxref: xref.startxref, xrefIsStream: xref.isStream, size, root, pageCount: tree.count, pages, resolve, streamData, objectOffsets, objectsRead };
 }
 
 /** An indirect object "num gen obj … endobj" at `offset`, and where its stream's data starts

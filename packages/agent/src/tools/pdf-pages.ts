@@ -25,7 +25,7 @@ export function parsePageRange(pages: string, count: number, maxPages: number): 
 
 /** The document's bytes with an update appended that makes `range` its only pages. */
 export function withPagesOnly(doc: PdfDocument, range: PageRange): Buffer {
-  const selected = doc.pages.slice(range.first - 1, range.last);
+  const selected = doc.pages(range);
   const treeNum = doc.size;
   const objects: { num: number; gen: number; body: string }[] = [];
   objects.push({ num: treeNum, gen: 0, body: `<< /Type /Pages /Kids [${selected.map((p) => `${p.ref.num} ${p.ref.gen} R`).join(" ")}] /Count ${selected.length} >>` });

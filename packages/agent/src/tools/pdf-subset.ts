@@ -26,8 +26,7 @@ const CATALOG_KEPT = ["AcroForm", "OCProperties", "Lang", "Version"];
 const JUDGE_DEPTH = 8;
 
 export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
-  const chosen = doc.pages.slice(range.first - 1, range.last);
-  const allPages = new Set(doc.pages.map((page) => page.ref.num));
+  const chosen = doc.pages(range);
   // New numbers: 1 the catalog, 2 the page tree, then the pages, then objects as they are reached.
   // A page the tree lists twice is written twice; what refers to it refers to the first.
   const renumbered = new Map<number, number>([[doc.root.num, 1]]);
@@ -38,12 +37,20 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   /** Objects known to lead out, and those judged with the whole depth not to. */
   const judged = new Map<number, boolean>();
 
-  const pageLeftOut = (value: PdfValue | undefined) => isRef(value) && allPages.has(value.num) && !chosenNums.has(value.num);
+  /** Whether `value` is a page or page-tree node: by its /Type, or, for a page without one, by
+   * its /Parent. The other pages are never listed: finding them all would read the whole tree. */
+  const isPageObject = (value: PdfValue | undefined, depth = 0): boolean => {
+    if (!isDict(value)) return false;
+    const type = entry(value, "Type");
+    if (isName(type)) return type.name === "Page" || type.name === "Pages";
+    return depth === 0 && value.entries.has("Contents") && isPageObject(doc.resolve(entry(value, "Parent")), 1);
+  };
+  const pageLeftOut = (value: PdfValue | undefined) => isRef(value) && !chosenNums.has(value.num) && isPageObject(doc.resolve(value));
   /** Whether `value` leads to a page left out, and so is dropped. */
   const leadsOut = (value: PdfValue | undefined, depth: number): boolean => {
     if (depth > JUDGE_DEPTH || value === undefined) return false;
     if (isRef(value)) {
-      if (allPages.has(value.num)) return !chosenNums.has(value.num);
+      if (chosenNums.has(value.num)) return false;
       const known = judged.get(value.num);
       if (known !== undefined) return known;
       const verdict = leadsOut(doc.resolve(value), depth + 1);
@@ -53,8 +60,7 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     }
     if (Array.isArray(value)) return value.length > 0 && pageLeftOut(value[0]);
     if (!isDict(value)) return false;
-    const type = entry(value, "Type");
-    if (isName(type) && (type.name === "Pages" || type.name === "Page")) return true;
+    if (isPageObject(value)) return true;
     if (pageLeftOut(entry(value, "P"))) return true;
     for (const key of ["Dest", "D", "A"]) {
       const target = entry(value, key);

@@ -1,6 +1,7 @@
 // Small PDFs written by hand in tests: each page draws the words "Page N", so that a test can tell
 // which pages a PDF holds by its page contents.
 import { deflateSync } from "node:zlib";
+import type { PdfDocument, PdfPage } from "./pdf-document.ts";
 import { fileWriter } from "./pdf-subset.ts";
 
 export type TestPdfOptions = {
@@ -19,6 +20,9 @@ export type TestPdfOptions = {
   /** An outline (bookmarks) with an item per page. */
   outline?: boolean;
 };
+
+/** Every page of `doc`, in order. */
+export const allPages = (doc: PdfDocument): PdfPage[] => (doc.pageCount === 0 ? [] : doc.pages({ first: 1, last: doc.pageCount }));
 
 /** A valid PDF of `pageCount` pages. */
 export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer {

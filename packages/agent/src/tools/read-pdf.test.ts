@@ -6,7 +6,7 @@ import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import type { ToolOutput } from "../types.ts";
 import { openPdf } from "./pdf-document.ts";
 import { entry, isRef } from "./pdf-syntax.ts";
-import { pdfOf, testPdf } from "./pdf-test-support.ts";
+import { allPages, pdfOf, testPdf } from "./pdf-test-support.ts";
 import { readTool } from "./read.ts";
 import { createToolState } from "./state.ts";
 import { callWithState } from "./test-helpers.ts";
@@ -22,7 +22,7 @@ function sentPdf(out: ToolOutput): Buffer {
 /** The "Page N" labels drawn by the pages of a PDF, in page order. */
 function pageLabels(bytes: Buffer): string[] {
   const doc = openPdf(bytes);
-  return doc.pages.map((page) => {
+  return allPages(doc).map((page) => {
     const contents = entry(page.dict, "Contents");
     assert.ok(isRef(contents));
     const at = doc.objectOffsets().get(contents.num)!.offset;
@@ -62,7 +62,7 @@ test("Read's pages picks pages of a PDF: the document sent holds only those, wit
     const sent = sentPdf(range);
     assert.deepEqual(pageLabels(sent), ["Page 3", "Page 4", "Page 5", "Page 6"], name);
     // The pages carry what they inherited from the tree they left.
-    const page = openPdf(sent).pages[0];
+    const page = allPages(openPdf(sent))[0];
     assert.ok(page.dict.entries.has("MediaBox") && page.dict.entries.has("Resources"), name);
     // A new file of those pages: nothing of the others is sent.
     assert.ok(sent.length < pdf.length, name);
@@ -190,4 +190,16 @@ test("pages that cannot be written as a PDF of their own, of a file too large to
   assert.match(out.content, /^Page 2 of chain\.pdf cannot be written as a PDF of its own: its objects' stream lengths refer to one another more than 32 deep \(at object \d+\)\. Extract its text through Bash instead, for example: pdftotext -f 2 -l 2 "chain\.pdf" -$/);
   const both = await callWithState(readTool, { file_path: "chain.pdf", pages: "1-2" }, cwd, state);
   assert.match(both.content, /^Pages 1-2 of chain\.pdf cannot be written as a PDF of their own: .*pdftotext -f 1 -l 2 "chain\.pdf" -$/);
+});
+
+test("Read names a page-tree /Count that does not add up on the way to the pages asked for", async (t) => {
+  const cwd = await tempWorkspace(t);
+  // The second of the nodes of 5, 5 and 2 pages says it holds 6, and the root 13.
+  let n = 0;
+  const text = testPdf(12, { groupsOf: 5 }).toString("latin1").replace(/\/Count 5 /g, (found) => (++n === 2 ? "/Count 6 " : found)).replace("/Count 12 ", "/Count 13 ");
+  await write(cwd, "lie.pdf", Buffer.from(text, "latin1"));
+  const out = await callTool(readTool, { file_path: "lie.pdf", pages: "7" }, cwd);
+  assert.equal(out.isError, true);
+  assert.match(out.content, /^Page 7 of lie\.pdf cannot be written as a PDF of its own: its page tree does not add up: page-tree object \d+ says it holds 6 pages, but its kids hold 5\. Extract its text through Bash instead, for example: pdftotext -f 7 -l 7 "lie\.pdf" -$/);
+  assert.deepEqual(pageLabels(sentPdf(await callTool(readTool, { file_path: "lie.pdf", pages: "2-3" }, cwd))), ["Page 2", "Page 3"]);
 });

@@ -33,7 +33,7 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
     if (!(error instanceof PdfError)) throw error;
     return { content: `${shown} cannot be read as a PDF: ${error.message}. ${text}`, isError: true };
   }
-  const count = doc.pages.length;
+  const count = doc.pageCount;
   const counted = `${count} page${count === 1 ? "" : "s"}`;
   if (count === 0) return { content: `${shown} is a PDF without pages.`, isError: true };
   if (pages === undefined) {
@@ -85,8 +85,19 @@ function pagesOf(doc: PdfDocument, range: PageRange, maxBytes: number): { size: 
   } catch (error) {
     if (!(error instanceof PdfError)) throw error;
     if (doc.bytes.length > maxBytes) return { error: error.message };
+    return updateOf(doc, range);
+  }
+}
+
+/** The pages by withPagesOnly, or what is wrong with the page tree on the way to them, which it
+ * reads too. */
+function updateOf(doc: PdfDocument, range: PageRange): { size: number; bytes(): Buffer } | { error: string } {
+  try {
     const updated = withPagesOnly(doc, range);
     return { size: updated.length, bytes: () => updated };
+  } catch (error) {
+    if (!(error instanceof PdfError)) throw error;
+    return { error: error.message };
   }
 }
 

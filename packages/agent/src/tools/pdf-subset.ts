@@ -61,7 +61,10 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     if (Array.isArray(value)) return value.length > 0 && pageLeftOut(value[0]);
     if (!isDict(value)) return false;
     if (isPageObject(value)) return true;
-    if (pageLeftOut(entry(value, "P"))) return true;
+    // An annotation's /P is its page (ISO 32000 §12.5.2), known to be one without reading it: a
+    // form's fields list the widgets of every page, whose pages would otherwise all be read.
+    const on = entry(value, "P");
+    if (isRef(on) && !chosenNums.has(on.num) && (value.entries.has("Rect") || pageLeftOut(on))) return true;
     for (const key of ["Dest", "D", "A"]) {
       const target = entry(value, key);
       if ((isRef(target) || Array.isArray(target) || isDict(target)) && leadsOut(target, depth + 1)) return true;

@@ -159,3 +159,54 @@ test("a chain of streams whose each /Length is the next one is refused as a PDF 
   const doc = openPdf(pdfOf(objects));
   assert.throws(() => pagesSubset(doc, { first: 1, last: 1 }), (error: Error) => error instanceof PdfError && /refer to one another more than \d+ deep/.test(error.message));
 });
+
+test("a subset keeps the named destinations on its pages, and drops the others and the links that go to them", (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-subset-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  for (const named of ["Dests", "Names"] as const) {
+    for (const groupsOf of [undefined, 5]) {
+      const name = `${named}, groups of ${groupsOf ?? "all"}`;
+      const bytes = pagesSubset(openPdf(testPdf(12, { links: true, outline: true, named, groupsOf })), { first: 3, last: 4 }).bytes();
+      const doc = openPdf(bytes);
+      const [three, four] = allPages(doc);
+      const catalog = dictOf(doc, doc.root);
+      // p3 and p4, on the new page objects; no other page's name.
+      let dests: [string, PdfValue][];
+      if (named === "Dests") {
+        dests = [...dictOf(doc, entry(catalog, "Dests")).entries].map(([key, { value }]) => [key, value]);
+      } else {
+        const tree = dictOf(doc, entry(dictOf(doc, entry(catalog, "Names")), "Dests"));
+        const pairs = doc.resolve(entry(tree, "Names")) as PdfValue[];
+        dests = [];
+        for (let i = 0; i < pairs.length; i += 2) dests.push([(pairs[i] as { raw: string }).raw, doc.resolve(entry(dictOf(doc, pairs[i + 1]), "D"))!]);
+      }
+      const p = (n: number) => (named === "Dests" ? `p${n}` : `<${Buffer.from(`p${n}`).toString("hex")}>`);
+      assert.deepEqual(
+        dests.map(([key, dest]) => [key, (doc.resolve(dest) as PdfValue[])[0]]),
+        [
+          [p(3), three.ref],
+          [p(4), four.ref],
+        ],
+        name,
+      );
+      // Page 3's link to p4 stays; page 4's link to p5 and both GoTo actions to p1 go.
+      const kinds = (page: PdfDict) => (doc.resolve(entry(page, "Annots")) as PdfValue[]).map((a) => (entry(dictOf(doc, a), "Subtype") as { name: string }).name);
+      assert.deepEqual(kinds(three.dict), ["Link", "Text", "Widget"], name);
+      assert.deepEqual(kinds(four.dict), ["Text", "Widget"], name);
+      const file = path.join(dir, "named.pdf");
+      fs.writeFileSync(file, bytes);
+      if (spawnSync("qpdf", ["--version"]).error === undefined) {
+        const check = spawnSync("qpdf", ["--check", file], { encoding: "utf8" });
+        assert.equal(check.status, 0, `${name}: ${check.stdout}${check.stderr}`);
+        assert.doesNotMatch(check.stdout + check.stderr, /WARNING/i, name);
+      }
+      if (spawnSync("pdfinfo", ["-v"]).error === undefined) {
+        assert.match(execFileSync("pdfinfo", [file], { encoding: "utf8" }), /^Pages:\s+2$/m, name);
+        // poppler finds both names, on pages 1 and 2 of the subset.
+        const found = execFileSync("pdfinfo", ["-dests", file], { encoding: "utf8" });
+        assert.match(found, /^\s*1 \[ Fit\s*\]\s+"p3"$/m, `${name}: ${found}`);
+        assert.match(found, /^\s*2 \[ Fit\s*\]\s+"p4"$/m, `${name}: ${found}`);
+      }
+    }
+  }
+});

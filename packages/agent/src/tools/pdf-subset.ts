@@ -9,11 +9,14 @@
 // annotation or article bead whose /P it is), a link or action whose destination is dropped, and a
 // form field whose widgets all are. Pages lose /Parent (they get the new tree) and /B (beads of
 // article threads). The catalog keeps only what displays the pages: its form (/AcroForm, whose
-// fields on other pages drop out as above), optional-content settings, language and version; the
-// outline, named destinations, page labels, structure tree and threads describe the whole document
-// by page, and go. A named destination left in a link then leads nowhere, which viewers ignore.
+// fields on other pages drop out as above), optional-content settings, language and version, and
+// the named destinations on the chosen pages (pdf-named-dests.ts), so that their links still lead
+// somewhere; a link or action to a named destination on another page (or to none) is dropped like
+// one to an explicit destination there. The outline, page labels, structure tree and threads
+// describe the whole document by page, and go.
 import type { PageRange } from "./pdf-pages.ts";
 import type { PdfDocument } from "./pdf-document.ts";
+import { namedDests } from "./pdf-named-dests.ts";
 import { entry, isDict, isName, isRef, isString, PdfError, type PdfDict, type PdfValue } from "./pdf-syntax.ts";
 
 /** A written PDF: its size, and its bytes, joined only when asked for (the size decides first
@@ -36,6 +39,15 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
   const queue: number[] = [];
   /** Objects known to lead out, and those judged with the whole depth not to. */
   const judged = new Map<number, boolean>();
+  const catalog = doc.resolve(doc.root);
+  if (!isDict(catalog)) throw new PdfError("its document catalog is missing");
+  const named = namedDests(catalog, doc.resolve);
+  /** Whether destination `dest` (explicit, or a dictionary with one as /D) is on a chosen page. */
+  const onChosenPage = (dest: PdfValue | undefined): boolean => {
+    let value = doc.resolve(dest);
+    if (isDict(value)) value = doc.resolve(entry(value, "D"));
+    return Array.isArray(value) && isRef(value[0]) && chosenNums.has(value[0].num);
+  };
 
   /** Whether `value` is a page or page-tree node: by its /Type, or, for a page without one, by
    * its /Parent. The other pages are never listed: finding them all would read the whole tree. */
@@ -65,9 +77,16 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     // form's fields list the widgets of every page, whose pages would otherwise all be read.
     const on = entry(value, "P");
     if (isRef(on) && !chosenNums.has(on.num) && (value.entries.has("Rect") || pageLeftOut(on))) return true;
+    const action = entry(value, "S");
     for (const key of ["Dest", "D", "A"]) {
       const target = entry(value, key);
-      if ((isRef(target) || Array.isArray(target) || isDict(target)) && leadsOut(target, depth + 1)) return true;
+      // A name or string as /Dest, or as a GoTo action's /D, is a named destination (a GoToR's is
+      // one in the other file).
+      const local = key === "Dest" || (key === "D" && isName(action) && action.name === "GoTo");
+      if ((isName(target) || isString(target)) && local) {
+        const dest = named.lookup(target);
+        if (dest === undefined || !onChosenPage(dest)) return true;
+      } else if ((isRef(target) || Array.isArray(target) || isDict(target)) && leadsOut(target, depth + 1)) return true;
     }
     const kids = entry(value, "Kids");
     return Array.isArray(kids) && kids.length > 0 && kids.every((kid) => leadsOut(kid, depth + 1));
@@ -104,6 +123,20 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     return `<< ${[...parts, ...extra].join(" ")} >>`;
   };
 
+  /** The catalog's entries for the named destinations on the chosen pages, in the form the file
+   * has them: a /Dests dictionary, a name tree (of one node, its keys in order), or both. */
+  const namedDestsOnPages = (): string[] => {
+    const entries = <K>(dests: Iterable<[K, PdfValue]>, key: (k: K) => string) =>
+      [...dests].flatMap(([k, dest]) => {
+        const written = onChosenPage(dest) ? write(dest) : undefined;
+        return written === undefined ? [] : [`${key(k)} ${written}`];
+      });
+    const byName = entries(named.byName, writeName);
+    const sorted = [...named.byString].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, { raw, value }]) => [raw, value] as [string, PdfValue]);
+    const byString = entries(sorted, (raw) => raw);
+    return [...(byName.length > 0 ? [`/Dests << ${byName.join(" ")} >>`] : []), ...(byString.length > 0 ? [`/Names << /Dests << /Names [${byString.join(" ")}] >> >>`] : [])];
+  };
+
   // The binary comment tells transfer programs the file is not text.
   const out = fileWriter(`%PDF-${pdfVersion(doc.bytes)}\n%\xe2\xe3\xcf\xd3\n`);
   const offsets: number[] = [];
@@ -113,9 +146,7 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     else out.add(`${num} 0 obj\n${body}\nendobj\n`);
   };
 
-  const catalog = doc.resolve(doc.root);
-  if (!isDict(catalog)) throw new PdfError("its document catalog is missing");
-  object(1, writeDict([...catalog.entries].filter(([key]) => CATALOG_KEPT.includes(key)), "/Type /Catalog /Pages 2 0 R"));
+  object(1, writeDict([...catalog.entries].filter(([key]) => CATALOG_KEPT.includes(key)), "/Type /Catalog /Pages 2 0 R", ...namedDestsOnPages()));
   object(2, `<< /Type /Pages /Kids [${chosen.map((_, i) => `${3 + i} 0 R`).join(" ")}] /Count ${chosen.length} >>`);
   chosen.forEach((page, i) => {
     const own = [...page.dict.entries].filter(([key]) => key !== "Parent" && key !== "B");

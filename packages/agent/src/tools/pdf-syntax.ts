@@ -195,3 +195,21 @@ export function isDict(value: PdfValue | undefined): value is PdfDict {
 export function entry(dict: PdfDict, key: string): PdfValue | undefined {
   return dict.entries.get(key)?.value;
 }
+
+const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+
+/** The bytes a string as written stands for (one character a byte), its escapes and hex undone:
+ * (p\0613) and <703133> are both "p13". */
+export function stringBytes(raw: string): string {
+  if (raw.startsWith("<")) {
+    const hex = raw.slice(1, -1).replace(/[^0-9a-fA-F]/g, "");
+    return Buffer.from(hex.length % 2 ? `${hex}0` : hex, "hex").toString("latin1");
+  }
+  // An end of line not escaped is a line feed, whichever it was.
+  return raw.slice(1, -1).replace(/\\(?:([0-7]{1,3})|(\r\n|\r|\n)|(.))|\r\n?/gs, (found: string, octal?: string, newline?: string, char?: string) => {
+    if (!found.startsWith("\\")) return "\n";
+    if (octal) return String.fromCharCode(parseInt(octal, 8) & 0xff);
+    if (newline) return "";
+    return ESCAPES[char!] ?? char!;
+  });
+}

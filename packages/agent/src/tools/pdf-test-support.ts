@@ -19,6 +19,10 @@ export type TestPdfOptions = {
   links?: boolean;
   /** An outline (bookmarks) with an item per page. */
   outline?: boolean;
+  /** Links, actions and outline items go to named destinations, one a page: "p1", "p2" … as
+   * names in the catalog's /Dests ("Dests"), or as strings in its /Names /Dests name tree
+   * ("Names": two leaves, the keys written in hex, each destination a dictionary with a /D). */
+  named?: "Dests" | "Names";
 };
 
 /** Every page of `doc`, in order. */
@@ -40,6 +44,8 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
     contents.set(content, `${options.imageBytes ? "q 100 0 0 100 72 500 cm /Im1 Do Q " : ""}BT /F1 24 Tf 72 720 Td (Page ${i}) Tj ET`);
   }
   const pageExtras = new Map<number, string>();
+  /** Where page `i` (from 0) is, as a link's /Dest or an action's /D gives it. */
+  const destOf = (i: number, view = "/Fit") => (options.named === "Dests" ? `/p${i + 1}` : options.named === "Names" ? `(p${i + 1})` : `[${pageNumbers[i]} 0 R ${view}]`);
   if (options.imageBytes) {
     for (const [i, page] of pageNumbers.entries()) {
       const image = next++;
@@ -53,9 +59,8 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
     const widgets: number[] = [];
     for (const [i, page] of pageNumbers.entries()) {
       const [link, action, note, widget] = [next++, next++, next++, next++];
-      const following = pageNumbers[(i + 1) % pageNumbers.length];
-      objects.set(link, `<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /P ${page} 0 R /Dest [${following} 0 R /Fit] >>`);
-      objects.set(action, `<< /Type /Annot /Subtype /Link /Rect [0 10 10 20] /A << /S /GoTo /D [${pageNumbers[0]} 0 R /XYZ 0 792 0] >> >>`);
+            objects.set(link, `<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /P ${page} 0 R /Dest ${destOf((i + 1) % pageNumbers.length)} >>`);
+      objects.set(action, `<< /Type /Annot /Subtype /Link /Rect [0 10 10 20] /A << /S /GoTo /D ${destOf(0, "/XYZ 0 792 0")} >> >>`);
       objects.set(note, `<< /Type /Annot /Subtype /Text /Rect [0 20 10 30] /P ${page} 0 R /Contents (Note ${i + 1}) >>`);
       objects.set(widget, `<< /Type /Annot /Subtype /Widget /Rect [0 30 10 40] /P ${page} 0 R /Parent ${field} 0 R >>`);
       widgets.push(widget);
@@ -70,9 +75,20 @@ export function testPdf(pageCount: number, options: TestPdfOptions = {}): Buffer
     objects.set(root, `<< /Type /Outlines /First ${items[0]} 0 R /Last ${items.at(-1)} 0 R /Count ${items.length} >>`);
     items.forEach((item, i) => {
       const links = `${i > 0 ? `/Prev ${items[i - 1]} 0 R ` : ""}${i + 1 < items.length ? `/Next ${items[i + 1]} 0 R ` : ""}`;
-      objects.set(item, `<< /Title (Chapter ${i + 1}) /Parent ${root} 0 R ${links}/Dest [${pageNumbers[i]} 0 R /Fit] >>`);
+      objects.set(item, `<< /Title (Chapter ${i + 1}) /Parent ${root} 0 R ${links}/Dest ${destOf(i)} >>`);
     });
     catalog.push(`/Outlines ${root} 0 R /PageMode /UseOutlines`);
+  }
+  if (options.named === "Dests") catalog.push(`/Dests << ${pageNumbers.map((page, i) => `/p${i + 1} [${page} 0 R /Fit]`).join(" ")} >>`);
+  if (options.named === "Names") {
+    const keys = pageNumbers.map((page, i) => [`p${i + 1}`, page] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+    const hex = (key: string) => `<${Buffer.from(key, "latin1").toString("hex")}>`;
+    const halves = [keys.slice(0, keys.length >> 1), keys.slice(keys.length >> 1)].filter((half) => half.length > 0).map((half) => {
+      const leaf = next++;
+      objects.set(leaf, `<< /Limits [${hex(half[0][0])} ${hex(half.at(-1)![0])}] /Names [${half.map(([key, page]) => `${hex(key)} << /D [${page} 0 R /Fit] >>`).join(" ")}] >>`);
+      return leaf;
+    });
+    catalog.push(`/Names << /Dests << /Kids [${halves.map((n) => `${n} 0 R`).join(" ")}] >> >>`);
   }
   objects.set(1, `<< ${catalog.join(" ")} >>`);
   const inherited = "/MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>";

@@ -210,3 +210,31 @@ test("a subset keeps the named destinations on its pages, and drops the others a
     }
   }
 });
+
+test("a name tree that loops back on itself is read once through, and a GoToR's name is left to the other file", () => {
+  const doc = openPdf(
+    pdfOf([
+      "<< /Type /Catalog /Pages 2 0 R /Names << /Dests 6 0 R >> >>",
+      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>",
+      "<< /Type /Page /Parent 2 0 R /Annots [5 0 R 7 0 R 9 0 R] >>",
+      "<< /Type /Page /Parent 2 0 R >>",
+      "<< /Type /Annot /Subtype /Link /Rect [0 0 1 1] /A << /S /GoToR /F (other.pdf) /D (elsewhere) >> >>",
+      "<< /Kids [6 0 R 8 0 R] >>",
+      "<< /Type /Annot /Subtype /Link /Rect [0 1 1 2] /Dest (one) >>",
+      "<< /Names [(one) [3 0 R /Fit] (two) [4 0 R /Fit]] >>",
+      "<< /Type /Annot /Subtype /Link /Rect [0 2 1 3] /A << /S /GoTo /D (two) >> >>",
+    ]),
+  );
+  const subset = openPdf(pagesSubset(doc, { first: 1, last: 1 }).bytes());
+  const [page] = allPages(subset);
+  const links = (subset.resolve(entry(page.dict, "Annots")) as PdfValue[]).map((a) => dictOf(subset, a));
+  assert.deepEqual(
+    links.map((link) => entry(link, "Rect")),
+    [
+      [0, 0, 1, 1],
+      [0, 1, 1, 2],
+    ],
+  );
+  const tree = dictOf(subset, entry(dictOf(subset, entry(dictOf(subset, subset.root), "Names")), "Dests"));
+  assert.deepEqual(subset.resolve(entry(tree, "Names")), [{ kind: "string", raw: "(one)" }, [page.ref, { kind: "name", name: "Fit" }]]);
+});

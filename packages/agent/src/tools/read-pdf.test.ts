@@ -203,3 +203,17 @@ test("Read names a page-tree /Count that does not add up on the way to the pages
   assert.match(out.content, /^Page 7 of lie\.pdf cannot be written as a PDF of its own: its page tree does not add up: page-tree object \d+ says it holds 6 pages, but its kids hold 5\. Extract its text through Bash instead, for example: pdftotext -f 7 -l 7 "lie\.pdf" -$/);
   assert.deepEqual(pageLabels(sentPdf(await callTool(readTool, { file_path: "lie.pdf", pages: "2-3" }, cwd))), ["Page 2", "Page 3"]);
 });
+
+test("Read refuses to send whole a PDF whose page tree is broken, though its /Count is small", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const source = testPdf(3).toString("latin1");
+  // The root lists itself among its kids; or says 3 pages while its kids hold 4.
+  await write(cwd, "loop.pdf", Buffer.from(source.replace(/\/Kids \[(\d+) 0 R/, "/Kids [2 0 R"), "latin1"));
+  const loop = await callTool(readTool, { file_path: "loop.pdf" }, cwd);
+  assert.equal(loop.isError, true);
+  assert.match(loop.content, /^loop\.pdf cannot be read as a PDF: its page tree loops back on itself\. Extract its text through Bash/);
+  await write(cwd, "more.pdf", Buffer.from(source.replace(/\/Kids \[(\d+) 0 R/, "/Kids [$1 0 R $1 0 R"), "latin1"));
+  const more = await callTool(readTool, { file_path: "more.pdf" }, cwd);
+  assert.equal(more.isError, true);
+  assert.match(more.content, /^more\.pdf cannot be read as a PDF: its page tree does not add up: page-tree object 2 says it holds 3 pages, but its kids hold 4\. /);
+});

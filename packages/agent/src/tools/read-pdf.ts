@@ -50,6 +50,8 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
         isError: true,
       };
     }
+    const broken = brokenPageTree(doc);
+    if (broken) return { content: `${shown} cannot be read as a PDF: ${broken}. ${text}`, isError: true };
     return pdfOutput(bytes, `Read PDF ${shown} (${counted}, ${formatBytes(bytes.length)}).`);
   }
   const range = parsePageRange(pages, count, PDF_MAX_PAGES_PER_READ);
@@ -72,6 +74,18 @@ export async function readPdf(file: string, shown: string, size: number, pages: 
   }
   const summary = `Read ${picked} of PDF ${shown} (${counted}); the document shown holds only ${range.first === range.last ? "that page" : "those pages"}, so its page 1 is page ${range.first} of the file.`;
   return pdfOutput(chosen.bytes(), summary);
+}
+
+/** What is wrong with the page tree of a document sent whole, if anything. Opening it read only the
+ * root's /Count; walking to each of its few pages checks the rest, as a viewer would. */
+function brokenPageTree(doc: PdfDocument): string | undefined {
+  try {
+    doc.pages({ first: 1, last: doc.pageCount });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof PdfError)) throw error;
+    return error.message;
+  }
 }
 
 /** The PDF of just `range`'s pages. It is written afresh whenever pages are asked for, not only

@@ -1,8 +1,8 @@
 // A PDF's structure, read only as far as Read needs it: the cross-reference data (tables and PDF
 // 1.5 streams, updates included), the objects it points to (compressed object streams too), each
 // read when first asked for, and the page tree, walked only to the pages asked for
-// (pdf-page-tree.ts). Content streams are never decoded. A file whose cross-reference data is broken is read
-// again by finding its objects where they stand, as PDF viewers do.
+// (pdf-page-tree.ts). Content streams are never decoded. A file whose cross-reference data is
+// broken is read again by finding its objects where they stand, as PDF viewers do.
 import { inflateSync } from "node:zlib";
 import { pageTree, type PdfPage } from "./pdf-page-tree.ts";
 import { entry, isDict, isKeyword, isName, isRef, PdfError, PdfParser, type PdfDict, type PdfRef, type PdfValue } from "./pdf-syntax.ts";
@@ -41,6 +41,7 @@ export type PdfDocument = {
 const MAX_INFLATED = 64 * 1024 * 1024;
 /** Loads waiting on one another deeper than a real file has them. */
 const MAX_LOADING = 32;
+
 /** Reads the structure of the PDF in `bytes`; throws PdfError saying what is wrong with it. */
 export function openPdf(bytes: Buffer): PdfDocument {
   if (!bytes.subarray(0, 1024).includes("%PDF-", 0, "latin1")) throw new PdfError("it does not start with a PDF header (%PDF-)");

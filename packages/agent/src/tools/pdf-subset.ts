@@ -49,13 +49,15 @@ export function pagesSubset(doc: PdfDocument, range: PageRange): PdfPieces {
     return Array.isArray(value) && isRef(value[0]) && chosenNums.has(value[0].num);
   };
 
-  /** Whether `value` is a page or page-tree node: by its /Type, or, for a page without one, by
-   * its /Parent. The other pages are never listed: finding them all would read the whole tree. */
-  const isPageObject = (value: PdfValue | undefined, depth = 0): boolean => {
+  /** Whether `value` is a page or page-tree node: by its /Type, or, for a page without one, by its
+   * /Parent, a page-tree node. The other pages are never listed: that would read the whole tree. */
+  const isPageObject = (value: PdfValue | undefined): boolean => {
     if (!isDict(value)) return false;
     const type = entry(value, "Type");
     if (isName(type)) return type.name === "Page" || type.name === "Pages";
-    return depth === 0 && value.entries.has("Contents") && isPageObject(doc.resolve(entry(value, "Parent")), 1);
+    const parent = value.entries.has("Contents") ? doc.resolve(entry(value, "Parent")) : undefined;
+    const parentType = isDict(parent) ? entry(parent, "Type") : undefined;
+    return isName(parentType) && parentType.name === "Pages";
   };
   const pageLeftOut = (value: PdfValue | undefined) => isRef(value) && !chosenNums.has(value.num) && isPageObject(doc.resolve(value));
   /** Whether `value` leads to a page left out, and so is dropped. */

@@ -128,12 +128,33 @@ test("an emphasis marker that nothing on its line closes is shown as written, an
       "Use *args and **kwargs to forward them; 2 * 3 * 4 and a * b, a ** b.",
       "An open **bold, then text",
       "then <i>italic</> on the next line, and <b>bold </><b+i>nested</><b> bold</> with ~~an open strike.",
-      "<i>a </><i+code>b*</><i> c</> and <i>see </><i+u>x*y</><i+dim> (u*v)</><i> here</> and snake_case_name <i>a_b</> and <i>a</>b* and **a*.",
+      "<i>a </><i+code>b*</><i> c</> and <i>see </><i+u>x*y</><i+dim> (u*v)</><i> here</> and snake_case_name <i>a_b</> and <i>a</>b* and *<i>a</>.",
       "A closer that opens nothing: word* and *tail",
       "___ and *** and ~~~ and <s>tilde</> and <b>under</> and * not* and *not *",
       "<b>A heading *open, **and </><b+i>shut</>",
     ].join("\n"),
   );
+});
+
+/** Emphasis nested and overlapping as CommonMark's delimiter runs read it (the rule of 3 among them). */
+const NESTED = `*a *b* c* and **a*. and *a **b** c* and **a *b* c**
+***a*** and *a**b* and *foo**bar**baz* and foo***bar***baz
+**foo* and __foo_ bar_ and *(**foo**)* and **a *b***
+*foo** and ~~a ~~b~~ c~~
+*a _b* c_ and ***a** b* and **a* b* and **foo "*bar*" foo**`;
+
+test("nested emphasis is styled as CommonMark's delimiter runs style it", () => {
+  assert.equal(
+    render(NESTED),
+    [
+      "<i>a b c</> and *<i>a</>. and <i>a </><b+i>b</><i> c</> and <b>a </><b+i>b</><b> c</>",
+      "<b+i>a</> and <i>a**b</> and <i>foo</><b+i>bar</><i>baz</> and foo<b+i>bar</>baz",
+      "*<i>foo</> and <i>foo bar</> and <i>(</><b+i>foo</><i>)</> and <b>a </><b+i>b</>",
+      "<i>foo</>* and <s>a b c</>",
+      "<i>a _b</> c_ and <b+i>a</><i> b</> and <i>a b</> and <b>foo \"</><b+i>bar</><b>\" foo</>",
+    ].join("\n"),
+  );
+  assertChunkingInvariant(NESTED);
 });
 
 test("a closer a few hundred characters past its marker, or more, leaves the marker as text", () => {
@@ -392,6 +413,21 @@ test("a 200 KB line with an unclosed star near its start streams, a character at
   out += md.end();
   assert.ok(out === line, `printed as written: ${JSON.stringify(out.slice(0, 60))}…`);
   assert.ok(read < 20 * line.length, `${read} characters read for ${line.length}`);
+});
+
+test("a line of openers that nothing closes (*a *a *a …) renders in work linear in its length, whole or streamed", () => {
+  for (const unit of ["*a ", "**a ", "_a ", "~~a "]) {
+    const line = unit.repeat(30_000);
+    for (const size of [line.length, 500]) {
+      let read = 0;
+      const md = createMarkdownStream({ meter: (chars) => (read += chars) });
+      let out = "";
+      for (let i = 0; i < line.length; i += size) out += md.push(line.slice(i, i + size));
+      out += md.end();
+      assert.ok(out === line, `${unit} in chunks of ${size}: printed as written`);
+      assert.ok(read < 20 * line.length, `${unit} in chunks of ${size}: ${read} characters read for ${line.length}`);
+    }
+  }
 });
 
 test("a long line with unclosed stars is held back no further than a star's reach, a few hundred characters", () => {

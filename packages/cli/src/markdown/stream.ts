@@ -24,8 +24,8 @@ export type MarkdownStream = {
 };
 
 /** `columns`: the terminal's width now, which a rule spans (up to 80) and a table fits in.
- * `meter`: told how many characters each rendering reads from, the text held (tests count the
- * work with it). */
+ * `meter`: told how many characters each rendering reads from, the text held, and the work of
+ * reading a line's emphasis (tests count the work with it). */
 export type MarkdownOptions = { columns?: () => number | undefined; meter?: (chars: number) => void };
 
 type Fence = { marker: string; indent: number; code?: CodeState };
@@ -147,7 +147,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     }
     if (inLine) {
       const end = heading ? headingEnd(line, complete) : line.length;
-      const done = renderInline(line.slice(0, end), 0, complete, inline, base, put);
+      const done = renderInline(line.slice(0, end), 0, complete, inline, base, put, options.meter);
       consume(complete ? line.length : done);
       if (!complete || newline === -1) return false;
       endLine();

@@ -158,7 +158,6 @@ test("a line of dashes or equals signs under a paragraph underlines it; after a 
   assert.equal(render("Title\n--\n"), `Title\n${rule}\n`);
   assert.equal(render("Title\n=\n"), `Title\n${rule}\n`);
   assert.equal(render("Text\n\n---\n"), `Text\n\n${rule}\n`);
-  assert.equal(render("a | b\n---|---\n"), "a | b\n---|---\n");
   assert.equal(render("Text\n    ---\n"), "Text\n---\n");
   assert.equal(render("> Quoted title\n> ---\n"), `<dim>│ </>Quoted title\n<dim>│ ${"─".repeat(38)}</>\n`);
 });
@@ -219,4 +218,64 @@ test("quotes and items nest at most twenty deep: the markers of a line nested de
     assert.ok(performance.now() - started < 3000, `${JSON.stringify(marker)}: ${performance.now() - started} ms`);
     assert.ok(shown < line.length + 1000 * 200, `${JSON.stringify(marker)}: ${shown} characters shown`);
   }
+});
+
+/** Tables without outer pipes, as GFM has them, and lines with pipes that are no tables. */
+const BARE = `Name | Value
+:--- | ---:
+**x** | 1
+y | 22
+After the table.
+
+| a | b |
+--- | ---
+| 1 | 2 |
+
+a | b
+---
+
+a | b
+c \\| d
+- e | f
+  g | h
+  --|--`;
+
+test("a table without outer pipes is laid out as one with them; a paragraph's first line waits for a pipe in its first characters", () => {
+  const table = (...rows: string[]) => rows.join("\n");
+  assert.equal(
+    render(BARE),
+    table(
+      "<dim>┌──────┬───────┐</>",
+      "<dim>│</> <b>Name</> <dim>│</> <b>Value</> <dim>│</>",
+      "<dim>├──────┼───────┤</>",
+      "<dim>│</> <b>x</>    <dim>│</>     1 <dim>│</>",
+      "<dim>│</> y    <dim>│</>    22 <dim>│</>",
+      "<dim>└──────┴───────┘</>",
+      "After the table.",
+      "",
+      "<dim>┌───┬───┐</>",
+      "<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>",
+      "<dim>├───┼───┤</>",
+      "<dim>│</> 1 <dim>│</> 2 <dim>│</>",
+      "<dim>└───┴───┘</>",
+      "",
+      // A dash line without a pipe under it: a setext underline.
+      "a | b",
+      `<dim>${"─".repeat(40)}</>`,
+      "",
+      "a | b",
+      "c | d",
+      "• e | f",
+      "  g | h",
+      "  --|--",
+    ),
+  );
+  assertChunkingInvariant(BARE);
+  const md = createMarkdownStream();
+  // The first line of a paragraph waits until a pipe, or 32 characters without one, has come.
+  assert.equal(styled(md.push("A paragraph's first line")), "");
+  assert.equal(styled(md.push(" streams once past")), "A paragraph's first line streams once past");
+  assert.equal(styled(md.push(" its start\nand its next lines at once\n\nk | v\n")), " its start\nand its next lines at once\n\n");
+  assert.equal(styled(md.push("-|-\n1 | 2\n")), "");
+  assert.equal(styled(md.end()), table("<dim>┌───┬───┐</>", "<dim>│</> <b>k</> <dim>│</> <b>v</> <dim>│</>", "<dim>├───┼───┤</>", "<dim>│</> 1 <dim>│</> 2 <dim>│</>", "<dim>└───┴───┘</>", ""));
 });

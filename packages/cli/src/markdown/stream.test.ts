@@ -167,7 +167,7 @@ test("a closer a few hundred characters past its marker, or more, leaves the mar
 
 test("the text after a marker waits for its closer, and is printed as it came once the line ends or the marker is far behind", () => {
   const md = createMarkdownStream();
-  assert.equal(styled(md.push("The **fi")), "The ");
+  assert.equal(styled(md.push("Intro.\nThe **fi")), "Intro.\nThe ");
   assert.equal(styled(md.push("rst** and *ar")), "<b>first</> and ");
   assert.equal(styled(md.push("gs too\n")), "*args too\n");
   assert.equal(styled(md.push(`*${"x".repeat(400)}`)), `*${"x".repeat(400)}`);
@@ -328,11 +328,12 @@ test("text appears as it comes: only what is still undecided is held", () => {
   assert.equal(styled(md.push("\" // c\n```\n")), "<str>\"</><code> </><dim>// c</>\n");
   // A table is held until a line that is not one of its rows.
   assert.equal(styled(md.push("| a | b |\n|---|---|\n| 1 | 2 |\n")), "");
+  // The line after it, a paragraph's first, waits for a pipe in its first characters (a header).
   assert.equal(
     styled(md.push("After")),
-    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\nAfter",
+    "<dim>┌───┬───┐</>\n<dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>\n<dim>├───┼───┤</>\n<dim>│</> 1 <dim>│</> 2 <dim>│</>\n<dim>└───┴───┘</>\n",
   );
-  assert.equal(styled(md.push(" it\nand")), " it\nand");
+  assert.equal(styled(md.push(" it\nand")), "After it\nand");
 });
 
 test("a reply cut off prints what was held, and what comes next starts afresh", () => {
@@ -395,7 +396,7 @@ test("a table too long to hold shows its first rows laid out for them, then each
   assert.ok(shown.includes("<dim>│</> 1001 <dim>│</> w    <dim>│</>"), shown.slice(0, 5).join("\n"));
   // A cell wider than the columns laid out is wrapped to them.
   assert.ok(shown.includes("<dim>│</> 1150 <dim>│</> a    <dim>│</>") && shown.includes("<dim>│</>      <dim>│</> much <dim>│</>"), shown.slice(150, 156).join("\n"));
-  assert.equal(styled(md.push("| 2001 | w |\nEnd")), "<dim>│</> 2001 <dim>│</> w    <dim>│</>\n<dim>└──────┴──────┘</>\nEnd");
+  assert.equal(styled(md.push("| 2001 | w |\nEnd\n")), "<dim>│</> 2001 <dim>│</> w    <dim>│</>\n<dim>└──────┴──────┘</>\nEnd\n");
   // Lines that start with a pipe but are no table are printed as they come.
   const text = createMarkdownStream();
   assert.equal(styled(text.push("| a |\n| b |\n| *c* |\n")), "| a |\n| b |\n| <i>c</> |\n");

@@ -3,11 +3,13 @@
 // indented) indented without their fence lines and coloured by their language, • for bullets, ☐
 // and ☒ for tasks, lists numbered on from their first item and nested as indented, a bar for each
 // block quote a line is in (its lazy lines too), a rule for ---, links as their text and (url),
-// tables aligned and ruled; an emphasis marker that nothing on its line closes is shown as written.
-// Text appears as it comes: held back is only what cannot be decided yet (a marker at a chunk's
-// end, the text after an emphasis marker until its closer comes, the line ends or it is a few
-// hundred characters behind, the first characters of a line until its blocks and kind are known,
-// never more than the line, a table until it ends or its first lines are enough to lay it out).
+// tables (GFM's, with or without outer pipes) aligned and ruled; an emphasis marker that nothing on
+// its line closes is shown as written. Text appears as it comes: held back is only what cannot be
+// decided yet (a marker at a chunk's end, the text after an emphasis marker until its closer comes,
+// the line ends or it is a few hundred characters behind, the first characters of a line until its
+// blocks and kind are known, a paragraph's first line until a pipe or HEADER_REACH characters
+// without one have come, never more than the line, a table until it ends or its first lines are
+// enough to lay it out).
 // The output never depends on how the text was cut into chunks, and each piece of it closes the
 // styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, REACH, renderInline, UNDERLINE, type Put } from "./inline.ts";
@@ -40,6 +42,9 @@ const GUTTER = "  ";
 const MAX_NESTING = 20;
 /** Lines of a table held to lay out its columns: the rows after them are put as they come. */
 const TABLE_HELD = 100;
+/** How far into a paragraph's first line a pipe makes it a table's header, if the line under it is
+ * the delimiter row: that far the line waits (the first cell of a header is short). */
+const HEADER_REACH = 32;
 /** Text held up to this long is read again at each delta: longer than what a marker (a link's two
  * parts) is decided by, so that it is printed once its reach has come, not when the text held has
  * doubled. */
@@ -80,6 +85,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   let table: string[] = [];
   let tableEnded = true;
   let layout: TableLayout | "text" | undefined;
+  /** Whether the table's header has no outer pipes: its rows need none either. */
+  let bare = false;
 
   const put: Put = (text, style) => {
     if (!text) return;
@@ -174,7 +181,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     const { cols, end } = indentAt(line, at.pos);
     if (end === line.length && !complete) return false;
     if (table.length > 0 || layout) {
-      if (all && line[end] === "|") return tableLine(line, end, complete);
+      const row = all ? tableRow(line.slice(end), complete) : false;
+      if (row === undefined) return false;
+      if (row) return tableLine(line, end, complete);
       putHeldTable();
     }
     if (end === line.length) {
@@ -241,6 +250,16 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     }
     const fresh = lazy ? blocks.length : at.matched;
     if (!kind) return codeStart(skipCols(line, from, 4), fresh);
+    if (kind.type === "text" && !paragraph && opened.length === 0) {
+      // A paragraph's first line may be a table's header (GFM's, without outer pipes): held while
+      // its first characters may still show a pipe.
+      const header = mayBeHeader(line.slice(pos), complete);
+      if (header === undefined) return false;
+      if (header) {
+        bare = true;
+        return tableLine(line, pos, complete);
+      }
+    }
     paragraph = kind.type === "text" && pos < line.length;
     switch (kind.type) {
       case "text":
@@ -271,6 +290,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         if (held.startsWith("\n")) consume(1);
         return true;
       case "table":
+        bare = false;
         return tableLine(line, pos, complete);
     }
     return false;
@@ -339,6 +359,20 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     lineCode = open.code ?? "plain";
     inLine = true;
     return true;
+  }
+
+  /** Whether `rest`, a line after the table's first ones, is a row of it: one that starts with a
+   * pipe; the delimiter row under the header, with or without outer pipes; in a table whose header
+   * has none, a line with a pipe. Undefined while what has come of the line leaves it open. */
+  function tableRow(rest: string, complete: boolean): boolean | undefined {
+    if (rest.startsWith("|")) return true;
+    if (layout === "text") return false;
+    if (table.length === 1 && layout === undefined) {
+      if (!/^[ \t|:-]*$/.test(rest)) return false;
+      return complete ? rest.includes("|") && isTable([table[0], rest]) : undefined;
+    }
+    if (!bare) return false;
+    return PIPE.test(rest) || (complete ? false : undefined);
   }
 
   /** A row of the table held (`line` from `pos`, a "|"): held with the others, or, the start of a
@@ -415,6 +449,16 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       return text;
     },
   };
+}
+
+/** A pipe that separates a table's cells: not an escaped one. */
+const PIPE = /(?<!\\)\|/;
+
+/** Whether a paragraph's first line, `rest`, may be a table's header without outer pipes: it has a
+ * pipe in its first HEADER_REACH characters. Undefined while they have not all come. */
+function mayBeHeader(rest: string, complete: boolean): boolean | undefined {
+  if (PIPE.test(rest.slice(0, HEADER_REACH))) return true;
+  return complete || rest.length >= HEADER_REACH ? false : undefined;
 }
 
 /** How much of a heading's `line` (`complete`: all of it) is its text: not its closing #s (after a

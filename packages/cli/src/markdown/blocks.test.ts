@@ -131,8 +131,7 @@ test("blocks inside blocks show the bars and indents of all they are in", () => 
       "<dim>│ </>• x",
       "<dim>│ </>  lazy in the item",
       "",
-      "• ",
-      "    <kw>let</><code> a</>",
+      "•   <kw>let</><code> a</>",
       "• b",
       "  • tabbed",
       "",
@@ -278,4 +277,42 @@ test("a table without outer pipes is laid out as one with them; a paragraph's fi
   assert.equal(styled(md.push(" its start\nand its next lines at once\n\nk | v\n")), " its start\nand its next lines at once\n\n");
   assert.equal(styled(md.push("-|-\n1 | 2\n")), "");
   assert.equal(styled(md.end()), table("<dim>┌───┬───┐</>", "<dim>│</> <b>k</> <dim>│</> <b>v</> <dim>│</>", "<dim>├───┼───┤</>", "<dim>│</> 1 <dim>│</> 2 <dim>│</>", "<dim>└───┴───┘</>", ""));
+});
+
+/** Items whose first line is a table's or a fence's: the item's mark is on the first line shown. */
+const OPENED = `- | a | b |
+  |---|---|
+  | 1 | 2 |
+1. \`\`\`sh
+   echo hi
+   \`\`\`
+2. - \`\`\`
+     two deep
+     \`\`\`
+3. \`\`\`
+   \`\`\`
+4. | not a table |
+> - \`\`\`
+>   quoted
+>   \`\`\``;
+
+test("an item opened on a table's line or a fence's shows its mark on the table's first line or the code's", () => {
+  assert.equal(
+    render(OPENED),
+    [
+      "• <dim>┌───┬───┐</>",
+      "  <dim>│</> <b>a</> <dim>│</> <b>b</> <dim>│</>",
+      "  <dim>├───┼───┤</>",
+      "  <dim>│</> 1 <dim>│</> 2 <dim>│</>",
+      "  <dim>└───┴───┘</>",
+      "1.   <code>echo hi</>",
+      "2. •   <code>two deep</>",
+      // An empty code block: the mark on a line of its own.
+      "3. ",
+      "4. | not a table |",
+      "<dim>│ </>•   <code>quoted</>",
+      "",
+    ].join("\n"),
+  );
+  assertChunkingInvariant(OPENED);
 });

@@ -87,6 +87,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   let layout: TableLayout | "text" | undefined;
   /** Whether the table's header has no outer pipes: its rows need none either. */
   let bare = false;
+  /** The items from this one of `blocks` on were opened on a line not shown as it came (a fence's,
+   * a table's): their marks are shown on the first line put in them. */
+  let unshown: number | undefined;
 
   const put: Put = (text, style) => {
     if (!text) return;
@@ -110,13 +113,27 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
   }
 
   /** Puts the bars of the quotes a line is in and the indent of its list items, the marks of the
-   * items from `fresh` on (opened on the line); on a blank line, not the indent after the last bar. */
+   * items from `fresh` on (opened on the line, or on a fence's or table's line before it: `unshown`);
+   * on a blank line, not the indent after the last bar (nor the marks, which wait for a line). */
   function putPrefix(blank: boolean, fresh = blocks.length): void {
     const last = blank ? blocks.findLastIndex((block) => block.type === "quote") : blocks.length - 1;
+    const from = Math.min(fresh, unshown ?? blocks.length);
     for (const [i, block] of blocks.slice(0, last + 1).entries()) {
       if (block.type === "quote") put("│ ", DIM);
-      else put(i >= fresh ? block.mark : " ".repeat(block.width), "");
+      else put(i >= from ? block.mark : " ".repeat(block.width), "");
     }
+    if (!blank) unshown = undefined;
+  }
+
+  /** The marks of items opened on a line that showed nothing (an empty code block's fence), on a
+   * line of their own. */
+  function putUnshown(): void {
+    if (unshown === undefined) return;
+    if (unshown < blocks.length) {
+      putPrefix(false);
+      put("\n", "");
+    }
+    unshown = undefined;
   }
 
   /** `put` with the prefix of the blocks the lines are in (putPrefix's) at each line's start. */
@@ -177,6 +194,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     const all = at.matched === blocks.length;
     if (fence && all) return codeLine(line, at.pos, complete, fence);
     // A code block ends with the quote it is in.
+    if (fence) putUnshown();
     fence = undefined;
     const { cols, end } = indentAt(line, at.pos);
     if (end === line.length && !complete) return false;
@@ -234,6 +252,9 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         break;
       }
     }
+    // A table's line is read whole: its blocks open once it has come (opened twice, an item would
+    // be numbered as the next one).
+    if (kind?.type === "table" && !complete) return false;
     const lazy = opened.length === 0 && !all && paragraph && kind?.type === "text";
     if (!lazy) {
       if (opened.length === 0 && all && paragraph && cols < 4 && /^(?:=+|-+)[ \t]*$/.test(line.slice(pos))) {
@@ -280,17 +301,15 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
         rule();
         return true;
       case "fence":
-        // The fence line is not shown: the marks of items opened on it are, on a line of their own.
-        if (fresh < blocks.length) {
-          putPrefix(false, fresh);
-          put("\n", "");
-        }
+        // The fence line is not shown: the marks of items opened on it are, on the code's first line.
+        if (fresh < blocks.length) unshown = fresh;
         fence = { marker: kind.marker, indent, code: codeState(kind.info) };
         consume(line.length);
         if (held.startsWith("\n")) consume(1);
         return true;
       case "table":
         bare = false;
+        if (fresh < blocks.length) unshown = fresh;
         return tableLine(line, pos, complete);
     }
     return false;
@@ -348,6 +367,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       consume(line.length);
       if (held.startsWith("\n")) consume(1);
       fence = undefined;
+      putUnshown();
       return true;
     }
     if (!complete && new RegExp(`^\\s*${mark}*\\s*$`).test(rest)) return false;
@@ -414,6 +434,7 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     options.meter?.(held.length);
     while (step(final));
     if (final && (table.length > 0 || layout)) putHeldTable();
+    if (final) putUnshown();
     const text = out.map(([t, style]) => (style ? `\x1b[${style}m${t}\x1b[0m` : t)).join("");
     out = [];
     return text;

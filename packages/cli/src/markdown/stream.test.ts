@@ -142,7 +142,8 @@ const NESTED = `*a *b* c* and **a*. and *a **b** c* and **a *b* c**
 ***a*** and *a**b* and *foo**bar**baz* and foo***bar***baz
 **foo* and __foo_ bar_ and *(**foo**)* and **a *b***
 *foo** and ~~a ~~b~~ c~~
-*a _b* c_ and ***a** b* and **a* b* and **foo "*bar*" foo**`;
+*a _b* c_ and ***a** b* and **a* b* and **foo "*bar*" foo**
+*a***b and c** then *x***y*** z* end`;
 
 test("nested emphasis is styled as CommonMark's delimiter runs style it", () => {
   assert.equal(
@@ -153,6 +154,7 @@ test("nested emphasis is styled as CommonMark's delimiter runs style it", () => 
       "*<i>foo</> and <i>foo bar</> and <i>(</><b+i>foo</><i>)</> and <b>a </><b+i>b</>",
       "<i>foo</>* and <s>a b c</>",
       "<i>a _b</> c_ and <b+i>a</><i> b</> and <i>a b</> and <b>foo \"</><b+i>bar</><b>\" foo</>",
+      "<i>a</><b>b and c</> then <i>x</><b>y</>* z* end",
     ].join("\n"),
   );
   assertChunkingInvariant(NESTED);

@@ -9,6 +9,8 @@
 // link's closing bracket, an autolink's >) have not come. A line's reading costs time linear in its
 // length: a closer looks back over each opener before it at most once for each kind of run.
 
+import { delimiter, markers, match, PUNCTUATION, STYLES, WORD, type Counts, type Run } from "./emphasis.ts";
+
 /** Writes `text` in `style`: SGR parameters ("1;3"), "" for none. */
 export type Put = (text: string, style: string) => void;
 
@@ -29,11 +31,6 @@ export const CODE = "36";
 /** A link's text and its URL are looked for this far: a `[` with no `](…)` within reach is text;
  * so is an emphasis marker with no closer within reach, so that a long line goes on streaming. */
 export const REACH = 300;
-const PUNCTUATION = /[!-/:-@[-`{-~]/;
-const SPACE = /\s/;
-/** Brackets and quotes an emphasis may start right after, before punctuation: (*"quoted"*). */
-const OPENING = /[([{"']/;
-const WORD = /[\p{L}\p{N}]/u;
 /** Characters that may start markup; any other is printed as it comes. */
 const SPECIAL = /[\\`*_~[!<()]/g;
 /** An autolink: a URI with a scheme, or an email address, between < and >. */
@@ -50,7 +47,7 @@ export const join = (...styles: (string | false)[]): string => styles.filter(Boo
  * reading took, in characters read and openers looked at. */
 export function renderInline(line: string, from: number, complete: boolean, s: InlineState, base: string, put: Put, meter?: (work: number) => void): number {
   const read = scan(line, from, complete, s);
-  const openers = match(read.runs, line.length);
+  const openers = match(read.runs, line.length, REACH);
   // The first opener a closer may still come for: the text from it on waits (its markers that
   // closed styles before it are printed).
   const live = complete ? undefined : openers.find((opener) => read.stop < opener.start + REACH);
@@ -75,18 +72,6 @@ export function renderInline(line: string, from: number, complete: boolean, s: I
   Object.assign(s, read.state);
   return read.stop;
 }
-
-type Style = "bold" | "italic" | "strike";
-const STYLES: readonly Style[] = ["bold", "italic", "strike"];
-type Counts = Record<Style, number>;
-/** How many markers the styles `counts` take: two for bold and strikethrough, one for italic. */
-const markers = (counts: Counts) => 2 * counts.bold + counts.italic + 2 * counts.strike;
-
-/** A run of * or _ (or ~~) that may open or close emphasis, from `start` to `end` in the line
- * (`start` before where it was read from when `used` of its markers came before, printed as the
- * closers they were). `left`: how many of its markers are not matched yet; `closes`, `opens`: the
- * styles its matched markers close and open; `work`: the openers looked at for it. */
-type Run = { ch: string; start: number; end: number; used: number; open: boolean; close: boolean; left: number; closes: Counts; opens: Counts; work: number };
 
 /** What a line reads as, up to where it can be told: `at` where each piece starts and `state` the
  * reading's state before it. */
@@ -148,7 +133,7 @@ function scan(line: string, from: number, complete: boolean, start: InlineState)
     if (c === "*" || c === "_" || c === "~") {
       const j = runEnd(line, i);
       if (j === line.length && !complete) return stopped();
-      const run = delimiter(c, i, j, i === from ? start.used : 0, s, line[j] ?? " ");
+      const run = delimiter(c, i, j, i === from ? start.used : 0, s.prev, s.call, line[j] ?? " ");
       if (run) {
         tokens.push({ type: "run", at: i, state: { ...s }, run });
         runs.push(run);
@@ -198,74 +183,6 @@ function scan(line: string, from: number, complete: boolean, start: InlineState)
   return stopped();
 }
 
-/** The run of `ch` from `i` to `j` (after `used` of its markers already printed), between `s.prev`
- * and `next`, as a delimiter run, or undefined when it can neither open nor close (it is text):
- * about as CommonMark reads it, a run before a space opens nothing, nor one between punctuation
- * (src/*.ts); a `_` inside a word (snake_case) neither opens nor closes; only ~~ strikes; in a
- * call's arguments, f(*args, **kwargs), stars and underscores are code, not emphasis. */
-function delimiter(ch: string, i: number, j: number, used: number, s: InlineState, next: string): Run | undefined {
-  const n = j - i + used;
-  const { left, right } = flanking(s.prev, next);
-  const emphasis = ch !== "~" && s.call === 0;
-  const open = ch === "~" ? n === 2 && left : emphasis && left && (ch === "*" || !WORD.test(s.prev));
-  const close = ch === "~" ? n === 2 && right : emphasis && right && (ch === "*" || !WORD.test(next));
-  if (!open && !close) return undefined;
-  const none = () => ({ bold: 0, italic: 0, strike: 0 });
-  return { ch, start: i - used, end: j, used, open, close, left: n - used, closes: none(), opens: none(), work: 0 };
-}
-
-/** CommonMark's "process emphasis" on a line's `runs`, in order: each closer matches the nearest
- * opener before it of its character that the rule of 3 allows and that is within REACH of it, the
- * runs between them left as text. Answers the openers left unmatched, in order. */
-function match(runs: readonly Run[], length: number): Run[] {
-  const openers: Run[] = [];
-  /** For each kind of closer (its character, whether it may open, its length mod 3), how many of
-   * the openers none matches it: a closer looks no further back than that, nor past the openers
-   * that are out of its reach (and so of any closer after it). */
-  const bottom = new Map<string, number>();
-  let reach = 0;
-  for (const closer of runs) {
-    const kind = `${closer.ch}${closer.open}${(closer.end - closer.start) % 3}`;
-    while (closer.close && closer.left > 0) {
-      for (; reach < openers.length && !inReach(openers[reach], closer, length); reach++) closer.work++;
-      const low = Math.max(reach, bottom.get(kind) ?? 0);
-      let k = openers.length - 1;
-      for (; k >= low && !fits(openers[k], closer); k--) closer.work++;
-      if (k < low) {
-        bottom.set(kind, openers.length);
-        break;
-      }
-      const opener = openers[k];
-      const style: Style = closer.ch === "~" ? "strike" : opener.left >= 2 && closer.left >= 2 ? "bold" : "italic";
-      const n = style === "italic" ? 1 : 2;
-      opener.opens[style]++;
-      closer.closes[style]++;
-      opener.left -= n;
-      closer.left -= n;
-      // The openers between the two are text: nothing closes across the span.
-      openers.length = opener.left > 0 ? k + 1 : k;
-      reach = Math.min(reach, openers.length);
-      for (const [key, at] of bottom) if (at > openers.length) bottom.set(key, openers.length);
-    }
-    if (closer.open && closer.left > 0) openers.push(closer);
-  }
-  return openers;
-}
-
-/** Whether `closer` is within reach of `opener`: it ends, with the character after it, within
- * REACH of the opener's start, or ends the line there. */
-const inReach = (opener: Run, closer: Run, length: number) => closer.end < opener.start + REACH || (closer.end === opener.start + REACH && closer.end === length);
-
-/** Whether `closer` may close `opener`: the same character and, for * and _, CommonMark's rule of
- * 3 (of a run that may both open and close, the two runs' lengths may not add up to a multiple of
- * 3 unless both are one). */
-function fits(opener: Run, closer: Run): boolean {
-  if (opener.ch !== closer.ch) return false;
-  const a = opener.end - opener.start;
-  const b = closer.end - closer.start;
-  return closer.ch === "~" || !((closer.open || opener.close) && b % 3 !== 0 && (a + b) % 3 === 0);
-}
-
 /** Where the run of the character at `i` ends. */
 function runEnd(line: string, i: number): number {
   let j = i;
@@ -294,15 +211,6 @@ function putLink(label: string, target: string, base: string, put: Put): void {
   const url = target.trim().replace(/^<(.*)>$/, "$1").replace(/\s+(".*"|'.*')$/, "");
   renderInline(label, 0, true, newInline(), join(base, UNDERLINE), put);
   if (url && url !== label && url !== `mailto:${label}`) put(label ? ` (${url})` : url, join(base, DIM));
-}
-
-/** Which sides of a marker run, between `prev` and `next`, have text: left, it may open a style;
- * right, close one. */
-function flanking(prev: string, next: string): { left: boolean; right: boolean } {
-  return {
-    left: !SPACE.test(next) && (!PUNCTUATION.test(next) || SPACE.test(prev) || OPENING.test(prev)),
-    right: !SPACE.test(prev) && (!PUNCTUATION.test(prev) || SPACE.test(next) || PUNCTUATION.test(next)),
-  };
 }
 
 /** The autolink starting at `i`: what it links to, "text" when it is none, "hold" while the rest

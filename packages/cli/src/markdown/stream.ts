@@ -15,7 +15,7 @@
 import { BOLD, CODE, DIM, newInline, REACH, renderInline, UNDERLINE, type Put } from "./inline.ts";
 import { codeState, colourCode, type CodeState } from "./code.ts";
 import { classify, indentAt, itemMark, matchBlocks, skipCols, type Block, type Kind } from "./blocks.ts";
-import { isTable, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./table.ts";
+import { isTable, mayBeHeader, PIPE, putTable, putTableEnd, putTableRow, putTableStart, type TableLayout } from "./table.ts";
 
 export type MarkdownStream = {
   /** The reply's next `text` (without escape sequences): what can be printed of it now. */
@@ -42,9 +42,6 @@ const GUTTER = "  ";
 const MAX_NESTING = 20;
 /** Lines of a table held to lay out its columns: the rows after them are put as they come. */
 const TABLE_HELD = 100;
-/** How far into a paragraph's first line a pipe makes it a table's header, if the line under it is
- * the delimiter row: that far the line waits (the first cell of a header is short). */
-const HEADER_REACH = 32;
 /** Text held up to this long is read again at each delta: longer than what a marker (a link's two
  * parts) is decided by, so that it is printed once its reach has come, not when the text held has
  * doubled. */
@@ -470,16 +467,6 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
       return text;
     },
   };
-}
-
-/** A pipe that separates a table's cells: not an escaped one. */
-const PIPE = /(?<!\\)\|/;
-
-/** Whether a paragraph's first line, `rest`, may be a table's header without outer pipes: it has a
- * pipe in its first HEADER_REACH characters. Undefined while they have not all come. */
-function mayBeHeader(rest: string, complete: boolean): boolean | undefined {
-  if (PIPE.test(rest.slice(0, HEADER_REACH))) return true;
-  return complete || rest.length >= HEADER_REACH ? false : undefined;
 }
 
 /** How much of a heading's `line` (`complete`: all of it) is its text: not its closing #s (after a

@@ -1,5 +1,6 @@
-// A markdown table as a terminal shows it: its columns aligned as the delimiter row says, its rows
-// ruled with box-drawing lines, the header in bold and each cell's inline markdown rendered.
+// A markdown table (GFM's, its rows with or without outer pipes) as a terminal shows it: its columns
+// aligned as the delimiter row says, its rows ruled with box-drawing lines, the header in bold and
+// each cell's inline markdown rendered.
 import { BOLD, DIM, newInline, renderInline, type Put } from "./inline.ts";
 import { clusters, columns, width } from "../terminal-text.ts";
 
@@ -21,6 +22,20 @@ export function isTable(lines: readonly string[]): boolean {
   if (lines.length < 2) return false;
   const delimiters = cells(lines[1]);
   return delimiters.length === cells(lines[0]).length && delimiters.every((cell) => DELIMITER.test(cell));
+}
+
+/** How far into a paragraph's first line a pipe makes it a table's header, if the line under it is
+ * the delimiter row: that far the line waits (the first cell of a header is short). */
+export const HEADER_REACH = 32;
+
+/** A pipe that separates a table's cells: not an escaped one. */
+export const PIPE = /(?<!\\)\|/;
+
+/** Whether a paragraph's first line, `rest`, may be a table's header without outer pipes: it has a
+ * pipe in its first HEADER_REACH characters. Undefined while they have not all come. */
+export function mayBeHeader(rest: string, complete: boolean): boolean | undefined {
+  if (PIPE.test(rest.slice(0, HEADER_REACH))) return true;
+  return complete || rest.length >= HEADER_REACH ? false : undefined;
 }
 
 type Run = [text: string, style: string];

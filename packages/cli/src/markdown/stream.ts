@@ -7,9 +7,9 @@
 // its line closes is shown as written. Text appears as it comes: held back is only what cannot be
 // decided yet (a marker at a chunk's end, the text after an emphasis marker until its closer comes,
 // the line ends or it is a few hundred characters behind, the first characters of a line until its
-// blocks and kind are known, a paragraph's first line until a pipe or HEADER_REACH characters
-// without one have come, never more than the line, a table until it ends or its first lines are
-// enough to lay it out).
+// blocks and kind are known, a paragraph's first line until a pipe (a table's header) or a few
+// dozen characters without one have come, never more than the line, a table until it ends or its
+// first lines are enough to lay it out). Emphasis nests as CommonMark's delimiter runs do.
 // The output never depends on how the text was cut into chunks, and each piece of it closes the
 // styles it opens, so that other lines may be written between two pieces.
 import { BOLD, CODE, DIM, newInline, REACH, renderInline, UNDERLINE, type Put } from "./inline.ts";
@@ -392,8 +392,8 @@ export function createMarkdownStream(options: MarkdownOptions = {}): MarkdownStr
     return PIPE.test(rest) || (complete ? false : undefined);
   }
 
-  /** A row of the table held (`line` from `pos`, a "|"): held with the others, or, the start of a
-   * long table out, printed. */
+  /** A row of the table held (`line` from `pos`): held with the others, or, the start of a long
+   * table out, printed. */
   function tableLine(line: string, pos: number, complete: boolean): boolean {
     if (!complete) return false;
     table.push(line.slice(pos));

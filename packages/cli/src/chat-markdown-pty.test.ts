@@ -1,6 +1,6 @@
 // A reply's markdown at a terminal with colour on, as Claude Code shows it: headings without their
-// #s, bold, code blocks without their fences and coloured by their language, tables ruled, quotes
-// and nested lists; `harness run` at a terminal as well.
+// #s, bold, nested emphasis, code blocks without their fences and coloured by their language, tables
+// ruled (with or without outer pipes), quotes and nested lists; `harness run` at a terminal as well.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -81,4 +81,16 @@ test("harness run at a terminal shows quotes with lazy lines, nested and numbere
   const from = rows.indexOf("Steps:");
   const shown = ["Steps:", "", "3. first", "4. second", "   • nested detail", "", "│ quoted", "│ lazy line", "│ │ deeper", "", "  indented code", "", "1. one", "", "2. two", "", "Done."];
   assert.deepEqual(rows.slice(from, from + shown.length), shown, rows.join("\n"));
+});
+
+test("harness run at a terminal shows a table without outer pipes, items opened on a fence or a table, and nested emphasis", async (t) => {
+  model.fake.push({ text: ["Compare:\n\nName | Size\n--", "- | --:\na | 1", "0\n\n- ```sh\n  echo hi\n  ```\n- | x |\n  |-", "--|\n\n*a **b** c* and *a *", "b* c*\nDone."] });
+  const run = terminal(t, "run --permission-mode bypassPermissions 'show me'");
+  assert.equal(await run.closed, 0, run.screen());
+  const rows = run.rows();
+  const from = rows.indexOf("Compare:");
+  const shown = ["Compare:", "", "┌──────┬──────┐", "│ Name │ Size │", "├──────┼──────┤", "│ a    │   10 │", "└──────┴──────┘", "", "•   echo hi", "• ┌───┐", "  │ x │", "  ├───┤", "  └───┘", "", "a b c and a b c", "Done."];
+  assert.deepEqual(rows.slice(from, from + shown.length), shown, rows.join("\n"));
+  const screen = joinedRuns(run.screen());
+  assert.match(screen, /\x1b\[3ma \x1b\[0m\x1b\[1;3mb\x1b\[0m\x1b\[3m c\x1b\[0m and \x1b\[3ma b c\x1b\[0m/, "bold in italic, and italic in italic");
 });

@@ -1,6 +1,7 @@
 // The block forms of CommonMark a reply uses beyond single lines: indented code, block quotes with
 // lazy lines, nested quotes and blocks inside them, nested and numbered lists with blocks inside
-// their items, setext underlines.
+// their items (a table or a code block on an item's first line too), setext underlines, and GFM's
+// tables without outer pipes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createMarkdownStream } from "./stream.ts";

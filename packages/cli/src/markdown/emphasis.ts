@@ -79,8 +79,8 @@ export function match(runs: readonly Run[], length: number, reach: number): Run[
 const inReach = (opener: Run, closer: Run, length: number, reach: number) => closer.end < opener.start + reach || (closer.end === opener.start + reach && closer.end === length);
 
 /** Whether `closer` may close `opener`: the same character and, for * and _, CommonMark's rule of
- * 3 (of a run that may both open and close, the two runs' lengths may not add up to a multiple of
- * 3 unless both are one). */
+ * 3 (when either run may both open and close, the two runs' lengths may not add up to a multiple of
+ * 3 unless each is one: *a**b* is a**b in italic). */
 function fits(opener: Run, closer: Run): boolean {
   if (opener.ch !== closer.ch) return false;
   const a = opener.end - opener.start;

@@ -74,3 +74,52 @@ test("the SDK client's connect() fails with the reason when the server refuses i
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test("the SDK client's run() waits for the run a prompt starts, an approval on the way, and says a refused prompt", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-sdk-"));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const fake = await startFakeAnthropic({
+    replies: [
+      { text: "first answer" },
+      { toolUses: [{ name: "Write", input: { file_path: "note.txt", content: "hi\n" } }] },
+      { text: "written" },
+      { text: ["slow ", "answer"], hold: held },
+    ],
+  });
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url } });
+  const client = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "run" });
+  try {
+    await client.connect();
+    const first = await client.run("hello", { timeoutMs: 30_000 });
+    assert.equal(first.status, "complete");
+    assert.equal(first.reply.content, "first answer");
+    assert.equal(first.prompt.content, "hello");
+
+    // The approval is given from a state listener while run() waits.
+    const off = client.on("state", (state) => {
+      for (const pending of state.pendingApprovals ?? []) client.approve(pending.toolCallId);
+    });
+    const second = await client.run("write a note", { timeoutMs: 30_000 });
+    off();
+    assert.equal(second.status, "complete");
+    assert.equal(second.reply.content, "written");
+    assert.equal(second.reply.toolCalls?.[0]?.status, "complete");
+
+    const slow = client.run("take your time", { timeoutMs: 30_000 });
+    await client.waitFor((s) => s.status === "running", 30_000);
+    await assert.rejects(client.run("meanwhile"), (error: Error & { code?: string }) => {
+      assert.equal(error.message, "run: a run is already in progress; cancel it or wait for it to finish");
+      assert.equal(error.code, "busy");
+      return true;
+    });
+    release();
+    assert.equal((await slow).reply.content, "slow answer");
+  } finally {
+    release();
+    client.close();
+    await server.stop();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

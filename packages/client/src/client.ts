@@ -7,6 +7,7 @@ import type { DeltaOperation, HarnessCommand, HarnessConfig, HarnessState, Serve
 import { Listeners } from "./listeners.ts";
 import { watchLiveness, type PingEmitter } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
+import { refusesPrompt, watchRun, type RunResult } from "./run.ts";
 
 export type WebSocketLike = {
   readonly readyState: number;
@@ -90,8 +91,9 @@ export class HarnessClient {
   #closedByUser = false;
   /** The connect() waiting for its first state: it fails if the socket closes before one came. */
   #connecting: { promise: Promise<HarnessState>; resolve(state: HarnessState): void; reject(error: Error): void } | undefined;
-  /** waitFor() calls under way: they fail when the client closes for good. */
-  readonly #waiters = new Set<(error: Error) => void>();
+  /** waitFor() and run() calls under way: they fail, saying why, when the client closes for good
+   * or switches session. */
+  readonly #waiters = new Set<(why: string) => void>();
   /** What the current socket's error event said, for the message of a failed connect(). */
   #socketError: string | undefined;
   /** Stops watching the current socket for silence. */
@@ -165,7 +167,7 @@ export class HarnessClient {
     this.#connecting = undefined;
     connecting?.reject(new Error(reason));
     this.#dropCommands(reason);
-    for (const fail of [...this.#waiters]) fail(new Error(`waitFor: ${reason}`));
+    for (const fail of [...this.#waiters]) fail(reason);
     return this.connect();
   }
 
@@ -184,13 +186,53 @@ export class HarnessClient {
         this.#waiters.delete(fail);
         if (error) reject(error);
       };
-      const fail = (error: Error) => finish(error);
-      const timer = timeoutMs > 0 ? setTimeout(() => fail(new Error(`waitFor timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const fail = (why: string) => finish(new Error(`waitFor: ${why}`));
+      const timer = timeoutMs > 0 ? setTimeout(() => finish(new Error(`waitFor timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
       const off = this.on("state", (state) => {
         if (!predicate(state)) return;
         finish();
         resolve(state);
       });
+      this.#waiters.add(fail);
+    });
+  }
+
+  /** Submits `prompt` and resolves once the run it starts has ended, with its reply: what
+   * `submit()` and a `waitFor()` cannot tell apart, since the state before the prompt arrives is
+   * idle too. A run that fails or is cancelled resolves as well (failures are values): `status`
+   * says how it ended, `state.error` why it failed. Rejects, with the server's words and `code`,
+   * when the server refuses the prompt (`busy`: a run is under way, steer() or wait; an empty
+   * prompt); after `timeoutMs` (when above 0; the run goes on); and when the client closes for
+   * good or switches session. Tool calls that wait for approval keep the run under way: answer
+   * them from a `state` listener (`state.pendingApprovals`). A steer the run ended without
+   * delivering is sent on as the next prompt: run() resolves once that run has ended too. */
+  async run(prompt: string, options: { timeoutMs?: number } = {}): Promise<RunResult> {
+    const { timeoutMs = 0 } = options;
+    const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);
+    const watch = watchRun(prompt, before ?? { status: "idle", messages: [] });
+    this.send({ type: "submit", prompt });
+    return new Promise((resolve, reject) => {
+      const finish = (error?: Error, result?: RunResult) => {
+        clearTimeout(timer);
+        for (const off of offs) off();
+        this.#waiters.delete(fail);
+        if (result) resolve(result);
+        else reject(error);
+      };
+      const fail = (why: string) => finish(new Error(`run: ${why}`));
+      let started = false;
+      const timer = timeoutMs > 0 ? setTimeout(() => fail(`no end of the run after ${timeoutMs} ms (it goes on in the session: cancel() stops it)`), timeoutMs) : undefined;
+      const offs = [
+        this.on("state", (state) => {
+          started ||= watch.started(state);
+          const result = watch.ended(state);
+          if (result) finish(undefined, result);
+        }),
+        this.on("error", (error) => {
+          if (started || !refusesPrompt(error)) return;
+          finish(Object.assign(new Error(`run: ${error.message}`), { code: error.code }));
+        }),
+      ];
       this.#waiters.add(fail);
     });
   }
@@ -379,7 +421,7 @@ export class HarnessClient {
     // Commands left waiting would otherwise go out whenever connect() is next called, perhaps much
     // later and into another state of the session.
     this.#dropCommands(`the client closed (${reason})`);
-    for (const fail of [...this.#waiters]) fail(new Error(`waitFor: the client closed: ${reason}`));
+    for (const fail of [...this.#waiters]) fail(`the client closed: ${reason}`);
     this.#setConnection("closed");
   }
 

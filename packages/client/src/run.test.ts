@@ -1,0 +1,93 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { HarnessClient } from "./client.ts";
+import { fakeServer } from "./test-helpers.ts";
+import type { HarnessMessage, HarnessState } from "@harness/protocol";
+
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+const pending = (p: Promise<unknown>) => Promise.race([p.then(() => "resolved", () => "rejected"), tick(50).then(() => "pending")]);
+const done: HarnessMessage[] = [
+  { id: "u0", role: "user", content: "hello", status: "complete" },
+  { id: "a0", role: "assistant", content: "hi", status: "complete" },
+];
+
+async function connected(initial: HarnessState) {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state: initial, seq: 1 });
+  await connecting;
+  return { socket: server.sockets[0], client };
+}
+
+test("run() resolves once the run the prompt started has ended, with its reply, not at once from the idle state before it", async () => {
+  // The same prompt again: the earlier exchange must not be taken for this run's.
+  const { socket, client } = await connected({ status: "idle", messages: done });
+  const run = client.run("hello");
+  assert.deepEqual(JSON.parse(socket.sent[0]), { type: "commands", commands: [{ type: "submit", prompt: "hello" }] });
+  assert.equal(await pending(run), "pending", "the session was idle before the prompt arrived");
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "2"], value: { id: "u1", role: "user", content: "hello", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  socket.serve({ type: "delta", seq: 3, operations: [{ type: "append-text", path: ["messages", "3", "content"], value: "hello again" }] });
+  assert.equal(await pending(run), "pending", "the run is under way");
+  socket.serve({ type: "delta", seq: 4, operations: [
+    { type: "set", path: ["messages", "3", "status"], value: "complete" },
+    { type: "set", path: ["status"], value: "idle" },
+  ] });
+  const result = await run;
+  assert.equal(result.status, "complete");
+  assert.equal(result.prompt.id, "u1");
+  assert.equal(result.reply.id, "a1");
+  assert.equal(result.reply.content, "hello again");
+  assert.equal(result.state.messages.length, 4);
+  client.close();
+});
+
+test("run() resolves with a failed or cancelled run's status and the session's error, as a value", async () => {
+  const { socket, client } = await connected({ status: "idle", messages: [] });
+  const run = client.run("go");
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "0"], value: { id: "u", role: "user", content: "go", status: "complete" } },
+    { type: "set", path: ["messages", "1"], value: { id: "a", role: "assistant", content: "", status: "running" } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  socket.serve({ type: "delta", seq: 3, operations: [
+    { type: "set", path: ["messages", "1", "status"], value: "error" },
+    { type: "set", path: ["status"], value: "error" },
+    { type: "set", path: ["error"], value: "Anthropic API error 401" },
+  ] });
+  const result = await run;
+  assert.equal(result.status, "error");
+  assert.equal(result.state.error, "Anthropic API error 401");
+  client.close();
+});
+
+test("run() fails with the server's words when the prompt is refused, but not on another command's error", async () => {
+  const { socket, client } = await connected({ status: "running", messages: [] });
+  const busy = client.run("too soon");
+  socket.serve({ type: "error", message: "configure: config.maxTurns: Too small", code: "bad_command", command: 0 });
+  assert.equal(await pending(busy), "pending", "another command's error is not the prompt's");
+  socket.serve({ type: "error", message: "a run is already in progress; cancel it or wait for it to finish", code: "busy", command: 0 });
+  await assert.rejects(busy, (error: Error & { code?: string }) => {
+    assert.equal(error.message, "run: a run is already in progress; cancel it or wait for it to finish");
+    assert.equal(error.code, "busy");
+    return true;
+  });
+  const empty = client.run("  ");
+  socket.serve({ type: "error", message: "submit: prompt: must not be empty or only whitespace", code: "bad_command", command: 0 });
+  await assert.rejects(empty, /^Error: run: submit: prompt: must not be empty or only whitespace$/);
+  client.close();
+});
+
+test("run() fails after its timeout, when the client closes, and at once on a closed client", async () => {
+  const { client } = await connected({ status: "idle", messages: [] });
+  await assert.rejects(client.run("slow", { timeoutMs: 20 }), /^Error: run: no end of the run after 20 ms \(it goes on in the session: cancel\(\) stops it\)$/);
+  const closing = client.run("never");
+  client.close();
+  await assert.rejects(closing, /^Error: run: the client closed: close\(\) was called$/);
+  await assert.rejects(client.run("closed"), /^Error: the client is closed: call connect\(\) before sending commands$/);
+});

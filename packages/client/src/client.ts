@@ -7,6 +7,7 @@ import type { DeltaOperation, HarnessCommand, HarnessConfig, HarnessState, Serve
 import { Listeners } from "./listeners.ts";
 import { watchLiveness, type PingEmitter } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
+import { idSaid, optionsProblem } from "./options.ts";
 import { refusesPrompt, watchRun, type RunResult } from "./run.ts";
 
 export type WebSocketLike = {
@@ -70,8 +71,6 @@ const STABLE_MS = 2_000;
 /** Close code of a connection whose session was deleted: reconnecting would only start a new one. */
 export const SESSION_DELETED_CLOSE_CODE = 4404;
 const DEFAULT_SILENCE_MS = 75_000;
-/** The longest delay setTimeout keeps. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export class HarnessClient {
   state: HarnessState | undefined;
@@ -99,11 +98,13 @@ export class HarnessClient {
   /** Stops watching the current socket for silence. */
   #unwatch: (() => void) | undefined;
 
+  /** Throws, naming the option, for options no connection could be made with: a url that is not
+   * http(s) or ws(s), or that carries a query; a userId or sessionId the server refuses (1 to 128
+   * letters, digits, '.', '_' or '-'), or none; an empty token; reconnect delays or attempts that
+   * are no such numbers. */
   constructor(options: ClientOptions) {
-    const { silenceMs } = options;
-    if (silenceMs !== undefined && !(Number.isInteger(silenceMs) && silenceMs >= 0 && silenceMs <= MAX_TIMER_MS)) {
-      throw new Error(`silenceMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(silenceMs)}`);
-    }
+    const problem = optionsProblem(options);
+    if (problem) throw new Error(problem);
     this.#options = options;
     this.#sessionId = options.sessionId;
   }
@@ -152,12 +153,11 @@ export class HarnessClient {
    * connection that asks for its whole state; the listeners stay. `state` and `seq` are cleared at
    * once, and what was meant for the other session ends: commands still waiting to go out are
    * dropped (and reported), waitFor() and connect() calls under way fail. Resolves and rejects as
-   * connect() does; what is no session id (not a string, empty, "." or "..") is refused at once,
-   * and the client stays as it was. */
+   * connect() does; what is no session id the server takes is refused at once, and the client
+   * stays as it was. */
   switchSession(sessionId: string): Promise<HarnessState> {
-    if (typeof sessionId !== "string" || sessionId === "" || sessionId === "." || sessionId === "..") {
-      return Promise.reject(new Error(`switchSession: sessionId must be a non-empty string other than "." and "..", got ${JSON.stringify(sessionId) ?? String(sessionId)}`));
-    }
+    const problem = idSaid("sessionId", sessionId);
+    if (problem) return Promise.reject(new Error(`switchSession: ${problem}`));
     const reason = `the client switched to session ${sessionId}`;
     this.#sessionId = sessionId;
     this.state = undefined;

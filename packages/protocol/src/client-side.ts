@@ -5,3 +5,4 @@ export { applyOperations, OperationError } from "./operations.ts";
 export { frameTooLarge, MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits.ts";
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
+export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";

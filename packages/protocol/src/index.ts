@@ -13,3 +13,4 @@ export type { ForkResult, SessionFiles, SessionSummary } from "./sessions-rest.t
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { BUILTIN_COMMANDS, REPORT_COMMANDS, isBuiltinCommandPrompt } from "./local-commands.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
+export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";

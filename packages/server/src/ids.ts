@@ -1,11 +1,12 @@
 // Identifiers from outside (user and session ids): they name directories and database rows, so
 // they are kept to a safe alphabet.
 import { z } from "zod";
+import { DOT_ID_RULE, ID_PATTERN, ID_RULE } from "@harness/protocol/client-side";
 
 export const IdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 letters, digits, '.', '_' or '-'")
-  .refine((id) => id !== "." && id !== "..", "must not be '.' or '..'");
+  .regex(ID_PATTERN, ID_RULE)
+  .refine((id) => id !== "." && id !== "..", DOT_ID_RULE);
 
 /** One session as a single map key; ids never hold "\0", so split("\0") gives them back. */
 export function sessionKey(userId: string, sessionId: string): string {

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHarnessClient } from "@harness/client";
+import { startServer } from "@harness/server";
 import { startFakeAnthropic, startHarnessServer } from "@harness/test-utils";
 
 test("the SDK client follows a run and carries on across a server restart", async () => {
@@ -119,6 +120,24 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
     release();
     client.close();
     await server.stop();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a program runs the server in-process, as the README shows, and drives it with the SDK client", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-sdk-"));
+  const fake = await startFakeAnthropic({ replies: [{ text: "from the fake" }] });
+  const server = await startServer({ port: 0, dataDir, log: () => {}, env: { ...process.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url } });
+  const client = createHarnessClient({ url: server.url, userId: "me", sessionId: "first" });
+  try {
+    await client.connect();
+    const { status, reply } = await client.run("hello", { timeoutMs: 30_000 });
+    assert.equal(status, "complete");
+    assert.equal(reply.content, "from the fake");
+  } finally {
+    client.close();
+    await server.close();
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }

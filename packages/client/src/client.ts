@@ -39,14 +39,21 @@ export type ClientOptions = {
    * dropped and reconnected as after a close. Pings can be seen on Node's own WebSocket and on the
    * `ws` package's; where they cannot (browsers), an open connection is checked instead when the
    * page is shown again after this long without a frame, and when the network comes back (a
-   * handshake under way is left to finish). 0 turns the check off. */
+   * handshake under way is left to finish). 0 turns the check off. Below the server's ping
+   * interval (30 s) an idle connection looks dead and is reconnected over and over. */
   silenceMs?: number;
 };
 
-/** An `error` frame of the server, or the client's own trouble: `bad_json` (a frame it could not
- * read), `reconnect_failed` (an attempt to reconnect failed; the message says whether it gives up)
- * and `commands_dropped` (the client closed for good with commands still waiting to go out: they
- * were not sent, and will not be). */
+/** An `error` frame of the server, or the client's own trouble. The server's codes: `bad_command`
+ * (a command's field is wrong: the message names it), `unknown_command`, `bad_frame`, `bad_json`,
+ * `frame_too_large`, `busy` (a submit or resume while a run is under way), `not_found` (no such
+ * tool call waiting, or message), `not_running` (a cancel with no run), `not_empty` (a resume in a
+ * session that has messages), `not_delivered` (a steer the run ended without passing on),
+ * `runner_error`, `not_stored` (the store takes no writes: the session goes on in memory),
+ * `session_deleted`, `internal`; `command` is the command's index in its frame. The client's own:
+ * `bad_json` (a frame it could not read), `reconnect_failed` (an attempt to reconnect failed; the
+ * message says whether it gives up) and `commands_dropped` (the client closed for good with
+ * commands still waiting to go out: they were not sent, and will not be). */
 export type ServerError = { message: string; code?: string; command?: number };
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 export type ClientEvents = {
@@ -176,7 +183,8 @@ export class HarnessClient {
   }
 
   /** Resolves with the state once `predicate` holds (checked now and after every change). Fails
-   * after `timeoutMs` (when above 0), or when the client closes for good. */
+   * after `timeoutMs` (when above 0), or when the client closes for good. Checked now: right after
+   * submit() the state is still the one from before the prompt, so to wait for a run use run(). */
   waitFor(predicate: (state: HarnessState) => boolean, timeoutMs = 0): Promise<HarnessState> {
     if (this.state && predicate(this.state)) return Promise.resolve(this.state);
     return new Promise((resolve, reject) => {

@@ -78,10 +78,15 @@ export type DeltaOperation =
 
 export const ToolCallStatusSchema = z.enum(["running", "awaiting-approval", "complete", "error", "denied"]);
 export const HarnessToolCallSchema = z.object({
+  /** The id approve() and deny() take while the call waits for approval. */
   id: z.string(),
+  /** The tool, by Claude Code's names: Bash, Read, Write, Edit, Task, mcp__<server>__<tool>… */
   name: z.string(),
+  /** "awaiting-approval" until approved or denied; "denied" when denied (`output` then says the
+   * reason the model was given); "error" for a call that failed or a run cancelled under it. */
   status: ToolCallStatusSchema,
   input: z.record(z.string(), z.unknown()).optional(),
+  /** What the model was given back, as text; absent while the call runs. */
   output: z.string().optional(),
   /** Set on calls made by a sub-agent: the id of the Task call that started it. */
   parentToolCallId: z.string().optional(),
@@ -93,10 +98,15 @@ export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
 
 export const MessageStatusSchema = z.enum(["running", "complete", "error", "cancelled"]);
 export const HarnessMessageSchema = z.object({
+  /** A user message's id is what rewind and a fork take. */
   id: z.string(),
   role: z.enum(["user", "assistant"]),
+  /** The text; an assistant message's grows by append-text while it is "running". */
   content: z.string(),
+  /** An assistant message is "running" until its run ends, then "complete", "error" (the state's
+   * `error` says why) or "cancelled". User messages are "complete". */
   status: MessageStatusSchema,
+  /** The tool calls the assistant made in this reply, in order (see `textOffset` for where). */
   toolCalls: z.array(HarnessToolCallSchema).optional(),
 });
 export type HarnessMessage = z.infer<typeof HarnessMessageSchema>;
@@ -153,10 +163,19 @@ export const RunAvailableSchema = z.object({
 export type RunAvailable = z.infer<typeof RunAvailableSchema>;
 
 export const HarnessStateSchema = z.object({
+  /** "running" while a run is under way, "awaiting-approval" while it waits for a tool call to be
+   * approved or denied (still under way), "error" after a run failed (until the next prompt), else
+   * "idle". A failed run leaves "error", not "idle": wait for "not under way", not for "idle". */
   status: SessionStatusSchema,
+  /** The conversation: each prompt is a user message followed by the assistant's reply. */
   messages: z.array(HarnessMessageSchema),
+  /** The tool calls waiting for approve(toolCallId) or deny(toolCallId, reason); `description`
+   * says what the call does (the command, the file), for the question to the user. */
   pendingApprovals: z.array(PendingApprovalSchema).optional(),
+  /** The agent backend's own conversation id, when it reports one (Claude Code's session id under
+   * the claude-code backend). Not the session's id: resume takes the Harness session's id. */
   sessionId: z.string().optional(),
+  /** Why the last run failed; "" once the next prompt starts (test it as a string's truth). */
   error: z.string().optional(),
   // Extensions beyond the core shape; clients that do not know them ignore them.
   config: HarnessConfigSchema.optional(),

@@ -142,3 +142,21 @@ test("a program runs the server in-process, as the README shows, and drives it w
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test("the SDK client's configure() answers whether the session took the settings, with the server's reason when not", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-sdk-"));
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "", OPENAI_BASE_URL: "" } });
+  const client = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "configure" });
+  try {
+    await client.connect();
+    assert.deepEqual(await client.configure({ model: "claude-haiku-4-5", maxTurns: 4 }), { ok: true, config: { model: "claude-haiku-4-5", maxTurns: 4 } });
+    const refused = await client.configure({ model: "openai/gpt-4o" });
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? "" : refused.error, /^configure: model "openai\/gpt-4o" cannot be used here: .*OPENAI_API_KEY is not set/);
+    assert.equal(client.state?.config?.model, "claude-haiku-4-5");
+  } finally {
+    client.close();
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

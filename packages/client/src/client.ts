@@ -8,7 +8,9 @@ import { Listeners } from "./listeners.ts";
 import { watchLiveness, type PingEmitter } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
 import { idSaid, optionsProblem } from "./options.ts";
-import { refusesPrompt, watchRun, type RunResult } from "./run.ts";
+import { watchRun, type RunResult } from "./run.ts";
+import { watchConfigure, type ConfigureResult } from "./configure.ts";
+import type { Outcome, Watch } from "./watch.ts";
 
 export type WebSocketLike = {
   readonly readyState: number;
@@ -187,21 +189,11 @@ export class HarnessClient {
    * submit() the state is still the one from before the prompt, so to wait for a run use run(). */
   waitFor(predicate: (state: HarnessState) => boolean, timeoutMs = 0): Promise<HarnessState> {
     if (this.state && predicate(this.state)) return Promise.resolve(this.state);
-    return new Promise((resolve, reject) => {
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        off();
-        this.#waiters.delete(fail);
-        if (error) reject(error);
-      };
-      const fail = (why: string) => finish(new Error(`waitFor: ${why}`));
-      const timer = timeoutMs > 0 ? setTimeout(() => finish(new Error(`waitFor timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
-      const off = this.on("state", (state) => {
-        if (!predicate(state)) return;
-        finish();
-        resolve(state);
-      });
-      this.#waiters.add(fail);
+    return this.#watch({
+      state: (state) => (predicate(state) ? { value: state } : undefined),
+      closed: (why) => ({ error: new Error(`waitFor: ${why}`) }),
+      timeoutMs,
+      timedOut: () => ({ error: new Error(`waitFor timed out after ${timeoutMs} ms`) }),
     });
   }
 
@@ -217,32 +209,9 @@ export class HarnessClient {
   async run(prompt: string, options: { timeoutMs?: number } = {}): Promise<RunResult> {
     const { timeoutMs = 0 } = options;
     const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);
-    const watch = watchRun(prompt, before ?? { status: "idle", messages: [] });
+    const watch = watchRun(prompt, before ?? { status: "idle", messages: [] }, timeoutMs);
     this.send({ type: "submit", prompt });
-    return new Promise((resolve, reject) => {
-      const finish = (error?: Error, result?: RunResult) => {
-        clearTimeout(timer);
-        for (const off of offs) off();
-        this.#waiters.delete(fail);
-        if (result) resolve(result);
-        else reject(error);
-      };
-      const fail = (why: string) => finish(new Error(`run: ${why}`));
-      let started = false;
-      const timer = timeoutMs > 0 ? setTimeout(() => fail(`no end of the run after ${timeoutMs} ms (it goes on in the session: cancel() stops it)`), timeoutMs) : undefined;
-      const offs = [
-        this.on("state", (state) => {
-          started ||= watch.started(state);
-          const result = watch.ended(state);
-          if (result) finish(undefined, result);
-        }),
-        this.on("error", (error) => {
-          if (started || !refusesPrompt(error)) return;
-          finish(Object.assign(new Error(`run: ${error.message}`), { code: error.code }));
-        }),
-      ];
-      this.#waiters.add(fail);
-    });
+    return this.#watch(watch);
   }
 
   /** Sends commands in one frame. While the connection is being made or remade they wait, and go
@@ -263,8 +232,38 @@ export class HarnessClient {
   approve(toolCallId: string): void { this.send({ type: "approve", toolCallId }); }
   deny(toolCallId: string, reason?: string): void { this.send({ type: "deny", toolCallId, ...(reason ? { reason } : {}) }); }
   resume(prompt: string, sessionId: string): void { this.send({ type: "resume", prompt, sessionId }); }
-  configure(config: HarnessConfig): void { this.send({ type: "configure", config }); }
+  /** Sends the settings (for the next run, and the run under way from its next model call); the
+   * answer never rejects, so it may be left unread: `{ok: true, config}` once the session holds
+   * them (at once when it does already), `{ok: false, error, code}` when the server refuses them
+   * (a model the server cannot run, or one the settings' availableModels leave out), the client
+   * closes or switches session. Throws, as send() does, on a closed client. */
+  configure(config: HarnessConfig): Promise<ConfigureResult> {
+    this.send({ type: "configure", config });
+    const watch = watchConfigure(config);
+    const now = this.state && watch.state(this.state);
+    return now && "value" in now ? Promise.resolve(now.value) : this.#watch(watch);
+  }
   rewind(messageId: string, dryRun?: boolean): void { this.send({ type: "rewind", messageId, ...(dryRun ? { dryRun } : {}) }); }
+
+  /** Settles with what `watch` makes of the states and error events that come next, of the
+   * client closing for good or switching session (`closed`), and of `timeoutMs` passing. */
+  #watch<T>(watch: Watch<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const finish = (outcome: Outcome<T> | undefined) => {
+        if (!outcome) return;
+        clearTimeout(timer);
+        for (const off of offs) off();
+        this.#waiters.delete(fail);
+        if ("error" in outcome) reject(outcome.error);
+        else resolve(outcome.value);
+      };
+      const fail = (why: string) => finish(watch.closed(why));
+      const timeoutMs = watch.timeoutMs ?? 0;
+      const timer = timeoutMs > 0 && watch.timedOut ? setTimeout(() => finish(watch.timedOut?.()), timeoutMs) : undefined;
+      const offs = [this.on("state", (state) => finish(watch.state(state))), ...(watch.error ? [this.on("error", (error) => finish(watch.error?.(error)))] : [])];
+      this.#waiters.add(fail);
+    });
+  }
 
   /** `resume`: ask only for what was missed since the last seq applied (a reconnect). */
   #open(resume = true): void {

@@ -3,7 +3,7 @@
 // user message the prompt becomes: one with the prompt's text that was not in the state it was
 // sent from (the same prompt sent twice is two messages of different ids).
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import type { ServerError } from "./client.ts";
+import type { Watch } from "./watch.ts";
 
 export type RunResult = {
   /** How the run ended: "error" when it failed (`state.error` says why), "cancelled" when it was
@@ -17,32 +17,30 @@ export type RunResult = {
   state: HarnessState;
 };
 
-export type RunWatch = {
-  /** Whether `state` shows the prompt's run has started (its user message is there). */
-  started(state: HarnessState): boolean;
-  /** The result, once `state` shows the prompt's run started and no run is under way any more. */
-  ended(state: HarnessState): RunResult | undefined;
-};
-
-/** Watches for the run `prompt` starts when sent from the state `before`. */
-export function watchRun(prompt: string, before: HarnessState): RunWatch {
+/** Watches for the run `prompt` starts when sent from the state `before`: it settles once the run
+ * has ended, or when the server refuses the prompt before the run started (a run already under
+ * way, a submit that is not valid: other commands' errors are not the run's). */
+export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): Watch<RunResult> {
   const known = new Set(before.messages.map((message) => message.id));
   const promptAt = (state: HarnessState) => state.messages.findIndex((m) => m.role === "user" && m.content === prompt && !known.has(m.id));
+  let started = false;
   return {
-    started: (state) => promptAt(state) >= 0,
-    ended(state) {
+    state(state) {
       const at = promptAt(state);
-      if (at < 0 || state.status === "running" || state.status === "awaiting-approval") return undefined;
+      if (at < 0) return undefined;
+      started = true;
+      if (state.status === "running" || state.status === "awaiting-approval") return undefined;
       const reply = state.messages.slice(at + 1).findLast((m) => m.role === "assistant");
       if (!reply) return undefined;
       const status = state.status === "error" || reply.status === "error" ? "error" : reply.status === "cancelled" ? "cancelled" : "complete";
-      return { status, prompt: state.messages[at], reply, state };
+      return { value: { status, prompt: state.messages[at], reply, state } };
     },
+    error(error) {
+      if (started || !(error.code === "busy" || error.message.startsWith("submit:"))) return undefined;
+      return { error: Object.assign(new Error(`run: ${error.message}`), { code: error.code }) };
+    },
+    closed: (why) => ({ error: new Error(`run: ${why}`) }),
+    timeoutMs,
+    timedOut: () => ({ error: new Error(`run: no end of the run after ${timeoutMs} ms (it goes on in the session: cancel() stops it)`) }),
   };
-}
-
-/** Whether an error frame that came before the run started is the server refusing the prompt: a
- * run already under way, or a submit that is not valid. Other commands' errors are not the run's. */
-export function refusesPrompt(error: ServerError): boolean {
-  return error.code === "busy" || error.message.startsWith("submit:");
 }

@@ -70,6 +70,7 @@ test("run() fails with the server's words when the prompt is refused, but not on
   const { socket, client } = await connected({ status: "running", messages: [] });
   const busy = client.run("too soon");
   socket.serve({ type: "error", message: "configure: config.maxTurns: Too small", code: "bad_command", command: 0 });
+  socket.serve({ type: "error", message: "rewind: a run is in progress; cancel it or wait for it to finish", code: "busy", command: 0 });
   assert.equal(await pending(busy), "pending", "another command's error is not the prompt's");
   socket.serve({ type: "error", message: "a run is already in progress; cancel it or wait for it to finish", code: "busy", command: 0 });
   await assert.rejects(busy, (error: Error & { code?: string }) => {

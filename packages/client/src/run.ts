@@ -36,7 +36,9 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): W
       return { value: { status, prompt: state.messages[at], reply, state } };
     },
     error(error) {
-      if (started || !(error.code === "busy" || error.message.startsWith("submit:"))) return undefined;
+      // Errors of a command but submit start with its name ("rewind: a run is in progress…").
+      const refused = error.message.startsWith("submit:") || (error.code === "busy" && !/^[a-z]+: /.test(error.message));
+      if (started || !refused) return undefined;
       return { error: Object.assign(new Error(`run: ${error.message}`), { code: error.code }) };
     },
     closed: (why) => ({ error: new Error(`run: ${why}`) }),

@@ -90,6 +90,8 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
   });
   const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url } });
   const client = createHarnessClient({ url: server.url, userId: "sdk", sessionId: "run" });
+  const errors: string[] = [];
+  client.on("error", (error) => errors.push(error.message));
   try {
     await client.connect();
     const first = await client.run("hello", { timeoutMs: 30_000 });
@@ -97,12 +99,16 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
     assert.equal(first.reply.content, "first answer");
     assert.equal(first.prompt.content, "hello");
 
-    // The approval is given from a state listener while run() waits.
-    const off = client.on("state", (state) => {
-      for (const pending of state.pendingApprovals ?? []) client.approve(pending.toolCallId);
+    // onApproval is asked once about the call, as the Agent SDK's canUseTool is.
+    const asked: string[] = [];
+    const second = await client.run("write a note", {
+      timeoutMs: 30_000,
+      onApproval: (request) => {
+        asked.push(`${request.toolName} ${JSON.stringify(request.input)}`);
+        return { behavior: "allow" };
+      },
     });
-    const second = await client.run("write a note", { timeoutMs: 30_000 });
-    off();
+    assert.deepEqual(asked, [`Write {"file_path":"note.txt","content":"hi\\n"}`]);
     assert.equal(second.status, "complete");
     assert.equal(second.reply.content, "written");
     assert.equal(second.reply.toolCalls?.[0]?.status, "complete");
@@ -116,6 +122,7 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
     });
     release();
     assert.equal((await slow).reply.content, "slow answer");
+    assert.deepEqual(errors, ["a run is already in progress; cancel it or wait for it to finish"]);
   } finally {
     release();
     client.close();

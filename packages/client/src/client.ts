@@ -9,6 +9,7 @@ import { watchLiveness, type PingEmitter } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
 import { idSaid, optionsProblem } from "./options.ts";
 import { watchRun, type RunResult } from "./run.ts";
+import { approvalAnswerer, type OnApproval } from "./approvals.ts";
 import { watchConfigure, type ConfigureResult } from "./configure.ts";
 import type { Outcome, Watch } from "./watch.ts";
 
@@ -203,15 +204,21 @@ export class HarnessClient {
    * says how it ended, `state.error` why it failed. Rejects, with the server's words and `code`,
    * when the server refuses the prompt (`busy`: a run is under way, steer() or wait; an empty
    * prompt); after `timeoutMs` (when above 0; the run goes on); and when the client closes for
-   * good or switches session. Tool calls that wait for approval keep the run under way: answer
-   * them from a `state` listener (`state.pendingApprovals`). A steer the run ended without
+   * good or switches session. Tool calls that wait for approval keep the run under way:
+   * `onApproval` is asked once about each of the run's (as the Agent SDK's canUseTool is), or answer
+   * them yourself from `state.pendingApprovals`. A steer the run ended without
    * delivering is sent on as the next prompt: run() resolves once that run has ended too. */
-  async run(prompt: string, options: { timeoutMs?: number } = {}): Promise<RunResult> {
-    const { timeoutMs = 0 } = options;
+  async run(prompt: string, options: { timeoutMs?: number; onApproval?: OnApproval } = {}): Promise<RunResult> {
+    const { timeoutMs = 0, onApproval } = options;
     const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);
     const watch = watchRun(prompt, before ?? { status: "idle", messages: [] }, timeoutMs);
     this.send({ type: "submit", prompt });
-    return this.#watch(watch);
+    const off = onApproval && this.on("state", approvalAnswerer(onApproval, watch.replies, (command) => this.send(command)));
+    try {
+      return await this.#watch(watch);
+    } finally {
+      off?.();
+    }
   }
 
   /** Sends commands in one frame. While the connection is being made or remade they wait, and go

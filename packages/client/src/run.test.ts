@@ -92,3 +92,66 @@ test("run() fails after its timeout, when the client closes, and at once on a cl
   await assert.rejects(closing, /^Error: run: the client closed: close\(\) was called$/);
   await assert.rejects(client.run("closed"), /^Error: the client is closed: call connect\(\) before sending commands$/);
 });
+
+test("run()'s onApproval is asked once for each call of the run that waits for approval, and its answer is sent", async () => {
+  const { socket, client } = await connected({ status: "idle", messages: [] });
+  const asked: string[] = [];
+  const run = client.run("edit", {
+    onApproval: async (request, state) => {
+      asked.push(`${request.toolName} ${request.description} ${JSON.stringify(request.input)} ${state.status}`);
+      return request.toolName === "Bash" ? { behavior: "deny", message: "no shell" } : { behavior: "allow" };
+    },
+  });
+  const call = (id: string, name: string) => ({ id, name, status: "awaiting-approval", input: { x: id } });
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "0"], value: { id: "u", role: "user", content: "edit", status: "complete" } },
+    { type: "set", path: ["messages", "1"], value: { id: "a", role: "assistant", content: "", status: "running", toolCalls: [call("t1", "Write"), call("t2", "Bash")] } },
+    { type: "set", path: ["status"], value: "awaiting-approval" },
+    { type: "set", path: ["pendingApprovals"], value: [{ toolCallId: "t1", toolName: "Write", description: "a.txt" }, { toolCallId: "t2", toolName: "Bash", description: "rm -rf x" }] },
+  ] });
+  socket.serve({ type: "delta", seq: 3, operations: [{ type: "set", path: ["runStartedAt"], value: 1 }] });
+  await tick();
+  assert.deepEqual(asked, [`Write a.txt {"x":"t1"} awaiting-approval`, `Bash rm -rf x {"x":"t2"} awaiting-approval`]);
+  assert.deepEqual(socket.sent.slice(1).map((f) => JSON.parse(f).commands[0]), [
+    { type: "approve", toolCallId: "t1" },
+    { type: "deny", toolCallId: "t2", reason: "no shell" },
+  ]);
+  socket.serve({ type: "delta", seq: 4, operations: [
+    { type: "set", path: ["pendingApprovals"], value: [] },
+    { type: "set", path: ["messages", "1", "status"], value: "complete" },
+    { type: "set", path: ["status"], value: "idle" },
+  ] });
+  assert.equal((await run).status, "complete");
+  client.close();
+});
+
+test("run()'s onApproval leaves alone the calls of a run that is not its own, and a callback that fails denies the call, saying why", async () => {
+  const others = { id: "o", role: "assistant" as const, content: "", status: "running" as const, toolCalls: [{ id: "t0", name: "Write", status: "awaiting-approval" as const }] };
+  const { socket, client } = await connected({
+    status: "awaiting-approval",
+    messages: [{ id: "ou", role: "user", content: "theirs", status: "complete" }, others],
+    pendingApprovals: [{ toolCallId: "t0", toolName: "Write", description: "theirs.txt" }],
+  });
+  const asked: string[] = [];
+  const run = client.run("mine", {
+    onApproval: (request) => {
+      asked.push(request.toolCallId);
+      throw new Error("cannot decide");
+    },
+  });
+  socket.serve({ type: "delta", seq: 2, operations: [{ type: "set", path: ["runStartedAt"], value: 1 }] });
+  assert.deepEqual(asked, []);
+  socket.serve({ type: "delta", seq: 3, operations: [
+    { type: "set", path: ["messages", "1", "status"], value: "complete" },
+    { type: "set", path: ["pendingApprovals"], value: [] },
+    { type: "set", path: ["messages", "2"], value: { id: "u", role: "user", content: "mine", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a", role: "assistant", content: "", status: "running", toolCalls: [{ id: "t1", name: "Edit", status: "awaiting-approval" }] } },
+    { type: "set", path: ["status"], value: "awaiting-approval" },
+    { type: "set", path: ["pendingApprovals"], value: [{ toolCallId: "t1", toolName: "Edit", description: "b.txt" }] },
+  ] });
+  await tick();
+  assert.deepEqual(asked, ["t1"]);
+  assert.deepEqual(JSON.parse(socket.sent.at(-1)!).commands[0], { type: "deny", toolCallId: "t1", reason: "the program's onApproval failed: cannot decide" });
+  client.close();
+  await run.catch(() => {});
+});

@@ -20,7 +20,7 @@ export type RunResult = {
 /** Watches for the run `prompt` starts when sent from the state `before`: it settles once the run
  * has ended, or when the server refuses the prompt before the run started (a run already under
  * way, a submit that is not valid: other commands' errors are not the run's). */
-export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): Watch<RunResult> {
+export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): Watch<RunResult> & { replies(state: HarnessState): HarnessMessage[] } {
   const known = new Set(before.messages.map((message) => message.id));
   const promptAt = (state: HarnessState) => state.messages.findIndex((m) => m.role === "user" && m.content === prompt && !known.has(m.id));
   let started = false;
@@ -42,6 +42,11 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): W
       return { error: Object.assign(new Error(`run: ${error.message}`), { code: error.code }) };
     },
     closed: (why) => ({ error: new Error(`run: ${why}`) }),
+    /** The messages after the prompt: the run's own; none before it started. */
+    replies(state) {
+      const at = promptAt(state);
+      return at < 0 ? [] : state.messages.slice(at + 1);
+    },
     timeoutMs,
     timedOut: () => ({ error: new Error(`run: no end of the run after ${timeoutMs} ms (it goes on in the session: cancel() stops it)`) }),
   };

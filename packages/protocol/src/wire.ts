@@ -19,8 +19,13 @@ const text = wellFormedText;
 
 export { MAX_TURNS_LIMIT };
 
+/** A session's settings, for its next run and, from its next model call, the run under way. */
 export const HarnessConfigSchema = z.strictObject({
+  /** Claude Code's modes: "default" asks before edits and commands the rules do not allow;
+   * "acceptEdits" lets edits inside the project through; "fullAuto" is bypassPermissions: every
+   * call but those deny rules refuse. */
   permissionMode: PermissionModeSchema.optional(),
+  /** Model turns a run may take before it stops, saying so (default 100). */
   maxTurns: z.number().int().positive().max(MAX_TURNS_LIMIT).optional(),
   // A model id (claude-sonnet-4-5, ollama/llama3.1:8b…) is one printable word.
   model: z
@@ -31,6 +36,7 @@ export const HarnessConfigSchema = z.strictObject({
     .optional(),
   /** Replaces the agent's default system prompt; "" restores the default. */
   systemPrompt: text().max(200_000).optional(),
+  /** The effort the model is asked for, as with Claude Code's --effort. */
   effort: EffortSchema.optional(),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

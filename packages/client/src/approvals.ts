@@ -12,8 +12,9 @@ export type ApprovalRequest = {
   /** The call's input, as the model gave it. */
   input?: Record<string, unknown>;
 };
-/** Claude Agent SDK's shape: "deny"'s message goes to the model as the reason. */
-export type ApprovalAnswer = { behavior: "allow" } | { behavior: "deny"; message?: string };
+/** As runAgent's approve answers (and the Agent SDK's canUseTool, whose "deny" says `message`):
+ * "deny"'s reason goes to the model. */
+export type ApprovalAnswer = { behavior: "allow" } | { behavior: "deny"; reason?: string };
 export type OnApproval = (request: ApprovalRequest, state: HarnessState) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
 /** A state listener that asks `onApproval` about each call of `replies(state)` (the run's own
@@ -49,6 +50,6 @@ export function approvalAnswerer(onApproval: OnApproval, replies: (state: Harnes
 
 function commandFor(toolCallId: string, answer: ApprovalAnswer): HarnessCommand {
   if (answer?.behavior === "allow") return { type: "approve", toolCallId };
-  if (answer?.behavior === "deny") return { type: "deny", toolCallId, ...(answer.message ? { reason: answer.message } : {}) };
-  throw new Error(`onApproval must answer {behavior: "allow"} or {behavior: "deny", message?}, not ${JSON.stringify(answer)}`);
+  if (answer?.behavior === "deny") return { type: "deny", toolCallId, ...(answer.reason ? { reason: answer.reason } : {}) };
+  throw new Error(`onApproval must answer {behavior: "allow"} or {behavior: "deny", reason?}, not ${JSON.stringify(answer)}`);
 }

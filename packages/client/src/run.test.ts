@@ -99,7 +99,7 @@ test("run()'s onApproval is asked once for each call of the run that waits for a
   const run = client.run("edit", {
     onApproval: async (request, state) => {
       asked.push(`${request.toolName} ${request.description} ${JSON.stringify(request.input)} ${state.status}`);
-      return request.toolName === "Bash" ? { behavior: "deny", message: "no shell" } : { behavior: "allow" };
+      return request.toolName === "Bash" ? { behavior: "deny", reason: "no shell" } : { behavior: "allow" };
     },
   });
   const call = (id: string, name: string) => ({ id, name, status: "awaiting-approval", input: { x: id } });

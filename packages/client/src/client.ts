@@ -201,13 +201,13 @@ export class HarnessClient {
   /** Submits `prompt` and resolves once the run it starts has ended, with its reply: what
    * `submit()` and a `waitFor()` cannot tell apart, since the state before the prompt arrives is
    * idle too. A run that fails or is cancelled resolves as well (failures are values): `status`
-   * says how it ended, `state.error` why it failed. Rejects, with the server's words and `code`,
-   * when the server refuses the prompt (`busy`: a run is under way, steer() or wait; an empty
-   * prompt); after `timeoutMs` (when above 0; the run goes on); and when the client closes for
-   * good or switches session. Tool calls that wait for approval keep the run under way:
-   * `onApproval` is asked once about each of the run's (as the Agent SDK's canUseTool is), or answer
-   * them yourself from `state.pendingApprovals`. A steer the run ended without
-   * delivering is sent on as the next prompt: run() resolves once that run has ended too. */
+   * says how it ended, `state.error` why it failed. Rejects with a RunRefusedError (the server's
+   * words and `code`) when the server refuses the prompt (`busy`: a run is under way, steer() or
+   * wait; an empty prompt); with an Error after `timeoutMs` (when above 0; the run goes on), and
+   * when the client closes for good or switches session. Tool calls that wait for approval keep
+   * the run under way: `onApproval` is asked once about each of the run's (as the Agent SDK's
+   * canUseTool is), or answer them yourself from `state.pendingApprovals`. A steer the run ended
+   * without delivering is sent on as the next prompt: run() resolves once that run has ended too. */
   async run(prompt: string, options: { timeoutMs?: number; onApproval?: OnApproval } = {}): Promise<RunResult> {
     const { timeoutMs = 0, onApproval } = options;
     const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HarnessClient } from "./client.ts";
 import { fakeServer } from "./test-helpers.ts";
+import { RunRefusedError } from "./run.ts";
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -74,13 +75,14 @@ test("run() fails with the server's words when the prompt is refused, but not on
   assert.equal(await pending(busy), "pending", "another command's error is not the prompt's");
   socket.serve({ type: "error", message: "a run is already in progress; cancel it or wait for it to finish", code: "busy", command: 0 });
   await assert.rejects(busy, (error: Error & { code?: string }) => {
+    assert.ok(error instanceof RunRefusedError);
     assert.equal(error.message, "run: a run is already in progress; cancel it or wait for it to finish");
     assert.equal(error.code, "busy");
     return true;
   });
   const empty = client.run("  ");
   socket.serve({ type: "error", message: "submit: prompt: must not be empty or only whitespace", code: "bad_command", command: 0 });
-  await assert.rejects(empty, /^Error: run: submit: prompt: must not be empty or only whitespace$/);
+  await assert.rejects(empty, /^RunRefusedError: run: submit: prompt: must not be empty or only whitespace$/);
   client.close();
 });
 

@@ -17,6 +17,17 @@ export type RunResult = {
   state: HarnessState;
 };
 
+/** The server refused run()'s prompt: `code` is its error code ("busy" while a run is under way,
+ * "bad_command" for a prompt it does not take). */
+export class RunRefusedError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code: string | undefined) {
+    super(message);
+    this.name = "RunRefusedError";
+    this.code = code;
+  }
+}
+
 /** Watches for the run `prompt` starts when sent from the state `before`: it settles once the run
  * has ended, or when the server refuses the prompt before the run started (a run already under
  * way, a submit that is not valid: other commands' errors are not the run's). */
@@ -39,7 +50,7 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): W
       // Errors of a command but submit start with its name ("rewind: a run is in progress…").
       const refused = error.message.startsWith("submit:") || (error.code === "busy" && !/^[a-z]+: /.test(error.message));
       if (started || !refused) return undefined;
-      return { error: Object.assign(new Error(`run: ${error.message}`), { code: error.code }) };
+      return { error: new RunRefusedError(`run: ${error.message}`, error.code) };
     },
     closed: (why) => ({ error: new Error(`run: ${why}`) }),
     /** The messages after the prompt: the run's own; none before it started. */

@@ -60,7 +60,9 @@ export type ClientOptions = {
 export type ServerError = { message: string; code?: string; command?: number };
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 export type ClientEvents = {
-  /** The state after a snapshot or a delta was applied. */
+  /** The state after a snapshot or a delta was applied: a new object each time, never changed
+   * afterwards, sharing what did not change with the one before (a UI can compare by reference, as
+   * React's memo and useSyncExternalStore do). */
   state: (state: HarnessState) => void;
   /** A snapshot just replaced the state (after `state` listeners ran): the first one, and any a
    * reconnect brings instead of the missed deltas. A view that updates in place from `delta`

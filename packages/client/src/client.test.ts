@@ -486,3 +486,23 @@ test("what the runs have available (a command menu's entries) is read from the s
   assert.deepEqual([now?.slashCommands, now?.mcpServers], [["help", "deploy"], [{ name: "docs", status: "connected" }]]);
   client.close();
 });
+
+test("each state is a new object, and the parts a delta did not touch are the same objects as before", async () => {
+  const done: HarnessState["messages"] = [
+    { id: "u0", role: "user", content: "hello", status: "complete" },
+    { id: "a0", role: "assistant", content: "hi", status: "complete" },
+  ];
+  const { server, client } = await connected({ status: "idle", messages: done });
+  const socket = server.sockets[0];
+  const before = client.state!;
+  const states: HarnessState[] = [];
+  client.on("state", (s) => states.push(s));
+  socket.serve({ type: "delta", seq: 2, operations: [{ type: "append-text", path: ["messages", "1", "content"], value: "!" }] });
+  socket.serve({ type: "delta", seq: 3, operations: [{ type: "set", path: ["status"], value: "running" }] });
+  assert.notEqual(states[0], states[1]);
+  assert.equal(states[0].messages[1].content, "hi!", "a state already given is not changed afterwards");
+  assert.equal(states[0].messages, states[1].messages);
+  assert.equal(before.messages[1].content, "hi");
+  assert.equal(states[0].messages[0], before.messages[0]);
+  client.close();
+});

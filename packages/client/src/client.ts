@@ -28,9 +28,12 @@ export type ClientOptions = {
   /** Base URL of the server, e.g. http://127.0.0.1:7700 or https://example.com/harness (ws:// and
    * wss:// work too); the WebSocket is at its path plus /ws. */
   url: string;
+  /** Who the session belongs to: 1 to 128 letters, digits, '.', '_' or '-'. Not a credential: the
+   * server keeps users' sessions apart, but the token (one for all) is what it checks. */
   userId: string;
+  /** The session to follow, of the same alphabet; one that does not exist yet is made, empty. */
   sessionId: string;
-  /** Sent as ?token= (browsers cannot set headers on a WebSocket). */
+  /** The server's HARNESS_TOKEN, sent as ?token= (browsers cannot set headers on a WebSocket). */
   token?: string;
   /** Defaults to the global WebSocket. */
   webSocket?: WebSocketFactory;

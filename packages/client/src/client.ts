@@ -31,7 +31,7 @@ export type ClientOptions = {
   /** Who the session belongs to: 1 to 128 letters, digits, '.', '_' or '-'. Not a credential: the
    * server keeps users' sessions apart, but the token (one for all) is what it checks. */
   userId: string;
-  /** The session to follow, of the same alphabet; one that does not exist yet is made, empty. */
+  /** The session to follow, of the same alphabet; one that does not exist yet starts empty. */
   sessionId: string;
   /** The server's HARNESS_TOKEN, sent as ?token= (browsers cannot set headers on a WebSocket). */
   token?: string;

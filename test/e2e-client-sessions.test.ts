@@ -122,3 +122,19 @@ test("a server that is not there is named in the Error", async () => {
   const unreachable = await failure(sessions.list());
   assert.equal(unreachable.message, `GET /sessions: cannot reach http://127.0.0.1:${port}/base/sessions?userId=carol: fetch failed (ECONNREFUSED)`);
 });
+
+test("get() reads a conversation over HTTP, without a socket, while it is live and once it is stored", async () => {
+  fake.push({ text: "read me" });
+  const sessions = createSessionsApi({ url: server.url, userId: "reader", token: TOKEN });
+  const { sessionId } = await sessions.create({ title: "to read" });
+  assert.deepEqual(await sessions.get(sessionId), { sessionId, state: { status: "idle", messages: [] } });
+  const client = createHarnessClient({ url: server.url, userId: "reader", sessionId, token: TOKEN });
+  await client.connect();
+  await client.run("hello", { timeoutMs: 30_000 });
+  const read = await sessions.get(sessionId);
+  assert.deepEqual(read.state.messages.map((m) => m.content), ["hello", "read me"]);
+  assert.equal(read.state.status, "idle");
+  client.close();
+  const error = await failure(createSessionsApi({ url: server.url, userId: "someone-else", token: TOKEN }).get(sessionId));
+  assert.equal(error.message, `GET /sessions/${sessionId} answered 404: no session "${sessionId}"`);
+});

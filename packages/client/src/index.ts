@@ -5,7 +5,7 @@ export { RunRefusedError } from "./run.ts";
 export type { RunResult } from "./run.ts";
 export type { ApprovalAnswer, ApprovalRequest, OnApproval } from "./approvals.ts";
 export type { ConfigureResult } from "./configure.ts";
-export type { ForkResult, SessionSummary } from "@harness/protocol";
+export type { ForkResult, SessionRead, SessionSummary } from "@harness/protocol";
 export type {
   ClientEvents,
   ClientOptions,

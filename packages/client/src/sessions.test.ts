@@ -78,3 +78,14 @@ test("listFiles asks for a session's files starting with a prefix, and checks th
   stopped.abort();
   await assert.rejects(api(globalThis.fetch, { url: "http://127.0.0.1:9" }).listFiles("s", "", { signal: stopped.signal }), { name: "AbortError" });
 });
+
+test("get() reads a session's state over HTTP, and says an answer without one", async () => {
+  const state = { status: "idle", messages: [{ id: "u", role: "user", content: "hi", status: "complete" }] };
+  const read = scripted(200, { sessionId: "a.b", state });
+  assert.deepEqual(await api(read.fetch).get("a.b"), { sessionId: "a.b", state });
+  assert.deepEqual(read.sent.map((s) => [s.method, s.url]), [["GET", "https://example.com/harness/sessions/a.b?userId=me"]]);
+  await assert.rejects(api(scripted(200, { sessionId: "a", state: { status: "idle" } }).fetch).get("a"), {
+    message: "GET /sessions/a: the server's answer is not what it should be: state: must be an object with status and messages",
+  });
+  await assert.rejects(api(scripted(404, { error: 'no session "x"' }).fetch).get("x"), { message: 'GET /sessions/x answered 404: no session "x"' });
+});

@@ -1,7 +1,7 @@
-// The server's sessions over HTTP (GET/POST /sessions, PATCH/DELETE /sessions/:id, POST
+// The server's sessions over HTTP (GET/POST /sessions, GET/PATCH/DELETE /sessions/:id, POST
 // /sessions/:id/fork, GET /sessions/:id/files), typed. Browser-safe: the standard fetch, and answers checked by hand rather
 // than with a schema library, so that a browser bundle stays small.
-import type { ForkResult, SessionFiles, SessionSummary } from "@harness/protocol";
+import type { ForkResult, SessionFiles, SessionRead, SessionSummary } from "@harness/protocol";
 import { answerOf, check, type Check, type Fields } from "./answers.ts";
 
 export type SessionsApiOptions = {
@@ -19,6 +19,9 @@ type Call = { signal?: AbortSignal };
 export type SessionsApi = {
   /** The user's sessions, the most recently active first. */
   list(options?: Call): Promise<SessionSummary[]>;
+  /** The session's state as it is now (its conversation, a run under way included), without a
+   * WebSocket; 404 (a SessionsApiError) for no such session of the user. */
+  get(sessionId: string, options?: Call): Promise<SessionRead>;
   /** A new empty session: `sessionId` if given (taken: an Error with status 409), else a fresh one. */
   create(options?: { sessionId?: string; title?: string } & Call): Promise<{ sessionId: string }>;
   /** The title as stored (trimmed). */
@@ -98,6 +101,14 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
     async list(opts = {}) {
       const answer = await call("GET", "/sessions", undefined, opts.signal);
       return check("GET /sessions", answer, { array: Summary }) as SessionSummary[];
+    },
+    async get(sessionId, opts = {}) {
+      const at = path(sessionId);
+      const state: Check = (v) => {
+        const s = v as { status?: unknown; messages?: unknown } | null;
+        return typeof s === "object" && s !== null && typeof s.status === "string" && Array.isArray(s.messages) ? undefined : "must be an object with status and messages";
+      };
+      return check(`GET ${at}`, await call("GET", at, undefined, opts.signal), { object: { sessionId: string, state } }) as SessionRead;
     },
     async create({ signal, ...body } = {}) {
       return check("POST /sessions", await call("POST", "/sessions", body, signal), { object: { sessionId: string } }) as { sessionId: string };

@@ -9,7 +9,7 @@ export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";
 export type { SseMessage, SseParser } from "./sse-parser.ts";
-export type { ForkResult, SessionFiles, SessionSummary } from "./sessions-rest.ts";
+export type { ForkResult, SessionFiles, SessionRead, SessionSummary } from "./sessions-rest.ts";
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { BUILTIN_COMMANDS, REPORT_COMMANDS, isBuiltinCommandPrompt } from "./local-commands.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";

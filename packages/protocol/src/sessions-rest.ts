@@ -1,5 +1,6 @@
 // The answers of the server's REST sessions API (see the server's sessions-api.ts), shared by the
 // server that makes them and the client SDK that reads them.
+import type { HarnessState } from "./wire.ts";
 
 /** One of GET /sessions's list, the most recently active first. */
 export type SessionSummary = {
@@ -12,6 +13,13 @@ export type SessionSummary = {
   /** ISO 8601. */
   createdAt: string;
   updatedAt: string;
+};
+
+/** GET /sessions/:id's answer: the session's state as it is now, a run under way included (what a
+ * WebSocket client gets as its first frame, without the seq to go on from). */
+export type SessionRead = {
+  sessionId: string;
+  state: HarnessState;
 };
 
 /** POST /sessions/:id/fork's answer. */

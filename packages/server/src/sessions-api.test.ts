@@ -487,3 +487,21 @@ test("a session whose stored state is damaged is listed as damaged; the others a
     assert.equal((await call(server, "DELETE", "/sessions/bad?userId=carol")).status, 200, "and it can be deleted");
   });
 });
+
+test("GET /sessions/:id answers the session's state, live or stored, for a program that reads a conversation without a socket", async () => {
+  await withFakeServer({}, async (server, runners) => {
+    const client = await converse(server, runners, "alice", "talk");
+    const live = await call(server, "GET", "/sessions/talk?userId=alice");
+    assert.equal(live.status, 200);
+    assert.equal(live.body.sessionId, "talk");
+    assert.equal(live.body.state.status, "idle");
+    assert.deepEqual(live.body.state.messages.map((m: { content: string }) => m.content), ["first prompt", "answer 0", "second prompt", "answer 1"]);
+    await client.close();
+    const made = await call(server, "POST", "/sessions", { userId: "alice", sessionId: "empty" });
+    assert.equal(made.status, 201);
+    assert.deepEqual(await call(server, "GET", "/sessions/empty", undefined, { "x-harness-user": "alice" }), { status: 200, body: { sessionId: "empty", state: { status: "idle", messages: [] } } });
+    assert.equal((await call(server, "GET", "/sessions/talk?userId=bob")).status, 404);
+    assert.deepEqual(await call(server, "GET", "/sessions/nope?userId=alice"), { status: 404, body: { error: 'no session "nope"' } });
+    assert.equal((await call(server, "GET", "/sessions/talk")).status, 400);
+  });
+});

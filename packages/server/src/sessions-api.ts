@@ -7,6 +7,7 @@
 //          (at a user message: the conversation before it, whose prompt comes back for the input;
 //          at a reply: up to and including it; the files as they were there, or `warning` says why not;
 //          without a title, the title the source was given, if any)
+//   GET    /sessions/:id?userId=U            → 200 {sessionId, state}   (the conversation as it is now)
 //   GET    /sessions/:id/files?userId=U&prefix=P → 200 {paths, fuzzy}
 //          (for completion: the paths of the session's workspace, its project when the server has
 //          one, that start with P, else (fuzzy) that hold its characters in order, as a chat's
@@ -18,7 +19,7 @@ import { cp, lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { describeZodError, type ForkResult, type SessionFiles, type SessionSummary } from "@harness/protocol";
+import { describeZodError, emptyState, type ForkResult, type SessionFiles, type SessionRead, type SessionSummary } from "@harness/protocol";
 import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
 import { restoreForkFiles } from "./fork-files.ts";
@@ -244,6 +245,17 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (deleting.get(key) === settled) deleting.delete(key);
       }
       return c.json({ sessionId, deleted: true });
+    }),
+  );
+
+  app.get(
+    "/sessions/:id",
+    handle(async (c) => {
+      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
+      const userId = userOf(c);
+      const conversation = await registry.conversation(userId, sessionId);
+      if (!conversation) return (await exists(userId, sessionId)) ? c.json({ sessionId, state: emptyState() } satisfies SessionRead) : notFound(c, sessionId);
+      return c.json({ sessionId, state: conversation.state } satisfies SessionRead);
     }),
   );
 

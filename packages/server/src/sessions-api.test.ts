@@ -127,7 +127,7 @@ test("bad input is answered 400 naming what is wrong", async () => {
 
     // A known path asked with a method it does not take: 405 and what it takes.
     for (const [method, path, allow] of [
-      ["PUT", "/sessions/s1", "PATCH, DELETE"],
+      ["PUT", "/sessions/s1", "GET, PATCH, DELETE, HEAD"],
       ["POST", "/health", "GET, HEAD"],
       ["DELETE", "/sessions", "GET, POST, HEAD"],
       ["GET", "/sessions/s1/fork", "POST"],

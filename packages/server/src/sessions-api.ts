@@ -191,6 +191,17 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
     }),
   );
 
+  app.get(
+    "/sessions/:id",
+    handle(async (c) => {
+      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
+      const userId = userOf(c);
+      const conversation = await registry.conversation(userId, sessionId);
+      if (!conversation) return (await exists(userId, sessionId)) ? c.json({ sessionId, state: emptyState() } satisfies SessionRead) : notFound(c, sessionId);
+      return c.json({ sessionId, state: conversation.state } satisfies SessionRead);
+    }),
+  );
+
   app.post(
     "/sessions",
     handle(async (c) => {
@@ -245,17 +256,6 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (deleting.get(key) === settled) deleting.delete(key);
       }
       return c.json({ sessionId, deleted: true });
-    }),
-  );
-
-  app.get(
-    "/sessions/:id",
-    handle(async (c) => {
-      const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
-      const userId = userOf(c);
-      const conversation = await registry.conversation(userId, sessionId);
-      if (!conversation) return (await exists(userId, sessionId)) ? c.json({ sessionId, state: emptyState() } satisfies SessionRead) : notFound(c, sessionId);
-      return c.json({ sessionId, state: conversation.state } satisfies SessionRead);
     }),
   );
 

@@ -282,6 +282,9 @@ test("no server there, or bad ids: a one-line message and the exit status", asyn
   const badUrl = await chat(["--url", "ftp://x"], "");
   assert.equal(badUrl.code, 2);
   assert.equal(badUrl.stderr, 'harness: --url: "ftp://x" is not an http(s) or ws(s) URL\n');
+  const copied = await chat(["--url", "ws://127.0.0.1:7700/ws?userId=me&sessionId=first"], "");
+  assert.equal(copied.code, 2);
+  assert.equal(copied.stderr, 'harness: --url: "ws://127.0.0.1:7700/ws?userId=me&sessionId=first" is the server\'s address, without a query: the user, the session and the token go in --user, --session and HARNESS_TOKEN\n');
   const fromEnv = await chat([], "", { HARNESS_URL: "127.0.0.1:7700", HARNESS_USER: "john doe" });
   assert.equal(fromEnv.code, 2);
   assert.equal(fromEnv.stderr, 'harness: HARNESS_URL: "127.0.0.1:7700" is not an http(s) or ws(s) URL\n', "a bad value is named by where it came from");

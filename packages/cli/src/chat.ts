@@ -147,6 +147,10 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   }
   const urlSource = command.url !== undefined ? "--url" : "HARNESS_URL";
   if (!parsed || !["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) return fail(`${urlSource}: "${url}" is not an http(s) or ws(s) URL`, 2);
+  // The WebSocket's own URL, copied whole (the client opens its own, under this one).
+  if (["userId", "sessionId", "token", "since"].some((name) => parsed.searchParams.has(name))) {
+    return fail(`${urlSource}: "${url}" is the server's address, without a query: the user, the session and the token go in --user, --session and HARNESS_TOKEN`, 2);
+  }
   const userId = command.userId ?? defaultUser(io.env);
   const userSource = command.userId !== undefined ? "--user" : io.env.HARNESS_USER ? "HARNESS_USER" : "the login name";
   const checkedUser = IdSchema.safeParse(userId);

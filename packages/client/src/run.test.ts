@@ -157,3 +157,13 @@ test("run()'s onApproval leaves alone the calls of a run that is not its own, an
   client.close();
   await run.catch(() => {});
 });
+
+test("switching session fails a run() under way and answers a configure() under way with ok: false", async () => {
+  const { client } = await connected({ status: "idle", messages: [] });
+  const run = client.run("here");
+  const configure = client.configure({ maxTurns: 2 });
+  client.switchSession("other").catch(() => {});
+  await assert.rejects(run, /^Error: run: the client switched to session other$/);
+  assert.deepEqual(await configure, { ok: false, error: "the client switched to session other" });
+  client.close();
+});

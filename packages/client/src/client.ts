@@ -238,11 +238,20 @@ export class HarnessClient {
     else this.#outbox.push(frame, commands.length);
   }
 
+  /** Starts a run with `prompt`, fire-and-forget (refused with `busy` while a run is under way):
+   * run() waits for its end. */
   submit(prompt: string): void { this.send({ type: "submit", prompt }); }
+  /** Stops the run under way: its reply ends "cancelled". */
   cancel(): void { this.send({ type: "cancel" }); }
+  /** Adds `message` to the run under way, read by the model before its next call (`not_delivered`
+   * when the run is cancelled or fails first); with no run under way, it starts one. */
   steer(message: string): void { this.send({ type: "steer", message }); }
+  /** Answers a call of `state.pendingApprovals` (see run()'s onApproval). */
   approve(toolCallId: string): void { this.send({ type: "approve", toolCallId }); }
+  /** Refuses a call of `state.pendingApprovals`; the model is told `reason`. */
   deny(toolCallId: string, reason?: string): void { this.send({ type: "deny", toolCallId, ...(reason ? { reason } : {}) }); }
+  /** In this session, empty, goes on with session `sessionId`'s conversation and settings (of the
+   * same user; its files stay in its workspace: the sessions API's fork copies them), with `prompt`. */
   resume(prompt: string, sessionId: string): void { this.send({ type: "resume", prompt, sessionId }); }
   /** Sends the settings (for the next run, and the run under way from its next model call); the
    * answer never rejects, so it may be left unread: `{ok: true, config}` once the session holds
@@ -255,6 +264,8 @@ export class HarnessClient {
     const now = this.state && watch.state(this.state);
     return now && "value" in now ? Promise.resolve(now.value) : this.#watch(watch);
   }
+  /** Goes back to before user message `messageId`: drops it and what follows, and puts the files
+   * back as they were then; `dryRun` only sets `state.rewindPreview` to what it would restore. */
   rewind(messageId: string, dryRun?: boolean): void { this.send({ type: "rewind", messageId, ...(dryRun ? { dryRun } : {}) }); }
 
   /** Settles with what `watch` makes of the states and error events that come next, of the

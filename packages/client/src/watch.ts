@@ -2,7 +2,7 @@
 // called. Each is a set of functions from an event to an outcome, undefined while it is still open;
 // the client settles the call with the first outcome.
 import type { HarnessState } from "@harness/protocol";
-import type { ServerError } from "./client.ts";
+import type { ServerError } from "./types.ts";
 
 export type Outcome<T> = { value: T } | { error: Error };
 

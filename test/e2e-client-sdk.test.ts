@@ -113,7 +113,8 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
     assert.equal(second.reply.content, "written");
     assert.equal(second.reply.toolCalls?.[0]?.status, "complete");
 
-    const slow = client.run("take your time", { timeoutMs: 30_000 });
+    let streamed = "";
+    const slow = client.run("take your time", { timeoutMs: 30_000, onText: (text) => (streamed += text) });
     await client.waitFor((s) => s.status === "running", 30_000);
     await assert.rejects(client.run("meanwhile"), (error: Error & { code?: string }) => {
       assert.equal(error.message, "run: a run is already in progress; cancel it or wait for it to finish");
@@ -122,6 +123,7 @@ test("the SDK client's run() waits for the run a prompt starts, an approval on t
     });
     release();
     assert.equal((await slow).reply.content, "slow answer");
+    assert.equal(streamed, "slow answer");
     assert.deepEqual(errors, ["a run is already in progress; cancel it or wait for it to finish"]);
   } finally {
     release();

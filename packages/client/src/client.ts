@@ -8,8 +8,8 @@ import { Listeners } from "./listeners.ts";
 import { watchLiveness } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
 import { idSaid, optionsProblem } from "./options.ts";
-import { watchRun, type RunResult } from "./run.ts";
-import { approvalAnswerer, type OnApproval } from "./approvals.ts";
+import { textFollower, watchRun, type RunOptions, type RunResult } from "./run.ts";
+import { approvalAnswerer } from "./approvals.ts";
 import { watchConfigure, type ConfigureResult } from "./configure.ts";
 import type { Outcome, Watch } from "./watch.ts";
 import type { ClientEvents, ClientOptions, ConnectionStatus, WebSocketLike } from "./types.ts";
@@ -151,17 +151,21 @@ export class HarnessClient {
    * when the client closes for good or switches session. Tool calls that wait for approval keep
    * the run under way: `onApproval` is asked once about each of the run's (as the Agent SDK's
    * canUseTool is), or answer them yourself from `state.pendingApprovals`. A steer the run ended
-   * without delivering is sent on as the next prompt: run() resolves once that run has ended too. */
-  async run(prompt: string, options: { timeoutMs?: number; onApproval?: OnApproval } = {}): Promise<RunResult> {
-    const { timeoutMs = 0, onApproval } = options;
+   * without delivering is sent on as the next prompt: run() resolves once that run has ended too.
+   * `onText` is given the replies' text as it streams. */
+  async run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
+    const { timeoutMs = 0, onApproval, onText } = options;
     const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);
     const watch = watchRun(prompt, before ?? { status: "idle", messages: [] }, timeoutMs);
     this.send({ type: "submit", prompt });
-    const off = onApproval && this.on("state", approvalAnswerer(onApproval, watch.replies, (command) => this.send(command)));
+    const offs = [
+      onText && this.on("state", textFollower(onText, watch.replies)),
+      onApproval && this.on("state", approvalAnswerer(onApproval, watch.replies, (command) => this.send(command))),
+    ];
     try {
       return await this.#watch(watch);
     } finally {
-      off?.();
+      for (const off of offs) off?.();
     }
   }
 

@@ -2,7 +2,7 @@ export { HarnessClient, createHarnessClient, SESSION_DELETED_CLOSE_CODE } from "
 export { createSessionsApi, SessionsApiError } from "./sessions.ts";
 export type { SessionsApi, SessionsApiOptions } from "./sessions.ts";
 export { RunRefusedError } from "./run.ts";
-export type { RunResult } from "./run.ts";
+export type { RunOptions, RunResult } from "./run.ts";
 export type { ApprovalAnswer, ApprovalRequest, OnApproval } from "./approvals.ts";
 export type { ConfigureResult } from "./configure.ts";
 export type { ForkResult, SessionRead, SessionSummary } from "@harness/protocol";

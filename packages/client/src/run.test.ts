@@ -167,3 +167,28 @@ test("switching session fails a run() under way and answers a configure() under 
   assert.deepEqual(await configure, { ok: false, error: "the client switched to session other" });
   client.close();
 });
+
+test("run()'s onText is given the reply's text as it streams, each part once, across a snapshot that brings some of it", async () => {
+  const { socket, client } = await connected({ status: "idle", messages: done });
+  const parts: string[] = [];
+  const run = client.run("stream", { onText: (text, reply) => parts.push(`${reply.id}:${text}`) });
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "2"], value: { id: "u1", role: "user", content: "stream", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  socket.serve({ type: "delta", seq: 3, operations: [{ type: "append-text", path: ["messages", "3", "content"], value: "one " }] });
+  socket.serve({ type: "delta", seq: 4, operations: [{ type: "set", path: ["messages", "3", "toolCalls"], value: [{ id: "t", name: "Bash", status: "running" }] }] });
+  socket.serve({ type: "state", seq: 6, state: {
+    status: "running",
+    messages: [...done, { id: "u1", role: "user", content: "stream", status: "complete" }, { id: "a1", role: "assistant", content: "one two ", status: "running" }],
+  } });
+  socket.serve({ type: "delta", seq: 7, operations: [
+    { type: "append-text", path: ["messages", "3", "content"], value: "three" },
+    { type: "set", path: ["messages", "3", "status"], value: "complete" },
+    { type: "set", path: ["status"], value: "idle" },
+  ] });
+  await run;
+  assert.deepEqual(parts, ["a1:one ", "a1:two ", "a1:three"], "the earlier exchange's text is not the run's");
+  client.close();
+});

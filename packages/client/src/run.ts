@@ -4,6 +4,7 @@
 // sent from (the same prompt sent twice is two messages of different ids).
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
 import type { Watch } from "./watch.ts";
+import type { OnApproval } from "./approvals.ts";
 
 export type RunResult = {
   /** How the run ended: "error" when it failed (`state.error` says why), "cancelled" when it was
@@ -15,6 +16,17 @@ export type RunResult = {
   reply: HarnessMessage;
   /** The session's state once the run had ended. */
   state: HarnessState;
+};
+
+export type RunOptions = {
+  /** Above 0: run() fails after this long (the run goes on). */
+  timeoutMs?: number;
+  /** Asked once about each of the run's tool calls that waits for approval. */
+  onApproval?: OnApproval;
+  /** Given the text the run's replies gain, as it streams, each part once, with the reply it is of
+   * (a steer the model read starts another). Read from the state, so a snapshot a reconnect brings
+   * instead of the missed deltas loses nothing. */
+  onText?: (text: string, reply: HarnessMessage) => void;
 };
 
 /** The server refused run()'s prompt: `code` is its error code ("busy" while a run is under way,
@@ -60,5 +72,20 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): W
     },
     timeoutMs,
     timedOut: () => ({ error: new Error(`run: no end of the run after ${timeoutMs} ms (it goes on in the session: cancel() stops it)`) }),
+  };
+}
+
+/** A state listener that passes `onText` what the assistant messages of `replies(state)` gained
+ * since it last saw them. */
+export function textFollower(onText: (text: string, reply: HarnessMessage) => void, replies: (state: HarnessState) => HarnessMessage[]) {
+  const told = new Map<string, number>();
+  return (state: HarnessState): void => {
+    for (const reply of replies(state)) {
+      if (reply.role !== "assistant") continue;
+      const seen = told.get(reply.id) ?? 0;
+      if (reply.content.length <= seen) continue;
+      told.set(reply.id, reply.content.length);
+      onText(reply.content.slice(seen), reply);
+    }
   };
 }

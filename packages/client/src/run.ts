@@ -45,7 +45,24 @@ export class RunRefusedError extends Error {
  * way, a submit that is not valid: other commands' errors are not the run's). */
 export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): Watch<RunResult> & { replies(state: HarnessState): HarnessMessage[] } {
   const known = new Set(before.messages.map((message) => message.id));
-  const promptAt = (state: HarnessState) => state.messages.findIndex((m) => m.role === "user" && m.content === prompt && !known.has(m.id));
+  // Once found, the prompt's message is looked for where it was: a long conversation's every delta
+  // is not a scan of it.
+  let found: { id: string; at: number } | undefined;
+  const promptAt = (state: HarnessState): number => {
+    const { messages } = state;
+    if (found) {
+      if (messages[found.at]?.id !== found.id) found.at = messages.findIndex((m) => m.id === found!.id);
+      return found.at;
+    }
+    for (let at = messages.length - 1; at >= 0; at--) {
+      const m = messages[at];
+      if (m.role === "user" && m.content === prompt && !known.has(m.id)) {
+        found = { id: m.id, at };
+        return at;
+      }
+    }
+    return -1;
+  };
   let started = false;
   return {
     state(state) {

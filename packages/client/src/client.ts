@@ -54,8 +54,8 @@ export class HarnessClient {
 
   /** Throws, naming the option, for options no connection could be made with: a url that is not
    * http(s) or ws(s), or that carries a query; a userId or sessionId the server refuses (1 to 128
-   * letters, digits, '.', '_' or '-'), or none; an empty token; reconnect delays or attempts that
-   * are no such numbers. */
+   * letters, digits, '.', '_' or '-'), or none; an empty token; reconnect delays or attempts out
+   * of range. */
   constructor(options: ClientOptions) {
     const problem = optionsProblem(options);
     if (problem) throw new Error(problem);

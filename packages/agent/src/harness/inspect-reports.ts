@@ -20,7 +20,7 @@ export function mcpReport(setup: Setup): string {
           : server.needsSignIn
             ? (server.error ?? "needs sign-in")
             : server.state === "failed"
-              ? `failed: ${server.error ?? "no reason given"}`
+              ? `failed: ${(server.error ?? "no reason given").replaceAll("\n", "\n    ")}`
               : "closed";
       return { name: server.name, text: `${state}${where ? ` · ${where.scope} (${where.file})` : ""}` };
     }),

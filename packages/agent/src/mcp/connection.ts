@@ -3,7 +3,7 @@ import { fetchFor } from "@harness/llm/http-fetch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env, McpRemoteServerConfig, McpRunServerConfig } from "./config.ts";
 import { mcpDebug } from "./debug-lines.ts";
 import { listPages } from "./list-pages.ts";
@@ -12,7 +12,8 @@ import { listAllPrompts, type McpPromptInfo } from "./prompts.ts";
 import { givesOwnCredentials, remoteTransport, withCause } from "./remote-transport.ts";
 import { withRequestSignal } from "./request-signal.ts";
 import { relayTransport, type McpRelay } from "./sdk-transport.ts";
-import { StdioServerTransport } from "./stdio-transport.ts";
+import { ServerStderr } from "./server-stderr.ts";
+import { StdioServerTransport, type StdioExit } from "./stdio-transport.ts";
 import { checkTool, type McpSkippedTool, type McpToolInfo } from "./tool-list.ts";
 import { publicUrl, withPublicUrl } from "./public-url.ts";
 
@@ -66,7 +67,6 @@ export type ConnectOptions = {
   oauthFile?: string;
 };
 
-const STDERR_TAIL_CHARS = 2_000;
 /** The longest message read from a stdio server (the SDK's default). A longer one ends the
  * connection: the SDK cannot skip it and go on. */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -82,7 +82,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
   const client = new Client({ name: "harness", version: "0.1.0" }, { capabilities: {} });
   const startedAt = performance.now();
   mcpDebug(config, "starting");
-  const stderr = { tail: "" };
+  const stderr = new ServerStderr(config);
   const transport = createTransport(config, options, stderr);
   // Set before connect(), which keeps it and calls it first when the transport closes.
   const transportClosed = new Promise<void>((resolve) => {
@@ -102,7 +102,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
   client.onclose = () => {
     if (connection.state !== "connected") return;
     connection.state = "failed";
-    connection.error = giveUp ?? describeLoss(config, stderr.tail);
+    connection.error = giveUp ?? describeLoss(config, transport, stderr);
     mcpDebug(config, (name) => `server ${name} lost: ${connection.error}`);
     options.onLost(connection);
   };
@@ -127,8 +127,8 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     connection.state = "failed";
     if (error instanceof McpSignInNeeded) connection.needsSignIn = true;
     connection.error = timeout.aborted
-      ? withStderr(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`, stderr.tail)
-      : describeStartError(config, error, stderr.tail);
+      ? stderr.report(`did not answer within ${options.timeoutMs} ms (MCP_TIMEOUT sets the limit)`)
+      : describeStartError(config, error, transport, stderr);
     mcpDebug(config, (name) => `server ${name} failed: ${connection.error}`);
     // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
     // no session to end politely: it is stopped at once, with its group, rather than after the wait
@@ -223,7 +223,7 @@ const NO_RELAY: McpRelay = {
   listen: () => () => {},
 };
 
-function createTransport(config: McpRunServerConfig, options: ConnectOptions, stderr: { tail: string }): Transport {
+function createTransport(config: McpRunServerConfig, options: ConnectOptions, stderr: ServerStderr): Transport {
   if (config.type === "sdk") {
     return relayTransport(options.relay ?? NO_RELAY, config.name);
   }
@@ -235,10 +235,10 @@ function createTransport(config: McpRunServerConfig, options: ConnectOptions, st
       env: { ...definedOnly(options.env), CLAUDE_PROJECT_DIR: options.cwd, ...config.env },
       maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
     });
-    // Kept for error messages; reading it also keeps a chatty server from blocking on a full pipe.
-    transport.stderr.on("data", (chunk: Buffer) => {
-      stderr.tail = (stderr.tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
-    });
+    // Reading it also keeps a chatty server from blocking on a full pipe.
+    transport.stderr.setEncoding("utf8");
+    transport.stderr.on("data", (text: string) => stderr.write(text));
+    transport.stderr.on("end", () => stderr.end());
     return transport;
   }
   const network = options.networkEnv ?? options.env;
@@ -264,7 +264,7 @@ async function listAllTools(client: Client, options: { signal: AbortSignal; time
   return { tools, skipped };
 }
 
-function describeStartError(config: McpRunServerConfig, error: unknown, stderrTail: string): string {
+function describeStartError(config: McpRunServerConfig, error: unknown, transport: Transport, stderr: ServerStderr): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (config.type === "stdio" && code === "ENOENT") return `command not found: ${config.command}`;
   if (config.type === "stdio" && code === "EACCES") return `command is not executable: ${config.command}`;
@@ -272,7 +272,10 @@ function describeStartError(config: McpRunServerConfig, error: unknown, stderrTa
   const message = withCause(error);
   if (config.type === "sdk") return `the program's server did not connect: ${message}`;
   if (config.type !== "stdio") return `cannot connect to ${publicUrl(config.url)}: ${withPublicUrl(describeHttpFailure(config, error, message), config.url)}`;
-  return withStderr(message, stderrTail);
+  // The SDK says only "Connection closed" of a server that exited before it answered.
+  const exit = transport instanceof StdioServerTransport && transport.exit;
+  const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+  return stderr.report(exit && closed ? describeExit(exit) : message);
 }
 
 /** The SDK's remote transports say the body of a refused request, not its status: the status
@@ -287,14 +290,13 @@ function describeHttpFailure(config: McpRemoteServerConfig, error: unknown, mess
   return `HTTP ${status} (${message})`;
 }
 
-function describeLoss(config: McpRunServerConfig, stderrTail: string): string {
-  const what = config.type === "stdio" ? "the server process exited" : config.type === "sdk" ? "the program closed it" : "the connection closed";
-  return withStderr(what, stderrTail);
+function describeLoss(config: McpRunServerConfig, transport: Transport, stderr: ServerStderr): string {
+  if (transport instanceof StdioServerTransport) return stderr.report(transport.exit ? describeExit(transport.exit) : "its process closed the connection");
+  return config.type === "sdk" ? "the program closed it" : "the connection closed";
 }
 
-function withStderr(message: string, stderrTail: string): string {
-  const lastLines = stderrTail.trim().split("\n").slice(-5).join("\n");
-  return lastLines ? `${message}\nstderr: ${lastLines}` : message;
+function describeExit(exit: StdioExit): string {
+  return exit.signal ? `its process was ended by ${exit.signal}` : `its process exited with code ${exit.code}`;
 }
 
 function definedOnly(env: Env): Record<string, string> {

@@ -1,5 +1,6 @@
 // What the debug log (`harness run --debug mcp`) says of an MCP server: how it is reached, never
-// its env, headers, or a URL's credentials and query.
+// its env, headers, or a URL's credentials and query; and a stdio server's stderr, line by line
+// (server-stderr.ts), as the server wrote it.
 import { debugLog, debugOn } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { publicUrl, withPublicUrl } from "./public-url.ts";

@@ -210,7 +210,7 @@ describe("failures", () => {
     const [status] = manager.status();
     assert.equal(status.state, "failed");
     assert.match(status.error ?? "", /missing DATABASE_URL/);
-    assert.match(notices[0].message, /^MCP server crash failed: .*missing DATABASE_URL/s);
+    assert.equal(notices[0].message, "MCP server crash failed: its process exited with code 3; its stderr ended with:\n  missing DATABASE_URL");
   });
 
   test("a server that does not answer in MCP_TIMEOUT fails and its process is stopped", async () => {
@@ -227,7 +227,7 @@ describe("failures", () => {
     const manager = await startMcp({ servers: [silent] }, { cwd, env: { ...process.env, MCP_TIMEOUT: "1000" } });
     const [status] = manager.status();
     assert.equal(status.state, "failed");
-    const match = /^did not answer within 1000 ms \(MCP_TIMEOUT sets the limit\)\nstderr: (\d+)$/.exec(status.error ?? "");
+    const match = /^did not answer within 1000 ms \(MCP_TIMEOUT sets the limit\); its stderr ended with:\n {2}(\d+)$/.exec(status.error ?? "");
     assert.ok(match, status.error);
     assert.equal(processAlive(Number(match[1])), false);
     await manager.close();
@@ -240,7 +240,7 @@ describe("failures", () => {
       const pid = Number((await call(manager, "mcp__victim__pid")).content);
       process.kill(pid, "SIGKILL");
       await waitFor(() => notices.some((n) => n.level === "error"), "the failure notice");
-      assert.match(notices.find((n) => n.level === "error")?.message ?? "", /^MCP server victim failed: the server process exited/);
+      assert.match(notices.find((n) => n.level === "error")?.message ?? "", /^MCP server victim failed: its process was ended by SIGKILL$/);
       const output = await call(manager, "mcp__victim__echo", { text: "anyone?" });
       assert.equal(output.isError, true);
       assert.match(output.content, /^MCP server victim is not connected/);

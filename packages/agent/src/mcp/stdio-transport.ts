@@ -26,12 +26,17 @@ const EXIT_GRACE_MS = 500;
 /** How long what is left of the group after the server exited has, after SIGTERM, before SIGKILL. */
 const GROUP_GRACE_MS = 200;
 
+/** How the server's process ended: its exit code, or the signal that ended it. */
+export type StdioExit = { code: number; signal?: undefined } | { code?: undefined; signal: NodeJS.Signals };
+
 export class StdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   /** The server's stderr, readable from before start(). */
   readonly stderr = new PassThrough();
+  /** Set when the server's process has exited. */
+  exit: StdioExit | undefined;
   #params: StdioServerParams;
   #readBuffer: ReadBuffer;
   #process: ChildProcess | undefined;
@@ -62,7 +67,10 @@ export class StdioServerTransport implements Transport {
     }
     this.#process = child;
     this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
-    child.once("exit", () => this.#ended(child));
+    child.once("exit", (code, signal) => {
+      this.exit = code === null ? { signal: signal! } : { code };
+      this.#ended(child);
+    });
     child.stdin!.on("error", (error) => this.onerror?.(error));
     child.stdout!.on("error", (error) => this.onerror?.(error));
     child.stdout!.on("data", (chunk: Buffer) => {

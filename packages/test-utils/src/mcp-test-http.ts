@@ -9,9 +9,10 @@ import type { FakeOAuthServer } from "./fake-oauth.ts";
 import { createMcpTestServer, type McpTestServerOptions, type McpTestServerState } from "./mcp-test-tools.ts";
 
 export type McpTestHttpOptions = McpTestServerOptions & {
-  /** Requests to /mcp and /sse need a bearer token this authorization server issued: without one
-   * they get 401 with a WWW-Authenticate challenge naming the protected resource metadata (RFC
-   * 9728), served at /.well-known/oauth-protected-resource/mcp (and …/sse). */
+  /** Requests to /mcp, /sse and /messages need a bearer token this authorization server issued
+   * (for /messages, the token of the /sse resource, as each post is checked like the stream):
+   * without one they get 401 with a WWW-Authenticate challenge naming the protected resource
+   * metadata (RFC 9728), served at /.well-known/oauth-protected-resource/mcp (and …/sse). */
   oauth?: FakeOAuthServer;
 };
 
@@ -82,9 +83,10 @@ export async function startMcpTestHttpServer(options: McpTestHttpOptions = {}): 
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${base}${protectedPath}`, authorization_servers: [oauth.issuer], bearer_methods_supported: ["header"] }));
       return;
     }
-    // The SSE transport's posts belong to a stream that was let in already.
-    if (oauth && url.pathname !== "/messages" && !oauth.accepts(req.headers.authorization, `${base}${url.pathname}`)) {
-      res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${url.pathname}"`, "content-type": "text/plain" }).end("sign-in required");
+    // The SSE transport's posts are the /sse resource's, as its stream is.
+    const resource = url.pathname === "/messages" ? "/sse" : url.pathname;
+    if (oauth && !oauth.accepts(req.headers.authorization, `${base}${resource}`)) {
+      res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${resource}"`, "content-type": "text/plain" }).end("sign-in required");
       return;
     }
     const work =

@@ -1,5 +1,7 @@
 // Access tokens that say when they expire are refreshed before a request would send them expired,
 // not after the server has refused one; a refresh the authorization server refuses ends the sign-in.
+// A token refused all the same (401) is refreshed under the same lock and the request sent again,
+// over Streamable HTTP and over the older HTTP+SSE transport alike.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,12 +22,13 @@ const LIFETIME_S = 1;
 const waitOut = () => sleep(LIFETIME_S * 1000 + 150);
 
 /** A fake authorization server issuing short-lived tokens, its MCP server, and a signed-in run. */
-async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDelayMs?: number; refreshSaysExpiry?: boolean } = {}) {
+async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDelayMs?: number; refreshSaysExpiry?: boolean; type?: "http" | "sse" } = {}) {
   const oauth = await startFakeOAuthServer({ accessTokenSeconds: LIFETIME_S, ...options });
   const server = await startMcpTestHttpServer({ oauth });
   const dir = mkdtempSync(join(tmpdir(), "harness-oauth-refresh-"));
   const file = mcpOAuthFile(dir);
-  const config: McpRemoteServerConfig = { name: "notes", scope: "user", file: "~/.claude.json", type: "http", url: server.url, headers: {} };
+  const type = options.type ?? "http";
+  const config: McpRemoteServerConfig = { name: "notes", scope: "user", file: "~/.claude.json", type, url: type === "http" ? server.url : server.sseUrl, headers: {} };
   await mcpLogin(config, { file, env, onAuthorizationUrl: (url) => void fetch(url).then((res) => res.text()) });
   const manager = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
   after(async () => {
@@ -38,7 +41,7 @@ async function signedInRun(options: { rotateRefreshTokens?: boolean; refreshDela
   const echo = manager.tools.find((tool) => tool.name === "mcp__notes__echo");
   assert.ok(echo);
   const call = (text: string) => echo.execute({ text }, { cwd, signal: new AbortController().signal, toolUseId: text });
-  const stored = () => readOAuthEntry(file, { name: "notes", url: server.url })?.tokens;
+  const stored = () => readOAuthEntry(file, { name: "notes", url: config.url })?.tokens;
   return { oauth, manager, file, config, call, stored };
 }
 
@@ -95,6 +98,29 @@ describe("refreshing OAuth tokens before they expire", () => {
     assert.equal(oauth.counts.refreshes, refreshes + 2);
     const third = stored()?.refresh_token;
     assert.ok(third && third !== second.refresh_token, "the refresh token rotated after the 401 is stored");
+  });
+
+  test("over SSE, a token the server refuses with 401 is refreshed once under the lock, for two programs refused at once, and their calls sent again", async () => {
+    const { oauth, call, stored, file, config } = await signedInRun({ refreshSaysExpiry: false, type: "sse" });
+    const other = await startMcp({ servers: [config] }, { cwd, env, oauthFile: file });
+    after(() => other.close());
+    assert.equal(other.status()[0].state, "connected", other.status()[0].error);
+    const echo = other.tools.find((tool) => tool.name === "mcp__notes__echo");
+    assert.ok(echo);
+    // Refreshed ahead of the sign-in's expiry, to tokens that say none.
+    await waitOut();
+    assert.match(JSON.stringify(await call("refreshed ahead")), /refreshed ahead/);
+    assert.equal(stored()?.expires_in, undefined);
+    const { refreshes, refusals, refusedRefreshes } = oauth.counts;
+    const before = stored()?.access_token;
+    // The fake ends the token's life all the same: the server's 401 to each post asks for the refresh.
+    await waitOut();
+    const outputs = await Promise.all([call("from one"), echo.execute({ text: "from two" }, { cwd, signal: new AbortController().signal, toolUseId: "two" })]);
+    assert.deepEqual(outputs.map((output) => JSON.stringify(output).match(/from (one|two)/)?.[0]), ["from one", "from two"], JSON.stringify(outputs));
+    assert.equal(oauth.counts.refusals, refusals + 2, "each program's post was refused once");
+    assert.equal(oauth.counts.refreshes, refreshes + 1, "one refresh, the other program took its tokens");
+    assert.equal(oauth.counts.refusedRefreshes, refusedRefreshes, "no refresh token was sent twice");
+    assert.notEqual(stored()?.access_token, before);
   });
 
   test("a refresh the authorization server refuses ends the sign-in: the call and the next run say to sign in again", async () => {

@@ -52,6 +52,38 @@ describe("sign-in file locks", () => {
     assert.match(child.stdout, new RegExp(`^cannot make the lock file ${path.replace(/[.\\]/g, "\\$&")}: `), child.stderr);
     assert.equal(existsSync(path), false);
   });
+  test("a lock file that cannot be read (another user's, mode 000) is judged by its age: waited for while recent, taken over once stale", async (t) => {
+    const path = lockPath();
+    // root reads a file of mode 000: a FIFO, which is never opened (the read would wait for a
+    // writer), stands in for it.
+    if (process.getuid?.() === 0) spawnSync("mkfifo", ["-m", "600", path]);
+    else writeFileSync(path, `${hostname()} ${process.pid} unreadable`, { mode: 0o000 });
+    assert.throws(() => withLockSync(path, times, () => "ran"), /is held by another harness program and was not released in time/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    const started = Date.now();
+    assert.equal(await withLock(path, times, async () => "ran"), "ran");
+    assert.ok(Date.now() - started < times.waitMs, "taken over at once, not after the wait");
+    assert.equal(existsSync(path), false);
+  });
+
+  test("a stale lock that cannot be removed fails at once, naming the file and what to do", async () => {
+    // A directory in place of the lock file: it cannot be read as one, and a lock's takeover never
+    // removes a directory. (The same message comes when a stale lock's folder, or the sticky /tmp,
+    // keeps this user from removing another's file; root cannot be kept from it, so it is not tested.)
+    const path = lockPath();
+    mkdirSync(path);
+    writeFileSync(join(path, "inside"), "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    const started = Date.now();
+    const message = `the lock file ${path} is stale (unchanged for 60 s, longer than a harness program holds one) but cannot be removed: it is a directory, not a lock file; remove it if no harness program is running`;
+    await assert.rejects(withLock(path, { staleMs: 10_000, waitMs: 5_000 }, async () => "ran"), { message });
+    assert.throws(() => withLockSync(path, { staleMs: 10_000, waitMs: 5_000 }, () => "ran"), { message });
+    assert.ok(Date.now() - started < 1_000, "failed at once, not after the wait");
+    assert.ok(existsSync(join(path, "inside")), "what it holds is left alone");
+  });
+
   test("a lock file that cannot be made in a folder that is not writable says to make the folder writable", (t) => {
     const folder = join(dir, "read-only");
     mkdirSync(folder);

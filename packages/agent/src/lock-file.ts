@@ -5,11 +5,13 @@
 //
 // A lock is a file made only if absent (O_EXCL) holding its holder's host, pid and a token of its
 // own. One whose holder has ended (a process of this host that is gone) or that is older than the
-// caller's `staleMs` is taken over: renamed aside, then made again. Two programs taking over the
-// same dead lock at once could both think they hold it; the one that finds it moved another's
-// lock (not the dead one it judged) puts it back and waits.
+// caller's `staleMs` is taken over: renamed aside, then made again. One that cannot be read (another
+// user's, or not a file) is judged by its age alone; one that cannot be removed once stale (another
+// user's in a folder that keeps it, a directory) fails the wait at once, as no wait would end it.
+// Two programs taking over the same dead lock at once could both think they hold it; the one that
+// finds it moved another's lock (not the dead one it judged) puts it back and waits.
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -77,30 +79,43 @@ function tryLock(path: string, staleMs: number): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot make the lock file ${path}: ${whyNot(path, error)}`);
   }
+  // The holder is read before the age: a lock made in between is judged by its own.
   const held = readHolder(path);
-  if (held !== undefined && isStale(path, held, staleMs)) takeOver(path, held);
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined; // released meanwhile
+  }
+  const stale = staleness(stats, held, staleMs);
+  if (stale === undefined) return undefined;
+  if (stats.isDirectory()) throw cannotRemove(path, stale, "it is a directory, not a lock file");
+  takeOver(path, held, stale);
   return undefined;
 }
 
-function isStale(path: string, holder: string, staleMs: number): boolean {
-  const [host, pid] = holder.split(" ");
+/** Why the lock is stale: its holder has ended, or else it has not changed for `staleMs`; undefined
+ * while it is not. The age of a lock whose holder cannot be read is all there is to judge it by
+ * (stat needs no read permission). */
+function staleness(stats: Stats, holder: string | undefined, staleMs: number): string | undefined {
+  const [host, pid] = holder?.split(" ") ?? [];
   const id = Number(pid);
   // A pid that is not one (a lock file written by something else) counts as a holder that ended.
-  if (host === hostname() && !(Number.isInteger(id) && id > 0 && pidAlive(id))) return true;
-  try {
-    return Date.now() - statSync(path).mtimeMs > staleMs;
-  } catch {
-    return false;
-  }
+  if (holder !== undefined && host === hostname() && !(Number.isInteger(id) && id > 0 && pidAlive(id))) return "the program that made it has ended";
+  const age = Date.now() - stats.mtimeMs;
+  return age > staleMs ? `unchanged for ${Math.round(age / 1000)} s, longer than a harness program holds one` : undefined;
 }
 
-/** Removes the dead lock `holder` held; the caller then tries again. */
-function takeOver(path: string, holder: string): void {
+/** Removes the dead lock `holder` held (undefined: one that could not be read); the caller then
+ * tries again. */
+function takeOver(path: string, holder: string | undefined, stale: string): void {
   const aside = `${path}.${randomBytes(6).toString("hex")}.stale`;
   try {
     renameSync(path, aside);
-  } catch {
-    return; // another program took it over first
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return; // another program took it over first
+    throw cannotRemove(path, stale, code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message);
   }
   if (readHolder(aside) !== holder) {
     // A lock made since it was judged dead: its holder's, given back.
@@ -119,9 +134,11 @@ function unlock(path: string, token: string): void {
   if (readHolder(path) === token) rmSync(path, { force: true });
 }
 
+/** The holder written in the lock file; undefined when there is none to read: the file is gone,
+ * cannot be read, or is not a regular file (a FIFO would hold the read until someone wrote to it). */
 function readHolder(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return lstatSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
   } catch {
     return undefined;
   }
@@ -137,6 +154,12 @@ function whyNot(path: string, error: unknown): string {
   }
   if (code === "ENOENT") return `the folder ${folder} does not exist`;
   return (error as Error).message;
+}
+
+/** A stale lock that no wait would end. */
+function cannotRemove(path: string, stale: string, why: string): Error {
+  const remove = why === "permission denied" ? "remove it, as its owner or with sudo," : "remove it";
+  return new Error(`the lock file ${path} is stale (${stale}) but cannot be removed: ${why}; ${remove} if no harness program is running`);
 }
 
 function heldTooLong(path: string): Error {

@@ -5,6 +5,7 @@ import { errorKindOf } from "./error-kind.ts";
 import { AwsCredentialsError } from "./aws-credentials.ts";
 import { GoogleAuthError } from "./google-token.ts";
 import { certificateErrorIn } from "./certificate-error.ts";
+import { shownURL } from "./shown-url.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "./retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
@@ -30,12 +31,12 @@ export function requestFailure(error: unknown, baseURL: string, service: ClaudeS
     return { description: credentials.message, retryable: credentials.retryable, ...(!credentials.retryable && { kind: "authentication_failed" as const }) };
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return { description: `the request to ${serviceNamed(service)} at ${baseURL} timed out`, retryable: true };
+    return { description: `the request to ${serviceNamed(service)} at ${shownURL(baseURL)} timed out`, retryable: true };
   }
   const certificate = certificateErrorIn(error);
-  if (certificate) return { description: `could not connect to ${serviceNamed(service)} at ${baseURL}: ${certificate.message}`, retryable: false };
+  if (certificate) return { description: `could not connect to ${serviceNamed(service)} at ${shownURL(baseURL)}: ${certificate.message}`, retryable: false };
   if (error instanceof APIConnectionError) {
-    return { description: `could not connect to ${serviceNamed(service)} at ${baseURL}: ${rootCause(error)}`, retryable: true };
+    return { description: `could not connect to ${serviceNamed(service)} at ${shownURL(baseURL)}: ${rootCause(error)}`, retryable: true };
   }
   // The SDK found no credentials: say which variable to set, not the SDK's list of its options.
   if (error instanceof Error && error.message.startsWith("Could not resolve authentication method")) {

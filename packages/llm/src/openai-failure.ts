@@ -4,6 +4,7 @@ import type { APIError } from "openai";
 import { openAISdk } from "./openai-sdk.ts";
 import { errorKindOf } from "./error-kind.ts";
 import { certificateErrorIn } from "./certificate-error.ts";
+import { shownURL } from "./shown-url.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
@@ -13,12 +14,12 @@ const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error",
 export function openAIRequestFailure(error: unknown, label: string, baseURL: string): Failure {
   const { APIConnectionError, APIConnectionTimeoutError, APIError } = openAISdk();
   if (error instanceof APIConnectionTimeoutError) {
-    return { description: `the request to the ${label} API at ${baseURL} timed out`, retryable: true };
+    return { description: `the request to the ${label} API at ${shownURL(baseURL)} timed out`, retryable: true };
   }
   const certificate = certificateErrorIn(error);
-  if (certificate) return { description: `could not connect to the ${label} API at ${baseURL}: ${certificate.message}`, retryable: false };
+  if (certificate) return { description: `could not connect to the ${label} API at ${shownURL(baseURL)}: ${certificate.message}`, retryable: false };
   if (error instanceof APIConnectionError) {
-    return { description: `could not connect to the ${label} API at ${baseURL}: ${rootCause(error)}`, retryable: true };
+    return { description: `could not connect to the ${label} API at ${shownURL(baseURL)}: ${rootCause(error)}`, retryable: true };
   }
   if (error instanceof APIError && error.status !== undefined) {
     const failure = statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}`, error.status, error.headers, error.code || error.type);

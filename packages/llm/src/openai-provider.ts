@@ -13,6 +13,7 @@ import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssi
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { failAtOnce } from "./fail-at-once.ts";
+import { shownURL } from "./shown-url.ts";
 import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -54,7 +55,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
   };
   if (options.maxTokens !== undefined) settings.maxTokens = resolveMaxTokens(options.maxTokens);
   if (!apiKey && isOpenAIApi(baseURL)) {
-    const message = `no API key for ${settings.label} at ${baseURL}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key)`;
+    const message = `no API key for ${settings.label} at ${shownURL(baseURL)}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs no key)`;
     return { name, stream: (request) => failAtOnce(message, request) };
   }
   const client = new (openAISdk().default)({
@@ -68,7 +69,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     // Failures reach the user once, in words, through the run; the SDK would also print them.
     logLevel: "off",
   });
-  const noWebSearch = `the web search tool is Anthropic's: ${settings.label} at ${baseURL} does not offer it`;
+  const noWebSearch = `the web search tool is Anthropic's: ${settings.label} at ${shownURL(baseURL)} does not offer it`;
   return { name, stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, request), settings, request)) };
 }
 

@@ -1,0 +1,13 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { shownURL } from "./shown-url.ts";
+
+test("a URL is shown without its user, password or query string, and otherwise as configured", () => {
+  assert.equal(shownURL("https://api.anthropic.com"), "https://api.anthropic.com");
+  assert.equal(shownURL("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434/v1");
+  assert.equal(shownURL("https://user:p%40ss@gateway.example.com/anthropic/"), "https://***@gateway.example.com/anthropic/");
+  assert.equal(shownURL("https://gateway.example.com/v1?api-key=abc&x=1"), "https://gateway.example.com/v1?***");
+  assert.equal(shownURL("https://token@gateway.example.com"), "https://***@gateway.example.com");
+  // One that does not parse (here its port) is cut the same way.
+  assert.equal(shownURL("http://user:secret@host:port/?key=k"), "http://***@host:port/?***");
+});

@@ -1,0 +1,24 @@
+// A service's URL as messages may show it. A gateway's URL can carry its credentials (a user and
+// password, a key in the query string); a failed run's message reaches every client of the session
+// and the server's log, so they are replaced by "***".
+
+/** `url` with any user name and password, and the query string, replaced by "***". */
+export function shownURL(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/\/\/[^/?#]*@/, "//***@").replace(/\?.*$/, "?***");
+  }
+  const credentials = parsed.username !== "" || parsed.password !== "";
+  parsed.username = "";
+  parsed.password = "";
+  const query = parsed.search !== "";
+  parsed.search = "";
+  parsed.hash = "";
+  let shown = parsed.href;
+  if (credentials) shown = shown.replace("//", "//***@");
+  if (query) shown += "?***";
+  // new URL adds a "/" to a bare origin; the URL as configured had none.
+  return !url.includes("?") && !url.endsWith("/") && shown.endsWith("/") ? shown.slice(0, -1) : shown;
+}

@@ -1,0 +1,36 @@
+// What an operator of a shared server sees: the server's log, and what a failed run tells every
+// client of its session. Neither ever shows a secret the server was given.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
+
+const { newDataDir } = fakeModelForFile("harness-ops-log-");
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test("a model gateway that cannot be reached is named without the password and query of its URL, to clients and in the log", async (t) => {
+  const port = await closedPort();
+  const server = await startHarnessServer({
+    dataDir: await newDataDir(),
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: `http://gateway-user:gw-pass-1234@127.0.0.1:${port}/anthropic?key=query-secret-5678`, HARNESS_MODEL_RETRIES: "0" },
+  });
+  t.after(() => server.stop("SIGKILL"));
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "gateway" });
+  t.after(() => client.close());
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "error", 30_000, "the run to fail");
+  const error = client.state!.error ?? "";
+  assert.match(error, new RegExp(`could not connect to the Anthropic API at http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/anthropic`));
+  for (const secret of ["gw-pass-1234", "query-secret-5678", "gateway-user"]) {
+    assert.doesNotMatch(JSON.stringify(client.state), new RegExp(secret), "the state every client sees");
+    assert.doesNotMatch(server.output(), new RegExp(secret), "the server's log");
+  }
+});

@@ -3,10 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, startHarnessServer, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
-const { newDataDir } = fakeModelForFile("harness-ops-log-");
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-ops-log-");
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -33,4 +33,20 @@ test("a model gateway that cannot be reached is named without the password and q
     assert.doesNotMatch(JSON.stringify(client.state), new RegExp(secret), "the state every client sees");
     assert.doesNotMatch(server.output(), new RegExp(secret), "the server's log");
   }
+});
+
+test("the log has a line for each run's end, naming its session and, for a failed run, why", async (t) => {
+  fake().push({ text: "done" }, { kind: "http-error", status: 401, errorType: "authentication_error", message: "invalid x-api-key" });
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env: modelEnv() });
+  t.after(() => server.stop("SIGKILL"));
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "work" });
+  t.after(() => client.close());
+  client.send({ type: "submit", prompt: "prompt-alpha-42" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
+  client.send({ type: "submit", prompt: "prompt-beta-43" });
+  await client.waitForState((s) => s.status === "error");
+  await waitFor(() => /run failed/.test(server.output()), "the failed run's line");
+  assert.match(server.output(), /^session ann\/work: run completed$/m);
+  assert.match(server.output(), /^session ann\/work: run failed: Anthropic API error 401 \(authentication_error\): invalid x-api-key/m);
+  assert.doesNotMatch(server.output(), /test-key|prompt-alpha-42|prompt-beta-43/, "neither the key nor the prompts");
 });

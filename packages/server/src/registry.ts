@@ -3,6 +3,7 @@
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort } from "@harness/session";
 import { sessionKey } from "./ids.ts";
+import { runEnd } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
 export type SessionRunner = RunnerPort & { stop?(): Promise<void> };
@@ -102,7 +103,10 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       runner,
       sessionId,
       loadPeer: (other) => conversation(userId, other),
-      onSettled: () => scheduleEviction(key, entry),
+      onSettled: (state) => {
+        options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`);
+        scheduleEviction(key, entry);
+      },
       ...(checkModel && { checkModel: (model: string) => checkModel(model, { userId, sessionId }) }),
       onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
     }).then(

@@ -55,8 +55,9 @@ export type SessionOptions = {
   defer?: (fn: () => void) => void;
   /** Failures no client caused, such as a store write that threw (default console.error). */
   onError?: (error: unknown, context: string) => void;
-  /** Called each time a run ends (completed, failed, cancelled or interrupted). */
-  onSettled?: () => void;
+  /** Called each time a run ends (completed, failed, cancelled or interrupted), with the state it
+   * left (its status and error say how it ended). */
+  onSettled?: (state: HarnessState) => void;
   newId?: () => string;
   /** Why the host cannot serve `model` (a provider it does not know, one its backend does not run,
    * one it has no key for, one the settings' availableModels leave out), or undefined. A configure

@@ -377,7 +377,7 @@ function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcri
   }
   core.runChanged();
   core.conversationChanged();
-  core.options.onSettled?.();
+  core.options.onSettled?.(core.state);
   dropSteers(run as RunState, undelivered);
 }
 

@@ -102,6 +102,22 @@ const ADDED_COLUMNS: [string, string, string, string?][] = [
   ],
 ];
 
+/** The version of the file's format, kept in its user_version. A change an older server would
+ * misread or undo (a table or column it does not maintain, data moved elsewhere) raises it: an
+ * older server then refuses the file instead of working on it. Columns and tables an older server
+ * can ignore do not. 0: a file from before versions were written, read as version 1. */
+export const FORMAT_VERSION = 1;
+
+/** The file at `path` was written by a newer version of Harness. */
+class NewerFormatError extends Error {
+  constructor(found: number) {
+    super(
+      `it was written by a newer version of Harness (format ${found}; this one reads up to ${FORMAT_VERSION}): run that version or a later one, or give this one another data directory`,
+    );
+    this.name = "NewerFormatError";
+  }
+}
+
 /** A connection to a file whose tables exist (see openDatabaseFile); `busyMs`: how long a write
  * waits for the file's lock before failing with SQLITE_BUSY. */
 export function connect(path: string, busyMs = 5000): DatabaseSync {
@@ -135,6 +151,11 @@ export function openDatabaseFile(path: string): DatabaseSync {
     // Not ours to change: it stays as its owner set it.
   }
   const db = connect(path);
+  const found = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+  if (found > FORMAT_VERSION) {
+    db.close();
+    throw new NewerFormatError(found);
+  }
   db.exec(SCHEMA);
   const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
   for (const [table, name, definition, update] of ADDED_COLUMNS) {
@@ -145,5 +166,6 @@ export function openDatabaseFile(path: string): DatabaseSync {
   db.exec(`INSERT OR IGNORE INTO activity (user_id, session_id, updated_at, run)
              SELECT user_id, session_id, updated_at, run FROM sessions WHERE run IS NOT NULL;
            UPDATE sessions SET run = NULL WHERE run IS NOT NULL;`);
+  if (found < FORMAT_VERSION) db.exec(`PRAGMA user_version = ${FORMAT_VERSION}`);
   return db;
 }

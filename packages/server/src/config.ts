@@ -33,6 +33,9 @@ export type ServerOptions = {
   /** A run silent this long has its runner asked /health; one that does not answer (stopped, hung)
    * is stopped and its runs end in error (env HARNESS_RUNNER_STALL_MS, default 30 s). */
   runnerStallMs?: number;
+  /** How long a stopping server waits for the runs in flight to finish, starting none meanwhile,
+   * before it writes down those still going as interrupted (env HARNESS_STOP_GRACE_MS, default 0). */
+  stopGraceMs?: number;
   /** A session with no clients and no run is dropped from memory after this long (default 60 s). */
   sessionIdleMs?: number;
   /** WebSocket clients are pinged this often, and one that misses a ping is cut off (default 30 s). */
@@ -61,6 +64,7 @@ export type ServerConfig = {
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
   runnerStallMs: number;
+  stopGraceMs: number;
   sessionIdleMs: number;
   heartbeatMs: number;
   log: (line: string) => void;
@@ -144,6 +148,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     runnerIdleMs: whole("runnerIdleMs", "HARNESS_RUNNER_IDLE_MS", 10 * 60_000, 1000, MAX_MS, "milliseconds"),
     runnerSessionsPerProcess: whole("runnerSessionsPerProcess", "HARNESS_RUNNER_SESSIONS_PER_PROCESS", DEFAULT_SESSIONS_PER_RUNNER, 1, 10_000),
     runnerStallMs: whole("runnerStallMs", "HARNESS_RUNNER_STALL_MS", 30_000, 100, MAX_MS, "milliseconds"),
+    stopGraceMs: whole("stopGraceMs", "HARNESS_STOP_GRACE_MS", 0, 0, MAX_MS, "milliseconds"),
     sessionIdleMs: whole("sessionIdleMs", undefined, 60_000, 0, MAX_MS, "milliseconds"),
     heartbeatMs: whole("heartbeatMs", undefined, 30_000, 10, MAX_MS, "milliseconds"),
   };

@@ -28,6 +28,10 @@ export type SessionRegistry = {
   resumeRuns(): Promise<void>;
   /** Sessions in memory. */
   size(): number;
+  /** Sessions with a run in flight. */
+  running(): number;
+  /** From now on, no session starts a new run: a submit or resume is refused saying `reason`. */
+  refuseRuns(reason: string): void;
   /** Writes down runs in progress as interrupted, stores every session and stops every runner. */
   close(): Promise<void>;
 };
@@ -55,6 +59,7 @@ export type RegistryOptions = {
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
   const entries = new Map<string, Entry>();
   let closed = false;
+  let refusal: string | undefined;
 
   async function shutDown(entry: Entry): Promise<void> {
     try {
@@ -103,6 +108,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       runner,
       sessionId,
       loadPeer: (other) => conversation(userId, other),
+      refusesRuns: () => refusal,
       onSettled: (state) => {
         options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`);
         scheduleEviction(key, entry);
@@ -213,6 +219,14 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       );
     },
     size: () => entries.size,
+    running() {
+      let count = 0;
+      for (const entry of entries.values()) if (entry.session?.busy) count++;
+      return count;
+    },
+    refuseRuns(reason) {
+      refusal = reason;
+    },
     async close() {
       closed = true;
       const all = [...entries.values()];

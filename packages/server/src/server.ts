@@ -12,7 +12,7 @@ import { answerClientErrors } from "@harness/runner/client-error";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
-import { createSessionRegistry, type RunnerFactory } from "./registry.ts";
+import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
 import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite-locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-store.ts";
@@ -188,6 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
 
   let closing: Promise<void> | undefined;
   async function close(): Promise<void> {
+    await letRunsFinish(registry, config.stopGraceMs, log);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     sockets.stopAccepting();
     await registry.close();
@@ -207,4 +208,15 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     port: address.port,
     close: () => (closing ??= close()),
   };
+}
+
+/** Waits up to `graceMs` for the runs in flight to finish, refusing new ones meanwhile. Clients stay
+ * connected and watch their runs end. */
+async function letRunsFinish(registry: SessionRegistry, graceMs: number, log: (line: string) => void): Promise<void> {
+  const inFlight = registry.running();
+  if (graceMs <= 0 || inFlight === 0) return;
+  registry.refuseRuns("the server is stopping: no new run starts now; send it again once the server is back");
+  log(`waiting up to ${Math.ceil(graceMs / 1000)} s for ${inFlight} run${inFlight === 1 ? "" : "s"} in flight to finish (a second signal stops at once)`);
+  const deadline = Date.now() + graceMs;
+  while (registry.running() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }

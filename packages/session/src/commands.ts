@@ -20,6 +20,8 @@ export const CommandErrorCodes = {
   runner: "runner_error",
   /** A steer message the run ended (cancelled, failed) without passing to the model. */
   notDelivered: "not_delivered",
+  /** A new run while the host is stopping (SessionOptions.refusesRuns). */
+  stopping: "stopping",
 } as const;
 
 type Reply = (message: string, code: string) => void;
@@ -52,6 +54,8 @@ function busy(core: SessionCore): boolean {
 
 function submit(core: SessionCore, reply: Reply, prompt: string): void {
   if (busy(core)) return reply("a run is already in progress; cancel it or wait for it to finish", ErrorCodes.busy);
+  const refused = core.options.refusesRuns?.();
+  if (refused !== undefined) return reply(refused, CommandErrorCodes.stopping);
   submitPrompt(core, prompt);
 }
 
@@ -144,6 +148,8 @@ async function resume(core: SessionCore, reply: Reply, prompt: string, sessionId
   if (busy(core) || core.state.messages.length > 0) {
     return reply("resume needs an empty session; fork it instead", CommandErrorCodes.notEmpty);
   }
+  const refused = core.options.refusesRuns?.();
+  if (refused !== undefined) return reply(refused, CommandErrorCodes.stopping);
   let peer;
   try {
     peer = await core.options.loadPeer?.(sessionId);

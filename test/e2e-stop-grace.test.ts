@@ -1,0 +1,56 @@
+// Stopping a server (SIGTERM from systemd or docker, Ctrl-C) with HARNESS_STOP_GRACE_MS: the runs in
+// flight are given that long to finish, no new run starts meanwhile, and only the runs still going
+// at its end are written down as interrupted.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { MinimalClient, startHarnessServer, waitFor } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
+
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-stop-grace-");
+
+test("a stopped server lets the run in flight finish within the grace, refusing new runs meanwhile", async (t) => {
+  const dataDir = await newDataDir();
+  let release!: () => void;
+  fake().push({ text: ["half "], hold: new Promise<void>((resolve) => (release = resolve)) });
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
+  t.after(() => server.stop("SIGKILL"));
+  const worker = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
+  const other = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "late" });
+  t.after(() => Promise.all([worker.close(), other.close()]));
+  worker.send({ type: "submit", prompt: "long job" });
+  await worker.waitForState((s) => s.messages[1]?.content === "half ", 30_000, "the run's first words");
+
+  const exited = server.stop("SIGTERM");
+  await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
+  other.send({ type: "submit", prompt: "new job" });
+  await other.waitForErrors(1);
+  assert.match(other.errors[0].message, /the server is stopping/);
+  assert.equal(other.errors[0].code, "stopping");
+  assert.equal(other.state?.status, "idle", "no run started");
+
+  release();
+  await worker.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 15_000, "the run to finish");
+  assert.equal(await exited, 0);
+  assert.doesNotMatch(server.output(), /interrupted/);
+
+  const again = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => again.stop("SIGKILL"));
+  const back = await MinimalClient.connect(again.url, { userId: "ann", sessionId: "long" });
+  t.after(() => back.close());
+  await back.waitForState(() => true);
+  assert.equal(back.state!.messages[1].status, "complete");
+  assert.equal(back.state!.messages[1].content, "half ");
+});
+
+test("a run still going when the grace ends is written down as interrupted", async (t) => {
+  const dataDir = await newDataDir();
+  fake().push({ text: ["forever "], hold: new Promise(() => {}) });
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "500" } });
+  t.after(() => server.stop("SIGKILL"));
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "stuck" });
+  t.after(() => client.close());
+  client.send({ type: "submit", prompt: "never ends" });
+  await client.waitForState((s) => s.messages[1]?.content === "forever ", 30_000, "the run's first words");
+  assert.equal(await server.stop("SIGTERM"), 0);
+  assert.match(server.output(), /session ann\/stuck: run failed: Run interrupted: the server stopped before it finished/);
+});

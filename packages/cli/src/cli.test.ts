@@ -365,7 +365,7 @@ test("harness serve prints its URL, answers, warns about a missing key, and stop
   assert.match(stderr, /^harness: warning: ANTHROPIC_API_KEY is not set.*\n/);
 });
 
-test("harness serve with a data directory it cannot make says why in one line and exits 1", async (t) => {
+test("harness serve with a data directory it cannot make or write in says why in one line and exits 1", async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, "a-file"), "x");
   // The second is under /proc, where Node's own recursive mkdir never returns.
@@ -373,6 +373,8 @@ test("harness serve with a data directory it cannot make says why in one line an
     [join(dir, "a-file"), /cannot make the data directory .*a-file: a file is in the way$/m],
     [join(dir, "a-file", "data"), /cannot make the data directory .*data: a file is in the way$/m],
     ["/proc/harness-nowhere/data", /cannot make the data directory \/proc\/harness-nowhere\/data: ENOENT.*\/proc\/harness-nowhere/],
+    // sysfs takes no files, even from root: as a read-only or another user's directory would.
+    ["/sys", /cannot write in the data directory \/sys: permission denied \(it belongs to another user, or its mode forbids writing\)$/m],
   ] as const) {
     const { result } = harness(["serve", "--port", "0"], { ANTHROPIC_API_KEY: "x", HARNESS_DATA_DIR: dataDir, HARNESS_TOKEN: "" });
     const { code, stderr } = await result;

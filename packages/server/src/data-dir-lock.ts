@@ -31,8 +31,19 @@ export class DataDirTakenError extends Error {
 const TAKEOVER_WAIT_MS = 2000;
 const TAKEOVER_STALE_MS = 10_000;
 
-/** Takes the data directory `dir`, or throws DataDirTakenError naming the server that holds it. */
-export function lockDataDir(dir: string): DataDirLock {
+/** Takes the data directory `dir`, or throws DataDirTakenError naming the server that holds it.
+ * A lock that cannot be written at all (a read-only or another user's directory, a full disk)
+ * throws what `unwritable` makes of the file system's error. */
+export function lockDataDir(dir: string, unwritable: (error: NodeJS.ErrnoException) => Error = (error) => error): DataDirLock {
+  try {
+    return takeLock(dir);
+  } catch (error) {
+    if (error instanceof DataDirTakenError || typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+    throw unwritable(error as NodeJS.ErrnoException);
+  }
+}
+
+function takeLock(dir: string): DataDirLock {
   const path = join(dir, LOCK_FILE);
   const own: Holder = { pid: process.pid, ...withStart(process.pid) };
   const text = `${JSON.stringify(own)}\n`;

@@ -70,7 +70,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : (error as Error).message;
     throw new Error(`cannot make the data directory ${config.dataDir}: ${why}`);
   }
-  const lock = lockDataDir(config.dataDir);
+  const lock = lockDataDir(config.dataDir, (error) => new Error(`cannot write in the data directory ${config.dataDir}: ${unwritableWhy(error)}`));
   const dbFile = join(config.dataDir, "harness.db");
   let db: SqliteDatabase;
   try {
@@ -219,4 +219,13 @@ async function letRunsFinish(registry: SessionRegistry, graceMs: number, log: (l
   log(`waiting up to ${Math.ceil(graceMs / 1000)} s for ${inFlight} run${inFlight === 1 ? "" : "s"} in flight to finish (a second signal stops at once)`);
   const deadline = Date.now() + graceMs;
   while (registry.running() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Why a directory takes no files, in words, for the codes an operator meets (a read-only mount,
+ * another user's directory, a full disk); the system's own message otherwise. */
+function unwritableWhy(error: NodeJS.ErrnoException): string {
+  if (error.code === "EROFS") return "the file system is read-only";
+  if (error.code === "EACCES" || error.code === "EPERM") return "permission denied (it belongs to another user, or its mode forbids writing)";
+  if (error.code === "ENOSPC" || error.code === "EDQUOT") return "the disk is full";
+  return error.message;
 }

@@ -159,7 +159,8 @@ Environment:
 
 const SERVE = `Usage: harness serve [options]
 
-Starts the Harness server and prints its URL. Stops cleanly on Ctrl-C or SIGTERM.
+Starts the Harness server and prints its URL. Stops cleanly on Ctrl-C or SIGTERM: runs still in
+flight are written down as interrupted (after HARNESS_STOP_GRACE_MS); a second signal stops at once.
 
 Options:
   -p, --port N       port to listen on (default: $PORT, else 7700; 0 = any free port)
@@ -176,6 +177,7 @@ Environment:
   HARNESS_TOKEN        require this bearer token from every client (needed off loopback)
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
+  HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;
 

@@ -50,3 +50,24 @@ test("the log has a line for each run's end, naming its session and, for a faile
   assert.match(server.output(), /^session ann\/work: run failed: Anthropic API error 401 \(authentication_error\): invalid x-api-key/m);
   assert.doesNotMatch(server.output(), /test-key|prompt-alpha-42|prompt-beta-43/, "neither the key nor the prompts");
 });
+
+test("GET /health, behind the token, says how many sessions, clients and runs are live: whether a restart would cut a run", async (t) => {
+  let release!: () => void;
+  fake().push({ text: ["working "], hold: new Promise<void>((resolve) => (release = resolve)) });
+  const token = "health-check-token-0123456789";
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: token } });
+  t.after(() => server.stop("SIGKILL"));
+  const health = async () => (await fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${token}` } })).json();
+  assert.deepEqual(await health(), { ok: true, sessions: 0, clients: 0, runs: 0 });
+  const first = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "busy", token });
+  const second = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "busy", token });
+  const third = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "quiet", token });
+  t.after(() => Promise.all([first.close(), second.close(), third.close()]));
+  first.send({ type: "submit", prompt: "long job" });
+  await first.waitForState((s) => s.messages[1]?.content === "working ", 30_000, "the run's first words");
+  assert.deepEqual(await health(), { ok: true, sessions: 2, clients: 3, runs: 1 });
+  release();
+  await first.waitForState((s) => s.status === "idle");
+  assert.deepEqual(await health(), { ok: true, sessions: 2, clients: 3, runs: 0 });
+  assert.deepEqual(await (await fetch(`${server.url}/healthz`)).json(), { ok: true }, "the open liveness check says no more");
+});

@@ -30,7 +30,7 @@ test("startServer prints where it listens, and /health answers ok", async () => 
     assert.ok(lines.includes(`Harness listening on ${server.url}`));
     const res = await fetch(`${server.url}/health`);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { ok: true });
+    assert.deepEqual(await res.json(), { ok: true, sessions: 0, clients: 0, runs: 0 });
   });
 });
 
@@ -127,7 +127,7 @@ test("a request that offers to upgrade to another protocol (curl --http2's h2c) 
   await withServer({ token: "s3cret" }, async (server) => {
     const h2c = { Upgrade: "h2c", "HTTP2-Settings": "AAMAAABkAAQAoAAAAAIAAAAA", Connection: "Upgrade, HTTP2-Settings" };
     const health = await upgradeAnswer(`${server.url}/health?token=s3cret`, h2c);
-    assert.deepEqual([health.status, JSON.parse(health.body)], [200, { ok: true }]);
+    assert.deepEqual([health.status, JSON.parse(health.body)], [200, { ok: true, sessions: 0, clients: 0, runs: 0 }]);
     const sessions = await upgradeAnswer(`${server.url}/sessions?userId=u&token=s3cret`, h2c);
     assert.deepEqual([sessions.status, JSON.parse(sessions.body)], [200, []]);
     assert.equal((await upgradeAnswer(`${server.url}/sessions?userId=u`, h2c)).status, 401);

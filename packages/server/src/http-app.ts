@@ -20,7 +20,15 @@ function methodsAt(app: Hono, path: string): string[] {
   return [...methods];
 }
 
-export function createHttpApp(options: { token: string | undefined; allowedOrigins?: ReadonlySet<string>; sessions?: SessionsApiOptions }): Hono {
+/** What GET /health adds to `ok`: counts an operator reads before a restart. */
+export type HealthCounts = { sessions: number; clients: number; runs: number };
+
+export function createHttpApp(options: {
+  token: string | undefined;
+  allowedOrigins?: ReadonlySet<string>;
+  sessions?: SessionsApiOptions;
+  health?: () => HealthCounts;
+}): Hono {
   const app = new Hono();
   const allowed = options.allowedOrigins ?? new Set<string>();
   // A web page the server lets in may read its answers: with a token, any page that holds it (the
@@ -54,7 +62,7 @@ export function createHttpApp(options: { token: string | undefined; allowedOrigi
       await next();
     });
   }
-  app.get("/health", (c) => c.json({ ok: true }));
+  app.get("/health", (c) => c.json({ ok: true, ...options.health?.() }));
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
   app.notFound((c) => {

@@ -30,6 +30,8 @@ export type SessionRegistry = {
   size(): number;
   /** Sessions with a run in flight. */
   running(): number;
+  /** Clients connected to the sessions in memory. */
+  clients(): number;
   /** From now on, no session starts a new run: a submit or resume is refused saying `reason`. */
   refuseRuns(reason: string): void;
   /** Writes down runs in progress as interrupted, stores every session and stops every runner. */
@@ -222,6 +224,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     running() {
       let count = 0;
       for (const entry of entries.values()) if (entry.session?.busy) count++;
+      return count;
+    },
+    clients() {
+      let count = 0;
+      for (const entry of entries.values()) count += entry.session?.connectionCount ?? 0;
       return count;
     },
     refuseRuns(reason) {

@@ -143,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const app = createHttpApp({
     token: config.token,
     allowedOrigins: config.allowedOrigins,
+    health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
     sessions: {
       db,
       registry,

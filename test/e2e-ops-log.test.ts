@@ -71,3 +71,13 @@ test("GET /health, behind the token, says how many sessions, clients and runs ar
   assert.deepEqual(await health(), { ok: true, sessions: 2, clients: 3, runs: 0 });
   assert.deepEqual(await (await fetch(`${server.url}/healthz`)).json(), { ok: true }, "the open liveness check says no more");
 });
+
+test("a request with a missing or wrong token is logged with where it came from, as a refused WebSocket is, never with the token", async (t) => {
+  const token = "right-token-0123456789abcdef";
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: token } });
+  t.after(() => server.stop("SIGKILL"));
+  const answer = await fetch(`${server.url}/sessions?userId=ann`, { headers: { authorization: "Bearer wrong-token-9876543210" } });
+  assert.equal(answer.status, 401);
+  await waitFor(() => /refused GET \/sessions from 127\.0\.0\.1: missing or wrong token/.test(server.output()), "the refusal to be logged");
+  assert.doesNotMatch(server.output(), /wrong-token-9876543210|right-token/);
+});

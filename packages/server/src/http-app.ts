@@ -28,6 +28,8 @@ export function createHttpApp(options: {
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
   health?: () => HealthCounts;
+  /** Receives a line for each request refused for its token. */
+  log?: (line: string) => void;
 }): Hono {
   const app = new Hono();
   const allowed = options.allowedOrigins ?? new Set<string>();
@@ -55,7 +57,11 @@ export function createHttpApp(options: {
   } else {
     const token = options.token;
     app.use("*", async (c, next) => {
-      if (!tokenMatches(token, requestToken(c.req.header("authorization"), new URL(c.req.url)))) {
+      const url = new URL(c.req.url);
+      if (!tokenMatches(token, requestToken(c.req.header("authorization"), url))) {
+        // As a refused WebSocket is: whose client holds a stale token. The path only (a ?token= in
+        // the query is the wrong token, but a token still).
+        options.log?.(`refused ${c.req.method} ${url.pathname} from ${remoteAddress(c.env) ?? "an unknown address"}: missing or wrong token`);
         c.header("WWW-Authenticate", "Bearer");
         return c.json({ error: "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>" }, 401);
       }
@@ -79,4 +85,9 @@ export function createHttpApp(options: {
     return c.json({ error: err.message, code: "database_locked" }, 503);
   });
   return app;
+}
+
+/** The client's address, from the Node request @hono/node-server hands the app as its env. */
+function remoteAddress(env: unknown): string | undefined {
+  return (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
 }

@@ -144,6 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     token: config.token,
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
+    log,
     sessions: {
       db,
       registry,

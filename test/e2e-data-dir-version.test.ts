@@ -2,6 +2,7 @@
 // read and write the newer version's database as if it were its own.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { startHarnessServer } from "@harness/test-utils";
@@ -45,4 +46,13 @@ test("a database from before versions were written is taken and marked with this
   const server = await startHarnessServer({ dataDir, env: modelEnv() });
   await server.stop();
   assert.ok(versionOf(file) >= 1);
+});
+
+test("a server refuses a database that is not one (damaged, or another program's), naming the file and the ways out", async () => {
+  const dataDir = await newDataDir();
+  await writeFile(join(dataDir, "harness.db"), "this is not a database, but it is long enough to be read as a header of one".repeat(20));
+  await assert.rejects(
+    startHarnessServer({ dataDir, env: modelEnv() }),
+    /cannot open the database in .*: file is not a database \(.*harness\.db is damaged or not Harness's: restore it from a backup, or move it aside with its -wal and -shm files to start with no sessions\)/,
+  );
 });

@@ -38,6 +38,9 @@ const STOP_STORE_WAIT_MS = 5000;
 /** Variables a runner must not see: credentials travel per query, the server token never. */
 const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN"];
 
+/** SQLite's result codes for a file that is damaged (SQLITE_CORRUPT) or not a database (SQLITE_NOTADB). */
+const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
+
 function runnerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out = { ...env };
   for (const name of WITHHELD_FROM_RUNNERS) delete out[name];
@@ -81,7 +84,10 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     lock.release();
     // A backup tool or the sqlite3 shell inside a transaction; the open waited 5 s for it (connect).
     if (isBusy(error)) throw new Error(`another process holds the lock on ${dbFile} (a transaction is open on it): start the server once it is released`);
-    throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}`);
+    const damaged = DAMAGED_CODES.has((error as { errcode?: number }).errcode ?? 0)
+      ? ` (${dbFile} is damaged or not Harness's: restore it from a backup, or move it aside with its -wal and -shm files to start with no sessions)`
+      : "";
+    throw new Error(`cannot open the database in ${config.dataDir}: ${(error as Error).message}${damaged}`);
   }
 
   const credentials = serverCredentials(config.env);

@@ -31,9 +31,12 @@ test("a runner the server starts listens on a socket in its directory; sockets o
   t.after(() => live.close());
   writeFileSync(join(dir, "runner-1.sock"), "not a socket");
 
-  const runner = await spawnRunner({ workspace: dir, env: { ...process.env }, logFile: join(dir, "runner-0.log"), socketDir: dir });
+  const lines: string[] = [];
+  const runner = await spawnRunner({ workspace: dir, env: { ...process.env }, logFile: join(dir, "runner-0.log"), socketDir: dir, log: (line) => lines.push(line) });
   t.after(() => runner.stop(1000));
   assert.equal(runner.url, `http+unix://${encodeURIComponent(join(dir, `runner-${runner.pid}.sock`))}`);
+  // The log names the socket as a path, which an operator can look for, not as the encoded URL.
+  assert.deepEqual(lines, [`runner ${runner.pid} listens on ${join(dir, `runner-${runner.pid}.sock`)}; its output goes to ${join(dir, "runner-0.log")}`]);
   assert.equal((await createRunnerClient(runner.url, { transport: nodeTransport(), token: runner.token }).health()).ok, true);
   // Its garbage is collected as gc-flags.ts says.
   const cmdline = readFileSync(`/proc/${runner.pid}/cmdline`, "utf8").split("\0");

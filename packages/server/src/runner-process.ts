@@ -275,7 +275,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     const url = listeningUrl(readFrom(logFile, offset));
     if (url) {
       ready = true;
-      options.log?.(`runner ${pid} listens on ${url}; its output goes to ${logFile}`);
+      options.log?.(`runner ${pid} listens on ${socketPathOf(new URL(url)) ?? url}; its output goes to ${logFile}`);
       return { url, pid, token, alive: () => !exitedFlag, exited, onExit: exitListeners.add, ended: () => end, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);

@@ -45,3 +45,13 @@ export function crossSiteRefusal(host: string | undefined, origin: string | unde
   if (!web) return `refused a request from a page whose origin is ${JSON.stringify(origin)} (a file or a sandboxed page): without HARNESS_TOKEN only pages on this machine may use this server; set HARNESS_TOKEN`;
   return `refused a request from the web page at ${origin}: without HARNESS_TOKEN only pages on this machine (localhost) may use this server; set HARNESS_ALLOWED_ORIGINS=${origin} to let that page in, or set HARNESS_TOKEN`;
 }
+
+/** The user a request's token is bound to (a token of HARNESS_TOKENS_FILE), by request; absent for
+ * the shared token and without tokens. Set by the HTTP app's token check, read where a request
+ * names its user. */
+export const tokenUsers = new WeakMap<Request, string>();
+
+/** Why a token bound to `bound` may not act for `userId`, or undefined when it may. */
+export function notTheirs(bound: string | undefined, userId: string): string | undefined {
+  return bound === undefined || bound === userId ? undefined : `this token is ${bound}'s: it cannot act for ${userId}`;
+}

@@ -7,6 +7,7 @@ import { RunnerRunOptionsSchema, type RunnerRunOptions } from "@harness/protocol
 import { defaultBackendName } from "@harness/runner/backend-names";
 import { isLoopbackHost } from "@harness/runner/loopback";
 import type { RunnerFactory } from "./registry.ts";
+import { readUserTokens, type UserTokens } from "./user-tokens.ts";
 
 export type ServerOptions = {
   /** Interface to bind (env HARNESS_HOST, default 127.0.0.1). Any other than loopback needs a token. */
@@ -21,6 +22,9 @@ export type ServerOptions = {
   projectDir?: string;
   /** When set, every request needs `Authorization: Bearer <token>` or `?token=` (env HARNESS_TOKEN). */
   token?: string;
+  /** Tokens that let their holders in as one user each (env HARNESS_TOKENS_FILE, read from that
+   * file; see user-tokens.ts): token → user. With them, every request needs a token too. */
+  userTokens?: UserTokens;
   /** Web pages (origins such as https://ui.example.com) that may use a server without a token,
    * besides those on this machine (env HARNESS_ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins?: string[];
@@ -60,6 +64,7 @@ export type ServerConfig = {
   dataDir: string;
   projectDir: string | undefined;
   token: string | undefined;
+  userTokens: UserTokens;
   allowedOrigins: ReadonlySet<string>;
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
@@ -163,14 +168,17 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
     throw new Error("HARNESS_TOKEN must be printable ASCII without spaces (it travels in a header and a query string)");
   }
+  const tokensFile = nonEmpty(env.HARNESS_TOKENS_FILE);
+  const userTokens = options.userTokens ?? (tokensFile === undefined ? new Map<string, string>() : readUserTokens(resolve(tokensFile), MIN_PUBLIC_TOKEN_LENGTH));
+  if (token !== undefined && userTokens.has(token)) throw new Error(`HARNESS_TOKEN is also ${userTokens.get(token)}'s token in HARNESS_TOKENS_FILE: the shared token must be another`);
   if (!isLoopbackHost(config.host)) {
-    if (!token) {
+    if (!token && userTokens.size === 0) {
       throw new Error(
         `refusing to listen on ${config.host} without a token: anyone who can reach it could run commands. ` +
-          `Set HARNESS_TOKEN in the server's environment (${MIN_PUBLIC_TOKEN_LENGTH} characters or more, e.g. openssl rand -hex 32), or bind 127.0.0.1.`,
+          `Set HARNESS_TOKEN in the server's environment (${MIN_PUBLIC_TOKEN_LENGTH} characters or more, e.g. openssl rand -hex 32), or HARNESS_TOKENS_FILE, or bind 127.0.0.1.`,
       );
     }
-    if (token.length < MIN_PUBLIC_TOKEN_LENGTH) {
+    if (token && token.length < MIN_PUBLIC_TOKEN_LENGTH) {
       throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
     }
   }
@@ -182,6 +190,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   return {
     ...config,
     allowedOrigins: new Set(config.allowedOrigins),
+    userTokens,
     dataDir,
     projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
     log: options.log ?? ((line) => console.log(line)),

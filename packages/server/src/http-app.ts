@@ -1,7 +1,8 @@
 // The HTTP side: health, sessions, and the token check that guards every route but /healthz.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
+import { crossSiteRefusal, requestToken, tokenUsers } from "./auth.ts";
+import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 
@@ -28,16 +29,20 @@ export function createHttpApp(options: {
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
   health?: () => HealthCounts;
+  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): token → user. */
+  userTokens?: UserTokens;
   /** Receives a line for each request refused for its token. */
   log?: (line: string) => void;
 }): Hono {
   const app = new Hono();
   const allowed = options.allowedOrigins ?? new Set<string>();
+  const userTokens = options.userTokens ?? new Map<string, string>();
+  const guarded = options.token !== undefined || userTokens.size > 0;
   // A web page the server lets in may read its answers: with a token, any page that holds it (the
   // token travels in a header, never as a cookie); without, the pages the check below lets in.
   // Preflights carry no credentials, so they are answered before the token is asked for.
   const crossOrigin = cors({
-    origin: (origin, c) => (options.token || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
+    origin: (origin, c) => (guarded || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
     allowMethods: ["GET", "HEAD", "POST", "PATCH", "DELETE"],
     allowHeaders: ["authorization", "content-type", USER_HEADER],
     maxAge: 600,
@@ -48,23 +53,24 @@ export function createHttpApp(options: {
   // the server answers. /health stays behind the checks below, so that a client can learn from it
   // whether its token is taken.
   app.get("/healthz", (c) => c.json({ ok: true }));
-  if (!options.token) {
+  if (!guarded) {
     app.use("*", async (c, next) => {
       const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
       if (refusal) return c.json({ error: refusal }, 403);
       await next();
     });
   } else {
-    const token = options.token;
     app.use("*", async (c, next) => {
       const url = new URL(c.req.url);
-      if (!tokenMatches(token, requestToken(c.req.header("authorization"), url))) {
+      const holder = tokenHolder(requestToken(c.req.header("authorization"), url), options.token, userTokens);
+      if (!holder) {
         // As a refused WebSocket is: whose client holds a stale token. The path only (a ?token= in
         // the query is the wrong token, but a token still).
         options.log?.(`refused ${c.req.method} ${url.pathname} from ${remoteAddress(c.env) ?? "an unknown address"}: missing or wrong token`);
         c.header("WWW-Authenticate", "Bearer");
         return c.json({ error: "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>" }, 401);
       }
+      if (holder.user !== undefined) tokenUsers.set(c.req.raw, holder.user);
       await next();
     });
   }

@@ -132,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,
+    userTokens: config.userTokens,
     allowedOrigins: config.allowedOrigins,
     heartbeatMs: config.heartbeatMs,
     deletedSince: (userId, sessionId, since) => {
@@ -148,6 +149,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   });
   const app = createHttpApp({
     token: config.token,
+    userTokens: config.userTokens,
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
     log,

@@ -22,6 +22,7 @@ import { z } from "zod";
 import { describeZodError, emptyState, type ForkResult, type SessionFiles, type SessionRead, type SessionSummary } from "@harness/protocol";
 import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
+import { notTheirs, tokenUsers } from "./auth.ts";
 import { restoreForkFiles } from "./fork-files.ts";
 import { PrefixSchema, sessionFiles } from "./session-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
@@ -67,8 +68,8 @@ const ForkBody = z.strictObject({
 });
 
 class BadRequest extends Error {
-  readonly status: 400 | 413 | 415;
-  constructor(message: string, status: 400 | 413 | 415 = 400) {
+  readonly status: 400 | 403 | 413 | 415;
+  constructor(message: string, status: 400 | 403 | 413 | 415 = 400) {
     super(message);
     this.status = status;
   }
@@ -128,6 +129,8 @@ function userOf(c: Context, fromBody?: string): string {
   const [first, ...others] = given;
   const other = others.find((source) => source.userId !== first.userId);
   if (other) throw new BadRequest(`userId: ${first.where} and ${other.where} name different users`);
+  const refused = notTheirs(tokenUsers.get(c.req.raw), first.userId!);
+  if (refused) throw new BadRequest(refused, 403);
   return first.userId!;
 }
 

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
 import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
-import { crossSiteRefusal, requestToken, tokenMatches } from "./auth.ts";
+import { crossSiteRefusal, notTheirs, requestToken } from "./auth.ts";
+import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
 
@@ -59,6 +60,8 @@ export type WebSocketEndpoint = {
 export function createWebSocketEndpoint(options: {
   registry: SessionRegistry;
   token: string | undefined;
+  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): token → user. */
+  userTokens?: UserTokens;
   /** Pages besides loopback ones that may open a socket on a server without a token. */
   allowedOrigins?: ReadonlySet<string>;
   /** Whether a client that holds the session's seq `since` knew a session of that id that has been
@@ -68,6 +71,7 @@ export function createWebSocketEndpoint(options: {
   heartbeatMs: number;
   log: (line: string) => void;
 }): WebSocketEndpoint {
+  const userTokens = options.userTokens ?? new Map<string, string>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
   let closing = false;
   // A client that vanished without closing (a laptop asleep, a dropped NAT mapping) would hold its
@@ -128,13 +132,15 @@ export function createWebSocketEndpoint(options: {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
       if (closing) return answerRaw(socket, 503, "the server is shutting down");
-      const crossSite = options.token ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
+      const guarded = options.token !== undefined || userTokens.size > 0;
+      const crossSite = guarded ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
       // Said in the log too: a browser shows the page nothing of a refused handshake.
       if (crossSite) {
         options.log(`WebSocket: ${crossSite}`);
         return answerRaw(socket, 403, crossSite);
       }
-      if (options.token && !tokenMatches(options.token, requestToken(req.headers.authorization, url))) {
+      const holder = guarded ? tokenHolder(requestToken(req.headers.authorization, url), options.token, userTokens) : {};
+      if (!holder) {
         options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
         return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
           "WWW-Authenticate": "Bearer",
@@ -144,6 +150,10 @@ export function createWebSocketEndpoint(options: {
       const query = parseWsQuery(url);
       if (!query.ok) return answerRaw(socket, 400, `bad /ws query: ${query.error}`);
       const { userId, sessionId, since } = query.value;
+      if (notTheirs(holder.user, userId)) {
+        options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: the token is ${holder.user}'s, not ${userId}'s`);
+        return answerRaw(socket, 403, notTheirs(holder.user, userId)!);
+      }
       // A client back from a connection that outlived its session (deleted meanwhile) is told so,
       // as the clients connected at the time were, not handed a new, empty session of that id.
       if (since !== undefined && options.deletedSince?.(userId, sessionId, since)) {

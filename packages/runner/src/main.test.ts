@@ -176,6 +176,22 @@ test("a runner left alone exits by itself after HARNESS_RUNNER_IDLE_EXIT_MS, but
   assert.match(runner.stderr(), /no run and no request for 400 ms; exiting/);
 });
 
+test("a runner whose run waits for an approval nobody can give (its server gone, no stream open) exits once idle", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-main-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const fake = await startFakeAnthropic({ replies: [{ toolUses: [{ name: "Write", input: { file_path: join(dir, "note.txt"), content: "hi" } }] }] });
+  t.after(() => fake.close());
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: dir, HARNESS_RUNNER_IDLE_EXIT_MS: "400", ANTHROPIC_BASE_URL: fake.url, HOME: dir }, []);
+  const client = createRunnerClient(runner.url);
+  // Read until the run asks, then go away without cancelling it, as a killed server does.
+  for await (const e of client.query({ prompt: "run it", anthropicApiKey: "k", permissionMode: "default", interactive: true }, { signal: new AbortController().signal, keepRunning: true })) {
+    if (e.type === "approval.requested") break;
+  }
+  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 5000).unref());
+  assert.equal(await Promise.race([runner.exited, timeout]), 0);
+  assert.match(runner.stderr(), /no run and no request for 400 ms; exiting/);
+});
+
 test("the runner process refuses an unknown HARNESS_BACKEND or a bad idle time", async () => {
   for (const [env, message] of [
     [{ HARNESS_BACKEND: "gpt" }, 'harness-runner: HARNESS_BACKEND must be one of builtin, claude-code, got "gpt"\n'],

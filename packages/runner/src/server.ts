@@ -68,6 +68,9 @@ export type RunnerHandler = {
   /** Answers a request; `path` stands in for the request's own path when given (a runner host
    * serves this handler under a prefix). */
   handle(req: IncomingMessage, res: ServerResponse, path?: string): void;
+  /** Whether the runner has work that keeps it from exiting when idle: a run in flight, unless all
+   * it does is wait for an approval while no stream is open on it (its server gone: nobody can
+   * answer, and waiting would keep the process for ever). */
   isBusy(): boolean;
   /** Aborts the run in flight, if any; resolves once it has settled. */
   abortRun(): Promise<void>;
@@ -195,7 +198,10 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
 
   return {
     handle,
-    isBusy: deps.busy,
+    isBusy: () => {
+      const run = runs.current();
+      return deps.busy() && !(run && run.approvals.pending().length > 0 && !run.log.followed);
+    },
     abortRun,
     onActivity(listener) {
       activityListeners.push(listener);

@@ -22,7 +22,7 @@ test("a model gateway that cannot be reached is named without the password and q
     dataDir: await newDataDir(),
     env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: `http://gateway-user:gw-pass-1234@127.0.0.1:${port}/anthropic?key=query-secret-5678`, HARNESS_MODEL_RETRIES: "0" },
   });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "gateway" });
   t.after(() => client.close());
   client.send({ type: "submit", prompt: "hello" });
@@ -38,7 +38,7 @@ test("a model gateway that cannot be reached is named without the password and q
 test("the log has a line for each run's end, naming its session and, for a failed run, why", async (t) => {
   fake().push({ text: "done" }, { kind: "http-error", status: 401, errorType: "authentication_error", message: "invalid x-api-key" });
   const server = await startHarnessServer({ dataDir: await newDataDir(), env: modelEnv() });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "work" });
   t.after(() => client.close());
   client.send({ type: "submit", prompt: "prompt-alpha-42" });
@@ -56,7 +56,7 @@ test("GET /health, behind the token, says how many sessions, clients and runs ar
   fake().push({ text: ["working "], hold: new Promise<void>((resolve) => (release = resolve)) });
   const token = "health-check-token-0123456789";
   const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: token } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const health = async () => (await fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.deepEqual(await health(), { ok: true, sessions: 0, clients: 0, runs: 0 });
   const first = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "busy", token });
@@ -75,7 +75,7 @@ test("GET /health, behind the token, says how many sessions, clients and runs ar
 test("a request with a missing or wrong token is logged with where it came from, as a refused WebSocket is, never with the token", async (t) => {
   const token = "right-token-0123456789abcdef";
   const server = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_TOKEN: token } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const answer = await fetch(`${server.url}/sessions?userId=ann`, { headers: { authorization: "Bearer wrong-token-9876543210" } });
   assert.equal(answer.status, 401);
   await waitFor(() => /refused GET \/sessions from 127\.0\.0\.1: missing or wrong token/.test(server.output()), "the refusal to be logged");

@@ -13,7 +13,7 @@ test("a stopped server lets the run in flight finish within the grace, refusing 
   let release!: () => void;
   fake().push({ text: ["half "], hold: new Promise<void>((resolve) => (release = resolve)) });
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const worker = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
   const other = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "late" });
   t.after(() => Promise.all([worker.close(), other.close()]));
@@ -34,7 +34,7 @@ test("a stopped server lets the run in flight finish within the grace, refusing 
   assert.doesNotMatch(server.output(), /interrupted/);
 
   const again = await startHarnessServer({ dataDir, env: modelEnv() });
-  t.after(() => again.stop("SIGKILL"));
+  t.after(() => again.stop());
   const back = await MinimalClient.connect(again.url, { userId: "ann", sessionId: "long" });
   t.after(() => back.close());
   await back.waitForState(() => true);
@@ -46,7 +46,7 @@ test("a run still going when the grace ends is written down as interrupted", asy
   const dataDir = await newDataDir();
   fake().push({ text: ["forever "], hold: new Promise(() => {}) });
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "500" } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "stuck" });
   t.after(() => client.close());
   client.send({ type: "submit", prompt: "never ends" });

@@ -23,7 +23,7 @@ test("a user's token lets its holder in as that user only, over the WebSocket an
   const dataDir = await newDataDir();
   const file = await tokensFile(dataDir, `# user token\nann ${ANN}\n\nbob   ${BOB}\n`);
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_HOST: "0.0.0.0", HARNESS_TOKENS_FILE: file, HARNESS_TOKEN: SHARED } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
 
   fake().push({ text: "hello ann" });
   const ann = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "mine", token: ANN });
@@ -51,7 +51,7 @@ test("a tokens file alone is enough to listen off loopback; a bad one is refused
   const dataDir = await newDataDir();
   const good = await tokensFile(dataDir, `ann ${ANN}\n`);
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_HOST: "0.0.0.0", HARNESS_TOKENS_FILE: good } });
-  t.after(() => server.stop("SIGKILL"));
+  t.after(() => server.stop());
   assert.equal((await fetch(`${server.url}/health`)).status, 401);
   assert.equal((await fetch(`${server.url}/health`, { headers: { authorization: `Bearer ${ANN}` } })).status, 200);
   await server.stop();

@@ -14,6 +14,8 @@ export type MappedRun = {
   transcript: TranscriptMessage[];
   /** Usage of each main-agent model call, in order. */
   turns: Usage[];
+  /** Usage of every model call reported (sub-agents' too), by the call's id, as last reported. */
+  calls: Map<string, Usage>;
   sessionId?: string;
   model?: string;
   /** Every result message; a steered run can have more than one. */
@@ -34,7 +36,7 @@ export type MappedRun = {
 export type EventMapper = { handle(message: SDKMessage): void; run: MappedRun };
 
 export function createEventMapper(emit: (event: AgentEvent) => void): EventMapper {
-  const run: MappedRun = { transcript: [], turns: [], results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
+  const run: MappedRun = { transcript: [], turns: [], calls: new Map(), results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
   /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
   const streamedText = new Set<string>();
   /** Per agent ("" = main): the message being streamed, its model, the usage its message_start
@@ -57,6 +59,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     const counts = [usage.inputTokens, usage.outputTokens, usage.cacheReadTokens ?? 0, usage.cacheWriteTokens ?? 0];
     if (!counts.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return;
     const priced = model && priceOf(model) ? { ...usage, costUsd: costUsd(model, usage) } : usage;
+    run.calls.set(id, priced);
     emit({ type: "call.completed", ...fields, usage: priced });
   }
 

@@ -186,7 +186,8 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
       await recordRun(ctx.stateDir, {
         sessionId: run.sessionId,
         // A result of a failed start may carry zeroed totals: the session's are not lost by it.
-        totals: totals.inputTokens + totals.outputTokens >= previous.inputTokens + previous.outputTokens ? totals : previous,
+        // Others are what Claude Code goes on from when the session is resumed next.
+        totals: previous && totals.inputTokens + totals.outputTokens === 0 ? previous : totals,
         cutDone: forked ? resumed : undefined,
         checkpoint:
           query.userMessageId && run.promptUuid
@@ -212,7 +213,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   transcript.push(...run.transcript);
   const sessionId = run.sessionId;
 
-  const usage = usageOfRun(totals ? subtractTotals(totals, previous) : undefined, run);
+  const usage = usageOfRun(totals && previous ? ownTotals(totals, previous) : undefined, run);
   // A run that fails or is stopped still paid for the model calls it made.
   const spent = usage.inputTokens + usage.outputTokens > 0 ? { usage, turns: run.turns } : {};
   if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, sessionId, ...spent };
@@ -234,10 +235,23 @@ function resumePlan(sessionId: string | undefined, cut: ForkPoint | null | undef
   return cut === undefined ? { sessionId } : { sessionId: cut.sessionId, at: cut.at };
 }
 
-/** The totals the run's session had before it: a fork starts from those of the session it forks. */
-function previousTotals(stored: StoreData, sessionId: string | undefined, resume: ResumePlan | undefined): Totals {
+/** The totals the run's session had before it: a fork starts from those of the session it forks, a
+ * new session from none. Undefined when they are not known: a session resumed (or forked) whose
+ * totals the store does not hold (a file of another version, or an unreadable one, counts as
+ * empty), whose results count the earlier runs' calls too. */
+function previousTotals(stored: StoreData, sessionId: string | undefined, resume: ResumePlan | undefined): Totals | undefined {
   const own = sessionId === undefined ? undefined : stored.sessions[sessionId];
-  return own ?? (resume?.at ? stored.sessions[resume.sessionId] : undefined) ?? ZERO_TOTALS;
+  if (own) return own;
+  if (!resume) return ZERO_TOTALS;
+  return resume.at ? stored.sessions[resume.sessionId] : undefined;
+}
+
+/** The run's part of its session's totals. Totals below those before in some count are not the
+ * session's continued (Claude Code kept none in its transcript, or a /clear reset them): they are
+ * the process's own, this run's alone. */
+function ownTotals(totals: Totals, previous: Totals): Totals {
+  const keys = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+  return keys.every((key) => totals[key] >= previous[key]) ? subtractTotals(totals, previous) : totals;
 }
 
 /** Why a result message is a failure, in words, or undefined when it is a success. */
@@ -269,18 +283,24 @@ function totalsOf(result: SDKResultMessage): Totals {
   };
 }
 
-/** The run's own usage: the growth of the session's totals, or the sum of the calls seen when
- * Claude Code reported no totals. */
-function usageOfRun(delta: Totals | undefined, run: MappedRun): Usage {
-  if (delta && delta.inputTokens + delta.outputTokens > 0) return delta;
+/** The run's own usage, as the session counts it at the run's end: Claude Code's own figures when
+ * they can be told apart from the earlier runs' (`own`, the growth of its session's totals: every
+ * call it made, sub-agents' and its side calls included, priced by Claude Code). The calls reported
+ * while the run went on were estimates (priced by the harness's price list, a sub-agent's call
+ * with the output count it began with until a real one came), and the session replaces their sum
+ * by this figure when the run ends: that correction is the only step the cost takes then.
+ * Otherwise (no totals, zeroed ones, or an unknown baseline) the calls the run reported, each once
+ * by its id, as last reported. */
+function usageOfRun(own: Totals | undefined, run: MappedRun): Usage {
+  if (own && own.inputTokens + own.outputTokens > 0) return own;
   const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  for (const t of run.turns) {
-    usage.inputTokens += t.inputTokens;
-    usage.outputTokens += t.outputTokens;
-    usage.cacheReadTokens! += t.cacheReadTokens ?? 0;
-    usage.cacheWriteTokens! += t.cacheWriteTokens ?? 0;
+  for (const call of run.calls.values()) {
+    usage.inputTokens += call.inputTokens;
+    usage.outputTokens += call.outputTokens;
+    usage.cacheReadTokens! += call.cacheReadTokens ?? 0;
+    usage.cacheWriteTokens! += call.cacheWriteTokens ?? 0;
+    if (call.costUsd !== undefined) usage.costUsd = (usage.costUsd ?? 0) + call.costUsd;
   }
-  if (delta) usage.costUsd = delta.costUsd;
   return usage;
 }
 

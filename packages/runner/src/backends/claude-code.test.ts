@@ -1,7 +1,7 @@
 // The claude-code backend running the real Claude Code binary against the fake model server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
@@ -107,6 +107,29 @@ test("resume by session id continues the conversation; each run reports only its
   assert.deepEqual([first.usage.inputTokens, first.usage.outputTokens], [100, 10]);
   assert.deepEqual([second.usage.inputTokens, second.usage.outputTokens], [200, 20], "not the session's running total");
   assert.ok((second.usage.costUsd ?? 0) > (first.usage.costUsd ?? 0), "the second call is the dearer one");
+});
+
+test("a store of the backend that lost the session's totals (another version's file) does not make a resumed run count the earlier runs' calls again", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 } },
+      { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
+    ],
+  });
+  const dirs = tempDirs(t);
+  const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) });
+  const first = await backend.run({ prompt: "remember heron" }, drivenContext(dirs).ctx);
+  assert.ok(first.ok, JSON.stringify(first));
+  // A file this version cannot read counts as empty: the totals Claude Code's session had are gone.
+  writeFileSync(join(dirs.stateDir, "claude-code.json"), JSON.stringify({ version: 0, runs: [] }));
+  const run = drivenContext(dirs);
+  const second = await backend.run({ prompt: "what was the word?", resumeSessionId: first.sessionId }, run.ctx);
+  assert.ok(second.ok, JSON.stringify(second));
+  assert.equal(second.sessionId, first.sessionId);
+  assert.deepEqual([second.usage.inputTokens, second.usage.outputTokens], [200, 20], "only the run's own call");
+  const reported = run.events.flatMap((e) => (e.type === "call.completed" ? [e.usage] : []));
+  assert.equal(reported.length, 1);
+  assert.ok(Math.abs((second.usage.costUsd ?? 0) - (reported[0].costUsd ?? 0)) < 1e-9, `the run's cost is its call's: ${second.usage.costUsd} vs ${reported[0].costUsd}`);
 });
 
 test("resuming a Claude Code session this workspace does not keep starts a new one and says so", { skip, timeout }, async (t) => {

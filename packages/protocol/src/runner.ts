@@ -246,8 +246,10 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
    * are final: the builtin loop's are the sum of its calls reported, Claude Code's its own count
    * (its prices, and calls it reports no usage for, may differ from the calls reported). `side`:
    * a call made beside the conversation (a hook's verdict, a web search): it costs, but is no
-   * measure of the conversation's context. */
-  z.object({ type: z.literal("call.completed"), ...envelope, ...agentFields, side: z.literal(true).optional(), usage: UsageSchema }),
+   * measure of the conversation's context. `callId`: the call's own id (the API's message id): a
+   * call reported again under its id (its real counts, once the backend learns them) replaces what
+   * was reported of it, and is counted once however often it is reported. */
+  z.object({ type: z.literal("call.completed"), ...envelope, ...agentFields, side: z.literal(true).optional(), callId: idOfAtMost(MAX_ID_CHARS).min(1).optional(), usage: UsageSchema }),
   /** A tool call waits for the user's decision (interactive runs only). */
   z.object({
     type: z.literal("approval.requested"),

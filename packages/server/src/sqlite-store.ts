@@ -33,7 +33,7 @@ const RunRecordSchema: z.ZodType<RunRecord> = z.object({
   assistantMessageId: z.string(),
   afterTool: z.boolean(),
   live: z
-    .object({ usageBefore: UsageSchema.optional(), spentBefore: ConversationSpentSchema.optional(), counted: UsageSchema })
+    .object({ usageBefore: UsageSchema.optional(), spentBefore: ConversationSpentSchema.optional(), counted: UsageSchema, calls: z.record(z.string(), UsageSchema).optional() })
     .optional(),
 });
 

@@ -158,3 +158,27 @@ test("a call made beside the conversation (a hook's, a web search's) counts, but
   await until(() => client.state!.usage?.inputTokens === 190);
   assert.deepEqual(client.state!.lastCall, calls[1]);
 });
+
+test("a call reported again under its id replaces what was counted of it: the figures move by the difference, the call count not at all, and the run's end sets what it sets without", async () => {
+  const sub = { agentId: "agent_1", parentToolUseId: "tu1" };
+  const begun: Usage = { inputTokens: 300, outputTokens: 1, costUsd: 0.31 };
+  const real: Usage = { inputTokens: 300, outputTokens: 33, costUsd: 0.63 };
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before });
+  await until(() => !session.busy);
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r2" }, { type: "call.completed", callId: "msg_a", usage: calls[0] }, { type: "call.completed", ...sub, callId: "msg_s", usage: begun });
+  await until(() => client.state!.spent?.calls === 6);
+  assert.deepEqual([client.state!.usage?.inputTokens, client.state!.usage?.outputTokens], [1400, 111]);
+  run.emit({ type: "call.completed", ...sub, callId: "msg_s", usage: real }, { type: "call.completed", ...sub, callId: "msg_s", usage: real }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[3]?.content === "x");
+  assert.equal(client.state!.spent?.calls, 6, "still two calls");
+  assert.equal(client.state!.usage?.inputTokens, 1400, "the input not counted again");
+  assert.equal(client.state!.usage?.outputTokens, 143, "the output as the call really had it");
+  assert.ok(Math.abs(client.state!.usage!.costUsd! - 1.73) < 1e-9, String(client.state!.usage!.costUsd));
+  assert.equal(client.state!.spent?.usage.outputTokens, 143);
+  run.emit({ type: "run.completed", result: "x", usage: { inputTokens: 400, outputTokens: 43, costUsd: 0.8 }, spent: { ...after, calls: 6 } });
+  await until(() => !session.busy);
+  assert.deepEqual([client.state!.usage?.inputTokens, client.state!.usage?.outputTokens, client.state!.usage?.costUsd], [1400, 143, 1.8]);
+});

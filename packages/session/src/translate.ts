@@ -15,7 +15,13 @@ export type RunCursor = {
   live?: LiveCount;
 };
 
-export type LiveCount = { usageBefore?: Usage; spentBefore?: ConversationSpent; counted: Usage };
+/** `calls`: the usage counted of each of the run's latest calls that came with an id (at most
+ * MAX_LIVE_CALLS, the oldest forgotten first): one reported again is counted once. */
+export type LiveCount = { usageBefore?: Usage; spentBefore?: ConversationSpent; counted: Usage; calls?: Record<string, Usage> };
+
+/** Calls a run remembers by id: a call is reported again soon after, if at all (a sub-agent's last
+ * call once it finishes, a stream read again), and the run record is stored with every batch. */
+export const MAX_LIVE_CALLS = 64;
 
 export type Translation = { operations: DeltaOperation[]; cursor: RunCursor };
 
@@ -241,17 +247,43 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 /** A model call of the run finished: its usage joins the session's usage and the conversation's
  * totals at once (`calls` one more; the times move at the run's end), and a main-agent call of the
  * conversation (not one beside it) is the context's fill now. Only the keys that changed are sent.
- * A usage not made of counts is ignored. */
+ * A call reported again under its id replaces what was counted of it: the totals move by the
+ * difference, `calls` not at all. A usage not made of counts is ignored. */
 function callCompleted(state: HarnessState, cursor: RunCursor, event: Extract<RunnerEvent, { type: "call.completed" }>): Translation {
   if (!event.usage || !isCounts(event.usage)) return { operations: [], cursor };
   const live: LiveCount = cursor.live ?? { counted: { inputTokens: 0, outputTokens: 0 }, ...(state.usage && { usageBefore: state.usage }), ...(state.spent && { spentBefore: state.spent }) };
-  const ops = changedOps(["usage"], state.usage, addUsage(state.usage, event.usage));
-  if (state.spent) {
-    ops.push(...changedOps(["spent", "usage"], state.spent.usage, addUsage(state.spent.usage, event.usage)));
-    ops.push({ type: "set", path: ["spent", "calls"], value: state.spent.calls + 1 });
+  const earlier = event.callId === undefined ? undefined : live.calls?.[event.callId];
+  const added = earlier ? difference(event.usage, earlier) : event.usage;
+  const usage = addUsage(state.usage, added);
+  const spent = state.spent && addUsage(state.spent.usage, added);
+  if (!isCounts(usage) || (spent && !isCounts(spent))) return { operations: [], cursor };
+  const ops = changedOps(["usage"], state.usage, usage);
+  if (state.spent && spent) {
+    ops.push(...changedOps(["spent", "usage"], state.spent.usage, spent));
+    if (!earlier) ops.push({ type: "set", path: ["spent", "calls"], value: state.spent.calls + 1 });
   }
   if (!event.agentId && !event.side) ops.push({ type: "set", path: ["lastCall"], value: event.usage as JSONValue });
-  return { operations: ops, cursor: { ...cursor, live: { ...live, counted: addUsage(live.counted, event.usage) } } };
+  const next: LiveCount = { ...live, counted: addUsage(live.counted, added) };
+  if (event.callId !== undefined) next.calls = rememberCall(live.calls, event.callId, event.usage);
+  return { operations: ops, cursor: { ...cursor, live: next } };
+}
+
+/** `usage` less `earlier`, key by key (below zero where it is lower). */
+function difference(usage: Usage, earlier: Usage): Usage {
+  const diff: Usage = { inputTokens: usage.inputTokens - earlier.inputTokens, outputTokens: usage.outputTokens - earlier.outputTokens };
+  for (const key of OPTIONAL_USAGE_KEYS) {
+    if (usage[key] !== undefined || earlier[key] !== undefined) diff[key] = (usage[key] ?? 0) - (earlier[key] ?? 0);
+  }
+  return diff;
+}
+
+function rememberCall(calls: Record<string, Usage> | undefined, id: string, usage: Usage): Record<string, Usage> {
+  const next = { ...calls };
+  delete next[id];
+  next[id] = usage;
+  const ids = Object.keys(next);
+  for (const old of ids.slice(0, Math.max(0, ids.length - MAX_LIVE_CALLS))) delete next[old];
+  return next;
 }
 
 /** Sets at `path` the keys of `next` that differ from `before` (the whole value when there is none). */

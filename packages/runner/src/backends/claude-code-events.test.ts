@@ -37,7 +37,7 @@ test("streamed text becomes deltas; the complete block that follows is not sent 
     { type: "run.ready", available: { model: "claude-test", slashCommands: [], tools: [], mcpServers: [], agents: [], skills: [], outputStyle: "default" } },
     { type: "assistant.delta", text: "Hel" },
     { type: "assistant.delta", text: "lo" },
-    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
+    { type: "call.completed", callId: "msg_1", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
   ]);
   assert.deepEqual(run.turns, [{ inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 }]);
   assert.equal(run.promptUuid, "prompt-uuid");
@@ -244,8 +244,8 @@ test("each model call is reported once as it ends: a streamed one at its message
   ]);
   const calls = events.filter((e) => e.type === "call.completed");
   assert.deepEqual(calls, [
-    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
-    { type: "call.completed", agentId: "a-1", parentToolUseId: "toolu_task", usage: { inputTokens: 30, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 0 } },
+    { type: "call.completed", callId: "msg_1", usage: { inputTokens: 100, outputTokens: 7, cacheReadTokens: 5, cacheWriteTokens: 0 } },
+    { type: "call.completed", agentId: "a-1", parentToolUseId: "toolu_task", callId: "msg_sub", usage: { inputTokens: 30, outputTokens: 4, cacheReadTokens: 5, cacheWriteTokens: 0 } },
   ]);
   for (const event of calls) assert.ok(RunnerEventSchema.safeParse({ ...event, seq: 1 }).success);
 });
@@ -262,4 +262,40 @@ test("a call is priced by its own model, though a sub-agent on another model spo
   const [sub, main] = calls;
   assert.equal(sub.usage.costUsd, costUsd("claude-haiku-4-5", sub.usage));
   assert.equal(main.usage.costUsd, costUsd("claude-opus-4-5", main.usage));
+});
+
+/** A sub-agent's two calls as Claude Code sends them: no stream events, each line with the output
+ * count the call began with (1). */
+const subAgentCalls = () => [
+  sdk({ type: "system", subtype: "task_started", task_id: "a-1", tool_use_id: "toolu_task", description: "sub", task_type: "local_agent" }),
+  assistant("msg_s1", [{ type: "tool_use", id: "toolu_sub", name: "Bash", input: { command: "ls" } }], { parent_tool_use_id: "toolu_task", message: { id: "msg_s1", model: "claude-haiku-4-5", role: "assistant", content: [{ type: "tool_use", id: "toolu_sub", name: "Bash", input: { command: "ls" } }], usage: usage(200, 1) } }),
+  sdk({ type: "system", subtype: "task_progress", task_id: "a-1", tool_use_id: "toolu_task", description: "Running ls", usage: { total_tokens: 206, tool_uses: 1, duration_ms: 60 } }),
+  sdk({ type: "user", parent_tool_use_id: "toolu_task", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_sub", content: "a.txt" }] } }),
+  assistant("msg_s2", [{ type: "text", text: "sub done" }], { parent_tool_use_id: "toolu_task", message: { id: "msg_s2", model: "claude-haiku-4-5", role: "assistant", content: [{ type: "text", text: "sub done" }], usage: usage(300, 1) } }),
+];
+
+test("a sub-agent's last call is reported again under its id with the real output count its task's notification gives; the others keep the count they began with", () => {
+  const { events, run } = mapped([
+    ...subAgentCalls(),
+    sdk({ type: "system", subtype: "task_notification", task_id: "a-1", tool_use_id: "toolu_task", status: "completed", output_file: "/o", summary: "sub done", usage: { total_tokens: 338, tool_uses: 1, duration_ms: 170 } }),
+    sdk({ type: "system", subtype: "task_notification", task_id: "a-1", tool_use_id: "toolu_task", status: "completed", output_file: "/o", summary: "sub done", usage: { total_tokens: 338, tool_uses: 1, duration_ms: 170 } }),
+  ]);
+  const calls = events.flatMap((e) => (e.type === "call.completed" ? [[e.callId, e.usage.inputTokens, e.usage.outputTokens]] : []));
+  assert.deepEqual(calls, [["msg_s1", 200, 1], ["msg_s2", 300, 1], ["msg_s2", 300, 33]], "the task's 338 tokens: 300 input, 5 cache reads, 33 output");
+  const last = events.filter((e) => e.type === "call.completed").at(-1)!;
+  assert.equal(last.type === "call.completed" && last.usage.costUsd, costUsd("claude-haiku-4-5", { inputTokens: 300, outputTokens: 33, cacheReadTokens: 5, cacheWriteTokens: 0 }), "priced by the call's model");
+  assert.equal(last.type === "call.completed" && last.parentToolUseId, "toolu_task");
+  assert.equal(run.calls.get("msg_s2")?.outputTokens, 33);
+});
+
+test("a foreground sub-agent's last call gets its real output count from the Agent call's result; a result whose usage is not that call's changes nothing", () => {
+  const agentResult = (input: number) =>
+    sdk({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_task", content: [{ type: "text", text: "sub done" }] }] },
+      tool_use_result: { status: "completed", agentId: "a-1", totalTokens: 338, usage: { input_tokens: input, output_tokens: 33, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 } },
+    });
+  const count = (messages: SDKMessage[]) => mapped(messages).events.flatMap((e) => (e.type === "call.completed" && e.callId === "msg_s2" ? [e.usage.outputTokens] : []));
+  assert.deepEqual(count([...subAgentCalls(), agentResult(300)]), [1, 33]);
+  assert.deepEqual(count([...subAgentCalls(), agentResult(999)]), [1]);
 });

@@ -47,6 +47,9 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
   /** Model calls reported (call.completed), by message id: each once, however many lines it spans. */
   const reported = new Set<string>();
+  /** Per sub-agent (by the Agent call that started it): its last call reported, whose real output
+   * count Claude Code tells as the agent finishes; `corrected` once that count was reported. */
+  const lastSubCall = new Map<string, { id: string; usage: Usage; fields: AgentFields; model?: string; corrected?: true }>();
   /** The model last named, for a message that does not name its own. */
   let model: string | undefined;
 
@@ -58,9 +61,27 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
     reported.add(id);
     const counts = [usage.inputTokens, usage.outputTokens, usage.cacheReadTokens ?? 0, usage.cacheWriteTokens ?? 0];
     if (!counts.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return;
+    emitCall(id, usage, fields, model);
+    if (fields.parentToolUseId) lastSubCall.set(fields.parentToolUseId, { id, usage, fields, model });
+  }
+
+  function emitCall(id: string, usage: Usage, fields: AgentFields, model: string | undefined): void {
     const priced = model && priceOf(model) ? { ...usage, costUsd: costUsd(model, usage) } : usage;
     run.calls.set(id, priced);
-    emit({ type: "call.completed", ...fields, usage: priced });
+    emit({ type: "call.completed", ...fields, callId: id, usage: priced });
+  }
+
+  /** Claude Code streams none of a sub-agent's calls: each line of one carries the usage it began
+   * with, its output count a placeholder. What it does tell, as the agent finishes, is its last
+   * call's real count: the whole usage in the Agent call's result (a foreground agent), or the
+   * call's total tokens in the task's notification (one in the background). That call is then
+   * reported again under its id with the real output count; the others keep theirs until the run's
+   * end (whose totals count them all). */
+  function correctSubCall(parent: string, outputTokens: number): void {
+    const last = lastSubCall.get(parent);
+    if (!last || last.corrected || !Number.isInteger(outputTokens) || outputTokens <= last.usage.outputTokens) return;
+    last.corrected = true;
+    emitCall(last.id, { ...last.usage, outputTokens }, last.fields, last.model);
   }
 
   const agentFields = (parent: string | null | undefined, agentId?: unknown): AgentFields => {
@@ -172,6 +193,14 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
       if (typeof r.tool_use_id !== "string") continue;
       emit({ type: "tool.completed", ...fields, toolUseId: r.tool_use_id, output: resultText(r.content), isError: r.is_error === true });
     }
+    if (!message.parent_tool_use_id) {
+      const agentUsage = asRecord(asRecord(message.tool_use_result).usage);
+      const last = typeof results[0]?.tool_use_id === "string" ? lastSubCall.get(results[0].tool_use_id) : undefined;
+      // The result's usage is the agent's last call's when its input is that call's.
+      if (last && agentUsage.input_tokens === last.usage.inputTokens && typeof agentUsage.output_tokens === "number") {
+        correctSubCall(results[0].tool_use_id as string, agentUsage.output_tokens);
+      }
+    }
     const created = createdFile(message.tool_use_result);
     if (created) run.createdFiles.push(created);
     if (!message.parent_tool_use_id) run.transcript.push({ role: "user", content: blocks });
@@ -202,6 +231,14 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
           lastAvailable = said;
         } else if (message.subtype === "task_started" && message.tool_use_id) {
           taskIds.set(message.tool_use_id, message.task_id);
+        } else if (message.subtype === "task_notification" && message.tool_use_id) {
+          // Its total_tokens: the last call's input, cache reads and writes, and output.
+          const last = lastSubCall.get(message.tool_use_id);
+          const total = message.usage?.total_tokens;
+          if (last && typeof total === "number") {
+            const input = last.usage.inputTokens + (last.usage.cacheReadTokens ?? 0) + (last.usage.cacheWriteTokens ?? 0);
+            correctSubCall(message.tool_use_id, total - input);
+          }
         } else if (message.subtype === "api_retry") {
           if (message.error === "authentication_failed") run.authFailed = true;
           // Otherwise Claude Code's waits (minutes, over all its attempts) are silence.

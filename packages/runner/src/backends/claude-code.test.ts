@@ -284,8 +284,34 @@ test("a sub-agent's text and tool calls carry its agent id and the Agent call th
   assert.ok(sub.every((e) => "agentId" in e && typeof e.agentId === "string" && e.agentId.length > 0));
   assert.deepEqual(
     sub.map((e) => (e.type === "assistant.delta" ? `delta ${e.text}` : e.type === "tool.completed" ? `completed ${e.output.trim()}` : e.type)),
-    // Each of the sub-agent's two model calls is reported once, at its first line.
-    ["call.completed", "delta sub says", "tool.started", "completed from-sub", "call.completed", "delta sub done"],
+    // Each of the sub-agent's two model calls is reported at its first line; the last again with its
+    // real output count once Claude Code tells it (as the agent finishes).
+    ["call.completed", "delta sub says", "tool.started", "completed from-sub", "call.completed", "delta sub done", "call.completed"],
   );
   assert.doesNotMatch(JSON.stringify(outcome.transcript), /sub says/, "the sub-agent's conversation is not the main transcript");
 });
+
+for (const background of [true, false]) {
+  test(`a sub-agent's last model call is counted with its real output count once Claude Code tells it (${background ? "in the background" : "in the foreground"}), before the run ends`, { skip, timeout }, async (t) => {
+    const has = (req: { body: { messages: unknown[] } }, text: string) => JSON.stringify(req.body.messages).includes(text);
+    const fake = await fakeForClaudeCode(t, {
+      respond: (req) => {
+        if (has(req, "do the sub work")) {
+          if (!has(req, "toolu_agent")) return { text: "sub done", usage: { input_tokens: 300, output_tokens: 33 } };
+        }
+        if (has(req, "task-notification")) return { text: "The agent reported.", usage: { input_tokens: 500, output_tokens: 5 } };
+        if (has(req, "toolu_agent")) return { text: "Over.", usage: { input_tokens: 400, output_tokens: 4 } };
+        return { toolUses: [{ id: "toolu_agent", name: "Agent", input: { description: "sub", prompt: "do the sub work", subagent_type: "general-purpose", run_in_background: background } }], usage: { input_tokens: 100, output_tokens: 11 } };
+      },
+    });
+    const dirs = tempDirs(t);
+    const run = drivenContext(dirs);
+    const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "delegate", permissionMode: "bypassPermissions" }, run.ctx);
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    const sub = run.events.flatMap((e) => (e.type === "call.completed" && e.parentToolUseId === "toolu_agent" ? [e] : []));
+    assert.ok(sub.length >= 1);
+    assert.equal(sub.at(-1)!.usage.inputTokens, 300);
+    assert.equal(sub.at(-1)!.usage.outputTokens, 33, "the real count, not the one the call began with");
+    assert.ok(sub.every((e) => e.callId === sub[0].callId), "one call, reported again under its id");
+  });
+}

@@ -76,6 +76,51 @@ test("a scripted run with a Bash call: text, the tool call and its output, Claud
   await client.close();
 });
 
+test("a run with a sub-agent: the figures move with each call, a sub-agent's last call counts its real output as it finishes, and the run's end only corrects the estimate", { skip, timeout }, async () => {
+  fake.push(
+    { toolUses: [{ id: "toolu_agent", name: "Agent", input: { description: "sub", prompt: "do the sub work", subagent_type: "general-purpose", run_in_background: false } }], usage: { input_tokens: 100, output_tokens: 11 } },
+    { text: "sub says", toolUses: [{ name: "Bash", input: { command: "echo from-sub", description: "echo" } }], usage: { input_tokens: 200, output_tokens: 22 } },
+    { text: "sub done", usage: { input_tokens: 300, output_tokens: 33 } },
+    { text: "The agent is done.", usage: { input_tokens: 400, output_tokens: 4 } },
+  );
+  const client = await connect("cc-usage");
+  type Figures = { status: string; inputTokens?: number; outputTokens?: number; costUsd?: number };
+  const seen: Figures[] = [];
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "delegate" });
+  await client.waitFor((c) => {
+    const usage = c.state?.usage as { inputTokens?: number; outputTokens?: number; costUsd?: number } | undefined;
+    if (c.state && usage) seen.push({ status: c.state.status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+    return c.state !== undefined && idle(c.state) && c.state.messages.length === 2;
+  }, 60_000, "the run to end");
+  assert.deepEqual(client.errors, []);
+  const final = seen.at(-1)!;
+  assert.deepEqual([final.inputTokens, final.outputTokens], [1000, 70], "every call once, with Claude Code's own counts");
+  const live = seen.filter((f) => f.status !== "idle");
+  // After the sub-agent's last call is told in full (11 + 1 + 33): its first call still has the
+  // output count it began with (1) until the run's end corrects it.
+  assert.ok(live.some((f) => f.outputTokens === 45 && f.inputTokens === 600), JSON.stringify(live));
+  assert.ok(live.every((f) => (f.inputTokens ?? 0) <= 1000), "no input counted twice on the way");
+
+  // The next run's calls are priced as Claude Code priced the first run's (its own price of the
+  // model, which the harness's list need not match): the run's end leaves the cost where it was.
+  fake.push({ text: "Still here.", usage: { input_tokens: 2000, output_tokens: 20 } });
+  const before = final.costUsd ?? 0;
+  const next: Figures[] = [];
+  client.send({ type: "submit", prompt: "still there?" });
+  await client.waitFor((c) => {
+    const usage = c.state?.usage as { inputTokens?: number; costUsd?: number } | undefined;
+    if (c.state && usage) next.push({ status: c.state.status, inputTokens: usage.inputTokens, costUsd: usage.costUsd });
+    return c.state !== undefined && idle(c.state) && c.state.messages.length === 4;
+  }, 60_000, "the next run to end");
+  const called = next.find((f) => f.status !== "idle" && f.inputTokens === 3000);
+  assert.ok(called, `the call counted before the run ended: ${JSON.stringify(next)}`);
+  const ended = next.at(-1)!;
+  assert.equal(ended.inputTokens, 3000);
+  assert.ok((ended.costUsd ?? 0) > before);
+  assert.ok(Math.abs((ended.costUsd ?? 0) - (called.costUsd ?? 0)) < 1e-9, `no step at the end: ${called.costUsd} while running, ${ended.costUsd} at the end`);
+  await client.close();
+});
+
 test("an approval and a denial: the approved command runs, the denied one never does", { skip, timeout }, async () => {
   fake.push(
     { toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "approved" } }] },

@@ -299,3 +299,28 @@ test("a foreground sub-agent's last call gets its real output count from the Age
   assert.deepEqual(count([...subAgentCalls(), agentResult(300)]), [1, 33]);
   assert.deepEqual(count([...subAgentCalls(), agentResult(999)]), [1]);
 });
+
+test("a call is priced as Claude Code prices its model: at the rate its last result showed, the price list's before any", () => {
+  const call = (id: string) => [
+    stream({ type: "message_start", message: { id, model: "claude-opus-4-5", usage: usage(1000, 1) } }),
+    stream({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: usage(1000, 100) }),
+  ];
+  const result = sdk({
+    type: "result",
+    subtype: "success",
+    result: "ok",
+    is_error: false,
+    total_cost_usd: 0.8 * costUsd("claude-opus-4-5", { inputTokens: 1000, outputTokens: 100 }),
+    modelUsage: { "claude-opus-4-5": { inputTokens: 1000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: 0.8 * costUsd("claude-opus-4-5", { inputTokens: 1000, outputTokens: 100 }) } },
+  });
+  const { events, run } = mapped([...call("msg_1"), result, ...call("msg_2")]);
+  const costs = events.flatMap((e) => (e.type === "call.completed" ? [e.usage.costUsd!] : []));
+  const list = costUsd("claude-opus-4-5", { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 5, cacheWriteTokens: 0 });
+  assert.equal(costs[0], list);
+  assert.ok(Math.abs(costs[1] - 0.8 * list) < 1e-12, `${costs[1]} vs ${0.8 * list}`);
+  assert.ok(Math.abs(run.rates["claude-opus-4-5"] - 0.8) < 1e-12);
+
+  const known = createEventMapper(() => {}, { "claude-opus-4-5": 0.5 });
+  for (const m of call("msg_3")) known.handle(m);
+  assert.ok(Math.abs(known.run.calls.get("msg_3")!.costUsd! - 0.5 * list) < 1e-12, "the rate kept from an earlier run");
+});

@@ -2,7 +2,7 @@
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
-import { costUsd, priceOf } from "@harness/llm";
+import { pricedCall, ratesOf, type Rates } from "./claude-code-rates.ts";
 import { formatDuration } from "@harness/llm/retry-policy";
 
 type Block = Record<string, unknown>;
@@ -31,12 +31,15 @@ export type MappedRun = {
   createdFiles: string[];
   /** The API rejected the credentials (Claude Code would otherwise retry for minutes). */
   authFailed: boolean;
+  /** Claude Code's prices (see claude-code-rates.ts): those it started with, updated at each result. */
+  rates: Rates;
 };
 
 export type EventMapper = { handle(message: SDKMessage): void; run: MappedRun };
 
-export function createEventMapper(emit: (event: AgentEvent) => void): EventMapper {
-  const run: MappedRun = { transcript: [], turns: [], calls: new Map(), results: [], promptsTaken: 0, createdFiles: [], authFailed: false };
+/** `rates`: Claude Code's prices as its earlier results in this workspace showed them. */
+export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rates = {}): EventMapper {
+  const run: MappedRun = { transcript: [], turns: [], calls: new Map(), results: [], promptsTaken: 0, createdFiles: [], authFailed: false, rates: { ...rates } };
   /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
   const streamedText = new Set<string>();
   /** Per agent ("" = main): the message being streamed, its model, the usage its message_start
@@ -53,9 +56,9 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   /** The model last named, for a message that does not name its own. */
   let model: string | undefined;
 
-  /** Reports a finished model call of `model`, priced when its price is known (a sub-agent may run on
-   * another model than the main agent, at the same time). A usage that is not made of counts
-   * (another version's, or a broken line) is not reported. */
+  /** Reports a finished model call of `model`, priced as Claude Code prices it when its price is
+   * known (a sub-agent may run on another model than the main agent, at the same time). A usage that
+   * is not made of counts (another version's, or a broken line) is not reported. */
   function reportCall(id: unknown, usage: Usage, fields: AgentFields, model: string | undefined): void {
     if (typeof id !== "string" || reported.has(id)) return;
     reported.add(id);
@@ -66,7 +69,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
   }
 
   function emitCall(id: string, usage: Usage, fields: AgentFields, model: string | undefined): void {
-    const priced = model && priceOf(model) ? { ...usage, costUsd: costUsd(model, usage) } : usage;
+    const priced = pricedCall(model, usage, run.rates);
     run.calls.set(id, priced);
     emit({ type: "call.completed", ...fields, callId: id, usage: priced });
   }
@@ -219,6 +222,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void): EventMappe
       case "result":
         run.sessionId = message.session_id;
         run.results.push(message);
+        Object.assign(run.rates, ratesOf(message));
         return;
       case "system":
         if (message.subtype === "init") {

@@ -87,7 +87,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   let mode = query.permissionMode ?? "default";
   const input = createInputQueue();
   input.push(query.prompt);
-  const mapper = createEventMapper(emit);
+  const mapper = createEventMapper(emit, stored.rates);
   const abortController = new AbortController();
   let stderr = "";
   const q = startQuery({
@@ -189,6 +189,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
         // Others are what Claude Code goes on from when the session is resumed next.
         totals: previous && totals.inputTokens + totals.outputTokens === 0 ? previous : totals,
         cutDone: forked ? resumed : undefined,
+        rates: run.rates,
         checkpoint:
           query.userMessageId && run.promptUuid
             ? {

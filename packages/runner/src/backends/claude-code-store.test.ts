@@ -22,7 +22,7 @@ const checkpoint = (userMessageId: string, sessionId: string, created: string[] 
 
 test("runs are filed per session message; a rewind point knows the files created since, in the same session only", async (t) => {
   const dir = stateDir(t);
-  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {} });
+  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {}, rates: {} });
   await recordRun(dir, { sessionId: "s1", totals: totals(10, 0.1), checkpoint: checkpoint("m1", "s1", ["/w/a"]) });
   await recordRun(dir, { sessionId: "s2", totals: totals(5, 0.05), checkpoint: checkpoint("x1", "s2", ["/w/other"]) });
   await recordRun(dir, { sessionId: "s1", totals: totals(30, 0.3), checkpoint: checkpoint("m2", "s1", ["/w/b"]) });
@@ -49,9 +49,9 @@ test("an unreadable store file counts as empty rather than failing runs", async 
   const dir = stateDir(t);
   mkdirSync(dir, { recursive: true });
   writeFileSync(storePath(dir), "{not json");
-  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {} });
+  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {}, rates: {} });
   writeFileSync(storePath(dir), JSON.stringify({ checkpoints: [{ userMessageId: 1 }], sessions: {} }));
-  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {} });
+  assert.deepEqual(await readStore(dir), { checkpoints: [], sessions: {}, cuts: {}, rates: {} });
 });
 
 test("a run's usage is the growth of the session's totals, never negative", () => {

@@ -41,6 +41,8 @@ const StoreSchema = z.object({
   /** Sessions whose later turns were rewound: the next resume of one forks the conversation at
    * the point given, or starts a new conversation (null) when nothing before the rewound turn is kept. */
   cuts: z.record(z.string(), ForkPointSchema.nullable()).default({}),
+  /** Per model, Claude Code's price as a multiple of the harness's price list (claude-code-rates.ts). */
+  rates: z.record(z.string(), z.number().positive()).default({}),
 });
 export type StoreData = z.infer<typeof StoreSchema>;
 
@@ -70,7 +72,7 @@ export async function readStore(stateDir: string): Promise<StoreData> {
 }
 
 function emptyStore(): StoreData {
-  return { checkpoints: [], sessions: {}, cuts: {} };
+  return { checkpoints: [], sessions: {}, cuts: {}, rates: {} };
 }
 
 async function writeStore(stateDir: string, data: StoreData): Promise<void> {
@@ -84,9 +86,10 @@ async function writeStore(stateDir: string, data: StoreData): Promise<void> {
 /** Files a run's session totals and, when the run answered a session message, its checkpoint
  * (replacing an earlier one for the same message); `cutDone` names a session whose cut the run
  * carried out. */
-export async function recordRun(stateDir: string, run: { sessionId: string; totals: Totals; checkpoint?: Checkpoint; cutDone?: string }): Promise<void> {
+export async function recordRun(stateDir: string, run: { sessionId: string; totals: Totals; checkpoint?: Checkpoint; cutDone?: string; rates?: Record<string, number> }): Promise<void> {
   const data = await readStore(stateDir);
   data.sessions[run.sessionId] = run.totals;
+  if (run.rates) Object.assign(data.rates, run.rates);
   if (run.cutDone !== undefined) delete data.cuts[run.cutDone];
   if (run.checkpoint) {
     const id = run.checkpoint.userMessageId;

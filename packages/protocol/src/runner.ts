@@ -244,7 +244,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
    * it ends, the main agent's and each sub-agent's (with its `agentId`) alike, so that a session
    * shows figures that move while the run goes. The run's end still gives the run's figures, which
    * are final: the builtin loop's are the sum of its calls reported, Claude Code's its own count
-   * (its prices, and calls it reports no usage for, may differ from the calls reported). `side`:
+   * (calls it reports no usage for, a sub-agent's output counts it tells late, and its prices before
+   * a result has told them, may differ from the calls reported). `side`:
    * a call made beside the conversation (a hook's verdict, a web search): it costs, but is no
    * measure of the conversation's context. `callId`: the call's own id (the API's message id): a
    * call reported again under its id (its real counts, once the backend learns them) replaces what

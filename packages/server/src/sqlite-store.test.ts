@@ -141,6 +141,10 @@ test("the run record and the marks are stored with the batches, and cleared with
   assert.deepEqual(db.sessionsWithRun(), [{ userId: "u", sessionId: "r" }]);
   await store.write([batch(2)], undefined, { run: { ...run, lastEventSeq: 9, prompt: "p" } });
   assert.deepEqual(store.load()!.run, { ...run, lastEventSeq: 9, prompt: "p" });
+  // What the run's reported calls counted, by call id, so that one reported again counts once.
+  const live = { usageBefore: { inputTokens: 5, outputTokens: 1 }, counted: { inputTokens: 300, outputTokens: 1 }, calls: { msg_s: { inputTokens: 300, outputTokens: 1 } } };
+  await store.write([batch(3)], undefined, { run: { ...run, lastEventSeq: 10, live } });
+  assert.deepEqual(store.load()!.run, { ...run, lastEventSeq: 10, live });
   await store.write([], undefined, { run: null });
   assert.equal(store.load()!.run, undefined);
   assert.deepEqual(db.sessionsWithRun(), []);

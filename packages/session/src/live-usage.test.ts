@@ -182,3 +182,19 @@ test("a call reported again under its id replaces what was counted of it: the fi
   await until(() => !session.busy);
   assert.deepEqual([client.state!.usage?.inputTokens, client.state!.usage?.outputTokens, client.state!.usage?.costUsd], [1400, 143, 1.8]);
 });
+
+test("a session restored mid-run knows the calls counted by id: one reported again after the restore is not counted twice", async () => {
+  const { inner, store, crash } = crashableStore();
+  const { runner, session, client } = await startSession({ store });
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "call.completed", callId: "msg_s", agentId: "a1", parentToolUseId: "tu1", usage: { inputTokens: 300, outputTokens: 1 } }, { type: "assistant.delta", text: "one" });
+  await until(() => client.state!.messages[1].content === "one");
+  await session.flush();
+  crash();
+
+  const restored = await openSession({ runner, store: inner, onError: (e) => assert.fail(String(e)) });
+  run.emit({ type: "call.completed", callId: "msg_s", agentId: "a1", parentToolUseId: "tu1", usage: { inputTokens: 300, outputTokens: 33 } }, { type: "assistant.delta", text: " two" });
+  await until(() => restored.snapshot().state.messages[1].content === "one two");
+  assert.deepEqual(restored.snapshot().state.usage, { inputTokens: 300, outputTokens: 33 });
+  await restored.close();
+});

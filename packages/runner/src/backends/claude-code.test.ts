@@ -32,8 +32,8 @@ test("text streams as deltas; the outcome has the result, usage, cost, Claude Co
   assert.ok((outcome.usage.costUsd ?? 0) > 0, "Claude Code prices the call");
   assert.match(outcome.sessionId ?? "", UUID);
   assert.deepEqual(outcome.turns, [{ inputTokens: 1200, outputTokens: 9, cacheReadTokens: 300, cacheWriteTokens: 0 }]);
-  // The call was reported as it ended, once, priced (by the harness's price list: the run's end
-  // gives Claude Code's own figure).
+  // The call was reported as it ended, once, priced (by the harness's price list: Claude Code's own
+  // price of the model is known once a result has told it; the run's end gives Claude Code's figure).
   const calls = run.events.filter((e) => e.type === "call.completed");
   assert.equal(calls.length, 1);
   assert.equal(calls[0].type === "call.completed" && calls[0].usage.inputTokens, 1200);

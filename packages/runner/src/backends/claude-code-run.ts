@@ -247,12 +247,12 @@ function previousTotals(stored: StoreData, sessionId: string | undefined, resume
   return resume.at ? stored.sessions[resume.sessionId] : undefined;
 }
 
-/** The run's part of its session's totals. Totals below those before in some count are not the
- * session's continued (Claude Code kept none in its transcript, or a /clear reset them): they are
- * the process's own, this run's alone. */
-function ownTotals(totals: Totals, previous: Totals): Totals {
+/** The run's part of its session's totals: their growth. Totals below those before in some count do
+ * not continue them (a fork from an earlier point of the conversation, a transcript that kept none,
+ * a /clear): the run's part is not known from them. */
+function ownTotals(totals: Totals, previous: Totals): Totals | undefined {
   const keys = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
-  return keys.every((key) => totals[key] >= previous[key]) ? subtractTotals(totals, previous) : totals;
+  return keys.every((key) => totals[key] >= previous[key]) ? subtractTotals(totals, previous) : undefined;
 }
 
 /** Why a result message is a failure, in words, or undefined when it is a success. */
@@ -287,22 +287,22 @@ function totalsOf(result: SDKResultMessage): Totals {
 /** The run's own usage, as the session counts it at the run's end: Claude Code's own figures when
  * they can be told apart from the earlier runs' (`own`, the growth of its session's totals: every
  * call it made, sub-agents' and its side calls included, priced by Claude Code). The calls reported
- * while the run went on were estimates (priced by the harness's price list, a sub-agent's call
- * with the output count it began with until a real one came), and the session replaces their sum
- * by this figure when the run ends: that correction is the only step the cost takes then.
- * Otherwise (no totals, zeroed ones, or an unknown baseline) the calls the run reported, each once
- * by its id, as last reported. */
+ * while the run went on were estimates (priced at Claude Code's rate for the model once a result
+ * has shown it, at the price list's before; a sub-agent's call with the output count it began
+ * with until the real one is told), and the session replaces their sum by this figure when the run
+ * ends: that correction is the only step the cost takes then. Otherwise (no totals, zeroed ones, a
+ * baseline not known, or figures that miss calls the run saw) the calls the run reported, each
+ * once by its id, as last reported. */
 function usageOfRun(own: Totals | undefined, run: MappedRun): Usage {
-  if (own && own.inputTokens + own.outputTokens > 0) return own;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const seen: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   for (const call of run.calls.values()) {
-    usage.inputTokens += call.inputTokens;
-    usage.outputTokens += call.outputTokens;
-    usage.cacheReadTokens! += call.cacheReadTokens ?? 0;
-    usage.cacheWriteTokens! += call.cacheWriteTokens ?? 0;
-    if (call.costUsd !== undefined) usage.costUsd = (usage.costUsd ?? 0) + call.costUsd;
+    seen.inputTokens += call.inputTokens;
+    seen.outputTokens += call.outputTokens;
+    seen.cacheReadTokens! += call.cacheReadTokens ?? 0;
+    seen.cacheWriteTokens! += call.cacheWriteTokens ?? 0;
+    if (call.costUsd !== undefined) seen.costUsd = (seen.costUsd ?? 0) + call.costUsd;
   }
-  return usage;
+  return own && own.inputTokens + own.outputTokens > 0 && own.inputTokens >= seen.inputTokens ? own : seen;
 }
 
 type Configurable = {

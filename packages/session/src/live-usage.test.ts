@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { ConversationSpent, HarnessState, RunnerEventPayload, Usage } from "@harness/protocol";
 import { openSession } from "./session.ts";
 import { commandsFrame, crashableStore, startSession, submitAndRun, until } from "./test-helpers.ts";
+import { addUsage } from "./translate.ts";
 
 const calls: Usage[] = [
   { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, costUsd: 0.1 },
@@ -197,4 +198,52 @@ test("a session restored mid-run knows the calls counted by id: one reported aga
   await until(() => restored.snapshot().state.messages[1].content === "one two");
   assert.deepEqual(restored.snapshot().state.usage, { inputTokens: 300, outputTokens: 33 });
   await restored.close();
+});
+
+/** A first run spent `before`; a second one reports a call and is cancelled; a third reports a call;
+ * then the cancelled run's end comes, saying what the conversation spent with all of it. */
+async function lateSpentDuringNextRun() {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before });
+  await until(() => !session.busy);
+  const cancelled = await submitAndRun(session, client, runner);
+  cancelled.emit({ type: "run.started", requestId: "r2" }, { type: "call.completed", usage: calls[0] });
+  await until(() => client.state!.spent?.calls === 5);
+  session.receive(client, commandsFrame({ type: "cancel" }));
+  await until(() => !session.busy);
+  const next = await submitAndRun(session, client, runner);
+  next.emit({ type: "run.started", requestId: "r3" }, { type: "call.completed", usage: calls[2] }, { type: "assistant.delta", text: "b" });
+  await until(() => client.state!.messages[5]?.content === "b");
+  // The cancelled run made a second call, which it had not reported, and took 500 ms of API time.
+  const lateSpent: ConversationSpent = { usage: addUsage(addUsage(before.usage, calls[0]), calls[1]), calls: 6, apiMs: 900, wallMs: 6000 };
+  cancelled.emit({ type: "run.error", message: "cancelled", usage: addUsage(calls[0], calls[1]), spent: lateSpent });
+  await until(() => client.state!.usage?.inputTokens === 1290);
+  return { client, session, next, lateSpent };
+}
+
+test("a cancelled run's late end that comes after the next run counted its calls still counts in the conversation's totals", async () => {
+  const { client } = await lateSpentDuringNextRun();
+  const spent = client.state!.spent!;
+  assert.equal(spent.calls, 7, "the three calls: the cancelled run's two, the next run's one");
+  assert.deepEqual([spent.usage.inputTokens, spent.usage.outputTokens], [1290, 135]);
+  assert.ok(Math.abs(spent.usage.costUsd! - 1.6) < 1e-9, String(spent.usage.costUsd));
+  assert.equal(spent.apiMs, 900, "its API time too");
+});
+
+test("the late part stays when the next run fails without saying what it spent", async () => {
+  const { client, session, next } = await lateSpentDuringNextRun();
+  next.emit({ type: "run.error", message: "the runner went away" });
+  await until(() => !session.busy);
+  assert.equal(client.state!.spent?.calls, 7);
+  assert.equal(client.state!.spent?.usage.inputTokens, 1290);
+});
+
+test("the next run's end, from a runner that counted the cancelled run whole, sets the totals it says: the late part is not counted twice", async () => {
+  const { client, session, next, lateSpent } = await lateSpentDuringNextRun();
+  const ended: ConversationSpent = { usage: addUsage(lateSpent.usage, calls[2]), calls: 7, apiMs: 1000, wallMs: 8000 };
+  next.emit({ type: "run.completed", result: "b", usage: calls[2], spent: ended });
+  await until(() => !session.busy);
+  assert.deepEqual(client.state!.spent, ended);
+  assert.deepEqual([client.state!.usage?.inputTokens, client.state!.usage?.outputTokens], [1290, 135]);
 });

@@ -1,12 +1,12 @@
 // Driving a run: the query (or a re-attach after the host restarted), runner events translated into
 // batches, control requests to the run in flight, and how a run ends.
-import { isRunEnd, SpentBeforeSchema, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
+import { isRunEnd, SpentBeforeSchema, type ConversationSpent, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, totalsOps, translateEvent, usageBeyond, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, lateSpentOp, totalsOps, translateEvent, usageBeyond, type RunCursor } from "./translate.ts";
 
 /** A steer message sent to the run, and what to do when the run ends without delivering it. */
 type Steer = { text: string; undelivered(why: string): void };
@@ -105,6 +105,8 @@ const WIND_DOWN_WAIT_MS = 5000;
 /** Per session: settles once the last cancelled run's last event has come, or it is given up on. */
 const windingDown = new WeakMap<SessionCore, Promise<void>>();
 const runEnded = new WeakMap<ActiveRun, () => void>();
+/** Per cancelled run: the conversation's totals when it was cancelled, its reported calls included. */
+const spentAtCancel = new WeakMap<ActiveRun, ConversationSpent>();
 
 /** Called when `run`'s last event has come after a cancel. */
 function whenEnded(run: ActiveRun): () => void {
@@ -142,6 +144,14 @@ function lateEnd(core: SessionCore, run: ActiveRun, resumed: () => string | unde
       // The calls it reported before the cancel are counted already.
       const counted = run.cursor.live?.counted;
       const ops: DeltaOperation[] = totalsOps(core.state, counted && event.usage ? { ...event, usage: usageBeyond(event.usage, counted) } : event);
+      // Counted once: a late end read again adds nothing. With no run in flight, the later totals
+      // held are a later run's end's, from the runner that counted this run whole.
+      const before = spentAtCancel.get(run);
+      spentAtCancel.delete(run);
+      if (event.spent && before && core.run && !ops.some((op) => op.path[0] === "spent")) {
+        const late = lateSpentOp(core.state, event.spent, before);
+        if (late) ops.push(late);
+      }
       if (event.sessionId && event.sessionId !== core.state.sessionId && core.state.sessionId === resumed()) {
         ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       }
@@ -331,6 +341,7 @@ export function fail(core: SessionCore, run: ActiveRun, message: string): void {
 export function cancel(core: SessionCore, run: ActiveRun): void {
   windDown(core, run);
   core.commitStaged();
+  if (core.state.spent) spentAtCancel.set(run, core.state.spent);
   dropSteers(run as RunState, "the run was cancelled first");
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));

@@ -77,6 +77,27 @@ export function spentOp(state: HarnessState, spent: ConversationSpent): DeltaOpe
   return { type: "set", path: ["spent"], value: spent as JSONValue };
 }
 
+/** For a cancelled run's late end whose `spent` the session does not keep because it holds later
+ * totals (the next run has counted calls since): the operation that adds to them what the late
+ * end says beyond `counted`, the totals the session held when the run was cancelled (its calls
+ * reported until then included). The run's late part (calls it had not reported, its API time)
+ * still counts in the conversation's; the next run's end, from a runner that counted it too, says
+ * the same. Undefined when there is nothing beyond, or the end is not made of counts. */
+export function lateSpentOp(state: HarnessState, spent: ConversationSpent, counted: ConversationSpent): DeltaOperation | undefined {
+  const held = state.spent;
+  if (!held || !isCounts(spent.usage) || ![spent.calls, spent.apiMs, spent.wallMs].every(isCount)) return undefined;
+  const late = {
+    usage: usageBeyond(spent.usage, counted.usage),
+    calls: Math.max(0, spent.calls - counted.calls),
+    apiMs: Math.max(0, spent.apiMs - counted.apiMs),
+    wallMs: Math.max(0, spent.wallMs - counted.wallMs),
+  };
+  const nothing = late.calls === 0 && late.apiMs === 0 && late.wallMs === 0 && USAGE_KEYS.every((key) => !late.usage[key]);
+  if (nothing) return undefined;
+  const value: ConversationSpent = { usage: addUsage(held.usage, late.usage), calls: held.calls + late.calls, apiMs: held.apiMs + late.apiMs, wallMs: held.wallMs + late.wallMs };
+  return { type: "set", path: ["spent"], value: value as JSONValue };
+}
+
 /** A runner's report is not trusted to be well formed (the session does not parse its events). */
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0;

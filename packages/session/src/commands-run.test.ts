@@ -420,6 +420,23 @@ test("the conversation's totals a run's end reports go with the next query, a ca
   assert.deepEqual(fourth.body.spentBefore, spent(3, 3000), "an older run's late end does not take the totals back");
 });
 
+test("a prompt sent while a cancelled run winds down goes with the totals its late end says, not those from before it", async () => {
+  const { runner, session, client } = await startSession();
+  const spent = (calls: number) => ({ usage: { inputTokens: 10 * calls, outputTokens: calls, costUsd: 0.01 * calls }, calls, apiMs: 100 * calls, wallMs: 1000 * calls });
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", spent: spent(1) });
+  await until(() => !session.busy);
+  const cancelled = await submitAndRun(session, client, runner);
+  cancelled.emit({ type: "run.started", requestId: "r2" }, { type: "assistant.delta", text: "x" });
+  await until(() => client.state!.messages[3]?.content === "x");
+  session.receive(client, commandsFrame({ type: "cancel" }, { type: "submit", prompt: "next" }));
+  await cancelled.closed;
+  // The next query waits for the cancelled run's end, which says what its model calls used.
+  cancelled.emit({ type: "run.error", message: "cancelled", spent: spent(3) });
+  const next = await runner.nextRun();
+  assert.deepEqual(next.body.spentBefore, spent(3), "the cancelled run's calls count in what the next run goes on from");
+});
+
 test("totals a runner would refuse (tokens below zero) are not sent: the next run still goes", async () => {
   const { runner, session, client } = await startSession();
   const first = await submitAndRun(session, client, runner);

@@ -48,12 +48,17 @@ export function queryFor(state: HarnessState, transcript: TranscriptMessage[], p
   if (config?.effort) body.effort = config.effort;
   if (config?.permissionMode) body.permissionMode = runnerMode(config.permissionMode);
   if (state.sessionId) body.resumeSessionId = state.sessionId;
-  // The totals of /cost, for a runner that has not counted this conversation's runs itself (a new
-  // process, after a restart or once the session's place was given back). Totals the runner would
-  // refuse (a model service that reported tokens below zero) are left out rather than failing
-  // every prompt: that runner counts from zero.
-  if (state.spent && SpentBeforeSchema.safeParse(state.spent).success) body.spentBefore = state.spent;
+  const spent = spentToSend(state);
+  if (spent) body.spentBefore = spent;
   return body;
+}
+
+/** The totals of /cost, for a runner that has not counted this conversation's runs itself (a new
+ * process, after a restart or once the session's place was given back). Totals the runner would
+ * refuse (a model service that reported tokens below zero) are left out rather than failing every
+ * prompt: that runner counts from zero. */
+function spentToSend(state: HarnessState): ConversationSpent | undefined {
+  return state.spent && SpentBeforeSchema.safeParse(state.spent).success ? state.spent : undefined;
 }
 
 /** Adds `prompt` as a user message with a running assistant message after it, and starts its run.
@@ -89,11 +94,14 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   // that goes on with nobody watching.
   const stored = core.flush("urgent");
   // A run cancelled just before may still name the backend session this prompt continues (its
-  // first one): the query waits for its last event, as the runner would for the run to end.
+  // first one), and say what it spent after its cancel: the query waits for its last event, as the
+  // runner would for the run to end, and goes on from what that says.
   const previous = windingDown.get(core);
   const ready = previous
     ? Promise.all([stored, previous]).then(() => {
         if (core.state.sessionId) body.resumeSessionId = core.state.sessionId;
+        const spent = spentToSend(core.state);
+        if (spent) body.spentBefore = spent;
       })
     : stored;
   const ended = whenEnded(run);

@@ -7,8 +7,10 @@ export { copyConversation, conversationOf, rewindPoint, type ConversationCopy } 
 export type { Cut } from "./conversation.ts";
 export { firstSeqAfter, memoryStore } from "./store.ts";
 export type { SessionStore, SessionSnapshot, StoredBatch, LoadedSession, RunRecord, WriteOptions } from "./store.ts";
-export { translateEvent, endRunOps, settleToolCalls, addUsage, findMessage } from "./translate.ts";
-export type { LiveCount, RunCursor, Translation } from "./translate.ts";
+export { translateEvent, endRunOps, settleToolCalls, findMessage } from "./translate.ts";
+export type { RunCursor, Translation } from "./translate.ts";
+export { addUsage } from "./usage-count.ts";
+export type { LiveCount } from "./usage-count.ts";
 export { interruptionOps, withSynthesizedTurn, turnsOf, INTERRUPTED_MESSAGE, EMPTY_REPLY } from "./run-outcome.ts";
 export { createBatchLog } from "./batch-log.ts";
 export type { BatchLog } from "./batch-log.ts";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { ConversationSpent, HarnessState, RunnerEventPayload, Usage } from "@harness/protocol";
 import { openSession } from "./session.ts";
 import { commandsFrame, crashableStore, startSession, submitAndRun, until } from "./test-helpers.ts";
-import { addUsage } from "./translate.ts";
+import { addUsage } from "./usage-count.ts";
 
 const calls: Usage[] = [
   { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, costUsd: 0.1 },

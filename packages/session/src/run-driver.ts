@@ -6,7 +6,8 @@ import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
 import type { RunControl } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
-import { endRunOps, findMessage, lateSpentOp, totalsOps, translateEvent, usageBeyond, type RunCursor } from "./translate.ts";
+import { endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
+import { lateSpentOp, totalsOps, usageBeyond } from "./usage-count.ts";
 
 /** A steer message sent to the run, and what to do when the run ends without delivering it. */
 type Steer = { text: string; undelivered(why: string): void };

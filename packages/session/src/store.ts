@@ -2,7 +2,7 @@
 // Object storage on Cloudflare). The session writes an append-only log of batches and, from time to
 // time, a snapshot; loading takes the snapshot and replays the batches stored after it.
 import type { HarnessState, TranscriptMessage } from "@harness/protocol";
-import type { LiveCount } from "./translate.ts";
+import type { LiveCount } from "./usage-count.ts";
 
 export type SessionSnapshot = {
   state: HarnessState;

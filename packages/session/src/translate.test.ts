@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyOperations, type HarnessState, type RunnerEvent, type RunnerEventPayload } from "@harness/protocol";
-import { MAX_NOTICES, spentOp, translateEvent, type RunCursor } from "./translate.ts";
+import { MAX_NOTICES, translateEvent, type RunCursor } from "./translate.ts";
+import { spentOp } from "./usage-count.ts";
 
 function running(extra: Partial<HarnessState> = {}): HarnessState {
   return {

@@ -28,8 +28,10 @@ export async function startHarnessServer(options: {
     ...process.env,
     PORT: String(options.port ?? 0),
     HARNESS_DATA_DIR: options.dataDir,
-    // Runners outlive a killed server by design; in tests, orphans must not linger for long.
-    HARNESS_RUNNER_IDLE_EXIT_MS: "60000",
+    // Runners outlive a killed server by design; in tests, orphans must not linger for long. The
+    // server gives its runners this as their own idle exit (HARNESS_RUNNER_IDLE_EXIT_MS, which it
+    // sets for them over what it inherits).
+    HARNESS_RUNNER_IDLE_MS: "60000",
     // The user scope (~/.claude) of whoever runs the tests must not leak into them.
     HOME: join(options.dataDir, "home"),
     ...options.env,

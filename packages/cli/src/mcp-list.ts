@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { loadMcpConfig, startMcp, type McpConfig, type McpServerConfig } from "@harness/agent";
 import { environmentOf } from "@harness/agent/harness-env";
+import { setDebugHow } from "@harness/llm/debug-log";
 import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
@@ -13,6 +14,9 @@ import { readMcpSettings, type McpSettingsRead } from "./mcp-settings.ts";
 
 /** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
 const CHECK_TIMEOUT_MS = 5_000;
+/** How many lines of a server's failure the list shows: its reason and the end of its stderr. */
+const REPORT_LINES = 8;
+const REPORT_LINE_CHARS = 200;
 
 /** The servers a run in this directory would have, and the .mcp.json ones it would not start. */
 export async function runServers(place: McpPlace, io: CliIO, warn: (message: string) => void): Promise<{ settings: McpSettingsRead; config: McpConfig }> {
@@ -44,6 +48,8 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   if (started.length) {
     const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
     const networkEnv = environmentOf(io.env, settings.envOverrides);
+    // The list has no debug log of its own; a run of /mcp in this directory starts the same servers.
+    setDebugHow((category) => `harness run --debug ${category} /mcp`);
     const manager = await startMcp({ servers: started }, { cwd, env, networkEnv, oauthFile: mcpOAuthFile(place.home, io.env) });
     try {
       for (const status of manager.status()) {
@@ -53,7 +59,7 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
             ? `✓ connected, ${status.toolCount} tool${status.toolCount === 1 ? "" : "s"}`
             : status.needsSignIn
               ? `! needs sign-in: harness mcp login ${status.name}`
-              : `✗ failed: ${oneLine(status.error ?? status.state)}`,
+              : `✗ failed: ${report(status.error ?? status.state)}`,
         );
       }
     } finally {
@@ -81,8 +87,12 @@ function target(server: McpServerConfig): string {
   return server.type === "stdio" ? [server.command, ...server.args].map(shown).join(" ") : `${server.url} (${server.type})`;
 }
 
-/** A server's error (which may end with its stderr) on one line, and not too long for one. */
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+/** A server's error (which may end with its stderr, indented) as the list shows it: its first
+ * line on the server's row, the rest under it, each line and their number bounded. */
+function report(text: string): string {
+  const [first = "", ...rest] = text.trimEnd().split("\n");
+  const cut = (line: string, chars: number) => (line.length > chars ? `${line.slice(0, chars - 1)}…` : line);
+  const more = rest.length > REPORT_LINES - 1 ? [...rest.slice(0, REPORT_LINES - 2), "  …"] : rest;
+  // The lines under the first come indented (two spaces), which their bound does not count.
+  return [cut(first.trim(), REPORT_LINE_CHARS), ...more.map((line) => `  ${cut(line.trimEnd(), REPORT_LINE_CHARS + 2)}`)].join("\n");
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { setDebugHow } from "@harness/llm/debug-log";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
 import type { AgentResources, ModelEventSource, RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import type { ModelEvent } from "@harness/llm";
@@ -64,6 +65,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     // Reported below.
   }
   if (!isDirectory) return fail(`--cwd: ${cwd} is not a directory`, 2);
+  // A report that shows part of what the debug log would (an MCP server's stderr) says how to see it all.
+  setDebugHow((category) => `harness run --debug ${category}`);
   if (command.debug) {
     const problem = (await import("./run-debug.ts")).startRunDebug(command.debug, io.stderr, io.cwd);
     if (problem !== undefined) return fail(problem, 2);

@@ -48,6 +48,20 @@ export function stopDebugLog(): void {
   active = undefined;
 }
 
+/** How the user of this process turns the log on, as "harness run --debug mcp" (`category` its
+ * filter), for reports that show part of what it would. Set by a command that has such a flag;
+ * unset where none does (a runner, serving a chat or a session), and reports then name no way. */
+let howToShow: ((category: DebugCategory) => string) | undefined;
+
+export function setDebugHow(how: ((category: DebugCategory) => string) | undefined): void {
+  howToShow = how;
+}
+
+/** The command that shows lines of `category`, if this process has one. */
+export function debugHow(category: DebugCategory): string | undefined {
+  return howToShow?.(category);
+}
+
 /** Whether lines of `category` are written now: check it before building one. */
 export function debugOn(category: DebugCategory): boolean {
   return active !== undefined && active.shows(category);

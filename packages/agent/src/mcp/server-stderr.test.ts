@@ -2,9 +2,13 @@
 // what it wrote last even when it wrote much and exited at once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { setDebugHow } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { connectServer } from "./connection.ts";
 import { ServerStderr } from "./server-stderr.ts";
+
+// As `harness run` says it; a runner has no way to give.
+setDebugHow((category) => `harness run --debug ${category}`);
 
 const config: McpRunServerConfig = { name: "s", scope: "project", file: ".mcp.json", type: "stdio", command: "x", args: [], env: {} };
 
@@ -42,6 +46,12 @@ test("terminal escapes are dropped, long lines cut, and at most five lines shown
   const report = reportOf("a\nb\n", "\x1b[31mError:\x1b[0m \x1b]0;title\x07bad\r\n", `${"y".repeat(500)}\n`, "c\nd\ne\n");
   const lines = report.split("\n");
   assert.deepEqual(lines.slice(1), ["  Error: bad", `  ${"y".repeat(199)}…`, "  c", "  d", "  e", "  (harness run --debug mcp shows all of its stderr)"]);
+});
+
+test("where no command can show the debug log (a runner's process), a cut stderr is reported without a hint", (t) => {
+  setDebugHow(undefined);
+  t.after(() => setDebugHow((category) => `harness run --debug ${category}`));
+  assert.equal(reportOf("a\nb\nc\nd\ne\nf\n"), "its process exited with code 1; its stderr ended with:\n  b\n  c\n  d\n  e\n  f");
 });
 
 test("a server that exits at start is reported with its exit code and what it wrote last, however much came before", async () => {

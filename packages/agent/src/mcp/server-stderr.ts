@@ -1,8 +1,8 @@
 // What a stdio MCP server writes on stderr. Each line goes to the debug log as it comes
-// (`harness run --debug mcp`); the end is kept for the report of the server's failure, which shows
+// (`harness run --debug mcp`, where a process has one: llm's debug-log.ts); the end is kept for the report of the server's failure, which shows
 // only its last few meaningful lines: a launcher such as npx ends its error with boilerplate (where
 // its own log is, how else to install) that would otherwise fill the report on every run.
-import { debugOn } from "@harness/llm/debug-log";
+import { debugHow, debugOn } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { mcpDebug } from "./debug-lines.ts";
 
@@ -61,7 +61,7 @@ export class ServerStderr {
   }
 
   /** `message`, then the last meaningful lines of stderr, indented, and when they are not all of
-   * it (and the debug log is not showing it), how to see the rest. */
+   * it (and the debug log is not showing it), how to see the rest where this process can show it. */
   report(message: string): string {
     const all = this.#tail.split("\n").map((line) => line.replace(CONTROLS, (c) => (c === "\t" ? " " : "")).trimEnd());
     const written = all.filter((line) => line.trim() !== "");
@@ -69,7 +69,8 @@ export class ServerStderr {
     const shown = meaningful.slice(-REPORT_LINES).map((line) => (line.length > REPORT_LINE_CHARS ? `${line.slice(0, REPORT_LINE_CHARS - 1)}…` : line));
     if (shown.length === 0) return message;
     const whole = !this.#cut && shown.length === written.length && shown.every((line, i) => line === written[i]);
-    const hint = whole || debugOn("mcp") ? [] : ["(harness run --debug mcp shows all of its stderr)"];
+    const how = whole || debugOn("mcp") ? undefined : debugHow("mcp");
+    const hint = how === undefined ? [] : [`(${how} shows all of its stderr)`];
     return [`${message}; its stderr ended with:`, ...[...shown, ...hint].map((line) => `  ${line}`)].join("\n");
   }
 

@@ -18,9 +18,11 @@ const CHECK_TIMEOUT_MS = 5_000;
 const REPORT_LINES = 8;
 const REPORT_LINE_CHARS = 200;
 
-/** The servers a run in this directory would have, and the .mcp.json ones it would not start. */
-export async function runServers(place: McpPlace, io: CliIO, warn: (message: string) => void): Promise<{ settings: McpSettingsRead; config: McpConfig }> {
+/** The servers a run in this directory would have, and the .mcp.json ones it would not start;
+ * `env`: the environment a run gives them, the settings' env over the command's. */
+export async function runServers(place: McpPlace, io: CliIO, warn: (message: string) => void): Promise<{ settings: McpSettingsRead; config: McpConfig; env: Record<string, string> }> {
   const settings = await readMcpSettings(place, io.cwd, warn);
+  const env = environmentOf(io.env, settings.childEnvOverrides);
   const config = await loadMcpConfig({
     projectRoot: place.projectRoot,
     home: place.home,
@@ -28,16 +30,16 @@ export async function runServers(place: McpPlace, io: CliIO, warn: (message: str
     settingsFile: join(place.userDir, "settings.json"),
     approvals: settings.approvals,
     managedFile: settings.managedFile,
-    env: io.env,
+    env,
   });
   for (const d of config.diagnostics) warn(`${d.file}${d.key === undefined ? "" : ` (${d.key})`}: ${d.message}`);
-  return { settings, config };
+  return { settings, config, env };
 }
 
 export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
   const cwd = io.cwd;
-  const { settings, config } = await runServers(place, io, warn);
+  const { settings, config, env: serverEnv } = await runServers(place, io, warn);
 
   const blocked = new Map(config.servers.flatMap((server) => {
     const why = mcpPolicyBlocks(server, settings.policy);
@@ -46,7 +48,7 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
   const started = config.servers.filter((server) => !blocked.has(server.name));
   const lines = new Map<string, string>();
   if (started.length) {
-    const env = { ...io.env, MCP_TIMEOUT: io.env.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
+    const env = { ...serverEnv, MCP_TIMEOUT: serverEnv.MCP_TIMEOUT || String(CHECK_TIMEOUT_MS) };
     const networkEnv = environmentOf(io.env, settings.envOverrides);
     // The list has no debug log of its own; a run of /mcp in this directory starts the same servers.
     setDebugHow((category) => `harness run --debug ${category} /mcp`);

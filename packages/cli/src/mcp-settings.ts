@@ -1,8 +1,8 @@
 // What the settings say about MCP servers, read as a run reads them: servers and approvals from
 // the user's and managed settings only (a repository's own files can neither add a server nor
-// approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file, and the
+// approve its .mcp.json), the policy (deniedMcpServers, allowedMcpServers) from every file, the
 // env a run's requests to remote servers take (their proxy and CA from the user's and managed
-// settings only).
+// settings only), and the env its stdio servers start in.
 import { join } from "node:path";
 import { DEFAULT_MANAGED_SETTINGS_PATH, loadSettings, type McpSettings } from "@harness/agent";
 import { harnessEnvOverrides } from "@harness/agent/harness-env";
@@ -19,6 +19,9 @@ export type McpSettingsRead = {
   /** The settings' env as the harness takes it for its own requests (harness-env.ts), to lay over
    * the command's environment. */
   envOverrides: Record<string, string>;
+  /** The settings' env as the commands a run starts take it (setup.ts's childEnv), MCP servers
+   * among them: every file's, to lay over the command's environment. */
+  childEnvOverrides: Record<string, string>;
 };
 
 export async function readMcpSettings(place: McpPlace, cwd: string, warn: (message: string) => void): Promise<McpSettingsRead> {
@@ -38,5 +41,6 @@ export async function readMcpSettings(place: McpPlace, cwd: string, warn: (messa
     },
     managedFile: join(DEFAULT_MANAGED_SETTINGS_PATH, "..", "managed-mcp.json"),
     envOverrides: harnessEnvOverrides(loaded.sources),
+    childEnvOverrides: loaded.settings.env ?? {},
   };
 }

@@ -1,7 +1,8 @@
 // What a stdio MCP server writes on stderr. Each line goes to the debug log as it comes
-// (`harness run --debug mcp`, where a process has one: llm's debug-log.ts); the end is kept for the report of the server's failure, which shows
+// (`harness run --debug mcp`); the end is kept for the report of the server's failure, which shows
 // only its last few meaningful lines: a launcher such as npx ends its error with boilerplate (where
-// its own log is, how else to install) that would otherwise fill the report on every run.
+// its own log is, how else to install) that would otherwise fill the report on every run. The
+// report names how to see the rest only where the process has a way (llm's debug-log.ts).
 import { debugHow, debugOn } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { mcpDebug } from "./debug-lines.ts";

@@ -54,3 +54,47 @@ test("a run still going when the grace ends is written down as interrupted", asy
   assert.equal(await server.stop("SIGTERM"), 0);
   assert.match(server.output(), /session ann\/stuck: run failed: Run interrupted: the server stopped before it finished/);
 });
+
+test("while it waits for the runs in flight, a stopping server answers health checks 503 and still lets clients in to watch", async (t) => {
+  const dataDir = await newDataDir();
+  let release!: () => void;
+  fake().push({ text: ["half "], hold: new Promise<void>((resolve) => (release = resolve)) });
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
+  t.after(() => server.stop());
+  const worker = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
+  t.after(() => worker.close());
+  worker.send({ type: "submit", prompt: "long job" });
+  await worker.waitForState((s) => s.messages[1]?.content === "half ", 30_000, "the run's first words");
+  const before = await fetch(`${server.url}/healthz`);
+  assert.deepEqual([before.status, await before.json()], [200, { ok: true }]);
+
+  const exited = server.stop("SIGTERM");
+  await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
+  const healthz = await fetch(`${server.url}/healthz`);
+  assert.equal(healthz.status, 503, "a load balancer sends no one new here");
+  assert.deepEqual(await healthz.json(), { ok: false, stopping: true, error: "the server is stopping: it lets the runs in flight finish and starts none" });
+  const health = await fetch(`${server.url}/health`);
+  assert.equal(health.status, 503);
+  assert.deepEqual(await health.json(), {
+    ok: false,
+    stopping: true,
+    error: "the server is stopping: it lets the runs in flight finish and starts none",
+    sessions: 1,
+    clients: 1,
+    runs: 1,
+  });
+
+  // One who reconnects (another tab, a dropped connection) watches the run to its end.
+  const watcher = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
+  const newcomer = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "fresh" });
+  t.after(() => Promise.all([watcher.close(), newcomer.close()]));
+  await watcher.waitForState((s) => s.status === "running" && s.messages[1]?.content === "half ", 15_000, "the run in flight");
+  await newcomer.waitForState(() => true);
+  newcomer.send({ type: "submit", prompt: "new job" });
+  await newcomer.waitForErrors(1);
+  assert.equal(newcomer.errors[0].code, "stopping");
+
+  release();
+  await watcher.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 15_000, "the run to finish");
+  assert.equal(await exited, 0);
+});

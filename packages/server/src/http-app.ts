@@ -33,6 +33,8 @@ export function createHttpApp(options: {
   userTokens?: UserTokens;
   /** Receives a line for each request refused for its token. */
   log?: (line: string) => void;
+  /** Why the server is going away (it is stopping), or undefined while it serves. */
+  stopping?: () => string | undefined;
 }): Hono {
   const app = new Hono();
   const allowed = options.allowedOrigins ?? new Set<string>();
@@ -51,8 +53,16 @@ export function createHttpApp(options: {
   app.use("*", (c, next) => (c.req.method === "OPTIONS" && !c.req.header("access-control-request-method") ? next() : crossOrigin(c, next)));
   // A liveness check for load balancers and orchestrators, which hold no token: it says only that
   // the server answers. /health stays behind the checks below, so that a client can learn from it
-  // whether its token is taken.
-  app.get("/healthz", (c) => c.json({ ok: true }));
+  // whether its token is taken. A stopping server answers both 503, as health checks (Kubernetes'
+  // readiness probe, nginx's and HAProxy's checks) take a server to stop sending people to.
+  const stopping = () => {
+    const why = options.stopping?.();
+    return why === undefined ? undefined : { ok: false, stopping: true, error: why };
+  };
+  app.get("/healthz", (c) => {
+    const going = stopping();
+    return going ? c.json(going, 503) : c.json({ ok: true });
+  });
   if (!guarded) {
     app.use("*", async (c, next) => {
       const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
@@ -74,7 +84,10 @@ export function createHttpApp(options: {
       await next();
     });
   }
-  app.get("/health", (c) => c.json({ ok: true, ...options.health?.() }));
+  app.get("/health", (c) => {
+    const going = stopping();
+    return going ? c.json({ ...going, ...options.health?.() }, 503) : c.json({ ok: true, ...options.health?.() });
+  });
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
   app.notFound((c) => {

@@ -35,6 +35,8 @@ export type HarnessServer = {
 /** How long a stopping server waits for another process to release the database's lock, so that
  * its sessions' last changes are stored. */
 const STOP_STORE_WAIT_MS = 5000;
+/** What health checks hear from a server that is stopping. */
+const STOPPING = "the server is stopping: it lets the runs in flight finish and starts none";
 /** Variables a runner must not see: credentials travel per query, the server token never. */
 const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN"];
 
@@ -147,11 +149,13 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     },
     log,
   });
+  let closing: Promise<void> | undefined;
   const app = createHttpApp({
     token: config.token,
     userTokens: config.userTokens,
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
+    stopping: () => (closing ? STOPPING : undefined),
     log,
     sessions: {
       db,
@@ -196,7 +200,6 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   void registry.resumeRuns();
   log(`Harness listening on ${url}`);
 
-  let closing: Promise<void> | undefined;
   async function close(): Promise<void> {
     await letRunsFinish(registry, config.stopGraceMs, log);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

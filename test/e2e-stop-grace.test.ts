@@ -3,6 +3,8 @@
 // at its end are written down as interrupted.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { MinimalClient, startHarnessServer, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
@@ -97,4 +99,32 @@ test("while it waits for the runs in flight, a stopping server answers health ch
   release();
   await watcher.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 15_000, "the run to finish");
   assert.equal(await exited, 0);
+});
+
+test("a steer the run ends without while the server is stopping starts no run: its sender is told, code stopping", async (t) => {
+  const dataDir = await newDataDir();
+  // The reply is done; the Stop hook then holds the run's end, past the loop's last look at the
+  // steers: a steer sent meanwhile is left over when the run completes.
+  const settings = join(dataDir, "home", ".claude");
+  await mkdir(settings, { recursive: true });
+  await writeFile(join(settings, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "sleep 3" }] }] } }));
+  fake().push({ text: ["done"] });
+  const asked = fake().requests.length;
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
+  t.after(() => server.stop());
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "steered" });
+  t.after(() => client.close());
+  client.send({ type: "submit", prompt: "a job" });
+  await client.waitForState((s) => s.messages[1]?.content === "done", 30_000, "the reply");
+
+  const exited = server.stop("SIGTERM");
+  await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
+  client.send({ type: "steer", message: "and then this" });
+  await client.waitForErrors(1, 15_000);
+  assert.equal(client.errors[0].code, "stopping");
+  assert.match(client.errors[0].message, /^steer "and then this" was not delivered: the run ended before the model read it, and the server is stopping/);
+  assert.equal(await exited, 0);
+  assert.equal(client.state!.status, "idle");
+  assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content]), [["user", "a job"], ["assistant", "done"]], "no run started with the steer");
+  assert.equal(fake().requests.length, asked + 1, "the model never read it");
 });

@@ -158,6 +158,29 @@ test("a steer the run ended without delivering becomes the next run", async () =
   await until(() => !session.busy);
 });
 
+test("a steer a completed run did not deliver starts no run while the host refuses runs: its sender is told, code stopping", async () => {
+  let refusal: string | undefined;
+  const { runner, session, client } = await startSession({ refusesRuns: () => refusal });
+  const other = recorder();
+  session.connect(other);
+  const run = await submitAndRun(session, client, runner, "one");
+  run.emit({ type: "run.started", requestId: "r1" });
+  session.receive(client, commandsFrame({ type: "steer", message: "and then this" }));
+  await until(() => runner.controls.length === 1);
+  refusal = "the server is stopping: no new run starts now; send it again once the server is back";
+  run.emit({ type: "assistant.delta", text: "done" }, { type: "run.completed" });
+  await until(() => client.errors.length === 1 && !session.busy);
+  assert.deepEqual(
+    [client.errors[0].code, client.errors[0].message],
+    ["stopping", 'steer "and then this" was not delivered: the run ended before the model read it, and the server is stopping: no new run starts now; send it again once the server is back'],
+  );
+  assert.deepEqual(other.errors, [], "only the client that sent it hears of it");
+  await settle();
+  assert.equal(runner.runs.length, 1, "no run started");
+  assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content, m.status]), [["user", "one", "complete"], ["assistant", "done", "complete"]]);
+  assert.equal(client.state!.status, "idle");
+});
+
 test("steers a cancelled run never delivered are reported to whoever sent them, and start no run", async () => {
   const { runner, session, client } = await startSession();
   const other = recorder();

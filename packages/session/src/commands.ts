@@ -20,7 +20,7 @@ export const CommandErrorCodes = {
   runner: "runner_error",
   /** A steer message the run ended (cancelled, failed) without passing to the model. */
   notDelivered: "not_delivered",
-  /** A new run while the host is stopping (SessionOptions.refusesRuns). */
+  /** A new run while the host is stopping (SessionOptions.refusesRuns), a steer's left over too. */
   stopping: "stopping",
 } as const;
 
@@ -62,7 +62,8 @@ function submit(core: SessionCore, reply: Reply, prompt: string): void {
 function steer(core: SessionCore, reply: Reply, message: string): void {
   const run = core.run;
   if (!run) return submit(core, reply, message);
-  noteSteer(run, message, (why) => {
+  noteSteer(run, message, (why, refusal) => {
+    if (refusal !== undefined) return reply(`steer ${quoteStart(message)} was not delivered: ${why}, and ${refusal}`, CommandErrorCodes.stopping);
     reply(`steer ${quoteStart(message)} was not delivered: ${why}; the model never read it. Send it again to start a new run with it.`, CommandErrorCodes.notDelivered);
   });
   sendControl(core, run, { type: "steer", message }, (why, status) => {

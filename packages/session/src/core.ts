@@ -56,7 +56,8 @@ export type SessionOptions = {
   /** Failures no client caused, such as a store write that threw (default console.error). */
   onError?: (error: unknown, context: string) => void;
   /** Why no new run may start now (the host is stopping and waits only for the runs in flight), or
-   * undefined: a submit or resume is then refused with that reason and code "stopping". */
+   * undefined: a submit or resume is then refused with that reason and code "stopping", and a steer
+   * a completed run left undelivered starts no run (its sender is told, with that code). */
   refusesRuns?: () => string | undefined;
   /** Called each time a run ends (completed, failed, cancelled or interrupted), with the state it
    * left (its status and error say how it ended). */

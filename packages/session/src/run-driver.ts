@@ -9,8 +9,9 @@ import type { RunRecord } from "./store.ts";
 import { endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
 import { lateSpentOp, totalsOps, usageBeyond } from "./usage-count.ts";
 
-/** A steer message sent to the run, and what to do when the run ends without delivering it. */
-type Steer = { text: string; undelivered(why: string): void };
+/** A steer message sent to the run, and what to do when the run ends without delivering it
+ * (`refusal`: why it does not start the next run either, SessionOptions.refusesRuns). */
+type Steer = { text: string; undelivered(why: string, refusal?: string): void };
 
 /** A run as this module drives it. `steers`: the user's steer messages not yet delivered to the
  * model; `chain`: the controls sent, in order; `resubmitted`: the steers the run ended without
@@ -276,8 +277,9 @@ function send(core: SessionCore, run: RunState, requestId: string, { control, on
 }
 
 /** Records a steer message sent to the run. One a completed run did not deliver starts the next
- * run; when the run is cancelled or fails first, `undelivered` is told why. */
-export function noteSteer(run: ActiveRun, message: string, undelivered: (why: string) => void): void {
+ * run, unless the host refuses runs (it is stopping); when it does not, or when the run is
+ * cancelled or fails first, `undelivered` is told why (and the host's `refusal`). */
+export function noteSteer(run: ActiveRun, message: string, undelivered: Steer["undelivered"]): void {
   (run as RunState).steers.push({ text: message, undelivered });
 }
 
@@ -302,10 +304,10 @@ export function forgetSteer(run: ActiveRun, message: string): boolean {
 }
 
 /** The run ended without reaching the model with its steers, and will not send them on. */
-function dropSteers(run: RunState, why: string): void {
+function dropSteers(run: RunState, why: string, refusal?: string): void {
   const steers = run.steers;
   run.steers = [];
-  for (const steer of steers) steer.undelivered(why);
+  for (const steer of steers) steer.undelivered(why, refusal);
 }
 
 /** What the state makes of `event` when the session's last choice of mode decides it, instead of
@@ -326,10 +328,14 @@ function chosenModeOps(state: HarnessState, run: RunState, event: RunnerEvent): 
 }
 
 function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
-  // Steer messages a completed run did not reach the model with are not lost: they go next. A
-  // failed run's are dropped, and their senders told so before the state says the run ended.
-  const next = event.type === "run.completed" ? run.steers.splice(0).map((steer) => steer.text) : [];
-  if (event.type !== "run.completed") dropSteers(run, "the run failed first");
+  // Steer messages a completed run did not reach the model with are not lost: they go next, unless
+  // the host starts no run now (it is stopping). Those, and a failed run's, are dropped, and their
+  // senders told so before the state says the run ended.
+  const completed = event.type === "run.completed";
+  const refusal = completed && run.steers.length > 0 ? core.options.refusesRuns?.() : undefined;
+  const next = completed && refusal === undefined ? run.steers.splice(0).map((steer) => steer.text) : [];
+  if (!completed) dropSteers(run, "the run failed first");
+  else if (refusal !== undefined) dropSteers(run, "the run ended before the model read it", refusal);
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
   settle(core, run, "the run failed first", event.transcript, event.transcriptId);

@@ -23,6 +23,7 @@ import { runnerRecords } from "./runner-records.ts";
 import { sessionDirs } from "./session-dirs.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
+import { reachableUrls } from "./reachable-urls.ts";
 
 export type HarnessServer = {
   url: string;
@@ -193,12 +194,11 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     lock.release();
     throw error;
   }
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const { url, lines } = reachableUrls(address);
   // Runs in flight when the last server stopped go on (their runners outlived it) or are written
   // down as interrupted; either way without waiting for a client to come back.
   void registry.resumeRuns();
-  log(`Harness listening on ${url}`);
+  for (const line of lines) log(line);
 
   async function close(): Promise<void> {
     await letRunsFinish(registry, config.stopGraceMs, log);

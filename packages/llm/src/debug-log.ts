@@ -2,6 +2,7 @@
 // about model requests, MCP servers, hooks and permission decisions, by category. Process-wide,
 // as the run that turns it on is the process. Off, a call site costs one boolean test: callers
 // check debugOn(category) before building a line.
+import { withShownURLs } from "./shown-url.ts";
 
 /** The categories lines are written under; a filter may also name Claude Code's own (statsig,
  * file, 1p…), which have no lines here. */
@@ -67,12 +68,14 @@ export function debugOn(category: DebugCategory): boolean {
   return active !== undefined && active.shows(category);
 }
 
-/** Writes one line, `2026-01-02T03:04:05.678Z [DEBUG] [api] message`. A sink that throws (a closed
- * pipe) turns the log off rather than break the run. */
+/** Writes one line, `2026-01-02T03:04:05.678Z [DEBUG] [api] message`, with the credentials and
+ * query of each URL in it hidden (an MCP server's arguments and a hook's command may carry them,
+ * and a debug log is pasted into bug reports). A sink that throws (a closed pipe) turns the log off
+ * rather than break the run. */
 export function debugLog(category: DebugCategory, message: string): void {
   if (!active?.shows(category)) return;
   try {
-    active.write(`${new Date().toISOString()} [DEBUG] [${category}] ${message}\n`);
+    active.write(`${new Date().toISOString()} [DEBUG] [${category}] ${withShownURLs(message)}\n`);
   } catch {
     active = undefined;
   }

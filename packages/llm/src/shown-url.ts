@@ -22,3 +22,13 @@ export function shownURL(url: string): string {
   // new URL adds a "/" to a bare origin; the URL as configured had none.
   return !url.includes("?") && !url.endsWith("/") && shown.endsWith("/") ? shown.slice(0, -1) : shown;
 }
+
+/** A URL in free text (a command line, a shell command): it ends at white space, a quote, a
+ * backslash (a quote escaped in JSON) or an angle bracket. */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>\\]+/gi;
+
+/** `text` with each URL in it that carries a user, password or query string shown as shownURL
+ * shows it; the other URLs, and the rest of the text, as they are. */
+export function withShownURLs(text: string): string {
+  return text.replace(URL_IN_TEXT, (url) => (/^[^:]+:\/\/[^/?#]*@/.test(url) || url.includes("?") ? shownURL(url) : url));
+}

@@ -24,6 +24,7 @@ import { sessionDirs } from "./session-dirs.ts";
 import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
+import { hidingSecrets } from "./log-secrets.ts";
 
 export type HarnessServer = {
   url: string;
@@ -68,7 +69,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
-  const { log } = config;
+  const log = hidingSecrets(config.log, [config.token, ...config.userTokens.keys()]);
   try {
     makeDirsSync(config.dataDir, 0o700);
   } catch (error) {

@@ -159,8 +159,10 @@ Environment:
 
 const SERVE = `Usage: harness serve [options]
 
-Starts the Harness server and prints its URL. Stops cleanly on Ctrl-C or SIGTERM: runs still in
-flight are written down as interrupted (after HARNESS_STOP_GRACE_MS); a second signal stops at once.
+Starts the Harness server and prints its URL (bound to every interface, --host 0.0.0.0, loopback
+first, then the machine's addresses). Stops cleanly on Ctrl-C or SIGTERM: runs still in flight are
+written down as interrupted (after HARNESS_STOP_GRACE_MS, during which /healthz answers 503); a
+second signal stops at once.
 
 Options:
   -p, --port N       port to listen on (default: $PORT, else 7700; 0 = any free port)

@@ -108,3 +108,14 @@ test("a bad statusLine is said as a settings problem naming the file and the key
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });
+
+test("the command runs as a hook does: CLAUDE_PROJECT_DIR names the project, and the settings' env is set", async (t) => {
+  const where = project("env", {});
+  // A project's own script, named as Claude Code's documentation names hooks' scripts.
+  writeFileSync(join(where.cwd, ".claude", "statusline.sh"), 'cat > /dev/null; echo "project=$CLAUDE_PROJECT_DIR team=$TEAM_NAME"\n', { mode: 0o755 });
+  writeFileSync(join(where.cwd, ".claude", "settings.json"), JSON.stringify({ env: { TEAM_NAME: "platform" }, statusLine: { type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/statusline.sh' } }));
+  const chat = terminalChat(t, where);
+  await chat.bottom(new RegExp(`^project=${where.cwd.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} team=platform$`));
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});

@@ -1,5 +1,6 @@
-// The settings' statusLine at a terminal: its command runs through the shell in the project, reads
-// the session's state as JSON (chat-status-input.ts) and prints the line shown below the typed one.
+// The settings' statusLine at a terminal: its command runs through the shell in the project, as a
+// hook's does (CLAUDE_PROJECT_DIR and the settings' env set), reads the session's state as JSON
+// (chat-status-input.ts) and prints the line shown below the typed one.
 // It runs when what it is told changes, at most every RUN_EVERY_MS and one run at a time: a newer
 // update stops a run still going. Its first line of output, colours kept, is the status line; no
 // output, or a failure, blanks it. Its stderr is ignored.
@@ -36,7 +37,8 @@ export async function openStatusLine(o: {
       return o.sessionId();
     },
     version: harnessVersion(),
-    env: o.env,
+    // As a hook's: the settings' env and CLAUDE_PROJECT_DIR, by which a project names its own script.
+    env: { ...o.env, ...loaded.settings.env, CLAUDE_PROJECT_DIR: place.projectRoot },
     ...(loaded.settings.model && { model: loaded.settings.model }),
     ...(loaded.settings.outputStyle && { outputStyle: loaded.settings.outputStyle }),
     show: o.show,

@@ -123,6 +123,10 @@ export type ApprovalRequest = {
   description: string;
   /** Why approval is needed: the rule or mode that asked. */
   reason: string;
+  /** Why this call asks, for the person deciding, when a PreToolUse hook's "ask" (its
+   * permissionDecisionReason) or an ask rule made it ask, as Claude Code's prompt says it; absent
+   * when it asks only because nothing allows it. */
+  askedBecause?: string;
   /** Settles when the request is answered without the user: the permission mode changed, and the
    * new one lets the call run (or refuses it). The host then settles its request with this
    * decision and stops showing it. */

@@ -300,6 +300,7 @@ export function createChatView(
         // y and n answer the oldest call waiting: with several, each also says its own commands.
         const answer = which ? `/approve${which} to allow, /deny${which} [reason] to deny (y / n answer the oldest first)` : "y to allow, n [reason] to deny";
         line(yellow(`? ${printable(approval.toolName)} needs approval: ${printable(approval.description)} — ${answer}`));
+        if (approval.reason) line(dim(`  ${printable(approval.reason)}`));
       }
       if (state.status !== lastStatus) {
         if (state.status === "idle" || state.status === "error") {

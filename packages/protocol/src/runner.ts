@@ -260,6 +260,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     toolName: z.string(),
     /** What the call will do, in words a person reads before deciding (e.g. the command). */
     description: z.string(),
+    /** Why it asks, for the person deciding, when a PreToolUse hook (its reason) or an ask rule
+     * made it ask; absent when it asks only because nothing allows it. */
+    reason: z.string().optional(),
     input: z.record(z.string(), z.unknown()).optional(),
   }),
   z.object({

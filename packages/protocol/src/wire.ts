@@ -141,7 +141,8 @@ export const ConversationSpentSchema = z.object({
 export type ConversationSpent = z.infer<typeof ConversationSpentSchema>;
 
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
-export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string() });
+/** `reason`: why the call asks, when a hook or an ask rule made it ask (for the question). */
+export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string(), reason: z.string().optional() });
 /** Something the user should see that is not part of the conversation (a settings file with an
  * error, an MCP server that failed, a hook's message). */
 export const NoticeSchema = z.object({ level: z.enum(["info", "warning", "error"]), message: z.string() });

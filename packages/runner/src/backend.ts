@@ -3,7 +3,8 @@ import type { PermissionUpdate } from "@harness/agent";
 import type { AgentEvent, ConversationSpent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
-export type ApprovalRequest = { toolUseId: string; toolName: string; description: string; input?: Record<string, unknown>; answered?: Promise<ApprovalDecision> };
+/** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
+export type ApprovalRequest = { toolUseId: string; toolName: string; description: string; reason?: string; input?: Record<string, unknown>; answered?: Promise<ApprovalDecision> };
 /** `updatedPermissions`: what the approval changes for the calls after it (builtin backend only). */
 export type ApprovalDecision =
   | { behavior: "allow"; updatedInput?: Record<string, unknown>; reason?: string; updatedPermissions?: readonly PermissionUpdate[] }

@@ -49,6 +49,7 @@ export function createApprovals(emit: (event: AgentEvent) => void, signal: Abort
           toolUseId,
           toolName: request.toolName,
           description: request.description,
+          ...(request.reason !== undefined && { reason: request.reason }),
           ...(request.input !== undefined && { input: request.input }),
         });
         if (signal.aborted) onAbort();

@@ -233,7 +233,7 @@ function approvalRequested(
   }
   const pending = state.pendingApprovals ?? [];
   if (!pending.some((p) => p.toolCallId === event.toolUseId)) {
-    const entry = { toolCallId: event.toolUseId, toolName: event.toolName, description: event.description };
+    const entry = { toolCallId: event.toolUseId, toolName: event.toolName, description: event.description, ...(event.reason !== undefined && { reason: event.reason }) };
     ops.push(appendTo(["pendingApprovals"], state.pendingApprovals, entry));
   }
   if (state.status !== "awaiting-approval") ops.push({ type: "set", path: ["status"], value: "awaiting-approval" });

@@ -172,7 +172,8 @@ async function askUser(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, input
   let answer: ApprovalDecision;
   const byMode = modeAnswer(o, call.name, input, hook);
   try {
-    answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason, answered: byMode.answer });
+    const askedBecause = hook?.permissionDecision === "ask" || decision.rule !== undefined ? decision.reason : undefined;
+    answer = await o.approve({ toolUseId: call.id, toolName: call.name, input, description: describeCall({ name: call.name, input }), reason: decision.reason, ...(askedBecause && { askedBecause }), answered: byMode.answer });
   } catch (error) {
     return refuse(`Permission to use ${call.name} was not granted: asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

@@ -77,7 +77,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         ...opts.runOptions,
         ...(query.effort && { effort: query.effort }),
         ...(requestApproval && {
-          approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input, ...(req.answered && { answered: req.answered }) }),
+          approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input, ...(req.askedBecause && { reason: req.askedBecause }), ...(req.answered && { answered: req.answered }) }),
         }),
         steering: ctx.steering,
         onConfigure: ctx.onConfigure,

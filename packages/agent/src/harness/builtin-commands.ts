@@ -19,16 +19,18 @@ export async function compactCommand(ctx: RunContext, state: RunState, instructi
 }
 
 /** /clear: ends the session for the hooks and starts a new one, with an empty conversation, no
- * files read and no todos. */
+ * files read and no todos. What the SessionStart hooks add begins the new conversation, to go to
+ * the model with its first prompt (as at startup). */
 export async function clearCommand(ctx: RunContext, state: RunState): Promise<RunAgentResult> {
   const { signal } = ctx.options;
   await ctx.hooks.run("SessionEnd", { reason: "clear" }, signal);
   resourceInternals(ctx.resources).sessionStarted = true;
   // The memory files begin the new conversation as they began the first.
-  await startSession(ctx.hooks, "clear", signal, memoryAtStart(ctx.setup.memory, state));
+  const started = await startSession(ctx.hooks, "clear", signal, memoryAtStart(ctx.setup.memory, state));
   ctx.resources.toolState.files.clear();
   ctx.resources.toolState.todos = [];
   replaceTranscript(state, []);
+  if (started.ok && started.context.length > 0) state.messages = withUserText([], "", started.context);
   ctx.notice("info", "Started a new conversation: the earlier messages are no longer in the model's context.");
   return finish(state, "end_turn");
 }

@@ -119,3 +119,15 @@ test("the command runs as a hook does: CLAUDE_PROJECT_DIR names the project, and
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
 });
+
+test("refreshInterval runs the command again every so many seconds, with nothing else happening", async (t) => {
+  const where = project("refresh", {});
+  // Counts its runs in the project.
+  writeFileSync(join(where.cwd, ".claude", "count.sh"), 'cat > /dev/null; n=$(( $(cat runs 2>/dev/null || echo 0) + 1 )); echo $n > runs; echo "run $n"\n', { mode: 0o755 });
+  writeFileSync(join(where.cwd, ".claude", "settings.json"), JSON.stringify({ statusLine: { type: "command", command: "bash .claude/count.sh", refreshInterval: 1 } }));
+  const chat = terminalChat(t, where);
+  await chat.bottom(/^run 1$/);
+  await chat.bottom(/^run 3$/);
+  chat.type("\x04");
+  assert.equal(await chat.closed, 0);
+});

@@ -2,8 +2,9 @@
 // hook's does (CLAUDE_PROJECT_DIR and the settings' env set), reads the session's state as JSON
 // (chat-status-input.ts) and prints the line shown below the typed one.
 // It runs when what it is told changes, at most every RUN_EVERY_MS and one run at a time: a newer
-// update stops a run still going. Its first line of output, colours kept, is the status line; no
-// output, or a failure, blanks it. Its stderr is ignored.
+// update stops a run still going; with refreshInterval it also runs every so many seconds. Its
+// first line of output, colours kept, is the status line; no output, or a failure, blanks it. Its
+// stderr is ignored.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { HarnessState } from "@harness/protocol";
 import { statusLineInput, statusLineKey, type StatusLineContext } from "./chat-status-input.ts";
@@ -47,7 +48,7 @@ export async function openStatusLine(o: {
 }
 
 export function startStatusLine(
-  o: StatusLineContext & { command: string; padding?: number; show(line: string | undefined): void; note(text: string): void; runForMs?: number },
+  o: StatusLineContext & { command: string; padding?: number; refreshInterval?: number; show(line: string | undefined): void; note(text: string): void; runForMs?: number },
 ): StatusLine {
   const runFor = o.runForMs ?? RUN_FOR_MS;
   let state: HarnessState | undefined;
@@ -96,6 +97,13 @@ export function startStatusLine(
     });
   };
 
+  // refreshInterval (seconds): a run besides those a change brings, unless one is due or going.
+  const refresh = o.refreshInterval
+    ? setInterval(() => {
+        if (!closed && !timer && !running) timer = setTimeout(run, Math.max(0, lastRun + RUN_EVERY_MS - Date.now()));
+      }, o.refreshInterval * 1000).unref()
+    : undefined;
+
   return {
     update(next) {
       state = next;
@@ -109,6 +117,7 @@ export function startStatusLine(
     close() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(refresh);
       stop(running);
     },
   };

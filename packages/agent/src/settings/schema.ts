@@ -51,6 +51,8 @@ const statusLineSchema = z.looseObject({
   type: z.literal("command"),
   command: z.string().refine((command) => command.trim() !== "", "the command must not be empty"),
   padding: z.number().int().nonnegative().max(80).optional(),
+  /** Seconds between runs besides those a change brings (a clock, a branch that changes outside). */
+  refreshInterval: z.number().int().min(1).optional(),
 });
 
 /** Marketplaces a repository declares (see declared-marketplaces.ts): one that cannot be added is

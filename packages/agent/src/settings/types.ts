@@ -81,7 +81,7 @@ export type Settings = {
    * those that cannot be added are left out when the settings are read. */
   extraKnownMarketplaces?: Record<string, unknown>;
   /** The line `harness chat` shows below the typed one at a terminal (cli's chat-status-line.ts). */
-  statusLine?: { type: "command"; command: string; padding?: number };
+  statusLine?: { type: "command"; command: string; padding?: number; refreshInterval?: number };
   [key: string]: unknown;
 };
 

@@ -58,7 +58,11 @@ test("bad options and arguments are refused before anything is sent", async () =
   const { sent, fetch } = scripted(200, []);
   assert.throws(() => api(fetch, { url: "ftp://example.com" }), { message: `url: must be http(s) or ws(s), got "ftp://example.com"` });
   assert.throws(() => api(fetch, { url: "not a url" }), { message: `url: is not a URL: "not a url"` });
-  assert.throws(() => api(fetch, { userId: "" }), { message: "userId: must be a non-empty string" });
+  // As the client's constructor says it: a user id the server would refuse is refused here.
+  assert.throws(() => api(fetch, { userId: "" }), { message: `userId: must be 1 to 128 letters, digits, '.', '_' or '-', got ""` });
+  assert.throws(() => api(fetch, { userId: "a b" }), { message: `userId: must be 1 to 128 letters, digits, '.', '_' or '-', got "a b"` });
+  assert.throws(() => api(fetch, { userId: ".." }), { message: `userId: must not be '.' or '..', got ".."` });
+  assert.throws(() => api(fetch, { userId: undefined }), { message: "userId: is required" });
   assert.throws(() => api(fetch, { token: "" }), { message: "token: must be a non-empty string when given" });
   await assert.rejects(api(fetch).rename("..", "x"), { message: `sessionId: must be a non-empty string other than "." and "..", got ".."` });
   await assert.rejects(api(fetch).fork("", {}), { message: `sessionId: must be a non-empty string other than "." and "..", got ""` });

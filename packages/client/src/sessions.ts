@@ -3,6 +3,7 @@
 // than with a schema library, so that a browser bundle stays small.
 import type { ForkResult, SessionFiles, SessionRead, SessionSummary } from "@harness/protocol";
 import { answerOf, check, type Check, type Fields } from "./answers.ts";
+import { idSaid } from "./options.ts";
 
 export type SessionsApiOptions = {
   /** Base URL of the server, as the WebSocket client's `url`: http(s), or ws(s) for the same server. */
@@ -58,11 +59,13 @@ const Summary: Fields = {
   updatedAt: string,
 };
 
-/** Throws for options a server could not be called with. */
+/** Throws, naming the option, for options a server could not be called with: a url that is not
+ * http(s) or ws(s), a userId the server refuses (as the client's constructor says it), an empty token. */
 export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
   const base = baseUrl(options.url);
   const { userId, token } = options;
-  if (typeof userId !== "string" || userId === "") throw new Error("userId: must be a non-empty string");
+  const userProblem = idSaid("userId", userId);
+  if (userProblem) throw new Error(userProblem);
   if (token !== undefined && (typeof token !== "string" || token === "")) throw new Error("token: must be a non-empty string when given");
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw new Error("fetch: must be a function when given");
 

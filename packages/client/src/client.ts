@@ -10,6 +10,7 @@ import { commandsFrame, Outbox } from "./outbox.ts";
 import { idSaid, optionsProblem } from "./options.ts";
 import { textFollower, watchRun, type RunOptions, type RunResult } from "./run.ts";
 import { approvalAnswerer } from "./approvals.ts";
+import { askWhyRefused, refusalSaid, type Refusal } from "./handshake-refusal.ts";
 import { watchConfigure, type ConfigureResult } from "./configure.ts";
 import type { Outcome, Watch } from "./watch.ts";
 import type { ClientEvents, ClientOptions, ConnectionStatus, WebSocketLike } from "./types.ts";
@@ -51,6 +52,9 @@ export class HarnessClient {
   #socketError: string | undefined;
   /** Stops watching the current socket for silence. */
   #unwatch: (() => void) | undefined;
+  /** Sockets opened: an answer about one that came after another was opened, or after close(), is
+   * not acted on. */
+  #opened = 0;
 
   /** Throws, naming the option, for options no connection could be made with: a url that is not
    * http(s) or ws(s), or that carries a query; a userId or sessionId the server refuses (1 to 128
@@ -256,6 +260,7 @@ export class HarnessClient {
       return;
     }
     const url = target;
+    const attempt = ++this.#opened;
     this.#socket = socket;
     let opened = false;
     let openedAt = 0;
@@ -284,15 +289,30 @@ export class HarnessClient {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
       liveness.stop();
+      if (opened || silent) return ended(event, silent);
+      const said = refusalSaid(this.#socketError);
+      const fetch = this.#options.fetch ?? (this.#options.webSocket ? undefined : globalThis.fetch);
+      if (said || !fetch) return ended(event, false, said);
+      void askWhyRefused(fetch, this.#options.url, userId, token).then((refused) => {
+        if (this.#opened === attempt && !this.#closedByUser) ended(event, false, refused);
+      });
+    };
+    /** Goes on from a socket that closed; `refused`: the server's refusal of its handshake. */
+    const ended = (event: { code: number; reason: string }, silent: boolean, refused?: Refusal) => {
       const why = [`code ${event.code}`, event.reason, this.#socketError].filter(Boolean).join(", ");
-      // Neither browsers nor Node tell a refused handshake's HTTP status; the server refuses one
-      // for a missing or wrong token and for bad ids, with 401 and 400.
       const failure = opened
         ? `the connection closed before the session's state arrived (${why})`
-        : silent
-          ? `the WebSocket handshake got no answer (${why})`
-          : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
+        : refused
+          ? refused.message
+          : silent
+            ? `the WebSocket handshake got no answer (${why})`
+            : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
       if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);
+      if (refused?.final) {
+        const message = `could not reconnect to ${redacted(url)}: ${failure}`;
+        this.#listeners.emit("error", { message: `${message}; gave up: retrying cannot change that`, code: "reconnect_failed" });
+        return this.#closed(message);
+      }
       if (event.code === SESSION_DELETED_CLOSE_CODE) return this.#closed("the session was deleted");
       if (!opened) return this.#reconnectFailed(`could not reconnect to ${redacted(url)}: ${failure}`);
       if (this.#attempt > 0 && Date.now() - openedAt < STABLE_MS) {
@@ -303,8 +323,8 @@ export class HarnessClient {
     };
     socket.onclose = (event) => lost(event);
     socket.onerror = (event) => {
-      // A close event always follows; reconnecting is decided there. Node's WebSocket says why a
-      // handshake failed here (a browser's never does).
+      // A close event always follows; reconnecting is decided there. The `ws` package says why a
+      // handshake failed here, Node's own WebSocket and browsers' do not (see handshake-refusal.ts).
       if (this.#socket !== socket) return;
       const detail = event as { message?: unknown; error?: { message?: unknown } } | undefined;
       const message = detail?.message ?? detail?.error?.message;

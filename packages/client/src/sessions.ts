@@ -140,7 +140,7 @@ export function createSessionsApi(options: SessionsApiOptions): SessionsApi {
 }
 
 /** The server's http(s) base URL, without a trailing slash, from `url` in any of the four schemes. */
-function baseUrl(url: string): string {
+export function baseUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -27,6 +27,10 @@ export type ClientOptions = {
   token?: string;
   /** Defaults to the global WebSocket. */
   webSocket?: WebSocketFactory;
+  /** For asking the server's GET /health why a handshake failed (a refused token, or a server that
+   * is down), which a WebSocket cannot tell: defaults to the global fetch, and is used only when
+   * the client opens its own WebSockets or it is given (a factory's sockets may go elsewhere). */
+  fetch?: typeof globalThis.fetch;
   /** Reconnect after an unexpected close (default true), with exponential backoff between
    * `minDelayMs` (100) and `maxDelayMs` (5,000), at most `maxAttempts` times in a row (no limit). */
   reconnect?: boolean | { minDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };

@@ -1,7 +1,7 @@
 // The HTTP side: health, sessions, and the token check that guards every route but /healthz.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { crossSiteRefusal, requestToken, tokenUsers } from "./auth.ts";
+import { crossSiteRefusal, notTheirs, requestToken, tokenUsers } from "./auth.ts";
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
@@ -84,7 +84,12 @@ export function createHttpApp(options: {
       await next();
     });
   }
+  // A client whose WebSocket handshake failed asks here, naming its user, whether the server
+  // refuses its token: its WebSocket cannot read the refusal (see the client's handshake-refusal.ts).
   app.get("/health", (c) => {
+    const user = c.req.header(USER_HEADER);
+    const refused = user === undefined ? undefined : notTheirs(tokenUsers.get(c.req.raw), user);
+    if (refused) return c.json({ error: refused }, 403);
     const going = stopping();
     return going ? c.json({ ...going, ...options.health?.() }, 503) : c.json({ ok: true, ...options.health?.() });
   });

@@ -10,8 +10,8 @@
 import { homedir, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
-import { createHarnessClient, createSessionsApi, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessConfig, HarnessState, RunnerRunOptions } from "@harness/protocol";
+import { createHarnessClient, createSessionsApi, type ConfigureResult, type HarnessClient } from "@harness/client";
+import type { HarnessCommand, HarnessState, RunnerRunOptions } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure } from "./chat-diagnose.ts";
@@ -64,16 +64,19 @@ function isWritable(sink: Sink): sink is Sink & Writable {
   return sink instanceof Writable && (sink as Sink).isTTY === true;
 }
 
-/** Resolves once what `command` started is over (a run it started has stopped running, the call
- * it answered is no longer waiting), or the server refused a command: then a piped chat goes on
- * with its next line. Commands run in the order sent, so the others need no wait. */
+/** Resolves once what `command`, sent just now, started is over (a run it started has ended or waits
+ * for approval, the call it answered is no longer waiting), or the server refused it: then a piped
+ * chat goes on with its next line. Commands run in the order sent, so the others need no wait. */
 function settled(client: HarnessClient, command: HarnessCommand): Promise<void> {
-  // A submitted prompt's run is seen to start before it is seen to end.
-  let started = command.type !== "submit" && command.type !== "resume";
+  // A steer or a new setting starts nothing to wait for (and may change nothing one would see).
+  if (command.type === "steer" || command.type === "configure") return Promise.resolve();
+  // Refused or cut off, the run is over for the chat too: the error shows as any other.
+  if (command.type === "submit") return client.waitForRun(command.prompt, { untilApproval: true }).then(() => undefined, () => undefined);
+  // A resumed session's run is seen to start before it is seen to end.
+  let started = command.type !== "resume";
   const over = (state: HarnessState): boolean => {
     if (runUnderWay(state)) started = true;
     switch (command.type) {
-      case "submit":
       case "resume":
         return started && state.status !== "running";
       case "rewind":
@@ -85,8 +88,6 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
         return !runUnderWay(state);
     }
   };
-  // A steer or a new setting starts nothing to wait for (and may change nothing one would see).
-  if (command.type === "steer" || command.type === "configure") return Promise.resolve();
   return new Promise((resolve) => {
     const offs: (() => void)[] = [];
     const done = () => {
@@ -97,26 +98,6 @@ function settled(client: HarnessClient, command: HarnessCommand): Promise<void> 
       client.on("state", (state) => over(state) && done()),
       client.on("error", (error) => error.code !== "reconnect_failed" && done()),
       client.on("connection", (status) => status === "closed" && done()),
-    );
-  });
-}
-
-/** Resolves true once the session's state holds `config` (at once when it does already), false
- * when the server refused a command first (the configure, as commands run in the order sent) or the
- * connection closed. */
-function configured(client: HarnessClient, config: HarnessConfig): Promise<boolean> {
-  const holds = (state: HarnessState | undefined) => Object.entries(config).every(([key, value]) => value === undefined || state?.config?.[key as keyof HarnessConfig] === value);
-  if (holds(client.state)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const offs: (() => void)[] = [];
-    const done = (taken: boolean) => {
-      for (const off of offs) off();
-      resolve(taken);
-    };
-    offs.push(
-      client.on("state", (state) => holds(state) && done(true)),
-      client.on("error", (error) => error.code !== "reconnect_failed" && done(false)),
-      client.on("connection", (status) => status === "closed" && done(false)),
     );
   });
 }
@@ -462,13 +443,19 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       // answer (the server may refuse the model, after reading the settings), and says it only then.
       const { permissionMode, model } = action.command.config;
       const note = permissionMode ? `(permission mode ${permissionMode} from the next model call on)` : `(model ${model} from the next model call on)`;
-      const taken = interactive ? undefined : configured(client, action.command.config);
-      if (send(action.command) && (taken === undefined || (await taken))) view.note(note);
+      if (interactive) return void (send(action.command) && view.note(note));
+      let answer: Promise<ConfigureResult>;
+      try {
+        answer = client.configure(action.command.config);
+      } catch (error) {
+        return view.note(`✗ ${(error as Error).message}`, "error");
+      }
+      if ((await answer).ok) view.note(note);
       return;
     }
-    // A piped chat waits for what the line started, watched from before it is sent.
-    const over = interactive ? undefined : settled(client, action.command);
     if (!send(action.command, takenOff)) return;
+    // A piped chat waits for what the line started.
+    const over = interactive ? undefined : settled(client, action.command);
     if (action.said) view.note(action.said);
     await over;
   };

@@ -158,10 +158,18 @@ export class HarnessClient {
    * without delivering is sent on as the next prompt: run() resolves once that run has ended too.
    * `onText` is given the replies' text as it streams. */
   async run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
-    const { timeoutMs = 0, onApproval, onText } = options;
-    const before = this.state ?? (this.connection !== "closed" ? await this.#connecting?.promise : undefined);
-    const watch = watchRun(prompt, before ?? { status: "idle", messages: [] }, timeoutMs);
-    this.send({ type: "submit", prompt });
+    if (!this.state && this.connection !== "closed") await this.#connecting?.promise;
+    this.submit(prompt);
+    return this.waitForRun(prompt, options);
+  }
+
+  /** As run(), for the prompt that submit() sent just now, in the same turn (the state the run is
+   * told from must be the one from before the prompt arrived): for a program that sends it itself.
+   * Rejects at once on a closed client. */
+  async waitForRun(prompt: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.connection === "closed") throw new Error("run: the client is closed: call connect() before sending commands");
+    const { timeoutMs = 0, onApproval, onText, untilApproval } = options;
+    const watch = watchRun(prompt, this.state ?? { status: "idle", messages: [] }, timeoutMs, untilApproval);
     const offs = [
       onText && this.on("state", textFollower(onText, watch.replies)),
       onApproval && this.on("state", approvalAnswerer(onApproval, watch.replies, (command) => this.send(command))),

@@ -192,3 +192,24 @@ test("run()'s onText is given the reply's text as it streams, each part once, ac
   assert.deepEqual(parts, ["a1:one ", "a1:two ", "a1:three"], "the earlier exchange's text is not the run's");
   client.close();
 });
+
+test("waitForRun() follows a prompt sent with submit(); with untilApproval it resolves once the run waits for approval", async () => {
+  const { socket, client } = await connected({ status: "idle", messages: [] });
+  client.submit("go");
+  const run = client.waitForRun("go", { untilApproval: true });
+  assert.equal(socket.sent.length, 1, "it sends nothing itself");
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "0"], value: { id: "u", role: "user", content: "go", status: "complete" } },
+    { type: "set", path: ["messages", "1"], value: { id: "a", role: "assistant", content: "", status: "running", toolCalls: [{ id: "c1", name: "Bash", input: {} }] } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  assert.equal(await pending(run), "pending");
+  socket.serve({ type: "delta", seq: 3, operations: [
+    { type: "set", path: ["pendingApprovals"], value: [{ toolCallId: "c1", toolName: "Bash", description: "ls" }] },
+    { type: "set", path: ["status"], value: "awaiting-approval" },
+  ] });
+  const result = await run;
+  assert.equal(result.status, "awaiting-approval");
+  assert.equal(result.reply.id, "a");
+  client.close();
+});

@@ -8,8 +8,9 @@ import type { OnApproval } from "./approvals.ts";
 
 export type RunResult = {
   /** How the run ended: "error" when it failed (`state.error` says why), "cancelled" when it was
-   * cancelled, else "complete". */
-  status: "complete" | "error" | "cancelled";
+   * cancelled, else "complete"; with `untilApproval`, "awaiting-approval" when it has not ended but
+   * waits for an answer about a call (`state.pendingApprovals`). */
+  status: "complete" | "error" | "cancelled" | "awaiting-approval";
   /** The user message the prompt became: its `id` is what rewind() and a fork take. */
   prompt: HarnessMessage;
   /** The assistant's last message after the prompt, as the run left it: its text, its tool calls. */
@@ -27,6 +28,9 @@ export type RunOptions = {
    * (a steer the model read starts another). Read from the state, so a snapshot a reconnect brings
    * instead of the missed deltas loses nothing. */
   onText?: (text: string, reply: HarnessMessage) => void;
+  /** Resolve also when the run waits for approval, for a program that answers it later itself (a
+   * piped chat reads the answer from its next line): without it, such a run is waited through. */
+  untilApproval?: boolean;
 };
 
 /** The server refused run()'s prompt: `code` is its error code ("busy" while a run is under way,
@@ -43,7 +47,7 @@ export class RunRefusedError extends Error {
 /** Watches for the run `prompt` starts when sent from the state `before`: it settles once the run
  * has ended, or when the server refuses the prompt before the run started (a run already under
  * way, a submit that is not valid: other commands' errors are not the run's). */
-export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): Watch<RunResult> & { replies(state: HarnessState): HarnessMessage[] } {
+export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0, untilApproval = false): Watch<RunResult> & { replies(state: HarnessState): HarnessMessage[] } {
   const known = new Set(before.messages.map((message) => message.id));
   // Once found, the prompt's message is looked for where it was: a long conversation's every delta
   // is not a scan of it.
@@ -69,10 +73,11 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0): W
       const at = promptAt(state);
       if (at < 0) return undefined;
       started = true;
-      if (state.status === "running" || state.status === "awaiting-approval") return undefined;
+      const waits = untilApproval && state.status === "awaiting-approval";
+      if (state.status === "running" || (state.status === "awaiting-approval" && !waits)) return undefined;
       const reply = state.messages.slice(at + 1).findLast((m) => m.role === "assistant");
       if (!reply) return undefined;
-      const status = state.status === "error" || reply.status === "error" ? "error" : reply.status === "cancelled" ? "cancelled" : "complete";
+      const status = waits ? "awaiting-approval" : state.status === "error" || reply.status === "error" ? "error" : reply.status === "cancelled" ? "cancelled" : "complete";
       return { value: { status, prompt: state.messages[at], reply, state } };
     },
     error(error) {

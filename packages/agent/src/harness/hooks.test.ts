@@ -399,19 +399,22 @@ test("what a SessionStart hook writes to CLAUDE_ENV_FILE holds for every Bash co
 
 test("an async hook lets the run go on, and what it says reaches the model with the next request, its failures the user", async (t) => {
   const project = await tempProject(t);
-  const tests = await project.hook(
-    "tests.sh",
-    `cat > /dev/null\nsleep 0.3\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The test suite failed: 2 of 40."}}'`,
-  );
-  const lint = await project.hook("lint.sh", `cat > /dev/null\nsleep 0.3\necho "eslint is not installed" >&2\nexit 1`);
+  // Both hooks end only once the test opens the gate, after the run; should the run wait for them,
+  // the gate opens after 20 s so that the test fails rather than hangs.
+  const gated = `cat > /dev/null\nuntil [ -e "$CLAUDE_PROJECT_DIR/gate" ]; do sleep 0.02; done`;
+  const tests = await project.hook("tests.sh", `${gated}\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The test suite failed: 2 of 40."}}'`);
+  const lint = await project.hook("lint.sh", `${gated}\necho "eslint is not installed" >&2\nexit 1`);
   await project.settings({ hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: tests, async: true }, { type: "command", command: lint, async: true }] }] } });
   const resources = createAgentResources();
   t.after(() => resources.dispose());
 
-  const started = performance.now();
+  const fallback = setTimeout(() => void project.write("gate", ""), 20_000);
   const first = await runInProject(project, [{ toolCalls: [{ name: "Write", input: { file_path: "a.ts", content: "x" } }] }, { text: "Written." }], { permissionMode: "acceptEdits", resources });
-  assert.ok(performance.now() - started < 1_000 && first.result.stopReason === "end_turn", "the run did not wait for its async hooks");
+  assert.equal(await project.exists("gate"), false, "the run waited for its async hooks");
+  assert.equal(first.result.stopReason, "end_turn");
   assert.doesNotMatch(JSON.stringify(first.provider.requests[1].messages), /test suite failed/, "not there yet when the next request left");
+  await project.write("gate", "");
+  clearTimeout(fallback);
   const reports = resourceInternals(resources).hookReports;
   await waitFor(() => (reports.messages.length > 0 && reports.context.length > 0) || undefined, "both async hooks to finish");
 
@@ -465,14 +468,18 @@ test("StopFailure hooks hear of a turn that a failed model request ended, matche
 
 test("an async SessionEnd hook runs when the conversation's resources are disposed", async (t) => {
   const project = await tempProject(t);
-  const end = await project.hook("end.sh", `input=$(cat)\nsleep 0.2\nprintf '%s' "$input" > "$CLAUDE_PROJECT_DIR/ended.json"`);
+  // The hook ends only once the test opens the gate, after disposing; should disposing wait for it,
+  // the gate opens after 20 s so that the test fails rather than hangs.
+  const end = await project.hook("end.sh", `input=$(cat)\nuntil [ -e "$CLAUDE_PROJECT_DIR/gate" ]; do sleep 0.02; done\nprintf '%s' "$input" > "$CLAUDE_PROJECT_DIR/ended.json"`);
   await project.settings({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: end, async: true }] }] } });
   const resources = createAgentResources();
   await runInProject(project, [{ text: "Hello." }], { resources });
 
-  const started = performance.now();
+  const fallback = setTimeout(() => void project.write("gate", ""), 20_000);
   await resources.dispose();
-  assert.ok(performance.now() - started < 200, "disposing did not wait for it");
+  assert.equal(await project.exists("gate"), false, "disposing waited for it");
+  await project.write("gate", "");
+  clearTimeout(fallback);
   await waitFor(async () => (await project.exists("ended.json")) || undefined, "the async SessionEnd hook to run");
   assert.equal(JSON.parse(await project.read("ended.json")).hook_event_name, "SessionEnd");
 });

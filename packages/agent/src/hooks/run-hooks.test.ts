@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { runHooks } from "./run-hooks.ts";
 import { createHookSandbox, isRunning, waitFor } from "./testing.ts";
@@ -275,15 +275,24 @@ describe("runHooks: async command hooks", () => {
 
   test("they run in the background, decide nothing, and report their context and failures once done", async () => {
     const { reports, option } = background();
-    const slowContext = box.script("async-context.sh", `cat > /dev/null; sleep 0.4; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}'`);
+    // The slow hook ends only once the test lets it: runHooks must return before that. Should it
+    // wait, the gate opens after 20 s so that the test fails rather than hangs.
+    const gate = box.path("async-context.go");
+    const slowContext = box.script(
+      "async-context.sh",
+      `cat > /dev/null; until [ -e "${gate}" ]; do sleep 0.02; done; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 tests failed"}}'`,
+    );
     const config: HooksConfig = {
       PostToolUse: [{ hooks: [{ type: "command", command: slowContext, async: true }, { type: "command", command: 'echo "lint crashed" >&2; exit 2', async: true }, cmd("true")] }],
     };
-    const started = performance.now();
+    const fallback = setTimeout(() => writeFileSync(gate, ""), 20_000);
     const result = await runHooks(config, "PostToolUse", { ...base, hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: {}, tool_response: {}, tool_use_id: "t" }, { ...opts(), background: option });
-    assert.ok(performance.now() - started < 350, "runHooks did not wait for the slow hook");
+    assert.equal(existsSync(gate), false, "runHooks waited for the slow hook");
     assert.equal(result.blocked, false, "an async hook's exit 2 blocks nothing");
     assert.equal(result.results.length, 1, "only the foreground hook's result");
+    await waitFor(() => reports.length === 1);
+    writeFileSync(gate, "");
+    clearTimeout(fallback);
     await waitFor(() => reports.length === 2);
     assert.ok(reports.every((r) => r.event === "PostToolUse"));
     const [failed, context] = reports;

@@ -58,6 +58,8 @@ export type SqliteDatabase = {
   catalog: SessionCatalog;
   /** Write transactions committed so far. */
   transactions(): number;
+  /** Times the server's thread blocked for writes still with the writer thread (see WriterLink.waits). */
+  writerWaits(): number;
   /** For a server that stops: sends again the sessions' writes that failed because another process
    * held the file's lock until they are stored or `waitMs` is over, logging what it waits for and
    * what it could not store, and why. True when everything is stored. */
@@ -252,6 +254,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     },
     catalog: createCatalog(db, floor, opening),
     transactions: () => writer.transactions(),
+    writerWaits: () => writer.waits(),
     async storeUnsaved(waitMs, log) {
       if (closed) return unsaved.describe().length === 0;
       const stored = await unsaved.store((op) => send(op, true), { waitMs, retryMs: UNSAVED_RETRY_MS, log });

@@ -21,6 +21,9 @@ export type WriterLink = {
    * process's lock. */
   unanswered(key: string): WriteOp[];
   transactions(): number;
+  /** How often `settle` or `settleAll` blocked the thread for a write the writer thread had not
+   * handled yet: each one stalls the event loop. */
+  waits(): number;
   /** Commits what is queued, waits for it, and stops the thread. Writes after this are refused. */
   close(): void;
 };
@@ -51,6 +54,7 @@ export function createWriterLink(options: {
   let timer: NodeJS.Timeout | undefined;
   let urgentPost: NodeJS.Immediate | undefined;
   let transactions = 0;
+  let waits = 0;
   let closed = false;
   const inFlight = new Map<number, Pending[]>();
   /** Sessions with writes not yet committed: the id of the last request holding one (0: not sent yet). */
@@ -123,6 +127,7 @@ export function createWriterLink(options: {
    * (its end fails the request's writes). */
   function waitFor(id: number): boolean {
     const deadline = performance.now() + options.waitMs;
+    if (Atomics.load(done, 0) < id) waits++;
     for (;;) {
       const seen = Atomics.load(done, 0);
       if (seen >= id) return true;
@@ -162,6 +167,7 @@ export function createWriterLink(options: {
       return ops;
     },
     transactions: () => transactions,
+    waits: () => waits,
     close() {
       if (closed) return;
       post();

@@ -173,18 +173,13 @@ test("a quote's or a list's lines stream as they come: only a line's first chara
   assert.equal(styled(md.push("\n  c")), "\n     c");
 });
 
-test("a 200 KB reply of quotes, nested lists and indented code streamed a character at a time costs time linear in its length", () => {
+test("a 200 KB reply of quotes, nested lists and indented code streamed a character at a time costs work linear in its length", () => {
   const reply = BLOCKS.repeat(Math.ceil(200_000 / BLOCKS.length)).slice(0, 200_000);
   let read = 0;
   const md = createMarkdownStream({ columns: () => 40, meter: (chars) => (read += chars) });
-  let started = performance.now();
   const out = Array.from(reply, (char) => md.push(char)).join("") + md.end();
-  const streamed = performance.now() - started;
-  started = performance.now();
   assert.equal(styled(out), render(reply));
-  const whole = performance.now() - started;
   assert.ok(read < 20 * reply.length, `${read} characters read for ${reply.length}`);
-  assert.ok(streamed < 10 * whole + 200, `${streamed} ms a character at a time, ${whole} ms in one chunk`);
 });
 
 test("a number and a dot at a line's start go on with the paragraph above unless they number a list from 1", () => {
@@ -202,20 +197,20 @@ test("a number and a dot at a line's start go on with the paragraph above unless
   assertChunkingInvariant("Revenue grew in\n2024. The plan:\n1. Hire\n> a\n1999. b\n- c\n  7. d\n");
 });
 
-test("quotes and items nest at most twenty deep: the markers of a line nested deeper are its text, and a 1 MB line of them streams in linear time", () => {
+test("quotes and items nest at most twenty deep: the markers of a line nested deeper are its text, and a 1 MB line of them streams in linear work", () => {
   const deep = `${"> ".repeat(30)}deep\nlazy\n`;
   assert.equal(render(deep), `${"<dim>│ </>".repeat(20).replace(/<\/><dim>/g, "")}${"> ".repeat(10)}deep\n${"<dim>│ </>".repeat(20).replace(/<\/><dim>/g, "")}lazy\n`);
   assertChunkingInvariant("- a\n".concat(`${"- ".repeat(25)}b\n`, "  c\n"));
   for (const marker of ["> ", "* ", "1. "]) {
     const line = `${marker.repeat(Math.ceil(1_000_000 / marker.length))}x\n`;
-    const md = createMarkdownStream({ columns: () => 80 });
-    const started = performance.now();
+    let read = 0;
+    const md = createMarkdownStream({ columns: () => 80, meter: (chars) => (read += chars) });
     let shown = 0;
     for (let i = 0; i < line.length; i += 1000) shown += md.push(line.slice(i, i + 1000)).length;
     // Each lazy line after it shows the bars and indents of twenty blocks at most, not of the line's all.
     for (let i = 0; i < 1000; i++) shown += md.push("lazy\n").length;
     shown += md.end().length;
-    assert.ok(performance.now() - started < 3000, `${JSON.stringify(marker)}: ${performance.now() - started} ms`);
+    assert.ok(read < 20 * line.length, `${JSON.stringify(marker)}: ${read} characters read for ${line.length}`);
     assert.ok(shown < line.length + 1000 * 200, `${JSON.stringify(marker)}: ${shown} characters shown`);
   }
 });

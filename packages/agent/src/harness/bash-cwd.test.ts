@@ -3,7 +3,8 @@
 // directories puts the shell back in the project's, with Claude Code's note; and
 // CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR has every command start in the project's.
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { ToolResultBlock } from "@harness/llm";
@@ -134,9 +135,15 @@ test("a sub-agent's Bash starts where its parent's is, and its own `cd` leaves t
 });
 
 test("a command that leaves a process running with its output elsewhere still ends at once, and still moves the shell", async (t) => {
-  const started = Date.now();
-  const { real, text } = await run(t, [["sleep 3 >/dev/null 2>&1 & cd sub; echo started"], ["pwd"]]);
+  // The process left running ends only once the test opens the gate, after the run; should the
+  // command wait for it, the gate opens after 20 s so that the test fails rather than hangs.
+  const gate = path.join(mkdtempSync(path.join(tmpdir(), "harness-gate-")), "open");
+  t.after(() => rmSync(path.dirname(gate), { recursive: true, force: true }));
+  const fallback = setTimeout(() => writeFileSync(gate, ""), 20_000);
+  const { real, text } = await run(t, [[`(until [ -e '${gate}' ]; do sleep 0.02; done) >/dev/null 2>&1 & cd sub; echo started`], ["pwd"]]);
+  assert.equal(existsSync(gate), false, "the command waited for the process it left running");
+  writeFileSync(gate, "");
+  clearTimeout(fallback);
   assert.equal(text("r0c0"), "started");
   assert.equal(text("r1c0"), path.join(real, "sub"));
-  assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
 });

@@ -61,9 +61,10 @@ describe("sign-in file locks", () => {
     assert.throws(() => withLockSync(path, times, () => "ran"), /is held by another harness program and was not released in time/);
     const old = new Date(Date.now() - 60_000);
     utimesSync(path, old, old);
+    // Waiting is for a minute: a takeover that waited first would end long after these 30 s.
     const started = Date.now();
-    assert.equal(await withLock(path, times, async () => "ran"), "ran");
-    assert.ok(Date.now() - started < times.waitMs, "taken over at once, not after the wait");
+    assert.equal(await withLock(path, { ...times, waitMs: 60_000 }, async () => "ran"), "ran");
+    assert.ok(Date.now() - started < 30_000, "taken over at once, not after the wait");
     assert.equal(existsSync(path), false);
   });
 
@@ -78,9 +79,10 @@ describe("sign-in file locks", () => {
     utimesSync(path, old, old);
     const started = Date.now();
     const message = `the lock file ${path} is stale (unchanged for 60 s, longer than a harness program holds one) but cannot be removed: it is a directory, not a lock file; remove it if no harness program is running`;
-    await assert.rejects(withLock(path, { staleMs: 10_000, waitMs: 5_000 }, async () => "ran"), { message });
-    assert.throws(() => withLockSync(path, { staleMs: 10_000, waitMs: 5_000 }, () => "ran"), { message });
-    assert.ok(Date.now() - started < 1_000, "failed at once, not after the wait");
+    // Waiting is for a minute: both failing after waiting would end long after these 30 s.
+    await assert.rejects(withLock(path, { staleMs: 10_000, waitMs: 60_000 }, async () => "ran"), { message });
+    assert.throws(() => withLockSync(path, { staleMs: 10_000, waitMs: 60_000 }, () => "ran"), { message });
+    assert.ok(Date.now() - started < 30_000, "failed at once, not after the wait");
     assert.ok(existsSync(join(path, "inside")), "what it holds is left alone");
   });
 

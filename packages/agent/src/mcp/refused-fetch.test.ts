@@ -12,10 +12,9 @@ test("a refused request cancelled while the refresh waits ends at once with its 
   const never = { refreshRefused: () => (refreshes++, new Promise(() => {})) } as unknown as StoredOAuthProvider;
   const fetch = retryingRefused(refusing, never);
   const controller = new AbortController();
-  const started = Date.now();
   setTimeout(() => controller.abort(new Error("the run was cancelled")), 50);
+  // The refresh never ends: a request held until it did would never settle.
   await assert.rejects(fetch("http://mcp.test/", { headers: { authorization: "Bearer old" }, signal: controller.signal }), /the run was cancelled/);
-  assert.ok(Date.now() - started < 1_000, "not held until the refresh ends");
   assert.equal(refreshes, 1);
 });
 

@@ -212,10 +212,15 @@ test("a shell that has ended is reported with the output still on its way; one t
   assert.match(out.content, /^<status>completed<\/status>/);
   assert.match(out.content, /first\nwritten late/);
 
-  const held = await start("sleep 30 & echo started");
+  // What this one leaves running holds the pipe until the test opens the gate, after the call;
+  // should the call wait for the pipe, the gate opens after 20 s so that the test fails rather than hangs.
+  const gate = path.join(await tempWorkspace(t), "open");
+  const held = await start(`(until [ -e '${gate}' ]; do sleep 0.02; done) & echo started`);
   await waitFor(() => (state.shells.get(held)?.status === "completed" ? true : undefined), "the shell to exit");
-  const began = performance.now();
+  const fallback = setTimeout(() => void fs.writeFile(gate, ""), 20_000);
   const heldOut = await poll(held);
-  assert.ok(performance.now() - began < 2_000, "the call does not wait for a pipe held open");
+  assert.equal(await fs.access(gate).then(() => true, () => false), false, "the call waited for a pipe held open");
+  await fs.writeFile(gate, "");
+  clearTimeout(fallback);
   assert.match(heldOut.content, /^<status>completed<\/status>/);
 });

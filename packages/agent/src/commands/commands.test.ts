@@ -79,9 +79,7 @@ describe("discoverCommands", () => {
     symlinkSync(".", path.join(dir, "l0"));
     symlinkSync("..", path.join(dir, "team", "up"));
     symlinkSync(path.join(projectRoot, "shared"), path.join(dir, "shared"));
-    const started = performance.now();
     const { commands, diagnostics } = await discoverCommands({ home, projectRoot });
-    assert.ok(performance.now() - started < 1_000);
     assert.deepEqual(diagnostics, []);
     assert.deepEqual(commands.filter((c) => c.scope === "project").map((c) => c.name), ["deploy", "shared:release", "team:lint"]);
   });

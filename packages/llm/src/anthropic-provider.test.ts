@@ -314,9 +314,9 @@ test("a complete reply ends the stream at message_stop, even when the server kee
     server.closeAllConnections();
     server.close();
   });
-  const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, streamIdleMs: 5_000 }, {});
+  const provider = createAnthropicProvider({ apiKey: "k", baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, streamIdleMs: 60_000 }, {});
   const started = performance.now();
   const done = lastDone(await collect(provider.stream(ask())));
   assert.equal(done.stopReason, "end_turn");
-  assert.ok(performance.now() - started < 2_000, `it ended at message_stop, not at the idle limit (${Math.round(performance.now() - started)} ms)`);
+  assert.ok(performance.now() - started < 30_000, `it ended at message_stop, not at the idle limit (${Math.round(performance.now() - started)} ms)`);
 });

@@ -247,3 +247,19 @@ test("the next run's end, from a runner that counted the cancelled run whole, se
   assert.deepEqual(client.state!.spent, ended);
   assert.deepEqual([client.state!.usage?.inputTokens, client.state!.usage?.outputTokens], [1290, 135]);
 });
+
+test("a steered run counts the calls reported before its steer once: its end sets the figures it says, not those calls again", async () => {
+  const { runner, session, client } = await startSession();
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "call.completed", callId: "msg_1", usage: calls[0] });
+  await until(() => client.state!.usage?.inputTokens === 100);
+  run.emit({ type: "user.message", text: "also this", steer: true }, { type: "call.completed", callId: "msg_2", usage: calls[1] });
+  await until(() => client.state!.usage?.inputTokens === 250);
+  const runUsage = addUsage(calls[0], calls[1]);
+  const spent: ConversationSpent = { usage: runUsage, calls: 2, apiMs: 30, wallMs: 90 };
+  run.emit({ type: "run.completed", result: "done", usage: runUsage, spent });
+  await until(() => !session.busy);
+  assert.deepEqual(client.state!.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+  assert.deepEqual(client.state!.usage, runUsage);
+  assert.deepEqual(client.state!.spent, spent);
+});

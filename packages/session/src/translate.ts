@@ -168,7 +168,8 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
           { type: "set", path: messagePath(at), value: user as JSONValue },
           { type: "set", path: messagePath(at + 1), value: assistant as JSONValue },
         ],
-        cursor: { assistantMessageId: assistant.id, afterTool: false },
+        // The run goes on: what its calls reported so far stays counted from the same totals.
+        cursor: { ...cursor, assistantMessageId: assistant.id, afterTool: false },
       };
     }
 

@@ -121,6 +121,45 @@ test("a run with a sub-agent: the figures move with each call, a sub-agent's las
   await client.close();
 });
 
+test("a claude-code conversation's spent counts each run once: its calls, tokens and cost, the time it waited for the model and the time it took", { skip, timeout }, async () => {
+  type Spent = { usage: { inputTokens: number; outputTokens: number; costUsd?: number }; calls: number; apiMs: number; wallMs: number };
+  const figures = () => {
+    const state = client.state as MinimalState & { spent?: Spent; usage?: { costUsd?: number } };
+    return { spent: state.spent, cost: state.usage?.costUsd };
+  };
+  // One slow call (about 1.5 s of streaming), then a run of two quick calls around a command that
+  // takes 2 s, steered while it runs: Claude Code's running totals of its session go on across the
+  // resume, and the second run's part of them is what it adds.
+  fake.push({ text: "Slow answer.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 150 });
+  const client = await connect("cc-spent");
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "answer slowly" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the first run");
+  const first = figures();
+  assert.ok(first.spent, "the run's end says what the conversation spent");
+  assert.deepEqual([first.spent.calls, first.spent.usage.inputTokens, first.spent.usage.outputTokens], [1, 100, 10]);
+  assert.ok((first.spent.usage.costUsd ?? 0) > 0 && Math.abs(first.spent.usage.costUsd! - first.cost!) < 1e-9, `the cost Claude Code gives: ${JSON.stringify(first)}`);
+  assert.ok(first.spent.apiMs >= 1000, `the time waited for the slow call: ${first.spent.apiMs} ms`);
+  assert.ok(first.spent.wallMs >= first.spent.apiMs, `the run took at least that: ${first.spent.wallMs} ms`);
+
+  fake.push(
+    { text: "Working.", toolUses: [{ name: "Bash", input: { command: "python3 -c 'import time; time.sleep(2)'; echo slow-done", description: "slow" } }], usage: { input_tokens: 200, output_tokens: 20 } },
+    { text: "Noted.", usage: { input_tokens: 300, output_tokens: 30 } },
+  );
+  client.send({ type: "submit", prompt: "work" });
+  await client.waitForState((s) => s.messages[3]?.toolCalls?.[0]?.status === "running", 60_000, "the command to start");
+  client.send({ type: "steer", message: "also say hi" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 6, 60_000, "the second run");
+  assert.deepEqual(client.errors, []);
+  const second = figures();
+  assert.ok(second.spent);
+  assert.deepEqual([second.spent.calls, second.spent.usage.inputTokens, second.spent.usage.outputTokens], [3, 600, 60], "each call once");
+  assert.ok(Math.abs(second.spent.usage.costUsd! - second.cost!) < 1e-9, `the cost Claude Code gives: ${JSON.stringify(second)}`);
+  const apiMs = second.spent.apiMs - first.spent.apiMs;
+  assert.ok(apiMs > 0 && apiMs < first.spent.apiMs, `the second run adds the time of its own quick calls, not the first run's again: ${first.spent.apiMs} then ${second.spent.apiMs} ms`);
+  assert.ok(second.spent.wallMs - first.spent.wallMs >= 2000, `the second run's time, its command's included: ${first.spent.wallMs} then ${second.spent.wallMs} ms`);
+  await client.close();
+});
+
 test("an approval and a denial: the approved command runs, the denied one never does", { skip, timeout }, async () => {
   fake.push(
     { toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "approved" } }] },

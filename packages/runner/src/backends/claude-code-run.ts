@@ -22,6 +22,7 @@ import {
 } from "./claude-code-options.ts";
 import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
+import { apiMsOf, spentAfter, wallMsOf } from "./claude-code-spent.ts";
 import { abortedMessage } from "../abort-reason.ts";
 import { sandboxHiddenPaths } from "./registry.ts";
 
@@ -214,19 +215,22 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   transcript.push(...run.transcript);
   const sessionId = run.sessionId;
 
-  const usage = usageOfRun(totals && previous ? ownTotals(totals, previous) : undefined, run);
+  const own = totals && previous ? ownTotals(totals, previous) : undefined;
+  const usage = usageOfRun(own, run);
+  const apiMs = apiMsOf(run.results, own && previous?.apiMs);
+  const spent = spentAfter(query.spentBefore, { usage, calls: run.calls.size, apiMs, wallMs: wallMsOf(run.results) });
   // A run that fails or is stopped still paid for the model calls it made.
-  const spent = usage.inputTokens + usage.outputTokens > 0 ? { usage, turns: run.turns } : {};
-  if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, sessionId, ...spent };
+  const paid = usage.inputTokens + usage.outputTokens > 0 ? { usage, turns: run.turns } : {};
+  if (cancelled) return { ok: false, message: abortedMessage(ctx.signal), reason: "cancelled", transcript, sessionId, ...paid, spent, apiMs };
   if (run.authFailed) return { ok: false, message: AUTH_FAILED_MESSAGE, transcript, sessionId };
   const last = run.results.at(-1);
   if (!last) {
     const detail = thrown ?? (stderr.trim() || "its process ended without a result");
-    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId, ...spent };
+    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId, ...paid, spent };
   }
   const failure = resultFailure(last);
-  if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...spent };
-  return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model };
+  if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...paid, spent, apiMs };
+  return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model, spent, apiMs };
 }
 
 /** Resuming a session continues all of it, unless a rewind cut it: then the conversation is forked
@@ -271,7 +275,8 @@ export function resultFailure(result: SDKResultMessage): string | undefined {
   }
 }
 
-/** Claude Code's running totals for its session, over every model it used (sub-agents included). */
+/** Claude Code's running totals for its session, over every model it used (sub-agents included),
+ * and its running time waiting for them. */
 function totalsOf(result: SDKResultMessage): Totals {
   const models: ModelUsage[] = Object.values(result.modelUsage ?? {});
   const sum = (pick: (m: ModelUsage) => number) => models.reduce((n, m) => n + (pick(m) || 0), 0);
@@ -281,6 +286,7 @@ function totalsOf(result: SDKResultMessage): Totals {
     cacheReadTokens: sum((m) => m.cacheReadInputTokens),
     cacheWriteTokens: sum((m) => m.cacheCreationInputTokens),
     costUsd: result.total_cost_usd ?? 0,
+    apiMs: result.duration_api_ms ?? 0,
   };
 }
 

@@ -1,6 +1,6 @@
 // What the claude-code backend remembers between runs, in one JSON file in the runner's state
 // directory: for each session user message, the Claude Code checkpoint to rewind to; for each
-// Claude Code session, the running usage totals it reports (they are cumulative across resumes, so
+// Claude Code session, the running usage totals and API time it reports (they are cumulative across resumes, so
 // a run's own usage is the difference), and where a rewind cut its conversation.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -32,6 +32,8 @@ const TotalsSchema = z.object({
   cacheReadTokens: z.number(),
   cacheWriteTokens: z.number(),
   costUsd: z.number(),
+  /** Claude Code's running API time of the session (duration_api_ms); absent in earlier files. */
+  apiMs: z.number().nonnegative().optional(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 
@@ -48,7 +50,7 @@ export type StoreData = z.infer<typeof StoreSchema>;
 
 /** Oldest checkpoints are forgotten beyond this many. */
 export const MAX_CHECKPOINTS = 2000;
-export const ZERO_TOTALS: Totals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+export const ZERO_TOTALS: Totals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, apiMs: 0 };
 
 export function storePath(stateDir: string): string {
   return join(stateDir, "claude-code.json");
@@ -129,6 +131,7 @@ export async function recordCut(stateDir: string, sessionIds: Iterable<string>, 
   await writeStore(stateDir, data);
 }
 
+/** The tokens and cost of `now` beyond `before` (the API time is not among them). */
 export function subtractTotals(now: Totals, before: Totals): Totals {
   const diff = (a: number, b: number) => Math.max(0, a - b);
   return {

@@ -85,10 +85,11 @@ test("a Bash call round trip: tool events with input and output, the file made i
   );
 });
 
-test("resume by session id continues the conversation; each run reports only its own usage", { skip, timeout }, async (t) => {
+test("resume by session id continues the conversation; each run reports only its own usage, and the conversation's totals go on from those sent", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [
-      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 } },
+      // About a second of streaming: the first run's API time is long, the second's short.
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 100 },
       { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
     ],
   });
@@ -96,7 +97,7 @@ test("resume by session id continues the conversation; each run reports only its
   const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) });
   const first = await backend.run({ prompt: "remember heron" }, drivenContext(dirs).ctx);
   assert.ok(first.ok, JSON.stringify(first));
-  const second = await backend.run({ prompt: "what was the word?", resumeSessionId: first.sessionId }, drivenContext(dirs).ctx);
+  const second = await backend.run({ prompt: "what was the word?", resumeSessionId: first.sessionId, spentBefore: first.spent }, drivenContext(dirs).ctx);
   assert.ok(second.ok, JSON.stringify(second));
 
   assert.equal(second.sessionId, first.sessionId);
@@ -107,12 +108,21 @@ test("resume by session id continues the conversation; each run reports only its
   assert.deepEqual([first.usage.inputTokens, first.usage.outputTokens], [100, 10]);
   assert.deepEqual([second.usage.inputTokens, second.usage.outputTokens], [200, 20], "not the session's running total");
   assert.ok((second.usage.costUsd ?? 0) > (first.usage.costUsd ?? 0), "the second call is the dearer one");
+  assert.ok(first.spent && second.spent, "each run's end says what the conversation spent");
+  assert.deepEqual(first.spent.usage, first.usage);
+  assert.deepEqual([first.spent.calls, second.spent.calls, second.spent.usage.inputTokens, second.spent.usage.outputTokens], [1, 2, 300, 30]);
+  assert.ok(Math.abs(second.spent.usage.costUsd! - first.usage.costUsd! - second.usage.costUsd!) < 1e-9);
+  assert.ok(first.spent.apiMs >= 500 && first.spent.wallMs >= first.spent.apiMs, JSON.stringify(first.spent));
+  const secondApiMs = second.spent.apiMs - first.spent.apiMs;
+  assert.ok(secondApiMs > 0 && secondApiMs < first.spent.apiMs, `the second run adds its own API time, not Claude Code's running total: ${JSON.stringify([first.spent, second.spent])}`);
+  assert.equal(second.apiMs, secondApiMs);
+  assert.ok(second.spent.wallMs > first.spent.wallMs);
 });
 
 test("a store of the backend that lost the session's totals (another version's file) does not make a resumed run count the earlier runs' calls again", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [
-      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 } },
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 100 },
       { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
     ],
   });
@@ -130,6 +140,11 @@ test("a store of the backend that lost the session's totals (another version's f
   const reported = run.events.flatMap((e) => (e.type === "call.completed" ? [e.usage] : []));
   assert.equal(reported.length, 1);
   assert.ok(Math.abs((second.usage.costUsd ?? 0) - (reported[0].costUsd ?? 0)) < 1e-9, `the run's cost is its call's: ${second.usage.costUsd} vs ${reported[0].costUsd}`);
+  // Nor its API time: without the running total before, the run's is taken no further than its own time.
+  const wallMs = second.spent!.wallMs;
+  assert.equal(second.spent!.calls, 1);
+  assert.ok(second.spent!.apiMs <= wallMs && wallMs > 0, JSON.stringify(second.spent));
+  assert.ok(second.spent!.apiMs < first.spent!.apiMs, `not the first run's slow call again: ${JSON.stringify([first.spent, second.spent])}`);
 });
 
 test("resuming a Claude Code session this workspace does not keep starts a new one and says so", { skip, timeout }, async (t) => {

@@ -37,6 +37,9 @@ export type MappedRun = {
 
 export type EventMapper = { handle(message: SDKMessage): void; run: MappedRun };
 
+/** The model Claude Code names on the messages it writes itself, which no model call made. */
+const SYNTHETIC_MODEL = "<synthetic>";
+
 /** `rates`: Claude Code's prices as its earlier results in this workspace showed them. */
 export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rates = {}): EventMapper {
   const run: MappedRun = { transcript: [], turns: [], calls: new Map(), results: [], promptsTaken: 0, createdFiles: [], authFailed: false, rates: { ...rates } };
@@ -146,7 +149,10 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
     const m = message.message;
     run.sessionId = message.session_id;
     if (!message.parent_tool_use_id) run.lastUuid = message.uuid;
-    if (m.model) run.model = model = m.model;
+    // Claude Code's own messages (a local command's output: /cost, /context) name this model: no
+    // model call made them.
+    const synthetic = m.model === SYNTHETIC_MODEL;
+    if (m.model && !synthetic) run.model = model = m.model;
     if (message.error === "authentication_failed") run.authFailed = true;
     const fields = agentFields(message.parent_tool_use_id, (message as { agent_id?: unknown }).agent_id);
     const blocks = m.content as unknown as Block[];
@@ -156,7 +162,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
     // has them).
     const key = message.parent_tool_use_id ?? "";
     const u = (m as { usage?: unknown }).usage;
-    if (streaming.get(key)?.id !== m.id && typeof u === "object" && u !== null && "output_tokens" in u) {
+    if (!synthetic && streaming.get(key)?.id !== m.id && typeof u === "object" && u !== null && "output_tokens" in u) {
       reportCall(m.id, usageOf(u as Parameters<typeof usageOf>[0]), fields, model);
     }
     for (const block of blocks) {

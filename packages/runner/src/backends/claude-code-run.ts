@@ -22,7 +22,7 @@ import {
 } from "./claude-code-options.ts";
 import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
-import { apiMsOf, spentAfter, wallMsOf } from "./claude-code-spent.ts";
+import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
 import { abortedMessage } from "../abort-reason.ts";
 import { sandboxHiddenPaths } from "./registry.ts";
 
@@ -179,8 +179,9 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   }
 
   const run = mapper.run;
-  const totals = run.results.length > 0 ? totalsOf(run.results.at(-1)!) : undefined;
+  const totals = run.results.length > 0 ? totalsOf(run.results) : undefined;
   const previous = previousTotals(stored, run.sessionId, resume);
+  const own = totals && previous ? ownTotals(totals, previous) : undefined;
   if (run.sessionId && totals) {
     const forked = cut !== undefined && run.sessionId !== resumed;
     try {
@@ -188,7 +189,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
         sessionId: run.sessionId,
         // A result of a failed start may carry zeroed totals: the session's are not lost by it.
         // Others are what Claude Code goes on from when the session is resumed next.
-        totals: previous && totals.inputTokens + totals.outputTokens === 0 ? previous : totals,
+        totals: previous && totals.inputTokens + totals.outputTokens === 0 ? previous : { ...totals, apiMs: apiMsReached(totals, own && previous) },
         cutDone: forked ? resumed : undefined,
         rates: run.rates,
         checkpoint:
@@ -215,7 +216,6 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   transcript.push(...run.transcript);
   const sessionId = run.sessionId;
 
-  const own = totals && previous ? ownTotals(totals, previous) : undefined;
   const usage = usageOfRun(own, run);
   const apiMs = apiMsOf(run.results, own && previous?.apiMs);
   const spent = spentAfter(query.spentBefore, { usage, calls: run.calls.size, apiMs, wallMs: wallMsOf(run.results) });
@@ -275,9 +275,10 @@ export function resultFailure(result: SDKResultMessage): string | undefined {
   }
 }
 
-/** Claude Code's running totals for its session, over every model it used (sub-agents included),
- * and its running time waiting for them. */
-function totalsOf(result: SDKResultMessage): Totals {
+/** Claude Code's running totals for its session after the run's results: over every model it used
+ * (sub-agents included), as the last result says them, and its running time waiting for them. */
+function totalsOf(results: SDKResultMessage[]): Totals {
+  const result = results.at(-1)!;
   const models: ModelUsage[] = Object.values(result.modelUsage ?? {});
   const sum = (pick: (m: ModelUsage) => number) => models.reduce((n, m) => n + (pick(m) || 0), 0);
   return {
@@ -286,8 +287,15 @@ function totalsOf(result: SDKResultMessage): Totals {
     cacheReadTokens: sum((m) => m.cacheReadInputTokens),
     cacheWriteTokens: sum((m) => m.cacheCreationInputTokens),
     costUsd: result.total_cost_usd ?? 0,
-    apiMs: result.duration_api_ms ?? 0,
+    apiMs: runningApiMs(results),
   };
+}
+
+/** The running API time to keep for the session: a result that made no model call (a local command
+ * such as /cost) says 0 before the next call restores it, so totals that continue the ones before
+ * keep the higher. */
+function apiMsReached(totals: Totals, continued: Totals | undefined): number {
+  return Math.max(totals.apiMs ?? 0, continued?.apiMs ?? 0);
 }
 
 /** The run's own usage, as the session counts it at the run's end: Claude Code's own figures when

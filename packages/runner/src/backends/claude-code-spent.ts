@@ -5,7 +5,9 @@
 //   they go on across the results of one process (turns, a steer taken after a result) and across
 //   resumes, and a fork starts from those of the session it forks (as its transcript saved them);
 // - duration_ms, num_turns and usage are the turn's own (one result per turn), and usage counts only
-//   the main agent's calls.
+//   the main agent's calls;
+// - a turn that made no model call (a local command: /cost) has duration_api_ms 0, the running
+//   total taken up again by the next call.
 // A run's part of a running total is its growth since the run before (the backend's store keeps the
 // totals each session reached); being absolute, the `spent` a run's end carries counts once however
 // often the end is read.
@@ -25,11 +27,15 @@ export function wallMsOf(results: readonly SDKResultMessage[]): number {
  * below it (a store that lost it or predates it, a fork from an earlier point, a /clear), the
  * running total may count earlier runs' calls too: it is taken no further than the run's own time. */
 export function apiMsOf(results: readonly SDKResultMessage[], previousApiMs: number | undefined): number {
-  const last = results.at(-1);
-  if (!last) return 0;
-  const running = count(last.duration_api_ms);
+  const running = runningApiMs(results);
   if (previousApiMs !== undefined && running >= previousApiMs) return running - previousApiMs;
   return Math.min(running, wallMsOf(results));
+}
+
+/** The session's running API time after the results: the highest they say, as a result that made
+ * no model call (a local command such as /cost) says 0. */
+export function runningApiMs(results: readonly SDKResultMessage[]): number {
+  return results.reduce((most, result) => Math.max(most, count(result.duration_api_ms)), 0);
 }
 
 /** The conversation's totals after the run: `before` (none: from zero) and the run's part. */

@@ -157,6 +157,18 @@ test("a claude-code conversation's spent counts each run once: its calls, tokens
   const apiMs = second.spent.apiMs - first.spent.apiMs;
   assert.ok(apiMs > 0 && apiMs < first.spent.apiMs, `the second run adds the time of its own quick calls, not the first run's again: ${first.spent.apiMs} then ${second.spent.apiMs} ms`);
   assert.ok(second.spent.wallMs - first.spent.wallMs >= 2000, `the second run's time, its command's included: ${first.spent.wallMs} then ${second.spent.wallMs} ms`);
+
+  // /cost reports the conversation's totals, as under the builtin backend, without a model call.
+  const requests = fake.requests.length;
+  client.send({ type: "submit", prompt: "/cost" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 8, 60_000, "/cost to answer");
+  const report = client.state!.messages[7].content;
+  assert.equal(fake.requests.length, requests, "no model call");
+  assert.match(report, new RegExp(`Total cost:\\s+\\$${second.spent.usage.costUsd!.toFixed(4).replace(".", "\\.")}\\n`), report);
+  assert.match(report, /Model calls:\s+3\n/, report);
+  assert.match(report, /Usage:\s+600 input, 60 output/, report);
+  assert.match(report, new RegExp(`Total duration \\(API\\):\\s+${(second.spent.apiMs / 1000).toFixed(1)}s`), report);
+  assert.deepEqual((client.state as MinimalState & { spent?: Spent }).spent, second.spent, "the report spends nothing");
   await client.close();
 });
 

@@ -1,5 +1,5 @@
 // The reports /context and /cost answer with, without a model call: how the next request would fill
-// the model's context window, and what the conversation has spent so far.
+// the model's context window, and what the conversation has spent so far (cost-report.ts).
 import type { ModelMessage } from "@harness/llm";
 import { autoCompactEnabled, contextLimit } from "../compaction/auto-compact.ts";
 import { compactThreshold, contextWindowFor } from "../compaction/context-window.ts";
@@ -8,9 +8,11 @@ import { deferredSection, toolTokens } from "../context/assemble.ts";
 import { memoryReminder } from "../context/format-memory.ts";
 import { estimateTokens } from "../context/tokens.ts";
 import { isMcpToolName, MCP_TOOL_PREFIX } from "../mcp/names.ts";
+import { tokenCount } from "./cost-report.ts";
 import { offeredTools, schemaOf } from "./request.ts";
-import type { ConversationSpend } from "./resources.ts";
 import type { RunContext } from "./run-context.ts";
+
+export { costReport } from "./cost-report.ts";
 
 /** The parts of the next request as the run estimates them for compaction (see
  * assembleRequestContext's prefixTokens), with the messages estimated as compaction does. */
@@ -53,26 +55,6 @@ export function contextReport(ctx: RunContext, messages: readonly ModelMessage[]
   return lines.join("\n");
 }
 
-/** The conversation's usage and cost so far, its model calls (its sub-agents' and hooks' included)
- * and how long they and the conversation took. */
-export function costReport(spent: ConversationSpend, now = Date.now()): string {
-  const { usage } = spent;
-  const cost = usage.costUsd === undefined && spent.calls > 0 ? "not known (the price of the model is not known)" : `$${(usage.costUsd ?? 0).toFixed(4)}`;
-  const searches = usage.webSearchRequests ? `, ${usage.webSearchRequests} web search${usage.webSearchRequests === 1 ? "" : "es"}` : "";
-  const rows: [string, string][] = [
-    ["Total cost:", cost],
-    ["Total duration (API):", duration(spent.apiMs)],
-    ["Total duration (wall):", duration(now - spent.startedAt)],
-    ["Model calls:", String(spent.calls)],
-    [
-      "Usage:",
-      `${tokenCount(usage.inputTokens)} input, ${tokenCount(usage.outputTokens)} output, ${tokenCount(usage.cacheReadTokens ?? 0)} cache read, ${tokenCount(usage.cacheWriteTokens ?? 0)} cache write${searches}`,
-    ],
-  ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => `${label.padEnd(width)} ${value}`).join("\n");
-}
-
 /** Visible MCP tools by server: `[server, tools, tokens]`, in the order the servers come. */
 function mcpByServer(tools: ReturnType<typeof schemaOf>[]): [string, number, number][] {
   const byServer = new Map<string, ReturnType<typeof schemaOf>[]>();
@@ -81,21 +63,4 @@ function mcpByServer(tools: ReturnType<typeof schemaOf>[]): [string, number, num
     byServer.set(server, [...(byServer.get(server) ?? []), tool]);
   }
   return [...byServer].map(([server, own]) => [server, own.length, toolTokens(own)]);
-}
-
-/** 743, 3.2k, 200k. */
-function tokenCount(tokens: number): string {
-  if (tokens < 1000) return String(tokens);
-  const thousands = tokens / 1000;
-  return Number.isInteger(thousands) && thousands >= 100 ? `${thousands}k` : `${thousands.toFixed(1)}k`;
-}
-
-/** 0.8s, 12.3s, 4m 5.0s, 1h 2m 3.0s. */
-function duration(ms: number): string {
-  const seconds = Math.max(0, ms) / 1000;
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = `${(seconds % 60).toFixed(1)}s`;
-  if (hours > 0) return `${hours}h ${minutes}m ${rest}`;
-  return minutes > 0 ? `${minutes}m ${rest}` : rest;
 }

@@ -22,6 +22,7 @@ import {
 } from "./claude-code-options.ts";
 import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
+import { answerCost, isCostPrompt } from "./claude-code-cost.ts";
 import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
 import { abortedMessage } from "../abort-reason.ts";
 import { sandboxHiddenPaths } from "./registry.ts";
@@ -54,6 +55,7 @@ export function runOptionsRefused(names: string): string {
 export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, deps: RunDeps): Promise<RunOutcome> {
   const given = Object.keys(query.runOptions ?? {});
   if (given.length > 0) return { ok: false, message: runOptionsRefused(given.join(", ")) };
+  if (isCostPrompt(query.prompt)) return answerCost(query, ctx);
   const apiKey = query.anthropicApiKey || deps.runnerEnv.ANTHROPIC_API_KEY;
   const authToken = apiKey ? undefined : query.anthropicAuthToken || deps.runnerEnv.ANTHROPIC_AUTH_TOKEN;
   // Vertex AI and Bedrock take the cloud's credentials, which Claude Code finds for itself.
@@ -292,7 +294,7 @@ function totalsOf(results: SDKResultMessage[]): Totals {
 }
 
 /** The running API time to keep for the session: a result that made no model call (a local command
- * such as /cost) says 0 before the next call restores it, so totals that continue the ones before
+ * such as /context) says 0 before the next call restores it, so totals that continue the ones before
  * keep the higher. */
 function apiMsReached(totals: Totals, continued: Totals | undefined): number {
   return Math.max(totals.apiMs ?? 0, continued?.apiMs ?? 0);

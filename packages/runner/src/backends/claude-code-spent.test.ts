@@ -15,7 +15,7 @@ test("the run's time is the sum of its turns' own; its API time is the growth of
   assert.equal(apiMsOf(results, 1053), 682);
   assert.equal(apiMsOf(results, 0), 1735, "a new session's total is all its own");
   assert.equal(apiMsOf([], 1053), 0, "no result, no time told");
-  // A turn of a local command (/cost) made no model call: its result says 0, not the running total.
+  // A turn of a local command (/context) made no model call: its result says 0, not the running total.
   assert.equal(apiMsOf([result(330, 1288), result(30, 0)], 1053), 235);
   assert.equal(runningApiMs([result(30, 0), result(474, 1735)]), 1735);
 });

@@ -6,7 +6,7 @@
 //   resumes, and a fork starts from those of the session it forks (as its transcript saved them);
 // - duration_ms, num_turns and usage are the turn's own (one result per turn), and usage counts only
 //   the main agent's calls;
-// - a turn that made no model call (a local command: /cost) has duration_api_ms 0, the running
+// - a turn that made no model call (a local command: /context) has duration_api_ms 0, the running
 //   total taken up again by the next call.
 // A run's part of a running total is its growth since the run before (the backend's store keeps the
 // totals each session reached); being absolute, the `spent` a run's end carries counts once however
@@ -33,7 +33,7 @@ export function apiMsOf(results: readonly SDKResultMessage[], previousApiMs: num
 }
 
 /** The session's running API time after the results: the highest they say, as a result that made
- * no model call (a local command such as /cost) says 0. */
+ * no model call (a local command such as /context) says 0. */
 export function runningApiMs(results: readonly SDKResultMessage[]): number {
   return results.reduce((most, result) => Math.max(most, count(result.duration_api_ms)), 0);
 }

@@ -147,7 +147,7 @@ test("a store of the backend that lost the session's totals (another version's f
   assert.ok(second.spent!.apiMs < first.spent!.apiMs, `not the first run's slow call again: ${JSON.stringify([first.spent, second.spent])}`);
 });
 
-test("a run of Claude Code's own /cost, which calls no model, neither adds API time nor makes the next run count the earlier runs' again", { skip, timeout }, async (t) => {
+test("a run of a command Claude Code answers itself (/context), which calls no model, neither adds API time nor makes the next run count the earlier runs' again", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [
       { text: "Slow.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 100 },
@@ -158,15 +158,15 @@ test("a run of Claude Code's own /cost, which calls no model, neither adds API t
   const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) });
   const first = await backend.run({ prompt: "answer slowly" }, drivenContext(dirs).ctx);
   assert.ok(first.ok && first.spent, JSON.stringify(first));
-  const cost = await backend.run({ prompt: "/cost", resumeSessionId: first.sessionId, spentBefore: first.spent }, drivenContext(dirs).ctx);
-  assert.ok(cost.ok && cost.spent, JSON.stringify(cost));
+  const context = await backend.run({ prompt: "/context", resumeSessionId: first.sessionId, spentBefore: first.spent }, drivenContext(dirs).ctx);
+  assert.ok(context.ok && context.spent, JSON.stringify(context));
   assert.equal(fake.requests.length, 1, "the report needs no model call");
-  assert.deepEqual([cost.spent.calls, cost.spent.apiMs, cost.spent.usage.inputTokens], [1, first.spent.apiMs, 100]);
-  const third = await backend.run({ prompt: "quickly now", resumeSessionId: first.sessionId, spentBefore: cost.spent }, drivenContext(dirs).ctx);
+  assert.deepEqual([context.spent.calls, context.spent.apiMs, context.spent.usage.inputTokens], [1, first.spent.apiMs, 100]);
+  const third = await backend.run({ prompt: "quickly now", resumeSessionId: first.sessionId, spentBefore: context.spent }, drivenContext(dirs).ctx);
   assert.ok(third.ok && third.spent, JSON.stringify(third));
   assert.deepEqual([third.spent.calls, third.spent.usage.inputTokens], [2, 300]);
-  const apiMs = third.spent.apiMs - cost.spent.apiMs;
-  assert.ok(apiMs > 0 && apiMs < first.spent.apiMs, `the quick call's time only: ${JSON.stringify([first.spent, cost.spent, third.spent])}`);
+  const apiMs = third.spent.apiMs - context.spent.apiMs;
+  assert.ok(apiMs > 0 && apiMs < first.spent.apiMs, `the quick call's time only: ${JSON.stringify([first.spent, context.spent, third.spent])}`);
 });
 
 test("resuming a Claude Code session this workspace does not keep starts a new one and says so", { skip, timeout }, async (t) => {

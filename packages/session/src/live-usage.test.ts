@@ -263,3 +263,17 @@ test("a steered run counts the calls reported before its steer once: its end set
   assert.deepEqual(client.state!.usage, runUsage);
   assert.deepEqual(client.state!.spent, spent);
 });
+
+test("a run's end read twice (its events read again) counts once: the totals it says are the conversation's, not added to them", async () => {
+  const { runner, session, client } = await startSession();
+  const first = await submitAndRun(session, client, runner);
+  first.emit({ type: "run.started", requestId: "r1" }, { type: "run.completed", usage: before.usage, spent: before });
+  await until(() => !session.busy);
+  const run = await submitAndRun(session, client, runner);
+  const end: RunnerEventPayload = { type: "run.completed", result: "done", usage: runUsage, spent: after };
+  run.emit({ type: "run.started", requestId: "r2" }, { type: "call.completed", callId: "msg_1", usage: runUsage }, end, end);
+  await until(() => !session.busy);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(client.state!.spent, after);
+  assert.deepEqual(client.state!.usage, addUsage(before.usage, runUsage));
+});

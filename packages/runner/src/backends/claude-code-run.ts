@@ -254,8 +254,9 @@ function previousTotals(stored: StoreData, sessionId: string | undefined, resume
 }
 
 /** The run's part of its session's totals: their growth. Totals below those before in some count do
- * not continue them (a fork from an earlier point of the conversation, a transcript that kept none,
- * a /clear): the run's part is not known from them. */
+ * not continue them (a transcript that kept none, a /clear; a fork, even from an earlier point,
+ * starts from the whole forked session's totals and so continues them): the run's part is not known
+ * from them. */
 function ownTotals(totals: Totals, previous: Totals): Totals | undefined {
   const keys = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
   return keys.every((key) => totals[key] >= previous[key]) ? subtractTotals(totals, previous) : undefined;

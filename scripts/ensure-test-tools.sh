@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the programs the tests use for real on Linux when they are missing and this machine's
 # package manager can be used without a password: bubblewrap and socat, which the Bash sandbox needs,
-# and qpdf, which checks the PDFs Read writes. Never fails: without them, a run with the sandbox on
-# says what to install, and the PDF check says it was skipped.
+# qpdf, which checks the PDFs Read writes, and Chromium, in which the client SDK is driven as a web
+# page uses it. Never fails: without them, a run with the sandbox on says what to install, the PDF
+# check says it was skipped, and the browser test fails naming what is missing.
 set -uo pipefail
 [ "$(uname -s)" = "Linux" ] || exit 0
 command -v apt-get >/dev/null || exit 0
@@ -25,4 +26,5 @@ install() {
 
 command -v bwrap >/dev/null && command -v socat >/dev/null || install "the Bash sandbox" bubblewrap socat
 command -v qpdf >/dev/null || install "checking the PDFs Read writes" qpdf
+command -v chromium >/dev/null || install "the client SDK's browser test" chromium
 exit 0

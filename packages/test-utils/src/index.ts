@@ -67,3 +67,5 @@ export {
   TEST_CLIENT_KEY_PASSPHRASE,
 } from "./fake-tls.ts";
 export type { TlsFront, TlsFrontOptions } from "./fake-tls.ts";
+export { findChromium, startChromium } from "./chromium.ts";
+export type { Chromium, ChromiumPage } from "./chromium.ts";

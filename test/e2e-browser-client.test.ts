@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startChromium, startFakeAnthropic, startHarnessServer, type Chromium, type ChromiumPage, type FakeAnthropicOptions } from "@harness/test-utils";
+import { startChromium, startFakeAnthropic, startHarnessServer, storedRunnerPid, storedSeq, waitFor, type Chromium, type ChromiumPage, type FakeAnthropicOptions } from "@harness/test-utils";
 
 /** A name other than localhost for "another site's page": Chromium resolves it to 127.0.0.1. */
 const OTHER_SITE = "page.test";
@@ -28,6 +28,8 @@ window.page = {
     const client = createHarnessClient({ url: query.get("server"), userId: "browser", sessionId, token: query.get("token") ?? undefined, reconnect: { minDelayMs: 50, maxDelayMs: 200 } });
     client.on("error", (e) => window.page.errors.push(e.message));
     client.on("connection", (status) => window.page.statuses.push(status));
+    client.on("delta", (operations, seq) => (window.page.seq = seq));
+    client.on("snapshot", (state, seq) => (window.page.seq = seq));
     return client;
   },
   /** Connects a client for the session: "connected", or why connect() failed. */
@@ -152,6 +154,101 @@ describe("the client SDK in Chromium", () => {
       assert.equal(await readFile(join(dataDir, "workspaces", "browser", "run", "note.txt"), "utf8"), "from-bash\n");
       assert.deepEqual(await page.evaluate("window.page.errors"), []);
     } finally {
+      await afterEach();
+    }
+  });
+
+  test("a page on another site is refused without HARNESS_ALLOWED_ORIGINS and let in with it", async () => {
+    try {
+      const other = `http://${OTHER_SITE}:${pages.port}`;
+      const closed = await harness({});
+      const refused = await openPage(OTHER_SITE, closed.server.url);
+      const said = await refused.evaluate<string>(`window.page.connect("main")`);
+      // A refused page cannot read why (the server lets it read nothing), so the client names the causes.
+      assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main: the WebSocket handshake failed .*this page's origin not among the server's HARNESS_ALLOWED_ORIGINS/);
+      assert.match(closed.server.output(), new RegExp(`refused a request from the web page at ${other.replace(/\./g, "\\.")}`));
+
+      const open = await harness({ replies: [{ text: "hello from afar" }] }, { HARNESS_ALLOWED_ORIGINS: other });
+      const page = await openPage(OTHER_SITE, open.server.url);
+      assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
+      assert.equal(await page.evaluate(`window.page.current.run("hi", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "hello from afar");
+    } finally {
+      await afterEach();
+    }
+  });
+
+  test("with HARNESS_TOKEN the page's ?token= is taken, and a wrong one is refused with the server's words", async () => {
+    try {
+      const { server } = await harness({}, { HARNESS_TOKEN: "right" });
+      const wrong = await openPage(OTHER_SITE, server.url, "not-the-token");
+      const said = await wrong.evaluate<string>(`window.page.connect("main")`);
+      assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main&token=…: the server refused the WebSocket handshake \(401\): missing or wrong token: /);
+      assert.doesNotMatch(said, /not-the-token/);
+      assert.equal(await wrong.evaluate("window.page.current.connection"), "closed");
+
+      const right = await openPage(OTHER_SITE, server.url, "right");
+      assert.equal(await right.evaluate(`window.page.connect("main")`), "connected");
+      assert.equal(await right.evaluate("window.page.current.state.status"), "idle");
+    } finally {
+      await afterEach();
+    }
+  });
+
+  test("the page's client reconnects to a server killed under a run, and the run's reply and state lose nothing", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const it = await harness({ replies: [{ text: ["before ", "restart"] }, { text: ["after ", "the ", "restart"], hold: held }] });
+      const page = await openPage("localhost", it.server.url);
+      assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
+      assert.equal(await page.evaluate(`window.page.current.run("one", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "before restart");
+
+      // A second run waits on the model while the server is killed; its runner goes on without it.
+      await page.evaluate(`(async () => {
+        const client = window.page.current;
+        window.page.streamed = "";
+        window.page.second = client.run("two", { timeoutMs: 30000, onText: (text) => (window.page.streamed += text) })
+          .then((r) => ({ status: r.status, reply: r.reply.content, ...(r.state.error ? { error: r.state.error } : {}) }), (e) => ({ error: e.message }));
+        await client.waitFor((s) => s.status === "running", 10000);
+      })()`);
+      // The runner is recorded and asks the model; the store writes in batches: let it catch up with
+      // what the page saw, as a server that ran on would have, so that the kill loses none of it.
+      const ids = { userId: "browser", sessionId: "main" };
+      await waitFor(() => it.fake.requests.length === 2 && storedRunnerPid(it.dataDir, ids), "the runner to ask the model");
+      const seen = await page.evaluate<number>("window.page.seq");
+      await waitFor(() => storedSeq(it.dataDir, ids) >= seen, "the store to catch up with the page");
+      const port = it.server.port;
+      await it.server.stop("SIGKILL");
+      await page.evaluate(`new Promise((resolve) => {
+        const client = window.page.current;
+        if (client.connection !== "open") return resolve();
+        const off = client.on("connection", (status) => status !== "open" && (off(), resolve()));
+      })`);
+      release();
+      it.server = await startHarnessServer({ dataDir: it.dataDir, env: it.env, port });
+
+      const after = await page.evaluate<{ second: unknown; streamed: string; followed: unknown; fresh: unknown }>(`(async () => {
+        const client = window.page.current;
+        const second = await window.page.second;
+        const fresh = window.page.client("main");
+        try {
+          const snapshot = await fresh.connect();
+          return { second, streamed: window.page.streamed, followed: client.state, fresh: snapshot };
+        } finally {
+          fresh.close();
+        }
+      })()`);
+      assert.deepEqual(after.second, { status: "complete", reply: "after the restart" });
+      assert.equal(after.streamed, "after the restart");
+      assert.deepEqual(after.followed, after.fresh);
+      const fresh = after.fresh as { status: string; messages: { content: string }[] };
+      assert.equal(fresh.status, "idle");
+      assert.deepEqual(fresh.messages.map((m) => m.content), ["one", "before restart", "two", "after the restart"]);
+      assert.deepEqual(await page.evaluate("window.page.current.connection"), "open");
+      const errors = await page.evaluate<string[]>("window.page.errors");
+      assert.deepEqual(errors.filter((e) => !/^could not reconnect to .*; trying again$/.test(e)), []);
+    } finally {
+      release();
       await afterEach();
     }
   });

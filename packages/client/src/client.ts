@@ -151,8 +151,9 @@ export class HarnessClient {
    * idle too. A run that fails or is cancelled resolves as well (failures are values): `status`
    * says how it ended, `state.error` why it failed. Rejects with a RunRefusedError (the server's
    * words and `code`) when the server refuses the prompt (`busy`: a run is under way, steer() or
-   * wait; an empty prompt); with an Error after `timeoutMs` (when above 0; the run goes on), and
-   * when the client closes for good or switches session. Tool calls that wait for approval keep
+   * wait; an empty prompt); with an Error after `timeoutMs` (when above 0; the run goes on), when
+   * the client closes for good or switches session, and when the session no longer has the prompt
+   * (a server killed before it stored it came back without the run). Tool calls that wait for approval keep
    * the run under way: `onApproval` is asked once about each of the run's (as the Agent SDK's
    * canUseTool is), or answer them yourself from `state.pendingApprovals`. A steer the run ended
    * without delivering is sent on as the next prompt: run() resolves once that run has ended too.

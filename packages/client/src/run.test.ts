@@ -193,6 +193,28 @@ test("run()'s onText is given the reply's text as it streams, each part once, ac
   client.close();
 });
 
+test("run() fails, saying so, when a reconnect's snapshot no longer has its run (a server killed before it stored the prompt)", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state: { status: "idle", messages: done }, seq: 1 });
+  await connecting;
+  const run = client.run("lost");
+  server.sockets[0].serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "2"], value: { id: "u1", role: "user", content: "lost", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  server.sockets[0].drop();
+  await tick(20);
+  // The server that comes back never heard of the run: its snapshot is the session before it.
+  server.sockets[1].serve({ type: "state", state: { status: "idle", messages: done }, seq: 1 });
+  assert.equal(await pending(run), "rejected", "the run is gone: nothing will end it");
+  await assert.rejects(run, { message: "run: the session no longer has this run's prompt: the server lost it (it stopped before storing it) or the conversation was cleared" });
+  client.close();
+});
+
 test("waitForRun() follows a prompt sent with submit(); with untilApproval it resolves once the run waits for approval", async () => {
   const { socket, client } = await connected({ status: "idle", messages: [] });
   client.submit("go");

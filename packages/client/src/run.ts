@@ -71,7 +71,9 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0, un
   return {
     state(state) {
       const at = promptAt(state);
-      if (at < 0) return undefined;
+      // A prompt seen once and then gone (a reconnect's snapshot from a server killed before it
+      // stored it, or a cleared conversation) leaves nothing that could end the run.
+      if (at < 0) return found ? { error: new Error("run: the session no longer has this run's prompt: the server lost it (it stopped before storing it) or the conversation was cleared") } : undefined;
       started = true;
       const waits = untilApproval && state.status === "awaiting-approval";
       if (state.status === "running" || (state.status === "awaiting-approval" && !waits)) return undefined;

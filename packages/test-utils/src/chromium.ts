@@ -67,7 +67,12 @@ export async function startChromium(options: { hostRules?: string; timeoutMs?: n
   const child = spawn(program, args, { stdio: ["ignore", "ignore", "pipe"] });
   let output = "";
   child.stderr!.setEncoding("utf8").on("data", (s: string) => (output += s));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A spawn that failed (no such program) has an "error" and no "exit". Not "close": Chromium's
+  // helper processes may hold its stderr open after it exits.
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.once("error", () => resolve());
+  });
   const cleanup = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;
@@ -75,7 +80,7 @@ export async function startChromium(options: { hostRules?: string; timeoutMs?: n
   };
   let cdp: Cdp;
   try {
-    cdp = await Cdp.open(await devToolsUrl(child, () => output, options.timeoutMs ?? 20_000));
+    cdp = await Cdp.open(await devToolsUrl(child, program, () => output, options.timeoutMs ?? 20_000));
   } catch (error) {
     await cleanup();
     throw error;
@@ -96,7 +101,7 @@ export async function startChromium(options: { hostRules?: string; timeoutMs?: n
 }
 
 /** The browser's DevTools WebSocket URL, which Chromium prints on stderr once it listens. */
-function devToolsUrl(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
+function devToolsUrl(child: ChildProcess, program: string, output: () => string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`Chromium did not print its DevTools URL within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
     const onData = () => {
@@ -104,15 +109,18 @@ function devToolsUrl(child: ChildProcess, output: () => string, timeoutMs: numbe
       if (url) done(undefined, url);
     };
     const onExit = (code: number | null) => done(new Error(`Chromium exited (${code}) before it listened:\n${output()}`));
+    const onError = (error: Error) => done(new Error(`could not start Chromium (${program}): ${error.message}`));
     const done = (error?: Error, url?: string) => {
       clearTimeout(timer);
       child.stderr!.off("data", onData);
       child.off("exit", onExit);
+      child.off("error", onError);
       if (error) reject(error);
       else resolve(url!);
     };
     child.stderr!.on("data", onData);
     child.once("exit", onExit);
+    child.once("error", onError);
   });
 }
 

@@ -18,10 +18,10 @@ const OTHER_SITE = "page.test";
  * (?server=…&token=…), as a web UI would take them. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>harness client</title>
 <script type="module">
-import { createHarnessClient } from "/client.js";
+import { createHarnessClient, createSessionsApi } from "/client.js";
 const query = new URLSearchParams(location.search);
 window.page = {
-  createHarnessClient,
+  sessions: () => createSessionsApi({ url: query.get("server"), userId: "browser", token: query.get("token") ?? undefined }),
   errors: [],
   statuses: [],
   client(sessionId) {
@@ -189,6 +189,32 @@ describe("the client SDK in Chromium", () => {
       const right = await openPage(OTHER_SITE, server.url, "right");
       assert.equal(await right.evaluate(`window.page.connect("main")`), "connected");
       assert.equal(await right.evaluate("window.page.current.state.status"), "idle");
+    } finally {
+      await afterEach();
+    }
+  });
+
+  test("another site's page with the token manages sessions over HTTP: every method, and the server's errors", async () => {
+    try {
+      const { server } = await harness({}, { HARNESS_TOKEN: "right" });
+      const page = await openPage(OTHER_SITE, server.url, "right");
+      const seen = await page.evaluate<unknown>(`(async () => {
+        const api = window.page.sessions();
+        const made = await api.create({ sessionId: "notes", title: "Notes" });
+        const taken = await api.create({ sessionId: "notes" }).then(() => "created twice", (e) => e.status + " " + e.message);
+        const renamed = await api.rename("notes", "  Renamed ");
+        const listed = (await api.list()).map((s) => s.sessionId + ": " + s.title);
+        const removed = await api.remove("notes");
+        return { made, taken, renamed, listed, removed, after: (await api.list()).length };
+      })()`);
+      assert.deepEqual(seen, {
+        made: { sessionId: "notes" },
+        taken: '409 POST /sessions answered 409: session "notes" already exists',
+        renamed: { sessionId: "notes", title: "Renamed" },
+        listed: ["notes: Renamed"],
+        removed: { sessionId: "notes", deleted: true },
+        after: 0,
+      });
     } finally {
       await afterEach();
     }

@@ -1,8 +1,8 @@
 // The client SDK in a real browser: headless Chromium loads a page that imports the SDK bundled for
 // the browser, and the page drives a real `harness serve` over real sockets — a run with an approval
-// and streamed text, another site's page refused or let in, a token from the page's address, and a
-// server restarted under the page.
-import { after, before, describe, test } from "node:test";
+// and streamed text, another site's page refused or let in, a token from the page's address, the
+// sessions API over HTTP, and a server killed and started again under the page's run.
+import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -23,11 +23,9 @@ const query = new URLSearchParams(location.search);
 window.page = {
   sessions: () => createSessionsApi({ url: query.get("server"), userId: "browser", token: query.get("token") ?? undefined }),
   errors: [],
-  statuses: [],
   client(sessionId) {
     const client = createHarnessClient({ url: query.get("server"), userId: "browser", sessionId, token: query.get("token") ?? undefined, reconnect: { minDelayMs: 50, maxDelayMs: 200 } });
     client.on("error", (e) => window.page.errors.push(e.message));
-    client.on("connection", (status) => window.page.statuses.push(status));
     client.on("delta", (operations, seq) => (window.page.seq = seq));
     client.on("snapshot", (state, seq) => (window.page.seq = seq));
     return client;
@@ -110,172 +108,152 @@ describe("the client SDK in Chromium", () => {
     return page;
   }
 
-  const afterEach = async () => {
+  afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  };
+  });
 
   test("a page runs a prompt, answers its approval and streams the reply", async () => {
-    try {
-      const { server, dataDir } = await harness({
-        replies: [{ toolUses: [{ name: "Bash", input: { command: "echo from-bash > note.txt", description: "write note.txt" } }] }, { text: ["all ", "done"] }],
+    const { server, dataDir } = await harness({
+      replies: [{ toolUses: [{ name: "Bash", input: { command: "echo from-bash > note.txt", description: "write note.txt" } }] }, { text: ["all ", "done"] }],
+    });
+    const page = await openPage("localhost", server.url);
+    assert.equal(await page.evaluate(`window.page.connect("run")`), "connected");
+    const result = await page.evaluate<{ status: string; reply: string; asked: string[]; streamed: string; tool: unknown; state: { status: string; roles: string[] } }>(`(async () => {
+      const asked = [];
+      let streamed = "";
+      const client = window.page.current;
+      const result = await client.run("run something", {
+        timeoutMs: 30000,
+        onApproval: (request) => {
+          asked.push(request.toolName + " " + request.input.command);
+          return { behavior: "allow" };
+        },
+        onText: (text) => (streamed += text),
       });
-      const page = await openPage("localhost", server.url);
-      assert.equal(await page.evaluate(`window.page.connect("run")`), "connected");
-      const result = await page.evaluate<{ status: string; reply: string; asked: string[]; streamed: string; tool: unknown; state: { status: string; roles: string[] } }>(`(async () => {
-        const asked = [];
-        let streamed = "";
-        const client = window.page.current;
-        const result = await client.run("run something", {
-          timeoutMs: 30000,
-          onApproval: (request) => {
-            asked.push(request.toolName + " " + request.input.command);
-            return { behavior: "allow" };
-          },
-          onText: (text) => (streamed += text),
-        });
-        const call = result.reply.toolCalls?.[0];
-        return {
-          status: result.status,
-          reply: result.reply.content,
-          asked,
-          streamed,
-          tool: call && { name: call.name, status: call.status },
-          state: { status: client.state.status, roles: client.state.messages.map((m) => m.role) },
-        };
-      })()`);
-      assert.deepEqual(result, {
-        status: "complete",
-        reply: "all done",
-        asked: ["Bash echo from-bash > note.txt"],
-        streamed: "all done",
-        tool: { name: "Bash", status: "complete" },
-        state: { status: "idle", roles: ["user", "assistant"] },
-      });
-      assert.equal(await readFile(join(dataDir, "workspaces", "browser", "run", "note.txt"), "utf8"), "from-bash\n");
-      assert.deepEqual(await page.evaluate("window.page.errors"), []);
-    } finally {
-      await afterEach();
-    }
+      const call = result.reply.toolCalls?.[0];
+      return {
+        status: result.status,
+        reply: result.reply.content,
+        asked,
+        streamed,
+        tool: call && { name: call.name, status: call.status },
+        state: { status: client.state.status, roles: client.state.messages.map((m) => m.role) },
+      };
+    })()`);
+    assert.deepEqual(result, {
+      status: "complete",
+      reply: "all done",
+      asked: ["Bash echo from-bash > note.txt"],
+      streamed: "all done",
+      tool: { name: "Bash", status: "complete" },
+      state: { status: "idle", roles: ["user", "assistant"] },
+    });
+    assert.equal(await readFile(join(dataDir, "workspaces", "browser", "run", "note.txt"), "utf8"), "from-bash\n");
+    assert.deepEqual(await page.evaluate("window.page.errors"), []);
   });
 
   test("a page on another site is refused without HARNESS_ALLOWED_ORIGINS and let in with it", async () => {
-    try {
-      const other = `http://${OTHER_SITE}:${pages.port}`;
-      const closed = await harness({});
-      const refused = await openPage(OTHER_SITE, closed.server.url);
-      const said = await refused.evaluate<string>(`window.page.connect("main")`);
-      // A refused page cannot read why (the server lets it read nothing), so the client names the causes.
-      assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main: the WebSocket handshake failed .*this page's origin not among the server's HARNESS_ALLOWED_ORIGINS/);
-      assert.match(closed.server.output(), new RegExp(`refused a request from the web page at ${other.replace(/\./g, "\\.")}`));
+    const other = `http://${OTHER_SITE}:${pages.port}`;
+    const closed = await harness({});
+    const refused = await openPage(OTHER_SITE, closed.server.url);
+    const said = await refused.evaluate<string>(`window.page.connect("main")`);
+    // A refused page cannot read why (the server lets it read nothing), so the client names the causes.
+    assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main: the WebSocket handshake failed .*this page's origin not among the server's HARNESS_ALLOWED_ORIGINS/);
+    assert.match(closed.server.output(), new RegExp(`refused a request from the web page at ${other.replace(/\./g, "\\.")}`));
 
-      const open = await harness({ replies: [{ text: "hello from afar" }] }, { HARNESS_ALLOWED_ORIGINS: other });
-      const page = await openPage(OTHER_SITE, open.server.url);
-      assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
-      assert.equal(await page.evaluate(`window.page.current.run("hi", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "hello from afar");
-    } finally {
-      await afterEach();
-    }
+    const open = await harness({ replies: [{ text: "hello from afar" }] }, { HARNESS_ALLOWED_ORIGINS: other });
+    const page = await openPage(OTHER_SITE, open.server.url);
+    assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
+    assert.equal(await page.evaluate(`window.page.current.run("hi", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "hello from afar");
   });
 
   test("with HARNESS_TOKEN the page's ?token= is taken, and a wrong one is refused with the server's words", async () => {
-    try {
-      const { server } = await harness({}, { HARNESS_TOKEN: "right" });
-      const wrong = await openPage(OTHER_SITE, server.url, "not-the-token");
-      const said = await wrong.evaluate<string>(`window.page.connect("main")`);
-      assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main&token=…: the server refused the WebSocket handshake \(401\): missing or wrong token: /);
-      assert.doesNotMatch(said, /not-the-token/);
-      assert.equal(await wrong.evaluate("window.page.current.connection"), "closed");
+    const { server } = await harness({}, { HARNESS_TOKEN: "right" });
+    const wrong = await openPage(OTHER_SITE, server.url, "not-the-token");
+    const said = await wrong.evaluate<string>(`window.page.connect("main")`);
+    assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main&token=…: the server refused the WebSocket handshake \(401\): missing or wrong token: /);
+    assert.doesNotMatch(said, /not-the-token/);
+    assert.equal(await wrong.evaluate("window.page.current.connection"), "closed");
 
-      const right = await openPage(OTHER_SITE, server.url, "right");
-      assert.equal(await right.evaluate(`window.page.connect("main")`), "connected");
-      assert.equal(await right.evaluate("window.page.current.state.status"), "idle");
-    } finally {
-      await afterEach();
-    }
+    const right = await openPage(OTHER_SITE, server.url, "right");
+    assert.equal(await right.evaluate(`window.page.connect("main")`), "connected");
+    assert.equal(await right.evaluate("window.page.current.state.status"), "idle");
   });
 
   test("another site's page with the token manages sessions over HTTP: every method, and the server's errors", async () => {
-    try {
-      const { server } = await harness({}, { HARNESS_TOKEN: "right" });
-      const page = await openPage(OTHER_SITE, server.url, "right");
-      const seen = await page.evaluate<unknown>(`(async () => {
-        const api = window.page.sessions();
-        const made = await api.create({ sessionId: "notes", title: "Notes" });
-        const taken = await api.create({ sessionId: "notes" }).then(() => "created twice", (e) => e.status + " " + e.message);
-        const renamed = await api.rename("notes", "  Renamed ");
-        const listed = (await api.list()).map((s) => s.sessionId + ": " + s.title);
-        const removed = await api.remove("notes");
-        return { made, taken, renamed, listed, removed, after: (await api.list()).length };
-      })()`);
-      assert.deepEqual(seen, {
-        made: { sessionId: "notes" },
-        taken: '409 POST /sessions answered 409: session "notes" already exists',
-        renamed: { sessionId: "notes", title: "Renamed" },
-        listed: ["notes: Renamed"],
-        removed: { sessionId: "notes", deleted: true },
-        after: 0,
-      });
-    } finally {
-      await afterEach();
-    }
+    const { server } = await harness({}, { HARNESS_TOKEN: "right" });
+    const page = await openPage(OTHER_SITE, server.url, "right");
+    const seen = await page.evaluate<unknown>(`(async () => {
+      const api = window.page.sessions();
+      const made = await api.create({ sessionId: "notes", title: "Notes" });
+      const taken = await api.create({ sessionId: "notes" }).then(() => "created twice", (e) => e.status + " " + e.message);
+      const renamed = await api.rename("notes", "  Renamed ");
+      const listed = (await api.list()).map((s) => s.sessionId + ": " + s.title);
+      const removed = await api.remove("notes");
+      return { made, taken, renamed, listed, removed, after: (await api.list()).length };
+    })()`);
+    assert.deepEqual(seen, {
+      made: { sessionId: "notes" },
+      taken: '409 POST /sessions answered 409: session "notes" already exists',
+      renamed: { sessionId: "notes", title: "Renamed" },
+      listed: ["notes: Renamed"],
+      removed: { sessionId: "notes", deleted: true },
+      after: 0,
+    });
   });
 
   test("the page's client reconnects to a server killed under a run, and the run's reply and state lose nothing", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    try {
-      const it = await harness({ replies: [{ text: ["before ", "restart"] }, { text: ["after ", "the ", "restart"], hold: held }] });
-      const page = await openPage("localhost", it.server.url);
-      assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
-      assert.equal(await page.evaluate(`window.page.current.run("one", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "before restart");
+    const it = await harness({ replies: [{ text: ["before ", "restart"] }, { text: ["after ", "the ", "restart"], hold: held }] });
+    cleanups.push(async () => release());
+    const page = await openPage("localhost", it.server.url);
+    assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
+    assert.equal(await page.evaluate(`window.page.current.run("one", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "before restart");
 
-      // A second run waits on the model while the server is killed; its runner goes on without it.
-      await page.evaluate(`(async () => {
-        const client = window.page.current;
-        window.page.streamed = "";
-        window.page.second = client.run("two", { timeoutMs: 30000, onText: (text) => (window.page.streamed += text) })
-          .then((r) => ({ status: r.status, reply: r.reply.content, ...(r.state.error ? { error: r.state.error } : {}) }), (e) => ({ error: e.message }));
-        await client.waitFor((s) => s.status === "running", 10000);
-      })()`);
-      // The runner is recorded and asks the model; the store writes in batches: let it catch up with
-      // what the page saw, as a server that ran on would have, so that the kill loses none of it.
-      const ids = { userId: "browser", sessionId: "main" };
-      await waitFor(() => it.fake.requests.length === 2 && storedRunnerPid(it.dataDir, ids), "the runner to ask the model");
-      const seen = await page.evaluate<number>("window.page.seq");
-      await waitFor(() => storedSeq(it.dataDir, ids) >= seen, "the store to catch up with the page");
-      const port = it.server.port;
-      await it.server.stop("SIGKILL");
-      await page.evaluate(`new Promise((resolve) => {
-        const client = window.page.current;
-        if (client.connection !== "open") return resolve();
-        const off = client.on("connection", (status) => status !== "open" && (off(), resolve()));
-      })`);
-      release();
-      it.server = await startHarnessServer({ dataDir: it.dataDir, env: it.env, port });
+    // A second run waits on the model while the server is killed; its runner goes on without it.
+    await page.evaluate(`(async () => {
+      const client = window.page.current;
+      window.page.streamed = "";
+      window.page.second = client.run("two", { timeoutMs: 30000, onText: (text) => (window.page.streamed += text) })
+        .then((r) => ({ status: r.status, reply: r.reply.content, ...(r.state.error ? { error: r.state.error } : {}) }), (e) => ({ error: e.message }));
+      await client.waitFor((s) => s.status === "running", 10000);
+    })()`);
+    // The runner is recorded and asks the model; the store writes in batches: let it catch up with
+    // what the page saw, as a server that ran on would have, so that the kill loses none of it.
+    const ids = { userId: "browser", sessionId: "main" };
+    await waitFor(() => it.fake.requests.length === 2 && storedRunnerPid(it.dataDir, ids), "the runner to ask the model");
+    const seen = await page.evaluate<number>("window.page.seq");
+    await waitFor(() => storedSeq(it.dataDir, ids) >= seen, "the store to catch up with the page");
+    const port = it.server.port;
+    await it.server.stop("SIGKILL");
+    await page.evaluate(`new Promise((resolve) => {
+      const client = window.page.current;
+      if (client.connection !== "open") return resolve();
+      const off = client.on("connection", (status) => status !== "open" && (off(), resolve()));
+    })`);
+    release();
+    it.server = await startHarnessServer({ dataDir: it.dataDir, env: it.env, port });
 
-      const after = await page.evaluate<{ second: unknown; streamed: string; followed: unknown; fresh: unknown }>(`(async () => {
-        const client = window.page.current;
-        const second = await window.page.second;
-        const fresh = window.page.client("main");
-        try {
-          const snapshot = await fresh.connect();
-          return { second, streamed: window.page.streamed, followed: client.state, fresh: snapshot };
-        } finally {
-          fresh.close();
-        }
-      })()`);
-      assert.deepEqual(after.second, { status: "complete", reply: "after the restart" });
-      assert.equal(after.streamed, "after the restart");
-      assert.deepEqual(after.followed, after.fresh);
-      const fresh = after.fresh as { status: string; messages: { content: string }[] };
-      assert.equal(fresh.status, "idle");
-      assert.deepEqual(fresh.messages.map((m) => m.content), ["one", "before restart", "two", "after the restart"]);
-      assert.deepEqual(await page.evaluate("window.page.current.connection"), "open");
-      const errors = await page.evaluate<string[]>("window.page.errors");
-      assert.deepEqual(errors.filter((e) => !/^could not reconnect to .*; trying again$/.test(e)), []);
-    } finally {
-      release();
-      await afterEach();
-    }
+    const after = await page.evaluate<{ second: unknown; streamed: string; followed: unknown; fresh: unknown }>(`(async () => {
+      const client = window.page.current;
+      const second = await window.page.second;
+      const fresh = window.page.client("main");
+      try {
+        const snapshot = await fresh.connect();
+        return { second, streamed: window.page.streamed, followed: client.state, fresh: snapshot };
+      } finally {
+        fresh.close();
+      }
+    })()`);
+    assert.deepEqual(after.second, { status: "complete", reply: "after the restart" });
+    assert.equal(after.streamed, "after the restart");
+    assert.deepEqual(after.followed, after.fresh);
+    const fresh = after.fresh as { status: string; messages: { content: string }[] };
+    assert.equal(fresh.status, "idle");
+    assert.deepEqual(fresh.messages.map((m) => m.content), ["one", "before restart", "two", "after the restart"]);
+    assert.deepEqual(await page.evaluate("window.page.current.connection"), "open");
+    const errors = await page.evaluate<string[]>("window.page.errors");
+    assert.deepEqual(errors.filter((e) => !/^could not reconnect to .*; trying again$/.test(e)), []);
   });
 });

@@ -1,7 +1,8 @@
 // The client SDK in a real browser: headless Chromium loads a page that imports the SDK bundled for
 // the browser, and the page drives a real `harness serve` over real sockets — a run with an approval
 // and streamed text, another site's page refused or let in, a token from the page's address, the
-// sessions API over HTTP, and a server killed and started again under the page's run.
+// sessions API over HTTP, a server killed and started again under the page's run, and the network
+// coming back.
 import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -255,5 +256,34 @@ describe("the client SDK in Chromium", () => {
     assert.deepEqual(await page.evaluate("window.page.current.connection"), "open");
     const errors = await page.evaluate<string[]>("window.page.errors");
     assert.deepEqual(errors.filter((e) => !/^could not reconnect to .*; trying again$/.test(e)), []);
+  });
+
+  test("the page's client makes a new connection when the network comes back, and goes on with it", async () => {
+    const it = await harness({ replies: [{ text: "one" }, { text: "two" }] });
+    const page = await openPage("localhost", it.server.url);
+    assert.equal(await page.evaluate(`window.page.connect("main")`), "connected");
+    assert.equal(await page.evaluate(`window.page.current.run("first", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "one");
+    await page.evaluate(`window.page.current.on("connection", (status) => status === "reconnecting" && (window.page.reconnected = true))`);
+
+    // Chromium's emulated network: the open socket survives it, but the page hears "offline" and
+    // then "online", as after a laptop changed networks.
+    const network = (offline: boolean) => page.send("Network.emulateNetworkConditions", { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.send("Network.enable");
+    await network(true);
+    assert.equal(await page.evaluate("navigator.onLine"), false);
+    assert.equal(await page.evaluate("window.page.current.connection"), "open", "going offline leaves an open connection alone");
+    await network(false);
+    await page.evaluate(`new Promise((resolve, reject) => {
+      const client = window.page.current;
+      const until = Date.now() + 10000;
+      const check = () => {
+        if (window.page.reconnected && client.connection === "open") resolve();
+        else if (Date.now() > until) reject(new Error("no new connection 10 s after the network came back"));
+        else setTimeout(check, 10);
+      };
+      check();
+    })`);
+    assert.equal(await page.evaluate(`window.page.current.run("second", { timeoutMs: 30000 }).then((r) => r.reply.content)`), "two");
+    assert.deepEqual(await page.evaluate("window.page.errors"), []);
   });
 });

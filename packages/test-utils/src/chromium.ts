@@ -13,6 +13,8 @@ export type ChromiumPage = {
   /** The value of `expression` in the page (JSON-like values only), awaited when it is a promise;
    * rejects with the page's exception when it throws. */
   evaluate<T = unknown>(expression: string): Promise<T>;
+  /** Any other CDP command, sent to this page (e.g. Network.emulateNetworkConditions). */
+  send(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** What the page logged with console.* and its uncaught exceptions, one line each. */
   console(): string[];
   close(): Promise<void>;
@@ -211,6 +213,7 @@ async function openPage(cdp: Cdp): Promise<ChromiumPage> {
       if (answer.exceptionDetails) throw new Error(`the page threw: ${exceptionText(answer.exceptionDetails)}`);
       return answer.result.value as T;
     },
+    send: (method, params) => cdp.send(method, params, sessionId),
     console: () => [...lines],
     async close() {
       off();

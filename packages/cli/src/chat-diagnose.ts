@@ -1,11 +1,35 @@
 // Why `harness chat` could not connect, in words a user can act on. A refused WebSocket handshake
-// does not say its HTTP status (see the client SDK), so the chat asks the server's /health, which
+// does not say its HTTP status (see the client SDK), so the server's /health is asked, which
 // answers under the same token check: nothing there, a token refused, something that is no
 // Harness server (another program on the port, or a path too many in the URL), or something else.
+// After a failed handshake the client SDK has asked /health already: the chat reads that answer
+// (healthWatch) instead of asking again.
 import { serverEndpoint } from "./server-url.ts";
 
-/** What to tell the user instead of `failure`, or `failure` itself when /health says nothing more. */
-export async function diagnoseConnectFailure(url: string, token: string | undefined, failure: string): Promise<string> {
+/** What GET /health answered: `ok` when a Harness server says it is, the `error` it gives when it
+ * refuses; null when nothing answered. */
+export type HealthAnswer = { status: number; ok: boolean; error?: string } | null;
+
+/** A fetch for the client SDK that keeps what its GET /health got; `asked()` is undefined until it asks. */
+export function healthWatch(fetchFn: typeof fetch = fetch): { fetch: typeof fetch; asked(): HealthAnswer | undefined } {
+  let asked: HealthAnswer | undefined;
+  const watching = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const isHealth = new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith("/health");
+    try {
+      const response = await fetchFn(input, init);
+      if (isHealth) asked = await answerOf(response.clone());
+      return response;
+    } catch (error) {
+      if (isHealth) asked = null;
+      throw error;
+    }
+  }) as typeof fetch;
+  return { fetch: watching, asked: () => asked };
+}
+
+/** What to tell the user instead of `failure`, or `failure` itself when /health says nothing more.
+ * `asked`: what /health answered the client SDK, if it asked. */
+export async function diagnoseConnectFailure(url: string, token: string | undefined, failure: string, asked?: HealthAnswer): Promise<string> {
   let health: URL;
   try {
     health = serverEndpoint(url, "health");
@@ -13,8 +37,8 @@ export async function diagnoseConnectFailure(url: string, token: string | undefi
     return failure;
   }
   const base = `${health.protocol}//${health.host}`;
-  const answer = await healthOf(health, token);
-  if (answer === undefined) {
+  const answer = asked !== undefined ? asked : await healthOf(health, token);
+  if (answer === null) {
     return `nothing answers at ${base}: is the server running? (start it with \`harness serve\` or \`npm start\`; --url or HARNESS_URL for another address)`;
   }
   if (answer.status === 401) {
@@ -34,16 +58,16 @@ export async function diagnoseConnectFailure(url: string, token: string | undefi
   return failure;
 }
 
-/** What GET /health answers: `ok` when a Harness server says it is, the `error` it gives when it
- * refuses; undefined when nothing answers. */
-async function healthOf(health: URL, token: string | undefined): Promise<{ status: number; ok: boolean; error?: string } | undefined> {
+async function healthOf(health: URL, token: string | undefined): Promise<HealthAnswer> {
   try {
-    const response = await fetch(health, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(3000) });
-    const body: unknown = await response.json().catch(() => undefined);
-    const fields = typeof body === "object" && body !== null ? (body as { ok?: unknown; error?: unknown }) : {};
-    return { status: response.status, ok: response.ok && fields.ok === true, ...(typeof fields.error === "string" && { error: fields.error }) };
+    return await answerOf(await fetch(health, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(3000) }));
   } catch {
-    return undefined;
+    return null;
   }
 }
 
+async function answerOf(response: Response): Promise<HealthAnswer> {
+  const body: unknown = await response.json().catch(() => undefined);
+  const fields = typeof body === "object" && body !== null ? (body as { ok?: unknown; error?: unknown }) : {};
+  return { status: response.status, ok: response.ok && fields.ok === true, ...(typeof fields.error === "string" && { error: fields.error }) };
+}

@@ -14,7 +14,7 @@ import { createHarnessClient, createSessionsApi, type ConfigureResult, type Harn
 import type { HarnessCommand, HarnessState, RunnerRunOptions } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
-import { diagnoseConnectFailure } from "./chat-diagnose.ts";
+import { diagnoseConnectFailure, healthWatch } from "./chat-diagnose.ts";
 import { pickSession, type Picked } from "./chat-pick.ts";
 import { chatSessions } from "./chat-resume.ts";
 import { CONNECT_TIMEOUT_MS, forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
@@ -213,7 +213,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   let view = newView();
   // Below the held lines, a row says the agent works while a run is running (chat-working.ts).
   const working = held && startWorkingRow({ show: held.working, columns: () => (screen as { columns?: number }).columns, color: terminalOptions(io).color });
-  const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 } });
+  const health = healthWatch();
+  const client: HarnessClient = createHarnessClient({ url, userId, sessionId, ...(token && { token }), reconnect: { maxAttempts: 20 }, fetch: health.fetch });
   // What a state shows reaches a terminal that keeps the typed line in one write, the working row's
   // change with it: the row goes in the write that ends the reply.
   client.on("state", (state) => (inputLine ? inputLine.atOnce(() => (view.show(state), working?.update(state))) : view.show(state)));
@@ -250,7 +251,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     if (timedOut) return fail(`could not connect to ${url}: no answer in ${CONNECT_TIMEOUT_MS / 1000} s; something there takes connections but does not answer (a stopped server, or another program on that port?)`);
     const message = (error as Error).message;
     const prefix = /^(could not connect to \S+): /.exec(message)?.[1];
-    return fail(prefix ? `${prefix}: ${await diagnoseConnectFailure(url, token, message.slice(prefix.length + 2))}` : message);
+    return fail(prefix ? `${prefix}: ${await diagnoseConnectFailure(url, token, message.slice(prefix.length + 2), health.asked())}` : message);
   } finally {
     clearTimeout(timer);
   }

@@ -1,7 +1,7 @@
 // Controlling a Claude Code run in flight: cancel, steer, approve / deny, configure.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalRequest } from "../backend.ts";
 import { claudeCodeBackend } from "./claude-code.ts";
@@ -115,6 +115,34 @@ test("an approved call runs; the approval request names the tool, the command an
     { toolUseId: "toolu_ok", toolName: "Bash", description: "echo yes > approved.txt", input: { command: "echo yes > approved.txt", description: "write" } },
   ]);
   assert.ok(existsSync(join(dirs.workspace, "approved.txt")));
+});
+
+test("an approval asked for by a PreToolUse hook, or by an ask rule, carries why", { skip, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, {
+    replies: [
+      { toolUses: [{ id: "toolu_hook", name: "Bash", input: { command: "echo hooked", description: "echo" } }] },
+      { toolUses: [{ id: "toolu_rule", name: "Bash", input: { command: "touch ruled.txt", description: "touch" } }] },
+      { text: "ok" },
+    ],
+  });
+  const dirs = tempDirs(t);
+  const said = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "echo goes to the build log" } });
+  mkdirSync(join(dirs.workspace, ".claude"));
+  writeFileSync(
+    join(dirs.workspace, ".claude/settings.json"),
+    JSON.stringify({
+      permissions: { ask: ["Bash(touch:*)"] },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `grep -q hooked && echo '${said}' || true` }] }] },
+    }),
+  );
+  const asked: ApprovalRequest[] = [];
+  const run = drivenContext({ ...dirs, requestApproval: async (request) => (asked.push(request), { behavior: "allow" }) });
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "go", permissionMode: "acceptEdits" }, run.ctx);
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  assert.deepEqual(asked.map((request) => [request.toolUseId, request.reason]), [
+    ["toolu_hook", "echo goes to the build log"],
+    ["toolu_rule", "an ask rule of the settings applies."],
+  ]);
 });
 
 test("a denied call never runs; the model is told the user's reason", { skip, timeout }, async (t) => {

@@ -97,3 +97,16 @@ test("a plan waiting is approved by switching to acceptEdits (or bypassPermissio
   assert.match(((await gate("Bash", { command: "make" }, options)) as { message: string }).message, /the user said no/);
   assert.equal(asked.at(-1)?.answered, undefined);
 });
+
+test("an approval says why Claude Code asks: the ask rule that forced it, then its reason", async () => {
+  const asked: ApprovalRequest[] = [];
+  const gate = createToolGate({ mode: () => "default", requestApproval: async (r) => (asked.push(r), { behavior: "allow" }) });
+  await gate("Bash", { command: "make" }, { ...options, decisionReason: " a hook wants a look " });
+  await gate("Bash", { command: "rm x" }, { ...options, decisionReason: "rm removes files", matchedAskRule: { source: "projectSettings", toolName: "Bash", ruleContent: "rm:*" } });
+  await gate("Bash", { command: "ls" }, { ...options, decisionReason: "" });
+  assert.deepEqual(
+    asked.map((r) => r.reason),
+    ["a hook wants a look", 'the ask rule "Bash(rm:*)" from projectSettings applies. rm removes files', undefined],
+  );
+  assert.ok(!("reason" in asked[2]));
+});

@@ -36,6 +36,7 @@ export function createToolGate(input: ToolGateInput): CanUseTool {
         toolName,
         description: describeToolCall(toolName, toolInput, options.title),
         input: toolInput,
+        ...withReason(askedWhy(options)),
         ...(byMode && { answered: byMode.answer }),
       });
     } finally {
@@ -54,6 +55,27 @@ export function createToolGate(input: ToolGateInput): CanUseTool {
     return { behavior: "deny", message, decisionClassification: "user_reject" };
   };
 }
+
+type AskOptions = Parameters<CanUseTool>[2];
+
+/** Why Claude Code asks, as the builtin agent says it: an ask rule that forced the prompt named
+ * first (the user's own rule is what they will recognise), then Claude Code's decisionReason (a
+ * PreToolUse hook's permissionDecisionReason with its "ask", or its own words). An ask rule of the
+ * settings is not named to canUseTool: Claude Code says only that a rule decided, in a
+ * `decisionReasonType` its SDK's types leave out (so it is read as unknown). */
+export function askedWhy(options: Pick<AskOptions, "decisionReason" | "matchedAskRule">): string | undefined {
+  const rule = options.matchedAskRule;
+  const byRule = (options as { decisionReasonType?: unknown }).decisionReasonType === "rule";
+  const ruleSaid = rule
+    ? `the ask rule "${rule.toolName}${rule.ruleContent ? `(${rule.ruleContent})` : ""}" from ${rule.source} applies.`
+    : byRule
+      ? "an ask rule of the settings applies."
+      : undefined;
+  const said = typeof options.decisionReason === "string" ? options.decisionReason.trim() || undefined : undefined;
+  return [ruleSaid, said].filter(Boolean).join(" ") || undefined;
+}
+
+const withReason = (reason: string | undefined) => (reason === undefined ? {} : { reason });
 
 /** The answer a change of permission mode gives a plan waiting for approval, as the builtin agent
  * gives it (Claude Code's "yes, and auto-accept edits"): acceptEdits or bypassPermissions approve it,

@@ -14,20 +14,35 @@ const FRESH_MS = 5_000;
  * given with --plugin-dir (absolute paths). */
 export type CommandPlace = { cwd: string; home: string; pluginDirs?: readonly string[] };
 
+/** The names, read at most every FRESH_MS; `hint(name)`: the argument hint of a local chat's custom
+ * command or skill (front matter `argument-hint`), as the last names read found it. */
+export type CommandNames = (() => Promise<readonly string[]>) & { hint(name: string): string | undefined };
+
+type Found = { names: readonly string[]; hints: ReadonlyMap<string, string> };
+
 /** `project`: a local chat's (undefined: a shared server's chat). `ran`: the commands the session's
  * last run said it had (the state's `available`), MCP servers' prompts among them, read at each Tab. */
-export function commandNames(project: CommandPlace | undefined, ran: () => readonly string[] | undefined = () => undefined): () => Promise<readonly string[]> {
-  let read: { at: number; names: Promise<readonly string[]> } | undefined;
-  return async () => {
-    if (!read || Date.now() - read.at > FRESH_MS) read = { at: Date.now(), names: names(project) };
+export function commandNames(project: CommandPlace | undefined, ran: () => readonly string[] | undefined = () => undefined): CommandNames {
+  let read: { at: number; found: Promise<Found> } | undefined;
+  let hints: ReadonlyMap<string, string> = new Map();
+  const names = async () => {
+    if (!read || Date.now() - read.at > FRESH_MS) read = { at: Date.now(), found: find(project) };
+    const found = await read.found;
+    hints = found.hints;
     // A name with control characters would reach the terminal as it is (escape sequences): left out.
-    return [...new Set([...(await read.names), ...(ran() ?? [])])].filter((name) => !/[\x00-\x1f\x7f-\x9f]/.test(name));
+    return [...new Set([...found.names, ...(ran() ?? [])])].filter(printable);
   };
+  return Object.assign(names, { hint: (name: string) => hints.get(name) });
 }
 
-async function names(project: CommandPlace | undefined): Promise<readonly string[]> {
+const printable = (text: string) => !/[\x00-\x1f\x7f-\x9f]/.test(text);
+
+async function find(project: CommandPlace | undefined): Promise<Found> {
   // The agent's modules load at the first Tab, not with the chat.
-  const { builtinSlashCommands, slashCommandsBeforeStart } = await import("@harness/agent/slash-commands");
-  const agent = project ? await slashCommandsBeforeStart({ ...project, pluginDirs: project.pluginDirs && [...project.pluginDirs] }).catch(() => builtinSlashCommands()) : builtinSlashCommands();
-  return [...CHAT_COMMANDS, ...agent];
+  const { builtinSlashCommands, slashCommandUsageBeforeStart } = await import("@harness/agent/slash-commands");
+  const agent = project
+    ? await slashCommandUsageBeforeStart({ ...project, pluginDirs: project.pluginDirs && [...project.pluginDirs] }).catch(() => ({ names: builtinSlashCommands(), hints: new Map<string, string>() }))
+    : { names: builtinSlashCommands(), hints: new Map<string, string>() };
+  // A hint goes to the terminal as it is: one with control characters is left out.
+  return { names: [...CHAT_COMMANDS, ...agent.names], hints: new Map([...agent.hints].filter(([, hint]) => printable(hint))) };
 }

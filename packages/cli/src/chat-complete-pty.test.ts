@@ -21,6 +21,7 @@ before(async () => {
   writeFileSync(join(project, "packages", "release notes.md"), "the release ships on Tuesday\n");
   mkdirSync(join(project, ".claude", "commands"), { recursive: true });
   writeFileSync(join(project, ".claude", "commands", "deploy-staging.md"), "Deploy to staging.");
+  writeFileSync(join(project, ".claude", "commands", "ship-it.md"), "---\nargument-hint: [env] [--dry-run]\n---\nShip to $1.");
 });
 after(async () => {
   await fake.close();
@@ -28,10 +29,27 @@ after(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-function localChat(t: { after(fn: () => unknown): void }, flags = "") {
-  const env = { NO_COLOR: "1", HOME: home, CLAUDE_CONFIG_DIR: "", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+function localChat(t: { after(fn: () => unknown): void }, flags = "", color = false) {
+  const env = { NO_COLOR: color ? "" : "1", HOME: home, CLAUDE_CONFIG_DIR: "", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   return chatInTerminal(t, `--local ${flags}`, { cwd: project, env, columns: 80 });
 }
+
+test("a command completed by Tab shows its argument-hint, dim after the name, until typing starts", async (t) => {
+  const chat = localChat(t, "", true);
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/ship\t");
+  await chat.bottom(/^\/ship-it \[env\] \[--dry-run\]$/);
+  assert.match(chat.screen(), /\x1b\[2m\[env\] \[--dry-run\]/);
+  chat.type("p");
+  await chat.bottom(/^\/ship-it p$/);
+  // Back to the name alone, the hint shows again; a command with no hint shows none.
+  chat.type("\x7f");
+  await chat.bottom(/^\/ship-it \[env\] \[--dry-run\]$/);
+  chat.type("\x03/depl\t");
+  await chat.bottom(/^\/deploy-staging$/);
+  chat.type("\x03\x04");
+  assert.equal(await chat.closed, 0);
+});
 
 test("Tab completes the chat's and the project's commands after /, and lists them when it can add nothing", async (t) => {
   const chat = localChat(t);

@@ -116,7 +116,9 @@ export function listed(candidates: readonly string[], width: number): string {
   return lines.join("\n");
 }
 
-export type ChatCompletion = { completer: Completer; stop(): void };
+/** `completer` for the line editor; `hint(line)`: what to show after a line that is a command's
+ * name and a space, with nothing typed after it yet (the command's argument-hint), if anything. */
+export type ChatCompletion = { completer: Completer; hint(line: string): string | undefined; stop(): void };
 
 /** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
  * on this machine; else `files` lists the session's own (on its server). `ran`, the commands the
@@ -133,7 +135,12 @@ export function chatCompletion(
   let shiftTab = false;
   const onKey = (_text: string | undefined, key: { name?: string; shift?: boolean } | undefined) => void (shiftTab = key?.name === "tab" && key.shift === true);
   input.on("keypress", onKey);
-  const sources = { commands: commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined, o.ran), cwd: o.cwd, home: o.home, ...(!o.local && o.files && { files: o.files }) };
+  const commands = commandNames(o.local ? { cwd: o.cwd, home: o.home, pluginDirs: o.pluginDirs } : undefined, o.ran);
+  const sources = { commands, cwd: o.cwd, home: o.home, ...(!o.local && o.files && { files: o.files }) };
   const completer = createCompleter(sources, (candidates) => note(listed(candidates, columns() || 80)), () => shiftTab);
-  return { completer, stop: () => void input.off("keypress", onKey) };
+  const hint = (line: string) => {
+    const name = /^\/(\S+) $/.exec(line)?.[1];
+    return name === undefined ? undefined : commands.hint(name);
+  };
+  return { completer, hint, stop: () => void input.off("keypress", onKey) };
 }

@@ -48,6 +48,10 @@ export type InputLine = {
    * width: it may hold colours, and no other control characters. Each of its lines (split at "\n")
    * takes a row of its own. */
   status(line: string | undefined): void;
+  /** `hintOf(line)`: text shown after the typed line while the cursor is at its end (a command's
+   * argument-hint), styled by `style`, never typed: gone as soon as the line changes. Cut to what
+   * is left of the line's last row. */
+  hints(hintOf: (line: string) => string | undefined, style: (text: string) => string): void;
 };
 
 const TAB = 8;
@@ -64,6 +68,10 @@ export function keepInputLine(screen: Screen): InputLine {
   let held: readonly string[] = [];
   let heldDrawn: readonly string[] = [];
   let statusLine: string | undefined;
+  let hintOf: (line: string) => string | undefined = () => undefined;
+  let hintStyle = (text: string) => text;
+  /** A hint is on the screen, from the cursor on (at the typed line's end). */
+  let hinted = false;
   /** The held lines and the typed line are on the screen below `partial`, the cursor in the typed
    * line (else the cursor is at the end of `partial`). */
   let drawn = false;
@@ -88,6 +96,29 @@ export function keepInputLine(screen: Screen): InputLine {
     const rows = editor.getCursorPos().rows + heldDrawn.reduce((sum, line) => sum + rowsOf(line, width()), 0);
     write(`${rows ? `\x1b[${rows}A` : ""}\r\x1b[J${partial ? `\x1b[A\r${partial}` : ""}`);
     drawn = false;
+    hinted = false;
+  }
+
+  /** The hint of the typed line after it, the cursor left where it is (at the line's end). */
+  function drawHint(): void {
+    if (!drawn || !editor || hinted || editor.getPrompt() !== "") return;
+    const line = editor.line;
+    if (editor.cursor !== line.length) return;
+    const hint = hintOf(line);
+    if (!hint) return;
+    // Up to the row's last column but one: a hint that wrapped would run over the status line, and
+    // one that filled the row would leave the cursor waiting to wrap.
+    const room = Math.min(width(), 10_000) - 1 - endOf(line, width()).cols;
+    let shown = "";
+    let used = 0;
+    for (const char of clusters(hint.replace(/\s+/g, " "))) {
+      if (used + columns(char) > room) break;
+      shown += char;
+      used += columns(char);
+    }
+    if (!used) return;
+    write(`${hintStyle(shown)}\x1b[${used}D`);
+    hinted = true;
   }
 
   /** Draws the held lines and the typed line below `partial`, the cursor where the editor has it
@@ -108,6 +139,7 @@ export function keepInputLine(screen: Screen): InputLine {
     if (below) write(`\r\n${rows.join("\r\n")}\r`);
     write(`\x1b[${cursor.cols + 1}G${end.rows + below > cursor.rows ? `\x1b[${end.rows + below - cursor.rows}A` : ""}`);
     drawn = true;
+    if (!entered) drawHint();
   }
 
   /** The last of the held lines that fit on the screen above `below` rows (the typed line's and the
@@ -163,6 +195,11 @@ export function keepInputLine(screen: Screen): InputLine {
 
   function fromEditor(text: string): void {
     if (!text) return;
+    // The editor writes from the cursor, where the hint starts: what it writes must not land in it.
+    if (hinted) {
+      write("\x1b[K");
+      hinted = false;
+    }
     // Enter: the editor moves below the line it ends.
     if (text === "\r\n") {
       if (!drawn && partial) return;
@@ -208,10 +245,28 @@ export function keepInputLine(screen: Screen): InputLine {
     screen.write(bytes);
   }
 
+  let hintWaiting = false;
+  function hintAfterEditor(): void {
+    hintWaiting = false;
+    // After the status line's redraw, which moves the cursor back to where the editor has it.
+    if (editorWriting) return queueMicrotask(hintAfterEditor);
+    drawHint();
+    if (deferred || !out) return;
+    const bytes = out;
+    out = "";
+    screen.write(bytes);
+  }
+
   const output = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
       fromEditor(String(chunk));
+      // The editor redraws its line in several writes, moving the cursor between them: the hint
+      // goes after the last.
+      if (String(chunk) !== "\r\n" && !hintWaiting) {
+        hintWaiting = true;
+        queueMicrotask(hintAfterEditor);
+      }
       // The editor redraws its line in several writes, one after the other: the status line is
       // drawn again once they are all in, and reaches the terminal with them.
       if (statusLine !== undefined && String(chunk) !== "\r\n") {
@@ -260,6 +315,10 @@ export function keepInputLine(screen: Screen): InputLine {
       erase();
       statusLine = line;
       flush();
+    },
+    hints(of, style) {
+      hintOf = of;
+      hintStyle = style;
     },
     hold(lines) {
       erase();

@@ -304,6 +304,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       (text) => view.note(text),
       () => (screen as { columns?: number } | undefined)?.columns,
     );
+  // After a command's name and a space, its argument-hint, dim, until something is typed after it.
+  if (completion && inputLine) inputLine.hints(completion.hint, (text) => (terminalOptions(io).color ? `\x1b[2m${text}\x1b[22m` : text));
   const lines = recall ? createInterface({ input: io.stdin, output: inputLine?.output ?? screen, terminal: true, prompt: "", history: recall.history, historySize: recall.historySize, completer: completion?.completer }) : createInterface({ input: io.stdin, terminal: false });
   recall?.attach(lines);
   // A paste is one piece at the cursor, a long one a placeholder (chat-paste.ts); before the search

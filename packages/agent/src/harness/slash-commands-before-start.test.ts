@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { tempProject } from "../testing/project.ts";
-import { slashCommandsBeforeStart } from "./slash-commands-before-start.ts";
+import { slashCommandsBeforeStart, slashCommandUsageBeforeStart } from "./slash-commands-before-start.ts";
 
 test("before a run starts, the names it will take after / are the built-ins, the user's and the project's commands, the skills a user may invoke and a plugin's", async (t) => {
   const project = await tempProject(t);
@@ -23,4 +23,14 @@ test("a project whose settings cannot be read still has the built-ins and its co
   await project.write(".claude/commands/deploy.md", "Deploy.");
   const names = await slashCommandsBeforeStart({ cwd: project.root, home: project.home });
   assert.ok(names.includes("help") && names.includes("deploy"), names.join(" "));
+});
+
+test("before a run starts, the argument hints of the commands and skills that have one are known by name", async (t) => {
+  const project = await tempProject(t);
+  await project.write(".claude/commands/deploy.md", "---\nargument-hint: [env] [--dry-run]\n---\nDeploy.");
+  await project.write(".claude/commands/plain.md", "Plain.");
+  await project.write(".claude/skills/lint/SKILL.md", "---\nname: lint\ndescription: Lint the code\nargument-hint: <path>\n---\nLint.");
+  const { names, hints } = await slashCommandUsageBeforeStart({ cwd: project.root, home: project.home });
+  assert.ok(names.includes("deploy") && names.includes("plain"), names.join(" "));
+  assert.deepEqual(Object.fromEntries(hints), { deploy: "[env] [--dry-run]", lint: "<path>" });
 });

@@ -19,6 +19,13 @@ export function builtinSlashCommands(): string[] {
 /** Names (no "/"), sorted, each once: the built-ins, then the custom commands and the skills a user
  * may invoke, plugins' included. Never rejects: what cannot be read is left out. */
 export async function slashCommandsBeforeStart(options: Pick<RunAgentOptions, "cwd" | "home" | "pluginDirs">): Promise<string[]> {
+  return (await slashCommandUsageBeforeStart(options)).names;
+}
+
+/** The names of slashCommandsBeforeStart, and the argument hints (front matter `argument-hint`) of
+ * the custom commands and skills that have one, by name (a command's over a skill's of its name,
+ * as a run takes the command). */
+export async function slashCommandUsageBeforeStart(options: Pick<RunAgentOptions, "cwd" | "home" | "pluginDirs">): Promise<{ names: string[]; hints: Map<string, string> }> {
   const place = await runPlace(options);
   const loaded = await loadRunSettings({ cwd: place.cwd }, place).catch(() => undefined);
   const enabledPlugins = loaded?.settings.enabledPlugins;
@@ -30,6 +37,9 @@ export async function slashCommandsBeforeStart(options: Pick<RunAgentOptions, "c
   }
   const where = { home: place.home, projectRoot: place.projectRoot, plugins: found.plugins };
   const [commands, skills] = await Promise.all([discoverCommands(where), discoverSkills(where)]);
-  const custom = [...commands.commands.map((c) => c.name), ...skills.skills.filter((s) => s.userInvocable && !s.command).map((s) => s.name)];
-  return [...new Set([...builtinSlashCommands(), ...custom])].sort();
+  const invocable = skills.skills.filter((s) => s.userInvocable && !s.command);
+  const custom = [...commands.commands.map((c) => c.name), ...invocable.map((s) => s.name)];
+  const hints = new Map<string, string>();
+  for (const { name, argumentHint } of [...invocable, ...commands.commands]) if (argumentHint) hints.set(name, argumentHint);
+  return { names: [...new Set([...builtinSlashCommands(), ...custom])].sort(), hints };
 }
